@@ -1,0 +1,94 @@
+/**
+ * startGateway(): everything `npm start` does short of reading signals:
+ * the DynamoDB endpoint (embedded DynamoDB Local when none is configured),
+ * the table, demo data, the Apollo server and the HTTP listener.
+ * Tests use it to run the gateway on 127.0.0.1 and stop it again.
+ */
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import type { Config } from './config.js';
+import { createContext } from './context.js';
+import { createDynamo, type Dynamo } from './dynamo/client.js';
+import { startLocalDynamo, type LocalDynamo } from './dynamo/local.js';
+import { ensureTable } from './dynamo/table.js';
+import { loadDemoData } from './demoData.js';
+import { createHttpHandler } from './http.js';
+import { createServer } from './server.js';
+
+export interface Gateway {
+  url: string;
+  dynamo: Dynamo;
+  local: LocalDynamo | null;
+  stop: () => Promise<void>;
+}
+
+type Log = (message: string) => void;
+
+/** 200 when the table answers DescribeTable as ACTIVE within 2 s. */
+export async function tableHealthy(dynamo: Dynamo, tableName: string): Promise<boolean> {
+  try {
+    const out = await dynamo.raw.send(new DescribeTableCommand({ TableName: tableName }), {
+      abortSignal: AbortSignal.timeout(2000),
+    });
+    return out.Table?.TableStatus === 'ACTIVE';
+  } catch {
+    return false;
+  }
+}
+
+export async function startGateway(config: Config, log: Log = console.log): Promise<Gateway> {
+  let local: LocalDynamo | null = null;
+  let endpoint = config.dynamodbEndpoint;
+  if (endpoint === undefined) {
+    log(`starting embedded DynamoDB Local on port ${config.localDynamoPort || '(any free)'}…`);
+    local = await startLocalDynamo({ port: config.localDynamoPort });
+    endpoint = local.endpoint;
+  }
+  const dynamo = createDynamo({ endpoint, region: config.region });
+  let http: Server | undefined;
+  const apollo = createServer({ production: config.production });
+  try {
+    const created = await ensureTable(dynamo.raw, config.tableName);
+    log(`table ${config.tableName} ${created ? 'created' : 'exists'} at ${endpoint ?? 'AWS'}`);
+    if (local) log(`loaded ${await loadDemoData(dynamo.doc, config.tableName)} demo items`);
+
+    await apollo.start();
+    const deps = { doc: dynamo.doc, tableName: config.tableName };
+    http = createHttpServer(
+      createHttpHandler(apollo, {
+        corsOrigins: config.corsOrigins,
+        health: () => tableHealthy(dynamo, config.tableName),
+        context: async () => createContext(deps),
+      }),
+    );
+    await new Promise<void>((resolve, reject) => {
+      http!.once('error', reject);
+      http!.listen(config.port, config.host, resolve);
+    });
+  } catch (err) {
+    await apollo.stop().catch(() => {});
+    http?.close();
+    dynamo.raw.destroy();
+    await local?.stop();
+    throw err;
+  }
+  const { port } = http.address() as AddressInfo;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  const server = http;
+  return {
+    url: `http://${host}:${port}/graphql`,
+    dynamo,
+    local,
+    stop: async () => {
+      // Stop accepting, let in-flight requests finish, then release DynamoDB.
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await apollo.stop();
+      dynamo.raw.destroy();
+      await local?.stop();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * The DynamoDB document client, with retries and timeouts configured once.
+ *
+ * Every DynamoDB request of the gateway goes through the client made here,
+ * so middleware added here (request counting, fault injection in tests)
+ * sees them all.
+ */
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+
+export interface ClientOptions {
+  endpoint?: string;
+  region?: string;
+  /** Total attempts per request, first included (SDK standard retry mode). */
+  maxAttempts?: number;
+  connectionTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+export interface Dynamo {
+  /** Raw client: table management, middleware. */
+  raw: DynamoDBClient;
+  /** Document client: native JS values in and out. */
+  doc: DynamoDBDocumentClient;
+}
+
+export function createDynamo(options: ClientOptions = {}): Dynamo {
+  const local = options.endpoint !== undefined;
+  const raw = new DynamoDBClient({
+    endpoint: options.endpoint,
+    // DynamoDB Local verifies neither region nor signature; real AWS uses the SDK's chain.
+    region: options.region ?? (local ? 'us-east-1' : undefined),
+    credentials: local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
+    maxAttempts: options.maxAttempts ?? 3,
+    retryMode: 'standard',
+    requestHandler: new NodeHttpHandler({
+      connectionTimeout: options.connectionTimeoutMs ?? 1000,
+      requestTimeout: options.requestTimeoutMs ?? 5000,
+    }),
+  });
+  const doc = DynamoDBDocumentClient.from(raw, {
+    marshallOptions: { removeUndefinedValues: true },
+  });
+  return { raw, doc };
+}

@@ -1,0 +1,162 @@
+/**
+ * Range reads over one item collection: the children of one partition whose
+ * sort key starts with a prefix (`begins_with(SK, 'COURSE#')`), on the base
+ * table or on GSI1.
+ *
+ * Terminology
+ * - collection: partition value + sort-key prefix (+ index).
+ * - start key: a full `LastEvaluatedKey`-shaped key (table keys, plus the
+ *   index keys on GSI1) that the read starts *after* (ExclusiveStartKey).
+ * - bound: a key on the far side that the read stops *before*. DynamoDB has
+ *   only inclusive BETWEEN, so the bound item itself is dropped here.
+ *
+ * A read keeps querying until it has `limit` items or the range is
+ * exhausted: DynamoDB may return a short page (1 MB cap) with a
+ * LastEvaluatedKey, and a `Limit`-stopped Query returns one even when
+ * nothing follows, so LastEvaluatedKey alone never decides "more".
+ */
+import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GSI1 } from './keys.js';
+import type { Item } from './batchGet.js';
+
+export interface Collection {
+  /** Connection name, e.g. `Student.courses`: cursors are bound to it. */
+  name: string;
+  index?: typeof GSI1;
+  pkAttr: 'PK' | 'GSI1PK';
+  skAttr: 'SK' | 'GSI1SK';
+  /** Partition value, e.g. `STUDENT#1`. */
+  pk: string;
+  /** Sort-key prefix of the children, e.g. `COURSE#`. */
+  prefix: string;
+}
+
+export type StartKey = Record<string, string>;
+
+/** The attributes of a start key for this collection (what LastEvaluatedKey holds). */
+export function keyAttributes(collection: Collection): string[] {
+  return collection.index ? ['PK', 'SK', 'GSI1PK', 'GSI1SK'] : ['PK', 'SK'];
+}
+
+/** The start key of an item: its table keys, plus index keys when reading an index. */
+export function startKeyOf(collection: Collection, item: Item): StartKey {
+  const key: StartKey = {};
+  for (const attr of keyAttributes(collection)) key[attr] = String(item[attr]);
+  return key;
+}
+
+const sameKey = (a: Item, b: StartKey) => Object.keys(b).every((k) => a[k] === b[k]);
+
+/** The smallest string greater than every string that starts with `prefix`. */
+function prefixEnd(prefix: string): string {
+  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+}
+
+export interface RangeRead {
+  collection: Collection;
+  forward: boolean;
+  limit: number;
+  /** Start strictly after this key (in read direction). */
+  exclusiveStart?: StartKey | null;
+  /** Stop strictly before this key (in read direction). */
+  bound?: StartKey | null;
+}
+
+function keyCondition(collection: Collection, forward: boolean, bound: StartKey | null | undefined) {
+  const names = { '#pk': collection.pkAttr, '#sk': collection.skAttr };
+  if (!bound) {
+    return {
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':pk': collection.pk, ':prefix': collection.prefix },
+    };
+  }
+  const boundSk = bound[collection.skAttr];
+  const [lo, hi] = forward ? [collection.prefix, boundSk] : [boundSk, prefixEnd(collection.prefix)];
+  return {
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: { ':pk': collection.pk, ':lo': lo, ':hi': hi },
+  };
+}
+
+export async function readRange(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  { collection, forward, limit, exclusiveStart, bound }: RangeRead,
+): Promise<Item[]> {
+  const items: Item[] = [];
+  if (limit <= 0) return items;
+  const base: QueryCommandInput = {
+    TableName: tableName,
+    IndexName: collection.index,
+    ScanIndexForward: forward,
+    ...keyCondition(collection, forward, bound),
+  };
+  let startKey: Record<string, unknown> | undefined = exclusiveStart ?? undefined;
+  do {
+    // One more than still needed when a bound is set: the bound item itself may come back and be dropped.
+    const want = limit - items.length + (bound ? 1 : 0);
+    const out = await doc.send(new QueryCommand({ ...base, Limit: want, ExclusiveStartKey: startKey }));
+    for (const item of out.Items ?? []) {
+      if (items.length === limit) break;
+      const sk = item[collection.skAttr];
+      if (typeof sk !== 'string' || !sk.startsWith(collection.prefix)) continue;
+      if (bound && sameKey(item, bound)) continue;
+      items.push(item);
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (items.length < limit && startKey);
+  return items;
+}
+
+/**
+ * Is there any child on the far side of `key`, `key` itself included?
+ * (`atOrAfter`: sort key ≥ key's; otherwise ≤.) One Query with Limit 1.
+ */
+export async function existsBeyond(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  collection: Collection,
+  key: StartKey,
+  atOrAfter: boolean,
+): Promise<boolean> {
+  const sk = key[collection.skAttr];
+  const [lo, hi] = atOrAfter ? [sk, prefixEnd(collection.prefix)] : [collection.prefix, sk];
+  const out = await doc.send(
+    new QueryCommand({
+      TableName: tableName,
+      IndexName: collection.index,
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
+      ExpressionAttributeNames: { '#pk': collection.pkAttr, '#sk': collection.skAttr },
+      ExpressionAttributeValues: { ':pk': collection.pk, ':lo': lo, ':hi': hi },
+      ScanIndexForward: atOrAfter,
+      Limit: 1,
+    }),
+  );
+  return (out.Items ?? []).some((item) => String(item[collection.skAttr]).startsWith(collection.prefix));
+}
+
+/** Number of children, by a paged `Select: COUNT` Query (for tables whose counters are not maintained). */
+export async function countCollection(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  collection: Collection,
+): Promise<number> {
+  let count = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await doc.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: collection.index,
+        Select: 'COUNT',
+        ExclusiveStartKey: startKey,
+        ...keyCondition(collection, true, null),
+      }),
+    );
+    count += out.Count ?? 0;
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}

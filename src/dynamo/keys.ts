@@ -1,0 +1,69 @@
+/**
+ * THE key design. Every `STUDENT#…` string is built and parsed here and
+ * nowhere else (CONTRACT.md §1).
+ *
+ * In:  entity ids as clients give them (already validated: non-empty, ≤128
+ *      characters, no `#`).
+ * Out: the PK/SK (and GSI1PK/GSI1SK) attribute values of each item kind, and
+ *      the inverse: the id inside a key value.
+ *
+ * Invariant: a key value is `<PREFIX>#<id>`; since ids never contain `#`, the
+ * id is everything after the first `#`.
+ */
+
+export type EntityKind = 'STUDENT' | 'COURSE' | 'CUSTOMER' | 'ORDER' | 'PRODUCT' | 'PART';
+
+/** Primary key of a base-table item. */
+export interface ItemKey {
+  PK: string;
+  SK: string;
+}
+
+/** Sort key of the entity ("profile") items; products use their own SK. */
+export const PROFILE_SK = 'PROFILE';
+export const PRODUCT_SK = 'PRODUCT';
+
+export const GSI1 = 'GSI1';
+
+export const keyValue = (kind: EntityKind, id: string): string => `${kind}#${id}`;
+
+/** The prefix children of a kind share inside an item collection (`COURSE#`). */
+export const prefixOf = (kind: EntityKind): string => `${kind}#`;
+
+/** The id inside `<KIND>#<id>`, or null when the value is not of that kind. */
+export function idFrom(kind: EntityKind, value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const prefix = prefixOf(kind);
+  if (!value.startsWith(prefix)) return null;
+  const id = value.slice(prefix.length);
+  return id.length > 0 && !id.includes('#') ? id : null;
+}
+
+export const studentKey = (id: string): ItemKey => ({ PK: keyValue('STUDENT', id), SK: PROFILE_SK });
+export const courseKey = (id: string): ItemKey => ({ PK: keyValue('COURSE', id), SK: PROFILE_SK });
+export const customerKey = (id: string): ItemKey => ({ PK: keyValue('CUSTOMER', id), SK: PROFILE_SK });
+export const productKey = (id: string): ItemKey => ({ PK: keyValue('PRODUCT', id), SK: PRODUCT_SK });
+
+/** The enrollment edge: lives in the student's collection, inverted into the course's GSI1 partition. */
+export const enrollmentKeys = (studentId: string, courseId: string) => ({
+  PK: keyValue('STUDENT', studentId),
+  SK: keyValue('COURSE', courseId),
+  GSI1PK: keyValue('COURSE', courseId),
+  GSI1SK: keyValue('STUDENT', studentId),
+});
+
+/** An order: in the customer's collection, findable alone through GSI1. */
+export const orderKeys = (customerId: string, orderId: string) => ({
+  PK: keyValue('CUSTOMER', customerId),
+  SK: keyValue('ORDER', orderId),
+  GSI1PK: keyValue('ORDER', orderId),
+  GSI1SK: keyValue('CUSTOMER', customerId),
+});
+
+export const partKey = (productId: string, partId: string): ItemKey => ({
+  PK: keyValue('PRODUCT', productId),
+  SK: keyValue('PART', partId),
+});
+
+/** A stable string for an item key (DataLoader cache keys, maps). */
+export const itemKeyString = (key: ItemKey): string => `${key.PK}\u0000${key.SK}`;

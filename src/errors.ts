@@ -1,0 +1,105 @@
+/**
+ * The contract's error codes (CONTRACT.md §3) and the one place where
+ * domain errors and DynamoDB failures become GraphQL errors.
+ *
+ * Resolvers throw the helpers below for a caller's mistake; anything else
+ * that escapes a resolver is classified by `formatError`: DynamoDB being
+ * unreachable or throttled becomes `UNAVAILABLE`, the rest
+ * `INTERNAL_SERVER_ERROR` (masked in production).
+ */
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { unwrapResolverError } from '@apollo/server/errors';
+
+export const ErrorCode = {
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  GRAPHQL_VALIDATION_FAILED: 'GRAPHQL_VALIDATION_FAILED',
+  CONFLICT: 'CONFLICT',
+  NOT_FOUND: 'NOT_FOUND',
+  UNAVAILABLE: 'UNAVAILABLE',
+  INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+function coded(code: ErrorCode, message: string, extensions: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { ...extensions, code } });
+}
+
+export const badUserInput = (message: string, argumentName?: string) =>
+  coded(ErrorCode.BAD_USER_INPUT, message, argumentName ? { argumentName } : {});
+export const conflict = (message: string) => coded(ErrorCode.CONFLICT, message);
+export const notFound = (message: string) => coded(ErrorCode.NOT_FOUND, message);
+export const unavailable = (message = 'DynamoDB is unavailable; try again shortly') =>
+  coded(ErrorCode.UNAVAILABLE, message);
+
+/** An invariant of our own code was broken: a bug, never a caller's mistake. */
+export function invariant(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`Invariant violation: ${message}`);
+}
+
+const UNAVAILABLE_ERROR_NAMES = new Set([
+  'ProvisionedThroughputExceededException',
+  'ThrottlingException',
+  'RequestLimitExceeded',
+  'ServiceUnavailable',
+  'InternalServerError',
+  'TimeoutError',
+  'RequestTimeout',
+  'RequestTimeoutException',
+  'ResourceNotFoundException', // the table is gone or not yet created: the store is not usable
+  'UnprocessedKeysError',
+]);
+const NETWORK_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** Is this error DynamoDB being unreachable, overloaded or throttling us (after the SDK's retries)? */
+export function isUnavailableError(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { name?: string; code?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown };
+  if (e.name && UNAVAILABLE_ERROR_NAMES.has(e.name)) return true;
+  if (e.code && NETWORK_ERROR_CODES.has(e.code)) return true;
+  const status = e.$metadata?.httpStatusCode;
+  if (typeof status === 'number' && status >= 500) return true;
+  return e.cause !== undefined && e.cause !== err && isUnavailableError(e.cause);
+}
+
+/**
+ * Apollo's formatError hook: gives every error a contract code, and keeps
+ * internals (messages of unexpected errors, stack traces) out of
+ * production responses.
+ */
+export function formatError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  { production }: { production: boolean },
+): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  const code = formatted.extensions?.code;
+  if (isUnavailableError(original)) {
+    return {
+      message: 'DynamoDB is unavailable; try again shortly',
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: ErrorCode.UNAVAILABLE },
+    };
+  }
+  if ((code === undefined || code === ErrorCode.INTERNAL_SERVER_ERROR) && production) {
+    return {
+      message: 'Internal server error',
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR },
+    };
+  }
+  if (code === undefined) {
+    return { ...formatted, extensions: { ...formatted.extensions, code: ErrorCode.INTERNAL_SERVER_ERROR } };
+  }
+  return formatted;
+}

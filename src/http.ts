@@ -1,0 +1,126 @@
+/**
+ * The HTTP transport: routes `/graphql` to Apollo, answers `/health`, and
+ * applies CORS. Apollo's own CSRF prevention stays on: a browser can only
+ * send JSON POSTs (which force a CORS preflight) or requests carrying an
+ * `apollo-require-preflight` header.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HeaderMap, type ApolloServer } from '@apollo/server';
+import type { Context } from './context.js';
+
+export interface HttpOptions {
+  /** Allowed origins; `*` allows any; undefined allows any http://localhost or 127.0.0.1 origin. */
+  corsOrigins: string[] | undefined;
+  /** Largest request body accepted, in bytes. */
+  maxBodyBytes?: number;
+  health: () => Promise<boolean>;
+  context: () => Promise<Context>;
+}
+
+const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+
+function allowedOrigin(origin: string | undefined, allowed: string[] | undefined): string | null {
+  if (!origin) return null;
+  if (allowed === undefined) return LOCAL_ORIGIN.test(origin) ? origin : null;
+  if (allowed.includes('*')) return '*';
+  return allowed.includes(origin) ? origin : null;
+}
+
+class BodyTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limit) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  res.statusCode = status;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(body));
+}
+
+export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOptions) {
+  const maxBodyBytes = options.maxBodyBytes ?? 1_000_000;
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://localhost');
+      const origin = allowedOrigin(req.headers.origin, options.corsOrigins);
+      if (origin) {
+        res.setHeader('access-control-allow-origin', origin);
+        res.setHeader('vary', 'Origin');
+        res.setHeader('access-control-allow-credentials', 'true');
+      }
+      if (req.method === 'OPTIONS') {
+        if (origin) {
+          res.setHeader('access-control-allow-methods', 'GET,POST,OPTIONS');
+          res.setHeader(
+            'access-control-allow-headers',
+            req.headers['access-control-request-headers'] ?? 'content-type,apollo-require-preflight',
+          );
+          res.setHeader('access-control-max-age', '600');
+        }
+        res.statusCode = 204;
+        res.end();
+        return;
+      }
+      if (url.pathname === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
+        const ok = await options.health();
+        send(res, ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable' });
+        return;
+      }
+      if (url.pathname !== '/graphql' && url.pathname !== '/') {
+        send(res, 404, { error: 'Not found: the GraphQL endpoint is /graphql' });
+        return;
+      }
+      if (req.method !== 'GET' && req.method !== 'POST') {
+        res.setHeader('allow', 'GET, POST');
+        send(res, 405, { error: 'Method not allowed' });
+        return;
+      }
+      const headers = new HeaderMap();
+      for (const [key, value] of Object.entries(req.headers)) {
+        if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+      }
+      let body: unknown = undefined;
+      if (req.method === 'POST') {
+        const text = await readBody(req, maxBodyBytes);
+        if ((headers.get('content-type') ?? '').includes('application/json')) {
+          try {
+            body = text.length ? JSON.parse(text) : undefined;
+          } catch {
+            send(res, 400, { errors: [{ message: 'Request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
+            return;
+          }
+        } else {
+          body = text;
+        }
+      }
+      const response = await apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: req.method, headers, search: url.search, body },
+        context: options.context,
+      });
+      for (const [key, value] of response.headers) res.setHeader(key, value);
+      res.statusCode = response.status ?? 200;
+      if (response.body.kind === 'complete') {
+        res.end(response.body.string);
+      } else {
+        for await (const chunk of response.body.asyncIterator) res.write(chunk);
+        res.end();
+      }
+    } catch (err) {
+      if (err instanceof BodyTooLarge) {
+        send(res, 413, { errors: [{ message: `Request body exceeds ${maxBodyBytes} bytes`, extensions: { code: 'BAD_REQUEST' } }] });
+        return;
+      }
+      console.error('request failed outside GraphQL execution', err);
+      if (!res.headersSent) send(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+      else res.end();
+    }
+  };
+}

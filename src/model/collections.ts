@@ -1,0 +1,54 @@
+/**
+ * The named access patterns for one-to-many and many-to-many reads: each
+ * says which partition, which index and which sort-key prefix it reads
+ * (CONTRACT.md §1). Key strings come from dynamo/keys.ts.
+ */
+import type { Collection } from '../dynamo/collection.js';
+import { GSI1, keyValue, prefixOf } from '../dynamo/keys.js';
+
+/** Student.courses: the student's item collection, `begins_with(SK, 'COURSE#')`. */
+export const studentCourses = (studentId: string): Collection => ({
+  name: 'Student.courses',
+  pkAttr: 'PK',
+  skAttr: 'SK',
+  pk: keyValue('STUDENT', studentId),
+  prefix: prefixOf('COURSE'),
+});
+
+/** Course.students: the inverted index, `GSI1PK = COURSE#<cid>`. */
+export const courseStudents = (courseId: string): Collection => ({
+  name: 'Course.students',
+  index: GSI1,
+  pkAttr: 'GSI1PK',
+  skAttr: 'GSI1SK',
+  pk: keyValue('COURSE', courseId),
+  prefix: prefixOf('STUDENT'),
+});
+
+/** Customer.orders: the customer's item collection, `begins_with(SK, 'ORDER#')`. */
+export const customerOrders = (customerId: string): Collection => ({
+  name: 'Customer.orders',
+  pkAttr: 'PK',
+  skAttr: 'SK',
+  pk: keyValue('CUSTOMER', customerId),
+  prefix: prefixOf('ORDER'),
+});
+
+/** Product.parts: the product's item collection, `begins_with(SK, 'PART#')`. */
+export const productParts = (productId: string): Collection => ({
+  name: 'Product.parts',
+  pkAttr: 'PK',
+  skAttr: 'SK',
+  pk: keyValue('PRODUCT', productId),
+  prefix: prefixOf('PART'),
+});
+
+/** order(id): GSI1 partition `ORDER#<oid>` holds the order alone. */
+export const orderById = (orderId: string): Collection => ({
+  name: 'Query.order',
+  index: GSI1,
+  pkAttr: 'GSI1PK',
+  skAttr: 'GSI1SK',
+  pk: keyValue('ORDER', orderId),
+  prefix: prefixOf('CUSTOMER'),
+});

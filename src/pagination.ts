@@ -1,0 +1,133 @@
+/**
+ * Relay cursor connections over DynamoDB item collections. The only file
+ * that touches cursor bytes.
+ *
+ * In:  a collection (partition + sort-key prefix), validated page arguments,
+ *      a function turning a stored item into an edge.
+ * Out: a ConnectionRecord whose edges are in ascending sort-key order.
+ *
+ * How a page is read
+ * - forward (`first`/`after`): ascending Query from the `after` key, one item
+ *   more than the page; that extra item alone decides `hasNextPage`.
+ * - backward (`last`/`before`): descending Query from the `before` key, one
+ *   more than the page, reversed before it is returned.
+ * - a cursor on the far side (`first` with `before`, `last` with `after`)
+ *   bounds the range.
+ * - `hasPreviousPage` after an `after` cursor (and `hasNextPage` before a
+ *   `before` cursor) cannot be told from the page itself: one `Limit: 1`
+ *   Query answers it, issued only when that field is selected.
+ *   "Exact" means: true iff the connection holds an item beyond the page on
+ *   that side, so the next page asked for is never empty.
+ *
+ * A cursor is the start key of its edge (LastEvaluatedKey-shaped), bound to
+ * the connection (its name and partition) that issued it. A cursor that does
+ * not decode, or belongs to another connection, is BAD_USER_INPUT before any
+ * DynamoDB request.
+ */
+import { badUserInput } from './errors.js';
+import {
+  keyAttributes,
+  startKeyOf,
+  type Collection,
+  type StartKey,
+} from './dynamo/collection.js';
+import type { Item } from './dynamo/batchGet.js';
+import type { ConnectionRecord } from './model/records.js';
+import type { Context } from './context.js';
+import { validateConnectionArgs, type ConnectionArgs } from './validation.js';
+
+const CURSOR_VERSION = 1;
+const MAX_CURSOR_LENGTH = 2048;
+
+interface CursorPayload {
+  v: number;
+  /** connection name */
+  c: string;
+  /** partition of the connection */
+  p: string;
+  /** start key */
+  k: StartKey;
+}
+
+export function encodeCursor(collection: Collection, key: StartKey): string {
+  const payload: CursorPayload = { v: CURSOR_VERSION, c: collection.name, p: collection.pk, k: key };
+  return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+}
+
+export function decodeCursor(collection: Collection, cursor: string, argumentName: string): StartKey {
+  const refuse = (why: string) =>
+    badUserInput(`"${argumentName}" is not a valid cursor for ${collection.name}: ${why}`, argumentName);
+  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) throw refuse('wrong length');
+  let payload: CursorPayload;
+  try {
+    payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw refuse('it does not decode');
+  }
+  if (!payload || typeof payload !== 'object' || payload.v !== CURSOR_VERSION) throw refuse('unknown format');
+  if (payload.c !== collection.name || payload.p !== collection.pk) {
+    throw refuse('it was issued by another connection');
+  }
+  const key = payload.k;
+  const expected = keyAttributes(collection);
+  if (
+    !key ||
+    typeof key !== 'object' ||
+    Object.keys(key).length !== expected.length ||
+    !expected.every((attr) => typeof key[attr] === 'string' && key[attr].length > 0 && key[attr].length <= 1024)
+  ) {
+    throw refuse('malformed key');
+  }
+  if (key[collection.pkAttr] !== collection.pk || !key[collection.skAttr].startsWith(collection.prefix)) {
+    throw refuse('it was issued by another connection');
+  }
+  return key;
+}
+
+const memo = <T>(fn: () => Promise<T>): (() => Promise<T>) => {
+  let promise: Promise<T> | undefined;
+  return () => (promise ??= fn());
+};
+
+/**
+ * Reads one page of `collection` and shapes it as a Relay connection.
+ * `countAll` supplies totalCount (called only when totalCount is selected).
+ */
+export async function readConnection<Edge>(
+  ctx: Context,
+  collection: Collection,
+  args: ConnectionArgs,
+  toEdge: (item: Item, cursor: string) => Edge,
+  countAll: () => Promise<number>,
+): Promise<ConnectionRecord<Edge>> {
+  const page = validateConnectionArgs(args);
+  const after = page.after === null ? null : decodeCursor(collection, page.after, 'after');
+  const before = page.before === null ? null : decodeCursor(collection, page.before, 'before');
+  const { forward, size } = page;
+
+  const items = await ctx.loaders.range.load({
+    collection,
+    forward,
+    limit: size + 1,
+    exclusiveStart: forward ? after : before,
+    bound: forward ? before : after,
+  });
+  const more = items.length > size;
+  const pageItems = items.slice(0, size);
+  if (!forward) pageItems.reverse();
+
+  const beyond = (key: StartKey | null, atOrAfter: boolean) =>
+    key ? memo(() => ctx.loaders.exists.load({ collection, key, atOrAfter })) : false;
+  const cursors = pageItems.map((item) => encodeCursor(collection, startKeyOf(collection, item)));
+  const edges = pageItems.map((item, i) => toEdge(item, cursors[i]));
+  return {
+    edges,
+    pageInfo: {
+      hasNextPage: forward ? more || beyond(before, true) : beyond(before, true),
+      hasPreviousPage: forward ? beyond(after, false) : more || beyond(after, false),
+      startCursor: cursors[0] ?? null,
+      endCursor: cursors[cursors.length - 1] ?? null,
+    },
+    totalCount: memo(countAll),
+  };
+}

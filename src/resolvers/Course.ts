@@ -1,0 +1,17 @@
+import type { CourseResolvers } from '../__generated__/resolvers.js';
+import { courseStudents } from '../model/collections.js';
+import { toCourseStudentEdge } from '../model/mappers.js';
+import { readConnection } from '../pagination.js';
+import { complete, required } from './complete.js';
+
+export const Course: CourseResolvers = {
+  id: (c) => c.id,
+  title: async (c, _, ctx) => c.title ?? required((await complete(c, 'Course', ctx.loaders.course)).title, 'title'),
+  students: (c, args, ctx) => {
+    const collection = courseStudents(c.id);
+    return readConnection(ctx, collection, args, toCourseStudentEdge, async () => {
+      const full = await complete(c, 'Course', ctx.loaders.course);
+      return full.studentCount ?? ctx.loaders.count.load(collection);
+    });
+  },
+};

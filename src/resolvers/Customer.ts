@@ -1,0 +1,18 @@
+import type { CustomerResolvers } from '../__generated__/resolvers.js';
+import { customerOrders } from '../model/collections.js';
+import { toOrder } from '../model/mappers.js';
+import { readConnection } from '../pagination.js';
+import { complete, required } from './complete.js';
+
+export const Customer: CustomerResolvers = {
+  id: (c) => c.id,
+  name: async (c, _, ctx) => c.name ?? required((await complete(c, 'Customer', ctx.loaders.customer)).name, 'name'),
+  email: async (c, _, ctx) => (await complete(c, 'Customer', ctx.loaders.customer)).email ?? null,
+  orders: (c, args, ctx) => {
+    const collection = customerOrders(c.id);
+    return readConnection(ctx, collection, args, (item, cursor) => ({ cursor, node: toOrder(item) }), async () => {
+      const full = await complete(c, 'Customer', ctx.loaders.customer);
+      return full.orderCount ?? ctx.loaders.count.load(collection);
+    });
+  },
+};

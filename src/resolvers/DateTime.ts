@@ -1,0 +1,20 @@
+import { GraphQLScalarType, Kind } from 'graphql';
+import { badUserInput } from '../errors.js';
+
+const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+
+function parse(value: unknown): string {
+  if (typeof value !== 'string' || !ISO_UTC.test(value) || Number.isNaN(Date.parse(value))) {
+    throw badUserInput(`DateTime must be an ISO-8601 UTC string such as 2026-01-31T12:00:00.000Z`);
+  }
+  return value;
+}
+
+/** ISO-8601 UTC strings, stored and sent as they are. */
+export const DateTime = new GraphQLScalarType({
+  name: 'DateTime',
+  description: 'An ISO-8601 UTC timestamp, e.g. 2026-11-29T15:42:06.000Z.',
+  serialize: (value) => String(value),
+  parseValue: parse,
+  parseLiteral: (ast) => parse(ast.kind === Kind.STRING ? ast.value : undefined),
+});

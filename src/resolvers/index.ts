@@ -1,0 +1,31 @@
+import type { Resolvers } from '../__generated__/resolvers.js';
+import { Query } from './Query.js';
+import { Student } from './Student.js';
+import { Course } from './Course.js';
+import { Customer } from './Customer.js';
+import { Product } from './Product.js';
+import { Order, Part } from './children.js';
+import { DateTime } from './DateTime.js';
+import {
+  CourseStudentConnection,
+  OrderConnection,
+  PageInfo,
+  PartConnection,
+  StudentCourseConnection,
+} from './connections.js';
+
+export const resolvers: Resolvers = {
+  DateTime,
+  Query,
+  Student,
+  Course,
+  Customer,
+  Product,
+  Order,
+  Part,
+  PageInfo,
+  StudentCourseConnection,
+  CourseStudentConnection,
+  OrderConnection,
+  PartConnection,
+};

@@ -1,0 +1,34 @@
+/**
+ * createServer(): the Apollo Server with its schema, resolvers, plugins and
+ * error formatting. It never listens: main.ts (HTTP) and tests
+ * (`executeOperation`) drive it.
+ */
+import { readFileSync } from 'node:fs';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { gql } from 'graphql-tag';
+import type { Context } from './context.js';
+import { formatError } from './errors.js';
+import { resolvers } from './resolvers/index.js';
+
+/** schema.graphql is the only SDL. */
+export const typeDefs = gql(readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8'));
+
+export interface ServerOptions {
+  production: boolean;
+}
+
+export function createServer({ production }: ServerOptions): ApolloServer<Context> {
+  return new ApolloServer<Context>({
+    typeDefs,
+    resolvers,
+    introspection: !production,
+    includeStacktraceInErrorResponses: !production,
+    csrfPrevention: true,
+    formatError: (formatted, error) => formatError(formatted, error, { production }),
+    plugins: [
+      production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+    ],
+  });
+}
