@@ -59,7 +59,7 @@ export async function startGateway(config: Config, log: Log = console.log): Prom
       createHttpHandler(apollo, {
         corsOrigins: config.corsOrigins,
         health: () => tableHealthy(dynamo, config.tableName),
-        context: async () => createContext(deps),
+        context: async (metrics) => createContext(deps, metrics),
       }),
     );
     await new Promise<void>((resolve, reject) => {

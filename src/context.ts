@@ -4,6 +4,7 @@
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createLoaders, type Loaders } from './loaders.js';
+import { OperationMetrics } from './dynamo/metrics.js';
 
 export interface Deps {
   doc: DynamoDBDocumentClient;
@@ -12,8 +13,10 @@ export interface Deps {
 
 export interface Context extends Deps {
   loaders: Loaders;
+  /** DynamoDB requests of this operation (filled when it runs under runWithMetrics). */
+  metrics: OperationMetrics;
 }
 
-export function createContext(deps: Deps): Context {
-  return { ...deps, loaders: createLoaders(deps.doc, deps.tableName) };
+export function createContext(deps: Deps, metrics = new OperationMetrics()): Context {
+  return { ...deps, loaders: createLoaders(deps.doc, deps.tableName), metrics };
 }

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { Context } from './context.js';
+import { OperationMetrics, runWithMetrics } from './dynamo/metrics.js';
 
 export interface HttpOptions {
   /** Allowed origins; `*` allows any; undefined allows any http://localhost or 127.0.0.1 origin. */
@@ -14,7 +15,7 @@ export interface HttpOptions {
   /** Largest request body accepted, in bytes. */
   maxBodyBytes?: number;
   health: () => Promise<boolean>;
-  context: () => Promise<Context>;
+  context: (metrics: OperationMetrics) => Promise<Context>;
 }
 
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
@@ -101,10 +102,13 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
           body = text;
         }
       }
-      const response = await apollo.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method: req.method, headers, search: url.search, body },
-        context: options.context,
-      });
+      const metrics = new OperationMetrics();
+      const response = await runWithMetrics(metrics, () =>
+        apollo.executeHTTPGraphQLRequest({
+          httpGraphQLRequest: { method: req.method!, headers, search: url.search, body },
+          context: () => options.context(metrics),
+        }),
+      );
       for (const [key, value] of response.headers) res.setHeader(key, value);
       res.statusCode = response.status ?? 200;
       if (response.body.kind === 'complete') {

@@ -8,6 +8,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { instrumentClient } from './metrics.js';
 
 export interface ClientOptions {
   endpoint?: string;
@@ -39,6 +40,7 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
       requestTimeout: options.requestTimeoutMs ?? 5000,
     }),
   });
+  instrumentClient(raw);
   const doc = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { removeUndefinedValues: true },
   });

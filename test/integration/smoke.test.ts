@@ -24,3 +24,11 @@ describe('demo data through GraphQL', () => {
     ]);
   });
 });
+
+describe('request counting', () => {
+  it('attributes requests to the operation that made them, batching entity reads', async () => {
+    const { result, requests } = await gw.counted(`{ a: student(id: "1") { name } b: student(id: "2") { name } c: course(id: "A") { title } }`);
+    expect(result.errors).toBeUndefined();
+    expect(requests.byOperation).toEqual({ BatchGetItem: 1 });
+  });
+});

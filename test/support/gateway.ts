@@ -14,7 +14,7 @@ import { createDynamo } from '../../src/dynamo/client.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { ensureTable } from '../../src/dynamo/table.js';
-import { countRequests } from '../../src/dynamo/requestCounter.js';
+import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
 import { createServer } from '../../src/server.js';
 
 export function localEndpoint(): string {
@@ -35,24 +35,23 @@ export async function testGateway({ production = false } = {}) {
   const endpoint = localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint });
-  const counter = countRequests(dynamo.raw);
   await ensureTable(dynamo.raw, tableName);
   const server = createServer({ production });
   await server.start();
   const deps = { doc: dynamo.doc, tableName };
 
-  async function run<T = any>(query: string, variables?: Record<string, unknown>): Promise<GqlResult<T>> {
-    const response = await server.executeOperation({ query, variables }, { contextValue: createContext(deps) });
-    if (response.body.kind !== 'single') throw new Error('expected a single result');
-    return response.body.singleResult as GqlResult<T>;
-  }
-
   /** Runs an operation and reports the DynamoDB requests it made. */
   async function counted<T = any>(query: string, variables?: Record<string, unknown>) {
-    counter.reset();
-    const result = await run<T>(query, variables);
-    return { result, requests: counter.snapshot() };
+    const metrics = new OperationMetrics();
+    const response = await runWithMetrics(metrics, () =>
+      server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics) }),
+    );
+    if (response.body.kind !== 'single') throw new Error('expected a single result');
+    return { result: response.body.singleResult as GqlResult<T>, requests: metrics };
   }
+
+  const run = async <T = any>(query: string, variables?: Record<string, unknown>): Promise<GqlResult<T>> =>
+    (await counted<T>(query, variables)).result;
 
   return {
     tableName,
