@@ -2,6 +2,7 @@
  * The per-request context: the DynamoDB client and table, and fresh
  * loaders for every operation.
  */
+import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createLoaders, type Loaders } from './loaders.js';
 import { OperationMetrics } from './dynamo/metrics.js';
@@ -15,8 +16,10 @@ export interface Context extends Deps {
   loaders: Loaders;
   /** DynamoDB requests of this operation (filled when it runs under runWithMetrics). */
   metrics: OperationMetrics;
+  /** Identifies the operation in logs and in masked error responses. */
+  requestId: string;
 }
 
 export function createContext(deps: Deps, metrics = new OperationMetrics()): Context {
-  return { ...deps, loaders: createLoaders(deps.doc, deps.tableName), metrics };
+  return { ...deps, loaders: createLoaders(deps.doc, deps.tableName), metrics, requestId: randomUUID() };
 }
