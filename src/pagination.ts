@@ -39,7 +39,7 @@ import { validateConnectionArgs, type ConnectionArgs } from './validation.js';
 const CURSOR_VERSION = 1;
 const MAX_CURSOR_LENGTH = 2048;
 
-interface CursorPayload {
+export interface CursorPayload {
   v: number;
   /** connection name */
   c: string;
@@ -54,9 +54,16 @@ export function encodeCursor(collection: Collection, key: StartKey): string {
   return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
 }
 
-export function decodeCursor(collection: Collection, cursor: string, argumentName: string): StartKey {
-  const refuse = (why: string) =>
-    badUserInput(`"${argumentName}" is not a valid cursor for ${collection.name}: ${why}`, argumentName);
+const refusal = (connection: string, argumentName: string, why: string) =>
+  badUserInput(`"${argumentName}" is not a valid cursor for ${connection}: ${why}`, argumentName);
+
+/**
+ * The checks a cursor passes knowing only the connection's name (the field,
+ * e.g. `Student.courses`): it decodes, has our format, and was issued by
+ * that field. Run for every cursor argument before execution starts.
+ */
+export function readCursorPayload(connection: string, cursor: string, argumentName: string): CursorPayload {
+  const refuse = (why: string) => refusal(connection, argumentName, why);
   if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) throw refuse('wrong length');
   let payload: CursorPayload;
   try {
@@ -65,9 +72,15 @@ export function decodeCursor(collection: Collection, cursor: string, argumentNam
     throw refuse('it does not decode');
   }
   if (!payload || typeof payload !== 'object' || payload.v !== CURSOR_VERSION) throw refuse('unknown format');
-  if (payload.c !== collection.name || payload.p !== collection.pk) {
-    throw refuse('it was issued by another connection');
-  }
+  if (payload.c !== connection) throw refuse('it was issued by another connection');
+  return payload;
+}
+
+/** The start key of a cursor, checked against the collection (partition, key attributes) it is used on. */
+export function decodeCursor(collection: Collection, cursor: string, argumentName: string): StartKey {
+  const refuse = (why: string) => refusal(collection.name, argumentName, why);
+  const payload = readCursorPayload(collection.name, cursor, argumentName);
+  if (payload.p !== collection.pk) throw refuse('it was issued by another connection');
   const key = payload.k;
   const expected = keyAttributes(collection);
   if (

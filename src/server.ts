@@ -8,6 +8,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { gql } from 'graphql-tag';
+import { argumentCheckPlugin } from './argumentCheck.js';
 import type { Context } from './context.js';
 import { formatError } from './errors.js';
 import { resolvers } from './resolvers/index.js';
@@ -28,6 +29,7 @@ export function createServer({ production }: ServerOptions): ApolloServer<Contex
     csrfPrevention: true,
     formatError: (formatted, error) => formatError(formatted, error, { production }),
     plugins: [
+      argumentCheckPlugin,
       production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
     ],
   });
