@@ -45,7 +45,7 @@ export async function startGateway(config: Config, log: Log = console.log): Prom
     local = await startLocalDynamo({ port: config.localDynamoPort });
     endpoint = local.endpoint;
   }
-  const dynamo = createDynamo({ endpoint, region: config.region });
+  const dynamo = createDynamo({ endpoint: endpoint === 'aws' ? undefined : endpoint, region: config.region });
   let http: Server | undefined;
   const apollo = createServer({ production: config.production });
   try {

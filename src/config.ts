@@ -11,7 +11,10 @@ export interface Config {
   host: string;
   /** `TABLE_NAME`, default `AppTable`. */
   tableName: string;
-  /** `DYNAMODB_ENDPOINT`: a URL; unset → embedded DynamoDB Local with demo data. */
+  /**
+   * `DYNAMODB_ENDPOINT`: unset → embedded DynamoDB Local with demo data; a URL → that endpoint;
+   * `aws` → real DynamoDB through the SDK's region and credential chain.
+   */
   dynamodbEndpoint: string | undefined;
   /** `AWS_REGION` (default us-east-1 for local endpoints; the SDK chain otherwise). */
   region: string | undefined;
@@ -42,11 +45,12 @@ function intSetting(env: Env, name: string, fallback: number, min: number, max: 
 function urlSetting(env: Env, name: string): string | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
+  if (raw === 'aws') return raw;
   try {
     const url = new URL(raw);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
   } catch {
-    throw new ConfigError(`${name} must be an http(s) URL such as http://localhost:8000; got "${raw}"`);
+    throw new ConfigError(`${name} must be `aws` or an http(s) URL such as http://localhost:8000; got "${raw}"`);
   }
   return raw;
 }

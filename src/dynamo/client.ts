@@ -11,6 +11,7 @@ import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { instrumentClient } from './metrics.js';
 
 export interface ClientOptions {
+  /** Endpoint URL; undefined → the SDK's default endpoint for the region (real AWS). */
   endpoint?: string;
   region?: string;
   /** Total attempts per request, first included (SDK standard retry mode). */
@@ -26,8 +27,11 @@ export interface Dynamo {
   doc: DynamoDBDocumentClient;
 }
 
+/** Real AWS endpoints sign with real credentials; anything else (DynamoDB Local, docker) gets dummy ones. */
+const isAwsEndpoint = (endpoint: string) => /\.amazonaws\.com(\.cn)?$/.test(new URL(endpoint).hostname);
+
 export function createDynamo(options: ClientOptions = {}): Dynamo {
-  const local = options.endpoint !== undefined;
+  const local = options.endpoint !== undefined && !isAwsEndpoint(options.endpoint);
   const raw = new DynamoDBClient({
     endpoint: options.endpoint,
     // DynamoDB Local verifies neither region nor signature; real AWS uses the SDK's chain.
