@@ -50,7 +50,7 @@ function urlSetting(env: Env, name: string): string | undefined {
     const url = new URL(raw);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
   } catch {
-    throw new ConfigError(`${name} must be `aws` or an http(s) URL such as http://localhost:8000; got "${raw}"`);
+    throw new ConfigError(`${name} must be "aws" or an http(s) URL such as http://localhost:8000; got "${raw}"`);
   }
   return raw;
 }
