@@ -55,7 +55,8 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
       if (origin) {
         res.setHeader('access-control-allow-origin', origin);
         res.setHeader('vary', 'Origin');
-        res.setHeader('access-control-allow-credentials', 'true');
+        // Credentials may not be combined with a wildcard origin.
+        if (origin !== '*') res.setHeader('access-control-allow-credentials', 'true');
       }
       if (req.method === 'OPTIONS') {
         if (origin) {
