@@ -32,3 +32,21 @@ describe('request counting', () => {
     expect(requests.byOperation).toEqual({ BatchGetItem: 1 });
   });
 });
+
+describe('per-request loaders', () => {
+  it('sends an identical connection Query once per operation', async () => {
+    const { result, requests } = await gw.counted(`{
+      a: student(id: "1") { courses(first: 2) { edges { node { id } } } }
+      b: student(id: "1") { courses(first: 2) { totalCount edges { cursor } } }
+    }`);
+    expect(result.errors).toBeUndefined();
+    expect(requests.byOperation).toEqual({ BatchGetItem: 1, Query: 1 });
+  });
+
+  it('never serves one operation from the cache of another', async () => {
+    await gw.put([{ PK: 'STUDENT#fresh', SK: 'PROFILE', name: 'Before' }]);
+    expect((await gw.run(`{ student(id: "fresh") { name } }`)).data.student.name).toBe('Before');
+    await gw.put([{ PK: 'STUDENT#fresh', SK: 'PROFILE', name: 'After' }]);
+    expect((await gw.run(`{ student(id: "fresh") { name } }`)).data.student.name).toBe('After');
+  });
+});
