@@ -14,6 +14,7 @@ import { startLocalDynamo, type LocalDynamo } from './dynamo/local.js';
 import { ensureTable } from './dynamo/table.js';
 import { loadDemoData } from './demoData.js';
 import { createHttpHandler } from './http.js';
+import { createLogger, type Logger } from './logger.js';
 import { createServer } from './server.js';
 
 export interface Gateway {
@@ -22,8 +23,6 @@ export interface Gateway {
   local: LocalDynamo | null;
   stop: () => Promise<void>;
 }
-
-type Log = (message: string) => void;
 
 /** 200 when the table answers DescribeTable as ACTIVE within 2 s. */
 export async function tableHealthy(dynamo: Dynamo, tableName: string): Promise<boolean> {
@@ -37,27 +36,28 @@ export async function tableHealthy(dynamo: Dynamo, tableName: string): Promise<b
   }
 }
 
-export async function startGateway(config: Config, log: Log = console.log): Promise<Gateway> {
+export async function startGateway(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Gateway> {
   let local: LocalDynamo | null = null;
   let endpoint = config.dynamodbEndpoint;
   if (endpoint === undefined) {
-    log(`starting embedded DynamoDB Local on port ${config.localDynamoPort || '(any free)'}…`);
+    logger.info({ port: config.localDynamoPort || null }, 'starting embedded DynamoDB Local');
     local = await startLocalDynamo({ port: config.localDynamoPort });
     endpoint = local.endpoint;
   }
   const dynamo = createDynamo({ endpoint: endpoint === 'aws' ? undefined : endpoint, region: config.region });
   let http: Server | undefined;
-  const apollo = createServer({ production: config.production });
+  const apollo = createServer({ production: config.production, logger });
   try {
     const created = await ensureTable(dynamo.raw, config.tableName);
-    log(`table ${config.tableName} ${created ? 'created' : 'exists'} at ${endpoint ?? 'AWS'}`);
-    if (local) log(`loaded ${await loadDemoData(dynamo.doc, config.tableName)} demo items`);
+    logger.info({ table: config.tableName, created, endpoint: endpoint ?? 'AWS' }, `table ${created ? 'created' : 'exists'}`);
+    if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName) }, 'loaded demo data');
 
     await apollo.start();
     const deps = { doc: dynamo.doc, tableName: config.tableName };
     http = createHttpServer(
       createHttpHandler(apollo, {
         corsOrigins: config.corsOrigins,
+        logger,
         health: () => tableHealthy(dynamo, config.tableName),
         context: async (metrics) => createContext(deps, metrics),
       }),

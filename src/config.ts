@@ -24,7 +24,12 @@ export interface Config {
   corsOrigins: string[] | undefined;
   /** `DYNAMODB_LOCAL_PORT`: port for the embedded DynamoDB Local (default 8000; 0 picks a free one). */
   localDynamoPort: number;
+  /** `LOG_LEVEL`: pino level, default `info` (`silent` turns logging off). */
+  logLevel: LogLevel;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -55,20 +60,72 @@ function urlSetting(env: Env, name: string): string | undefined {
   return raw;
 }
 
+function choiceSetting<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  const value = raw.toLowerCase();
+  if (!(choices as readonly string[]).includes(value)) {
+    throw new ConfigError(`${name} must be one of ${choices.join(', ')}; got "${raw}"`);
+  }
+  return value as T;
+}
+
+function hostSetting(env: Env): string {
+  const raw = env.HOST?.trim();
+  if (raw === undefined || raw === '') return '0.0.0.0';
+  // A host name or an IPv4/IPv6 address, never a URL: `http://…` or a path here is a common slip.
+  if (!/^[A-Za-z0-9.:-]+$/.test(raw)) {
+    throw new ConfigError(`HOST must be a host name or IP address such as 0.0.0.0 or 127.0.0.1; got "${raw}"`);
+  }
+  return raw;
+}
+
+function corsSetting(env: Env): string[] | undefined {
+  const raw = env.CORS_ORIGINS?.trim();
+  if (!raw) return undefined;
+  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (origin === '*') continue;
+    let valid = false;
+    try {
+      // An origin is scheme://host[:port] with nothing after it; browsers send exactly that.
+      valid = new URL(origin).origin === origin;
+    } catch {
+      valid = false;
+    }
+    if (!valid) {
+      throw new ConfigError(
+        `CORS_ORIGINS must be * or comma-separated origins such as https://app.example.com (no path or trailing slash); got "${origin}"`,
+      );
+    }
+  }
+  return origins;
+}
+
+function regionSetting(env: Env): string | undefined {
+  const name = env.AWS_REGION ? 'AWS_REGION' : 'AWS_DEFAULT_REGION';
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  if (!/^[a-z0-9-]+$/.test(raw)) {
+    throw new ConfigError(`${name} must be an AWS region name such as eu-west-1; got "${raw}"`);
+  }
+  return raw;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const tableName = env.TABLE_NAME || 'AppTable';
   if (!/^[a-zA-Z0-9_.-]{3,255}$/.test(tableName)) {
     throw new ConfigError(`TABLE_NAME must be 3-255 characters of a-z, A-Z, 0-9, _ . -; got "${tableName}"`);
   }
-  const cors = env.CORS_ORIGINS?.trim();
   return {
     port: intSetting(env, 'PORT', 4000, 0, 65535),
-    host: env.HOST || '0.0.0.0',
+    host: hostSetting(env),
     tableName,
     dynamodbEndpoint: urlSetting(env, 'DYNAMODB_ENDPOINT'),
-    region: env.AWS_REGION || env.AWS_DEFAULT_REGION || undefined,
+    region: regionSetting(env),
     production: env.NODE_ENV === 'production',
-    corsOrigins: cors ? cors.split(',').map((o) => o.trim()).filter(Boolean) : undefined,
+    corsOrigins: corsSetting(env),
     localDynamoPort: intSetting(env, 'DYNAMODB_LOCAL_PORT', 8000, 0, 65535),
+    logLevel: choiceSetting(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
   };
 }

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { Context } from './context.js';
+import type { Logger } from './logger.js';
 import { OperationMetrics, runWithMetrics } from './dynamo/metrics.js';
 
 export interface HttpOptions {
@@ -16,6 +17,8 @@ export interface HttpOptions {
   maxBodyBytes?: number;
   health: () => Promise<boolean>;
   context: (metrics: OperationMetrics) => Promise<Context>;
+  /** Where failures outside GraphQL execution are logged (default: stderr). */
+  logger?: Logger;
 }
 
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
@@ -123,7 +126,8 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         send(res, 413, { errors: [{ message: `Request body exceeds ${maxBodyBytes} bytes`, extensions: { code: 'BAD_REQUEST' } }] });
         return;
       }
-      console.error('request failed outside GraphQL execution', err);
+      if (options.logger) options.logger.error({ err }, 'request failed outside GraphQL execution');
+      else console.error('request failed outside GraphQL execution', err);
       if (!res.headersSent) send(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
       else res.end();
     }

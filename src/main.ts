@@ -4,18 +4,20 @@
  */
 import { ConfigError, loadConfig } from './config.js';
 import { startGateway } from './app.js';
+import { createLogger } from './logger.js';
 
 async function main() {
   const started = Date.now();
   const config = loadConfig();
-  const gateway = await startGateway(config);
-  console.log(`gateway ready at ${gateway.url} in ${Date.now() - started} ms`);
+  const logger = createLogger(config.logLevel);
+  const gateway = await startGateway(config, logger);
+  logger.info({ url: gateway.url, startupMs: Date.now() - started }, `gateway ready at ${gateway.url}`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: draining requests and stopping…`);
+    logger.info({ signal }, 'draining requests and stopping');
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await gateway.stop();

@@ -11,6 +11,8 @@ import { gql } from 'graphql-tag';
 import { argumentCheckPlugin } from './argumentCheck.js';
 import type { Context } from './context.js';
 import { formatError } from './errors.js';
+import { silentLogger, type Logger } from './logger.js';
+import { operationLogPlugin } from './plugins/operationLog.js';
 import { resolvers } from './resolvers/index.js';
 
 /** schema.graphql is the only SDL. */
@@ -18,10 +20,13 @@ export const typeDefs = gql(readFileSync(new URL('../schema.graphql', import.met
 
 export interface ServerOptions {
   production: boolean;
+  /** Structured logs: one line per operation (plugins/operationLog.ts). Default: silent. */
+  logger?: Logger;
 }
 
-export function createServer({ production }: ServerOptions): ApolloServer<Context> {
+export function createServer({ production, logger = silentLogger }: ServerOptions): ApolloServer<Context> {
   return new ApolloServer<Context>({
+    logger,
     typeDefs,
     resolvers,
     introspection: !production,
@@ -29,6 +34,7 @@ export function createServer({ production }: ServerOptions): ApolloServer<Contex
     csrfPrevention: true,
     formatError: (formatted, error) => formatError(formatted, error, { production }),
     plugins: [
+      operationLogPlugin(logger),
       argumentCheckPlugin,
       production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
     ],

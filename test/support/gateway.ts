@@ -15,6 +15,7 @@ import { batchPut } from '../../src/dynamo/batchWrite.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { ensureTable } from '../../src/dynamo/table.js';
 import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
+import type { Logger } from '../../src/logger.js';
 import { createServer } from '../../src/server.js';
 
 export function localEndpoint(): string {
@@ -31,12 +32,12 @@ export interface GqlResult<T = any> {
   errors?: readonly GraphQLFormattedError[];
 }
 
-export async function testGateway({ production = false } = {}) {
+export async function testGateway({ production = false, logger }: { production?: boolean; logger?: Logger } = {}) {
   const endpoint = localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint });
   await ensureTable(dynamo.raw, tableName);
-  const server = createServer({ production });
+  const server = createServer({ production, logger });
   await server.start();
   const deps = { doc: dynamo.doc, tableName };
 

@@ -22,3 +22,86 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ [name]: value })).toThrow(name);
   });
 });
+
+describe('loadConfig defaults', () => {
+  it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
+    expect(loadConfig({})).toEqual({
+      port: 4000,
+      host: '0.0.0.0',
+      tableName: 'AppTable',
+      dynamodbEndpoint: undefined,
+      region: undefined,
+      production: false,
+      corsOrigins: undefined,
+      localDynamoPort: 8000,
+      logLevel: 'info',
+    });
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(loadConfig({ PORT: '', TABLE_NAME: '', DYNAMODB_ENDPOINT: '', LOG_LEVEL: '', HOST: '', CORS_ORIGINS: '' })).toEqual(
+      loadConfig({}),
+    );
+  });
+
+  it('reads every setting it documents', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      TABLE_NAME: 'Prod.Table-1',
+      DYNAMODB_ENDPOINT: 'http://dynamodb:8000',
+      AWS_REGION: 'eu-west-1',
+      NODE_ENV: 'production',
+      CORS_ORIGINS: 'https://app.example.com, http://localhost:3000',
+      DYNAMODB_LOCAL_PORT: '0',
+      LOG_LEVEL: 'WARN',
+    });
+    expect(config).toEqual({
+      port: 8080,
+      host: '127.0.0.1',
+      tableName: 'Prod.Table-1',
+      dynamodbEndpoint: 'http://dynamodb:8000',
+      region: 'eu-west-1',
+      production: true,
+      corsOrigins: ['https://app.example.com', 'http://localhost:3000'],
+      localDynamoPort: 0,
+      logLevel: 'warn',
+    });
+  });
+
+  it('falls back to AWS_DEFAULT_REGION when AWS_REGION is unset', () => {
+    expect(loadConfig({ AWS_DEFAULT_REGION: 'us-west-2' }).region).toBe('us-west-2');
+  });
+});
+
+describe('loadConfig rejects a bad value with a ConfigError naming the variable', () => {
+  const bad: Array<[string, string]> = [
+    ['PORT', 'http'],
+    ['PORT', '4000.5'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['HOST', 'http://0.0.0.0'],
+    ['HOST', 'local host'],
+    ['TABLE_NAME', 'ab'],
+    ['TABLE_NAME', 'my table'],
+    ['TABLE_NAME', 'x'.repeat(256)],
+    ['DYNAMODB_ENDPOINT', 'localhost:8000'],
+    ['DYNAMODB_ENDPOINT', 'ftp://localhost:8000'],
+    ['AWS_REGION', 'EU West 1'],
+    ['AWS_DEFAULT_REGION', 'eu_west_1'],
+    ['CORS_ORIGINS', 'https://app.example.com/'],
+    ['CORS_ORIGINS', 'https://ok.example.com,app.example.com'],
+    ['DYNAMODB_LOCAL_PORT', 'eight thousand'],
+    ['LOG_LEVEL', 'verbose'],
+  ];
+  it.each(bad)('%s=%j', (name, value) => {
+    let caught: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (err) {
+      caught = err;
+    }
+    expect(caught).toBeInstanceOf(ConfigError);
+    expect((caught as Error).message).toMatch(new RegExp(`^${name} `));
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * operationLogPlugin(logger): one structured log line per GraphQL operation,
+ * plus one line per unexpected error.
+ *
+ * The operation line holds: requestId, operation name and type, duration in
+ * ms, the DynamoDB requests the operation made (total and per DynamoDB
+ * operation, from `ctx.metrics`) and the contract error codes the client
+ * received. Level: `info`, `warn` when a code is UNAVAILABLE, `error` when a
+ * code is INTERNAL_SERVER_ERROR.
+ *
+ * What it never logs, so logs stay free of personal data and secrets: the
+ * query text (literals may hold names or emails), variables, cursors,
+ * results, or the messages of user-facing errors (GraphQL puts rejected
+ * input values into those). Unexpected errors (INTERNAL_SERVER_ERROR,
+ * UNAVAILABLE) are logged with the original error's name, message and stack,
+ * which come from our code or the AWS SDK, never from a caller.
+ */
+import type { ApolloServerPlugin } from '@apollo/server';
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { GraphQLError, GraphQLFormattedError } from 'graphql';
+import type { Context } from '../context.js';
+import { ErrorCode } from '../errors.js';
+import type { Logger } from '../logger.js';
+
+function codeOf(error: GraphQLFormattedError | GraphQLError | undefined): string {
+  const code = error?.extensions?.code;
+  return typeof code === 'string' ? code : ErrorCode.INTERNAL_SERVER_ERROR;
+}
+
+export function operationLogPlugin(logger: Logger): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart({ request, contextValue }) {
+      const started = performance.now();
+      return {
+        async willSendResponse({ response, errors, operationName, operation }) {
+          // The codes the client saw (after formatError); originals carry the causes.
+          const sent = response.body.kind === 'single' ? (response.body.singleResult.errors ?? []) : [];
+          const originals = errors ?? [];
+          const codes = (sent.length ? sent : originals).map(codeOf);
+          const { requestId, metrics } = contextValue;
+
+          originals.forEach((error, i) => {
+            const code = codes[i] ?? codeOf(error);
+            if (code !== ErrorCode.INTERNAL_SERVER_ERROR && code !== ErrorCode.UNAVAILABLE) return;
+            const cause = unwrapResolverError(error);
+            const detail = cause instanceof Error ? cause : error;
+            logger[code === ErrorCode.UNAVAILABLE ? 'warn' : 'error'](
+              {
+                requestId,
+                code,
+                path: error.path?.join('.'),
+                error: { name: detail.name, message: detail.message, stack: detail.stack },
+              },
+              'operation error',
+            );
+          });
+
+          const level = codes.includes(ErrorCode.INTERNAL_SERVER_ERROR)
+            ? 'error'
+            : codes.includes(ErrorCode.UNAVAILABLE)
+              ? 'warn'
+              : 'info';
+          logger[level](
+            {
+              requestId,
+              operationName: operationName ?? request.operationName ?? null,
+              operationType: operation?.operation ?? null,
+              durationMs: Math.round((performance.now() - started) * 10) / 10,
+              dynamodb: { requests: metrics.requests, byOperation: { ...metrics.byOperation } },
+              errorCodes: codes,
+            },
+            'graphql operation',
+          );
+        },
+      };
+    },
+  };
+}
