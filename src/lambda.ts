@@ -1,0 +1,120 @@
+/**
+ * The AWS Lambda entry point: API Gateway HTTP API (payload v2) events in,
+ * API Gateway results out. Only the transport differs from `npm start`:
+ * configuration (config.ts), the Apollo server (server.ts), the per-request
+ * context (context.ts) and the DynamoDB client (dynamo/client.ts) are the
+ * same modules.
+ *
+ * - The server and the DynamoDB client are made once per Lambda instance
+ *   and reused across invocations (connection reuse, no per-request
+ *   start-up); loaders are made per request by createContext.
+ * - No table creation, no demo data: the table is deployed by
+ *   infra/table.yaml and the function may only read and write its items.
+ * - `GET /health` answers 200/503 like the HTTP server does.
+ * - The request id in logs is Lambda's `awsRequestId`, so log lines join up
+ *   with the platform's own START/END/REPORT lines.
+ */
+import {
+  handlers,
+  startServerAndCreateLambdaHandler,
+  type LambdaHandler,
+} from '@as-integrations/aws-lambda';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context as LambdaContext } from 'aws-lambda';
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import { loadConfig, type Config } from './config.js';
+import type { ApolloServer } from '@apollo/server';
+import { createContext, type Context } from './context.js';
+import { createDynamo, type Dynamo } from './dynamo/client.js';
+import { currentMetrics, OperationMetrics, runWithMetrics } from './dynamo/metrics.js';
+import { createLogger, type Logger } from './logger.js';
+import { createServer } from './server.js';
+
+export type ApiGatewayHandler = (
+  event: APIGatewayProxyEventV2,
+  context: LambdaContext,
+) => Promise<APIGatewayProxyStructuredResultV2>;
+
+export interface LambdaOptions {
+  logger?: Logger;
+  /** Defaults to a client for `config.dynamodbEndpoint` (AWS when unset). */
+  dynamo?: Dynamo;
+}
+
+const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 => ({
+  statusCode,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: JSON.stringify(body),
+});
+
+/** The body as text, or undefined when it claims to be JSON and is not. */
+function invalidJsonBody(event: APIGatewayProxyEventV2): boolean {
+  const contentType = Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+  if (!event.body || !contentType.startsWith('application/json')) return false;
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  try {
+    JSON.parse(text);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The integration is CommonJS and types its parameter with @apollo/server's
+ * CJS declarations; ours is the ESM build of the same class. Only the type
+ * differs (the integration calls public methods), hence this one cast.
+ */
+type CjsApolloServer = Parameters<typeof startServerAndCreateLambdaHandler<never, Context>>[0];
+const asCjsServer = (server: ApolloServer<Context>) => server as unknown as CjsApolloServer;
+
+export function createLambdaHandler(config: Config = loadConfig(), options: LambdaOptions = {}): ApiGatewayHandler {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const dynamo = options.dynamo ?? createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region });
+  const deps = { doc: dynamo.doc, tableName: config.tableName };
+  const server = createServer({ production: config.production, logger });
+
+  const health = async (): Promise<boolean> => {
+    try {
+      const out = await dynamo.raw.send(new DescribeTableCommand({ TableName: config.tableName }), {
+        abortSignal: AbortSignal.timeout(2000),
+      });
+      return out.Table?.TableStatus === 'ACTIVE';
+    } catch {
+      return false;
+    }
+  };
+
+  const graphql: LambdaHandler<ReturnType<typeof handlers.createAPIGatewayProxyEventV2RequestHandler>> =
+    startServerAndCreateLambdaHandler(asCjsServer(server), handlers.createAPIGatewayProxyEventV2RequestHandler(), {
+      middleware: [
+        async (event) => {
+          if (event.rawPath === '/health' && ['GET', 'HEAD'].includes(event.requestContext.http.method)) {
+            const ok = await health();
+            return json(ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable' });
+          }
+          // Without this the integration answers a bare text 400 with a JSON.parse message.
+          if (invalidJsonBody(event)) {
+            return json(400, { errors: [{ message: 'Request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
+          }
+        },
+      ],
+      context: async ({ context }) => ({
+        ...createContext(deps, currentMetrics()),
+        ...(context?.awsRequestId ? { requestId: context.awsRequestId } : {}),
+      }),
+    });
+
+  return async (event, context) => {
+    // Every DynamoDB request this invocation makes is counted into its own metrics.
+    const result = await runWithMetrics(new OperationMetrics(), () => graphql(event, context, () => {}));
+    return result as APIGatewayProxyStructuredResultV2;
+  };
+}
+
+let instance: ApiGatewayHandler | undefined;
+
+/** The function's handler (`src/lambda.handler`): one server per Lambda instance, made on first use. */
+export const handler: ApiGatewayHandler = (event, context) => {
+  instance ??= createLambdaHandler();
+  return instance(event, context);
+};
