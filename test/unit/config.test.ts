@@ -105,3 +105,17 @@ describe('loadConfig rejects a bad value with a ConfigError naming the variable'
     expect((caught as Error).message).toMatch(new RegExp(`^${name} `));
   });
 });
+
+describe('README Configuration table', () => {
+  it('documents every environment variable config.ts reads', async () => {
+    const { readFileSync } = await import('node:fs');
+    const source = readFileSync(new URL('../../src/config.ts', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const names = new Set<string>();
+    for (const m of source.matchAll(/\benv(?:\.|\[')([A-Z][A-Z0-9_]*)|'([A-Z][A-Z0-9_]{2,})'/g)) names.add((m[1] ?? m[2])!);
+    expect(names).toContain('TABLE_NAME');
+    expect(names).toContain('LOG_LEVEL');
+    const undocumented = [...names].filter((name) => !readme.includes(`| \`${name}\` |`));
+    expect(undocumented).toEqual([]);
+  });
+});

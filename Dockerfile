@@ -1,0 +1,33 @@
+# syntax=docker/dockerfile:1
+# The gateway as a container: Node 24 LTS, production dependencies only,
+# running as the unprivileged `node` user. It needs a DynamoDB to talk to:
+# set DYNAMODB_ENDPOINT (docker-compose.yml points it at DynamoDB Local) or
+# leave it unset on AWS and give the container credentials and AWS_REGION.
+# The embedded DynamoDB Local (Java) is never started here, so the image
+# carries no Java.
+
+ARG NODE_IMAGE=node:24-bookworm-slim
+
+# ---- deps: production node_modules from the lockfile ----
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# No install scripts: esbuild (tsx) gets its platform binary from an optional package.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# ---- runtime ----
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4000
+WORKDIR /app
+# Files stay root-owned and read-only to the process.
+COPY --from=deps /app/node_modules ./node_modules
+COPY package.json schema.graphql ./
+COPY src ./src
+USER node
+EXPOSE 4000
+HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:4000/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# node runs as PID 1 and gets SIGTERM itself (npm would not pass it on), so `docker stop` drains requests.
+CMD ["node", "--import", "tsx", "src/main.ts"]
