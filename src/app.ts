@@ -6,10 +6,10 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
 import { createDynamo, type Dynamo } from './dynamo/client.js';
+import { tableHealthy } from './dynamo/health.js';
 import { startLocalDynamo, type LocalDynamo } from './dynamo/local.js';
 import { ensureTable } from './dynamo/table.js';
 import { loadDemoData } from './demoData.js';
@@ -24,17 +24,8 @@ export interface Gateway {
   stop: () => Promise<void>;
 }
 
-/** 200 when the table answers DescribeTable as ACTIVE within 2 s. */
-export async function tableHealthy(dynamo: Dynamo, tableName: string): Promise<boolean> {
-  try {
-    const out = await dynamo.raw.send(new DescribeTableCommand({ TableName: tableName }), {
-      abortSignal: AbortSignal.timeout(2000),
-    });
-    return out.Table?.TableStatus === 'ACTIVE';
-  } catch {
-    return false;
-  }
-}
+/** Re-exported for existing importers; the probe lives in dynamo/health.ts, shared with Lambda. */
+export { tableHealthy };
 
 export async function startGateway(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Gateway> {
   let local: LocalDynamo | null = null;

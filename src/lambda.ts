@@ -20,11 +20,11 @@ import {
   type LambdaHandler,
 } from '@as-integrations/aws-lambda';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context as LambdaContext } from 'aws-lambda';
-import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { loadConfig, type Config } from './config.js';
 import type { ApolloServer } from '@apollo/server';
 import { createContext, type Context } from './context.js';
 import { createDynamo, type Dynamo } from './dynamo/client.js';
+import { tableHealthy } from './dynamo/health.js';
 import { currentMetrics, OperationMetrics, runWithMetrics } from './dynamo/metrics.js';
 import { createLogger, type Logger } from './logger.js';
 import { createServer } from './server.js';
@@ -73,23 +73,12 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
   const deps = { doc: dynamo.doc, tableName: config.tableName };
   const server = createServer({ production: config.production, logger });
 
-  const health = async (): Promise<boolean> => {
-    try {
-      const out = await dynamo.raw.send(new DescribeTableCommand({ TableName: config.tableName }), {
-        abortSignal: AbortSignal.timeout(2000),
-      });
-      return out.Table?.TableStatus === 'ACTIVE';
-    } catch {
-      return false;
-    }
-  };
-
   const graphql: LambdaHandler<ReturnType<typeof handlers.createAPIGatewayProxyEventV2RequestHandler>> =
     startServerAndCreateLambdaHandler(asCjsServer(server), handlers.createAPIGatewayProxyEventV2RequestHandler(), {
       middleware: [
         async (event) => {
           if (event.rawPath === '/health' && ['GET', 'HEAD'].includes(event.requestContext.http.method)) {
-            const ok = await health();
+            const ok = await tableHealthy(dynamo, config.tableName);
             return json(ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable' });
           }
           // Without this the integration answers a bare text 400 with a JSON.parse message.

@@ -1,0 +1,18 @@
+/**
+ * tableHealthy(): the `/health` probe shared by the HTTP server and Lambda.
+ * True when the table answers DescribeTable as ACTIVE within 2 s; any error
+ * (unreachable, missing table, denied) is "not healthy", never thrown.
+ */
+import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
+import type { Dynamo } from './client.js';
+
+export async function tableHealthy(dynamo: Dynamo, tableName: string): Promise<boolean> {
+  try {
+    const out = await dynamo.raw.send(new DescribeTableCommand({ TableName: tableName }), {
+      abortSignal: AbortSignal.timeout(2000),
+    });
+    return out.Table?.TableStatus === 'ACTIVE';
+  } catch {
+    return false;
+  }
+}
