@@ -1,10 +1,9 @@
 # syntax=docker/dockerfile:1
 # The gateway as a container: Node 24 LTS, production dependencies only,
-# running as the unprivileged `node` user. It needs a DynamoDB to talk to:
-# set DYNAMODB_ENDPOINT (docker-compose.yml points it at DynamoDB Local) or
-# leave it unset on AWS and give the container credentials and AWS_REGION.
-# The embedded DynamoDB Local (Java) is never started here, so the image
-# carries no Java.
+# running as the unprivileged `node` user. The image carries no Java, so
+# the embedded DynamoDB Local cannot run: always set DYNAMODB_ENDPOINT, to
+# `aws` (real DynamoDB; region and credentials from the SDK chain) or to a
+# DynamoDB Local URL (docker-compose.yml uses http://dynamodb:8000).
 
 ARG NODE_IMAGE=node:24-bookworm-slim
 

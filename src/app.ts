@@ -14,7 +14,7 @@ import { startLocalDynamo, type LocalDynamo } from './dynamo/local.js';
 import { ensureTable } from './dynamo/table.js';
 import { loadDemoData } from './demoData.js';
 import { createHttpHandler } from './http.js';
-import { createLogger, type Logger } from './logger.js';
+import { asLogger, createLogger, type LogFn, type Logger } from './logger.js';
 import { createServer } from './server.js';
 
 export interface Gateway {
@@ -27,7 +27,11 @@ export interface Gateway {
 /** Re-exported for existing importers; the probe lives in dynamo/health.ts, shared with Lambda. */
 export { tableHealthy };
 
-export async function startGateway(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Gateway> {
+export async function startGateway(
+  config: Config,
+  log: Logger | LogFn = createLogger(config.logLevel),
+): Promise<Gateway> {
+  const logger = asLogger(log, config.logLevel);
   let local: LocalDynamo | null = null;
   let endpoint = config.dynamodbEndpoint;
   if (endpoint === undefined) {

@@ -36,7 +36,7 @@ export type ApiGatewayHandler = (
 
 export interface LambdaOptions {
   logger?: Logger;
-  /** Defaults to a client for `config.dynamodbEndpoint` (AWS when unset). */
+  /** Defaults to a client for `config.dynamodbEndpoint` (real DynamoDB when unset or `aws`). */
   dynamo?: Dynamo;
 }
 
@@ -69,7 +69,9 @@ const asCjsServer = (server: ApolloServer<Context>) => server as unknown as CjsA
 
 export function createLambdaHandler(config: Config = loadConfig(), options: LambdaOptions = {}): ApiGatewayHandler {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const dynamo = options.dynamo ?? createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region });
+  // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
+  const endpoint = config.dynamodbEndpoint === 'aws' ? undefined : config.dynamodbEndpoint;
+  const dynamo = options.dynamo ?? createDynamo({ endpoint, region: config.region });
   const deps = { doc: dynamo.doc, tableName: config.tableName };
   const server = createServer({ production: config.production, logger });
 

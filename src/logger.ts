@@ -13,3 +13,12 @@ export function createLogger(level = 'info'): Logger {
 
 /** A logger that drops everything (tests, tools). */
 export const silentLogger: Logger = pino({ level: 'silent' });
+
+/** A plain message callback, as older callers of startGateway pass (`() => {}` to be quiet). */
+export type LogFn = (message: string) => void;
+
+/** A Logger as is; a LogFn becomes a logger that hands it each line's message. */
+export function asLogger(log: Logger | LogFn, level = 'info'): Logger {
+  if (typeof log !== 'function') return log;
+  return pino({ level, base: undefined }, { write: (line: string) => log(String(JSON.parse(line).msg ?? '')) });
+}

@@ -117,9 +117,9 @@ describe('Lambda handler (API Gateway HTTP API v2 events)', () => {
 
   it('answers an invalid id with a BAD_USER_INPUT GraphQL error', async () => {
     const result = await lambda(graphqlEvent(`{ student(id: "a#b") { name } }`), lambdaContext());
-    const body = parse(result);
-    expect(body.data).toEqual({ student: null });
-    expect(body.errors.map((e: any) => e.extensions.code)).toEqual(['BAD_USER_INPUT']);
+    // Arguments are checked before execution (argumentCheck.ts): no data, HTTP 400.
+    expect(result.statusCode).toBe(400);
+    expect(parse(result).errors.map((e: any) => e.extensions.code)).toEqual(['BAD_USER_INPUT']);
   });
 
   it('answers a document that does not parse with 400 and GRAPHQL_PARSE_FAILED', async () => {
