@@ -8,14 +8,14 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.js';
 import { createContext } from './context.js';
-import { createDynamo, type Dynamo } from './dynamo/client.js';
+import type { Dynamo } from './dynamo/client.js';
 import { tableHealthy } from './dynamo/health.js';
 import { startLocalDynamo, type LocalDynamo } from './dynamo/local.js';
 import { ensureTable } from './dynamo/table.js';
 import { loadDemoData } from './demoData.js';
 import { createHttpHandler } from './http.js';
 import { asLogger, createLogger, type LogFn, type Logger } from './logger.js';
-import { createServer } from './server.js';
+import { createGatewayParts } from './gatewayParts.js';
 
 export interface Gateway {
   url: string;
@@ -39,16 +39,14 @@ export async function startGateway(
     local = await startLocalDynamo({ port: config.localDynamoPort });
     endpoint = local.endpoint;
   }
-  const dynamo = createDynamo({ endpoint: endpoint === 'aws' ? undefined : endpoint, region: config.region });
+  const { dynamo, server: apollo, deps } = createGatewayParts(config, { logger, endpoint });
   let http: Server | undefined;
-  const apollo = createServer({ production: config.production, logger });
   try {
     const created = await ensureTable(dynamo.raw, config.tableName);
     logger.info({ table: config.tableName, created, endpoint: endpoint ?? 'AWS' }, `table ${created ? 'created' : 'exists'}`);
     if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName) }, 'loaded demo data');
 
     await apollo.start();
-    const deps = { doc: dynamo.doc, tableName: config.tableName };
     http = createHttpServer(
       createHttpHandler(apollo, {
         corsOrigins: config.corsOrigins,

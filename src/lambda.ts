@@ -1,9 +1,8 @@
 /**
  * The AWS Lambda entry point: API Gateway HTTP API (payload v2) events in,
  * API Gateway results out. Only the transport differs from `npm start`:
- * configuration (config.ts), the Apollo server (server.ts), the per-request
- * context (context.ts) and the DynamoDB client (dynamo/client.ts) are the
- * same modules.
+ * configuration (config.ts), the Apollo server and the DynamoDB client
+ * (gatewayParts.ts) and the per-request context (context.ts) are shared.
  *
  * - The server and the DynamoDB client are made once per Lambda instance
  *   and reused across invocations (connection reuse, no per-request
@@ -23,11 +22,11 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { loadConfig, type Config } from './config.js';
 import type { ApolloServer } from '@apollo/server';
 import { createContext, type Context } from './context.js';
-import { createDynamo, type Dynamo } from './dynamo/client.js';
+import type { Dynamo } from './dynamo/client.js';
 import { tableHealthy } from './dynamo/health.js';
 import { currentMetrics, OperationMetrics, runWithMetrics } from './dynamo/metrics.js';
 import { createLogger, type Logger } from './logger.js';
-import { createServer } from './server.js';
+import { createGatewayParts } from './gatewayParts.js';
 
 export type ApiGatewayHandler = (
   event: APIGatewayProxyEventV2,
@@ -46,7 +45,7 @@ const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResul
   body: JSON.stringify(body),
 });
 
-/** The body as text, or undefined when it claims to be JSON and is not. */
+/** Does the body claim to be JSON (content-type) without parsing as JSON? */
 function invalidJsonBody(event: APIGatewayProxyEventV2): boolean {
   const contentType = Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
   if (!event.body || !contentType.startsWith('application/json')) return false;
@@ -70,10 +69,11 @@ const asCjsServer = (server: ApolloServer<Context>) => server as unknown as CjsA
 export function createLambdaHandler(config: Config = loadConfig(), options: LambdaOptions = {}): ApiGatewayHandler {
   const logger = options.logger ?? createLogger(config.logLevel);
   // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
-  const endpoint = config.dynamodbEndpoint === 'aws' ? undefined : config.dynamodbEndpoint;
-  const dynamo = options.dynamo ?? createDynamo({ endpoint, region: config.region });
-  const deps = { doc: dynamo.doc, tableName: config.tableName };
-  const server = createServer({ production: config.production, logger });
+  const { dynamo, server, deps } = createGatewayParts(config, {
+    logger,
+    endpoint: config.dynamodbEndpoint,
+    dynamo: options.dynamo,
+  });
 
   const graphql: LambdaHandler<ReturnType<typeof handlers.createAPIGatewayProxyEventV2RequestHandler>> =
     startServerAndCreateLambdaHandler(asCjsServer(server), handlers.createAPIGatewayProxyEventV2RequestHandler(), {

@@ -61,7 +61,14 @@ const logger = pino(
 
 let gw: TestGateway;
 let lambda: ApiGatewayHandler;
-const env = () => ({ DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: gw.tableName, NODE_ENV: 'production', LOG_LEVEL: 'silent' });
+// Production mode as deployed (infra/lambda.yaml); CURSOR_SECRET for when production requires a cursor key.
+const env = () => ({
+  DYNAMODB_ENDPOINT: localEndpoint(),
+  TABLE_NAME: gw.tableName,
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'silent',
+  CURSOR_SECRET: 'lambda-test-cursor-secret-0123456789abcdef',
+});
 
 beforeAll(async () => {
   gw = await testGateway();

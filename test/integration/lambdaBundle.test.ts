@@ -45,6 +45,7 @@ describe('Lambda bundle (npm run build:lambda)', () => {
         TABLE_NAME: gw.tableName,
         NODE_ENV: 'production',
         LOG_LEVEL: 'info',
+        CURSOR_SECRET: 'bundle-test-cursor-secret-0123456789abcdef',
       },
     });
     const lines = stdout.split('\n').filter(Boolean);

@@ -1,0 +1,40 @@
+/**
+ * createGatewayParts(): what every transport shares, built from the
+ * configuration in one place: the DynamoDB client, the Apollo server and
+ * the per-request dependencies handed to createContext.
+ *
+ * app.ts (node:http, `npm start`) and lambda.ts (API Gateway) differ only
+ * in how requests arrive and what happens at start-up (app.ts creates the
+ * table and may start an embedded DynamoDB Local; Lambda does neither).
+ * A new setting that shapes the server or the client belongs here, so both
+ * transports get it.
+ */
+import type { ApolloServer } from '@apollo/server';
+import type { Config } from './config.js';
+import type { Context, Deps } from './context.js';
+import { createDynamo, type Dynamo } from './dynamo/client.js';
+import type { Logger } from './logger.js';
+import { createServer } from './server.js';
+
+export interface GatewayParts {
+  dynamo: Dynamo;
+  server: ApolloServer<Context>;
+  deps: Deps;
+}
+
+export interface PartsOptions {
+  logger: Logger;
+  /** The endpoint actually used: the embedded DynamoDB Local's, or undefined for real DynamoDB. */
+  endpoint: string | undefined;
+  /** A ready client instead of a new one (tests). */
+  dynamo?: Dynamo;
+}
+
+/** `DYNAMODB_ENDPOINT=aws` means the SDK's own endpoint for the region. */
+export const awsOrUrl = (endpoint: string | undefined): string | undefined => (endpoint === 'aws' ? undefined : endpoint);
+
+export function createGatewayParts(config: Config, { logger, endpoint, dynamo }: PartsOptions): GatewayParts {
+  const client = dynamo ?? createDynamo({ endpoint: awsOrUrl(endpoint), region: config.region });
+  const server = createServer({ production: config.production, logger });
+  return { dynamo: client, server, deps: { doc: client.doc, tableName: config.tableName } };
+}
