@@ -137,6 +137,13 @@ describe('infra/lambda.yaml', () => {
     expect(sam.Parameters.TableName.Default).toBe('AppTable');
   });
 
+  it('takes CURSOR_SECRET from Secrets Manager, not from a template value', () => {
+    expect(fn.Properties.Environment.Variables.CURSOR_SECRET).toEqual({
+      'Fn::Sub': '{{resolve:secretsmanager:${CursorSecretName}:SecretString}}',
+    });
+    expect(sam.Parameters.CursorSecretName.Default).toMatch(/^[\w/+=.@-]+$/);
+  });
+
   it('routes POST and GET /graphql and GET /health through an HTTP API', () => {
     const routes = Object.values(fn.Properties.Events).map((e: any) => [e.Type, e.Properties.Method, e.Properties.Path]);
     expect(routes).toEqual(
