@@ -26,6 +26,14 @@ export interface Config {
   localDynamoPort: number;
   /** `LOG_LEVEL`: pino level, default `info` (`silent` turns logging off). */
   logLevel: LogLevel;
+  /**
+   * `DYNAMODB_METRICS_EXTENSION`: whether a request carrying the header
+   * `x-dynamodb-metrics: 1` gets its DynamoDB request figures in the
+   * response's `extensions.dynamodb` (default: on unless production).
+   */
+  dynamodbMetricsExtension: boolean;
+  /** `GATEWAY_NAIVE`: DataLoader batching/caching and look-ahead off; a benchmark baseline, never for serving (default off). */
+  naive: boolean;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -45,6 +53,14 @@ function intSetting(env: Env, name: string, fallback: number, min: number, max: 
     throw new ConfigError(`${name} must be an integer from ${min} to ${max}; got "${raw}"`);
   }
   return value;
+}
+
+function boolSetting(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === '1' || raw === 'true') return true;
+  if (raw === '0' || raw === 'false') return false;
+  throw new ConfigError(`${name} must be 1, 0, true or false; got "${env[name]}"`);
 }
 
 function urlSetting(env: Env, name: string): string | undefined {
@@ -127,5 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     corsOrigins: corsSetting(env),
     localDynamoPort: intSetting(env, 'DYNAMODB_LOCAL_PORT', 8000, 0, 65535),
     logLevel: choiceSetting(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    dynamodbMetricsExtension: boolSetting(env, 'DYNAMODB_METRICS_EXTENSION', env.NODE_ENV !== 'production'),
+    naive: boolSetting(env, 'GATEWAY_NAIVE', false),
   };
 }

@@ -10,6 +10,8 @@ import { OperationMetrics } from './dynamo/metrics.js';
 export interface Deps {
   doc: DynamoDBDocumentClient;
   tableName: string;
+  /** Batching, caching and look-ahead off: the benchmark's baseline (`GATEWAY_NAIVE=1`). */
+  naive?: boolean;
 }
 
 export interface Context extends Deps {
@@ -21,5 +23,5 @@ export interface Context extends Deps {
 }
 
 export function createContext(deps: Deps, metrics = new OperationMetrics()): Context {
-  return { ...deps, loaders: createLoaders(deps.doc, deps.tableName), metrics, requestId: randomUUID() };
+  return { ...deps, loaders: createLoaders(deps.doc, deps.tableName, { naive: deps.naive }), metrics, requestId: randomUUID() };
 }

@@ -35,6 +35,6 @@ export const awsOrUrl = (endpoint: string | undefined): string | undefined => (e
 
 export function createGatewayParts(config: Config, { logger, endpoint, dynamo }: PartsOptions): GatewayParts {
   const client = dynamo ?? createDynamo({ endpoint: awsOrUrl(endpoint), region: config.region });
-  const server = createServer({ production: config.production, logger });
-  return { dynamo: client, server, deps: { doc: client.doc, tableName: config.tableName } };
+  const server = createServer({ production: config.production, logger, dynamodbMetricsExtension: config.dynamodbMetricsExtension });
+  return { dynamo: client, server, deps: { doc: client.doc, tableName: config.tableName, naive: config.naive } };
 }

@@ -8,6 +8,14 @@
  *   become one BatchGetItem (chunked by 100 in batchGet.ts).
  * - `range`, `exists`, `count`, `order`: Queries cannot be batched, but
  *   identical ones within an operation are sent once.
+ * - `withParent`: an entity and the first page of one of its collections in
+ *   one Query (collection.ts `readRangeWithParent`); it primes `range` with
+ *   the page and `item` with the entity, so the resolvers that ask for them
+ *   next find them cached.
+ *
+ * Naive mode (`naive: true`, for benchmarks only) turns batching and caching
+ * off: every load is its own request, as in a resolver tree without
+ * DataLoader. Look-ahead checks `naive` too and stays off.
  */
 import DataLoader from 'dataloader';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -16,12 +24,14 @@ import {
   countCollection,
   existsBeyond,
   readRange,
+  readRangeWithParent,
   type Collection,
   type RangeRead,
   type StartKey,
 } from './dynamo/collection.js';
 import { courseKey, customerKey, itemKeyString, productKey, studentKey, type ItemKey } from './dynamo/keys.js';
 import { orderById } from './model/collections.js';
+import { invariant } from './errors.js';
 import { toCourse, toCustomer, toOrder, toProduct, toStudent } from './model/mappers.js';
 import type { CourseRecord, CustomerRecord, OrderRecord, ProductRecord, StudentRecord } from './model/records.js';
 
@@ -39,12 +49,29 @@ async function eachSettled<K, V>(keys: readonly K[], fn: (key: K) => Promise<V>)
   );
 }
 
+/** An entity item and the first page of one of its collections, read together. */
+export interface ParentPageRead {
+  parentKey: ItemKey;
+  read: RangeRead;
+}
+
+export interface LoaderOptions {
+  /** Batching, caching and look-ahead off (benchmark baseline). */
+  naive?: boolean;
+}
+
 const json = (value: unknown) => JSON.stringify(value);
 
-export function createLoaders(doc: DynamoDBDocumentClient, tableName: string) {
+export function createLoaders(doc: DynamoDBDocumentClient, tableName: string, { naive = false }: LoaderOptions = {}) {
+  const batching = { batch: !naive, cache: !naive };
   const item = new DataLoader<ItemKey, Item | null, string>((keys) => batchGet(doc, tableName, keys), {
+    ...batching,
     cacheKeyFn: itemKeyString,
   });
+  const range = new DataLoader<RangeRead, Item[], string>(
+    (reads) => eachSettled(reads, (read) => readRange(doc, tableName, read)),
+    { ...batching, cacheKeyFn: json },
+  );
   const entity =
     <R>(keyOf: (id: string) => ItemKey, map: (item: Item) => R) =>
     async (id: string): Promise<R | null> => {
@@ -53,29 +80,46 @@ export function createLoaders(doc: DynamoDBDocumentClient, tableName: string) {
     };
 
   return {
+    naive,
     item,
     student: entity<StudentRecord>(studentKey, toStudent),
     course: entity<CourseRecord>(courseKey, toCourse),
     customer: entity<CustomerRecord>(customerKey, toCustomer),
     product: entity<ProductRecord>(productKey, toProduct),
 
-    range: new DataLoader<RangeRead, Item[], string>(
-      (reads) => eachSettled(reads, (read) => readRange(doc, tableName, read)),
-      { cacheKeyFn: json },
+    range,
+    withParent: new DataLoader<ParentPageRead, Item | null, string>(
+      (reads) =>
+        eachSettled(reads, async ({ parentKey, read }) => {
+          invariant(!read.exclusiveStart && !read.bound, 'a page read with its parent starts at an end of the collection');
+          const page = await readRangeWithParent(doc, tableName, {
+            collection: read.collection,
+            parentSk: parentKey.SK,
+            forward: read.forward,
+            limit: read.limit,
+          });
+          range.prime(read, page.items);
+          if (!page.parentKnown) return item.load(parentKey);
+          item.prime(parentKey, page.parent);
+          return page.parent;
+        }),
+      { ...batching, cacheKeyFn: json },
     ),
     exists: new DataLoader<ExistsQuery, boolean, string>(
       (qs) => eachSettled(qs, (q) => existsBeyond(doc, tableName, q.collection, q.key, q.atOrAfter)),
-      { cacheKeyFn: json },
+      { ...batching, cacheKeyFn: json },
     ),
     count: new DataLoader<Collection, number, string>(
       (cs) => eachSettled(cs, (c) => countCollection(doc, tableName, c)),
-      { cacheKeyFn: json },
+      { ...batching, cacheKeyFn: json },
     ),
-    order: new DataLoader<string, OrderRecord | null>((ids) =>
-      eachSettled(ids, async (id) => {
-        const [found] = await readRange(doc, tableName, { collection: orderById(id), forward: true, limit: 1 });
-        return found ? toOrder(found) : null;
-      }),
+    order: new DataLoader<string, OrderRecord | null>(
+      (ids) =>
+        eachSettled(ids, async (id) => {
+          const [found] = await readRange(doc, tableName, { collection: orderById(id), forward: true, limit: 1 });
+          return found ? toOrder(found) : null;
+        }),
+      batching,
     ),
   };
 }

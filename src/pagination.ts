@@ -29,6 +29,7 @@ import {
   keyAttributes,
   startKeyOf,
   type Collection,
+  type RangeRead,
   type StartKey,
 } from './dynamo/collection.js';
 import type { Item } from './dynamo/batchGet.js';
@@ -102,6 +103,36 @@ const memo = <T>(fn: () => Promise<T>): (() => Promise<T>) => {
   return () => (promise ??= fn());
 };
 
+export interface PagePlan {
+  /** The range read behind the page: one item more than the page, in read direction. */
+  read: RangeRead;
+  after: StartKey | null;
+  before: StartKey | null;
+  forward: boolean;
+  size: number;
+}
+
+/**
+ * The range read a page needs. Throws BAD_USER_INPUT for bad arguments or
+ * cursors. Look-ahead (resolvers/lookahead.ts) plans the same read before
+ * the connection's resolver runs, so both build it here: the range loader
+ * caches by this object, and the plan must be identical to be found again.
+ */
+export function planPage(collection: Collection, args: ConnectionArgs): PagePlan {
+  const page = validateConnectionArgs(args);
+  const after = page.after === null ? null : decodeCursor(collection, page.after, 'after');
+  const before = page.before === null ? null : decodeCursor(collection, page.before, 'before');
+  const { forward, size } = page;
+  const read: RangeRead = {
+    collection,
+    forward,
+    limit: size + 1,
+    exclusiveStart: forward ? after : before,
+    bound: forward ? before : after,
+  };
+  return { read, after, before, forward, size };
+}
+
 /**
  * Reads one page of `collection` and shapes it as a Relay connection.
  * `countAll` supplies totalCount (called only when totalCount is selected).
@@ -113,18 +144,8 @@ export async function readConnection<Edge>(
   toEdge: (item: Item, cursor: string) => Edge,
   countAll: () => Promise<number>,
 ): Promise<ConnectionRecord<Edge>> {
-  const page = validateConnectionArgs(args);
-  const after = page.after === null ? null : decodeCursor(collection, page.after, 'after');
-  const before = page.before === null ? null : decodeCursor(collection, page.before, 'before');
-  const { forward, size } = page;
-
-  const items = await ctx.loaders.range.load({
-    collection,
-    forward,
-    limit: size + 1,
-    exclusiveStart: forward ? after : before,
-    bound: forward ? before : after,
-  });
+  const { read, after, before, forward, size } = planPage(collection, args);
+  const items = await ctx.loaders.range.load(read);
   const more = items.length > size;
   const pageItems = items.slice(0, size);
   if (!forward) pageItems.reverse();

@@ -14,6 +14,7 @@ import { formatError } from './errors.js';
 import { silentLogger, type Logger } from './logger.js';
 import { operationLogPlugin } from './plugins/operationLog.js';
 import { resolvers } from './resolvers/index.js';
+import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
 
 /** schema.graphql is the only SDL. */
 export const typeDefs = gql(readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8'));
@@ -22,9 +23,15 @@ export interface ServerOptions {
   production: boolean;
   /** Structured logs: one line per operation (plugins/operationLog.ts). Default: silent. */
   logger?: Logger;
+  /** Answer `x-dynamodb-metrics: 1` with `extensions.dynamodb` (default: outside production). */
+  dynamodbMetricsExtension?: boolean;
 }
 
-export function createServer({ production, logger = silentLogger }: ServerOptions): ApolloServer<Context> {
+export function createServer({
+  production,
+  logger = silentLogger,
+  dynamodbMetricsExtension = !production,
+}: ServerOptions): ApolloServer<Context> {
   return new ApolloServer<Context>({
     logger,
     typeDefs,
@@ -36,6 +43,7 @@ export function createServer({ production, logger = silentLogger }: ServerOption
     plugins: [
       operationLogPlugin(logger),
       argumentCheckPlugin,
+      dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
       production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
     ],
   });

@@ -15,7 +15,12 @@
  * LastEvaluatedKey, and a `Limit`-stopped Query returns one even when
  * nothing follows, so LastEvaluatedKey alone never decides "more".
  */
-import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  QueryCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+  type QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
 import { GSI1 } from './keys.js';
 import type { Item } from './batchGet.js';
 
@@ -108,6 +113,84 @@ export async function readRange(
     startKey = out.LastEvaluatedKey;
   } while (items.length < limit && startKey);
   return items;
+}
+
+/**
+ * Can one Query over `collection`'s partition return the parent item too?
+ * Only on the base table (the parent has no index keys), and only when the
+ * parent's sort key sorts after every child's (`PROFILE` after `COURSE#…`
+ * and `ORDER#…`, `PRODUCT` after `PART#…`).
+ */
+export function parentSortsLast(collection: Collection, parentSk: string): boolean {
+  return collection.index === undefined && parentSk >= prefixEnd(collection.prefix);
+}
+
+export interface ParentRangeRead {
+  collection: Collection;
+  /** Sort key of the parent item in the same partition (`PROFILE`, `PRODUCT`). */
+  parentSk: string;
+  forward: boolean;
+  limit: number;
+}
+
+export interface ParentPage {
+  /** The first `limit` children in read direction: exactly what `readRange` returns for the same read. */
+  items: Item[];
+  /** The parent item, or null when `parentKnown` and it does not exist. */
+  parent: Item | null;
+  /**
+   * Whether the read passed the parent's position. A forward read stopped by
+   * its limit before reaching the parent knows nothing about it; a backward
+   * read starts at the parent, so it always knows.
+   */
+  parentKnown: boolean;
+}
+
+/**
+ * The first page of a collection *and* its parent item, in one Query when
+ * possible: the key condition `SK BETWEEN <prefix> AND <parentSk>` spans the
+ * children and the parent, which sorts after them. Read backward, the parent
+ * comes first, then the last children; read forward, the parent comes after
+ * the last child, so it is reached only when the collection fits the page
+ * (Limit is one more than the children wanted, for the parent).
+ * Items in between that are neither (other kinds a foreign writer left in
+ * the partition) are skipped; the fill loop reads on past them.
+ */
+export async function readRangeWithParent(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  { collection, parentSk, forward, limit }: ParentRangeRead,
+): Promise<ParentPage> {
+  if (!parentSortsLast(collection, parentSk)) {
+    throw new Error(`Invariant violation: ${collection.name} cannot be read with its parent ${parentSk}`);
+  }
+  const items: Item[] = [];
+  let parent: Item | null = null;
+  let startKey: Record<string, unknown> | undefined;
+  let exhausted = false;
+  do {
+    const want: number = limit - items.length + (parent ? 0 : 1);
+    const out: QueryCommandOutput = await doc.send(
+      new QueryCommand({
+        TableName: tableName,
+        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
+        ExpressionAttributeNames: { '#pk': collection.pkAttr, '#sk': collection.skAttr },
+        ExpressionAttributeValues: { ':pk': collection.pk, ':lo': collection.prefix, ':hi': parentSk },
+        ScanIndexForward: forward,
+        Limit: want,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      const sk = item[collection.skAttr];
+      if (sk === parentSk) parent = item;
+      else if (items.length < limit && typeof sk === 'string' && sk.startsWith(collection.prefix)) items.push(item);
+    }
+    startKey = out.LastEvaluatedKey;
+    exhausted = startKey === undefined;
+  } while (items.length < limit && !exhausted);
+  const parentKnown = parent !== null || exhausted || !forward;
+  return { items, parent, parentKnown };
 }
 
 /**

@@ -1,5 +1,6 @@
 /**
- * DynamoDB requests per GraphQL operation.
+ * DynamoDB requests per GraphQL operation: how many, of which kind, what
+ * capacity they consumed, and how many of them had to wait for another.
  *
  * The DynamoDB client is shared by all concurrent operations, so a request
  * is attributed to its operation through AsyncLocalStorage: the transport
@@ -9,20 +10,75 @@
  * from `process.nextTick` callbacks scheduled inside the operation, so they
  * are attributed correctly too.
  *
- * The middleware sits in the deserialize step, below the SDK's retry
- * middleware: each attempt is counted, since each is a request DynamoDB
- * serves.
+ * Terminology
+ * - request: one HTTP request to DynamoDB. Counted in the deserialize step,
+ *   below the SDK's retry middleware: each attempt is counted, since each is
+ *   a request DynamoDB serves.
+ * - call: one `client.send()`, retries included. Tracked in the initialize
+ *   step, above the retries.
+ * - wave: a call that starts while no other call of the operation is in
+ *   flight starts a new wave. `waves` is the number of sequential round
+ *   trips the operation waited for; `maxConcurrency` the most calls in
+ *   flight together. A resolver tree that issues 10 Queries together and
+ *   then one BatchGetItem makes 2 waves.
+ * - consumed capacity: `ReturnConsumedCapacity: TOTAL` is set on every read
+ *   and write (unless the caller asked for more detail), and the units of
+ *   every response (one object, or an array for BatchGet/BatchWrite/
+ *   Transact*) are summed.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 
+/** What clients see in `extensions.dynamodb` and what the operation log line carries. */
+export interface MetricsSummary {
+  requests: number;
+  byOperation: Record<string, number>;
+  consumedCapacity: number;
+  waves: number;
+  maxConcurrency: number;
+}
+
 export class OperationMetrics {
   requests = 0;
   readonly byOperation: Record<string, number> = {};
+  /** Capacity units consumed (reads and writes, tables and indexes). */
+  consumedCapacity = 0;
+  waves = 0;
+  maxConcurrency = 0;
+  private inFlight = 0;
 
   record(operation: string): void {
     this.requests += 1;
     this.byOperation[operation] = (this.byOperation[operation] ?? 0) + 1;
+  }
+
+  recordCapacity(units: number): void {
+    this.consumedCapacity += units;
+  }
+
+  callStarted(): void {
+    if (this.inFlight === 0) this.waves += 1;
+    this.inFlight += 1;
+    this.maxConcurrency = Math.max(this.maxConcurrency, this.inFlight);
+  }
+
+  callFinished(): void {
+    this.inFlight -= 1;
+  }
+
+  summary(): MetricsSummary {
+    return {
+      requests: this.requests,
+      byOperation: { ...this.byOperation },
+      // Units come in halves and small decimals; keep the sum readable.
+      consumedCapacity: Math.round(this.consumedCapacity * 1000) / 1000,
+      waves: this.waves,
+      maxConcurrency: this.maxConcurrency,
+    };
+  }
+
+  toJSON(): MetricsSummary {
+    return this.summary();
   }
 }
 
@@ -32,7 +88,35 @@ export const runWithMetrics = <T>(metrics: OperationMetrics, fn: () => T): T => 
 
 export const currentMetrics = (): OperationMetrics | undefined => storage.getStore();
 
+/** Operations that accept ReturnConsumedCapacity. */
+const CAPACITY_OPERATIONS = new Set([
+  'GetItem',
+  'BatchGetItem',
+  'Query',
+  'Scan',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+  'TransactGetItems',
+  'TransactWriteItems',
+]);
+
+interface Consumed {
+  CapacityUnits?: number;
+}
+
+/** Sum of the capacity units of a response's ConsumedCapacity (one object or an array). */
+export function capacityUnits(consumed: Consumed | Consumed[] | undefined): number {
+  if (!consumed) return 0;
+  const list = Array.isArray(consumed) ? consumed : [consumed];
+  return list.reduce((sum, c) => sum + (typeof c?.CapacityUnits === 'number' ? c.CapacityUnits : 0), 0);
+}
+
 const instrumented = new WeakSet<DynamoDBClient>();
+
+const operationOf = (context: { commandName?: string }) =>
+  String(context.commandName ?? 'Unknown').replace(/Command$/, '');
 
 /** Installs the counting middleware once per client. `all` (optional) also sees every request. */
 export function instrumentClient(client: DynamoDBClient, all?: OperationMetrics): void {
@@ -40,8 +124,34 @@ export function instrumentClient(client: DynamoDBClient, all?: OperationMetrics)
   instrumented.add(client);
   client.middlewareStack.add(
     (next, context) => async (args) => {
-      const operation = String(context.commandName ?? 'Unknown').replace(/Command$/, '');
-      currentMetrics()?.record(operation);
+      const operation = operationOf(context);
+      const input = args.input as { ReturnConsumedCapacity?: string };
+      if (CAPACITY_OPERATIONS.has(operation) && input && input.ReturnConsumedCapacity === undefined) {
+        args = { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } };
+      }
+      const metrics = currentMetrics();
+      metrics?.callStarted();
+      all?.callStarted();
+      try {
+        const result = await next(args);
+        // The final output (the deserialize step below sees only the raw response).
+        const output = result.output as { ConsumedCapacity?: Consumed | Consumed[] } | undefined;
+        const units = capacityUnits(output?.ConsumedCapacity);
+        metrics?.recordCapacity(units);
+        all?.recordCapacity(units);
+        return result;
+      } finally {
+        metrics?.callFinished();
+        all?.callFinished();
+      }
+    },
+    { step: 'initialize', name: 'gatewayOperationCalls', priority: 'high' },
+  );
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      const operation = operationOf(context);
+      const metrics = currentMetrics();
+      metrics?.record(operation);
       all?.record(operation);
       return next(args);
     },

@@ -66,7 +66,8 @@ export function operationLogPlugin(logger: Logger): ApolloServerPlugin<Context> 
               operationName: operationName ?? request.operationName ?? null,
               operationType: operation?.operation ?? null,
               durationMs: Math.round((performance.now() - started) * 10) / 10,
-              dynamodb: { requests: metrics.requests, byOperation: { ...metrics.byOperation } },
+              // requests, byOperation, consumedCapacity, waves, maxConcurrency (dynamo/metrics.ts)
+              dynamodb: metrics.summary(),
               errorCodes: codes,
             },
             'graphql operation',

@@ -32,14 +32,18 @@ export interface GqlResult<T = any> {
   errors?: readonly GraphQLFormattedError[];
 }
 
-export async function testGateway({ production = false, logger }: { production?: boolean; logger?: Logger } = {}) {
+export async function testGateway({
+  production = false,
+  logger,
+  naive = false,
+}: { production?: boolean; logger?: Logger; naive?: boolean } = {}) {
   const endpoint = localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint });
   await ensureTable(dynamo.raw, tableName);
   const server = createServer({ production, logger });
   await server.start();
-  const deps = { doc: dynamo.doc, tableName };
+  const deps = { doc: dynamo.doc, tableName, naive };
 
   /** Runs an operation and reports the DynamoDB requests it made. */
   async function counted<T = any>(query: string, variables?: Record<string, unknown>) {

@@ -1,0 +1,144 @@
+/**
+ * Look-ahead: a root field (`student(id)`, `course(id)`, …) reads its
+ * selection set before it reads DynamoDB, so the entity and the first page
+ * of its selected connection cost as few round trips as possible.
+ *
+ * - Same partition, parent sorting last (Student.courses, Customer.orders,
+ *   Product.parts) and the page starts at an end of the collection (no
+ *   cursor): one Query returns the page and the entity item together
+ *   (loaders `withParent`). Read backward (`last:`) that always holds; read
+ *   forward (`first:`) it holds when the collection fits the page, otherwise
+ *   the entity follows with a BatchGetItem.
+ * - Another partition (Course.students on GSI1) or a cursored page: the page
+ *   Query is started now, next to the entity's BatchGetItem, instead of after
+ *   it. The connection resolver then finds it in the range loader's cache.
+ *
+ * Both are optimisations only: the connection resolver plans the same read
+ * (pagination.ts `planPage`) and reads it itself if look-ahead did not. Bad
+ * arguments are left for that resolver to report.
+ */
+import {
+  Kind,
+  valueFromASTUntyped,
+  type ArgumentNode,
+  type DirectiveNode,
+  type FieldNode,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
+} from 'graphql';
+import type { Context } from '../context.js';
+import type { Item } from '../dynamo/batchGet.js';
+import { parentSortsLast, type Collection } from '../dynamo/collection.js';
+import type { ItemKey } from '../dynamo/keys.js';
+import { planPage, type PagePlan } from '../pagination.js';
+import type { ConnectionArgs } from '../validation.js';
+
+/** How to read one kind of entity, and which of its connections look-ahead may read with it. */
+export interface EntityRead<R> {
+  key: (id: string) => ItemKey;
+  map: (item: Item) => R;
+  /** Name of the connection field on the entity's type. */
+  connection: string;
+  collection: (id: string) => Collection;
+}
+
+// Only AST helpers from graphql here: type predicates (isObjectType, getArgumentValues) use
+// instanceof, which fails when the test runner loads graphql's ESM build next to Apollo's CJS one.
+
+/** The arguments of a field or directive node, variables substituted (missing ones left out). */
+function argumentValues(nodes: readonly ArgumentNode[] | undefined, info: GraphQLResolveInfo): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const arg of nodes ?? []) {
+    if (arg.value.kind === Kind.VARIABLE && !(arg.value.name.value in info.variableValues)) continue;
+    values[arg.name.value] = valueFromASTUntyped(arg.value, info.variableValues);
+  }
+  return values;
+}
+
+/** Is this selection included under @skip/@include? */
+function included(node: { directives?: readonly DirectiveNode[] }, info: GraphQLResolveInfo): boolean {
+  for (const directive of node.directives ?? []) {
+    const value = argumentValues(directive.arguments, info).if;
+    if (directive.name.value === 'skip' && value === true) return false;
+    if (directive.name.value === 'include' && value === false) return false;
+  }
+  return true;
+}
+
+/** The name of the object type a field returns, through NonNull and List wrappers. */
+function namedTypeName(type: unknown): string {
+  let t = type as { ofType?: unknown; name?: string };
+  while (t.ofType) t = t.ofType as typeof t;
+  return String(t.name);
+}
+
+/** The first field node named `name` in a selection set, following fragments whose condition is `typeName`. */
+function findField(
+  set: SelectionSetNode | undefined,
+  name: string,
+  typeName: string,
+  info: GraphQLResolveInfo,
+  seen: Set<string>,
+): FieldNode | null {
+  for (const selection of set?.selections ?? []) {
+    if (!included(selection, info)) continue;
+    let found: FieldNode | null = null;
+    if (selection.kind === Kind.FIELD) {
+      found = selection.name.value === name ? selection : null;
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const condition = selection.typeCondition?.name.value;
+      if (condition === undefined || condition === typeName) found = findField(selection.selectionSet, name, typeName, info, seen);
+    } else {
+      const fragment = info.fragments[selection.name.value];
+      if (fragment && !seen.has(fragment.name.value) && fragment.typeCondition.name.value === typeName) {
+        seen.add(fragment.name.value);
+        found = findField(fragment.selectionSet, name, typeName, info, seen);
+      }
+    }
+    if (found) return found;
+  }
+  return null;
+}
+
+/** The arguments of connection field `name` if the resolver's result selects it (first occurrence). */
+export function selectedConnectionArgs(info: GraphQLResolveInfo, name: string): ConnectionArgs | null {
+  const typeName = namedTypeName(info.returnType);
+  const seen = new Set<string>();
+  for (const node of info.fieldNodes) {
+    const found = findField(node.selectionSet, name, typeName, info, seen);
+    if (found) return argumentValues(found.arguments, info) as ConnectionArgs;
+  }
+  return null;
+}
+
+/** Loads an entity by id for a root field, reading ahead for its selected connection. */
+export async function loadEntity<R>(
+  ctx: Context,
+  info: GraphQLResolveInfo,
+  spec: EntityRead<R>,
+  id: string,
+): Promise<R | null> {
+  const key = spec.key(id);
+  const plain = async () => {
+    const found = await ctx.loaders.item.load(key);
+    return found ? spec.map(found) : null;
+  };
+  if (ctx.loaders.naive) return plain();
+  const args = selectedConnectionArgs(info, spec.connection);
+  if (!args) return plain();
+  const collection = spec.collection(id);
+  let plan: PagePlan;
+  try {
+    plan = planPage(collection, args);
+  } catch {
+    return plain(); // the connection resolver throws the BAD_USER_INPUT
+  }
+  const { read } = plan;
+  if (parentSortsLast(collection, key.SK) && !read.exclusiveStart && !read.bound) {
+    const found = await ctx.loaders.withParent.load({ parentKey: key, read });
+    return found ? spec.map(found) : null;
+  }
+  // Started now, awaited by the connection resolver; a failure surfaces there.
+  ctx.loaders.range.load(read).catch(() => {});
+  return plain();
+}
