@@ -16,11 +16,15 @@
  *   a request DynamoDB serves.
  * - call: one `client.send()`, retries included. Tracked in the initialize
  *   step, above the retries.
- * - wave: a call that starts while no other call of the operation is in
- *   flight starts a new wave. `waves` is the number of sequential round
- *   trips the operation waited for; `maxConcurrency` the most calls in
- *   flight together. A resolver tree that issues 10 Queries together and
- *   then one BatchGetItem makes 2 waves.
+ * - waves: the sequential round trips of the operation, i.e. the longest
+ *   chain of calls each started after the one before it had finished. A
+ *   call's depth is one more than the deepest call already finished when it
+ *   starts (it may depend on any of them); `waves` is the greatest depth.
+ *   A resolver tree that issues 10 Queries together and then one
+ *   BatchGetItem makes 2 waves. When independent chains overlap in time
+ *   (no batching) the figure over-counts: it is an upper bound of the
+ *   critical path, exact when the phases of an operation do not overlap. `maxConcurrency`: most calls in flight
+ *   together.
  * - consumed capacity: `ReturnConsumedCapacity: TOTAL` is set on every read
  *   and write (unless the caller asked for more detail), and the units of
  *   every response (one object, or an array for BatchGet/BatchWrite/
@@ -56,14 +60,20 @@ export class OperationMetrics {
     this.consumedCapacity += units;
   }
 
-  callStarted(): void {
-    if (this.inFlight === 0) this.waves += 1;
+  private finishedDepth = 0;
+
+  /** Returns the call's depth, to be handed back to `callFinished`. */
+  callStarted(): number {
+    const depth = this.finishedDepth + 1;
+    this.waves = Math.max(this.waves, depth);
     this.inFlight += 1;
     this.maxConcurrency = Math.max(this.maxConcurrency, this.inFlight);
+    return depth;
   }
 
-  callFinished(): void {
+  callFinished(depth: number): void {
     this.inFlight -= 1;
+    this.finishedDepth = Math.max(this.finishedDepth, depth);
   }
 
   summary(): MetricsSummary {
@@ -130,8 +140,8 @@ export function instrumentClient(client: DynamoDBClient, all?: OperationMetrics)
         args = { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } };
       }
       const metrics = currentMetrics();
-      metrics?.callStarted();
-      all?.callStarted();
+      const depth = metrics?.callStarted() ?? 0;
+      const allDepth = all?.callStarted() ?? 0;
       try {
         const result = await next(args);
         // The final output (the deserialize step below sees only the raw response).
@@ -141,8 +151,8 @@ export function instrumentClient(client: DynamoDBClient, all?: OperationMetrics)
         all?.recordCapacity(units);
         return result;
       } finally {
-        metrics?.callFinished();
-        all?.callFinished();
+        metrics?.callFinished(depth);
+        all?.callFinished(allDepth);
       }
     },
     { step: 'initialize', name: 'gatewayOperationCalls', priority: 'high' },
