@@ -1,0 +1,175 @@
+/**
+ * A synthetic data set in the contract's layout (CONTRACT.md §1), for
+ * seeding and benchmarks.
+ *
+ * In:  a shape (how many students, courses, enrollments per student, …) and
+ *      a seed.
+ * Out: every item, built with src/model/items.ts, and the ids a benchmark
+ *      needs to address them.
+ *
+ * Invariants: the same shape and seed give the same items; counters equal
+ * the number of children written (courseCount, studentCount, orderCount,
+ * partCount); every enrollment edge carries the current courseTitle and
+ * studentName; order ids are ULIDs whose time part is `placedAt`, so orders
+ * list oldest first.
+ *
+ * Scale courses (`scaleBase` > 0): three extra courses `scale-x1`,
+ * `scale-x10`, `scale-x100` enrolling the first `scaleBase`, 10× and 100×
+ * as many students (capped at the student count), to measure how the cost
+ * of a page grows with the collection.
+ */
+import { encodeTime } from 'ulid';
+import type { Item } from '../src/dynamo/batchGet.js';
+import {
+  courseItem,
+  customerItem,
+  enrollmentItem,
+  orderItem,
+  partItem,
+  productItem,
+  studentItem,
+} from '../src/model/items.js';
+
+export interface DatasetShape {
+  students: number;
+  courses: number;
+  enrollmentsPerStudent: number;
+  customers: number;
+  ordersPerCustomer: number;
+  products: number;
+  partsPerProduct: number;
+  scaleBase: number;
+  seed: number;
+}
+
+export const DEFAULT_SHAPE: DatasetShape = {
+  students: 5000,
+  courses: 300,
+  enrollmentsPerStudent: 8,
+  customers: 200,
+  ordersPerCustomer: 12,
+  products: 50,
+  partsPerProduct: 6,
+  scaleBase: 0,
+  seed: 1,
+};
+
+export interface Dataset {
+  items: Item[];
+  ids: {
+    students: string[];
+    courses: string[];
+    customers: string[];
+    products: string[];
+    /** Scale courses by factor (1, 10, 100); empty without `scaleBase`. */
+    scaleCourses: Record<number, string>;
+  };
+  counts: { students: number; courses: number; enrollments: number; customers: number; orders: number; products: number; parts: number };
+}
+
+/** mulberry32: a small seeded PRNG (values in [0, 1)). */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+const ulidRandom = (random: () => number) => Array.from({ length: 16 }, () => CROCKFORD[Math.floor(random() * 32)]).join('');
+const pad = (n: number, width: number) => String(n).padStart(width, '0');
+const FIRST = ['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara', 'Donald', 'Frances', 'John', 'Radia', 'Ken', 'Margaret', 'Tim'];
+const LAST = ['Lovelace', 'Turing', 'Hopper', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Backus', 'Perlman', 'Thompson', 'Hamilton', 'Berners-Lee'];
+const SUBJECTS = ['Algorithms', 'Databases', 'Compilers', 'Networks', 'Graphics', 'Security', 'Statistics', 'Logic', 'Robotics', 'Ethics'];
+
+export function buildDataset(shape: DatasetShape): Dataset {
+  const random = prng(shape.seed);
+  const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
+  const base = Date.UTC(2025, 0, 1);
+  const minutes = (n: number) => new Date(base + n * 60_000).toISOString();
+
+  const students = Array.from({ length: shape.students }, (_, i) => ({
+    id: `s${pad(i, 6)}`,
+    name: `${pick(FIRST)} ${pick(LAST)} ${i}`,
+    courses: [] as string[],
+  }));
+  const courses = Array.from({ length: shape.courses }, (_, i) => ({
+    id: `c${pad(i, 4)}`,
+    title: `${pick(SUBJECTS)} ${100 + i}`,
+    students: [] as number[],
+  }));
+  const perStudent = Math.min(shape.enrollmentsPerStudent, shape.courses);
+  students.forEach((s, si) => {
+    const chosen = new Set<number>();
+    while (chosen.size < perStudent) chosen.add(Math.floor(random() * shape.courses));
+    for (const ci of chosen) courses[ci].students.push(si);
+  });
+  const scaleCourses: Record<number, string> = {};
+  if (shape.scaleBase > 0) {
+    for (const factor of [1, 10, 100]) {
+      const course = { id: `scale-x${factor}`, title: `Scale ×${factor}`, students: [] as number[] };
+      const n = Math.min(shape.scaleBase * factor, shape.students);
+      for (let si = 0; si < n; si++) course.students.push(si);
+      courses.push(course);
+      scaleCourses[factor] = course.id;
+    }
+  }
+
+  const items: Item[] = [];
+  let enrollments = 0;
+  for (const c of courses) {
+    c.students.forEach((si, k) => {
+      const s = students[si];
+      s.courses.push(c.id);
+      items.push(enrollmentItem({ studentId: s.id, courseId: c.id, enrolledAt: minutes(k), courseTitle: c.title, studentName: s.name }));
+      enrollments++;
+    });
+    items.push(courseItem({ id: c.id, title: c.title, studentCount: c.students.length }));
+  }
+  for (const s of students) {
+    items.push(studentItem({ id: s.id, name: s.name, email: `${s.id}@example.com`, courseCount: s.courses.length }));
+  }
+
+  const customers: string[] = [];
+  let orders = 0;
+  for (let i = 0; i < shape.customers; i++) {
+    const id = `cu${pad(i, 5)}`;
+    customers.push(id);
+    items.push(customerItem({ id, name: `Customer ${i}`, email: `${id}@example.com`, orderCount: shape.ordersPerCustomer }));
+    for (let k = 0; k < shape.ordersPerCustomer; k++) {
+      const placed = base + (i * shape.ordersPerCustomer + k) * 3_600_000;
+      const orderId = encodeTime(placed, 10) + ulidRandom(random);
+      const statuses = ['PLACED', 'SHIPPED', 'DELIVERED'];
+      items.push(orderItem({ customerId: id, id: orderId, placedAt: new Date(placed).toISOString(), total: Math.round(random() * 50000) / 100, status: pick(statuses) }));
+      orders++;
+    }
+  }
+
+  const products: string[] = [];
+  for (let i = 0; i < shape.products; i++) {
+    const id = `p${pad(i, 4)}`;
+    products.push(id);
+    items.push(productItem({ id, name: `Product ${i}`, partCount: shape.partsPerProduct }));
+    for (let k = 0; k < shape.partsPerProduct; k++) {
+      items.push(partItem({ productId: id, id: `part${pad(k, 3)}`, name: `Part ${k}`, quantity: 1 + Math.floor(random() * 8) }));
+    }
+  }
+
+  return {
+    items,
+    ids: { students: students.map((s) => s.id), courses: courses.map((c) => c.id), customers, products, scaleCourses },
+    counts: {
+      students: students.length,
+      courses: courses.length,
+      enrollments,
+      customers: customers.length,
+      orders,
+      products: products.length,
+      parts: products.length * shape.partsPerProduct,
+    },
+  };
+}

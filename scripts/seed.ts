@@ -1,0 +1,36 @@
+/**
+ * `npm run seed -- --students 5000 --courses 300 --enrollments-per-student 8
+ *   --customers 200 --orders-per-customer 12 [--products 50 --parts-per-product 6]
+ *   [--scale-base 50] [--seed 1] [--concurrency 8]`
+ *
+ * Writes a synthetic data set (scripts/dataset.ts) in the contract's layout
+ * to TABLE_NAME at DYNAMODB_ENDPOINT (AWS itself when unset), creating the
+ * table if it is missing. Progress goes to stderr, a summary to stdout.
+ */
+import { ConfigError, loadConfig } from '../src/config.js';
+import { createDynamo } from '../src/dynamo/client.js';
+import { ensureTable } from '../src/dynamo/table.js';
+import { buildDataset } from './dataset.js';
+import { parseShape, usage } from './seedArgs.js';
+import { progressBar, writeItems } from './seedTable.js';
+
+async function main() {
+  const { shape, concurrency } = parseShape(process.argv.slice(2));
+  const config = loadConfig();
+  const dynamo = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region });
+  try {
+    const created = await ensureTable(dynamo.raw, config.tableName);
+    console.error(`table ${config.tableName} ${created ? 'created' : 'exists'} at ${config.dynamodbEndpoint ?? 'AWS'}`);
+    const dataset = buildDataset(shape);
+    const started = Date.now();
+    await writeItems(dynamo.doc, config.tableName, dataset.items, { concurrency, onProgress: progressBar('seeding') });
+    console.log(JSON.stringify({ table: config.tableName, items: dataset.items.length, ...dataset.counts, seconds: (Date.now() - started) / 1000 }));
+  } finally {
+    dynamo.raw.destroy();
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? `seed: ${err.message}\n${usage()}` : err);
+  process.exit(1);
+});
