@@ -5,7 +5,8 @@
  *
  * - `item`: every entity read by primary key goes through one loader, so all
  *   entity reads of a tick (students, courses, customers, products alike)
- *   become one BatchGetItem (chunked by 100 in batchGet.ts).
+ *   become one BatchGetItem (chunked by 100 in batchGet.ts), or one GetItem
+ *   when the tick reads a single entity.
  * - `range`, `exists`, `count`, `order`: Queries cannot be batched, but
  *   identical ones within an operation are sent once.
  * - `withParent`: an entity and the first page of one of its collections in
@@ -18,7 +19,7 @@
  * DataLoader. Look-ahead checks `naive` too and stays off.
  */
 import DataLoader from 'dataloader';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from './dynamo/batchGet.js';
 import {
   countCollection,
@@ -49,6 +50,18 @@ async function eachSettled<K, V>(keys: readonly K[], fn: (key: K) => Promise<V>)
   );
 }
 
+/**
+ * The items of one loader batch, in key order: one key is a GetItem (the
+ * same capacity as a one-key BatchGetItem, but less work for DynamoDB to
+ * serve), more keys are BatchGetItem calls of up to 100 keys.
+ */
+async function getItems(doc: DynamoDBDocumentClient, tableName: string, keys: readonly ItemKey[]): Promise<(Item | null)[]> {
+  if (keys.length !== 1) return batchGet(doc, tableName, keys);
+  const { PK, SK } = keys[0];
+  const out = await doc.send(new GetCommand({ TableName: tableName, Key: { PK, SK } }));
+  return [out.Item ?? null];
+}
+
 /** An entity item and the first page of one of its collections, read together. */
 export interface ParentPageRead {
   parentKey: ItemKey;
@@ -64,7 +77,7 @@ const json = (value: unknown) => JSON.stringify(value);
 
 export function createLoaders(doc: DynamoDBDocumentClient, tableName: string, { naive = false }: LoaderOptions = {}) {
   const batching = { batch: !naive, cache: !naive };
-  const item = new DataLoader<ItemKey, Item | null, string>((keys) => batchGet(doc, tableName, keys), {
+  const item = new DataLoader<ItemKey, Item | null, string>((keys) => getItems(doc, tableName, keys), {
     ...batching,
     cacheKeyFn: itemKeyString,
   });

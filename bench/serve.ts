@@ -1,0 +1,75 @@
+/**
+ * One benchmark server in its own process, so each gets the event loop to
+ * itself: `gateway` (the gateway as `npm start` runs it), `naive` (the
+ * gateway with GATEWAY_NAIVE=1) or `direct` (bench/direct.ts behind a bare
+ * HTTP server). Prints `READY <url>` on stdout once listening on 127.0.0.1.
+ * Configuration comes from the environment the runner sets.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { startGateway } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { instrumentClient, OperationMetrics, runWithMetrics } from '../src/dynamo/metrics.js';
+import { directCases } from './direct.js';
+
+const mode = process.argv[2];
+
+async function serveDirect(): Promise<string> {
+  const config = loadConfig();
+  // Same transport settings as the gateway's client (src/dynamo/client.ts).
+  const raw = new DynamoDBClient({
+    endpoint: config.dynamodbEndpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 3,
+    requestHandler: new NodeHttpHandler({ connectionTimeout: 1000, requestTimeout: 5000 }),
+  });
+  instrumentClient(raw); // counts requests for the one metered call; cheap otherwise
+  const doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  const server = createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const name = (req.url ?? '').replace(/^\/direct\//, '');
+    const handler = directCases[name];
+    if (!handler) {
+      res.statusCode = 404;
+      res.end();
+      return;
+    }
+    try {
+      const { variables } = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+      const metrics = new OperationMetrics();
+      const body = (await runWithMetrics(metrics, () => handler(doc, config.tableName, variables ?? {}))) as Record<string, unknown>;
+      if (req.headers['x-dynamodb-metrics'] === '1') body.extensions = { dynamodb: metrics.summary() };
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(body));
+    } catch (err) {
+      res.statusCode = 500;
+      res.end(JSON.stringify({ errors: [{ message: String(err) }] }));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/direct`;
+}
+
+async function main() {
+  if (mode === 'direct') {
+    console.log(`READY ${await serveDirect()}`);
+    return;
+  }
+  if (mode !== 'gateway' && mode !== 'naive') throw new Error(`unknown mode ${mode}; expected gateway, naive or direct`);
+  const config = loadConfig();
+  const gateway = await startGateway({ ...config, naive: mode === 'naive' }, () => {});
+  console.log(`READY ${gateway.url}`);
+}
+
+// Exit normally on SIGTERM so `--cpu-prof` writes its profile.
+process.on('SIGTERM', () => process.exit(0));
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
