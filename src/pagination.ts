@@ -137,13 +137,13 @@ export function planPage(collection: Collection, args: ConnectionArgs): PagePlan
  * Reads one page of `collection` and shapes it as a Relay connection.
  * `countAll` supplies totalCount (called only when totalCount is selected).
  */
-export async function readConnection<Edge>(
+export async function readConnection<Edge extends object>(
   ctx: Context,
   collection: Collection,
   args: ConnectionArgs,
-  toEdge: (item: Item, cursor: string) => Edge,
+  toEdge: (item: Item) => Edge,
   countAll: () => Promise<number>,
-): Promise<ConnectionRecord<Edge>> {
+): Promise<ConnectionRecord<Edge & { cursor: string }>> {
   const { read, after, before, forward, size } = planPage(collection, args);
   const items = await ctx.loaders.range.load(read);
   const more = items.length > size;
@@ -152,15 +152,25 @@ export async function readConnection<Edge>(
 
   const beyond = (key: StartKey | null, atOrAfter: boolean) =>
     key ? memo(() => ctx.loaders.exists.load({ collection, key, atOrAfter })) : false;
-  const cursors = pageItems.map((item) => encodeCursor(collection, startKeyOf(collection, item)));
-  const edges = pageItems.map((item, i) => toEdge(item, cursors[i]));
+  // Cursors are encoded only when selected: most queries never ask for them, and encoding
+  // (JSON, base64, signing) every edge of every page is a large share of the gateway's work.
+  const cursors: (string | undefined)[] = [];
+  const cursorAt = (i: number) => (cursors[i] ??= encodeCursor(collection, startKeyOf(collection, pageItems[i])));
+  const edges = pageItems.map((item, i) =>
+    Object.defineProperty(toEdge(item), 'cursor', { get: () => cursorAt(i), enumerable: true }) as Edge & { cursor: string },
+  );
+  const last = pageItems.length - 1;
   return {
     edges,
     pageInfo: {
       hasNextPage: forward ? more || beyond(before, true) : beyond(before, true),
       hasPreviousPage: forward ? beyond(after, false) : more || beyond(after, false),
-      startCursor: cursors[0] ?? null,
-      endCursor: cursors[cursors.length - 1] ?? null,
+      get startCursor() {
+        return last >= 0 ? cursorAt(0) : null;
+      },
+      get endCursor() {
+        return last >= 0 ? cursorAt(last) : null;
+      },
     },
     totalCount: memo(countAll),
   };

@@ -71,16 +71,14 @@ export const toPart = (item: Item): PartRecord => ({
   quantity: num(item.quantity) ?? 0,
 });
 
-/** An enrollment edge read from the student's side: the node is the course, titled from the copy when present. */
-export const toStudentCourseEdge = (item: Item, cursor: string): StudentCourseEdgeRecord => ({
-  cursor,
+/** An enrollment edge read from the student's side (the cursor is added by pagination.ts): the node is the course, titled from the copy when present. */
+export const toStudentCourseEdge = (item: Item): Omit<StudentCourseEdgeRecord, 'cursor'> => ({
   enrolledAt: str(item.enrolledAt) ?? '',
   node: { id: idOf('COURSE', item.SK), title: str(item.courseTitle), complete: false },
 });
 
 /** An enrollment edge read from the course's side (GSI1): the node is the student. */
-export const toCourseStudentEdge = (item: Item, cursor: string): CourseStudentEdgeRecord => ({
-  cursor,
+export const toCourseStudentEdge = (item: Item): Omit<CourseStudentEdgeRecord, 'cursor'> => ({
   enrolledAt: str(item.enrolledAt) ?? '',
   node: { id: idOf('STUDENT', item.PK), name: str(item.studentName), complete: false },
 });

@@ -6,7 +6,7 @@ import { complete, required } from './complete.js';
 
 export const Course: CourseResolvers = {
   id: (c) => c.id,
-  title: async (c, _, ctx) => c.title ?? required((await complete(c, 'Course', ctx.loaders.course)).title, 'title'),
+  title: (c, _, ctx) => c.title ?? complete(c, 'Course', ctx.loaders.course).then((full) => required(full.title, 'title')),
   students: (c, args, ctx) => {
     const collection = courseStudents(c.id);
     return readConnection(ctx, collection, args, toCourseStudentEdge, async () => {

@@ -6,11 +6,11 @@ import { complete, required } from './complete.js';
 
 export const Customer: CustomerResolvers = {
   id: (c) => c.id,
-  name: async (c, _, ctx) => c.name ?? required((await complete(c, 'Customer', ctx.loaders.customer)).name, 'name'),
-  email: async (c, _, ctx) => (await complete(c, 'Customer', ctx.loaders.customer)).email ?? null,
+  name: (c, _, ctx) => c.name ?? complete(c, 'Customer', ctx.loaders.customer).then((full) => required(full.name, 'name')),
+  email: (c, _, ctx) => (c.complete ? (c.email ?? null) : complete(c, 'Customer', ctx.loaders.customer).then((full) => full.email ?? null)),
   orders: (c, args, ctx) => {
     const collection = customerOrders(c.id);
-    return readConnection(ctx, collection, args, (item, cursor) => ({ cursor, node: toOrder(item) }), async () => {
+    return readConnection(ctx, collection, args, (item) => ({ node: toOrder(item) }), async () => {
       const full = await complete(c, 'Customer', ctx.loaders.customer);
       return full.orderCount ?? ctx.loaders.count.load(collection);
     });

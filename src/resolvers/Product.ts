@@ -6,10 +6,10 @@ import { complete, required } from './complete.js';
 
 export const Product: ProductResolvers = {
   id: (p) => p.id,
-  name: async (p, _, ctx) => p.name ?? required((await complete(p, 'Product', ctx.loaders.product)).name, 'name'),
+  name: (p, _, ctx) => p.name ?? complete(p, 'Product', ctx.loaders.product).then((full) => required(full.name, 'name')),
   parts: (p, args, ctx) => {
     const collection = productParts(p.id);
-    return readConnection(ctx, collection, args, (item, cursor) => ({ cursor, node: toPart(item) }), async () => {
+    return readConnection(ctx, collection, args, (item) => ({ node: toPart(item) }), async () => {
       const full = await complete(p, 'Product', ctx.loaders.product);
       return full.partCount ?? ctx.loaders.count.load(collection);
     });
