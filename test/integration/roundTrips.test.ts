@@ -186,6 +186,28 @@ describe('many-to-many connections', () => {
   });
 });
 
+describe('look-ahead reads the selection as graphql-js executes it', () => {
+  it('follows fragments and variables to the connection', async () => {
+    const { data, metrics } = await measured(
+      `query ($n: Int) { student(id: "ten") { ...S } } fragment S on Student { name ... on Student { courses(first: $n) { totalCount } } }`,
+      { n: 10 },
+    );
+    expect(data.student.courses.totalCount).toBe(10);
+    expect(metrics.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('does not read a connection that @skip leaves out', async () => {
+    const { metrics } = await measured(`{ student(id: "ten") { name courses(first: 10) @skip(if: true) { totalCount } } }`);
+    expect(metrics.byOperation).toEqual({ GetItem: 1 });
+  });
+
+  it('leaves bad connection arguments to the connection resolver and reads nothing', async () => {
+    const { result, requests } = await gw.counted(`{ student(id: "ten") { name courses(first: 500) { totalCount } } }`);
+    expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(requests.requests).toBe(0);
+  });
+});
+
 describe('entities by id', () => {
   it('reads 30 aliased students with one BatchGetItem', async () => {
     const fields = Array.from({ length: 30 }, (_, i) => `a${i}: student(id: "s${pad(i)}") { name }`).join(' ');
