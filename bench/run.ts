@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --duration 3 --rounds 2 --warmup 1 --connections 16 --only nested]`
+ * `npm run bench [-- --duration 2 --rounds 3 --warmup 1 --connections 16 --only nested]`
  *
  * One runner for every case. It starts its own DynamoDB Local, seeds a data
  * set of realistic shape (scripts/dataset.ts), starts three servers on
@@ -10,8 +10,9 @@
  * 1. one metered call per server (`x-dynamodb-metrics: 1`): DynamoDB
  *    requests, waves (sequential round trips) and consumed capacity, and a
  *    check that all three answer the same data;
- * 2. load: autocannon, 16 connections, `rounds` × `duration` seconds per
- *    server, servers alternating inside each round: p50/p99 latency, ops/s.
+ * 2. load: autocannon, 16 connections, a warm-up, then `rounds` ×
+ *    `duration` seconds per server, the order rotating each round: p50/p99
+ *    latency, ops/s, and CPU time per operation from /proc.
  *
  * Results: a table on stdout, bench/results.md (shown in README), raw
  * figures in bench/results/latest.json. `BENCH_CPU_PROF=<dir>` runs the
@@ -53,6 +54,8 @@ interface Env {
   duration: number;
   /** Seconds of unrecorded load per server before a case is measured. */
   warmup: number;
+  /** Idle pause before each recorded run, so DynamoDB Local settles. */
+  settleMs: number;
   rounds: number;
   connections: number;
 }
@@ -119,9 +122,12 @@ function operation(spec: OperationSpec): Case {
       const loads: Partial<Record<Mode, LoadResult[]>> = {};
       const cpu: Partial<Record<Mode, { server: number; dynamodb: number; client: number }>> = {};
       for (let round = 0; round < env.rounds; round++) {
-        // Alternate the order so no server always runs first (or right after another's load).
-        const order = round % 2 === 0 ? modes : [...modes].reverse();
+        // Rotate the order so each server runs first once and follows each other server
+        // (DynamoDB Local carries garbage and JIT work from one run into the next).
+        const shift = round % modes.length;
+        const order = [...modes.slice(shift), ...modes.slice(0, shift)];
         for (const mode of order) {
+          await new Promise((r) => setTimeout(r, env.settleMs));
           const r = request(env, mode, spec, variables);
           const before = { server: cpuMs(env.pids[mode]), dynamodb: cpuMs(env.pids.dynamodb), client: ownCpuMs() };
           const result = await autocannon({ ...r, method: 'POST', connections: env.connections, duration: env.duration });
@@ -307,7 +313,7 @@ function report(results: CaseResult[], meta: Record<string, unknown>): string {
   const m = machine();
   const lines: string[] = [];
   lines.push(`Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; DynamoDB Local (in memory) on the same machine.`);
-  lines.push(`Servers: one process each, \`node ${nodeFlags()}\`, NODE_ENV=production. Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, servers alternating. Data: ${meta.data}.`);
+  lines.push(`Servers: one process each, \`node ${nodeFlags()}\`, NODE_ENV=production. Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating each round. Data: ${meta.data}.`);
   lines.push('');
   lines.push('| operation | server | DynamoDB requests | waves | capacity units | p50 ms | p99 ms | ops/s | CPU ms/op: server · DynamoDB Local · load gen | same answer |');
   lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|');
@@ -340,9 +346,9 @@ function report(results: CaseResult[], meta: Record<string, unknown>): string {
 async function main() {
   const { values } = parseArgs({
     options: {
-      duration: { type: 'string', default: '3' },
+      duration: { type: 'string', default: '2' },
       warmup: { type: 'string', default: '1' },
-      rounds: { type: 'string', default: '2' },
+      rounds: { type: 'string', default: '3' },
       connections: { type: 'string', default: '16' },
       only: { type: 'string' },
     },
@@ -381,6 +387,7 @@ async function main() {
       dataset,
       duration: Number(values.duration),
       warmup: Number(values.warmup),
+      settleMs: 500,
       rounds: Number(values.rounds),
       connections: Number(values.connections),
     };
