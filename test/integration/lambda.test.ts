@@ -111,7 +111,7 @@ describe('Lambda handler (API Gateway HTTP API v2 events)', () => {
     const context = lambdaContext();
     await lambda(graphqlEvent(`query One { student(id: "s1") { name } }`), context);
     const line = logLines.find((l) => l.requestId === context.awsRequestId && l.msg === 'graphql operation');
-    expect(line).toMatchObject({ operationName: 'One', dynamodb: { requests: 1, byOperation: { BatchGetItem: 1 } }, errorCodes: [] });
+    expect(line).toMatchObject({ operationName: 'One', dynamodb: { requests: 1, byOperation: { GetItem: 1 } }, errorCodes: [] });
   });
 
   it('makes fresh loaders for every invocation, so a changed item is read anew', async () => {

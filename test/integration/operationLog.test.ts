@@ -61,7 +61,9 @@ describe('operation log', () => {
     expect(typeof line.durationMs).toBe('number');
     expect(line.dynamodb.requests).toBeGreaterThan(0);
     expect(Object.values(line.dynamodb.byOperation).reduce((a: number, b: any) => a + b, 0)).toBe(line.dynamodb.requests);
-    expect(line.dynamodb.byOperation.BatchGetItem).toBe(1);
+    // The student comes with its courses in one Query (look-ahead); the line carries capacity and waves too.
+    expect(line.dynamodb.byOperation.Query).toBe(1);
+    expect(line.dynamodb).toMatchObject({ consumedCapacity: expect.any(Number), waves: expect.any(Number) });
   });
 
   it('never logs variables, names, emails, cursors or query text', async () => {

@@ -35,7 +35,15 @@ describe('loadConfig defaults', () => {
       corsOrigins: undefined,
       localDynamoPort: 8000,
       logLevel: 'info',
+      dynamodbMetricsExtension: true,
+      naive: false,
     });
+  });
+
+  it('turns the DynamoDB metrics extension off in production unless configured', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).dynamodbMetricsExtension).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', DYNAMODB_METRICS_EXTENSION: '1' }).dynamodbMetricsExtension).toBe(true);
+    expect(() => loadConfig({ GATEWAY_NAIVE: 'yes' })).toThrow(/GATEWAY_NAIVE must be 1, 0, true or false/);
   });
 
   it('treats empty variables as unset', () => {
@@ -55,6 +63,8 @@ describe('loadConfig defaults', () => {
       CORS_ORIGINS: 'https://app.example.com, http://localhost:3000',
       DYNAMODB_LOCAL_PORT: '0',
       LOG_LEVEL: 'WARN',
+      DYNAMODB_METRICS_EXTENSION: '1',
+      GATEWAY_NAIVE: 'true',
     });
     expect(config).toEqual({
       port: 8080,
@@ -66,6 +76,8 @@ describe('loadConfig defaults', () => {
       corsOrigins: ['https://app.example.com', 'http://localhost:3000'],
       localDynamoPort: 0,
       logLevel: 'warn',
+      dynamodbMetricsExtension: true,
+      naive: true,
     });
   });
 
