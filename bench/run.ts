@@ -313,7 +313,7 @@ function report(results: CaseResult[], meta: Record<string, unknown>): string {
   const m = machine();
   const lines: string[] = [];
   lines.push(`Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; DynamoDB Local (in memory) on the same machine.`);
-  lines.push(`Servers: one process each, \`node ${nodeFlags()}\`, NODE_ENV=production. Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating each round. Data: ${meta.data}.`);
+  lines.push(`Servers: one process each, \`node ${nodeFlags()}\`, NODE_ENV=production, LOG_LEVEL=warn (no per-operation log line). Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating each round. Data: ${meta.data}.`);
   lines.push('');
   lines.push('| operation | server | DynamoDB requests | waves | capacity units | p50 ms | p99 ms | ops/s | CPU ms/op: server · DynamoDB Local · load gen | same answer |');
   lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|');
