@@ -20,6 +20,7 @@
  * their Node flags.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
@@ -377,6 +378,10 @@ async function main() {
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',
       DYNAMODB_METRICS_EXTENSION: '1',
+      // Production requires a cursor secret; the 250-alias case needs more than the served defaults (30 aliases, 2000 tokens).
+      CURSOR_SECRET: randomBytes(32).toString('base64url'),
+      MAX_QUERY_ALIASES: '300',
+      MAX_QUERY_TOKENS: '5000',
     };
     const started3 = await Promise.all(MODES.map((mode) => startServer(mode, env)));
     servers.push(...started3);

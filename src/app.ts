@@ -50,6 +50,7 @@ export async function startGateway(
     http = createHttpServer(
       createHttpHandler(apollo, {
         corsOrigins: config.corsOrigins,
+        maxBodyBytes: config.security.maxBodyBytes,
         logger,
         health: () => tableHealthy(dynamo, config.tableName),
         context: async (metrics) => createContext(deps, metrics),

@@ -27,12 +27,19 @@ import {
 } from 'graphql';
 import { connectionCollections } from './model/collections.js';
 import { badUserInput } from './errors.js';
+import type { Context } from './context.js';
+import type { CursorCodec } from './cursorSigning.js';
 import { readCursorPayload } from './pagination.js';
 import { validateConnectionArgs, validateId } from './validation.js';
 
 const ID_ARGUMENTS = ['id', 'studentId', 'courseId', 'customerId', 'productId'];
 
-export function checkArguments(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>): void {
+export function checkArguments(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown>,
+  cursors: CursorCodec,
+): void {
   const typeInfo = new TypeInfo(schema);
   // Arguments of the fields enclosing the current one (innermost last).
   const enclosing: Record<string, unknown>[] = [];
@@ -77,7 +84,7 @@ export function checkArguments(schema: GraphQLSchema, document: DocumentNode, va
       const partition = parentId !== null ? connectionCollections[connection]?.(parentId).pk : undefined;
       for (const [name, cursor] of [['after', page.after], ['before', page.before]] as const) {
         if (cursor === null) continue;
-        const payload = readCursorPayload(connection, cursor, name);
+        const payload = readCursorPayload(cursors, connection, cursor, name);
         if (partition !== undefined && payload.p !== partition) {
           throw badUserInput(`"${name}" is not a valid cursor for ${connection}: it was issued by another connection`, name);
         }
@@ -86,12 +93,12 @@ export function checkArguments(schema: GraphQLSchema, document: DocumentNode, va
   }
 }
 
-export const argumentCheckPlugin: ApolloServerPlugin = {
+export const argumentCheckPlugin: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     return {
-      async didResolveOperation({ document, schema, request }) {
+      async didResolveOperation({ document, schema, request, contextValue }) {
         try {
-          checkArguments(schema, document, request.variables ?? {});
+          checkArguments(schema, document, request.variables ?? {}, contextValue.cursors);
         } catch (err) {
           // A refused request, like a validation failure: HTTP 400 (Apollo would answer 500
           // for an error thrown from a plugin hook), the GraphQL error itself unchanged.

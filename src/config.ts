@@ -3,6 +3,7 @@
  * validation live here; a bad value stops start-up with a message naming
  * the variable.
  */
+import { randomBytes } from 'node:crypto';
 
 export interface Config {
   /** HTTP port (`PORT`, default 4000). */
@@ -34,6 +35,45 @@ export interface Config {
   dynamodbMetricsExtension: boolean;
   /** `GATEWAY_NAIVE`: DataLoader batching/caching and look-ahead off; a benchmark baseline, never for serving (default off). */
   naive: boolean;
+  /** Hardening settings (README "Security"). */
+  security: SecurityConfig;
+  /** DynamoDB client retries and timeouts (README "Security"). */
+  dynamoClient: DynamoClientConfig;
+}
+
+export interface SecurityConfig {
+  /**
+   * `CURSOR_SECRET` (≥ 32 characters) signs cursors; `CURSOR_SECRETS_PREVIOUS`
+   * (comma-separated) still verifies cursors signed before a rotation.
+   * Required in production; generated at random in development.
+   */
+  cursorSecret: string;
+  cursorSecretsPrevious: string[];
+  /** True when no CURSOR_SECRET was set and a random one was generated (development only). */
+  cursorSecretGenerated: boolean;
+  /** `MAX_QUERY_DEPTH` (default 15: four nested connections; their size is the cost limit's business). */
+  maxDepth: number;
+  /** `MAX_QUERY_ALIASES` (default 30). */
+  maxAliases: number;
+  /** `MAX_QUERY_TOKENS` (default 2000). */
+  maxTokens: number;
+  /** `MAX_QUERY_COST` (default 20000): roughly the items an operation may read. */
+  maxCost: number;
+  /** `MAX_BODY_BYTES` (default 100000). */
+  maxBodyBytes: number;
+  /** `ALLOW_BATCHED_REQUESTS=true` turns on batched HTTP requests (default off). */
+  allowBatchedRequests: boolean;
+}
+
+export interface DynamoClientConfig {
+  /** `DYNAMODB_MAX_ATTEMPTS` (default 3, first attempt included). */
+  maxAttempts: number;
+  /** `DYNAMODB_RETRY_MODE`: `standard` (default) or `adaptive`. */
+  retryMode: 'standard' | 'adaptive';
+  /** `DYNAMODB_CONNECT_TIMEOUT_MS` (default 1000). */
+  connectionTimeoutMs: number;
+  /** `DYNAMODB_REQUEST_TIMEOUT_MS` (default 2000: ~6 s worst case with 3 attempts). */
+  requestTimeoutMs: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -128,22 +168,59 @@ function regionSetting(env: Env): string | undefined {
   return raw;
 }
 
+export const MIN_CURSOR_SECRET_LENGTH = 32;
+
+function cursorSecrets(env: Env, production: boolean) {
+  const raw = env.CURSOR_SECRET ?? '';
+  const previous = (env.CURSOR_SECRETS_PREVIOUS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const [name, secret] of [['CURSOR_SECRET', raw], ...previous.map((p) => ['CURSOR_SECRETS_PREVIOUS', p])]) {
+    if (secret !== '' && secret.length < MIN_CURSOR_SECRET_LENGTH) {
+      throw new ConfigError(`${name} must be at least ${MIN_CURSOR_SECRET_LENGTH} characters (e.g. openssl rand -base64 48)`);
+    }
+  }
+  if (raw === '') {
+    if (production) {
+      throw new ConfigError(
+        `CURSOR_SECRET is required when NODE_ENV=production: set it to at least ${MIN_CURSOR_SECRET_LENGTH} random characters (e.g. openssl rand -base64 48)`,
+      );
+    }
+    return { cursorSecret: randomBytes(32).toString('base64url'), cursorSecretsPrevious: previous, cursorSecretGenerated: true };
+  }
+  return { cursorSecret: raw, cursorSecretsPrevious: previous, cursorSecretGenerated: false };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const tableName = env.TABLE_NAME || 'AppTable';
   if (!/^[a-zA-Z0-9_.-]{3,255}$/.test(tableName)) {
     throw new ConfigError(`TABLE_NAME must be 3-255 characters of a-z, A-Z, 0-9, _ . -; got "${tableName}"`);
   }
+  const production = env.NODE_ENV === 'production';
   return {
     port: intSetting(env, 'PORT', 4000, 0, 65535),
     host: hostSetting(env),
     tableName,
     dynamodbEndpoint: urlSetting(env, 'DYNAMODB_ENDPOINT'),
     region: regionSetting(env),
-    production: env.NODE_ENV === 'production',
+    production,
     corsOrigins: corsSetting(env),
     localDynamoPort: intSetting(env, 'DYNAMODB_LOCAL_PORT', 8000, 0, 65535),
     logLevel: choiceSetting(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     dynamodbMetricsExtension: boolSetting(env, 'DYNAMODB_METRICS_EXTENSION', env.NODE_ENV !== 'production'),
     naive: boolSetting(env, 'GATEWAY_NAIVE', false),
+    security: {
+      ...cursorSecrets(env, production),
+      maxDepth: intSetting(env, 'MAX_QUERY_DEPTH', 15, 1, 100),
+      maxAliases: intSetting(env, 'MAX_QUERY_ALIASES', 30, 0, 1000),
+      maxTokens: intSetting(env, 'MAX_QUERY_TOKENS', 2000, 10, 100_000),
+      maxCost: intSetting(env, 'MAX_QUERY_COST', 20_000, 1, 100_000_000),
+      maxBodyBytes: intSetting(env, 'MAX_BODY_BYTES', 100_000, 1_000, 10_000_000),
+      allowBatchedRequests: boolSetting(env, 'ALLOW_BATCHED_REQUESTS', false),
+    },
+    dynamoClient: {
+      maxAttempts: intSetting(env, 'DYNAMODB_MAX_ATTEMPTS', 3, 1, 10),
+      retryMode: choiceSetting(env, 'DYNAMODB_RETRY_MODE', ['standard', 'adaptive'] as const, 'standard'),
+      connectionTimeoutMs: intSetting(env, 'DYNAMODB_CONNECT_TIMEOUT_MS', 1000, 50, 60_000),
+      requestTimeoutMs: intSetting(env, 'DYNAMODB_REQUEST_TIMEOUT_MS', 2000, 50, 120_000),
+    },
   };
 }

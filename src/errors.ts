@@ -70,6 +70,9 @@ export function isUnavailableError(err: unknown): boolean {
   return e.cause !== undefined && e.cause !== err && isUnavailableError(e.cause);
 }
 
+// graphql 16 words it "more that N tokens"; accept the fixed wording too.
+const TOKEN_LIMIT = /Document contains more tha[nt] (\d+) tokens/;
+
 /**
  * Apollo's formatError hook: gives every error a contract code, and keeps
  * internals (messages of unexpected errors, stack traces) out of
@@ -88,6 +91,14 @@ export function formatError(
       locations: formatted.locations,
       path: formatted.path,
       extensions: { code: ErrorCode.UNAVAILABLE },
+    };
+  }
+  if (code === 'GRAPHQL_PARSE_FAILED' && TOKEN_LIMIT.test(formatted.message)) {
+    // graphql-js's parser stops at MAX_QUERY_TOKENS: a query limit, reported like the others (limits.ts).
+    const [, max] = TOKEN_LIMIT.exec(formatted.message)!;
+    return {
+      message: `Query token limit of ${max} exceeded; send a smaller document.`,
+      extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED },
     };
   }
   if ((code === undefined || code === ErrorCode.INTERNAL_SERVER_ERROR) && production) {

@@ -15,6 +15,7 @@ import type { Context, Deps } from './context.js';
 import { createDynamo, type Dynamo } from './dynamo/client.js';
 import type { Logger } from './logger.js';
 import { createServer } from './server.js';
+import { createCursorCodec } from './cursorSigning.js';
 
 export interface GatewayParts {
   dynamo: Dynamo;
@@ -34,7 +35,18 @@ export interface PartsOptions {
 export const awsOrUrl = (endpoint: string | undefined): string | undefined => (endpoint === 'aws' ? undefined : endpoint);
 
 export function createGatewayParts(config: Config, { logger, endpoint, dynamo }: PartsOptions): GatewayParts {
-  const client = dynamo ?? createDynamo({ endpoint: awsOrUrl(endpoint), region: config.region });
-  const server = createServer({ production: config.production, logger, dynamodbMetricsExtension: config.dynamodbMetricsExtension });
-  return { dynamo: client, server, deps: { doc: client.doc, tableName: config.tableName, naive: config.naive } };
+  const { security } = config;
+  const client = dynamo ?? createDynamo({ endpoint: awsOrUrl(endpoint), region: config.region, ...config.dynamoClient });
+  const server = createServer({
+    production: config.production,
+    logger,
+    dynamodbMetricsExtension: config.dynamodbMetricsExtension,
+    limits: security,
+    allowBatchedRequests: security.allowBatchedRequests,
+  });
+  if (security.cursorSecretGenerated) {
+    logger.warn('CURSOR_SECRET is not set: generated a random one for this run (cursors will not survive a restart)');
+  }
+  const cursors = createCursorCodec({ current: security.cursorSecret, previous: security.cursorSecretsPrevious });
+  return { dynamo: client, server, deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors } };
 }

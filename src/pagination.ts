@@ -19,10 +19,11 @@
  *   "Exact" means: true iff the connection holds an item beyond the page on
  *   that side, so the next page asked for is never empty.
  *
- * A cursor is the start key of its edge (LastEvaluatedKey-shaped), bound to
- * the connection (its name and partition) that issued it. A cursor that does
- * not decode, or belongs to another connection, is BAD_USER_INPUT before any
- * DynamoDB request.
+ * A cursor is the start key of its edge (LastEvaluatedKey-shaped), signed
+ * (cursorSigning.ts, codec from the context) and bound to the connection
+ * (its name, partition and index) that issued it. A cursor that does not
+ * verify, does not decode, or belongs to another connection is
+ * BAD_USER_INPUT before any DynamoDB request.
  */
 import { badUserInput } from './errors.js';
 import {
@@ -35,24 +36,36 @@ import {
 import type { Item } from './dynamo/batchGet.js';
 import type { ConnectionRecord } from './model/records.js';
 import type { Context } from './context.js';
+import type { CursorCodec } from './cursorSigning.js';
 import { validateConnectionArgs, type ConnectionArgs } from './validation.js';
 
-const CURSOR_VERSION = 1;
+const CURSOR_VERSION = 2;
 const MAX_CURSOR_LENGTH = 2048;
 
+/**
+ * Cursor format v2: a signed token (cursorSigning.ts) around this JSON.
+ * Bound to the connection name, its partition and its index, all covered by
+ * the signature. Not bound to a direction: Relay clients send `endCursor` as
+ * `after` and `startCursor` as `before`, and any edge cursor is a valid
+ * position for either; the position alone decides what follows or precedes.
+ */
 export interface CursorPayload {
   v: number;
   /** connection name */
   c: string;
   /** partition of the connection */
   p: string;
+  /** index read (`GSI1`), or `table` */
+  i: string;
   /** start key */
   k: StartKey;
 }
 
-export function encodeCursor(collection: Collection, key: StartKey): string {
-  const payload: CursorPayload = { v: CURSOR_VERSION, c: collection.name, p: collection.pk, k: key };
-  return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+const indexOf = (collection: Collection) => collection.index ?? 'table';
+
+export function encodeCursor(codec: CursorCodec, collection: Collection, key: StartKey): string {
+  const payload: CursorPayload = { v: CURSOR_VERSION, c: collection.name, p: collection.pk, i: indexOf(collection), k: key };
+  return codec.seal(JSON.stringify(payload));
 }
 
 const refusal = (connection: string, argumentName: string, why: string) =>
@@ -60,15 +73,18 @@ const refusal = (connection: string, argumentName: string, why: string) =>
 
 /**
  * The checks a cursor passes knowing only the connection's name (the field,
- * e.g. `Student.courses`): it decodes, has our format, and was issued by
- * that field. Run for every cursor argument before execution starts.
+ * e.g. `Student.courses`): its signature verifies, it decodes, has our
+ * format, and was issued by that field. Run for every cursor argument before
+ * execution starts (argumentCheck.ts).
  */
-export function readCursorPayload(connection: string, cursor: string, argumentName: string): CursorPayload {
+export function readCursorPayload(codec: CursorCodec, connection: string, cursor: string, argumentName: string): CursorPayload {
   const refuse = (why: string) => refusal(connection, argumentName, why);
   if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) throw refuse('wrong length');
+  const opened = codec.open(cursor);
+  if ('error' in opened) throw refuse(opened.error);
   let payload: CursorPayload;
   try {
-    payload = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    payload = JSON.parse(opened.payload);
   } catch {
     throw refuse('it does not decode');
   }
@@ -77,11 +93,11 @@ export function readCursorPayload(connection: string, cursor: string, argumentNa
   return payload;
 }
 
-/** The start key of a cursor, checked against the collection (partition, key attributes) it is used on. */
-export function decodeCursor(collection: Collection, cursor: string, argumentName: string): StartKey {
+/** The start key of a cursor, checked against the collection (partition, index, key attributes) it is used on. */
+export function decodeCursor(codec: CursorCodec, collection: Collection, cursor: string, argumentName: string): StartKey {
   const refuse = (why: string) => refusal(collection.name, argumentName, why);
-  const payload = readCursorPayload(collection.name, cursor, argumentName);
-  if (payload.p !== collection.pk) throw refuse('it was issued by another connection');
+  const payload = readCursorPayload(codec, collection.name, cursor, argumentName);
+  if (payload.p !== collection.pk || payload.i !== indexOf(collection)) throw refuse('it was issued by another connection');
   const key = payload.k;
   const expected = keyAttributes(collection);
   if (
@@ -118,10 +134,10 @@ export interface PagePlan {
  * the connection's resolver runs, so both build it here: the range loader
  * caches by this object, and the plan must be identical to be found again.
  */
-export function planPage(collection: Collection, args: ConnectionArgs): PagePlan {
+export function planPage(codec: CursorCodec, collection: Collection, args: ConnectionArgs): PagePlan {
   const page = validateConnectionArgs(args);
-  const after = page.after === null ? null : decodeCursor(collection, page.after, 'after');
-  const before = page.before === null ? null : decodeCursor(collection, page.before, 'before');
+  const after = page.after === null ? null : decodeCursor(codec, collection, page.after, 'after');
+  const before = page.before === null ? null : decodeCursor(codec, collection, page.before, 'before');
   const { forward, size } = page;
   const read: RangeRead = {
     collection,
@@ -144,7 +160,7 @@ export async function readConnection<Edge extends object>(
   toEdge: (item: Item) => Edge,
   countAll: () => Promise<number>,
 ): Promise<ConnectionRecord<Edge & { cursor: string }>> {
-  const { read, after, before, forward, size } = planPage(collection, args);
+  const { read, after, before, forward, size } = planPage(ctx.cursors, collection, args);
   const items = await ctx.loaders.range.load(read);
   const more = items.length > size;
   const pageItems = items.slice(0, size);
@@ -155,7 +171,7 @@ export async function readConnection<Edge extends object>(
   // Cursors are encoded only when selected: most queries never ask for them, and encoding
   // (JSON, base64, signing) every edge of every page is a large share of the gateway's work.
   const cursors: (string | undefined)[] = [];
-  const cursorAt = (i: number) => (cursors[i] ??= encodeCursor(collection, startKeyOf(collection, pageItems[i])));
+  const cursorAt = (i: number) => (cursors[i] ??= encodeCursor(ctx.cursors, collection, startKeyOf(collection, pageItems[i])));
   const edges = pageItems.map((item, i) =>
     Object.defineProperty(toEdge(item), 'cursor', { get: () => cursorAt(i), enumerable: true }) as Edge & { cursor: string },
   );

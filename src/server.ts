@@ -15,6 +15,8 @@ import { silentLogger, type Logger } from './logger.js';
 import { operationLogPlugin } from './plugins/operationLog.js';
 import { resolvers } from './resolvers/index.js';
 import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
+import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './limits.js';
+import { requestIdPlugin } from './errorReporting.js';
 
 /** schema.graphql is the only SDL. */
 export const typeDefs = gql(readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8'));
@@ -25,13 +27,20 @@ export interface ServerOptions {
   logger?: Logger;
   /** Answer `x-dynamodb-metrics: 1` with `extensions.dynamodb` (default: outside production). */
   dynamodbMetricsExtension?: boolean;
+  /** Query limits (limits.ts); defaults as in config.ts. */
+  limits?: QueryLimits;
+  /** Batched HTTP requests (an array of operations in one POST); off unless configured. */
+  allowBatchedRequests?: boolean;
 }
 
 export function createServer({
   production,
   logger = silentLogger,
   dynamodbMetricsExtension = !production,
+  limits = DEFAULT_LIMITS,
+  allowBatchedRequests = false,
 }: ServerOptions): ApolloServer<Context> {
+  const guard = queryLimits(limits, { production });
   return new ApolloServer<Context>({
     logger,
     typeDefs,
@@ -39,6 +48,12 @@ export function createServer({
     introspection: !production,
     includeStacktraceInErrorResponses: !production,
     csrfPrevention: true,
+    // main.ts owns the signals: Apollo's own SIGTERM handler would stop the server under
+    // startGateway's drain, whose apollo.stop() then never returns (and re-raises the signal).
+    stopOnTerminationSignals: false,
+    allowBatchedHttpRequests: allowBatchedRequests,
+    parseOptions: guard.parseOptions,
+    validationRules: guard.validationRules,
     formatError: (formatted, error) => formatError(formatted, error, { production }),
     plugins: [
       operationLogPlugin(logger),
@@ -47,6 +62,8 @@ export function createServer({
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),
       production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      ...guard.plugins,
+      requestIdPlugin,
     ],
   });
 }

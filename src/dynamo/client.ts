@@ -14,8 +14,13 @@ export interface ClientOptions {
   /** Endpoint URL; undefined → the SDK's default endpoint for the region (real AWS). */
   endpoint?: string;
   region?: string;
-  /** Total attempts per request, first included (SDK standard retry mode). */
+  /** Total attempts per request, first included (default 3). */
   maxAttempts?: number;
+  /**
+   * `standard` (default): exponential backoff with jitter, throttling and 5xx
+   * retried. `adaptive` also rate-limits the client after throttling.
+   */
+  retryMode?: 'standard' | 'adaptive';
   connectionTimeoutMs?: number;
   requestTimeoutMs?: number;
 }
@@ -38,10 +43,15 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
     region: options.region ?? (local ? 'us-east-1' : undefined),
     credentials: local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
     maxAttempts: options.maxAttempts ?? 3,
-    retryMode: 'standard',
+    retryMode: options.retryMode ?? 'standard',
+    // Bounded so an unreachable or hung DynamoDB becomes UNAVAILABLE within seconds, never a hang:
+    // worst case ≈ maxAttempts × requestTimeout plus backoff.
     requestHandler: new NodeHttpHandler({
       connectionTimeout: options.connectionTimeoutMs ?? 1000,
-      requestTimeout: options.requestTimeoutMs ?? 5000,
+      requestTimeout: options.requestTimeoutMs ?? 2000,
+      // Without this the handler only logs a warning when requestTimeout passes and waits on:
+      // a DynamoDB that accepts connections but never answers would hang the request for good.
+      throwOnRequestTimeout: true,
     }),
   });
   instrumentClient(raw);

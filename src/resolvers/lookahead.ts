@@ -129,7 +129,7 @@ export async function loadEntity<R>(
   const collection = spec.collection(id);
   let plan: PagePlan;
   try {
-    plan = planPage(collection, args);
+    plan = planPage(ctx.cursors, collection, args);
   } catch {
     return plain(); // the connection resolver throws the BAD_USER_INPUT
   }

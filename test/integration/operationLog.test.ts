@@ -105,7 +105,7 @@ describe('operation error log', () => {
     await server.start();
     try {
       const broken = { send: async () => Promise.reject(new TypeError('resolver bug')) } as unknown as DynamoDBDocumentClient;
-      const contextValue = createContext({ doc: broken, tableName: 'unused' });
+      const contextValue = createContext({ ...gw.deps, doc: broken, tableName: 'unused' });
       const response = await server.executeOperation({ query: `query Broken { student(id: "x") { name } }` }, { contextValue });
       expect(response.body.kind === 'single' && response.body.singleResult.errors?.[0]?.message).toBe('Internal server error');
       await local.flush();
@@ -134,7 +134,7 @@ describe('operation error log', () => {
     const server = createServer({ production: false, logger: local.logger });
     await server.start();
     try {
-      const contextValue = createContext({ doc: gw.dynamo.doc, tableName: 'no_such_table' });
+      const contextValue = createContext({ ...gw.deps, tableName: 'no_such_table' });
       await server.executeOperation({ query: `{ student(id: "x") { name } }` }, { contextValue });
       await local.flush();
       expect(local.lines.find((l) => l.msg === 'operation error')).toMatchObject({ level: 40, code: 'UNAVAILABLE' });
@@ -149,7 +149,7 @@ describe('operation error log', () => {
     const server = createServer({ production: false, logger: quiet.logger });
     await server.start();
     try {
-      await server.executeOperation({ query: `{ __typename }` }, { contextValue: createContext({ doc: gw.dynamo.doc, tableName: gw.tableName }) });
+      await server.executeOperation({ query: `{ __typename }` }, { contextValue: createContext(gw.deps) });
       await quiet.flush();
       expect(quiet.lines).toEqual([]);
     } finally {

@@ -19,6 +19,7 @@ import {
   studentItem,
 } from '../../src/model/items.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
+import { DEFAULT_LIMITS } from '../../src/limits.js';
 
 const pad = (n: number) => String(n).padStart(3, '0');
 const at = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString();
@@ -69,7 +70,9 @@ function fixture(): Item[] {
 let gw: TestGateway;
 let naive: TestGateway;
 beforeAll(async () => {
-  [gw, naive] = await Promise.all([testGateway(), testGateway({ naive: true })]);
+  // Room for the 250-alias batching case below; the served defaults (30 aliases, 2000 tokens) refuse it.
+  const limits = { ...DEFAULT_LIMITS, maxAliases: 300, maxTokens: 5000 };
+  [gw, naive] = await Promise.all([testGateway({ limits }), testGateway({ naive: true, limits })]);
   const items = fixture();
   await Promise.all([gw.put(items), naive.put(items)]);
 });
@@ -239,7 +242,7 @@ describe('the figures reach the client on request', () => {
     const response = await runWithMetrics(metrics, () =>
       gw.server.executeOperation(
         { query: `{ student(id: "ten") { name courses(first: 10) { edges { node { id } } } } }`, http },
-        { contextValue: createContext({ doc: gw.dynamo.doc, tableName: gw.tableName }, metrics) },
+        { contextValue: createContext(gw.deps, metrics) },
       ),
     );
     if (response.body.kind !== 'single') throw new Error('expected a single result');

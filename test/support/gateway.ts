@@ -15,8 +15,12 @@ import { batchPut } from '../../src/dynamo/batchWrite.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { ensureTable } from '../../src/dynamo/table.js';
 import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
-import type { Logger } from '../../src/logger.js';
-import { createServer } from '../../src/server.js';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createServer, type ServerOptions } from '../../src/server.js';
+import { createCursorCodec, type CursorSecrets } from '../../src/cursorSigning.js';
+import { createHttpHandler } from '../../src/http.js';
+import type { ClientOptions } from '../../src/dynamo/client.js';
 
 export function localEndpoint(): string {
   const endpoint = inject('dynamoEndpoint');
@@ -32,18 +36,52 @@ export interface GqlResult<T = any> {
   errors?: readonly GraphQLFormattedError[];
 }
 
+/** The fixed cursor secret of the test gateways (≥ 32 characters, as config.ts requires). */
+export const TEST_CURSOR_SECRET = 'test-cursor-secret-0123456789abcdefghij';
+
+export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'production'>> {
+  production?: boolean;
+  /** Cursor secrets; default TEST_CURSOR_SECRET alone. */
+  cursorSecrets?: CursorSecrets;
+  /** Largest HTTP body accepted by `listen()`. */
+  maxBodyBytes?: number;
+  /** DynamoDB client settings (retries, timeouts). */
+  client?: Omit<ClientOptions, 'endpoint'>;
+  /** Batching, caching and look-ahead off (the benchmark's baseline). */
+  naive?: boolean;
+}
+
 export async function testGateway({
   production = false,
-  logger,
+  cursorSecrets = { current: TEST_CURSOR_SECRET },
+  maxBodyBytes,
+  client,
   naive = false,
-}: { production?: boolean; logger?: Logger; naive?: boolean } = {}) {
+  ...serverOptions
+}: TestGatewayOptions = {}) {
   const endpoint = localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
-  const dynamo = createDynamo({ endpoint });
+  const dynamo = createDynamo({ endpoint, ...client });
   await ensureTable(dynamo.raw, tableName);
-  const server = createServer({ production, logger });
+  const server = createServer({ production, ...serverOptions });
   await server.start();
-  const deps = { doc: dynamo.doc, tableName, naive };
+  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets) };
+  let listener: Server | undefined;
+
+  /** Serves the gateway over HTTP on 127.0.0.1 (once); returns the /graphql URL. */
+  async function listen(): Promise<string> {
+    if (!listener) {
+      const handler = createHttpHandler(server, {
+        corsOrigins: undefined,
+        maxBodyBytes,
+        health: async () => true,
+        context: async (metrics) => createContext(deps, metrics),
+      });
+      listener = createHttpServer(handler);
+      await new Promise<void>((resolve) => listener!.listen(0, '127.0.0.1', resolve));
+    }
+    return `http://127.0.0.1:${(listener.address() as AddressInfo).port}/graphql`;
+  }
 
   /** Runs an operation and reports the DynamoDB requests it made. */
   async function counted<T = any>(query: string, variables?: Record<string, unknown>) {
@@ -76,7 +114,10 @@ export async function testGateway({
       } while (ExclusiveStartKey);
       return items;
     },
+    deps,
+    listen,
     stop: async () => {
+      if (listener) await new Promise<void>((resolve) => listener!.close(() => resolve()));
       await server.stop();
       await dynamo.raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => {});
       dynamo.raw.destroy();
@@ -85,6 +126,23 @@ export async function testGateway({
 }
 
 export type TestGateway = Awaited<ReturnType<typeof testGateway>>;
+
+/** POSTs a GraphQL operation as JSON; the HTTP status and parsed body. */
+export async function postGraphQL(url: string, body: unknown, headers: Record<string, string> = {}) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, json, text };
+}
 
 /** The codes of a result's errors, in order. */
 export const codes = (result: GqlResult) => (result.errors ?? []).map((e) => e.extensions?.code);

@@ -25,7 +25,9 @@ describe('loadConfig', () => {
 
 describe('loadConfig defaults', () => {
   it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
-    expect(loadConfig({})).toEqual({
+    // security and dynamoClient: see "security configuration" below.
+    const { security, dynamoClient, ...rest } = loadConfig({});
+    expect(rest).toEqual({
       port: 4000,
       host: '0.0.0.0',
       tableName: 'AppTable',
@@ -41,15 +43,18 @@ describe('loadConfig defaults', () => {
   });
 
   it('turns the DynamoDB metrics extension off in production unless configured', () => {
-    expect(loadConfig({ NODE_ENV: 'production' }).dynamodbMetricsExtension).toBe(false);
-    expect(loadConfig({ NODE_ENV: 'production', DYNAMODB_METRICS_EXTENSION: '1' }).dynamodbMetricsExtension).toBe(true);
+    const production = { NODE_ENV: 'production', CURSOR_SECRET: 's'.repeat(32) };
+    expect(loadConfig(production).dynamodbMetricsExtension).toBe(false);
+    expect(loadConfig({ ...production, DYNAMODB_METRICS_EXTENSION: '1' }).dynamodbMetricsExtension).toBe(true);
     expect(() => loadConfig({ GATEWAY_NAIVE: 'yes' })).toThrow(/GATEWAY_NAIVE must be 1, 0, true or false/);
   });
 
   it('treats empty variables as unset', () => {
-    expect(loadConfig({ PORT: '', TABLE_NAME: '', DYNAMODB_ENDPOINT: '', LOG_LEVEL: '', HOST: '', CORS_ORIGINS: '' })).toEqual(
-      loadConfig({}),
-    );
+    // Without CURSOR_SECRET each call generates its own random secret: compare everything else.
+    const withoutSecret = ({ security: { cursorSecret, ...security }, ...rest }: ReturnType<typeof loadConfig>) => ({ ...rest, security });
+    expect(
+      withoutSecret(loadConfig({ PORT: '', TABLE_NAME: '', DYNAMODB_ENDPOINT: '', LOG_LEVEL: '', HOST: '', CORS_ORIGINS: '', CURSOR_SECRET: '' })),
+    ).toEqual(withoutSecret(loadConfig({})));
   });
 
   it('reads every setting it documents', () => {
@@ -65,8 +70,10 @@ describe('loadConfig defaults', () => {
       LOG_LEVEL: 'WARN',
       DYNAMODB_METRICS_EXTENSION: '1',
       GATEWAY_NAIVE: 'true',
+      CURSOR_SECRET: 'c'.repeat(32),
     });
-    expect(config).toEqual({
+    const { security, dynamoClient, ...rest } = config;
+    expect(rest).toEqual({
       port: 8080,
       host: '127.0.0.1',
       tableName: 'Prod.Table-1',
@@ -131,5 +138,70 @@ describe('README Configuration table', () => {
     const rows = readme.split('\n').filter((line) => line.startsWith('|'));
     const undocumented = [...names].filter((name) => !rows.some((row) => row.includes(`\`${name}\``)));
     expect(undocumented).toEqual([]);
+  });
+});
+
+const SECRET = 'x'.repeat(32);
+
+describe('security configuration', () => {
+  it('refuses to start in production without CURSOR_SECRET, naming the variable', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET is required/);
+  });
+
+  it('refuses a cursor secret shorter than 32 characters, current or previous', () => {
+    expect(() => loadConfig({ CURSOR_SECRET: 'short' })).toThrow(/CURSOR_SECRET must be at least 32/);
+    expect(() => loadConfig({ CURSOR_SECRET: SECRET, CURSOR_SECRETS_PREVIOUS: 'short' })).toThrow(
+      /CURSOR_SECRETS_PREVIOUS must be at least 32/,
+    );
+  });
+
+  it('generates a random secret in development and says so', () => {
+    const a = loadConfig({});
+    const b = loadConfig({});
+    expect(a.security.cursorSecretGenerated).toBe(true);
+    expect(a.security.cursorSecret.length).toBeGreaterThanOrEqual(32);
+    expect(a.security.cursorSecret).not.toBe(b.security.cursorSecret);
+  });
+
+  it('reads the secret, previous secrets and every limit from the environment', () => {
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      CURSOR_SECRET: SECRET,
+      CURSOR_SECRETS_PREVIOUS: `${'y'.repeat(40)}, ${'z'.repeat(33)}`,
+      MAX_QUERY_DEPTH: '8',
+      MAX_QUERY_ALIASES: '5',
+      MAX_QUERY_TOKENS: '500',
+      MAX_QUERY_COST: '1000',
+      MAX_BODY_BYTES: '2000',
+      ALLOW_BATCHED_REQUESTS: 'true',
+      DYNAMODB_MAX_ATTEMPTS: '5',
+      DYNAMODB_RETRY_MODE: 'adaptive',
+      DYNAMODB_CONNECT_TIMEOUT_MS: '200',
+      DYNAMODB_REQUEST_TIMEOUT_MS: '800',
+    });
+    expect(config.security).toEqual({
+      cursorSecret: SECRET,
+      cursorSecretsPrevious: ['y'.repeat(40), 'z'.repeat(33)],
+      cursorSecretGenerated: false,
+      maxDepth: 8,
+      maxAliases: 5,
+      maxTokens: 500,
+      maxCost: 1000,
+      maxBodyBytes: 2000,
+      allowBatchedRequests: true,
+    });
+    expect(config.dynamoClient).toEqual({ maxAttempts: 5, retryMode: 'adaptive', connectionTimeoutMs: 200, requestTimeoutMs: 800 });
+  });
+
+  it('defaults: batching off, 3 attempts in standard mode, bounded timeouts', () => {
+    const config = loadConfig({ CURSOR_SECRET: SECRET });
+    expect(config.security).toMatchObject({ maxDepth: 15, maxAliases: 30, maxTokens: 2000, maxCost: 20000, maxBodyBytes: 100000, allowBatchedRequests: false });
+    expect(config.dynamoClient).toEqual({ maxAttempts: 3, retryMode: 'standard', connectionTimeoutMs: 1000, requestTimeoutMs: 2000 });
+  });
+
+  it('refuses a bad retry mode or boolean', () => {
+    expect(() => loadConfig({ DYNAMODB_RETRY_MODE: 'legacy' })).toThrow(/DYNAMODB_RETRY_MODE/);
+    expect(() => loadConfig({ ALLOW_BATCHED_REQUESTS: 'yes' })).toThrow(/ALLOW_BATCHED_REQUESTS/);
   });
 });

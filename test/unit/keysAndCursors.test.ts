@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { enrollmentKeys, idFrom, keyValue, orderKeys } from '../../src/dynamo/keys.js';
 import { courseStudents, studentCourses } from '../../src/model/collections.js';
 import { decodeCursor, encodeCursor } from '../../src/pagination.js';
+import { createCursorCodec } from '../../src/cursorSigning.js';
 import { validateConnectionArgs, validateId } from '../../src/validation.js';
 
 describe('key design', () => {
@@ -24,27 +25,36 @@ describe('key design', () => {
 
 describe('cursors', () => {
   const key = { PK: 'STUDENT#1', SK: 'COURSE#A' };
+  const codec = createCursorCodec({ current: 'unit-test-cursor-secret-0123456789abcdef' });
+  // Signed with the right secret, so only the structural checks behind the signature stand in the way.
+  const signed = (payload: object) => codec.seal(JSON.stringify(payload));
 
   it('round-trips a start key through the connection that issued it', () => {
     const c = studentCourses('1');
-    expect(decodeCursor(c, encodeCursor(c, key), 'after')).toEqual(key);
+    expect(decodeCursor(codec, c, encodeCursor(codec, c, key), 'after')).toEqual(key);
   });
 
   it('rejects a cursor of the same field for another parent', () => {
-    const cursor = encodeCursor(studentCourses('1'), key);
-    expect(() => decodeCursor(studentCourses('2'), cursor, 'after')).toThrow(/another connection/);
+    const cursor = encodeCursor(codec, studentCourses('1'), key);
+    expect(() => decodeCursor(codec, studentCourses('2'), cursor, 'after')).toThrow(/another connection/);
   });
 
   it('rejects a cursor whose key lacks the index keys a GSI1 page needs', () => {
     const c = courseStudents('A');
-    const forged = Buffer.from(JSON.stringify({ v: 1, c: c.name, p: c.pk, k: { PK: 'STUDENT#1', SK: 'COURSE#A' } })).toString('base64url');
-    expect(() => decodeCursor(c, forged, 'after')).toThrow(/malformed key/);
+    const forged = signed({ v: 2, c: c.name, p: c.pk, i: 'GSI1', k: { PK: 'STUDENT#1', SK: 'COURSE#A' } });
+    expect(() => decodeCursor(codec, c, forged, 'after')).toThrow(/malformed key/);
   });
 
   it('rejects a key outside the collection it claims', () => {
     const c = studentCourses('1');
-    const forged = Buffer.from(JSON.stringify({ v: 1, c: c.name, p: c.pk, k: { PK: 'STUDENT#1', SK: 'PROFILE' } })).toString('base64url');
-    expect(() => decodeCursor(c, forged, 'after')).toThrow(/another connection/);
+    const forged = signed({ v: 2, c: c.name, p: c.pk, i: 'table', k: { PK: 'STUDENT#1', SK: 'PROFILE' } });
+    expect(() => decodeCursor(codec, c, forged, 'after')).toThrow(/another connection/);
+  });
+
+  it('rejects a cursor of the same connection name and partition but another index', () => {
+    const c = studentCourses('1');
+    const forged = signed({ v: 2, c: c.name, p: c.pk, i: 'GSI1', k: key });
+    expect(() => decodeCursor(codec, c, forged, 'after')).toThrow(/another connection/);
   });
 });
 

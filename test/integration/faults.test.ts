@@ -1,0 +1,195 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createServer as createNetServer, type Server, type Socket } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { demoItems } from '../../src/demoData.js';
+import { isUnavailableError } from '../../src/errors.js';
+import { createContext } from '../../src/context.js';
+import { createDynamo, type ClientOptions } from '../../src/dynamo/client.js';
+import { freePort } from '../../src/dynamo/local.js';
+import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
+import { createHttpHandler } from '../../src/http.js';
+import { codes, postGraphQL, testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
+import { dynamoFault, injectFaults, type FaultKind } from '../support/faults.js';
+
+let gw: TestGateway;
+let removeFaults: (() => void) | undefined;
+beforeAll(async () => {
+  gw = await testGateway();
+  await gw.put(demoItems());
+});
+afterEach(() => {
+  removeFaults?.();
+  removeFaults = undefined;
+});
+afterAll(() => gw.stop());
+
+const NESTED = `{ student(id: "1") { name courses(first: 10) { totalCount edges { node { title students { edges { node { name } } } } } } } }`;
+
+describe('throttling and 5xx from DynamoDB', () => {
+  it('still answers reads correctly when the first attempt of every request is throttled, at twice the requests', async () => {
+    const clean = await gw.counted(NESTED);
+    expect(clean.result.errors).toBeUndefined();
+
+    removeFaults = injectFaults(gw.dynamo.raw, ({ attempt }) =>
+      attempt === 1 ? dynamoFault('ProvisionedThroughputExceededException') : null,
+    );
+    const throttled = await gw.counted(NESTED);
+    expect(throttled.result).toEqual(clean.result);
+    const doubled = Object.fromEntries(Object.entries(clean.requests.byOperation).map(([op, n]) => [op, 2 * n]));
+    expect(throttled.requests.byOperation).toEqual(doubled);
+  });
+
+  it.each<FaultKind>(['ProvisionedThroughputExceededException', 'ThrottlingException', 'InternalServerError', 'ServiceUnavailable'])(
+    'answers UNAVAILABLE after 3 attempts when every attempt fails with %s',
+    async (kind) => {
+      removeFaults = injectFaults(gw.dynamo.raw, () => dynamoFault(kind));
+      const { result, requests } = await gw.counted(`{ student(id: "1") { name } }`);
+      expect(result.data).toEqual({ student: null });
+      expect(codes(result)).toEqual(['UNAVAILABLE']);
+      expect(result.errors![0].extensions!.requestId).toEqual(expect.any(String));
+      expect(requests.byOperation).toEqual({ GetItem: 3 });
+    },
+  );
+
+  it('answers UNAVAILABLE for a connection read whose Query is throttled on every attempt', async () => {
+    removeFaults = injectFaults(gw.dynamo.raw, ({ operation }) => (operation === 'Query' ? dynamoFault('ThrottlingException') : null));
+    const { result, requests } = await gw.counted(`{ course(id: "A") { title students(first: 2) { edges { node { id } } } } }`);
+    expect(codes(result)).toEqual(['UNAVAILABLE']);
+    expect(result.data).toEqual({ course: null });
+    expect(requests.byOperation).toEqual({ GetItem: 1, Query: 3 });
+  });
+
+  it('answers HTTP 200 with UNAVAILABLE errors, never a 5xx, when every field failed', async () => {
+    removeFaults = injectFaults(gw.dynamo.raw, () => dynamoFault('ServiceUnavailable'));
+    const url = await gw.listen();
+    const { status, json } = await postGraphQL(url, { query: `{ a: student(id: "1") { name } b: course(id: "A") { title } }` });
+    expect(status).toBe(200);
+    expect(json.data).toEqual({ a: null, b: null });
+    expect(json.errors.map((e: any) => e.extensions.code)).toEqual(['UNAVAILABLE', 'UNAVAILABLE']);
+  });
+});
+
+/** A gateway over the test table whose DynamoDB client talks to `endpoint` instead. */
+function gatewayAt(endpoint: string, client: Omit<ClientOptions, 'endpoint'> = {}) {
+  const dynamo = createDynamo({ endpoint, ...client });
+  const deps = { ...gw.deps, doc: dynamo.doc };
+  return {
+    dynamo,
+    async counted(query: string) {
+      const metrics = new OperationMetrics();
+      const response = await runWithMetrics(metrics, () =>
+        gw.server.executeOperation({ query }, { contextValue: createContext(deps, metrics) }),
+      );
+      if (response.body.kind !== 'single') throw new Error('expected a single result');
+      return { result: response.body.singleResult as GqlResult, requests: metrics };
+    },
+    handler: createHttpHandler(gw.server, {
+      corsOrigins: undefined,
+      health: async () => true,
+      context: async (metrics) => createContext(deps, metrics),
+    }),
+  };
+}
+
+describe('DynamoDB unreachable', () => {
+  it('answers UNAVAILABLE after the configured attempts when the connection is refused', async () => {
+    const dead = gatewayAt(`http://127.0.0.1:${await freePort()}`);
+    try {
+      const { result, requests } = await dead.counted(`{ student(id: "1") { name } }`);
+      expect(codes(result)).toEqual(['UNAVAILABLE']);
+      expect(result.data).toEqual({ student: null });
+      expect(requests.byOperation).toEqual({ GetItem: 3 });
+    } finally {
+      dead.dynamo.raw.destroy();
+    }
+  }, 15_000);
+
+  it('answers HTTP 200 with UNAVAILABLE over HTTP when the connection is refused', async () => {
+    const dead = gatewayAt(`http://127.0.0.1:${await freePort()}`);
+    const http = createHttpServer(dead.handler);
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/graphql`;
+      const { status, json } = await postGraphQL(url, { query: `{ course(id: "A") { students { totalCount } } }` });
+      expect(status).toBe(200);
+      expect(json.errors.map((e: any) => e.extensions.code)).toEqual(['UNAVAILABLE']);
+    } finally {
+      http.close();
+      dead.dynamo.raw.destroy();
+    }
+  }, 15_000);
+
+  it('answers UNAVAILABLE, not a hang, when DynamoDB accepts connections but never replies', async () => {
+    const sockets: Socket[] = [];
+    const silent: Server = createNetServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const hung = gatewayAt(endpoint, { maxAttempts: 2, requestTimeoutMs: 300 });
+    try {
+      const { result, requests } = await hung.counted(`{ student(id: "1") { name } }`);
+      expect(codes(result)).toEqual(['UNAVAILABLE']);
+      expect(requests.byOperation).toEqual({ GetItem: 2 });
+    } finally {
+      hung.dynamo.raw.destroy();
+      for (const s of sockets) s.destroy();
+      silent.close();
+    }
+  }, 15_000);
+});
+
+describe('writes under faults (transaction level; mutations build on this)', () => {
+  const write = () =>
+    gw.dynamo.doc.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: gw.tableName, Item: { PK: 'STUDENT#tx', SK: 'PROFILE', name: 'Tx', courseCount: 0 } } },
+          {
+            Update: {
+              TableName: gw.tableName,
+              Key: { PK: 'COURSE#A', SK: 'PROFILE' },
+              UpdateExpression: 'ADD studentCount :one',
+              ExpressionAttributeValues: { ':one': 1 },
+            },
+          },
+        ],
+      }),
+    );
+
+  it('leaves the table as it was when every attempt of a transaction is throttled, and reports it as UNAVAILABLE', async () => {
+    const before = await gw.scan();
+    const metrics = new OperationMetrics();
+    removeFaults = injectFaults(gw.dynamo.raw, ({ operation }) =>
+      operation === 'TransactWriteItems' ? dynamoFault('ThrottlingException') : null,
+    );
+    const error = await runWithMetrics(metrics, () => write()).catch((e: unknown) => e);
+    expect(isUnavailableError(error)).toBe(true);
+    expect(metrics.byOperation).toEqual({ TransactWriteItems: 3 });
+    removeFaults();
+    removeFaults = undefined;
+    expect(await gw.scan()).toEqual(before);
+  });
+
+  it('does not retry a cancelled transaction, and does not call it UNAVAILABLE', async () => {
+    const metrics = new OperationMetrics();
+    const error = await runWithMetrics(metrics, () =>
+      gw.dynamo.doc.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: gw.tableName,
+                Item: { PK: 'STUDENT#1', SK: 'PROFILE', name: 'Duplicate' },
+                ConditionExpression: 'attribute_not_exists(PK)',
+              },
+            },
+          ],
+        }),
+      ),
+    ).catch((e: unknown) => e);
+    expect((error as Error).name).toBe('TransactionCanceledException');
+    expect(isUnavailableError(error)).toBe(false);
+    expect(metrics.byOperation).toEqual({ TransactWriteItems: 1 });
+  });
+});

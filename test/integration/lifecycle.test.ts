@@ -1,0 +1,157 @@
+import { describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
+import { connect } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { loadConfig } from '../../src/config.js';
+import { startGateway } from '../../src/app.js';
+import { ensureTable } from '../../src/dynamo/table.js';
+import { freePort, startLocalDynamo } from '../../src/dynamo/local.js';
+import { localEndpoint, postGraphQL, TEST_CURSOR_SECRET } from '../support/gateway.js';
+
+const quiet = () => {};
+
+function gatewayConfig(endpoint: string, env: Record<string, string> = {}) {
+  return loadConfig({
+    ...env,
+    DYNAMODB_ENDPOINT: endpoint,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    TABLE_NAME: `t_${randomUUID().slice(0, 8)}`,
+    CURSOR_SECRET: TEST_CURSOR_SECRET,
+    LOG_LEVEL: 'silent',
+  });
+}
+
+const health = async (url: string) => (await fetch(url.replace(/\/graphql$/, '/health'))).status;
+
+/** Does anything accept TCP connections on 127.0.0.1:port? */
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+
+describe('health while DynamoDB goes away and comes back', () => {
+  it('turns /health 503 while DynamoDB is down and 200 again once it is back, without a restart', async () => {
+    const port = await freePort();
+    let dynamo = await startLocalDynamo({ port });
+    const config = gatewayConfig(dynamo.endpoint);
+    const gateway = await startGateway(config, quiet);
+    try {
+      expect(await health(gateway.url)).toBe(200);
+
+      await dynamo.stop();
+      expect(await health(gateway.url)).toBe(503);
+      const down = await postGraphQL(gateway.url, { query: '{ student(id: "1") { name } }' });
+      expect(down.status).toBe(200);
+      expect(down.json.errors.map((e: any) => e.extensions.code)).toEqual(['UNAVAILABLE']);
+
+      dynamo = await startLocalDynamo({ port });
+      // In-memory DynamoDB Local comes back empty: until the table exists again the gateway is not healthy.
+      expect(await health(gateway.url)).toBe(503);
+      await ensureTable(gateway.dynamo.raw, config.tableName);
+      expect(await health(gateway.url)).toBe(200);
+      const up = await postGraphQL(gateway.url, { query: '{ student(id: "1") { name } }' });
+      expect(up.json).toEqual({ data: { student: null } });
+    } finally {
+      await gateway.stop();
+      await dynamo.stop();
+    }
+  }, 60_000);
+});
+
+describe('start-up in production', () => {
+  it('refuses to start without CURSOR_SECRET, saying so, before starting anything', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, NODE_ENV: 'production', CURSOR_SECRET: '', PORT: '0', DYNAMODB_LOCAL_PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toMatch(/configuration error: CURSOR_SECRET is required when NODE_ENV=production/);
+    expect(output).not.toMatch(/starting embedded DynamoDB Local/);
+  }, 30_000);
+});
+
+describe('configuration reaches the running gateway', () => {
+  it('builds the DynamoDB client with the configured attempts and retry mode, and bounds the body size', async () => {
+    const gateway = await startGateway(
+      gatewayConfig(localEndpoint(), { DYNAMODB_MAX_ATTEMPTS: '5', DYNAMODB_RETRY_MODE: 'adaptive', MAX_BODY_BYTES: '2000' }),
+      quiet,
+    );
+    try {
+      expect(await gateway.dynamo.raw.config.maxAttempts()).toBe(5);
+      const { retryMode } = gateway.dynamo.raw.config;
+      expect(typeof retryMode === 'function' ? await retryMode() : retryMode).toBe('adaptive');
+      const big = await postGraphQL(gateway.url, { query: '{ student(id: "1") { id } }', padding: 'x'.repeat(3000) });
+      expect(big.status).toBe(413);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe('shutdown', () => {
+  it('lets an in-flight request finish before stop() resolves, and accepts no new ones', async () => {
+    const gateway = await startGateway(gatewayConfig(localEndpoint()), quiet);
+    const events: string[] = [];
+    let reached!: () => void;
+    const reachedDynamo = new Promise<void>((resolve) => (reached = resolve));
+    // Hold every DynamoDB request 300 ms, so the request is in flight when stop() is called.
+    gateway.dynamo.raw.middlewareStack.add(
+      (next: (args: any) => Promise<any>) => async (args: any) => {
+        reached();
+        await new Promise((r) => setTimeout(r, 300));
+        return next(args);
+      },
+      { step: 'finalizeRequest', name: 'slowDynamo' },
+    );
+    const inFlight = postGraphQL(gateway.url, { query: '{ student(id: "1") { name } }' }).then((r) => {
+      events.push('response');
+      return r;
+    });
+    await reachedDynamo;
+    const stopped = gateway.stop().then(() => events.push('stopped'));
+    const response = await inFlight;
+    await stopped;
+    expect(response.status).toBe(200);
+    expect(response.json).toEqual({ data: { student: null } });
+    expect(events).toEqual(['response', 'stopped']);
+    await expect(fetch(gateway.url.replace(/\/graphql$/, '/health'))).rejects.toThrow();
+  }, 30_000);
+
+  it('exits 0 on SIGTERM and stops the embedded DynamoDB Local it started', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DYNAMODB_LOCAL_PORT: '0', DYNAMODB_ENDPOINT: '', NODE_ENV: 'development' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      await expect
+        .poll(() => /gateway ready at (http[^"\s]+)/.test(output), { timeout: 45_000, interval: 200 })
+        .toBe(true);
+      const url = /gateway ready at (http[^"\s]+)/.exec(output)![1];
+      const dynamoPort = Number(/"endpoint":"http:\/\/127\.0\.0\.1:(\d+)"/.exec(output)![1]);
+      expect(output).toMatch(/CURSOR_SECRET is not set: generated a random one/);
+      expect(await health(url)).toBe(200);
+      expect(await listening(dynamoPort)).toBe(true);
+
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect(output).toMatch(/"signal":"SIGTERM".*draining requests and stopping/);
+      expect(await listening(dynamoPort)).toBe(false);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  }, 60_000);
+});

@@ -1,0 +1,55 @@
+/**
+ * Fault injection at the SDK middleware level, for what DynamoDB Local
+ * cannot do (throttle, fail with 5xx). The middleware sits in the
+ * deserialize step, below the SDK's retry middleware and just inside the
+ * request counter: every attempt is counted, and a fault thrown here is
+ * retried by the SDK exactly as a real DynamoDB answer would be.
+ */
+import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+
+export type FaultKind = 'ProvisionedThroughputExceededException' | 'ThrottlingException' | 'InternalServerError' | 'ServiceUnavailable';
+
+const STATUS: Record<FaultKind, number> = {
+  ProvisionedThroughputExceededException: 400,
+  ThrottlingException: 400,
+  InternalServerError: 500,
+  ServiceUnavailable: 503,
+};
+
+/** An error shaped like the SDK's own for that DynamoDB answer. */
+export function dynamoFault(kind: FaultKind): DynamoDBServiceException {
+  return new DynamoDBServiceException({
+    name: kind,
+    $fault: STATUS[kind] >= 500 ? 'server' : 'client',
+    $metadata: { httpStatusCode: STATUS[kind], attempts: 1 },
+    message: `injected ${kind}`,
+  });
+}
+
+export interface Attempt {
+  operation: string;
+  /** 1 for the first attempt of a request, 2 for its first retry, … */
+  attempt: number;
+}
+
+/**
+ * Fails the attempts for which `decide` returns a fault. Returns a function
+ * that removes the injection again.
+ */
+export function injectFaults(client: DynamoDBClient, decide: (attempt: Attempt) => Error | null): () => void {
+  const name = `faultInjection${Math.random().toString(36).slice(2)}`;
+  const attempts = new WeakMap<object, number>();
+  client.middlewareStack.addRelativeTo(
+    (next: (args: any) => Promise<any>, context: { commandName?: string }) => async (args: any) => {
+      const attempt = (attempts.get(context) ?? 0) + 1;
+      attempts.set(context, attempt);
+      const fault = decide({ operation: String(context.commandName ?? '').replace(/Command$/, ''), attempt });
+      if (fault) throw fault;
+      return next(args);
+    },
+    { name, relation: 'after', toMiddleware: 'gatewayOperationMetrics' },
+  );
+  return () => void client.middlewareStack.remove(name);
+}

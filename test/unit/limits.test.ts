@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { buildASTSchema, parse, validate, type OperationDefinitionNode } from 'graphql';
+import { typeDefs } from '../../src/server.js';
+import { connectionCostRule, operationCost } from '../../src/limits.js';
+
+const schema = buildASTSchema(typeDefs);
+
+function cost(query: string, variables?: Record<string, unknown>): number {
+  const doc = parse(query);
+  const op = doc.definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode;
+  const fragments = new Map(
+    doc.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d] as const] : [])),
+  );
+  expect(validate(schema, doc)).toEqual([]);
+  return operationCost(schema, op, (n) => fragments.get(n), variables);
+}
+
+/** `student { courses(first: a) { … students(first: b) { … courses(first: c) … } } }`, alternating. */
+function nested(sizes: number[]): string {
+  const fields = sizes.map((n, i) => `${i % 2 === 0 ? 'courses' : 'students'}(first: ${n}) { edges { node { `);
+  const leaf = sizes.length % 2 === 1 ? 'title' : 'name';
+  return fields.join('') + leaf + ' } } }'.repeat(sizes.length);
+}
+
+describe('connection cost', () => {
+  it('counts an entity lookup as 1 and leaves as 0', () => {
+    expect(cost('{ student(id: "1") { id name email } }')).toBe(1);
+    expect(cost('{ a: student(id: "1") { id } b: course(id: "A") { title } }')).toBe(2);
+  });
+
+  it('multiplies page sizes down nested connections', () => {
+    expect(cost('{ student(id: "1") { courses(first: 10) { edges { node { students(first: 10) { edges { node { name } } } } } } } }')).toBe(
+      1 + 10 * (1 + 10 * 1),
+    );
+  });
+
+  it('uses the default page size of 20 when first and last are absent, and last like first', () => {
+    expect(cost('{ student(id: "1") { courses { edges { node { title } } } } }')).toBe(1 + 20);
+    expect(cost('{ student(id: "1") { courses(last: 5) { edges { node { title } } } } }')).toBe(1 + 5);
+  });
+
+  it('counts a connection selecting only totalCount or pageInfo as its page size', () => {
+    expect(cost('{ student(id: "1") { courses(first: 7) { totalCount pageInfo { hasNextPage } } } }')).toBe(1 + 7);
+  });
+
+  it('resolves variables and their declared defaults', () => {
+    const q = 'query($n: Int, $m: Int = 50) { student(id: "1") { courses(first: $n) { edges { node { students(first: $m) { totalCount } } } } } }';
+    expect(cost(q, { n: 10 })).toBe(1 + 10 * (1 + 50));
+    expect(cost(q, { n: 10, m: 2 })).toBe(1 + 10 * (1 + 2));
+    expect(cost(q, {})).toBe(1 + 20 * (1 + 50));
+  });
+
+  it('counts fragments and inline fragments wherever they are spread', () => {
+    const q = `
+      query { student(id: "1") { ...S } other: student(id: "2") { ...S } }
+      fragment S on Student { courses(first: 10) { edges { node { ... on Course { students(first: 3) { totalCount } } } } } }`;
+    expect(cost(q)).toBe(2 * (1 + 10 * (1 + 3)));
+  });
+
+  it('clamps out-of-range page sizes to what validation allows', () => {
+    expect(cost('{ student(id: "1") { courses(first: 100000) { totalCount } } }')).toBe(1 + 100);
+    expect(cost('{ student(id: "1") { courses(first: -5) { totalCount } } }')).toBe(1);
+  });
+
+  it('counts order.customer and part.product as lookups', () => {
+    expect(cost('{ order(id: "o") { customer { name orders(first: 2) { edges { node { id } } } } } }')).toBe(1 + 1 + 2);
+  });
+
+  it('prices a fragment bomb (each fragment spreading the next twice) exactly, computing each fragment once', () => {
+    const n = 40;
+    const fragments = Array.from({ length: n }, (_, i) =>
+      i === n - 1 ? `fragment F${i} on Student { courses(first: 1) { totalCount } }` : `fragment F${i} on Student { ...F${i + 1} ...F${i + 1} }`,
+    ).join('\n');
+    const doc = parse(`{ student(id: "1") { ...F0 } } ${fragments}`);
+    const op = doc.definitions[0] as OperationDefinitionNode;
+    const byName = new Map(doc.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d] as const] : [])));
+    expect(operationCost(schema, op, (f) => byName.get(f), {})).toBe(1 + 2 ** (n - 1));
+  });
+
+  it('as a validation rule, reports the limit and the cost found', () => {
+    const doc = parse(`{ student(id: "1") { ${nested([100, 100, 100, 100])} } }`);
+    expect(validate(schema, doc)).toEqual([]);
+    const errors = validate(schema, doc, [connectionCostRule(20_000)]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0].message).toMatch(/^Query cost limit of 20000 exceeded, found \d+\./);
+    expect(validate(schema, parse(`{ student(id: "1") { ${nested([10, 10])} } }`), [connectionCostRule(20_000)])).toEqual([]);
+  });
+});
