@@ -30,6 +30,9 @@ export const conflict = (message: string) => coded(ErrorCode.CONFLICT, message);
 export const notFound = (message: string) => coded(ErrorCode.NOT_FOUND, message);
 export const unavailable = (message = 'DynamoDB is unavailable; try again shortly') =>
   coded(ErrorCode.UNAVAILABLE, message);
+/** A write kept colliding with concurrent transactions on the same items: transient, safe to retry. */
+export const transactionConflict = (message = 'The write collided with concurrent writes; try again') =>
+  coded(ErrorCode.UNAVAILABLE, message, { reason: 'TRANSACTION_CONFLICT' });
 
 /** An invariant of our own code was broken: a bug, never a caller's mistake. */
 export function invariant(condition: unknown, message: string): asserts condition {

@@ -24,6 +24,8 @@ export interface BatchGetOptions {
   maxAttempts?: number;
   /** Base delay of the backoff, in ms. */
   baseDelayMs?: number;
+  /** Strongly consistent reads (writes read what they condition on). */
+  consistentRead?: boolean;
 }
 
 export class UnprocessedKeysError extends Error {
@@ -57,13 +59,13 @@ async function getChunk(
   tableName: string,
   chunk: ItemKey[],
   found: Map<string, Item>,
-  { maxAttempts = 8, baseDelayMs = 25 }: BatchGetOptions,
+  { maxAttempts = 8, baseDelayMs = 25, consistentRead }: BatchGetOptions,
 ): Promise<void> {
   let pending: Record<string, unknown>[] = chunk.map((k) => ({ PK: k.PK, SK: k.SK }));
   for (let attempt = 1; pending.length > 0; attempt++) {
     if (attempt > maxAttempts) throw new UnprocessedKeysError(pending.length);
     if (attempt > 1) await sleep(Math.random() * baseDelayMs * 2 ** (attempt - 2));
-    const out = await doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending } } }));
+    const out = await doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: consistentRead } } }));
     for (const item of out.Responses?.[tableName] ?? []) {
       found.set(itemKeyString(item as unknown as ItemKey), item);
     }

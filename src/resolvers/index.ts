@@ -1,5 +1,6 @@
 import type { Resolvers } from '../__generated__/resolvers.js';
 import { Query } from './Query.js';
+import { Mutation } from './Mutation.js';
 import { Student } from './Student.js';
 import { Course } from './Course.js';
 import { Customer } from './Customer.js';
@@ -17,6 +18,7 @@ import {
 export const resolvers: Resolvers = {
   DateTime,
   Query,
+  Mutation,
   Student,
   Course,
   Customer,

@@ -1,0 +1,150 @@
+/**
+ * deleteStudent / deleteCourse: the entity and all its enrollment edges,
+ * however many.
+ *
+ * Steps, each safe to repeat, so re-running after a crash finishes the job:
+ * 1. mark the entity `deletingAt` and REMOVE its own counter. From then on
+ *    enroll and update refuse it (NOT_FOUND), so no edge can be added behind
+ *    the cascade's back; with the counter gone, totalCount is counted from
+ *    the edges that remain and stays exact while they go.
+ * 2. page through its edges (`pageSize`, `concurrency` at a time); each edge
+ *    is deleted together with the decrement of the *other* side's counter in
+ *    one small transaction (an edge already deleted by a concurrent unenroll
+ *    or cascade is skipped: its counter was handled by that writer).
+ * 3. check no edge is left (another pass if one is), then delete the entity,
+ *    last.
+ * A missing entity is NOT_FOUND unless edges of it remain (left by another
+ * program, or a cascade interrupted between steps 3's check and delete on a
+ * lagging index): then those are cleaned up and the id is returned.
+ */
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { batchGet, type Item } from '../dynamo/batchGet.js';
+import type { Collection } from '../dynamo/collection.js';
+import { courseKey, idFrom, studentKey, type ItemKey } from '../dynamo/keys.js';
+import { invariant, notFound, transactionConflict, unavailable } from '../errors.js';
+import { courseStudents, studentCourses } from '../model/collections.js';
+import { validateId } from '../validation.js';
+import { counterChange, DELETING_ATTR, type Counter } from './conditions.js';
+import { isConditionFailed } from './create.js';
+import { anyLeft, forEachLimit, pages } from './fanOut.js';
+import { getItem, optionsOf, type Store } from './store.js';
+import { retryConflicts, transact, TransactionCancelled } from './transact.js';
+
+const MAX_PASSES = 3;
+
+interface Side {
+  what: string;
+  key: ItemKey;
+  ownCounter: Counter;
+  edges: Collection;
+  /** The entity at the other end of an edge, and its counter. */
+  otherKey: (edge: Item) => ItemKey;
+  otherCounter: Counter;
+}
+
+function otherId(kind: 'STUDENT' | 'COURSE', value: unknown): string {
+  const id = idFrom(kind, value);
+  invariant(id !== null, `edge key ${JSON.stringify(value)} is not a ${kind}# key`);
+  return id;
+}
+
+const studentSide = (id: string): Side => ({
+  what: `Student ${id}`,
+  key: studentKey(id),
+  ownCounter: 'courseCount',
+  edges: studentCourses(id),
+  otherKey: (edge) => courseKey(otherId('COURSE', edge.SK)),
+  otherCounter: 'studentCount',
+});
+
+const courseSide = (id: string): Side => ({
+  what: `Course ${id}`,
+  key: courseKey(id),
+  ownCounter: 'studentCount',
+  edges: courseStudents(id),
+  otherKey: (edge) => studentKey(otherId('STUDENT', edge.PK)),
+  otherCounter: 'courseCount',
+});
+
+export async function deleteStudent(store: Store, id: string): Promise<string> {
+  await cascade(store, studentSide(validateId(id)));
+  return id;
+}
+
+export async function deleteCourse(store: Store, id: string): Promise<string> {
+  await cascade(store, courseSide(validateId(id)));
+  return id;
+}
+
+async function cascade(store: Store, side: Side): Promise<void> {
+  const entity = await getItem(store, side.key);
+  if (entity === null && !(await anyLeft(store, side.edges))) throw notFound(`${side.what} not found`);
+  if (entity !== null && entity[DELETING_ATTR] === undefined) await markDeleting(store, side);
+
+  const { pageSize, concurrency } = optionsOf(store);
+  for (let pass = 1; ; pass++) {
+    for await (const page of pages(store, side.edges, pageSize)) {
+      const others = await batchGet(store.doc, store.tableName, page.map(side.otherKey), { consistentRead: true });
+      await forEachLimit(
+        page.map((edge, i) => ({ edge, other: others[i] })),
+        concurrency,
+        ({ edge, other }) => removeEdge(store, side, edge, other),
+      );
+    }
+    if (!(await anyLeft(store, side.edges))) break;
+    if (pass >= MAX_PASSES) throw unavailable(`${side.what} still has edges being written; try the delete again`);
+  }
+  await retryConflicts(store, () =>
+    store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: { PK: side.key.PK, SK: side.key.SK } })),
+  );
+}
+
+async function markDeleting(store: Store, side: Side): Promise<void> {
+  try {
+    await retryConflicts(store, () =>
+      store.doc.send(
+        new UpdateCommand({
+          TableName: store.tableName,
+          Key: { PK: side.key.PK, SK: side.key.SK },
+          UpdateExpression: 'SET #deleting = :now REMOVE #counter',
+          ConditionExpression: 'attribute_exists(PK)',
+          ExpressionAttributeNames: { '#deleting': DELETING_ATTR, '#counter': side.ownCounter },
+          ExpressionAttributeValues: { ':now': new Date().toISOString() },
+        }),
+      ),
+    );
+  } catch (err) {
+    // Deleted by a concurrent cascade of the same entity: its edges are still cleaned below.
+    if (!isConditionFailed(err)) throw err;
+  }
+}
+
+/** Deletes one edge with the other side's counter decrement; re-reads the other side when it changed. */
+async function removeEdge(store: Store, side: Side, edge: Item, other: Item | null): Promise<void> {
+  const { staleReadAttempts } = optionsOf(store);
+  const otherKey = side.otherKey(edge);
+  for (let round = 1; ; round++) {
+    try {
+      await transact(store, [
+        {
+          Delete: {
+            TableName: store.tableName,
+            Key: { PK: edge.PK, SK: edge.SK },
+            ConditionExpression: 'attribute_exists(PK)',
+          },
+        },
+        counterChange(store.tableName, otherKey, other, side.otherCounter, -1),
+      ]);
+      return;
+    } catch (err) {
+      if (!(err instanceof TransactionCancelled)) throw err;
+      if (err.failed(1)) {
+        if (round >= staleReadAttempts) throw transactionConflict();
+        other = await getItem(store, otherKey);
+        continue;
+      }
+      if (err.failed(0)) return; // already deleted by a concurrent unenroll or cascade
+      throw err;
+    }
+  }
+}

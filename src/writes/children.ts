@@ -1,0 +1,82 @@
+/**
+ * placeOrder / addPart: a child put into its parent's item collection and
+ * the parent's counter incremented, in one transaction.
+ *
+ * The parent is read first (consistently) to learn whether its counter
+ * exists (see conditions.ts); the transaction requires the parent to still
+ * exist. Missing parent → NOT_FOUND; a child id already in the collection
+ * → CONFLICT. An order id is also its GSI1 partition (`ORDER#<oid>`, how
+ * `order(id)` finds it), so an order id used under another customer is a
+ * CONFLICT too (checked before the transaction: two concurrent placeOrder
+ * calls giving the same explicit id to different customers can both pass;
+ * generated ids never collide).
+ */
+import type { AddPartInput, PlaceOrderInput } from '../__generated__/resolvers.js';
+import type { Item } from '../dynamo/batchGet.js';
+import { readRange } from '../dynamo/collection.js';
+import { customerKey, productKey, type ItemKey } from '../dynamo/keys.js';
+import { conflict, notFound, transactionConflict } from '../errors.js';
+import { orderById } from '../model/collections.js';
+import { orderItem, partItem } from '../model/items.js';
+import { toOrder, toPart } from '../model/mappers.js';
+import type { OrderRecord, PartRecord } from '../model/records.js';
+import { validateId } from '../validation.js';
+import { counterChange, type Counter } from './conditions.js';
+import { idOrNew } from './ids.js';
+import { optionalText, quantity, text, total } from './input.js';
+import { getItem, optionsOf, type Store } from './store.js';
+import { transact, TransactionCancelled } from './transact.js';
+
+async function putChild(store: Store, parent: ItemKey, parentWhat: string, counter: Counter, child: Item, childWhat: string) {
+  const { staleReadAttempts } = optionsOf(store);
+  for (let round = 1; ; round++) {
+    const seen = await getItem(store, parent);
+    if (seen === null) throw notFound(`${parentWhat} not found`);
+    try {
+      await transact(store, [
+        { Put: { TableName: store.tableName, Item: child, ConditionExpression: 'attribute_not_exists(PK)' } },
+        counterChange(store.tableName, parent, seen, counter, 1),
+      ]);
+      return seen;
+    } catch (err) {
+      if (!(err instanceof TransactionCancelled)) throw err;
+      if (err.failed(0)) throw conflict(`${childWhat} already exists`);
+      if (err.failed(1)) {
+        if (round >= staleReadAttempts) throw transactionConflict();
+        continue; // the parent was deleted, or its counter appeared or vanished: read again
+      }
+      throw err;
+    }
+  }
+}
+
+export async function placeOrder(store: Store, customerId: string, input: PlaceOrderInput): Promise<OrderRecord> {
+  validateId(customerId, 'customerId');
+  const item = orderItem({
+    customerId,
+    id: idOrNew(input.id),
+    placedAt: new Date().toISOString(),
+    total: total(input.total, 'input.total'),
+    status: optionalText(input.status, 'input.status'),
+  });
+  const order = toOrder(item);
+  if (input.id != null) {
+    const [existing] = await readRange(store.doc, store.tableName, { collection: orderById(order.id), forward: true, limit: 1 });
+    if (existing) throw conflict(`Order ${order.id} already exists`);
+  }
+  await putChild(store, customerKey(customerId), `Customer ${customerId}`, 'orderCount', item, `Order ${order.id}`);
+  return order;
+}
+
+export async function addPart(store: Store, productId: string, input: AddPartInput): Promise<PartRecord> {
+  validateId(productId, 'productId');
+  const item = partItem({
+    productId,
+    id: idOrNew(input.id),
+    name: text(input.name, 'input.name'),
+    quantity: quantity(input.quantity, 'input.quantity'),
+  });
+  const part = toPart(item);
+  await putChild(store, productKey(productId), `Product ${productId}`, 'partCount', item, `Part ${part.id}`);
+  return part;
+}

@@ -1,0 +1,102 @@
+/**
+ * Condition and counter pieces of transact items.
+ *
+ * Counters (CONTRACT.md §1) change in the same transaction as the relation,
+ * and only where they exist: a table filled by another program may lack
+ * them, and ADD on an absent counter would create it as ±1 while the true
+ * count is N. So the writer decides from the entity it read:
+ * - counter present → `ADD counter :delta` conditioned on `attribute_exists(counter)`;
+ * - counter absent  → a ConditionCheck on `attribute_not_exists(counter)`, no write;
+ * - entity absent   → a ConditionCheck on `attribute_not_exists(PK)` (only
+ *   cleanup of orphaned edges gets here).
+ * If the entity changed between read and transaction, the condition fails
+ * and the caller reads again.
+ */
+import type { Item } from '../dynamo/batchGet.js';
+import type { ItemKey } from '../dynamo/keys.js';
+import type { TransactItem } from './transact.js';
+
+/** Set while a cascade delete removes the entity's edges; writes that would add an edge refuse such an entity. */
+export const DELETING_ATTR = 'deletingAt';
+
+export type Counter = 'courseCount' | 'studentCount' | 'orderCount' | 'partCount';
+
+/** A condition expression with its placeholders; `and` joins them with fresh placeholder names. */
+export interface Condition {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+let placeholder = 0;
+const fresh = () => `p${(placeholder = (placeholder + 1) % 1_000_000)}`;
+
+export const exists = (attr: string): Condition => {
+  const n = `#${fresh()}`;
+  return { expression: `attribute_exists(${n})`, names: { [n]: attr }, values: {} };
+};
+
+export const absent = (attr: string): Condition => {
+  const n = `#${fresh()}`;
+  return { expression: `attribute_not_exists(${n})`, names: { [n]: attr }, values: {} };
+};
+
+/** `attr = value`, or the attribute's absence when the value read was absent. */
+export const unchanged = (attr: string, value: unknown): Condition => {
+  if (value === undefined) return absent(attr);
+  const id = fresh();
+  return { expression: `#${id} = :${id}`, names: { [`#${id}`]: attr }, values: { [`:${id}`]: value } };
+};
+
+export const and = (...parts: Condition[]): Condition => ({
+  expression: parts.map((p) => p.expression).join(' AND '),
+  names: Object.assign({}, ...parts.map((p) => p.names)),
+  values: Object.assign({}, ...parts.map((p) => p.values)),
+});
+
+/** The placeholder maps of a condition, as the SDK wants them (no empty maps). */
+export function expressionParts(c: Condition) {
+  return {
+    ConditionExpression: c.expression,
+    ExpressionAttributeNames: c.names,
+    ...(Object.keys(c.values).length > 0 ? { ExpressionAttributeValues: c.values } : {}),
+  };
+}
+
+export const conditionCheck = (tableName: string, key: ItemKey, c: Condition): TransactItem => ({
+  ConditionCheck: { TableName: tableName, Key: { PK: key.PK, SK: key.SK }, ...expressionParts(c) },
+});
+
+/**
+ * The transact item that moves `counter` of the entity at `key` by `delta`,
+ * given the entity as read (`seen`, null when it was absent). `also` adds
+ * conditions on the entity (e.g. its name is still the one copied).
+ */
+export function counterChange(
+  tableName: string,
+  key: ItemKey,
+  seen: Item | null,
+  counter: Counter,
+  delta: number,
+  also: Condition[] = [],
+): TransactItem {
+  if (seen === null) return conditionCheck(tableName, key, and(absent('PK'), ...also));
+  if (typeof seen[counter] !== 'number') {
+    return conditionCheck(tableName, key, and(exists('PK'), absent(counter), ...also));
+  }
+  const c = and(exists('PK'), exists(counter), ...also);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { PK: key.PK, SK: key.SK },
+      UpdateExpression: 'ADD #counter :delta',
+      ConditionExpression: c.expression,
+      ExpressionAttributeNames: { ...c.names, '#counter': counter },
+      ExpressionAttributeValues: { ...c.values, ':delta': delta },
+    },
+  };
+}
+
+/** The counter as it will be after `delta`, or undefined when it is not maintained. */
+export const counterAfter = (seen: Item, counter: Counter, delta: number): number | undefined =>
+  typeof seen[counter] === 'number' ? (seen[counter] as number) + delta : undefined;

@@ -1,0 +1,131 @@
+/**
+ * enroll / unenroll: the many-to-many edge and both counters in one
+ * TransactWriteItems, so no reader ever sees an edge without its counts or
+ * a count without its edge.
+ *
+ * enroll reads both entities first (one consistent BatchGet) for the copies
+ * the edge carries (`courseTitle`, `studentName`) and for which counters
+ * exist, then transacts on the condition that what it read still holds:
+ * the name and title are unchanged (a concurrent rename cannot leave a
+ * stale copy), neither entity is being deleted (a cascade cannot miss the
+ * edge), and each counter still exists or not as read. When only those
+ * conditions fail, it reads again and retries; when the edge's own
+ * condition fails, the student is already enrolled (CONFLICT).
+ */
+import { batchGet, type Item } from '../dynamo/batchGet.js';
+import { courseKey, enrollmentKeys, studentKey } from '../dynamo/keys.js';
+import { conflict, notFound, transactionConflict } from '../errors.js';
+import { enrollmentItem } from '../model/items.js';
+import { studentCourses } from '../model/collections.js';
+import { toCourse } from '../model/mappers.js';
+import type { StudentCourseEdgeRecord } from '../model/records.js';
+import { startKeyOf } from '../dynamo/collection.js';
+import { encodeCursor } from '../pagination.js';
+import { validateId } from '../validation.js';
+import { absent, counterAfter, counterChange, DELETING_ATTR, unchanged } from './conditions.js';
+import { optionsOf, type Store } from './store.js';
+import { transact, TransactionCancelled } from './transact.js';
+
+/** Absent, or on its way out (a cascade delete has started): no new edges for it. */
+export const gone = (item: Item | null): boolean => item === null || item[DELETING_ATTR] !== undefined;
+
+async function readBoth(store: Store, studentId: string, courseId: string) {
+  const [student, course] = await batchGet(store.doc, store.tableName, [studentKey(studentId), courseKey(courseId)], {
+    consistentRead: true,
+  });
+  return { student, course };
+}
+
+function missing(studentId: string, courseId: string, student: Item | null, course: Item | null) {
+  const names = [gone(student) ? `Student ${studentId}` : null, gone(course) ? `Course ${courseId}` : null];
+  return notFound(`${names.filter(Boolean).join(' and ')} not found`);
+}
+
+export async function enroll(store: Store, studentId: string, courseId: string): Promise<StudentCourseEdgeRecord> {
+  validateId(studentId, 'studentId');
+  validateId(courseId, 'courseId');
+  const { staleReadAttempts } = optionsOf(store);
+  for (let round = 1; ; round++) {
+    const { student, course } = await readBoth(store, studentId, courseId);
+    if (student === null || course === null || gone(student) || gone(course)) {
+      throw missing(studentId, courseId, student, course);
+    }
+
+    const edge = enrollmentItem({
+      studentId,
+      courseId,
+      enrolledAt: new Date().toISOString(),
+      // Absent on tables written by other programs: the attribute is then left out (removeUndefinedValues).
+      courseTitle: course.title as string,
+      studentName: student.name as string,
+    });
+    try {
+      await transact(store, [
+        { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } },
+        counterChange(store.tableName, studentKey(studentId), student, 'courseCount', 1, [
+          unchanged('name', student.name),
+          absent(DELETING_ATTR),
+        ]),
+        counterChange(store.tableName, courseKey(courseId), course, 'studentCount', 1, [
+          unchanged('title', course.title),
+          absent(DELETING_ATTR),
+        ]),
+      ]);
+    } catch (err) {
+      if (!(err instanceof TransactionCancelled)) throw err;
+      if (err.failed(1) || err.failed(2)) {
+        // An entity changed since it was read (renamed, deleted, counter added or removed): read again.
+        if (round >= staleReadAttempts) throw transactionConflict();
+        continue;
+      }
+      if (err.failed(0)) throw conflict(`Student ${studentId} is already enrolled in course ${courseId}`);
+      throw err;
+    }
+    const collection = studentCourses(studentId);
+    return {
+      cursor: encodeCursor(collection, startKeyOf(collection, edge)),
+      enrolledAt: edge.enrolledAt as string,
+      node: { ...toCourse(course), studentCount: counterAfter(course, 'studentCount', 1) },
+    };
+  }
+}
+
+/**
+ * Deletes the edge (it must exist: NOT_FOUND otherwise) and decrements both
+ * counters where they exist. An edge whose entity is already gone (left by a
+ * crashed cascade) is removed too.
+ */
+export async function unenroll(store: Store, studentId: string, courseId: string): Promise<boolean> {
+  validateId(studentId, 'studentId');
+  validateId(courseId, 'courseId');
+  const { staleReadAttempts } = optionsOf(store);
+  for (let round = 1; ; round++) {
+    const { student, course } = await readBoth(store, studentId, courseId);
+    const edgeKey = enrollmentKeys(studentId, courseId);
+    try {
+      await transact(store, [
+        {
+          Delete: {
+            TableName: store.tableName,
+            Key: { PK: edgeKey.PK, SK: edgeKey.SK },
+            ConditionExpression: 'attribute_exists(PK)',
+          },
+        },
+        counterChange(store.tableName, studentKey(studentId), student, 'courseCount', -1),
+        counterChange(store.tableName, courseKey(courseId), course, 'studentCount', -1),
+      ]);
+      return true;
+    } catch (err) {
+      if (!(err instanceof TransactionCancelled)) throw err;
+      if (err.failed(1) || err.failed(2)) {
+        if (round >= staleReadAttempts) throw transactionConflict();
+        continue;
+      }
+      if (err.failed(0)) {
+        if (student === null || course === null) throw missing(studentId, courseId, student, course);
+        throw notFound(`Student ${studentId} is not enrolled in course ${courseId}`);
+      }
+      throw err;
+    }
+  }
+}

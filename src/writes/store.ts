@@ -1,0 +1,51 @@
+/**
+ * What every write needs: the document client, the table, and the knobs of
+ * retries and fan-outs. Resolvers pass the request context (which has `doc`
+ * and `tableName`) and take the defaults; tests inject small pages, a
+ * single worker or a faulty client.
+ */
+import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Item } from '../dynamo/batchGet.js';
+import type { ItemKey } from '../dynamo/keys.js';
+
+export interface WriteOptions {
+  /** Edges read per page during a fan-out or cascade (Query `Limit`). */
+  pageSize: number;
+  /** Edge writes in flight at once during a fan-out or cascade. */
+  concurrency: number;
+  /** Attempts of one transaction when it is cancelled by a conflict (first included). */
+  conflictAttempts: number;
+  /** Base delay of the jittered backoff between those attempts, in ms. */
+  conflictDelayMs: number;
+  /** Read-then-transact rounds when what was read changed before the transaction. */
+  staleReadAttempts: number;
+}
+
+export const DEFAULT_WRITE_OPTIONS: WriteOptions = {
+  pageSize: 100,
+  concurrency: 8,
+  conflictAttempts: 5,
+  conflictDelayMs: 20,
+  staleReadAttempts: 8,
+};
+
+export interface Store {
+  doc: DynamoDBDocumentClient;
+  tableName: string;
+  writeOptions?: Partial<WriteOptions>;
+}
+
+export const optionsOf = (store: Store): WriteOptions => ({ ...DEFAULT_WRITE_OPTIONS, ...store.writeOptions });
+
+/** One item, strongly consistent: writes decide from what they read, so they read the latest. */
+export async function getItem(store: Store, key: ItemKey): Promise<Item | null> {
+  const out = await store.doc.send(
+    new GetCommand({ TableName: store.tableName, Key: { PK: key.PK, SK: key.SK }, ConsistentRead: true }),
+  );
+  return out.Item ?? null;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Full jitter: a random delay up to base·2^(attempt-1). */
+export const backoff = (baseMs: number, attempt: number) => sleep(Math.random() * baseMs * 2 ** (attempt - 1));

@@ -1,0 +1,85 @@
+/**
+ * TransactWriteItems with the retries a transaction needs, and its
+ * cancellation reasons handed back in a form callers can act on.
+ *
+ * In:  up to 100 transact items (all-or-nothing).
+ * Out: resolves when the transaction committed, or throws
+ * - `TransactionCancelled` with one reason code per item (in item order)
+ *   when a condition failed: the caller knows which item and decides
+ *   (CONFLICT, NOT_FOUND, or read again and retry);
+ * - the typed UNAVAILABLE error (`extensions.reason: TRANSACTION_CONFLICT`)
+ *   when concurrent transactions kept colliding with this one after
+ *   `conflictAttempts` tries with jittered backoff;
+ * - anything else unchanged (throttling, network: classified by formatError).
+ *
+ * Why retry here: `TransactionConflict` (another transaction holds one of the
+ * items) and `TransactionInProgressException` are transient and the SDK
+ * does not retry `TransactionCanceledException`. A cancelled transaction
+ * wrote nothing, so sending it again is safe. Each attempt is a new command,
+ * so the SDK gives it a fresh ClientRequestToken (its own network retries
+ * reuse the token and are therefore idempotent).
+ */
+import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import { transactionConflict } from '../errors.js';
+import { backoff, optionsOf, type Store } from './store.js';
+
+export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+/** Cancellation reason codes DynamoDB reports per item; 'None' for items that were fine. */
+export class TransactionCancelled extends Error {
+  override name = 'TransactionCancelled';
+  constructor(readonly reasons: string[]) {
+    super(`transaction cancelled: ${reasons.join(', ')}`);
+  }
+  /** Did the condition of the item at `index` fail? */
+  failed(index: number): boolean {
+    return this.reasons[index] === 'ConditionalCheckFailed';
+  }
+}
+
+/** Reasons that say "try again shortly", not "your condition is false". */
+const TRANSIENT_REASONS = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
+const TRANSIENT_ERRORS = new Set(['TransactionInProgressException', 'TransactionConflictException']);
+
+interface AwsError {
+  name?: string;
+  CancellationReasons?: { Code?: string }[];
+}
+
+/** Is this error a transient collision with another transaction (retry the same request)? */
+export function isTransientConflict(err: unknown): boolean {
+  const e = err as AwsError;
+  if (TRANSIENT_ERRORS.has(e?.name ?? '')) return true;
+  if (e?.name !== 'TransactionCanceledException') return false;
+  const codes = (e.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+  return !codes.includes('ConditionalCheckFailed') && codes.some((c) => TRANSIENT_REASONS.has(c));
+}
+
+/**
+ * Runs `attempt` until it succeeds or fails with something other than a
+ * transient conflict; after `conflictAttempts` conflicts, the typed error.
+ */
+export async function retryConflicts<T>(store: Store, attempt: () => Promise<T>): Promise<T> {
+  const { conflictAttempts, conflictDelayMs } = optionsOf(store);
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isTransientConflict(err)) throw err;
+      if (n >= conflictAttempts) throw transactionConflict();
+      await backoff(conflictDelayMs, n);
+    }
+  }
+}
+
+export async function transact(store: Store, items: TransactItem[]): Promise<void> {
+  try {
+    await retryConflicts(store, () => store.doc.send(new TransactWriteCommand({ TransactItems: items })));
+  } catch (err) {
+    const e = err as AwsError;
+    if (e?.name === 'TransactionCanceledException' && e.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')) {
+      throw new TransactionCancelled(e.CancellationReasons.map((r) => r.Code ?? 'None'));
+    }
+    throw err;
+  }
+}
