@@ -12,7 +12,7 @@
  *    one small transaction (an edge already deleted by a concurrent unenroll
  *    or cascade is skipped: its counter was handled by that writer).
  * 3. check no edge is left (another pass if one is), then delete the entity,
- *    last.
+ *    last, and only while it still carries the mark.
  * A missing entity is NOT_FOUND unless edges of it remain (left by another
  * program, or a cascade interrupted between steps 3's check and delete on a
  * lagging index): then those are cleaned up and the id is returned.
@@ -27,10 +27,10 @@ import { validateId } from '../validation.js';
 import { counterChange, DELETING_ATTR, type Counter } from './conditions.js';
 import { isConditionFailed } from './create.js';
 import { anyLeft, forEachLimit, pages } from './fanOut.js';
-import { getItem, optionsOf, type Store } from './store.js';
+import { getItem, optionsOf, sleep, type Store } from './store.js';
 import { retryConflicts, transact, TransactionCancelled } from './transact.js';
 
-const MAX_PASSES = 3;
+const MAX_PASSES = 4;
 
 interface Side {
   what: string;
@@ -92,11 +92,27 @@ async function cascade(store: Store, side: Side): Promise<void> {
       );
     }
     if (!(await anyLeft(store, side.edges))) break;
-    if (pass >= MAX_PASSES) throw unavailable(`${side.what} still has edges being written; try the delete again`);
+    // Only a lagging GSI1 (course side, real DynamoDB) can show edges here: give it a moment, then look again.
+    if (pass >= MAX_PASSES) throw unavailable(`${side.what} still lists edges; try the delete again`);
+    await sleep(100 * pass);
   }
-  await retryConflicts(store, () =>
-    store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: { PK: side.key.PK, SK: side.key.SK } })),
-  );
+  // Only the entity this cascade marked (or a concurrent one did): a fresh entity created under the same id
+  // while orphaned edges were being cleaned up is not ours to delete.
+  if (entity === null) return;
+  try {
+    await retryConflicts(store, () =>
+      store.doc.send(
+        new DeleteCommand({
+          TableName: store.tableName,
+          Key: { PK: side.key.PK, SK: side.key.SK },
+          ConditionExpression: 'attribute_exists(#deleting)',
+          ExpressionAttributeNames: { '#deleting': DELETING_ATTR },
+        }),
+      ),
+    );
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err; // already deleted by a concurrent cascade
+  }
 }
 
 async function markDeleting(store: Store, side: Side): Promise<void> {
