@@ -1,0 +1,77 @@
+/** Mutation input rules and the counter pieces of transactions, without DynamoDB. */
+import { describe, expect, it } from 'vitest';
+import { email, quantity, text, total } from '../../src/writes/input.js';
+import { counterChange } from '../../src/writes/conditions.js';
+import { idOrNew, newId } from '../../src/writes/ids.js';
+import { studentKey } from '../../src/dynamo/keys.js';
+
+const code = (fn: () => unknown) => {
+  try {
+    fn();
+    return 'accepted';
+  } catch (e) {
+    return (e as { extensions?: { code?: string } }).extensions?.code;
+  }
+};
+
+describe('input rules', () => {
+  it('trims names and refuses blank or over-long ones', () => {
+    expect(text('  Ada ', 'name')).toBe('Ada');
+    expect(code(() => text(' \t ', 'name'))).toBe('BAD_USER_INPUT');
+    expect(code(() => text('x'.repeat(201), 'name'))).toBe('BAD_USER_INPUT');
+    expect(text('x'.repeat(200), 'name')).toHaveLength(200);
+  });
+
+  it('accepts plausible emails, null for none, and refuses the rest', () => {
+    expect(email(' ada@example.com ', 'email')).toBe('ada@example.com');
+    expect(email(null, 'email')).toBeNull();
+    for (const bad of ['', 'ada', 'ada@', '@example.com', 'a b@example.com', `${'a'.repeat(250)}@example.com`]) {
+      expect(code(() => email(bad, 'email')), bad).toBe('BAD_USER_INPUT');
+    }
+  });
+
+  it('totals are finite and ≥ 0; quantities integers ≥ 0', () => {
+    expect(total(0, 't')).toBe(0);
+    expect(total(19.99, 't')).toBe(19.99);
+    for (const bad of [-0.01, Number.NaN, Number.POSITIVE_INFINITY]) expect(code(() => total(bad, 't'))).toBe('BAD_USER_INPUT');
+    expect(quantity(0, 'q')).toBe(0);
+    for (const bad of [-1, 1.5]) expect(code(() => quantity(bad, 'q'))).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('generated ids', () => {
+  it('are ULIDs, strictly increasing even within one millisecond, never containing "#"', () => {
+    const ids = Array.from({ length: 1000 }, newId);
+    expect(ids.every((id) => /^[0-9A-HJKMNP-TV-Z]{26}$/.test(id))).toBe(true);
+    expect(ids.every((id, i) => i === 0 || ids[i - 1] < id)).toBe(true);
+  });
+
+  it('a given id is validated instead', () => {
+    expect(idOrNew('abc')).toBe('abc');
+    expect(code(() => idOrNew('a#b'))).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('counter changes', () => {
+  const key = studentKey('s');
+
+  it('adds to a counter that exists, on the condition it still does', () => {
+    const item = counterChange('T', key, { ...key, courseCount: 3 }, 'courseCount', 1);
+    expect(item.Update?.UpdateExpression).toBe('ADD #counter :delta');
+    expect(item.Update?.ExpressionAttributeValues?.[':delta']).toBe(1);
+    expect(item.Update?.ConditionExpression).toMatch(/^attribute_exists\(#p\d+\) AND attribute_exists\(#p\d+\)$/);
+    expect(Object.values(item.Update?.ExpressionAttributeNames ?? {}).sort()).toEqual(['PK', 'courseCount', 'courseCount'].sort());
+  });
+
+  it('never creates an absent counter: only checks it is still absent', () => {
+    const item = counterChange('T', key, { ...key, name: 'n' }, 'courseCount', 1);
+    expect(item.Update).toBeUndefined();
+    expect(item.ConditionCheck?.ConditionExpression).toMatch(/^attribute_exists\(#p\d+\) AND attribute_not_exists\(#p\d+\)$/);
+  });
+
+  it('for an absent entity checks it is still absent', () => {
+    const item = counterChange('T', key, null, 'courseCount', -1);
+    expect(item.ConditionCheck?.ConditionExpression).toMatch(/^attribute_not_exists\(#p\d+\)$/);
+    expect(item.ConditionCheck?.ExpressionAttributeValues).toBeUndefined();
+  });
+});
