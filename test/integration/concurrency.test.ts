@@ -6,16 +6,14 @@
  * equals its entity's current name/title, and every failed call failed with
  * a contract code.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { courseItem, studentItem } from '../../src/model/items.js';
 import { testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
 
-let gw: TestGateway;
-beforeAll(async () => {
-  gw = await testGateway();
-});
-afterAll(() => gw.stop());
+const gateways: TestGateway[] = [];
+afterAll(() => Promise.all(gateways.map((g) => g.stop())));
 
 /** A small seeded PRNG, so a failing interleaving of calls can be replayed. */
 function mulberry32(seed: number) {
@@ -30,6 +28,7 @@ function mulberry32(seed: number) {
 const STUDENTS = ['s1', 's2', 's3', 'legacy'];
 const COURSES = ['A', 'B', 'C', 'X'];
 const CALLS = 300;
+const CONFLICT_CALLS = 100;
 /**
  * Calls in flight at once. All calls are started together (Promise.all), but
  * DynamoDB Local (one JVM) accepts connections slowly: beyond about 50 open
@@ -53,32 +52,33 @@ function limiter(max: number) {
   };
 }
 
-describe('racing writes', () => {
-  it('keep base table, GSI1, counters and copies consistent and fail only with contract codes', async () => {
+/** Races `calls` writes (plus renames and a cascade) on a fresh table, then checks the adjacency list is whole. */
+async function raceAndCheck(gw: TestGateway, calls: number, seed: number) {
+  {
     await gw.put([
       ...STUDENTS.filter((s) => s !== 'legacy').map((id) => studentItem({ id, name: `Student ${id}`, courseCount: 0 })),
       { PK: 'STUDENT#legacy', SK: 'PROFILE', name: 'No counter' },
       ...COURSES.map((id) => courseItem({ id, title: `Course ${id}`, studentCount: 0 })),
     ]);
 
-    const random = mulberry32(20261129);
+    const random = mulberry32(seed);
     const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
     const limit = limiter(IN_FLIGHT);
     const run = (query: string, variables?: Record<string, unknown>) => limit(() => gw.run(query, variables));
-    const calls: Promise<GqlResult>[] = [];
-    for (let i = 0; i < CALLS; i++) {
+    const pending: Promise<GqlResult>[] = [];
+    for (let i = 0; i < calls; i++) {
       const s = pick(STUDENTS);
       const c = pick(COURSES);
       const op = random() < 0.6 ? 'enroll' : 'unenroll';
       const selection = op === 'enroll' ? '{ enrolledAt }' : '';
-      calls.push(run(`mutation($s: ID!, $c: ID!) { ${op}(studentId: $s, courseId: $c) ${selection} }`, { s, c }));
+      pending.push(run(`mutation($s: ID!, $c: ID!) { ${op}(studentId: $s, courseId: $c) ${selection} }`, { s, c }));
       if (i % 60 === 30) {
-        calls.push(run(`mutation($c: ID!, $t: String!) { updateCourse(id: $c, input: { title: $t }) { id } }`, { c: pick(['A', 'B', 'C']), t: `Title ${i}` }));
-        calls.push(run(`mutation($s: ID!, $n: String!) { updateStudent(id: $s, input: { name: $n }) { id } }`, { s: pick(STUDENTS), n: `Name ${i}` }));
+        pending.push(run(`mutation($c: ID!, $t: String!) { updateCourse(id: $c, input: { title: $t }) { id } }`, { c: pick(['A', 'B', 'C']), t: `Title ${i}` }));
+        pending.push(run(`mutation($s: ID!, $n: String!) { updateStudent(id: $s, input: { name: $n }) { id } }`, { s: pick(STUDENTS), n: `Name ${i}` }));
       }
-      if (i === CALLS / 2) calls.push(run(`mutation { deleteCourse(id: "X") }`));
+      if (i === Math.floor(calls / 2)) pending.push(run(`mutation { deleteCourse(id: "X") }`));
     }
-    const results = await Promise.all(calls);
+    const results = await Promise.all(pending);
 
     const failures = results.flatMap((r) => r.errors ?? []);
     for (const error of failures) {
@@ -89,7 +89,7 @@ describe('racing writes', () => {
       ).toBe(true);
     }
     const succeeded = results.filter((r) => !r.errors).length;
-    expect(succeeded).toBeGreaterThan(CALLS / 4);
+    expect(succeeded).toBeGreaterThan(calls / 4);
     // The race really raced: some enrollments collided, some unenrollments found nothing.
     expect(failures.some((e) => e.extensions?.code === 'CONFLICT')).toBe(true);
     expect(failures.some((e) => e.extensions?.code === 'NOT_FOUND')).toBe(true);
@@ -132,5 +132,38 @@ describe('racing writes', () => {
       expect(e.courseTitle).toBe(entity(String(e.GSI1PK))?.title);
       expect(e.studentName).toBe(entity(String(e.PK))?.name);
     }
+  }
+}
+
+describe('racing writes', () => {
+  it('keep base table, GSI1, counters and copies consistent and fail only with contract codes', async () => {
+    const gw = await testGateway();
+    gateways.push(gw);
+    await raceAndCheck(gw, CALLS, 20261129);
+  });
+
+  it('stay consistent when a quarter of all transactions are cancelled by (injected) TransactionConflicts', async () => {
+    const gw = await testGateway();
+    gateways.push(gw);
+    const random = mulberry32(7);
+    let injected = 0;
+    // Cancelled before it is sent, as DynamoDB cancels a conflicting transaction: nothing of it is written.
+    gw.dynamo.raw.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (context.commandName === 'TransactWriteItemsCommand' && random() < 0.25) {
+          injected++;
+          const items = (args.input as { TransactItems: unknown[] }).TransactItems;
+          throw new TransactionCanceledException({
+            message: 'Transaction cancelled (injected)',
+            $metadata: { httpStatusCode: 400 },
+            CancellationReasons: items.map((_, i) => ({ Code: i === 0 ? 'TransactionConflict' : 'None' })),
+          });
+        }
+        return next(args);
+      },
+      { step: 'initialize', name: 'injectTransactionConflicts' },
+    );
+    await raceAndCheck(gw, CONFLICT_CALLS, 99);
+    expect(injected).toBeGreaterThan(CONFLICT_CALLS / 10);
   });
 });

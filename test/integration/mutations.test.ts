@@ -353,3 +353,45 @@ describe('deleteStudent and deleteCourse', () => {
     expect((await gw.get('COURSE#DB', 'PROFILE'))?.studentCount).toBe(0);
   });
 });
+
+describe('DynamoDB requests per mutation', () => {
+  beforeAll(async () => {
+    await gw.put([
+      studentItem({ id: 'q1', name: 'Quinn', courseCount: 2 }),
+      studentItem({ id: 'q2', name: 'Quade', courseCount: 1 }),
+      courseItem({ id: 'QA', title: 'Quantum', studentCount: 2 }),
+      courseItem({ id: 'QB', title: 'Quilting', studentCount: 1 }),
+      enrollmentItem({ studentId: 'q1', courseId: 'QA', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Quantum', studentName: 'Quinn' }),
+      enrollmentItem({ studentId: 'q2', courseId: 'QA', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Quantum', studentName: 'Quade' }),
+      enrollmentItem({ studentId: 'q1', courseId: 'QB', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Quilting', studentName: 'Quinn' }),
+      customerItem({ id: 'qc', name: 'Quincy', orderCount: 0 }),
+    ]);
+  });
+
+  it('create is one conditional PutItem', async () => {
+    const { requests } = await gw.counted(`mutation { createStudent(input: { id: "q9", name: "Q" }) { id name } }`);
+    expect(requests.byOperation).toEqual({ PutItem: 1 });
+  });
+
+  it('placeOrder without an id is one GetItem and one transaction', async () => {
+    const { requests } = await gw.counted(`mutation { placeOrder(customerId: "qc", input: { total: 3 }) { id } }`);
+    expect(requests.byOperation).toEqual({ GetItem: 1, TransactWriteItems: 1 });
+  });
+
+  it('a course rename over 2 edges: entity update, one page, one update per edge, one re-read', async () => {
+    const { result, requests } = await gw.counted(`mutation { updateCourse(id: "QA", input: { title: "Quantum II" }) { title } }`);
+    expect(result.errors).toBeUndefined();
+    expect(requests.byOperation).toEqual({ UpdateItem: 3, Query: 1, GetItem: 1 });
+  });
+
+  it('re-running the same rename writes no edge again', async () => {
+    const { requests } = await gw.counted(`mutation { updateCourse(id: "QA", input: { title: "Quantum II" }) { title } }`);
+    expect(requests.byOperation).toEqual({ UpdateItem: 1, Query: 1, GetItem: 1 });
+  });
+
+  it('a student delete over 2 edges: read, mark, one page, other sides read, one transaction per edge, final check, delete', async () => {
+    const { result, requests } = await gw.counted(`mutation { deleteStudent(id: "q1") }`);
+    expect(result.errors).toBeUndefined();
+    expect(requests.byOperation).toEqual({ GetItem: 1, UpdateItem: 1, Query: 2, BatchGetItem: 1, TransactWriteItems: 2, DeleteItem: 1 });
+  });
+});
