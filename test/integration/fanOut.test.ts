@@ -95,6 +95,14 @@ describe('rename fan-out', () => {
     expect(rerun.sent.Update).toBe(1 + EDGES - k);
   });
 
+  it('concurrent renames of one course converge on the title the course ends with', async () => {
+    await courseWithStudents('RR', 'Old', 'rr');
+    await Promise.all(['One', 'Two', 'Three', 'Four'].map((title) => updateCourse(store().store, 'RR', { title })));
+    const final = (await gw.get('COURSE#RR', 'PROFILE'))?.title;
+    const copies = new Set((await edgesOf('RR')).map((e) => e.courseTitle));
+    expect([...copies]).toEqual([final]);
+  });
+
   it('does not resurrect an edge deleted while the fan-out runs', async () => {
     await courseWithStudents('RD', 'Old', 'rd');
     let deleted = false;
