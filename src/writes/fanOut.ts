@@ -13,23 +13,34 @@ import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import type { Store } from './store.js';
 
+/** One Query page of a collection's children; `next` is the LastEvaluatedKey (more may follow). */
+export async function queryPage(
+  store: Store,
+  collection: Collection,
+  limit: number,
+  startKey?: Record<string, unknown>,
+): Promise<{ items: Item[]; next: Record<string, unknown> | undefined }> {
+  const out = await store.doc.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      IndexName: collection.index,
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      ExpressionAttributeNames: { '#pk': collection.pkAttr, '#sk': collection.skAttr },
+      ExpressionAttributeValues: { ':pk': collection.pk, ':prefix': collection.prefix },
+      ConsistentRead: collection.index ? undefined : true,
+      Limit: limit,
+      ExclusiveStartKey: startKey,
+    }),
+  );
+  return { items: out.Items ?? [], next: out.LastEvaluatedKey };
+}
+
 export async function* pages(store: Store, collection: Collection, pageSize: number): AsyncGenerator<Item[]> {
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await store.doc.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        IndexName: collection.index,
-        KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-        ExpressionAttributeNames: { '#pk': collection.pkAttr, '#sk': collection.skAttr },
-        ExpressionAttributeValues: { ':pk': collection.pk, ':prefix': collection.prefix },
-        ConsistentRead: collection.index ? undefined : true,
-        Limit: pageSize,
-        ExclusiveStartKey: startKey,
-      }),
-    );
-    if (out.Items && out.Items.length > 0) yield out.Items;
-    startKey = out.LastEvaluatedKey;
+    const { items, next } = await queryPage(store, collection, pageSize, startKey);
+    if (items.length > 0) yield items;
+    startKey = next;
   } while (startKey);
 }
 

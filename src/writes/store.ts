@@ -9,6 +9,12 @@ import type { Item } from '../dynamo/batchGet.js';
 import type { ItemKey } from '../dynamo/keys.js';
 
 export interface WriteOptions {
+  /**
+   * A rename whose entity has at most this many edges updates the entity and
+   * every copy in one transaction (all or nothing); more edges are fanned out.
+   * At most 99: a transaction holds 100 items, one of them the entity.
+   */
+  atomicEdges: number;
   /** Edges read per page during a fan-out or cascade (Query `Limit`). */
   pageSize: number;
   /** Edge writes in flight at once during a fan-out or cascade. */
@@ -22,6 +28,7 @@ export interface WriteOptions {
 }
 
 export const DEFAULT_WRITE_OPTIONS: WriteOptions = {
+  atomicEdges: 99,
   pageSize: 100,
   concurrency: 8,
   conflictAttempts: 5,

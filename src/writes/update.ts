@@ -1,23 +1,28 @@
 /**
- * updateStudent / updateCourse: the entity first (one conditional
- * UpdateItem: NOT_FOUND when it is absent or being deleted), then the
- * denormalized copy on every edge (`studentName` in the student's own
- * collection, `courseTitle` on the course's edges found through GSI1).
+ * updateStudent / updateCourse: the entity (NOT_FOUND when it is absent or
+ * being deleted) and the denormalized copy on every edge (`studentName` in
+ * the student's own collection, `courseTitle` on the course's edges found
+ * through GSI1).
  *
- * The fan-out is not atomic with the entity update (a course may have more
- * edges than one transaction can hold), so it is made convergent instead:
+ * Up to `atomicEdges` (99) edges, the entity and every stale copy change in
+ * one transaction: all or nothing. Beyond that no transaction can hold them,
+ * so the entity is updated first and the copies are fanned out, made
+ * convergent instead of atomic:
  * - each edge is updated on `attribute_exists(PK)`: an edge deleted
  *   meanwhile is not resurrected;
  * - edges already carrying the value are skipped, so re-running the same
  *   update after a crash midway only writes what is missing;
- * - after the pass the entity is read again (consistently); if a concurrent
- *   rename changed it, the pass runs again with the newer value, so the last
- *   rename's value is what every edge ends with;
+ * - on both paths, afterwards the copies are checked once more and the
+ *   entity is read again (consistently): an edge enrolled between the edge
+ *   read and the write is caught, and if a concurrent rename changed the
+ *   entity, the pass runs again with the newer value, so the last rename's
+ *   value is what every edge ends with;
  * - enroll conditions its edge on the name/title it copied, so an edge
- *   created during the fan-out carries the new value.
+ *   created after the rename carries the new value.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { UpdateCourseInput, UpdateStudentInput } from '../__generated__/resolvers.js';
+import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import { courseKey, studentKey, type ItemKey } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../errors.js';
@@ -28,34 +33,45 @@ import { validateId } from '../validation.js';
 import { DELETING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';
 import { gone } from './enroll.js';
-import { forEachLimit, pages } from './fanOut.js';
+import { forEachLimit, pages, queryPage } from './fanOut.js';
 import { email, text } from './input.js';
 import { getItem, optionsOf, type Store } from './store.js';
-import { retryConflicts } from './transact.js';
+import { retryConflicts, transact, TransactionCancelled, type TransactItem } from './transact.js';
 
 /** How many times the copies are re-synchronised when concurrent renames keep changing the value. */
 const MAX_SETTLE_PASSES = 5;
 
-/** Sets `copyAttr = value` on every edge of `collection` that lacks it. Returns the number of edges written. */
-export async function refreshCopies(store: Store, collection: Collection, copyAttr: string, value: string) {
+interface Change {
+  set: Record<string, unknown>;
+  remove: string[];
+}
+
+/** A denormalized copy: the entity attribute it copies, the edges holding it, their attribute. */
+interface Copy {
+  attr: string;
+  value: string;
+  edges: Collection;
+  copyAttr: string;
+}
+
+const editEdge = (tableName: string, edge: Item, copy: Copy) => ({
+  TableName: tableName,
+  Key: { PK: edge.PK, SK: edge.SK },
+  UpdateExpression: 'SET #copy = :value',
+  ConditionExpression: 'attribute_exists(PK)',
+  ExpressionAttributeNames: { '#copy': copy.copyAttr },
+  ExpressionAttributeValues: { ':value': copy.value },
+});
+
+/** Sets the copy on every edge that lacks it, page by page. Returns the number of edges written. */
+export async function refreshCopies(store: Store, copy: Copy): Promise<number> {
   const { pageSize, concurrency } = optionsOf(store);
   let written = 0;
-  for await (const page of pages(store, collection, pageSize)) {
-    const stale = page.filter((edge) => edge[copyAttr] !== value);
+  for await (const page of pages(store, copy.edges, pageSize)) {
+    const stale = page.filter((edge) => edge[copy.copyAttr] !== copy.value);
     await forEachLimit(stale, concurrency, async (edge) => {
       try {
-        await retryConflicts(store, () =>
-          store.doc.send(
-            new UpdateCommand({
-              TableName: store.tableName,
-              Key: { PK: edge.PK, SK: edge.SK },
-              UpdateExpression: 'SET #copy = :value',
-              ConditionExpression: 'attribute_exists(PK)',
-              ExpressionAttributeNames: { '#copy': copyAttr },
-              ExpressionAttributeValues: { ':value': value },
-            }),
-          ),
-        );
+        await retryConflicts(store, () => store.doc.send(new UpdateCommand(editEdge(store.tableName, edge, copy))));
         written++;
       } catch (err) {
         if (!isConditionFailed(err)) throw err; // the edge was deleted meanwhile: nothing to update
@@ -65,23 +81,23 @@ export async function refreshCopies(store: Store, collection: Collection, copyAt
   return written;
 }
 
-/** Fans `value` out, then again with the entity's newer value while a concurrent rename changed it. */
-async function settleCopies(store: Store, key: ItemKey, attr: string, collection: Collection, copyAttr: string, value: string) {
+/**
+ * Brings the copies to `copy.value`, then again with the entity's newer
+ * value while a concurrent rename changed it. Returns the entity as last read.
+ */
+async function settleCopies(store: Store, key: ItemKey, copy: Copy): Promise<Item | null> {
+  let now: Item | null = null;
   for (let pass = 1; pass <= MAX_SETTLE_PASSES; pass++) {
-    await refreshCopies(store, collection, copyAttr, value);
-    const now = await getItem(store, key);
-    if (now === null || typeof now[attr] !== 'string' || now[attr] === value) return;
-    value = now[attr] as string;
+    await refreshCopies(store, copy);
+    now = await getItem(store, key);
+    if (now === null || typeof now[copy.attr] !== 'string' || now[copy.attr] === copy.value) return now;
+    copy = { ...copy, value: now[copy.attr] as string };
   }
+  return now;
 }
 
-interface Change {
-  set: Record<string, unknown>;
-  remove: string[];
-}
-
-/** One conditional UpdateItem; returns the item as updated, or null when there was nothing to change. */
-async function updateEntity(store: Store, key: ItemKey, what: string, change: Change) {
+/** The UpdateItem parameters of an entity change, conditional on the entity existing and not being deleted. */
+function entityUpdate(tableName: string, key: ItemKey, change: Change) {
   const names: Record<string, string> = { '#deleting': DELETING_ATTR };
   const values: Record<string, unknown> = {};
   const sets = Object.entries(change.set).map(([attr, value], i) => {
@@ -93,32 +109,81 @@ async function updateEntity(store: Store, key: ItemKey, what: string, change: Ch
     names[`#r${i}`] = attr;
     return `#r${i}`;
   });
-  if (sets.length === 0 && removes.length === 0) {
+  return {
+    TableName: tableName,
+    Key: { PK: key.PK, SK: key.SK },
+    UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
+      .filter(Boolean)
+      .join(' '),
+    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#deleting)',
+    ExpressionAttributeNames: names,
+    ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
+  };
+}
+
+const isEmpty = (change: Change) => Object.keys(change.set).length === 0 && change.remove.length === 0;
+
+function applied(item: Item, change: Change): Item {
+  const next = { ...item, ...change.set };
+  for (const attr of change.remove) delete next[attr];
+  return next;
+}
+
+/** The entity alone: one conditional UpdateItem. Returns the entity as updated. */
+async function updateEntity(store: Store, key: ItemKey, what: string, change: Change): Promise<Item> {
+  if (isEmpty(change)) {
     const item = await getItem(store, key);
-    if (gone(item)) throw notFound(`${what} not found`);
-    return item!;
+    if (item === null || gone(item)) throw notFound(`${what} not found`);
+    return item;
   }
   try {
     const out = await retryConflicts(store, () =>
-      store.doc.send(
-        new UpdateCommand({
-          TableName: store.tableName,
-          Key: { PK: key.PK, SK: key.SK },
-          UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
-            .filter(Boolean)
-            .join(' '),
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#deleting)',
-          ExpressionAttributeNames: names,
-          ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
+      store.doc.send(new UpdateCommand({ ...entityUpdate(store.tableName, key, change), ReturnValues: 'ALL_NEW' })),
     );
     return out.Attributes!;
   } catch (err) {
     if (isConditionFailed(err)) throw notFound(`${what} not found`);
     throw err;
   }
+}
+
+/**
+ * The entity and every stale copy in one transaction, when the edges fit.
+ * Returns the entity as updated, or null when they do not fit (or edges kept
+ * vanishing under it) and the caller must fan out instead.
+ */
+async function updateAtomically(store: Store, key: ItemKey, what: string, change: Change, copy: Copy): Promise<Item | null> {
+  const { atomicEdges, staleReadAttempts } = optionsOf(store);
+  if (atomicEdges <= 0) return null;
+  for (let round = 1; round <= staleReadAttempts; round++) {
+    const [entity, edges] = await Promise.all([getItem(store, key), queryPage(store, copy.edges, atomicEdges + 1)]);
+    if (entity === null || gone(entity)) throw notFound(`${what} not found`);
+    if (edges.next !== undefined || edges.items.length > atomicEdges) return null;
+    const stale = edges.items.filter((edge) => edge[copy.copyAttr] !== copy.value);
+    const items: TransactItem[] = [
+      { Update: entityUpdate(store.tableName, key, change) },
+      ...stale.map((edge) => ({ Update: editEdge(store.tableName, edge, copy) })),
+    ];
+    try {
+      await transact(store, items);
+      return applied(entity, change);
+    } catch (err) {
+      if (!(err instanceof TransactionCancelled)) throw err;
+      if (err.failed(0)) throw notFound(`${what} not found`);
+      // An edge was deleted between the read and the transaction: read again.
+    }
+  }
+  return null;
+}
+
+/** Updates the entity and, when `copy` is given, the copies on its edges. */
+async function update(store: Store, key: ItemKey, what: string, change: Change, copy?: Copy): Promise<Item> {
+  if (!copy) return updateEntity(store, key, what, change);
+  const atomically = await updateAtomically(store, key, what, change, copy);
+  const updated = atomically ?? (await updateEntity(store, key, what, change));
+  const latest = await settleCopies(store, key, copy);
+  // The entity as this update left it; newer when a concurrent write has changed it since.
+  return latest && latest[copy.attr] !== undefined && !gone(latest) ? latest : updated;
 }
 
 function required(value: string | null | undefined, argumentName: string): string | undefined {
@@ -135,9 +200,8 @@ export async function updateStudent(store: Store, id: string, input: UpdateStude
   if (input.email === null) change.remove.push('email');
   else if (input.email !== undefined) change.set.email = email(input.email, 'input.email');
 
-  const item = await updateEntity(store, studentKey(id), `Student ${id}`, change);
-  if (name !== undefined) await settleCopies(store, studentKey(id), 'name', studentCourses(id), 'studentName', name);
-  return toStudent(item);
+  const copy = name === undefined ? undefined : { attr: 'name', value: name, edges: studentCourses(id), copyAttr: 'studentName' };
+  return toStudent(await update(store, studentKey(id), `Student ${id}`, change, copy));
 }
 
 export async function updateCourse(store: Store, id: string, input: UpdateCourseInput): Promise<CourseRecord> {
@@ -145,7 +209,6 @@ export async function updateCourse(store: Store, id: string, input: UpdateCourse
   const title = required(input.title, 'input.title');
   const change: Change = { set: title === undefined ? {} : { title }, remove: [] };
 
-  const item = await updateEntity(store, courseKey(id), `Course ${id}`, change);
-  if (title !== undefined) await settleCopies(store, courseKey(id), 'title', courseStudents(id), 'courseTitle', title);
-  return toCourse(item);
+  const copy = title === undefined ? undefined : { attr: 'title', value: title, edges: courseStudents(id), copyAttr: 'courseTitle' };
+  return toCourse(await update(store, courseKey(id), `Course ${id}`, change, copy));
 }

@@ -36,7 +36,8 @@ function store(options: Partial<WriteOptions> = {}, crash?: { kind: new (...args
       return (gw.dynamo.doc.send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
     },
   } as unknown as DynamoDBDocumentClient;
-  const s: Store = { doc, tableName: gw.tableName, writeOptions: { pageSize: PAGE, concurrency: 3, ...options } };
+  // atomicEdges 0: renames fan out however few edges there are (the atomic path has its own tests below).
+  const s: Store = { doc, tableName: gw.tableName, writeOptions: { atomicEdges: 0, pageSize: PAGE, concurrency: 3, ...options } };
   return { store: s, sent };
 }
 
@@ -95,18 +96,27 @@ describe('rename fan-out', () => {
     expect(rerun.sent.Update).toBe(1 + EDGES - k);
   });
 
-  it('concurrent renames of one course converge on the title the course ends with', async () => {
-    await courseWithStudents('RR', 'Old', 'rr');
-    await Promise.all(['One', 'Two', 'Three', 'Four'].map((title) => updateCourse(store().store, 'RR', { title })));
-    const final = (await gw.get('COURSE#RR', 'PROFILE'))?.title;
-    const copies = new Set((await edgesOf('RR')).map((e) => e.courseTitle));
+  it.each([
+    ['fanned out', 0],
+    ['in one transaction each', 99],
+  ])('concurrent renames of one course (%s) converge on the title the course ends with', async (_, atomicEdges) => {
+    const course = `RR${atomicEdges}`;
+    await courseWithStudents(course, 'Old', `rr${atomicEdges}x`);
+    await Promise.all(['One', 'Two', 'Three', 'Four'].map((title) => updateCourse(store({ atomicEdges }).store, course, { title })));
+    const final = (await gw.get(`COURSE#${course}`, 'PROFILE'))?.title;
+    const copies = new Set((await edgesOf(course)).map((e) => e.courseTitle));
     expect([...copies]).toEqual([final]);
   });
 
-  it('does not resurrect an edge deleted while the fan-out runs', async () => {
-    await courseWithStudents('RD', 'Old', 'rd');
+  it.each([
+    ['fanned out', 0],
+    ['in one transaction', 99],
+  ])('does not resurrect an edge deleted between the edge read and the write (%s)', async (_, atomicEdges) => {
+    const course = `RD${atomicEdges}`;
+    const prefix = `rd${atomicEdges}x`;
+    await courseWithStudents(course, 'Old', prefix);
     let deleted = false;
-    const racing = store();
+    const racing = store({ atomicEdges });
     const send = racing.store.doc.send.bind(racing.store.doc);
     // Between the fan-out's page read and its edge writes, another writer unenrolls the first student.
     racing.store.doc.send = (async (command: object, ...rest: unknown[]) => {
@@ -114,14 +124,56 @@ describe('rename fan-out', () => {
       if (command instanceof QueryCommand && !deleted) {
         deleted = true;
         const { unenroll } = await import('../../src/writes/enroll.js');
-        await unenroll({ doc: gw.dynamo.doc, tableName: gw.tableName }, 'rd00', 'RD');
+        await unenroll({ doc: gw.dynamo.doc, tableName: gw.tableName }, `${prefix}00`, course);
       }
       return out;
     }) as never;
-    await updateCourse(racing.store, 'RD', { title: 'New' });
-    expect(await gw.get('STUDENT#rd00', 'COURSE#RD')).toBeUndefined();
-    expect(await edgesOf('RD')).toHaveLength(EDGES - 1);
-    expect((await gw.get('COURSE#RD', 'PROFILE'))?.studentCount).toBe(EDGES - 1);
+    await updateCourse(racing.store, course, { title: 'New' });
+    expect(await gw.get(`STUDENT#${prefix}00`, `COURSE#${course}`)).toBeUndefined();
+    const edges = await edgesOf(course);
+    expect(edges).toHaveLength(EDGES - 1);
+    expect(edges.every((e) => e.courseTitle === 'New')).toBe(true);
+    expect((await gw.get(`COURSE#${course}`, 'PROFILE'))?.studentCount).toBe(EDGES - 1);
+    // In one transaction: the first one named the deleted edge, was cancelled whole, and was re-read and re-sent.
+    if (atomicEdges > 0) expect(racing.sent.TransactWrite).toBe(2);
+  });
+});
+
+describe('rename in one transaction', () => {
+  it('up to atomicEdges edges: the entity and every copy change in a single transaction', async () => {
+    await courseWithStudents('AT', 'Old', 'at');
+    const { store: s, sent } = store({ atomicEdges: 99 });
+    expect((await updateCourse(s, 'AT', { title: 'New' })).title).toBe('New');
+    expect(sent.TransactWrite).toBe(1);
+    expect(sent.Update).toBeUndefined();
+    expect((await edgesOf('AT')).every((e) => e.courseTitle === 'New')).toBe(true);
+  });
+
+  it('a failed transaction leaves the entity and every copy as they were', async () => {
+    await courseWithStudents('AF', 'Old', 'af');
+    const before = await gw.scan();
+    const failing = store({ atomicEdges: 99 }, { kind: TransactWriteCommand, after: 0 });
+    await expect(updateCourse(failing.store, 'AF', { title: 'New' })).rejects.toThrow('injected crash');
+    expect(await gw.scan()).toEqual(before);
+  });
+
+  it('99 edges fit one transaction (100 items); the 100th edge makes it a fan-out', async () => {
+    const students = ids('big', 99);
+    await gw.put([
+      courseItem({ id: 'BIG', title: 'Old', studentCount: 99 }),
+      ...students.map((id) => enrollmentItem({ studentId: id, courseId: 'BIG', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: id })),
+    ]);
+    const atomic = store({ atomicEdges: 99, pageSize: 100 });
+    await updateCourse(atomic.store, 'BIG', { title: 'Ninety-nine' });
+    expect(atomic.sent.TransactWrite).toBe(1);
+    expect((await edgesOf('BIG')).every((e) => e.courseTitle === 'Ninety-nine')).toBe(true);
+
+    await gw.put([enrollmentItem({ studentId: 'big99', courseId: 'BIG', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: 'x' })]);
+    const fanned = store({ atomicEdges: 99, pageSize: 100 });
+    await updateCourse(fanned.store, 'BIG', { title: 'Hundred' });
+    expect(fanned.sent.TransactWrite).toBeUndefined();
+    expect(fanned.sent.Update).toBe(1 + 100);
+    expect((await edgesOf('BIG')).every((e) => e.courseTitle === 'Hundred')).toBe(true);
   });
 });
 
