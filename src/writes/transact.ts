@@ -20,7 +20,7 @@
  * reuse the token and are therefore idempotent).
  */
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { transactionConflict } from '../errors.js';
+import { transactionConflict, unavailable } from '../errors.js';
 import { backoff, optionsOf, type Store } from './store.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
@@ -38,7 +38,8 @@ export class TransactionCancelled extends Error {
 }
 
 /** Reasons that say "try again shortly", not "your condition is false". */
-const TRANSIENT_REASONS = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
+const THROTTLING_REASONS = new Set(['ThrottlingError', 'ProvisionedThroughputExceeded']);
+const TRANSIENT_REASONS = new Set(['TransactionConflict', ...THROTTLING_REASONS]);
 const TRANSIENT_ERRORS = new Set(['TransactionInProgressException', 'TransactionConflictException']);
 
 interface AwsError {
@@ -55,9 +56,13 @@ export function isTransientConflict(err: unknown): boolean {
   return !codes.includes('ConditionalCheckFailed') && codes.some((c) => TRANSIENT_REASONS.has(c));
 }
 
+const isThrottled = (err: unknown) =>
+  ((err as AwsError)?.CancellationReasons ?? []).some((r) => THROTTLING_REASONS.has(r.Code ?? ''));
+
 /**
  * Runs `attempt` until it succeeds or fails with something other than a
- * transient conflict; after `conflictAttempts` conflicts, the typed error.
+ * transient conflict; after `conflictAttempts` conflicts, the typed error
+ * (plain UNAVAILABLE when the last cancellation was throttling, not a conflict).
  */
 export async function retryConflicts<T>(store: Store, attempt: () => Promise<T>): Promise<T> {
   const { conflictAttempts, conflictDelayMs } = optionsOf(store);
@@ -66,7 +71,7 @@ export async function retryConflicts<T>(store: Store, attempt: () => Promise<T>)
       return await attempt();
     } catch (err) {
       if (!isTransientConflict(err)) throw err;
-      if (n >= conflictAttempts) throw transactionConflict();
+      if (n >= conflictAttempts) throw isThrottled(err) ? unavailable() : transactionConflict();
       await backoff(conflictDelayMs, n);
     }
   }

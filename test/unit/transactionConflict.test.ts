@@ -84,6 +84,13 @@ describe('transient transaction conflicts', () => {
     expect(fake.transactions).toHaveLength(0);
   });
 
+  it('a transaction throttled on every attempt is plain UNAVAILABLE, without the conflict reason', async () => {
+    const fake = fakeDoc(items, Array.from({ length: 10 }, () => cancelled('None', 'ThrottlingError', 'None')));
+    const error = await enroll({ doc: fake.doc, tableName: 'T', writeOptions: fastRetries }, 's', 'C').catch((e) => e);
+    expect(error.extensions).toEqual({ code: 'UNAVAILABLE' });
+    expect(fake.transactions).toHaveLength(0);
+  });
+
   it('placeOrder retries a conflict and increments the counter it read', async () => {
     const fake = fakeDoc([customerItem({ id: 'cu', name: 'Cy', orderCount: 3 })], [cancelled('TransactionConflict', 'None')]);
     const order = await placeOrder({ doc: fake.doc, tableName: 'T', writeOptions: fastRetries }, 'cu', { total: 1 });
