@@ -29,6 +29,8 @@ const STUDENTS = ['s1', 's2', 's3', 'legacy'];
 const COURSES = ['A', 'B', 'C', 'X'];
 const CALLS = 300;
 const CONFLICT_CALLS = 100;
+/** DynamoDB Local commits some 30-40 transactions a second on 2 cores: about 10 s for the race, more on a busy machine. */
+const RACE_TIMEOUT_MS = 120_000;
 /**
  * Calls in flight at once. All calls are started together (Promise.all), but
  * DynamoDB Local (one JVM) accepts connections slowly: beyond about 50 open
@@ -140,7 +142,7 @@ describe('racing writes', () => {
     const gw = await testGateway();
     gateways.push(gw);
     await raceAndCheck(gw, CALLS, 20261129);
-  });
+  }, RACE_TIMEOUT_MS);
 
   it('stay consistent when a quarter of all transactions are cancelled by (injected) TransactionConflicts', async () => {
     const gw = await testGateway();
@@ -165,5 +167,5 @@ describe('racing writes', () => {
     );
     await raceAndCheck(gw, CONFLICT_CALLS, 99);
     expect(injected).toBeGreaterThan(CONFLICT_CALLS / 10);
-  });
+  }, RACE_TIMEOUT_MS);
 });
