@@ -10,7 +10,8 @@
  * - the typed UNAVAILABLE error (`extensions.reason: TRANSACTION_CONFLICT`)
  *   when concurrent transactions kept colliding with this one after
  *   `conflictAttempts` tries with jittered backoff;
- * - anything else unchanged (throttling, network: classified by formatError).
+ * - plain UNAVAILABLE when the cancellations were for throttling;
+ * - anything else unchanged (network, validation: classified by formatError).
  *
  * Why retry here: `TransactionConflict` (another transaction holds one of the
  * items) and `TransactionInProgressException` are transient and the SDK
