@@ -297,6 +297,20 @@ describe('placeOrder and addPart', () => {
     expect((await gw.get('PRODUCT#pp', 'PRODUCT'))?.partCount).toBe(1);
   });
 
+  it('concurrent orders and parts each count exactly once', async () => {
+    await gw.put([customerItem({ id: 'busy', name: 'Busy', orderCount: 0 }), productItem({ id: 'kit', name: 'Kit', partCount: 0 })]);
+    const results = await Promise.all([
+      ...Array.from({ length: 25 }, (_, i) => gw.run(`mutation { placeOrder(customerId: "busy", input: { total: ${i} }) { id } }`)),
+      ...Array.from({ length: 25 }, (_, i) => gw.run(`mutation { addPart(productId: "kit", input: { name: "p${i}", quantity: ${i} }) { id } }`)),
+    ]);
+    expect(results.flatMap((r) => r.errors ?? [])).toEqual([]);
+    const items = await gw.scan();
+    expect(items.filter((i) => i.PK === 'CUSTOMER#busy' && String(i.SK).startsWith('ORDER#'))).toHaveLength(25);
+    expect(items.filter((i) => i.PK === 'PRODUCT#kit' && String(i.SK).startsWith('PART#'))).toHaveLength(25);
+    expect((await gw.get('CUSTOMER#busy', 'PROFILE'))?.orderCount).toBe(25);
+    expect((await gw.get('PRODUCT#kit', 'PRODUCT'))?.partCount).toBe(25);
+  });
+
   it('addPart errors: existing part CONFLICT, missing product NOT_FOUND, negative quantity BAD_USER_INPUT', async () => {
     const q = `mutation($p: ID!, $input: AddPartInput!) { addPart(productId: $p, input: $input) { id } }`;
     await failsLeavingTableAsItWas(q, { p: 'pp', input: { id: 'valve', name: 'Other', quantity: 1 } }, 'CONFLICT');
