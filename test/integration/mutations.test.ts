@@ -368,6 +368,23 @@ describe('deleteStudent and deleteCourse', () => {
   });
 });
 
+describe('several mutations in one operation', () => {
+  it('each mutation field sees what the fields before it wrote', async () => {
+    await gw.put([courseItem({ id: 'MO', title: 'Multi', studentCount: 0 })]);
+    const result = await gw.run(`mutation {
+      s: createStudent(input: { id: "mo1", name: "Mo" }) { id }
+      e: enroll(studentId: "mo1", courseId: "MO") { node { id } }
+      r: updateStudent(id: "mo1", input: { name: "Mona" }) { name courses { totalCount edges { node { title } } } }
+      u: unenroll(studentId: "mo1", courseId: "MO")
+      after: updateCourse(id: "MO", input: { title: "Multi II" }) { title students { totalCount } }
+    }`);
+    expect(result.errors).toBeUndefined();
+    expect(result.data.r).toEqual({ name: 'Mona', courses: { totalCount: 1, edges: [{ node: { title: 'Multi' } }] } });
+    expect(result.data.u).toBe(true);
+    expect(result.data.after).toEqual({ title: 'Multi II', students: { totalCount: 0 } });
+  });
+});
+
 describe('DynamoDB requests per mutation', () => {
   beforeAll(async () => {
     await gw.put([
