@@ -9,10 +9,14 @@
 import DataLoader from 'dataloader';
 import type { MutationResolvers } from '../__generated__/resolvers.js';
 import type { Context } from '../context.js';
+import { startKeyOf } from '../dynamo/collection.js';
+import { studentCourses } from '../model/collections.js';
+import type { StudentCourseEdgeRecord } from '../model/records.js';
+import { encodeCursor } from '../pagination.js';
 import { createCourse, createCustomer, createProduct, createStudent } from '../writes/create.js';
 import { deleteCourse, deleteStudent } from '../writes/cascade.js';
 import { addPart, placeOrder } from '../writes/children.js';
-import { enroll, unenroll } from '../writes/enroll.js';
+import { enroll, unenroll, type Enrollment } from '../writes/enroll.js';
 import { updateCourse, updateStudent } from '../writes/update.js';
 
 function forgetReads(ctx: Context): void {
@@ -27,6 +31,16 @@ const write = async <T>(ctx: Context, run: () => Promise<T>): Promise<T> => {
   }
 };
 
+/** The new edge as the student's courses connection shows it, with a cursor that pages on from it. */
+function studentCourseEdge(ctx: Context, studentId: string, { edge, course }: Enrollment): StudentCourseEdgeRecord {
+  const collection = studentCourses(studentId);
+  return {
+    cursor: encodeCursor(ctx.cursors, collection, startKeyOf(collection, edge)),
+    enrolledAt: edge.enrolledAt as string,
+    node: course,
+  };
+}
+
 export const Mutation: MutationResolvers = {
   createStudent: (_, { input }, ctx) => write(ctx, () => createStudent(ctx, input)),
   updateStudent: (_, { id, input }, ctx) => write(ctx, () => updateStudent(ctx, id, input)),
@@ -34,7 +48,8 @@ export const Mutation: MutationResolvers = {
   createCourse: (_, { input }, ctx) => write(ctx, () => createCourse(ctx, input)),
   updateCourse: (_, { id, input }, ctx) => write(ctx, () => updateCourse(ctx, id, input)),
   deleteCourse: (_, { id }, ctx) => write(ctx, () => deleteCourse(ctx, id)),
-  enroll: (_, { studentId, courseId }, ctx) => write(ctx, () => enroll(ctx, studentId, courseId)),
+  enroll: (_, { studentId, courseId }, ctx) =>
+    write(ctx, async () => studentCourseEdge(ctx, studentId, await enroll(ctx, studentId, courseId))),
   unenroll: (_, { studentId, courseId }, ctx) => write(ctx, () => unenroll(ctx, studentId, courseId)),
   createCustomer: (_, { input }, ctx) => write(ctx, () => createCustomer(ctx, input)),
   placeOrder: (_, { customerId, input }, ctx) => write(ctx, () => placeOrder(ctx, customerId, input)),

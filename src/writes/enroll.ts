@@ -16,11 +16,8 @@ import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { courseKey, enrollmentKeys, studentKey } from '../dynamo/keys.js';
 import { conflict, notFound, transactionConflict } from '../errors.js';
 import { enrollmentItem } from '../model/items.js';
-import { studentCourses } from '../model/collections.js';
 import { toCourse } from '../model/mappers.js';
-import type { StudentCourseEdgeRecord } from '../model/records.js';
-import { startKeyOf } from '../dynamo/collection.js';
-import { encodeCursor } from '../pagination.js';
+import type { CourseRecord } from '../model/records.js';
 import { validateId } from '../validation.js';
 import { absent, counterAfter, counterChange, DELETING_ATTR, unchanged } from './conditions.js';
 import { optionsOf, type Store } from './store.js';
@@ -41,7 +38,13 @@ function missing(studentId: string, courseId: string, student: Item | null, cour
   return notFound(`${names.filter(Boolean).join(' and ')} not found`);
 }
 
-export async function enroll(store: Store, studentId: string, courseId: string): Promise<StudentCourseEdgeRecord> {
+/** What enroll wrote: the edge item (its cursor is the resolver's business) and the course as it now is. */
+export interface Enrollment {
+  edge: Item;
+  course: CourseRecord;
+}
+
+export async function enroll(store: Store, studentId: string, courseId: string): Promise<Enrollment> {
   validateId(studentId, 'studentId');
   validateId(courseId, 'courseId');
   const { staleReadAttempts } = optionsOf(store);
@@ -81,12 +84,7 @@ export async function enroll(store: Store, studentId: string, courseId: string):
       if (err.failed(0)) throw conflict(`Student ${studentId} is already enrolled in course ${courseId}`);
       throw err;
     }
-    const collection = studentCourses(studentId);
-    return {
-      cursor: encodeCursor(collection, startKeyOf(collection, edge)),
-      enrolledAt: edge.enrolledAt as string,
-      node: { ...toCourse(course), studentCount: counterAfter(course, 'studentCount', 1) },
-    };
+    return { edge, course: { ...toCourse(course), studentCount: counterAfter(course, 'studentCount', 1) } };
   }
 }
 
