@@ -193,3 +193,39 @@ describe('writes under faults (transaction level; mutations build on this)', () 
     expect(metrics.byOperation).toEqual({ TransactWriteItems: 1 });
   });
 });
+
+describe('mutations under faults (GraphQL level)', () => {
+  it('answers enroll under persistent throttling with UNAVAILABLE and leaves no edge, counter or copy behind', async () => {
+    const before = await gw.scan();
+    removeFaults = injectFaults(gw.dynamo.raw, ({ operation }) =>
+      operation === 'TransactWriteItems' ? dynamoFault('ThrottlingException') : null,
+    );
+    const result = await gw.run(`mutation { enroll(studentId: "4", courseId: "B") { enrolledAt } }`);
+    expect(codes(result)).toEqual(['UNAVAILABLE']);
+    removeFaults();
+    removeFaults = undefined;
+    expect(await gw.scan()).toEqual(before);
+  });
+
+  it('answers placeOrder with UNAVAILABLE when DynamoDB answers 5xx, and writes nothing', async () => {
+    const before = await gw.scan();
+    removeFaults = injectFaults(gw.dynamo.raw, ({ operation }) =>
+      operation === 'TransactWriteItems' ? dynamoFault('InternalServerError') : null,
+    );
+    const result = await gw.run(`mutation { placeOrder(customerId: "1", input: { total: 5 }) { id } }`);
+    expect(codes(result)).toEqual(['UNAVAILABLE']);
+    removeFaults();
+    removeFaults = undefined;
+    expect(await gw.scan()).toEqual(before);
+  });
+
+  it('completes enroll when only the first attempts are throttled', async () => {
+    removeFaults = injectFaults(gw.dynamo.raw, ({ attempt }) =>
+      attempt === 1 ? dynamoFault('ProvisionedThroughputExceededException') : null,
+    );
+    const result = await gw.run(`mutation { enroll(studentId: "4", courseId: "C") { node { id title } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(result.data.enroll.node).toEqual({ id: 'C', title: 'Compilers' });
+    expect(await gw.get('STUDENT#4', 'COURSE#C')).toMatchObject({ GSI1PK: 'COURSE#C', courseTitle: 'Compilers' });
+  });
+});
