@@ -14,6 +14,7 @@
  */
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { itemKeyString, type ItemKey } from './keys.js';
+import { backoff } from './backoff.js';
 
 export const BATCH_GET_MAX_KEYS = 100;
 
@@ -35,7 +36,6 @@ export class UnprocessedKeysError extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function batchGet(
   doc: DynamoDBDocumentClient,
@@ -64,7 +64,7 @@ async function getChunk(
   let pending: Record<string, unknown>[] = chunk.map((k) => ({ PK: k.PK, SK: k.SK }));
   for (let attempt = 1; pending.length > 0; attempt++) {
     if (attempt > maxAttempts) throw new UnprocessedKeysError(pending.length);
-    if (attempt > 1) await sleep(Math.random() * baseDelayMs * 2 ** (attempt - 2));
+    if (attempt > 1) await backoff(baseDelayMs, attempt - 1);
     const out = await doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: consistentRead } } }));
     for (const item of out.Responses?.[tableName] ?? []) {
       found.set(itemKeyString(item as unknown as ItemKey), item);

@@ -5,10 +5,10 @@
  */
 import { BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Item } from './batchGet.js';
+import { backoff } from './backoff.js';
 
 export const BATCH_WRITE_MAX_ITEMS = 25;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function batchPut(
   doc: DynamoDBDocumentClient,
@@ -20,7 +20,7 @@ export async function batchPut(
     let pending = items.slice(i, i + BATCH_WRITE_MAX_ITEMS).map((Item) => ({ PutRequest: { Item } }));
     for (let attempt = 1; pending.length > 0; attempt++) {
       if (attempt > maxAttempts) throw new Error(`BatchWriteItem left ${pending.length} items unprocessed`);
-      if (attempt > 1) await sleep(Math.random() * baseDelayMs * 2 ** (attempt - 2));
+      if (attempt > 1) await backoff(baseDelayMs, attempt - 1);
       const out = await doc.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
       pending = (out.UnprocessedItems?.[tableName] ?? []) as typeof pending;
     }

