@@ -31,6 +31,7 @@ import type { Context } from './context.js';
 import type { CursorCodec } from './cursorSigning.js';
 import { readCursorPayload } from './pagination.js';
 import { validateConnectionArgs, validateId } from './validation.js';
+import { checkMemo } from './plugins/passedChecks.js';
 
 const ID_ARGUMENTS = ['id', 'studentId', 'courseId', 'customerId', 'productId'];
 
@@ -93,21 +94,28 @@ export function checkArguments(
   }
 }
 
-export const argumentCheckPlugin: ApolloServerPlugin<Context> = {
-  async requestDidStart() {
-    return {
-      async didResolveOperation({ document, schema, request, contextValue }) {
-        try {
-          checkArguments(schema, document, request.variables ?? {}, contextValue.cursors);
-        } catch (err) {
-          // A refused request, like a validation failure: HTTP 400 (Apollo would answer 500
-          // for an error thrown from a plugin hook), the GraphQL error itself unchanged.
-          if (err instanceof GraphQLError) {
-            throw new GraphQLError(err.message, { extensions: { ...err.extensions, http: { status: 400 } } });
+/** One per server: what passed is remembered for that server's documents and cursor keys only. */
+export function argumentCheckPlugin(): ApolloServerPlugin<Context> {
+  const passed = checkMemo();
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, schema, request, contextValue }) {
+          try {
+            // The cursor codec is fixed for the server's life, so a pass stays a pass.
+            passed(document, request.operationName, request.variables, () =>
+              checkArguments(schema, document, request.variables ?? {}, contextValue.cursors),
+            );
+          } catch (err) {
+            // A refused request, like a validation failure: HTTP 400 (Apollo would answer 500
+            // for an error thrown from a plugin hook), the GraphQL error itself unchanged.
+            if (err instanceof GraphQLError) {
+              throw new GraphQLError(err.message, { extensions: { ...err.extensions, http: { status: 400 } } });
+            }
+            throw err;
           }
-          throw err;
-        }
-      },
-    };
-  },
-};
+        },
+      };
+    },
+  };
+}

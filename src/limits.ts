@@ -44,6 +44,7 @@ import {
 } from 'graphql';
 import { ErrorCode } from './errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './validation.js';
+import { checkMemo } from './plugins/passedChecks.js';
 
 export interface QueryLimits {
   maxDepth: number;
@@ -142,19 +143,22 @@ export function connectionCostRule(maxCost: number, variables?: Variables): Vali
  * when the request's variables are known, and still before execution.
  */
 function costPlugin(maxCost: number): ApolloServerPlugin {
+  const passed = checkMemo();
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ schema, document, operation, request }) {
           if (!operation) return;
-          const fragments = new Map<string, FragmentDefinitionNode>();
-          for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-          const cost = operationCost(schema, operation, (n) => fragments.get(n), request.variables);
-          if (cost > maxCost) {
-            throw new GraphQLError(costMessage(maxCost, cost), {
-              extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED, http: { status: 400 } },
-            });
-          }
+          passed(document, request.operationName, request.variables, () => {
+            const fragments = new Map<string, FragmentDefinitionNode>();
+            for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+            const cost = operationCost(schema, operation, (n) => fragments.get(n), request.variables);
+            if (cost > maxCost) {
+              throw new GraphQLError(costMessage(maxCost, cost), {
+                extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED, http: { status: 400 } },
+              });
+            }
+          });
         },
       };
     },

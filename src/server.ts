@@ -57,7 +57,7 @@ export function createServer({
     formatError: (formatted, error) => formatError(formatted, error, { production }),
     plugins: [
       operationLogPlugin(logger),
-      argumentCheckPlugin,
+      argumentCheckPlugin(),
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),
