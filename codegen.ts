@@ -9,7 +9,7 @@ const config: CodegenConfig = {
       config: {
         useTypeImports: true,
         useIndexSignature: false,
-        contextType: '../context.js#Context',
+        contextType: '../graphql/context.js#Context',
         scalars: { DateTime: 'string' },
         mappers: {
           Student: '../model/records.js#StudentRecord',

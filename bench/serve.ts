@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
-import { startGateway } from '../src/app.js';
+import { startGateway } from '../src/transport/startGateway.js';
 import { loadConfig } from '../src/config.js';
 import { instrumentClient, OperationMetrics, runWithMetrics } from '../src/dynamo/metrics.js';
 import { directCases } from './direct.js';

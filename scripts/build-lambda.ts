@@ -1,10 +1,10 @@
 /**
- * `npm run build:lambda [outDir]`: bundles src/lambda.ts and its
+ * `npm run build:lambda [outDir]`: bundles src/transport/lambdaHandler.ts and its
  * dependencies into one ES module for the AWS Lambda Node.js runtime.
  *
  * Output (default dist/lambda/), mirroring the repository layout so that
- * server.ts finds `../schema.graphql` next to the bundle's folder:
- *   src/lambda.mjs     handler `src/lambda.handler`
+ * src/graphql/server.ts finds `../../schema.graphql` next to the bundle's folder:
+ *   src/transport/lambda.mjs   handler `src/transport/lambda.handler`
  *   schema.graphql     read at start-up by server.ts
  *   package.json       {"type":"module"}
  *
@@ -21,10 +21,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 export async function buildLambda(outDir = join(root, 'dist', 'lambda')): Promise<string> {
   rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(join(outDir, 'src'), { recursive: true });
+  mkdirSync(join(outDir, 'src', 'transport'), { recursive: true });
   await build({
-    entryPoints: [join(root, 'src', 'lambda.ts')],
-    outfile: join(outDir, 'src', 'lambda.mjs'),
+    entryPoints: [join(root, 'src', 'transport', 'lambdaHandler.ts')],
+    outfile: join(outDir, 'src', 'transport', 'lambda.mjs'),
     bundle: true,
     platform: 'node',
     target: 'node22',
@@ -45,5 +45,5 @@ export async function buildLambda(outDir = join(root, 'dist', 'lambda')): Promis
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const out = await buildLambda(process.argv[2] ? resolve(process.argv[2]) : undefined);
-  console.log(`Lambda bundle written to ${out} (handler: src/lambda.handler)`);
+  console.log(`Lambda bundle written to ${out} (handler: src/transport/lambda.handler)`);
 }

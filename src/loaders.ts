@@ -32,7 +32,7 @@ import {
 } from './dynamo/collection.js';
 import { courseKey, customerKey, itemKeyString, productKey, studentKey, type ItemKey } from './dynamo/keys.js';
 import { orderById } from './model/collections.js';
-import { invariant } from './errors.js';
+import { invariant } from './graphql/errors.js';
 import { toCourse, toCustomer, toOrder, toProduct, toStudent } from './model/mappers.js';
 import type { CourseRecord, CustomerRecord, OrderRecord, ProductRecord, StudentRecord } from './model/records.js';
 

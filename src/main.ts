@@ -3,7 +3,7 @@
  * `npm start` → http://localhost:4000/graphql.
  */
 import { ConfigError, loadConfig } from './config.js';
-import { startGateway } from './app.js';
+import { startGateway } from './transport/startGateway.js';
 import { createLogger } from './logger.js';
 
 async function main() {

@@ -1,6 +1,6 @@
 /**
  * THE key design. Every `STUDENT#…` string is built and parsed here and
- * nowhere else (CONTRACT.md §1).
+ * nowhere else (docs/table.md describes the layout).
  *
  * In:  entity ids as clients give them (already validated: non-empty, ≤128
  *      characters, no `#`).
@@ -24,6 +24,7 @@ export const PROFILE_SK = 'PROFILE';
 export const PRODUCT_SK = 'PRODUCT';
 
 export const GSI1 = 'GSI1';
+export const GSI2 = 'GSI2';
 
 export const keyValue = (kind: EntityKind, id: string): string => `${kind}#${id}`;
 

@@ -1,17 +1,25 @@
 /**
- * The table definition (CONTRACT.md §1), shared by start-up, tests and
- * scripts: PK/SK, global secondary index GSI1 (GSI1PK/GSI1SK, projection ALL),
- * on-demand billing.
+ * The table definition, shared by start-up, tests and scripts: PK/SK, the
+ * inverted index GSI1 (GSI1PK/GSI1SK), the sparse overloaded index GSI2
+ * (GSI2PK/GSI2SK), both projection ALL, on-demand billing, a stream with
+ * new and old images, and time to live on `expiresAt` (epoch seconds).
+ *
+ * Tables made before the stream and GSI2 existed keep working:
+ * `describeLayout` says what such a table lacks, so start-up can warn and
+ * `/health` can report it, and the features that need the missing part fall
+ * back (see docs/table.md).
  */
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  DescribeTimeToLiveCommand,
   ResourceInUseException,
+  UpdateTimeToLiveCommand,
   ResourceNotFoundException,
   type CreateTableCommandInput,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { GSI1 } from './keys.js';
+import { GSI1, GSI2 } from './keys.js';
 import { sleep } from './backoff.js';
 
 export function tableDefinition(tableName: string): CreateTableCommandInput {
@@ -23,6 +31,8 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
       { AttributeName: 'SK', AttributeType: 'S' },
       { AttributeName: 'GSI1PK', AttributeType: 'S' },
       { AttributeName: 'GSI1SK', AttributeType: 'S' },
+      { AttributeName: 'GSI2PK', AttributeType: 'S' },
+      { AttributeName: 'GSI2SK', AttributeType: 'S' },
     ],
     KeySchema: [
       { AttributeName: 'PK', KeyType: 'HASH' },
@@ -37,8 +47,54 @@ export function tableDefinition(tableName: string): CreateTableCommandInput {
         ],
         Projection: { ProjectionType: 'ALL' },
       },
+      {
+        IndexName: GSI2,
+        KeySchema: [
+          { AttributeName: 'GSI2PK', KeyType: 'HASH' },
+          { AttributeName: 'GSI2SK', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
     ],
+    StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
   };
+}
+
+/** The attribute DynamoDB's time to live reads (Number, epoch seconds). */
+export const TTL_ATTRIBUTE = 'expiresAt';
+
+/** What an existing table has of the current layout. */
+export interface TableLayout {
+  /** A stream with new and old images is enabled; its ARN. */
+  streamArn: string | null;
+  /** GSI2 exists (ACTIVE or still building). */
+  gsi2: boolean;
+  /** Time to live is enabled on `expiresAt`. */
+  ttl: boolean;
+  /** Human-readable lacks, empty when the table is current. */
+  lacks: string[];
+}
+
+/** Reads what a table has of the current layout (DescribeTable + DescribeTimeToLive). */
+export async function describeLayout(client: DynamoDBClient, tableName: string): Promise<TableLayout> {
+  const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
+  const stream = Table?.StreamSpecification;
+  const streamArn =
+    stream?.StreamEnabled && stream.StreamViewType === 'NEW_AND_OLD_IMAGES' ? (Table?.LatestStreamArn ?? null) : null;
+  const gsi2 = (Table?.GlobalSecondaryIndexes ?? []).some((i) => i.IndexName === GSI2);
+  let ttl = false;
+  try {
+    const out = await client.send(new DescribeTimeToLiveCommand({ TableName: tableName }));
+    const d = out.TimeToLiveDescription;
+    ttl = d?.AttributeName === TTL_ATTRIBUTE && (d.TimeToLiveStatus === 'ENABLED' || d.TimeToLiveStatus === 'ENABLING');
+  } catch {
+    ttl = false;
+  }
+  const lacks: string[] = [];
+  if (!streamArn) lacks.push('no stream with NEW_AND_OLD_IMAGES (renames and deletes fan out inside the request)');
+  if (!gsi2) lacks.push('no GSI2 index (courses and students lists are unavailable until it is added and `npm run migrate` ran)');
+  if (!ttl) lacks.push(`time to live is not enabled on ${TTL_ATTRIBUTE} (idempotency records are not removed by DynamoDB)`);
+  return { streamArn, gsi2, ttl, lacks };
 }
 
 /** Does the table exist? Other errors (unreachable, denied) propagate. */
@@ -70,7 +126,18 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   for (let attempt = 0; attempt < 120; attempt++) {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     const indexesActive = (Table?.GlobalSecondaryIndexes ?? []).every((i) => i.IndexStatus === 'ACTIVE');
-    if (Table?.TableStatus === 'ACTIVE' && indexesActive) return created;
+    if (Table?.TableStatus === 'ACTIVE' && indexesActive) {
+      // Time to live can only be set on an ACTIVE table, and is not part of CreateTable.
+      if (created) {
+        await client.send(
+          new UpdateTimeToLiveCommand({
+            TableName: tableName,
+            TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+          }),
+        );
+      }
+      return created;
+    }
     await sleep(500);
   }
   throw new Error(`table ${tableName} did not become ACTIVE within 60 s`);

@@ -5,7 +5,7 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import { idFrom } from '../dynamo/keys.js';
-import { invariant } from '../errors.js';
+import { invariant } from '../graphql/errors.js';
 import type {
   CourseRecord,
   CourseStudentEdgeRecord,
@@ -71,7 +71,7 @@ export const toPart = (item: Item): PartRecord => ({
   quantity: num(item.quantity) ?? 0,
 });
 
-/** An enrollment edge read from the student's side (the cursor is added by pagination.ts): the node is the course, titled from the copy when present. */
+/** An enrollment edge read from the student's side (the cursor is added by connections/connection.ts): the node is the course, titled from the copy when present. */
 export const toStudentCourseEdge = (item: Item): Omit<StudentCourseEdgeRecord, 'cursor'> => ({
   enrolledAt: str(item.enrolledAt) ?? '',
   node: { id: idOf('COURSE', item.SK), title: str(item.courseTitle), complete: false },

@@ -1,7 +1,7 @@
 import type { CourseResolvers } from '../__generated__/resolvers.js';
 import { courseStudents } from '../model/collections.js';
 import { toCourseStudentEdge } from '../model/mappers.js';
-import { readConnection } from '../pagination.js';
+import { readConnection } from '../connections/connection.js';
 import { complete, required } from './complete.js';
 
 export const Course: CourseResolvers = {

@@ -1,7 +1,7 @@
 import type { CustomerResolvers } from '../__generated__/resolvers.js';
 import { customerOrders } from '../model/collections.js';
 import { toOrder } from '../model/mappers.js';
-import { readConnection } from '../pagination.js';
+import { readConnection } from '../connections/connection.js';
 import { complete, required } from './complete.js';
 
 export const Customer: CustomerResolvers = {

@@ -8,14 +8,14 @@
  */
 import DataLoader from 'dataloader';
 import type { MutationResolvers } from '../__generated__/resolvers.js';
-import type { Context } from '../context.js';
+import type { Context } from '../graphql/context.js';
 import { startKeyOf } from '../dynamo/collection.js';
 import { studentCourses } from '../model/collections.js';
 import type { StudentCourseEdgeRecord } from '../model/records.js';
-import { encodeCursor } from '../pagination.js';
+import { encodeCursor } from '../connections/connection.js';
 import { createCourse, createCustomer, createProduct, createStudent } from '../writes/create.js';
 import { deleteCourse, deleteStudent } from '../writes/cascade.js';
-import { addPart, placeOrder } from '../writes/children.js';
+import { addPart, placeOrder } from '../writes/addChild.js';
 import { enroll, unenroll, type Enrollment } from '../writes/enroll.js';
 import { updateCourse, updateStudent } from '../writes/update.js';
 

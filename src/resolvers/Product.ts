@@ -1,7 +1,7 @@
 import type { ProductResolvers } from '../__generated__/resolvers.js';
 import { productParts } from '../model/collections.js';
 import { toPart } from '../model/mappers.js';
-import { readConnection } from '../pagination.js';
+import { readConnection } from '../connections/connection.js';
 import { complete, required } from './complete.js';
 
 export const Product: ProductResolvers = {

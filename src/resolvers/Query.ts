@@ -2,7 +2,7 @@ import type { QueryResolvers } from '../__generated__/resolvers.js';
 import { courseKey, customerKey, productKey, studentKey } from '../dynamo/keys.js';
 import { courseStudents, customerOrders, productParts, studentCourses } from '../model/collections.js';
 import { toCourse, toCustomer, toProduct, toStudent } from '../model/mappers.js';
-import { validateId } from '../validation.js';
+import { validateId } from '../connections/args.js';
 import { loadEntity, type EntityRead } from './lookahead.js';
 import type { CourseRecord, CustomerRecord, ProductRecord, StudentRecord } from '../model/records.js';
 

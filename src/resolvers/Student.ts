@@ -1,7 +1,7 @@
 import type { StudentResolvers } from '../__generated__/resolvers.js';
 import { studentCourses } from '../model/collections.js';
 import { toStudentCourseEdge } from '../model/mappers.js';
-import { readConnection } from '../pagination.js';
+import { readConnection } from '../connections/connection.js';
 import { complete, required } from './complete.js';
 
 export const Student: StudentResolvers = {

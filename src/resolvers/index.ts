@@ -5,7 +5,7 @@ import { Student } from './Student.js';
 import { Course } from './Course.js';
 import { Customer } from './Customer.js';
 import { Product } from './Product.js';
-import { Order, Part } from './children.js';
+import { Order, Part } from './OrderAndPart.js';
 import { DateTime } from './DateTime.js';
 import {
   CourseStudentConnection,
@@ -13,7 +13,7 @@ import {
   PageInfo,
   PartConnection,
   StudentCourseConnection,
-} from './connections.js';
+} from './Connection.js';
 
 export const resolvers: Resolvers = {
   DateTime,

@@ -14,7 +14,7 @@
  *   it. The connection resolver then finds it in the range loader's cache.
  *
  * Both are optimisations only: the connection resolver plans the same read
- * (pagination.ts `planPage`) and reads it itself if look-ahead did not. Bad
+ * (connections/connection.ts `planPage`) and reads it itself if look-ahead did not. Bad
  * arguments are left for that resolver to report.
  */
 import {
@@ -26,12 +26,12 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import type { Context } from '../context.js';
+import type { Context } from '../graphql/context.js';
 import type { Item } from '../dynamo/batchGet.js';
 import { parentSortsLast, type Collection } from '../dynamo/collection.js';
 import type { ItemKey } from '../dynamo/keys.js';
-import { planPage, type PagePlan } from '../pagination.js';
-import type { ConnectionArgs } from '../validation.js';
+import { planPage, type PagePlan } from '../connections/connection.js';
+import type { ConnectionArgs } from '../connections/args.js';
 
 /** How to read one kind of entity, and which of its connections look-ahead may read with it. */
 export interface EntityRead<R> {

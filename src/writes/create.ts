@@ -12,7 +12,7 @@ import type {
   CreateStudentInput,
 } from '../__generated__/resolvers.js';
 import type { Item } from '../dynamo/batchGet.js';
-import { conflict } from '../errors.js';
+import { conflict } from '../graphql/errors.js';
 import { courseItem, customerItem, productItem, studentItem } from '../model/items.js';
 import { toCourse, toCustomer, toProduct, toStudent } from '../model/mappers.js';
 import type { CourseRecord, CustomerRecord, ProductRecord, StudentRecord } from '../model/records.js';

@@ -14,11 +14,11 @@
  */
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { courseKey, enrollmentKeys, studentKey } from '../dynamo/keys.js';
-import { conflict, notFound, transactionConflict } from '../errors.js';
+import { conflict, notFound, transactionConflict } from '../graphql/errors.js';
 import { enrollmentItem } from '../model/items.js';
 import { toCourse } from '../model/mappers.js';
 import type { CourseRecord } from '../model/records.js';
-import { validateId } from '../validation.js';
+import { validateId } from '../connections/args.js';
 import { absent, counterAfter, counterChange, DELETING_ATTR, unchanged } from './conditions.js';
 import { optionsOf, type Store } from './store.js';
 import { transact, TransactionCancelled } from './transact.js';

@@ -4,7 +4,7 @@
  * list oldest first, CONTRACT.md §1). Crockford base32: never contains `#`.
  */
 import { monotonicFactory } from 'ulid';
-import { validateId } from '../validation.js';
+import { validateId } from '../connections/args.js';
 
 const next = monotonicFactory();
 

@@ -2,7 +2,7 @@
  * Mutation input checks. A caller's mistake becomes BAD_USER_INPUT here,
  * before any DynamoDB request. Text is stored trimmed.
  */
-import { badUserInput } from '../errors.js';
+import { badUserInput } from '../graphql/errors.js';
 
 export const MAX_TEXT_LENGTH = 200;
 export const MAX_EMAIL_LENGTH = 254;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoItems } from '../../src/demoData.js';
-import { createCursorCodec } from '../../src/cursorSigning.js';
+import { demoItems } from '../../src/model/demoData.js';
+import { createCursorCodec } from '../../src/connections/cursorSigning.js';
 import { codes, postGraphQL, testGateway, TEST_CURSOR_SECRET, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;

@@ -3,13 +3,13 @@ import { createServer as createNetServer, type Server, type Socket } from 'node:
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { demoItems } from '../../src/demoData.js';
-import { isUnavailableError } from '../../src/errors.js';
-import { createContext } from '../../src/context.js';
+import { demoItems } from '../../src/model/demoData.js';
+import { isUnavailableError } from '../../src/graphql/errors.js';
+import { createContext } from '../../src/graphql/context.js';
 import { createDynamo, type ClientOptions } from '../../src/dynamo/client.js';
 import { freePort } from '../../src/dynamo/local.js';
 import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
-import { createHttpHandler } from '../../src/http.js';
+import { createHttpHandler } from '../../src/transport/httpHandler.js';
 import { codes, postGraphQL, testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
 import { dynamoFault, injectFaults, type FaultKind } from '../support/faults.js';
 

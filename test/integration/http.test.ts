@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { startGateway, type Gateway } from '../../src/app.js';
+import { startGateway, type Gateway } from '../../src/transport/startGateway.js';
 import { loadConfig } from '../../src/config.js';
 import { localEndpoint } from '../support/gateway.js';
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { pino } from 'pino';
 import type { APIGatewayProxyEventV2, Context as LambdaContext } from 'aws-lambda';
 import { loadConfig } from '../../src/config.js';
-import { createLambdaHandler, handler, type ApiGatewayHandler } from '../../src/lambda.js';
+import { createLambdaHandler, handler, type ApiGatewayHandler } from '../../src/transport/lambdaHandler.js';
 import { tableExists } from '../../src/dynamo/table.js';
 import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
 import { localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';

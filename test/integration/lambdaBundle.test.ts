@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 const invoke = `
-const { handler } = await import(process.argv[1] + '/src/lambda.mjs');
+const { handler } = await import(process.argv[1] + '/src/transport/lambda.mjs');
 const event = {
   version: '2.0', rawPath: '/graphql', rawQueryString: '', headers: { 'content-type': 'application/json' },
   requestContext: { http: { method: 'POST', path: '/graphql' } },

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { connect } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config.js';
-import { startGateway } from '../../src/app.js';
+import { startGateway } from '../../src/transport/startGateway.js';
 import { ensureTable } from '../../src/dynamo/table.js';
 import { freePort, startLocalDynamo } from '../../src/dynamo/local.js';
 import { localEndpoint, postGraphQL, TEST_CURSOR_SECRET } from '../support/gateway.js';

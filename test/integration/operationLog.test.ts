@@ -2,9 +2,9 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createContext } from '../../src/context.js';
+import { createContext } from '../../src/graphql/context.js';
 import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
-import { createServer } from '../../src/server.js';
+import { createServer } from '../../src/graphql/server.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 
 /** A pino logger writing JSON lines into memory. */

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeaderMap } from '@apollo/server';
 import type { Item } from '../../src/dynamo/batchGet.js';
-import { createContext } from '../../src/context.js';
+import { createContext } from '../../src/graphql/context.js';
 import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
 import {
   courseItem,
@@ -19,7 +19,7 @@ import {
   studentItem,
 } from '../../src/model/items.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
-import { DEFAULT_LIMITS } from '../../src/limits.js';
+import { DEFAULT_LIMITS } from '../../src/graphql/plugins/queryLimits.js';
 
 const pad = (n: number) => String(n).padStart(3, '0');
 const at = (n: number) => new Date(Date.UTC(2026, 0, 1) + n * 60_000).toISOString();

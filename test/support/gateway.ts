@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import type { GraphQLFormattedError } from 'graphql';
-import { createContext } from '../../src/context.js';
+import { createContext } from '../../src/graphql/context.js';
 import { createDynamo } from '../../src/dynamo/client.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
@@ -17,9 +17,9 @@ import { ensureTable } from '../../src/dynamo/table.js';
 import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createServer, type ServerOptions } from '../../src/server.js';
-import { createCursorCodec, type CursorSecrets } from '../../src/cursorSigning.js';
-import { createHttpHandler } from '../../src/http.js';
+import { createServer, type ServerOptions } from '../../src/graphql/server.js';
+import { createCursorCodec, type CursorSecrets } from '../../src/connections/cursorSigning.js';
+import { createHttpHandler } from '../../src/transport/httpHandler.js';
 import type { ClientOptions } from '../../src/dynamo/client.js';
 
 export function localEndpoint(): string {

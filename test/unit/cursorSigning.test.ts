@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCursorCodec } from '../../src/cursorSigning.js';
+import { createCursorCodec } from '../../src/connections/cursorSigning.js';
 
 const OLD = 'old-secret-old-secret-old-secret-0001';
 const NEW = 'new-secret-new-secret-new-secret-0002';

@@ -38,18 +38,23 @@ describe('infra/table.yaml', () => {
     expect(props.BillingMode).toBe(expected.BillingMode);
   });
 
-  it('has GSI1 exactly as tableDefinition() declares it, projecting ALL', () => {
+  it('has GSI1 and GSI2 exactly as tableDefinition() declares them, projecting ALL', () => {
     expect(props.GlobalSecondaryIndexes).toEqual(expected.GlobalSecondaryIndexes);
-    expect(props.GlobalSecondaryIndexes).toEqual([
-      {
-        IndexName: 'GSI1',
+    expect(props.GlobalSecondaryIndexes).toEqual(
+      ['GSI1', 'GSI2'].map((name) => ({
+        IndexName: name,
         KeySchema: [
-          { AttributeName: 'GSI1PK', KeyType: 'HASH' },
-          { AttributeName: 'GSI1SK', KeyType: 'RANGE' },
+          { AttributeName: `${name}PK`, KeyType: 'HASH' },
+          { AttributeName: `${name}SK`, KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
-      },
-    ]);
+      })),
+    );
+  });
+
+  it('streams new and old images, like the tables the gateway creates', () => {
+    expect(expected.StreamSpecification).toEqual({ StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    expect(props.StreamSpecification.StreamViewType).toBe(expected.StreamSpecification!.StreamViewType);
   });
 
   it('defines exactly the attributes used by a key (CloudFormation rejects any other)', () => {
@@ -99,7 +104,7 @@ const iamActions = (command: string) => (ACTIONS[command] ?? [command]).map((a) 
 /** The repository's source files the Lambda bundle includes. */
 async function lambdaSources(): Promise<string[]> {
   const result = await build({
-    entryPoints: [join(root, 'src', 'lambda.ts')],
+    entryPoints: [join(root, 'src', 'transport', 'lambdaHandler.ts')],
     bundle: true,
     write: false,
     metafile: true,
@@ -117,15 +122,15 @@ describe('infra/lambda.yaml', () => {
   const fn = sam.Resources.GatewayFunction;
   const statements: any[] = fn.Properties.Policies.flatMap((p: any) => p.Statement);
 
-  it('runs src/lambda.handler from the bundle npm run build:lambda writes, on a current Node runtime', () => {
+  it('runs src/transport/lambda.handler from the bundle npm run build:lambda writes, on a current Node runtime', () => {
     expect(sam.Transform).toBe('AWS::Serverless-2016-10-31');
     expect(fn.Type).toBe('AWS::Serverless::Function');
     expect(fn.Properties.CodeUri).toBe('../dist/lambda');
-    expect(fn.Properties.Handler).toBe('src/lambda.handler');
+    expect(fn.Properties.Handler).toBe('src/transport/lambda.handler');
     expect(fn.Properties.Runtime).toMatch(/^nodejs(22|24)\.x$/);
     const build = readFileSync(join(root, 'scripts', 'build-lambda.ts'), 'utf8');
     expect(build).toContain("join(root, 'dist', 'lambda')");
-    expect(build).toContain("outfile: join(outDir, 'src', 'lambda.mjs')");
+    expect(build).toContain("outfile: join(outDir, 'src', 'transport', 'lambda.mjs')");
   });
 
   it('passes TABLE_NAME from the parameter and runs in production mode', () => {
@@ -172,7 +177,7 @@ describe('infra/lambda.yaml', () => {
 
   it('grants every DynamoDB action the code in the Lambda bundle sends', async () => {
     const files = await lambdaSources();
-    expect(files).toContain('src/lambda.ts');
+    expect(files).toContain('src/transport/lambdaHandler.ts');
     const commands = new Set<string>();
     for (const file of files) {
       for (const match of readFileSync(join(root, file), 'utf8').matchAll(/new (\w+?)Command\(/g)) commands.add(match[1]!);

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { enrollmentKeys, idFrom, keyValue, orderKeys } from '../../src/dynamo/keys.js';
 import { courseStudents, studentCourses } from '../../src/model/collections.js';
-import { decodeCursor, encodeCursor } from '../../src/pagination.js';
-import { createCursorCodec } from '../../src/cursorSigning.js';
-import { validateConnectionArgs, validateId } from '../../src/validation.js';
+import { decodeCursor, encodeCursor } from '../../src/connections/connection.js';
+import { createCursorCodec } from '../../src/connections/cursorSigning.js';
+import { validateConnectionArgs, validateId } from '../../src/connections/args.js';
 
 describe('key design', () => {
   it('lays out an enrollment edge for both directions', () => {

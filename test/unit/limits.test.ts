@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildASTSchema, parse, validate, type OperationDefinitionNode } from 'graphql';
-import { typeDefs } from '../../src/server.js';
-import { connectionCostRule, operationCost } from '../../src/limits.js';
+import { typeDefs } from '../../src/graphql/server.js';
+import { connectionCostRule, operationCost } from '../../src/graphql/plugins/queryLimits.js';
 
 const schema = buildASTSchema(typeDefs);
 

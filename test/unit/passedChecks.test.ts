@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'graphql';
-import { checkMemo } from '../../src/plugins/passedChecks.js';
+import { checkMemo } from '../../src/graphql/checkMemo.js';
 
 describe('checkMemo', () => {
   const doc = parse('query Q($n: Int) { student(id: "1") { courses(first: $n) { totalCount } } }');

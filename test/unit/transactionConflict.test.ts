@@ -8,12 +8,12 @@
 import { describe, expect, it } from 'vitest';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createContext } from '../../src/context.js';
-import { createCursorCodec } from '../../src/cursorSigning.js';
-import { createServer } from '../../src/server.js';
+import { createContext } from '../../src/graphql/context.js';
+import { createCursorCodec } from '../../src/connections/cursorSigning.js';
+import { createServer } from '../../src/graphql/server.js';
 import { courseItem, customerItem, studentItem } from '../../src/model/items.js';
 import { enroll } from '../../src/writes/enroll.js';
-import { placeOrder } from '../../src/writes/children.js';
+import { placeOrder } from '../../src/writes/addChild.js';
 import { isTransientConflict, transact, TransactionCancelled } from '../../src/writes/transact.js';
 import type { Store } from '../../src/writes/store.js';
 

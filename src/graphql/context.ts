@@ -4,16 +4,16 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { createLoaders, type Loaders } from './loaders.js';
-import { OperationMetrics } from './dynamo/metrics.js';
-import type { CursorCodec } from './cursorSigning.js';
+import { createLoaders, type Loaders } from '../loaders.js';
+import { OperationMetrics } from '../dynamo/metrics.js';
+import type { CursorCodec } from '../connections/cursorSigning.js';
 
 export interface Deps {
   doc: DynamoDBDocumentClient;
   tableName: string;
   /** Batching, caching and look-ahead off: the benchmark's baseline (`GATEWAY_NAIVE=1`). */
   naive?: boolean;
-  /** Signs and verifies cursors (pagination.ts); built once from CURSOR_SECRET. */
+  /** Signs and verifies cursors (connections/connection.ts); built once from CURSOR_SECRET. */
   cursors: CursorCodec;
 }
 

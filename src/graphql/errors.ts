@@ -97,7 +97,7 @@ export function formatError(
     };
   }
   if (code === 'GRAPHQL_PARSE_FAILED' && TOKEN_LIMIT.test(formatted.message)) {
-    // graphql-js's parser stops at MAX_QUERY_TOKENS: a query limit, reported like the others (limits.ts).
+    // graphql-js's parser stops at MAX_QUERY_TOKENS: a query limit, reported like the others (plugins/queryLimits.ts).
     const [, max] = TOKEN_LIMIT.exec(formatted.message)!;
     return {
       message: `Query token limit of ${max} exceeded; send a smaller document.`,

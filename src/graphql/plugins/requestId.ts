@@ -6,8 +6,8 @@
  * the requestId is how an operator finds what happened.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { Context } from './context.js';
-import { ErrorCode } from './errors.js';
+import type { Context } from '../context.js';
+import { ErrorCode } from '../errors.js';
 
 const TRACEABLE = new Set<unknown>([ErrorCode.INTERNAL_SERVER_ERROR, ErrorCode.UNAVAILABLE]);
 

@@ -6,15 +6,15 @@
  */
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from './config.js';
-import { createContext } from './context.js';
-import type { Dynamo } from './dynamo/client.js';
-import { tableHealthy } from './dynamo/health.js';
-import { startLocalDynamo, type LocalDynamo } from './dynamo/local.js';
-import { ensureTable } from './dynamo/table.js';
-import { loadDemoData } from './demoData.js';
-import { createHttpHandler } from './http.js';
-import { asLogger, createLogger, type LogFn, type Logger } from './logger.js';
+import type { Config } from '../config.js';
+import { createContext } from '../graphql/context.js';
+import type { Dynamo } from '../dynamo/client.js';
+import { tableHealthy } from '../dynamo/health.js';
+import { startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
+import { describeLayout, ensureTable } from '../dynamo/table.js';
+import { loadDemoData } from '../model/demoData.js';
+import { createHttpHandler } from './httpHandler.js';
+import { asLogger, createLogger, type LogFn, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 
 export interface Gateway {
@@ -44,6 +44,8 @@ export async function startGateway(
   try {
     const created = await ensureTable(dynamo.raw, config.tableName);
     logger.info({ table: config.tableName, created, endpoint: endpoint ?? 'AWS' }, `table ${created ? 'created' : 'exists'}`);
+    const layout = await describeLayout(dynamo.raw, config.tableName);
+    for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
     if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName) }, 'loaded demo data');
 
     await apollo.start();

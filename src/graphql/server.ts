@@ -8,18 +8,18 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { gql } from 'graphql-tag';
-import { argumentCheckPlugin } from './argumentCheck.js';
+import { argumentCheckPlugin } from './plugins/argumentCheck.js';
 import type { Context } from './context.js';
 import { formatError } from './errors.js';
-import { silentLogger, type Logger } from './logger.js';
+import { silentLogger, type Logger } from '../logger.js';
 import { operationLogPlugin } from './plugins/operationLog.js';
-import { resolvers } from './resolvers/index.js';
+import { resolvers } from '../resolvers/index.js';
 import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
-import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './limits.js';
-import { requestIdPlugin } from './errorReporting.js';
+import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
+import { requestIdPlugin } from './plugins/requestId.js';
 
 /** schema.graphql is the only SDL. */
-export const typeDefs = gql(readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8'));
+export const typeDefs = gql(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
 
 export interface ServerOptions {
   production: boolean;
@@ -27,7 +27,7 @@ export interface ServerOptions {
   logger?: Logger;
   /** Answer `x-dynamodb-metrics: 1` with `extensions.dynamodb` (default: outside production). */
   dynamodbMetricsExtension?: boolean;
-  /** Query limits (limits.ts); defaults as in config.ts. */
+  /** Query limits (plugins/queryLimits.ts); defaults as in config.ts. */
   limits?: QueryLimits;
   /** Batched HTTP requests (an array of operations in one POST); off unless configured. */
   allowBatchedRequests?: boolean;

@@ -25,19 +25,19 @@
  * verify, does not decode, or belongs to another connection is
  * BAD_USER_INPUT before any DynamoDB request.
  */
-import { badUserInput } from './errors.js';
+import { badUserInput } from '../graphql/errors.js';
 import {
   keyAttributes,
   startKeyOf,
   type Collection,
   type RangeRead,
   type StartKey,
-} from './dynamo/collection.js';
-import type { Item } from './dynamo/batchGet.js';
-import type { ConnectionRecord } from './model/records.js';
-import type { Context } from './context.js';
+} from '../dynamo/collection.js';
+import type { Item } from '../dynamo/batchGet.js';
+import type { ConnectionRecord } from '../model/records.js';
+import type { Context } from '../graphql/context.js';
 import type { CursorCodec } from './cursorSigning.js';
-import { validateConnectionArgs, type ConnectionArgs } from './validation.js';
+import { validateConnectionArgs, type ConnectionArgs } from './args.js';
 
 const CURSOR_VERSION = 2;
 const MAX_CURSOR_LENGTH = 2048;

@@ -3,19 +3,19 @@
  * configuration in one place: the DynamoDB client, the Apollo server and
  * the per-request dependencies handed to createContext.
  *
- * app.ts (node:http, `npm start`) and lambda.ts (API Gateway) differ only
- * in how requests arrive and what happens at start-up (app.ts creates the
+ * startGateway.ts (node:http, `npm start`) and lambdaHandler.ts (API Gateway) differ only
+ * in how requests arrive and what happens at start-up (startGateway.ts creates the
  * table and may start an embedded DynamoDB Local; Lambda does neither).
  * A new setting that shapes the server or the client belongs here, so both
  * transports get it.
  */
 import type { ApolloServer } from '@apollo/server';
-import type { Config } from './config.js';
-import type { Context, Deps } from './context.js';
-import { createDynamo, type Dynamo } from './dynamo/client.js';
-import type { Logger } from './logger.js';
-import { createServer } from './server.js';
-import { createCursorCodec } from './cursorSigning.js';
+import type { Config } from '../config.js';
+import type { Context, Deps } from '../graphql/context.js';
+import { createDynamo, type Dynamo } from '../dynamo/client.js';
+import type { Logger } from '../logger.js';
+import { createServer } from '../graphql/server.js';
+import { createCursorCodec } from '../connections/cursorSigning.js';
 
 export interface GatewayParts {
   dynamo: Dynamo;

@@ -14,7 +14,7 @@
  * - connection field: a field with `first`/`last` arguments whose type has
  *   `edges`. It costs `size × max(1, cost of its selection per item)`, where
  *   size is `first` or `last` (variables resolved; 20 when absent; clamped
- *   to 0‥100 as validation.ts refuses anything else anyway).
+ *   to 0‥100 as connections/args.ts refuses anything else anyway).
  * - wrapper object (…Connection, …Edge, PageInfo): costs its selection only.
  * - any other object field (an entity: `student(id:)`, `node`, `customer`):
  *   1 plus its selection.
@@ -42,9 +42,9 @@ import {
   type ValidationContext,
   type ArgumentNode,
 } from 'graphql';
-import { ErrorCode } from './errors.js';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './validation.js';
-import { checkMemo } from './plugins/passedChecks.js';
+import { ErrorCode } from '../errors.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../connections/args.js';
+import { checkMemo } from '../checkMemo.js';
 
 export interface QueryLimits {
   maxDepth: number;

@@ -19,13 +19,13 @@ import {
   type LambdaHandler,
 } from '@as-integrations/aws-lambda';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context as LambdaContext } from 'aws-lambda';
-import { loadConfig, type Config } from './config.js';
+import { loadConfig, type Config } from '../config.js';
 import type { ApolloServer } from '@apollo/server';
-import { createContext, type Context } from './context.js';
-import type { Dynamo } from './dynamo/client.js';
-import { tableHealthy } from './dynamo/health.js';
-import { currentMetrics, OperationMetrics, runWithMetrics } from './dynamo/metrics.js';
-import { createLogger, type Logger } from './logger.js';
+import { createContext, type Context } from '../graphql/context.js';
+import type { Dynamo } from '../dynamo/client.js';
+import { tableHealthy } from '../dynamo/health.js';
+import { currentMetrics, OperationMetrics, runWithMetrics } from '../dynamo/metrics.js';
+import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 
 export type ApiGatewayHandler = (
@@ -104,7 +104,7 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
 
 let instance: ApiGatewayHandler | undefined;
 
-/** The function's handler (`src/lambda.handler`): one server per Lambda instance, made on first use. */
+/** The function's handler (`src/transport/lambda.handler`): one server per Lambda instance, made on first use. */
 export const handler: ApiGatewayHandler = (event, context) => {
   instance ??= createLambdaHandler();
   return instance(event, context);

@@ -4,8 +4,8 @@
  * copies and counters), a customer with orders, a product with parts.
  */
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { batchPut } from './dynamo/batchWrite.js';
-import type { Item } from './dynamo/batchGet.js';
+import { batchPut } from '../dynamo/batchWrite.js';
+import type { Item } from '../dynamo/batchGet.js';
 import {
   courseItem,
   customerItem,
@@ -14,7 +14,7 @@ import {
   partItem,
   productItem,
   studentItem,
-} from './model/items.js';
+} from './items.js';
 
 const students = [
   { id: '1', name: 'Ada Lovelace', email: 'ada@example.com' },

@@ -6,9 +6,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
-import type { Context } from './context.js';
-import type { Logger } from './logger.js';
-import { OperationMetrics, runWithMetrics } from './dynamo/metrics.js';
+import type { Context } from '../graphql/context.js';
+import type { Logger } from '../logger.js';
+import { OperationMetrics, runWithMetrics } from '../dynamo/metrics.js';
 
 export interface HttpOptions {
   /** Allowed origins; `*` allows any; undefined allows any http://localhost or 127.0.0.1 origin. */

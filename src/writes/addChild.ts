@@ -15,12 +15,12 @@ import type { AddPartInput, PlaceOrderInput } from '../__generated__/resolvers.j
 import type { Item } from '../dynamo/batchGet.js';
 import { readRange } from '../dynamo/collection.js';
 import { customerKey, productKey, type ItemKey } from '../dynamo/keys.js';
-import { conflict, notFound, transactionConflict } from '../errors.js';
+import { conflict, notFound, transactionConflict } from '../graphql/errors.js';
 import { orderById } from '../model/collections.js';
 import { orderItem, partItem } from '../model/items.js';
 import { toOrder, toPart } from '../model/mappers.js';
 import type { OrderRecord, PartRecord } from '../model/records.js';
-import { validateId } from '../validation.js';
+import { validateId } from '../connections/args.js';
 import { counterChange, type Counter } from './conditions.js';
 import { idOrNew } from './ids.js';
 import { optionalText, quantity, text, total } from './input.js';

@@ -20,7 +20,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { Context } from '../context.js';
 import { ErrorCode } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../../logger.js';
 
 function codeOf(error: GraphQLFormattedError | GraphQLError | undefined): string {
   const code = error?.extensions?.code;

@@ -7,7 +7,7 @@
  * Runs in `didResolveOperation`, when the document is valid and variable
  * values are known; walks every field of the document (fragments included)
  * with its schema definition. Resolvers check the same things again
- * (validation.ts, pagination.ts): this pass only moves the refusal earlier.
+ * (connections/args.ts, connections/connection.ts): this pass only moves the refusal earlier.
  * A cursor issued for another parent (another student's courses) is refused
  * here too when the parent's id is an argument of the enclosing field
  * (`student(id: "1") { courses(after: …) }`); deeper down, where the parent
@@ -25,13 +25,13 @@ import {
   type FieldNode,
   type GraphQLSchema,
 } from 'graphql';
-import { connectionCollections } from './model/collections.js';
-import { badUserInput } from './errors.js';
-import type { Context } from './context.js';
-import type { CursorCodec } from './cursorSigning.js';
-import { readCursorPayload } from './pagination.js';
-import { validateConnectionArgs, validateId } from './validation.js';
-import { checkMemo } from './plugins/passedChecks.js';
+import { connectionCollections } from '../../model/collections.js';
+import { badUserInput } from '../errors.js';
+import type { Context } from '../context.js';
+import type { CursorCodec } from '../../connections/cursorSigning.js';
+import { readCursorPayload } from '../../connections/connection.js';
+import { validateConnectionArgs, validateId } from '../../connections/args.js';
+import { checkMemo } from '../checkMemo.js';
 
 const ID_ARGUMENTS = ['id', 'studentId', 'courseId', 'customerId', 'productId'];
 

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { createDynamo } from '../../src/dynamo/client.js';
+import { describeLayout, ensureTable, tableDefinition } from '../../src/dynamo/table.js';
+import { localEndpoint } from '../support/gateway.js';
+
+describe('table layout', () => {
+  const { raw } = createDynamo({ endpoint: localEndpoint() });
+
+  it('creates tables with a NEW_AND_OLD_IMAGES stream, GSI1, GSI2 and time to live on expiresAt', async () => {
+    const name = `layout-${randomUUID()}`;
+    expect(await ensureTable(raw, name)).toBe(true);
+    const layout = await describeLayout(raw, name);
+    expect(layout.streamArn).toMatch(/^arn:/);
+    expect(layout.gsi2).toBe(true);
+    expect(layout.ttl).toBe(true);
+    expect(layout.lacks).toEqual([]);
+    await raw.send(new DeleteTableCommand({ TableName: name }));
+  });
+
+  it('says what a first-round table (no stream, no GSI2, no TTL) lacks', async () => {
+    const name = `old-layout-${randomUUID()}`;
+    const def = tableDefinition(name);
+    await raw.send(
+      new CreateTableCommand({
+        ...def,
+        StreamSpecification: undefined,
+        AttributeDefinitions: def.AttributeDefinitions!.filter((a) => !a.AttributeName!.startsWith('GSI2')),
+        GlobalSecondaryIndexes: def.GlobalSecondaryIndexes!.filter((i) => i.IndexName === 'GSI1'),
+      }),
+    );
+    expect(await ensureTable(raw, name)).toBe(false);
+    const layout = await describeLayout(raw, name);
+    expect(layout).toMatchObject({ streamArn: null, gsi2: false, ttl: false });
+    expect(layout.lacks).toHaveLength(3);
+    expect(layout.lacks.join(' ')).toMatch(/stream/);
+    expect(layout.lacks.join(' ')).toMatch(/GSI2/);
+    await raw.send(new DeleteTableCommand({ TableName: name }));
+  });
+});
