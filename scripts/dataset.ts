@@ -21,6 +21,7 @@
 import { encodeTime } from 'ulid';
 import type { Item } from '../src/dynamo/batchGet.js';
 import {
+  catalogCounterItems,
   courseItem,
   customerItem,
   enrollmentItem,
@@ -159,6 +160,7 @@ export function buildDataset(shape: DatasetShape): Dataset {
     }
   }
 
+  items.push(...catalogCounterItems(items));
   return {
     items,
     ids: { students: students.map((s) => s.id), courses: courses.map((c) => c.id), customers, products, scaleCourses },

@@ -68,3 +68,151 @@ export const partKey = (productId: string, partId: string): ItemKey => ({
 
 /** A stable string for an item key (DataLoader cache keys, maps). */
 export const itemKeyString = (key: ItemKey): string => `${key.PK}\u0000${key.SK}`;
+
+/*
+ * GSI2: the sparse overloaded index (GSI2PK/GSI2SK). Only items that carry
+ * both attributes are in it; three kinds do (docs/catalog.md):
+ *
+ * | item    | GSI2PK                      | GSI2SK                                   |
+ * |---------|-----------------------------|------------------------------------------|
+ * | Course  | `CATALOG#COURSE#<k>`        | `<sortable title>` U+0001 `<cid>`        |
+ * | Student | `CATALOG#STUDENT#<k>`       | `<sortable name>` U+0001 `<sid>`         |
+ * | Order   | `ORDERS#<cuid>`             | `<placedAt, ISO ms UTC>#<oid>`           |
+ *
+ * k = fnv1a32(UTF-8 bytes of the id) mod CATALOG_SHARDS: fixed per entity, so
+ * a rename never moves an entity between shards, and creations spread over
+ * CATALOG_SHARDS partitions instead of heating one.
+ *
+ * Catalog counters (exact totalCount of the lists), one item per shard,
+ * changed in the same transaction as the entity that enters or leaves the
+ * shard: PK `CATALOG#COURSE#<k>` / `CATALOG#STUDENT#<k>`, SK `COUNTER`,
+ * attribute `count`.
+ *
+ * Layout bookkeeping of `npm run migrate`: PK `LAYOUT`, SK `MIGRATION` (the
+ * table's layout version) and `MIGRATION#SEGMENT#<n>` (scan checkpoints).
+ */
+
+/** Shards of each catalog in GSI2. Fixed: changing it re-keys every catalog entry (a migration). */
+export const CATALOG_SHARDS = 8;
+
+export type CatalogKind = 'COURSE' | 'STUDENT';
+
+/** FNV-1a, 32-bit, unsigned, over the UTF-8 bytes of `text`. */
+export function fnv1a32(text: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(text, 'utf8')) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash >>> 0;
+}
+
+export const catalogShardOf = (id: string): number => fnv1a32(id) % CATALOG_SHARDS;
+
+/** GSI2 partition of one catalog shard. */
+export const catalogPartition = (kind: CatalogKind, shard: number): string => `CATALOG#${kind}#${shard}`;
+
+/** Between the sortable text and the id: below every character a sortable text may hold. */
+export const CATALOG_SEPARATOR = '\u0001';
+
+/** Longest sortable text kept in a key, in UTF-8 bytes (GSI2SK ≤ 1024 bytes, ids ≤ 128 characters). */
+export const MAX_SORTABLE_BYTES = 400;
+
+/** Letters that compatibility decomposition leaves whole but readers treat as plain Latin letters. */
+const FOLDS: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', đ: 'd', ð: 'd', ł: 'l', þ: 'th', ı: 'i', ħ: 'h' };
+
+/**
+ * The comparison form of a title or name: compatibility-decomposed (NFKD),
+ * accents and other combining marks removed, lower-cased, a few letters
+ * folded (ß→ss, æ→ae, ø→o, ł→l …), control characters dropped, runs of
+ * white space made one space. "Élan  Vital" and "elan vital" compare equal.
+ * `keepTrailingSpace` is for prefixes: "Alan " must not match "Alana".
+ */
+export function sortableText(text: string, { keepTrailingSpace = false } = {}): string {
+  let out = text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[ßæœøđðłþıħ]/g, (c) => FOLDS[c] ?? c)
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '')
+    .replace(/\s+/gu, ' ')
+    .trimStart();
+  if (!keepTrailingSpace) out = out.trimEnd();
+  return truncateUtf8(out, MAX_SORTABLE_BYTES);
+}
+
+/** The longest prefix of `text` of at most `max` UTF-8 bytes, never splitting a character. */
+function truncateUtf8(text: string, max: number): string {
+  if (Buffer.byteLength(text, 'utf8') <= max) return text;
+  let bytes = 0;
+  let end = 0;
+  for (const ch of text) {
+    const n = Buffer.byteLength(ch, 'utf8');
+    if (bytes + n > max) break;
+    bytes += n;
+    end += ch.length;
+  }
+  return text.slice(0, end);
+}
+
+/** The GSI2 keys of a catalog entry (a course by title, a student by name). */
+export const catalogKeys = (kind: CatalogKind, id: string, text: string) => ({
+  GSI2PK: catalogPartition(kind, catalogShardOf(id)),
+  GSI2SK: catalogSortKey(id, text),
+});
+
+export const catalogSortKey = (id: string, text: string): string => `${sortableText(text)}${CATALOG_SEPARATOR}${id}`;
+
+/** The id at the end of a catalog GSI2SK, or null. */
+export function idFromCatalogSortKey(sk: unknown): string | null {
+  if (typeof sk !== 'string') return null;
+  const at = sk.lastIndexOf(CATALOG_SEPARATOR);
+  const id = at < 0 ? '' : sk.slice(at + 1);
+  return id.length > 0 && !id.includes('#') ? id : null;
+}
+
+/** The counter item of one catalog shard. */
+export const catalogCounterKey = (kind: CatalogKind, shard: number): ItemKey => ({
+  PK: catalogPartition(kind, shard),
+  SK: 'COUNTER',
+});
+
+export const CATALOG_COUNT_ATTR = 'count';
+
+/** Is this base-table item bookkeeping (a catalog counter, a layout record) rather than data? */
+export const isBookkeeping = (pk: unknown): boolean =>
+  typeof pk === 'string' && (pk.startsWith('CATALOG#') || pk === LAYOUT_PK);
+
+/** GSI2 partition of a customer's orders by date. */
+export const ordersByDatePartition = (customerId: string): string => `ORDERS#${customerId}`;
+
+/**
+ * `placedAt` in the one form GSI2SK compares correctly (ISO-8601, UTC,
+ * milliseconds, 4-digit year), or null when it is no such instant.
+ */
+export function sortableInstant(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) return null;
+  const iso = new Date(ms).toISOString();
+  return /^\d{4}-/.test(iso) ? iso : null;
+}
+
+/** The GSI2 keys of an order (by placedAt), or null when placedAt is unusable. */
+export function orderDateKeys(customerId: string, orderId: string, placedAt: unknown) {
+  const instant = sortableInstant(placedAt);
+  if (instant === null) return null;
+  return { GSI2PK: ordersByDatePartition(customerId), GSI2SK: `${instant}#${orderId}` };
+}
+
+/**
+ * The item layout this code writes and reads. 1: the first-round layout
+ * (no GSI2 keys); 2: GSI2 catalog and order-date entries, catalog counters.
+ */
+export const CURRENT_LAYOUT_VERSION = 2;
+
+export const LAYOUT_PK = 'LAYOUT';
+/** The table's layout record: which layout version its items are at. */
+export const layoutStateKey: ItemKey = { PK: LAYOUT_PK, SK: 'MIGRATION' };
+/** One scan segment's checkpoint of a running migration. */
+export const migrationCheckpointKey = (segment: number): ItemKey => ({ PK: LAYOUT_PK, SK: `MIGRATION#SEGMENT#${segment}` });

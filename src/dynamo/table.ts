@@ -12,6 +12,8 @@
 import {
   CreateTableCommand,
   DescribeTableCommand,
+  GetItemCommand,
+  PutItemCommand,
   DescribeTimeToLiveCommand,
   ResourceInUseException,
   UpdateTimeToLiveCommand,
@@ -19,7 +21,7 @@ import {
   type CreateTableCommandInput,
   type DynamoDBClient,
 } from '@aws-sdk/client-dynamodb';
-import { GSI1, GSI2 } from './keys.js';
+import { CURRENT_LAYOUT_VERSION, GSI1, GSI2, layoutStateKey } from './keys.js';
 import { sleep } from './backoff.js';
 
 export function tableDefinition(tableName: string): CreateTableCommandInput {
@@ -71,8 +73,40 @@ export interface TableLayout {
   gsi2: boolean;
   /** Time to live is enabled on `expiresAt`. */
   ttl: boolean;
+  /** Layout version of the items (the layout record `npm run migrate` and table creation write); 1 when none. */
+  itemsVersion: number;
+  /** The items are older than this code's layout: `npm run migrate` brings them up to date. */
+  needsMigration: boolean;
   /** Human-readable lacks, empty when the table is current. */
   lacks: string[];
+}
+
+/**
+ * The layout version the table's items are at, from the layout record
+ * (one GetItem). A table without the record was filled by an older version
+ * or another program: version 1.
+ */
+export async function itemsLayoutVersion(client: DynamoDBClient, tableName: string): Promise<number> {
+  const { Item } = await client.send(
+    new GetItemCommand({ TableName: tableName, Key: { PK: { S: layoutStateKey.PK }, SK: { S: layoutStateKey.SK } } }),
+  );
+  const version = Number(Item?.layoutVersion?.N);
+  return Number.isInteger(version) && version > 0 ? version : 1;
+}
+
+/** Records that the table's items are at `version` (table creation: an empty table is current). */
+export async function writeLayoutVersion(client: DynamoDBClient, tableName: string, version = CURRENT_LAYOUT_VERSION) {
+  await client.send(
+    new PutItemCommand({
+      TableName: tableName,
+      Item: {
+        PK: { S: layoutStateKey.PK },
+        SK: { S: layoutStateKey.SK },
+        layoutVersion: { N: String(version) },
+        updatedAt: { S: new Date().toISOString() },
+      },
+    }),
+  );
 }
 
 /** Reads what a table has of the current layout (DescribeTable + DescribeTimeToLive). */
@@ -90,11 +124,18 @@ export async function describeLayout(client: DynamoDBClient, tableName: string):
   } catch {
     ttl = false;
   }
+  const itemsVersion = await itemsLayoutVersion(client, tableName);
+  const needsMigration = itemsVersion < CURRENT_LAYOUT_VERSION;
   const lacks: string[] = [];
+  if (needsMigration) {
+    lacks.push(
+      `items are at layout version ${itemsVersion}, this gateway writes ${CURRENT_LAYOUT_VERSION}: run \`npm run migrate\` (until then the courses/students lists and order date ranges show only what is indexed)`,
+    );
+  }
   if (!streamArn) lacks.push('no stream with NEW_AND_OLD_IMAGES (renames and deletes fan out inside the request)');
   if (!gsi2) lacks.push('no GSI2 index (courses and students lists are unavailable until it is added and `npm run migrate` ran)');
   if (!ttl) lacks.push(`time to live is not enabled on ${TTL_ATTRIBUTE} (idempotency records are not removed by DynamoDB)`);
-  return { streamArn, gsi2, ttl, lacks };
+  return { streamArn, gsi2, ttl, itemsVersion, needsMigration, lacks };
 }
 
 /** Does the table exist? Other errors (unreachable, denied) propagate. */
@@ -129,6 +170,8 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     if (Table?.TableStatus === 'ACTIVE' && indexesActive) {
       // Time to live can only be set on an ACTIVE table, and is not part of CreateTable.
       if (created) {
+        // An empty table is at the current layout: nothing for `npm run migrate` to do.
+        await writeLayoutVersion(client, tableName);
         await client.send(
           new UpdateTimeToLiveCommand({
             TableName: tableName,

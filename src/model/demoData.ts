@@ -7,6 +7,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchPut } from '../dynamo/batchWrite.js';
 import type { Item } from '../dynamo/batchGet.js';
 import {
+  catalogCounterItems,
   courseItem,
   customerItem,
   enrollmentItem,
@@ -62,6 +63,7 @@ export function demoItems(): Item[] {
   ];
   items.push(productItem({ id: 'bike', name: 'Bicycle', partCount: parts.length }));
   for (const p of parts) items.push(partItem({ ...p, productId: 'bike' }));
+  items.push(...catalogCounterItems(items));
   return items;
 }
 

@@ -5,7 +5,14 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import {
+  CATALOG_COUNT_ATTR,
+  catalogCounterKey,
+  catalogKeys,
+  catalogShardOf,
+  CATALOG_SHARDS,
+  type CatalogKind,
   courseKey,
+  orderDateKeys,
   customerKey,
   enrollmentKeys,
   orderKeys,
@@ -16,6 +23,7 @@ import {
 
 export const studentItem = (s: { id: string; name: string; email?: string | null; courseCount?: number }): Item => ({
   ...studentKey(s.id),
+  ...catalogKeys('STUDENT', s.id, s.name),
   name: s.name,
   ...(s.email != null ? { email: s.email } : {}),
   courseCount: s.courseCount ?? 0,
@@ -23,6 +31,7 @@ export const studentItem = (s: { id: string; name: string; email?: string | null
 
 export const courseItem = (c: { id: string; title: string; studentCount?: number }): Item => ({
   ...courseKey(c.id),
+  ...catalogKeys('COURSE', c.id, c.title),
   title: c.title,
   studentCount: c.studentCount ?? 0,
 });
@@ -55,6 +64,7 @@ export const orderItem = (o: {
   status?: string | null;
 }): Item => ({
   ...orderKeys(o.customerId, o.id),
+  ...orderDateKeys(o.customerId, o.id, o.placedAt),
   placedAt: o.placedAt,
   total: o.total,
   ...(o.status != null ? { status: o.status } : {}),
@@ -71,3 +81,22 @@ export const partItem = (p: { productId: string; id: string; name: string; quant
   name: p.name,
   quantity: p.quantity,
 });
+
+/**
+ * The catalog counter items that match `items` (students and courses
+ * counted per GSI2 shard): for loading a data set in one go (demo data,
+ * seeding). Live writes change the counters in their own transactions.
+ */
+export function catalogCounterItems(items: readonly Item[]): Item[] {
+  const counts = new Map<string, { kind: CatalogKind; shard: number; count: number }>();
+  for (const kind of ['COURSE', 'STUDENT'] as const) {
+    for (let shard = 0; shard < CATALOG_SHARDS; shard++) counts.set(`${kind}${shard}`, { kind, shard, count: 0 });
+  }
+  for (const item of items) {
+    if (typeof item.GSI2PK !== 'string' || !item.GSI2PK.startsWith('CATALOG#')) continue;
+    const kind: CatalogKind = item.GSI2PK.startsWith('CATALOG#COURSE#') ? 'COURSE' : 'STUDENT';
+    const id = String(item.PK).slice(kind.length + 1);
+    counts.get(`${kind}${catalogShardOf(id)}`)!.count += 1;
+  }
+  return [...counts.values()].map(({ kind, shard, count }) => ({ ...catalogCounterKey(kind, shard), [CATALOG_COUNT_ATTR]: count }));
+}

@@ -9,13 +9,15 @@ import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { Context } from '../graphql/context.js';
 import type { Logger } from '../logger.js';
 import { OperationMetrics, runWithMetrics } from '../dynamo/metrics.js';
+import type { HealthReport } from '../dynamo/health.js';
 
 export interface HttpOptions {
   /** Allowed origins; `*` allows any; undefined allows any http://localhost or 127.0.0.1 origin. */
   corsOrigins: string[] | undefined;
   /** Largest request body accepted, in bytes. */
   maxBodyBytes?: number;
-  health: () => Promise<boolean>;
+  /** `/health`: healthy or not, optionally with details for the body (dynamo/health.ts). */
+  health: () => Promise<boolean | HealthReport>;
   context: (metrics: OperationMetrics) => Promise<Context>;
   /** Where failures outside GraphQL execution are logged (default: stderr). */
   logger?: Logger;
@@ -75,8 +77,10 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         return;
       }
       if (url.pathname === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
-        const ok = await options.health();
-        send(res, ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable' });
+        const report = await options.health();
+        const ok = typeof report === 'boolean' ? report : report.ok;
+        const details = typeof report === 'boolean' || !report.table ? {} : { table: report.table };
+        send(res, ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable', ...details });
         return;
       }
       if (url.pathname !== '/graphql' && url.pathname !== '/') {

@@ -23,7 +23,7 @@ import { loadConfig, type Config } from '../config.js';
 import type { ApolloServer } from '@apollo/server';
 import { createContext, type Context } from '../graphql/context.js';
 import type { Dynamo } from '../dynamo/client.js';
-import { tableHealthy } from '../dynamo/health.js';
+import { tableHealth } from '../dynamo/health.js';
 import { currentMetrics, OperationMetrics, runWithMetrics } from '../dynamo/metrics.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
@@ -80,8 +80,8 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
       middleware: [
         async (event) => {
           if (event.rawPath === '/health' && ['GET', 'HEAD'].includes(event.requestContext.http.method)) {
-            const ok = await tableHealthy(dynamo, config.tableName);
-            return json(ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable' });
+            const { ok, table } = await tableHealth(dynamo, config.tableName);
+            return json(ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable', ...(table ? { table } : {}) });
           }
           // Without this the integration answers a bare text 400 with a JSON.parse message.
           if (invalidJsonBody(event)) {

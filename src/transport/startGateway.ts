@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.js';
 import { createContext } from '../graphql/context.js';
 import type { Dynamo } from '../dynamo/client.js';
-import { tableHealthy } from '../dynamo/health.js';
+import { tableHealth, tableHealthy } from '../dynamo/health.js';
 import { startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { describeLayout, ensureTable } from '../dynamo/table.js';
 import { loadDemoData } from '../model/demoData.js';
@@ -54,7 +54,7 @@ export async function startGateway(
         corsOrigins: config.corsOrigins,
         maxBodyBytes: config.security.maxBodyBytes,
         logger,
-        health: () => tableHealthy(dynamo, config.tableName),
+        health: () => tableHealth(dynamo, config.tableName),
         context: async (metrics) => createContext(deps, metrics),
       }),
     );

@@ -17,10 +17,10 @@
  * program, or a cascade interrupted between steps 3's check and delete on a
  * lagging index): then those are cleaned up and the id is returned.
  */
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import { courseKey, idFrom, studentKey, type ItemKey } from '../dynamo/keys.js';
+import { courseKey, idFrom, studentKey, type CatalogKind, type ItemKey } from '../dynamo/keys.js';
 import { invariant, notFound, transactionConflict, unavailable } from '../graphql/errors.js';
 import { courseStudents, studentCourses } from '../model/collections.js';
 import { validateId } from '../connections/args.js';
@@ -28,11 +28,14 @@ import { counterChange, DELETING_ATTR, type Counter } from './conditions.js';
 import { isConditionFailed } from './create.js';
 import { anyLeft, forEachLimit, pages } from './fanOut.js';
 import { getItem, optionsOf, sleep, type Store } from './store.js';
-import { retryConflicts, transact, TransactionCancelled } from './transact.js';
+import { retryConflicts, transact, TransactionCancelled, type TransactItem } from './transact.js';
+import { catalogCounterChange } from './catalog.js';
 
 const MAX_PASSES = 4;
 
 interface Side {
+  kind: CatalogKind;
+  id: string;
   what: string;
   key: ItemKey;
   ownCounter: Counter;
@@ -49,6 +52,8 @@ function otherId(kind: 'STUDENT' | 'COURSE', value: unknown): string {
 }
 
 const studentSide = (id: string): Side => ({
+  kind: 'STUDENT',
+  id,
   what: `Student ${id}`,
   key: studentKey(id),
   ownCounter: 'courseCount',
@@ -58,6 +63,8 @@ const studentSide = (id: string): Side => ({
 });
 
 const courseSide = (id: string): Side => ({
+  kind: 'COURSE',
+  id,
   what: `Course ${id}`,
   key: courseKey(id),
   ownCounter: 'studentCount',
@@ -99,19 +106,37 @@ async function cascade(store: Store, side: Side): Promise<void> {
   // Only the entity this cascade marked (or a concurrent one did): a fresh entity created under the same id
   // while orphaned edges were being cleaned up is not ours to delete.
   if (entity === null) return;
-  try {
-    await retryConflicts(store, () =>
-      store.doc.send(
-        new DeleteCommand({
-          TableName: store.tableName,
-          Key: { PK: side.key.PK, SK: side.key.SK },
-          ConditionExpression: 'attribute_exists(#deleting)',
-          ExpressionAttributeNames: { '#deleting': DELETING_ATTR },
-        }),
-      ),
-    );
-  } catch (err) {
-    if (!isConditionFailed(err)) throw err; // already deleted by a concurrent cascade
+  await deleteMarked(store, side, entity);
+}
+
+/**
+ * Deletes the marked entity, and when it is in the catalog (has GSI2PK)
+ * decrements its shard's counter in the same transaction. The condition
+ * pins what was read, so an entity indexed meanwhile (by a migration) is
+ * read again rather than deleted uncounted.
+ */
+async function deleteMarked(store: Store, side: Side, seen: Item): Promise<void> {
+  const { staleReadAttempts } = optionsOf(store);
+  let entity: Item | null = seen;
+  for (let round = 1; ; round++) {
+    if (round > 1) entity = await getItem(store, side.key);
+    if (entity === null || (round > 1 && entity[DELETING_ATTR] === undefined)) return; // deleted by a concurrent cascade
+    const indexed = typeof entity.GSI2PK === 'string';
+    const del: TransactItem = {
+      Delete: {
+        TableName: store.tableName,
+        Key: { PK: side.key.PK, SK: side.key.SK },
+        ConditionExpression: `attribute_exists(#deleting) AND ${indexed ? 'attribute_exists' : 'attribute_not_exists'}(#gsi2pk)`,
+        ExpressionAttributeNames: { '#deleting': DELETING_ATTR, '#gsi2pk': 'GSI2PK' },
+      },
+    };
+    try {
+      await transact(store, indexed ? [del, catalogCounterChange(store.tableName, side.kind, side.id, -1)] : [del]);
+      return;
+    } catch (err) {
+      if (!(err instanceof TransactionCancelled) || !err.failed(0)) throw err;
+      if (round >= staleReadAttempts) throw transactionConflict();
+    }
   }
 }
 

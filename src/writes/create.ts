@@ -1,6 +1,8 @@
 /**
  * createStudent / createCourse / createCustomer / createProduct: one
- * conditional PutItem (`attribute_not_exists(PK)`). An existing id is
+ * conditional PutItem (`attribute_not_exists(PK)`); for students and
+ * courses a transaction of that put and their catalog shard's counter
+ * (writes/catalog.ts). An existing id is
  * CONFLICT and the existing item is left untouched; without an id a ULID is
  * generated. New entities start with their counter at 0.
  */
@@ -20,6 +22,7 @@ import { idOrNew } from './ids.js';
 import { email, text } from './input.js';
 import type { Store } from './store.js';
 import { retryConflicts } from './transact.js';
+import { putCatalogEntity } from './catalog.js';
 
 export const isConditionFailed = (err: unknown) =>
   (err as { name?: string })?.name === 'ConditionalCheckFailedException';
@@ -45,13 +48,13 @@ export async function createStudent(store: Store, input: CreateStudentInput): Pr
     email: email(input.email, 'input.email'),
     courseCount: 0,
   });
-  await putNew(store, item, `Student ${toStudent(item).id}`);
+  await putCatalogEntity(store, 'STUDENT', toStudent(item).id, item, `Student ${toStudent(item).id}`);
   return toStudent(item);
 }
 
 export async function createCourse(store: Store, input: CreateCourseInput): Promise<CourseRecord> {
   const item = courseItem({ id: idOrNew(input.id), title: text(input.title, 'input.title'), studentCount: 0 });
-  await putNew(store, item, `Course ${toCourse(item).id}`);
+  await putCatalogEntity(store, 'COURSE', toCourse(item).id, item, `Course ${toCourse(item).id}`);
   return toCourse(item);
 }
 

@@ -3,6 +3,7 @@
  * GSI1 keys, copies, counters), not only on the GraphQL answer; every error
  * path leaves the table exactly as it was.
  */
+import { catalogKeys } from '../../src/dynamo/keys.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeTime } from 'ulid';
 import { courseItem, customerItem, enrollmentItem, productItem, studentItem } from '../../src/model/items.js';
@@ -39,6 +40,7 @@ describe('createStudent and friends', () => {
     expect(await gw.get('STUDENT#cs1', 'PROFILE')).toEqual({
       PK: 'STUDENT#cs1',
       SK: 'PROFILE',
+      ...catalogKeys('STUDENT', 'cs1', 'Ada'),
       name: 'Ada',
       email: 'ada@example.com',
       courseCount: 0,
@@ -57,6 +59,7 @@ describe('createStudent and friends', () => {
     expect(await gw.get(`COURSE#${ids[0]}`, 'PROFILE')).toEqual({
       PK: `COURSE#${ids[0]}`,
       SK: 'PROFILE',
+      ...catalogKeys('COURSE', ids[0], 'Generated 0'),
       title: 'Generated 0',
       studentCount: 0,
     });
@@ -258,6 +261,8 @@ describe('placeOrder and addPart', () => {
       SK: 'ORDER#o1',
       GSI1PK: 'ORDER#o1',
       GSI1SK: 'CUSTOMER#oc',
+      GSI2PK: 'ORDERS#oc',
+      GSI2SK: `${order.placedAt}#o1`,
       placedAt: order.placedAt,
       total: 12.5,
       status: 'NEW',
@@ -399,8 +404,13 @@ describe('DynamoDB requests per mutation', () => {
     ]);
   });
 
-  it('create is one conditional PutItem', async () => {
+  it('creating a student is one transaction: the conditional put and its catalog counter', async () => {
     const { requests } = await gw.counted(`mutation { createStudent(input: { id: "q9", name: "Q" }) { id name } }`);
+    expect(requests.byOperation).toEqual({ TransactWriteItems: 1 });
+  });
+
+  it('creating a customer is one conditional PutItem', async () => {
+    const { requests } = await gw.counted(`mutation { createCustomer(input: { id: "qc9", name: "Q" }) { id name } }`);
     expect(requests.byOperation).toEqual({ PutItem: 1 });
   });
 
@@ -420,9 +430,9 @@ describe('DynamoDB requests per mutation', () => {
     expect(requests.byOperation).toEqual({ UpdateItem: 1 });
   });
 
-  it('a student delete over 2 edges: read, mark, one page, other sides read, one transaction per edge, final check, delete', async () => {
+  it('a student delete over 2 edges: read, mark, one page, other sides read, one transaction per edge, final check, delete with its catalog counter', async () => {
     const { result, requests } = await gw.counted(`mutation { deleteStudent(id: "q1") }`);
     expect(result.errors).toBeUndefined();
-    expect(requests.byOperation).toEqual({ GetItem: 1, UpdateItem: 1, Query: 2, BatchGetItem: 1, TransactWriteItems: 2, DeleteItem: 1 });
+    expect(requests.byOperation).toEqual({ GetItem: 1, UpdateItem: 1, Query: 2, BatchGetItem: 1, TransactWriteItems: 3 });
   });
 });

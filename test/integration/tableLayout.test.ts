@@ -33,7 +33,8 @@ describe('table layout', () => {
     expect(await ensureTable(raw, name)).toBe(false);
     const layout = await describeLayout(raw, name);
     expect(layout).toMatchObject({ streamArn: null, gsi2: false, ttl: false });
-    expect(layout.lacks).toHaveLength(3);
+    expect(layout.lacks).toHaveLength(4);
+    expect(layout).toMatchObject({ itemsVersion: 1, needsMigration: true });
     expect(layout.lacks.join(' ')).toMatch(/stream/);
     expect(layout.lacks.join(' ')).toMatch(/GSI2/);
     await raw.send(new DeleteTableCommand({ TableName: name }));
