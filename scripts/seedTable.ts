@@ -41,8 +41,9 @@ export function progressBar(label: string, stream: NodeJS.WriteStream = process.
     const fraction = total === 0 ? 1 : done / total;
     const rate = Math.round(done / Math.max((Date.now() - started) / 1000, 0.001));
     const width = 30;
-    const filled = Math.round(fraction * width);
-    const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${(fraction * 100).toFixed(0)}% ${rate} items/s`;
+    const filled = Math.round(Math.min(fraction, 1) * width);
+    const eta = rate > 0 && total > done ? ` ETA ${formatSeconds((total - done) / rate)}` : '';
+    const line = `${label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${(fraction * 100).toFixed(0)}% ${rate} items/s${eta}`;
     if (stream.isTTY) {
       stream.write(`\r${line}${done === total ? '\n' : ''}`);
     } else {
@@ -53,4 +54,12 @@ export function progressBar(label: string, stream: NodeJS.WriteStream = process.
       }
     }
   };
+}
+
+/** 75 → "1m15s", 8 → "8s". */
+export function formatSeconds(seconds: number): string {
+  const s = Math.ceil(seconds);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m}m${String(s % 60).padStart(2, '0')}s` : `${Math.floor(m / 60)}h${String(m % 60).padStart(2, '0')}m`;
 }

@@ -37,6 +37,8 @@ export interface Config {
   naive: boolean;
   /** Hardening settings (README "Security"). */
   security: SecurityConfig;
+  /** Lists, filters and the migration tool (docs/catalog.md). */
+  catalog: CatalogConfig;
   /** DynamoDB client retries and timeouts (README "Security"). */
   dynamoClient: DynamoClientConfig;
 }
@@ -63,6 +65,19 @@ export interface SecurityConfig {
   maxBodyBytes: number;
   /** `ALLOW_BATCHED_REQUESTS=true` turns on batched HTTP requests (default off). */
   allowBatchedRequests: boolean;
+}
+
+export interface CatalogConfig {
+  /**
+   * `PAGE_READ_BUDGET` (default 100): read capacity units one filtered page
+   * (Customer.orders with `status`) may consume while it fills itself; when
+   * spent, the page comes back short and says so (docs/catalog.md).
+   */
+  pageReadBudget: number;
+  /** `MIGRATE_WRITE_UNITS_PER_SECOND` (default 100): write units per second `npm run migrate` may consume. */
+  migrateWriteUnitsPerSecond: number;
+  /** `MIGRATE_SEGMENTS` (default 4): parallel Scan segments of `npm run migrate`. */
+  migrateSegments: number;
 }
 
 export interface DynamoClientConfig {
@@ -215,6 +230,11 @@ export function loadConfig(env: Env = process.env): Config {
       maxCost: intSetting(env, 'MAX_QUERY_COST', 20_000, 1, 100_000_000),
       maxBodyBytes: intSetting(env, 'MAX_BODY_BYTES', 100_000, 1_000, 10_000_000),
       allowBatchedRequests: boolSetting(env, 'ALLOW_BATCHED_REQUESTS', false),
+    },
+    catalog: {
+      pageReadBudget: intSetting(env, 'PAGE_READ_BUDGET', 100, 1, 100_000),
+      migrateWriteUnitsPerSecond: intSetting(env, 'MIGRATE_WRITE_UNITS_PER_SECOND', 100, 1, 1_000_000),
+      migrateSegments: intSetting(env, 'MIGRATE_SEGMENTS', 4, 1, 1000),
     },
     dynamoClient: {
       maxAttempts: intSetting(env, 'DYNAMODB_MAX_ATTEMPTS', 3, 1, 10),

@@ -1,0 +1,343 @@
+/**
+ * runMigration(): brings every item of a table to the current layout
+ * (model/layout.ts says what changes), with a parallel Scan.
+ *
+ * - Parallel: `segments` workers, one Scan segment each (TotalSegments).
+ * - Resumable: after each scanned page is fully written, the segment's
+ *   position (LastEvaluatedKey) is checkpointed in the table itself (PK
+ *   `LAYOUT`, SK `MIGRATION#SEGMENT#<n>`), under the run recorded on the
+ *   layout record. A run that stopped (crash, Ctrl-C, throttling) resumes
+ *   from those checkpoints; at worst one page per segment is scanned again.
+ * - Idempotent: every write is derived from the item as scanned and
+ *   conditioned on it (the source attribute unchanged, the entry not yet
+ *   there), so a page scanned twice writes nothing the second time and a
+ *   catalog entry is counted exactly once (entry and counter in one
+ *   transaction). An item changed under the migration is read again.
+ * - Rate-limited: writes take their capacity units from a token bucket of
+ *   `writeUnitsPerSecond` (rateLimiter.ts), corrected by the units DynamoDB
+ *   reports; scans are paced by `pageSize`.
+ * - Dry run: scans and reports what would change; writes nothing at all.
+ * When every segment is done the layout record is set to the current
+ * version (the gateway's start-up warning and /health read it) and the
+ * checkpoints are removed.
+ */
+import { DescribeTableCommand, UpdateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  GetCommand,
+  PutCommand,
+  ScanCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { ulid } from 'ulid';
+import type { Item } from '../dynamo/batchGet.js';
+import { CURRENT_LAYOUT_VERSION, GSI2, layoutStateKey, migrationCheckpointKey } from '../dynamo/keys.js';
+import { capacityUnits } from '../dynamo/metrics.js';
+import { tableDefinition } from '../dynamo/table.js';
+import { layoutFix, type LayoutFix } from '../model/layout.js';
+import { DELETING_ATTR } from '../writes/conditions.js';
+import { catalogCounterChange } from '../writes/catalog.js';
+import { transact, TransactionCancelled } from '../writes/transact.js';
+import { forEachLimit } from '../writes/fanOut.js';
+import { RateLimiter } from './rateLimiter.js';
+
+export interface MigrationOptions {
+  raw: DynamoDBClient;
+  doc: DynamoDBDocumentClient;
+  tableName: string;
+  /** Scan segments worked in parallel (TotalSegments). A resumed run keeps the segments it started with. */
+  segments: number;
+  /** Write capacity units per second the migration may consume. */
+  writeUnitsPerSecond: number;
+  /** Items per Scan page (Scan `Limit`); also the checkpoint interval. */
+  pageSize?: number;
+  /** Item writes in flight per segment. */
+  concurrency?: number;
+  dryRun?: boolean;
+  /** Ignore an unfinished run's checkpoints and start over. */
+  restart?: boolean;
+  onProgress?: (progress: MigrationProgress) => void;
+  /** Called after each checkpoint; a throw stops the run there (tests simulate crashes with it). */
+  afterCheckpoint?: (segment: number, pagesDone: number) => void;
+}
+
+export interface MigrationProgress {
+  scanned: number;
+  /** DescribeTable's ItemCount: approximate (refreshed about every six hours on DynamoDB). */
+  estimatedTotal: number;
+  changed: number;
+  segmentsDone: number;
+  segments: number;
+}
+
+export interface MigrationResult {
+  runId: string | null;
+  resumed: boolean;
+  segments: number;
+  scanned: number;
+  /** Items changed (or, in a dry run, that would be). */
+  changed: number;
+  byKind: Record<LayoutFix['kind'], number>;
+  /** Items that changed under the migration until it gave up on them (the gateway's writes keep them current). */
+  skipped: number;
+  writeUnits: number;
+  seconds: number;
+  itemsPerSecond: number;
+  /** Whether this call added the GSI2 index to the table. */
+  addedIndex: boolean;
+}
+
+interface Checkpoint {
+  runId: string;
+  lastKey: Record<string, unknown> | null;
+  done: boolean;
+  scanned: number;
+  changed: number;
+}
+
+interface RunState {
+  id: string;
+  segments: number;
+}
+
+const FIX_ATTEMPTS = 3;
+
+/** Adds GSI2 to a table made before it existed (DynamoDB backfills it from the keys the migration writes). */
+async function ensureIndex(raw: DynamoDBClient, tableName: string): Promise<boolean> {
+  const { Table } = await raw.send(new DescribeTableCommand({ TableName: tableName }));
+  if ((Table?.GlobalSecondaryIndexes ?? []).some((i) => i.IndexName === GSI2)) return false;
+  const def = tableDefinition(tableName);
+  await raw.send(
+    new UpdateTableCommand({
+      TableName: tableName,
+      AttributeDefinitions: def.AttributeDefinitions!.filter((a) => a.AttributeName!.startsWith('GSI2')),
+      GlobalSecondaryIndexUpdates: [{ Create: def.GlobalSecondaryIndexes!.find((i) => i.IndexName === GSI2) as never }],
+    }),
+  );
+  return true;
+}
+
+export async function runMigration(options: MigrationOptions): Promise<MigrationResult> {
+  const { raw, doc, tableName, dryRun = false, pageSize = 200, concurrency = 4 } = options;
+  const started = performance.now();
+  const limiter = new RateLimiter(options.writeUnitsPerSecond);
+  const addedIndex = dryRun ? false : await ensureIndex(raw, tableName);
+  const { Table } = await raw.send(new DescribeTableCommand({ TableName: tableName }));
+  const estimatedTotal = Number(Table?.ItemCount ?? 0);
+
+  // The run: resumed from the layout record, or a new one.
+  const state = (await doc.send(new GetCommand({ TableName: tableName, Key: layoutStateKey, ConsistentRead: true }))).Item;
+  const previous = state?.run as RunState | undefined;
+  const resumed = !dryRun && !options.restart && previous !== undefined;
+  const run: RunState | null = dryRun ? null : resumed ? previous! : { id: ulid(), segments: options.segments };
+  const segments = run?.segments ?? options.segments;
+  if (run && !resumed) {
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: layoutStateKey,
+        UpdateExpression: 'SET #run = :run',
+        ExpressionAttributeNames: { '#run': 'run' },
+        ExpressionAttributeValues: { ':run': { ...run, startedAt: new Date().toISOString() } },
+      }),
+    );
+  }
+  const checkpoints = run ? await readCheckpoints(doc, tableName, run) : new Map<number, Checkpoint>();
+
+  const byKind: MigrationResult['byKind'] = { 'enter-catalog': 0, 'resort-catalog': 0, 'order-date': 0 };
+  const totals = { scanned: 0, changed: 0, skipped: 0, writeUnits: 0, segmentsDone: 0 };
+  for (const c of checkpoints.values()) {
+    totals.scanned += c.scanned;
+    totals.changed += c.changed;
+    if (c.done) totals.segmentsDone += 1;
+  }
+  const report = () =>
+    options.onProgress?.({ scanned: totals.scanned, estimatedTotal, changed: totals.changed, segmentsDone: totals.segmentsDone, segments });
+  report();
+
+  let failure: { error: unknown } | undefined;
+
+  /** Brings one item up to date; true when it changed (or would, in a dry run). */
+  async function fix(item: Item): Promise<boolean> {
+    let current: Item | null = item;
+    for (let attempt = 1; current !== null; attempt++) {
+      const change = layoutFix(current);
+      if (change === null) return false;
+      if (dryRun || (await write(current, change))) {
+        byKind[change.kind] += 1;
+        totals.changed += 1;
+        return true;
+      }
+      if (attempt >= FIX_ATTEMPTS) {
+        totals.skipped += 1;
+        return false;
+      }
+      // Changed since it was scanned: decide again from what it is now.
+      current = (await doc.send(new GetCommand({ TableName: tableName, Key: { PK: current.PK, SK: current.SK }, ConsistentRead: true }))).Item ?? null;
+    }
+    return false;
+  }
+
+  /** One conditional write; false when the item changed since it was read. */
+  async function write(item: Item, change: LayoutFix): Promise<boolean> {
+    const names: Record<string, string> = { '#src': change.source };
+    const values: Record<string, unknown> = { ':seen': change.seen };
+    const sets = Object.entries(change.set).map(([attr, value], i) => {
+      names[`#a${i}`] = attr;
+      values[`:v${i}`] = value;
+      return `#a${i} = :v${i}`;
+    });
+    const conditions = ['attribute_exists(PK)', '#src = :seen'];
+    if (change.kind === 'enter-catalog') {
+      names['#gsi2pk'] = 'GSI2PK';
+      names['#deleting'] = DELETING_ATTR;
+      conditions.push('attribute_not_exists(#gsi2pk)', 'attribute_not_exists(#deleting)');
+    } else if (change.kind === 'resort-catalog') {
+      names['#gsi2pk'] = 'GSI2PK';
+      conditions.push('attribute_exists(#gsi2pk)');
+    }
+    const update = {
+      TableName: tableName,
+      Key: { PK: item.PK, SK: item.SK },
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: conditions.join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
+    // Item and index write; a transaction costs double, with the counter's write.
+    const estimate = change.kind === 'enter-catalog' ? 6 : 2;
+    await limiter.take(estimate);
+    let actual = estimate;
+    try {
+      if (change.kind === 'enter-catalog') {
+        await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, change.catalog, change.id, 1)]);
+      } else {
+        const out = await doc.send(new UpdateCommand({ ...update, ReturnConsumedCapacity: 'TOTAL' }));
+        actual = capacityUnits(out.ConsumedCapacity) || estimate;
+      }
+      return true;
+    } catch (err) {
+      if (err instanceof TransactionCancelled && err.failed(0)) return false;
+      if ((err as { name?: string })?.name === 'ConditionalCheckFailedException') return false;
+      throw err;
+    } finally {
+      limiter.settle(estimate, actual);
+      totals.writeUnits += actual;
+    }
+  }
+
+  async function worker(segment: number): Promise<void> {
+    const checkpoint = checkpoints.get(segment);
+    if (checkpoint?.done) return;
+    let startKey = checkpoint?.lastKey ?? undefined;
+    let scanned = checkpoint?.scanned ?? 0;
+    let changedBefore = checkpoint?.changed ?? 0;
+    let pages = 0;
+    do {
+      if (failure) return;
+      const out = await doc.send(
+        new ScanCommand({ TableName: tableName, Segment: segment, TotalSegments: segments, Limit: pageSize, ExclusiveStartKey: startKey }),
+      );
+      // Items of a page are fixed `concurrency` at a time; the checkpoint waits for all of them.
+      await forEachLimit(out.Items ?? [], concurrency, async (item) => {
+        if (await fix(item)) changedBefore += 1;
+      });
+      scanned += out.Items?.length ?? 0;
+      totals.scanned += out.Items?.length ?? 0;
+      startKey = out.LastEvaluatedKey;
+      if (run) {
+        await doc.send(
+          new PutCommand({
+            TableName: tableName,
+            Item: {
+              ...migrationCheckpointKey(segment),
+              runId: run.id,
+              lastKey: startKey ? JSON.stringify(startKey) : null,
+              done: startKey === undefined,
+              scanned,
+              changed: changedBefore,
+            },
+          }),
+        );
+      }
+      pages += 1;
+      if (startKey === undefined) totals.segmentsDone += 1;
+      report();
+      options.afterCheckpoint?.(segment, pages);
+    } while (startKey);
+  }
+
+  await Promise.all(
+    Array.from({ length: segments }, (_, segment) =>
+      worker(segment).catch((error) => {
+        failure ??= { error };
+      }),
+    ),
+  );
+  if (failure) throw failure.error;
+
+  if (run) {
+    await doc.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: layoutStateKey,
+        UpdateExpression: 'SET layoutVersion = :v, completedAt = :now REMOVE #run',
+        ExpressionAttributeNames: { '#run': 'run' },
+        ExpressionAttributeValues: { ':v': CURRENT_LAYOUT_VERSION, ':now': new Date().toISOString() },
+      }),
+    );
+    await removeCheckpoints(doc, tableName, segments);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    runId: run?.id ?? null,
+    resumed,
+    segments,
+    scanned: totals.scanned,
+    changed: totals.changed,
+    byKind,
+    skipped: totals.skipped,
+    writeUnits: Math.round(totals.writeUnits * 10) / 10,
+    seconds,
+    itemsPerSecond: Math.round(totals.scanned / Math.max(seconds, 0.001)),
+    addedIndex,
+  };
+}
+
+async function readCheckpoints(doc: DynamoDBDocumentClient, tableName: string, run: RunState): Promise<Map<number, Checkpoint>> {
+  const found = new Map<number, Checkpoint>();
+  const keys = Array.from({ length: run.segments }, (_, s) => ({ ...migrationCheckpointKey(s) }));
+  for (let i = 0; i < keys.length; i += 100) {
+    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100);
+    while (pending && pending.length > 0) {
+      const out: { Responses?: Record<string, Item[]>; UnprocessedKeys?: Record<string, { Keys?: Record<string, unknown>[] }> } =
+        await doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
+      for (const item of out.Responses?.[tableName] ?? []) {
+        if (item.runId !== run.id) continue; // left by another run
+        const segment = Number(String(item.SK).split('#').pop());
+        found.set(segment, {
+          runId: run.id,
+          lastKey: typeof item.lastKey === 'string' ? JSON.parse(item.lastKey) : null,
+          done: item.done === true,
+          scanned: Number(item.scanned ?? 0),
+          changed: Number(item.changed ?? 0),
+        });
+      }
+      pending = out.UnprocessedKeys?.[tableName]?.Keys;
+    }
+  }
+  return found;
+}
+
+async function removeCheckpoints(doc: DynamoDBDocumentClient, tableName: string, segments: number): Promise<void> {
+  const keys = Array.from({ length: segments }, (_, s) => ({ ...migrationCheckpointKey(s) }));
+  for (let i = 0; i < keys.length; i += 25) {
+    let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+    while (pending && pending.length > 0) {
+      const out = await doc.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending as never } }));
+      pending = out.UnprocessedItems?.[tableName] as Record<string, unknown>[] | undefined;
+    }
+  }
+}
