@@ -39,7 +39,7 @@ import type { Context } from '../graphql/context.js';
 import type { CursorCodec } from './cursorSigning.js';
 import { validateConnectionArgs, type ConnectionArgs } from './args.js';
 
-const CURSOR_VERSION = 2;
+export const CURSOR_VERSION = 2;
 const MAX_CURSOR_LENGTH = 2048;
 
 /**

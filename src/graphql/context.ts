@@ -7,6 +7,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createLoaders, type Loaders } from '../loaders.js';
 import { OperationMetrics } from '../dynamo/metrics.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
+import type { ShortPage } from '../connections/rangeConnection.js';
 
 export interface Deps {
   doc: DynamoDBDocumentClient;
@@ -15,6 +16,8 @@ export interface Deps {
   naive?: boolean;
   /** Signs and verifies cursors (connections/connection.ts); built once from CURSOR_SECRET. */
   cursors: CursorCodec;
+  /** Read units one filled page may consume (`PAGE_READ_BUDGET`, connections/rangeConnection.ts). Default 100. */
+  pageReadBudget?: number;
 }
 
 export interface Context extends Deps {
@@ -23,8 +26,20 @@ export interface Context extends Deps {
   metrics: OperationMetrics;
   /** Identifies the operation in logs and in masked error responses. */
   requestId: string;
+  pageReadBudget: number;
+  /** Pages of this operation cut short by the read budget (answered in `extensions.shortPages`). */
+  shortPages: ShortPage[];
 }
 
+export const DEFAULT_PAGE_READ_BUDGET = 100;
+
 export function createContext(deps: Deps, metrics = new OperationMetrics()): Context {
-  return { ...deps, loaders: createLoaders(deps.doc, deps.tableName, { naive: deps.naive }), metrics, requestId: randomUUID() };
+  return {
+    ...deps,
+    loaders: createLoaders(deps.doc, deps.tableName, { naive: deps.naive }),
+    metrics,
+    requestId: randomUUID(),
+    pageReadBudget: deps.pageReadBudget ?? DEFAULT_PAGE_READ_BUDGET,
+    shortPages: [],
+  };
 }

@@ -17,6 +17,7 @@ import { resolvers } from '../resolvers/index.js';
 import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
 import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { requestIdPlugin } from './plugins/requestId.js';
+import { shortPagesPlugin } from './plugins/shortPages.js';
 
 /** schema.graphql is the only SDL. */
 export const typeDefs = gql(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
@@ -64,6 +65,7 @@ export function createServer({
       production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
       ...guard.plugins,
       requestIdPlugin,
+      shortPagesPlugin,
     ],
   });
 }

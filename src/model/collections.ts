@@ -4,7 +4,9 @@
  * (CONTRACT.md §1). Key strings come from dynamo/keys.ts.
  */
 import type { Collection } from '../dynamo/collection.js';
-import { GSI1, keyValue, prefixOf } from '../dynamo/keys.js';
+import { GSI1, GSI2, keyValue, ordersByDatePartition, prefixOf } from '../dynamo/keys.js';
+import type { RangeSource } from '../connections/rangeConnection.js';
+import type { OrderFilter } from '../connections/filterArgs.js';
 
 /** Student.courses: the student's item collection, `begins_with(SK, 'COURSE#')`. */
 export const studentCourses = (studentId: string): Collection => ({
@@ -60,3 +62,29 @@ export const connectionCollections: Record<string, (parentId: string) => Collect
   'Customer.orders': customerOrders,
   'Product.parts': productParts,
 };
+
+/**
+ * Customer.orders narrowed by date and/or status: the customer's GSI2
+ * partition `ORDERS#<cuid>`, ordered by placedAt then order id, the date
+ * range as the key condition (`GSI2SK BETWEEN <placedAfter> AND
+ * <placedBefore>`: placedAfter ≤ placedAt < placedBefore, since every
+ * GSI2SK continues past the instant with `#<oid>`), the status as a filter.
+ */
+export function customerOrdersByDate(customerId: string, filter: OrderFilter): RangeSource {
+  return {
+    name: 'Customer.orders',
+    partition: keyValue('CUSTOMER', customerId),
+    index: GSI2,
+    pkAttr: 'GSI2PK',
+    skAttr: 'GSI2SK',
+    pk: ordersByDatePartition(customerId),
+    // Every order-date sort key starts with a 4-digit year: '0' and '~' bound them all.
+    lo: filter.range.after ?? '0',
+    hi: filter.range.before ?? '~',
+    filter:
+      filter.status === null
+        ? null
+        : { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': filter.status } },
+    binding: JSON.stringify([filter.range.after, filter.range.before, filter.status]),
+  };
+}

@@ -89,3 +89,7 @@ export type StudentCourseConnectionRecord = ConnectionRecord<StudentCourseEdgeRe
 export type CourseStudentConnectionRecord = ConnectionRecord<CourseStudentEdgeRecord>;
 export type OrderConnectionRecord = ConnectionRecord<OrderEdgeRecord>;
 export type PartConnectionRecord = ConnectionRecord<PartEdgeRecord>;
+export type CourseEdgeRecord = ChildEdgeRecord<CourseRecord>;
+export type StudentEdgeRecord = ChildEdgeRecord<StudentRecord>;
+export type CourseConnectionRecord = ConnectionRecord<CourseEdgeRecord>;
+export type StudentConnectionRecord = ConnectionRecord<StudentEdgeRecord>;

@@ -48,5 +48,5 @@ export function createGatewayParts(config: Config, { logger, endpoint, dynamo }:
     logger.warn('CURSOR_SECRET is not set: generated a random one for this run (cursors will not survive a restart)');
   }
   const cursors = createCursorCodec({ current: security.cursorSecret, previous: security.cursorSecretsPrevious });
-  return { dynamo: client, server, deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors } };
+  return { dynamo: client, server, deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, pageReadBudget: config.catalog.pageReadBudget } };
 }

@@ -49,6 +49,8 @@ export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'product
   client?: Omit<ClientOptions, 'endpoint'>;
   /** Batching, caching and look-ahead off (the benchmark's baseline). */
   naive?: boolean;
+  /** Read units one filled page may consume (PAGE_READ_BUDGET). */
+  pageReadBudget?: number;
 }
 
 export async function testGateway({
@@ -57,6 +59,7 @@ export async function testGateway({
   maxBodyBytes,
   client,
   naive = false,
+  pageReadBudget,
   ...serverOptions
 }: TestGatewayOptions = {}) {
   const endpoint = localEndpoint();
@@ -65,7 +68,7 @@ export async function testGateway({
   await ensureTable(dynamo.raw, tableName);
   const server = createServer({ production, ...serverOptions });
   await server.start();
-  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets) };
+  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), pageReadBudget };
   let listener: Server | undefined;
 
   /** Serves the gateway over HTTP on 127.0.0.1 (once); returns the /graphql URL. */

@@ -1,8 +1,10 @@
 /**
  * Refuses bad arguments before execution, so a bad request costs no
  * DynamoDB request: ids (empty, over 128 characters, containing `#`), page
- * sizes (`first`/`last` outside 0..100, or both), and cursors that do not
- * decode or were issued by another field.
+ * sizes (`first`/`last` outside 0..100, or both), search prefixes (empty,
+ * over-long), date ranges (inverted, empty, unparsable), and cursors that
+ * do not decode, were issued by another field, or under other values of
+ * the arguments they are bound to (`titlePrefix`, `placedAfter`, …).
  *
  * Runs in `didResolveOperation`, when the document is valid and variable
  * values are known; walks every field of the document (fragments included)
@@ -31,6 +33,7 @@ import type { Context } from '../context.js';
 import type { CursorCodec } from '../../connections/cursorSigning.js';
 import { readCursorPayload } from '../../connections/connection.js';
 import { validateConnectionArgs, validateId } from '../../connections/args.js';
+import { cursorBinding } from '../../connections/filterArgs.js';
 import { checkMemo } from '../checkMemo.js';
 
 const ID_ARGUMENTS = ['id', 'studentId', 'courseId', 'customerId', 'productId'];
@@ -78,9 +81,11 @@ export function checkArguments(
     }
     const input = args.input as { id?: unknown } | undefined;
     if (input && typeof input.id === 'string') validateId(input.id, 'input.id');
+    const connection = `${parent.name}.${field.name}`;
+    // Prefixes, date ranges, status: refused here when bad; the form cursors are bound to otherwise.
+    const binding = cursorBinding(connection, args);
     if ('first' in args || 'last' in args || 'after' in args || 'before' in args) {
       const page = validateConnectionArgs(args);
-      const connection = `${parent.name}.${field.name}`;
       const parentId = typeof parentArgs?.id === 'string' ? parentArgs.id : null;
       const partition = parentId !== null ? connectionCollections[connection]?.(parentId).pk : undefined;
       for (const [name, cursor] of [['after', page.after], ['before', page.before]] as const) {
@@ -88,6 +93,9 @@ export function checkArguments(
         const payload = readCursorPayload(cursors, connection, cursor, name);
         if (partition !== undefined && payload.p !== partition) {
           throw badUserInput(`"${name}" is not a valid cursor for ${connection}: it was issued by another connection`, name);
+        }
+        if (((payload as { a?: unknown }).a ?? '') !== binding) {
+          throw badUserInput(`"${name}" is not a valid cursor for ${connection}: it was issued for other arguments`, name);
         }
       }
     }

@@ -15,6 +15,9 @@
  *   `edges`. It costs `size × max(1, cost of its selection per item)`, where
  *   size is `first` or `last` (variables resolved; 20 when absent; clamped
  *   to 0‥100 as connections/args.ts refuses anything else anyway).
+ *   A page filtered by `status` counts 10× its size (it may evaluate many
+ *   items per match, up to its read budget); a catalog list (`courses`,
+ *   `students`) adds one per GSI2 shard it queries.
  * - wrapper object (…Connection, …Edge, PageInfo): costs its selection only.
  * - any other object field (an entity: `student(id:)`, `node`, `customer`):
  *   1 plus its selection.
@@ -45,6 +48,7 @@ import {
 import { ErrorCode } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../connections/args.js';
 import { checkMemo } from '../checkMemo.js';
+import { CATALOG_SHARDS } from '../../dynamo/keys.js';
 
 export interface QueryLimits {
   maxDepth: number;
@@ -66,6 +70,21 @@ function pageSize(args: readonly ArgumentNode[], variables: Variables): number {
     if (typeof value === 'number' && Number.isFinite(value)) size = Math.max(size ?? 0, value);
   }
   return Math.min(MAX_PAGE_SIZE, Math.max(0, Math.floor(size ?? DEFAULT_PAGE_SIZE)));
+}
+
+/** A page filtered by `status` may evaluate many items per match (up to its read budget): it counts 10×. */
+export const FILTERED_PAGE_FACTOR = 10;
+
+function filterFactor(args: readonly ArgumentNode[], variables: Variables): number {
+  const status = args.find((a) => a.name.value === 'status');
+  if (!status) return 1;
+  const value = status.value.kind === Kind.VARIABLE ? variables?.[status.value.name.value] : valueFromASTUntyped(status.value);
+  return value == null ? 1 : FILTERED_PAGE_FACTOR;
+}
+
+/** A catalog list (a field with a prefix argument) reads every shard of its GSI2 catalog: one Query each. */
+function shardSurcharge(fieldArgs: readonly { name: string }[]): number {
+  return fieldArgs.some((a) => a.name === 'titlePrefix' || a.name === 'namePrefix') ? CATALOG_SHARDS : 0;
 }
 
 /**
@@ -101,7 +120,10 @@ export function operationCost(
           field.args.some((a) => a.name === 'first' || a.name === 'last') &&
           isObjectType(named) &&
           'edges' in named.getFields();
-        if (isConnection) total += pageSize(selection.arguments ?? [], values) * Math.max(1, inner);
+        if (isConnection) {
+          const args = selection.arguments ?? [];
+          total += pageSize(args, values) * Math.max(1, inner) * filterFactor(args, values) + shardSurcharge(field.args);
+        }
         else if (isWrapper(named)) total += inner;
         else total += 1 + inner;
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {

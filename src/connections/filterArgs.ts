@@ -1,0 +1,88 @@
+/**
+ * Checks of the arguments that narrow a list (prefix search, date range,
+ * status) and the canonical form cursors are bound to. A caller's mistake
+ * is BAD_USER_INPUT here, before any DynamoDB request: argumentCheck.ts
+ * runs these over the whole operation before execution, and the resolvers
+ * again.
+ */
+import { badUserInput } from '../graphql/errors.js';
+import { sortableInstant, sortableText } from '../dynamo/keys.js';
+import { MAX_TEXT_LENGTH } from '../writes/input.js';
+
+export const MAX_PREFIX_LENGTH = 100;
+
+/** A search prefix in its comparison form (dynamo/keys.ts `sortableText`); empty or over-long is refused. */
+export function validatePrefix(value: unknown, argumentName: string): string {
+  if (typeof value !== 'string') throw badUserInput(`${argumentName} must be a string`, argumentName);
+  if (value.length > MAX_PREFIX_LENGTH) {
+    throw badUserInput(`${argumentName} must be at most ${MAX_PREFIX_LENGTH} characters; got ${value.length}`, argumentName);
+  }
+  const prefix = sortableText(value, { keepTrailingSpace: true });
+  if (prefix.trim().length === 0) {
+    throw badUserInput(`${argumentName} must contain a letter, digit or sign (it is compared without case, accents or extra spaces)`, argumentName);
+  }
+  return prefix;
+}
+
+export interface DateRange {
+  /** Inclusive lower end, ISO-8601 UTC with milliseconds. */
+  after: string | null;
+  /** Exclusive upper end. */
+  before: string | null;
+}
+
+/** `placedAfter ≤ placedAt < placedBefore`; an inverted or empty range is refused. */
+export function validateDateRange(placedAfter: unknown, placedBefore: unknown): DateRange {
+  const instant = (value: unknown, name: string) => {
+    if (value == null) return null;
+    const iso = sortableInstant(value);
+    if (iso === null) throw badUserInput(`${name} must be an ISO-8601 UTC timestamp between years 0000 and 9999`, name);
+    return iso;
+  };
+  const after = instant(placedAfter, 'placedAfter');
+  const before = instant(placedBefore, 'placedBefore');
+  if (after !== null && before !== null && after >= before) {
+    throw badUserInput(`placedBefore (${before}) must be later than placedAfter (${after}): the range is empty or inverted`, 'placedBefore');
+  }
+  return { after, before };
+}
+
+export function validateStatus(status: unknown): string | null {
+  if (status == null) return null;
+  if (typeof status !== 'string' || status.length === 0 || status.length > MAX_TEXT_LENGTH) {
+    throw badUserInput(`status must be 1 to ${MAX_TEXT_LENGTH} characters`, 'status');
+  }
+  return status;
+}
+
+export interface OrderFilter {
+  range: DateRange;
+  status: string | null;
+}
+
+/** The order filter of Customer.orders, or null when none of its arguments is given (the plain collection). */
+export function validateOrderFilter(args: { placedAfter?: unknown; placedBefore?: unknown; status?: unknown }): OrderFilter | null {
+  const range = validateDateRange(args.placedAfter, args.placedBefore);
+  const status = validateStatus(args.status);
+  if (range.after === null && range.before === null && status === null) return null;
+  return { range, status };
+}
+
+/**
+ * The canonical form of the arguments a connection's cursors are bound to;
+ * '' when the connection has none (or none is given). Refuses bad arguments.
+ */
+export function cursorBinding(connection: string, args: Record<string, unknown>): string {
+  switch (connection) {
+    case 'Query.courses':
+      return args.titlePrefix == null ? '' : `prefix:${validatePrefix(args.titlePrefix, 'titlePrefix')}`;
+    case 'Query.students':
+      return args.namePrefix == null ? '' : `prefix:${validatePrefix(args.namePrefix, 'namePrefix')}`;
+    case 'Customer.orders': {
+      const filter = validateOrderFilter(args);
+      return filter === null ? '' : JSON.stringify([filter.range.after, filter.range.before, filter.status]);
+    }
+    default:
+      return '';
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * Filled reads of a sort-key range on an index partition, with an optional
+ * filter, under a read-capacity budget.
+ *
+ * DynamoDB applies `Limit` before a FilterExpression, so one filtered Query
+ * may return few or no matches together with a LastEvaluatedKey. A filled
+ * read keeps querying until it holds `want` matches or the range ends, so a
+ * page is never short while matches remain, and the item after the page
+ * (read as the `want`-th) decides "more" exactly. What stops it early is the
+ * budget: once the read units consumed reach `budget`, it returns what it
+ * has and the sort key it evaluated up to, so the caller can say so and
+ * resume from there.
+ *
+ * Terminology
+ * - range: `pk = :pk AND sk BETWEEN :lo AND :hi` (both inclusive).
+ * - exclusive: a sort key the read starts strictly after (a cursor); bound:
+ *   one it stops strictly before. Sort keys are unique in a partition here
+ *   (they end with the item's id), so an item equal to either is dropped.
+ * - evaluated: items DynamoDB read for the range (ScannedCount), matching
+ *   or not; they are what the read units pay for.
+ *
+ * Request sizing: the first Query asks for `want` items (cheapest when
+ * everything matches); later ones for what the selectivity seen so far says
+ * is needed (×1.25), at most 1000 items and at most what the rest of the
+ * budget buys at the item size seen so far, so one request overshoots the
+ * budget by little.
+ */
+import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { Item } from './batchGet.js';
+import { capacityUnits } from './metrics.js';
+
+export interface Filter {
+  expression: string;
+  names: Record<string, string>;
+  values: Record<string, unknown>;
+}
+
+export interface FilledRead {
+  index: string;
+  pkAttr: string;
+  skAttr: string;
+  pk: string;
+  lo: string;
+  hi: string;
+  forward: boolean;
+  exclusive?: string | null;
+  bound?: string | null;
+  /** Matches wanted (a page asks for one more than it shows). */
+  want: number;
+  filter?: Filter | null;
+  /** Read capacity units the read may consume before it stops early. */
+  budget: number;
+}
+
+export interface FilledResult {
+  items: Item[];
+  /** The range holds nothing beyond what was evaluated. */
+  exhausted: boolean;
+  /** Stopped by the budget before `want` matches and before the range's end. */
+  budgetSpent: boolean;
+  /** Sort key of the last item evaluated (where a resumed read starts after); null when nothing was. */
+  lastEvaluated: string | null;
+  consumedReadUnits: number;
+  evaluated: number;
+  requests: number;
+}
+
+const MAX_LIMIT = 1000;
+
+export async function readFilled(doc: DynamoDBDocumentClient, tableName: string, read: FilledRead): Promise<FilledResult> {
+  const { forward, want, budget, filter } = read;
+  const exclusive = read.exclusive ?? null;
+  const bound = read.bound ?? null;
+  const [lo, hi] = forward ? [exclusive ?? read.lo, bound ?? read.hi] : [bound ?? read.lo, exclusive ?? read.hi];
+  const result: FilledResult = { items: [], exhausted: false, budgetSpent: false, lastEvaluated: null, consumedReadUnits: 0, evaluated: 0, requests: 0 };
+  if (want <= 0 || lo > hi) {
+    result.exhausted = lo > hi;
+    return result;
+  }
+  const base: QueryCommandInput = {
+    TableName: tableName,
+    IndexName: read.index,
+    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
+    ExpressionAttributeNames: { '#pk': read.pkAttr, '#sk': read.skAttr, ...filter?.names },
+    ExpressionAttributeValues: { ':pk': read.pk, ':lo': lo, ':hi': hi, ...filter?.values },
+    ...(filter ? { FilterExpression: filter.expression } : {}),
+    ScanIndexForward: forward,
+    ReturnConsumedCapacity: 'TOTAL',
+  };
+  let matched = 0;
+  let startKey: Record<string, unknown> | undefined;
+  for (;;) {
+    const needed = want - result.items.length;
+    let limit = needed;
+    if (result.evaluated > 0 && filter) {
+      const ratio = Math.max(matched, 1) / result.evaluated;
+      limit = Math.ceil((needed / ratio) * 1.25);
+    }
+    if (result.consumedReadUnits > 0) {
+      const itemsPerUnit = result.evaluated / result.consumedReadUnits;
+      limit = Math.min(limit, Math.floor((budget - result.consumedReadUnits) * itemsPerUnit));
+    }
+    // The cursor's own item and the bound item may come back and be dropped.
+    limit = Math.max(1, Math.min(MAX_LIMIT, limit + (startKey === undefined && exclusive !== null ? 1 : 0) + (bound !== null ? 1 : 0)));
+    const out = await doc.send(new QueryCommand({ ...base, Limit: limit, ExclusiveStartKey: startKey }));
+    result.requests += 1;
+    result.consumedReadUnits += capacityUnits(out.ConsumedCapacity);
+    result.evaluated += out.ScannedCount ?? out.Items?.length ?? 0;
+    for (const item of out.Items ?? []) {
+      const sk = item[read.skAttr];
+      if (sk === exclusive || sk === bound) continue;
+      matched += 1;
+      if (result.items.length < want) result.items.push(item);
+    }
+    startKey = out.LastEvaluatedKey;
+    if (startKey) result.lastEvaluated = String(startKey[read.skAttr]);
+    else {
+      result.exhausted = true;
+      break;
+    }
+    if (result.items.length >= want) break;
+    if (result.consumedReadUnits >= budget) {
+      result.budgetSpent = true;
+      break;
+    }
+  }
+  return result;
+}
+
+/** Number of matches in the range (Select: COUNT), or null when the budget ran out first. */
+export async function countFilled(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  read: Omit<FilledRead, 'want' | 'forward' | 'exclusive' | 'bound'>,
+): Promise<number | null> {
+  const { filter } = read;
+  let count = 0;
+  let consumed = 0;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    if (consumed >= read.budget) return null;
+    const out = await doc.send(
+      new QueryCommand({
+        TableName: tableName,
+        IndexName: read.index,
+        Select: 'COUNT',
+        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
+        ExpressionAttributeNames: { '#pk': read.pkAttr, '#sk': read.skAttr, ...filter?.names },
+        ExpressionAttributeValues: { ':pk': read.pk, ':lo': read.lo, ':hi': read.hi, ...filter?.values },
+        ...(filter ? { FilterExpression: filter.expression } : {}),
+        ReturnConsumedCapacity: 'TOTAL',
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    consumed += capacityUnits(out.ConsumedCapacity);
+    count += out.Count ?? 0;
+    startKey = out.LastEvaluatedKey;
+  } while (startKey);
+  return count;
+}
