@@ -4,7 +4,8 @@
  * (CONTRACT.md §1). Key strings come from dynamo/keys.ts.
  */
 import type { Collection } from '../dynamo/collection.js';
-import { GSI1, keyValue, prefixOf } from '../dynamo/keys.js';
+import { courseShardPartitions, GSI1, keyValue, prefixOf } from '../dynamo/keys.js';
+import type { MergedCollection } from '../connections/mergedPage.js';
 
 /** Student.courses: the student's item collection, `begins_with(SK, 'COURSE#')`. */
 export const studentCourses = (studentId: string): Collection => ({
@@ -23,6 +24,16 @@ export const courseStudents = (courseId: string): Collection => ({
   skAttr: 'GSI1SK',
   pk: keyValue('COURSE', courseId),
   prefix: prefixOf('STUDENT'),
+});
+
+/**
+ * Course.students of a course with `shards` shards: its GSI1 partitions
+ * (`COURSE#<cid>` alone when unsharded) merged by student (mergedPage.ts).
+ */
+export const courseStudentShards = (courseId: string, shards: number): MergedCollection => ({
+  name: 'Course.students',
+  group: keyValue('COURSE', courseId),
+  shards: courseShardPartitions(courseId, shards).map((pk) => ({ ...courseStudents(courseId), pk })),
 });
 
 /** Customer.orders: the customer's item collection, `begins_with(SK, 'ORDER#')`. */
