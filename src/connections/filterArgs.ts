@@ -6,7 +6,7 @@
  * again.
  */
 import { badUserInput } from '../graphql/errors.js';
-import { sortableInstant, sortableText } from '../dynamo/keys.js';
+import { sortableInstant, sortableText, type CatalogKind } from '../dynamo/keys.js';
 import { MAX_TEXT_LENGTH } from '../writes/input.js';
 
 export const MAX_PREFIX_LENGTH = 100;
@@ -69,20 +69,31 @@ export function validateOrderFilter(args: { placedAfter?: unknown; placedBefore?
 }
 
 /**
- * The canonical form of the arguments a connection's cursors are bound to;
- * '' when the connection has none (or none is given). Refuses bad arguments.
+ * Where a connection's cursors carry the arguments they are bound to, and
+ * the value expected there for `args`: the group (`p`) of a catalog list
+ * (model/collections.ts `catalogList`), the argument binding (`a`) of
+ * filtered orders, '' for connections without such arguments. Refuses bad
+ * arguments (BAD_USER_INPUT).
  */
-export function cursorBinding(connection: string, args: Record<string, unknown>): string {
+export function cursorBinding(connection: string, args: Record<string, unknown>): { field: 'p' | 'a'; value: string } {
   switch (connection) {
     case 'Query.courses':
-      return args.titlePrefix == null ? '' : `prefix:${validatePrefix(args.titlePrefix, 'titlePrefix')}`;
+      return { field: 'p', value: catalogGroup('COURSE', args.titlePrefix == null ? null : validatePrefix(args.titlePrefix, 'titlePrefix')) };
     case 'Query.students':
-      return args.namePrefix == null ? '' : `prefix:${validatePrefix(args.namePrefix, 'namePrefix')}`;
+      return { field: 'p', value: catalogGroup('STUDENT', args.namePrefix == null ? null : validatePrefix(args.namePrefix, 'namePrefix')) };
     case 'Customer.orders': {
       const filter = validateOrderFilter(args);
-      return filter === null ? '' : JSON.stringify([filter.range.after, filter.range.before, filter.status]);
+      return { field: 'a', value: filter === null ? '' : orderFilterBinding(filter) };
     }
     default:
-      return '';
+      return { field: 'a', value: '' };
   }
 }
+
+/** What cursors of a catalog list are bound to: the catalog and the search prefix. */
+export const catalogGroup = (kind: CatalogKind, sortablePrefix: string | null): string =>
+  sortablePrefix === null ? `CATALOG#${kind}` : `CATALOG#${kind}?prefix=${sortablePrefix}`;
+
+/** What cursors of filtered orders are bound to. */
+export const orderFilterBinding = (filter: OrderFilter): string =>
+  JSON.stringify([filter.range.after, filter.range.before, filter.status]);

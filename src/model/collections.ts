@@ -4,9 +4,20 @@
  * (CONTRACT.md §1). Key strings come from dynamo/keys.ts.
  */
 import type { Collection } from '../dynamo/collection.js';
-import { GSI1, GSI2, keyValue, ordersByDatePartition, prefixOf } from '../dynamo/keys.js';
+import {
+  catalogPartitions,
+  catalogPrefix,
+  courseShardPartitions,
+  GSI1,
+  GSI2,
+  keyValue,
+  ordersByDatePartition,
+  prefixOf,
+  type CatalogKind,
+} from '../dynamo/keys.js';
 import type { RangeSource } from '../connections/rangeConnection.js';
-import type { OrderFilter } from '../connections/filterArgs.js';
+import { catalogGroup, orderFilterBinding, type OrderFilter } from '../connections/filterArgs.js';
+import type { MergedCollection } from '../connections/mergedPage.js';
 
 /** Student.courses: the student's item collection, `begins_with(SK, 'COURSE#')`. */
 export const studentCourses = (studentId: string): Collection => ({
@@ -25,6 +36,16 @@ export const courseStudents = (courseId: string): Collection => ({
   skAttr: 'GSI1SK',
   pk: keyValue('COURSE', courseId),
   prefix: prefixOf('STUDENT'),
+});
+
+/**
+ * Course.students of a course with `shards` shards: its GSI1 partitions
+ * (`COURSE#<cid>` alone when unsharded) merged by student (mergedPage.ts).
+ */
+export const courseStudentShards = (courseId: string, shards: number): MergedCollection => ({
+  name: 'Course.students',
+  group: keyValue('COURSE', courseId),
+  shards: courseShardPartitions(courseId, shards).map((pk) => ({ ...courseStudents(courseId), pk })),
 });
 
 /** Customer.orders: the customer's item collection, `begins_with(SK, 'ORDER#')`. */
@@ -85,6 +106,24 @@ export function customerOrdersByDate(customerId: string, filter: OrderFilter): R
       filter.status === null
         ? null
         : { expression: '#status = :status', names: { '#status': 'status' }, values: { ':status': filter.status } },
-    binding: JSON.stringify([filter.range.after, filter.range.before, filter.status]),
+    binding: orderFilterBinding(filter),
+  };
+}
+
+/**
+ * Query.courses / Query.students: the CATALOG_SHARDS GSI2 partitions of a
+ * catalog merged by sort key (connections/mergedPage.ts), the whole list
+ * (`begins_with(GSI2SK, 'TITLE#')`) or a prefix search
+ * (`begins_with(GSI2SK, 'TITLE#<sortable prefix>')`). The group, which
+ * cursors are bound to, names the prefix: a cursor of one search is refused
+ * by another.
+ */
+export function catalogList(kind: CatalogKind, sortablePrefix: string | null): MergedCollection {
+  const name = kind === 'COURSE' ? 'Query.courses' : 'Query.students';
+  const prefix = catalogPrefix(kind, sortablePrefix ?? '');
+  return {
+    name,
+    group: catalogGroup(kind, sortablePrefix),
+    shards: catalogPartitions(kind).map((pk) => ({ name, index: GSI2, pkAttr: 'GSI2PK', skAttr: 'GSI2SK', pk, prefix })),
   };
 }

@@ -39,11 +39,13 @@ export const courseItem = (c: { id: string; title: string; studentCount?: number
 export const enrollmentItem = (e: {
   studentId: string;
   courseId: string;
+  /** The course's shard count (absent = 1, unsharded). */
+  shards?: number;
   enrolledAt: string;
   courseTitle: string;
   studentName: string;
 }): Item => ({
-  ...enrollmentKeys(e.studentId, e.courseId),
+  ...enrollmentKeys(e.studentId, e.courseId, e.shards ?? 1),
   enrolledAt: e.enrolledAt,
   courseTitle: e.courseTitle,
   studentName: e.studentName,

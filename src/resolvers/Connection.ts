@@ -14,3 +14,5 @@ export const StudentCourseConnection: Resolvers['StudentCourseConnection'] = tot
 export const CourseStudentConnection: Resolvers['CourseStudentConnection'] = totalCount;
 export const OrderConnection: Resolvers['OrderConnection'] = totalCount;
 export const PartConnection: Resolvers['PartConnection'] = totalCount;
+export const CourseConnection: Resolvers['CourseConnection'] = totalCount;
+export const StudentConnection: Resolvers['StudentConnection'] = totalCount;

@@ -4,6 +4,7 @@ import { courseStudents, customerOrders, productParts, studentCourses } from '..
 import { toCourse, toCustomer, toProduct, toStudent } from '../model/mappers.js';
 import { validateId } from '../connections/args.js';
 import { loadEntity, type EntityRead } from './lookahead.js';
+import { readCatalog } from './catalog.js';
 import type { CourseRecord, CustomerRecord, ProductRecord, StudentRecord } from '../model/records.js';
 
 const student: EntityRead<StudentRecord> = { key: studentKey, map: toStudent, connection: 'courses', collection: studentCourses };
@@ -17,4 +18,6 @@ export const Query: QueryResolvers = {
   customer: (_, { id }, ctx, info) => loadEntity(ctx, info, customer, validateId(id)),
   order: (_, { id }, ctx) => ctx.loaders.order.load(validateId(id)),
   product: (_, { id }, ctx, info) => loadEntity(ctx, info, product, validateId(id)),
+  courses: (_, args, ctx, info) => readCatalog(ctx, info, 'COURSE', args, args.titlePrefix, 'titlePrefix', toCourse),
+  students: (_, args, ctx, info) => readCatalog(ctx, info, 'STUDENT', args, args.namePrefix, 'namePrefix', toStudent),
 };

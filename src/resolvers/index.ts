@@ -8,8 +8,10 @@ import { Product } from './Product.js';
 import { Order, Part } from './OrderAndPart.js';
 import { DateTime } from './DateTime.js';
 import {
+  CourseConnection,
   CourseStudentConnection,
   OrderConnection,
+  StudentConnection,
   PageInfo,
   PartConnection,
   StudentCourseConnection,
@@ -30,4 +32,6 @@ export const resolvers: Resolvers = {
   CourseStudentConnection,
   OrderConnection,
   PartConnection,
+  CourseConnection,
+  StudentConnection,
 };

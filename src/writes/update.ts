@@ -144,7 +144,7 @@ export async function updateStudent(store: Store, id: string, input: UpdateStude
   const change: Change = { set: {}, remove: [] };
   // The catalog entry moves with the name (same shard: it depends on the id). GSI2PK is left as it is:
   // an item not yet indexed stays out of the index (and its counter) until `npm run migrate` adds it.
-  if (name !== undefined) change.set = { name, GSI2SK: catalogSortKey(id, name) };
+  if (name !== undefined) change.set = { name, GSI2SK: catalogSortKey('STUDENT', id, name) };
   // email: absent leaves it, null clears it.
   if (input.email === null) change.remove.push('email');
   else if (input.email !== undefined) change.set.email = email(input.email, 'input.email');
@@ -156,7 +156,7 @@ export async function updateStudent(store: Store, id: string, input: UpdateStude
 export async function updateCourse(store: Store, id: string, input: UpdateCourseInput): Promise<CourseRecord> {
   validateId(id);
   const title = required(input.title, 'input.title');
-  const change: Change = { set: title === undefined ? {} : { title, GSI2SK: catalogSortKey(id, title) }, remove: [] };
+  const change: Change = { set: title === undefined ? {} : { title, GSI2SK: catalogSortKey('COURSE', id, title) }, remove: [] };
 
   const copy = title === undefined ? undefined : { attr: 'title', value: title, edges: courseStudents(id), copyAttr: 'courseTitle' };
   return toCourse(await update(store, courseKey(id), `Course ${id}`, change, copy));

@@ -94,7 +94,7 @@ export function checkArguments(
         if (partition !== undefined && payload.p !== partition) {
           throw badUserInput(`"${name}" is not a valid cursor for ${connection}: it was issued by another connection`, name);
         }
-        if (((payload as { a?: unknown }).a ?? '') !== binding) {
+        if (((payload as { a?: unknown; p?: unknown })[binding.field] ?? '') !== binding.value) {
           throw badUserInput(`"${name}" is not a valid cursor for ${connection}: it was issued for other arguments`, name);
         }
       }
