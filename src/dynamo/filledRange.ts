@@ -136,14 +136,19 @@ export async function countFilled(
   const { filter } = read;
   let count = 0;
   let consumed = 0;
+  let scanned = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
     if (consumed >= read.budget) return null;
+    // Sized so the budget is not overshot by much: first at ≤ 512 bytes an item (16 a unit), then as measured.
+    const perUnit = consumed > 0 ? scanned / consumed : 16;
+    const limit = Math.max(1, Math.min(10_000, Math.floor((read.budget - consumed) * perUnit)));
     const out = await doc.send(
       new QueryCommand({
         TableName: tableName,
         IndexName: read.index,
         Select: 'COUNT',
+        Limit: limit,
         KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
         ExpressionAttributeNames: { '#pk': read.pkAttr, '#sk': read.skAttr, ...filter?.names },
         ExpressionAttributeValues: { ':pk': read.pk, ':lo': read.lo, ':hi': read.hi, ...filter?.values },
@@ -153,6 +158,7 @@ export async function countFilled(
       }),
     );
     consumed += capacityUnits(out.ConsumedCapacity);
+    scanned += out.ScannedCount ?? 0;
     count += out.Count ?? 0;
     startKey = out.LastEvaluatedKey;
   } while (startKey);

@@ -33,6 +33,8 @@ import type { ItemKey } from '../dynamo/keys.js';
 import { planPage, type PagePlan } from '../connections/connection.js';
 import type { ConnectionArgs } from '../connections/args.js';
 
+const PAGE_ARGUMENTS = new Set(['first', 'after', 'last', 'before']);
+
 /** How to read one kind of entity, and which of its connections look-ahead may read with it. */
 export interface EntityRead<R> {
   key: (id: string) => ItemKey;
@@ -126,6 +128,9 @@ export async function loadEntity<R>(
   if (ctx.loaders.naive) return plain();
   const args = selectedConnectionArgs(info, spec.connection);
   if (!args) return plain();
+  // A narrowed list (Customer.orders by date or status) reads another index: nothing to read ahead here.
+  const narrowed = Object.entries(args).some(([name, value]) => !PAGE_ARGUMENTS.has(name) && value != null);
+  if (narrowed) return plain();
   const collection = spec.collection(id);
   let plan: PagePlan;
   try {

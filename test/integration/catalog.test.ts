@@ -42,10 +42,10 @@ async function walk(field: 'courses' | 'students', extra: string, size: number, 
   let cursor: string | null = null;
   let pages = 0;
   for (;;) {
-    const paging = forward ? `first: ${size}${cursor ? `, after: "${cursor}"` : ''}` : `last: ${size}${cursor ? `, before: "${cursor}"` : ''}`;
-    const result = await gw.run(`{ ${field}(${paging}${extra}) { ${PAGE} } }`);
+    const paging: string = forward ? `first: ${size}${cursor ? `, after: "${cursor}"` : ''}` : `last: ${size}${cursor ? `, before: "${cursor}"` : ''}`;
+    const result: any = await gw.run(`{ ${field}(${paging}${extra}) { ${PAGE} } }`);
     expect(result.errors).toBeUndefined();
-    const conn = result.data[field];
+    const conn: any = result.data[field];
     const ids = conn.edges.map((e: any) => e.node.id);
     const more = forward ? conn.pageInfo.hasNextPage : conn.pageInfo.hasPreviousPage;
     const behind = forward ? conn.pageInfo.hasPreviousPage : conn.pageInfo.hasNextPage;

@@ -34,6 +34,7 @@ export function localEndpoint(): string {
 export interface GqlResult<T = any> {
   data?: T | null;
   errors?: readonly GraphQLFormattedError[];
+  extensions?: Record<string, any>;
 }
 
 /** The fixed cursor secret of the test gateways (≥ 32 characters, as config.ts requires). */
