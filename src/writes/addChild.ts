@@ -15,7 +15,7 @@ import type { AddPartInput, PlaceOrderInput } from '../__generated__/resolvers.j
 import type { Item } from '../dynamo/batchGet.js';
 import { readRange } from '../dynamo/collection.js';
 import { customerKey, productKey, type ItemKey } from '../dynamo/keys.js';
-import { conflict, notFound, transactionConflict } from '../graphql/errors.js';
+import { conflict, notFound } from '../graphql/errors.js';
 import { orderById } from '../model/collections.js';
 import { orderItem, partItem } from '../model/items.js';
 import { toOrder, toPart } from '../model/mappers.js';
@@ -24,30 +24,24 @@ import { validateId } from '../connections/args.js';
 import { counterChange, type Counter } from './conditions.js';
 import { idOrNew } from './ids.js';
 import { optionalText, quantity, text, total } from './input.js';
-import { getItem, optionsOf, type Store } from './store.js';
-import { transact, TransactionCancelled } from './transact.js';
+import { READ_AGAIN, untilFresh } from './staleRead.js';
+import { getItem, type Store } from './store.js';
+import { tryTransact } from './transact.js';
 
 async function putChild(store: Store, parent: ItemKey, parentWhat: string, counter: Counter, child: Item, childWhat: string) {
-  const { staleReadAttempts } = optionsOf(store);
-  for (let round = 1; ; round++) {
+  return untilFresh(store, async () => {
     const seen = await getItem(store, parent);
     if (seen === null) throw notFound(`${parentWhat} not found`);
-    try {
-      await transact(store, [
-        { Put: { TableName: store.tableName, Item: child, ConditionExpression: 'attribute_not_exists(PK)' } },
-        counterChange(store.tableName, parent, seen, counter, 1),
-      ]);
-      return seen;
-    } catch (err) {
-      if (!(err instanceof TransactionCancelled)) throw err;
-      if (err.failed(0)) throw conflict(`${childWhat} already exists`);
-      if (err.failed(1)) {
-        if (round >= staleReadAttempts) throw transactionConflict();
-        continue; // the parent was deleted, or its counter appeared or vanished: read again
-      }
-      throw err;
-    }
-  }
+    const cancelled = await tryTransact(store, [
+      { Put: { TableName: store.tableName, Item: child, ConditionExpression: 'attribute_not_exists(PK)' } },
+      counterChange(store.tableName, parent, seen, counter, 1),
+    ]);
+    if (cancelled === null) return seen;
+    if (cancelled.failed(0)) throw conflict(`${childWhat} already exists`);
+    // The parent was deleted, or its counter appeared or vanished: read again.
+    if (cancelled.failed(1)) return READ_AGAIN;
+    throw cancelled;
+  });
 }
 
 export async function placeOrder(store: Store, customerId: string, input: PlaceOrderInput): Promise<OrderRecord> {

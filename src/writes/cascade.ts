@@ -21,14 +21,16 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import { courseKey, idFrom, studentKey, type ItemKey } from '../dynamo/keys.js';
-import { invariant, notFound, transactionConflict, unavailable } from '../graphql/errors.js';
+import { invariant, notFound, unavailable } from '../graphql/errors.js';
 import { courseStudents, studentCourses } from '../model/collections.js';
 import { validateId } from '../connections/args.js';
 import { counterChange, DELETING_ATTR, type Counter } from './conditions.js';
 import { isConditionFailed } from './create.js';
 import { anyLeft, forEachLimit, pages } from './fanOut.js';
-import { getItem, optionsOf, sleep, type Store } from './store.js';
-import { retryConflicts, transact, TransactionCancelled } from './transact.js';
+import { sleep } from '../dynamo/backoff.js';
+import { READ_AGAIN, untilFresh } from './staleRead.js';
+import { getItem, optionsOf, type Store } from './store.js';
+import { retryConflicts, tryTransact } from './transact.js';
 
 const MAX_PASSES = 4;
 
@@ -137,30 +139,23 @@ async function markDeleting(store: Store, side: Side): Promise<void> {
 
 /** Deletes one edge with the other side's counter decrement; re-reads the other side when it changed. */
 async function removeEdge(store: Store, side: Side, edge: Item, other: Item | null): Promise<void> {
-  const { staleReadAttempts } = optionsOf(store);
   const otherKey = side.otherKey(edge);
-  for (let round = 1; ; round++) {
-    try {
-      await transact(store, [
-        {
-          Delete: {
-            TableName: store.tableName,
-            Key: { PK: edge.PK, SK: edge.SK },
-            ConditionExpression: 'attribute_exists(PK)',
-          },
+  await untilFresh(store, async (round) => {
+    // The first round uses the other side as the page's BatchGet read it.
+    if (round > 1) other = await getItem(store, otherKey);
+    const cancelled = await tryTransact(store, [
+      {
+        Delete: {
+          TableName: store.tableName,
+          Key: { PK: edge.PK, SK: edge.SK },
+          ConditionExpression: 'attribute_exists(PK)',
         },
-        counterChange(store.tableName, otherKey, other, side.otherCounter, -1),
-      ]);
-      return;
-    } catch (err) {
-      if (!(err instanceof TransactionCancelled)) throw err;
-      if (err.failed(1)) {
-        if (round >= staleReadAttempts) throw transactionConflict();
-        other = await getItem(store, otherKey);
-        continue;
-      }
-      if (err.failed(0)) return; // already deleted by a concurrent unenroll or cascade
-      throw err;
-    }
-  }
+      },
+      counterChange(store.tableName, otherKey, other, side.otherCounter, -1),
+    ]);
+    if (cancelled === null) return;
+    if (cancelled.failed(1)) return READ_AGAIN;
+    if (cancelled.failed(0)) return; // already deleted by a concurrent unenroll or cascade
+    throw cancelled;
+  });
 }
