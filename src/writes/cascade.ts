@@ -20,11 +20,11 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import { courseKey, idFrom, studentKey, type ItemKey } from '../dynamo/keys.js';
+import { idFrom, type EntityKind, type ItemKey } from '../dynamo/keys.js';
 import { invariant, notFound, unavailable } from '../graphql/errors.js';
-import { courseStudents, studentCourses } from '../model/collections.js';
+import { course, student, type Counter, type Entity } from '../model/entities.js';
 import { validateId } from '../connections/args.js';
-import { counterChange, DELETING_ATTR, type Counter } from './conditions.js';
+import { counterChange, DELETING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';
 import { anyLeft, forEachLimit, pages } from './fanOut.js';
 import { sleep } from '../dynamo/backoff.js';
@@ -44,39 +44,35 @@ interface Side {
   otherCounter: Counter;
 }
 
-function otherId(kind: 'STUDENT' | 'COURSE', value: unknown): string {
+function otherId(kind: EntityKind, value: unknown): string {
   const id = idFrom(kind, value);
   invariant(id !== null, `edge key ${JSON.stringify(value)} is not a ${kind}# key`);
   return id;
 }
 
-const studentSide = (id: string): Side => ({
-  what: `Student ${id}`,
-  key: studentKey(id),
-  ownCounter: 'courseCount',
-  edges: studentCourses(id),
-  otherKey: (edge) => courseKey(otherId('COURSE', edge.SK)),
-  otherCounter: 'studentCount',
-});
+/** One side of the many-to-many enrollment, as model/entities.ts declares it. */
+function sideOf(entity: Entity, id: string): Side {
+  invariant(entity.edgeOther !== undefined, `${entity.typeName} has no many-to-many edges to cascade`);
+  const { keyAttr } = entity.edgeOther;
+  const other = entity.edgeOther.entity();
+  return {
+    what: `${entity.typeName} ${id}`,
+    key: entity.key(id),
+    ownCounter: entity.connection.counter,
+    edges: entity.connection.collection(id),
+    otherKey: (edge) => other.key(otherId(other.kind, edge[keyAttr])),
+    otherCounter: other.connection.counter,
+  };
+}
 
-const courseSide = (id: string): Side => ({
-  what: `Course ${id}`,
-  key: courseKey(id),
-  ownCounter: 'studentCount',
-  edges: courseStudents(id),
-  otherKey: (edge) => studentKey(otherId('STUDENT', edge.PK)),
-  otherCounter: 'courseCount',
-});
-
-export async function deleteStudent(store: Store, id: string): Promise<string> {
-  await cascade(store, studentSide(validateId(id)));
+/** Deletes the entity and all its enrollment edges; returns its id. */
+export async function deleteEntity(store: Store, entity: Entity, id: string): Promise<string> {
+  await cascade(store, sideOf(entity, validateId(id)));
   return id;
 }
 
-export async function deleteCourse(store: Store, id: string): Promise<string> {
-  await cascade(store, courseSide(validateId(id)));
-  return id;
-}
+export const deleteStudent = (store: Store, id: string) => deleteEntity(store, student, id);
+export const deleteCourse = (store: Store, id: string) => deleteEntity(store, course, id);
 
 async function cascade(store: Store, side: Side): Promise<void> {
   const entity = await getItem(store, side.key);

@@ -25,7 +25,7 @@ import {
   type FieldNode,
   type GraphQLSchema,
 } from 'graphql';
-import { connectionCollections } from '../../model/collections.js';
+import { connectionCollections, entities } from '../../model/entities.js';
 import { badUserInput } from '../errors.js';
 import type { Context } from '../context.js';
 import type { CursorCodec } from '../../connections/cursorSigning.js';
@@ -33,7 +33,7 @@ import { readCursorPayload } from '../../connections/connection.js';
 import { validateConnectionArgs, validateId } from '../../connections/args.js';
 import { checkMemo } from '../checkMemo.js';
 
-const ID_ARGUMENTS = ['id', 'studentId', 'courseId', 'customerId', 'productId'];
+const ID_ARGUMENTS = ['id', ...entities.map((e) => e.idArgument)];
 
 export function checkArguments(
   schema: GraphQLSchema,
