@@ -44,6 +44,7 @@ import {
 } from 'graphql';
 import { ErrorCode } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../connections/args.js';
+import { DEFAULTS } from '../../config.js';
 import { checkMemo } from '../checkMemo.js';
 
 export interface QueryLimits {
@@ -197,5 +198,6 @@ export function queryLimits(limits: QueryLimits, { production }: { production: b
   };
 }
 
-/** Defaults matching config.ts, for tools and tests that build a server without configuration. */
-export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 15, maxAliases: 30, maxTokens: 2000, maxCost: 20_000 };
+/** The configuration's defaults, for tools and tests that build a server without configuration. */
+const { maxDepth, maxAliases, maxTokens, maxCost } = DEFAULTS.security;
+export const DEFAULT_LIMITS: QueryLimits = { maxDepth, maxAliases, maxTokens, maxCost };
