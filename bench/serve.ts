@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startGateway } from '../src/transport/startGateway.js';
 import { loadConfig } from '../src/config.js';
+import { silentLogger } from '../src/logger.js';
 import { dynamoFromConfig } from '../src/dynamo/client.js';
 import { OperationMetrics, runWithMetrics } from '../src/dynamo/metrics.js';
 import { directCases } from './direct.js';
@@ -52,7 +53,7 @@ async function main() {
   }
   if (mode !== 'gateway' && mode !== 'naive') throw new Error(`unknown mode ${mode}; expected gateway, naive or direct`);
   const config = loadConfig();
-  const gateway = await startGateway({ ...config, naive: mode === 'naive' }, () => {});
+  const gateway = await startGateway({ ...config, naive: mode === 'naive' }, silentLogger);
   console.log(`READY ${gateway.url}`);
 }
 

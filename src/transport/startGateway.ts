@@ -14,7 +14,7 @@ import { startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { describeLayout, ensureTable } from '../dynamo/table.js';
 import { loadDemoData } from '../model/demoData.js';
 import { createHttpHandler } from './httpHandler.js';
-import { asLogger, createLogger, type LogFn, type Logger } from '../logger.js';
+import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 
 export interface Gateway {
@@ -26,9 +26,8 @@ export interface Gateway {
 
 export async function startGateway(
   config: Config,
-  log: Logger | LogFn = createLogger(config.logLevel),
+  logger: Logger = createLogger(config.logLevel),
 ): Promise<Gateway> {
-  const logger = asLogger(log, config.logLevel);
   let local: LocalDynamo | null = null;
   if (config.endpoint.kind === 'embedded') {
     logger.info({ port: config.localDynamoPort || null }, 'starting embedded DynamoDB Local');

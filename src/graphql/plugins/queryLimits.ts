@@ -129,16 +129,6 @@ export function operationCost(
 const costMessage = (max: number, cost: number) =>
   `Query cost limit of ${max} exceeded, found ${cost}. A connection costs first/last (default ${DEFAULT_PAGE_SIZE}) times what each item selects; ask for smaller pages or fewer nested connections.`;
 
-/** Validation rule form of the cost limit (static: variables given up front, or none). */
-export function connectionCostRule(maxCost: number, variables?: Variables): ValidationRule {
-  return (context) => ({
-    OperationDefinition(operation) {
-      const cost = operationCost(context.getSchema(), operation, (n) => context.getFragment(n), variables);
-      if (cost > maxCost) context.reportError(new GraphQLError(costMessage(maxCost, cost), { nodes: [operation] }));
-    },
-  });
-}
-
 /**
  * The cost limit as Apollo plugin: it runs once the operation is resolved,
  * when the request's variables are known, and still before execution.
