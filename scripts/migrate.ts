@@ -11,10 +11,9 @@
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config.js';
-import { createDynamo } from '../src/dynamo/client.js';
-import { awsOrUrl } from '../src/transport/gatewayParts.js';
+import { createDynamo, endpointLabel } from '../src/dynamo/client.js';
 import { runMigration } from '../src/migration/migrate.js';
-import { progressBar } from './seedTable.js';
+import { progressBar, seedClientOptions } from './seedTable.js';
 
 const USAGE = `usage: npm run migrate -- [options]
   --dry-run            scan and report what would change; write nothing
@@ -50,7 +49,9 @@ async function main() {
     return;
   }
   const config = loadConfig();
-  const dynamo = createDynamo({ endpoint: awsOrUrl(config.dynamodbEndpoint), region: config.region, ...config.dynamoClient });
+  const options = seedClientOptions(config);
+  const dynamo = createDynamo(options);
+  console.error(`migrating table ${config.tableName} at ${endpointLabel(options)}`);
   const bar = progressBar(values['dry-run'] ? 'migrate (dry run)' : 'migrate');
   try {
     const result = await runMigration({

@@ -50,7 +50,7 @@ import type { Collection, RangeRead, StartKey } from '../dynamo/collection.js';
 import type { ConnectionRecord } from '../model/records.js';
 import { badUserInput, invariant } from '../graphql/errors.js';
 import type { CursorCodec } from './cursorSigning.js';
-import { readCursorPayload } from './connection.js';
+import { readCursorPayload, type CursorReader } from './connection.js';
 import { validateConnectionArgs, type ConnectionArgs } from './args.js';
 
 /** N partitions of one index read as one connection. */
@@ -165,7 +165,7 @@ export function encodeMergedCursor(codec: CursorCodec, merged: MergedCollection,
  * when that value belongs to the group, so cursors survive resharding.
  * BAD_USER_INPUT otherwise; no DynamoDB request is made.
  */
-export function decodeMergedCursor(codec: CursorCodec, merged: MergedCollection, cursor: string, argumentName: string): Position {
+export function decodeMergedCursor(codec: CursorReader, merged: MergedCollection, cursor: string, argumentName: string): Position {
   const refuse = (why: string) => badUserInput(`"${argumentName}" is not a valid cursor for ${merged.name}: ${why}`, argumentName);
   const payload = readCursorPayload(codec, merged.name, cursor, argumentName);
   const { index, skAttr, prefix } = describe(merged);
@@ -197,7 +197,7 @@ export function decodeMergedCursor(codec: CursorCodec, merged: MergedCollection,
  * BAD_USER_INPUT before any request. Deterministic in its input, so a
  * look-ahead that plans the same page finds the same (cached) reads.
  */
-export function planMergedPage(codec: CursorCodec, merged: MergedCollection, args: ConnectionArgs): MergedPagePlan {
+export function planMergedPage(codec: CursorReader, merged: MergedCollection, args: ConnectionArgs): MergedPagePlan {
   describe(merged);
   const page = validateConnectionArgs(args);
   const after = page.after === null ? null : decodeMergedCursor(codec, merged, page.after, 'after');
@@ -301,7 +301,7 @@ export function mergedConnection<Edge extends object>(
 
 /** Plan, read and shape in one call (what a connection resolver uses). */
 export async function readMergedConnection<Edge extends object>(
-  codec: CursorCodec,
+  codec: CursorReader,
   reader: ShardReader,
   merged: MergedCollection,
   args: ConnectionArgs,

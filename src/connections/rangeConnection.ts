@@ -29,7 +29,7 @@ import type { Item } from '../dynamo/batchGet.js';
 import { readFilled, type FilledRead, type Filter } from '../dynamo/filledRange.js';
 import type { ConnectionRecord } from '../model/records.js';
 import { validateConnectionArgs, type ConnectionArgs } from './args.js';
-import { readCursorPayload, CURSOR_VERSION } from './connection.js';
+import { readCursorPayload, CURSOR_VERSION, type CursorReader } from './connection.js';
 import type { CursorCodec } from './cursorSigning.js';
 
 export interface RangeSource {
@@ -61,7 +61,7 @@ export function encodeRangeCursor(codec: CursorCodec, source: RangeSource, sk: s
   );
 }
 
-export function decodeRangeCursor(codec: CursorCodec, source: RangeSource, cursor: string, argumentName: string): string {
+export function decodeRangeCursor(codec: CursorReader, source: RangeSource, cursor: string, argumentName: string): string {
   const refuse = (why: string) => badUserInput(`"${argumentName}" is not a valid cursor for ${source.name}: ${why}`, argumentName);
   const payload = readCursorPayload(codec, source.name, cursor, argumentName) as { p?: unknown; i?: unknown; a?: unknown; k?: unknown };
   if (payload.p !== source.partition || payload.i !== source.index) throw refuse('it was issued by another connection');

@@ -20,21 +20,24 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import { courseKey, idFrom, studentKey, type CatalogKind, type ItemKey } from '../dynamo/keys.js';
-import { invariant, notFound, transactionConflict, unavailable } from '../graphql/errors.js';
-import { courseStudents, studentCourses } from '../model/collections.js';
+import { idFrom, type CatalogKind, type EntityKind, type ItemKey } from '../dynamo/keys.js';
+import { invariant, notFound, unavailable } from '../graphql/errors.js';
+import { course, student, type Counter, type Entity } from '../model/entities.js';
 import { validateId } from '../connections/args.js';
-import { counterChange, DELETING_ATTR, type Counter } from './conditions.js';
+import { counterChange, DELETING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';
 import { anyLeft, forEachLimit, pages } from './fanOut.js';
-import { getItem, optionsOf, sleep, type Store } from './store.js';
-import { retryConflicts, transact, TransactionCancelled, type TransactItem } from './transact.js';
+import { sleep } from '../dynamo/backoff.js';
+import { READ_AGAIN, untilFresh } from './staleRead.js';
+import { getItem, optionsOf, type Store } from './store.js';
+import { retryConflicts, tryTransact } from './transact.js';
 import { catalogCounterChange } from './catalog.js';
 
 const MAX_PASSES = 4;
 
 interface Side {
-  kind: CatalogKind;
+  /** The GSI2 catalog the entity is listed in, and its id there. */
+  catalog: CatalogKind;
   id: string;
   what: string;
   key: ItemKey;
@@ -45,43 +48,37 @@ interface Side {
   otherCounter: Counter;
 }
 
-function otherId(kind: 'STUDENT' | 'COURSE', value: unknown): string {
+function otherId(kind: EntityKind, value: unknown): string {
   const id = idFrom(kind, value);
   invariant(id !== null, `edge key ${JSON.stringify(value)} is not a ${kind}# key`);
   return id;
 }
 
-const studentSide = (id: string): Side => ({
-  kind: 'STUDENT',
-  id,
-  what: `Student ${id}`,
-  key: studentKey(id),
-  ownCounter: 'courseCount',
-  edges: studentCourses(id),
-  otherKey: (edge) => courseKey(otherId('COURSE', edge.SK)),
-  otherCounter: 'studentCount',
-});
+/** One side of the many-to-many enrollment, as model/entities.ts declares it. */
+function sideOf(entity: Entity, id: string): Side {
+  invariant(entity.edgeOther !== undefined, `${entity.typeName} has no many-to-many edges to cascade`);
+  const { keyAttr } = entity.edgeOther;
+  const other = entity.edgeOther.entity();
+  return {
+    catalog: entity.kind as CatalogKind,
+    id,
+    what: `${entity.typeName} ${id}`,
+    key: entity.key(id),
+    ownCounter: entity.connection.counter,
+    edges: entity.connection.collection(id),
+    otherKey: (edge) => other.key(otherId(other.kind, edge[keyAttr])),
+    otherCounter: other.connection.counter,
+  };
+}
 
-const courseSide = (id: string): Side => ({
-  kind: 'COURSE',
-  id,
-  what: `Course ${id}`,
-  key: courseKey(id),
-  ownCounter: 'studentCount',
-  edges: courseStudents(id),
-  otherKey: (edge) => studentKey(otherId('STUDENT', edge.PK)),
-  otherCounter: 'courseCount',
-});
-
-export async function deleteStudent(store: Store, id: string): Promise<string> {
-  await cascade(store, studentSide(validateId(id)));
+/** Deletes the entity and all its enrollment edges; returns its id. */
+export async function deleteEntity(store: Store, entity: Entity, id: string): Promise<string> {
+  await cascade(store, sideOf(entity, validateId(id)));
   return id;
 }
 
-export async function deleteCourse(store: Store, id: string): Promise<string> {
-  await cascade(store, courseSide(validateId(id)));
-  return id;
-}
+export const deleteStudent = (store: Store, id: string) => deleteEntity(store, student, id);
+export const deleteCourse = (store: Store, id: string) => deleteEntity(store, course, id);
 
 async function cascade(store: Store, side: Side): Promise<void> {
   const entity = await getItem(store, side.key);
@@ -110,34 +107,37 @@ async function cascade(store: Store, side: Side): Promise<void> {
 }
 
 /**
- * Deletes the marked entity, and when it is in the catalog (has GSI2PK)
- * decrements its shard's counter in the same transaction. The condition
- * pins what was read, so an entity indexed meanwhile (by a migration) is
- * read again rather than deleted uncounted.
+ * Deletes the marked entity; when it is in the GSI2 catalog (has GSI2PK)
+ * its catalog shard's counter is decremented in the same transaction
+ * (writes/catalog.ts). The condition pins what was read, so an entity
+ * indexed meanwhile (by `npm run migrate`) is read again rather than
+ * deleted uncounted. The first round uses the entity as the cascade read it
+ * (marking it changed neither its GSI2PK nor its key).
  */
 async function deleteMarked(store: Store, side: Side, seen: Item): Promise<void> {
-  const { staleReadAttempts } = optionsOf(store);
   let entity: Item | null = seen;
-  for (let round = 1; ; round++) {
-    if (round > 1) entity = await getItem(store, side.key);
-    if (entity === null || (round > 1 && entity[DELETING_ATTR] === undefined)) return; // deleted by a concurrent cascade
-    const indexed = typeof entity.GSI2PK === 'string';
-    const del: TransactItem = {
-      Delete: {
-        TableName: store.tableName,
-        Key: { PK: side.key.PK, SK: side.key.SK },
-        ConditionExpression: `attribute_exists(#deleting) AND ${indexed ? 'attribute_exists' : 'attribute_not_exists'}(#gsi2pk)`,
-        ExpressionAttributeNames: { '#deleting': DELETING_ATTR, '#gsi2pk': 'GSI2PK' },
-      },
-    };
-    try {
-      await transact(store, indexed ? [del, catalogCounterChange(store.tableName, side.kind, side.id, -1)] : [del]);
-      return;
-    } catch (err) {
-      if (!(err instanceof TransactionCancelled) || !err.failed(0)) throw err;
-      if (round >= staleReadAttempts) throw transactionConflict();
+  await untilFresh(store, async (round) => {
+    if (round > 1) {
+      entity = await getItem(store, side.key);
+      // Already deleted by a concurrent cascade, or a new entity under the same id: not ours.
+      if (entity === null || entity[DELETING_ATTR] === undefined) return;
     }
-  }
+    const indexed = typeof entity!.GSI2PK === 'string';
+    const cancelled = await tryTransact(store, [
+      {
+        Delete: {
+          TableName: store.tableName,
+          Key: { PK: side.key.PK, SK: side.key.SK },
+          ConditionExpression: `attribute_exists(#deleting) AND ${indexed ? 'attribute_exists' : 'attribute_not_exists'}(#gsi2pk)`,
+          ExpressionAttributeNames: { '#deleting': DELETING_ATTR, '#gsi2pk': 'GSI2PK' },
+        },
+      },
+      ...(indexed ? [catalogCounterChange(store.tableName, side.catalog, side.id, -1)] : []),
+    ]);
+    if (cancelled === null) return;
+    if (cancelled.failed(0)) return READ_AGAIN;
+    throw cancelled;
+  });
 }
 
 async function markDeleting(store: Store, side: Side): Promise<void> {
@@ -162,30 +162,23 @@ async function markDeleting(store: Store, side: Side): Promise<void> {
 
 /** Deletes one edge with the other side's counter decrement; re-reads the other side when it changed. */
 async function removeEdge(store: Store, side: Side, edge: Item, other: Item | null): Promise<void> {
-  const { staleReadAttempts } = optionsOf(store);
   const otherKey = side.otherKey(edge);
-  for (let round = 1; ; round++) {
-    try {
-      await transact(store, [
-        {
-          Delete: {
-            TableName: store.tableName,
-            Key: { PK: edge.PK, SK: edge.SK },
-            ConditionExpression: 'attribute_exists(PK)',
-          },
+  await untilFresh(store, async (round) => {
+    // The first round uses the other side as the page's BatchGet read it.
+    if (round > 1) other = await getItem(store, otherKey);
+    const cancelled = await tryTransact(store, [
+      {
+        Delete: {
+          TableName: store.tableName,
+          Key: { PK: edge.PK, SK: edge.SK },
+          ConditionExpression: 'attribute_exists(PK)',
         },
-        counterChange(store.tableName, otherKey, other, side.otherCounter, -1),
-      ]);
-      return;
-    } catch (err) {
-      if (!(err instanceof TransactionCancelled)) throw err;
-      if (err.failed(1)) {
-        if (round >= staleReadAttempts) throw transactionConflict();
-        other = await getItem(store, otherKey);
-        continue;
-      }
-      if (err.failed(0)) return; // already deleted by a concurrent unenroll or cascade
-      throw err;
-    }
-  }
+      },
+      counterChange(store.tableName, otherKey, other, side.otherCounter, -1),
+    ]);
+    if (cancelled === null) return;
+    if (cancelled.failed(1)) return READ_AGAIN;
+    if (cancelled.failed(0)) return; // already deleted by a concurrent unenroll or cascade
+    throw cancelled;
+  });
 }

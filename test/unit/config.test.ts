@@ -4,12 +4,12 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('loadConfig', () => {
   it('defaults to port 4000, table AppTable and the embedded DynamoDB Local', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 4000, tableName: 'AppTable', dynamodbEndpoint: undefined, production: false });
+    expect(c).toMatchObject({ port: 4000, tableName: 'AppTable', endpoint: { kind: 'embedded' }, production: false });
   });
 
   it('accepts an endpoint URL or `aws` for real DynamoDB', () => {
-    expect(loadConfig({ DYNAMODB_ENDPOINT: 'http://localhost:8000' }).dynamodbEndpoint).toBe('http://localhost:8000');
-    expect(loadConfig({ DYNAMODB_ENDPOINT: 'aws' }).dynamodbEndpoint).toBe('aws');
+    expect(loadConfig({ DYNAMODB_ENDPOINT: 'http://localhost:8000' }).endpoint).toEqual({ kind: 'url', url: 'http://localhost:8000' });
+    expect(loadConfig({ DYNAMODB_ENDPOINT: 'aws' }).endpoint).toEqual({ kind: 'aws' });
   });
 
   it.each([
@@ -26,12 +26,13 @@ describe('loadConfig', () => {
 describe('loadConfig defaults', () => {
   it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
     // security and dynamoClient: see "security configuration" below.
-    const { security, dynamoClient, ...rest } = loadConfig({});
+    const { security, dynamoClient, catalog, ...rest } = loadConfig({});
+    expect(catalog).toEqual({ pageReadBudget: 100, migrateWriteUnitsPerSecond: 100, migrateSegments: 4 });
     expect(rest).toEqual({
       port: 4000,
       host: '0.0.0.0',
       tableName: 'AppTable',
-      dynamodbEndpoint: undefined,
+      endpoint: { kind: 'embedded' },
       region: undefined,
       production: false,
       corsOrigins: undefined,
@@ -71,13 +72,17 @@ describe('loadConfig defaults', () => {
       DYNAMODB_METRICS_EXTENSION: '1',
       GATEWAY_NAIVE: 'true',
       CURSOR_SECRET: 'c'.repeat(32),
+      PAGE_READ_BUDGET: '250',
+      MIGRATE_WRITE_UNITS_PER_SECOND: '40',
+      MIGRATE_SEGMENTS: '16',
     });
-    const { security, dynamoClient, ...rest } = config;
+    const { security, dynamoClient, catalog, ...rest } = config;
+    expect(catalog).toEqual({ pageReadBudget: 250, migrateWriteUnitsPerSecond: 40, migrateSegments: 16 });
     expect(rest).toEqual({
       port: 8080,
       host: '127.0.0.1',
       tableName: 'Prod.Table-1',
-      dynamodbEndpoint: 'http://dynamodb:8000',
+      endpoint: { kind: 'url', url: 'http://dynamodb:8000' },
       region: 'eu-west-1',
       production: true,
       corsOrigins: ['https://app.example.com', 'http://localhost:3000'],
@@ -95,6 +100,9 @@ describe('loadConfig defaults', () => {
 
 describe('loadConfig rejects a bad value with a ConfigError naming the variable', () => {
   const bad: Array<[string, string]> = [
+    ['PAGE_READ_BUDGET', '0'],
+    ['MIGRATE_WRITE_UNITS_PER_SECOND', 'fast'],
+    ['MIGRATE_SEGMENTS', '1.5'],
     ['PORT', 'http'],
     ['PORT', '4000.5'],
     ['PORT', '70000'],

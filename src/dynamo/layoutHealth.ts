@@ -1,0 +1,32 @@
+/**
+ * tableHealth(): the /health verdict of the HTTP server (health.ts
+ * `tableHealthy`) plus details for the response body: what the table lacks
+ * of the current layout (table.ts `describeLayout`: GSI2, stream, time to
+ * live, and whether its items need `npm run migrate`). The details never
+ * turn a reachable table unhealthy: a table that needs migrating still
+ * serves. Kept apart from health.ts so the Lambda bundle, which answers
+ * /health with the verdict alone, does not carry table management.
+ */
+import type { Dynamo } from './client.js';
+import { tableHealthy } from './health.js';
+import { describeLayout } from './table.js';
+
+export interface HealthReport {
+  ok: boolean;
+  /** Present when the layout could be read. */
+  table?: { needsMigration: boolean; itemsLayoutVersion: number; lacks: string[] };
+}
+
+export async function tableHealth(dynamo: Dynamo, tableName: string): Promise<HealthReport> {
+  const ok = await tableHealthy(dynamo, tableName);
+  if (!ok) return { ok };
+  try {
+    const layout = await Promise.race([
+      describeLayout(dynamo.raw, tableName),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+    ]);
+    return { ok, table: { needsMigration: layout.needsMigration, itemsLayoutVersion: layout.itemsVersion, lacks: layout.lacks } };
+  } catch {
+    return { ok };
+  }
+}
