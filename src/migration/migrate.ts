@@ -33,13 +33,21 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import type { Item } from '../dynamo/batchGet.js';
-import { CURRENT_LAYOUT_VERSION, GSI2, layoutStateKey, migrationCheckpointKey } from '../dynamo/keys.js';
+import {
+  CATALOG_SHARDS,
+  catalogShardOf,
+  CURRENT_LAYOUT_VERSION,
+  GSI2,
+  layoutStateKey,
+  migrationCheckpointKey,
+  type CatalogKind,
+} from '../dynamo/keys.js';
 import { capacityUnits } from '../dynamo/metrics.js';
 import { tableDefinition } from '../dynamo/table.js';
 import { layoutFix, type LayoutFix } from '../model/layout.js';
 import { DELETING_ATTR } from '../writes/conditions.js';
 import { catalogCounterChange } from '../writes/catalog.js';
-import { transact, TransactionCancelled } from '../writes/transact.js';
+import { transact, TransactionCancelled, tryTransact, type TransactItem } from '../writes/transact.js';
 import { forEachLimit } from '../writes/fanOut.js';
 import { RateLimiter } from './rateLimiter.js';
 
@@ -103,6 +111,8 @@ interface RunState {
 }
 
 const FIX_ATTEMPTS = 3;
+/** Catalog entries per transaction: with up to 2 × CATALOG_SHARDS counter items, within the 100 a transaction holds. */
+const CHUNK = 100 - 2 * CATALOG_SHARDS;
 
 /** Adds GSI2 to a table made before it existed (DynamoDB backfills it from the keys the migration writes). */
 async function ensureIndex(raw: DynamoDBClient, tableName: string): Promise<boolean> {
@@ -180,8 +190,8 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     return false;
   }
 
-  /** One conditional write; false when the item changed since it was read. */
-  async function write(item: Item, change: LayoutFix): Promise<boolean> {
+  /** The conditional UpdateItem parameters of one fix: conditioned on the item as read. */
+  function updateOf(item: Item, change: LayoutFix) {
     const names: Record<string, string> = { '#src': change.source };
     const values: Record<string, unknown> = { ':seen': change.seen };
     const sets = Object.entries(change.set).map(([attr, value], i) => {
@@ -198,7 +208,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
       names['#gsi2pk'] = 'GSI2PK';
       conditions.push('attribute_exists(#gsi2pk)');
     }
-    const update = {
+    return {
       TableName: tableName,
       Key: { PK: item.PK, SK: item.SK },
       UpdateExpression: `SET ${sets.join(', ')}`,
@@ -206,6 +216,11 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: values,
     };
+  }
+
+  /** One conditional write; false when the item changed since it was read. */
+  async function write(item: Item, change: LayoutFix): Promise<boolean> {
+    const update = updateOf(item, change);
     // Item and index write; a transaction costs double, with the counter's write.
     const estimate = change.kind === 'enter-catalog' ? 6 : 2;
     await limiter.take(estimate);
@@ -228,6 +243,55 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     }
   }
 
+  /**
+   * Items entering the catalog, up to CHUNK of them, in one transaction
+   * with the counters of their shards (one counter item per shard, moved by
+   * the chunk's count): entries and counts stay equal, and a chunk costs one
+   * request instead of one per item. Items whose condition failed (changed
+   * since the scan) are read again and retried; the others are retried as
+   * they are. Returns the number of items changed.
+   */
+  async function enterCatalog(chunk: { item: Item; change: Extract<LayoutFix, { kind: 'enter-catalog' }> }[]): Promise<number> {
+    let pending = chunk;
+    let changed = 0;
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      const counters = new Map<string, { kind: CatalogKind; id: string; n: number }>();
+      for (const { change } of pending) {
+        const key = `${change.catalog}#${catalogShardOf(change.id)}`;
+        const counter = counters.get(key) ?? { kind: change.catalog, id: change.id, n: 0 };
+        counter.n += 1;
+        counters.set(key, counter);
+      }
+      const items: TransactItem[] = [
+        ...pending.map(({ item, change }) => ({ Update: updateOf(item, change) })),
+        ...[...counters.values()].map((c) => catalogCounterChange(tableName, c.kind, c.id, c.n)),
+      ];
+      // A transactional write costs two units per item (≤ 1 KB), plus the GSI2 entry.
+      const estimate = 3 * pending.length + 2 * counters.size;
+      await limiter.take(estimate);
+      totals.writeUnits += estimate;
+      const cancelled = await tryTransact({ doc, tableName }, items);
+      if (cancelled === null) {
+        byKind['enter-catalog'] += pending.length;
+        totals.changed += pending.length;
+        return changed + pending.length;
+      }
+      const failed = pending.filter((_, i) => cancelled.failed(i));
+      if (failed.length === 0) throw cancelled;
+      pending = pending.filter((_, i) => !cancelled.failed(i));
+      for (const { item } of failed) {
+        const fresh = (await doc.send(new GetCommand({ TableName: tableName, Key: { PK: item.PK, SK: item.SK }, ConsistentRead: true }))).Item;
+        const change = fresh ? layoutFix(fresh) : null;
+        if (fresh === undefined || change === null) continue;
+        if (change.kind !== 'enter-catalog') {
+          if (await fix(fresh)) changed += 1;
+        } else if (attempt < FIX_ATTEMPTS) pending.push({ item: fresh, change });
+        else totals.skipped += 1;
+      }
+    }
+    return changed;
+  }
+
   async function worker(segment: number): Promise<void> {
     const checkpoint = checkpoints.get(segment);
     if (checkpoint?.done) return;
@@ -240,10 +304,25 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
       const out = await doc.send(
         new ScanCommand({ TableName: tableName, Segment: segment, TotalSegments: segments, Limit: pageSize, ExclusiveStartKey: startKey }),
       );
-      // Items of a page are fixed `concurrency` at a time; the checkpoint waits for all of them.
-      await forEachLimit(out.Items ?? [], concurrency, async (item) => {
-        if (await fix(item)) changedBefore += 1;
-      });
+      // Items entering the catalog go in chunked transactions with their counters; the rest one
+      // conditional UpdateItem each, `concurrency` at a time. The checkpoint waits for all of them.
+      const entering: { item: Item; change: Extract<LayoutFix, { kind: 'enter-catalog' }> }[] = [];
+      const single: Item[] = [];
+      for (const item of out.Items ?? []) {
+        const change = layoutFix(item);
+        if (change === null) continue;
+        if (change.kind === 'enter-catalog' && !dryRun) entering.push({ item, change });
+        else single.push(item);
+      }
+      const chunks = Array.from({ length: Math.ceil(entering.length / CHUNK) }, (_, i) => entering.slice(i * CHUNK, (i + 1) * CHUNK));
+      await Promise.all([
+        forEachLimit(single, concurrency, async (item) => {
+          if (await fix(item)) changedBefore += 1;
+        }),
+        forEachLimit(chunks, concurrency, async (chunk) => {
+          changedBefore += await enterCatalog(chunk);
+        }),
+      ]);
       scanned += out.Items?.length ?? 0;
       totals.scanned += out.Items?.length ?? 0;
       startKey = out.LastEvaluatedKey;
