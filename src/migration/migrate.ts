@@ -243,6 +243,15 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     }
   }
 
+  // Catalog transactions run one at a time across all segments: they all move the same few counter
+  // items, and concurrent transactions on one item cancel each other (TransactionConflict).
+  let lane: Promise<unknown> = Promise.resolve();
+  const inCatalogLane = <T>(fn: () => Promise<T>): Promise<T> => {
+    const run = lane.then(fn, fn);
+    lane = run.catch(() => {});
+    return run;
+  };
+
   /**
    * Items entering the catalog, up to CHUNK of them, in one transaction
    * with the counters of their shards (one counter item per shard, moved by
@@ -319,8 +328,8 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
         forEachLimit(single, concurrency, async (item) => {
           if (await fix(item)) changedBefore += 1;
         }),
-        forEachLimit(chunks, concurrency, async (chunk) => {
-          changedBefore += await enterCatalog(chunk);
+        forEachLimit(chunks, 1, async (chunk) => {
+          changedBefore += await inCatalogLane(() => enterCatalog(chunk));
         }),
       ]);
       scanned += out.Items?.length ?? 0;
