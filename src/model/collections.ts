@@ -1,7 +1,8 @@
 /**
  * The named access patterns for one-to-many and many-to-many reads: each
  * says which partition, which index and which sort-key prefix it reads
- * (CONTRACT.md §1). Key strings come from dynamo/keys.ts.
+ * Key strings come from dynamo/keys.ts; model/entities.ts says which
+ * connection field reads which.
  */
 import type { Collection } from '../dynamo/collection.js';
 import { GSI1, keyValue, prefixOf } from '../dynamo/keys.js';

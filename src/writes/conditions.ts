@@ -1,7 +1,7 @@
 /**
  * Condition and counter pieces of transact items.
  *
- * Counters (CONTRACT.md §1) change in the same transaction as the relation,
+ * Counters change in the same transaction as the relation,
  * and only where they exist: a table filled by another program may lack
  * them, and ADD on an absent counter would create it as ±1 while the true
  * count is N. So the writer decides from the entity it read:
