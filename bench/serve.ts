@@ -19,8 +19,7 @@ const mode = process.argv[2];
 
 async function serveDirect(): Promise<string> {
   const config = loadConfig();
-  // Like the gateway's client (src/dynamo/client.ts): 3 attempts, 1 s connect timeout, but a 5 s
-  // request timeout where the gateway's default is 2 s (DYNAMODB_REQUEST_TIMEOUT_MS).
+  // Same transport settings as the gateway's client (src/dynamo/client.ts).
   const raw = new DynamoDBClient({
     endpoint: config.dynamodbEndpoint,
     region: 'us-east-1',

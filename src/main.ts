@@ -1,7 +1,6 @@
 /**
- * `npm start` → http://localhost:4000/graphql: loads the configuration,
- * starts the gateway (transport/startGateway.ts, which binds the HTTP port)
- * and owns the process signals: SIGTERM/SIGINT drain and stop it.
+ * The only file that binds a port or reads process signals.
+ * `npm start` → http://localhost:4000/graphql.
  */
 import { ConfigError, loadConfig } from './config.js';
 import { startGateway } from './transport/startGateway.js';

@@ -1,9 +1,7 @@
 /**
- * createServer(): the Apollo Server with its schema, resolvers, plugins,
- * query limits and error formatting. It never listens: the transports
- * drive it (transport/httpHandler.ts for node:http, transport/lambdaHandler.ts
- * for Lambda, both built by transport/gatewayParts.ts), and tests call
- * `executeOperation` on it.
+ * createServer(): the Apollo Server with its schema, resolvers, plugins and
+ * error formatting. It never listens: main.ts (HTTP) and tests
+ * (`executeOperation`) drive it.
  */
 import { readFileSync } from 'node:fs';
 import { ApolloServer } from '@apollo/server';
