@@ -53,11 +53,3 @@ export const orderById = (orderId: string): Collection => ({
   pk: keyValue('ORDER', orderId),
   prefix: prefixOf('CUSTOMER'),
 });
-
-/** Each connection field and the collection it reads for a parent id. */
-export const connectionCollections: Record<string, (parentId: string) => Collection> = {
-  'Student.courses': studentCourses,
-  'Course.students': courseStudents,
-  'Customer.orders': customerOrders,
-  'Product.parts': productParts,
-};
