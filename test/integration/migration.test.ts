@@ -15,9 +15,9 @@ import type { Item } from '../../src/dynamo/batchGet.js';
 import { describeLayout, tableDefinition } from '../../src/dynamo/table.js';
 import { catalogKeys, CATALOG_SHARDS, orderDateKeys } from '../../src/dynamo/keys.js';
 import { runMigration } from '../../src/migration/migrate.js';
-import { localEndpoint } from '../support/gateway.js';
+import { localEndpoint, PATIENT_CLIENT } from '../support/gateway.js';
 
-const dynamo = createDynamo({ endpoint: localEndpoint() });
+const dynamo = createDynamo({ endpoint: localEndpoint(), ...PATIENT_CLIENT });
 const tableName = `migrate-${randomUUID().slice(0, 8)}`;
 
 const STUDENTS = 60;
