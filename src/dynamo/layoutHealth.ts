@@ -17,13 +17,14 @@ export interface HealthReport {
   table?: { needsMigration: boolean; itemsLayoutVersion: number; lacks: string[] };
 }
 
-export async function tableHealth(dynamo: Dynamo, tableName: string): Promise<HealthReport> {
+/** `detailsTimeoutMs`: how long the details may take before /health answers without them. */
+export async function tableHealth(dynamo: Dynamo, tableName: string, detailsTimeoutMs = 2000): Promise<HealthReport> {
   const ok = await tableHealthy(dynamo, tableName);
   if (!ok) return { ok };
   try {
     const layout = await Promise.race([
       describeLayout(dynamo.raw, tableName),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000).unref()),
+      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), detailsTimeoutMs).unref()),
     ]);
     return { ok, table: { needsMigration: layout.needsMigration, itemsLayoutVersion: layout.itemsVersion, lacks: layout.lacks } };
   } catch {

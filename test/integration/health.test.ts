@@ -29,12 +29,12 @@ describe('table health', () => {
 describe('table layout in /health', () => {
   it('reports a table the gateway created as current, and one without the layout record as needing migration', async () => {
     const { tableHealth } = await import('../../src/dynamo/layoutHealth.js');
-    const current = await tableHealth(gw.dynamo, gw.tableName);
+    const current = await tableHealth(gw.dynamo, gw.tableName, 20_000);
     expect(current).toMatchObject({ ok: true, table: { needsMigration: false, itemsLayoutVersion: 2 } });
     expect(current.table!.lacks.join(' ')).not.toMatch(/migrate/);
     const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
     await gw.dynamo.doc.send(new DeleteCommand({ TableName: gw.tableName, Key: { PK: 'LAYOUT', SK: 'MIGRATION' } }));
-    const report = await tableHealth(gw.dynamo, gw.tableName);
+    const report = await tableHealth(gw.dynamo, gw.tableName, 20_000);
     expect(report).toMatchObject({ ok: true, table: { needsMigration: true, itemsLayoutVersion: 1 } });
     expect(report.table!.lacks.join(' ')).toMatch(/npm run migrate/);
   });
