@@ -66,6 +66,25 @@ async function main() {
   const dynamo = createDynamo({ endpoint: local.endpoint, requestTimeoutMs: 60_000 });
   const rows: Row[] = [];
   try {
+    // 3. Migration of a first-round table (first, on a DynamoDB Local that holds nothing else yet).
+    const oldTable = 'MigrateBench';
+    await ensureTable(dynamo.raw, oldTable);
+    const old: Item[] = [];
+    for (let i = 0; i < MIGRATE; i++) {
+      const { GSI2PK, GSI2SK, ...plain } = i % 2 === 0
+        ? courseItem({ id: `m${i}`, title: courseTitle(i), studentCount: 0 })
+        : orderItem({ customerId: 'mc', id: `mo${i}`, placedAt: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(), total: 1, status: 'OPEN' });
+      void GSI2PK;
+      void GSI2SK;
+      old.push(plain);
+    }
+    await writeItems(dynamo.doc, oldTable, old, { concurrency: 8 });
+    const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
+    await dynamo.doc.send(new DeleteCommand({ TableName: oldTable, Key: { PK: 'LAYOUT', SK: 'MIGRATION' } }));
+    const migrationStarted = Date.now();
+    const migration = await runMigration({ raw: dynamo.raw, doc: dynamo.doc, tableName: oldTable, segments: 4, writeUnitsPerSecond: 1_000_000, pageSize: 200, concurrency: 8 });
+    console.error(`migrated in ${((Date.now() - migrationStarted) / 1000).toFixed(1)} s`);
+
     const tableName = 'CatalogBench';
     await ensureTable(dynamo.raw, tableName);
     const items: Item[] = [];
@@ -86,6 +105,7 @@ async function main() {
     await server.start();
     const deps = { doc: dynamo.doc, tableName, cursors: createCursorCodec({ current: 'bench-cursor-secret-0123456789abcdefghij' }) };
     const measure = async (name: string, query: string, pick: (data: any) => any) => {
+      const t0 = Date.now();
       const metrics = new OperationMetrics();
       const response = await runWithMetrics(metrics, () => server.executeOperation({ query }, { contextValue: createContext(deps, metrics) }));
       if (response.body.kind !== 'single') throw new Error('expected a single result');
@@ -94,6 +114,7 @@ async function main() {
       const conn = pick(result.data);
       const s = metrics.summary();
       rows.push({ case: name, requests: s.requests, byOperation: s.byOperation, readUnits: s.consumedCapacity, edges: conn.edges?.length ?? 0 });
+      console.error(`${name}: ${s.requests} requests, ${s.consumedCapacity} read units, ${Date.now() - t0} ms`);
       return conn;
     };
     const PAGE = 'pageInfo { hasNextPage endCursor } edges { node { id title } }';
@@ -125,25 +146,6 @@ async function main() {
     await measure(`orders(first: 20, placedAfter, placedBefore) (date range, no filter)`, `{ customer(id: "paid1") { orders(first: 20, placedAfter: "${from}", placedBefore: "${to}") { ${ORDER_PAGE} } } }`, (d) => d.customer.orders);
     await measure(`orders(first: 20, placedAfter, placedBefore, status: PAID) (range + 1% filter)`, `{ customer(id: "paid1") { orders(first: 20, placedAfter: "${from}", placedBefore: "${to}", status: "PAID") { ${ORDER_PAGE} } } }`, (d) => d.customer.orders);
     await server.stop();
-
-    // 3. Migration of a first-round table.
-    const oldTable = 'MigrateBench';
-    await ensureTable(dynamo.raw, oldTable);
-    const old: Item[] = [];
-    for (let i = 0; i < MIGRATE; i++) {
-      const { GSI2PK, GSI2SK, ...plain } = i % 2 === 0
-        ? courseItem({ id: `m${i}`, title: courseTitle(i), studentCount: 0 })
-        : orderItem({ customerId: 'mc', id: `mo${i}`, placedAt: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(), total: 1, status: 'OPEN' });
-      void GSI2PK;
-      void GSI2SK;
-      old.push(plain);
-    }
-    await writeItems(dynamo.doc, oldTable, old, { concurrency: 8 });
-    const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
-    await dynamo.doc.send(new DeleteCommand({ TableName: oldTable, Key: { PK: 'LAYOUT', SK: 'MIGRATION' } }));
-    started = Date.now();
-    const migration = await runMigration({ raw: dynamo.raw, doc: dynamo.doc, tableName: oldTable, segments: 4, writeUnitsPerSecond: 1_000_000, pageSize: 200, concurrency: 8 });
-    console.error(`migrated in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
     const table = [
       '| case | requests | by operation | read units | edges |',
