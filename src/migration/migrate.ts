@@ -50,6 +50,7 @@ import { catalogCounterChange } from '../writes/catalog.js';
 import { transact, TransactionCancelled, tryTransact, type TransactItem } from '../writes/transact.js';
 import { forEachLimit } from '../writes/fanOut.js';
 import { RateLimiter } from './rateLimiter.js';
+import { sleep } from '../dynamo/backoff.js';
 
 export interface MigrationOptions {
   raw: DynamoDBClient;
@@ -126,8 +127,18 @@ async function ensureIndex(raw: DynamoDBClient, tableName: string): Promise<bool
       GlobalSecondaryIndexUpdates: [{ Create: def.GlobalSecondaryIndexes!.find((i) => i.IndexName === GSI2) as never }],
     }),
   );
+  // DynamoDB accepts writes while it builds the index; DynamoDB Local may fail them. Wait (a while) for ACTIVE.
+  for (let i = 0; i < INDEX_WAIT_SECONDS; i++) {
+    const { Table: now } = await raw.send(new DescribeTableCommand({ TableName: tableName }));
+    const index = (now?.GlobalSecondaryIndexes ?? []).find((x) => x.IndexName === GSI2);
+    if (now?.TableStatus === 'ACTIVE' && index?.IndexStatus === 'ACTIVE') break;
+    await sleep(1000);
+  }
   return true;
 }
+
+/** How long a migration waits for an index it added to become ACTIVE before it writes anyway. */
+const INDEX_WAIT_SECONDS = 120;
 
 export async function runMigration(options: MigrationOptions): Promise<MigrationResult> {
   const { raw, doc, tableName, dryRun = false, pageSize = 200, concurrency = 4 } = options;
