@@ -32,6 +32,7 @@ import { parentSortsLast, type Collection } from '../dynamo/collection.js';
 import type { ItemKey } from '../dynamo/keys.js';
 import { planPage, type PagePlan } from '../connections/connection.js';
 import type { ConnectionArgs } from '../connections/args.js';
+import { mayRead } from '../auth/rules.js';
 
 /** How to read one kind of entity, and which of its connections look-ahead may read with it. */
 export interface EntityRead<R> {
@@ -126,6 +127,8 @@ export async function loadEntity<R>(
   if (ctx.loaders.naive) return plain();
   const args = selectedConnectionArgs(info, spec.connection);
   if (!args) return plain();
+  // A connection the caller may not read is not read ahead either (auth/rules.ts refuses it without a read).
+  if (!mayRead(ctx.identity, namedTypeName(info.returnType), spec.connection, { id, complete: false }, { ...args })) return plain();
   const collection = spec.collection(id);
   let plan: PagePlan;
   try {
