@@ -49,6 +49,7 @@ export async function devSigningKey(file = DEV_KEY_FILE): Promise<SigningKey> {
 
 export interface MintOptions {
   issuer: string;
+  /** `[]`: no `aud` claim. */
   audience: string | string[];
   subject?: string;
   /** Seconds from now; default one hour. */
@@ -58,10 +59,11 @@ export interface MintOptions {
 
 export function mint(key: SigningKey, { issuer, audience, subject = 'dev-user', expiresIn = 3600, claims = {} }: MintOptions): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' })
+  const jwt = new SignJWT(claims).setProtectedHeader({ alg: key.alg, kid: key.kid, typ: 'JWT' });
+  // No audience at all (not an empty one), as in Cognito access tokens.
+  if (audience.length > 0) jwt.setAudience(audience);
+  return jwt
     .setIssuer(issuer)
-    .setAudience(audience)
     .setSubject(subject)
     .setIssuedAt(now)
     .setExpirationTime(now + expiresIn)
