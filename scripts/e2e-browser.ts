@@ -123,7 +123,7 @@ async function main() {
       const hash = new URLSearchParams({ gateway: gateway.url.replace('localhost', '127.0.0.1'), ...(view.token ? { token: view.token } : {}) });
       await tab.goto(`${origin}/#${hash}`);
       await tab.waitForSelector('body[data-done="1"]', { timeout: 15_000 });
-      const text = await tab.evaluate(() => document.body.innerText);
+      const text = (await tab.evaluate('document.body.innerText')) as string;
       const file = join(shots, `${view.name}.png`);
       await tab.screenshot({ path: file as `${string}.png` });
       results.push(`${view.name}: ${file}\n${text.replace(/\n+/g, ' | ')}`);
