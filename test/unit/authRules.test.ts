@@ -73,3 +73,20 @@ describe('docs/auth.md', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('start-up', () => {
+  it('warns in production when AUTH_MODE=off was chosen, and builds the server without rules', async () => {
+    const { loadConfig } = await import('../../src/config.js');
+    const { createGatewayParts } = await import('../../src/transport/gatewayParts.js');
+    const { captureLogger } = await import('../support/oidc.js');
+    const log = captureLogger();
+    const config = loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(40), AUTH_MODE: 'off', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' });
+    const parts = createGatewayParts(config, { logger: log.logger, endpoint: config.dynamodbEndpoint });
+    expect(log.lines.filter((l) => l.level === 40).map((l) => l.msg)).toContain(
+      'AUTH_MODE=off in production: every caller may read and write everything (docs/auth.md)',
+    );
+    expect(parts.auth.rulesOn).toBe(false);
+    expect(parts.deps.authRequired).toBe(false);
+    parts.dynamo.raw.destroy();
+  });
+});
