@@ -38,9 +38,9 @@ const customerIs = (c: Identity, id: unknown) => c.kind === 'caller' && c.custom
 /** Anyone, with or without a token. */
 export const ANYONE: Rule = { name: 'anyone' };
 /** Any caller with a verified token. */
-export const SIGNED_IN: Rule = { name: 'signed-in', allows: isCaller };
+export const SIGNED_IN: Rule = { name: 'signed-in callers', allows: isCaller };
 /** Administrators only. */
-export const ADMIN: Rule = { name: 'admin', allows: () => false };
+export const ADMIN: Rule = { name: 'admins', allows: () => false };
 /** The student the parent object or an argument names. */
 const studentSelf = (id: (parent: Parent, args: Args) => unknown): Rule => ({
   name: 'the student themselves',

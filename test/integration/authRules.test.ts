@@ -68,7 +68,7 @@ describe('an anonymous caller', () => {
     const { result, requests } = await gw.counted(STUDENT, { id: 'ada' });
     expect(result.data).toEqual({ student: null });
     expect(denials(result)).toEqual(['student: FORBIDDEN']);
-    expect(result.errors![0]!.extensions!.rule).toBe('signed-in');
+    expect(result.errors![0]!.extensions!.rule).toBe('signed-in callers');
     expect(requests.requests).toBe(0);
   });
 

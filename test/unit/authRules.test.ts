@@ -22,14 +22,14 @@ const caller = (overrides: Partial<Caller> = {}): Caller => ({
 describe('rule lookup', () => {
   it.each([
     ['Query', 'courses', 'anyone'],
-    ['Query', 'students', 'signed-in'],
+    ['Query', 'students', 'signed-in callers'],
     ['Course', 'shards', 'anyone'], // a new catalog field is public like the rest of Course
-    ['Student', 'phone', 'admin'], // a new personal field is private until listed
+    ['Student', 'phone', 'admins'], // a new personal field is private until listed
     ['Customer', 'address', 'the customer themselves'],
     ['Order', 'lines', 'the customer themselves'],
-    ['Query', 'auditLog', 'admin'], // a new root field is admin-only until listed
-    ['Mutation', 'renameEverything', 'admin'],
-    ['Invoice', 'total', 'admin'], // a new entity type: deny by default
+    ['Query', 'auditLog', 'admins'], // a new root field is admin-only until listed
+    ['Mutation', 'renameEverything', 'admins'],
+    ['Invoice', 'total', 'admins'], // a new entity type: deny by default
   ])('%s.%s → %s', (type, field, rule) => {
     expect(ruleFor(type, field)?.name).toBe(rule);
   });
@@ -49,7 +49,7 @@ describe('applyRules', () => {
     const resolvers = { Query: { secret: () => 'x', later: () => 'y', open: () => 'z' } };
     const wrapped = applyRules(resolvers, typeDefs) as any;
     for (const field of ['secret', 'later', 'mine']) {
-      expect(() => wrapped.Query[field](undefined, { id: '1' }, { identity: ANONYMOUS }, info)).toThrow(expect.objectContaining({ extensions: { code: 'FORBIDDEN', rule: 'admin' } }));
+      expect(() => wrapped.Query[field](undefined, { id: '1' }, { identity: ANONYMOUS }, info)).toThrow(expect.objectContaining({ extensions: { code: 'FORBIDDEN', rule: 'admins' } }));
       expect(() => wrapped.Query[field](undefined, {}, { identity: caller({ studentId: '1' }) }, info)).toThrow(/Not allowed/);
     }
     expect(wrapped.Query.secret(undefined, {}, { identity: caller({ admin: true }) }, info)).toBe('x');
