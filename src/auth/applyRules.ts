@@ -12,6 +12,9 @@
  *   mutation never reaches its resolver, so it reads and writes nothing;
  * - checks `allowsResult` after it, for fields whose owner is only known
  *   once read; the value is then withheld.
+ * - for a mutation, first checks every root field of the operation
+ *   (mutationCheck.ts), so a refused field stops the operation before any
+ *   of its fields writes.
  * Either way it throws FORBIDDEN (UNAUTHENTICATED for a mutation sent
  * without a token), which graphql-js turns into `null` at the field's path
  * plus an error; on a non-null field the null moves up to the nearest
@@ -22,15 +25,18 @@ import type { Context } from '../graphql/context.js';
 import { forbidden, unauthenticated } from '../graphql/errors.js';
 import type { Identity } from './identity.js';
 import { ruleFor, type Rule } from './rules.js';
+import { refusedMutation } from './mutationCheck.js';
 
 type Resolver = GraphQLFieldResolver<unknown, Context, Record<string, unknown>>;
 type ResolverMap = Record<string, unknown>;
 
-function denial(caller: Identity, rule: Rule, type: string, field: string): Error {
+/** `elsewhere`: the refused field is another one of the same mutation operation. */
+function denial(caller: Identity, rule: Rule, type: string, field: string, elsewhere = false): Error {
   if (type === 'Mutation') {
+    const why = elsewhere ? '; nothing in this operation was run' : '';
     return caller.kind === 'anonymous'
-      ? unauthenticated(`Mutation ${field} needs a bearer token`, { rule: rule.name })
-      : forbidden(`Not allowed to run ${field}: only ${rule.name} may`, rule.name);
+      ? unauthenticated(`Mutation ${field} needs a bearer token${why}`, { rule: rule.name })
+      : forbidden(`Not allowed to run ${field}: only ${rule.name} may${why}`, rule.name);
   }
   return forbidden(`Not allowed to read ${type}.${field}: only ${rule.name} may`, rule.name);
 }
@@ -40,6 +46,11 @@ function guard(resolve: Resolver, rule: Rule, type: string, field: string): Reso
   return (parent, args, ctx, info) => {
     const caller = ctx.identity;
     if (caller.kind === 'caller' && caller.admin) return resolve(parent, args, ctx, info);
+    if (type === 'Mutation') {
+      // All or nothing: a refused field anywhere in the operation stops it before its first write.
+      const refused = refusedMutation(caller, info, ctx);
+      if (refused) throw denial(caller, refused.rule, type, refused.field, refused.key !== info.path.key);
+    }
     if (allows && !allows(caller, parent as Record<string, unknown>, args)) throw denial(caller, rule, type, field);
     if (!allowsResult) return resolve(parent, args, ctx, info);
     return Promise.resolve(resolve(parent, args, ctx, info)).then((result) => {

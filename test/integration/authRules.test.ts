@@ -170,6 +170,29 @@ describe('a student', () => {
     expect(await gw.run(`mutation { unenroll(studentId: "ada", courseId: "c2") }`, undefined, tokens.ada)).toEqual({ data: { unenroll: true } });
   });
 
+  it('cannot smuggle a refused mutation after an allowed one: the operation stops before its first write', async () => {
+    const mixed = await gw.counted(
+      `mutation($other: ID!) { mine: enroll(studentId: "ada", courseId: "c2") { enrolledAt } ...Other }
+       fragment Other on Mutation { theirs: enroll(studentId: $other, courseId: "c2") { enrolledAt } }`,
+      { other: 'bob' },
+      tokens.ada,
+    );
+    expect(mixed.result.data).toBeNull();
+    expect(denials(mixed.result)).toEqual(['mine: FORBIDDEN']);
+    expect(mixed.result.errors![0]!.message).toMatch(/Not allowed to run enroll: .*nothing in this operation was run/);
+    expect(mixed.requests.requests).toBe(0);
+    expect(await gw.get('STUDENT#ada', 'COURSE#c2')).toBeUndefined();
+    expect(await gw.get('STUDENT#bob', 'COURSE#c2')).toBeUndefined();
+    // Skipped fields are not part of the operation.
+    const skipped = await gw.run(
+      `mutation { mine: enroll(studentId: "ada", courseId: "c2") { node { id } } theirs: unenroll(studentId: "bob", courseId: "c1") @skip(if: true) }`,
+      undefined,
+      tokens.ada,
+    );
+    expect(skipped).toEqual({ data: { mine: { node: { id: 'c2' } } } });
+    expect(await gw.run(`mutation { unenroll(studentId: "ada", courseId: "c2") }`, undefined, tokens.ada)).toEqual({ data: { unenroll: true } });
+  });
+
   it('updates themselves only', async () => {
     const other = await gw.counted(`mutation { updateStudent(id: "bob", input: { name: "Mallory" }) { name } }`, undefined, tokens.ada);
     expect(codes(other.result)).toEqual(['FORBIDDEN']);
