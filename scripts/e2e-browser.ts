@@ -136,7 +136,7 @@ async function main() {
         check(text.includes('Sign in to see') && text.includes('me FORBIDDEN'), 'roster hidden, student forbidden');
         check(!text.includes('Alan Turing'), 'no names for anonymous');
       } else {
-        check(text.includes('HTTP 401') && text.includes('Token rejected') && text.includes('UNAUTHENTICATED'), 'expired token rejected');
+        check(text.includes('HTTP 401') && text.includes('Bearer token rejected: expired') && text.includes('UNAUTHENTICATED'), 'expired token rejected');
       }
       await tab.close();
     }
