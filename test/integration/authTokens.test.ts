@@ -87,6 +87,24 @@ describe('a verified bearer token', () => {
   });
 });
 
+describe('with rules on', () => {
+  it('logs the kind of caller on each operation line, never who', async () => {
+    const token = await issuer.token({ student_id: 's1', customer_id: 'k9' }, { subject: 'user-4711' });
+    const before = log.lines.length;
+    await postGraphQL(url, QUERY, { authorization: `Bearer ${token}` });
+    await postGraphQL(url, QUERY);
+    const lines = log.lines.slice(before).filter((l) => l.msg === 'graphql operation');
+    expect(lines.map((l) => l.caller)).toEqual(['student+customer', 'anonymous']);
+    expect(log.raw.slice(before).join('\n')).not.toMatch(/user-4711|"s1"|k9/);
+  });
+
+  it('still lets anyone introspect the schema outside production (Sandbox works signed out)', async () => {
+    const { status, json } = await postGraphQL(url, { query: '{ __schema { queryType { name } } __typename }' });
+    expect(status).toBe(200);
+    expect(json).toEqual({ data: { __schema: { queryType: { name: 'Query' } }, __typename: 'Query' } });
+  });
+});
+
 describe('a token that does not verify answers 401 UNAUTHENTICATED, with no DynamoDB request, and a log line saying why', () => {
   const cases: Array<[string, () => Promise<string>, RegExp]> = [
     ['a bad signature (another key under the same kid)', () => issuer.token({ groups: ['admin'] }, { key: stranger }), /bad signature/],

@@ -86,6 +86,21 @@ describe('an issuer that cannot be reached', () => {
   });
 });
 
+describe('createAuthenticator', () => {
+  it('answers 503 UNAVAILABLE (not 401) when the issuer cannot be reached, and logs why', async () => {
+    const { createAuthenticator } = await import('../../src/auth/authenticate.js');
+    const { captureLogger } = await import('../support/oidc.js');
+    const down = await startIssuer({ keys: () => [] });
+    await down.stop();
+    const log = captureLogger();
+    const auth = createAuthenticator(issuer.authConfig({ issuer: down.url }), log.logger);
+    const error = await auth.identify(`Bearer ${await issuer.token({}, { issuer: down.url })}`).catch((e: unknown) => e);
+    expect(error).toMatchObject({ extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
+    expect(log.lines.at(-1)).toMatchObject({ level: 50, auth: 'unavailable' });
+    expect(await auth.identify(undefined)).toEqual({ kind: 'anonymous' });
+  });
+});
+
 describe('claims', () => {
   it('Cognito: access tokens without aud are matched on client_id; roles from cognito:groups', async () => {
     const verifier = createVerifier(options({ claims: { roles: 'cognito:groups', student: 'custom:student_id', customer: 'custom:customer_id' } }));
