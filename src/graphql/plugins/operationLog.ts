@@ -4,9 +4,10 @@
  *
  * The operation line holds: requestId, operation name and type, duration in
  * ms, the DynamoDB requests the operation made (total and per DynamoDB
- * operation, from `ctx.metrics`) and the contract error codes the client
+ * operation, from `ctx.metrics`) and the error codes (docs/errors.md) the client
  * received, and with authorization rules on the kind of caller (anonymous,
- * signed-in, student, customer, admin). Level: `info`, `warn` when a code is UNAVAILABLE, `error` when a
+ * signed-in, student, customer, admin; docs/auth.md). Level: `info`, `warn`
+ * when a code is UNAVAILABLE, `error` when a
  * code is INTERNAL_SERVER_ERROR.
  *
  * What it never logs, so logs stay free of personal data and secrets: the
