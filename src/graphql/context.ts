@@ -9,6 +9,7 @@ import { OperationMetrics } from '../dynamo/metrics.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
 import type { ShortPage } from '../connections/rangeConnection.js';
 import { cursorReader, type CursorReader } from '../connections/connection.js';
+import { ANONYMOUS, EVERYONE, type Identity } from '../auth/identity.js';
 
 export interface Deps {
   doc: DynamoDBDocumentClient;
@@ -19,6 +20,11 @@ export interface Deps {
   cursors: CursorCodec;
   /** Read units one filled page may consume (`PAGE_READ_BUDGET`, connections/rangeConnection.ts). Default 100. */
   pageReadBudget?: number;
+  /**
+   * AUTH_MODE=oidc: the rules apply (src/auth/rules.ts), and a context made
+   * without an identity is anonymous. Off: everyone may do everything.
+   */
+  authRequired?: boolean;
 }
 
 export interface Context extends Deps {
@@ -32,11 +38,13 @@ export interface Context extends Deps {
   pageReadBudget: number;
   /** Pages of this operation cut short by the read budget (answered in `extensions.shortPages`). */
   shortPages: ShortPage[];
+  /** Who is calling (transport verified the bearer token before this context was made). */
+  identity: Identity;
 }
 
 export const DEFAULT_PAGE_READ_BUDGET = 100;
 
-export function createContext(deps: Deps, metrics = new OperationMetrics()): Context {
+export function createContext(deps: Deps, metrics = new OperationMetrics(), identity?: Identity): Context {
   return {
     ...deps,
     cursors: cursorReader(deps.cursors),
@@ -45,5 +53,7 @@ export function createContext(deps: Deps, metrics = new OperationMetrics()): Con
     requestId: randomUUID(),
     pageReadBudget: deps.pageReadBudget ?? DEFAULT_PAGE_READ_BUDGET,
     shortPages: [],
+    // Fails closed: with rules on, no identity means anonymous.
+    identity: identity ?? (deps.authRequired ? ANONYMOUS : EVERYONE),
   };
 }

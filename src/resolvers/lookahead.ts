@@ -31,6 +31,7 @@ import { parentSortsLast } from '../dynamo/collection.js';
 import type { Entity, EntityRecord } from '../model/entities.js';
 import { planPage, type PagePlan } from '../connections/connection.js';
 import type { ConnectionArgs } from '../connections/args.js';
+import { mayRead } from '../auth/rules.js';
 
 const PAGE_ARGUMENTS = new Set(['first', 'after', 'last', 'before']);
 
@@ -118,6 +119,8 @@ export async function loadEntity<R extends EntityRecord>(
   // A narrowed list (Customer.orders by date or status) reads another index: nothing to read ahead here.
   const narrowed = Object.entries(args).some(([name, value]) => !PAGE_ARGUMENTS.has(name) && value != null);
   if (narrowed) return plain();
+  // A connection the caller may not read is not read ahead either (auth/rules.ts refuses it without a read).
+  if (!mayRead(ctx.identity, spec.typeName, spec.connection.field, { id, complete: false }, { ...args })) return plain();
   const collection = spec.connection.collection(id);
   let plan: PagePlan;
   try {
