@@ -17,6 +17,7 @@ import { resolvers } from '../resolvers/index.js';
 import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
 import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { requestIdPlugin } from './plugins/requestId.js';
+import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
 
 /** schema.graphql is the only SDL. */
 export const typeDefs = gql(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
@@ -57,6 +58,7 @@ export function createServer({
     formatError: (formatted, error) => formatError(formatted, error, { production }),
     plugins: [
       operationLogPlugin(logger),
+      declaredVariablesPlugin(),
       argumentCheckPlugin(),
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.

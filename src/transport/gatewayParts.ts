@@ -41,7 +41,7 @@ export function createGatewayParts(config: Config, { logger, endpoint, dynamo }:
     production: config.production,
     logger,
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
-    limits: security,
+    limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields },
     allowBatchedRequests: security.allowBatchedRequests,
   });
   if (security.cursorSecretGenerated) {

@@ -100,10 +100,11 @@ export function argumentCheckPlugin(): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ document, schema, request, contextValue }) {
+        async didResolveOperation({ document, schema, request, contextValue, queryHash, operation }) {
+          if (!operation) return;
           try {
             // The cursor codec is fixed for the server's life, so a pass stays a pass.
-            passed(document, request.operationName, request.variables, () =>
+            passed(queryHash, operation, request.variables, () =>
               checkArguments(schema, document, request.variables ?? {}, contextValue.cursors),
             );
           } catch (err) {
