@@ -76,8 +76,9 @@ export function isUnavailableError(err: unknown): boolean {
 
 /** A GraphQLError that already carries a 4xx HTTP status: the request was refused as the caller's mistake. */
 function clientFault(error: unknown): boolean {
-  if (!(error instanceof GraphQLError)) return false;
-  const status = (error.extensions?.http as { status?: number } | undefined)?.status;
+  const extensions = (error as { extensions?: { code?: unknown; http?: { status?: unknown } } } | null)?.extensions;
+  if (!extensions || extensions.code !== undefined) return false;
+  const status = extensions.http?.status;
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
@@ -121,7 +122,7 @@ export function formatError(
       extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED },
     };
   }
-  if (code === undefined && clientFault(error)) {
+  if ((code === undefined || code === ErrorCode.INTERNAL_SERVER_ERROR) && clientFault(error)) {
     // Apollo refuses some requests with a plain GraphQLError and an HTTP 400 (a persisted query
     // whose hash does not match its text, an unsupported persisted query version): the caller's mistake.
     return { message: formatted.message, extensions: { code: ErrorCode.BAD_USER_INPUT } };

@@ -32,6 +32,7 @@ import type { CursorCodec } from '../../connections/cursorSigning.js';
 import { readCursorPayload } from '../../connections/connection.js';
 import { validateConnectionArgs, validateId } from '../../connections/args.js';
 import { checkMemo } from '../checkMemo.js';
+import { total } from '../../writes/input.js';
 
 const ID_ARGUMENTS = ['id', 'studentId', 'courseId', 'customerId', 'productId'];
 
@@ -76,8 +77,9 @@ export function checkArguments(
     for (const name of ID_ARGUMENTS) {
       if (typeof args[name] === 'string') validateId(args[name] as string, name);
     }
-    const input = args.input as { id?: unknown } | undefined;
+    const input = args.input as { id?: unknown; total?: unknown } | undefined;
     if (input && typeof input.id === 'string') validateId(input.id, 'input.id');
+    if (input && typeof input.total === 'number') total(input.total, 'input.total');
     if ('first' in args || 'last' in args || 'after' in args || 'before' in args) {
       const page = validateConnectionArgs(args);
       const connection = `${parent.name}.${field.name}`;
