@@ -68,3 +68,18 @@ export const partKey = (productId: string, partId: string): ItemKey => ({
 
 /** A stable string for an item key (DataLoader cache keys, maps). */
 export const itemKeyString = (key: ItemKey): string => `${key.PK}\u0000${key.SK}`;
+
+/**
+ * An idempotency record (src/idempotency/): the first response to a
+ * mutation sent with an `Idempotency-Key` header. `callerKeyHash` is the
+ * SHA-256 (hex) of the caller and the key, so neither is stored and no key
+ * can contain `#`. Not an entity: nothing lists these; DynamoDB's time to
+ * live (`expiresAt`) removes them.
+ */
+export const IDEMPOTENCY_PREFIX = 'IDEMPOTENCY#';
+export const IDEMPOTENCY_SK = 'RECORD';
+
+export const idempotencyKey = (callerKeyHash: string): ItemKey => {
+  if (!/^[0-9a-f]{64}$/.test(callerKeyHash)) throw new Error('Invariant violation: an idempotency key is a SHA-256 hex digest');
+  return { PK: `${IDEMPOTENCY_PREFIX}${callerKeyHash}`, SK: IDEMPOTENCY_SK };
+};

@@ -29,7 +29,7 @@ export type CheckMemo = (
 export const ENTRY_BYTES = 64 * 2 + 80;
 
 /** JSON with object keys sorted: equal values give equal text whatever order the client sent. */
-function stableJson(value: unknown): string {
+export function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
   if (value && typeof value === 'object') {
     const entries = Object.keys(value)

@@ -18,6 +18,7 @@ import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
 import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { requestIdPlugin } from './plugins/requestId.js';
 import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
+import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
 
 /** schema.graphql is the only SDL. */
 export const typeDefs = gql(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
@@ -32,6 +33,8 @@ export interface ServerOptions {
   limits?: QueryLimits;
   /** Batched HTTP requests (an array of operations in one POST); off unless configured. */
   allowBatchedRequests?: boolean;
+  /** How long a mutation's first response is kept for `Idempotency-Key` retries (default 24 h). */
+  idempotencyTtlSeconds?: number;
 }
 
 export function createServer({
@@ -40,6 +43,7 @@ export function createServer({
   dynamodbMetricsExtension = !production,
   limits = DEFAULT_LIMITS,
   allowBatchedRequests = false,
+  idempotencyTtlSeconds,
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { production });
   return new ApolloServer<Context>({
@@ -65,6 +69,8 @@ export function createServer({
       ApolloServerPluginCacheControlDisabled(),
       production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
       ...guard.plugins,
+      // After the checks above (responseForOperation runs once they passed), before requestId.
+      idempotencyPlugin({ ttlSeconds: idempotencyTtlSeconds, logger }),
       requestIdPlugin,
     ],
   });
