@@ -4,7 +4,7 @@
  * Serves the gateway (production settings, the real HTTP handler and Apollo
  * server) on 127.0.0.1 against a stub DynamoDB that answers every request
  * with "no item", then sends N requests (default 50,000; `--requests n`),
- * each a distinct document (a unique comment plus padding, ~4 KB) with
+ * each a distinct document (a unique comment plus `--padding` bytes of comment, default 1,000) with
  * distinct variables, all of which pass every check. Prints the heap after a
  * warm-up and at the end, both after a full garbage collection.
  *
@@ -59,7 +59,7 @@ async function main() {
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/graphql`;
 
-  const padding = `# ${'p'.repeat(4000)}\n`;
+  const padding = `# ${'p'.repeat(arg('padding', 1000))}\n`;
   let failures = 0;
   const send = async (i: number) => {
     const query = `# request ${i}\n${padding}query Soak${i % 7}($id: ID!, $other: ID!) { student(id: $id) { name } course(id: $other) { title } }`;

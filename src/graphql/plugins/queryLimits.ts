@@ -5,16 +5,25 @@
  *   oversized document is refused before it is even parsed in full.
  * - depth, aliases, directives: graphql-armor's validation rules; field
  *   suggestions ("Did you mean …") are blanked by its plugin in production.
- * - cost: `connectionCost` below, because armor's cost limit does not know
- *   that a connection's price is its page size times what each item selects.
+ * - cost, response fields and fan-out mutations: `operationWeight` below,
+ *   because armor's cost limit does not know that a connection's price is
+ *   its page size times what each item selects.
  *
  * Every refusal is GRAPHQL_VALIDATION_FAILED (HTTP 400) and names the limit.
+ * What still gets past an estimate is stopped during execution by the hard
+ * caps on DynamoDB requests per operation (dynamo/metrics.ts).
  *
  * Terminology (cost)
  * - connection field: a field with `first`/`last` arguments whose type has
- *   `edges`. It costs `size × max(1, cost of its selection per item)`, where
- *   size is `first` or `last` (variables resolved; 20 when absent; clamped
- *   to 0‥100 as connections/args.ts refuses anything else anyway).
+ *   `edges`. It costs `max(1, size × max(1, cost of its selection per item))`,
+ *   where size is `first` or `last` (variables resolved; 20 when absent;
+ *   clamped to 0‥100 as connections/args.ts refuses anything else anyway).
+ *   At least 1: a page of 0 still sends a Query.
+ * - mutation field: MUTATION_COST plus its selection; at most
+ *   MAX_FAN_OUT_MUTATIONS of the renames/deletes (whose writes grow with the
+ *   entity's edges) per operation.
+ * - response fields: every leaf (and `__typename`) once per item the pages
+ *   above it may hold; at most `maxResponseFields`.
  * - wrapper object (…Connection, …Edge, PageInfo): costs its selection only.
  * - any other object field (an entity: `student(id:)`, `node`, `customer`):
  *   1 plus its selection.
