@@ -10,7 +10,7 @@ import { createDynamo, type ClientOptions } from '../../src/dynamo/client.js';
 import { freePort } from '../../src/dynamo/local.js';
 import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
 import { createHttpHandler } from '../../src/transport/httpHandler.js';
-import { codes, postGraphQL, testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
+import { codes, localEndpoint, postGraphQL, testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
 import { dynamoFault, injectFaults, type FaultKind } from '../support/faults.js';
 
 let gw: TestGateway;
@@ -113,6 +113,22 @@ function gatewayAt(endpoint: string, client: Omit<ClientOptions, 'endpoint'> = {
     }),
   };
 }
+
+describe('adaptive retry mode', () => {
+  it('still retries throttling with DYNAMODB_RETRY_MODE=adaptive, within the throttling budget', async () => {
+    const adaptive = gatewayAt(localEndpoint(), { retryMode: 'adaptive', throttleBaseDelayMs: 1 });
+    const remove = injectFaults(adaptive.dynamo.raw, ({ attempt }) => (attempt <= 2 ? dynamoFault('ThrottlingException') : null));
+    try {
+      const { result, requests } = await adaptive.counted(`{ student(id: "1") { name } }`);
+      expect(result.errors).toBeUndefined();
+      expect(result.data).toEqual({ student: { name: expect.any(String) } });
+      expect(requests.byOperation).toEqual({ GetItem: 3 });
+    } finally {
+      remove();
+      adaptive.dynamo.raw.destroy();
+    }
+  });
+});
 
 describe('DynamoDB unreachable', () => {
   it('answers UNAVAILABLE after the configured attempts when the connection is refused', async () => {
