@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { localEndpoint } from '../support/gateway.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { startGateway } from '../../src/transport/startGateway.js';
+import { silentLogger } from '../../src/logger.js';
 
 /** Local addresses (hex, as the kernel lists them) of the sockets listening on `port`. */
 function listeningAddresses(port: number): string[] {
@@ -37,7 +38,7 @@ describe('the embedded DynamoDB Local', () => {
 
   it('is refused in production: without DYNAMODB_ENDPOINT the gateway does not start, and says why', async () => {
     const config = loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 's'.repeat(32), PORT: '0', HOST: '127.0.0.1' });
-    const started = startGateway(config, () => {});
+    const started = startGateway(config, silentLogger);
     await expect(started).rejects.toBeInstanceOf(ConfigError);
     await expect(started).rejects.toThrow(/NODE_ENV=production needs a real table: set DYNAMODB_ENDPOINT/);
   });
