@@ -20,6 +20,7 @@ import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLi
 import { requestIdPlugin } from './plugins/requestId.js';
 import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
 import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
+import { createDocumentStore } from './documentStore.js';
 
 /** schema.graphql is the only SDL. */
 export const typeDefs = gql(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
@@ -58,6 +59,8 @@ export function createServer({
     // startGateway's drain, whose apollo.stop() then never returns (and re-raises the signal).
     stopOnTerminationSignals: false,
     allowBatchedHttpRequests: allowBatchedRequests,
+    // Parsed documents, bounded by what they really hold (documentStore.ts).
+    documentStore: createDocumentStore(),
     parseOptions: guard.parseOptions,
     validationRules: guard.validationRules,
     formatError: (formatted, error) => formatError(formatted, error, { production }),

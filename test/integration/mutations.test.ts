@@ -299,7 +299,7 @@ describe('placeOrder and addPart', () => {
       expect([a, b].flatMap((r) => (r.errors ?? []).map((e) => e.extensions?.code))).toEqual(['CONFLICT']);
       const owners = (await gw.scan()).filter((i) => i.SK === `ORDER#${id}`).map((i) => i.PK);
       expect(owners).toHaveLength(1);
-      expect(await gw.get(`ORDERID#${id}`, 'ORDER_ID')).toEqual({ PK: `ORDERID#${id}`, SK: 'ORDER_ID', customerId: owners[0]!.slice('CUSTOMER#'.length) });
+      expect(await gw.get(`ORDERID#${id}`, 'ORDER_ID')).toEqual({ PK: `ORDERID#${id}`, SK: 'ORDER_ID', customerId: String(owners[0]).slice('CUSTOMER#'.length) });
     }
     const counts = await Promise.all(['race1', 'race2'].map(async (c) => (await gw.get(`CUSTOMER#${c}`, 'PROFILE'))?.orderCount));
     expect(counts[0]! + counts[1]!).toBe(5);
