@@ -4,7 +4,7 @@
  * the adjacency list must be whole: the base table and GSI1 hold the same
  * edge set, every counter equals the real number of edges, every copy
  * equals its entity's current name/title, and every failed call failed with
- * a contract code.
+ * one of the documented error codes (docs/errors.md).
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
@@ -139,7 +139,7 @@ async function raceAndCheck(gw: TestGateway, calls: number, seed: number) {
 }
 
 describe('racing writes', () => {
-  it('keep base table, GSI1, counters and copies consistent and fail only with contract codes', async () => {
+  it('keep base table, GSI1, counters and copies consistent and fail only with documented error codes', async () => {
     const gw = await testGateway();
     gateways.push(gw);
     await raceAndCheck(gw, CALLS, 20261129);
