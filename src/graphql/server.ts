@@ -15,6 +15,7 @@ import { formatError } from './errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { operationLogPlugin } from './plugins/operationLog.js';
 import { resolvers } from '../resolvers/index.js';
+import { applyRules } from '../auth/applyRules.js';
 import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
 import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { requestIdPlugin } from './plugins/requestId.js';
@@ -37,6 +38,8 @@ export interface ServerOptions {
   allowBatchedRequests?: boolean;
   /** How long a mutation's first response is kept for `Idempotency-Key` retries (default 24 h). */
   idempotencyTtlSeconds?: number;
+  /** Enforce the authorization rules (src/auth/rules.ts) on every field: AUTH_MODE=oidc. Default off. */
+  authRules?: boolean;
 }
 
 export function createServer({
@@ -46,12 +49,14 @@ export function createServer({
   limits = DEFAULT_LIMITS,
   allowBatchedRequests = false,
   idempotencyTtlSeconds,
+  authRules = false,
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { production });
   return new ApolloServer<Context>({
     logger,
     typeDefs,
-    resolvers,
+    // With rules off the resolvers run unwrapped: not even a check per field.
+    resolvers: authRules ? applyRules(resolvers, typeDefs) : resolvers,
     introspection: !production,
     includeStacktraceInErrorResponses: !production,
     csrfPrevention: true,
