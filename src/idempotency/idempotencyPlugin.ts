@@ -18,7 +18,7 @@
  * - Records live `IDEMPOTENCY_TTL_SECONDS` (default 24 h) through the
  *   table's time to live on `expiresAt` (records.ts).
  *
- * Caller: the verified identity when the context carries one (`caller`),
+ * Caller: the verified token's subject when auth is on (AUTH_MODE=oidc),
  * otherwise a hash of the Authorization header, otherwise "anonymous"; the
  * record's key is SHA-256(caller, key), so one caller never sees another's
  * response.
@@ -57,9 +57,10 @@ function answer(status: number, errors: GraphQLFormattedError[], headers: [strin
 const refusal = (status: number, message: string, code: string, reason?: string) =>
   answer(status, [{ message, extensions: { code, ...(reason ? { reason } : {}) } }]);
 
-/** Who is asking: the verified identity if known, else the Authorization header's hash, else anonymous. */
-function callerOf(context: Context & { caller?: unknown }, authorization: string | undefined): string {
-  if (typeof context.caller === 'string' && context.caller) return `caller:${context.caller}`;
+/** Who is asking: the verified token's subject if known, else the Authorization header's hash, else anonymous. */
+function callerOf(context: Context, authorization: string | undefined): string {
+  const identity = context.identity;
+  if (identity?.kind === 'caller' && identity.subject) return `subject:${identity.subject}`;
   if (authorization) return `authorization:${sha256(authorization)}`;
   return 'anonymous';
 }
