@@ -20,3 +20,16 @@ export async function tableHealthy(dynamo: Dynamo, tableName: string): Promise<b
   }
 }
 
+/**
+ * A probe that reuses its last answer for `ttlMs`, so a flood of health
+ * checks costs at most one DescribeTable per interval. Concurrent callers
+ * share the probe in flight.
+ */
+export function cachedProbe<T = boolean>(probe: () => Promise<T>, ttlMs: number): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at >= ttlMs) last = { at: now, value: probe() };
+    return last.value;
+  };
+}

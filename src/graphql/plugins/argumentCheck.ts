@@ -34,6 +34,7 @@ import { readCursorPayload, type CursorReader } from '../../connections/connecti
 import { validateConnectionArgs, validateId } from '../../connections/args.js';
 import { cursorBinding } from '../../connections/filterArgs.js';
 import { checkMemo } from '../checkMemo.js';
+import { total } from '../../writes/input.js';
 
 const ID_ARGUMENTS = ['id', ...entities.map((e) => e.idArgument)];
 
@@ -78,8 +79,9 @@ export function checkArguments(
     for (const name of ID_ARGUMENTS) {
       if (typeof args[name] === 'string') validateId(args[name] as string, name);
     }
-    const input = args.input as { id?: unknown } | undefined;
+    const input = args.input as { id?: unknown; total?: unknown } | undefined;
     if (input && typeof input.id === 'string') validateId(input.id, 'input.id');
+    if (input && typeof input.total === 'number') total(input.total, 'input.total');
     const connection = `${parent.name}.${field.name}`;
     // Prefixes, date ranges, status: refused here when bad; the form cursors are bound to otherwise.
     const binding = cursorBinding(connection, args);
@@ -107,10 +109,11 @@ export function argumentCheckPlugin(): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ document, schema, request, contextValue }) {
+        async didResolveOperation({ document, schema, request, contextValue, queryHash, operation }) {
+          if (!operation) return;
           try {
             // The cursor codec is fixed for the server's life, so a pass stays a pass.
-            passed(document, request.operationName, request.variables, () =>
+            passed(queryHash, operation, request.variables, () =>
               checkArguments(schema, document, request.variables ?? {}, contextValue.cursors),
             );
           } catch (err) {
