@@ -14,7 +14,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { startGateway } from '../src/transport/startGateway.js';
 import { loadConfig } from '../src/config.js';
-import { instrumentClient, OperationMetrics, runWithMetrics } from '../src/dynamo/metrics.js';
+import { instrumentClient, metricsClient, OperationMetrics } from '../src/dynamo/metrics.js';
 import { directCases } from './direct.js';
 
 const mode = process.argv[2];
@@ -44,7 +44,8 @@ async function serveDirect(): Promise<string> {
     try {
       const { variables } = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
       const metrics = new OperationMetrics();
-      const body = (await runWithMetrics(metrics, () => handler(doc, config.tableName, variables ?? {}))) as Record<string, unknown>;
+      // Counted the way the gateway counts (a per-operation view of the client), so both pay the same.
+      const body = (await handler(metricsClient(doc, metrics), config.tableName, variables ?? {})) as Record<string, unknown>;
       if (req.headers['x-dynamodb-metrics'] === '1') body.extensions = { dynamodb: metrics.summary() };
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify(body));

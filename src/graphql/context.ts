@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createLoaders, type Loaders } from '../loaders.js';
-import { OperationMetrics } from '../dynamo/metrics.js';
+import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
 
 export interface Deps {
@@ -19,12 +19,14 @@ export interface Deps {
 
 export interface Context extends Deps {
   loaders: Loaders;
-  /** DynamoDB requests of this operation (filled when it runs under runWithMetrics). */
+  /** DynamoDB requests of this operation: everything sent through `doc` is counted here. */
   metrics: OperationMetrics;
   /** Identifies the operation in logs and in masked error responses. */
   requestId: string;
 }
 
+/** `doc` in the context is the operation's own view of the shared client (dynamo/metrics.ts). */
 export function createContext(deps: Deps, metrics = new OperationMetrics()): Context {
-  return { ...deps, loaders: createLoaders(deps.doc, deps.tableName, { naive: deps.naive }), metrics, requestId: randomUUID() };
+  const doc = metricsClient(deps.doc, metrics);
+  return { ...deps, doc, loaders: createLoaders(doc, deps.tableName, { naive: deps.naive }), metrics, requestId: randomUUID() };
 }

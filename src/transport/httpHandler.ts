@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import type { Context } from '../graphql/context.js';
 import type { Logger } from '../logger.js';
-import { OperationMetrics, runWithMetrics } from '../dynamo/metrics.js';
+import { OperationMetrics } from '../dynamo/metrics.js';
 
 export interface HttpOptions {
   /** Allowed origins; `*` allows any; undefined allows any http://localhost or 127.0.0.1 origin. */
@@ -107,12 +107,10 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         }
       }
       const metrics = new OperationMetrics();
-      const response = await runWithMetrics(metrics, () =>
-        apollo.executeHTTPGraphQLRequest({
-          httpGraphQLRequest: { method: req.method!, headers, search: url.search, body },
-          context: () => options.context(metrics),
-        }),
-      );
+      const response = await apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: req.method!, headers, search: url.search, body },
+        context: () => options.context(metrics),
+      });
       for (const [key, value] of response.headers) res.setHeader(key, value);
       res.statusCode = response.status ?? 200;
       if (response.body.kind === 'complete') {

@@ -24,7 +24,6 @@ import type { ApolloServer } from '@apollo/server';
 import { createContext, type Context } from '../graphql/context.js';
 import type { Dynamo } from '../dynamo/client.js';
 import { tableHealthy } from '../dynamo/health.js';
-import { currentMetrics, OperationMetrics, runWithMetrics } from '../dynamo/metrics.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 
@@ -90,16 +89,13 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
         },
       ],
       context: async ({ context }) => ({
-        ...createContext(deps, currentMetrics()),
+        ...createContext(deps),
         ...(context?.awsRequestId ? { requestId: context.awsRequestId } : {}),
       }),
     });
 
-  return async (event, context) => {
-    // Every DynamoDB request this invocation makes is counted into its own metrics.
-    const result = await runWithMetrics(new OperationMetrics(), () => graphql(event, context, () => {}));
-    return result as APIGatewayProxyStructuredResultV2;
-  };
+  // Every DynamoDB request an invocation makes is counted into its context's metrics (createContext).
+  return async (event, context) => (await graphql(event, context, () => {})) as APIGatewayProxyStructuredResultV2;
 }
 
 let instance: ApiGatewayHandler | undefined;

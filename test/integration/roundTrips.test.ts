@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeaderMap } from '@apollo/server';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { createContext } from '../../src/graphql/context.js';
-import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
+import { OperationMetrics } from '../../src/dynamo/metrics.js';
 import {
   courseItem,
   customerItem,
@@ -239,11 +239,9 @@ describe('the figures reach the client on request', () => {
   async function execute(headers: [string, string][]) {
     const metrics = new OperationMetrics();
     const http = { method: 'POST', headers: new HeaderMap(headers), search: '', body: {} };
-    const response = await runWithMetrics(metrics, () =>
-      gw.server.executeOperation(
-        { query: `{ student(id: "ten") { name courses(first: 10) { edges { node { id } } } } }`, http },
-        { contextValue: createContext(gw.deps, metrics) },
-      ),
+    const response = await gw.server.executeOperation(
+      { query: `{ student(id: "ten") { name courses(first: 10) { edges { node { id } } } } }`, http },
+      { contextValue: createContext(gw.deps, metrics) },
     );
     if (response.body.kind !== 'single') throw new Error('expected a single result');
     return response.body.singleResult;

@@ -14,7 +14,7 @@ import { createDynamo } from '../../src/dynamo/client.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { ensureTable } from '../../src/dynamo/table.js';
-import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
+import { OperationMetrics } from '../../src/dynamo/metrics.js';
 import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createServer, type ServerOptions } from '../../src/graphql/server.js';
@@ -86,9 +86,7 @@ export async function testGateway({
   /** Runs an operation and reports the DynamoDB requests it made. */
   async function counted<T = any>(query: string, variables?: Record<string, unknown>) {
     const metrics = new OperationMetrics();
-    const response = await runWithMetrics(metrics, () =>
-      server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics) }),
-    );
+    const response = await server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics) });
     if (response.body.kind !== 'single') throw new Error('expected a single result');
     return { result: response.body.singleResult as GqlResult<T>, requests: metrics };
   }
