@@ -35,6 +35,11 @@ export interface Config {
   dynamodbMetricsExtension: boolean;
   /** `GATEWAY_NAIVE`: DataLoader batching/caching and look-ahead off; a benchmark baseline, never for serving (default off). */
   naive: boolean;
+  /**
+   * `GRAPHQL_EXECUTOR`: `jit` (default) runs operations compiled by graphql-jit;
+   * `graphql-js` runs them with Apollo's own execution (same answers and errors, more CPU).
+   */
+  executor: 'jit' | 'graphql-js';
   /** Hardening settings (README "Security"). */
   security: SecurityConfig;
   /** DynamoDB client retries and timeouts (README "Security"). */
@@ -207,6 +212,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: choiceSetting(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
     dynamodbMetricsExtension: boolSetting(env, 'DYNAMODB_METRICS_EXTENSION', env.NODE_ENV !== 'production'),
     naive: boolSetting(env, 'GATEWAY_NAIVE', false),
+    executor: choiceSetting(env, 'GRAPHQL_EXECUTOR', ['jit', 'graphql-js'] as const, 'jit'),
     security: {
       ...cursorSecrets(env, production),
       maxDepth: intSetting(env, 'MAX_QUERY_DEPTH', 15, 1, 100),

@@ -8,6 +8,8 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { gql } from 'graphql-tag';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { jitGateway } from './jitExecutor.js';
 import { argumentCheckPlugin } from './plugins/argumentCheck.js';
 import type { Context } from './context.js';
 import { formatError } from './errors.js';
@@ -31,7 +33,12 @@ export interface ServerOptions {
   limits?: QueryLimits;
   /** Batched HTTP requests (an array of operations in one POST); off unless configured. */
   allowBatchedRequests?: boolean;
+  /** `jit` (default): operations run compiled by graphql-jit (jitExecutor.ts); `graphql-js`: Apollo's own execution. */
+  executor?: Executor;
 }
+
+export type Executor = 'jit' | 'graphql-js';
+
 
 export function createServer({
   production,
@@ -39,12 +46,14 @@ export function createServer({
   dynamodbMetricsExtension = !production,
   limits = DEFAULT_LIMITS,
   allowBatchedRequests = false,
+  executor = 'jit',
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { production });
+  // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
+  const schema = makeExecutableSchema({ typeDefs, resolvers });
   return new ApolloServer<Context>({
     logger,
-    typeDefs,
-    resolvers,
+    ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
     introspection: !production,
     includeStacktraceInErrorResponses: !production,
     csrfPrevention: true,

@@ -43,6 +43,7 @@ export function createGatewayParts(config: Config, { logger, endpoint, dynamo }:
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
     limits: security,
     allowBatchedRequests: security.allowBatchedRequests,
+    executor: config.executor,
   });
   if (security.cursorSecretGenerated) {
     logger.warn('CURSOR_SECRET is not set: generated a random one for this run (cursors will not survive a restart)');

@@ -39,6 +39,7 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       dynamodbMetricsExtension: true,
       naive: false,
+      executor: 'jit',
     });
   });
 
@@ -70,6 +71,7 @@ describe('loadConfig defaults', () => {
       LOG_LEVEL: 'WARN',
       DYNAMODB_METRICS_EXTENSION: '1',
       GATEWAY_NAIVE: 'true',
+      GRAPHQL_EXECUTOR: 'graphql-js',
       CURSOR_SECRET: 'c'.repeat(32),
     });
     const { security, dynamoClient, ...rest } = config;
@@ -85,6 +87,7 @@ describe('loadConfig defaults', () => {
       logLevel: 'warn',
       dynamodbMetricsExtension: true,
       naive: true,
+      executor: 'graphql-js',
     });
   });
 
@@ -96,6 +99,7 @@ describe('loadConfig defaults', () => {
 describe('loadConfig rejects a bad value with a ConfigError naming the variable', () => {
   const bad: Array<[string, string]> = [
     ['PORT', 'http'],
+    ['GRAPHQL_EXECUTOR', 'fast'],
     ['PORT', '4000.5'],
     ['PORT', '70000'],
     ['PORT', '-1'],
