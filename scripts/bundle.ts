@@ -44,8 +44,8 @@ export async function bundle({ entry, outDir, name, minify = false, external = [
     target: 'node20',
     format: 'esm',
     minify,
-    // Readable function names in profiles and stack traces even when minified.
-    keepNames: !minify,
+    // No keepNames: unminified code keeps its names anyway, and keepNames wraps every function
+    // and closure in a __name() call at creation (per request for per-request closures).
     sourcemap: 'linked',
     legalComments: 'none',
     logLevel: 'warning',
