@@ -38,7 +38,7 @@ async function main() {
     },
   });
   const config = loadConfig();
-  const parts = createGatewayParts(config, { logger: silentLogger, endpoint: config.dynamodbEndpoint });
+  const parts = createGatewayParts(config, { logger: silentLogger });
   const dataset = buildDataset(SHAPE);
   if (values.seed) {
     await ensureTable(parts.dynamo.raw, config.tableName);

@@ -13,7 +13,7 @@
  * hooks slow every `await` of every request (about 0.2 ms per operation
  * measured); an explicit tag costs one property write per command.
  * Commands sent through the shared client itself (start-up, health) are
- * counted nowhere but in `all`.
+ * not attributed to any operation.
  *
  * Terminology
  * - request: one HTTP request to DynamoDB. Counted in the deserialize step,
@@ -156,8 +156,8 @@ const instrumented = new WeakSet<DynamoDBClient>();
 const operationOf = (context: { commandName?: string }) =>
   String(context.commandName ?? 'Unknown').replace(/Command$/, '');
 
-/** Installs the counting middleware once per client. `all` (optional) also sees every request. */
-export function instrumentClient(client: DynamoDBClient, all?: OperationMetrics): void {
+/** Installs the counting middleware once per client. */
+export function instrumentClient(client: DynamoDBClient): void {
   if (instrumented.has(client)) return;
   instrumented.add(client);
   client.middlewareStack.add(
@@ -170,18 +170,15 @@ export function instrumentClient(client: DynamoDBClient, all?: OperationMetrics)
       }
       if (metrics) args = { ...args, [TAG]: metrics } as typeof args;
       const depth = metrics?.callStarted() ?? 0;
-      const allDepth = all?.callStarted() ?? 0;
       try {
         const result = await next(args);
         // The final output (the deserialize step below sees only the raw response).
         const output = result.output as { ConsumedCapacity?: Consumed | Consumed[] } | undefined;
         const units = capacityUnits(output?.ConsumedCapacity);
         metrics?.recordCapacity(units);
-        all?.recordCapacity(units);
         return result;
       } finally {
         metrics?.callFinished(depth);
-        all?.callFinished(allDepth);
       }
     },
     { step: 'initialize', name: 'gatewayOperationCalls', priority: 'high' },
@@ -191,7 +188,6 @@ export function instrumentClient(client: DynamoDBClient, all?: OperationMetrics)
       const operation = operationOf(context);
       const metrics = (args as Tagged)[TAG];
       metrics?.record(operation);
-      all?.record(operation);
       return next(args);
     },
     { step: 'deserialize', name: 'gatewayOperationMetrics', priority: 'low' },

@@ -7,6 +7,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createLoaders, type Loaders } from '../loaders.js';
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
+import { cursorReader, type CursorReader } from '../connections/connection.js';
 
 export interface Deps {
   doc: DynamoDBDocumentClient;
@@ -18,6 +19,8 @@ export interface Deps {
 }
 
 export interface Context extends Deps {
+  /** The server's codec, reading each cursor of this operation once (connections/connection.ts). */
+  cursors: CursorReader;
   loaders: Loaders;
   /** DynamoDB requests of this operation: everything sent through `doc` is counted here. */
   metrics: OperationMetrics;
@@ -28,5 +31,12 @@ export interface Context extends Deps {
 /** `doc` in the context is the operation's own view of the shared client (dynamo/metrics.ts). */
 export function createContext(deps: Deps, metrics = new OperationMetrics()): Context {
   const doc = metricsClient(deps.doc, metrics);
-  return { ...deps, doc, loaders: createLoaders(doc, deps.tableName, { naive: deps.naive }), metrics, requestId: randomUUID() };
+  return {
+    ...deps,
+    doc,
+    cursors: cursorReader(deps.cursors),
+    loaders: createLoaders(doc, deps.tableName, { naive: deps.naive }),
+    metrics,
+    requestId: randomUUID(),
+  };
 }
