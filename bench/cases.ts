@@ -52,7 +52,7 @@ export const CASES: OperationSpec[] = [
     query: `query ($id: ID!) { customer(id: $id) { name orders(first: 10) { ${ORDER_FIELDS} pageInfo { hasNextPage } } } }`,
     variables: (d) => ({ id: d.ids.customers[8] }),
     direct: 'customerFirst10',
-    minimum: 2,
+    minimum: 1,
   },
   {
     name: 'student(id) { name courses(first: 10) { id title } }',
