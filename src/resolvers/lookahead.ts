@@ -7,8 +7,9 @@
  *   Product.parts) and the page starts at an end of the collection (no
  *   cursor): one Query returns the page and the entity item together
  *   (loaders `withParent`). Read backward (`last:`) that always holds; read
- *   forward (`first:`) it holds when the collection fits the page, otherwise
- *   the entity follows with a BatchGetItem.
+ *   forward (`first:`) it holds when the collection fits the page or exceeds
+ *   it by at most FORWARD_OVER_READ children (collection.ts), otherwise the
+ *   entity follows with a GetItem.
  * - Another partition (Course.students on GSI1) or a cursored page: the page
  *   Query is started now, next to the entity's BatchGetItem, instead of after
  *   it. The connection resolver then finds it in the range loader's cache.
