@@ -17,6 +17,7 @@ import { formatError } from './errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { operationLogPlugin } from './plugins/operationLog.js';
 import { resolvers } from '../resolvers/index.js';
+import { applyRules } from '../auth/applyRules.js';
 import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
 import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { requestIdPlugin } from './plugins/requestId.js';
@@ -36,10 +37,11 @@ export interface ServerOptions {
   allowBatchedRequests?: boolean;
   /** `jit` (default): operations run compiled by graphql-jit (jitExecutor.ts); `graphql-js`: Apollo's own execution. */
   executor?: Executor;
+  /** Enforce the authorization rules (src/auth/rules.ts) on every field: AUTH_MODE=oidc. Default off. */
+  authRules?: boolean;
 }
 
 export type Executor = 'jit' | 'graphql-js';
-
 
 export function createServer({
   production,
@@ -48,10 +50,12 @@ export function createServer({
   limits = DEFAULT_LIMITS,
   allowBatchedRequests = false,
   executor = 'jit',
+  authRules = false,
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { production });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
-  const schema = makeExecutableSchema({ typeDefs, resolvers });
+  // With rules off the resolvers run unwrapped: not even a check per field.
+  const schema = makeExecutableSchema({ typeDefs, resolvers: authRules ? applyRules(resolvers, typeDefs) : resolvers });
   return new ApolloServer<Context>({
     logger,
     ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
