@@ -4,6 +4,7 @@
  * two commands in turn and compares their CPU seconds):
  *
  *   node bench/cpu.ts --seed                       # once: fills TABLE_NAME at DYNAMODB_ENDPOINT
+ *   (environment: DYNAMODB_ENDPOINT, TABLE_NAME, and in production CURSOR_SECRET and AUTH_MODE=off)
  *   node dist/bench/src/transport/cpu.mjs --case customer --ops 2000 [--direct]
  *
  * Runs `--ops` operations of one benchmark case (bench/cases.ts; `--case`

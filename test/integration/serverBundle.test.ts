@@ -35,6 +35,7 @@ describe('gateway bundle (npm run build)', () => {
         PORT: '0',
         LOG_LEVEL: 'info',
         CURSOR_SECRET: 'bundle-test-cursor-secret-0123456789abcdef',
+        AUTH_MODE: 'off',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
