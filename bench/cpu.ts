@@ -3,9 +3,13 @@
  * builds or settings (e.g. with `/usr/bin/time -v`, or any tool that runs
  * two commands in turn and compares their CPU seconds):
  *
- *   node bench/cpu.ts --seed                       # once: fills TABLE_NAME at DYNAMODB_ENDPOINT
- *   (environment: DYNAMODB_ENDPOINT, TABLE_NAME, and in production CURSOR_SECRET and AUTH_MODE=off)
- *   node dist/bench/src/transport/cpu.mjs --case customer --ops 2000 [--direct]
+ *   npx tsx bench/cpu.ts --seed                                 # once: fills TABLE_NAME at DYNAMODB_ENDPOINT
+ *   npx tsx bench/cpu.ts --case 'orders(first: 10)' --ops 800 [--direct]
+ *   (environment: DYNAMODB_ENDPOINT, TABLE_NAME; with NODE_ENV=production also CURSOR_SECRET and AUTH_MODE=off)
+ *
+ * To compare compiled builds, bundle it first like the bench does
+ * (scripts/bundle.ts: `bundle({ entry: 'bench/cpu.ts', outDir, name: 'cpu' })`)
+ * and run `node <outDir>/src/transport/cpu.mjs …`.
  *
  * Runs `--ops` operations of one benchmark case (bench/cases.ts; `--case`
  * matches part of its name), `--concurrency` at a time, through Apollo's
