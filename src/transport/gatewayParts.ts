@@ -41,9 +41,10 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     production: config.production,
     logger,
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
-    limits: security,
+    limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields },
     allowBatchedRequests: security.allowBatchedRequests,
     executor: config.executor,
+    idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     authRules: config.auth.mode === 'oidc',
   });
   const auth = createAuthenticator(config.auth, logger);
