@@ -39,6 +39,19 @@ export interface Config {
   security: SecurityConfig;
   /** DynamoDB client retries and timeouts (README "Security"). */
   dynamoClient: DynamoClientConfig;
+  /** `npm run reshard` pacing (docs/sharding.md). */
+  reshard: ReshardConfig;
+}
+
+export interface ReshardConfig {
+  /** `RESHARD_GRACE_MS` (default 10000): wait after switching layouts, longer than any request takes. */
+  graceMs: number;
+  /** `RESHARD_SETTLE_MS` (default 1000): wait after a batch of moves for the index to show them. */
+  settleMs: number;
+  /** `RESHARD_BATCH_SIZE` (default 25): edges moved per batch. */
+  batchSize: number;
+  /** `RESHARD_PAUSE_MS` (default 100): pause between batches, so readers find quiet windows. */
+  pauseMs: number;
 }
 
 export interface SecurityConfig {
@@ -221,6 +234,12 @@ export function loadConfig(env: Env = process.env): Config {
       retryMode: choiceSetting(env, 'DYNAMODB_RETRY_MODE', ['standard', 'adaptive'] as const, 'standard'),
       connectionTimeoutMs: intSetting(env, 'DYNAMODB_CONNECT_TIMEOUT_MS', 1000, 50, 60_000),
       requestTimeoutMs: intSetting(env, 'DYNAMODB_REQUEST_TIMEOUT_MS', 2000, 50, 120_000),
+    },
+    reshard: {
+      graceMs: intSetting(env, 'RESHARD_GRACE_MS', 10_000, 0, 600_000),
+      settleMs: intSetting(env, 'RESHARD_SETTLE_MS', 1000, 0, 60_000),
+      batchSize: intSetting(env, 'RESHARD_BATCH_SIZE', 25, 1, 100),
+      pauseMs: intSetting(env, 'RESHARD_PAUSE_MS', 100, 0, 60_000),
     },
   };
 }

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import {
+  counterShardKey,
   courseCounterKey,
+  courseCounterKeys,
   enrollmentKeys,
   fnv1a32,
   parseCourseShard,
   shardCountOf,
   shardOf,
-  studentCountKey,
 } from '../../src/dynamo/keys.js';
 
 describe('FNV-1a 32-bit', () => {
@@ -43,7 +44,8 @@ describe('sharded course keys', () => {
   it('leaves an unsharded course in the unsharded layout', () => {
     expect(enrollmentKeys('s1', 'c1', 1)).toEqual(enrollmentKeys('s1', 'c1'));
     expect(enrollmentKeys('s1', 'c1').GSI1PK).toBe('COURSE#c1');
-    expect(studentCountKey('s1', 'c1', 1)).toEqual({ PK: 'COURSE#c1', SK: 'PROFILE' });
+    expect(courseCounterKey('c1', 's1')).toEqual({ PK: 'COURSE#c1', SK: 'PROFILE' });
+    expect(courseCounterKeys('c1', 1)).toEqual([{ PK: 'COURSE#c1', SK: 'PROFILE' }]);
   });
 
   it('puts a student of a sharded course in shard fnv1a32(id) mod N, edge and counter alike', () => {
@@ -51,8 +53,9 @@ describe('sharded course keys', () => {
     expect(k).toBe(0);
     expect(enrollmentKeys('foobar', 'c1', 8)).toEqual({ PK: 'STUDENT#foobar', SK: 'COURSE#c1', GSI1PK: 'COURSE#c1#0', GSI1SK: 'STUDENT#foobar' });
     expect(shardOf('a', 7)).toBe(0xe40c292c % 7);
-    expect(studentCountKey('a', 'c1', 7)).toEqual(courseCounterKey('c1', 0xe40c292c % 7));
-    expect(courseCounterKey('c1', 3)).toEqual({ PK: 'COURSE#c1#3', SK: 'COUNTER' });
+    expect(courseCounterKey('c1', 'a', 7)).toEqual(counterShardKey('c1', 0xe40c292c % 7));
+    expect(counterShardKey('c1', 3)).toEqual({ PK: 'COURSE#c1#3', SK: 'COUNTER' });
+    expect(courseCounterKeys('c1', 3).map((k) => k.PK)).toEqual(['COURSE#c1#0', 'COURSE#c1#1', 'COURSE#c1#2']);
   });
 
   it('reads a shard count only when it is a whole number in 1–64', () => {
