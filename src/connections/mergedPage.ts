@@ -46,7 +46,7 @@
  * wave was in flight) is kept once.
  */
 import type { Item } from '../dynamo/batchGet.js';
-import type { Collection, RangeRead, StartKey } from '../dynamo/collection.js';
+import { keyAttributes, type Collection, type RangeRead, type StartKey } from '../dynamo/collection.js';
 import type { ConnectionRecord } from '../model/records.js';
 import { badUserInput, invariant } from '../graphql/errors.js';
 import type { CursorCodec } from './cursorSigning.js';
@@ -146,9 +146,15 @@ export function comparePositions(merged: MergedCollection, a: Record<string, unk
   return 0;
 }
 
-/** A shard's start key (or bound) for a position: the position's keys in that shard's partition. */
+/**
+ * A shard's start key (or bound) for a position: the position's keys in that
+ * shard's partition, attributes in `startKeyOf` order (collection.ts), so a
+ * one-shard read equals the unsharded connection's read (loaders cache by it).
+ */
 export function shardKey(shard: Collection, position: Position): StartKey {
-  return shard.index ? { ...position, [shard.pkAttr]: shard.pk } : { ...position, PK: shard.pk };
+  const key: StartKey = {};
+  for (const attr of keyAttributes(shard)) key[attr] = attr === shard.pkAttr ? shard.pk : position[attr];
+  return key;
 }
 
 /** Signs an item's position for this merged collection. */

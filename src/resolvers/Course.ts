@@ -1,17 +1,9 @@
 import type { CourseResolvers } from '../__generated__/resolvers.js';
-import { courseStudents } from '../model/collections.js';
-import { toCourseStudentEdge } from '../model/mappers.js';
-import { readConnection } from '../connections/connection.js';
 import { complete, required } from './complete.js';
+import { courseStudentsConnection } from './courseStudents.js';
 
 export const Course: CourseResolvers = {
   id: (c) => c.id,
   title: (c, _, ctx) => c.title ?? complete(c, 'Course', ctx.loaders.course).then((full) => required(full.title, 'title')),
-  students: (c, args, ctx) => {
-    const collection = courseStudents(c.id);
-    return readConnection(ctx, collection, args, toCourseStudentEdge, async () => {
-      const full = await complete(c, 'Course', ctx.loaders.course);
-      return full.studentCount ?? ctx.loaders.count.load(collection);
-    });
-  },
+  students: (c, args, ctx) => courseStudentsConnection(ctx, c, args, ctx.loaders.course),
 };
