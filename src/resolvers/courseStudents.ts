@@ -21,6 +21,7 @@
  *   `reshardMoves` was the same even number at both (no edge mid-move).
  */
 import { GetCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Item } from '../dynamo/batchGet.js';
 import { existsBeyond, readRange, type Collection } from '../dynamo/collection.js';
 import { courseKey, keyValue, parseCourseShard } from '../dynamo/keys.js';
@@ -129,6 +130,7 @@ export async function courseStudentsConnection(
   record: CourseRecord,
   args: ConnectionArgs,
   loadCourse: (id: string) => Promise<CourseRecord | null>,
+  wantsCount = false,
 ): Promise<ConnectionRecord<CourseStudentEdgeRecord>> {
   // Checks arguments and cursors before any request (throws BAD_USER_INPUT).
   const unshardedPlan = planMergedPage(ctx.cursors, courseStudentPartitions(record.id, UNSHARDED), args);
@@ -142,6 +144,10 @@ export async function courseStudentsConnection(
     course = loaded;
   }
   const layout = course.layout ?? UNSHARDED;
+  // A sharded count is items of its own: read them next to the page when the count is selected.
+  let counting: Promise<number> | undefined;
+  const count = () => (counting ??= countStudents(ctx, course, layout));
+  if (wantsCount && layout.shards > 1 && !isMoving(layout)) count().catch(() => {});
   const { plan, page, layout: read } = isMoving(layout)
     ? await readWhileMoving(ctx, course.id, args)
     : await (async () => {
@@ -149,7 +155,20 @@ export async function courseStudentsConnection(
         const p = layout.shards === 1 ? unshardedPlan : planMergedPage(ctx.cursors, merged, args);
         return { plan: p, page: await readMergedPage(p, loaderReader(ctx)), layout };
       })();
-  return mergedConnection(ctx.cursors, plan, page, toCourseStudentEdge as (item: Item) => Omit<CourseStudentEdgeRecord, 'cursor'>, () =>
-    countStudents(ctx, course, read),
-  ) as ConnectionRecord<CourseStudentEdgeRecord>;
+  const total = read === layout ? count : () => countStudents(ctx, course, read);
+  return mergedConnection(ctx.cursors, plan, page, toCourseStudentEdge as (item: Item) => Omit<CourseStudentEdgeRecord, 'cursor'>, total) as ConnectionRecord<CourseStudentEdgeRecord>;
+}
+
+/** Does the field's selection (fragments included) ask for `name` directly under it? */
+export function selects(info: GraphQLResolveInfo, name: string): boolean {
+  const seen = new Set<string>();
+  const inSet = (set: SelectionSetNode | undefined): boolean =>
+    (set?.selections ?? []).some((s) => {
+      if (s.kind === Kind.FIELD) return s.name.value === name;
+      if (s.kind === Kind.INLINE_FRAGMENT) return inSet(s.selectionSet);
+      if (seen.has(s.name.value)) return false;
+      seen.add(s.name.value);
+      return inSet(info.fragments[s.name.value]?.selectionSet);
+    });
+  return info.fieldNodes.some((node) => inSet(node.selectionSet));
 }
