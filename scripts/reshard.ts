@@ -10,6 +10,7 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { createDynamo } from '../src/dynamo/client.js';
+import { seedClientOptions } from './seedTable.js';
 import { reshardCourse } from '../src/writes/reshard.js';
 
 const USAGE = 'usage: npm run reshard -- --course <courseId> --shards <1-64>';
@@ -19,7 +20,8 @@ async function main() {
   const shards = Number(values.shards);
   if (!values.course || !Number.isInteger(shards)) throw new ConfigError(USAGE);
   const config = loadConfig();
-  const dynamo = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region });
+  // The configured endpoint (a URL, or AWS); never an embedded Local, which would hold no table to reshard.
+  const dynamo = createDynamo(seedClientOptions(config));
   try {
     const result = await reshardCourse({ doc: dynamo.doc, tableName: config.tableName }, values.course, shards, {
       ...config.reshard,
@@ -32,7 +34,7 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(`reshard: ${err instanceof Error ? err.message : String(err)}${err instanceof ConfigError ? '' : ''}`);
+  console.error(`reshard: ${err instanceof Error ? err.message : String(err)}`);
   if (err instanceof ConfigError) console.error(USAGE);
   process.exit(1);
 });

@@ -50,7 +50,7 @@ import { keyAttributes, type Collection, type RangeRead, type StartKey } from '.
 import type { ConnectionRecord } from '../model/records.js';
 import { badUserInput, invariant } from '../graphql/errors.js';
 import type { CursorCodec } from './cursorSigning.js';
-import { readCursorPayload } from './connection.js';
+import { readCursorPayload, type CursorReader } from './connection.js';
 import { validateConnectionArgs, type ConnectionArgs } from './args.js';
 
 /** N partitions of one index read as one connection. */
@@ -171,9 +171,9 @@ export function encodeMergedCursor(codec: CursorCodec, merged: MergedCollection,
  * when that value belongs to the group, so cursors survive resharding.
  * BAD_USER_INPUT otherwise; no DynamoDB request is made.
  */
-export function decodeMergedCursor(codec: CursorCodec, merged: MergedCollection, cursor: string, argumentName: string): Position {
+export function decodeMergedCursor(reader: CursorReader, merged: MergedCollection, cursor: string, argumentName: string): Position {
   const refuse = (why: string) => badUserInput(`"${argumentName}" is not a valid cursor for ${merged.name}: ${why}`, argumentName);
-  const payload = readCursorPayload(codec, merged.name, cursor, argumentName);
+  const payload = readCursorPayload(reader, merged.name, cursor, argumentName);
   const { index, skAttr, prefix } = describe(merged);
   if (payload.p !== merged.group || payload.i !== index) throw refuse('it was issued by another connection');
   const key = payload.k as Record<string, unknown> | null;
@@ -203,11 +203,11 @@ export function decodeMergedCursor(codec: CursorCodec, merged: MergedCollection,
  * BAD_USER_INPUT before any request. Deterministic in its input, so a
  * look-ahead that plans the same page finds the same (cached) reads.
  */
-export function planMergedPage(codec: CursorCodec, merged: MergedCollection, args: ConnectionArgs): MergedPagePlan {
+export function planMergedPage(reader: CursorReader, merged: MergedCollection, args: ConnectionArgs): MergedPagePlan {
   describe(merged);
   const page = validateConnectionArgs(args);
-  const after = page.after === null ? null : decodeMergedCursor(codec, merged, page.after, 'after');
-  const before = page.before === null ? null : decodeMergedCursor(codec, merged, page.before, 'before');
+  const after = page.after === null ? null : decodeMergedCursor(reader, merged, page.after, 'after');
+  const before = page.before === null ? null : decodeMergedCursor(reader, merged, page.before, 'before');
   const { forward, size } = page;
   const [start, stop] = forward ? [after, before] : [before, after];
   const reads = merged.shards.map(
@@ -307,7 +307,7 @@ export function mergedConnection<Edge extends object>(
 
 /** Plan, read and shape in one call (what a connection resolver uses). */
 export async function readMergedConnection<Edge extends object>(
-  codec: CursorCodec,
+  codec: CursorReader,
   reader: ShardReader,
   merged: MergedCollection,
   args: ConnectionArgs,

@@ -1,10 +1,12 @@
 /**
  * The named access patterns for one-to-many and many-to-many reads: each
  * says which partition, which index and which sort-key prefix it reads
- * (CONTRACT.md §1). Key strings come from dynamo/keys.ts.
+ * Key strings come from dynamo/keys.ts; model/entities.ts says which
+ * connection field reads which.
  */
 import type { Collection } from '../dynamo/collection.js';
-import { courseShardPartitions, GSI1, keyValue, prefixOf } from '../dynamo/keys.js';
+import { GSI1, keyValue, prefixOf } from '../dynamo/keys.js';
+import { coursePartitions, type CourseLayout } from './courseLayout.js';
 import type { MergedCollection } from '../connections/mergedPage.js';
 
 /** Student.courses: the student's item collection, `begins_with(SK, 'COURSE#')`. */
@@ -27,14 +29,19 @@ export const courseStudents = (courseId: string): Collection => ({
 });
 
 /**
- * Course.students of a course with `shards` shards: its GSI1 partitions
- * (`COURSE#<cid>` alone when unsharded) merged by student (mergedPage.ts).
+ * Course.students of a course whose enrollments are laid out as `layout`
+ * says: its GSI1 partitions (`COURSE#<cid>` alone when unsharded; both
+ * layouts' while a reshard moves edges) merged by student (mergedPage.ts).
  */
-export const courseStudentShards = (courseId: string, shards: number): MergedCollection => ({
+export const courseStudentPartitions = (courseId: string, layout: CourseLayout): MergedCollection => ({
   name: 'Course.students',
   group: keyValue('COURSE', courseId),
-  shards: courseShardPartitions(courseId, shards).map((pk) => ({ ...courseStudents(courseId), pk })),
+  shards: coursePartitions(courseId, layout).map((pk) => ({ ...courseStudents(courseId), pk })),
 });
+
+/** Course.students of a course of `shards` shards (no reshard running). */
+export const courseStudentShards = (courseId: string, shards: number): MergedCollection =>
+  courseStudentPartitions(courseId, { shards, reshardFrom: null, moves: 0 });
 
 /** Customer.orders: the customer's item collection, `begins_with(SK, 'ORDER#')`. */
 export const customerOrders = (customerId: string): Collection => ({
@@ -63,11 +70,3 @@ export const orderById = (orderId: string): Collection => ({
   pk: keyValue('ORDER', orderId),
   prefix: prefixOf('CUSTOMER'),
 });
-
-/** Each connection field and the collection it reads for a parent id. */
-export const connectionCollections: Record<string, (parentId: string) => Collection> = {
-  'Student.courses': studentCourses,
-  'Course.students': courseStudents,
-  'Customer.orders': customerOrders,
-  'Product.parts': productParts,
-};

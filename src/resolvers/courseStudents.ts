@@ -32,28 +32,17 @@ import {
   mergedConnection,
   planMergedPage,
   readMergedPage,
-  type MergedCollection,
   type MergedPage,
   type ShardReader,
 } from '../connections/mergedPage.js';
-import { courseStudents } from '../model/collections.js';
-import { courseCounters, coursePartitions, isMoving, layoutOf, type CourseLayout } from '../model/courseLayout.js';
+import { courseStudentPartitions, courseStudents } from '../model/collections.js';
+import { courseCounters, isMoving, layoutOf, type CourseLayout } from '../model/courseLayout.js';
 import { toCourseStudentEdge } from '../model/mappers.js';
 import type { ConnectionRecord, CourseRecord, CourseStudentEdgeRecord } from '../model/records.js';
 import { backoff } from '../dynamo/backoff.js';
 
 /** Attempts at a page while edges move, before UNAVAILABLE. */
 const MOVING_ATTEMPTS = 6;
-
-/** Course.students over the partitions of a layout. */
-export function courseStudentPartitions(courseId: string, layout: CourseLayout): MergedCollection {
-  const unsharded = courseStudents(courseId);
-  return {
-    name: unsharded.name,
-    group: keyValue('COURSE', courseId),
-    shards: coursePartitions(courseId, layout).map((pk) => ({ ...unsharded, pk })),
-  };
-}
 
 const UNSHARDED: CourseLayout = { shards: 1, reshardFrom: null, moves: 0 };
 

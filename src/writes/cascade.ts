@@ -20,15 +20,17 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import { courseKey, idFrom, studentKey, type ItemKey } from '../dynamo/keys.js';
-import { invariant, notFound, transactionConflict, unavailable } from '../graphql/errors.js';
-import { courseStudents, studentCourses } from '../model/collections.js';
+import { idFrom, type EntityKind, type ItemKey } from '../dynamo/keys.js';
+import { invariant, notFound, unavailable } from '../graphql/errors.js';
+import { course, student, type Counter, type Entity } from '../model/entities.js';
 import { validateId } from '../connections/args.js';
-import { counterChange, DELETING_ATTR, type Counter } from './conditions.js';
+import { counterChange, DELETING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';
 import { anyLeft, forEachLimit, pages } from './fanOut.js';
-import { getItem, optionsOf, sleep, type Store } from './store.js';
-import { retryConflicts, transact, TransactionCancelled } from './transact.js';
+import { sleep } from '../dynamo/backoff.js';
+import { READ_AGAIN, untilFresh } from './staleRead.js';
+import { getItem, optionsOf, type Store } from './store.js';
+import { retryConflicts, tryTransact } from './transact.js';
 
 const MAX_PASSES = 4;
 
@@ -42,39 +44,35 @@ interface Side {
   otherCounter: Counter;
 }
 
-function otherId(kind: 'STUDENT' | 'COURSE', value: unknown): string {
+function otherId(kind: EntityKind, value: unknown): string {
   const id = idFrom(kind, value);
   invariant(id !== null, `edge key ${JSON.stringify(value)} is not a ${kind}# key`);
   return id;
 }
 
-const studentSide = (id: string): Side => ({
-  what: `Student ${id}`,
-  key: studentKey(id),
-  ownCounter: 'courseCount',
-  edges: studentCourses(id),
-  otherKey: (edge) => courseKey(otherId('COURSE', edge.SK)),
-  otherCounter: 'studentCount',
-});
+/** One side of the many-to-many enrollment, as model/entities.ts declares it. */
+function sideOf(entity: Entity, id: string): Side {
+  invariant(entity.edgeOther !== undefined, `${entity.typeName} has no many-to-many edges to cascade`);
+  const { keyAttr } = entity.edgeOther;
+  const other = entity.edgeOther.entity();
+  return {
+    what: `${entity.typeName} ${id}`,
+    key: entity.key(id),
+    ownCounter: entity.connection.counter,
+    edges: entity.connection.collection(id),
+    otherKey: (edge) => other.key(otherId(other.kind, edge[keyAttr])),
+    otherCounter: other.connection.counter,
+  };
+}
 
-const courseSide = (id: string): Side => ({
-  what: `Course ${id}`,
-  key: courseKey(id),
-  ownCounter: 'studentCount',
-  edges: courseStudents(id),
-  otherKey: (edge) => studentKey(otherId('STUDENT', edge.PK)),
-  otherCounter: 'courseCount',
-});
-
-export async function deleteStudent(store: Store, id: string): Promise<string> {
-  await cascade(store, studentSide(validateId(id)));
+/** Deletes the entity and all its enrollment edges; returns its id. */
+export async function deleteEntity(store: Store, entity: Entity, id: string): Promise<string> {
+  await cascade(store, sideOf(entity, validateId(id)));
   return id;
 }
 
-export async function deleteCourse(store: Store, id: string): Promise<string> {
-  await cascade(store, courseSide(validateId(id)));
-  return id;
-}
+export const deleteStudent = (store: Store, id: string) => deleteEntity(store, student, id);
+export const deleteCourse = (store: Store, id: string) => deleteEntity(store, course, id);
 
 async function cascade(store: Store, side: Side): Promise<void> {
   const entity = await getItem(store, side.key);
@@ -137,30 +135,23 @@ async function markDeleting(store: Store, side: Side): Promise<void> {
 
 /** Deletes one edge with the other side's counter decrement; re-reads the other side when it changed. */
 async function removeEdge(store: Store, side: Side, edge: Item, other: Item | null): Promise<void> {
-  const { staleReadAttempts } = optionsOf(store);
   const otherKey = side.otherKey(edge);
-  for (let round = 1; ; round++) {
-    try {
-      await transact(store, [
-        {
-          Delete: {
-            TableName: store.tableName,
-            Key: { PK: edge.PK, SK: edge.SK },
-            ConditionExpression: 'attribute_exists(PK)',
-          },
+  await untilFresh(store, async (round) => {
+    // The first round uses the other side as the page's BatchGet read it.
+    if (round > 1) other = await getItem(store, otherKey);
+    const cancelled = await tryTransact(store, [
+      {
+        Delete: {
+          TableName: store.tableName,
+          Key: { PK: edge.PK, SK: edge.SK },
+          ConditionExpression: 'attribute_exists(PK)',
         },
-        counterChange(store.tableName, otherKey, other, side.otherCounter, -1),
-      ]);
-      return;
-    } catch (err) {
-      if (!(err instanceof TransactionCancelled)) throw err;
-      if (err.failed(1)) {
-        if (round >= staleReadAttempts) throw transactionConflict();
-        other = await getItem(store, otherKey);
-        continue;
-      }
-      if (err.failed(0)) return; // already deleted by a concurrent unenroll or cascade
-      throw err;
-    }
-  }
+      },
+      counterChange(store.tableName, otherKey, other, side.otherCounter, -1),
+    ]);
+    if (cancelled === null) return;
+    if (cancelled.failed(1)) return READ_AGAIN;
+    if (cancelled.failed(0)) return; // already deleted by a concurrent unenroll or cascade
+    throw cancelled;
+  });
 }

@@ -43,7 +43,8 @@ import {
 import { badUserInput, notFound } from '../graphql/errors.js';
 import { validateId } from '../connections/args.js';
 import { courseCounters, layoutOf, RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, SHARDS_ATTR } from '../model/courseLayout.js';
-import { getItem, sleep, type Store } from './store.js';
+import { getItem, type Store } from './store.js';
+import { sleep } from '../dynamo/backoff.js';
 import { transact, TransactionCancelled } from './transact.js';
 
 export interface ReshardOptions {

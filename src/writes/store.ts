@@ -51,5 +51,3 @@ export async function getItem(store: Store, key: ItemKey): Promise<Item | null> 
   );
   return out.Item ?? null;
 }
-
-export { backoff, sleep } from '../dynamo/backoff.js';

@@ -38,6 +38,12 @@ const RACE_TIMEOUT_MS = 120_000;
  * machine rather than the gateway.
  */
 const IN_FLIGHT = 40;
+/**
+ * The race checks the adjacency list, not DynamoDB Local's latency: on a
+ * loaded 2-core machine a transaction can take longer than the production
+ * 2 s per-attempt timeout, which would end calls as UNAVAILABLE.
+ */
+const PATIENT_CLIENT = { requestTimeoutMs: 20_000, connectionTimeoutMs: 10_000 };
 
 function limiter(max: number) {
   let active = 0;
@@ -139,13 +145,13 @@ async function raceAndCheck(gw: TestGateway, calls: number, seed: number) {
 
 describe('racing writes', () => {
   it('keep base table, GSI1, counters and copies consistent and fail only with contract codes', async () => {
-    const gw = await testGateway();
+    const gw = await testGateway({ client: PATIENT_CLIENT });
     gateways.push(gw);
     await raceAndCheck(gw, CALLS, 20261129);
   }, RACE_TIMEOUT_MS);
 
   it('stay consistent when a quarter of all transactions are cancelled by (injected) TransactionConflicts', async () => {
-    const gw = await testGateway();
+    const gw = await testGateway({ client: PATIENT_CLIENT });
     gateways.push(gw);
     const random = mulberry32(7);
     let injected = 0;

@@ -11,6 +11,7 @@ import { courseStudentShards } from '../../src/model/collections.js';
 import { enrollmentItem } from '../../src/model/items.js';
 import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
 import { readMergedConnection, type ShardReader } from '../../src/connections/mergedPage.js';
+import { cursorReader } from '../../src/connections/connection.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;
@@ -42,7 +43,7 @@ const flag = async (f: boolean | (() => Promise<boolean>)) => (typeof f === 'fun
 
 async function page(course: string, args: Record<string, unknown>) {
   const merged = courseStudentShards(course, shardsOf[course]);
-  const conn = await readMergedConnection(gw.deps.cursors, reader, merged, args, (item) => ({ id: String(item.GSI1SK).slice(8) }), async () => 0);
+  const conn = await readMergedConnection(cursorReader(gw.deps.cursors), reader, merged, args, (item) => ({ id: String(item.GSI1SK).slice(8) }), async () => 0);
   return {
     ids: conn.edges.map((e) => e.id),
     hasNext: await flag(conn.pageInfo.hasNextPage),

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import type { Collection, RangeRead, StartKey } from '../../src/dynamo/collection.js';
 import { createCursorCodec } from '../../src/connections/cursorSigning.js';
-import { encodeCursor } from '../../src/connections/connection.js';
+import { cursorReader, encodeCursor } from '../../src/connections/connection.js';
 import {
   compareKeyStrings,
   decodeMergedCursor,
@@ -19,7 +19,7 @@ import {
   type ShardReader,
 } from '../../src/connections/mergedPage.js';
 
-const codec = createCursorCodec({ current: 'unit-test-cursor-secret-0123456789abcdef' });
+const codec = cursorReader(createCursorCodec({ current: 'unit-test-cursor-secret-0123456789abcdef' }));
 
 const shard = (group: string, k: number, n: number): Collection => ({
   name: 'Course.students',
