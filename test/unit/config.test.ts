@@ -25,8 +25,8 @@ describe('loadConfig', () => {
 
 describe('loadConfig defaults', () => {
   it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
-    // security and dynamoClient: see "security configuration" below.
-    const { security, dynamoClient, ...rest } = loadConfig({});
+    // security and dynamoClient: see "security configuration" below; reshard: "reshard pacing".
+    const { security, dynamoClient, reshard, ...rest } = loadConfig({});
     expect(rest).toEqual({
       port: 4000,
       host: '0.0.0.0',
@@ -72,7 +72,7 @@ describe('loadConfig defaults', () => {
       GATEWAY_NAIVE: 'true',
       CURSOR_SECRET: 'c'.repeat(32),
     });
-    const { security, dynamoClient, ...rest } = config;
+    const { security, dynamoClient, reshard, ...rest } = config;
     expect(rest).toEqual({
       port: 8080,
       host: '127.0.0.1',
@@ -122,6 +122,16 @@ describe('loadConfig rejects a bad value with a ConfigError naming the variable'
     }
     expect(caught).toBeInstanceOf(ConfigError);
     expect((caught as Error).message).toMatch(new RegExp(`^${name} `));
+  });
+});
+
+describe('reshard pacing', () => {
+  it('defaults to a 10 s grace, 1 s settle, batches of 25 and 100 ms pauses, and reads each setting', () => {
+    expect(loadConfig({}).reshard).toEqual({ graceMs: 10_000, settleMs: 1000, batchSize: 25, pauseMs: 100 });
+    expect(
+      loadConfig({ RESHARD_GRACE_MS: '0', RESHARD_SETTLE_MS: '5', RESHARD_BATCH_SIZE: '100', RESHARD_PAUSE_MS: '7' }).reshard,
+    ).toEqual({ graceMs: 0, settleMs: 5, batchSize: 100, pauseMs: 7 });
+    expect(() => loadConfig({ RESHARD_BATCH_SIZE: '101' })).toThrow(/RESHARD_BATCH_SIZE must be an integer from 1 to 100/);
   });
 });
 
