@@ -48,7 +48,7 @@ export interface SimulatorOptions {
   writeRate?: number;
   /** Read units per second per partition key (default 3,000). */
   readRate?: number;
-  /** Bucket size in seconds of the rate (default 0.2 s: a small burst). */
+  /** Bucket size in seconds of the rate (default 1 s: a partition may spend one second of its rate at once). */
   burstSeconds?: number;
   /** Multiplies every rate (default 1). */
   scale?: number;
@@ -116,7 +116,7 @@ interface Write {
 }
 
 export async function startPartitionSimulator(options: SimulatorOptions) {
-  const { target, port = 0, writeRate = 1000, readRate = 3000, burstSeconds = 0.2, scale = 1 } = options;
+  const { target, port = 0, writeRate = 1000, readRate = 3000, burstSeconds = 1, scale = 1 } = options;
   const writes = new TokenBuckets({ rate: writeRate * scale, capacity: writeRate * scale * burstSeconds });
   const reads = new TokenBuckets({ rate: readRate * scale, capacity: readRate * scale * burstSeconds });
   const usage = new Map<string, PartitionUsage>();
