@@ -103,6 +103,17 @@ export const courseCounterKey = (courseId: string, studentId: string, shards = 1
 export const courseCounterKeys = (courseId: string, shards: number): ItemKey[] =>
   shards <= 1 ? [courseKey(courseId)] : Array.from({ length: shards }, (_, k) => counterShardKey(courseId, k));
 
+/**
+ * The item counting the edges indexed under GSI1 partition `partition` of a
+ * course: counter item k for `COURSE#<cid>#<k>`, the course item otherwise.
+ * An edge's own GSI1PK names it, whatever the course's layout is now
+ * (writers change an edge and this counter together).
+ */
+export function partitionCounterKey(courseId: string, partition: unknown): ItemKey {
+  const shard = parseCourseShard(partition);
+  return shard && shard.courseId === courseId ? counterShardKey(courseId, shard.k) : courseKey(courseId);
+}
+
 /** Parses a sharded course partition value `COURSE#<cid>#<k>`; null for anything else. */
 export function parseCourseShard(value: unknown): { courseId: string; k: number } | null {
   if (typeof value !== 'string' || !value.startsWith(prefixOf('COURSE'))) return null;

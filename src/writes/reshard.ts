@@ -35,7 +35,7 @@ import {
   idFrom,
   itemKeyString,
   MAX_SHARDS,
-  parseCourseShard,
+  partitionCounterKey,
   prefixOf,
   counterShardKey,
   type ItemKey,
@@ -69,11 +69,6 @@ export interface ReshardResult {
 
 const STUDENT_COUNT = 'studentCount';
 
-/** The counter item of the partition an edge is indexed under. */
-function counterOfPartition(courseId: string, partition: string): ItemKey {
-  const shard = parseCourseShard(partition);
-  return shard && shard.courseId === courseId ? counterShardKey(courseId, shard.k) : courseKey(courseId);
-}
 
 const addCount = (store: Store, key: ItemKey, delta: number) => ({
   Update: {
@@ -100,7 +95,7 @@ async function bumpMoves(store: Store, courseId: string) {
 
 /** Moves one edge from `from` to `to`; false when it is no longer there (unenrolled or moved meanwhile). */
 async function moveEdge(store: Store, courseId: string, edge: { PK: string; SK: string }, from: string, to: string) {
-  const [a, b] = [counterOfPartition(courseId, from), counterOfPartition(courseId, to)];
+  const [a, b] = [partitionCounterKey(courseId, from), partitionCounterKey(courseId, to)];
   const counters = itemKeyString(a) === itemKeyString(b) ? [] : [addCount(store, a, -1), addCount(store, b, 1)];
   try {
     await transact(store, [

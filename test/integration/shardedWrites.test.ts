@@ -79,6 +79,17 @@ describe('enroll and unenroll on a sharded course', () => {
     }
   });
 
+  it("takes a deleted student's enrollment out of the course's counter shard", async () => {
+    await gw.put([studentItem({ id: 'leaver', name: 'Leaver' })]);
+    expect(codes(await enroll('leaver', 's8'))).toEqual([]);
+    const before = await listing('s8');
+    expect(codes(await gw.run(`mutation { deleteStudent(id: "leaver") }`))).toEqual([]);
+    const after = await listing('s8');
+    expect(after.ids).toEqual(before.ids.filter((id) => id !== 'leaver'));
+    expect(after.total).toBe(before.total - 1);
+    expect(await counterSum('s8', 8)).toBe(after.total);
+  });
+
   it('counts nothing into a shard whose counter another program does not keep, and still lists the edge', async () => {
     await gw.put([{ PK: 'COURSE#foreign', SK: 'PROFILE', title: 'Foreign', shards: 4 }]);
     expect(codes(await enroll('u05', 'foreign'))).toEqual([]);
