@@ -44,6 +44,18 @@
  * table key, but the "at or beyond" checks compare sort keys only.
  * The same item seen in two shards (an edge moved between shards while the
  * wave was in flight) is kept once.
+ *
+ * API (any index; Course.students is resolvers/courseStudents.ts)
+ * - `MergedCollection { name, group, shards: Collection[] }`: what to read.
+ * - `readMergedConnection(ctx.cursors, reader, merged, args, toEdge, countAll)`:
+ *   plan, read, shape, in one call; `reader` is `{ range, exists }`, the
+ *   request's loaders (`ctx.loaders.range.load`, `ctx.loaders.exists.load`)
+ *   or anything with collection.ts's `readRange`/`existsBeyond` semantics.
+ * - or in steps: `planMergedPage` (validates; BAD_USER_INPUT before any
+ *   request; `reads` are deterministic, so look-ahead can start them),
+ *   `readMergedPage`, `mergedConnection`.
+ * - `encodeMergedCursor` / `decodeMergedCursor`, `positionOf`,
+ *   `comparePositions`, `compareKeyStrings` (DynamoDB's byte order).
  */
 import type { Item } from '../dynamo/batchGet.js';
 import { keyAttributes, type Collection, type RangeRead, type StartKey } from '../dynamo/collection.js';
@@ -307,14 +319,14 @@ export function mergedConnection<Edge extends object>(
 
 /** Plan, read and shape in one call (what a connection resolver uses). */
 export async function readMergedConnection<Edge extends object>(
-  codec: CursorReader,
+  cursors: CursorReader,
   reader: ShardReader,
   merged: MergedCollection,
   args: ConnectionArgs,
   toEdge: (item: Item) => Edge,
   countAll: () => Promise<number>,
 ): Promise<ConnectionRecord<Edge & { cursor: string }>> {
-  const plan = planMergedPage(codec, merged, args);
+  const plan = planMergedPage(cursors, merged, args);
   const page = await readMergedPage(plan, reader);
-  return mergedConnection(codec, plan, page, toEdge, countAll);
+  return mergedConnection(cursors, plan, page, toEdge, countAll);
 }
