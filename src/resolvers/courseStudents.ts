@@ -127,7 +127,8 @@ export async function courseStudentsConnection(
   if (!record.layout) {
     // Speculative: the unsharded page, next to the item read that tells the layout.
     // Both awaited together: connections of one tick then continue together, and their nodes batch into one read.
-    const speculative = ctx.loaders.range.load(unshardedPlan.reads[0]).catch(() => null);
+    // (Not in naive mode: without the loader's cache the speculative read would be sent twice.)
+    const speculative = ctx.loaders.naive ? null : ctx.loaders.range.load(unshardedPlan.reads[0]).catch(() => null);
     const [loaded] = await Promise.all([loadCourse(record.id), speculative]);
     if (!loaded) throw new Error(`Course ${record.id} is referenced by an edge but its item does not exist`);
     course = loaded;
