@@ -8,6 +8,7 @@ import { createLoaders, type Loaders } from '../loaders.js';
 import { OperationMetrics } from '../dynamo/metrics.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
 import { cursorReader, type CursorReader } from '../connections/connection.js';
+import { ANONYMOUS, EVERYONE, type Identity } from '../auth/identity.js';
 
 export interface Deps {
   doc: DynamoDBDocumentClient;
@@ -16,6 +17,11 @@ export interface Deps {
   naive?: boolean;
   /** Signs and verifies cursors (connections/connection.ts); built once from CURSOR_SECRET. */
   cursors: CursorCodec;
+  /**
+   * AUTH_MODE=oidc: the rules apply (src/auth/rules.ts), and a context made
+   * without an identity is anonymous. Off: everyone may do everything.
+   */
+  authRequired?: boolean;
 }
 
 export interface Context extends Deps {
@@ -26,14 +32,18 @@ export interface Context extends Deps {
   metrics: OperationMetrics;
   /** Identifies the operation in logs and in masked error responses. */
   requestId: string;
+  /** Who is calling (transport verified the bearer token before this context was made). */
+  identity: Identity;
 }
 
-export function createContext(deps: Deps, metrics = new OperationMetrics()): Context {
+export function createContext(deps: Deps, metrics = new OperationMetrics(), identity?: Identity): Context {
   return {
     ...deps,
     cursors: cursorReader(deps.cursors),
     loaders: createLoaders(deps.doc, deps.tableName, { naive: deps.naive }),
     metrics,
     requestId: randomUUID(),
+    // Fails closed: with rules on, no identity means anonymous.
+    identity: identity ?? (deps.authRequired ? ANONYMOUS : EVERYONE),
   };
 }

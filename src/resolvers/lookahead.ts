@@ -32,6 +32,7 @@ import type { Entity, EntityRecord } from '../model/entities.js';
 import { planPage } from '../connections/connection.js';
 import { planMergedPage } from '../connections/mergedPage.js';
 import type { ConnectionArgs } from '../connections/args.js';
+import { mayRead } from '../auth/rules.js';
 
 // Only AST helpers from graphql here: type predicates (isObjectType, getArgumentValues) use
 // instanceof, which fails when the test runner loads graphql's ESM build next to Apollo's CJS one.
@@ -114,6 +115,8 @@ export async function loadEntity<R extends EntityRecord>(
   if (ctx.loaders.naive) return plain();
   const args = selectedConnectionArgs(info, spec.connection.field);
   if (!args) return plain();
+  // A connection the caller may not read is not read ahead either (auth/rules.ts refuses it without a read).
+  if (!mayRead(ctx.identity, spec.typeName, spec.connection.field, { id, complete: false }, { ...args })) return plain();
   const collection = spec.connection.collection(id);
   let read: RangeRead;
   try {

@@ -21,6 +21,7 @@ import { createServer, type ServerOptions } from '../../src/graphql/server.js';
 import { createCursorCodec, type CursorSecrets } from '../../src/connections/cursorSigning.js';
 import { createHttpHandler } from '../../src/transport/httpHandler.js';
 import type { ClientOptions } from '../../src/dynamo/client.js';
+import type { Authenticator } from '../../src/auth/authenticate.js';
 
 /** Timeouts for test gateways: generous, since tests assert behaviour and counts, not latency. */
 export const PATIENT_CLIENT = { requestTimeoutMs: 20_000, connectionTimeoutMs: 10_000 };
@@ -56,6 +57,8 @@ export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'product
   client?: Omit<ClientOptions, 'endpoint'>;
   /** Batching, caching and look-ahead off (the benchmark's baseline). */
   naive?: boolean;
+  /** AUTH_MODE=oidc: rules on, identities from this authenticator (test/support/oidc.ts). Default: off. */
+  auth?: Authenticator;
 }
 
 export async function testGateway({
@@ -64,15 +67,18 @@ export async function testGateway({
   maxBodyBytes,
   client,
   naive = false,
+  auth,
   ...serverOptions
 }: TestGatewayOptions = {}) {
   const endpoint = localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint, ...PATIENT_CLIENT, ...client });
   await ensureTable(dynamo.raw, tableName);
-  const server = createServer({ production, ...serverOptions });
+  const server = createServer({ production, authRules: auth?.rulesOn ?? false, ...serverOptions });
   await server.start();
-  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets) };
+  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), authRequired: auth?.rulesOn ?? false };
+  /** The identity of a request with this Authorization header (undefined: the context's default). */
+  const identify = async (authorization: string | undefined) => (auth ? auth.identify(authorization) : undefined);
   let listener: Server | undefined;
 
   /** Serves the gateway over HTTP on 127.0.0.1 (once); returns the /graphql URL. */
@@ -82,7 +88,7 @@ export async function testGateway({
         corsOrigins: undefined,
         maxBodyBytes,
         health: async () => true,
-        context: async (metrics) => createContext(deps, metrics),
+        context: async (metrics, req) => createContext(deps, metrics, await identify(req.headers.authorization)),
       });
       listener = createHttpServer(handler);
       await new Promise<void>((resolve) => listener!.listen(0, '127.0.0.1', resolve));
@@ -90,18 +96,19 @@ export async function testGateway({
     return `http://127.0.0.1:${(listener.address() as AddressInfo).port}/graphql`;
   }
 
-  /** Runs an operation and reports the DynamoDB requests it made. */
-  async function counted<T = any>(query: string, variables?: Record<string, unknown>) {
+  /** Runs an operation and reports the DynamoDB requests it made; `token` is sent as a bearer token. */
+  async function counted<T = any>(query: string, variables?: Record<string, unknown>, token?: string) {
     const metrics = new OperationMetrics();
+    const identity = await identify(token === undefined ? undefined : `Bearer ${token}`);
     const response = await runWithMetrics(metrics, () =>
-      server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics) }),
+      server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics, identity) }),
     );
     if (response.body.kind !== 'single') throw new Error('expected a single result');
     return { result: response.body.singleResult as GqlResult<T>, requests: metrics };
   }
 
-  const run = async <T = any>(query: string, variables?: Record<string, unknown>): Promise<GqlResult<T>> =>
-    (await counted<T>(query, variables)).result;
+  const run = async <T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GqlResult<T>> =>
+    (await counted<T>(query, variables, token)).result;
 
   return {
     tableName,
