@@ -16,7 +16,12 @@ import { reshardCourse } from '../src/writes/reshard.js';
 const USAGE = 'usage: npm run reshard -- --course <courseId> --shards <1-64>';
 
 async function main() {
-  const { values } = parseArgs({ options: { course: { type: 'string' }, shards: { type: 'string' } }, strict: true });
+  let values: { course?: string; shards?: string };
+  try {
+    ({ values } = parseArgs({ options: { course: { type: 'string' }, shards: { type: 'string' } }, strict: true }));
+  } catch {
+    throw new ConfigError(USAGE);
+  }
   const shards = Number(values.shards);
   if (!values.course || !Number.isInteger(shards)) throw new ConfigError(USAGE);
   const config = loadConfig();
@@ -35,6 +40,5 @@ async function main() {
 
 main().catch((err) => {
   console.error(`reshard: ${err instanceof Error ? err.message : String(err)}`);
-  if (err instanceof ConfigError) console.error(USAGE);
   process.exit(1);
 });

@@ -41,6 +41,7 @@ import {
   type ItemKey,
 } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../graphql/errors.js';
+import { batchGet } from '../dynamo/batchGet.js';
 import { validateId } from '../connections/args.js';
 import { courseCounters, layoutOf, RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, SHARDS_ATTR } from '../model/courseLayout.js';
 import { getItem, type Store } from './store.js';
@@ -174,6 +175,11 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
 
   // 1. Counters of the new layout exist (at 0) before any edge is counted there.
   if (layout.reshardFrom === null) {
+    // Counts move with the edges: they must be kept in the old layout, or the moved counts would be wrong.
+    const counters = await batchGet(store.doc, store.tableName, courseCounters(courseId, layout), { consistentRead: true });
+    if (counters.some((c) => typeof c?.[STUDENT_COUNT] !== 'number')) {
+      throw badUserInput(`the student count of course ${courseId} is not maintained (a counter is missing); it cannot be resharded`, 'course');
+    }
     if (shards === 1 && typeof course[STUDENT_COUNT] !== 'number') {
       await store.doc.send(
         new UpdateCommand({

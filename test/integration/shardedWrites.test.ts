@@ -171,8 +171,11 @@ describe('npm run reshard', () => {
     expect((await gw.get('COURSE#live', 'PROFILE'))?.studentCount ?? 0).toBe(0);
   });
 
-  it('refuses a shard count outside 1–64 and a missing course', async () => {
+  it('refuses a shard count outside 1–64, a missing course, and a course whose count is not kept, changing nothing', async () => {
     const store = { doc: gw.dynamo.doc, tableName: gw.tableName };
+    await gw.put([{ PK: 'COURSE#uncounted', SK: 'PROFILE', title: 'Uncounted' }]);
+    await expect(reshardCourse(store, 'uncounted', 4, pace)).rejects.toThrow(/not maintained/);
+    expect(await gw.get('COURSE#uncounted', 'PROFILE')).toEqual({ PK: 'COURSE#uncounted', SK: 'PROFILE', title: 'Uncounted' });
     await expect(reshardCourse(store, 'live', 65, pace)).rejects.toThrow(/between 1 and 64/);
     await expect(reshardCourse(store, 'nope', 4, pace)).rejects.toThrow(/not found/);
   });
