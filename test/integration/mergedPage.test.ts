@@ -20,7 +20,7 @@ let reader: ShardReader;
 const sizes: Record<string, number> = { c1: 23, c2: 23, c7: 23, c64: 23, tiny: 3, empty: 0 };
 const shardsOf: Record<string, number> = { c1: 1, c2: 2, c7: 7, c64: 64, tiny: 64, empty: 8 };
 // Page sizes walked per course (a 64-shard page is 64 Queries: few sizes there keep the file fast).
-const pageSizes: Record<string, number[]> = { c1: [2, 23, 100], c2: [3, 22], c7: [3, 23], c64: [9], tiny: [1, 100], empty: [20] };
+const pageSizes: Record<string, number[]> = { c1: [2, 23, 100], c2: [3, 22], c7: [5, 23], c64: [12], tiny: [2, 100], empty: [20] };
 const studentIds = (course: string) =>
   Array.from({ length: sizes[course] }, (_, i) => `${course}-s${String(i * 7919 % 1000).padStart(3, '0')}`).sort();
 
