@@ -16,3 +16,17 @@ export async function tableHealthy(dynamo: Dynamo, tableName: string): Promise<b
     return false;
   }
 }
+
+/**
+ * A probe that reuses its last answer for `ttlMs`, so a flood of health
+ * checks costs at most one DescribeTable per interval. Concurrent callers
+ * share the probe in flight.
+ */
+export function cachedProbe(probe: () => Promise<boolean>, ttlMs: number): () => Promise<boolean> {
+  let last: { at: number; value: Promise<boolean> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at >= ttlMs) last = { at: now, value: probe() };
+    return last.value;
+  };
+}
