@@ -31,7 +31,7 @@ import { ensureTable } from '../src/dynamo/table.js';
 import { batchPut } from '../src/dynamo/batchWrite.js';
 import type { Item } from '../src/dynamo/batchGet.js';
 import { counterShardKey, shardOf } from '../src/dynamo/keys.js';
-import { OperationMetrics, runWithMetrics } from '../src/dynamo/metrics.js';
+import { OperationMetrics } from '../src/dynamo/metrics.js';
 import { createServer } from '../src/graphql/server.js';
 import { createContext } from '../src/graphql/context.js';
 import { createCursorCodec } from '../src/connections/cursorSigning.js';
@@ -74,9 +74,7 @@ async function setup() {
   async function run(query: string, variables?: Record<string, unknown>) {
     const metrics = new OperationMetrics();
     const started = performance.now();
-    const response = await runWithMetrics(metrics, () =>
-      server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics) }),
-    );
+    const response = await server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics) });
     const ms = performance.now() - started;
     if (response.body.kind !== 'single') throw new Error('expected a single result');
     return { result: response.body.singleResult as { data?: any; errors?: any[] }, metrics, ms };

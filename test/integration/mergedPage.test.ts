@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsBeyond, readRange } from '../../src/dynamo/collection.js';
 import { courseStudentShards } from '../../src/model/collections.js';
 import { enrollmentItem } from '../../src/model/items.js';
-import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
+import { metricsClient, OperationMetrics } from '../../src/dynamo/metrics.js';
 import { readMergedConnection, type ShardReader } from '../../src/connections/mergedPage.js';
 import { cursorReader } from '../../src/connections/connection.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
@@ -102,7 +102,14 @@ describe('merged paging over sharded GSI1 partitions', () => {
 
   it('reads a page of N shards as N Queries in one wave, each asking for first + 1 items', async () => {
     const metrics = new OperationMetrics();
-    const p = await runWithMetrics(metrics, () => page('c7', { first: 20 }));
+    // Counted through a per-operation view of the client, as the gateway's context does.
+    const plain = reader;
+    const doc = metricsClient(gw.dynamo.doc, metrics);
+    reader = {
+      range: (read) => readRange(doc, gw.tableName, read),
+      exists: (q) => existsBeyond(doc, gw.tableName, q.collection, q.key, q.atOrAfter),
+    };
+    const p = await page('c7', { first: 20 }).finally(() => (reader = plain));
     expect(p.ids).toHaveLength(20);
     expect(metrics.summary()).toMatchObject({ requests: 7, byOperation: { Query: 7 }, waves: 1, maxConcurrency: 7 });
   });
