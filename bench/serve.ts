@@ -3,7 +3,9 @@
  * itself: `gateway` (the gateway as `npm start` runs it), `naive` (the
  * gateway with GATEWAY_NAIVE=1) or `direct` (bench/direct.ts behind a bare
  * HTTP server). Prints `READY <url>` on stdout once listening on 127.0.0.1.
- * Configuration comes from the environment the runner sets.
+ * Configuration comes from the environment the runner sets. The runner
+ * normally starts the compiled bundle of this file (scripts/bundle.ts), so
+ * both servers run compiled JavaScript on the same Node, as production does.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +13,7 @@ import { startGateway } from '../src/transport/startGateway.js';
 import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { dynamoFromConfig } from '../src/dynamo/client.js';
-import { OperationMetrics, runWithMetrics } from '../src/dynamo/metrics.js';
+import { metricsClient, OperationMetrics } from '../src/dynamo/metrics.js';
 import { directCases } from './direct.js';
 
 const mode = process.argv[2];
@@ -33,7 +35,8 @@ async function serveDirect(): Promise<string> {
     try {
       const { variables } = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
       const metrics = new OperationMetrics();
-      const body = (await runWithMetrics(metrics, () => handler(doc, config.tableName, variables ?? {}))) as Record<string, unknown>;
+      // Counted the way the gateway counts (a per-operation view of the client), so both pay the same.
+      const body = (await handler(metricsClient(doc, metrics), config.tableName, variables ?? {})) as Record<string, unknown>;
       if (req.headers['x-dynamodb-metrics'] === '1') body.extensions = { dynamodb: metrics.summary() };
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify(body));
@@ -46,15 +49,19 @@ async function serveDirect(): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}/direct`;
 }
 
+/** Compiled by scripts/bundle.ts (`.mjs`) or run from source through tsx (`.ts`). */
+const bundled = import.meta.url.endsWith('.mjs');
+const ready = (url: string) => console.log(`READY ${url} node=${process.version} bundle=${bundled ? 'yes' : 'no'}`);
+
 async function main() {
   if (mode === 'direct') {
-    console.log(`READY ${await serveDirect()}`);
+    ready(await serveDirect());
     return;
   }
   if (mode !== 'gateway' && mode !== 'naive') throw new Error(`unknown mode ${mode}; expected gateway, naive or direct`);
   const config = loadConfig();
   const gateway = await startGateway({ ...config, naive: mode === 'naive' }, silentLogger);
-  console.log(`READY ${gateway.url}`);
+  ready(gateway.url);
 }
 
 // Exit normally on SIGTERM so `--cpu-prof` writes its profile.

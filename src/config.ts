@@ -41,6 +41,12 @@ export const DEFAULTS = {
     throttleAttempts: 10,
     throttleBudgetMs: 5000,
   },
+  reshard: {
+    graceMs: 10_000,
+    settleMs: 1000,
+    batchSize: 25,
+    pauseMs: 100,
+  },
   operationLimits: { maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000 },
   http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 },
   idempotencyTtlSeconds: 86_400,
@@ -77,12 +83,19 @@ export interface Config {
   dynamodbMetricsExtension: boolean;
   /** `GATEWAY_NAIVE`: DataLoader batching/caching and look-ahead off; a benchmark baseline, never for serving (default off). */
   naive: boolean;
+  /**
+   * `GRAPHQL_EXECUTOR`: `jit` (default) runs operations compiled by graphql-jit;
+   * `graphql-js` runs them with Apollo's own execution (same answers and errors, more CPU).
+   */
+  executor: 'jit' | 'graphql-js';
   /** Hardening settings (README "Security"). */
   security: SecurityConfig;
   /** Lists, filters and the migration tool (docs/catalog.md). */
   catalog: CatalogConfig;
   /** DynamoDB client retries and timeouts (README "Security"). */
   dynamoClient: DynamoClientConfig;
+  /** `npm run reshard` pacing (docs/sharding.md). */
+  reshard: ReshardConfig;
   /** What one operation may cost the table and the process (docs/limits.md). */
   operationLimits: OperationLimitsConfig;
   /** Slow and many clients: node:http timeouts and connection cap (docs/limits.md). */
@@ -93,6 +106,17 @@ export interface Config {
   healthCacheMs: number;
   /** Identity and authorization (docs/auth.md). */
   auth: AuthConfig;
+}
+
+export interface ReshardConfig {
+  /** `RESHARD_GRACE_MS` (default 10000): wait after switching layouts, longer than any request takes. */
+  graceMs: number;
+  /** `RESHARD_SETTLE_MS` (default 1000): wait after a batch of moves for the index to show them. */
+  settleMs: number;
+  /** `RESHARD_BATCH_SIZE` (default 25): edges moved per batch. */
+  batchSize: number;
+  /** `RESHARD_PAUSE_MS` (default 100): pause between batches, so readers find quiet windows. */
+  pauseMs: number;
 }
 
 export interface OperationLimitsConfig {
@@ -401,6 +425,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: choiceSetting(env, 'LOG_LEVEL', LOG_LEVELS, DEFAULTS.logLevel),
     dynamodbMetricsExtension: boolSetting(env, 'DYNAMODB_METRICS_EXTENSION', env.NODE_ENV !== 'production'),
     naive: boolSetting(env, 'GATEWAY_NAIVE', false),
+    executor: choiceSetting(env, 'GRAPHQL_EXECUTOR', ['jit', 'graphql-js'] as const, 'jit'),
     security: {
       ...cursorSecrets(env, production),
       maxDepth: intSetting(env, 'MAX_QUERY_DEPTH', security.maxDepth, 1, 100),
@@ -422,6 +447,12 @@ export function loadConfig(env: Env = process.env): Config {
       requestTimeoutMs: intSetting(env, 'DYNAMODB_REQUEST_TIMEOUT_MS', dynamoClient.requestTimeoutMs, 50, 120_000),
       throttleAttempts: intSetting(env, 'DYNAMODB_THROTTLE_ATTEMPTS', dynamoClient.throttleAttempts, 1, 30),
       throttleBudgetMs: intSetting(env, 'DYNAMODB_THROTTLE_BUDGET_MS', dynamoClient.throttleBudgetMs, 0, 120_000),
+    },
+    reshard: {
+      graceMs: intSetting(env, 'RESHARD_GRACE_MS', DEFAULTS.reshard.graceMs, 0, 600_000),
+      settleMs: intSetting(env, 'RESHARD_SETTLE_MS', DEFAULTS.reshard.settleMs, 0, 60_000),
+      batchSize: intSetting(env, 'RESHARD_BATCH_SIZE', DEFAULTS.reshard.batchSize, 1, 100),
+      pauseMs: intSetting(env, 'RESHARD_PAUSE_MS', DEFAULTS.reshard.pauseMs, 0, 60_000),
     },
     operationLimits: {
       maxRequests: intSetting(env, 'MAX_DYNAMODB_REQUESTS', DEFAULTS.operationLimits.maxRequests, 1, 1_000_000),

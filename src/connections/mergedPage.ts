@@ -44,9 +44,21 @@
  * table key, but the "at or beyond" checks compare sort keys only.
  * The same item seen in two shards (an edge moved between shards while the
  * wave was in flight) is kept once.
+ *
+ * API (any index; Course.students is resolvers/courseStudents.ts)
+ * - `MergedCollection { name, group, shards: Collection[] }`: what to read.
+ * - `readMergedConnection(ctx.cursors, reader, merged, args, toEdge, countAll)`:
+ *   plan, read, shape, in one call; `reader` is `{ range, exists }`, the
+ *   request's loaders (`ctx.loaders.range.load`, `ctx.loaders.exists.load`)
+ *   or anything with collection.ts's `readRange`/`existsBeyond` semantics.
+ * - or in steps: `planMergedPage` (validates; BAD_USER_INPUT before any
+ *   request; `reads` are deterministic, so look-ahead can start them),
+ *   `readMergedPage`, `mergedConnection`.
+ * - `encodeMergedCursor` / `decodeMergedCursor`, `positionOf`,
+ *   `comparePositions`, `compareKeyStrings` (DynamoDB's byte order).
  */
 import type { Item } from '../dynamo/batchGet.js';
-import type { Collection, RangeRead, StartKey } from '../dynamo/collection.js';
+import { keyAttributes, type Collection, type RangeRead, type StartKey } from '../dynamo/collection.js';
 import type { ConnectionRecord } from '../model/records.js';
 import { badUserInput, invariant } from '../graphql/errors.js';
 import type { CursorCodec } from './cursorSigning.js';
@@ -146,9 +158,15 @@ export function comparePositions(merged: MergedCollection, a: Record<string, unk
   return 0;
 }
 
-/** A shard's start key (or bound) for a position: the position's keys in that shard's partition. */
+/**
+ * A shard's start key (or bound) for a position: the position's keys in that
+ * shard's partition, attributes in `startKeyOf` order (collection.ts), so a
+ * one-shard read equals the unsharded connection's read (loaders cache by it).
+ */
 export function shardKey(shard: Collection, position: Position): StartKey {
-  return shard.index ? { ...position, [shard.pkAttr]: shard.pk } : { ...position, PK: shard.pk };
+  const key: StartKey = {};
+  for (const attr of keyAttributes(shard)) key[attr] = attr === shard.pkAttr ? shard.pk : position[attr];
+  return key;
 }
 
 /** Signs an item's position for this merged collection. */
@@ -165,9 +183,9 @@ export function encodeMergedCursor(codec: CursorCodec, merged: MergedCollection,
  * when that value belongs to the group, so cursors survive resharding.
  * BAD_USER_INPUT otherwise; no DynamoDB request is made.
  */
-export function decodeMergedCursor(codec: CursorReader, merged: MergedCollection, cursor: string, argumentName: string): Position {
+export function decodeMergedCursor(reader: CursorReader, merged: MergedCollection, cursor: string, argumentName: string): Position {
   const refuse = (why: string) => badUserInput(`"${argumentName}" is not a valid cursor for ${merged.name}: ${why}`, argumentName);
-  const payload = readCursorPayload(codec, merged.name, cursor, argumentName);
+  const payload = readCursorPayload(reader, merged.name, cursor, argumentName);
   const { index, skAttr, prefix } = describe(merged);
   if (payload.p !== merged.group || payload.i !== index) throw refuse('it was issued by another connection');
   const key = payload.k as Record<string, unknown> | null;
@@ -197,11 +215,11 @@ export function decodeMergedCursor(codec: CursorReader, merged: MergedCollection
  * BAD_USER_INPUT before any request. Deterministic in its input, so a
  * look-ahead that plans the same page finds the same (cached) reads.
  */
-export function planMergedPage(codec: CursorReader, merged: MergedCollection, args: ConnectionArgs): MergedPagePlan {
+export function planMergedPage(reader: CursorReader, merged: MergedCollection, args: ConnectionArgs): MergedPagePlan {
   describe(merged);
   const page = validateConnectionArgs(args);
-  const after = page.after === null ? null : decodeMergedCursor(codec, merged, page.after, 'after');
-  const before = page.before === null ? null : decodeMergedCursor(codec, merged, page.before, 'before');
+  const after = page.after === null ? null : decodeMergedCursor(reader, merged, page.after, 'after');
+  const before = page.before === null ? null : decodeMergedCursor(reader, merged, page.before, 'before');
   const { forward, size } = page;
   const [start, stop] = forward ? [after, before] : [before, after];
   const reads = merged.shards.map(
@@ -301,14 +319,14 @@ export function mergedConnection<Edge extends object>(
 
 /** Plan, read and shape in one call (what a connection resolver uses). */
 export async function readMergedConnection<Edge extends object>(
-  codec: CursorReader,
+  cursors: CursorReader,
   reader: ShardReader,
   merged: MergedCollection,
   args: ConnectionArgs,
   toEdge: (item: Item) => Edge,
   countAll: () => Promise<number>,
 ): Promise<ConnectionRecord<Edge & { cursor: string }>> {
-  const plan = planMergedPage(codec, merged, args);
+  const plan = planMergedPage(cursors, merged, args);
   const page = await readMergedPage(plan, reader);
-  return mergedConnection(codec, plan, page, toEdge, countAll);
+  return mergedConnection(cursors, plan, page, toEdge, countAll);
 }

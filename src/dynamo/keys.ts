@@ -87,7 +87,7 @@ export const enrollmentPartition = (studentId: string, courseId: string, shards 
   courseShardPartition(courseId, shardOf(studentId, shards), shards);
 
 /** Counter item of shard `k` of a sharded course (its attribute `studentCount`). */
-export const courseCounterKey = (courseId: string, k: number): ItemKey => ({
+export const counterShardKey = (courseId: string, k: number): ItemKey => ({
   PK: `${keyValue('COURSE', courseId)}#${k}`,
   SK: COUNTER_SK,
 });
@@ -96,8 +96,23 @@ export const courseCounterKey = (courseId: string, k: number): ItemKey => ({
  * The item whose `studentCount` a student's enrollment changes: the course
  * item when unsharded, else the counter item of the student's shard.
  */
-export const studentCountKey = (studentId: string, courseId: string, shards = 1): ItemKey =>
-  shards <= 1 ? courseKey(courseId) : courseCounterKey(courseId, shardOf(studentId, shards));
+export const courseCounterKey = (courseId: string, studentId: string, shards = 1): ItemKey =>
+  shards <= 1 ? courseKey(courseId) : counterShardKey(courseId, shardOf(studentId, shards));
+
+/** Every item holding part of a course's `studentCount` (the course item when unsharded). */
+export const courseCounterKeys = (courseId: string, shards: number): ItemKey[] =>
+  shards <= 1 ? [courseKey(courseId)] : Array.from({ length: shards }, (_, k) => counterShardKey(courseId, k));
+
+/**
+ * The item counting the edges indexed under GSI1 partition `partition` of a
+ * course: counter item k for `COURSE#<cid>#<k>`, the course item otherwise.
+ * An edge's own GSI1PK names it, whatever the course's layout is now
+ * (writers change an edge and this counter together).
+ */
+export function partitionCounterKey(courseId: string, partition: unknown): ItemKey {
+  const shard = parseCourseShard(partition);
+  return shard && shard.courseId === courseId ? counterShardKey(courseId, shard.k) : courseKey(courseId);
+}
 
 /** Parses a sharded course partition value `COURSE#<cid>#<k>`; null for anything else. */
 export function parseCourseShard(value: unknown): { courseId: string; k: number } | null {

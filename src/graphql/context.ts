@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createLoaders, type Loaders } from '../loaders.js';
-import { OperationMetrics } from '../dynamo/metrics.js';
+import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
 import type { ShortPage } from '../connections/rangeConnection.js';
 import { cursorReader, type CursorReader } from '../connections/connection.js';
@@ -31,7 +31,7 @@ export interface Context extends Deps {
   /** The server's codec, reading each cursor of this operation once (connections/connection.ts). */
   cursors: CursorReader;
   loaders: Loaders;
-  /** DynamoDB requests of this operation (filled when it runs under runWithMetrics). */
+  /** DynamoDB requests of this operation: everything sent through `doc` is counted here. */
   metrics: OperationMetrics;
   /** Identifies the operation in logs and in masked error responses. */
   requestId: string;
@@ -44,11 +44,14 @@ export interface Context extends Deps {
 
 export const DEFAULT_PAGE_READ_BUDGET = 100;
 
+/** `doc` in the context is the operation's own view of the shared client (dynamo/metrics.ts). */
 export function createContext(deps: Deps, metrics = new OperationMetrics(), identity?: Identity): Context {
+  const doc = metricsClient(deps.doc, metrics);
   return {
     ...deps,
+    doc,
     cursors: cursorReader(deps.cursors),
-    loaders: createLoaders(deps.doc, deps.tableName, { naive: deps.naive }),
+    loaders: createLoaders(doc, deps.tableName, { naive: deps.naive }),
     metrics,
     requestId: randomUUID(),
     pageReadBudget: deps.pageReadBudget ?? DEFAULT_PAGE_READ_BUDGET,

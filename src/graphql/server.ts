@@ -9,6 +9,8 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { gql } from 'graphql-tag';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { jitGateway } from './jitExecutor.js';
 import { argumentCheckPlugin } from './plugins/argumentCheck.js';
 import type { Context } from './context.js';
 import { formatError } from './errors.js';
@@ -37,11 +39,15 @@ export interface ServerOptions {
   limits?: QueryLimits;
   /** Batched HTTP requests (an array of operations in one POST); off unless configured. */
   allowBatchedRequests?: boolean;
+  /** `jit` (default): operations run compiled by graphql-jit (jitExecutor.ts); `graphql-js`: Apollo's own execution. */
+  executor?: Executor;
   /** How long a mutation's first response is kept for `Idempotency-Key` retries (default 24 h). */
   idempotencyTtlSeconds?: number;
   /** Enforce the authorization rules (src/auth/rules.ts) on every field: AUTH_MODE=oidc. Default off. */
   authRules?: boolean;
 }
+
+export type Executor = 'jit' | 'graphql-js';
 
 export function createServer({
   production,
@@ -49,15 +55,17 @@ export function createServer({
   dynamodbMetricsExtension = !production,
   limits = DEFAULT_LIMITS,
   allowBatchedRequests = false,
+  executor = 'jit',
   idempotencyTtlSeconds,
   authRules = false,
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { production });
+  // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
+  // With rules off the resolvers run unwrapped: not even a check per field.
+  const schema = makeExecutableSchema({ typeDefs, resolvers: authRules ? applyRules(resolvers, typeDefs) : resolvers });
   return new ApolloServer<Context>({
     logger,
-    typeDefs,
-    // With rules off the resolvers run unwrapped: not even a check per field.
-    resolvers: authRules ? applyRules(resolvers, typeDefs) : resolvers,
+    ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
     introspection: !production,
     includeStacktraceInErrorResponses: !production,
     csrfPrevention: true,

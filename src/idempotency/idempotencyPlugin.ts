@@ -29,7 +29,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import type { Context } from '../graphql/context.js';
 import { ErrorCode } from '../graphql/errors.js';
 import { stableJson } from '../graphql/checkMemo.js';
-import { OperationMetrics, runWithMetrics } from '../dynamo/metrics.js';
+import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
 import type { Logger } from '../logger.js';
 import { claimRecord, completeRecord, releaseRecord } from './records.js';
 
@@ -82,7 +82,8 @@ export function idempotencyPlugin({
       if (key === undefined) return;
       let claimed: { keyHash: string; requestHash: string } | null = null;
       // The record's own requests are not the operation's: they must not count against its request cap.
-      const detached = <T>(fn: () => Promise<T>) => runWithMetrics(new OperationMetrics(), fn);
+      const detached = <T>(contextValue: Context, fn: (store: Context) => Promise<T>) =>
+        fn({ ...contextValue, doc: metricsClient(contextValue.doc, new OperationMetrics()) });
       return {
         async responseForOperation({ operation, contextValue, queryHash }) {
           if (operation?.operation !== 'mutation') return null;
@@ -93,7 +94,7 @@ export function idempotencyPlugin({
           const requestHash = sha256(request.query ?? queryHash ?? '', request.operationName ?? '', stableJson(request.variables ?? {}));
           let existing;
           try {
-            existing = await detached(() => claimRecord(contextValue, keyHash, requestHash, ttlSeconds));
+            existing = await detached(contextValue, (store) => claimRecord(store, keyHash, requestHash, ttlSeconds));
           } catch (err) {
             logger?.warn({ error: { name: (err as Error)?.name, message: (err as Error)?.message } }, 'idempotency record unavailable');
             return refusal(503, 'DynamoDB is unavailable; try again shortly', ErrorCode.UNAVAILABLE);
@@ -124,7 +125,7 @@ export function idempotencyPlugin({
           const result = response.body.singleResult;
           try {
             if (wroteNothing(result)) {
-              await detached(() => releaseRecord(contextValue, keyHash, requestHash));
+              await detached(contextValue, (store) => releaseRecord(store, keyHash, requestHash));
               return;
             }
             let body = JSON.stringify(result);
@@ -133,7 +134,7 @@ export function idempotencyPlugin({
                 errors: [{ message: 'The mutation ran once; its response was too large to keep for retries', extensions: { code: ErrorCode.CONFLICT } }],
               });
             }
-            await detached(() => completeRecord(contextValue, keyHash, requestHash, response.http.status ?? 200, body));
+            await detached(contextValue, (store) => completeRecord(store, keyHash, requestHash, response.http.status ?? 200, body));
           } catch (err) {
             // The claim stays PENDING until its lease ends; a retry before then is told to wait.
             logger?.warn({ error: { name: (err as Error)?.name, message: (err as Error)?.message } }, 'idempotency record not stored');

@@ -8,7 +8,6 @@ import type { Collection } from '../dynamo/collection.js';
 import {
   catalogPartitions,
   catalogPrefix,
-  courseShardPartitions,
   GSI1,
   GSI2,
   keyValue,
@@ -18,6 +17,7 @@ import {
 } from '../dynamo/keys.js';
 import type { RangeSource } from '../connections/rangeConnection.js';
 import { catalogGroup, orderFilterBinding, type OrderFilter } from '../connections/filterArgs.js';
+import { coursePartitions, type CourseLayout } from './courseLayout.js';
 import type { MergedCollection } from '../connections/mergedPage.js';
 
 /** Student.courses: the student's item collection, `begins_with(SK, 'COURSE#')`. */
@@ -40,14 +40,19 @@ export const courseStudents = (courseId: string): Collection => ({
 });
 
 /**
- * Course.students of a course with `shards` shards: its GSI1 partitions
- * (`COURSE#<cid>` alone when unsharded) merged by student (mergedPage.ts).
+ * Course.students of a course whose enrollments are laid out as `layout`
+ * says: its GSI1 partitions (`COURSE#<cid>` alone when unsharded; both
+ * layouts' while a reshard moves edges) merged by student (mergedPage.ts).
  */
-export const courseStudentShards = (courseId: string, shards: number): MergedCollection => ({
+export const courseStudentPartitions = (courseId: string, layout: CourseLayout): MergedCollection => ({
   name: 'Course.students',
   group: keyValue('COURSE', courseId),
-  shards: courseShardPartitions(courseId, shards).map((pk) => ({ ...courseStudents(courseId), pk })),
+  shards: coursePartitions(courseId, layout).map((pk) => ({ ...courseStudents(courseId), pk })),
 });
+
+/** Course.students of a course of `shards` shards (no reshard running). */
+export const courseStudentShards = (courseId: string, shards: number): MergedCollection =>
+  courseStudentPartitions(courseId, { shards, reshardFrom: null, moves: 0 });
 
 /** Customer.orders: the customer's item collection, `begins_with(SK, 'ORDER#')`. */
 export const customerOrders = (customerId: string): Collection => ({

@@ -12,9 +12,10 @@
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import { courseKey, customerKey, productKey, studentKey, type EntityKind, type ItemKey } from '../dynamo/keys.js';
-import { courseStudents, customerOrders, customerOrdersByDate, productParts, studentCourses } from './collections.js';
+import { courseStudents, courseStudentShards, customerOrders, customerOrdersByDate, productParts, studentCourses } from './collections.js';
 import { validateOrderFilter } from '../connections/filterArgs.js';
 import type { RangeSource } from '../connections/rangeConnection.js';
+import type { MergedCollection } from '../connections/mergedPage.js';
 import { toCourse, toCourseStudentEdge, toCustomer, toOrder, toPart, toProduct, toStudent, toStudentCourseEdge } from './mappers.js';
 import type { CourseRecord, CustomerRecord, ProductRecord, StudentRecord } from './records.js';
 
@@ -42,6 +43,13 @@ export interface EntityConnection {
    * null when none of them is given. Throws BAD_USER_INPUT for bad ones.
    */
   narrow?: (parentId: string, args: Record<string, unknown>) => RangeSource | null;
+  /**
+   * Set when the connection may be write-sharded (Course.students): it is
+   * read as a merged page (connections/mergedPage.ts) over the partitions
+   * the parent's layout names; this is its unsharded form, the read
+   * look-ahead may start before the layout is known.
+   */
+  unsharded?: (parentId: string) => MergedCollection;
 }
 
 export interface Entity<R extends EntityRecord = EntityRecord> {
@@ -95,6 +103,7 @@ export const course: Entity<CourseRecord> = {
     collection: courseStudents,
     counter: 'studentCount',
     edge: toCourseStudentEdge,
+    unsharded: (id) => courseStudentShards(id, 1),
   },
   edgeOther: { entity: () => student, keyAttr: 'PK' },
 };

@@ -11,6 +11,7 @@ import {
   catalogShardOf,
   CATALOG_SHARDS,
   type CatalogKind,
+  counterShardKey,
   courseKey,
   orderDateKeys,
   customerKey,
@@ -29,12 +30,19 @@ export const studentItem = (s: { id: string; name: string; email?: string | null
   courseCount: s.courseCount ?? 0,
 });
 
-export const courseItem = (c: { id: string; title: string; studentCount?: number }): Item => ({
-  ...courseKey(c.id),
-  ...catalogKeys('COURSE', c.id, c.title),
-  title: c.title,
-  studentCount: c.studentCount ?? 0,
-});
+/**
+ * A course item, with its catalog entry keys (GSI2). With `shards` > 1 its
+ * count lives in counter items (`courseCounterItems`), so the course item
+ * carries `shards` and no `studentCount`.
+ */
+export const courseItem = (c: { id: string; title: string; studentCount?: number; shards?: number }): Item =>
+  c.shards !== undefined && c.shards > 1
+    ? { ...courseKey(c.id), ...catalogKeys('COURSE', c.id, c.title), title: c.title, shards: c.shards }
+    : { ...courseKey(c.id), ...catalogKeys('COURSE', c.id, c.title), title: c.title, studentCount: c.studentCount ?? 0 };
+
+/** The counter items of a course of `shards` > 1 shards, counts per shard (default 0). */
+export const courseCounterItems = (courseId: string, shards: number, counts: readonly number[] = []): Item[] =>
+  Array.from({ length: shards }, (_, k) => ({ ...counterShardKey(courseId, k), studentCount: counts[k] ?? 0 }));
 
 export const enrollmentItem = (e: {
   studentId: string;

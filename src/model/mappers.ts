@@ -6,6 +6,7 @@
 import type { Item } from '../dynamo/batchGet.js';
 import { idFrom } from '../dynamo/keys.js';
 import { invariant } from '../graphql/errors.js';
+import { layoutOf } from './courseLayout.js';
 import type {
   CourseRecord,
   CourseStudentEdgeRecord,
@@ -38,6 +39,7 @@ export const toCourse = (item: Item): CourseRecord => ({
   id: idOf('COURSE', item.PK),
   title: str(item.title),
   studentCount: num(item.studentCount),
+  layout: layoutOf(item),
   complete: true,
 });
 

@@ -8,6 +8,7 @@
  * which case an absent attribute really is absent (email null, counter not
  * maintained) rather than unknown.
  */
+import type { CourseLayout } from './courseLayout.js';
 
 export interface StudentRecord {
   id: string;
@@ -21,6 +22,8 @@ export interface CourseRecord {
   id: string;
   title?: string;
   studentCount?: number;
+  /** Where its enrollments and count live (complete records only). */
+  layout?: CourseLayout;
   complete: boolean;
 }
 

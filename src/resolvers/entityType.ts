@@ -19,6 +19,8 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { readRangeConnection, type RangeSource } from '../connections/rangeConnection.js';
 import { countFilled } from '../dynamo/filledRange.js';
 import { badUserInput } from '../graphql/errors.js';
+import type { CourseRecord } from '../model/records.js';
+import { courseStudentsConnection, selects } from './courseStudents.js';
 
 /** The number of matches of a narrowed connection (Select: COUNT within the page read budget). */
 async function countRange(ctx: Context, source: RangeSource): Promise<number> {
@@ -45,7 +47,13 @@ export function entityTypeResolvers(entity: Entity): Record<string, Field> {
     fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? null) : full(r, ctx).then((f) => f[name] ?? null));
   }
   const { connection } = entity;
-  fields[connection.field] = (r, args: ConnectionArgs, ctx, info) => {
+  if (connection.unsharded) {
+    // Write-sharded connections (Course.students): partitions from the parent's layout (courseStudents.ts).
+    fields[connection.field] = (r, args: ConnectionArgs, ctx, info: GraphQLResolveInfo) =>
+      courseStudentsConnection(ctx, r as CourseRecord, args, (id) => ctx.loaders.entity(entity, id) as Promise<CourseRecord | null>, selects(info, 'totalCount'));
+    return fields;
+  }
+  fields[connection.field] = (r, args: ConnectionArgs, ctx, info: GraphQLResolveInfo) => {
     // Narrowed (orders by date or status): another index, filled pages, totalCount counted within the budget.
     const narrowed = connection.narrow?.(r.id, args as Record<string, unknown>);
     if (narrowed) return readRangeConnection(ctx, info, narrowed, args, connection.edge, () => countRange(ctx, narrowed));

@@ -7,8 +7,9 @@
  *   Product.parts) and the page starts at an end of the collection (no
  *   cursor): one Query returns the page and the entity item together
  *   (loaders `withParent`). Read backward (`last:`) that always holds; read
- *   forward (`first:`) it holds when the collection fits the page, otherwise
- *   the entity follows with a BatchGetItem.
+ *   forward (`first:`) it holds when the collection fits the page or exceeds
+ *   it by at most FORWARD_OVER_READ children (collection.ts), otherwise the
+ *   entity follows with a GetItem.
  * - Another partition (Course.students on GSI1) or a cursored page: the page
  *   Query is started now, next to the entity's BatchGetItem, instead of after
  *   it. The connection resolver then finds it in the range loader's cache.
@@ -27,9 +28,10 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Context } from '../graphql/context.js';
-import { parentSortsLast } from '../dynamo/collection.js';
+import { parentSortsLast, type RangeRead } from '../dynamo/collection.js';
 import type { Entity, EntityRecord } from '../model/entities.js';
-import { planPage, type PagePlan } from '../connections/connection.js';
+import { planPage } from '../connections/connection.js';
+import { planMergedPage } from '../connections/mergedPage.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import { mayRead } from '../auth/rules.js';
 
@@ -122,13 +124,14 @@ export async function loadEntity<R extends EntityRecord>(
   // A connection the caller may not read is not read ahead either (auth/rules.ts refuses it without a read).
   if (!mayRead(ctx.identity, spec.typeName, spec.connection.field, { id, complete: false }, { ...args })) return plain();
   const collection = spec.connection.collection(id);
-  let plan: PagePlan;
+  let read: RangeRead;
   try {
-    plan = planPage(ctx.cursors, collection, args);
+    // A write-sharded connection: its unsharded partition's read (the layout is not known yet).
+    const unsharded = spec.connection.unsharded?.(id);
+    read = unsharded ? planMergedPage(ctx.cursors, unsharded, args).reads[0] : planPage(ctx.cursors, collection, args).read;
   } catch {
     return plain(); // the connection resolver throws the BAD_USER_INPUT
   }
-  const { read } = plan;
   if (parentSortsLast(collection, key.SK) && !read.exclusiveStart && !read.bound) {
     const found = await ctx.loaders.withParent.load({ parentKey: key, read });
     return found ? spec.map(found) : null;

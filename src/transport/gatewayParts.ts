@@ -43,6 +43,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
     limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields },
     allowBatchedRequests: security.allowBatchedRequests,
+    executor: config.executor,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     authRules: config.auth.mode === 'oidc',
   });

@@ -10,7 +10,7 @@ import { DEFAULTS } from '../config.js';
 import type { Context } from '../graphql/context.js';
 import type { Logger } from '../logger.js';
 import type { HealthReport } from '../dynamo/layoutHealth.js';
-import { OperationMetrics, runWithMetrics, type RequestLimits } from '../dynamo/metrics.js';
+import { OperationMetrics, type RequestLimits } from '../dynamo/metrics.js';
 
 export interface HttpOptions {
   /** Allowed origins; `*` allows any; undefined allows any http://localhost or 127.0.0.1 origin. */
@@ -150,12 +150,10 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         }
       }
       const metrics = new OperationMetrics(options.requestLimits);
-      const response = await runWithMetrics(metrics, () =>
-        apollo.executeHTTPGraphQLRequest({
-          httpGraphQLRequest: { method: req.method!, headers, search: url.search, body },
-          context: () => options.context(metrics, req),
-        }),
-      );
+      const response = await apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: req.method!, headers, search: url.search, body },
+        context: () => options.context(metrics, req),
+      });
       for (const [key, value] of response.headers) res.setHeader(key, value);
       res.statusCode = response.status ?? 200;
       if (response.body.kind === 'complete') {

@@ -25,7 +25,7 @@ import { createContext, type Context } from '../graphql/context.js';
 import type { Dynamo } from '../dynamo/client.js';
 import { cachedProbe, tableHealthy } from '../dynamo/health.js';
 import { JSON_MEDIA_TYPES, mediaType } from './httpHandler.js';
-import { currentMetrics, OperationMetrics, runWithMetrics } from '../dynamo/metrics.js';
+import { OperationMetrics } from '../dynamo/metrics.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 
@@ -98,16 +98,13 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
       ],
       // The same verification as over HTTP: a token that does not verify answers 401 before any DynamoDB request.
       context: async ({ event, context }) => ({
-        ...createContext(deps, currentMetrics(), await auth.identify(headerOf(event, 'authorization'))),
+        ...createContext(deps, new OperationMetrics(config.operationLimits), await auth.identify(headerOf(event, 'authorization'))),
         ...(context?.awsRequestId ? { requestId: context.awsRequestId } : {}),
       }),
     });
 
-  return async (event, context) => {
-    // Every DynamoDB request this invocation makes is counted into its own metrics.
-    const result = await runWithMetrics(new OperationMetrics(config.operationLimits), () => graphql(event, context, () => {}));
-    return result as APIGatewayProxyStructuredResultV2;
-  };
+  // Every DynamoDB request an invocation makes is counted into its context's metrics (createContext).
+  return async (event, context) => (await graphql(event, context, () => {})) as APIGatewayProxyStructuredResultV2;
 }
 
 let instance: ApiGatewayHandler | undefined;

@@ -20,7 +20,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import { idFrom, type CatalogKind, type EntityKind, type ItemKey } from '../dynamo/keys.js';
+import { idFrom, partitionCounterKey, type CatalogKind, type EntityKind, type ItemKey } from '../dynamo/keys.js';
 import { invariant, notFound, unavailable } from '../graphql/errors.js';
 import { course, student, type Counter, type Entity } from '../model/entities.js';
 import { validateId } from '../connections/args.js';
@@ -66,7 +66,9 @@ function sideOf(entity: Entity, id: string): Side {
     key: entity.key(id),
     ownCounter: entity.connection.counter,
     edges: entity.connection.collection(id),
-    otherKey: (edge) => other.key(otherId(other.kind, edge[keyAttr])),
+    // A course's count for this edge may sit in one of its counter shards: the one of the edge's partition.
+    otherKey: (edge) =>
+      other === course ? partitionCounterKey(otherId('COURSE', edge[keyAttr]), edge.GSI1PK) : other.key(otherId(other.kind, edge[keyAttr])),
     otherCounter: other.connection.counter,
   };
 }

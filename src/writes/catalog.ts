@@ -35,12 +35,24 @@ export function catalogCounterChange(tableName: string, kind: CatalogKind, id: s
   };
 }
 
-/** Puts a new catalog entity (CONFLICT when its id exists) and counts it, in one transaction. */
-export async function putCatalogEntity(store: Store, kind: CatalogKind, id: string, item: Item, what: string): Promise<void> {
+/**
+ * Puts a new catalog entity (CONFLICT when its id exists) and counts it, in
+ * one transaction; `also` are further items put with it (a sharded course's
+ * counter items).
+ */
+export async function putCatalogEntity(
+  store: Store,
+  kind: CatalogKind,
+  id: string,
+  item: Item,
+  what: string,
+  also: readonly Item[] = [],
+): Promise<void> {
   try {
     await transact(store, [
       { Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
       catalogCounterChange(store.tableName, kind, id, 1),
+      ...also.map((extra) => ({ Put: { TableName: store.tableName, Item: extra } })),
     ]);
   } catch (err) {
     if (err instanceof TransactionCancelled && err.failed(0)) throw conflict(`${what} already exists`);

@@ -15,11 +15,11 @@ import type {
 } from '../__generated__/resolvers.js';
 import type { Item } from '../dynamo/batchGet.js';
 import { conflict } from '../graphql/errors.js';
-import { courseItem, customerItem, productItem, studentItem } from '../model/items.js';
+import { courseCounterItems, courseItem, customerItem, productItem, studentItem } from '../model/items.js';
 import { toCourse, toCustomer, toProduct, toStudent } from '../model/mappers.js';
 import type { CourseRecord, CustomerRecord, ProductRecord, StudentRecord } from '../model/records.js';
 import { idOrNew } from './ids.js';
-import { email, text } from './input.js';
+import { email, shardsInput, text } from './input.js';
 import type { Store } from './store.js';
 import { retryConflicts } from './transact.js';
 import { putCatalogEntity } from './catalog.js';
@@ -52,9 +52,16 @@ export async function createStudent(store: Store, input: CreateStudentInput): Pr
   return toStudent(item);
 }
 
+/**
+ * A course with `shards` > 1 is put in one transaction with its counter
+ * items at 0, so its count is maintained from the first enrollment on.
+ */
 export async function createCourse(store: Store, input: CreateCourseInput): Promise<CourseRecord> {
-  const item = courseItem({ id: idOrNew(input.id), title: text(input.title, 'input.title'), studentCount: 0 });
-  await putCatalogEntity(store, 'COURSE', toCourse(item).id, item, `Course ${toCourse(item).id}`);
+  const shards = shardsInput(input.shards, 'input.shards');
+  const id = idOrNew(input.id);
+  const item = courseItem({ id, title: text(input.title, 'input.title'), studentCount: 0, shards });
+  // One transaction: the course (with its catalog keys), its catalog counter, and its shard counters when sharded.
+  await putCatalogEntity(store, 'COURSE', id, item, `Course ${id}`, shards === 1 ? [] : courseCounterItems(id, shards));
   return toCourse(item);
 }
 

@@ -8,7 +8,7 @@ import { isUnavailableError } from '../../src/graphql/errors.js';
 import { createContext } from '../../src/graphql/context.js';
 import { createDynamo, type ClientOptions } from '../../src/dynamo/client.js';
 import { freePort } from '../../src/dynamo/local.js';
-import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
+import { metricsClient, OperationMetrics } from '../../src/dynamo/metrics.js';
 import { createHttpHandler } from '../../src/transport/httpHandler.js';
 import { codes, localEndpoint, postGraphQL, testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
 import { dynamoFault, injectFaults, type FaultKind } from '../support/faults.js';
@@ -100,9 +100,7 @@ function gatewayAt(endpoint: string, client: Omit<ClientOptions, 'endpoint'> = {
     dynamo,
     async counted(query: string) {
       const metrics = new OperationMetrics();
-      const response = await runWithMetrics(metrics, () =>
-        gw.server.executeOperation({ query }, { contextValue: createContext(deps, metrics) }),
-      );
+      const response = await gw.server.executeOperation({ query }, { contextValue: createContext(deps, metrics) });
       if (response.body.kind !== 'single') throw new Error('expected a single result');
       return { result: response.body.singleResult as GqlResult, requests: metrics };
     },
@@ -177,8 +175,8 @@ describe('DynamoDB unreachable', () => {
 });
 
 describe('writes under faults (transaction level; mutations build on this)', () => {
-  const write = () =>
-    gw.dynamo.doc.send(
+  const write = (metrics: OperationMetrics) =>
+    metricsClient(gw.dynamo.doc, metrics).send(
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: gw.tableName, Item: { PK: 'STUDENT#tx', SK: 'PROFILE', name: 'Tx', courseCount: 0 } } },
@@ -200,7 +198,7 @@ describe('writes under faults (transaction level; mutations build on this)', () 
     removeFaults = injectFaults(gw.dynamo.raw, ({ operation }) =>
       operation === 'TransactWriteItems' ? dynamoFault('ThrottlingException') : null,
     );
-    const error = await runWithMetrics(metrics, () => write()).catch((e: unknown) => e);
+    const error = await write(metrics).catch((e: unknown) => e);
     expect(isUnavailableError(error)).toBe(true);
     expect(metrics.byOperation).toEqual({ TransactWriteItems: 10 });
     removeFaults();
@@ -210,8 +208,8 @@ describe('writes under faults (transaction level; mutations build on this)', () 
 
   it('does not retry a cancelled transaction, and does not call it UNAVAILABLE', async () => {
     const metrics = new OperationMetrics();
-    const error = await runWithMetrics(metrics, () =>
-      gw.dynamo.doc.send(
+    const error = await metricsClient(gw.dynamo.doc, metrics)
+      .send(
         new TransactWriteCommand({
           TransactItems: [
             {
@@ -223,8 +221,8 @@ describe('writes under faults (transaction level; mutations build on this)', () 
             },
           ],
         }),
-      ),
-    ).catch((e: unknown) => e);
+      )
+      .catch((e: unknown) => e);
     expect((error as Error).name).toBe('TransactionCanceledException');
     expect(isUnavailableError(error)).toBe(false);
     expect(metrics.byOperation).toEqual({ TransactWriteItems: 1 });

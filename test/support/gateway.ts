@@ -14,7 +14,7 @@ import { createDynamo } from '../../src/dynamo/client.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { ensureTable } from '../../src/dynamo/table.js';
-import { OperationMetrics, runWithMetrics, type RequestLimits } from '../../src/dynamo/metrics.js';
+import { OperationMetrics, type RequestLimits } from '../../src/dynamo/metrics.js';
 import type { Server } from 'node:http';
 import { createHttpListener } from '../../src/transport/httpServer.js';
 import type { HttpConfig } from '../../src/config.js';
@@ -118,9 +118,7 @@ export async function testGateway({
   async function counted<T = any>(query: string, variables?: Record<string, unknown>, token?: string) {
     const metrics = new OperationMetrics(requestLimits);
     const identity = await identify(token === undefined ? undefined : `Bearer ${token}`);
-    const response = await runWithMetrics(metrics, () =>
-      server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics, identity) }),
-    );
+    const response = await server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics, identity) });
     if (response.body.kind !== 'single') throw new Error('expected a single result');
     return { result: response.body.singleResult as GqlResult<T>, requests: metrics };
   }

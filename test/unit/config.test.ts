@@ -25,8 +25,8 @@ describe('loadConfig', () => {
 
 describe('loadConfig defaults', () => {
   it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
-    // security and dynamoClient: see "security configuration" below; auth: "auth configuration".
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, catalog, ...rest } = loadConfig({});
+    // security and dynamoClient: see "security configuration" below; auth: "auth configuration"; reshard: "reshard pacing".
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, catalog, ...rest } = loadConfig({});
     expect(catalog).toEqual({ pageReadBudget: 100, migrateWriteUnitsPerSecond: 100, migrateSegments: 4 });
     expect(rest).toEqual({
       port: 4000,
@@ -40,6 +40,7 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       dynamodbMetricsExtension: true,
       naive: false,
+      executor: 'jit',
     });
   });
 
@@ -71,13 +72,14 @@ describe('loadConfig defaults', () => {
       LOG_LEVEL: 'WARN',
       DYNAMODB_METRICS_EXTENSION: '1',
       GATEWAY_NAIVE: 'true',
+      GRAPHQL_EXECUTOR: 'graphql-js',
       CURSOR_SECRET: 'c'.repeat(32),
       AUTH_MODE: 'off',
       PAGE_READ_BUDGET: '250',
       MIGRATE_WRITE_UNITS_PER_SECOND: '40',
       MIGRATE_SEGMENTS: '16',
     });
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, catalog, ...rest } = config;
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, catalog, ...rest } = config;
     expect(catalog).toEqual({ pageReadBudget: 250, migrateWriteUnitsPerSecond: 40, migrateSegments: 16 });
     expect(rest).toEqual({
       port: 8080,
@@ -91,6 +93,7 @@ describe('loadConfig defaults', () => {
       logLevel: 'warn',
       dynamodbMetricsExtension: true,
       naive: true,
+      executor: 'graphql-js',
     });
   });
 
@@ -105,6 +108,7 @@ describe('loadConfig rejects a bad value with a ConfigError naming the variable'
     ['MIGRATE_WRITE_UNITS_PER_SECOND', 'fast'],
     ['MIGRATE_SEGMENTS', '1.5'],
     ['PORT', 'http'],
+    ['GRAPHQL_EXECUTOR', 'fast'],
     ['PORT', '4000.5'],
     ['PORT', '70000'],
     ['PORT', '-1'],
@@ -131,6 +135,16 @@ describe('loadConfig rejects a bad value with a ConfigError naming the variable'
     }
     expect(caught).toBeInstanceOf(ConfigError);
     expect((caught as Error).message).toMatch(new RegExp(`^${name} `));
+  });
+});
+
+describe('reshard pacing', () => {
+  it('defaults to a 10 s grace, 1 s settle, batches of 25 and 100 ms pauses, and reads each setting', () => {
+    expect(loadConfig({}).reshard).toEqual({ graceMs: 10_000, settleMs: 1000, batchSize: 25, pauseMs: 100 });
+    expect(
+      loadConfig({ RESHARD_GRACE_MS: '0', RESHARD_SETTLE_MS: '5', RESHARD_BATCH_SIZE: '100', RESHARD_PAUSE_MS: '7' }).reshard,
+    ).toEqual({ graceMs: 0, settleMs: 5, batchSize: 100, pauseMs: 7 });
+    expect(() => loadConfig({ RESHARD_BATCH_SIZE: '101' })).toThrow(/RESHARD_BATCH_SIZE must be an integer from 1 to 100/);
   });
 });
 

@@ -130,7 +130,9 @@ describe('infra/lambda.yaml', () => {
     expect(fn.Properties.Runtime).toMatch(/^nodejs(22|24)\.x$/);
     const build = readFileSync(join(root, 'scripts', 'build-lambda.ts'), 'utf8');
     expect(build).toContain("join(root, 'dist', 'lambda')");
-    expect(build).toContain("outfile: join(outDir, 'src', 'transport', 'lambda.mjs')");
+    expect(build).toContain("name: 'lambda'");
+    const bundler = readFileSync(join(root, 'scripts', 'bundle.ts'), 'utf8');
+    expect(bundler).toContain("join(outDir, 'src', 'transport', `${name}.mjs`)");
   });
 
   it('passes TABLE_NAME from the parameter and runs in production mode', () => {

@@ -8,8 +8,7 @@ import fc from 'fast-check';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import type { Collection, RangeRead, StartKey } from '../../src/dynamo/collection.js';
 import { createCursorCodec } from '../../src/connections/cursorSigning.js';
-import { cursorReader } from '../../src/connections/connection.js';
-import { encodeCursor } from '../../src/connections/connection.js';
+import { cursorReader, encodeCursor } from '../../src/connections/connection.js';
 import {
   compareKeyStrings,
   decodeMergedCursor,

@@ -1,0 +1,62 @@
+/**
+ * bundle(): one TypeScript entry point and everything it imports, compiled
+ * by esbuild into one ES module with a linked source map. Shared by the
+ * deployable artifacts (build-server.ts, build-lambda.ts) and the benchmark.
+ *
+ * Output layout mirrors the repository, so that src/graphql/server.ts finds
+ * `../../schema.graphql` two folders above the bundle:
+ *   <outDir>/src/transport/<name>.mjs (+ .mjs.map)
+ *   <outDir>/schema.graphql
+ *   <outDir>/package.json      {"type":"module"}
+ *
+ * esbuild comes with tsx (a dependency), so nothing extra is installed.
+ * Packages are bundled too (the AWS SDK included: the artifact runs exactly
+ * the versions the tests ran), except `external` ones, which the artifact
+ * resolves from a node_modules above it at run time.
+ */
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface BundleOptions {
+  /** Entry point, relative to the repository root. */
+  entry: string;
+  outDir: string;
+  /** File name of the bundle without `.mjs`. */
+  name: string;
+  minify?: boolean;
+  external?: string[];
+}
+
+/** Builds the bundle; returns the path of the .mjs file. */
+export async function bundle({ entry, outDir, name, minify = false, external = [] }: BundleOptions): Promise<string> {
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(join(outDir, 'src', 'transport'), { recursive: true });
+  const outfile = join(outDir, 'src', 'transport', `${name}.mjs`);
+  await build({
+    entryPoints: [join(root, entry)],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    minify,
+    // No keepNames: unminified code keeps its names anyway, and keepNames wraps every function
+    // and closure in a __name() call at creation (per request for per-request closures).
+    sourcemap: 'linked',
+    legalComments: 'none',
+    logLevel: 'warning',
+    // CommonJS dependencies call require() for Node built-ins; an ES module bundle needs one.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    external,
+  });
+  copyFileSync(join(root, 'schema.graphql'), join(outDir, 'schema.graphql'));
+  writeFileSync(join(outDir, 'package.json'), JSON.stringify({ type: 'module' }, null, 2) + '\n');
+  return outfile;
+}
+
+/** True when this module runs as the command (`tsx scripts/x.ts`), not imported. */
+export const isMain = (url: string) => Boolean(process.argv[1]) && resolve(process.argv[1]!) === fileURLToPath(url);

@@ -1,0 +1,64 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildServer } from '../../scripts/build-server.js';
+import { studentItem } from '../../src/model/items.js';
+import { localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
+
+// What the Docker image runs: the compiled bundle, copied outside the
+// repository (no node_modules to fall back on), started by plain `node`.
+let gw: TestGateway;
+let outDir: string;
+beforeAll(async () => {
+  gw = await testGateway();
+  await gw.put([studentItem({ id: 's1', name: 'Compiled' })]);
+  outDir = join(mkdtempSync(join(tmpdir(), 'server-bundle-')), 'server');
+  await buildServer(outDir);
+});
+afterAll(async () => {
+  await gw.stop();
+  rmSync(join(outDir, '..'), { recursive: true, force: true });
+});
+
+describe('gateway bundle (npm run build)', () => {
+  it('serves GraphQL under plain node outside the repository and drains on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['--enable-source-maps', join(outDir, 'src', 'transport', 'main.mjs')], {
+      cwd: outDir,
+      env: {
+        PATH: process.env.PATH,
+        DYNAMODB_ENDPOINT: localEndpoint(),
+        TABLE_NAME: gw.tableName,
+        NODE_ENV: 'production',
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        CURSOR_SECRET: 'bundle-test-cursor-secret-0123456789abcdef',
+        AUTH_MODE: 'off',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+        const m = /"url":"([^"]+)"/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      void exited.then((code) => reject(new Error(`bundle exited (${code}): ${out}`)));
+    });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ student(id: "s1") { name } }' }),
+    });
+    expect(await res.json()).toEqual({ data: { student: { name: 'Compiled' } } });
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const log = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    expect(log.find((l) => l.msg === 'graphql operation')).toMatchObject({ dynamodb: { requests: 1 } });
+  });
+});
