@@ -39,6 +39,27 @@ export interface Config {
   security: SecurityConfig;
   /** DynamoDB client retries and timeouts (README "Security"). */
   dynamoClient: DynamoClientConfig;
+  /** The stream processor that keeps edge copies and finishes cascades (docs/stream.md). */
+  stream: StreamConfig;
+}
+
+export interface StreamConfig {
+  /**
+   * `STREAM_WORKER`: whether this process reads the table's stream itself
+   * (default: on, except with `DYNAMODB_ENDPOINT=aws` or an amazonaws.com
+   * URL, where the Lambda consumer does the work).
+   */
+  worker: boolean;
+  /** `STREAM_POLL_MS` (default 250): pause after a poll that found nothing. */
+  pollMs: number;
+  /** `STREAM_BATCH_SIZE` (default 100): records per GetRecords (1–1000). */
+  batchSize: number;
+  /** `STREAM_MAX_ATTEMPTS` (default 5): attempts per record before it is kept as a dead letter and skipped. */
+  maxAttempts: number;
+  /** `STREAM_RETRY_DELAY_MS` (default 200): base of the backoff between those attempts. */
+  retryDelayMs: number;
+  /** `STREAM_CONCURRENCY` (default 8): edge writes in flight while propagating or cascading. */
+  concurrency: number;
 }
 
 export interface SecurityConfig {
@@ -222,5 +243,23 @@ export function loadConfig(env: Env = process.env): Config {
       connectionTimeoutMs: intSetting(env, 'DYNAMODB_CONNECT_TIMEOUT_MS', 1000, 50, 60_000),
       requestTimeoutMs: intSetting(env, 'DYNAMODB_REQUEST_TIMEOUT_MS', 2000, 50, 120_000),
     },
+    stream: {
+      worker: boolSetting(env, 'STREAM_WORKER', !isAws(env.DYNAMODB_ENDPOINT)),
+      pollMs: intSetting(env, 'STREAM_POLL_MS', 250, 10, 60_000),
+      batchSize: intSetting(env, 'STREAM_BATCH_SIZE', 100, 1, 1000),
+      maxAttempts: intSetting(env, 'STREAM_MAX_ATTEMPTS', 5, 1, 100),
+      retryDelayMs: intSetting(env, 'STREAM_RETRY_DELAY_MS', 200, 0, 60_000),
+      concurrency: intSetting(env, 'STREAM_CONCURRENCY', 8, 1, 64),
+    },
   };
+}
+
+/** Real DynamoDB: `aws`, or an amazonaws.com URL. */
+function isAws(endpoint: string | undefined): boolean {
+  if (endpoint === 'aws') return true;
+  try {
+    return endpoint !== undefined && /\.amazonaws\.com(\.cn)?$/.test(new URL(endpoint).hostname);
+  } catch {
+    return false;
+  }
 }

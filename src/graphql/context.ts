@@ -7,6 +7,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createLoaders, type Loaders } from '../loaders.js';
 import { OperationMetrics } from '../dynamo/metrics.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
+import type { FanOutMode } from '../writes/store.js';
 
 export interface Deps {
   doc: DynamoDBDocumentClient;
@@ -15,6 +16,8 @@ export interface Deps {
   naive?: boolean;
   /** Signs and verifies cursors (connections/connection.ts); built once from CURSOR_SECRET. */
   cursors: CursorCodec;
+  /** Renames and deletes: leave the fan-out to the table's stream, or do it in the request (default). */
+  fanOut?: FanOutMode;
 }
 
 export interface Context extends Deps {

@@ -14,6 +14,8 @@ export interface StudentRecord {
   name?: string;
   email?: string | null;
   courseCount?: number;
+  /** A rename or delete is still propagating (model/copiedFields.ts); unknown on partial records. */
+  propagating?: boolean;
   complete: boolean;
 }
 
@@ -21,6 +23,8 @@ export interface CourseRecord {
   id: string;
   title?: string;
   studentCount?: number;
+  /** A rename or delete is still propagating (model/copiedFields.ts); unknown on partial records. */
+  propagating?: boolean;
   complete: boolean;
 }
 

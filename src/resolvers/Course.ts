@@ -7,6 +7,8 @@ import { complete, required } from './complete.js';
 export const Course: CourseResolvers = {
   id: (c) => c.id,
   title: (c, _, ctx) => c.title ?? complete(c, 'Course', ctx.loaders.course).then((full) => required(full.title, 'title')),
+  propagating: (c, _, ctx) =>
+    c.complete ? (c.propagating ?? false) : complete(c, 'Course', ctx.loaders.course).then((full) => full.propagating ?? false),
   students: (c, args, ctx) => {
     const collection = courseStudents(c.id);
     return readConnection(ctx, collection, args, toCourseStudentEdge, async () => {

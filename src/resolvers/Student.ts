@@ -9,6 +9,8 @@ export const Student: StudentResolvers = {
   // Plain values when the record holds them: a promise per field is measurable work on large pages.
   name: (s, _, ctx) => s.name ?? complete(s, 'Student', ctx.loaders.student).then((full) => required(full.name, 'name')),
   email: (s, _, ctx) => (s.complete ? (s.email ?? null) : complete(s, 'Student', ctx.loaders.student).then((full) => full.email ?? null)),
+  propagating: (s, _, ctx) =>
+    s.complete ? (s.propagating ?? false) : complete(s, 'Student', ctx.loaders.student).then((full) => full.propagating ?? false),
   courses: (s, args, ctx) => {
     const collection = studentCourses(s.id);
     return readConnection(ctx, collection, args, toStudentCourseEdge, async () => {

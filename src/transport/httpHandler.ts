@@ -16,6 +16,8 @@ export interface HttpOptions {
   /** Largest request body accepted, in bytes. */
   maxBodyBytes?: number;
   health: () => Promise<boolean>;
+  /** Extra figures for `/health` (`details`): what the table lacks, the stream processor's progress. */
+  healthDetails?: () => Record<string, unknown>;
   context: (metrics: OperationMetrics) => Promise<Context>;
   /** Where failures outside GraphQL execution are logged (default: stderr). */
   logger?: Logger;
@@ -76,7 +78,10 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
       }
       if (url.pathname === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
         const ok = await options.health();
-        send(res, ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable' });
+        send(res, ok ? 200 : 503, {
+          status: ok ? 'ok' : 'unavailable',
+          ...(options.healthDetails ? { details: options.healthDetails() } : {}),
+        });
         return;
       }
       if (url.pathname !== '/graphql' && url.pathname !== '/') {

@@ -16,11 +16,14 @@ import { loadDemoData } from '../model/demoData.js';
 import { createHttpHandler } from './httpHandler.js';
 import { asLogger, createLogger, type LogFn, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
+import { startStreamProcessing, type StreamProcessing } from '../stream/worker.js';
 
 export interface Gateway {
   url: string;
   dynamo: Dynamo;
   local: LocalDynamo | null;
+  /** Who keeps copies and finishes cascades, and its figures (`/health` details). */
+  stream: StreamProcessing;
   stop: () => Promise<void>;
 }
 
@@ -41,11 +44,16 @@ export async function startGateway(
   }
   const { dynamo, server: apollo, deps } = createGatewayParts(config, { logger, endpoint });
   let http: Server | undefined;
+  let stream: StreamProcessing | undefined;
+  let lacks: string[] = [];
   try {
     const created = await ensureTable(dynamo.raw, config.tableName);
     logger.info({ table: config.tableName, created, endpoint: endpoint ?? 'AWS' }, `table ${created ? 'created' : 'exists'}`);
     const layout = await describeLayout(dynamo.raw, config.tableName);
     for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
+    lacks = layout.lacks;
+    stream = startStreamProcessing({ config, dynamo, endpoint, streamArn: layout.streamArn, logger });
+    deps.fanOut = stream.fanOut;
     if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName) }, 'loaded demo data');
 
     await apollo.start();
@@ -55,6 +63,7 @@ export async function startGateway(
         maxBodyBytes: config.security.maxBodyBytes,
         logger,
         health: () => tableHealthy(dynamo, config.tableName),
+        healthDetails: () => ({ table: { lacks }, stream: stream!.details() }),
         context: async (metrics) => createContext(deps, metrics),
       }),
     );
@@ -63,6 +72,7 @@ export async function startGateway(
       http!.listen(config.port, config.host, resolve);
     });
   } catch (err) {
+    await stream?.stop().catch(() => {});
     await apollo.stop().catch(() => {});
     http?.close();
     dynamo.raw.destroy();
@@ -72,10 +82,12 @@ export async function startGateway(
   const { port } = http.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const server = http;
+  const processing = stream!;
   return {
     url: `http://${host}:${port}/graphql`,
     dynamo,
     local,
+    stream: processing,
     stop: async () => {
       // Stop accepting, let in-flight requests finish, then release DynamoDB.
       await new Promise<void>((resolve) => {
@@ -83,6 +95,7 @@ export async function startGateway(
         server.closeIdleConnections();
       });
       await apollo.stop();
+      await processing.stop();
       dynamo.raw.destroy();
       await local?.stop();
     },

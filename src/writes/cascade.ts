@@ -20,7 +20,7 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import { courseKey, idFrom, studentKey, type ItemKey } from '../dynamo/keys.js';
+import { courseCounterKey, courseKey, idFrom, studentKey, type ItemKey } from '../dynamo/keys.js';
 import { invariant, notFound, transactionConflict, unavailable } from '../graphql/errors.js';
 import { courseStudents, studentCourses } from '../model/collections.js';
 import { validateId } from '../connections/args.js';
@@ -32,7 +32,7 @@ import { retryConflicts, transact, TransactionCancelled } from './transact.js';
 
 const MAX_PASSES = 4;
 
-interface Side {
+export interface Side {
   what: string;
   key: ItemKey;
   ownCounter: Counter;
@@ -48,16 +48,17 @@ function otherId(kind: 'STUDENT' | 'COURSE', value: unknown): string {
   return id;
 }
 
-const studentSide = (id: string): Side => ({
+export const studentSide = (id: string): Side => ({
   what: `Student ${id}`,
   key: studentKey(id),
   ownCounter: 'courseCount',
   edges: studentCourses(id),
-  otherKey: (edge) => courseKey(otherId('COURSE', edge.SK)),
+  // The item holding the course's count for this student's edge.
+  otherKey: (edge) => courseCounterKey(otherId('COURSE', edge.SK), otherId('STUDENT', edge.PK)),
   otherCounter: 'studentCount',
 });
 
-const courseSide = (id: string): Side => ({
+export const courseSide = (id: string): Side => ({
   what: `Course ${id}`,
   key: courseKey(id),
   ownCounter: 'studentCount',
@@ -76,19 +77,56 @@ export async function deleteCourse(store: Store, id: string): Promise<string> {
   return id;
 }
 
+/**
+ * With a stream, the request only marks the entity (one UpdateItem) and the
+ * stream processor finishes the cascade (src/stream/). An entity that is
+ * already gone but left edges behind (another program's table, a crash
+ * between the last edge and the entity on a lagging index) has nothing to
+ * mark: those edges are cleaned up in the request, as without a stream.
+ */
 async function cascade(store: Store, side: Side): Promise<void> {
+  if (store.fanOut === 'stream') {
+    if (await markDeleting(store, side)) return;
+    if (!(await anyLeft(store, side.edges))) throw notFound(`${side.what} not found`);
+    await finishCascade(store, side, false);
+    return;
+  }
   const entity = await getItem(store, side.key);
   if (entity === null && !(await anyLeft(store, side.edges))) throw notFound(`${side.what} not found`);
   if (entity !== null && entity[DELETING_ATTR] === undefined) await markDeleting(store, side);
+  await finishCascade(store, side, entity !== null);
+}
 
+/**
+ * Steps 2 and 3: every edge with the other side's counter, then the entity
+ * (only while it carries the mark, and only when `entityExisted`: a fresh
+ * entity created under the same id while orphaned edges were being cleaned
+ * up is not ours to delete). Safe to repeat; the stream processor runs it.
+ * Returns the number of edges this call removed.
+ */
+export async function finishCascade(
+  store: Store,
+  side: Side,
+  entityExisted: boolean,
+  { onlyMarked = false } = {},
+): Promise<number> {
+  if (onlyMarked) {
+    // The stream processor acts on a record that may be old: only an entity still marked is being deleted
+    // (absent: the cascade already finished; unmarked: a new entity was created under the same id since).
+    const entity = await getItem(store, side.key);
+    if (entity === null || entity[DELETING_ATTR] === undefined) return 0;
+  }
   const { pageSize, concurrency } = optionsOf(store);
+  let removed = 0;
   for (let pass = 1; ; pass++) {
     for await (const page of pages(store, side.edges, pageSize)) {
       const others = await batchGet(store.doc, store.tableName, page.map(side.otherKey), { consistentRead: true });
       await forEachLimit(
         page.map((edge, i) => ({ edge, other: others[i] })),
         concurrency,
-        ({ edge, other }) => removeEdge(store, side, edge, other),
+        async ({ edge, other }) => {
+          if (await removeEdge(store, side, edge, other)) removed++;
+        },
       );
     }
     if (!(await anyLeft(store, side.edges))) break;
@@ -96,9 +134,7 @@ async function cascade(store: Store, side: Side): Promise<void> {
     if (pass >= MAX_PASSES) throw unavailable(`${side.what} still lists edges; try the delete again`);
     await sleep(100 * pass);
   }
-  // Only the entity this cascade marked (or a concurrent one did): a fresh entity created under the same id
-  // while orphaned edges were being cleaned up is not ours to delete.
-  if (entity === null) return;
+  if (!entityExisted) return removed;
   try {
     await retryConflicts(store, () =>
       store.doc.send(
@@ -113,30 +149,38 @@ async function cascade(store: Store, side: Side): Promise<void> {
   } catch (err) {
     if (!isConditionFailed(err)) throw err; // already deleted by a concurrent cascade
   }
+  return removed;
 }
 
-async function markDeleting(store: Store, side: Side): Promise<void> {
+/** Step 1. True when the entity exists (now marked); false when it is absent. */
+async function markDeleting(store: Store, side: Side): Promise<boolean> {
   try {
     await retryConflicts(store, () =>
       store.doc.send(
         new UpdateCommand({
           TableName: store.tableName,
           Key: { PK: side.key.PK, SK: side.key.SK },
-          UpdateExpression: 'SET #deleting = :now REMOVE #counter',
+          // A second delete of a marked entity keeps the first mark (its time says since when it is pending).
+          UpdateExpression: 'SET #deleting = if_not_exists(#deleting, :now) REMOVE #counter',
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeNames: { '#deleting': DELETING_ATTR, '#counter': side.ownCounter },
           ExpressionAttributeValues: { ':now': new Date().toISOString() },
         }),
       ),
     );
+    return true;
   } catch (err) {
-    // Deleted by a concurrent cascade of the same entity: its edges are still cleaned below.
+    // Absent, or deleted by a concurrent cascade of the same entity: its edges are still cleaned up.
     if (!isConditionFailed(err)) throw err;
+    return false;
   }
 }
 
-/** Deletes one edge with the other side's counter decrement; re-reads the other side when it changed. */
-async function removeEdge(store: Store, side: Side, edge: Item, other: Item | null): Promise<void> {
+/**
+ * Deletes one edge with the other side's counter decrement; re-reads the
+ * other side when it changed. False when the edge was already gone.
+ */
+async function removeEdge(store: Store, side: Side, edge: Item, other: Item | null): Promise<boolean> {
   const { staleReadAttempts } = optionsOf(store);
   const otherKey = side.otherKey(edge);
   for (let round = 1; ; round++) {
@@ -151,7 +195,7 @@ async function removeEdge(store: Store, side: Side, edge: Item, other: Item | nu
         },
         counterChange(store.tableName, otherKey, other, side.otherCounter, -1),
       ]);
-      return;
+      return true;
     } catch (err) {
       if (!(err instanceof TransactionCancelled)) throw err;
       if (err.failed(1)) {
@@ -159,7 +203,7 @@ async function removeEdge(store: Store, side: Side, edge: Item, other: Item | nu
         other = await getItem(store, otherKey);
         continue;
       }
-      if (err.failed(0)) return; // already deleted by a concurrent unenroll or cascade
+      if (err.failed(0)) return false; // already deleted by a concurrent unenroll or cascade
       throw err;
     }
   }
