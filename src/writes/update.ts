@@ -170,13 +170,13 @@ async function current(store: Store, key: ItemKey, what: string): Promise<Item> 
 async function update(store: Store, id: string, what: string, requested: Change, field: CopiedField, value?: string): Promise<Item> {
   const key = field.key(id);
   const stream = store.fanOut === 'stream';
+  // No copied value in the input: nothing to compare or propagate, the entity alone in one UpdateItem.
+  if (value === undefined) return updateEntity(store, key, what, requested);
   const entity = await current(store, key, what);
-  const change = effective(entity, requested, value === undefined ? undefined : field, stream);
+  const change = effective(entity, requested, field, stream);
   if (stream) return isEmpty(change) ? entity : updateEntity(store, key, what, change);
 
-  const copy: Copy | undefined =
-    value === undefined ? undefined : { attr: field.attr, value, edges: field.edges(id), copyAttr: field.copyAttr };
-  if (!copy) return isEmpty(change) ? entity : updateEntity(store, key, what, change);
+  const copy: Copy = { attr: field.attr, value, edges: field.edges(id), copyAttr: field.copyAttr };
   // The value is already the entity's: only copies a crashed fan-out missed may need it.
   const atomically = isEmpty(change) ? null : await updateAtomically(store, key, what, change, copy);
   const updated = atomically ?? (isEmpty(change) ? entity : await updateEntity(store, key, what, change));
