@@ -8,7 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
 import { listDeadLetters } from '../../src/stream/checkpoints.js';
-import { codes, testGateway, type TestGateway } from '../support/gateway.js';
+import { loadConfig } from '../../src/config.js';
+import { createStreamLambdaHandler } from '../../src/stream/lambda.js';
+import { createStreamsClient } from '../../src/stream/streamsClient.js';
+import { codes, localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
+import { lambdaEvent, readAfter, readAll } from '../support/streamRecords.js';
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -260,5 +264,64 @@ describe('worker crash and poison records', () => {
     // The shard went on: the record after the poison one was processed.
     expect((await edgesOf('P2')).every((e) => e.courseTitle === 'Fine')).toBe(true);
     expect((await edgesOf('P1')).every((e) => e.courseTitle === 'Old')).toBe(true);
+  });
+});
+
+describe('the Lambda consumer, fed with records read from the stream', () => {
+  const lambda = () =>
+    createStreamLambdaHandler(loadConfig({ TABLE_NAME: gw.tableName, DYNAMODB_ENDPOINT: localEndpoint(), LOG_LEVEL: 'silent' }), {
+      dynamo: gw.dynamo,
+    });
+  const streams = () => createStreamsClient({ endpoint: localEndpoint() });
+
+  it('propagates a rename and finishes a cascade, answering no batch item failures', async () => {
+    const students = await courseWithStudents('L1', 'Old', 'l1x');
+    await courseWithStudents('L2', 'Doomed', 'l2x', 4);
+    await gw.settle();
+    await gw.stopWorker();
+    const client = streams();
+    const mark = (await readAll(client, gw.streamArn!)).at(-1)?.dynamodb?.SequenceNumber;
+    await gw.run(RENAME, { id: 'L1', t: 'New' });
+    await gw.run(`mutation { deleteCourse(id: "L2") }`);
+    const records = await readAfter(client, gw.streamArn!, mark);
+    expect(records.map((r) => r.eventName)).toEqual(['MODIFY', 'MODIFY']);
+
+    const answer = await lambda()(lambdaEvent(records, gw.streamArn!));
+    expect(answer).toEqual({ batchItemFailures: [] });
+    expect((await edgesOf('L1')).map((e) => e.courseTitle)).toEqual(Array(students.length).fill('New'));
+    expect(await courseOf('L1')).not.toHaveProperty('propagatingSince');
+    expect(await edgesOf('L2')).toEqual([]);
+    expect(await courseOf('L2')).toBeUndefined();
+
+    // Delivered again (at least once): nothing changes.
+    const before = await gw.scan();
+    expect(await lambda()(lambdaEvent(records, gw.streamArn!))).toEqual({ batchItemFailures: [] });
+    expect(await gw.scan()).toEqual(before);
+    client.destroy();
+  });
+
+  it('reports the first record it cannot process, so Lambda retries from there (and bisects, then gives up to the queue)', async () => {
+    await courseWithStudents('L3', 'Old', 'l3x', 2);
+    await courseWithStudents('L4', 'Old', 'l4x', 2);
+    await gw.settle();
+    await gw.stopWorker();
+    const client = streams();
+    const mark = (await readAll(client, gw.streamArn!)).at(-1)?.dynamodb?.SequenceNumber;
+    await gw.run(RENAME, { id: 'L3', t: 'First' });
+    await gw.dynamo.doc.send(
+      new UpdateCommand({
+        TableName: gw.tableName,
+        Key: { PK: 'COURSE#L4', SK: 'PROFILE' },
+        UpdateExpression: 'SET titleVersion = :bad, propagatingSince = :now',
+        ExpressionAttributeValues: { ':bad': 'seven', ':now': new Date().toISOString() },
+      }),
+    );
+    const records = await readAfter(client, gw.streamArn!, mark);
+    expect(records).toHaveLength(2);
+    const answer = await lambda()(lambdaEvent(records, gw.streamArn!));
+    expect(answer).toEqual({ batchItemFailures: [{ itemIdentifier: records[1].dynamodb!.SequenceNumber }] });
+    // The record before the poison one is done.
+    expect((await edgesOf('L3')).every((e) => e.courseTitle === 'First')).toBe(true);
+    client.destroy();
   });
 });
