@@ -64,6 +64,8 @@ export interface ReaderOptions {
   /** Names this reader's checkpoints (default: the stream's label); another name reads the stream anew. */
   checkpointName?: string;
   stats?: StreamStats;
+  /** The batch handler (default: handler.ts's `handleRecords`; tests observe with their own). */
+  handler?: typeof handleRecords;
 }
 
 interface ShardState {
@@ -91,7 +93,7 @@ export class StreamReader {
   private waiters: { after: number; resolve: () => void }[] = [];
 
   constructor(options: ReaderOptions) {
-    this.o = { batchSize: 100, pollMs: 250, maxAttempts: 5, retryDelayMs: 100, shardRefreshMs: 10_000, ...options };
+    this.o = { batchSize: 100, pollMs: 250, maxAttempts: 5, retryDelayMs: 100, shardRefreshMs: 10_000, handler: handleRecords, ...options };
     this.stats = options.stats ?? new StreamStats('stream');
     this.label = options.checkpointName ?? '';
   }
@@ -280,7 +282,7 @@ export class StreamReader {
     let i = 0;
     let attempts = 0;
     while (i < records.length) {
-      const outcome = await handleRecords(this.o.store, records.slice(i), this.o.logger);
+      const outcome = await this.o.handler(this.o.store, records.slice(i), this.o.logger);
       if (this.stopped && !this.stats.running) return; // killed: nothing more is written
       const handled = i + outcome.done;
       this.stats.processed += outcome.done;
