@@ -4,8 +4,8 @@
  * not yet processed (0 when the reader has caught up with the stream).
  */
 export interface StreamStatsSnapshot {
-  /** `stream`: this process reads the stream; `lambda`: another consumer does; `inRequest`: no stream. */
-  mode: 'stream' | 'lambda' | 'inRequest';
+  /** `stream`: this process reads the stream; `external`: another consumer (the Lambda, a stream-worker process) does; `inRequest`: no stream. */
+  mode: 'stream' | 'external' | 'inRequest';
   running: boolean;
   processed: number;
   /** Records given up on after their retries (dead letters). */

@@ -6,7 +6,7 @@
  * |--------------------|---------------|-------------|-----------------------------------|
  * | no                 | any           | `inRequest` | inside the request (warned)       |
  * | yes                | on            | `stream`    | by the reader started here        |
- * | yes                | off           | `lambda`    | by another consumer (the Lambda)  |
+ * | yes                | off           | `external`  | by another consumer (the Lambda, `npm run stream-worker`) |
  *
  * It also logs progress (processed, failed, lag) once a minute while there
  * is any, and gives `/health` its details.
@@ -56,7 +56,7 @@ export function startStreamProcessing({
     return { fanOut: 'inRequest', stats, reader: null, details: () => stats.snapshot(), stop: async () => {} };
   }
   if (!config.stream.worker) {
-    const stats = new StreamStats('lambda');
+    const stats = new StreamStats('external');
     logger.info({ streamArn }, 'stream processing is left to another consumer (STREAM_WORKER=0), e.g. the Lambda of infra/lambda.yaml');
     return { fanOut: 'stream', stats, reader: null, details: () => stats.snapshot(), stop: async () => {} };
   }
