@@ -123,7 +123,7 @@ describe('the gateway process and its stream processor', () => {
       await postGraphQL(gateway.url, { query: 'mutation { updateCourse(id: "H", input: { title: "New" }) { id } }' });
       await gateway.stream.reader!.caughtUp();
       const res = await fetch(gateway.url.replace(/\/graphql$/, '/health'));
-      const body = await res.json();
+      const body = (await res.json()) as any;
       expect(res.status).toBe(200);
       expect(body).toMatchObject({ status: 'ok', details: { table: { lacks: [] }, stream: { mode: 'stream', running: true, failed: 0, lagMs: 0 } } });
       expect(body.details.stream.processed).toBeGreaterThanOrEqual(2);
@@ -150,7 +150,7 @@ describe('the gateway process and its stream processor', () => {
       expect(renamedNow.json).toEqual({ data: { updateCourse: { propagating: false } } });
       const seen = await postGraphQL(gateway.url, { query: '{ student(id: "s") { courses { edges { node { title } } } } }' });
       expect(seen.json.data.student.courses.edges).toEqual([{ node: { title: 'New' } }]);
-      const body = await (await fetch(gateway.url.replace(/\/graphql$/, '/health'))).json();
+      const body = (await (await fetch(gateway.url.replace(/\/graphql$/, '/health'))).json()) as any;
       expect(body.details.stream).toMatchObject({ mode: 'inRequest', running: false });
       expect(body.details.table.lacks.join(' ')).toMatch(/no stream/);
     } finally {

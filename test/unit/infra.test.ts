@@ -216,6 +216,14 @@ describe('infra/lambda.yaml: the stream consumer', () => {
     expect(mapping.Properties.ParallelizationFactor).toBe(1);
   });
 
+  it('filters out the records the handler would ignore (its own edge writes), keeping entity changes and new edges', () => {
+    const patterns = mapping.Properties.FilterCriteria.Filters.map((f: any) => JSON.parse(f.Pattern));
+    expect(patterns).toEqual([
+      { dynamodb: { Keys: { SK: { S: ['PROFILE'] } } }, eventName: ['MODIFY', 'INSERT'] },
+      { dynamodb: { Keys: { SK: { S: [{ prefix: 'COURSE#' }] } } }, eventName: ['INSERT'] },
+    ]);
+  });
+
   it('reports partial batch failures, bisects failing batches and retries a bounded number of times', () => {
     expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     expect(mapping.Properties.BisectBatchOnFunctionError).toBe(true);
