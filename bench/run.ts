@@ -25,7 +25,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import autocannon, { type Result as LoadResult } from 'autocannon';
-import { createDynamo } from '../src/dynamo/client.js';
+import { dynamoFromConfig } from '../src/dynamo/client.js';
+import { loadConfig } from '../src/config.js';
 import { startLocalDynamo } from '../src/dynamo/local.js';
 import { ensureTable } from '../src/dynamo/table.js';
 import type { MetricsSummary } from '../src/dynamo/metrics.js';
@@ -359,17 +360,6 @@ async function main() {
   const servers: Server[] = [];
   try {
     const tableName = 'BenchTable';
-    const dynamo = createDynamo({ endpoint: local.endpoint });
-    await ensureTable(dynamo.raw, tableName);
-    const dataset = buildDataset(SHAPE);
-    const seedStart = Date.now();
-    await writeItems(dynamo.doc, tableName, dataset.items, { concurrency: 8, onProgress: progressBar('seeding') });
-    const seedSeconds = (Date.now() - seedStart) / 1000;
-    dynamo.raw.destroy();
-    const c = dataset.counts;
-    const data = `${dataset.items.length} items (${c.students} students, ${c.courses} courses, ${c.enrollments} enrollments, ${c.customers} customers, ${c.orders} orders, ${c.products} products) seeded in ${fmt(seedSeconds, 1)} s`;
-    console.error(data);
-
     const env = {
       DYNAMODB_ENDPOINT: local.endpoint,
       TABLE_NAME: tableName,
@@ -383,6 +373,18 @@ async function main() {
       MAX_QUERY_ALIASES: '300',
       MAX_QUERY_TOKENS: '5000',
     };
+    // Seeded with the client the served gateway builds from the same configuration.
+    const dynamo = dynamoFromConfig(loadConfig({ ...process.env, ...env }));
+    await ensureTable(dynamo.raw, tableName);
+    const dataset = buildDataset(SHAPE);
+    const seedStart = Date.now();
+    await writeItems(dynamo.doc, tableName, dataset.items, { concurrency: 8, onProgress: progressBar('seeding') });
+    const seedSeconds = (Date.now() - seedStart) / 1000;
+    dynamo.raw.destroy();
+    const c = dataset.counts;
+    const data = `${dataset.items.length} items (${c.students} students, ${c.courses} courses, ${c.enrollments} enrollments, ${c.customers} customers, ${c.orders} orders, ${c.products} products) seeded in ${fmt(seedSeconds, 1)} s`;
+    console.error(data);
+
     const started3 = await Promise.all(MODES.map((mode) => startServer(mode, env)));
     servers.push(...started3);
     const urls = Object.fromEntries(MODES.map((mode, i) => [mode, started3[i].url])) as Record<Mode, string>;

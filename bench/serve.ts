@@ -7,28 +7,19 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { startGateway } from '../src/transport/startGateway.js';
 import { loadConfig } from '../src/config.js';
-import { instrumentClient, OperationMetrics, runWithMetrics } from '../src/dynamo/metrics.js';
+import { silentLogger } from '../src/logger.js';
+import { dynamoFromConfig } from '../src/dynamo/client.js';
+import { OperationMetrics, runWithMetrics } from '../src/dynamo/metrics.js';
 import { directCases } from './direct.js';
 
 const mode = process.argv[2];
 
 async function serveDirect(): Promise<string> {
   const config = loadConfig();
-  // Same transport settings as the gateway's client (src/dynamo/client.ts).
-  const raw = new DynamoDBClient({
-    endpoint: config.dynamodbEndpoint,
-    region: 'us-east-1',
-    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    maxAttempts: 3,
-    requestHandler: new NodeHttpHandler({ connectionTimeout: 1000, requestTimeout: 5000 }),
-  });
-  instrumentClient(raw); // counts requests for the one metered call; cheap otherwise
-  const doc = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true } });
+  // The gateway's own client (src/dynamo/client.ts), from the same configuration: same retries and timeouts.
+  const { doc } = dynamoFromConfig(config);
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -62,7 +53,7 @@ async function main() {
   }
   if (mode !== 'gateway' && mode !== 'naive') throw new Error(`unknown mode ${mode}; expected gateway, naive or direct`);
   const config = loadConfig();
-  const gateway = await startGateway({ ...config, naive: mode === 'naive' }, () => {});
+  const gateway = await startGateway({ ...config, naive: mode === 'naive' }, silentLogger);
   console.log(`READY ${gateway.url}`);
 }
 

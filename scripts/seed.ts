@@ -8,19 +8,20 @@
  * table if it is missing. Progress goes to stderr, a summary to stdout.
  */
 import { ConfigError, loadConfig } from '../src/config.js';
-import { createDynamo } from '../src/dynamo/client.js';
+import { createDynamo, endpointLabel } from '../src/dynamo/client.js';
 import { ensureTable } from '../src/dynamo/table.js';
 import { buildDataset } from './dataset.js';
 import { parseShape, usage } from './seedArgs.js';
-import { progressBar, writeItems } from './seedTable.js';
+import { progressBar, seedClientOptions, writeItems } from './seedTable.js';
 
 async function main() {
   const { shape, concurrency } = parseShape(process.argv.slice(2));
   const config = loadConfig();
-  const dynamo = createDynamo({ endpoint: config.dynamodbEndpoint, region: config.region });
+  const options = seedClientOptions(config);
+  const dynamo = createDynamo(options);
   try {
     const created = await ensureTable(dynamo.raw, config.tableName);
-    console.error(`table ${config.tableName} ${created ? 'created' : 'exists'} at ${config.dynamodbEndpoint ?? 'AWS'}`);
+    console.error(`table ${config.tableName} ${created ? 'created' : 'exists'} at ${endpointLabel(options)}`);
     const dataset = buildDataset(shape);
     const started = Date.now();
     await writeItems(dynamo.doc, config.tableName, dataset.items, { concurrency, onProgress: progressBar('seeding') });

@@ -6,6 +6,15 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../src/dynamo/batchGet.js';
 import { BATCH_WRITE_MAX_ITEMS, batchPut } from '../src/dynamo/batchWrite.js';
+import { withoutEmbedded, type Config } from '../src/config.js';
+import { clientOptions, type ClientOptions } from '../src/dynamo/client.js';
+
+/**
+ * The seed's client: the configuration's endpoint, retries and timeouts;
+ * unset (which only `npm start` serves itself, embedded) and `aws` both mean AWS itself.
+ */
+export const seedClientOptions = (config: Config): ClientOptions =>
+  clientOptions({ ...config, endpoint: withoutEmbedded(config.endpoint) });
 
 export interface SeedOptions {
   /** BatchWriteItem calls in flight at once. */

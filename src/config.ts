@@ -5,6 +5,50 @@
  */
 import { randomBytes } from 'node:crypto';
 
+/**
+ * Where DynamoDB is: `embedded` (DYNAMODB_ENDPOINT unset: `npm start` runs
+ * DynamoDB Local itself, with demo data), `url` (DynamoDB Local, docker, or
+ * any endpoint), `aws` (the SDK's endpoint for the region, real credentials).
+ */
+export type DynamoEndpoint = { kind: 'embedded' } | { kind: 'url'; url: string } | { kind: 'aws' };
+
+/** For programs that never start DynamoDB Local (Lambda, seed): unset means AWS itself. */
+export const withoutEmbedded = (endpoint: DynamoEndpoint): DynamoEndpoint =>
+  endpoint.kind === 'embedded' ? { kind: 'aws' } : endpoint;
+
+/** Every default, stated once; modules that need one take it from here. */
+export const DEFAULTS = {
+  port: 4000,
+  host: '0.0.0.0',
+  tableName: 'AppTable',
+  localDynamoPort: 8000,
+  logLevel: 'info',
+  /** Region for local endpoints (DynamoDB Local ignores it; the SDK insists on one). */
+  localRegion: 'us-east-1',
+  security: {
+    maxDepth: 15,
+    maxAliases: 30,
+    maxTokens: 2000,
+    maxCost: 20_000,
+    maxBodyBytes: 100_000,
+    allowBatchedRequests: false,
+  },
+  dynamoClient: {
+    maxAttempts: 3,
+    retryMode: 'standard',
+    connectionTimeoutMs: 1000,
+    requestTimeoutMs: 2000,
+  },
+  /** The stream processor (docs/stream.md). */
+  stream: {
+    pollMs: 250,
+    batchSize: 100,
+    maxAttempts: 5,
+    retryDelayMs: 200,
+    concurrency: 8,
+  },
+} as const;
+
 export interface Config {
   /** HTTP port (`PORT`, default 4000). */
   port: number;
@@ -16,7 +60,7 @@ export interface Config {
    * `DYNAMODB_ENDPOINT`: unset → embedded DynamoDB Local with demo data; a URL → that endpoint;
    * `aws` → real DynamoDB through the SDK's region and credential chain.
    */
-  dynamodbEndpoint: string | undefined;
+  endpoint: DynamoEndpoint;
   /** `AWS_REGION` (default us-east-1 for local endpoints; the SDK chain otherwise). */
   region: string | undefined;
   /** `NODE_ENV === 'production'`. */
@@ -124,17 +168,17 @@ function boolSetting(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(`${name} must be 1, 0, true or false; got "${env[name]}"`);
 }
 
-function urlSetting(env: Env, name: string): string | undefined {
+function endpointSetting(env: Env, name: string): DynamoEndpoint {
   const raw = env[name];
-  if (raw === undefined || raw === '') return undefined;
-  if (raw === 'aws') return raw;
+  if (raw === undefined || raw === '') return { kind: 'embedded' };
+  if (raw === 'aws') return { kind: 'aws' };
   try {
     const url = new URL(raw);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('protocol');
   } catch {
     throw new ConfigError(`${name} must be "aws" or an http(s) URL such as http://localhost:8000; got "${raw}"`);
   }
-  return raw;
+  return { kind: 'url', url: raw };
 }
 
 function choiceSetting<T extends string>(env: Env, name: string, choices: readonly T[], fallback: T): T {
@@ -149,7 +193,7 @@ function choiceSetting<T extends string>(env: Env, name: string, choices: readon
 
 function hostSetting(env: Env): string {
   const raw = env.HOST?.trim();
-  if (raw === undefined || raw === '') return '0.0.0.0';
+  if (raw === undefined || raw === '') return DEFAULTS.host;
   // A host name or an IPv4/IPv6 address, never a URL: `http://…` or a path here is a common slip.
   if (!/^[A-Za-z0-9.:-]+$/.test(raw)) {
     throw new ConfigError(`HOST must be a host name or IP address such as 0.0.0.0 or 127.0.0.1; got "${raw}"`);
@@ -211,45 +255,46 @@ function cursorSecrets(env: Env, production: boolean) {
 }
 
 export function loadConfig(env: Env = process.env): Config {
-  const tableName = env.TABLE_NAME || 'AppTable';
+  const tableName = env.TABLE_NAME || DEFAULTS.tableName;
   if (!/^[a-zA-Z0-9_.-]{3,255}$/.test(tableName)) {
     throw new ConfigError(`TABLE_NAME must be 3-255 characters of a-z, A-Z, 0-9, _ . -; got "${tableName}"`);
   }
   const production = env.NODE_ENV === 'production';
+  const { security, dynamoClient } = DEFAULTS;
   return {
-    port: intSetting(env, 'PORT', 4000, 0, 65535),
+    port: intSetting(env, 'PORT', DEFAULTS.port, 0, 65535),
     host: hostSetting(env),
     tableName,
-    dynamodbEndpoint: urlSetting(env, 'DYNAMODB_ENDPOINT'),
+    endpoint: endpointSetting(env, 'DYNAMODB_ENDPOINT'),
     region: regionSetting(env),
     production,
     corsOrigins: corsSetting(env),
-    localDynamoPort: intSetting(env, 'DYNAMODB_LOCAL_PORT', 8000, 0, 65535),
-    logLevel: choiceSetting(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    localDynamoPort: intSetting(env, 'DYNAMODB_LOCAL_PORT', DEFAULTS.localDynamoPort, 0, 65535),
+    logLevel: choiceSetting(env, 'LOG_LEVEL', LOG_LEVELS, DEFAULTS.logLevel),
     dynamodbMetricsExtension: boolSetting(env, 'DYNAMODB_METRICS_EXTENSION', env.NODE_ENV !== 'production'),
     naive: boolSetting(env, 'GATEWAY_NAIVE', false),
     security: {
       ...cursorSecrets(env, production),
-      maxDepth: intSetting(env, 'MAX_QUERY_DEPTH', 15, 1, 100),
-      maxAliases: intSetting(env, 'MAX_QUERY_ALIASES', 30, 0, 1000),
-      maxTokens: intSetting(env, 'MAX_QUERY_TOKENS', 2000, 10, 100_000),
-      maxCost: intSetting(env, 'MAX_QUERY_COST', 20_000, 1, 100_000_000),
-      maxBodyBytes: intSetting(env, 'MAX_BODY_BYTES', 100_000, 1_000, 10_000_000),
-      allowBatchedRequests: boolSetting(env, 'ALLOW_BATCHED_REQUESTS', false),
+      maxDepth: intSetting(env, 'MAX_QUERY_DEPTH', security.maxDepth, 1, 100),
+      maxAliases: intSetting(env, 'MAX_QUERY_ALIASES', security.maxAliases, 0, 1000),
+      maxTokens: intSetting(env, 'MAX_QUERY_TOKENS', security.maxTokens, 10, 100_000),
+      maxCost: intSetting(env, 'MAX_QUERY_COST', security.maxCost, 1, 100_000_000),
+      maxBodyBytes: intSetting(env, 'MAX_BODY_BYTES', security.maxBodyBytes, 1_000, 10_000_000),
+      allowBatchedRequests: boolSetting(env, 'ALLOW_BATCHED_REQUESTS', security.allowBatchedRequests),
     },
     dynamoClient: {
-      maxAttempts: intSetting(env, 'DYNAMODB_MAX_ATTEMPTS', 3, 1, 10),
-      retryMode: choiceSetting(env, 'DYNAMODB_RETRY_MODE', ['standard', 'adaptive'] as const, 'standard'),
-      connectionTimeoutMs: intSetting(env, 'DYNAMODB_CONNECT_TIMEOUT_MS', 1000, 50, 60_000),
-      requestTimeoutMs: intSetting(env, 'DYNAMODB_REQUEST_TIMEOUT_MS', 2000, 50, 120_000),
+      maxAttempts: intSetting(env, 'DYNAMODB_MAX_ATTEMPTS', dynamoClient.maxAttempts, 1, 10),
+      retryMode: choiceSetting(env, 'DYNAMODB_RETRY_MODE', ['standard', 'adaptive'] as const, dynamoClient.retryMode),
+      connectionTimeoutMs: intSetting(env, 'DYNAMODB_CONNECT_TIMEOUT_MS', dynamoClient.connectionTimeoutMs, 50, 60_000),
+      requestTimeoutMs: intSetting(env, 'DYNAMODB_REQUEST_TIMEOUT_MS', dynamoClient.requestTimeoutMs, 50, 120_000),
     },
     stream: {
       worker: boolSetting(env, 'STREAM_WORKER', !isAws(env.DYNAMODB_ENDPOINT)),
-      pollMs: intSetting(env, 'STREAM_POLL_MS', 250, 10, 60_000),
-      batchSize: intSetting(env, 'STREAM_BATCH_SIZE', 100, 1, 1000),
-      maxAttempts: intSetting(env, 'STREAM_MAX_ATTEMPTS', 5, 1, 100),
-      retryDelayMs: intSetting(env, 'STREAM_RETRY_DELAY_MS', 200, 0, 60_000),
-      concurrency: intSetting(env, 'STREAM_CONCURRENCY', 8, 1, 64),
+      pollMs: intSetting(env, 'STREAM_POLL_MS', DEFAULTS.stream.pollMs, 10, 60_000),
+      batchSize: intSetting(env, 'STREAM_BATCH_SIZE', DEFAULTS.stream.batchSize, 1, 1000),
+      maxAttempts: intSetting(env, 'STREAM_MAX_ATTEMPTS', DEFAULTS.stream.maxAttempts, 1, 100),
+      retryDelayMs: intSetting(env, 'STREAM_RETRY_DELAY_MS', DEFAULTS.stream.retryDelayMs, 0, 60_000),
+      concurrency: intSetting(env, 'STREAM_CONCURRENCY', DEFAULTS.stream.concurrency, 1, 64),
     },
   };
 }

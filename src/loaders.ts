@@ -30,11 +30,12 @@ import {
   type RangeRead,
   type StartKey,
 } from './dynamo/collection.js';
-import { courseKey, customerKey, itemKeyString, productKey, studentKey, type ItemKey } from './dynamo/keys.js';
+import { itemKeyString, type ItemKey } from './dynamo/keys.js';
 import { orderById } from './model/collections.js';
 import { invariant } from './graphql/errors.js';
-import { toCourse, toCustomer, toOrder, toProduct, toStudent } from './model/mappers.js';
-import type { CourseRecord, CustomerRecord, OrderRecord, ProductRecord, StudentRecord } from './model/records.js';
+import type { Entity, EntityRecord } from './model/entities.js';
+import { toOrder } from './model/mappers.js';
+import type { OrderRecord } from './model/records.js';
 
 export interface ExistsQuery {
   collection: Collection;
@@ -85,20 +86,16 @@ export function createLoaders(doc: DynamoDBDocumentClient, tableName: string, { 
     (reads) => eachSettled(reads, (read) => readRange(doc, tableName, read)),
     { ...batching, cacheKeyFn: json },
   );
-  const entity =
-    <R>(keyOf: (id: string) => ItemKey, map: (item: Item) => R) =>
-    async (id: string): Promise<R | null> => {
-      const found = await item.load(keyOf(id));
-      return found ? map(found) : null;
-    };
+  /** One entity by id (model/entities.ts says how it is keyed and mapped), through the item loader. */
+  const entity = async <R extends EntityRecord>(spec: Entity<R>, id: string): Promise<R | null> => {
+    const found = await item.load(spec.key(id));
+    return found ? spec.map(found) : null;
+  };
 
   return {
     naive,
     item,
-    student: entity<StudentRecord>(studentKey, toStudent),
-    course: entity<CourseRecord>(courseKey, toCourse),
-    customer: entity<CustomerRecord>(customerKey, toCustomer),
-    product: entity<ProductRecord>(productKey, toProduct),
+    entity,
 
     range,
     withParent: new DataLoader<ParentPageRead, Item | null, string>(

@@ -1,6 +1,7 @@
 /**
- * The only file that binds a port or reads process signals.
- * `npm start` → http://localhost:4000/graphql.
+ * `npm start` → http://localhost:4000/graphql: loads the configuration,
+ * starts the gateway (transport/startGateway.ts binds the port) and is the
+ * only file that reads process signals (drain on SIGTERM/SIGINT).
  */
 import { ConfigError, loadConfig } from './config.js';
 import { startGateway } from './transport/startGateway.js';

@@ -11,8 +11,7 @@
  * gateway creates it) and never creates or changes it.
  */
 import { ConfigError, loadConfig } from './config.js';
-import { awsOrUrl } from './transport/gatewayParts.js';
-import { createDynamo } from './dynamo/client.js';
+import { clientOptions, createDynamo } from './dynamo/client.js';
 import { describeLayout, tableExists } from './dynamo/table.js';
 import { sleep } from './dynamo/backoff.js';
 import { createLogger } from './logger.js';
@@ -21,11 +20,12 @@ import { startStreamProcessing } from './stream/worker.js';
 async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
-  if (config.dynamodbEndpoint === undefined) {
+  if (config.endpoint.kind === 'embedded') {
     throw new ConfigError('the stream worker needs DYNAMODB_ENDPOINT (e.g. http://localhost:8000, or aws); `npm start` runs its own worker for the embedded DynamoDB Local');
   }
-  const endpoint = awsOrUrl(config.dynamodbEndpoint);
-  const dynamo = createDynamo({ endpoint, region: config.region, ...config.dynamoClient });
+  const options = clientOptions(config);
+  const endpoint = options.endpoint;
+  const dynamo = createDynamo(options);
   while (!(await tableExists(dynamo.raw, config.tableName).catch(() => false))) {
     logger.info({ table: config.tableName }, 'waiting for the table to exist');
     await sleep(2000);

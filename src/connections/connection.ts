@@ -1,6 +1,9 @@
 /**
  * Relay cursor connections over DynamoDB item collections. The only file
- * that touches cursor bytes.
+ * that builds and reads cursor payloads (the signature itself is
+ * cursorSigning.ts's business); each cursor string is verified and parsed
+ * once per request (`cursorReader`), whichever of the argument check,
+ * look-ahead or the connection resolver meets it first.
  *
  * In:  a collection (partition + sort-key prefix), validated page arguments,
  *      a function turning a stored item into an edge.
@@ -77,26 +80,51 @@ const refusal = (connection: string, argumentName: string, why: string) =>
  * format, and was issued by that field. Run for every cursor argument before
  * execution starts (argumentCheck.ts).
  */
-export function readCursorPayload(codec: CursorCodec, connection: string, cursor: string, argumentName: string): CursorPayload {
-  const refuse = (why: string) => refusal(connection, argumentName, why);
-  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) throw refuse('wrong length');
+export function readCursorPayload(reader: CursorReader, connection: string, cursor: string, argumentName: string): CursorPayload {
+  const read = reader.read(cursor);
+  if ('refused' in read) throw refusal(connection, argumentName, read.refused);
+  if (read.c !== connection) throw refusal(connection, argumentName, 'it was issued by another connection');
+  return read;
+}
+
+/** A codec that also reads cursors: verified and parsed once per cursor string for as long as it lives (one request). */
+export interface CursorReader extends CursorCodec {
+  /** The payload of a cursor whose signature verifies and whose format is ours, or why not. */
+  read(cursor: string): CursorPayload | { refused: string };
+}
+
+function openPayload(codec: CursorCodec, cursor: string): CursorPayload | { refused: string } {
+  if (cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) return { refused: 'wrong length' };
   const opened = codec.open(cursor);
-  if ('error' in opened) throw refuse(opened.error);
+  if ('error' in opened) return { refused: opened.error };
   let payload: CursorPayload;
   try {
     payload = JSON.parse(opened.payload);
   } catch {
-    throw refuse('it does not decode');
+    return { refused: 'it does not decode' };
   }
-  if (!payload || typeof payload !== 'object' || payload.v !== CURSOR_VERSION) throw refuse('unknown format');
-  if (payload.c !== connection) throw refuse('it was issued by another connection');
+  if (!payload || typeof payload !== 'object' || payload.v !== CURSOR_VERSION) return { refused: 'unknown format' };
   return payload;
 }
 
+/** The per-request reader around the server's codec (made with the request's context). */
+export function cursorReader(codec: CursorCodec): CursorReader {
+  const read = new Map<string, CursorPayload | { refused: string }>();
+  return {
+    seal: (payload) => codec.seal(payload),
+    open: (token) => codec.open(token),
+    read(cursor) {
+      let result = read.get(cursor);
+      if (result === undefined) read.set(cursor, (result = openPayload(codec, cursor)));
+      return result;
+    },
+  };
+}
+
 /** The start key of a cursor, checked against the collection (partition, index, key attributes) it is used on. */
-export function decodeCursor(codec: CursorCodec, collection: Collection, cursor: string, argumentName: string): StartKey {
+export function decodeCursor(reader: CursorReader, collection: Collection, cursor: string, argumentName: string): StartKey {
   const refuse = (why: string) => refusal(collection.name, argumentName, why);
-  const payload = readCursorPayload(codec, collection.name, cursor, argumentName);
+  const payload = readCursorPayload(reader, collection.name, cursor, argumentName);
   if (payload.p !== collection.pk || payload.i !== indexOf(collection)) throw refuse('it was issued by another connection');
   const key = payload.k;
   const expected = keyAttributes(collection);
@@ -134,10 +162,10 @@ export interface PagePlan {
  * the connection's resolver runs, so both build it here: the range loader
  * caches by this object, and the plan must be identical to be found again.
  */
-export function planPage(codec: CursorCodec, collection: Collection, args: ConnectionArgs): PagePlan {
+export function planPage(reader: CursorReader, collection: Collection, args: ConnectionArgs): PagePlan {
   const page = validateConnectionArgs(args);
-  const after = page.after === null ? null : decodeCursor(codec, collection, page.after, 'after');
-  const before = page.before === null ? null : decodeCursor(codec, collection, page.before, 'before');
+  const after = page.after === null ? null : decodeCursor(reader, collection, page.after, 'after');
+  const before = page.before === null ? null : decodeCursor(reader, collection, page.before, 'before');
   const { forward, size } = page;
   const read: RangeRead = {
     collection,

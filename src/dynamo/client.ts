@@ -8,16 +8,17 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { DEFAULTS, type Config } from '../config.js';
 import { instrumentClient } from './metrics.js';
 
 export interface ClientOptions {
   /** Endpoint URL; undefined → the SDK's default endpoint for the region (real AWS). */
   endpoint?: string;
   region?: string;
-  /** Total attempts per request, first included (default 3). */
+  /** Total attempts per request, first included. */
   maxAttempts?: number;
   /**
-   * `standard` (default): exponential backoff with jitter, throttling and 5xx
+   * `standard`: exponential backoff with jitter, throttling and 5xx
    * retried. `adaptive` also rate-limits the client after throttling.
    */
   retryMode?: 'standard' | 'adaptive';
@@ -40,15 +41,15 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
   const raw = new DynamoDBClient({
     endpoint: options.endpoint,
     // DynamoDB Local verifies neither region nor signature; real AWS uses the SDK's chain.
-    region: options.region ?? (local ? 'us-east-1' : undefined),
+    region: options.region ?? (local ? DEFAULTS.localRegion : undefined),
     credentials: local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
-    maxAttempts: options.maxAttempts ?? 3,
-    retryMode: options.retryMode ?? 'standard',
+    maxAttempts: options.maxAttempts ?? DEFAULTS.dynamoClient.maxAttempts,
+    retryMode: options.retryMode ?? DEFAULTS.dynamoClient.retryMode,
     // Bounded so an unreachable or hung DynamoDB becomes UNAVAILABLE within seconds, never a hang:
     // worst case ≈ maxAttempts × requestTimeout plus backoff.
     requestHandler: new NodeHttpHandler({
-      connectionTimeout: options.connectionTimeoutMs ?? 1000,
-      requestTimeout: options.requestTimeoutMs ?? 2000,
+      connectionTimeout: options.connectionTimeoutMs ?? DEFAULTS.dynamoClient.connectionTimeoutMs,
+      requestTimeout: options.requestTimeoutMs ?? DEFAULTS.dynamoClient.requestTimeoutMs,
       // Without this the handler only logs a warning when requestTimeout passes and waits on:
       // a DynamoDB that accepts connections but never answers would hang the request for good.
       throwOnRequestTimeout: true,
@@ -60,3 +61,28 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
   });
   return { raw, doc };
 }
+
+/** What a client is built from: the resolved endpoint, the region and the retry/timeout settings. */
+export type DynamoSettings = Pick<Config, 'endpoint' | 'region' | 'dynamoClient'>;
+
+/**
+ * The client options for a configuration. `embedded` needs the URL of the
+ * DynamoDB Local that was started for it; `aws` leaves the endpoint to the SDK.
+ */
+export function clientOptions(settings: DynamoSettings, embeddedUrl?: string): ClientOptions {
+  const { endpoint } = settings;
+  let url: string | undefined;
+  if (endpoint.kind === 'url') url = endpoint.url;
+  else if (endpoint.kind === 'embedded') {
+    if (embeddedUrl === undefined) throw new Error('Invariant violation: the embedded DynamoDB Local has not been started');
+    url = embeddedUrl;
+  }
+  return { endpoint: url, region: settings.region, ...settings.dynamoClient };
+}
+
+/** The client of every entry point (server, Lambda, seed, bench): built from the resolved configuration. */
+export const dynamoFromConfig = (settings: DynamoSettings, embeddedUrl?: string): Dynamo =>
+  createDynamo(clientOptions(settings, embeddedUrl));
+
+/** Where a configuration's client points, for log lines (`AWS` for the SDK's endpoint). */
+export const endpointLabel = (options: ClientOptions): string => options.endpoint ?? 'AWS';

@@ -67,22 +67,89 @@ export interface RangeRead {
   bound?: StartKey | null;
 }
 
-function keyCondition(collection: Collection, forward: boolean, bound: StartKey | null | undefined) {
+/** Sort-key range of a read: `BETWEEN lo AND hi`; absent, the whole collection (`begins_with(prefix)`). */
+interface SortRange {
+  lo: string;
+  hi: string;
+}
+
+/** The key condition of a read over `collection`: the one place key-condition strings are written. */
+function keyCondition(collection: Collection, range?: SortRange) {
   const names = { '#pk': collection.pkAttr, '#sk': collection.skAttr };
-  if (!bound) {
+  if (!range) {
     return {
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: { ':pk': collection.pk, ':prefix': collection.prefix },
     };
   }
-  const boundSk = bound[collection.skAttr];
-  const [lo, hi] = forward ? [collection.prefix, boundSk] : [boundSk, prefixEnd(collection.prefix)];
   return {
     KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
     ExpressionAttributeNames: names,
-    ExpressionAttributeValues: { ':pk': collection.pk, ':lo': lo, ':hi': hi },
+    ExpressionAttributeValues: { ':pk': collection.pk, ':lo': range.lo, ':hi': range.hi },
   };
+}
+
+/** The range that stops at `bound` (exclusive once its item is dropped), in read direction. */
+function boundedRange(collection: Collection, forward: boolean, bound: StartKey): SortRange {
+  const boundSk = bound[collection.skAttr];
+  return forward ? { lo: collection.prefix, hi: boundSk } : { lo: boundSk, hi: prefixEnd(collection.prefix) };
+}
+
+export interface PageRead {
+  /** Query `Limit`. */
+  limit?: number;
+  startKey?: Record<string, unknown>;
+  forward?: boolean;
+  range?: SortRange;
+  /** Strongly consistent where the collection allows it (base table; GSI1 is eventually consistent). */
+  consistent?: boolean;
+  count?: boolean;
+}
+
+/** One Query over `collection`: every read of this module (and every pager of writes) goes through here. */
+function query(doc: DynamoDBDocumentClient, tableName: string, collection: Collection, read: PageRead): Promise<QueryCommandOutput> {
+  const input: QueryCommandInput = {
+    TableName: tableName,
+    IndexName: collection.index,
+    ...keyCondition(collection, read.range),
+    ScanIndexForward: read.forward,
+    ConsistentRead: read.consistent && !collection.index ? true : undefined,
+    Select: read.count ? 'COUNT' : undefined,
+    Limit: read.limit,
+    ExclusiveStartKey: read.startKey,
+  };
+  return doc.send(new QueryCommand(input));
+}
+
+/** One page of a collection's children (one Query); `next` is the LastEvaluatedKey (more may follow). */
+export async function readPage(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  collection: Collection,
+  read: PageRead,
+): Promise<{ items: Item[]; next: Record<string, unknown> | undefined }> {
+  const out = await query(doc, tableName, collection, read);
+  return { items: out.Items ?? [], next: out.LastEvaluatedKey };
+}
+
+/**
+ * Every child of a collection, `pageSize` at a time, following
+ * LastEvaluatedKey until the collection is exhausted (empty pages skipped).
+ */
+export async function* pages(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  collection: Collection,
+  pageSize: number,
+  consistent = false,
+): AsyncGenerator<Item[]> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const { items, next } = await readPage(doc, tableName, collection, { limit: pageSize, startKey, consistent });
+    if (items.length > 0) yield items;
+    startKey = next;
+  } while (startKey);
 }
 
 export async function readRange(
@@ -92,17 +159,12 @@ export async function readRange(
 ): Promise<Item[]> {
   const items: Item[] = [];
   if (limit <= 0) return items;
-  const base: QueryCommandInput = {
-    TableName: tableName,
-    IndexName: collection.index,
-    ScanIndexForward: forward,
-    ...keyCondition(collection, forward, bound),
-  };
+  const range = bound ? boundedRange(collection, forward, bound) : undefined;
   let startKey: Record<string, unknown> | undefined = exclusiveStart ?? undefined;
   do {
     // One more than still needed when a bound is set: the bound item itself may come back and be dropped.
     const want = limit - items.length + (bound ? 1 : 0);
-    const out = await doc.send(new QueryCommand({ ...base, Limit: want, ExclusiveStartKey: startKey }));
+    const out = await query(doc, tableName, collection, { forward, range, limit: want, startKey });
     for (const item of out.Items ?? []) {
       if (items.length === limit) break;
       const sk = item[collection.skAttr];
@@ -170,17 +232,12 @@ export async function readRangeWithParent(
   let exhausted = false;
   do {
     const want: number = limit - items.length + (parent ? 0 : 1);
-    const out: QueryCommandOutput = await doc.send(
-      new QueryCommand({
-        TableName: tableName,
-        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
-        ExpressionAttributeNames: { '#pk': collection.pkAttr, '#sk': collection.skAttr },
-        ExpressionAttributeValues: { ':pk': collection.pk, ':lo': collection.prefix, ':hi': parentSk },
-        ScanIndexForward: forward,
-        Limit: want,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+    const out = await query(doc, tableName, collection, {
+      range: { lo: collection.prefix, hi: parentSk },
+      forward,
+      limit: want,
+      startKey,
+    });
     for (const item of out.Items ?? []) {
       const sk = item[collection.skAttr];
       if (sk === parentSk) parent = item;
@@ -205,18 +262,8 @@ export async function existsBeyond(
   atOrAfter: boolean,
 ): Promise<boolean> {
   const sk = key[collection.skAttr];
-  const [lo, hi] = atOrAfter ? [sk, prefixEnd(collection.prefix)] : [collection.prefix, sk];
-  const out = await doc.send(
-    new QueryCommand({
-      TableName: tableName,
-      IndexName: collection.index,
-      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
-      ExpressionAttributeNames: { '#pk': collection.pkAttr, '#sk': collection.skAttr },
-      ExpressionAttributeValues: { ':pk': collection.pk, ':lo': lo, ':hi': hi },
-      ScanIndexForward: atOrAfter,
-      Limit: 1,
-    }),
-  );
+  const range = atOrAfter ? { lo: sk, hi: prefixEnd(collection.prefix) } : { lo: collection.prefix, hi: sk };
+  const out = await query(doc, tableName, collection, { range, forward: atOrAfter, limit: 1 });
   return (out.Items ?? []).some((item) => String(item[collection.skAttr]).startsWith(collection.prefix));
 }
 
@@ -229,15 +276,7 @@ export async function countCollection(
   let count = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await doc.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: collection.index,
-        Select: 'COUNT',
-        ExclusiveStartKey: startKey,
-        ...keyCondition(collection, true, null),
-      }),
-    );
+    const out = await query(doc, tableName, collection, { count: true, startKey });
     count += out.Count ?? 0;
     startKey = out.LastEvaluatedKey;
   } while (startKey);

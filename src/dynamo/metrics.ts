@@ -128,8 +128,8 @@ const instrumented = new WeakSet<DynamoDBClient>();
 const operationOf = (context: { commandName?: string }) =>
   String(context.commandName ?? 'Unknown').replace(/Command$/, '');
 
-/** Installs the counting middleware once per client. `all` (optional) also sees every request. */
-export function instrumentClient(client: DynamoDBClient, all?: OperationMetrics): void {
+/** Installs the counting middleware once per client. */
+export function instrumentClient(client: DynamoDBClient): void {
   if (instrumented.has(client)) return;
   instrumented.add(client);
   client.middlewareStack.add(
@@ -141,18 +141,15 @@ export function instrumentClient(client: DynamoDBClient, all?: OperationMetrics)
       }
       const metrics = currentMetrics();
       const depth = metrics?.callStarted() ?? 0;
-      const allDepth = all?.callStarted() ?? 0;
       try {
         const result = await next(args);
         // The final output (the deserialize step below sees only the raw response).
         const output = result.output as { ConsumedCapacity?: Consumed | Consumed[] } | undefined;
         const units = capacityUnits(output?.ConsumedCapacity);
         metrics?.recordCapacity(units);
-        all?.recordCapacity(units);
         return result;
       } finally {
         metrics?.callFinished(depth);
-        all?.callFinished(allDepth);
       }
     },
     { step: 'initialize', name: 'gatewayOperationCalls', priority: 'high' },
@@ -162,7 +159,6 @@ export function instrumentClient(client: DynamoDBClient, all?: OperationMetrics)
       const operation = operationOf(context);
       const metrics = currentMetrics();
       metrics?.record(operation);
-      all?.record(operation);
       return next(args);
     },
     { step: 'deserialize', name: 'gatewayOperationMetrics', priority: 'low' },

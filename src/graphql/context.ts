@@ -8,6 +8,7 @@ import { createLoaders, type Loaders } from '../loaders.js';
 import { OperationMetrics } from '../dynamo/metrics.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
 import type { FanOutMode } from '../writes/store.js';
+import { cursorReader, type CursorReader } from '../connections/connection.js';
 
 export interface Deps {
   doc: DynamoDBDocumentClient;
@@ -21,6 +22,8 @@ export interface Deps {
 }
 
 export interface Context extends Deps {
+  /** The server's codec, reading each cursor of this operation once (connections/connection.ts). */
+  cursors: CursorReader;
   loaders: Loaders;
   /** DynamoDB requests of this operation (filled when it runs under runWithMetrics). */
   metrics: OperationMetrics;
@@ -29,5 +32,11 @@ export interface Context extends Deps {
 }
 
 export function createContext(deps: Deps, metrics = new OperationMetrics()): Context {
-  return { ...deps, loaders: createLoaders(deps.doc, deps.tableName, { naive: deps.naive }), metrics, requestId: randomUUID() };
+  return {
+    ...deps,
+    cursors: cursorReader(deps.cursors),
+    loaders: createLoaders(deps.doc, deps.tableName, { naive: deps.naive }),
+    metrics,
+    requestId: randomUUID(),
+  };
 }

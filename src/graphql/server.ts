@@ -1,7 +1,8 @@
 /**
  * createServer(): the Apollo Server with its schema, resolvers, plugins and
- * error formatting. It never listens: main.ts (HTTP) and tests
- * (`executeOperation`) drive it.
+ * error formatting. It never listens: the transports drive it
+ * (transport/httpHandler.ts for node:http, transport/lambdaHandler.ts for
+ * API Gateway), and tests call `executeOperation`.
  */
 import { readFileSync } from 'node:fs';
 import { ApolloServer } from '@apollo/server';

@@ -1,7 +1,8 @@
 /**
  * The named access patterns for one-to-many and many-to-many reads: each
  * says which partition, which index and which sort-key prefix it reads
- * (CONTRACT.md §1). Key strings come from dynamo/keys.ts.
+ * Key strings come from dynamo/keys.ts; model/entities.ts says which
+ * connection field reads which.
  */
 import type { Collection } from '../dynamo/collection.js';
 import { GSI1, keyValue, prefixOf } from '../dynamo/keys.js';
@@ -52,11 +53,3 @@ export const orderById = (orderId: string): Collection => ({
   pk: keyValue('ORDER', orderId),
   prefix: prefixOf('CUSTOMER'),
 });
-
-/** Each connection field and the collection it reads for a parent id. */
-export const connectionCollections: Record<string, (parentId: string) => Collection> = {
-  'Student.courses': studentCourses,
-  'Course.students': courseStudents,
-  'Customer.orders': customerOrders,
-  'Product.parts': productParts,
-};

@@ -8,9 +8,5 @@ export const PageInfo: Resolvers['PageInfo'] = {
   hasPreviousPage: (p) => lazy(p.hasPreviousPage),
 };
 
-const totalCount = { totalCount: (c: { totalCount: () => Promise<number> }) => c.totalCount() };
-
-export const StudentCourseConnection: Resolvers['StudentCourseConnection'] = totalCount;
-export const CourseStudentConnection: Resolvers['CourseStudentConnection'] = totalCount;
-export const OrderConnection: Resolvers['OrderConnection'] = totalCount;
-export const PartConnection: Resolvers['PartConnection'] = totalCount;
+/** Every connection type (one per entity connection, model/entities.ts): totalCount computed only when selected. */
+export const connectionTypeResolvers = { totalCount: (c: { totalCount: () => Promise<number> }) => c.totalCount() };

@@ -1,33 +1,20 @@
 import type { Resolvers } from '../__generated__/resolvers.js';
+import { entities } from '../model/entities.js';
 import { Query } from './Query.js';
 import { Mutation } from './Mutation.js';
-import { Student } from './Student.js';
-import { Course } from './Course.js';
-import { Customer } from './Customer.js';
-import { Product } from './Product.js';
+import { entityTypeResolvers } from './entityType.js';
 import { Order, Part } from './OrderAndPart.js';
 import { DateTime } from './DateTime.js';
-import {
-  CourseStudentConnection,
-  OrderConnection,
-  PageInfo,
-  PartConnection,
-  StudentCourseConnection,
-} from './Connection.js';
+import { connectionTypeResolvers, PageInfo } from './Connection.js';
 
 export const resolvers: Resolvers = {
   DateTime,
   Query,
   Mutation,
-  Student,
-  Course,
-  Customer,
-  Product,
+  // Student, Course, Customer, Product and their connection types, from model/entities.ts.
+  ...Object.fromEntries(entities.map((e) => [e.typeName, entityTypeResolvers(e)])),
+  ...Object.fromEntries(entities.map((e) => [e.connection.typeName, connectionTypeResolvers])),
   Order,
   Part,
   PageInfo,
-  StudentCourseConnection,
-  CourseStudentConnection,
-  OrderConnection,
-  PartConnection,
 };

@@ -27,20 +27,10 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Context } from '../graphql/context.js';
-import type { Item } from '../dynamo/batchGet.js';
-import { parentSortsLast, type Collection } from '../dynamo/collection.js';
-import type { ItemKey } from '../dynamo/keys.js';
+import { parentSortsLast } from '../dynamo/collection.js';
+import type { Entity, EntityRecord } from '../model/entities.js';
 import { planPage, type PagePlan } from '../connections/connection.js';
 import type { ConnectionArgs } from '../connections/args.js';
-
-/** How to read one kind of entity, and which of its connections look-ahead may read with it. */
-export interface EntityRead<R> {
-  key: (id: string) => ItemKey;
-  map: (item: Item) => R;
-  /** Name of the connection field on the entity's type. */
-  connection: string;
-  collection: (id: string) => Collection;
-}
 
 // Only AST helpers from graphql here: type predicates (isObjectType, getArgumentValues) use
 // instanceof, which fails when the test runner loads graphql's ESM build next to Apollo's CJS one.
@@ -112,21 +102,18 @@ export function selectedConnectionArgs(info: GraphQLResolveInfo, name: string): 
 }
 
 /** Loads an entity by id for a root field, reading ahead for its selected connection. */
-export async function loadEntity<R>(
+export async function loadEntity<R extends EntityRecord>(
   ctx: Context,
   info: GraphQLResolveInfo,
-  spec: EntityRead<R>,
+  spec: Entity<R>,
   id: string,
 ): Promise<R | null> {
   const key = spec.key(id);
-  const plain = async () => {
-    const found = await ctx.loaders.item.load(key);
-    return found ? spec.map(found) : null;
-  };
+  const plain = () => ctx.loaders.entity(spec, id);
   if (ctx.loaders.naive) return plain();
-  const args = selectedConnectionArgs(info, spec.connection);
+  const args = selectedConnectionArgs(info, spec.connection.field);
   if (!args) return plain();
-  const collection = spec.collection(id);
+  const collection = spec.connection.collection(id);
   let plan: PagePlan;
   try {
     plan = planPage(ctx.cursors, collection, args);

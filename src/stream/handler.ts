@@ -22,7 +22,8 @@ import type { Item } from '../dynamo/batchGet.js';
 import { idFrom, PROFILE_SK } from '../dynamo/keys.js';
 import type { Logger } from '../logger.js';
 import { COURSE_TITLE, PROPAGATING_ATTR, STUDENT_NAME, type CopiedField } from '../model/copiedFields.js';
-import { courseSide, finishCascade, studentSide } from '../writes/cascade.js';
+import { course, student } from '../model/entities.js';
+import { finishCascade, sideOf } from '../writes/cascade.js';
 import { DELETING_ATTR } from '../writes/conditions.js';
 import type { Store } from '../writes/store.js';
 import { propagate, refreshEdges } from './propagate.js';
@@ -107,7 +108,7 @@ export async function handleRecords(store: Store, records: StreamRecordLike[], l
           outcome.copies += result.written;
           logger?.debug({ entity: `${task.field.side} ${task.id}`, written: result.written, skipped: result.skipped }, 'copies propagated');
         } else {
-          const side = task.field.side === 'student' ? studentSide(task.id) : courseSide(task.id);
+          const side = sideOf(task.field.side === 'student' ? student : course, task.id);
           const removed = await finishCascade(store, side, true, { onlyMarked: true });
           outcome.edgesRemoved += removed;
           logger?.debug({ entity: `${task.field.side} ${task.id}`, removed }, 'cascade finished');

@@ -14,8 +14,8 @@
  * The DynamoDB client and the store are made once per Lambda instance.
  */
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { loadConfig, type Config } from '../config.js';
-import { createDynamo, type Dynamo } from '../dynamo/client.js';
+import { loadConfig, withoutEmbedded, type Config } from '../config.js';
+import { dynamoFromConfig, type Dynamo } from '../dynamo/client.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { Store } from '../writes/store.js';
 import { handleRecords } from './handler.js';
@@ -30,8 +30,8 @@ export interface StreamLambdaOptions {
 
 export function createStreamLambdaHandler(config: Config = loadConfig(), options: StreamLambdaOptions = {}): StreamLambdaHandler {
   const logger = options.logger ?? createLogger(config.logLevel);
-  const endpoint = config.dynamodbEndpoint === 'aws' ? undefined : config.dynamodbEndpoint;
-  const dynamo = options.dynamo ?? createDynamo({ endpoint, region: config.region, ...config.dynamoClient });
+  // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
+  const dynamo = options.dynamo ?? dynamoFromConfig({ ...config, endpoint: withoutEmbedded(config.endpoint) });
   const store: Store = { doc: dynamo.doc, tableName: config.tableName, writeOptions: { concurrency: config.stream.concurrency } };
 
   return async (event) => {

@@ -31,7 +31,7 @@ export interface StreamProcessing {
 export interface StreamProcessingOptions {
   config: Config;
   dynamo: Dynamo;
-  /** The endpoint in use (the embedded DynamoDB Local's, a URL, or undefined for AWS). */
+  /** The endpoint URL in use (the embedded DynamoDB Local's, a URL), or undefined for AWS itself. */
   endpoint: string | undefined;
   streamArn: string | null;
   logger: Logger;
@@ -61,7 +61,7 @@ export function startStreamProcessing({
     return { fanOut: 'stream', stats, reader: null, details: () => stats.snapshot(), stop: async () => {} };
   }
   const streams = createStreamsClient({
-    endpoint: endpoint === 'aws' ? undefined : endpoint,
+    endpoint,
     region: config.region,
     maxAttempts: config.dynamoClient.maxAttempts,
     connectionTimeoutMs: config.dynamoClient.connectionTimeoutMs,

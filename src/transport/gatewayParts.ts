@@ -12,7 +12,7 @@
 import type { ApolloServer } from '@apollo/server';
 import type { Config } from '../config.js';
 import type { Context, Deps } from '../graphql/context.js';
-import { createDynamo, type Dynamo } from '../dynamo/client.js';
+import { dynamoFromConfig, type Dynamo } from '../dynamo/client.js';
 import type { Logger } from '../logger.js';
 import { createServer } from '../graphql/server.js';
 import { createCursorCodec } from '../connections/cursorSigning.js';
@@ -25,18 +25,15 @@ export interface GatewayParts {
 
 export interface PartsOptions {
   logger: Logger;
-  /** The endpoint actually used: the embedded DynamoDB Local's, or undefined for real DynamoDB. */
-  endpoint: string | undefined;
+  /** The URL of the embedded DynamoDB Local, when the configuration's endpoint is `embedded`. */
+  embeddedUrl?: string;
   /** A ready client instead of a new one (tests). */
   dynamo?: Dynamo;
 }
 
-/** `DYNAMODB_ENDPOINT=aws` means the SDK's own endpoint for the region. */
-export const awsOrUrl = (endpoint: string | undefined): string | undefined => (endpoint === 'aws' ? undefined : endpoint);
-
-export function createGatewayParts(config: Config, { logger, endpoint, dynamo }: PartsOptions): GatewayParts {
+export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo }: PartsOptions): GatewayParts {
   const { security } = config;
-  const client = dynamo ?? createDynamo({ endpoint: awsOrUrl(endpoint), region: config.region, ...config.dynamoClient });
+  const client = dynamo ?? dynamoFromConfig(config, embeddedUrl);
   const server = createServer({
     production: config.production,
     logger,

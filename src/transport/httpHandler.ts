@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
+import { DEFAULTS } from '../config.js';
 import type { Context } from '../graphql/context.js';
 import type { Logger } from '../logger.js';
 import { OperationMetrics, runWithMetrics } from '../dynamo/metrics.js';
@@ -13,7 +14,7 @@ import { OperationMetrics, runWithMetrics } from '../dynamo/metrics.js';
 export interface HttpOptions {
   /** Allowed origins; `*` allows any; undefined allows any http://localhost or 127.0.0.1 origin. */
   corsOrigins: string[] | undefined;
-  /** Largest request body accepted, in bytes. */
+  /** Largest request body accepted, in bytes (default: the configuration's, MAX_BODY_BYTES). */
   maxBodyBytes?: number;
   health: () => Promise<boolean>;
   /** Extra figures for `/health` (`details`): what the table lacks, the stream processor's progress. */
@@ -52,7 +53,7 @@ function send(res: ServerResponse, status: number, body: unknown) {
 }
 
 export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOptions) {
-  const maxBodyBytes = options.maxBodyBytes ?? 1_000_000;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.security.maxBodyBytes;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const url = new URL(req.url ?? '/', 'http://localhost');

@@ -24,7 +24,7 @@ import {
   type LambdaHandler,
 } from '@as-integrations/aws-lambda';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context as LambdaContext } from 'aws-lambda';
-import { loadConfig, type Config } from '../config.js';
+import { loadConfig, withoutEmbedded, type Config } from '../config.js';
 import type { ApolloServer } from '@apollo/server';
 import { createContext, type Context } from '../graphql/context.js';
 import type { Dynamo } from '../dynamo/client.js';
@@ -40,7 +40,7 @@ export type ApiGatewayHandler = (
 
 export interface LambdaOptions {
   logger?: Logger;
-  /** Defaults to a client for `config.dynamodbEndpoint` (real DynamoDB when unset or `aws`). */
+  /** Defaults to a client for `config.endpoint` (real DynamoDB when `embedded` or `aws`). */
   dynamo?: Dynamo;
 }
 
@@ -74,11 +74,10 @@ const asCjsServer = (server: ApolloServer<Context>) => server as unknown as CjsA
 export function createLambdaHandler(config: Config = loadConfig(), options: LambdaOptions = {}): ApiGatewayHandler {
   const logger = options.logger ?? createLogger(config.logLevel);
   // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
-  const { dynamo, server, deps } = createGatewayParts(config, {
-    logger,
-    endpoint: config.dynamodbEndpoint,
-    dynamo: options.dynamo,
-  });
+  const { dynamo, server, deps } = createGatewayParts(
+    { ...config, endpoint: withoutEmbedded(config.endpoint) },
+    { logger, dynamo: options.dynamo },
+  );
 
   const graphql: LambdaHandler<ReturnType<typeof handlers.createAPIGatewayProxyEventV2RequestHandler>> =
     startServerAndCreateLambdaHandler(asCjsServer(server), handlers.createAPIGatewayProxyEventV2RequestHandler(), {

@@ -8,13 +8,13 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../config.js';
 import { createContext } from '../graphql/context.js';
-import type { Dynamo } from '../dynamo/client.js';
+import { clientOptions, endpointLabel, type Dynamo } from '../dynamo/client.js';
 import { tableHealthy } from '../dynamo/health.js';
 import { startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { describeLayout, ensureTable } from '../dynamo/table.js';
 import { loadDemoData } from '../model/demoData.js';
 import { createHttpHandler } from './httpHandler.js';
-import { asLogger, createLogger, type LogFn, type Logger } from '../logger.js';
+import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 import { startStreamProcessing, type StreamProcessing } from '../stream/worker.js';
 
@@ -27,32 +27,29 @@ export interface Gateway {
   stop: () => Promise<void>;
 }
 
-/** Re-exported for existing importers; the probe lives in dynamo/health.ts, shared with Lambda. */
-export { tableHealthy };
-
 export async function startGateway(
   config: Config,
-  log: Logger | LogFn = createLogger(config.logLevel),
+  logger: Logger = createLogger(config.logLevel),
 ): Promise<Gateway> {
-  const logger = asLogger(log, config.logLevel);
   let local: LocalDynamo | null = null;
-  let endpoint = config.dynamodbEndpoint;
-  if (endpoint === undefined) {
+  if (config.endpoint.kind === 'embedded') {
     logger.info({ port: config.localDynamoPort || null }, 'starting embedded DynamoDB Local');
     local = await startLocalDynamo({ port: config.localDynamoPort });
-    endpoint = local.endpoint;
   }
-  const { dynamo, server: apollo, deps } = createGatewayParts(config, { logger, endpoint });
+  const embeddedUrl = local?.endpoint;
+  const endpoint = endpointLabel(clientOptions(config, embeddedUrl));
+  const { dynamo, server: apollo, deps } = createGatewayParts(config, { logger, embeddedUrl });
   let http: Server | undefined;
   let stream: StreamProcessing | undefined;
   let lacks: string[] = [];
   try {
     const created = await ensureTable(dynamo.raw, config.tableName);
-    logger.info({ table: config.tableName, created, endpoint: endpoint ?? 'AWS' }, `table ${created ? 'created' : 'exists'}`);
+    logger.info({ table: config.tableName, created, endpoint }, `table ${created ? 'created' : 'exists'}`);
     const layout = await describeLayout(dynamo.raw, config.tableName);
     for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
     lacks = layout.lacks;
-    stream = startStreamProcessing({ config, dynamo, endpoint, streamArn: layout.streamArn, logger });
+    const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
+    stream = startStreamProcessing({ config, dynamo, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger });
     deps.fanOut = stream.fanOut;
     if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName) }, 'loaded demo data');
 

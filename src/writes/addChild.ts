@@ -14,40 +14,39 @@
 import type { AddPartInput, PlaceOrderInput } from '../__generated__/resolvers.js';
 import type { Item } from '../dynamo/batchGet.js';
 import { readRange } from '../dynamo/collection.js';
-import { customerKey, productKey, type ItemKey } from '../dynamo/keys.js';
-import { conflict, notFound, transactionConflict } from '../graphql/errors.js';
+
+import { conflict, notFound } from '../graphql/errors.js';
 import { orderById } from '../model/collections.js';
+import { customer, product, type Entity } from '../model/entities.js';
 import { orderItem, partItem } from '../model/items.js';
 import { toOrder, toPart } from '../model/mappers.js';
 import type { OrderRecord, PartRecord } from '../model/records.js';
 import { validateId } from '../connections/args.js';
-import { counterChange, type Counter } from './conditions.js';
+import { counterChange } from './conditions.js';
 import { idOrNew } from './ids.js';
 import { optionalText, quantity, text, total } from './input.js';
-import { getItem, optionsOf, type Store } from './store.js';
-import { transact, TransactionCancelled } from './transact.js';
+import { READ_AGAIN, untilFresh } from './staleRead.js';
+import { getItem, type Store } from './store.js';
+import { tryTransact } from './transact.js';
 
-async function putChild(store: Store, parent: ItemKey, parentWhat: string, counter: Counter, child: Item, childWhat: string) {
-  const { staleReadAttempts } = optionsOf(store);
-  for (let round = 1; ; round++) {
+/** Puts `child` into the connection of `parentEntity` `parentId` and increments that connection's counter. */
+async function putChild(store: Store, parentEntity: Entity, parentId: string, child: Item, childWhat: string) {
+  const parent = parentEntity.key(parentId);
+  const parentWhat = `${parentEntity.typeName} ${parentId}`;
+  const counter = parentEntity.connection.counter;
+  return untilFresh(store, async () => {
     const seen = await getItem(store, parent);
     if (seen === null) throw notFound(`${parentWhat} not found`);
-    try {
-      await transact(store, [
-        { Put: { TableName: store.tableName, Item: child, ConditionExpression: 'attribute_not_exists(PK)' } },
-        counterChange(store.tableName, parent, seen, counter, 1),
-      ]);
-      return seen;
-    } catch (err) {
-      if (!(err instanceof TransactionCancelled)) throw err;
-      if (err.failed(0)) throw conflict(`${childWhat} already exists`);
-      if (err.failed(1)) {
-        if (round >= staleReadAttempts) throw transactionConflict();
-        continue; // the parent was deleted, or its counter appeared or vanished: read again
-      }
-      throw err;
-    }
-  }
+    const cancelled = await tryTransact(store, [
+      { Put: { TableName: store.tableName, Item: child, ConditionExpression: 'attribute_not_exists(PK)' } },
+      counterChange(store.tableName, parent, seen, counter, 1),
+    ]);
+    if (cancelled === null) return seen;
+    if (cancelled.failed(0)) throw conflict(`${childWhat} already exists`);
+    // The parent was deleted, or its counter appeared or vanished: read again.
+    if (cancelled.failed(1)) return READ_AGAIN;
+    throw cancelled;
+  });
 }
 
 export async function placeOrder(store: Store, customerId: string, input: PlaceOrderInput): Promise<OrderRecord> {
@@ -64,7 +63,7 @@ export async function placeOrder(store: Store, customerId: string, input: PlaceO
     const [existing] = await readRange(store.doc, store.tableName, { collection: orderById(order.id), forward: true, limit: 1 });
     if (existing) throw conflict(`Order ${order.id} already exists`);
   }
-  await putChild(store, customerKey(customerId), `Customer ${customerId}`, 'orderCount', item, `Order ${order.id}`);
+  await putChild(store, customer, customerId, item, `Order ${order.id}`);
   return order;
 }
 
@@ -77,6 +76,6 @@ export async function addPart(store: Store, productId: string, input: AddPartInp
     quantity: quantity(input.quantity, 'input.quantity'),
   });
   const part = toPart(item);
-  await putChild(store, productKey(productId), `Product ${productId}`, 'partCount', item, `Part ${part.id}`);
+  await putChild(store, product, productId, item, `Part ${part.id}`);
   return part;
 }

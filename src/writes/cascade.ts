@@ -16,19 +16,26 @@
  * A missing entity is NOT_FOUND unless edges of it remain (left by another
  * program, or a cascade interrupted between steps 3's check and delete on a
  * lagging index): then those are cleaned up and the id is returned.
+ *
+ * With a stream (`store.fanOut === 'stream'`) the request does step 1 alone
+ * (one UpdateItem) and answers; the stream processor (src/stream/) runs
+ * steps 2 and 3 (`finishCascade`) when it sees the mark. A second delete of
+ * a marked entity keeps the first mark and answers the id again.
  */
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import { courseCounterKey, courseKey, idFrom, studentKey, type ItemKey } from '../dynamo/keys.js';
-import { invariant, notFound, transactionConflict, unavailable } from '../graphql/errors.js';
-import { courseStudents, studentCourses } from '../model/collections.js';
+import { courseCounterKey, idFrom, type EntityKind, type ItemKey } from '../dynamo/keys.js';
+import { invariant, notFound, unavailable } from '../graphql/errors.js';
+import { course, student, type Counter, type Entity } from '../model/entities.js';
 import { validateId } from '../connections/args.js';
-import { counterChange, DELETING_ATTR, type Counter } from './conditions.js';
+import { counterChange, DELETING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';
 import { anyLeft, forEachLimit, pages } from './fanOut.js';
-import { getItem, optionsOf, sleep, type Store } from './store.js';
-import { retryConflicts, transact, TransactionCancelled } from './transact.js';
+import { sleep } from '../dynamo/backoff.js';
+import { READ_AGAIN, untilFresh } from './staleRead.js';
+import { getItem, optionsOf, type Store } from './store.js';
+import { retryConflicts, tryTransact } from './transact.js';
 
 const MAX_PASSES = 4;
 
@@ -42,51 +49,45 @@ export interface Side {
   otherCounter: Counter;
 }
 
-function otherId(kind: 'STUDENT' | 'COURSE', value: unknown): string {
+function otherId(kind: EntityKind, value: unknown): string {
   const id = idFrom(kind, value);
   invariant(id !== null, `edge key ${JSON.stringify(value)} is not a ${kind}# key`);
   return id;
 }
 
-export const studentSide = (id: string): Side => ({
-  what: `Student ${id}`,
-  key: studentKey(id),
-  ownCounter: 'courseCount',
-  edges: studentCourses(id),
-  // The item holding the course's count for this student's edge.
-  otherKey: (edge) => courseCounterKey(otherId('COURSE', edge.SK), otherId('STUDENT', edge.PK)),
-  otherCounter: 'studentCount',
-});
+/** One side of the many-to-many enrollment, as model/entities.ts declares it. */
+export function sideOf(entity: Entity, id: string): Side {
+  invariant(entity.edgeOther !== undefined, `${entity.typeName} has no many-to-many edges to cascade`);
+  const { keyAttr } = entity.edgeOther;
+  const other = entity.edgeOther.entity();
+  return {
+    what: `${entity.typeName} ${id}`,
+    key: entity.key(id),
+    ownCounter: entity.connection.counter,
+    edges: entity.connection.collection(id),
+    // The item holding the other side's count for this edge (a course's, for a student's edges, may be
+    // one of its counter shards: the key helper decides).
+    otherKey: (edge) =>
+      other.kind === 'COURSE'
+        ? courseCounterKey(otherId('COURSE', edge[keyAttr]), otherId('STUDENT', edge.PK))
+        : other.key(otherId(other.kind, edge[keyAttr])),
+    otherCounter: other.connection.counter,
+  };
+}
 
-export const courseSide = (id: string): Side => ({
-  what: `Course ${id}`,
-  key: courseKey(id),
-  ownCounter: 'studentCount',
-  edges: courseStudents(id),
-  otherKey: (edge) => studentKey(otherId('STUDENT', edge.PK)),
-  otherCounter: 'courseCount',
-});
-
-export async function deleteStudent(store: Store, id: string): Promise<string> {
-  await cascade(store, studentSide(validateId(id)));
+/** Deletes the entity and all its enrollment edges; returns its id. */
+export async function deleteEntity(store: Store, entity: Entity, id: string): Promise<string> {
+  await cascade(store, sideOf(entity, validateId(id)));
   return id;
 }
 
-export async function deleteCourse(store: Store, id: string): Promise<string> {
-  await cascade(store, courseSide(validateId(id)));
-  return id;
-}
+export const deleteStudent = (store: Store, id: string) => deleteEntity(store, student, id);
+export const deleteCourse = (store: Store, id: string) => deleteEntity(store, course, id);
 
-/**
- * With a stream, the request only marks the entity (one UpdateItem) and the
- * stream processor finishes the cascade (src/stream/). An entity that is
- * already gone but left edges behind (another program's table, a crash
- * between the last edge and the entity on a lagging index) has nothing to
- * mark: those edges are cleaned up in the request, as without a stream.
- */
 async function cascade(store: Store, side: Side): Promise<void> {
   if (store.fanOut === 'stream') {
     if (await markDeleting(store, side)) return;
+    // Nothing to mark: only edges an absent entity left behind remain to clean up, here and now.
     if (!(await anyLeft(store, side.edges))) throw notFound(`${side.what} not found`);
     await finishCascade(store, side, false);
     return;
@@ -101,7 +102,10 @@ async function cascade(store: Store, side: Side): Promise<void> {
  * Steps 2 and 3: every edge with the other side's counter, then the entity
  * (only while it carries the mark, and only when `entityExisted`: a fresh
  * entity created under the same id while orphaned edges were being cleaned
- * up is not ours to delete). Safe to repeat; the stream processor runs it.
+ * up is not ours to delete). Safe to repeat; the stream processor runs it
+ * with `onlyMarked`, since its record may be old: it acts only on an entity
+ * that is still marked (absent: the cascade already finished; unmarked: a
+ * new entity was created under the same id since).
  * Returns the number of edges this call removed.
  */
 export async function finishCascade(
@@ -111,8 +115,6 @@ export async function finishCascade(
   { onlyMarked = false } = {},
 ): Promise<number> {
   if (onlyMarked) {
-    // The stream processor acts on a record that may be old: only an entity still marked is being deleted
-    // (absent: the cascade already finished; unmarked: a new entity was created under the same id since).
     const entity = await getItem(store, side.key);
     if (entity === null || entity[DELETING_ATTR] === undefined) return 0;
   }
@@ -181,30 +183,23 @@ async function markDeleting(store: Store, side: Side): Promise<boolean> {
  * other side when it changed. False when the edge was already gone.
  */
 async function removeEdge(store: Store, side: Side, edge: Item, other: Item | null): Promise<boolean> {
-  const { staleReadAttempts } = optionsOf(store);
   const otherKey = side.otherKey(edge);
-  for (let round = 1; ; round++) {
-    try {
-      await transact(store, [
-        {
-          Delete: {
-            TableName: store.tableName,
-            Key: { PK: edge.PK, SK: edge.SK },
-            ConditionExpression: 'attribute_exists(PK)',
-          },
+  return untilFresh<boolean>(store, async (round) => {
+    // The first round uses the other side as the page's BatchGet read it.
+    if (round > 1) other = await getItem(store, otherKey);
+    const cancelled = await tryTransact(store, [
+      {
+        Delete: {
+          TableName: store.tableName,
+          Key: { PK: edge.PK, SK: edge.SK },
+          ConditionExpression: 'attribute_exists(PK)',
         },
-        counterChange(store.tableName, otherKey, other, side.otherCounter, -1),
-      ]);
-      return true;
-    } catch (err) {
-      if (!(err instanceof TransactionCancelled)) throw err;
-      if (err.failed(1)) {
-        if (round >= staleReadAttempts) throw transactionConflict();
-        other = await getItem(store, otherKey);
-        continue;
-      }
-      if (err.failed(0)) return false; // already deleted by a concurrent unenroll or cascade
-      throw err;
-    }
-  }
+      },
+      counterChange(store.tableName, otherKey, other, side.otherCounter, -1),
+    ]);
+    if (cancelled === null) return true;
+    if (cancelled.failed(1)) return READ_AGAIN;
+    if (cancelled.failed(0)) return false; // already deleted by a concurrent unenroll or cascade
+    throw cancelled;
+  });
 }

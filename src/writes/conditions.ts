@@ -1,7 +1,7 @@
 /**
  * Condition and counter pieces of transact items.
  *
- * Counters (CONTRACT.md §1) change in the same transaction as the relation,
+ * Counters change in the same transaction as the relation,
  * and only where they exist: a table filled by another program may lack
  * them, and ADD on an absent counter would create it as ±1 while the true
  * count is N. So the writer decides from the entity it read:
@@ -14,12 +14,11 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import type { ItemKey } from '../dynamo/keys.js';
+import type { Counter } from '../model/entities.js';
 import type { TransactItem } from './transact.js';
 
 /** Set while a cascade delete removes the entity's edges; writes that would add an edge refuse such an entity. */
 export const DELETING_ATTR = 'deletingAt';
-
-export type Counter = 'courseCount' | 'studentCount' | 'orderCount' | 'partCount';
 
 /** A condition expression with its placeholders; `and` joins them with fresh placeholder names. */
 export interface Condition {

@@ -16,14 +16,15 @@
  */
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { courseKey, enrollmentKeys, studentKey } from '../dynamo/keys.js';
-import { conflict, notFound, transactionConflict } from '../graphql/errors.js';
+import { conflict, notFound } from '../graphql/errors.js';
 import { enrollmentItem } from '../model/items.js';
 import { toCourse } from '../model/mappers.js';
 import type { CourseRecord } from '../model/records.js';
 import { validateId } from '../connections/args.js';
 import { absent, counterAfter, counterChange, DELETING_ATTR, unchanged } from './conditions.js';
-import { optionsOf, type Store } from './store.js';
-import { transact, TransactionCancelled } from './transact.js';
+import { READ_AGAIN, untilFresh } from './staleRead.js';
+import type { Store } from './store.js';
+import { tryTransact } from './transact.js';
 
 /** Absent, or on its way out (a cascade delete has started): no new edges for it. */
 export const gone = (item: Item | null): boolean => item === null || item[DELETING_ATTR] !== undefined;
@@ -49,8 +50,7 @@ export interface Enrollment {
 export async function enroll(store: Store, studentId: string, courseId: string): Promise<Enrollment> {
   validateId(studentId, 'studentId');
   validateId(courseId, 'courseId');
-  const { staleReadAttempts } = optionsOf(store);
-  for (let round = 1; ; round++) {
+  return untilFresh(store, async () => {
     const { student, course } = await readBoth(store, studentId, courseId);
     if (student === null || course === null || gone(student) || gone(course)) {
       throw missing(studentId, courseId, student, course);
@@ -67,32 +67,27 @@ export async function enroll(store: Store, studentId: string, courseId: string):
       courseTitleVersion: typeof course.titleVersion === 'number' ? course.titleVersion : undefined,
       studentNameVersion: typeof student.nameVersion === 'number' ? student.nameVersion : undefined,
     });
-    try {
-      await transact(store, [
-        { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } },
-        counterChange(store.tableName, studentKey(studentId), student, 'courseCount', 1, [
-          unchanged('name', student.name),
-          unchanged('nameVersion', student.nameVersion),
-          absent(DELETING_ATTR),
-        ]),
-        counterChange(store.tableName, courseKey(courseId), course, 'studentCount', 1, [
-          unchanged('title', course.title),
-          unchanged('titleVersion', course.titleVersion),
-          absent(DELETING_ATTR),
-        ]),
-      ]);
-    } catch (err) {
-      if (!(err instanceof TransactionCancelled)) throw err;
-      if (err.failed(1) || err.failed(2)) {
-        // An entity changed since it was read (renamed, deleted, counter added or removed): read again.
-        if (round >= staleReadAttempts) throw transactionConflict();
-        continue;
-      }
-      if (err.failed(0)) throw conflict(`Student ${studentId} is already enrolled in course ${courseId}`);
-      throw err;
+    const cancelled = await tryTransact(store, [
+      { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } },
+      counterChange(store.tableName, studentKey(studentId), student, 'courseCount', 1, [
+        unchanged('name', student.name),
+        unchanged('nameVersion', student.nameVersion),
+        absent(DELETING_ATTR),
+      ]),
+      counterChange(store.tableName, courseKey(courseId), course, 'studentCount', 1, [
+        unchanged('title', course.title),
+        unchanged('titleVersion', course.titleVersion),
+        absent(DELETING_ATTR),
+      ]),
+    ]);
+    if (cancelled === null) {
+      return { edge, course: { ...toCourse(course), studentCount: counterAfter(course, 'studentCount', 1) } };
     }
-    return { edge, course: { ...toCourse(course), studentCount: counterAfter(course, 'studentCount', 1) } };
-  }
+    // An entity changed since it was read (renamed, deleted, counter added or removed): read again.
+    if (cancelled.failed(1) || cancelled.failed(2)) return READ_AGAIN;
+    if (cancelled.failed(0)) throw conflict(`Student ${studentId} is already enrolled in course ${courseId}`);
+    throw cancelled;
+  });
 }
 
 /**
@@ -103,34 +98,26 @@ export async function enroll(store: Store, studentId: string, courseId: string):
 export async function unenroll(store: Store, studentId: string, courseId: string): Promise<boolean> {
   validateId(studentId, 'studentId');
   validateId(courseId, 'courseId');
-  const { staleReadAttempts } = optionsOf(store);
-  for (let round = 1; ; round++) {
+  const edgeKey = enrollmentKeys(studentId, courseId);
+  return untilFresh(store, async () => {
     const { student, course } = await readBoth(store, studentId, courseId);
-    const edgeKey = enrollmentKeys(studentId, courseId);
-    try {
-      await transact(store, [
-        {
-          Delete: {
-            TableName: store.tableName,
-            Key: { PK: edgeKey.PK, SK: edgeKey.SK },
-            ConditionExpression: 'attribute_exists(PK)',
-          },
+    const cancelled = await tryTransact(store, [
+      {
+        Delete: {
+          TableName: store.tableName,
+          Key: { PK: edgeKey.PK, SK: edgeKey.SK },
+          ConditionExpression: 'attribute_exists(PK)',
         },
-        counterChange(store.tableName, studentKey(studentId), student, 'courseCount', -1),
-        counterChange(store.tableName, courseKey(courseId), course, 'studentCount', -1),
-      ]);
-      return true;
-    } catch (err) {
-      if (!(err instanceof TransactionCancelled)) throw err;
-      if (err.failed(1) || err.failed(2)) {
-        if (round >= staleReadAttempts) throw transactionConflict();
-        continue;
-      }
-      if (err.failed(0)) {
-        if (student === null || course === null) throw missing(studentId, courseId, student, course);
-        throw notFound(`Student ${studentId} is not enrolled in course ${courseId}`);
-      }
-      throw err;
+      },
+      counterChange(store.tableName, studentKey(studentId), student, 'courseCount', -1),
+      counterChange(store.tableName, courseKey(courseId), course, 'studentCount', -1),
+    ]);
+    if (cancelled === null) return true;
+    if (cancelled.failed(1) || cancelled.failed(2)) return READ_AGAIN;
+    if (cancelled.failed(0)) {
+      if (student === null || course === null) throw missing(studentId, courseId, student, course);
+      throw notFound(`Student ${studentId} is not enrolled in course ${courseId}`);
     }
-  }
+    throw cancelled;
+  });
 }

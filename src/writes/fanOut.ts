@@ -2,47 +2,24 @@
  * The two tools of every write that touches an unbounded number of edges
  * (rename fan-out, cascade delete):
  * - `pages`: the children of a collection, `pageSize` at a time, following
- *   LastEvaluatedKey until the collection is exhausted (base-table pages are
+ *   LastEvaluatedKey until the collection is exhausted, through the same
+ *   collection layer as reads (dynamo/collection.ts; base-table pages are
  *   read strongly consistent; GSI1 offers only eventual consistency);
  * - `forEachLimit`: at most `concurrency` calls in flight; after the first
  *   failure no new call starts, the ones in flight finish, and the failure
  *   is rethrown (so a crash point is well defined and re-running resumes).
  */
-import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
-import type { Collection } from '../dynamo/collection.js';
+import { pages as collectionPages, readPage, type Collection } from '../dynamo/collection.js';
 import type { Store } from './store.js';
 
-/** One Query page of a collection's children; `next` is the LastEvaluatedKey (more may follow). */
-export async function queryPage(
-  store: Store,
-  collection: Collection,
-  limit: number,
-  startKey?: Record<string, unknown>,
-): Promise<{ items: Item[]; next: Record<string, unknown> | undefined }> {
-  const out = await store.doc.send(
-    new QueryCommand({
-      TableName: store.tableName,
-      IndexName: collection.index,
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
-      ExpressionAttributeNames: { '#pk': collection.pkAttr, '#sk': collection.skAttr },
-      ExpressionAttributeValues: { ':pk': collection.pk, ':prefix': collection.prefix },
-      ConsistentRead: collection.index ? undefined : true,
-      Limit: limit,
-      ExclusiveStartKey: startKey,
-    }),
-  );
-  return { items: out.Items ?? [], next: out.LastEvaluatedKey };
-}
+/** One page of at most `limit` edges, read as writes read (strongly consistent where possible). */
+export const edgePage = (store: Store, collection: Collection, limit: number) =>
+  readPage(store.doc, store.tableName, collection, { limit, consistent: true });
 
-export async function* pages(store: Store, collection: Collection, pageSize: number): AsyncGenerator<Item[]> {
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const { items, next } = await queryPage(store, collection, pageSize, startKey);
-    if (items.length > 0) yield items;
-    startKey = next;
-  } while (startKey);
-}
+/** The write-side pager: every edge of `collection`, `pageSize` at a time. */
+export const pages = (store: Store, collection: Collection, pageSize: number): AsyncGenerator<Item[]> =>
+  collectionPages(store.doc, store.tableName, collection, pageSize, true);
 
 /** Is there any child left in the collection? (One Limit-1 Query.) */
 export async function anyLeft(store: Store, collection: Collection): Promise<boolean> {

@@ -61,5 +61,3 @@ export async function getItem(store: Store, key: ItemKey): Promise<Item | null> 
   );
   return out.Item ?? null;
 }
-
-export { backoff, sleep } from '../dynamo/backoff.js';

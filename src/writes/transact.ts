@@ -22,7 +22,8 @@
  */
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { transactionConflict, unavailable } from '../graphql/errors.js';
-import { backoff, optionsOf, type Store } from './store.js';
+import { backoff } from '../dynamo/backoff.js';
+import { optionsOf, type Store } from './store.js';
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
@@ -86,6 +87,17 @@ export async function transact(store: Store, items: TransactItem[]): Promise<voi
     if (e?.name === 'TransactionCanceledException' && e.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')) {
       throw new TransactionCancelled(e.CancellationReasons.map((r) => r.Code ?? 'None'));
     }
+    throw err;
+  }
+}
+
+/** `transact`, with a cancellation by a failed condition returned instead of thrown (null: committed). */
+export async function tryTransact(store: Store, items: TransactItem[]): Promise<TransactionCancelled | null> {
+  try {
+    await transact(store, items);
+    return null;
+  } catch (err) {
+    if (err instanceof TransactionCancelled) return err;
     throw err;
   }
 }

@@ -35,7 +35,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { UpdateCourseInput, UpdateStudentInput } from '../__generated__/resolvers.js';
 import type { Item } from '../dynamo/batchGet.js';
-import { courseKey, studentKey, type ItemKey } from '../dynamo/keys.js';
+import type { ItemKey } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../graphql/errors.js';
 import { toCourse, toStudent } from '../model/mappers.js';
 import type { CourseRecord, StudentRecord } from '../model/records.js';
@@ -45,10 +45,11 @@ import { COURSE_TITLE, PROPAGATING_ATTR, STUDENT_NAME, type CopiedField } from '
 import { isConditionFailed } from './create.js';
 import { gone } from './enroll.js';
 import { editEdge, settleCopies, type Copy } from './copies.js';
-import { queryPage } from './fanOut.js';
+import { edgePage } from './fanOut.js';
 import { email, text } from './input.js';
+import { READ_AGAIN, untilFresh } from './staleRead.js';
 import { getItem, optionsOf, type Store } from './store.js';
-import { retryConflicts, transact, TransactionCancelled, type TransactItem } from './transact.js';
+import { retryConflicts, tryTransact } from './transact.js';
 
 interface Change {
   set: Record<string, unknown>;
@@ -133,27 +134,26 @@ async function updateEntity(store: Store, key: ItemKey, what: string, change: Ch
  * vanishing under it) and the caller must fan out instead.
  */
 async function updateAtomically(store: Store, key: ItemKey, what: string, change: Change, copy: Copy): Promise<Item | null> {
-  const { atomicEdges, staleReadAttempts } = optionsOf(store);
+  const { atomicEdges } = optionsOf(store);
   if (atomicEdges <= 0) return null;
-  for (let round = 1; round <= staleReadAttempts; round++) {
-    const [entity, edges] = await Promise.all([getItem(store, key), queryPage(store, copy.edges, atomicEdges + 1)]);
-    if (entity === null || gone(entity)) throw notFound(`${what} not found`);
-    if (edges.next !== undefined || edges.items.length > atomicEdges) return null;
-    const stale = edges.items.filter((edge) => edge[copy.copyAttr] !== copy.value);
-    const items: TransactItem[] = [
-      { Update: entityUpdate(store.tableName, key, change) },
-      ...stale.map((edge) => ({ Update: editEdge(store.tableName, edge, copy) })),
-    ];
-    try {
-      await transact(store, items);
-      return applied(entity, change);
-    } catch (err) {
-      if (!(err instanceof TransactionCancelled)) throw err;
-      if (err.failed(0)) throw notFound(`${what} not found`);
+  return untilFresh(
+    store,
+    async () => {
+      const [entity, edges] = await Promise.all([getItem(store, key), edgePage(store, copy.edges, atomicEdges + 1)]);
+      if (entity === null || gone(entity)) throw notFound(`${what} not found`);
+      if (edges.next !== undefined || edges.items.length > atomicEdges) return null;
+      const stale = edges.items.filter((edge) => edge[copy.copyAttr] !== copy.value);
+      const cancelled = await tryTransact(store, [
+        { Update: entityUpdate(store.tableName, key, change) },
+        ...stale.map((edge) => ({ Update: editEdge(store.tableName, edge, copy) })),
+      ]);
+      if (cancelled === null) return applied(entity, change);
+      if (cancelled.failed(0)) throw notFound(`${what} not found`);
       // An edge was deleted between the read and the transaction: read again.
-    }
-  }
-  return null;
+      return READ_AGAIN;
+    },
+    () => null,
+  );
 }
 
 /** Reads the entity: NOT_FOUND when it is absent or being deleted. */

@@ -29,6 +29,21 @@ async function refusedWithoutRequests(cursor: string, argument: 'after' | 'befor
 }
 
 describe('signed cursors', () => {
+  it('verifies and decodes each cursor once per request, though the argument check, look-ahead and the resolver all use it', async () => {
+    const [, second] = await courseCursors('1');
+    const codec = gw.deps.cursors;
+    let opened = 0;
+    gw.deps.cursors = { seal: (payload) => codec.seal(payload), open: (token) => (opened++, codec.open(token)) };
+    try {
+      const result = await gw.run(COURSES, { id: '1', first: 1, after: second });
+      expect(result.errors).toBeUndefined();
+      expect(result.data.student.courses.edges.map((e: any) => e.node.id)).toEqual(['C']);
+      expect(opened).toBe(1);
+    } finally {
+      gw.deps.cursors = codec;
+    }
+  });
+
   it('pages forward with endCursor as after and backward with startCursor as before', async () => {
     const first = await gw.run(COURSES, { id: '1', first: 1 });
     const page = first.data.student.courses;

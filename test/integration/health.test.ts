@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tableHealthy } from '../../src/transport/startGateway.js';
+import { tableHealthy } from '../../src/dynamo/health.js';
 import { createDynamo } from '../../src/dynamo/client.js';
 import { freePort } from '../../src/dynamo/local.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';

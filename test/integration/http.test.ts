@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { startGateway, type Gateway } from '../../src/transport/startGateway.js';
 import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/logger.js';
 import { localEndpoint } from '../support/gateway.js';
 
 let gateway: Gateway;
@@ -15,7 +16,7 @@ const tableName = `http_${randomUUID().slice(0, 8)}`;
 
 beforeAll(async () => {
   const config = loadConfig({ DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: tableName, PORT: '0', HOST: '127.0.0.1' });
-  gateway = await startGateway(config, () => {});
+  gateway = await startGateway(config, silentLogger);
   base = gateway.url.replace(/\/graphql$/, '');
 });
 afterAll(async () => {

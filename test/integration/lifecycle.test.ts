@@ -4,11 +4,12 @@ import { connect } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '../../src/config.js';
 import { startGateway } from '../../src/transport/startGateway.js';
+import { silentLogger } from '../../src/logger.js';
 import { ensureTable } from '../../src/dynamo/table.js';
 import { freePort, startLocalDynamo } from '../../src/dynamo/local.js';
 import { localEndpoint, postGraphQL, TEST_CURSOR_SECRET } from '../support/gateway.js';
 
-const quiet = () => {};
+const quiet = silentLogger;
 
 function gatewayConfig(endpoint: string, env: Record<string, string> = {}) {
   return loadConfig({

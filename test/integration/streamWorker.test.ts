@@ -11,7 +11,9 @@ import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
+import { silentLogger } from '../../src/logger.js';
 import { tableDefinition } from '../../src/dynamo/table.js';
 import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
 import { startGateway } from '../../src/transport/startGateway.js';
@@ -105,19 +107,19 @@ describe('npm run stream-worker', () => {
 });
 
 describe('the gateway process and its stream processor', () => {
-  const config = (tableName: string, logLevel = 'silent') =>
+  const config = (tableName: string) =>
     loadConfig({
       DYNAMODB_ENDPOINT: localEndpoint(),
       PORT: '0',
       HOST: '127.0.0.1',
       TABLE_NAME: tableName,
       CURSOR_SECRET: TEST_CURSOR_SECRET,
-      LOG_LEVEL: logLevel,
+      LOG_LEVEL: 'silent',
       STREAM_POLL_MS: '20',
     });
 
   it('runs its own processor on a local endpoint and reports mode, counts and lag in /health details', async () => {
-    const gateway = await startGateway(config(`t_${randomUUID().slice(0, 8)}`), () => {});
+    const gateway = await startGateway(config(`t_${randomUUID().slice(0, 8)}`), silentLogger);
     try {
       await postGraphQL(gateway.url, { query: 'mutation { createCourse(input: { id: "H", title: "Old" }) { id } }' });
       await postGraphQL(gateway.url, { query: 'mutation { updateCourse(id: "H", input: { title: "New" }) { id } }' });
@@ -137,7 +139,7 @@ describe('the gateway process and its stream processor', () => {
     const { StreamSpecification: _, ...withoutStream } = tableDefinition(tableName);
     await gw.dynamo.raw.send(new CreateTableCommand(withoutStream));
     const lines: string[] = [];
-    const gateway = await startGateway(config(tableName, 'warn'), (line) => lines.push(line));
+    const gateway = await startGateway(config(tableName), pino({ level: 'warn' }, { write: (line: string) => void lines.push(line) }));
     try {
       expect(lines.filter((l) => /no stream/.test(l)).length).toBeGreaterThan(0);
       await gateway.stream.stop();

@@ -4,12 +4,12 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('loadConfig', () => {
   it('defaults to port 4000, table AppTable and the embedded DynamoDB Local', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 4000, tableName: 'AppTable', dynamodbEndpoint: undefined, production: false });
+    expect(c).toMatchObject({ port: 4000, tableName: 'AppTable', endpoint: { kind: 'embedded' }, production: false });
   });
 
   it('accepts an endpoint URL or `aws` for real DynamoDB', () => {
-    expect(loadConfig({ DYNAMODB_ENDPOINT: 'http://localhost:8000' }).dynamodbEndpoint).toBe('http://localhost:8000');
-    expect(loadConfig({ DYNAMODB_ENDPOINT: 'aws' }).dynamodbEndpoint).toBe('aws');
+    expect(loadConfig({ DYNAMODB_ENDPOINT: 'http://localhost:8000' }).endpoint).toEqual({ kind: 'url', url: 'http://localhost:8000' });
+    expect(loadConfig({ DYNAMODB_ENDPOINT: 'aws' }).endpoint).toEqual({ kind: 'aws' });
   });
 
   it.each([
@@ -31,7 +31,7 @@ describe('loadConfig defaults', () => {
       port: 4000,
       host: '0.0.0.0',
       tableName: 'AppTable',
-      dynamodbEndpoint: undefined,
+      endpoint: { kind: 'embedded' },
       region: undefined,
       production: false,
       corsOrigins: undefined,
@@ -77,7 +77,7 @@ describe('loadConfig defaults', () => {
       port: 8080,
       host: '127.0.0.1',
       tableName: 'Prod.Table-1',
-      dynamodbEndpoint: 'http://dynamodb:8000',
+      endpoint: { kind: 'url', url: 'http://dynamodb:8000' },
       region: 'eu-west-1',
       production: true,
       corsOrigins: ['https://app.example.com', 'http://localhost:3000'],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { enrollmentKeys, idFrom, keyValue, orderKeys } from '../../src/dynamo/keys.js';
 import { courseStudents, studentCourses } from '../../src/model/collections.js';
-import { decodeCursor, encodeCursor } from '../../src/connections/connection.js';
+import { cursorReader, decodeCursor, encodeCursor } from '../../src/connections/connection.js';
 import { createCursorCodec } from '../../src/connections/cursorSigning.js';
 import { validateConnectionArgs, validateId } from '../../src/connections/args.js';
 
@@ -25,7 +25,7 @@ describe('key design', () => {
 
 describe('cursors', () => {
   const key = { PK: 'STUDENT#1', SK: 'COURSE#A' };
-  const codec = createCursorCodec({ current: 'unit-test-cursor-secret-0123456789abcdef' });
+  const codec = cursorReader(createCursorCodec({ current: 'unit-test-cursor-secret-0123456789abcdef' }));
   // Signed with the right secret, so only the structural checks behind the signature stand in the way.
   const signed = (payload: object) => codec.seal(JSON.stringify(payload));
 

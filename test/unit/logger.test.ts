@@ -1,20 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asLogger, createLogger, silentLogger } from '../../src/logger.js';
-
-describe('asLogger', () => {
-  it('hands a plain callback the message of every line at or above the level', () => {
-    const messages: string[] = [];
-    const logger = asLogger((m) => messages.push(m), 'info');
-    logger.info({ table: 'AppTable' }, 'table created');
-    logger.debug('not shown');
-    logger.warn('careful');
-    expect(messages).toEqual(['table created', 'careful']);
-  });
-
-  it('returns a pino logger unchanged', () => {
-    expect(asLogger(silentLogger)).toBe(silentLogger);
-  });
-});
+import { createLogger } from '../../src/logger.js';
 
 describe('createLogger', () => {
   it('uses the configured level', () => {

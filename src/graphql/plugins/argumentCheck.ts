@@ -25,21 +25,20 @@ import {
   type FieldNode,
   type GraphQLSchema,
 } from 'graphql';
-import { connectionCollections } from '../../model/collections.js';
+import { connectionCollections, entities } from '../../model/entities.js';
 import { badUserInput } from '../errors.js';
 import type { Context } from '../context.js';
-import type { CursorCodec } from '../../connections/cursorSigning.js';
-import { readCursorPayload } from '../../connections/connection.js';
+import { readCursorPayload, type CursorReader } from '../../connections/connection.js';
 import { validateConnectionArgs, validateId } from '../../connections/args.js';
 import { checkMemo } from '../checkMemo.js';
 
-const ID_ARGUMENTS = ['id', 'studentId', 'courseId', 'customerId', 'productId'];
+const ID_ARGUMENTS = ['id', ...entities.map((e) => e.idArgument)];
 
 export function checkArguments(
   schema: GraphQLSchema,
   document: DocumentNode,
   variables: Record<string, unknown>,
-  cursors: CursorCodec,
+  cursors: CursorReader,
 ): void {
   const typeInfo = new TypeInfo(schema);
   // Arguments of the fields enclosing the current one (innermost last).

@@ -44,6 +44,7 @@ import {
 } from 'graphql';
 import { ErrorCode } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../connections/args.js';
+import { DEFAULTS } from '../../config.js';
 import { checkMemo } from '../checkMemo.js';
 
 export interface QueryLimits {
@@ -128,16 +129,6 @@ export function operationCost(
 const costMessage = (max: number, cost: number) =>
   `Query cost limit of ${max} exceeded, found ${cost}. A connection costs first/last (default ${DEFAULT_PAGE_SIZE}) times what each item selects; ask for smaller pages or fewer nested connections.`;
 
-/** Validation rule form of the cost limit (static: variables given up front, or none). */
-export function connectionCostRule(maxCost: number, variables?: Variables): ValidationRule {
-  return (context) => ({
-    OperationDefinition(operation) {
-      const cost = operationCost(context.getSchema(), operation, (n) => context.getFragment(n), variables);
-      if (cost > maxCost) context.reportError(new GraphQLError(costMessage(maxCost, cost), { nodes: [operation] }));
-    },
-  });
-}
-
 /**
  * The cost limit as Apollo plugin: it runs once the operation is resolved,
  * when the request's variables are known, and still before execution.
@@ -197,5 +188,6 @@ export function queryLimits(limits: QueryLimits, { production }: { production: b
   };
 }
 
-/** Defaults matching config.ts, for tools and tests that build a server without configuration. */
-export const DEFAULT_LIMITS: QueryLimits = { maxDepth: 15, maxAliases: 30, maxTokens: 2000, maxCost: 20_000 };
+/** The configuration's defaults, for tools and tests that build a server without configuration. */
+const { maxDepth, maxAliases, maxTokens, maxCost } = DEFAULTS.security;
+export const DEFAULT_LIMITS: QueryLimits = { maxDepth, maxAliases, maxTokens, maxCost };

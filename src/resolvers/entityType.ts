@@ -1,0 +1,43 @@
+/**
+ * The resolvers of an entity type (Student, Course, Customer, Product),
+ * derived from its declaration in model/entities.ts: its id, its text
+ * fields, and its connection with a totalCount from the entity's counter
+ * (counted from the collection when a table written by another program
+ * lacks it).
+ *
+ * A record built from an edge's copy knows only its id and name/title
+ * (`complete: false`); the other fields load the entity item (complete.ts).
+ * Plain values are returned when the record holds them: a promise per field
+ * is measurable work on large pages.
+ */
+import type { Context } from '../graphql/context.js';
+import type { ConnectionArgs } from '../connections/args.js';
+import { readConnection } from '../connections/connection.js';
+import type { Entity, EntityRecord } from '../model/entities.js';
+import { complete, required } from './complete.js';
+
+type Field = (record: EntityRecord & Record<string, unknown>, args: never, ctx: Context) => unknown;
+
+export function entityTypeResolvers(entity: Entity): Record<string, Field> {
+  const full = (record: EntityRecord, ctx: Context) =>
+    complete(record, entity.typeName, (id) => ctx.loaders.entity(entity, id)) as Promise<EntityRecord & Record<string, unknown>>;
+  const fields: Record<string, Field> = { id: (r) => r.id };
+  for (const name of entity.requiredFields) {
+    fields[name] = (r, _, ctx) => r[name] ?? full(r, ctx).then((f) => required(f[name], name));
+  }
+  for (const name of entity.optionalFields) {
+    fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? null) : full(r, ctx).then((f) => f[name] ?? null));
+  }
+  for (const name of entity.flags ?? []) {
+    fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? false) : full(r, ctx).then((f) => f[name] ?? false));
+  }
+  const { connection } = entity;
+  fields[connection.field] = (r, args: ConnectionArgs, ctx) => {
+    const collection = connection.collection(r.id);
+    return readConnection(ctx, collection, args, connection.edge, async () => {
+      const counted = (await full(r, ctx))[connection.counter];
+      return typeof counted === 'number' ? counted : ctx.loaders.count.load(collection);
+    });
+  };
+  return fields;
+}
