@@ -254,7 +254,16 @@ function cursorSecrets(env: Env, production: boolean) {
   return { cursorSecret: raw, cursorSecretsPrevious: previous, cursorSecretGenerated: false };
 }
 
-export function loadConfig(env: Env = process.env): Config {
+export interface LoadOptions {
+  /**
+   * Whether this process signs cursors (default true). The stream processor
+   * (`npm run stream-worker`, the stream Lambda) serves no GraphQL, so
+   * production does not require CURSOR_SECRET of it.
+   */
+  servesGraphql?: boolean;
+}
+
+export function loadConfig(env: Env = process.env, { servesGraphql = true }: LoadOptions = {}): Config {
   const tableName = env.TABLE_NAME || DEFAULTS.tableName;
   if (!/^[a-zA-Z0-9_.-]{3,255}$/.test(tableName)) {
     throw new ConfigError(`TABLE_NAME must be 3-255 characters of a-z, A-Z, 0-9, _ . -; got "${tableName}"`);
@@ -274,7 +283,7 @@ export function loadConfig(env: Env = process.env): Config {
     dynamodbMetricsExtension: boolSetting(env, 'DYNAMODB_METRICS_EXTENSION', env.NODE_ENV !== 'production'),
     naive: boolSetting(env, 'GATEWAY_NAIVE', false),
     security: {
-      ...cursorSecrets(env, production),
+      ...cursorSecrets(env, production && servesGraphql),
       maxDepth: intSetting(env, 'MAX_QUERY_DEPTH', security.maxDepth, 1, 100),
       maxAliases: intSetting(env, 'MAX_QUERY_ALIASES', security.maxAliases, 0, 1000),
       maxTokens: intSetting(env, 'MAX_QUERY_TOKENS', security.maxTokens, 10, 100_000),

@@ -18,7 +18,7 @@ import { createLogger } from './logger.js';
 import { startStreamProcessing } from './stream/worker.js';
 
 async function main() {
-  const config = loadConfig();
+  const config = loadConfig(process.env, { servesGraphql: false });
   const logger = createLogger(config.logLevel);
   if (config.endpoint.kind === 'embedded') {
     throw new ConfigError('the stream worker needs DYNAMODB_ENDPOINT (e.g. http://localhost:8000, or aws); `npm start` runs its own worker for the embedded DynamoDB Local');

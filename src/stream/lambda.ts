@@ -28,7 +28,10 @@ export interface StreamLambdaOptions {
   dynamo?: Dynamo;
 }
 
-export function createStreamLambdaHandler(config: Config = loadConfig(), options: StreamLambdaOptions = {}): StreamLambdaHandler {
+export function createStreamLambdaHandler(
+  config: Config = loadConfig(process.env, { servesGraphql: false }),
+  options: StreamLambdaOptions = {},
+): StreamLambdaHandler {
   const logger = options.logger ?? createLogger(config.logLevel);
   // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
   const dynamo = options.dynamo ?? dynamoFromConfig({ ...config, endpoint: withoutEmbedded(config.endpoint) });

@@ -153,6 +153,11 @@ describe('stream processor configuration', () => {
     expect(loadConfig({ STREAM_WORKER: 'false' }).stream.worker).toBe(false);
   });
 
+  it('does not require CURSOR_SECRET in production of a process that serves no GraphQL (the stream processor)', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' }, { servesGraphql: false })).not.toThrow();
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET is required/);
+  });
+
   it('reads and bounds every stream setting, naming the variable', () => {
     const { stream } = loadConfig({
       STREAM_POLL_MS: '50',
