@@ -48,10 +48,11 @@ export async function startGateway(
     const layout = await describeLayout(dynamo.raw, config.tableName);
     for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
     lacks = layout.lacks;
+    if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName) }, 'loaded demo data');
+    // After the demo data: its records are read afterwards, not competing with its writes at start-up.
     const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
     stream = startStreamProcessing({ config, dynamo, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger });
     deps.fanOut = stream.fanOut;
-    if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName) }, 'loaded demo data');
 
     await apollo.start();
     http = createHttpServer(
