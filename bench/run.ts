@@ -14,7 +14,7 @@
  *    `duration` seconds per server, the order rotating each round: p50/p99
  *    latency, ops/s, and CPU time per operation from /proc.
  *
- * Results: a table on stdout, bench/results.md (shown in README), raw
+ * Results: a table on stdout, bench/results.md (shown in docs/performance.md), raw
  * figures in bench/results/latest.json. `BENCH_CPU_PROF=<dir>` runs the
  * servers with `--cpu-prof` into that directory; `BENCH_NODE_FLAGS` sets
  * their Node flags.

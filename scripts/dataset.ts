@@ -1,5 +1,5 @@
 /**
- * A synthetic data set in the contract's layout (CONTRACT.md §1), for
+ * A synthetic data set in the table layout (docs/table.md), for
  * seeding and benchmarks.
  *
  * In:  a shape (how many students, courses, enrollments per student, …) and

@@ -3,7 +3,7 @@
  *   --customers 200 --orders-per-customer 12 [--products 50 --parts-per-product 6]
  *   [--scale-base 50] [--seed 1] [--concurrency 8]`
  *
- * Writes a synthetic data set (scripts/dataset.ts) in the contract's layout
+ * Writes a synthetic data set (scripts/dataset.ts) in the table layout
  * to TABLE_NAME at DYNAMODB_ENDPOINT (AWS itself when unset), creating the
  * table if it is missing. Progress goes to stderr, a summary to stdout.
  */

@@ -1,5 +1,5 @@
 /**
- * The contract's error codes (CONTRACT.md §3) and the one place where
+ * The error codes (docs/errors.md) and the one place where
  * domain errors and DynamoDB failures become GraphQL errors.
  *
  * Resolvers throw the helpers below for a caller's mistake; anything else
@@ -77,7 +77,7 @@ export function isUnavailableError(err: unknown): boolean {
 const TOKEN_LIMIT = /Document contains more tha[nt] (\d+) tokens/;
 
 /**
- * Apollo's formatError hook: gives every error a contract code, and keeps
+ * Apollo's formatError hook: gives every error one of the codes above, and keeps
  * internals (messages of unexpected errors, stack traces) out of
  * production responses.
  */

@@ -1,5 +1,5 @@
 /**
- * Stored item shapes (CONTRACT.md §1): the one place that assembles a full
+ * Stored item shapes (docs/table.md): the one place that assembles a full
  * item from its parts. Mutations, demo data, seeding and tests build items
  * here, so every writer produces the same layout.
  */

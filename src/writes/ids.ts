@@ -1,7 +1,7 @@
 /**
  * Ids for entities created without one: ULIDs from a monotonic factory, so
  * ids made in the same millisecond still sort in creation order (children
- * list oldest first, CONTRACT.md §1). Crockford base32: never contains `#`.
+ * list oldest first, docs/table.md). Crockford base32: never contains `#`.
  */
 import { monotonicFactory } from 'ulid';
 import { validateId } from '../connections/args.js';

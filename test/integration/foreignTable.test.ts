@@ -1,5 +1,5 @@
 /**
- * A table filled by another program in the contract's layout, without the
+ * A table filled by another program in the table layout (docs/table.md), without the
  * attributes the gateway maintains (counters, denormalized copies), reads
  * correctly: counts come from COUNT Queries, nodes from their entity items.
  */
@@ -9,7 +9,7 @@ import { testGateway, type TestGateway } from '../support/gateway.js';
 let gw: TestGateway;
 beforeAll(async () => {
   gw = await testGateway();
-  // Written by hand, exactly as CONTRACT.md §1 lays items out, minus gateway-maintained attributes.
+  // Written by hand, exactly as docs/table.md lays items out, minus gateway-maintained attributes.
   await gw.put([
     { PK: 'STUDENT#x1', SK: 'PROFILE', name: 'Xena' },
     { PK: 'STUDENT#x2', SK: 'PROFILE', name: 'Yuri', email: 'yuri@example.com' },

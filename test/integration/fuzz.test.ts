@@ -98,7 +98,7 @@ describe('random nested documents against the limits', () => {
     ),
   );
 
-  it('never answer HTTP 5xx or INTERNAL_SERVER_ERROR, and refuse only with the contract codes', async () => {
+  it('never answer HTTP 5xx or INTERNAL_SERVER_ERROR, and refuse only with documented error codes', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(root, { minLength: 1, maxLength: 4 }), async (roots) => {
         const query = `{ ${roots.map((r, i) => `r${i}: ${r}`).join(' ')} }`;

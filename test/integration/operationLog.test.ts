@@ -83,7 +83,7 @@ describe('operation log', () => {
     expect(text).not.toContain('student(');
   });
 
-  it('reports the contract codes of user errors without echoing the rejected input', async () => {
+  it('reports the error codes of user errors without echoing the rejected input', async () => {
     const result = await gw.run(`query Bad($id: ID!) { student(id: $id) { name } }`, { id: 'secret#value' });
     expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     const line = await lastLine();

@@ -1,5 +1,5 @@
 /**
- * The read path at its minimum number of DynamoDB requests (issue 5): each
+ * The read path at its minimum number of DynamoDB requests (docs/performance.md): each
  * canonical operation costs exactly what a careful hand-written client
  * would spend, in as few sequential waves, and answers exactly what the
  * naive resolver tree (no batching, no look-ahead) answers.

@@ -27,6 +27,9 @@ import { StreamReader, type ReaderOptions } from '../../src/stream/reader.js';
 import { createStreamsClient } from '../../src/stream/streamsClient.js';
 import type { FanOutMode } from '../../src/writes/store.js';
 
+/** Timeouts for test gateways: generous, since tests assert behaviour and counts, not latency. */
+export const PATIENT_CLIENT = { requestTimeoutMs: 20_000, connectionTimeoutMs: 10_000 };
+
 export function localEndpoint(): string {
   const endpoint = inject('dynamoEndpoint');
   // Connected tests refuse any endpoint but a local one: they create and drop tables.
@@ -50,7 +53,11 @@ export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'product
   cursorSecrets?: CursorSecrets;
   /** Largest HTTP body accepted by `listen()`. */
   maxBodyBytes?: number;
-  /** DynamoDB client settings (retries, timeouts). */
+  /**
+   * DynamoDB client settings (retries, timeouts). Default: a patient client
+   * (20 s per attempt), so a loaded test machine's latency never turns into
+   * retries or UNAVAILABLE; tests of timeouts pass their own.
+   */
   client?: Omit<ClientOptions, 'endpoint'>;
   /** Batching, caching and look-ahead off (the benchmark's baseline). */
   naive?: boolean;
@@ -69,7 +76,7 @@ export async function testGateway({
 }: TestGatewayOptions = {}) {
   const endpoint = localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
-  const dynamo = createDynamo({ endpoint, ...client });
+  const dynamo = createDynamo({ endpoint, ...PATIENT_CLIENT, ...client });
   await ensureTable(dynamo.raw, tableName);
   const server = createServer({ production, ...serverOptions });
   await server.start();

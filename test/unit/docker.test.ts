@@ -37,7 +37,7 @@ const runtime = stages.at(-1)!;
 const image = (from: Instruction) => from.args.split(/\s+/)[0]!.replace(/^\$\{(\w+)\}$/, (_, name) => args[name] ?? '');
 
 const compose = parse(read('docker-compose.yml'));
-const readme = read('README.md');
+const operations = read('docs/operations.md');
 
 describe('Dockerfile', () => {
   it('builds in stages from a current Node LTS slim image', () => {
@@ -147,12 +147,12 @@ describe('docker-compose.yml', () => {
   });
 });
 
-describe('README matches the Docker files', () => {
+describe('the deployment documentation matches the Docker files', () => {
   it('names the same images and ports', () => {
-    expect(readme).toContain(image(stages.at(-1)![0]!));
-    expect(readme).toContain(compose.services.dynamodb.image);
-    expect(readme).toContain('docker compose up');
-    expect(readme).toContain('http://localhost:4000/graphql');
-    expect(readme).toMatch(/\b8000\b/);
+    expect(operations).toContain(image(stages.at(-1)![0]!));
+    expect(operations).toContain(compose.services.dynamodb.image);
+    expect(operations).toContain('docker compose up');
+    expect(operations).toContain('http://localhost:4000/graphql');
+    expect(operations).toMatch(/\b8000\b/);
   });
 });

@@ -4,7 +4,7 @@
  *
  * The operation line holds: requestId, operation name and type, duration in
  * ms, the DynamoDB requests the operation made (total and per DynamoDB
- * operation, from `ctx.metrics`) and the contract error codes the client
+ * operation, from `ctx.metrics`) and the error codes (docs/errors.md) the client
  * received. Level: `info`, `warn` when a code is UNAVAILABLE, `error` when a
  * code is INTERNAL_SERVER_ERROR.
  *

@@ -1,0 +1,78 @@
+/**
+ * The repository documents itself: README is a map whose layout names what
+ * is in src/, the documents link only to files that exist, and no file
+ * points outside the repository.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const read = (path: string) => readFileSync(join(root, path), 'utf8');
+
+function filesUnder(dir: string): string[] {
+  const out: string[] = [];
+  for (const name of readdirSync(join(root, dir))) {
+    const path = join(dir, name);
+    if (statSync(join(root, path)).isDirectory()) out.push(...filesUnder(path));
+    else out.push(path);
+  }
+  return out;
+}
+
+const markdown = ['README.md', ...filesUnder('docs').filter((f) => f.endsWith('.md'))];
+
+describe('README', () => {
+  const readme = read('README.md');
+
+  it('names the two commands', () => {
+    expect(readme).toContain('npm install && npm start');
+    expect(readme).toContain('npm test');
+  });
+
+  it('names every file and folder at the top of src/ in its layout map', () => {
+    const entries = readdirSync(join(root, 'src')).map((name) =>
+      statSync(join(root, 'src', name)).isDirectory() ? `src/${name}/` : `src/${name}`,
+    );
+    const missing = entries.filter((entry) => !readme.includes(entry));
+    expect(missing).toEqual([]);
+  });
+
+  it('stays a map, not a manual', () => {
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250);
+  });
+});
+
+describe('the documentation', () => {
+  it('links only to files that exist in the repository', () => {
+    const broken: string[] = [];
+    for (const file of markdown) {
+      for (const [, target] of read(file).matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue; // an absolute URL, not a file
+        const path = resolve(join(root, dirname(file)), target!);
+        if (!path.startsWith(root + '/') || !existsSync(path)) broken.push(`${file} → ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
+
+describe('the repository', () => {
+  it('refers to nothing outside itself: no external contract files, shared folders or issue numbers', () => {
+    const outside = [/CONTRACT\.md/, /\bshared\//, /\bissue \d/i, /\bissue\s#/i];
+    const files = [
+      ...['src', 'test', 'infra', 'scripts', 'bench', 'docs'].flatMap(filesUnder),
+      'README.md',
+    ].filter((f) => /\.(ts|md|ya?ml|json)$/.test(f) && !f.includes('__generated__'));
+    const found: string[] = [];
+    for (const file of files) {
+      read(file)
+        .split('\n')
+        .forEach((line, i) => {
+          if (outside.some((pattern) => pattern.test(line))) found.push(`${relative(root, join(root, file))}:${i + 1}`);
+        });
+    }
+    expect(found).toEqual([]);
+  });
+});
