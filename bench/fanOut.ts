@@ -128,7 +128,9 @@ async function main() {
           }),
         );
         const expected = kind === 'rename' ? n : 0;
-        if ((left.Count ?? -1) !== expected) throw new Error(`${kind} of ${n} edges (${fanOut}): ${left.Count} edges match, expected ${expected}`);
+        if ((left.Count ?? -1) !== expected) {
+          throw new Error(`${kind} of ${n} edges (${fanOut}): ${left.Count} edges match, expected ${expected}; processor: ${JSON.stringify(reader?.stats.snapshot())}`);
+        }
         const row: Row = {
           case: kind,
           edges: n,

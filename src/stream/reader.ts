@@ -91,6 +91,8 @@ export class StreamReader {
   private lastRefresh = 0;
   private cycle = 0;
   private waiters: { after: number; resolve: () => void }[] = [];
+  /** Shards finished or discovered since the cycle began: such a cycle is not idle even without records. */
+  private shardChanges = 0;
 
   constructor(options: ReaderOptions) {
     this.o = { batchSize: 100, pollMs: 250, maxAttempts: 5, retryDelayMs: 100, shardRefreshMs: 10_000, handler: handleRecords, ...options };
@@ -138,6 +140,7 @@ export class StreamReader {
     let failures = 0;
     while (!this.stopped) {
       const started = ++this.cycle;
+      this.shardChanges = 0;
       try {
         if (Date.now() - this.lastRefresh > this.o.shardRefreshMs) await this.refreshShards();
         let fetched = 0;
@@ -146,7 +149,8 @@ export class StreamReader {
           fetched += await this.readOnce(shard);
         }
         failures = 0;
-        if (fetched === 0) {
+        // Idle only when nothing was read and no shard closed or appeared (a closed parent's children are next).
+        if (fetched === 0 && this.shardChanges === 0) {
           this.settle(started);
           await this.pause(this.o.pollMs);
         }
@@ -193,6 +197,7 @@ export class StreamReader {
       for (const s of listed) {
         if (this.shards.has(s.ShardId!)) continue;
         const cp = checkpoints.get(s.ShardId!);
+        this.shardChanges++;
         this.shards.set(s.ShardId!, {
           id: s.ShardId!,
           parent: s.ParentShardId,
@@ -272,6 +277,7 @@ export class StreamReader {
 
   private async finish(shard: ShardState): Promise<void> {
     shard.finished = true;
+    this.shardChanges++;
     await saveCheckpoint(this.o.store, this.label, shard.id, { sequenceNumber: shard.lastSeq, finished: true });
     this.stats.forget(shard.id);
     this.lastRefresh = 0; // children may be listed now

@@ -50,7 +50,8 @@ function fakeStreams(shards: Shards, { expireOnce = false } = {}) {
       const position = Number(at);
       const batch = shard.records.slice(position, position + input.Limit);
       const end = position + batch.length;
-      const drained = end >= shard.records.length;
+      // As DynamoDB does, a closed shard answers its last records with an iterator, then an empty batch without one.
+      const drained = position >= shard.records.length;
       return { Records: batch.map(record), NextShardIterator: shard.closed && drained ? undefined : `${id}|${end}` };
     }
     throw new Error(`unexpected ${name}`);
@@ -121,6 +122,18 @@ describe('stream reader', () => {
     expect(table.items.get('STREAM#label|SHARD#parent')).toMatchObject({ sequenceNumber: '003', finished: true });
     expect(table.items.get('STREAM#label|SHARD#childA')).toMatchObject({ sequenceNumber: '102', finished: false });
     expect(r.stats.snapshot()).toMatchObject({ processed: 6, failed: 0, lagMs: 0 });
+  });
+
+  it('is not caught up when a shard closed in an otherwise empty poll: its children are read first', async () => {
+    const shards: Shards = {
+      parent: { closed: true, records: ['001', '002'] },
+      child: { parent: 'parent', closed: false, records: ['101'] },
+    };
+    const { handler, seen } = recordingHandler();
+    const r = reader(fakeStreams(shards).client, fakeTable().doc, handler).start();
+    await r.caughtUp();
+    expect(seen).toEqual(['001', '002', '101']);
+    await r.stop();
   });
 
   it('a restarted reader resumes after the checkpoint: nothing skipped, nothing handled twice', async () => {
