@@ -116,17 +116,25 @@ async function main() {
           const used = process.cpuUsage(cpu);
           cpuPerEdge = Math.round((used.user + used.system) / n);
         }
-        // The outcome, checked: every copy renamed / every edge gone.
-        const left = await dynamo.doc.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: 'GSI1',
-            KeyConditionExpression: 'GSI1PK = :pk',
-            ExpressionAttributeValues: { ':pk': `COURSE#${courseId}` },
-            Select: 'COUNT',
-            ...(kind === 'rename' ? { FilterExpression: 'courseTitle = :t', ExpressionAttributeValues: { ':pk': `COURSE#${courseId}`, ':t': 'New' } } : {}),
-          }),
-        );
+        // The outcome, checked: every copy renamed / every edge gone (a COUNT Query pages at 1 MB too).
+        const left = { Count: 0 };
+        let startKey: Record<string, unknown> | undefined;
+        do {
+          const page = await dynamo.doc.send(
+            new QueryCommand({
+              TableName: tableName,
+              IndexName: 'GSI1',
+              KeyConditionExpression: 'GSI1PK = :pk',
+              Select: 'COUNT',
+              ExclusiveStartKey: startKey,
+              ...(kind === 'rename'
+                ? { FilterExpression: 'courseTitle = :t', ExpressionAttributeValues: { ':pk': `COURSE#${courseId}`, ':t': 'New' } }
+                : { ExpressionAttributeValues: { ':pk': `COURSE#${courseId}` } }),
+            }),
+          );
+          left.Count += page.Count ?? 0;
+          startKey = page.LastEvaluatedKey;
+        } while (startKey);
         const expected = kind === 'rename' ? n : 0;
         if ((left.Count ?? -1) !== expected) {
           throw new Error(`${kind} of ${n} edges (${fanOut}): ${left.Count} edges match, expected ${expected}; processor: ${JSON.stringify(reader?.stats.snapshot())}`);
