@@ -366,6 +366,8 @@ async function main() {
       PORT: '0',
       HOST: '127.0.0.1',
       NODE_ENV: 'production',
+      // The gateway's own cost; npm run bench:auth measures tokens and rules.
+      AUTH_MODE: 'off',
       LOG_LEVEL: 'warn',
       DYNAMODB_METRICS_EXTENSION: '1',
       // Production requires a cursor secret; the 250-alias case needs more than the served defaults (30 aliases, 2000 tokens).

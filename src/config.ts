@@ -83,6 +83,8 @@ export interface Config {
   security: SecurityConfig;
   /** DynamoDB client retries and timeouts (README "Security"). */
   dynamoClient: DynamoClientConfig;
+  /** Identity and authorization (docs/auth.md). */
+  auth: AuthConfig;
   /** The stream processor that keeps edge copies and finishes cascades (docs/stream.md). */
   stream: StreamConfig;
 }
@@ -105,6 +107,46 @@ export interface StreamConfig {
   /** `STREAM_CONCURRENCY` (default 8): edge writes in flight while propagating or cascading. */
   concurrency: number;
 }
+
+/** docs/auth.md describes every setting here. */
+export type AuthConfig =
+  | {
+      /** `AUTH_MODE=off`: no identity, every caller may do everything. Default outside production. */
+      mode: 'off';
+      /** True when AUTH_MODE=off was set explicitly (production requires that; start-up warns). */
+      explicit: boolean;
+    }
+  | OidcAuthConfig;
+
+export interface OidcAuthConfig {
+  /** `AUTH_MODE=oidc`: bearer tokens verified against an OIDC issuer; rules in src/auth/rules.ts apply. */
+  mode: 'oidc';
+  explicit: true;
+  /** `AUTH_ISSUER`: the issuer URL, compared exactly with the token's `iss`. */
+  issuer: string;
+  /** `AUTH_AUDIENCE`: comma-separated accepted audiences (`aud`, or Cognito access tokens' `client_id`). */
+  audience: string[];
+  /** `AUTH_JWKS_URL`: the key set's URL; default: `jwks_uri` of the issuer's discovery document. */
+  jwksUrl: string | undefined;
+  /** `AUTH_ROLES_CLAIM` (default `groups`): the claim listing roles; role `admin` may do everything. */
+  rolesClaim: string;
+  /** `AUTH_STUDENT_CLAIM` (default `student_id`): the claim holding the caller's student id. */
+  studentClaim: string;
+  /** `AUTH_CUSTOMER_CLAIM` (default `customer_id`): the claim holding the caller's customer id. */
+  customerClaim: string;
+  /** `AUTH_CLOCK_TOLERANCE_SECONDS` (default 5): leeway for `exp`/`nbf`/`iat`. */
+  clockToleranceSeconds: number;
+  /** `AUTH_JWKS_COOLDOWN_SECONDS` (default 30): after a key-set fetch, an unknown `kid` waits this long before another. */
+  jwksCooldownSeconds: number;
+  /**
+   * `AUTH_DEV_ISSUER=true` (development only): `npm start` serves a local issuer on 127.0.0.1
+   * (`AUTH_DEV_ISSUER_PORT`, default 4001) whose tokens `npm run dev-token` mints.
+   */
+  devIssuer: { port: number } | undefined;
+}
+
+/** The audience the development issuer's tokens carry. */
+export const DEV_AUDIENCE = 'dynamo-graph-gateway';
 
 export interface SecurityConfig {
   /**
@@ -254,11 +296,73 @@ function cursorSecrets(env: Env, production: boolean) {
   return { cursorSecret: raw, cursorSecretsPrevious: previous, cursorSecretGenerated: false };
 }
 
+function claimSetting(env: Env, name: string, fallback: string): string {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw.length > 200 || /\s/.test(raw)) throw new ConfigError(`${name} must be a claim name without spaces; got "${raw}"`);
+  return raw;
+}
+
+function issuerUrl(env: Env, name: string, production: boolean): string | undefined {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an https URL such as https://issuer.example.com/; got "${raw}"`);
+  }
+  const loopback = /^(127\.0\.0\.1|localhost|\[::1\])$/.test(url.hostname);
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (loopback || !production))) {
+    throw new ConfigError(`${name} must be an https URL (plain http only for 127.0.0.1/localhost); got "${raw}"`);
+  }
+  return raw;
+}
+
+function authSettings(env: Env, production: boolean): AuthConfig {
+  const rawMode = env.AUTH_MODE?.trim();
+  const devIssuer = boolSetting(env, 'AUTH_DEV_ISSUER', false);
+  if (devIssuer && production) throw new ConfigError('AUTH_DEV_ISSUER is for development only; it is refused when NODE_ENV=production');
+  if (rawMode === undefined || rawMode === '') {
+    if (production) {
+      throw new ConfigError(
+        'AUTH_MODE is required when NODE_ENV=production: set AUTH_MODE=oidc with AUTH_ISSUER and AUTH_AUDIENCE, or AUTH_MODE=off to serve without authentication on purpose',
+      );
+    }
+    if (devIssuer) throw new ConfigError('AUTH_DEV_ISSUER=true needs AUTH_MODE=oidc');
+    return { mode: 'off', explicit: false };
+  }
+  const mode = choiceSetting(env, 'AUTH_MODE', ['oidc', 'off'] as const, 'off');
+  if (mode === 'off') {
+    if (devIssuer) throw new ConfigError('AUTH_DEV_ISSUER=true needs AUTH_MODE=oidc');
+    return { mode: 'off', explicit: true };
+  }
+  const devPort = intSetting(env, 'AUTH_DEV_ISSUER_PORT', 4001, 1, 65535);
+  const issuer = issuerUrl(env, 'AUTH_ISSUER', production) ?? (devIssuer ? `http://127.0.0.1:${devPort}` : undefined);
+  const audience = (env.AUTH_AUDIENCE ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  if (audience.length === 0 && devIssuer) audience.push(DEV_AUDIENCE);
+  if (!issuer) throw new ConfigError('AUTH_MODE=oidc needs AUTH_ISSUER (the issuer URL, exactly as in the tokens\' iss claim)');
+  if (audience.length === 0) throw new ConfigError('AUTH_MODE=oidc needs AUTH_AUDIENCE (the API identifier or client id the tokens are issued for)');
+  return {
+    mode,
+    explicit: true,
+    issuer,
+    audience,
+    jwksUrl: issuerUrl(env, 'AUTH_JWKS_URL', production),
+    rolesClaim: claimSetting(env, 'AUTH_ROLES_CLAIM', 'groups'),
+    studentClaim: claimSetting(env, 'AUTH_STUDENT_CLAIM', 'student_id'),
+    customerClaim: claimSetting(env, 'AUTH_CUSTOMER_CLAIM', 'customer_id'),
+    clockToleranceSeconds: intSetting(env, 'AUTH_CLOCK_TOLERANCE_SECONDS', 5, 0, 300),
+    jwksCooldownSeconds: intSetting(env, 'AUTH_JWKS_COOLDOWN_SECONDS', 30, 0, 3600),
+    devIssuer: devIssuer ? { port: devPort } : undefined,
+  };
+}
+
 export interface LoadOptions {
   /**
-   * Whether this process signs cursors (default true). The stream processor
-   * (`npm run stream-worker`, the stream Lambda) serves no GraphQL, so
-   * production does not require CURSOR_SECRET of it.
+   * Whether this process serves GraphQL (default true). The stream processor
+   * (`npm run stream-worker`, the stream Lambda) does not, so production
+   * requires neither CURSOR_SECRET nor AUTH_MODE of it.
    */
   servesGraphql?: boolean;
 }
@@ -305,6 +409,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       retryDelayMs: intSetting(env, 'STREAM_RETRY_DELAY_MS', DEFAULTS.stream.retryDelayMs, 0, 60_000),
       concurrency: intSetting(env, 'STREAM_CONCURRENCY', DEFAULTS.stream.concurrency, 1, 64),
     },
+    auth: authSettings(env, production && servesGraphql),
   };
 }
 

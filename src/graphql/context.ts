@@ -9,6 +9,7 @@ import { OperationMetrics } from '../dynamo/metrics.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
 import type { FanOutMode } from '../writes/store.js';
 import { cursorReader, type CursorReader } from '../connections/connection.js';
+import { ANONYMOUS, EVERYONE, type Identity } from '../auth/identity.js';
 
 export interface Deps {
   doc: DynamoDBDocumentClient;
@@ -19,6 +20,11 @@ export interface Deps {
   cursors: CursorCodec;
   /** Renames and deletes: leave the fan-out to the table's stream, or do it in the request (default). */
   fanOut?: FanOutMode;
+  /**
+   * AUTH_MODE=oidc: the rules apply (src/auth/rules.ts), and a context made
+   * without an identity is anonymous. Off: everyone may do everything.
+   */
+  authRequired?: boolean;
 }
 
 export interface Context extends Deps {
@@ -29,14 +35,18 @@ export interface Context extends Deps {
   metrics: OperationMetrics;
   /** Identifies the operation in logs and in masked error responses. */
   requestId: string;
+  /** Who is calling (transport verified the bearer token before this context was made). */
+  identity: Identity;
 }
 
-export function createContext(deps: Deps, metrics = new OperationMetrics()): Context {
+export function createContext(deps: Deps, metrics = new OperationMetrics(), identity?: Identity): Context {
   return {
     ...deps,
     cursors: cursorReader(deps.cursors),
     loaders: createLoaders(deps.doc, deps.tableName, { naive: deps.naive }),
     metrics,
     requestId: randomUUID(),
+    // Fails closed: with rules on, no identity means anonymous.
+    identity: identity ?? (deps.authRequired ? ANONYMOUS : EVERYONE),
   };
 }

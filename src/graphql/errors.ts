@@ -17,6 +17,10 @@ export const ErrorCode = {
   NOT_FOUND: 'NOT_FOUND',
   UNAVAILABLE: 'UNAVAILABLE',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+  /** A presented bearer token does not verify (HTTP 401), or a mutation needs a token and none came. */
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  /** The caller's identity does not allow this field or mutation (src/auth/rules.ts). */
+  FORBIDDEN: 'FORBIDDEN',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
@@ -30,6 +34,11 @@ export const conflict = (message: string) => coded(ErrorCode.CONFLICT, message);
 export const notFound = (message: string) => coded(ErrorCode.NOT_FOUND, message);
 export const unavailable = (message = 'DynamoDB is unavailable; try again shortly') =>
   coded(ErrorCode.UNAVAILABLE, message);
+/** The authorization rules deny a field or mutation; `rule` names the rule that said no. */
+export const forbidden = (message: string, rule: string) => coded(ErrorCode.FORBIDDEN, message, { rule });
+/** A mutation that needs a signed-in caller was sent without a token. */
+export const unauthenticated = (message: string, extensions: Record<string, unknown> = {}) =>
+  coded(ErrorCode.UNAUTHENTICATED, message, extensions);
 /** A write kept colliding with concurrent transactions on the same items: transient, safe to retry. */
 export const transactionConflict = (message = 'The write collided with concurrent writes; try again') =>
   coded(ErrorCode.UNAVAILABLE, message, { reason: 'TRANSACTION_CONFLICT' });

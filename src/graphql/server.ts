@@ -15,6 +15,7 @@ import { formatError } from './errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { operationLogPlugin } from './plugins/operationLog.js';
 import { resolvers } from '../resolvers/index.js';
+import { applyRules } from '../auth/applyRules.js';
 import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
 import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { requestIdPlugin } from './plugins/requestId.js';
@@ -32,6 +33,8 @@ export interface ServerOptions {
   limits?: QueryLimits;
   /** Batched HTTP requests (an array of operations in one POST); off unless configured. */
   allowBatchedRequests?: boolean;
+  /** Enforce the authorization rules (src/auth/rules.ts) on every field: AUTH_MODE=oidc. Default off. */
+  authRules?: boolean;
 }
 
 export function createServer({
@@ -40,12 +43,14 @@ export function createServer({
   dynamodbMetricsExtension = !production,
   limits = DEFAULT_LIMITS,
   allowBatchedRequests = false,
+  authRules = false,
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { production });
   return new ApolloServer<Context>({
     logger,
     typeDefs,
-    resolvers,
+    // With rules off the resolvers run unwrapped: not even a check per field.
+    resolvers: authRules ? applyRules(resolvers, typeDefs) : resolvers,
     introspection: !production,
     includeStacktraceInErrorResponses: !production,
     csrfPrevention: true,

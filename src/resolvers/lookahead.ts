@@ -31,6 +31,7 @@ import { parentSortsLast } from '../dynamo/collection.js';
 import type { Entity, EntityRecord } from '../model/entities.js';
 import { planPage, type PagePlan } from '../connections/connection.js';
 import type { ConnectionArgs } from '../connections/args.js';
+import { mayRead } from '../auth/rules.js';
 
 // Only AST helpers from graphql here: type predicates (isObjectType, getArgumentValues) use
 // instanceof, which fails when the test runner loads graphql's ESM build next to Apollo's CJS one.
@@ -113,6 +114,8 @@ export async function loadEntity<R extends EntityRecord>(
   if (ctx.loaders.naive) return plain();
   const args = selectedConnectionArgs(info, spec.connection.field);
   if (!args) return plain();
+  // A connection the caller may not read is not read ahead either (auth/rules.ts refuses it without a read).
+  if (!mayRead(ctx.identity, spec.typeName, spec.connection.field, { id, complete: false }, { ...args })) return plain();
   const collection = spec.connection.collection(id);
   let plan: PagePlan;
   try {

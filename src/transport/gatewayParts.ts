@@ -16,11 +16,14 @@ import { dynamoFromConfig, type Dynamo } from '../dynamo/client.js';
 import type { Logger } from '../logger.js';
 import { createServer } from '../graphql/server.js';
 import { createCursorCodec } from '../connections/cursorSigning.js';
+import { createAuthenticator, type Authenticator } from '../auth/authenticate.js';
 
 export interface GatewayParts {
   dynamo: Dynamo;
   server: ApolloServer<Context>;
   deps: Deps;
+  /** Turns a request's Authorization header into its identity (src/auth/). */
+  auth: Authenticator;
 }
 
 export interface PartsOptions {
@@ -40,10 +43,20 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
     limits: security,
     allowBatchedRequests: security.allowBatchedRequests,
+    authRules: config.auth.mode === 'oidc',
   });
+  const auth = createAuthenticator(config.auth, logger);
+  if (config.auth.mode === 'off' && config.production) {
+    logger.warn('AUTH_MODE=off in production: every caller may read and write everything (docs/auth.md)');
+  }
   if (security.cursorSecretGenerated) {
     logger.warn('CURSOR_SECRET is not set: generated a random one for this run (cursors will not survive a restart)');
   }
   const cursors = createCursorCodec({ current: security.cursorSecret, previous: security.cursorSecretsPrevious });
-  return { dynamo: client, server, deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors } };
+  return {
+    dynamo: client,
+    server,
+    auth,
+    deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn },
+  };
 }

@@ -19,7 +19,8 @@ export interface HttpOptions {
   health: () => Promise<boolean>;
   /** Extra figures for `/health` (`details`): what the table lacks, the stream processor's progress. */
   healthDetails?: () => Record<string, unknown>;
-  context: (metrics: OperationMetrics) => Promise<Context>;
+  /** The request's context; may throw a GraphQLError carrying an HTTP status (a bearer token that does not verify: 401). */
+  context: (metrics: OperationMetrics, req: IncomingMessage) => Promise<Context>;
   /** Where failures outside GraphQL execution are logged (default: stderr). */
   logger?: Logger;
 }
@@ -63,13 +64,15 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         res.setHeader('vary', 'Origin');
         // Credentials may not be combined with a wildcard origin.
         if (origin !== '*') res.setHeader('access-control-allow-credentials', 'true');
+        // A frontend may read why its token was refused (401 answers carry it).
+        res.setHeader('access-control-expose-headers', 'www-authenticate');
       }
       if (req.method === 'OPTIONS') {
         if (origin) {
           res.setHeader('access-control-allow-methods', 'GET,POST,OPTIONS');
           res.setHeader(
             'access-control-allow-headers',
-            req.headers['access-control-request-headers'] ?? 'content-type,apollo-require-preflight',
+            req.headers['access-control-request-headers'] ?? 'content-type,apollo-require-preflight,authorization',
           );
           res.setHeader('access-control-max-age', '600');
         }
@@ -116,7 +119,7 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
       const response = await runWithMetrics(metrics, () =>
         apollo.executeHTTPGraphQLRequest({
           httpGraphQLRequest: { method: req.method!, headers, search: url.search, body },
-          context: () => options.context(metrics),
+          context: () => options.context(metrics, req),
         }),
       );
       for (const [key, value] of response.headers) res.setHeader(key, value);

@@ -50,9 +50,14 @@ const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResul
   body: JSON.stringify(body),
 });
 
+/** A request header by name; API Gateway lower-cases them, other callers may not. */
+function headerOf(event: APIGatewayProxyEventV2, name: string): string | undefined {
+  return Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
+}
+
 /** Does the body claim to be JSON (content-type) without parsing as JSON? */
 function invalidJsonBody(event: APIGatewayProxyEventV2): boolean {
-  const contentType = Object.entries(event.headers ?? {}).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? '';
+  const contentType = headerOf(event, 'content-type') ?? '';
   if (!event.body || !contentType.startsWith('application/json')) return false;
   const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   try {
@@ -74,7 +79,7 @@ const asCjsServer = (server: ApolloServer<Context>) => server as unknown as CjsA
 export function createLambdaHandler(config: Config = loadConfig(), options: LambdaOptions = {}): ApiGatewayHandler {
   const logger = options.logger ?? createLogger(config.logLevel);
   // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
-  const { dynamo, server, deps } = createGatewayParts(
+  const { dynamo, server, deps, auth } = createGatewayParts(
     { ...config, endpoint: withoutEmbedded(config.endpoint) },
     { logger, dynamo: options.dynamo },
   );
@@ -93,8 +98,9 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
           }
         },
       ],
-      context: async ({ context }) => ({
-        ...createContext(deps, currentMetrics()),
+      // The same verification as over HTTP: a token that does not verify answers 401 before any DynamoDB request.
+      context: async ({ event, context }) => ({
+        ...createContext(deps, currentMetrics(), await auth.identify(headerOf(event, 'authorization'))),
         ...(context?.awsRequestId ? { requestId: context.awsRequestId } : {}),
       }),
     });

@@ -17,6 +17,7 @@ import { createHttpHandler } from './httpHandler.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 import { startStreamProcessing, type StreamProcessing } from '../stream/worker.js';
+import { devSigningKey, startIssuer, type Issuer } from '../auth/devIssuer.js';
 
 export interface Gateway {
   url: string;
@@ -38,11 +39,21 @@ export async function startGateway(
   }
   const embeddedUrl = local?.endpoint;
   const endpoint = endpointLabel(clientOptions(config, embeddedUrl));
-  const { dynamo, server: apollo, deps } = createGatewayParts(config, { logger, embeddedUrl });
+  const { dynamo, server: apollo, deps, auth } = createGatewayParts(config, { logger, embeddedUrl });
   let http: Server | undefined;
   let stream: StreamProcessing | undefined;
   let lacks: string[] = [];
+  let devIssuer: Issuer | null = null;
   try {
+    if (config.auth.mode === 'oidc' && config.auth.devIssuer) {
+      // Development only (config.ts refuses it in production): tokens from `npm run dev-token`.
+      devIssuer = await startIssuer({ port: config.auth.devIssuer.port, keys: async () => [(await devSigningKey()).publicJwk] });
+      logger.info({ issuer: devIssuer.url }, 'development token issuer ready: mint tokens with npm run dev-token -- --role admin');
+    }
+    if (auth.verifier) {
+      // Fetch the issuer's keys now, so the first request does not wait; failures are retried per request.
+      await auth.verifier.warm().catch((err: unknown) => logger.warn({ err }, 'could not fetch the token issuer\'s keys yet'));
+    }
     const created = await ensureTable(dynamo.raw, config.tableName);
     logger.info({ table: config.tableName, created, endpoint }, `table ${created ? 'created' : 'exists'}`);
     const layout = await describeLayout(dynamo.raw, config.tableName);
@@ -62,7 +73,7 @@ export async function startGateway(
         logger,
         health: () => tableHealthy(dynamo, config.tableName),
         healthDetails: () => ({ table: { lacks }, stream: stream!.details() }),
-        context: async (metrics) => createContext(deps, metrics),
+        context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
       }),
     );
     await new Promise<void>((resolve, reject) => {
@@ -73,6 +84,7 @@ export async function startGateway(
     await stream?.stop().catch(() => {});
     await apollo.stop().catch(() => {});
     http?.close();
+    await devIssuer?.stop();
     dynamo.raw.destroy();
     await local?.stop();
     throw err;
@@ -95,6 +107,7 @@ export async function startGateway(
       await apollo.stop();
       await processing.stop();
       dynamo.raw.destroy();
+      await devIssuer?.stop();
       await local?.stop();
     },
   };

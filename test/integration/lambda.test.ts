@@ -66,6 +66,7 @@ const env = () => ({
   DYNAMODB_ENDPOINT: localEndpoint(),
   TABLE_NAME: gw.tableName,
   NODE_ENV: 'production',
+  AUTH_MODE: 'off',
   LOG_LEVEL: 'silent',
   CURSOR_SECRET: 'lambda-test-cursor-secret-0123456789abcdef',
 });

@@ -46,6 +46,7 @@ describe('Lambda bundle (npm run build:lambda)', () => {
         DYNAMODB_ENDPOINT: localEndpoint(),
         TABLE_NAME: gw.tableName,
         NODE_ENV: 'production',
+        AUTH_MODE: 'off',
         LOG_LEVEL: 'info',
         CURSOR_SECRET: 'bundle-test-cursor-secret-0123456789abcdef',
       },

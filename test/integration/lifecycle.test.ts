@@ -66,6 +66,20 @@ describe('health while DynamoDB goes away and comes back', () => {
 });
 
 describe('start-up in production', () => {
+  it('refuses to start without AUTH_MODE, naming both ways out, before starting anything', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(40), AUTH_MODE: '', PORT: '0', DYNAMODB_LOCAL_PORT: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(output).toMatch(/configuration error: AUTH_MODE is required when NODE_ENV=production: set AUTH_MODE=oidc .* or AUTH_MODE=off/);
+    expect(output).not.toMatch(/starting embedded DynamoDB Local/);
+  }, 30_000);
+
   it('refuses to start without CURSOR_SECRET, saying so, before starting anything', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: { ...process.env, NODE_ENV: 'production', CURSOR_SECRET: '', PORT: '0', DYNAMODB_LOCAL_PORT: '0' },

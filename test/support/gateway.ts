@@ -26,6 +26,7 @@ import { silentLogger } from '../../src/logger.js';
 import { StreamReader, type ReaderOptions } from '../../src/stream/reader.js';
 import { createStreamsClient } from '../../src/stream/streamsClient.js';
 import type { FanOutMode } from '../../src/writes/store.js';
+import type { Authenticator } from '../../src/auth/authenticate.js';
 
 /** Timeouts for test gateways: generous, since tests assert behaviour and counts, not latency. */
 export const PATIENT_CLIENT = { requestTimeoutMs: 20_000, connectionTimeoutMs: 10_000 };
@@ -63,6 +64,8 @@ export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'product
   naive?: boolean;
   /** Renames and deletes: `stream` (default, as on a table with a stream) or `inRequest`. */
   fanOut?: FanOutMode;
+  /** AUTH_MODE=oidc: rules on, identities from this authenticator (test/support/oidc.ts). Default: off. */
+  auth?: Authenticator;
 }
 
 export async function testGateway({
@@ -72,15 +75,18 @@ export async function testGateway({
   client,
   naive = false,
   fanOut = 'stream',
+  auth,
   ...serverOptions
 }: TestGatewayOptions = {}) {
   const endpoint = localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint, ...PATIENT_CLIENT, ...client });
   await ensureTable(dynamo.raw, tableName);
-  const server = createServer({ production, ...serverOptions });
+  const server = createServer({ production, authRules: auth?.rulesOn ?? false, ...serverOptions });
   await server.start();
-  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut };
+  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false };
+  /** The identity of a request with this Authorization header (undefined: the context's default). */
+  const identify = async (authorization: string | undefined) => (auth ? auth.identify(authorization) : undefined);
   let listener: Server | undefined;
   const { streamArn } = await describeLayout(dynamo.raw, tableName);
   const readers: StreamReader[] = [];
@@ -115,7 +121,7 @@ export async function testGateway({
         corsOrigins: undefined,
         maxBodyBytes,
         health: async () => true,
-        context: async (metrics) => createContext(deps, metrics),
+        context: async (metrics, req) => createContext(deps, metrics, await identify(req.headers.authorization)),
       });
       listener = createHttpServer(handler);
       await new Promise<void>((resolve) => listener!.listen(0, '127.0.0.1', resolve));
@@ -123,18 +129,19 @@ export async function testGateway({
     return `http://127.0.0.1:${(listener.address() as AddressInfo).port}/graphql`;
   }
 
-  /** Runs an operation and reports the DynamoDB requests it made. */
-  async function counted<T = any>(query: string, variables?: Record<string, unknown>) {
+  /** Runs an operation and reports the DynamoDB requests it made; `token` is sent as a bearer token. */
+  async function counted<T = any>(query: string, variables?: Record<string, unknown>, token?: string) {
     const metrics = new OperationMetrics();
+    const identity = await identify(token === undefined ? undefined : `Bearer ${token}`);
     const response = await runWithMetrics(metrics, () =>
-      server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics) }),
+      server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics, identity) }),
     );
     if (response.body.kind !== 'single') throw new Error('expected a single result');
     return { result: response.body.singleResult as GqlResult<T>, requests: metrics };
   }
 
-  const run = async <T = any>(query: string, variables?: Record<string, unknown>): Promise<GqlResult<T>> =>
-    (await counted<T>(query, variables)).result;
+  const run = async <T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<GqlResult<T>> =>
+    (await counted<T>(query, variables, token)).result;
 
   return {
     tableName,

@@ -25,8 +25,8 @@ describe('loadConfig', () => {
 
 describe('loadConfig defaults', () => {
   it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
-    // security and dynamoClient: see "security configuration" below.
-    const { security, dynamoClient, stream, ...rest } = loadConfig({});
+    // security and dynamoClient: see "security configuration" below; auth: "auth configuration".
+    const { security, dynamoClient, auth, stream, ...rest } = loadConfig({});
     expect(rest).toEqual({
       port: 4000,
       host: '0.0.0.0',
@@ -43,7 +43,7 @@ describe('loadConfig defaults', () => {
   });
 
   it('turns the DynamoDB metrics extension off in production unless configured', () => {
-    const production = { NODE_ENV: 'production', CURSOR_SECRET: 's'.repeat(32) };
+    const production = { NODE_ENV: 'production', CURSOR_SECRET: 's'.repeat(32), AUTH_MODE: 'off' };
     expect(loadConfig(production).dynamodbMetricsExtension).toBe(false);
     expect(loadConfig({ ...production, DYNAMODB_METRICS_EXTENSION: '1' }).dynamodbMetricsExtension).toBe(true);
     expect(() => loadConfig({ GATEWAY_NAIVE: 'yes' })).toThrow(/GATEWAY_NAIVE must be 1, 0, true or false/);
@@ -71,8 +71,9 @@ describe('loadConfig defaults', () => {
       DYNAMODB_METRICS_EXTENSION: '1',
       GATEWAY_NAIVE: 'true',
       CURSOR_SECRET: 'c'.repeat(32),
+      AUTH_MODE: 'off',
     });
-    const { security, dynamoClient, stream, ...rest } = config;
+    const { security, dynamoClient, auth, stream, ...rest } = config;
     expect(rest).toEqual({
       port: 8080,
       host: '127.0.0.1',
@@ -209,6 +210,7 @@ describe('security configuration', () => {
       DYNAMODB_RETRY_MODE: 'adaptive',
       DYNAMODB_CONNECT_TIMEOUT_MS: '200',
       DYNAMODB_REQUEST_TIMEOUT_MS: '800',
+      AUTH_MODE: 'off',
     });
     expect(config.security).toEqual({
       cursorSecret: SECRET,
@@ -233,5 +235,71 @@ describe('security configuration', () => {
   it('refuses a bad retry mode or boolean', () => {
     expect(() => loadConfig({ DYNAMODB_RETRY_MODE: 'legacy' })).toThrow(/DYNAMODB_RETRY_MODE/);
     expect(() => loadConfig({ ALLOW_BATCHED_REQUESTS: 'yes' })).toThrow(/ALLOW_BATCHED_REQUESTS/);
+  });
+});
+
+describe('auth configuration', () => {
+  const prod = { NODE_ENV: 'production', CURSOR_SECRET: SECRET };
+
+  it('is off by default in development, with the rules not applied', () => {
+    expect(loadConfig({}).auth).toEqual({ mode: 'off', explicit: false });
+  });
+
+  it('refuses to start in production unless AUTH_MODE is set, naming the variable and both ways out', () => {
+    expect(() => loadConfig(prod)).toThrow(/AUTH_MODE is required when NODE_ENV=production: set AUTH_MODE=oidc .* or AUTH_MODE=off/);
+    expect(loadConfig({ ...prod, AUTH_MODE: 'off' }).auth).toEqual({ mode: 'off', explicit: true });
+  });
+
+  it('reads every OIDC setting, with documented defaults', () => {
+    const base = { ...prod, AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc', AUTH_AUDIENCE: 'client1, client2' };
+    expect(loadConfig(base).auth).toEqual({
+      mode: 'oidc',
+      explicit: true,
+      issuer: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_abc',
+      audience: ['client1', 'client2'],
+      jwksUrl: undefined,
+      rolesClaim: 'groups',
+      studentClaim: 'student_id',
+      customerClaim: 'customer_id',
+      clockToleranceSeconds: 5,
+      jwksCooldownSeconds: 30,
+      devIssuer: undefined,
+    });
+    expect(
+      loadConfig({
+        ...base,
+        AUTH_JWKS_URL: 'https://idp.example.com/keys',
+        AUTH_ROLES_CLAIM: 'cognito:groups',
+        AUTH_STUDENT_CLAIM: 'custom:student_id',
+        AUTH_CUSTOMER_CLAIM: 'custom:customer_id',
+        AUTH_CLOCK_TOLERANCE_SECONDS: '10',
+        AUTH_JWKS_COOLDOWN_SECONDS: '60',
+      }).auth,
+    ).toMatchObject({
+      jwksUrl: 'https://idp.example.com/keys',
+      rolesClaim: 'cognito:groups',
+      studentClaim: 'custom:student_id',
+      customerClaim: 'custom:customer_id',
+      clockToleranceSeconds: 10,
+      jwksCooldownSeconds: 60,
+    });
+  });
+
+  it('needs an issuer and an audience for oidc, and https outside 127.0.0.1 in production', () => {
+    expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_AUDIENCE: 'a' })).toThrow(/AUTH_ISSUER/);
+    expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://idp.example.com' })).toThrow(/AUTH_AUDIENCE/);
+    expect(() => loadConfig({ ...prod, AUTH_MODE: 'oidc', AUTH_ISSUER: 'http://idp.example.com', AUTH_AUDIENCE: 'a' })).toThrow(/AUTH_ISSUER must be an https URL/);
+    expect(() => loadConfig({ AUTH_MODE: 'saml' })).toThrow(/AUTH_MODE must be one of oidc, off/);
+    expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a', AUTH_ROLES_CLAIM: 'two words' })).toThrow(/AUTH_ROLES_CLAIM/);
+  });
+
+  it('offers a development issuer on 127.0.0.1, never in production', () => {
+    expect(loadConfig({ AUTH_MODE: 'oidc', AUTH_DEV_ISSUER: 'true' }).auth).toMatchObject({
+      issuer: 'http://127.0.0.1:4001',
+      audience: ['dynamo-graph-gateway'],
+      devIssuer: { port: 4001 },
+    });
+    expect(() => loadConfig({ ...prod, AUTH_MODE: 'oidc', AUTH_DEV_ISSUER: 'true' })).toThrow(/AUTH_DEV_ISSUER is for development only/);
+    expect(() => loadConfig({ AUTH_DEV_ISSUER: 'true' })).toThrow(/needs AUTH_MODE=oidc/);
   });
 });

@@ -142,6 +142,25 @@ describe('infra/lambda.yaml', () => {
     expect(sam.Parameters.TableName.Default).toBe('AppTable');
   });
 
+  it('makes the deployer choose AUTH_MODE and passes every auth setting from a parameter', () => {
+    expect(sam.Parameters.AuthMode.AllowedValues).toEqual(['oidc', 'off']);
+    expect(sam.Parameters.AuthMode.Default).toBeUndefined();
+    expect(fn.Properties.Environment.Variables).toMatchObject({
+      AUTH_MODE: { Ref: 'AuthMode' },
+      AUTH_ISSUER: { Ref: 'AuthIssuer' },
+      AUTH_AUDIENCE: { Ref: 'AuthAudience' },
+      AUTH_ROLES_CLAIM: { Ref: 'AuthRolesClaim' },
+      AUTH_STUDENT_CLAIM: { Ref: 'AuthStudentClaim' },
+      AUTH_CUSTOMER_CLAIM: { Ref: 'AuthCustomerClaim' },
+    });
+    // The defaults are config.ts's own.
+    expect([sam.Parameters.AuthRolesClaim.Default, sam.Parameters.AuthStudentClaim.Default, sam.Parameters.AuthCustomerClaim.Default]).toEqual([
+      'groups',
+      'student_id',
+      'customer_id',
+    ]);
+  });
+
   it('takes CURSOR_SECRET from Secrets Manager, not from a template value', () => {
     expect(fn.Properties.Environment.Variables.CURSOR_SECRET).toEqual({
       'Fn::Sub': '{{resolve:secretsmanager:${CursorSecretName}:SecretString}}',

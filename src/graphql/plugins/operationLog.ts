@@ -5,7 +5,9 @@
  * The operation line holds: requestId, operation name and type, duration in
  * ms, the DynamoDB requests the operation made (total and per DynamoDB
  * operation, from `ctx.metrics`) and the error codes (docs/errors.md) the client
- * received. Level: `info`, `warn` when a code is UNAVAILABLE, `error` when a
+ * received, and with authorization rules on the kind of caller (anonymous,
+ * signed-in, student, customer, admin; docs/auth.md). Level: `info`, `warn`
+ * when a code is UNAVAILABLE, `error` when a
  * code is INTERNAL_SERVER_ERROR.
  *
  * What it never logs, so logs stay free of personal data and secrets: the
@@ -21,10 +23,17 @@ import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 import type { Context } from '../context.js';
 import { ErrorCode } from '../errors.js';
 import type { Logger } from '../../logger.js';
+import type { Identity } from '../../auth/identity.js';
 
 function codeOf(error: GraphQLFormattedError | GraphQLError | undefined): string {
   const code = error?.extensions?.code;
   return typeof code === 'string' ? code : ErrorCode.INTERNAL_SERVER_ERROR;
+}
+
+function callerKind(identity: Identity): string {
+  if (identity.kind === 'anonymous') return 'anonymous';
+  if (identity.admin) return 'admin';
+  return [identity.studentId && 'student', identity.customerId && 'customer'].filter(Boolean).join('+') || 'signed-in';
 }
 
 export function operationLogPlugin(logger: Logger): ApolloServerPlugin<Context> {
@@ -69,6 +78,8 @@ export function operationLogPlugin(logger: Logger): ApolloServerPlugin<Context> 
               // requests, byOperation, consumedCapacity, waves, maxConcurrency (dynamo/metrics.ts)
               dynamodb: metrics.summary(),
               errorCodes: codes,
+              // With rules on, what kind of caller this was (never who: no subject, no ids).
+              ...(contextValue.authRequired ? { caller: callerKind(contextValue.identity) } : {}),
             },
             'graphql operation',
           );
