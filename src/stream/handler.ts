@@ -27,7 +27,7 @@ import { finishCascade, sideOf } from '../writes/cascade.js';
 import { DELETING_ATTR } from '../writes/conditions.js';
 import type { Store } from '../writes/store.js';
 import { propagate, refreshEdges } from './propagate.js';
-import { imagesOf, sequenceOf, type StreamRecordLike } from './records.js';
+import { imagesOf, isTtlDeletion, type StreamRecordLike } from './records.js';
 
 export type Task =
   | { kind: 'cascade'; field: CopiedField; id: string }
@@ -46,6 +46,8 @@ function entityOf(keys: Item): { field: CopiedField; id: string } | null {
 
 /** What one record asks for. */
 export function taskOf(record: StreamRecordLike): Task {
+  // Items expired by time to live (idempotency records) ask for nothing; nor does any other deletion.
+  if (isTtlDeletion(record) || record.eventName === 'REMOVE') return { kind: 'none' };
   const { keys, newImage, oldImage } = imagesOf(record);
   const entity = entityOf(keys);
   if (entity) {
@@ -123,4 +125,3 @@ export async function handleRecords(store: Store, records: StreamRecordLike[], l
   return outcome;
 }
 
-export { sequenceOf };

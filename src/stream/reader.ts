@@ -39,7 +39,7 @@ import {
 } from '@aws-sdk/client-dynamodb-streams';
 import { STREAM_PREFIX } from '../dynamo/keys.js';
 import type { Logger } from '../logger.js';
-import { backoff, sleep } from '../dynamo/backoff.js';
+import { backoff } from '../dynamo/backoff.js';
 import type { Store } from '../writes/store.js';
 import { loadCheckpoints, saveCheckpoint, saveDeadLetter } from './checkpoints.js';
 import { handleRecords } from './handler.js';
@@ -330,4 +330,3 @@ export class StreamReader {
   }
 }
 
-export { sleep };

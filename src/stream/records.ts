@@ -45,8 +45,6 @@ export function recordTime(record: StreamRecordLike): number | undefined {
   return undefined;
 }
 
-export const sequenceOf = (record: StreamRecordLike): string => record.dynamodb?.SequenceNumber ?? '';
-
 /** Deleted by DynamoDB's time to live rather than by a writer. */
 export const isTtlDeletion = (record: StreamRecordLike): boolean =>
   record.eventName === 'REMOVE' && record.userIdentity?.principalId === 'dynamodb.amazonaws.com';
