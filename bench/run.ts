@@ -251,7 +251,8 @@ const CASES: OperationSpec[] = [
   ...[1, 10, 100].map(
     (factor): OperationSpec => ({
       name: `scale ×${factor}: course(id) { title students(first: 20) }`,
-      query: `query ($id: ID!) { course(id: $id) { title students(first: 20) { edges { node { id name } } } } }`,
+      // Every variable sent is declared: the gateway refuses undeclared ones.
+      query: `query ($id: ID!, $first: Int) { course(id: $id) { title students(first: $first) { edges { node { id name } } } } }`,
       variables: (d) => ({ id: d.ids.scaleCourses[factor], first: 20 }),
       direct: 'courseStudents',
       minimum: 2,

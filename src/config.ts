@@ -38,6 +38,8 @@ export const DEFAULTS = {
     retryMode: 'standard',
     connectionTimeoutMs: 1000,
     requestTimeoutMs: 2000,
+    throttleAttempts: 10,
+    throttleBudgetMs: 5000,
   },
   /** The stream processor (docs/stream.md). */
   stream: {
@@ -47,6 +49,10 @@ export const DEFAULTS = {
     retryDelayMs: 200,
     concurrency: 8,
   },
+  operationLimits: { maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000 },
+  http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 },
+  idempotencyTtlSeconds: 86_400,
+  healthCacheMs: 1000,
 } as const;
 
 export interface Config {
@@ -83,6 +89,14 @@ export interface Config {
   security: SecurityConfig;
   /** DynamoDB client retries and timeouts (README "Security"). */
   dynamoClient: DynamoClientConfig;
+  /** What one operation may cost the table and the process (docs/limits.md). */
+  operationLimits: OperationLimitsConfig;
+  /** Slow and many clients: node:http timeouts and connection cap (docs/limits.md). */
+  http: HttpConfig;
+  /** `IDEMPOTENCY_TTL_SECONDS` (default 86400): how long a mutation's first response is kept for retries. */
+  idempotencyTtlSeconds: number;
+  /** `HEALTH_CACHE_MS` (default 1000): how long `/health` reuses its last table check. */
+  healthCacheMs: number;
   /** Identity and authorization (docs/auth.md). */
   auth: AuthConfig;
   /** The stream processor that keeps edge copies and finishes cascades (docs/stream.md). */
@@ -106,6 +120,26 @@ export interface StreamConfig {
   retryDelayMs: number;
   /** `STREAM_CONCURRENCY` (default 8): edge writes in flight while propagating or cascading. */
   concurrency: number;
+}
+
+export interface OperationLimitsConfig {
+  /** `MAX_DYNAMODB_REQUESTS` (default 2000): DynamoDB requests (attempts included) one operation may send. */
+  maxRequests: number;
+  /** `MAX_DYNAMODB_IN_FLIGHT` (default 32): DynamoDB requests of one operation in flight at once; more wait their turn. */
+  maxInFlight: number;
+  /** `MAX_RESPONSE_FIELDS` (default 50000): leaf fields an operation may return at most (counted before execution). */
+  maxResponseFields: number;
+}
+
+export interface HttpConfig {
+  /** `HTTP_HEADERS_TIMEOUT_MS` (default 10000): time to receive a request's headers. */
+  headersTimeoutMs: number;
+  /** `HTTP_REQUEST_TIMEOUT_MS` (default 30000): time to receive a whole request, body included. */
+  requestTimeoutMs: number;
+  /** `HTTP_KEEP_ALIVE_TIMEOUT_MS` (default 5000): an idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
+  /** `HTTP_MAX_CONNECTIONS` (default 1000): open connections at once; more are refused. */
+  maxConnections: number;
 }
 
 /** docs/auth.md describes every setting here. */
@@ -181,6 +215,10 @@ export interface DynamoClientConfig {
   connectionTimeoutMs: number;
   /** `DYNAMODB_REQUEST_TIMEOUT_MS` (default 2000: ~6 s worst case with 3 attempts). */
   requestTimeoutMs: number;
+  /** `DYNAMODB_THROTTLE_ATTEMPTS` (default 10): attempts of a throttled request, first included; separate from maxAttempts. */
+  throttleAttempts?: number;
+  /** `DYNAMODB_THROTTLE_BUDGET_MS` (default 5000): most time one request spends waiting out throttling. */
+  throttleBudgetMs?: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -400,6 +438,8 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       retryMode: choiceSetting(env, 'DYNAMODB_RETRY_MODE', ['standard', 'adaptive'] as const, dynamoClient.retryMode),
       connectionTimeoutMs: intSetting(env, 'DYNAMODB_CONNECT_TIMEOUT_MS', dynamoClient.connectionTimeoutMs, 50, 60_000),
       requestTimeoutMs: intSetting(env, 'DYNAMODB_REQUEST_TIMEOUT_MS', dynamoClient.requestTimeoutMs, 50, 120_000),
+      throttleAttempts: intSetting(env, 'DYNAMODB_THROTTLE_ATTEMPTS', dynamoClient.throttleAttempts, 1, 30),
+      throttleBudgetMs: intSetting(env, 'DYNAMODB_THROTTLE_BUDGET_MS', dynamoClient.throttleBudgetMs, 0, 120_000),
     },
     stream: {
       worker: boolSetting(env, 'STREAM_WORKER', !isAws(env.DYNAMODB_ENDPOINT)),
@@ -409,6 +449,19 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       retryDelayMs: intSetting(env, 'STREAM_RETRY_DELAY_MS', DEFAULTS.stream.retryDelayMs, 0, 60_000),
       concurrency: intSetting(env, 'STREAM_CONCURRENCY', DEFAULTS.stream.concurrency, 1, 64),
     },
+    operationLimits: {
+      maxRequests: intSetting(env, 'MAX_DYNAMODB_REQUESTS', DEFAULTS.operationLimits.maxRequests, 1, 1_000_000),
+      maxInFlight: intSetting(env, 'MAX_DYNAMODB_IN_FLIGHT', DEFAULTS.operationLimits.maxInFlight, 1, 1000),
+      maxResponseFields: intSetting(env, 'MAX_RESPONSE_FIELDS', DEFAULTS.operationLimits.maxResponseFields, 1, 10_000_000),
+    },
+    http: {
+      headersTimeoutMs: intSetting(env, 'HTTP_HEADERS_TIMEOUT_MS', DEFAULTS.http.headersTimeoutMs, 100, 600_000),
+      requestTimeoutMs: intSetting(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULTS.http.requestTimeoutMs, 100, 3_600_000),
+      keepAliveTimeoutMs: intSetting(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULTS.http.keepAliveTimeoutMs, 100, 600_000),
+      maxConnections: intSetting(env, 'HTTP_MAX_CONNECTIONS', DEFAULTS.http.maxConnections, 1, 1_000_000),
+    },
+    idempotencyTtlSeconds: intSetting(env, 'IDEMPOTENCY_TTL_SECONDS', DEFAULTS.idempotencyTtlSeconds, 60, 30 * 86_400),
+    healthCacheMs: intSetting(env, 'HEALTH_CACHE_MS', DEFAULTS.healthCacheMs, 0, 60_000),
     auth: authSettings(env, production && servesGraphql),
   };
 }

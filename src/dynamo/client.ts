@@ -10,6 +10,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { DEFAULTS, type Config } from '../config.js';
 import { instrumentClient } from './metrics.js';
+import { GatewayRetryStrategy } from './retryStrategy.js';
 
 export interface ClientOptions {
   /** Endpoint URL; undefined → the SDK's default endpoint for the region (real AWS). */
@@ -24,6 +25,12 @@ export interface ClientOptions {
   retryMode?: 'standard' | 'adaptive';
   connectionTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /** Attempts of a throttled request, first included (default 10; see retryStrategy.ts). */
+  throttleAttempts?: number;
+  /** Most backoff one request spends on throttling, in ms (default 5000). */
+  throttleBudgetMs?: number;
+  /** First throttling backoff ceiling in ms (default 25; tests use less). */
+  throttleBaseDelayMs?: number;
 }
 
 export interface Dynamo {
@@ -45,6 +52,14 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
     credentials: local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
     maxAttempts: options.maxAttempts ?? DEFAULTS.dynamoClient.maxAttempts,
     retryMode: options.retryMode ?? DEFAULTS.dynamoClient.retryMode,
+    // Throttling has its own, larger budget than 5xx and timeouts (retryStrategy.ts).
+    retryStrategy: new GatewayRetryStrategy({
+      maxAttempts: options.maxAttempts ?? DEFAULTS.dynamoClient.maxAttempts,
+      mode: options.retryMode ?? DEFAULTS.dynamoClient.retryMode,
+      throttleAttempts: options.throttleAttempts ?? DEFAULTS.dynamoClient.throttleAttempts,
+      throttleBudgetMs: options.throttleBudgetMs ?? DEFAULTS.dynamoClient.throttleBudgetMs,
+      throttleBaseDelayMs: options.throttleBaseDelayMs,
+    }) as never,
     // Bounded so an unreachable or hung DynamoDB becomes UNAVAILABLE within seconds, never a hang:
     // worst case ≈ maxAttempts × requestTimeout plus backoff.
     requestHandler: new NodeHttpHandler({

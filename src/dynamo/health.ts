@@ -28,3 +28,17 @@ export async function hasNewAndOldImageStream(dynamo: Dynamo, tableName: string)
   const stream = out.Table?.StreamSpecification;
   return Boolean(stream?.StreamEnabled && stream.StreamViewType === 'NEW_AND_OLD_IMAGES' && out.Table?.LatestStreamArn);
 }
+
+/**
+ * A probe that reuses its last answer for `ttlMs`, so a flood of health
+ * checks costs at most one DescribeTable per interval. Concurrent callers
+ * share the probe in flight.
+ */
+export function cachedProbe(probe: () => Promise<boolean>, ttlMs: number): () => Promise<boolean> {
+  let last: { at: number; value: Promise<boolean> } | undefined;
+  return () => {
+    const now = Date.now();
+    if (!last || now - last.at >= ttlMs) last = { at: now, value: probe() };
+    return last.value;
+  };
+}

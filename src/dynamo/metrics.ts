@@ -42,6 +42,28 @@ export interface MetricsSummary {
   maxConcurrency: number;
 }
 
+/** Hard caps on the DynamoDB work of one operation (config `MAX_DYNAMODB_REQUESTS`, `MAX_DYNAMODB_IN_FLIGHT`). */
+export interface RequestLimits {
+  /** Requests (attempts included) one operation may send; the next one fails with DynamoRequestLimitError. */
+  maxRequests: number;
+  /** Calls of one operation in flight at once; further calls wait for a free slot. */
+  maxInFlight: number;
+}
+
+/**
+ * An operation asked for more DynamoDB requests than it may send. Thrown by
+ * the client middleware instead of sending the request; the SDK does not
+ * retry it (a client error), so every later call of the operation fails at
+ * once too. formatError turns it into BAD_USER_INPUT with
+ * `extensions.reason: DYNAMODB_REQUEST_LIMIT`.
+ */
+export class DynamoRequestLimitError extends Error {
+  override name = 'DynamoRequestLimitError';
+  constructor(readonly limit: number) {
+    super(`This operation needs more than ${limit} DynamoDB requests; ask for fewer or smaller connections.`);
+  }
+}
+
 export class OperationMetrics {
   requests = 0;
   readonly byOperation: Record<string, number> = {};
@@ -50,8 +72,36 @@ export class OperationMetrics {
   waves = 0;
   maxConcurrency = 0;
   private inFlight = 0;
+  /** Calls holding an in-flight slot, and the calls waiting for one (FIFO). */
+  private slotsTaken = 0;
+  private readonly waiting: (() => void)[] = [];
 
+  constructor(readonly limits?: RequestLimits) {}
+
+  /**
+   * Waits until the operation has fewer than `maxInFlight` calls in flight.
+   * Pair with `releaseSlot()`. Without limits it returns at once.
+   */
+  acquireSlot(): Promise<void> | undefined {
+    if (!this.limits) return undefined;
+    if (this.slotsTaken < this.limits.maxInFlight) {
+      this.slotsTaken += 1;
+      return undefined;
+    }
+    return new Promise<void>((resolve) => this.waiting.push(resolve));
+  }
+
+  releaseSlot(): void {
+    if (!this.limits) return;
+    const next = this.waiting.shift();
+    // The slot passes straight to the next waiter: slotsTaken stays the same.
+    if (next) next();
+    else this.slotsTaken -= 1;
+  }
+
+  /** Counts one request (attempt); throws DynamoRequestLimitError instead once the operation's cap is reached. */
   record(operation: string): void {
+    if (this.limits && this.requests >= this.limits.maxRequests) throw new DynamoRequestLimitError(this.limits.maxRequests);
     this.requests += 1;
     this.byOperation[operation] = (this.byOperation[operation] ?? 0) + 1;
   }
@@ -140,6 +190,9 @@ export function instrumentClient(client: DynamoDBClient): void {
         args = { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } };
       }
       const metrics = currentMetrics();
+      // The operation's in-flight cap: a call waits here, before it counts as started.
+      const waited = metrics?.acquireSlot();
+      if (waited) await waited;
       const depth = metrics?.callStarted() ?? 0;
       try {
         const result = await next(args);
@@ -150,6 +203,7 @@ export function instrumentClient(client: DynamoDBClient): void {
         return result;
       } finally {
         metrics?.callFinished(depth);
+        metrics?.releaseSlot();
       }
     },
     { step: 'initialize', name: 'gatewayOperationCalls', priority: 'high' },
@@ -158,7 +212,7 @@ export function instrumentClient(client: DynamoDBClient): void {
     (next, context) => async (args) => {
       const operation = operationOf(context);
       const metrics = currentMetrics();
-      metrics?.record(operation);
+      metrics?.record(operation); // throws past the operation's request cap: nothing is sent
       return next(args);
     },
     { step: 'deserialize', name: 'gatewayOperationMetrics', priority: 'low' },

@@ -114,12 +114,16 @@ export async function tableExists(client: DynamoDBClient, tableName: string): Pr
  */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
   let created = false;
+  // The table is new (this call or a concurrent one made it): it gets time to live.
+  let fresh = false;
   if (!(await tableExists(client, tableName))) {
+    fresh = true;
     try {
       await client.send(new CreateTableCommand(tableDefinition(tableName)));
       created = true;
     } catch (err) {
-      // Another gateway instance created it between our check and our create.
+      // Another gateway instance created it between our check and our create, or the SDK retried
+      // our own CreateTable after a timeout and the retry found the table the first attempt made.
       if (!(err instanceof ResourceInUseException)) throw err;
     }
   }
@@ -128,13 +132,18 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
     const indexesActive = (Table?.GlobalSecondaryIndexes ?? []).every((i) => i.IndexStatus === 'ACTIVE');
     if (Table?.TableStatus === 'ACTIVE' && indexesActive) {
       // Time to live can only be set on an ACTIVE table, and is not part of CreateTable.
-      if (created) {
-        await client.send(
-          new UpdateTimeToLiveCommand({
-            TableName: tableName,
-            TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
-          }),
-        );
+      if (fresh) {
+        await client
+          .send(
+            new UpdateTimeToLiveCommand({
+              TableName: tableName,
+              TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true },
+            }),
+          )
+          .catch((err: { name?: string; message?: string }) => {
+            // The concurrent creator enabled it first.
+            if (!(err?.name === 'ValidationException' && /already enabled/i.test(err.message ?? ''))) throw err;
+          });
       }
       return created;
     }

@@ -9,6 +9,7 @@
  */
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
+import { DynamoRequestLimitError } from '../dynamo/metrics.js';
 
 export const ErrorCode = {
   BAD_USER_INPUT: 'BAD_USER_INPUT',
@@ -82,6 +83,14 @@ export function isUnavailableError(err: unknown): boolean {
   return e.cause !== undefined && e.cause !== err && isUnavailableError(e.cause);
 }
 
+/** A GraphQLError that already carries a 4xx HTTP status: the request was refused as the caller's mistake. */
+function clientFault(error: unknown): boolean {
+  const extensions = (error as { extensions?: { code?: unknown; http?: { status?: unknown } } } | null)?.extensions;
+  if (!extensions || extensions.code !== undefined) return false;
+  const status = extensions.http?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+}
+
 // graphql 16 words it "more that N tokens"; accept the fixed wording too.
 const TOKEN_LIMIT = /Document contains more tha[nt] (\d+) tokens/;
 
@@ -97,6 +106,15 @@ export function formatError(
 ): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   const code = formatted.extensions?.code;
+  if (original instanceof DynamoRequestLimitError) {
+    // The operation reached its DynamoDB request cap (dynamo/metrics.ts): the caller asked for too much.
+    return {
+      message: original.message,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: ErrorCode.BAD_USER_INPUT, reason: 'DYNAMODB_REQUEST_LIMIT' },
+    };
+  }
   if (isUnavailableError(original)) {
     return {
       message: 'DynamoDB is unavailable; try again shortly',
@@ -112,6 +130,11 @@ export function formatError(
       message: `Query token limit of ${max} exceeded; send a smaller document.`,
       extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED },
     };
+  }
+  if ((code === undefined || code === ErrorCode.INTERNAL_SERVER_ERROR) && clientFault(error)) {
+    // Apollo refuses some requests with a plain GraphQLError and an HTTP 400 (a persisted query
+    // whose hash does not match its text, an unsupported persisted query version): the caller's mistake.
+    return { message: formatted.message, extensions: { code: ErrorCode.BAD_USER_INPUT } };
   }
   if ((code === undefined || code === ErrorCode.INTERNAL_SERVER_ERROR) && production) {
     return {

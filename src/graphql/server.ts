@@ -19,6 +19,9 @@ import { applyRules } from '../auth/applyRules.js';
 import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
 import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { requestIdPlugin } from './plugins/requestId.js';
+import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
+import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
+import { createDocumentStore } from './documentStore.js';
 
 /** schema.graphql is the only SDL. */
 export const typeDefs = gql(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
@@ -33,6 +36,8 @@ export interface ServerOptions {
   limits?: QueryLimits;
   /** Batched HTTP requests (an array of operations in one POST); off unless configured. */
   allowBatchedRequests?: boolean;
+  /** How long a mutation's first response is kept for `Idempotency-Key` retries (default 24 h). */
+  idempotencyTtlSeconds?: number;
   /** Enforce the authorization rules (src/auth/rules.ts) on every field: AUTH_MODE=oidc. Default off. */
   authRules?: boolean;
 }
@@ -43,6 +48,7 @@ export function createServer({
   dynamodbMetricsExtension = !production,
   limits = DEFAULT_LIMITS,
   allowBatchedRequests = false,
+  idempotencyTtlSeconds,
   authRules = false,
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { production });
@@ -58,17 +64,22 @@ export function createServer({
     // startGateway's drain, whose apollo.stop() then never returns (and re-raises the signal).
     stopOnTerminationSignals: false,
     allowBatchedHttpRequests: allowBatchedRequests,
+    // Parsed documents, bounded by what they really hold (documentStore.ts).
+    documentStore: createDocumentStore(),
     parseOptions: guard.parseOptions,
     validationRules: guard.validationRules,
     formatError: (formatted, error) => formatError(formatted, error, { production }),
     plugins: [
       operationLogPlugin(logger),
+      declaredVariablesPlugin(),
       argumentCheckPlugin(),
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),
       production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
       ...guard.plugins,
+      // After the checks above (responseForOperation runs once they passed), before requestId.
+      idempotencyPlugin({ ttlSeconds: idempotencyTtlSeconds, logger }),
       requestIdPlugin,
     ],
   });

@@ -41,8 +41,9 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     production: config.production,
     logger,
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
-    limits: security,
+    limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields },
     allowBatchedRequests: security.allowBatchedRequests,
+    idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     authRules: config.auth.mode === 'oidc',
   });
   const auth = createAuthenticator(config.auth, logger);

@@ -9,7 +9,7 @@ import { HeaderMap, type ApolloServer } from '@apollo/server';
 import { DEFAULTS } from '../config.js';
 import type { Context } from '../graphql/context.js';
 import type { Logger } from '../logger.js';
-import { OperationMetrics, runWithMetrics } from '../dynamo/metrics.js';
+import { OperationMetrics, runWithMetrics, type RequestLimits } from '../dynamo/metrics.js';
 
 export interface HttpOptions {
   /** Allowed origins; `*` allows any; undefined allows any http://localhost or 127.0.0.1 origin. */
@@ -23,6 +23,28 @@ export interface HttpOptions {
   context: (metrics: OperationMetrics, req: IncomingMessage) => Promise<Context>;
   /** Where failures outside GraphQL execution are logged (default: stderr). */
   logger?: Logger;
+  /** Caps on each operation's DynamoDB requests (config MAX_DYNAMODB_REQUESTS / MAX_DYNAMODB_IN_FLIGHT); none when absent. */
+  requestLimits?: RequestLimits;
+}
+
+/** The JSON media types a POST body may have; anything else is HTTP 415. */
+export const JSON_MEDIA_TYPES = new Set(['application/json', 'application/graphql-response+json']);
+
+/**
+ * The media type of a Content-Type header: lower-cased, parameters
+ * (`; charset=utf-8`) dropped. Media types are case-insensitive and must
+ * match exactly: `Application/JSON` is JSON, `application/jsonx` is not.
+ */
+export function mediaType(contentType: string | undefined): string | null {
+  if (contentType === undefined) return null;
+  const essence = contentType.split(';', 1)[0]!.trim().toLowerCase();
+  return /^[a-z0-9!#$&^_.+-]+\/[a-z0-9!#$&^_.+-]+$/.test(essence) ? essence : null;
+}
+
+/** A client that went away mid-request: nothing to answer, nothing wrong on our side. */
+function clientGone(req: IncomingMessage, err: unknown): boolean {
+  const code = (err as NodeJS.ErrnoException)?.code;
+  return req.destroyed || code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || (err as Error)?.message === 'aborted';
 }
 
 const LOCAL_ORIGIN = /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
@@ -52,6 +74,18 @@ function send(res: ServerResponse, status: number, body: unknown) {
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.end(JSON.stringify(body));
 }
+
+/**
+ * A request refused before GraphQL: answered, then the connection closed.
+ * Its body may be unread (413, 404, 405), and a client that reuses the
+ * socket would otherwise have its next request read from the rest of it.
+ */
+function refuse(res: ServerResponse, status: number, body: unknown) {
+  res.setHeader('connection', 'close');
+  send(res, status, body);
+}
+
+const refusal = (message: string, code = 'BAD_REQUEST') => ({ errors: [{ message, extensions: { code } }] });
 
 export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOptions) {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.security.maxBodyBytes;
@@ -89,12 +123,12 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         return;
       }
       if (url.pathname !== '/graphql' && url.pathname !== '/') {
-        send(res, 404, { error: 'Not found: the GraphQL endpoint is /graphql' });
+        refuse(res, 404, { error: 'Not found: the GraphQL endpoint is /graphql' });
         return;
       }
       if (req.method !== 'GET' && req.method !== 'POST') {
         res.setHeader('allow', 'GET, POST');
-        send(res, 405, { error: 'Method not allowed' });
+        refuse(res, 405, { error: 'Method not allowed' });
         return;
       }
       const headers = new HeaderMap();
@@ -103,19 +137,20 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
       }
       let body: unknown = undefined;
       if (req.method === 'POST') {
+        const type = mediaType(headers.get('content-type'));
+        if (type === null || !JSON_MEDIA_TYPES.has(type)) {
+          refuse(res, 415, refusal('Send the operation as JSON: Content-Type: application/json'));
+          return;
+        }
         const text = await readBody(req, maxBodyBytes);
-        if ((headers.get('content-type') ?? '').includes('application/json')) {
-          try {
-            body = text.length ? JSON.parse(text) : undefined;
-          } catch {
-            send(res, 400, { errors: [{ message: 'Request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
-            return;
-          }
-        } else {
-          body = text;
+        try {
+          body = text.length ? JSON.parse(text) : undefined;
+        } catch {
+          refuse(res, 400, refusal('Request body is not valid JSON'));
+          return;
         }
       }
-      const metrics = new OperationMetrics();
+      const metrics = new OperationMetrics(options.requestLimits);
       const response = await runWithMetrics(metrics, () =>
         apollo.executeHTTPGraphQLRequest({
           httpGraphQLRequest: { method: req.method!, headers, search: url.search, body },
@@ -132,7 +167,13 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
       }
     } catch (err) {
       if (err instanceof BodyTooLarge) {
-        send(res, 413, { errors: [{ message: `Request body exceeds ${maxBodyBytes} bytes`, extensions: { code: 'BAD_REQUEST' } }] });
+        refuse(res, 413, refusal(`Request body exceeds ${maxBodyBytes} bytes`));
+        return;
+      }
+      if (clientGone(req, err)) {
+        // Aborted uploads and dropped connections are routine on the internet: debug, no stack.
+        options.logger?.debug({ code: (err as NodeJS.ErrnoException)?.code ?? null }, 'client went away mid-request');
+        if (!res.headersSent) res.destroy();
         return;
       }
       if (options.logger) options.logger.error({ err }, 'request failed outside GraphQL execution');

@@ -28,7 +28,8 @@ import { loadConfig, withoutEmbedded, type Config } from '../config.js';
 import type { ApolloServer } from '@apollo/server';
 import { createContext, type Context } from '../graphql/context.js';
 import type { Dynamo } from '../dynamo/client.js';
-import { hasNewAndOldImageStream, tableHealthy } from '../dynamo/health.js';
+import { cachedProbe, hasNewAndOldImageStream, tableHealthy } from '../dynamo/health.js';
+import { JSON_MEDIA_TYPES, mediaType } from './httpHandler.js';
 import { currentMetrics, OperationMetrics, runWithMetrics } from '../dynamo/metrics.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
@@ -58,7 +59,8 @@ function headerOf(event: APIGatewayProxyEventV2, name: string): string | undefin
 /** Does the body claim to be JSON (content-type) without parsing as JSON? */
 function invalidJsonBody(event: APIGatewayProxyEventV2): boolean {
   const contentType = headerOf(event, 'content-type') ?? '';
-  if (!event.body || !contentType.startsWith('application/json')) return false;
+  const type = mediaType(contentType);
+  if (!event.body || type === null || !JSON_MEDIA_TYPES.has(type)) return false;
   const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
   try {
     JSON.parse(text);
@@ -84,12 +86,13 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
     { logger, dynamo: options.dynamo },
   );
 
+  const health = cachedProbe(() => tableHealthy(dynamo, config.tableName), config.healthCacheMs);
   const graphql: LambdaHandler<ReturnType<typeof handlers.createAPIGatewayProxyEventV2RequestHandler>> =
     startServerAndCreateLambdaHandler(asCjsServer(server), handlers.createAPIGatewayProxyEventV2RequestHandler(), {
       middleware: [
         async (event) => {
           if (event.rawPath === '/health' && ['GET', 'HEAD'].includes(event.requestContext.http.method)) {
-            const ok = await tableHealthy(dynamo, config.tableName);
+            const ok = await health();
             return json(ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable' });
           }
           // Without this the integration answers a bare text 400 with a JSON.parse message.
@@ -120,7 +123,7 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
   return async (event, context) => {
     if (!streamKnown) await decideFanOut();
     // Every DynamoDB request this invocation makes is counted into its own metrics.
-    const result = await runWithMetrics(new OperationMetrics(), () => graphql(event, context, () => {}));
+    const result = await runWithMetrics(new OperationMetrics(config.operationLimits), () => graphql(event, context, () => {}));
     return result as APIGatewayProxyStructuredResultV2;
   };
 }

@@ -4,12 +4,13 @@
  * the table, demo data, the Apollo server and the HTTP listener.
  * Tests use it to run the gateway on 127.0.0.1 and stop it again.
  */
-import { createServer as createHttpServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from '../config.js';
+import { ConfigError, type Config } from '../config.js';
+import { createHttpListener } from './httpServer.js';
 import { createContext } from '../graphql/context.js';
 import { clientOptions, endpointLabel, type Dynamo } from '../dynamo/client.js';
-import { tableHealthy } from '../dynamo/health.js';
+import { cachedProbe, tableHealthy } from '../dynamo/health.js';
 import { startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { describeLayout, ensureTable } from '../dynamo/table.js';
 import { loadDemoData } from '../model/demoData.js';
@@ -33,6 +34,12 @@ export async function startGateway(
   logger: Logger = createLogger(config.logLevel),
 ): Promise<Gateway> {
   let local: LocalDynamo | null = null;
+  if (config.endpoint.kind === 'embedded' && config.production) {
+    // The embedded DynamoDB Local keeps data in memory and checks no credentials: never a production table.
+    throw new ConfigError(
+      'NODE_ENV=production needs a real table: set DYNAMODB_ENDPOINT (aws for DynamoDB through the SDK chain, or a URL); the embedded DynamoDB Local is for development only',
+    );
+  }
   if (config.endpoint.kind === 'embedded') {
     logger.info({ port: config.localDynamoPort || null }, 'starting embedded DynamoDB Local');
     local = await startLocalDynamo({ port: config.localDynamoPort });
@@ -66,15 +73,17 @@ export async function startGateway(
     deps.fanOut = stream.fanOut;
 
     await apollo.start();
-    http = createHttpServer(
+    http = createHttpListener(
       createHttpHandler(apollo, {
         corsOrigins: config.corsOrigins,
         maxBodyBytes: config.security.maxBodyBytes,
         logger,
-        health: () => tableHealthy(dynamo, config.tableName),
+        health: cachedProbe(() => tableHealthy(dynamo, config.tableName), config.healthCacheMs),
         healthDetails: () => ({ table: { lacks }, stream: stream!.details() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
+        requestLimits: config.operationLimits,
       }),
+      config.http,
     );
     await new Promise<void>((resolve, reject) => {
       http!.once('error', reject);

@@ -7,14 +7,17 @@
  * exist. Missing parent → NOT_FOUND; a child id already in the collection
  * → CONFLICT. An order id is also its GSI1 partition (`ORDER#<oid>`, how
  * `order(id)` finds it), so an order id used under another customer is a
- * CONFLICT too (checked before the transaction: two concurrent placeOrder
- * calls giving the same explicit id to different customers can both pass;
- * generated ids never collide).
+ * CONFLICT too: an explicit order id is claimed by a uniqueness item
+ * (keys.ts `orderIdClaimKey`) in the same transaction, so of two concurrent
+ * placeOrder calls giving the same id to different customers exactly one
+ * succeeds. Orders written before (or by programs) without that item are
+ * caught by a GSI1 Query beforehand. Generated ids never collide and need
+ * neither.
  */
 import type { AddPartInput, PlaceOrderInput } from '../__generated__/resolvers.js';
 import type { Item } from '../dynamo/batchGet.js';
 import { readRange } from '../dynamo/collection.js';
-
+import { orderIdClaimKey } from '../dynamo/keys.js';
 import { conflict, notFound } from '../graphql/errors.js';
 import { orderById } from '../model/collections.js';
 import { customer, product, type Entity } from '../model/entities.js';
@@ -30,7 +33,7 @@ import { getItem, type Store } from './store.js';
 import { tryTransact } from './transact.js';
 
 /** Puts `child` into the connection of `parentEntity` `parentId` and increments that connection's counter. */
-async function putChild(store: Store, parentEntity: Entity, parentId: string, child: Item, childWhat: string) {
+async function putChild(store: Store, parentEntity: Entity, parentId: string, child: Item, childWhat: string, unique?: Item) {
   const parent = parentEntity.key(parentId);
   const parentWhat = `${parentEntity.typeName} ${parentId}`;
   const counter = parentEntity.connection.counter;
@@ -40,9 +43,10 @@ async function putChild(store: Store, parentEntity: Entity, parentId: string, ch
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: child, ConditionExpression: 'attribute_not_exists(PK)' } },
       counterChange(store.tableName, parent, seen, counter, 1),
+      ...(unique ? [{ Put: { TableName: store.tableName, Item: unique, ConditionExpression: 'attribute_not_exists(PK)' } }] : []),
     ]);
     if (cancelled === null) return seen;
-    if (cancelled.failed(0)) throw conflict(`${childWhat} already exists`);
+    if (cancelled.failed(0) || (unique && cancelled.failed(2))) throw conflict(`${childWhat} already exists`);
     // The parent was deleted, or its counter appeared or vanished: read again.
     if (cancelled.failed(1)) return READ_AGAIN;
     throw cancelled;
@@ -63,7 +67,8 @@ export async function placeOrder(store: Store, customerId: string, input: PlaceO
     const [existing] = await readRange(store.doc, store.tableName, { collection: orderById(order.id), forward: true, limit: 1 });
     if (existing) throw conflict(`Order ${order.id} already exists`);
   }
-  await putChild(store, customer, customerId, item, `Order ${order.id}`);
+  const unique = input.id != null ? { ...orderIdClaimKey(order.id), customerId } : undefined;
+  await putChild(store, customer, customerId, item, `Order ${order.id}`, unique);
   return order;
 }
 

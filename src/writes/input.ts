@@ -33,9 +33,19 @@ export function email(value: unknown, argumentName: string): string | null {
   return trimmed;
 }
 
+/**
+ * Largest total stored exactly: DynamoDB keeps 38 digits, but a JavaScript
+ * number is exact only up to 2^53 − 1, and the SDK refuses to write a
+ * larger one (it could not be read back as the same number).
+ */
+export const MAX_TOTAL = Number.MAX_SAFE_INTEGER;
+
 export function total(value: number, argumentName: string): number {
   if (!Number.isFinite(value) || value < 0) {
     throw badUserInput(`${argumentName} must be a finite number ≥ 0; got ${value}`, argumentName);
+  }
+  if (value > MAX_TOTAL) {
+    throw badUserInput(`${argumentName} must be at most ${MAX_TOTAL} (larger numbers are not stored exactly)`, argumentName);
   }
   return value;
 }

@@ -10,13 +10,14 @@ import { createDynamo, type ClientOptions } from '../../src/dynamo/client.js';
 import { freePort } from '../../src/dynamo/local.js';
 import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
 import { createHttpHandler } from '../../src/transport/httpHandler.js';
-import { codes, postGraphQL, testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
+import { codes, localEndpoint, postGraphQL, testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
 import { dynamoFault, injectFaults, type FaultKind } from '../support/faults.js';
 
 let gw: TestGateway;
 let removeFaults: (() => void) | undefined;
 beforeAll(async () => {
-  gw = await testGateway();
+  // Throttling backoff in tests starts at 1 ms instead of 25 ms: same attempts, less waiting.
+  gw = await testGateway({ client: { throttleBaseDelayMs: 1 } });
   await gw.put(demoItems());
 });
 afterEach(() => {
@@ -41,24 +42,44 @@ describe('throttling and 5xx from DynamoDB', () => {
     expect(throttled.requests.byOperation).toEqual(doubled);
   });
 
-  it.each<FaultKind>(['ProvisionedThroughputExceededException', 'ThrottlingException', 'InternalServerError', 'ServiceUnavailable'])(
-    'answers UNAVAILABLE after 3 attempts when every attempt fails with %s',
-    async (kind) => {
-      removeFaults = injectFaults(gw.dynamo.raw, () => dynamoFault(kind));
-      const { result, requests } = await gw.counted(`{ student(id: "1") { name } }`);
-      expect(result.data).toEqual({ student: null });
-      expect(codes(result)).toEqual(['UNAVAILABLE']);
-      expect(result.errors![0].extensions!.requestId).toEqual(expect.any(String));
-      expect(requests.byOperation).toEqual({ GetItem: 3 });
-    },
-  );
+  it.each<[FaultKind, number]>([
+    ['ProvisionedThroughputExceededException', 10],
+    ['ThrottlingException', 10],
+    ['InternalServerError', 3],
+    ['ServiceUnavailable', 3],
+  ])('answers UNAVAILABLE when every attempt fails with %s, after %i attempts (throttling has its own budget)', async (kind, attempts) => {
+    removeFaults = injectFaults(gw.dynamo.raw, () => dynamoFault(kind));
+    const { result, requests } = await gw.counted(`{ student(id: "1") { name } }`);
+    expect(result.data).toEqual({ student: null });
+    expect(codes(result)).toEqual(['UNAVAILABLE']);
+    expect(result.errors![0].extensions!.requestId).toEqual(expect.any(String));
+    expect(requests.byOperation).toEqual({ GetItem: attempts });
+  });
 
   it('answers UNAVAILABLE for a connection read whose Query is throttled on every attempt', async () => {
     removeFaults = injectFaults(gw.dynamo.raw, ({ operation }) => (operation === 'Query' ? dynamoFault('ThrottlingException') : null));
     const { result, requests } = await gw.counted(`{ course(id: "A") { title students(first: 2) { edges { node { id } } } } }`);
     expect(codes(result)).toEqual(['UNAVAILABLE']);
     expect(result.data).toEqual({ course: null });
-    expect(requests.byOperation).toEqual({ GetItem: 1, Query: 3 });
+    expect(requests.byOperation).toEqual({ GetItem: 1, Query: 10 });
+  });
+
+  it('absorbs 30% throttling: 300 reads of two requests each, none failed', async () => {
+    const clean = await gw.counted(`{ course(id: "A") { title students(first: 2) { edges { node { id name } } } } }`);
+    expect(clean.result.errors).toBeUndefined();
+    // Deterministic "random": a fixed sequence, so the run is the same every time.
+    let seed = 42;
+    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    let throttled = 0;
+    removeFaults = injectFaults(gw.dynamo.raw, () => (next() < 0.3 ? (throttled++, dynamoFault('ThrottlingException')) : null));
+    const query = `query($id: ID!) { course(id: $id) { title students(first: 2) { edges { node { id name } } } } }`;
+    let failed = 0;
+    for (let round = 0; round < 15; round++) {
+      const results = await Promise.all(Array.from({ length: 20 }, () => gw.counted(query, { id: 'A' })));
+      for (const { result } of results) if (result.errors || JSON.stringify(result.data) !== JSON.stringify(clean.result.data)) failed++;
+    }
+    expect(throttled).toBeGreaterThan(100);
+    expect(failed).toBe(0);
   });
 
   it('answers HTTP 200 with UNAVAILABLE errors, never a 5xx, when every field failed', async () => {
@@ -92,6 +113,22 @@ function gatewayAt(endpoint: string, client: Omit<ClientOptions, 'endpoint'> = {
     }),
   };
 }
+
+describe('adaptive retry mode', () => {
+  it('still retries throttling with DYNAMODB_RETRY_MODE=adaptive, within the throttling budget', async () => {
+    const adaptive = gatewayAt(localEndpoint(), { retryMode: 'adaptive', throttleBaseDelayMs: 1 });
+    const remove = injectFaults(adaptive.dynamo.raw, ({ attempt }) => (attempt <= 2 ? dynamoFault('ThrottlingException') : null));
+    try {
+      const { result, requests } = await adaptive.counted(`{ student(id: "1") { name } }`);
+      expect(result.errors).toBeUndefined();
+      expect(result.data).toEqual({ student: { name: expect.any(String) } });
+      expect(requests.byOperation).toEqual({ GetItem: 3 });
+    } finally {
+      remove();
+      adaptive.dynamo.raw.destroy();
+    }
+  });
+});
 
 describe('DynamoDB unreachable', () => {
   it('answers UNAVAILABLE after the configured attempts when the connection is refused', async () => {
@@ -165,7 +202,7 @@ describe('writes under faults (transaction level; mutations build on this)', () 
     );
     const error = await runWithMetrics(metrics, () => write()).catch((e: unknown) => e);
     expect(isUnavailableError(error)).toBe(true);
-    expect(metrics.byOperation).toEqual({ TransactWriteItems: 3 });
+    expect(metrics.byOperation).toEqual({ TransactWriteItems: 10 });
     removeFaults();
     removeFaults = undefined;
     expect(await gw.scan()).toEqual(before);

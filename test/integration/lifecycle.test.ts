@@ -13,6 +13,8 @@ const quiet = silentLogger;
 
 function gatewayConfig(endpoint: string, env: Record<string, string> = {}) {
   return loadConfig({
+    // Every /health call checks the table: these tests watch it change from one call to the next.
+    HEALTH_CACHE_MS: '0',
     ...env,
     DYNAMODB_ENDPOINT: endpoint,
     PORT: '0',

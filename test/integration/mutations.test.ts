@@ -291,6 +291,23 @@ describe('placeOrder and addPart', () => {
     await failsLeavingTableAsItWas(q, { c: 'oc', input: { total: -1 } }, 'BAD_USER_INPUT');
   });
 
+  it('gives an explicit order id to one customer only, even when two customers place it at the same moment', async () => {
+    await gw.put([customerItem({ id: 'race1', name: 'R1', orderCount: 0 }), customerItem({ id: 'race2', name: 'R2', orderCount: 0 })]);
+    const q = `mutation($c: ID!, $id: ID!) { placeOrder(customerId: $c, input: { id: $id, total: 1 }) { id } }`;
+    for (let round = 0; round < 5; round++) {
+      const id = `race-order-${round}`;
+      const [a, b] = await Promise.all([gw.run(q, { c: 'race1', id }), gw.run(q, { c: 'race2', id })]);
+      // Exactly one placed it; the other is CONFLICT.
+      expect([a, b].filter((r) => !r.errors).length).toBe(1);
+      expect([a, b].flatMap((r) => (r.errors ?? []).map((e) => e.extensions?.code))).toEqual(['CONFLICT']);
+      const owners = (await gw.scan()).filter((i) => i.SK === `ORDER#${id}`).map((i) => i.PK);
+      expect(owners).toHaveLength(1);
+      expect(await gw.get(`ORDERID#${id}`, 'ORDER_ID')).toEqual({ PK: `ORDERID#${id}`, SK: 'ORDER_ID', customerId: String(owners[0]).slice('CUSTOMER#'.length) });
+    }
+    const counts = await Promise.all(['race1', 'race2'].map(async (c) => (await gw.get(`CUSTOMER#${c}`, 'PROFILE'))?.orderCount));
+    expect(counts[0]! + counts[1]!).toBe(5);
+  });
+
   it('adds a part to the product collection and increments partCount', async () => {
     const result = await gw.run(`mutation { addPart(productId: "pp", input: { id: "valve", name: "Valve", quantity: 2 }) {
       id name quantity product { id parts { totalCount } } } }`);
@@ -381,12 +398,14 @@ describe('several mutations in one operation', () => {
       e: enroll(studentId: "mo1", courseId: "MO") { node { id } }
       r: updateStudent(id: "mo1", input: { name: "Mona" }) { name courses { totalCount edges { node { title } } } }
       u: unenroll(studentId: "mo1", courseId: "MO")
-      after: updateCourse(id: "MO", input: { title: "Multi II" }) { title students { totalCount } }
+      after: createCustomer(input: { id: "mo-c", name: "After" }) { id }
     }`);
     expect(result.errors).toBeUndefined();
     expect(result.data.r).toEqual({ name: 'Mona', courses: { totalCount: 1, edges: [{ node: { title: 'Multi' } }] } });
     expect(result.data.u).toBe(true);
-    expect(result.data.after).toEqual({ title: 'Multi II', students: { totalCount: 0 } });
+    // A second rename or delete in the same operation is refused (one fan-out mutation per operation): its own request.
+    const after = await gw.run(`mutation { after: updateCourse(id: "MO", input: { title: "Multi II" }) { title students { totalCount } } }`);
+    expect(after.data.after).toEqual({ title: 'Multi II', students: { totalCount: 0 } });
   });
 });
 

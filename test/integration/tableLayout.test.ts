@@ -4,6 +4,7 @@ import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb
 import { createDynamo } from '../../src/dynamo/client.js';
 import { describeLayout, ensureTable, tableDefinition } from '../../src/dynamo/table.js';
 import { localEndpoint } from '../support/gateway.js';
+import { dynamoFault } from '../support/faults.js';
 
 describe('table layout', () => {
   const { raw } = createDynamo({ endpoint: localEndpoint() });
@@ -17,6 +18,30 @@ describe('table layout', () => {
     expect(layout.ttl).toBe(true);
     expect(layout.lacks).toEqual([]);
     await raw.send(new DeleteTableCommand({ TableName: name }));
+  });
+
+  it('still turns on time to live when the CreateTable that made the table was retried and found it made', async () => {
+    const flaky = createDynamo({ endpoint: localEndpoint() });
+    let creates = 0;
+    // The first CreateTable reaches DynamoDB, then its answer is "lost" (a 500): the SDK retries, and the
+    // retry is told the table is in use, as after a timeout on a loaded machine.
+    flaky.raw.middlewareStack.add(
+      (next: (args: any) => Promise<any>, context: { commandName?: string }) => async (args: any) => {
+        const result = await next(args);
+        if (context.commandName === 'CreateTableCommand' && ++creates === 1) throw dynamoFault('InternalServerError');
+        return result;
+      },
+      { step: 'deserialize', name: 'loseFirstCreateTableAnswer', priority: 'low' },
+    );
+    const name = `retried-${randomUUID()}`;
+    try {
+      await ensureTable(flaky.raw, name);
+      expect(creates).toBe(2);
+      expect((await describeLayout(raw, name)).ttl).toBe(true);
+    } finally {
+      await raw.send(new DeleteTableCommand({ TableName: name })).catch(() => {});
+      flaky.raw.destroy();
+    }
   });
 
   it('says what a first-round table (no stream, no GSI2, no TTL) lacks', async () => {

@@ -14,8 +14,11 @@ import { createDynamo } from '../../src/dynamo/client.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { ensureTable } from '../../src/dynamo/table.js';
-import { OperationMetrics, runWithMetrics } from '../../src/dynamo/metrics.js';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { OperationMetrics, runWithMetrics, type RequestLimits } from '../../src/dynamo/metrics.js';
+import type { Server } from 'node:http';
+import { createHttpListener } from '../../src/transport/httpServer.js';
+import type { HttpConfig } from '../../src/config.js';
+import type { Logger } from '../../src/logger.js';
 import type { AddressInfo } from 'node:net';
 import { createServer, type ServerOptions } from '../../src/graphql/server.js';
 import { createCursorCodec, type CursorSecrets } from '../../src/connections/cursorSigning.js';
@@ -64,6 +67,12 @@ export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'product
   naive?: boolean;
   /** Renames and deletes: `stream` (default, as on a table with a stream) or `inRequest`. */
   fanOut?: FanOutMode;
+  /** Caps on each operation's DynamoDB requests (none unless given). */
+  requestLimits?: RequestLimits;
+  /** Timeouts and connection cap of `listen()`'s HTTP server (defaults of config.ts). */
+  http?: HttpConfig;
+  /** Logger of `listen()`'s HTTP handler (failures outside GraphQL). */
+  httpLogger?: Logger;
   /** AUTH_MODE=oidc: rules on, identities from this authenticator (test/support/oidc.ts). Default: off. */
   auth?: Authenticator;
 }
@@ -75,6 +84,9 @@ export async function testGateway({
   client,
   naive = false,
   fanOut = 'stream',
+  requestLimits,
+  http,
+  httpLogger,
   auth,
   ...serverOptions
 }: TestGatewayOptions = {}) {
@@ -122,8 +134,10 @@ export async function testGateway({
         maxBodyBytes,
         health: async () => true,
         context: async (metrics, req) => createContext(deps, metrics, await identify(req.headers.authorization)),
+        requestLimits,
+        logger: httpLogger,
       });
-      listener = createHttpServer(handler);
+      listener = createHttpListener(handler, http);
       await new Promise<void>((resolve) => listener!.listen(0, '127.0.0.1', resolve));
     }
     return `http://127.0.0.1:${(listener.address() as AddressInfo).port}/graphql`;
@@ -131,7 +145,7 @@ export async function testGateway({
 
   /** Runs an operation and reports the DynamoDB requests it made; `token` is sent as a bearer token. */
   async function counted<T = any>(query: string, variables?: Record<string, unknown>, token?: string) {
-    const metrics = new OperationMetrics();
+    const metrics = new OperationMetrics(requestLimits);
     const identity = await identify(token === undefined ? undefined : `Bearer ${token}`);
     const response = await runWithMetrics(metrics, () =>
       server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics, identity) }),

@@ -26,7 +26,7 @@ describe('loadConfig', () => {
 describe('loadConfig defaults', () => {
   it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
     // security and dynamoClient: see "security configuration" below; auth: "auth configuration".
-    const { security, dynamoClient, auth, stream, ...rest } = loadConfig({});
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, stream, ...rest } = loadConfig({});
     expect(rest).toEqual({
       port: 4000,
       host: '0.0.0.0',
@@ -73,7 +73,7 @@ describe('loadConfig defaults', () => {
       CURSOR_SECRET: 'c'.repeat(32),
       AUTH_MODE: 'off',
     });
-    const { security, dynamoClient, auth, stream, ...rest } = config;
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, stream, ...rest } = config;
     expect(rest).toEqual({
       port: 8080,
       host: '127.0.0.1',
@@ -223,13 +223,56 @@ describe('security configuration', () => {
       maxBodyBytes: 2000,
       allowBatchedRequests: true,
     });
-    expect(config.dynamoClient).toEqual({ maxAttempts: 5, retryMode: 'adaptive', connectionTimeoutMs: 200, requestTimeoutMs: 800 });
+    expect(config.dynamoClient).toEqual({
+      maxAttempts: 5,
+      retryMode: 'adaptive',
+      connectionTimeoutMs: 200,
+      requestTimeoutMs: 800,
+      throttleAttempts: 10,
+      throttleBudgetMs: 5000,
+    });
   });
 
   it('defaults: batching off, 3 attempts in standard mode, bounded timeouts', () => {
     const config = loadConfig({ CURSOR_SECRET: SECRET });
     expect(config.security).toMatchObject({ maxDepth: 15, maxAliases: 30, maxTokens: 2000, maxCost: 20000, maxBodyBytes: 100000, allowBatchedRequests: false });
-    expect(config.dynamoClient).toEqual({ maxAttempts: 3, retryMode: 'standard', connectionTimeoutMs: 1000, requestTimeoutMs: 2000 });
+    expect(config.dynamoClient).toEqual({
+      maxAttempts: 3,
+      retryMode: 'standard',
+      connectionTimeoutMs: 1000,
+      requestTimeoutMs: 2000,
+      throttleAttempts: 10,
+      throttleBudgetMs: 5000,
+    });
+  });
+
+  it('defaults and reads the limits on operations, HTTP clients, idempotency and health checks', () => {
+    const defaults = loadConfig({ CURSOR_SECRET: SECRET });
+    expect(defaults.operationLimits).toEqual({ maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000 });
+    expect(defaults.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 });
+    expect(defaults.idempotencyTtlSeconds).toBe(86_400);
+    expect(defaults.healthCacheMs).toBe(1000);
+    const set = loadConfig({
+      CURSOR_SECRET: SECRET,
+      MAX_DYNAMODB_REQUESTS: '500',
+      MAX_DYNAMODB_IN_FLIGHT: '8',
+      MAX_RESPONSE_FIELDS: '1000',
+      HTTP_HEADERS_TIMEOUT_MS: '5000',
+      HTTP_REQUEST_TIMEOUT_MS: '15000',
+      HTTP_KEEP_ALIVE_TIMEOUT_MS: '2000',
+      HTTP_MAX_CONNECTIONS: '200',
+      IDEMPOTENCY_TTL_SECONDS: '3600',
+      HEALTH_CACHE_MS: '2000',
+      DYNAMODB_THROTTLE_ATTEMPTS: '6',
+      DYNAMODB_THROTTLE_BUDGET_MS: '3000',
+    });
+    expect(set.operationLimits).toEqual({ maxRequests: 500, maxInFlight: 8, maxResponseFields: 1000 });
+    expect(set.http).toEqual({ headersTimeoutMs: 5000, requestTimeoutMs: 15_000, keepAliveTimeoutMs: 2000, maxConnections: 200 });
+    expect(set.idempotencyTtlSeconds).toBe(3600);
+    expect(set.healthCacheMs).toBe(2000);
+    expect(set.dynamoClient).toMatchObject({ throttleAttempts: 6, throttleBudgetMs: 3000 });
+    expect(() => loadConfig({ MAX_DYNAMODB_REQUESTS: '0' })).toThrow(/^MAX_DYNAMODB_REQUESTS /);
+    expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: 'soon' })).toThrow(/^HTTP_REQUEST_TIMEOUT_MS /);
   });
 
   it('refuses a bad retry mode or boolean', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildASTSchema, parse, validate, type OperationDefinitionNode } from 'graphql';
 import { typeDefs } from '../../src/graphql/server.js';
-import { operationCost } from '../../src/graphql/plugins/queryLimits.js';
+import { MUTATION_COST, operationCost, operationWeight } from '../../src/graphql/plugins/queryLimits.js';
 
 const schema = buildASTSchema(typeDefs);
 
@@ -59,7 +59,16 @@ describe('connection cost', () => {
 
   it('clamps out-of-range page sizes to what validation allows', () => {
     expect(cost('{ student(id: "1") { courses(first: 100000) { totalCount } } }')).toBe(1 + 100);
-    expect(cost('{ student(id: "1") { courses(first: -5) { totalCount } } }')).toBe(1);
+    expect(cost('{ student(id: "1") { courses(first: -5) { totalCount } } }')).toBe(1 + 1);
+  });
+
+  it('counts every connection as at least 1, a page of 0 included: it still sends a Query', () => {
+    expect(cost('{ student(id: "1") { courses(first: 0) { totalCount } } }')).toBe(1 + 1);
+    expect(cost('{ student(id: "1") { courses(last: 0) { pageInfo { hasPreviousPage } } } }')).toBe(1 + 1);
+    // The read bomb: 100 students × 100 courses × an empty page each was priced 10,101 and sent 10,102 Queries.
+    const bomb = `{ course(id: "A") { students(first: 100) { edges { node { courses(first: 100) { edges { node { students(first: 0) { totalCount } } } } } } } } }`;
+    expect(cost(bomb)).toBe(1 + 100 * (1 + 100 * (1 + 1)));
+    expect(cost(bomb)).toBeGreaterThan(20_000);
   });
 
   it('counts order.customer and part.product as lookups', () => {
@@ -82,3 +91,40 @@ describe('connection cost', () => {
     expect(cost(`{ student(id: "1") { ${nested([10, 10])} } }`)).toBeLessThanOrEqual(20_000);
   });
 });
+
+function weigh(query: string, variables?: Record<string, unknown>) {
+  const doc = parse(query);
+  const op = doc.definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode;
+  const fragments = new Map(doc.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d] as const] : [])));
+  expect(validate(schema, doc)).toEqual([]);
+  return operationWeight(schema, op, (n) => fragments.get(n), variables);
+}
+
+describe('mutation cost and fan-out mutations', () => {
+  it('prices every mutation field at MUTATION_COST plus what its result selects', () => {
+    expect(weigh('mutation { createStudent(input: { name: "a" }) { id } }').cost).toBe(MUTATION_COST);
+    expect(weigh('mutation { a: createStudent(input: { name: "a" }) { id courses(first: 5) { totalCount } } b: unenroll(studentId: "1", courseId: "A") }').cost).toBe(
+      2 * MUTATION_COST + 5,
+    );
+  });
+
+  it('counts renames and deletes as fan-out mutations, whatever their alias', () => {
+    const renames = Array.from({ length: 30 }, (_, i) => `r${i}: updateCourse(id: "A", input: { title: "T${i}" }) { id }`).join(' ');
+    expect(weigh(`mutation { ${renames} }`).fanOutMutations).toBe(30);
+    expect(weigh('mutation { deleteStudent(id: "1") updateStudent(id: "2", input: { email: null }) { id } }').fanOutMutations).toBe(2);
+    expect(weigh('mutation { createCourse(input: { title: "x" }) { id } enroll(studentId: "1", courseId: "A") { cursor } }').fanOutMutations).toBe(0);
+  });
+});
+
+describe('response fields', () => {
+  it('counts each leaf once per item a page may hold, __typename and cursors included', () => {
+    expect(weigh('{ student(id: "1") { id name __typename } }').fields).toBe(3);
+    expect(weigh('{ student(id: "1") { courses(first: 10) { totalCount edges { cursor node { id } } } } }').fields).toBe(10 * 3);
+    // 29 aliases of cursor over 100 × 100 edges: 290,000 fields, far past the default of 50,000.
+    const cursors = Array.from({ length: 29 }, (_, i) => `c${i}: cursor`).join(' ');
+    expect(weigh(`{ course(id: "A") { students(first: 100) { edges { node { courses(first: 100) { edges { ${cursors} } } } } } } }`).fields).toBe(
+      100 * 100 * 29,
+    );
+  });
+});
+

@@ -31,6 +31,7 @@ import type { Context } from '../context.js';
 import { readCursorPayload, type CursorReader } from '../../connections/connection.js';
 import { validateConnectionArgs, validateId } from '../../connections/args.js';
 import { checkMemo } from '../checkMemo.js';
+import { total } from '../../writes/input.js';
 
 const ID_ARGUMENTS = ['id', ...entities.map((e) => e.idArgument)];
 
@@ -75,8 +76,9 @@ export function checkArguments(
     for (const name of ID_ARGUMENTS) {
       if (typeof args[name] === 'string') validateId(args[name] as string, name);
     }
-    const input = args.input as { id?: unknown } | undefined;
+    const input = args.input as { id?: unknown; total?: unknown } | undefined;
     if (input && typeof input.id === 'string') validateId(input.id, 'input.id');
+    if (input && typeof input.total === 'number') total(input.total, 'input.total');
     if ('first' in args || 'last' in args || 'after' in args || 'before' in args) {
       const page = validateConnectionArgs(args);
       const connection = `${parent.name}.${field.name}`;
@@ -99,10 +101,11 @@ export function argumentCheckPlugin(): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ document, schema, request, contextValue }) {
+        async didResolveOperation({ document, schema, request, contextValue, queryHash, operation }) {
+          if (!operation) return;
           try {
             // The cursor codec is fixed for the server's life, so a pass stays a pass.
-            passed(document, request.operationName, request.variables, () =>
+            passed(queryHash, operation, request.variables, () =>
               checkArguments(schema, document, request.variables ?? {}, contextValue.cursors),
             );
           } catch (err) {

@@ -19,7 +19,7 @@
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLError, GraphQLFormattedError } from 'graphql';
+import { Kind, type DocumentNode, type GraphQLError, type GraphQLFormattedError, type OperationDefinitionNode } from 'graphql';
 import type { Context } from '../context.js';
 import { ErrorCode } from '../errors.js';
 import type { Logger } from '../../logger.js';
@@ -28,6 +28,31 @@ import type { Identity } from '../../auth/identity.js';
 function codeOf(error: GraphQLFormattedError | GraphQLError | undefined): string {
   const code = error?.extensions?.code;
   return typeof code === 'string' ? code : ErrorCode.INTERNAL_SERVER_ERROR;
+}
+
+/** Longest operation name logged; longer ones are cut and end in `…`. */
+export const MAX_LOGGED_NAME = 64;
+/** Logged instead of an operation name that names no operation of the document. */
+export const UNKNOWN_OPERATION = '(unknown operation)';
+
+/**
+ * The operation name as logged: only a name that is an operation of the
+ * document (the one that ran, or one the document defines), truncated;
+ * any other name the client sent is client text (it could hold anything,
+ * 90 KB of it, an email) and is logged as a placeholder.
+ */
+export function loggedOperationName(
+  operation: OperationDefinitionNode | undefined,
+  document: DocumentNode | undefined,
+  requested: string | null | undefined,
+): string | null {
+  let name: string | null = operation ? (operation.name?.value ?? null) : null;
+  if (!operation && requested) {
+    const defined = document?.definitions.some((d) => d.kind === Kind.OPERATION_DEFINITION && d.name?.value === requested);
+    name = defined ? requested : UNKNOWN_OPERATION;
+  }
+  if (name !== null && name !== UNKNOWN_OPERATION && name.length > MAX_LOGGED_NAME) name = `${name.slice(0, MAX_LOGGED_NAME)}…`;
+  return name;
 }
 
 function callerKind(identity: Identity): string {
@@ -41,7 +66,7 @@ export function operationLogPlugin(logger: Logger): ApolloServerPlugin<Context> 
     async requestDidStart({ request, contextValue }) {
       const started = performance.now();
       return {
-        async willSendResponse({ response, errors, operationName, operation }) {
+        async willSendResponse({ response, errors, operation, document }) {
           // The codes the client saw (after formatError); originals carry the causes.
           const sent = response.body.kind === 'single' ? (response.body.singleResult.errors ?? []) : [];
           const originals = errors ?? [];
@@ -72,7 +97,7 @@ export function operationLogPlugin(logger: Logger): ApolloServerPlugin<Context> 
           logger[level](
             {
               requestId,
-              operationName: operationName ?? request.operationName ?? null,
+              operationName: loggedOperationName(operation, document, request.operationName),
               operationType: operation?.operation ?? null,
               durationMs: Math.round((performance.now() - started) * 10) / 10,
               // requests, byOperation, consumedCapacity, waves, maxConcurrency (dynamo/metrics.ts)

@@ -5,16 +5,25 @@
  *   oversized document is refused before it is even parsed in full.
  * - depth, aliases, directives: graphql-armor's validation rules; field
  *   suggestions ("Did you mean …") are blanked by its plugin in production.
- * - cost: `connectionCost` below, because armor's cost limit does not know
- *   that a connection's price is its page size times what each item selects.
+ * - cost, response fields and fan-out mutations: `operationWeight` below,
+ *   because armor's cost limit does not know that a connection's price is
+ *   its page size times what each item selects.
  *
  * Every refusal is GRAPHQL_VALIDATION_FAILED (HTTP 400) and names the limit.
+ * What still gets past an estimate is stopped during execution by the hard
+ * caps on DynamoDB requests per operation (dynamo/metrics.ts).
  *
  * Terminology (cost)
  * - connection field: a field with `first`/`last` arguments whose type has
- *   `edges`. It costs `size × max(1, cost of its selection per item)`, where
- *   size is `first` or `last` (variables resolved; 20 when absent; clamped
- *   to 0‥100 as connections/args.ts refuses anything else anyway).
+ *   `edges`. It costs `max(1, size × max(1, cost of its selection per item))`,
+ *   where size is `first` or `last` (variables resolved; 20 when absent;
+ *   clamped to 0‥100 as connections/args.ts refuses anything else anyway).
+ *   At least 1: a page of 0 still sends a Query.
+ * - mutation field: MUTATION_COST plus its selection; at most
+ *   MAX_FAN_OUT_MUTATIONS of the renames/deletes (whose writes grow with the
+ *   entity's edges) per operation.
+ * - response fields: every leaf (and `__typename`) once per item the pages
+ *   above it may hold; at most `maxResponseFields`.
  * - wrapper object (…Connection, …Edge, PageInfo): costs its selection only.
  * - any other object field (an entity: `student(id:)`, `node`, `customer`):
  *   1 plus its selection.
@@ -52,6 +61,8 @@ export interface QueryLimits {
   maxAliases: number;
   maxTokens: number;
   maxCost: number;
+  /** Leaf fields an operation may return at most (config `MAX_RESPONSE_FIELDS`; default 50000). */
+  maxResponseFields?: number;
 }
 
 type Variables = Record<string, unknown> | undefined;
@@ -69,85 +80,154 @@ function pageSize(args: readonly ArgumentNode[], variables: Variables): number {
   return Math.min(MAX_PAGE_SIZE, Math.max(0, Math.floor(size ?? DEFAULT_PAGE_SIZE)));
 }
 
+/** What an operation may cost, counted before execution (see the module comment). */
+export interface OperationWeight {
+  /** Roughly the items (and so DynamoDB reads) it may touch; mutation fields add MUTATION_COST each. */
+  cost: number;
+  /** Leaf fields it may return at most (each page assumed full). */
+  fields: number;
+  /** Mutation fields whose work grows with the data (rename or cascade fan-outs). */
+  fanOutMutations: number;
+}
+
+/** A mutation field's own price: a write and the reads it conditions on, a few requests each. */
+export const MUTATION_COST = 10;
+/** Mutations whose DynamoDB work grows with the entity's edges (renames copy, deletes cascade). */
+export const FAN_OUT_MUTATIONS = new Set(['updateStudent', 'updateCourse', 'deleteStudent', 'deleteCourse']);
+/** How many fan-out mutations one operation may hold. */
+export const MAX_FAN_OUT_MUTATIONS = 1;
+
 /**
- * The cost of one operation (see the module comment). `variables` resolves
- * `first: $n`; a variable not given counts as absent (the default page size).
+ * The cost, response fields and fan-out mutations of one operation (see
+ * the module comment). `variables` resolves `first: $n`; a variable not
+ * given counts as absent (the default page size).
  */
-export function operationCost(
+export function operationWeight(
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
   getFragment: (name: string) => FragmentDefinitionNode | undefined | null,
   variables: Variables,
-): number {
+): OperationWeight {
   // Variables not sent take their declared default, as execution will.
   const values: Record<string, unknown> = { ...variables };
   for (const def of operation.variableDefinitions ?? []) {
     const name = def.variable.name.value;
     if (values[name] === undefined && def.defaultValue) values[name] = valueFromASTUntyped(def.defaultValue);
   }
-  // A fragment costs the same wherever it is spread: memoised, so fragment "bombs" stay linear to compute.
-  const fragmentCost = new Map<string, number>();
+  // A fragment weighs the same wherever it is spread: memoised, so fragment "bombs" stay linear to compute.
+  const fragmentWeight = new Map<string, [number, number]>();
+  const isMutation = operation.operation === 'mutation';
+  let fanOutMutations = 0;
 
-  const selectionCost = (set: SelectionSetNode, type: GraphQLNamedType): number => {
+  // [cost, leaf fields] of a selection set on `type`.
+  const selectionWeight = (set: SelectionSetNode, type: GraphQLNamedType, root: boolean): [number, number] => {
     let total = 0;
+    let fields = 0;
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         if (!isObjectType(type) && !isInterfaceType(type)) continue;
         const field = type.getFields()[selection.name.value];
-        if (!field) continue; // __typename, introspection, or unknown (reported by other rules)
+        if (!field) {
+          fields += 1; // __typename (introspection and unknown fields are refused elsewhere)
+          continue;
+        }
         const named = getNamedType(field.type) as GraphQLNamedType;
-        if (!isCompositeType(named)) continue;
-        const inner = selection.selectionSet ? selectionCost(selection.selectionSet, named) : 0;
+        const mutationField = root && isMutation;
+        if (mutationField) {
+          total += MUTATION_COST;
+          if (FAN_OUT_MUTATIONS.has(field.name)) fanOutMutations += 1;
+        }
+        if (!isCompositeType(named)) {
+          fields += 1;
+          continue;
+        }
+        const [inner, innerFields] = selection.selectionSet ? selectionWeight(selection.selectionSet, named, false) : [0, 0];
         const isConnection =
           field.args.some((a) => a.name === 'first' || a.name === 'last') &&
           isObjectType(named) &&
           'edges' in named.getFields();
-        if (isConnection) total += pageSize(selection.arguments ?? [], values) * Math.max(1, inner);
-        else if (isWrapper(named)) total += inner;
-        else total += 1 + inner;
+        if (isConnection) {
+          // Even a page of 0 costs a Query: every connection costs at least 1.
+          const size = pageSize(selection.arguments ?? [], values);
+          total += Math.max(1, size * Math.max(1, inner));
+          fields += Math.max(1, size) * innerFields;
+        } else if (isWrapper(named) || mutationField) {
+          total += inner;
+          fields += innerFields;
+        } else {
+          total += 1 + inner;
+          fields += innerFields;
+        }
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const on = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : type;
-        if (on) total += selectionCost(selection.selectionSet, on);
+        if (on) {
+          const [c, f] = selectionWeight(selection.selectionSet, on, root);
+          total += c;
+          fields += f;
+        }
       } else {
         const name = selection.name.value;
-        if (!fragmentCost.has(name)) {
-          fragmentCost.set(name, 0); // a cycle (refused by NoFragmentCycles) counts 0 here
+        if (!fragmentWeight.has(name)) {
+          fragmentWeight.set(name, [0, 0]); // a cycle (refused by NoFragmentCycles) counts 0 here
           const fragment = getFragment(name);
           const on = fragment && schema.getType(fragment.typeCondition.name.value);
-          fragmentCost.set(name, fragment && on ? selectionCost(fragment.selectionSet, on) : 0);
+          fragmentWeight.set(name, fragment && on ? selectionWeight(fragment.selectionSet, on, root) : [0, 0]);
         }
-        total += fragmentCost.get(name)!;
+        const [c, f] = fragmentWeight.get(name)!;
+        total += c;
+        fields += f;
       }
     }
-    return total;
+    return [total, fields];
   };
 
-  const root = schema.getRootType(operation.operation);
-  return root ? selectionCost(operation.selectionSet, root) : 0;
+  const rootType = schema.getRootType(operation.operation);
+  const [cost, fields] = rootType ? selectionWeight(operation.selectionSet, rootType, true) : [0, 0];
+  return { cost, fields, fanOutMutations };
+}
+
+/** The cost alone (see operationWeight). */
+export function operationCost(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  getFragment: (name: string) => FragmentDefinitionNode | undefined | null,
+  variables: Variables,
+): number {
+  return operationWeight(schema, operation, getFragment, variables).cost;
 }
 
 const costMessage = (max: number, cost: number) =>
   `Query cost limit of ${max} exceeded, found ${cost}. A connection costs first/last (default ${DEFAULT_PAGE_SIZE}) times what each item selects; ask for smaller pages or fewer nested connections.`;
 
+const refusal = (message: string) =>
+  new GraphQLError(message, { extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED, http: { status: 400 } } });
+
 /**
- * The cost limit as Apollo plugin: it runs once the operation is resolved,
- * when the request's variables are known, and still before execution.
+ * The cost, response-field and fan-out limits as Apollo plugin: it runs once
+ * the operation is resolved, when the request's variables are known, and
+ * still before execution.
  */
-function costPlugin(maxCost: number): ApolloServerPlugin {
+function costPlugin(limits: QueryLimits): ApolloServerPlugin {
   const passed = checkMemo();
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ schema, document, operation, request }) {
+        async didResolveOperation({ schema, document, operation, request, queryHash }) {
           if (!operation) return;
-          passed(document, request.operationName, request.variables, () => {
+          passed(queryHash, operation, request.variables, () => {
             const fragments = new Map<string, FragmentDefinitionNode>();
             for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-            const cost = operationCost(schema, operation, (n) => fragments.get(n), request.variables);
-            if (cost > maxCost) {
-              throw new GraphQLError(costMessage(maxCost, cost), {
-                extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED, http: { status: 400 } },
-              });
+            const weight = operationWeight(schema, operation, (n) => fragments.get(n), request.variables);
+            if (weight.cost > limits.maxCost) throw refusal(costMessage(limits.maxCost, weight.cost));
+            if (weight.fields > (limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields!)) {
+              throw refusal(
+                `Response size limit of ${limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields} fields exceeded, found up to ${weight.fields}. Every leaf field counts once per item a page may hold; select fewer fields or ask for smaller pages.`,
+              );
+            }
+            if (weight.fanOutMutations > MAX_FAN_OUT_MUTATIONS) {
+              throw refusal(
+                `At most ${MAX_FAN_OUT_MUTATIONS} of ${[...FAN_OUT_MUTATIONS].join(', ')} per operation (each may write every edge of its entity); send them as separate requests.`,
+              );
             }
           });
         },
@@ -184,10 +264,16 @@ export function queryLimits(limits: QueryLimits, { production }: { production: b
     parseOptions: { maxTokens: limits.maxTokens },
     validationRules: armor.validationRules,
     // armor's typings name Apollo's CommonJS build; the plugin objects are the same shape.
-    plugins: [...(armor.plugins as unknown as ApolloServerPlugin[]), costPlugin(limits.maxCost)],
+    plugins: [...(armor.plugins as unknown as ApolloServerPlugin[]), costPlugin(limits)],
   };
 }
 
 /** The configuration's defaults, for tools and tests that build a server without configuration. */
 const { maxDepth, maxAliases, maxTokens, maxCost } = DEFAULTS.security;
-export const DEFAULT_LIMITS: QueryLimits = { maxDepth, maxAliases, maxTokens, maxCost };
+export const DEFAULT_LIMITS: QueryLimits = {
+  maxDepth,
+  maxAliases,
+  maxTokens,
+  maxCost,
+  maxResponseFields: DEFAULTS.operationLimits.maxResponseFields,
+};

@@ -1,0 +1,60 @@
+/**
+ * Refuses variables the operation does not declare, and variable values
+ * nested deeper than any input of the schema can be.
+ *
+ * graphql-js ignores undeclared variables, so without this a client could
+ * attach any amount of data to a request that passes every check; and a
+ * value nested thousands of levels deep makes the recursive walks over
+ * variables (coercion, checks) fail with a stack overflow, an internal error
+ * instead of the caller's. Both are BAD_USER_INPUT (HTTP 400), before any
+ * DynamoDB request.
+ */
+import type { ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError } from 'graphql';
+import { ErrorCode } from '../errors.js';
+
+/** Deepest nesting of lists and input objects a variable value may have (the schema needs 2). */
+export const MAX_VARIABLE_DEPTH = 10;
+
+/** Is `value` nested deeper than `max` levels of arrays/objects? Iterative, so no depth overflows it. */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+const refuse = (message: string) =>
+  new GraphQLError(message, { extensions: { code: ErrorCode.BAD_USER_INPUT, http: { status: 400 } } });
+
+/** Throws BAD_USER_INPUT for undeclared or too deeply nested variables. */
+export function checkVariables(declared: Iterable<string>, variables: Record<string, unknown> | undefined): void {
+  if (!variables) return;
+  const names = new Set(declared);
+  const undeclared = Object.keys(variables).filter((name) => !names.has(name));
+  if (undeclared.length) {
+    // Names only up to a few characters: they are client text and go back into the response.
+    const shown = undeclared.slice(0, 3).map((n) => `$${n.slice(0, 40)}`).join(', ');
+    throw refuse(`Variables not declared by the operation: ${shown}${undeclared.length > 3 ? ', …' : ''}`);
+  }
+  if (nestedDeeperThan(variables, MAX_VARIABLE_DEPTH + 1)) {
+    throw refuse(`Variable values may be nested at most ${MAX_VARIABLE_DEPTH} levels deep`);
+  }
+}
+
+export function declaredVariablesPlugin(): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, request }) {
+          if (!operation) return;
+          checkVariables((operation.variableDefinitions ?? []).map((d) => d.variable.name.value), request.variables);
+        },
+      };
+    },
+  };
+}
