@@ -38,7 +38,6 @@ async function main() {
   const processing = startStreamProcessing({
     // This process exists to read the stream, whatever STREAM_WORKER says for gateways.
     config: { ...config, stream: { ...config.stream, worker: true } },
-    dynamo,
     endpoint,
     streamArn: layout.streamArn,
     logger,

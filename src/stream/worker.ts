@@ -12,7 +12,7 @@
  * is any, and gives `/health` its details.
  */
 import type { Config } from '../config.js';
-import type { Dynamo } from '../dynamo/client.js';
+import { createDynamo } from '../dynamo/client.js';
 import type { Logger } from '../logger.js';
 import type { FanOutMode, Store } from '../writes/store.js';
 import { StreamReader } from './reader.js';
@@ -30,7 +30,6 @@ export interface StreamProcessing {
 
 export interface StreamProcessingOptions {
   config: Config;
-  dynamo: Dynamo;
   /** The endpoint URL in use (the embedded DynamoDB Local's, a URL), or undefined for AWS itself. */
   endpoint: string | undefined;
   streamArn: string | null;
@@ -41,7 +40,6 @@ export interface StreamProcessingOptions {
 
 export function startStreamProcessing({
   config,
-  dynamo,
   endpoint,
   streamArn,
   logger,
@@ -66,7 +64,9 @@ export function startStreamProcessing({
     maxAttempts: config.dynamoClient.maxAttempts,
     connectionTimeoutMs: config.dynamoClient.connectionTimeoutMs,
   });
-  const store: Store = { doc: dynamo.doc, tableName: config.tableName, writeOptions: { concurrency: config.stream.concurrency } };
+  // Its own DynamoDB client: the processor's requests never mix with (or count into) the gateway's.
+  const own = createDynamo({ endpoint, region: config.region, ...config.dynamoClient });
+  const store: Store = { doc: own.doc, tableName: config.tableName, writeOptions: { concurrency: config.stream.concurrency } };
   const reader = new StreamReader({
     store,
     streams,
@@ -97,6 +97,7 @@ export function startStreamProcessing({
       clearInterval(progress);
       await reader.stop();
       streams.destroy();
+      own.raw.destroy();
     },
   };
 }

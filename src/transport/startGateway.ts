@@ -69,7 +69,7 @@ export async function startGateway(
     if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName) }, 'loaded demo data');
     // After the demo data: its records are read afterwards, not competing with its writes at start-up.
     const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
-    stream = startStreamProcessing({ config, dynamo, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger });
+    stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger });
     deps.fanOut = stream.fanOut;
 
     await apollo.start();
