@@ -49,6 +49,12 @@ export const DEFAULTS = {
     retryDelayMs: 200,
     concurrency: 8,
   },
+  reshard: {
+    graceMs: 10_000,
+    settleMs: 1000,
+    batchSize: 25,
+    pauseMs: 100,
+  },
   operationLimits: { maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000 },
   http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 },
   idempotencyTtlSeconds: 86_400,
@@ -89,6 +95,8 @@ export interface Config {
   security: SecurityConfig;
   /** DynamoDB client retries and timeouts (README "Security"). */
   dynamoClient: DynamoClientConfig;
+  /** `npm run reshard` pacing (docs/sharding.md). */
+  reshard: ReshardConfig;
   /** What one operation may cost the table and the process (docs/limits.md). */
   operationLimits: OperationLimitsConfig;
   /** Slow and many clients: node:http timeouts and connection cap (docs/limits.md). */
@@ -120,6 +128,17 @@ export interface StreamConfig {
   retryDelayMs: number;
   /** `STREAM_CONCURRENCY` (default 8): edge writes in flight while propagating or cascading. */
   concurrency: number;
+}
+
+export interface ReshardConfig {
+  /** `RESHARD_GRACE_MS` (default 10000): wait after switching layouts, longer than any request takes. */
+  graceMs: number;
+  /** `RESHARD_SETTLE_MS` (default 1000): wait after a batch of moves for the index to show them. */
+  settleMs: number;
+  /** `RESHARD_BATCH_SIZE` (default 25): edges moved per batch. */
+  batchSize: number;
+  /** `RESHARD_PAUSE_MS` (default 100): pause between batches, so readers find quiet windows. */
+  pauseMs: number;
 }
 
 export interface OperationLimitsConfig {
@@ -448,6 +467,12 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       maxAttempts: intSetting(env, 'STREAM_MAX_ATTEMPTS', DEFAULTS.stream.maxAttempts, 1, 100),
       retryDelayMs: intSetting(env, 'STREAM_RETRY_DELAY_MS', DEFAULTS.stream.retryDelayMs, 0, 60_000),
       concurrency: intSetting(env, 'STREAM_CONCURRENCY', DEFAULTS.stream.concurrency, 1, 64),
+    },
+    reshard: {
+      graceMs: intSetting(env, 'RESHARD_GRACE_MS', DEFAULTS.reshard.graceMs, 0, 600_000),
+      settleMs: intSetting(env, 'RESHARD_SETTLE_MS', DEFAULTS.reshard.settleMs, 0, 60_000),
+      batchSize: intSetting(env, 'RESHARD_BATCH_SIZE', DEFAULTS.reshard.batchSize, 1, 100),
+      pauseMs: intSetting(env, 'RESHARD_PAUSE_MS', DEFAULTS.reshard.pauseMs, 0, 60_000),
     },
     operationLimits: {
       maxRequests: intSetting(env, 'MAX_DYNAMODB_REQUESTS', DEFAULTS.operationLimits.maxRequests, 1, 1_000_000),

@@ -57,6 +57,8 @@ export type CourseStudentEdge = {
 
 export type CreateCourseInput = {
   id?: InputMaybe<Scalars['ID']['input']>;
+  /** Write shards of the course's enrollments (1–64, default 1): spread an enrollment rush over that many partitions. See docs/sharding.md. */
+  shards?: InputMaybe<Scalars['Int']['input']>;
   title: Scalars['String']['input'];
 };
 

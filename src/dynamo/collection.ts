@@ -21,15 +21,15 @@ import {
   type QueryCommandInput,
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import { GSI1 } from './keys.js';
+import { GSI1, GSI2 } from './keys.js';
 import type { Item } from './batchGet.js';
 
 export interface Collection {
   /** Connection name, e.g. `Student.courses`: cursors are bound to it. */
   name: string;
-  index?: typeof GSI1;
-  pkAttr: 'PK' | 'GSI1PK';
-  skAttr: 'SK' | 'GSI1SK';
+  index?: typeof GSI1 | typeof GSI2;
+  pkAttr: 'PK' | 'GSI1PK' | 'GSI2PK';
+  skAttr: 'SK' | 'GSI1SK' | 'GSI2SK';
   /** Partition value, e.g. `STUDENT#1`. */
   pk: string;
   /** Sort-key prefix of the children, e.g. `COURSE#`. */
@@ -40,7 +40,7 @@ export type StartKey = Record<string, string>;
 
 /** The attributes of a start key for this collection (what LastEvaluatedKey holds). */
 export function keyAttributes(collection: Collection): string[] {
-  return collection.index ? ['PK', 'SK', 'GSI1PK', 'GSI1SK'] : ['PK', 'SK'];
+  return collection.index ? ['PK', 'SK', collection.pkAttr, collection.skAttr] : ['PK', 'SK'];
 }
 
 /** The start key of an item: its table keys, plus index keys when reading an index. */

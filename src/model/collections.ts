@@ -6,6 +6,8 @@
  */
 import type { Collection } from '../dynamo/collection.js';
 import { GSI1, keyValue, prefixOf } from '../dynamo/keys.js';
+import { coursePartitions, type CourseLayout } from './courseLayout.js';
+import type { MergedCollection } from '../connections/mergedPage.js';
 
 /** Student.courses: the student's item collection, `begins_with(SK, 'COURSE#')`. */
 export const studentCourses = (studentId: string): Collection => ({
@@ -25,6 +27,21 @@ export const courseStudents = (courseId: string): Collection => ({
   pk: keyValue('COURSE', courseId),
   prefix: prefixOf('STUDENT'),
 });
+
+/**
+ * Course.students of a course whose enrollments are laid out as `layout`
+ * says: its GSI1 partitions (`COURSE#<cid>` alone when unsharded; both
+ * layouts' while a reshard moves edges) merged by student (mergedPage.ts).
+ */
+export const courseStudentPartitions = (courseId: string, layout: CourseLayout): MergedCollection => ({
+  name: 'Course.students',
+  group: keyValue('COURSE', courseId),
+  shards: coursePartitions(courseId, layout).map((pk) => ({ ...courseStudents(courseId), pk })),
+});
+
+/** Course.students of a course of `shards` shards (no reshard running). */
+export const courseStudentShards = (courseId: string, shards: number): MergedCollection =>
+  courseStudentPartitions(courseId, { shards, reshardFrom: null, moves: 0 });
 
 /** Customer.orders: the customer's item collection, `begins_with(SK, 'ORDER#')`. */
 export const customerOrders = (customerId: string): Collection => ({

@@ -12,7 +12,8 @@
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import { courseKey, customerKey, productKey, studentKey, type EntityKind, type ItemKey } from '../dynamo/keys.js';
-import { courseStudents, customerOrders, productParts, studentCourses } from './collections.js';
+import { courseStudents, courseStudentShards, customerOrders, productParts, studentCourses } from './collections.js';
+import type { MergedCollection } from '../connections/mergedPage.js';
 import { toCourse, toCourseStudentEdge, toCustomer, toOrder, toPart, toProduct, toStudent, toStudentCourseEdge } from './mappers.js';
 import type { CourseRecord, CustomerRecord, ProductRecord, StudentRecord } from './records.js';
 
@@ -34,6 +35,13 @@ export interface EntityConnection {
   counter: Counter;
   /** A stored child or edge item → the edge (its cursor is added by connections/connection.ts). */
   edge: (item: Item) => object;
+  /**
+   * Set when the connection may be write-sharded (Course.students): it is
+   * read as a merged page (connections/mergedPage.ts) over the partitions
+   * the parent's layout names; this is its unsharded form, the read
+   * look-ahead may start before the layout is known.
+   */
+  unsharded?: (parentId: string) => MergedCollection;
 }
 
 export interface Entity<R extends EntityRecord = EntityRecord> {
@@ -91,6 +99,7 @@ export const course: Entity<CourseRecord> = {
     collection: courseStudents,
     counter: 'studentCount',
     edge: toCourseStudentEdge,
+    unsharded: (id) => courseStudentShards(id, 1),
   },
   edgeOther: { entity: () => student, keyAttr: 'PK' },
 };

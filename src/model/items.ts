@@ -5,6 +5,7 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import {
+  counterShardKey,
   courseKey,
   customerKey,
   enrollmentKeys,
@@ -21,15 +22,25 @@ export const studentItem = (s: { id: string; name: string; email?: string | null
   courseCount: s.courseCount ?? 0,
 });
 
-export const courseItem = (c: { id: string; title: string; studentCount?: number }): Item => ({
-  ...courseKey(c.id),
-  title: c.title,
-  studentCount: c.studentCount ?? 0,
-});
+/**
+ * A course item. With `shards` > 1 its count lives in counter items
+ * (`courseCounterItems`), so the course item carries `shards` and no
+ * `studentCount`.
+ */
+export const courseItem = (c: { id: string; title: string; studentCount?: number; shards?: number }): Item =>
+  c.shards !== undefined && c.shards > 1
+    ? { ...courseKey(c.id), title: c.title, shards: c.shards }
+    : { ...courseKey(c.id), title: c.title, studentCount: c.studentCount ?? 0 };
+
+/** The counter items of a course of `shards` > 1 shards, counts per shard (default 0). */
+export const courseCounterItems = (courseId: string, shards: number, counts: readonly number[] = []): Item[] =>
+  Array.from({ length: shards }, (_, k) => ({ ...counterShardKey(courseId, k), studentCount: counts[k] ?? 0 }));
 
 export const enrollmentItem = (e: {
   studentId: string;
   courseId: string;
+  /** The course's shard count (absent = 1, unsharded). */
+  shards?: number;
   enrolledAt: string;
   courseTitle: string;
   studentName: string;
@@ -37,7 +48,7 @@ export const enrollmentItem = (e: {
   courseTitleVersion?: number;
   studentNameVersion?: number;
 }): Item => ({
-  ...enrollmentKeys(e.studentId, e.courseId),
+  ...enrollmentKeys(e.studentId, e.courseId, e.shards ?? 1),
   enrolledAt: e.enrolledAt,
   courseTitle: e.courseTitle,
   studentName: e.studentName,

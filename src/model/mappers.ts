@@ -6,6 +6,7 @@
 import type { Item } from '../dynamo/batchGet.js';
 import { idFrom } from '../dynamo/keys.js';
 import { invariant } from '../graphql/errors.js';
+import { layoutOf } from './courseLayout.js';
 import type {
   CourseRecord,
   CourseStudentEdgeRecord,
@@ -42,6 +43,7 @@ export const toCourse = (item: Item): CourseRecord => ({
   title: str(item.title),
   studentCount: num(item.studentCount),
   propagating: propagating(item),
+  layout: layoutOf(item),
   complete: true,
 });
 

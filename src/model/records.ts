@@ -8,6 +8,7 @@
  * which case an absent attribute really is absent (email null, counter not
  * maintained) rather than unknown.
  */
+import type { CourseLayout } from './courseLayout.js';
 
 export interface StudentRecord {
   id: string;
@@ -25,6 +26,8 @@ export interface CourseRecord {
   studentCount?: number;
   /** A rename or delete is still propagating (model/copiedFields.ts); unknown on partial records. */
   propagating?: boolean;
+  /** Where its enrollments and count live (complete records only). */
+  layout?: CourseLayout;
   complete: boolean;
 }
 

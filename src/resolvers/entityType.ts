@@ -15,8 +15,11 @@ import type { ConnectionArgs } from '../connections/args.js';
 import { readConnection } from '../connections/connection.js';
 import type { Entity, EntityRecord } from '../model/entities.js';
 import { complete, required } from './complete.js';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { CourseRecord } from '../model/records.js';
+import { courseStudentsConnection, selects } from './courseStudents.js';
 
-type Field = (record: EntityRecord & Record<string, unknown>, args: never, ctx: Context) => unknown;
+type Field = (record: EntityRecord & Record<string, unknown>, args: never, ctx: Context, info: GraphQLResolveInfo) => unknown;
 
 export function entityTypeResolvers(entity: Entity): Record<string, Field> {
   const full = (record: EntityRecord, ctx: Context) =>
@@ -32,6 +35,12 @@ export function entityTypeResolvers(entity: Entity): Record<string, Field> {
     fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? false) : full(r, ctx).then((f) => f[name] ?? false));
   }
   const { connection } = entity;
+  if (connection.unsharded) {
+    // Write-sharded connections (Course.students): partitions from the parent's layout (courseStudents.ts).
+    fields[connection.field] = (r, args: ConnectionArgs, ctx, info: GraphQLResolveInfo) =>
+      courseStudentsConnection(ctx, r as CourseRecord, args, (id) => ctx.loaders.entity(entity, id) as Promise<CourseRecord | null>, selects(info, 'totalCount'));
+    return fields;
+  }
   fields[connection.field] = (r, args: ConnectionArgs, ctx) => {
     const collection = connection.collection(r.id);
     return readConnection(ctx, collection, args, connection.edge, async () => {

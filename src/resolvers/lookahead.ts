@@ -27,9 +27,10 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Context } from '../graphql/context.js';
-import { parentSortsLast } from '../dynamo/collection.js';
+import { parentSortsLast, type RangeRead } from '../dynamo/collection.js';
 import type { Entity, EntityRecord } from '../model/entities.js';
-import { planPage, type PagePlan } from '../connections/connection.js';
+import { planPage } from '../connections/connection.js';
+import { planMergedPage } from '../connections/mergedPage.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import { mayRead } from '../auth/rules.js';
 
@@ -117,13 +118,14 @@ export async function loadEntity<R extends EntityRecord>(
   // A connection the caller may not read is not read ahead either (auth/rules.ts refuses it without a read).
   if (!mayRead(ctx.identity, spec.typeName, spec.connection.field, { id, complete: false }, { ...args })) return plain();
   const collection = spec.connection.collection(id);
-  let plan: PagePlan;
+  let read: RangeRead;
   try {
-    plan = planPage(ctx.cursors, collection, args);
+    // A write-sharded connection: its unsharded partition's read (the layout is not known yet).
+    const unsharded = spec.connection.unsharded?.(id);
+    read = unsharded ? planMergedPage(ctx.cursors, unsharded, args).reads[0] : planPage(ctx.cursors, collection, args).read;
   } catch {
     return plain(); // the connection resolver throws the BAD_USER_INPUT
   }
-  const { read } = plan;
   if (parentSortsLast(collection, key.SK) && !read.exclusiveStart && !read.bound) {
     const found = await ctx.loaders.withParent.load({ parentKey: key, read });
     return found ? spec.map(found) : null;

@@ -25,7 +25,7 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import { courseCounterKey, idFrom, type EntityKind, type ItemKey } from '../dynamo/keys.js';
+import { idFrom, partitionCounterKey, type EntityKind, type ItemKey } from '../dynamo/keys.js';
 import { invariant, notFound, unavailable } from '../graphql/errors.js';
 import { course, student, type Counter, type Entity } from '../model/entities.js';
 import { validateId } from '../connections/args.js';
@@ -65,12 +65,9 @@ export function sideOf(entity: Entity, id: string): Side {
     key: entity.key(id),
     ownCounter: entity.connection.counter,
     edges: entity.connection.collection(id),
-    // The item holding the other side's count for this edge (a course's, for a student's edges, may be
-    // one of its counter shards: the key helper decides).
+    // A course's count for this edge may sit in one of its counter shards: the one of the edge's partition.
     otherKey: (edge) =>
-      other.kind === 'COURSE'
-        ? courseCounterKey(otherId('COURSE', edge[keyAttr]), otherId('STUDENT', edge.PK))
-        : other.key(otherId(other.kind, edge[keyAttr])),
+      other === course ? partitionCounterKey(otherId('COURSE', edge[keyAttr]), edge.GSI1PK) : other.key(otherId(other.kind, edge[keyAttr])),
     otherCounter: other.connection.counter,
   };
 }

@@ -13,13 +13,13 @@ import type {
 } from '../__generated__/resolvers.js';
 import type { Item } from '../dynamo/batchGet.js';
 import { conflict } from '../graphql/errors.js';
-import { courseItem, customerItem, productItem, studentItem } from '../model/items.js';
+import { courseCounterItems, courseItem, customerItem, productItem, studentItem } from '../model/items.js';
 import { toCourse, toCustomer, toProduct, toStudent } from '../model/mappers.js';
 import type { CourseRecord, CustomerRecord, ProductRecord, StudentRecord } from '../model/records.js';
 import { idOrNew } from './ids.js';
-import { email, text } from './input.js';
+import { email, shardsInput, text } from './input.js';
 import type { Store } from './store.js';
-import { retryConflicts } from './transact.js';
+import { retryConflicts, transact, TransactionCancelled } from './transact.js';
 
 export const isConditionFailed = (err: unknown) =>
   (err as { name?: string })?.name === 'ConditionalCheckFailedException';
@@ -49,9 +49,27 @@ export async function createStudent(store: Store, input: CreateStudentInput): Pr
   return toStudent(item);
 }
 
+/**
+ * A course with `shards` > 1 is put in one transaction with its counter
+ * items at 0, so its count is maintained from the first enrollment on.
+ */
 export async function createCourse(store: Store, input: CreateCourseInput): Promise<CourseRecord> {
-  const item = courseItem({ id: idOrNew(input.id), title: text(input.title, 'input.title'), studentCount: 0 });
-  await putNew(store, item, `Course ${toCourse(item).id}`);
+  const shards = shardsInput(input.shards, 'input.shards');
+  const id = idOrNew(input.id);
+  const item = courseItem({ id, title: text(input.title, 'input.title'), studentCount: 0, shards });
+  if (shards === 1) {
+    await putNew(store, item, `Course ${id}`);
+    return toCourse(item);
+  }
+  try {
+    await transact(store, [
+      { Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+      ...courseCounterItems(id, shards).map((counter) => ({ Put: { TableName: store.tableName, Item: counter } })),
+    ]);
+  } catch (err) {
+    if (err instanceof TransactionCancelled && err.failed(0)) throw conflict(`Course ${id} already exists`);
+    throw err;
+  }
   return toCourse(item);
 }
 

@@ -13,27 +13,81 @@
  * edge), and each counter still exists or not as read. When only those
  * conditions fail, it reads again and retries; when the edge's own
  * condition fails, the student is already enrolled (CONFLICT).
+ *
+ * On a write-sharded course (docs/sharding.md) the edge is indexed under the
+ * student's shard and the count changes in that shard's counter item, never
+ * on the course item (whose partition would be hot again): the transaction
+ * is the edge, the student's counter and one counter shard. The first read
+ * is eventually consistent (half the read units on the course's partition
+ * during a rush); the transaction's conditions catch what a stale read
+ * missed, and an entity read as absent is read again consistently before
+ * NOT_FOUND.
  */
 import { batchGet, type Item } from '../dynamo/batchGet.js';
-import { courseKey, enrollmentKeys, studentKey } from '../dynamo/keys.js';
+import { counterShardKey, courseKey, enrollmentKeys, enrollmentPartition, parseCourseShard, studentKey } from '../dynamo/keys.js';
 import { conflict, notFound } from '../graphql/errors.js';
 import { enrollmentItem } from '../model/items.js';
 import { toCourse } from '../model/mappers.js';
 import type { CourseRecord } from '../model/records.js';
 import { validateId } from '../connections/args.js';
-import { absent, counterAfter, counterChange, DELETING_ATTR, unchanged } from './conditions.js';
+import { absent, conditionCheck, counterAfter, counterChange, DELETING_ATTR, exists, unchanged } from './conditions.js';
+import { isMoving, layoutOf } from '../model/courseLayout.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
-import type { Store } from './store.js';
-import { tryTransact } from './transact.js';
+import { getItem, type Store } from './store.js';
+import { tryTransact, type TransactItem } from './transact.js';
 
 /** Absent, or on its way out (a cascade delete has started): no new edges for it. */
 export const gone = (item: Item | null): boolean => item === null || item[DELETING_ATTR] !== undefined;
 
-async function readBoth(store: Store, studentId: string, courseId: string) {
+async function readBoth(store: Store, studentId: string, courseId: string, consistentRead = true) {
   const [student, course] = await batchGet(store.doc, store.tableName, [studentKey(studentId), courseKey(courseId)], {
-    consistentRead: true,
+    consistentRead,
   });
   return { student, course };
+}
+
+const STUDENT_COUNT = 'studentCount';
+
+/**
+ * The transact item changing the count of the GSI1 partition `partition`
+ * of the course by `delta`: the course item's counter for the unsharded
+ * partition (with `also` conditions on the course), else that shard's
+ * counter item, which must exist unless `maintained` is false (a table
+ * whose counters another program does not keep: left alone, counted on
+ * read).
+ */
+function partitionCounterChange(
+  store: Store,
+  courseId: string,
+  course: Item | null,
+  partition: string,
+  delta: number,
+  maintained: boolean,
+  also: Parameters<typeof counterChange>[5] = [],
+): TransactItem {
+  const shard = parseCourseShard(partition);
+  if (!shard || shard.courseId !== courseId) return counterChange(store.tableName, courseKey(courseId), course, STUDENT_COUNT, delta, also);
+  const key = counterShardKey(courseId, shard.k);
+  if (!maintained) return conditionCheck(store.tableName, key, absent(STUDENT_COUNT));
+  const c = exists(STUDENT_COUNT);
+  return {
+    Update: {
+      TableName: store.tableName,
+      Key: { PK: key.PK, SK: key.SK },
+      UpdateExpression: 'ADD #counter :delta',
+      ConditionExpression: c.expression,
+      ExpressionAttributeNames: { ...c.names, '#counter': STUDENT_COUNT },
+      ExpressionAttributeValues: { ':delta': delta },
+    },
+  };
+}
+
+/** Is the counter item of a shard partition maintained (it exists with a count)? */
+async function counterMaintained(store: Store, partition: string): Promise<boolean> {
+  const shard = parseCourseShard(partition);
+  if (!shard) return true;
+  const item = await getItem(store, counterShardKey(shard.courseId, shard.k));
+  return typeof item?.[STUDENT_COUNT] === 'number';
 }
 
 function missing(studentId: string, courseId: string, student: Item | null, course: Item | null) {
@@ -50,15 +104,19 @@ export interface Enrollment {
 export async function enroll(store: Store, studentId: string, courseId: string): Promise<Enrollment> {
   validateId(studentId, 'studentId');
   validateId(courseId, 'courseId');
-  return untilFresh(store, async () => {
-    const { student, course } = await readBoth(store, studentId, courseId);
+  let maintained = true;
+  return untilFresh(store, async (round) => {
+    const consistent = round > 1;
+    const { student, course } = await readBoth(store, studentId, courseId, consistent);
     if (student === null || course === null || gone(student) || gone(course)) {
+      if (!consistent) return READ_AGAIN; // maybe only not visible yet: read consistently before NOT_FOUND
       throw missing(studentId, courseId, student, course);
     }
-
+    const { shards } = layoutOf(course);
     const edge = enrollmentItem({
       studentId,
       courseId,
+      shards,
       enrolledAt: new Date().toISOString(),
       // Absent on tables written by other programs: the attribute is then left out (removeUndefinedValues).
       courseTitle: course.title as string,
@@ -67,6 +125,10 @@ export async function enroll(store: Store, studentId: string, courseId: string):
       courseTitleVersion: typeof course.titleVersion === 'number' ? course.titleVersion : undefined,
       studentNameVersion: typeof student.nameVersion === 'number' ? student.nameVersion : undefined,
     });
+    // Unsharded: the course item's counter, conditioned on the course as read. Sharded: the student's
+    // counter shard only; the course item stays out of the transaction.
+    const courseConditions =
+      shards === 1 ? [unchanged('title', course.title), unchanged('titleVersion', course.titleVersion), absent(DELETING_ATTR)] : [];
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } },
       counterChange(store.tableName, studentKey(studentId), student, 'courseCount', 1, [
@@ -74,17 +136,18 @@ export async function enroll(store: Store, studentId: string, courseId: string):
         unchanged('nameVersion', student.nameVersion),
         absent(DELETING_ATTR),
       ]),
-      counterChange(store.tableName, courseKey(courseId), course, 'studentCount', 1, [
-        unchanged('title', course.title),
-        unchanged('titleVersion', course.titleVersion),
-        absent(DELETING_ATTR),
-      ]),
+      partitionCounterChange(store, courseId, course, String(edge.GSI1PK), 1, maintained, courseConditions),
     ]);
     if (cancelled === null) {
-      return { edge, course: { ...toCourse(course), studentCount: counterAfter(course, 'studentCount', 1) } };
+      const record = toCourse(course);
+      return { edge, course: shards === 1 ? { ...record, studentCount: counterAfter(course, STUDENT_COUNT, 1) } : record };
     }
     // An entity changed since it was read (renamed, deleted, counter added or removed): read again.
-    if (cancelled.failed(1) || cancelled.failed(2)) return READ_AGAIN;
+    if (cancelled.failed(1)) return READ_AGAIN;
+    if (cancelled.failed(2)) {
+      if (shards > 1) maintained = await counterMaintained(store, String(edge.GSI1PK));
+      return READ_AGAIN;
+    }
     if (cancelled.failed(0)) throw conflict(`Student ${studentId} is already enrolled in course ${courseId}`);
     throw cancelled;
   });
@@ -99,22 +162,41 @@ export async function unenroll(store: Store, studentId: string, courseId: string
   validateId(studentId, 'studentId');
   validateId(courseId, 'courseId');
   const edgeKey = enrollmentKeys(studentId, courseId);
+  // Where the edge is indexed: where the course's layout puts it, unless it was found elsewhere
+  // (a reshard moving it, or a writer of the previous layout).
+  let found: string | null = null;
+  let maintained = true;
   return untilFresh(store, async () => {
     const { student, course } = await readBoth(store, studentId, courseId);
+    const layout = layoutOf(course);
+    const partition = found ?? enrollmentPartition(studentId, courseId, layout.shards);
+    const unsharded = found === null && layout.shards === 1 && !isMoving(layout);
     const cancelled = await tryTransact(store, [
       {
         Delete: {
           TableName: store.tableName,
           Key: { PK: edgeKey.PK, SK: edgeKey.SK },
-          ConditionExpression: 'attribute_exists(PK)',
+          // The count to change is the one of the partition the edge is indexed under.
+          ...(unsharded
+            ? { ConditionExpression: 'attribute_exists(PK)' }
+            : { ConditionExpression: 'attribute_exists(PK) AND GSI1PK = :p', ExpressionAttributeValues: { ':p': partition } }),
         },
       },
       counterChange(store.tableName, studentKey(studentId), student, 'courseCount', -1),
-      counterChange(store.tableName, courseKey(courseId), course, 'studentCount', -1),
+      partitionCounterChange(store, courseId, course, partition, -1, maintained),
     ]);
     if (cancelled === null) return true;
-    if (cancelled.failed(1) || cancelled.failed(2)) return READ_AGAIN;
+    if (cancelled.failed(1)) return READ_AGAIN;
+    if (cancelled.failed(2)) {
+      maintained = await counterMaintained(store, partition);
+      return READ_AGAIN;
+    }
     if (cancelled.failed(0)) {
+      const edge = unsharded ? null : await getItem(store, edgeKey);
+      if (edge && typeof edge.GSI1PK === 'string' && edge.GSI1PK !== partition) {
+        found = edge.GSI1PK;
+        return READ_AGAIN;
+      }
       if (student === null || course === null) throw missing(studentId, courseId, student, course);
       throw notFound(`Student ${studentId} is not enrolled in course ${courseId}`);
     }

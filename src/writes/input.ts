@@ -3,6 +3,7 @@
  * before any DynamoDB request. Text is stored trimmed.
  */
 import { badUserInput } from '../graphql/errors.js';
+import { MAX_SHARDS } from '../dynamo/keys.js';
 
 export const MAX_TEXT_LENGTH = 200;
 export const MAX_EMAIL_LENGTH = 254;
@@ -53,6 +54,15 @@ export function total(value: number, argumentName: string): number {
 export function quantity(value: number, argumentName: string): number {
   if (!Number.isInteger(value) || value < 0) {
     throw badUserInput(`${argumentName} must be an integer ≥ 0; got ${value}`, argumentName);
+  }
+  return value;
+}
+
+/** A course's write shard count: absent means 1; otherwise a whole number from 1 to 64. */
+export function shardsInput(value: number | null | undefined, argumentName: string): number {
+  if (value == null) return 1;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_SHARDS) {
+    throw badUserInput(`${argumentName} must be between 1 and ${MAX_SHARDS}; got ${value}`, argumentName);
   }
   return value;
 }

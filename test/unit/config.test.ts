@@ -25,8 +25,8 @@ describe('loadConfig', () => {
 
 describe('loadConfig defaults', () => {
   it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
-    // security and dynamoClient: see "security configuration" below; auth: "auth configuration".
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, stream, ...rest } = loadConfig({});
+    // security and dynamoClient: see "security configuration" below; auth: "auth configuration"; reshard: "reshard pacing".
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, ...rest } = loadConfig({});
     expect(rest).toEqual({
       port: 4000,
       host: '0.0.0.0',
@@ -73,7 +73,7 @@ describe('loadConfig defaults', () => {
       CURSOR_SECRET: 'c'.repeat(32),
       AUTH_MODE: 'off',
     });
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, stream, ...rest } = config;
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, ...rest } = config;
     expect(rest).toEqual({
       port: 8080,
       host: '127.0.0.1',
@@ -123,6 +123,16 @@ describe('loadConfig rejects a bad value with a ConfigError naming the variable'
     }
     expect(caught).toBeInstanceOf(ConfigError);
     expect((caught as Error).message).toMatch(new RegExp(`^${name} `));
+  });
+});
+
+describe('reshard pacing', () => {
+  it('defaults to a 10 s grace, 1 s settle, batches of 25 and 100 ms pauses, and reads each setting', () => {
+    expect(loadConfig({}).reshard).toEqual({ graceMs: 10_000, settleMs: 1000, batchSize: 25, pauseMs: 100 });
+    expect(
+      loadConfig({ RESHARD_GRACE_MS: '0', RESHARD_SETTLE_MS: '5', RESHARD_BATCH_SIZE: '100', RESHARD_PAUSE_MS: '7' }).reshard,
+    ).toEqual({ graceMs: 0, settleMs: 5, batchSize: 100, pauseMs: 7 });
+    expect(() => loadConfig({ RESHARD_BATCH_SIZE: '101' })).toThrow(/RESHARD_BATCH_SIZE must be an integer from 1 to 100/);
   });
 });
 
