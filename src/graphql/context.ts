@@ -7,6 +7,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createLoaders, type Loaders } from '../loaders.js';
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
+import type { FanOutMode } from '../writes/store.js';
 import { cursorReader, type CursorReader } from '../connections/connection.js';
 import { ANONYMOUS, EVERYONE, type Identity } from '../auth/identity.js';
 
@@ -17,6 +18,8 @@ export interface Deps {
   naive?: boolean;
   /** Signs and verifies cursors (connections/connection.ts); built once from CURSOR_SECRET. */
   cursors: CursorCodec;
+  /** Renames and deletes: leave the fan-out to the table's stream, or do it in the request (default). */
+  fanOut?: FanOutMode;
   /**
    * AUTH_MODE=oidc: the rules apply (src/auth/rules.ts), and a context made
    * without an identity is anonymous. Off: everyone may do everything.

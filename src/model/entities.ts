@@ -56,6 +56,8 @@ export interface Entity<R extends EntityRecord = EntityRecord> {
   /** Text fields every stored item must carry (`name`), and optional ones (`email`, null when absent). */
   requiredFields: readonly string[];
   optionalFields: readonly string[];
+  /** Boolean fields, false when the item lacks what sets them (`propagating`: model/copiedFields.ts). */
+  flags?: readonly string[];
   connection: EntityConnection;
   /** Many-to-many: the entity at the other end of an edge, and which key attribute of the edge names it. */
   edgeOther?: { entity: () => Entity; keyAttr: 'PK' | 'SK' };
@@ -70,6 +72,7 @@ export const student: Entity<StudentRecord> = {
   map: toStudent,
   requiredFields: ['name'],
   optionalFields: ['email'],
+  flags: ['propagating'],
   connection: {
     field: 'courses',
     typeName: 'StudentCourseConnection',
@@ -89,6 +92,7 @@ export const course: Entity<CourseRecord> = {
   map: toCourse,
   requiredFields: ['title'],
   optionalFields: [],
+  flags: ['propagating'],
   connection: {
     field: 'students',
     typeName: 'CourseStudentConnection',

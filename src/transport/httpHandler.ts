@@ -17,6 +17,8 @@ export interface HttpOptions {
   /** Largest request body accepted, in bytes (default: the configuration's, MAX_BODY_BYTES). */
   maxBodyBytes?: number;
   health: () => Promise<boolean>;
+  /** Extra figures for `/health` (`details`): what the table lacks, the stream processor's progress. */
+  healthDetails?: () => Record<string, unknown>;
   /** The request's context; may throw a GraphQLError carrying an HTTP status (a bearer token that does not verify: 401). */
   context: (metrics: OperationMetrics, req: IncomingMessage) => Promise<Context>;
   /** Where failures outside GraphQL execution are logged (default: stderr). */
@@ -114,7 +116,10 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
       }
       if (url.pathname === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
         const ok = await options.health();
-        send(res, ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable' });
+        send(res, ok ? 200 : 503, {
+          status: ok ? 'ok' : 'unavailable',
+          ...(options.healthDetails ? { details: options.healthDetails() } : {}),
+        });
         return;
       }
       if (url.pathname !== '/graphql' && url.pathname !== '/') {

@@ -17,12 +17,15 @@ import { loadDemoData } from '../model/demoData.js';
 import { createHttpHandler } from './httpHandler.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
+import { startStreamProcessing, type StreamProcessing } from '../stream/worker.js';
 import { devSigningKey, startIssuer, type Issuer } from '../auth/devIssuer.js';
 
 export interface Gateway {
   url: string;
   dynamo: Dynamo;
   local: LocalDynamo | null;
+  /** Who keeps copies and finishes cascades, and its figures (`/health` details). */
+  stream: StreamProcessing;
   stop: () => Promise<void>;
 }
 
@@ -45,6 +48,8 @@ export async function startGateway(
   const endpoint = endpointLabel(clientOptions(config, embeddedUrl));
   const { dynamo, server: apollo, deps, auth } = createGatewayParts(config, { logger, embeddedUrl });
   let http: Server | undefined;
+  let stream: StreamProcessing | undefined;
+  let lacks: string[] = [];
   let devIssuer: Issuer | null = null;
   try {
     if (config.auth.mode === 'oidc' && config.auth.devIssuer) {
@@ -60,7 +65,12 @@ export async function startGateway(
     logger.info({ table: config.tableName, created, endpoint }, `table ${created ? 'created' : 'exists'}`);
     const layout = await describeLayout(dynamo.raw, config.tableName);
     for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
+    lacks = layout.lacks;
     if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName) }, 'loaded demo data');
+    // After the demo data: its records are read afterwards, not competing with its writes at start-up.
+    const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
+    stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger });
+    deps.fanOut = stream.fanOut;
 
     await apollo.start();
     http = createHttpListener(
@@ -69,6 +79,7 @@ export async function startGateway(
         maxBodyBytes: config.security.maxBodyBytes,
         logger,
         health: cachedProbe(() => tableHealthy(dynamo, config.tableName), config.healthCacheMs),
+        healthDetails: () => ({ table: { lacks }, stream: stream!.details() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,
       }),
@@ -79,6 +90,7 @@ export async function startGateway(
       http!.listen(config.port, config.host, resolve);
     });
   } catch (err) {
+    await stream?.stop().catch(() => {});
     await apollo.stop().catch(() => {});
     http?.close();
     await devIssuer?.stop();
@@ -89,10 +101,12 @@ export async function startGateway(
   const { port } = http.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const server = http;
+  const processing = stream!;
   return {
     url: `http://${host}:${port}/graphql`,
     dynamo,
     local,
+    stream: processing,
     stop: async () => {
       // Stop accepting, let in-flight requests finish, then release DynamoDB.
       await new Promise<void>((resolve) => {
@@ -100,6 +114,7 @@ export async function startGateway(
         server.closeIdleConnections();
       });
       await apollo.stop();
+      await processing.stop();
       dynamo.raw.destroy();
       await devIssuer?.stop();
       await local?.stop();

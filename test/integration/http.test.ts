@@ -43,7 +43,7 @@ describe('GET /health', () => {
   it('answers 200 while the table is reachable', async () => {
     const res = await fetch(`${base}/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ status: 'ok' });
+    expect(await res.json()).toMatchObject({ status: 'ok', details: { table: { lacks: [] }, stream: { mode: 'stream' } } });
   });
 });
 
