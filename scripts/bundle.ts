@@ -27,15 +27,27 @@ export interface BundleOptions {
   outDir: string;
   /** File name of the bundle without `.mjs`. */
   name: string;
+  /** Folder of the bundle inside outDir (default `src/transport`, two folders below schema.graphql). */
+  folder?: string;
+  /** Empty outDir first (default true); false adds a second bundle beside an earlier one. */
+  clean?: boolean;
   minify?: boolean;
   external?: string[];
 }
 
 /** Builds the bundle; returns the path of the .mjs file. */
-export async function bundle({ entry, outDir, name, minify = false, external = [] }: BundleOptions): Promise<string> {
-  rmSync(outDir, { recursive: true, force: true });
-  mkdirSync(join(outDir, 'src', 'transport'), { recursive: true });
-  const outfile = join(outDir, 'src', 'transport', `${name}.mjs`);
+export async function bundle({
+  entry,
+  outDir,
+  name,
+  folder = 'src/transport',
+  clean = true,
+  minify = false,
+  external = [],
+}: BundleOptions): Promise<string> {
+  if (clean) rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(join(outDir, folder), { recursive: true });
+  const outfile = join(outDir, folder, `${name}.mjs`);
   await build({
     entryPoints: [join(root, entry)],
     outfile,

@@ -41,6 +41,14 @@ export const DEFAULTS = {
     throttleAttempts: 10,
     throttleBudgetMs: 5000,
   },
+  /** The stream processor (docs/stream.md). */
+  stream: {
+    pollMs: 250,
+    batchSize: 100,
+    maxAttempts: 5,
+    retryDelayMs: 200,
+    concurrency: 8,
+  },
   reshard: {
     graceMs: 10_000,
     settleMs: 1000,
@@ -106,6 +114,27 @@ export interface Config {
   healthCacheMs: number;
   /** Identity and authorization (docs/auth.md). */
   auth: AuthConfig;
+  /** The stream processor that keeps edge copies and finishes cascades (docs/stream.md). */
+  stream: StreamConfig;
+}
+
+export interface StreamConfig {
+  /**
+   * `STREAM_WORKER`: whether this process reads the table's stream itself
+   * (default: on, except with `DYNAMODB_ENDPOINT=aws` or an amazonaws.com
+   * URL, where the Lambda consumer does the work).
+   */
+  worker: boolean;
+  /** `STREAM_POLL_MS` (default 250): pause after a poll that found nothing. */
+  pollMs: number;
+  /** `STREAM_BATCH_SIZE` (default 100): records per GetRecords (1–1000). */
+  batchSize: number;
+  /** `STREAM_MAX_ATTEMPTS` (default 5): attempts per record before it is kept as a dead letter and skipped. */
+  maxAttempts: number;
+  /** `STREAM_RETRY_DELAY_MS` (default 200): base of the backoff between those attempts. */
+  retryDelayMs: number;
+  /** `STREAM_CONCURRENCY` (default 8): edge writes in flight while propagating or cascading. */
+  concurrency: number;
 }
 
 export interface ReshardConfig {
@@ -406,7 +435,16 @@ function authSettings(env: Env, production: boolean): AuthConfig {
   };
 }
 
-export function loadConfig(env: Env = process.env): Config {
+export interface LoadOptions {
+  /**
+   * Whether this process serves GraphQL (default true). The stream processor
+   * (`npm run stream-worker`, the stream Lambda) does not, so production
+   * requires neither CURSOR_SECRET nor AUTH_MODE of it.
+   */
+  servesGraphql?: boolean;
+}
+
+export function loadConfig(env: Env = process.env, { servesGraphql = true }: LoadOptions = {}): Config {
   const tableName = env.TABLE_NAME || DEFAULTS.tableName;
   if (!/^[a-zA-Z0-9_.-]{3,255}$/.test(tableName)) {
     throw new ConfigError(`TABLE_NAME must be 3-255 characters of a-z, A-Z, 0-9, _ . -; got "${tableName}"`);
@@ -427,7 +465,7 @@ export function loadConfig(env: Env = process.env): Config {
     naive: boolSetting(env, 'GATEWAY_NAIVE', false),
     executor: choiceSetting(env, 'GRAPHQL_EXECUTOR', ['jit', 'graphql-js'] as const, 'jit'),
     security: {
-      ...cursorSecrets(env, production),
+      ...cursorSecrets(env, production && servesGraphql),
       maxDepth: intSetting(env, 'MAX_QUERY_DEPTH', security.maxDepth, 1, 100),
       maxAliases: intSetting(env, 'MAX_QUERY_ALIASES', security.maxAliases, 0, 1000),
       maxTokens: intSetting(env, 'MAX_QUERY_TOKENS', security.maxTokens, 10, 100_000),
@@ -448,6 +486,14 @@ export function loadConfig(env: Env = process.env): Config {
       throttleAttempts: intSetting(env, 'DYNAMODB_THROTTLE_ATTEMPTS', dynamoClient.throttleAttempts, 1, 30),
       throttleBudgetMs: intSetting(env, 'DYNAMODB_THROTTLE_BUDGET_MS', dynamoClient.throttleBudgetMs, 0, 120_000),
     },
+    stream: {
+      worker: boolSetting(env, 'STREAM_WORKER', !isAws(env.DYNAMODB_ENDPOINT)),
+      pollMs: intSetting(env, 'STREAM_POLL_MS', DEFAULTS.stream.pollMs, 10, 60_000),
+      batchSize: intSetting(env, 'STREAM_BATCH_SIZE', DEFAULTS.stream.batchSize, 1, 1000),
+      maxAttempts: intSetting(env, 'STREAM_MAX_ATTEMPTS', DEFAULTS.stream.maxAttempts, 1, 100),
+      retryDelayMs: intSetting(env, 'STREAM_RETRY_DELAY_MS', DEFAULTS.stream.retryDelayMs, 0, 60_000),
+      concurrency: intSetting(env, 'STREAM_CONCURRENCY', DEFAULTS.stream.concurrency, 1, 64),
+    },
     reshard: {
       graceMs: intSetting(env, 'RESHARD_GRACE_MS', DEFAULTS.reshard.graceMs, 0, 600_000),
       settleMs: intSetting(env, 'RESHARD_SETTLE_MS', DEFAULTS.reshard.settleMs, 0, 60_000),
@@ -467,6 +513,16 @@ export function loadConfig(env: Env = process.env): Config {
     },
     idempotencyTtlSeconds: intSetting(env, 'IDEMPOTENCY_TTL_SECONDS', DEFAULTS.idempotencyTtlSeconds, 60, 30 * 86_400),
     healthCacheMs: intSetting(env, 'HEALTH_CACHE_MS', DEFAULTS.healthCacheMs, 0, 60_000),
-    auth: authSettings(env, production),
+    auth: authSettings(env, production && servesGraphql),
   };
+}
+
+/** Real DynamoDB: `aws`, or an amazonaws.com URL. */
+function isAws(endpoint: string | undefined): boolean {
+  if (endpoint === 'aws') return true;
+  try {
+    return endpoint !== undefined && /\.amazonaws\.com(\.cn)?$/.test(new URL(endpoint).hostname);
+  } catch {
+    return false;
+  }
 }

@@ -26,6 +26,8 @@ export type AddPartInput = {
 export type Course = {
   __typename?: 'Course';
   id: Scalars['ID']['output'];
+  /** True while a rename or delete of this course is still being carried to its enrollments (edge copies, cascade); see docs/stream.md. */
+  propagating: Scalars['Boolean']['output'];
   /** Students enrolled in the course, ordered by student id. Query on the inverted index GSI1. */
   students: CourseStudentConnection;
   title: Scalars['String']['output'];
@@ -349,6 +351,8 @@ export type Student = {
   email?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
+  /** True while a rename or delete of this student is still being carried to its enrollments (edge copies, cascade); see docs/stream.md. */
+  propagating: Scalars['Boolean']['output'];
 };
 
 
@@ -546,6 +550,7 @@ export type ResolversParentTypes = {
 
 export type CourseResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Course'] = ResolversParentTypes['Course']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  propagating?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   students?: Resolver<ResolversTypes['CourseStudentConnection'], ParentType, ContextType, Partial<CourseStudentsArgs>>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -664,6 +669,7 @@ export type StudentResolvers<ContextType = Context, ParentType extends Resolvers
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  propagating?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
 export type StudentConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['StudentConnection'] = ResolversParentTypes['StudentConnection']> = {

@@ -21,6 +21,18 @@ export async function tableHealthy(dynamo: Dynamo, tableName: string): Promise<b
 }
 
 /**
+ * Does the table have a stream with new and old images? (One DescribeTable;
+ * the same rule as describeLayout in table.ts, without its other checks, so
+ * the Lambda bundle needs no more than DescribeTable.) Throws when the
+ * table cannot be described.
+ */
+export async function hasNewAndOldImageStream(dynamo: Dynamo, tableName: string): Promise<boolean> {
+  const out = await dynamo.raw.send(new DescribeTableCommand({ TableName: tableName }));
+  const stream = out.Table?.StreamSpecification;
+  return Boolean(stream?.StreamEnabled && stream.StreamViewType === 'NEW_AND_OLD_IMAGES' && out.Table?.LatestStreamArn);
+}
+
+/**
  * A probe that reuses its last answer for `ttlMs`, so a flood of health
  * checks costs at most one DescribeTable per interval. Concurrent callers
  * share the probe in flight.

@@ -298,6 +298,33 @@ export const layoutStateKey: ItemKey = { PK: LAYOUT_PK, SK: 'MIGRATION' };
 /** One scan segment's checkpoint of a running migration. */
 export const migrationCheckpointKey = (segment: number): ItemKey => ({ PK: LAYOUT_PK, SK: `MIGRATION#SEGMENT#${segment}` });
 /**
+ * Stream bookkeeping of the local stream reader (src/stream/): one partition
+ * per stream, never read by the gateway's own readers (no entity or index
+ * key points at it).
+ * - `STREAM#<label>` / `SHARD#<shardId>`: the checkpoint of one shard
+ *   (last sequence number handled, whether the shard is finished);
+ * - `STREAM#<label>` / `FAILED#<sequenceNumber>`: a record the handler gave
+ *   up on after its retries (the local dead-letter queue).
+ * `<label>` is the stream's label (its creation time), so a re-created stream
+ * never resumes from an older stream's checkpoints.
+ */
+export const STREAM_PREFIX = 'STREAM#';
+export const streamPartition = (streamLabel: string): string => `${STREAM_PREFIX}${streamLabel}`;
+export const shardCheckpointKey = (streamLabel: string, shardId: string): ItemKey => ({
+  PK: streamPartition(streamLabel),
+  SK: `SHARD#${shardId}`,
+});
+export const deadLetterKey = (streamLabel: string, sequenceNumber: string): ItemKey => ({
+  PK: streamPartition(streamLabel),
+  SK: `FAILED#${sequenceNumber}`,
+});
+export const SHARD_SK_PREFIX = 'SHARD#';
+export const FAILED_SK_PREFIX = 'FAILED#';
+/** The shard id inside a checkpoint's sort key. */
+export const shardIdFrom = (sk: unknown): string | null =>
+  typeof sk === 'string' && sk.startsWith(SHARD_SK_PREFIX) ? sk.slice(SHARD_SK_PREFIX.length) : null;
+
+/**
  * An idempotency record (src/idempotency/): the first response to a
  * mutation sent with an `Idempotency-Key` header. `callerKeyHash` is the
  * SHA-256 (hex) of the caller and the key, so neither is stored and no key

@@ -8,6 +8,7 @@ import { createLoaders, type Loaders } from '../loaders.js';
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
 import type { ShortPage } from '../connections/rangeConnection.js';
+import type { FanOutMode } from '../writes/store.js';
 import { cursorReader, type CursorReader } from '../connections/connection.js';
 import { ANONYMOUS, EVERYONE, type Identity } from '../auth/identity.js';
 
@@ -20,6 +21,8 @@ export interface Deps {
   cursors: CursorCodec;
   /** Read units one filled page may consume (`PAGE_READ_BUDGET`, connections/rangeConnection.ts). Default 100. */
   pageReadBudget?: number;
+  /** Renames and deletes: leave the fan-out to the table's stream, or do it in the request (default). */
+  fanOut?: FanOutMode;
   /**
    * AUTH_MODE=oidc: the rules apply (src/auth/rules.ts), and a context made
    * without an identity is anonymous. Off: everyone may do everything.

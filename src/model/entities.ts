@@ -64,6 +64,8 @@ export interface Entity<R extends EntityRecord = EntityRecord> {
   /** Text fields every stored item must carry (`name`), and optional ones (`email`, null when absent). */
   requiredFields: readonly string[];
   optionalFields: readonly string[];
+  /** Boolean fields, false when the item lacks what sets them (`propagating`: model/copiedFields.ts). */
+  flags?: readonly string[];
   connection: EntityConnection;
   /** Many-to-many: the entity at the other end of an edge, and which key attribute of the edge names it. */
   edgeOther?: { entity: () => Entity; keyAttr: 'PK' | 'SK' };
@@ -78,6 +80,7 @@ export const student: Entity<StudentRecord> = {
   map: toStudent,
   requiredFields: ['name'],
   optionalFields: ['email'],
+  flags: ['propagating'],
   connection: {
     field: 'courses',
     typeName: 'StudentCourseConnection',
@@ -97,6 +100,7 @@ export const course: Entity<CourseRecord> = {
   map: toCourse,
   requiredFields: ['title'],
   optionalFields: [],
+  flags: ['propagating'],
   connection: {
     field: 'students',
     typeName: 'CourseStudentConnection',

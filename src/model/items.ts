@@ -52,11 +52,16 @@ export const enrollmentItem = (e: {
   enrolledAt: string;
   courseTitle: string;
   studentName: string;
+  /** The entities' versions of the copied title/name (model/copiedFields.ts); absent on items written before versions. */
+  courseTitleVersion?: number;
+  studentNameVersion?: number;
 }): Item => ({
   ...enrollmentKeys(e.studentId, e.courseId, e.shards ?? 1),
   enrolledAt: e.enrolledAt,
   courseTitle: e.courseTitle,
   studentName: e.studentName,
+  ...(e.courseTitleVersion !== undefined ? { courseTitleVersion: e.courseTitleVersion } : {}),
+  ...(e.studentNameVersion !== undefined ? { studentNameVersion: e.studentNameVersion } : {}),
 });
 
 export const customerItem = (c: { id: string; name: string; email?: string | null; orderCount?: number }): Item => ({

@@ -20,6 +20,8 @@ import type {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+/** A rename (`propagatingSince`) or a delete (`deletingAt`) is still being carried to the edges. */
+const propagating = (item: Item): boolean => item.propagatingSince !== undefined || item.deletingAt !== undefined;
 
 function idOf(kind: Parameters<typeof idFrom>[0], value: unknown): string {
   const id = idFrom(kind, value);
@@ -32,6 +34,7 @@ export const toStudent = (item: Item): StudentRecord => ({
   name: str(item.name),
   email: str(item.email) ?? null,
   courseCount: num(item.courseCount),
+  propagating: propagating(item),
   complete: true,
 });
 
@@ -39,6 +42,7 @@ export const toCourse = (item: Item): CourseRecord => ({
   id: idOf('COURSE', item.PK),
   title: str(item.title),
   studentCount: num(item.studentCount),
+  propagating: propagating(item),
   layout: layoutOf(item),
   complete: true,
 });

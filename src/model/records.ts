@@ -15,6 +15,8 @@ export interface StudentRecord {
   name?: string;
   email?: string | null;
   courseCount?: number;
+  /** A rename or delete is still propagating (model/copiedFields.ts); unknown on partial records. */
+  propagating?: boolean;
   complete: boolean;
 }
 
@@ -22,6 +24,8 @@ export interface CourseRecord {
   id: string;
   title?: string;
   studentCount?: number;
+  /** A rename or delete is still propagating (model/copiedFields.ts); unknown on partial records. */
+  propagating?: boolean;
   /** Where its enrollments and count live (complete records only). */
   layout?: CourseLayout;
   complete: boolean;

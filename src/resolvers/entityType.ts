@@ -46,6 +46,9 @@ export function entityTypeResolvers(entity: Entity): Record<string, Field> {
   for (const name of entity.optionalFields) {
     fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? null) : full(r, ctx).then((f) => f[name] ?? null));
   }
+  for (const name of entity.flags ?? []) {
+    fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? false) : full(r, ctx).then((f) => f[name] ?? false));
+  }
   const { connection } = entity;
   if (connection.unsharded) {
     // Write-sharded connections (Course.students): partitions from the parent's layout (courseStudents.ts).

@@ -19,6 +19,8 @@ export interface HttpOptions {
   maxBodyBytes?: number;
   /** `/health`: healthy or not, optionally with details for the body (dynamo/layoutHealth.ts). */
   health: () => Promise<boolean | HealthReport>;
+  /** Extra figures for `/health` (`details`): what the table lacks, the stream processor's progress. */
+  healthDetails?: () => Record<string, unknown>;
   /** The request's context; may throw a GraphQLError carrying an HTTP status (a bearer token that does not verify: 401). */
   context: (metrics: OperationMetrics, req: IncomingMessage) => Promise<Context>;
   /** Where failures outside GraphQL execution are logged (default: stderr). */
@@ -117,8 +119,12 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
       if (url.pathname === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
         const report = await options.health();
         const ok = typeof report === 'boolean' ? report : report.ok;
-        const details = typeof report === 'boolean' || !report.table ? {} : { table: report.table };
-        send(res, ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable', ...details });
+        const layout = typeof report === 'boolean' || !report.table ? {} : { table: report.table };
+        send(res, ok ? 200 : 503, {
+          status: ok ? 'ok' : 'unavailable',
+          ...layout,
+          ...(options.healthDetails ? { details: options.healthDetails() } : {}),
+        });
         return;
       }
       if (url.pathname !== '/graphql' && url.pathname !== '/') {

@@ -10,6 +10,11 @@
  * - No table creation, no demo data: the table is deployed by
  *   infra/table.yaml and the function may only read and write its items.
  * - `GET /health` answers 200/503 like the HTTP server does.
+ * - Whether renames and deletes leave their fan-out to the table's stream
+ *   (consumed by the stream Lambda, src/stream/lambda.ts) or do it in the
+ *   request is decided on the first invocation from DescribeTable (and
+ *   asked again while that fails; meanwhile the in-request fan-out, which
+ *   is always right, is used).
  * - The request id in logs is Lambda's `awsRequestId`, so log lines join up
  *   with the platform's own START/END/REPORT lines.
  */
@@ -23,7 +28,7 @@ import { loadConfig, withoutEmbedded, type Config } from '../config.js';
 import type { ApolloServer } from '@apollo/server';
 import { createContext, type Context } from '../graphql/context.js';
 import type { Dynamo } from '../dynamo/client.js';
-import { cachedProbe, tableHealthy } from '../dynamo/health.js';
+import { cachedProbe, hasNewAndOldImageStream, tableHealthy } from '../dynamo/health.js';
 import { JSON_MEDIA_TYPES, mediaType } from './httpHandler.js';
 import { OperationMetrics } from '../dynamo/metrics.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -103,8 +108,23 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
       }),
     });
 
-  // Every DynamoDB request an invocation makes is counted into its context's metrics (createContext).
-  return async (event, context) => (await graphql(event, context, () => {})) as APIGatewayProxyStructuredResultV2;
+  let streamKnown = false;
+  const decideFanOut = async () => {
+    try {
+      deps.fanOut = (await hasNewAndOldImageStream(dynamo, config.tableName)) ? 'stream' : 'inRequest';
+      streamKnown = true;
+      if (deps.fanOut === 'inRequest') logger.warn({ table: config.tableName }, 'the table has no stream: renames and deletes fan out inside the request');
+    } catch (err) {
+      deps.fanOut = 'inRequest';
+      logger.warn({ err }, 'could not describe the table; renames and deletes fan out inside the request for now');
+    }
+  };
+
+  return async (event, context) => {
+    if (!streamKnown) await decideFanOut();
+    // Every DynamoDB request an invocation makes is counted into its context's metrics (createContext).
+    return (await graphql(event, context, () => {})) as APIGatewayProxyStructuredResultV2;
+  };
 }
 
 let instance: ApiGatewayHandler | undefined;

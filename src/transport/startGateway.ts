@@ -10,7 +10,7 @@ import { ConfigError, type Config } from '../config.js';
 import { createHttpListener } from './httpServer.js';
 import { createContext } from '../graphql/context.js';
 import { clientOptions, endpointLabel, type Dynamo } from '../dynamo/client.js';
-import { cachedProbe, tableHealthy } from '../dynamo/health.js';
+import { cachedProbe } from '../dynamo/health.js';
 import { tableHealth } from '../dynamo/layoutHealth.js';
 import { startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { describeLayout, ensureTable } from '../dynamo/table.js';
@@ -18,12 +18,15 @@ import { loadDemoData } from '../model/demoData.js';
 import { createHttpHandler } from './httpHandler.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
+import { startStreamProcessing, type StreamProcessing } from '../stream/worker.js';
 import { devSigningKey, startIssuer, type Issuer } from '../auth/devIssuer.js';
 
 export interface Gateway {
   url: string;
   dynamo: Dynamo;
   local: LocalDynamo | null;
+  /** Who keeps copies and finishes cascades, and its figures (`/health` details). */
+  stream: StreamProcessing;
   stop: () => Promise<void>;
 }
 
@@ -46,6 +49,8 @@ export async function startGateway(
   const endpoint = endpointLabel(clientOptions(config, embeddedUrl));
   const { dynamo, server: apollo, deps, auth } = createGatewayParts(config, { logger, embeddedUrl });
   let http: Server | undefined;
+  let stream: StreamProcessing | undefined;
+  let lacks: string[] = [];
   let devIssuer: Issuer | null = null;
   try {
     if (config.auth.mode === 'oidc' && config.auth.devIssuer) {
@@ -61,7 +66,12 @@ export async function startGateway(
     logger.info({ table: config.tableName, created, endpoint }, `table ${created ? 'created' : 'exists'}`);
     const layout = await describeLayout(dynamo.raw, config.tableName);
     for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
+    lacks = layout.lacks;
     if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName) }, 'loaded demo data');
+    // After the demo data: its records are read afterwards, not competing with its writes at start-up.
+    const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
+    stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger });
+    deps.fanOut = stream.fanOut;
 
     await apollo.start();
     http = createHttpListener(
@@ -70,6 +80,7 @@ export async function startGateway(
         maxBodyBytes: config.security.maxBodyBytes,
         logger,
         health: cachedProbe(() => tableHealth(dynamo, config.tableName), config.healthCacheMs),
+        healthDetails: () => ({ table: { lacks }, stream: stream!.details() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,
       }),
@@ -80,6 +91,7 @@ export async function startGateway(
       http!.listen(config.port, config.host, resolve);
     });
   } catch (err) {
+    await stream?.stop().catch(() => {});
     await apollo.stop().catch(() => {});
     http?.close();
     await devIssuer?.stop();
@@ -90,10 +102,12 @@ export async function startGateway(
   const { port } = http.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const server = http;
+  const processing = stream!;
   return {
     url: `http://${host}:${port}/graphql`,
     dynamo,
     local,
+    stream: processing,
     stop: async () => {
       // Stop accepting, let in-flight requests finish, then release DynamoDB.
       await new Promise<void>((resolve) => {
@@ -101,6 +115,7 @@ export async function startGateway(
         server.closeIdleConnections();
       });
       await apollo.stop();
+      await processing.stop();
       dynamo.raw.destroy();
       await devIssuer?.stop();
       await local?.stop();

@@ -16,6 +16,11 @@
  * A missing entity is NOT_FOUND unless edges of it remain (left by another
  * program, or a cascade interrupted between steps 3's check and delete on a
  * lagging index): then those are cleaned up and the id is returned.
+ *
+ * With a stream (`store.fanOut === 'stream'`) the request does step 1 alone
+ * (one UpdateItem) and answers; the stream processor (src/stream/) runs
+ * steps 2 and 3 (`finishCascade`) when it sees the mark. A second delete of
+ * a marked entity keeps the first mark and answers the id again.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
@@ -35,7 +40,7 @@ import { catalogCounterChange } from './catalog.js';
 
 const MAX_PASSES = 4;
 
-interface Side {
+export interface Side {
   /** The GSI2 catalog the entity is listed in, and its id there. */
   catalog: CatalogKind;
   id: string;
@@ -55,7 +60,7 @@ function otherId(kind: EntityKind, value: unknown): string {
 }
 
 /** One side of the many-to-many enrollment, as model/entities.ts declares it. */
-function sideOf(entity: Entity, id: string): Side {
+export function sideOf(entity: Entity, id: string): Side {
   invariant(entity.edgeOther !== undefined, `${entity.typeName} has no many-to-many edges to cascade`);
   const { keyAttr } = entity.edgeOther;
   const other = entity.edgeOther.entity();
@@ -83,18 +88,51 @@ export const deleteStudent = (store: Store, id: string) => deleteEntity(store, s
 export const deleteCourse = (store: Store, id: string) => deleteEntity(store, course, id);
 
 async function cascade(store: Store, side: Side): Promise<void> {
+  if (store.fanOut === 'stream') {
+    if (await markDeleting(store, side)) return;
+    // Nothing to mark: only edges an absent entity left behind remain to clean up, here and now.
+    if (!(await anyLeft(store, side.edges))) throw notFound(`${side.what} not found`);
+    await finishCascade(store, side, false);
+    return;
+  }
   const entity = await getItem(store, side.key);
   if (entity === null && !(await anyLeft(store, side.edges))) throw notFound(`${side.what} not found`);
   if (entity !== null && entity[DELETING_ATTR] === undefined) await markDeleting(store, side);
+  await finishCascade(store, side, entity !== null);
+}
 
+/**
+ * Steps 2 and 3: every edge with the other side's counter, then the entity
+ * (only while it carries the mark, and only when `entityExisted`: a fresh
+ * entity created under the same id while orphaned edges were being cleaned
+ * up is not ours to delete). Safe to repeat; the stream processor runs it
+ * with `onlyMarked`, since its record may be old: it acts only on an entity
+ * that is still marked (absent: the cascade already finished; unmarked: a
+ * new entity was created under the same id since).
+ * Returns the number of edges this call removed.
+ */
+export async function finishCascade(
+  store: Store,
+  side: Side,
+  entityExisted: boolean,
+  { onlyMarked = false } = {},
+): Promise<number> {
+  let seen: Item | null = null;
+  if (onlyMarked) {
+    seen = await getItem(store, side.key);
+    if (seen === null || seen[DELETING_ATTR] === undefined) return 0;
+  }
   const { pageSize, concurrency } = optionsOf(store);
+  let removed = 0;
   for (let pass = 1; ; pass++) {
     for await (const page of pages(store, side.edges, pageSize)) {
       const others = await batchGet(store.doc, store.tableName, page.map(side.otherKey), { consistentRead: true });
       await forEachLimit(
         page.map((edge, i) => ({ edge, other: others[i] })),
         concurrency,
-        ({ edge, other }) => removeEdge(store, side, edge, other),
+        async ({ edge, other }) => {
+          if (await removeEdge(store, side, edge, other)) removed++;
+        },
       );
     }
     if (!(await anyLeft(store, side.edges))) break;
@@ -102,21 +140,21 @@ async function cascade(store: Store, side: Side): Promise<void> {
     if (pass >= MAX_PASSES) throw unavailable(`${side.what} still lists edges; try the delete again`);
     await sleep(100 * pass);
   }
-  // Only the entity this cascade marked (or a concurrent one did): a fresh entity created under the same id
-  // while orphaned edges were being cleaned up is not ours to delete.
-  if (entity === null) return;
-  await deleteMarked(store, side, entity);
+  if (!entityExisted) return removed;
+  await deleteMarked(store, side, seen);
+  return removed;
 }
 
 /**
  * Deletes the marked entity; when it is in the GSI2 catalog (has GSI2PK)
  * its catalog shard's counter is decremented in the same transaction
- * (writes/catalog.ts). The condition pins what was read, so an entity
- * indexed meanwhile (by `npm run migrate`) is read again rather than
- * deleted uncounted. The first round uses the entity as the cascade read it
- * (marking it changed neither its GSI2PK nor its key).
+ * (writes/catalog.ts). The condition pins whether it is indexed, so an
+ * entity indexed meanwhile (by `npm run migrate`) is read again rather than
+ * deleted uncounted. The first round uses the entity as already read, or,
+ * when none was read, assumes it is indexed (every entity is once
+ * migrated): a wrong guess fails the condition and the entity is read.
  */
-async function deleteMarked(store: Store, side: Side, seen: Item): Promise<void> {
+async function deleteMarked(store: Store, side: Side, seen: Item | null): Promise<void> {
   let entity: Item | null = seen;
   await untilFresh(store, async (round) => {
     if (round > 1) {
@@ -124,7 +162,7 @@ async function deleteMarked(store: Store, side: Side, seen: Item): Promise<void>
       // Already deleted by a concurrent cascade, or a new entity under the same id: not ours.
       if (entity === null || entity[DELETING_ATTR] === undefined) return;
     }
-    const indexed = typeof entity!.GSI2PK === 'string';
+    const indexed = entity === null ? true : typeof entity.GSI2PK === 'string';
     const cancelled = await tryTransact(store, [
       {
         Delete: {
@@ -142,30 +180,37 @@ async function deleteMarked(store: Store, side: Side, seen: Item): Promise<void>
   });
 }
 
-async function markDeleting(store: Store, side: Side): Promise<void> {
+/** Step 1. True when the entity exists (now marked); false when it is absent. */
+async function markDeleting(store: Store, side: Side): Promise<boolean> {
   try {
     await retryConflicts(store, () =>
       store.doc.send(
         new UpdateCommand({
           TableName: store.tableName,
           Key: { PK: side.key.PK, SK: side.key.SK },
-          UpdateExpression: 'SET #deleting = :now REMOVE #counter',
+          // A second delete of a marked entity keeps the first mark (its time says since when it is pending).
+          UpdateExpression: 'SET #deleting = if_not_exists(#deleting, :now) REMOVE #counter',
           ConditionExpression: 'attribute_exists(PK)',
           ExpressionAttributeNames: { '#deleting': DELETING_ATTR, '#counter': side.ownCounter },
           ExpressionAttributeValues: { ':now': new Date().toISOString() },
         }),
       ),
     );
+    return true;
   } catch (err) {
-    // Deleted by a concurrent cascade of the same entity: its edges are still cleaned below.
+    // Absent, or deleted by a concurrent cascade of the same entity: its edges are still cleaned up.
     if (!isConditionFailed(err)) throw err;
+    return false;
   }
 }
 
-/** Deletes one edge with the other side's counter decrement; re-reads the other side when it changed. */
-async function removeEdge(store: Store, side: Side, edge: Item, other: Item | null): Promise<void> {
+/**
+ * Deletes one edge with the other side's counter decrement; re-reads the
+ * other side when it changed. False when the edge was already gone.
+ */
+async function removeEdge(store: Store, side: Side, edge: Item, other: Item | null): Promise<boolean> {
   const otherKey = side.otherKey(edge);
-  await untilFresh(store, async (round) => {
+  return untilFresh<boolean>(store, async (round) => {
     // The first round uses the other side as the page's BatchGet read it.
     if (round > 1) other = await getItem(store, otherKey);
     const cancelled = await tryTransact(store, [
@@ -178,9 +223,9 @@ async function removeEdge(store: Store, side: Side, edge: Item, other: Item | nu
       },
       counterChange(store.tableName, otherKey, other, side.otherCounter, -1),
     ]);
-    if (cancelled === null) return;
+    if (cancelled === null) return true;
     if (cancelled.failed(1)) return READ_AGAIN;
-    if (cancelled.failed(0)) return; // already deleted by a concurrent unenroll or cascade
+    if (cancelled.failed(0)) return false; // already deleted by a concurrent unenroll or cascade
     throw cancelled;
   });
 }

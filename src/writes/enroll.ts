@@ -6,8 +6,10 @@
  * enroll reads both entities first (one consistent BatchGet) for the copies
  * the edge carries (`courseTitle`, `studentName`) and for which counters
  * exist, then transacts on the condition that what it read still holds:
- * the name and title are unchanged (a concurrent rename cannot leave a
- * stale copy), neither entity is being deleted (a cascade cannot miss the
+ * the name and title and their versions are unchanged (a concurrent rename
+ * cannot leave a stale copy: the edge carries the value and version the
+ * entity has when the edge is written, so a rename still propagating by
+ * stream hands its new value to edges enrolled meanwhile), neither entity is being deleted (a cascade cannot miss the
  * edge), and each counter still exists or not as read. When only those
  * conditions fail, it reads again and retries; when the edge's own
  * condition fails, the student is already enrolled (CONFLICT).
@@ -119,14 +121,19 @@ export async function enroll(store: Store, studentId: string, courseId: string):
       // Absent on tables written by other programs: the attribute is then left out (removeUndefinedValues).
       courseTitle: course.title as string,
       studentName: student.name as string,
+      // The versions the copies were taken at: the stream processor only ever replaces a copy by a newer one.
+      courseTitleVersion: typeof course.titleVersion === 'number' ? course.titleVersion : undefined,
+      studentNameVersion: typeof student.nameVersion === 'number' ? student.nameVersion : undefined,
     });
     // Unsharded: the course item's counter, conditioned on the course as read. Sharded: the student's
     // counter shard only; the course item stays out of the transaction.
-    const courseConditions = shards === 1 ? [unchanged('title', course.title), absent(DELETING_ATTR)] : [];
+    const courseConditions =
+      shards === 1 ? [unchanged('title', course.title), unchanged('titleVersion', course.titleVersion), absent(DELETING_ATTR)] : [];
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } },
       counterChange(store.tableName, studentKey(studentId), student, 'courseCount', 1, [
         unchanged('name', student.name),
+        unchanged('nameVersion', student.nameVersion),
         absent(DELETING_ATTR),
       ]),
       partitionCounterChange(store, courseId, course, String(edge.GSI1PK), 1, maintained, courseConditions),

@@ -36,10 +36,20 @@ export const DEFAULT_WRITE_OPTIONS: WriteOptions = {
   staleReadAttempts: 8,
 };
 
+/**
+ * Who brings edge copies and cascades to completion:
+ * - `stream`: the table's stream processor (src/stream/); renames and
+ *   deletes write the entity alone and answer (constant cost);
+ * - `inRequest` (default, and on tables without a stream): the mutation
+ *   itself, before it answers.
+ */
+export type FanOutMode = 'stream' | 'inRequest';
+
 export interface Store {
   doc: DynamoDBDocumentClient;
   tableName: string;
   writeOptions?: Partial<WriteOptions>;
+  fanOut?: FanOutMode;
 }
 
 export const optionsOf = (store: Store): WriteOptions => ({ ...DEFAULT_WRITE_OPTIONS, ...store.writeOptions });

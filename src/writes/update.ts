@@ -4,6 +4,18 @@
  * the student's own collection, `courseTitle` on the course's edges found
  * through GSI1).
  *
+ * Every update first reads the entity (consistently) and leaves out what
+ * would not change: an update that changes nothing writes nothing. A change
+ * of the copied name/title increments its version (`nameVersion`,
+ * `titleVersion`; see model/copiedFields.ts).
+ *
+ * With a stream (`store.fanOut === 'stream'`) that is all the request does:
+ * one UpdateItem sets the new value, its version and `propagatingSince`,
+ * and the stream processor brings every copy up to date (src/stream/). The
+ * request costs two DynamoDB requests however many edges there are.
+ *
+ * Without a stream, the copies change inside the request:
+ *
  * Up to `atomicEdges` (99) edges, the entity and every stale copy change in
  * one transaction: all or nothing. Beyond that no transaction can hold them,
  * so the entity is updated first and the copies are fanned out, made
@@ -23,13 +35,13 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { UpdateCourseInput, UpdateStudentInput } from '../__generated__/resolvers.js';
 import type { Item } from '../dynamo/batchGet.js';
-import { catalogSortKey, courseKey, studentKey, type ItemKey } from '../dynamo/keys.js';
+import { catalogSortKey, type ItemKey } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../graphql/errors.js';
-import { courseStudents, studentCourses } from '../model/collections.js';
 import { toCourse, toStudent } from '../model/mappers.js';
 import type { CourseRecord, StudentRecord } from '../model/records.js';
 import { validateId } from '../connections/args.js';
 import { DELETING_ATTR } from './conditions.js';
+import { COURSE_TITLE, PROPAGATING_ATTR, STUDENT_NAME, type CopiedField } from '../model/copiedFields.js';
 import { isConditionFailed } from './create.js';
 import { gone } from './enroll.js';
 import { editEdge, settleCopies, type Copy } from './copies.js';
@@ -42,6 +54,8 @@ import { retryConflicts, tryTransact } from './transact.js';
 interface Change {
   set: Record<string, unknown>;
   remove: string[];
+  /** Attributes incremented by one (absent counts as 0): the version of a copied value that changes. */
+  increment?: string[];
 }
 
 /** The UpdateItem parameters of an entity change, conditional on the entity existing and not being deleted. */
@@ -53,6 +67,12 @@ function entityUpdate(tableName: string, key: ItemKey, change: Change) {
     values[`:s${i}`] = value;
     return `#s${i} = :s${i}`;
   });
+  for (const [i, attr] of (change.increment ?? []).entries()) {
+    names[`#i${i}`] = attr;
+    values[':zero'] = 0;
+    values[':one'] = 1;
+    sets.push(`#i${i} = if_not_exists(#i${i}, :zero) + :one`);
+  }
   const removes = change.remove.map((attr, i) => {
     names[`#r${i}`] = attr;
     return `#r${i}`;
@@ -69,21 +89,34 @@ function entityUpdate(tableName: string, key: ItemKey, change: Change) {
   };
 }
 
-const isEmpty = (change: Change) => Object.keys(change.set).length === 0 && change.remove.length === 0;
+const isEmpty = (change: Change) =>
+  Object.keys(change.set).length === 0 && change.remove.length === 0 && (change.increment ?? []).length === 0;
 
 function applied(item: Item, change: Change): Item {
   const next = { ...item, ...change.set };
   for (const attr of change.remove) delete next[attr];
+  for (const attr of change.increment ?? []) next[attr] = (typeof item[attr] === 'number' ? (item[attr] as number) : 0) + 1;
   return next;
 }
 
-/** The entity alone: one conditional UpdateItem. Returns the entity as updated. */
-async function updateEntity(store: Store, key: ItemKey, what: string, change: Change): Promise<Item> {
-  if (isEmpty(change)) {
-    const item = await getItem(store, key);
-    if (item === null || gone(item)) throw notFound(`${what} not found`);
-    return item;
+/**
+ * The part of `change` that changes `entity`; a new value of the copied
+ * attribute also increments its version (and, with a stream, marks the
+ * entity as propagating).
+ */
+function effective(entity: Item, change: Change, field: CopiedField | undefined, stream: boolean): Change {
+  const set = Object.fromEntries(Object.entries(change.set).filter(([attr, value]) => entity[attr] !== value));
+  const remove = change.remove.filter((attr) => entity[attr] !== undefined);
+  const increment: string[] = [];
+  if (field && set[field.attr] !== undefined) {
+    increment.push(field.versionAttr);
+    if (stream) set[PROPAGATING_ATTR] = new Date().toISOString();
   }
+  return { set, remove, increment };
+}
+
+/** The entity alone: one conditional UpdateItem (never for an empty change). Returns the entity as updated. */
+async function updateEntity(store: Store, key: ItemKey, what: string, change: Change): Promise<Item> {
   try {
     const out = await retryConflicts(store, () =>
       store.doc.send(new UpdateCommand({ ...entityUpdate(store.tableName, key, change), ReturnValues: 'ALL_NEW' })),
@@ -123,11 +156,30 @@ async function updateAtomically(store: Store, key: ItemKey, what: string, change
   );
 }
 
-/** Updates the entity and, when `copy` is given, the copies on its edges. */
-async function update(store: Store, key: ItemKey, what: string, change: Change, copy?: Copy): Promise<Item> {
-  if (!copy) return updateEntity(store, key, what, change);
-  const atomically = await updateAtomically(store, key, what, change, copy);
-  const updated = atomically ?? (await updateEntity(store, key, what, change));
+/** Reads the entity: NOT_FOUND when it is absent or being deleted. */
+async function current(store: Store, key: ItemKey, what: string): Promise<Item> {
+  const entity = await getItem(store, key);
+  if (entity === null || gone(entity)) throw notFound(`${what} not found`);
+  return entity;
+}
+
+/**
+ * Updates the entity and, when `copy` is given, the copies on its edges
+ * (`field` says which copied attribute `copy` is).
+ */
+async function update(store: Store, id: string, what: string, requested: Change, field: CopiedField, value?: string): Promise<Item> {
+  const key = field.key(id);
+  const stream = store.fanOut === 'stream';
+  // No copied value in the input: nothing to compare or propagate, the entity alone in one UpdateItem.
+  if (value === undefined) return updateEntity(store, key, what, requested);
+  const entity = await current(store, key, what);
+  const change = effective(entity, requested, field, stream);
+  if (stream) return isEmpty(change) ? entity : updateEntity(store, key, what, change);
+
+  const copy: Copy = { attr: field.attr, value, edges: field.edges(id), copyAttr: field.copyAttr };
+  // The value is already the entity's: only copies a crashed fan-out missed may need it.
+  const atomically = isEmpty(change) ? null : await updateAtomically(store, key, what, change, copy);
+  const updated = atomically ?? (isEmpty(change) ? entity : await updateEntity(store, key, what, change));
   const latest = await settleCopies(store, key, copy);
   // The entity as this update left it; newer when a concurrent write has changed it since.
   return latest && latest[copy.attr] !== undefined && !gone(latest) ? latest : updated;
@@ -149,8 +201,7 @@ export async function updateStudent(store: Store, id: string, input: UpdateStude
   if (input.email === null) change.remove.push('email');
   else if (input.email !== undefined) change.set.email = email(input.email, 'input.email');
 
-  const copy = name === undefined ? undefined : { attr: 'name', value: name, edges: studentCourses(id), copyAttr: 'studentName' };
-  return toStudent(await update(store, studentKey(id), `Student ${id}`, change, copy));
+  return toStudent(await update(store, id, `Student ${id}`, change, STUDENT_NAME, name));
 }
 
 export async function updateCourse(store: Store, id: string, input: UpdateCourseInput): Promise<CourseRecord> {
@@ -158,6 +209,5 @@ export async function updateCourse(store: Store, id: string, input: UpdateCourse
   const title = required(input.title, 'input.title');
   const change: Change = { set: title === undefined ? {} : { title, GSI2SK: catalogSortKey('COURSE', id, title) }, remove: [] };
 
-  const copy = title === undefined ? undefined : { attr: 'title', value: title, edges: courseStudents(id), copyAttr: 'courseTitle' };
-  return toCourse(await update(store, courseKey(id), `Course ${id}`, change, copy));
+  return toCourse(await update(store, id, `Course ${id}`, change, COURSE_TITLE, title));
 }

@@ -1,4 +1,6 @@
 /**
+ * The in-request fan-out, as on a table without a stream (with a stream the
+ * same work runs in the stream processor: stream.test.ts).
  * Writes over more edges than one page: renames reach every edge copy,
  * cascades leave nothing behind, and both finish when re-run after a crash
  * midway (injected by a client that fails after k edge writes). Pages are
@@ -15,7 +17,7 @@ import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await testGateway();
+  gw = await testGateway({ fanOut: 'inRequest' });
 });
 afterAll(() => gw.stop());
 
@@ -93,7 +95,8 @@ describe('rename fan-out', () => {
     const rerun = store();
     await updateCourse(rerun.store, 'RC', { title: 'New' });
     expect((await edgesOf('RC')).every((e) => e.courseTitle === 'New')).toBe(true);
-    expect(rerun.sent.Update).toBe(1 + EDGES - k);
+    // The entity already has the title: only the missed copies are written.
+    expect(rerun.sent.Update).toBe(EDGES - k);
   });
 
   it.each([

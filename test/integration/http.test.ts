@@ -44,7 +44,7 @@ describe('GET /health', () => {
     const res = await fetch(`${base}/health`);
     expect(res.status).toBe(200);
     const body: any = await res.json();
-    expect(body.status).toBe('ok');
+    expect(body).toMatchObject({ status: 'ok', details: { table: { lacks: [] }, stream: { mode: 'stream' } } });
     // The table was created by this gateway: its items are at the current layout.
     if (body.table) expect(body.table).toMatchObject({ needsMigration: false, itemsLayoutVersion: 2 });
   });

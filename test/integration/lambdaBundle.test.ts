@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLambda } from '../../scripts/build-lambda.js';
-import { studentItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { createStreamsClient } from '../../src/stream/streamsClient.js';
+import { lambdaEvent, readAll, readAfter } from '../support/streamRecords.js';
 import { localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
 
 const run = promisify(execFile);
@@ -55,5 +57,41 @@ describe('Lambda bundle (npm run build:lambda)', () => {
     expect(JSON.parse(result.body)).toEqual({ data: { student: { name: 'Bundled' } } });
     const logLine = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((l) => l.msg === 'graphql operation');
     expect(logLine).toMatchObject({ requestId: 'bundle-test', dynamodb: { requests: 1 } });
+  });
+});
+
+describe('stream consumer bundle (src/stream/lambda.mjs)', () => {
+  it('runs under plain node outside the repository and propagates a rename from records read off the stream', async () => {
+    await gw.put([
+      courseItem({ id: 'BC', title: 'Old', studentCount: 2 }),
+      ...['bs1', 'bs2'].map((id) => enrollmentItem({ studentId: id, courseId: 'BC', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: id })),
+    ]);
+    const streams = createStreamsClient({ endpoint: localEndpoint() });
+    const mark = (await readAll(streams, gw.streamArn!)).at(-1)?.dynamodb?.SequenceNumber;
+    await gw.run(`mutation { updateCourse(id: "BC", input: { title: "New" }) { id } }`);
+    const event = lambdaEvent(await readAfter(streams, gw.streamArn!, mark), gw.streamArn!);
+    streams.destroy();
+    const script = `
+const { handler } = await import(process.argv[1] + '/src/stream/lambda.mjs');
+const result = await handler(JSON.parse(process.env.EVENT));
+process.stdout.write('RESULT ' + JSON.stringify(result) + '\\n');
+`;
+    const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, outDir], {
+      cwd: outDir,
+      env: {
+        PATH: process.env.PATH,
+        DYNAMODB_ENDPOINT: localEndpoint(),
+        TABLE_NAME: gw.tableName,
+        NODE_ENV: 'production',
+        LOG_LEVEL: 'info',
+        EVENT: JSON.stringify(event),
+      },
+    });
+    const lines = stdout.split('\n').filter(Boolean);
+    expect(JSON.parse(lines.find((l) => l.startsWith('RESULT '))!.slice('RESULT '.length))).toEqual({ batchItemFailures: [] });
+    const logLine = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((l) => l.msg === 'stream batch processed');
+    expect(logLine).toMatchObject({ records: 1, processed: 1, failed: 0, copies: 2 });
+    expect((await gw.get('STUDENT#bs1', 'COURSE#BC'))?.courseTitle).toBe('New');
+    expect((await gw.get('STUDENT#bs2', 'COURSE#BC'))?.courseTitle).toBe('New');
   });
 });

@@ -24,6 +24,11 @@ import { createServer, type ServerOptions } from '../../src/graphql/server.js';
 import { createCursorCodec, type CursorSecrets } from '../../src/connections/cursorSigning.js';
 import { createHttpHandler } from '../../src/transport/httpHandler.js';
 import type { ClientOptions } from '../../src/dynamo/client.js';
+import { describeLayout } from '../../src/dynamo/table.js';
+import { silentLogger } from '../../src/logger.js';
+import { StreamReader, type ReaderOptions } from '../../src/stream/reader.js';
+import { createStreamsClient } from '../../src/stream/streamsClient.js';
+import type { FanOutMode } from '../../src/writes/store.js';
 import type { Authenticator } from '../../src/auth/authenticate.js';
 
 /** Timeouts for test gateways: generous, since tests assert behaviour and counts, not latency. */
@@ -63,6 +68,8 @@ export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'product
   naive?: boolean;
   /** Read units one filled page may consume (PAGE_READ_BUDGET). */
   pageReadBudget?: number;
+  /** Renames and deletes: `stream` (default, as on a table with a stream) or `inRequest`. */
+  fanOut?: FanOutMode;
   /** Caps on each operation's DynamoDB requests (none unless given). */
   requestLimits?: RequestLimits;
   /** Timeouts and connection cap of `listen()`'s HTTP server (defaults of config.ts). */
@@ -80,6 +87,7 @@ export async function testGateway({
   client,
   naive = false,
   pageReadBudget,
+  fanOut = 'stream',
   requestLimits,
   http,
   httpLogger,
@@ -92,10 +100,35 @@ export async function testGateway({
   await ensureTable(dynamo.raw, tableName);
   const server = createServer({ production, authRules: auth?.rulesOn ?? false, ...serverOptions });
   await server.start();
-  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), authRequired: auth?.rulesOn ?? false, pageReadBudget };
+  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, pageReadBudget };
   /** The identity of a request with this Authorization header (undefined: the context's default). */
   const identify = async (authorization: string | undefined) => (auth ? auth.identify(authorization) : undefined);
   let listener: Server | undefined;
+  const { streamArn } = await describeLayout(dynamo.raw, tableName);
+  const readers: StreamReader[] = [];
+  const streams = createStreamsClient({ endpoint });
+
+  /** A stream reader over this table (not started); stopped with the gateway. */
+  function streamReader(options: Partial<Omit<ReaderOptions, 'streamArn' | 'streams'>> = {}): StreamReader {
+    const reader = new StreamReader({
+      store: { doc: dynamo.doc, tableName },
+      logger: silentLogger,
+      pollMs: 20,
+      retryDelayMs: 5,
+      ...options,
+      streams,
+      streamArn: streamArn!,
+    });
+    readers.push(reader);
+    return reader;
+  }
+  let worker: StreamReader | undefined;
+
+  /** Waits until the stream processor (started on first use) has handled every write made so far. */
+  async function settle(): Promise<void> {
+    worker ??= streamReader().start();
+    await worker.caughtUp();
+  }
 
   /** Serves the gateway over HTTP on 127.0.0.1 (once); returns the /graphql URL. */
   async function listen(): Promise<string> {
@@ -146,7 +179,17 @@ export async function testGateway({
     },
     deps,
     listen,
+    streamArn,
+    streamReader,
+    settle,
+    /** Stops the processor `settle` started (tests that run their own readers); `settle` starts a new one. */
+    stopWorker: async () => {
+      await worker?.stop();
+      worker = undefined;
+    },
     stop: async () => {
+      for (const reader of readers) reader.kill();
+      streams.destroy();
       if (listener) await new Promise<void>((resolve) => listener!.close(() => resolve()));
       await server.stop();
       await dynamo.raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => {});

@@ -26,7 +26,7 @@ describe('loadConfig', () => {
 describe('loadConfig defaults', () => {
   it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
     // security and dynamoClient: see "security configuration" below; auth: "auth configuration"; reshard: "reshard pacing".
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, catalog, ...rest } = loadConfig({});
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, catalog, ...rest } = loadConfig({});
     expect(catalog).toEqual({ pageReadBudget: 100, migrateWriteUnitsPerSecond: 100, migrateSegments: 4 });
     expect(rest).toEqual({
       port: 4000,
@@ -79,7 +79,7 @@ describe('loadConfig defaults', () => {
       MIGRATE_WRITE_UNITS_PER_SECOND: '40',
       MIGRATE_SEGMENTS: '16',
     });
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, catalog, ...rest } = config;
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, catalog, ...rest } = config;
     expect(catalog).toEqual({ pageReadBudget: 250, migrateWriteUnitsPerSecond: 40, migrateSegments: 16 });
     expect(rest).toEqual({
       port: 8080,
@@ -165,6 +165,36 @@ describe('the configuration table in docs/operations.md', () => {
 });
 
 const SECRET = 'x'.repeat(32);
+
+describe('stream processor configuration', () => {
+  it('reads the stream itself by default, except against real DynamoDB where the Lambda consumer does', () => {
+    expect(loadConfig({}).stream).toEqual({ worker: true, pollMs: 250, batchSize: 100, maxAttempts: 5, retryDelayMs: 200, concurrency: 8 });
+    expect(loadConfig({ DYNAMODB_ENDPOINT: 'http://localhost:8000' }).stream.worker).toBe(true);
+    expect(loadConfig({ DYNAMODB_ENDPOINT: 'aws' }).stream.worker).toBe(false);
+    expect(loadConfig({ DYNAMODB_ENDPOINT: 'https://dynamodb.eu-west-1.amazonaws.com' }).stream.worker).toBe(false);
+    expect(loadConfig({ DYNAMODB_ENDPOINT: 'aws', STREAM_WORKER: '1' }).stream.worker).toBe(true);
+    expect(loadConfig({ STREAM_WORKER: 'false' }).stream.worker).toBe(false);
+  });
+
+  it('does not require CURSOR_SECRET in production of a process that serves no GraphQL (the stream processor)', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' }, { servesGraphql: false })).not.toThrow();
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET is required/);
+  });
+
+  it('reads and bounds every stream setting, naming the variable', () => {
+    const { stream } = loadConfig({
+      STREAM_POLL_MS: '50',
+      STREAM_BATCH_SIZE: '1000',
+      STREAM_MAX_ATTEMPTS: '3',
+      STREAM_RETRY_DELAY_MS: '0',
+      STREAM_CONCURRENCY: '16',
+    });
+    expect(stream).toEqual({ worker: true, pollMs: 50, batchSize: 1000, maxAttempts: 3, retryDelayMs: 0, concurrency: 16 });
+    expect(() => loadConfig({ STREAM_BATCH_SIZE: '1001' })).toThrow(/STREAM_BATCH_SIZE must be an integer from 1 to 1000/);
+    expect(() => loadConfig({ STREAM_MAX_ATTEMPTS: '0' })).toThrow(/STREAM_MAX_ATTEMPTS/);
+    expect(() => loadConfig({ STREAM_WORKER: 'maybe' })).toThrow(/STREAM_WORKER must be 1, 0, true or false/);
+  });
+});
 
 describe('security configuration', () => {
   it('refuses to start in production without CURSOR_SECRET, naming the variable', () => {

@@ -101,10 +101,10 @@ const ACTIONS: Record<string, string[]> = {
 };
 const iamActions = (command: string) => (ACTIONS[command] ?? [command]).map((a) => `dynamodb:${a}`);
 
-/** The repository's source files the Lambda bundle includes. */
-async function lambdaSources(): Promise<string[]> {
+/** The repository's source files a Lambda bundle includes. */
+async function lambdaSources(entry = join(root, 'src', 'transport', 'lambdaHandler.ts')): Promise<string[]> {
   const result = await build({
-    entryPoints: [join(root, 'src', 'transport', 'lambdaHandler.ts')],
+    entryPoints: [entry],
     bundle: true,
     write: false,
     metafile: true,
@@ -204,6 +204,90 @@ describe('infra/lambda.yaml', () => {
       for (const match of readFileSync(join(root, file), 'utf8').matchAll(/new (\w+?)Command\(/g)) commands.add(match[1]!);
     }
     expect(commands.size).toBeGreaterThan(0);
+    const granted = new Set(statements.flatMap((s) => s.Action));
+    const missing = [...commands].flatMap(iamActions).filter((a) => !granted.has(a));
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('infra/lambda.yaml: the stream consumer', () => {
+  const sam = template('infra/lambda.yaml');
+  const fn = sam.Resources.StreamFunction;
+  const mapping = fn.Properties.Events.TableStream;
+  const statements: any[] = fn.Properties.Policies.flatMap((p: any) => p.Statement);
+
+  it('runs src/stream/lambda.handler from the same bundle directory', () => {
+    expect(fn.Type).toBe('AWS::Serverless::Function');
+    expect(fn.Properties.CodeUri).toBe('../dist/lambda');
+    expect(fn.Properties.Handler).toBe('src/stream/lambda.handler');
+    expect(fn.Properties.Runtime).toMatch(/^nodejs(22|24)\.x$/);
+    expect(fn.Properties.Environment.Variables).toMatchObject({ TABLE_NAME: { Ref: 'TableName' }, NODE_ENV: 'production' });
+    const build = readFileSync(join(root, 'scripts', 'build-lambda.ts'), 'utf8');
+    expect(build).toContain("join(root, 'src', 'stream', 'lambda.ts')");
+    expect(build).toContain("outfile: join(outDir, 'src', 'stream', 'lambda.mjs')");
+  });
+
+  it('reads the table\'s NEW_AND_OLD_IMAGES stream through an event source mapping', () => {
+    expect(mapping.Type).toBe('DynamoDB');
+    expect(mapping.Properties.Stream).toEqual({ Ref: 'TableStreamArn' });
+    expect(sam.Parameters.TableStreamArn.Type).toBe('String');
+    expect(template('infra/table.yaml').Resources.Table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_AND_OLD_IMAGES' });
+    expect(mapping.Properties.StartingPosition).toBe('TRIM_HORIZON');
+    expect(mapping.Properties.BatchSize).toBeGreaterThan(0);
+    expect(mapping.Properties.ParallelizationFactor).toBe(1);
+  });
+
+  it('filters out the records the handler would ignore (its own edge writes), keeping entity changes and new edges', () => {
+    const patterns = mapping.Properties.FilterCriteria.Filters.map((f: any) => JSON.parse(f.Pattern));
+    expect(patterns).toEqual([
+      { dynamodb: { Keys: { SK: { S: ['PROFILE'] } } }, eventName: ['MODIFY', 'INSERT'] },
+      { dynamodb: { Keys: { SK: { S: [{ prefix: 'COURSE#' }] } } }, eventName: ['INSERT'] },
+    ]);
+  });
+
+  it('reports partial batch failures, bisects failing batches and retries a bounded number of times', () => {
+    expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(mapping.Properties.BisectBatchOnFunctionError).toBe(true);
+    expect(mapping.Properties.MaximumRetryAttempts).toEqual({ Ref: 'StreamMaxRetryAttempts' });
+    const retries = sam.Parameters.StreamMaxRetryAttempts;
+    expect(retries.Type).toBe('Number');
+    expect(retries.Default).toBeGreaterThanOrEqual(1);
+    expect(retries.MaxValue).toBeLessThanOrEqual(100); // never -1 (infinite)
+    expect(retries.MinValue).toBeGreaterThanOrEqual(0);
+    expect(mapping.Properties.MaximumRecordAgeInSeconds).toBeLessThanOrEqual(86400);
+  });
+
+  it('sends what it gave up on to an SQS queue (on-failure destination) it may write to', () => {
+    const destination = mapping.Properties.DestinationConfig.OnFailure;
+    expect(destination.Type).toBe('SQS');
+    expect(destination.Destination).toEqual({ 'Fn::GetAtt': ['StreamFailureQueue', 'Arn'] });
+    expect(sam.Resources.StreamFailureQueue.Type).toBe('AWS::SQS::Queue');
+    const sqs = statements.find((s) => s.Action.includes('sqs:SendMessage'));
+    expect(sqs.Resource).toEqual([{ 'Fn::GetAtt': ['StreamFailureQueue', 'Arn'] }]);
+  });
+
+  it('may read the stream (and only that stream) and gets no table management or Scan', () => {
+    const streamStatement = statements.find((s) => s.Action.includes('dynamodb:GetRecords'));
+    expect([...streamStatement.Action].sort()).toEqual(
+      ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'].sort(),
+    );
+    expect(streamStatement.Resource).toEqual([{ Ref: 'TableStreamArn' }]);
+    const granted = statements.flatMap((s) => s.Action);
+    for (const forbidden of ['dynamodb:CreateTable', 'dynamodb:DeleteTable', 'dynamodb:Scan', 'dynamodb:*']) {
+      expect(granted).not.toContain(forbidden);
+    }
+    for (const s of statements) for (const action of s.Action) expect(action).toMatch(/^(dynamodb|sqs):[A-Za-z]+$/);
+  });
+
+  it('grants every DynamoDB action the code in the stream bundle sends', async () => {
+    const files = await lambdaSources(join(root, 'src', 'stream', 'lambda.ts'));
+    expect(files).toContain('src/stream/handler.ts');
+    // The stream bundle holds the handler, not the local reader (the event source mapping reads the stream).
+    expect(files).not.toContain('src/stream/reader.ts');
+    const commands = new Set<string>();
+    for (const file of files) {
+      for (const match of readFileSync(join(root, file), 'utf8').matchAll(/new (\w+?)Command\(/g)) commands.add(match[1]!);
+    }
     const granted = new Set(statements.flatMap((s) => s.Action));
     const missing = [...commands].flatMap(iamActions).filter((a) => !granted.has(a));
     expect(missing).toEqual([]);

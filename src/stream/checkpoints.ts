@@ -1,0 +1,113 @@
+/**
+ * The local reader's memory, kept in the table itself (keys in
+ * dynamo/keys.ts: one `STREAM#<label>` partition per stream):
+ * - per shard, the sequence number of the last record handled, and whether
+ *   the shard is finished (closed and read to its end). A restart resumes
+ *   AFTER that sequence number: nothing is skipped, and what was handled
+ *   after the last checkpoint is handled again (harmless: the handler is
+ *   idempotent).
+ * - dead letters: records given up on after their retries, with the error.
+ * Finished shards and dead letters expire through time to live
+ * (`expiresAt`) after a week; DynamoDB trims stream records after 24 hours,
+ * so nothing can ask for them later.
+ */
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { deadLetterKey, shardCheckpointKey, shardIdFrom, streamPartition } from '../dynamo/keys.js';
+import type { Store } from '../writes/store.js';
+import type { StreamRecordLike } from './records.js';
+
+const WEEK_S = 7 * 24 * 3600;
+
+export interface Checkpoint {
+  sequenceNumber: string | null;
+  finished: boolean;
+}
+
+/** Every shard checkpoint of a stream (one Query, paged). */
+export async function loadCheckpoints(store: Store, streamLabel: string): Promise<Map<string, Checkpoint>> {
+  const found = new Map<string, Checkpoint>();
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const out = await store.doc.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :shard)',
+        ExpressionAttributeValues: { ':pk': streamPartition(streamLabel), ':shard': 'SHARD#' },
+        ConsistentRead: true,
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of out.Items ?? []) {
+      const shardId = shardIdFrom(item.SK);
+      if (shardId === null) continue;
+      found.set(shardId, {
+        sequenceNumber: typeof item.sequenceNumber === 'string' ? item.sequenceNumber : null,
+        finished: item.finished === true,
+      });
+    }
+    ExclusiveStartKey = out.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return found;
+}
+
+export async function saveCheckpoint(
+  store: Store,
+  streamLabel: string,
+  shardId: string,
+  checkpoint: Checkpoint,
+): Promise<void> {
+  const now = Date.now();
+  await store.doc.send(
+    new PutCommand({
+      TableName: store.tableName,
+      Item: {
+        ...shardCheckpointKey(streamLabel, shardId),
+        sequenceNumber: checkpoint.sequenceNumber ?? undefined,
+        finished: checkpoint.finished,
+        updatedAt: new Date(now).toISOString(),
+        ...(checkpoint.finished ? { expiresAt: Math.floor(now / 1000) + WEEK_S } : {}),
+      },
+    }),
+  );
+}
+
+/** Keeps a record the handler gave up on, with why; `listDeadLetters` reads them back. */
+export async function saveDeadLetter(
+  store: Store,
+  streamLabel: string,
+  shardId: string,
+  record: StreamRecordLike,
+  error: unknown,
+  attempts: number,
+): Promise<void> {
+  const now = Date.now();
+  await store.doc.send(
+    new PutCommand({
+      TableName: store.tableName,
+      Item: {
+        ...deadLetterKey(streamLabel, record.dynamodb?.SequenceNumber ?? String(now)),
+        shardId,
+        eventID: record.eventID,
+        eventName: record.eventName,
+        // The record as delivered (AttributeValue maps), so it can be inspected or replayed as is.
+        record: JSON.stringify(record),
+        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        attempts,
+        failedAt: new Date(now).toISOString(),
+        expiresAt: Math.floor(now / 1000) + WEEK_S,
+      },
+    }),
+  );
+}
+
+export async function listDeadLetters(store: Store, streamLabel: string): Promise<Record<string, unknown>[]> {
+  const out = await store.doc.send(
+    new QueryCommand({
+      TableName: store.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :failed)',
+      ExpressionAttributeValues: { ':pk': streamPartition(streamLabel), ':failed': 'FAILED#' },
+      ConsistentRead: true,
+    }),
+  );
+  return out.Items ?? [];
+}

@@ -1,0 +1,60 @@
+/**
+ * What the stream processor reports (logs, `/health` details): records
+ * processed and failed, retries, and the lag, the age of the oldest record
+ * not yet processed (0 when the reader has caught up with the stream).
+ */
+export interface StreamStatsSnapshot {
+  /** `stream`: this process reads the stream; `external`: another consumer (the Lambda, a stream-worker process) does; `inRequest`: no stream. */
+  mode: 'stream' | 'external' | 'inRequest';
+  running: boolean;
+  processed: number;
+  /** Records given up on after their retries (dead letters). */
+  failed: number;
+  retried: number;
+  /** Age in ms of the oldest record seen but not processed yet; null before the first read. */
+  lagMs: number | null;
+  /** Shards read and finished (closed and drained). */
+  shards: { open: number; finished: number };
+  lastError: string | null;
+}
+
+export class StreamStats {
+  processed = 0;
+  failed = 0;
+  retried = 0;
+  running = false;
+  lastError: string | null = null;
+  shards = { open: 0, finished: 0 };
+  /** Per shard: creation time (epoch ms) of its oldest unprocessed record, or null when caught up. */
+  private readonly pending = new Map<string, number | null>();
+
+  constructor(readonly mode: StreamStatsSnapshot['mode']) {}
+
+  /** A shard has records from `oldest` on waiting (null: caught up). */
+  behind(shardId: string, oldest: number | null): void {
+    this.pending.set(shardId, oldest);
+  }
+
+  forget(shardId: string): void {
+    this.pending.delete(shardId);
+  }
+
+  lagMs(now = Date.now()): number | null {
+    if (this.pending.size === 0) return null;
+    const oldest = [...this.pending.values()].filter((t): t is number => t !== null);
+    return oldest.length === 0 ? 0 : Math.max(0, now - Math.min(...oldest));
+  }
+
+  snapshot(): StreamStatsSnapshot {
+    return {
+      mode: this.mode,
+      running: this.running,
+      processed: this.processed,
+      failed: this.failed,
+      retried: this.retried,
+      lagMs: this.lagMs(),
+      shards: { ...this.shards },
+      lastError: this.lastError,
+    };
+  }
+}

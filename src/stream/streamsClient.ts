@@ -1,0 +1,33 @@
+/**
+ * The DynamoDB Streams client of the local reader, configured like the
+ * DynamoDB client (dynamo/client.ts): dummy credentials for local
+ * endpoints, the SDK chain for real AWS, bounded timeouts.
+ */
+import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
+import { NodeHttpHandler } from '@smithy/node-http-handler';
+
+export interface StreamsClientOptions {
+  endpoint?: string;
+  region?: string;
+  maxAttempts?: number;
+  connectionTimeoutMs?: number;
+  requestTimeoutMs?: number;
+}
+
+const isAwsEndpoint = (endpoint: string) => /\.amazonaws\.com(\.cn)?$/.test(new URL(endpoint).hostname);
+
+export function createStreamsClient(options: StreamsClientOptions = {}): DynamoDBStreamsClient {
+  const local = options.endpoint !== undefined && !isAwsEndpoint(options.endpoint);
+  return new DynamoDBStreamsClient({
+    // A DynamoDB endpoint URL serves the Streams API too (DynamoDB Local does); real AWS has its own.
+    endpoint: local ? options.endpoint : undefined,
+    region: options.region ?? (local ? 'us-east-1' : undefined),
+    credentials: local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
+    maxAttempts: options.maxAttempts ?? 3,
+    requestHandler: new NodeHttpHandler({
+      connectionTimeout: options.connectionTimeoutMs ?? 1000,
+      requestTimeout: options.requestTimeoutMs ?? 5000,
+      throwOnRequestTimeout: true,
+    }),
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * `npm run stream-worker`: the stream processor alone, without the HTTP
+ * gateway (docker-compose runs it as its own service). It reads the table's
+ * stream from its checkpoints, keeps edge copies and finishes cascade
+ * deletes, and logs its progress; SIGTERM/SIGINT finish the batch in hand,
+ * checkpoint it and exit.
+ *
+ * Needs DYNAMODB_ENDPOINT (a DynamoDB Local URL, or `aws`; in AWS the
+ * Lambda consumer of infra/lambda.yaml is the usual choice) and a table
+ * with a NEW_AND_OLD_IMAGES stream. It waits for the table to appear (the
+ * gateway creates it) and never creates or changes it.
+ */
+import { ConfigError, loadConfig } from './config.js';
+import { clientOptions, createDynamo } from './dynamo/client.js';
+import { describeLayout, tableExists } from './dynamo/table.js';
+import { sleep } from './dynamo/backoff.js';
+import { createLogger } from './logger.js';
+import { startStreamProcessing } from './stream/worker.js';
+
+async function main() {
+  const config = loadConfig(process.env, { servesGraphql: false });
+  const logger = createLogger(config.logLevel);
+  if (config.endpoint.kind === 'embedded') {
+    throw new ConfigError('the stream worker needs DYNAMODB_ENDPOINT (e.g. http://localhost:8000, or aws); `npm start` runs its own worker for the embedded DynamoDB Local');
+  }
+  const options = clientOptions(config);
+  const endpoint = options.endpoint;
+  const dynamo = createDynamo(options);
+  while (!(await tableExists(dynamo.raw, config.tableName).catch(() => false))) {
+    logger.info({ table: config.tableName }, 'waiting for the table to exist');
+    await sleep(2000);
+  }
+  const layout = await describeLayout(dynamo.raw, config.tableName);
+  if (!layout.streamArn) {
+    logger.error({ table: config.tableName }, 'the table has no NEW_AND_OLD_IMAGES stream: nothing to process (the gateway fans out inside requests)');
+    process.exit(1);
+  }
+  const processing = startStreamProcessing({
+    // This process exists to read the stream, whatever STREAM_WORKER says for gateways.
+    config: { ...config, stream: { ...config.stream, worker: true } },
+    endpoint,
+    streamArn: layout.streamArn,
+    logger,
+    progressEveryMs: 10_000,
+  });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, ...processing.details() }, 'stream worker stopping');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await processing.stop();
+    dynamo.raw.destroy();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+  process.exit(1);
+});
