@@ -13,7 +13,9 @@
  */
 import { courseKey, studentKey, type ItemKey } from '../dynamo/keys.js';
 import type { Collection } from '../dynamo/collection.js';
-import { courseStudents, studentCourses } from './collections.js';
+import type { Item } from '../dynamo/batchGet.js';
+import { courseStudentPartitions, studentCourses } from './collections.js';
+import { layoutOf } from './courseLayout.js';
 
 export type Side = 'student' | 'course';
 
@@ -25,9 +27,13 @@ export interface CopiedField {
   /** On the edge: the copy and the entity version it was taken at. */
   copyAttr: 'studentName' | 'courseTitle';
   copyVersionAttr: 'studentNameVersion' | 'courseTitleVersion';
-  /** The entity's item key and the edges that carry its copy. */
+  /**
+   * The entity's item key, and the collections of the edges that carry its
+   * copy as the stored entity lays them out (every GSI1 partition of a
+   * sharded course).
+   */
   key: (id: string) => ItemKey;
-  edges: (id: string) => Collection;
+  edges: (id: string, entity: Item | null) => readonly Collection[];
 }
 
 export const STUDENT_NAME: CopiedField = {
@@ -37,7 +43,7 @@ export const STUDENT_NAME: CopiedField = {
   copyAttr: 'studentName',
   copyVersionAttr: 'studentNameVersion',
   key: studentKey,
-  edges: studentCourses,
+  edges: (id) => [studentCourses(id)],
 };
 
 export const COURSE_TITLE: CopiedField = {
@@ -47,7 +53,7 @@ export const COURSE_TITLE: CopiedField = {
   copyAttr: 'courseTitle',
   copyVersionAttr: 'courseTitleVersion',
   key: courseKey,
-  edges: courseStudents,
+  edges: (id, entity) => courseStudentPartitions(id, layoutOf(entity)).shards,
 };
 
 export const copiedField = (side: Side): CopiedField => (side === 'student' ? STUDENT_NAME : COURSE_TITLE);

@@ -86,11 +86,13 @@ export async function propagate(store: Store, field: CopiedField, id: string): P
 
   const { pageSize, concurrency } = optionsOf(store);
   let written = 0;
-  for await (const page of pages(store, field.edges(id), pageSize)) {
-    const stale = page.filter((edge) => copyIsStale(edge, field, from.value, from.version));
-    await forEachLimit(stale, concurrency, async (edge) => {
-      if (await writeCopy(store, edge, field, from.value, from.version)) written++;
-    });
+  for (const edges of field.edges(id, entity)) {
+    for await (const page of pages(store, edges, pageSize)) {
+      const stale = page.filter((edge) => copyIsStale(edge, field, from.value, from.version));
+      await forEachLimit(stale, concurrency, async (edge) => {
+        if (await writeCopy(store, edge, field, from.value, from.version)) written++;
+      });
+    }
   }
   if (entity[PROPAGATING_ATTR] !== undefined) {
     try {

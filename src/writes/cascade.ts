@@ -22,12 +22,14 @@
  * steps 2 and 3 (`finishCascade`) when it sees the mark. A second delete of
  * a marked entity keeps the first mark and answers the id again.
  */
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import { idFrom, partitionCounterKey, type CatalogKind, type EntityKind, type ItemKey } from '../dynamo/keys.js';
 import { invariant, notFound, unavailable } from '../graphql/errors.js';
 import { course, student, type Counter, type Entity } from '../model/entities.js';
+import { courseStudentPartitions } from '../model/collections.js';
+import { courseCounters, layoutOf } from '../model/courseLayout.js';
 import { validateId } from '../connections/args.js';
 import { counterChange, DELETING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';
@@ -47,7 +49,14 @@ export interface Side {
   what: string;
   key: ItemKey;
   ownCounter: Counter;
-  edges: Collection;
+  /**
+   * The collections holding the entity's edges, as its stored item (null when
+   * absent) lays them out: one for a student; every GSI1 partition of a course
+   * (one when unsharded, each shard's and, during a reshard, both layouts').
+   */
+  edges: (entity: Item | null) => readonly Collection[];
+  /** Items apart from the entity that hold its count (a sharded course's counter shards). */
+  counterItems: (entity: Item | null) => ItemKey[];
   /** The entity at the other end of an edge, and its counter. */
   otherKey: (edge: Item) => ItemKey;
   otherCounter: Counter;
@@ -70,7 +79,10 @@ export function sideOf(entity: Entity, id: string): Side {
     what: `${entity.typeName} ${id}`,
     key: entity.key(id),
     ownCounter: entity.connection.counter,
-    edges: entity.connection.collection(id),
+    edges: (item) =>
+      entity === course ? courseStudentPartitions(id, layoutOf(item)).shards : [entity.connection.collection(id)],
+    counterItems: (item) =>
+      entity === course ? courseCounters(id, layoutOf(item)).filter((key) => key.PK !== entity.key(id).PK) : [],
     // A course's count for this edge may sit in one of its counter shards: the one of the edge's partition.
     otherKey: (edge) =>
       other === course ? partitionCounterKey(otherId('COURSE', edge[keyAttr]), edge.GSI1PK) : other.key(otherId(other.kind, edge[keyAttr])),
@@ -91,14 +103,19 @@ async function cascade(store: Store, side: Side): Promise<void> {
   if (store.fanOut === 'stream') {
     if (await markDeleting(store, side)) return;
     // Nothing to mark: only edges an absent entity left behind remain to clean up, here and now.
-    if (!(await anyLeft(store, side.edges))) throw notFound(`${side.what} not found`);
+    if (!(await anyLeftIn(store, side.edges(null)))) throw notFound(`${side.what} not found`);
     await finishCascade(store, side, false);
     return;
   }
   const entity = await getItem(store, side.key);
-  if (entity === null && !(await anyLeft(store, side.edges))) throw notFound(`${side.what} not found`);
+  if (entity === null && !(await anyLeftIn(store, side.edges(null)))) throw notFound(`${side.what} not found`);
   if (entity !== null && entity[DELETING_ATTR] === undefined) await markDeleting(store, side);
-  await finishCascade(store, side, entity !== null);
+  await finishCascade(store, side, entity !== null, { entity });
+}
+
+async function anyLeftIn(store: Store, collections: readonly Collection[]): Promise<boolean> {
+  for (const collection of collections) if (await anyLeft(store, collection)) return true;
+  return false;
 }
 
 /**
@@ -115,33 +132,39 @@ export async function finishCascade(
   store: Store,
   side: Side,
   entityExisted: boolean,
-  { onlyMarked = false } = {},
+  { onlyMarked = false, entity = null }: { onlyMarked?: boolean; entity?: Item | null } = {},
 ): Promise<number> {
-  let seen: Item | null = null;
   if (onlyMarked) {
-    seen = await getItem(store, side.key);
-    if (seen === null || seen[DELETING_ATTR] === undefined) return 0;
+    entity = await getItem(store, side.key);
+    if (entity === null || entity[DELETING_ATTR] === undefined) return 0;
   }
+  const collections = side.edges(entity);
   const { pageSize, concurrency } = optionsOf(store);
   let removed = 0;
   for (let pass = 1; ; pass++) {
-    for await (const page of pages(store, side.edges, pageSize)) {
-      const others = await batchGet(store.doc, store.tableName, page.map(side.otherKey), { consistentRead: true });
-      await forEachLimit(
-        page.map((edge, i) => ({ edge, other: others[i] })),
-        concurrency,
-        async ({ edge, other }) => {
-          if (await removeEdge(store, side, edge, other)) removed++;
-        },
-      );
+    for (const collection of collections) {
+      for await (const page of pages(store, collection, pageSize)) {
+        const others = await batchGet(store.doc, store.tableName, page.map(side.otherKey), { consistentRead: true });
+        await forEachLimit(
+          page.map((edge, i) => ({ edge, other: others[i] })),
+          concurrency,
+          async ({ edge, other }) => {
+            if (await removeEdge(store, side, edge, other)) removed++;
+          },
+        );
+      }
     }
-    if (!(await anyLeft(store, side.edges))) break;
+    if (!(await anyLeftIn(store, collections))) break;
     // Only a lagging GSI1 (course side, real DynamoDB) can show edges here: give it a moment, then look again.
     if (pass >= MAX_PASSES) throw unavailable(`${side.what} still lists edges; try the delete again`);
     await sleep(100 * pass);
   }
   if (!entityExisted) return removed;
-  await deleteMarked(store, side, seen);
+  // A sharded course's counter items (all at 0 now that its edges are gone) go before the course item.
+  for (const key of side.counterItems(entity)) {
+    await retryConflicts(store, () => store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: { PK: key.PK, SK: key.SK } })));
+  }
+  await deleteMarked(store, side, entity);
   return removed;
 }
 

@@ -20,7 +20,8 @@ const MAX_SETTLE_PASSES = 5;
 export interface Copy {
   attr: string;
   value: string;
-  edges: Collection;
+  /** Every collection holding such edges (one, or each GSI1 partition of a sharded course). */
+  edges: readonly Collection[];
   copyAttr: string;
 }
 
@@ -37,16 +38,18 @@ export const editEdge = (tableName: string, edge: Item, copy: Copy) => ({
 export async function refreshCopies(store: Store, copy: Copy): Promise<number> {
   const { pageSize, concurrency } = optionsOf(store);
   let written = 0;
-  for await (const page of pages(store, copy.edges, pageSize)) {
-    const stale = page.filter((edge) => edge[copy.copyAttr] !== copy.value);
-    await forEachLimit(stale, concurrency, async (edge) => {
-      try {
-        await retryConflicts(store, () => store.doc.send(new UpdateCommand(editEdge(store.tableName, edge, copy))));
-        written++;
-      } catch (err) {
-        if (!isConditionFailed(err)) throw err; // the edge was deleted meanwhile: nothing to update
-      }
-    });
+  for (const edges of copy.edges) {
+    for await (const page of pages(store, edges, pageSize)) {
+      const stale = page.filter((edge) => edge[copy.copyAttr] !== copy.value);
+      await forEachLimit(stale, concurrency, async (edge) => {
+        try {
+          await retryConflicts(store, () => store.doc.send(new UpdateCommand(editEdge(store.tableName, edge, copy))));
+          written++;
+        } catch (err) {
+          if (!isConditionFailed(err)) throw err; // the edge was deleted meanwhile: nothing to update
+        }
+      });
+    }
   }
   return written;
 }

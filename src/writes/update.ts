@@ -135,11 +135,12 @@ async function updateEntity(store: Store, key: ItemKey, what: string, change: Ch
  */
 async function updateAtomically(store: Store, key: ItemKey, what: string, change: Change, copy: Copy): Promise<Item | null> {
   const { atomicEdges } = optionsOf(store);
-  if (atomicEdges <= 0) return null;
+  // Only one collection fits one read: a sharded course's copies always fan out.
+  if (atomicEdges <= 0 || copy.edges.length !== 1) return null;
   return untilFresh(
     store,
     async () => {
-      const [entity, edges] = await Promise.all([getItem(store, key), edgePage(store, copy.edges, atomicEdges + 1)]);
+      const [entity, edges] = await Promise.all([getItem(store, key), edgePage(store, copy.edges[0]!, atomicEdges + 1)]);
       if (entity === null || gone(entity)) throw notFound(`${what} not found`);
       if (edges.next !== undefined || edges.items.length > atomicEdges) return null;
       const stale = edges.items.filter((edge) => edge[copy.copyAttr] !== copy.value);
@@ -176,7 +177,7 @@ async function update(store: Store, id: string, what: string, requested: Change,
   const change = effective(entity, requested, field, stream);
   if (stream) return isEmpty(change) ? entity : updateEntity(store, key, what, change);
 
-  const copy: Copy = { attr: field.attr, value, edges: field.edges(id), copyAttr: field.copyAttr };
+  const copy: Copy = { attr: field.attr, value, edges: field.edges(id, entity), copyAttr: field.copyAttr };
   // The value is already the entity's: only copies a crashed fan-out missed may need it.
   const atomically = isEmpty(change) ? null : await updateAtomically(store, key, what, change, copy);
   const updated = atomically ?? (isEmpty(change) ? entity : await updateEntity(store, key, what, change));

@@ -132,7 +132,8 @@ describe('infra/lambda.yaml', () => {
     expect(build).toContain("join(root, 'dist', 'lambda')");
     expect(build).toContain("name: 'lambda'");
     const bundler = readFileSync(join(root, 'scripts', 'bundle.ts'), 'utf8');
-    expect(bundler).toContain("join(outDir, 'src', 'transport', `${name}.mjs`)");
+    expect(bundler).toContain("folder = 'src/transport'");
+    expect(bundler).toContain('join(outDir, folder, `${name}.mjs`)');
   });
 
   it('passes TABLE_NAME from the parameter and runs in production mode', () => {
@@ -223,8 +224,8 @@ describe('infra/lambda.yaml: the stream consumer', () => {
     expect(fn.Properties.Runtime).toMatch(/^nodejs(22|24)\.x$/);
     expect(fn.Properties.Environment.Variables).toMatchObject({ TABLE_NAME: { Ref: 'TableName' }, NODE_ENV: 'production' });
     const build = readFileSync(join(root, 'scripts', 'build-lambda.ts'), 'utf8');
-    expect(build).toContain("join(root, 'src', 'stream', 'lambda.ts')");
-    expect(build).toContain("outfile: join(outDir, 'src', 'stream', 'lambda.mjs')");
+    expect(build).toContain("entry: 'src/stream/lambda.ts'");
+    expect(build).toContain("folder: 'src/stream'");
   });
 
   it('reads the table\'s NEW_AND_OLD_IMAGES stream through an event source mapping', () => {
