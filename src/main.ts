@@ -1,9 +1,10 @@
 /**
  * `npm start` → http://localhost:4000/graphql: loads the configuration,
- * starts the gateway (transport/startGateway.ts binds the port) and is the
- * only file that reads process signals (drain on SIGTERM/SIGINT).
+ * starts the gateway (transport/startGateway.ts binds the port) and drains
+ * it on SIGTERM/SIGINT (processLifecycle.ts).
  */
-import { ConfigError, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
+import { runMain, stopOnSignals } from './processLifecycle.js';
 import { startGateway } from './transport/startGateway.js';
 import { createLogger } from './logger.js';
 
@@ -13,22 +14,7 @@ async function main() {
   const logger = createLogger(config.logLevel);
   const gateway = await startGateway(config, logger);
   logger.info({ url: gateway.url, startupMs: Date.now() - started }, `gateway ready at ${gateway.url}`);
-
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'draining requests and stopping');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await gateway.stop();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  stopOnSignals(logger, 'draining requests and stopping', () => gateway.stop());
 }
 
-main().catch((err) => {
-  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
-  process.exit(1);
-});
+runMain(main);

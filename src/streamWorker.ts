@@ -15,6 +15,7 @@ import { clientOptions, createDynamo } from './dynamo/client.js';
 import { describeLayout, tableExists } from './dynamo/table.js';
 import { sleep } from './dynamo/backoff.js';
 import { createLogger } from './logger.js';
+import { runMain, stopOnSignals } from './processLifecycle.js';
 import { startStreamProcessing } from './stream/worker.js';
 
 async function main() {
@@ -44,22 +45,15 @@ async function main() {
     progressEveryMs: 10_000,
   });
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal, ...processing.details() }, 'stream worker stopping');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    await processing.stop();
-    dynamo.raw.destroy();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  stopOnSignals(
+    logger,
+    'stream worker stopping',
+    async () => {
+      await processing.stop();
+      dynamo.raw.destroy();
+    },
+    () => processing.details(),
+  );
 }
 
-main().catch((err) => {
-  console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
-  process.exit(1);
-});
+runMain(main);

@@ -1,0 +1,34 @@
+/**
+ * How the two long-running entry points (`npm start`: main.ts, `npm run
+ * stream-worker`: streamWorker.ts) live as processes: a configuration error
+ * ends them with one readable line, and SIGTERM/SIGINT run their `stop`
+ * once, then exit (exit code 1 if stopping takes longer than 10 s).
+ * The only file that reads process signals.
+ */
+import { ConfigError } from './config.js';
+import type { Logger } from './logger.js';
+
+const FORCE_EXIT_MS = 10_000;
+
+/** Runs `stop` on the first SIGTERM/SIGINT, then exits. */
+export function stopOnSignals(logger: Logger, message: string, stop: () => Promise<void>, details: () => object = () => ({})): void {
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, ...details() }, message);
+    setTimeout(() => process.exit(1), FORCE_EXIT_MS).unref();
+    await stop();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** Runs an entry point; a failure to start ends the process with exit code 1. */
+export function runMain(main: () => Promise<void>): void {
+  main().catch((err) => {
+    console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+    process.exit(1);
+  });
+}
