@@ -4,7 +4,7 @@
  * two commands in turn and compares their CPU seconds):
  *
  *   npx tsx bench/cpu.ts --seed                                 # once: fills TABLE_NAME at DYNAMODB_ENDPOINT
- *   npx tsx bench/cpu.ts --case 'orders(first: 10)' --ops 800 [--direct]
+ *   npx tsx bench/cpu.ts --case 'orders(first: 10)' --ops 800 [--warmup 200] [--direct]
  *   (environment: DYNAMODB_ENDPOINT, TABLE_NAME; with NODE_ENV=production also CURSOR_SECRET and AUTH_MODE=off)
  *
  * To compare compiled builds, bundle it first like the bench does
@@ -16,10 +16,16 @@
  * HTTP entry point (executeHTTPGraphQLRequest: the request pipeline, the
  * context, execution, the DynamoDB client), without sockets on the GraphQL
  * side; `--direct` runs the case's hand-written function instead. DynamoDB
- * Local runs elsewhere, so its CPU is not counted. Prints nothing but a
+ * Local runs elsewhere, so its CPU is not counted. `--warmup` operations run
+ * first and are left out of the "measured CPU" (start-up, compilation and
+ * caches excluded; whole-process CPU is printed too). `--replay` answers
+ * the measured operations' DynamoDB requests from what the warm-up
+ * recorded (see replayingClient): the GraphQL layer's CPU alone, without
+ * the SDK's and the sockets' (and their noise). Prints nothing but a
  * summary line on stderr; exits 1 if any operation failed.
  */
 import { parseArgs } from 'node:util';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HeaderMap } from '@apollo/server';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/graphql/context.js';
@@ -38,8 +44,10 @@ async function main() {
       case: { type: 'string', default: 'course(id) { title students(first: 10) { id name } }' },
       ops: { type: 'string', default: '2000' },
       concurrency: { type: 'string', default: '16' },
+      warmup: { type: 'string', default: '0' },
       direct: { type: 'boolean', default: false },
       seed: { type: 'boolean', default: false },
+      replay: { type: 'boolean', default: false },
     },
   });
   const config = loadConfig();
@@ -58,11 +66,14 @@ async function main() {
   const headers = new HeaderMap([['content-type', 'application/json']]);
   await parts.server.start();
   const direct = directCases[spec.direct]!;
+  const replay = values.replay ? replayingClient(parts.deps.doc) : null;
+  if (replay) parts.deps.doc = replay.doc;
 
   const one = async (): Promise<boolean> => {
     if (values.direct) {
       const result = (await direct(metricsClient(parts.deps.doc, new OperationMetrics()), config.tableName, variables)) as { data?: unknown };
-      return result.data !== undefined;
+      // Serialized like bench/serve.ts answers it (the gateway's CPU includes its serialization too).
+      return JSON.stringify(result).length > 0 && result.data !== undefined;
     }
     const metrics = new OperationMetrics();
     const response = await parts.server.executeHTTPGraphQLRequest({
@@ -74,27 +85,63 @@ async function main() {
       : false;
   };
 
-  const ops = Number(values.ops);
-  let next = 0;
   let failed = 0;
+  const run = async (ops: number) => {
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Number(values.concurrency) }, async () => {
+        while (next < ops) {
+          next += 1;
+          if (!(await one())) failed += 1;
+        }
+      }),
+    );
+  };
+  // Warm-up operations (compilation, caches) are left out of the measured CPU.
+  await run(Math.max(Number(values.warmup), replay ? 1 : 0));
+  replay?.start();
+  const ops = Number(values.ops);
+  const before = process.cpuUsage();
   const started = process.hrtime.bigint();
-  await Promise.all(
-    Array.from({ length: Number(values.concurrency) }, async () => {
-      while (next < ops) {
-        next += 1;
-        if (!(await one())) failed += 1;
-      }
-    }),
-  );
+  await run(ops);
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const measured = process.cpuUsage(before);
   const cpu = process.cpuUsage();
+  const measuredMs = (measured.user + measured.system) / 1000;
   console.error(
     `${values.direct ? 'direct' : 'gateway'} ${process.version} ${spec.name}: ${ops} ops in ${ms.toFixed(0)} ms, ` +
-      `process CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, ${failed} failed`,
+      `process CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, measured CPU ${measuredMs.toFixed(0)} ms ` +
+      `(${(measuredMs / ops).toFixed(3)} ms/op), ${failed} failed`,
   );
   await parts.server.stop();
   parts.dynamo.raw.destroy();
   if (failed) process.exitCode = 1;
+}
+
+/**
+ * `--replay`: DynamoDB answered from memory. The warm-up sends the real
+ * requests and records each answer by command and input; the measured
+ * operations get the recorded answer (a fresh copy, one event-loop turn
+ * later) without the SDK or a socket, so what is measured is the GraphQL
+ * layer alone: pipeline, plugins, resolvers, loaders, mapping, execution,
+ * serialization. Requests not seen in the warm-up go to DynamoDB.
+ */
+function replayingClient(real: DynamoDBDocumentClient) {
+  const recorded = new Map<string, string>();
+  let replaying = false;
+  const doc = Object.create(real) as DynamoDBDocumentClient;
+  doc.send = (async (command: { input: object }) => {
+    const key = `${command.constructor.name} ${JSON.stringify(command.input)}`;
+    const known = replaying ? recorded.get(key) : undefined;
+    if (known !== undefined) {
+      await new Promise((resolve) => setImmediate(resolve));
+      return JSON.parse(known);
+    }
+    const output = await (real.send as (c: unknown) => Promise<unknown>)(command);
+    if (!replaying) recorded.set(key, JSON.stringify(output));
+    return output;
+  }) as DynamoDBDocumentClient['send'];
+  return { doc, start: () => (replaying = true) };
 }
 
 main().catch((err) => {
