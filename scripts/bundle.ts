@@ -17,7 +17,7 @@
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, type Plugin } from 'esbuild';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -34,6 +34,22 @@ export interface BundleOptions {
   minify?: boolean;
   external?: string[];
 }
+
+/**
+ * Packages replaced in bundles by a file of scripts/bundleShims/ (same
+ * exports, same results): `@apollo/utils.createhash` would hash every query
+ * with a JavaScript SHA-256 inside an ES module bundle (see the shim).
+ */
+const SHIMS: Record<string, string> = {
+  '@apollo/utils.createhash': join(root, 'scripts/bundleShims/createHash.ts'),
+};
+
+const shims: Plugin = {
+  name: 'shims',
+  setup(build) {
+    build.onResolve({ filter: /^@apollo\/utils\.createhash$/ }, (args) => ({ path: SHIMS[args.path]! }));
+  },
+};
 
 /** Builds the bundle; returns the path of the .mjs file. */
 export async function bundle({
@@ -64,6 +80,7 @@ export async function bundle({
     // CommonJS dependencies call require() for Node built-ins; an ES module bundle needs one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     external,
+    plugins: [shims],
   });
   copyFileSync(join(root, 'schema.graphql'), join(outDir, 'schema.graphql'));
   writeFileSync(join(outDir, 'package.json'), JSON.stringify({ type: 'module' }, null, 2) + '\n');
