@@ -14,6 +14,12 @@
  *   the compiled query runs: the same messages, and the variable
  *   definition as the error's node, by which Apollo answers them with
  *   BAD_USER_INPUT and HTTP 400 exactly as when it executes itself.
+ *   Operations whose variables are all of the built-in scalar types (ID,
+ *   String, Int, Float, Boolean, optionally non-null) skip that pass:
+ *   graphql-jit coerces those by exactly graphql-js's rules (the same
+ *   values pass), and only when it refuses one does graphql-js coerce them
+ *   again, for its errors. Saves a second coercion of every variable on
+ *   every request (250 aliased ids: 250 variables).
  * - Errors from resolvers: graphql-jit's carry message, locations and path
  *   and keep the thrown error as `originalError`; `asLocatedError` remakes
  *   them as graphql-js errors with that `originalError`, so the extensions
@@ -24,7 +30,15 @@
  *   when the store evicts it the compiled form goes with it. Memory is
  *   bounded by the store's own bound.
  */
-import { getVariableValues, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import {
+  getVariableValues,
+  GraphQLError,
+  Kind,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 
@@ -40,30 +54,60 @@ export function asLocatedError(error: GraphQLError): GraphQLError {
   return located;
 }
 
-export function jitExecutor(schema: GraphQLSchema): GatewayExecutor {
-  const compiled = new WeakMap<DocumentNode, Map<string, CompiledQuery>>();
+const BUILT_IN_SCALARS = new Set(['ID', 'String', 'Int', 'Float', 'Boolean']);
 
-  function compiledFor(document: DocumentNode, operationName: string | null): CompiledQuery | ExecutionResult {
+/** Is every variable of the operation a built-in scalar (or a non-null one)? Then graphql-jit coerces it as graphql-js does. */
+export function builtInScalarVariables(operation: OperationDefinitionNode): boolean {
+  return (operation.variableDefinitions ?? []).every((def) => {
+    const type = def.type.kind === Kind.NON_NULL_TYPE ? def.type.type : def.type;
+    return type.kind === Kind.NAMED_TYPE && BUILT_IN_SCALARS.has(type.name.value);
+  });
+}
+
+interface Compiled {
+  query: CompiledQuery;
+  /** Variables are coerced by graphql-js only when graphql-jit refuses them (see the module comment). */
+  jitCoercesVariables: boolean;
+}
+
+export function jitExecutor(schema: GraphQLSchema): GatewayExecutor {
+  const compiled = new WeakMap<DocumentNode, Map<string, Compiled>>();
+
+  function compiledFor(document: DocumentNode, operation: OperationDefinitionNode, operationName: string | null): Compiled | ExecutionResult {
     let byName = compiled.get(document);
     const key = operationName ?? '';
     const hit = byName?.get(key);
     if (hit) return hit;
-    const result = compileQuery(schema, document, operationName ?? undefined, { disablingCapturingStackErrors: true });
-    if (!isCompiledQuery(result)) return result;
+    const query = compileQuery(schema, document, operationName ?? undefined, { disablingCapturingStackErrors: true });
+    if (!isCompiledQuery(query)) return query;
+    const result = { query, jitCoercesVariables: builtInScalarVariables(operation) };
     if (!byName) compiled.set(document, (byName = new Map()));
     byName.set(key, result);
     return result;
   }
 
+  const coercionErrors = (operation: OperationDefinitionNode, variables: Record<string, unknown>) =>
+    operation.variableDefinitions?.length
+      ? getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 50 }).errors
+      : undefined;
+
   return async ({ document, operation, operationName, request, context }) => {
     const variables = request.variables ?? {};
-    if (operation.variableDefinitions?.length) {
-      const coerced = getVariableValues(schema, operation.variableDefinitions, variables, { maxErrors: 50 });
-      if (coerced.errors) return { errors: coerced.errors };
+    const entry = compiledFor(document, operation, operationName);
+    if (!('query' in entry && 'jitCoercesVariables' in entry)) {
+      // Not compiled: variable errors first, as execution would report them.
+      return { errors: coercionErrors(operation, variables) ?? entry.errors };
     }
-    const query = compiledFor(document, operationName);
-    if (!isCompiledQuery(query)) return query;
-    const result = await query.query(undefined, context, variables);
+    if (!entry.jitCoercesVariables) {
+      const errors = coercionErrors(operation, variables);
+      if (errors) return { errors };
+    }
+    const result = await entry.query.query(undefined, context, variables);
+    if (!('data' in result)) {
+      // graphql-jit refused the variables: graphql-js's own errors (words and nodes), as without the shortcut.
+      const errors = coercionErrors(operation, variables);
+      if (errors) return { errors };
+    }
     if (!result.errors?.length) return { data: result.data };
     return { data: result.data, errors: result.errors.map(asLocatedError) };
   };

@@ -28,7 +28,7 @@ import { HeaderMap, type ApolloServerPlugin, type GraphQLResponse } from '@apoll
 import type { GraphQLFormattedError } from 'graphql';
 import type { Context } from '../graphql/context.js';
 import { ErrorCode } from '../graphql/errors.js';
-import { stableJson } from '../graphql/checkMemo.js';
+import { stableJson } from './stableJson.js';
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
 import type { Logger } from '../logger.js';
 import { claimRecord, completeRecord, releaseRecord } from './records.js';

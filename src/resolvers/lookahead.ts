@@ -67,6 +67,12 @@ function namedTypeName(type: unknown): string {
   return String(t.name);
 }
 
+/** What a search for a field found, and whether the search read a variable (an @skip/@include condition). */
+interface Search {
+  found: FieldNode | null;
+  readVariables: boolean;
+}
+
 /** The first field node named `name` in a selection set, following fragments whose condition is `typeName`. */
 function findField(
   set: SelectionSetNode | undefined,
@@ -74,20 +80,24 @@ function findField(
   typeName: string,
   info: GraphQLResolveInfo,
   seen: Set<string>,
+  search: Search,
 ): FieldNode | null {
   for (const selection of set?.selections ?? []) {
-    if (!included(selection, info)) continue;
+    if (selection.directives?.length) {
+      if (selection.directives.some((d) => d.arguments?.some((a) => a.value.kind !== Kind.BOOLEAN))) search.readVariables = true;
+      if (!included(selection, info)) continue;
+    }
     let found: FieldNode | null = null;
     if (selection.kind === Kind.FIELD) {
       found = selection.name.value === name ? selection : null;
     } else if (selection.kind === Kind.INLINE_FRAGMENT) {
       const condition = selection.typeCondition?.name.value;
-      if (condition === undefined || condition === typeName) found = findField(selection.selectionSet, name, typeName, info, seen);
+      if (condition === undefined || condition === typeName) found = findField(selection.selectionSet, name, typeName, info, seen, search);
     } else {
       const fragment = info.fragments[selection.name.value];
       if (fragment && !seen.has(fragment.name.value) && fragment.typeCondition.name.value === typeName) {
         seen.add(fragment.name.value);
-        found = findField(fragment.selectionSet, name, typeName, info, seen);
+        found = findField(fragment.selectionSet, name, typeName, info, seen, search);
       }
     }
     if (found) return found;
@@ -95,15 +105,44 @@ function findField(
   return null;
 }
 
-/** The arguments of connection field `name` if the resolver's result selects it (first occurrence). */
-export function selectedConnectionArgs(info: GraphQLResolveInfo, name: string): ConnectionArgs | null {
+function searchField(info: GraphQLResolveInfo, name: string): Search {
   const typeName = namedTypeName(info.returnType);
   const seen = new Set<string>();
+  const search: Search = { found: null, readVariables: false };
   for (const node of info.fieldNodes) {
-    const found = findField(node.selectionSet, name, typeName, info, seen);
-    if (found) return argumentValues(found.arguments, info) as ConnectionArgs;
+    search.found = findField(node.selectionSet, name, typeName, info, seen, search);
+    if (search.found) break;
   }
-  return null;
+  return search;
+}
+
+/**
+ * Searches that read no variable, per field node of the document and field
+ * name: the same for every request that sends the document, so found once.
+ * A weak map: they go when Apollo's document store lets the document go.
+ * Only for a field with one node (a field merged from several nodes can be
+ * merged with other ones elsewhere in the document).
+ */
+const fixedSearches = new WeakMap<FieldNode, Map<string, FieldNode | null>>();
+
+function selectedField(info: GraphQLResolveInfo, name: string): FieldNode | null {
+  if (info.fieldNodes.length !== 1) return searchField(info, name).found;
+  const node = info.fieldNodes[0]!;
+  let byName = fixedSearches.get(node);
+  const known = byName?.get(name);
+  if (known !== undefined) return known;
+  const search = searchField(info, name);
+  if (!search.readVariables) {
+    if (!byName) fixedSearches.set(node, (byName = new Map()));
+    byName.set(name, search.found);
+  }
+  return search.found;
+}
+
+/** The arguments of connection field `name` if the resolver's result selects it (first occurrence). */
+export function selectedConnectionArgs(info: GraphQLResolveInfo, name: string): ConnectionArgs | null {
+  const found = selectedField(info, name);
+  return found ? (argumentValues(found.arguments, info) as ConnectionArgs) : null;
 }
 
 /** Loads an entity by id for a root field, reading ahead for its selected connection. */

@@ -7,8 +7,11 @@
  * the arguments they are bound to (`titlePrefix`, `placedAfter`, …).
  *
  * Runs in `didResolveOperation`, when the document is valid and variable
- * values are known; walks every field of the document (fragments included)
- * with its schema definition. Resolvers check the same things again
+ * values are known. Every field of the document (fragments included) is
+ * found with its schema definition once per document (the plan, kept while
+ * the document lives); per request only the fields whose arguments come
+ * from variables (or sit inside such a field) are checked again, so a
+ * repeated operation costs a few comparisons per variable, not a walk. Resolvers check the same things again
  * (connections/args.ts, connections/connection.ts): this pass only moves the refusal earlier.
  * A cursor issued for another parent (another student's courses) is refused
  * here too when the parent's id is an argument of the enclosing field
@@ -20,12 +23,15 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import {
   getArgumentValues,
   GraphQLError,
+  Kind,
   TypeInfo,
   visit,
   visitWithTypeInfo,
   type DocumentNode,
   type FieldNode,
+  type GraphQLField,
   type GraphQLSchema,
+  type ValueNode,
 } from 'graphql';
 import { connectionCollections, entities } from '../../model/entities.js';
 import { badUserInput } from '../errors.js';
@@ -33,28 +39,65 @@ import type { Context } from '../context.js';
 import { readCursorPayload, type CursorReader } from '../../connections/connection.js';
 import { validateConnectionArgs, validateId } from '../../connections/args.js';
 import { cursorBinding } from '../../connections/filterArgs.js';
-import { checkMemo } from '../checkMemo.js';
 import { total } from '../../writes/input.js';
 
 const ID_ARGUMENTS = ['id', ...entities.map((e) => e.idArgument)];
 
-export function checkArguments(
-  schema: GraphQLSchema,
-  document: DocumentNode,
-  variables: Record<string, unknown>,
-  cursors: CursorReader,
-): void {
+/**
+ * One field of the document that takes arguments, in the order the walk
+ * meets it (an enclosing field before the fields inside it).
+ */
+interface FieldStep {
+  field: GraphQLField<unknown, unknown>;
+  node: FieldNode;
+  /** `Parent.field`, e.g. `Student.courses`: what cursors are bound to. */
+  connection: string;
+  /** Index of the enclosing field's step; -1 when the enclosing field takes no arguments (or there is none). */
+  parent: number;
+  /** Its arguments when no variable is among them: the same for every request. */
+  fixed: Record<string, unknown> | null;
+}
+
+/**
+ * What the walk over a document finds, kept per document: the fields to
+ * check on every request (`checked`), and every step, whose arguments the
+ * checked ones may need as their enclosing field's.
+ */
+interface DocumentPlan {
+  steps: FieldStep[];
+  /** Indexes of the steps checked per request: those whose outcome may change with the variables. */
+  checked: number[];
+}
+
+/**
+ * The walk of checkArguments, once per document: every field that takes
+ * arguments, with its definition. A field without arguments passes every
+ * check (nothing to refuse), so it is not a step.
+ */
+function planDocument(schema: GraphQLSchema, document: DocumentNode): FieldStep[] {
   const typeInfo = new TypeInfo(schema);
-  // Arguments of the fields enclosing the current one (innermost last).
-  const enclosing: Record<string, unknown>[] = [];
+  const steps: FieldStep[] = [];
+  // Step index of each field enclosing the current one (innermost last); -1 for fields without arguments.
+  const enclosing: number[] = [];
   visit(
     document,
     visitWithTypeInfo(typeInfo, {
       Field: {
         enter(node) {
-          const args = fieldArguments(node);
-          enclosing.push(args);
-          if (args) check(args, enclosing[enclosing.length - 2]);
+          const field = typeInfo.getFieldDef();
+          if (!field || field.args.length === 0) {
+            enclosing.push(-1);
+            return;
+          }
+          const parent = enclosing.length ? enclosing[enclosing.length - 1]! : -1;
+          enclosing.push(steps.length);
+          steps.push({
+            field,
+            node,
+            connection: `${typeInfo.getParentType()!.name}.${field.name}`,
+            parent,
+            fixed: (node.arguments ?? []).some((arg) => usesVariables(arg.value)) ? null : fieldArguments(field, node, undefined),
+          });
         },
         leave() {
           enclosing.pop();
@@ -62,60 +105,123 @@ export function checkArguments(
       },
     }),
   );
+  return steps;
+}
 
-  function fieldArguments(node: FieldNode): Record<string, unknown> {
-    const field = typeInfo.getFieldDef();
-    if (!field || field.args.length === 0) return {};
-    try {
-      return getArgumentValues(field, node, variables);
-    } catch {
-      return {}; // execution reports coercion errors itself
-    }
+function usesVariables(value: ValueNode): boolean {
+  switch (value.kind) {
+    case Kind.VARIABLE:
+      return true;
+    case Kind.LIST:
+      return value.values.some(usesVariables);
+    case Kind.OBJECT:
+      return value.fields.some((f) => usesVariables(f.value));
+    default:
+      return false;
   }
+}
 
-  function check(args: Record<string, unknown>, parentArgs: Record<string, unknown> | undefined) {
-    const field = typeInfo.getFieldDef()!;
-    const parent = typeInfo.getParentType()!;
-    for (const name of ID_ARGUMENTS) {
-      if (typeof args[name] === 'string') validateId(args[name] as string, name);
-    }
-    const input = args.input as { id?: unknown; total?: unknown } | undefined;
-    if (input && typeof input.id === 'string') validateId(input.id, 'input.id');
-    if (input && typeof input.total === 'number') total(input.total, 'input.total');
-    const connection = `${parent.name}.${field.name}`;
-    // Prefixes, date ranges, status: refused here when bad; the form cursors are bound to otherwise.
-    const binding = cursorBinding(connection, args);
-    if ('first' in args || 'last' in args || 'after' in args || 'before' in args) {
-      const page = validateConnectionArgs(args);
-      const parentId = typeof parentArgs?.id === 'string' ? parentArgs.id : null;
-      const partition = parentId !== null ? connectionCollections[connection]?.(parentId).pk : undefined;
-      for (const [name, cursor] of [['after', page.after], ['before', page.before]] as const) {
-        if (cursor === null) continue;
-        const payload = readCursorPayload(cursors, connection, cursor, name);
-        if (partition !== undefined && payload.p !== partition) {
-          throw badUserInput(`"${name}" is not a valid cursor for ${connection}: it was issued by another connection`, name);
-        }
-        if (((payload as { a?: unknown; p?: unknown })[binding.field] ?? '') !== binding.value) {
-          throw badUserInput(`"${name}" is not a valid cursor for ${connection}: it was issued for other arguments`, name);
-        }
+function fieldArguments(field: GraphQLField<unknown, unknown>, node: FieldNode, variables: Record<string, unknown> | undefined) {
+  try {
+    return getArgumentValues(field, node, variables);
+  } catch {
+    return {}; // execution reports coercion errors itself
+  }
+}
+
+/** Refuses one field's arguments (BAD_USER_INPUT); `parentArgs` are those of the field enclosing it. */
+function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: Record<string, unknown> | undefined, cursors: CursorReader) {
+  for (const name of ID_ARGUMENTS) {
+    if (typeof args[name] === 'string') validateId(args[name] as string, name);
+  }
+  const input = args.input as { id?: unknown; total?: unknown } | undefined;
+  if (input && typeof input.id === 'string') validateId(input.id, 'input.id');
+  if (input && typeof input.total === 'number') total(input.total, 'input.total');
+  const { connection } = step;
+  // Prefixes, date ranges, status: refused here when bad; the form cursors are bound to otherwise.
+  const binding = cursorBinding(connection, args);
+  if ('first' in args || 'last' in args || 'after' in args || 'before' in args) {
+    const page = validateConnectionArgs(args);
+    const parentId = typeof parentArgs?.id === 'string' ? parentArgs.id : null;
+    const partition = parentId !== null ? connectionCollections[connection]?.(parentId).pk : undefined;
+    for (const [name, cursor] of [['after', page.after], ['before', page.before]] as const) {
+      if (cursor === null) continue;
+      const payload = readCursorPayload(cursors, connection, cursor, name);
+      if (partition !== undefined && payload.p !== partition) {
+        throw badUserInput(`"${name}" is not a valid cursor for ${connection}: it was issued by another connection`, name);
+      }
+      if (((payload as { a?: unknown; p?: unknown })[binding.field] ?? '') !== binding.value) {
+        throw badUserInput(`"${name}" is not a valid cursor for ${connection}: it was issued for other arguments`, name);
       }
     }
   }
 }
 
+/**
+ * The plan of a document: its steps, and which of them need checking per
+ * request. A step whose arguments are fixed, inside a field whose arguments
+ * are fixed too (or none), has the same outcome for every request: checked
+ * once here, and per request only if it was refused (so it is refused, with
+ * the same error, every time). The cursor codec is fixed for the server's
+ * life (one plan cache per server), so a pass stays a pass.
+ */
+function documentPlan(schema: GraphQLSchema, document: DocumentNode, cursors: CursorReader): DocumentPlan {
+  const steps = planDocument(schema, document);
+  const checked: number[] = [];
+  const fixedParentArgs = (step: FieldStep) => (step.parent < 0 ? {} : steps[step.parent]!.fixed);
+  steps.forEach((step, i) => {
+    const parentArgs = fixedParentArgs(step);
+    if (step.fixed && parentArgs) {
+      try {
+        checkField(step, step.fixed, step.parent < 0 ? undefined : parentArgs, cursors);
+        return;
+      } catch {
+        // refused every time: checked per request, in document order with the others
+      }
+    }
+    checked.push(i);
+  });
+  return { steps, checked };
+}
+
+/**
+ * Throws the first refusal (BAD_USER_INPUT) among the document's fields, in
+ * document order. `plans` keeps each document's plan for as long as the
+ * document lives (Apollo's document store bounds how many do).
+ */
+export function checkArguments(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables: Record<string, unknown>,
+  cursors: CursorReader,
+  plans: WeakMap<DocumentNode, DocumentPlan> = new WeakMap(),
+): void {
+  let plan = plans.get(document);
+  if (!plan) plans.set(document, (plan = documentPlan(schema, document, cursors)));
+  if (plan.checked.length === 0) return;
+  const { steps } = plan;
+  // Arguments of the steps met so far this request (the fixed ones need no slot).
+  const argsOf: (Record<string, unknown> | undefined)[] = [];
+  const argumentsOf = (i: number): Record<string, unknown> => {
+    const step = steps[i]!;
+    return step.fixed ?? (argsOf[i] ??= fieldArguments(step.field, step.node, variables));
+  };
+  for (const i of plan.checked) {
+    const step = steps[i]!;
+    checkField(step, argumentsOf(i), step.parent < 0 ? undefined : argumentsOf(step.parent), cursors);
+  }
+}
+
 /** One per server: what passed is remembered for that server's documents and cursor keys only. */
 export function argumentCheckPlugin(): ApolloServerPlugin<Context> {
-  const passed = checkMemo();
+  const plans = new WeakMap<DocumentNode, DocumentPlan>();
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ document, schema, request, contextValue, queryHash, operation }) {
+        async didResolveOperation({ document, schema, request, contextValue, operation }) {
           if (!operation) return;
           try {
-            // The cursor codec is fixed for the server's life, so a pass stays a pass.
-            passed(queryHash, operation, request.variables, () =>
-              checkArguments(schema, document, request.variables ?? {}, contextValue.cursors),
-            );
+            checkArguments(schema, document, request.variables ?? {}, contextValue.cursors, plans);
           } catch (err) {
             // A refused request, like a validation failure: HTTP 400 (Apollo would answer 500
             // for an error thrown from a plugin hook), the GraphQL error itself unchanged.

@@ -10,7 +10,7 @@
  * DynamoDB request.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type OperationDefinitionNode } from 'graphql';
 import { ErrorCode } from '../errors.js';
 
 /** Deepest nesting of lists and input objects a variable value may have (the schema needs 2). */
@@ -18,12 +18,20 @@ export const MAX_VARIABLE_DEPTH = 10;
 
 /** Is `value` nested deeper than `max` levels of arrays/objects? Iterative, so no depth overflows it. */
 export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
+  if (value === null || typeof value !== 'object') return false;
+  if (max <= 0) return true;
+  // Only objects and arrays are pushed (most variable values are scalars), with their depth beside them.
+  const stack: object[] = [value];
+  const depths: number[] = [0];
   while (stack.length) {
-    const [current, depth] = stack.pop()!;
-    if (current === null || typeof current !== 'object') continue;
-    if (depth >= max) return true;
-    for (const child of Array.isArray(current) ? current : Object.values(current)) stack.push([child, depth + 1]);
+    const current = stack.pop()!;
+    const depth = depths.pop()! + 1;
+    for (const child of Array.isArray(current) ? current : Object.values(current)) {
+      if (child === null || typeof child !== 'object') continue;
+      if (depth >= max) return true;
+      stack.push(child);
+      depths.push(depth);
+    }
   }
   return false;
 }
@@ -34,9 +42,10 @@ const refuse = (message: string) =>
 /** Throws BAD_USER_INPUT for undeclared or too deeply nested variables. */
 export function checkVariables(declared: Iterable<string>, variables: Record<string, unknown> | undefined): void {
   if (!variables) return;
-  const names = new Set(declared);
-  const undeclared = Object.keys(variables).filter((name) => !names.has(name));
-  if (undeclared.length) {
+  const names = declared instanceof Set ? (declared as Set<string>) : new Set(declared);
+  let undeclared: string[] | undefined;
+  for (const name of Object.keys(variables)) if (!names.has(name)) (undeclared ??= []).push(name);
+  if (undeclared) {
     // Names only up to a few characters: they are client text and go back into the response.
     const shown = undeclared.slice(0, 3).map((n) => `$${n.slice(0, 40)}`).join(', ');
     throw refuse(`Variables not declared by the operation: ${shown}${undeclared.length > 3 ? ', …' : ''}`);
@@ -47,12 +56,16 @@ export function checkVariables(declared: Iterable<string>, variables: Record<str
 }
 
 export function declaredVariablesPlugin(): ApolloServerPlugin {
+  // The names an operation declares, kept with its node (Apollo's document store keeps the document).
+  const declaredBy = new WeakMap<OperationDefinitionNode, Set<string>>();
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ operation, request }) {
           if (!operation) return;
-          checkVariables((operation.variableDefinitions ?? []).map((d) => d.variable.name.value), request.variables);
+          let declared = declaredBy.get(operation);
+          if (!declared) declaredBy.set(operation, (declared = new Set((operation.variableDefinitions ?? []).map((d) => d.variable.name.value))));
+          checkVariables(declared, request.variables);
         },
       };
     },

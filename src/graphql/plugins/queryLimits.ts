@@ -45,6 +45,8 @@ import {
   isObjectType,
   Kind,
   valueFromASTUntyped,
+  visit,
+  type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLNamedType,
   type GraphQLSchema,
@@ -53,11 +55,11 @@ import {
   type ValidationRule,
   type ValidationContext,
   type ArgumentNode,
+  type ValueNode,
 } from 'graphql';
 import { ErrorCode } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../connections/args.js';
 import { DEFAULTS } from '../../config.js';
-import { checkMemo } from '../checkMemo.js';
 import { CATALOG_SHARDS } from '../../dynamo/keys.js';
 
 export interface QueryLimits {
@@ -223,33 +225,63 @@ const refusal = (message: string) =>
   new GraphQLError(message, { extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED, http: { status: 400 } } });
 
 /**
+ * The names of the variables an operation's weight depends on: those given
+ * to `first`, `last` or `status` anywhere in the document (operationWeight
+ * reads no other argument). Empty: the weight is the same for every request.
+ */
+function weightVariables(document: DocumentNode): Set<string> {
+  const names = new Set<string>();
+  const collect = (value: ValueNode): void => {
+    if (value.kind === Kind.VARIABLE) names.add(value.name.value);
+    else if (value.kind === Kind.LIST) value.values.forEach(collect);
+    else if (value.kind === Kind.OBJECT) value.fields.forEach((f) => collect(f.value));
+  };
+  visit(document, {
+    Argument(node) {
+      const name = node.name.value;
+      if (name === 'first' || name === 'last' || name === 'status') collect(node.value);
+    },
+  });
+  return names;
+}
+
+/**
  * The cost, response-field and fan-out limits as Apollo plugin: it runs once
  * the operation is resolved, when the request's variables are known, and
- * still before execution.
+ * still before execution. An operation whose weight does not depend on its
+ * variables is weighed once (kept with the operation's node for as long as
+ * Apollo's document store keeps the document); the others on every request.
  */
 function costPlugin(limits: QueryLimits): ApolloServerPlugin {
-  const passed = checkMemo();
+  const fixedWeights = new WeakMap<OperationDefinitionNode, OperationWeight | null>();
+  const weigh = (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables) => {
+    const fragments = new Map<string, FragmentDefinitionNode>();
+    for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+    return operationWeight(schema, operation, (n) => fragments.get(n), variables);
+  };
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ schema, document, operation, request, queryHash }) {
+        async didResolveOperation({ schema, document, operation, request }) {
           if (!operation) return;
-          passed(queryHash, operation, request.variables, () => {
-            const fragments = new Map<string, FragmentDefinitionNode>();
-            for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-            const weight = operationWeight(schema, operation, (n) => fragments.get(n), request.variables);
-            if (weight.cost > limits.maxCost) throw refusal(costMessage(limits.maxCost, weight.cost));
-            if (weight.fields > (limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields!)) {
-              throw refusal(
-                `Response size limit of ${limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields} fields exceeded, found up to ${weight.fields}. Every leaf field counts once per item a page may hold; select fewer fields or ask for smaller pages.`,
-              );
-            }
-            if (weight.fanOutMutations > MAX_FAN_OUT_MUTATIONS) {
-              throw refusal(
-                `At most ${MAX_FAN_OUT_MUTATIONS} of ${[...FAN_OUT_MUTATIONS].join(', ')} per operation (each may write every edge of its entity); send them as separate requests.`,
-              );
-            }
-          });
+          let weight = fixedWeights.get(operation);
+          if (weight === undefined) {
+            // null: depends on variables, weighed per request.
+            weight = weightVariables(document).size === 0 ? weigh(schema, document, operation, undefined) : null;
+            fixedWeights.set(operation, weight);
+          }
+          weight ??= weigh(schema, document, operation, request.variables);
+          if (weight.cost > limits.maxCost) throw refusal(costMessage(limits.maxCost, weight.cost));
+          if (weight.fields > (limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields!)) {
+            throw refusal(
+              `Response size limit of ${limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields} fields exceeded, found up to ${weight.fields}. Every leaf field counts once per item a page may hold; select fewer fields or ask for smaller pages.`,
+            );
+          }
+          if (weight.fanOutMutations > MAX_FAN_OUT_MUTATIONS) {
+            throw refusal(
+              `At most ${MAX_FAN_OUT_MUTATIONS} of ${[...FAN_OUT_MUTATIONS].join(', ')} per operation (each may write every edge of its entity); send them as separate requests.`,
+            );
+          }
         },
       };
     },
