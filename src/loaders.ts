@@ -87,10 +87,8 @@ export function createLoaders(doc: DynamoDBDocumentClient, tableName: string, { 
     { ...batching, cacheKeyFn: json },
   );
   /** One entity by id (model/entities.ts says how it is keyed and mapped), through the item loader. */
-  const entity = async <R extends EntityRecord>(spec: Entity<R>, id: string): Promise<R | null> => {
-    const found = await item.load(spec.key(id));
-    return found ? spec.map(found) : null;
-  };
+  const entity = <R extends EntityRecord>(spec: Entity<R>, id: string): Promise<R | null> =>
+    item.load(spec.key(id)).then((found) => (found ? spec.map(found) : null));
 
   return {
     naive,

@@ -145,18 +145,21 @@ export function selectedConnectionArgs(info: GraphQLResolveInfo, name: string): 
   return found ? (argumentValues(found.arguments, info) as ConnectionArgs) : null;
 }
 
-/** Loads an entity by id for a root field, reading ahead for its selected connection. */
-export async function loadEntity<R extends EntityRecord>(
-  ctx: Context,
-  info: GraphQLResolveInfo,
-  spec: Entity<R>,
-  id: string,
-): Promise<R | null> {
+/**
+ * Loads an entity by id for a root field, reading ahead for its selected
+ * connection. Not an async function: most root fields select no connection
+ * and get the loader's promise as it is, without another promise around it.
+ */
+export function loadEntity<R extends EntityRecord>(ctx: Context, info: GraphQLResolveInfo, spec: Entity<R>, id: string): Promise<R | null> {
+  if (ctx.loaders.naive) return ctx.loaders.entity(spec, id);
+  const args = selectedConnectionArgs(info, spec.connection.field);
+  if (!args) return ctx.loaders.entity(spec, id);
+  return readAhead(ctx, spec, id, args);
+}
+
+async function readAhead<R extends EntityRecord>(ctx: Context, spec: Entity<R>, id: string, args: ConnectionArgs): Promise<R | null> {
   const key = spec.key(id);
   const plain = () => ctx.loaders.entity(spec, id);
-  if (ctx.loaders.naive) return plain();
-  const args = selectedConnectionArgs(info, spec.connection.field);
-  if (!args) return plain();
   // A narrowed list (Customer.orders by date or status) reads another index: nothing to read ahead here.
   const narrowed = Object.entries(args).some(([name, value]) => !PAGE_ARGUMENTS.has(name) && value != null);
   if (narrowed) return plain();

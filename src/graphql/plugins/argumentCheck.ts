@@ -23,8 +23,10 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import {
   getArgumentValues,
   GraphQLError,
+  isNonNullType,
   Kind,
   TypeInfo,
+  valueFromAST,
   visit,
   visitWithTypeInfo,
   type DocumentNode,
@@ -56,6 +58,56 @@ interface FieldStep {
   parent: number;
   /** Its arguments when no variable is among them: the same for every request. */
   fixed: Record<string, unknown> | null;
+  /** Otherwise its arguments from a request's variables (null: graphql-js's getArgumentValues). */
+  read: ArgumentReader | null;
+}
+
+type ArgumentReader = (variables: Record<string, unknown>) => Record<string, unknown>;
+
+/**
+ * getArgumentValues for a field whose arguments are literals or bare
+ * variables (`student(id: $id)`), with the lookups done once: the same
+ * values, defaults and failures (a failure is `{}`, as fieldArguments
+ * makes it). Null when an argument nests a variable inside a list or
+ * object: those go through graphql-js.
+ */
+export function argumentReader(field: GraphQLField<unknown, unknown>, node: FieldNode): ArgumentReader | null {
+  const given = new Map((node.arguments ?? []).map((arg) => [arg.name.value, arg.value]));
+  const fixed: [string, unknown][] = [];
+  const fromVariables: { name: string; variable: string; nonNull: boolean; defaultValue: unknown }[] = [];
+  let fails = false;
+  for (const arg of field.args) {
+    const value = given.get(arg.name);
+    const nonNull = isNonNullType(arg.type);
+    if (value?.kind === Kind.VARIABLE) {
+      fromVariables.push({ name: arg.name, variable: value.name.value, nonNull, defaultValue: arg.defaultValue });
+    } else if (value && usesVariables(value)) {
+      return null;
+    } else if (!value) {
+      if (arg.defaultValue !== undefined) fixed.push([arg.name, arg.defaultValue]);
+      else if (nonNull) fails = true;
+    } else {
+      const coerced = value.kind === Kind.NULL && nonNull ? undefined : valueFromAST(value, arg.type);
+      if (coerced === undefined) fails = true;
+      else fixed.push([arg.name, coerced]);
+    }
+  }
+  if (fails) return () => ({});
+  return (variables) => {
+    const args: Record<string, unknown> = {};
+    for (const [name, value] of fixed) args[name] = value;
+    for (const { name, variable, nonNull, defaultValue } of fromVariables) {
+      if (!Object.prototype.hasOwnProperty.call(variables, variable)) {
+        if (defaultValue !== undefined) args[name] = defaultValue;
+        else if (nonNull) return {};
+        continue;
+      }
+      const value = variables[variable];
+      if (value === undefined || (value === null && nonNull)) return {};
+      args[name] = value;
+    }
+    return args;
+  };
 }
 
 /**
@@ -96,7 +148,9 @@ function planDocument(schema: GraphQLSchema, document: DocumentNode): FieldStep[
             node,
             connection: `${typeInfo.getParentType()!.name}.${field.name}`,
             parent,
-            fixed: (node.arguments ?? []).some((arg) => usesVariables(arg.value)) ? null : fieldArguments(field, node, undefined),
+            ...((node.arguments ?? []).some((arg) => usesVariables(arg.value))
+              ? { fixed: null, read: argumentReader(field, node) }
+              : { fixed: fieldArguments(field, node, undefined), read: null }),
           });
         },
         leave() {
@@ -204,7 +258,7 @@ export function checkArguments(
   const argsOf: (Record<string, unknown> | undefined)[] = [];
   const argumentsOf = (i: number): Record<string, unknown> => {
     const step = steps[i]!;
-    return step.fixed ?? (argsOf[i] ??= fieldArguments(step.field, step.node, variables));
+    return step.fixed ?? (argsOf[i] ??= step.read ? step.read(variables) : fieldArguments(step.field, step.node, variables));
   };
   for (const i of plan.checked) {
     const step = steps[i]!;
