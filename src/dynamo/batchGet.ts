@@ -13,7 +13,7 @@
  * - duplicate keys are sent once (DynamoDB rejects duplicates in one call).
  */
 import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { itemKeyString, type ItemKey } from './keys.js';
+import type { ItemKey } from './keys.js';
 import { backoff } from './backoff.js';
 
 export const BATCH_GET_MAX_KEYS = 100;
@@ -43,31 +43,55 @@ export async function batchGet(
   keys: readonly ItemKey[],
   options: BatchGetOptions = {},
 ): Promise<(Item | null)[]> {
-  const unique = new Map<string, ItemKey>();
-  for (const key of keys) unique.set(itemKeyString(key), { PK: key.PK, SK: key.SK });
-  const all = [...unique.values()];
+  const unique = new KeyMap<true>();
+  const all: ItemKey[] = [];
+  for (const key of keys) {
+    if (unique.get(key)) continue;
+    unique.set(key, true);
+    all.push({ PK: key.PK, SK: key.SK });
+  }
   const chunks: ItemKey[][] = [];
   for (let i = 0; i < all.length; i += BATCH_GET_MAX_KEYS) chunks.push(all.slice(i, i + BATCH_GET_MAX_KEYS));
 
-  const found = new Map<string, Item>();
+  const found = new KeyMap<Item>();
   await Promise.all(chunks.map((chunk) => getChunk(doc, tableName, chunk, found, options)));
-  return keys.map((key) => found.get(itemKeyString(key)) ?? null);
+  return keys.map((key) => found.get(key) ?? null);
+}
+
+/**
+ * Values by item key, held by sort key, then partition key: the key strings'
+ * own (cached) hashes are used, and no joined string is built per key and
+ * lookup (a batch has a few distinct sort keys, and hundreds of keys).
+ */
+class KeyMap<V> {
+  private readonly bySk = new Map<string, Map<string, V>>();
+
+  get(key: { PK?: unknown; SK?: unknown }): V | undefined {
+    return this.bySk.get(key.SK as string)?.get(key.PK as string);
+  }
+
+  set(key: { PK?: unknown; SK?: unknown }, value: V): void {
+    let byPk = this.bySk.get(key.SK as string);
+    if (!byPk) this.bySk.set(key.SK as string, (byPk = new Map()));
+    byPk.set(key.PK as string, value);
+  }
 }
 
 async function getChunk(
   doc: DynamoDBDocumentClient,
   tableName: string,
   chunk: ItemKey[],
-  found: Map<string, Item>,
+  found: KeyMap<Item>,
   { maxAttempts = 8, baseDelayMs = 25, consistentRead }: BatchGetOptions,
 ): Promise<void> {
-  let pending: Record<string, unknown>[] = chunk.map((k) => ({ PK: k.PK, SK: k.SK }));
+  // The chunk's keys are batchGet's own copies, holding PK and SK only.
+  let pending: Record<string, unknown>[] = chunk as unknown as Record<string, unknown>[];
   for (let attempt = 1; pending.length > 0; attempt++) {
     if (attempt > maxAttempts) throw new UnprocessedKeysError(pending.length);
     if (attempt > 1) await backoff(baseDelayMs, attempt - 1);
     const out = await doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: consistentRead } } }));
     for (const item of out.Responses?.[tableName] ?? []) {
-      found.set(itemKeyString(item as unknown as ItemKey), item);
+      found.set(item, item);
     }
     pending = out.UnprocessedKeys?.[tableName]?.Keys ?? [];
   }

@@ -128,6 +128,16 @@ const fixedSearches = new WeakMap<FieldNode, Map<string, FieldNode | null>>();
 function selectedField(info: GraphQLResolveInfo, name: string): FieldNode | null {
   if (info.fieldNodes.length !== 1) return searchField(info, name).found;
   const node = info.fieldNodes[0]!;
+  // Plain fields without directives (`{ name }`, most selections): a scan is cheaper than the lookup.
+  let plain = true;
+  for (const selection of node.selectionSet?.selections ?? []) {
+    if (selection.kind !== Kind.FIELD || selection.directives?.length) {
+      plain = false;
+      break;
+    }
+    if (selection.name.value === name) return selection;
+  }
+  if (plain) return null;
   let byName = fixedSearches.get(node);
   const known = byName?.get(name);
   if (known !== undefined) return known;
