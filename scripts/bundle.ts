@@ -14,10 +14,11 @@
  * the versions the tests ran), except `external` ones, which the artifact
  * resolves from a node_modules above it at run time.
  */
-import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { APOLLO_SERVER_VERSION } from './bundleShims/makeGatewayGraphQLRequestContext.js';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -36,18 +37,33 @@ export interface BundleOptions {
 }
 
 /**
- * Packages replaced in bundles by a file of scripts/bundleShims/ (same
- * exports, same results): `@apollo/utils.createhash` would hash every query
- * with a JavaScript SHA-256 inside an ES module bundle (see the shim).
+ * Modules replaced in bundles by a file of scripts/bundleShims/ (same
+ * exports, same results; each shim says why):
+ * - `@apollo/utils.createhash` would hash every query with a JavaScript
+ *   SHA-256 inside an ES module bundle;
+ * - Apollo Server's `utils/makeGatewayGraphQLRequestContext.js` gives every
+ *   operation's objects to V8's old generation (a per-call getter). Written
+ *   for one Apollo Server release: bundling with another one fails until the
+ *   shim is compared with that release's file and its version updated.
  */
-const SHIMS: Record<string, string> = {
-  '@apollo/utils.createhash': join(root, 'scripts/bundleShims/createHash.ts'),
-};
+const SHIMS_DIR = join(root, 'scripts/bundleShims');
+const GATEWAY_CONTEXT = /(^|\/)utils\/makeGatewayGraphQLRequestContext(\.js)?$/;
 
 const shims: Plugin = {
   name: 'shims',
   setup(build) {
-    build.onResolve({ filter: /^@apollo\/utils\.createhash$/ }, (args) => ({ path: SHIMS[args.path]! }));
+    build.onResolve({ filter: /^@apollo\/utils\.createhash$/ }, () => ({ path: join(SHIMS_DIR, 'createHash.ts') }));
+    build.onResolve({ filter: GATEWAY_CONTEXT }, (args) => {
+      if (!/[\\/]@apollo[\\/]server[\\/]dist[\\/]/.test(args.importer)) return undefined;
+      const installed = JSON.parse(readFileSync(join(root, 'node_modules/@apollo/server/package.json'), 'utf8')).version;
+      if (installed !== APOLLO_SERVER_VERSION) {
+        throw new Error(
+          `scripts/bundleShims/makeGatewayGraphQLRequestContext.ts was written for @apollo/server ${APOLLO_SERVER_VERSION}, ` +
+            `but ${installed} is installed: compare it with that release's dist/esm/utils/makeGatewayGraphQLRequestContext.js and update APOLLO_SERVER_VERSION`,
+        );
+      }
+      return { path: join(SHIMS_DIR, 'makeGatewayGraphQLRequestContext.ts') };
+    });
   },
 };
 

@@ -41,6 +41,7 @@ import type { ConnectionRecord } from '../model/records.js';
 import type { Context } from '../graphql/context.js';
 import type { CursorCodec } from './cursorSigning.js';
 import { validateConnectionArgs, type ConnectionArgs } from './args.js';
+import { lazyCursorEdges, lazyPageInfo } from './lazyCursors.js';
 
 export const CURSOR_VERSION = 2;
 const MAX_CURSOR_LENGTH = 2048;
@@ -200,22 +201,14 @@ export async function readConnection<Edge extends object>(
   // (JSON, base64, signing) every edge of every page is a large share of the gateway's work.
   const cursors: (string | undefined)[] = [];
   const cursorAt = (i: number) => (cursors[i] ??= encodeCursor(ctx.cursors, collection, startKeyOf(collection, pageItems[i])));
-  const edges = pageItems.map((item, i) =>
-    Object.defineProperty(toEdge(item), 'cursor', { get: () => cursorAt(i), enumerable: true }) as Edge & { cursor: string },
-  );
   const last = pageItems.length - 1;
   return {
-    edges,
-    pageInfo: {
-      hasNextPage: forward ? more || beyond(before, true) : beyond(before, true),
-      hasPreviousPage: forward ? beyond(after, false) : more || beyond(after, false),
-      get startCursor() {
-        return last >= 0 ? cursorAt(0) : null;
-      },
-      get endCursor() {
-        return last >= 0 ? cursorAt(last) : null;
-      },
-    },
+    edges: lazyCursorEdges(pageItems, toEdge, cursorAt),
+    pageInfo: lazyPageInfo(
+      forward ? more || beyond(before, true) : beyond(before, true),
+      forward ? beyond(after, false) : more || beyond(after, false),
+      (end) => (last < 0 ? null : cursorAt(end === 'start' ? 0 : last)),
+    ),
     totalCount: memo(countAll),
   };
 }

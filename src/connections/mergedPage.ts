@@ -64,6 +64,7 @@ import { badUserInput, invariant } from '../graphql/errors.js';
 import type { CursorCodec } from './cursorSigning.js';
 import { readCursorPayload, type CursorReader } from './connection.js';
 import { validateConnectionArgs, type ConnectionArgs } from './args.js';
+import { lazyCursorEdges, lazyPageInfo } from './lazyCursors.js';
 
 /** N partitions of one index read as one connection. */
 export interface MergedCollection {
@@ -297,22 +298,10 @@ export function mergedConnection<Edge extends object>(
   const { items } = page;
   const cursors: (string | undefined)[] = [];
   const cursorAt = (i: number) => (cursors[i] ??= encodeMergedCursor(codec, plan.merged, positionOf(plan.merged, items[i])));
-  const edges = items.map(
-    (item, i) => Object.defineProperty(toEdge(item), 'cursor', { get: () => cursorAt(i), enumerable: true }) as Edge & { cursor: string },
-  );
   const last = items.length - 1;
   return {
-    edges,
-    pageInfo: {
-      hasNextPage: page.hasNextPage,
-      hasPreviousPage: page.hasPreviousPage,
-      get startCursor() {
-        return last >= 0 ? cursorAt(0) : null;
-      },
-      get endCursor() {
-        return last >= 0 ? cursorAt(last) : null;
-      },
-    },
+    edges: lazyCursorEdges(items, toEdge, cursorAt),
+    pageInfo: lazyPageInfo(page.hasNextPage, page.hasPreviousPage, (end) => (last < 0 ? null : cursorAt(end === 'start' ? 0 : last))),
     totalCount: memo(countAll),
   };
 }

@@ -31,6 +31,7 @@ import type { ConnectionRecord } from '../model/records.js';
 import { validateConnectionArgs, type ConnectionArgs } from './args.js';
 import { readCursorPayload, CURSOR_VERSION, type CursorReader } from './connection.js';
 import type { CursorCodec } from './cursorSigning.js';
+import { lazyCursorEdges, lazyPageInfo } from './lazyCursors.js';
 
 export interface RangeSource {
   /** Connection name (`Customer.orders`): cursors are bound to it. */
@@ -133,10 +134,7 @@ export async function readRangeConnection<Edge extends object>(
         });
 
   const cursorOf = (sk: string) => encodeRangeCursor(ctx.cursors, source, sk);
-  const edges = pageItems.map((item) => {
-    const sk = String(item[source.skAttr]);
-    return Object.defineProperty(toEdge(item), 'cursor', { get: () => cursorOf(sk), enumerable: true }) as Edge & { cursor: string };
-  });
+  const edges = lazyCursorEdges(pageItems, toEdge, (i) => cursorOf(String(pageItems[i]![source.skAttr])));
   const resumeAt = read.budgetSpent ? read.lastEvaluated : null;
   const firstSk = pageItems.length ? String(pageItems[0][source.skAttr]) : null;
   const lastSk = pageItems.length ? String(pageItems[pageItems.length - 1][source.skAttr]) : null;
@@ -145,16 +143,14 @@ export async function readRangeConnection<Edge extends object>(
   const startSk = !forward && resumeAt !== null ? resumeAt : firstSk;
   return {
     edges,
-    pageInfo: {
-      hasNextPage: forward ? more || read.budgetSpent || matchBeyond(before, true) : matchBeyond(before, true),
-      hasPreviousPage: forward ? matchBeyond(after, false) : more || read.budgetSpent || matchBeyond(after, false),
-      get startCursor() {
-        return startSk === null ? null : cursorOf(startSk);
+    pageInfo: lazyPageInfo(
+      forward ? more || read.budgetSpent || matchBeyond(before, true) : matchBeyond(before, true),
+      forward ? matchBeyond(after, false) : more || read.budgetSpent || matchBeyond(after, false),
+      (end) => {
+        const sk = end === 'start' ? startSk : endSk;
+        return sk === null ? null : cursorOf(sk);
       },
-      get endCursor() {
-        return endSk === null ? null : cursorOf(endSk);
-      },
-    },
+    ),
     totalCount: memo(countAll),
   };
 }
