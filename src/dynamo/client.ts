@@ -11,6 +11,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { IncomingMessage } from 'node:http';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { DEFAULTS, type Config } from '../config.js';
 import { attachReadPath, instrumentClient } from './metrics.js';
@@ -49,6 +50,39 @@ export interface Dynamo {
   reads?: ReadPath;
 }
 
+/**
+ * The SDK's HTTP handler, plus a timeout on the answer's body. The
+ * handler's `requestTimeout` stops counting once the headers arrived: an
+ * answer whose body then stalls would hang its request for good (on both
+ * the SDK path and the read path). Here a body that pauses longer than
+ * the request timeout is destroyed with a `TimeoutError`, which both paths
+ * classify as transient and retry.
+ */
+class StallGuardedHandler extends NodeHttpHandler {
+  constructor(private readonly guard: { requestTimeout: number } & ConstructorParameters<typeof NodeHttpHandler>[0] & object) {
+    super(guard);
+  }
+
+  override async handle(...args: Parameters<NodeHttpHandler['handle']>): ReturnType<NodeHttpHandler['handle']> {
+    const out = await super.handle(...args);
+    const body = out.response.body as IncomingMessage | undefined;
+    if (body && typeof body.on === 'function') guardBody(body, this.guard.requestTimeout);
+    return out;
+  }
+}
+
+function guardBody(body: IncomingMessage, idleMs: number) {
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => body.destroy(Object.assign(new Error(`DynamoDB's answer stalled for ${idleMs} ms`), { name: 'TimeoutError' })), idleMs);
+  };
+  arm();
+  body.on('data', arm);
+  body.once('end', () => clearTimeout(timer));
+  body.once('close', () => clearTimeout(timer));
+}
+
 /** Real AWS endpoints sign with real credentials; anything else (DynamoDB Local, docker) gets dummy ones. */
 const isAwsEndpoint = (endpoint: string) => /\.amazonaws\.com(\.cn)?$/.test(new URL(endpoint).hostname);
 
@@ -62,6 +96,7 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
     throttleBudgetMs: options.throttleBudgetMs ?? DEFAULTS.dynamoClient.throttleBudgetMs,
     throttleBaseDelayMs: options.throttleBaseDelayMs,
   });
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULTS.dynamoClient.requestTimeoutMs;
   const raw = new DynamoDBClient({
     endpoint: options.endpoint,
     // DynamoDB Local verifies neither region nor signature; real AWS uses the SDK's chain.
@@ -73,9 +108,9 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
     retryStrategy: retryStrategy as never,
     // Bounded so an unreachable or hung DynamoDB becomes UNAVAILABLE within seconds, never a hang:
     // worst case ≈ maxAttempts × requestTimeout plus backoff.
-    requestHandler: new NodeHttpHandler({
+    requestHandler: new StallGuardedHandler({
       connectionTimeout: options.connectionTimeoutMs ?? DEFAULTS.dynamoClient.connectionTimeoutMs,
-      requestTimeout: options.requestTimeoutMs ?? DEFAULTS.dynamoClient.requestTimeoutMs,
+      requestTimeout: requestTimeoutMs,
       // Without this the handler only logs a warning when requestTimeout passes and waits on:
       // a DynamoDB that accepts connections but never answers would hang the request for good.
       throwOnRequestTimeout: true,

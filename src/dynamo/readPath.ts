@@ -244,13 +244,25 @@ function unmarshallOutput(operation: ReadOperation, body: Record<string, any>): 
   return body;
 }
 
+/**
+ * The answer's body. The client's HTTP handler destroys a body that stalls
+ * (client.ts); a socket that closes before the body ended fails the attempt
+ * as a reset connection. Both are retried; neither leaves the read hanging.
+ */
 function readBody(response: HttpResponse): Promise<string> {
   const stream = response.body as IncomingMessage;
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    let ended = false;
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    stream.on('end', () => {
+      ended = true;
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
+    });
     stream.on('error', reject);
+    stream.on('close', () => {
+      if (!ended) reject(Object.assign(new Error('DynamoDB closed the connection before its answer was complete'), { code: 'ECONNRESET' }));
+    });
   });
 }
 

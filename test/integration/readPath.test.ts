@@ -10,11 +10,12 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDynamo, type Dynamo } from '../../src/dynamo/client.js';
 import { metricsClient, OperationMetrics } from '../../src/dynamo/metrics.js';
 import { ReadPath } from '../../src/dynamo/readPath.js';
 import { GatewayRetryStrategy } from '../../src/dynamo/retryStrategy.js';
+import { isUnavailableError } from '../../src/graphql/errors.js';
 import { PATIENT_CLIENT, localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
 
 const strategy = () => new GatewayRetryStrategy({ maxAttempts: 3, mode: 'standard', throttleAttempts: 10, throttleBudgetMs: 5000, baseDelayMs: 1 });
@@ -247,5 +248,63 @@ describe('the read path’s signature', () => {
     expect(await new ReadPath(fips, strategy()).target()).toBe('https://dynamodb-fips.us-east-2.amazonaws.com/');
     plain.destroy();
     fips.destroy();
+  });
+});
+
+describe('the read path when DynamoDB misbehaves', () => {
+  it('gives up on an answer that stalls halfway, retries it, and reports DynamoDB unavailable instead of hanging, on both paths', async () => {
+    let requests = 0;
+    const sockets = new Set<import('node:net').Socket>();
+    const server = createServer((req, res) => {
+      requests += 1;
+      req.resume();
+      // Headers and half a JSON body, then nothing more.
+      res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0', 'content-length': '100' });
+      res.write('{"Item": {"PK": {"S": "A"}');
+    });
+    server.on('connection', (socket) => sockets.add(socket));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const dynamo = createDynamo({ endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requestTimeoutMs: 150, connectionTimeoutMs: 150, maxAttempts: 3 });
+    try {
+      const metrics = new OperationMetrics();
+      const error = await dynamo.reads!.send('GetItem', { TableName: 't', Key: { PK: 'A', SK: 'PROFILE' } }, metrics).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect(isUnavailableError(error)).toBe(true);
+      expect(requests).toBe(3);
+      expect(metrics.requests).toBe(3);
+      expect((error as { $metadata?: { attempts?: number } }).$metadata?.attempts).toBe(3);
+
+      // The SDK path (writes) has the same guard: its HTTP handler stops timing once the headers arrived.
+      requests = 0;
+      const write = await dynamo.doc.send(new PutCommand({ TableName: 't', Item: { PK: 'A', SK: 'PROFILE' } })).catch((e: unknown) => e);
+      expect(isUnavailableError(write)).toBe(true);
+      expect(write).toMatchObject({ name: 'TimeoutError' });
+      expect(requests).toBe(3);
+    } finally {
+      dynamo.raw.destroy();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('names an error answer that is not JSON by its status, and retries a 5xx', async () => {
+    let requests = 0;
+    const server = createServer((req, res) => {
+      requests += 1;
+      req.resume();
+      res.writeHead(502, { 'content-type': 'text/html' });
+      res.end('<html>Bad gateway</html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const dynamo = createDynamo({ endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, maxAttempts: 2 });
+    try {
+      const error = await dynamo.reads!.send('Query', { TableName: 't', KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'A' } }).catch((e: unknown) => e);
+      expect(error).toMatchObject({ name: 'InternalServerError', $fault: 'server', $metadata: { httpStatusCode: 502, attempts: 2 } });
+      expect(isUnavailableError(error)).toBe(true);
+      expect(requests).toBe(2);
+    } finally {
+      dynamo.raw.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
