@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --duration 2 --rounds 3 --warmup 1 --prewarm 1 --connections 16 --only nested --runner bundle|tsx --direct-reads sdk|lean]`
+ * `npm run bench [-- --duration 2 --rounds 4 --warmup 1 --prewarm 1 --connections 16 --only nested --runner bundle|tsx --direct-reads sdk|lean]`
  *
  * One runner for every case. It starts its own DynamoDB Local, seeds a data
  * set of realistic shape (scripts/dataset.ts), starts three servers on
@@ -70,6 +70,8 @@ interface ModeResult {
   failures: number;
   /** CPU milliseconds per operation: the server process, DynamoDB Local, the load generator. */
   cpu: { server: number; dynamodb: number; client: number };
+  /** ops/s of each round (the servers' runs of one round are adjacent in time). */
+  roundOps: number[];
 }
 
 interface CaseResult {
@@ -142,6 +144,7 @@ function operation(spec: OperationSpec): Case {
           opsPerSec: runs.reduce((s, r) => s + r.requests.total, 0) / runs.reduce((s, r) => s + r.duration, 0),
           failures: runs.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts, 0),
           cpu: perOp(cpu[mode]!, runs.reduce((s, r) => s + r.requests.total, 0)),
+          roundOps: runs.map((r) => r.requests.total / r.duration),
         };
       }
       return { name: spec.name, minimum: spec.minimum, results };
@@ -260,17 +263,26 @@ function report(results: CaseResult[], meta: Record<string, unknown>): string {
     }
   }
   lines.push('');
-  lines.push('| operation | gateway ÷ direct (ops/s) | gateway ÷ naive (ops/s) | gateway requests ÷ naive requests |');
-  lines.push('|---|--:|--:|--:|');
+  lines.push(
+    '| operation | gateway ÷ direct (ops/s) | median of per-round gateway ÷ direct (ops/s) | direct ÷ gateway (server CPU per op) | gateway ÷ naive (ops/s) | gateway requests ÷ naive requests |',
+  );
+  lines.push('|---|--:|--:|--:|--:|--:|');
   for (const c of results) {
     const g = c.results.gateway!;
     const d = c.results.direct;
     const n = c.results.naive;
+    const paired = d ? median(g.roundOps.map((ops, i) => ops / d.roundOps[i]!)) : NaN;
     lines.push(
-      `| ${c.name} | ${d ? fmt(g.opsPerSec / d.opsPerSec, 2) : '–'} | ${n ? fmt(g.opsPerSec / n.opsPerSec, 2) : '–'} | ${n ? `${g.metrics.requests} / ${n.metrics.requests}` : '–'} |`,
+      `| ${c.name} | ${d ? fmt(g.opsPerSec / d.opsPerSec, 2) : '–'} | ${d ? fmt(paired, 2) : '–'} | ${d ? fmt(d.cpu.server / g.cpu.server, 2) : '–'} | ${n ? fmt(g.opsPerSec / n.opsPerSec, 2) : '–'} | ${n ? `${g.metrics.requests} / ${n.metrics.requests}` : '–'} |`,
     );
   }
   return lines.join('\n');
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 // ---------------------------------------------------------------- main
@@ -280,7 +292,7 @@ async function main() {
     options: {
       duration: { type: 'string', default: '2' },
       warmup: { type: 'string', default: '1' },
-      rounds: { type: 'string', default: '3' },
+      rounds: { type: 'string', default: '4' },
       connections: { type: 'string', default: '16' },
       only: { type: 'string' },
       runner: { type: 'string', default: 'bundle' },
