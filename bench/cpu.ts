@@ -15,7 +15,9 @@
  * matches part of its name), `--concurrency` at a time, through Apollo's
  * HTTP entry point (executeHTTPGraphQLRequest: the request pipeline, the
  * context, execution, the DynamoDB client), without sockets on the GraphQL
- * side; `--direct` runs the case's hand-written function instead. DynamoDB
+ * side; `--direct` runs the case's hand-written function instead (reading
+ * through the SDK's document client, as bench/run.ts's direct server does;
+ * `--direct-reads lean` gives it the gateway's read path). DynamoDB
  * Local runs elsewhere, so its CPU is not counted. `--warmup` operations run
  * first and are left out of the "measured CPU" (start-up, compilation and
  * caches excluded; whole-process CPU is printed too). `--replay` answers
@@ -30,6 +32,7 @@ import { HeaderMap } from '@apollo/server';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/graphql/context.js';
 import { metricsClient, OperationMetrics } from '../src/dynamo/metrics.js';
+import { dynamoFromConfig } from '../src/dynamo/client.js';
 import { ensureTable } from '../src/dynamo/table.js';
 import { createGatewayParts } from '../src/transport/gatewayParts.js';
 import { silentLogger } from '../src/logger.js';
@@ -46,6 +49,7 @@ async function main() {
       concurrency: { type: 'string', default: '16' },
       warmup: { type: 'string', default: '0' },
       direct: { type: 'boolean', default: false },
+      'direct-reads': { type: 'string', default: 'sdk' },
       seed: { type: 'boolean', default: false },
       replay: { type: 'boolean', default: false },
     },
@@ -66,12 +70,16 @@ async function main() {
   const headers = new HeaderMap([['content-type', 'application/json']]);
   await parts.server.start();
   const direct = directCases[spec.direct]!;
-  const replay = values.replay ? replayingClient(parts.deps.doc) : null;
-  if (replay) parts.deps.doc = replay.doc;
+  const directReads = values['direct-reads'] === 'lean' ? 'lean' : 'sdk';
+  const directDynamo = dynamoFromConfig({ ...config, dynamoClient: { ...config.dynamoClient, readPath: directReads } });
+  let directDoc = directDynamo.doc;
+  const replay = values.replay ? replayingClient(values.direct ? directDoc : parts.deps.doc) : null;
+  if (replay && values.direct) directDoc = replay.doc;
+  else if (replay) parts.deps.doc = replay.doc;
 
   const one = async (): Promise<boolean> => {
     if (values.direct) {
-      const result = (await direct(metricsClient(parts.deps.doc, new OperationMetrics()), config.tableName, variables)) as { data?: unknown };
+      const result = (await direct(metricsClient(directDoc, new OperationMetrics()), config.tableName, variables)) as { data?: unknown };
       // Serialized like bench/serve.ts answers it (the gateway's CPU includes its serialization too).
       return JSON.stringify(result).length > 0 && result.data !== undefined;
     }
@@ -115,6 +123,7 @@ async function main() {
   );
   await parts.server.stop();
   parts.dynamo.raw.destroy();
+  directDynamo.raw.destroy();
   if (failed) process.exitCode = 1;
 }
 
@@ -129,18 +138,30 @@ async function main() {
 function replayingClient(real: DynamoDBDocumentClient) {
   const recorded = new Map<string, string>();
   let replaying = false;
-  const doc = Object.create(real) as DynamoDBDocumentClient;
-  doc.send = (async (command: { input: object }) => {
-    const key = `${command.constructor.name} ${JSON.stringify(command.input)}`;
+  const answer = async (key: string, send: () => Promise<unknown>) => {
     const known = replaying ? recorded.get(key) : undefined;
     if (known !== undefined) {
       await new Promise((resolve) => setImmediate(resolve));
       return JSON.parse(known);
     }
-    const output = await (real.send as (c: unknown) => Promise<unknown>)(command);
+    const output = await send();
     if (!replaying) recorded.set(key, JSON.stringify(output));
     return output;
-  }) as DynamoDBDocumentClient['send'];
+  };
+  const doc = Object.create(real) as DynamoDBDocumentClient;
+  doc.send = ((command: { input: object }) =>
+    answer(`${command.constructor.name} ${JSON.stringify(command.input)}`, () =>
+      (real.send as (c: unknown) => Promise<unknown>)(command),
+    )) as DynamoDBDocumentClient['send'];
+  // The lean read path (dynamo/readPath.ts), which client views use instead of `send` for reads.
+  const readPathKey = Object.getOwnPropertySymbols(real).find((s) => s.description === 'readPath');
+  const reads = readPathKey && (real as unknown as Record<symbol, { send: (op: string, input: object, metrics: unknown) => Promise<unknown> }>)[readPathKey];
+  if (readPathKey && reads) {
+    (doc as unknown as Record<symbol, unknown>)[readPathKey] = {
+      send: (operation: string, input: object, metrics: unknown) =>
+        answer(`${operation} ${JSON.stringify(input)}`, () => reads.send(operation, input, metrics)),
+    };
+  }
   return { doc, start: () => (replaying = true) };
 }
 
