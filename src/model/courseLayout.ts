@@ -18,6 +18,9 @@
  * - `reshardTo` (Number): present while a reshard prepares (before the
  *   switch): the layout is still `shards`, but enrollments stop copying it
  *   onto their edges.
+ * - `reshardCopies` (Number): present after the edges moved, while the
+ *   reshard writes the layout copies back onto them (no other reshard may
+ *   start before that is done).
  *
  * The edge's copy (`courseShards` on the enrollment edge)
  * An edge may carry the course's shard count, so that a course reached
@@ -26,7 +29,7 @@
  * in one layout and no reshard is being prepared; a reshard removes every
  * copy (and waits for the requests that may have read one) before it moves
  * anything, and writes the new layout back onto the edges once every edge
- * is in it (src/writes/reshard.ts). So an edge that carries a copy
+ * is in it (src/writes/reshard.ts); enrollments copy it again from then on. So an edge that carries a copy
  * consistent with its own GSI1PK says where every edge of the course is
  * for as long as one request lasts; an edge without one (moving, or written
  * by another program) leaves the layout to the course item.
@@ -54,6 +57,8 @@ export const SHARDS_ATTR = 'shards';
 export const RESHARD_FROM_ATTR = 'reshardFrom';
 export const RESHARD_MOVES_ATTR = 'reshardMoves';
 export const RESHARD_TO_ATTR = 'reshardTo';
+/** Present while a finished reshard writes its layout copies back onto the edges (no other reshard may start). */
+export const RESTORING_ATTR = 'reshardCopies';
 /** On an enrollment edge: the copy of its course's shard count. */
 export const COURSE_SHARDS_ATTR = 'courseShards';
 

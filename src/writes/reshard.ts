@@ -29,10 +29,13 @@
  *    the index has had `settleMs` to show the moves), so a reader that sees
  *    the same even value before and after its Queries saw no edge mid-move.
  *    Sweeps repeat until one moves nothing.
- * 7. Copies back: every edge (all in the new layout now) gets
- *    `courseShards = N`, on the condition that it is still indexed there.
- * 8. The course item drops `reshardFrom`; counters only the old layout had
+ * 7. The course item drops `reshardFrom` (enrollments copy the layout
+ *    again) and gets `reshardCopies = N`; counters only the old layout had
  *    (all at 0 now) are deleted.
+ * 8. Copies back: every edge (all in the new layout now) that lacks one
+ *    gets `courseShards = N`, on the condition that it is still indexed
+ *    there; then `reshardCopies` goes. No other reshard starts before that
+ *    (its step 3 could race these writes).
  *
  * Exact as long as (a) a request finishes within the grace period and (b)
  * the index (and a replica of the table) shows a committed write within
@@ -63,6 +66,7 @@ import {
   RESHARD_FROM_ATTR,
   RESHARD_MOVES_ATTR,
   RESHARD_TO_ATTR,
+  RESTORING_ATTR,
   SHARDS_ATTR,
 } from '../model/courseLayout.js';
 import { getItem, type Store } from './store.js';
@@ -213,7 +217,7 @@ async function removeCopies(store: Store, courseId: string, shards: number, opti
 }
 
 /**
- * Step 7: writes the new layout's copy onto every edge of it that lacks
+ * Step 8: writes the new layout's copy onto every edge of it that lacks
  * one, on the condition that the edge still exists and is indexed where it
  * was read; the number written.
  */
@@ -288,10 +292,16 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
   if (layout.reshardFrom !== null && layout.shards !== shards) {
     throw badUserInput(`course ${courseId} is being resharded from ${layout.reshardFrom} to ${layout.shards} shards; finish that first`, 'shards');
   }
+  const restoring = course[RESTORING_ATTR];
+  if (restoring !== undefined && restoring !== shards) {
+    throw badUserInput(`course ${courseId} is finishing a reshard to ${String(restoring)} shards; run that again first`, 'shards');
+  }
   const unmoved = { courseId, from: shards, to: shards, moved: 0, sweeps: 0, copiesRemoved: 0, copiesRestored: 0 };
   if (layout.reshardFrom === null && layout.shards === shards) {
     // A reshard prepared but never switched is called off by asking for the layout the course has.
     if (preparing !== null) await callOff(store, courseId, preparing);
+    // One interrupted while writing the copies back finishes that.
+    if (restoring !== undefined) return { ...unmoved, copiesRestored: await finishCopies(store, courseId, shards, options) };
     return unmoved;
   }
   if (preparing !== null && preparing !== shards) {
@@ -316,8 +326,8 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
           TableName: store.tableName,
           Key: courseKey(courseId),
           UpdateExpression: 'SET #t = :to',
-          ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND ${sameShards}`,
-          ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR },
+          ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${sameShards}`,
+          ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
           ExpressionAttributeValues: { ':to': shards, ...was },
         }),
       );
@@ -383,23 +393,19 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
     moved += n;
     if (n === 0) break;
   }
-  await options.onStep?.('moved');
 
-  // 7. Every edge is in the new layout: the edges may say so again.
-  const copiesRestored = await restoreCopies(store, courseId, shards, options);
-  await options.onStep?.('copiesRestored');
-
-  // 8. Done: one layout again; counters only the old layout had are empty now.
+  // 7. Done moving: one layout again (enrollments copy it again); the copies still missing are written next.
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
       Key: courseKey(courseId),
-      UpdateExpression: 'REMOVE #f',
+      UpdateExpression: 'SET #r = :to REMOVE #f',
       ConditionExpression: '#s = :to AND #f = :from',
-      ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR },
+      ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR, '#r': RESTORING_ATTR },
       ExpressionAttributeValues: { ':to': shards, ':from': from },
     }),
   );
+  // Counters only the old layout had are empty now.
   const keep = new Set(courseCounters(courseId, { shards, reshardFrom: null, moves: 0 }).map(itemKeyString));
   for (const key of courseCounters(courseId, layout)) {
     if (keep.has(itemKeyString(key)) || key.SK !== COUNTER_SK) continue;
@@ -415,7 +421,32 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
       )
       .catch(() => {}); // not empty (a late writer): left for the next run to find
   }
+  await options.onStep?.('moved');
+
+  // 8. Every edge is in the new layout: the edges say so again.
+  const copiesRestored = await finishCopies(store, courseId, shards, options);
+  await options.onStep?.('copiesRestored');
   return { courseId, from, to: shards, moved, sweeps, copiesRemoved, copiesRestored };
+}
+
+/**
+ * Step 8: the layout copies written back, then the course item's marker
+ * removed. While the marker is there no other reshard starts (its removal
+ * of copies could otherwise race these writes).
+ */
+async function finishCopies(store: Store, courseId: string, shards: number, options: ReshardOptions) {
+  const restored = await restoreCopies(store, courseId, shards, options);
+  await store.doc.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: courseKey(courseId),
+      UpdateExpression: 'REMOVE #r',
+      ConditionExpression: '#r = :n',
+      ExpressionAttributeNames: { '#r': RESTORING_ATTR },
+      ExpressionAttributeValues: { ':n': shards },
+    }),
+  );
+  return restored;
 }
 
 /** Calls off a reshard that was prepared but never switched (the edges keep no layout copy: readers read the course item). */
