@@ -37,6 +37,10 @@
  *    there; then `reshardCopies` goes. No other reshard starts before that
  *    (its step 3 could race these writes).
  *
+ * Asked for the shard count the course already has, it moves nothing: it
+ * calls off a prepared reshard, and writes the layout copy onto every edge
+ * that lacks one (as step 8 does), e.g. edges enrolled before copies existed.
+ *
  * Exact as long as (a) a request finishes within the grace period and (b)
  * the index (and a replica of the table) shows a committed write within
  * `settleMs`; both are settings.
@@ -300,9 +304,10 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
   if (layout.reshardFrom === null && layout.shards === shards) {
     // A reshard prepared but never switched is called off by asking for the layout the course has.
     if (preparing !== null) await callOff(store, courseId, preparing);
-    // One interrupted while writing the copies back finishes that.
-    if (restoring !== undefined) return { ...unmoved, copiesRestored: await finishCopies(store, courseId, shards, options) };
-    return unmoved;
+    // Nothing to move: the edges that lack the layout copy (written before copies existed, during an earlier
+    // reshard, or by an interrupted one) get it, as in step 8.
+    if (restoring === undefined) await startCopies(store, courseId, shards, course[SHARDS_ATTR]);
+    return { ...unmoved, copiesRestored: await finishCopies(store, courseId, shards, options) };
   }
   if (preparing !== null && preparing !== shards) {
     throw badUserInput(`course ${courseId} is being prepared for a reshard to ${preparing} shards; finish that first`, 'shards');
@@ -427,6 +432,22 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
   const copiesRestored = await finishCopies(store, courseId, shards, options);
   await options.onStep?.('copiesRestored');
   return { courseId, from, to: shards, moved, sweeps, copiesRemoved, copiesRestored };
+}
+
+/** Marks the course as having its layout copies written (`reshardCopies`), on the condition that no reshard runs. */
+async function startCopies(store: Store, courseId: string, shards: number, stored: unknown) {
+  await store.doc.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: courseKey(courseId),
+      UpdateExpression: 'SET #r = :n',
+      ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${
+        stored === undefined ? 'attribute_not_exists(#s)' : '#s = :was'
+      }`,
+      ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
+      ExpressionAttributeValues: { ':n': shards, ...(stored === undefined ? {} : { ':was': stored }) },
+    }),
+  );
 }
 
 /**

@@ -102,6 +102,22 @@ describe('a course reached through an edge', () => {
     for (const byOperation of requests) expect(byOperation).toEqual({ Query: 6, GetItem: 1 });
   });
 
+  it('gets the missing copies written when resharded to the shard count it already has, moving nothing', async () => {
+    const students = ids('g', 8);
+    await seed('cg', 3, students, ({ courseShards: _, ...item }) => item);
+    const store = { doc: gw.dynamo.doc, tableName: gw.tableName };
+    expect(await reshardCourse(store, 'cg', 3, { graceMs: 0, settleMs: 0, batchSize: 3, pauseMs: 0 })).toMatchObject({
+      from: 3,
+      to: 3,
+      moved: 0,
+      copiesRestored: 8,
+    });
+    const { seen, requests } = await pageThrough('g00');
+    expect(seen).toEqual(students);
+    for (const byOperation of requests) expect(byOperation).toEqual({ Query: 4 });
+    expect((await gw.get('COURSE#cg', 'PROFILE'))?.reshardCopies).toBeUndefined();
+  });
+
   it('falls back to the course item when the copy does not match where the edge is indexed', async () => {
     const students = ids('m', 6);
     // The edges are in the 4-shard layout but claim 1 shard (another program moved them without the copy).
@@ -209,7 +225,7 @@ describe('a course reached through an edge while it is resharded', () => {
     await expect(
       reshardCourse(store, 'cw', 1, { ...pace, onStep: (step) => { if (step === 'prepared') throw stop; } }),
     ).rejects.toBe(stop);
-    expect(await reshardCourse(store, 'cw', 3, pace)).toMatchObject({ from: 3, to: 3, moved: 0 });
+    expect(await reshardCourse(store, 'cw', 3, pace)).toMatchObject({ from: 3, to: 3, moved: 0, copiesRestored: 0 });
     const course = await gw.get('COURSE#cw', 'PROFILE');
     expect(course?.reshardTo).toBeUndefined();
     expect(course?.shards).toBe(3);
