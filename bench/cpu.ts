@@ -15,7 +15,9 @@
  * matches part of its name), `--concurrency` at a time, through Apollo's
  * HTTP entry point (executeHTTPGraphQLRequest: the request pipeline, the
  * context, execution, the DynamoDB client), without sockets on the GraphQL
- * side; `--direct` runs the case's hand-written function instead. DynamoDB
+ * side; `--direct` runs the case's hand-written function instead (reading
+ * through the SDK's document client, as bench/run.ts's direct server does;
+ * `--direct-reads lean` gives it the gateway's read path). DynamoDB
  * Local runs elsewhere, so its CPU is not counted. Prints nothing but a
  * summary line on stderr; exits 1 if any operation failed.
  */
@@ -24,6 +26,7 @@ import { HeaderMap } from '@apollo/server';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/graphql/context.js';
 import { metricsClient, OperationMetrics } from '../src/dynamo/metrics.js';
+import { dynamoFromConfig } from '../src/dynamo/client.js';
 import { ensureTable } from '../src/dynamo/table.js';
 import { createGatewayParts } from '../src/transport/gatewayParts.js';
 import { silentLogger } from '../src/logger.js';
@@ -39,6 +42,7 @@ async function main() {
       ops: { type: 'string', default: '2000' },
       concurrency: { type: 'string', default: '16' },
       direct: { type: 'boolean', default: false },
+      'direct-reads': { type: 'string', default: 'sdk' },
       seed: { type: 'boolean', default: false },
     },
   });
@@ -58,10 +62,13 @@ async function main() {
   const headers = new HeaderMap([['content-type', 'application/json']]);
   await parts.server.start();
   const direct = directCases[spec.direct]!;
+  const directReads = values['direct-reads'] === 'lean' ? 'lean' : 'sdk';
+  const directDynamo = dynamoFromConfig({ ...config, dynamoClient: { ...config.dynamoClient, readPath: directReads } });
+  const directDoc = directDynamo.doc;
 
   const one = async (): Promise<boolean> => {
     if (values.direct) {
-      const result = (await direct(metricsClient(parts.deps.doc, new OperationMetrics()), config.tableName, variables)) as { data?: unknown };
+      const result = (await direct(metricsClient(directDoc, new OperationMetrics()), config.tableName, variables)) as { data?: unknown };
       return result.data !== undefined;
     }
     const metrics = new OperationMetrics();
@@ -94,6 +101,7 @@ async function main() {
   );
   await parts.server.stop();
   parts.dynamo.raw.destroy();
+  directDynamo.raw.destroy();
   if (failed) process.exitCode = 1;
 }
 

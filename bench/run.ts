@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --duration 2 --rounds 3 --warmup 1 --connections 16 --only nested --runner bundle|tsx]`
+ * `npm run bench [-- --duration 2 --rounds 4 --warmup 1 --prewarm 1 --connections 16 --only nested --runner bundle|tsx --direct-reads sdk|lean]`
  *
  * One runner for every case. It starts its own DynamoDB Local, seeds a data
  * set of realistic shape (scripts/dataset.ts), starts three servers on
@@ -10,6 +10,11 @@
  * compiled bundle of bench/serve.ts (`--runner tsx`: from source through
  * tsx, as `npm start` runs); each reports its Node version and whether it
  * runs a bundle, printed before the results and in the table's header.
+ * The direct server reads through the SDK's document client, as a
+ * hand-written endpoint would (`--direct-reads lean` gives it the gateway's
+ * own read path, src/dynamo/readPath.ts, instead). Before the first case,
+ * every case is run for `--prewarm` seconds against the gateway, so
+ * DynamoDB Local's JIT is warm for the first case as for the last.
  * Then, per case:
  *
  * 1. one metered call per server (`x-dynamodb-metrics: 1`): DynamoDB
@@ -65,6 +70,8 @@ interface ModeResult {
   failures: number;
   /** CPU milliseconds per operation: the server process, DynamoDB Local, the load generator. */
   cpu: { server: number; dynamodb: number; client: number };
+  /** ops/s of each round (the servers' runs of one round are adjacent in time). */
+  roundOps: number[];
 }
 
 interface CaseResult {
@@ -137,6 +144,7 @@ function operation(spec: OperationSpec): Case {
           opsPerSec: runs.reduce((s, r) => s + r.requests.total, 0) / runs.reduce((s, r) => s + r.duration, 0),
           failures: runs.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts, 0),
           cpu: perOp(cpu[mode]!, runs.reduce((s, r) => s + r.requests.total, 0)),
+          roundOps: runs.map((r) => r.requests.total / r.duration),
         };
       }
       return { name: spec.name, minimum: spec.minimum, results };
@@ -239,7 +247,8 @@ function report(results: CaseResult[], meta: Record<string, unknown>): string {
   lines.push(`Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; DynamoDB Local (in memory) on the same machine.`);
   const servers = meta.servers as Record<Mode, { node: string; bundled: boolean }>;
   const how = MODES.map((mode) => `${mode} Node ${servers[mode].node} ${servers[mode].bundled ? 'bundle' : 'tsx'}`).join(', ');
-  lines.push(`Servers: one process each (${how}), \`node ${nodeFlags()}\`, NODE_ENV=production, LOG_LEVEL=warn (no per-operation log line). Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating each round. Data: ${meta.data}.`);
+  const directReads = meta.directReads === 'lean' ? "the gateway's read path" : "the SDK's document client";
+  lines.push(`Servers: one process each (${how}), \`node ${nodeFlags()}\`, NODE_ENV=production, LOG_LEVEL=warn (no per-operation log line); the direct server reads through ${directReads}. Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating each round. Data: ${meta.data}.`);
   lines.push('');
   lines.push('| operation | server | DynamoDB requests | waves | capacity units | p50 ms | p99 ms | ops/s | CPU ms/op: server · DynamoDB Local · load gen | same answer |');
   lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|');
@@ -254,17 +263,26 @@ function report(results: CaseResult[], meta: Record<string, unknown>): string {
     }
   }
   lines.push('');
-  lines.push('| operation | gateway ÷ direct (ops/s) | gateway ÷ naive (ops/s) | gateway requests ÷ naive requests |');
-  lines.push('|---|--:|--:|--:|');
+  lines.push(
+    '| operation | gateway ÷ direct (ops/s) | median of per-round gateway ÷ direct (ops/s) | direct ÷ gateway (server CPU per op) | gateway ÷ naive (ops/s) | gateway requests ÷ naive requests |',
+  );
+  lines.push('|---|--:|--:|--:|--:|--:|');
   for (const c of results) {
     const g = c.results.gateway!;
     const d = c.results.direct;
     const n = c.results.naive;
+    const paired = d ? median(g.roundOps.map((ops, i) => ops / d.roundOps[i]!)) : NaN;
     lines.push(
-      `| ${c.name} | ${d ? fmt(g.opsPerSec / d.opsPerSec, 2) : '–'} | ${n ? fmt(g.opsPerSec / n.opsPerSec, 2) : '–'} | ${n ? `${g.metrics.requests} / ${n.metrics.requests}` : '–'} |`,
+      `| ${c.name} | ${d ? fmt(g.opsPerSec / d.opsPerSec, 2) : '–'} | ${d ? fmt(paired, 2) : '–'} | ${d ? fmt(d.cpu.server / g.cpu.server, 2) : '–'} | ${n ? fmt(g.opsPerSec / n.opsPerSec, 2) : '–'} | ${n ? `${g.metrics.requests} / ${n.metrics.requests}` : '–'} |`,
     );
   }
   return lines.join('\n');
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 // ---------------------------------------------------------------- main
@@ -274,12 +292,16 @@ async function main() {
     options: {
       duration: { type: 'string', default: '2' },
       warmup: { type: 'string', default: '1' },
-      rounds: { type: 'string', default: '3' },
+      rounds: { type: 'string', default: '4' },
       connections: { type: 'string', default: '16' },
       only: { type: 'string' },
       runner: { type: 'string', default: 'bundle' },
+      prewarm: { type: 'string', default: '1' },
+      'direct-reads': { type: 'string', default: 'sdk' },
     },
   });
+  const directReads = values['direct-reads']!;
+  if (directReads !== 'sdk' && directReads !== 'lean') throw new Error(`--direct-reads must be sdk or lean, not ${directReads}`);
   const runner = values.runner as Runner;
   if (runner !== 'bundle' && runner !== 'tsx') throw new Error(`--runner must be bundle or tsx, not ${runner}`);
   const command = await serverCommand(runner);
@@ -319,7 +341,10 @@ async function main() {
     const data = `${dataset.items.length} items (${c.students} students, ${c.courses} courses, ${c.enrollments} enrollments, ${c.customers} customers, ${c.orders} orders, ${c.products} products) seeded in ${fmt(seedSeconds, 1)} s`;
     console.error(data);
 
-    const started3 = await Promise.all(MODES.map((mode) => startServer(mode, env, command)));
+    // The direct server's reads: the SDK's document client (a hand-written endpoint), or the gateway's read path.
+    const started3 = await Promise.all(
+      MODES.map((mode) => startServer(mode, mode === 'direct' ? { ...env, DYNAMODB_READ_PATH: directReads } : env, command)),
+    );
     servers.push(...started3);
     const runs = Object.fromEntries(MODES.map((mode, i) => [mode, { node: started3[i]!.node, bundled: started3[i]!.bundled }]));
     for (const [mode, r] of Object.entries(runs)) console.error(`${mode} server: Node ${r.node}, ${r.bundled ? 'compiled bundle' : 'TypeScript through tsx'}`);
@@ -334,7 +359,13 @@ async function main() {
       rounds: Number(values.rounds),
       connections: Number(values.connections),
     };
-    const cases: Case[] = CASES.filter((s) => !values.only || s.name.includes(values.only)).map(operation);
+    const selected = CASES.filter((s) => !values.only || s.name.includes(values.only));
+    const cases: Case[] = selected.map(operation);
+    // DynamoDB Local (Java) compiles its hot paths during the first tens of seconds: warm every access pattern first.
+    for (const spec of Number(values.prewarm) > 0 ? selected : []) {
+      const r = request(benchEnv, 'gateway', spec, spec.variables(dataset));
+      await autocannon({ ...r, method: 'POST', connections: benchEnv.connections, duration: Number(values.prewarm) });
+    }
     const results: CaseResult[] = [];
     const failed: string[] = [];
     for (const benchCase of cases) {
@@ -354,7 +385,7 @@ async function main() {
         (result.results.direct ? `; direct ${fmt(result.results.direct.opsPerSec)} ops/s` : '') +
         (result.results.naive ? `; naive ${fmt(result.results.naive.opsPerSec)} ops/s` : ''));
     }
-    const meta = { connections: benchEnv.connections, rounds: benchEnv.rounds, duration: benchEnv.duration, warmup: benchEnv.warmup, data, servers: runs };
+    const meta = { connections: benchEnv.connections, rounds: benchEnv.rounds, duration: benchEnv.duration, warmup: benchEnv.warmup, data, servers: runs, directReads };
     const table = report(results, meta);
     console.log(table);
     const below = results.filter((r) => r.minimum !== undefined && r.results.gateway!.metrics.requests !== r.minimum);

@@ -40,6 +40,7 @@ export const DEFAULTS = {
     requestTimeoutMs: 2000,
     throttleAttempts: 10,
     throttleBudgetMs: 5000,
+    readPath: 'lean',
   },
   /** The stream processor (docs/stream.md). */
   stream: {
@@ -258,6 +259,12 @@ export interface DynamoClientConfig {
   throttleAttempts?: number;
   /** `DYNAMODB_THROTTLE_BUDGET_MS` (default 5000): most time one request spends waiting out throttling. */
   throttleBudgetMs?: number;
+  /**
+   * `DYNAMODB_READ_PATH`: `lean` (default) sends GetItem, Query and BatchGetItem
+   * without the SDK's middleware stack (dynamo/readPath.ts); `sdk` sends every
+   * request through the SDK's document client.
+   */
+  readPath?: 'lean' | 'sdk';
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -485,6 +492,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       requestTimeoutMs: intSetting(env, 'DYNAMODB_REQUEST_TIMEOUT_MS', dynamoClient.requestTimeoutMs, 50, 120_000),
       throttleAttempts: intSetting(env, 'DYNAMODB_THROTTLE_ATTEMPTS', dynamoClient.throttleAttempts, 1, 30),
       throttleBudgetMs: intSetting(env, 'DYNAMODB_THROTTLE_BUDGET_MS', dynamoClient.throttleBudgetMs, 0, 120_000),
+      readPath: choiceSetting(env, 'DYNAMODB_READ_PATH', ['lean', 'sdk'] as const, dynamoClient.readPath),
     },
     stream: {
       worker: boolSetting(env, 'STREAM_WORKER', !isAws(env.DYNAMODB_ENDPOINT)),

@@ -1,15 +1,21 @@
 /**
  * The DynamoDB document client, with retries and timeouts configured once.
  *
- * Every DynamoDB request of the gateway goes through the client made here,
- * so middleware added here (request counting, fault injection in tests)
- * sees them all.
+ * Every DynamoDB request of the gateway goes through the client made here:
+ * writes and table management through the SDK's middleware stack (where
+ * request counting is installed), and, unless `readPath: 'sdk'`, the reads
+ * an operation sends through its client view through the read path
+ * (readPath.ts), which shares this client's HTTP handler, credentials,
+ * signer settings and retry strategy. Tests inject faults on both
+ * (test/support/faults.ts).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { IncomingMessage } from 'node:http';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { DEFAULTS, type Config } from '../config.js';
-import { instrumentClient } from './metrics.js';
+import { attachReadPath, instrumentClient } from './metrics.js';
+import { ReadPath } from './readPath.js';
 import { GatewayRetryStrategy } from './retryStrategy.js';
 
 export interface ClientOptions {
@@ -31,6 +37,8 @@ export interface ClientOptions {
   throttleBudgetMs?: number;
   /** First throttling backoff ceiling in ms (default 25; tests use less). */
   throttleBaseDelayMs?: number;
+  /** `lean` (default): operations' reads skip the SDK's middleware stack (readPath.ts); `sdk`: everything through the SDK. */
+  readPath?: 'lean' | 'sdk';
 }
 
 export interface Dynamo {
@@ -38,6 +46,41 @@ export interface Dynamo {
   raw: DynamoDBClient;
   /** Document client: native JS values in and out. */
   doc: DynamoDBDocumentClient;
+  /** The reads' path without the SDK's middleware (undefined with `readPath: 'sdk'`). */
+  reads?: ReadPath;
+}
+
+/**
+ * The SDK's HTTP handler, plus a timeout on the answer's body. The
+ * handler's `requestTimeout` stops counting once the headers arrived: an
+ * answer whose body then stalls would hang its request for good (on both
+ * the SDK path and the read path). Here a body that pauses longer than
+ * the request timeout is destroyed with a `TimeoutError`, which both paths
+ * classify as transient and retry.
+ */
+class StallGuardedHandler extends NodeHttpHandler {
+  constructor(private readonly guard: { requestTimeout: number } & ConstructorParameters<typeof NodeHttpHandler>[0] & object) {
+    super(guard);
+  }
+
+  override async handle(...args: Parameters<NodeHttpHandler['handle']>): ReturnType<NodeHttpHandler['handle']> {
+    const out = await super.handle(...args);
+    const body = out.response.body as IncomingMessage | undefined;
+    if (body && typeof body.on === 'function') guardBody(body, this.guard.requestTimeout);
+    return out;
+  }
+}
+
+function guardBody(body: IncomingMessage, idleMs: number) {
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => body.destroy(Object.assign(new Error(`DynamoDB's answer stalled for ${idleMs} ms`), { name: 'TimeoutError' })), idleMs);
+  };
+  arm();
+  body.on('data', arm);
+  body.once('end', () => clearTimeout(timer));
+  body.once('close', () => clearTimeout(timer));
 }
 
 /** Real AWS endpoints sign with real credentials; anything else (DynamoDB Local, docker) gets dummy ones. */
@@ -45,6 +88,15 @@ const isAwsEndpoint = (endpoint: string) => /\.amazonaws\.com(\.cn)?$/.test(new 
 
 export function createDynamo(options: ClientOptions = {}): Dynamo {
   const local = options.endpoint !== undefined && !isAwsEndpoint(options.endpoint);
+  // One strategy object for both paths: adaptive mode's rate limiter sees every request.
+  const retryStrategy = new GatewayRetryStrategy({
+    maxAttempts: options.maxAttempts ?? DEFAULTS.dynamoClient.maxAttempts,
+    mode: options.retryMode ?? DEFAULTS.dynamoClient.retryMode,
+    throttleAttempts: options.throttleAttempts ?? DEFAULTS.dynamoClient.throttleAttempts,
+    throttleBudgetMs: options.throttleBudgetMs ?? DEFAULTS.dynamoClient.throttleBudgetMs,
+    throttleBaseDelayMs: options.throttleBaseDelayMs,
+  });
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULTS.dynamoClient.requestTimeoutMs;
   const raw = new DynamoDBClient({
     endpoint: options.endpoint,
     // DynamoDB Local verifies neither region nor signature; real AWS uses the SDK's chain.
@@ -53,18 +105,12 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
     maxAttempts: options.maxAttempts ?? DEFAULTS.dynamoClient.maxAttempts,
     retryMode: options.retryMode ?? DEFAULTS.dynamoClient.retryMode,
     // Throttling has its own, larger budget than 5xx and timeouts (retryStrategy.ts).
-    retryStrategy: new GatewayRetryStrategy({
-      maxAttempts: options.maxAttempts ?? DEFAULTS.dynamoClient.maxAttempts,
-      mode: options.retryMode ?? DEFAULTS.dynamoClient.retryMode,
-      throttleAttempts: options.throttleAttempts ?? DEFAULTS.dynamoClient.throttleAttempts,
-      throttleBudgetMs: options.throttleBudgetMs ?? DEFAULTS.dynamoClient.throttleBudgetMs,
-      throttleBaseDelayMs: options.throttleBaseDelayMs,
-    }) as never,
+    retryStrategy: retryStrategy as never,
     // Bounded so an unreachable or hung DynamoDB becomes UNAVAILABLE within seconds, never a hang:
     // worst case ≈ maxAttempts × requestTimeout plus backoff.
-    requestHandler: new NodeHttpHandler({
+    requestHandler: new StallGuardedHandler({
       connectionTimeout: options.connectionTimeoutMs ?? DEFAULTS.dynamoClient.connectionTimeoutMs,
-      requestTimeout: options.requestTimeoutMs ?? DEFAULTS.dynamoClient.requestTimeoutMs,
+      requestTimeout: requestTimeoutMs,
       // Without this the handler only logs a warning when requestTimeout passes and waits on:
       // a DynamoDB that accepts connections but never answers would hang the request for good.
       throwOnRequestTimeout: true,
@@ -74,7 +120,10 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
   const doc = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { removeUndefinedValues: true },
   });
-  return { raw, doc };
+  if ((options.readPath ?? DEFAULTS.dynamoClient.readPath) === 'sdk') return { raw, doc };
+  const reads = new ReadPath(raw, retryStrategy);
+  attachReadPath(doc, reads);
+  return { raw, doc, reads };
 }
 
 /** What a client is built from: the resolved endpoint, the region and the retry/timeout settings. */

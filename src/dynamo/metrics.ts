@@ -36,7 +36,8 @@
  *   Transact*) are summed.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ReadOperation, ReadPath } from './readPath.js';
 
 /** What clients see in `extensions.dynamodb` and what the operation log line carries. */
 export interface MetricsSummary {
@@ -156,19 +157,39 @@ export class OperationMetrics {
  */
 const TAG = Symbol('operationMetrics');
 const SHARED = Symbol('sharedClient');
+const READS = Symbol('readPath');
 type Tagged = { [TAG]?: OperationMetrics };
+type Shared = DynamoDBDocumentClient & { [READS]?: ReadPath };
+
+/** Client views of `doc` send its reads through `reads` (client.ts). */
+export function attachReadPath(doc: DynamoDBDocumentClient, reads: ReadPath): void {
+  (doc as Shared)[READS] = reads;
+}
+
+/** The read path's operation for a document-client command it serves; undefined for everything else. */
+function readOperation(command: object): ReadOperation | undefined {
+  if (command instanceof QueryCommand) return 'Query';
+  if (command instanceof GetCommand) return 'GetItem';
+  if (command instanceof BatchGetCommand) return 'BatchGetItem';
+  return undefined;
+}
 
 /**
  * A per-operation view of the shared document client: every command sent
  * through it is counted into `metrics`. Cheap to make (one object per
- * operation); everything else is the shared client's.
+ * operation); everything else is the shared client's. GetItem, Query and
+ * BatchGetItem take the shared client's read path when it has one
+ * (readPath.ts, counted there the same way); the rest go through the SDK.
  */
 export function metricsClient(doc: DynamoDBDocumentClient, metrics: OperationMetrics): DynamoDBDocumentClient {
   // A view of a view counts into its own metrics, on the shared client.
   const shared = (doc as { [SHARED]?: DynamoDBDocumentClient })[SHARED] ?? doc;
   const view = Object.create(shared) as DynamoDBDocumentClient & { [SHARED]?: DynamoDBDocumentClient };
   view[SHARED] = shared;
+  const reads = (shared as Shared)[READS];
   const send = (command: { input: object }, ...rest: unknown[]) => {
+    const operation = reads && rest.length === 0 ? readOperation(command) : undefined;
+    if (operation) return reads!.send(operation, command.input as Record<string, unknown>, metrics);
     (command.input as Tagged)[TAG] = metrics;
     return (shared.send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
   };

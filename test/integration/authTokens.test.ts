@@ -38,12 +38,15 @@ const env = () => ({
 async function dynamoRequests<T>(run: () => Promise<T>): Promise<{ value: T; requests: number }> {
   const doc = vi.spyOn(gateway.dynamo.doc, 'send');
   const raw = vi.spyOn(gateway.dynamo.raw, 'send');
+  // Operations' reads skip both clients' send (src/dynamo/readPath.ts).
+  const reads = gateway.dynamo.reads ? vi.spyOn(gateway.dynamo.reads, 'send') : undefined;
   try {
     const value = await run();
-    return { value, requests: doc.mock.calls.length + raw.mock.calls.length };
+    return { value, requests: doc.mock.calls.length + raw.mock.calls.length + (reads?.mock.calls.length ?? 0) };
   } finally {
     doc.mockRestore();
     raw.mockRestore();
+    reads?.mockRestore();
   }
 }
 

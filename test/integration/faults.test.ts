@@ -33,7 +33,7 @@ describe('throttling and 5xx from DynamoDB', () => {
     const clean = await gw.counted(NESTED);
     expect(clean.result.errors).toBeUndefined();
 
-    removeFaults = injectFaults(gw.dynamo.raw, ({ attempt }) =>
+    removeFaults = injectFaults(gw.dynamo, ({ attempt }) =>
       attempt === 1 ? dynamoFault('ProvisionedThroughputExceededException') : null,
     );
     const throttled = await gw.counted(NESTED);
@@ -48,7 +48,7 @@ describe('throttling and 5xx from DynamoDB', () => {
     ['InternalServerError', 3],
     ['ServiceUnavailable', 3],
   ])('answers UNAVAILABLE when every attempt fails with %s, after %i attempts (throttling has its own budget)', async (kind, attempts) => {
-    removeFaults = injectFaults(gw.dynamo.raw, () => dynamoFault(kind));
+    removeFaults = injectFaults(gw.dynamo, () => dynamoFault(kind));
     const { result, requests } = await gw.counted(`{ student(id: "1") { name } }`);
     expect(result.data).toEqual({ student: null });
     expect(codes(result)).toEqual(['UNAVAILABLE']);
@@ -57,7 +57,7 @@ describe('throttling and 5xx from DynamoDB', () => {
   });
 
   it('answers UNAVAILABLE for a connection read whose Query is throttled on every attempt', async () => {
-    removeFaults = injectFaults(gw.dynamo.raw, ({ operation }) => (operation === 'Query' ? dynamoFault('ThrottlingException') : null));
+    removeFaults = injectFaults(gw.dynamo, ({ operation }) => (operation === 'Query' ? dynamoFault('ThrottlingException') : null));
     const { result, requests } = await gw.counted(`{ course(id: "A") { title students(first: 2) { edges { node { id } } } } }`);
     expect(codes(result)).toEqual(['UNAVAILABLE']);
     expect(result.data).toEqual({ course: null });
@@ -71,7 +71,7 @@ describe('throttling and 5xx from DynamoDB', () => {
     let seed = 42;
     const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     let throttled = 0;
-    removeFaults = injectFaults(gw.dynamo.raw, () => (next() < 0.3 ? (throttled++, dynamoFault('ThrottlingException')) : null));
+    removeFaults = injectFaults(gw.dynamo, () => (next() < 0.3 ? (throttled++, dynamoFault('ThrottlingException')) : null));
     const query = `query($id: ID!) { course(id: $id) { title students(first: 2) { edges { node { id name } } } } }`;
     let failed = 0;
     for (let round = 0; round < 15; round++) {
@@ -83,7 +83,7 @@ describe('throttling and 5xx from DynamoDB', () => {
   });
 
   it('answers HTTP 200 with UNAVAILABLE errors, never a 5xx, when every field failed', async () => {
-    removeFaults = injectFaults(gw.dynamo.raw, () => dynamoFault('ServiceUnavailable'));
+    removeFaults = injectFaults(gw.dynamo, () => dynamoFault('ServiceUnavailable'));
     const url = await gw.listen();
     const { status, json } = await postGraphQL(url, { query: `{ a: student(id: "1") { name } b: course(id: "A") { title } }` });
     expect(status).toBe(200);
@@ -115,7 +115,7 @@ function gatewayAt(endpoint: string, client: Omit<ClientOptions, 'endpoint'> = {
 describe('adaptive retry mode', () => {
   it('still retries throttling with DYNAMODB_RETRY_MODE=adaptive, within the throttling budget', async () => {
     const adaptive = gatewayAt(localEndpoint(), { retryMode: 'adaptive', throttleBaseDelayMs: 1 });
-    const remove = injectFaults(adaptive.dynamo.raw, ({ attempt }) => (attempt <= 2 ? dynamoFault('ThrottlingException') : null));
+    const remove = injectFaults(adaptive.dynamo, ({ attempt }) => (attempt <= 2 ? dynamoFault('ThrottlingException') : null));
     try {
       const { result, requests } = await adaptive.counted(`{ student(id: "1") { name } }`);
       expect(result.errors).toBeUndefined();
@@ -195,7 +195,7 @@ describe('writes under faults (transaction level; mutations build on this)', () 
   it('leaves the table as it was when every attempt of a transaction is throttled, and reports it as UNAVAILABLE', async () => {
     const before = await gw.scan();
     const metrics = new OperationMetrics();
-    removeFaults = injectFaults(gw.dynamo.raw, ({ operation }) =>
+    removeFaults = injectFaults(gw.dynamo, ({ operation }) =>
       operation === 'TransactWriteItems' ? dynamoFault('ThrottlingException') : null,
     );
     const error = await write(metrics).catch((e: unknown) => e);
@@ -232,7 +232,7 @@ describe('writes under faults (transaction level; mutations build on this)', () 
 describe('mutations under faults (GraphQL level)', () => {
   it('answers enroll under persistent throttling with UNAVAILABLE and leaves no edge, counter or copy behind', async () => {
     const before = await gw.scan();
-    removeFaults = injectFaults(gw.dynamo.raw, ({ operation }) =>
+    removeFaults = injectFaults(gw.dynamo, ({ operation }) =>
       operation === 'TransactWriteItems' ? dynamoFault('ThrottlingException') : null,
     );
     const result = await gw.run(`mutation { enroll(studentId: "4", courseId: "B") { enrolledAt } }`);
@@ -244,7 +244,7 @@ describe('mutations under faults (GraphQL level)', () => {
 
   it('answers placeOrder with UNAVAILABLE when DynamoDB answers 5xx, and writes nothing', async () => {
     const before = await gw.scan();
-    removeFaults = injectFaults(gw.dynamo.raw, ({ operation }) =>
+    removeFaults = injectFaults(gw.dynamo, ({ operation }) =>
       operation === 'TransactWriteItems' ? dynamoFault('InternalServerError') : null,
     );
     const result = await gw.run(`mutation { placeOrder(customerId: "1", input: { total: 5 }) { id } }`);
@@ -255,7 +255,7 @@ describe('mutations under faults (GraphQL level)', () => {
   });
 
   it('completes enroll when only the first attempts are throttled', async () => {
-    removeFaults = injectFaults(gw.dynamo.raw, ({ attempt }) =>
+    removeFaults = injectFaults(gw.dynamo, ({ attempt }) =>
       attempt === 1 ? dynamoFault('ProvisionedThroughputExceededException') : null,
     );
     const result = await gw.run(`mutation { enroll(studentId: "4", courseId: "C") { node { id title } } }`);

@@ -117,7 +117,7 @@ describe('Idempotency-Key on mutations', () => {
   });
 
   it('releases the key when the mutation failed as UNAVAILABLE and wrote nothing, so a retry runs it', async () => {
-    removeFaults = injectFaults(gw.dynamo.raw, ({ operation }) => (operation === 'TransactWriteItems' ? dynamoFault('ServiceUnavailable') : null));
+    removeFaults = injectFaults(gw.dynamo, ({ operation }) => (operation === 'TransactWriteItems' ? dynamoFault('ServiceUnavailable') : null));
     const failed = await post({ query: PLACE, variables: { total: 6 } }, { 'idempotency-key': 'order-6' });
     expect(failed.json.errors[0].extensions.code).toBe('UNAVAILABLE');
     removeFaults();

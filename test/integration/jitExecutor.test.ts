@@ -76,7 +76,7 @@ describe('compiled execution (graphql-jit) against graphql-js', () => {
   });
 
   it('turns DynamoDB failing into UNAVAILABLE with the same shape', async () => {
-    const removers = Object.values(servers).map(({ gw }) => injectFaults(gw.dynamo.raw, () => dynamoFault('ServiceUnavailable')));
+    const removers = Object.values(servers).map(({ gw }) => injectFaults(gw.dynamo, () => dynamoFault('ServiceUnavailable')));
     try {
       const { jit, graphqlJs } = await both({ query: '{ a: student(id: "1") { name } b: course(id: "A") { title } }' });
       expect(jit.json.errors.map((e: any) => e.extensions.code)).toEqual(['UNAVAILABLE', 'UNAVAILABLE']);

@@ -121,11 +121,16 @@ describe('shutdown', () => {
     const events: string[] = [];
     let reached!: () => void;
     const reachedDynamo = new Promise<void>((resolve) => (reached = resolve));
-    // Hold every DynamoDB request 300 ms, so the request is in flight when stop() is called.
+    // Hold every DynamoDB request 300 ms, so the request is in flight when stop() is called
+    // (reads take the read path, everything else the SDK's middleware stack).
+    const hold = async () => {
+      reached();
+      await new Promise((r) => setTimeout(r, 300));
+    };
+    gateway.dynamo.reads?.onAttempt(hold);
     gateway.dynamo.raw.middlewareStack.add(
       (next: (args: any) => Promise<any>) => async (args: any) => {
-        reached();
-        await new Promise((r) => setTimeout(r, 300));
+        await hold();
         return next(args);
       },
       { step: 'finalizeRequest', name: 'slowDynamo' },

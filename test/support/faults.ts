@@ -1,12 +1,17 @@
 /**
- * Fault injection at the SDK middleware level, for what DynamoDB Local
- * cannot do (throttle, fail with 5xx). The middleware sits in the
- * deserialize step, below the SDK's retry middleware and just inside the
- * request counter: every attempt is counted, and a fault thrown here is
- * retried by the SDK exactly as a real DynamoDB answer would be.
+ * Fault injection for what DynamoDB Local cannot do (throttle, fail with
+ * 5xx), on both of the client's paths:
+ * - the SDK (writes, table management): a middleware in the deserialize
+ *   step, below the SDK's retry middleware and just inside the request
+ *   counter;
+ * - the read path (src/dynamo/readPath.ts: operations' GetItem, Query,
+ *   BatchGetItem): an attempt hook, run after the attempt is counted.
+ * On both every attempt is counted, and a fault is retried exactly as a
+ * real DynamoDB answer would be.
  */
 import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { Dynamo } from '../../src/dynamo/client.js';
 
 
 export type FaultKind = 'ProvisionedThroughputExceededException' | 'ThrottlingException' | 'InternalServerError' | 'ServiceUnavailable';
@@ -35,10 +40,23 @@ export interface Attempt {
 }
 
 /**
- * Fails the attempts for which `decide` returns a fault. Returns a function
- * that removes the injection again.
+ * Fails the attempts for which `decide` returns a fault, on both paths.
+ * Returns a function that removes the injection again.
  */
-export function injectFaults(client: DynamoDBClient, decide: (attempt: Attempt) => Error | null): () => void {
+export function injectFaults(dynamo: Dynamo, decide: (attempt: Attempt) => Error | null): () => void {
+  const removeSdk = injectSdkFaults(dynamo.raw, decide);
+  const removeReads = dynamo.reads?.onAttempt(({ operation, attempt }) => {
+    const fault = decide({ operation, attempt });
+    if (fault) throw fault;
+  });
+  return () => {
+    removeSdk();
+    removeReads?.();
+  };
+}
+
+/** The SDK path only: a middleware below the retries. */
+function injectSdkFaults(client: DynamoDBClient, decide: (attempt: Attempt) => Error | null): () => void {
   const name = `faultInjection${Math.random().toString(36).slice(2)}`;
   const attempts = new WeakMap<object, number>();
   client.middlewareStack.addRelativeTo(

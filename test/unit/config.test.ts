@@ -252,6 +252,7 @@ describe('security configuration', () => {
       requestTimeoutMs: 800,
       throttleAttempts: 10,
       throttleBudgetMs: 5000,
+      readPath: 'lean',
     });
   });
 
@@ -265,6 +266,7 @@ describe('security configuration', () => {
       requestTimeoutMs: 2000,
       throttleAttempts: 10,
       throttleBudgetMs: 5000,
+      readPath: 'lean',
     });
   });
 
@@ -287,12 +289,14 @@ describe('security configuration', () => {
       HEALTH_CACHE_MS: '2000',
       DYNAMODB_THROTTLE_ATTEMPTS: '6',
       DYNAMODB_THROTTLE_BUDGET_MS: '3000',
+      DYNAMODB_READ_PATH: 'sdk',
     });
     expect(set.operationLimits).toEqual({ maxRequests: 500, maxInFlight: 8, maxResponseFields: 1000 });
     expect(set.http).toEqual({ headersTimeoutMs: 5000, requestTimeoutMs: 15_000, keepAliveTimeoutMs: 2000, maxConnections: 200 });
     expect(set.idempotencyTtlSeconds).toBe(3600);
     expect(set.healthCacheMs).toBe(2000);
-    expect(set.dynamoClient).toMatchObject({ throttleAttempts: 6, throttleBudgetMs: 3000 });
+    expect(set.dynamoClient).toMatchObject({ throttleAttempts: 6, throttleBudgetMs: 3000, readPath: 'sdk' });
+    expect(() => loadConfig({ DYNAMODB_READ_PATH: 'fast' })).toThrow(/^DYNAMODB_READ_PATH /);
     expect(() => loadConfig({ MAX_DYNAMODB_REQUESTS: '0' })).toThrow(/^MAX_DYNAMODB_REQUESTS /);
     expect(() => loadConfig({ HTTP_REQUEST_TIMEOUT_MS: 'soon' })).toThrow(/^HTTP_REQUEST_TIMEOUT_MS /);
   });
