@@ -47,8 +47,9 @@
  * that attempt as DynamoDB failing it would: the error is classified and
  * retried.
  *
- * The endpoint is resolved once: the configured URL, or the SDK's endpoint
- * rules for the region (FIPS and dual-stack settings included; the regional
+ * The endpoint is resolved once, in the SDK's order: the configured URL,
+ * AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL, or the SDK's endpoint rules
+ * for the region (FIPS and dual-stack settings included; the regional
  * endpoint, not an account-based one).
  */
 import * as dynamodb from '@aws-sdk/client-dynamodb';
@@ -316,6 +317,8 @@ interface ClientConfig {
   endpointProvider: (params: Record<string, unknown>) => { url: URL };
   useFipsEndpoint: () => Promise<boolean>;
   useDualstackEndpoint: () => Promise<boolean>;
+  /** AWS_ENDPOINT_URL_DYNAMODB or AWS_ENDPOINT_URL (environment or shared config), when set. */
+  serviceConfiguredEndpoint?: () => Promise<string | undefined>;
   systemClockOffset?: number;
 }
 
@@ -346,8 +349,13 @@ export class ReadPath {
     return (this.ready ??= (async () => {
       const region = await this.config.region();
       let endpoint: Endpoint;
+      // As the SDK: a configured endpoint, then AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL, then the region's rules.
+      const configured = this.config.endpoint ? undefined : await this.config.serviceConfiguredEndpoint?.();
       if (this.config.endpoint) {
         endpoint = await this.config.endpoint();
+      } else if (configured) {
+        const url = new URL(configured);
+        endpoint = { protocol: url.protocol, hostname: url.hostname, port: url.port ? Number(url.port) : undefined, path: url.pathname };
       } else {
         const { url } = this.config.endpointProvider({
           Region: region,
@@ -397,13 +405,13 @@ export class ReadPath {
     let token = await this.retryStrategy.acquireInitialRetryToken('');
     let attempt = 0;
     let totalRetryDelay = 0;
-    let body: string | undefined;
+    // Marshalled once, before anything is counted (as the document client marshals before its request is counted).
+    const body = JSON.stringify(marshallInput(operation, input));
     for (;;) {
       attempt += 1;
       try {
         metrics?.record(operation); // past the operation's request cap this throws: nothing is sent
         for (const hook of this.hooks) await hook({ operation, attempt, input });
-        body ??= JSON.stringify(marshallInput(operation, input));
         const output = await this.attempt(operation, body);
         this.retryStrategy.recordSuccess(token);
         output.$metadata.attempts = attempt;

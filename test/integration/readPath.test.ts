@@ -240,12 +240,21 @@ describe('the read path’s signature', () => {
     }
   });
 
-  it('sends reads on AWS to the region’s endpoint, FIPS when configured', async () => {
+  it('sends reads on AWS to the region’s endpoint, FIPS when configured, or where AWS_ENDPOINT_URL_DYNAMODB says', async () => {
     const credentials = { accessKeyId: 'AKID', secretAccessKey: 'x' };
     const plain = new DynamoDBClient({ region: 'eu-west-1', credentials });
     const fips = new DynamoDBClient({ region: 'us-east-2', credentials, useFipsEndpoint: true });
     expect(await new ReadPath(plain, strategy()).target()).toBe('https://dynamodb.eu-west-1.amazonaws.com/');
     expect(await new ReadPath(fips, strategy()).target()).toBe('https://dynamodb-fips.us-east-2.amazonaws.com/');
+    // AWS_ENDPOINT_URL_DYNAMODB, as the SDK client reads it: reads and writes never go to different places.
+    vi.stubEnv('AWS_ENDPOINT_URL_DYNAMODB', 'http://127.0.0.1:4566');
+    const configured = new DynamoDBClient({ region: 'eu-west-1', credentials });
+    try {
+      expect(await new ReadPath(configured, strategy()).target()).toBe('http://127.0.0.1:4566/');
+    } finally {
+      vi.unstubAllEnvs();
+      configured.destroy();
+    }
     plain.destroy();
     fips.destroy();
   });
