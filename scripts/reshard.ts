@@ -31,6 +31,7 @@ async function main() {
     const result = await reshardCourse({ doc: dynamo.doc, tableName: config.tableName }, values.course, shards, {
       ...config.reshard,
       onProgress: ({ moved, sweep }) => console.error(`sweep ${sweep}: ${moved} edges moved`),
+      onStep: (step) => console.error(`step done: ${step}`),
     });
     console.log(JSON.stringify(result));
   } finally {

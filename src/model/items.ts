@@ -21,6 +21,7 @@ import {
   productKey,
   studentKey,
 } from '../dynamo/keys.js';
+import { COURSE_SHARDS_ATTR } from './courseLayout.js';
 
 export const studentItem = (s: { id: string; name: string; email?: string | null; courseCount?: number }): Item => ({
   ...studentKey(s.id),
@@ -49,6 +50,12 @@ export const enrollmentItem = (e: {
   courseId: string;
   /** The course's shard count (absent = 1, unsharded). */
   shards?: number;
+  /**
+   * Whether the edge carries a copy of that shard count (`courseShards`,
+   * model/courseLayout.ts); default true. False while a reshard prepares or
+   * moves the course's edges, and to write an edge as another program would.
+   */
+  copyLayout?: boolean;
   enrolledAt: string;
   courseTitle: string;
   studentName: string;
@@ -60,6 +67,7 @@ export const enrollmentItem = (e: {
   enrolledAt: e.enrolledAt,
   courseTitle: e.courseTitle,
   studentName: e.studentName,
+  ...(e.copyLayout === false ? {} : { [COURSE_SHARDS_ATTR]: e.shards ?? 1 }),
   ...(e.courseTitleVersion !== undefined ? { courseTitleVersion: e.courseTitleVersion } : {}),
   ...(e.studentNameVersion !== undefined ? { studentNameVersion: e.studentNameVersion } : {}),
 });

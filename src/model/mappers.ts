@@ -6,7 +6,7 @@
 import type { Item } from '../dynamo/batchGet.js';
 import { idFrom } from '../dynamo/keys.js';
 import { invariant } from '../graphql/errors.js';
-import { layoutOf } from './courseLayout.js';
+import { edgeLayout, layoutOf } from './courseLayout.js';
 import type {
   CourseRecord,
   CourseStudentEdgeRecord,
@@ -77,11 +77,17 @@ export const toPart = (item: Item): PartRecord => ({
   quantity: num(item.quantity) ?? 0,
 });
 
-/** An enrollment edge read from the student's side (the cursor is added by connections/connection.ts): the node is the course, titled from the copy when present. */
-export const toStudentCourseEdge = (item: Item): Omit<StudentCourseEdgeRecord, 'cursor'> => ({
-  enrolledAt: str(item.enrolledAt) ?? '',
-  node: { id: idOf('COURSE', item.SK), title: str(item.courseTitle), complete: false },
-});
+/**
+ * An enrollment edge read from the student's side (the cursor is added by connections/connection.ts): the node is
+ * the course, titled from the copy when present, with the layout the edge's copy gives (if it carries a valid one).
+ */
+export const toStudentCourseEdge = (item: Item): Omit<StudentCourseEdgeRecord, 'cursor'> => {
+  const layout = edgeLayout(item);
+  return {
+    enrolledAt: str(item.enrolledAt) ?? '',
+    node: { id: idOf('COURSE', item.SK), title: str(item.courseTitle), ...(layout ? { layout } : {}), complete: false },
+  };
+};
 
 /** An enrollment edge read from the course's side (GSI1): the node is the student. */
 export const toCourseStudentEdge = (item: Item): Omit<CourseStudentEdgeRecord, 'cursor'> => ({

@@ -26,7 +26,10 @@ export interface CourseRecord {
   studentCount?: number;
   /** A rename or delete is still propagating (model/copiedFields.ts); unknown on partial records. */
   propagating?: boolean;
-  /** Where its enrollments and count live (complete records only). */
+  /**
+   * Where its enrollments and count live: from the course item (complete records), or from an edge's copy of
+   * the shard count (partial records; never a moving layout); unknown otherwise.
+   */
   layout?: CourseLayout;
   complete: boolean;
 }

@@ -8,12 +8,15 @@
  * - Arguments and cursors are checked first: a bad one is BAD_USER_INPUT
  *   before any request (cursors are bound to the course, not to its shard
  *   count, so no layout is needed to check them).
- * - The layout comes from the course item. A record read from the item has
- *   it; a record built from an edge's copy loads the item (batched with
- *   every other item read of the tick) while the unsharded partition's page
- *   is read speculatively next to it, so an unsharded course costs no extra
- *   wave.
- * - totalCount: the course item's `studentCount` (unsharded), the N counter
+ * - The layout comes from the course item, or from the edge the course was
+ *   reached through when that edge carries a copy of it (model/courseLayout.ts:
+ *   a copy is only ever present while the course is in that one layout, and
+ *   stays true for the length of a request). A record without either loads
+ *   the item (batched with every other item read of the tick) while the
+ *   unsharded partition's page is read speculatively next to it, so an
+ *   unsharded course costs no extra wave.
+ * - totalCount: the course item's `studentCount` (unsharded; read when only
+ *   the edge's copy was known), the N counter
  *   items in one BatchGetItem (sharded), or, while edges move, both layouts'
  *   counters in one TransactGetItems (a consistent snapshot).
  * - While a reshard is moving edges, a page is read between two strongly
@@ -91,9 +94,20 @@ function partitionOfCounter(courseId: string, key: { PK: string }): Collection {
 }
 
 /** Sum of the course's counters; a counter that is absent (not maintained) is replaced by a count of its partition. */
-async function countStudents(ctx: Context, course: CourseRecord, layout: CourseLayout): Promise<number> {
+async function countStudents(
+  ctx: Context,
+  course: CourseRecord,
+  layout: CourseLayout,
+  loadCourse: (id: string) => Promise<CourseRecord | null>,
+): Promise<number> {
   const keys = courseCounters(course.id, layout);
   let items: (Item | null)[];
+  if (layout.shards === 1 && !isMoving(layout) && !course.complete) {
+    // The layout came from an edge's copy: the count is on the course item.
+    const loaded = await loadCourse(course.id);
+    if (typeof loaded?.studentCount === 'number') return loaded.studentCount;
+    return ctx.loaders.count.load(courseStudents(course.id));
+  }
   if (isMoving(layout)) {
     const out = await ctx.doc.send(
       new TransactGetCommand({ TransactItems: keys.map((k) => ({ Get: { TableName: ctx.tableName, Key: { PK: k.PK, SK: k.SK } } })) }),
@@ -136,7 +150,7 @@ export async function courseStudentsConnection(
   const layout = course.layout ?? UNSHARDED;
   // A sharded count is items of its own: read them next to the page when the count is selected.
   let counting: Promise<number> | undefined;
-  const count = () => (counting ??= countStudents(ctx, course, layout));
+  const count = () => (counting ??= countStudents(ctx, course, layout, loadCourse));
   if (wantsCount && layout.shards > 1 && !isMoving(layout)) count().catch(() => {});
   const { plan, page, layout: read } = isMoving(layout)
     ? await readWhileMoving(ctx, course.id, args)
@@ -145,7 +159,7 @@ export async function courseStudentsConnection(
         const p = layout.shards === 1 ? unshardedPlan : planMergedPage(ctx.cursors, merged, args);
         return { plan: p, page: await readMergedPage(p, loaderReader(ctx)), layout };
       })();
-  const total = read === layout ? count : () => countStudents(ctx, course, read);
+  const total = read === layout ? count : () => countStudents(ctx, course, read, loadCourse);
   return mergedConnection(ctx.cursors, plan, page, toCourseStudentEdge as (item: Item) => Omit<CourseStudentEdgeRecord, 'cursor'>, total) as ConnectionRecord<CourseStudentEdgeRecord>;
 }
 

@@ -14,6 +14,10 @@
  * conditions fail, it reads again and retries; when the edge's own
  * condition fails, the student is already enrolled (CONFLICT).
  *
+ * The edge also carries a copy of the course's shard count (`courseShards`)
+ * unless a reshard is under way, so that readers reaching the course through
+ * the edge need not read the course item for its layout.
+ *
  * On a write-sharded course (docs/sharding.md) the edge is indexed under the
  * student's shard and the count changes in that shard's counter item, never
  * on the course item (whose partition would be hot again): the transaction
@@ -31,7 +35,7 @@ import { toCourse } from '../model/mappers.js';
 import type { CourseRecord } from '../model/records.js';
 import { validateId } from '../connections/args.js';
 import { absent, conditionCheck, counterAfter, counterChange, DELETING_ATTR, exists, unchanged } from './conditions.js';
-import { isMoving, layoutOf } from '../model/courseLayout.js';
+import { isMoving, layoutOf, layoutToCopy } from '../model/courseLayout.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
 import { getItem, type Store } from './store.js';
 import { tryTransact, type TransactItem } from './transact.js';
@@ -117,6 +121,8 @@ export async function enroll(store: Store, studentId: string, courseId: string):
       studentId,
       courseId,
       shards,
+      // The layout's copy, unless a reshard is preparing or moving edges (model/courseLayout.ts).
+      copyLayout: layoutToCopy(course) !== null,
       enrolledAt: new Date().toISOString(),
       // Absent on tables written by other programs: the attribute is then left out (removeUndefinedValues).
       courseTitle: course.title as string,

@@ -4,13 +4,23 @@
  * the gateway keeps serving reads and writes.
  *
  * Steps (resumable: run again after a crash and it continues)
- * 1. Counter items of the new layout are created at 0 where missing.
- * 2. The course item switches: `shards = N`, `reshardFrom = P`. From then
- *    on enrollments are written in the new layout, and readers read the
- *    partitions and counters of both layouts (model/courseLayout.ts).
- * 3. Grace: wait until every request that read the course before the switch
- *    (and may still write the old layout) has finished.
- * 4. Sweep: every edge under an old-layout partition that belongs elsewhere
+ * 1. Prepare: the course item gets `reshardTo = N`. Its layout is still P,
+ *    but enrollments stop copying the layout onto their edges
+ *    (`courseShards`, model/courseLayout.ts).
+ * 2. Grace (+ settle): every request that read the course before that (and
+ *    may still write an edge with a copy) has finished, and its edge shows
+ *    in the index.
+ * 3. Copies off: every edge of the course drops its `courseShards`; then
+ *    `settleMs` for the edges' readers to see it. From here on a reader that
+ *    reaches the course through an edge reads the course item for its
+ *    layout, as the moving layout needs.
+ * 4. Counter items of the new layout are created at 0 where missing, and the
+ *    course item switches: `shards = N`, `reshardFrom = P` (`reshardTo`
+ *    goes). From then on enrollments are written in the new layout, and
+ *    readers read the partitions and counters of both layouts.
+ * 5. Grace: every request that read the course item before the switch, or a
+ *    layout copy before step 3 removed it, has finished.
+ * 6. Sweep: every edge under an old-layout partition that belongs elsewhere
  *    is moved, each in one transaction with its count: the edge's GSI1PK
  *    changes (on the condition that it is still where it was read) and the
  *    old partition's counter goes down by one as the new one's goes up.
@@ -19,11 +29,21 @@
  *    the index has had `settleMs` to show the moves), so a reader that sees
  *    the same even value before and after its Queries saw no edge mid-move.
  *    Sweeps repeat until one moves nothing.
- * 5. The course item drops `reshardFrom`; counters only the old layout had
+ * 7. The course item drops `reshardFrom` (enrollments copy the layout
+ *    again) and gets `reshardCopies = N`; counters only the old layout had
  *    (all at 0 now) are deleted.
+ * 8. Copies back: every edge (all in the new layout now) that lacks one
+ *    gets `courseShards = N`, on the condition that it is still indexed
+ *    there; then `reshardCopies` goes. No other reshard starts before that
+ *    (its step 3 could race these writes).
+ *
+ * Asked for the shard count the course already has, it moves nothing: it
+ * calls off a prepared reshard, and writes the layout copy onto every edge
+ * that lacks one (as step 8 does), e.g. edges enrolled before copies existed.
  *
  * Exact as long as (a) a request finishes within the grace period and (b)
- * the index shows a committed move within `settleMs`; both are settings.
+ * the index (and a replica of the table) shows a committed write within
+ * `settleMs`; both are settings.
  */
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import {
@@ -43,7 +63,16 @@ import {
 import { badUserInput, notFound } from '../graphql/errors.js';
 import { batchGet } from '../dynamo/batchGet.js';
 import { validateId } from '../connections/args.js';
-import { courseCounters, layoutOf, RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, SHARDS_ATTR } from '../model/courseLayout.js';
+import {
+  COURSE_SHARDS_ATTR,
+  courseCounters,
+  layoutOf,
+  RESHARD_FROM_ATTR,
+  RESHARD_MOVES_ATTR,
+  RESHARD_TO_ATTR,
+  RESTORING_ATTR,
+  SHARDS_ATTR,
+} from '../model/courseLayout.js';
 import { getItem, type Store } from './store.js';
 import { sleep } from '../dynamo/backoff.js';
 import { transact, TransactionCancelled } from './transact.js';
@@ -58,7 +87,14 @@ export interface ReshardOptions {
   /** Pause between batches, so readers find windows without moves. */
   pauseMs: number;
   onProgress?: (event: { moved: number; sweep: number }) => void;
+  /** Called when a step is done (awaited: tests hold the reshard there to read the course mid-way). */
+  onStep?: (step: ReshardStep) => void | Promise<void>;
 }
+
+/** The steps a reshard reports, in order (see the module comment). */
+export type ReshardStep = 'prepared' | 'copiesRemoved' | 'switched' | 'moved' | 'copiesRestored';
+
+
 
 export interface ReshardResult {
   courseId: string;
@@ -66,6 +102,9 @@ export interface ReshardResult {
   to: number;
   moved: number;
   sweeps: number;
+  /** Edges whose layout copy was removed (step 3) and written back (step 7). */
+  copiesRemoved: number;
+  copiesRestored: number;
 }
 
 const STUDENT_COUNT = 'studentCount';
@@ -104,8 +143,10 @@ async function moveEdge(store: Store, courseId: string, edge: { PK: string; SK: 
         Update: {
           TableName: store.tableName,
           Key: { PK: edge.PK, SK: edge.SK },
-          UpdateExpression: 'SET GSI1PK = :to',
+          // A moved edge never carries the layout copy (step 7 writes the new one once every edge is moved).
+          UpdateExpression: 'SET GSI1PK = :to REMOVE #copy',
           ConditionExpression: 'GSI1PK = :from',
+          ExpressionAttributeNames: { '#copy': COURSE_SHARDS_ATTR },
           ExpressionAttributeValues: { ':to': to, ':from': from },
         },
       },
@@ -121,24 +162,108 @@ async function moveEdge(store: Store, courseId: string, edge: { PK: string; SK: 
   }
 }
 
+/** Pages of the edges indexed under one GSI1 partition of the course (`Limit` = batch size). */
+async function* edgePages(store: Store, partition: string, batchSize: number) {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await store.doc.send(
+      new QueryCommand({
+        TableName: store.tableName,
+        IndexName: GSI1,
+        KeyConditionExpression: 'GSI1PK = :p AND begins_with(GSI1SK, :s)',
+        ExpressionAttributeValues: { ':p': partition, ':s': prefixOf('STUDENT') },
+        Limit: batchSize,
+        ExclusiveStartKey: startKey,
+      }),
+    );
+    startKey = out.LastEvaluatedKey;
+    yield out.Items ?? [];
+  } while (startKey);
+}
+
+const conditionFailed = (err: unknown) => (err as { name?: string }).name === 'ConditionalCheckFailedException';
+
+/**
+ * Step 3: removes the layout copy from every edge of the course's current
+ * layout that carries one; the number removed. An edge gone meanwhile
+ * (unenrolled) is skipped, never re-created.
+ */
+async function removeCopies(store: Store, courseId: string, shards: number, options: ReshardOptions) {
+  let removed = 0;
+  for (const partition of courseShardPartitions(courseId, shards)) {
+    for await (const items of edgePages(store, partition, options.batchSize)) {
+      const copied = items.filter((item) => item[COURSE_SHARDS_ATTR] !== undefined);
+      const done = await Promise.all(
+        copied.map((item) =>
+          store.doc
+            .send(
+              new UpdateCommand({
+                TableName: store.tableName,
+                Key: { PK: item.PK, SK: item.SK },
+                UpdateExpression: 'REMOVE #copy',
+                ConditionExpression: 'attribute_exists(PK)',
+                ExpressionAttributeNames: { '#copy': COURSE_SHARDS_ATTR },
+              }),
+            )
+            .then(
+              () => true,
+              (err) => {
+                if (conditionFailed(err)) return false;
+                throw err;
+              },
+            ),
+        ),
+      );
+      removed += done.filter(Boolean).length;
+    }
+  }
+  return removed;
+}
+
+/**
+ * Step 8: writes the new layout's copy onto every edge of it that lacks
+ * one, on the condition that the edge still exists and is indexed where it
+ * was read; the number written.
+ */
+async function restoreCopies(store: Store, courseId: string, shards: number, options: ReshardOptions) {
+  let restored = 0;
+  for (const partition of courseShardPartitions(courseId, shards)) {
+    for await (const items of edgePages(store, partition, options.batchSize)) {
+      const lacking = items.filter((item) => item[COURSE_SHARDS_ATTR] !== shards);
+      const done = await Promise.all(
+        lacking.map((item) =>
+          store.doc
+            .send(
+              new UpdateCommand({
+                TableName: store.tableName,
+                Key: { PK: item.PK, SK: item.SK },
+                UpdateExpression: 'SET #copy = :n',
+                ConditionExpression: 'attribute_exists(PK) AND GSI1PK = :p',
+                ExpressionAttributeNames: { '#copy': COURSE_SHARDS_ATTR },
+                ExpressionAttributeValues: { ':n': shards, ':p': partition },
+              }),
+            )
+            .then(
+              () => true,
+              (err) => {
+                if (conditionFailed(err)) return false;
+                throw err;
+              },
+            ),
+        ),
+      );
+      restored += done.filter(Boolean).length;
+    }
+  }
+  return restored;
+}
+
 /** One pass over the old layout's partitions; the number of edges moved. */
 async function sweep(store: Store, courseId: string, from: number, to: number, options: ReshardOptions, sweepNo: number) {
   let moved = 0;
   for (const partition of courseShardPartitions(courseId, from)) {
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const out = await store.doc.send(
-        new QueryCommand({
-          TableName: store.tableName,
-          IndexName: GSI1,
-          KeyConditionExpression: 'GSI1PK = :p AND begins_with(GSI1SK, :s)',
-          ExpressionAttributeValues: { ':p': partition, ':s': prefixOf('STUDENT') },
-          Limit: options.batchSize,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      startKey = out.LastEvaluatedKey;
-      const misplaced = (out.Items ?? []).flatMap((item) => {
+    for await (const items of edgePages(store, partition, options.batchSize)) {
+      const misplaced = items.flatMap((item) => {
         const studentId = idFrom('STUDENT', item.GSI1SK);
         const target = studentId === null ? null : enrollmentPartition(studentId, courseId, to);
         return target && target !== partition ? [{ edge: { PK: String(item.PK), SK: String(item.SK) }, target }] : [];
@@ -154,7 +279,7 @@ async function sweep(store: Store, courseId: string, from: number, to: number, o
       }
       options.onProgress?.({ moved, sweep: sweepNo });
       await sleep(options.pauseMs);
-    } while (startKey);
+    }
   }
   return moved;
 }
@@ -167,19 +292,60 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
   const course = await getItem(store, courseKey(courseId));
   if (!course) throw notFound(`Course ${courseId} not found`);
   let layout = layoutOf(course);
+  const preparing = typeof course[RESHARD_TO_ATTR] === 'number' ? (course[RESHARD_TO_ATTR] as number) : null;
   if (layout.reshardFrom !== null && layout.shards !== shards) {
     throw badUserInput(`course ${courseId} is being resharded from ${layout.reshardFrom} to ${layout.shards} shards; finish that first`, 'shards');
   }
-  if (layout.reshardFrom === null && layout.shards === shards) return { courseId, from: shards, to: shards, moved: 0, sweeps: 0 };
+  const restoring = course[RESTORING_ATTR];
+  if (restoring !== undefined && restoring !== shards) {
+    throw badUserInput(`course ${courseId} is finishing a reshard to ${String(restoring)} shards; run that again first`, 'shards');
+  }
+  const unmoved = { courseId, from: shards, to: shards, moved: 0, sweeps: 0, copiesRemoved: 0, copiesRestored: 0 };
+  if (layout.reshardFrom === null && layout.shards === shards) {
+    // A reshard prepared but never switched is called off by asking for the layout the course has.
+    if (preparing !== null) await callOff(store, courseId, preparing);
+    // Nothing to move: the edges that lack the layout copy (written before copies existed, during an earlier
+    // reshard, or by an interrupted one) get it, as in step 8.
+    if (restoring === undefined) await startCopies(store, courseId, shards, course[SHARDS_ATTR]);
+    return { ...unmoved, copiesRestored: await finishCopies(store, courseId, shards, options) };
+  }
+  if (preparing !== null && preparing !== shards) {
+    throw badUserInput(`course ${courseId} is being prepared for a reshard to ${preparing} shards; finish that first`, 'shards');
+  }
   const from = layout.reshardFrom ?? layout.shards;
+  let copiesRemoved = 0;
 
-  // 1. Counters of the new layout exist (at 0) before any edge is counted there.
   if (layout.reshardFrom === null) {
     // Counts move with the edges: they must be kept in the old layout, or the moved counts would be wrong.
     const counters = await batchGet(store.doc, store.tableName, courseCounters(courseId, layout), { consistentRead: true });
     if (counters.some((c) => typeof c?.[STUDENT_COUNT] !== 'number')) {
       throw badUserInput(`the student count of course ${courseId} is not maintained (a counter is missing); it cannot be resharded`, 'course');
     }
+    const was = course[SHARDS_ATTR] === undefined ? {} : { ':was': course[SHARDS_ATTR] };
+    const sameShards = course[SHARDS_ATTR] === undefined ? 'attribute_not_exists(#s)' : '#s = :was';
+
+    // 1. Prepare: enrollments stop copying the layout onto their edges.
+    if (preparing === null) {
+      await store.doc.send(
+        new UpdateCommand({
+          TableName: store.tableName,
+          Key: courseKey(courseId),
+          UpdateExpression: 'SET #t = :to',
+          ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${sameShards}`,
+          ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
+          ExpressionAttributeValues: { ':to': shards, ...was },
+        }),
+      );
+    }
+    await options.onStep?.('prepared');
+    // 2. Requests that read the course before (and may still write a copy) finish; their edges reach the index.
+    await sleep(options.graceMs + options.settleMs);
+    // 3. No edge says where the course's edges are any more; readers see that before anything moves.
+    copiesRemoved = await removeCopies(store, courseId, from, options);
+    await sleep(options.settleMs);
+    await options.onStep?.('copiesRemoved');
+
+    // 4. Counters of the new layout exist (at 0) before any edge is counted there; then the switch.
     if (shards === 1 && typeof course[STUDENT_COUNT] !== 'number') {
       await store.doc.send(
         new UpdateCommand({
@@ -197,39 +363,33 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
           store.doc
             .send(new PutCommand({ TableName: store.tableName, Item: { ...counterShardKey(courseId, k), [STUDENT_COUNT]: 0 }, ConditionExpression: 'attribute_not_exists(PK)' }))
             .catch((err) => {
-              if ((err as { name?: string }).name !== 'ConditionalCheckFailedException') throw err;
+              if (!conditionFailed(err)) throw err;
             }),
         ),
       );
     }
-    // 2. The switch, on the condition that nobody else switched meanwhile.
+    // The switch, on the condition that nobody else switched or called the reshard off meanwhile.
     await store.doc.send(
       new UpdateCommand({
         TableName: store.tableName,
         Key: courseKey(courseId),
-        UpdateExpression: 'SET #s = :to, #f = :from, #m = if_not_exists(#m, :zero)',
-        ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#f) AND ${
-          course[SHARDS_ATTR] === undefined ? 'attribute_not_exists(#s)' : '#s = :was'
-        }`,
-        ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR, '#m': RESHARD_MOVES_ATTR },
-        ExpressionAttributeValues: {
-          ':to': shards,
-          ':from': from,
-          ':zero': 0,
-          ...(course[SHARDS_ATTR] === undefined ? {} : { ':was': course[SHARDS_ATTR] }),
-        },
+        UpdateExpression: 'SET #s = :to, #f = :from, #m = if_not_exists(#m, :zero) REMOVE #t',
+        ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#f) AND #t = :to AND ${sameShards}`,
+        ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR, '#m': RESHARD_MOVES_ATTR, '#t': RESHARD_TO_ATTR },
+        ExpressionAttributeValues: { ':to': shards, ':from': from, ':zero': 0, ...was },
       }),
     );
     layout = { shards, reshardFrom: from, moves: layout.moves };
+    await options.onStep?.('switched');
   }
 
   // A run that crashed mid-batch left the batch counter odd: even it out (no batch is in flight now).
   if (layout.moves % 2 === 1) await bumpMoves(store, courseId);
 
-  // 3. Requests that read the old layout finish.
+  // 5. Requests that read the old layout, or an edge's copy of it, finish.
   await sleep(options.graceMs);
 
-  // 4. Sweep until nothing moves.
+  // 6. Sweep until nothing moves.
   let moved = 0;
   let sweeps = 0;
   for (;;) {
@@ -239,17 +399,18 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
     if (n === 0) break;
   }
 
-  // 5. Done: one layout again; counters only the old layout had are empty now.
+  // 7. Done moving: one layout again (enrollments copy it again); the copies still missing are written next.
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
       Key: courseKey(courseId),
-      UpdateExpression: 'REMOVE #f',
+      UpdateExpression: 'SET #r = :to REMOVE #f',
       ConditionExpression: '#s = :to AND #f = :from',
-      ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR },
+      ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR, '#r': RESTORING_ATTR },
       ExpressionAttributeValues: { ':to': shards, ':from': from },
     }),
   );
+  // Counters only the old layout had are empty now.
   const keep = new Set(courseCounters(courseId, { shards, reshardFrom: null, moves: 0 }).map(itemKeyString));
   for (const key of courseCounters(courseId, layout)) {
     if (keep.has(itemKeyString(key)) || key.SK !== COUNTER_SK) continue;
@@ -265,5 +426,60 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
       )
       .catch(() => {}); // not empty (a late writer): left for the next run to find
   }
-  return { courseId, from, to: shards, moved, sweeps };
+  await options.onStep?.('moved');
+
+  // 8. Every edge is in the new layout: the edges say so again.
+  const copiesRestored = await finishCopies(store, courseId, shards, options);
+  await options.onStep?.('copiesRestored');
+  return { courseId, from, to: shards, moved, sweeps, copiesRemoved, copiesRestored };
+}
+
+/** Marks the course as having its layout copies written (`reshardCopies`), on the condition that no reshard runs. */
+async function startCopies(store: Store, courseId: string, shards: number, stored: unknown) {
+  await store.doc.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: courseKey(courseId),
+      UpdateExpression: 'SET #r = :n',
+      ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${
+        stored === undefined ? 'attribute_not_exists(#s)' : '#s = :was'
+      }`,
+      ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
+      ExpressionAttributeValues: { ':n': shards, ...(stored === undefined ? {} : { ':was': stored }) },
+    }),
+  );
+}
+
+/**
+ * Step 8: the layout copies written back, then the course item's marker
+ * removed. While the marker is there no other reshard starts (its removal
+ * of copies could otherwise race these writes).
+ */
+async function finishCopies(store: Store, courseId: string, shards: number, options: ReshardOptions) {
+  const restored = await restoreCopies(store, courseId, shards, options);
+  await store.doc.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: courseKey(courseId),
+      UpdateExpression: 'REMOVE #r',
+      ConditionExpression: '#r = :n',
+      ExpressionAttributeNames: { '#r': RESTORING_ATTR },
+      ExpressionAttributeValues: { ':n': shards },
+    }),
+  );
+  return restored;
+}
+
+/** Calls off a reshard that was prepared but never switched (the edges keep no layout copy: readers read the course item). */
+async function callOff(store: Store, courseId: string, preparing: number) {
+  await store.doc.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: courseKey(courseId),
+      UpdateExpression: 'REMOVE #t',
+      ConditionExpression: '#t = :to AND attribute_not_exists(#f)',
+      ExpressionAttributeNames: { '#t': RESHARD_TO_ATTR, '#f': RESHARD_FROM_ATTR },
+      ExpressionAttributeValues: { ':to': preparing },
+    }),
+  );
 }

@@ -125,6 +125,7 @@ describe('enroll and unenroll', () => {
       enrolledAt: edge.enrolledAt,
       courseTitle: 'Ethics',
       studentName: 'Edda',
+      courseShards: 1,
     });
     expect((await gw.get('STUDENT#e1', 'PROFILE'))?.courseCount).toBe(1);
     expect((await gw.get('COURSE#EC1', 'PROFILE'))?.studentCount).toBe(1);
