@@ -320,6 +320,10 @@ async function main() {
       AUTH_MODE: 'off',
       LOG_LEVEL: 'warn',
       DYNAMODB_METRICS_EXTENSION: '1',
+      // The servers serve reads only. A stream processor in the gateway processes would work through the
+      // 63,000 INSERT records of the seeding (re-checking every new edge's copies) while they are measured,
+      // charging that to the gateway; in production it runs apart (the stream Lambda, npm run stream-worker).
+      STREAM_WORKER: 'false',
       // Production requires a cursor secret; the 250-alias case needs more than the served defaults (30 aliases, 2000 tokens).
       CURSOR_SECRET: randomBytes(32).toString('base64url'),
       MAX_QUERY_ALIASES: '300',
