@@ -45,7 +45,7 @@
  * the index (and a replica of the table) shows a committed write within
  * `settleMs`; both are settings.
  */
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import {
   COUNTER_SK,
   courseKey,
@@ -184,27 +184,25 @@ async function* edgePages(store: Store, partition: string, batchSize: number) {
 const conditionFailed = (err: unknown) => (err as { name?: string }).name === 'ConditionalCheckFailedException';
 
 /**
- * Step 3: removes the layout copy from every edge of the course's current
- * layout that carries one; the number removed. An edge gone meanwhile
- * (unenrolled) is skipped, never re-created.
+ * Edits every edge of the course's `shards` layout that `pick` selects, one
+ * conditional UpdateItem each (an edge whose condition fails, e.g. one
+ * unenrolled meanwhile, is skipped, never re-created); the number edited.
  */
-async function removeCopies(store: Store, courseId: string, shards: number, options: ReshardOptions) {
-  let removed = 0;
+async function editEdges(
+  store: Store,
+  courseId: string,
+  shards: number,
+  options: ReshardOptions,
+  pick: (item: Record<string, unknown>) => boolean,
+  edit: (partition: string) => Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
+) {
+  let edited = 0;
   for (const partition of courseShardPartitions(courseId, shards)) {
     for await (const items of edgePages(store, partition, options.batchSize)) {
-      const copied = items.filter((item) => item[COURSE_SHARDS_ATTR] !== undefined);
       const done = await Promise.all(
-        copied.map((item) =>
+        items.filter(pick).map((item) =>
           store.doc
-            .send(
-              new UpdateCommand({
-                TableName: store.tableName,
-                Key: { PK: item.PK, SK: item.SK },
-                UpdateExpression: 'REMOVE #copy',
-                ConditionExpression: 'attribute_exists(PK)',
-                ExpressionAttributeNames: { '#copy': COURSE_SHARDS_ATTR },
-              }),
-            )
+            .send(new UpdateCommand({ TableName: store.tableName, Key: { PK: item.PK, SK: item.SK }, ...edit(partition) }))
             .then(
               () => true,
               (err) => {
@@ -214,49 +212,42 @@ async function removeCopies(store: Store, courseId: string, shards: number, opti
             ),
         ),
       );
-      removed += done.filter(Boolean).length;
+      edited += done.filter(Boolean).length;
     }
   }
-  return removed;
+  return edited;
 }
+
+/** Step 3: removes the layout copy from every edge of the course's current layout that carries one; the number removed. */
+const removeCopies = (store: Store, courseId: string, shards: number, options: ReshardOptions) =>
+  editEdges(
+    store,
+    courseId,
+    shards,
+    options,
+    (item) => item[COURSE_SHARDS_ATTR] !== undefined,
+    () => ({ UpdateExpression: 'REMOVE #copy', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: { '#copy': COURSE_SHARDS_ATTR } }),
+  );
 
 /**
  * Step 8: writes the new layout's copy onto every edge of it that lacks
  * one, on the condition that the edge still exists and is indexed where it
  * was read; the number written.
  */
-async function restoreCopies(store: Store, courseId: string, shards: number, options: ReshardOptions) {
-  let restored = 0;
-  for (const partition of courseShardPartitions(courseId, shards)) {
-    for await (const items of edgePages(store, partition, options.batchSize)) {
-      const lacking = items.filter((item) => item[COURSE_SHARDS_ATTR] !== shards);
-      const done = await Promise.all(
-        lacking.map((item) =>
-          store.doc
-            .send(
-              new UpdateCommand({
-                TableName: store.tableName,
-                Key: { PK: item.PK, SK: item.SK },
-                UpdateExpression: 'SET #copy = :n',
-                ConditionExpression: 'attribute_exists(PK) AND GSI1PK = :p',
-                ExpressionAttributeNames: { '#copy': COURSE_SHARDS_ATTR },
-                ExpressionAttributeValues: { ':n': shards, ':p': partition },
-              }),
-            )
-            .then(
-              () => true,
-              (err) => {
-                if (conditionFailed(err)) return false;
-                throw err;
-              },
-            ),
-        ),
-      );
-      restored += done.filter(Boolean).length;
-    }
-  }
-  return restored;
-}
+const restoreCopies = (store: Store, courseId: string, shards: number, options: ReshardOptions) =>
+  editEdges(
+    store,
+    courseId,
+    shards,
+    options,
+    (item) => item[COURSE_SHARDS_ATTR] !== shards,
+    (partition) => ({
+      UpdateExpression: 'SET #copy = :n',
+      ConditionExpression: 'attribute_exists(PK) AND GSI1PK = :p',
+      ExpressionAttributeNames: { '#copy': COURSE_SHARDS_ATTR },
+      ExpressionAttributeValues: { ':n': shards, ':p': partition },
+    }),
+  );
 
 /** One pass over the old layout's partitions; the number of edges moved. */
 async function sweep(store: Store, courseId: string, from: number, to: number, options: ReshardOptions, sweepNo: number) {
