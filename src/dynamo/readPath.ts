@@ -110,7 +110,7 @@ interface Metadata {
 /** The marshalling lib-dynamodb's document client is configured with (client.ts). */
 const MARSHALL_OPTIONS = { removeUndefinedValues: true } as const;
 
-/** Operations whose answers carry ConsumedCapacity. */
+/** ReturnConsumedCapacity asked of every read, as metrics.ts asks it of the SDK path (counted per operation). */
 const CAPACITY = 'TOTAL';
 
 /** DynamoDB's exception classes by error name, for errors shaped exactly like the SDK's. */
