@@ -33,17 +33,12 @@ import { readCursorPayload, CURSOR_VERSION, type CursorReader } from './connecti
 import type { CursorCodec } from './cursorSigning.js';
 import { lazyCursorEdges, lazyPageInfo } from './lazyCursors.js';
 
-export interface RangeSource {
+/** A range of the index (its key attributes, partition, sort-key bounds) as filledRange reads it, plus what cursors are bound to. */
+export interface RangeSource extends Pick<FilledRead, 'index' | 'pkAttr' | 'skAttr' | 'pk' | 'lo' | 'hi'> {
   /** Connection name (`Customer.orders`): cursors are bound to it. */
   name: string;
   /** The parent's partition (`CUSTOMER#<id>`): cursors are bound to it. */
   partition: string;
-  index: string;
-  pkAttr: string;
-  skAttr: string;
-  pk: string;
-  lo: string;
-  hi: string;
   filter: Filter | null;
   /** The arguments cursors are bound to, in a canonical form. */
   binding: string;

@@ -1,6 +1,6 @@
 /** Bad arguments are refused with BAD_USER_INPUT before any DynamoDB request. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { twoStudentsTwoCourses } from '../support/fixtures.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;
@@ -8,15 +8,7 @@ let cursorOfS1: string;
 let cursorOfCourse: string;
 beforeAll(async () => {
   gw = await testGateway();
-  await gw.put([
-    studentItem({ id: 's1', name: 'One', courseCount: 2 }),
-    studentItem({ id: 's2', name: 'Two', courseCount: 1 }),
-    courseItem({ id: 'a', title: 'A', studentCount: 2 }),
-    courseItem({ id: 'b', title: 'B', studentCount: 1 }),
-    enrollmentItem({ studentId: 's1', courseId: 'a', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'A', studentName: 'One' }),
-    enrollmentItem({ studentId: 's1', courseId: 'b', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'B', studentName: 'One' }),
-    enrollmentItem({ studentId: 's2', courseId: 'a', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'A', studentName: 'Two' }),
-  ]);
+  await gw.put(twoStudentsTwoCourses());
   const r = await gw.run(`{ student(id: "s1") { courses(first: 1) { pageInfo { endCursor } } } course(id: "a") { students(first: 1) { pageInfo { endCursor } } } }`);
   cursorOfS1 = r.data.student.courses.pageInfo.endCursor;
   cursorOfCourse = r.data.course.students.pageInfo.endCursor;

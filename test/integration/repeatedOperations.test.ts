@@ -4,22 +4,14 @@
  * with other values is checked, weighed and read ahead for those values.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { twoStudentsTwoCourses } from '../support/fixtures.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;
 let cursorOfS1: string;
 beforeAll(async () => {
   gw = await testGateway();
-  await gw.put([
-    studentItem({ id: 's1', name: 'One', courseCount: 2 }),
-    studentItem({ id: 's2', name: 'Two', courseCount: 1 }),
-    courseItem({ id: 'a', title: 'A', studentCount: 2 }),
-    courseItem({ id: 'b', title: 'B', studentCount: 1 }),
-    enrollmentItem({ studentId: 's1', courseId: 'a', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'A', studentName: 'One' }),
-    enrollmentItem({ studentId: 's1', courseId: 'b', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'B', studentName: 'One' }),
-    enrollmentItem({ studentId: 's2', courseId: 'a', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'A', studentName: 'Two' }),
-  ]);
+  await gw.put(twoStudentsTwoCourses());
   const r = await gw.run(`{ student(id: "s1") { courses(first: 1) { pageInfo { endCursor } } } }`);
   cursorOfS1 = r.data.student.courses.pageInfo.endCursor;
 });
