@@ -4,11 +4,9 @@
  * (transport/httpHandler.ts for node:http, transport/lambdaHandler.ts for
  * API Gateway), and tests call `executeOperation`.
  */
-import { readFileSync } from 'node:fs';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { gql } from 'graphql-tag';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { jitGateway } from './jitExecutor.js';
 import { argumentCheckPlugin } from './plugins/argumentCheck.js';
@@ -26,8 +24,11 @@ import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
 import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
 import { createDocumentStore } from './documentStore.js';
 
-/** schema.graphql is the only SDL. */
-export const typeDefs = gql(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
+import { loadModel } from '../declaration/loadModel.js';
+import type { Model } from '../declaration/model.js';
+
+/** The default model's SDL with the supplied directive definitions (what tests and tools build schemas from). */
+export const typeDefs = loadModel().typeDefs;
 
 export interface ServerOptions {
   production: boolean;
@@ -45,6 +46,8 @@ export interface ServerOptions {
   idempotencyTtlSeconds?: number;
   /** Enforce the authorization rules (src/auth/rules.ts) on every field: AUTH_MODE=oidc. Default off. */
   authRules?: boolean;
+  /** The model served (default: the project's schema.graphql). */
+  model?: Model;
 }
 
 export type Executor = 'jit' | 'graphql-js';
@@ -58,7 +61,9 @@ export function createServer({
   executor = 'jit',
   idempotencyTtlSeconds,
   authRules = false,
+  model = loadModel(),
 }: ServerOptions): ApolloServer<Context> {
+  const { typeDefs } = model;
   const guard = queryLimits(limits, { production });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
   // With rules off the resolvers run unwrapped: not even a check per field.
