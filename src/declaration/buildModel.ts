@@ -53,9 +53,9 @@ export function buildModel(sdl: string, source: string): Model {
   const items = readItemTypes(schema, problems);
   const relations = readRelations(schema, items, problems);
   checkPartitions(items, relations, problems);
-  const { queries, mutations } = readOperations(schema, items, relations, problems);
+  const { queries, mutations, rootAccess } = readOperations(schema, items, relations, problems);
   if (problems.list.length > 0) throw new ModelError(source, problems.list);
-  return { source, document, typeDefs, items, relations, queries, mutations };
+  return { source, document, typeDefs, items, relations, queries, mutations, rootAccess };
 }
 
 /** Unknown types (with their line) and model definitions that would replace the supplied vocabulary. */

@@ -91,6 +91,12 @@ function readItemType(
   }
 
   let parent: ItemType['parent'] = null;
+  const fieldAccess: Record<string, Access> = {};
+  for (const field of Object.values(fields)) {
+    if (connectionShape(unwrap(field.type).named)) continue; // a relation's access is read in relations.ts
+    const access = readAccess(schema, field, `${type.name}.${field.name}`, problems);
+    if (access) fieldAccess[field.name] = access;
+  }
   const attributes: Attribute[] = [];
   const flags: string[] = [];
   for (const field of Object.values(fields)) {
@@ -170,5 +176,5 @@ function readItemType(
   const access: Access | null = readAccess(schema, type, type.name, problems);
 
   if (!pk || !sk) return null;
-  return { name: type.name, pk, sk, inverted: args.inverted === true, parent, attributes, flags, relations: [], byInstant, owner, access };
+  return { name: type.name, pk, sk, inverted: args.inverted === true, parent, attributes, flags, relations: [], byInstant, owner, access, fieldAccess };
 }

@@ -43,6 +43,8 @@ export interface ItemType {
   owner: { claim: string; setting: string | null } | null;
   /** @access on the type: the default rule of its fields. */
   access: Access | null;
+  /** @access on single fields of the type (attributes, flags, the parent field, id), by field name. */
+  fieldAccess: Record<string, Access>;
 }
 
 export interface CopyField {
@@ -146,4 +148,6 @@ export interface Model {
   relations: ReadonlyMap<string, Relation>;
   queries: RootField[];
   mutations: MutationField[];
+  /** @access on the Query and Mutation types: the default rule of their fields. */
+  rootAccess: { Query: Access | null; Mutation: Access | null };
 }

@@ -6,7 +6,7 @@
  * elsewhere.
  */
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
-import type { CatalogField, GetField, ItemType, MutationField, Relation, RootField } from './model.js';
+import type { Access, CatalogField, GetField, ItemType, MutationField, Relation, RootField } from './model.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isInputObject, unwrap, type Field } from './schemaShape.js';
 import { checkAccess, readAccess } from './access.js';
@@ -19,17 +19,17 @@ export function readOperations(
   items: ReadonlyMap<string, ItemType>,
   relations: ReadonlyMap<string, Relation>,
   problems: Problems,
-): { queries: RootField[]; mutations: MutationField[] } {
+): { queries: RootField[]; mutations: MutationField[]; rootAccess: { Query: Access | null; Mutation: Access | null } } {
   const queries: RootField[] = [];
   const mutations: MutationField[] = [];
   const query = schema.getQueryType();
-  if (query) readAccess(schema, query, 'Query', problems);
+  const rootAccess = { Query: query ? readAccess(schema, query, 'Query', problems) : null, Mutation: null as Access | null };
   for (const field of Object.values(query?.getFields() ?? {})) {
     const root = readRootField(schema, field, items, problems);
     if (root) queries.push(root);
   }
   const mutation = schema.getMutationType();
-  if (mutation) readAccess(schema, mutation, 'Mutation', problems);
+  if (mutation) rootAccess.Mutation = readAccess(schema, mutation, 'Mutation', problems);
   for (const field of Object.values(mutation?.getFields() ?? {})) {
     const m = readMutation(schema, field, items, relations, problems);
     if (m) mutations.push(m);
@@ -46,7 +46,7 @@ export function readOperations(
     }
   }
   checkAccess(items, problems);
-  return { queries, mutations };
+  return { queries, mutations, rootAccess };
 }
 
 function only(field: Field, names: string[], at: string, problems: Problems): string | null {
