@@ -664,6 +664,7 @@ export type RangeDirectiveArgs = {
 export type RangeDirectiveResolver<Result, Parent, ContextType = Context, Args = RangeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type ShardedDirectiveArgs = {
+  copy?: Maybe<Scalars['String']['input']>;
   count: Scalars['String']['input'];
   max?: Maybe<Scalars['Int']['input']>;
 };

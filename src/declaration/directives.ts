@@ -97,9 +97,11 @@ directive @where(argument: String!, field: String!) repeatable on FIELD_DEFINITI
 On the inverse side of @edges: the connection may be write-sharded. The
 parent item's attribute count (1 to max, absent = 1) says over how many GSI1
 partitions <parent PK>#<k> its edges and counter items (<parent PK>#<k> /
-COUNTER) are spread, k = fnv1a32(the other side's id) mod count.
+COUNTER) are spread, k = fnv1a32(the other side's id) mod count. copy names
+the attribute of each edge holding a copy of the count, so a parent reached
+through an edge is paged without reading its item.
 """
-directive @sharded(count: String!, max: Int = 64) on FIELD_DEFINITION
+directive @sharded(count: String!, max: Int = 64, copy: String) on FIELD_DEFINITION
 
 "True while a rename or delete of the item is still being carried to its copies and edges."
 directive @propagating on FIELD_DEFINITION

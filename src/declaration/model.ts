@@ -90,7 +90,7 @@ export interface EdgesRelation extends RelationBase {
   /** Attributes of the edge item (the edge type's fields other than cursor and node). */
   edgeAttributes: Attribute[];
   /** @sharded, on the inverted side only. */
-  sharded: { count: string; max: number } | null;
+  sharded: { count: string; max: number; copy: string | null } | null;
 }
 
 export type Relation = ChildrenRelation | EdgesRelation;

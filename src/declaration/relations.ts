@@ -137,7 +137,9 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     inverse,
     copies,
     edgeAttributes,
-    sharded: shardedArgs ? { count: String(shardedArgs.count), max: Number(shardedArgs.max) } : null,
+    sharded: shardedArgs
+      ? { count: String(shardedArgs.count), max: Number(shardedArgs.max), copy: typeof shardedArgs.copy === 'string' ? shardedArgs.copy : null }
+      : null,
   };
   checkExtraArguments(relation, field, problems);
   return relation;

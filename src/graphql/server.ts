@@ -14,7 +14,8 @@ import type { Context } from './context.js';
 import { formatError } from './errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { operationLogPlugin } from './plugins/operationLog.js';
-import { resolvers } from '../resolvers/index.js';
+import { buildResolvers } from '../resolvers/index.js';
+import { compilePlan } from '../plan/plan.js';
 import { applyRules } from '../auth/applyRules.js';
 import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
 import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
@@ -64,6 +65,8 @@ export function createServer({
   model = loadModel(),
 }: ServerOptions): ApolloServer<Context> {
   const { typeDefs } = model;
+  const plan = compilePlan(model);
+  const resolvers = buildResolvers(plan);
   const guard = queryLimits(limits, { production });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
   // With rules off the resolvers run unwrapped: not even a check per field.
@@ -86,7 +89,7 @@ export function createServer({
     plugins: [
       operationLogPlugin(logger),
       declaredVariablesPlugin(),
-      argumentCheckPlugin(),
+      argumentCheckPlugin(plan),
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),

@@ -68,7 +68,7 @@ describe('the model declaration', () => {
     const courses = model.relations.get('Student.courses');
     const students = model.relations.get('Course.students');
     expect(courses).toMatchObject({ kind: 'edges', direction: 'base', node: 'Course', counter: 'courseCount', copies: [{ field: 'title', attribute: 'courseTitle' }] });
-    expect(students).toMatchObject({ kind: 'edges', direction: 'inverted', inverse: 'courses', sharded: { count: 'shards', max: 64 } });
+    expect(students).toMatchObject({ kind: 'edges', direction: 'inverted', inverse: 'courses', sharded: { count: 'shards', max: 64, copy: 'courseShards' } });
     expect(model.relations.get('Customer.orders')).toMatchObject({ kind: 'children', counter: 'orderCount', range: { after: 'placedAfter', before: 'placedBefore', where: [{ argument: 'status', field: 'status' }] } });
     expect(model.items.get('Order')).toMatchObject({ inverted: true, parent: { field: 'customer', type: 'Customer' } });
     expect(model.queries.map((q) => `${q.kind}:${q.field}`).sort()).toEqual(
