@@ -17,6 +17,8 @@ import { operationLogPlugin } from './plugins/operationLog.js';
 import { buildResolvers } from '../resolvers/index.js';
 import { compilePlan } from '../plan/plan.js';
 import { applyRules } from '../auth/applyRules.js';
+import { compileRules } from '../auth/compileRules.js';
+import type { RuleLookup } from '../auth/rules.js';
 import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
 import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { requestIdPlugin } from './plugins/requestId.js';
@@ -45,8 +47,10 @@ export interface ServerOptions {
   executor?: Executor;
   /** How long a mutation's first response is kept for `Idempotency-Key` retries (default 24 h). */
   idempotencyTtlSeconds?: number;
-  /** Enforce the authorization rules (src/auth/rules.ts) on every field: AUTH_MODE=oidc. Default off. */
+  /** Enforce the model's authorization rules (@access, src/auth/) on every field: AUTH_MODE=oidc. Default off. */
   authRules?: boolean;
+  /** The rules compiled from `model` (src/auth/compileRules.ts), when the caller has them already. */
+  rules?: RuleLookup;
   /** The model served (default: the project's schema.graphql). */
   model?: Model;
 }
@@ -63,6 +67,7 @@ export function createServer({
   idempotencyTtlSeconds,
   authRules = false,
   model = loadModel(),
+  rules,
 }: ServerOptions): ApolloServer<Context> {
   const { typeDefs } = model;
   const plan = compilePlan(model);
@@ -70,7 +75,7 @@ export function createServer({
   const guard = queryLimits(limits, { production });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
   // With rules off the resolvers run unwrapped: not even a check per field.
-  const schema = makeExecutableSchema({ typeDefs, resolvers: authRules ? applyRules(resolvers, typeDefs) : resolvers });
+  const schema = makeExecutableSchema({ typeDefs, resolvers: authRules ? applyRules(resolvers, typeDefs, rules ?? compileRules(model)) : resolvers });
   return new ApolloServer<Context>({
     logger,
     ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),

@@ -17,6 +17,7 @@ import type { Logger } from '../logger.js';
 import { createServer } from '../graphql/server.js';
 import { createCursorCodec } from '../connections/cursorSigning.js';
 import { createAuthenticator, type Authenticator } from '../auth/authenticate.js';
+import { compileRules } from '../auth/compileRules.js';
 import { loadModel } from '../declaration/loadModel.js';
 
 export interface GatewayParts {
@@ -40,6 +41,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
   // The model first: a model that cannot be served stops start-up before any other work.
   const model = loadModel(config.schemaFile);
   const client = dynamo ?? dynamoFromConfig(config, embeddedUrl);
+  const rules = compileRules(model);
   const server = createServer({
     production: config.production,
     logger,
@@ -50,8 +52,9 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     authRules: config.auth.mode === 'oidc',
     model,
+    rules,
   });
-  const auth = createAuthenticator(config.auth, logger);
+  const auth = createAuthenticator(config.auth, logger, undefined, model);
   if (config.auth.mode === 'off' && config.production) {
     logger.warn('AUTH_MODE=off in production: every caller may read and write everything (docs/auth.md)');
   }
@@ -63,6 +66,6 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     dynamo: client,
     server,
     auth,
-    deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, pageReadBudget: config.catalog.pageReadBudget },
+    deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, rules, pageReadBudget: config.catalog.pageReadBudget },
   };
 }

@@ -333,8 +333,7 @@ describe('auth configuration', () => {
       audience: ['client1', 'client2'],
       jwksUrl: undefined,
       rolesClaim: 'groups',
-      studentClaim: 'student_id',
-      customerClaim: 'customer_id',
+      claims: {},
       clockToleranceSeconds: 5,
       jwksCooldownSeconds: 30,
       devIssuer: undefined,
@@ -352,11 +351,16 @@ describe('auth configuration', () => {
     ).toMatchObject({
       jwksUrl: 'https://idp.example.com/keys',
       rolesClaim: 'cognito:groups',
-      studentClaim: 'custom:student_id',
-      customerClaim: 'custom:customer_id',
+      claims: { AUTH_CUSTOMER_CLAIM: 'custom:customer_id', AUTH_STUDENT_CLAIM: 'custom:student_id' },
       clockToleranceSeconds: 10,
       jwksCooldownSeconds: 60,
     });
+  });
+
+  it('keeps every AUTH_<NAME>_CLAIM set, by variable name, for the claims a model\'s @owner settings rename', () => {
+    const base = { AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a' };
+    const auth = loadConfig({ ...base, AUTH_TEAM_CLAIM: ' team_id ', AUTH_EMPTY_CLAIM: '', TEAM_CLAIM: 'x', AUTH_ROLES_CLAIM: 'roles' }).auth;
+    expect(auth).toMatchObject({ rolesClaim: 'roles', claims: { AUTH_TEAM_CLAIM: 'team_id' } });
   });
 
   it('needs an issuer and an audience for oidc, and https outside 127.0.0.1 in production', () => {
@@ -365,6 +369,7 @@ describe('auth configuration', () => {
     expect(() => loadConfig({ ...prod, AUTH_MODE: 'oidc', AUTH_ISSUER: 'http://idp.example.com', AUTH_AUDIENCE: 'a' })).toThrow(/AUTH_ISSUER must be an https URL/);
     expect(() => loadConfig({ AUTH_MODE: 'saml' })).toThrow(/AUTH_MODE must be one of oidc, off/);
     expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a', AUTH_ROLES_CLAIM: 'two words' })).toThrow(/AUTH_ROLES_CLAIM/);
+    expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a', AUTH_TEAM_CLAIM: 'two words' })).toThrow(/AUTH_TEAM_CLAIM must be a claim name/);
   });
 
   it('offers a development issuer on 127.0.0.1, never in production', () => {
