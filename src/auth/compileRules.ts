@@ -16,10 +16,10 @@
  * - ADMIN: administrators only;
  * - OWNER of type O: a caller whose token names the O item (identity.ts
  *   `owns`) whose id is
- *   - `argument`: the field's argument of that name (`placeOrder(customerId:)`);
+ *   - `argument`: the field's argument of that name (`join(playerId:)`);
  *   - `field`: the parent object's field of that name, `id` being the
  *     object itself; for a @parent field the record holds the parent's id
- *     under `<field>Id` (an order record's `customerId` for its `customer`),
+ *     under `<field>Id` (a match record's `teamId` for its `team`),
  *     or the parent itself under `<field>` (its `id` is read);
  *   - `resultField`: the same, on the resolver's result (a root field whose
  *     owner is known only once read): a caller who owns no O item at all is

@@ -3,7 +3,7 @@
  * operation runs, every root field of that mutation is checked against the
  * rules. If any is refused, the first field fails and graphql-js stops the
  * serial execution there, so no field of the operation writes anything.
- * (Field by field alone, `mutation { a: enroll(own) b: enroll(someone
+ * (Field by field alone, `mutation { a: join(own) b: join(someone
  * else's) }` would write `a` and then answer `data: null`.)
  *
  * Arguments are read from the operation's AST with the request's

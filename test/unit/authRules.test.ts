@@ -38,6 +38,30 @@ describe('rule lookup', () => {
     expect(ruleFor(type, field)?.name).toBe(rule);
   });
 
+  it('compiles the default model\'s declarations to the rules the gateway has always had, field by field', () => {
+    const table = Object.fromEntries(rules.fields.map((key) => [key, ruleFor(...(key.split('.') as [string, string]))?.name]));
+    expect(table).toEqual({
+      'Query.course': 'anyone',
+      'Query.courses': 'anyone',
+      'Query.product': 'anyone',
+      'Query.student': 'signed-in callers',
+      'Query.students': 'signed-in callers',
+      'Query.customer': 'the customer themselves',
+      'Query.order': "the order's customer",
+      'Course.students': 'signed-in callers',
+      'Student.id': 'signed-in callers',
+      'Student.name': 'signed-in callers',
+      'Student.courses': 'signed-in callers',
+      'Student.email': 'the student themselves',
+      'Mutation.enroll': 'the student themselves',
+      'Mutation.unenroll': 'the student themselves',
+      'Mutation.updateStudent': 'the student themselves',
+      'Mutation.placeOrder': 'the customer themselves',
+    });
+    for (const type of ['Course', 'Product', 'Part']) expect(ruleFor(type, 'id')).toMatchObject({ name: 'anyone' });
+    for (const type of ['Query', 'Mutation', 'Student']) expect(ruleFor(type, 'anything')?.name).toBe('admins');
+  });
+
   it('gives wrapper types no rule of their own (the field returning them decides)', () => {
     for (const type of ['CourseConnection', 'StudentEdge', 'OrderConnection', 'PageInfo']) expect(ruleFor(type, 'edges')).toBeNull();
   });
