@@ -25,10 +25,12 @@
  *     owner is known only once read): a caller who owns no O item at all is
  *     refused before anything is read, anyone else once the result says
  *     whose it is (a missing item stays a plain null).
+ * Throws ModelError for an @owner setting config.ts would never read.
  */
 import { Kind, type DocumentNode, type TypeNode } from 'graphql';
 import type { Access, Model } from '../declaration/model.js';
 import type { Identity } from './identity.js';
+import { ownerClaims } from './ownerClaims.js';
 import { ADMIN, ANYONE, isWrapperName, SIGNED_IN, type Parent, type Rule, type Rules } from './rules.js';
 
 /** The id an object holds in `field`: `<field>Id` (a parent's id in a record), else `<field>` itself (an id, or an object with one). */
@@ -84,7 +86,11 @@ function compile(access: Access, resultType: string | undefined): Rule {
   }
 }
 
-export function compileRules(model: Pick<Model, 'document' | 'items' | 'relations' | 'queries' | 'mutations' | 'rootAccess'>): Rules {
+type Declarations = Pick<Model, 'source' | 'document' | 'items' | 'relations' | 'queries' | 'mutations' | 'rootAccess'>;
+
+export function compileRules(model: Declarations): Rules {
+  // A model whose @owner setting the environment could never set is refused here too, whatever AUTH_MODE.
+  ownerClaims(model);
   const results = returnTypes(model.document);
   const typeRules = new Map<string, Rule>();
   const fieldRules = new Map<string, Rule>();

@@ -199,6 +199,7 @@ describe('owner claims', () => {
 
   it('refuses a setting the environment could never rename, as a model problem', () => {
     const bad = buildModel(SDL.replace('setting: "AUTH_TEAM_CLAIM"', 'setting: "TEAM"'), 'league.graphql');
+    expect(() => compileRules(bad)).toThrow(/TEAM/);
     expect(() => ownerClaims(bad)).toThrow(/league\.graphql: Team @owner\(setting\): "TEAM" cannot rename the claim: name an environment variable AUTH_<NAME>_CLAIM/);
   });
 });
