@@ -18,9 +18,10 @@
  *   `owns`) whose id is
  *   - `argument`: the field's argument of that name (`join(playerId:)`);
  *   - `field`: the parent object's field of that name, `id` being the
- *     object itself; for a @parent field the record holds the parent's id
- *     under `<field>Id` (a match record's `teamId` for its `team`),
- *     or the parent itself under `<field>` (its `id` is read);
+ *     object itself; for the type's @parent field the record holds the
+ *     parent's id under `parentIdProperty(field)` (plan/records.ts: a match
+ *     record's `teamId` for its `team`), or else the parent itself under
+ *     `<field>` (its `id` is read);
  *   - `resultField`: the same, on the resolver's result (a root field whose
  *     owner is known only once read): a caller who owns no O item at all is
  *     refused before anything is read, anyone else once the result says
@@ -28,15 +29,19 @@
  * Throws ModelError for an @owner setting config.ts would never read.
  */
 import { Kind, type DocumentNode, type TypeNode } from 'graphql';
-import type { Access, Model } from '../declaration/model.js';
+import type { Access, ItemType, Model } from '../declaration/model.js';
+import { parentIdProperty } from '../plan/records.js';
 import type { Identity } from './identity.js';
 import { ownerClaims } from './ownerClaims.js';
 import { ADMIN, ANYONE, isWrapperName, SIGNED_IN, type Parent, type Rule, type Rules } from './rules.js';
 
-/** The id an object holds in `field`: `<field>Id` (a parent's id in a record), else `<field>` itself (an id, or an object with one). */
-export function idIn(object: Parent, field: string): unknown {
-  const value = object[`${field}Id`] ?? object[field];
-  return value !== null && typeof value === 'object' ? (value as Parent).id : value;
+const idOf = (value: unknown): unknown => (value !== null && typeof value === 'object' ? (value as Parent).id : value);
+
+/** Reads the id an object of type `item` holds in `field`: its parent's id for the @parent field, else the field (an id, or an object with one). */
+function idReader(item: ItemType | undefined, field: string): (object: Parent) => unknown {
+  if (item?.parent?.field !== field) return (object) => idOf(object[field]);
+  const property = parentIdProperty(field);
+  return (object) => object[property] ?? idOf(object[field]);
 }
 
 const owns = (caller: Identity, type: string, id: unknown): boolean => {
@@ -59,7 +64,8 @@ function returnTypes(document: DocumentNode): Map<string, string> {
   return types;
 }
 
-function compile(access: Access, resultType: string | undefined): Rule {
+/** `on`: the item type of the parent object (a field or type rule); `result`: the field's return type. */
+function compile(access: Access, on: ItemType | undefined, result: { name: string; item: ItemType | undefined } | undefined): Rule {
   switch (access.rule) {
     case 'ANYONE':
       return ANYONE;
@@ -72,11 +78,15 @@ function compile(access: Access, resultType: string | undefined): Rule {
       const { argument, field, resultField } = access;
       const themselves = `the ${words(type)} themselves`;
       if (argument !== null) return { name: themselves, allows: (c, _, args) => owns(c, type, args[argument]) };
-      if (field !== null) return { name: themselves, allows: (c, parent) => owns(c, type, idIn(parent, field)) };
+      if (field !== null) {
+        const idOfParent = idReader(on, field);
+        return { name: themselves, allows: (c, parent) => owns(c, type, idOfParent(parent)) };
+      }
+      const idOfResult = idReader(result?.item, resultField!);
       return {
-        name: `the ${resultType ? `${words(resultType)}'s` : "result's"} ${words(type)}`,
+        name: `the ${result ? `${words(result.name)}'s` : "result's"} ${words(type)}`,
         allows: (c) => c.kind === 'caller' && c.owns.has(type),
-        allowsResult: (c, result) => owns(c, type, idIn(result, resultField!)),
+        allowsResult: (c, value) => owns(c, type, idOfResult(value)),
       };
     }
     default: {
@@ -95,16 +105,19 @@ export function compileRules(model: Declarations): Rules {
   const typeRules = new Map<string, Rule>();
   const fieldRules = new Map<string, Rule>();
   const onField = (type: string, field: string, access: Access | null) => {
+    if (!access) return;
     const key = `${type}.${field}`;
-    if (access) fieldRules.set(key, compile(access, results.get(key)));
+    const returned = results.get(key);
+    const result = returned === undefined ? undefined : { name: returned, item: model.items.get(returned) };
+    fieldRules.set(key, compile(access, model.items.get(type), result));
   };
 
   for (const root of ['Query', 'Mutation'] as const) {
     const access = model.rootAccess[root];
-    if (access) typeRules.set(root, compile(access, undefined));
+    if (access) typeRules.set(root, compile(access, undefined, undefined));
   }
   for (const item of model.items.values()) {
-    if (item.access) typeRules.set(item.name, compile(item.access, undefined));
+    if (item.access) typeRules.set(item.name, compile(item.access, item, undefined));
     for (const [field, access] of Object.entries(item.fieldAccess)) onField(item.name, field, access);
   }
   for (const relation of model.relations.values()) onField(relation.owner, relation.field, relation.access);
