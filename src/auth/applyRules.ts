@@ -23,7 +23,7 @@
  */
 import { defaultFieldResolver, Kind, type DocumentNode, type GraphQLFieldResolver } from 'graphql';
 import type { Context } from '../graphql/context.js';
-import { forbidden, unauthenticated } from '../graphql/errors.js';
+import { forbidden, invariant, unauthenticated } from '../graphql/errors.js';
 import type { Identity } from './identity.js';
 import type { Rule, RuleLookup } from './rules.js';
 import { refusedMutation } from './mutationCheck.js';
@@ -82,7 +82,7 @@ export function applyRules<R extends object>(resolvers: R, typeDefs: DocumentNod
       const rule = rules.ruleFor(type, field);
       if (!rule || (!rule.allows && !rule.allowsResult)) continue;
       const resolve = (original[field] ?? defaultFieldResolver) as Resolver;
-      if (typeof resolve !== 'function') throw new Error(`Invariant violation: ${type}.${field} resolver is not a function`);
+      invariant(typeof resolve === 'function', `${type}.${field} resolver is not a function`);
       wrapped[field] = guard(resolve, rule, type, field, rules);
     }
     out[type] = wrapped;

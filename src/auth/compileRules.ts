@@ -30,6 +30,7 @@
  */
 import { Kind, type DocumentNode, type TypeNode } from 'graphql';
 import type { Access, ItemType, Model } from '../declaration/model.js';
+import { invariant } from '../graphql/errors.js';
 import { parentIdProperty } from '../plan/records.js';
 import type { Identity } from './identity.js';
 import { ownerClaims } from './ownerClaims.js';
@@ -91,7 +92,7 @@ function compile(access: Access, on: ItemType | undefined, result: { name: strin
     }
     default: {
       const never: never = access.rule;
-      throw new Error(`Invariant violation: unknown access rule ${String(never)}`);
+      invariant(false, `unknown access rule ${String(never)}`);
     }
   }
 }
