@@ -151,7 +151,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
       throw new TokenRejected('malformed token (header is not base64url JSON)');
     }
     // Refused before any key lookup: `none`, HS256 (e.g. keyed with the public key) and anything else.
-    if (typeof alg !== 'string' || !ALGORITHMS.includes(alg)) throw new TokenRejected(`algorithm ${String(alg)} not allowed`);
+    if (typeof alg !== 'string' || !ALGORITHMS.includes(alg)) throw new TokenRejected(`algorithm not allowed (accepted: ${ALGORITHMS.join(', ')})`);
     const jwks = await keys();
     let payload: JWTPayload;
     try {

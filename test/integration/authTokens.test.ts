@@ -115,7 +115,7 @@ describe('a token that does not verify answers 401 UNAUTHENTICATED, with no Dyna
     ['a token not yet valid (nbf in the future)', () => issuer.token({ groups: ['admin'], nbf: now() + 120 }), /not yet valid/],
     ['a wrong issuer', () => issuer.token({ groups: ['admin'] }, { issuer: 'https://evil.example.com' }), /wrong issuer/],
     ['a wrong audience', () => issuer.token({ groups: ['admin'] }, { audience: 'another-api' }), /wrong audience/],
-    ['alg none', async () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims())}.`, /algorithm none not allowed/],
+    ['alg none', async () => `${b64({ alg: 'none', typ: 'JWT' })}.${b64(claims())}.`, /algorithm not allowed/],
     [
       'an HMAC token keyed with the public key',
       async () => {
@@ -123,7 +123,7 @@ describe('a token that does not verify answers 401 UNAUTHENTICATED, with no Dyna
         const pem = await exportSPKI((await importJWK(issuer.key.publicJwk, 'ES256', { extractable: true })) as CryptoKey);
         return new SignJWT(claims()).setProtectedHeader({ alg: 'HS256', kid: 'k1' }).sign(new TextEncoder().encode(pem));
       },
-      /algorithm HS256 not allowed/,
+      /algorithm not allowed/,
     ],
     ['an unknown key id', async () => issuer.token({ groups: ['admin'] }, { key: await makeSigningKey('k-unknown') }), /unknown signing key/],
     ['a header claiming RS256 for an EC key', async () => `${b64({ alg: 'RS256', kid: 'k1' })}.${b64(claims())}.${'A'.repeat(342)}`, /unknown signing key|bad signature/],
@@ -146,6 +146,15 @@ describe('a token that does not verify answers 401 UNAUTHENTICATED, with no Dyna
     expect(lines).toHaveLength(1);
     expect(lines[0]!.reason).toMatch(reason);
     expect(log.raw.join('\n')).not.toContain(token.slice(-20));
+  });
+
+  it('never repeats the header\'s alg text, in the answer or the log', async () => {
+    const token = `${b64({ alg: 'ada@example.com<script>', typ: 'JWT' })}.${b64(claims())}.`;
+    const before = log.raw.length;
+    const { status, json } = await postGraphQL(url, QUERY, { authorization: `Bearer ${token}` });
+    expect(status).toBe(401);
+    expect(JSON.stringify(json)).not.toContain('ada@example.com');
+    expect(log.raw.slice(before).join('\n')).not.toContain('ada@example.com');
   });
 
   it('a header that is not "Bearer <token>"', async () => {
