@@ -37,7 +37,10 @@ async function main() {
   const config = loadConfig({ ...process.env, NODE_ENV: 'development', AUTH_MODE: 'oidc', AUTH_DEV_ISSUER: 'true', AUTH_ISSUER: '' });
   if (config.auth.mode !== 'oidc') throw new Error('unreachable: AUTH_MODE=oidc was set');
   const expires = Number(values.expires ?? 3600);
-  if (!Number.isInteger(expires) || expires < 1 || expires > 7 * 86400) throw new ConfigError('--expires must be 1 to 604800 seconds');
+  const longest = config.auth.maxTokenLifetimeSeconds;
+  if (!Number.isInteger(expires) || expires < 1 || expires > longest) {
+    throw new ConfigError(`--expires must be 1 to ${longest} seconds (AUTH_MAX_TOKEN_LIFETIME_SECONDS)`);
+  }
   const claims: Record<string, unknown> = {};
   if (values.role?.length) claims[config.auth.rolesClaim] = values.role;
   if (values.student) claims[config.auth.studentClaim] = values.student;

@@ -197,6 +197,8 @@ export interface OidcAuthConfig {
   customerClaim: string;
   /** `AUTH_CLOCK_TOLERANCE_SECONDS` (default 5): leeway for `exp`/`nbf`/`iat`. */
   clockToleranceSeconds: number;
+  /** `AUTH_MAX_TOKEN_LIFETIME_SECONDS` (default 86400): tokens whose `exp` is further than this past `iat` (or now) are refused. */
+  maxTokenLifetimeSeconds: number;
   /** `AUTH_JWKS_COOLDOWN_SECONDS` (default 30): after a key-set fetch, an unknown `kid` waits this long before another. */
   jwksCooldownSeconds: number;
   /**
@@ -437,6 +439,7 @@ function authSettings(env: Env, production: boolean): AuthConfig {
     studentClaim: claimSetting(env, 'AUTH_STUDENT_CLAIM', 'student_id'),
     customerClaim: claimSetting(env, 'AUTH_CUSTOMER_CLAIM', 'customer_id'),
     clockToleranceSeconds: intSetting(env, 'AUTH_CLOCK_TOLERANCE_SECONDS', 5, 0, 300),
+    maxTokenLifetimeSeconds: intSetting(env, 'AUTH_MAX_TOKEN_LIFETIME_SECONDS', 86_400, 60, 2_592_000),
     jwksCooldownSeconds: intSetting(env, 'AUTH_JWKS_COOLDOWN_SECONDS', 30, 0, 3600),
     devIssuer: devIssuer ? { port: devPort } : undefined,
   };

@@ -48,6 +48,7 @@ export function createAuthenticator(config: AuthConfig, logger: Logger, verifier
       jwksUrl: config.jwksUrl,
       claims: { roles: config.rolesClaim, student: config.studentClaim, customer: config.customerClaim },
       clockToleranceSeconds: config.clockToleranceSeconds,
+      maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
       jwksCooldownSeconds: config.jwksCooldownSeconds,
     });
   return {

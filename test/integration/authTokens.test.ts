@@ -52,6 +52,9 @@ async function dynamoRequests<T>(run: () => Promise<T>): Promise<{ value: T; req
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 const now = () => Math.floor(Date.now() / 1000);
+/** A token with exactly these claims, signed by the issuer's key. */
+const signed = (payload: Record<string, unknown>) =>
+  new SignJWT(JSON.parse(JSON.stringify(payload))).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).sign(issuer.key.privateKey);
 const claims = () => ({ iss: issuer.url, aud: AUDIENCE, sub: 'x', iat: now(), exp: now() + 600, groups: ['admin'] });
 
 let stranger: SigningKey;
@@ -127,6 +130,10 @@ describe('a token that does not verify answers 401 UNAUTHENTICATED, with no Dyna
     ],
     ['an unknown key id', async () => issuer.token({ groups: ['admin'] }, { key: await makeSigningKey('k-unknown') }), /unknown signing key/],
     ['a header claiming RS256 for an EC key', async () => `${b64({ alg: 'RS256', kid: 'k1' })}.${b64(claims())}.${'A'.repeat(342)}`, /unknown signing key|bad signature/],
+    ['a token issued a day in the future (iat)', async () => signed({ ...claims(), iat: now() + 86_400 }), /issued in the future/],
+    ['a token that never expires (exp: 1e300)', async () => signed({ ...claims(), exp: 1e300 }), /lifetime longer than 86400/],
+    ['a token living two days (exp − iat)', async () => signed({ ...claims(), exp: now() + 2 * 86_400 }), /lifetime longer than/],
+    ['a token without iat whose exp is two days away', async () => signed({ ...claims(), iat: undefined, exp: now() + 2 * 86_400 }), /lifetime longer than/],
     ['a token without exp', () => new SignJWT({ groups: ['admin'] }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(issuer.url).setAudience(AUDIENCE).sign(issuer.key.privateKey), /exp is required/],
     ['garbage', async () => 'not-a-jwt', /malformed/],
     ['two segments', async () => 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0', /malformed/],

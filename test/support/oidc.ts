@@ -48,6 +48,7 @@ export async function startTestIssuer(): Promise<TestIssuer> {
       studentClaim: 'student_id',
       customerClaim: 'customer_id',
       clockToleranceSeconds: 5,
+      maxTokenLifetimeSeconds: 86_400,
       jwksCooldownSeconds: 30,
       devIssuer: undefined,
       ...overrides,

@@ -331,6 +331,7 @@ describe('auth configuration', () => {
       studentClaim: 'student_id',
       customerClaim: 'customer_id',
       clockToleranceSeconds: 5,
+      maxTokenLifetimeSeconds: 86_400,
       jwksCooldownSeconds: 30,
       devIssuer: undefined,
     });
@@ -342,6 +343,7 @@ describe('auth configuration', () => {
         AUTH_STUDENT_CLAIM: 'custom:student_id',
         AUTH_CUSTOMER_CLAIM: 'custom:customer_id',
         AUTH_CLOCK_TOLERANCE_SECONDS: '10',
+        AUTH_MAX_TOKEN_LIFETIME_SECONDS: '3600',
         AUTH_JWKS_COOLDOWN_SECONDS: '60',
       }).auth,
     ).toMatchObject({
@@ -350,6 +352,7 @@ describe('auth configuration', () => {
       studentClaim: 'custom:student_id',
       customerClaim: 'custom:customer_id',
       clockToleranceSeconds: 10,
+      maxTokenLifetimeSeconds: 3600,
       jwksCooldownSeconds: 60,
     });
   });

@@ -23,6 +23,7 @@ const options = (overrides: Partial<VerifierOptions> = {}): VerifierOptions => (
   audience: [AUDIENCE],
   claims: { roles: 'groups', student: 'student_id', customer: 'customer_id' },
   clockToleranceSeconds: 5,
+      maxTokenLifetimeSeconds: 86_400,
   jwksCooldownSeconds: 30,
   ...overrides,
 });
