@@ -57,7 +57,7 @@ export const DEFAULTS = {
     pauseMs: 100,
   },
   operationLimits: { maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000 },
-  http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 },
+  http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000, maxWaitingPerAddress: 100 },
   idempotencyTtlSeconds: 86_400,
   healthCacheMs: 1000,
 } as const;
@@ -167,6 +167,8 @@ export interface HttpConfig {
   keepAliveTimeoutMs: number;
   /** `HTTP_MAX_CONNECTIONS` (default 1000): open connections at once; more are refused. */
   maxConnections: number;
+  /** `HTTP_MAX_WAITING_PER_ADDRESS` (default 100; 0: off): one client address's connections without a complete request being served. */
+  maxWaitingPerAddress: number;
 }
 
 /** docs/auth.md describes every setting here. */
@@ -521,6 +523,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       requestTimeoutMs: intSetting(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULTS.http.requestTimeoutMs, 100, 3_600_000),
       keepAliveTimeoutMs: intSetting(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULTS.http.keepAliveTimeoutMs, 100, 600_000),
       maxConnections: intSetting(env, 'HTTP_MAX_CONNECTIONS', DEFAULTS.http.maxConnections, 1, 1_000_000),
+      maxWaitingPerAddress: intSetting(env, 'HTTP_MAX_WAITING_PER_ADDRESS', DEFAULTS.http.maxWaitingPerAddress, 0, 1_000_000),
     },
     idempotencyTtlSeconds: intSetting(env, 'IDEMPOTENCY_TTL_SECONDS', DEFAULTS.idempotencyTtlSeconds, 60, 30 * 86_400),
     healthCacheMs: intSetting(env, 'HEALTH_CACHE_MS', DEFAULTS.healthCacheMs, 0, 60_000),
