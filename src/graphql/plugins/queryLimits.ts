@@ -61,6 +61,7 @@ import { ErrorCode } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../connections/args.js';
 import { DEFAULTS } from '../../config.js';
 import { CATALOG_SHARDS } from '../../dynamo/keys.js';
+import { responseSizePlugin } from './responseSize.js';
 
 export interface QueryLimits {
   maxDepth: number;
@@ -69,6 +70,8 @@ export interface QueryLimits {
   maxCost: number;
   /** Leaf fields an operation may return at most (config `MAX_RESPONSE_FIELDS`; default 50000). */
   maxResponseFields?: number;
+  /** UTF-8 bytes a response may hold (config `MAX_RESPONSE_BYTES`; default 1000000; plugins/responseSize.ts). */
+  maxResponseBytes?: number;
 }
 
 type Variables = Record<string, unknown> | undefined;
@@ -316,7 +319,11 @@ export function queryLimits(limits: QueryLimits, { production }: { production: b
     parseOptions: { maxTokens: limits.maxTokens },
     validationRules: armor.validationRules,
     // armor's typings name Apollo's CommonJS build; the plugin objects are the same shape.
-    plugins: [...(armor.plugins as unknown as ApolloServerPlugin[]), costPlugin(limits)],
+    plugins: [
+      ...(armor.plugins as unknown as ApolloServerPlugin[]),
+      costPlugin(limits),
+      responseSizePlugin(limits.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes!),
+    ],
   };
 }
 
@@ -328,4 +335,5 @@ export const DEFAULT_LIMITS: QueryLimits = {
   maxTokens,
   maxCost,
   maxResponseFields: DEFAULTS.operationLimits.maxResponseFields,
+  maxResponseBytes: DEFAULTS.operationLimits.maxResponseBytes,
 };
