@@ -56,7 +56,7 @@ export const DEFAULTS = {
     batchSize: 25,
     pauseMs: 100,
   },
-  operationLimits: { maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000, maxResponseBytes: 1_000_000 },
+  operationLimits: { maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000, maxResponseBytes: 1_000_000, queryBytesPerRequest: 10 },
   http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000, maxWaitingPerAddress: 100 },
   idempotencyTtlSeconds: 86_400,
   healthCacheMs: 1000,
@@ -158,6 +158,8 @@ export interface OperationLimitsConfig {
   maxResponseFields: number;
   /** `MAX_RESPONSE_BYTES` (default 1000000): UTF-8 bytes a response may hold (estimated before execution, measured after). */
   maxResponseBytes: number;
+  /** `QUERY_BYTES_PER_DYNAMODB_REQUEST` (default 10; 0: off): a query may send one DynamoDB request per this many bytes of its text (at least 50). */
+  queryBytesPerRequest: number;
 }
 
 export interface HttpConfig {
@@ -520,6 +522,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       maxInFlight: intSetting(env, 'MAX_DYNAMODB_IN_FLIGHT', DEFAULTS.operationLimits.maxInFlight, 1, 1000),
       maxResponseFields: intSetting(env, 'MAX_RESPONSE_FIELDS', DEFAULTS.operationLimits.maxResponseFields, 1, 10_000_000),
       maxResponseBytes: intSetting(env, 'MAX_RESPONSE_BYTES', DEFAULTS.operationLimits.maxResponseBytes, 1000, 100_000_000),
+      queryBytesPerRequest: intSetting(env, 'QUERY_BYTES_PER_DYNAMODB_REQUEST', DEFAULTS.operationLimits.queryBytesPerRequest, 0, 100_000),
     },
     http: {
       headersTimeoutMs: intSetting(env, 'HTTP_HEADERS_TIMEOUT_MS', DEFAULTS.http.headersTimeoutMs, 100, 600_000),

@@ -41,7 +41,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     production: config.production,
     logger,
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
-    limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields, maxResponseBytes: config.operationLimits.maxResponseBytes },
+    limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields, maxResponseBytes: config.operationLimits.maxResponseBytes, queryBytesPerRequest: config.operationLimits.queryBytesPerRequest },
     allowBatchedRequests: security.allowBatchedRequests,
     executor: config.executor,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,

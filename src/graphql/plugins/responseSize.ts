@@ -17,10 +17,10 @@
  * query's answer is replaced by one error, BAD_USER_INPUT with `reason:
  * RESPONSE_TOO_LARGE`; a mutation's says that the mutation ran.
  *
- * Errors: identical errors (same message and extensions; paths differ) are
- * sent once, the first with its path and `extensions.repeated` saying how
- * many more there were: thirty aliases of a refused `email` over a page of
- * 100 are one FORBIDDEN error, not 3,000.
+ * Errors: of identical errors (same message and extensions; paths differ)
+ * the first MAX_REPEATED_ERRORS are sent, the last of them with
+ * `extensions.repeated` saying how many more there were: thirty aliases of
+ * a refused `email` over a page of 100 are 10 FORBIDDEN errors, not 3,000.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import {
@@ -141,22 +141,29 @@ export function minimalResponseBytes(
   return root ? selection(operation.selectionSet, root, 1) + 12 : 0; // {"data":{…}}
 }
 
+/** How many of one identical error are sent with their own paths; the rest are counted on the last of them. */
+export const MAX_REPEATED_ERRORS = 10;
+
 /**
  * Identical errors (message and extensions; not the path, locations or, outside
- * production, the stack trace) sent once, with how many more there were.
+ * production, the stack trace): the first MAX_REPEATED_ERRORS are sent with
+ * their paths, the last of them saying in `extensions.repeated` how many
+ * more there were.
  */
 export function collapseErrors(errors: readonly GraphQLFormattedError[]): GraphQLFormattedError[] {
-  const seen = new Map<string, { index: number; repeated: number }>();
+  const seen = new Map<string, { index: number; kept: number; repeated: number }>();
   const out: GraphQLFormattedError[] = [];
   for (const error of errors) {
     const { stacktrace: _, ...extensions } = error.extensions ?? {};
     const key = JSON.stringify([error.message, extensions]);
-    const first = seen.get(key);
-    if (first) {
-      first.repeated += 1;
+    const same = seen.get(key) ?? { index: -1, kept: 0, repeated: 0 };
+    seen.set(key, same);
+    if (same.kept === MAX_REPEATED_ERRORS) {
+      same.repeated += 1;
       continue;
     }
-    seen.set(key, { index: out.length, repeated: 0 });
+    same.kept += 1;
+    same.index = out.length;
     out.push(error);
   }
   for (const { index, repeated } of seen.values()) {
