@@ -49,7 +49,7 @@ async function verification() {
   const config: OidcAuthConfig = {
     mode: 'oidc', explicit: true, issuer: issuer.url, audience: [AUDIENCE], jwksUrl: undefined,
     rolesClaim: 'groups', claims: {},
-    clockToleranceSeconds: 5, jwksCooldownSeconds: 30, devIssuer: undefined,
+    clockToleranceSeconds: 5, maxTokenLifetimeSeconds: 86_400, jwksCooldownSeconds: 30, devIssuer: undefined,
   };
   const auth = createAuthenticator(config, silentLogger);
   await auth.verifier!.warm();

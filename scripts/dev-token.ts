@@ -48,7 +48,10 @@ async function main() {
     return;
   }
   const expires = Number(values.expires ?? 3600);
-  if (!Number.isInteger(expires) || expires < 1 || expires > 7 * 86400) throw new ConfigError('--expires must be 1 to 604800 seconds');
+  const longest = auth.maxTokenLifetimeSeconds;
+  if (!Number.isInteger(expires) || expires < 1 || expires > longest) {
+    throw new ConfigError(`--expires must be 1 to ${longest} seconds (AUTH_MAX_TOKEN_LIFETIME_SECONDS)`);
+  }
   const given = values as Record<string, unknown>;
   const claims: Record<string, unknown> = {};
   if (values.role?.length) claims[auth.rolesClaim] = values.role;

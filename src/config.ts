@@ -58,8 +58,8 @@ export const DEFAULTS = {
     batchSize: 25,
     pauseMs: 100,
   },
-  operationLimits: { maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000 },
-  http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 },
+  operationLimits: { maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000, maxResponseBytes: 1_000_000, queryBytesPerRequest: 10 },
+  http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000, maxWaitingPerAddress: 100 },
   idempotencyTtlSeconds: 86_400,
   healthCacheMs: 1000,
 } as const;
@@ -160,6 +160,10 @@ export interface OperationLimitsConfig {
   maxInFlight: number;
   /** `MAX_RESPONSE_FIELDS` (default 50000): leaf fields an operation may return at most (counted before execution). */
   maxResponseFields: number;
+  /** `MAX_RESPONSE_BYTES` (default 1000000): UTF-8 bytes a response may hold (estimated before execution, measured after). */
+  maxResponseBytes: number;
+  /** `QUERY_BYTES_PER_DYNAMODB_REQUEST` (default 10; 0: off): a query may send one DynamoDB request per this many bytes of its text (at least 50). */
+  queryBytesPerRequest: number;
 }
 
 export interface HttpConfig {
@@ -171,6 +175,8 @@ export interface HttpConfig {
   keepAliveTimeoutMs: number;
   /** `HTTP_MAX_CONNECTIONS` (default 1000): open connections at once; more are refused. */
   maxConnections: number;
+  /** `HTTP_MAX_WAITING_PER_ADDRESS` (default 100; 0: off): one client address's connections without a complete request being served. */
+  maxWaitingPerAddress: number;
 }
 
 /** docs/auth.md describes every setting here. */
@@ -202,6 +208,8 @@ export interface OidcAuthConfig {
   claims: Readonly<Record<string, string>>;
   /** `AUTH_CLOCK_TOLERANCE_SECONDS` (default 5): leeway for `exp`/`nbf`/`iat`. */
   clockToleranceSeconds: number;
+  /** `AUTH_MAX_TOKEN_LIFETIME_SECONDS` (default 86400): tokens whose `exp` is further than this past `iat` (or now) are refused. */
+  maxTokenLifetimeSeconds: number;
   /** `AUTH_JWKS_COOLDOWN_SECONDS` (default 30): after a key-set fetch, an unknown `kid` waits this long before another. */
   jwksCooldownSeconds: number;
   /**
@@ -447,6 +455,7 @@ function authSettings(env: Env, production: boolean): AuthConfig {
         .sort().map((name) => [name, claimSetting(env, name, '')]),
     ),
     clockToleranceSeconds: intSetting(env, 'AUTH_CLOCK_TOLERANCE_SECONDS', 5, 0, 300),
+    maxTokenLifetimeSeconds: intSetting(env, 'AUTH_MAX_TOKEN_LIFETIME_SECONDS', 86_400, 60, 2_592_000),
     jwksCooldownSeconds: intSetting(env, 'AUTH_JWKS_COOLDOWN_SECONDS', 30, 0, 3600),
     devIssuer: devIssuer ? { port: devPort } : undefined,
   };
@@ -523,12 +532,15 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       maxRequests: intSetting(env, 'MAX_DYNAMODB_REQUESTS', DEFAULTS.operationLimits.maxRequests, 1, 1_000_000),
       maxInFlight: intSetting(env, 'MAX_DYNAMODB_IN_FLIGHT', DEFAULTS.operationLimits.maxInFlight, 1, 1000),
       maxResponseFields: intSetting(env, 'MAX_RESPONSE_FIELDS', DEFAULTS.operationLimits.maxResponseFields, 1, 10_000_000),
+      maxResponseBytes: intSetting(env, 'MAX_RESPONSE_BYTES', DEFAULTS.operationLimits.maxResponseBytes, 1000, 100_000_000),
+      queryBytesPerRequest: intSetting(env, 'QUERY_BYTES_PER_DYNAMODB_REQUEST', DEFAULTS.operationLimits.queryBytesPerRequest, 0, 100_000),
     },
     http: {
       headersTimeoutMs: intSetting(env, 'HTTP_HEADERS_TIMEOUT_MS', DEFAULTS.http.headersTimeoutMs, 100, 600_000),
       requestTimeoutMs: intSetting(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULTS.http.requestTimeoutMs, 100, 3_600_000),
       keepAliveTimeoutMs: intSetting(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULTS.http.keepAliveTimeoutMs, 100, 600_000),
       maxConnections: intSetting(env, 'HTTP_MAX_CONNECTIONS', DEFAULTS.http.maxConnections, 1, 1_000_000),
+      maxWaitingPerAddress: intSetting(env, 'HTTP_MAX_WAITING_PER_ADDRESS', DEFAULTS.http.maxWaitingPerAddress, 0, 1_000_000),
     },
     idempotencyTtlSeconds: intSetting(env, 'IDEMPOTENCY_TTL_SECONDS', DEFAULTS.idempotencyTtlSeconds, 60, 30 * 86_400),
     healthCacheMs: intSetting(env, 'HEALTH_CACHE_MS', DEFAULTS.healthCacheMs, 0, 60_000),

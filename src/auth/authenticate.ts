@@ -60,6 +60,7 @@ export function createAuthenticator(
       jwksUrl: config.jwksUrl,
       claims: { roles: config.rolesClaim, owners: ownerClaims(model ?? loadModel(), config.claims) },
       clockToleranceSeconds: config.clockToleranceSeconds,
+      maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
       jwksCooldownSeconds: config.jwksCooldownSeconds,
     });
   return {

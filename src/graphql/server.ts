@@ -75,7 +75,8 @@ export function createServer({
   const guard = queryLimits(limits, { production });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
   // With rules off the resolvers run unwrapped: not even a check per field.
-  const schema = makeExecutableSchema({ typeDefs, resolvers: authRules ? applyRules(resolvers, typeDefs, rules ?? compileRules(model)) : resolvers });
+  const ruleLookup = authRules ? (rules ?? compileRules(model)) : undefined;
+  const schema = makeExecutableSchema({ typeDefs, resolvers: ruleLookup ? applyRules(resolvers, typeDefs, ruleLookup) : resolvers });
   return new ApolloServer<Context>({
     logger,
     ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
@@ -101,7 +102,7 @@ export function createServer({
       production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
       ...guard.plugins,
       // After the checks above (responseForOperation runs once they passed), before requestId.
-      idempotencyPlugin({ ttlSeconds: idempotencyTtlSeconds, logger }),
+      idempotencyPlugin({ ttlSeconds: idempotencyTtlSeconds, logger, rules: ruleLookup }),
       requestIdPlugin,
       shortPagesPlugin,
     ],

@@ -46,7 +46,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     production: config.production,
     logger,
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
-    limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields },
+    limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields, maxResponseBytes: config.operationLimits.maxResponseBytes, queryBytesPerRequest: config.operationLimits.queryBytesPerRequest },
     allowBatchedRequests: security.allowBatchedRequests,
     executor: config.executor,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,

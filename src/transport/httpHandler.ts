@@ -89,11 +89,40 @@ function refuse(res: ServerResponse, status: number, body: unknown) {
 
 const refusal = (message: string, code = 'BAD_REQUEST') => ({ errors: [{ message, extensions: { code } }] });
 
+/**
+ * The request target as a URL, or null when it is not an origin-form path
+ * (`/graphql?…`) with well-formed percent-escapes (`//%zz`, `*`,
+ * `http://…`): a caller's mistake, answered 400 and never logged.
+ */
+export function requestUrl(target: string | undefined): URL | null {
+  const path = target ?? '/';
+  if (!path.startsWith('/') || /%(?![0-9a-fA-F]{2})/.test(path)) return null;
+  try {
+    return new URL(`http://localhost${path}`);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An unexpected failure as logged: its name, code and stack frames, not its
+ * message (a parser's message may quote what the client sent).
+ */
+export const loggedFailure = (err: unknown) => ({
+  name: (err as Error)?.name ?? typeof err,
+  code: (err as NodeJS.ErrnoException)?.code ?? null,
+  stack: typeof (err as Error)?.stack === 'string' ? (err as Error).stack!.split('\n').slice(1).join('\n') : null,
+});
+
 export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOptions) {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.security.maxBodyBytes;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      const url = requestUrl(req.url);
+      if (url === null) {
+        refuse(res, 400, refusal('Malformed request target: send requests to /graphql'));
+        return;
+      }
       const origin = allowedOrigin(req.headers.origin, options.corsOrigins);
       if (origin) {
         res.setHeader('access-control-allow-origin', origin);
@@ -179,8 +208,8 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         if (!res.headersSent) res.destroy();
         return;
       }
-      if (options.logger) options.logger.error({ err }, 'request failed outside GraphQL execution');
-      else console.error('request failed outside GraphQL execution', err);
+      if (options.logger) options.logger.error({ error: loggedFailure(err) }, 'request failed outside GraphQL execution');
+      else console.error('request failed outside GraphQL execution', loggedFailure(err));
       if (!res.headersSent) send(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
       else res.end();
     }

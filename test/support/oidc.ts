@@ -47,6 +47,7 @@ export async function startTestIssuer(): Promise<TestIssuer> {
       rolesClaim: 'groups',
       claims: {},
       clockToleranceSeconds: 5,
+      maxTokenLifetimeSeconds: 86_400,
       jwksCooldownSeconds: 30,
       devIssuer: undefined,
       ...overrides,

@@ -335,6 +335,7 @@ describe('auth configuration', () => {
       rolesClaim: 'groups',
       claims: {},
       clockToleranceSeconds: 5,
+      maxTokenLifetimeSeconds: 86_400,
       jwksCooldownSeconds: 30,
       devIssuer: undefined,
     });
@@ -346,6 +347,7 @@ describe('auth configuration', () => {
         AUTH_STUDENT_CLAIM: 'custom:student_id',
         AUTH_CUSTOMER_CLAIM: 'custom:customer_id',
         AUTH_CLOCK_TOLERANCE_SECONDS: '10',
+        AUTH_MAX_TOKEN_LIFETIME_SECONDS: '3600',
         AUTH_JWKS_COOLDOWN_SECONDS: '60',
       }).auth,
     ).toMatchObject({
@@ -353,6 +355,7 @@ describe('auth configuration', () => {
       rolesClaim: 'cognito:groups',
       claims: { AUTH_CUSTOMER_CLAIM: 'custom:customer_id', AUTH_STUDENT_CLAIM: 'custom:student_id' },
       clockToleranceSeconds: 10,
+      maxTokenLifetimeSeconds: 3600,
       jwksCooldownSeconds: 60,
     });
   });

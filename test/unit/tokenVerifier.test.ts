@@ -23,6 +23,7 @@ const options = (overrides: Partial<VerifierOptions> = {}): VerifierOptions => (
   audience: [AUDIENCE],
   claims: { roles: 'groups', owners: { Student: 'student_id', Customer: 'customer_id' } },
   clockToleranceSeconds: 5,
+      maxTokenLifetimeSeconds: 86_400,
   jwksCooldownSeconds: 30,
   ...overrides,
 });
