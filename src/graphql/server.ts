@@ -25,6 +25,8 @@ import { shortPagesPlugin } from './plugins/shortPages.js';
 import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
 import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
 import { createDocumentStore } from './documentStore.js';
+import { telemetryPlugin } from './plugins/telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 /** schema.graphql is the only SDL. */
 export const typeDefs = gql(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
@@ -45,6 +47,8 @@ export interface ServerOptions {
   idempotencyTtlSeconds?: number;
   /** Enforce the authorization rules (src/auth/rules.ts) on every field: AUTH_MODE=oidc. Default off. */
   authRules?: boolean;
+  /** Traces and metrics per operation (src/telemetry/); none, and no plugin at all, when absent. */
+  telemetry?: Telemetry;
 }
 
 export type Executor = 'jit' | 'graphql-js';
@@ -58,6 +62,7 @@ export function createServer({
   executor = 'jit',
   idempotencyTtlSeconds,
   authRules = false,
+  telemetry,
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { production });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
@@ -79,6 +84,8 @@ export function createServer({
     validationRules: guard.validationRules,
     formatError: (formatted, error) => formatError(formatted, error, { production }),
     plugins: [
+      // First: its span covers the other plugins' work too.
+      ...(telemetry ? [telemetryPlugin(telemetry)] : []),
       operationLogPlugin(logger),
       declaredVariablesPlugin(),
       argumentCheckPlugin(),

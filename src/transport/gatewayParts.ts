@@ -17,6 +17,7 @@ import type { Logger } from '../logger.js';
 import { createServer } from '../graphql/server.js';
 import { createCursorCodec } from '../connections/cursorSigning.js';
 import { createAuthenticator, type Authenticator } from '../auth/authenticate.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 export interface GatewayParts {
   dynamo: Dynamo;
@@ -32,9 +33,11 @@ export interface PartsOptions {
   embeddedUrl?: string;
   /** A ready client instead of a new one (tests). */
   dynamo?: Dynamo;
+  /** Traces and metrics (src/telemetry/); none when no `OTEL_*` variable is set. */
+  telemetry?: Telemetry;
 }
 
-export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo }: PartsOptions): GatewayParts {
+export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo, telemetry }: PartsOptions): GatewayParts {
   const { security } = config;
   const client = dynamo ?? dynamoFromConfig(config, embeddedUrl);
   const server = createServer({
@@ -46,6 +49,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     executor: config.executor,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     authRules: config.auth.mode === 'oidc',
+    telemetry,
   });
   const auth = createAuthenticator(config.auth, logger);
   if (config.auth.mode === 'off' && config.production) {

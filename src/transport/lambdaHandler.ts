@@ -33,6 +33,7 @@ import { JSON_MEDIA_TYPES, mediaType } from './httpHandler.js';
 import { OperationMetrics } from '../dynamo/metrics.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
+import { loadTelemetry, type Telemetry } from '../telemetry/telemetry.js';
 
 export type ApiGatewayHandler = (
   event: APIGatewayProxyEventV2,
@@ -43,6 +44,8 @@ export interface LambdaOptions {
   logger?: Logger;
   /** Defaults to a client for `config.endpoint` (real DynamoDB when `embedded` or `aws`). */
   dynamo?: Dynamo;
+  /** Traces and metrics (src/telemetry/), flushed before each invocation returns; none when absent. */
+  telemetry?: Telemetry;
 }
 
 const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 => ({
@@ -83,7 +86,7 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
   // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
   const { dynamo, server, deps, auth } = createGatewayParts(
     { ...config, endpoint: withoutEmbedded(config.endpoint) },
-    { logger, dynamo: options.dynamo },
+    { logger, dynamo: options.dynamo, telemetry: options.telemetry },
   );
 
   const health = cachedProbe(() => tableHealthy(dynamo, config.tableName), config.healthCacheMs);
@@ -120,17 +123,38 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
     }
   };
 
-  return async (event, context) => {
+  const invoke: ApiGatewayHandler = async (event, context) => {
     if (!streamKnown) await decideFanOut();
     // Every DynamoDB request an invocation makes is counted into its context's metrics (createContext).
     return (await graphql(event, context, () => {})) as APIGatewayProxyStructuredResultV2;
   };
+  const { telemetry } = options;
+  if (!telemetry) return invoke;
+  // Lambda freezes the process once the invocation returns: export its spans and metrics first.
+  return async (event, context) => {
+    try {
+      return await invoke(event, context);
+    } finally {
+      await telemetry.flush().catch((err: unknown) => logger.warn({ err }, 'could not export telemetry'));
+    }
+  };
 }
 
-let instance: ApiGatewayHandler | undefined;
+let instance: Promise<ApiGatewayHandler> | undefined;
 
-/** The function's handler (`src/transport/lambda.handler`): one server per Lambda instance, made on first use. */
-export const handler: ApiGatewayHandler = (event, context) => {
-  instance ??= createLambdaHandler();
-  return instance(event, context);
+/**
+ * The function's handler (`src/transport/lambda.handler`): one server per
+ * Lambda instance, made on first use; with telemetry when an `OTEL_*`
+ * variable is set (the SDK is loaded only then).
+ */
+export const handler: ApiGatewayHandler = async (event, context) => {
+  instance ??= (async () => {
+    const config = loadConfig();
+    const logger = createLogger(config.logLevel);
+    return createLambdaHandler(config, { logger, telemetry: await loadTelemetry(config.telemetry, logger) });
+  })().catch((err: unknown) => {
+    instance = undefined; // a failed start is tried again by the next invocation
+    throw err;
+  });
+  return (await instance)(event, context);
 };
