@@ -12,7 +12,7 @@
  * 250 ms to import in a fresh process on the build machine, against about
  * 40 ms for these pieces (docs/observability.md). The providers read their
  * standard variables themselves (sampler, batch processor, OTLP endpoints
- * and headers, resource); settings.ts decides the rest.
+ * and headers); settings.ts decides the rest.
  *
  * No context manager is registered and no instrumentation is installed:
  * the gateway passes each span's parent explicitly (an operation's calls
@@ -36,7 +36,7 @@ import {
   type TextMapPropagator,
 } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
-import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
+import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
 import {
   BasicTracerProvider,
   BatchSpanProcessor,
@@ -132,10 +132,8 @@ export function startOpenTelemetry(settings: TelemetrySettings, logger: Logger, 
     },
     DiagLogLevel.WARN,
   );
-  // service.name defaults to the gateway's; OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win.
-  const resource = defaultResource()
-    .merge(resourceFromAttributes({ 'service.name': SERVICE }))
-    .merge(detectResources({ detectors: [envDetector] }));
+  // service.name defaults to the gateway's; OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (settings.ts) win.
+  const resource = defaultResource().merge(resourceFromAttributes({ 'service.name': SERVICE, ...settings.resource }));
   const tracerProvider = new BasicTracerProvider({
     resource,
     spanProcessors: (overrides.spanProcessors as SpanProcessor[] | undefined) ?? spanProcessors(settings),

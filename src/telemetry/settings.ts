@@ -11,11 +11,12 @@
  * (`OTEL_TRACES_EXPORTER`, `OTEL_METRICS_EXPORTER`: otlp by default), the
  * OTLP protocol per signal (`OTEL_EXPORTER_OTLP[_TRACES|_METRICS]_PROTOCOL`,
  * http/protobuf by default), the propagators (`OTEL_PROPAGATORS`) and the
- * metric export interval. The SDK packages read the rest of the standard
- * variables themselves: endpoints, headers, timeouts and compression of the
- * OTLP exporters, the sampler (`OTEL_TRACES_SAMPLER[_ARG]`), the batch span
- * processor (`OTEL_BSP_*`), span limits, the resource (`OTEL_SERVICE_NAME`,
- * `OTEL_RESOURCE_ATTRIBUTES`) and the Prometheus exporter's
+ * metric export interval, and the resource (`OTEL_SERVICE_NAME`,
+ * `OTEL_RESOURCE_ATTRIBUTES`). The SDK packages read the rest of the
+ * standard variables themselves: endpoints, headers, timeouts and
+ * compression of the OTLP exporters, the sampler
+ * (`OTEL_TRACES_SAMPLER[_ARG]`), the batch span processor (`OTEL_BSP_*`),
+ * span limits and the Prometheus exporter's
  * `OTEL_EXPORTER_PROMETHEUS_HOST`/`_PORT`.
  */
 
@@ -28,6 +29,8 @@ export interface TelemetrySettings {
   metrics: { exporters: MetricExporterName[]; protocol: OtlpProtocol; intervalMs: number; timeoutMs: number };
   /** `OTEL_PROPAGATORS` (default tracecontext,baggage); empty for `none`. */
   propagators: ('tracecontext' | 'baggage')[];
+  /** `OTEL_RESOURCE_ATTRIBUTES`, then `OTEL_SERVICE_NAME` as `service.name` (default dynamo-graph-gateway). */
+  resource: Record<string, string>;
 }
 
 type Env = Record<string, string | undefined>;
@@ -63,6 +66,24 @@ function millis(env: Env, fail: Fail, name: string, fallback: number): number {
   return value;
 }
 
+/** `key=value,key2=value2`, values percent-encoded (the specification's format). */
+function resourceAttributes(env: Env, fail: Fail): Record<string, string> {
+  const attributes: Record<string, string> = {};
+  for (const pair of (env.OTEL_RESOURCE_ATTRIBUTES ?? '').split(',')) {
+    if (!pair.trim()) continue;
+    const at = pair.indexOf('=');
+    if (at <= 0) fail(`OTEL_RESOURCE_ATTRIBUTES must be key=value pairs separated by commas; got "${pair}"`);
+    try {
+      attributes[pair.slice(0, at).trim()] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      fail(`OTEL_RESOURCE_ATTRIBUTES: the value of ${pair.slice(0, at).trim()} is not valid percent-encoding`);
+    }
+  }
+  const serviceName = env.OTEL_SERVICE_NAME?.trim();
+  if (serviceName) attributes['service.name'] = serviceName;
+  return attributes;
+}
+
 export function telemetrySettings(env: Env, fail: Fail): TelemetrySettings | undefined {
   const disabled = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true';
   if (disabled || !Object.keys(env).some((name) => name.startsWith('OTEL_') && env[name])) return undefined;
@@ -75,5 +96,6 @@ export function telemetrySettings(env: Env, fail: Fail): TelemetrySettings | und
       timeoutMs: millis(env, fail, 'OTEL_METRIC_EXPORT_TIMEOUT', 30_000),
     },
     propagators: list(env, fail, 'OTEL_PROPAGATORS', ['tracecontext', 'baggage'] as const, ['tracecontext', 'baggage']),
+    resource: resourceAttributes(env, fail),
   };
 }
