@@ -93,8 +93,8 @@ export interface CallOutput {
 }
 
 export class OperationMetrics {
-  /** Present only while telemetry traces this operation. */
-  calls?: CallObserver;
+  /** Set only while telemetry traces this operation (not even initialised otherwise). */
+  declare calls?: CallObserver;
   requests = 0;
   readonly byOperation: Record<string, number> = {};
   /** Capacity units consumed (reads and writes, tables and indexes). */

@@ -17,6 +17,7 @@ import { loadTelemetry, type Telemetry } from '../../src/telemetry/telemetry.js'
 import { telemetrySettings } from '../../src/telemetry/settings.js';
 import { silentLogger } from '../../src/logger.js';
 import { createStreamLambdaHandler } from '../../src/stream/lambda.js';
+import { createLambdaHandler } from '../../src/transport/lambdaHandler.js';
 import { createStreamsClient } from '../../src/stream/streamsClient.js';
 import { operationCost } from '../../src/graphql/plugins/queryLimits.js';
 import { makeExecutableSchema } from '@graphql-tools/schema';
@@ -290,6 +291,33 @@ describe('the stream processor', () => {
     const batches = spans.getFinishedSpans().filter((s) => s.name === 'stream batch');
     expect(batches).toHaveLength(1);
     expect(batches[0].attributes).toMatchObject({ 'gateway.stream.source': 'lambda', 'gateway.stream.records': records.length, 'gateway.stream.processed': records.length });
+  });
+});
+
+describe('on Lambda', () => {
+  it('traces an API Gateway event as over HTTP: the caller\'s trace, one operation span, a child per DynamoDB request', async () => {
+    const config = loadConfig({ DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: gw.tableName, LOG_LEVEL: 'silent', AWS_REGION: 'us-east-1' });
+    const lambda = createLambdaHandler(config, { dynamo: gw.dynamo, logger: silentLogger, telemetry });
+    spans.reset();
+    const result = await lambda(
+      {
+        version: '2.0',
+        routeKey: 'POST /graphql',
+        rawPath: '/graphql',
+        rawQueryString: '',
+        headers: { 'content-type': 'application/json', traceparent: `00-${TRACE_ID}-${CALLER_SPAN}-01` },
+        requestContext: { http: { method: 'POST', path: '/graphql' } },
+        body: JSON.stringify({ query: NESTED, variables: { id: 's1' } }),
+        isBase64Encoded: false,
+      } as never,
+      { awsRequestId: 'lambda-traced', getRemainingTimeInMillis: () => 10_000 } as never,
+    );
+    expect(JSON.parse(result.body!).data.student.name).toBe('One');
+    const operations = spans.getFinishedSpans().filter((s) => s.kind === SpanKind.SERVER);
+    expect(operations).toHaveLength(1);
+    expect(operations[0].spanContext().traceId).toBe(TRACE_ID);
+    expect(operations[0].attributes['gateway.request_id']).toBe('lambda-traced');
+    expect(childrenOf(operations[0])).toHaveLength(operations[0].attributes['gateway.dynamodb.requests'] as number);
   });
 });
 
