@@ -43,6 +43,8 @@ export interface ServerOptions {
   allowBatchedRequests?: boolean;
   /** `jit` (default): operations run compiled by graphql-jit (jitExecutor.ts); `graphql-js`: Apollo's own execution. */
   executor?: Executor;
+  /** With `jit`: executions of an operation by graphql-js before it is compiled (default 1, jitExecutor.ts). */
+  jitCompileAfter?: number;
   /** How long a mutation's first response is kept for `Idempotency-Key` retries (default 24 h). */
   idempotencyTtlSeconds?: number;
   /** Enforce the authorization rules (src/auth/rules.ts) on every field: AUTH_MODE=oidc. Default off. */
@@ -63,6 +65,7 @@ export function createServer({
   idempotencyTtlSeconds,
   authRules = false,
   telemetry,
+  jitCompileAfter,
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { production });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
@@ -70,7 +73,7 @@ export function createServer({
   const schema = makeExecutableSchema({ typeDefs, resolvers: authRules ? applyRules(resolvers, typeDefs) : resolvers });
   return new ApolloServer<Context>({
     logger,
-    ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
+    ...(executor === 'jit' ? { gateway: jitGateway(schema, { compileAfter: jitCompileAfter }) } : { schema }),
     introspection: !production,
     includeStacktraceInErrorResponses: !production,
     csrfPrevention: true,

@@ -12,9 +12,10 @@
  * - `GET /health` answers 200/503 like the HTTP server does.
  * - Whether renames and deletes leave their fan-out to the table's stream
  *   (consumed by the stream Lambda, src/stream/lambda.ts) or do it in the
- *   request is decided on the first invocation from DescribeTable (and
- *   asked again while that fails; meanwhile the in-request fan-out, which
- *   is always right, is used).
+ *   request is decided from DescribeTable, asked beside the first
+ *   invocation's own requests rather than before them (a cold start waits
+ *   for no extra round trip), and asked again while that fails; until the
+ *   answer is in, the in-request fan-out, which is always right, is used.
  * - The request id in logs is Lambda's `awsRequestId`, so log lines join up
  *   with the platform's own START/END/REPORT lines.
  */
@@ -112,6 +113,7 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
     });
 
   let streamKnown = false;
+  let deciding: Promise<void> | undefined;
   const decideFanOut = async () => {
     try {
       deps.fanOut = (await hasNewAndOldImageStream(dynamo, config.tableName)) ? 'stream' : 'inRequest';
@@ -120,11 +122,14 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
     } catch (err) {
       deps.fanOut = 'inRequest';
       logger.warn({ err }, 'could not describe the table; renames and deletes fan out inside the request for now');
+    } finally {
+      deciding = undefined;
     }
   };
 
   const invoke: ApiGatewayHandler = async (event, context) => {
-    if (!streamKnown) await decideFanOut();
+    // Beside the request, not before it: until the answer is in, the in-request fan-out (always right) is used.
+    if (!streamKnown) deciding ??= decideFanOut();
     // Every DynamoDB request an invocation makes is counted into its context's metrics (createContext).
     return (await graphql(event, context, () => {})) as APIGatewayProxyStructuredResultV2;
   };
