@@ -46,11 +46,6 @@ import {
   type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { ConsoleMetricExporter, MeterProvider, PeriodicExportingMetricReader, type MetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
-import { OTLPTraceExporter as OtlpJsonTraces } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as OtlpProtoTraces } from '@opentelemetry/exporter-trace-otlp-proto';
-import { OTLPMetricExporter as OtlpJsonMetrics } from '@opentelemetry/exporter-metrics-otlp-http';
-import { OTLPMetricExporter as OtlpProtoMetrics } from '@opentelemetry/exporter-metrics-otlp-proto';
-import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import type { Server } from 'node:net';
 import type { CallObserver, CallOutput, CallTrace } from '../dynamo/metrics.js';
 import { capacityUnits } from '../dynamo/metrics.js';
@@ -71,26 +66,39 @@ const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 /** Seconds; stream lag is normally below a second and grows without bound when the processor falls behind. */
 const LAG_BUCKETS = [0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600];
 
-function spanProcessors(settings: TelemetrySettings): SpanProcessor[] {
-  return settings.traces.exporters.map((name) => {
-    if (name === 'console') return new SimpleSpanProcessor(new ConsoleSpanExporter());
-    const exporter: SpanExporter = settings.traces.protocol === 'http/json' ? new OtlpJsonTraces() : new OtlpProtoTraces();
-    return new BatchSpanProcessor(exporter);
-  });
+// Each exporter is loaded only when named: the Prometheus exporter alone (CommonJS only) brings
+// all of the semantic conventions, and a process exports one way, not four.
+async function spanProcessors(settings: TelemetrySettings): Promise<SpanProcessor[]> {
+  return Promise.all(
+    settings.traces.exporters.map(async (name) => {
+      if (name === 'console') return new SimpleSpanProcessor(new ConsoleSpanExporter());
+      const { OTLPTraceExporter } =
+        settings.traces.protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto');
+      const exporter: SpanExporter = new OTLPTraceExporter();
+      return new BatchSpanProcessor(exporter);
+    }),
+  );
 }
 
-function metricReaders(settings: TelemetrySettings, logger: Logger): MetricReader[] {
+async function metricReaders(settings: TelemetrySettings, logger: Logger): Promise<MetricReader[]> {
   const { exporters, protocol, intervalMs, timeoutMs } = settings.metrics;
   const periodic = (exporter: PushMetricExporter) =>
     new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: intervalMs, exportTimeoutMillis: Math.min(timeoutMs, intervalMs) });
-  return exporters.map((name) => {
-    if (name === 'console') return periodic(new ConsoleMetricExporter());
-    if (name === 'otlp') return periodic(protocol === 'http/json' ? new OtlpJsonMetrics() : new OtlpProtoMetrics());
-    // OTEL_EXPORTER_PROMETHEUS_HOST / _PORT (default all interfaces, 9464): its own port, path /metrics.
-    return new PrometheusExporter({}, (error) => {
-      if (error) logger.error({ err: error }, 'the Prometheus metrics endpoint could not start');
-    });
-  });
+  return Promise.all(
+    exporters.map(async (name) => {
+      if (name === 'console') return periodic(new ConsoleMetricExporter());
+      if (name === 'otlp') {
+        const { OTLPMetricExporter } =
+          protocol === 'http/json' ? await import('@opentelemetry/exporter-metrics-otlp-http') : await import('@opentelemetry/exporter-metrics-otlp-proto');
+        return periodic(new OTLPMetricExporter());
+      }
+      // OTEL_EXPORTER_PROMETHEUS_HOST / _PORT (default all interfaces, 9464): its own port, path /metrics.
+      const { PrometheusExporter } = await import('@opentelemetry/exporter-prometheus');
+      return new PrometheusExporter({}, (error) => {
+        if (error) logger.error({ err: error }, 'the Prometheus metrics endpoint could not start');
+      });
+    }),
+  );
 }
 
 function propagator(settings: TelemetrySettings): TextMapPropagator {
@@ -120,7 +128,7 @@ const attemptsOf = (value: unknown): number => {
 
 const errorName = (error: unknown) => (error as { name?: string })?.name || 'Error';
 
-export function startOpenTelemetry(settings: TelemetrySettings, logger: Logger, overrides: TelemetryOverrides = {}): Telemetry {
+export async function startOpenTelemetry(settings: TelemetrySettings, logger: Logger, overrides: TelemetryOverrides = {}): Promise<Telemetry> {
   // The SDK's own problems (an unreachable collector, a refused export) as warnings in the process log.
   diag.setLogger(
     {
@@ -136,11 +144,11 @@ export function startOpenTelemetry(settings: TelemetrySettings, logger: Logger, 
   const resource = defaultResource().merge(resourceFromAttributes({ 'service.name': SERVICE, ...settings.resource }));
   const tracerProvider = new BasicTracerProvider({
     resource,
-    spanProcessors: (overrides.spanProcessors as SpanProcessor[] | undefined) ?? spanProcessors(settings),
+    spanProcessors: (overrides.spanProcessors as SpanProcessor[] | undefined) ?? (await spanProcessors(settings)),
   });
   const meterProvider = new MeterProvider({
     resource,
-    readers: (overrides.metricReaders as MetricReader[] | undefined) ?? metricReaders(settings, logger),
+    readers: (overrides.metricReaders as MetricReader[] | undefined) ?? (await metricReaders(settings, logger)),
   });
   const textMap = propagator(settings);
   // Registered globally as NodeSDK does, so other code of the process may add its own spans.
