@@ -47,8 +47,7 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { ConsoleMetricExporter, MeterProvider, PeriodicExportingMetricReader, type MetricReader, type PushMetricExporter } from '@opentelemetry/sdk-metrics';
 import type { Server } from 'node:net';
-import type { CallObserver, CallOutput, CallTrace } from '../dynamo/metrics.js';
-import { capacityUnits } from '../dynamo/metrics.js';
+import { capacityUnits, type CallObserver, type CallOutput, type CallTrace } from '../dynamo/metrics.js';
 import type { Logger } from '../logger.js';
 import type { TelemetrySettings } from './settings.js';
 import type { BatchStart, Carrier, Outcome, Telemetry, TelemetryOverrides } from './telemetry.js';
