@@ -3,6 +3,8 @@
  * validation live here; a bad value stops start-up with a message naming
  * the variable.
  */
+import { resolve } from 'node:path';
+import { DEFAULT_SCHEMA_FILE } from './declaration/loadModel.js';
 import { randomBytes } from 'node:crypto';
 import { telemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
 
@@ -70,6 +72,8 @@ export interface Config {
   host: string;
   /** `TABLE_NAME`, default `AppTable`. */
   tableName: string;
+  /** `SCHEMA_FILE`: the model file served (absolute path; default the project's schema.graphql). */
+  schemaFile: string;
   /**
    * `DYNAMODB_ENDPOINT`: unset → embedded DynamoDB Local with demo data; a URL → that endpoint;
    * `aws` → real DynamoDB through the SDK's region and credential chain.
@@ -465,6 +469,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     port: intSetting(env, 'PORT', DEFAULTS.port, 0, 65535),
     host: hostSetting(env),
     tableName,
+    schemaFile: env.SCHEMA_FILE ? resolve(env.SCHEMA_FILE) : DEFAULT_SCHEMA_FILE,
     endpoint: endpointSetting(env, 'DYNAMODB_ENDPOINT'),
     region: regionSetting(env),
     production,

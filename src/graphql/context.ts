@@ -11,6 +11,8 @@ import type { ShortPage } from '../connections/rangeConnection.js';
 import type { FanOutMode } from '../writes/store.js';
 import { cursorReader, type CursorReader } from '../connections/connection.js';
 import { ANONYMOUS, EVERYONE, type Identity } from '../auth/identity.js';
+import { compilePlan, type Plan } from '../plan/plan.js';
+import { loadModel } from '../declaration/loadModel.js';
 
 export interface Deps {
   doc: DynamoDBDocumentClient;
@@ -28,6 +30,8 @@ export interface Deps {
    * without an identity is anonymous. Off: everyone may do everything.
    */
   authRequired?: boolean;
+  /** The model's plans (src/plan/); default: the project's default model. */
+  plan?: Plan;
 }
 
 export interface Context extends Deps {
@@ -43,6 +47,7 @@ export interface Context extends Deps {
   shortPages: ShortPage[];
   /** Who is calling (transport verified the bearer token before this context was made). */
   identity: Identity;
+  plan: Plan;
   /** The operation's cost as weighed before execution (plugins/queryLimits.ts), for telemetry; unset until then. */
   cost?: number;
 }
@@ -63,5 +68,6 @@ export function createContext(deps: Deps, metrics = new OperationMetrics(), iden
     shortPages: [],
     // Fails closed: with rules on, no identity means anonymous.
     identity: identity ?? (deps.authRequired ? ANONYMOUS : EVERYONE),
+    plan: deps.plan ?? compilePlan(loadModel()),
   };
 }

@@ -4,11 +4,9 @@
  * (transport/httpHandler.ts for node:http, transport/lambdaHandler.ts for
  * API Gateway), and tests call `executeOperation`.
  */
-import { readFileSync } from 'node:fs';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
-import { gql } from 'graphql-tag';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { jitGateway } from './jitExecutor.js';
 import { argumentCheckPlugin } from './plugins/argumentCheck.js';
@@ -16,7 +14,8 @@ import type { Context } from './context.js';
 import { formatError } from './errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { operationLogPlugin } from './plugins/operationLog.js';
-import { resolvers } from '../resolvers/index.js';
+import { buildResolvers } from '../resolvers/index.js';
+import { compilePlan } from '../plan/plan.js';
 import { applyRules } from '../auth/applyRules.js';
 import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
 import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
@@ -28,8 +27,11 @@ import { createDocumentStore } from './documentStore.js';
 import { telemetryPlugin } from './plugins/telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 
-/** schema.graphql is the only SDL. */
-export const typeDefs = gql(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
+import { loadModel } from '../declaration/loadModel.js';
+import type { Model } from '../declaration/model.js';
+
+/** The default model's SDL with the supplied directive definitions (what tests and tools build schemas from). */
+export const typeDefs = loadModel().typeDefs;
 
 export interface ServerOptions {
   production: boolean;
@@ -49,6 +51,8 @@ export interface ServerOptions {
   idempotencyTtlSeconds?: number;
   /** Enforce the authorization rules (src/auth/rules.ts) on every field: AUTH_MODE=oidc. Default off. */
   authRules?: boolean;
+  /** The model served (default: the project's schema.graphql). */
+  model?: Model;
   /** Traces and metrics per operation (src/telemetry/); none, and no plugin at all, when absent. */
   telemetry?: Telemetry;
 }
@@ -64,9 +68,13 @@ export function createServer({
   executor = 'jit',
   idempotencyTtlSeconds,
   authRules = false,
+  model = loadModel(),
   telemetry,
   jitCompileAfter,
 }: ServerOptions): ApolloServer<Context> {
+  const { typeDefs } = model;
+  const plan = compilePlan(model);
+  const resolvers = buildResolvers(plan);
   const guard = queryLimits(limits, { production });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
   // With rules off the resolvers run unwrapped: not even a check per field.
@@ -91,7 +99,7 @@ export function createServer({
       ...(telemetry ? [telemetryPlugin(telemetry)] : []),
       operationLogPlugin(logger),
       declaredVariablesPlugin(),
-      argumentCheckPlugin(),
+      argumentCheckPlugin(plan),
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),

@@ -17,6 +17,7 @@ import type { Logger } from '../logger.js';
 import { createServer } from '../graphql/server.js';
 import { createCursorCodec } from '../connections/cursorSigning.js';
 import { createAuthenticator, type Authenticator } from '../auth/authenticate.js';
+import { loadModel } from '../declaration/loadModel.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 
 export interface GatewayParts {
@@ -39,6 +40,8 @@ export interface PartsOptions {
 
 export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo, telemetry }: PartsOptions): GatewayParts {
   const { security } = config;
+  // The model first: a model that cannot be served stops start-up before any other work.
+  const model = loadModel(config.schemaFile);
   const client = dynamo ?? dynamoFromConfig(config, embeddedUrl);
   const server = createServer({
     production: config.production,
@@ -49,6 +52,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     executor: config.executor,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     authRules: config.auth.mode === 'oidc',
+    model,
     telemetry,
   });
   const auth = createAuthenticator(config.auth, logger);

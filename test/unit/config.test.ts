@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { DEFAULT_SCHEMA_FILE } from '../../src/declaration/loadModel.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 describe('loadConfig', () => {
@@ -32,6 +34,7 @@ describe('loadConfig defaults', () => {
       port: 4000,
       host: '0.0.0.0',
       tableName: 'AppTable',
+      schemaFile: DEFAULT_SCHEMA_FILE,
       endpoint: { kind: 'embedded' },
       region: undefined,
       production: false,
@@ -64,6 +67,7 @@ describe('loadConfig defaults', () => {
       PORT: '8080',
       HOST: '127.0.0.1',
       TABLE_NAME: 'Prod.Table-1',
+      SCHEMA_FILE: 'examples/model.graphql',
       DYNAMODB_ENDPOINT: 'http://dynamodb:8000',
       AWS_REGION: 'eu-west-1',
       NODE_ENV: 'production',
@@ -85,6 +89,7 @@ describe('loadConfig defaults', () => {
       port: 8080,
       host: '127.0.0.1',
       tableName: 'Prod.Table-1',
+      schemaFile: resolve('examples/model.graphql'),
       endpoint: { kind: 'url', url: 'http://dynamodb:8000' },
       region: 'eu-west-1',
       production: true,
