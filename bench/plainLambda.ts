@@ -15,8 +15,10 @@ import { ApolloServer } from '@apollo/server';
 import { startServerAndCreateLambdaHandler, handlers } from '@as-integrations/aws-lambda';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DIRECTIVE_DEFINITIONS } from '../src/declaration/directives.js';
 
-const typeDefs = readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
+// The model's directives are declared by the gateway (src/declaration/directives.ts); a plain server needs their definitions to parse the SDL.
+const typeDefs = DIRECTIVE_DEFINITIONS + readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8');
 const TableName = process.env.TABLE_NAME ?? 'AppTable';
 const doc = DynamoDBDocumentClient.from(
   new DynamoDBClient({
