@@ -91,7 +91,13 @@ export function jitExecutor(schema: GraphQLSchema, { compileAfter = 1 }: JitOpti
   /** Per document and operation name: the compiled operation, or how often it has run uncompiled. */
   const compiled = new WeakMap<DocumentNode, Map<string, Compiled | number>>();
 
-  async function compiledFor(
+  /** The compiled operation when there is one (the hot path: no promise); otherwise `prepare`. */
+  function cached(document: DocumentNode, operationName: string | null): Compiled | undefined {
+    const hit = compiled.get(document)?.get(operationName ?? '');
+    return typeof hit === 'object' ? hit : undefined;
+  }
+
+  async function prepare(
     document: DocumentNode,
     operation: OperationDefinitionNode,
     operationName: string | null,
@@ -122,7 +128,7 @@ export function jitExecutor(schema: GraphQLSchema, { compileAfter = 1 }: JitOpti
 
   return async ({ document, operation, operationName, request, context }) => {
     const variables = request.variables ?? {};
-    const entry = await compiledFor(document, operation, operationName);
+    const entry = cached(document, operationName) ?? (await prepare(document, operation, operationName));
     if (entry === 'interpret') {
       return execute({ schema, document, operationName, variableValues: variables, contextValue: context });
     }
