@@ -13,8 +13,12 @@
  * Cases: the nested operation (a student, their courses, each course's
  * students: 4 DynamoDB requests in 2 waves on the demo data) and a single
  * GetItem (`course(id)`), where the fixed cost per operation shows most.
- * `--off-only` measures telemetry off alone (for comparing builds). Raw
- * figures go to dist/bench/telemetry.json, outside the tracked files.
+ * `--off-only` leaves telemetry on out. `--baseline <dir>` adds another
+ * checkout of the gateway (its src/, e.g. `git archive main | tar -x -C
+ * <dir>` with node_modules linked in) as a third variant in the same
+ * process, with its own server, context and DynamoDB client: "off" against
+ * the code before telemetry existed, under the same load. Raw figures go to
+ * dist/bench/telemetry.json, outside the tracked files.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
@@ -36,6 +40,7 @@ const { values } = parseArgs({
     ops: { type: 'string', default: '300' },
     concurrency: { type: 'string', default: '8' },
     'off-only': { type: 'boolean', default: false },
+    baseline: { type: 'string' },
   },
 });
 const rounds = Number(values.rounds);
@@ -57,17 +62,39 @@ async function main() {
     res.end();
   });
   await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
-  const dynamo = createDynamo({ endpoint: local.endpoint });
+  // Patient timeouts: a loaded machine's latency must not turn into retries.
+  const dynamo = createDynamo({ endpoint: local.endpoint, requestTimeoutMs: 20_000, connectionTimeoutMs: 10_000 });
   const stops: (() => Promise<void>)[] = [];
   try {
     const tableName = 'TelemetryCost';
     await ensureTable(dynamo.raw, tableName);
     await loadDemoData(dynamo.doc, tableName);
-    const deps = { doc: dynamo.doc, tableName, cursors: createCursorCodec({ current: 'telemetry-cost-bench-secret-0123456789abcdef' }) };
-
-    const variants: { name: string; server: ReturnType<typeof createServer>; flush: () => Promise<void> }[] = [];
+    const cursors = createCursorCodec({ current: 'telemetry-cost-bench-secret-0123456789abcdef' });
+    const deps = { doc: dynamo.doc, tableName, cursors };
+    type Server = ReturnType<typeof createServer>;
+    interface Variant {
+      name: string;
+      server: Server;
+      context: () => ReturnType<typeof createContext>;
+      flush: () => Promise<void>;
+    }
+    const variants: Variant[] = [];
+    if (values.baseline) {
+      // The other checkout's own modules: its server, context and client (with its own DynamoDB instrumentation).
+      const from = (path: string) => import(join(values.baseline!, path));
+      const [{ createServer: baseServer }, { createContext: baseContext }, { createDynamo: baseDynamo }, { createCursorCodec: baseCodec }] = await Promise.all([
+        from('src/graphql/server.ts'),
+        from('src/graphql/context.ts'),
+        from('src/dynamo/client.ts'),
+        from('src/connections/cursorSigning.ts'),
+      ]);
+      const baseClient = baseDynamo({ endpoint: local.endpoint, requestTimeoutMs: 20_000, connectionTimeoutMs: 10_000 });
+      stops.push(async () => baseClient.raw.destroy());
+      const baseDeps = { doc: baseClient.doc, tableName, cursors: baseCodec({ current: 'telemetry-cost-bench-secret-0123456789abcdef' }) };
+      variants.push({ name: 'baseline', server: baseServer({ production: true, logger: silentLogger }), context: () => baseContext(baseDeps), flush: async () => {} });
+    }
     const off = createServer({ production: true, logger: silentLogger });
-    variants.push({ name: 'off', server: off, flush: async () => {} });
+    variants.push({ name: 'off', server: off, context: () => createContext(deps), flush: async () => {} });
     if (!values['off-only']) {
       // The SDK's OTLP exporters read their endpoint from the environment, as in production.
       process.env.OTEL_EXPORTER_OTLP_ENDPOINT = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
@@ -78,7 +105,12 @@ async function main() {
       });
       const telemetry = (await loadTelemetry(settings, silentLogger))!;
       stops.push(() => telemetry.shutdown());
-      variants.push({ name: 'on', server: createServer({ production: true, logger: silentLogger, telemetry }), flush: () => telemetry.flush() });
+      variants.push({
+        name: 'on',
+        server: createServer({ production: true, logger: silentLogger, telemetry }),
+        context: () => createContext(deps),
+        flush: () => telemetry.flush(),
+      });
     }
     for (const v of variants) {
       await v.server.start();
@@ -87,23 +119,24 @@ async function main() {
 
     const results: Record<string, Record<string, number[]>> = {};
     for (const [caseName, spec] of Object.entries(CASES)) {
-      const runBatch = async (server: ReturnType<typeof createServer>, n: number) => {
+      const runBatch = async ({ server, context }: Variant, n: number) => {
         let next = 0;
         const worker = async () => {
           while (next++ < n) {
-            const r = await server.executeOperation({ query: spec.query, variables: spec.variables }, { contextValue: createContext(deps) });
+            const r = await server.executeOperation({ query: spec.query, variables: spec.variables }, { contextValue: context() });
             if (r.body.kind !== 'single' || r.body.singleResult.errors) throw new Error(JSON.stringify(r.body));
           }
         };
         await Promise.all(Array.from({ length: concurrency }, worker));
       };
-      for (const v of variants) await runBatch(v.server, ops); // warm-up: JIT, compiled operations, sockets
+      for (const v of variants) await runBatch(v, ops); // warm-up: JIT, compiled operations, sockets
       results[caseName] = Object.fromEntries(variants.map((v) => [v.name, []]));
       for (let round = 0; round < rounds; round++) {
-        const order = round % 2 ? [...variants].reverse() : variants;
+        // Rotate the order: each variant runs first once per len(variants) rounds.
+        const order = [...variants.slice(round % variants.length), ...variants.slice(0, round % variants.length)];
         for (const v of order) {
           const before = process.cpuUsage();
-          await runBatch(v.server, ops);
+          await runBatch(v, ops);
           await v.flush(); // the export of what the round recorded counts into the round
           const spent = process.cpuUsage(before);
           results[caseName]![v.name]!.push((spent.user + spent.system) / 1000 / ops);
@@ -113,12 +146,16 @@ async function main() {
 
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
     console.log(`\nNode ${process.version}: gateway CPU ms per operation (median of ${rounds} rounds of ${ops} operations, ${concurrency} at a time)\n`);
-    console.log(`| operation | ${variants.map((v) => `telemetry ${v.name}`).join(' | ')} |${variants.length > 1 ? ' difference |' : ''}`);
-    console.log(`|---|${variants.map(() => '---:').join('|')}|${variants.length > 1 ? '---:|' : ''}`);
+    const title = (name: string) => (name === 'baseline' ? 'baseline (before telemetry)' : `telemetry ${name}`);
+    const has = (name: string) => variants.some((v) => v.name === name);
+    const columns = [...(has('baseline') ? ['off − baseline'] : []), ...(has('on') ? ['on − off'] : [])];
+    console.log(`| operation | ${[...variants.map((v) => title(v.name)), ...columns].join(' | ')} |`);
+    console.log(`|---|${[...variants, ...columns].map(() => '---:').join('|')}|`);
+    const delta = (a: number, b: number) => `${a - b >= 0 ? '+' : ''}${(a - b).toFixed(3)} (${(((a - b) / b) * 100).toFixed(0)}%)`;
     for (const [caseName, byVariant] of Object.entries(results)) {
-      const m = variants.map((v) => median(byVariant[v.name]!));
-      const diff = m.length > 1 ? ` +${(m[1]! - m[0]!).toFixed(3)} (${(((m[1]! - m[0]!) / m[0]!) * 100).toFixed(0)}%) |` : '';
-      console.log(`| ${caseName} | ${m.map((x) => x.toFixed(3)).join(' | ')} |${diff}`);
+      const m = Object.fromEntries(variants.map((v) => [v.name, median(byVariant[v.name]!)]));
+      const diffs = [...(has('baseline') ? [delta(m.off!, m.baseline!)] : []), ...(has('on') ? [delta(m.on!, m.off!)] : [])];
+      console.log(`| ${caseName} | ${[...variants.map((v) => m[v.name]!.toFixed(3)), ...diffs].join(' | ')} |`);
     }
     const out = join(process.cwd(), 'dist/bench/telemetry.json');
     mkdirSync(join(process.cwd(), 'dist/bench'), { recursive: true });

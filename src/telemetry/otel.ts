@@ -194,8 +194,24 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
       if (lags.length > 0) result.observe(Math.max(...lags) / 1000);
     });
 
-  /** One child span per DynamoDB call of the span in `parent`. */
-  function callObserver(parent: Context): CallObserver {
+  /**
+   * DynamoDB figures of one operation or batch, by DynamoDB operation, added
+   * to the counters once when it finishes: each counter `add` hashes its
+   * attributes, so one per DynamoDB operation name rather than one per call.
+   */
+  type Tally = Map<string, { requests: number; capacity: number; retries: number; throttles: number }>;
+  function recordTally(tally: Tally) {
+    for (const [operation, t] of tally) {
+      const method = { 'rpc.method': operation };
+      m.requests.add(t.requests, method);
+      if (t.capacity > 0) m.capacity.add(t.capacity, method);
+      if (t.retries > 0) m.retries.add(t.retries, method);
+      if (t.throttles > 0) m.throttles.add(t.throttles, method);
+    }
+  }
+
+  /** One child span per DynamoDB call of the span in `parent`; its figures go into `tally`. */
+  function callObserver(parent: Context, tally: Tally): CallObserver {
     return {
       callStarted(operation, input): CallTrace {
         const attributes: Attributes = {
@@ -210,7 +226,6 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
         if (typeof input.Limit === 'number') attributes['aws.dynamodb.limit'] = input.Limit;
         const span = tracer.startSpan(`DynamoDB.${operation}`, { kind: SpanKind.CLIENT, attributes }, parent);
         let throttles = 0;
-        const method = { 'rpc.method': operation };
         return {
           attemptFailed(error) {
             if (isThrottlingError(error as never)) throttles += 1;
@@ -219,14 +234,14 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
             const attempts = attemptsOf(error ?? output);
             const consumed = output?.ConsumedCapacity as Parameters<typeof capacityUnits>[0];
             const units = capacityUnits(consumed);
-            m.requests.add(attempts, method);
-            if (units > 0) m.capacity.add(units, method);
-            if (attempts > 1) m.retries.add(attempts - 1, method);
-            if (throttles > 0) m.throttles.add(throttles, method);
+            let t = tally.get(operation);
+            if (!t) tally.set(operation, (t = { requests: 0, capacity: 0, retries: 0, throttles: 0 }));
+            t.requests += attempts;
+            t.capacity += units;
+            t.retries += attempts - 1;
+            t.throttles += throttles;
             if (span.isRecording()) {
-              const list = consumed === undefined ? [] : Array.isArray(consumed) ? consumed : [consumed];
               span.setAttributes({
-                'aws.dynamodb.consumed_capacity': list.map((c) => JSON.stringify(c)),
                 'gateway.dynamodb.capacity_units': units,
                 'gateway.dynamodb.attempts': attempts,
                 'gateway.dynamodb.retries': attempts - 1,
@@ -260,9 +275,11 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
       const started = performance.now();
       const parent = carrier ? textMap.extract(ROOT_CONTEXT, carrier, getter) : ROOT_CONTEXT;
       const span = tracer.startSpan('graphql.operation', { kind: SpanKind.SERVER }, parent);
+      const tally: Tally = new Map();
       return {
-        calls: callObserver(trace.setSpan(ROOT_CONTEXT, span)),
+        calls: callObserver(trace.setSpan(ROOT_CONTEXT, span), tally),
         finish({ name, type, cost, codes, outcome, dynamodb, requestId }) {
+          recordTally(tally);
           const kind = { 'graphql.operation.type': type ?? 'unknown', outcome };
           m.operations.add(1, kind);
           m.duration.record((performance.now() - started) / 1000, kind);
@@ -295,9 +312,11 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
       if (lagMs !== null) attributes['gateway.stream.lag_ms'] = lagMs;
       const span = tracer.startSpan('stream batch', { kind: SpanKind.CONSUMER, attributes }, ROOT_CONTEXT);
       if (lagMs !== null) m.lag.record(lagMs / 1000);
+      const tally: Tally = new Map();
       return {
-        calls: callObserver(trace.setSpan(ROOT_CONTEXT, span)),
+        calls: callObserver(trace.setSpan(ROOT_CONTEXT, span), tally),
         finish({ processed, failed, copies, edgesRemoved, error }) {
+          recordTally(tally);
           m.batches.add(1, { outcome: failed ? 'failed' : 'ok' });
           if (processed > 0) m.records.add(processed, { outcome: 'processed' });
           if (failed) m.records.add(1, { outcome: 'failed' });
