@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_SCHEMA_FILE } from './declaration/loadModel.js';
 import { randomBytes } from 'node:crypto';
+import { telemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
 
 /**
  * Where DynamoDB is: `embedded` (DYNAMODB_ENDPOINT unset: `npm start` runs
@@ -121,6 +122,8 @@ export interface Config {
   auth: AuthConfig;
   /** The stream processor that keeps edge copies and finishes cascades (docs/stream.md). */
   stream: StreamConfig;
+  /** Traces and metrics from the standard `OTEL_*` variables; undefined (no SDK loaded) when none is set (docs/observability.md). */
+  telemetry: TelemetrySettings | undefined;
 }
 
 export interface StreamConfig {
@@ -545,6 +548,9 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     idempotencyTtlSeconds: intSetting(env, 'IDEMPOTENCY_TTL_SECONDS', DEFAULTS.idempotencyTtlSeconds, 60, 30 * 86_400),
     healthCacheMs: intSetting(env, 'HEALTH_CACHE_MS', DEFAULTS.healthCacheMs, 0, 60_000),
     auth: authSettings(env, production && servesGraphql),
+    telemetry: telemetrySettings(env, (message) => {
+      throw new ConfigError(message);
+    }),
   };
 }
 

@@ -18,6 +18,7 @@ import { createLogger } from './logger.js';
 import { runMain, stopOnSignals } from './processLifecycle.js';
 import { startStreamProcessing } from './stream/worker.js';
 import { loadModel } from './declaration/loadModel.js';
+import { loadTelemetry } from './telemetry/telemetry.js';
 
 async function main() {
   const config = loadConfig(process.env, { servesGraphql: false });
@@ -38,6 +39,7 @@ async function main() {
     logger.error({ table: config.tableName }, 'the table has no NEW_AND_OLD_IMAGES stream: nothing to process (the gateway fans out inside requests)');
     process.exit(1);
   }
+  const telemetry = await loadTelemetry(config.telemetry, logger);
   const processing = startStreamProcessing({
     // This process exists to read the stream, whatever STREAM_WORKER says for gateways.
     config: { ...config, stream: { ...config.stream, worker: true } },
@@ -45,6 +47,7 @@ async function main() {
     streamArn: layout.streamArn,
     logger,
     progressEveryMs: 10_000,
+    telemetry,
   });
 
   stopOnSignals(
@@ -53,6 +56,7 @@ async function main() {
     async () => {
       await processing.stop();
       dynamo.raw.destroy();
+      await telemetry?.shutdown().catch(() => {});
     },
     () => processing.details(),
   );

@@ -34,6 +34,11 @@
  *   and write (unless the caller asked for more detail), and the units of
  *   every response (one object, or an array for BatchGet/BatchWrite/
  *   Transact*) are summed.
+ *
+ * Tracing: an operation's metrics may carry a `CallObserver` (set only when
+ * telemetry is on, src/telemetry/): both paths tell it of every call, every
+ * failed attempt and every call's end. Without one, each call costs one
+ * property read more, nothing else.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -73,7 +78,26 @@ export class DynamoRequestLimitError extends Error {
   }
 }
 
+/** Told of every call of one operation (telemetry: a span per DynamoDB request). */
+export interface CallObserver {
+  callStarted(operation: string, input: Readonly<Record<string, unknown>>): CallTrace;
+}
+
+export interface CallTrace {
+  /** An attempt failed (it may still be retried). */
+  attemptFailed(error: unknown): void;
+  /** The call's final output (with `$metadata.attempts`), or the error it ended with. */
+  finished(output: CallOutput | undefined, error?: unknown): void;
+}
+
+export interface CallOutput {
+  ConsumedCapacity?: unknown;
+  $metadata?: { attempts?: number; requestId?: string };
+}
+
 export class OperationMetrics {
+  /** Set only while telemetry traces this operation (not even initialised otherwise). */
+  declare calls?: CallObserver;
   requests = 0;
   readonly byOperation: Record<string, number> = {};
   /** Capacity units consumed (reads and writes, tables and indexes). */
@@ -170,7 +194,10 @@ export class OperationMetrics {
 const TAG = Symbol('operationMetrics');
 const SHARED = Symbol('sharedClient');
 const READS = Symbol('readPath');
+/** The call's trace, beside the tag, down to the deserialize step (each attempt). */
+const TRACE = Symbol('callTrace');
 type Tagged = { [TAG]?: OperationMetrics };
+type Traced = { [TRACE]?: CallTrace };
 type Shared = DynamoDBDocumentClient & { [READS]?: ReadPath };
 
 /** Client views of `doc` send its reads through `reads` (client.ts). */
@@ -255,7 +282,8 @@ export function instrumentClient(client: DynamoDBClient): void {
       if (CAPACITY_OPERATIONS.has(operation) && input && input.ReturnConsumedCapacity === undefined) {
         args = { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } };
       }
-      if (metrics) args = { ...args, [TAG]: metrics } as typeof args;
+      const trace = metrics?.calls?.callStarted(operation, input as Record<string, unknown>);
+      if (metrics) args = { ...args, [TAG]: metrics, [TRACE]: trace } as typeof args;
       // The operation's in-flight cap: a call waits here, before it counts as started.
       const waited = metrics?.acquireSlot();
       if (waited) await waited;
@@ -266,7 +294,11 @@ export function instrumentClient(client: DynamoDBClient): void {
         const output = result.output as { ConsumedCapacity?: Consumed | Consumed[] } | undefined;
         const units = capacityUnits(output?.ConsumedCapacity);
         metrics?.recordCapacity(units);
+        trace?.finished(output as CallOutput);
         return result;
+      } catch (error) {
+        trace?.finished(undefined, error);
+        throw error;
       } finally {
         metrics?.callFinished(depth);
         metrics?.releaseSlot();
@@ -279,7 +311,12 @@ export function instrumentClient(client: DynamoDBClient): void {
       const operation = operationOf(context);
       const metrics = (args as Tagged)[TAG];
       metrics?.record(operation); // throws past the operation's request cap: nothing is sent
-      return next(args);
+      const trace = (args as Traced)[TRACE];
+      if (!trace) return next(args);
+      return next(args).catch((error: unknown) => {
+        trace.attemptFailed(error);
+        throw error;
+      });
     },
     { step: 'deserialize', name: 'gatewayOperationMetrics', priority: 'low' },
   );

@@ -51,6 +51,8 @@ export interface Context extends Deps {
   /** Who is calling (transport verified the bearer token before this context was made). */
   identity: Identity;
   plan: Plan;
+  /** The operation's cost as weighed before execution (plugins/queryLimits.ts), for telemetry; unset until then. */
+  cost?: number;
 }
 
 export const DEFAULT_PAGE_READ_BUDGET = 100;

@@ -26,6 +26,8 @@ import { shortPagesPlugin } from './plugins/shortPages.js';
 import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
 import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
 import { createDocumentStore } from './documentStore.js';
+import { telemetryPlugin } from './plugins/telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 import { loadModel } from '../declaration/loadModel.js';
 import type { Model } from '../declaration/model.js';
@@ -45,6 +47,8 @@ export interface ServerOptions {
   allowBatchedRequests?: boolean;
   /** `jit` (default): operations run compiled by graphql-jit (jitExecutor.ts); `graphql-js`: Apollo's own execution. */
   executor?: Executor;
+  /** With `jit`: executions of an operation by graphql-js before it is compiled (default 1, jitExecutor.ts). */
+  jitCompileAfter?: number;
   /** How long a mutation's first response is kept for `Idempotency-Key` retries (default 24 h). */
   idempotencyTtlSeconds?: number;
   /** Enforce the model's authorization rules (@access, src/auth/) on every field: AUTH_MODE=oidc. Default off. */
@@ -53,6 +57,8 @@ export interface ServerOptions {
   rules?: RuleLookup;
   /** The model served (default: the project's schema.graphql). */
   model?: Model;
+  /** Traces and metrics per operation (src/telemetry/); none, and no plugin at all, when absent. */
+  telemetry?: Telemetry;
 }
 
 export type Executor = 'jit' | 'graphql-js';
@@ -68,6 +74,8 @@ export function createServer({
   authRules = false,
   model = loadModel(),
   rules,
+  telemetry,
+  jitCompileAfter,
 }: ServerOptions): ApolloServer<Context> {
   const { typeDefs } = model;
   const plan = compilePlan(model);
@@ -79,7 +87,7 @@ export function createServer({
   const schema = makeExecutableSchema({ typeDefs, resolvers: ruleLookup ? applyRules(resolvers, typeDefs, ruleLookup) : resolvers });
   return new ApolloServer<Context>({
     logger,
-    ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
+    ...(executor === 'jit' ? { gateway: jitGateway(schema, { compileAfter: jitCompileAfter }) } : { schema }),
     introspection: !production,
     includeStacktraceInErrorResponses: !production,
     csrfPrevention: true,
@@ -93,6 +101,8 @@ export function createServer({
     validationRules: guard.validationRules,
     formatError: (formatted, error) => formatError(formatted, error, { production }),
     plugins: [
+      // First: its span covers the other plugins' work too.
+      ...(telemetry ? [telemetryPlugin(telemetry)] : []),
       operationLogPlugin(logger),
       declaredVariablesPlugin(),
       argumentCheckPlugin(plan),

@@ -18,6 +18,7 @@ import type { FanOutMode, Store } from '../writes/store.js';
 import { StreamReader } from './reader.js';
 import { StreamStats, type StreamStatsSnapshot } from './stats.js';
 import { createStreamsClient } from './streamsClient.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 export interface StreamProcessing {
   /** What mutations do: leave the fan-out to the stream, or do it in the request. */
@@ -36,6 +37,8 @@ export interface StreamProcessingOptions {
   logger: Logger;
   /** Progress log interval in ms (default 60 s). */
   progressEveryMs?: number;
+  /** Batch spans and stream metrics (src/telemetry/); none when absent. */
+  telemetry?: Telemetry;
 }
 
 export function startStreamProcessing({
@@ -44,6 +47,7 @@ export function startStreamProcessing({
   streamArn,
   logger,
   progressEveryMs = 60_000,
+  telemetry,
 }: StreamProcessingOptions): StreamProcessing {
   if (streamArn === null) {
     const stats = new StreamStats('inRequest');
@@ -76,7 +80,9 @@ export function startStreamProcessing({
     pollMs: config.stream.pollMs,
     maxAttempts: config.stream.maxAttempts,
     retryDelayMs: config.stream.retryDelayMs,
+    telemetry,
   }).start();
+  telemetry?.watchStreamLag(() => reader.stats.lagMs());
   logger.info({ streamArn }, 'stream processor started: renames and deletes propagate from the table stream');
 
   let last = '';

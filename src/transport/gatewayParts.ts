@@ -19,6 +19,7 @@ import { createCursorCodec } from '../connections/cursorSigning.js';
 import { createAuthenticator, type Authenticator } from '../auth/authenticate.js';
 import { compileRules } from '../auth/compileRules.js';
 import { loadModel } from '../declaration/loadModel.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 export interface GatewayParts {
   dynamo: Dynamo;
@@ -34,9 +35,11 @@ export interface PartsOptions {
   embeddedUrl?: string;
   /** A ready client instead of a new one (tests). */
   dynamo?: Dynamo;
+  /** Traces and metrics (src/telemetry/); none when no `OTEL_*` variable is set. */
+  telemetry?: Telemetry;
 }
 
-export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo }: PartsOptions): GatewayParts {
+export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo, telemetry }: PartsOptions): GatewayParts {
   const { security } = config;
   // The model first: a model that cannot be served stops start-up before any other work.
   const model = loadModel(config.schemaFile);
@@ -53,6 +56,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     authRules: config.auth.mode === 'oidc',
     model,
     rules,
+    telemetry,
   });
   const auth = createAuthenticator(config.auth, logger, undefined, model);
   if (config.auth.mode === 'off' && config.production) {

@@ -21,6 +21,7 @@ import { createGatewayParts } from './gatewayParts.js';
 import { loadModel } from '../declaration/loadModel.js';
 import { startStreamProcessing, type StreamProcessing } from '../stream/worker.js';
 import { devSigningKey, startIssuer, type Issuer } from '../auth/devIssuer.js';
+import { loadTelemetry } from '../telemetry/telemetry.js';
 
 export interface Gateway {
   url: string;
@@ -50,7 +51,9 @@ export async function startGateway(
   }
   const embeddedUrl = local?.endpoint;
   const endpoint = endpointLabel(clientOptions(config, embeddedUrl));
-  const { dynamo, server: apollo, deps, auth } = createGatewayParts(config, { logger, embeddedUrl });
+  // Loaded (and the SDK imported) only when an OTEL_* variable is set.
+  const telemetry = await loadTelemetry(config.telemetry, logger);
+  const { dynamo, server: apollo, deps, auth } = createGatewayParts(config, { logger, embeddedUrl, telemetry });
   let http: Server | undefined;
   let stream: StreamProcessing | undefined;
   let lacks: string[] = [];
@@ -73,7 +76,7 @@ export async function startGateway(
     if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName) }, 'loaded demo data');
     // After the demo data: its records are read afterwards, not competing with its writes at start-up.
     const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
-    stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger });
+    stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger, telemetry });
     deps.fanOut = stream.fanOut;
 
     await apollo.start();
@@ -89,6 +92,7 @@ export async function startGateway(
       }),
       config.http,
     );
+    telemetry?.watchConnections(http);
     await new Promise<void>((resolve, reject) => {
       http!.once('error', reject);
       http!.listen(config.port, config.host, resolve);
@@ -100,6 +104,7 @@ export async function startGateway(
     await devIssuer?.stop();
     dynamo.raw.destroy();
     await local?.stop();
+    await telemetry?.shutdown().catch(() => {});
     throw err;
   }
   const { port } = http.address() as AddressInfo;
@@ -122,6 +127,8 @@ export async function startGateway(
       dynamo.raw.destroy();
       await devIssuer?.stop();
       await local?.stop();
+      // Last: exports what the drained requests recorded.
+      await telemetry?.shutdown().catch((err: unknown) => logger.warn({ err }, 'could not export telemetry'));
     },
   };
 }

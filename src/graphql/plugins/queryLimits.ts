@@ -302,7 +302,7 @@ function costPlugin(limits: QueryLimits): ApolloServerPlugin {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ schema, document, operation, request }) {
+        async didResolveOperation({ schema, document, operation, request, contextValue }) {
           if (!operation) return;
           let weight = fixedWeights.get(operation);
           if (weight === undefined) {
@@ -311,6 +311,8 @@ function costPlugin(limits: QueryLimits): ApolloServerPlugin {
             fixedWeights.set(operation, weight);
           }
           weight ??= weigh(schema, document, operation, request.variables);
+          // Kept for the operation's span (plugins/telemetry.ts).
+          (contextValue as { cost?: number }).cost = weight.cost;
           if (weight.cost > limits.maxCost) throw refusal(costMessage(limits.maxCost, weight.cost));
           if (weight.fields > (limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields!)) {
             throw refusal(
