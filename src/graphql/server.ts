@@ -23,6 +23,7 @@ import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLi
 import { requestIdPlugin } from './plugins/requestId.js';
 import { shortPagesPlugin } from './plugins/shortPages.js';
 import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
+import { httpStatusPlugin } from './plugins/httpStatus.js';
 import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
 import { createDocumentStore } from './documentStore.js';
 
@@ -79,6 +80,8 @@ export function createServer({
     validationRules: guard.validationRules,
     formatError: (formatted, error) => formatError(formatted, error, { production }),
     plugins: [
+      // First, so every later willSendResponse (idempotency records) sees the final status.
+      httpStatusPlugin,
       operationLogPlugin(logger),
       declaredVariablesPlugin(),
       argumentCheckPlugin(),

@@ -88,7 +88,7 @@ export function idempotencyPlugin({
         async responseForOperation({ operation, contextValue, queryHash }) {
           if (operation?.operation !== 'mutation') return null;
           if (!VALID_KEY.test(key)) {
-            return refusal(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters', ErrorCode.BAD_USER_INPUT);
+            return refusal(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters', ErrorCode.BAD_USER_INPUT, 'IDEMPOTENCY_KEY_INVALID');
           }
           const keyHash = sha256('idempotency', callerOf(contextValue, request.http?.headers.get('authorization')), key);
           const requestHash = sha256(request.query ?? queryHash ?? '', request.operationName ?? '', stableJson(request.variables ?? {}));

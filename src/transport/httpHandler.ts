@@ -128,12 +128,12 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         return;
       }
       if (url.pathname !== '/graphql' && url.pathname !== '/') {
-        refuse(res, 404, { error: 'Not found: the GraphQL endpoint is /graphql' });
+        refuse(res, 404, refusal('Not found: the GraphQL endpoint is /graphql', 'NOT_FOUND'));
         return;
       }
       if (req.method !== 'GET' && req.method !== 'POST') {
         res.setHeader('allow', 'GET, POST');
-        refuse(res, 405, { error: 'Method not allowed' });
+        refuse(res, 405, refusal('Method not allowed: send GET or POST'));
         return;
       }
       const headers = new HeaderMap();
