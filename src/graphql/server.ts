@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { gql } from 'graphql-tag';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { jitGateway } from './jitExecutor.js';
@@ -24,6 +23,7 @@ import { requestIdPlugin } from './plugins/requestId.js';
 import { shortPagesPlugin } from './plugins/shortPages.js';
 import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
 import { httpStatusPlugin } from './plugins/httpStatus.js';
+import { EXPLORER_PATH, landingPageWithFallback } from './plugins/landingPage.js';
 import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
 import { createDocumentStore } from './documentStore.js';
 
@@ -88,7 +88,8 @@ export function createServer({
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),
-      production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      // Sandbox where it loads, the gateway's own GraphiQL where it does not (plugins/landingPage.ts).
+      production ? ApolloServerPluginLandingPageDisabled() : landingPageWithFallback(EXPLORER_PATH),
       ...guard.plugins,
       // After the checks above (responseForOperation runs once they passed), before requestId.
       idempotencyPlugin({ ttlSeconds: idempotencyTtlSeconds, logger }),

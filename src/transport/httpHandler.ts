@@ -11,6 +11,7 @@ import type { Context } from '../graphql/context.js';
 import type { Logger } from '../logger.js';
 import type { HealthReport } from '../dynamo/layoutHealth.js';
 import { OperationMetrics, type RequestLimits } from '../dynamo/metrics.js';
+import type { Explorer } from './explorer.js';
 
 export interface HttpOptions {
   /** Allowed origins; `*` allows any; undefined allows any http://localhost or 127.0.0.1 origin. */
@@ -27,6 +28,8 @@ export interface HttpOptions {
   logger?: Logger;
   /** Caps on each operation's DynamoDB requests (config MAX_DYNAMODB_REQUESTS / MAX_DYNAMODB_IN_FLIGHT); none when absent. */
   requestLimits?: RequestLimits;
+  /** The offline explorer at /graphiql (explorer.ts): development only, absent in production. */
+  explorer?: Explorer;
 }
 
 /** The JSON media types a POST body may have; anything else is HTTP 415. */
@@ -127,6 +130,7 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         });
         return;
       }
+      if (options.explorer?.handle(req, res, url.pathname)) return;
       if (url.pathname !== '/graphql' && url.pathname !== '/') {
         refuse(res, 404, refusal('Not found: the GraphQL endpoint is /graphql', 'NOT_FOUND'));
         return;

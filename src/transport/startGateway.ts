@@ -16,6 +16,7 @@ import { startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { describeLayout, ensureTable } from '../dynamo/table.js';
 import { loadDemoData } from '../model/demoData.js';
 import { createHttpHandler } from './httpHandler.js';
+import { createExplorer } from './explorer.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 import { startStreamProcessing, type StreamProcessing } from '../stream/worker.js';
@@ -83,6 +84,7 @@ export async function startGateway(
         healthDetails: () => ({ table: { lacks }, stream: stream!.details() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,
+        ...(config.production ? {} : { explorer: createExplorer() }),
       }),
       config.http,
     );

@@ -23,6 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type ServerOptions } from '../../src/graphql/server.js';
 import { createCursorCodec, type CursorSecrets } from '../../src/connections/cursorSigning.js';
 import { createHttpHandler } from '../../src/transport/httpHandler.js';
+import { createExplorer } from '../../src/transport/explorer.js';
 import type { ClientOptions } from '../../src/dynamo/client.js';
 import { describeLayout } from '../../src/dynamo/table.js';
 import { silentLogger } from '../../src/logger.js';
@@ -140,6 +141,8 @@ export async function testGateway({
         context: async (metrics, req) => createContext(deps, metrics, await identify(req.headers.authorization)),
         requestLimits,
         logger: httpLogger,
+        // As startGateway: the offline explorer in development only.
+        ...(production ? {} : { explorer: createExplorer() }),
       });
       listener = createHttpListener(handler, http);
       await new Promise<void>((resolve) => listener!.listen(0, '127.0.0.1', resolve));
