@@ -5,6 +5,7 @@
 import { ApolloClient, ApolloLink, CombinedGraphQLErrors, HttpLink, InMemoryCache } from '@apollo/client';
 import { SetContextLink } from '@apollo/client/link/context';
 import { ErrorLink } from '@apollo/client/link/error';
+import { PersistedQueryLink } from '@apollo/client/link/persisted-queries';
 import { relayStylePagination } from '@apollo/client/utilities';
 
 export interface GatewayClientOptions {
@@ -14,7 +15,15 @@ export interface GatewayClientOptions {
   token?: () => string | undefined;
   /** Where refusals are reported: every GraphQL error carries extensions.code. */
   onError?: (code: string, message: string, operationName: string | undefined) => void;
+  /**
+   * Send each operation's id from the codegen manifest instead of its text
+   * (a gateway with TRUSTED_DOCUMENTS runs nothing else).
+   */
+  trustedDocuments?: boolean;
 }
+
+/** The id codegen embedded in each document (clients/codegen.ts, persistedDocuments). */
+const manifestId = (document: unknown) => (document as { __meta__?: { hash?: string } }).__meta__?.hash ?? '';
 
 /**
  * Every connection of the schema merged across pages in both directions:
@@ -30,7 +39,7 @@ export const gatewayTypePolicies = {
   Product: { fields: { parts: relayStylePagination() } },
 };
 
-export function createApolloClient({ url, token, onError }: GatewayClientOptions): ApolloClient {
+export function createApolloClient({ url, token, onError, trustedDocuments = false }: GatewayClientOptions): ApolloClient {
   const auth = new SetContextLink((prev) => {
     const value = token?.();
     return value ? { headers: { ...prev.headers, authorization: `Bearer ${value}` } } : {};
@@ -42,8 +51,9 @@ export function createApolloClient({ url, token, onError }: GatewayClientOptions
       onError?.('NETWORK_ERROR', error.message, operation.operationName);
     }
   });
+  const trusted = trustedDocuments ? [new PersistedQueryLink({ generateHash: manifestId, retry: () => false })] : [];
   return new ApolloClient({
-    link: ApolloLink.from([errors, auth, new HttpLink({ uri: url })]),
+    link: ApolloLink.from([errors, auth, ...trusted, new HttpLink({ uri: url })]),
     cache: new InMemoryCache({ typePolicies: gatewayTypePolicies }),
   });
 }

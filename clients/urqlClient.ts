@@ -5,6 +5,7 @@
 import { Client, fetchExchange } from '@urql/core';
 import { cacheExchange } from '@urql/exchange-graphcache';
 import { relayPagination } from '@urql/exchange-graphcache/extras';
+import { persistedExchange } from '@urql/exchange-persisted';
 
 /** Connections, edges and PageInfo have no id: Graphcache keeps them inside their parent. */
 const EMBEDDED = [
@@ -12,7 +13,14 @@ const EMBEDDED = [
   ...['StudentCourse', 'CourseStudent', 'Order', 'Part', 'Course', 'Student'].flatMap((t) => [`${t}Connection`, `${t}Edge`]),
 ];
 
-export function createUrqlClient({ url, token }: { url: string; token?: () => string | undefined }): Client {
+export interface UrqlOptions {
+  url: string;
+  token?: () => string | undefined;
+  /** Send each operation's id from the codegen manifest instead of its text (TRUSTED_DOCUMENTS). */
+  trustedDocuments?: boolean;
+}
+
+export function createUrqlClient({ url, token, trustedDocuments = false }: UrqlOptions): Client {
   return new Client({
     url,
     // urql sends queries as GET by default; the gateway's CSRF prevention refuses a GET that
@@ -34,6 +42,16 @@ export function createUrqlClient({ url, token }: { url: string; token?: () => st
           Product: { parts: relayPagination() },
         },
       }),
+      ...(trustedDocuments
+        ? [
+            persistedExchange({
+              enforcePersistedQueries: true,
+              enableForMutation: true,
+              preferGetForPersistedQueries: false,
+              generateHash: async (_, document) => (document as { __meta__?: { hash?: string } }).__meta__?.hash,
+            }),
+          ]
+        : []),
       fetchExchange,
     ],
   });

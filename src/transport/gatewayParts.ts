@@ -17,6 +17,7 @@ import type { Logger } from '../logger.js';
 import { createServer } from '../graphql/server.js';
 import { createCursorCodec } from '../connections/cursorSigning.js';
 import { createAuthenticator, type Authenticator } from '../auth/authenticate.js';
+import { loadManifest, type TrustedDocuments } from './trustedDocuments.js';
 
 export interface GatewayParts {
   dynamo: Dynamo;
@@ -24,6 +25,8 @@ export interface GatewayParts {
   deps: Deps;
   /** Turns a request's Authorization header into its identity (src/auth/). */
   auth: Authenticator;
+  /** TRUSTED_DOCUMENTS' manifest: only its operations run (trustedDocuments.ts). */
+  trusted?: TrustedDocuments;
 }
 
 export interface PartsOptions {
@@ -36,6 +39,9 @@ export interface PartsOptions {
 
 export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo }: PartsOptions): GatewayParts {
   const { security } = config;
+  // Read first: a manifest that cannot be used stops start-up before anything else is made.
+  const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments) : undefined;
+  if (trusted) logger.info({ operations: trusted.size }, 'trusted documents: only the manifest\'s operations run');
   const client = dynamo ?? dynamoFromConfig(config, embeddedUrl);
   const server = createServer({
     production: config.production,
@@ -59,6 +65,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     dynamo: client,
     server,
     auth,
+    trusted,
     deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, pageReadBudget: config.catalog.pageReadBudget },
   };
 }

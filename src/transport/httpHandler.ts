@@ -12,6 +12,7 @@ import type { Logger } from '../logger.js';
 import type { HealthReport } from '../dynamo/layoutHealth.js';
 import { OperationMetrics, type RequestLimits } from '../dynamo/metrics.js';
 import type { Explorer } from './explorer.js';
+import { checkTrustedBody, checkTrustedSearch, refusalResponse, type Refusal, type TrustedDocuments } from './trustedDocuments.js';
 
 export interface HttpOptions {
   /** Allowed origins; `*` allows any; undefined allows any http://localhost or 127.0.0.1 origin. */
@@ -30,6 +31,8 @@ export interface HttpOptions {
   requestLimits?: RequestLimits;
   /** The offline explorer at /graphiql (explorer.ts): development only, absent in production. */
   explorer?: Explorer;
+  /** TRUSTED_DOCUMENTS: only the manifest's operations run; others are refused before parsing (trustedDocuments.ts). */
+  trusted?: TrustedDocuments;
 }
 
 /** The JSON media types a POST body may have; anything else is HTTP 415. */
@@ -91,6 +94,14 @@ function refuse(res: ServerResponse, status: number, body: unknown) {
 }
 
 const refusal = (message: string, code = 'BAD_REQUEST') => ({ errors: [{ message, extensions: { code } }] });
+
+/** An operation outside the trusted documents, refused before Apollo parses anything. */
+function answerRefusal(res: ServerResponse, refused: Refusal, accept: string | undefined) {
+  const { status, contentType, body } = refusalResponse(refused, accept);
+  res.statusCode = status;
+  res.setHeader('content-type', contentType);
+  res.end(body);
+}
 
 export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOptions) {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.security.maxBodyBytes;
@@ -159,9 +170,19 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
           return;
         }
       }
+      let search = url.search;
+      if (options.trusted) {
+        const checked = req.method === 'POST' ? checkTrustedBody(options.trusted, body) : checkTrustedSearch(options.trusted, search);
+        if ('refusal' in checked) {
+          answerRefusal(res, checked.refusal, headers.get('accept'));
+          return;
+        }
+        if ('body' in checked) body = checked.body;
+        else search = checked.search;
+      }
       const metrics = new OperationMetrics(options.requestLimits);
       const response = await apollo.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method: req.method!, headers, search: url.search, body },
+        httpGraphQLRequest: { method: req.method!, headers, search, body },
         context: () => options.context(metrics, req),
       });
       for (const [key, value] of response.headers) res.setHeader(key, value);

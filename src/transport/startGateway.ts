@@ -48,7 +48,15 @@ export async function startGateway(
   }
   const embeddedUrl = local?.endpoint;
   const endpoint = endpointLabel(clientOptions(config, embeddedUrl));
-  const { dynamo, server: apollo, deps, auth } = createGatewayParts(config, { logger, embeddedUrl });
+  let parts: ReturnType<typeof createGatewayParts>;
+  try {
+    parts = createGatewayParts(config, { logger, embeddedUrl });
+  } catch (err) {
+    // A setting that cannot be used (TRUSTED_DOCUMENTS' manifest): leave nothing running.
+    await local?.stop();
+    throw err;
+  }
+  const { dynamo, server: apollo, deps, auth, trusted } = parts;
   let http: Server | undefined;
   let stream: StreamProcessing | undefined;
   let lacks: string[] = [];
@@ -85,6 +93,7 @@ export async function startGateway(
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,
         ...(config.production ? {} : { explorer: createExplorer() }),
+        trusted,
       }),
       config.http,
     );

@@ -24,6 +24,7 @@ import { createServer, type ServerOptions } from '../../src/graphql/server.js';
 import { createCursorCodec, type CursorSecrets } from '../../src/connections/cursorSigning.js';
 import { createHttpHandler } from '../../src/transport/httpHandler.js';
 import { createExplorer } from '../../src/transport/explorer.js';
+import type { TrustedDocuments } from '../../src/transport/trustedDocuments.js';
 import type { ClientOptions } from '../../src/dynamo/client.js';
 import { describeLayout } from '../../src/dynamo/table.js';
 import { silentLogger } from '../../src/logger.js';
@@ -79,6 +80,8 @@ export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'product
   httpLogger?: Logger;
   /** AUTH_MODE=oidc: rules on, identities from this authenticator (test/support/oidc.ts). Default: off. */
   auth?: Authenticator;
+  /** TRUSTED_DOCUMENTS for `listen()`: only this manifest's operations run over HTTP. */
+  trusted?: TrustedDocuments;
 }
 
 export async function testGateway({
@@ -93,6 +96,7 @@ export async function testGateway({
   http,
   httpLogger,
   auth,
+  trusted,
   ...serverOptions
 }: TestGatewayOptions = {}) {
   const endpoint = localEndpoint();
@@ -143,6 +147,7 @@ export async function testGateway({
         logger: httpLogger,
         // As startGateway: the offline explorer in development only.
         ...(production ? {} : { explorer: createExplorer() }),
+        trusted,
       });
       listener = createHttpListener(handler, http);
       await new Promise<void>((resolve) => listener!.listen(0, '127.0.0.1', resolve));
