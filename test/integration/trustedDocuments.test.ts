@@ -172,6 +172,17 @@ describe('over API Gateway (Lambda)', () => {
     expect(JSON.parse(refused.body!).errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_IN_LIST');
     const strict = await lambda(event({ query: '{ course(id: "c1") { title } }' }, { accept: GRAPHQL_RESPONSE }), context);
     expect(strict.statusCode).toBe(400);
+    const get = (search: URLSearchParams) => {
+      const e = event(undefined, { 'apollo-require-preflight': '1' }) as any;
+      e.requestContext.http.method = 'GET';
+      e.body = undefined;
+      e.rawQueryString = search.toString();
+      return e as APIGatewayProxyEventV2;
+    };
+    const byId = await lambda(get(new URLSearchParams({ documentId: studentCoursesId, variables: JSON.stringify({ id: 'p1' }) })), context);
+    expect(JSON.parse(byId.body!).data.student.name).toBe('Ada');
+    const text = await lambda(get(new URLSearchParams({ query: '{ course(id: "c1") { title } }' })), context);
+    expect(JSON.parse(text.body!).errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_IN_LIST');
   });
 });
 
