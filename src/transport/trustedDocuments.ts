@@ -136,6 +136,7 @@ export function checkTrustedSearch(trusted: TrustedDocuments, search: string): {
   }
   const checked = checkTrusted(trusted, params);
   if ('refusal' in checked) return checked;
+  if (checked.params === params) return { search }; // no operation named: passed on as it came
   const output = new URLSearchParams();
   for (const [key, value] of Object.entries(checked.params)) {
     output.set(key, typeof value === 'string' ? value : JSON.stringify(value));
