@@ -3,6 +3,8 @@
  * validation live here; a bad value stops start-up with a message naming
  * the variable.
  */
+import { resolve } from 'node:path';
+import { DEFAULT_SCHEMA_FILE } from './declaration/loadModel.js';
 import { randomBytes } from 'node:crypto';
 
 /**
@@ -69,6 +71,8 @@ export interface Config {
   host: string;
   /** `TABLE_NAME`, default `AppTable`. */
   tableName: string;
+  /** `SCHEMA_FILE`: the model file served (absolute path; default the project's schema.graphql). */
+  schemaFile: string;
   /**
    * `DYNAMODB_ENDPOINT`: unset → embedded DynamoDB Local with demo data; a URL → that endpoint;
    * `aws` → real DynamoDB through the SDK's region and credential chain.
@@ -193,10 +197,11 @@ export interface OidcAuthConfig {
   jwksUrl: string | undefined;
   /** `AUTH_ROLES_CLAIM` (default `groups`): the claim listing roles; role `admin` may do everything. */
   rolesClaim: string;
-  /** `AUTH_STUDENT_CLAIM` (default `student_id`): the claim holding the caller's student id. */
-  studentClaim: string;
-  /** `AUTH_CUSTOMER_CLAIM` (default `customer_id`): the claim holding the caller's customer id. */
-  customerClaim: string;
+  /**
+   * `AUTH_<NAME>_CLAIM` (every one set but AUTH_ROLES_CLAIM), by variable name: the claims a model's
+   * `@owner(claim, setting)` lets its setting rename; an owner whose setting is unset keeps its claim.
+   */
+  claims: Readonly<Record<string, string>>;
   /** `AUTH_CLOCK_TOLERANCE_SECONDS` (default 5): leeway for `exp`/`nbf`/`iat`. */
   clockToleranceSeconds: number;
   /** `AUTH_JWKS_COOLDOWN_SECONDS` (default 30): after a key-set fetch, an unknown `kid` waits this long before another. */
@@ -382,6 +387,9 @@ function cursorSecrets(env: Env, production: boolean) {
   return { cursorSecret: raw, cursorSecretsPrevious: previous, cursorSecretGenerated: false };
 }
 
+/** The names an `@owner(setting:)` may give: the environment variables `claims` holds. */
+export const OWNER_CLAIM_SETTING = /^AUTH_[A-Z0-9_]+_CLAIM$/;
+
 function claimSetting(env: Env, name: string, fallback: string): string {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
@@ -436,8 +444,10 @@ function authSettings(env: Env, production: boolean): AuthConfig {
     audience,
     jwksUrl: issuerUrl(env, 'AUTH_JWKS_URL', production),
     rolesClaim: claimSetting(env, 'AUTH_ROLES_CLAIM', 'groups'),
-    studentClaim: claimSetting(env, 'AUTH_STUDENT_CLAIM', 'student_id'),
-    customerClaim: claimSetting(env, 'AUTH_CUSTOMER_CLAIM', 'customer_id'),
+    claims: Object.fromEntries(
+      Object.keys(env).filter((name) => OWNER_CLAIM_SETTING.test(name) && name !== 'AUTH_ROLES_CLAIM' && env[name]?.trim())
+        .sort().map((name) => [name, claimSetting(env, name, '')]),
+    ),
     clockToleranceSeconds: intSetting(env, 'AUTH_CLOCK_TOLERANCE_SECONDS', 5, 0, 300),
     jwksCooldownSeconds: intSetting(env, 'AUTH_JWKS_COOLDOWN_SECONDS', 30, 0, 3600),
     devIssuer: devIssuer ? { port: devPort } : undefined,
@@ -464,6 +474,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     port: intSetting(env, 'PORT', DEFAULTS.port, 0, 65535),
     host: hostSetting(env),
     tableName,
+    schemaFile: env.SCHEMA_FILE ? resolve(env.SCHEMA_FILE) : DEFAULT_SCHEMA_FILE,
     endpoint: endpointSetting(env, 'DYNAMODB_ENDPOINT'),
     region: regionSetting(env),
     production,

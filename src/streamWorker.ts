@@ -17,10 +17,12 @@ import { sleep } from './dynamo/backoff.js';
 import { createLogger } from './logger.js';
 import { runMain, stopOnSignals } from './processLifecycle.js';
 import { startStreamProcessing } from './stream/worker.js';
+import { loadModel } from './declaration/loadModel.js';
 
 async function main() {
   const config = loadConfig(process.env, { servesGraphql: false });
   const logger = createLogger(config.logLevel);
+  loadModel(config.schemaFile);
   if (config.endpoint.kind === 'embedded') {
     throw new ConfigError('the stream worker needs DYNAMODB_ENDPOINT (e.g. http://localhost:8000, or aws); `npm start` runs its own worker for the embedded DynamoDB Local');
   }

@@ -4,10 +4,8 @@
  * (transport/httpHandler.ts for node:http, transport/lambdaHandler.ts for
  * API Gateway), and tests call `executeOperation`.
  */
-import { readFileSync } from 'node:fs';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { gql } from 'graphql-tag';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { jitGateway } from './jitExecutor.js';
 import { argumentCheckPlugin } from './plugins/argumentCheck.js';
@@ -15,8 +13,11 @@ import type { Context } from './context.js';
 import { formatError } from './errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { operationLogPlugin } from './plugins/operationLog.js';
-import { resolvers } from '../resolvers/index.js';
+import { buildResolvers } from '../resolvers/index.js';
+import { compilePlan } from '../plan/plan.js';
 import { applyRules } from '../auth/applyRules.js';
+import { compileRules } from '../auth/compileRules.js';
+import type { RuleLookup } from '../auth/rules.js';
 import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
 import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { requestIdPlugin } from './plugins/requestId.js';
@@ -27,8 +28,11 @@ import { EXPLORER_PATH, landingPageWithFallback } from './plugins/landingPage.js
 import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
 import { createDocumentStore } from './documentStore.js';
 
-/** schema.graphql is the only SDL. */
-export const typeDefs = gql(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
+import { loadModel } from '../declaration/loadModel.js';
+import type { Model } from '../declaration/model.js';
+
+/** The default model's SDL with the supplied directive definitions (what tests and tools build schemas from). */
+export const typeDefs = loadModel().typeDefs;
 
 export interface ServerOptions {
   production: boolean;
@@ -44,8 +48,12 @@ export interface ServerOptions {
   executor?: Executor;
   /** How long a mutation's first response is kept for `Idempotency-Key` retries (default 24 h). */
   idempotencyTtlSeconds?: number;
-  /** Enforce the authorization rules (src/auth/rules.ts) on every field: AUTH_MODE=oidc. Default off. */
+  /** Enforce the model's authorization rules (@access, src/auth/) on every field: AUTH_MODE=oidc. Default off. */
   authRules?: boolean;
+  /** The rules compiled from `model` (src/auth/compileRules.ts), when the caller has them already. */
+  rules?: RuleLookup;
+  /** The model served (default: the project's schema.graphql). */
+  model?: Model;
 }
 
 export type Executor = 'jit' | 'graphql-js';
@@ -59,11 +67,16 @@ export function createServer({
   executor = 'jit',
   idempotencyTtlSeconds,
   authRules = false,
+  model = loadModel(),
+  rules,
 }: ServerOptions): ApolloServer<Context> {
+  const { typeDefs } = model;
+  const plan = compilePlan(model);
+  const resolvers = buildResolvers(plan);
   const guard = queryLimits(limits, { production });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
   // With rules off the resolvers run unwrapped: not even a check per field.
-  const schema = makeExecutableSchema({ typeDefs, resolvers: authRules ? applyRules(resolvers, typeDefs) : resolvers });
+  const schema = makeExecutableSchema({ typeDefs, resolvers: authRules ? applyRules(resolvers, typeDefs, rules ?? compileRules(model)) : resolvers });
   return new ApolloServer<Context>({
     logger,
     ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
@@ -84,7 +97,7 @@ export function createServer({
       httpStatusPlugin,
       operationLogPlugin(logger),
       declaredVariablesPlugin(),
-      argumentCheckPlugin(),
+      argumentCheckPlugin(plan),
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),

@@ -17,6 +17,8 @@ import type { Logger } from '../logger.js';
 import { createServer } from '../graphql/server.js';
 import { createCursorCodec } from '../connections/cursorSigning.js';
 import { createAuthenticator, type Authenticator } from '../auth/authenticate.js';
+import { compileRules } from '../auth/compileRules.js';
+import { loadModel } from '../declaration/loadModel.js';
 import { loadManifest, type TrustedDocuments } from './trustedDocuments.js';
 
 export interface GatewayParts {
@@ -39,10 +41,13 @@ export interface PartsOptions {
 
 export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo }: PartsOptions): GatewayParts {
   const { security } = config;
-  // Read first: a manifest that cannot be used stops start-up before anything else is made.
+  // The model first: a model that cannot be served stops start-up before any other work.
+  const model = loadModel(config.schemaFile);
+  // Then the trusted documents' manifest, which cannot be used either when it does not load.
   const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments) : undefined;
   if (trusted) logger.info({ operations: trusted.size }, 'trusted documents: only the manifest\'s operations run');
   const client = dynamo ?? dynamoFromConfig(config, embeddedUrl);
+  const rules = compileRules(model);
   const server = createServer({
     production: config.production,
     logger,
@@ -52,8 +57,10 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     executor: config.executor,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     authRules: config.auth.mode === 'oidc',
+    model,
+    rules,
   });
-  const auth = createAuthenticator(config.auth, logger);
+  const auth = createAuthenticator(config.auth, logger, undefined, model);
   if (config.auth.mode === 'off' && config.production) {
     logger.warn('AUTH_MODE=off in production: every caller may read and write everything (docs/auth.md)');
   }
@@ -66,6 +73,6 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     server,
     auth,
     trusted,
-    deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, pageReadBudget: config.catalog.pageReadBudget },
+    deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, rules, pageReadBudget: config.catalog.pageReadBudget },
   };
 }

@@ -19,6 +19,7 @@ import { createHttpHandler } from './httpHandler.js';
 import { createExplorer } from './explorer.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
+import { loadModel } from '../declaration/loadModel.js';
 import { startStreamProcessing, type StreamProcessing } from '../stream/worker.js';
 import { devSigningKey, startIssuer, type Issuer } from '../auth/devIssuer.js';
 
@@ -35,6 +36,8 @@ export async function startGateway(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
 ): Promise<Gateway> {
+  // A model that cannot be served is refused before DynamoDB Local or a port is touched.
+  loadModel(config.schemaFile);
   let local: LocalDynamo | null = null;
   if (config.endpoint.kind === 'embedded' && config.production) {
     // The embedded DynamoDB Local keeps data in memory and checks no credentials: never a production table.

@@ -32,6 +32,8 @@ import { StreamReader, type ReaderOptions } from '../../src/stream/reader.js';
 import { createStreamsClient } from '../../src/stream/streamsClient.js';
 import type { FanOutMode } from '../../src/writes/store.js';
 import type { Authenticator } from '../../src/auth/authenticate.js';
+import { compileRules } from '../../src/auth/compileRules.js';
+import { loadModel } from '../../src/declaration/loadModel.js';
 
 /** Timeouts for test gateways: generous, since tests assert behaviour and counts, not latency. */
 export const PATIENT_CLIENT = { requestTimeoutMs: 20_000, connectionTimeoutMs: 10_000 };
@@ -103,9 +105,11 @@ export async function testGateway({
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint, ...PATIENT_CLIENT, ...client });
   await ensureTable(dynamo.raw, tableName);
-  const server = createServer({ production, authRules: auth?.rulesOn ?? false, ...serverOptions });
+  // One compilation of the rules for the server's guards and the contexts' look-ahead, as gatewayParts.ts does.
+  const rules = compileRules(serverOptions.model ?? loadModel());
+  const server = createServer({ production, authRules: auth?.rulesOn ?? false, rules, ...serverOptions });
   await server.start();
-  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, pageReadBudget };
+  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, rules, pageReadBudget };
   /** The identity of a request with this Authorization header (undefined: the context's default). */
   const identify = async (authorization: string | undefined) => (auth ? auth.identify(authorization) : undefined);
   let listener: Server | undefined;

@@ -58,7 +58,8 @@ export function loggedOperationName(
 function callerKind(identity: Identity): string {
   if (identity.kind === 'anonymous') return 'anonymous';
   if (identity.admin) return 'admin';
-  return [identity.studentId && 'student', identity.customerId && 'customer'].filter(Boolean).join('+') || 'signed-in';
+  // The owner types whose items the caller owns, in the model's order (`student+customer`); never the ids.
+  return [...identity.owns.keys()].map((type) => type.toLowerCase()).join('+') || 'signed-in';
 }
 
 export function operationLogPlugin(logger: Logger): ApolloServerPlugin<Context> {
