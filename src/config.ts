@@ -118,6 +118,8 @@ export interface Config {
   idempotencyTtlSeconds: number;
   /** `HEALTH_CACHE_MS` (default 1000): how long `/health` reuses its last table check. */
   healthCacheMs: number;
+  /** `TRUSTED_DOCUMENTS`: a manifest file; when set, only its operations run (docs/clients.md#trusted-documents). */
+  trustedDocuments: string | undefined;
   /** Identity and authorization (docs/auth.md). */
   auth: AuthConfig;
   /** The stream processor that keeps edge copies and finishes cascades (docs/stream.md). */
@@ -547,6 +549,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     },
     idempotencyTtlSeconds: intSetting(env, 'IDEMPOTENCY_TTL_SECONDS', DEFAULTS.idempotencyTtlSeconds, 60, 30 * 86_400),
     healthCacheMs: intSetting(env, 'HEALTH_CACHE_MS', DEFAULTS.healthCacheMs, 0, 60_000),
+    trustedDocuments: env.TRUSTED_DOCUMENTS || undefined,
     auth: authSettings(env, production && servesGraphql),
     telemetry: telemetrySettings(env, (message) => {
       throw new ConfigError(message);

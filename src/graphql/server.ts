@@ -6,7 +6,6 @@
  */
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { jitGateway } from './jitExecutor.js';
 import { argumentCheckPlugin } from './plugins/argumentCheck.js';
@@ -24,6 +23,8 @@ import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLi
 import { requestIdPlugin } from './plugins/requestId.js';
 import { shortPagesPlugin } from './plugins/shortPages.js';
 import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
+import { httpStatusPlugin } from './plugins/httpStatus.js';
+import { EXPLORER_PATH, landingPageWithFallback } from './plugins/landingPage.js';
 import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
 import { createDocumentStore } from './documentStore.js';
 import { telemetryPlugin } from './plugins/telemetry.js';
@@ -101,6 +102,8 @@ export function createServer({
     validationRules: guard.validationRules,
     formatError: (formatted, error) => formatError(formatted, error, { production }),
     plugins: [
+      // First, so every later willSendResponse (idempotency records) sees the final status.
+      httpStatusPlugin,
       // First: its span covers the other plugins' work too.
       ...(telemetry ? [telemetryPlugin(telemetry)] : []),
       operationLogPlugin(logger),
@@ -109,7 +112,8 @@ export function createServer({
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),
-      production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      // Sandbox where it loads, the gateway's own GraphiQL where it does not (plugins/landingPage.ts).
+      production ? ApolloServerPluginLandingPageDisabled() : landingPageWithFallback(EXPLORER_PATH),
       ...guard.plugins,
       // After the checks above (responseForOperation runs once they passed), before requestId.
       idempotencyPlugin({ ttlSeconds: idempotencyTtlSeconds, logger, rules: ruleLookup }),

@@ -175,7 +175,7 @@ export function idempotencyPlugin({
         async responseForOperation({ operation, document, contextValue, queryHash }) {
           if (operation?.operation !== 'mutation') return null;
           if (!VALID_KEY.test(key)) {
-            return refusal(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters', ErrorCode.BAD_USER_INPUT);
+            return refusal(400, 'Idempotency-Key must be 1 to 255 visible ASCII characters', ErrorCode.BAD_USER_INPUT, 'IDEMPOTENCY_KEY_INVALID');
           }
           if (contextValue.authRequired) {
             const fragments: Record<string, FragmentDefinitionNode> = {};

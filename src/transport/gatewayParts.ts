@@ -20,6 +20,7 @@ import { createAuthenticator, type Authenticator } from '../auth/authenticate.js
 import { compileRules } from '../auth/compileRules.js';
 import { loadModel } from '../declaration/loadModel.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import { loadManifest, type TrustedDocuments } from './trustedDocuments.js';
 
 export interface GatewayParts {
   dynamo: Dynamo;
@@ -27,6 +28,8 @@ export interface GatewayParts {
   deps: Deps;
   /** Turns a request's Authorization header into its identity (src/auth/). */
   auth: Authenticator;
+  /** TRUSTED_DOCUMENTS' manifest: only its operations run (trustedDocuments.ts). */
+  trusted?: TrustedDocuments;
 }
 
 export interface PartsOptions {
@@ -43,6 +46,9 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
   const { security } = config;
   // The model first: a model that cannot be served stops start-up before any other work.
   const model = loadModel(config.schemaFile);
+  // Then the trusted documents' manifest, which cannot be used either when it does not load.
+  const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments) : undefined;
+  if (trusted) logger.info({ operations: trusted.size }, 'trusted documents: only the manifest\'s operations run');
   const client = dynamo ?? dynamoFromConfig(config, embeddedUrl);
   const rules = compileRules(model);
   const server = createServer({
@@ -70,6 +76,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     dynamo: client,
     server,
     auth,
+    trusted,
     deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, rules, pageReadBudget: config.catalog.pageReadBudget },
   };
 }

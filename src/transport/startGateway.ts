@@ -16,6 +16,7 @@ import { startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { describeLayout, ensureTable } from '../dynamo/table.js';
 import { loadDemoData } from '../model/demoData.js';
 import { createHttpHandler } from './httpHandler.js';
+import { createExplorer } from './explorer.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 import { loadModel } from '../declaration/loadModel.js';
@@ -53,7 +54,15 @@ export async function startGateway(
   const endpoint = endpointLabel(clientOptions(config, embeddedUrl));
   // Loaded (and the SDK imported) only when an OTEL_* variable is set.
   const telemetry = await loadTelemetry(config.telemetry, logger);
-  const { dynamo, server: apollo, deps, auth } = createGatewayParts(config, { logger, embeddedUrl, telemetry });
+  let parts: ReturnType<typeof createGatewayParts>;
+  try {
+    parts = createGatewayParts(config, { logger, embeddedUrl, telemetry });
+  } catch (err) {
+    // A setting that cannot be used (TRUSTED_DOCUMENTS' manifest): leave nothing running.
+    await local?.stop();
+    throw err;
+  }
+  const { dynamo, server: apollo, deps, auth, trusted } = parts;
   let http: Server | undefined;
   let stream: StreamProcessing | undefined;
   let lacks: string[] = [];
@@ -89,6 +98,8 @@ export async function startGateway(
         healthDetails: () => ({ table: { lacks }, stream: stream!.details() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,
+        ...(config.production ? {} : { explorer: createExplorer() }),
+        trusted,
       }),
       config.http,
     );

@@ -23,6 +23,8 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type ServerOptions } from '../../src/graphql/server.js';
 import { createCursorCodec, type CursorSecrets } from '../../src/connections/cursorSigning.js';
 import { createHttpHandler } from '../../src/transport/httpHandler.js';
+import { createExplorer } from '../../src/transport/explorer.js';
+import type { TrustedDocuments } from '../../src/transport/trustedDocuments.js';
 import type { ClientOptions } from '../../src/dynamo/client.js';
 import { describeLayout } from '../../src/dynamo/table.js';
 import { silentLogger } from '../../src/logger.js';
@@ -80,6 +82,8 @@ export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'product
   httpLogger?: Logger;
   /** AUTH_MODE=oidc: rules on, identities from this authenticator (test/support/oidc.ts). Default: off. */
   auth?: Authenticator;
+  /** TRUSTED_DOCUMENTS for `listen()`: only this manifest's operations run over HTTP. */
+  trusted?: TrustedDocuments;
 }
 
 export async function testGateway({
@@ -94,6 +98,7 @@ export async function testGateway({
   http,
   httpLogger,
   auth,
+  trusted,
   ...serverOptions
 }: TestGatewayOptions = {}) {
   const endpoint = localEndpoint();
@@ -144,6 +149,9 @@ export async function testGateway({
         context: async (metrics, req) => createContext(deps, metrics, await identify(req.headers.authorization)),
         requestLimits,
         logger: httpLogger,
+        // As startGateway: the offline explorer in development only.
+        ...(production ? {} : { explorer: createExplorer() }),
+        trusted,
       });
       listener = createHttpListener(handler, http);
       await new Promise<void>((resolve) => listener!.listen(0, '127.0.0.1', resolve));
