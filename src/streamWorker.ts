@@ -17,6 +17,7 @@ import { sleep } from './dynamo/backoff.js';
 import { createLogger } from './logger.js';
 import { runMain, stopOnSignals } from './processLifecycle.js';
 import { startStreamProcessing } from './stream/worker.js';
+import { redisBus } from './subscriptions/redisBus.js';
 
 async function main() {
   const config = loadConfig(process.env, { servesGraphql: false });
@@ -36,6 +37,11 @@ async function main() {
     logger.error({ table: config.tableName }, 'the table has no NEW_AND_OLD_IMAGES stream: nothing to process (the gateway fans out inside requests)');
     process.exit(1);
   }
+  // With REDIS_URL, the change events of every record go to the gateways' subscribers (docs/subscriptions.md).
+  const { redisUrl } = config.subscriptions;
+  const changes = redisUrl ? redisBus({ url: redisUrl, tableName: config.tableName, onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') }) : undefined;
+  if (!changes) logger.info('REDIS_URL is not set: no change events are published (gateways with their own processor feed their own subscribers)');
+  const published = { events: 0, failed: 0 };
   const processing = startStreamProcessing({
     // This process exists to read the stream, whatever STREAM_WORKER says for gateways.
     config: { ...config, stream: { ...config.stream, worker: true } },
@@ -43,6 +49,8 @@ async function main() {
     streamArn: layout.streamArn,
     logger,
     progressEveryMs: 10_000,
+    changes,
+    published,
   });
 
   stopOnSignals(
@@ -50,9 +58,10 @@ async function main() {
     'stream worker stopping',
     async () => {
       await processing.stop();
+      await changes?.close();
       dynamo.raw.destroy();
     },
-    () => processing.details(),
+    () => ({ ...processing.details(), published }),
   );
 }
 

@@ -7,7 +7,7 @@
  *   1. `FIELD_RULES['Type.field']` when listed;
  *   2. else `TYPE_RULES['Type']` (the default for the type's other fields,
  *      including fields added to the schema later);
- *   3. else, for wrapper types (names ending in `Connection` or `Edge`, and
+ *   3. else, for wrapper types (names ending in `Connection`, `Edge` or `Change`, and
  *      `PageInfo`): no rule of their own; the field that returned them
  *      already decided (`Course.students` guards the whole roster);
  *   4. else ADMIN: a new entity type is private until a rule says otherwise.
@@ -64,6 +64,8 @@ const parentId = (p: Parent) => p.id;
 export const TYPE_RULES: Readonly<Record<string, Rule>> = {
   Query: ADMIN,
   Mutation: ADMIN,
+  // Each subscription is checked by the rules of the query that reads the same thing (src/subscriptions/access.ts).
+  Subscription: ANYONE,
   Course: ANYONE, //                  the catalog
   Product: ANYONE,
   Part: ANYONE,
@@ -94,8 +96,9 @@ export const FIELD_RULES: Readonly<Record<string, Rule>> = {
   'Mutation.placeOrder': customerSelf((_, args) => args.customerId),
 };
 
-/** Wrapper types carry no rule of their own: whoever reached them was allowed the field that returned them. */
-export const isWrapperType = (type: string) => type === 'PageInfo' || type.endsWith('Connection') || type.endsWith('Edge');
+/** Wrapper types carry no rule of their own: whoever reached them was allowed the field that returned them (a subscription's …Change too). */
+export const isWrapperType = (type: string) =>
+  type === 'PageInfo' || type.endsWith('Connection') || type.endsWith('Edge') || type.endsWith('Change');
 
 /** The rule for `type.field`, or null for a wrapper type's field (no check). */
 export function ruleFor(type: string, field: string): Rule | null {

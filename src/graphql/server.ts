@@ -25,9 +25,17 @@ import { shortPagesPlugin } from './plugins/shortPages.js';
 import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
 import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
 import { createDocumentStore } from './documentStore.js';
+import { SUBSCRIPTION_DIRECTIVES } from '../subscriptions/directives.js';
+import { withSubscriptions } from '../subscriptions/schema.js';
 
-/** schema.graphql is the only SDL. */
-export const typeDefs = gql(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
+/** schema.graphql is the only SDL (with the definitions of the directives that declare subscriptions). */
+export const typeDefs = gql(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8') + SUBSCRIPTION_DIRECTIVES);
+
+/** The executable schema: resolvers (and the subscriptions the SDL declares), the rules wrapped around them when on. */
+export function gatewaySchema(authRules: boolean) {
+  const { resolvers: all, declared } = withSubscriptions(typeDefs, resolvers);
+  return { schema: makeExecutableSchema({ typeDefs, resolvers: authRules ? applyRules(all, typeDefs) : all }), declared };
+}
 
 export interface ServerOptions {
   production: boolean;
@@ -62,7 +70,7 @@ export function createServer({
   const guard = queryLimits(limits, { production });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
   // With rules off the resolvers run unwrapped: not even a check per field.
-  const schema = makeExecutableSchema({ typeDefs, resolvers: authRules ? applyRules(resolvers, typeDefs) : resolvers });
+  const { schema } = gatewaySchema(authRules);
   return new ApolloServer<Context>({
     logger,
     ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),

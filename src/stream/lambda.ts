@@ -20,6 +20,9 @@ import { createLogger, type Logger } from '../logger.js';
 import type { Store } from '../writes/store.js';
 import { handleRecords } from './handler.js';
 import { recordTime, type StreamRecordLike } from './records.js';
+import { redisBus } from '../subscriptions/redisBus.js';
+import { publishingHandler } from '../subscriptions/publisher.js';
+import { defaultChangeModel } from '../subscriptions/schema.js';
 
 export type StreamLambdaHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
@@ -36,11 +39,16 @@ export function createStreamLambdaHandler(
   // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
   const dynamo = options.dynamo ?? dynamoFromConfig({ ...config, endpoint: withoutEmbedded(config.endpoint) });
   const store: Store = { doc: dynamo.doc, tableName: config.tableName, writeOptions: { concurrency: config.stream.concurrency } };
+  // With REDIS_URL, each handled record's change events reach the gateways' subscribers (docs/subscriptions.md).
+  const { redisUrl } = config.subscriptions;
+  const handle = redisUrl
+    ? publishingHandler(redisBus({ url: redisUrl, tableName: config.tableName, onError: (err) => logger.warn({ err }, 'redis') }), defaultChangeModel)
+    : handleRecords;
 
   return async (event) => {
     const records = (event.Records ?? []) as StreamRecordLike[];
     const started = Date.now();
-    const outcome = await handleRecords(store, records, logger);
+    const outcome = await handle(store, records, logger);
     const oldest = records.length > 0 ? recordTime(records[0]) : undefined;
     const summary = {
       records: records.length,

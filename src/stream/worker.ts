@@ -18,6 +18,9 @@ import type { FanOutMode, Store } from '../writes/store.js';
 import { StreamReader } from './reader.js';
 import { StreamStats, type StreamStatsSnapshot } from './stats.js';
 import { createStreamsClient } from './streamsClient.js';
+import type { ChangeBus } from '../subscriptions/bus.js';
+import { publishingHandler, type PublishStats } from '../subscriptions/publisher.js';
+import { defaultChangeModel } from '../subscriptions/schema.js';
 
 export interface StreamProcessing {
   /** What mutations do: leave the fan-out to the stream, or do it in the request. */
@@ -36,6 +39,10 @@ export interface StreamProcessingOptions {
   logger: Logger;
   /** Progress log interval in ms (default 60 s). */
   progressEveryMs?: number;
+  /** Where the change events of handled records go (live updates, docs/subscriptions.md); none when absent. */
+  changes?: ChangeBus;
+  /** Counts of published events (for `/health` details). */
+  published?: PublishStats;
 }
 
 export function startStreamProcessing({
@@ -44,6 +51,8 @@ export function startStreamProcessing({
   streamArn,
   logger,
   progressEveryMs = 60_000,
+  changes,
+  published,
 }: StreamProcessingOptions): StreamProcessing {
   if (streamArn === null) {
     const stats = new StreamStats('inRequest');
@@ -76,6 +85,7 @@ export function startStreamProcessing({
     pollMs: config.stream.pollMs,
     maxAttempts: config.stream.maxAttempts,
     retryDelayMs: config.stream.retryDelayMs,
+    ...(changes ? { handler: publishingHandler(changes, defaultChangeModel, undefined, published) } : {}),
   }).start();
   logger.info({ streamArn }, 'stream processor started: renames and deletes propagate from the table stream');
 

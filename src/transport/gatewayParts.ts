@@ -14,7 +14,9 @@ import type { Config } from '../config.js';
 import type { Context, Deps } from '../graphql/context.js';
 import { dynamoFromConfig, type Dynamo } from '../dynamo/client.js';
 import type { Logger } from '../logger.js';
-import { createServer } from '../graphql/server.js';
+import { createServer, gatewaySchema } from '../graphql/server.js';
+import type { GraphQLSchema } from 'graphql';
+import type { DeclaredSubscription } from '../subscriptions/declared.js';
 import { createCursorCodec } from '../connections/cursorSigning.js';
 import { createAuthenticator, type Authenticator } from '../auth/authenticate.js';
 
@@ -24,6 +26,9 @@ export interface GatewayParts {
   deps: Deps;
   /** Turns a request's Authorization header into its identity (src/auth/). */
   auth: Authenticator;
+  /** The executable schema (rules applied when on) and its declared subscriptions, for the WebSocket transport. */
+  schema: GraphQLSchema;
+  declared: DeclaredSubscription[];
 }
 
 export interface PartsOptions {
@@ -55,10 +60,13 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     logger.warn('CURSOR_SECRET is not set: generated a random one for this run (cursors will not survive a restart)');
   }
   const cursors = createCursorCodec({ current: security.cursorSecret, previous: security.cursorSecretsPrevious });
+  const { schema, declared } = gatewaySchema(config.auth.mode === 'oidc');
   return {
     dynamo: client,
     server,
     auth,
+    schema,
+    declared,
     deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, pageReadBudget: config.catalog.pageReadBudget },
   };
 }
