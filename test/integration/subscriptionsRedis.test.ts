@@ -21,6 +21,10 @@ import { startGateway, type Gateway } from '../../src/transport/startGateway.js'
 import { batchPut } from '../../src/dynamo/batchWrite.js';
 import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
 import { localEndpoint, postGraphQL } from '../support/gateway.js';
+import { lambdaEvent, readAll } from '../support/streamRecords.js';
+import { createStreamsClient } from '../../src/stream/streamsClient.js';
+import { describeLayout } from '../../src/dynamo/table.js';
+import { createStreamLambdaHandler } from '../../src/stream/lambda.js';
 import { liveDetails, startRedis, untilOpen, wsClient, type RedisServer, type WsClient } from '../support/subscriptions.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -181,6 +185,27 @@ describe('two gateway instances, one stream worker, Redis between them', () => {
     expect(course.messages.map((m) => m.data.courseChanged.title)).toEqual(['Before the crash', 'After the restart', 'After the second restart']);
     // What was replayed reached B's hub and was dropped there: at least the two earlier titles of c1.
     expect((await liveDetails(b.url)).duplicates - dropped).toBeGreaterThanOrEqual(2);
+  });
+
+  it('publishes from the stream Lambda too: its batch reaches the subscriber once, and its retry adds nothing', async () => {
+    await killed(worker!.child);
+    const course = connect(b).watch('subscription { courseChanged(id: "c1") { title } }');
+    await untilOpen(b.url, { subscriptions: 1 });
+    await retitle('From the Lambda');
+    const { streamArn } = await describeLayout(a.dynamo.raw, tableName);
+    const streams = createStreamsClient({ endpoint: localEndpoint() });
+    const records = await readAll(streams, streamArn!);
+    streams.destroy();
+    const last = records.filter((r) => r.dynamodb?.NewImage?.title?.S === 'From the Lambda');
+    expect(last).toHaveLength(1);
+    const handler = createStreamLambdaHandler(loadConfig({ ...env(), LOG_LEVEL: 'silent' }, { servesGraphql: false }), { logger: silentLogger, dynamo: a.dynamo });
+    expect(await handler(lambdaEvent(last, streamArn!))).toEqual({ batchItemFailures: [] });
+    await course.untilCount(1);
+    await handler(lambdaEvent(last, streamArn!)); // Lambda delivering the batch again
+    await retitle('Fence');
+    worker = startWorker();
+    await course.untilCount(2);
+    expect(course.messages.map((m) => m.data.courseChanged.title)).toEqual(['From the Lambda', 'Fence']);
   });
 
   it('stops listening to a topic once its last client on the instance leaves', async () => {
