@@ -27,6 +27,7 @@ import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
 import { createDocumentStore } from './documentStore.js';
 import { SUBSCRIPTION_DIRECTIVES } from '../subscriptions/directives.js';
 import { withSubscriptions } from '../subscriptions/schema.js';
+import { subscriptionsOverHttpPlugin } from './plugins/subscriptionsOverHttp.js';
 
 /** schema.graphql is the only SDL (with the definitions of the directives that declare subscriptions). */
 export const typeDefs = gql(readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8') + SUBSCRIPTION_DIRECTIVES);
@@ -88,6 +89,7 @@ export function createServer({
     formatError: (formatted, error) => formatError(formatted, error, { production }),
     plugins: [
       operationLogPlugin(logger),
+      subscriptionsOverHttpPlugin,
       declaredVariablesPlugin(),
       argumentCheckPlugin(),
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),

@@ -16,7 +16,7 @@ import { startGateway, type Gateway } from '../../src/transport/startGateway.js'
 import { batchPut } from '../../src/dynamo/batchWrite.js';
 import { courseItem } from '../../src/model/items.js';
 import type { ChangeEvent } from '../../src/subscriptions/events.js';
-import { localEndpoint } from '../support/gateway.js';
+import { localEndpoint, postGraphQL } from '../support/gateway.js';
 import { liveDetails, untilOpen, wsClient, wsUrl, type WsClient } from '../support/subscriptions.js';
 
 let gateway: Gateway;
@@ -134,6 +134,17 @@ describe('what a subscription may ask for', () => {
     await third.ended();
     expect((third.error as any[])[0].extensions).toEqual({ code: 'BAD_USER_INPUT', limit: 'WS_MAX_SUBSCRIPTIONS' });
     expect(await liveDetails(url)).toMatchObject({ connections: 1, subscriptions: 2, topics: 2 });
+  });
+});
+
+describe('over HTTP', () => {
+  it('refuses a subscription sent as an HTTP request with a 4xx and a code, and serves queries as before', async () => {
+    const sub = await postGraphQL(url, { query: 'subscription { courseChanged(id: "c1") { title } }' });
+    expect(sub.status).toBe(400);
+    expect(sub.json.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })]);
+    expect(sub.json.errors[0].message).toMatch(/WebSocket/);
+    const query = await postGraphQL(url, { query: '{ course(id: "c1") { title } }' });
+    expect(query.json).toEqual({ data: { course: { title: 'Engines' } } });
   });
 });
 
