@@ -52,7 +52,7 @@ export function wsClient(httpUrl: string, token?: string): WsClient {
     connectionParams: token ? { authorization: `Bearer ${token}` } : {},
     retryAttempts: 0,
     lazy: true,
-    on: { closed: (e) => closes.push({ code: (e as CloseEvent).code, reason: String((e as CloseEvent).reason) }) },
+    on: { closed: (e) => closes.push({ code: (e as { code: number }).code, reason: String((e as { reason: string }).reason) }) },
   });
   return {
     client,
