@@ -168,6 +168,7 @@ async function main() {
     await sleep(100);
   }
   const cpu0 = cpuMs(gwA.pid!) + cpuMs(gwB.pid!);
+  const own0 = process.cpuUsage();
   const t0 = Date.now();
   for (let i = 0; i < EVENTS; i++) await retitle('fan', `fan-${i}`);
   const want = EVENTS * SUBSCRIBERS;
@@ -176,7 +177,10 @@ async function main() {
     if (Date.now() - t0 > 120_000) throw new Error(`fan-out: ${delivered} of ${want} delivered`);
   }
   const cpu1 = cpuMs(gwA.pid!) + cpuMs(gwB.pid!);
+  const own = process.cpuUsage(own0);
   const fanSeconds = (lastAt - t0) / 1000;
+  const ownCpuShare = (own.user + own.system) / 1000 / (lastAt - t0);
+  const gatewayCpuShare = (cpu1 - cpu0) / (lastAt - t0);
   await Promise.all(fans.map((c) => c.dispose()));
   await sleep(1000);
 
@@ -205,6 +209,7 @@ async function main() {
     ['beyond the stream\'s delay, p50 / p95', `${pct(beyond, 50)} / ${pct(beyond, 95)} ms`],
     [`fan-out: ${SUBSCRIBERS} subscribers over 2 instances, ${EVENTS} events`, `${Math.round(want / fanSeconds)} messages/s (${fanSeconds.toFixed(2)} s for ${want})`],
     ['gateway CPU per delivered message (both instances)', `${(((cpu1 - cpu0) * 1000) / want).toFixed(1)} µs`],
+    ['CPU busy during the fan-out: both gateways / the bench\'s clients', `${(gatewayCpuShare * 100).toFixed(0)}% / ${(ownCpuShare * 100).toFixed(0)}% of one core`],
     [`RSS per idle connection (${IDLE} connections)`, `${(((rss1 - rss0) * 1024) / IDLE / 1000).toFixed(1)} KB`],
     ['…with one subscription each', `${(((rss2 - rss0) * 1024) / IDLE / 1000).toFixed(1)} KB`],
   ];

@@ -86,6 +86,9 @@ export interface EngineStats {
   executions: number;
 }
 
+/** Valid documents kept by their text (see `parsed`). */
+const DOCUMENTS = 500;
+
 const coded = (message: string, code: string, extra: Record<string, unknown> = {}) => new GraphQLError(message, { extensions: { code, ...extra } });
 
 /** The identity's fields the rules read: subscribers alike in these get the same result. */
@@ -98,6 +101,7 @@ export class SubscriptionEngine {
   private readonly rules: typeof specifiedRules;
   private readonly limits: QueryLimits;
   private readonly counts = { subscriptions: 0, delivered: 0, executions: 0 };
+  private readonly documents = new Map<string, DocumentNode>();
 
   constructor(private readonly o: EngineOptions) {
     this.byField = new Map(o.declared.map((d) => [d.field, d]));
@@ -112,16 +116,9 @@ export class SubscriptionEngine {
 
   /** Checks a subscribe message for this caller: the errors to answer, or what to start. */
   prepare(payload: SubscribePayload, caller: Identity): GraphQLError[] | Prepared {
-    let document: DocumentNode;
-    try {
-      document = parse(payload.query, this.guard.parseOptions);
-    } catch (err) {
-      const message = (err as Error).message;
-      const tokens = /tokens/.test(message);
-      return [coded(tokens ? `Query token limit of ${this.limits.maxTokens} exceeded; send a smaller document.` : message, tokens ? ErrorCode.GRAPHQL_VALIDATION_FAILED : 'GRAPHQL_PARSE_FAILED')];
-    }
-    const invalid = validate(this.o.schema, document, this.rules);
-    if (invalid.length > 0) return invalid.map((e) => coded(e.message, ErrorCode.GRAPHQL_VALIDATION_FAILED, { locations: e.locations }));
+    const parsed = this.parsed(payload.query);
+    if (Array.isArray(parsed)) return parsed;
+    const document = parsed;
     const operationName = payload.operationName ?? undefined;
     const operation = getOperationAST(document, operationName);
     if (!operation) return [coded('Name the operation to run (operationName)', ErrorCode.BAD_USER_INPUT)];
@@ -160,6 +157,33 @@ export class SubscriptionEngine {
     const id = key.map(String).join('#');
     const topic = decl.kind === 'item' ? itemTopic(decl.type, id) : collectionTopic(decl.connection, id);
     return { document, operationName, variables, topic, decl, key: `${payload.query}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}` };
+  }
+
+  /**
+   * The parsed and validated document of a query text: kept for the
+   * `DOCUMENTS` most recently used texts, so subscribers sending the same
+   * operation share one document (memory) and one validation (CPU).
+   */
+  private parsed(query: string): DocumentNode | GraphQLError[] {
+    const known = this.documents.get(query);
+    if (known) {
+      this.documents.delete(query);
+      this.documents.set(query, known);
+      return known;
+    }
+    let document: DocumentNode;
+    try {
+      document = parse(query, this.guard.parseOptions);
+    } catch (err) {
+      const message = (err as Error).message;
+      const tokens = /tokens/.test(message);
+      return [coded(tokens ? `Query token limit of ${this.limits.maxTokens} exceeded; send a smaller document.` : message, tokens ? ErrorCode.GRAPHQL_VALIDATION_FAILED : 'GRAPHQL_PARSE_FAILED')];
+    }
+    const invalid = validate(this.o.schema, document, this.rules);
+    if (invalid.length > 0) return invalid.map((e) => coded(e.message, ErrorCode.GRAPHQL_VALIDATION_FAILED, { locations: e.locations }));
+    this.documents.set(query, document);
+    if (this.documents.size > DOCUMENTS) this.documents.delete(this.documents.keys().next().value!);
+    return document;
   }
 
   /**
