@@ -15,6 +15,8 @@ import type { ChangeEvent } from './events.js';
 
 export interface ChangeBus {
   readonly kind: 'memory' | 'redis';
+  /** True when no one can receive what is published now (an in-process bus without listeners): publishing may be skipped. */
+  idle?(): boolean;
   publish(events: readonly ChangeEvent[]): Promise<void>;
   listen(topic: string): Promise<void>;
   unlisten(topic: string): Promise<void>;
@@ -27,6 +29,7 @@ export function memoryBus(): ChangeBus {
   const listening = new Set<string>();
   const bus: ChangeBus = {
     kind: 'memory',
+    idle: () => listening.size === 0,
     async publish(events) {
       for (const event of events) if (listening.has(event.topic)) bus.receive(event);
     },

@@ -26,9 +26,8 @@ export interface GatewayParts {
   deps: Deps;
   /** Turns a request's Authorization header into its identity (src/auth/). */
   auth: Authenticator;
-  /** The executable schema (rules applied when on) and its declared subscriptions, for the WebSocket transport. */
-  schema: GraphQLSchema;
-  declared: DeclaredSubscription[];
+  /** The executable schema (rules applied when on) and its declared subscriptions, for the WebSocket transport (built on first call: Lambda never asks). */
+  subscriptionSchema: () => { schema: GraphQLSchema; declared: DeclaredSubscription[] };
 }
 
 export interface PartsOptions {
@@ -60,13 +59,12 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     logger.warn('CURSOR_SECRET is not set: generated a random one for this run (cursors will not survive a restart)');
   }
   const cursors = createCursorCodec({ current: security.cursorSecret, previous: security.cursorSecretsPrevious });
-  const { schema, declared } = gatewaySchema(config.auth.mode === 'oidc');
+  let built: ReturnType<typeof gatewaySchema> | undefined;
   return {
     dynamo: client,
     server,
     auth,
-    schema,
-    declared,
+    subscriptionSchema: () => (built ??= gatewaySchema(config.auth.mode === 'oidc')),
     deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, pageReadBudget: config.catalog.pageReadBudget },
   };
 }

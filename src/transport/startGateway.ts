@@ -54,7 +54,8 @@ export async function startGateway(
   }
   const embeddedUrl = local?.endpoint;
   const endpoint = endpointLabel(clientOptions(config, embeddedUrl));
-  const { dynamo, server: apollo, deps, auth, schema, declared } = createGatewayParts(config, { logger, embeddedUrl });
+  const { dynamo, server: apollo, deps, auth, subscriptionSchema } = createGatewayParts(config, { logger, embeddedUrl });
+  const { schema, declared } = subscriptionSchema();
   const { redisUrl } = config.subscriptions;
   const bus: ChangeBus = redisUrl
     ? redisBus({ url: redisUrl, tableName: config.tableName, onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') })
