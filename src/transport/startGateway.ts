@@ -115,6 +115,7 @@ export async function startGateway(
     subscriptions = attachSubscriptions(http, {
       engine,
       identify: (authorization) => auth.identify(authorization),
+      verifiesTokens: auth.rulesOn,
       limits: { ...config.subscriptions, maxMessageBytes: config.security.maxBodyBytes },
       logger,
     });

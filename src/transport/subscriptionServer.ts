@@ -42,6 +42,8 @@ export interface SubscriptionServerOptions {
   engine: SubscriptionEngine;
   /** The Authorization value → identity; throws a GraphQLError (UNAUTHENTICATED / UNAVAILABLE) when it does not verify. */
   identify: (authorization: string | undefined) => Promise<Identity>;
+  /** Tokens are verified (AUTH_MODE=oidc): a socket closes when its token expires. */
+  verifiesTokens: boolean;
   limits: Omit<SubscriptionConfig, 'redisUrl'> & { maxMessageBytes: number };
   logger: Logger;
   /** Keep-alive ping interval (default 12 s). */
@@ -57,6 +59,18 @@ interface Extra {
   socket: WebSocket;
   identity: Identity;
   expiry: NodeJS.Timeout | undefined;
+}
+
+/** The `exp` of a verified bearer token (AUTH_MODE=off verifies nothing: then anything may come, and nothing expires). */
+function expiryOf(authorization: string | undefined): number | undefined {
+  const token = authorization?.replace(/^Bearer +/i, '').trim();
+  if (!token) return undefined;
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === 'number' ? exp : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 interface Started {
@@ -102,9 +116,8 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
         }
         return false; // 4403 Forbidden
       }
-      const token = authorization?.replace(/^Bearer +/i, '').trim();
-      const exp = token ? decodeJwt(token).exp : undefined;
-      if (typeof exp === 'number' && ctx.extra.identity.kind === 'caller') {
+      const exp = o.verifiesTokens ? expiryOf(authorization) : undefined;
+      if (typeof exp === 'number') {
         const socket = ctx.extra.socket;
         // setTimeout holds at most 2^31-1 ms; a longer-lived token is re-armed on the way.
         const arm = () => {
