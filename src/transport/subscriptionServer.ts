@@ -116,6 +116,8 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
         }
         return false; // 4403 Forbidden
       }
+      // The client may have left while its token was verified: nothing to arm then.
+      if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
       const exp = o.verifiesTokens ? expiryOf(authorization) : undefined;
       if (typeof exp === 'number') {
         const socket = ctx.extra.socket;
@@ -160,7 +162,7 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
     onError: (_ctx, _id, _payload, errors) => errors.map((e) => ({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), extensions: e.extensions })) as never,
   });
 
-  function onConnection(socket: WebSocket, request: IncomingMessage) {
+  function onConnection(socket: WebSocket) {
     if (connections >= limits.maxConnections) {
       refusedConnections++;
       socket.close(TRY_AGAIN_LATER, 'Try again later: too many connections');
@@ -216,7 +218,7 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, request));
+    wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws));
   };
   http.on('upgrade', onUpgrade);
 
