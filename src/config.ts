@@ -63,6 +63,7 @@ export const DEFAULTS = {
   http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000, maxWaitingPerAddress: 100 },
   idempotencyTtlSeconds: 86_400,
   healthCacheMs: 1000,
+  subscriptions: { maxConnections: 1000, perConnection: 50, initTimeoutMs: 5000, maxBufferedBytes: 1_048_576, maxQueued: 1000 },
 } as const;
 
 export interface Config {
@@ -126,6 +127,24 @@ export interface Config {
   stream: StreamConfig;
   /** Traces and metrics from the standard `OTEL_*` variables; undefined (no SDK loaded) when none is set (docs/observability.md). */
   telemetry: TelemetrySettings | undefined;
+  /** Live updates over WebSocket (docs/subscriptions.md). */
+  subscriptions: SubscriptionConfig;
+}
+
+/** docs/subscriptions.md#settings; WebSocket messages are capped at MAX_BODY_BYTES like HTTP bodies. */
+export interface SubscriptionConfig {
+  /** `REDIS_URL` (redis:// or rediss://): carries change events from the one stream processor to every instance; unset: in-process. */
+  redisUrl: string | undefined;
+  /** `WS_MAX_CONNECTIONS`: open WebSockets per instance; more are closed with 1013. */
+  maxConnections: number;
+  /** `WS_MAX_SUBSCRIPTIONS`: subscriptions per connection. */
+  perConnection: number;
+  /** `WS_INIT_TIMEOUT_MS`: time for `connection_init` before the socket is closed with 4408. */
+  initTimeoutMs: number;
+  /** `WS_MAX_BUFFERED_BYTES`: bytes waiting to be sent on one socket before it is closed as a slow consumer. */
+  maxBufferedBytes: number;
+  /** `WS_MAX_QUEUED_EVENTS`: events waiting per subscription before it is closed as a slow consumer. */
+  maxQueued: number;
 }
 
 export interface StreamConfig {
@@ -554,6 +573,23 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     telemetry: telemetrySettings(env, (message) => {
       throw new ConfigError(message);
     }),
+    subscriptions: subscriptionSettings(env),
+  };
+}
+
+function subscriptionSettings(env: Env): SubscriptionConfig {
+  const d = DEFAULTS.subscriptions;
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL such as redis://localhost:6379; got "${redisUrl}"`);
+  }
+  return {
+    redisUrl,
+    maxConnections: intSetting(env, 'WS_MAX_CONNECTIONS', d.maxConnections, 1, 1_000_000),
+    perConnection: intSetting(env, 'WS_MAX_SUBSCRIPTIONS', d.perConnection, 1, 10_000),
+    initTimeoutMs: intSetting(env, 'WS_INIT_TIMEOUT_MS', d.initTimeoutMs, 100, 600_000),
+    maxBufferedBytes: intSetting(env, 'WS_MAX_BUFFERED_BYTES', d.maxBufferedBytes, 1024, 1_073_741_824),
+    maxQueued: intSetting(env, 'WS_MAX_QUEUED_EVENTS', d.maxQueued, 1, 1_000_000),
   };
 }
 

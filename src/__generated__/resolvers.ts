@@ -5,6 +5,7 @@ import type { StudentRecord, CourseRecord, CustomerRecord, ProductRecord, OrderR
 import type { Context } from '../graphql/context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
+export type Omit<T, K extends keyof T> = Pick<T, Exclude<keyof T, K>>;
 export type RequireFields<T, K extends keyof T> = Omit<T, K> & { [P in K]-?: NonNullable<T[P]> };
 /** All built-in and custom scalars, mapped to their actual values */
 export type Scalars = {
@@ -29,6 +30,12 @@ export type AddPartInput = {
   name: Scalars['String']['input'];
   quantity: Scalars['Int']['input'];
 };
+
+export enum ChangeKind {
+  Added = 'ADDED',
+  Removed = 'REMOVED',
+  Updated = 'UPDATED'
+}
 
 export type CopyField = {
   attribute: Scalars['String']['input'];
@@ -64,6 +71,14 @@ export type CourseEdge = {
   __typename?: 'CourseEdge';
   cursor: Scalars['String']['output'];
   node: Course;
+};
+
+/** A change in a course's roster; edge is null when REMOVED. */
+export type CourseStudentChange = {
+  __typename?: 'CourseStudentChange';
+  edge?: Maybe<CourseStudentEdge>;
+  kind: ChangeKind;
+  studentId: Scalars['ID']['output'];
 };
 
 export type CourseStudentConnection = {
@@ -225,6 +240,14 @@ export type Order = {
   placedAt: Scalars['DateTime']['output'];
   status?: Maybe<Scalars['String']['output']>;
   total: Scalars['Float']['output'];
+};
+
+/** A change in a customer's orders; order is null when REMOVED. */
+export type OrderChange = {
+  __typename?: 'OrderChange';
+  kind: ChangeKind;
+  order?: Maybe<Order>;
+  orderId: Scalars['ID']['output'];
 };
 
 export type OrderConnection = {
@@ -402,6 +425,38 @@ export type StudentEdge = {
   node: Student;
 };
 
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** The course after each change; null once it is deleted. */
+  courseChanged?: Maybe<Course>;
+  /** Enrollments added, updated (copies refreshed) and removed, whoever wrote them. */
+  courseStudentsChanged: CourseStudentChange;
+  /** Orders added, updated and removed. */
+  customerOrdersChanged: OrderChange;
+  /** The student after each change; null once deleted. */
+  studentChanged?: Maybe<Student>;
+};
+
+
+export type SubscriptionCourseChangedArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionCourseStudentsChangedArgs = {
+  courseId: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionCustomerOrdersChangedArgs = {
+  customerId: Scalars['ID']['input'];
+};
+
+
+export type SubscriptionStudentChangedArgs = {
+  id: Scalars['ID']['input'];
+};
+
 export type UpdateCourseInput = {
   title?: InputMaybe<Scalars['String']['input']>;
 };
@@ -487,10 +542,12 @@ export type ResolversTypes = {
   AccessRule: AccessRule;
   AddPartInput: AddPartInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  ChangeKind: ChangeKind;
   CopyField: CopyField;
   Course: ResolverTypeWrapper<CourseRecord>;
   CourseConnection: ResolverTypeWrapper<CourseConnectionRecord>;
   CourseEdge: ResolverTypeWrapper<CourseEdgeRecord>;
+  CourseStudentChange: ResolverTypeWrapper<Omit<CourseStudentChange, 'edge'> & { edge?: Maybe<ResolversTypes['CourseStudentEdge']> }>;
   CourseStudentConnection: ResolverTypeWrapper<CourseStudentConnectionRecord>;
   CourseStudentEdge: ResolverTypeWrapper<CourseStudentEdgeRecord>;
   CreateCourseInput: CreateCourseInput;
@@ -504,6 +561,7 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Order: ResolverTypeWrapper<OrderRecord>;
+  OrderChange: ResolverTypeWrapper<Omit<OrderChange, 'order'> & { order?: Maybe<ResolversTypes['Order']> }>;
   OrderConnection: ResolverTypeWrapper<OrderConnectionRecord>;
   OrderEdge: ResolverTypeWrapper<OrderEdgeRecord>;
   PageInfo: ResolverTypeWrapper<PageInfoRecord>;
@@ -519,6 +577,7 @@ export type ResolversTypes = {
   StudentCourseConnection: ResolverTypeWrapper<StudentCourseConnectionRecord>;
   StudentCourseEdge: ResolverTypeWrapper<StudentCourseEdgeRecord>;
   StudentEdge: ResolverTypeWrapper<StudentEdgeRecord>;
+  Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   UpdateCourseInput: UpdateCourseInput;
   UpdateStudentInput: UpdateStudentInput;
 };
@@ -531,6 +590,7 @@ export type ResolversParentTypes = {
   Course: CourseRecord;
   CourseConnection: CourseConnectionRecord;
   CourseEdge: CourseEdgeRecord;
+  CourseStudentChange: Omit<CourseStudentChange, 'edge'> & { edge?: Maybe<ResolversParentTypes['CourseStudentEdge']> };
   CourseStudentConnection: CourseStudentConnectionRecord;
   CourseStudentEdge: CourseStudentEdgeRecord;
   CreateCourseInput: CreateCourseInput;
@@ -544,6 +604,7 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   Mutation: Record<PropertyKey, never>;
   Order: OrderRecord;
+  OrderChange: Omit<OrderChange, 'order'> & { order?: Maybe<ResolversParentTypes['Order']> };
   OrderConnection: OrderConnectionRecord;
   OrderEdge: OrderEdgeRecord;
   PageInfo: PageInfoRecord;
@@ -559,6 +620,7 @@ export type ResolversParentTypes = {
   StudentCourseConnection: StudentCourseConnectionRecord;
   StudentCourseEdge: StudentCourseEdgeRecord;
   StudentEdge: StudentEdgeRecord;
+  Subscription: Record<PropertyKey, never>;
   UpdateCourseInput: UpdateCourseInput;
   UpdateStudentInput: UpdateStudentInput;
 };
@@ -591,11 +653,21 @@ export type CatalogDirectiveArgs = {
 
 export type CatalogDirectiveResolver<Result, Parent, ContextType = Context, Args = CatalogDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
+export type ChangesDirectiveArgs = { };
+
+export type ChangesDirectiveResolver<Result, Parent, ContextType = Context, Args = ChangesDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type ChildrenDirectiveArgs = {
   counter?: Maybe<Scalars['String']['input']>;
 };
 
 export type ChildrenDirectiveResolver<Result, Parent, ContextType = Context, Args = ChildrenDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type CollectionChangesDirectiveArgs = {
+  field: Scalars['String']['input'];
+};
+
+export type CollectionChangesDirectiveResolver<Result, Parent, ContextType = Context, Args = CollectionChangesDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type CreateDirectiveArgs = {
   parent?: Maybe<Scalars['String']['input']>;
@@ -708,6 +780,12 @@ export type CourseEdgeResolvers<ContextType = Context, ParentType extends Resolv
   node?: Resolver<ResolversTypes['Course'], ParentType, ContextType>;
 };
 
+export type CourseStudentChangeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CourseStudentChange'] = ResolversParentTypes['CourseStudentChange']> = {
+  edge?: Resolver<Maybe<ResolversTypes['CourseStudentEdge']>, ParentType, ContextType>;
+  kind?: Resolver<ResolversTypes['ChangeKind'], ParentType, ContextType>;
+  studentId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
 export type CourseStudentConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CourseStudentConnection'] = ResolversParentTypes['CourseStudentConnection']> = {
   edges?: Resolver<Array<ResolversTypes['CourseStudentEdge']>, ParentType, ContextType>;
   pageInfo?: Resolver<ResolversTypes['PageInfo'], ParentType, ContextType>;
@@ -752,6 +830,12 @@ export type OrderResolvers<ContextType = Context, ParentType extends ResolversPa
   placedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+};
+
+export type OrderChangeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OrderChange'] = ResolversParentTypes['OrderChange']> = {
+  kind?: Resolver<ResolversTypes['ChangeKind'], ParentType, ContextType>;
+  order?: Resolver<Maybe<ResolversTypes['Order']>, ParentType, ContextType>;
+  orderId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
 export type OrderConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OrderConnection'] = ResolversParentTypes['OrderConnection']> = {
@@ -837,16 +921,25 @@ export type StudentEdgeResolvers<ContextType = Context, ParentType extends Resol
   node?: Resolver<ResolversTypes['Student'], ParentType, ContextType>;
 };
 
+export type SubscriptionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
+  courseChanged?: SubscriptionResolver<Maybe<ResolversTypes['Course']>, "courseChanged", ParentType, ContextType, RequireFields<SubscriptionCourseChangedArgs, 'id'>>;
+  courseStudentsChanged?: SubscriptionResolver<ResolversTypes['CourseStudentChange'], "courseStudentsChanged", ParentType, ContextType, RequireFields<SubscriptionCourseStudentsChangedArgs, 'courseId'>>;
+  customerOrdersChanged?: SubscriptionResolver<ResolversTypes['OrderChange'], "customerOrdersChanged", ParentType, ContextType, RequireFields<SubscriptionCustomerOrdersChangedArgs, 'customerId'>>;
+  studentChanged?: SubscriptionResolver<Maybe<ResolversTypes['Student']>, "studentChanged", ParentType, ContextType, RequireFields<SubscriptionStudentChangedArgs, 'id'>>;
+};
+
 export type Resolvers<ContextType = Context> = {
   Course?: CourseResolvers<ContextType>;
   CourseConnection?: CourseConnectionResolvers<ContextType>;
   CourseEdge?: CourseEdgeResolvers<ContextType>;
+  CourseStudentChange?: CourseStudentChangeResolvers<ContextType>;
   CourseStudentConnection?: CourseStudentConnectionResolvers<ContextType>;
   CourseStudentEdge?: CourseStudentEdgeResolvers<ContextType>;
   Customer?: CustomerResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
   Mutation?: MutationResolvers<ContextType>;
   Order?: OrderResolvers<ContextType>;
+  OrderChange?: OrderChangeResolvers<ContextType>;
   OrderConnection?: OrderConnectionResolvers<ContextType>;
   OrderEdge?: OrderEdgeResolvers<ContextType>;
   PageInfo?: PageInfoResolvers<ContextType>;
@@ -860,13 +953,16 @@ export type Resolvers<ContextType = Context> = {
   StudentCourseConnection?: StudentCourseConnectionResolvers<ContextType>;
   StudentCourseEdge?: StudentCourseEdgeResolvers<ContextType>;
   StudentEdge?: StudentEdgeResolvers<ContextType>;
+  Subscription?: SubscriptionResolvers<ContextType>;
 };
 
 export type DirectiveResolvers<ContextType = Context> = {
   access?: AccessDirectiveResolver<any, any, ContextType>;
   byInstant?: ByInstantDirectiveResolver<any, any, ContextType>;
   catalog?: CatalogDirectiveResolver<any, any, ContextType>;
+  changes?: ChangesDirectiveResolver<any, any, ContextType>;
   children?: ChildrenDirectiveResolver<any, any, ContextType>;
+  collectionChanges?: CollectionChangesDirectiveResolver<any, any, ContextType>;
   create?: CreateDirectiveResolver<any, any, ContextType>;
   createdAt?: CreatedAtDirectiveResolver<any, any, ContextType>;
   delete?: DeleteDirectiveResolver<any, any, ContextType>;

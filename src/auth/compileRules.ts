@@ -135,6 +135,13 @@ export function compileRules(model: Declarations): Rules {
     if (edge) wrappers.add(edge);
   }
 
+  // Each subscription is checked by the rules of the query that reads the same thing (src/subscriptions/access.ts),
+  // its change objects (not item types) are wrappers like connections.
+  typeRules.set('Subscription', ANYONE);
+  for (const [path, returned] of results) {
+    if (path.startsWith('Subscription.') && !model.items.has(returned)) wrappers.add(returned);
+  }
+
   return {
     fields: [...fieldRules.keys()],
     ruleFor(type, field) {

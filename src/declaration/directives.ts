@@ -9,7 +9,9 @@
  * default model needs beyond that (catalog lists, narrowed ranges, write
  * sharding, the authorization rules, flags).
  */
-export const DIRECTIVE_DEFINITIONS = /* GraphQL */ `
+import { SUBSCRIPTION_DIRECTIVES } from '../subscriptions/directives.js';
+
+const MODEL_DIRECTIVES = /* GraphQL */ `
 """
 Where items of this type live. Templates: literal text with {placeholders};
 {id} is the item's own id, {<f>} for an @parent field f stands for that
@@ -122,10 +124,13 @@ claim (setting names the environment variable that may rename the claim).
 directive @owner(claim: String!, setting: String) on OBJECT
 `;
 
+/** Every definition a model file may use without declaring it: the model's directives and the subscriptions' (src/subscriptions/directives.ts). */
+export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
+
 /** The directives the gateway supplies, by name (a model may not redefine them). */
 export const DIRECTIVE_NAMES = [
   'item', 'parent', 'children', 'edges', 'createdAt', 'get', 'create', 'update', 'delete', 'link', 'unlink',
-  'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'owner',
+  'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'owner', 'changes', 'collectionChanges',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 

@@ -29,12 +29,26 @@ import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
 import { createDocumentStore } from './documentStore.js';
 import { telemetryPlugin } from './plugins/telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import { withSubscriptions } from '../subscriptions/schema.js';
+import { modelFromPlan } from '../subscriptions/model.js';
+import { subscriptionsOverHttpPlugin } from './plugins/subscriptionsOverHttp.js';
 
 import { loadModel } from '../declaration/loadModel.js';
 import type { Model } from '../declaration/model.js';
 
 /** The default model's SDL with the supplied directive definitions (what tests and tools build schemas from). */
 export const typeDefs = loadModel().typeDefs;
+
+/**
+ * The executable schema of a model: its resolvers and the subscriptions it
+ * declares, the rules wrapped around them when on (`rules`).
+ */
+export function gatewaySchema(model: Model, rules: RuleLookup | undefined) {
+  const plan = compilePlan(model);
+  const { resolvers: all, declared } = withSubscriptions(model.typeDefs, buildResolvers(plan), modelFromPlan(plan));
+  const schema = makeExecutableSchema({ typeDefs: model.typeDefs, resolvers: rules ? applyRules(all, model.typeDefs, rules) : all });
+  return { schema, declared, plan };
+}
 
 export interface ServerOptions {
   production: boolean;
@@ -78,14 +92,11 @@ export function createServer({
   telemetry,
   jitCompileAfter,
 }: ServerOptions): ApolloServer<Context> {
-  const { typeDefs } = model;
-  const plan = compilePlan(model);
-  const resolvers = buildResolvers(plan);
   const guard = queryLimits(limits, { production });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
   // With rules off the resolvers run unwrapped: not even a check per field.
   const ruleLookup = authRules ? (rules ?? compileRules(model)) : undefined;
-  const schema = makeExecutableSchema({ typeDefs, resolvers: ruleLookup ? applyRules(resolvers, typeDefs, ruleLookup) : resolvers });
+  const { schema, plan } = gatewaySchema(model, ruleLookup);
   return new ApolloServer<Context>({
     logger,
     ...(executor === 'jit' ? { gateway: jitGateway(schema, { compileAfter: jitCompileAfter }) } : { schema }),
@@ -107,6 +118,7 @@ export function createServer({
       // First: its span covers the other plugins' work too.
       ...(telemetry ? [telemetryPlugin(telemetry)] : []),
       operationLogPlugin(logger),
+      subscriptionsOverHttpPlugin,
       declaredVariablesPlugin(),
       argumentCheckPlugin(plan),
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),

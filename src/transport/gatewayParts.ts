@@ -14,11 +14,14 @@ import type { Config } from '../config.js';
 import type { Context, Deps } from '../graphql/context.js';
 import { dynamoFromConfig, type Dynamo } from '../dynamo/client.js';
 import type { Logger } from '../logger.js';
-import { createServer } from '../graphql/server.js';
+import { createServer, gatewaySchema } from '../graphql/server.js';
+import type { GraphQLSchema } from 'graphql';
+import type { DeclaredSubscription } from '../subscriptions/declared.js';
 import { createCursorCodec } from '../connections/cursorSigning.js';
 import { createAuthenticator, type Authenticator } from '../auth/authenticate.js';
 import { compileRules } from '../auth/compileRules.js';
 import { loadModel } from '../declaration/loadModel.js';
+import type { Plan } from '../plan/plan.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { loadManifest, type TrustedDocuments } from './trustedDocuments.js';
 
@@ -30,6 +33,8 @@ export interface GatewayParts {
   auth: Authenticator;
   /** TRUSTED_DOCUMENTS' manifest: only its operations run (trustedDocuments.ts). */
   trusted?: TrustedDocuments;
+  /** The executable schema (rules applied when on) and its declared subscriptions, for the WebSocket transport (built on first call: Lambda never asks). */
+  subscriptionSchema: () => { schema: GraphQLSchema; declared: DeclaredSubscription[]; plan: Plan };
 }
 
 export interface PartsOptions {
@@ -72,11 +77,13 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     logger.warn('CURSOR_SECRET is not set: generated a random one for this run (cursors will not survive a restart)');
   }
   const cursors = createCursorCodec({ current: security.cursorSecret, previous: security.cursorSecretsPrevious });
+  let built: ReturnType<typeof gatewaySchema> | undefined;
   return {
     dynamo: client,
     server,
     auth,
     trusted,
+    subscriptionSchema: () => (built ??= gatewaySchema(model, config.auth.mode === 'oidc' ? rules : undefined)),
     deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, rules, pageReadBudget: config.catalog.pageReadBudget },
   };
 }

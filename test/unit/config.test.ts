@@ -28,8 +28,9 @@ describe('loadConfig', () => {
 describe('loadConfig defaults', () => {
   it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
     // security and dynamoClient: see "security configuration" below; auth: "auth configuration"; reshard: "reshard pacing".
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, catalog, ...rest } = loadConfig({});
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, catalog, subscriptions, ...rest } = loadConfig({});
     expect(catalog).toEqual({ pageReadBudget: 100, migrateWriteUnitsPerSecond: 100, migrateSegments: 4 });
+    expect(subscriptions).toEqual({ redisUrl: undefined, maxConnections: 1000, perConnection: 50, initTimeoutMs: 5000, maxBufferedBytes: 1_048_576, maxQueued: 1000 });
     expect(rest).toEqual({
       port: 4000,
       host: '0.0.0.0',
@@ -82,9 +83,16 @@ describe('loadConfig defaults', () => {
       PAGE_READ_BUDGET: '250',
       MIGRATE_WRITE_UNITS_PER_SECOND: '40',
       MIGRATE_SEGMENTS: '16',
+      REDIS_URL: 'redis://redis:6379',
+      WS_MAX_CONNECTIONS: '20',
+      WS_MAX_SUBSCRIPTIONS: '3',
+      WS_INIT_TIMEOUT_MS: '800',
+      WS_MAX_BUFFERED_BYTES: '4096',
+      WS_MAX_QUEUED_EVENTS: '7',
     });
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, catalog, ...rest } = config;
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, catalog, subscriptions, ...rest } = config;
     expect(catalog).toEqual({ pageReadBudget: 250, migrateWriteUnitsPerSecond: 40, migrateSegments: 16 });
+    expect(subscriptions).toEqual({ redisUrl: 'redis://redis:6379', maxConnections: 20, perConnection: 3, initTimeoutMs: 800, maxBufferedBytes: 4096, maxQueued: 7 });
     expect(rest).toEqual({
       port: 8080,
       host: '127.0.0.1',
