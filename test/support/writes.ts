@@ -8,6 +8,7 @@ import { createItem } from '../../src/writes/create.js';
 import { link, unlink } from '../../src/writes/link.js';
 import { planOf, type Store } from '../../src/writes/store.js';
 import { updateItem } from '../../src/writes/update.js';
+import { reshard, type ReshardOptions } from '../../src/writes/reshard.js';
 
 const ENROLL = { from: 'studentId', to: 'courseId' };
 const PHRASE = { phrase: 'enrolled in' };
@@ -25,3 +26,7 @@ export const unenroll = (store: Store, studentId: string, courseId: string) =>
   unlink(store, 'Student.courses', studentId, courseId, ENROLL, PHRASE);
 export const placeOrder = (store: Store, customerId: string, input: Record<string, unknown>) =>
   createItem(store, 'Order', input, { id: customerId, argument: 'customerId' });
+
+/** `npm run reshard -- --course <id>`: the generic reshard of a Course. */
+export const reshardCourse = (store: Store, courseId: string, shards: number, options: ReshardOptions) =>
+  reshard(store, 'Course', courseId, shards, options);
