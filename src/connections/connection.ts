@@ -37,7 +37,7 @@ import {
   type StartKey,
 } from '../dynamo/collection.js';
 import type { Item } from '../dynamo/batchGet.js';
-import type { ConnectionRecord } from '../model/records.js';
+import type { ConnectionRecord } from '../plan/records.js';
 import type { Context } from '../graphql/context.js';
 import type { CursorCodec } from './cursorSigning.js';
 import { validateConnectionArgs, type ConnectionArgs } from './args.js';

@@ -59,13 +59,14 @@ id and input, and changed fields reach every copy; @delete takes id and
 removes the item with its children and edges (counters follow; type names
 the item type when the field returns only its id); @link and
 @unlink take the two ids named by from and to, and @link's other arguments
-set the edge fields of the same name.
+set the edge fields of the same name; phrase words their messages
+("Team t1 is already signed to player p1"; default "linked to").
 """
 directive @create(parent: String) on FIELD_DEFINITION
 directive @update on FIELD_DEFINITION
 directive @delete(type: String) on FIELD_DEFINITION
-directive @link(edges: String!, from: String!, to: String!) on FIELD_DEFINITION
-directive @unlink(edges: String!, from: String!, to: String!) on FIELD_DEFINITION
+directive @link(edges: String!, from: String!, to: String!, phrase: String) on FIELD_DEFINITION
+directive @unlink(edges: String!, from: String!, to: String!, phrase: String) on FIELD_DEFINITION
 
 """
 Root connection over every item of a type, ordered by one of its text
