@@ -14,6 +14,8 @@ import { ChangeHub, type SharedEvent } from '../../src/subscriptions/hub.js';
 import { declaredSubscriptions } from '../../src/subscriptions/declared.js';
 import { SUBSCRIPTION_DIRECTIVES } from '../../src/subscriptions/directives.js';
 import { typeDefs } from '../../src/graphql/server.js';
+import { DIRECTIVE_DEFINITIONS } from '../../src/declaration/directives.js';
+import { readFileSync } from 'node:fs';
 import { loadConfig } from '../../src/config.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 
@@ -111,7 +113,7 @@ describe('declaredSubscriptions', () => {
 
   it('refuses what the model cannot serve, every problem at once and naming the field', () => {
     const sdl = parse(
-      typeDefs.loc!.source.body.replace(/type Subscription \{[\s\S]*?\n\}/, '') +
+      DIRECTIVE_DEFINITIONS + readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8').replace(/type Subscription \{[\s\S]*?\n\}/, '') +
         `
         type Broken { kind: ChangeKind! id: ID! }
         type Subscription {
