@@ -30,6 +30,8 @@ import { StreamReader, type ReaderOptions } from '../../src/stream/reader.js';
 import { createStreamsClient } from '../../src/stream/streamsClient.js';
 import type { FanOutMode } from '../../src/writes/store.js';
 import type { Authenticator } from '../../src/auth/authenticate.js';
+import { loadModel } from '../../src/declaration/loadModel.js';
+import { compilePlan } from '../../src/plan/plan.js';
 
 /** Timeouts for test gateways: generous, since tests assert behaviour and counts, not latency. */
 export const PATIENT_CLIENT = { requestTimeoutMs: 20_000, connectionTimeoutMs: 10_000 };
@@ -78,6 +80,8 @@ export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'product
   httpLogger?: Logger;
   /** AUTH_MODE=oidc: rules on, identities from this authenticator (test/support/oidc.ts). Default: off. */
   auth?: Authenticator;
+  /** The model file served (e.g. examples/crm.graphql); default the project's schema.graphql. `model` wins when both are given. */
+  schemaFile?: string;
 }
 
 export async function testGateway({
@@ -92,15 +96,19 @@ export async function testGateway({
   http,
   httpLogger,
   auth,
+  schemaFile,
   ...serverOptions
 }: TestGatewayOptions = {}) {
+  // One model for the server (resolvers) and the context (plan): a test gateway serves it end to end.
+  const model = serverOptions.model ?? loadModel(schemaFile);
+  const plan = compilePlan(model);
   const endpoint = localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint, ...PATIENT_CLIENT, ...client });
   await ensureTable(dynamo.raw, tableName);
-  const server = createServer({ production, authRules: auth?.rulesOn ?? false, ...serverOptions });
+  const server = createServer({ production, authRules: auth?.rulesOn ?? false, ...serverOptions, model });
   await server.start();
-  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, pageReadBudget };
+  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, pageReadBudget, plan };
   /** The identity of a request with this Authorization header (undefined: the context's default). */
   const identify = async (authorization: string | undefined) => (auth ? auth.identify(authorization) : undefined);
   let listener: Server | undefined;
@@ -161,6 +169,8 @@ export async function testGateway({
 
   return {
     tableName,
+    model,
+    plan,
     dynamo,
     server,
     run,
