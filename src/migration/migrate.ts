@@ -1,6 +1,6 @@
 /**
- * runMigration(): brings every item of a table to the current layout
- * (model/layout.ts says what changes), with a parallel Scan.
+ * runMigration(): brings every item of a table to the layout the model
+ * declares (layoutFix.ts says what changes), with a parallel Scan.
  *
  * - Parallel: `segments` workers, one Scan segment each (TotalSegments).
  * - Resumable: after each scanned page is fully written, the segment's
@@ -44,7 +44,9 @@ import {
 } from '../dynamo/keys.js';
 import { capacityUnits } from '../dynamo/metrics.js';
 import { tableDefinition } from '../dynamo/table.js';
-import { layoutFix, type LayoutFix } from '../model/layout.js';
+import { compileLayoutFix, FIX_KINDS, type LayoutFix } from './layoutFix.js';
+import { compilePlan, type Plan } from '../plan/plan.js';
+import { loadModel } from '../declaration/loadModel.js';
 import { DELETING_ATTR } from '../writes/conditions.js';
 import { catalogCounterChange } from '../writes/catalog.js';
 import { transact, TransactionCancelled, tryTransact, type TransactItem } from '../writes/transact.js';
@@ -56,6 +58,8 @@ export interface MigrationOptions {
   raw: DynamoDBClient;
   doc: DynamoDBDocumentClient;
   tableName: string;
+  /** The model's plans (SCHEMA_FILE); default the project's default model. */
+  plan?: Plan;
   /** Scan segments worked in parallel (TotalSegments). A resumed run keeps the segments it started with. */
   segments: number;
   /** Write capacity units per second the migration may consume. */
@@ -144,6 +148,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
   const { raw, doc, tableName, dryRun = false, pageSize = 200, concurrency = 4 } = options;
   const started = performance.now();
   const limiter = new RateLimiter(options.writeUnitsPerSecond);
+  const layoutFix = compileLayoutFix(options.plan ?? compilePlan(loadModel()));
   const addedIndex = dryRun ? false : await ensureIndex(raw, tableName);
   const { Table } = await raw.send(new DescribeTableCommand({ TableName: tableName }));
   const estimatedTotal = Number(Table?.ItemCount ?? 0);
@@ -167,7 +172,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
   }
   const checkpoints = run ? await readCheckpoints(doc, tableName, run) : new Map<number, Checkpoint>();
 
-  const byKind: MigrationResult['byKind'] = { 'enter-catalog': 0, 'resort-catalog': 0, 'order-date': 0 };
+  const byKind = Object.fromEntries(FIX_KINDS.map((kind) => [kind, 0])) as MigrationResult['byKind'];
   const totals = { scanned: 0, changed: 0, skipped: 0, writeUnits: 0, segmentsDone: 0 };
   for (const c of checkpoints.values()) {
     totals.scanned += c.scanned;
@@ -218,6 +223,10 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     } else if (change.kind === 'resort-catalog') {
       names['#gsi2pk'] = 'GSI2PK';
       conditions.push('attribute_exists(#gsi2pk)');
+    }
+    if ('GSI1PK' in change.set) {
+      names['#gsi1pk'] = 'GSI1PK';
+      conditions.push('attribute_not_exists(#gsi1pk)');
     }
     return {
       TableName: tableName,
