@@ -17,7 +17,7 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 
 # ---- build: the gateway bundle (esbuild comes with tsx, a production dependency) ----
 FROM deps AS build
-COPY tsconfig.json schema.graphql ./
+COPY tsconfig.json schema.graphql schema.demo.json ./
 COPY scripts ./scripts
 COPY src ./src
 RUN node --import tsx scripts/build-server.ts /app/dist/server

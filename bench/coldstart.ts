@@ -35,7 +35,8 @@ import { root } from '../scripts/bundle.js';
 import { startLocalDynamo } from '../src/dynamo/local.js';
 import { createDynamo } from '../src/dynamo/client.js';
 import { ensureTable } from '../src/dynamo/table.js';
-import { loadDemoData } from '../src/model/demoData.js';
+import { loadDemoData } from '../src/transport/demoData.js';
+import { DEFAULT_SCHEMA_FILE } from '../src/declaration/loadModel.js';
 
 const { values } = parseArgs({
   options: { repeat: { type: 'string', default: '10' }, out: { type: 'string', default: join(root, 'dist/bench/coldstart.json') } },
@@ -152,7 +153,7 @@ async function main() {
     const dynamo = createDynamo({ endpoint: local.endpoint });
     const tableName = 'ColdStart';
     await ensureTable(dynamo.raw, tableName);
-    await loadDemoData(dynamo.doc, tableName);
+    await loadDemoData(dynamo.doc, tableName, DEFAULT_SCHEMA_FILE);
     dynamo.raw.destroy();
 
     const gatewayDir = await buildLambda(join(work, 'gateway'));

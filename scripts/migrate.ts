@@ -2,9 +2,10 @@
  * `npm run migrate -- [--dry-run] [--segments 4] [--write-units 100] [--page-size 200] [--restart]`
  *
  * Brings the items of TABLE_NAME at DYNAMODB_ENDPOINT (AWS itself when
- * unset) up to the gateway's current layout (src/migration/migrate.ts):
- * adds GSI2 to an older table, then the GSI2 catalog and order-date
- * entries and the catalog counters. Safe to interrupt and run again: it
+ * unset) up to the layout the model in SCHEMA_FILE declares
+ * (src/migration/migrate.ts, layoutFix.ts): adds GSI2 to an older table,
+ * then the GSI2 entries of @catalog and @byInstant types, the catalog
+ * counters, and GSI1 keys of inverted items and edges that lack them. Safe to interrupt and run again: it
  * resumes from its checkpoints. Progress with an ETA goes to stderr, a JSON
  * summary to stdout. Defaults of the flags: MIGRATE_SEGMENTS,
  * MIGRATE_WRITE_UNITS_PER_SECOND (src/config.ts).
@@ -13,6 +14,9 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { createDynamo, endpointLabel } from '../src/dynamo/client.js';
 import { runMigration } from '../src/migration/migrate.js';
+import { loadModel } from '../src/declaration/loadModel.js';
+import { ModelError } from '../src/declaration/problems.js';
+import { compilePlan } from '../src/plan/plan.js';
 import { progressBar, seedClientOptions } from './seedTable.js';
 
 const USAGE = `usage: npm run migrate -- [options]
@@ -21,7 +25,7 @@ const USAGE = `usage: npm run migrate -- [options]
   --write-units <n>    write capacity units per second (default MIGRATE_WRITE_UNITS_PER_SECOND, 100)
   --page-size <n>      items per Scan page and checkpoint (default 200)
   --restart            ignore an unfinished run's checkpoints and start over
-env: DYNAMODB_ENDPOINT (unset: AWS), TABLE_NAME, AWS_REGION`;
+env: SCHEMA_FILE (the model), DYNAMODB_ENDPOINT (unset: AWS), TABLE_NAME, AWS_REGION`;
 
 function positive(values: Record<string, unknown>, flag: string, fallback: number): number {
   const raw = values[flag];
@@ -49,6 +53,7 @@ async function main() {
     return;
   }
   const config = loadConfig();
+  const plan = compilePlan(loadModel(config.schemaFile));
   const options = seedClientOptions(config);
   const dynamo = createDynamo(options);
   console.error(`migrating table ${config.tableName} at ${endpointLabel(options)}`);
@@ -58,6 +63,7 @@ async function main() {
       raw: dynamo.raw,
       doc: dynamo.doc,
       tableName: config.tableName,
+      plan,
       segments: positive(values, 'segments', config.catalog.migrateSegments),
       writeUnitsPerSecond: positive(values, 'write-units', config.catalog.migrateWriteUnitsPerSecond),
       pageSize: positive(values, 'page-size', 200),
@@ -73,6 +79,10 @@ async function main() {
 }
 
 main().catch((err) => {
+  if (err instanceof ModelError) {
+    console.error(err.message);
+    process.exit(1);
+  }
   console.error(err instanceof ConfigError || (err as Error)?.name === 'TypeError' ? `migrate: ${(err as Error).message}\n${USAGE}` : err);
   process.exit(1);
 });

@@ -16,7 +16,8 @@ import { root } from './bundle.js';
 import { startLocalDynamo } from '../src/dynamo/local.js';
 import { createDynamo } from '../src/dynamo/client.js';
 import { ensureTable } from '../src/dynamo/table.js';
-import { loadDemoData } from '../src/model/demoData.js';
+import { loadDemoData } from '../src/transport/demoData.js';
+import { DEFAULT_SCHEMA_FILE } from '../src/declaration/loadModel.js';
 import { createServer } from '../src/graphql/server.js';
 import { createContext } from '../src/graphql/context.js';
 import { createCursorCodec } from '../src/connections/cursorSigning.js';
@@ -91,7 +92,7 @@ async function main() {
   try {
     const tableName = 'TraceDemo';
     await ensureTable(dynamo.raw, tableName);
-    await loadDemoData(dynamo.doc, tableName);
+    await loadDemoData(dynamo.doc, tableName, DEFAULT_SCHEMA_FILE);
     const server = createServer({ production: false, telemetry });
     await server.start();
     const deps = { doc: dynamo.doc, tableName, cursors: createCursorCodec({ current: 'render-trace-cursor-secret-0123456789abcdef' }) };

@@ -1,6 +1,6 @@
 /**
- * runMigration(): brings every item of a table to the current layout
- * (model/layout.ts says what changes), with a parallel Scan.
+ * runMigration(): brings every item of a table to the layout the model
+ * declares (layoutFix.ts says what changes), with a parallel Scan.
  *
  * - Parallel: `segments` workers, one Scan segment each (TotalSegments).
  * - Resumable: after each scanned page is fully written, the segment's
@@ -35,17 +35,18 @@ import { ulid } from 'ulid';
 import type { Item } from '../dynamo/batchGet.js';
 import {
   CATALOG_SHARDS,
-  catalogShardOf,
-  catalogSpecOf,
+  catalogEntryShard,
   CURRENT_LAYOUT_VERSION,
   GSI2,
   layoutStateKey,
   migrationCheckpointKey,
-  type CatalogKind,
+  type CatalogSpec,
 } from '../dynamo/keys.js';
 import { capacityUnits } from '../dynamo/metrics.js';
 import { tableDefinition } from '../dynamo/table.js';
-import { layoutFix, type LayoutFix } from '../model/layout.js';
+import { compileLayoutFix, FIX_KINDS, type LayoutFix } from './layoutFix.js';
+import { compilePlan, type Plan } from '../plan/plan.js';
+import { loadModel } from '../declaration/loadModel.js';
 import { DELETING_ATTR } from '../writes/conditions.js';
 import { catalogCounterChange } from '../writes/catalog.js';
 import { transact, TransactionCancelled, tryTransact, type TransactItem } from '../writes/transact.js';
@@ -57,6 +58,8 @@ export interface MigrationOptions {
   raw: DynamoDBClient;
   doc: DynamoDBDocumentClient;
   tableName: string;
+  /** The model's plans (SCHEMA_FILE); default the project's default model. */
+  plan?: Plan;
   /** Scan segments worked in parallel (TotalSegments). A resumed run keeps the segments it started with. */
   segments: number;
   /** Write capacity units per second the migration may consume. */
@@ -145,6 +148,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
   const { raw, doc, tableName, dryRun = false, pageSize = 200, concurrency = 4 } = options;
   const started = performance.now();
   const limiter = new RateLimiter(options.writeUnitsPerSecond);
+  const layoutFix = compileLayoutFix(options.plan ?? compilePlan(loadModel()));
   const addedIndex = dryRun ? false : await ensureIndex(raw, tableName);
   const { Table } = await raw.send(new DescribeTableCommand({ TableName: tableName }));
   const estimatedTotal = Number(Table?.ItemCount ?? 0);
@@ -168,7 +172,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
   }
   const checkpoints = run ? await readCheckpoints(doc, tableName, run) : new Map<number, Checkpoint>();
 
-  const byKind: MigrationResult['byKind'] = { 'enter-catalog': 0, 'resort-catalog': 0, 'order-date': 0 };
+  const byKind = Object.fromEntries(FIX_KINDS.map((kind) => [kind, 0])) as MigrationResult['byKind'];
   const totals = { scanned: 0, changed: 0, skipped: 0, writeUnits: 0, segmentsDone: 0 };
   for (const c of checkpoints.values()) {
     totals.scanned += c.scanned;
@@ -220,6 +224,10 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
       names['#gsi2pk'] = 'GSI2PK';
       conditions.push('attribute_exists(#gsi2pk)');
     }
+    if ('GSI1PK' in change.set) {
+      names['#gsi1pk'] = 'GSI1PK';
+      conditions.push('attribute_not_exists(#gsi1pk)');
+    }
     return {
       TableName: tableName,
       Key: { PK: item.PK, SK: item.SK },
@@ -239,7 +247,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     let actual = estimate;
     try {
       if (change.kind === 'enter-catalog') {
-        await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, catalogSpecOf(change.catalog), change.id, 1)]);
+        await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, change.catalog, change.id, 1)]);
       } else {
         const out = await doc.send(new UpdateCommand({ ...update, ReturnConsumedCapacity: 'TOTAL' }));
         actual = capacityUnits(out.ConsumedCapacity) || estimate;
@@ -276,16 +284,16 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     let pending = chunk;
     let changed = 0;
     for (let attempt = 1; pending.length > 0; attempt++) {
-      const counters = new Map<string, { kind: CatalogKind; id: string; n: number }>();
+      const counters = new Map<string, { spec: CatalogSpec; id: string; n: number }>();
       for (const { change } of pending) {
-        const key = `${change.catalog}#${catalogShardOf(change.id)}`;
-        const counter = counters.get(key) ?? { kind: change.catalog, id: change.id, n: 0 };
+        const key = `${change.catalog.key}#${catalogEntryShard(change.catalog, change.id)}`;
+        const counter = counters.get(key) ?? { spec: change.catalog, id: change.id, n: 0 };
         counter.n += 1;
         counters.set(key, counter);
       }
       const items: TransactItem[] = [
         ...pending.map(({ item, change }) => ({ Update: updateOf(item, change) })),
-        ...[...counters.values()].map((c) => catalogCounterChange(tableName, catalogSpecOf(c.kind), c.id, c.n)),
+        ...[...counters.values()].map((c) => catalogCounterChange(tableName, c.spec, c.id, c.n)),
       ];
       // A transactional write costs two units per item (≤ 1 KB), plus the GSI2 entry.
       const estimate = 3 * pending.length + 2 * counters.size;

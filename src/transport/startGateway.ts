@@ -1,7 +1,7 @@
 /**
  * startGateway(): everything `npm start` does short of reading signals:
  * the DynamoDB endpoint (embedded DynamoDB Local when none is configured),
- * the table, demo data, the Apollo server and the HTTP listener.
+ * the table, the model's demo data (demoData.ts), the Apollo server and the HTTP listener.
  * Tests use it to run the gateway on 127.0.0.1 and stop it again.
  */
 import type { Server } from 'node:http';
@@ -14,7 +14,7 @@ import { cachedProbe } from '../dynamo/health.js';
 import { tableHealth } from '../dynamo/layoutHealth.js';
 import { startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { describeLayout, ensureTable } from '../dynamo/table.js';
-import { loadDemoData } from '../model/demoData.js';
+import { demoFileOf, loadDemoData } from './demoData.js';
 import { createHttpHandler } from './httpHandler.js';
 import { createExplorer } from './explorer.js';
 import { createLogger, type Logger } from '../logger.js';
@@ -110,7 +110,7 @@ export async function startGateway(
     const layout = await describeLayout(dynamo.raw, config.tableName);
     for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
     lacks = layout.lacks;
-    if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName) }, 'loaded demo data');
+    if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName, config.schemaFile), file: demoFileOf(config.schemaFile) }, 'loaded demo data');
     // After the demo data: its records are read afterwards, not competing with its writes at start-up.
     const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
     stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger, telemetry, changes: bus, published, changeModel });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { pino } from 'pino';
-import { demoItems } from '../../src/model/demoData.js';
+import { demoItems } from '../support/demoData.js';
 import { postGraphQL, testGateway, type TestGateway } from '../support/gateway.js';
 
 const lines: Record<string, any>[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoItems } from '../../src/model/demoData.js';
+import { demoItems } from '../support/demoData.js';
 import { createCursorCodec } from '../../src/connections/cursorSigning.js';
 import { codes, postGraphQL, testGateway, TEST_CURSOR_SECRET, type TestGateway } from '../support/gateway.js';
 

@@ -3,7 +3,7 @@ import { createServer as createNetServer, type Server, type Socket } from 'node:
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { demoItems } from '../../src/model/demoData.js';
+import { demoItems } from '../support/demoData.js';
 import { isUnavailableError } from '../../src/graphql/errors.js';
 import { createContext } from '../../src/graphql/context.js';
 import { createDynamo, type ClientOptions } from '../../src/dynamo/client.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { demoItems } from '../../src/model/demoData.js';
+import { demoItems } from '../support/demoData.js';
 import { postGraphQL, testGateway, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;

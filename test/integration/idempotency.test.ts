@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { demoItems } from '../../src/model/demoData.js';
+import { demoItems } from '../support/demoData.js';
 import { IDEMPOTENCY_PREFIX } from '../../src/dynamo/keys.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 import { dynamoFault, injectFaults } from '../support/faults.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { demoItems } from '../../src/model/demoData.js';
+import { demoItems } from '../support/demoData.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { getIntrospectionQuery } from 'graphql';
-import { demoItems } from '../../src/model/demoData.js';
+import { demoItems } from '../support/demoData.js';
 import { studentKey } from '../../src/dynamo/keys.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 

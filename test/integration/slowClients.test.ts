@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { request } from 'node:http';
-import { demoItems } from '../../src/model/demoData.js';
+import { demoItemsOf } from '../../src/transport/demoData.js';
+import { DEFAULT_SCHEMA_FILE } from '../../src/declaration/loadModel.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 import { DEFAULT_HTTP } from '../../src/transport/httpServer.js';
 
@@ -16,7 +17,7 @@ let url: URL;
 beforeAll(async () => {
   // The defaults of config.ts: 1000 connections, 100 waiting per address.
   gw = await testGateway({ http: DEFAULT_HTTP });
-  await gw.put(demoItems());
+  await gw.put(demoItemsOf(DEFAULT_SCHEMA_FILE)!);
   url = new URL(await gw.listen());
 });
 afterAll(() => gw.stop());

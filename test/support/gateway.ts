@@ -34,6 +34,7 @@ import type { FanOutMode } from '../../src/writes/store.js';
 import type { Authenticator } from '../../src/auth/authenticate.js';
 import { compileRules } from '../../src/auth/compileRules.js';
 import { loadModel } from '../../src/declaration/loadModel.js';
+import { compilePlan } from '../../src/plan/plan.js';
 
 /** Timeouts for test gateways: generous, since tests assert behaviour and counts, not latency. */
 export const PATIENT_CLIENT = { requestTimeoutMs: 20_000, connectionTimeoutMs: 10_000 };
@@ -84,6 +85,8 @@ export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'product
   auth?: Authenticator;
   /** TRUSTED_DOCUMENTS for `listen()`: only this manifest's operations run over HTTP. */
   trusted?: TrustedDocuments;
+  /** The model file served (e.g. examples/crm.graphql); default the project's schema.graphql. `model` wins when both are given. */
+  schemaFile?: string;
 }
 
 export async function testGateway({
@@ -99,17 +102,21 @@ export async function testGateway({
   httpLogger,
   auth,
   trusted,
+  schemaFile,
   ...serverOptions
 }: TestGatewayOptions = {}) {
+  // One model for the server (resolvers) and the context (plan): a test gateway serves it end to end.
+  const model = serverOptions.model ?? loadModel(schemaFile);
+  const plan = compilePlan(model);
   const endpoint = localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint, ...PATIENT_CLIENT, ...client });
   await ensureTable(dynamo.raw, tableName);
   // One compilation of the rules for the server's guards and the contexts' look-ahead, as gatewayParts.ts does.
-  const rules = compileRules(serverOptions.model ?? loadModel());
-  const server = createServer({ production, authRules: auth?.rulesOn ?? false, rules, ...serverOptions });
+  const rules = compileRules(model);
+  const server = createServer({ production, authRules: auth?.rulesOn ?? false, rules, ...serverOptions, model });
   await server.start();
-  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, rules, pageReadBudget };
+  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, rules, pageReadBudget, plan };
   /** The identity of a request with this Authorization header (undefined: the context's default). */
   const identify = async (authorization: string | undefined) => (auth ? auth.identify(authorization) : undefined);
   let listener: Server | undefined;
@@ -173,6 +180,8 @@ export async function testGateway({
 
   return {
     tableName,
+    model,
+    plan,
     dynamo,
     server,
     run,

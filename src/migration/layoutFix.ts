@@ -1,0 +1,96 @@
+/**
+ * compileLayoutFix(plan): what the declared model derives from an item's
+ * own attributes, and how an item written by an older version or another
+ * program differs from it. `npm run migrate` (migrate.ts) applies the
+ * difference; the gateway's own writes produce current items directly.
+ *
+ * Derived attributes, from the declaration:
+ * - @catalog types: the catalog entry, GSI2PK `<key>#<k>` and GSI2SK from
+ *   the `by` field (docs/catalog.md). Entering the catalog also counts the
+ *   item in its shard's counter (same transaction).
+ * - @byInstant types: GSI2PK from the template, GSI2SK `<instant>#<id>`.
+ * - inverted types and edges of @edges relations without GSI1 keys: GSI1PK = SK, GSI1SK = PK.
+ * Items whose source attribute is missing or unusable (no title, an instant
+ * that is no date) stay out of GSI2; items being deleted are left alone.
+ * Copies on edges, counters and edge attributes are not derived here (they
+ * need other items' values).
+ */
+import type { Item } from '../dynamo/batchGet.js';
+import { catalogEntryKeys, isBookkeeping, sortableInstant, type CatalogSpec } from '../dynamo/keys.js';
+import { DELETING_ATTR } from '../writes/conditions.js';
+import type { Plan } from '../plan/plan.js';
+import type { ItemPlan } from '../plan/itemPlan.js';
+
+type IndexKeys = { GSI1PK?: string; GSI1SK?: string };
+
+export type LayoutFix =
+  /** Not in the catalog yet: add both keys and count it. */
+  | { kind: 'enter-catalog'; catalog: CatalogSpec; id: string; set: { GSI2PK: string; GSI2SK: string } & IndexKeys; source: string; seen: string }
+  /** In the catalog under a stale sort key (its text changed behind the gateway's back). */
+  | { kind: 'resort-catalog'; set: { GSI2SK: string } & IndexKeys; source: string; seen: string }
+  /** A @byInstant entry missing or stale (the summary's name for it since orders were the only such type). */
+  | { kind: 'order-date'; set: { GSI2PK: string; GSI2SK: string } & IndexKeys; source: string; seen: string }
+  /** An inverted item or an edge without its GSI1 keys. */
+  | { kind: 'index-keys'; set: Required<IndexKeys>; source: string; seen: string };
+
+export const FIX_KINDS: readonly LayoutFix['kind'][] = ['enter-catalog', 'resort-catalog', 'order-date', 'index-keys'];
+
+export type LayoutFixer = (item: Item) => LayoutFix | null;
+
+/**
+ * The GSI1 keys (GSI1PK = SK, GSI1SK = PK) of an item that has none, or null.
+ * Only absent keys are added: an edge of a write-sharded parent carries
+ * GSI1PK `<SK>#<k>` on purpose (docs/sharding.md).
+ */
+function missingIndexKeys(item: Item): Required<IndexKeys> | null {
+  if (item.GSI1PK !== undefined || item.GSI1SK !== undefined) return null;
+  return { GSI1PK: item.SK as string, GSI1SK: item.PK as string };
+}
+
+export function compileLayoutFix(plan: Plan): LayoutFixer {
+  const types = [...plan.items.values()];
+  const catalogs = new Map(types.map((t) => [t.name, plan.catalogOf(t.name)]));
+  const edges = [...plan.relations.values()].filter((r) => r.relation.kind === 'edges' && r.relation.direction === 'base');
+
+  function itemFix(type: ItemPlan, item: Item, id: string, parentId: string | null): LayoutFix | null {
+    const index = type.type.inverted ? missingIndexKeys(item) : null;
+    const catalog = catalogs.get(type.name);
+    if (catalog) {
+      const source = catalog.field.by;
+      const text = item[source];
+      if (typeof text === 'string' && text.trim() !== '' && item[DELETING_ATTR] === undefined) {
+        const keys = catalogEntryKeys(catalog.spec, id, text);
+        if (typeof item.GSI2PK !== 'string') return { kind: 'enter-catalog', catalog: catalog.spec, id, set: { ...keys, ...index }, source, seen: text };
+        if (item.GSI2SK !== keys.GSI2SK) return { kind: 'resort-catalog', set: { GSI2SK: keys.GSI2SK, ...index }, source, seen: text };
+      }
+    }
+    const byInstant = type.type.byInstant;
+    if (byInstant) {
+      const instant = sortableInstant(item[byInstant.by]);
+      const parentField = type.type.parent?.field;
+      if (instant !== null && (parentField === undefined || parentId !== null)) {
+        const keys = { GSI2PK: byInstant.pk.fill({ id, ...(parentField ? { [parentField]: parentId! } : {}) }), GSI2SK: `${instant}#${id}` };
+        if (item.GSI2PK !== keys.GSI2PK || item.GSI2SK !== keys.GSI2SK) {
+          return { kind: 'order-date', set: { ...keys, ...index }, source: byInstant.by, seen: item[byInstant.by] as string };
+        }
+      }
+    }
+    return index ? { kind: 'index-keys', set: index, source: 'SK', seen: item.SK as string } : null;
+  }
+
+  return (item) => {
+    if (isBookkeeping(item.PK)) return null;
+    for (const type of types) {
+      const ids = type.ids(item);
+      if (ids) return itemFix(type, item, ids.id, ids.parentId);
+    }
+    // An edge: the owner's partition, the node's PK as its sort key.
+    for (const edge of edges) {
+      if (edge.owner.type.pk.match(item.PK) !== null && edge.node.type.pk.match(item.SK) !== null) {
+        const index = missingIndexKeys(item);
+        return index ? { kind: 'index-keys', set: index, source: 'SK', seen: item.SK as string } : null;
+      }
+    }
+    return null;
+  };
+}
