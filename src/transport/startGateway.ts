@@ -10,8 +10,7 @@ import { ConfigError, type Config } from '../config.js';
 import { createHttpListener } from './httpServer.js';
 import { createContext } from '../graphql/context.js';
 import { clientOptions, endpointLabel, type Dynamo } from '../dynamo/client.js';
-import { cachedProbe } from '../dynamo/health.js';
-import { tableHealth } from '../dynamo/layoutHealth.js';
+import { healthProbe } from '../dynamo/layoutHealth.js';
 import { startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { describeLayout, ensureTable } from '../dynamo/table.js';
 import { loadDemoData } from '../model/demoData.js';
@@ -79,7 +78,16 @@ export async function startGateway(
         corsOrigins: config.corsOrigins,
         maxBodyBytes: config.security.maxBodyBytes,
         logger,
-        health: cachedProbe(() => tableHealth(dynamo, config.tableName), config.healthCacheMs),
+        health: healthProbe(dynamo, config.tableName, config.healthCacheMs),
+        // HEALTH_DETAILS=admins (production's default): the layout and stream figures only for an administrator's token.
+        healthDetailsFor:
+          config.healthDetails === 'public'
+            ? undefined
+            : async (req) => {
+                if (config.auth.mode !== 'oidc') return false;
+                const identity = await auth.identify(req.headers.authorization);
+                return identity.kind === 'caller' && identity.admin;
+              },
         healthDetails: () => ({ table: { lacks }, stream: stream!.details() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,
