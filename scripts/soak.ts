@@ -12,6 +12,7 @@
  * growth proportional to N. No DynamoDB and no network beyond 127.0.0.1.
  */
 import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/graphql/context.js';
@@ -40,11 +41,18 @@ const heapMb = () => {
 };
 
 async function main() {
-  const config = loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'soak-'.repeat(8), DYNAMODB_ENDPOINT: 'http://127.0.0.1:1' });
+  // Production settings from the environment (limits included); what the soak needs is set when absent.
+  const config = loadConfig({
+    ...process.env,
+    NODE_ENV: 'production',
+    AUTH_MODE: process.env.AUTH_MODE || 'off',
+    CURSOR_SECRET: process.env.CURSOR_SECRET || randomBytes(32).toString('base64url'),
+    DYNAMODB_ENDPOINT: 'http://127.0.0.1:1',
+  });
   // Every GetItem/BatchGetItem finds nothing: the gateway does all its own work, DynamoDB none.
   const doc = { send: async () => ({ Responses: {}, Items: [] }) } as unknown as DynamoDBDocumentClient;
   const deps = { doc, tableName: 'Soak', cursors: createCursorCodec({ current: config.security.cursorSecret }) };
-  const apollo = createServer({ production: true, limits: { ...config.security, maxResponseFields: config.operationLimits.maxResponseFields } });
+  const apollo = createServer({ production: true, limits: { ...config.security, ...config.operationLimits } });
   await apollo.start();
   const http = createHttpListener(
     createHttpHandler(apollo, {

@@ -84,7 +84,7 @@ export interface Config {
   region: string | undefined;
   /** `NODE_ENV === 'production'`. */
   production: boolean;
-  /** `CORS_ORIGINS`: comma-separated origins, or `*` (default: any http://localhost:* / 127.0.0.1:* origin). */
+  /** `CORS_ORIGINS`: comma-separated origins, or `*` (default: any http://localhost:* / 127.0.0.1:* origin; none in production). */
   corsOrigins: string[] | undefined;
   /** `DYNAMODB_LOCAL_PORT`: port for the embedded DynamoDB Local (default 8000; 0 picks a free one). */
   localDynamoPort: number;
@@ -121,6 +121,8 @@ export interface Config {
   healthCacheMs: number;
   /** `TRUSTED_DOCUMENTS`: a manifest file; when set, only its operations run (docs/clients.md#trusted-documents). */
   trustedDocuments: string | undefined;
+  /** `HEALTH_DETAILS` (`public` by default, `admins` in production): who sees `/health`'s layout and stream details; others get the status. */
+  healthDetails: 'public' | 'admins';
   /** Identity and authorization (docs/auth.md). */
   auth: AuthConfig;
   /** The stream processor that keeps edge copies and finishes cascades (docs/stream.md). */
@@ -364,9 +366,10 @@ function hostSetting(env: Env): string {
   return raw;
 }
 
-function corsSetting(env: Env): string[] | undefined {
+function corsSetting(env: Env, production: boolean): string[] | undefined {
   const raw = env.CORS_ORIGINS?.trim();
-  if (!raw) return undefined;
+  // Production allows only the origins it is told about: a page on any localhost port is not one of them.
+  if (!raw) return production ? [] : undefined;
   const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
   for (const origin of origins) {
     if (origin === '*') continue;
@@ -397,6 +400,8 @@ function regionSetting(env: Env): string | undefined {
 }
 
 export const MIN_CURSOR_SECRET_LENGTH = 32;
+/** Distinct characters a secret needs (`openssl rand -hex 16` has about 15 of 16). */
+export const MIN_CURSOR_SECRET_DISTINCT = 10;
 
 function cursorSecrets(env: Env, production: boolean) {
   const raw = env.CURSOR_SECRET ?? '';
@@ -404,6 +409,12 @@ function cursorSecrets(env: Env, production: boolean) {
   for (const [name, secret] of [['CURSOR_SECRET', raw], ...previous.map((p) => ['CURSOR_SECRETS_PREVIOUS', p])]) {
     if (secret !== '' && secret.length < MIN_CURSOR_SECRET_LENGTH) {
       throw new ConfigError(`${name} must be at least ${MIN_CURSOR_SECRET_LENGTH} characters (e.g. openssl rand -base64 48)`);
+    }
+    // 32 spaces, or "aaaa…", pass a length check and are guessed at once.
+    if (secret !== '' && (secret.trim().length < MIN_CURSOR_SECRET_LENGTH || new Set(secret).size < MIN_CURSOR_SECRET_DISTINCT)) {
+      throw new ConfigError(
+        `${name} is too weak: use at least ${MIN_CURSOR_SECRET_LENGTH} random characters, ${MIN_CURSOR_SECRET_DISTINCT} or more of them different (e.g. openssl rand -base64 48)`,
+      );
     }
   }
   if (raw === '') {
@@ -509,7 +520,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     endpoint: endpointSetting(env, 'DYNAMODB_ENDPOINT'),
     region: regionSetting(env),
     production,
-    corsOrigins: corsSetting(env),
+    corsOrigins: corsSetting(env, production),
     localDynamoPort: intSetting(env, 'DYNAMODB_LOCAL_PORT', DEFAULTS.localDynamoPort, 0, 65535),
     logLevel: choiceSetting(env, 'LOG_LEVEL', LOG_LEVELS, DEFAULTS.logLevel),
     dynamodbMetricsExtension: boolSetting(env, 'DYNAMODB_METRICS_EXTENSION', env.NODE_ENV !== 'production'),
@@ -569,6 +580,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     idempotencyTtlSeconds: intSetting(env, 'IDEMPOTENCY_TTL_SECONDS', DEFAULTS.idempotencyTtlSeconds, 60, 30 * 86_400),
     healthCacheMs: intSetting(env, 'HEALTH_CACHE_MS', DEFAULTS.healthCacheMs, 0, 60_000),
     trustedDocuments: env.TRUSTED_DOCUMENTS || undefined,
+    healthDetails: choiceSetting(env, 'HEALTH_DETAILS', ['public', 'admins'] as const, production ? 'admins' : 'public'),
     auth: authSettings(env, production && servesGraphql),
     telemetry: telemetrySettings(env, (message) => {
       throw new ConfigError(message);

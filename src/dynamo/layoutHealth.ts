@@ -8,7 +8,7 @@
  * /health with the verdict alone, does not carry table management.
  */
 import type { Dynamo } from './client.js';
-import { tableHealthy } from './health.js';
+import { cachedProbe, tableHealthy } from './health.js';
 import { describeLayout } from './table.js';
 
 export interface HealthReport {
@@ -30,4 +30,15 @@ export async function tableHealth(dynamo: Dynamo, tableName: string, detailsTime
   } catch {
     return { ok };
   }
+}
+
+/**
+ * `/health`'s probe: the verdict alone (one DescribeTable) for callers who
+ * see only the status, the verdict with the layout for those who see the
+ * details; each cached for `ttlMs`.
+ */
+export function healthProbe(dynamo: Dynamo, tableName: string, ttlMs: number): (details: boolean) => Promise<boolean | HealthReport> {
+  const verdict = cachedProbe(() => tableHealthy(dynamo, tableName), ttlMs);
+  const detailed = cachedProbe(() => tableHealth(dynamo, tableName), ttlMs);
+  return (details) => (details ? detailed() : verdict());
 }

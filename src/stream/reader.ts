@@ -160,7 +160,7 @@ export class StreamReader {
         }
       } catch (err) {
         failures++;
-        this.stats.lastError = `${errorName(err) || 'Error'}: ${(err as Error)?.message ?? String(err)}`;
+        this.stats.lastError = errorName(err) || 'Error'; // the name only: /health may show it, messages go to the log
         this.o.logger.error({ err, failures }, 'stream reader cycle failed; retrying');
         await this.pause(Math.min(30_000, this.o.pollMs * 2 ** Math.min(failures, 7)));
       }
@@ -314,7 +314,7 @@ export class StreamReader {
         continue;
       }
       this.stats.failed++;
-      this.stats.lastError = `${errorName(outcome.error) || 'Error'}: ${(outcome.error as Error)?.message ?? String(outcome.error)}`;
+      this.stats.lastError = errorName(outcome.error) || 'Error';
       this.o.logger.error(
         { err: outcome.error, sequenceNumber: failed.dynamodb?.SequenceNumber, eventID: failed.eventID, attempts },
         'stream record failed after its retries; kept as a dead letter and skipped',

@@ -15,6 +15,7 @@ export interface StreamStatsSnapshot {
   lagMs: number | null;
   /** Shards read and finished (closed and drained). */
   shards: { open: number; finished: number };
+  /** The last failure's error name (never its message, which may hold ARNs or keys). */
   lastError: string | null;
 }
 

@@ -19,8 +19,10 @@ export interface HttpOptions {
   corsOrigins: string[] | undefined;
   /** Largest request body accepted, in bytes (default: the configuration's, MAX_BODY_BYTES). */
   maxBodyBytes?: number;
-  /** `/health`: healthy or not, optionally with details for the body (dynamo/layoutHealth.ts). */
-  health: () => Promise<boolean | HealthReport>;
+  /** `/health`: healthy or not, with details for the body when `details` (dynamo/layoutHealth.ts). */
+  health: (details: boolean) => Promise<boolean | HealthReport>;
+  /** Whether this request may see `/health`'s details (HEALTH_DETAILS=admins: an administrator's token); absent: everyone. */
+  healthDetailsFor?: (req: IncomingMessage) => Promise<boolean>;
   /** Extra figures for `/health` (`details`): what the table lacks, the stream processor's progress. */
   healthDetails?: () => Record<string, unknown>;
   /** The request's context; may throw a GraphQLError carrying an HTTP status (a bearer token that does not verify: 401). */
@@ -160,13 +162,14 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         return;
       }
       if (url.pathname === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
-        const report = await options.health();
+        const details = options.healthDetailsFor ? await options.healthDetailsFor(req).catch(() => false) : true;
+        const report = await options.health(details);
         const ok = typeof report === 'boolean' ? report : report.ok;
-        const layout = typeof report === 'boolean' || !report.table ? {} : { table: report.table };
+        const layout = !details || typeof report === 'boolean' || !report.table ? {} : { table: report.table };
         send(res, ok ? 200 : 503, {
           status: ok ? 'ok' : 'unavailable',
           ...layout,
-          ...(options.healthDetails ? { details: options.healthDetails() } : {}),
+          ...(details && options.healthDetails ? { details: options.healthDetails() } : {}),
         });
         return;
       }

@@ -62,6 +62,12 @@ function headerOf(event: APIGatewayProxyEventV2, name: string): string | undefin
 }
 
 /** Does the body claim to be JSON (content-type) without parsing as JSON? */
+/** The body's size in bytes, as the client sent it (a base64 body decoded). */
+function bodyBytes(event: APIGatewayProxyEventV2): number {
+  if (!event.body) return 0;
+  return event.isBase64Encoded ? Buffer.from(event.body, 'base64').byteLength : Buffer.byteLength(event.body, 'utf8');
+}
+
 function invalidJsonBody(event: APIGatewayProxyEventV2): boolean {
   const contentType = headerOf(event, 'content-type') ?? '';
   const type = mediaType(contentType);
@@ -132,6 +138,11 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
           if (event.rawPath === '/health' && ['GET', 'HEAD'].includes(event.requestContext.http.method)) {
             const ok = await health();
             return json(ok ? 200 : 503, { status: ok ? 'ok' : 'unavailable' });
+          }
+          // MAX_BODY_BYTES as over HTTP: API Gateway passes bodies of up to 10 MB.
+          const bytes = bodyBytes(event);
+          if (bytes > config.security.maxBodyBytes) {
+            return json(413, { errors: [{ message: `Request body exceeds ${config.security.maxBodyBytes} bytes`, extensions: { code: 'BAD_REQUEST' } }] });
           }
           // Without this the integration answers a bare text 400 with a JSON.parse message.
           if (invalidJsonBody(event)) {

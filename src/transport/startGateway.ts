@@ -10,9 +10,8 @@ import { ConfigError, type Config } from '../config.js';
 import { createHttpListener } from './httpServer.js';
 import { createContext } from '../graphql/context.js';
 import { clientOptions, endpointLabel, type Dynamo } from '../dynamo/client.js';
-import { cachedProbe } from '../dynamo/health.js';
-import { tableHealth } from '../dynamo/layoutHealth.js';
-import { startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
+import { healthProbe } from '../dynamo/layoutHealth.js';
+import { LOCAL_DYNAMO_HOST, portInUse, startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { describeLayout, ensureTable } from '../dynamo/table.js';
 import { demoFileOf, loadDemoData } from './demoData.js';
 import { createHttpHandler } from './httpHandler.js';
@@ -52,6 +51,15 @@ export async function startGateway(
     // The embedded DynamoDB Local keeps data in memory and checks no credentials: never a production table.
     throw new ConfigError(
       'NODE_ENV=production needs a real table: set DYNAMODB_ENDPOINT (aws for DynamoDB through the SDK chain, or a URL); the embedded DynamoDB Local is for development only',
+    );
+  }
+  // Ports first, before any start-up work: one line naming the setting.
+  if (config.port !== 0 && (await portInUse(config.host, config.port))) {
+    throw new ConfigError(`PORT ${config.port} on ${config.host} is in use: stop what listens there, or set PORT to another port (0 picks a free one)`);
+  }
+  if (config.endpoint.kind === 'embedded' && config.localDynamoPort !== 0 && (await portInUse(LOCAL_DYNAMO_HOST, config.localDynamoPort))) {
+    throw new ConfigError(
+      `DYNAMODB_LOCAL_PORT ${config.localDynamoPort} on ${LOCAL_DYNAMO_HOST} is in use (another DynamoDB Local or npm start?): stop it, set DYNAMODB_LOCAL_PORT=0 for a free port, or DYNAMODB_ENDPOINT to use that one`,
     );
   }
   if (config.endpoint.kind === 'embedded') {
@@ -110,7 +118,10 @@ export async function startGateway(
     const layout = await describeLayout(dynamo.raw, config.tableName);
     for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
     lacks = layout.lacks;
-    if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName, config.schemaFile), file: demoFileOf(config.schemaFile) }, 'loaded demo data');
+    // Demo data only into the table this process just created in its own DynamoDB Local.
+    if (local && created) {
+      logger.info({ items: await loadDemoData(dynamo.doc, config.tableName, config.schemaFile), file: demoFileOf(config.schemaFile) }, 'loaded demo data');
+    } else if (local) logger.warn({ table: config.tableName }, 'the embedded DynamoDB Local already had the table: no demo data loaded');
     // After the demo data: its records are read afterwards, not competing with its writes at start-up.
     const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
     stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger, telemetry, changes: bus, published, changeModel });
@@ -122,7 +133,16 @@ export async function startGateway(
         corsOrigins: config.corsOrigins,
         maxBodyBytes: config.security.maxBodyBytes,
         logger,
-        health: cachedProbe(() => tableHealth(dynamo, config.tableName), config.healthCacheMs),
+        health: healthProbe(dynamo, config.tableName, config.healthCacheMs),
+        // HEALTH_DETAILS=admins (production's default): the layout and stream figures only for an administrator's token.
+        healthDetailsFor:
+          config.healthDetails === 'public'
+            ? undefined
+            : async (req) => {
+                if (config.auth.mode !== 'oidc') return false;
+                const identity = await auth.identify(req.headers.authorization);
+                return identity.kind === 'caller' && identity.admin;
+              },
         healthDetails: () => ({ table: { lacks }, stream: stream!.details(), subscriptions: changeDetails() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,

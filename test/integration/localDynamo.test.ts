@@ -37,7 +37,7 @@ describe('the embedded DynamoDB Local', () => {
   });
 
   it('is refused in production: without DYNAMODB_ENDPOINT the gateway does not start, and says why', async () => {
-    const config = loadConfig({ NODE_ENV: 'production', AUTH_MODE: 'off', CURSOR_SECRET: 's'.repeat(32), PORT: '0', HOST: '127.0.0.1' });
+    const config = loadConfig({ NODE_ENV: 'production', AUTH_MODE: 'off', CURSOR_SECRET: 's0123456789abcdefghijklmnopqrstuv', PORT: '0', HOST: '127.0.0.1' });
     const started = startGateway(config, silentLogger);
     await expect(started).rejects.toBeInstanceOf(ConfigError);
     await expect(started).rejects.toThrow(/NODE_ENV=production needs a real table: set DYNAMODB_ENDPOINT/);

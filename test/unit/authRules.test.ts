@@ -108,7 +108,7 @@ describe('start-up', () => {
     const { createGatewayParts } = await import('../../src/transport/gatewayParts.js');
     const { captureLogger } = await import('../support/oidc.js');
     const log = captureLogger();
-    const config = loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'c'.repeat(40), AUTH_MODE: 'off', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' });
+    const config = loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'c0123456789abcdefghijklmnopqrstuvwxyzABC', AUTH_MODE: 'off', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' });
     const parts = createGatewayParts(config, { logger: log.logger });
     expect(log.lines.filter((l) => l.level === 40).map((l) => l.msg)).toContain(
       'AUTH_MODE=off in production: every caller may read and write everything (docs/auth.md)',

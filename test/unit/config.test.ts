@@ -28,7 +28,7 @@ describe('loadConfig', () => {
 describe('loadConfig defaults', () => {
   it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
     // security and dynamoClient: see "security configuration" below; auth: "auth configuration"; reshard: "reshard pacing".
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, catalog, subscriptions, ...rest } = loadConfig({});
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, healthDetails, reshard, stream, catalog, subscriptions, ...rest } = loadConfig({});
     expect(catalog).toEqual({ pageReadBudget: 100, migrateWriteUnitsPerSecond: 100, migrateSegments: 4 });
     expect(subscriptions).toEqual({ redisUrl: undefined, maxConnections: 1000, perConnection: 50, initTimeoutMs: 5000, maxBufferedBytes: 1_048_576, maxQueued: 1000 });
     expect(rest).toEqual({
@@ -49,7 +49,7 @@ describe('loadConfig defaults', () => {
   });
 
   it('turns the DynamoDB metrics extension off in production unless configured', () => {
-    const production = { NODE_ENV: 'production', CURSOR_SECRET: 's'.repeat(32), AUTH_MODE: 'off' };
+    const production = { NODE_ENV: 'production', CURSOR_SECRET: 's0123456789abcdefghijklmnopqrstuv', AUTH_MODE: 'off' };
     expect(loadConfig(production).dynamodbMetricsExtension).toBe(false);
     expect(loadConfig({ ...production, DYNAMODB_METRICS_EXTENSION: '1' }).dynamodbMetricsExtension).toBe(true);
     expect(() => loadConfig({ GATEWAY_NAIVE: 'yes' })).toThrow(/GATEWAY_NAIVE must be 1, 0, true or false/);
@@ -78,7 +78,7 @@ describe('loadConfig defaults', () => {
       DYNAMODB_METRICS_EXTENSION: '1',
       GATEWAY_NAIVE: 'true',
       GRAPHQL_EXECUTOR: 'graphql-js',
-      CURSOR_SECRET: 'c'.repeat(32),
+      CURSOR_SECRET: 'c0123456789abcdefghijklmnopqrstuv',
       AUTH_MODE: 'off',
       PAGE_READ_BUDGET: '250',
       MIGRATE_WRITE_UNITS_PER_SECOND: '40',
@@ -90,7 +90,7 @@ describe('loadConfig defaults', () => {
       WS_MAX_BUFFERED_BYTES: '4096',
       WS_MAX_QUEUED_EVENTS: '7',
     });
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, catalog, subscriptions, ...rest } = config;
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, healthDetails, reshard, stream, catalog, subscriptions, ...rest } = config;
     expect(catalog).toEqual({ pageReadBudget: 250, migrateWriteUnitsPerSecond: 40, migrateSegments: 16 });
     expect(subscriptions).toEqual({ redisUrl: 'redis://redis:6379', maxConnections: 20, perConnection: 3, initTimeoutMs: 800, maxBufferedBytes: 4096, maxQueued: 7 });
     expect(rest).toEqual({
@@ -177,7 +177,7 @@ describe('the configuration table in docs/operations.md', () => {
   });
 });
 
-const SECRET = 'x'.repeat(32);
+const SECRET = 'x0123456789abcdefghijklmnopqrstuv';
 
 describe('stream processor configuration', () => {
   it('reads the stream itself by default, except against real DynamoDB where the Lambda consumer does', () => {
@@ -234,7 +234,7 @@ describe('security configuration', () => {
     const config = loadConfig({
       NODE_ENV: 'production',
       CURSOR_SECRET: SECRET,
-      CURSOR_SECRETS_PREVIOUS: `${'y'.repeat(40)}, ${'z'.repeat(33)}`,
+      CURSOR_SECRETS_PREVIOUS: `${'y0123456789abcdefghijklmnopqrstuvwxyzABC'}, ${'z0123456789abcdefghijklmnopqrstuvw'}`,
       MAX_QUERY_DEPTH: '8',
       MAX_QUERY_ALIASES: '5',
       MAX_QUERY_TOKENS: '500',
@@ -249,7 +249,7 @@ describe('security configuration', () => {
     });
     expect(config.security).toEqual({
       cursorSecret: SECRET,
-      cursorSecretsPrevious: ['y'.repeat(40), 'z'.repeat(33)],
+      cursorSecretsPrevious: ['y0123456789abcdefghijklmnopqrstuvwxyzABC', 'z0123456789abcdefghijklmnopqrstuvw'],
       cursorSecretGenerated: false,
       maxDepth: 8,
       maxAliases: 5,
@@ -285,8 +285,8 @@ describe('security configuration', () => {
 
   it('defaults and reads the limits on operations, HTTP clients, idempotency and health checks', () => {
     const defaults = loadConfig({ CURSOR_SECRET: SECRET });
-    expect(defaults.operationLimits).toEqual({ maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000 });
-    expect(defaults.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 });
+    expect(defaults.operationLimits).toEqual({ maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000, maxResponseBytes: 1_000_000, queryBytesPerRequest: 10 });
+    expect(defaults.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000, maxWaitingPerAddress: 100 });
     expect(defaults.idempotencyTtlSeconds).toBe(86_400);
     expect(defaults.healthCacheMs).toBe(1000);
     const set = loadConfig({
@@ -294,6 +294,9 @@ describe('security configuration', () => {
       MAX_DYNAMODB_REQUESTS: '500',
       MAX_DYNAMODB_IN_FLIGHT: '8',
       MAX_RESPONSE_FIELDS: '1000',
+      MAX_RESPONSE_BYTES: '200000',
+      QUERY_BYTES_PER_DYNAMODB_REQUEST: '0',
+      HTTP_MAX_WAITING_PER_ADDRESS: '0',
       HTTP_HEADERS_TIMEOUT_MS: '5000',
       HTTP_REQUEST_TIMEOUT_MS: '15000',
       HTTP_KEEP_ALIVE_TIMEOUT_MS: '2000',
@@ -304,8 +307,8 @@ describe('security configuration', () => {
       DYNAMODB_THROTTLE_BUDGET_MS: '3000',
       DYNAMODB_READ_PATH: 'sdk',
     });
-    expect(set.operationLimits).toEqual({ maxRequests: 500, maxInFlight: 8, maxResponseFields: 1000 });
-    expect(set.http).toEqual({ headersTimeoutMs: 5000, requestTimeoutMs: 15_000, keepAliveTimeoutMs: 2000, maxConnections: 200 });
+    expect(set.operationLimits).toEqual({ maxRequests: 500, maxInFlight: 8, maxResponseFields: 1000, maxResponseBytes: 200_000, queryBytesPerRequest: 0 });
+    expect(set.http).toEqual({ headersTimeoutMs: 5000, requestTimeoutMs: 15_000, keepAliveTimeoutMs: 2000, maxConnections: 200, maxWaitingPerAddress: 0 });
     expect(set.idempotencyTtlSeconds).toBe(3600);
     expect(set.healthCacheMs).toBe(2000);
     expect(set.dynamoClient).toMatchObject({ throttleAttempts: 6, throttleBudgetMs: 3000, readPath: 'sdk' });
@@ -391,5 +394,37 @@ describe('auth configuration', () => {
     });
     expect(() => loadConfig({ ...prod, AUTH_MODE: 'oidc', AUTH_DEV_ISSUER: 'true' })).toThrow(/AUTH_DEV_ISSUER is for development only/);
     expect(() => loadConfig({ AUTH_DEV_ISSUER: 'true' })).toThrow(/needs AUTH_MODE=oidc/);
+  });
+});
+
+describe('settings an attacker would like weak', () => {
+  const prod = { NODE_ENV: 'production', AUTH_MODE: 'off', DYNAMODB_ENDPOINT: 'aws', AWS_REGION: 'eu-west-1' };
+  it.each([
+    ['32 spaces', ' '.repeat(32)],
+    ['one letter repeated', 'a'.repeat(48)],
+    ['a short word padded with spaces', `secret${' '.repeat(40)}`],
+    ['two characters alternating', 'ab'.repeat(20)],
+  ])('refuses a CURSOR_SECRET of %s', (_, secret) => {
+    expect(() => loadConfig({ ...prod, CURSOR_SECRET: secret })).toThrow(/CURSOR_SECRET is too weak/);
+    // A previous secret is trimmed (the list is comma-separated): blank ones are dropped, weak ones refused.
+    if (secret.trim()) expect(() => loadConfig({ CURSOR_SECRET: 'x0123456789abcdefghijklmnopqrstuvwxyzABC', CURSOR_SECRETS_PREVIOUS: secret })).toThrow(/too weak|at least 32/);
+  });
+
+  it('accepts what openssl rand makes', () => {
+    expect(loadConfig({ ...prod, CURSOR_SECRET: 'q3Jx9yB0dK4LmN2pR7sT1uV5wX8zA6cE0fG3hI9jK2lM4nO7pQ1rS' }).security.cursorSecret).toHaveLength(53);
+    expect(loadConfig({ ...prod, CURSOR_SECRET: '9f86d081884c7d659a2feaa0c55ad015' }).security.cursorSecret).toHaveLength(32);
+  });
+
+  it('allows no browser origin by default in production, localhost ones in development', () => {
+    expect(loadConfig({ ...prod, CURSOR_SECRET: '9f86d081884c7d659a2feaa0c55ad015' }).corsOrigins).toEqual([]);
+    expect(loadConfig({}).corsOrigins).toBeUndefined();
+  });
+
+  it('shows /health details to administrators only in production, unless HEALTH_DETAILS=public', () => {
+    const secret = { CURSOR_SECRET: '9f86d081884c7d659a2feaa0c55ad015' };
+    expect(loadConfig({ ...prod, ...secret }).healthDetails).toBe('admins');
+    expect(loadConfig({ ...prod, ...secret, HEALTH_DETAILS: 'public' }).healthDetails).toBe('public');
+    expect(loadConfig({}).healthDetails).toBe('public');
+    expect(() => loadConfig({ HEALTH_DETAILS: 'everyone' })).toThrow(/HEALTH_DETAILS/);
   });
 });

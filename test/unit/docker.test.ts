@@ -133,7 +133,8 @@ describe('docker-compose.yml', () => {
   it('runs DynamoDB Local in memory with a shared database on port 8000', () => {
     expect(dynamodb.image).toMatch(/^amazon\/dynamodb-local:\d+\.\d+\.\d+$/);
     expect(dynamodb.command).toEqual(expect.arrayContaining(['-inMemory', '-sharedDb']));
-    expect(dynamodb.ports).toContain('8000:8000');
+    // Published on the host's loopback only: DynamoDB Local checks no credentials.
+    expect(dynamodb.ports).toEqual(['127.0.0.1:8000:8000']);
     expect(dynamodb.healthcheck.test.join(' ')).toContain('8000');
   });
 

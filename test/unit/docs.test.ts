@@ -45,6 +45,26 @@ describe('README', () => {
 });
 
 describe('the documentation', () => {
+  it('links every document of docs/ from the README\'s documentation table', () => {
+    const readme = read('README.md');
+    const missing = filesUnder('docs')
+      .filter((f) => f.endsWith('.md') && f !== join('docs', 'README.md'))
+      .filter((f) => !readme.includes(`](${f})`));
+    expect(missing).toEqual([]);
+  });
+
+  it('names every file of src/ in docs/architecture.md', () => {
+    const architecture = read('docs/architecture.md');
+    const missing = filesUnder('src')
+      .filter((f) => !f.startsWith(join('src', '__generated__')))
+      .filter((f) => {
+        const name = f.split('/').at(-1)!;
+        // A file is named by its path from src/, or by its name in its folder's block of the layout.
+        return !architecture.includes(f) && !architecture.includes(f.slice('src/'.length)) && !new RegExp(`(^|[\\s(·,/])${name.replace('.', '\\.')}\\b`).test(architecture);
+      });
+    expect(missing).toEqual([]);
+  });
+
   it('links only to files that exist in the repository', () => {
     const broken: string[] = [];
     for (const file of markdown) {

@@ -28,8 +28,8 @@ describe('seed client', () => {
     }
   });
 
-  it('treats an unset endpoint as AWS itself and a URL as that endpoint, with the configured retries', () => {
-    expect(seedClientOptions(loadConfig({})).endpoint).toBeUndefined();
+  it('refuses an unset DYNAMODB_ENDPOINT (it never guesses AWS), and takes a URL as that endpoint, with the configured retries', () => {
+    expect(() => seedClientOptions(loadConfig({}))).toThrow(/^DYNAMODB_ENDPOINT is unset: set it to the DynamoDB to write/);
     const options = seedClientOptions(loadConfig({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000', DYNAMODB_MAX_ATTEMPTS: '5' }));
     expect(options).toMatchObject({ endpoint: 'http://127.0.0.1:8000', maxAttempts: 5 });
   });

@@ -8,7 +8,7 @@
  * any single page working whatever its text: a page of a course written
  * with 64 shards, between two cursors, is a Query per shard and up to two
  * existence checks per shard (3 × 64), and a catalog page a Query per GSI2
- * shard (16).
+ * shard (8).
  *
  * Enforced as the operation runs, on its metrics (dynamo/metrics.ts): the
  * request that would pass the budget fails with BAD_USER_INPUT, `reason:
