@@ -14,6 +14,13 @@
  */
 import type { Identity } from '../auth/identity.js';
 import { ruleFor, type Rule } from '../auth/rules.js';
+
+/** Where rules are looked up: a port, so that rules compiled from a model's declarations serve as well as rules.ts. */
+export interface RuleLookup {
+  ruleFor(type: string, field: string): Rule | null;
+}
+
+export const DEFAULT_RULES: RuleLookup = { ruleFor };
 import { forbidden } from '../graphql/errors.js';
 import type { DeclaredSubscription } from './declared.js';
 
@@ -24,14 +31,14 @@ interface Check {
   result: boolean;
 }
 
-function checks(decl: DeclaredSubscription, keyValues: unknown[]): Check[] {
+function checks(rules: RuleLookup, decl: DeclaredSubscription, keyValues: unknown[]): Check[] {
   const rootArgs = Object.fromEntries(decl.rootArgs.map((name, i) => [name, keyValues[i]]));
   const out: Check[] = [];
-  const root = ruleFor('Query', decl.rootField);
+  const root = rules.ruleFor('Query', decl.rootField);
   if (root) out.push({ rule: root, parent: {}, args: rootArgs, result: decl.kind === 'item' });
   if (decl.kind === 'collection') {
     const [type, field] = decl.connection.split('.') as [string, string];
-    const rule = ruleFor(type, field);
+    const rule = rules.ruleFor(type, field);
     if (rule) out.push({ rule, parent: { id: keyValues.join('#') }, args: {}, result: false });
   }
   return out;
@@ -41,18 +48,18 @@ const refusal = (decl: DeclaredSubscription, rule: Rule) =>
   forbidden(`Not allowed to subscribe to ${decl.field}: only ${rule.name} may`, rule.name);
 
 /** The refusal for this caller, or null when they may subscribe. */
-export function refusedSubscription(decl: DeclaredSubscription, caller: Identity, keyValues: unknown[]): Error | null {
+export function refusedSubscription(rules: RuleLookup, decl: DeclaredSubscription, caller: Identity, keyValues: unknown[]): Error | null {
   if (caller.kind === 'caller' && caller.admin) return null;
-  for (const c of checks(decl, keyValues)) {
+  for (const c of checks(rules, decl, keyValues)) {
     if (c.rule.allows && !c.rule.allows(caller, c.parent, c.args)) return refusal(decl, c.rule);
   }
   return null;
 }
 
 /** The refusal for a payload record (rules that decide on what was read), or null. */
-export function refusedPayload(decl: DeclaredSubscription, caller: Identity, keyValues: unknown[], record: object | null): Error | null {
+export function refusedPayload(rules: RuleLookup, decl: DeclaredSubscription, caller: Identity, keyValues: unknown[], record: object | null): Error | null {
   if (record === null || (caller.kind === 'caller' && caller.admin)) return null;
-  for (const c of checks(decl, keyValues)) {
+  for (const c of checks(rules, decl, keyValues)) {
     if (c.result && c.rule.allowsResult && !c.rule.allowsResult(caller, record as Record<string, unknown>)) return refusal(decl, c.rule);
   }
   return null;
