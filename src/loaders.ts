@@ -31,11 +31,10 @@ import {
   type StartKey,
 } from './dynamo/collection.js';
 import { itemKeyString, type ItemKey } from './dynamo/keys.js';
-import { orderById } from './model/collections.js';
 import { invariant } from './graphql/errors.js';
-import type { Entity, EntityRecord } from './model/entities.js';
-import { toOrder } from './model/mappers.js';
-import type { OrderRecord } from './model/records.js';
+import type { ItemPlan } from './plan/itemPlan.js';
+import type { ItemRecord } from './plan/records.js';
+import { GSI1 } from './dynamo/keys.js';
 
 export interface ExistsQuery {
   collection: Collection;
@@ -86,9 +85,30 @@ export function createLoaders(doc: DynamoDBDocumentClient, tableName: string, { 
     (reads) => eachSettled(reads, (read) => readRange(doc, tableName, read)),
     { ...batching, cacheKeyFn: json },
   );
-  /** One entity by id (model/entities.ts says how it is keyed and mapped), through the item loader. */
-  const entity = <R extends EntityRecord>(spec: Entity<R>, id: string): Promise<R | null> =>
-    item.load(spec.key(id)).then((found) => (found ? spec.map(found) : null));
+  /** One item by id (and parent id, for a child type), through the item loader; its plan keys and maps it. */
+  const entity = (spec: ItemPlan, id: string, parentId?: string): Promise<ItemRecord | null> =>
+    item.load(spec.key(id, parentId)).then((found) => (found ? spec.map(found) : null));
+  /**
+   * An inverted type's item by its sort key alone (GSI1PK = SK): a Query of
+   * GSI1 for one item, identical reads of an operation sent once.
+   */
+  const bySortKey = new DataLoader<{ spec: ItemPlan; id: string }, ItemRecord | null, string>(
+    (reads) =>
+      eachSettled(reads, async ({ spec, id }) => {
+        const { type } = spec;
+        const collection: Collection = {
+          name: `${type.name}.bySortKey`,
+          index: GSI1,
+          pkAttr: 'GSI1PK',
+          skAttr: 'GSI1SK',
+          pk: type.sk.fill({ id }),
+          prefix: type.pk.prefix,
+        };
+        const [found] = await readRange(doc, tableName, { collection, forward: true, limit: 1 });
+        return found ? spec.map(found) : null;
+      }),
+    { ...batching, cacheKeyFn: ({ spec, id }) => `${spec.name}\u0000${id}` },
+  );
 
   return {
     naive,
@@ -121,14 +141,7 @@ export function createLoaders(doc: DynamoDBDocumentClient, tableName: string, { 
       (cs) => eachSettled(cs, (c) => countCollection(doc, tableName, c)),
       { ...batching, cacheKeyFn: json },
     ),
-    order: new DataLoader<string, OrderRecord | null>(
-      (ids) =>
-        eachSettled(ids, async (id) => {
-          const [found] = await readRange(doc, tableName, { collection: orderById(id), forward: true, limit: 1 });
-          return found ? toOrder(found) : null;
-        }),
-      batching,
-    ),
+    bySortKey,
   };
 }
 

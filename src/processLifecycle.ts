@@ -6,6 +6,7 @@
  * The only file that reads process signals.
  */
 import { ConfigError } from './config.js';
+import { ModelError } from './declaration/problems.js';
 import type { Logger } from './logger.js';
 
 const FORCE_EXIT_MS = 10_000;
@@ -28,7 +29,8 @@ export function stopOnSignals(logger: Logger, message: string, stop: () => Promi
 /** Runs an entry point; a failure to start ends the process with exit code 1. */
 export function runMain(main: () => Promise<void>): void {
   main().catch((err) => {
-    console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+    if (err instanceof ModelError) console.error(err.message);
+    else console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
     process.exit(1);
   });
 }

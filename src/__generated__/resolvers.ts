@@ -18,6 +18,13 @@ export type Scalars = {
   DateTime: { input: string; output: string; }
 };
 
+export enum AccessRule {
+  Admin = 'ADMIN',
+  Anyone = 'ANYONE',
+  Owner = 'OWNER',
+  SignedIn = 'SIGNED_IN'
+}
+
 export type AddPartInput = {
   id?: InputMaybe<Scalars['ID']['input']>;
   name: Scalars['String']['input'];
@@ -29,6 +36,11 @@ export enum ChangeKind {
   Removed = 'REMOVED',
   Updated = 'UPDATED'
 }
+
+export type CopyField = {
+  attribute: Scalars['String']['input'];
+  field: Scalars['String']['input'];
+};
 
 export type Course = {
   __typename?: 'Course';
@@ -527,9 +539,11 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  AccessRule: AccessRule;
   AddPartInput: AddPartInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   ChangeKind: ChangeKind;
+  CopyField: CopyField;
   Course: ResolverTypeWrapper<CourseRecord>;
   CourseConnection: ResolverTypeWrapper<CourseConnectionRecord>;
   CourseEdge: ResolverTypeWrapper<CourseEdgeRecord>;
@@ -572,6 +586,7 @@ export type ResolversTypes = {
 export type ResolversParentTypes = {
   AddPartInput: AddPartInput;
   Boolean: Scalars['Boolean']['output'];
+  CopyField: CopyField;
   Course: CourseRecord;
   CourseConnection: CourseConnectionRecord;
   CourseEdge: CourseEdgeRecord;
@@ -610,15 +625,142 @@ export type ResolversParentTypes = {
   UpdateStudentInput: UpdateStudentInput;
 };
 
+export type AccessDirectiveArgs = {
+  argument?: Maybe<Scalars['String']['input']>;
+  field?: Maybe<Scalars['String']['input']>;
+  of?: Maybe<Scalars['String']['input']>;
+  resultField?: Maybe<Scalars['String']['input']>;
+  rule: AccessRule;
+};
+
+export type AccessDirectiveResolver<Result, Parent, ContextType = Context, Args = AccessDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type ByInstantDirectiveArgs = {
+  by: Scalars['String']['input'];
+  pk: Scalars['String']['input'];
+};
+
+export type ByInstantDirectiveResolver<Result, Parent, ContextType = Context, Args = ByInstantDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type CatalogDirectiveArgs = {
+  by: Scalars['String']['input'];
+  key: Scalars['String']['input'];
+  prefixArgument?: Maybe<Scalars['String']['input']>;
+  shards?: Maybe<Scalars['Int']['input']>;
+  sortKey: Scalars['String']['input'];
+  type: Scalars['String']['input'];
+};
+
+export type CatalogDirectiveResolver<Result, Parent, ContextType = Context, Args = CatalogDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type ChangesDirectiveArgs = { };
 
 export type ChangesDirectiveResolver<Result, Parent, ContextType = Context, Args = ChangesDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type ChildrenDirectiveArgs = {
+  counter?: Maybe<Scalars['String']['input']>;
+};
+
+export type ChildrenDirectiveResolver<Result, Parent, ContextType = Context, Args = ChildrenDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type CollectionChangesDirectiveArgs = {
   field: Scalars['String']['input'];
 };
 
 export type CollectionChangesDirectiveResolver<Result, Parent, ContextType = Context, Args = CollectionChangesDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type CreateDirectiveArgs = {
+  parent?: Maybe<Scalars['String']['input']>;
+};
+
+export type CreateDirectiveResolver<Result, Parent, ContextType = Context, Args = CreateDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type CreatedAtDirectiveArgs = { };
+
+export type CreatedAtDirectiveResolver<Result, Parent, ContextType = Context, Args = CreatedAtDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type DeleteDirectiveArgs = {
+  type?: Maybe<Scalars['String']['input']>;
+};
+
+export type DeleteDirectiveResolver<Result, Parent, ContextType = Context, Args = DeleteDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type EdgesDirectiveArgs = {
+  copy?: Maybe<Array<CopyField>>;
+  counter?: Maybe<Scalars['String']['input']>;
+  inverseOf?: Maybe<Scalars['String']['input']>;
+};
+
+export type EdgesDirectiveResolver<Result, Parent, ContextType = Context, Args = EdgesDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type GetDirectiveArgs = { };
+
+export type GetDirectiveResolver<Result, Parent, ContextType = Context, Args = GetDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type ItemDirectiveArgs = {
+  inverted?: Maybe<Scalars['Boolean']['input']>;
+  pk: Scalars['String']['input'];
+  sk: Scalars['String']['input'];
+};
+
+export type ItemDirectiveResolver<Result, Parent, ContextType = Context, Args = ItemDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type LinkDirectiveArgs = {
+  edges: Scalars['String']['input'];
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
+};
+
+export type LinkDirectiveResolver<Result, Parent, ContextType = Context, Args = LinkDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type OwnerDirectiveArgs = {
+  claim: Scalars['String']['input'];
+  setting?: Maybe<Scalars['String']['input']>;
+};
+
+export type OwnerDirectiveResolver<Result, Parent, ContextType = Context, Args = OwnerDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type ParentDirectiveArgs = { };
+
+export type ParentDirectiveResolver<Result, Parent, ContextType = Context, Args = ParentDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type PropagatingDirectiveArgs = { };
+
+export type PropagatingDirectiveResolver<Result, Parent, ContextType = Context, Args = PropagatingDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type RangeDirectiveArgs = {
+  after: Scalars['String']['input'];
+  before: Scalars['String']['input'];
+};
+
+export type RangeDirectiveResolver<Result, Parent, ContextType = Context, Args = RangeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type ShardedDirectiveArgs = {
+  copy?: Maybe<Scalars['String']['input']>;
+  count: Scalars['String']['input'];
+  max?: Maybe<Scalars['Int']['input']>;
+};
+
+export type ShardedDirectiveResolver<Result, Parent, ContextType = Context, Args = ShardedDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type UnlinkDirectiveArgs = {
+  edges: Scalars['String']['input'];
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
+};
+
+export type UnlinkDirectiveResolver<Result, Parent, ContextType = Context, Args = UnlinkDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type UpdateDirectiveArgs = { };
+
+export type UpdateDirectiveResolver<Result, Parent, ContextType = Context, Args = UpdateDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type WhereDirectiveArgs = {
+  argument: Scalars['String']['input'];
+  field: Scalars['String']['input'];
+};
+
+export type WhereDirectiveResolver<Result, Parent, ContextType = Context, Args = WhereDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type CourseResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Course'] = ResolversParentTypes['Course']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -815,6 +957,25 @@ export type Resolvers<ContextType = Context> = {
 };
 
 export type DirectiveResolvers<ContextType = Context> = {
+  access?: AccessDirectiveResolver<any, any, ContextType>;
+  byInstant?: ByInstantDirectiveResolver<any, any, ContextType>;
+  catalog?: CatalogDirectiveResolver<any, any, ContextType>;
   changes?: ChangesDirectiveResolver<any, any, ContextType>;
+  children?: ChildrenDirectiveResolver<any, any, ContextType>;
   collectionChanges?: CollectionChangesDirectiveResolver<any, any, ContextType>;
+  create?: CreateDirectiveResolver<any, any, ContextType>;
+  createdAt?: CreatedAtDirectiveResolver<any, any, ContextType>;
+  delete?: DeleteDirectiveResolver<any, any, ContextType>;
+  edges?: EdgesDirectiveResolver<any, any, ContextType>;
+  get?: GetDirectiveResolver<any, any, ContextType>;
+  item?: ItemDirectiveResolver<any, any, ContextType>;
+  link?: LinkDirectiveResolver<any, any, ContextType>;
+  owner?: OwnerDirectiveResolver<any, any, ContextType>;
+  parent?: ParentDirectiveResolver<any, any, ContextType>;
+  propagating?: PropagatingDirectiveResolver<any, any, ContextType>;
+  range?: RangeDirectiveResolver<any, any, ContextType>;
+  sharded?: ShardedDirectiveResolver<any, any, ContextType>;
+  unlink?: UnlinkDirectiveResolver<any, any, ContextType>;
+  update?: UpdateDirectiveResolver<any, any, ContextType>;
+  where?: WhereDirectiveResolver<any, any, ContextType>;
 };

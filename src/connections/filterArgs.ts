@@ -14,6 +14,8 @@ export const MAX_PREFIX_LENGTH = 100;
 /** A search prefix in its comparison form (dynamo/keys.ts `sortableText`); empty or over-long is refused. */
 export function validatePrefix(value: unknown, argumentName: string): string {
   if (typeof value !== 'string') throw badUserInput(`${argumentName} must be a string`, argumentName);
+  // A lone surrogate is no character: DynamoDB would compare its replacement, not it.
+  if (/\p{Cs}/u.test(value)) throw badUserInput(`${argumentName} must be well-formed Unicode (it holds a lone surrogate)`, argumentName);
   if (value.length > MAX_PREFIX_LENGTH) {
     throw badUserInput(`${argumentName} must be at most ${MAX_PREFIX_LENGTH} characters; got ${value.length}`, argumentName);
   }
@@ -31,29 +33,32 @@ export interface DateRange {
   before: string | null;
 }
 
-/** `placedAfter ≤ placedAt < placedBefore`; an inverted or empty range is refused. */
-export function validateDateRange(placedAfter: unknown, placedBefore: unknown): DateRange {
+/** `after ≤ instant < before`; an inverted or empty range is refused. Names: the arguments, for messages. */
+export function validateDateRange(placedAfter: unknown, placedBefore: unknown, afterName = 'placedAfter', beforeName = 'placedBefore'): DateRange {
   const instant = (value: unknown, name: string) => {
     if (value == null) return null;
     const iso = sortableInstant(value);
     if (iso === null) throw badUserInput(`${name} must be an ISO-8601 UTC timestamp between years 0000 and 9999`, name);
     return iso;
   };
-  const after = instant(placedAfter, 'placedAfter');
-  const before = instant(placedBefore, 'placedBefore');
+  const after = instant(placedAfter, afterName);
+  const before = instant(placedBefore, beforeName);
   if (after !== null && before !== null && after >= before) {
-    throw badUserInput(`placedBefore (${before}) must be later than placedAfter (${after}): the range is empty or inverted`, 'placedBefore');
+    throw badUserInput(`${beforeName} (${before}) must be later than ${afterName} (${after}): the range is empty or inverted`, beforeName);
   }
   return { after, before };
 }
 
-export function validateStatus(status: unknown): string | null {
-  if (status == null) return null;
-  if (typeof status !== 'string' || status.length === 0 || status.length > MAX_TEXT_LENGTH) {
-    throw badUserInput(`status must be 1 to ${MAX_TEXT_LENGTH} characters`, 'status');
+/** An equality filter's text (`status`): 1 to MAX_TEXT_LENGTH characters, or null when not given. */
+export function validateText(value: unknown, argumentName: string): string | null {
+  if (value == null) return null;
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_TEXT_LENGTH) {
+    throw badUserInput(`${argumentName} must be 1 to ${MAX_TEXT_LENGTH} characters`, argumentName);
   }
-  return status;
+  return value;
 }
+
+export const validateStatus = (status: unknown): string | null => validateText(status, 'status');
 
 export interface OrderFilter {
   range: DateRange;

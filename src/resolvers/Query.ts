@@ -1,24 +1,41 @@
+/**
+ * Root fields from the model: each @get reads one item (looking ahead for
+ * its selected connection), or, for an inverted type, finds it by its sort
+ * key through GSI1; each @catalog reads its sharded GSI2 list.
+ */
 import type { GraphQLResolveInfo } from 'graphql';
-import type { QueryResolvers } from '../__generated__/resolvers.js';
 import type { Context } from '../graphql/context.js';
-import { entities } from '../model/entities.js';
 import { validateId } from '../connections/args.js';
 import { loadEntity } from './lookahead.js';
 import { readCatalog } from './catalog.js';
-import { toCourse, toStudent } from '../model/mappers.js';
+import type { Plan } from '../plan/plan.js';
+import type { CatalogKind } from '../dynamo/keys.js';
 
-/** One root field per entity (`student(id)`, …), reading ahead for its selected connection. */
-const entityFields = Object.fromEntries(
-  entities.map((entity) => [
-    entity.rootField,
-    (_: unknown, { id }: { id: string }, ctx: Context, info: GraphQLResolveInfo) =>
-      loadEntity(ctx, info, entity, validateId(id)),
-  ]),
-) as QueryResolvers;
+type RootResolver = (root: unknown, args: Record<string, unknown>, ctx: Context, info: GraphQLResolveInfo) => unknown;
 
-export const Query: QueryResolvers = {
-  ...entityFields,
-  order: (_, { id }, ctx) => ctx.loaders.order.load(validateId(id)),
-  courses: (_, args, ctx, info) => readCatalog(ctx, info, 'COURSE', args, args.titlePrefix, 'titlePrefix', toCourse),
-  students: (_, args, ctx, info) => readCatalog(ctx, info, 'STUDENT', args, args.namePrefix, 'namePrefix', toStudent),
-};
+export function queryResolvers(plan: Plan): Record<string, RootResolver> {
+  const fields: Record<string, RootResolver> = {};
+  for (const get of plan.gets) {
+    const item = plan.item(get.type);
+    const idArg = get.arguments.id;
+    const parentField = item.type.parent?.field;
+    const parentArg = parentField === undefined ? undefined : get.arguments[parentField];
+    if (item.type.inverted) {
+      fields[get.field] = (_, args, ctx) => ctx.loaders.bySortKey.load({ spec: item, id: validateId(args[idArg] as string, idArg) });
+    } else if (parentArg !== undefined) {
+      fields[get.field] = (_, args, ctx) =>
+        ctx.loaders.entity(item, validateId(args[idArg] as string, idArg), validateId(args[parentArg] as string, parentArg));
+    } else {
+      fields[get.field] = (_, args, ctx, info) => loadEntity(ctx, info, item, validateId(args[idArg] as string, idArg));
+    }
+  }
+  for (const catalog of plan.catalogs) {
+    const item = plan.item(catalog.type);
+    // The catalog's GSI2 partitions are `<key>#<k>`; its kind is the key's last segment (dynamo/keys.ts).
+    const kind = catalog.key.slice(catalog.key.lastIndexOf('#') + 1) as CatalogKind;
+    const prefixArgument = catalog.prefixArgument;
+    fields[catalog.field] = (_, args, ctx, info) =>
+      readCatalog(ctx, info, kind, args as never, prefixArgument === null ? null : (args[prefixArgument] as string | null | undefined), prefixArgument ?? '', item.map);
+  }
+  return fields;
+}

@@ -16,14 +16,13 @@ import type { Context } from '../graphql/context.js';
 import { badUserInput } from '../graphql/errors.js';
 import { CATALOG_COUNT_ATTR, CATALOG_SHARDS, catalogCounterKey, type CatalogKind } from '../dynamo/keys.js';
 import { countFilled } from '../dynamo/filledRange.js';
+import { prefixEnd } from '../dynamo/collection.js';
 import { catalogList } from '../model/collections.js';
 import { validatePrefix } from '../connections/filterArgs.js';
 import { readMergedConnection } from '../connections/mergedPage.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import type { Item } from '../dynamo/batchGet.js';
 
-/** The smallest string above every string that starts with `prefix` (BETWEEN's inclusive end is never a key). */
-const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
 async function countAllEntries(ctx: Context, kind: CatalogKind): Promise<number> {
   const counters = await Promise.all(

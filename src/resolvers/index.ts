@@ -1,22 +1,23 @@
+/**
+ * buildResolvers(): the resolver map of a model, from its plan: the root
+ * fields, every item type, every connection type, PageInfo and DateTime.
+ * Nothing here names a type of a particular model.
+ */
 import type { Resolvers } from '../__generated__/resolvers.js';
-import { entities } from '../model/entities.js';
-import { Query } from './Query.js';
+import type { Plan } from '../plan/plan.js';
+import { queryResolvers } from './Query.js';
 import { Mutation } from './Mutation.js';
-import { entityTypeResolvers } from './entityType.js';
-import { Order, Part } from './OrderAndPart.js';
+import { itemTypeResolvers } from './itemType.js';
 import { DateTime } from './DateTime.js';
 import { connectionTypeResolvers, PageInfo } from './Connection.js';
 
-export const resolvers: Resolvers = {
-  DateTime,
-  Query,
-  Mutation,
-  // Student, Course, Customer, Product and their connection types, from model/entities.ts.
-  ...Object.fromEntries(entities.map((e) => [e.typeName, entityTypeResolvers(e)])),
-  ...Object.fromEntries(entities.map((e) => [e.connection.typeName, connectionTypeResolvers])),
-  Order,
-  Part,
-  PageInfo,
-  CourseConnection: connectionTypeResolvers,
-  StudentConnection: connectionTypeResolvers,
-};
+export function buildResolvers(plan: Plan): Resolvers {
+  const declared = new Set(plan.mutations.map((m) => m.field));
+  const mutations = Object.fromEntries(Object.entries(Mutation).filter(([field]) => declared.has(field)));
+  const map: Record<string, unknown> = { DateTime, PageInfo, Query: queryResolvers(plan) };
+  if (declared.size > 0) map.Mutation = mutations;
+  for (const item of plan.items.values()) map[item.name] = itemTypeResolvers(item, plan.relationsOf.get(item.name) ?? []);
+  for (const relation of plan.relations.values()) map[relation.typeName] = connectionTypeResolvers;
+  for (const catalog of plan.catalogs) map[catalog.connectionType] = connectionTypeResolvers;
+  return map as Resolvers;
+}

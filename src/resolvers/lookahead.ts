@@ -29,7 +29,9 @@ import {
 } from 'graphql';
 import type { Context } from '../graphql/context.js';
 import { parentSortsLast, type RangeRead } from '../dynamo/collection.js';
-import type { Entity, EntityRecord } from '../model/entities.js';
+import type { ItemPlan } from '../plan/itemPlan.js';
+import type { ItemRecord } from '../plan/records.js';
+import type { RelationPlan } from '../plan/relationPlan.js';
 import { planPage } from '../connections/connection.js';
 import { planMergedPage } from '../connections/mergedPage.js';
 import type { ConnectionArgs } from '../connections/args.js';
@@ -156,30 +158,36 @@ export function selectedConnectionArgs(info: GraphQLResolveInfo, name: string): 
 }
 
 /**
- * Loads an entity by id for a root field, reading ahead for its selected
- * connection. Not an async function: most root fields select no connection
- * and get the loader's promise as it is, without another promise around it.
+ * Loads an item by id for a root field, reading ahead for its first
+ * selected connection. Not an async function: most root fields select no
+ * connection and get the loader's promise as it is, without another
+ * promise around it.
  */
-export function loadEntity<R extends EntityRecord>(ctx: Context, info: GraphQLResolveInfo, spec: Entity<R>, id: string): Promise<R | null> {
+export function loadEntity(ctx: Context, info: GraphQLResolveInfo, spec: ItemPlan, id: string): Promise<ItemRecord | null> {
   if (ctx.loaders.naive) return ctx.loaders.entity(spec, id);
-  const args = selectedConnectionArgs(info, spec.connection.field);
-  if (!args) return ctx.loaders.entity(spec, id);
-  return readAhead(ctx, spec, id, args);
+  const relations = ctx.plan.relationsOf.get(spec.name);
+  if (relations) {
+    for (const relation of relations) {
+      const args = selectedConnectionArgs(info, relation.field);
+      if (args) return readAhead(ctx, spec, relation, id, args);
+    }
+  }
+  return ctx.loaders.entity(spec, id);
 }
 
-async function readAhead<R extends EntityRecord>(ctx: Context, spec: Entity<R>, id: string, args: ConnectionArgs): Promise<R | null> {
+async function readAhead(ctx: Context, spec: ItemPlan, connection: RelationPlan, id: string, args: ConnectionArgs): Promise<ItemRecord | null> {
   const key = spec.key(id);
   const plain = () => ctx.loaders.entity(spec, id);
-  // A narrowed list (Customer.orders by date or status) reads another index: nothing to read ahead here.
+  // A narrowed list (@range: by date or status) reads another index: nothing to read ahead here.
   const narrowed = Object.entries(args).some(([name, value]) => !PAGE_ARGUMENTS.has(name) && value != null);
   if (narrowed) return plain();
-  // A connection the caller may not read is not read ahead either (auth/rules.ts refuses it without a read).
-  if (!mayRead(ctx.identity, spec.typeName, spec.connection.field, { id, complete: false }, { ...args })) return plain();
-  const collection = spec.connection.collection(id);
+  // A connection the caller may not read is not read ahead either (its rule refuses it without a read).
+  if (!mayRead(ctx.rules, ctx.identity, spec.name, connection.field, { id, complete: false }, { ...args })) return plain();
+  const collection = connection.collection(id);
   let read: RangeRead;
   try {
     // A write-sharded connection: its unsharded partition's read (the layout is not known yet).
-    const unsharded = spec.connection.unsharded?.(id);
+    const unsharded = connection.unsharded?.(id);
     read = unsharded ? planMergedPage(ctx.cursors, unsharded, args).reads[0] : planPage(ctx.cursors, collection, args).read;
   } catch {
     return plain(); // the connection resolver throws the BAD_USER_INPUT

@@ -1,6 +1,6 @@
 /**
  * Who may subscribe: a subscription is checked like the query that reads
- * the same thing (src/auth/rules.ts), at subscribe and again for every
+ * the same thing (the model's compiled rules, src/auth/), at subscribe and again for every
  * payload (the token's caller is the same, but the rule may read the
  * payload: `allowsResult`).
  *
@@ -13,14 +13,7 @@
  * query (another student's email is null with FORBIDDEN).
  */
 import type { Identity } from '../auth/identity.js';
-import { ruleFor, type Rule } from '../auth/rules.js';
-
-/** Where rules are looked up: a port, so that rules compiled from a model's declarations serve as well as rules.ts. */
-export interface RuleLookup {
-  ruleFor(type: string, field: string): Rule | null;
-}
-
-export const DEFAULT_RULES: RuleLookup = { ruleFor };
+import { ADMIN, type Rule, type RuleLookup } from '../auth/rules.js';
 import { forbidden } from '../graphql/errors.js';
 import type { DeclaredSubscription } from './declared.js';
 
@@ -31,14 +24,15 @@ interface Check {
   result: boolean;
 }
 
-function checks(rules: RuleLookup, decl: DeclaredSubscription, keyValues: unknown[]): Check[] {
+function checks(decl: DeclaredSubscription, keyValues: unknown[], rules: RuleLookup): Check[] {
+  const ruleFor = (type: string, field: string) => rules.ruleFor(type, field);
   const rootArgs = Object.fromEntries(decl.rootArgs.map((name, i) => [name, keyValues[i]]));
   const out: Check[] = [];
-  const root = rules.ruleFor('Query', decl.rootField);
+  const root = ruleFor('Query', decl.rootField);
   if (root) out.push({ rule: root, parent: {}, args: rootArgs, result: decl.kind === 'item' });
   if (decl.kind === 'collection') {
     const [type, field] = decl.connection.split('.') as [string, string];
-    const rule = rules.ruleFor(type, field);
+    const rule = ruleFor(type, field);
     if (rule) out.push({ rule, parent: { id: keyValues.join('#') }, args: {}, result: false });
   }
   return out;
@@ -48,18 +42,21 @@ const refusal = (decl: DeclaredSubscription, rule: Rule) =>
   forbidden(`Not allowed to subscribe to ${decl.field}: only ${rule.name} may`, rule.name);
 
 /** The refusal for this caller, or null when they may subscribe. */
-export function refusedSubscription(rules: RuleLookup, decl: DeclaredSubscription, caller: Identity, keyValues: unknown[]): Error | null {
+export function refusedSubscription(decl: DeclaredSubscription, caller: Identity, keyValues: unknown[], rules: RuleLookup | undefined): Error | null {
   if (caller.kind === 'caller' && caller.admin) return null;
-  for (const c of checks(rules, decl, keyValues)) {
+  // Without compiled rules only administrators pass (fails closed).
+  if (!rules) return refusal(decl, ADMIN);
+  for (const c of checks(decl, keyValues, rules)) {
     if (c.rule.allows && !c.rule.allows(caller, c.parent, c.args)) return refusal(decl, c.rule);
   }
   return null;
 }
 
 /** The refusal for a payload record (rules that decide on what was read), or null. */
-export function refusedPayload(rules: RuleLookup, decl: DeclaredSubscription, caller: Identity, keyValues: unknown[], record: object | null): Error | null {
+export function refusedPayload(decl: DeclaredSubscription, caller: Identity, keyValues: unknown[], record: object | null, rules: RuleLookup | undefined): Error | null {
   if (record === null || (caller.kind === 'caller' && caller.admin)) return null;
-  for (const c of checks(rules, decl, keyValues)) {
+  if (!rules) return refusal(decl, ADMIN);
+  for (const c of checks(decl, keyValues, rules)) {
     if (c.result && c.rule.allowsResult && !c.rule.allowsResult(caller, record as Record<string, unknown>)) return refusal(decl, c.rule);
   }
   return null;

@@ -44,7 +44,7 @@ import { checkArguments } from '../graphql/plugins/argumentCheck.js';
 import { DEFAULT_LIMITS, operationWeight, queryLimits, type QueryLimits } from '../graphql/plugins/queryLimits.js';
 import { cursorReader } from '../connections/connection.js';
 import { OperationMetrics } from '../dynamo/metrics.js';
-import { DEFAULT_RULES, refusedSubscription, type RuleLookup } from './access.js';
+import { refusedSubscription } from './access.js';
 import type { DeclaredSubscription } from './declared.js';
 import { collectionTopic, itemTopic } from './events.js';
 import type { ChangeHub, SharedEvent, Subscriber } from './hub.js';
@@ -76,8 +76,6 @@ export interface EngineOptions {
   production: boolean;
   /** Events waiting per subscription before it counts as too slow (default 1000). */
   maxQueued?: number;
-  /** The authorization rules (default: src/auth/rules.ts). */
-  rules?: RuleLookup;
 }
 
 export interface EngineStats {
@@ -93,17 +91,11 @@ const DOCUMENTS = 500;
 
 const coded = (message: string, code: string, extra: Record<string, unknown> = {}) => new GraphQLError(message, { extensions: { code, ...extra } });
 
-/**
- * The identity's class: every field of it but `subject` (kept for logs,
- * never read by rules), sets and maps in a stable order. Subscribers alike
- * in it pass the same rules, so they share one result per event.
- */
-export function identityClass(who: Identity): string {
-  if (who.kind === 'anonymous') return 'anonymous';
-  const stable = (v: unknown): unknown =>
-    v instanceof Set ? [...v].map(String).sort() : v instanceof Map ? [...v.entries()].map(([k, x]) => [String(k), stable(x)]).sort() : v;
-  return JSON.stringify(Object.keys(who).filter((k) => k !== 'subject').sort().map((k) => [k, stable((who as unknown as Record<string, unknown>)[k])]));
-}
+/** The identity's fields the rules read: subscribers alike in these get the same result. */
+const identityClass = (who: Identity) =>
+  who.kind === 'anonymous'
+    ? 'anonymous'
+    : `${who.admin ? 'admin' : ''}|${[...who.owns].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([type, id]) => `${type}=${id}`).join('|')}`;
 
 export class SubscriptionEngine {
   private readonly byField: Map<string, DeclaredSubscription>;
@@ -161,7 +153,7 @@ export class SubscriptionEngine {
     const args = getArgumentValues(field, node, variables);
     const key = keyValuesOf(decl, args);
     if (this.o.deps.authRequired) {
-      const refused = refusedSubscription(this.o.rules ?? DEFAULT_RULES, decl, caller, key);
+      const refused = refusedSubscription(decl, caller, key, this.o.deps.rules);
       if (refused) return [refused as GraphQLError];
     }
     const id = key.map(String).join('#');

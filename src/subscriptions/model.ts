@@ -1,8 +1,7 @@
 /**
  * The model as subscriptions see it: a narrow port, so that nothing here
- * depends on how the model is declared. `modelFromEntities` builds it from
- * the declared entities (src/model/entities.ts); a model engine gives its
- * own.
+ * depends on how the model is declared. `modelFromPlan` builds it from the
+ * compiled model (src/plan/).
  *
  * In: stored keys and items (as the table's stream carries them).
  * Out: which object an item is, which connections it is a member of, and
@@ -13,12 +12,11 @@
  * write that created the item.
  */
 import type { Item } from '../dynamo/batchGet.js';
-import { idFrom } from '../dynamo/keys.js';
 import { startKeyOf } from '../dynamo/collection.js';
 import { encodeCursor } from '../connections/connection.js';
 import { encodeMergedCursor, positionOf } from '../connections/mergedPage.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
-import { entities as declaredEntities, type Entity } from '../model/entities.js';
+import type { Plan } from '../plan/plan.js';
 
 /** An object: its GraphQL type and its id. */
 export interface ItemRef {
@@ -48,63 +46,55 @@ export interface ChangeModel {
   hasConnection(connection: string): boolean;
 }
 
-export function modelFromEntities(entities: readonly Entity[] = declaredEntities): ChangeModel {
-  const byType = new Map(entities.map((e) => [e.typeName as string, e]));
-  const byConnection = new Map(entities.map((e) => [`${e.typeName}.${e.connection.field}`, e]));
-
+/**
+ * The change model of a compiled model (src/plan/): an item is an object's
+ * own item when a top-level item type's key templates read its keys; a child is a
+ * member of its parent's @children connection; an edge is a member of both
+ * directions' @edges connections (the inverse side's parent is the node of
+ * the base side: its id is in the edge's SK, the child's in its PK).
+ */
+export function modelFromPlan(plan: Plan): ChangeModel {
+  // An object's own item: top-level types (a child is a member of its parent's connection instead).
+  const items = [...plan.items.values()].filter((item) => item.type.parent === null);
+  const relations = [...plan.relations.values()];
   const itemOf = (keys: Item): ItemRef | null => {
-    for (const e of entities) {
-      const id = idFrom(e.kind, keys.PK);
-      if (id !== null && keys.SK === e.key(id).SK) return { type: e.typeName, id };
+    for (const item of items) {
+      const ids = item.ids(keys);
+      if (ids) return { type: item.name, id: ids.id };
     }
     return null;
   };
-
   const membershipsOf = (keys: Item): Membership[] => {
     const out: Membership[] = [];
-    for (const e of entities) {
-      const connection = `${e.typeName}.${e.connection.field}`;
-      if (e.edgeOther) {
-        // A many-to-many edge: the other side's key in `keyAttr`, this side's in the other key attribute.
-        const other = e.edgeOther.entity();
-        const own = e.edgeOther.keyAttr === 'PK' ? 'SK' : 'PK';
-        const parentId = idFrom(e.kind, keys[own]);
-        const childId = idFrom(other.kind, keys[e.edgeOther.keyAttr]);
-        if (parentId !== null && childId !== null) out.push({ connection, parentId, childId });
+    for (const r of relations) {
+      const { relation, owner, node } = r;
+      if (relation.kind === 'children') {
+        const ids = node.ids(keys);
+        if (ids?.parentId) out.push({ connection: r.path, parentId: ids.parentId, childId: ids.id });
         continue;
       }
-      // A child in the parent's item collection.
-      const parentId = idFrom(e.kind, keys.PK);
-      if (parentId === null) continue;
-      const { prefix, pkAttr } = e.connection.collection(parentId);
-      const sk = keys.SK;
-      if (pkAttr !== 'PK' || typeof sk !== 'string' || !prefix || !sk.startsWith(prefix)) continue;
-      const childId = sk.slice(prefix.length);
-      if (childId.length > 0 && !childId.includes('#')) out.push({ connection, parentId, childId });
+      const [ownerAttr, nodeAttr] = relation.direction === 'base' ? (['PK', 'SK'] as const) : (['SK', 'PK'] as const);
+      const parentId = owner.type.pk.match(keys[ownerAttr])?.id;
+      const childId = node.type.pk.match(keys[nodeAttr])?.id;
+      if (parentId !== undefined && childId !== undefined) out.push({ connection: r.path, parentId, childId });
     }
     return out;
   };
-
   return {
     itemOf,
     membershipsOf,
-    record(type, item) {
-      const e = byType.get(type);
-      if (!e) throw new Error(`Invariant violation: no entity for type ${type}`);
-      return e.map(item);
-    },
+    record: (type, item) => plan.item(type).map(item),
     edge(connection, parentId, item, cursors) {
-      const e = byConnection.get(connection);
-      if (!e) throw new Error(`Invariant violation: no connection ${connection}`);
-      const edge = e.connection.edge(item) as { node: unknown };
-      const merged = e.connection.unsharded?.(parentId);
-      const collection = e.connection.collection(parentId);
+      const r = plan.relation(connection);
+      const edge = r.edge(item);
+      const merged = r.unsharded?.(parentId);
+      const collection = r.collection(parentId);
       const cursor = merged
         ? encodeMergedCursor(cursors, merged, positionOf(merged, item))
         : encodeCursor(cursors, collection, startKeyOf(collection, item));
       return { ...edge, cursor };
     },
-    rootField: (type) => byType.get(type)?.rootField ?? null,
-    hasConnection: (connection) => byConnection.has(connection),
+    rootField: (type) => plan.gets.find((g) => g.type === type)?.field ?? null,
+    hasConnection: (connection) => plan.relations.has(connection),
   };
 }

@@ -12,7 +12,7 @@
  */
 import type { GraphQLFieldResolver } from 'graphql';
 import type { Context } from '../graphql/context.js';
-import { DEFAULT_RULES, refusedPayload, refusedSubscription, type RuleLookup } from './access.js';
+import { refusedPayload, refusedSubscription } from './access.js';
 import type { DeclaredSubscription } from './declared.js';
 import type { ChangeEvent } from './events.js';
 import type { ChangeModel } from './model.js';
@@ -21,14 +21,14 @@ type Resolver = GraphQLFieldResolver<ChangeEvent, Context, Record<string, unknow
 
 export const keyValuesOf = (decl: DeclaredSubscription, args: Record<string, unknown>): unknown[] => decl.args.map((a) => args[a]);
 
-export function payloadResolver(decl: DeclaredSubscription, model: ChangeModel, rules: RuleLookup = DEFAULT_RULES): Resolver {
+export function payloadResolver(decl: DeclaredSubscription, model: ChangeModel): Resolver {
   return (event, args, ctx) => {
     const key = keyValuesOf(decl, args);
-    const refused = ctx.authRequired ? refusedSubscription(rules, decl, ctx.identity, key) : null;
+    const refused = ctx.authRequired ? refusedSubscription(decl, ctx.identity, key, ctx.rules) : null;
     if (refused) throw refused;
     if (decl.kind === 'item') {
       const record = event.image ? model.record(decl.type, event.image) : null;
-      const hidden = ctx.authRequired ? refusedPayload(rules, decl, ctx.identity, key, record) : null;
+      const hidden = ctx.authRequired ? refusedPayload(decl, ctx.identity, key, record, ctx.rules) : null;
       if (hidden) throw hidden;
       return record;
     }
@@ -42,6 +42,6 @@ export function payloadResolver(decl: DeclaredSubscription, model: ChangeModel, 
   };
 }
 
-export function subscriptionResolvers(declared: readonly DeclaredSubscription[], model: ChangeModel, rules: RuleLookup = DEFAULT_RULES) {
-  return Object.fromEntries(declared.map((d) => [d.field, { resolve: payloadResolver(d, model, rules) }]));
+export function subscriptionResolvers(declared: readonly DeclaredSubscription[], model: ChangeModel) {
+  return Object.fromEntries(declared.map((d) => [d.field, { resolve: payloadResolver(d, model) }]));
 }

@@ -6,20 +6,20 @@
  */
 import { buildASTSchema, type DocumentNode } from 'graphql';
 import { declaredSubscriptions, type DeclaredSubscription } from './declared.js';
-import { modelFromEntities, type ChangeModel } from './model.js';
+import { modelFromPlan, type ChangeModel } from './model.js';
+import { compilePlan } from '../plan/plan.js';
+import { loadModel } from '../declaration/loadModel.js';
 import { subscriptionResolvers } from './resolvers.js';
-import { DEFAULT_RULES, type RuleLookup } from './access.js';
 
-/** The model of today's declared entities (src/model/entities.ts). */
-export const defaultChangeModel: ChangeModel = modelFromEntities();
+/** The change model of the default model (schema.graphql). */
+export const defaultChangeModel: ChangeModel = modelFromPlan(compilePlan(loadModel()));
 
 export function withSubscriptions<R extends object>(
   typeDefs: DocumentNode,
   resolvers: R,
   model: ChangeModel = defaultChangeModel,
-  rules: RuleLookup = DEFAULT_RULES,
 ): { resolvers: R; declared: DeclaredSubscription[] } {
   const declared = declaredSubscriptions(buildASTSchema(typeDefs), model);
   if (declared.length === 0) return { resolvers, declared };
-  return { resolvers: { ...resolvers, Subscription: subscriptionResolvers(declared, model, rules) }, declared };
+  return { resolvers: { ...resolvers, Subscription: subscriptionResolvers(declared, model) }, declared };
 }

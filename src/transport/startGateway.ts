@@ -16,15 +16,19 @@ import { startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { describeLayout, ensureTable } from '../dynamo/table.js';
 import { loadDemoData } from '../model/demoData.js';
 import { createHttpHandler } from './httpHandler.js';
+import { createExplorer } from './explorer.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
+import { loadModel } from '../declaration/loadModel.js';
 import { startStreamProcessing, type StreamProcessing } from '../stream/worker.js';
 import { devSigningKey, startIssuer, type Issuer } from '../auth/devIssuer.js';
+import { loadTelemetry } from '../telemetry/telemetry.js';
 import { memoryBus, type ChangeBus } from '../subscriptions/bus.js';
 import { redisBus } from '../subscriptions/redisBus.js';
 import { ChangeHub } from '../subscriptions/hub.js';
 import { SubscriptionEngine } from '../subscriptions/engine.js';
 import { attachSubscriptions, type SubscriptionServer } from './subscriptionServer.js';
+import { modelFromPlan } from '../subscriptions/model.js';
 
 export interface Gateway {
   url: string;
@@ -41,6 +45,8 @@ export async function startGateway(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
 ): Promise<Gateway> {
+  // A model that cannot be served is refused before DynamoDB Local or a port is touched.
+  loadModel(config.schemaFile);
   let local: LocalDynamo | null = null;
   if (config.endpoint.kind === 'embedded' && config.production) {
     // The embedded DynamoDB Local keeps data in memory and checks no credentials: never a production table.
@@ -54,8 +60,19 @@ export async function startGateway(
   }
   const embeddedUrl = local?.endpoint;
   const endpoint = endpointLabel(clientOptions(config, embeddedUrl));
-  const { dynamo, server: apollo, deps, auth, subscriptionSchema } = createGatewayParts(config, { logger, embeddedUrl });
-  const { schema, declared } = subscriptionSchema();
+  // Loaded (and the SDK imported) only when an OTEL_* variable is set.
+  const telemetry = await loadTelemetry(config.telemetry, logger);
+  let parts: ReturnType<typeof createGatewayParts>;
+  try {
+    parts = createGatewayParts(config, { logger, embeddedUrl, telemetry });
+  } catch (err) {
+    // A setting that cannot be used (TRUSTED_DOCUMENTS' manifest): leave nothing running.
+    await local?.stop();
+    throw err;
+  }
+  const { dynamo, server: apollo, deps, auth, trusted, subscriptionSchema } = parts;
+  const { schema, declared, plan } = subscriptionSchema();
+  const changeModel = modelFromPlan(plan);
   const { redisUrl } = config.subscriptions;
   const bus: ChangeBus = redisUrl
     ? redisBus({ url: redisUrl, tableName: config.tableName, onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') })
@@ -96,7 +113,7 @@ export async function startGateway(
     if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName) }, 'loaded demo data');
     // After the demo data: its records are read afterwards, not competing with its writes at start-up.
     const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
-    stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger, changes: bus, published });
+    stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger, telemetry, changes: bus, published, changeModel });
     deps.fanOut = stream.fanOut;
 
     await apollo.start();
@@ -109,9 +126,12 @@ export async function startGateway(
         healthDetails: () => ({ table: { lacks }, stream: stream!.details(), subscriptions: changeDetails() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,
+        ...(config.production ? {} : { explorer: createExplorer() }),
+        trusted,
       }),
       config.http,
     );
+    telemetry?.watchConnections(http);
     subscriptions = attachSubscriptions(http, {
       engine,
       identify: (authorization) => auth.identify(authorization),
@@ -132,6 +152,7 @@ export async function startGateway(
     await devIssuer?.stop();
     dynamo.raw.destroy();
     await local?.stop();
+    await telemetry?.shutdown().catch(() => {});
     throw err;
   }
   const { port } = http.address() as AddressInfo;
@@ -158,6 +179,8 @@ export async function startGateway(
       dynamo.raw.destroy();
       await devIssuer?.stop();
       await local?.stop();
+      // Last: exports what the drained requests recorded.
+      await telemetry?.shutdown().catch((err: unknown) => logger.warn({ err }, 'could not export telemetry'));
     },
   };
 }

@@ -172,7 +172,8 @@ async function update(store: Store, id: string, what: string, requested: Change,
   const key = field.key(id);
   const stream = store.fanOut === 'stream';
   // No copied value in the input: nothing to compare or propagate, the entity alone in one UpdateItem.
-  if (value === undefined) return updateEntity(store, key, what, requested);
+  // An input that sets nothing (`input: {}`) changes nothing: the entity as it is.
+  if (value === undefined) return isEmpty(requested) ? current(store, key, what) : updateEntity(store, key, what, requested);
   const entity = await current(store, key, what);
   const change = effective(entity, requested, field, stream);
   if (stream) return isEmpty(change) ? entity : updateEntity(store, key, what, change);

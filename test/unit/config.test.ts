@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { resolve } from 'node:path';
+import { DEFAULT_SCHEMA_FILE } from '../../src/declaration/loadModel.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 
 describe('loadConfig', () => {
@@ -33,6 +35,7 @@ describe('loadConfig defaults', () => {
       port: 4000,
       host: '0.0.0.0',
       tableName: 'AppTable',
+      schemaFile: DEFAULT_SCHEMA_FILE,
       endpoint: { kind: 'embedded' },
       region: undefined,
       production: false,
@@ -65,6 +68,7 @@ describe('loadConfig defaults', () => {
       PORT: '8080',
       HOST: '127.0.0.1',
       TABLE_NAME: 'Prod.Table-1',
+      SCHEMA_FILE: 'examples/model.graphql',
       DYNAMODB_ENDPOINT: 'http://dynamodb:8000',
       AWS_REGION: 'eu-west-1',
       NODE_ENV: 'production',
@@ -93,6 +97,7 @@ describe('loadConfig defaults', () => {
       port: 8080,
       host: '127.0.0.1',
       tableName: 'Prod.Table-1',
+      schemaFile: resolve('examples/model.graphql'),
       endpoint: { kind: 'url', url: 'http://dynamodb:8000' },
       region: 'eu-west-1',
       production: true,
@@ -336,9 +341,9 @@ describe('auth configuration', () => {
       audience: ['client1', 'client2'],
       jwksUrl: undefined,
       rolesClaim: 'groups',
-      studentClaim: 'student_id',
-      customerClaim: 'customer_id',
+      claims: {},
       clockToleranceSeconds: 5,
+      maxTokenLifetimeSeconds: 86_400,
       jwksCooldownSeconds: 30,
       devIssuer: undefined,
     });
@@ -350,16 +355,23 @@ describe('auth configuration', () => {
         AUTH_STUDENT_CLAIM: 'custom:student_id',
         AUTH_CUSTOMER_CLAIM: 'custom:customer_id',
         AUTH_CLOCK_TOLERANCE_SECONDS: '10',
+        AUTH_MAX_TOKEN_LIFETIME_SECONDS: '3600',
         AUTH_JWKS_COOLDOWN_SECONDS: '60',
       }).auth,
     ).toMatchObject({
       jwksUrl: 'https://idp.example.com/keys',
       rolesClaim: 'cognito:groups',
-      studentClaim: 'custom:student_id',
-      customerClaim: 'custom:customer_id',
+      claims: { AUTH_CUSTOMER_CLAIM: 'custom:customer_id', AUTH_STUDENT_CLAIM: 'custom:student_id' },
       clockToleranceSeconds: 10,
+      maxTokenLifetimeSeconds: 3600,
       jwksCooldownSeconds: 60,
     });
+  });
+
+  it('keeps every AUTH_<NAME>_CLAIM set, by variable name, for the claims a model\'s @owner settings rename', () => {
+    const base = { AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a' };
+    const auth = loadConfig({ ...base, AUTH_TEAM_CLAIM: ' team_id ', AUTH_EMPTY_CLAIM: '', TEAM_CLAIM: 'x', AUTH_ROLES_CLAIM: 'roles' }).auth;
+    expect(auth).toMatchObject({ rolesClaim: 'roles', claims: { AUTH_TEAM_CLAIM: 'team_id' } });
   });
 
   it('needs an issuer and an audience for oidc, and https outside 127.0.0.1 in production', () => {
@@ -368,6 +380,7 @@ describe('auth configuration', () => {
     expect(() => loadConfig({ ...prod, AUTH_MODE: 'oidc', AUTH_ISSUER: 'http://idp.example.com', AUTH_AUDIENCE: 'a' })).toThrow(/AUTH_ISSUER must be an https URL/);
     expect(() => loadConfig({ AUTH_MODE: 'saml' })).toThrow(/AUTH_MODE must be one of oidc, off/);
     expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a', AUTH_ROLES_CLAIM: 'two words' })).toThrow(/AUTH_ROLES_CLAIM/);
+    expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a', AUTH_TEAM_CLAIM: 'two words' })).toThrow(/AUTH_TEAM_CLAIM must be a claim name/);
   });
 
   it('offers a development issuer on 127.0.0.1, never in production', () => {

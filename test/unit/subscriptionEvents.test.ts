@@ -143,15 +143,3 @@ describe('REDIS_URL', () => {
     expect(() => loadConfig({ REDIS_URL: 'localhost:6379' })).toThrow(/REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/);
   });
 });
-
-describe('identityClass', () => {
-  it('tells callers apart by what the rules read, never by the token subject', async () => {
-    const { identityClass } = await import('../../src/subscriptions/engine.js');
-    const caller = (over: Record<string, unknown>) =>
-      ({ kind: 'caller', subject: 'a', roles: new Set(['x', 'y']), admin: false, studentId: 's1', customerId: undefined, ...over }) as never;
-    expect(identityClass(caller({ subject: 'b', roles: new Set(['y', 'x']) }))).toBe(identityClass(caller({})));
-    expect(identityClass(caller({ studentId: 's2' }))).not.toBe(identityClass(caller({})));
-    expect(identityClass(caller({ admin: true }))).not.toBe(identityClass(caller({})));
-    expect(identityClass({ kind: 'anonymous' })).toBe('anonymous');
-  });
-});

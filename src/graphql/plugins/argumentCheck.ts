@@ -35,15 +35,36 @@ import {
   type GraphQLSchema,
   type ValueNode,
 } from 'graphql';
-import { connectionCollections, entities } from '../../model/entities.js';
 import { badUserInput } from '../errors.js';
 import type { Context } from '../context.js';
 import { readCursorPayload, type CursorReader } from '../../connections/connection.js';
 import { validateConnectionArgs, validateId } from '../../connections/args.js';
-import { cursorBinding } from '../../connections/filterArgs.js';
+import { compilePlan, type Plan } from '../../plan/plan.js';
+import { loadModel } from '../../declaration/loadModel.js';
+import { compileBindings, type CursorBinding } from '../../plan/bindings.js';
 import { total } from '../../writes/input.js';
 
-const ID_ARGUMENTS = ['id', ...entities.map((e) => e.idArgument)];
+/** What the checks need of the model: which connections bind cursors to arguments, and each connection's partition. */
+interface ModelRules {
+  binding: (connection: string) => CursorBinding;
+  partition: (connection: string, parentId: string) => string | undefined;
+}
+
+let defaults: ModelRules | undefined;
+/** The default model's rules, for callers that check a document of it without a server. */
+const defaultRules = (): ModelRules => (defaults ??= modelRules(compilePlan(loadModel())));
+
+function modelRules(plan: Plan): ModelRules {
+  return {
+    binding: compileBindings(plan),
+    partition: (connection, parentId) => plan.relations.get(connection)?.collection(parentId).pk,
+  };
+}
+
+/** The names of a field's arguments of type ID (ids of items: checked by validateId). */
+function idArgumentsOf(field: GraphQLField<unknown, unknown>): string[] {
+  return field.args.filter((a) => String(a.type).replace(/!$/, '') === 'ID').map((a) => a.name);
+}
 
 /**
  * One field of the document that takes arguments, in the order the walk
@@ -54,6 +75,8 @@ interface FieldStep {
   node: FieldNode;
   /** `Parent.field`, e.g. `Student.courses`: what cursors are bound to. */
   connection: string;
+  /** Its arguments of type ID (item ids, checked by validateId). */
+  ids: string[];
   /** Index of the enclosing field's step; -1 when the enclosing field takes no arguments (or there is none). */
   parent: number;
   /** Its arguments when no variable is among them: the same for every request. */
@@ -147,6 +170,7 @@ function planDocument(schema: GraphQLSchema, document: DocumentNode): FieldStep[
             field,
             node,
             connection: `${typeInfo.getParentType()!.name}.${field.name}`,
+            ids: idArgumentsOf(field),
             parent,
             ...((node.arguments ?? []).some((arg) => usesVariables(arg.value))
               ? { fixed: null, read: argumentReader(field, node) }
@@ -184,8 +208,8 @@ function fieldArguments(field: GraphQLField<unknown, unknown>, node: FieldNode, 
 }
 
 /** Refuses one field's arguments (BAD_USER_INPUT); `parentArgs` are those of the field enclosing it. */
-function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: Record<string, unknown> | undefined, cursors: CursorReader) {
-  for (const name of ID_ARGUMENTS) {
+function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: Record<string, unknown> | undefined, cursors: CursorReader, rules: ModelRules) {
+  for (const name of step.ids) {
     if (typeof args[name] === 'string') validateId(args[name] as string, name);
   }
   const input = args.input as { id?: unknown; total?: unknown } | undefined;
@@ -193,11 +217,11 @@ function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: 
   if (input && typeof input.total === 'number') total(input.total, 'input.total');
   const { connection } = step;
   // Prefixes, date ranges, status: refused here when bad; the form cursors are bound to otherwise.
-  const binding = cursorBinding(connection, args);
+  const binding = rules.binding(connection)(args);
   if ('first' in args || 'last' in args || 'after' in args || 'before' in args) {
     const page = validateConnectionArgs(args);
     const parentId = typeof parentArgs?.id === 'string' ? parentArgs.id : null;
-    const partition = parentId !== null ? connectionCollections[connection]?.(parentId).pk : undefined;
+    const partition = parentId !== null ? rules.partition(connection, parentId) : undefined;
     for (const [name, cursor] of [['after', page.after], ['before', page.before]] as const) {
       if (cursor === null) continue;
       const payload = readCursorPayload(cursors, connection, cursor, name);
@@ -219,7 +243,7 @@ function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: 
  * the same error, every time). The cursor codec is fixed for the server's
  * life (one plan cache per server), so a pass stays a pass.
  */
-function documentPlan(schema: GraphQLSchema, document: DocumentNode, cursors: CursorReader): DocumentPlan {
+function documentPlan(schema: GraphQLSchema, document: DocumentNode, cursors: CursorReader, rules: ModelRules): DocumentPlan {
   const steps = planDocument(schema, document);
   const checked: number[] = [];
   const fixedParentArgs = (step: FieldStep) => (step.parent < 0 ? {} : steps[step.parent]!.fixed);
@@ -227,7 +251,7 @@ function documentPlan(schema: GraphQLSchema, document: DocumentNode, cursors: Cu
     const parentArgs = fixedParentArgs(step);
     if (step.fixed && parentArgs) {
       try {
-        checkField(step, step.fixed, step.parent < 0 ? undefined : parentArgs, cursors);
+        checkField(step, step.fixed, step.parent < 0 ? undefined : parentArgs, cursors, rules);
         return;
       } catch {
         // refused every time: checked per request, in document order with the others
@@ -249,9 +273,10 @@ export function checkArguments(
   variables: Record<string, unknown>,
   cursors: CursorReader,
   plans: WeakMap<DocumentNode, DocumentPlan> = new WeakMap(),
+  rules: ModelRules = defaultRules(),
 ): void {
   let plan = plans.get(document);
-  if (!plan) plans.set(document, (plan = documentPlan(schema, document, cursors)));
+  if (!plan) plans.set(document, (plan = documentPlan(schema, document, cursors, rules)));
   if (plan.checked.length === 0) return;
   const { steps } = plan;
   // Arguments of the steps met so far this request (the fixed ones need no slot).
@@ -262,20 +287,21 @@ export function checkArguments(
   };
   for (const i of plan.checked) {
     const step = steps[i]!;
-    checkField(step, argumentsOf(i), step.parent < 0 ? undefined : argumentsOf(step.parent), cursors);
+    checkField(step, argumentsOf(i), step.parent < 0 ? undefined : argumentsOf(step.parent), cursors, rules);
   }
 }
 
 /** One per server: what passed is remembered for that server's documents and cursor keys only. */
-export function argumentCheckPlugin(): ApolloServerPlugin<Context> {
+export function argumentCheckPlugin(plan: Plan): ApolloServerPlugin<Context> {
   const plans = new WeakMap<DocumentNode, DocumentPlan>();
+  const rules = modelRules(plan);
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ document, schema, request, contextValue, operation }) {
           if (!operation) return;
           try {
-            checkArguments(schema, document, request.variables ?? {}, contextValue.cursors, plans);
+            checkArguments(schema, document, request.variables ?? {}, contextValue.cursors, plans, rules);
           } catch (err) {
             // A refused request, like a validation failure: HTTP 400 (Apollo would answer 500
             // for an error thrown from a plugin hook), the GraphQL error itself unchanged.

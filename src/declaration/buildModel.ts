@@ -1,0 +1,112 @@
+/**
+ * buildModel(): a model file's SDL → the Model, or every problem at once.
+ *
+ * Phases, each reporting what it finds (problems.ts) and going on:
+ *  1. parse the model file (syntax errors end here);
+ *  2. unknown types and redefined vocabulary (names the model may not use);
+ *  3. build the schema with the supplied directive definitions (graphql's
+ *     own SDL rules: directive placement, arguments, duplicate names);
+ *  4. item types (itemTypes.ts): key templates, placeholders, parents,
+ *     attributes, flags;
+ *  5. relations (relations.ts): @children and @edges connection fields;
+ *  6. partitions (partitions.ts): sort-key prefixes that overlap in one
+ *     partition;
+ *  7. root and mutation fields (operations.ts) and access rules.
+ */
+import { buildASTSchema, Kind, parse, type DefinitionNode, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { DIRECTIVE_DEFINITIONS, DIRECTIVE_NAMES, SUPPLIED_TYPE_NAMES } from './directives.js';
+import type { Model } from './model.js';
+import { ModelError, Problems } from './problems.js';
+import { readItemTypes } from './itemTypes.js';
+import { readRelations } from './relations.js';
+import { checkPartitions } from './partitions.js';
+import { readOperations } from './operations.js';
+
+const BUILT_IN_TYPES = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
+let supplied: DocumentNode | undefined;
+/** The supplied directive definitions, parsed once. */
+export const suppliedDefinitions = (): DocumentNode => (supplied ??= parse(DIRECTIVE_DEFINITIONS));
+
+/** The model in `sdl` (read from `source`, named in messages); throws ModelError listing every problem. */
+export function buildModel(sdl: string, source: string): Model {
+  const problems = new Problems();
+  let document: DocumentNode;
+  try {
+    document = parse(sdl);
+  } catch (error) {
+    const e = error as { message: string; locations?: { line: number }[] };
+    throw new ModelError(source, [{ where: 'syntax', message: e.message.replace(/^Syntax Error: /, ''), line: e.locations?.[0]?.line ?? null }]);
+  }
+  checkNames(document, problems);
+  if (problems.list.length > 0) throw new ModelError(source, problems.list);
+
+  const typeDefs: DocumentNode = { kind: Kind.DOCUMENT, definitions: [...suppliedDefinitions().definitions, ...document.definitions] };
+  let schema: GraphQLSchema;
+  try {
+    schema = buildASTSchema(typeDefs);
+  } catch (error) {
+    // graphql's SDL rules report every mistake in one message, one paragraph each.
+    const messages = String((error as Error).message).split('\n\n').filter(Boolean);
+    throw new ModelError(source, messages.map((message) => ({ where: 'schema', message, line: null })));
+  }
+
+  const items = readItemTypes(schema, problems);
+  const relations = readRelations(schema, items, problems);
+  checkPartitions(items, relations, problems);
+  const { queries, mutations, rootAccess } = readOperations(schema, items, relations, problems);
+  if (problems.list.length > 0) throw new ModelError(source, problems.list);
+  return { source, document, typeDefs, items, relations, queries, mutations, rootAccess };
+}
+
+/** Unknown types (with their line) and model definitions that would replace the supplied vocabulary. */
+function checkNames(document: DocumentNode, problems: Problems): void {
+  const defined = new Set<string>([...BUILT_IN_TYPES, ...SUPPLIED_TYPE_NAMES]);
+  for (const def of document.definitions) {
+    if ('name' in def && def.name && isTypeDefinition(def)) defined.add(def.name.value);
+  }
+  for (const def of document.definitions) {
+    if (def.kind === Kind.DIRECTIVE_DEFINITION && (DIRECTIVE_NAMES as readonly string[]).includes(def.name.value)) {
+      problems.add(`@${def.name.value}`, 'is supplied by the gateway; remove its definition from the model', def);
+    }
+    if (isTypeDefinition(def) && (SUPPLIED_TYPE_NAMES as readonly string[]).includes(def.name.value)) {
+      problems.add(def.name.value, 'is supplied by the gateway (directive arguments); remove it from the model', def);
+    }
+  }
+  const seen = new Set<string>();
+  const visit = (node: unknown, where: string): void => {
+    if (!node || typeof node !== 'object') return;
+    const n = node as { kind?: string; name?: { value: string }; loc?: unknown };
+    if (n.kind === Kind.NAMED_TYPE && n.name && !defined.has(n.name.value)) {
+      const key = `${where}:${n.name.value}`;
+      if (!seen.has(key)) {
+        seen.add(key);
+        problems.add(where, `unknown type ${n.name.value}`, node as never);
+      }
+      return;
+    }
+    for (const value of Object.values(node)) {
+      if (Array.isArray(value)) value.forEach((v) => visit(v, whereOf(v, where)));
+      else if (value && typeof value === 'object' && value !== n.loc) visit(value, whereOf(value, where));
+    }
+  };
+  for (const def of document.definitions) visit(def, 'name' in def && def.name ? def.name.value : 'schema');
+}
+
+function whereOf(node: unknown, parent: string): string {
+  const n = node as { kind?: string; name?: { value: string } };
+  if (n?.kind === Kind.FIELD_DEFINITION || n?.kind === Kind.INPUT_VALUE_DEFINITION) {
+    return parent.includes('.') ? parent : `${parent}.${n.name?.value}`;
+  }
+  return parent;
+}
+
+function isTypeDefinition(def: DefinitionNode): def is DefinitionNode & { name: { value: string } } {
+  return (
+    def.kind === Kind.OBJECT_TYPE_DEFINITION ||
+    def.kind === Kind.INPUT_OBJECT_TYPE_DEFINITION ||
+    def.kind === Kind.ENUM_TYPE_DEFINITION ||
+    def.kind === Kind.SCALAR_TYPE_DEFINITION ||
+    def.kind === Kind.INTERFACE_TYPE_DEFINITION ||
+    def.kind === Kind.UNION_TYPE_DEFINITION
+  );
+}

@@ -1,0 +1,138 @@
+/**
+ * The model's vocabulary: the directive definitions every model file may use
+ * without declaring them. The gateway supplies them to the model reader
+ * (readModel.ts), to the executable schema and to codegen, so a model file
+ * holds only its own types. docs/model.md explains each one with an example.
+ *
+ * Core directives (@item … @unlink) describe where items live and how the
+ * fields read and write them; the extensions below them describe what the
+ * default model needs beyond that (catalog lists, narrowed ranges, write
+ * sharding, the authorization rules, flags).
+ */
+import { SUBSCRIPTION_DIRECTIVES } from '../subscriptions/directives.js';
+
+const MODEL_DIRECTIVES = /* GraphQL */ `
+"""
+Where items of this type live. Templates: literal text with {placeholders};
+{id} is the item's own id, {<f>} for an @parent field f stands for that
+parent's id. With inverted: true the item also carries GSI1PK = its SK and
+GSI1SK = its PK, so it can be read by its sort key alone.
+"""
+directive @item(pk: String!, sk: String!, inverted: Boolean = false) on OBJECT
+
+"On a field of an @item type whose type is an @item type: the parent whose partition this item lives in."
+directive @parent on FIELD_DEFINITION
+
+"""
+One-to-many: a connection field over the child items in the parent's
+partition: begins_with(SK, <the child's literal SK prefix>), ordered by SK.
+counter: the parent attribute kept equal to the number of children.
+"""
+directive @children(counter: String) on FIELD_DEFINITION
+
+"""
+Many-to-many (adjacency list): a connection field over edge items, one per
+relationship, in the parent's partition: PK = the parent's PK, SK = the
+node's PK, GSI1PK = SK, GSI1SK = PK. The other direction is a second @edges
+field naming this one in inverseOf, read through GSI1. copy: node fields
+stored on every edge under the given attribute names, kept current after the
+node changes. counter as for @children. Fields of the connection's edge type
+other than cursor and node are attributes of the edge item.
+"""
+directive @edges(inverseOf: String, copy: [CopyField!], counter: String) on FIELD_DEFINITION
+input CopyField { field: String!, attribute: String! }
+
+"Set to the time (ISO-8601 UTC) the item or edge is first written."
+directive @createdAt on FIELD_DEFINITION
+
+"""
+Root field: one item of its type, or null. Arguments fill the key's
+placeholders by name (id for {id}; f or fId for {f}); a type with
+inverted: true is found by its sort key alone through GSI1.
+"""
+directive @get on FIELD_DEFINITION
+
+"""
+Mutations. @create takes an input object (id generated, time-ordered, when
+absent) and, for a child type, the argument named by parent; @update takes
+id and input, and changed fields reach every copy; @delete takes id and
+removes the item with its children and edges (counters follow; type names
+the item type when the field returns only its id); @link and
+@unlink take the two ids named by from and to, and @link's other arguments
+set the edge fields of the same name.
+"""
+directive @create(parent: String) on FIELD_DEFINITION
+directive @update on FIELD_DEFINITION
+directive @delete(type: String) on FIELD_DEFINITION
+directive @link(edges: String!, from: String!, to: String!) on FIELD_DEFINITION
+directive @unlink(edges: String!, from: String!, to: String!) on FIELD_DEFINITION
+
+"""
+Root connection over every item of a type, ordered by one of its text
+fields compared without case or accents, then id. Served by the sparse
+index GSI2: GSI2PK = <key>#<k> (k = fnv1a32(id) mod shards), GSI2SK =
+<sortKey>#<sortable text> U+0001 <id>; one counter item per shard
+(PK <key>#<k>, SK COUNTER, attribute count) keeps totalCount exact.
+prefixArgument names the argument that keeps only texts starting with it.
+"""
+directive @catalog(type: String!, by: String!, key: String!, sortKey: String!, prefixArgument: String, shards: Int = 8) on FIELD_DEFINITION
+
+"""
+On an @item type: the item also carries GSI2 keys, GSI2PK from the template
+pk (same placeholders as @item) and GSI2SK = <the instant in field by,
+ISO-8601 UTC with milliseconds>#<id>, so its parent's connection can be read
+by that instant (@range).
+"""
+directive @byInstant(pk: String!, by: String!) on OBJECT
+
+"""
+On a @children connection: the arguments after and before narrow it to
+after <= <the child's @byInstant field> < before, read through GSI2 in that
+order; pages are filled.
+"""
+directive @range(after: String!, before: String!) on FIELD_DEFINITION
+
+"On a connection narrowed by @range: the argument keeps only children whose field equals it (a filter)."
+directive @where(argument: String!, field: String!) repeatable on FIELD_DEFINITION
+
+"""
+On the inverse side of @edges: the connection may be write-sharded. The
+parent item's attribute count (1 to max, absent = 1) says over how many GSI1
+partitions <parent PK>#<k> its edges and counter items (<parent PK>#<k> /
+COUNTER) are spread, k = fnv1a32(the other side's id) mod count. copy names
+the attribute of each edge holding a copy of the count, so a parent reached
+through an edge is paged without reading its item.
+"""
+directive @sharded(count: String!, max: Int = 64, copy: String) on FIELD_DEFINITION
+
+"True while a rename or delete of the item is still being carried to its copies and edges."
+directive @propagating on FIELD_DEFINITION
+
+"""
+Who may read a type's fields (on a type) or a field, or run a mutation (on
+a field). OWNER: the caller owns the item of type of whose id is the
+argument named argument, or the parent's field named field (id: the item
+itself; a @parent field: that parent), or the result's field (resultField).
+"""
+directive @access(rule: AccessRule!, of: String, argument: String, field: String, resultField: String) on OBJECT | FIELD_DEFINITION
+enum AccessRule { ANYONE SIGNED_IN OWNER ADMIN }
+
+"""
+A caller owns the item of this type whose id is the value of the token's
+claim (setting names the environment variable that may rename the claim).
+"""
+directive @owner(claim: String!, setting: String) on OBJECT
+`;
+
+/** Every definition a model file may use without declaring it: the model's directives and the subscriptions' (src/subscriptions/directives.ts). */
+export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
+
+/** The directives the gateway supplies, by name (a model may not redefine them). */
+export const DIRECTIVE_NAMES = [
+  'item', 'parent', 'children', 'edges', 'createdAt', 'get', 'create', 'update', 'delete', 'link', 'unlink',
+  'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'owner', 'changes', 'collectionChanges',
+] as const;
+export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
+
+/** Names of the supporting types the definitions declare (CopyField, AccessRule). */
+export const SUPPLIED_TYPE_NAMES = ['CopyField', 'AccessRule'] as const;

@@ -1,0 +1,180 @@
+/**
+ * Phase 4: the @item types. For each: its key templates (parsed, every
+ * placeholder naming `id` or a @parent field), its parent, its stored
+ * attributes, its @propagating flags, @byInstant, @owner and @access.
+ * Relations are read in the next phase (relations.ts), so `relations` is
+ * left empty here.
+ */
+import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
+import type { Access, Attribute, ItemType, ScalarKind } from './model.js';
+import type { Problems } from './problems.js';
+import { parseTemplate, TemplateError, type KeyTemplate } from './template.js';
+import { connectionShape, directiveArgs, directivesOn, isEnum, isObject, isScalarLike, unwrap, type Field } from './schemaShape.js';
+import { readAccess } from './access.js';
+
+const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
+/** Directives that belong on connection, root or mutation fields, never on a stored field. */
+const NOT_ON_ITEM_FIELDS = ['children', 'edges', 'get', 'catalog', 'create', 'update', 'delete', 'link', 'unlink', 'range', 'where', 'sharded'];
+
+function template(source: string, where: string, problems: Problems, node: unknown): KeyTemplate | null {
+  try {
+    return parseTemplate(source);
+  } catch (error) {
+    if (error instanceof TemplateError) {
+      problems.add(where, `template "${source}" ${error.message}`, node as never);
+      return null;
+    }
+    throw error;
+  }
+}
+
+export function scalarKind(typeName: string, isEnumType: boolean): ScalarKind | null {
+  if (isEnumType) return 'enum';
+  return (['ID', 'String', 'Int', 'Float', 'Boolean', 'DateTime'] as const).find((k) => k === typeName) ?? null;
+}
+
+export function readItemTypes(schema: GraphQLSchema, problems: Problems): Map<string, ItemType> {
+  const items = new Map<string, ItemType>();
+  const objects = Object.values(schema.getTypeMap()).filter(
+    (t): t is GraphQLObjectType => isObject(t) && !t.name.startsWith('__'),
+  );
+  // First every type with @item, so parents and field types can be told apart from plain objects.
+  const declared = new Set(objects.filter((t) => directiveArgs(schema, 'item', t)).map((t) => t.name));
+  for (const type of objects) {
+    const args = directiveArgs(schema, 'item', type);
+    if (!args) {
+      for (const field of Object.values(type.getFields())) checkPlainField(schema, type, field, declared, problems);
+      continue;
+    }
+    if (ROOT_TYPES.has(type.name)) {
+      problems.add(`${type.name} @item`, 'a root type cannot be an item type', type.astNode);
+      continue;
+    }
+    const item = readItemType(schema, type, args, declared, problems);
+    if (item) items.set(item.name, item);
+  }
+  return items;
+}
+
+/** Fields of types without @item may not carry item-field directives (a root type's fields are read in operations.ts). */
+function checkPlainField(schema: GraphQLSchema, type: GraphQLObjectType, field: Field, declared: Set<string>, problems: Problems): void {
+  if (ROOT_TYPES.has(type.name)) return;
+  for (const name of directivesOn(field)) {
+    const edgeField = name === 'createdAt' && isEdgeTypeName(schema, type.name);
+    if (edgeField) continue;
+    if (['parent', 'propagating', 'createdAt', 'access', ...NOT_ON_ITEM_FIELDS].includes(name)) {
+      problems.add(`${type.name}.${field.name} @${name}`, `is on a field of ${type.name}, which is no @item type${name === 'createdAt' ? ' or edge type' : ''}`, field.astNode);
+    }
+  }
+  void declared;
+}
+
+/** Is `name` the edge type of some connection type? */
+function isEdgeTypeName(schema: GraphQLSchema, name: string): boolean {
+  return Object.values(schema.getTypeMap()).some((t) => connectionShape(t)?.edge.name === name);
+}
+
+function readItemType(
+  schema: GraphQLSchema,
+  type: GraphQLObjectType,
+  args: Record<string, unknown>,
+  declared: Set<string>,
+  problems: Problems,
+): ItemType | null {
+  const where = `${type.name} @item`;
+  const pk = template(String(args.pk), `${where}(pk)`, problems, type.astNode);
+  const sk = template(String(args.sk), `${where}(sk)`, problems, type.astNode);
+  const fields = type.getFields();
+  const id = fields.id;
+  if (!id || unwrap(id.type).named.name !== 'ID' || !unwrap(id.type).nonNull || unwrap(id.type).list) {
+    problems.add(`${type.name}.id`, 'an @item type needs a field id: ID!', id?.astNode ?? type.astNode);
+  }
+
+  let parent: ItemType['parent'] = null;
+  const fieldAccess: Record<string, Access> = {};
+  for (const field of Object.values(fields)) {
+    if (connectionShape(unwrap(field.type).named)) continue; // a relation's access is read in relations.ts
+    const access = readAccess(schema, field, `${type.name}.${field.name}`, problems);
+    if (access) fieldAccess[field.name] = access;
+  }
+  const attributes: Attribute[] = [];
+  const flags: string[] = [];
+  for (const field of Object.values(fields)) {
+    if (field.name === 'id') continue;
+    const at = `${type.name}.${field.name}`;
+    const used = directivesOn(field);
+    const { named, list } = unwrap(field.type);
+    for (const name of used) {
+      if (['get', 'catalog', 'create', 'update', 'delete', 'link', 'unlink'].includes(name)) {
+        problems.add(`${at} @${name}`, `belongs on a field of ${['get', 'catalog'].includes(name) ? 'Query' : 'Mutation'}, not of an item type`, field.astNode);
+      }
+    }
+    if (used.includes('parent')) {
+      if (list || !declared.has(named.name)) {
+        problems.add(`${at} @parent`, `the field's type ${list ? `[${named.name}]` : named.name} is not an @item type`, field.astNode);
+      } else if (parent) {
+        problems.add(`${at} @parent`, `${type.name} already has the parent field ${parent.field}`, field.astNode);
+      } else {
+        parent = { field: field.name, type: named.name };
+      }
+      continue;
+    }
+    if (connectionShape(named) || used.includes('children') || used.includes('edges')) continue; // relations.ts
+    if (isObject(named)) {
+      problems.add(at, `no directive binds this field of type ${named.name} (an @item type's object fields are @parent fields or connections)`, field.astNode);
+      continue;
+    }
+    if (!isScalarLike(named)) continue;
+    const kind = scalarKind(named.name, isEnum(named));
+    if (used.includes('propagating')) {
+      if (named.name !== 'Boolean' || list) problems.add(`${at} @propagating`, 'belongs on a Boolean field', field.astNode);
+      else flags.push(field.name);
+      continue;
+    }
+    if (used.includes('createdAt') && named.name !== 'DateTime' && named.name !== 'String') {
+      problems.add(`${at} @createdAt`, 'belongs on a DateTime or String field', field.astNode);
+    }
+    if (kind === null || list) {
+      problems.add(at, `a stored field must be a built-in scalar, DateTime or an enum${list ? ', not a list' : ''}`, field.astNode);
+      continue;
+    }
+    attributes.push({ name: field.name, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt') });
+  }
+
+  // Placeholders name id or the parent field.
+  const allowed = new Set(['id', ...(parent ? [parent.field] : [])]);
+  for (const [name, t] of [['pk', pk], ['sk', sk]] as const) {
+    for (const p of t?.placeholders ?? []) {
+      if (!allowed.has(p)) {
+        problems.add(`${where}(${name})`, `placeholder {${p}} names no field (use {id} or a @parent field${parent ? ` such as {${parent.field}}` : ''})`, type.astNode);
+      }
+    }
+  }
+  if (pk && sk && !pk.placeholders.includes('id') && !sk.placeholders.includes('id')) {
+    problems.add(where, 'neither pk nor sk holds {id}: every item of the type would have the same key', type.astNode);
+  }
+  if (parent && pk && !pk.placeholders.includes(parent.field)) {
+    problems.add(`${where}(pk)`, `a child lives in its parent's partition: pk must hold {${parent.field}}`, type.astNode);
+  }
+
+  const byInstantArgs = directiveArgs(schema, 'byInstant', type);
+  let byInstant: ItemType['byInstant'] = null;
+  if (byInstantArgs) {
+    const t = template(String(byInstantArgs.pk), `${type.name} @byInstant(pk)`, problems, type.astNode);
+    const by = String(byInstantArgs.by);
+    const attr = attributes.find((a) => a.name === by);
+    if (!attr || (attr.kind !== 'DateTime' && attr.kind !== 'String')) {
+      problems.add(`${type.name} @byInstant(by)`, `names no DateTime field of ${type.name}: ${by}`, type.astNode);
+    }
+    for (const p of t?.placeholders ?? []) {
+      if (!allowed.has(p)) problems.add(`${type.name} @byInstant(pk)`, `placeholder {${p}} names no field`, type.astNode);
+    }
+    if (t) byInstant = { pk: t, by };
+  }
+  const ownerArgs = directiveArgs(schema, 'owner', type);
+  const owner = ownerArgs ? { claim: String(ownerArgs.claim), setting: ownerArgs.setting ? String(ownerArgs.setting) : null } : null;
+  const access: Access | null = readAccess(schema, type, type.name, problems);
+
+  if (!pk || !sk) return null;
+  return { name: type.name, pk, sk, inverted: args.inverted === true, parent, attributes, flags, relations: [], byInstant, owner, access, fieldAccess };
+}

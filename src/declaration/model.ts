@@ -1,0 +1,153 @@
+/**
+ * The model: what a model file declares, checked and resolved (buildModel.ts
+ * makes it; nothing on the request path reads directives again).
+ *
+ * Terminology:
+ * - item type: an object type with @item; its items live at `pk`/`sk`.
+ * - parent: the @parent field of a child item type; the child lives in the
+ *   parent's partition, so its pk template is the parent's.
+ * - relation: a connection field of an item type, @children (the child
+ *   items in the parent's partition) or @edges (edge items, one per
+ *   relationship; `direction` says whether it reads the base table or GSI1).
+ * - attribute: a stored scalar field of an item or edge item.
+ */
+import type { DocumentNode } from 'graphql';
+import type { KeyTemplate } from './template.js';
+
+export type ScalarKind = 'ID' | 'String' | 'Int' | 'Float' | 'Boolean' | 'DateTime' | 'enum';
+
+export interface Attribute {
+  name: string;
+  kind: ScalarKind;
+  required: boolean;
+  /** @createdAt: set when the item or edge is first written. */
+  createdAt: boolean;
+}
+
+export interface ItemType {
+  name: string;
+  pk: KeyTemplate;
+  sk: KeyTemplate;
+  inverted: boolean;
+  /** The @parent field and its type, for a child item type. */
+  parent: { field: string; type: string } | null;
+  /** Stored scalar fields, `id` excluded. */
+  attributes: Attribute[];
+  /** Boolean fields marked @propagating. */
+  flags: string[];
+  /** Connection fields, in declaration order. */
+  relations: Relation[];
+  /** @byInstant: GSI2 keys by an instant field. */
+  byInstant: { pk: KeyTemplate; by: string } | null;
+  /** @owner: the claim whose value names the item its caller owns. */
+  owner: { claim: string; setting: string | null } | null;
+  /** @access on the type: the default rule of its fields. */
+  access: Access | null;
+  /** @access on single fields of the type (attributes, flags, the parent field, id), by field name. */
+  fieldAccess: Record<string, Access>;
+}
+
+export interface CopyField {
+  /** The node's field that is copied. */
+  field: string;
+  /** The edge item attribute holding the copy. */
+  attribute: string;
+}
+
+interface RelationBase {
+  /** The type the field is on, and the field. */
+  owner: string;
+  field: string;
+  /** `Owner.field`, as @link/@unlink name it. */
+  path: string;
+  /** The connection type and its edge type. */
+  connectionType: string;
+  edgeType: string;
+  /** The item type of the edges' nodes. */
+  node: string;
+  counter: string | null;
+  /** Arguments besides first/after/last/before. */
+  extraArguments: string[];
+  access: Access | null;
+}
+
+export interface ChildrenRelation extends RelationBase {
+  kind: 'children';
+  /** @range + @where: arguments that narrow the connection to GSI2 by the child's @byInstant field. */
+  range: { after: string; before: string; where: { argument: string; field: string }[] } | null;
+}
+
+export interface EdgesRelation extends RelationBase {
+  kind: 'edges';
+  /**
+   * `base`: the edges in the owner's partition (PK = owner's PK, SK = node's PK);
+   * `inverted`: the same edge items read through GSI1 from the other side (inverseOf).
+   */
+  direction: 'base' | 'inverted';
+  /** The @edges field of the other direction (`Student.courses` for `Course.students`), if declared. */
+  inverse: string | null;
+  copies: CopyField[];
+  /** Attributes of the edge item (the edge type's fields other than cursor and node). */
+  edgeAttributes: Attribute[];
+  /** @sharded, on the inverted side only. */
+  sharded: { count: string; max: number; copy: string | null } | null;
+}
+
+export type Relation = ChildrenRelation | EdgesRelation;
+
+export type AccessRule = 'ANYONE' | 'SIGNED_IN' | 'OWNER' | 'ADMIN';
+
+export interface Access {
+  rule: AccessRule;
+  /** OWNER: the owned type, and where its id comes from. */
+  of: string | null;
+  argument: string | null;
+  field: string | null;
+  resultField: string | null;
+}
+
+export interface GetField {
+  kind: 'get';
+  field: string;
+  type: string;
+  /** Placeholder of the type's keys → the argument that fills it. */
+  arguments: Record<string, string>;
+  access: Access | null;
+}
+
+export interface CatalogField {
+  kind: 'catalog';
+  field: string;
+  type: string;
+  connectionType: string;
+  by: string;
+  key: string;
+  sortKey: string;
+  prefixArgument: string | null;
+  shards: number;
+  access: Access | null;
+}
+
+export type RootField = GetField | CatalogField;
+
+export type MutationField =
+  | { kind: 'create'; field: string; type: string; input: string; parentArgument: string | null; access: Access | null }
+  | { kind: 'update'; field: string; type: string; input: string; access: Access | null }
+  | { kind: 'delete'; field: string; type: string; access: Access | null }
+  | { kind: 'link' | 'unlink'; field: string; edges: string; from: string; to: string; access: Access | null };
+
+export interface Model {
+  /** The file it was read from, for messages. */
+  source: string;
+  /** The model's own SDL (without the supplied directive definitions). */
+  document: DocumentNode;
+  /** The SDL the executable schema is built from: directive definitions plus the model. */
+  typeDefs: DocumentNode;
+  items: ReadonlyMap<string, ItemType>;
+  /** Every relation by `Owner.field`. */
+  relations: ReadonlyMap<string, Relation>;
+  queries: RootField[];
+  mutations: MutationField[];
+  /** @access on the Query and Mutation types: the default rule of their fields. */
+  rootAccess: { Query: Access | null; Mutation: Access | null };
+}

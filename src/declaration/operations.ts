@@ -1,0 +1,219 @@
+/**
+ * Phase 7: root fields (Query) and mutations. Every root field is bound by
+ * @get or @catalog, every mutation by @create, @update, @delete, @link or
+ * @unlink; their arguments must fill what the directive needs.
+ * Subscription fields are bound by the subscription directives, read
+ * elsewhere.
+ */
+import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
+import type { Access, CatalogField, GetField, ItemType, MutationField, Relation, RootField } from './model.js';
+import type { Problems } from './problems.js';
+import { connectionShape, directiveArgs, directivesOn, isInputObject, unwrap, type Field } from './schemaShape.js';
+import { checkAccess, readAccess } from './access.js';
+
+const QUERY_DIRECTIVES = ['get', 'catalog'];
+const MUTATION_DIRECTIVES = ['create', 'update', 'delete', 'link', 'unlink'];
+
+export function readOperations(
+  schema: GraphQLSchema,
+  items: ReadonlyMap<string, ItemType>,
+  relations: ReadonlyMap<string, Relation>,
+  problems: Problems,
+): { queries: RootField[]; mutations: MutationField[]; rootAccess: { Query: Access | null; Mutation: Access | null } } {
+  const queries: RootField[] = [];
+  const mutations: MutationField[] = [];
+  const query = schema.getQueryType();
+  const rootAccess = { Query: query ? readAccess(schema, query, 'Query', problems) : null, Mutation: null as Access | null };
+  for (const field of Object.values(query?.getFields() ?? {})) {
+    const root = readRootField(schema, field, items, problems);
+    if (root) queries.push(root);
+  }
+  const mutation = schema.getMutationType();
+  if (mutation) rootAccess.Mutation = readAccess(schema, mutation, 'Mutation', problems);
+  for (const field of Object.values(mutation?.getFields() ?? {})) {
+    const m = readMutation(schema, field, items, relations, problems);
+    if (m) mutations.push(m);
+  }
+  for (const root of [query, mutation, schema.getSubscriptionType()]) {
+    if (!root) continue;
+    const allowed = root === query ? QUERY_DIRECTIVES : root === mutation ? MUTATION_DIRECTIVES : [];
+    for (const field of Object.values(root.getFields())) {
+      for (const d of directivesOn(field)) {
+        if ([...QUERY_DIRECTIVES, ...MUTATION_DIRECTIVES].includes(d) && !allowed.includes(d)) {
+          problems.add(`${root.name}.${field.name} @${d}`, `belongs on a field of ${QUERY_DIRECTIVES.includes(d) ? 'Query' : 'Mutation'}`, field.astNode);
+        }
+      }
+    }
+  }
+  checkAccess(items, problems);
+  return { queries, mutations, rootAccess };
+}
+
+function only(field: Field, names: string[], at: string, problems: Problems): string | null {
+  const used = directivesOn(field).filter((d) => names.includes(d));
+  if (used.length === 0) {
+    problems.add(at, `no directive binds this field: add one of ${names.map((n) => `@${n}`).join(', ')}`, field.astNode);
+    return null;
+  }
+  if (used.length > 1) {
+    problems.add(at, `has more than one of ${used.map((n) => `@${n}`).join(', ')}`, field.astNode);
+    return null;
+  }
+  return used[0];
+}
+
+function readRootField(schema: GraphQLSchema, field: Field, items: ReadonlyMap<string, ItemType>, problems: Problems): RootField | null {
+  const at = `Query.${field.name}`;
+  const directive = only(field, QUERY_DIRECTIVES, at, problems);
+  if (!directive) return null;
+  const access = readAccess(schema, field, at, problems);
+  const argNames = field.args.map((a) => a.name);
+  if (directive === 'get') {
+    const { named, list } = unwrap(field.type);
+    const item = items.get(named.name);
+    if (!item || list) {
+      problems.add(`${at} @get`, `returns ${named.name}${list ? ' as a list' : ''}; @get returns one @item type`, field.astNode);
+      return null;
+    }
+    // The keys it reads: the sort key alone (GSI1) for an inverted type, else both.
+    const needed = item.inverted ? item.sk.placeholders : [...item.pk.placeholders, ...item.sk.placeholders];
+    const args: Record<string, string> = {};
+    for (const placeholder of new Set(needed)) {
+      const candidates = placeholder === 'id' ? ['id'] : [placeholder, `${placeholder}Id`];
+      const arg = candidates.find((c) => argNames.includes(c));
+      if (!arg) problems.add(`${at} @get`, `no argument fills {${placeholder}} of ${item.name}'s key (expected ${candidates.join(' or ')})`, field.astNode);
+      else args[placeholder] = arg;
+    }
+    for (const a of argNames) {
+      if (!Object.values(args).includes(a)) problems.add(`${at}(${a})`, `fills no placeholder of ${item.name}'s key`, field.astNode);
+    }
+    const get: GetField = { kind: 'get', field: field.name, type: item.name, arguments: args, access };
+    return get;
+  }
+  const args = directiveArgs(schema, 'catalog', field) ?? {};
+  const item = items.get(String(args.type));
+  const shape = connectionShape(unwrap(field.type).named);
+  if (!item) {
+    problems.add(`${at} @catalog(type)`, `names no @item type: ${String(args.type)}`, field.astNode);
+    return null;
+  }
+  if (!shape || shape.node.name !== item.name) {
+    problems.add(`${at} @catalog`, `returns ${unwrap(field.type).named.name}, which is no connection of ${item.name}`, field.astNode);
+    return null;
+  }
+  const by = String(args.by);
+  const attr = item.attributes.find((a) => a.name === by);
+  if (!attr || attr.kind !== 'String') problems.add(`${at} @catalog(by)`, `names no String field of ${item.name}: ${by}`, field.astNode);
+  const prefixArgument = typeof args.prefixArgument === 'string' ? args.prefixArgument : null;
+  if (prefixArgument && !argNames.includes(prefixArgument)) problems.add(`${at} @catalog(prefixArgument)`, `names no argument of the field: ${prefixArgument}`, field.astNode);
+  const shards = Number(args.shards);
+  if (!Number.isInteger(shards) || shards < 1 || shards > 64) problems.add(`${at} @catalog(shards)`, `must be a whole number 1–64 (got ${String(args.shards)})`, field.astNode);
+  const catalog: CatalogField = {
+    kind: 'catalog',
+    field: field.name,
+    type: item.name,
+    connectionType: unwrap(field.type).named.name,
+    by,
+    key: String(args.key),
+    sortKey: String(args.sortKey),
+    prefixArgument,
+    shards,
+    access,
+  };
+  return catalog;
+}
+
+function argType(field: Field, name: string) {
+  const arg = field.args.find((a) => a.name === name);
+  return arg ? unwrap(arg.type) : null;
+}
+
+function readMutation(
+  schema: GraphQLSchema,
+  field: Field,
+  items: ReadonlyMap<string, ItemType>,
+  relations: ReadonlyMap<string, Relation>,
+  problems: Problems,
+): MutationField | null {
+  const at = `Mutation.${field.name}`;
+  const directive = only(field, MUTATION_DIRECTIVES, at, problems);
+  if (!directive) return null;
+  const access = readAccess(schema, field, at, problems);
+  const where = `${at} @${directive}`;
+  const returned = unwrap(field.type).named.name;
+  const needId = () => {
+    const id = argType(field, 'id');
+    if (!id || id.named.name !== 'ID' || !id.nonNull) problems.add(where, 'takes the argument id: ID!', field.astNode);
+  };
+  const needInput = (): string | null => {
+    const input = argType(field, 'input');
+    if (!input || !isInputObject(input.named)) {
+      problems.add(where, 'takes the argument input of an input object type', field.astNode);
+      return null;
+    }
+    return input.named.name;
+  };
+  if (directive === 'create' || directive === 'update') {
+    const item = items.get(returned);
+    if (!item) {
+      problems.add(where, `returns ${returned}, which is no @item type`, field.astNode);
+      return null;
+    }
+    const input = needInput();
+    if (input) checkInput(schema, input, item, directive, problems);
+    if (directive === 'update') {
+      needId();
+      return { kind: 'update', field: field.name, type: item.name, input: input ?? '', access };
+    }
+    const parentArgument = (directiveArgs(schema, 'create', field) ?? {}).parent;
+    const parentArg = typeof parentArgument === 'string' ? parentArgument : null;
+    if (item.parent && parentArg === null) problems.add(where, `${item.name} is a child of ${item.parent.type}: name the argument holding its id in parent`, field.astNode);
+    if (!item.parent && parentArg !== null) problems.add(`${where}(parent)`, `${item.name} has no @parent field`, field.astNode);
+    if (parentArg !== null && !argType(field, parentArg)) problems.add(`${where}(parent)`, `names no argument of the field: ${parentArg}`, field.astNode);
+    return { kind: 'create', field: field.name, type: item.name, input: input ?? '', parentArgument: parentArg, access };
+  }
+  if (directive === 'delete') {
+    needId();
+    const args = directiveArgs(schema, 'delete', field) ?? {};
+    const named = typeof args.type === 'string' ? args.type : returned;
+    const item = items.get(named);
+    if (!item) {
+      problems.add(where, `deletes ${named}, which is no @item type (return the type, or name it in @delete(type))`, field.astNode);
+      return null;
+    }
+    return { kind: 'delete', field: field.name, type: item.name, access };
+  }
+  const args = directiveArgs(schema, directive, field) ?? {};
+  const path = String(args.edges);
+  const relation = relations.get(path);
+  if (!relation || relation.kind !== 'edges') {
+    problems.add(`${where}(edges)`, `names no @edges field: ${path} (write Type.field)`, field.astNode);
+    return null;
+  }
+  const from = String(args.from);
+  const to = String(args.to);
+  for (const name of [from, to]) {
+    const t = argType(field, name);
+    if (!t || t.named.name !== 'ID') problems.add(where, `names the argument ${name}, which the field does not take as ID`, field.astNode);
+  }
+  if (directive === 'link') {
+    const edgeFields = new Set(relation.edgeAttributes.map((a) => a.name));
+    for (const a of field.args) {
+      if (a.name !== from && a.name !== to && !edgeFields.has(a.name)) problems.add(`${at}(${a.name})`, `is no edge field of ${relation.edgeType}`, field.astNode);
+    }
+  }
+  return { kind: directive as "link" | "unlink", field: field.name, edges: path, from, to, access };
+}
+
+/** The fields of a create/update input are id (create only) or stored fields of the type, or a @sharded count. */
+function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, directive: 'create' | 'update', problems: Problems): void {
+  const input = schema.getType(inputName) as unknown as GraphQLObjectType;
+  const counts = new Set(item.relations.flatMap((r) => (r.kind === 'edges' && r.sharded ? [r.sharded.count] : [])));
+  for (const f of Object.values(input.getFields())) {
+    if (f.name === 'id' && directive === 'create') continue;
+    if (directive === 'create' && counts.has(f.name)) continue;
+    if (!item.attributes.some((a) => a.name === f.name && !a.createdAt)) {
+      problems.add(`${inputName}.${f.name}`, `is no stored field of ${item.name} that a ${directive} may set`, f.astNode);
+    }
+  }
+}

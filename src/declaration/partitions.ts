@@ -1,0 +1,62 @@
+/**
+ * Phase 6: what shares a partition must be told apart by its sort key.
+ *
+ * In the base table a partition (a pk template, placeholders aside) holds
+ * the items of every type with that pk, and the edge items of @edges fields
+ * of those types (SK = the node's PK). In GSI1 a partition holds inverted
+ * items (GSI1PK = their SK) and edge items (GSI1PK = the node's PK). Two
+ * members whose sort-key prefixes overlap (one begins with the other)
+ * would be read by each other's begins_with: the model is refused.
+ */
+import type { ItemType, Relation } from './model.js';
+import type { Problems } from './problems.js';
+import { prefixesOverlap, type KeyTemplate } from './template.js';
+
+interface Member {
+  what: string;
+  /** The literal sort-key prefix, and whether it is the whole sort key (no placeholder). */
+  prefix: string;
+  exact: boolean;
+}
+
+/** A template with its placeholders blanked: the partitions it can name. */
+const shape = (t: KeyTemplate) => t.parts.map((p) => ('literal' in p ? p.literal : '{}')).join('');
+const member = (what: string, sk: KeyTemplate): Member => ({ what, prefix: sk.prefix, exact: sk.placeholders.length === 0 });
+
+function overlaps(a: Member, b: Member): boolean {
+  if (a.exact && b.exact) return a.prefix === b.prefix;
+  if (a.exact) return a.prefix.startsWith(b.prefix);
+  if (b.exact) return b.prefix.startsWith(a.prefix);
+  return prefixesOverlap(a.prefix, b.prefix);
+}
+
+export function checkPartitions(items: ReadonlyMap<string, ItemType>, relations: ReadonlyMap<string, Relation>, problems: Problems): void {
+  const base = new Map<string, Member[]>();
+  const gsi1 = new Map<string, Member[]>();
+  const add = (map: Map<string, Member[]>, partition: string, m: Member) => map.set(partition, [...(map.get(partition) ?? []), m]);
+  for (const item of items.values()) {
+    add(base, shape(item.pk), member(`${item.name} items (sk "${item.sk.source}")`, item.sk));
+    if (item.inverted) add(gsi1, shape(item.sk), member(`${item.name} items inverted (GSI1SK "${item.pk.source}")`, item.pk));
+  }
+  for (const r of relations.values()) {
+    if (r.kind !== 'edges' || r.direction !== 'base') continue;
+    const owner = items.get(r.owner);
+    const node = items.get(r.node);
+    if (!owner || !node) continue;
+    add(base, shape(owner.pk), member(`${r.path} edges (sk "${node.pk.source}")`, node.pk));
+    add(gsi1, shape(node.pk), member(`${r.path} edges in GSI1 (GSI1SK "${owner.pk.source}")`, owner.pk));
+  }
+  for (const [index, map] of [['the table', base], ['GSI1', gsi1]] as const) {
+    for (const [partition, members] of map) {
+      for (let i = 0; i < members.length; i++) {
+        for (let j = i + 1; j < members.length; j++) {
+          if (!overlaps(members[i], members[j])) continue;
+          problems.add(
+            members[j].what.split(' ')[0],
+            `its sort-key prefix "${members[j].prefix}" overlaps "${members[i].prefix}" of ${members[i].what} in the partition "${partition}" of ${index}: a read of one would return the other`,
+          );
+        }
+      }
+    }
+  }
+}

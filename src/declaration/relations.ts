@@ -1,0 +1,184 @@
+/**
+ * Phase 5: the connection fields of item types. Every connection field is
+ * bound by @children or @edges; the node type, counters, copies, the
+ * inverse direction, edge attributes, @range/@where and @sharded are
+ * checked here.
+ */
+import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
+import type { Attribute, ChildrenRelation, CopyField, EdgesRelation, ItemType, Relation } from './model.js';
+import type { Problems } from './problems.js';
+import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
+import { scalarKind } from './itemTypes.js';
+import { readAccess } from './access.js';
+
+const PAGE_ARGUMENTS = ['first', 'after', 'last', 'before'];
+
+export function readRelations(schema: GraphQLSchema, items: Map<string, ItemType>, problems: Problems): Map<string, Relation> {
+  const relations = new Map<string, Relation>();
+  for (const item of items.values()) {
+    const type = schema.getType(item.name) as GraphQLObjectType;
+    for (const field of Object.values(type.getFields())) {
+      const relation = readRelation(schema, item, field, items, problems);
+      if (relation) {
+        item.relations.push(relation);
+        relations.set(relation.path, relation);
+      }
+    }
+  }
+  // Inverse sides: each names a base @edges field on its node type that leads back here.
+  for (const relation of relations.values()) {
+    if (relation.kind !== 'edges' || relation.direction !== 'inverted') continue;
+    const where = `${relation.path} @edges(inverseOf)`;
+    const other = relations.get(`${relation.node}.${relation.inverse}`);
+    if (!other || other.kind !== 'edges') {
+      problems.add(where, `names no @edges field of ${relation.node}: ${relation.inverse}`, fieldNode(schema, relation));
+    } else if (other.direction !== 'base') {
+      problems.add(where, `${other.path} is itself an inverse side; inverseOf names the side without inverseOf`, fieldNode(schema, relation));
+    } else if (other.node !== relation.owner) {
+      problems.add(where, `${other.path} leads to ${other.node}, not back to ${relation.owner}`, fieldNode(schema, relation));
+    } else if (edgeAttributeNames(other).join() !== edgeAttributeNames(relation).join()) {
+      problems.add(where, `the edge types ${relation.edgeType} and ${other.edgeType} must have the same edge fields (they read the same edge items)`, fieldNode(schema, relation));
+    }
+  }
+  return relations;
+}
+
+const edgeAttributeNames = (r: EdgesRelation) => r.edgeAttributes.map((a) => `${a.name}:${a.kind}`).sort();
+
+function fieldNode(schema: GraphQLSchema, relation: Relation) {
+  return (schema.getType(relation.owner) as GraphQLObjectType).getFields()[relation.field]?.astNode;
+}
+
+function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items: Map<string, ItemType>, problems: Problems): Relation | null {
+  const at = `${item.name}.${field.name}`;
+  const used = directivesOn(field);
+  const shape = connectionShape(unwrap(field.type).named);
+  const bound = (['children', 'edges'] as const).filter((d) => used.includes(d));
+  if (!shape) {
+    for (const d of [...bound, ...(['range', 'where', 'sharded'] as const).filter((x) => used.includes(x))]) {
+      problems.add(`${at} @${d}`, `belongs on a connection field; ${unwrap(field.type).named.name} is no connection type (edges { cursor node }, pageInfo)`, field.astNode);
+    }
+    return null;
+  }
+  if (bound.length === 0) {
+    problems.add(at, `no directive binds this connection field: add @children or @edges`, field.astNode);
+    return null;
+  }
+  if (bound.length > 1) {
+    problems.add(at, 'has both @children and @edges', field.astNode);
+    return null;
+  }
+  const node = items.get(shape.node.name);
+  if (!node) {
+    problems.add(`${at} @${bound[0]}`, `the edges' node type ${shape.node.name} is not an @item type`, field.astNode);
+    return null;
+  }
+  const argNames = field.args.map((a) => a.name);
+  for (const name of PAGE_ARGUMENTS) {
+    if (!argNames.includes(name)) problems.add(at, `a connection field takes first, after, last and before (missing ${name})`, field.astNode);
+  }
+  const base = {
+    owner: item.name,
+    field: field.name,
+    path: at,
+    connectionType: unwrap(field.type).named.name,
+    edgeType: shape.edge.name,
+    node: node.name,
+    extraArguments: argNames.filter((a) => !PAGE_ARGUMENTS.includes(a)),
+    access: readAccess(schema, field, at, problems),
+  };
+  if (bound[0] === 'children') {
+    const args = directiveArgs(schema, 'children', field) ?? {};
+    if (node.parent?.type !== item.name) {
+      problems.add(`${at} @children`, `${node.name} has no @parent field of type ${item.name}: its items do not live in ${item.name}'s partition`, field.astNode);
+    }
+    for (const d of ['sharded'] as const) if (used.includes(d)) problems.add(`${at} @${d}`, 'belongs on the inverse side of @edges', field.astNode);
+    const relation: ChildrenRelation = { ...base, kind: 'children', counter: strOrNull(args.counter), range: readRange(schema, field, at, node, problems) };
+    checkExtraArguments(relation, field, problems);
+    return relation;
+  }
+  const args = directiveArgs(schema, 'edges', field) ?? {};
+  const inverse = strOrNull(args.inverseOf);
+  for (const d of ['range', 'where'] as const) if (used.includes(d)) problems.add(`${at} @${d}`, 'belongs on a @children connection', field.astNode);
+  if (!node.pk.placeholders.includes('id') || node.parent) {
+    problems.add(`${at} @edges`, `an edge's sort key is its node's PK, so ${node.name}'s pk must hold {id} and ${node.name} cannot be a child type`, field.astNode);
+  }
+  if (!item.pk.placeholders.includes('id') || item.parent) {
+    problems.add(`${at} @edges`, `edges live in ${item.name}'s partition, so its pk must hold {id} and ${item.name} cannot be a child type`, field.astNode);
+  }
+  const copies: CopyField[] = [];
+  for (const copy of (args.copy as { field: string; attribute: string }[] | undefined) ?? []) {
+    if (!node.attributes.some((a) => a.name === copy.field)) {
+      problems.add(`${at} @edges(copy)`, `copies ${copy.field}, which is no stored field of ${node.name}`, field.astNode);
+    }
+    if (['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK'].includes(copy.attribute)) {
+      problems.add(`${at} @edges(copy)`, `attribute ${copy.attribute} is a key attribute`, field.astNode);
+    }
+    copies.push({ field: copy.field, attribute: copy.attribute });
+  }
+  const edgeAttributes: Attribute[] = [];
+  for (const f of Object.values(shape.edge.getFields())) {
+    if (f.name === 'cursor' || f.name === 'node') continue;
+    const { named, list } = unwrap(f.type);
+    const kind = isScalarLike(named) ? scalarKind(named.name, isEnum(named)) : null;
+    if (kind === null || list) {
+      problems.add(`${shape.edge.name}.${f.name}`, 'an edge field is an attribute of the edge item: a built-in scalar, DateTime or enum', f.astNode);
+      continue;
+    }
+    edgeAttributes.push({ name: f.name, kind, required: unwrap(f.type).nonNull, createdAt: directivesOn(f).includes('createdAt') });
+  }
+  const shardedArgs = directiveArgs(schema, 'sharded', field);
+  if (shardedArgs && inverse === null) problems.add(`${at} @sharded`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);
+  const relation: EdgesRelation = {
+    ...base,
+    kind: 'edges',
+    counter: strOrNull(args.counter),
+    direction: inverse === null ? 'base' : 'inverted',
+    inverse,
+    copies,
+    edgeAttributes,
+    sharded: shardedArgs
+      ? { count: String(shardedArgs.count), max: Number(shardedArgs.max), copy: typeof shardedArgs.copy === 'string' ? shardedArgs.copy : null }
+      : null,
+  };
+  checkExtraArguments(relation, field, problems);
+  return relation;
+}
+
+function readRange(schema: GraphQLSchema, field: Field, at: string, node: ItemType, problems: Problems): ChildrenRelation['range'] {
+  const range = directiveArgs(schema, 'range', field);
+  const wheres = (field.astNode?.directives ?? []).filter((d) => d.name.value === 'where');
+  if (!range) {
+    if (wheres.length > 0) problems.add(`${at} @where`, 'needs @range on the same field (a filter narrows a range read)', field.astNode);
+    return null;
+  }
+  if (!node.byInstant) problems.add(`${at} @range`, `${node.name} has no @byInstant: there is no index by instant to read`, field.astNode);
+  const argNames = new Set(field.args.map((a) => a.name));
+  const after = String(range.after);
+  const before = String(range.before);
+  for (const a of [after, before]) if (!argNames.has(a)) problems.add(`${at} @range`, `names no argument of the field: ${a}`, field.astNode);
+  const where: { argument: string; field: string }[] = [];
+  for (const d of wheres) {
+    const get = (name: string) => (d.arguments ?? []).find((a) => a.name.value === name)?.value;
+    const argument = (get('argument') as { value?: string } | undefined)?.value ?? '';
+    const f = (get('field') as { value?: string } | undefined)?.value ?? '';
+    if (!argNames.has(argument)) problems.add(`${at} @where`, `names no argument of the field: ${argument}`, d);
+    if (!node.attributes.some((a) => a.name === f)) problems.add(`${at} @where`, `names no stored field of ${node.name}: ${f}`, d);
+    where.push({ argument, field: f });
+  }
+  return { after, before, where };
+}
+
+/** Arguments besides paging must be used by a directive (@range, @where). */
+function checkExtraArguments(relation: Relation, field: Field, problems: Problems): void {
+  const used = new Set<string>();
+  if (relation.kind === 'children' && relation.range) {
+    used.add(relation.range.after).add(relation.range.before);
+    for (const w of relation.range.where) used.add(w.argument);
+  }
+  for (const name of relation.extraArguments) {
+    if (!used.has(name)) problems.add(`${relation.path}(${name})`, 'no directive reads this argument', field.astNode);
+  }
+}
+
+const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);

@@ -1,0 +1,110 @@
+/**
+ * Key templates: `CUSTOMER#{id}`, `ORDER#{id}`, `USER#{user}`, `PROFILE`.
+ *
+ * In:  a template's text as the model declares it.
+ * Out: its parts (literal text and placeholders), the literal prefix before
+ *      the first placeholder (what `begins_with` reads), `fill` (values →
+ *      key value) and `match` (key value → values, or null).
+ *
+ * Templates are exact: no case folding, no trimming (a template that
+ * lower-cased ids would corrupt them). Ids never contain `#`, so a
+ * placeholder followed by literal text ends where that text starts; two
+ * placeholders side by side could not be told apart and are refused.
+ */
+export type TemplatePart = { literal: string } | { placeholder: string };
+
+export interface KeyTemplate {
+  readonly source: string;
+  readonly parts: readonly TemplatePart[];
+  readonly placeholders: readonly string[];
+  /** The literal text before the first placeholder (the whole value when there is none). */
+  readonly prefix: string;
+  fill(values: Readonly<Record<string, string>>): string;
+  match(value: unknown): Record<string, string> | null;
+}
+
+export class TemplateError extends Error {}
+
+const PLACEHOLDER = /\{([^{}]*)\}/g;
+
+/** Parses a template; throws TemplateError naming what is wrong. */
+export function parseTemplate(source: string): KeyTemplate {
+  if (source.length === 0) throw new TemplateError('is empty');
+  const parts: TemplatePart[] = [];
+  let at = 0;
+  for (const m of source.matchAll(PLACEHOLDER)) {
+    const index = m.index ?? 0;
+    if (index > at) parts.push({ literal: source.slice(at, index) });
+    const name = m[1];
+    if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(name)) throw new TemplateError(`has a placeholder {${name}} that is not a field name`);
+    if (parts.length > 0 && 'placeholder' in parts[parts.length - 1]) {
+      throw new TemplateError(`has two placeholders side by side ({${(parts[parts.length - 1] as { placeholder: string }).placeholder}}{${name}}): they cannot be told apart`);
+    }
+    parts.push({ placeholder: name });
+    at = index + m[0].length;
+  }
+  if (at < source.length) parts.push({ literal: source.slice(at) });
+  for (const p of parts) {
+    if ('literal' in p && /[{}]/.test(p.literal)) throw new TemplateError(`has an unmatched brace in "${p.literal}"`);
+  }
+  const placeholders = parts.flatMap((p) => ('placeholder' in p ? [p.placeholder] : []));
+  if (new Set(placeholders).size !== placeholders.length) throw new TemplateError('names a placeholder twice');
+  for (let i = 0; i + 1 < parts.length; i++) {
+    const next = parts[i + 1];
+    if ('placeholder' in parts[i] && 'literal' in next && !next.literal.startsWith('#')) {
+      // A value ends at the next '#': literal text after a placeholder must start with one.
+      throw new TemplateError(`has literal text "${next.literal}" after a placeholder that does not start with '#'`);
+    }
+  }
+  const first = parts[0];
+  const prefix = 'literal' in first ? first.literal : '';
+  return new Template(source, parts, placeholders, prefix);
+}
+
+class Template implements KeyTemplate {
+  constructor(
+    readonly source: string,
+    readonly parts: readonly TemplatePart[],
+    readonly placeholders: readonly string[],
+    readonly prefix: string,
+  ) {}
+
+  fill(values: Readonly<Record<string, string>>): string {
+    let out = '';
+    for (const part of this.parts) {
+      if ('literal' in part) out += part.literal;
+      else {
+        const value = values[part.placeholder];
+        if (value === undefined) throw new Error(`Invariant violation: template ${this.source} needs {${part.placeholder}}`);
+        out += value;
+      }
+    }
+    return out;
+  }
+
+  match(value: unknown): Record<string, string> | null {
+    if (typeof value !== 'string') return null;
+    const values: Record<string, string> = {};
+    let at = 0;
+    for (let i = 0; i < this.parts.length; i++) {
+      const part = this.parts[i];
+      if ('literal' in part) {
+        if (!value.startsWith(part.literal, at)) return null;
+        at += part.literal.length;
+        continue;
+      }
+      const next = this.parts[i + 1];
+      // An id runs to the next '#' (the next literal starts with one), or to the end.
+      const end = next === undefined ? value.length : value.indexOf('#', at);
+      if (end < 0) return null;
+      const id = value.slice(at, end);
+      if (id.length === 0 || id.includes('#')) return null;
+      values[part.placeholder] = id;
+      at = end;
+    }
+    return at === value.length ? values : null;
+  }
+}
+
+/** Do two literal prefixes overlap: could one value begin with both? (One is a prefix of the other.) */
+export const prefixesOverlap = (a: string, b: string): boolean => a.startsWith(b) || b.startsWith(a);

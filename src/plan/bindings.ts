@@ -1,0 +1,32 @@
+/**
+ * Where a connection's cursors carry the arguments they are bound to, and
+ * the value expected there for `args`: the group (`p`) of a catalog list
+ * (its key and search prefix), the argument binding (`a`) of a @range
+ * connection, '' for connections without such arguments. Refuses bad
+ * arguments (BAD_USER_INPUT): argumentCheck.ts runs this over the whole
+ * operation before execution.
+ */
+import { catalogGroup, validatePrefix } from '../connections/filterArgs.js';
+import type { CatalogKind } from '../dynamo/keys.js';
+import type { Plan } from './plan.js';
+
+export type CursorBinding = (args: Record<string, unknown>) => { field: 'p' | 'a'; value: string };
+
+const NONE: CursorBinding = () => ({ field: 'a', value: '' });
+
+export function compileBindings(plan: Plan): (connection: string) => CursorBinding {
+  const bindings = new Map<string, CursorBinding>();
+  for (const catalog of plan.catalogs) {
+    const kind = catalog.key.slice(catalog.key.lastIndexOf('#') + 1) as CatalogKind;
+    const prefixArgument = catalog.prefixArgument;
+    bindings.set(`Query.${catalog.field}`, (args) => ({
+      field: 'p',
+      value: catalogGroup(kind, prefixArgument === null || args[prefixArgument] == null ? null : validatePrefix(args[prefixArgument], prefixArgument)),
+    }));
+  }
+  for (const relation of plan.relations.values()) {
+    const range = relation.range;
+    if (range) bindings.set(relation.path, (args) => ({ field: 'a', value: range.binding(range.filter(args)) }));
+  }
+  return (connection) => bindings.get(connection) ?? NONE;
+}

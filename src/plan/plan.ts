@@ -1,0 +1,90 @@
+/**
+ * compilePlan(): the model → the plans the request path runs. Compiled once
+ * per process (per model), handed to the server, the loaders' callers, the
+ * writes and the stream processor; nothing on the request path reads the
+ * declaration again.
+ *
+ * Terminology: an item plan (itemPlan.ts) per @item type, a relation plan
+ * (relationPlan.ts) per connection field of an item type, by `Owner.field`.
+ */
+import type { CatalogField, GetField, Model, MutationField } from '../declaration/model.js';
+import { invariant } from '../graphql/errors.js';
+import { compileItemPlan, type ItemPlan, type RecordExtension } from './itemPlan.js';
+import { compileRelationPlan, type EdgeNodeExtension, type RelationPlan } from './relationPlan.js';
+import { edgeLayout, layoutOf } from '../model/courseLayout.js';
+import type { CatalogKind } from '../dynamo/keys.js';
+
+export interface Plan {
+  model: Model;
+  items: ReadonlyMap<string, ItemPlan>;
+  relations: ReadonlyMap<string, RelationPlan>;
+  /** Relation plans of each item type, in declaration order. */
+  relationsOf: ReadonlyMap<string, readonly RelationPlan[]>;
+  gets: readonly GetField[];
+  catalogs: readonly CatalogField[];
+  mutations: readonly MutationField[];
+  /** The item plan of `type`; an unknown name is our own bug (the model was checked). */
+  item(type: string): ItemPlan;
+  relation(path: string): RelationPlan;
+  /** The @catalog listing items of `type`, with its kind (the last segment of its key), or null. */
+  catalogOf(type: string): { field: CatalogField; kind: CatalogKind } | null;
+  /** The @sharded relation of `type` (the inverse @edges side whose edges it may spread), or null. */
+  shardedOf(type: string): RelationPlan | null;
+}
+
+const plans = new WeakMap<Model, Plan>();
+
+export function compilePlan(model: Model): Plan {
+  const cached = plans.get(model);
+  if (cached) return cached;
+  const shardedTypes = new Set(
+    [...model.relations.values()].flatMap((r) => (r.kind === 'edges' && r.sharded ? [r.owner] : [])),
+  );
+  // A write-sharded parent's records carry its layout; an edge leading to one may carry a copy of it.
+  const layoutOfRecord: RecordExtension = (record, item) => {
+    record.layout = layoutOf(item);
+  };
+  const layoutFromEdge: EdgeNodeExtension = (node, edge) => {
+    const layout = edgeLayout(edge);
+    if (layout) node.layout = layout;
+  };
+  const items = new Map<string, ItemPlan>();
+  for (const type of model.items.values()) {
+    items.set(type.name, compileItemPlan(type, shardedTypes.has(type.name) ? [layoutOfRecord] : []));
+  }
+  const relations = new Map<string, RelationPlan>();
+  const relationsOf = new Map<string, RelationPlan[]>();
+  for (const relation of model.relations.values()) {
+    const nodeType = model.items.get(relation.node)!;
+    const extensions = relation.kind === 'edges' && shardedTypes.has(relation.node) ? [layoutFromEdge] : [];
+    const plan = compileRelationPlan(relation, items.get(relation.owner)!, items.get(relation.node)!, nodeType, extensions);
+    relations.set(relation.path, plan);
+    relationsOf.set(relation.owner, [...(relationsOf.get(relation.owner) ?? []), plan]);
+  }
+  const plan: Plan = {
+    model,
+    items,
+    relations,
+    relationsOf,
+    gets: model.queries.filter((q): q is GetField => q.kind === 'get'),
+    catalogs: model.queries.filter((q): q is CatalogField => q.kind === 'catalog'),
+    mutations: model.mutations,
+    item: (type) => {
+      const found = items.get(type);
+      invariant(found, `no item type ${type} in the model`);
+      return found;
+    },
+    catalogOf: (type) => {
+      const field = model.queries.find((q): q is CatalogField => q.kind === 'catalog' && q.type === type);
+      return field ? { field, kind: field.key.slice(field.key.lastIndexOf('#') + 1) as CatalogKind } : null;
+    },
+    shardedOf: (type) => (relationsOf.get(type) ?? []).find((r) => r.unsharded !== null) ?? null,
+    relation: (path) => {
+      const found = relations.get(path);
+      invariant(found, `no relation ${path} in the model`);
+      return found;
+    },
+  };
+  plans.set(model, plan);
+  return plan;
+}

@@ -1,0 +1,40 @@
+/**
+ * What resolvers pass around: records read from the table, mapped to plain
+ * objects by the item plans (itemPlan.ts).
+ *
+ * A record may be *partial*: a node built from an edge's copy has its id
+ * and the copied fields but none of the item's other attributes.
+ * `complete` says whether the record came from the item itself, in which
+ * case an absent attribute really is absent (null, counter not maintained)
+ * rather than unknown. A child record carries its parent's id under
+ * `<parent field>Id` (an order's `customerId`).
+ */
+export interface ItemRecord {
+  id: string;
+  complete: boolean;
+  [field: string]: unknown;
+}
+
+export interface PageInfoRecord {
+  hasNextPage: boolean | (() => Promise<boolean>);
+  hasPreviousPage: boolean | (() => Promise<boolean>);
+  startCursor: string | null;
+  endCursor: string | null;
+}
+
+/** A Relay edge: its cursor, its node, and (edge items) its own attributes. */
+export interface EdgeRecord<Node = ItemRecord> {
+  cursor: string;
+  node: Node;
+  [attribute: string]: unknown;
+}
+
+/** A Relay connection; `totalCount` is computed only when selected. */
+export interface ConnectionRecord<Edge = EdgeRecord> {
+  edges: Edge[];
+  pageInfo: PageInfoRecord;
+  totalCount: () => Promise<number>;
+}
+
+/** The property of a child record that holds its parent's id. */
+export const parentIdProperty = (parentField: string): string => `${parentField}Id`;

@@ -1,0 +1,80 @@
+/**
+ * The resolvers of an item type, derived from its plan: its id, its stored
+ * fields, its flags, its @parent field and its connections, with a
+ * totalCount from the owner's counter (counted from the collection when a
+ * table written by another program lacks it).
+ *
+ * A record built from an edge's copy knows only its id and the copied
+ * fields (`complete: false`); the other fields load the item (complete.ts).
+ * Plain values are returned when the record holds them: a promise per field
+ * is measurable work on large pages.
+ */
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Context } from '../graphql/context.js';
+import type { ConnectionArgs } from '../connections/args.js';
+import { readConnection } from '../connections/connection.js';
+import { complete, required } from './complete.js';
+import { readRangeConnection, type RangeSource } from '../connections/rangeConnection.js';
+import { countFilled } from '../dynamo/filledRange.js';
+import { badUserInput } from '../graphql/errors.js';
+import { courseStudentsConnection, selects } from './courseStudents.js';
+import type { ItemPlan } from '../plan/itemPlan.js';
+import type { RelationPlan } from '../plan/relationPlan.js';
+import type { ItemRecord } from '../plan/records.js';
+
+/** The number of matches of a narrowed connection (Select: COUNT within the page read budget). */
+async function countRange(ctx: Context, source: RangeSource): Promise<number> {
+  const count = await countFilled(ctx.doc, ctx.tableName, { ...source, budget: ctx.pageReadBudget });
+  if (count === null) {
+    throw badUserInput(
+      `totalCount here would read more than ${ctx.pageReadBudget} read units; narrow the range or leave totalCount out`,
+      'totalCount',
+    );
+  }
+  return count;
+}
+
+type Field = (record: ItemRecord, args: never, ctx: Context, info: GraphQLResolveInfo) => unknown;
+
+export function itemTypeResolvers(item: ItemPlan, relations: readonly RelationPlan[]): Record<string, Field> {
+  const full = (record: ItemRecord, ctx: Context) =>
+    complete(record, item.name, (id) => ctx.loaders.entity(item, id, record[item.parentIdProperty ?? ''] as string | undefined));
+  const fields: Record<string, Field> = { id: (r) => r.id };
+  for (const name of item.requiredFields) {
+    fields[name] = (r, _, ctx) => r[name] ?? full(r, ctx).then((f) => required(f[name], name));
+  }
+  for (const name of item.optionalFields) {
+    fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? null) : full(r, ctx).then((f) => f[name] ?? null));
+  }
+  for (const name of item.flags) {
+    fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? false) : full(r, ctx).then((f) => f[name] ?? false));
+  }
+  const parent = item.type.parent;
+  if (parent && item.parentIdProperty) {
+    // The parent is known from the child's own key; its other fields load on demand.
+    const property = item.parentIdProperty;
+    fields[parent.field] = (r) => ({ id: r[property], complete: false });
+  }
+  for (const connection of relations) fields[connection.field] = connectionResolver(connection, full);
+  return fields;
+}
+
+function connectionResolver(connection: RelationPlan, full: (r: ItemRecord, ctx: Context) => Promise<ItemRecord>): Field {
+  if (connection.unsharded) {
+    // Write-sharded connections: partitions from the parent's layout (courseStudents.ts).
+    const owner = connection.owner;
+    return (r, args: ConnectionArgs, ctx, info) =>
+      courseStudentsConnection(ctx, r as never, args, (id) => ctx.loaders.entity(owner, id) as never, selects(info, 'totalCount'));
+  }
+  const counter = connection.counter;
+  return (r, args: ConnectionArgs, ctx, info) => {
+    // Narrowed (@range): another index, filled pages, totalCount counted within the budget.
+    const narrowed = connection.narrow?.(r.id, args as Record<string, unknown>);
+    if (narrowed) return readRangeConnection(ctx, info, narrowed, args, connection.edge, () => countRange(ctx, narrowed));
+    const collection = connection.collection(r.id);
+    return readConnection(ctx, collection, args, connection.edge, async () => {
+      const counted = counter === null ? undefined : (await full(r, ctx))[counter];
+      return typeof counted === 'number' ? counted : ctx.loaders.count.load(collection);
+    });
+  };
+}

@@ -1,0 +1,177 @@
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildModel } from '../../src/declaration/buildModel.js';
+import { loadModel } from '../../src/declaration/loadModel.js';
+import { ModelError } from '../../src/declaration/problems.js';
+
+const PREAMBLE = `
+scalar DateTime
+type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+`;
+
+/** A small valid model: teams and players (many-to-many with a copy), leagues with their teams' seasons as children. */
+const VALID = `${PREAMBLE}
+type Team @item(pk: "TEAM#{id}", sk: "META") {
+  id: ID!
+  name: String!
+  players(first: Int, after: String, last: Int, before: String): TeamPlayerConnection!
+    @edges(copy: [{ field: "nick", attribute: "playerNick" }], counter: "playerCount")
+  seasons(first: Int, after: String, last: Int, before: String): SeasonConnection! @children(counter: "seasonCount")
+}
+type TeamPlayerConnection { edges: [TeamPlayerEdge!]! pageInfo: PageInfo! totalCount: Int! }
+type TeamPlayerEdge { cursor: String! joinedAt: DateTime! @createdAt number: Int node: Player! }
+type Player @item(pk: "PLAYER#{id}", sk: "META") {
+  id: ID!
+  nick: String!
+  teams(first: Int, after: String, last: Int, before: String): PlayerTeamConnection! @edges(inverseOf: "players")
+}
+type PlayerTeamConnection { edges: [PlayerTeamEdge!]! pageInfo: PageInfo! totalCount: Int! }
+type PlayerTeamEdge { cursor: String! joinedAt: DateTime! number: Int node: Team! }
+type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true) { id: ID! year: Int! team: Team! @parent }
+type SeasonConnection { edges: [SeasonEdge!]! pageInfo: PageInfo! totalCount: Int! }
+type SeasonEdge { cursor: String! node: Season! }
+input CreateTeamInput { id: ID name: String! }
+input UpdateTeamInput { name: String }
+input AddSeasonInput { id: ID year: Int! }
+type Query {
+  team(id: ID!): Team @get
+  player(id: ID!): Player @get
+  season(id: ID!): Season @get
+}
+type Mutation {
+  createTeam(input: CreateTeamInput!): Team! @create
+  updateTeam(id: ID!, input: UpdateTeamInput!): Team! @update
+  deleteTeam(id: ID!): ID! @delete(type: "Team")
+  addSeason(teamId: ID!, input: AddSeasonInput!): Season! @create(parent: "teamId")
+  join(teamId: ID!, playerId: ID!, number: Int): TeamPlayerEdge! @link(edges: "Team.players", from: "teamId", to: "playerId")
+  leave(teamId: ID!, playerId: ID!): Boolean! @unlink(edges: "Team.players", from: "teamId", to: "playerId")
+}
+`;
+
+function problemsOf(sdl: string): string[] {
+  try {
+    buildModel(sdl, 'model.graphql');
+  } catch (error) {
+    if (error instanceof ModelError) return error.problems.map((p) => `${p.line ?? '-'}: ${p.where}: ${p.message}`);
+    throw error;
+  }
+  return [];
+}
+
+describe('the model declaration', () => {
+  it('reads the default model: six item types, both directions of the enrollment edges, every root field and mutation bound', () => {
+    const model = loadModel();
+    expect([...model.items.keys()].sort()).toEqual(['Course', 'Customer', 'Order', 'Part', 'Product', 'Student']);
+    const courses = model.relations.get('Student.courses');
+    const students = model.relations.get('Course.students');
+    expect(courses).toMatchObject({ kind: 'edges', direction: 'base', node: 'Course', counter: 'courseCount', copies: [{ field: 'title', attribute: 'courseTitle' }] });
+    expect(students).toMatchObject({ kind: 'edges', direction: 'inverted', inverse: 'courses', sharded: { count: 'shards', max: 64, copy: 'courseShards' } });
+    expect(model.relations.get('Customer.orders')).toMatchObject({ kind: 'children', counter: 'orderCount', range: { after: 'placedAfter', before: 'placedBefore', where: [{ argument: 'status', field: 'status' }] } });
+    expect(model.items.get('Order')).toMatchObject({ inverted: true, parent: { field: 'customer', type: 'Customer' } });
+    expect(model.queries.map((q) => `${q.kind}:${q.field}`).sort()).toEqual(
+      ['catalog:courses', 'catalog:students', 'get:course', 'get:customer', 'get:order', 'get:product', 'get:student'],
+    );
+    expect(model.mutations).toHaveLength(12);
+  });
+
+  it('reads a valid model of its own: key templates, relations, inverse sides and mutations', () => {
+    expect(problemsOf(VALID)).toEqual([]);
+    const model = buildModel(VALID, 'model.graphql');
+    const team = model.items.get('Team')!;
+    expect(team.pk.fill({ id: 't1' })).toBe('TEAM#t1');
+    expect(model.items.get('Season')!.pk.match('TEAM#t1')).toEqual({ team: 't1' });
+    expect(model.relations.get('Team.players')).toMatchObject({ edgeAttributes: [{ name: 'joinedAt', createdAt: true }, { name: 'number' }] });
+    expect(model.mutations.find((m) => m.field === 'join')).toMatchObject({ kind: 'link', edges: 'Team.players', from: 'teamId', to: 'playerId' });
+    expect(model.queries.find((q) => q.field === 'season')).toMatchObject({ kind: 'get', arguments: { id: 'id' } });
+  });
+
+  it('refuses a model that names an unknown type, with its line', () => {
+    const problems = problemsOf(VALID.replace('year: Int!', 'year: Year!'));
+    expect(problems).toEqual([expect.stringMatching(/^\d+: Season\.year: unknown type Year$/)]);
+    expect(problems[0].startsWith(`${VALID.split('\n').findIndex((l) => l.includes('year: Int!')) + 1}:`)).toBe(true);
+  });
+
+  it('refuses a model whose placeholder names no field', () => {
+    expect(problemsOf(VALID.replace('sk: "SEASON#{id}"', 'sk: "SEASON#{id}#{club}"'))).toContainEqual(
+      expect.stringContaining('Season @item(sk): placeholder {club} names no field'),
+    );
+  });
+
+  it('refuses two child types whose sort-key prefixes overlap in one partition', () => {
+    const sdl = VALID.replace(
+      'type SeasonConnection',
+      'type Match @item(pk: "TEAM#{team}", sk: "SEASON#X{id}") { id: ID! team: Team! @parent }\ntype SeasonConnection',
+    );
+    expect(problemsOf(sdl)).toContainEqual(expect.stringMatching(/Match: its sort-key prefix "SEASON#X" overlaps "SEASON#" of Season items/));
+  });
+
+  it('refuses a child type whose prefix overlaps the edges kept in the same partition', () => {
+    const sdl = VALID.replace('sk: "SEASON#{id}"', 'sk: "PLAYER#{id}"');
+    expect(problemsOf(sdl)).toContainEqual(expect.stringContaining('overlaps'));
+  });
+
+  it('refuses a connection field that no directive binds', () => {
+    expect(problemsOf(VALID.replace('@children(counter: "seasonCount")', ''))).toEqual([
+      expect.stringContaining('Team.seasons: no directive binds this connection field'),
+    ]);
+  });
+
+  it('refuses a root field that no directive binds', () => {
+    expect(problemsOf(VALID.replace('player(id: ID!): Player @get', 'player(id: ID!): Player'))).toEqual([
+      expect.stringContaining('Query.player: no directive binds this field'),
+    ]);
+  });
+
+  it('refuses directives on the wrong kind of field', () => {
+    const sdl = VALID.replace('name: String!\n  players', 'name: String! @children\n  players')
+      .replace('year: Int! team: Team! @parent', 'year: Int! @parent team: Team! @parent')
+      .replace('createTeam(input: CreateTeamInput!): Team! @create', 'createTeam(input: CreateTeamInput!): Team! @get');
+    const problems = problemsOf(sdl);
+    expect(problems).toContainEqual(expect.stringContaining('Team.name @children: belongs on a connection field'));
+    expect(problems).toContainEqual(expect.stringContaining('Season.year @parent: the field\'s type Int is not an @item type'));
+    expect(problems).toContainEqual(expect.stringContaining('Mutation.createTeam @get: belongs on a field of Query'));
+  });
+
+  it('refuses an inverse side that names no @edges field, and a copy of a field the node lacks', () => {
+    const problems = problemsOf(VALID.replace('@edges(inverseOf: "players")', '@edges(inverseOf: "roster")').replace('field: "nick"', 'field: "nickname"'));
+    expect(problems).toContainEqual(expect.stringContaining('Player.teams @edges(inverseOf): names no @edges field of Team: roster'));
+    expect(problems).toContainEqual(expect.stringContaining('Team.players @edges(copy): copies nickname, which is no stored field of Player'));
+  });
+
+  it('refuses a child created without naming its parent argument, and link arguments that are no edge fields', () => {
+    const problems = problemsOf(
+      VALID.replace('@create(parent: "teamId")', '@create').replace('number: Int): TeamPlayerEdge!', 'shirt: Int): TeamPlayerEdge!'),
+    );
+    expect(problems).toContainEqual(expect.stringContaining('Mutation.addSeason @create: Season is a child of Team'));
+    expect(problems).toContainEqual(expect.stringContaining('Mutation.join(shirt): is no edge field of TeamPlayerEdge'));
+  });
+
+  it('refuses templates that cannot be read back: two placeholders side by side', () => {
+    expect(problemsOf(VALID.replace('sk: "SEASON#{id}"', 'sk: "SEASON#{team}{id}"'))).toContainEqual(
+      expect.stringContaining('has two placeholders side by side'),
+    );
+  });
+
+  it('refuses a model that redefines a supplied directive', () => {
+    expect(problemsOf(`directive @item(pk: String!) on OBJECT\n${VALID}`)).toEqual([
+      expect.stringContaining('@item: is supplied by the gateway'),
+    ]);
+  });
+
+  it('stops npm start with a non-zero exit and one line per problem, before any other start-up work', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'model-'));
+    const file = join(dir, 'broken.graphql');
+    writeFileSync(file, VALID.replace('player(id: ID!): Player @get', 'player(id: ID!): Player'));
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, SCHEMA_FILE: file, DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`The model in ${file} cannot be served`);
+    expect(run.stderr).toMatch(/broken\.graphql:\d+: Query\.player: no directive binds this field/);
+  });
+});
