@@ -148,13 +148,18 @@ describe('without AUTH_MODE', () => {
 });
 
 describe('over HTTP', () => {
-  it('refuses a subscription sent as an HTTP request with a 4xx and a code, and serves queries as before', async () => {
-    const sub = await postGraphQL(url, { query: 'subscription { courseChanged(id: "c1") { title } }' });
-    expect(sub.status).toBe(400);
-    expect(sub.json.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })]);
-    expect(sub.json.errors[0].message).toMatch(/WebSocket/);
-    const query = await postGraphQL(url, { query: '{ course(id: "c1") { title } }' });
-    expect(query.json).toEqual({ data: { course: { title: 'Engines' } } });
+  it('refuses a subscription sent as an HTTP request before execution, with the status the GraphQL-over-HTTP spec gives, and serves queries as before', async () => {
+    const query = { query: 'subscription { courseChanged(id: "c1") { title } }' };
+    const json = await postGraphQL(url, query);
+    const spec = await postGraphQL(url, query, { accept: 'application/graphql-response+json' });
+    expect([json.status, spec.status]).toEqual([200, 400]);
+    for (const r of [json, spec]) {
+      expect(r.json.data).toBeUndefined();
+      expect(r.json.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }) })]);
+      expect(r.json.errors[0].message).toMatch(/WebSocket/);
+    }
+    const read = await postGraphQL(url, { query: '{ course(id: "c1") { title } }' });
+    expect(read.json).toEqual({ data: { course: { title: 'Engines' } } });
   });
 });
 

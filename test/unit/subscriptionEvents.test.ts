@@ -13,9 +13,10 @@ import { memoryBus } from '../../src/subscriptions/bus.js';
 import { ChangeHub, type SharedEvent } from '../../src/subscriptions/hub.js';
 import { declaredSubscriptions } from '../../src/subscriptions/declared.js';
 import { SUBSCRIPTION_DIRECTIVES } from '../../src/subscriptions/directives.js';
-import { typeDefs } from '../../src/graphql/server.js';
-import { DIRECTIVE_DEFINITIONS } from '../../src/declaration/directives.js';
 import { readFileSync } from 'node:fs';
+import { typeDefs } from '../../src/graphql/server.js';
+import { DEFAULT_SCHEMA_FILE } from '../../src/declaration/loadModel.js';
+import { DIRECTIVE_DEFINITIONS } from '../../src/declaration/directives.js';
 import { loadConfig } from '../../src/config.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 
@@ -113,7 +114,7 @@ describe('declaredSubscriptions', () => {
 
   it('refuses what the model cannot serve, every problem at once and naming the field', () => {
     const sdl = parse(
-      DIRECTIVE_DEFINITIONS + readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8').replace(/type Subscription \{[\s\S]*?\n\}/, '') +
+      (readFileSync(DEFAULT_SCHEMA_FILE, 'utf8') + DIRECTIVE_DEFINITIONS).replace(/type Subscription \{[\s\S]*?\n\}/, '') +
         `
         type Broken { kind: ChangeKind! id: ID! }
         type Subscription {
