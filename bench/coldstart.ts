@@ -149,7 +149,7 @@ async function main() {
   });
   await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
   try {
-    const dynamo = createDynamo({ endpoint: local.endpoint });
+    const dynamo = createDynamo({ endpoint: local.endpoint, requestTimeoutMs: 20_000, connectionTimeoutMs: 10_000 });
     const tableName = 'ColdStart';
     await ensureTable(dynamo.raw, tableName);
     await loadDemoData(dynamo.doc, tableName);
@@ -159,7 +159,15 @@ async function main() {
     const gateway = join(gatewayDir, 'src/transport/lambda.mjs');
     const plain = await buildPlain(join(work, 'plain'));
     const common = { DYNAMODB_ENDPOINT: local.endpoint, TABLE_NAME: tableName, NODE_ENV: 'production', AWS_REGION: 'us-east-1' };
-    const gatewayEnv = { ...common, AUTH_MODE: 'off', LOG_LEVEL: 'info', CURSOR_SECRET: 'coldstart-bench-cursor-secret-0123456789abcdef' };
+    // Patient DynamoDB timeouts (the plain server's SDK client has none): a loaded machine must not turn into retries.
+    const gatewayEnv = {
+      ...common,
+      AUTH_MODE: 'off',
+      LOG_LEVEL: 'info',
+      CURSOR_SECRET: 'coldstart-bench-cursor-secret-0123456789abcdef',
+      DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
+      DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
+    };
     const otel = {
       OTEL_SERVICE_NAME: 'coldstart-bench',
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
