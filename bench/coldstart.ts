@@ -10,6 +10,8 @@
  * invocation ms, their sum, the second invocation, RSS after the first
  * invocation, and the bundle's size (all .mjs files of the function; and
  * what is read at start: the entry and the chunks it imports statically).
+ * Medians, and the fastest run of each case (on a busy machine the least
+ * disturbed run says most about the code).
  *
  * Cases:
  * - `gateway`: the gateway's Lambda bundle (`npm run build:lambda`), no OTEL_*;
@@ -193,6 +195,8 @@ async function main() {
         importMs: median(s.map((x) => x.importMs)),
         firstMs: median(s.map((x) => x.firstMs)),
         totalMs: median(s.map((x) => x.importMs + x.firstMs)),
+        // The least disturbed run: on a busy machine the better estimate of what the code costs.
+        fastestMs: Math.min(...s.map((x) => x.importMs + x.firstMs)),
         secondMs: median(s.map((x) => x.secondMs)),
         rssMb: median(s.map((x) => x.rss)) / 2 ** 20,
         bundleKb: size.total / 1024,
@@ -201,10 +205,12 @@ async function main() {
     });
     const f = (n: number) => n.toFixed(0);
     console.log(`\nNode ${process.version}, ${repeat} fresh processes per case (medians)\n`);
-    console.log('| case | import ms | first invocation ms | import + first ms | second invocation ms | RSS MB | bundle KB (.mjs) | read at start KB |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('| case | import ms | first invocation ms | import + first ms | fastest import + first ms | second invocation ms | RSS MB | bundle KB (.mjs) | read at start KB |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
-      console.log(`| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} | ${f(r.atStartKb)} |`);
+      console.log(
+        `| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${f(r.fastestMs)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} | ${f(r.atStartKb)} |`,
+      );
     }
     mkdirSync(dirname(values.out!), { recursive: true });
     writeFileSync(values.out!, JSON.stringify({ node: process.version, repeat, rows, samples }, null, 2) + '\n');
