@@ -70,8 +70,11 @@ export interface RequestLimits {
  */
 export class DynamoRequestLimitError extends Error {
   override name = 'DynamoRequestLimitError';
-  constructor(readonly limit: number) {
-    super(`This operation needs more than ${limit} DynamoDB requests; ask for fewer or smaller connections.`);
+  constructor(
+    readonly limit: number,
+    why = '',
+  ) {
+    super(`This operation needs more than ${limit} DynamoDB requests${why}; ask for fewer or smaller connections.`);
   }
 }
 
@@ -106,7 +109,15 @@ export class OperationMetrics {
   private slotsTaken = 0;
   private readonly waiting: (() => void)[] = [];
 
+  /** A lower cap for this operation alone (a query's, from the length of its text: plugins/requestBudget.ts). */
+  private budget: { limit: number; why: string } | undefined;
   constructor(readonly limits?: RequestLimits) {}
+
+  /** Caps this operation's requests at `limit` (or its configured cap, if lower). */
+  capRequests(limit: number, why: string): void {
+    if (this.limits && this.limits.maxRequests <= limit) return;
+    this.budget = { limit, why };
+  }
 
   /**
    * Waits until the operation has fewer than `maxInFlight` calls in flight.
@@ -131,6 +142,7 @@ export class OperationMetrics {
 
   /** Counts one request (attempt); throws DynamoRequestLimitError instead once the operation's cap is reached. */
   record(operation: string): void {
+    if (this.budget && this.requests >= this.budget.limit) throw new DynamoRequestLimitError(this.budget.limit, this.budget.why);
     if (this.limits && this.requests >= this.limits.maxRequests) throw new DynamoRequestLimitError(this.limits.maxRequests);
     this.requests += 1;
     this.byOperation[operation] = (this.byOperation[operation] ?? 0) + 1;

@@ -36,6 +36,7 @@ import type { Item } from '../dynamo/batchGet.js';
 import {
   CATALOG_SHARDS,
   catalogShardOf,
+  catalogSpecOf,
   CURRENT_LAYOUT_VERSION,
   GSI2,
   layoutStateKey,
@@ -238,7 +239,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     let actual = estimate;
     try {
       if (change.kind === 'enter-catalog') {
-        await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, change.catalog, change.id, 1)]);
+        await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, catalogSpecOf(change.catalog), change.id, 1)]);
       } else {
         const out = await doc.send(new UpdateCommand({ ...update, ReturnConsumedCapacity: 'TOTAL' }));
         actual = capacityUnits(out.ConsumedCapacity) || estimate;
@@ -284,7 +285,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
       }
       const items: TransactItem[] = [
         ...pending.map(({ item, change }) => ({ Update: updateOf(item, change) })),
-        ...[...counters.values()].map((c) => catalogCounterChange(tableName, c.kind, c.id, c.n)),
+        ...[...counters.values()].map((c) => catalogCounterChange(tableName, catalogSpecOf(c.kind), c.id, c.n)),
       ];
       // A transactional write costs two units per item (≤ 1 KB), plus the GSI2 entry.
       const estimate = 3 * pending.length + 2 * counters.size;

@@ -22,6 +22,11 @@ import { handleRecords } from './handler.js';
 import { recordTime, type StreamRecordLike } from './records.js';
 import { tracedBatch } from '../telemetry/streamBatch.js';
 import { loadTelemetry, type Telemetry } from '../telemetry/telemetry.js';
+import { redisBus } from '../subscriptions/redisBus.js';
+import { publishingHandler } from '../subscriptions/publisher.js';
+import { modelFromPlan } from '../subscriptions/model.js';
+import { compilePlan } from '../plan/plan.js';
+import { loadModel } from '../declaration/loadModel.js';
 
 export type StreamLambdaHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
@@ -40,14 +45,22 @@ export function createStreamLambdaHandler(
   // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
   const dynamo = options.dynamo ?? dynamoFromConfig({ ...config, endpoint: withoutEmbedded(config.endpoint) });
   const store: Store = { doc: dynamo.doc, tableName: config.tableName, writeOptions: { concurrency: config.stream.concurrency } };
+  // With REDIS_URL, each handled record's change events reach the gateways' subscribers (docs/subscriptions.md).
+  const { redisUrl } = config.subscriptions;
+  const handle = redisUrl
+    ? publishingHandler(
+        redisBus({ url: redisUrl, tableName: config.tableName, onError: (err) => logger.warn({ err }, 'redis') }),
+        modelFromPlan(compilePlan(loadModel(config.schemaFile))),
+      )
+    : handleRecords;
 
   const { telemetry } = options;
-  const handle = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
+  const onEvent = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const records = (event.Records ?? []) as StreamRecordLike[];
     const started = Date.now();
     const oldest = records.length > 0 ? recordTime(records[0]) : undefined;
     const start = { source: 'lambda' as const, records: records.length, lagMs: oldest === undefined ? null : Math.max(0, started - oldest) };
-    const outcome = await tracedBatch(telemetry, store, start, (traced) => handleRecords(traced, records, logger));
+    const outcome = await tracedBatch(telemetry, store, start, (traced) => handle(traced, records, logger));
     const summary = {
       records: records.length,
       processed: outcome.done,
@@ -69,11 +82,11 @@ export function createStreamLambdaHandler(
     );
     return { batchItemFailures: [{ itemIdentifier: failed.dynamodb?.SequenceNumber ?? '' }] };
   };
-  if (!telemetry) return handle;
+  if (!telemetry) return onEvent;
   // Lambda freezes the process once the invocation returns: export the batch's span and metrics first.
   return async (event) => {
     try {
-      return await handle(event);
+      return await onEvent(event);
     } finally {
       await telemetry.flush().catch((err: unknown) => logger.warn({ err }, 'could not export telemetry'));
     }

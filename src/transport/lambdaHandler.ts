@@ -35,6 +35,7 @@ import { OperationMetrics } from '../dynamo/metrics.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 import { loadTelemetry, type Telemetry } from '../telemetry/telemetry.js';
+import { checkTrustedBody, checkTrustedSearch, refusalResponse, type TrustedDocuments } from './trustedDocuments.js';
 
 export type ApiGatewayHandler = (
   event: APIGatewayProxyEventV2,
@@ -75,6 +76,39 @@ function invalidJsonBody(event: APIGatewayProxyEventV2): boolean {
 }
 
 /**
+ * TRUSTED_DOCUMENTS over API Gateway, as over node:http: the event is
+ * rewritten to the manifest's text, or answered with the refusal.
+ */
+function trustedEvent(trusted: TrustedDocuments, event: APIGatewayProxyEventV2): APIGatewayProxyStructuredResultV2 | undefined {
+  const accept = headerOf(event, 'accept');
+  if (event.requestContext.http.method === 'GET') {
+    const checked = checkTrustedSearch(trusted, event.rawQueryString ?? '');
+    if ('refusal' in checked) return refused(checked.refusal, accept);
+    event.rawQueryString = checked.search.replace(/^\?/, '');
+    event.queryStringParameters = Object.fromEntries(new URLSearchParams(event.rawQueryString));
+    return undefined;
+  }
+  if (!event.body) return undefined;
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined; // not JSON: the integration answers it
+  }
+  const checked = checkTrustedBody(trusted, body);
+  if ('refusal' in checked) return refused(checked.refusal, accept);
+  event.body = JSON.stringify(checked.body);
+  event.isBase64Encoded = false;
+  return undefined;
+}
+
+function refused(refusal: Parameters<typeof refusalResponse>[0], accept: string | undefined): APIGatewayProxyStructuredResultV2 {
+  const { status, contentType, body } = refusalResponse(refusal, accept);
+  return { statusCode: status, headers: { 'content-type': contentType }, body };
+}
+
+/**
  * The integration is CommonJS and types its parameter with @apollo/server's
  * CJS declarations; ours is the ESM build of the same class. Only the type
  * differs (the integration calls public methods), hence this one cast.
@@ -85,7 +119,7 @@ const asCjsServer = (server: ApolloServer<Context>) => server as unknown as CjsA
 export function createLambdaHandler(config: Config = loadConfig(), options: LambdaOptions = {}): ApiGatewayHandler {
   const logger = options.logger ?? createLogger(config.logLevel);
   // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
-  const { dynamo, server, deps, auth } = createGatewayParts(
+  const { dynamo, server, deps, auth, trusted } = createGatewayParts(
     { ...config, endpoint: withoutEmbedded(config.endpoint) },
     { logger, dynamo: options.dynamo, telemetry: options.telemetry },
   );
@@ -103,6 +137,7 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
           if (invalidJsonBody(event)) {
             return json(400, { errors: [{ message: 'Request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
           }
+          if (trusted) return trustedEvent(trusted, event);
         },
       ],
       // The same verification as over HTTP: a token that does not verify answers 401 before any DynamoDB request.
