@@ -10,6 +10,8 @@
  * invocation ms, their sum, the second invocation, RSS after the first
  * invocation, and the bundle's size (all .mjs files of the function; and
  * what is read at start: the entry and the chunks it imports statically).
+ * Medians, and the fastest run of each case (on a busy machine the least
+ * disturbed run says most about the code).
  *
  * Cases:
  * - `gateway`: the gateway's Lambda bundle (`npm run build:lambda`), no OTEL_*;
@@ -150,7 +152,7 @@ async function main() {
   });
   await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
   try {
-    const dynamo = createDynamo({ endpoint: local.endpoint });
+    const dynamo = createDynamo({ endpoint: local.endpoint, requestTimeoutMs: 20_000, connectionTimeoutMs: 10_000 });
     const tableName = 'ColdStart';
     await ensureTable(dynamo.raw, tableName);
     await loadDemoData(dynamo.doc, tableName, DEFAULT_SCHEMA_FILE);
@@ -160,7 +162,15 @@ async function main() {
     const gateway = join(gatewayDir, 'src/transport/lambda.mjs');
     const plain = await buildPlain(join(work, 'plain'));
     const common = { DYNAMODB_ENDPOINT: local.endpoint, TABLE_NAME: tableName, NODE_ENV: 'production', AWS_REGION: 'us-east-1' };
-    const gatewayEnv = { ...common, AUTH_MODE: 'off', LOG_LEVEL: 'info', CURSOR_SECRET: 'coldstart-bench-cursor-secret-0123456789abcdef' };
+    // Patient DynamoDB timeouts (the plain server's SDK client has none): a loaded machine must not turn into retries.
+    const gatewayEnv = {
+      ...common,
+      AUTH_MODE: 'off',
+      LOG_LEVEL: 'info',
+      CURSOR_SECRET: 'coldstart-bench-cursor-secret-0123456789abcdef',
+      DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
+      DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
+    };
     const otel = {
       OTEL_SERVICE_NAME: 'coldstart-bench',
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
@@ -186,6 +196,8 @@ async function main() {
         importMs: median(s.map((x) => x.importMs)),
         firstMs: median(s.map((x) => x.firstMs)),
         totalMs: median(s.map((x) => x.importMs + x.firstMs)),
+        // The least disturbed run: on a busy machine the better estimate of what the code costs.
+        fastestMs: Math.min(...s.map((x) => x.importMs + x.firstMs)),
         secondMs: median(s.map((x) => x.secondMs)),
         rssMb: median(s.map((x) => x.rss)) / 2 ** 20,
         bundleKb: size.total / 1024,
@@ -194,10 +206,12 @@ async function main() {
     });
     const f = (n: number) => n.toFixed(0);
     console.log(`\nNode ${process.version}, ${repeat} fresh processes per case (medians)\n`);
-    console.log('| case | import ms | first invocation ms | import + first ms | second invocation ms | RSS MB | bundle KB (.mjs) | read at start KB |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('| case | import ms | first invocation ms | import + first ms | fastest import + first ms | second invocation ms | RSS MB | bundle KB (.mjs) | read at start KB |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
-      console.log(`| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} | ${f(r.atStartKb)} |`);
+      console.log(
+        `| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${f(r.fastestMs)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} | ${f(r.atStartKb)} |`,
+      );
     }
     mkdirSync(dirname(values.out!), { recursive: true });
     writeFileSync(values.out!, JSON.stringify({ node: process.version, repeat, rows, samples }, null, 2) + '\n');

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:telemetry [-- --rounds 8 --ops 300 --concurrency 8 --off-only]`
+ * `npm run bench:telemetry [-- --rounds 8 --ops 300 --concurrency 8 --off-only --baseline <dir> --isolated]`
  *
  * What telemetry costs per GraphQL operation: the gateway's CPU time per
  * operation with telemetry off (no OTEL_* variable: no plugin, no SDK) and
@@ -42,6 +42,7 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     'off-only': { type: 'boolean', default: false },
     baseline: { type: 'string' },
+    isolated: { type: 'boolean', default: false },
   },
 });
 const rounds = Number(values.rounds);
@@ -56,6 +57,50 @@ const CASES = {
   getItem: { query: `query One($id: ID!) { course(id: $id) { title } }`, variables: { id: 'A' } },
 };
 
+/**
+ * `--isolated`: the telemetry work alone, without GraphQL or DynamoDB: what
+ * the plugin and the DynamoDB path ask of it for the nested operation (one
+ * operation span, four DynamoDB call spans, the metrics), in a loop, with
+ * and without the OTLP export of what was recorded.
+ */
+async function isolated(collectorUrl: string) {
+  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collectorUrl;
+  const { startOpenTelemetry } = await import('../src/telemetry/otel.js');
+  const { telemetrySettings } = await import('../src/telemetry/settings.js');
+  const summary = { requests: 4, byOperation: { Query: 4 }, consumedCapacity: 2, waves: 2, maxConcurrency: 3 };
+  console.log(`\nNode ${process.version}: telemetry CPU µs per nested operation (1 + 4 spans and its metrics), median of ${rounds} rounds of ${ops * 5}\n`);
+  for (const exportIt of [false, true]) {
+    const env = exportIt
+      ? { OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl, OTEL_METRIC_EXPORT_INTERVAL: '5000' }
+      : { OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' };
+    const settings = telemetrySettings(env, (m) => {
+      throw new Error(m);
+    })!;
+    // Without exporters spans are still made and ended (a no-op processor), metrics still aggregated (no reader: none kept).
+    const t = await startOpenTelemetry(settings, silentLogger);
+    const op = () => {
+      const o = t.startOperation(undefined);
+      for (let i = 0; i < 4; i++) {
+        const c = o.calls.callStarted('Query', { TableName: 'T', IndexName: 'GSI1', Limit: 4 });
+        c.finished({ ConsumedCapacity: { CapacityUnits: 0.5, TableName: 'T' }, $metadata: { attempts: 1, requestId: 'r' } });
+      }
+      o.finish({ name: 'StudentCourses', type: 'query', cost: 13, codes: [], outcome: 'ok', dynamodb: summary, requestId: 'r' });
+    };
+    for (let i = 0; i < ops * 5; i++) op();
+    await t.flush();
+    const samples: number[] = [];
+    for (let round = 0; round < rounds; round++) {
+      const before = process.cpuUsage();
+      for (let i = 0; i < ops * 5; i++) op();
+      await t.flush();
+      const d = process.cpuUsage(before);
+      samples.push((d.user + d.system) / (ops * 5));
+    }
+    await t.shutdown();
+    console.log(`| ${exportIt ? 'recorded and exported over OTLP/HTTP' : 'recorded, not exported'} | ${[...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!.toFixed(1)} µs |`);
+  }
+}
+
 async function main() {
   const local = await startLocalDynamo({ port: 0 });
   const collector = createHttpServer(async (req, res) => {
@@ -64,6 +109,15 @@ async function main() {
   });
   await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
   // Patient timeouts: a loaded machine's latency must not turn into retries.
+  if (values.isolated) {
+    try {
+      await isolated(`http://127.0.0.1:${(collector.address() as AddressInfo).port}`);
+    } finally {
+      collector.close();
+      await local.stop();
+    }
+    return;
+  }
   const dynamo = createDynamo({ endpoint: local.endpoint, requestTimeoutMs: 20_000, connectionTimeoutMs: 10_000 });
   const stops: (() => Promise<void>)[] = [];
   try {

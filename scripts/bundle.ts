@@ -94,6 +94,25 @@ const openTelemetryEsm: Plugin = {
   },
 };
 
+/**
+ * The OTLP exporters load `http`/`https` with a dynamic `import()`. Node's ES
+ * module facade of `node:http` reads every export of the module, and on
+ * Node 24 one of them loads undici, Node's fetch implementation (about
+ * 15 ms of a cold start, paid by the first export of a Lambda invocation).
+ * In the bundles those imports become `require()` of the same module (the
+ * same object, without the facade).
+ */
+const exporterHttpRequire: Plugin = {
+  name: 'exporter-http-require',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]@opentelemetry[\\/]otlp-exporter-base[\\/].*\.js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!/import\('https?'\)/.test(text)) return undefined;
+      return { contents: text.replace(/import\('(https?)'\)/g, "Promise.resolve(require('node:$1'))"), loader: 'js' };
+    });
+  },
+};
+
 /** Builds the bundle; returns the path of the .mjs file. */
 export async function bundle({
   entry,
@@ -127,7 +146,7 @@ export async function bundle({
     // CommonJS dependencies call require() for Node built-ins; an ES module bundle needs one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     external,
-    plugins: [shims, openTelemetryEsm],
+    plugins: [shims, openTelemetryEsm, exporterHttpRequire],
   });
   copyFileSync(join(root, 'schema.graphql'), join(outDir, 'schema.graphql'));
   copyFileSync(join(root, 'schema.demo.json'), join(outDir, 'schema.demo.json'));
