@@ -30,7 +30,7 @@ import { startLocalDynamo } from '../src/dynamo/local.js';
 import { ensureTable } from '../src/dynamo/table.js';
 import { batchPut } from '../src/dynamo/batchWrite.js';
 import type { Item } from '../src/dynamo/batchGet.js';
-import { counterShardKey, shardOf } from '../src/dynamo/keys.js';
+import { counterShardKey, shardOf } from '../test/support/model.js';
 import { OperationMetrics } from '../src/dynamo/metrics.js';
 import { createServer } from '../src/graphql/server.js';
 import { createContext } from '../src/graphql/context.js';

@@ -45,13 +45,7 @@ export const courseKey = (id: string): ItemKey => ({ PK: keyValue('COURSE', id),
 export const customerKey = (id: string): ItemKey => ({ PK: keyValue('CUSTOMER', id), SK: PROFILE_SK });
 export const productKey = (id: string): ItemKey => ({ PK: keyValue('PRODUCT', id), SK: PRODUCT_SK });
 
-/**
- * Write sharding of a course's enrollments (docs/sharding.md). A course item
- * may carry `shards` = N (1–64; absent = 1). With N > 1 a student's edge is
- * indexed under `COURSE#<cid>#<k>` and the course's count is kept in N
- * counter items `COURSE#<cid>#<k>` / `COUNTER`, k = fnv1a32(UTF-8 of the
- * student id) mod N. With N = 1 the layout is the unsharded one.
- */
+/** Largest shard count of a @sharded relation (its `max` may be lower); the counter items' sort key. */
 export const MAX_SHARDS = 64;
 export const COUNTER_SK = 'COUNTER';
 
@@ -64,72 +58,6 @@ export function fnv1a32(text: string): number {
   }
   return hash >>> 0;
 }
-
-/** The shard count a stored course item declares: its `shards` when a whole number in 1–64, else 1. */
-export function shardCountOf(course: { shards?: unknown } | null | undefined): number {
-  const n = course?.shards;
-  return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_SHARDS ? n : 1;
-}
-
-/** The shard (0…N-1) a student's edge and counter change go to in a course of N shards. */
-export const shardOf = (studentId: string, shards: number): number => (shards <= 1 ? 0 : fnv1a32(studentId) % shards);
-
-/** GSI1 partition value of shard `k` of a course of `shards` shards (`COURSE#<cid>` when unsharded). */
-export const courseShardPartition = (courseId: string, k: number, shards: number): string =>
-  shards <= 1 ? keyValue('COURSE', courseId) : `${keyValue('COURSE', courseId)}#${k}`;
-
-/** Every GSI1 partition of a course's enrollments, shard 0 first. */
-export const courseShardPartitions = (courseId: string, shards: number): string[] =>
-  Array.from({ length: Math.max(1, shards) }, (_, k) => courseShardPartition(courseId, k, shards));
-
-/** GSI1PK of a student's edge into a course of `shards` shards. */
-export const enrollmentPartition = (studentId: string, courseId: string, shards = 1): string =>
-  courseShardPartition(courseId, shardOf(studentId, shards), shards);
-
-/** Counter item of shard `k` of a sharded course (its attribute `studentCount`). */
-export const counterShardKey = (courseId: string, k: number): ItemKey => ({
-  PK: `${keyValue('COURSE', courseId)}#${k}`,
-  SK: COUNTER_SK,
-});
-
-/**
- * The item whose `studentCount` a student's enrollment changes: the course
- * item when unsharded, else the counter item of the student's shard.
- */
-export const courseCounterKey = (courseId: string, studentId: string, shards = 1): ItemKey =>
-  shards <= 1 ? courseKey(courseId) : counterShardKey(courseId, shardOf(studentId, shards));
-
-/** Every item holding part of a course's `studentCount` (the course item when unsharded). */
-export const courseCounterKeys = (courseId: string, shards: number): ItemKey[] =>
-  shards <= 1 ? [courseKey(courseId)] : Array.from({ length: shards }, (_, k) => counterShardKey(courseId, k));
-
-/**
- * The item counting the edges indexed under GSI1 partition `partition` of a
- * course: counter item k for `COURSE#<cid>#<k>`, the course item otherwise.
- * An edge's own GSI1PK names it, whatever the course's layout is now
- * (writers change an edge and this counter together).
- */
-export function partitionCounterKey(courseId: string, partition: unknown): ItemKey {
-  const shard = parseCourseShard(partition);
-  return shard && shard.courseId === courseId ? counterShardKey(courseId, shard.k) : courseKey(courseId);
-}
-
-/** Parses a sharded course partition value `COURSE#<cid>#<k>`; null for anything else. */
-export function parseCourseShard(value: unknown): { courseId: string; k: number } | null {
-  if (typeof value !== 'string' || !value.startsWith(prefixOf('COURSE'))) return null;
-  const rest = value.slice(prefixOf('COURSE').length).split('#');
-  if (rest.length !== 2 || rest[0].length === 0 || !/^(0|[1-9]\d?)$/.test(rest[1])) return null;
-  const k = Number(rest[1]);
-  return k < MAX_SHARDS ? { courseId: rest[0], k } : null;
-}
-
-/** The enrollment edge: lives in the student's collection, inverted into the course's GSI1 partition (its shard). */
-export const enrollmentKeys = (studentId: string, courseId: string, shards = 1) => ({
-  PK: keyValue('STUDENT', studentId),
-  SK: keyValue('COURSE', courseId),
-  GSI1PK: enrollmentPartition(studentId, courseId, shards),
-  GSI1SK: keyValue('STUDENT', studentId),
-});
 
 /** An order: in the customer's collection, findable alone through GSI1. */
 export const orderKeys = (customerId: string, orderId: string) => ({
@@ -409,12 +337,3 @@ export const idempotencyKey = (callerKeyHash: string): ItemKey => {
   if (!/^[0-9a-f]{64}$/.test(callerKeyHash)) throw new Error('Invariant violation: an idempotency key is a SHA-256 hex digest');
   return { PK: `${IDEMPOTENCY_PREFIX}${callerKeyHash}`, SK: IDEMPOTENCY_SK };
 };
-
-/**
- * The uniqueness item of an explicit order id: written in the same
- * transaction as the order (on `attribute_not_exists(PK)`), so one order id
- * can exist under one customer only, even when two customers place it at
- * the same moment. Generated ids (ULIDs) never collide and have none.
- */
-export const ORDER_ID_CLAIM_SK = 'ORDER_ID';
-export const orderIdClaimKey = (orderId: string): ItemKey => ({ PK: `ORDERID#${orderId}`, SK: ORDER_ID_CLAIM_SK });

@@ -11,16 +11,26 @@ import {
   catalogShardOf,
   CATALOG_SHARDS,
   type CatalogKind,
-  counterShardKey,
   courseKey,
   orderDateKeys,
   customerKey,
-  enrollmentKeys,
   orderKeys,
   partKey,
   productKey,
   studentKey,
+  keyValue,
+  shardCounterKey,
+  shardPartition,
 } from '../dynamo/keys.js';
+import { shardOf } from '../plan/sharding.js';
+
+const counterShardKey = (courseId: string, k: number) => shardCounterKey(courseKey(courseId).PK, k);
+const enrollmentKeys = (studentId: string, courseId: string, shards: number) => ({
+  PK: keyValue('STUDENT', studentId),
+  SK: keyValue('COURSE', courseId),
+  GSI1PK: shardPartition(keyValue('COURSE', courseId), shardOf(studentId, shards), shards),
+  GSI1SK: keyValue('STUDENT', studentId),
+});
 /** On an enrollment edge: the copy of its course's shard count (Course.students @sharded(copy)). */
 const COURSE_SHARDS_ATTR = 'courseShards';
 

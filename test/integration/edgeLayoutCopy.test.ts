@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/dynamo/batchGet.js';
-import { counterShardKey, shardOf } from '../../src/dynamo/keys.js';
+import { counterShardKey, shardOf } from '../support/model.js';
 import { courseCounterItems, courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
 import type { ReshardStep } from '../../src/writes/reshard.js';
 import { reshardCourse } from '../support/writes.js';

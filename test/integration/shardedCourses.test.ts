@@ -6,7 +6,8 @@
  * takes a shard count.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_COUNT_ATTR, catalogCounterKey, catalogKeys, catalogShardOf, counterShardKey, shardOf } from '../../src/dynamo/keys.js';
+import { CATALOG_COUNT_ATTR, catalogCounterKey, catalogKeys, catalogShardOf } from '../../src/dynamo/keys.js';
+import { counterShardKey, shardOf } from '../support/model.js';
 import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 

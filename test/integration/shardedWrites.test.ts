@@ -6,7 +6,8 @@
  * once throughout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogKeys, counterShardKey, shardOf } from '../../src/dynamo/keys.js';
+import { catalogKeys } from '../../src/dynamo/keys.js';
+import { counterShardKey, shardOf } from '../support/model.js';
 import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
 import { reshardCourse } from '../support/writes.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';

@@ -1,16 +1,18 @@
 import { describe, expect, it } from 'vitest';
+import { fnv1a32 } from '../../src/dynamo/keys.js';
 import {
   counterShardKey,
   courseCounterKey,
   courseCounterKeys,
+  courseCounters,
+  coursePartitions,
   enrollmentKeys,
-  fnv1a32,
+  layoutOf,
   parseCourseShard,
   partitionCounterKey,
   shardCountOf,
   shardOf,
-} from '../../src/dynamo/keys.js';
-import { courseCounters, coursePartitions, layoutOf } from '../support/model.js';
+} from '../support/model.js';
 
 describe('FNV-1a 32-bit', () => {
   // Published test vectors of the FNV reference test suite (fnv1a_32 of the bytes, no terminating NUL).

@@ -152,8 +152,34 @@ export interface OperationWeight {
 
 /** A mutation field's own price: a write and the reads it conditions on, a few requests each. */
 export const MUTATION_COST = 10;
-/** Mutations whose DynamoDB work grows with the entity's edges (renames copy, deletes cascade). */
-export const FAN_OUT_MUTATIONS = new Set(['updateStudent', 'updateCourse', 'deleteStudent', 'deleteCourse']);
+/**
+ * Mutations whose DynamoDB work grows with the item's edges, as the model
+ * declares them: an @update of a type with @edges (its copies are fanned
+ * out), a @delete of a type with @edges or @children (it cascades);
+ * updates first, then deletes, in declaration order.
+ */
+export function fanOutMutations(schema: GraphQLSchema): readonly string[] {
+  const known = fanOutCache.get(schema);
+  if (known) return known;
+  const mutation = schema.getMutationType();
+  const fields = mutation ? Object.values(mutation.getFields()) : [];
+  const directive = (f: (typeof fields)[number], name: string) => f.astNode?.directives?.find((d) => d.name.value === name);
+  const connectionsOf = (typeName: string, kinds: string[]) => {
+    const type = schema.getType(typeName);
+    if (!isObjectType(type)) return false;
+    return Object.values(type.getFields()).some((f) => f.astNode?.directives?.some((d) => kinds.includes(d.name.value)));
+  };
+  const typeArgument = (f: (typeof fields)[number]) => {
+    const arg = directive(f, 'delete')?.arguments?.find((a) => a.name.value === 'type');
+    return arg?.value.kind === Kind.STRING ? arg.value.value : getNamedType(f.type).name;
+  };
+  const updates = fields.filter((f) => directive(f, 'update') && connectionsOf(getNamedType(f.type).name, ['edges']));
+  const deletes = fields.filter((f) => directive(f, 'delete') && connectionsOf(typeArgument(f), ['edges', 'children']));
+  const names = [...updates, ...deletes].map((f) => f.name);
+  fanOutCache.set(schema, names);
+  return names;
+}
+const fanOutCache = new WeakMap<GraphQLSchema, readonly string[]>();
 /** How many fan-out mutations one operation may hold. */
 export const MAX_FAN_OUT_MUTATIONS = 1;
 
@@ -177,7 +203,8 @@ export function operationWeight(
   // A fragment weighs the same wherever it is spread: memoised, so fragment "bombs" stay linear to compute.
   const fragmentWeight = new Map<string, [number, number]>();
   const isMutation = operation.operation === 'mutation';
-  let fanOutMutations = 0;
+  const fanOut = isMutation ? new Set(fanOutMutations(schema)) : new Set<string>();
+  let fanOutCount = 0;
 
   // [cost, leaf fields] of a selection set on `type`.
   const selectionWeight = (set: SelectionSetNode, type: GraphQLNamedType, root: boolean): [number, number] => {
@@ -195,7 +222,7 @@ export function operationWeight(
         const mutationField = root && isMutation;
         if (mutationField) {
           total += MUTATION_COST;
-          if (FAN_OUT_MUTATIONS.has(field.name)) fanOutMutations += 1;
+          if (fanOut.has(field.name)) fanOutCount += 1;
         }
         if (!isCompositeType(named)) {
           fields += 1;
@@ -245,7 +272,7 @@ export function operationWeight(
 
   const rootType = schema.getRootType(operation.operation);
   const [cost, fields] = rootType ? selectionWeight(operation.selectionSet, rootType, true) : [0, 0];
-  return { cost, fields, fanOutMutations };
+  return { cost, fields, fanOutMutations: fanOutCount };
 }
 
 /** The cost alone (see operationWeight). */
@@ -321,7 +348,7 @@ function costPlugin(limits: QueryLimits): ApolloServerPlugin {
           }
           if (weight.fanOutMutations > MAX_FAN_OUT_MUTATIONS) {
             throw refusal(
-              `At most ${MAX_FAN_OUT_MUTATIONS} of ${[...FAN_OUT_MUTATIONS].join(', ')} per operation (each may write every edge of its entity); send them as separate requests.`,
+              `At most ${MAX_FAN_OUT_MUTATIONS} of ${fanOutMutations(schema).join(', ')} per operation (each may write every edge of its entity); send them as separate requests.`,
             );
           }
         },
