@@ -44,7 +44,7 @@ export function createStreamLambdaHandler(
   const logger = options.logger ?? createLogger(config.logLevel);
   // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
   const dynamo = options.dynamo ?? dynamoFromConfig({ ...config, endpoint: withoutEmbedded(config.endpoint) });
-  const store: Store = { doc: dynamo.doc, tableName: config.tableName, writeOptions: { concurrency: config.stream.concurrency } };
+  const store: Store = { doc: dynamo.doc, tableName: config.tableName, writeOptions: { concurrency: config.stream.concurrency }, plan: compilePlan(loadModel(config.schemaFile)) };
   // With REDIS_URL, each handled record's change events reach the gateways' subscribers (docs/subscriptions.md).
   const { redisUrl } = config.subscriptions;
   const handle = redisUrl

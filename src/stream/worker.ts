@@ -15,6 +15,8 @@ import type { Config } from '../config.js';
 import { createDynamo } from '../dynamo/client.js';
 import type { Logger } from '../logger.js';
 import type { FanOutMode, Store } from '../writes/store.js';
+import { compilePlan } from '../plan/plan.js';
+import { loadModel } from '../declaration/loadModel.js';
 import { StreamReader } from './reader.js';
 import { StreamStats, type StreamStatsSnapshot } from './stats.js';
 import { createStreamsClient } from './streamsClient.js';
@@ -82,7 +84,7 @@ export function startStreamProcessing({
   });
   // Its own DynamoDB client: the processor's requests never mix with (or count into) the gateway's.
   const own = createDynamo({ endpoint, region: config.region, ...config.dynamoClient });
-  const store: Store = { doc: own.doc, tableName: config.tableName, writeOptions: { concurrency: config.stream.concurrency } };
+  const store: Store = { doc: own.doc, tableName: config.tableName, writeOptions: { concurrency: config.stream.concurrency }, plan: compilePlan(loadModel(config.schemaFile)) };
   const reader = new StreamReader({
     store,
     streams,
