@@ -1,10 +1,34 @@
 import type { CodegenConfig } from '@graphql-codegen/cli';
+import { buildASTSchema, getNamedType, isObjectType } from 'graphql';
 import { DIRECTIVE_DEFINITIONS } from './src/declaration/directives.js';
+import { loadModel } from './src/declaration/loadModel.js';
 
 /**
  * schema.graphql → src/__generated__/resolvers.ts: typed resolvers with mappers to stored records.
  * The model's directives are supplied by the gateway (src/declaration/directives.ts), as at run time.
+ * The mappers come from the model itself: every @item type is an ItemRecord, every connection type
+ * (of a relation or a catalog) a ConnectionRecord, its edge type an EdgeRecord (src/plan/records.ts).
  */
+const RECORDS = '../plan/records.js';
+const model = loadModel();
+const schema = buildASTSchema(model.typeDefs);
+const edgeTypeOf = (connection: string): string | null => {
+  const type = schema.getType(connection);
+  const edges = isObjectType(type) ? type.getFields().edges : undefined;
+  return edges ? getNamedType(edges.type).name : null;
+};
+const mappers: Record<string, string> = { PageInfo: `${RECORDS}#PageInfoRecord` };
+for (const name of model.items.keys()) mappers[name] = `${RECORDS}#ItemRecord`;
+const connections = [
+  ...[...model.relations.values()].map((r) => r.connectionType),
+  ...model.queries.flatMap((q) => (q.kind === 'catalog' ? [q.connectionType] : [])),
+];
+for (const connection of connections) {
+  mappers[connection] = `${RECORDS}#ConnectionRecord`;
+  const edge = edgeTypeOf(connection);
+  if (edge) mappers[edge] = `${RECORDS}#EdgeRecord`;
+}
+
 const config: CodegenConfig = {
   schema: [DIRECTIVE_DEFINITIONS, 'schema.graphql'],
   generates: {
@@ -15,27 +39,7 @@ const config: CodegenConfig = {
         useIndexSignature: false,
         contextType: '../graphql/context.js#Context',
         scalars: { DateTime: 'string' },
-        mappers: {
-          Student: '../model/records.js#StudentRecord',
-          Course: '../model/records.js#CourseRecord',
-          Customer: '../model/records.js#CustomerRecord',
-          Product: '../model/records.js#ProductRecord',
-          Order: '../model/records.js#OrderRecord',
-          Part: '../model/records.js#PartRecord',
-          PageInfo: '../model/records.js#PageInfoRecord',
-          StudentCourseEdge: '../model/records.js#StudentCourseEdgeRecord',
-          CourseStudentEdge: '../model/records.js#CourseStudentEdgeRecord',
-          OrderEdge: '../model/records.js#OrderEdgeRecord',
-          PartEdge: '../model/records.js#PartEdgeRecord',
-          StudentCourseConnection: '../model/records.js#StudentCourseConnectionRecord',
-          CourseStudentConnection: '../model/records.js#CourseStudentConnectionRecord',
-          OrderConnection: '../model/records.js#OrderConnectionRecord',
-          PartConnection: '../model/records.js#PartConnectionRecord',
-          CourseEdge: '../model/records.js#CourseEdgeRecord',
-          StudentEdge: '../model/records.js#StudentEdgeRecord',
-          CourseConnection: '../model/records.js#CourseConnectionRecord',
-          StudentConnection: '../model/records.js#StudentConnectionRecord',
-        },
+        mappers,
       },
     },
   },

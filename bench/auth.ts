@@ -27,6 +27,8 @@ import { createCursorCodec } from '../src/connections/cursorSigning.js';
 import { silentLogger } from '../src/logger.js';
 import { courseItem, enrollmentItem, studentItem } from '../src/model/items.js';
 import type { Identity } from '../src/auth/identity.js';
+import { compileRules } from '../src/auth/compileRules.js';
+import { loadModel } from '../src/declaration/loadModel.js';
 
 const AUDIENCE = 'bench';
 const lines: string[] = [];
@@ -46,8 +48,8 @@ async function verification() {
   const issuer = await startIssuer({ keys: () => keys.map((k) => k.publicJwk) });
   const config: OidcAuthConfig = {
     mode: 'oidc', explicit: true, issuer: issuer.url, audience: [AUDIENCE], jwksUrl: undefined,
-    rolesClaim: 'groups', studentClaim: 'student_id', customerClaim: 'customer_id',
-    clockToleranceSeconds: 5, jwksCooldownSeconds: 30, devIssuer: undefined,
+    rolesClaim: 'groups', claims: {},
+    clockToleranceSeconds: 5, maxTokenLifetimeSeconds: 86_400, jwksCooldownSeconds: 30, devIssuer: undefined,
   };
   const auth = createAuthenticator(config, silentLogger);
   await auth.verifier!.warm();
@@ -88,20 +90,21 @@ async function operations() {
   }
   await batchPut(dynamo.doc, tableName, items);
   const cursors = createCursorCodec({ current: 'bench-cursor-secret-0123456789abcdefghij' });
-  const servers = { off: createServer({ production: true }), on: createServer({ production: true, authRules: true }) };
+  const rules = compileRules(loadModel());
+  const servers = { off: createServer({ production: true }), on: createServer({ production: true, authRules: true, rules }) };
   await Promise.all(Object.values(servers).map((s) => s.start()));
   const caller = (extra: Partial<Extract<Identity, { kind: 'caller' }>>): Identity => ({
-    kind: 'caller', subject: 'b', roles: new Set(), admin: false, studentId: undefined, customerId: undefined, ...extra,
+    kind: 'caller', subject: 'b', roles: new Set(), admin: false, owns: new Map(), ...extra,
   });
   const QUERY = `{ course(id: "c1") { title students(first: 50) { totalCount edges { enrolledAt node { id name } } } } }`;
   const variants: Array<[string, 'off' | 'on', Identity | undefined]> = [
     ['AUTH_MODE=off', 'off', undefined],
     ['oidc, admin', 'on', caller({ admin: true, roles: new Set(['admin']) })],
-    ['oidc, signed-in student', 'on', caller({ studentId: 's001' })],
+    ['oidc, signed-in student', 'on', caller({ owns: new Map([['Student', 's001']]) })],
   ];
   const run = async (server: 'off' | 'on', identity: Identity | undefined) => {
     const metrics = new OperationMetrics();
-    const deps = { doc: dynamo.doc, tableName, cursors, authRequired: server === 'on' };
+    const deps = { doc: dynamo.doc, tableName, cursors, authRequired: server === 'on', rules };
     const res = await servers[server].executeOperation({ query: QUERY }, { contextValue: createContext(deps, metrics, identity) });
     if (res.body.kind !== 'single' || res.body.singleResult.errors) throw new Error(`unexpected errors: ${JSON.stringify(res.body)}`);
     return metrics.requests;

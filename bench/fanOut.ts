@@ -30,9 +30,8 @@ import { silentLogger } from '../src/logger.js';
 import { courseItem, enrollmentItem } from '../src/model/items.js';
 import { StreamReader } from '../src/stream/reader.js';
 import { createStreamsClient } from '../src/stream/streamsClient.js';
-import { deleteCourse } from '../src/writes/cascade.js';
+import { deleteCourse, updateCourse } from '../test/support/writes.js';
 import type { FanOutMode, Store } from '../src/writes/store.js';
-import { updateCourse } from '../src/writes/update.js';
 import { writeItems } from '../scripts/seedTable.js';
 
 const { values } = parseArgs({

@@ -36,7 +36,7 @@ import { createServer } from '../src/graphql/server.js';
 import { createContext } from '../src/graphql/context.js';
 import { createCursorCodec } from '../src/connections/cursorSigning.js';
 import { encodeMergedCursor } from '../src/connections/mergedPage.js';
-import { courseStudentShards } from '../src/model/collections.js';
+import { courseStudentShards } from '../test/support/model.js';
 import { courseItem, enrollmentItem, studentItem } from '../src/model/items.js';
 import { startPartitionSimulator, type PartitionSimulator } from './simulator/partitionSimulator.js';
 

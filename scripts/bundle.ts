@@ -6,9 +6,18 @@
  * Output layout mirrors the repository, so that src/graphql/server.ts finds
  * `../../schema.graphql` two folders above the bundle:
  *   <outDir>/src/transport/<name>.mjs (+ .mjs.map)
+ *   <outDir>/src/transport/chunks/*.mjs   code loaded by dynamic import() only
  *   <outDir>/schema.graphql
  *   <outDir>/schema.demo.json  its demo data (src/transport/demoData.ts)
  *   <outDir>/package.json      {"type":"module"}
+ *
+ * Code splitting: what the sources load with a dynamic `import()` (the
+ * OpenTelemetry SDK, src/telemetry/otel.ts) becomes a chunk of its own, so
+ * a process that never loads it never reads or parses it. OpenTelemetry's
+ * packages are bundled from their ES module builds (their package.json
+ * `module`), which esbuild can tree-shake; their CommonJS builds (`main`,
+ * esbuild's default for Node) would pull every export of the semantic
+ * conventions and of each package into the chunk.
  *
  * esbuild comes with tsx (a dependency), so nothing extra is installed.
  * Packages are bundled too (the AWS SDK included: the artifact runs exactly
@@ -16,7 +25,7 @@
  * resolves from a node_modules above it at run time.
  */
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { APOLLO_SERVER_VERSION } from './bundleShims/makeGatewayGraphQLRequestContext.js';
@@ -68,6 +77,23 @@ const shims: Plugin = {
   },
 };
 
+/** `@opentelemetry/*` from its ES module build (see the module comment). */
+const openTelemetryEsm: Plugin = {
+  name: 'opentelemetry-esm',
+  setup(build) {
+    build.onResolve({ filter: /^@opentelemetry\/[^/]+$/ }, async (args) => {
+      if (args.pluginData === 'otel-esm') return undefined;
+      const resolved = await build.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'otel-esm' });
+      if (resolved.errors.length > 0) return resolved;
+      const at = resolved.path.lastIndexOf(`${args.path.replace('/', sep)}${sep}`);
+      if (at < 0) return resolved;
+      const dir = resolved.path.slice(0, at + args.path.length);
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { module?: string };
+      return pkg.module ? { path: join(dir, pkg.module) } : resolved;
+    });
+  },
+};
+
 /** Builds the bundle; returns the path of the .mjs file. */
 export async function bundle({
   entry,
@@ -83,7 +109,11 @@ export async function bundle({
   const outfile = join(outDir, folder, `${name}.mjs`);
   await build({
     entryPoints: [join(root, entry)],
-    outfile,
+    outdir: join(outDir, folder),
+    entryNames: name,
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
     bundle: true,
     platform: 'node',
     target: 'node20',
@@ -97,7 +127,7 @@ export async function bundle({
     // CommonJS dependencies call require() for Node built-ins; an ES module bundle needs one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     external,
-    plugins: [shims],
+    plugins: [shims, openTelemetryEsm],
   });
   copyFileSync(join(root, 'schema.graphql'), join(outDir, 'schema.graphql'));
   copyFileSync(join(root, 'schema.demo.json'), join(outDir, 'schema.demo.json'));

@@ -29,7 +29,7 @@
 import { Kind, type DocumentNode, type TypeNode } from 'graphql';
 import { encodeTime } from 'ulid';
 import type { Item } from '../src/dynamo/batchGet.js';
-import { CATALOG_COUNT_ATTR, CATALOG_SHARDS, catalogCounterKey, catalogKeys, catalogShardOf, sortableInstant } from '../src/dynamo/keys.js';
+import { CATALOG_COUNT_ATTR, catalogEntryKeys, catalogEntryShard, catalogShardCounterKey, sortableInstant } from '../src/dynamo/keys.js';
 import type { Attribute } from '../src/declaration/model.js';
 import type { Plan } from '../src/plan/plan.js';
 import type { ItemPlan } from '../src/plan/itemPlan.js';
@@ -164,7 +164,7 @@ export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
       if (at !== null) Object.assign(item, { GSI2PK: byInstant.pk.fill({ id, ...(parentField ? { [parentField]: parentId! } : {}) }), GSI2SK: `${at}#${id}` });
     }
     const catalog = plan.catalogOf(type.name);
-    if (catalog && typeof item[catalog.field.by] === 'string') Object.assign(item, catalogKeys(catalog.kind, id, item[catalog.field.by] as string));
+    if (catalog && typeof item[catalog.field.by] === 'string') Object.assign(item, catalogEntryKeys(catalog.spec, id, item[catalog.field.by] as string));
     const list = made.get(type.name) ?? [];
     list.push({ item, id, parentId });
     made.set(type.name, list);
@@ -254,10 +254,10 @@ export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
 
   // Catalog counters: one item per shard of each @catalog, counting its entries.
   for (const field of plan.catalogs) {
-    const { kind } = plan.catalogOf(field.type)!;
-    const perShard = new Array<number>(CATALOG_SHARDS).fill(0);
-    for (const { item, id } of made.get(field.type) ?? []) if (item.GSI2PK !== undefined) perShard[catalogShardOf(id)]++;
-    perShard.forEach((count, shard) => items.push({ ...catalogCounterKey(kind, shard), [CATALOG_COUNT_ATTR]: count }));
+    const { spec } = plan.catalogOf(field.type)!;
+    const perShard = new Array<number>(spec.shards).fill(0);
+    for (const { item, id } of made.get(field.type) ?? []) if (item.GSI2PK !== undefined) perShard[catalogEntryShard(spec, id)]++;
+    perShard.forEach((count, shard) => items.push({ ...catalogShardCounterKey(spec, shard), [CATALOG_COUNT_ATTR]: count }));
   }
 
   const ids: Record<string, string[]> = {};

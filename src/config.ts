@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import { DEFAULT_SCHEMA_FILE } from './declaration/loadModel.js';
 import { randomBytes } from 'node:crypto';
+import { telemetrySettings, type TelemetrySettings } from './telemetry/settings.js';
 
 /**
  * Where DynamoDB is: `embedded` (DYNAMODB_ENDPOINT unset: `npm start` runs
@@ -58,10 +59,11 @@ export const DEFAULTS = {
     batchSize: 25,
     pauseMs: 100,
   },
-  operationLimits: { maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000 },
-  http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000 },
+  operationLimits: { maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000, maxResponseBytes: 1_000_000, queryBytesPerRequest: 10 },
+  http: { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000, maxWaitingPerAddress: 100 },
   idempotencyTtlSeconds: 86_400,
   healthCacheMs: 1000,
+  subscriptions: { maxConnections: 1000, perConnection: 50, initTimeoutMs: 5000, maxBufferedBytes: 1_048_576, maxQueued: 1000 },
 } as const;
 
 export interface Config {
@@ -117,10 +119,32 @@ export interface Config {
   idempotencyTtlSeconds: number;
   /** `HEALTH_CACHE_MS` (default 1000): how long `/health` reuses its last table check. */
   healthCacheMs: number;
+  /** `TRUSTED_DOCUMENTS`: a manifest file; when set, only its operations run (docs/clients.md#trusted-documents). */
+  trustedDocuments: string | undefined;
   /** Identity and authorization (docs/auth.md). */
   auth: AuthConfig;
   /** The stream processor that keeps edge copies and finishes cascades (docs/stream.md). */
   stream: StreamConfig;
+  /** Traces and metrics from the standard `OTEL_*` variables; undefined (no SDK loaded) when none is set (docs/observability.md). */
+  telemetry: TelemetrySettings | undefined;
+  /** Live updates over WebSocket (docs/subscriptions.md). */
+  subscriptions: SubscriptionConfig;
+}
+
+/** docs/subscriptions.md#settings; WebSocket messages are capped at MAX_BODY_BYTES like HTTP bodies. */
+export interface SubscriptionConfig {
+  /** `REDIS_URL` (redis:// or rediss://): carries change events from the one stream processor to every instance; unset: in-process. */
+  redisUrl: string | undefined;
+  /** `WS_MAX_CONNECTIONS`: open WebSockets per instance; more are closed with 1013. */
+  maxConnections: number;
+  /** `WS_MAX_SUBSCRIPTIONS`: subscriptions per connection. */
+  perConnection: number;
+  /** `WS_INIT_TIMEOUT_MS`: time for `connection_init` before the socket is closed with 4408. */
+  initTimeoutMs: number;
+  /** `WS_MAX_BUFFERED_BYTES`: bytes waiting to be sent on one socket before it is closed as a slow consumer. */
+  maxBufferedBytes: number;
+  /** `WS_MAX_QUEUED_EVENTS`: events waiting per subscription before it is closed as a slow consumer. */
+  maxQueued: number;
 }
 
 export interface StreamConfig {
@@ -160,6 +184,10 @@ export interface OperationLimitsConfig {
   maxInFlight: number;
   /** `MAX_RESPONSE_FIELDS` (default 50000): leaf fields an operation may return at most (counted before execution). */
   maxResponseFields: number;
+  /** `MAX_RESPONSE_BYTES` (default 1000000): UTF-8 bytes a response may hold (estimated before execution, measured after). */
+  maxResponseBytes: number;
+  /** `QUERY_BYTES_PER_DYNAMODB_REQUEST` (default 10; 0: off): a query may send one DynamoDB request per this many bytes of its text (at least 50). */
+  queryBytesPerRequest: number;
 }
 
 export interface HttpConfig {
@@ -171,6 +199,8 @@ export interface HttpConfig {
   keepAliveTimeoutMs: number;
   /** `HTTP_MAX_CONNECTIONS` (default 1000): open connections at once; more are refused. */
   maxConnections: number;
+  /** `HTTP_MAX_WAITING_PER_ADDRESS` (default 100; 0: off): one client address's connections without a complete request being served. */
+  maxWaitingPerAddress: number;
 }
 
 /** docs/auth.md describes every setting here. */
@@ -195,12 +225,15 @@ export interface OidcAuthConfig {
   jwksUrl: string | undefined;
   /** `AUTH_ROLES_CLAIM` (default `groups`): the claim listing roles; role `admin` may do everything. */
   rolesClaim: string;
-  /** `AUTH_STUDENT_CLAIM` (default `student_id`): the claim holding the caller's student id. */
-  studentClaim: string;
-  /** `AUTH_CUSTOMER_CLAIM` (default `customer_id`): the claim holding the caller's customer id. */
-  customerClaim: string;
+  /**
+   * `AUTH_<NAME>_CLAIM` (every one set but AUTH_ROLES_CLAIM), by variable name: the claims a model's
+   * `@owner(claim, setting)` lets its setting rename; an owner whose setting is unset keeps its claim.
+   */
+  claims: Readonly<Record<string, string>>;
   /** `AUTH_CLOCK_TOLERANCE_SECONDS` (default 5): leeway for `exp`/`nbf`/`iat`. */
   clockToleranceSeconds: number;
+  /** `AUTH_MAX_TOKEN_LIFETIME_SECONDS` (default 86400): tokens whose `exp` is further than this past `iat` (or now) are refused. */
+  maxTokenLifetimeSeconds: number;
   /** `AUTH_JWKS_COOLDOWN_SECONDS` (default 30): after a key-set fetch, an unknown `kid` waits this long before another. */
   jwksCooldownSeconds: number;
   /**
@@ -384,6 +417,9 @@ function cursorSecrets(env: Env, production: boolean) {
   return { cursorSecret: raw, cursorSecretsPrevious: previous, cursorSecretGenerated: false };
 }
 
+/** The names an `@owner(setting:)` may give: the environment variables `claims` holds. */
+export const OWNER_CLAIM_SETTING = /^AUTH_[A-Z0-9_]+_CLAIM$/;
+
 function claimSetting(env: Env, name: string, fallback: string): string {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === '') return fallback;
@@ -438,9 +474,12 @@ function authSettings(env: Env, production: boolean): AuthConfig {
     audience,
     jwksUrl: issuerUrl(env, 'AUTH_JWKS_URL', production),
     rolesClaim: claimSetting(env, 'AUTH_ROLES_CLAIM', 'groups'),
-    studentClaim: claimSetting(env, 'AUTH_STUDENT_CLAIM', 'student_id'),
-    customerClaim: claimSetting(env, 'AUTH_CUSTOMER_CLAIM', 'customer_id'),
+    claims: Object.fromEntries(
+      Object.keys(env).filter((name) => OWNER_CLAIM_SETTING.test(name) && name !== 'AUTH_ROLES_CLAIM' && env[name]?.trim())
+        .sort().map((name) => [name, claimSetting(env, name, '')]),
+    ),
     clockToleranceSeconds: intSetting(env, 'AUTH_CLOCK_TOLERANCE_SECONDS', 5, 0, 300),
+    maxTokenLifetimeSeconds: intSetting(env, 'AUTH_MAX_TOKEN_LIFETIME_SECONDS', 86_400, 60, 2_592_000),
     jwksCooldownSeconds: intSetting(env, 'AUTH_JWKS_COOLDOWN_SECONDS', 30, 0, 3600),
     devIssuer: devIssuer ? { port: devPort } : undefined,
   };
@@ -517,16 +556,40 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       maxRequests: intSetting(env, 'MAX_DYNAMODB_REQUESTS', DEFAULTS.operationLimits.maxRequests, 1, 1_000_000),
       maxInFlight: intSetting(env, 'MAX_DYNAMODB_IN_FLIGHT', DEFAULTS.operationLimits.maxInFlight, 1, 1000),
       maxResponseFields: intSetting(env, 'MAX_RESPONSE_FIELDS', DEFAULTS.operationLimits.maxResponseFields, 1, 10_000_000),
+      maxResponseBytes: intSetting(env, 'MAX_RESPONSE_BYTES', DEFAULTS.operationLimits.maxResponseBytes, 1000, 100_000_000),
+      queryBytesPerRequest: intSetting(env, 'QUERY_BYTES_PER_DYNAMODB_REQUEST', DEFAULTS.operationLimits.queryBytesPerRequest, 0, 100_000),
     },
     http: {
       headersTimeoutMs: intSetting(env, 'HTTP_HEADERS_TIMEOUT_MS', DEFAULTS.http.headersTimeoutMs, 100, 600_000),
       requestTimeoutMs: intSetting(env, 'HTTP_REQUEST_TIMEOUT_MS', DEFAULTS.http.requestTimeoutMs, 100, 3_600_000),
       keepAliveTimeoutMs: intSetting(env, 'HTTP_KEEP_ALIVE_TIMEOUT_MS', DEFAULTS.http.keepAliveTimeoutMs, 100, 600_000),
       maxConnections: intSetting(env, 'HTTP_MAX_CONNECTIONS', DEFAULTS.http.maxConnections, 1, 1_000_000),
+      maxWaitingPerAddress: intSetting(env, 'HTTP_MAX_WAITING_PER_ADDRESS', DEFAULTS.http.maxWaitingPerAddress, 0, 1_000_000),
     },
     idempotencyTtlSeconds: intSetting(env, 'IDEMPOTENCY_TTL_SECONDS', DEFAULTS.idempotencyTtlSeconds, 60, 30 * 86_400),
     healthCacheMs: intSetting(env, 'HEALTH_CACHE_MS', DEFAULTS.healthCacheMs, 0, 60_000),
+    trustedDocuments: env.TRUSTED_DOCUMENTS || undefined,
     auth: authSettings(env, production && servesGraphql),
+    telemetry: telemetrySettings(env, (message) => {
+      throw new ConfigError(message);
+    }),
+    subscriptions: subscriptionSettings(env),
+  };
+}
+
+function subscriptionSettings(env: Env): SubscriptionConfig {
+  const d = DEFAULTS.subscriptions;
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\/[^\s]+$/.test(redisUrl)) {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL such as redis://localhost:6379; got "${redisUrl}"`);
+  }
+  return {
+    redisUrl,
+    maxConnections: intSetting(env, 'WS_MAX_CONNECTIONS', d.maxConnections, 1, 1_000_000),
+    perConnection: intSetting(env, 'WS_MAX_SUBSCRIPTIONS', d.perConnection, 1, 10_000),
+    initTimeoutMs: intSetting(env, 'WS_INIT_TIMEOUT_MS', d.initTimeoutMs, 100, 600_000),
+    maxBufferedBytes: intSetting(env, 'WS_MAX_BUFFERED_BYTES', d.maxBufferedBytes, 1024, 1_073_741_824),
+    maxQueued: intSetting(env, 'WS_MAX_QUEUED_EVENTS', d.maxQueued, 1, 1_000_000),
   };
 }
 

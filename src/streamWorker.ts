@@ -18,11 +18,15 @@ import { createLogger } from './logger.js';
 import { runMain, stopOnSignals } from './processLifecycle.js';
 import { startStreamProcessing } from './stream/worker.js';
 import { loadModel } from './declaration/loadModel.js';
+import { loadTelemetry } from './telemetry/telemetry.js';
+import { redisBus } from './subscriptions/redisBus.js';
+import { modelFromPlan } from './subscriptions/model.js';
+import { compilePlan } from './plan/plan.js';
 
 async function main() {
   const config = loadConfig(process.env, { servesGraphql: false });
   const logger = createLogger(config.logLevel);
-  loadModel(config.schemaFile);
+  const model = loadModel(config.schemaFile);
   if (config.endpoint.kind === 'embedded') {
     throw new ConfigError('the stream worker needs DYNAMODB_ENDPOINT (e.g. http://localhost:8000, or aws); `npm start` runs its own worker for the embedded DynamoDB Local');
   }
@@ -38,6 +42,12 @@ async function main() {
     logger.error({ table: config.tableName }, 'the table has no NEW_AND_OLD_IMAGES stream: nothing to process (the gateway fans out inside requests)');
     process.exit(1);
   }
+  const telemetry = await loadTelemetry(config.telemetry, logger);
+  // With REDIS_URL, the change events of every record go to the gateways' subscribers (docs/subscriptions.md).
+  const { redisUrl } = config.subscriptions;
+  const changes = redisUrl ? redisBus({ url: redisUrl, tableName: config.tableName, onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') }) : undefined;
+  if (!changes) logger.info('REDIS_URL is not set: no change events are published (gateways with their own processor feed their own subscribers)');
+  const published = { events: 0, failed: 0 };
   const processing = startStreamProcessing({
     // This process exists to read the stream, whatever STREAM_WORKER says for gateways.
     config: { ...config, stream: { ...config.stream, worker: true } },
@@ -45,6 +55,10 @@ async function main() {
     streamArn: layout.streamArn,
     logger,
     progressEveryMs: 10_000,
+    telemetry,
+    changes,
+    published,
+    changeModel: modelFromPlan(compilePlan(model)),
   });
 
   stopOnSignals(
@@ -52,9 +66,11 @@ async function main() {
     'stream worker stopping',
     async () => {
       await processing.stop();
+      await changes?.close();
       dynamo.raw.destroy();
+      await telemetry?.shutdown().catch(() => {});
     },
-    () => processing.details(),
+    () => ({ ...processing.details(), published }),
   );
 }
 

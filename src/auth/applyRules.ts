@@ -1,8 +1,9 @@
 /**
- * applyRules(): the resolver map with rules.ts enforced on every field of
- * the schema, so no resolver has to know about authorization.
+ * applyRules(): the resolver map with the model's rules (compileRules.ts)
+ * enforced on every field of the schema, so no resolver has to know about
+ * authorization.
  *
- * In: the resolver map and the SDL. Out: a new map where each field whose
+ * In: the resolver map, the SDL and the compiled rules. Out: a new map where each field whose
  * rule checks anything is wrapped; fields anyone may read (and wrapper
  * types) are left untouched, so they cost nothing. Fields without a
  * resolver of their own get graphql's default resolver, wrapped.
@@ -22,9 +23,9 @@
  */
 import { defaultFieldResolver, Kind, type DocumentNode, type GraphQLFieldResolver } from 'graphql';
 import type { Context } from '../graphql/context.js';
-import { forbidden, unauthenticated } from '../graphql/errors.js';
+import { forbidden, invariant, unauthenticated } from '../graphql/errors.js';
 import type { Identity } from './identity.js';
-import { ruleFor, type Rule } from './rules.js';
+import type { Rule, RuleLookup } from './rules.js';
 import { refusedMutation } from './mutationCheck.js';
 
 type Resolver = GraphQLFieldResolver<unknown, Context, Record<string, unknown>>;
@@ -41,14 +42,14 @@ function denial(caller: Identity, rule: Rule, type: string, field: string, elsew
   return forbidden(`Not allowed to read ${type}.${field}: only ${rule.name} may`, rule.name);
 }
 
-function guard(resolve: Resolver, rule: Rule, type: string, field: string): Resolver {
+function guard(resolve: Resolver, rule: Rule, type: string, field: string, rules: RuleLookup): Resolver {
   const { allows, allowsResult } = rule;
   return (parent, args, ctx, info) => {
     const caller = ctx.identity;
     if (caller.kind === 'caller' && caller.admin) return resolve(parent, args, ctx, info);
     if (type === 'Mutation') {
       // All or nothing: a refused field anywhere in the operation stops it before its first write.
-      const refused = refusedMutation(caller, info, ctx);
+      const refused = refusedMutation(caller, info, ctx, rules);
       if (refused) throw denial(caller, refused.rule, type, refused.field, refused.key !== info.path.key);
     }
     if (allows && !allows(caller, parent as Record<string, unknown>, args)) throw denial(caller, rule, type, field);
@@ -72,17 +73,17 @@ function objectFields(typeDefs: DocumentNode): Map<string, string[]> {
   return types;
 }
 
-export function applyRules<R extends object>(resolvers: R, typeDefs: DocumentNode): R {
+export function applyRules<R extends object>(resolvers: R, typeDefs: DocumentNode, rules: RuleLookup): R {
   const out: ResolverMap = { ...(resolvers as ResolverMap) };
   for (const [type, fields] of objectFields(typeDefs)) {
     const original = (out[type] ?? {}) as Record<string, unknown>;
     const wrapped: Record<string, unknown> = { ...original };
     for (const field of fields) {
-      const rule = ruleFor(type, field);
+      const rule = rules.ruleFor(type, field);
       if (!rule || (!rule.allows && !rule.allowsResult)) continue;
       const resolve = (original[field] ?? defaultFieldResolver) as Resolver;
-      if (typeof resolve !== 'function') throw new Error(`Invariant violation: ${type}.${field} resolver is not a function`);
-      wrapped[field] = guard(resolve, rule, type, field);
+      invariant(typeof resolve === 'function', `${type}.${field} resolver is not a function`);
+      wrapped[field] = guard(resolve, rule, type, field, rules);
     }
     out[type] = wrapped;
   }

@@ -10,12 +10,18 @@
  *   one warning line says why, never with the token.
  * - The issuer's keys cannot be fetched: HTTP 503 `UNAVAILABLE`.
  * - AUTH_MODE=off: the header is ignored and everyone may do everything.
+ *
+ * Which claims name the items a caller owns comes from the model served
+ * (its @owner types, ownerClaims.ts); the default is the project's model.
  */
 import { HeaderMap } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import type { AuthConfig } from '../config.js';
 import { ErrorCode } from '../graphql/errors.js';
 import type { Logger } from '../logger.js';
+import { loadModel } from '../declaration/loadModel.js';
+import type { Model } from '../declaration/model.js';
+import { ownerClaims } from './ownerClaims.js';
 import { ANONYMOUS, EVERYONE, type Identity } from './identity.js';
 import { createVerifier, IssuerUnavailable, TokenRejected, type Verifier } from './verifier.js';
 
@@ -38,7 +44,13 @@ function unauthenticated(reason: string): GraphQLError {
   });
 }
 
-export function createAuthenticator(config: AuthConfig, logger: Logger, verifier?: Verifier): Authenticator {
+export function createAuthenticator(
+  config: AuthConfig,
+  logger: Logger,
+  verifier?: Verifier,
+  /** The model whose @owner types the tokens name (default: the project's). */
+  model?: Pick<Model, 'items' | 'source'>,
+): Authenticator {
   if (config.mode === 'off') return { rulesOn: false, identify: async () => EVERYONE };
   const tokens =
     verifier ??
@@ -46,8 +58,9 @@ export function createAuthenticator(config: AuthConfig, logger: Logger, verifier
       issuer: config.issuer,
       audience: config.audience,
       jwksUrl: config.jwksUrl,
-      claims: { roles: config.rolesClaim, student: config.studentClaim, customer: config.customerClaim },
+      claims: { roles: config.rolesClaim, owners: ownerClaims(model ?? loadModel(), config.claims) },
       clockToleranceSeconds: config.clockToleranceSeconds,
+      maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
       jwksCooldownSeconds: config.jwksCooldownSeconds,
     });
   return {

@@ -2,9 +2,11 @@
  * Who is calling: the identity a verified token describes, or nobody.
  *
  * In: the verified claims of a token and the names of the claims that
- * carry roles, the student id and the customer id (settings, config.ts).
- * Out: an Identity the rules (rules.ts) read. Claims are never trusted
- * before verifier.ts has checked signature, issuer, audience and times.
+ * carry roles and, for each @owner type of the model, the id of the item
+ * the caller owns (ownerClaims.ts: the model's claim, or the one its
+ * setting names in the environment). Out: an Identity the rules
+ * (compileRules.ts) read. Claims are never trusted before verifier.ts has
+ * checked signature, issuer, audience and times.
  */
 import type { JWTPayload } from 'jose';
 
@@ -16,10 +18,11 @@ export interface Caller {
   subject: string | undefined;
   roles: ReadonlySet<string>;
   admin: boolean;
-  /** The student this caller is, when the student claim is present. */
-  studentId: string | undefined;
-  /** The customer this caller is, when the customer claim is present. */
-  customerId: string | undefined;
+  /**
+   * The items this caller owns: @owner type → the id its claim names, for
+   * the claims the token carries (a token may carry several, or none).
+   */
+  owns: ReadonlyMap<string, string>;
 }
 
 export type Identity = { kind: 'anonymous' } | Caller;
@@ -32,14 +35,13 @@ export const EVERYONE: Caller = Object.freeze({
   subject: undefined,
   roles: new Set([ADMIN_ROLE]),
   admin: true,
-  studentId: undefined,
-  customerId: undefined,
+  owns: new Map(),
 });
 
 export interface ClaimNames {
   roles: string;
-  student: string;
-  customer: string;
+  /** @owner type → the claim holding the id of the caller's item of that type. */
+  owners: Readonly<Record<string, string>>;
 }
 
 /**
@@ -74,12 +76,16 @@ function entityId(value: unknown): string | undefined {
 
 export function identityFromClaims(payload: JWTPayload, names: ClaimNames): Caller {
   const roleSet = roles(claim(payload, names.roles));
+  const owns = new Map<string, string>();
+  for (const [type, name] of Object.entries(names.owners)) {
+    const id = entityId(claim(payload, name));
+    if (id !== undefined) owns.set(type, id);
+  }
   return {
     kind: 'caller',
     subject: typeof payload.sub === 'string' ? payload.sub : undefined,
     roles: roleSet,
     admin: roleSet.has(ADMIN_ROLE),
-    studentId: entityId(claim(payload, names.student)),
-    customerId: entityId(claim(payload, names.customer)),
+    owns,
   };
 }

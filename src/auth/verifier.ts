@@ -15,6 +15,10 @@
  * - `iss` must equal AUTH_ISSUER exactly, `aud` (or, for Cognito access
  *   tokens that carry none, `client_id`) must name an AUTH_AUDIENCE entry,
  *   `exp` is required, `exp`/`nbf`/`iat` get a few seconds of clock tolerance;
+ *   an `iat` later than now (beyond that tolerance) is refused, and so is a
+ *   lifetime (`exp` − `iat`, or `exp` − now without `iat`) above
+ *   AUTH_MAX_TOKEN_LIFETIME_SECONDS: a stolen token cannot be one that
+ *   never expires;
  * - keys come from the issuer's discovery document (`jwks_uri`) unless
  *   AUTH_JWKS_URL names them, and are cached (10 minutes); a token whose
  *   `kid` is not cached triggers one refetch, at most once per cooldown
@@ -49,6 +53,8 @@ export interface VerifierOptions {
   jwksUrl?: string;
   claims: ClaimNames;
   clockToleranceSeconds: number;
+  /** Longest lifetime accepted: `exp` at most this far past `iat` (past now when there is no `iat`). */
+  maxTokenLifetimeSeconds: number;
   jwksCooldownSeconds: number;
 }
 
@@ -58,6 +64,17 @@ export interface Verifier {
   warm(): Promise<void>;
   /** Key-set and discovery fetches so far (tests, logs). */
   readonly fetches: { discovery: number; jwks: number };
+}
+
+/** jose checks `iat` only against a maximum age; this checks it against the clock, and bounds the lifetime. */
+function checkLifetime(payload: JWTPayload, options: VerifierOptions, now = Math.floor(Date.now() / 1000)): void {
+  const { iat, exp } = payload;
+  if (iat !== undefined && (typeof iat !== 'number' || !Number.isFinite(iat))) throw new TokenRejected('iat is not a number');
+  if (typeof iat === 'number' && iat > now + options.clockToleranceSeconds) throw new TokenRejected('issued in the future (iat)');
+  const from = typeof iat === 'number' ? iat : now;
+  if (typeof exp === 'number' && exp - from > options.maxTokenLifetimeSeconds) {
+    throw new TokenRejected(`lifetime longer than ${options.maxTokenLifetimeSeconds} s (exp − iat)`);
+  }
 }
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -151,7 +168,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
       throw new TokenRejected('malformed token (header is not base64url JSON)');
     }
     // Refused before any key lookup: `none`, HS256 (e.g. keyed with the public key) and anything else.
-    if (typeof alg !== 'string' || !ALGORITHMS.includes(alg)) throw new TokenRejected(`algorithm ${String(alg)} not allowed`);
+    if (typeof alg !== 'string' || !ALGORITHMS.includes(alg)) throw new TokenRejected(`algorithm not allowed (accepted: ${ALGORITHMS.join(', ')})`);
     const jwks = await keys();
     let payload: JWTPayload;
     try {
@@ -165,6 +182,7 @@ export function createVerifier(options: VerifierOptions): Verifier {
       throw rejection(err);
     }
     if (!audienceMatches(payload, options.audience)) throw new TokenRejected('wrong audience (aud)');
+    checkLifetime(payload, options);
     return identityFromClaims(payload, options.claims);
   }
 

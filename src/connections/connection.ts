@@ -37,7 +37,7 @@ import {
   type StartKey,
 } from '../dynamo/collection.js';
 import type { Item } from '../dynamo/batchGet.js';
-import type { ConnectionRecord } from '../model/records.js';
+import type { ConnectionRecord } from '../plan/records.js';
 import type { Context } from '../graphql/context.js';
 import type { CursorCodec } from './cursorSigning.js';
 import { validateConnectionArgs, type ConnectionArgs } from './args.js';
@@ -190,13 +190,29 @@ export async function readConnection<Edge extends object>(
   countAll: () => Promise<number>,
 ): Promise<ConnectionRecord<Edge & { cursor: string }>> {
   const { read, after, before, forward, size } = planPage(ctx.cursors, collection, args);
+  const beyond = (key: StartKey | null, atOrAfter: boolean) =>
+    key ? memo(() => ctx.loaders.exists.load({ collection, key, atOrAfter })) : false;
+  if (size === 0) {
+    // A page of 0 (`first: 0 { totalCount }`) has no edges: its Query is sent only if pageInfo asks whether items follow.
+    const anyItem = memo(async () => (await ctx.loaders.range.load(read)).length > 0);
+    const orBeyond = (key: StartKey | null, atOrAfter: boolean) => {
+      const b = beyond(key, atOrAfter);
+      return async () => (await anyItem()) || (b !== false && (await b()));
+    };
+    return {
+      edges: [],
+      pageInfo: lazyPageInfo(
+        forward ? orBeyond(before, true) : beyond(before, true),
+        forward ? beyond(after, false) : orBeyond(after, false),
+        () => null,
+      ),
+      totalCount: memo(countAll),
+    };
+  }
   const items = await ctx.loaders.range.load(read);
   const more = items.length > size;
   const pageItems = items.slice(0, size);
   if (!forward) pageItems.reverse();
-
-  const beyond = (key: StartKey | null, atOrAfter: boolean) =>
-    key ? memo(() => ctx.loaders.exists.load({ collection, key, atOrAfter })) : false;
   // Cursors are encoded only when selected: most queries never ask for them, and encoding
   // (JSON, base64, signing) every edge of every page is a large share of the gateway's work.
   const cursors: (string | undefined)[] = [];

@@ -14,6 +14,8 @@ export const MAX_PREFIX_LENGTH = 100;
 /** A search prefix in its comparison form (dynamo/keys.ts `sortableText`); empty or over-long is refused. */
 export function validatePrefix(value: unknown, argumentName: string): string {
   if (typeof value !== 'string') throw badUserInput(`${argumentName} must be a string`, argumentName);
+  // A lone surrogate is no character: DynamoDB would compare its replacement, not it.
+  if (/\p{Cs}/u.test(value)) throw badUserInput(`${argumentName} must be well-formed Unicode (it holds a lone surrogate)`, argumentName);
   if (value.length > MAX_PREFIX_LENGTH) {
     throw badUserInput(`${argumentName} must be at most ${MAX_PREFIX_LENGTH} characters; got ${value.length}`, argumentName);
   }

@@ -16,7 +16,7 @@
  * `cursor`, `startCursor` and `endCursor` are read like properties (as the
  * executors read them), but are not own properties of the objects.
  */
-import type { PageInfoRecord } from '../model/records.js';
+import type { PageInfoRecord } from '../plan/records.js';
 
 /** An edge's own fields come from the connection's `toEdge`; its cursor from the page. */
 class LazyCursorEdge {

@@ -27,7 +27,7 @@ import { badUserInput } from '../graphql/errors.js';
 import type { Context } from '../graphql/context.js';
 import type { Item } from '../dynamo/batchGet.js';
 import { readFilled, type FilledRead, type Filter } from '../dynamo/filledRange.js';
-import type { ConnectionRecord } from '../model/records.js';
+import type { ConnectionRecord } from '../plan/records.js';
 import { validateConnectionArgs, type ConnectionArgs } from './args.js';
 import { readCursorPayload, CURSOR_VERSION, type CursorReader } from './connection.js';
 import type { CursorCodec } from './cursorSigning.js';

@@ -9,7 +9,9 @@
  * default model needs beyond that (catalog lists, narrowed ranges, write
  * sharding, the authorization rules, flags).
  */
-export const DIRECTIVE_DEFINITIONS = /* GraphQL */ `
+import { SUBSCRIPTION_DIRECTIVES } from '../subscriptions/directives.js';
+
+const MODEL_DIRECTIVES = /* GraphQL */ `
 """
 Where items of this type live. Templates: literal text with {placeholders};
 {id} is the item's own id, {<f>} for an @parent field f stands for that
@@ -57,13 +59,14 @@ id and input, and changed fields reach every copy; @delete takes id and
 removes the item with its children and edges (counters follow; type names
 the item type when the field returns only its id); @link and
 @unlink take the two ids named by from and to, and @link's other arguments
-set the edge fields of the same name.
+set the edge fields of the same name; phrase words their messages
+("Team t1 is already signed to player p1"; default "linked to").
 """
 directive @create(parent: String) on FIELD_DEFINITION
 directive @update on FIELD_DEFINITION
 directive @delete(type: String) on FIELD_DEFINITION
-directive @link(edges: String!, from: String!, to: String!) on FIELD_DEFINITION
-directive @unlink(edges: String!, from: String!, to: String!) on FIELD_DEFINITION
+directive @link(edges: String!, from: String!, to: String!, phrase: String) on FIELD_DEFINITION
+directive @unlink(edges: String!, from: String!, to: String!, phrase: String) on FIELD_DEFINITION
 
 """
 Root connection over every item of a type, ordered by one of its text
@@ -122,10 +125,13 @@ claim (setting names the environment variable that may rename the claim).
 directive @owner(claim: String!, setting: String) on OBJECT
 `;
 
+/** Every definition a model file may use without declaring it: the model's directives and the subscriptions' (src/subscriptions/directives.ts). */
+export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
+
 /** The directives the gateway supplies, by name (a model may not redefine them). */
 export const DIRECTIVE_NAMES = [
   'item', 'parent', 'children', 'edges', 'createdAt', 'get', 'create', 'update', 'delete', 'link', 'unlink',
-  'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'owner',
+  'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'owner', 'changes', 'collectionChanges',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 

@@ -134,7 +134,7 @@ export type MutationField =
   | { kind: 'create'; field: string; type: string; input: string; parentArgument: string | null; access: Access | null }
   | { kind: 'update'; field: string; type: string; input: string; access: Access | null }
   | { kind: 'delete'; field: string; type: string; access: Access | null }
-  | { kind: 'link' | 'unlink'; field: string; edges: string; from: string; to: string; access: Access | null };
+  | { kind: 'link' | 'unlink'; field: string; edges: string; from: string; to: string; phrase: string | null; access: Access | null };
 
 export interface Model {
   /** The file it was read from, for messages. */

@@ -202,7 +202,7 @@ function readMutation(
       if (a.name !== from && a.name !== to && !edgeFields.has(a.name)) problems.add(`${at}(${a.name})`, `is no edge field of ${relation.edgeType}`, field.astNode);
     }
   }
-  return { kind: directive as "link" | "unlink", field: field.name, edges: path, from, to, access };
+  return { kind: directive as "link" | "unlink", field: field.name, edges: path, from, to, phrase: typeof args.phrase === 'string' ? args.phrase : null, access };
 }
 
 /** The fields of a create/update input are id (create only) or stored fields of the type, or a @sharded count. */

@@ -52,9 +52,20 @@ export function startKeyOf(collection: Collection, item: Item): StartKey {
 
 const sameKey = (a: Item, b: StartKey) => Object.keys(b).every((k) => a[k] === b[k]);
 
-/** The smallest string greater than every string that starts with `prefix`. */
-function prefixEnd(prefix: string): string {
-  return prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+/**
+ * The smallest string greater than every string that starts with `prefix`,
+ * in DynamoDB's order (UTF-8 bytes, which is code point order): the last
+ * code point plus one, skipping the surrogates; a last code point that is
+ * already U+10FFFF is dropped and the one before it raised. Key prefixes
+ * here always start with ASCII (`TITLE#`), so there is always one to raise.
+ */
+export function prefixEnd(prefix: string): string {
+  const points = [...prefix];
+  while (points.length) {
+    const last = points.pop()!.codePointAt(0)!;
+    if (last < 0x10ffff) return points.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
+  }
+  throw new Error(`Invariant violation: no string follows every string starting with ${JSON.stringify(prefix.slice(0, 16))}`);
 }
 
 export interface RangeRead {

@@ -144,6 +144,43 @@ export const partKey = (productId: string, partId: string): ItemKey => ({
   SK: keyValue('PART', partId),
 });
 
+/**
+ * Generic write sharding of a parent's edges (a @sharded relation,
+ * docs/sharding.md): shard k of a parent of N > 1 shards is the GSI1
+ * partition `<parent PK>#<k>` and its counter item `<parent PK>#<k>` /
+ * `COUNTER`; with N = 1 the partition is the parent's PK itself.
+ */
+export const shardPartition = (parentPk: string, k: number, shards: number): string =>
+  shards <= 1 ? parentPk : `${parentPk}#${k}`;
+
+export const shardCounterKey = (parentPk: string, k: number): ItemKey => ({ PK: `${parentPk}#${k}`, SK: COUNTER_SK });
+
+/** The shard index inside a partition value `<parent PK>#<k>` (k below `max`), or null for anything else. */
+export function parseShardPartition(parentPk: string, value: unknown, max = MAX_SHARDS): number | null {
+  if (typeof value !== 'string' || !value.startsWith(`${parentPk}#`)) return null;
+  const rest = value.slice(parentPk.length + 1);
+  if (!/^(0|[1-9]\d?)$/.test(rest)) return null;
+  const k = Number(rest);
+  return k < max ? k : null;
+}
+
+/** A shard count stored on a parent: a whole number in 1–`max`, else 1. */
+export function shardCountFrom(value: unknown, max = MAX_SHARDS): number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max ? value : 1;
+}
+
+/**
+ * The uniqueness item of an explicit id of an inverted child type whose
+ * sort key is `<P>#{id}`: PK `<P>ID#<id>`, SK `<P>_ID`. Written in the
+ * same transaction as the child (on `attribute_not_exists(PK)`), so one id
+ * exists under one parent only, even when two parents take it at the same
+ * moment. Generated ids (ULIDs) never collide and have none.
+ */
+export function idClaimKey(skPrefix: string, id: string): ItemKey {
+  const base = skPrefix.endsWith('#') ? skPrefix.slice(0, -1) : skPrefix;
+  return { PK: `${base}ID#${id}`, SK: `${base}_ID` };
+}
+
 /** A stable string for an item key (DataLoader cache keys, maps). */
 export const itemKeyString = (key: ItemKey): string => `${key.PK}\u0000${key.SK}`;
 
@@ -173,7 +210,41 @@ export const itemKeyString = (key: ItemKey): string => `${key.PK}\u0000${key.SK}
 /** Shards of each catalog in GSI2. Fixed: changing it re-keys every catalog entry (a migration). */
 export const CATALOG_SHARDS = 8;
 
+/**
+ * A catalog as its @catalog declares it: GSI2 partitions `<key>#<k>` (k =
+ * fnv1a32(id) mod `shards`), sort keys `<sortKey>#<sortable text>` U+0001
+ * `<id>`, counters `<key>#<k>` / `COUNTER`.
+ */
+export interface CatalogSpec {
+  key: string;
+  sortKey: string;
+  shards: number;
+}
+
+export const catalogEntryShard = (spec: CatalogSpec, id: string): number => fnv1a32(id) % spec.shards;
+export const catalogEntryPartition = (spec: CatalogSpec, shard: number): string => `${spec.key}#${shard}`;
+export const catalogEntryPrefix = (spec: CatalogSpec, sortablePrefix = ''): string => `${spec.sortKey}#${sortablePrefix}`;
+export const catalogEntrySortKey = (spec: CatalogSpec, id: string, text: string): string =>
+  `${catalogEntryPrefix(spec, sortableText(text))}${CATALOG_SEPARATOR}${id}`;
+export const catalogEntryKeys = (spec: CatalogSpec, id: string, text: string) => ({
+  GSI2PK: catalogEntryPartition(spec, catalogEntryShard(spec, id)),
+  GSI2SK: catalogEntrySortKey(spec, id, text),
+});
+export const catalogEntryPartitions = (spec: CatalogSpec): string[] =>
+  Array.from({ length: spec.shards }, (_, k) => catalogEntryPartition(spec, k));
+export const catalogShardCounterKey = (spec: CatalogSpec, shard: number): ItemKey => ({
+  PK: catalogEntryPartition(spec, shard),
+  SK: COUNTER_SK,
+});
+
 export type CatalogKind = 'COURSE' | 'STUDENT';
+
+/** The default model's catalogs by kind (the last segment of the @catalog key), for callers not yet given the plan. */
+export const catalogSpecOf = (kind: CatalogKind): CatalogSpec => ({
+  key: `CATALOG#${kind}`,
+  sortKey: kind === 'COURSE' ? 'TITLE' : 'NAME',
+  shards: CATALOG_SHARDS,
+});
 
 export const catalogShardOf = (id: string): number => fnv1a32(id) % CATALOG_SHARDS;
 

@@ -34,6 +34,11 @@
  *   and write (unless the caller asked for more detail), and the units of
  *   every response (one object, or an array for BatchGet/BatchWrite/
  *   Transact*) are summed.
+ *
+ * Tracing: an operation's metrics may carry a `CallObserver` (set only when
+ * telemetry is on, src/telemetry/): both paths tell it of every call, every
+ * failed attempt and every call's end. Without one, each call costs one
+ * property read more, nothing else.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -65,12 +70,34 @@ export interface RequestLimits {
  */
 export class DynamoRequestLimitError extends Error {
   override name = 'DynamoRequestLimitError';
-  constructor(readonly limit: number) {
-    super(`This operation needs more than ${limit} DynamoDB requests; ask for fewer or smaller connections.`);
+  constructor(
+    readonly limit: number,
+    why = '',
+  ) {
+    super(`This operation needs more than ${limit} DynamoDB requests${why}; ask for fewer or smaller connections.`);
   }
 }
 
+/** Told of every call of one operation (telemetry: a span per DynamoDB request). */
+export interface CallObserver {
+  callStarted(operation: string, input: Readonly<Record<string, unknown>>): CallTrace;
+}
+
+export interface CallTrace {
+  /** An attempt failed (it may still be retried). */
+  attemptFailed(error: unknown): void;
+  /** The call's final output (with `$metadata.attempts`), or the error it ended with. */
+  finished(output: CallOutput | undefined, error?: unknown): void;
+}
+
+export interface CallOutput {
+  ConsumedCapacity?: unknown;
+  $metadata?: { attempts?: number; requestId?: string };
+}
+
 export class OperationMetrics {
+  /** Set only while telemetry traces this operation (not even initialised otherwise). */
+  declare calls?: CallObserver;
   requests = 0;
   readonly byOperation: Record<string, number> = {};
   /** Capacity units consumed (reads and writes, tables and indexes). */
@@ -82,7 +109,15 @@ export class OperationMetrics {
   private slotsTaken = 0;
   private readonly waiting: (() => void)[] = [];
 
+  /** A lower cap for this operation alone (a query's, from the length of its text: plugins/requestBudget.ts). */
+  private budget: { limit: number; why: string } | undefined;
   constructor(readonly limits?: RequestLimits) {}
+
+  /** Caps this operation's requests at `limit` (or its configured cap, if lower). */
+  capRequests(limit: number, why: string): void {
+    if (this.limits && this.limits.maxRequests <= limit) return;
+    this.budget = { limit, why };
+  }
 
   /**
    * Waits until the operation has fewer than `maxInFlight` calls in flight.
@@ -107,6 +142,7 @@ export class OperationMetrics {
 
   /** Counts one request (attempt); throws DynamoRequestLimitError instead once the operation's cap is reached. */
   record(operation: string): void {
+    if (this.budget && this.requests >= this.budget.limit) throw new DynamoRequestLimitError(this.budget.limit, this.budget.why);
     if (this.limits && this.requests >= this.limits.maxRequests) throw new DynamoRequestLimitError(this.limits.maxRequests);
     this.requests += 1;
     this.byOperation[operation] = (this.byOperation[operation] ?? 0) + 1;
@@ -158,7 +194,10 @@ export class OperationMetrics {
 const TAG = Symbol('operationMetrics');
 const SHARED = Symbol('sharedClient');
 const READS = Symbol('readPath');
+/** The call's trace, beside the tag, down to the deserialize step (each attempt). */
+const TRACE = Symbol('callTrace');
 type Tagged = { [TAG]?: OperationMetrics };
+type Traced = { [TRACE]?: CallTrace };
 type Shared = DynamoDBDocumentClient & { [READS]?: ReadPath };
 
 /** Client views of `doc` send its reads through `reads` (client.ts). */
@@ -243,7 +282,8 @@ export function instrumentClient(client: DynamoDBClient): void {
       if (CAPACITY_OPERATIONS.has(operation) && input && input.ReturnConsumedCapacity === undefined) {
         args = { ...args, input: { ...input, ReturnConsumedCapacity: 'TOTAL' } };
       }
-      if (metrics) args = { ...args, [TAG]: metrics } as typeof args;
+      const trace = metrics?.calls?.callStarted(operation, input as Record<string, unknown>);
+      if (metrics) args = { ...args, [TAG]: metrics, [TRACE]: trace } as typeof args;
       // The operation's in-flight cap: a call waits here, before it counts as started.
       const waited = metrics?.acquireSlot();
       if (waited) await waited;
@@ -254,7 +294,11 @@ export function instrumentClient(client: DynamoDBClient): void {
         const output = result.output as { ConsumedCapacity?: Consumed | Consumed[] } | undefined;
         const units = capacityUnits(output?.ConsumedCapacity);
         metrics?.recordCapacity(units);
+        trace?.finished(output as CallOutput);
         return result;
+      } catch (error) {
+        trace?.finished(undefined, error);
+        throw error;
       } finally {
         metrics?.callFinished(depth);
         metrics?.releaseSlot();
@@ -267,7 +311,12 @@ export function instrumentClient(client: DynamoDBClient): void {
       const operation = operationOf(context);
       const metrics = (args as Tagged)[TAG];
       metrics?.record(operation); // throws past the operation's request cap: nothing is sent
-      return next(args);
+      const trace = (args as Traced)[TRACE];
+      if (!trace) return next(args);
+      return next(args).catch((error: unknown) => {
+        trace.attemptFailed(error);
+        throw error;
+      });
     },
     { step: 'deserialize', name: 'gatewayOperationMetrics', priority: 'low' },
   );

@@ -39,7 +39,8 @@
  * Counting is the same as on the SDK path (metrics.ts): one call per
  * `send` (the operation's in-flight cap, waves, consumed capacity), one
  * request per attempt (the operation's request cap is checked before each
- * attempt is sent).
+ * attempt is sent); the operation's `CallObserver`, when telemetry set one,
+ * hears of each call, failed attempt and end, as on the SDK path.
  *
  * Attempt hooks (`onAttempt`) run before every attempt is sent, after it is
  * counted: tests inject faults and delays through them
@@ -59,7 +60,7 @@ import { HttpRequest } from '@smithy/core/protocols';
 import { isClockSkewError, isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { IncomingMessage } from 'node:http';
-import type { OperationMetrics } from './metrics.js';
+import type { CallTrace, OperationMetrics } from './metrics.js';
 
 export type ReadOperation = 'GetItem' | 'Query' | 'BatchGetItem';
 
@@ -383,11 +384,13 @@ export class ReadPath {
 
   /** One call: counted, retried, answered in native values. */
   async send(operation: ReadOperation, input: Input, metrics?: OperationMetrics): Promise<Output> {
+    const trace = metrics?.calls?.callStarted(operation, input);
     const waited = metrics?.acquireSlot();
     if (waited) await waited;
     const depth = metrics?.callStarted() ?? 0;
     try {
-      const output = await this.attempts(operation, input, metrics);
+      const output = await this.attempts(operation, input, metrics, trace);
+      trace?.finished(output);
       const consumed = output.ConsumedCapacity as { CapacityUnits?: number } | { CapacityUnits?: number }[] | undefined;
       if (metrics && consumed) {
         for (const c of Array.isArray(consumed) ? consumed : [consumed]) {
@@ -395,13 +398,16 @@ export class ReadPath {
         }
       }
       return output;
+    } catch (error) {
+      trace?.finished(undefined, error);
+      throw error;
     } finally {
       metrics?.callFinished(depth);
       metrics?.releaseSlot();
     }
   }
 
-  private async attempts(operation: ReadOperation, input: Input, metrics?: OperationMetrics): Promise<Output> {
+  private async attempts(operation: ReadOperation, input: Input, metrics?: OperationMetrics, trace?: CallTrace): Promise<Output> {
     let token = await this.retryStrategy.acquireInitialRetryToken('');
     let attempt = 0;
     let totalRetryDelay = 0;
@@ -419,6 +425,7 @@ export class ReadPath {
         return output;
       } catch (error) {
         const failed = error as Error & { $metadata?: Metadata };
+        trace?.attemptFailed(failed);
         try {
           token = await this.retryStrategy.refreshRetryTokenForRetry(token, { errorType: errorType(failed), error: failed });
         } catch {

@@ -13,6 +13,7 @@ import { cursorReader, type CursorReader } from '../connections/connection.js';
 import { ANONYMOUS, EVERYONE, type Identity } from '../auth/identity.js';
 import { compilePlan, type Plan } from '../plan/plan.js';
 import { loadModel } from '../declaration/loadModel.js';
+import type { RuleLookup } from '../auth/rules.js';
 
 export interface Deps {
   doc: DynamoDBDocumentClient;
@@ -26,12 +27,14 @@ export interface Deps {
   /** Renames and deletes: leave the fan-out to the table's stream, or do it in the request (default). */
   fanOut?: FanOutMode;
   /**
-   * AUTH_MODE=oidc: the rules apply (src/auth/rules.ts), and a context made
-   * without an identity is anonymous. Off: everyone may do everything.
+   * AUTH_MODE=oidc: the rules apply (the model's @access, src/auth/), and a
+   * context made without an identity is anonymous. Off: everyone may do everything.
    */
   authRequired?: boolean;
   /** The model's plans (src/plan/); default: the project's default model. */
   plan?: Plan;
+  /** The compiled rules, for reads that ask ahead of the guarded field (look-ahead); without them only admins read ahead. */
+  rules?: RuleLookup;
 }
 
 export interface Context extends Deps {
@@ -48,6 +51,8 @@ export interface Context extends Deps {
   /** Who is calling (transport verified the bearer token before this context was made). */
   identity: Identity;
   plan: Plan;
+  /** The operation's cost as weighed before execution (plugins/queryLimits.ts), for telemetry; unset until then. */
+  cost?: number;
 }
 
 export const DEFAULT_PAGE_READ_BUDGET = 100;

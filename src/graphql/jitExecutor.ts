@@ -29,8 +29,17 @@
  *   document store hands out the same DocumentNode for the same query, and
  *   when the store evicts it the compiled form goes with it. Memory is
  *   bounded by the store's own bound.
+ *
+ * Compiled on repeat: an operation's first `compileAfter` executions (default
+ * 1) run through graphql-js's `execute`, exactly as `GRAPHQL_EXECUTOR=graphql-js`
+ * runs them; the next one compiles it. graphql-jit itself (with its JSON
+ * schema compiler, about 270 KB of the bundle) is loaded by a dynamic
+ * `import()` started by the first execution, so a cold start (a Lambda's
+ * first request) neither parses it nor waits for a compilation, and an
+ * operation sent once is never compiled.
  */
 import {
+  execute,
   getVariableValues,
   GraphQLError,
   Kind,
@@ -39,7 +48,7 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 
 /** A graphql-jit error as a graphql-js located error: same message, locations, path; the thrown error as `originalError`. */
@@ -70,18 +79,44 @@ interface Compiled {
   jitCoercesVariables: boolean;
 }
 
-export function jitExecutor(schema: GraphQLSchema): GatewayExecutor {
-  const compiled = new WeakMap<DocumentNode, Map<string, Compiled>>();
+export interface JitOptions {
+  /** Executions of an operation by graphql-js before it is compiled (default 1; 0 compiles on first use). */
+  compileAfter?: number;
+}
 
-  function compiledFor(document: DocumentNode, operation: OperationDefinitionNode, operationName: string | null): Compiled | ExecutionResult {
+let jit: Promise<typeof import('graphql-jit')> | undefined;
+const loadJit = () => (jit ??= import('graphql-jit'));
+
+export function jitExecutor(schema: GraphQLSchema, { compileAfter = 1 }: JitOptions = {}): GatewayExecutor {
+  /** Per document and operation name: the compiled operation, or how often it has run uncompiled. */
+  const compiled = new WeakMap<DocumentNode, Map<string, Compiled | number>>();
+
+  /** The compiled operation when there is one (the hot path: no promise); otherwise `prepare`. */
+  function cached(document: DocumentNode, operationName: string | null): Compiled | undefined {
+    const hit = compiled.get(document)?.get(operationName ?? '');
+    return typeof hit === 'object' ? hit : undefined;
+  }
+
+  async function prepare(
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    operationName: string | null,
+  ): Promise<Compiled | ExecutionResult | 'interpret'> {
     let byName = compiled.get(document);
     const key = operationName ?? '';
     const hit = byName?.get(key);
-    if (hit) return hit;
+    if (typeof hit === 'object') return hit;
+    if (!byName) compiled.set(document, (byName = new Map()));
+    const runs = hit ?? 0;
+    if (runs < compileAfter) {
+      byName.set(key, runs + 1);
+      void loadJit(); // in the background, ready for the operation's next execution
+      return 'interpret';
+    }
+    const { compileQuery, isCompiledQuery } = await loadJit();
     const query = compileQuery(schema, document, operationName ?? undefined, { disablingCapturingStackErrors: true });
     if (!isCompiledQuery(query)) return query;
     const result = { query, jitCoercesVariables: builtInScalarVariables(operation) };
-    if (!byName) compiled.set(document, (byName = new Map()));
     byName.set(key, result);
     return result;
   }
@@ -93,7 +128,10 @@ export function jitExecutor(schema: GraphQLSchema): GatewayExecutor {
 
   return async ({ document, operation, operationName, request, context }) => {
     const variables = request.variables ?? {};
-    const entry = compiledFor(document, operation, operationName);
+    const entry = cached(document, operationName) ?? (await prepare(document, operation, operationName));
+    if (entry === 'interpret') {
+      return execute({ schema, document, operationName, variableValues: variables, contextValue: context });
+    }
     if (!('query' in entry && 'jitCoercesVariables' in entry)) {
       // Not compiled: variable errors first, as execution would report them.
       return { errors: coercionErrors(operation, variables) ?? entry.errors };
@@ -114,14 +152,14 @@ export function jitExecutor(schema: GraphQLSchema): GatewayExecutor {
 }
 
 /** The `gateway` option of ApolloServer: a fixed schema, executed by jitExecutor. */
-export function jitGateway(schema: GraphQLSchema): GatewayInterface {
+export function jitGateway(schema: GraphQLSchema, options: JitOptions = {}): GatewayInterface {
   return {
     onSchemaLoadOrUpdate(callback) {
       callback({ apiSchema: schema, coreSupergraphSdl: '' });
       return () => {};
     },
     async load() {
-      return { executor: jitExecutor(schema) };
+      return { executor: jitExecutor(schema, options) };
     },
     async stop() {},
   };

@@ -6,7 +6,6 @@
  */
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { jitGateway } from './jitExecutor.js';
 import { argumentCheckPlugin } from './plugins/argumentCheck.js';
@@ -17,19 +16,39 @@ import { operationLogPlugin } from './plugins/operationLog.js';
 import { buildResolvers } from '../resolvers/index.js';
 import { compilePlan } from '../plan/plan.js';
 import { applyRules } from '../auth/applyRules.js';
+import { compileRules } from '../auth/compileRules.js';
+import type { RuleLookup } from '../auth/rules.js';
 import { dynamoMetricsPlugin } from './plugins/dynamoMetrics.js';
 import { DEFAULT_LIMITS, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { requestIdPlugin } from './plugins/requestId.js';
 import { shortPagesPlugin } from './plugins/shortPages.js';
 import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
+import { httpStatusPlugin } from './plugins/httpStatus.js';
+import { EXPLORER_PATH, landingPageWithFallback } from './plugins/landingPage.js';
 import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
 import { createDocumentStore } from './documentStore.js';
+import { telemetryPlugin } from './plugins/telemetry.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import { withSubscriptions } from '../subscriptions/schema.js';
+import { modelFromPlan } from '../subscriptions/model.js';
+import { subscriptionsOverHttpPlugin } from './plugins/subscriptionsOverHttp.js';
 
 import { loadModel } from '../declaration/loadModel.js';
 import type { Model } from '../declaration/model.js';
 
 /** The default model's SDL with the supplied directive definitions (what tests and tools build schemas from). */
 export const typeDefs = loadModel().typeDefs;
+
+/**
+ * The executable schema of a model: its resolvers and the subscriptions it
+ * declares, the rules wrapped around them when on (`rules`).
+ */
+export function gatewaySchema(model: Model, rules: RuleLookup | undefined) {
+  const plan = compilePlan(model);
+  const { resolvers: all, declared } = withSubscriptions(model.typeDefs, buildResolvers(plan), modelFromPlan(plan));
+  const schema = makeExecutableSchema({ typeDefs: model.typeDefs, resolvers: rules ? applyRules(all, model.typeDefs, rules) : all });
+  return { schema, declared, plan };
+}
 
 export interface ServerOptions {
   production: boolean;
@@ -43,12 +62,18 @@ export interface ServerOptions {
   allowBatchedRequests?: boolean;
   /** `jit` (default): operations run compiled by graphql-jit (jitExecutor.ts); `graphql-js`: Apollo's own execution. */
   executor?: Executor;
+  /** With `jit`: executions of an operation by graphql-js before it is compiled (default 1, jitExecutor.ts). */
+  jitCompileAfter?: number;
   /** How long a mutation's first response is kept for `Idempotency-Key` retries (default 24 h). */
   idempotencyTtlSeconds?: number;
-  /** Enforce the authorization rules (src/auth/rules.ts) on every field: AUTH_MODE=oidc. Default off. */
+  /** Enforce the model's authorization rules (@access, src/auth/) on every field: AUTH_MODE=oidc. Default off. */
   authRules?: boolean;
+  /** The rules compiled from `model` (src/auth/compileRules.ts), when the caller has them already. */
+  rules?: RuleLookup;
   /** The model served (default: the project's schema.graphql). */
   model?: Model;
+  /** Traces and metrics per operation (src/telemetry/); none, and no plugin at all, when absent. */
+  telemetry?: Telemetry;
 }
 
 export type Executor = 'jit' | 'graphql-js';
@@ -63,17 +88,18 @@ export function createServer({
   idempotencyTtlSeconds,
   authRules = false,
   model = loadModel(),
+  rules,
+  telemetry,
+  jitCompileAfter,
 }: ServerOptions): ApolloServer<Context> {
-  const { typeDefs } = model;
-  const plan = compilePlan(model);
-  const resolvers = buildResolvers(plan);
   const guard = queryLimits(limits, { production });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
   // With rules off the resolvers run unwrapped: not even a check per field.
-  const schema = makeExecutableSchema({ typeDefs, resolvers: authRules ? applyRules(resolvers, typeDefs) : resolvers });
+  const ruleLookup = authRules ? (rules ?? compileRules(model)) : undefined;
+  const { schema, plan } = gatewaySchema(model, ruleLookup);
   return new ApolloServer<Context>({
     logger,
-    ...(executor === 'jit' ? { gateway: jitGateway(schema) } : { schema }),
+    ...(executor === 'jit' ? { gateway: jitGateway(schema, { compileAfter: jitCompileAfter }) } : { schema }),
     introspection: !production,
     includeStacktraceInErrorResponses: !production,
     csrfPrevention: true,
@@ -87,16 +113,22 @@ export function createServer({
     validationRules: guard.validationRules,
     formatError: (formatted, error) => formatError(formatted, error, { production }),
     plugins: [
+      // First, so every later willSendResponse (idempotency records) sees the final status.
+      httpStatusPlugin,
+      // First: its span covers the other plugins' work too.
+      ...(telemetry ? [telemetryPlugin(telemetry)] : []),
       operationLogPlugin(logger),
+      subscriptionsOverHttpPlugin,
       declaredVariablesPlugin(),
       argumentCheckPlugin(plan),
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),
-      production ? ApolloServerPluginLandingPageDisabled() : ApolloServerPluginLandingPageLocalDefault({ embed: true }),
+      // Sandbox where it loads, the gateway's own GraphiQL where it does not (plugins/landingPage.ts).
+      production ? ApolloServerPluginLandingPageDisabled() : landingPageWithFallback(EXPLORER_PATH),
       ...guard.plugins,
       // After the checks above (responseForOperation runs once they passed), before requestId.
-      idempotencyPlugin({ ttlSeconds: idempotencyTtlSeconds, logger }),
+      idempotencyPlugin({ ttlSeconds: idempotencyTtlSeconds, logger, rules: ruleLookup }),
       requestIdPlugin,
       shortPagesPlugin,
     ],

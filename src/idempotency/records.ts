@@ -5,8 +5,13 @@
  * Item (keys from dynamo/keys.ts): PK `IDEMPOTENCY#<sha256(caller, key)>`,
  * SK `RECORD`, and
  * - `requestHash`: SHA-256 of the request (query, operation name, variables);
+ * - `callerHash`: SHA-256 of the caller's identity as the rules saw it
+ *   (subject, roles, student and customer ids), so a replay is given only
+ *   to a caller the rules see the same way;
  * - `state`: `PENDING` while the mutation runs, `COMPLETE` once its response
- *   is stored (`status`: HTTP status, `response`: the JSON body);
+ *   is stored (`status`: HTTP status; the JSON body as `response`, or
+ *   gzipped as the Binary `responseGzip` when its UTF-8 bytes exceed
+ *   what one item holds);
  * - `lockedUntil` (epoch ms): a PENDING claim older than this was abandoned
  *   (the process died mid-request) and may be taken over;
  * - `expiresAt` (Number, epoch seconds): DynamoDB's time to live removes the
@@ -16,6 +21,7 @@
  * The claim is one conditional PutItem, so of two concurrent requests with
  * the same key exactly one runs the mutation.
  */
+import { gunzipSync } from 'node:zlib';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { idempotencyKey } from '../dynamo/keys.js';
 
@@ -25,8 +31,11 @@ export interface RecordStore {
 }
 
 export type StoredRecord =
-  | { state: 'PENDING'; requestHash: string }
-  | { state: 'COMPLETE'; requestHash: string; status: number; response: string };
+  | { state: 'PENDING'; requestHash: string; callerHash: string | undefined }
+  | { state: 'COMPLETE'; requestHash: string; callerHash: string | undefined; status: number; response: string };
+
+/** The response to keep: JSON text, or its gzip when the text is too large for an item. */
+export type KeptResponse = { response: string } | { responseGzip: Uint8Array };
 
 /** How long a claim holds before another request may take it over (a crashed request's claim). */
 export const CLAIM_LEASE_MS = 120_000;
@@ -41,6 +50,7 @@ export async function claimRecord(
   store: RecordStore,
   keyHash: string,
   requestHash: string,
+  callerHash: string,
   ttlSeconds: number,
   now = Date.now(),
 ): Promise<StoredRecord | null> {
@@ -53,6 +63,7 @@ export async function claimRecord(
           Item: {
             ...key,
             requestHash,
+            callerHash,
             state: 'PENDING',
             lockedUntil: now + CLAIM_LEASE_MS,
             expiresAt: Math.floor(now / 1000) + ttlSeconds,
@@ -67,16 +78,24 @@ export async function claimRecord(
     } catch (err) {
       if (!isConditionFailure(err)) throw err;
     }
-    const out = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: key, ConsistentRead: true }));
-    const item = out.Item;
+    const found = await readRecord(store, keyHash, now);
     // Gone (or expired) between the put and the read: claim again.
-    if (!item || (typeof item.expiresAt === 'number' && item.expiresAt < Math.floor(now / 1000))) continue;
-    if (item.state === 'COMPLETE') {
-      return { state: 'COMPLETE', requestHash: String(item.requestHash), status: Number(item.status), response: String(item.response) };
-    }
-    return { state: 'PENDING', requestHash: String(item.requestHash) };
+    if (found) return found;
   }
   throw new Error('idempotency record kept changing while being claimed');
+}
+
+/** The live record of this key, or null (absent or past its expiresAt). One consistent GetItem. */
+export async function readRecord(store: RecordStore, keyHash: string, now = Date.now()): Promise<StoredRecord | null> {
+  const out = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: idempotencyKey(keyHash), ConsistentRead: true }));
+  const item = out.Item;
+  if (!item || (typeof item.expiresAt === 'number' && item.expiresAt < Math.floor(now / 1000))) return null;
+  const callerHash = typeof item.callerHash === 'string' ? item.callerHash : undefined;
+  if (item.state === 'COMPLETE') {
+    const response = item.responseGzip instanceof Uint8Array ? gunzipSync(item.responseGzip).toString('utf8') : String(item.response);
+    return { state: 'COMPLETE', requestHash: String(item.requestHash), callerHash, status: Number(item.status), response };
+  }
+  return { state: 'PENDING', requestHash: String(item.requestHash), callerHash };
 }
 
 /** Stores the response of the claimed request (only while the claim is still this request's). */
@@ -85,16 +104,17 @@ export async function completeRecord(
   keyHash: string,
   requestHash: string,
   status: number,
-  response: string,
+  kept: KeptResponse,
 ): Promise<void> {
+  const [name, value] = 'response' in kept ? ['response', kept.response] : ['responseGzip', kept.responseGzip];
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
       Key: idempotencyKey(keyHash),
       UpdateExpression: 'SET #state = :complete, #status = :status, #response = :response REMOVE lockedUntil',
       ConditionExpression: 'requestHash = :hash AND #state = :pending',
-      ExpressionAttributeNames: { '#state': 'state', '#status': 'status', '#response': 'response' },
-      ExpressionAttributeValues: { ':complete': 'COMPLETE', ':pending': 'PENDING', ':status': status, ':response': response, ':hash': requestHash },
+      ExpressionAttributeNames: { '#state': 'state', '#status': 'status', '#response': name },
+      ExpressionAttributeValues: { ':complete': 'COMPLETE', ':pending': 'PENDING', ':status': status, ':response': value, ':hash': requestHash },
     }),
   );
 }

@@ -35,12 +35,12 @@ import { ulid } from 'ulid';
 import type { Item } from '../dynamo/batchGet.js';
 import {
   CATALOG_SHARDS,
-  catalogShardOf,
+  catalogEntryShard,
   CURRENT_LAYOUT_VERSION,
   GSI2,
   layoutStateKey,
   migrationCheckpointKey,
-  type CatalogKind,
+  type CatalogSpec,
 } from '../dynamo/keys.js';
 import { capacityUnits } from '../dynamo/metrics.js';
 import { tableDefinition } from '../dynamo/table.js';
@@ -247,7 +247,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     let actual = estimate;
     try {
       if (change.kind === 'enter-catalog') {
-        await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, change.catalog, change.id, 1)]);
+        await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, change.spec, change.id, 1)]);
       } else {
         const out = await doc.send(new UpdateCommand({ ...update, ReturnConsumedCapacity: 'TOTAL' }));
         actual = capacityUnits(out.ConsumedCapacity) || estimate;
@@ -284,16 +284,16 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     let pending = chunk;
     let changed = 0;
     for (let attempt = 1; pending.length > 0; attempt++) {
-      const counters = new Map<string, { kind: CatalogKind; id: string; n: number }>();
+      const counters = new Map<string, { spec: CatalogSpec; id: string; n: number }>();
       for (const { change } of pending) {
-        const key = `${change.catalog}#${catalogShardOf(change.id)}`;
-        const counter = counters.get(key) ?? { kind: change.catalog, id: change.id, n: 0 };
+        const key = `${change.spec.key}#${catalogEntryShard(change.spec, change.id)}`;
+        const counter = counters.get(key) ?? { spec: change.spec, id: change.id, n: 0 };
         counter.n += 1;
         counters.set(key, counter);
       }
       const items: TransactItem[] = [
         ...pending.map(({ item, change }) => ({ Update: updateOf(item, change) })),
-        ...[...counters.values()].map((c) => catalogCounterChange(tableName, c.kind, c.id, c.n)),
+        ...[...counters.values()].map((c) => catalogCounterChange(tableName, c.spec, c.id, c.n)),
       ];
       // A transactional write costs two units per item (≤ 1 KB), plus the GSI2 entry.
       const estimate = 3 * pending.length + 2 * counters.size;

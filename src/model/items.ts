@@ -21,7 +21,8 @@ import {
   productKey,
   studentKey,
 } from '../dynamo/keys.js';
-import { COURSE_SHARDS_ATTR } from './courseLayout.js';
+/** On an enrollment edge: the copy of its course's shard count (Course.students @sharded(copy)). */
+const COURSE_SHARDS_ATTR = 'courseShards';
 
 export const studentItem = (s: { id: string; name: string; email?: string | null; courseCount?: number }): Item => ({
   ...studentKey(s.id),

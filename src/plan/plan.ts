@@ -11,8 +11,8 @@ import type { CatalogField, GetField, Model, MutationField } from '../declaratio
 import { invariant } from '../graphql/errors.js';
 import { compileItemPlan, type ItemPlan, type RecordExtension } from './itemPlan.js';
 import { compileRelationPlan, type EdgeNodeExtension, type RelationPlan } from './relationPlan.js';
-import { edgeLayout, layoutOf } from '../model/courseLayout.js';
-import type { CatalogKind } from '../dynamo/keys.js';
+import type { CatalogSpec } from '../dynamo/keys.js';
+import { shardingOf } from './sharding.js';
 
 export interface Plan {
   model: Model;
@@ -26,8 +26,8 @@ export interface Plan {
   /** The item plan of `type`; an unknown name is our own bug (the model was checked). */
   item(type: string): ItemPlan;
   relation(path: string): RelationPlan;
-  /** The @catalog listing items of `type`, with its kind (the last segment of its key), or null. */
-  catalogOf(type: string): { field: CatalogField; kind: CatalogKind } | null;
+  /** The @catalog listing items of `type`, with its key layout, or null. */
+  catalogOf(type: string): { field: CatalogField; spec: CatalogSpec } | null;
   /** The @sharded relation of `type` (the inverse @edges side whose edges it may spread), or null. */
   shardedOf(type: string): RelationPlan | null;
 }
@@ -37,29 +37,36 @@ const plans = new WeakMap<Model, Plan>();
 export function compilePlan(model: Model): Plan {
   const cached = plans.get(model);
   if (cached) return cached;
+  // The @sharded relation of each write-sharded parent type (compiled below; the extensions run later).
+  const shardedRelation = new Map<string, RelationPlan>();
   const shardedTypes = new Set(
     [...model.relations.values()].flatMap((r) => (r.kind === 'edges' && r.sharded ? [r.owner] : [])),
   );
   // A write-sharded parent's records carry its layout; an edge leading to one may carry a copy of it.
-  const layoutOfRecord: RecordExtension = (record, item) => {
-    record.layout = layoutOf(item);
-  };
-  const layoutFromEdge: EdgeNodeExtension = (node, edge) => {
-    const layout = edgeLayout(edge);
-    if (layout) node.layout = layout;
-  };
+  const layoutOfRecord =
+    (type: string): RecordExtension =>
+    (record, item) => {
+      record.layout = shardingOf(shardedRelation.get(type)!).layoutOf(item);
+    };
+  const layoutFromEdge =
+    (type: string): EdgeNodeExtension =>
+    (node, edge) => {
+      const layout = shardingOf(shardedRelation.get(type)!).edgeLayout(edge);
+      if (layout) node.layout = layout;
+    };
   const items = new Map<string, ItemPlan>();
   for (const type of model.items.values()) {
-    items.set(type.name, compileItemPlan(type, shardedTypes.has(type.name) ? [layoutOfRecord] : []));
+    items.set(type.name, compileItemPlan(type, shardedTypes.has(type.name) ? [layoutOfRecord(type.name)] : []));
   }
   const relations = new Map<string, RelationPlan>();
   const relationsOf = new Map<string, RelationPlan[]>();
   for (const relation of model.relations.values()) {
     const nodeType = model.items.get(relation.node)!;
-    const extensions = relation.kind === 'edges' && shardedTypes.has(relation.node) ? [layoutFromEdge] : [];
+    const extensions = relation.kind === 'edges' && shardedTypes.has(relation.node) ? [layoutFromEdge(relation.node)] : [];
     const plan = compileRelationPlan(relation, items.get(relation.owner)!, items.get(relation.node)!, nodeType, extensions);
     relations.set(relation.path, plan);
     relationsOf.set(relation.owner, [...(relationsOf.get(relation.owner) ?? []), plan]);
+    if (relation.kind === 'edges' && relation.sharded) shardedRelation.set(relation.owner, plan);
   }
   const plan: Plan = {
     model,
@@ -76,7 +83,7 @@ export function compilePlan(model: Model): Plan {
     },
     catalogOf: (type) => {
       const field = model.queries.find((q): q is CatalogField => q.kind === 'catalog' && q.type === type);
-      return field ? { field, kind: field.key.slice(field.key.lastIndexOf('#') + 1) as CatalogKind } : null;
+      return field ? { field, spec: { key: field.key, sortKey: field.sortKey, shards: field.shards } } : null;
     },
     shardedOf: (type) => (relationsOf.get(type) ?? []).find((r) => r.unsharded !== null) ?? null,
     relation: (path) => {

@@ -1,23 +1,31 @@
 /**
- * Mutation fields: each one is a write in src/writes/ (where its guarantees
- * are spelled out). Results are records, resolved by the type resolvers.
+ * mutationResolvers(plan): one resolver per declared mutation field, each
+ * a generic write in src/writes/ (where its guarantees are spelled out)
+ * named by the field's directive. Results are records, resolved by the
+ * type resolvers:
+ * - @create, @update: the item's record;
+ * - @delete: the id;
+ * - @link: the new edge as the owner's connection shows it, with a cursor
+ *   that pages on from it;
+ * - @unlink: true.
  *
  * After a write the request's loader caches are cleared: mutation fields run
  * one after another, and a later field of the same operation must not be
- * served an entity as it was before this write.
+ * served an item as it was before this write.
  */
 import DataLoader from 'dataloader';
-import type { MutationResolvers } from '../__generated__/resolvers.js';
 import type { Context } from '../graphql/context.js';
 import { startKeyOf } from '../dynamo/collection.js';
-import { studentCourses } from '../model/collections.js';
-import type { StudentCourseEdgeRecord } from '../model/records.js';
 import { encodeCursor } from '../connections/connection.js';
-import { createCourse, createCustomer, createProduct, createStudent } from '../writes/create.js';
-import { deleteCourse, deleteStudent } from '../writes/cascade.js';
-import { addPart, placeOrder } from '../writes/addChild.js';
-import { enroll, unenroll, type Enrollment } from '../writes/enroll.js';
-import { updateCourse, updateStudent } from '../writes/update.js';
+import type { Plan } from '../plan/plan.js';
+import type { EdgeRecord } from '../plan/records.js';
+import { createItem } from '../writes/create.js';
+import { deleteItem } from '../writes/cascade.js';
+import { link, unlink } from '../writes/link.js';
+import { updateItem } from '../writes/update.js';
+import { writePlanOf } from '../writes/writePlan.js';
+
+type MutationResolver = (parent: unknown, args: Record<string, unknown>, ctx: Context) => Promise<unknown>;
 
 function forgetReads(ctx: Context): void {
   for (const loader of Object.values(ctx.loaders)) if (loader instanceof DataLoader) loader.clearAll();
@@ -31,28 +39,59 @@ const write = async <T>(ctx: Context, run: () => Promise<T>): Promise<T> => {
   }
 };
 
-/** The new edge as the student's courses connection shows it, with a cursor that pages on from it. */
-function studentCourseEdge(ctx: Context, studentId: string, { edge, course }: Enrollment): StudentCourseEdgeRecord {
-  const collection = studentCourses(studentId);
-  return {
-    cursor: encodeCursor(ctx.cursors, collection, startKeyOf(collection, edge)),
-    enrolledAt: edge.enrolledAt as string,
-    node: course,
-  };
+export function mutationResolvers(plan: Plan): Record<string, MutationResolver> {
+  const writes = writePlanOf(plan);
+  const fields: Record<string, MutationResolver> = {};
+  for (const m of plan.mutations) {
+    switch (m.kind) {
+      case 'create': {
+        const parentArgument = m.parentArgument;
+        fields[m.field] = (_, args, ctx) =>
+          write(ctx, () =>
+            createItem(ctx, m.type, args.input as Record<string, unknown>, parentArgument ? { id: args[parentArgument], argument: parentArgument } : undefined),
+          );
+        break;
+      }
+      case 'update':
+        fields[m.field] = (_, args, ctx) => write(ctx, () => updateItem(ctx, m.type, args.id as string, args.input as Record<string, unknown>));
+        break;
+      case 'delete':
+        fields[m.field] = (_, args, ctx) => write(ctx, () => deleteItem(ctx, m.type, args.id as string));
+        break;
+      case 'link': {
+        const pair = writes.pair(m.edges);
+        const base = pair.base;
+        const others = (args: Record<string, unknown>) =>
+          Object.fromEntries(Object.entries(args).filter(([name]) => name !== m.from && name !== m.to));
+        // Named by its inverse side, the link's `from` is the base side's node.
+        const swapped = plan.relation(m.edges) !== base;
+        const [ownerArg, nodeArg] = swapped ? [m.to, m.from] : [m.from, m.to];
+        fields[m.field] = (_, args, ctx) =>
+          write(ctx, async (): Promise<EdgeRecord> => {
+            const ownerId = args[ownerArg] as string;
+            const linked = await link(ctx, base.path, ownerId, args[nodeArg] as string, { from: ownerArg, to: nodeArg }, others(args), m);
+            const collection = base.collection(ownerId);
+            const { node: _copy, ...attributes } = base.edge(linked.edge);
+            return {
+              cursor: encodeCursor(ctx.cursors, collection, startKeyOf(collection, linked.edge)),
+              ...attributes,
+              node: pair.node.map(linked.node),
+            };
+          });
+        break;
+      }
+      case 'unlink': {
+        const base = writes.pair(m.edges).base;
+        const [ownerArg, nodeArg] = plan.relation(m.edges) !== base ? [m.to, m.from] : [m.from, m.to];
+        fields[m.field] = (_, args, ctx) =>
+          write(ctx, () => unlink(ctx, base.path, args[ownerArg] as string, args[nodeArg] as string, { from: ownerArg, to: nodeArg }, m));
+        break;
+      }
+      default: {
+        const never: never = m;
+        throw new Error(`Invariant violation: unknown mutation ${JSON.stringify(never)}`);
+      }
+    }
+  }
+  return fields;
 }
-
-export const Mutation: MutationResolvers = {
-  createStudent: (_, { input }, ctx) => write(ctx, () => createStudent(ctx, input)),
-  updateStudent: (_, { id, input }, ctx) => write(ctx, () => updateStudent(ctx, id, input)),
-  deleteStudent: (_, { id }, ctx) => write(ctx, () => deleteStudent(ctx, id)),
-  createCourse: (_, { input }, ctx) => write(ctx, () => createCourse(ctx, input)),
-  updateCourse: (_, { id, input }, ctx) => write(ctx, () => updateCourse(ctx, id, input)),
-  deleteCourse: (_, { id }, ctx) => write(ctx, () => deleteCourse(ctx, id)),
-  enroll: (_, { studentId, courseId }, ctx) =>
-    write(ctx, async () => studentCourseEdge(ctx, studentId, await enroll(ctx, studentId, courseId))),
-  unenroll: (_, { studentId, courseId }, ctx) => write(ctx, () => unenroll(ctx, studentId, courseId)),
-  createCustomer: (_, { input }, ctx) => write(ctx, () => createCustomer(ctx, input)),
-  placeOrder: (_, { customerId, input }, ctx) => write(ctx, () => placeOrder(ctx, customerId, input)),
-  createProduct: (_, { input }, ctx) => write(ctx, () => createProduct(ctx, input)),
-  addPart: (_, { productId, input }, ctx) => write(ctx, () => addPart(ctx, productId, input)),
-};

@@ -9,7 +9,6 @@ import { validateId } from '../connections/args.js';
 import { loadEntity } from './lookahead.js';
 import { readCatalog } from './catalog.js';
 import type { Plan } from '../plan/plan.js';
-import type { CatalogKind } from '../dynamo/keys.js';
 
 type RootResolver = (root: unknown, args: Record<string, unknown>, ctx: Context, info: GraphQLResolveInfo) => unknown;
 
@@ -31,11 +30,9 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
   }
   for (const catalog of plan.catalogs) {
     const item = plan.item(catalog.type);
-    // The catalog's GSI2 partitions are `<key>#<k>`; its kind is the key's last segment (dynamo/keys.ts).
-    const kind = catalog.key.slice(catalog.key.lastIndexOf('#') + 1) as CatalogKind;
     const prefixArgument = catalog.prefixArgument;
     fields[catalog.field] = (_, args, ctx, info) =>
-      readCatalog(ctx, info, kind, args as never, prefixArgument === null ? null : (args[prefixArgument] as string | null | undefined), prefixArgument ?? '', item.map);
+      readCatalog(ctx, info, catalog, args as never, prefixArgument === null ? null : (args[prefixArgument] as string | null | undefined), item.map);
   }
   return fields;
 }

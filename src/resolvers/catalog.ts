@@ -1,10 +1,14 @@
 /**
- * Query.courses and Query.students: the sharded GSI2 catalogs read as one
- * connection (connections/mergedPage.ts: one wave of CATALOG_SHARDS
- * Queries, `size + 1` items each, merged by sort key).
+ * A @catalog root field: the sharded GSI2 catalog of a type read as one
+ * connection (connections/mergedPage.ts: one wave of `shards` Queries,
+ * `size + 1` items each, merged by sort key). The whole list is
+ * `begins_with(GSI2SK, '<sortKey>#')`, a prefix search
+ * `begins_with(GSI2SK, '<sortKey>#<sortable prefix>')` over the partitions
+ * `<key>#<k>`. The group, which cursors are bound to, names the prefix: a
+ * cursor of one search is refused by another.
  *
  * totalCount
- * - whole list: the sum of the catalog's CATALOG_SHARDS counter items, read
+ * - whole list: the sum of the catalog's `shards` counter items, read
  *   by the item loader (one BatchGetItem, batched with the operation's
  *   other entity reads). Exact: every write that adds or removes a catalog
  *   entry moves its shard's counter in the same transaction.
@@ -14,20 +18,40 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../graphql/context.js';
 import { badUserInput } from '../graphql/errors.js';
-import { CATALOG_COUNT_ATTR, CATALOG_SHARDS, catalogCounterKey, type CatalogKind } from '../dynamo/keys.js';
+import {
+  CATALOG_COUNT_ATTR,
+  catalogEntryPartitions,
+  catalogEntryPrefix,
+  catalogShardCounterKey,
+  GSI2,
+  type CatalogSpec,
+} from '../dynamo/keys.js';
 import { countFilled } from '../dynamo/filledRange.js';
-import { catalogList } from '../model/collections.js';
+import { prefixEnd } from '../dynamo/collection.js';
+import type { CatalogField } from '../declaration/model.js';
 import { validatePrefix } from '../connections/filterArgs.js';
-import { readMergedConnection } from '../connections/mergedPage.js';
+import { readMergedConnection, type MergedCollection } from '../connections/mergedPage.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import type { Item } from '../dynamo/batchGet.js';
 
-/** The smallest string above every string that starts with `prefix` (BETWEEN's inclusive end is never a key). */
-const prefixEnd = (prefix: string) => prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
 
-async function countAllEntries(ctx: Context, kind: CatalogKind): Promise<number> {
+export const catalogSpec = (catalog: CatalogField): CatalogSpec => ({ key: catalog.key, sortKey: catalog.sortKey, shards: catalog.shards });
+
+/** The catalog's partitions merged by sort key, the whole list or a prefix search. */
+export function catalogList(catalog: CatalogField, sortablePrefix: string | null): MergedCollection {
+  const spec = catalogSpec(catalog);
+  const name = `Query.${catalog.field}`;
+  const prefix = catalogEntryPrefix(spec, sortablePrefix ?? '');
+  return {
+    name,
+    group: sortablePrefix === null ? spec.key : `${spec.key}?prefix=${sortablePrefix}`,
+    shards: catalogEntryPartitions(spec).map((pk) => ({ name, index: GSI2, pkAttr: 'GSI2PK', skAttr: 'GSI2SK', pk, prefix })),
+  };
+}
+
+async function countAllEntries(ctx: Context, spec: CatalogSpec): Promise<number> {
   const counters = await Promise.all(
-    Array.from({ length: CATALOG_SHARDS }, (_, k) => ctx.loaders.item.load(catalogCounterKey(kind, k))),
+    Array.from({ length: spec.shards }, (_, k) => ctx.loaders.item.load(catalogShardCounterKey(spec, k))),
   );
   return counters.reduce((sum, item) => sum + (typeof item?.[CATALOG_COUNT_ATTR] === 'number' ? (item[CATALOG_COUNT_ATTR] as number) : 0), 0);
 }
@@ -35,17 +59,18 @@ async function countAllEntries(ctx: Context, kind: CatalogKind): Promise<number>
 export function readCatalog<Node>(
   ctx: Context,
   _info: GraphQLResolveInfo,
-  kind: CatalogKind,
+  catalog: CatalogField,
   args: ConnectionArgs,
   rawPrefix: string | null | undefined,
-  prefixArgument: string,
   toNode: (item: Item) => Node,
 ) {
+  const prefixArgument = catalog.prefixArgument ?? '';
+  const spec = catalogSpec(catalog);
   const prefix = rawPrefix == null ? null : validatePrefix(rawPrefix, prefixArgument);
-  const list = catalogList(kind, prefix);
+  const list = catalogList(catalog, prefix);
   const reader = { range: ctx.loaders.range.load.bind(ctx.loaders.range), exists: ctx.loaders.exists.load.bind(ctx.loaders.exists) };
   return readMergedConnection(ctx.cursors, reader, list, args, (item) => ({ node: toNode(item) }), async () => {
-    if (prefix === null) return countAllEntries(ctx, kind);
+    if (prefix === null) return countAllEntries(ctx, spec);
     let total = 0;
     const counts = await Promise.all(
       list.shards.map((shard) =>
@@ -56,7 +81,7 @@ export function readCatalog<Node>(
           pk: shard.pk,
           lo: shard.prefix,
           hi: prefixEnd(shard.prefix),
-          budget: ctx.pageReadBudget / CATALOG_SHARDS,
+          budget: ctx.pageReadBudget / spec.shards,
         }),
       ),
     );

@@ -6,16 +6,14 @@
 import type { Resolvers } from '../__generated__/resolvers.js';
 import type { Plan } from '../plan/plan.js';
 import { queryResolvers } from './Query.js';
-import { Mutation } from './Mutation.js';
+import { mutationResolvers } from './Mutation.js';
 import { itemTypeResolvers } from './itemType.js';
 import { DateTime } from './DateTime.js';
 import { connectionTypeResolvers, PageInfo } from './Connection.js';
 
 export function buildResolvers(plan: Plan): Resolvers {
-  const declared = new Set(plan.mutations.map((m) => m.field));
-  const mutations = Object.fromEntries(Object.entries(Mutation).filter(([field]) => declared.has(field)));
   const map: Record<string, unknown> = { DateTime, PageInfo, Query: queryResolvers(plan) };
-  if (declared.size > 0) map.Mutation = mutations;
+  if (plan.mutations.length > 0) map.Mutation = mutationResolvers(plan);
   for (const item of plan.items.values()) map[item.name] = itemTypeResolvers(item, plan.relationsOf.get(item.name) ?? []);
   for (const relation of plan.relations.values()) map[relation.typeName] = connectionTypeResolvers;
   for (const catalog of plan.catalogs) map[catalog.connectionType] = connectionTypeResolvers;

@@ -17,7 +17,7 @@ import { complete, required } from './complete.js';
 import { readRangeConnection, type RangeSource } from '../connections/rangeConnection.js';
 import { countFilled } from '../dynamo/filledRange.js';
 import { badUserInput } from '../graphql/errors.js';
-import { courseStudentsConnection, selects } from './courseStudents.js';
+import { selects, shardedConnection } from './shardedConnection.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
 import type { ItemRecord } from '../plan/records.js';
@@ -61,10 +61,10 @@ export function itemTypeResolvers(item: ItemPlan, relations: readonly RelationPl
 
 function connectionResolver(connection: RelationPlan, full: (r: ItemRecord, ctx: Context) => Promise<ItemRecord>): Field {
   if (connection.unsharded) {
-    // Write-sharded connections: partitions from the parent's layout (courseStudents.ts).
+    // Write-sharded connections: partitions from the parent's layout (shardedConnection.ts).
     const owner = connection.owner;
     return (r, args: ConnectionArgs, ctx, info) =>
-      courseStudentsConnection(ctx, r as never, args, (id) => ctx.loaders.entity(owner, id) as never, selects(info, 'totalCount'));
+      shardedConnection(ctx, connection, r, args, (id) => ctx.loaders.entity(owner, id) as Promise<ItemRecord | null>, selects(info, 'totalCount'));
   }
   const counter = connection.counter;
   return (r, args: ConnectionArgs, ctx, info) => {

@@ -181,8 +181,8 @@ async function readAhead(ctx: Context, spec: ItemPlan, connection: RelationPlan,
   // A narrowed list (@range: by date or status) reads another index: nothing to read ahead here.
   const narrowed = Object.entries(args).some(([name, value]) => !PAGE_ARGUMENTS.has(name) && value != null);
   if (narrowed) return plain();
-  // A connection the caller may not read is not read ahead either (auth/rules.ts refuses it without a read).
-  if (!mayRead(ctx.identity, spec.name, connection.field, { id, complete: false }, { ...args })) return plain();
+  // A connection the caller may not read is not read ahead either (its rule refuses it without a read).
+  if (!mayRead(ctx.rules, ctx.identity, spec.name, connection.field, { id, complete: false }, { ...args })) return plain();
   const collection = connection.collection(id);
   let read: RangeRead;
   try {

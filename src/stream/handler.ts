@@ -5,61 +5,55 @@
  * that failed (everything before it is done; it and everything after it
  * must be delivered again).
  *
- * What a record asks for (anything else, including the reader's own
- * bookkeeping items and the writes this handler makes, asks for nothing):
- * - a student/course whose new image carries `deletingAt`: finish the
- *   cascade (every edge with the other side's counter, then the entity);
- * - a student/course whose copied value's version changed, or that carries
- *   `propagatingSince`: propagate its current value to every edge;
- * - a new enrollment edge: bring its copies up to date if an entity was
- *   renamed between enroll's read and now.
+ * What a record asks for, by the model's plan (anything else, including the
+ * reader's own bookkeeping items and the writes this handler makes, asks
+ * for nothing):
+ * - an item with edges or children whose new image carries `deletingAt`:
+ *   finish the cascade (every edge with the other side's counter, then the
+ *   item);
+ * - an item with copied fields whose version changed, or that carries
+ *   `propagatingSince`: propagate its current values to every edge;
+ * - a new edge of an @edges relation: bring its copies up to date if an
+ *   item was renamed between link's read and now.
  * All of it is idempotent and works from the table's current state, so
  * at-least-once delivery, replays and out-of-order shards are harmless.
- * Within a batch, only the last record of an entity is acted on (the work
- * reads the entity's current state, so earlier ones would repeat it).
+ * Within a batch, only the last record of an item is acted on (the work
+ * reads the item's current state, so earlier ones would repeat it).
  */
 import type { Item } from '../dynamo/batchGet.js';
-import { idFrom, PROFILE_SK } from '../dynamo/keys.js';
 import type { Logger } from '../logger.js';
-import { COURSE_TITLE, PROPAGATING_ATTR, STUDENT_NAME, type CopiedField } from '../model/copiedFields.js';
-import { course, student } from '../model/entities.js';
+import type { Plan } from '../plan/plan.js';
 import { finishCascade, sideOf } from '../writes/cascade.js';
-import { DELETING_ATTR } from '../writes/conditions.js';
-import type { Store } from '../writes/store.js';
+import { DELETING_ATTR, PROPAGATING_ATTR } from '../writes/conditions.js';
+import { planOf, type Store } from '../writes/store.js';
+import { writePlanOf } from '../writes/writePlan.js';
 import { propagate, refreshEdges } from './propagate.js';
 import { imagesOf, isTtlDeletion, type StreamRecordLike } from './records.js';
 
 export type Task =
-  | { kind: 'cascade'; field: CopiedField; id: string }
-  | { kind: 'propagate'; field: CopiedField; id: string }
+  | { kind: 'cascade'; type: string; id: string }
+  | { kind: 'propagate'; type: string; id: string }
   | { kind: 'edge'; edge: Item }
   | { kind: 'none' };
 
-function entityOf(keys: Item): { field: CopiedField; id: string } | null {
-  if (keys.SK !== PROFILE_SK) return null;
-  const studentId = idFrom('STUDENT', keys.PK);
-  if (studentId !== null) return { field: STUDENT_NAME, id: studentId };
-  const courseId = idFrom('COURSE', keys.PK);
-  if (courseId !== null) return { field: COURSE_TITLE, id: courseId };
-  return null;
-}
-
-/** What one record asks for. */
-export function taskOf(record: StreamRecordLike): Task {
+/** What one record asks for (`plan`: the model's; default the default model's). */
+export function taskOf(record: StreamRecordLike, plan: Plan = planOf({} as Store)): Task {
   // Items expired by time to live (idempotency records) ask for nothing; nor does any other deletion.
   if (isTtlDeletion(record) || record.eventName === 'REMOVE') return { kind: 'none' };
   const { keys, newImage, oldImage } = imagesOf(record);
-  const entity = entityOf(keys);
-  if (entity) {
-    if (record.eventName === 'REMOVE' || newImage === null) return { kind: 'none' };
-    if (newImage[DELETING_ATTR] !== undefined) return { kind: 'cascade', ...entity };
-    const version = entity.field.versionAttr;
-    if (newImage[PROPAGATING_ATTR] !== undefined || newImage[version] !== oldImage?.[version]) {
-      return { kind: 'propagate', ...entity };
-    }
+  const writes = writePlanOf(plan);
+  for (const t of writes.followed) {
+    const ids = t.item.ids(keys);
+    if (ids === null || ids.parentId !== null) continue;
+    if (newImage === null) return { kind: 'none' };
+    const entity = { type: t.item.name, id: ids.id };
+    if (newImage[DELETING_ATTR] !== undefined && t.sides.length > 0) return { kind: 'cascade', ...entity };
+    if (t.copies.length === 0) return { kind: 'none' };
+    const renamed = t.copies.some((c) => newImage[c.versionAttr] !== oldImage?.[c.versionAttr]);
+    if (newImage[PROPAGATING_ATTR] !== undefined || renamed) return { kind: 'propagate', ...entity };
     return { kind: 'none' };
   }
-  if (record.eventName === 'INSERT' && newImage && idFrom('STUDENT', keys.PK) !== null && idFrom('COURSE', keys.SK) !== null) {
+  if (record.eventName === 'INSERT' && newImage && writes.pairs.some((p) => p.owner.type.pk.match(keys.PK) && p.node.type.pk.match(keys.SK))) {
     return { kind: 'edge', edge: newImage };
   }
   return { kind: 'none' };
@@ -76,15 +70,16 @@ export interface BatchOutcome {
   edgesRemoved: number;
 }
 
-const entityKey = (t: Task) => (t.kind === 'cascade' || t.kind === 'propagate' ? `${t.field.side}:${t.id}` : null);
+const entityKey = (t: Task) => (t.kind === 'cascade' || t.kind === 'propagate' ? `${t.type}:${t.id}` : null);
 
 /**
  * Handles `records` in order and stops at the first failure. Edge records
- * are handled together, before the first entity record that follows them
- * (one BatchGet for their entities).
+ * are handled together, before the first item record that follows them
+ * (one BatchGet for their items).
  */
 export async function handleRecords(store: Store, records: StreamRecordLike[], logger?: Logger): Promise<BatchOutcome> {
-  const tasks = records.map(taskOf);
+  const plan = planOf(store);
+  const tasks = records.map((r) => taskOf(r, plan));
   const lastOfEntity = new Map<string, number>();
   tasks.forEach((t, i) => {
     const k = entityKey(t);
@@ -106,14 +101,13 @@ export async function handleRecords(store: Store, records: StreamRecordLike[], l
       }
       if (task.kind !== 'none' && lastOfEntity.get(entityKey(task)!) === i) {
         if (task.kind === 'propagate') {
-          const result = await propagate(store, task.field, task.id);
+          const result = await propagate(store, task.type, task.id);
           outcome.copies += result.written;
-          logger?.debug({ entity: `${task.field.side} ${task.id}`, written: result.written, skipped: result.skipped }, 'copies propagated');
+          logger?.debug({ entity: `${task.type} ${task.id}`, written: result.written, skipped: result.skipped }, 'copies propagated');
         } else {
-          const side = sideOf(task.field.side === 'student' ? student : course, task.id);
-          const removed = await finishCascade(store, side, true, { onlyMarked: true });
+          const removed = await finishCascade(store, sideOf(store, task.type, task.id), true, { onlyMarked: true });
           outcome.edgesRemoved += removed;
-          logger?.debug({ entity: `${task.field.side} ${task.id}`, removed }, 'cascade finished');
+          logger?.debug({ entity: `${task.type} ${task.id}`, removed }, 'cascade finished');
         }
       }
       i++;
@@ -124,4 +118,3 @@ export async function handleRecords(store: Store, records: StreamRecordLike[], l
   }
   return outcome;
 }
-

@@ -20,12 +20,21 @@ import { createLogger, type Logger } from '../logger.js';
 import type { Store } from '../writes/store.js';
 import { handleRecords } from './handler.js';
 import { recordTime, type StreamRecordLike } from './records.js';
+import { tracedBatch } from '../telemetry/streamBatch.js';
+import { loadTelemetry, type Telemetry } from '../telemetry/telemetry.js';
+import { redisBus } from '../subscriptions/redisBus.js';
+import { publishingHandler } from '../subscriptions/publisher.js';
+import { modelFromPlan } from '../subscriptions/model.js';
+import { compilePlan } from '../plan/plan.js';
+import { loadModel } from '../declaration/loadModel.js';
 
 export type StreamLambdaHandler = (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
 
 export interface StreamLambdaOptions {
   logger?: Logger;
   dynamo?: Dynamo;
+  /** A span per batch and the stream metrics, flushed before each invocation returns (src/telemetry/). */
+  telemetry?: Telemetry;
 }
 
 export function createStreamLambdaHandler(
@@ -36,12 +45,22 @@ export function createStreamLambdaHandler(
   // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
   const dynamo = options.dynamo ?? dynamoFromConfig({ ...config, endpoint: withoutEmbedded(config.endpoint) });
   const store: Store = { doc: dynamo.doc, tableName: config.tableName, writeOptions: { concurrency: config.stream.concurrency } };
+  // With REDIS_URL, each handled record's change events reach the gateways' subscribers (docs/subscriptions.md).
+  const { redisUrl } = config.subscriptions;
+  const handle = redisUrl
+    ? publishingHandler(
+        redisBus({ url: redisUrl, tableName: config.tableName, onError: (err) => logger.warn({ err }, 'redis') }),
+        modelFromPlan(compilePlan(loadModel(config.schemaFile))),
+      )
+    : handleRecords;
 
-  return async (event) => {
+  const { telemetry } = options;
+  const onEvent = async (event: DynamoDBStreamEvent): Promise<DynamoDBBatchResponse> => {
     const records = (event.Records ?? []) as StreamRecordLike[];
     const started = Date.now();
-    const outcome = await handleRecords(store, records, logger);
     const oldest = records.length > 0 ? recordTime(records[0]) : undefined;
+    const start = { source: 'lambda' as const, records: records.length, lagMs: oldest === undefined ? null : Math.max(0, started - oldest) };
+    const outcome = await tracedBatch(telemetry, store, start, (traced) => handle(traced, records, logger));
     const summary = {
       records: records.length,
       processed: outcome.done,
@@ -63,12 +82,28 @@ export function createStreamLambdaHandler(
     );
     return { batchItemFailures: [{ itemIdentifier: failed.dynamodb?.SequenceNumber ?? '' }] };
   };
+  if (!telemetry) return onEvent;
+  // Lambda freezes the process once the invocation returns: export the batch's span and metrics first.
+  return async (event) => {
+    try {
+      return await onEvent(event);
+    } finally {
+      await telemetry.flush().catch((err: unknown) => logger.warn({ err }, 'could not export telemetry'));
+    }
+  };
 }
 
-let instance: StreamLambdaHandler | undefined;
+let instance: Promise<StreamLambdaHandler> | undefined;
 
-/** The function's handler (`src/stream/lambda.handler`). */
-export const handler: StreamLambdaHandler = (event) => {
-  instance ??= createStreamLambdaHandler();
-  return instance(event);
+/** The function's handler (`src/stream/lambda.handler`): made on first use, with telemetry when `OTEL_*` is set. */
+export const handler: StreamLambdaHandler = async (event) => {
+  instance ??= (async () => {
+    const config = loadConfig(process.env, { servesGraphql: false });
+    const logger = createLogger(config.logLevel);
+    return createStreamLambdaHandler(config, { logger, telemetry: await loadTelemetry(config.telemetry, logger) });
+  })().catch((err: unknown) => {
+    instance = undefined; // a failed start is tried again by the next invocation
+    throw err;
+  });
+  return (await instance)(event);
 };

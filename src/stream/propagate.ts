@@ -1,7 +1,7 @@
 /**
  * Bringing edge copies up to date, off the request path.
  *
- * `propagate(store, field, id)` reads the entity (consistently) and writes
+ * `propagate(store, type, id)` reads the item (consistently) and writes
  * its current value and version into every edge whose copy is older. It
  * always works from the entity as it is now, not from the record that
  * triggered it, so a replayed or out-of-order record does the latest
@@ -24,22 +24,39 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
-import { courseKey, idFrom, studentKey } from '../dynamo/keys.js';
-import { COURSE_TITLE, copyIsStale, PROPAGATING_ATTR, STUDENT_NAME, versionOf, type CopiedField } from '../model/copiedFields.js';
-import { DELETING_ATTR } from '../writes/conditions.js';
+import type { ItemKey } from '../dynamo/keys.js';
+import { DELETING_ATTR, PROPAGATING_ATTR } from '../writes/conditions.js';
 import { isConditionFailed } from '../writes/create.js';
 import { forEachLimit, pages } from '../writes/fanOut.js';
-import { getItem, optionsOf, type Store } from '../writes/store.js';
+import { getItem, optionsOf, planOf, type Store } from '../writes/store.js';
 import { retryConflicts } from '../writes/transact.js';
+import { copyCollections, versionAttr, writePlanOf, type CopySource } from '../writes/writePlan.js';
+
+/** What a copy names: the item's field and version, the edge's copy and version. */
+type CopiedField = Pick<CopySource, 'field' | 'versionAttr' | 'copyAttr' | 'copyVersionAttr'>;
 
 /** A record the handler cannot process however often it is retried. */
 export class PoisonRecord extends Error {
   override name = 'PoisonRecord';
 }
 
-/** The entity's copied value and its version, or null when there is nothing to propagate. */
+/** The version an item holds in `attr` (absent = 0); NaN when it is not a number (a foreign or broken writer). */
+export function versionOf(item: Record<string, unknown>, attr: string): number {
+  const v = item[attr];
+  if (v === undefined) return 0;
+  return typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : Number.NaN;
+}
+
+/** Does this edge's copy need the item's `value` at `version`? (The same rule as the conditional write.) */
+export function copyIsStale(edge: Record<string, unknown>, field: CopiedField, value: string, version: number): boolean {
+  const have = versionOf(edge, field.copyVersionAttr);
+  if (Number.isNaN(have)) return true;
+  return have < version || (have === version && edge[field.copyAttr] !== value);
+}
+
+/** The item's copied value and its version, or null when there is nothing to propagate. */
 function source(entity: Item, field: CopiedField): { value: string; version: number } | null {
-  const value = entity[field.attr];
+  const value = entity[field.field];
   const version = versionOf(entity, field.versionAttr);
   if (Number.isNaN(version)) {
     throw new PoisonRecord(`${entity.PK} has a ${field.versionAttr} that is not a non-negative integer: ${JSON.stringify(entity[field.versionAttr])}`);
@@ -76,61 +93,87 @@ export interface PropagateResult {
   skipped?: 'absent' | 'deleting' | 'no value';
 }
 
-export async function propagate(store: Store, field: CopiedField, id: string): Promise<PropagateResult> {
-  const key = field.key(id);
+/** Brings every copy of the item `id` of `typeName` to its current values. */
+export async function propagate(store: Store, typeName: string, id: string): Promise<PropagateResult> {
+  const t = writePlanOf(planOf(store)).type(typeName);
+  const key = t.item.key(id);
   const entity = await getItem(store, key);
   if (entity === null) return { written: 0, skipped: 'absent' };
   if (entity[DELETING_ATTR] !== undefined) return { written: 0, skipped: 'deleting' };
-  const from = source(entity, field);
-  if (from === null) return { written: 0, skipped: 'no value' };
+  const sources = t.copies.flatMap((copy) => {
+    const from = source(entity, copy);
+    return from === null ? [] : [{ copy, from }];
+  });
+  if (sources.length === 0) return { written: 0, skipped: 'no value' };
 
   const { pageSize, concurrency } = optionsOf(store);
   let written = 0;
-  for (const edges of field.edges(id, entity)) {
-    for await (const page of pages(store, edges, pageSize)) {
-      const stale = page.filter((edge) => copyIsStale(edge, field, from.value, from.version));
-      await forEachLimit(stale, concurrency, async (edge) => {
-        if (await writeCopy(store, edge, field, from.value, from.version)) written++;
-      });
+  for (const { copy, from } of sources) {
+    for (const edges of copyCollections(t, copy, id, entity)) {
+      for await (const page of pages(store, edges, pageSize)) {
+        const stale = page.filter((edge) => copyIsStale(edge, copy, from.value, from.version));
+        await forEachLimit(stale, concurrency, async (edge) => {
+          if (await writeCopy(store, edge, copy, from.value, from.version)) written++;
+        });
+      }
     }
   }
-  if (entity[PROPAGATING_ATTR] !== undefined) {
-    try {
-      await retryConflicts(store, () =>
-        store.doc.send(
-          new UpdateCommand({
-            TableName: store.tableName,
-            Key: { PK: key.PK, SK: key.SK },
-            UpdateExpression: 'REMOVE #p',
-            ConditionExpression: from.version === 0 ? 'attribute_exists(PK) AND attribute_not_exists(#v)' : '#v = :v',
-            ExpressionAttributeNames: { '#p': PROPAGATING_ATTR, '#v': field.versionAttr },
-            ...(from.version === 0 ? {} : { ExpressionAttributeValues: { ':v': from.version } }),
-          }),
-        ),
-      );
-    } catch (err) {
-      if (!isConditionFailed(err)) throw err; // renamed again (its own record finishes) or deleted meanwhile
-    }
-  }
+  if (entity[PROPAGATING_ATTR] !== undefined) await unmark(store, key, sources.map((s) => ({ attr: s.copy.versionAttr, version: s.from.version })));
   return { written };
 }
 
+/** Removes `propagatingSince`, only while every version is still the one propagated. */
+async function unmark(store: Store, key: ItemKey, versions: { attr: string; version: number }[]): Promise<void> {
+  const names: Record<string, string> = { '#p': PROPAGATING_ATTR };
+  const values: Record<string, unknown> = {};
+  const single = versions.length === 1;
+  const conditions = versions.map(({ attr, version }, i) => {
+    const [n, v] = single ? ['#v', ':v'] : [`#v${i}`, `:v${i}`];
+    names[n] = attr;
+    if (version === 0) return `attribute_not_exists(${n})`;
+    values[v] = version;
+    return `${n} = ${v}`;
+  });
+  // With only absent versions, the item must still exist.
+  const allAbsent = versions.every((v) => v.version === 0);
+  try {
+    await retryConflicts(store, () =>
+      store.doc.send(
+        new UpdateCommand({
+          TableName: store.tableName,
+          Key: { PK: key.PK, SK: key.SK },
+          UpdateExpression: 'REMOVE #p',
+          ConditionExpression: (allAbsent ? ['attribute_exists(PK)', ...conditions] : conditions).join(' AND '),
+          ExpressionAttributeNames: names,
+          ...(Object.keys(values).length === 0 ? {} : { ExpressionAttributeValues: values }),
+        }),
+      ),
+    );
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err; // renamed again (its own record finishes) or deleted meanwhile
+  }
+}
+
 /**
- * New edges: each copy is compared with its entity (all entities of the
- * batch in one consistent BatchGet) and brought up to date when older.
- * Returns the number of copies written.
+ * New edges: each copy is compared with its item (all items of the batch
+ * in one consistent BatchGet) and brought up to date when older. Returns
+ * the number of copies written.
  */
 export async function refreshEdges(store: Store, edges: Item[]): Promise<number> {
   if (edges.length === 0) return 0;
+  const { pairs } = writePlanOf(planOf(store));
   const sides = edges.flatMap((edge) => {
-    const studentId = idFrom('STUDENT', edge.PK);
-    const courseId = idFrom('COURSE', edge.SK);
-    if (studentId === null || courseId === null) return [];
-    return [
-      { edge, field: STUDENT_NAME, key: studentKey(studentId) },
-      { edge, field: COURSE_TITLE, key: courseKey(courseId) },
-    ];
+    for (const pair of pairs) {
+      const ownerId = pair.owner.type.pk.match(edge.PK)?.id;
+      const nodeId = pair.node.type.pk.match(edge.SK)?.id;
+      if (ownerId === undefined || nodeId === undefined) continue;
+      const copies = (list: EdgePairCopies, key: ItemKey) =>
+        list.map((c) => ({ edge, key, field: { field: c.field, versionAttr: versionAttr(c.field), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute) } }));
+      return [...copies(pair.ownerCopies, pair.owner.key(ownerId)), ...copies(pair.nodeCopies, pair.node.key(nodeId))];
+    }
+    return [];
   });
+  if (sides.length === 0) return 0;
   const entities = await batchGet(store.doc, store.tableName, sides.map((s) => s.key), { consistentRead: true });
   let written = 0;
   const { concurrency } = optionsOf(store);
@@ -142,3 +185,5 @@ export async function refreshEdges(store: Store, edges: Item[]): Promise<number>
   });
   return written;
 }
+
+type EdgePairCopies = readonly { field: string; attribute: string }[];

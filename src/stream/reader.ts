@@ -45,6 +45,8 @@ import { loadCheckpoints, saveCheckpoint, saveDeadLetter } from './checkpoints.j
 import { handleRecords } from './handler.js';
 import { imagesOf, recordTime, type StreamRecordLike } from './records.js';
 import { StreamStats } from './stats.js';
+import { tracedBatch } from '../telemetry/streamBatch.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 export interface ReaderOptions {
   store: Store;
@@ -66,6 +68,8 @@ export interface ReaderOptions {
   stats?: StreamStats;
   /** The batch handler (default: handler.ts's `handleRecords`; tests observe with their own). */
   handler?: typeof handleRecords;
+  /** A span per handled batch, its DynamoDB calls as children (src/telemetry/); none when absent. */
+  telemetry?: Telemetry;
 }
 
 interface ShardState {
@@ -82,7 +86,7 @@ const isOwn = (record: StreamRecordLike) => String(imagesOf(record).keys.PK ?? '
 
 export class StreamReader {
   readonly stats: StreamStats;
-  private readonly o: Required<Omit<ReaderOptions, 'stats' | 'checkpointName'>>;
+  private readonly o: Required<Omit<ReaderOptions, 'stats' | 'checkpointName' | 'telemetry'>> & Pick<ReaderOptions, 'telemetry'>;
   private readonly shards = new Map<string, ShardState>();
   private label = '';
   private stopped = true;
@@ -288,7 +292,10 @@ export class StreamReader {
     let i = 0;
     let attempts = 0;
     while (i < records.length) {
-      const outcome = await this.o.handler(this.o.store, records.slice(i), this.o.logger);
+      const batch = records.slice(i);
+      const oldest = recordTime(batch[0]);
+      const start = { source: 'reader' as const, records: batch.length, lagMs: oldest === undefined ? null : Math.max(0, Date.now() - oldest), shardId: shard.id };
+      const outcome = await tracedBatch(this.o.telemetry, this.o.store, start, (store) => this.o.handler(store, batch, this.o.logger));
       if (this.stopped && !this.stats.running) return; // killed: nothing more is written
       const handled = i + outcome.done;
       this.stats.processed += outcome.done;

@@ -18,6 +18,10 @@ import type { FanOutMode, Store } from '../writes/store.js';
 import { StreamReader } from './reader.js';
 import { StreamStats, type StreamStatsSnapshot } from './stats.js';
 import { createStreamsClient } from './streamsClient.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { ChangeBus } from '../subscriptions/bus.js';
+import { publishingHandler, type PublishStats } from '../subscriptions/publisher.js';
+import type { ChangeModel } from '../subscriptions/model.js';
 
 export interface StreamProcessing {
   /** What mutations do: leave the fan-out to the stream, or do it in the request. */
@@ -36,6 +40,14 @@ export interface StreamProcessingOptions {
   logger: Logger;
   /** Progress log interval in ms (default 60 s). */
   progressEveryMs?: number;
+  /** Batch spans and stream metrics (src/telemetry/); none when absent. */
+  telemetry?: Telemetry;
+  /** Where the change events of handled records go (live updates, docs/subscriptions.md); none when absent. */
+  changes?: ChangeBus;
+  /** Counts of published events (for `/health` details). */
+  published?: PublishStats;
+  /** What the change events of a record are (the served model's, src/subscriptions/model.ts); required with `changes`. */
+  changeModel?: ChangeModel;
 }
 
 export function startStreamProcessing({
@@ -44,6 +56,10 @@ export function startStreamProcessing({
   streamArn,
   logger,
   progressEveryMs = 60_000,
+  telemetry,
+  changes,
+  published,
+  changeModel,
 }: StreamProcessingOptions): StreamProcessing {
   if (streamArn === null) {
     const stats = new StreamStats('inRequest');
@@ -76,7 +92,10 @@ export function startStreamProcessing({
     pollMs: config.stream.pollMs,
     maxAttempts: config.stream.maxAttempts,
     retryDelayMs: config.stream.retryDelayMs,
+    telemetry,
+    ...(changes ? { handler: publishingHandler(changes, changeModel!, undefined, published) } : {}),
   }).start();
+  telemetry?.watchStreamLag(() => reader.stats.lagMs());
   logger.info({ streamArn }, 'stream processor started: renames and deletes propagate from the table stream');
 
   let last = '';

@@ -14,10 +14,16 @@ import type { Config } from '../config.js';
 import type { Context, Deps } from '../graphql/context.js';
 import { dynamoFromConfig, type Dynamo } from '../dynamo/client.js';
 import type { Logger } from '../logger.js';
-import { createServer } from '../graphql/server.js';
+import { createServer, gatewaySchema } from '../graphql/server.js';
+import type { GraphQLSchema } from 'graphql';
+import type { DeclaredSubscription } from '../subscriptions/declared.js';
 import { createCursorCodec } from '../connections/cursorSigning.js';
 import { createAuthenticator, type Authenticator } from '../auth/authenticate.js';
+import { compileRules } from '../auth/compileRules.js';
 import { loadModel } from '../declaration/loadModel.js';
+import type { Plan } from '../plan/plan.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import { loadManifest, type TrustedDocuments } from './trustedDocuments.js';
 
 export interface GatewayParts {
   dynamo: Dynamo;
@@ -25,6 +31,10 @@ export interface GatewayParts {
   deps: Deps;
   /** Turns a request's Authorization header into its identity (src/auth/). */
   auth: Authenticator;
+  /** TRUSTED_DOCUMENTS' manifest: only its operations run (trustedDocuments.ts). */
+  trusted?: TrustedDocuments;
+  /** The executable schema (rules applied when on) and its declared subscriptions, for the WebSocket transport (built on first call: Lambda never asks). */
+  subscriptionSchema: () => { schema: GraphQLSchema; declared: DeclaredSubscription[]; plan: Plan };
 }
 
 export interface PartsOptions {
@@ -33,25 +43,33 @@ export interface PartsOptions {
   embeddedUrl?: string;
   /** A ready client instead of a new one (tests). */
   dynamo?: Dynamo;
+  /** Traces and metrics (src/telemetry/); none when no `OTEL_*` variable is set. */
+  telemetry?: Telemetry;
 }
 
-export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo }: PartsOptions): GatewayParts {
+export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo, telemetry }: PartsOptions): GatewayParts {
   const { security } = config;
   // The model first: a model that cannot be served stops start-up before any other work.
   const model = loadModel(config.schemaFile);
+  // Then the trusted documents' manifest, which cannot be used either when it does not load.
+  const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments) : undefined;
+  if (trusted) logger.info({ operations: trusted.size }, 'trusted documents: only the manifest\'s operations run');
   const client = dynamo ?? dynamoFromConfig(config, embeddedUrl);
+  const rules = compileRules(model);
   const server = createServer({
     production: config.production,
     logger,
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
-    limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields },
+    limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields, maxResponseBytes: config.operationLimits.maxResponseBytes, queryBytesPerRequest: config.operationLimits.queryBytesPerRequest },
     allowBatchedRequests: security.allowBatchedRequests,
     executor: config.executor,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     authRules: config.auth.mode === 'oidc',
     model,
+    rules,
+    telemetry,
   });
-  const auth = createAuthenticator(config.auth, logger);
+  const auth = createAuthenticator(config.auth, logger, undefined, model);
   if (config.auth.mode === 'off' && config.production) {
     logger.warn('AUTH_MODE=off in production: every caller may read and write everything (docs/auth.md)');
   }
@@ -59,10 +77,13 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     logger.warn('CURSOR_SECRET is not set: generated a random one for this run (cursors will not survive a restart)');
   }
   const cursors = createCursorCodec({ current: security.cursorSecret, previous: security.cursorSecretsPrevious });
+  let built: ReturnType<typeof gatewaySchema> | undefined;
   return {
     dynamo: client,
     server,
     auth,
-    deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, pageReadBudget: config.catalog.pageReadBudget },
+    trusted,
+    subscriptionSchema: () => (built ??= gatewaySchema(model, config.auth.mode === 'oidc' ? rules : undefined)),
+    deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, rules, pageReadBudget: config.catalog.pageReadBudget },
   };
 }

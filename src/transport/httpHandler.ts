@@ -11,6 +11,8 @@ import type { Context } from '../graphql/context.js';
 import type { Logger } from '../logger.js';
 import type { HealthReport } from '../dynamo/layoutHealth.js';
 import { OperationMetrics, type RequestLimits } from '../dynamo/metrics.js';
+import type { Explorer } from './explorer.js';
+import { checkTrustedBody, checkTrustedSearch, refusalResponse, type Refusal, type TrustedDocuments } from './trustedDocuments.js';
 
 export interface HttpOptions {
   /** Allowed origins; `*` allows any; undefined allows any http://localhost or 127.0.0.1 origin. */
@@ -27,6 +29,10 @@ export interface HttpOptions {
   logger?: Logger;
   /** Caps on each operation's DynamoDB requests (config MAX_DYNAMODB_REQUESTS / MAX_DYNAMODB_IN_FLIGHT); none when absent. */
   requestLimits?: RequestLimits;
+  /** The offline explorer at /graphiql (explorer.ts): development only, absent in production. */
+  explorer?: Explorer;
+  /** TRUSTED_DOCUMENTS: only the manifest's operations run; others are refused before parsing (trustedDocuments.ts). */
+  trusted?: TrustedDocuments;
 }
 
 /** The JSON media types a POST body may have; anything else is HTTP 415. */
@@ -89,11 +95,48 @@ function refuse(res: ServerResponse, status: number, body: unknown) {
 
 const refusal = (message: string, code = 'BAD_REQUEST') => ({ errors: [{ message, extensions: { code } }] });
 
+/**
+ * The request target as a URL, or null when it is not an origin-form path
+ * (`/graphql?…`) with well-formed percent-escapes (`//%zz`, `*`,
+ * `http://…`): a caller's mistake, answered 400 and never logged.
+ */
+export function requestUrl(target: string | undefined): URL | null {
+  const path = target ?? '/';
+  if (!path.startsWith('/') || /%(?![0-9a-fA-F]{2})/.test(path)) return null;
+  try {
+    return new URL(`http://localhost${path}`);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An unexpected failure as logged: its name, code and stack frames, not its
+ * message (a parser's message may quote what the client sent).
+ */
+export const loggedFailure = (err: unknown) => ({
+  name: (err as Error)?.name ?? typeof err,
+  code: (err as NodeJS.ErrnoException)?.code ?? null,
+  stack: typeof (err as Error)?.stack === 'string' ? (err as Error).stack!.split('\n').slice(1).join('\n') : null,
+});
+
+/** An operation outside the trusted documents, refused before Apollo parses anything. */
+function answerRefusal(res: ServerResponse, refused: Refusal, accept: string | undefined) {
+  const { status, contentType, body } = refusalResponse(refused, accept);
+  res.statusCode = status;
+  res.setHeader('content-type', contentType);
+  res.end(body);
+}
+
 export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOptions) {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.security.maxBodyBytes;
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
-      const url = new URL(req.url ?? '/', 'http://localhost');
+      const url = requestUrl(req.url);
+      if (url === null) {
+        refuse(res, 400, refusal('Malformed request target: send requests to /graphql'));
+        return;
+      }
       const origin = allowedOrigin(req.headers.origin, options.corsOrigins);
       if (origin) {
         res.setHeader('access-control-allow-origin', origin);
@@ -127,13 +170,14 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         });
         return;
       }
+      if (options.explorer?.handle(req, res, url.pathname)) return;
       if (url.pathname !== '/graphql' && url.pathname !== '/') {
-        refuse(res, 404, { error: 'Not found: the GraphQL endpoint is /graphql' });
+        refuse(res, 404, refusal('Not found: the GraphQL endpoint is /graphql', 'NOT_FOUND'));
         return;
       }
       if (req.method !== 'GET' && req.method !== 'POST') {
         res.setHeader('allow', 'GET, POST');
-        refuse(res, 405, { error: 'Method not allowed' });
+        refuse(res, 405, refusal('Method not allowed: send GET or POST'));
         return;
       }
       const headers = new HeaderMap();
@@ -155,9 +199,19 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
           return;
         }
       }
+      let search = url.search;
+      if (options.trusted) {
+        const checked = req.method === 'POST' ? checkTrustedBody(options.trusted, body) : checkTrustedSearch(options.trusted, search);
+        if ('refusal' in checked) {
+          answerRefusal(res, checked.refusal, headers.get('accept'));
+          return;
+        }
+        if ('body' in checked) body = checked.body;
+        else search = checked.search;
+      }
       const metrics = new OperationMetrics(options.requestLimits);
       const response = await apollo.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method: req.method!, headers, search: url.search, body },
+        httpGraphQLRequest: { method: req.method!, headers, search, body },
         context: () => options.context(metrics, req),
       });
       for (const [key, value] of response.headers) res.setHeader(key, value);
@@ -179,8 +233,8 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         if (!res.headersSent) res.destroy();
         return;
       }
-      if (options.logger) options.logger.error({ err }, 'request failed outside GraphQL execution');
-      else console.error('request failed outside GraphQL execution', err);
+      if (options.logger) options.logger.error({ error: loggedFailure(err) }, 'request failed outside GraphQL execution');
+      else console.error('request failed outside GraphQL execution', loggedFailure(err));
       if (!res.headersSent) send(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
       else res.end();
     }

@@ -12,9 +12,10 @@
  * - `GET /health` answers 200/503 like the HTTP server does.
  * - Whether renames and deletes leave their fan-out to the table's stream
  *   (consumed by the stream Lambda, src/stream/lambda.ts) or do it in the
- *   request is decided on the first invocation from DescribeTable (and
- *   asked again while that fails; meanwhile the in-request fan-out, which
- *   is always right, is used).
+ *   request is decided from DescribeTable, asked beside the first
+ *   invocation's own requests rather than before them (a cold start waits
+ *   for no extra round trip), and asked again while that fails; until the
+ *   answer is in, the in-request fan-out, which is always right, is used.
  * - The request id in logs is Lambda's `awsRequestId`, so log lines join up
  *   with the platform's own START/END/REPORT lines.
  */
@@ -33,6 +34,8 @@ import { JSON_MEDIA_TYPES, mediaType } from './httpHandler.js';
 import { OperationMetrics } from '../dynamo/metrics.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
+import { loadTelemetry, type Telemetry } from '../telemetry/telemetry.js';
+import { checkTrustedBody, checkTrustedSearch, refusalResponse, type TrustedDocuments } from './trustedDocuments.js';
 
 export type ApiGatewayHandler = (
   event: APIGatewayProxyEventV2,
@@ -43,6 +46,8 @@ export interface LambdaOptions {
   logger?: Logger;
   /** Defaults to a client for `config.endpoint` (real DynamoDB when `embedded` or `aws`). */
   dynamo?: Dynamo;
+  /** Traces and metrics (src/telemetry/), flushed before each invocation returns; none when absent. */
+  telemetry?: Telemetry;
 }
 
 const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 => ({
@@ -71,6 +76,39 @@ function invalidJsonBody(event: APIGatewayProxyEventV2): boolean {
 }
 
 /**
+ * TRUSTED_DOCUMENTS over API Gateway, as over node:http: the event is
+ * rewritten to the manifest's text, or answered with the refusal.
+ */
+function trustedEvent(trusted: TrustedDocuments, event: APIGatewayProxyEventV2): APIGatewayProxyStructuredResultV2 | undefined {
+  const accept = headerOf(event, 'accept');
+  if (event.requestContext.http.method === 'GET') {
+    const checked = checkTrustedSearch(trusted, event.rawQueryString ?? '');
+    if ('refusal' in checked) return refused(checked.refusal, accept);
+    event.rawQueryString = checked.search.replace(/^\?/, '');
+    event.queryStringParameters = Object.fromEntries(new URLSearchParams(event.rawQueryString));
+    return undefined;
+  }
+  if (!event.body) return undefined;
+  const text = event.isBase64Encoded ? Buffer.from(event.body, 'base64').toString('utf8') : event.body;
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined; // not JSON: the integration answers it
+  }
+  const checked = checkTrustedBody(trusted, body);
+  if ('refusal' in checked) return refused(checked.refusal, accept);
+  event.body = JSON.stringify(checked.body);
+  event.isBase64Encoded = false;
+  return undefined;
+}
+
+function refused(refusal: Parameters<typeof refusalResponse>[0], accept: string | undefined): APIGatewayProxyStructuredResultV2 {
+  const { status, contentType, body } = refusalResponse(refusal, accept);
+  return { statusCode: status, headers: { 'content-type': contentType }, body };
+}
+
+/**
  * The integration is CommonJS and types its parameter with @apollo/server's
  * CJS declarations; ours is the ESM build of the same class. Only the type
  * differs (the integration calls public methods), hence this one cast.
@@ -81,9 +119,9 @@ const asCjsServer = (server: ApolloServer<Context>) => server as unknown as CjsA
 export function createLambdaHandler(config: Config = loadConfig(), options: LambdaOptions = {}): ApiGatewayHandler {
   const logger = options.logger ?? createLogger(config.logLevel);
   // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
-  const { dynamo, server, deps, auth } = createGatewayParts(
+  const { dynamo, server, deps, auth, trusted } = createGatewayParts(
     { ...config, endpoint: withoutEmbedded(config.endpoint) },
-    { logger, dynamo: options.dynamo },
+    { logger, dynamo: options.dynamo, telemetry: options.telemetry },
   );
 
   const health = cachedProbe(() => tableHealthy(dynamo, config.tableName), config.healthCacheMs);
@@ -99,6 +137,7 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
           if (invalidJsonBody(event)) {
             return json(400, { errors: [{ message: 'Request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
           }
+          if (trusted) return trustedEvent(trusted, event);
         },
       ],
       // The same verification as over HTTP: a token that does not verify answers 401 before any DynamoDB request.
@@ -109,6 +148,7 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
     });
 
   let streamKnown = false;
+  let deciding: Promise<void> | undefined;
   const decideFanOut = async () => {
     try {
       deps.fanOut = (await hasNewAndOldImageStream(dynamo, config.tableName)) ? 'stream' : 'inRequest';
@@ -117,20 +157,44 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
     } catch (err) {
       deps.fanOut = 'inRequest';
       logger.warn({ err }, 'could not describe the table; renames and deletes fan out inside the request for now');
+    } finally {
+      deciding = undefined;
     }
   };
 
-  return async (event, context) => {
-    if (!streamKnown) await decideFanOut();
+  const invoke: ApiGatewayHandler = async (event, context) => {
+    // Beside the request, not before it: until the answer is in, the in-request fan-out (always right) is used.
+    if (!streamKnown) deciding ??= decideFanOut();
     // Every DynamoDB request an invocation makes is counted into its context's metrics (createContext).
     return (await graphql(event, context, () => {})) as APIGatewayProxyStructuredResultV2;
   };
+  const { telemetry } = options;
+  if (!telemetry) return invoke;
+  // Lambda freezes the process once the invocation returns: export its spans and metrics first.
+  return async (event, context) => {
+    try {
+      return await invoke(event, context);
+    } finally {
+      await telemetry.flush().catch((err: unknown) => logger.warn({ err }, 'could not export telemetry'));
+    }
+  };
 }
 
-let instance: ApiGatewayHandler | undefined;
+let instance: Promise<ApiGatewayHandler> | undefined;
 
-/** The function's handler (`src/transport/lambda.handler`): one server per Lambda instance, made on first use. */
-export const handler: ApiGatewayHandler = (event, context) => {
-  instance ??= createLambdaHandler();
-  return instance(event, context);
+/**
+ * The function's handler (`src/transport/lambda.handler`): one server per
+ * Lambda instance, made on first use; with telemetry when an `OTEL_*`
+ * variable is set (the SDK is loaded only then).
+ */
+export const handler: ApiGatewayHandler = async (event, context) => {
+  instance ??= (async () => {
+    const config = loadConfig();
+    const logger = createLogger(config.logLevel);
+    return createLambdaHandler(config, { logger, telemetry: await loadTelemetry(config.telemetry, logger) });
+  })().catch((err: unknown) => {
+    instance = undefined; // a failed start is tried again by the next invocation
+    throw err;
+  });
+  return (await instance)(event, context);
 };

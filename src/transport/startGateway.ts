@@ -16,11 +16,19 @@ import { startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { describeLayout, ensureTable } from '../dynamo/table.js';
 import { demoFileOf, loadDemoData } from './demoData.js';
 import { createHttpHandler } from './httpHandler.js';
+import { createExplorer } from './explorer.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 import { loadModel } from '../declaration/loadModel.js';
 import { startStreamProcessing, type StreamProcessing } from '../stream/worker.js';
 import { devSigningKey, startIssuer, type Issuer } from '../auth/devIssuer.js';
+import { loadTelemetry } from '../telemetry/telemetry.js';
+import { memoryBus, type ChangeBus } from '../subscriptions/bus.js';
+import { redisBus } from '../subscriptions/redisBus.js';
+import { ChangeHub } from '../subscriptions/hub.js';
+import { SubscriptionEngine } from '../subscriptions/engine.js';
+import { attachSubscriptions, type SubscriptionServer } from './subscriptionServer.js';
+import { modelFromPlan } from '../subscriptions/model.js';
 
 export interface Gateway {
   url: string;
@@ -28,6 +36,8 @@ export interface Gateway {
   local: LocalDynamo | null;
   /** Who keeps copies and finishes cascades, and its figures (`/health` details). */
   stream: StreamProcessing;
+  /** Live updates: the bus (in-process or Redis), this instance's hub and engine, the WebSocket server. */
+  changes: { bus: ChangeBus; hub: ChangeHub; engine: SubscriptionEngine; server: SubscriptionServer; details: () => Record<string, unknown> };
   stop: () => Promise<void>;
 }
 
@@ -50,10 +60,40 @@ export async function startGateway(
   }
   const embeddedUrl = local?.endpoint;
   const endpoint = endpointLabel(clientOptions(config, embeddedUrl));
-  const { dynamo, server: apollo, deps, auth } = createGatewayParts(config, { logger, embeddedUrl });
+  // Loaded (and the SDK imported) only when an OTEL_* variable is set.
+  const telemetry = await loadTelemetry(config.telemetry, logger);
+  let parts: ReturnType<typeof createGatewayParts>;
+  try {
+    parts = createGatewayParts(config, { logger, embeddedUrl, telemetry });
+  } catch (err) {
+    // A setting that cannot be used (TRUSTED_DOCUMENTS' manifest): leave nothing running.
+    await local?.stop();
+    throw err;
+  }
+  const { dynamo, server: apollo, deps, auth, trusted, subscriptionSchema } = parts;
+  const { schema, declared, plan } = subscriptionSchema();
+  const changeModel = modelFromPlan(plan);
+  const { redisUrl } = config.subscriptions;
+  const bus: ChangeBus = redisUrl
+    ? redisBus({ url: redisUrl, tableName: config.tableName, onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') })
+    : memoryBus();
+  const hub = new ChangeHub(bus, undefined, (err) => logger.warn({ err }, 'could not stop listening to a topic'));
+  const engine = new SubscriptionEngine({
+    schema,
+    declared,
+    hub,
+    deps,
+    limits: { ...config.security, maxResponseFields: config.operationLimits.maxResponseFields },
+    production: config.production,
+    maxQueued: config.subscriptions.maxQueued,
+  });
+  const published = { events: 0, failed: 0 };
+  let subscriptions: SubscriptionServer | undefined;
   let http: Server | undefined;
   let stream: StreamProcessing | undefined;
   let lacks: string[] = [];
+  /** `/health` details: open sockets and subscriptions (both back to zero once clients leave), events. */
+  const changeDetails = () => ({ bus: bus.kind, ...(subscriptions?.details() ?? {}), ...engine.stats(), ...hub.stats(), published });
   let devIssuer: Issuer | null = null;
   try {
     if (config.auth.mode === 'oidc' && config.auth.devIssuer) {
@@ -73,7 +113,7 @@ export async function startGateway(
     if (local) logger.info({ items: await loadDemoData(dynamo.doc, config.tableName, config.schemaFile), file: demoFileOf(config.schemaFile) }, 'loaded demo data');
     // After the demo data: its records are read afterwards, not competing with its writes at start-up.
     const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
-    stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger });
+    stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger, telemetry, changes: bus, published, changeModel });
     deps.fanOut = stream.fanOut;
 
     await apollo.start();
@@ -83,45 +123,64 @@ export async function startGateway(
         maxBodyBytes: config.security.maxBodyBytes,
         logger,
         health: cachedProbe(() => tableHealth(dynamo, config.tableName), config.healthCacheMs),
-        healthDetails: () => ({ table: { lacks }, stream: stream!.details() }),
+        healthDetails: () => ({ table: { lacks }, stream: stream!.details(), subscriptions: changeDetails() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,
+        ...(config.production ? {} : { explorer: createExplorer() }),
+        trusted,
       }),
       config.http,
     );
+    telemetry?.watchConnections(http);
+    subscriptions = attachSubscriptions(http, {
+      engine,
+      identify: (authorization) => auth.identify(authorization),
+      verifiesTokens: auth.rulesOn,
+      limits: { ...config.subscriptions, maxMessageBytes: config.security.maxBodyBytes },
+      logger,
+    });
     await new Promise<void>((resolve, reject) => {
       http!.once('error', reject);
       http!.listen(config.port, config.host, resolve);
     });
   } catch (err) {
+    await subscriptions?.close().catch(() => {});
     await stream?.stop().catch(() => {});
+    await bus.close().catch(() => {});
     await apollo.stop().catch(() => {});
     http?.close();
     await devIssuer?.stop();
     dynamo.raw.destroy();
     await local?.stop();
+    await telemetry?.shutdown().catch(() => {});
     throw err;
   }
   const { port } = http.address() as AddressInfo;
   const host = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
   const server = http;
   const processing = stream!;
+  const ws = subscriptions!;
   return {
     url: `http://${host}:${port}/graphql`,
     dynamo,
     local,
     stream: processing,
+    changes: { bus, hub, engine, server: ws, details: changeDetails },
     stop: async () => {
-      // Stop accepting, let in-flight requests finish, then release DynamoDB.
+      // Stop accepting, close the WebSockets, let in-flight requests finish, then release DynamoDB.
+      await ws.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
       });
       await apollo.stop();
       await processing.stop();
+      await bus.close();
       dynamo.raw.destroy();
       await devIssuer?.stop();
       await local?.stop();
+      // Last: exports what the drained requests recorded.
+      await telemetry?.shutdown().catch((err: unknown) => logger.warn({ err }, 'could not export telemetry'));
     },
   };
 }

@@ -1,15 +1,17 @@
 /**
- * deleteStudent / deleteCourse: the entity and all its enrollment edges,
- * however many.
+ * @delete: an item of any type with all its edges (each @edges relation of
+ * its type, on either side) and its children (each @children relation),
+ * however many; counters at the other ends and its catalog counter follow.
+ * (A child's own edges and children are not followed: docs/mutations.md.)
  *
  * Steps, each safe to repeat, so re-running after a crash finishes the job:
  * 1. mark the entity `deletingAt` and REMOVE its own counter. From then on
- *    enroll and update refuse it (NOT_FOUND), so no edge can be added behind
+ *    link and update refuse it (NOT_FOUND), so no edge can be added behind
  *    the cascade's back; with the counter gone, totalCount is counted from
  *    the edges that remain and stays exact while they go.
  * 2. page through its edges (`pageSize`, `concurrency` at a time); each edge
  *    is deleted together with the decrement of the *other* side's counter in
- *    one small transaction (an edge already deleted by a concurrent unenroll
+ *    one small transaction (an edge already deleted by a concurrent unlink
  *    or cascade is skipped: its counter was handled by that writer).
  * 3. check no edge is left (another pass if one is), then delete the entity,
  *    last, and only while it still carries the mark.
@@ -25,90 +27,72 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import { idFrom, partitionCounterKey, type CatalogKind, type EntityKind, type ItemKey } from '../dynamo/keys.js';
-import { invariant, notFound, unavailable } from '../graphql/errors.js';
-import { course, student, type Counter, type Entity } from '../model/entities.js';
-import { courseStudentPartitions } from '../model/collections.js';
-import { courseCounters, layoutOf } from '../model/courseLayout.js';
+import type { CatalogSpec, ItemKey } from '../dynamo/keys.js';
+import { notFound, unavailable } from '../graphql/errors.js';
 import { validateId } from '../connections/args.js';
-import { counterChange, DELETING_ATTR } from './conditions.js';
+import { counterOrCheck, DELETING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';
 import { anyLeft, forEachLimit, pages } from './fanOut.js';
 import { sleep } from '../dynamo/backoff.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
-import { getItem, optionsOf, type Store } from './store.js';
+import { getItem, optionsOf, planOf, type Store } from './store.js';
 import { retryConflicts, tryTransact } from './transact.js';
 import { catalogCounterChange } from './catalog.js';
+import { writePlanOf, type EdgeSide } from './writePlan.js';
 
 const MAX_PASSES = 4;
 
 export interface Side {
-  /** The GSI2 catalog the entity is listed in, and its id there. */
-  catalog: CatalogKind;
+  /** The GSI2 catalog the entity is listed in (null: none), and its id. */
+  catalog: CatalogSpec | null;
   id: string;
   what: string;
   key: ItemKey;
-  ownCounter: Counter;
-  /**
-   * The collections holding the entity's edges, as its stored item (null when
-   * absent) lays them out: one for a student; every GSI1 partition of a course
-   * (one when unsharded, each shard's and, during a reshard, both layouts').
-   */
-  edges: (entity: Item | null) => readonly Collection[];
-  /** Items apart from the entity that hold its count (a sharded course's counter shards). */
+  /** The entity's own counters (removed by the mark). */
+  ownCounters: readonly string[];
+  /** Its edges and children, each set with the counter at the other end. */
+  groups: readonly EdgeSide[];
+  /** Items apart from the entity that hold its count (a sharded parent's counter shards). */
   counterItems: (entity: Item | null) => ItemKey[];
-  /** The entity at the other end of an edge, and its counter. */
-  otherKey: (edge: Item) => ItemKey;
-  otherCounter: Counter;
 }
 
-function otherId(kind: EntityKind, value: unknown): string {
-  const id = idFrom(kind, value);
-  invariant(id !== null, `edge key ${JSON.stringify(value)} is not a ${kind}# key`);
-  return id;
-}
-
-/** One side of the many-to-many enrollment, as model/entities.ts declares it. */
-export function sideOf(entity: Entity, id: string): Side {
-  invariant(entity.edgeOther !== undefined, `${entity.typeName} has no many-to-many edges to cascade`);
-  const { keyAttr } = entity.edgeOther;
-  const other = entity.edgeOther.entity();
+/** The item `id` of `typeName` as a delete sees it: its keys, counters, edges and children. */
+export function sideOf(store: Store, typeName: string, id: string): Side {
+  const t = writePlanOf(planOf(store)).type(typeName);
+  const key = t.item.key(id);
+  const sharding = t.sharding;
   return {
-    catalog: entity.kind as CatalogKind,
+    catalog: t.catalog?.spec ?? null,
     id,
-    what: `${entity.typeName} ${id}`,
-    key: entity.key(id),
-    ownCounter: entity.connection.counter,
-    edges: (item) =>
-      entity === course ? courseStudentPartitions(id, layoutOf(item)).shards : [entity.connection.collection(id)],
+    what: `${typeName} ${id}`,
+    key,
+    ownCounters: t.item.counters,
+    groups: t.sides,
     counterItems: (item) =>
-      entity === course ? courseCounters(id, layoutOf(item)).filter((key) => key.PK !== entity.key(id).PK) : [],
-    // A course's count for this edge may sit in one of its counter shards: the one of the edge's partition.
-    otherKey: (edge) =>
-      other === course ? partitionCounterKey(otherId('COURSE', edge[keyAttr]), edge.GSI1PK) : other.key(otherId(other.kind, edge[keyAttr])),
-    otherCounter: other.connection.counter,
+      sharding ? sharding.counters(id, sharding.layoutOf(item)).filter((k) => k.PK !== key.PK || k.SK !== key.SK) : [],
   };
 }
 
-/** Deletes the entity and all its enrollment edges; returns its id. */
-export async function deleteEntity(store: Store, entity: Entity, id: string): Promise<string> {
-  await cascade(store, sideOf(entity, validateId(id)));
+/** Every collection of the entity's edges and children, as its stored item (null when absent) lays them out. */
+const collectionsOf = (side: Side, entity: Item | null): { group: EdgeSide; collection: Collection }[] =>
+  side.groups.flatMap((group) => group.collections(side.id, entity).map((collection) => ({ group, collection })));
+
+/** Deletes the item `id` of `typeName` with all its edges and children; returns its id. */
+export async function deleteItem(store: Store, typeName: string, id: string): Promise<string> {
+  await cascade(store, sideOf(store, typeName, validateId(id)));
   return id;
 }
-
-export const deleteStudent = (store: Store, id: string) => deleteEntity(store, student, id);
-export const deleteCourse = (store: Store, id: string) => deleteEntity(store, course, id);
 
 async function cascade(store: Store, side: Side): Promise<void> {
   if (store.fanOut === 'stream') {
     if (await markDeleting(store, side)) return;
     // Nothing to mark: only edges an absent entity left behind remain to clean up, here and now.
-    if (!(await anyLeftIn(store, side.edges(null)))) throw notFound(`${side.what} not found`);
+    if (!(await anyLeftIn(store, side.groups.flatMap((g) => g.collections(side.id, null))))) throw notFound(`${side.what} not found`);
     await finishCascade(store, side, false);
     return;
   }
   const entity = await getItem(store, side.key);
-  if (entity === null && !(await anyLeftIn(store, side.edges(null)))) throw notFound(`${side.what} not found`);
+  if (entity === null && !(await anyLeftIn(store, side.groups.flatMap((g) => g.collections(side.id, null))))) throw notFound(`${side.what} not found`);
   if (entity !== null && entity[DELETING_ATTR] === undefined) await markDeleting(store, side);
   await finishCascade(store, side, entity !== null, { entity });
 }
@@ -138,29 +122,34 @@ export async function finishCascade(
     entity = await getItem(store, side.key);
     if (entity === null || entity[DELETING_ATTR] === undefined) return 0;
   }
-  const collections = side.edges(entity);
+  const sets = collectionsOf(side, entity);
+  const collections = sets.map((s) => s.collection);
   const { pageSize, concurrency } = optionsOf(store);
   let removed = 0;
   for (let pass = 1; ; pass++) {
-    for (const collection of collections) {
+    for (const { group, collection } of sets) {
       for await (const page of pages(store, collection, pageSize)) {
-        const others = await batchGet(store.doc, store.tableName, page.map(side.otherKey), { consistentRead: true });
+        // The other ends' counters, read together (children have none: nothing to read).
+        const others =
+          group.otherCounter === null
+            ? page.map(() => null)
+            : await batchGet(store.doc, store.tableName, page.map(group.otherKey), { consistentRead: true });
         await forEachLimit(
           page.map((edge, i) => ({ edge, other: others[i] })),
           concurrency,
           async ({ edge, other }) => {
-            if (await removeEdge(store, side, edge, other)) removed++;
+            if (await removeEdge(store, group, edge, other ?? null)) removed++;
           },
         );
       }
     }
     if (!(await anyLeftIn(store, collections))) break;
-    // Only a lagging GSI1 (course side, real DynamoDB) can show edges here: give it a moment, then look again.
+    // Only a lagging GSI1 (an inverse side, real DynamoDB) can show edges here: give it a moment, then look again.
     if (pass >= MAX_PASSES) throw unavailable(`${side.what} still lists edges; try the delete again`);
     await sleep(100 * pass);
   }
   if (!entityExisted) return removed;
-  // A sharded course's counter items (all at 0 now that its edges are gone) go before the course item.
+  // A sharded parent's counter items (all at 0 now that its edges are gone) go before the parent item.
   for (const key of side.counterItems(entity)) {
     await retryConflicts(store, () => store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: { PK: key.PK, SK: key.SK } })));
   }
@@ -185,23 +174,34 @@ async function deleteMarked(store: Store, side: Side, seen: Item | null): Promis
       // Already deleted by a concurrent cascade, or a new entity under the same id: not ours.
       if (entity === null || entity[DELETING_ATTR] === undefined) return;
     }
-    const indexed = entity === null ? true : typeof entity.GSI2PK === 'string';
+    const catalog = side.catalog;
+    const indexed = catalog === null ? false : entity === null ? true : typeof entity.GSI2PK === 'string';
     const cancelled = await tryTransact(store, [
       {
         Delete: {
           TableName: store.tableName,
           Key: { PK: side.key.PK, SK: side.key.SK },
-          ConditionExpression: `attribute_exists(#deleting) AND ${indexed ? 'attribute_exists' : 'attribute_not_exists'}(#gsi2pk)`,
-          ExpressionAttributeNames: { '#deleting': DELETING_ATTR, '#gsi2pk': 'GSI2PK' },
+          ...(catalog === null
+            ? { ConditionExpression: 'attribute_exists(#deleting)', ExpressionAttributeNames: { '#deleting': DELETING_ATTR } }
+            : {
+                ConditionExpression: `attribute_exists(#deleting) AND ${indexed ? 'attribute_exists' : 'attribute_not_exists'}(#gsi2pk)`,
+                ExpressionAttributeNames: { '#deleting': DELETING_ATTR, '#gsi2pk': 'GSI2PK' },
+              }),
         },
       },
-      ...(indexed ? [catalogCounterChange(store.tableName, side.catalog, side.id, -1)] : []),
+      ...(catalog !== null && indexed ? [catalogCounterChange(store.tableName, catalog, side.id, -1)] : []),
     ]);
     if (cancelled === null) return;
     if (cancelled.failed(0)) return READ_AGAIN;
     throw cancelled;
   });
 }
+
+const counterName = (counters: readonly string[], i: number) => (counters.length === 1 ? '#counter' : `#counter${i}`);
+const removal = (counters: readonly string[]) =>
+  counters.length === 0 ? '' : ` REMOVE ${counters.map((_, i) => counterName(counters, i)).join(', ')}`;
+const counterNames = (counters: readonly string[]) =>
+  Object.fromEntries(counters.map((c, i) => [counterName(counters, i), c]));
 
 /** Step 1. True when the entity exists (now marked); false when it is absent. */
 async function markDeleting(store: Store, side: Side): Promise<boolean> {
@@ -212,9 +212,9 @@ async function markDeleting(store: Store, side: Side): Promise<boolean> {
           TableName: store.tableName,
           Key: { PK: side.key.PK, SK: side.key.SK },
           // A second delete of a marked entity keeps the first mark (its time says since when it is pending).
-          UpdateExpression: 'SET #deleting = if_not_exists(#deleting, :now) REMOVE #counter',
+          UpdateExpression: `SET #deleting = if_not_exists(#deleting, :now)${removal(side.ownCounters)}`,
           ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#deleting': DELETING_ATTR, '#counter': side.ownCounter },
+          ExpressionAttributeNames: { '#deleting': DELETING_ATTR, ...counterNames(side.ownCounters) },
           ExpressionAttributeValues: { ':now': new Date().toISOString() },
         }),
       ),
@@ -231,8 +231,15 @@ async function markDeleting(store: Store, side: Side): Promise<boolean> {
  * Deletes one edge with the other side's counter decrement; re-reads the
  * other side when it changed. False when the edge was already gone.
  */
-async function removeEdge(store: Store, side: Side, edge: Item, other: Item | null): Promise<boolean> {
+async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item | null): Promise<boolean> {
   const otherKey = side.otherKey(edge);
+  if (side.otherCounter === null) {
+    // A child (or an edge whose other end keeps no count): the item alone.
+    const cancelled = await tryTransact(store, [
+      { Delete: { TableName: store.tableName, Key: { PK: edge.PK, SK: edge.SK }, ConditionExpression: 'attribute_exists(PK)' } },
+    ]);
+    return cancelled === null;
+  }
   return untilFresh<boolean>(store, async (round) => {
     // The first round uses the other side as the page's BatchGet read it.
     if (round > 1) other = await getItem(store, otherKey);
@@ -244,11 +251,11 @@ async function removeEdge(store: Store, side: Side, edge: Item, other: Item | nu
           ConditionExpression: 'attribute_exists(PK)',
         },
       },
-      counterChange(store.tableName, otherKey, other, side.otherCounter, -1),
+      counterOrCheck(store.tableName, otherKey, other, side.otherCounter, -1),
     ]);
     if (cancelled === null) return true;
     if (cancelled.failed(1)) return READ_AGAIN;
-    if (cancelled.failed(0)) return false; // already deleted by a concurrent unenroll or cascade
+    if (cancelled.failed(0)) return false; // already deleted by a concurrent unlink or cascade
     throw cancelled;
   });
 }

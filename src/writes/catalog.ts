@@ -1,29 +1,24 @@
 /**
- * Catalog bookkeeping of the writes that create or delete a student or a
- * course: the entity's GSI2 entry (docs/catalog.md) and the counter of its
- * shard, in the same transaction, so `totalCount` of the lists always
- * equals the number of entries in the index.
+ * Catalog bookkeeping of the writes that create or delete an item of a
+ * type with a @catalog: the item's GSI2 entry (docs/catalog.md) and the
+ * counter of its shard, in the same transaction, so `totalCount` of the
+ * list always equals the number of entries in the index.
  *
- * Invariant: counter shard k of a kind = number of items of that kind whose
- * GSI2PK is `CATALOG#<kind>#k`. Every write that adds or removes a GSI2PK
- * moves the counter with it: create (+1), the final delete of a cascade
- * (−1, only if the entity was indexed), `npm run migrate` indexing an old
- * item (+1). Renames change GSI2SK only (the shard depends on the id).
+ * Invariant: counter shard k of a catalog = number of items whose GSI2PK
+ * is `<key>#<k>`. Every write that adds or removes a GSI2PK moves the
+ * counter with it: create (+1), the final delete of a cascade (−1, only if
+ * the item was indexed), `npm run migrate` indexing an old item (+1).
+ * Renames change GSI2SK only (the shard depends on the id).
  */
-import {
-  CATALOG_COUNT_ATTR,
-  catalogCounterKey,
-  catalogShardOf,
-  type CatalogKind,
-} from '../dynamo/keys.js';
+import { CATALOG_COUNT_ATTR, catalogEntryShard, catalogShardCounterKey, type CatalogSpec } from '../dynamo/keys.js';
 import type { Item } from '../dynamo/batchGet.js';
 import { conflict } from '../graphql/errors.js';
 import { transact, TransactionCancelled, type TransactItem } from './transact.js';
 import type { Store } from './store.js';
 
 /** The transact item that moves a catalog shard's counter (created at 0 by its first ADD). */
-export function catalogCounterChange(tableName: string, kind: CatalogKind, id: string, delta: number): TransactItem {
-  const key = catalogCounterKey(kind, catalogShardOf(id));
+export function catalogCounterChange(tableName: string, spec: CatalogSpec, id: string, delta: number): TransactItem {
+  const key = catalogShardCounterKey(spec, catalogEntryShard(spec, id));
   return {
     Update: {
       TableName: tableName,
@@ -36,22 +31,21 @@ export function catalogCounterChange(tableName: string, kind: CatalogKind, id: s
 }
 
 /**
- * Puts a new catalog entity (CONFLICT when its id exists) and counts it, in
- * one transaction; `also` are further items put with it (a sharded course's
- * counter items).
+ * Puts a new item (CONFLICT when its key exists) with, in one transaction,
+ * its catalog counter (when `catalog` is given) and `also`, further items
+ * put with it (a sharded parent's counter items).
  */
-export async function putCatalogEntity(
+export async function putNewWith(
   store: Store,
-  kind: CatalogKind,
-  id: string,
   item: Item,
   what: string,
+  catalog: { spec: CatalogSpec; id: string } | null,
   also: readonly Item[] = [],
 ): Promise<void> {
   try {
     await transact(store, [
       { Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-      catalogCounterChange(store.tableName, kind, id, 1),
+      ...(catalog ? [catalogCounterChange(store.tableName, catalog.spec, catalog.id, 1)] : []),
       ...also.map((extra) => ({ Put: { TableName: store.tableName, Item: extra } })),
     ]);
   } catch (err) {

@@ -14,11 +14,18 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import type { ItemKey } from '../dynamo/keys.js';
-import type { Counter } from '../model/entities.js';
 import type { TransactItem } from './transact.js';
 
 /** Set while a cascade delete removes the entity's edges; writes that would add an edge refuse such an entity. */
 export const DELETING_ATTR = 'deletingAt';
+
+/**
+ * Set on an item (ISO timestamp) by a rename while its copies are being
+ * brought up to date by the stream processor; removed by the processor
+ * once every edge carries the rename's version. Clients see it as a
+ * @propagating flag (together with `deletingAt` during a cascade delete).
+ */
+export const PROPAGATING_ATTR = 'propagatingSince';
 
 /** A condition expression with its placeholders; `and` joins them with fresh placeholder names. */
 export interface Condition {
@@ -75,7 +82,7 @@ export function counterChange(
   tableName: string,
   key: ItemKey,
   seen: Item | null,
-  counter: Counter,
+  counter: string,
   delta: number,
   also: Condition[] = [],
 ): TransactItem {
@@ -97,5 +104,21 @@ export function counterChange(
 }
 
 /** The counter as it will be after `delta`, or undefined when it is not maintained. */
-export const counterAfter = (seen: Item, counter: Counter, delta: number): number | undefined =>
+export const counterAfter = (seen: Item, counter: string, delta: number): number | undefined =>
   typeof seen[counter] === 'number' ? (seen[counter] as number) + delta : undefined;
+
+/**
+ * `counterChange`, or, for a relation without a counter, the same
+ * conditions on the entity alone (it exists as read, and `also` holds).
+ */
+export function counterOrCheck(
+  tableName: string,
+  key: ItemKey,
+  seen: Item | null,
+  counter: string | null,
+  delta: number,
+  also: Condition[] = [],
+): TransactItem {
+  if (counter !== null) return counterChange(tableName, key, seen, counter, delta, also);
+  return conditionCheck(tableName, key, and(seen === null ? absent('PK') : exists('PK'), ...also));
+}

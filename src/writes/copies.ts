@@ -1,5 +1,5 @@
 /**
- * Denormalized copies on edges (`studentName`, `courseTitle`): bringing every
+ * Denormalized copies on edges (the `copy` of an @edges relation): bringing every
  * edge of an entity to the entity's current value, page by page with
  * bounded concurrency, without resurrecting deleted edges, and converging
  * when renames race each other (see update.ts for how renames use this).
@@ -16,31 +16,42 @@ import { retryConflicts } from './transact.js';
 /** How many times the copies are re-synchronised when concurrent renames keep changing the value. */
 const MAX_SETTLE_PASSES = 5;
 
-/** A denormalized copy: the entity attribute it copies, the edges holding it, their attribute. */
+/** Denormalized copies: the entity attributes copied, the edges holding them, the edges' attributes. */
 export interface Copy {
-  attr: string;
-  value: string;
-  /** Every collection holding such edges (one, or each GSI1 partition of a sharded course). */
+  fields: readonly { attr: string; value: string; copyAttr: string }[];
+  /** Every collection holding such edges (one, or each GSI1 partition of a sharded parent). */
   edges: readonly Collection[];
-  copyAttr: string;
 }
 
-export const editEdge = (tableName: string, edge: Item, copy: Copy) => ({
-  TableName: tableName,
-  Key: { PK: edge.PK, SK: edge.SK },
-  UpdateExpression: 'SET #copy = :value',
-  ConditionExpression: 'attribute_exists(PK)',
-  ExpressionAttributeNames: { '#copy': copy.copyAttr },
-  ExpressionAttributeValues: { ':value': copy.value },
-});
+/** Does the edge lack one of the copies' values? */
+export const isStale = (edge: Item, copy: Copy): boolean => copy.fields.some((f) => edge[f.copyAttr] !== f.value);
 
-/** Sets the copy on every edge that lacks it, page by page. Returns the number of edges written. */
+export function editEdge(tableName: string, edge: Item, copy: Copy) {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets = copy.fields.map((f, i) => {
+    const [n, v] = copy.fields.length === 1 ? ['#copy', ':value'] : [`#copy${i}`, `:value${i}`];
+    names[n] = f.copyAttr;
+    values[v] = f.value;
+    return `${n} = ${v}`;
+  });
+  return {
+    TableName: tableName,
+    Key: { PK: edge.PK, SK: edge.SK },
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: 'attribute_exists(PK)',
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+}
+
+/** Sets the copies on every edge that lacks them, page by page. Returns the number of edges written. */
 export async function refreshCopies(store: Store, copy: Copy): Promise<number> {
   const { pageSize, concurrency } = optionsOf(store);
   let written = 0;
   for (const edges of copy.edges) {
     for await (const page of pages(store, edges, pageSize)) {
-      const stale = page.filter((edge) => edge[copy.copyAttr] !== copy.value);
+      const stale = page.filter((edge) => isStale(edge, copy));
       await forEachLimit(stale, concurrency, async (edge) => {
         try {
           await retryConflicts(store, () => store.doc.send(new UpdateCommand(editEdge(store.tableName, edge, copy))));
@@ -55,17 +66,19 @@ export async function refreshCopies(store: Store, copy: Copy): Promise<number> {
 }
 
 /**
- * Brings the copies to `copy.value`, then again with the entity's newer
- * value while a concurrent rename changed it. Returns the entity as last read.
+ * Brings the copies to their values, then again with the entity's newer
+ * values while a concurrent rename changed them. Returns the entity as last read.
  */
 export async function settleCopies(store: Store, key: ItemKey, copy: Copy): Promise<Item | null> {
   let now: Item | null = null;
   for (let pass = 1; pass <= MAX_SETTLE_PASSES; pass++) {
     await refreshCopies(store, copy);
     now = await getItem(store, key);
-    if (now === null || typeof now[copy.attr] !== 'string' || now[copy.attr] === copy.value) return now;
-    copy = { ...copy, value: now[copy.attr] as string };
+    if (now === null) return now;
+    const current = now;
+    const newer = copy.fields.map((f) => (typeof current[f.attr] === 'string' && current[f.attr] !== f.value ? { ...f, value: current[f.attr] as string } : f));
+    if (newer.every((f, i) => f === copy.fields[i])) return now;
+    copy = { ...copy, fields: newer };
   }
   return now;
 }
-

@@ -1,28 +1,45 @@
 /**
- * createStudent / createCourse / createCustomer / createProduct: one
- * conditional PutItem (`attribute_not_exists(PK)`); for students and
- * courses a transaction of that put and their catalog shard's counter
- * (writes/catalog.ts). An existing id is
- * CONFLICT and the existing item is left untouched; without an id a ULID is
- * generated. New entities start with their counter at 0.
+ * @create: a new item of any type, from its plan.
+ *
+ * Top-level type: one conditional PutItem (`attribute_not_exists(PK)`); a
+ * transaction of that put and its catalog shard's counter when the type
+ * has a @catalog (writes/catalog.ts), and its counter items at 0 when it is
+ * created write-sharded (`<count>` > 1 in the input, docs/sharding.md). An
+ * existing id is CONFLICT and the existing item is left untouched; without
+ * an id a ULID is generated. New items start with their counters at 0.
+ *
+ * Child type (@parent): the child is put into its parent's item collection
+ * and the parent's counter incremented, in one transaction. The parent is
+ * read first (consistently) to learn whether its counter exists (see
+ * conditions.ts); the transaction requires the parent to still exist.
+ * Missing parent → NOT_FOUND; a child id already in the collection →
+ * CONFLICT. The id of an inverted type is also its GSI1 partition (how its
+ * @get finds it by id alone), so an explicit id used under another parent
+ * is a CONFLICT too: it is claimed by a uniqueness item (keys.ts
+ * `idClaimKey`) in the same transaction, so of two concurrent creates
+ * giving the same id to different parents exactly one succeeds. Items
+ * written before (or by programs) without that item are caught by a GSI1
+ * Query beforehand. Generated ids never collide and need neither.
+ *
+ * What the new item carries: its keys (GSI1 keys when inverted; its
+ * catalog entry; its @byInstant entry), the input's attributes checked by
+ * kind (input.ts), @createdAt attributes set to now.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import type {
-  CreateCourseInput,
-  CreateCustomerInput,
-  CreateProductInput,
-  CreateStudentInput,
-} from '../__generated__/resolvers.js';
 import type { Item } from '../dynamo/batchGet.js';
-import { conflict } from '../graphql/errors.js';
-import { courseCounterItems, courseItem, customerItem, productItem, studentItem } from '../model/items.js';
-import { toCourse, toCustomer, toProduct, toStudent } from '../model/mappers.js';
-import type { CourseRecord, CustomerRecord, ProductRecord, StudentRecord } from '../model/records.js';
+import { readRange, type Collection } from '../dynamo/collection.js';
+import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant } from '../dynamo/keys.js';
+import { conflict, notFound } from '../graphql/errors.js';
+import { validateId } from '../connections/args.js';
+import type { ItemRecord } from '../plan/records.js';
+import { counterOrCheck } from './conditions.js';
+import { putNewWith } from './catalog.js';
 import { idOrNew } from './ids.js';
-import { email, shardsInput, text } from './input.js';
-import type { Store } from './store.js';
-import { retryConflicts } from './transact.js';
-import { putCatalogEntity } from './catalog.js';
+import { attributeValue, shardsInput } from './input.js';
+import { READ_AGAIN, untilFresh } from './staleRead.js';
+import { getItem, planOf, type Store } from './store.js';
+import { retryConflicts, tryTransact } from './transact.js';
+import { writePlanOf, type TypeWrites } from './writePlan.js';
 
 export const isConditionFailed = (err: unknown) =>
   (err as { name?: string })?.name === 'ConditionalCheckFailedException';
@@ -41,43 +58,98 @@ export async function putNew(store: Store, item: Item, what: string): Promise<vo
   }
 }
 
-export async function createStudent(store: Store, input: CreateStudentInput): Promise<StudentRecord> {
-  const item = studentItem({
-    id: idOrNew(input.id),
-    name: text(input.name, 'input.name'),
-    email: email(input.email, 'input.email'),
-    courseCount: 0,
-  });
-  await putCatalogEntity(store, 'STUDENT', toStudent(item).id, item, `Student ${toStudent(item).id}`);
-  return toStudent(item);
-}
-
 /**
- * A course with `shards` > 1 is put in one transaction with its counter
- * items at 0, so its count is maintained from the first enrollment on.
+ * The stored item of a new `t` with id `id` (and parent id): keys, index
+ * entries, attributes from `input` (checked), @createdAt times, counters at 0.
+ * Returns it with the counter items of a write-sharded one.
  */
-export async function createCourse(store: Store, input: CreateCourseInput): Promise<CourseRecord> {
-  const shards = shardsInput(input.shards, 'input.shards');
-  const id = idOrNew(input.id);
-  const item = courseItem({ id, title: text(input.title, 'input.title'), studentCount: 0, shards });
-  // One transaction: the course (with its catalog keys), its catalog counter, and its shard counters when sharded.
-  await putCatalogEntity(store, 'COURSE', id, item, `Course ${id}`, shards === 1 ? [] : courseCounterItems(id, shards));
-  return toCourse(item);
+export function newItem(t: TypeWrites, id: string, parentId: string | undefined, input: Record<string, unknown>) {
+  const type = t.item.type;
+  const item: Item = { ...t.item.key(id, parentId) };
+  if (type.inverted) {
+    item.GSI1PK = item.SK;
+    item.GSI1SK = item.PK;
+  }
+  const now = new Date().toISOString();
+  for (const a of type.attributes) {
+    const value = a.createdAt && input[a.name] === undefined ? now : attributeValue(a, input[a.name], `input.${a.name}`);
+    if (value !== null && value !== undefined) item[a.name] = value;
+  }
+  if (t.catalog) {
+    const text = item[t.catalog.field.by];
+    if (typeof text === 'string') Object.assign(item, catalogEntryKeys(t.catalog.spec, id, text));
+  }
+  if (type.byInstant) {
+    const instant = sortableInstant(item[type.byInstant.by]);
+    const values: Record<string, string> = { id };
+    if (type.parent && parentId !== undefined) values[type.parent.field] = parentId;
+    if (instant !== null) Object.assign(item, { GSI2PK: type.byInstant.pk.fill(values), GSI2SK: `${instant}#${id}` });
+  }
+  const shards = t.sharding ? shardsInput(input[t.sharding.count] as number | null | undefined, `input.${t.sharding.count}`, t.sharding.max) : 1;
+  const also: Item[] = [];
+  for (const counter of t.item.counters) {
+    if (t.sharding && counter === t.sharding.counter && shards > 1) continue;
+    item[counter] = 0;
+  }
+  if (t.sharding && shards > 1) {
+    // Its count lives in the counter items: the item carries the shard count and no counter.
+    item[t.sharding.count] = shards;
+    for (let k = 0; k < shards; k++) {
+      also.push({ ...t.sharding.counterKey(id, k), ...(t.sharding.counter ? { [t.sharding.counter]: 0 } : {}) });
+    }
+  }
+  return { item, also };
 }
 
-export async function createCustomer(store: Store, input: CreateCustomerInput): Promise<CustomerRecord> {
-  const item = customerItem({
-    id: idOrNew(input.id),
-    name: text(input.name, 'input.name'),
-    email: email(input.email, 'input.email'),
-    orderCount: 0,
+/** Creates an item of `typeName` from `input` (under the parent `parentId` for a child type); returns its record. */
+export async function createItem(
+  store: Store,
+  typeName: string,
+  input: Record<string, unknown>,
+  parent?: { id: unknown; argument: string },
+): Promise<ItemRecord> {
+  const t = writePlanOf(planOf(store)).type(typeName);
+  if (t.item.type.parent) {
+    if (!parent) throw new Error(`Invariant violation: ${typeName} is created under a parent`);
+    return createChild(store, t, validateId(parent.id as string, parent.argument), input);
+  }
+  const id = idOrNew(input.id as string | null | undefined);
+  const { item, also } = newItem(t, id, undefined, input);
+  const what = `${typeName} ${id}`;
+  if (t.catalog || also.length > 0) await putNewWith(store, item, what, t.catalog ? { spec: t.catalog.spec, id } : null, also);
+  else await putNew(store, item, what);
+  return t.item.map(item);
+}
+
+async function createChild(store: Store, t: TypeWrites, parentId: string, input: Record<string, unknown>): Promise<ItemRecord> {
+  const parentType = t.item.type.parent!;
+  const parentPlan = planOf(store).item(parentType.type);
+  const id = idOrNew(input.id as string | null | undefined);
+  const { item } = newItem(t, id, parentId, input);
+  const what = `${t.item.name} ${id}`;
+  const explicit = input.id != null;
+  let unique: Item | undefined;
+  if (t.item.type.inverted && explicit) {
+    const byId: Collection = { name: `${t.item.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: String(item.SK), prefix: parentPlan.type.pk.prefix };
+    const [existing] = await readRange(store.doc, store.tableName, { collection: byId, forward: true, limit: 1 });
+    if (existing) throw conflict(`${what} already exists`);
+    unique = { ...idClaimKey(t.item.type.sk.prefix, id), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };
+  }
+  const parentKey = parentPlan.key(parentId);
+  const counter = t.parentRelation?.counter ?? null;
+  await untilFresh(store, async () => {
+    const seen = await getItem(store, parentKey);
+    if (seen === null) throw notFound(`${parentPlan.name} ${parentId} not found`);
+    const cancelled = await tryTransact(store, [
+      { Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
+      counterOrCheck(store.tableName, parentKey, seen, counter, 1),
+      ...(unique ? [{ Put: { TableName: store.tableName, Item: unique, ConditionExpression: 'attribute_not_exists(PK)' } }] : []),
+    ]);
+    if (cancelled === null) return seen;
+    if (cancelled.failed(0) || (unique && cancelled.failed(2))) throw conflict(`${what} already exists`);
+    // The parent was deleted, or its counter appeared or vanished: read again.
+    if (cancelled.failed(1)) return READ_AGAIN;
+    throw cancelled;
   });
-  await putNew(store, item, `Customer ${toCustomer(item).id}`);
-  return toCustomer(item);
-}
-
-export async function createProduct(store: Store, input: CreateProductInput): Promise<ProductRecord> {
-  const item = productItem({ id: idOrNew(input.id), name: text(input.name, 'input.name'), partCount: 0 });
-  await putNew(store, item, `Product ${toProduct(item).id}`);
-  return toProduct(item);
+  return t.item.map(item);
 }

@@ -58,11 +58,45 @@ export function quantity(value: number, argumentName: string): number {
   return value;
 }
 
-/** A course's write shard count: absent means 1; otherwise a whole number from 1 to 64. */
-export function shardsInput(value: number | null | undefined, argumentName: string): number {
+/** A sharded parent's write shard count: absent means 1; otherwise a whole number from 1 to 64. */
+export function shardsInput(value: number | null | undefined, argumentName: string, max = MAX_SHARDS): number {
   if (value == null) return 1;
-  if (!Number.isInteger(value) || value < 1 || value > MAX_SHARDS) {
-    throw badUserInput(`${argumentName} must be between 1 and ${MAX_SHARDS}; got ${value}`, argumentName);
+  if (!Number.isInteger(value) || value < 1 || value > max) {
+    throw badUserInput(`${argumentName} must be between 1 and ${max}; got ${value}`, argumentName);
   }
   return value;
+}
+
+/**
+ * The stored value of an attribute given in a mutation's input, checked by
+ * the attribute's kind (the same rules for every model, docs/mutations.md):
+ * - text (String, ID, enum): trimmed, non-blank, at most 200 characters; a
+ *   field named `email` (or ending in `Email`) must be an email address;
+ * - Int: a whole number ≥ 0; Float: a finite number ≥ 0, at most 2^53 − 1;
+ * - DateTime: an instant, stored as ISO-8601 UTC with milliseconds;
+ * - Boolean: as given.
+ * null for an optional attribute left empty (it is then not stored).
+ */
+export function attributeValue(a: { name: string; kind: string; required: boolean }, value: unknown, argumentName: string): unknown {
+  if (value == null) {
+    if (a.required) throw badUserInput(`${argumentName} is required`, argumentName);
+    return null;
+  }
+  switch (a.kind) {
+    case 'Int':
+      return quantity(value as number, argumentName);
+    case 'Float':
+      return total(value as number, argumentName);
+    case 'Boolean':
+      if (typeof value !== 'boolean') throw badUserInput(`${argumentName} must be a Boolean`, argumentName);
+      return value;
+    case 'DateTime': {
+      const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
+      if (Number.isNaN(ms)) throw badUserInput(`${argumentName} must be an ISO-8601 instant`, argumentName);
+      return new Date(ms).toISOString();
+    }
+    default:
+      if (a.name === 'email' || a.name.endsWith('Email')) return email(value, argumentName);
+      return text(value, argumentName);
+  }
 }

@@ -1,81 +1,60 @@
 /**
- * Online resharding of one course: moves its enrollment edges and counts
+ * Online resharding of one parent of a @sharded relation: moves its edges and counts
  * from the layout of P shards to the layout of N (docs/sharding.md), while
  * the gateway keeps serving reads and writes.
  *
  * Steps (resumable: run again after a crash and it continues)
- * 1. Prepare: the course item gets `reshardTo = N`. Its layout is still P,
- *    but enrollments stop copying the layout onto their edges
- *    (`courseShards`, model/courseLayout.ts).
- * 2. Grace (+ settle): every request that read the course before that (and
+ * 1. Prepare: the parent item gets `reshardTo = N`. Its layout is still P,
+ *    but links stop copying the layout onto their edges
+ *    (`sharded.copy`, plan/sharding.ts).
+ * 2. Grace (+ settle): every request that read the parent before that (and
  *    may still write an edge with a copy) has finished, and its edge shows
  *    in the index.
- * 3. Copies off: every edge of the course drops its `courseShards`; then
+ * 3. Copies off: every edge of the parent drops its the layout copy; then
  *    `settleMs` for the edges' readers to see it. From here on a reader that
- *    reaches the course through an edge reads the course item for its
+ *    reaches the parent through an edge reads the parent item for its
  *    layout, as the moving layout needs.
  * 4. Counter items of the new layout are created at 0 where missing, and the
- *    course item switches: `shards = N`, `reshardFrom = P` (`reshardTo`
- *    goes). From then on enrollments are written in the new layout, and
+ *    parent item switches: `<count> = N`, `reshardFrom = P` (`reshardTo`
+ *    goes). From then on links are written in the new layout, and
  *    readers read the partitions and counters of both layouts.
- * 5. Grace: every request that read the course item before the switch, or a
+ * 5. Grace: every request that read the parent item before the switch, or a
  *    layout copy before step 3 removed it, has finished.
  * 6. Sweep: every edge under an old-layout partition that belongs elsewhere
  *    is moved, each in one transaction with its count: the edge's GSI1PK
  *    changes (on the condition that it is still where it was read) and the
  *    old partition's counter goes down by one as the new one's goes up.
- *    Moves run in batches; before and after each batch the course's
+ *    Moves run in batches; before and after each batch the parent's
  *    `reshardMoves` is bumped (odd while a batch is in flight, and until
  *    the index has had `settleMs` to show the moves), so a reader that sees
  *    the same even value before and after its Queries saw no edge mid-move.
  *    Sweeps repeat until one moves nothing.
- * 7. The course item drops `reshardFrom` (enrollments copy the layout
+ * 7. The parent item drops `reshardFrom` (links copy the layout
  *    again) and gets `reshardCopies = N`; counters only the old layout had
  *    (all at 0 now) are deleted.
  * 8. Copies back: every edge (all in the new layout now) that lacks one
- *    gets `courseShards = N`, on the condition that it is still indexed
+ *    gets the copy N, on the condition that it is still indexed
  *    there; then `reshardCopies` goes. No other reshard starts before that
  *    (its step 3 could race these writes).
  *
- * Asked for the shard count the course already has, it moves nothing: it
+ * Asked for the shard count the parent already has, it moves nothing: it
  * calls off a prepared reshard, and writes the layout copy onto every edge
- * that lacks one (as step 8 does), e.g. edges enrolled before copies existed.
+ * that lacks one (as step 8 does), e.g. edges linked before copies existed.
  *
  * Exact as long as (a) a request finishes within the grace period and (b)
  * the index (and a replica of the table) shows a committed write within
  * `settleMs`; both are settings.
  */
 import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import {
-  COUNTER_SK,
-  courseKey,
-  courseShardPartitions,
-  enrollmentPartition,
-  GSI1,
-  idFrom,
-  itemKeyString,
-  MAX_SHARDS,
-  partitionCounterKey,
-  prefixOf,
-  counterShardKey,
-  type ItemKey,
-} from '../dynamo/keys.js';
+import { COUNTER_SK, GSI1, itemKeyString, type ItemKey } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../graphql/errors.js';
 import { batchGet } from '../dynamo/batchGet.js';
 import { validateId } from '../connections/args.js';
-import {
-  COURSE_SHARDS_ATTR,
-  courseCounters,
-  layoutOf,
-  RESHARD_FROM_ATTR,
-  RESHARD_MOVES_ATTR,
-  RESHARD_TO_ATTR,
-  RESTORING_ATTR,
-  SHARDS_ATTR,
-} from '../model/courseLayout.js';
-import { getItem, type Store } from './store.js';
+import { RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, RESHARD_TO_ATTR, RESTORING_ATTR, type Sharding } from '../plan/sharding.js';
+import { getItem, planOf, type Store } from './store.js';
 import { sleep } from '../dynamo/backoff.js';
 import { transact, TransactionCancelled } from './transact.js';
+import { writePlanOf } from './writePlan.js';
 
 export interface ReshardOptions {
   /** Wait after the switch before sweeping (longest request). */
@@ -87,7 +66,7 @@ export interface ReshardOptions {
   /** Pause between batches, so readers find windows without moves. */
   pauseMs: number;
   onProgress?: (event: { moved: number; sweep: number }) => void;
-  /** Called when a step is done (awaited: tests hold the reshard there to read the course mid-way). */
+  /** Called when a step is done (awaited: tests hold the reshard there to read the parent mid-way). */
   onStep?: (step: ReshardStep) => void | Promise<void>;
 }
 
@@ -97,7 +76,8 @@ export type ReshardStep = 'prepared' | 'copiesRemoved' | 'switched' | 'moved' | 
 
 
 export interface ReshardResult {
-  courseId: string;
+  type: string;
+  id: string;
   from: number;
   to: number;
   moved: number;
@@ -107,25 +87,24 @@ export interface ReshardResult {
   copiesRestored: number;
 }
 
-const STUDENT_COUNT = 'studentCount';
 
 
-const addCount = (store: Store, key: ItemKey, delta: number) => ({
+const addCount = (store: Store, counter: string, key: ItemKey, delta: number) => ({
   Update: {
     TableName: store.tableName,
     Key: { PK: key.PK, SK: key.SK },
     UpdateExpression: 'ADD #c :d',
     ConditionExpression: 'attribute_exists(#c)',
-    ExpressionAttributeNames: { '#c': STUDENT_COUNT },
+    ExpressionAttributeNames: { '#c': counter },
     ExpressionAttributeValues: { ':d': delta },
   },
 });
 
-async function bumpMoves(store: Store, courseId: string) {
+async function bumpMoves(store: Store, s: Sharding, parentId: string) {
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
-      Key: courseKey(courseId),
+      Key: s.parentKey(parentId),
       UpdateExpression: 'ADD #m :one',
       ExpressionAttributeNames: { '#m': RESHARD_MOVES_ATTR },
       ExpressionAttributeValues: { ':one': 1 },
@@ -133,10 +112,10 @@ async function bumpMoves(store: Store, courseId: string) {
   );
 }
 
-/** Moves one edge from `from` to `to`; false when it is no longer there (unenrolled or moved meanwhile). */
-async function moveEdge(store: Store, courseId: string, edge: { PK: string; SK: string }, from: string, to: string) {
-  const [a, b] = [partitionCounterKey(courseId, from), partitionCounterKey(courseId, to)];
-  const counters = itemKeyString(a) === itemKeyString(b) ? [] : [addCount(store, a, -1), addCount(store, b, 1)];
+/** Moves one edge from `from` to `to`; false when it is no longer there (unlinked or moved meanwhile). */
+async function moveEdge(store: Store, s: Sharding, parentId: string, edge: { PK: string; SK: string }, from: string, to: string) {
+  const [a, b] = [s.partitionCounterKey(parentId, from), s.partitionCounterKey(parentId, to)];
+  const counters = itemKeyString(a) === itemKeyString(b) ? [] : [addCount(store, s.counter!, a, -1), addCount(store, s.counter!, b, 1)];
   try {
     await transact(store, [
       {
@@ -146,7 +125,7 @@ async function moveEdge(store: Store, courseId: string, edge: { PK: string; SK: 
           // A moved edge never carries the layout copy (step 7 writes the new one once every edge is moved).
           UpdateExpression: 'SET GSI1PK = :to REMOVE #copy',
           ConditionExpression: 'GSI1PK = :from',
-          ExpressionAttributeNames: { '#copy': COURSE_SHARDS_ATTR },
+          ExpressionAttributeNames: { '#copy': s.copy! },
           ExpressionAttributeValues: { ':to': to, ':from': from },
         },
       },
@@ -156,14 +135,14 @@ async function moveEdge(store: Store, courseId: string, edge: { PK: string; SK: 
   } catch (err) {
     if (err instanceof TransactionCancelled && err.failed(0)) return false;
     if (err instanceof TransactionCancelled) {
-      throw new Error(`a counter of course ${courseId} is missing (${err.reasons.join(', ')}); counts must be maintained to reshard`);
+      throw new Error(`a counter of ${s.relation.owner.name} ${parentId} is missing (${err.reasons.join(', ')}); counts must be maintained to reshard`);
     }
     throw err;
   }
 }
 
-/** Pages of the edges indexed under one GSI1 partition of the course (`Limit` = batch size). */
-async function* edgePages(store: Store, partition: string, batchSize: number) {
+/** Pages of the edges indexed under one GSI1 partition of the parent (`Limit` = batch size). */
+async function* edgePages(store: Store, s: Sharding, partition: string, batchSize: number) {
   let startKey: Record<string, unknown> | undefined;
   do {
     const out = await store.doc.send(
@@ -171,7 +150,7 @@ async function* edgePages(store: Store, partition: string, batchSize: number) {
         TableName: store.tableName,
         IndexName: GSI1,
         KeyConditionExpression: 'GSI1PK = :p AND begins_with(GSI1SK, :s)',
-        ExpressionAttributeValues: { ':p': partition, ':s': prefixOf('STUDENT') },
+        ExpressionAttributeValues: { ':p': partition, ':s': s.relation.node.type.pk.prefix },
         Limit: batchSize,
         ExclusiveStartKey: startKey,
       }),
@@ -184,21 +163,23 @@ async function* edgePages(store: Store, partition: string, batchSize: number) {
 const conditionFailed = (err: unknown) => (err as { name?: string }).name === 'ConditionalCheckFailedException';
 
 /**
- * Edits every edge of the course's `shards` layout that `pick` selects, one
+ * Edits every edge of the parent's `shards` layout that `pick` selects, one
  * conditional UpdateItem each (an edge whose condition fails, e.g. one
- * unenrolled meanwhile, is skipped, never re-created); the number edited.
+ * unlinked meanwhile, is skipped, never re-created); the number edited.
  */
 async function editEdges(
   store: Store,
-  courseId: string,
+  s: Sharding,
+  parentId: string,
   shards: number,
   options: ReshardOptions,
   pick: (item: Record<string, unknown>) => boolean,
   edit: (partition: string) => Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>,
 ) {
   let edited = 0;
-  for (const partition of courseShardPartitions(courseId, shards)) {
-    for await (const items of edgePages(store, partition, options.batchSize)) {
+  if (s.copy === null) return 0; // the edges carry no copy of the layout
+  for (const partition of s.shardPartitions(parentId, shards)) {
+    for await (const items of edgePages(store, s, partition, options.batchSize)) {
       const done = await Promise.all(
         items.filter(pick).map((item) =>
           store.doc
@@ -218,15 +199,16 @@ async function editEdges(
   return edited;
 }
 
-/** Step 3: removes the layout copy from every edge of the course's current layout that carries one; the number removed. */
-const removeCopies = (store: Store, courseId: string, shards: number, options: ReshardOptions) =>
+/** Step 3: removes the layout copy from every edge of the parent's current layout that carries one; the number removed. */
+const removeCopies = (store: Store, s: Sharding, parentId: string, shards: number, options: ReshardOptions) =>
   editEdges(
     store,
-    courseId,
+    s,
+    parentId,
     shards,
     options,
-    (item) => item[COURSE_SHARDS_ATTR] !== undefined,
-    () => ({ UpdateExpression: 'REMOVE #copy', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: { '#copy': COURSE_SHARDS_ATTR } }),
+    (item) => item[s.copy!] !== undefined,
+    () => ({ UpdateExpression: 'REMOVE #copy', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: { '#copy': s.copy! } }),
   );
 
 /**
@@ -234,39 +216,40 @@ const removeCopies = (store: Store, courseId: string, shards: number, options: R
  * one, on the condition that the edge still exists and is indexed where it
  * was read; the number written.
  */
-const restoreCopies = (store: Store, courseId: string, shards: number, options: ReshardOptions) =>
+const restoreCopies = (store: Store, s: Sharding, parentId: string, shards: number, options: ReshardOptions) =>
   editEdges(
     store,
-    courseId,
+    s,
+    parentId,
     shards,
     options,
-    (item) => item[COURSE_SHARDS_ATTR] !== shards,
+    (item) => item[s.copy!] !== shards,
     (partition) => ({
       UpdateExpression: 'SET #copy = :n',
       ConditionExpression: 'attribute_exists(PK) AND GSI1PK = :p',
-      ExpressionAttributeNames: { '#copy': COURSE_SHARDS_ATTR },
+      ExpressionAttributeNames: { '#copy': s.copy! },
       ExpressionAttributeValues: { ':n': shards, ':p': partition },
     }),
   );
 
 /** One pass over the old layout's partitions; the number of edges moved. */
-async function sweep(store: Store, courseId: string, from: number, to: number, options: ReshardOptions, sweepNo: number) {
+async function sweep(store: Store, s: Sharding, parentId: string, from: number, to: number, options: ReshardOptions, sweepNo: number) {
   let moved = 0;
-  for (const partition of courseShardPartitions(courseId, from)) {
-    for await (const items of edgePages(store, partition, options.batchSize)) {
+  for (const partition of s.shardPartitions(parentId, from)) {
+    for await (const items of edgePages(store, s, partition, options.batchSize)) {
       const misplaced = items.flatMap((item) => {
-        const studentId = idFrom('STUDENT', item.GSI1SK);
-        const target = studentId === null ? null : enrollmentPartition(studentId, courseId, to);
+        const memberId = s.relation.node.type.pk.match(item.GSI1SK)?.id;
+        const target = memberId === undefined ? null : s.partition(parentId, memberId, to);
         return target && target !== partition ? [{ edge: { PK: String(item.PK), SK: String(item.SK) }, target }] : [];
       });
       if (misplaced.length === 0) continue;
-      await bumpMoves(store, courseId); // odd: a batch is in flight
+      await bumpMoves(store, s, parentId); // odd: a batch is in flight
       try {
-        const done = await Promise.all(misplaced.map(({ edge, target }) => moveEdge(store, courseId, edge, partition, target)));
+        const done = await Promise.all(misplaced.map(({ edge, target }) => moveEdge(store, s, parentId, edge, partition, target)));
         moved += done.filter(Boolean).length;
         await sleep(options.settleMs);
       } finally {
-        await bumpMoves(store, courseId); // even: readers may trust what they read
+        await bumpMoves(store, s, parentId); // even: readers may trust what they read
       }
       options.onProgress?.({ moved, sweep: sweepNo });
       await sleep(options.pauseMs);
@@ -275,75 +258,84 @@ async function sweep(store: Store, courseId: string, from: number, to: number, o
   return moved;
 }
 
-export async function reshardCourse(store: Store, courseId: string, shards: number, options: ReshardOptions): Promise<ReshardResult> {
-  validateId(courseId, 'course');
-  if (!Number.isInteger(shards) || shards < 1 || shards > MAX_SHARDS) {
-    throw badUserInput(`shards must be a whole number between 1 and ${MAX_SHARDS}; got ${shards}`, 'shards');
+/**
+ * Reshards the item `parentId` of `typeName` (a type with a @sharded
+ * relation) to `shards` shards.
+ */
+export async function reshard(store: Store, typeName: string, parentId: string, shards: number, options: ReshardOptions): Promise<ReshardResult> {
+  const s = writePlanOf(planOf(store)).type(typeName).sharding;
+  if (s === null) throw badUserInput(`${typeName} has no @sharded relation: it cannot be resharded`, 'type');
+  if (s.counter === null) throw badUserInput(`${s.relation.path} keeps no counter: it cannot be resharded`, 'type');
+  const what = `${typeName} ${parentId}`;
+  const label = `${typeName.toLowerCase()} ${parentId}`;
+  validateId(parentId, typeName.toLowerCase());
+  if (!Number.isInteger(shards) || shards < 1 || shards > s.max) {
+    throw badUserInput(`shards must be a whole number between 1 and ${s.max}; got ${shards}`, 'shards');
   }
-  const course = await getItem(store, courseKey(courseId));
-  if (!course) throw notFound(`Course ${courseId} not found`);
-  let layout = layoutOf(course);
-  const preparing = typeof course[RESHARD_TO_ATTR] === 'number' ? (course[RESHARD_TO_ATTR] as number) : null;
+  const parent = await getItem(store, s.parentKey(parentId));
+  if (!parent) throw notFound(`${what} not found`);
+  let layout = s.layoutOf(parent);
+  const preparing = typeof parent[RESHARD_TO_ATTR] === 'number' ? (parent[RESHARD_TO_ATTR] as number) : null;
   if (layout.reshardFrom !== null && layout.shards !== shards) {
-    throw badUserInput(`course ${courseId} is being resharded from ${layout.reshardFrom} to ${layout.shards} shards; finish that first`, 'shards');
+    throw badUserInput(`${label} is being resharded from ${layout.reshardFrom} to ${layout.shards} shards; finish that first`, 'shards');
   }
-  const restoring = course[RESTORING_ATTR];
+  const restoring = parent[RESTORING_ATTR];
   if (restoring !== undefined && restoring !== shards) {
-    throw badUserInput(`course ${courseId} is finishing a reshard to ${String(restoring)} shards; run that again first`, 'shards');
+    throw badUserInput(`${label} is finishing a reshard to ${String(restoring)} shards; run that again first`, 'shards');
   }
-  const unmoved = { courseId, from: shards, to: shards, moved: 0, sweeps: 0, copiesRemoved: 0, copiesRestored: 0 };
+  const unmoved = { type: typeName, id: parentId, from: shards, to: shards, moved: 0, sweeps: 0, copiesRemoved: 0, copiesRestored: 0 };
   if (layout.reshardFrom === null && layout.shards === shards) {
-    // A reshard prepared but never switched is called off by asking for the layout the course has.
-    if (preparing !== null) await callOff(store, courseId, preparing);
+    // A reshard prepared but never switched is called off by asking for the layout the parent has.
+    if (preparing !== null) await callOff(store, s, parentId, preparing);
     // Nothing to move: the edges that lack the layout copy (written before copies existed, during an earlier
     // reshard, or by an interrupted one) get it, as in step 8.
-    if (restoring === undefined) await startCopies(store, courseId, shards, course[SHARDS_ATTR]);
-    return { ...unmoved, copiesRestored: await finishCopies(store, courseId, shards, options) };
+    if (restoring === undefined) await startCopies(store, s, parentId, shards, parent[s.count]);
+    return { ...unmoved, copiesRestored: await finishCopies(store, s, parentId, shards, options) };
   }
   if (preparing !== null && preparing !== shards) {
-    throw badUserInput(`course ${courseId} is being prepared for a reshard to ${preparing} shards; finish that first`, 'shards');
+    throw badUserInput(`${label} is being prepared for a reshard to ${preparing} shards; finish that first`, 'shards');
   }
   const from = layout.reshardFrom ?? layout.shards;
   let copiesRemoved = 0;
 
   if (layout.reshardFrom === null) {
     // Counts move with the edges: they must be kept in the old layout, or the moved counts would be wrong.
-    const counters = await batchGet(store.doc, store.tableName, courseCounters(courseId, layout), { consistentRead: true });
-    if (counters.some((c) => typeof c?.[STUDENT_COUNT] !== 'number')) {
-      throw badUserInput(`the student count of course ${courseId} is not maintained (a counter is missing); it cannot be resharded`, 'course');
+    const counters = await batchGet(store.doc, store.tableName, s.counters(parentId, layout), { consistentRead: true });
+    if (counters.some((c) => typeof c?.[s.counter!] !== 'number')) {
+      throw badUserInput(`the ${s.counter} of ${label} is not maintained (a counter is missing); it cannot be resharded`, typeName.toLowerCase());
     }
-    const was = course[SHARDS_ATTR] === undefined ? {} : { ':was': course[SHARDS_ATTR] };
-    const sameShards = course[SHARDS_ATTR] === undefined ? 'attribute_not_exists(#s)' : '#s = :was';
+    const was = parent[s.count] === undefined ? {} : { ':was': parent[s.count] };
+    const sameShards = parent[s.count] === undefined ? 'attribute_not_exists(#s)' : '#s = :was';
 
-    // 1. Prepare: enrollments stop copying the layout onto their edges.
+    // 1. Prepare: links stop copying the layout onto their edges.
     if (preparing === null) {
       await store.doc.send(
         new UpdateCommand({
           TableName: store.tableName,
-          Key: courseKey(courseId),
+          Key: s.parentKey(parentId),
           UpdateExpression: 'SET #t = :to',
           ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${sameShards}`,
-          ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
+          ExpressionAttributeNames: { '#s': s.count, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
           ExpressionAttributeValues: { ':to': shards, ...was },
         }),
       );
     }
     await options.onStep?.('prepared');
-    // 2. Requests that read the course before (and may still write a copy) finish; their edges reach the index.
+    // 2. Requests that read the parent before (and may still write a copy) finish; their edges reach the index.
     await sleep(options.graceMs + options.settleMs);
-    // 3. No edge says where the course's edges are any more; readers see that before anything moves.
-    copiesRemoved = await removeCopies(store, courseId, from, options);
+    // 3. No edge says where the parent's edges are any more; readers see that before anything moves.
+    copiesRemoved = await removeCopies(store, s, parentId, from, options);
     await sleep(options.settleMs);
     await options.onStep?.('copiesRemoved');
 
     // 4. Counters of the new layout exist (at 0) before any edge is counted there; then the switch.
-    if (shards === 1 && typeof course[STUDENT_COUNT] !== 'number') {
+    if (shards === 1 && typeof parent[s.counter!] !== 'number') {
       await store.doc.send(
         new UpdateCommand({
           TableName: store.tableName,
-          Key: courseKey(courseId),
+          Key: s.parentKey(parentId),
           UpdateExpression: 'SET #c = if_not_exists(#c, :zero)',
-          ExpressionAttributeNames: { '#c': STUDENT_COUNT },
+          ExpressionAttributeNames: { '#c': s.counter! },
           ExpressionAttributeValues: { ':zero': 0 },
         }),
       );
@@ -352,7 +344,7 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
       await Promise.all(
         Array.from({ length: shards }, (_, k) =>
           store.doc
-            .send(new PutCommand({ TableName: store.tableName, Item: { ...counterShardKey(courseId, k), [STUDENT_COUNT]: 0 }, ConditionExpression: 'attribute_not_exists(PK)' }))
+            .send(new PutCommand({ TableName: store.tableName, Item: { ...s.counterKey(parentId, k), [s.counter!]: 0 }, ConditionExpression: 'attribute_not_exists(PK)' }))
             .catch((err) => {
               if (!conditionFailed(err)) throw err;
             }),
@@ -363,10 +355,10 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
     await store.doc.send(
       new UpdateCommand({
         TableName: store.tableName,
-        Key: courseKey(courseId),
+        Key: s.parentKey(parentId),
         UpdateExpression: 'SET #s = :to, #f = :from, #m = if_not_exists(#m, :zero) REMOVE #t',
         ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#f) AND #t = :to AND ${sameShards}`,
-        ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR, '#m': RESHARD_MOVES_ATTR, '#t': RESHARD_TO_ATTR },
+        ExpressionAttributeNames: { '#s': s.count, '#f': RESHARD_FROM_ATTR, '#m': RESHARD_MOVES_ATTR, '#t': RESHARD_TO_ATTR },
         ExpressionAttributeValues: { ':to': shards, ':from': from, ':zero': 0, ...was },
       }),
     );
@@ -375,7 +367,7 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
   }
 
   // A run that crashed mid-batch left the batch counter odd: even it out (no batch is in flight now).
-  if (layout.moves % 2 === 1) await bumpMoves(store, courseId);
+  if (layout.moves % 2 === 1) await bumpMoves(store, s, parentId);
 
   // 5. Requests that read the old layout, or an edge's copy of it, finish.
   await sleep(options.graceMs);
@@ -385,25 +377,25 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
   let sweeps = 0;
   for (;;) {
     sweeps += 1;
-    const n = await sweep(store, courseId, from, shards, options, sweeps);
+    const n = await sweep(store, s, parentId, from, shards, options, sweeps);
     moved += n;
     if (n === 0) break;
   }
 
-  // 7. Done moving: one layout again (enrollments copy it again); the copies still missing are written next.
+  // 7. Done moving: one layout again (links copy it again); the copies still missing are written next.
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
-      Key: courseKey(courseId),
+      Key: s.parentKey(parentId),
       UpdateExpression: 'SET #r = :to REMOVE #f',
       ConditionExpression: '#s = :to AND #f = :from',
-      ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR, '#r': RESTORING_ATTR },
+      ExpressionAttributeNames: { '#s': s.count, '#f': RESHARD_FROM_ATTR, '#r': RESTORING_ATTR },
       ExpressionAttributeValues: { ':to': shards, ':from': from },
     }),
   );
   // Counters only the old layout had are empty now.
-  const keep = new Set(courseCounters(courseId, { shards, reshardFrom: null, moves: 0 }).map(itemKeyString));
-  for (const key of courseCounters(courseId, layout)) {
+  const keep = new Set(s.counters(parentId, { shards, reshardFrom: null, moves: 0 }).map(itemKeyString));
+  for (const key of s.counters(parentId, layout)) {
     if (keep.has(itemKeyString(key)) || key.SK !== COUNTER_SK) continue;
     await store.doc
       .send(
@@ -411,7 +403,7 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
           TableName: store.tableName,
           Key: { PK: key.PK, SK: key.SK },
           ConditionExpression: '#c = :zero',
-          ExpressionAttributeNames: { '#c': STUDENT_COUNT },
+          ExpressionAttributeNames: { '#c': s.counter! },
           ExpressionAttributeValues: { ':zero': 0 },
         }),
       )
@@ -420,38 +412,38 @@ export async function reshardCourse(store: Store, courseId: string, shards: numb
   await options.onStep?.('moved');
 
   // 8. Every edge is in the new layout: the edges say so again.
-  const copiesRestored = await finishCopies(store, courseId, shards, options);
+  const copiesRestored = await finishCopies(store, s, parentId, shards, options);
   await options.onStep?.('copiesRestored');
-  return { courseId, from, to: shards, moved, sweeps, copiesRemoved, copiesRestored };
+  return { type: typeName, id: parentId, from, to: shards, moved, sweeps, copiesRemoved, copiesRestored };
 }
 
-/** Marks the course as having its layout copies written (`reshardCopies`), on the condition that no reshard runs. */
-async function startCopies(store: Store, courseId: string, shards: number, stored: unknown) {
+/** Marks the parent as having its layout copies written (`reshardCopies`), on the condition that no reshard runs. */
+async function startCopies(store: Store, s: Sharding, parentId: string, shards: number, stored: unknown) {
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
-      Key: courseKey(courseId),
+      Key: s.parentKey(parentId),
       UpdateExpression: 'SET #r = :n',
       ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${
         stored === undefined ? 'attribute_not_exists(#s)' : '#s = :was'
       }`,
-      ExpressionAttributeNames: { '#s': SHARDS_ATTR, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
+      ExpressionAttributeNames: { '#s': s.count, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
       ExpressionAttributeValues: { ':n': shards, ...(stored === undefined ? {} : { ':was': stored }) },
     }),
   );
 }
 
 /**
- * Step 8: the layout copies written back, then the course item's marker
+ * Step 8: the layout copies written back, then the parent item's marker
  * removed. While the marker is there no other reshard starts (its removal
  * of copies could otherwise race these writes).
  */
-async function finishCopies(store: Store, courseId: string, shards: number, options: ReshardOptions) {
-  const restored = await restoreCopies(store, courseId, shards, options);
+async function finishCopies(store: Store, s: Sharding, parentId: string, shards: number, options: ReshardOptions) {
+  const restored = await restoreCopies(store, s, parentId, shards, options);
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
-      Key: courseKey(courseId),
+      Key: s.parentKey(parentId),
       UpdateExpression: 'REMOVE #r',
       ConditionExpression: '#r = :n',
       ExpressionAttributeNames: { '#r': RESTORING_ATTR },
@@ -461,12 +453,12 @@ async function finishCopies(store: Store, courseId: string, shards: number, opti
   return restored;
 }
 
-/** Calls off a reshard that was prepared but never switched (the edges keep no layout copy: readers read the course item). */
-async function callOff(store: Store, courseId: string, preparing: number) {
+/** Calls off a reshard that was prepared but never switched (the edges keep no layout copy: readers read the parent item). */
+async function callOff(store: Store, s: Sharding, parentId: string, preparing: number) {
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
-      Key: courseKey(courseId),
+      Key: s.parentKey(parentId),
       UpdateExpression: 'REMOVE #t',
       ConditionExpression: '#t = :to AND attribute_not_exists(#f)',
       ExpressionAttributeNames: { '#t': RESHARD_TO_ATTR, '#f': RESHARD_FROM_ATTR },

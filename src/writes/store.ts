@@ -7,6 +7,8 @@
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
 import type { ItemKey } from '../dynamo/keys.js';
+import { loadModel } from '../declaration/loadModel.js';
+import { compilePlan, type Plan } from '../plan/plan.js';
 
 export interface WriteOptions {
   /**
@@ -50,7 +52,14 @@ export interface Store {
   tableName: string;
   writeOptions?: Partial<WriteOptions>;
   fanOut?: FanOutMode;
+  /** The model's plan (the request context carries it); absent: the default model's. */
+  plan?: Plan;
 }
+
+let defaultPlan: Plan | undefined;
+
+/** The plan the writes of `store` follow. */
+export const planOf = (store: Store): Plan => store.plan ?? (defaultPlan ??= compilePlan(loadModel()));
 
 export const optionsOf = (store: Store): WriteOptions => ({ ...DEFAULT_WRITE_OPTIONS, ...store.writeOptions });
 

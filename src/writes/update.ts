@@ -1,13 +1,16 @@
 /**
- * updateStudent / updateCourse: the entity (NOT_FOUND when it is absent or
- * being deleted) and the denormalized copy on every edge (`studentName` in
- * the student's own collection, `courseTitle` on the course's edges found
- * through GSI1).
+ * @update: an item of any type (NOT_FOUND when it is absent or being
+ * deleted) and the denormalized copies of its changed fields on every edge
+ * that carries them (the edges of its own @edges relations: in its
+ * partition on the base side, through GSI1, or each shard's partition, on
+ * the inverse side).
  *
- * Every update first reads the entity (consistently) and leaves out what
- * would not change: an update that changes nothing writes nothing. A change
- * of the copied name/title increments its version (`nameVersion`,
- * `titleVersion`; see model/copiedFields.ts).
+ * Every update that changes a copied field first reads the item
+ * (consistently) and leaves out what would not change: an update that
+ * changes nothing writes nothing. A change of a copied field increments its
+ * version (`<field>Version`; see writePlan.ts). An update that changes no
+ * copied field is one conditional UpdateItem. A change of the @catalog's
+ * field moves the item's catalog sort key with it.
  *
  * With a stream (`store.fanOut === 'stream'`) that is all the request does:
  * one UpdateItem sets the new value, its version and `propagatingSince`,
@@ -16,40 +19,41 @@
  *
  * Without a stream, the copies change inside the request:
  *
- * Up to `atomicEdges` (99) edges, the entity and every stale copy change in
+ * Up to `atomicEdges` (99) edges, the item and every stale copy change in
  * one transaction: all or nothing. Beyond that no transaction can hold them,
- * so the entity is updated first and the copies are fanned out, made
+ * so the item is updated first and the copies are fanned out, made
  * convergent instead of atomic:
  * - each edge is updated on `attribute_exists(PK)`: an edge deleted
  *   meanwhile is not resurrected;
  * - edges already carrying the value are skipped, so re-running the same
  *   update after a crash midway only writes what is missing;
  * - on both paths, afterwards the copies are checked once more and the
- *   entity is read again (consistently): an edge enrolled between the edge
+ *   item is read again (consistently): an edge linked between the edge
  *   read and the write is caught, and if a concurrent rename changed the
- *   entity, the pass runs again with the newer value, so the last rename's
+ *   item, the pass runs again with the newer value, so the last rename's
  *   value is what every edge ends with;
- * - enroll conditions its edge on the name/title it copied, so an edge
- *   created after the rename carries the new value.
+ * - link conditions its edge on the values it copied, so an edge created
+ *   after the rename carries the new value.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { UpdateCourseInput, UpdateStudentInput } from '../__generated__/resolvers.js';
 import type { Item } from '../dynamo/batchGet.js';
-import { catalogSortKey, type ItemKey } from '../dynamo/keys.js';
+import type { Collection } from '../dynamo/collection.js';
+import { catalogEntrySortKey, type ItemKey } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../graphql/errors.js';
-import { toCourse, toStudent } from '../model/mappers.js';
-import type { CourseRecord, StudentRecord } from '../model/records.js';
+import type { ItemRecord } from '../plan/records.js';
 import { validateId } from '../connections/args.js';
-import { DELETING_ATTR } from './conditions.js';
-import { COURSE_TITLE, PROPAGATING_ATTR, STUDENT_NAME, type CopiedField } from '../model/copiedFields.js';
+import { DELETING_ATTR, PROPAGATING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';
-import { gone } from './enroll.js';
-import { editEdge, settleCopies, type Copy } from './copies.js';
+import { editEdge, isStale, settleCopies, type Copy } from './copies.js';
 import { edgePage } from './fanOut.js';
-import { email, text } from './input.js';
+import { attributeValue } from './input.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
-import { getItem, optionsOf, type Store } from './store.js';
+import { getItem, optionsOf, planOf, type Store } from './store.js';
 import { retryConflicts, tryTransact } from './transact.js';
+import { copyCollections, writePlanOf, type CopySource } from './writePlan.js';
+
+/** Absent, or on its way out (a cascade delete has started): no new edges or changes for it. */
+export const gone = (item: Item | null): boolean => item === null || item[DELETING_ATTR] !== undefined;
 
 interface Change {
   set: Record<string, unknown>;
@@ -100,18 +104,15 @@ function applied(item: Item, change: Change): Item {
 }
 
 /**
- * The part of `change` that changes `entity`; a new value of the copied
+ * The part of `change` that changes `entity`; a new value of a copied
  * attribute also increments its version (and, with a stream, marks the
  * entity as propagating).
  */
-function effective(entity: Item, change: Change, field: CopiedField | undefined, stream: boolean): Change {
+function effective(entity: Item, change: Change, copied: readonly CopySource[], stream: boolean): Change {
   const set = Object.fromEntries(Object.entries(change.set).filter(([attr, value]) => entity[attr] !== value));
   const remove = change.remove.filter((attr) => entity[attr] !== undefined);
-  const increment: string[] = [];
-  if (field && set[field.attr] !== undefined) {
-    increment.push(field.versionAttr);
-    if (stream) set[PROPAGATING_ATTR] = new Date().toISOString();
-  }
+  const increment = [...new Set(copied.filter((c) => set[c.field] !== undefined).map((c) => c.versionAttr))];
+  if (increment.length > 0 && stream) set[PROPAGATING_ATTR] = new Date().toISOString();
   return { set, remove, increment };
 }
 
@@ -143,7 +144,7 @@ async function updateAtomically(store: Store, key: ItemKey, what: string, change
       const [entity, edges] = await Promise.all([getItem(store, key), edgePage(store, copy.edges[0]!, atomicEdges + 1)]);
       if (entity === null || gone(entity)) throw notFound(`${what} not found`);
       if (edges.next !== undefined || edges.items.length > atomicEdges) return null;
-      const stale = edges.items.filter((edge) => edge[copy.copyAttr] !== copy.value);
+      const stale = edges.items.filter((edge) => isStale(edge, copy));
       const cancelled = await tryTransact(store, [
         { Update: entityUpdate(store.tableName, key, change) },
         ...stale.map((edge) => ({ Update: editEdge(store.tableName, edge, copy) })),
@@ -165,50 +166,75 @@ async function current(store: Store, key: ItemKey, what: string): Promise<Item> 
 }
 
 /**
- * Updates the entity and, when `copy` is given, the copies on its edges
- * (`field` says which copied attribute `copy` is).
+ * Updates the entity and the copies of the changed copied fields
+ * (`copied`, with the values requested).
  */
-async function update(store: Store, id: string, what: string, requested: Change, field: CopiedField, value?: string): Promise<Item> {
-  const key = field.key(id);
+async function update(
+  store: Store,
+  key: ItemKey,
+  id: string,
+  what: string,
+  requested: Change,
+  copied: readonly { source: CopySource; value: string }[],
+  collectionsOf: (source: CopySource, entity: Item) => readonly Collection[],
+): Promise<Item> {
   const stream = store.fanOut === 'stream';
   // No copied value in the input: nothing to compare or propagate, the entity alone in one UpdateItem.
-  if (value === undefined) return updateEntity(store, key, what, requested);
+  // An input that sets nothing (`input: {}`) changes nothing: the entity as it is.
+  if (copied.length === 0) return isEmpty(requested) ? current(store, key, what) : updateEntity(store, key, what, requested);
   const entity = await current(store, key, what);
-  const change = effective(entity, requested, field, stream);
+  const change = effective(entity, requested, copied.map((c) => c.source), stream);
   if (stream) return isEmpty(change) ? entity : updateEntity(store, key, what, change);
 
-  const copy: Copy = { attr: field.attr, value, edges: field.edges(id, entity), copyAttr: field.copyAttr };
+  // One Copy per relation whose edges carry copies of the changed fields.
+  const byRelation = new Map<string, Copy>();
+  for (const { source, value } of copied) {
+    const known = byRelation.get(source.via.path);
+    const field = { attr: source.field, value, copyAttr: source.copyAttr };
+    byRelation.set(source.via.path, known ? { ...known, fields: [...known.fields, field] } : { fields: [field], edges: collectionsOf(source, entity) });
+  }
+  const copies = [...byRelation.values()];
   // The value is already the entity's: only copies a crashed fan-out missed may need it.
-  const atomically = isEmpty(change) ? null : await updateAtomically(store, key, what, change, copy);
+  const atomically = isEmpty(change) || copies.length !== 1 ? null : await updateAtomically(store, key, what, change, copies[0]!);
   const updated = atomically ?? (isEmpty(change) ? entity : await updateEntity(store, key, what, change));
-  const latest = await settleCopies(store, key, copy);
+  let latest: Item | null = null;
+  for (const copy of copies) latest = await settleCopies(store, key, copy);
   // The entity as this update left it; newer when a concurrent write has changed it since.
-  return latest && latest[copy.attr] !== undefined && !gone(latest) ? latest : updated;
+  const changedField = copies[0]!.fields[0]!.attr;
+  return latest && latest[changedField] !== undefined && !gone(latest) ? latest : updated;
 }
 
-function required(value: string | null | undefined, argumentName: string): string | undefined {
+function required(value: unknown, argumentName: string): unknown {
   if (value === null) throw badUserInput(`${argumentName} cannot be null (it can be changed, not cleared)`, argumentName);
-  return value === undefined ? undefined : text(value, argumentName);
+  return value;
 }
 
-export async function updateStudent(store: Store, id: string, input: UpdateStudentInput): Promise<StudentRecord> {
+/**
+ * Updates the item `id` of `typeName` with `input` (absent fields are left
+ * as they are; null clears an optional one); returns its record.
+ */
+export async function updateItem(store: Store, typeName: string, id: string, input: Record<string, unknown>): Promise<ItemRecord> {
   validateId(id);
-  const name = required(input.name, 'input.name');
+  const t = writePlanOf(planOf(store)).type(typeName);
   const change: Change = { set: {}, remove: [] };
-  // The catalog entry moves with the name (same shard: it depends on the id). GSI2PK is left as it is:
+  for (const a of t.item.type.attributes) {
+    const given = input[a.name];
+    if (given === undefined) continue;
+    const argumentName = `input.${a.name}`;
+    if (a.required) change.set[a.name] = attributeValue(a, required(given, argumentName), argumentName);
+    else if (given === null) change.remove.push(a.name);
+    else change.set[a.name] = attributeValue(a, given, argumentName);
+  }
+  // The catalog entry moves with its field (same shard: it depends on the id). GSI2PK is left as it is:
   // an item not yet indexed stays out of the index (and its counter) until `npm run migrate` adds it.
-  if (name !== undefined) change.set = { name, GSI2SK: catalogSortKey('STUDENT', id, name) };
-  // email: absent leaves it, null clears it.
-  if (input.email === null) change.remove.push('email');
-  else if (input.email !== undefined) change.set.email = email(input.email, 'input.email');
-
-  return toStudent(await update(store, id, `Student ${id}`, change, STUDENT_NAME, name));
-}
-
-export async function updateCourse(store: Store, id: string, input: UpdateCourseInput): Promise<CourseRecord> {
-  validateId(id);
-  const title = required(input.title, 'input.title');
-  const change: Change = { set: title === undefined ? {} : { title, GSI2SK: catalogSortKey('COURSE', id, title) }, remove: [] };
-
-  return toCourse(await update(store, id, `Course ${id}`, change, COURSE_TITLE, title));
+  const by = t.catalog?.field.by;
+  if (by !== undefined && typeof change.set[by] === 'string') {
+    change.set.GSI2SK = catalogEntrySortKey(t.catalog!.spec, id, change.set[by] as string);
+  }
+  const copied = t.copies.flatMap((source) =>
+    typeof change.set[source.field] === 'string' ? [{ source, value: change.set[source.field] as string }] : [],
+  );
+  const key = t.item.key(id);
+  const stored = await update(store, key, id, `${typeName} ${id}`, change, copied, (source, entity) => copyCollections(t, source, id, entity));
+  return t.item.map(stored);
 }

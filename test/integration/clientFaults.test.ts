@@ -25,19 +25,31 @@ beforeAll(async () => {
 });
 afterAll(() => gw.stop());
 
-async function expectClientFault(body: unknown, code = 'BAD_USER_INPUT', minStatus = 400) {
+/**
+ * A refusal of the caller's operation: never a 5xx, logged without a stack. Under
+ * application/json (no Accept header) a well-formed request is answered 200 with the
+ * code, as the GraphQL-over-HTTP spec asks; under application/graphql-response+json
+ * the same refusal is a 4xx.
+ */
+async function expectClientFault(body: unknown, code = 'BAD_USER_INPUT', strictStatus: 'client-error' | 200 = 'client-error') {
   lines.length = 0;
   const { status, json } = await postGraphQL(url, body);
-  expect(status).toBeGreaterThanOrEqual(minStatus);
-  expect(status).toBeLessThan(500);
+  expect(status).toBe(200);
   expect(json.errors.map((e: any) => e.extensions.code)).toEqual([code]);
+  const strict = await postGraphQL(url, body, { accept: 'application/graphql-response+json' });
+  if (strictStatus === 200) expect(strict.status).toBe(200);
+  else {
+    expect(strict.status).toBeGreaterThanOrEqual(400);
+    expect(strict.status).toBeLessThan(500);
+  }
+  expect(strict.json.errors.map((e: any) => e.extensions.code)).toEqual([code]);
   // Logged at info or below, never with a stack.
   expect(lines.filter((l) => l.level > 30)).toEqual([]);
   expect(JSON.stringify(lines)).not.toContain('stack');
   return json;
 }
 
-describe("errors that are the caller's fault are 400-class", () => {
+describe("errors that are the caller's fault are never 5xx", () => {
   it('refuses variables nested 5,000 deep', async () => {
     // Written out as text: JSON.stringify itself would overflow the stack on this.
     const deep = `${'['.repeat(5000)}"x"${']'.repeat(5000)}`;
@@ -63,7 +75,7 @@ describe("errors that are the caller's fault are 400-class", () => {
     const wrong = createHash('sha256').update('something else').digest('hex');
     await expectClientFault({ query, extensions: { persistedQuery: { version: 1, sha256Hash: wrong } } });
     await expectClientFault({ query, extensions: { persistedQuery: { version: 2, sha256Hash: wrong } } });
-    // The protocol's normal first step (the client then sends the text): Apollo answers it with 200.
+    // The protocol's normal first step (the client then sends the text): Apollo answers it with 200 under either media type.
     await expectClientFault({ extensions: { persistedQuery: { version: 1, sha256Hash: wrong } } }, 'PERSISTED_QUERY_NOT_FOUND', 200);
   });
 

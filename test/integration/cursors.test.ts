@@ -121,10 +121,10 @@ describe('signed cursors', () => {
     expect(requests.requests).toBe(0);
   });
 
-  it('answers a refused cursor over HTTP with 400, not 5xx', async () => {
+  it('answers a refused cursor over HTTP with 200 and BAD_USER_INPUT under application/json, not 5xx', async () => {
     const url = await gw.listen();
     const { status, json } = await postGraphQL(url, { query: COURSES, variables: { id: '1', after: 'garbage' } });
-    expect(status).toBe(400);
+    expect(status).toBe(200);
     expect(json.errors[0].extensions.code).toBe('BAD_USER_INPUT');
   });
 });

@@ -9,9 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
-import { deleteCourse, deleteStudent } from '../../src/writes/cascade.js';
-import { enroll } from '../../src/writes/enroll.js';
-import { updateCourse, updateStudent } from '../../src/writes/update.js';
+import { deleteCourse, deleteStudent, enroll, updateCourse, updateStudent } from '../support/writes.js';
 import type { Store, WriteOptions } from '../../src/writes/store.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 
@@ -126,7 +124,7 @@ describe('rename fan-out', () => {
       const out = await (send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
       if (command instanceof QueryCommand && !deleted) {
         deleted = true;
-        const { unenroll } = await import('../../src/writes/enroll.js');
+        const { unenroll } = await import('../support/writes.js');
         await unenroll({ doc: gw.dynamo.doc, tableName: gw.tableName }, `${prefix}00`, course);
       }
       return out;

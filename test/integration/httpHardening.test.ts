@@ -22,7 +22,7 @@ let url: URL;
 beforeAll(async () => {
   gw = await testGateway({
     maxBodyBytes: 2000,
-    http: { headersTimeoutMs: 400, requestTimeoutMs: 400, keepAliveTimeoutMs: 1000, maxConnections: 3 },
+    http: { headersTimeoutMs: 400, requestTimeoutMs: 400, keepAliveTimeoutMs: 1000, maxConnections: 3, maxWaitingPerAddress: 0 },
     httpLogger: logger,
   });
   url = new URL(await gw.listen());

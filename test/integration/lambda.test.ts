@@ -125,14 +125,20 @@ describe('Lambda handler (API Gateway HTTP API v2 events)', () => {
 
   it('answers an invalid id with a BAD_USER_INPUT GraphQL error', async () => {
     const result = await lambda(graphqlEvent(`{ student(id: "a#b") { name } }`), lambdaContext());
-    // Arguments are checked before execution (argumentCheck.ts): no data, HTTP 400.
-    expect(result.statusCode).toBe(400);
+    // Arguments are checked before execution (argumentCheck.ts): no data; HTTP 200 under application/json.
+    expect(result.statusCode).toBe(200);
+    expect(parse(result).data).toBeUndefined();
     expect(parse(result).errors.map((e: any) => e.extensions.code)).toEqual(['BAD_USER_INPUT']);
   });
 
-  it('answers a document that does not parse with 400 and GRAPHQL_PARSE_FAILED', async () => {
+  it('answers a document that does not parse with GRAPHQL_PARSE_FAILED: 200 under application/json, 400 under application/graphql-response+json', async () => {
     const result = await lambda(graphqlEvent(`{ student(id: "s1") { name }`), lambdaContext());
-    expect(result.statusCode).toBe(400);
+    expect(result.statusCode).toBe(200);
+    const strictEvent = graphqlEvent(`{ student(id: "s1") { name }`);
+    strictEvent.headers = { ...strictEvent.headers, accept: 'application/graphql-response+json' };
+    const strict = await lambda(strictEvent, lambdaContext());
+    expect(strict.statusCode).toBe(400);
+    expect(parse(strict).errors[0].extensions.code).toBe('GRAPHQL_PARSE_FAILED');
     expect(parse(result).errors[0].extensions.code).toBe('GRAPHQL_PARSE_FAILED');
   });
 

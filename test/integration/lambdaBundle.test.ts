@@ -1,4 +1,6 @@
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +59,44 @@ describe('Lambda bundle (npm run build:lambda)', () => {
     expect(JSON.parse(result.body)).toEqual({ data: { student: { name: 'Bundled' } } });
     const logLine = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((l) => l.msg === 'graphql operation');
     expect(logLine).toMatchObject({ requestId: 'bundle-test', dynamodb: { requests: 1 } });
+  });
+
+  it('with OTEL_* set, loads its telemetry chunk and exports the invocation\'s spans over OTLP before returning', async () => {
+    const received: { path: string; body: string }[] = [];
+    const collector = createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      received.push({ path: req.url ?? '', body });
+      res.setHeader('content-type', 'application/json');
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+    try {
+      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', invoke, outDir], {
+        cwd: outDir,
+        env: {
+          PATH: process.env.PATH,
+          DYNAMODB_ENDPOINT: localEndpoint(),
+          TABLE_NAME: gw.tableName,
+          NODE_ENV: 'production',
+          AUTH_MODE: 'off',
+          LOG_LEVEL: 'warn',
+          CURSOR_SECRET: 'bundle-test-cursor-secret-0123456789abcdef',
+          OTEL_SERVICE_NAME: 'bundled-gateway',
+          OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+        },
+      });
+      expect(stdout).toContain('RESULT ');
+      const traces = received.filter((r) => r.path === '/v1/traces').flatMap((r) => JSON.parse(r.body).resourceSpans);
+      const names = traces.flatMap((r: any) => r.scopeSpans.flatMap((s: any) => s.spans.map((span: any) => span.name)));
+      expect(names.sort()).toEqual(['DynamoDB.GetItem', 'query']);
+      expect(traces[0].resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'bundled-gateway' } });
+      expect(received.some((r) => r.path === '/v1/metrics')).toBe(true);
+    } finally {
+      collector.closeAllConnections();
+      await new Promise((resolve) => collector.close(resolve));
+    }
   });
 });
 

@@ -96,10 +96,14 @@ describe('alias, depth and token limits', () => {
 });
 
 describe('HTTP request limits', () => {
-  it('answers a refused limit over HTTP with 400 and the validation code', async () => {
+  it('answers a refused limit over HTTP with the validation code: 200 under application/json, 400 under application/graphql-response+json', async () => {
     const url = await gw.listen();
     const { status, json } = await postGraphQL(url, { query: nested([100, 100, 100, 100]) });
-    expect(status).toBe(400);
+    expect(status).toBe(200);
+    expect(json.data).toBeUndefined();
+    const strict = await postGraphQL(url, { query: nested([100, 100, 100, 100]) }, { accept: 'application/graphql-response+json' });
+    expect(strict.status).toBe(400);
+    expect(strict.json.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
     expect(json.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 

@@ -61,4 +61,35 @@ describe('gateway bundle (npm run build)', () => {
     const log = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
     expect(log.find((l) => l.msg === 'graphql operation')).toMatchObject({ dynamodb: { requests: 1 } });
   });
+
+  it('serves the offline explorer in development from the assets copied beside it (no node_modules)', async () => {
+    const child = spawn(process.execPath, [join(outDir, 'src', 'transport', 'main.mjs')], {
+      cwd: outDir,
+      env: { PATH: process.env.PATH, DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: gw.tableName, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', STREAM_WORKER: 'false' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+          const m = /"url":"([^"]+)"/.exec(out);
+          if (m) resolve(m[1]!);
+        });
+        void exited.then((code) => reject(new Error(`bundle exited (${code}): ${out}`)));
+      });
+      const base = url.replace(/\/graphql$/, '');
+      expect((await fetch(`${base}/graphiql`)).status).toBe(200);
+      for (const asset of ['graphiql.min.js', 'graphiql.min.css', 'react.production.min.js', 'react-dom.production.min.js']) {
+        const res = await fetch(`${base}/graphiql/${asset}`);
+        expect(res.status, asset).toBe(200);
+        expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+      }
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
 });

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogKeys, counterShardKey, shardOf } from '../../src/dynamo/keys.js';
 import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
-import { reshardCourse } from '../../src/writes/reshard.js';
+import { reshardCourse } from '../support/writes.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;

@@ -23,6 +23,8 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type ServerOptions } from '../../src/graphql/server.js';
 import { createCursorCodec, type CursorSecrets } from '../../src/connections/cursorSigning.js';
 import { createHttpHandler } from '../../src/transport/httpHandler.js';
+import { createExplorer } from '../../src/transport/explorer.js';
+import type { TrustedDocuments } from '../../src/transport/trustedDocuments.js';
 import type { ClientOptions } from '../../src/dynamo/client.js';
 import { describeLayout } from '../../src/dynamo/table.js';
 import { silentLogger } from '../../src/logger.js';
@@ -30,6 +32,7 @@ import { StreamReader, type ReaderOptions } from '../../src/stream/reader.js';
 import { createStreamsClient } from '../../src/stream/streamsClient.js';
 import type { FanOutMode } from '../../src/writes/store.js';
 import type { Authenticator } from '../../src/auth/authenticate.js';
+import { compileRules } from '../../src/auth/compileRules.js';
 import { loadModel } from '../../src/declaration/loadModel.js';
 import { compilePlan } from '../../src/plan/plan.js';
 
@@ -80,6 +83,8 @@ export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'product
   httpLogger?: Logger;
   /** AUTH_MODE=oidc: rules on, identities from this authenticator (test/support/oidc.ts). Default: off. */
   auth?: Authenticator;
+  /** TRUSTED_DOCUMENTS for `listen()`: only this manifest's operations run over HTTP. */
+  trusted?: TrustedDocuments;
   /** The model file served (e.g. examples/crm.graphql); default the project's schema.graphql. `model` wins when both are given. */
   schemaFile?: string;
 }
@@ -97,18 +102,21 @@ export async function testGateway({
   httpLogger,
   auth,
   schemaFile,
+  trusted,
   ...serverOptions
 }: TestGatewayOptions = {}) {
   // One model for the server (resolvers) and the context (plan): a test gateway serves it end to end.
   const model = serverOptions.model ?? loadModel(schemaFile);
   const plan = compilePlan(model);
+  // One compilation of the rules for the server's guards and the contexts' look-ahead, as gatewayParts.ts does.
+  const rules = compileRules(model);
   const endpoint = localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint, ...PATIENT_CLIENT, ...client });
   await ensureTable(dynamo.raw, tableName);
-  const server = createServer({ production, authRules: auth?.rulesOn ?? false, ...serverOptions, model });
+  const server = createServer({ production, authRules: auth?.rulesOn ?? false, rules, ...serverOptions, model });
   await server.start();
-  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, pageReadBudget, plan };
+  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, rules, pageReadBudget, plan };
   /** The identity of a request with this Authorization header (undefined: the context's default). */
   const identify = async (authorization: string | undefined) => (auth ? auth.identify(authorization) : undefined);
   let listener: Server | undefined;
@@ -148,6 +156,9 @@ export async function testGateway({
         context: async (metrics, req) => createContext(deps, metrics, await identify(req.headers.authorization)),
         requestLimits,
         logger: httpLogger,
+        // As startGateway: the offline explorer in development only.
+        ...(production ? {} : { explorer: createExplorer() }),
+        trusted,
       });
       listener = createHttpListener(handler, http);
       await new Promise<void>((resolve) => listener!.listen(0, '127.0.0.1', resolve));

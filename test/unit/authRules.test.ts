@@ -1,21 +1,25 @@
 /**
- * The rules table itself: defaults for fields and types it does not list,
- * the generic wrapping, and the documentation that mirrors it.
+ * The default model's rules (its @access declarations, compiled): defaults
+ * for fields and types it does not list, the generic wrapping, and the
+ * documentation that mirrors it.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { defaultFieldResolver, parse, type GraphQLResolveInfo } from 'graphql';
 import { applyRules } from '../../src/auth/applyRules.js';
 import { ANONYMOUS, type Caller } from '../../src/auth/identity.js';
-import { FIELD_RULES, ruleFor } from '../../src/auth/rules.js';
+import { compileRules } from '../../src/auth/compileRules.js';
+import { loadModel } from '../../src/declaration/loadModel.js';
+
+const rules = compileRules(loadModel());
+const { ruleFor } = rules;
 
 const caller = (overrides: Partial<Caller> = {}): Caller => ({
   kind: 'caller',
   subject: 'x',
   roles: new Set(),
   admin: false,
-  studentId: undefined,
-  customerId: undefined,
+  owns: new Map(),
   ...overrides,
 });
 
@@ -34,6 +38,30 @@ describe('rule lookup', () => {
     expect(ruleFor(type, field)?.name).toBe(rule);
   });
 
+  it('compiles the default model\'s declarations to the rules the gateway has always had, field by field', () => {
+    const table = Object.fromEntries(rules.fields.map((key) => [key, ruleFor(...(key.split('.') as [string, string]))?.name]));
+    expect(table).toEqual({
+      'Query.course': 'anyone',
+      'Query.courses': 'anyone',
+      'Query.product': 'anyone',
+      'Query.student': 'signed-in callers',
+      'Query.students': 'signed-in callers',
+      'Query.customer': 'the customer themselves',
+      'Query.order': "the order's customer",
+      'Course.students': 'signed-in callers',
+      'Student.id': 'signed-in callers',
+      'Student.name': 'signed-in callers',
+      'Student.courses': 'signed-in callers',
+      'Student.email': 'the student themselves',
+      'Mutation.enroll': 'the student themselves',
+      'Mutation.unenroll': 'the student themselves',
+      'Mutation.updateStudent': 'the student themselves',
+      'Mutation.placeOrder': 'the customer themselves',
+    });
+    for (const type of ['Course', 'Product', 'Part']) expect(ruleFor(type, 'id')).toMatchObject({ name: 'anyone' });
+    for (const type of ['Query', 'Mutation', 'Student']) expect(ruleFor(type, 'anything')?.name).toBe('admins');
+  });
+
   it('gives wrapper types no rule of their own (the field returning them decides)', () => {
     for (const type of ['CourseConnection', 'StudentEdge', 'OrderConnection', 'PageInfo']) expect(ruleFor(type, 'edges')).toBeNull();
   });
@@ -47,29 +75,29 @@ describe('applyRules', () => {
 
   it('wraps unlisted root fields (deny by default) and leaves public ones untouched', () => {
     const resolvers = { Query: { secret: () => 'x', later: () => 'y', open: () => 'z' } };
-    const wrapped = applyRules(resolvers, typeDefs) as any;
+    const wrapped = applyRules(resolvers, typeDefs, rules) as any;
     for (const field of ['secret', 'later', 'mine']) {
       expect(() => wrapped.Query[field](undefined, { id: '1' }, { identity: ANONYMOUS }, info)).toThrow(expect.objectContaining({ extensions: { code: 'FORBIDDEN', rule: 'admins' } }));
-      expect(() => wrapped.Query[field](undefined, {}, { identity: caller({ studentId: '1' }) }, info)).toThrow(/Not allowed/);
+      expect(() => wrapped.Query[field](undefined, {}, { identity: caller({ owns: new Map([['Student', '1']]) }) }, info)).toThrow(/Not allowed/);
     }
     expect(wrapped.Query.secret(undefined, {}, { identity: caller({ admin: true }) }, info)).toBe('x');
   });
 
   it('guards fields that have no resolver with the default resolver', () => {
-    const wrapped = applyRules({}, typeDefs) as any;
+    const wrapped = applyRules({}, typeDefs, rules) as any;
     const student = { id: 's1', email: 'a@b.c' };
-    expect(wrapped.Student.email(student, {}, { identity: caller({ studentId: 's1' }) }, { fieldName: 'email' })).toBe('a@b.c');
-    expect(() => wrapped.Student.email(student, {}, { identity: caller({ studentId: 's2' }) }, { fieldName: 'email' })).toThrow(/Student.email/);
+    expect(wrapped.Student.email(student, {}, { identity: caller({ owns: new Map([['Student', 's1']]) }) }, { fieldName: 'email' })).toBe('a@b.c');
+    expect(() => wrapped.Student.email(student, {}, { identity: caller({ owns: new Map([['Student', 's2']]) }) }, { fieldName: 'email' })).toThrow(/Student.email/);
     expect(wrapped.Student.id).toBeTypeOf('function');
     expect(defaultFieldResolver).toBeTypeOf('function');
   });
 });
 
 describe('docs/auth.md', () => {
-  it('lists every field rule of the rules table', () => {
+  it('lists every field rule the default model declares', () => {
     const doc = readFileSync(new URL('../../docs/auth.md', import.meta.url), 'utf8');
     const rows = doc.split('\n').filter((line) => line.startsWith('|'));
-    const missing = Object.keys(FIELD_RULES).filter((key) => !rows.some((row) => row.includes(`\`${key}\``)));
+    const missing = rules.fields.filter((key) => !rows.some((row) => row.includes(`\`${key}\``)));
     expect(missing).toEqual([]);
   });
 });

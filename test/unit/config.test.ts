@@ -28,8 +28,9 @@ describe('loadConfig', () => {
 describe('loadConfig defaults', () => {
   it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
     // security and dynamoClient: see "security configuration" below; auth: "auth configuration"; reshard: "reshard pacing".
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, catalog, ...rest } = loadConfig({});
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, catalog, subscriptions, ...rest } = loadConfig({});
     expect(catalog).toEqual({ pageReadBudget: 100, migrateWriteUnitsPerSecond: 100, migrateSegments: 4 });
+    expect(subscriptions).toEqual({ redisUrl: undefined, maxConnections: 1000, perConnection: 50, initTimeoutMs: 5000, maxBufferedBytes: 1_048_576, maxQueued: 1000 });
     expect(rest).toEqual({
       port: 4000,
       host: '0.0.0.0',
@@ -82,9 +83,16 @@ describe('loadConfig defaults', () => {
       PAGE_READ_BUDGET: '250',
       MIGRATE_WRITE_UNITS_PER_SECOND: '40',
       MIGRATE_SEGMENTS: '16',
+      REDIS_URL: 'redis://redis:6379',
+      WS_MAX_CONNECTIONS: '20',
+      WS_MAX_SUBSCRIPTIONS: '3',
+      WS_INIT_TIMEOUT_MS: '800',
+      WS_MAX_BUFFERED_BYTES: '4096',
+      WS_MAX_QUEUED_EVENTS: '7',
     });
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, catalog, ...rest } = config;
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, reshard, stream, catalog, subscriptions, ...rest } = config;
     expect(catalog).toEqual({ pageReadBudget: 250, migrateWriteUnitsPerSecond: 40, migrateSegments: 16 });
+    expect(subscriptions).toEqual({ redisUrl: 'redis://redis:6379', maxConnections: 20, perConnection: 3, initTimeoutMs: 800, maxBufferedBytes: 4096, maxQueued: 7 });
     expect(rest).toEqual({
       port: 8080,
       host: '127.0.0.1',
@@ -333,9 +341,9 @@ describe('auth configuration', () => {
       audience: ['client1', 'client2'],
       jwksUrl: undefined,
       rolesClaim: 'groups',
-      studentClaim: 'student_id',
-      customerClaim: 'customer_id',
+      claims: {},
       clockToleranceSeconds: 5,
+      maxTokenLifetimeSeconds: 86_400,
       jwksCooldownSeconds: 30,
       devIssuer: undefined,
     });
@@ -347,16 +355,23 @@ describe('auth configuration', () => {
         AUTH_STUDENT_CLAIM: 'custom:student_id',
         AUTH_CUSTOMER_CLAIM: 'custom:customer_id',
         AUTH_CLOCK_TOLERANCE_SECONDS: '10',
+        AUTH_MAX_TOKEN_LIFETIME_SECONDS: '3600',
         AUTH_JWKS_COOLDOWN_SECONDS: '60',
       }).auth,
     ).toMatchObject({
       jwksUrl: 'https://idp.example.com/keys',
       rolesClaim: 'cognito:groups',
-      studentClaim: 'custom:student_id',
-      customerClaim: 'custom:customer_id',
+      claims: { AUTH_CUSTOMER_CLAIM: 'custom:customer_id', AUTH_STUDENT_CLAIM: 'custom:student_id' },
       clockToleranceSeconds: 10,
+      maxTokenLifetimeSeconds: 3600,
       jwksCooldownSeconds: 60,
     });
+  });
+
+  it('keeps every AUTH_<NAME>_CLAIM set, by variable name, for the claims a model\'s @owner settings rename', () => {
+    const base = { AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a' };
+    const auth = loadConfig({ ...base, AUTH_TEAM_CLAIM: ' team_id ', AUTH_EMPTY_CLAIM: '', TEAM_CLAIM: 'x', AUTH_ROLES_CLAIM: 'roles' }).auth;
+    expect(auth).toMatchObject({ rolesClaim: 'roles', claims: { AUTH_TEAM_CLAIM: 'team_id' } });
   });
 
   it('needs an issuer and an audience for oidc, and https outside 127.0.0.1 in production', () => {
@@ -365,6 +380,7 @@ describe('auth configuration', () => {
     expect(() => loadConfig({ ...prod, AUTH_MODE: 'oidc', AUTH_ISSUER: 'http://idp.example.com', AUTH_AUDIENCE: 'a' })).toThrow(/AUTH_ISSUER must be an https URL/);
     expect(() => loadConfig({ AUTH_MODE: 'saml' })).toThrow(/AUTH_MODE must be one of oidc, off/);
     expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a', AUTH_ROLES_CLAIM: 'two words' })).toThrow(/AUTH_ROLES_CLAIM/);
+    expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a', AUTH_TEAM_CLAIM: 'two words' })).toThrow(/AUTH_TEAM_CLAIM must be a claim name/);
   });
 
   it('offers a development issuer on 127.0.0.1, never in production', () => {

@@ -148,14 +148,24 @@ describe('docker-compose.yml', () => {
     expect(gateway.environment.TABLE_NAME).toBe('AppTable');
   });
 
-  it('starts the gateway only once DynamoDB Local is healthy, and checks the gateway through /health', () => {
-    expect(gateway.depends_on).toEqual({ dynamodb: { condition: 'service_healthy' } });
+  it('starts the gateway only once DynamoDB Local and Redis are healthy, and checks the gateway through /health', () => {
+    expect(gateway.depends_on).toEqual({ dynamodb: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
     expect(gateway.healthcheck.test.join(' ')).toContain('http://127.0.0.1:4000/health');
   });
 
   it('passes only settings that config.ts reads', () => {
     const config = read('src/config.ts');
     for (const name of Object.keys(gateway.environment)) expect(config, name).toContain(name);
+  });
+
+  it('runs a second gateway instance with the same settings, and Redis between the stream worker and both', () => {
+    const second = compose.services['gateway-2'];
+    expect(second.image).toBe(gateway.image);
+    expect(second.environment).toEqual(gateway.environment);
+    expect(second.ports).toEqual(['4001:4000']);
+    expect(gateway.environment.REDIS_URL).toBe('redis://redis:6379');
+    expect(compose.services['stream-worker'].environment.REDIS_URL).toBe('redis://redis:6379');
+    expect(compose.services.redis.image).toMatch(/^redis:\d/);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { edgeLayout, layoutToCopy } from '../../src/model/courseLayout.js';
+import { edgeLayout, layoutToCopy } from '../support/model.js';
 import { enrollmentItem } from '../../src/model/items.js';
 
 const edge = (shards: number, extra: Record<string, unknown> = {}) => ({

@@ -4,6 +4,7 @@ import { build } from 'esbuild';
 import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { tableDefinition } from '../../src/dynamo/table.js';
+import { loadConfig } from '../../src/config.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -292,5 +293,38 @@ describe('infra/lambda.yaml: the stream consumer', () => {
     const granted = new Set(statements.flatMap((s) => s.Action));
     const missing = [...commands].flatMap(iamActions).filter((a) => !granted.has(a));
     expect(missing).toEqual([]);
+  });
+});
+
+describe('infra/lambda.yaml telemetry', () => {
+  const sam = template('infra/lambda.yaml');
+  /** The functions' OTEL_* variables as CloudFormation resolves them for the given parameters. */
+  function otelEnv(fn: string, parameters: Record<string, string>): Record<string, string> {
+    const params = { ...Object.fromEntries(Object.entries(sam.Parameters).map(([k, v]: [string, any]) => [k, v.Default])), ...parameters };
+    const conditions: Record<string, boolean> = { TelemetryOn: params.OtelExporterEndpoint !== '', CollectorLayer: params.OtelCollectorLayerArn !== '' };
+    const resolve = (value: any): any => {
+      if (typeof value === 'string') return value;
+      if (value.Ref) return params[value.Ref];
+      if (value['Fn::If']) return resolve(conditions[value['Fn::If'][0]] ? value['Fn::If'][1] : value['Fn::If'][2]);
+      if (value['Fn::Sub']) return value['Fn::Sub'].replace(/\$\{(\w+)\}/g, (_: string, name: string) => params[name]);
+      throw new Error(`unresolved ${JSON.stringify(value)}`);
+    };
+    const vars = sam.Resources[fn].Properties.Environment.Variables;
+    return Object.fromEntries(Object.entries(vars).filter(([k]) => k.startsWith('OTEL_')).map(([k, v]) => [k, resolve(v)]));
+  }
+
+  it('leaves telemetry off (no OTEL_* variable with a value) unless an OTLP endpoint is given', () => {
+    for (const fn of ['GatewayFunction', 'StreamFunction']) {
+      const env = otelEnv(fn, {});
+      expect(Object.values(env).every((v) => v === '')).toBe(true);
+      expect(loadConfig(env, { servesGraphql: false }).telemetry).toBeUndefined();
+    }
+  });
+
+  it('turns traces and metrics on for both functions with the endpoint, naming each service', () => {
+    const gateway = loadConfig(otelEnv('GatewayFunction', { OtelExporterEndpoint: 'http://localhost:4318' }), { servesGraphql: false });
+    expect(gateway.telemetry).toMatchObject({ traces: { exporters: ['otlp'] }, metrics: { exporters: ['otlp'] }, resource: { 'service.name': 'graph-gateway' } });
+    const stream = loadConfig(otelEnv('StreamFunction', { OtelExporterEndpoint: 'http://localhost:4318', OtelMetricsExporter: 'none' }), { servesGraphql: false });
+    expect(stream.telemetry).toMatchObject({ metrics: { exporters: [] }, resource: { 'service.name': 'graph-gateway-stream' } });
   });
 });

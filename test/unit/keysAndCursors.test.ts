@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { enrollmentKeys, idFrom, keyValue, orderKeys } from '../../src/dynamo/keys.js';
-import { courseStudents, studentCourses } from '../../src/model/collections.js';
+import { courseStudents, studentCourses } from '../support/model.js';
 import { cursorReader, decodeCursor, encodeCursor } from '../../src/connections/connection.js';
 import { createCursorCodec } from '../../src/connections/cursorSigning.js';
 import { validateConnectionArgs, validateId } from '../../src/connections/args.js';

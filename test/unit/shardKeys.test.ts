@@ -10,7 +10,7 @@ import {
   shardCountOf,
   shardOf,
 } from '../../src/dynamo/keys.js';
-import { courseCounters, coursePartitions, layoutOf } from '../../src/model/courseLayout.js';
+import { courseCounters, coursePartitions, layoutOf } from '../support/model.js';
 
 describe('FNV-1a 32-bit', () => {
   // Published test vectors of the FNV reference test suite (fnv1a_32 of the bytes, no terminating NUL).

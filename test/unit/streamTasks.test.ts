@@ -28,7 +28,7 @@ describe('stream record tasks', () => {
     expect(taskOf(rec('MODIFY', course, { title: 'B', titleVersion: 2 }, { title: 'A', titleVersion: 1 }))).toMatchObject({
       kind: 'propagate',
       id: 'c',
-      field: { side: 'course' },
+      type: 'Course',
     });
     expect(kind(rec('MODIFY', { PK: 'STUDENT#s', SK: 'PROFILE' }, { name: 'B', propagatingSince: 't' }, { name: 'B' }))).toBe('propagate');
   });

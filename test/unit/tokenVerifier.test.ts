@@ -21,8 +21,9 @@ afterEach(() => {
 const options = (overrides: Partial<VerifierOptions> = {}): VerifierOptions => ({
   issuer: issuer.url,
   audience: [AUDIENCE],
-  claims: { roles: 'groups', student: 'student_id', customer: 'customer_id' },
+  claims: { roles: 'groups', owners: { Student: 'student_id', Customer: 'customer_id' } },
   clockToleranceSeconds: 5,
+      maxTokenLifetimeSeconds: 86_400,
   jwksCooldownSeconds: 30,
   ...overrides,
 });
@@ -50,7 +51,7 @@ describe('key rotation', () => {
 
     vi.setSystemTime(Date.now() + 31_000);
     const caller = await verifier.verify(await issuer.token({ student_id: 's9' }, { key: next }));
-    expect(caller.studentId).toBe('s9');
+    expect(caller.owns.get('Student')).toBe('s9');
     expect(verifier.fetches.jwks).toBe(2);
     // The old key is gone from the set: its tokens no longer verify.
     expect(await rejection(verifier.verify(await issuer.token({})))).toMatch(/unknown signing key/);
@@ -103,23 +104,23 @@ describe('createAuthenticator', () => {
 
 describe('claims', () => {
   it('Cognito: access tokens without aud are matched on client_id; roles from cognito:groups', async () => {
-    const verifier = createVerifier(options({ claims: { roles: 'cognito:groups', student: 'custom:student_id', customer: 'custom:customer_id' } }));
+    const verifier = createVerifier(options({ claims: { roles: 'cognito:groups', owners: { Student: 'custom:student_id', Customer: 'custom:customer_id' } } }));
     const access = await issuer.token({ client_id: AUDIENCE, token_use: 'access', 'cognito:groups': ['admin'] }, { audience: [] });
     expect((await verifier.verify(access)).admin).toBe(true);
     const otherClient = await issuer.token({ client_id: 'someone-else' }, { audience: [] });
     expect(await rejection(verifier.verify(otherClient))).toMatch(/wrong audience/);
     const id = await issuer.token({ 'custom:student_id': 's1' });
-    expect(await verifier.verify(id)).toMatchObject({ studentId: 's1', admin: false });
+    expect(await verifier.verify(id)).toMatchObject({ owns: new Map([['Student', 's1']]), admin: false });
   });
 
   it('Auth0: namespaced claims with dots in their names are read as they are', async () => {
-    const verifier = createVerifier(options({ claims: { roles: 'https://school.example/roles', student: 'https://school.example/student_id', customer: 'customer_id' } }));
+    const verifier = createVerifier(options({ claims: { roles: 'https://school.example/roles', owners: { Student: 'https://school.example/student_id', Customer: 'customer_id' } } }));
     const token = await issuer.token({ 'https://school.example/roles': ['teacher', 'admin'], 'https://school.example/student_id': 42 });
-    expect(await verifier.verify(token)).toMatchObject({ admin: true, studentId: '42', roles: new Set(['teacher', 'admin']) });
+    expect(await verifier.verify(token)).toMatchObject({ admin: true, owns: new Map([['Student', '42']]), roles: new Set(['teacher', 'admin']) });
   });
 
   it('Keycloak: a dotted name reaches into nested claims (realm_access.roles)', async () => {
-    const verifier = createVerifier(options({ claims: { roles: 'realm_access.roles', student: 'student_id', customer: 'customer_id' } }));
+    const verifier = createVerifier(options({ claims: { roles: 'realm_access.roles', owners: { Student: 'student_id', Customer: 'customer_id' } } }));
     expect((await verifier.verify(await issuer.token({ realm_access: { roles: ['admin'] } }))).admin).toBe(true);
     expect((await verifier.verify(await issuer.token({ realm_access: { roles: 'user' } }))).admin).toBe(false);
   });
@@ -127,8 +128,7 @@ describe('claims', () => {
   it('ignores id claims that could not be an id', async () => {
     const verifier = createVerifier(options());
     expect(await verifier.verify(await issuer.token({ student_id: 'a#b', customer_id: { id: 1 }, groups: 'admin' }))).toMatchObject({
-      studentId: undefined,
-      customerId: undefined,
+      owns: new Map(),
       admin: true,
     });
   });

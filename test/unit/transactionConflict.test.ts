@@ -12,8 +12,7 @@ import { createContext } from '../../src/graphql/context.js';
 import { createCursorCodec } from '../../src/connections/cursorSigning.js';
 import { createServer } from '../../src/graphql/server.js';
 import { courseItem, customerItem, studentItem } from '../../src/model/items.js';
-import { enroll } from '../../src/writes/enroll.js';
-import { placeOrder } from '../../src/writes/addChild.js';
+import { enroll, placeOrder } from '../support/writes.js';
 import { isTransientConflict, transact, TransactionCancelled } from '../../src/writes/transact.js';
 import type { Store } from '../../src/writes/store.js';
 

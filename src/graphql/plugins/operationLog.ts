@@ -15,7 +15,9 @@
  * results, or the messages of user-facing errors (GraphQL puts rejected
  * input values into those). Unexpected errors (INTERNAL_SERVER_ERROR,
  * UNAVAILABLE) are logged with the original error's name, message and stack,
- * which come from our code or the AWS SDK, never from a caller.
+ * which come from our code or the AWS SDK; the attribute values DynamoDB
+ * quotes in its messages (`{S:TITLE#…}`, which may hold a caller's text)
+ * are blanked.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
@@ -24,6 +26,10 @@ import type { Context } from '../context.js';
 import { ErrorCode } from '../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Identity } from '../../auth/identity.js';
+
+/** DynamoDB quotes attribute values as `AttributeValue: {S:…}`; those may be a caller's text. */
+const QUOTED_VALUE = /\{(?:S|N|B|SS|NS|BS|M|L|BOOL|NULL):[^}]*\}?/g;
+export const withoutQuotedValues = (message: string) => message.replace(QUOTED_VALUE, '{…}');
 
 function codeOf(error: GraphQLFormattedError | GraphQLError | undefined): string {
   const code = error?.extensions?.code;
@@ -58,7 +64,8 @@ export function loggedOperationName(
 function callerKind(identity: Identity): string {
   if (identity.kind === 'anonymous') return 'anonymous';
   if (identity.admin) return 'admin';
-  return [identity.studentId && 'student', identity.customerId && 'customer'].filter(Boolean).join('+') || 'signed-in';
+  // The owner types whose items the caller owns, in the model's order (`student+customer`); never the ids.
+  return [...identity.owns.keys()].map((type) => type.toLowerCase()).join('+') || 'signed-in';
 }
 
 export function operationLogPlugin(logger: Logger): ApolloServerPlugin<Context> {
@@ -83,7 +90,7 @@ export function operationLogPlugin(logger: Logger): ApolloServerPlugin<Context> 
                 requestId,
                 code,
                 path: error.path?.join('.'),
-                error: { name: detail.name, message: detail.message, stack: detail.stack },
+                error: { name: detail.name, message: withoutQuotedValues(detail.message), stack: detail.stack && withoutQuotedValues(detail.stack) },
               },
               'operation error',
             );

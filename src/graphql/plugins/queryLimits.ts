@@ -27,6 +27,9 @@
  *   A page filtered by `status` counts 10× that (it may evaluate many items
  *   per match, up to its read budget); a catalog list (`courses`,
  *   `students`) adds one per GSI2 shard it queries.
+ * - totalCount adds the `Select: COUNT` Queries it may send: one per GSI2
+ *   shard for a prefix search, 1 for a narrowed list (orders by date or
+ *   status); a counter read costs nothing more.
  * - wrapper object (…Connection, …Edge, PageInfo): costs its selection only.
  * - any other object field (an entity: `student(id:)`, `node`, `customer`):
  *   1 plus its selection.
@@ -61,6 +64,8 @@ import { ErrorCode } from '../errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../connections/args.js';
 import { DEFAULTS } from '../../config.js';
 import { CATALOG_SHARDS } from '../../dynamo/keys.js';
+import { responseSizePlugin } from './responseSize.js';
+import { requestBudgetPlugin } from './requestBudget.js';
 
 export interface QueryLimits {
   maxDepth: number;
@@ -69,6 +74,10 @@ export interface QueryLimits {
   maxCost: number;
   /** Leaf fields an operation may return at most (config `MAX_RESPONSE_FIELDS`; default 50000). */
   maxResponseFields?: number;
+  /** UTF-8 bytes a response may hold (config `MAX_RESPONSE_BYTES`; default 1000000; plugins/responseSize.ts). */
+  maxResponseBytes?: number;
+  /** A query may send one DynamoDB request per this many bytes of its text (config `QUERY_BYTES_PER_DYNAMODB_REQUEST`; default 10; 0: off). */
+  queryBytesPerRequest?: number;
 }
 
 type Variables = Record<string, unknown> | undefined;
@@ -99,6 +108,36 @@ function filterFactor(args: readonly ArgumentNode[], variables: Variables): numb
 /** A catalog list (a field with a prefix argument) reads every shard of its GSI2 catalog: one Query each. */
 function shardSurcharge(fieldArgs: readonly { name: string }[]): number {
   return fieldArgs.some((a) => a.name === 'titlePrefix' || a.name === 'namePrefix') ? CATALOG_SHARDS : 0;
+}
+
+/**
+ * The `Select: COUNT` Queries `totalCount` may send: a prefix search counts
+ * on every GSI2 shard (one Query each); a narrowed list (orders by
+ * `placedAfter`/`placedBefore`/`status`) counts its range (1). Any other
+ * connection reads a counter: from the item in hand, or one BatchGetItem
+ * of a catalog's counters; on a table written without counters, one
+ * `Select: COUNT` Query, which the connection's least cost of 1 covers.
+ */
+function totalCountCost(args: readonly ArgumentNode[], variables: Variables): number {
+  const given = (name: string) => {
+    const arg = args.find((a) => a.name.value === name);
+    if (!arg) return false;
+    return arg.value.kind === Kind.VARIABLE ? variables?.[arg.value.name.value] != null : arg.value.kind !== Kind.NULL;
+  };
+  if (given('titlePrefix') || given('namePrefix')) return CATALOG_SHARDS;
+  return given('placedAfter') || given('placedBefore') || given('status') ? 1 : 0;
+}
+
+/** Whether a connection's selection asks for totalCount (directly, or in a fragment on it). */
+function selectsTotalCount(set: SelectionSetNode, getFragment: (name: string) => FragmentDefinitionNode | undefined | null, seen = new Set<string>()): boolean {
+  return set.selections.some((s) => {
+    if (s.kind === Kind.FIELD) return s.name.value === 'totalCount';
+    if (s.kind === Kind.INLINE_FRAGMENT) return selectsTotalCount(s.selectionSet, getFragment, seen);
+    if (seen.has(s.name.value)) return false;
+    seen.add(s.name.value);
+    const fragment = getFragment(s.name.value);
+    return fragment ? selectsTotalCount(fragment.selectionSet, getFragment, seen) : false;
+  });
 }
 
 /** What an operation may cost, counted before execution (see the module comment). */
@@ -172,6 +211,7 @@ export function operationWeight(
           const size = pageSize(selection.arguments ?? [], values);
           const args = selection.arguments ?? [];
           total += Math.max(1, size * Math.max(1, inner)) * filterFactor(args, values) + shardSurcharge(field.args);
+          if (selection.selectionSet && selectsTotalCount(selection.selectionSet, getFragment)) total += totalCountCost(args, values);
           fields += Math.max(1, size) * innerFields;
         } else if (isWrapper(named) || mutationField) {
           total += inner;
@@ -226,7 +266,7 @@ const refusal = (message: string) =>
 
 /**
  * The names of the variables an operation's weight depends on: those given
- * to `first`, `last` or `status` anywhere in the document (operationWeight
+ * to `first`, `last`, `status` or a prefix anywhere in the document (operationWeight
  * reads no other argument). Empty: the weight is the same for every request.
  */
 function weightVariables(document: DocumentNode): Set<string> {
@@ -239,7 +279,7 @@ function weightVariables(document: DocumentNode): Set<string> {
   visit(document, {
     Argument(node) {
       const name = node.name.value;
-      if (name === 'first' || name === 'last' || name === 'status') collect(node.value);
+      if (['first', 'last', 'status', 'titlePrefix', 'namePrefix', 'placedAfter', 'placedBefore'].includes(name)) collect(node.value);
     },
   });
   return names;
@@ -262,7 +302,7 @@ function costPlugin(limits: QueryLimits): ApolloServerPlugin {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ schema, document, operation, request }) {
+        async didResolveOperation({ schema, document, operation, request, contextValue }) {
           if (!operation) return;
           let weight = fixedWeights.get(operation);
           if (weight === undefined) {
@@ -271,6 +311,8 @@ function costPlugin(limits: QueryLimits): ApolloServerPlugin {
             fixedWeights.set(operation, weight);
           }
           weight ??= weigh(schema, document, operation, request.variables);
+          // Kept for the operation's span (plugins/telemetry.ts).
+          (contextValue as { cost?: number }).cost = weight.cost;
           if (weight.cost > limits.maxCost) throw refusal(costMessage(limits.maxCost, weight.cost));
           if (weight.fields > (limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields!)) {
             throw refusal(
@@ -316,7 +358,12 @@ export function queryLimits(limits: QueryLimits, { production }: { production: b
     parseOptions: { maxTokens: limits.maxTokens },
     validationRules: armor.validationRules,
     // armor's typings name Apollo's CommonJS build; the plugin objects are the same shape.
-    plugins: [...(armor.plugins as unknown as ApolloServerPlugin[]), costPlugin(limits)],
+    plugins: [
+      ...(armor.plugins as unknown as ApolloServerPlugin[]),
+      costPlugin(limits),
+      responseSizePlugin(limits.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes!),
+      requestBudgetPlugin(limits.queryBytesPerRequest ?? DEFAULT_LIMITS.queryBytesPerRequest!) as ApolloServerPlugin,
+    ],
   };
 }
 
@@ -328,4 +375,6 @@ export const DEFAULT_LIMITS: QueryLimits = {
   maxTokens,
   maxCost,
   maxResponseFields: DEFAULTS.operationLimits.maxResponseFields,
+  maxResponseBytes: DEFAULTS.operationLimits.maxResponseBytes,
+  queryBytesPerRequest: DEFAULTS.operationLimits.queryBytesPerRequest,
 };

@@ -1,33 +1,32 @@
 /**
- * Course.students and its totalCount on any layout (docs/sharding.md): the
- * course's GSI1 partitions (one when unsharded, N when sharded, both
- * layouts' while a reshard moves edges) merged into one Relay page
- * (connections/mergedPage.ts).
+ * A @sharded connection (docs/sharding.md) and its totalCount on any
+ * layout: the parent's GSI1 partitions (one when unsharded, N when
+ * sharded, both layouts' while a reshard moves edges) merged into one Relay
+ * page (connections/mergedPage.ts).
  *
  * Requests
  * - Arguments and cursors are checked first: a bad one is BAD_USER_INPUT
- *   before any request (cursors are bound to the course, not to its shard
+ *   before any request (cursors are bound to the parent, not to its shard
  *   count, so no layout is needed to check them).
- * - The layout comes from the course item, or from the edge the course was
- *   reached through when that edge carries a copy of it (model/courseLayout.ts:
- *   a copy is only ever present while the course is in that one layout, and
+ * - The layout comes from the parent item, or from the edge the parent was
+ *   reached through when that edge carries a copy of it (plan/sharding.ts:
+ *   a copy is only ever present while the parent is in that one layout, and
  *   stays true for the length of a request). A record without either loads
  *   the item (batched with every other item read of the tick) while the
  *   unsharded partition's page is read speculatively next to it, so an
- *   unsharded course costs no extra wave.
- * - totalCount: the course item's `studentCount` (unsharded; read when only
- *   the edge's copy was known), the N counter
- *   items in one BatchGetItem (sharded), or, while edges move, both layouts'
- *   counters in one TransactGetItems (a consistent snapshot).
+ *   unsharded parent costs no extra wave.
+ * - totalCount: the parent item's counter (unsharded; read when only the
+ *   edge's copy was known), the N counter items in one BatchGetItem
+ *   (sharded), or, while edges move, both layouts' counters in one
+ *   TransactGetItems (a consistent snapshot).
  * - While a reshard is moving edges, a page is read between two strongly
- *   consistent reads of the course item and served only when its
+ *   consistent reads of the parent item and served only when its
  *   `reshardMoves` was the same even number at both (no edge mid-move).
  */
 import { GetCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Item } from '../dynamo/batchGet.js';
 import { existsBeyond, readRange, type Collection } from '../dynamo/collection.js';
-import { courseKey, keyValue, parseCourseShard } from '../dynamo/keys.js';
 import { unavailable } from '../graphql/errors.js';
 import type { Context } from '../graphql/context.js';
 import type { ConnectionArgs } from '../connections/args.js';
@@ -38,16 +37,13 @@ import {
   type MergedPage,
   type ShardReader,
 } from '../connections/mergedPage.js';
-import { courseStudentPartitions, courseStudents } from '../model/collections.js';
-import { courseCounters, isMoving, layoutOf, type CourseLayout } from '../model/courseLayout.js';
-import { toCourseStudentEdge } from '../model/mappers.js';
-import type { ConnectionRecord, CourseRecord, CourseStudentEdgeRecord } from '../model/records.js';
+import { isMoving, shardingOf, UNSHARDED, type ShardLayout, type Sharding } from '../plan/sharding.js';
+import type { RelationPlan } from '../plan/relationPlan.js';
+import type { ConnectionRecord, EdgeRecord, ItemRecord } from '../plan/records.js';
 import { backoff } from '../dynamo/backoff.js';
 
 /** Attempts at a page while edges move, before UNAVAILABLE. */
 const MOVING_ATTEMPTS = 6;
-
-const UNSHARDED: CourseLayout = { shards: 1, reshardFrom: null, moves: 0 };
 
 /** The reads of the gateway's loaders (cached and deduplicated within the operation). */
 const loaderReader = (ctx: Context): ShardReader => ({
@@ -61,52 +57,55 @@ const directReader = (ctx: Context): ShardReader => ({
   exists: (q) => existsBeyond(ctx.doc, ctx.tableName, q.collection, q.key, q.atOrAfter),
 });
 
-async function courseItemConsistent(ctx: Context, courseId: string): Promise<Item | null> {
-  const out = await ctx.doc.send(new GetCommand({ TableName: ctx.tableName, Key: courseKey(courseId), ConsistentRead: true }));
+async function parentItemConsistent(ctx: Context, s: Sharding, parentId: string): Promise<Item | null> {
+  const out = await ctx.doc.send(new GetCommand({ TableName: ctx.tableName, Key: s.parentKey(parentId), ConsistentRead: true }));
   return out.Item ?? null;
 }
 
 const settle = async (f: boolean | (() => Promise<boolean>)) => (typeof f === 'function' ? f() : f);
 
 /** A page while a reshard runs, read in a window without moves; its flags resolved inside the window. */
-async function readWhileMoving(ctx: Context, courseId: string, args: ConnectionArgs) {
+async function readWhileMoving(ctx: Context, s: Sharding, parentId: string, args: ConnectionArgs) {
   for (let attempt = 1; attempt <= MOVING_ATTEMPTS; attempt++) {
     if (attempt > 1) await backoff(50, attempt - 1);
-    const before = layoutOf(await courseItemConsistent(ctx, courseId));
-    const merged = courseStudentPartitions(courseId, before);
-    const plan = planMergedPage(ctx.cursors, merged, args);
+    const before = s.layoutOf(await parentItemConsistent(ctx, s, parentId));
+    const plan = planMergedPage(ctx.cursors, s.merged(parentId, before), args);
     if (!isMoving(before)) return { plan, page: await readMergedPage(plan, loaderReader(ctx)), layout: before };
     if (before.moves % 2 === 1) continue;
     const read = await readMergedPage(plan, directReader(ctx));
     const page: MergedPage = { ...read, hasNextPage: await settle(read.hasNextPage), hasPreviousPage: await settle(read.hasPreviousPage) };
-    const after = layoutOf(await courseItemConsistent(ctx, courseId));
+    const after = s.layoutOf(await parentItemConsistent(ctx, s, parentId));
     if (after.moves === before.moves && after.reshardFrom === before.reshardFrom && after.shards === before.shards) {
       return { plan, page, layout: before };
     }
   }
-  throw unavailable(`Course ${courseId} is being resharded; try again shortly`);
+  throw unavailable(`${s.relation.owner.name} ${parentId} is being resharded; try again shortly`);
 }
 
 /** The collection behind one counter item (for counting its edges when the counter is absent). */
-function partitionOfCounter(courseId: string, key: { PK: string }): Collection {
-  const shard = parseCourseShard(key.PK);
-  return { ...courseStudents(courseId), pk: shard ? key.PK : keyValue('COURSE', courseId) };
+function partitionOfCounter(s: Sharding, parentId: string, key: { PK: string }): Collection {
+  const k = s.shardIndex(parentId, key.PK);
+  return s.partitionCollection(parentId, k === null ? s.parentPk(parentId) : key.PK);
 }
 
-/** Sum of the course's counters; a counter that is absent (not maintained) is replaced by a count of its partition. */
-async function countStudents(
+/** Sum of the parent's counters; a counter that is absent (not maintained) is replaced by a count of its partition. */
+async function countEdges(
   ctx: Context,
-  course: CourseRecord,
-  layout: CourseLayout,
-  loadCourse: (id: string) => Promise<CourseRecord | null>,
+  s: Sharding,
+  parent: ItemRecord,
+  layout: ShardLayout,
+  loadParent: (id: string) => Promise<ItemRecord | null>,
 ): Promise<number> {
-  const keys = courseCounters(course.id, layout);
+  const counter = s.counter;
+  const unshardedCollection = s.relation.collection(parent.id);
+  const keys = s.counters(parent.id, layout);
   let items: (Item | null)[];
-  if (layout.shards === 1 && !isMoving(layout) && !course.complete) {
-    // The layout came from an edge's copy: the count is on the course item.
-    const loaded = await loadCourse(course.id);
-    if (typeof loaded?.studentCount === 'number') return loaded.studentCount;
-    return ctx.loaders.count.load(courseStudents(course.id));
+  if (layout.shards === 1 && !isMoving(layout) && !parent.complete) {
+    // The layout came from an edge's copy: the count is on the parent item.
+    const loaded = await loadParent(parent.id);
+    const value = counter === null ? undefined : loaded?.[counter];
+    if (typeof value === 'number') return value;
+    return ctx.loaders.count.load(unshardedCollection);
   }
   if (isMoving(layout)) {
     const out = await ctx.doc.send(
@@ -114,53 +113,56 @@ async function countStudents(
     );
     items = (out.Responses ?? []).map((r) => r.Item ?? null);
   } else if (layout.shards === 1) {
-    if (typeof course.studentCount === 'number') return course.studentCount;
-    return ctx.loaders.count.load(courseStudents(course.id));
+    const value = counter === null ? undefined : parent[counter];
+    if (typeof value === 'number') return value;
+    return ctx.loaders.count.load(unshardedCollection);
   } else {
     items = await Promise.all(keys.map((k) => ctx.loaders.item.load(k)));
   }
   const counts = await Promise.all(
     keys.map((key, i) => {
-      const value = items[i]?.studentCount;
-      return typeof value === 'number' ? value : ctx.loaders.count.load(partitionOfCounter(course.id, key));
+      const value = counter === null ? undefined : items[i]?.[counter];
+      return typeof value === 'number' ? value : ctx.loaders.count.load(partitionOfCounter(s, parent.id, key));
     }),
   );
   return counts.reduce((a, b) => a + b, 0);
 }
 
-export async function courseStudentsConnection(
+/** The connection `relation` (a @sharded side) of the parent `record`. */
+export async function shardedConnection(
   ctx: Context,
-  record: CourseRecord,
+  relation: RelationPlan,
+  record: ItemRecord,
   args: ConnectionArgs,
-  loadCourse: (id: string) => Promise<CourseRecord | null>,
+  loadParent: (id: string) => Promise<ItemRecord | null>,
   wantsCount = false,
-): Promise<ConnectionRecord<CourseStudentEdgeRecord>> {
+): Promise<ConnectionRecord> {
+  const s = shardingOf(relation);
   // Checks arguments and cursors before any request (throws BAD_USER_INPUT).
-  const unshardedPlan = planMergedPage(ctx.cursors, courseStudentPartitions(record.id, UNSHARDED), args);
-  let course = record;
+  const unshardedPlan = planMergedPage(ctx.cursors, s.merged(record.id, UNSHARDED), args);
+  let parent = record;
   if (!record.layout) {
     // Speculative: the unsharded page, next to the item read that tells the layout.
     // Both awaited together: connections of one tick then continue together, and their nodes batch into one read.
     // (Not in naive mode: without the loader's cache the speculative read would be sent twice.)
     const speculative = ctx.loaders.naive ? null : ctx.loaders.range.load(unshardedPlan.reads[0]).catch(() => null);
-    const [loaded] = await Promise.all([loadCourse(record.id), speculative]);
-    if (!loaded) throw new Error(`Course ${record.id} is referenced by an edge but its item does not exist`);
-    course = loaded;
+    const [loaded] = await Promise.all([loadParent(record.id), speculative]);
+    if (!loaded) throw new Error(`${relation.owner.name} ${record.id} is referenced by an edge but its item does not exist`);
+    parent = loaded;
   }
-  const layout = course.layout ?? UNSHARDED;
+  const layout = (parent.layout as ShardLayout | undefined) ?? UNSHARDED;
   // A sharded count is items of its own: read them next to the page when the count is selected.
   let counting: Promise<number> | undefined;
-  const count = () => (counting ??= countStudents(ctx, course, layout, loadCourse));
+  const count = () => (counting ??= countEdges(ctx, s, parent, layout, loadParent));
   if (wantsCount && layout.shards > 1 && !isMoving(layout)) count().catch(() => {});
   const { plan, page, layout: read } = isMoving(layout)
-    ? await readWhileMoving(ctx, course.id, args)
+    ? await readWhileMoving(ctx, s, parent.id, args)
     : await (async () => {
-        const merged = courseStudentPartitions(course.id, layout);
-        const p = layout.shards === 1 ? unshardedPlan : planMergedPage(ctx.cursors, merged, args);
+        const p = layout.shards === 1 ? unshardedPlan : planMergedPage(ctx.cursors, s.merged(parent.id, layout), args);
         return { plan: p, page: await readMergedPage(p, loaderReader(ctx)), layout };
       })();
-  const total = read === layout ? count : () => countStudents(ctx, course, read, loadCourse);
-  return mergedConnection(ctx.cursors, plan, page, toCourseStudentEdge as (item: Item) => Omit<CourseStudentEdgeRecord, 'cursor'>, total) as ConnectionRecord<CourseStudentEdgeRecord>;
+  const total = read === layout ? count : () => countEdges(ctx, s, parent, read, loadParent);
+  return mergedConnection(ctx.cursors, plan, page, relation.edge as (item: Item) => Omit<EdgeRecord, 'cursor'>, total) as ConnectionRecord;
 }
 
 /** Does the field's selection (fragments included) ask for `name` directly under it? */

@@ -1,0 +1,211 @@
+/**
+ * `npm run bench:coldstart [-- --repeat 10 --out <file>]`
+ *
+ * How fast a fresh process answers its first GraphQL request, the part of a
+ * Lambda cold start the code decides. Per case, `repeat` times, in a fresh
+ * Node process each (cases interleaved, so machine load falls on all
+ * alike): import the bundle's handler, then hand it one API Gateway
+ * (HTTP API v2) event with a nested query against DynamoDB Local, then a
+ * second one (a warm invocation, for reference). Reported: import ms, first
+ * invocation ms, their sum, the second invocation, RSS after the first
+ * invocation, and the bundle's size (all .mjs files of the function; and
+ * what is read at start: the entry and the chunks it imports statically).
+ *
+ * Cases:
+ * - `gateway`: the gateway's Lambda bundle (`npm run build:lambda`), no OTEL_*;
+ * - `gateway + telemetry`: the same bundle with OTEL_* set: traces and
+ *   metrics over OTLP/HTTP to a collector stand-in on 127.0.0.1, exported
+ *   before the invocation returns, as on Lambda;
+ * - `plain Apollo`: bench/plainLambda.ts, Apollo Server +
+ *   `@as-integrations/aws-lambda` with the same schema and naive
+ *   resolvers, bundled by esbuild into one minified file as a user would.
+ *
+ * Results: a table on stdout, and raw figures written to `--out`
+ * (default dist/bench/coldstart.json, outside the tracked files).
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import { buildLambda } from '../scripts/build-lambda.js';
+import { root } from '../scripts/bundle.js';
+import { startLocalDynamo } from '../src/dynamo/local.js';
+import { createDynamo } from '../src/dynamo/client.js';
+import { ensureTable } from '../src/dynamo/table.js';
+import { loadDemoData } from '../src/transport/demoData.js';
+import { DEFAULT_SCHEMA_FILE } from '../src/declaration/loadModel.js';
+
+const { values } = parseArgs({
+  options: { repeat: { type: 'string', default: '10' }, out: { type: 'string', default: join(root, 'dist/bench/coldstart.json') } },
+});
+const repeat = Number(values.repeat);
+
+/** The nested operation every case answers: a student, their courses, each course's students. */
+const QUERY = `query StudentCourses($id: ID!) {
+  student(id: $id) { name courses(first: 3) { edges { node { title students(first: 3) { edges { node { name } } } } } } }
+}`;
+
+const probe = `
+const t0 = performance.now();
+const { handler } = await import(process.argv[1]);
+const t1 = performance.now();
+const event = (n) => ({
+  version: '2.0', routeKey: 'POST /graphql', rawPath: '/graphql', rawQueryString: '',
+  headers: { 'content-type': 'application/json', host: 'bench.execute-api.eu-west-1.amazonaws.com' },
+  requestContext: { http: { method: 'POST', path: '/graphql', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'bench' }, requestId: 'r' + n, stage: '$default' },
+  body: JSON.stringify({ query: process.argv[2], variables: { id: '1' } }), isBase64Encoded: false,
+});
+const context = (n) => ({ awsRequestId: 'cold-' + n, getRemainingTimeInMillis: () => 10000 });
+const first = await handler(event(1), context(1));
+const t2 = performance.now();
+const rss = process.memoryUsage().rss;
+await handler(event(2), context(2));
+const t3 = performance.now();
+const body = JSON.parse(first.body);
+process.stdout.write('COLD ' + JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, secondMs: t3 - t2, rss, status: first.statusCode, name: body.data?.student?.name ?? null, errors: body.errors ?? null }) + '\\n');
+process.exit(0);
+`;
+
+interface Sample {
+  importMs: number;
+  firstMs: number;
+  secondMs: number;
+  rss: number;
+}
+
+function runOnce(file: string, env: Record<string, string>): Promise<Sample> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', probe, file, QUERY], {
+      cwd: dirname(file),
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    child.once('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('COLD '));
+      if (!line) return reject(new Error(`probe of ${file} exited ${code}: ${err.slice(-2000)}`));
+      const sample = JSON.parse(line.slice(5));
+      if (sample.status !== 200 || sample.name === null) return reject(new Error(`${file} answered ${sample.status}: ${JSON.stringify(sample.errors)}`));
+      resolvePromise(sample);
+    });
+  });
+}
+
+/** Bytes of every .mjs in the function's folder, and of the entry plus the chunks it imports statically (read at start). */
+function sizes(entry: string): { total: number; atStart: number } {
+  const dir = dirname(entry);
+  const all = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? all(join(d, f)) : [join(d, f)]));
+  const total = all(dir).filter((f) => f.endsWith('.mjs')).reduce((n, f) => n + statSync(f).size, 0);
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    // Static imports only: `import … from "./x.mjs"` and `import "./x.mjs"`, never `import("./x.mjs")`.
+    for (const m of readFileSync(file, 'utf8').matchAll(/import\s*(?:[\w$*{}\s,]+from\s*)?["'](\.{1,2}\/[^"']+\.mjs)["']/g)) {
+      visit(resolve(dirname(file), m[1]!));
+    }
+  };
+  visit(entry);
+  return { total, atStart: [...seen].reduce((n, f) => n + statSync(f).size, 0) };
+}
+
+async function buildPlain(outDir: string): Promise<string> {
+  const outfile = join(outDir, 'src/transport/plain.mjs');
+  mkdirSync(dirname(outfile), { recursive: true });
+  await build({
+    entryPoints: [join(root, 'bench/plainLambda.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    minify: true,
+    logLevel: 'warning',
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  });
+  copyFileSync(join(root, 'schema.graphql'), join(outDir, 'schema.graphql'));
+  writeFileSync(join(outDir, 'package.json'), '{"type":"module"}\n');
+  return outfile;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+async function main() {
+  const work = join(root, 'dist/bench/coldstart');
+  const local = await startLocalDynamo({ port: 0 });
+  const collector = createServer(async (req, res) => {
+    for await (const _ of req);
+    res.setHeader('content-type', 'application/x-protobuf');
+    res.end();
+  });
+  await new Promise<void>((r) => collector.listen(0, '127.0.0.1', r));
+  try {
+    const dynamo = createDynamo({ endpoint: local.endpoint });
+    const tableName = 'ColdStart';
+    await ensureTable(dynamo.raw, tableName);
+    await loadDemoData(dynamo.doc, tableName, DEFAULT_SCHEMA_FILE);
+    dynamo.raw.destroy();
+
+    const gatewayDir = await buildLambda(join(work, 'gateway'));
+    const gateway = join(gatewayDir, 'src/transport/lambda.mjs');
+    const plain = await buildPlain(join(work, 'plain'));
+    const common = { DYNAMODB_ENDPOINT: local.endpoint, TABLE_NAME: tableName, NODE_ENV: 'production', AWS_REGION: 'us-east-1' };
+    const gatewayEnv = { ...common, AUTH_MODE: 'off', LOG_LEVEL: 'info', CURSOR_SECRET: 'coldstart-bench-cursor-secret-0123456789abcdef' };
+    const otel = {
+      OTEL_SERVICE_NAME: 'coldstart-bench',
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
+    };
+    const cases = [
+      { name: 'gateway', file: gateway, env: gatewayEnv },
+      { name: 'gateway + telemetry', file: gateway, env: { ...gatewayEnv, ...otel } },
+      { name: 'plain Apollo', file: plain, env: common },
+    ];
+    const samples: Record<string, Sample[]> = Object.fromEntries(cases.map((c) => [c.name, []]));
+    for (const c of cases) await runOnce(c.file, c.env); // disk cache warm for every case alike
+    for (let i = 0; i < repeat; i++) {
+      for (const c of cases) samples[c.name]!.push(await runOnce(c.file, c.env));
+      process.stdout.write(`\rround ${i + 1}/${repeat}`);
+    }
+    process.stdout.write('\n');
+
+    const rows = cases.map((c) => {
+      const s = samples[c.name]!;
+      const size = sizes(c.file);
+      return {
+        name: c.name,
+        importMs: median(s.map((x) => x.importMs)),
+        firstMs: median(s.map((x) => x.firstMs)),
+        totalMs: median(s.map((x) => x.importMs + x.firstMs)),
+        secondMs: median(s.map((x) => x.secondMs)),
+        rssMb: median(s.map((x) => x.rss)) / 2 ** 20,
+        bundleKb: size.total / 1024,
+        atStartKb: size.atStart / 1024,
+      };
+    });
+    const f = (n: number) => n.toFixed(0);
+    console.log(`\nNode ${process.version}, ${repeat} fresh processes per case (medians)\n`);
+    console.log('| case | import ms | first invocation ms | import + first ms | second invocation ms | RSS MB | bundle KB (.mjs) | read at start KB |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
+    for (const r of rows) {
+      console.log(`| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} | ${f(r.atStartKb)} |`);
+    }
+    mkdirSync(dirname(values.out!), { recursive: true });
+    writeFileSync(values.out!, JSON.stringify({ node: process.version, repeat, rows, samples }, null, 2) + '\n');
+    console.log(`\nraw figures: ${values.out}`);
+  } finally {
+    collector.close();
+    await local.stop();
+  }
+}
+
+await main();

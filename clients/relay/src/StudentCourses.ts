@@ -1,0 +1,38 @@
+/**
+ * Relay documents for the gateway: docs/clients.md#relay. An application
+ * imports `graphql` from react-relay; relay-compiler only looks for the tag.
+ * test/unit/relayCompiler.test.ts compiles them against schema.graphql.
+ */
+const graphql = String.raw;
+
+/** The page query: a student and the first page of their courses. */
+export const StudentCoursesPageQuery = graphql`
+  query StudentCoursesPageQuery($id: ID!) {
+    ...StudentCoursesPage_query @arguments(id: $id)
+  }
+`;
+
+/**
+ * The paginated connection in a fragment on Query: @refetchable works on
+ * Query without the Node interface, so usePaginationFragment can load the
+ * next and previous pages (loadNext/loadPrevious) today.
+ */
+export const StudentCoursesPage = graphql`
+  fragment StudentCoursesPage_query on Query
+  @refetchable(queryName: "StudentCoursesPagePaginationQuery")
+  @argumentDefinitions(id: { type: "ID!" }, count: { type: "Int", defaultValue: 10 }, cursor: { type: "String" }) {
+    student(id: $id) {
+      name
+      courses(first: $count, after: $cursor) @connection(key: "StudentCoursesPage_courses") {
+        totalCount
+        edges {
+          enrolledAt
+          node {
+            id
+            title
+          }
+        }
+      }
+    }
+  }
+`;

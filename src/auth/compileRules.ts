@@ -1,0 +1,153 @@
+/**
+ * compileRules(): the model's @access declarations → the Rules every field
+ * is checked with (rules.ts says how a field's rule is found). Compiled
+ * once per model; nothing on the request path reads directives.
+ *
+ * In: the Model (buildModel.ts has checked that an OWNER rule names an
+ * @owner type and exactly one of argument, field, resultField). Out:
+ * ruleFor(type, field), from these declarations:
+ * - on a field: `Model.items.get(T).fieldAccess[f]`, a relation's `access`
+ *   (`Model.relations.get('T.f')`), a root or mutation field's `access`;
+ * - on a type: `Model.items.get(T).access`, `Model.rootAccess.Query/Mutation`.
+ *
+ * What each rule allows (an administrator passes all of them):
+ * - ANYONE: everyone, with or without a token (the field is not wrapped);
+ * - SIGNED_IN: any caller whose token verified;
+ * - ADMIN: administrators only;
+ * - OWNER of type O: a caller whose token names the O item (identity.ts
+ *   `owns`) whose id is
+ *   - `argument`: the field's argument of that name (`join(playerId:)`);
+ *   - `field`: the parent object's field of that name, `id` being the
+ *     object itself; for the type's @parent field the record holds the
+ *     parent's id under `parentIdProperty(field)` (plan/records.ts: a match
+ *     record's `teamId` for its `team`), or else the parent itself under
+ *     `<field>` (its `id` is read);
+ *   - `resultField`: the same, on the resolver's result (a root field whose
+ *     owner is known only once read): a caller who owns no O item at all is
+ *     refused before anything is read, anyone else once the result says
+ *     whose it is (a missing item stays a plain null).
+ * Throws ModelError for an @owner setting config.ts would never read.
+ */
+import { Kind, type DocumentNode, type TypeNode } from 'graphql';
+import type { Access, ItemType, Model } from '../declaration/model.js';
+import { invariant } from '../graphql/errors.js';
+import { parentIdProperty } from '../plan/records.js';
+import type { Identity } from './identity.js';
+import { ownerClaims } from './ownerClaims.js';
+import { ADMIN, ANYONE, isWrapperName, SIGNED_IN, type Parent, type Rule, type Rules } from './rules.js';
+
+const idOf = (value: unknown): unknown => (value !== null && typeof value === 'object' ? (value as Parent).id : value);
+
+/** Reads the id an object of type `item` holds in `field`: its parent's id for the @parent field, else the field (an id, or an object with one). */
+function idReader(item: ItemType | undefined, field: string): (object: Parent) => unknown {
+  if (item?.parent?.field !== field) return (object) => idOf(object[field]);
+  const property = parentIdProperty(field);
+  return (object) => object[property] ?? idOf(object[field]);
+}
+
+const owns = (caller: Identity, type: string, id: unknown): boolean => {
+  if (caller.kind !== 'caller') return false;
+  const own = caller.owns.get(type);
+  return own !== undefined && own === id;
+};
+
+/** `TeamMember` → `team member`, for rule names in messages. */
+const words = (type: string) => type.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+
+/** The named return type of every `Type.field` of the model's object types. */
+function returnTypes(document: DocumentNode): Map<string, string> {
+  const named = (t: TypeNode): string => (t.kind === Kind.NAMED_TYPE ? t.name.value : named(t.type));
+  const types = new Map<string, string>();
+  for (const def of document.definitions) {
+    if (def.kind !== Kind.OBJECT_TYPE_DEFINITION && def.kind !== Kind.OBJECT_TYPE_EXTENSION) continue;
+    for (const field of def.fields ?? []) types.set(`${def.name.value}.${field.name.value}`, named(field.type));
+  }
+  return types;
+}
+
+/** `on`: the item type of the parent object (a field or type rule); `result`: the field's return type. */
+function compile(access: Access, on: ItemType | undefined, result: { name: string; item: ItemType | undefined } | undefined): Rule {
+  switch (access.rule) {
+    case 'ANYONE':
+      return ANYONE;
+    case 'SIGNED_IN':
+      return SIGNED_IN;
+    case 'ADMIN':
+      return ADMIN;
+    case 'OWNER': {
+      const type = access.of!;
+      const { argument, field, resultField } = access;
+      const themselves = `the ${words(type)} themselves`;
+      if (argument !== null) return { name: themselves, allows: (c, _, args) => owns(c, type, args[argument]) };
+      if (field !== null) {
+        const idOfParent = idReader(on, field);
+        return { name: themselves, allows: (c, parent) => owns(c, type, idOfParent(parent)) };
+      }
+      const idOfResult = idReader(result?.item, resultField!);
+      return {
+        name: `the ${result ? `${words(result.name)}'s` : "result's"} ${words(type)}`,
+        allows: (c) => c.kind === 'caller' && c.owns.has(type),
+        allowsResult: (c, value) => owns(c, type, idOfResult(value)),
+      };
+    }
+    default: {
+      const never: never = access.rule;
+      invariant(false, `unknown access rule ${String(never)}`);
+    }
+  }
+}
+
+type Declarations = Pick<Model, 'source' | 'document' | 'items' | 'relations' | 'queries' | 'mutations' | 'rootAccess'>;
+
+export function compileRules(model: Declarations): Rules {
+  // A model whose @owner setting the environment could never set is refused here too, whatever AUTH_MODE.
+  ownerClaims(model);
+  const results = returnTypes(model.document);
+  const typeRules = new Map<string, Rule>();
+  const fieldRules = new Map<string, Rule>();
+  const onField = (type: string, field: string, access: Access | null) => {
+    if (!access) return;
+    const key = `${type}.${field}`;
+    const returned = results.get(key);
+    const result = returned === undefined ? undefined : { name: returned, item: model.items.get(returned) };
+    fieldRules.set(key, compile(access, model.items.get(type), result));
+  };
+
+  for (const root of ['Query', 'Mutation'] as const) {
+    const access = model.rootAccess[root];
+    if (access) typeRules.set(root, compile(access, undefined, undefined));
+  }
+  for (const item of model.items.values()) {
+    if (item.access) typeRules.set(item.name, compile(item.access, item, undefined));
+    for (const [field, access] of Object.entries(item.fieldAccess)) onField(item.name, field, access);
+  }
+  for (const relation of model.relations.values()) onField(relation.owner, relation.field, relation.access);
+  for (const query of model.queries) onField('Query', query.field, query.access);
+  for (const mutation of model.mutations) onField('Mutation', mutation.field, mutation.access);
+
+  // Connection and edge types the model declares, whatever their names; PageInfo and Relay names besides.
+  const wrappers = new Set<string>();
+  for (const relation of model.relations.values()) wrappers.add(relation.connectionType).add(relation.edgeType);
+  for (const query of model.queries) {
+    if (query.kind !== 'catalog') continue;
+    wrappers.add(query.connectionType);
+    const edge = results.get(`${query.connectionType}.edges`);
+    if (edge) wrappers.add(edge);
+  }
+
+  // Each subscription is checked by the rules of the query that reads the same thing (src/subscriptions/access.ts),
+  // its change objects (not item types) are wrappers like connections.
+  typeRules.set('Subscription', ANYONE);
+  for (const [path, returned] of results) {
+    if (path.startsWith('Subscription.') && !model.items.has(returned)) wrappers.add(returned);
+  }
+
+  return {
+    fields: [...fieldRules.keys()],
+    ruleFor(type, field) {
+      const rule = fieldRules.get(`${type}.${field}`) ?? typeRules.get(type);
+      if (rule) return rule;
+      return wrappers.has(type) || isWrapperName(type) ? null : ADMIN;
+    },
+  };
+}

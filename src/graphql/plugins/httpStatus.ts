@@ -1,0 +1,67 @@
+/**
+ * HTTP statuses as the GraphQL-over-HTTP specification asks for them.
+ *
+ * A well-formed request whose operation is refused before execution (it
+ * does not parse, does not validate, its variables do not coerce, or one of
+ * the gateway's own pre-execution checks refuses it: cost, depth, aliases,
+ * a bad id, page size or cursor) gets:
+ *
+ * - HTTP 200 when the response is `application/json` (the client sent no
+ *   Accept header, or prefers `application/json`): the status of that media
+ *   type says only "the server understood the request", and clients such as
+ *   Apollo Client then show the errors and their `extensions.code` instead
+ *   of "Received status code 400";
+ * - HTTP 400 (unchanged) when the response is
+ *   `application/graphql-response+json`, whose status carries the outcome.
+ *
+ * Left as they are: requests that are not well-formed GraphQL-over-HTTP
+ * requests (code BAD_REQUEST: no query, bad JSON, CSRF prevention),
+ * Idempotency-Key refusals (an HTTP header's misuse, reasons
+ * `IDEMPOTENCY_KEY_*`), 401/403/405/406/409/413/415/422/503 and anything
+ * that executed.
+ *
+ * The media type is chosen exactly as Apollo Server chooses it (the same
+ * negotiator over the same list), so the status and the Content-Type
+ * always agree.
+ */
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { GraphQLFormattedError } from 'graphql';
+import Negotiator from 'negotiator';
+
+const APPLICATION_JSON = 'application/json';
+/** Apollo Server's candidates, in its order (its chooseContentTypeForSingleResultResponse). */
+const CANDIDATES = [APPLICATION_JSON, 'application/graphql-response+json', 'application/json; callback'];
+
+/** The media type Apollo Server will answer a request with this Accept header in. */
+export function responseMediaType(accept: string | undefined): string | null {
+  if (!accept) return APPLICATION_JSON;
+  return new Negotiator({ headers: { accept } }).mediaType(CANDIDATES) ?? null;
+}
+
+/** Errors that refuse the operation, not the HTTP request. */
+function operationRefusal(errors: readonly GraphQLFormattedError[]): boolean {
+  return errors.every((error) => {
+    const { code, reason } = (error.extensions ?? {}) as { code?: unknown; reason?: unknown };
+    if (code === 'BAD_REQUEST') return false;
+    return !(typeof reason === 'string' && reason.startsWith('IDEMPOTENCY_KEY'));
+  });
+}
+
+/** Is this a 400 that the spec wants as 200 for this Accept header? */
+export function shouldAnswer200(status: number | undefined, accept: string | undefined, result: { data?: unknown; errors?: readonly GraphQLFormattedError[] }): boolean {
+  if (status !== 400 || result.data !== undefined || !result.errors?.length) return false;
+  return responseMediaType(accept) === APPLICATION_JSON && operationRefusal(result.errors);
+}
+
+export const httpStatusPlugin: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ request, response }) {
+        if (response.body.kind !== 'single') return;
+        if (shouldAnswer200(response.http.status, request.http?.headers.get('accept'), response.body.singleResult)) {
+          response.http.status = 200;
+        }
+      },
+    };
+  },
+};

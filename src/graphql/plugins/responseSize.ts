@@ -1,0 +1,228 @@
+/**
+ * The byte limit on responses (`MAX_RESPONSE_BYTES`), and repeated errors
+ * collapsed.
+ *
+ * Before execution (no DynamoDB request yet): `minimalResponseBytes` adds
+ * up the bytes the response must hold if every page is full: each field's
+ * key and punctuation, and for each leaf the least its value can be (a
+ * DateTime is 26 bytes, a cursor at least MIN_CURSOR_BYTES, a string 2);
+ * `edges` counted once per item the page may hold, entities assumed to
+ * exist (as the cost limit assumes). An operation whose
+ * minimum is over the limit is refused (GRAPHQL_VALIDATION_FAILED, HTTP
+ * 400), like the cost limit. Thirty aliased cursors under nested pages
+ * are refused there.
+ *
+ * After execution, the response as sent is measured in UTF-8 bytes (the
+ * minimum above cannot know how long stored names are): over the limit, a
+ * query's answer is replaced by one error, BAD_USER_INPUT with `reason:
+ * RESPONSE_TOO_LARGE`; a mutation's says that the mutation ran.
+ *
+ * Errors: of identical errors (same message and extensions; paths differ)
+ * the first MAX_REPEATED_ERRORS are sent, the last of them with
+ * `extensions.repeated` saying how many more there were: thirty aliases of
+ * a refused `email` over a page of 100 are 10 FORBIDDEN errors, not 3,000.
+ */
+import type { ApolloServerPlugin } from '@apollo/server';
+import {
+  getNamedType,
+  GraphQLError,
+  isCompositeType,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  valueFromASTUntyped,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLFormattedError,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
+import { ErrorCode } from '../errors.js';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../connections/args.js';
+
+/** Shorter than any cursor connections/connection.ts issues (payload, key id and a 43-character MAC). */
+export const MIN_CURSOR_BYTES = 80;
+
+/** The least a leaf's value takes, quoted where it is a string. */
+function leafBytes(fieldName: string, type: GraphQLNamedType, nullable: boolean): number {
+  if (nullable) return 2; // "" or null's shortest rival
+  if (fieldName === 'cursor') return MIN_CURSOR_BYTES;
+  switch (type.name) {
+    case 'DateTime':
+      return 26;
+    case 'Boolean':
+      return 4;
+    case 'ID':
+      return 3;
+    case 'Int':
+    case 'Float':
+      return 1;
+    default:
+      return 2;
+  }
+}
+
+function pageSize(args: readonly import('graphql').ArgumentNode[], variables: Record<string, unknown>): number {
+  let size: number | undefined;
+  for (const arg of args) {
+    if (arg.name.value !== 'first' && arg.name.value !== 'last') continue;
+    const value = arg.value.kind === Kind.VARIABLE ? variables[arg.value.name.value] : valueFromASTUntyped(arg.value);
+    if (typeof value === 'number' && Number.isFinite(value)) size = Math.max(size ?? 0, value);
+  }
+  return Math.min(MAX_PAGE_SIZE, Math.max(0, Math.floor(size ?? DEFAULT_PAGE_SIZE)));
+}
+
+/**
+ * The fewest bytes the response's `data` can take if every page is full
+ * (see the module comment). Fragments are weighed once each; `@skip` and
+ * `@include` are ignored (counted as included).
+ */
+export function minimalResponseBytes(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  variables: Record<string, unknown> | undefined,
+): number {
+  const values: Record<string, unknown> = { ...variables };
+  for (const def of operation.variableDefinitions ?? []) {
+    const name = def.variable.name.value;
+    if (values[name] === undefined && def.defaultValue) values[name] = valueFromASTUntyped(def.defaultValue);
+  }
+  const memo = new Map<string, number>();
+
+  // Bytes of one object's selection on `type`; `items`: how many items the page holding this object has.
+  const selection = (set: SelectionSetNode, type: GraphQLNamedType, items: number): number => {
+    let bytes = 0;
+    for (const node of set.selections) {
+      if (node.kind === Kind.FIELD) {
+        if (!isObjectType(type) && !isInterfaceType(type)) continue;
+        const key = (node.alias ?? node.name).value;
+        const field = type.getFields()[node.name.value];
+        if (!field) {
+          bytes += key.length + 6 + (node.name.value === '__typename' ? type.name.length : 0);
+          continue;
+        }
+        const named = getNamedType(field.type) as GraphQLNamedType;
+        const nullable = !isNonNullType(field.type);
+        bytes += key.length + 4; // "key": and a comma
+        if (!isCompositeType(named) || !node.selectionSet) {
+          bytes += leafBytes(node.name.value, named, nullable);
+          continue;
+        }
+        const isConnection = field.args.some((a) => a.name === 'first' || a.name === 'last') && isObjectType(named) && 'edges' in named.getFields();
+        const inner = selection(node.selectionSet, named, isConnection ? pageSize(node.arguments ?? [], values) : items);
+        const list = isListType(isNonNullType(field.type) ? field.type.ofType : field.type);
+        // Full pages, entities present (as the cost limit assumes); a page's edges hold `items` objects.
+        if (list) bytes += 2 + (node.name.value === 'edges' ? items * (inner + 1) : 0);
+        else bytes += inner + 2;
+      } else if (node.kind === Kind.INLINE_FRAGMENT) {
+        const on = node.typeCondition ? schema.getType(node.typeCondition.name.value) : type;
+        if (on) bytes += selection(node.selectionSet, on, items);
+      } else {
+        const name = node.name.value;
+        const memoKey = `${name}:${items}`;
+        if (!memo.has(memoKey)) {
+          memo.set(memoKey, 0); // a cycle (refused by validation) counts 0
+          const fragment = fragments.get(name);
+          const on = fragment && schema.getType(fragment.typeCondition.name.value);
+          memo.set(memoKey, fragment && on ? selection(fragment.selectionSet, on, items) : 0);
+        }
+        bytes += memo.get(memoKey)!;
+      }
+    }
+    return bytes;
+  };
+
+  const root = schema.getRootType(operation.operation);
+  return root ? selection(operation.selectionSet, root, 1) + 12 : 0; // {"data":{…}}
+}
+
+/** How many of one identical error are sent with their own paths; the rest are counted on the last of them. */
+export const MAX_REPEATED_ERRORS = 10;
+
+/**
+ * Identical errors (message and extensions; not the path, locations or, outside
+ * production, the stack trace): the first MAX_REPEATED_ERRORS are sent with
+ * their paths, the last of them saying in `extensions.repeated` how many
+ * more there were.
+ */
+export function collapseErrors(errors: readonly GraphQLFormattedError[]): GraphQLFormattedError[] {
+  const seen = new Map<string, { index: number; kept: number; repeated: number }>();
+  const out: GraphQLFormattedError[] = [];
+  for (const error of errors) {
+    const { stacktrace: _, ...extensions } = error.extensions ?? {};
+    const key = JSON.stringify([error.message, extensions]);
+    const same = seen.get(key) ?? { index: -1, kept: 0, repeated: 0 };
+    seen.set(key, same);
+    if (same.kept === MAX_REPEATED_ERRORS) {
+      same.repeated += 1;
+      continue;
+    }
+    same.kept += 1;
+    same.index = out.length;
+    out.push(error);
+  }
+  for (const { index, repeated } of seen.values()) {
+    if (repeated > 0) out[index] = { ...out[index]!, extensions: { ...out[index]!.extensions, repeated } };
+  }
+  return out;
+}
+
+const refusal = (message: string) =>
+  new GraphQLError(message, { extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED, http: { status: 400 } } });
+
+export function responseSizePlugin(maxBytes: number): ApolloServerPlugin {
+  const fixed = new WeakMap<OperationDefinitionNode, number>();
+  const fragmentsOf = (document: DocumentNode) => {
+    const map = new Map<string, FragmentDefinitionNode>();
+    for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) map.set(def.name.value, def);
+    return map;
+  };
+  return {
+    async requestDidStart() {
+      let operationType: string | undefined;
+      return {
+        async didResolveOperation({ schema, document, operation, request }) {
+          operationType = operation?.operation;
+          if (!operation) return;
+          const usesVariables = (operation.variableDefinitions ?? []).length > 0;
+          let bytes = usesVariables ? undefined : fixed.get(operation);
+          if (bytes === undefined) {
+            bytes = minimalResponseBytes(schema, operation, fragmentsOf(document), request.variables);
+            if (!usesVariables) fixed.set(operation, bytes);
+          }
+          if (bytes > maxBytes) {
+            throw refusal(
+              `Response byte limit of ${maxBytes} exceeded: with full pages the response would hold at least ${bytes} bytes. Ask for smaller pages, fewer aliases or fewer fields.`,
+            );
+          }
+        },
+        async willSendResponse({ response }) {
+          if (response.body.kind !== 'single') return;
+          const result = response.body.singleResult;
+          if (result.errors && result.errors.length > 1) result.errors = collapseErrors(result.errors);
+          if (!result.data) return;
+          const size = Buffer.byteLength(JSON.stringify(result), 'utf8');
+          if (size <= maxBytes) return;
+          const ran = operationType === 'mutation' ? 'The mutation ran, but its' : 'The';
+          response.body = {
+            kind: 'single',
+            singleResult: {
+              data: null,
+              errors: [
+                {
+                  message: `${ran} response of ${size} bytes exceeds the response byte limit of ${maxBytes}. Ask for smaller pages or fewer fields.`,
+                  extensions: { code: ErrorCode.BAD_USER_INPUT, reason: 'RESPONSE_TOO_LARGE', bytes: size, limit: maxBytes },
+                },
+              ],
+            },
+          };
+        },
+      };
+    },
+  };
+}

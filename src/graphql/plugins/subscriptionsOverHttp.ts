@@ -1,0 +1,23 @@
+/**
+ * A subscription sent as an HTTP request is refused before execution
+ * (HTTP 400, GRAPHQL_VALIDATION_FAILED): subscriptions run over the
+ * WebSocket at the same URL (transport/subscriptionServer.ts). Without
+ * this, the executor would run it once as if it were a query, with no
+ * event to resolve.
+ */
+import type { ApolloServerPlugin } from '@apollo/server';
+import { GraphQLError } from 'graphql';
+import { ErrorCode } from '../errors.js';
+
+export const subscriptionsOverHttpPlugin: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation }) {
+        if (operation?.operation !== 'subscription') return;
+        throw new GraphQLError('Subscriptions run over a WebSocket (graphql-ws, subprotocol graphql-transport-ws) at this same URL, not over HTTP', {
+          extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED, http: { status: 400 } },
+        });
+      },
+    };
+  },
+};

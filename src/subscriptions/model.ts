@@ -1,0 +1,100 @@
+/**
+ * The model as subscriptions see it: a narrow port, so that nothing here
+ * depends on how the model is declared. `modelFromPlan` builds it from the
+ * compiled model (src/plan/).
+ *
+ * In: stored keys and items (as the table's stream carries them).
+ * Out: which object an item is, which connections it is a member of, and
+ * the records resolvers expect for it.
+ *
+ * Invariant: `itemOf` and `membershipsOf` read the keys alone, so a removal
+ * (whose stream record has no new image) finds the same topics as the
+ * write that created the item.
+ */
+import type { Item } from '../dynamo/batchGet.js';
+import { startKeyOf } from '../dynamo/collection.js';
+import { encodeCursor } from '../connections/connection.js';
+import { encodeMergedCursor, positionOf } from '../connections/mergedPage.js';
+import type { CursorCodec } from '../connections/cursorSigning.js';
+import type { Plan } from '../plan/plan.js';
+
+/** An object: its GraphQL type and its id. */
+export interface ItemRef {
+  type: string;
+  id: string;
+}
+
+/** A stored item's place in a parent's connection (`Type.field`). */
+export interface Membership {
+  connection: string;
+  parentId: string;
+  childId: string;
+}
+
+export interface ChangeModel {
+  /** The object whose own item this is, or null (an edge, a child, bookkeeping). */
+  itemOf(keys: Item): ItemRef | null;
+  /** The connections the item is a member of: a child in its parent's, an edge in both sides'. */
+  membershipsOf(keys: Item): Membership[];
+  /** The record resolvers expect for the object `type`, from its stored item. */
+  record(type: string, item: Item): object;
+  /** The edge record of a member item, with a cursor that pages on from it. */
+  edge(connection: string, parentId: string, item: Item, cursors: CursorCodec): { node: unknown };
+  /** The root Query field that reads one object of `type` (its rule is the subscription's). */
+  rootField(type: string): string | null;
+  /** Whether `Type.field` is a connection the model keeps. */
+  hasConnection(connection: string): boolean;
+}
+
+/**
+ * The change model of a compiled model (src/plan/): an item is an object's
+ * own item when a top-level item type's key templates read its keys; a child is a
+ * member of its parent's @children connection; an edge is a member of both
+ * directions' @edges connections (the inverse side's parent is the node of
+ * the base side: its id is in the edge's SK, the child's in its PK).
+ */
+export function modelFromPlan(plan: Plan): ChangeModel {
+  // An object's own item: top-level types (a child is a member of its parent's connection instead).
+  const items = [...plan.items.values()].filter((item) => item.type.parent === null);
+  const relations = [...plan.relations.values()];
+  const itemOf = (keys: Item): ItemRef | null => {
+    for (const item of items) {
+      const ids = item.ids(keys);
+      if (ids) return { type: item.name, id: ids.id };
+    }
+    return null;
+  };
+  const membershipsOf = (keys: Item): Membership[] => {
+    const out: Membership[] = [];
+    for (const r of relations) {
+      const { relation, owner, node } = r;
+      if (relation.kind === 'children') {
+        const ids = node.ids(keys);
+        if (ids?.parentId) out.push({ connection: r.path, parentId: ids.parentId, childId: ids.id });
+        continue;
+      }
+      const [ownerAttr, nodeAttr] = relation.direction === 'base' ? (['PK', 'SK'] as const) : (['SK', 'PK'] as const);
+      const parentId = owner.type.pk.match(keys[ownerAttr])?.id;
+      const childId = node.type.pk.match(keys[nodeAttr])?.id;
+      if (parentId !== undefined && childId !== undefined) out.push({ connection: r.path, parentId, childId });
+    }
+    return out;
+  };
+  return {
+    itemOf,
+    membershipsOf,
+    record: (type, item) => plan.item(type).map(item),
+    edge(connection, parentId, item, cursors) {
+      const r = plan.relation(connection);
+      const edge = r.edge(item);
+      const merged = r.unsharded?.(parentId);
+      const collection = r.collection(parentId);
+      const cursor = merged
+        ? encodeMergedCursor(cursors, merged, positionOf(merged, item))
+        : encodeCursor(cursors, collection, startKeyOf(collection, item));
+      return { ...edge, cursor };
+    },
+    rootField: (type) => plan.gets.find((g) => g.type === type)?.field ?? null,
+    hasConnection: (connection) => plan.relations.has(connection),
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * withSubscriptions(): the resolver map with the `Subscription` resolvers
+ * the SDL declares (declared.ts, resolvers.ts), and the declarations the
+ * engine serves. Read once when the schema is built; a declaration the
+ * model cannot serve stops start-up with every problem listed.
+ */
+import { buildASTSchema, type DocumentNode } from 'graphql';
+import { declaredSubscriptions, type DeclaredSubscription } from './declared.js';
+import { modelFromPlan, type ChangeModel } from './model.js';
+import { compilePlan } from '../plan/plan.js';
+import { loadModel } from '../declaration/loadModel.js';
+import { subscriptionResolvers } from './resolvers.js';
+
+/** The change model of the default model (schema.graphql). */
+export const defaultChangeModel: ChangeModel = modelFromPlan(compilePlan(loadModel()));
+
+export function withSubscriptions<R extends object>(
+  typeDefs: DocumentNode,
+  resolvers: R,
+  model: ChangeModel = defaultChangeModel,
+): { resolvers: R; declared: DeclaredSubscription[] } {
+  const declared = declaredSubscriptions(buildASTSchema(typeDefs), model);
+  if (declared.length === 0) return { resolvers, declared };
+  return { resolvers: { ...resolvers, Subscription: subscriptionResolvers(declared, model) }, declared };
+}

@@ -1,0 +1,158 @@
+/**
+ * The offline explorer: GraphiQL served by the gateway itself, in
+ * development only, at `/graphiql` (docs/clients.md#the-explorer).
+ *
+ * Apollo Sandbox stays the landing page of `/graphql`, but it loads from
+ * Apollo's CDN; behind a proxy, on a plane or in a locked-down browser it
+ * cannot. GraphiQL needs nothing from the network: its page and its four
+ * assets (GraphiQL's browser build and stylesheet, React and ReactDOM) come
+ * from this process, read from the `graphiql`, `react` and `react-dom`
+ * packages in node_modules, or from `explorer/` beside the compiled bundle
+ * (scripts/build-server.ts copies them there, so the container image has
+ * them without node_modules). The landing page falls back to it by itself
+ * (landingPage.ts).
+ *
+ * What the page has: the schema's documentation, query history (kept in
+ * the browser's localStorage), a headers editor (for `Authorization:
+ * Bearer <token>`, e.g. from `npm run dev-token`), variables, prettify and
+ * tabs, all GraphiQL's own.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { EXPLORER_PATH } from '../graphql/plugins/landingPage.js';
+
+export { EXPLORER_PATH };
+
+/** Each asset: its URL name under /graphiql/, its file inside its npm package, its media type. */
+export const EXPLORER_ASSETS: Record<string, { file: string; type: string }> = {
+  'graphiql.min.js': { file: 'graphiql/graphiql.min.js', type: 'text/javascript; charset=utf-8' },
+  'graphiql.min.css': { file: 'graphiql/graphiql.min.css', type: 'text/css; charset=utf-8' },
+  'react.production.min.js': { file: 'react/umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'react-dom.production.min.js': { file: 'react-dom/umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
+};
+
+/** The operation the explorer opens with: demo data of `npm start`. */
+const DEFAULT_QUERY = `# The gateway's own GraphiQL: it works offline.
+# Docs and History: the icons on the left.
+# A token goes in Headers: {"Authorization": "Bearer …"}
+query StudentCourses($id: ID!, $first: Int = 2, $after: String) {
+  student(id: $id) {
+    name
+    courses(first: $first, after: $after) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      edges { enrolledAt node { id title } }
+    }
+  }
+}
+`;
+
+function page(): string {
+  const config = JSON.stringify({ query: DEFAULT_QUERY, variables: JSON.stringify({ id: '1' }, null, 2) }).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<title>GraphiQL · DynamoDB gateway</title>
+<link rel="stylesheet" href="${EXPLORER_PATH}/graphiql.min.css">
+<style>html, body, #graphiql { height: 100%; margin: 0 } body { font-family: system-ui, sans-serif }</style>
+</head>
+<body>
+<div id="graphiql">Loading GraphiQL…</div>
+<script src="${EXPLORER_PATH}/react.production.min.js"></script>
+<script src="${EXPLORER_PATH}/react-dom.production.min.js"></script>
+<script src="${EXPLORER_PATH}/graphiql.min.js"></script>
+<script>
+  (function () {
+    var config = ${config};
+    // The GraphQL endpoint of this gateway, whatever host and port the page came from.
+    var url = new URL('/graphql', window.location.href).toString();
+    var fetcher = GraphiQL.createFetcher({ url: url });
+    window.graphiqlReady = true;
+    ReactDOM.createRoot(document.getElementById('graphiql')).render(
+      React.createElement(GraphiQL, {
+        fetcher: fetcher,
+        defaultQuery: config.query,
+        variables: config.variables,
+        defaultEditorToolsVisibility: 'variables',
+        isHeadersEditorEnabled: true,
+        shouldPersistHeaders: false,
+      }),
+    );
+  })();
+</script>
+</body>
+</html>
+`;
+}
+
+/** Where an asset's file is: beside the compiled bundle if it was copied there, else in node_modules. */
+function assetPath(file: string): string | null {
+  const copied = fileURLToPath(new URL(`../../explorer/${file.split('/').pop()}`, import.meta.url));
+  if (existsSync(copied)) return copied;
+  return resolveAsset(file);
+}
+
+/** An asset's file in node_modules: packages export their package.json, not these files, so resolve beside it. */
+export function resolveAsset(file: string, from = import.meta.url): string | null {
+  const [pkg, ...rest] = file.split('/');
+  try {
+    const path = join(dirname(createRequire(from).resolve(`${pkg}/package.json`)), ...rest);
+    return existsSync(path) ? path : null;
+  } catch {
+    return null;
+  }
+}
+
+export interface Explorer {
+  /** Answers GET /graphiql and its assets; false for any other request (the caller routes it). */
+  handle(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
+}
+
+/** The explorer's routes; assets are read once, on first use, and kept. */
+export function createExplorer(): Explorer {
+  const cache = new Map<string, Buffer | null>();
+  const asset = (name: string) => {
+    if (!cache.has(name)) {
+      const path = assetPath(EXPLORER_ASSETS[name]!.file);
+      cache.set(name, path ? readFileSync(path) : null);
+    }
+    return cache.get(name)!;
+  };
+  const html = page();
+  return {
+    handle(req, res, pathname) {
+      if (pathname !== EXPLORER_PATH && pathname !== `${EXPLORER_PATH}/` && !pathname.startsWith(`${EXPLORER_PATH}/`)) return false;
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+        res.end(JSON.stringify({ errors: [{ message: 'Method not allowed: the explorer is read with GET', extensions: { code: 'BAD_REQUEST' } }] }));
+        return true;
+      }
+      const name = pathname.slice(EXPLORER_PATH.length + 1);
+      if (name === '') {
+        const missing = Object.keys(EXPLORER_ASSETS).filter((n) => asset(n) === null);
+        if (missing.length) {
+          res.writeHead(503, { 'content-type': 'text/plain; charset=utf-8' });
+          res.end(`The explorer's files are not installed (${missing.join(', ')}): run npm install.\n`);
+          return true;
+        }
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache' });
+        res.end(req.method === 'HEAD' ? undefined : html);
+        return true;
+      }
+      const body = Object.hasOwn(EXPLORER_ASSETS, name) ? asset(name) : null;
+      if (!body) {
+        res.writeHead(404, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ errors: [{ message: `No explorer asset ${name}`, extensions: { code: 'NOT_FOUND' } }] }));
+        return true;
+      }
+      res.writeHead(200, { 'content-type': EXPLORER_ASSETS[name]!.type, 'content-length': body.length, 'cache-control': 'public, max-age=3600' });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return true;
+    },
+  };
+}

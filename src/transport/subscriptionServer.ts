@@ -1,0 +1,234 @@
+/**
+ * attachSubscriptions(): the graphql-ws protocol (subprotocol
+ * `graphql-transport-ws`) on the gateway's own HTTP server and path, for
+ * Apollo Client's GraphQLWsLink, urql and Relay (docs/subscriptions.md).
+ * graphql-ws's protocol machine (`makeServer`) runs over `ws` sockets
+ * wired here, so that the limits below sit where the bytes are.
+ *
+ * - Who: `connection_init`'s payload `{ authorization: "Bearer <token>" }`
+ *   goes through the same authenticator as HTTP requests; a token that does
+ *   not verify closes the socket with 4403; no token is anonymous. When the
+ *   token expires the socket is closed with 4403 (the client reconnects
+ *   with a fresh one).
+ * - Limits: WS_MAX_CONNECTIONS sockets (more are closed with 1013, try
+ *   again later); WS_MAX_SUBSCRIPTIONS per socket (one more is answered
+ *   with an error message); `connection_init` within WS_INIT_TIMEOUT_MS
+ *   (else 4408); messages of at most MAX_BODY_BYTES (else 1009); a
+ *   malformed or unexpected message closes with 4400, a subscribe before
+ *   the acknowledgement with 4401, a second init with 4429, a reused id
+ *   with 4409 (the protocol's codes); a socket with more than
+ *   WS_MAX_BUFFERED_BYTES unsent, or a subscription WS_MAX_QUEUED_EVENTS
+ *   events behind, is a slow consumer: closed (1008) and dropped, never
+ *   buffered without bound. A ping every 12 s; no pong by the next one ends
+ *   the socket.
+ * - Everything else (parsing, limits on the selection, rules, events) is
+ *   the subscription engine's (src/subscriptions/engine.ts).
+ * `details()` counts open sockets and subscriptions for `/health`; both
+ * return to zero when clients vanish.
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { decodeJwt } from 'jose';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { CloseCode, GRAPHQL_TRANSPORT_WS_PROTOCOL, makeServer, type ExecutionResult } from 'graphql-ws';
+import { GraphQLError } from 'graphql';
+import type { SubscriptionConfig } from '../config.js';
+import type { Identity } from '../auth/identity.js';
+import { ErrorCode } from '../graphql/errors.js';
+import type { Logger } from '../logger.js';
+import type { Prepared, SubscribePayload, SubscriptionEngine } from '../subscriptions/engine.js';
+
+export interface SubscriptionServerOptions {
+  engine: SubscriptionEngine;
+  /** The Authorization value → identity; throws a GraphQLError (UNAUTHENTICATED / UNAVAILABLE) when it does not verify. */
+  identify: (authorization: string | undefined) => Promise<Identity>;
+  /** Tokens are verified (AUTH_MODE=oidc): a socket closes when its token expires. */
+  verifiesTokens: boolean;
+  limits: Omit<SubscriptionConfig, 'redisUrl'> & { maxMessageBytes: number };
+  logger: Logger;
+  /** Keep-alive ping interval (default 12 s). */
+  keepAliveMs?: number;
+}
+
+export interface SubscriptionServer {
+  details(): { connections: number; slowConsumersClosed: number; refusedConnections: number };
+  close(): Promise<void>;
+}
+
+interface Extra {
+  socket: WebSocket;
+  identity: Identity;
+  expiry: NodeJS.Timeout | undefined;
+}
+
+/** The `exp` of a verified bearer token (AUTH_MODE=off verifies nothing: then anything may come, and nothing expires). */
+function expiryOf(authorization: string | undefined): number | undefined {
+  const token = authorization?.replace(/^Bearer +/i, '').trim();
+  if (!token) return undefined;
+  try {
+    const { exp } = decodeJwt(token);
+    return typeof exp === 'number' ? exp : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Started {
+  prepared: Prepared;
+  extra: Extra;
+}
+
+const SLOW_CONSUMER = 1008;
+const TRY_AGAIN_LATER = 1013;
+const PATHS = new Set(['/graphql', '/']);
+
+export function attachSubscriptions(http: Server, o: SubscriptionServerOptions): SubscriptionServer {
+  const { engine, limits, logger } = o;
+  const keepAliveMs = o.keepAliveMs ?? 12_000;
+  let connections = 0;
+  let slowConsumersClosed = 0;
+  let refusedConnections = 0;
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: limits.maxMessageBytes,
+    handleProtocols: (protocols) => (protocols.has(GRAPHQL_TRANSPORT_WS_PROTOCOL) ? GRAPHQL_TRANSPORT_WS_PROTOCOL : false),
+  });
+
+  const slow = (socket: WebSocket, why: string) => {
+    if (socket.readyState !== socket.OPEN && socket.readyState !== socket.CONNECTING) return;
+    slowConsumersClosed++;
+    logger.warn({ why }, 'closing a slow subscription consumer');
+    socket.close(SLOW_CONSUMER, `Slow consumer: ${why}`);
+    // Its close frame waits behind what it does not read: the socket goes now.
+    socket.terminate();
+  };
+
+  const protocol = makeServer<Record<string, unknown> | undefined, Extra>({
+    connectionInitWaitTimeout: limits.initTimeoutMs,
+    onConnect: async (ctx) => {
+      const raw = ctx.connectionParams?.authorization ?? ctx.connectionParams?.Authorization;
+      const authorization = typeof raw === 'string' ? raw : undefined;
+      try {
+        ctx.extra.identity = await o.identify(authorization);
+      } catch (err) {
+        if ((err as GraphQLError)?.extensions?.code === ErrorCode.UNAVAILABLE) {
+          ctx.extra.socket.close(TRY_AGAIN_LATER, 'Try again later: cannot verify tokens right now');
+        }
+        return false; // 4403 Forbidden
+      }
+      // The client may have left while its token was verified: nothing to arm then.
+      if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
+      const exp = o.verifiesTokens ? expiryOf(authorization) : undefined;
+      if (typeof exp === 'number') {
+        const socket = ctx.extra.socket;
+        // setTimeout holds at most 2^31-1 ms; a longer-lived token is re-armed on the way.
+        const arm = () => {
+          const left = exp * 1000 - Date.now();
+          ctx.extra.expiry = setTimeout(() => (left > 2 ** 31 - 1 ? arm() : socket.close(CloseCode.Forbidden, 'Forbidden: the token expired')), Math.min(Math.max(0, left), 2 ** 31 - 1));
+        };
+        arm();
+      }
+      return true;
+    },
+    onSubscribe: async (ctx, _id, payload) => {
+      // The new id is already counted in ctx.subscriptions.
+      if (Object.keys(ctx.subscriptions).length > limits.perConnection) {
+        return [new GraphQLError(`At most ${limits.perConnection} subscriptions per connection; complete one first`, { extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'WS_MAX_SUBSCRIPTIONS' } })];
+      }
+      let prepared: GraphQLError[] | Prepared;
+      try {
+        prepared = engine.prepare(payload as SubscribePayload, ctx.extra.identity);
+      } catch (err) {
+        logger.error({ err }, 'subscription could not be prepared');
+        return [new GraphQLError('Internal server error', { extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } })];
+      }
+      if (Array.isArray(prepared)) return prepared;
+      // graphql-ws passes these to `subscribe` below; contextValue carries what the engine prepared, and for whom.
+      const started: Started = { prepared, extra: ctx.extra };
+      return { schema: undefined as never, document: prepared.document, contextValue: started, variableValues: prepared.variables, operationName: prepared.operationName };
+    },
+    // onSubscribe always gives the execution arguments, so graphql-ws never parses or validates itself.
+    subscribe: async (args) => {
+      const { prepared, extra } = args.contextValue as Started;
+      try {
+        return await engine.start(prepared, extra.identity, () => slow(extra.socket, `more than ${limits.maxQueued} events waiting`));
+      } catch (err) {
+        logger.error({ err, topic: prepared.topic }, 'could not start a subscription');
+        return { errors: [new GraphQLError('Live updates are unavailable; try again shortly', { extensions: { code: ErrorCode.UNAVAILABLE } })] } as ExecutionResult;
+      }
+    },
+    // Results come formatted from the engine (codes, production masking).
+    onNext: (_ctx, _id, _payload, _args, result) => result as never,
+    onError: (_ctx, _id, _payload, errors) => errors.map((e) => ({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), extensions: e.extensions })) as never,
+  });
+
+  function onConnection(socket: WebSocket) {
+    if (connections >= limits.maxConnections) {
+      refusedConnections++;
+      socket.close(TRY_AGAIN_LATER, 'Try again later: too many connections');
+      return;
+    }
+    connections++;
+    const extra: Extra = { socket, identity: { kind: 'anonymous' }, expiry: undefined };
+    socket.on('error', (err) => {
+      logger.debug({ err: (err as Error).message }, 'subscription socket error');
+      socket.terminate();
+    });
+    let alive = true;
+    const ping = setInterval(() => {
+      if (!alive) return socket.terminate();
+      alive = false;
+      socket.ping();
+    }, keepAliveMs);
+    socket.on('pong', () => (alive = true));
+    const closed = protocol.opened(
+      {
+        protocol: socket.protocol,
+        send: async (data) => {
+          if (socket.readyState !== socket.OPEN) return;
+          if (socket.bufferedAmount + data.length > limits.maxBufferedBytes) return slow(socket, `more than ${limits.maxBufferedBytes} bytes unsent`);
+          // Not waiting for the kernel: bufferedAmount is the measure of a slow consumer.
+          socket.send(data, (err) => err && logger.debug({ err: err.message }, 'subscription send failed'));
+        },
+        close: (code, reason) => socket.close(code, reason),
+        onMessage: (cb) =>
+          socket.on('message', async (data, isBinary) => {
+            try {
+              await cb(isBinary ? Buffer.from(data as Buffer).toString('utf8') : String(data));
+            } catch (err) {
+              // graphql-ws throws for a message type a client may not send (next, error, connection_ack).
+              logger.debug({ err: (err as Error).message }, 'invalid subscription message');
+              socket.close(CloseCode.BadRequest, 'Invalid message received');
+            }
+          }),
+      },
+      extra,
+    );
+    socket.once('close', (code, reason) => {
+      connections--;
+      clearInterval(ping);
+      if (extra.expiry) clearTimeout(extra.expiry);
+      void closed(code, String(reason));
+    });
+  }
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+    if (!PATHS.has(path)) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws));
+  };
+  http.on('upgrade', onUpgrade);
+
+  return {
+    details: () => ({ connections, slowConsumersClosed, refusedConnections }),
+    async close() {
+      http.off('upgrade', onUpgrade);
+      for (const client of wss.clients) client.close(1001, 'Going away');
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+      for (const client of wss.clients) client.terminate();
+    },
+  };
+}

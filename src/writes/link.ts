@@ -1,0 +1,268 @@
+/**
+ * @link / @unlink: the edge item of an @edges relation and both counters
+ * in one TransactWriteItems, so no reader ever sees an edge without its
+ * counts or a count without its edge.
+ *
+ * The edge: PK = the owner's PK, SK = the node's PK, GSI1PK = the node's
+ * PK (or its shard's partition), GSI1SK = the owner's PK; its @createdAt
+ * attributes; the link's other arguments as edge attributes; the copies
+ * both sides declare (`copy`) with the versions they were taken at.
+ *
+ * link reads both items first (one BatchGet) for the copies and for which
+ * counters exist, then transacts on the condition that what it read still
+ * holds: the copied values and their versions are unchanged (a concurrent
+ * rename cannot leave a stale copy: the edge carries the value and version
+ * the item has when the edge is written, so a rename still propagating by
+ * stream hands its new value to edges linked meanwhile), neither item is
+ * being deleted (a cascade cannot miss the edge), and each counter still
+ * exists or not as read. When only those conditions fail, it reads again
+ * and retries; when the edge's own condition fails, the edge exists
+ * (CONFLICT).
+ *
+ * The edge also carries a copy of a sharded node's shard count
+ * (`sharded.copy`) unless a reshard is under way, so that readers reaching
+ * the node through the edge need not read its item for its layout.
+ *
+ * On a write-sharded node (docs/sharding.md) the edge is indexed under the
+ * owner's shard and the count changes in that shard's counter item, never
+ * on the node item (whose partition would be hot again): the transaction is
+ * the edge, the owner's counter and one counter shard. The first read is
+ * eventually consistent (half the read units on the node's partition during
+ * a rush); the transaction's conditions catch what a stale read missed, and
+ * an item read as absent is read again consistently before NOT_FOUND.
+ */
+import { batchGet, type Item } from '../dynamo/batchGet.js';
+import { conflict, notFound } from '../graphql/errors.js';
+import { validateId } from '../connections/args.js';
+import { isMoving, UNSHARDED } from '../plan/sharding.js';
+import { absent, conditionCheck, counterAfter, counterOrCheck, DELETING_ATTR, exists, unchanged, type Condition } from './conditions.js';
+import { attributeValue } from './input.js';
+import { READ_AGAIN, untilFresh } from './staleRead.js';
+import { getItem, planOf, type Store } from './store.js';
+import { tryTransact, type TransactItem } from './transact.js';
+import { gone } from './update.js';
+import { versionAttr, writePlanOf, type EdgePair } from './writePlan.js';
+
+/** How the messages name a link: `<Owner> <id> is <phrase> <node> <id>` (phrase default "linked to"). */
+export interface LinkWording {
+  phrase: string | null;
+}
+
+async function readBoth(store: Store, pair: EdgePair, ownerId: string, nodeId: string, consistentRead = true) {
+  const [owner, node] = await batchGet(store.doc, store.tableName, [pair.owner.key(ownerId), pair.node.key(nodeId)], {
+    consistentRead,
+  });
+  return { owner, node };
+}
+
+/**
+ * The transact item changing the node's count of the GSI1 partition
+ * `partition` by `delta`: the node item's counter for the unsharded
+ * partition (with `also` conditions on the node), else that shard's
+ * counter item, which must exist unless `maintained` is false (a table
+ * whose counters another program does not keep: left alone, counted on
+ * read).
+ */
+function partitionCounterChange(
+  store: Store,
+  pair: EdgePair,
+  nodeId: string,
+  node: Item | null,
+  partition: string,
+  delta: number,
+  maintained: boolean,
+  also: Condition[] = [],
+): TransactItem {
+  const sharding = pair.sharding;
+  const k = sharding ? sharding.shardIndex(nodeId, partition) : null;
+  if (!sharding || k === null || pair.nodeCounter === null) {
+    return counterOrCheck(store.tableName, pair.node.key(nodeId), node, pair.nodeCounter, delta, also);
+  }
+  const key = sharding.counterKey(nodeId, k);
+  if (!maintained) return conditionCheck(store.tableName, key, absent(pair.nodeCounter));
+  const c = exists(pair.nodeCounter);
+  return {
+    Update: {
+      TableName: store.tableName,
+      Key: { PK: key.PK, SK: key.SK },
+      UpdateExpression: 'ADD #counter :delta',
+      ConditionExpression: c.expression,
+      ExpressionAttributeNames: { ...c.names, '#counter': pair.nodeCounter },
+      ExpressionAttributeValues: { ':delta': delta },
+    },
+  };
+}
+
+/** Is the counter item of a shard partition maintained (it exists with a count)? */
+async function counterMaintained(store: Store, pair: EdgePair, nodeId: string, partition: string): Promise<boolean> {
+  const k = pair.sharding?.shardIndex(nodeId, partition) ?? null;
+  if (k === null || pair.nodeCounter === null) return true;
+  const item = await getItem(store, pair.sharding!.counterKey(nodeId, k));
+  return typeof item?.[pair.nodeCounter] === 'number';
+}
+
+function missing(pair: EdgePair, ownerId: string, nodeId: string, owner: Item | null, node: Item | null) {
+  const names = [gone(owner) ? `${pair.owner.name} ${ownerId}` : null, gone(node) ? `${pair.node.name} ${nodeId}` : null];
+  return notFound(`${names.filter(Boolean).join(' and ')} not found`);
+}
+
+const wording = (pair: EdgePair, ownerId: string, nodeId: string, state: string, w: LinkWording) =>
+  `${pair.owner.name} ${ownerId} is ${state} ${w.phrase ?? 'linked to'} ${pair.node.name.toLowerCase()} ${nodeId}`;
+
+/** Conditions that what was copied from `item` is still what it holds, and that it is not being deleted. */
+const copiedUnchanged = (item: Item, copies: EdgePair['ownerCopies']): Condition[] => [
+  ...copies.flatMap((c) => [unchanged(c.field, item[c.field]), unchanged(versionAttr(c.field), item[versionAttr(c.field)])]),
+  absent(DELETING_ATTR),
+];
+
+/** The edge's copies of `item`'s fields, with the versions they were taken at (absent values are left out). */
+function copiesOf(item: Item, copies: EdgePair['ownerCopies']): Item {
+  const out: Item = {};
+  for (const c of copies) {
+    if (item[c.field] !== undefined) out[c.attribute] = item[c.field];
+    const version = item[versionAttr(c.field)];
+    if (typeof version === 'number') out[versionAttr(c.attribute)] = version;
+  }
+  return out;
+}
+
+/** What link wrote: the edge item, and the owner and node items as they now are. */
+export interface Linked {
+  edge: Item;
+  owner: Item;
+  node: Item;
+}
+
+/**
+ * Adds the edge of the relation `path` between `ownerId` and `nodeId`;
+ * `args` are the link's other arguments (edge attributes of the same name).
+ */
+export async function link(
+  store: Store,
+  path: string,
+  ownerId: string,
+  nodeId: string,
+  ids: { from: string; to: string },
+  args: Record<string, unknown> = {},
+  w: LinkWording = { phrase: null },
+): Promise<Linked> {
+  const pair = writePlanOf(planOf(store)).pair(path);
+  validateId(ownerId, ids.from);
+  validateId(nodeId, ids.to);
+  const given: Item = {};
+  for (const a of pair.edgeAttributes) {
+    if (a.createdAt || !(a.name in args)) continue;
+    const value = attributeValue(a, args[a.name], a.name);
+    if (value !== null) given[a.name] = value;
+  }
+  let maintained = true;
+  return untilFresh(store, async (round) => {
+    const consistent = round > 1;
+    const { owner, node } = await readBoth(store, pair, ownerId, nodeId, consistent);
+    if (owner === null || node === null || gone(owner) || gone(node)) {
+      if (!consistent) return READ_AGAIN; // maybe only not visible yet: read consistently before NOT_FOUND
+      throw missing(pair, ownerId, nodeId, owner, node);
+    }
+    const sharding = pair.sharding;
+    const { shards } = sharding ? sharding.layoutOf(node) : UNSHARDED;
+    const ownerKey = pair.owner.key(ownerId);
+    const nodePk = pair.node.type.pk.fill({ id: nodeId });
+    const now = new Date().toISOString();
+    const edge: Item = {
+      PK: ownerKey.PK,
+      SK: nodePk,
+      GSI1PK: sharding ? sharding.partition(nodeId, ownerId, shards) : nodePk,
+      GSI1SK: ownerKey.PK,
+      ...Object.fromEntries(pair.edgeAttributes.filter((a) => a.createdAt).map((a) => [a.name, now])),
+      ...given,
+      ...copiesOf(node, pair.nodeCopies),
+      ...copiesOf(owner, pair.ownerCopies),
+    };
+    // The layout's copy, unless a reshard is preparing or moving edges (plan/sharding.ts).
+    if (sharding?.copy && sharding.layoutToCopy(node) !== null) edge[sharding.copy] = shards;
+    // Unsharded: the node item's counter, conditioned on the node as read. Sharded: the owner's
+    // counter shard only; the node item stays out of the transaction.
+    const nodeConditions = shards === 1 ? copiedUnchanged(node, pair.nodeCopies) : [];
+    const cancelled = await tryTransact(store, [
+      { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } },
+      counterOrCheck(store.tableName, ownerKey, owner, pair.ownerCounter, 1, copiedUnchanged(owner, pair.ownerCopies)),
+      partitionCounterChange(store, pair, nodeId, node, String(edge.GSI1PK), 1, maintained, nodeConditions),
+    ]);
+    if (cancelled === null) {
+      const counted =
+        shards === 1 && pair.nodeCounter !== null ? { ...node, [pair.nodeCounter]: counterAfter(node, pair.nodeCounter, 1) } : node;
+      const ownerCounted =
+        pair.ownerCounter !== null ? { ...owner, [pair.ownerCounter]: counterAfter(owner, pair.ownerCounter, 1) } : owner;
+      return { edge, owner: ownerCounted, node: counted };
+    }
+    // An item changed since it was read (renamed, deleted, counter added or removed): read again.
+    if (cancelled.failed(1)) return READ_AGAIN;
+    if (cancelled.failed(2)) {
+      if (shards > 1) maintained = await counterMaintained(store, pair, nodeId, String(edge.GSI1PK));
+      return READ_AGAIN;
+    }
+    if (cancelled.failed(0)) throw conflict(wording(pair, ownerId, nodeId, 'already', w));
+    throw cancelled;
+  });
+}
+
+/**
+ * Deletes the edge (it must exist: NOT_FOUND otherwise) and decrements both
+ * counters where they exist. An edge whose item is already gone (left by a
+ * crashed cascade) is removed too.
+ */
+export async function unlink(
+  store: Store,
+  path: string,
+  ownerId: string,
+  nodeId: string,
+  ids: { from: string; to: string },
+  w: LinkWording = { phrase: null },
+): Promise<boolean> {
+  const pair = writePlanOf(planOf(store)).pair(path);
+  validateId(ownerId, ids.from);
+  validateId(nodeId, ids.to);
+  const ownerKey = pair.owner.key(ownerId);
+  const edgeKey = { PK: ownerKey.PK, SK: pair.node.type.pk.fill({ id: nodeId }) };
+  const sharding = pair.sharding;
+  // Where the edge is indexed: where the node's layout puts it, unless it was found elsewhere
+  // (a reshard moving it, or a writer of the previous layout).
+  let found: string | null = null;
+  let maintained = true;
+  return untilFresh(store, async () => {
+    const { owner, node } = await readBoth(store, pair, ownerId, nodeId);
+    const layout = sharding ? sharding.layoutOf(node) : UNSHARDED;
+    const partition = found ?? (sharding ? sharding.partition(nodeId, ownerId, layout.shards) : edgeKey.SK);
+    const unsharded = found === null && layout.shards === 1 && !isMoving(layout);
+    const cancelled = await tryTransact(store, [
+      {
+        Delete: {
+          TableName: store.tableName,
+          Key: { PK: edgeKey.PK, SK: edgeKey.SK },
+          // The count to change is the one of the partition the edge is indexed under.
+          ...(unsharded
+            ? { ConditionExpression: 'attribute_exists(PK)' }
+            : { ConditionExpression: 'attribute_exists(PK) AND GSI1PK = :p', ExpressionAttributeValues: { ':p': partition } }),
+        },
+      },
+      counterOrCheck(store.tableName, ownerKey, owner, pair.ownerCounter, -1),
+      partitionCounterChange(store, pair, nodeId, node, partition, -1, maintained),
+    ]);
+    if (cancelled === null) return true;
+    if (cancelled.failed(1)) return READ_AGAIN;
+    if (cancelled.failed(2)) {
+      maintained = await counterMaintained(store, pair, nodeId, partition);
+      return READ_AGAIN;
+    }
+    if (cancelled.failed(0)) {
+      const edge = unsharded ? null : await getItem(store, edgeKey);
+      if (edge && typeof edge.GSI1PK === 'string' && edge.GSI1PK !== partition) {
+        found = edge.GSI1PK;
+        return READ_AGAIN;
+      }
+      if (owner === null || node === null) throw missing(pair, ownerId, nodeId, owner, node);
+      throw notFound(wording(pair, ownerId, nodeId, 'not', w));
+    }
+    throw cancelled;
+  });
+}

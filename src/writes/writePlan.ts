@@ -1,0 +1,203 @@
+/**
+ * What the writes need to know about a model, derived once from its plan
+ * (cached per plan): for each item type, the copies of its fields that
+ * edges carry and where those edges are, its edges and children (what a
+ * delete removes), its catalog and its sharded relation; for each @edges
+ * relation, the pair of sides a link writes.
+ *
+ * Copies and versions (docs/stream.md): a copied field `f` keeps its
+ * version in `<f>Version` on the item; an edge's copy `<a>` keeps the
+ * version it was taken at in `<a>Version`. Every rename that changes the
+ * value increments the item's version, and a copy is only ever replaced
+ * by one of a higher version, so racing renames and replayed stream
+ * records converge on the last rename.
+ */
+import type { Item } from '../dynamo/batchGet.js';
+import type { Collection } from '../dynamo/collection.js';
+import type { CatalogSpec, ItemKey } from '../dynamo/keys.js';
+import type { Attribute, CatalogField } from '../declaration/model.js';
+import { invariant } from '../graphql/errors.js';
+import type { ItemPlan } from '../plan/itemPlan.js';
+import type { Plan } from '../plan/plan.js';
+import type { RelationPlan } from '../plan/relationPlan.js';
+import { shardingOf, type Sharding } from '../plan/sharding.js';
+
+/** A field of an item copied onto edges, and the edges that carry it. */
+export interface CopySource {
+  field: string;
+  versionAttr: string;
+  /** On the edge: the copy and the item version it was taken at. */
+  copyAttr: string;
+  copyVersionAttr: string;
+  /** The item's own relation whose edges carry the copy. */
+  via: RelationPlan;
+}
+
+/** One set of edges a delete of the item removes, with the counter of the item at each edge's other end. */
+export interface EdgeSide {
+  relation: RelationPlan;
+  /** The collections holding the item's edges, as its stored item (null when absent) lays them out. */
+  collections(id: string, item: Item | null): readonly Collection[];
+  /** The item counting the edge at the other end, and its counter (null: no counter there). */
+  otherKey(edge: Item): ItemKey;
+  otherCounter: string | null;
+}
+
+export interface TypeWrites {
+  item: ItemPlan;
+  catalog: { field: CatalogField; spec: CatalogSpec } | null;
+  copies: readonly CopySource[];
+  /** The edges of the item (each @edges relation of the type) and its children (each @children one). */
+  sides: readonly EdgeSide[];
+  /** The type's @sharded relation, if any. */
+  sharding: Sharding | null;
+  /** The @children relation of the parent holding items of this type (child types). */
+  parentRelation: RelationPlan | null;
+}
+
+/** The two sides of an @edges relation, as a link writes them. */
+export interface EdgePair {
+  /** The base side: edges in the owner's partition, PK = owner's PK, SK = node's PK. */
+  base: RelationPlan;
+  /** The inverse side (read through GSI1), when declared. */
+  inverse: RelationPlan | null;
+  owner: ItemPlan;
+  node: ItemPlan;
+  /** Copies of node fields (base side's copy) and of owner fields (inverse side's copy). */
+  nodeCopies: readonly { field: string; attribute: string }[];
+  ownerCopies: readonly { field: string; attribute: string }[];
+  edgeAttributes: readonly Attribute[];
+  ownerCounter: string | null;
+  nodeCounter: string | null;
+  sharding: Sharding | null;
+}
+
+export interface WritePlan {
+  type(name: string): TypeWrites;
+  /** The pair of the relation `Owner.field` (either side). */
+  pair(path: string): EdgePair;
+  /** Types whose items the stream processor follows: those with copies, edges or children. */
+  followed: readonly TypeWrites[];
+  pairs: readonly EdgePair[];
+}
+
+export const versionAttr = (field: string): string => `${field}Version`;
+
+const cache = new WeakMap<Plan, WritePlan>();
+
+export function writePlanOf(plan: Plan): WritePlan {
+  const cached = cache.get(plan);
+  if (cached) return cached;
+  const pairs = new Map<string, EdgePair>();
+  const inverseOf = (base: RelationPlan): RelationPlan | null =>
+    [...plan.relations.values()].find(
+      (r) => r.relation.kind === 'edges' && r.relation.direction === 'inverted' && r.owner.name === base.node.name && r.relation.inverse === base.field,
+    ) ?? null;
+  for (const r of plan.relations.values()) {
+    if (r.relation.kind !== 'edges' || r.relation.direction !== 'base') continue;
+    const inverse = inverseOf(r);
+    const attributes = new Map<string, Attribute>();
+    for (const a of r.relation.edgeAttributes) attributes.set(a.name, a);
+    if (inverse?.relation.kind === 'edges') for (const a of inverse.relation.edgeAttributes) if (!attributes.has(a.name)) attributes.set(a.name, a);
+    const sharded = inverse !== null && inverse.relation.kind === 'edges' && inverse.relation.sharded !== null;
+    pairs.set(r.path, {
+      base: r,
+      inverse,
+      owner: r.owner,
+      node: r.node,
+      nodeCopies: r.relation.copies,
+      ownerCopies: inverse?.relation.kind === 'edges' ? inverse.relation.copies : [],
+      edgeAttributes: [...attributes.values()],
+      ownerCounter: r.counter,
+      nodeCounter: inverse?.counter ?? null,
+      sharding: sharded ? shardingOf(inverse) : null,
+    });
+  }
+  const pairOfSide = (r: RelationPlan): EdgePair | undefined =>
+    r.relation.kind === 'edges' && r.relation.direction === 'inverted'
+      ? [...pairs.values()].find((p) => p.inverse === r)
+      : pairs.get(r.path);
+
+  const types = new Map<string, TypeWrites>();
+  for (const item of plan.items.values()) {
+    const own = plan.relationsOf.get(item.name) ?? [];
+    const shardedRelation = own.find((r) => r.relation.kind === 'edges' && r.relation.sharded !== null) ?? null;
+    const sharding = shardedRelation ? shardingOf(shardedRelation) : null;
+    const catalogField = plan.catalogs.find((c) => c.type === item.name) ?? null;
+    const copies: CopySource[] = [];
+    const sides: EdgeSide[] = [];
+    for (const r of own) {
+      if (r.relation.kind === 'children') {
+        sides.push({
+          relation: r,
+          collections: (id) => [r.collection(id)],
+          otherKey: (edge) => ({ PK: String(edge.PK), SK: String(edge.SK) }),
+          otherCounter: null,
+        });
+        continue;
+      }
+      const pair = pairOfSide(r);
+      if (!pair) continue;
+      const isBase = pair.base === r;
+      const other = isBase ? pair.node : pair.owner;
+      // The other end's id: the edge's SK (base side) or its PK (inverse side).
+      const otherAttr = isBase ? 'SK' : 'PK';
+      const otherCounter = isBase ? pair.nodeCounter : pair.ownerCounter;
+      const otherId = (edge: Item) => {
+        const ids = other.type.pk.match(edge[otherAttr]);
+        invariant(ids?.id !== undefined, `edge key ${JSON.stringify(edge[otherAttr])} is not a ${other.name} key`);
+        return ids.id;
+      };
+      const rSharding = !isBase && pair.sharding ? pair.sharding : null;
+      sides.push({
+        relation: r,
+        collections: (id, stored) =>
+          rSharding ? rSharding.partitions(id, rSharding.layoutOf(stored)).map((pk) => rSharding.partitionCollection(id, pk)) : [r.collection(id)],
+        // The other end's count for this edge may sit in one of its counter shards: the one of the edge's partition.
+        otherKey: (edge) =>
+          isBase && pair.sharding ? pair.sharding.partitionCounterKey(otherId(edge), edge.GSI1PK) : other.key(otherId(edge)),
+        otherCounter,
+      });
+      // The fields of this type copied onto these edges: the other side's copy declaration.
+      const copied = isBase ? pair.ownerCopies : pair.nodeCopies;
+      for (const c of copied) {
+        copies.push({ field: c.field, versionAttr: versionAttr(c.field), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute), via: r });
+      }
+    }
+    const parentRelation = item.type.parent
+      ? ((plan.relationsOf.get(item.type.parent.type) ?? []).find((r) => r.relation.kind === 'children' && r.node.name === item.name) ?? null)
+      : null;
+    types.set(item.name, {
+      item,
+      catalog: catalogField ? { field: catalogField, spec: { key: catalogField.key, sortKey: catalogField.sortKey, shards: catalogField.shards } } : null,
+      copies,
+      sides,
+      sharding,
+      parentRelation,
+    });
+  }
+  const writes: WritePlan = {
+    type: (name) => {
+      const found = types.get(name);
+      invariant(found, `no item type ${name} in the model`);
+      return found;
+    },
+    pair: (path) => {
+      const r = plan.relation(path);
+      const found = pairOfSide(r);
+      invariant(found, `${path} is not an @edges relation with a base side`);
+      return found;
+    },
+    followed: [...types.values()].filter((t) => t.copies.length > 0 || t.sides.length > 0),
+    pairs: [...pairs.values()],
+  };
+  cache.set(plan, writes);
+  return writes;
+}
+
+/** The collections holding the edges that carry `copy` for the item `id` as stored. */
+export function copyCollections(t: TypeWrites, copy: CopySource, id: string, stored: Item | null): readonly Collection[] {
+  const side = t.sides.find((s) => s.relation === copy.via);
+  invariant(side, `no edges of ${copy.via.path}`);
+  return side.collections(id, stored);
+}
