@@ -127,7 +127,7 @@ export async function testGateway({
   /** A stream reader over this table (not started); stopped with the gateway. */
   function streamReader(options: Partial<Omit<ReaderOptions, 'streamArn' | 'streams'>> = {}): StreamReader {
     const reader = new StreamReader({
-      store: { doc: dynamo.doc, tableName },
+      store: { doc: dynamo.doc, tableName, plan },
       logger: silentLogger,
       pollMs: 20,
       retryDelayMs: 5,
