@@ -108,6 +108,8 @@ export async function testGateway({
   // One model for the server (resolvers) and the context (plan): a test gateway serves it end to end.
   const model = serverOptions.model ?? loadModel(schemaFile);
   const plan = compilePlan(model);
+  // One compilation of the rules for the server's guards and the contexts' look-ahead, as gatewayParts.ts does.
+  const rules = compileRules(model);
   const endpoint = localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint, ...PATIENT_CLIENT, ...client });

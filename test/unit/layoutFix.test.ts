@@ -29,11 +29,13 @@ const OLD = [
 
 describe('layout fixes from the declaration', () => {
   it('derive for the default model exactly what its hand-written layout derives', () => {
-    for (const item of [...OLD, ...demoItems()]) expect(fixOf(item), JSON.stringify(item)).toEqual(defaultModelLayoutFix(item));
+    // The hand-written fix names the catalog by kind, the declared one carries its spec: compare what is written.
+    const written = (fix: any) => (fix === null ? null : { kind: fix.kind, set: fix.set, source: fix.source, seen: fix.seen, id: fix.id });
+    for (const item of [...OLD, ...demoItems()]) expect(written(fixOf(item)), JSON.stringify(item)).toEqual(written(defaultModelLayoutFix(item)));
   });
 
   it('enter a @catalog item by its declared field and kind, and a @byInstant item by its instant', () => {
-    expect(fixOf(OLD[1])).toMatchObject({ kind: 'enter-catalog', catalog: 'COURSE', id: 'c1', set: catalogKeys('COURSE', 'c1', 'Ålgebra'), source: 'title' });
+    expect(fixOf(OLD[1])).toMatchObject({ kind: 'enter-catalog', spec: { key: 'CATALOG#COURSE', sortKey: 'TITLE', shards: 8 }, id: 'c1', set: catalogKeys('COURSE', 'c1', 'Ålgebra'), source: 'title' });
     expect(fixOf(OLD[8])).toMatchObject({ kind: 'order-date', set: orderDateKeys('cu', 'o1', '2026-01-01T10:00:00.000Z'), source: 'placedAt' });
   });
 
