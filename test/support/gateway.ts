@@ -114,8 +114,6 @@ export async function testGateway({
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint, ...PATIENT_CLIENT, ...client });
   await ensureTable(dynamo.raw, tableName);
-  // One compilation of the rules for the server's guards and the contexts' look-ahead, as gatewayParts.ts does.
-  const rules = compileRules(model);
   const server = createServer({ production, authRules: auth?.rulesOn ?? false, rules, ...serverOptions, model });
   await server.start();
   const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, rules, pageReadBudget, plan };
