@@ -253,6 +253,7 @@ describe('security configuration', () => {
       throttleAttempts: 10,
       throttleBudgetMs: 5000,
       readPath: 'lean',
+      credentialsConfigured: false,
     });
   });
 
@@ -267,6 +268,7 @@ describe('security configuration', () => {
       throttleAttempts: 10,
       throttleBudgetMs: 5000,
       readPath: 'lean',
+      credentialsConfigured: false,
     });
   });
 
