@@ -304,6 +304,12 @@ export interface DynamoClientConfig {
    * request through the SDK's document client.
    */
   readPath?: 'lean' | 'sdk';
+  /**
+   * AWS credentials are configured (`AWS_ACCESS_KEY_ID`, `AWS_PROFILE`, web
+   * identity or container credentials): endpoints other than AWS sign with
+   * the SDK's chain too; without any, they get dummy credentials.
+   */
+  credentialsConfigured?: boolean;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -548,6 +554,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       throttleAttempts: intSetting(env, 'DYNAMODB_THROTTLE_ATTEMPTS', dynamoClient.throttleAttempts, 1, 30),
       throttleBudgetMs: intSetting(env, 'DYNAMODB_THROTTLE_BUDGET_MS', dynamoClient.throttleBudgetMs, 0, 120_000),
       readPath: choiceSetting(env, 'DYNAMODB_READ_PATH', ['lean', 'sdk'] as const, dynamoClient.readPath),
+      credentialsConfigured: ['AWS_ACCESS_KEY_ID', 'AWS_PROFILE', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI'].some((name) => Boolean(env[name])),
     },
     stream: {
       worker: boolSetting(env, 'STREAM_WORKER', !isAws(env.DYNAMODB_ENDPOINT)),

@@ -39,6 +39,8 @@ export interface ClientOptions {
   throttleBaseDelayMs?: number;
   /** `lean` (default): operations' reads skip the SDK's middleware stack (readPath.ts); `sdk`: everything through the SDK. */
   readPath?: 'lean' | 'sdk';
+  /** AWS credentials are configured: sign with the SDK's chain even for a non-AWS endpoint (else dummy credentials there). */
+  credentialsConfigured?: boolean;
 }
 
 export interface Dynamo {
@@ -83,7 +85,12 @@ function guardBody(body: IncomingMessage, idleMs: number) {
   body.once('close', () => clearTimeout(timer));
 }
 
-/** Real AWS endpoints sign with real credentials; anything else (DynamoDB Local, docker) gets dummy ones. */
+/**
+ * Real AWS endpoints sign with the SDK's chain; so does any other endpoint
+ * when credentials are configured (a DynamoDB-compatible service that checks
+ * them, tools sharing DynamoDB Local's per-key tables); dummy ones only when
+ * none are.
+ */
 const isAwsEndpoint = (endpoint: string) => /\.amazonaws\.com(\.cn)?$/.test(new URL(endpoint).hostname);
 
 export function createDynamo(options: ClientOptions = {}): Dynamo {
@@ -101,7 +108,7 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
     endpoint: options.endpoint,
     // DynamoDB Local verifies neither region nor signature; real AWS uses the SDK's chain.
     region: options.region ?? (local ? DEFAULTS.localRegion : undefined),
-    credentials: local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
+    credentials: local && !options.credentialsConfigured ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
     maxAttempts: options.maxAttempts ?? DEFAULTS.dynamoClient.maxAttempts,
     retryMode: options.retryMode ?? DEFAULTS.dynamoClient.retryMode,
     // Throttling has its own, larger budget than 5xx and timeouts (retryStrategy.ts).

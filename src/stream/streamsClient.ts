@@ -11,6 +11,8 @@ export interface StreamsClientOptions {
   region?: string;
   maxAttempts?: number;
   connectionTimeoutMs?: number;
+  /** AWS credentials are configured: the SDK's chain, even for a local endpoint. */
+  credentialsConfigured?: boolean;
   requestTimeoutMs?: number;
 }
 
@@ -22,7 +24,7 @@ export function createStreamsClient(options: StreamsClientOptions = {}): DynamoD
     // A DynamoDB endpoint URL serves the Streams API too (DynamoDB Local does); real AWS has its own.
     endpoint: local ? options.endpoint : undefined,
     region: options.region ?? (local ? 'us-east-1' : undefined),
-    credentials: local ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
+    credentials: local && !options.credentialsConfigured ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
     maxAttempts: options.maxAttempts ?? 3,
     requestHandler: new NodeHttpHandler({
       connectionTimeout: options.connectionTimeoutMs ?? 1000,

@@ -81,6 +81,7 @@ export function startStreamProcessing({
     region: config.region,
     maxAttempts: config.dynamoClient.maxAttempts,
     connectionTimeoutMs: config.dynamoClient.connectionTimeoutMs,
+    credentialsConfigured: config.dynamoClient.credentialsConfigured,
   });
   // Its own DynamoDB client: the processor's requests never mix with (or count into) the gateway's.
   const own = createDynamo({ endpoint, region: config.region, ...config.dynamoClient });

@@ -266,6 +266,7 @@ describe('security configuration', () => {
       throttleAttempts: 10,
       throttleBudgetMs: 5000,
       readPath: 'lean',
+      credentialsConfigured: false,
     });
   });
 
@@ -280,6 +281,7 @@ describe('security configuration', () => {
       throttleAttempts: 10,
       throttleBudgetMs: 5000,
       readPath: 'lean',
+      credentialsConfigured: false,
     });
   });
 

@@ -34,3 +34,19 @@ describe('seed client', () => {
     expect(options).toMatchObject({ endpoint: 'http://127.0.0.1:8000', maxAttempts: 5 });
   });
 });
+
+describe('credentials for an endpoint other than AWS', () => {
+  it('are the SDK chain when credentials are configured, dummy ones only when none are', async () => {
+    process.env.AWS_ACCESS_KEY_ID = 'AKIACONFIGURED';
+    process.env.AWS_SECRET_ACCESS_KEY = 'secret';
+    const configured = createDynamo(seedClientOptions(loadConfig({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000', AWS_ACCESS_KEY_ID: 'AKIACONFIGURED' })));
+    const none = createDynamo(seedClientOptions(loadConfig({ DYNAMODB_ENDPOINT: 'http://127.0.0.1:8000' })));
+    try {
+      expect((await configured.raw.config.credentials()).accessKeyId).toBe('AKIACONFIGURED');
+      expect((await none.raw.config.credentials()).accessKeyId).toBe('local');
+    } finally {
+      configured.raw.destroy();
+      none.raw.destroy();
+    }
+  });
+});
