@@ -19,7 +19,7 @@
  *
  * `refreshEdges(store, edges)` does the same for new edges (INSERT records):
  * an edge written from an entity read just before a rename can still carry
- * the old copy (on real DynamoDB the course side's GSI1 may not show it yet
+ * the old copy (on real DynamoDB the inverse side's GSI1 may not show it yet
  * to the rename's pass); its own record brings it up to date.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';

@@ -136,7 +136,7 @@ async function updateEntity(store: Store, key: ItemKey, what: string, change: Ch
  */
 async function updateAtomically(store: Store, key: ItemKey, what: string, change: Change, copy: Copy): Promise<Item | null> {
   const { atomicEdges } = optionsOf(store);
-  // Only one collection fits one read: a sharded course's copies always fan out.
+  // Only one collection fits one read: a sharded parent's copies always fan out.
   if (atomicEdges <= 0 || copy.edges.length !== 1) return null;
   return untilFresh(
     store,
