@@ -56,7 +56,7 @@ async function main() {
     const started = Date.now();
     await writeItems(dynamo.doc, config.tableName, items, { concurrency, onProgress: progressBar('seeding') });
     // The data set's counters count only its own entries; the table may hold others.
-    if (!created) console.error(`catalog counters recounted: ${JSON.stringify(await recountCatalogs(dynamo.doc, config.tableName))}`);
+    if (!created) console.error(`catalog counters recounted: ${JSON.stringify(await recountCatalogs(dynamo.doc, config.tableName, compilePlan(model)))}`);
     console.log(JSON.stringify({ table: config.tableName, model: model.source, items: items.length, ...counts, seconds: (Date.now() - started) / 1000 }));
   } finally {
     dynamo.raw.destroy();

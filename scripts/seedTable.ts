@@ -8,7 +8,8 @@ import type { Item } from '../src/dynamo/batchGet.js';
 import { BATCH_WRITE_MAX_ITEMS, batchPut } from '../src/dynamo/batchWrite.js';
 import { ConfigError, withoutEmbedded, type Config } from '../src/config.js';
 import { clientOptions, type ClientOptions } from '../src/dynamo/client.js';
-import { CATALOG_COUNT_ATTR, CATALOG_SHARDS, catalogCounterKey, catalogPartition, GSI2 } from '../src/dynamo/keys.js';
+import { CATALOG_COUNT_ATTR, catalogEntryPartition, catalogShardCounterKey, GSI2 } from '../src/dynamo/keys.js';
+import type { Plan } from '../src/plan/plan.js';
 
 /**
  * The client of the commands that write a table (seed, migrate, reshard):
@@ -32,11 +33,12 @@ export function seedClientOptions(config: Config): ClientOptions {
  * written over a table that already held entries (the demo data, an
  * earlier seed) must not leave the counters at the data set's own figures.
  */
-export async function recountCatalogs(doc: DynamoDBDocumentClient, tableName: string): Promise<Record<string, number>> {
+export async function recountCatalogs(doc: DynamoDBDocumentClient, tableName: string, plan: Plan): Promise<Record<string, number>> {
   const totals: Record<string, number> = {};
-  for (const kind of ['COURSE', 'STUDENT'] as const) {
-    totals[kind] = 0;
-    for (let shard = 0; shard < CATALOG_SHARDS; shard++) {
+  for (const field of plan.catalogs) {
+    const { spec } = plan.catalogOf(field.type)!;
+    totals[field.field] = 0;
+    for (let shard = 0; shard < spec.shards; shard++) {
       let count = 0;
       let start: Record<string, unknown> | undefined;
       do {
@@ -45,7 +47,7 @@ export async function recountCatalogs(doc: DynamoDBDocumentClient, tableName: st
             TableName: tableName,
             IndexName: GSI2,
             KeyConditionExpression: 'GSI2PK = :pk',
-            ExpressionAttributeValues: { ':pk': catalogPartition(kind, shard) },
+            ExpressionAttributeValues: { ':pk': catalogEntryPartition(spec, shard) },
             Select: 'COUNT',
             ExclusiveStartKey: start,
           }),
@@ -53,8 +55,8 @@ export async function recountCatalogs(doc: DynamoDBDocumentClient, tableName: st
         count += out.Count ?? 0;
         start = out.LastEvaluatedKey;
       } while (start);
-      await doc.send(new PutCommand({ TableName: tableName, Item: { ...catalogCounterKey(kind, shard), [CATALOG_COUNT_ATTR]: count } }));
-      totals[kind] += count;
+      await doc.send(new PutCommand({ TableName: tableName, Item: { ...catalogShardCounterKey(spec, shard), [CATALOG_COUNT_ATTR]: count } }));
+      totals[field.field] += count;
     }
   }
   return totals;

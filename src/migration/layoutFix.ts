@@ -25,7 +25,7 @@ type IndexKeys = { GSI1PK?: string; GSI1SK?: string };
 
 export type LayoutFix =
   /** Not in the catalog yet: add both keys and count it. */
-  | { kind: 'enter-catalog'; catalog: CatalogSpec; id: string; set: { GSI2PK: string; GSI2SK: string } & IndexKeys; source: string; seen: string }
+  | { kind: 'enter-catalog'; spec: CatalogSpec; id: string; set: { GSI2PK: string; GSI2SK: string } & IndexKeys; source: string; seen: string }
   /** In the catalog under a stale sort key (its text changed behind the gateway's back). */
   | { kind: 'resort-catalog'; set: { GSI2SK: string } & IndexKeys; source: string; seen: string }
   /** A @byInstant entry missing or stale (the summary's name for it since orders were the only such type). */
@@ -60,7 +60,7 @@ export function compileLayoutFix(plan: Plan): LayoutFixer {
       const text = item[source];
       if (typeof text === 'string' && text.trim() !== '' && item[DELETING_ATTR] === undefined) {
         const keys = catalogEntryKeys(catalog.spec, id, text);
-        if (typeof item.GSI2PK !== 'string') return { kind: 'enter-catalog', catalog: catalog.spec, id, set: { ...keys, ...index }, source, seen: text };
+        if (typeof item.GSI2PK !== 'string') return { kind: 'enter-catalog', spec: catalog.spec, id, set: { ...keys, ...index }, source, seen: text };
         if (item.GSI2SK !== keys.GSI2SK) return { kind: 'resort-catalog', set: { GSI2SK: keys.GSI2SK, ...index }, source, seen: text };
       }
     }

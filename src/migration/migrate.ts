@@ -247,7 +247,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     let actual = estimate;
     try {
       if (change.kind === 'enter-catalog') {
-        await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, change.catalog, change.id, 1)]);
+        await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, change.spec, change.id, 1)]);
       } else {
         const out = await doc.send(new UpdateCommand({ ...update, ReturnConsumedCapacity: 'TOTAL' }));
         actual = capacityUnits(out.ConsumedCapacity) || estimate;
@@ -286,8 +286,8 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     for (let attempt = 1; pending.length > 0; attempt++) {
       const counters = new Map<string, { spec: CatalogSpec; id: string; n: number }>();
       for (const { change } of pending) {
-        const key = `${change.catalog.key}#${catalogEntryShard(change.catalog, change.id)}`;
-        const counter = counters.get(key) ?? { spec: change.catalog, id: change.id, n: 0 };
+        const key = `${change.spec.key}#${catalogEntryShard(change.spec, change.id)}`;
+        const counter = counters.get(key) ?? { spec: change.spec, id: change.id, n: 0 };
         counter.n += 1;
         counters.set(key, counter);
       }
