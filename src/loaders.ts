@@ -31,7 +31,7 @@ import {
   type StartKey,
 } from './dynamo/collection.js';
 import { itemKeyString, type ItemKey } from './dynamo/keys.js';
-import { invariant } from './graphql/errors.js';
+import { invariant } from './errors.js';
 import type { ItemPlan } from './plan/itemPlan.js';
 import type { ItemRecord } from './plan/records.js';
 import { GSI1 } from './dynamo/keys.js';

@@ -23,7 +23,7 @@
  */
 import { defaultFieldResolver, Kind, type DocumentNode, type GraphQLFieldResolver } from 'graphql';
 import type { Context } from '../graphql/context.js';
-import { forbidden, invariant, unauthenticated } from '../graphql/errors.js';
+import { forbidden, invariant, unauthenticated } from '../errors.js';
 import type { Identity } from './identity.js';
 import type { Rule, RuleLookup } from './rules.js';
 import { refusedMutation } from './mutationCheck.js';

@@ -17,7 +17,7 @@
 import { HeaderMap } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import type { AuthConfig } from '../config.js';
-import { ErrorCode } from '../graphql/errors.js';
+import { ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { loadModel } from '../declaration/loadModel.js';
 import type { Model } from '../declaration/model.js';

@@ -30,7 +30,7 @@
  */
 import { Kind, type DocumentNode, type TypeNode } from 'graphql';
 import type { Access, ItemType, Model } from '../declaration/model.js';
-import { invariant } from '../graphql/errors.js';
+import { invariant } from '../errors.js';
 import { parentIdProperty } from '../plan/records.js';
 import type { Identity } from './identity.js';
 import { ownerClaims } from './ownerClaims.js';

@@ -2,7 +2,7 @@
  * Argument checks shared by resolvers. A caller's mistake becomes
  * `BAD_USER_INPUT` here, before any DynamoDB request.
  */
-import { badUserInput } from '../graphql/errors.js';
+import { badUserInput } from '../errors.js';
 
 export const MAX_ID_LENGTH = 128;
 export const MAX_PAGE_SIZE = 100;

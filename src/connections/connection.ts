@@ -28,7 +28,7 @@
  * verify, does not decode, or belongs to another connection is
  * BAD_USER_INPUT before any DynamoDB request.
  */
-import { badUserInput } from '../graphql/errors.js';
+import { badUserInput } from '../errors.js';
 import {
   keyAttributes,
   startKeyOf,

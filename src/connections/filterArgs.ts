@@ -5,7 +5,7 @@
  * runs these over the whole operation before execution, and the resolvers
  * again.
  */
-import { badUserInput } from '../graphql/errors.js';
+import { badUserInput } from '../errors.js';
 import { sortableInstant, sortableText, type CatalogKind } from '../dynamo/keys.js';
 import { MAX_TEXT_LENGTH } from '../writes/input.js';
 

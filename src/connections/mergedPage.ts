@@ -60,7 +60,7 @@
 import type { Item } from '../dynamo/batchGet.js';
 import { keyAttributes, type Collection, type RangeRead, type StartKey } from '../dynamo/collection.js';
 import type { ConnectionRecord } from '../plan/records.js';
-import { badUserInput, invariant } from '../graphql/errors.js';
+import { badUserInput, invariant } from '../errors.js';
 import type { CursorCodec } from './cursorSigning.js';
 import { readCursorPayload, type CursorReader } from './connection.js';
 import { validateConnectionArgs, type ConnectionArgs } from './args.js';

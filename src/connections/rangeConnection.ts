@@ -23,7 +23,7 @@
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import { responsePathAsArray } from 'graphql';
-import { badUserInput } from '../graphql/errors.js';
+import { badUserInput } from '../errors.js';
 import type { Context } from '../graphql/context.js';
 import type { Item } from '../dynamo/batchGet.js';
 import { readFilled, type FilledRead, type Filter } from '../dynamo/filledRange.js';

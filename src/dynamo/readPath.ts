@@ -34,7 +34,7 @@
  * - errors: DynamoDB's error answers become the SDK's own exception
  *   classes (`ProvisionedThroughputExceededException`, …) with the same
  *   `name`, `$fault` and `$metadata`, so error classification
- *   (graphql/errors.ts) cannot tell the paths apart.
+ *   (errors.ts, graphql/formatError.ts) cannot tell the paths apart.
  *
  * Counting is the same as on the SDK path (metrics.ts): one call per
  * `send` (the operation's in-flight cap, waves, consumed capacity), one

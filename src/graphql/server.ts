@@ -10,7 +10,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { jitGateway } from './jitExecutor.js';
 import { argumentCheckPlugin } from './plugins/argumentCheck.js';
 import type { Context } from './context.js';
-import { formatError } from './errors.js';
+import { formatError } from './formatError.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { operationLogPlugin } from './plugins/operationLog.js';
 import { buildResolvers } from '../resolvers/index.js';

@@ -55,7 +55,7 @@ import {
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { Context } from '../graphql/context.js';
-import { ErrorCode } from '../graphql/errors.js';
+import { ErrorCode } from '../errors.js';
 import { stableJson } from './stableJson.js';
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
 import type { Logger } from '../logger.js';

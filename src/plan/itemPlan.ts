@@ -9,7 +9,7 @@
 import type { Item } from '../dynamo/batchGet.js';
 import type { ItemKey } from '../dynamo/keys.js';
 import type { ItemType } from '../declaration/model.js';
-import { invariant } from '../graphql/errors.js';
+import { invariant } from '../errors.js';
 import { parentIdProperty, type ItemRecord } from './records.js';
 
 export interface ItemPlan {

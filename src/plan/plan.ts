@@ -8,7 +8,7 @@
  * (relationPlan.ts) per connection field of an item type, by `Owner.field`.
  */
 import type { CatalogField, GetField, Model, MutationField } from '../declaration/model.js';
-import { invariant } from '../graphql/errors.js';
+import { invariant } from '../errors.js';
 import { compileItemPlan, type ItemPlan, type RecordExtension } from './itemPlan.js';
 import { compileRelationPlan, type EdgeNodeExtension, type RelationPlan } from './relationPlan.js';
 import type { CatalogSpec } from '../dynamo/keys.js';

@@ -16,7 +16,7 @@ import type { Collection } from '../dynamo/collection.js';
 import type { Attribute, ItemType, Relation } from '../declaration/model.js';
 import type { MergedCollection } from '../connections/mergedPage.js';
 import type { RangeSource } from '../connections/rangeConnection.js';
-import { invariant } from '../graphql/errors.js';
+import { invariant } from '../errors.js';
 import type { ItemPlan } from './itemPlan.js';
 import type { ItemRecord } from './records.js';
 import { compileRangePlan, type RangePlan } from './rangePlan.js';

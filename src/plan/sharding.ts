@@ -40,7 +40,7 @@ import {
   type ItemKey,
 } from '../dynamo/keys.js';
 import type { MergedCollection } from '../connections/mergedPage.js';
-import { invariant } from '../graphql/errors.js';
+import { invariant } from '../errors.js';
 import type { RelationPlan } from './relationPlan.js';
 
 export const RESHARD_FROM_ATTR = 'reshardFrom';

@@ -17,7 +17,7 @@
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../graphql/context.js';
-import { badUserInput } from '../graphql/errors.js';
+import { badUserInput } from '../errors.js';
 import {
   CATALOG_COUNT_ATTR,
   catalogEntryPartitions,

@@ -16,7 +16,7 @@ import { readConnection } from '../connections/connection.js';
 import { complete, required } from './complete.js';
 import { readRangeConnection, type RangeSource } from '../connections/rangeConnection.js';
 import { countFilled } from '../dynamo/filledRange.js';
-import { badUserInput } from '../graphql/errors.js';
+import { badUserInput } from '../errors.js';
 import { selects, shardedConnection } from './shardedConnection.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { RelationPlan } from '../plan/relationPlan.js';

@@ -14,7 +14,7 @@
  */
 import type { Identity } from '../auth/identity.js';
 import { ADMIN, type Rule, type RuleLookup } from '../auth/rules.js';
-import { forbidden } from '../graphql/errors.js';
+import { forbidden } from '../errors.js';
 import type { DeclaredSubscription } from './declared.js';
 
 interface Check {

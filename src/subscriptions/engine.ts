@@ -39,7 +39,8 @@ import {
 import { getArgumentValues, getVariableValues } from 'graphql/execution/values.js';
 import type { Identity } from '../auth/identity.js';
 import { createContext, type Context, type Deps } from '../graphql/context.js';
-import { ErrorCode, formatError } from '../graphql/errors.js';
+import { ErrorCode } from '../errors.js';
+import { formatError } from '../graphql/formatError.js';
 import { checkArguments } from '../graphql/plugins/argumentCheck.js';
 import { DEFAULT_LIMITS, operationWeight, queryLimits, type QueryLimits } from '../graphql/plugins/queryLimits.js';
 import { cursorReader } from '../connections/connection.js';

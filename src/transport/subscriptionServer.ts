@@ -34,7 +34,7 @@ import { CloseCode, GRAPHQL_TRANSPORT_WS_PROTOCOL, makeServer, type ExecutionRes
 import { GraphQLError } from 'graphql';
 import type { SubscriptionConfig } from '../config.js';
 import type { Identity } from '../auth/identity.js';
-import { ErrorCode } from '../graphql/errors.js';
+import { ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Prepared, SubscribePayload, SubscriptionEngine } from '../subscriptions/engine.js';
 

@@ -28,7 +28,7 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import type { CatalogSpec, ItemKey } from '../dynamo/keys.js';
-import { notFound, unavailable } from '../graphql/errors.js';
+import { notFound, unavailable } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import { counterOrCheck, DELETING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';

@@ -12,7 +12,7 @@
  */
 import { CATALOG_COUNT_ATTR, catalogEntryShard, catalogShardCounterKey, type CatalogSpec } from '../dynamo/keys.js';
 import type { Item } from '../dynamo/batchGet.js';
-import { conflict } from '../graphql/errors.js';
+import { conflict } from '../errors.js';
 import { transact, TransactionCancelled, type TransactItem } from './transact.js';
 import type { Store } from './store.js';
 

@@ -29,7 +29,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
 import { readRange, type Collection } from '../dynamo/collection.js';
 import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant } from '../dynamo/keys.js';
-import { conflict, notFound } from '../graphql/errors.js';
+import { conflict, notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import type { ItemRecord } from '../plan/records.js';
 import { counterOrCheck } from './conditions.js';

@@ -2,7 +2,7 @@
  * Mutation input checks. A caller's mistake becomes BAD_USER_INPUT here,
  * before any DynamoDB request. Text is stored trimmed.
  */
-import { badUserInput } from '../graphql/errors.js';
+import { badUserInput } from '../errors.js';
 import { MAX_SHARDS } from '../dynamo/keys.js';
 
 export const MAX_TEXT_LENGTH = 200;

@@ -32,7 +32,7 @@
  * an item read as absent is read again consistently before NOT_FOUND.
  */
 import { batchGet, type Item } from '../dynamo/batchGet.js';
-import { conflict, notFound } from '../graphql/errors.js';
+import { conflict, notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import { isMoving, UNSHARDED } from '../plan/sharding.js';
 import { absent, conditionCheck, counterAfter, counterOrCheck, DELETING_ATTR, exists, unchanged, type Condition } from './conditions.js';

@@ -6,7 +6,7 @@
  * the last one the typed TRANSACTION_CONFLICT error is thrown (or `exhausted`
  * decides, for callers with a fallback).
  */
-import { transactionConflict } from '../graphql/errors.js';
+import { transactionConflict } from '../errors.js';
 import { optionsOf, type Store } from './store.js';
 
 /** What a round returns when what it read changed before its transaction: read again. */

@@ -21,7 +21,7 @@
  * reuse the token and are therefore idempotent).
  */
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
-import { transactionConflict, unavailable } from '../graphql/errors.js';
+import { transactionConflict, unavailable } from '../errors.js';
 import { backoff } from '../dynamo/backoff.js';
 import { optionsOf, type Store } from './store.js';
 

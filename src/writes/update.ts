@@ -39,7 +39,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import { catalogEntrySortKey, type ItemKey } from '../dynamo/keys.js';
-import { badUserInput, notFound } from '../graphql/errors.js';
+import { badUserInput, notFound } from '../errors.js';
 import type { ItemRecord } from '../plan/records.js';
 import { validateId } from '../connections/args.js';
 import { DELETING_ATTR, PROPAGATING_ATTR } from './conditions.js';

@@ -16,7 +16,7 @@ import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import type { CatalogSpec, ItemKey } from '../dynamo/keys.js';
 import type { Attribute, CatalogField } from '../declaration/model.js';
-import { invariant } from '../graphql/errors.js';
+import { invariant } from '../errors.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { Plan } from '../plan/plan.js';
 import type { RelationPlan } from '../plan/relationPlan.js';

@@ -4,7 +4,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { demoItems } from '../support/demoData.js';
-import { isUnavailableError } from '../../src/graphql/errors.js';
+import { isUnavailableError } from '../../src/errors.js';
 import { createContext } from '../../src/graphql/context.js';
 import { createDynamo, type ClientOptions } from '../../src/dynamo/client.js';
 import { freePort } from '../../src/dynamo/local.js';

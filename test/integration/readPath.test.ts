@@ -15,7 +15,7 @@ import { createDynamo, type Dynamo } from '../../src/dynamo/client.js';
 import { metricsClient, OperationMetrics } from '../../src/dynamo/metrics.js';
 import { ReadPath } from '../../src/dynamo/readPath.js';
 import { GatewayRetryStrategy } from '../../src/dynamo/retryStrategy.js';
-import { isUnavailableError } from '../../src/graphql/errors.js';
+import { isUnavailableError } from '../../src/errors.js';
 import { PATIENT_CLIENT, localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
 
 const strategy = () => new GatewayRetryStrategy({ maxAttempts: 3, mode: 'standard', throttleAttempts: 10, throttleBudgetMs: 5000, baseDelayMs: 1 });

@@ -35,7 +35,7 @@ import {
   type GraphQLSchema,
   type ValueNode,
 } from 'graphql';
-import { badUserInput } from '../errors.js';
+import { badUserInput } from '../../errors.js';
 import type { Context } from '../context.js';
 import { readCursorPayload, type CursorReader } from '../../connections/connection.js';
 import { validateConnectionArgs, validateId } from '../../connections/args.js';

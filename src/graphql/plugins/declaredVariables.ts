@@ -11,7 +11,7 @@
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type OperationDefinitionNode } from 'graphql';
-import { ErrorCode } from '../errors.js';
+import { ErrorCode } from '../../errors.js';
 
 /** Deepest nesting of lists and input objects a variable value may have (the schema needs 2). */
 export const MAX_VARIABLE_DEPTH = 10;

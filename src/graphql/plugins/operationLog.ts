@@ -23,7 +23,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { Kind, type DocumentNode, type GraphQLError, type GraphQLFormattedError, type OperationDefinitionNode } from 'graphql';
 import type { Context } from '../context.js';
-import { ErrorCode } from '../errors.js';
+import { ErrorCode } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import type { Identity } from '../../auth/identity.js';
 

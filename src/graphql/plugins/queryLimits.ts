@@ -60,7 +60,7 @@ import {
   type ArgumentNode,
   type ValueNode,
 } from 'graphql';
-import { ErrorCode } from '../errors.js';
+import { ErrorCode } from '../../errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../connections/args.js';
 import { DEFAULTS } from '../../config.js';
 import { CATALOG_SHARDS } from '../../dynamo/keys.js';

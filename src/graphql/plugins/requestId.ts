@@ -7,7 +7,7 @@
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Context } from '../context.js';
-import { ErrorCode } from '../errors.js';
+import { ErrorCode } from '../../errors.js';
 
 const TRACEABLE = new Set<unknown>([ErrorCode.INTERNAL_SERVER_ERROR, ErrorCode.UNAVAILABLE]);
 

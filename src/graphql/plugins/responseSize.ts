@@ -41,7 +41,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from 'graphql';
-import { ErrorCode } from '../errors.js';
+import { ErrorCode } from '../../errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../connections/args.js';
 
 /** Shorter than any cursor connections/connection.ts issues (payload, key id and a 43-character MAC). */

@@ -7,7 +7,7 @@
  */
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError } from 'graphql';
-import { ErrorCode } from '../errors.js';
+import { ErrorCode } from '../../errors.js';
 
 export const subscriptionsOverHttpPlugin: ApolloServerPlugin = {
   async requestDidStart() {

@@ -17,7 +17,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Context } from '../context.js';
-import { ErrorCode } from '../errors.js';
+import { ErrorCode } from '../../errors.js';
 import { loggedOperationName } from './operationLog.js';
 import type { Outcome, Telemetry } from '../../telemetry/telemetry.js';
 
