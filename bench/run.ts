@@ -31,7 +31,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import autocannon, { type Result as LoadResult } from 'autocannon';
@@ -44,6 +44,7 @@ import { buildDataset, type Dataset, type DatasetShape } from '../scripts/datase
 import { progressBar, writeItems } from '../scripts/seedTable.js';
 import { bundle } from '../scripts/bundle.js';
 import { CASES, SHAPE, type Mode, MODES, type OperationSpec } from './cases.js';
+import { WRITE_DOCS_OPTION, writeDocument, writeResult, wrote } from './output.js';
 
 
 
@@ -298,6 +299,7 @@ async function main() {
       runner: { type: 'string', default: 'bundle' },
       prewarm: { type: 'string', default: '1' },
       'direct-reads': { type: 'string', default: 'sdk' },
+      ...WRITE_DOCS_OPTION,
     },
   });
   const directReads = values['direct-reads']!;
@@ -395,12 +397,11 @@ async function main() {
     const below = results.filter((r) => r.minimum !== undefined && r.results.gateway!.metrics.requests !== r.minimum);
     if (below.length) console.log(`\nNOT at the minimum: ${below.map((r) => r.name).join('; ')}`);
     if (failed.length) console.log(`\nFAILED (not in the table): ${failed.join('; ')}`);
-    if (!values.only) {
-      const missing = failed.length ? `\nFailed, not in the table: ${failed.join('; ')}\n` : '';
-      writeFileSync('bench/results.md', `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${table}\n${missing}`);
-    }
-    mkdirSync('bench/results', { recursive: true });
-    writeFileSync('bench/results/latest.json', JSON.stringify({ machine: machine(), meta, results }, null, 2));
+    const missing = failed.length ? `\nFailed, not in the table: ${failed.join('; ')}\n` : '';
+    // The tracked copy only for a full run asked for with --write-docs (a partial run would replace the table with a part of it).
+    const written = writeDocument('bench/results.md', `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${table}\n${missing}`, values['write-docs']! && !values.only);
+    written.push(writeResult('latest.json', JSON.stringify({ machine: machine(), meta, results }, null, 2)));
+    console.error(wrote(written));
     console.error(`bench finished in ${fmt((Date.now() - started) / 1000)} s`);
   } finally {
     await Promise.all(servers.map(stopServer));
