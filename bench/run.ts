@@ -45,7 +45,8 @@
  * dist/bench/latest.json (untracked); `--write-docs` also rewrites
  * bench/results.md (the copy docs/performance.md cites) after a full run.
  * `BENCH_CPU_PROF=<dir>` runs the servers with `--cpu-prof` into
- * `<dir>/<server>`; `BENCH_NODE_FLAGS` sets their Node flags.
+ * `<dir>/<server>` (`--keep-baseline` leaves the baseline's worktree, so
+ * bench/profile.ts can map its profile); `BENCH_NODE_FLAGS` sets their Node flags.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -519,6 +520,7 @@ async function main() {
       baseline: { type: 'string' },
       servers: { type: 'string' },
       startup: { type: 'string' },
+      'keep-baseline': { type: 'boolean', default: false },
       ...WRITE_DOCS_OPTION,
     },
   });
@@ -679,7 +681,9 @@ async function main() {
   } finally {
     await Promise.all(servers.map(stopServer));
     await local.stop();
-    await baseline?.cleanup();
+    // Kept on request, e.g. so bench/profile.ts can map a BENCH_CPU_PROF profile through the baseline's source maps.
+    if (baseline && values['keep-baseline']) console.error(`baseline worktree kept: ${baseline.dir} (git worktree remove --force ${baseline.dir})`);
+    else await baseline?.cleanup();
   }
 }
 
