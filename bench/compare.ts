@@ -8,9 +8,19 @@ import { isDeepStrictEqual } from 'node:util';
 import type { MetricsSummary } from '../src/dynamo/metrics.js';
 
 export function median(values: number[]): number {
+  if (values.length === 0) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/**
+ * after[i] ÷ before[i] for the rounds where both have a figure (a run on an overloaded
+ * machine can complete no operation); none when fewer than half the rounds have one.
+ */
+export function pairedRatios(after: number[], before: number[]): number[] {
+  const ratios = after.map((x, i) => x / before[i]!).filter((r) => Number.isFinite(r) && r > 0);
+  return ratios.length * 2 >= after.length && ratios.length > 0 ? ratios : [];
 }
 
 /** Same requests: the total and the count per DynamoDB operation. */

@@ -4,7 +4,7 @@
  * requests and gave the same answer, and its CPU ratio is at most 1 + limit.
  */
 import { describe, expect, it } from 'vitest';
-import { median, sameRequests, verdict } from '../../bench/compare.js';
+import { median, pairedRatios, sameRequests, verdict } from '../../bench/compare.js';
 import type { MetricsSummary } from '../../src/dynamo/metrics.js';
 
 const metrics = (byOperation: Record<string, number>): MetricsSummary =>
@@ -34,6 +34,12 @@ describe('bench verdicts', () => {
     expect(sameRequests(metrics({ Query: 1, GetItem: 1 }), metrics({ GetItem: 1, Query: 1 }))).toBe(true);
     expect(sameRequests(metrics({ Query: 2 }), metrics({ Query: 1, GetItem: 1 }))).toBe(false);
     expect(sameRequests(metrics({ Query: 11, BatchGetItem: 1 }), metrics({ Query: 11, BatchGetItem: 2 }))).toBe(false);
+  });
+
+  it('pair the rounds that have figures on both sides, and give none when most lack them', () => {
+    expect(pairedRatios([2, 3, NaN, 4], [1, 3, 2, 2])).toEqual([2, 1, 2]);
+    expect(pairedRatios([NaN, NaN, NaN, 4], [1, 1, 1, 2])).toEqual([]);
+    expect(median(pairedRatios([NaN], [1]))).toBeNaN();
   });
 
   it('take the median of the rounds', () => {
