@@ -1,17 +1,21 @@
 /**
  * Cursors already in clients' hands keep working: the fixtures
  * (test/fixtures/cursors-v2.json) were issued by the gateway's code before
- * its connections shared one cursor codec, under a fixed secret. Each must
- * decode to the same position today, be issued again byte for byte from
- * that position, and each refused one must be refused with the same message.
+ * its connections shared one cursor codec and one engine (three engines,
+ * each with its own cursor code), under a fixed secret. Each must decode to
+ * the same position today, be issued again byte for byte from that
+ * position, and each refused one must be refused with the same message.
+ * A filled range's fixture holds its position as the bare sort key the old
+ * code returned.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Collection } from '../../src/dynamo/collection.js';
 import { createCursorCodec } from '../../src/connections/cursorSigning.js';
-import { cursorReader, decodeCursor, encodeCursor } from '../../src/connections/connection.js';
-import { decodeRangeCursor, encodeRangeCursor, type RangeSource } from '../../src/connections/rangeConnection.js';
-import { decodeMergedCursor, encodeMergedCursor, type MergedCollection } from '../../src/connections/mergedPage.js';
+import { cursorReader } from '../../src/connections/cursor.js';
+import { cursorOf, cursorPosition, type Source } from '../../src/connections/engine.js';
+import { singleCollection } from '../../src/connections/singleCollection.js';
+import { filledRange } from '../../src/connections/filledRange.js';
+import { mergedShards } from '../../src/connections/mergedShards.js';
 
 interface Fixture {
   name: string;
@@ -36,19 +40,21 @@ const fixtures = JSON.parse(readFileSync(new URL('../fixtures/cursors-v2.json', 
 };
 const reader = () => cursorReader(createCursorCodec({ current: fixtures.secret }));
 
+// Every source of the engine, by the fixture's kind.
+const sources = { collection: singleCollection, range: filledRange, shards: mergedShards } as unknown as Record<
+  Fixture['kind'],
+  Source<Record<string, unknown>, never, never>
+>;
+
+/** The position a fixture's cursor decodes to, in the fixture's form. */
 function decode(f: Fixture, argumentName: string): unknown {
-  const cursors = reader();
-  if (f.kind === 'collection') return decodeCursor(cursors, f.target as unknown as Collection, f.cursor, argumentName);
-  if (f.kind === 'range') return decodeRangeCursor(cursors, f.target as unknown as RangeSource, f.cursor, argumentName);
-  return decodeMergedCursor(cursors, f.target as unknown as MergedCollection, f.cursor, argumentName);
+  const position = cursorPosition(sources[f.kind], f.target, reader(), f.cursor, argumentName);
+  return f.kind === 'range' ? position[f.target.skAttr as string] : position;
 }
 
-function encode(f: Issued): string {
-  const cursors = reader();
-  if (f.kind === 'collection') return encodeCursor(cursors, f.target as unknown as Collection, f.decoded as Record<string, string>);
-  if (f.kind === 'range') return encodeRangeCursor(cursors, f.target as unknown as RangeSource, f.decoded as string);
-  return encodeMergedCursor(cursors, f.target as unknown as MergedCollection, f.decoded as Record<string, string>);
-}
+/** The position a fixture holds, as the engine's positions are. */
+const positionOf = (f: Issued): Record<string, string> =>
+  f.kind === 'range' ? { [f.target.skAttr as string]: f.decoded as string } : (f.decoded as Record<string, string>);
 
 describe('cursors issued before the connections shared one codec', () => {
   it('covers every connection kind: single collections, filled ranges, merged shards and catalogs', () => {
@@ -64,7 +70,7 @@ describe('cursors issued before the connections shared one codec', () => {
   it.each(fixtures.issued.filter((f) => !f.name.includes('plain unsharded')).map((f) => [f.name, f] as const))(
     'issues the same cursor string again for %s',
     (_, f) => {
-      expect(encode(f)).toBe(f.cursor);
+      expect(cursorOf(sources[f.kind], f.target, reader(), positionOf(f))).toBe(f.cursor);
     },
   );
 
