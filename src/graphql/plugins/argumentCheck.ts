@@ -35,7 +35,6 @@ import {
   type GraphQLSchema,
   type ValueNode,
 } from 'graphql';
-import { badUserInput } from '../../errors.js';
 import type { Context } from '../context.js';
 import { cursorRefusal, readCursor, type CursorReader } from '../../connections/cursor.js';
 import { validateConnectionArgs, validateId } from '../../connections/args.js';
