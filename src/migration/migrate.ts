@@ -1,6 +1,9 @@
 /**
  * runMigration(): brings every item of a table to the layout the model
- * declares (layoutFix.ts says what changes), with a parallel Scan.
+ * declares, with a parallel Scan: layoutFix.ts says what an item derives
+ * from itself (index keys, catalog entries), relationFix.ts what it
+ * derives from other items (copies and the shard-count copy on edges,
+ * counters), applied per page after the page's layout fixes.
  *
  * - Parallel: `segments` workers, one Scan segment each (TotalSegments).
  * - Resumable: after each scanned page is fully written, the segment's
