@@ -146,7 +146,7 @@ export type CustomerOrdersArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
   placedAfter?: InputMaybe<Scalars['DateTime']['input']>;
   placedBefore?: InputMaybe<Scalars['DateTime']['input']>;
-  status?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<OrderStatus>;
 };
 
 /** The caller's own items: one field per kind of item a token can name its owner of. */
@@ -320,7 +320,8 @@ export type Order = Node & {
   globalId: Scalars['ID']['output'];
   id: Scalars['ID']['output'];
   placedAt: Scalars['DateTime']['output'];
-  status?: Maybe<Scalars['String']['output']>;
+  /** null when the order has none, or when the table holds a status that is not an OrderStatus value (another program wrote it). */
+  status?: Maybe<OrderStatus>;
   total: Scalars['Float']['output'];
 };
 
@@ -344,6 +345,15 @@ export type OrderEdge = {
   cursor: Scalars['String']['output'];
   node: Order;
 };
+
+/** Where an order stands. Stored as the value's name in the item's status attribute. */
+export enum OrderStatus {
+  Cancelled = 'CANCELLED',
+  Delivered = 'DELIVERED',
+  Paid = 'PAID',
+  Placed = 'PLACED',
+  Shipped = 'SHIPPED'
+}
 
 /** Relay PageInfo. hasNextPage/hasPreviousPage are exact: never true when that page would be empty. */
 export type PageInfo = {
@@ -378,7 +388,7 @@ export type PartEdge = {
 
 export type PlaceOrderInput = {
   id?: InputMaybe<Scalars['ID']['input']>;
-  status?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<OrderStatus>;
   total: Scalars['Float']['input'];
 };
 
@@ -567,7 +577,7 @@ export type UpdateCustomerInput = {
 };
 
 export type UpdateOrderInput = {
-  status?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<OrderStatus>;
   total?: InputMaybe<Scalars['Float']['input']>;
 };
 
@@ -696,6 +706,7 @@ export type ResolversTypes = {
   OrderChange: ResolverTypeWrapper<Omit<OrderChange, 'order'> & { order?: Maybe<ResolversTypes['Order']> }>;
   OrderConnection: ResolverTypeWrapper<ConnectionRecord>;
   OrderEdge: ResolverTypeWrapper<EdgeRecord>;
+  OrderStatus: OrderStatus;
   PageInfo: ResolverTypeWrapper<PageInfoRecord>;
   Part: ResolverTypeWrapper<ItemRecord>;
   PartConnection: ResolverTypeWrapper<ConnectionRecord>;
@@ -1005,7 +1016,7 @@ export type OrderResolvers<ContextType = Context, ParentType extends ResolversPa
   globalId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   placedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
-  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['OrderStatus']>, ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };

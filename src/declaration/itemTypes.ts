@@ -5,7 +5,7 @@
  * Relations are read in the next phase (relations.ts), so `relations` is
  * left empty here.
  */
-import { isInterfaceType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { isEnumType, isInterfaceType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { Access, Attribute, ItemType, ScalarKind } from './model.js';
 import type { Problems } from './problems.js';
 import { parseTemplate, TemplateError, type KeyTemplate } from './template.js';
@@ -27,6 +27,10 @@ function template(source: string, where: string, problems: Problems, node: unkno
     throw error;
   }
 }
+
+/** `{ values }` of an enum type (what a stored text must be to be read), else nothing. */
+export const enumValues = (named: GraphQLNamedType): { values?: readonly string[] } =>
+  isEnumType(named) ? { values: named.getValues().map((v) => v.name) } : {};
 
 export function scalarKind(typeName: string, isEnumType: boolean): ScalarKind | null {
   if (isEnumType) return 'enum';
@@ -161,7 +165,7 @@ function readItemType(
       problems.add(at, `a stored field must be a built-in scalar, DateTime or an enum${list ? ', not a list' : ''}`, field.astNode);
       continue;
     }
-    attributes.push({ name: field.name, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt') });
+    attributes.push({ name: field.name, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt'), ...enumValues(named) });
   }
 
   // Placeholders name id or the parent field.

@@ -22,6 +22,8 @@ export interface Attribute {
   required: boolean;
   /** @createdAt: set when the item or edge is first written. */
   createdAt: boolean;
+  /** An enum's values: a stored text that is none of them reads as absent (docs/model.md). */
+  values?: readonly string[];
 }
 
 export interface ItemType {

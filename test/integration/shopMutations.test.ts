@@ -48,14 +48,14 @@ describe('updates', () => {
   });
 
   it('updateOrder finds the order by its id alone (one GSI1 Query) and updates it (one UpdateItem), keys untouched', async () => {
-    const { result, requests } = await gw.counted(`mutation { updateOrder(id: "o1a", input: { status: "PAID", total: 12.5 }) { id total status placedAt customer { id } } }`);
+    const { result, requests } = await gw.counted(`mutation { updateOrder(id: "o1a", input: { status: PAID, total: 12.5 }) { id total status placedAt customer { id } } }`);
     expect(result.errors).toBeUndefined();
     expect(result.data.updateOrder).toEqual({ id: 'o1a', total: 12.5, status: 'PAID', placedAt: '2026-03-01T00:00:00.000Z', customer: { id: 'c1' } });
     expect(requests.byOperation).toEqual({ Query: 1, UpdateItem: 1 });
     expect(await gw.get('CUSTOMER#c1', 'ORDER#o1a')).toEqual({
       ...orderItem({ customerId: 'c1', id: 'o1a', placedAt: '2026-03-01T00:00:00.000Z', total: 12.5, status: 'PAID' }),
     });
-    const filtered = await gw.run(`{ customer(id: "c1") { orders(status: "PAID", placedAfter: "2026-01-01T00:00:00Z") { edges { node { id } } } } }`);
+    const filtered = await gw.run(`{ customer(id: "c1") { orders(status: PAID, placedAfter: "2026-01-01T00:00:00Z") { edges { node { id } } } } }`);
     expect(filtered.data.customer.orders.edges).toEqual([{ node: { id: 'o1a' } }]);
   });
 
@@ -78,6 +78,48 @@ describe('updates', () => {
     await failsLeavingTableAsItWas(gw, `mutation { updateOrder(id: "o1a", input: { total: -1 }) { id } }`, {}, 'BAD_USER_INPUT');
     await failsLeavingTableAsItWas(gw, `mutation { updatePart(productId: "p1", id: "seal", input: { quantity: null }) { id } }`, {}, 'BAD_USER_INPUT');
     await failsLeavingTableAsItWas(gw, `mutation { updatePart(productId: "a#b", id: "seal", input: { quantity: 1 }) { id } }`, {}, 'BAD_USER_INPUT');
+  });
+});
+
+describe('order status, an enum', () => {
+  beforeAll(() =>
+    gw.put([
+      customerItem({ id: 'cs', name: 'Statuses', orderCount: 3 }),
+      orderItem({ customerId: 'cs', id: 'os1', placedAt: '2026-04-01T00:00:00.000Z', total: 1, status: 'DELIVERED' }),
+      orderItem({ customerId: 'cs', id: 'os2', placedAt: '2026-04-02T00:00:00.000Z', total: 2, status: 'on hold' }),
+      orderItem({ customerId: 'cs', id: 'os3', placedAt: '2026-04-03T00:00:00.000Z', total: 3 }),
+    ]),
+  );
+
+  it('reads the stored values that are OrderStatus values, and null (no error) for one another program wrote outside it', async () => {
+    const result = await gw.run(`{ customer(id: "cs") { orders { edges { node { id status total } } } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(result.data.customer.orders.edges.map((e: any) => e.node)).toEqual([
+      { id: 'os1', status: 'DELIVERED', total: 1 },
+      { id: 'os2', status: null, total: 2 },
+      { id: 'os3', status: null, total: 3 },
+    ]);
+    expect((await gw.get('CUSTOMER#cs', 'ORDER#os2'))?.status).toBe('on hold'); // left as it is in the table
+  });
+
+  it('filters by an enum value, also from a variable of type OrderStatus', async () => {
+    const result = await gw.run(`query($s: OrderStatus) { customer(id: "cs") { orders(status: $s) { totalCount edges { node { id } } } } }`, { s: 'DELIVERED' });
+    expect(result.errors).toBeUndefined();
+    expect(result.data.customer.orders).toEqual({ totalCount: 1, edges: [{ node: { id: 'os1' } }] });
+  });
+
+  it('stores the value\'s name, and refuses one that is none (variables too) before any DynamoDB request', async () => {
+    const placed = await gw.run(`mutation { placeOrder(customerId: "cs", input: { id: "os4", total: 4, status: CANCELLED }) { status } }`);
+    expect(placed).toEqual({ data: { placeOrder: { status: 'CANCELLED' } } });
+    expect((await gw.get('CUSTOMER#cs', 'ORDER#os4'))?.status).toBe('CANCELLED');
+    for (const [query, variables] of [
+      ['mutation { placeOrder(customerId: "cs", input: { total: 1, status: LOST }) { id } }', undefined],
+      ['mutation($s: OrderStatus) { updateOrder(id: "os4", input: { status: $s }) { id } }', { s: 'LOST' }],
+    ] as const) {
+      const { result, requests } = await gw.counted(query, variables);
+      expect(codes(result)).toEqual([variables ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED']);
+      expect(requests.requests).toBe(0);
+    }
   });
 });
 
@@ -192,7 +234,7 @@ describe('who may run them', () => {
   });
 
   it.each([
-    ['updateOrder', `mutation { updateOrder(id: "o3a", input: { status: "CANCELLED" }) { id } }`],
+    ['updateOrder', `mutation { updateOrder(id: "o3a", input: { status: CANCELLED }) { id } }`],
     ['deleteOrder', `mutation { deleteOrder(id: "o3a") }`],
     ['deleteCustomer', `mutation { deleteCustomer(id: "c3") }`],
     ['updateProduct', `mutation { updateProduct(id: "p3", input: { name: "X" }) { id } }`],
@@ -206,7 +248,7 @@ describe('who may run them', () => {
   });
 
   it('lets an admin run them', async () => {
-    const result = await guarded.run(`mutation { updateOrder(id: "o3a", input: { status: "SHIPPED" }) { status } }`, undefined, tokens.admin);
+    const result = await guarded.run(`mutation { updateOrder(id: "o3a", input: { status: SHIPPED }) { status } }`, undefined, tokens.admin);
     expect(result).toEqual({ data: { updateOrder: { status: 'SHIPPED' } } });
   });
 });
