@@ -8,7 +8,7 @@ import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
 import type { Attribute, ChildrenRelation, CopyField, EdgesRelation, ItemType, Relation } from './model.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
-import { scalarKind } from './itemTypes.js';
+import { enumValues, scalarKind } from './itemTypes.js';
 import { readAccess } from './access.js';
 
 const PAGE_ARGUMENTS = ['first', 'after', 'last', 'before'];
@@ -129,7 +129,7 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
       problems.add(`${shape.edge.name}.${f.name}`, 'an edge field is an attribute of the edge item: a built-in scalar, DateTime or enum', f.astNode);
       continue;
     }
-    edgeAttributes.push({ name: f.name, kind, required: unwrap(f.type).nonNull, createdAt: directivesOn(f).includes('createdAt') });
+    edgeAttributes.push({ name: f.name, kind, required: unwrap(f.type).nonNull, createdAt: directivesOn(f).includes('createdAt'), ...enumValues(named) });
   }
   const shardedArgs = directiveArgs(schema, 'sharded', field);
   if (shardedArgs && inverse === null) problems.add(`${at} @sharded`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);

@@ -47,6 +47,11 @@ function attributeReader(a: Attribute): (item: Item) => unknown {
   // A required edge text missing on a foreign edge reads as '' (as the first-round layout did).
   if (a.kind === 'Int' || a.kind === 'Float') return (item) => (typeof item[a.name] === 'number' ? item[a.name] : a.required ? 0 : null);
   if (a.kind === 'Boolean') return (item) => (typeof item[a.name] === 'boolean' ? item[a.name] : a.required ? false : null);
+  if (a.values !== undefined) {
+    // A text that is none of the enum's values reads as absent (a required one has no stand-in: null, and the field's error).
+    const values = new Set(a.values);
+    return (item) => (typeof item[a.name] === 'string' && values.has(item[a.name] as string) ? item[a.name] : null);
+  }
   return (item) => (typeof item[a.name] === 'string' ? item[a.name] : a.required ? '' : null);
 }
 
