@@ -12,7 +12,7 @@
  * - singleCollection.ts: one item collection (a partition and a sort-key
  *   prefix, on the table or an index), read with the request's loaders.
  * - filledRange.ts: a sort-key range of an index partition with a filter
- *   (a RangeSource, dynamo/filledRange.ts), read in filled pages under a
+ *   (a RangeSource, plan/sources.ts), read in filled pages under a
  *   read budget (@range / @where).
  * - mergedShards.ts: N partitions of one index read in one wave and merged
  *   (write-sharded edges, @catalog lists).
