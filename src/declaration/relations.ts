@@ -92,6 +92,10 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     if (node.parent?.type !== item.name) {
       problems.add(`${at} @children`, `${node.name} has no @parent field of type ${item.name}: its items do not live in ${item.name}'s partition`, field.astNode);
     }
+    if (!item.pk.placeholders.includes('id') || item.parent) {
+      // The children's partition is the owner's PK filled with its id alone: a child's PK is its parent's.
+      problems.add(`${at} @children`, `children live in ${item.name}'s partition, so its pk must hold {id} and ${item.name} cannot be a child type`, field.astNode);
+    }
     for (const d of ['sharded'] as const) if (used.includes(d)) problems.add(`${at} @${d}`, 'belongs on the inverse side of @edges', field.astNode);
     const relation: ChildrenRelation = { ...base, kind: 'children', counter: strOrNull(args.counter), range: readRange(schema, field, at, node, problems) };
     checkExtraArguments(relation, field, problems);

@@ -299,11 +299,12 @@ export async function countCollection(
   doc: DynamoDBDocumentClient,
   tableName: string,
   collection: Collection,
+  consistent = false,
 ): Promise<number> {
   let count = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await query(doc, tableName, collection, { count: true, startKey });
+    const out = await query(doc, tableName, collection, { count: true, startKey, consistent });
     count += out.Count ?? 0;
     startKey = out.LastEvaluatedKey;
   } while (startKey);

@@ -113,6 +113,23 @@ describe('the model declaration', () => {
     expect(problemsOf(sdl)).toContainEqual(expect.stringContaining('overlaps'));
   });
 
+  it('refuses @children and @edges on a child type, whose items share their parent\'s partition', () => {
+    const sdl = VALID.replace(
+      'type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true) { id: ID! year: Int! team: Team! @parent }',
+      `type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true) { id: ID! year: Int! team: Team! @parent
+        games(first: Int, after: String, last: Int, before: String): GameConnection! @children
+        fans(first: Int, after: String, last: Int, before: String): SeasonFanConnection! @edges }
+      type Game @item(pk: "TEAM#{season}", sk: "GAME#{id}") { id: ID! season: Season! @parent }
+      type GameConnection { edges: [GameEdge!]! pageInfo: PageInfo! totalCount: Int! }
+      type GameEdge { cursor: String! node: Game! }
+      type SeasonFanConnection { edges: [SeasonFanEdge!]! pageInfo: PageInfo! totalCount: Int! }
+      type SeasonFanEdge { cursor: String! node: Player! }`,
+    );
+    const problems = problemsOf(sdl);
+    expect(problems.some((p) => p.includes("Season.games @children: children live in Season's partition, so its pk must hold {id} and Season cannot be a child type"))).toBe(true);
+    expect(problems.some((p) => p.includes("Season.fans @edges: edges live in Season's partition, so its pk must hold {id} and Season cannot be a child type"))).toBe(true);
+  });
+
   it('refuses a connection field that no directive binds', () => {
     expect(problemsOf(VALID.replace('@children(counter: "seasonCount")', ''))).toEqual([
       expect.stringContaining('Team.seasons: no directive binds this connection field'),
