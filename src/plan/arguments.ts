@@ -3,8 +3,8 @@
  * connection parent and mutation), search prefixes, date ranges and
  * equality filters. A caller's mistake is BAD_USER_INPUT here, before any
  * DynamoDB request. They live with the plan, below the connections and the
- * writes that both call them (connections/args.ts and filterArgs.ts
- * re-export them).
+ * writes that both call them (connections/args.ts re-exports the id
+ * check).
  */
 import { badUserInput } from '../errors.js';
 import { sortableInstant, sortableText, type CatalogKind } from '../dynamo/keys.js';
