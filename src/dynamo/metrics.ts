@@ -99,6 +99,8 @@ export class OperationMetrics {
   /** Set only while telemetry traces this operation (not even initialised otherwise). */
   declare calls?: CallObserver;
   requests = 0;
+  /** First attempts: the calls sent (a call's retries are more requests, not more calls). */
+  private firstAttempts = 0;
   readonly byOperation: Record<string, number> = {};
   /** Capacity units consumed (reads and writes, tables and indexes). */
   consumedCapacity = 0;
@@ -109,7 +111,10 @@ export class OperationMetrics {
   private slotsTaken = 0;
   private readonly waiting: (() => void)[] = [];
 
-  /** A lower cap for this operation alone (a query's, from the length of its text: plugins/requestBudget.ts). */
+  /**
+   * A lower cap for this operation alone (a query's, from the length of its text: plugins/requestBudget.ts),
+   * on its calls: what the query asks for, not the retries DynamoDB's throttling adds.
+   */
   private budget: { limit: number; why: string } | undefined;
   constructor(readonly limits?: RequestLimits) {}
 
@@ -141,8 +146,11 @@ export class OperationMetrics {
   }
 
   /** Counts one request (attempt); throws DynamoRequestLimitError instead once the operation's cap is reached. */
-  record(operation: string): void {
-    if (this.budget && this.requests >= this.budget.limit) throw new DynamoRequestLimitError(this.budget.limit, this.budget.why);
+  record(operation: string, retry = false): void {
+    if (!retry) {
+      if (this.budget && this.firstAttempts >= this.budget.limit) throw new DynamoRequestLimitError(this.budget.limit, this.budget.why);
+      this.firstAttempts += 1;
+    }
     if (this.limits && this.requests >= this.limits.maxRequests) throw new DynamoRequestLimitError(this.limits.maxRequests);
     this.requests += 1;
     this.byOperation[operation] = (this.byOperation[operation] ?? 0) + 1;
@@ -310,7 +318,9 @@ export function instrumentClient(client: DynamoDBClient): void {
     (next, context) => async (args) => {
       const operation = operationOf(context);
       const metrics = (args as Tagged)[TAG];
-      metrics?.record(operation); // throws past the operation's request cap: nothing is sent
+      // The retry middleware (before this step) numbers each attempt in this header.
+      const attempt = (args.request as { headers?: Record<string, string> } | undefined)?.headers?.['amz-sdk-request'];
+      metrics?.record(operation, attempt !== undefined && !attempt.startsWith('attempt=1;')); // throws past the operation's request cap: nothing is sent
       const trace = (args as Traced)[TRACE];
       if (!trace) return next(args);
       return next(args).catch((error: unknown) => {

@@ -416,7 +416,7 @@ export class ReadPath {
     for (;;) {
       attempt += 1;
       try {
-        metrics?.record(operation); // past the operation's request cap this throws: nothing is sent
+        metrics?.record(operation, attempt > 1); // past the operation's request cap this throws: nothing is sent
         for (const hook of this.hooks) await hook({ operation, attempt, input });
         const output = await this.attempt(operation, body);
         this.retryStrategy.recordSuccess(token);

@@ -22,7 +22,7 @@ describe('bombs refused before any DynamoDB request', () => {
     const renames = Array.from({ length: 30 }, (_, i) => `r${i}: updateCourse(id: "A", input: { title: "T${i}" }) { id }`).join(' ');
     const { result, requests } = await gw.counted(`mutation { ${renames} }`);
     expect(codes(result)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
-    expect(result.errors![0].message).toMatch(/^At most 1 of updateStudent, updateCourse, deleteStudent, deleteCourse per operation/);
+    expect(result.errors![0].message).toMatch(/^At most 1 of updateStudent, updateCourse, deleteStudent, deleteCourse(, \w+)* per operation/);
     expect(requests.requests).toBe(0);
     expect((await gw.run(`{ course(id: "A") { title } }`)).data.course.title).not.toMatch(/^T\d+$/);
   });
