@@ -37,7 +37,7 @@ import { createContext } from '../src/graphql/context.js';
 import { createCursorCodec } from '../src/connections/cursorSigning.js';
 import { encodeMergedCursor } from '../src/connections/mergedPage.js';
 import { courseStudentShards } from '../test/support/model.js';
-import { courseItem, enrollmentItem, studentItem } from '../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../test/support/defaultItems.js';
 import { startPartitionSimulator, type PartitionSimulator } from './simulator/partitionSimulator.js';
 
 const { values: opts } = parseArgs({

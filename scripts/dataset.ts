@@ -29,7 +29,7 @@ import {
   partItem,
   productItem,
   studentItem,
-} from '../src/model/items.js';
+} from '../test/support/defaultItems.js';
 
 export interface DatasetShape {
   students: number;

@@ -5,7 +5,7 @@
  * codes of refused operations.
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 import { startTestIssuer, testAuthenticator, type TestIssuer } from '../support/oidc.js';
 import { createApolloClient } from '../../clients/apolloClient.js';

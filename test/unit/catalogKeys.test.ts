@@ -1,15 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import {
-  catalogKeys,
-  catalogPrefix,
-  catalogShardOf,
-  CATALOG_SHARDS,
-  orderDateKeys,
-  sortableText,
-} from '../../src/dynamo/keys.js';
+import { CATALOG_SHARDS, sortableText } from '../../src/dynamo/keys.js';
+import { catalogKeys, catalogPrefix, catalogShardOf, orderDateKeys } from '../support/defaultItems.js';
 import { compareKeyStrings } from '../../src/connections/mergedPage.js';
-import { cursorBinding, validateDateRange, validatePrefix } from '../../src/connections/filterArgs.js';
-import { layoutFix } from '../../src/model/layout.js';
+import { validateDateRange, validatePrefix } from '../../src/connections/filterArgs.js';
+import { compileLayoutFix } from '../../src/migration/layoutFix.js';
+import { compileBindings } from '../../src/plan/bindings.js';
+import { defaultPlan } from '../support/model.js';
+
+const layoutFix = compileLayoutFix(defaultPlan);
+const cursorBinding = (connection: string, args: Record<string, unknown>) => compileBindings(defaultPlan)(connection)(args);
 
 describe('sortable text', () => {
   it('compares without case, accents or extra spaces', () => {
@@ -65,9 +64,9 @@ describe('narrowing arguments', () => {
   });
 
   it('refuses inverted and empty date ranges, accepts open ones', () => {
-    expect(() => validateDateRange('2026-02-01T00:00:00Z', '2026-01-01T00:00:00Z')).toThrow(/inverted/);
-    expect(() => validateDateRange('2026-01-01T00:00:00Z', '2026-01-01T00:00:00.000Z')).toThrow(/inverted/);
-    expect(validateDateRange(null, '2026-01-01T00:00:00Z')).toEqual({ after: null, before: '2026-01-01T00:00:00.000Z' });
+    expect(() => validateDateRange('2026-02-01T00:00:00Z', '2026-01-01T00:00:00Z', 'placedAfter', 'placedBefore')).toThrow(/inverted/);
+    expect(() => validateDateRange('2026-01-01T00:00:00Z', '2026-01-01T00:00:00.000Z', 'placedAfter', 'placedBefore')).toThrow(/inverted/);
+    expect(validateDateRange(null, '2026-01-01T00:00:00Z', 'placedAfter', 'placedBefore')).toEqual({ after: null, before: '2026-01-01T00:00:00.000Z' });
   });
 
   it('binds cursors to the normalised arguments', () => {
@@ -82,7 +81,7 @@ describe('what the migration derives', () => {
   it('adds a catalog entry to an untitled-by-index course, and nothing to a current one', () => {
     const old = { PK: 'COURSE#c1', SK: 'PROFILE', title: 'Ålgebra' };
     const fix = layoutFix(old);
-    expect(fix).toMatchObject({ kind: 'enter-catalog', catalog: 'COURSE', id: 'c1', set: catalogKeys('COURSE', 'c1', 'Ålgebra') });
+    expect(fix).toMatchObject({ kind: 'enter-catalog', spec: { key: 'CATALOG#COURSE' }, id: 'c1', set: catalogKeys('COURSE', 'c1', 'Ålgebra') });
     expect(layoutFix({ ...old, ...catalogKeys('COURSE', 'c1', 'Ålgebra') })).toBeNull();
   });
 
@@ -94,8 +93,8 @@ describe('what the migration derives', () => {
 
   it('leaves bookkeeping, edges and items without a usable source alone', () => {
     expect(layoutFix({ PK: 'CATALOG#COURSE#3', SK: 'COUNTER', count: 4 })).toBeNull();
-    expect(layoutFix({ PK: 'STUDENT#s', SK: 'COURSE#c' })).toBeNull();
+    expect(layoutFix({ PK: 'STUDENT#s', SK: 'COURSE#c', GSI1PK: 'COURSE#c', GSI1SK: 'STUDENT#s' })).toBeNull();
     expect(layoutFix({ PK: 'COURSE#c', SK: 'PROFILE' })).toBeNull();
-    expect(layoutFix({ PK: 'CUSTOMER#c', SK: 'ORDER#o', placedAt: 'soon' })).toBeNull();
+    expect(layoutFix({ PK: 'CUSTOMER#c', SK: 'ORDER#o', GSI1PK: 'ORDER#o', GSI1SK: 'CUSTOMER#c', placedAt: 'soon' })).toBeNull();
   });
 });
