@@ -13,9 +13,9 @@ import { clientOptions, endpointLabel, type Dynamo } from '../dynamo/client.js';
 import { healthProbe } from '../dynamo/layoutHealth.js';
 import { LOCAL_DYNAMO_HOST, portInUse, startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { describeLayout, ensureTable, gsi2ReadersOf } from '../dynamo/table.js';
-import { demoFileOf, loadDemoData } from './demoData.js';
+import { demoFileOf, demoItemsOf, loadDemoData } from './demoData.js';
 import { createHttpHandler } from './httpHandler.js';
-import { createExplorer } from './explorer.js';
+import { createExplorer, explorerExample } from './explorer.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 import { loadModel } from '../declaration/loadModel.js';
@@ -146,7 +146,7 @@ export async function startGateway(
         healthDetails: () => ({ table: { lacks }, stream: stream!.details(), subscriptions: changeDetails() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,
-        ...(config.production ? {} : { explorer: createExplorer() }),
+        ...(config.production ? {} : { explorer: createExplorer(explorerExample(plan, demoItemsOf(config.schemaFile))) }),
         trusted,
       }),
       config.http,
