@@ -77,7 +77,7 @@ const refusal = (connection: string, argumentName: string, why: string) =>
 
 /**
  * The checks a cursor passes knowing only the connection's name (the field,
- * e.g. `Student.courses`): its signature verifies, it decodes, has our
+ * e.g. `Team.players`): its signature verifies, it decodes, has our
  * format, and was issued by that field. Run for every cursor argument before
  * execution starts (argumentCheck.ts).
  */

@@ -1,14 +1,14 @@
 /**
  * Exact Relay pages over several key-ordered partitions of one index, read
- * concurrently and merged: a write-sharded collection (Course.students over
- * `COURSE#<cid>#0…N-1` on GSI1) reads like an unsharded one.
+ * concurrently and merged: a write-sharded collection (Team.players over
+ * `TEAM#<tid>#0…N-1` on GSI1) reads like an unsharded one.
  *
  * Terminology
  * - shard: one Collection (collection.ts): a partition value + sort-key
  *   prefix on an index. All shards of a merged collection share the index,
  *   the key attributes and the prefix; they differ in the partition value.
  * - group: what a merged collection is, independent of how many shards it
- *   has today (`COURSE#<cid>`). Cursors are bound to the connection name, the
+ *   has today (`TEAM#<tid>`). Cursors are bound to the connection name, the
  *   group and the index, never to a shard count.
  * - position: where an item sits in the merged order: its index sort key,
  *   then its table key (`{ GSI1SK, PK, SK }`). The merged order is that
@@ -39,13 +39,13 @@
  * shards.
  *
  * Invariant assumed of the data: index sort-key values are unique within a
- * group (Course.students: one edge per student per course; an index that
+ * group (Team.players: one edge per player per team; an index that
  * puts the id in its sort key). Ties would still merge deterministically by
  * table key, but the "at or beyond" checks compare sort keys only.
  * The same item seen in two shards (an edge moved between shards while the
  * wave was in flight) is kept once.
  *
- * API (any index; Course.students is resolvers/courseStudents.ts)
+ * API (any index; a @sharded connection is resolvers/shardedConnection.ts)
  * - `MergedCollection { name, group, shards: Collection[] }`: what to read.
  * - `readMergedConnection(ctx.cursors, reader, merged, args, toEdge, countAll)`:
  *   plan, read, shape, in one call; `reader` is `{ range, exists }`, the
@@ -68,9 +68,9 @@ import { lazyCursorEdges, lazyPageInfo } from './lazyCursors.js';
 
 /** N partitions of one index read as one connection. */
 export interface MergedCollection {
-  /** Connection name, e.g. `Course.students`: cursors are bound to it. */
+  /** Connection name, e.g. `Team.players`: cursors are bound to it. */
   name: string;
-  /** The collection independent of its shard count, e.g. `COURSE#<cid>`: cursors are bound to it. */
+  /** The collection independent of its shard count, e.g. `TEAM#<tid>`: cursors are bound to it. */
   group: string;
   /** At least one; same index, key attributes and prefix; distinct partition values. */
   shards: readonly Collection[];

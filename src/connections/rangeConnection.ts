@@ -1,7 +1,7 @@
 /**
  * Relay connections over a sort-key range of an index partition, optionally
- * filtered, with filled pages (dynamo/filledRange.ts): Customer.orders with
- * `placedAfter` / `placedBefore` / `status`.
+ * filtered, with filled pages (dynamo/filledRange.ts): a @range connection
+ * narrowed by its instant arguments and @where filters.
  *
  * Pages are exact like every connection's: a page holds `first` (`last`)
  * matches whenever that many remain, the match after it decides
@@ -35,9 +35,9 @@ import { lazyCursorEdges, lazyPageInfo } from './lazyCursors.js';
 
 /** A range of the index (its key attributes, partition, sort-key bounds) as filledRange reads it, plus what cursors are bound to. */
 export interface RangeSource extends Pick<FilledRead, 'index' | 'pkAttr' | 'skAttr' | 'pk' | 'lo' | 'hi'> {
-  /** Connection name (`Customer.orders`): cursors are bound to it. */
+  /** Connection name (`User.posts`): cursors are bound to it. */
   name: string;
-  /** The parent's partition (`CUSTOMER#<id>`): cursors are bound to it. */
+  /** The parent's partition (`USER#<id>`): cursors are bound to it. */
   partition: string;
   filter: Filter | null;
   /** The arguments cursors are bound to, in a canonical form. */

@@ -2,10 +2,10 @@
  * A query's DynamoDB requests bounded by the length of its text: at most one
  * request per `bytesPerRequest` bytes (default 10, i.e. 0.1 requests per
  * byte), and never less than REQUEST_FLOOR. A short query cannot make the
- * gateway send thousands of requests: three aliased `courses` pages under
- * `students(first: 100)` ask for over 300 in 190 bytes and are stopped at
- * 200. The floor keeps
- * any single page working whatever its text: a page of a course written
+ * gateway send thousands of requests: three aliased connection pages under
+ * a catalog page of 100 items ask for over 300 in 190 bytes and are stopped
+ * at 200. The floor keeps
+ * any single page working whatever its text: a page of a parent written
  * with 64 shards, between two cursors, is a Query per shard and up to two
  * existence checks per shard (3 × 64), and a catalog page a Query per GSI2
  * shard (8).
@@ -20,7 +20,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import type { Context } from '../context.js';
 import { MAX_SHARDS } from '../../dynamo/keys.js';
 
-/** The fewest requests any query may send, whatever its length: one page of the widest sharded course (3 × 64) and more. */
+/** The fewest requests any query may send, whatever its length: one page of the widest sharded parent (3 × 64) and more. */
 export const REQUEST_FLOOR = 3 * MAX_SHARDS + 8;
 
 /** The requests a query of `text` may send. */
