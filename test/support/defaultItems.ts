@@ -7,7 +7,6 @@
  */
 import type { Item } from '../../src/dynamo/batchGet.js';
 import {
-  CATALOG_COUNT_ATTR,
   catalogEntryKeys,
   catalogEntryPrefix,
   catalogEntryShard,
@@ -19,6 +18,7 @@ import {
 } from '../../src/dynamo/keys.js';
 import { shardOf, shardingOf } from '../../src/plan/sharding.js';
 import { defaultPlan } from './model.js';
+import { catalogCounterItemsOf } from '../../scripts/modelDataset.js';
 
 const item = (type: string) => defaultPlan.item(type);
 const sharding = shardingOf(defaultPlan.relation('Course.students'));
@@ -137,25 +137,7 @@ export const partItem = (p: { productId: string; id: string; name: string; quant
   quantity: p.quantity,
 });
 
-/**
- * The catalog counter items that match `items` (each @catalog's entries
- * counted per GSI2 shard): for loading a data set in one go. Live writes
- * change the counters in their own transactions.
- */
-export function catalogCounterItems(items: readonly Item[]): Item[] {
-  const out: Item[] = [];
-  for (const field of defaultPlan.catalogs) {
-    const { spec } = defaultPlan.catalogOf(field.type)!;
-    const type = item(field.type);
-    const perShard = new Array<number>(spec.shards).fill(0);
-    for (const stored of items) {
-      if (typeof stored.GSI2PK !== 'string' || !stored.GSI2PK.startsWith(`${spec.key}#`)) continue;
-      const ids = type.ids(stored);
-      if (ids) perShard[catalogEntryShard(spec, ids.id)]++;
-    }
-    perShard.forEach((count, shard) => out.push({ ...catalogShardCounterKey(spec, shard), [CATALOG_COUNT_ATTR]: count }));
-  }
-  return out;
-}
+/** The catalog counter items that match `items` (scripts/modelDataset.ts `catalogCounterItemsOf`). */
+export const catalogCounterItems = (items: readonly Item[]): Item[] => catalogCounterItemsOf(defaultPlan, items);
 
 export { shardOf };
