@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOG_SHARDS, sortableText } from '../../src/dynamo/keys.js';
 import { catalogKeys, catalogPrefix, catalogShardOf, orderDateKeys } from '../support/defaultItems.js';
-import { compareKeyStrings } from '../../src/connections/mergedPage.js';
-import { validateDateRange, validatePrefix } from '../../src/connections/filterArgs.js';
+import { compareKeyStrings } from '../../src/connections/mergedShards.js';
+import { validateDateRange, validatePrefix } from '../../src/plan/filterArgs.js';
 import { compileLayoutFix } from '../../src/migration/layoutFix.js';
 import { compileBindings } from '../../src/plan/bindings.js';
 import { defaultPlan } from '../support/model.js';
 
 const layoutFix = compileLayoutFix(defaultPlan);
-const cursorBinding = (connection: string, args: Record<string, unknown>) => compileBindings(defaultPlan)(connection)(args);
 
 describe('sortable text', () => {
   it('compares without case, accents or extra spaces', () => {
@@ -70,10 +69,13 @@ describe('narrowing arguments', () => {
   });
 
   it('binds cursors to the normalised arguments', () => {
-    expect(cursorBinding('Query.courses', { titlePrefix: 'Al' })).toEqual(cursorBinding('Query.courses', { titlePrefix: 'ál' }));
-    expect(cursorBinding('Query.courses', { titlePrefix: 'Al' })).not.toEqual(cursorBinding('Query.courses', { titlePrefix: 'Bo' }));
-    expect(cursorBinding('Customer.orders', {})).toEqual({ field: 'a', value: '' });
-    expect(cursorBinding('Customer.orders', { status: 'PAID' }).value).not.toBe('');
+    const cursorBinding = compileBindings(defaultPlan);
+    expect(cursorBinding('Query.courses')({ titlePrefix: 'Al' })).toEqual(cursorBinding('Query.courses')({ titlePrefix: 'ál' }));
+    expect(cursorBinding('Query.courses')({ titlePrefix: 'Al' })).not.toEqual(cursorBinding('Query.courses')({ titlePrefix: 'Bo' }));
+    expect(cursorBinding('Customer.orders')({})).toEqual({ field: 'a', value: '' });
+    expect(cursorBinding('Customer.orders')({ status: 'PAID' }).value).not.toBe('');
+    expect(cursorBinding('Query.courses')({})).toEqual({ field: 'p', value: 'CATALOG#COURSE' });
+    expect(cursorBinding('Query.courses')({ titlePrefix: 'Al' })).toEqual({ field: 'p', value: 'CATALOG#COURSE?prefix=al' });
   });
 });
 

@@ -35,8 +35,8 @@ describe('narrowed lists, priced from the model\'s declarations', () => {
     const orders = (args: string) => `{ customer(id: "1") { orders(first: 5${args}) { totalCount edges { node { total } } } } }`;
     expect(cost(orders(''))).toBe(1 + 5);
     expect(cost(orders(', placedAfter: "2026-01-01T00:00:00Z"'))).toBe(1 + 5 + 1);
-    expect(cost(orders(', status: "PAID"'))).toBe(1 + 5 * 10 + 1);
-    expect(cost('query ($s: String) { customer(id: "1") { orders(first: 5, status: $s) { edges { node { total } } } } }', { s: 'PAID' })).toBe(1 + 5 * 10);
+    expect(cost(orders(', status: PAID'))).toBe(1 + 5 * 10 + 1);
+    expect(cost('query ($s: OrderStatus) { customer(id: "1") { orders(first: 5, status: $s) { edges { node { total } } } } }', { s: 'PAID' })).toBe(1 + 5 * 10);
   });
 });
 

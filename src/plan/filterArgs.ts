@@ -1,16 +1,17 @@
 /**
- * Checks of the arguments that narrow a list (a @catalog's prefix search,
- * a @range's instants, a @where's text) and the canonical form cursors are
- * bound to (plan/bindings.ts, plan/rangePlan.ts). A caller's mistake
- * is BAD_USER_INPUT here, before any DynamoDB request: argumentCheck.ts
- * runs these over the whole operation before execution, and the resolvers
- * again.
+ * Checks of the arguments that narrow a connection (a catalog's prefix
+ * search, a @range's instant range, its @where equality filters). A
+ * caller's mistake is BAD_USER_INPUT here, before any DynamoDB request:
+ * the argument check runs these (through bindings.ts) over the whole
+ * operation before execution, and the resolvers again. What cursors are
+ * bound to is built from the checked values (bindings.ts, rangePlan.ts).
  */
 import { badUserInput } from '../errors.js';
 import { sortableInstant, sortableText } from '../dynamo/keys.js';
-import { MAX_TEXT_LENGTH } from '../writes/input.js';
 
 export const MAX_PREFIX_LENGTH = 100;
+/** The longest text a stored text attribute, or an equality filter on one, may hold. */
+export const MAX_TEXT_LENGTH = 200;
 
 /** A search prefix in its comparison form (dynamo/keys.ts `sortableText`); empty or over-long is refused. */
 export function validatePrefix(value: unknown, argumentName: string): string {
@@ -35,22 +36,22 @@ export interface DateRange {
 }
 
 /** `after ≤ instant < before`; an inverted or empty range is refused. Names: the arguments, for messages. */
-export function validateDateRange(afterValue: unknown, beforeValue: unknown, afterName: string, beforeName: string): DateRange {
+export function validateDateRange(after: unknown, before: unknown, afterName: string, beforeName: string): DateRange {
   const instant = (value: unknown, name: string) => {
     if (value == null) return null;
     const iso = sortableInstant(value);
     if (iso === null) throw badUserInput(`${name} must be an ISO-8601 UTC timestamp between years 0000 and 9999`, name);
     return iso;
   };
-  const after = instant(afterValue, afterName);
-  const before = instant(beforeValue, beforeName);
-  if (after !== null && before !== null && after >= before) {
-    throw badUserInput(`${beforeName} (${before}) must be later than ${afterName} (${after}): the range is empty or inverted`, beforeName);
+  const from = instant(after, afterName);
+  const until = instant(before, beforeName);
+  if (from !== null && until !== null && from >= until) {
+    throw badUserInput(`${beforeName} (${until}) must be later than ${afterName} (${from}): the range is empty or inverted`, beforeName);
   }
-  return { after, before };
+  return { after: from, before: until };
 }
 
-/** An equality filter's text (a @where argument): 1 to MAX_TEXT_LENGTH characters, or null when not given. */
+/** An equality filter's text: 1 to MAX_TEXT_LENGTH characters, or null when not given. */
 export function validateText(value: unknown, argumentName: string): string | null {
   if (value == null) return null;
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_TEXT_LENGTH) {
@@ -58,7 +59,3 @@ export function validateText(value: unknown, argumentName: string): string | nul
   }
   return value;
 }
-
-/** What cursors of a catalog list are bound to: the catalog (its @catalog `key`) and the search prefix. */
-export const catalogGroup = (catalogKey: string, sortablePrefix: string | null): string =>
-  sortablePrefix === null ? catalogKey : `${catalogKey}?prefix=${sortablePrefix}`;
