@@ -6,16 +6,12 @@
  * arguments (BAD_USER_INPUT): argumentCheck.ts runs this over the whole
  * operation before execution.
  */
-import { validatePrefix } from './filterArgs.js';
+import { catalogGroup, validatePrefix } from './arguments.js';
 import type { Plan } from './plan.js';
 
 export type CursorBinding = (args: Record<string, unknown>) => { field: 'p' | 'a'; value: string };
 
 const NONE: CursorBinding = () => ({ field: 'a', value: '' });
-
-/** What cursors of a catalog list are bound to: the catalog's key and the search prefix (in comparison form). */
-export const catalogGroup = (catalogKey: string, sortablePrefix: string | null): string =>
-  sortablePrefix === null ? catalogKey : `${catalogKey}?prefix=${sortablePrefix}`;
 
 export function compileBindings(plan: Plan): (connection: string) => CursorBinding {
   const bindings = new Map<string, CursorBinding>();

@@ -12,9 +12,10 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import { GSI1 } from '../dynamo/keys.js';
-import type { Collection, MergedCollection } from '../dynamo/collection.js';
-import type { RangeSource } from '../dynamo/filledRange.js';
+import type { Collection } from '../dynamo/collection.js';
 import type { Attribute, ItemType, Relation } from '../declaration/model.js';
+import type { MergedCollection } from './sources.js';
+import type { RangeSource } from './sources.js';
 import { invariant } from '../errors.js';
 import type { ItemPlan } from './itemPlan.js';
 import type { ItemRecord } from './records.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CATALOG_SHARDS, sortableText } from '../../src/dynamo/keys.js';
 import { catalogKeys, catalogPrefix, catalogShardOf, orderDateKeys } from '../support/defaultItems.js';
 import { compareKeyStrings } from '../../src/connections/mergedShards.js';
-import { validateDateRange, validatePrefix } from '../../src/plan/filterArgs.js';
+import { validateDateRange, validatePrefix } from '../../src/plan/arguments.js';
 import { compileLayoutFix } from '../../src/migration/layoutFix.js';
 import { compileBindings } from '../../src/plan/bindings.js';
 import { defaultPlan } from '../support/model.js';
