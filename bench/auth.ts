@@ -26,7 +26,7 @@ import { createContext } from '../src/graphql/context.js';
 import { createServer } from '../src/graphql/server.js';
 import { createCursorCodec } from '../src/connections/cursorSigning.js';
 import { silentLogger } from '../src/logger.js';
-import { courseItem, enrollmentItem, studentItem } from '../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../test/support/defaultItems.js';
 import type { Identity } from '../src/auth/identity.js';
 import { compileRules } from '../src/auth/compileRules.js';
 import { loadModel } from '../src/declaration/loadModel.js';

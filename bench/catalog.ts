@@ -28,7 +28,7 @@ import { OperationMetrics } from '../src/dynamo/metrics.js';
 import { createServer } from '../src/graphql/server.js';
 import { createContext } from '../src/graphql/context.js';
 import { createCursorCodec } from '../src/connections/cursorSigning.js';
-import { catalogCounterItems, courseItem, customerItem, orderItem } from '../src/model/items.js';
+import { catalogCounterItems, courseItem, customerItem, orderItem } from '../test/support/defaultItems.js';
 import type { Item } from '../src/dynamo/batchGet.js';
 import { runMigration } from '../src/migration/migrate.js';
 import { progressBar, writeItems } from '../scripts/seedTable.js';

@@ -27,7 +27,7 @@ import { startLocalDynamo } from '../src/dynamo/local.js';
 import { describeLayout, ensureTable } from '../src/dynamo/table.js';
 import { metricsClient, OperationMetrics } from '../src/dynamo/metrics.js';
 import { silentLogger } from '../src/logger.js';
-import { courseItem, enrollmentItem } from '../src/model/items.js';
+import { courseItem, enrollmentItem } from '../test/support/defaultItems.js';
 import { StreamReader } from '../src/stream/reader.js';
 import { createStreamsClient } from '../src/stream/streamsClient.js';
 import { deleteCourse, updateCourse } from '../test/support/writes.js';

@@ -37,7 +37,7 @@ import { createCursorCodec } from '../src/connections/cursorSigning.js';
 import { cursorOf } from '../src/connections/engine.js';
 import { mergedShards } from '../src/connections/mergedShards.js';
 import { courseStudentShards } from '../test/support/model.js';
-import { courseItem, enrollmentItem, studentItem } from '../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../test/support/defaultItems.js';
 import { startPartitionSimulator, type PartitionSimulator } from './simulator/partitionSimulator.js';
 import { WRITE_DOCS_OPTION, writeDocument, wrote } from './output.js';
 

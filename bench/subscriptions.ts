@@ -34,7 +34,7 @@ import { createDynamo } from '../src/dynamo/client.js';
 import { startLocalDynamo } from '../src/dynamo/local.js';
 import { describeLayout } from '../src/dynamo/table.js';
 import { batchPut } from '../src/dynamo/batchWrite.js';
-import { courseItem } from '../src/model/items.js';
+import { courseItem } from '../test/support/defaultItems.js';
 import { createStreamsClient } from '../src/stream/streamsClient.js';
 import { freePort } from '../test/support/subscriptions.js';
 import { writeNamed } from './output.js';

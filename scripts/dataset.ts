@@ -1,11 +1,15 @@
 /**
- * A synthetic data set in the table layout (docs/table.md), for
- * seeding and benchmarks.
+ * The default model's data set (schema.graphql), for `npm run seed` with
+ * the default model's own flags and for the benchmarks: a configuration
+ * over the model-driven builder's parts (scripts/modelDataset.ts: the seeded
+ * PRNG, ULIDs, the catalog counters from the plan), with names a reader
+ * recognises and the scale courses a benchmark needs. Any other model, or
+ * the default one with `--count`/`--per`, is seeded by modelDataset.ts alone.
  *
  * In:  a shape (how many students, courses, enrollments per student, …) and
  *      a seed.
- * Out: every item, built with src/model/items.ts, and the ids a benchmark
- *      needs to address them.
+ * Out: every item, built from the model's plan (test/support/defaultItems.ts),
+ *      and the ids a benchmark needs to address them.
  *
  * Invariants: the same shape and seed give the same items; counters equal
  * the number of children written (courseCount, studentCount, orderCount,
@@ -18,10 +22,10 @@
  * as many students (capped at the student count), to measure how the cost
  * of a page grows with the collection.
  */
-import { encodeTime } from 'ulid';
 import type { Item } from '../src/dynamo/batchGet.js';
+import { BASE, catalogCounterItemsOf, pad, prng, ulidAt } from './modelDataset.js';
+import { defaultPlan } from '../test/support/model.js';
 import {
-  catalogCounterItems,
   courseItem,
   customerItem,
   enrollmentItem,
@@ -29,7 +33,7 @@ import {
   partItem,
   productItem,
   studentItem,
-} from '../src/model/items.js';
+} from '../test/support/defaultItems.js';
 
 export interface DatasetShape {
   students: number;
@@ -68,21 +72,6 @@ export interface Dataset {
   counts: { students: number; courses: number; enrollments: number; customers: number; orders: number; products: number; parts: number };
 }
 
-/** mulberry32: a small seeded PRNG (values in [0, 1)). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const ulidRandom = (random: () => number) => Array.from({ length: 16 }, () => CROCKFORD[Math.floor(random() * 32)]).join('');
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
 const FIRST = ['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara', 'Donald', 'Frances', 'John', 'Radia', 'Ken', 'Margaret', 'Tim'];
 const LAST = ['Lovelace', 'Turing', 'Hopper', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Backus', 'Perlman', 'Thompson', 'Hamilton', 'Berners-Lee'];
 const SUBJECTS = ['Algorithms', 'Databases', 'Compilers', 'Networks', 'Graphics', 'Security', 'Statistics', 'Logic', 'Robotics', 'Ethics'];
@@ -90,7 +79,7 @@ const SUBJECTS = ['Algorithms', 'Databases', 'Compilers', 'Networks', 'Graphics'
 export function buildDataset(shape: DatasetShape): Dataset {
   const random = prng(shape.seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
-  const base = Date.UTC(2025, 0, 1);
+  const base = BASE;
   const minutes = (n: number) => new Date(base + n * 60_000).toISOString();
 
   const students = Array.from({ length: shape.students }, (_, i) => ({
@@ -143,7 +132,7 @@ export function buildDataset(shape: DatasetShape): Dataset {
     items.push(customerItem({ id, name: `Customer ${i}`, email: `${id}@example.com`, orderCount: shape.ordersPerCustomer }));
     for (let k = 0; k < shape.ordersPerCustomer; k++) {
       const placed = base + (i * shape.ordersPerCustomer + k) * 3_600_000;
-      const orderId = encodeTime(placed, 10) + ulidRandom(random);
+      const orderId = ulidAt(placed, random);
       const statuses = ['PLACED', 'SHIPPED', 'DELIVERED'];
       items.push(orderItem({ customerId: id, id: orderId, placedAt: new Date(placed).toISOString(), total: Math.round(random() * 50000) / 100, status: pick(statuses) }));
       orders++;
@@ -160,7 +149,7 @@ export function buildDataset(shape: DatasetShape): Dataset {
     }
   }
 
-  items.push(...catalogCounterItems(items));
+  items.push(...catalogCounterItemsOf(defaultPlan, items));
   return {
     items,
     ids: { students: students.map((s) => s.id), courses: courses.map((c) => c.id), customers, products, scaleCourses },

@@ -82,7 +82,7 @@ export function shapeProblems(plan: Plan, shape: ModelShape): string[] {
 }
 
 /** mulberry32: a small seeded PRNG (values in [0, 1)). */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -94,9 +94,35 @@ function prng(seed: number): () => number {
 }
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
-const BASE = Date.UTC(2025, 0, 1);
+/** The instant a data set's clock starts at. */
+export const BASE = Date.UTC(2025, 0, 1);
 const DAY = 86_400_000;
-const pad = (n: number, width: number) => String(n).padStart(width, '0');
+export const pad = (n: number, width: number) => String(n).padStart(width, '0');
+/** A ULID of `instant` with its random part from `random`: time-ordered, as the gateway generates them. */
+export const ulidAt = (instant: number, random: () => number): string =>
+  encodeTime(instant, 10) + Array.from({ length: 16 }, () => CROCKFORD[Math.floor(random() * 32)]).join('');
+
+/**
+ * The catalog counter items that match `items`: one per shard of each
+ * @catalog of the plan, counting the entries (items of the listed type
+ * carrying its GSI2 partition) in that shard. For loading a data set in one
+ * go; live writes change the counters in their own transactions.
+ */
+export function catalogCounterItemsOf(plan: Plan, items: readonly Item[]): Item[] {
+  const out: Item[] = [];
+  for (const field of plan.catalogs) {
+    const { spec } = plan.catalogOf(field.type)!;
+    const type = plan.item(field.type);
+    const perShard = new Array<number>(spec.shards).fill(0);
+    for (const item of items) {
+      if (typeof item.GSI2PK !== 'string' || !item.GSI2PK.startsWith(`${spec.key}#`)) continue;
+      const ids = type.ids(item);
+      if (ids) perShard[catalogEntryShard(spec, ids.id)]++;
+    }
+    perShard.forEach((count, shard) => out.push({ ...catalogShardCounterKey(spec, shard), [CATALOG_COUNT_ATTR]: count }));
+  }
+  return out;
+}
 
 /** The first value of each enum the model declares, by enum name. */
 function firstEnumValues(document: DocumentNode): Map<string, string> {
@@ -176,7 +202,7 @@ export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
   const idOf = (type: ItemPlan, n: number, instant: number, width: number): string => {
     const style = shape.ids[type.name] ?? (type.type.parent ? 'ulid' : 'seq');
     if (style === 'date') return new Date(BASE + n * DAY).toISOString().slice(0, 10);
-    if (style === 'ulid') return encodeTime(instant, 10) + Array.from({ length: 16 }, () => CROCKFORD[Math.floor(random() * 32)]).join('');
+    if (style === 'ulid') return ulidAt(instant, random);
     return `${type.name[0].toLowerCase()}${type.name.slice(1)}${pad(n, width)}`;
   };
 
@@ -253,12 +279,7 @@ export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
   }
 
   // Catalog counters: one item per shard of each @catalog, counting its entries.
-  for (const field of plan.catalogs) {
-    const { spec } = plan.catalogOf(field.type)!;
-    const perShard = new Array<number>(spec.shards).fill(0);
-    for (const { item, id } of made.get(field.type) ?? []) if (item.GSI2PK !== undefined) perShard[catalogEntryShard(spec, id)]++;
-    perShard.forEach((count, shard) => items.push({ ...catalogShardCounterKey(spec, shard), [CATALOG_COUNT_ATTR]: count }));
-  }
+  items.push(...catalogCounterItemsOf(plan, items));
 
   const ids: Record<string, string[]> = {};
   for (const type of plan.items.values()) if (!type.type.parent) ids[type.name] = (made.get(type.name) ?? []).map((m) => m.id);

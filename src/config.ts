@@ -275,7 +275,7 @@ export interface SecurityConfig {
 export interface CatalogConfig {
   /**
    * `PAGE_READ_BUDGET` (default 100): read capacity units one filtered page
-   * (Customer.orders with `status`) may consume while it fills itself; when
+   * (a @range connection with a @where filter) may consume while it fills itself; when
    * spent, the page comes back short and says so (docs/catalog.md).
    */
   pageReadBudget: number;

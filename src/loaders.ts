@@ -4,7 +4,7 @@
  * would serve one user's stale or foreign data to another.
  *
  * - `item`: every entity read by primary key goes through one loader, so all
- *   entity reads of a tick (students, courses, customers, products alike)
+ *   entity reads of a tick (of every item type alike)
  *   become one BatchGetItem (chunked by 100 in batchGet.ts), or one GetItem
  *   when the tick reads a single entity.
  * - `range`, `exists`, `count`, `order`: Queries cannot be batched, but

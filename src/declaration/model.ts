@@ -88,7 +88,7 @@ export interface EdgesRelation extends RelationBase {
    * `inverted`: the same edge items read through GSI1 from the other side (inverseOf).
    */
   direction: 'base' | 'inverted';
-  /** The @edges field of the other direction (`Student.courses` for `Course.students`), if declared. */
+  /** The @edges field of the other direction (`Player.teams` for `Team.players`), if declared. */
   inverse: string | null;
   copies: CopyField[];
   /** Attributes of the edge item (the edge type's fields other than cursor and node). */

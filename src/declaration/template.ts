@@ -1,5 +1,5 @@
 /**
- * Key templates: `CUSTOMER#{id}`, `ORDER#{id}`, `USER#{user}`, `PROFILE`.
+ * Key templates: `TEAM#{id}`, `POST#{id}`, `USER#{user}`, `PROFILE`.
  *
  * In:  a template's text as the model declares it.
  * Out: its parts (literal text and placeholders), the literal prefix before

@@ -1,6 +1,6 @@
 /**
  * Range reads over one item collection: the children of one partition whose
- * sort key starts with a prefix (`begins_with(SK, 'COURSE#')`), on the base
+ * sort key starts with a prefix (`begins_with(SK, 'PLAYER#')`), on the base
  * table or on GSI1.
  *
  * Terminology
@@ -25,14 +25,14 @@ import { GSI1, GSI2 } from './keys.js';
 import type { Item } from './batchGet.js';
 
 export interface Collection {
-  /** Connection name, e.g. `Student.courses`: cursors are bound to it. */
+  /** Connection name, e.g. `Team.players`: cursors are bound to it. */
   name: string;
   index?: typeof GSI1 | typeof GSI2;
   pkAttr: 'PK' | 'GSI1PK' | 'GSI2PK';
   skAttr: 'SK' | 'GSI1SK' | 'GSI2SK';
-  /** Partition value, e.g. `STUDENT#1`. */
+  /** Partition value, e.g. `TEAM#1`. */
   pk: string;
-  /** Sort-key prefix of the children, e.g. `COURSE#`. */
+  /** Sort-key prefix of the children, e.g. `PLAYER#`. */
   prefix: string;
 }
 
@@ -191,8 +191,8 @@ export async function readRange(
 /**
  * Can one Query over `collection`'s partition return the parent item too?
  * Only on the base table (the parent has no index keys), and only when the
- * parent's sort key sorts after every child's (`PROFILE` after `COURSE#…`
- * and `ORDER#…`, `PRODUCT` after `PART#…`).
+ * parent's sort key sorts after every child's (`PROFILE` after `PLAYER#…`
+ * and `POST#…`).
  */
 export function parentSortsLast(collection: Collection, parentSk: string): boolean {
   return collection.index === undefined && parentSk >= prefixEnd(collection.prefix);
@@ -200,7 +200,7 @@ export function parentSortsLast(collection: Collection, parentSk: string): boole
 
 export interface ParentRangeRead {
   collection: Collection;
-  /** Sort key of the parent item in the same partition (`PROFILE`, `PRODUCT`). */
+  /** Sort key of the parent item in the same partition (e.g. `PROFILE`). */
   parentSk: string;
   forward: boolean;
   limit: number;
@@ -209,7 +209,7 @@ export interface ParentRangeRead {
 /**
  * Children a forward page-with-parent read asks for beyond the page (see
  * readRangeWithParent). Chosen by measurement on the benchmark's
- * `customer { orders(first: 10) }` over 12 orders: with 2, one Query of 14
+ * `{ orders(first: 10) }` of a parent with 12 children: with 2, one Query of 14
  * items reaches the profile (1 request, 1 wave, 0.5 capacity units) instead
  * of a Query and a GetItem (2 requests, 2 waves, 1.0 units). A few small
  * children more stay within the Query's first 4 KB read unit, so the

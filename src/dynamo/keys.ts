@@ -1,17 +1,16 @@
 /**
- * THE key design. Every `STUDENT#…` string is built and parsed here and
- * nowhere else (docs/table.md describes the layout).
+ * The key strings the engine itself lays out: shard partitions and counter
+ * items of write-sharded relations, GSI2 catalog entries and their
+ * counters, sortable text and instants, layout, stream and idempotency
+ * bookkeeping (docs/table.md describes the layout). The keys of the
+ * declared item types come from their templates (declaration/template.ts,
+ * plan/itemPlan.ts), never from here.
  *
- * In:  entity ids as clients give them (already validated: non-empty, ≤128
- *      characters, no `#`).
- * Out: the PK/SK (and GSI1PK/GSI1SK) attribute values of each item kind, and
- *      the inverse: the id inside a key value.
- *
- * Invariant: a key value is `<PREFIX>#<id>`; since ids never contain `#`, the
- * id is everything after the first `#`.
+ * In:  ids as clients give them (already validated: non-empty, ≤128
+ *      characters, no `#`), and the plan's catalog specs.
+ * Out: PK/SK and index attribute values, and the inverse where a reader
+ *      needs it (the id at the end of a catalog sort key, a shard index).
  */
-
-export type EntityKind = 'STUDENT' | 'COURSE' | 'CUSTOMER' | 'ORDER' | 'PRODUCT' | 'PART';
 
 /** Primary key of a base-table item. */
 export interface ItemKey {
@@ -19,31 +18,8 @@ export interface ItemKey {
   SK: string;
 }
 
-/** Sort key of the entity ("profile") items; products use their own SK. */
-export const PROFILE_SK = 'PROFILE';
-export const PRODUCT_SK = 'PRODUCT';
-
 export const GSI1 = 'GSI1';
 export const GSI2 = 'GSI2';
-
-export const keyValue = (kind: EntityKind, id: string): string => `${kind}#${id}`;
-
-/** The prefix children of a kind share inside an item collection (`COURSE#`). */
-export const prefixOf = (kind: EntityKind): string => `${kind}#`;
-
-/** The id inside `<KIND>#<id>`, or null when the value is not of that kind. */
-export function idFrom(kind: EntityKind, value: unknown): string | null {
-  if (typeof value !== 'string') return null;
-  const prefix = prefixOf(kind);
-  if (!value.startsWith(prefix)) return null;
-  const id = value.slice(prefix.length);
-  return id.length > 0 && !id.includes('#') ? id : null;
-}
-
-export const studentKey = (id: string): ItemKey => ({ PK: keyValue('STUDENT', id), SK: PROFILE_SK });
-export const courseKey = (id: string): ItemKey => ({ PK: keyValue('COURSE', id), SK: PROFILE_SK });
-export const customerKey = (id: string): ItemKey => ({ PK: keyValue('CUSTOMER', id), SK: PROFILE_SK });
-export const productKey = (id: string): ItemKey => ({ PK: keyValue('PRODUCT', id), SK: PRODUCT_SK });
 
 /** Largest shard count of a @sharded relation (its `max` may be lower); the counter items' sort key. */
 export const MAX_SHARDS = 64;
@@ -58,19 +34,6 @@ export function fnv1a32(text: string): number {
   }
   return hash >>> 0;
 }
-
-/** An order: in the customer's collection, findable alone through GSI1. */
-export const orderKeys = (customerId: string, orderId: string) => ({
-  PK: keyValue('CUSTOMER', customerId),
-  SK: keyValue('ORDER', orderId),
-  GSI1PK: keyValue('ORDER', orderId),
-  GSI1SK: keyValue('CUSTOMER', customerId),
-});
-
-export const partKey = (productId: string, partId: string): ItemKey => ({
-  PK: keyValue('PRODUCT', productId),
-  SK: keyValue('PART', partId),
-});
 
 /**
  * Generic write sharding of a parent's edges (a @sharded relation,
@@ -114,22 +77,21 @@ export const itemKeyString = (key: ItemKey): string => `${key.PK}\u0000${key.SK}
 
 /*
  * GSI2: the sparse overloaded index (GSI2PK/GSI2SK). Only items that carry
- * both attributes are in it; three kinds do (docs/catalog.md):
+ * both attributes are in it; two kinds of declaration put them there
+ * (docs/catalog.md):
  *
- * | item    | GSI2PK                      | GSI2SK                                   |
- * |---------|-----------------------------|------------------------------------------|
- * | Course  | `CATALOG#COURSE#<k>`        | `TITLE#<sortable title>` U+0001 `<cid>`  |
- * | Student | `CATALOG#STUDENT#<k>`       | `NAME#<sortable name>` U+0001 `<sid>`    |
- * | Order   | `ORDERS#<cuid>`             | `<placedAt, ISO ms UTC>#<oid>`           |
+ * | declaration              | GSI2PK                  | GSI2SK                                  |
+ * |--------------------------|-------------------------|-----------------------------------------|
+ * | @catalog(key, sortKey)   | `<key>#<k>`             | `<sortKey>#<sortable text>` U+0001 `<id>` |
+ * | @byInstant(pk, by)       | from the `pk` template  | `<instant, ISO ms UTC>#<id>`            |
  *
- * k = fnv1a32(UTF-8 bytes of the id) mod CATALOG_SHARDS: fixed per entity, so
- * a rename never moves an entity between shards, and creations spread over
- * CATALOG_SHARDS partitions instead of heating one.
+ * k = fnv1a32(UTF-8 bytes of the id) mod the catalog's shards: fixed per
+ * item, so a rename never moves an item between shards, and creations
+ * spread over the shards instead of heating one.
  *
  * Catalog counters (exact totalCount of the lists), one item per shard,
- * changed in the same transaction as the entity that enters or leaves the
- * shard: PK `CATALOG#COURSE#<k>` / `CATALOG#STUDENT#<k>`, SK `COUNTER`,
- * attribute `count`.
+ * changed in the same transaction as the item that enters or leaves the
+ * shard: PK `<key>#<k>`, SK `COUNTER`, attribute `count`.
  *
  * Layout bookkeeping of `npm run migrate`: PK `LAYOUT`, SK `MIGRATION` (the
  * table's layout version) and `MIGRATION#SEGMENT#<n>` (scan checkpoints).
@@ -164,20 +126,6 @@ export const catalogShardCounterKey = (spec: CatalogSpec, shard: number): ItemKe
   PK: catalogEntryPartition(spec, shard),
   SK: COUNTER_SK,
 });
-
-export type CatalogKind = 'COURSE' | 'STUDENT';
-
-/** The default model's catalogs by kind (the last segment of the @catalog key), for callers not yet given the plan. */
-export const catalogSpecOf = (kind: CatalogKind): CatalogSpec => ({
-  key: `CATALOG#${kind}`,
-  sortKey: kind === 'COURSE' ? 'TITLE' : 'NAME',
-  shards: CATALOG_SHARDS,
-});
-
-export const catalogShardOf = (id: string): number => fnv1a32(id) % CATALOG_SHARDS;
-
-/** GSI2 partition of one catalog shard. */
-export const catalogPartition = (kind: CatalogKind, shard: number): string => `CATALOG#${kind}#${shard}`;
 
 /** Between the sortable text and the id: below every character a sortable text may hold. */
 export const CATALOG_SEPARATOR = '\u0001';
@@ -222,27 +170,6 @@ function truncateUtf8(text: string, max: number): string {
   return text.slice(0, end);
 }
 
-/**
- * The sort-key prefix every entry of a catalog shares (`TITLE#`, `NAME#`):
- * the whole list is `begins_with(GSI2SK, 'TITLE#')`, a prefix search
- * `begins_with(GSI2SK, 'TITLE#<sortable prefix>')`.
- */
-export const catalogPrefix = (kind: CatalogKind, sortablePrefix = ''): string =>
-  `${kind === 'COURSE' ? 'TITLE' : 'NAME'}#${sortablePrefix}`;
-
-/** The GSI2 keys of a catalog entry (a course by title, a student by name). */
-export const catalogKeys = (kind: CatalogKind, id: string, text: string) => ({
-  GSI2PK: catalogPartition(kind, catalogShardOf(id)),
-  GSI2SK: catalogSortKey(kind, id, text),
-});
-
-export const catalogSortKey = (kind: CatalogKind, id: string, text: string): string =>
-  `${catalogPrefix(kind, sortableText(text))}${CATALOG_SEPARATOR}${id}`;
-
-/** Every GSI2 partition of a catalog, shard 0 first. */
-export const catalogPartitions = (kind: CatalogKind): string[] =>
-  Array.from({ length: CATALOG_SHARDS }, (_, k) => catalogPartition(kind, k));
-
 /** The id at the end of a catalog GSI2SK, or null. */
 export function idFromCatalogSortKey(sk: unknown): string | null {
   if (typeof sk !== 'string') return null;
@@ -251,23 +178,14 @@ export function idFromCatalogSortKey(sk: unknown): string | null {
   return id.length > 0 && !id.includes('#') ? id : null;
 }
 
-/** The counter item of one catalog shard. */
-export const catalogCounterKey = (kind: CatalogKind, shard: number): ItemKey => ({
-  PK: catalogPartition(kind, shard),
-  SK: 'COUNTER',
-});
-
 export const CATALOG_COUNT_ATTR = 'count';
 
 /** Is this base-table item bookkeeping (a catalog counter, a layout record) rather than data? */
 export const isBookkeeping = (pk: unknown): boolean =>
   typeof pk === 'string' && (pk.startsWith('CATALOG#') || pk === LAYOUT_PK);
 
-/** GSI2 partition of a customer's orders by date. */
-export const ordersByDatePartition = (customerId: string): string => `ORDERS#${customerId}`;
-
 /**
- * `placedAt` in the one form GSI2SK compares correctly (ISO-8601, UTC,
+ * An instant in the one form GSI2SK compares correctly (ISO-8601, UTC,
  * milliseconds, 4-digit year), or null when it is no such instant.
  */
 export function sortableInstant(value: unknown): string | null {
@@ -278,16 +196,9 @@ export function sortableInstant(value: unknown): string | null {
   return /^\d{4}-/.test(iso) ? iso : null;
 }
 
-/** The GSI2 keys of an order (by placedAt), or null when placedAt is unusable. */
-export function orderDateKeys(customerId: string, orderId: string, placedAt: unknown) {
-  const instant = sortableInstant(placedAt);
-  if (instant === null) return null;
-  return { GSI2PK: ordersByDatePartition(customerId), GSI2SK: `${instant}#${orderId}` };
-}
-
 /**
  * The item layout this code writes and reads. 1: the first-round layout
- * (no GSI2 keys); 2: GSI2 catalog and order-date entries, catalog counters.
+ * (no GSI2 keys); 2: GSI2 catalog and @byInstant entries, catalog counters.
  */
 export const CURRENT_LAYOUT_VERSION = 2;
 

@@ -9,7 +9,7 @@
  */
 import type { Dynamo } from './client.js';
 import { cachedProbe, tableHealthy } from './health.js';
-import { describeLayout } from './table.js';
+import { describeLayout, type Gsi2Readers } from './table.js';
 
 export interface HealthReport {
   ok: boolean;
@@ -18,12 +18,12 @@ export interface HealthReport {
 }
 
 /** `detailsTimeoutMs`: how long the details may take before /health answers without them. */
-export async function tableHealth(dynamo: Dynamo, tableName: string, detailsTimeoutMs = 2000): Promise<HealthReport> {
+export async function tableHealth(dynamo: Dynamo, tableName: string, detailsTimeoutMs = 2000, readers?: Gsi2Readers): Promise<HealthReport> {
   const ok = await tableHealthy(dynamo, tableName);
   if (!ok) return { ok };
   try {
     const layout = await Promise.race([
-      describeLayout(dynamo.raw, tableName),
+      describeLayout(dynamo.raw, tableName, readers),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), detailsTimeoutMs).unref()),
     ]);
     return { ok, table: { needsMigration: layout.needsMigration, itemsLayoutVersion: layout.itemsVersion, lacks: layout.lacks } };
@@ -35,10 +35,10 @@ export async function tableHealth(dynamo: Dynamo, tableName: string, detailsTime
 /**
  * `/health`'s probe: the verdict alone (one DescribeTable) for callers who
  * see only the status, the verdict with the layout for those who see the
- * details; each cached for `ttlMs`.
+ * details; each cached for `ttlMs`. `readers` words the layout's messages.
  */
-export function healthProbe(dynamo: Dynamo, tableName: string, ttlMs: number): (details: boolean) => Promise<boolean | HealthReport> {
+export function healthProbe(dynamo: Dynamo, tableName: string, ttlMs: number, readers?: Gsi2Readers): (details: boolean) => Promise<boolean | HealthReport> {
   const verdict = cachedProbe(() => tableHealthy(dynamo, tableName), ttlMs);
-  const detailed = cachedProbe(() => tableHealth(dynamo, tableName), ttlMs);
+  const detailed = cachedProbe(() => tableHealth(dynamo, tableName, 2000, readers), ttlMs);
   return (details) => (details ? detailed() : verdict());
 }

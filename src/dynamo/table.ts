@@ -109,8 +109,35 @@ export async function writeLayoutVersion(client: DynamoDBClient, tableName: stri
   );
 }
 
-/** Reads what a table has of the current layout (DescribeTable + DescribeTimeToLive). */
-export async function describeLayout(client: DynamoDBClient, tableName: string): Promise<TableLayout> {
+/**
+ * What the served model reads through GSI2, in the words of the layout's
+ * messages: its @catalog lists by field (`['users', 'groups']` → "the
+ * users/groups lists") and its @byInstant types (`['Event']` → "event date
+ * ranges"). Without it the messages name the directives.
+ */
+export interface Gsi2Readers {
+  catalogs: readonly string[];
+  byInstant: readonly string[];
+}
+
+/** The GSI2 readers of a model, for describeLayout's messages. */
+export function gsi2ReadersOf(model: { queries: readonly { kind: string; field: string }[]; items: ReadonlyMap<string, { name: string; byInstant: unknown }> }): Gsi2Readers {
+  return {
+    catalogs: model.queries.filter((q) => q.kind === 'catalog').map((q) => q.field),
+    byInstant: [...model.items.values()].filter((t) => t.byInstant).map((t) => t.name),
+  };
+}
+
+function gsi2Wording(readers: Gsi2Readers | undefined): { lists: string; ranges: string } {
+  if (!readers) return { lists: 'the @catalog lists', ranges: '@range connections' };
+  return {
+    lists: readers.catalogs.length === 0 ? 'no list' : `the ${readers.catalogs.join('/')} lists`,
+    ranges: readers.byInstant.map((t) => `${t.toLowerCase()} date ranges`).join(', '),
+  };
+}
+
+/** Reads what a table has of the current layout (DescribeTable + DescribeTimeToLive); `readers` words its messages. */
+export async function describeLayout(client: DynamoDBClient, tableName: string, readers?: Gsi2Readers): Promise<TableLayout> {
   const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
   const stream = Table?.StreamSpecification;
   const streamArn =
@@ -127,13 +154,15 @@ export async function describeLayout(client: DynamoDBClient, tableName: string):
   const itemsVersion = await itemsLayoutVersion(client, tableName);
   const needsMigration = itemsVersion < CURRENT_LAYOUT_VERSION;
   const lacks: string[] = [];
+  const words = gsi2Wording(readers);
+  const indexed = words.ranges === '' ? words.lists : `${words.lists} and ${words.ranges}`;
   if (needsMigration) {
     lacks.push(
-      `items are at layout version ${itemsVersion}, this gateway writes ${CURRENT_LAYOUT_VERSION}: run \`npm run migrate\` (until then the courses/students lists and order date ranges show only what is indexed)`,
+      `items are at layout version ${itemsVersion}, this gateway writes ${CURRENT_LAYOUT_VERSION}: run \`npm run migrate\` (until then ${indexed} show only what is indexed)`,
     );
   }
   if (!streamArn) lacks.push('no stream with NEW_AND_OLD_IMAGES (renames and deletes fan out inside the request)');
-  if (!gsi2) lacks.push('no GSI2 index (courses and students lists are unavailable until it is added and `npm run migrate` ran)');
+  if (!gsi2) lacks.push(`no GSI2 index (${indexed} are unavailable until it is added and \`npm run migrate\` ran)`);
   if (!ttl) lacks.push(`time to live is not enabled on ${TTL_ATTRIBUTE} (idempotency records are not removed by DynamoDB)`);
   return { streamArn, gsi2, ttl, itemsVersion, needsMigration, lacks };
 }

@@ -7,7 +7,7 @@
  * check).
  */
 import { badUserInput } from '../errors.js';
-import { sortableInstant, sortableText, type CatalogKind } from '../dynamo/keys.js';
+import { sortableInstant, sortableText } from '../dynamo/keys.js';
 
 export const MAX_ID_LENGTH = 128;
 /** Longest text attribute value a write stores, and longest equality filter a read takes. */
@@ -56,15 +56,15 @@ export interface DateRange {
 }
 
 /** `after ≤ instant < before`; an inverted or empty range is refused. Names: the arguments, for messages. */
-export function validateDateRange(placedAfter: unknown, placedBefore: unknown, afterName = 'placedAfter', beforeName = 'placedBefore'): DateRange {
+export function validateDateRange(afterValue: unknown, beforeValue: unknown, afterName: string, beforeName: string): DateRange {
   const instant = (value: unknown, name: string) => {
     if (value == null) return null;
     const iso = sortableInstant(value);
     if (iso === null) throw badUserInput(`${name} must be an ISO-8601 UTC timestamp between years 0000 and 9999`, name);
     return iso;
   };
-  const after = instant(placedAfter, afterName);
-  const before = instant(placedBefore, beforeName);
+  const after = instant(afterValue, afterName);
+  const before = instant(beforeValue, beforeName);
   if (after !== null && before !== null && after >= before) {
     throw badUserInput(`${beforeName} (${before}) must be later than ${afterName} (${after}): the range is empty or inverted`, beforeName);
   }
@@ -80,6 +80,6 @@ export function validateText(value: unknown, argumentName: string): string | nul
   return value;
 }
 
-/** What cursors of a catalog list are bound to: the catalog and the search prefix. */
-export const catalogGroup = (kind: CatalogKind, sortablePrefix: string | null): string =>
-  sortablePrefix === null ? `CATALOG#${kind}` : `CATALOG#${kind}?prefix=${sortablePrefix}`;
+/** What cursors of a catalog list are bound to: the catalog (its @catalog `key`) and the search prefix. */
+export const catalogGroup = (catalogKey: string, sortablePrefix: string | null): string =>
+  sortablePrefix === null ? catalogKey : `${catalogKey}?prefix=${sortablePrefix}`;

@@ -7,7 +7,6 @@
  * operation before execution.
  */
 import { catalogGroup, validatePrefix } from './arguments.js';
-import type { CatalogKind } from '../dynamo/keys.js';
 import type { Plan } from './plan.js';
 
 export type CursorBinding = (args: Record<string, unknown>) => { field: 'p' | 'a'; value: string };
@@ -17,11 +16,10 @@ const NONE: CursorBinding = () => ({ field: 'a', value: '' });
 export function compileBindings(plan: Plan): (connection: string) => CursorBinding {
   const bindings = new Map<string, CursorBinding>();
   for (const catalog of plan.catalogs) {
-    const kind = catalog.key.slice(catalog.key.lastIndexOf('#') + 1) as CatalogKind;
     const prefixArgument = catalog.prefixArgument;
     bindings.set(`Query.${catalog.field}`, (args) => ({
       field: 'p',
-      value: catalogGroup(kind, prefixArgument === null || args[prefixArgument] == null ? null : validatePrefix(args[prefixArgument], prefixArgument)),
+      value: catalogGroup(catalog.key, prefixArgument === null || args[prefixArgument] == null ? null : validatePrefix(args[prefixArgument], prefixArgument)),
     }));
   }
   for (const relation of plan.relations.values()) {

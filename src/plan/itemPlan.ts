@@ -20,7 +20,7 @@ export interface ItemPlan {
   optionalFields: readonly string[];
   /** @propagating fields: false when the item lacks what sets them. */
   flags: readonly string[];
-  /** The record property holding the parent's id (child types), e.g. `customerId`. */
+  /** The record property holding the parent's id (child types), e.g. `userId`. */
   parentIdProperty: string | null;
   /** The key of the item with this id (and, for a child type, its parent's id). */
   key(id: string, parentId?: string): ItemKey;

@@ -7,7 +7,7 @@
  * `complete` says whether the record came from the item itself, in which
  * case an absent attribute really is absent (null, counter not maintained)
  * rather than unknown. A child record carries its parent's id under
- * `<parent field>Id` (an order's `customerId`).
+ * `<parent field>Id` (a post's `userId`).
  */
 export interface ItemRecord {
   id: string;

@@ -23,10 +23,10 @@ import { compileRangePlan, type RangePlan } from './rangePlan.js';
 
 export interface RelationPlan {
   relation: Relation;
-  /** Field on the owner type, e.g. `courses`; `Owner.field` is the connection's name. */
+  /** Field on the owner type, e.g. `players`; `Owner.field` is the connection's name. */
   field: string;
   path: string;
-  /** The GraphQL connection type, e.g. `StudentCourseConnection`. */
+  /** The GraphQL connection type, e.g. `TeamPlayerConnection`. */
   typeName: string;
   owner: ItemPlan;
   node: ItemPlan;

@@ -5,7 +5,7 @@
  * fan-out) and the resharder ask here instead of reading the attributes.
  *
  * Terms: the *parent* is the owner of the @sharded (inverse) side, e.g. a
- * course; a *member* is the node at the other end of one of its edges
+ * team; a *member* is the node at the other end of one of its edges
  * (whose id picks the shard: k = fnv1a32(member id) mod N).
  *
  * Attributes of the parent item

@@ -9,9 +9,9 @@ import type { FilledRead, Filter } from '../dynamo/filledRange.js';
 
 /** A range of the index (its key attributes, partition, sort-key bounds) as filledRange reads it, plus what cursors are bound to. */
 export interface RangeSource extends Pick<FilledRead, 'index' | 'pkAttr' | 'skAttr' | 'pk' | 'lo' | 'hi'> {
-  /** Connection name (`Customer.orders`): cursors are bound to it. */
+  /** Connection name (`User.posts`): cursors are bound to it. */
   name: string;
-  /** The parent's partition (`CUSTOMER#<id>`): cursors are bound to it. */
+  /** The parent's partition (`USER#<id>`): cursors are bound to it. */
   partition: string;
   filter: Filter | null;
   /** The arguments cursors are bound to, in a canonical form. */
@@ -23,9 +23,9 @@ export interface RangeSource extends Pick<FilledRead, 'index' | 'pkAttr' | 'skAt
  * write-sharded relation), merged into one order.
  */
 export interface MergedCollection {
-  /** Connection name, e.g. `Course.students`: cursors are bound to it. */
+  /** Connection name, e.g. `Team.players`: cursors are bound to it. */
   name: string;
-  /** The collection independent of its shard count, e.g. `COURSE#<cid>`: cursors are bound to it. */
+  /** The collection independent of its shard count, e.g. `TEAM#<tid>`: cursors are bound to it. */
   group: string;
   /** At least one; same index, key attributes and prefix; distinct partition values. */
   shards: readonly Collection[];

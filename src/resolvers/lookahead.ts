@@ -1,16 +1,16 @@
 /**
- * Look-ahead: a root field (`student(id)`, `course(id)`, …) reads its
+ * Look-ahead: a root @get field (`team(id)`, `user(id)`, …) reads its
  * selection set before it reads DynamoDB, so the entity and the first page
  * of its selected connection cost as few round trips as possible.
  *
- * - Same partition, parent sorting last (Student.courses, Customer.orders,
- *   Product.parts) and the page starts at an end of the collection (no
+ * - Same partition, parent sorting last (`User.posts` with posts at
+ *   `POST#{id}` under a `PROFILE` sort key) and the page starts at an end of the collection (no
  *   cursor): one Query returns the page and the entity item together
  *   (loaders `withParent`). Read backward (`last:`) that always holds; read
  *   forward (`first:`) it holds when the collection fits the page or exceeds
  *   it by at most FORWARD_OVER_READ children (collection.ts), otherwise the
  *   entity follows with a GetItem.
- * - Another partition (Course.students on GSI1) or a cursored page: the page
+ * - Another partition (the inverse side of @edges, on GSI1) or a cursored page: the page
  *   Query is started now, next to the entity's BatchGetItem, instead of after
  *   it. The connection resolver then finds it in the range loader's cache.
  *

@@ -5,12 +5,12 @@
  * payload: `allowsResult`).
  *
  * - `@changes` on a type: the rule of the type's root read field with the
- *   same key (`courseChanged(id)` as `course(id)`);
+ *   same key (`teamChanged(id)` as `team(id)`);
  * - `@collectionChanges(field: "T.c")`: the rule of T's root read field
- *   and the rule of `T.c` on that parent (`courseStudentsChanged(courseId)`
- *   as `course(id) { students }`).
+ *   and the rule of `T.c` on that parent (`teamPlayersChanged(teamId)`
+ *   as `team(id) { players }`).
  * Fields inside the payload are then checked by the rules as in any
- * query (another student's email is null with FORBIDDEN).
+ * query (another user's email is null with FORBIDDEN).
  */
 import type { Identity } from '../auth/identity.js';
 import { ADMIN, type Rule, type RuleLookup } from '../auth/rules.js';

@@ -15,7 +15,7 @@
  * Per event, results are shared between subscribers of this instance with
  * the same operation, variables and identity class (the identity's fields
  * the rules read), and all of them share one set of loaders: a thousand
- * subscribers of one course cost one execution per operation they send.
+ * subscribers of one team cost one execution per operation they send.
  * Events wait in a queue of at most `maxQueued` per subscription; a
  * subscriber that falls further behind is reported (`overflow`) and its
  * transport closes it.

@@ -23,6 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EXPLORER_PATH } from '../graphql/plugins/landingPage.js';
+import { Kind } from 'graphql';
+import type { Item } from '../dynamo/batchGet.js';
+import type { Plan } from '../plan/plan.js';
 
 export { EXPLORER_PATH };
 
@@ -34,24 +37,59 @@ export const EXPLORER_ASSETS: Record<string, { file: string; type: string }> = {
   'react-dom.production.min.js': { file: 'react-dom/umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
 };
 
-/** The operation the explorer opens with: demo data of `npm start`. */
-const DEFAULT_QUERY = `# The gateway's own GraphiQL: it works offline.
+/** What the explorer opens with: an operation and its variables. */
+export interface ExplorerExample {
+  query: string;
+  variables: Record<string, unknown>;
+}
+
+const HEADER = `# The gateway's own GraphiQL: it works offline.
 # Docs and History: the icons on the left.
 # A token goes in Headers: {"Authorization": "Bearer …"}
-query StudentCourses($id: ID!, $first: Int = 2, $after: String) {
-  student(id: $id) {
-    name
-    courses(first: $first, after: $after) {
-      totalCount
-      pageInfo { hasNextPage endCursor }
-      edges { enrolledAt node { id title } }
-    }
-  }
-}
 `;
 
-function page(): string {
-  const config = JSON.stringify({ query: DEFAULT_QUERY, variables: JSON.stringify({ id: '1' }, null, 2) }).replace(/</g, '\\u003c');
+const capitalized = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/**
+ * The operation the explorer opens with, from the served model: its first
+ * @get root field of a top-level type that has a connection, that type's
+ * first text field and first connection (totalCount when the connection
+ * type has it, pageInfo, the edge attributes, the node's id and first text
+ * field), for the first item of that type in the demo data (`npm start`
+ * loads it). A model without such a field opens with `{ __typename }`.
+ */
+export function explorerExample(plan: Plan, demo: readonly Item[] | null): ExplorerExample {
+  for (const get of plan.gets) {
+    const type = plan.item(get.type);
+    const relation = (plan.relationsOf.get(get.type) ?? [])[0];
+    const argument = Object.entries(get.arguments);
+    if (type.type.parent || !relation || argument.length !== 1 || argument[0][0] !== 'id') continue;
+    const text = (t: typeof type) => t.type.attributes.find((a) => a.kind === 'String' && a.required)?.name;
+    const connection = plan.model.document.definitions.find((d) => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === relation.typeName);
+    const hasTotal = connection?.kind === Kind.OBJECT_TYPE_DEFINITION && (connection.fields ?? []).some((f) => f.name.value === 'totalCount');
+    const edgeAttributes = relation.relation.kind === 'edges' ? relation.relation.edgeAttributes.map((a) => a.name) : [];
+    const nodeText = text(relation.node);
+    const ownText = text(type);
+    const firstId = (demo ?? []).map((item) => type.ids(item)).find((ids) => ids !== null)?.id ?? '1';
+    const lines = [
+      `query ${get.type}${capitalized(relation.field)}($id: ID!, $first: Int = 2, $after: String) {`,
+      `  ${get.field}(${argument[0][1]}: $id) {`,
+      ...(ownText ? [`    ${ownText}`] : []),
+      `    ${relation.field}(first: $first, after: $after) {`,
+      ...(hasTotal ? ['      totalCount'] : []),
+      '      pageInfo { hasNextPage endCursor }',
+      `      edges { ${[...edgeAttributes, `node { ${['id', ...(nodeText ? [nodeText] : [])].join(' ')} }`].join(' ')} }`,
+      '    }',
+      '  }',
+      '}',
+    ];
+    return { query: `${HEADER}${lines.join('\n')}\n`, variables: { id: firstId } };
+  }
+  return { query: `${HEADER}{ __typename }\n`, variables: {} };
+}
+
+function page(example: ExplorerExample): string {
+  const config = JSON.stringify({ query: example.query, variables: JSON.stringify(example.variables, null, 2) }).replace(/</g, '\\u003c');
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -113,8 +151,8 @@ export interface Explorer {
   handle(req: IncomingMessage, res: ServerResponse, pathname: string): boolean;
 }
 
-/** The explorer's routes; assets are read once, on first use, and kept. */
-export function createExplorer(): Explorer {
+/** The explorer's routes, opening with `example` (explorerExample); assets are read once, on first use, and kept. */
+export function createExplorer(example: ExplorerExample): Explorer {
   const cache = new Map<string, Buffer | null>();
   const asset = (name: string) => {
     if (!cache.has(name)) {
@@ -123,7 +161,7 @@ export function createExplorer(): Explorer {
     }
     return cache.get(name)!;
   };
-  const html = page();
+  const html = page(example);
   return {
     handle(req, res, pathname) {
       if (pathname !== EXPLORER_PATH && pathname !== `${EXPLORER_PATH}/` && !pathname.startsWith(`${EXPLORER_PATH}/`)) return false;

@@ -12,10 +12,10 @@ import { createContext } from '../graphql/context.js';
 import { clientOptions, endpointLabel, type Dynamo } from '../dynamo/client.js';
 import { healthProbe } from '../dynamo/layoutHealth.js';
 import { LOCAL_DYNAMO_HOST, portInUse, startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
-import { describeLayout, ensureTable } from '../dynamo/table.js';
-import { demoFileOf, loadDemoData } from './demoData.js';
+import { describeLayout, ensureTable, gsi2ReadersOf } from '../dynamo/table.js';
+import { demoFileOf, demoItemsOf, loadDemoData } from './demoData.js';
 import { createHttpHandler } from './httpHandler.js';
-import { createExplorer } from './explorer.js';
+import { createExplorer, explorerExample } from './explorer.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 import { loadModel } from '../declaration/loadModel.js';
@@ -115,7 +115,7 @@ export async function startGateway(
     }
     const created = await ensureTable(dynamo.raw, config.tableName);
     logger.info({ table: config.tableName, created, endpoint }, `table ${created ? 'created' : 'exists'}`);
-    const layout = await describeLayout(dynamo.raw, config.tableName);
+    const layout = await describeLayout(dynamo.raw, config.tableName, gsi2ReadersOf(plan.model));
     for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
     lacks = layout.lacks;
     // Demo data only into the table this process just created in its own DynamoDB Local.
@@ -133,7 +133,7 @@ export async function startGateway(
         corsOrigins: config.corsOrigins,
         maxBodyBytes: config.security.maxBodyBytes,
         logger,
-        health: healthProbe(dynamo, config.tableName, config.healthCacheMs),
+        health: healthProbe(dynamo, config.tableName, config.healthCacheMs, gsi2ReadersOf(plan.model)),
         // HEALTH_DETAILS=admins (production's default): the layout and stream figures only for an administrator's token.
         healthDetailsFor:
           config.healthDetails === 'public'
@@ -146,7 +146,7 @@ export async function startGateway(
         healthDetails: () => ({ table: { lacks }, stream: stream!.details(), subscriptions: changeDetails() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,
-        ...(config.production ? {} : { explorer: createExplorer() }),
+        ...(config.production ? {} : { explorer: createExplorer(explorerExample(plan, demoItemsOf(config.schemaFile))) }),
         trusted,
       }),
       config.http,

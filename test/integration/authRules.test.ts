@@ -4,7 +4,7 @@
  * administrator. Tokens come from a local OIDC issuer on 127.0.0.1.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { courseItem, customerItem, enrollmentItem, orderItem, partItem, productItem, studentItem } from '../../src/model/items.js';
+import { courseItem, customerItem, enrollmentItem, orderItem, partItem, productItem, studentItem } from '../support/defaultItems.js';
 import { codes, testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
 import { startTestIssuer, testAuthenticator, type TestIssuer } from '../support/oidc.js';
 

@@ -13,7 +13,7 @@ import { startGateway, type Gateway } from '../../src/transport/startGateway.js'
 import { loadConfig } from '../../src/config.js';
 import { createLambdaHandler } from '../../src/transport/lambdaHandler.js';
 import { makeSigningKey, type SigningKey } from '../../src/auth/devIssuer.js';
-import { courseItem, studentItem } from '../../src/model/items.js';
+import { courseItem, studentItem } from '../support/defaultItems.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
 import { localEndpoint, postGraphQL } from '../support/gateway.js';
 import { AUDIENCE, captureLogger, startTestIssuer, type TestIssuer } from '../support/oidc.js';

@@ -5,7 +5,7 @@
  * text in an error-level log line.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogCounterItems, courseItem, studentItem } from '../../src/model/items.js';
+import { catalogCounterItems, courseItem, studentItem } from '../support/defaultItems.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 import { captureLogger } from '../support/oidc.js';
 import type { Item } from '../../src/dynamo/batchGet.js';

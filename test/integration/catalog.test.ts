@@ -6,8 +6,8 @@
  * and cursor checks that cost no DynamoDB request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogCounterItems, courseItem, studentItem } from '../../src/model/items.js';
-import { catalogSortKey, CATALOG_SHARDS } from '../../src/dynamo/keys.js';
+import { catalogCounterItems, catalogSortKey, courseItem, studentItem } from '../support/defaultItems.js';
+import { CATALOG_SHARDS } from '../../src/dynamo/keys.js';
 import { compareKeyStrings } from '../../src/connections/mergedShards.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';

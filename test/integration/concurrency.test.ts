@@ -10,7 +10,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { courseItem, studentItem } from '../../src/model/items.js';
+import { courseItem, studentItem } from '../support/defaultItems.js';
 import { testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
 
 const gateways: TestGateway[] = [];

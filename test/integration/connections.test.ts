@@ -12,7 +12,7 @@ import {
   partItem,
   productItem,
   studentItem,
-} from '../../src/model/items.js';
+} from '../support/defaultItems.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 
 const N = 6;

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { counterShardKey, shardOf } from '../support/model.js';
-import { courseCounterItems, courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseCounterItems, courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import type { ReshardStep } from '../../src/writes/reshard.js';
 import { reshardCourse } from '../support/writes.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { deleteCourse, deleteStudent, enroll, updateCourse, updateStudent } from '../support/writes.js';
 import type { Store, WriteOptions } from '../../src/writes/store.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';

@@ -5,7 +5,7 @@
  * replay goes only to a caller the rules see as the first did.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { courseItem, customerItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, customerItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { IDEMPOTENCY_PREFIX } from '../../src/dynamo/keys.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 import { injectFaults } from '../support/faults.js';

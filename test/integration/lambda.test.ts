@@ -5,7 +5,7 @@ import type { APIGatewayProxyEventV2, Context as LambdaContext } from 'aws-lambd
 import { loadConfig } from '../../src/config.js';
 import { createLambdaHandler, handler, type ApiGatewayHandler } from '../../src/transport/lambdaHandler.js';
 import { tableExists } from '../../src/dynamo/table.js';
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
 
 /** An API Gateway HTTP API (payload format 2.0) event. */

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildLambda } from '../../scripts/build-lambda.js';
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { createStreamsClient } from '../../src/stream/streamsClient.js';
 import { lambdaEvent, readAll, readAfter } from '../support/streamRecords.js';
 import { localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsBeyond, readRange } from '../../src/dynamo/collection.js';
 import { courseStudentShards } from '../support/model.js';
-import { enrollmentItem } from '../../src/model/items.js';
+import { enrollmentItem } from '../support/defaultItems.js';
 import { metricsClient, OperationMetrics } from '../../src/dynamo/metrics.js';
 import { readConnection } from '../../src/connections/engine.js';
 import { mergedShards } from '../../src/connections/mergedShards.js';

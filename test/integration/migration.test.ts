@@ -13,7 +13,8 @@ import { createDynamo } from '../../src/dynamo/client.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { describeLayout, tableDefinition } from '../../src/dynamo/table.js';
-import { catalogKeys, CATALOG_SHARDS, orderDateKeys } from '../../src/dynamo/keys.js';
+import { CATALOG_SHARDS } from '../../src/dynamo/keys.js';
+import { catalogKeys, orderDateKeys } from '../support/defaultItems.js';
 import { runMigration } from '../../src/migration/migrate.js';
 import { localEndpoint, PATIENT_CLIENT } from '../support/gateway.js';
 

@@ -3,10 +3,10 @@
  * GSI1 keys, copies, counters), not only on the GraphQL answer; every error
  * path leaves the table exactly as it was.
  */
-import { catalogKeys } from '../../src/dynamo/keys.js';
+import { catalogKeys } from '../support/defaultItems.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeTime } from 'ulid';
-import { courseItem, customerItem, enrollmentItem, productItem, studentItem } from '../../src/model/items.js';
+import { courseItem, customerItem, enrollmentItem, productItem, studentItem } from '../support/defaultItems.js';
 import { codes, testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;

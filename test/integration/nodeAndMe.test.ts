@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Buffer } from 'node:buffer';
-import { courseItem, customerItem, enrollmentItem, orderItem, partItem, productItem, studentItem } from '../../src/model/items.js';
+import { courseItem, customerItem, enrollmentItem, orderItem, partItem, productItem, studentItem } from '../support/defaultItems.js';
 import { formatGlobalId } from '../../src/plan/globalId.js';
 import { codes, testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
 import { startTestIssuer, testAuthenticator, type TestIssuer } from '../support/oidc.js';

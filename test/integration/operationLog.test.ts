@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createContext } from '../../src/graphql/context.js';
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { createServer } from '../../src/graphql/server.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 

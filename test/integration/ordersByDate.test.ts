@@ -6,7 +6,7 @@
  * bad ranges or foreign cursors cost no DynamoDB request.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerItem, orderItem } from '../../src/model/items.js';
+import { customerItem, orderItem } from '../support/defaultItems.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 

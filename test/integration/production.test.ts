@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { getIntrospectionQuery } from 'graphql';
 import { demoItems } from '../support/demoData.js';
-import { studentKey } from '../../src/dynamo/keys.js';
+import { studentKey } from '../support/defaultItems.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 
 let prod: TestGateway;

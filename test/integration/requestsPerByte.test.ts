@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildASTSchema, parse, type OperationDefinitionNode } from 'graphql';
-import { catalogCounterItems, courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { catalogCounterItems, courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { typeDefs } from '../../src/graphql/server.js';
 import { operationCost } from '../../src/graphql/plugins/queryLimits.js';

@@ -4,7 +4,7 @@
  * execution otherwise; and identical errors sent once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogCounterItems, courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { catalogCounterItems, courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { DEFAULTS } from '../../src/config.js';
 import { MIN_CURSOR_BYTES } from '../../src/graphql/plugins/responseSize.js';

@@ -17,7 +17,7 @@ import {
   partItem,
   productItem,
   studentItem,
-} from '../../src/model/items.js';
+} from '../support/defaultItems.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 import { DEFAULT_LIMITS } from '../../src/graphql/plugins/queryLimits.js';
 

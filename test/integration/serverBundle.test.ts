@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildServer } from '../../scripts/build-server.js';
-import { studentItem } from '../../src/model/items.js';
+import { studentItem } from '../support/defaultItems.js';
 import { localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
 
 // What the Docker image runs: the compiled bundle, copied outside the

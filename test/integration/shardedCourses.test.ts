@@ -6,9 +6,10 @@
  * takes a shard count.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CATALOG_COUNT_ATTR, catalogCounterKey, catalogKeys, catalogShardOf } from '../../src/dynamo/keys.js';
+import { CATALOG_COUNT_ATTR } from '../../src/dynamo/keys.js';
+import { catalogCounterKey, catalogKeys, catalogShardOf } from '../support/defaultItems.js';
 import { counterShardKey, shardOf } from '../support/model.js';
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;

@@ -6,9 +6,9 @@
  * once throughout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { catalogKeys } from '../../src/dynamo/keys.js';
+import { catalogKeys } from '../support/defaultItems.js';
 import { counterShardKey, shardOf } from '../support/model.js';
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { reshardCourse } from '../support/writes.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 

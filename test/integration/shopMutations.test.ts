@@ -5,7 +5,7 @@
  * table as it was.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customerItem, orderItem, partItem, productItem } from '../../src/model/items.js';
+import { customerItem, orderItem, partItem, productItem } from '../support/defaultItems.js';
 import { codes, testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
 import { startTestIssuer, testAuthenticator, type TestIssuer } from '../support/oidc.js';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { listDeadLetters } from '../../src/stream/checkpoints.js';
 import { loadConfig } from '../../src/config.js';
 import { createStreamLambdaHandler } from '../../src/stream/lambda.js';

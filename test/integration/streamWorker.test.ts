@@ -15,7 +15,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { tableDefinition } from '../../src/dynamo/table.js';
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { startGateway } from '../../src/transport/startGateway.js';
 import { localEndpoint, postGraphQL, testGateway, TEST_CURSOR_SECRET, type TestGateway } from '../support/gateway.js';
 

@@ -14,7 +14,7 @@ import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { startGateway, type Gateway } from '../../src/transport/startGateway.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
-import { courseItem } from '../../src/model/items.js';
+import { courseItem } from '../support/defaultItems.js';
 import type { ChangeEvent } from '../../src/subscriptions/events.js';
 import { localEndpoint, postGraphQL } from '../support/gateway.js';
 import { liveDetails, untilOpen, wsClient, wsUrl, type WsClient } from '../support/subscriptions.js';

@@ -16,7 +16,7 @@ import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { startGateway, type Gateway } from '../../src/transport/startGateway.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
-import { courseItem, customerItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, customerItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { describeLayout } from '../../src/dynamo/table.js';
 import { StreamReader } from '../../src/stream/reader.js';
 import { createStreamsClient } from '../../src/stream/streamsClient.js';

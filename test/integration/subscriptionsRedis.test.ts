@@ -19,7 +19,7 @@ import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { startGateway, type Gateway } from '../../src/transport/startGateway.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { localEndpoint, postGraphQL } from '../support/gateway.js';
 import { lambdaEvent, readAll } from '../support/streamRecords.js';
 import { createStreamsClient } from '../../src/stream/streamsClient.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamo } from '../../src/dynamo/client.js';
-import { describeLayout, ensureTable, tableDefinition } from '../../src/dynamo/table.js';
+import { describeLayout, ensureTable, gsi2ReadersOf, tableDefinition } from '../../src/dynamo/table.js';
+import { defaultPlan } from '../support/model.js';
 import { localEndpoint } from '../support/gateway.js';
 import { dynamoFault } from '../support/faults.js';
 
@@ -62,6 +63,10 @@ describe('table layout', () => {
     expect(layout).toMatchObject({ itemsVersion: 1, needsMigration: true });
     expect(layout.lacks.join(' ')).toMatch(/stream/);
     expect(layout.lacks.join(' ')).toMatch(/GSI2/);
+    // Worded after the served model: its catalog lists and its by-instant types.
+    const worded = await describeLayout(raw, name, gsi2ReadersOf(defaultPlan.model));
+    expect(worded.lacks.filter((l) => l.includes('the courses/students lists and order date ranges'))).toHaveLength(2);
+    expect(layout.lacks.filter((l) => l.includes('the @catalog lists and @range connections'))).toHaveLength(2);
     await raw.send(new DeleteTableCommand({ TableName: name }));
   });
 });

@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { APIGatewayProxyEventV2, Context as LambdaContext } from 'aws-lambda';
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { loadManifest, parseManifest } from '../../src/transport/trustedDocuments.js';
 import { createLambdaHandler } from '../../src/transport/lambdaHandler.js';
 import { createGatewayParts } from '../../src/transport/gatewayParts.js';

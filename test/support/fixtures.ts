@@ -1,5 +1,5 @@
 /** Small data sets several test files share. */
-import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, studentItem } from './defaultItems.js';
 
 /** Students s1 (courses a and b) and s2 (course a); courses a (2 students) and b (1), counters set. */
 export const twoStudentsTwoCourses = () => [

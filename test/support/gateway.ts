@@ -23,7 +23,8 @@ import type { AddressInfo } from 'node:net';
 import { createServer, type ServerOptions } from '../../src/graphql/server.js';
 import { createCursorCodec, type CursorSecrets } from '../../src/connections/cursorSigning.js';
 import { createHttpHandler } from '../../src/transport/httpHandler.js';
-import { createExplorer } from '../../src/transport/explorer.js';
+import { createExplorer, explorerExample } from '../../src/transport/explorer.js';
+import { demoItemsOf } from '../../src/transport/demoData.js';
 import type { TrustedDocuments } from '../../src/transport/trustedDocuments.js';
 import type { ClientOptions } from '../../src/dynamo/client.js';
 import { describeLayout } from '../../src/dynamo/table.js';
@@ -157,7 +158,7 @@ export async function testGateway({
         requestLimits,
         logger: httpLogger,
         // As startGateway: the offline explorer in development only.
-        ...(production ? {} : { explorer: createExplorer() }),
+        ...(production ? {} : { explorer: createExplorer(explorerExample(plan, demoItemsOf(model.source))) }),
         trusted,
       });
       listener = createHttpListener(handler, http);

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGet, UnprocessedKeysError } from '../../src/dynamo/batchGet.js';
-import { studentKey } from '../../src/dynamo/keys.js';
+import { studentKey } from '../support/defaultItems.js';
 
 type Key = { PK: string; SK: string };
 interface Call {

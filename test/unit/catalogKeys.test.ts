@@ -1,17 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  catalogKeys,
-  catalogPrefix,
-  catalogShardOf,
-  CATALOG_SHARDS,
-  orderDateKeys,
-  sortableText,
-} from '../../src/dynamo/keys.js';
+import { CATALOG_SHARDS, sortableText } from '../../src/dynamo/keys.js';
+import { catalogKeys, catalogPrefix, catalogShardOf, orderDateKeys } from '../support/defaultItems.js';
 import { compareKeyStrings } from '../../src/connections/mergedShards.js';
 import { validateDateRange, validatePrefix } from '../../src/plan/arguments.js';
+import { compileLayoutFix } from '../../src/migration/layoutFix.js';
 import { compileBindings } from '../../src/plan/bindings.js';
 import { defaultPlan } from '../support/model.js';
-import { layoutFix } from '../../src/model/layout.js';
+
+const layoutFix = compileLayoutFix(defaultPlan);
 
 describe('sortable text', () => {
   it('compares without case, accents or extra spaces', () => {
@@ -87,7 +83,7 @@ describe('what the migration derives', () => {
   it('adds a catalog entry to an untitled-by-index course, and nothing to a current one', () => {
     const old = { PK: 'COURSE#c1', SK: 'PROFILE', title: 'Ålgebra' };
     const fix = layoutFix(old);
-    expect(fix).toMatchObject({ kind: 'enter-catalog', catalog: 'COURSE', id: 'c1', set: catalogKeys('COURSE', 'c1', 'Ålgebra') });
+    expect(fix).toMatchObject({ kind: 'enter-catalog', spec: { key: 'CATALOG#COURSE' }, id: 'c1', set: catalogKeys('COURSE', 'c1', 'Ålgebra') });
     expect(layoutFix({ ...old, ...catalogKeys('COURSE', 'c1', 'Ålgebra') })).toBeNull();
   });
 
@@ -99,8 +95,8 @@ describe('what the migration derives', () => {
 
   it('leaves bookkeeping, edges and items without a usable source alone', () => {
     expect(layoutFix({ PK: 'CATALOG#COURSE#3', SK: 'COUNTER', count: 4 })).toBeNull();
-    expect(layoutFix({ PK: 'STUDENT#s', SK: 'COURSE#c' })).toBeNull();
+    expect(layoutFix({ PK: 'STUDENT#s', SK: 'COURSE#c', GSI1PK: 'COURSE#c', GSI1SK: 'STUDENT#s' })).toBeNull();
     expect(layoutFix({ PK: 'COURSE#c', SK: 'PROFILE' })).toBeNull();
-    expect(layoutFix({ PK: 'CUSTOMER#c', SK: 'ORDER#o', placedAt: 'soon' })).toBeNull();
+    expect(layoutFix({ PK: 'CUSTOMER#c', SK: 'ORDER#o', GSI1PK: 'ORDER#o', GSI1SK: 'CUSTOMER#c', placedAt: 'soon' })).toBeNull();
   });
 });

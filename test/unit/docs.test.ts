@@ -76,6 +76,37 @@ describe('the documentation', () => {
     }
     expect(broken).toEqual([]);
   });
+
+  it('cites only sections that exist: every #anchor of a link is a heading of its target', () => {
+    // GitHub's heading anchors: lower case, punctuation dropped (hyphens and underscores kept), spaces as hyphens.
+    const slug = (heading: string) =>
+      heading
+        .trim()
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+        .replace(/\s/g, '-');
+    const anchorsOf = (path: string) => {
+      const seen = new Map<string, number>();
+      const out = new Set<string>();
+      for (const [, heading] of readFileSync(path, 'utf8').replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6}\s+(.+)$/gm)) {
+        const base = slug(heading!);
+        const n = seen.get(base) ?? 0;
+        seen.set(base, n + 1);
+        out.add(n === 0 ? base : `${base}-${n}`);
+      }
+      return out;
+    };
+    const missing: string[] = [];
+    for (const file of markdown) {
+      for (const [, target, anchor] of read(file).matchAll(/\]\(([^)#\s]*)#([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const path = target ? resolve(join(root, dirname(file)), target) : join(root, file);
+        if (!path.endsWith('.md') || !existsSync(path)) continue;
+        if (!anchorsOf(path).has(decodeURIComponent(anchor!))) missing.push(`${file} → ${target}#${anchor}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 });
 
 describe('the repository', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { edgeLayout, layoutToCopy } from '../support/model.js';
-import { enrollmentItem } from '../../src/model/items.js';
+import { enrollmentItem } from '../support/defaultItems.js';
 
 const edge = (shards: number, extra: Record<string, unknown> = {}) => ({
   ...enrollmentItem({ studentId: 'foobar', courseId: 'c1', shards, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'T', studentName: 'N' }),

@@ -11,7 +11,14 @@ import type { ApolloServer } from '@apollo/server';
 import { createServer } from '../../src/graphql/server.js';
 import type { Context } from '../../src/graphql/context.js';
 import { createHttpHandler } from '../../src/transport/httpHandler.js';
-import { createExplorer, EXPLORER_ASSETS, resolveAsset } from '../../src/transport/explorer.js';
+import { createExplorer, EXPLORER_ASSETS, explorerExample, resolveAsset } from '../../src/transport/explorer.js';
+import { defaultPlan } from '../support/model.js';
+import { fileURLToPath } from 'node:url';
+import { buildASTSchema, parse, validate } from 'graphql';
+import { loadModel } from '../../src/declaration/loadModel.js';
+import { compilePlan } from '../../src/plan/plan.js';
+import { demoItemsOf } from '../../src/transport/demoData.js';
+import { demoItems } from '../support/demoData.js';
 import { withExplorerFallback } from '../../src/graphql/plugins/landingPage.js';
 
 async function serve(production: boolean) {
@@ -23,7 +30,7 @@ async function serve(production: boolean) {
     context: async () => {
       throw new Error('no operation runs in these tests');
     },
-    ...(production ? {} : { explorer: createExplorer() }),
+    ...(production ? {} : { explorer: createExplorer(explorerExample(defaultPlan, demoItems())) }),
   });
   const server = createHttpServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -56,6 +63,30 @@ describe('GET /graphiql in development', () => {
     expect(html).toContain("new URL('/graphql', window.location.href)");
     expect(html).toContain('isHeadersEditorEnabled: true');
     expect(html).toContain('query StudentCourses');
+  });
+
+  it("opens with an example derived from the served model: its first @get, that type's first connection, a demo id", () => {
+    const example = explorerExample(defaultPlan, demoItems());
+    expect(example.variables).toEqual({ id: '1' });
+    expect(example.query.split('\n').filter((l) => !l.startsWith('#'))).toEqual([
+      'query StudentCourses($id: ID!, $first: Int = 2, $after: String) {',
+      '  student(id: $id) {',
+      '    name',
+      '    courses(first: $first, after: $after) {',
+      '      totalCount',
+      '      pageInfo { hasNextPage endCursor }',
+      '      edges { enrolledAt node { id title } }',
+      '    }',
+      '  }',
+      '}',
+      '',
+    ]);
+    // Another model gets its own, valid against its schema.
+    const crm = loadModel(fileURLToPath(new URL('../../examples/crm.graphql', import.meta.url)));
+    const other = explorerExample(compilePlan(crm), demoItemsOf(crm.source));
+    expect(validate(buildASTSchema(crm.typeDefs), parse(other.query))).toEqual([]);
+    expect(other.query).not.toMatch(/student|course/i);
+    expect(Object.keys(other.variables)).toEqual(['id']);
   });
 
   it('serves each asset byte for byte from its npm package, with its media type', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { idFrom, keyValue, orderKeys } from '../../src/dynamo/keys.js';
+import { orderKeys, studentKey } from '../support/defaultItems.js';
+import { defaultPlan } from '../support/model.js';
 import { enrollmentKeys } from '../support/model.js';
 import { courseStudents, studentCourses } from '../support/model.js';
 import { cursorReader } from '../../src/connections/cursor.js';
@@ -18,12 +19,14 @@ describe('key design', () => {
     expect(orderKeys('c', 'o')).toEqual({ PK: 'CUSTOMER#c', SK: 'ORDER#o', GSI1PK: 'ORDER#o', GSI1SK: 'CUSTOMER#c' });
   });
 
-  it('parses the id back out of a key value, and nothing else', () => {
-    expect(idFrom('STUDENT', keyValue('STUDENT', 'x-1'))).toBe('x-1');
-    expect(idFrom('STUDENT', 'COURSE#x')).toBeNull();
-    expect(idFrom('STUDENT', 'STUDENT#')).toBeNull();
-    expect(idFrom('STUDENT', 'STUDENT#a#b')).toBeNull();
-    expect(idFrom('STUDENT', 42)).toBeNull();
+  it('parses the id back out of a key, and nothing else', () => {
+    const ids = (PK: unknown, SK: unknown = 'PROFILE') => defaultPlan.item('Student').ids({ PK, SK });
+    expect(ids(studentKey('x-1').PK)).toEqual({ id: 'x-1', parentId: null });
+    expect(ids('COURSE#x')).toBeNull();
+    expect(ids('STUDENT#')).toBeNull();
+    expect(ids('STUDENT#a#b')).toBeNull();
+    expect(ids('STUDENT#a', 'COURSE#b')).toBeNull();
+    expect(ids(42)).toBeNull();
   });
 });
 

@@ -22,6 +22,24 @@ function nested(sizes: number[]): string {
   return fields.join('') + leaf + ' } } }'.repeat(sizes.length);
 }
 
+describe('narrowed lists, priced from the model\'s declarations', () => {
+  it('adds one Query per GSI2 shard to a @catalog list, and the shards again for a prefix totalCount', () => {
+    expect(cost('{ courses(first: 5) { edges { node { title } } } }')).toBe(5 + 8);
+    expect(cost('{ courses(first: 5, titlePrefix: "Al") { totalCount edges { node { title } } } }')).toBe(5 + 8 + 8);
+    expect(cost('{ students(first: 5, namePrefix: null) { totalCount edges { node { name } } } }')).toBe(5 + 8);
+    expect(cost('query ($p: String) { courses(first: 5, titlePrefix: $p) { totalCount edges { node { title } } } }', { p: 'Al' })).toBe(5 + 8 + 8);
+    expect(cost('query ($p: String) { courses(first: 5, titlePrefix: $p) { totalCount edges { node { title } } } }', {})).toBe(5 + 8);
+  });
+
+  it('counts a page filtered by a @where argument ten times, and a @range or @where totalCount one Query', () => {
+    const orders = (args: string) => `{ customer(id: "1") { orders(first: 5${args}) { totalCount edges { node { total } } } } }`;
+    expect(cost(orders(''))).toBe(1 + 5);
+    expect(cost(orders(', placedAfter: "2026-01-01T00:00:00Z"'))).toBe(1 + 5 + 1);
+    expect(cost(orders(', status: PAID'))).toBe(1 + 5 * 10 + 1);
+    expect(cost('query ($s: OrderStatus) { customer(id: "1") { orders(first: 5, status: $s) { edges { node { total } } } } }', { s: 'PAID' })).toBe(1 + 5 * 10);
+  });
+});
+
 describe('connection cost', () => {
   it('counts an entity lookup as 1 and leaves as 0', () => {
     expect(cost('{ student(id: "1") { id name email } }')).toBe(1);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { buildASTSchema, parse } from 'graphql';
-import { courseItem, enrollmentItem, orderItem } from '../../src/model/items.js';
+import { courseItem, enrollmentItem, orderItem } from '../support/defaultItems.js';
 import { eventsOf, type ChangeEvent } from '../../src/subscriptions/events.js';
 import { defaultChangeModel } from '../../src/subscriptions/schema.js';
 import { memoryBus } from '../../src/subscriptions/bus.js';

@@ -11,7 +11,7 @@ import { BatchGetCommand, GetCommand, TransactWriteCommand, type DynamoDBDocumen
 import { createContext } from '../../src/graphql/context.js';
 import { createCursorCodec } from '../../src/connections/cursorSigning.js';
 import { createServer } from '../../src/graphql/server.js';
-import { courseItem, customerItem, studentItem } from '../../src/model/items.js';
+import { courseItem, customerItem, studentItem } from '../support/defaultItems.js';
 import { enroll, placeOrder } from '../support/writes.js';
 import { isTransientConflict, transact, TransactionCancelled } from '../../src/writes/transact.js';
 import type { Store } from '../../src/writes/store.js';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { email, quantity, text, total } from '../../src/writes/input.js';
 import { counterChange, COUNTING_LEASE_MS } from '../../src/writes/conditions.js';
 import { idOrNew, newId } from '../../src/writes/ids.js';
-import { studentKey } from '../../src/dynamo/keys.js';
+import { studentKey } from '../support/defaultItems.js';
 
 const code = (fn: () => unknown) => {
   try {

@@ -4,7 +4,7 @@
  * sizes (`first`/`last` outside 0..100, or both), search prefixes (empty,
  * over-long), date ranges (inverted, empty, unparsable), and cursors that
  * do not decode, were issued by another field, or under other values of
- * the arguments they are bound to (`titlePrefix`, `placedAfter`, …).
+ * the arguments they are bound to (a @catalog prefix, @range and @where arguments).
  *
  * Runs in `didResolveOperation`, when the document is valid and variable
  * values are known. Every field of the document (fragments included) is
@@ -13,9 +13,9 @@
  * from variables (or sit inside such a field) are checked again, so a
  * repeated operation costs a few comparisons per variable, not a walk. Resolvers check the same things again
  * (connections/args.ts, connections/cursor.ts): this pass only moves the refusal earlier.
- * A cursor issued for another parent (another student's courses) is refused
+ * A cursor issued for another parent (another team's players) is refused
  * here too when the parent's id is an argument of the enclosing field
- * (`student(id: "1") { courses(after: …) }`); deeper down, where the parent
+ * (`team(id: "1") { players(after: …) }`); deeper down, where the parent
  * comes from data, the connection's resolver refuses it before its own
  * Query.
  */
@@ -78,7 +78,7 @@ function idArgumentsOf(field: GraphQLField<unknown, unknown>): string[] {
 interface FieldStep {
   field: GraphQLField<unknown, unknown>;
   node: FieldNode;
-  /** `Parent.field`, e.g. `Student.courses`: what cursors are bound to. */
+  /** `Parent.field`, e.g. `Team.players`: what cursors are bound to. */
   connection: string;
   /** Its arguments of type ID (item ids, checked by validateId). */
   ids: string[];
@@ -94,7 +94,7 @@ type ArgumentReader = (variables: Record<string, unknown>) => Record<string, unk
 
 /**
  * getArgumentValues for a field whose arguments are literals or bare
- * variables (`student(id: $id)`), with the lookups done once: the same
+ * variables (`team(id: $id)`), with the lookups done once: the same
  * values, defaults and failures (a failure is `{}`, as fieldArguments
  * makes it). Null when an argument nests a variable inside a list or
  * object: those go through graphql-js.

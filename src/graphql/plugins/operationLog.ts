@@ -6,7 +6,7 @@
  * ms, the DynamoDB requests the operation made (total and per DynamoDB
  * operation, from `ctx.metrics`) and the error codes (docs/errors.md) the client
  * received, and with authorization rules on the kind of caller (anonymous,
- * signed-in, student, customer, admin; docs/auth.md). Level: `info`, `warn`
+ * signed-in, the @owner types the caller owns, admin; docs/auth.md). Level: `info`, `warn`
  * when a code is UNAVAILABLE, `error` when a
  * code is INTERNAL_SERVER_ERROR.
  *
@@ -64,7 +64,7 @@ export function loggedOperationName(
 function callerKind(identity: Identity): string {
   if (identity.kind === 'anonymous') return 'anonymous';
   if (identity.admin) return 'admin';
-  // The owner types whose items the caller owns, in the model's order (`student+customer`); never the ids.
+  // The owner types whose items the caller owns, in the model's order (`user+team`); never the ids.
   return [...identity.owns.keys()].map((type) => type.toLowerCase()).join('+') || 'signed-in';
 }
 

@@ -24,23 +24,26 @@
  *   entity's edges) per operation.
  * - response fields: every leaf (and `__typename`) once per item the pages
  *   above it may hold; at most `maxResponseFields`.
- *   A page filtered by `status` counts 10× that (it may evaluate many items
- *   per match, up to its read budget); a catalog list (`courses`,
- *   `students`) adds one per GSI2 shard it queries.
+ *   A page filtered by a @where argument counts 10× that (it may evaluate
+ *   many items per match, up to its read budget); a catalog list (a
+ *   @catalog field) adds one per GSI2 shard it queries.
  * - totalCount adds the `Select: COUNT` Queries it may send: one per GSI2
- *   shard for a prefix search, 1 for a narrowed list (orders by date or
- *   status); a counter read costs nothing more.
+ *   shard for a prefix search, 1 for a list narrowed by its @range or
+ *   @where arguments; a counter read costs nothing more.
+ * The narrowing arguments are the model's: read once per schema from the
+ * @catalog, @range and @where declarations (`narrowingOf`).
  * - wrapper object (…Connection, …Edge, PageInfo): costs its selection only.
- * - any other object field (an entity: `student(id:)`, `node`, `customer`):
+ * - any other object field (an item: `team(id:)`, `node`, an edge's node):
  *   1 plus its selection.
  * - leaves cost 0. Fragments count wherever they are spread.
  * So the cost is roughly the number of items an operation may read:
- * e.g. `student { courses(first: 10) { edges { node { students(first: 10) { … node { name } } } } } }`
+ * e.g. `team { players(first: 10) { edges { node { teams(first: 10) { … node { name } } } } } }`
  * costs 1 + 10 × (1 + 10 × 1) = 111.
  */
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';
 import {
+  getDirectiveValues,
   getNamedType,
   GraphQLError,
   isCompositeType,
@@ -95,37 +98,87 @@ function pageSize(args: readonly ArgumentNode[], variables: Variables): number {
   return Math.min(MAX_PAGE_SIZE, Math.max(0, Math.floor(size ?? DEFAULT_PAGE_SIZE)));
 }
 
-/** A page filtered by `status` may evaluate many items per match (up to its read budget): it counts 10×. */
+/** A page filtered by a @where argument may evaluate many items per match (up to its read budget): it counts 10×. */
 export const FILTERED_PAGE_FACTOR = 10;
 
-function filterFactor(args: readonly ArgumentNode[], variables: Variables): number {
-  const status = args.find((a) => a.name.value === 'status');
-  if (!status) return 1;
-  const value = status.value.kind === Kind.VARIABLE ? variables?.[status.value.name.value] : valueFromASTUntyped(status.value);
-  return value == null ? 1 : FILTERED_PAGE_FACTOR;
+/** A connection field's narrowing arguments, as its @catalog, @range and @where declare them. */
+interface Narrowing {
+  /** @catalog: the GSI2 shards the list reads (one Query each), and its prefix argument. */
+  catalogShards: number;
+  prefix: string | null;
+  /** @range's two instant arguments. */
+  range: readonly string[];
+  /** @where's arguments (filters). */
+  where: readonly string[];
 }
 
-/** A catalog list (a field with a prefix argument) reads every shard of its GSI2 catalog: one Query each. */
-function shardSurcharge(fieldArgs: readonly { name: string }[]): number {
-  return fieldArgs.some((a) => a.name === 'titlePrefix' || a.name === 'namePrefix') ? CATALOG_SHARDS : 0;
+interface SchemaNarrowing {
+  /** By `Type.field`. */
+  fields: ReadonlyMap<string, Narrowing>;
+  /** Every narrowing argument's name: what the weight may depend on besides first/last. */
+  names: ReadonlySet<string>;
 }
+
+const narrowingCache = new WeakMap<GraphQLSchema, SchemaNarrowing>();
+
+/** The narrowing arguments of every connection field of the schema, from its directives (once per schema). */
+export function narrowingOf(schema: GraphQLSchema): SchemaNarrowing {
+  const known = narrowingCache.get(schema);
+  if (known) return known;
+  const fields = new Map<string, Narrowing>();
+  const names = new Set<string>();
+  const [catalog, range, where] = ['catalog', 'range', 'where'].map((name) => schema.getDirective(name));
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type) || type.name.startsWith('__')) continue;
+    for (const field of Object.values(type.getFields())) {
+      const node = field.astNode;
+      if (!node?.directives?.length) continue;
+      const c = catalog ? getDirectiveValues(catalog, node) : undefined;
+      const r = range ? getDirectiveValues(range, node) : undefined;
+      const w = where ? (node.directives ?? []).filter((d) => d.name.value === 'where').map((d) => d.arguments?.find((a) => a.name.value === 'argument')?.value) : [];
+      const whereArgs = w.flatMap((v) => (v?.kind === Kind.STRING ? [v.value] : []));
+      if (!c && !r && whereArgs.length === 0) continue;
+      const narrowing: Narrowing = {
+        catalogShards: c ? Number(c.shards ?? CATALOG_SHARDS) : 0,
+        prefix: typeof c?.prefixArgument === 'string' ? c.prefixArgument : null,
+        range: r ? [String(r.after), String(r.before)] : [],
+        where: whereArgs,
+      };
+      fields.set(`${type.name}.${field.name}`, narrowing);
+      for (const name of [narrowing.prefix, ...narrowing.range, ...narrowing.where]) if (name) names.add(name);
+    }
+  }
+  const out = { fields, names };
+  narrowingCache.set(schema, out);
+  return out;
+}
+
+/** Is argument `name` given a non-null value (a literal, or a variable sent non-null)? */
+function given(args: readonly ArgumentNode[], variables: Variables, name: string): boolean {
+  const arg = args.find((a) => a.name.value === name);
+  if (!arg) return false;
+  return (arg.value.kind === Kind.VARIABLE ? variables?.[arg.value.name.value] : valueFromASTUntyped(arg.value)) != null;
+}
+
+function filterFactor(narrowing: Narrowing | undefined, args: readonly ArgumentNode[], variables: Variables): number {
+  return narrowing?.where.some((name) => given(args, variables, name)) ? FILTERED_PAGE_FACTOR : 1;
+}
+
+/** A catalog list reads every shard of its GSI2 catalog: one Query each. */
+const shardSurcharge = (narrowing: Narrowing | undefined): number => narrowing?.catalogShards ?? 0;
 
 /**
  * The `Select: COUNT` Queries `totalCount` may send: a prefix search counts
- * on every GSI2 shard (one Query each); a narrowed list (orders by
- * `placedAfter`/`placedBefore`/`status`) counts its range (1). Any other
- * connection reads a counter: from the item in hand, or one BatchGetItem
- * of a catalog's counters; on a table written without counters, one
- * `Select: COUNT` Query, which the connection's least cost of 1 covers.
+ * on every GSI2 shard (one Query each); a list narrowed by its @range or
+ * @where arguments counts its range (1). Any other connection reads a
+ * counter: from the item in hand, or one BatchGetItem of a catalog's
+ * counters; on a table written without counters, one `Select: COUNT`
+ * Query, which the connection's least cost of 1 covers.
  */
-function totalCountCost(args: readonly ArgumentNode[], variables: Variables): number {
-  const given = (name: string) => {
-    const arg = args.find((a) => a.name.value === name);
-    if (!arg) return false;
-    return arg.value.kind === Kind.VARIABLE ? variables?.[arg.value.name.value] != null : arg.value.kind !== Kind.NULL;
-  };
-  if (given('titlePrefix') || given('namePrefix')) return CATALOG_SHARDS;
-  return given('placedAfter') || given('placedBefore') || given('status') ? 1 : 0;
+function totalCountCost(narrowing: Narrowing | undefined, args: readonly ArgumentNode[], variables: Variables): number {
+  if (!narrowing) return 0;
+  if (narrowing.prefix !== null && given(args, variables, narrowing.prefix)) return narrowing.catalogShards;
+  return [...narrowing.range, ...narrowing.where].some((name) => given(args, variables, name)) ? 1 : 0;
 }
 
 /** Whether a connection's selection asks for totalCount (directly, or in a fragment on it). */
@@ -204,6 +257,7 @@ export function operationWeight(
   const fragmentWeight = new Map<string, [number, number]>();
   const isMutation = operation.operation === 'mutation';
   const fanOut = isMutation ? new Set(fanOutMutations(schema)) : new Set<string>();
+  const narrowed = narrowingOf(schema).fields;
   let fanOutCount = 0;
 
   // [cost, leaf fields] of a selection set on `type`.
@@ -237,8 +291,9 @@ export function operationWeight(
           // Even a page of 0 costs a Query: every connection costs at least 1.
           const size = pageSize(selection.arguments ?? [], values);
           const args = selection.arguments ?? [];
-          total += Math.max(1, size * Math.max(1, inner)) * filterFactor(args, values) + shardSurcharge(field.args);
-          if (selection.selectionSet && selectsTotalCount(selection.selectionSet, getFragment)) total += totalCountCost(args, values);
+          const narrowing = narrowed.get(`${type.name}.${field.name}`);
+          total += Math.max(1, size * Math.max(1, inner)) * filterFactor(narrowing, args, values) + shardSurcharge(narrowing);
+          if (selection.selectionSet && selectsTotalCount(selection.selectionSet, getFragment)) total += totalCountCost(narrowing, args, values);
           fields += Math.max(1, size) * innerFields;
         } else if (isWrapper(named) || mutationField) {
           total += inner;
@@ -293,10 +348,12 @@ const refusal = (message: string) =>
 
 /**
  * The names of the variables an operation's weight depends on: those given
- * to `first`, `last`, `status` or a prefix anywhere in the document (operationWeight
+ * to `first`, `last` or a narrowing argument of the model (a prefix, a
+ * @range or @where argument) anywhere in the document (operationWeight
  * reads no other argument). Empty: the weight is the same for every request.
  */
-function weightVariables(document: DocumentNode): Set<string> {
+function weightVariables(schema: GraphQLSchema, document: DocumentNode): Set<string> {
+  const narrowing = narrowingOf(schema).names;
   const names = new Set<string>();
   const collect = (value: ValueNode): void => {
     if (value.kind === Kind.VARIABLE) names.add(value.name.value);
@@ -306,7 +363,7 @@ function weightVariables(document: DocumentNode): Set<string> {
   visit(document, {
     Argument(node) {
       const name = node.name.value;
-      if (['first', 'last', 'status', 'titlePrefix', 'namePrefix', 'placedAfter', 'placedBefore'].includes(name)) collect(node.value);
+      if (name === 'first' || name === 'last' || narrowing.has(name)) collect(node.value);
     },
   });
   return names;
@@ -334,7 +391,7 @@ function costPlugin(limits: QueryLimits): ApolloServerPlugin {
           let weight = fixedWeights.get(operation);
           if (weight === undefined) {
             // null: depends on variables, weighed per request.
-            weight = weightVariables(document).size === 0 ? weigh(schema, document, operation, undefined) : null;
+            weight = weightVariables(schema, document).size === 0 ? weigh(schema, document, operation, undefined) : null;
             fixedWeights.set(operation, weight);
           }
           weight ??= weigh(schema, document, operation, request.variables);

@@ -1,8 +1,8 @@
 /**
  * A query's DynamoDB requests bounded by the length of its text: at most one
  * request per `bytesPerRequest` bytes (default 10, i.e. 0.1 requests per
- * byte). Three aliased `courses` pages under `students(first: 100)` ask for
- * over 300 requests in 190 bytes and are stopped at 19.
+ * byte). Three aliased connection pages under a catalog page of 100 items
+ * ask for over 300 requests in 190 bytes and are stopped at 19.
  *
  * Only where one page of a connection the query names needs more requests
  * than its text buys does that page's need stand instead (`pageFloor`): a
