@@ -60,22 +60,16 @@
 import type { Item } from '../dynamo/batchGet.js';
 import { keyAttributes, type Collection, type RangeRead, type StartKey } from '../dynamo/collection.js';
 import type { ConnectionRecord } from '../plan/records.js';
+import type { MergedCollection } from '../plan/sources.js';
 import { badUserInput, invariant } from '../errors.js';
 import type { CursorCodec } from './cursorSigning.js';
 import { readCursorPayload, type CursorReader } from './connection.js';
 import { validateConnectionArgs, type ConnectionArgs } from './args.js';
 import { lazyCursorEdges, lazyPageInfo } from './lazyCursors.js';
 
-/** N partitions of one index read as one connection. */
-export interface MergedCollection {
-  /** Connection name, e.g. `Course.students`: cursors are bound to it. */
-  name: string;
-  /** The collection independent of its shard count, e.g. `COURSE#<cid>`: cursors are bound to it. */
-  group: string;
-  /** At least one; same index, key attributes and prefix; distinct partition values. */
-  shards: readonly Collection[];
-}
+export type { MergedCollection } from '../plan/sources.js';
 
+/** N partitions of one index read as one connection. */
 /** An item's place in the merged order: index sort key, then table key. */
 export type Position = Record<string, string>;
 

@@ -26,23 +26,15 @@ import { responsePathAsArray } from 'graphql';
 import { badUserInput } from '../errors.js';
 import type { Context } from '../graphql/context.js';
 import type { Item } from '../dynamo/batchGet.js';
-import { readFilled, type FilledRead, type Filter } from '../dynamo/filledRange.js';
+import { readFilled, type FilledRead } from '../dynamo/filledRange.js';
+import type { RangeSource } from '../plan/sources.js';
 import type { ConnectionRecord } from '../plan/records.js';
 import { validateConnectionArgs, type ConnectionArgs } from './args.js';
 import { readCursorPayload, CURSOR_VERSION, type CursorReader } from './connection.js';
 import type { CursorCodec } from './cursorSigning.js';
 import { lazyCursorEdges, lazyPageInfo } from './lazyCursors.js';
 
-/** A range of the index (its key attributes, partition, sort-key bounds) as filledRange reads it, plus what cursors are bound to. */
-export interface RangeSource extends Pick<FilledRead, 'index' | 'pkAttr' | 'skAttr' | 'pk' | 'lo' | 'hi'> {
-  /** Connection name (`Customer.orders`): cursors are bound to it. */
-  name: string;
-  /** The parent's partition (`CUSTOMER#<id>`): cursors are bound to it. */
-  partition: string;
-  filter: Filter | null;
-  /** The arguments cursors are bound to, in a canonical form. */
-  binding: string;
-}
+export type { RangeSource } from '../plan/sources.js';
 
 export interface ShortPage {
   path: (string | number)[];

@@ -54,7 +54,7 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../context.js';
 import { ErrorCode } from '../errors.js';
 import { stableJson } from './stableJson.js';
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';

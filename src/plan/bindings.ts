@@ -6,7 +6,7 @@
  * arguments (BAD_USER_INPUT): argumentCheck.ts runs this over the whole
  * operation before execution.
  */
-import { catalogGroup, validatePrefix } from '../connections/filterArgs.js';
+import { catalogGroup, validatePrefix } from './arguments.js';
 import type { CatalogKind } from '../dynamo/keys.js';
 import type { Plan } from './plan.js';
 

@@ -10,8 +10,8 @@
  */
 import { GSI2 } from '../dynamo/keys.js';
 import type { ChildrenRelation, ItemType } from '../declaration/model.js';
-import { validateDateRange, validateText, type DateRange } from '../connections/filterArgs.js';
-import type { RangeSource } from '../connections/rangeConnection.js';
+import { validateDateRange, validateText, type DateRange } from './arguments.js';
+import type { RangeSource } from './sources.js';
 
 export interface RangeFilter {
   range: DateRange;

@@ -39,7 +39,7 @@ import {
   shardPartition,
   type ItemKey,
 } from '../dynamo/keys.js';
-import type { MergedCollection } from '../connections/mergedPage.js';
+import type { MergedCollection } from './sources.js';
 import { invariant } from '../errors.js';
 import type { RelationPlan } from './relationPlan.js';
 

@@ -4,7 +4,7 @@
  * key through GSI1; each @catalog reads its sharded GSI2 list.
  */
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../context.js';
 import { validateId } from '../connections/args.js';
 import { loadEntity } from './lookahead.js';
 import { readCatalog } from './catalog.js';

@@ -16,7 +16,7 @@
  *   of 1 MB) within the page read budget; beyond it, BAD_USER_INPUT.
  */
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../context.js';
 import { badUserInput } from '../errors.js';
 import {
   CATALOG_COUNT_ATTR,

@@ -10,7 +10,7 @@
  * is measurable work on large pages.
  */
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../context.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import { readConnection } from '../connections/connection.js';
 import { complete, required } from './complete.js';

@@ -28,7 +28,7 @@ import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Item } from '../dynamo/batchGet.js';
 import { existsBeyond, readRange, type Collection } from '../dynamo/collection.js';
 import { unavailable } from '../errors.js';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../context.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import {
   mergedConnection,

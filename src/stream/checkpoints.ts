@@ -14,7 +14,7 @@
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { deadLetterKey, shardCheckpointKey, shardIdFrom, streamPartition } from '../dynamo/keys.js';
 import type { Store } from '../writes/store.js';
-import type { StreamRecordLike } from './records.js';
+import type { StreamRecordLike } from '../dynamo/streamRecords.js';
 
 const WEEK_S = 7 * 24 * 3600;
 

@@ -5,9 +5,9 @@
  * telemetry the batch runs exactly as before: same store, no wrapper.
  */
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
-import type { BatchOutcome } from '../stream/handler.js';
+import type { BatchOutcome } from './handler.js';
 import type { Store } from '../writes/store.js';
-import type { BatchStart, Telemetry } from './telemetry.js';
+import type { BatchStart, Telemetry } from '../telemetry/telemetry.js';
 
 export async function tracedBatch(
   telemetry: Telemetry | undefined,
