@@ -9,6 +9,8 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Loaders } from './loaders.js';
 import type { OperationMetrics } from './dynamo/metrics.js';
+import type { ReadPath } from './dynamo/readPath.js';
+import type { ReadPort } from './dynamo/readPort.js';
 import type { CursorCodec } from './connections/cursorSigning.js';
 import type { ShortPage } from './connections/rangeConnection.js';
 import type { CursorReader } from './connections/connection.js';
@@ -18,7 +20,10 @@ import type { Plan } from './plan/plan.js';
 import type { RuleLookup } from './auth/rules.js';
 
 export interface Deps {
+  /** The shared document client (each operation sends its writes through a counted view of it). */
   doc: DynamoDBDocumentClient;
+  /** The client's read path (dynamo/client.ts `reads`): operations' reads skip the SDK's middleware; absent: they go through the SDK. */
+  readPath?: ReadPath;
   tableName: string;
   /** Batching, caching and look-ahead off: the benchmark's baseline (`GATEWAY_NAIVE=1`). */
   naive?: boolean;
@@ -43,7 +48,9 @@ export interface Context extends Deps {
   /** The server's codec, reading each cursor of this operation once (connections/connection.ts). */
   cursors: CursorReader;
   loaders: Loaders;
-  /** DynamoDB requests of this operation: everything sent through `doc` is counted here. */
+  /** The operation's read port (dynamo/readPort.ts): the loaders', the connections' and the writes' reads. */
+  reads: ReadPort;
+  /** DynamoDB requests of this operation: everything sent through `doc` and `reads` is counted here. */
   metrics: OperationMetrics;
   /** Identifies the operation in logs and in masked error responses. */
   requestId: string;

@@ -92,7 +92,7 @@ export async function readRangeConnection<Edge extends object>(
   const short = (consumedReadUnits: number, evaluatedItems: number) =>
     ctx.shortPages.push({ path, reason: 'READ_BUDGET', consumedReadUnits, evaluatedItems });
 
-  const read = await readFilled(ctx.doc, ctx.tableName, {
+  const read = await readFilled(ctx.reads, ctx.tableName, {
     ...base,
     forward,
     want: size + 1,
@@ -109,7 +109,7 @@ export async function readRangeConnection<Edge extends object>(
     sk === null
       ? false
       : memo(async () => {
-          const probe = await readFilled(ctx.doc, ctx.tableName, {
+          const probe = await readFilled(ctx.reads, ctx.tableName, {
             ...base,
             ...(atOrAfter ? { lo: sk } : { hi: sk }),
             forward: atOrAfter,

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createLoaders } from '../loaders.js';
 import { DEFAULT_PAGE_READ_BUDGET, type Context, type Deps } from '../context.js';
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
+import { operationReads } from '../dynamo/readPort.js';
 import { cursorReader } from '../connections/connection.js';
 import { ANONYMOUS, EVERYONE, type Identity } from '../auth/identity.js';
 import { compilePlan } from '../plan/plan.js';
@@ -13,14 +14,20 @@ import { loadModel } from '../declaration/loadModel.js';
 
 export { DEFAULT_PAGE_READ_BUDGET, type Context, type Deps };
 
-/** `doc` in the context is the operation's own view of the shared client (dynamo/metrics.ts). */
+/**
+ * `doc` in the context is the operation's own counted view of the shared
+ * client (dynamo/metrics.ts), `reads` its read port (dynamo/readPort.ts): on
+ * the read path when the deps have one, else through that view.
+ */
 export function createContext(deps: Deps, metrics = new OperationMetrics(), identity?: Identity): Context {
   const doc = metricsClient(deps.doc, metrics);
+  const reads = operationReads(deps.readPath, doc, metrics);
   return {
     ...deps,
     doc,
+    reads,
     cursors: cursorReader(deps.cursors),
-    loaders: createLoaders(doc, deps.tableName, { naive: deps.naive }),
+    loaders: createLoaders(reads, deps.tableName, { naive: deps.naive }),
     metrics,
     requestId: randomUUID(),
     pageReadBudget: deps.pageReadBudget ?? DEFAULT_PAGE_READ_BUDGET,

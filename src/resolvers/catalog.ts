@@ -74,7 +74,7 @@ export function readCatalog<Node>(
     let total = 0;
     const counts = await Promise.all(
       list.shards.map((shard) =>
-        countFilled(ctx.doc, ctx.tableName, {
+        countFilled(ctx.reads, ctx.tableName, {
           index: shard.index!,
           pkAttr: shard.pkAttr,
           skAttr: shard.skAttr,

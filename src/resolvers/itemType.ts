@@ -24,7 +24,7 @@ import type { ItemRecord } from '../plan/records.js';
 
 /** The number of matches of a narrowed connection (Select: COUNT within the page read budget). */
 async function countRange(ctx: Context, source: RangeSource): Promise<number> {
-  const count = await countFilled(ctx.doc, ctx.tableName, { ...source, budget: ctx.pageReadBudget });
+  const count = await countFilled(ctx.reads, ctx.tableName, { ...source, budget: ctx.pageReadBudget });
   if (count === null) {
     throw badUserInput(
       `totalCount here would read more than ${ctx.pageReadBudget} read units; narrow the range or leave totalCount out`,

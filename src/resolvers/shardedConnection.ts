@@ -23,7 +23,7 @@
  *   consistent reads of the parent item and served only when its
  *   `reshardMoves` was the same even number at both (no edge mid-move).
  */
-import { GetCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Item } from '../dynamo/batchGet.js';
 import { existsBeyond, readRange, type Collection } from '../dynamo/collection.js';
@@ -53,12 +53,12 @@ const loaderReader = (ctx: Context): ShardReader => ({
 
 /** Uncached reads: a retried page must read again. */
 const directReader = (ctx: Context): ShardReader => ({
-  range: (read) => readRange(ctx.doc, ctx.tableName, read),
-  exists: (q) => existsBeyond(ctx.doc, ctx.tableName, q.collection, q.key, q.atOrAfter),
+  range: (read) => readRange(ctx.reads, ctx.tableName, read),
+  exists: (q) => existsBeyond(ctx.reads, ctx.tableName, q.collection, q.key, q.atOrAfter),
 });
 
 async function parentItemConsistent(ctx: Context, s: Sharding, parentId: string): Promise<Item | null> {
-  const out = await ctx.doc.send(new GetCommand({ TableName: ctx.tableName, Key: s.parentKey(parentId), ConsistentRead: true }));
+  const out = await ctx.reads.get({ TableName: ctx.tableName, Key: s.parentKey(parentId), ConsistentRead: true });
   return out.Item ?? null;
 }
 

@@ -51,7 +51,7 @@ import { badUserInput, notFound } from '../errors.js';
 import { batchGet } from '../dynamo/batchGet.js';
 import { validateId } from '../plan/arguments.js';
 import { RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, RESHARD_TO_ATTR, RESTORING_ATTR, type Sharding } from '../plan/sharding.js';
-import { getItem, planOf, type Store } from './store.js';
+import { getItem, planOf, readsOf, type Store } from './store.js';
 import { sleep } from '../dynamo/backoff.js';
 import { transact, TransactionCancelled } from './transact.js';
 import { writePlanOf } from './writePlan.js';
@@ -300,7 +300,7 @@ export async function reshard(store: Store, typeName: string, parentId: string, 
 
   if (layout.reshardFrom === null) {
     // Counts move with the edges: they must be kept in the old layout, or the moved counts would be wrong.
-    const counters = await batchGet(store.doc, store.tableName, s.counters(parentId, layout), { consistentRead: true });
+    const counters = await batchGet(readsOf(store), store.tableName, s.counters(parentId, layout), { consistentRead: true });
     if (counters.some((c) => typeof c?.[s.counter!] !== 'number')) {
       throw badUserInput(`the ${s.counter} of ${label} is not maintained (a counter is missing); it cannot be resharded`, typeName.toLowerCase());
     }

@@ -10,6 +10,7 @@ import { existsBeyond, readRange } from '../../src/dynamo/collection.js';
 import { courseStudentShards } from '../support/model.js';
 import { enrollmentItem } from '../../src/model/items.js';
 import { metricsClient, OperationMetrics } from '../../src/dynamo/metrics.js';
+import { operationReads, sdkReads } from '../../src/dynamo/readPort.js';
 import { readMergedConnection, type ShardReader } from '../../src/connections/mergedPage.js';
 import { cursorReader } from '../../src/connections/connection.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
@@ -27,8 +28,8 @@ const studentIds = (course: string) =>
 beforeAll(async () => {
   gw = await testGateway();
   reader = {
-    range: (read) => readRange(gw.dynamo.doc, gw.tableName, read),
-    exists: (q) => existsBeyond(gw.dynamo.doc, gw.tableName, q.collection, q.key, q.atOrAfter),
+    range: (read) => readRange(sdkReads(gw.dynamo.doc), gw.tableName, read),
+    exists: (q) => existsBeyond(sdkReads(gw.dynamo.doc), gw.tableName, q.collection, q.key, q.atOrAfter),
   };
   const items = Object.keys(sizes).flatMap((course) =>
     studentIds(course).map((sid) =>
@@ -102,12 +103,12 @@ describe('merged paging over sharded GSI1 partitions', () => {
 
   it('reads a page of N shards as N Queries in one wave, each asking for first + 1 items', async () => {
     const metrics = new OperationMetrics();
-    // Counted through a per-operation view of the client, as the gateway's context does.
+    // Counted through the operation's read port, as the gateway's context makes it.
     const plain = reader;
-    const doc = metricsClient(gw.dynamo.doc, metrics);
+    const reads = operationReads(gw.dynamo.reads, metricsClient(gw.dynamo.doc, metrics), metrics);
     reader = {
-      range: (read) => readRange(doc, gw.tableName, read),
-      exists: (q) => existsBeyond(doc, gw.tableName, q.collection, q.key, q.atOrAfter),
+      range: (read) => readRange(reads, gw.tableName, read),
+      exists: (q) => existsBeyond(reads, gw.tableName, q.collection, q.key, q.atOrAfter),
     };
     const p = await page('c7', { first: 20 }).finally(() => (reader = plain));
     expect(p.ids).toHaveLength(20);
