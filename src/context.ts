@@ -22,7 +22,7 @@ import type { RuleLookup } from './auth/rules.js';
 export interface Deps {
   /** The shared document client (each operation sends its writes through a counted view of it). */
   doc: DynamoDBDocumentClient;
-  /** The client's read path (dynamo/client.ts `reads`): operations' reads skip the SDK's middleware; absent: they go through the SDK. */
+  /** The read path of the same client as `doc` (dynamo/client.ts `reads`): operations' reads skip the SDK's middleware; absent: they go through `doc`. Replace both together. */
   readPath?: ReadPath;
   tableName: string;
   /** Batching, caching and look-ahead off: the benchmark's baseline (`GATEWAY_NAIVE=1`). */
