@@ -7,7 +7,7 @@ import { createLoaders } from '../loaders.js';
 import { DEFAULT_PAGE_READ_BUDGET, type Context, type Deps } from '../context.js';
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
 import { operationReads } from '../dynamo/readPort.js';
-import { cursorReader } from '../connections/connection.js';
+import { cursorReader } from '../connections/cursor.js';
 import { ANONYMOUS, EVERYONE, type Identity } from '../auth/identity.js';
 import { compilePlan } from '../plan/plan.js';
 import { loadModel } from '../declaration/loadModel.js';

@@ -43,7 +43,7 @@ import { ErrorCode } from '../errors.js';
 import { formatError } from './formatError.js';
 import { checkArguments } from './plugins/argumentCheck.js';
 import { DEFAULT_LIMITS, operationWeight, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
-import { cursorReader } from '../connections/connection.js';
+import { cursorReader } from '../connections/cursor.js';
 import { OperationMetrics } from '../dynamo/metrics.js';
 import { refusedSubscription } from '../subscriptions/access.js';
 import type { DeclaredSubscription } from '../subscriptions/declared.js';

@@ -29,7 +29,7 @@ import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import type { CatalogSpec, ItemKey } from '../dynamo/keys.js';
 import { notFound, unavailable } from '../errors.js';
-import { validateId } from '../plan/arguments.js';
+import { validateId } from '../connections/args.js';
 import { counterOrCheck, DELETING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';
 import { anyLeft, forEachLimit, pages } from './fanOut.js';

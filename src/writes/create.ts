@@ -30,7 +30,7 @@ import type { Item } from '../dynamo/batchGet.js';
 import { readRange, type Collection } from '../dynamo/collection.js';
 import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant } from '../dynamo/keys.js';
 import { conflict, notFound } from '../errors.js';
-import { validateId } from '../plan/arguments.js';
+import { validateId } from '../connections/args.js';
 import type { ItemRecord } from '../plan/records.js';
 import { counterOrCheck } from './conditions.js';
 import { putNewWith } from './catalog.js';

@@ -4,7 +4,7 @@
  * list oldest first, docs/table.md). Crockford base32: never contains `#`.
  */
 import { monotonicFactory } from 'ulid';
-import { validateId } from '../plan/arguments.js';
+import { validateId } from '../connections/args.js';
 
 const next = monotonicFactory();
 

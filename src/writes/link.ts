@@ -33,7 +33,7 @@
  */
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { conflict, notFound } from '../errors.js';
-import { validateId } from '../plan/arguments.js';
+import { validateId } from '../connections/args.js';
 import { isMoving, UNSHARDED } from '../plan/sharding.js';
 import { absent, conditionCheck, counterAfter, counterOrCheck, DELETING_ATTR, exists, unchanged, type Condition } from './conditions.js';
 import { attributeValue } from './input.js';

@@ -49,7 +49,7 @@ import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateComm
 import { COUNTER_SK, GSI1, itemKeyString, type ItemKey } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../errors.js';
 import { batchGet } from '../dynamo/batchGet.js';
-import { validateId } from '../plan/arguments.js';
+import { validateId } from '../connections/args.js';
 import { RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, RESHARD_TO_ATTR, RESTORING_ATTR, type Sharding } from '../plan/sharding.js';
 import { getItem, planOf, readsOf, type Store } from './store.js';
 import { sleep } from '../dynamo/backoff.js';

@@ -41,7 +41,7 @@ import type { Collection } from '../dynamo/collection.js';
 import { catalogEntrySortKey, type ItemKey } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../errors.js';
 import type { ItemRecord } from '../plan/records.js';
-import { validateId } from '../plan/arguments.js';
+import { validateId } from '../connections/args.js';
 import { DELETING_ATTR, PROPAGATING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';
 import { editEdge, isStale, settleCopies, type Copy } from './copies.js';
