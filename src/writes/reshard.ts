@@ -45,7 +45,7 @@
  * the index (and a replica of the table) shows a committed write within
  * `settleMs`; both are settings.
  */
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { COUNTER_SK, GSI1, itemKeyString, type ItemKey } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../errors.js';
 import { batchGet } from '../dynamo/batchGet.js';
@@ -145,16 +145,14 @@ async function moveEdge(store: Store, s: Sharding, parentId: string, edge: { PK:
 async function* edgePages(store: Store, s: Sharding, partition: string, batchSize: number) {
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await store.doc.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        IndexName: GSI1,
-        KeyConditionExpression: 'GSI1PK = :p AND begins_with(GSI1SK, :s)',
-        ExpressionAttributeValues: { ':p': partition, ':s': s.relation.node.type.pk.prefix },
-        Limit: batchSize,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+    const out = await readsOf(store).query({
+      TableName: store.tableName,
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :p AND begins_with(GSI1SK, :s)',
+      ExpressionAttributeValues: { ':p': partition, ':s': s.relation.node.type.pk.prefix },
+      Limit: batchSize,
+      ExclusiveStartKey: startKey,
+    });
     startKey = out.LastEvaluatedKey;
     yield out.Items ?? [];
   } while (startKey);
