@@ -9,9 +9,10 @@
  *    a signed-in student, CPU time per operation and DynamoDB requests.
  *
  * Kept short (about a minute on two cores); figures go to stdout and
- * bench/auth-results.md.
+ * dist/bench/auth-results.md (`--write-docs`: also bench/auth-results.md,
+ * the tracked copy the docs cite; bench/output.ts).
  */
-import { writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { createAuthenticator } from '../src/auth/authenticate.js';
 import { makeSigningKey, mint, startIssuer, type SigningKey } from '../src/auth/devIssuer.js';
@@ -29,6 +30,9 @@ import { courseItem, enrollmentItem, studentItem } from '../src/model/items.js';
 import type { Identity } from '../src/auth/identity.js';
 import { compileRules } from '../src/auth/compileRules.js';
 import { loadModel } from '../src/declaration/loadModel.js';
+import { WRITE_DOCS_OPTION, writeDocument, wrote } from './output.js';
+
+const { values: opts } = parseArgs({ options: { ...WRITE_DOCS_OPTION } });
 
 const AUDIENCE = 'bench';
 const lines: string[] = [];
@@ -146,7 +150,7 @@ async function main() {
   out();
   await verification();
   await operations();
-  writeFileSync(new URL('./auth-results.md', import.meta.url), `${lines.join('\n')}\n`);
+  console.error(wrote(writeDocument('bench/auth-results.md', `${lines.join('\n')}\n`, opts['write-docs'])));
 }
 
 main().catch((err) => {

@@ -20,7 +20,6 @@
  * Runs on its own DynamoDB Local (in memory); results on stdout and in
  * bench/results/catalog.json.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createDynamo } from '../src/dynamo/client.js';
 import { startLocalDynamo } from '../src/dynamo/local.js';
@@ -33,6 +32,7 @@ import { catalogCounterItems, courseItem, customerItem, orderItem } from '../src
 import type { Item } from '../src/dynamo/batchGet.js';
 import { runMigration } from '../src/migration/migrate.js';
 import { progressBar, writeItems } from '../scripts/seedTable.js';
+import { writeResult, wrote } from './output.js';
 
 const { values } = parseArgs({
   options: { courses: { type: 'string' }, orders: { type: 'string' }, migrate: { type: 'string' } },
@@ -154,8 +154,7 @@ async function main() {
     ];
     const summary = `migration of ${MIGRATE} first-round items (half courses, half orders), 4 segments, unthrottled: ${migration.itemsPerSecond} items/s scanned, ${migration.changed} changed, ${migration.writeUnits} write units, ${migration.seconds.toFixed(1)} s`;
     console.log([...table, '', summary].join('\n'));
-    mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-    writeFileSync(new URL('./results/catalog.json', import.meta.url), JSON.stringify({ courses: COURSES, orders: ORDERS, rows, migration }, null, 2));
+    console.error(wrote([writeResult('catalog.json', JSON.stringify({ courses: COURSES, orders: ORDERS, rows, migration }, null, 2))]));
   } finally {
     dynamo.raw.destroy();
     await local.stop();

@@ -26,7 +26,7 @@
  * (default dist/bench/coldstart.json, outside the tracked files).
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -39,6 +39,7 @@ import { createDynamo } from '../src/dynamo/client.js';
 import { ensureTable } from '../src/dynamo/table.js';
 import { loadDemoData } from '../src/transport/demoData.js';
 import { DEFAULT_SCHEMA_FILE } from '../src/declaration/loadModel.js';
+import { writeNamed } from './output.js';
 
 const { values } = parseArgs({
   options: { repeat: { type: 'string', default: '10' }, out: { type: 'string', default: join(root, 'dist/bench/coldstart.json') } },
@@ -131,8 +132,8 @@ async function buildPlain(outDir: string): Promise<string> {
     logLevel: 'warning',
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
-  copyFileSync(join(root, 'schema.graphql'), join(outDir, 'schema.graphql'));
-  writeFileSync(join(outDir, 'package.json'), '{"type":"module"}\n');
+  writeNamed(join(outDir, 'schema.graphql'), readFileSync(join(root, 'schema.graphql'), 'utf8'));
+  writeNamed(join(outDir, 'package.json'), '{"type":"module"}\n');
   return outfile;
 }
 
@@ -213,8 +214,7 @@ async function main() {
         `| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${f(r.fastestMs)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} | ${f(r.atStartKb)} |`,
       );
     }
-    mkdirSync(dirname(values.out!), { recursive: true });
-    writeFileSync(values.out!, JSON.stringify({ node: process.version, repeat, rows, samples }, null, 2) + '\n');
+    writeNamed(values.out!, JSON.stringify({ node: process.version, repeat, rows, samples }, null, 2) + '\n');
     console.log(`\nraw figures: ${values.out}`);
   } finally {
     collector.close();

@@ -17,9 +17,9 @@
  * Only the course and its edges are seeded (the cascade decrements student
  * counters where students exist; without them it checks their absence),
  * so a 10,000-edge run takes a few minutes on a 2-core machine.
- * Results: a table on stdout and bench/fanout.md.
+ * Results: a table on stdout and dist/bench/fanout.md (`--write-docs`: also
+ * bench/fanout.md, the tracked copy; bench/output.ts).
  */
-import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createDynamo } from '../src/dynamo/client.js';
@@ -34,9 +34,10 @@ import { createStreamsClient } from '../src/stream/streamsClient.js';
 import { deleteCourse, updateCourse } from '../test/support/writes.js';
 import type { FanOutMode, Store } from '../src/writes/store.js';
 import { writeItems } from '../scripts/seedTable.js';
+import { WRITE_DOCS_OPTION, writeDocument, wrote } from './output.js';
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '100,1000,10000' }, 'in-request': { type: 'string', default: '1000' } },
+  options: { sizes: { type: 'string', default: '100,1000,10000' }, 'in-request': { type: 'string', default: '1000' }, ...WRITE_DOCS_OPTION },
 });
 const sizes = values.sizes!.split(',').map(Number);
 const inRequestUpTo = Number(values['in-request']);
@@ -172,10 +173,8 @@ async function main() {
     ),
   ].join('\n');
   console.log(table);
-  writeFileSync(
-    new URL('./fanout.md', import.meta.url),
-    `# Fan-out benchmark (\`npm run bench:fanout\`)\n\nRun ${new Date().toISOString()} on ${process.version}, DynamoDB Local in memory on this machine.\n\n${table}\n`,
-  );
+  const text = `# Fan-out benchmark (\`npm run bench:fanout\`)\n\nRun ${new Date().toISOString()} on ${process.version}, DynamoDB Local in memory on this machine.\n\n${table}\n`;
+  console.error(wrote(writeDocument('bench/fanout.md', text, values['write-docs'])));
 }
 
 main().catch((err) => {

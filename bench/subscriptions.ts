@@ -23,7 +23,7 @@
  * Prints a table; `--out` also writes it to a file.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand } from '@aws-sdk/client-dynamodb-streams';
@@ -37,6 +37,7 @@ import { batchPut } from '../src/dynamo/batchWrite.js';
 import { courseItem } from '../src/model/items.js';
 import { createStreamsClient } from '../src/stream/streamsClient.js';
 import { freePort } from '../test/support/subscriptions.js';
+import { writeNamed } from './output.js';
 
 const { values } = parseArgs({
   options: {
@@ -216,7 +217,7 @@ async function main() {
   const table = ['| measure | value |', '|---|---|', ...rows.map((r) => `| ${r[0]} | ${r[1]} |`)].join('\n');
   const setup = `Node ${process.version}, ${WRITES} latency writes, STREAM_POLL_MS=250 (worker), DynamoDB Local in memory, redis-server ${REDIS_URL}`;
   console.log(`${setup}\n\n${table}`);
-  if (values.out) writeFileSync(values.out, `${setup}\n\n${table}\n`);
+  if (values.out) writeNamed(values.out, `${setup}\n\n${table}\n`);
   streams.destroy();
   dynamo.raw.destroy();
   for (const c of children) c.kill('SIGTERM');

@@ -20,7 +20,6 @@
  * the code before telemetry existed, under the same load. Raw figures go to
  * dist/bench/telemetry.json, outside the tracked files.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -34,6 +33,7 @@ import { createServer } from '../src/graphql/server.js';
 import { createContext } from '../src/graphql/context.js';
 import { createCursorCodec } from '../src/connections/cursorSigning.js';
 import { silentLogger } from '../src/logger.js';
+import { writeResult } from './output.js';
 
 const { values } = parseArgs({
   options: {
@@ -212,9 +212,7 @@ async function main() {
       const diffs = [...(has('baseline') ? [delta(m.off!, m.baseline!)] : []), ...(has('on') ? [delta(m.on!, m.off!)] : [])];
       console.log(`| ${caseName} | ${[...variants.map((v) => m[v.name]!.toFixed(3)), ...diffs].join(' | ')} |`);
     }
-    const out = join(process.cwd(), 'dist/bench/telemetry.json');
-    mkdirSync(join(process.cwd(), 'dist/bench'), { recursive: true });
-    writeFileSync(out, JSON.stringify({ node: process.version, rounds, ops, concurrency, results }, null, 2) + '\n');
+    const out = writeResult('telemetry.json', JSON.stringify({ node: process.version, rounds, ops, concurrency, results }, null, 2) + '\n');
     console.log(`\nraw figures: ${out}`);
   } finally {
     for (const stop of stops.reverse()) await stop().catch(() => {});
