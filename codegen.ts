@@ -37,7 +37,7 @@ const config: CodegenConfig = {
       config: {
         useTypeImports: true,
         useIndexSignature: false,
-        contextType: '../graphql/context.js#Context',
+        contextType: '../context.js#Context',
         scalars: { DateTime: 'string' },
         mappers,
       },

@@ -108,7 +108,7 @@ async function operations() {
   ];
   const run = async (server: 'off' | 'on', identity: Identity | undefined) => {
     const metrics = new OperationMetrics();
-    const deps = { doc: dynamo.doc, tableName, cursors, authRequired: server === 'on', rules };
+    const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors, authRequired: server === 'on', rules };
     const res = await servers[server].executeOperation({ query: QUERY }, { contextValue: createContext(deps, metrics, identity) });
     if (res.body.kind !== 'single' || res.body.singleResult.errors) throw new Error(`unexpected errors: ${JSON.stringify(res.body)}`);
     return metrics.requests;

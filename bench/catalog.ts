@@ -103,7 +103,7 @@ async function main() {
 
     const server = createServer({ production: false });
     await server.start();
-    const deps = { doc: dynamo.doc, tableName, cursors: createCursorCodec({ current: 'bench-cursor-secret-0123456789abcdefghij' }) };
+    const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors: createCursorCodec({ current: 'bench-cursor-secret-0123456789abcdefghij' }) };
     const measure = async (name: string, query: string, pick: (data: any) => any) => {
       const t0 = Date.now();
       const metrics = new OperationMetrics();

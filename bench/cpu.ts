@@ -39,7 +39,9 @@ import { silentLogger } from '../src/logger.js';
 import { buildDataset } from '../scripts/dataset.js';
 import { writeItems } from '../scripts/seedTable.js';
 import { CASES, SHAPE } from './cases.js';
-import { directCases } from './direct.js';
+import { LeanReads } from '../src/dynamo/readPort.js';
+import type { ReadPath } from '../src/dynamo/readPath.js';
+import { directCases, directClient } from './direct.js';
 
 async function main() {
   const { values } = parseArgs({
@@ -73,13 +75,16 @@ async function main() {
   const directReads = values['direct-reads'] === 'lean' ? 'lean' : 'sdk';
   const directDynamo = dynamoFromConfig({ ...config, dynamoClient: { ...config.dynamoClient, readPath: directReads } });
   let directDoc = directDynamo.doc;
-  const replay = values.replay ? replayingClient(values.direct ? directDoc : parts.deps.doc) : null;
-  if (replay && values.direct) directDoc = replay.doc;
-  else if (replay) parts.deps.doc = replay.doc;
+  let directPath = directDynamo.reads;
+  const replay = values.replay ? replayingClient(values.direct ? directDoc : parts.deps.doc, values.direct ? directPath : parts.deps.readPath) : null;
+  if (replay && values.direct) [directDoc, directPath] = [replay.doc, replay.readPath];
+  else if (replay) [parts.deps.doc, parts.deps.readPath] = [replay.doc, replay.readPath];
 
   const one = async (): Promise<boolean> => {
     if (values.direct) {
-      const result = (await direct(metricsClient(directDoc, new OperationMetrics()), config.tableName, variables)) as { data?: unknown };
+      const metrics = new OperationMetrics();
+      const client = directClient(metricsClient(directDoc, metrics), directPath && new LeanReads(directPath, metrics));
+      const result = (await direct(client, config.tableName, variables)) as { data?: unknown };
       // Serialized like bench/serve.ts answers it (the gateway's CPU includes its serialization too).
       return JSON.stringify(result).length > 0 && result.data !== undefined;
     }
@@ -135,7 +140,7 @@ async function main() {
  * layer alone: pipeline, plugins, resolvers, loaders, mapping, execution,
  * serialization. Requests not seen in the warm-up go to DynamoDB.
  */
-function replayingClient(real: DynamoDBDocumentClient) {
+function replayingClient(real: DynamoDBDocumentClient, realPath: ReadPath | undefined) {
   const recorded = new Map<string, string>();
   let replaying = false;
   const answer = async (key: string, send: () => Promise<unknown>) => {
@@ -153,16 +158,14 @@ function replayingClient(real: DynamoDBDocumentClient) {
     answer(`${command.constructor.name} ${JSON.stringify(command.input)}`, () =>
       (real.send as (c: unknown) => Promise<unknown>)(command),
     )) as DynamoDBDocumentClient['send'];
-  // The lean read path (dynamo/readPath.ts), which client views use instead of `send` for reads.
-  const readPathKey = Object.getOwnPropertySymbols(real).find((s) => s.description === 'readPath');
-  const reads = readPathKey && (real as unknown as Record<symbol, { send: (op: string, input: object, metrics: unknown) => Promise<unknown> }>)[readPathKey];
-  if (readPathKey && reads) {
-    (doc as unknown as Record<symbol, unknown>)[readPathKey] = {
-      send: (operation: string, input: object, metrics: unknown) =>
-        answer(`${operation} ${JSON.stringify(input)}`, () => reads.send(operation, input, metrics)),
-    };
-  }
-  return { doc, start: () => (replaying = true) };
+  // The read path (dynamo/readPath.ts), which the operations' read ports send their reads on.
+  const readPath =
+    realPath &&
+    ({
+      send: (operation: Parameters<ReadPath['send']>[0], input: Record<string, unknown>, metrics: Parameters<ReadPath['send']>[2]) =>
+        answer(`${operation} ${JSON.stringify(input)}`, () => realPath.send(operation, input, metrics)),
+    } as unknown as ReadPath);
+  return { doc, readPath, start: () => (replaying = true) };
 }
 
 main().catch((err) => {

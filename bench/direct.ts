@@ -8,10 +8,30 @@
  * is the floor the gateway's overhead is measured against.
  */
 import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ReadPort } from '../src/dynamo/readPort.js';
 
 type Item = Record<string, any>;
 type Vars = Record<string, any>;
 export type DirectCase = (doc: DynamoDBDocumentClient, table: string, vars: Vars) => Promise<unknown>;
+
+/**
+ * The client a direct case sends through: `view` (an operation's counted
+ * view of the document client), its GetItem, Query and BatchGetItem handed
+ * to `reads` when given (the gateway's read port on its read path:
+ * `--direct-reads lean`).
+ */
+export function directClient(view: DynamoDBDocumentClient, reads?: ReadPort): DynamoDBDocumentClient {
+  if (!reads) return view;
+  const send = (command: { input: any }) =>
+    command instanceof GetCommand
+      ? reads.get(command.input)
+      : command instanceof QueryCommand
+        ? reads.query(command.input)
+        : command instanceof BatchGetCommand
+          ? reads.batchGet(command.input)
+          : (view.send as (c: unknown) => Promise<unknown>)(command);
+  return { send } as unknown as DynamoDBDocumentClient;
+}
 
 const after = (value: string) => value.slice(value.indexOf('#') + 1);
 

@@ -26,6 +26,7 @@ import { createDynamo } from '../src/dynamo/client.js';
 import { startLocalDynamo } from '../src/dynamo/local.js';
 import { describeLayout, ensureTable } from '../src/dynamo/table.js';
 import { metricsClient, OperationMetrics } from '../src/dynamo/metrics.js';
+import { operationReads } from '../src/dynamo/readPort.js';
 import { silentLogger } from '../src/logger.js';
 import { courseItem, enrollmentItem } from '../test/support/defaultItems.js';
 import { StreamReader } from '../src/stream/reader.js';
@@ -105,7 +106,8 @@ async function main() {
         const metrics = new OperationMetrics();
         workerDoc.reset();
         const started = Date.now();
-        const counted: Store = { ...store, doc: metricsClient(dynamo.doc, metrics) };
+        const doc = metricsClient(dynamo.doc, metrics);
+        const counted: Store = { ...store, doc, reads: operationReads(dynamo.reads, doc, metrics) };
         await (kind === 'rename' ? updateCourse(counted, courseId, { title: 'New' }) : deleteCourse(counted, courseId));
         const mutationMs = Date.now() - started;
         let convergedMs: number | null = null;

@@ -72,7 +72,7 @@ async function setup() {
   const server = createServer({ production: true });
   await server.start();
   const cursors = createCursorCodec({ current: 'bench-cursor-secret-0123456789abcdefghij' });
-  const deps = { doc: dynamo.doc, tableName, cursors };
+  const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors };
   async function run(query: string, variables?: Record<string, unknown>) {
     const metrics = new OperationMetrics();
     const started = performance.now();

@@ -14,14 +14,15 @@ import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { dynamoFromConfig } from '../src/dynamo/client.js';
 import { metricsClient, OperationMetrics } from '../src/dynamo/metrics.js';
-import { directCases } from './direct.js';
+import { LeanReads } from '../src/dynamo/readPort.js';
+import { directCases, directClient } from './direct.js';
 
 const mode = process.argv[2];
 
 async function serveDirect(): Promise<string> {
   const config = loadConfig();
   // The gateway's own client (src/dynamo/client.ts), from the same configuration: same retries and timeouts.
-  const { doc } = dynamoFromConfig(config);
+  const { doc, reads } = dynamoFromConfig(config);
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -35,8 +36,9 @@ async function serveDirect(): Promise<string> {
     try {
       const { variables } = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
       const metrics = new OperationMetrics();
-      // Counted the way the gateway counts (a per-operation view of the client), so both pay the same.
-      const body = (await handler(metricsClient(doc, metrics), config.tableName, variables ?? {})) as Record<string, unknown>;
+      // Counted the way the gateway counts (a per-operation view of the client, a read port on the read path), so both pay the same.
+      const client = directClient(metricsClient(doc, metrics), reads && new LeanReads(reads, metrics));
+      const body = (await handler(client, config.tableName, variables ?? {})) as Record<string, unknown>;
       if (req.headers['x-dynamodb-metrics'] === '1') body.extensions = { dynamodb: metrics.summary() };
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify(body));

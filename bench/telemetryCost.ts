@@ -125,7 +125,7 @@ async function main() {
     await ensureTable(dynamo.raw, tableName);
     await loadDemoData(dynamo.doc, tableName, DEFAULT_SCHEMA_FILE);
     const cursors = createCursorCodec({ current: 'telemetry-cost-bench-secret-0123456789abcdef' });
-    const deps = { doc: dynamo.doc, tableName, cursors };
+    const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors };
     type Server = ReturnType<typeof createServer>;
     interface Variant {
       name: string;
@@ -145,7 +145,7 @@ async function main() {
       ]);
       const baseClient = baseDynamo({ endpoint: local.endpoint, requestTimeoutMs: 20_000, connectionTimeoutMs: 10_000 });
       stops.push(async () => baseClient.raw.destroy());
-      const baseDeps = { doc: baseClient.doc, tableName, cursors: baseCodec({ current: 'telemetry-cost-bench-secret-0123456789abcdef' }) };
+      const baseDeps = { doc: baseClient.doc, readPath: baseClient.reads, tableName, cursors: baseCodec({ current: 'telemetry-cost-bench-secret-0123456789abcdef' }) };
       variants.push({ name: 'baseline', server: baseServer({ production: true, logger: silentLogger }), context: () => baseContext(baseDeps), flush: async () => {} });
     }
     const off = createServer({ production: true, logger: silentLogger });

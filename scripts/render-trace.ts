@@ -95,7 +95,7 @@ async function main() {
     await loadDemoData(dynamo.doc, tableName, DEFAULT_SCHEMA_FILE);
     const server = createServer({ production: false, telemetry });
     await server.start();
-    const deps = { doc: dynamo.doc, tableName, cursors: createCursorCodec({ current: 'render-trace-cursor-secret-0123456789abcdef' }) };
+    const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors: createCursorCodec({ current: 'render-trace-cursor-secret-0123456789abcdef' }) };
     const run = () => server.executeOperation({ query: NESTED, variables: { id: '1' } }, { contextValue: createContext(deps) });
     await run();
     await run();

@@ -1,7 +1,9 @@
 /**
  * Per-request DataLoaders. Made fresh in the context function for every
  * GraphQL operation, never at module level: a cache shared across requests
- * would serve one user's stale or foreign data to another.
+ * would serve one user's stale or foreign data to another. They read
+ * through the operation's read port (dynamo/readPort.ts), which counts every
+ * request into the operation's metrics.
  *
  * - `item`: every entity read by primary key goes through one loader, so all
  *   entity reads of a tick (of every item type alike)
@@ -19,7 +21,6 @@
  * DataLoader. Look-ahead checks `naive` too and stays off.
  */
 import DataLoader from 'dataloader';
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from './dynamo/batchGet.js';
 import {
   countCollection,
@@ -32,6 +33,7 @@ import {
 } from './dynamo/collection.js';
 import { itemKeyString, type ItemKey } from './dynamo/keys.js';
 import { invariant } from './errors.js';
+import type { ReadPort } from './dynamo/readPort.js';
 import type { ItemPlan } from './plan/itemPlan.js';
 import type { ItemRecord } from './plan/records.js';
 import { GSI1 } from './dynamo/keys.js';
@@ -55,10 +57,10 @@ async function eachSettled<K, V>(keys: readonly K[], fn: (key: K) => Promise<V>)
  * same capacity as a one-key BatchGetItem, but less work for DynamoDB to
  * serve), more keys are BatchGetItem calls of up to 100 keys.
  */
-async function getItems(doc: DynamoDBDocumentClient, tableName: string, keys: readonly ItemKey[]): Promise<(Item | null)[]> {
-  if (keys.length !== 1) return batchGet(doc, tableName, keys);
+async function getItems(reads: ReadPort, tableName: string, keys: readonly ItemKey[]): Promise<(Item | null)[]> {
+  if (keys.length !== 1) return batchGet(reads, tableName, keys);
   const { PK, SK } = keys[0];
-  const out = await doc.send(new GetCommand({ TableName: tableName, Key: { PK, SK } }));
+  const out = await reads.get({ TableName: tableName, Key: { PK, SK } });
   return [out.Item ?? null];
 }
 
@@ -75,14 +77,14 @@ export interface LoaderOptions {
 
 const json = (value: unknown) => JSON.stringify(value);
 
-export function createLoaders(doc: DynamoDBDocumentClient, tableName: string, { naive = false }: LoaderOptions = {}) {
+export function createLoaders(reads: ReadPort, tableName: string, { naive = false }: LoaderOptions = {}) {
   const batching = { batch: !naive, cache: !naive };
-  const item = new DataLoader<ItemKey, Item | null, string>((keys) => getItems(doc, tableName, keys), {
+  const item = new DataLoader<ItemKey, Item | null, string>((keys) => getItems(reads, tableName, keys), {
     ...batching,
     cacheKeyFn: itemKeyString,
   });
   const range = new DataLoader<RangeRead, Item[], string>(
-    (reads) => eachSettled(reads, (read) => readRange(doc, tableName, read)),
+    (batch) => eachSettled(batch, (read) => readRange(reads, tableName, read)),
     { ...batching, cacheKeyFn: json },
   );
   /** One item by id (and parent id, for a child type), through the item loader; its plan keys and maps it. */
@@ -93,8 +95,8 @@ export function createLoaders(doc: DynamoDBDocumentClient, tableName: string, { 
    * GSI1 for one item, identical reads of an operation sent once.
    */
   const bySortKey = new DataLoader<{ spec: ItemPlan; id: string }, ItemRecord | null, string>(
-    (reads) =>
-      eachSettled(reads, async ({ spec, id }) => {
+    (batch) =>
+      eachSettled(batch, async ({ spec, id }) => {
         const { type } = spec;
         const collection: Collection = {
           name: `${type.name}.bySortKey`,
@@ -104,7 +106,7 @@ export function createLoaders(doc: DynamoDBDocumentClient, tableName: string, { 
           pk: type.sk.fill({ id }),
           prefix: type.pk.prefix,
         };
-        const [found] = await readRange(doc, tableName, { collection, forward: true, limit: 1 });
+        const [found] = await readRange(reads, tableName, { collection, forward: true, limit: 1 });
         return found ? spec.map(found) : null;
       }),
     { ...batching, cacheKeyFn: ({ spec, id }) => `${spec.name}\u0000${id}` },
@@ -117,10 +119,10 @@ export function createLoaders(doc: DynamoDBDocumentClient, tableName: string, { 
 
     range,
     withParent: new DataLoader<ParentPageRead, Item | null, string>(
-      (reads) =>
-        eachSettled(reads, async ({ parentKey, read }) => {
+      (batch) =>
+        eachSettled(batch, async ({ parentKey, read }) => {
           invariant(!read.exclusiveStart && !read.bound, 'a page read with its parent starts at an end of the collection');
-          const page = await readRangeWithParent(doc, tableName, {
+          const page = await readRangeWithParent(reads, tableName, {
             collection: read.collection,
             parentSk: parentKey.SK,
             forward: read.forward,
@@ -134,11 +136,11 @@ export function createLoaders(doc: DynamoDBDocumentClient, tableName: string, { 
       { ...batching, cacheKeyFn: json },
     ),
     exists: new DataLoader<ExistsQuery, boolean, string>(
-      (qs) => eachSettled(qs, (q) => existsBeyond(doc, tableName, q.collection, q.key, q.atOrAfter)),
+      (qs) => eachSettled(qs, (q) => existsBeyond(reads, tableName, q.collection, q.key, q.atOrAfter)),
       { ...batching, cacheKeyFn: json },
     ),
     count: new DataLoader<Collection, number, string>(
-      (cs) => eachSettled(cs, (c) => countCollection(doc, tableName, c)),
+      (cs) => eachSettled(cs, (c) => countCollection(reads, tableName, c)),
       { ...batching, cacheKeyFn: json },
     ),
     bySortKey,

@@ -22,13 +22,14 @@
  * nullable parent (docs/auth.md, "What a denial looks like").
  */
 import { defaultFieldResolver, Kind, type DocumentNode, type GraphQLFieldResolver } from 'graphql';
-import type { Context } from '../graphql/context.js';
 import { forbidden, invariant, unauthenticated } from '../errors.js';
 import type { Identity } from './identity.js';
 import type { Rule, RuleLookup } from './rules.js';
 import { refusedMutation } from './mutationCheck.js';
 
-type Resolver = GraphQLFieldResolver<unknown, Context, Record<string, unknown>>;
+/** All the rules need of the request context: who is calling. */
+type Caller = { identity: Identity };
+type Resolver = GraphQLFieldResolver<unknown, Caller, Record<string, unknown>>;
 type ResolverMap = Record<string, unknown>;
 
 /** `elsewhere`: the refused field is another one of the same mutation operation. */

@@ -9,7 +9,7 @@
  * default model needs beyond that (catalog lists, narrowed ranges, write
  * sharding, the authorization rules, flags).
  */
-import { SUBSCRIPTION_DIRECTIVES } from '../subscriptions/directives.js';
+import { SUBSCRIPTION_DIRECTIVES } from './subscriptionDirectives.js';
 
 const MODEL_DIRECTIVES = /* GraphQL */ `
 """
@@ -143,7 +143,7 @@ claim (setting names the environment variable that may rename the claim).
 directive @owner(claim: String!, setting: String) on OBJECT
 `;
 
-/** Every definition a model file may use without declaring it: the model's directives and the subscriptions' (src/subscriptions/directives.ts). */
+/** Every definition a model file may use without declaring it: the model's directives and the subscriptions' (subscriptionDirectives.ts). */
 export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
 
 /** The directives the gateway supplies, by name (a model may not redefine them). */

@@ -12,7 +12,7 @@
  *   would silently turn existing items into nulls).
  * - duplicate keys are sent once (DynamoDB rejects duplicates in one call).
  */
-import { BatchGetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ReadPort } from './readPort.js';
 import type { ItemKey } from './keys.js';
 import { backoff } from './backoff.js';
 
@@ -38,7 +38,7 @@ export class UnprocessedKeysError extends Error {
 
 
 export async function batchGet(
-  doc: DynamoDBDocumentClient,
+  reads: ReadPort,
   tableName: string,
   keys: readonly ItemKey[],
   options: BatchGetOptions = {},
@@ -54,7 +54,7 @@ export async function batchGet(
   for (let i = 0; i < all.length; i += BATCH_GET_MAX_KEYS) chunks.push(all.slice(i, i + BATCH_GET_MAX_KEYS));
 
   const found = new KeyMap<Item>();
-  await Promise.all(chunks.map((chunk) => getChunk(doc, tableName, chunk, found, options)));
+  await Promise.all(chunks.map((chunk) => getChunk(reads, tableName, chunk, found, options)));
   return keys.map((key) => found.get(key) ?? null);
 }
 
@@ -78,7 +78,7 @@ class KeyMap<V> {
 }
 
 async function getChunk(
-  doc: DynamoDBDocumentClient,
+  reads: ReadPort,
   tableName: string,
   chunk: ItemKey[],
   found: KeyMap<Item>,
@@ -89,7 +89,7 @@ async function getChunk(
   for (let attempt = 1; pending.length > 0; attempt++) {
     if (attempt > maxAttempts) throw new UnprocessedKeysError(pending.length);
     if (attempt > 1) await backoff(baseDelayMs, attempt - 1);
-    const out = await doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: consistentRead } } }));
+    const out = await reads.batchGet({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: consistentRead } } });
     for (const item of out.Responses?.[tableName] ?? []) {
       found.set(item, item);
     }

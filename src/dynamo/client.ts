@@ -4,9 +4,10 @@
  * Every DynamoDB request of the gateway goes through the client made here:
  * writes and table management through the SDK's middleware stack (where
  * request counting is installed), and, unless `readPath: 'sdk'`, the reads
- * an operation sends through its client view through the read path
- * (readPath.ts), which shares this client's HTTP handler, credentials,
- * signer settings and retry strategy. Tests inject faults on both
+ * of operations through the read path (`reads`, readPath.ts: the request
+ * context hands each operation a read port on it, readPort.ts), which
+ * shares this client's HTTP handler, credentials, signer settings and
+ * retry strategy. Tests inject faults on both
  * (test/support/faults.ts).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -14,7 +15,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { IncomingMessage } from 'node:http';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { DEFAULTS, type Config } from '../config.js';
-import { attachReadPath, instrumentClient } from './metrics.js';
+import { instrumentClient } from './metrics.js';
 import { ReadPath } from './readPath.js';
 import { GatewayRetryStrategy } from './retryStrategy.js';
 
@@ -48,7 +49,7 @@ export interface Dynamo {
   raw: DynamoDBClient;
   /** Document client: native JS values in and out. */
   doc: DynamoDBDocumentClient;
-  /** The reads' path without the SDK's middleware (undefined with `readPath: 'sdk'`). */
+  /** The operations' reads without the SDK's middleware (undefined with `readPath: 'sdk'`): createContext makes each operation's read port on it. */
   reads?: ReadPath;
 }
 
@@ -128,9 +129,7 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
     marshallOptions: { removeUndefinedValues: true },
   });
   if ((options.readPath ?? DEFAULTS.dynamoClient.readPath) === 'sdk') return { raw, doc };
-  const reads = new ReadPath(raw, retryStrategy);
-  attachReadPath(doc, reads);
-  return { raw, doc, reads };
+  return { raw, doc, reads: new ReadPath(raw, retryStrategy) };
 }
 
 /** What a client is built from: the resolved endpoint, the region and the retry/timeout settings. */

@@ -15,12 +15,8 @@
  * LastEvaluatedKey, and a `Limit`-stopped Query returns one even when
  * nothing follows, so LastEvaluatedKey alone never decides "more".
  */
-import {
-  QueryCommand,
-  type DynamoDBDocumentClient,
-  type QueryCommandInput,
-  type QueryCommandOutput,
-} from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput, QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type { ReadPort } from './readPort.js';
 import { GSI1, GSI2 } from './keys.js';
 import type { Item } from './batchGet.js';
 
@@ -119,7 +115,7 @@ export interface PageRead {
 }
 
 /** One Query over `collection`: every read of this module (and every pager of writes) goes through here. */
-function query(doc: DynamoDBDocumentClient, tableName: string, collection: Collection, read: PageRead): Promise<QueryCommandOutput> {
+function query(reads: ReadPort, tableName: string, collection: Collection, read: PageRead): Promise<QueryCommandOutput> {
   const input: QueryCommandInput = {
     TableName: tableName,
     IndexName: collection.index,
@@ -130,17 +126,17 @@ function query(doc: DynamoDBDocumentClient, tableName: string, collection: Colle
     Limit: read.limit,
     ExclusiveStartKey: read.startKey,
   };
-  return doc.send(new QueryCommand(input));
+  return reads.query(input);
 }
 
 /** One page of a collection's children (one Query); `next` is the LastEvaluatedKey (more may follow). */
 export async function readPage(
-  doc: DynamoDBDocumentClient,
+  reads: ReadPort,
   tableName: string,
   collection: Collection,
   read: PageRead,
 ): Promise<{ items: Item[]; next: Record<string, unknown> | undefined }> {
-  const out = await query(doc, tableName, collection, read);
+  const out = await query(reads, tableName, collection, read);
   return { items: out.Items ?? [], next: out.LastEvaluatedKey };
 }
 
@@ -149,7 +145,7 @@ export async function readPage(
  * LastEvaluatedKey until the collection is exhausted (empty pages skipped).
  */
 export async function* pages(
-  doc: DynamoDBDocumentClient,
+  reads: ReadPort,
   tableName: string,
   collection: Collection,
   pageSize: number,
@@ -157,14 +153,14 @@ export async function* pages(
 ): AsyncGenerator<Item[]> {
   let startKey: Record<string, unknown> | undefined;
   do {
-    const { items, next } = await readPage(doc, tableName, collection, { limit: pageSize, startKey, consistent });
+    const { items, next } = await readPage(reads, tableName, collection, { limit: pageSize, startKey, consistent });
     if (items.length > 0) yield items;
     startKey = next;
   } while (startKey);
 }
 
 export async function readRange(
-  doc: DynamoDBDocumentClient,
+  reads: ReadPort,
   tableName: string,
   { collection, forward, limit, exclusiveStart, bound }: RangeRead,
 ): Promise<Item[]> {
@@ -175,7 +171,7 @@ export async function readRange(
   do {
     // One more than still needed when a bound is set: the bound item itself may come back and be dropped.
     const want = limit - items.length + (bound ? 1 : 0);
-    const out = await query(doc, tableName, collection, { forward, range, limit: want, startKey });
+    const out = await query(reads, tableName, collection, { forward, range, limit: want, startKey });
     for (const item of out.Items ?? []) {
       if (items.length === limit) break;
       const sk = item[collection.skAttr];
@@ -246,7 +242,7 @@ export interface ParentPage {
  * the partition) are skipped; the fill loop reads on past them.
  */
 export async function readRangeWithParent(
-  doc: DynamoDBDocumentClient,
+  reads: ReadPort,
   tableName: string,
   { collection, parentSk, forward, limit }: ParentRangeRead,
 ): Promise<ParentPage> {
@@ -259,7 +255,7 @@ export async function readRangeWithParent(
   let exhausted = false;
   do {
     const want: number = limit - items.length + (parent ? 0 : 1 + (forward ? FORWARD_OVER_READ : 0));
-    const out = await query(doc, tableName, collection, {
+    const out = await query(reads, tableName, collection, {
       range: { lo: collection.prefix, hi: parentSk },
       forward,
       limit: want,
@@ -282,7 +278,7 @@ export async function readRangeWithParent(
  * (`atOrAfter`: sort key ≥ key's; otherwise ≤.) One Query with Limit 1.
  */
 export async function existsBeyond(
-  doc: DynamoDBDocumentClient,
+  reads: ReadPort,
   tableName: string,
   collection: Collection,
   key: StartKey,
@@ -290,13 +286,13 @@ export async function existsBeyond(
 ): Promise<boolean> {
   const sk = key[collection.skAttr];
   const range = atOrAfter ? { lo: sk, hi: prefixEnd(collection.prefix) } : { lo: collection.prefix, hi: sk };
-  const out = await query(doc, tableName, collection, { range, forward: atOrAfter, limit: 1 });
+  const out = await query(reads, tableName, collection, { range, forward: atOrAfter, limit: 1 });
   return (out.Items ?? []).some((item) => String(item[collection.skAttr]).startsWith(collection.prefix));
 }
 
 /** Number of children, by a paged `Select: COUNT` Query (for tables whose counters are not maintained). */
 export async function countCollection(
-  doc: DynamoDBDocumentClient,
+  reads: ReadPort,
   tableName: string,
   collection: Collection,
   consistent = false,
@@ -304,7 +300,7 @@ export async function countCollection(
   let count = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await query(doc, tableName, collection, { count: true, startKey, consistent });
+    const out = await query(reads, tableName, collection, { count: true, startKey, consistent });
     count += out.Count ?? 0;
     startKey = out.LastEvaluatedKey;
   } while (startKey);

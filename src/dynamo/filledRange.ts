@@ -25,7 +25,8 @@
  * budget buys at the item size seen so far, so one request overshoots the
  * budget by little.
  */
-import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { ReadPort } from './readPort.js';
 import type { Item } from './batchGet.js';
 import { capacityUnits } from './metrics.js';
 
@@ -67,7 +68,7 @@ export interface FilledResult {
 
 const MAX_LIMIT = 1000;
 
-export async function readFilled(doc: DynamoDBDocumentClient, tableName: string, read: FilledRead): Promise<FilledResult> {
+export async function readFilled(reads: ReadPort, tableName: string, read: FilledRead): Promise<FilledResult> {
   const { forward, want, budget, filter } = read;
   const exclusive = read.exclusive ?? null;
   const bound = read.bound ?? null;
@@ -102,7 +103,7 @@ export async function readFilled(doc: DynamoDBDocumentClient, tableName: string,
     }
     // The cursor's own item and the bound item may come back and be dropped.
     limit = Math.max(1, Math.min(MAX_LIMIT, limit + (startKey === undefined && exclusive !== null ? 1 : 0) + (bound !== null ? 1 : 0)));
-    const out = await doc.send(new QueryCommand({ ...base, Limit: limit, ExclusiveStartKey: startKey }));
+    const out = await reads.query({ ...base, Limit: limit, ExclusiveStartKey: startKey });
     result.requests += 1;
     result.consumedReadUnits += capacityUnits(out.ConsumedCapacity);
     result.evaluated += out.ScannedCount ?? out.Items?.length ?? 0;
@@ -129,7 +130,7 @@ export async function readFilled(doc: DynamoDBDocumentClient, tableName: string,
 
 /** Number of matches in the range (Select: COUNT), or null when the budget ran out first. */
 export async function countFilled(
-  doc: DynamoDBDocumentClient,
+  reads: ReadPort,
   tableName: string,
   read: Omit<FilledRead, 'want' | 'forward' | 'exclusive' | 'bound'>,
 ): Promise<number | null> {
@@ -143,20 +144,18 @@ export async function countFilled(
     // Sized so the budget is not overshot by much: first at ≤ 512 bytes an item (16 a unit), then as measured.
     const perUnit = consumed > 0 ? scanned / consumed : 16;
     const limit = Math.max(1, Math.min(10_000, Math.floor((read.budget - consumed) * perUnit)));
-    const out = await doc.send(
-      new QueryCommand({
-        TableName: tableName,
-        IndexName: read.index,
-        Select: 'COUNT',
-        Limit: limit,
-        KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
-        ExpressionAttributeNames: { '#pk': read.pkAttr, '#sk': read.skAttr, ...filter?.names },
-        ExpressionAttributeValues: { ':pk': read.pk, ':lo': read.lo, ':hi': read.hi, ...filter?.values },
-        ...(filter ? { FilterExpression: filter.expression } : {}),
-        ReturnConsumedCapacity: 'TOTAL',
-        ExclusiveStartKey: startKey,
-      }),
-    );
+    const out = await reads.query({
+      TableName: tableName,
+      IndexName: read.index,
+      Select: 'COUNT',
+      Limit: limit,
+      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
+      ExpressionAttributeNames: { '#pk': read.pkAttr, '#sk': read.skAttr, ...filter?.names },
+      ExpressionAttributeValues: { ':pk': read.pk, ':lo': read.lo, ':hi': read.hi, ...filter?.values },
+      ...(filter ? { FilterExpression: filter.expression } : {}),
+      ReturnConsumedCapacity: 'TOTAL',
+      ExclusiveStartKey: startKey,
+    });
     consumed += capacityUnits(out.ConsumedCapacity);
     scanned += out.ScannedCount ?? 0;
     count += out.Count ?? 0;

@@ -8,8 +8,9 @@
  * operation's metrics, and SDK middleware (installed once per client by
  * `instrumentClient`) reads the tag and records the call and every attempt
  * of it there. Everything an operation sends goes through its context's
- * client (loaders, writes, their retries), so nothing depends on where a
- * promise was created. Why not AsyncLocalStorage: on Node 20 its promise
+ * client (writes, their retries) or its read port (readPort.ts: loaders,
+ * connections, the writes' reads), both counting into the operation's
+ * metrics, so nothing depends on where a promise was created. Why not AsyncLocalStorage: on Node 20 its promise
  * hooks slow every `await` of every request (about 0.2 ms per operation
  * measured); an explicit tag costs one property write per command.
  * Commands sent through the shared client itself (start-up, health) are
@@ -41,8 +42,7 @@
  * property read more, nothing else.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ReadOperation, ReadPath } from './readPath.js';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 /** What clients see in `extensions.dynamodb` and what the operation log line carries. */
 export interface MetricsSummary {
@@ -201,46 +201,33 @@ export class OperationMetrics {
  */
 const TAG = Symbol('operationMetrics');
 const SHARED = Symbol('sharedClient');
-const READS = Symbol('readPath');
 /** The call's trace, beside the tag, down to the deserialize step (each attempt). */
 const TRACE = Symbol('callTrace');
 type Tagged = { [TAG]?: OperationMetrics };
 type Traced = { [TRACE]?: CallTrace };
-type Shared = DynamoDBDocumentClient & { [READS]?: ReadPath };
+type View = DynamoDBDocumentClient & { [SHARED]?: DynamoDBDocumentClient; [TAG]?: OperationMetrics };
 
-/** Client views of `doc` send its reads through `reads` (client.ts). */
-export function attachReadPath(doc: DynamoDBDocumentClient, reads: ReadPath): void {
-  (doc as Shared)[READS] = reads;
-}
-
-/** The read path's operation for a document-client command it serves; undefined for everything else. */
-function readOperation(command: object): ReadOperation | undefined {
-  if (command instanceof QueryCommand) return 'Query';
-  if (command instanceof GetCommand) return 'GetItem';
-  if (command instanceof BatchGetCommand) return 'BatchGetItem';
-  return undefined;
+/** The view's `send`: tags the command's input with the view's metrics, then sends it on the shared client. */
+function countedSend(this: View, command: { input: object }, ...rest: unknown[]) {
+  (command.input as Tagged)[TAG] = this[TAG];
+  return (this[SHARED]!.send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
 }
 
 /**
  * A per-operation view of the shared document client: every command sent
- * through it is counted into `metrics`. Cheap to make (one object per
- * operation); everything else is the shared client's. GetItem, Query and
- * BatchGetItem take the shared client's read path when it has one
- * (readPath.ts, counted there the same way); the rest go through the SDK.
+ * through it is counted into `metrics`, nothing else changes (it is sent on
+ * the shared client, through the SDK). Cheap to make: one object per
+ * operation, its `send` shared by all views. The operation's reads usually
+ * do not come here at all: they take the read port the context was given
+ * (readPort.ts), which counts into the same metrics.
  */
 export function metricsClient(doc: DynamoDBDocumentClient, metrics: OperationMetrics): DynamoDBDocumentClient {
   // A view of a view counts into its own metrics, on the shared client.
-  const shared = (doc as { [SHARED]?: DynamoDBDocumentClient })[SHARED] ?? doc;
-  const view = Object.create(shared) as DynamoDBDocumentClient & { [SHARED]?: DynamoDBDocumentClient };
+  const shared = (doc as View)[SHARED] ?? doc;
+  const view = Object.create(shared) as View;
   view[SHARED] = shared;
-  const reads = (shared as Shared)[READS];
-  const send = (command: { input: object }, ...rest: unknown[]) => {
-    const operation = reads && rest.length === 0 ? readOperation(command) : undefined;
-    if (operation) return reads!.send(operation, command.input as Record<string, unknown>, metrics);
-    (command.input as Tagged)[TAG] = metrics;
-    return (shared.send as (...a: unknown[]) => Promise<unknown>)(command, ...rest);
-  };
-  view.send = send as DynamoDBDocumentClient['send'];
+  view[TAG] = metrics;
+  view.send = countedSend as DynamoDBDocumentClient['send'];
   return view;
 }
 

@@ -54,10 +54,11 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../context.js';
 import { ErrorCode } from '../errors.js';
 import { stableJson } from './stableJson.js';
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
+import { operationReads } from '../dynamo/readPort.js';
 import type { Logger } from '../logger.js';
 import type { Identity } from '../auth/identity.js';
 import type { RuleLookup } from '../auth/rules.js';
@@ -167,8 +168,11 @@ export function idempotencyPlugin({
       /** Set when another request claimed the key between the look-up and the first write. */
       let lost: { record: StoredRecord; requestHash: string; callerHash: string } | null = null;
       // The record's own requests are not the operation's: they must not count against its request cap.
-      const detached = <T>(contextValue: Context, fn: (store: Context) => Promise<T>) =>
-        fn({ ...contextValue, doc: metricsClient(contextValue.doc, new OperationMetrics()) });
+      const detached = <T>(contextValue: Context, fn: (store: Context) => Promise<T>) => {
+        const metrics = new OperationMetrics();
+        const doc = metricsClient(contextValue.doc, metrics);
+        return fn({ ...contextValue, doc, reads: operationReads(contextValue.readPath, doc, metrics) });
+      };
       const warn = (err: unknown, message: string) =>
         logger?.warn({ error: { name: (err as Error)?.name, message: (err as Error)?.message } }, message);
       return {

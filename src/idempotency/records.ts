@@ -22,11 +22,14 @@
  * the same key exactly one runs the mutation.
  */
 import { gunzipSync } from 'node:zlib';
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { idempotencyKey } from '../dynamo/keys.js';
+import { sdkReads, type ReadPort } from '../dynamo/readPort.js';
 
 export interface RecordStore {
   doc: DynamoDBDocumentClient;
+  /** The look-up's read port (the request's, dynamo/readPort.ts); absent: through `doc`. */
+  reads?: ReadPort;
   tableName: string;
 }
 
@@ -87,7 +90,8 @@ export async function claimRecord(
 
 /** The live record of this key, or null (absent or past its expiresAt). One consistent GetItem. */
 export async function readRecord(store: RecordStore, keyHash: string, now = Date.now()): Promise<StoredRecord | null> {
-  const out = await store.doc.send(new GetCommand({ TableName: store.tableName, Key: idempotencyKey(keyHash), ConsistentRead: true }));
+  const reads = store.reads ?? sdkReads(store.doc);
+  const out = await reads.get({ TableName: store.tableName, Key: idempotencyKey(keyHash), ConsistentRead: true });
   const item = out.Item;
   if (!item || (typeof item.expiresAt === 'number' && item.expiresAt < Math.floor(now / 1000))) return null;
   const callerHash = typeof item.callerHash === 'string' ? item.callerHash : undefined;

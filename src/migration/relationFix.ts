@@ -40,6 +40,7 @@ import { countCollection, type Collection } from '../dynamo/collection.js';
 import { isBookkeeping, type ItemKey } from '../dynamo/keys.js';
 import { capacityUnits } from '../dynamo/metrics.js';
 import { sleep } from '../dynamo/backoff.js';
+import { sdkReads } from '../dynamo/readPort.js';
 import type { Plan } from '../plan/plan.js';
 import { isMoving, RESHARD_FROM_ATTR, RESHARD_TO_ATTR, shardingOf, type Sharding } from '../plan/sharding.js';
 import { COUNTING_ATTR, COUNTING_LEASE_MS, DELETING_ATTR, notCounting, unchanged } from '../writes/conditions.js';
@@ -157,7 +158,7 @@ async function metered(ctx: RelationFixContext, estimate: number, send: () => Pr
 
 async function fixEdges(ctx: RelationFixContext, needs: readonly EdgeNeed[]): Promise<void> {
   const keys = needs.flatMap((n) => [...n.copies.map((c) => c.from), ...(n.shards ? [n.shards.parentKey] : [])]);
-  const read = await batchGet(ctx.doc, ctx.tableName, keys, { consistentRead: true });
+  const read = await batchGet(sdkReads(ctx.doc), ctx.tableName, keys, { consistentRead: true });
   const found = new Map<string, Item | null>(keys.map((k, i) => [`${k.PK}\u0000${k.SK}`, read[i]]));
   const itemAt = (k: ItemKey) => {
     const item = found.get(`${k.PK}\u0000${k.SK}`) ?? null;
@@ -273,7 +274,7 @@ async function fixCounters(ctx: RelationFixContext, needs: readonly CounterNeed[
   // 3. Count, and write the counts while the mark is still ours.
   await forEachLimit(marked, ctx.concurrency, async ({ need, mark, at }) => {
     const counts: number[] = [];
-    for (const c of need.counts) counts.push(await countCollection(ctx.doc, ctx.tableName, c.collection, true));
+    for (const c of need.counts) counts.push(await countCollection(sdkReads(ctx.doc), ctx.tableName, c.collection, true));
     const names: Record<string, string> = { '#m': COUNTING_ATTR, '#del': DELETING_ATTR };
     const values: Record<string, unknown> = { ':mark': mark };
     const sets = need.counts.map((c, i) => {

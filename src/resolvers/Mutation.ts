@@ -14,7 +14,7 @@
  * served an item as it was before this write.
  */
 import DataLoader from 'dataloader';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../context.js';
 import { cursorOf } from '../connections/engine.js';
 import { singleCollection } from '../connections/singleCollection.js';
 import type { Plan } from '../plan/plan.js';

@@ -7,7 +7,7 @@
  * (meFields) read the caller's own items.
  */
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../context.js';
 import { validateId } from '../connections/args.js';
 import { loadEntity } from './lookahead.js';
 import { readCatalog } from './catalog.js';

@@ -16,7 +16,7 @@
  *   of 1 MB) within the page read budget; beyond it, BAD_USER_INPUT.
  */
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../context.js';
 import { badUserInput } from '../errors.js';
 import {
   CATALOG_COUNT_ATTR,
@@ -75,7 +75,7 @@ export function readCatalog<Node>(
     let total = 0;
     const counts = await Promise.all(
       list.shards.map((shard) =>
-        countFilled(ctx.doc, ctx.tableName, {
+        countFilled(ctx.reads, ctx.tableName, {
           index: shard.index!,
           pkAttr: shard.pkAttr,
           skAttr: shard.skAttr,

@@ -10,7 +10,7 @@
  * is measurable work on large pages.
  */
 import { responsePathAsArray, type GraphQLResolveInfo } from 'graphql';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../context.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import { readConnection } from '../connections/engine.js';
 import { singleCollection } from '../connections/singleCollection.js';
@@ -27,7 +27,7 @@ import { globalIdOf } from '../plan/globalId.js';
 
 /** The number of matches of a narrowed connection (Select: COUNT within the page read budget). */
 async function countRange(ctx: Context, source: RangeSource): Promise<number> {
-  const count = await countFilled(ctx.doc, ctx.tableName, { ...source, budget: ctx.pageReadBudget });
+  const count = await countFilled(ctx.reads, ctx.tableName, { ...source, budget: ctx.pageReadBudget });
   if (count === null) {
     throw badUserInput(
       `totalCount here would read more than ${ctx.pageReadBudget} read units; narrow the range or leave totalCount out`,
@@ -39,7 +39,7 @@ async function countRange(ctx: Context, source: RangeSource): Promise<number> {
 
 /** The filled reads of a narrowed connection: the request's client, its read budget, and its short pages reported at the field's path. */
 const filledReads = (ctx: Context, info: GraphQLResolveInfo | undefined): FilledReads => ({
-  filled: (read) => readFilled(ctx.doc, ctx.tableName, read),
+  filled: (read) => readFilled(ctx.reads, ctx.tableName, read),
   budget: ctx.pageReadBudget,
   short: (consumedReadUnits, evaluatedItems) =>
     ctx.shortPages.push({ path: info ? responsePathAsArray(info.path) : [], reason: 'READ_BUDGET', consumedReadUnits, evaluatedItems }),

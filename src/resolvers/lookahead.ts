@@ -27,7 +27,7 @@ import {
   type GraphQLResolveInfo,
   type SelectionSetNode,
 } from 'graphql';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../context.js';
 import { parentSortsLast, type RangeRead } from '../dynamo/collection.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { ItemRecord } from '../plan/records.js';

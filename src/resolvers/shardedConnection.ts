@@ -23,12 +23,12 @@
  *   consistent reads of the parent item and served only when its
  *   `reshardMoves` was the same even number at both (no edge mid-move).
  */
-import { GetCommand, TransactGetCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Item } from '../dynamo/batchGet.js';
 import { existsBeyond, readRange, type Collection } from '../dynamo/collection.js';
 import { unavailable } from '../errors.js';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../context.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import { connectionOf, planPage, type Page } from '../connections/engine.js';
 import { mergedShards } from '../connections/mergedShards.js';
@@ -43,12 +43,12 @@ const MOVING_ATTEMPTS = 6;
 
 /** Uncached reads: a retried page must read again (otherwise the loaders' cached, deduplicated reads serve). */
 const directReads = (ctx: Context): CollectionReads => ({
-  range: { load: (read) => readRange(ctx.doc, ctx.tableName, read) },
-  exists: { load: (q) => existsBeyond(ctx.doc, ctx.tableName, q.collection, q.key, q.atOrAfter) },
+  range: { load: (read) => readRange(ctx.reads, ctx.tableName, read) },
+  exists: { load: (q) => existsBeyond(ctx.reads, ctx.tableName, q.collection, q.key, q.atOrAfter) },
 });
 
 async function parentItemConsistent(ctx: Context, s: Sharding, parentId: string): Promise<Item | null> {
-  const out = await ctx.doc.send(new GetCommand({ TableName: ctx.tableName, Key: s.parentKey(parentId), ConsistentRead: true }));
+  const out = await ctx.reads.get({ TableName: ctx.tableName, Key: s.parentKey(parentId), ConsistentRead: true });
   return out.Item ?? null;
 }
 

@@ -11,10 +11,10 @@
  * (`expiresAt`) after a week; DynamoDB trims stream records after 24 hours,
  * so nothing can ask for them later.
  */
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { deadLetterKey, shardCheckpointKey, shardIdFrom, streamPartition } from '../dynamo/keys.js';
-import type { Store } from '../writes/store.js';
-import type { StreamRecordLike } from './records.js';
+import { readsOf, type Store } from '../writes/store.js';
+import type { StreamRecordLike } from '../dynamo/streamRecords.js';
 
 const WEEK_S = 7 * 24 * 3600;
 
@@ -28,15 +28,13 @@ export async function loadCheckpoints(store: Store, streamLabel: string): Promis
   const found = new Map<string, Checkpoint>();
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const out = await store.doc.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        KeyConditionExpression: 'PK = :pk AND begins_with(SK, :shard)',
-        ExpressionAttributeValues: { ':pk': streamPartition(streamLabel), ':shard': 'SHARD#' },
-        ConsistentRead: true,
-        ExclusiveStartKey,
-      }),
-    );
+    const out = await readsOf(store).query({
+      TableName: store.tableName,
+      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :shard)',
+      ExpressionAttributeValues: { ':pk': streamPartition(streamLabel), ':shard': 'SHARD#' },
+      ConsistentRead: true,
+      ExclusiveStartKey,
+    });
     for (const item of out.Items ?? []) {
       const shardId = shardIdFrom(item.SK);
       if (shardId === null) continue;
@@ -101,13 +99,11 @@ export async function saveDeadLetter(
 }
 
 export async function listDeadLetters(store: Store, streamLabel: string): Promise<Record<string, unknown>[]> {
-  const out = await store.doc.send(
-    new QueryCommand({
-      TableName: store.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :failed)',
-      ExpressionAttributeValues: { ':pk': streamPartition(streamLabel), ':failed': 'FAILED#' },
-      ConsistentRead: true,
-    }),
-  );
+  const out = await readsOf(store).query({
+    TableName: store.tableName,
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :failed)',
+    ExpressionAttributeValues: { ':pk': streamPartition(streamLabel), ':failed': 'FAILED#' },
+    ConsistentRead: true,
+  });
   return out.Items ?? [];
 }

@@ -28,7 +28,7 @@ import { DELETING_ATTR, PROPAGATING_ATTR } from '../writes/conditions.js';
 import { planOf, type Store } from '../writes/store.js';
 import { writePlanOf } from '../writes/writePlan.js';
 import { propagate, refreshEdges } from './propagate.js';
-import { imagesOf, isTtlDeletion, type StreamRecordLike } from './records.js';
+import { imagesOf, isTtlDeletion, type StreamRecordLike } from '../dynamo/streamRecords.js';
 
 export type Task =
   | { kind: 'cascade'; type: string; id: string }

@@ -28,7 +28,7 @@ import type { ItemKey } from '../dynamo/keys.js';
 import { DELETING_ATTR, PROPAGATING_ATTR } from '../writes/conditions.js';
 import { isConditionFailed } from '../writes/create.js';
 import { forEachLimit, pages } from '../writes/fanOut.js';
-import { getItem, optionsOf, planOf, type Store } from '../writes/store.js';
+import { getItem, optionsOf, planOf, readsOf, type Store } from '../writes/store.js';
 import { retryConflicts } from '../writes/transact.js';
 import { copyCollections, versionAttr, writePlanOf, type CopySource } from '../writes/writePlan.js';
 
@@ -179,7 +179,7 @@ export async function refreshEdges(store: Store, edges: Item[]): Promise<number>
     return [];
   });
   if (sides.length === 0) return 0;
-  const entities = await batchGet(store.doc, store.tableName, sides.map((s) => s.key), { consistentRead: true });
+  const entities = await batchGet(readsOf(store), store.tableName, sides.map((s) => s.key), { consistentRead: true });
   let written = 0;
   const { concurrency } = optionsOf(store);
   await forEachLimit(sides.map((s, i) => ({ ...s, entity: entities[i] })), concurrency, async ({ edge, field, entity }) => {

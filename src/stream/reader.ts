@@ -43,9 +43,9 @@ import { backoff } from '../dynamo/backoff.js';
 import type { Store } from '../writes/store.js';
 import { loadCheckpoints, saveCheckpoint, saveDeadLetter } from './checkpoints.js';
 import { handleRecords } from './handler.js';
-import { imagesOf, recordTime, type StreamRecordLike } from './records.js';
+import { imagesOf, recordTime, type StreamRecordLike } from '../dynamo/streamRecords.js';
 import { StreamStats } from './stats.js';
-import { tracedBatch } from '../telemetry/streamBatch.js';
+import { tracedBatch } from './tracedBatch.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 
 export interface ReaderOptions {

@@ -22,7 +22,7 @@ import { StreamStats, type StreamStatsSnapshot } from './stats.js';
 import { createStreamsClient } from './streamsClient.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { ChangeBus } from '../subscriptions/bus.js';
-import { publishingHandler, type PublishStats } from '../subscriptions/publisher.js';
+import { publishingHandler, type PublishStats } from './publisher.js';
 import type { ChangeModel } from '../subscriptions/model.js';
 
 export interface StreamProcessing {

@@ -19,7 +19,7 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { CHANGE_KIND, CHANGES, COLLECTION_CHANGES } from './directives.js';
+import { CHANGE_KIND, CHANGES, COLLECTION_CHANGES } from '../declaration/subscriptionDirectives.js';
 import type { ChangeModel } from './model.js';
 
 interface Common {

@@ -17,8 +17,8 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import { itemKeyString } from '../dynamo/keys.js';
-import { imagesOf, type StreamRecordLike } from '../stream/records.js';
-import type { ChangeKind } from './directives.js';
+import { imagesOf, type StreamRecordLike } from '../dynamo/streamRecords.js';
+import type { ChangeKind } from '../declaration/subscriptionDirectives.js';
 import type { ChangeModel } from './model.js';
 
 export interface ChangeEvent {

@@ -11,7 +11,7 @@
  * payload passes it, not only the subscribe.
  */
 import type { GraphQLFieldResolver } from 'graphql';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../context.js';
 import { refusedPayload, refusedSubscription } from './access.js';
 import type { DeclaredSubscription } from './declared.js';
 import type { ChangeEvent } from './events.js';

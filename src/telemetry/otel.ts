@@ -50,7 +50,7 @@ import type { Server } from 'node:net';
 import { capacityUnits, type CallObserver, type CallOutput, type CallTrace } from '../dynamo/metrics.js';
 import type { Logger } from '../logger.js';
 import type { TelemetrySettings } from './settings.js';
-import type { BatchStart, Carrier, Outcome, Telemetry, TelemetryOverrides } from './telemetry.js';
+import type { BatchStart, Carrier, Outcome, Telemetry, TelemetryOverrides } from './port.js';
 
 /** The tracer's and meter's name, and the default `service.name` (OTEL_SERVICE_NAME overrides). */
 export const SERVICE = 'dynamo-graph-gateway';

@@ -84,6 +84,6 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     auth,
     trusted,
     subscriptionSchema: () => (built ??= gatewaySchema(model, config.auth.mode === 'oidc' ? rules : undefined)),
-    deps: { doc: client.doc, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, rules, pageReadBudget: config.catalog.pageReadBudget },
+    deps: { doc: client.doc, readPath: client.reads, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, rules, pageReadBudget: config.catalog.pageReadBudget },
   };
 }

@@ -25,7 +25,7 @@ import { loadTelemetry } from '../telemetry/telemetry.js';
 import { memoryBus, type ChangeBus } from '../subscriptions/bus.js';
 import { redisBus } from '../subscriptions/redisBus.js';
 import { ChangeHub } from '../subscriptions/hub.js';
-import { SubscriptionEngine } from '../subscriptions/engine.js';
+import { SubscriptionEngine } from '../graphql/subscriptionEngine.js';
 import { attachSubscriptions, type SubscriptionServer } from './subscriptionServer.js';
 import { modelFromPlan } from '../subscriptions/model.js';
 

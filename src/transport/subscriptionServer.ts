@@ -22,7 +22,7 @@
  *   buffered without bound. A ping every 12 s; no pong by the next one ends
  *   the socket.
  * - Everything else (parsing, limits on the selection, rules, events) is
- *   the subscription engine's (src/subscriptions/engine.ts).
+ *   the subscription engine's (src/graphql/subscriptionEngine.ts).
  * `details()` counts open sockets and subscriptions for `/health`; both
  * return to zero when clients vanish.
  */
@@ -36,7 +36,7 @@ import type { SubscriptionConfig } from '../config.js';
 import type { Identity } from '../auth/identity.js';
 import { ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { Prepared, SubscribePayload, SubscriptionEngine } from '../subscriptions/engine.js';
+import type { Prepared, SubscribePayload, SubscriptionEngine } from '../graphql/subscriptionEngine.js';
 
 export interface SubscriptionServerOptions {
   engine: SubscriptionEngine;

@@ -35,7 +35,7 @@ import { isConditionFailed } from './create.js';
 import { anyLeft, forEachLimit, pages } from './fanOut.js';
 import { sleep } from '../dynamo/backoff.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
-import { getItem, optionsOf, planOf, type Store } from './store.js';
+import { getItem, optionsOf, planOf, readsOf, type Store } from './store.js';
 import { retryConflicts, tryTransact } from './transact.js';
 import { catalogCounterChange } from './catalog.js';
 import { writePlanOf, type EdgeSide } from './writePlan.js';
@@ -144,7 +144,7 @@ export async function finishCascade(
         const others =
           group.otherCounter === null
             ? page.map(() => null)
-            : await batchGet(store.doc, store.tableName, page.map(group.otherKey), { consistentRead: true });
+            : await batchGet(readsOf(store), store.tableName, page.map(group.otherKey), { consistentRead: true });
         await forEachLimit(
           page.map((edge, i) => ({ edge, other: others[i] })),
           concurrency,

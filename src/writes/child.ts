@@ -24,7 +24,7 @@ import { notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import { counterOrCheck } from './conditions.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
-import { getItem, planOf, type Store } from './store.js';
+import { getItem, planOf, readsOf, type Store } from './store.js';
 import { tryTransact } from './transact.js';
 import type { TypeWrites } from './writePlan.js';
 
@@ -43,7 +43,7 @@ export async function locate(store: Store, t: TypeWrites, id: string, parentId: 
   }
   const parentPlan = planOf(store).item(type.parent.type);
   const byId: Collection = { name: `${type.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: type.sk.fill({ id }), prefix: parentPlan.type.pk.prefix };
-  const [found] = await readRange(store.doc, store.tableName, { collection: byId, forward: true, limit: 1 });
+  const [found] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
   const ids = found ? t.item.ids(found) : null;
   if (!ids || ids.parentId === null) throw notFound(`${type.name} ${id} not found`);
   return { key: t.item.key(id, ids.parentId), parentId: ids.parentId };

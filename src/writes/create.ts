@@ -37,7 +37,7 @@ import { putNewWith } from './catalog.js';
 import { idOrNew } from './ids.js';
 import { attributeValue, shardsInput } from './input.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
-import { getItem, planOf, type Store } from './store.js';
+import { getItem, planOf, readsOf, type Store } from './store.js';
 import { retryConflicts, tryTransact } from './transact.js';
 import { writePlanOf, type TypeWrites } from './writePlan.js';
 
@@ -131,7 +131,7 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
   let unique: Item | undefined;
   if (t.item.type.inverted && explicit) {
     const byId: Collection = { name: `${t.item.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: String(item.SK), prefix: parentPlan.type.pk.prefix };
-    const [existing] = await readRange(store.doc, store.tableName, { collection: byId, forward: true, limit: 1 });
+    const [existing] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
     if (existing) throw conflict(`${what} already exists`);
     unique = { ...idClaimKey(t.item.type.sk.prefix, id), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };
   }

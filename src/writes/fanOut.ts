@@ -11,15 +11,15 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import { pages as collectionPages, readPage, type Collection } from '../dynamo/collection.js';
-import type { Store } from './store.js';
+import { readsOf, type Store } from './store.js';
 
 /** One page of at most `limit` edges, read as writes read (strongly consistent where possible). */
 export const edgePage = (store: Store, collection: Collection, limit: number) =>
-  readPage(store.doc, store.tableName, collection, { limit, consistent: true });
+  readPage(readsOf(store), store.tableName, collection, { limit, consistent: true });
 
 /** The write-side pager: every edge of `collection`, `pageSize` at a time. */
 export const pages = (store: Store, collection: Collection, pageSize: number): AsyncGenerator<Item[]> =>
-  collectionPages(store.doc, store.tableName, collection, pageSize, true);
+  collectionPages(readsOf(store), store.tableName, collection, pageSize, true);
 
 /** Is there any child left in the collection? (One Limit-1 Query.) */
 export async function anyLeft(store: Store, collection: Collection): Promise<boolean> {

@@ -38,7 +38,7 @@ import { isMoving, UNSHARDED } from '../plan/sharding.js';
 import { absent, conditionCheck, counterAfter, counterOrCheck, DELETING_ATTR, exists, unchanged, type Condition } from './conditions.js';
 import { attributeValue } from './input.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
-import { getItem, planOf, type Store } from './store.js';
+import { getItem, planOf, readsOf, type Store } from './store.js';
 import { tryTransact, type TransactItem } from './transact.js';
 import { gone } from './update.js';
 import { versionAttr, writePlanOf, type EdgePair } from './writePlan.js';
@@ -49,7 +49,7 @@ export interface LinkWording {
 }
 
 async function readBoth(store: Store, pair: EdgePair, ownerId: string, nodeId: string, consistentRead = true) {
-  const [owner, node] = await batchGet(store.doc, store.tableName, [pair.owner.key(ownerId), pair.node.key(nodeId)], {
+  const [owner, node] = await batchGet(readsOf(store), store.tableName, [pair.owner.key(ownerId), pair.node.key(nodeId)], {
     consistentRead,
   });
   return { owner, node };

@@ -45,13 +45,13 @@
  * the index (and a replica of the table) shows a committed write within
  * `settleMs`; both are settings.
  */
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { COUNTER_SK, GSI1, itemKeyString, type ItemKey } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../errors.js';
 import { batchGet } from '../dynamo/batchGet.js';
 import { validateId } from '../connections/args.js';
 import { RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, RESHARD_TO_ATTR, RESTORING_ATTR, type Sharding } from '../plan/sharding.js';
-import { getItem, planOf, type Store } from './store.js';
+import { getItem, planOf, readsOf, type Store } from './store.js';
 import { sleep } from '../dynamo/backoff.js';
 import { transact, TransactionCancelled } from './transact.js';
 import { writePlanOf } from './writePlan.js';
@@ -145,16 +145,14 @@ async function moveEdge(store: Store, s: Sharding, parentId: string, edge: { PK:
 async function* edgePages(store: Store, s: Sharding, partition: string, batchSize: number) {
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await store.doc.send(
-      new QueryCommand({
-        TableName: store.tableName,
-        IndexName: GSI1,
-        KeyConditionExpression: 'GSI1PK = :p AND begins_with(GSI1SK, :s)',
-        ExpressionAttributeValues: { ':p': partition, ':s': s.relation.node.type.pk.prefix },
-        Limit: batchSize,
-        ExclusiveStartKey: startKey,
-      }),
-    );
+    const out = await readsOf(store).query({
+      TableName: store.tableName,
+      IndexName: GSI1,
+      KeyConditionExpression: 'GSI1PK = :p AND begins_with(GSI1SK, :s)',
+      ExpressionAttributeValues: { ':p': partition, ':s': s.relation.node.type.pk.prefix },
+      Limit: batchSize,
+      ExclusiveStartKey: startKey,
+    });
     startKey = out.LastEvaluatedKey;
     yield out.Items ?? [];
   } while (startKey);
@@ -300,7 +298,7 @@ export async function reshard(store: Store, typeName: string, parentId: string, 
 
   if (layout.reshardFrom === null) {
     // Counts move with the edges: they must be kept in the old layout, or the moved counts would be wrong.
-    const counters = await batchGet(store.doc, store.tableName, s.counters(parentId, layout), { consistentRead: true });
+    const counters = await batchGet(readsOf(store), store.tableName, s.counters(parentId, layout), { consistentRead: true });
     if (counters.some((c) => typeof c?.[s.counter!] !== 'number')) {
       throw badUserInput(`the ${s.counter} of ${label} is not maintained (a counter is missing); it cannot be resharded`, typeName.toLowerCase());
     }

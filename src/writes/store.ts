@@ -1,10 +1,11 @@
 /**
- * What every write needs: the document client, the table, and the knobs of
- * retries and fan-outs. Resolvers pass the request context (which has `doc`
- * and `tableName`) and take the defaults; tests inject small pages, a
- * single worker or a faulty client.
+ * What every write needs: the document client, the table, the read port,
+ * and the knobs of retries and fan-outs. Resolvers pass the request context
+ * (which has `doc`, `reads` and `tableName`) and take the defaults; tests
+ * inject small pages, a single worker or a faulty client.
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sdkReads, type ReadPort } from '../dynamo/readPort.js';
 import type { Item } from '../dynamo/batchGet.js';
 import type { ItemKey } from '../dynamo/keys.js';
 import { loadModel } from '../declaration/loadModel.js';
@@ -48,7 +49,10 @@ export const DEFAULT_WRITE_OPTIONS: WriteOptions = {
 export type FanOutMode = 'stream' | 'inRequest';
 
 export interface Store {
+  /** Writes go here (the SDK's middleware stack: an operation's view of it counts them). */
   doc: DynamoDBDocumentClient;
+  /** Reads go here (the operation's read port, dynamo/readPort.ts); absent: through `doc` (the SDK). */
+  reads?: ReadPort;
   tableName: string;
   writeOptions?: Partial<WriteOptions>;
   fanOut?: FanOutMode;
@@ -63,10 +67,11 @@ export const planOf = (store: Store): Plan => store.plan ?? (defaultPlan ??= com
 
 export const optionsOf = (store: Store): WriteOptions => ({ ...DEFAULT_WRITE_OPTIONS, ...store.writeOptions });
 
+/** Where the reads of `store` go: its read port, or the SDK through its client. */
+export const readsOf = (store: Store): ReadPort => store.reads ?? sdkReads(store.doc);
+
 /** One item, strongly consistent: writes decide from what they read, so they read the latest. */
 export async function getItem(store: Store, key: ItemKey): Promise<Item | null> {
-  const out = await store.doc.send(
-    new GetCommand({ TableName: store.tableName, Key: { PK: key.PK, SK: key.SK }, ConsistentRead: true }),
-  );
+  const out = await readsOf(store).get({ TableName: store.tableName, Key: { PK: key.PK, SK: key.SK }, ConsistentRead: true });
   return out.Item ?? null;
 }

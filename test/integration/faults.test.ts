@@ -95,7 +95,7 @@ describe('throttling and 5xx from DynamoDB', () => {
 /** A gateway over the test table whose DynamoDB client talks to `endpoint` instead. */
 function gatewayAt(endpoint: string, client: Omit<ClientOptions, 'endpoint'> = {}) {
   const dynamo = createDynamo({ endpoint, ...client });
-  const deps = { ...gw.deps, doc: dynamo.doc };
+  const deps = { ...gw.deps, doc: dynamo.doc, readPath: dynamo.reads };
   return {
     dynamo,
     async counted(query: string) {

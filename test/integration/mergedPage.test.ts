@@ -10,6 +10,7 @@ import { existsBeyond, readRange } from '../../src/dynamo/collection.js';
 import { courseStudentShards } from '../support/model.js';
 import { enrollmentItem } from '../support/defaultItems.js';
 import { metricsClient, OperationMetrics } from '../../src/dynamo/metrics.js';
+import { operationReads, sdkReads } from '../../src/dynamo/readPort.js';
 import { readConnection } from '../../src/connections/engine.js';
 import { mergedShards } from '../../src/connections/mergedShards.js';
 import type { CollectionReads } from '../../src/connections/singleCollection.js';
@@ -29,8 +30,8 @@ const studentIds = (course: string) =>
 beforeAll(async () => {
   gw = await testGateway();
   reader = {
-    range: { load: (read) => readRange(gw.dynamo.doc, gw.tableName, read) },
-    exists: { load: (q) => existsBeyond(gw.dynamo.doc, gw.tableName, q.collection, q.key, q.atOrAfter) },
+    range: { load: (read) => readRange(sdkReads(gw.dynamo.doc), gw.tableName, read) },
+    exists: { load: (q) => existsBeyond(sdkReads(gw.dynamo.doc), gw.tableName, q.collection, q.key, q.atOrAfter) },
   };
   const items = Object.keys(sizes).flatMap((course) =>
     studentIds(course).map((sid) =>
@@ -104,12 +105,12 @@ describe('merged paging over sharded GSI1 partitions', () => {
 
   it('reads a page of N shards as N Queries in one wave, each asking for first + 1 items', async () => {
     const metrics = new OperationMetrics();
-    // Counted through a per-operation view of the client, as the gateway's context does.
+    // Counted through the operation's read port, as the gateway's context makes it.
     const plain = reader;
-    const doc = metricsClient(gw.dynamo.doc, metrics);
+    const reads = operationReads(gw.dynamo.reads, metricsClient(gw.dynamo.doc, metrics), metrics);
     reader = {
-      range: { load: (read) => readRange(doc, gw.tableName, read) },
-      exists: { load: (q) => existsBeyond(doc, gw.tableName, q.collection, q.key, q.atOrAfter) },
+      range: { load: (read) => readRange(reads, gw.tableName, read) },
+      exists: { load: (q) => existsBeyond(reads, gw.tableName, q.collection, q.key, q.atOrAfter) },
     };
     const p = await page('c7', { first: 20 }).finally(() => (reader = plain));
     expect(p.ids).toHaveLength(20);

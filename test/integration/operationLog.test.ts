@@ -105,7 +105,7 @@ describe('operation error log', () => {
     await server.start();
     try {
       const broken = { send: async () => Promise.reject(new TypeError('resolver bug')) } as unknown as DynamoDBDocumentClient;
-      const contextValue = createContext({ ...gw.deps, doc: broken, tableName: 'unused' });
+      const contextValue = createContext({ ...gw.deps, doc: broken, readPath: undefined, tableName: 'unused' });
       const response = await server.executeOperation({ query: `query Broken { student(id: "x") { name } }` }, { contextValue });
       expect(response.body.kind === 'single' && response.body.singleResult.errors?.[0]?.message).toBe('Internal server error');
       await local.flush();

@@ -10,9 +10,10 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamo, type Dynamo } from '../../src/dynamo/client.js';
 import { metricsClient, OperationMetrics } from '../../src/dynamo/metrics.js';
+import { LeanReads, operationReads, SdkReads } from '../../src/dynamo/readPort.js';
 import { ReadPath } from '../../src/dynamo/readPath.js';
 import { GatewayRetryStrategy } from '../../src/dynamo/retryStrategy.js';
 import { isUnavailableError } from '../../src/errors.js';
@@ -40,6 +41,15 @@ const ODD_ITEM = {
   byteSet: new Set([new Uint8Array([1]), new Uint8Array([2])]),
 };
 
+/** A document-client command sent on an operation's read port, made as the request context makes it (LeanReads on a read path, else SdkReads). */
+function portSend(dynamo: Dynamo, metrics: OperationMetrics, command: object): Promise<unknown> {
+  const port = operationReads(dynamo.reads, metricsClient(dynamo.doc, metrics), metrics);
+  if (command instanceof GetCommand) return port.get(command.input);
+  if (command instanceof QueryCommand) return port.query(command.input);
+  if (command instanceof BatchGetCommand) return port.batchGet(command.input);
+  throw new Error('not a read');
+}
+
 describe('the read path against DynamoDB Local', () => {
   let gw: TestGateway;
   let sdk: Dynamo;
@@ -57,10 +67,10 @@ describe('the read path against DynamoDB Local', () => {
     await gw.stop();
   });
 
-  /** One read through an operation's view of the given client; the output without $metadata, and what was counted. */
-  async function read(doc: DynamoDBDocumentClient, command: object) {
+  /** One read through an operation's read port on the given client; the output without $metadata, and what was counted. */
+  async function read(dynamo: Dynamo, command: object) {
     const metrics = new OperationMetrics();
-    const { $metadata, ...output } = (await metricsClient(doc, metrics).send(command as never)) as Record<string, unknown>;
+    const { $metadata, ...output } = (await portSend(dynamo, metrics, command)) as Record<string, unknown>;
     expect($metadata).toMatchObject({ httpStatusCode: 200, attempts: 1 });
     return { output, metrics: metrics.summary() };
   }
@@ -94,14 +104,14 @@ describe('the read path against DynamoDB Local', () => {
       () => new BatchGetCommand({ RequestItems: { [t]: { Keys: [{ PK: 'ODD#1', SK: 'PROFILE' }, { PK: 'ODD#1', SK: 'CHILD#3' }, { PK: 'ODD#9', SK: 'X' }] } } }),
     ];
     for (const command of commands) {
-      const lean = await read(gw.dynamo.doc, command());
-      const reference = await read(sdk.doc, command());
+      const lean = await read(gw.dynamo, command());
+      const reference = await read(sdk, command());
       expect(lean).toEqual(reference);
       expect(lean.metrics.requests).toBe(1);
     }
-    const { output } = await read(gw.dynamo.doc, commands[0]!());
+    const { output } = await read(gw.dynamo, commands[0]!());
     expect(output.Item).toEqual(ODD_ITEM);
-    const filtered = await read(gw.dynamo.doc, commands[7]!());
+    const filtered = await read(gw.dynamo, commands[7]!());
     expect(filtered.output.Items).toEqual([ODD_ITEM]);
   });
 
@@ -131,8 +141,8 @@ describe('the read path against DynamoDB Local', () => {
 
   it('fails a read of a missing table with the SDK’s own exception, as the SDK path does', async () => {
     const command = () => new GetCommand({ TableName: 'no-such-table', Key: { PK: 'a', SK: 'b' } });
-    const lean = await metricsClient(gw.dynamo.doc, new OperationMetrics()).send(command()).catch((e: unknown) => e);
-    const reference = await metricsClient(sdk.doc, new OperationMetrics()).send(command()).catch((e: unknown) => e);
+    const lean = await portSend(gw.dynamo, new OperationMetrics(), command()).catch((e: unknown) => e);
+    const reference = await portSend(sdk, new OperationMetrics(), command()).catch((e: unknown) => e);
     expect(lean).toBeInstanceOf(ResourceNotFoundException);
     expect(reference).toBeInstanceOf(ResourceNotFoundException);
     for (const e of [lean, reference] as ResourceNotFoundException[]) {
@@ -144,6 +154,22 @@ describe('the read path against DynamoDB Local', () => {
   it('leaves reads to the SDK with DYNAMODB_READ_PATH=sdk', () => {
     expect(sdk.reads).toBeUndefined();
     expect(gw.dynamo.reads).toBeInstanceOf(ReadPath);
+    const metrics = new OperationMetrics();
+    expect(operationReads(sdk.reads, metricsClient(sdk.doc, metrics), metrics)).toBeInstanceOf(SdkReads);
+    expect(operationReads(gw.dynamo.reads, metricsClient(gw.dynamo.doc, metrics), metrics)).toBeInstanceOf(LeanReads);
+  });
+
+  it('sends nothing through a counted client view but through the SDK: the view only counts', async () => {
+    const leanSend = vi.spyOn(gw.dynamo.reads!, 'send');
+    try {
+      const metrics = new OperationMetrics();
+      const out = await metricsClient(gw.dynamo.doc, metrics).send(new GetCommand({ TableName: gw.tableName, Key: { PK: 'ODD#1', SK: 'PROFILE' } }));
+      expect(out.Item).toEqual(ODD_ITEM);
+      expect(leanSend).not.toHaveBeenCalled();
+      expect(metrics.summary()).toMatchObject({ requests: 1, byOperation: { GetItem: 1 } });
+    } finally {
+      leanSend.mockRestore();
+    }
   });
 });
 

@@ -20,7 +20,7 @@ import { courseItem, customerItem, enrollmentItem, studentItem } from '../suppor
 import { describeLayout } from '../../src/dynamo/table.js';
 import { StreamReader } from '../../src/stream/reader.js';
 import { createStreamsClient } from '../../src/stream/streamsClient.js';
-import { publishingHandler } from '../../src/subscriptions/publisher.js';
+import { publishingHandler } from '../../src/stream/publisher.js';
 import { defaultChangeModel } from '../../src/subscriptions/schema.js';
 import { localEndpoint, postGraphQL } from '../support/gateway.js';
 import { AUDIENCE, startTestIssuer, type TestIssuer } from '../support/oidc.js';

@@ -117,7 +117,7 @@ export async function testGateway({
   await ensureTable(dynamo.raw, tableName);
   const server = createServer({ production, authRules: auth?.rulesOn ?? false, rules, ...serverOptions, model });
   await server.start();
-  const deps = { doc: dynamo.doc, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, rules, pageReadBudget, plan };
+  const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, rules, pageReadBudget, plan };
   /** The identity of a request with this Authorization header (undefined: the context's default). */
   const identify = async (authorization: string | undefined) => (auth ? auth.identify(authorization) : undefined);
   let listener: Server | undefined;

@@ -1,19 +1,19 @@
 /** batchGet keeps DataLoader's promise although BatchGetItem does not: fakes DynamoDB to shape its answers. */
 import { describe, expect, it } from 'vitest';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { batchGet, UnprocessedKeysError } from '../../src/dynamo/batchGet.js';
 import { studentKey } from '../support/defaultItems.js';
+import type { ReadPort } from '../../src/dynamo/readPort.js';
 
 type Key = { PK: string; SK: string };
 interface Call {
   keys: Key[];
 }
 
-/** A fake document client: stores items, answers in reverse order, leaves `unprocessed(call)` keys for later. */
+/** A fake read port: stores items, answers in reverse order, leaves `unprocessed(call)` keys for later. */
 function fakeDynamo(stored: Key[], unprocessed: (callIndex: number, keys: Key[]) => Key[] = () => []) {
   const calls: Call[] = [];
-  const send = async (command: any) => {
-    const keys: Key[] = command.input.RequestItems.T.Keys;
+  const send = async (input: any) => {
+    const keys: Key[] = input.RequestItems.T.Keys;
     if (keys.length > 100) throw new Error('ValidationException: Too many items requested for the BatchGetItem call');
     const left = unprocessed(calls.length, keys);
     calls.push({ keys });
@@ -24,27 +24,27 @@ function fakeDynamo(stored: Key[], unprocessed: (callIndex: number, keys: Key[])
       .reverse();
     return { Responses: { T: items }, UnprocessedKeys: left.length ? { T: { Keys: left } } : {} };
   };
-  return { doc: { send } as unknown as DynamoDBDocumentClient, calls };
+  return { reads: { batchGet: send } as unknown as ReadPort, calls };
 }
 
 describe('batchGet', () => {
   it('returns one result per key, in key order, null for missing items', async () => {
-    const { doc } = fakeDynamo([studentKey('a'), studentKey('c')]);
-    const out = await batchGet(doc, 'T', [studentKey('c'), studentKey('b'), studentKey('a')]);
+    const { reads } = fakeDynamo([studentKey('a'), studentKey('c')]);
+    const out = await batchGet(reads, 'T', [studentKey('c'), studentKey('b'), studentKey('a')]);
     expect(out.map((i) => i?.PK ?? null)).toEqual(['STUDENT#c', null, 'STUDENT#a']);
   });
 
   it('sends a duplicated key once and answers it at every position', async () => {
-    const { doc, calls } = fakeDynamo([studentKey('a')]);
-    const out = await batchGet(doc, 'T', [studentKey('a'), studentKey('a')]);
+    const { reads, calls } = fakeDynamo([studentKey('a')]);
+    const out = await batchGet(reads, 'T', [studentKey('a'), studentKey('a')]);
     expect(out.map((i) => i?.PK)).toEqual(['STUDENT#a', 'STUDENT#a']);
     expect(calls[0].keys).toHaveLength(1);
   });
 
   it('splits 250 keys into calls of at most 100', async () => {
     const keys = Array.from({ length: 250 }, (_, i) => studentKey(String(i)));
-    const { doc, calls } = fakeDynamo(keys);
-    const out = await batchGet(doc, 'T', keys);
+    const { reads, calls } = fakeDynamo(keys);
+    const out = await batchGet(reads, 'T', keys);
     expect(calls.map((c) => c.keys.length)).toEqual([100, 100, 50]);
     expect(out.every((item, i) => item?.PK === `STUDENT#${i}`)).toBe(true);
   });
@@ -52,15 +52,15 @@ describe('batchGet', () => {
   it('sends UnprocessedKeys again until every key is answered', async () => {
     const keys = [studentKey('a'), studentKey('b'), studentKey('c')];
     // First call leaves two keys unprocessed, the second one key, the third none.
-    const { doc, calls } = fakeDynamo(keys, (n, ks) => (n === 0 ? ks.slice(1) : n === 1 ? ks.slice(1) : []));
-    const out = await batchGet(doc, 'T', keys, { baseDelayMs: 1 });
+    const { reads, calls } = fakeDynamo(keys, (n, ks) => (n === 0 ? ks.slice(1) : n === 1 ? ks.slice(1) : []));
+    const out = await batchGet(reads, 'T', keys, { baseDelayMs: 1 });
     expect(out.map((i) => i?.PK)).toEqual(['STUDENT#a', 'STUDENT#b', 'STUDENT#c']);
     expect(calls.map((c) => c.keys.length)).toEqual([3, 2, 1]);
   });
 
   it('fails rather than answering null when keys stay unprocessed', async () => {
-    const { doc, calls } = fakeDynamo([studentKey('a')], (_, ks) => ks);
-    await expect(batchGet(doc, 'T', [studentKey('a')], { maxAttempts: 3, baseDelayMs: 1 })).rejects.toBeInstanceOf(
+    const { reads, calls } = fakeDynamo([studentKey('a')], (_, ks) => ks);
+    await expect(batchGet(reads, 'T', [studentKey('a')], { maxAttempts: 3, baseDelayMs: 1 })).rejects.toBeInstanceOf(
       UnprocessedKeysError,
     );
     expect(calls).toHaveLength(3);

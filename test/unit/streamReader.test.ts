@@ -10,7 +10,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { silentLogger } from '../../src/logger.js';
 import type { BatchOutcome } from '../../src/stream/handler.js';
 import { StreamReader } from '../../src/stream/reader.js';
-import type { StreamRecordLike } from '../../src/stream/records.js';
+import type { StreamRecordLike } from '../../src/dynamo/streamRecords.js';
 
 type Shards = Record<string, { parent?: string; closed: boolean; records: string[] }>;
 

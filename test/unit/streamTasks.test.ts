@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { taskOf } from '../../src/stream/handler.js';
-import type { StreamRecordLike } from '../../src/stream/records.js';
+import type { StreamRecordLike } from '../../src/dynamo/streamRecords.js';
 
 const rec = (eventName: string, keys: object, newImage?: object, oldImage?: object, userIdentity?: object): StreamRecordLike => ({
   eventName,

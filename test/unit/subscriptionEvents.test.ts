@@ -12,7 +12,7 @@ import { defaultChangeModel } from '../../src/subscriptions/schema.js';
 import { memoryBus } from '../../src/subscriptions/bus.js';
 import { ChangeHub, type SharedEvent } from '../../src/subscriptions/hub.js';
 import { declaredSubscriptions } from '../../src/subscriptions/declared.js';
-import { SUBSCRIPTION_DIRECTIVES } from '../../src/subscriptions/directives.js';
+import { SUBSCRIPTION_DIRECTIVES } from '../../src/declaration/subscriptionDirectives.js';
 import { readFileSync } from 'node:fs';
 import { typeDefs } from '../../src/graphql/server.js';
 import { DEFAULT_SCHEMA_FILE } from '../../src/declaration/loadModel.js';

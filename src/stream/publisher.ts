@@ -12,11 +12,11 @@
  * stream/lambda.ts). A publish that fails is logged and counted; it does
  * not fail the batch, whose table work is done.
  */
-import { handleRecords } from '../stream/handler.js';
+import { handleRecords } from './handler.js';
 import type { Logger } from '../logger.js';
-import type { ChangeBus } from './bus.js';
-import { eventsOf } from './events.js';
-import type { ChangeModel } from './model.js';
+import type { ChangeBus } from '../subscriptions/bus.js';
+import { eventsOf } from '../subscriptions/events.js';
+import type { ChangeModel } from '../subscriptions/model.js';
 
 export interface PublishStats {
   events: number;

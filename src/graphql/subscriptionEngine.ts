@@ -38,18 +38,18 @@ import {
 } from 'graphql';
 import { getArgumentValues, getVariableValues } from 'graphql/execution/values.js';
 import type { Identity } from '../auth/identity.js';
-import { createContext, type Context, type Deps } from '../graphql/context.js';
+import { createContext, type Context, type Deps } from './context.js';
 import { ErrorCode } from '../errors.js';
-import { formatError } from '../graphql/formatError.js';
-import { checkArguments } from '../graphql/plugins/argumentCheck.js';
-import { DEFAULT_LIMITS, operationWeight, queryLimits, type QueryLimits } from '../graphql/plugins/queryLimits.js';
+import { formatError } from './formatError.js';
+import { checkArguments } from './plugins/argumentCheck.js';
+import { DEFAULT_LIMITS, operationWeight, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { cursorReader } from '../connections/cursor.js';
 import { OperationMetrics } from '../dynamo/metrics.js';
-import { refusedSubscription } from './access.js';
-import type { DeclaredSubscription } from './declared.js';
-import { collectionTopic, itemTopic } from './events.js';
-import type { ChangeHub, SharedEvent, Subscriber } from './hub.js';
-import { keyValuesOf } from './resolvers.js';
+import { refusedSubscription } from '../subscriptions/access.js';
+import type { DeclaredSubscription } from '../subscriptions/declared.js';
+import { collectionTopic, itemTopic } from '../subscriptions/events.js';
+import type { ChangeHub, SharedEvent, Subscriber } from '../subscriptions/hub.js';
+import { keyValuesOf } from '../subscriptions/resolvers.js';
 
 export interface SubscribePayload {
   query: string;

@@ -1,9 +1,9 @@
 /**
  * The directives that declare subscriptions in the SDL, as one SDL string
- * (added to the schema by graphql/server.ts and codegen.ts; a model engine
- * adds it next to its own directive definitions).
+ * (directives.ts supplies it to every model file, next to the model's own
+ * directive definitions).
  *
- * Both go on fields of the `Subscription` type; declared.ts reads them and
+ * Both go on fields of the `Subscription` type; subscriptions/declared.ts reads them and
  * refuses, all at once and naming the field, anything it cannot serve.
  *
  * - `@changes`: the object the field's arguments name, sent after every

@@ -5,9 +5,10 @@
  * telemetry the batch runs exactly as before: same store, no wrapper.
  */
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
-import type { BatchOutcome } from '../stream/handler.js';
+import { SdkReads } from '../dynamo/readPort.js';
+import type { BatchOutcome } from './handler.js';
 import type { Store } from '../writes/store.js';
-import type { BatchStart, Telemetry } from './telemetry.js';
+import type { BatchStart, Telemetry } from '../telemetry/telemetry.js';
 
 export async function tracedBatch(
   telemetry: Telemetry | undefined,
@@ -21,7 +22,8 @@ export async function tracedBatch(
   metrics.calls = batch.calls;
   let outcome: BatchOutcome | undefined;
   try {
-    outcome = await run({ ...store, doc: metricsClient(store.doc, metrics) });
+    const doc = metricsClient(store.doc, metrics);
+    outcome = await run({ ...store, doc, reads: new SdkReads(doc) });
     return outcome;
   } finally {
     batch.finish({
