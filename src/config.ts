@@ -535,7 +535,7 @@ export const SETTINGS = {
     matches: OWNER_CLAIM_SETTING,
     defaultText: 'the model\'s `@owner(claim:)`',
     range: 'a claim name without spaces',
-    meaning: 'Renames the claim of the model\'s `@owner` type whose `setting` names the variable (the default model\'s are `AUTH_STUDENT_CLAIM`, default `student_id`, and `AUTH_CUSTOMER_CLAIM`, default `customer_id`).',
+    meaning: 'Renames the claim of the model\'s `@owner` type whose `setting` names the variable; an owner whose variable is unset keeps the claim its model names ([auth.md](auth.md)).',
   }),
   AUTH_CLOCK_TOLERANCE_SECONDS: int({ group: 'auth', default: 5, min: 0, max: 300, meaning: 'Leeway for `exp`/`nbf`/`iat`.' }),
   AUTH_MAX_TOKEN_LIFETIME_SECONDS: int({ group: 'auth', default: 86_400, min: 60, max: 2_592_000, meaning: 'Longest token lifetime accepted: tokens whose `exp` is further than this past `iat` (or now) are refused.' }),

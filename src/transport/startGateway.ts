@@ -12,6 +12,7 @@ import { createContext } from '../graphql/context.js';
 import { clientOptions, endpointLabel, type Dynamo } from '../dynamo/client.js';
 import { healthProbe } from '../dynamo/layoutHealth.js';
 import { LOCAL_DYNAMO_HOST, portInUse, startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
+import { checkEndpoint } from '../dynamo/endpointCheck.js';
 import { describeLayout, ensureTable } from '../dynamo/table.js';
 import { demoFileOf, loadDemoData } from './demoData.js';
 import { createHttpHandler } from './httpHandler.js';
@@ -62,6 +63,8 @@ export async function startGateway(
       `DYNAMODB_LOCAL_PORT ${config.localDynamoPort} on ${LOCAL_DYNAMO_HOST} is in use (another DynamoDB Local or npm start?): stop it, set DYNAMODB_LOCAL_PORT=0 for a free port, or DYNAMODB_ENDPOINT to use that one`,
     );
   }
+  // Then the endpoint: unreachable, or AWS without a region, is one line naming DYNAMODB_ENDPOINT.
+  await checkEndpoint(config);
   if (config.endpoint.kind === 'embedded') {
     logger.info({ port: config.localDynamoPort || null }, 'starting embedded DynamoDB Local');
     local = await startLocalDynamo({ port: config.localDynamoPort });
@@ -78,7 +81,7 @@ export async function startGateway(
     await local?.stop();
     throw err;
   }
-  const { dynamo, server: apollo, deps, auth, trusted, subscriptionSchema } = parts;
+  const { dynamo, server: apollo, deps, auth, trusted, subscriptionSchema, tableWatch } = parts;
   const { schema, declared, plan } = subscriptionSchema();
   const changeModel = modelFromPlan(plan);
   const { redisUrl } = config.subscriptions;
@@ -133,7 +136,10 @@ export async function startGateway(
         corsOrigins: config.corsOrigins,
         maxBodyBytes: config.security.maxBodyBytes,
         logger,
-        health: healthProbe(dynamo, config.tableName, config.healthCacheMs),
+        health: healthProbe(dynamo, config.tableName, config.healthCacheMs, (state) => {
+          if (state === 'missing') tableWatch.missing();
+          else if (state === 'ok') tableWatch.present();
+        }),
         // HEALTH_DETAILS=admins (production's default): the layout and stream figures only for an administrator's token.
         healthDetailsFor:
           config.healthDetails === 'public'
