@@ -13,7 +13,7 @@ import { clientOptions, endpointLabel, type Dynamo } from '../dynamo/client.js';
 import { healthProbe } from '../dynamo/layoutHealth.js';
 import { LOCAL_DYNAMO_HOST, portInUse, startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { checkEndpoint } from '../dynamo/endpointCheck.js';
-import { describeLayout, ensureTable } from '../dynamo/table.js';
+import { describeLayout, ensureTable, tableExists } from '../dynamo/table.js';
 import { demoFileOf, loadDemoData } from './demoData.js';
 import { createHttpHandler } from './httpHandler.js';
 import { createExplorer } from './explorer.js';
@@ -116,13 +116,16 @@ export async function startGateway(
       // Fetch the issuer's keys now, so the first request does not wait; failures are retried per request.
       await auth.verifier.warm().catch((err: unknown) => logger.warn({ err }, 'could not fetch the token issuer\'s keys yet'));
     }
+    // Our own in-memory DynamoDB Local holds no table but the one we create: had it none, the demo data is
+    // loaded even when a slow CreateTable was retried by the SDK and so reported as already there.
+    const absent = local !== null && !(await tableExists(dynamo.raw, config.tableName));
     const created = await ensureTable(dynamo.raw, config.tableName);
     logger.info({ table: config.tableName, created, endpoint }, `table ${created ? 'created' : 'exists'}`);
     const layout = await describeLayout(dynamo.raw, config.tableName);
     for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
     lacks = layout.lacks;
     // Demo data only into the table this process just created in its own DynamoDB Local.
-    if (local && created) {
+    if (local && (created || absent)) {
       logger.info({ items: await loadDemoData(dynamo.doc, config.tableName, config.schemaFile), file: demoFileOf(config.schemaFile) }, 'loaded demo data');
     } else if (local) logger.warn({ table: config.tableName }, 'the embedded DynamoDB Local already had the table: no demo data loaded');
     // After the demo data: its records are read afterwards, not competing with its writes at start-up.
