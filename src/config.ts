@@ -471,7 +471,7 @@ export const SETTINGS = {
     min: 0,
     max: 100_000,
     note: '0: off',
-    meaning: 'A query may send one DynamoDB request per this many bytes of its text, and at least 200.',
+    meaning: 'A query may send one DynamoDB request per this many bytes of its text, or what the widest single page it names needs if that is more ([limits.md](limits.md)).',
   }),
   PAGE_READ_BUDGET: int({
     group: 'limits',
