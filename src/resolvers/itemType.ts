@@ -9,18 +9,20 @@
  * Plain values are returned when the record holds them: a promise per field
  * is measurable work on large pages.
  */
-import type { GraphQLResolveInfo } from 'graphql';
+import { responsePathAsArray, type GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../graphql/context.js';
 import type { ConnectionArgs } from '../connections/args.js';
-import { readConnection } from '../connections/connection.js';
+import { readConnection } from '../connections/engine.js';
+import { singleCollection } from '../connections/singleCollection.js';
+import { filledRange, type FilledReads } from '../connections/filledRange.js';
 import { complete, required } from './complete.js';
-import { readRangeConnection, type RangeSource } from '../connections/rangeConnection.js';
-import { countFilled } from '../dynamo/filledRange.js';
+import { countFilled, readFilled, type RangeSource } from '../dynamo/filledRange.js';
 import { badUserInput } from '../errors.js';
 import { selects, shardedConnection } from './shardedConnection.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
 import type { ItemRecord } from '../plan/records.js';
+import { globalIdOf } from '../plan/globalId.js';
 
 /** The number of matches of a narrowed connection (Select: COUNT within the page read budget). */
 async function countRange(ctx: Context, source: RangeSource): Promise<number> {
@@ -34,12 +36,21 @@ async function countRange(ctx: Context, source: RangeSource): Promise<number> {
   return count;
 }
 
+/** The filled reads of a narrowed connection: the request's client, its read budget, and its short pages reported at the field's path. */
+const filledReads = (ctx: Context, info: GraphQLResolveInfo | undefined): FilledReads => ({
+  filled: (read) => readFilled(ctx.doc, ctx.tableName, read),
+  budget: ctx.pageReadBudget,
+  short: (consumedReadUnits, evaluatedItems) =>
+    ctx.shortPages.push({ path: info ? responsePathAsArray(info.path) : [], reason: 'READ_BUDGET', consumedReadUnits, evaluatedItems }),
+});
+
 type Field = (record: ItemRecord, args: never, ctx: Context, info: GraphQLResolveInfo) => unknown;
 
 export function itemTypeResolvers(item: ItemPlan, relations: readonly RelationPlan[]): Record<string, Field> {
   const full = (record: ItemRecord, ctx: Context) =>
     complete(record, item.name, (id) => ctx.loaders.entity(item, id, record[item.parentIdProperty ?? ''] as string | undefined));
   const fields: Record<string, Field> = { id: (r) => r.id };
+  if (item.type.globalId !== null) fields[item.type.globalId] = (r) => globalIdOf(item, r);
   for (const name of item.requiredFields) {
     fields[name] = (r, _, ctx) => r[name] ?? full(r, ctx).then((f) => required(f[name], name));
   }
@@ -70,9 +81,11 @@ function connectionResolver(connection: RelationPlan, full: (r: ItemRecord, ctx:
   return (r, args: ConnectionArgs, ctx, info) => {
     // Narrowed (@range): another index, filled pages, totalCount counted within the budget.
     const narrowed = connection.narrow?.(r.id, args as Record<string, unknown>);
-    if (narrowed) return readRangeConnection(ctx, info, narrowed, args, connection.edge, () => countRange(ctx, narrowed));
+    if (narrowed) {
+      return readConnection(filledRange, narrowed, ctx.cursors, filledReads(ctx, info), args, connection.edge, () => countRange(ctx, narrowed));
+    }
     const collection = connection.collection(r.id);
-    return readConnection(ctx, collection, args, connection.edge, async () => {
+    return readConnection(singleCollection, collection, ctx.cursors, ctx.loaders, args, connection.edge, async () => {
       const counted = counter === null ? undefined : (await full(r, ctx))[counter];
       return typeof counted === 'number' ? counted : ctx.loaders.count.load(collection);
     });

@@ -12,7 +12,7 @@
  * the document lives); per request only the fields whose arguments come
  * from variables (or sit inside such a field) are checked again, so a
  * repeated operation costs a few comparisons per variable, not a walk. Resolvers check the same things again
- * (connections/args.ts, connections/connection.ts): this pass only moves the refusal earlier.
+ * (connections/args.ts, connections/cursor.ts): this pass only moves the refusal earlier.
  * A cursor issued for another parent (another student's courses) is refused
  * here too when the parent's id is an argument of the enclosing field
  * (`student(id: "1") { courses(after: …) }`); deeper down, where the parent
@@ -35,19 +35,21 @@ import {
   type GraphQLSchema,
   type ValueNode,
 } from 'graphql';
-import { badUserInput } from '../../errors.js';
 import type { Context } from '../context.js';
-import { readCursorPayload, type CursorReader } from '../../connections/connection.js';
+import { cursorRefusal, readCursor, type CursorReader } from '../../connections/cursor.js';
 import { validateConnectionArgs, validateId } from '../../connections/args.js';
 import { compilePlan, type Plan } from '../../plan/plan.js';
 import { loadModel } from '../../declaration/loadModel.js';
 import { compileBindings, type CursorBinding } from '../../plan/bindings.js';
+import { readGlobalId } from '../../plan/globalId.js';
 import { total } from '../../writes/input.js';
 
 /** What the checks need of the model: which connections bind cursors to arguments, and each connection's partition. */
 interface ModelRules {
   binding: (connection: string) => CursorBinding;
   partition: (connection: string, parentId: string) => string | undefined;
+  /** `Query.<node field>`, whose id is a global id (plan/globalId.ts), and its check; null without a @node field. */
+  node: { path: string; check: (value: string) => void } | null;
 }
 
 let defaults: ModelRules | undefined;
@@ -55,9 +57,12 @@ let defaults: ModelRules | undefined;
 const defaultRules = (): ModelRules => (defaults ??= modelRules(compilePlan(loadModel())));
 
 function modelRules(plan: Plan): ModelRules {
+  const node = plan.node;
+  const nodeItems = new Map([...plan.items].filter(([, item]) => item.type.globalId !== null));
   return {
     binding: compileBindings(plan),
     partition: (connection, parentId) => plan.relations.get(connection)?.collection(parentId).pk,
+    node: node && { path: `Query.${node.field}`, check: (value) => void readGlobalId(nodeItems, value, 'id', node.idField) },
   };
 }
 
@@ -209,8 +214,12 @@ function fieldArguments(field: GraphQLField<unknown, unknown>, node: FieldNode, 
 
 /** Refuses one field's arguments (BAD_USER_INPUT); `parentArgs` are those of the field enclosing it. */
 function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: Record<string, unknown> | undefined, cursors: CursorReader, rules: ModelRules) {
-  for (const name of step.ids) {
-    if (typeof args[name] === 'string') validateId(args[name] as string, name);
+  if (rules.node !== null && step.connection === rules.node.path) {
+    if (typeof args.id === 'string') rules.node.check(args.id);
+  } else {
+    for (const name of step.ids) {
+      if (typeof args[name] === 'string') validateId(args[name] as string, name);
+    }
   }
   const input = args.input as { id?: unknown; total?: unknown } | undefined;
   if (input && typeof input.id === 'string') validateId(input.id, 'input.id');
@@ -224,13 +233,9 @@ function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: 
     const partition = parentId !== null ? rules.partition(connection, parentId) : undefined;
     for (const [name, cursor] of [['after', page.after], ['before', page.before]] as const) {
       if (cursor === null) continue;
-      const payload = readCursorPayload(cursors, connection, cursor, name);
-      if (partition !== undefined && payload.p !== partition) {
-        throw badUserInput(`"${name}" is not a valid cursor for ${connection}: it was issued by another connection`, name);
-      }
-      if (((payload as { a?: unknown; p?: unknown })[binding.field] ?? '') !== binding.value) {
-        throw badUserInput(`"${name}" is not a valid cursor for ${connection}: it was issued for other arguments`, name);
-      }
+      const payload = readCursor(cursors, connection, cursor, name);
+      if (partition !== undefined && payload.p !== partition) throw cursorRefusal(connection, name, 'it was issued by another connection');
+      if ((payload[binding.field] ?? '') !== binding.value) throw cursorRefusal(connection, name, 'it was issued for other arguments');
     }
   }
 }
