@@ -267,15 +267,15 @@ describe('npm run start:compiled without DYNAMODB_ENDPOINT', () => {
       const { url, dynamoPort } = await ready(run);
       const res = await postGraphQL(url, { query: '{ course(id: "A") { id } }' });
       expect(res.json, run.stdout()).toEqual({ data: { course: { id: 'A' } } });
-      expect(processesWith('LocalDynamoLauncher', `-port ${dynamoPort}`).size).toBe(1);
+      expect(processesWith('LocalDynamoLauncher', `-port ${dynamoPort}`).size, run.stdout()).toBe(1);
 
       // SIGKILL the gateway itself (npm's child): nothing runs its stop(), yet Java must go too.
       const gateway = childrenOf(run.child.pid!);
-      expect(gateway).toHaveLength(1);
+      expect(gateway, `npm's children: ${gateway.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8')).join(' | ')}`).toHaveLength(1);
       process.kill(gateway[0]!, 'SIGKILL');
       await run.exited;
-      await expect.poll(() => processesWith('LocalDynamoLauncher', `-port ${dynamoPort}`).size, { timeout: 30_000, interval: 250 }).toBe(0);
-      expect(await listening(dynamoPort)).toBe(false);
+      await expect.poll(() => processesWith('LocalDynamoLauncher', `-port ${dynamoPort}`).size, { timeout: 60_000, interval: 250 }).toBe(0);
+      await expect.poll(() => listening(dynamoPort), { timeout: 30_000, interval: 250 }).toBe(false);
     } finally {
       if (run.child.exitCode === null) run.child.kill('SIGKILL');
     }
