@@ -71,6 +71,18 @@ const NETWORK_ERROR_CODES = new Set([
   'ENETUNREACH',
 ]);
 
+/**
+ * Is this error DynamoDB saying the table does not exist (deleted, never
+ * created, or another TABLE_NAME, region or account)? It is also an
+ * unavailable error; the transports log it once, with what to do.
+ */
+export function isMissingTableError(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { name?: string; cause?: unknown };
+  if (e.name === 'ResourceNotFoundException') return true;
+  return e.cause !== undefined && e.cause !== err && isMissingTableError(e.cause);
+}
+
 /** Is this error DynamoDB being unreachable, overloaded or throttling us (after the SDK's retries)? */
 export function isUnavailableError(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;

@@ -13,7 +13,8 @@ async function main() {
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
   const gateway = await startGateway(config, logger);
-  logger.info({ url: gateway.url, startupMs: Date.now() - started }, `gateway ready at ${gateway.url}`);
+  // The settings that differ from their defaults (secrets redacted): how this process was configured.
+  logger.info({ url: gateway.url, startupMs: Date.now() - started, settings: config.changedSettings }, `gateway ready at ${gateway.url}`);
   stopOnSignals(logger, 'draining requests and stopping', () => gateway.stop());
 }
 

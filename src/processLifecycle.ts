@@ -26,11 +26,22 @@ export function stopOnSignals(logger: Logger, message: string, stop: () => Promi
   process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
-/** Runs an entry point; a failure to start ends the process with exit code 1. */
+/**
+ * Runs an entry point; a failure to start ends the process with exit code 1
+ * and one line, no stack: a setting's problem as `configuration error: …`
+ * naming it, a model's one line per problem, anything else as
+ * `start-up failed: <name>: <message>`.
+ */
 export function runMain(main: () => Promise<void>): void {
   main().catch((err) => {
-    if (err instanceof ModelError) console.error(err.message);
-    else console.error(err instanceof ConfigError ? `configuration error: ${err.message}` : err);
+    console.error(startupFailure(err));
     process.exit(1);
   });
+}
+
+export function startupFailure(err: unknown): string {
+  if (err instanceof ModelError) return err.message;
+  if (err instanceof ConfigError) return `configuration error: ${err.message}`;
+  const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+  return `start-up failed: ${message.replace(/\s*\n\s*/g, ' ')}`;
 }

@@ -12,6 +12,7 @@
  */
 import { ConfigError, loadConfig } from './config.js';
 import { clientOptions, createDynamo } from './dynamo/client.js';
+import { checkEndpoint } from './dynamo/endpointCheck.js';
 import { describeLayout, tableExists } from './dynamo/table.js';
 import { sleep } from './dynamo/backoff.js';
 import { createLogger } from './logger.js';
@@ -30,6 +31,7 @@ async function main() {
   if (config.endpoint.kind === 'embedded') {
     throw new ConfigError('the stream worker needs DYNAMODB_ENDPOINT (e.g. http://localhost:8000, or aws); `npm start` runs its own worker for the embedded DynamoDB Local');
   }
+  await checkEndpoint(config);
   const options = clientOptions(config);
   const endpoint = options.endpoint;
   const dynamo = createDynamo(options);

@@ -5,14 +5,14 @@
  * print as one line per problem before exiting non-zero.
  */
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
+import { DEFAULT_SCHEMA_FILE } from '../config.js';
 import { buildModel } from './buildModel.js';
 import type { Model } from './model.js';
 import { ModelError } from './problems.js';
 
-/** The project's default model, two folders above this file (also in the bundles' layout). */
-export const DEFAULT_SCHEMA_FILE = fileURLToPath(new URL('../../schema.graphql', import.meta.url));
+/** The project's default model (the SCHEMA_FILE setting's default). */
+export { DEFAULT_SCHEMA_FILE };
 
 const cache = new Map<string, Model>();
 

@@ -8,6 +8,11 @@
  * server from the usual arguments, sets the host of its connectors (first
  * argument) before starting it, and then behaves like the jar's main class.
  *
+ * It also lives no longer than the process that started it: that process
+ * holds our standard input open, so end of input means it is gone (however
+ * it ended: a signal to `npm start` alone, a crash, SIGKILL), and the
+ * launcher exits, freeing the port, instead of running on as an orphan.
+ *
  * Usage: java -cp DynamoDBLocal.jar:DynamoDBLocal_lib/* LocalDynamoLauncher.java <host> <DynamoDB Local arguments…>
  * Run as a single-file source program (Java 11+ with the compiler module, i.e. a JDK).
  */
@@ -32,6 +37,18 @@ public class LocalDynamoLauncher {
     }
     proxy.start();
     System.out.println("DynamoDB Local listening on " + host);
+    Thread watchdog = new Thread(() -> {
+      try {
+        while (System.in.read() != -1) {
+          // input is ignored: only its end matters
+        }
+      } catch (java.io.IOException e) {
+        // a broken pipe is an end as well
+      }
+      System.exit(0);
+    }, "parent-watchdog");
+    watchdog.setDaemon(true);
+    watchdog.start();
     proxy.join();
   }
 }

@@ -1,23 +1,30 @@
 /**
  * The `/health` probe shared by the HTTP server and Lambda.
  *
- * tableHealthy(): true when the table answers DescribeTable as ACTIVE within
- * 2 s; any error (unreachable, missing table, denied) is "not healthy",
- * never thrown.
+ * tableState(): `ok` when the table answers DescribeTable as ACTIVE within
+ * 2 s, `missing` when DynamoDB says it does not exist, `unavailable` for
+ * any other error (unreachable, denied) or status; never thrown.
+ * tableHealthy(): the same as a boolean.
  * (layoutHealth.ts adds details for the HTTP server's /health.)
  */
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Dynamo } from './client.js';
 
-export async function tableHealthy(dynamo: Dynamo, tableName: string): Promise<boolean> {
+export type TableState = 'ok' | 'missing' | 'unavailable';
+
+export async function tableState(dynamo: Dynamo, tableName: string): Promise<TableState> {
   try {
     const out = await dynamo.raw.send(new DescribeTableCommand({ TableName: tableName }), {
       abortSignal: AbortSignal.timeout(2000),
     });
-    return out.Table?.TableStatus === 'ACTIVE';
-  } catch {
-    return false;
+    return out.Table?.TableStatus === 'ACTIVE' ? 'ok' : 'unavailable';
+  } catch (err) {
+    return (err as { name?: string })?.name === 'ResourceNotFoundException' ? 'missing' : 'unavailable';
   }
+}
+
+export async function tableHealthy(dynamo: Dynamo, tableName: string): Promise<boolean> {
+  return (await tableState(dynamo, tableName)) === 'ok';
 }
 
 /**

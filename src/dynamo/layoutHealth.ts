@@ -8,19 +8,35 @@
  * /health with the verdict alone, does not carry table management.
  */
 import type { Dynamo } from './client.js';
-import { cachedProbe, tableHealthy } from './health.js';
+import { cachedProbe, tableState, type TableState } from './health.js';
 import { describeLayout, type Gsi2Readers } from './table.js';
 
 export interface HealthReport {
   ok: boolean;
+  /** DynamoDB says the table does not exist (`/health` answers `table-missing`). */
+  missing?: boolean;
   /** Present when the layout could be read. */
   table?: { needsMigration: boolean; itemsLayoutVersion: number; lacks: string[] };
 }
 
 /** `detailsTimeoutMs`: how long the details may take before /health answers without them. */
-export async function tableHealth(dynamo: Dynamo, tableName: string, detailsTimeoutMs = 2000, readers?: Gsi2Readers): Promise<HealthReport> {
-  const ok = await tableHealthy(dynamo, tableName);
-  if (!ok) return { ok };
+/** The verdict alone: one DescribeTable. */
+async function verdictOf(dynamo: Dynamo, tableName: string, seen?: (state: TableState) => void): Promise<HealthReport> {
+  const state = await tableState(dynamo, tableName);
+  seen?.(state);
+  return state === 'missing' ? { ok: false, missing: true } : { ok: state === 'ok' };
+}
+
+export async function tableHealth(
+  dynamo: Dynamo,
+  tableName: string,
+  detailsTimeoutMs = 2000,
+  seen?: (state: TableState) => void,
+  readers?: Gsi2Readers,
+): Promise<HealthReport> {
+  const verdict = await verdictOf(dynamo, tableName, seen);
+  const { ok } = verdict;
+  if (!ok) return verdict;
   try {
     const layout = await Promise.race([
       describeLayout(dynamo.raw, tableName, readers),
@@ -35,10 +51,17 @@ export async function tableHealth(dynamo: Dynamo, tableName: string, detailsTime
 /**
  * `/health`'s probe: the verdict alone (one DescribeTable) for callers who
  * see only the status, the verdict with the layout for those who see the
- * details; each cached for `ttlMs`. `readers` words the layout's messages.
+ * details; each cached for `ttlMs`. `seen` hears each check's state (the
+ * table watch: a missing table is logged once); `readers` words the layout's messages.
  */
-export function healthProbe(dynamo: Dynamo, tableName: string, ttlMs: number, readers?: Gsi2Readers): (details: boolean) => Promise<boolean | HealthReport> {
-  const verdict = cachedProbe(() => tableHealthy(dynamo, tableName), ttlMs);
-  const detailed = cachedProbe(() => tableHealth(dynamo, tableName, 2000, readers), ttlMs);
+export function healthProbe(
+  dynamo: Dynamo,
+  tableName: string,
+  ttlMs: number,
+  seen?: (state: TableState) => void,
+  readers?: Gsi2Readers,
+): (details: boolean) => Promise<boolean | HealthReport> {
+  const verdict = cachedProbe(() => verdictOf(dynamo, tableName, seen), ttlMs);
+  const detailed = cachedProbe(() => tableHealth(dynamo, tableName, 2000, seen, readers), ttlMs);
   return (details) => (details ? detailed() : verdict());
 }

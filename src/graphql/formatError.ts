@@ -6,7 +6,7 @@
 import type { GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { DynamoRequestLimitError } from '../dynamo/metrics.js';
-import { ErrorCode, isUnavailableError } from '../errors.js';
+import { ErrorCode, isMissingTableError, isUnavailableError } from '../errors.js';
 
 /** A GraphQLError that already carries a 4xx HTTP status: the request was refused as the caller's mistake. */
 function clientFault(error: unknown): boolean {
@@ -27,7 +27,7 @@ const TOKEN_LIMIT = /Document contains more tha[nt] (\d+) tokens/;
 export function formatError(
   formatted: GraphQLFormattedError,
   error: unknown,
-  { production }: { production: boolean },
+  { production, onMissingTable }: { production: boolean; onMissingTable?: () => void },
 ): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   const code = formatted.extensions?.code;
@@ -38,6 +38,16 @@ export function formatError(
       locations: formatted.locations,
       path: formatted.path,
       extensions: { code: ErrorCode.BAD_USER_INPUT, reason: 'DYNAMODB_REQUEST_LIMIT' },
+    };
+  }
+  if (isMissingTableError(original)) {
+    // Not a passing fault: the operator is told once (transport/tableWatch.ts), the caller gets no table name.
+    onMissingTable?.();
+    return {
+      message: 'The gateway\'s table does not exist; try again once it has been created',
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: ErrorCode.UNAVAILABLE, reason: 'TABLE_MISSING' },
     };
   }
   if (isUnavailableError(original)) {

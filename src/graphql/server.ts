@@ -72,6 +72,8 @@ export interface ServerOptions {
   rules?: RuleLookup;
   /** The model served (default: the project's schema.graphql). */
   model?: Model;
+  /** Called when an operation finds the table missing (transport/tableWatch.ts logs it once). */
+  onMissingTable?: () => void;
   /** Traces and metrics per operation (src/telemetry/); none, and no plugin at all, when absent. */
   telemetry?: Telemetry;
 }
@@ -91,6 +93,7 @@ export function createServer({
   rules,
   telemetry,
   jitCompileAfter,
+  onMissingTable,
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { production });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
@@ -111,7 +114,7 @@ export function createServer({
     documentStore: createDocumentStore(),
     parseOptions: guard.parseOptions,
     validationRules: guard.validationRules,
-    formatError: (formatted, error) => formatError(formatted, error, { production }),
+    formatError: (formatted, error) => formatError(formatted, error, { production, onMissingTable }),
     plugins: [
       // First, so every later willSendResponse (idempotency records) sees the final status.
       httpStatusPlugin,

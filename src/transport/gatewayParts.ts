@@ -12,7 +12,8 @@
 import type { ApolloServer } from '@apollo/server';
 import type { Config } from '../config.js';
 import type { Context, Deps } from '../graphql/context.js';
-import { dynamoFromConfig, type Dynamo } from '../dynamo/client.js';
+import { clientOptions, dynamoFromConfig, endpointLabel, type Dynamo } from '../dynamo/client.js';
+import { tableWatch, type TableWatch } from './tableWatch.js';
 import type { Logger } from '../logger.js';
 import { createServer, gatewaySchema } from '../graphql/server.js';
 import type { GraphQLSchema } from 'graphql';
@@ -33,6 +34,8 @@ export interface GatewayParts {
   auth: Authenticator;
   /** TRUSTED_DOCUMENTS' manifest: only its operations run (trustedDocuments.ts). */
   trusted?: TrustedDocuments;
+  /** Logs a missing table once (operations and `/health` report to it). */
+  tableWatch: TableWatch;
   /** The executable schema (rules applied when on) and its declared subscriptions, for the WebSocket transport (built on first call: Lambda never asks). */
   subscriptionSchema: () => { schema: GraphQLSchema; declared: DeclaredSubscription[]; plan: Plan };
 }
@@ -56,7 +59,9 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
   if (trusted) logger.info({ operations: trusted.size }, 'trusted documents: only the manifest\'s operations run');
   const client = dynamo ?? dynamoFromConfig(config, embeddedUrl);
   const rules = compileRules(model);
+  const watch = tableWatch(logger, config.tableName, endpointLabel(clientOptions(config, embeddedUrl)));
   const server = createServer({
+    onMissingTable: () => watch.missing(),
     production: config.production,
     logger,
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
@@ -83,6 +88,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     server,
     auth,
     trusted,
+    tableWatch: watch,
     subscriptionSchema: () => (built ??= gatewaySchema(model, config.auth.mode === 'oidc' ? rules : undefined)),
     deps: { doc: client.doc, readPath: client.reads, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, rules, pageReadBudget: config.catalog.pageReadBudget },
   };

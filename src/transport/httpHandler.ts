@@ -165,9 +165,11 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         const details = options.healthDetailsFor ? await options.healthDetailsFor(req).catch(() => false) : true;
         const report = await options.health(details);
         const ok = typeof report === 'boolean' ? report : report.ok;
+        const missing = typeof report !== 'boolean' && report.missing === true;
         const layout = !details || typeof report === 'boolean' || !report.table ? {} : { table: report.table };
         send(res, ok ? 200 : 503, {
-          status: ok ? 'ok' : 'unavailable',
+          // `table-missing`: DynamoDB answers, the table is not there (docs/operations.md#start-up-failures).
+          status: ok ? 'ok' : missing ? 'table-missing' : 'unavailable',
           ...layout,
           ...(details && options.healthDetails ? { details: options.healthDetails() } : {}),
         });

@@ -12,7 +12,8 @@ import { createContext } from '../graphql/context.js';
 import { clientOptions, endpointLabel, type Dynamo } from '../dynamo/client.js';
 import { healthProbe } from '../dynamo/layoutHealth.js';
 import { LOCAL_DYNAMO_HOST, portInUse, startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
-import { describeLayout, ensureTable, gsi2ReadersOf } from '../dynamo/table.js';
+import { checkEndpoint } from '../dynamo/endpointCheck.js';
+import { describeLayout, ensureTable, gsi2ReadersOf, tableExists } from '../dynamo/table.js';
 import { demoFileOf, demoItemsOf, loadDemoData } from './demoData.js';
 import { createHttpHandler } from './httpHandler.js';
 import { createExplorer, explorerExample } from './explorer.js';
@@ -62,6 +63,8 @@ export async function startGateway(
       `DYNAMODB_LOCAL_PORT ${config.localDynamoPort} on ${LOCAL_DYNAMO_HOST} is in use (another DynamoDB Local or npm start?): stop it, set DYNAMODB_LOCAL_PORT=0 for a free port, or DYNAMODB_ENDPOINT to use that one`,
     );
   }
+  // Then the endpoint: unreachable, or AWS without a region, is one line naming DYNAMODB_ENDPOINT.
+  await checkEndpoint(config);
   if (config.endpoint.kind === 'embedded') {
     logger.info({ port: config.localDynamoPort || null }, 'starting embedded DynamoDB Local');
     local = await startLocalDynamo({ port: config.localDynamoPort });
@@ -78,7 +81,7 @@ export async function startGateway(
     await local?.stop();
     throw err;
   }
-  const { dynamo, server: apollo, deps, auth, trusted, subscriptionSchema } = parts;
+  const { dynamo, server: apollo, deps, auth, trusted, subscriptionSchema, tableWatch } = parts;
   const { schema, declared, plan } = subscriptionSchema();
   const changeModel = modelFromPlan(plan);
   const { redisUrl } = config.subscriptions;
@@ -113,13 +116,16 @@ export async function startGateway(
       // Fetch the issuer's keys now, so the first request does not wait; failures are retried per request.
       await auth.verifier.warm().catch((err: unknown) => logger.warn({ err }, 'could not fetch the token issuer\'s keys yet'));
     }
+    // Our own in-memory DynamoDB Local holds no table but the one we create: had it none, the demo data is
+    // loaded even when a slow CreateTable was retried by the SDK and so reported as already there.
+    const absent = local !== null && !(await tableExists(dynamo.raw, config.tableName));
     const created = await ensureTable(dynamo.raw, config.tableName);
     logger.info({ table: config.tableName, created, endpoint }, `table ${created ? 'created' : 'exists'}`);
     const layout = await describeLayout(dynamo.raw, config.tableName, gsi2ReadersOf(plan.model));
     for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
     lacks = layout.lacks;
     // Demo data only into the table this process just created in its own DynamoDB Local.
-    if (local && created) {
+    if (local && (created || absent)) {
       logger.info({ items: await loadDemoData(dynamo.doc, config.tableName, config.schemaFile), file: demoFileOf(config.schemaFile) }, 'loaded demo data');
     } else if (local) logger.warn({ table: config.tableName }, 'the embedded DynamoDB Local already had the table: no demo data loaded');
     // After the demo data: its records are read afterwards, not competing with its writes at start-up.
@@ -133,7 +139,16 @@ export async function startGateway(
         corsOrigins: config.corsOrigins,
         maxBodyBytes: config.security.maxBodyBytes,
         logger,
-        health: healthProbe(dynamo, config.tableName, config.healthCacheMs, gsi2ReadersOf(plan.model)),
+        health: healthProbe(
+          dynamo,
+          config.tableName,
+          config.healthCacheMs,
+          (state) => {
+            if (state === 'missing') tableWatch.missing();
+            else if (state === 'ok') tableWatch.present();
+          },
+          gsi2ReadersOf(plan.model),
+        ),
         // HEALTH_DETAILS=admins (production's default): the layout and stream figures only for an administrator's token.
         healthDetailsFor:
           config.healthDetails === 'public'
