@@ -19,6 +19,11 @@
  * esbuild's default for Node) would pull every export of the semantic
  * conventions and of each package into the chunk.
  *
+ * Dependencies are bundled as installed, patches included (patches/,
+ * applied by `npm ci`/`npm install`; docs/runtime.md): `npm start`, the
+ * tests and the bundles run the same code, and bundling an unpatched
+ * node_modules is refused.
+ *
  * esbuild comes with tsx (a dependency), so nothing extra is installed.
  * Packages are bundled too (the AWS SDK included: the artifact runs exactly
  * the versions the tests ran), except `external` ones, which the artifact
@@ -28,7 +33,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { APOLLO_SERVER_VERSION } from './bundleShims/makeGatewayGraphQLRequestContext.js';
+import { patchProblems } from './patches.js';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -44,38 +49,9 @@ export interface BundleOptions {
   clean?: boolean;
   minify?: boolean;
   external?: string[];
+  /** Where to write esbuild's metafile (what each output holds, and why each input is in it), for analysis; none by default. */
+  metafile?: string;
 }
-
-/**
- * Modules replaced in bundles by a file of scripts/bundleShims/ (same
- * exports, same results; each shim says why):
- * - `@apollo/utils.createhash` would hash every query with a JavaScript
- *   SHA-256 inside an ES module bundle;
- * - Apollo Server's `utils/makeGatewayGraphQLRequestContext.js` gives every
- *   operation's objects to V8's old generation (a per-call getter). Written
- *   for one Apollo Server release: bundling with another one fails until the
- *   shim is compared with that release's file and its version updated.
- */
-const SHIMS_DIR = join(root, 'scripts/bundleShims');
-const GATEWAY_CONTEXT = /(^|\/)utils\/makeGatewayGraphQLRequestContext(\.js)?$/;
-
-const shims: Plugin = {
-  name: 'shims',
-  setup(build) {
-    build.onResolve({ filter: /^@apollo\/utils\.createhash$/ }, () => ({ path: join(SHIMS_DIR, 'createHash.ts') }));
-    build.onResolve({ filter: GATEWAY_CONTEXT }, (args) => {
-      if (!/[\\/]@apollo[\\/]server[\\/]dist[\\/]/.test(args.importer)) return undefined;
-      const installed = JSON.parse(readFileSync(join(root, 'node_modules/@apollo/server/package.json'), 'utf8')).version;
-      if (installed !== APOLLO_SERVER_VERSION) {
-        throw new Error(
-          `scripts/bundleShims/makeGatewayGraphQLRequestContext.ts was written for @apollo/server ${APOLLO_SERVER_VERSION}, ` +
-            `but ${installed} is installed: compare it with that release's dist/esm/utils/makeGatewayGraphQLRequestContext.js and update APOLLO_SERVER_VERSION`,
-        );
-      }
-      return { path: join(SHIMS_DIR, 'makeGatewayGraphQLRequestContext.ts') };
-    });
-  },
-};
 
 /** `@opentelemetry/*` from its ES module build (see the module comment). */
 const openTelemetryEsm: Plugin = {
@@ -122,11 +98,15 @@ export async function bundle({
   clean = true,
   minify = false,
   external = [],
+  metafile,
 }: BundleOptions): Promise<string> {
+  // The bundle runs the dependencies the tests ran: patched as patches/ says (scripts/patches.ts).
+  const unpatched = patchProblems(root);
+  if (unpatched.length > 0) throw new Error(`cannot bundle an unpatched node_modules:\n${unpatched.join('\n')}`);
   if (clean) rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, folder), { recursive: true });
   const outfile = join(outDir, folder, `${name}.mjs`);
-  await build({
+  const result = await build({
     entryPoints: [join(root, entry)],
     outdir: join(outDir, folder),
     entryNames: name,
@@ -146,8 +126,10 @@ export async function bundle({
     // CommonJS dependencies call require() for Node built-ins; an ES module bundle needs one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     external,
-    plugins: [shims, openTelemetryEsm, exporterHttpRequire],
+    plugins: [openTelemetryEsm, exporterHttpRequire],
+    metafile: metafile !== undefined,
   });
+  if (metafile !== undefined) writeFileSync(metafile, JSON.stringify(result.metafile));
   copyFileSync(join(root, 'schema.graphql'), join(outDir, 'schema.graphql'));
   copyFileSync(join(root, 'schema.demo.json'), join(outDir, 'schema.demo.json'));
   writeFileSync(join(outDir, 'package.json'), JSON.stringify({ type: 'module' }, null, 2) + '\n');
