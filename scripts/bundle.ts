@@ -33,7 +33,9 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
+import { validateSchema } from 'graphql';
 import { patchProblems } from './patches.js';
+import { loadModel, modelFingerprint } from '../src/declaration/loadModel.js';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -89,6 +91,39 @@ const exporterHttpRequire: Plugin = {
   },
 };
 
+/**
+ * One Apollo Server in a bundle. `@as-integrations/aws-lambda` is CommonJS
+ * and `require()`s `@apollo/server` for its `HeaderMap` alone; esbuild would
+ * resolve that to Apollo's CommonJS build, a second copy of Apollo Server
+ * (with CommonJS copies of @graphql-tools and the usage-reporting protobuf
+ * code) beside the ES module build the gateway imports, evaluated at every
+ * cold start. Resolved as an import instead, the require gets the same
+ * release's ES module build, the one the rest of the bundle uses.
+ */
+const oneApolloServer: Plugin = {
+  name: 'one-apollo-server',
+  setup(build) {
+    build.onResolve({ filter: /^@apollo\/server(\/.*)?$/ }, async (args) => {
+      if (args.kind !== 'require-call' || args.pluginData === 'one-apollo-server') return undefined;
+      return build.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir, importer: args.importer, pluginData: 'one-apollo-server' });
+    });
+  },
+};
+
+/**
+ * The model file the bundle ships (schema.graphql), validated in full here,
+ * as a process would at start-up (graphql's SDL rules, the model's own
+ * checks, graphql's type-system validation): a model with problems is not
+ * bundled. Its fingerprint goes into the bundle, so that a process serving
+ * exactly this text does not validate it again (src/declaration/loadModel.ts).
+ */
+function validatedModel(file: string): string {
+  const model = loadModel(file, []);
+  const errors = validateSchema(model.schema);
+  if (errors.length > 0) throw new Error(`${file}: ${errors.map((e) => e.message).join('; ')}`);
+  return modelFingerprint(readFileSync(file, 'utf8'));
+}
+
 /** Builds the bundle; returns the path of the .mjs file. */
 export async function bundle({
   entry,
@@ -103,6 +138,7 @@ export async function bundle({
   // The bundle runs the dependencies the tests ran: patched as patches/ says (scripts/patches.ts).
   const unpatched = patchProblems(root);
   if (unpatched.length > 0) throw new Error(`cannot bundle an unpatched node_modules:\n${unpatched.join('\n')}`);
+  const validated = [validatedModel(join(root, 'schema.graphql'))];
   if (clean) rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, folder), { recursive: true });
   const outfile = join(outDir, folder, `${name}.mjs`);
@@ -126,7 +162,8 @@ export async function bundle({
     // CommonJS dependencies call require() for Node built-ins; an ES module bundle needs one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     external,
-    plugins: [openTelemetryEsm, exporterHttpRequire],
+    define: { __VALIDATED_MODELS__: JSON.stringify(validated) },
+    plugins: [oneApolloServer, openTelemetryEsm, exporterHttpRequire],
     metafile: metafile !== undefined,
   });
   if (metafile !== undefined) writeFileSync(metafile, JSON.stringify(result.metafile));

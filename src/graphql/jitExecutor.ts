@@ -34,9 +34,9 @@
  * 1) run through graphql-js's `execute`, exactly as `GRAPHQL_EXECUTOR=graphql-js`
  * runs them; the next one compiles it. graphql-jit itself (with its JSON
  * schema compiler, about 270 KB of the bundle) is loaded by a dynamic
- * `import()` started by the first execution, so a cold start (a Lambda's
- * first request) neither parses it nor waits for a compilation, and an
- * operation sent once is never compiled.
+ * `import()` started when the first execution has its result, so a cold
+ * start (a Lambda's first request) neither parses it nor waits for a
+ * compilation, and an operation sent once is never compiled.
  */
 import {
   execute,
@@ -110,7 +110,6 @@ export function jitExecutor(schema: GraphQLSchema, { compileAfter = 1 }: JitOpti
     const runs = hit ?? 0;
     if (runs < compileAfter) {
       byName.set(key, runs + 1);
-      void loadJit(); // in the background, ready for the operation's next execution
       return 'interpret';
     }
     const { compileQuery, isCompiledQuery } = await loadJit();
@@ -130,7 +129,11 @@ export function jitExecutor(schema: GraphQLSchema, { compileAfter = 1 }: JitOpti
     const variables = request.variables ?? {};
     const entry = cached(document, operationName) ?? (await prepare(document, operation, operationName));
     if (entry === 'interpret') {
-      return execute({ schema, document, operationName, variableValues: variables, contextValue: context });
+      const result = await execute({ schema, document, operationName, variableValues: variables, contextValue: context });
+      // Loaded once the answer is ready, for the operation's next execution: a cold start's first
+      // answer does not share the CPU with reading and compiling graphql-jit's chunk.
+      void loadJit();
+      return result;
     }
     if (!('query' in entry && 'jitCoercesVariables' in entry)) {
       // Not compiled: variable errors first, as execution would report them.

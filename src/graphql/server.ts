@@ -5,7 +5,11 @@
  * API Gateway), and tests call `executeOperation`.
  */
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { jitGateway } from './jitExecutor.js';
 import { argumentCheckPlugin } from './plugins/argumentCheck.js';
@@ -45,8 +49,10 @@ export const typeDefs = loadModel().typeDefs;
  */
 export function gatewaySchema(model: Model, rules: RuleLookup | undefined) {
   const plan = compilePlan(model);
-  const { resolvers: all, declared } = withSubscriptions(model.typeDefs, buildResolvers(plan), modelFromPlan(plan));
-  const schema = makeExecutableSchema({ typeDefs: model.typeDefs, resolvers: rules ? applyRules(all, model.typeDefs, rules) : all });
+  const { resolvers: all, declared } = withSubscriptions(model.schema, buildResolvers(plan), modelFromPlan(plan));
+  // From the model's schema, built and validated once by buildModel: no second parse, merge and validation of the SDL.
+  // (A schema as typeDefs: makeExecutableSchema adds the resolvers to a copy and leaves the model's schema untouched.)
+  const schema = makeExecutableSchema({ typeDefs: model.schema, resolvers: rules ? applyRules(all, model.typeDefs, rules) : all });
   return { schema, declared, plan };
 }
 
@@ -124,6 +130,9 @@ export function createServer({
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),
+      // Apollo otherwise imports its inline-trace plugin (and the usage-reporting protobuf code, about
+      // 100 KB evaluated at every start) to find out that the schema is no federated subgraph.
+      ApolloServerPluginInlineTraceDisabled(),
       // Sandbox where it loads, the gateway's own GraphiQL where it does not (plugins/landingPage.ts).
       production ? ApolloServerPluginLandingPageDisabled() : landingPageWithFallback(EXPLORER_PATH),
       ...guard.plugins,
