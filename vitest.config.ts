@@ -14,8 +14,9 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // One DynamoDB Local for the whole run; every test file makes its own table.
     globalSetup: ['test/support/globalSetup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: the heaviest property tests take seconds on a quiet machine and far longer on a shared, loaded one.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     pool: 'forks',
   },
 });

@@ -35,7 +35,8 @@ import { OperationMetrics } from '../src/dynamo/metrics.js';
 import { createServer } from '../src/graphql/server.js';
 import { createContext } from '../src/graphql/context.js';
 import { createCursorCodec } from '../src/connections/cursorSigning.js';
-import { encodeMergedCursor } from '../src/connections/mergedPage.js';
+import { cursorOf } from '../src/connections/engine.js';
+import { mergedShards } from '../src/connections/mergedShards.js';
 import { courseStudentShards } from '../test/support/model.js';
 import { courseItem, enrollmentItem, studentItem } from '../src/model/items.js';
 import { startPartitionSimulator, type PartitionSimulator } from './simulator/partitionSimulator.js';
@@ -237,7 +238,7 @@ async function pagingCase(env: Env, shards: number, size: number): Promise<Pagin
   const courseId = `page-${shards}-${size}`;
   await seedCourse(env, courseId, shards, size);
   const mid = `st${String(Math.floor(size / 2)).padStart(7, '0')}`;
-  const deep = encodeMergedCursor(env.cursors, courseStudentShards(courseId, shards), {
+  const deep = cursorOf(mergedShards, courseStudentShards(courseId, shards), env.cursors, {
     GSI1SK: `STUDENT#${mid}`,
     PK: `STUDENT#${mid}`,
     SK: `COURSE#${courseId}`,

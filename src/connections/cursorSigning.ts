@@ -2,7 +2,7 @@
  * Cursor signing: makes cursors tamper-evident so a client can only hand
  * back cursors this gateway issued.
  *
- * In:  the cursor payload (a string; connections/connection.ts owns its format).
+ * In:  the cursor payload (a string; connections/cursor.ts owns its format).
  * Out: a token `<payload>.<kid>.<mac>`, each part base64url, where
  *      mac = HMAC-SHA256(secret, "<payload>.<kid>").
  *

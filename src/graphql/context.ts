@@ -7,9 +7,9 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { createLoaders, type Loaders } from '../loaders.js';
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
-import type { ShortPage } from '../connections/rangeConnection.js';
+import type { ShortPage } from '../connections/filledRange.js';
 import type { FanOutMode } from '../writes/store.js';
-import { cursorReader, type CursorReader } from '../connections/connection.js';
+import { cursorReader, type CursorReader } from '../connections/cursor.js';
 import { ANONYMOUS, EVERYONE, type Identity } from '../auth/identity.js';
 import { compilePlan, type Plan } from '../plan/plan.js';
 import { loadModel } from '../declaration/loadModel.js';
@@ -20,9 +20,9 @@ export interface Deps {
   tableName: string;
   /** Batching, caching and look-ahead off: the benchmark's baseline (`GATEWAY_NAIVE=1`). */
   naive?: boolean;
-  /** Signs and verifies cursors (connections/connection.ts); built once from CURSOR_SECRET. */
+  /** Signs and verifies cursors (connections/cursor.ts); built once from CURSOR_SECRET. */
   cursors: CursorCodec;
-  /** Read units one filled page may consume (`PAGE_READ_BUDGET`, connections/rangeConnection.ts). Default 100. */
+  /** Read units one filled page may consume (`PAGE_READ_BUDGET`, connections/filledRange.ts). Default 100. */
   pageReadBudget?: number;
   /** Renames and deletes: leave the fan-out to the table's stream, or do it in the request (default). */
   fanOut?: FanOutMode;
@@ -38,7 +38,7 @@ export interface Deps {
 }
 
 export interface Context extends Deps {
-  /** The server's codec, reading each cursor of this operation once (connections/connection.ts). */
+  /** The server's codec, reading each cursor of this operation once (connections/cursor.ts). */
   cursors: CursorReader;
   loaders: Loaders;
   /** DynamoDB requests of this operation: everything sent through `doc` is counted here. */

@@ -6,12 +6,12 @@
  * `after ≤ instant < before`: every GSI2SK continues past its instant with
  * `#<id>`, so BETWEEN <after> AND <before> keeps exactly that range. The
  * filters are a FilterExpression on the read (filled pages,
- * connections/rangeConnection.ts). Bad arguments are BAD_USER_INPUT.
+ * connections/filledRange.ts). Bad arguments are BAD_USER_INPUT.
  */
 import { GSI2 } from '../dynamo/keys.js';
 import type { ChildrenRelation, ItemType } from '../declaration/model.js';
-import { validateDateRange, validateText, type DateRange } from '../connections/filterArgs.js';
-import type { RangeSource } from '../connections/rangeConnection.js';
+import type { RangeSource } from '../dynamo/filledRange.js';
+import { validateDateRange, validateText, type DateRange } from './filterArgs.js';
 
 export interface RangeFilter {
   range: DateRange;

@@ -12,10 +12,9 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import { GSI1 } from '../dynamo/keys.js';
-import type { Collection } from '../dynamo/collection.js';
+import type { Collection, MergedCollection } from '../dynamo/collection.js';
+import type { RangeSource } from '../dynamo/filledRange.js';
 import type { Attribute, ItemType, Relation } from '../declaration/model.js';
-import type { MergedCollection } from '../connections/mergedPage.js';
-import type { RangeSource } from '../connections/rangeConnection.js';
 import { invariant } from '../errors.js';
 import type { ItemPlan } from './itemPlan.js';
 import type { ItemRecord } from './records.js';
@@ -32,7 +31,7 @@ export interface RelationPlan {
   node: ItemPlan;
   collection(parentId: string): Collection;
   counter: string | null;
-  /** A stored child or edge item → the edge without its cursor (connections/connection.ts adds it). */
+  /** A stored child or edge item → the edge without its cursor (the connection engine adds it). */
   edge(item: Item): { node: ItemRecord; [attribute: string]: unknown };
   /** @range: the narrowed read for `args`, or null when no narrowing argument is given. Throws BAD_USER_INPUT. */
   narrow: ((parentId: string, args: Record<string, unknown>) => RangeSource | null) | null;

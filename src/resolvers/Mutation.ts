@@ -15,8 +15,8 @@
  */
 import DataLoader from 'dataloader';
 import type { Context } from '../graphql/context.js';
-import { startKeyOf } from '../dynamo/collection.js';
-import { encodeCursor } from '../connections/connection.js';
+import { cursorOf } from '../connections/engine.js';
+import { singleCollection } from '../connections/singleCollection.js';
 import type { Plan } from '../plan/plan.js';
 import type { EdgeRecord } from '../plan/records.js';
 import { createItem } from '../writes/create.js';
@@ -73,7 +73,7 @@ export function mutationResolvers(plan: Plan): Record<string, MutationResolver> 
             const collection = base.collection(ownerId);
             const { node: _copy, ...attributes } = base.edge(linked.edge);
             return {
-              cursor: encodeCursor(ctx.cursors, collection, startKeyOf(collection, linked.edge)),
+              cursor: cursorOf(singleCollection, collection, ctx.cursors, linked.edge),
               ...attributes,
               node: pair.node.map(linked.node),
             };

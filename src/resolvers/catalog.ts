@@ -1,6 +1,6 @@
 /**
  * A @catalog root field: the sharded GSI2 catalog of a type read as one
- * connection (connections/mergedPage.ts: one wave of `shards` Queries,
+ * connection (the engine's merged shards, connections/mergedShards.ts: one wave of `shards` Queries,
  * `size + 1` items each, merged by sort key). The whole list is
  * `begins_with(GSI2SK, '<sortKey>#')`, a prefix search
  * `begins_with(GSI2SK, '<sortKey>#<sortable prefix>')` over the partitions
@@ -27,10 +27,12 @@ import {
   type CatalogSpec,
 } from '../dynamo/keys.js';
 import { countFilled } from '../dynamo/filledRange.js';
-import { prefixEnd } from '../dynamo/collection.js';
+import { prefixEnd, type MergedCollection } from '../dynamo/collection.js';
 import type { CatalogField } from '../declaration/model.js';
-import { validatePrefix } from '../connections/filterArgs.js';
-import { readMergedConnection, type MergedCollection } from '../connections/mergedPage.js';
+import { validatePrefix } from '../plan/filterArgs.js';
+import { catalogGroup } from '../plan/bindings.js';
+import { readConnection } from '../connections/engine.js';
+import { mergedShards } from '../connections/mergedShards.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import type { Item } from '../dynamo/batchGet.js';
 
@@ -44,7 +46,7 @@ export function catalogList(catalog: CatalogField, sortablePrefix: string | null
   const prefix = catalogEntryPrefix(spec, sortablePrefix ?? '');
   return {
     name,
-    group: sortablePrefix === null ? spec.key : `${spec.key}?prefix=${sortablePrefix}`,
+    group: catalogGroup(spec.key, sortablePrefix),
     shards: catalogEntryPartitions(spec).map((pk) => ({ name, index: GSI2, pkAttr: 'GSI2PK', skAttr: 'GSI2SK', pk, prefix })),
   };
 }
@@ -68,8 +70,7 @@ export function readCatalog<Node>(
   const spec = catalogSpec(catalog);
   const prefix = rawPrefix == null ? null : validatePrefix(rawPrefix, prefixArgument);
   const list = catalogList(catalog, prefix);
-  const reader = { range: ctx.loaders.range.load.bind(ctx.loaders.range), exists: ctx.loaders.exists.load.bind(ctx.loaders.exists) };
-  return readMergedConnection(ctx.cursors, reader, list, args, (item) => ({ node: toNode(item) }), async () => {
+  return readConnection(mergedShards, list, ctx.cursors, ctx.loaders, args, (item) => ({ node: toNode(item) }), async () => {
     if (prefix === null) return countAllEntries(ctx, spec);
     let total = 0;
     const counts = await Promise.all(

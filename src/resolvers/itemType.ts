@@ -9,13 +9,14 @@
  * Plain values are returned when the record holds them: a promise per field
  * is measurable work on large pages.
  */
-import type { GraphQLResolveInfo } from 'graphql';
+import { responsePathAsArray, type GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../graphql/context.js';
 import type { ConnectionArgs } from '../connections/args.js';
-import { readConnection } from '../connections/connection.js';
+import { readConnection } from '../connections/engine.js';
+import { singleCollection } from '../connections/singleCollection.js';
+import { filledRange, type FilledReads } from '../connections/filledRange.js';
 import { complete, required } from './complete.js';
-import { readRangeConnection, type RangeSource } from '../connections/rangeConnection.js';
-import { countFilled } from '../dynamo/filledRange.js';
+import { countFilled, readFilled, type RangeSource } from '../dynamo/filledRange.js';
 import { badUserInput } from '../errors.js';
 import { selects, shardedConnection } from './shardedConnection.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
@@ -33,6 +34,14 @@ async function countRange(ctx: Context, source: RangeSource): Promise<number> {
   }
   return count;
 }
+
+/** The filled reads of a narrowed connection: the request's client, its read budget, and its short pages reported at the field's path. */
+const filledReads = (ctx: Context, info: GraphQLResolveInfo | undefined): FilledReads => ({
+  filled: (read) => readFilled(ctx.doc, ctx.tableName, read),
+  budget: ctx.pageReadBudget,
+  short: (consumedReadUnits, evaluatedItems) =>
+    ctx.shortPages.push({ path: info ? responsePathAsArray(info.path) : [], reason: 'READ_BUDGET', consumedReadUnits, evaluatedItems }),
+});
 
 type Field = (record: ItemRecord, args: never, ctx: Context, info: GraphQLResolveInfo) => unknown;
 
@@ -70,9 +79,11 @@ function connectionResolver(connection: RelationPlan, full: (r: ItemRecord, ctx:
   return (r, args: ConnectionArgs, ctx, info) => {
     // Narrowed (@range): another index, filled pages, totalCount counted within the budget.
     const narrowed = connection.narrow?.(r.id, args as Record<string, unknown>);
-    if (narrowed) return readRangeConnection(ctx, info, narrowed, args, connection.edge, () => countRange(ctx, narrowed));
+    if (narrowed) {
+      return readConnection(filledRange, narrowed, ctx.cursors, filledReads(ctx, info), args, connection.edge, () => countRange(ctx, narrowed));
+    }
     const collection = connection.collection(r.id);
-    return readConnection(ctx, collection, args, connection.edge, async () => {
+    return readConnection(singleCollection, collection, ctx.cursors, ctx.loaders, args, connection.edge, async () => {
       const counted = counter === null ? undefined : (await full(r, ctx))[counter];
       return typeof counted === 'number' ? counted : ctx.loaders.count.load(collection);
     });

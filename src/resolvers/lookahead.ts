@@ -15,7 +15,7 @@
  *   it. The connection resolver then finds it in the range loader's cache.
  *
  * Both are optimisations only: the connection resolver plans the same read
- * (connections/connection.ts `planPage`) and reads it itself if look-ahead did not. Bad
+ * (connections/engine.ts `planPage`) and reads it itself if look-ahead did not. Bad
  * arguments are left for that resolver to report.
  */
 import {
@@ -32,8 +32,9 @@ import { parentSortsLast, type RangeRead } from '../dynamo/collection.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { ItemRecord } from '../plan/records.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
-import { planPage } from '../connections/connection.js';
-import { planMergedPage } from '../connections/mergedPage.js';
+import { planPage } from '../connections/engine.js';
+import { singleCollection } from '../connections/singleCollection.js';
+import { mergedShards } from '../connections/mergedShards.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import { mayRead } from '../auth/rules.js';
 
@@ -188,7 +189,7 @@ async function readAhead(ctx: Context, spec: ItemPlan, connection: RelationPlan,
   try {
     // A write-sharded connection: its unsharded partition's read (the layout is not known yet).
     const unsharded = connection.unsharded?.(id);
-    read = unsharded ? planMergedPage(ctx.cursors, unsharded, args).reads[0] : planPage(ctx.cursors, collection, args).read;
+    read = unsharded ? planPage(mergedShards, unsharded, ctx.cursors, args).reads[0] : planPage(singleCollection, collection, ctx.cursors, args).read;
   } catch {
     return plain(); // the connection resolver throws the BAD_USER_INPUT
   }

@@ -2,7 +2,7 @@
  * A @sharded connection (docs/sharding.md) and its totalCount on any
  * layout: the parent's GSI1 partitions (one when unsharded, N when
  * sharded, both layouts' while a reshard moves edges) merged into one Relay
- * page (connections/mergedPage.ts).
+ * page (the engine's merged shards, connections/mergedShards.ts).
  *
  * Requests
  * - Arguments and cursors are checked first: a bad one is BAD_USER_INPUT
@@ -30,13 +30,9 @@ import { existsBeyond, readRange, type Collection } from '../dynamo/collection.j
 import { unavailable } from '../errors.js';
 import type { Context } from '../graphql/context.js';
 import type { ConnectionArgs } from '../connections/args.js';
-import {
-  mergedConnection,
-  planMergedPage,
-  readMergedPage,
-  type MergedPage,
-  type ShardReader,
-} from '../connections/mergedPage.js';
+import { connectionOf, planPage, type Page } from '../connections/engine.js';
+import { mergedShards } from '../connections/mergedShards.js';
+import type { CollectionReads } from '../connections/singleCollection.js';
 import { isMoving, shardingOf, UNSHARDED, type ShardLayout, type Sharding } from '../plan/sharding.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
 import type { ConnectionRecord, EdgeRecord, ItemRecord } from '../plan/records.js';
@@ -45,16 +41,10 @@ import { backoff } from '../dynamo/backoff.js';
 /** Attempts at a page while edges move, before UNAVAILABLE. */
 const MOVING_ATTEMPTS = 6;
 
-/** The reads of the gateway's loaders (cached and deduplicated within the operation). */
-const loaderReader = (ctx: Context): ShardReader => ({
-  range: (read) => ctx.loaders.range.load(read),
-  exists: (q) => ctx.loaders.exists.load(q),
-});
-
-/** Uncached reads: a retried page must read again. */
-const directReader = (ctx: Context): ShardReader => ({
-  range: (read) => readRange(ctx.doc, ctx.tableName, read),
-  exists: (q) => existsBeyond(ctx.doc, ctx.tableName, q.collection, q.key, q.atOrAfter),
+/** Uncached reads: a retried page must read again (otherwise the loaders' cached, deduplicated reads serve). */
+const directReads = (ctx: Context): CollectionReads => ({
+  range: { load: (read) => readRange(ctx.doc, ctx.tableName, read) },
+  exists: { load: (q) => existsBeyond(ctx.doc, ctx.tableName, q.collection, q.key, q.atOrAfter) },
 });
 
 async function parentItemConsistent(ctx: Context, s: Sharding, parentId: string): Promise<Item | null> {
@@ -69,11 +59,11 @@ async function readWhileMoving(ctx: Context, s: Sharding, parentId: string, args
   for (let attempt = 1; attempt <= MOVING_ATTEMPTS; attempt++) {
     if (attempt > 1) await backoff(50, attempt - 1);
     const before = s.layoutOf(await parentItemConsistent(ctx, s, parentId));
-    const plan = planMergedPage(ctx.cursors, s.merged(parentId, before), args);
-    if (!isMoving(before)) return { plan, page: await readMergedPage(plan, loaderReader(ctx)), layout: before };
+    const plan = planPage(mergedShards, s.merged(parentId, before), ctx.cursors, args);
+    if (!isMoving(before)) return { plan, page: await mergedShards.read(plan, ctx.loaders), layout: before };
     if (before.moves % 2 === 1) continue;
-    const read = await readMergedPage(plan, directReader(ctx));
-    const page: MergedPage = { ...read, hasNextPage: await settle(read.hasNextPage), hasPreviousPage: await settle(read.hasPreviousPage) };
+    const read = await mergedShards.read(plan, directReads(ctx));
+    const page: Page = { ...read, hasNextPage: await settle(read.hasNextPage), hasPreviousPage: await settle(read.hasPreviousPage) };
     const after = s.layoutOf(await parentItemConsistent(ctx, s, parentId));
     if (after.moves === before.moves && after.reshardFrom === before.reshardFrom && after.shards === before.shards) {
       return { plan, page, layout: before };
@@ -139,7 +129,7 @@ export async function shardedConnection(
 ): Promise<ConnectionRecord> {
   const s = shardingOf(relation);
   // Checks arguments and cursors before any request (throws BAD_USER_INPUT).
-  const unshardedPlan = planMergedPage(ctx.cursors, s.merged(record.id, UNSHARDED), args);
+  const unshardedPlan = planPage(mergedShards, s.merged(record.id, UNSHARDED), ctx.cursors, args);
   let parent = record;
   if (!record.layout) {
     // Speculative: the unsharded page, next to the item read that tells the layout.
@@ -158,11 +148,11 @@ export async function shardedConnection(
   const { plan, page, layout: read } = isMoving(layout)
     ? await readWhileMoving(ctx, s, parent.id, args)
     : await (async () => {
-        const p = layout.shards === 1 ? unshardedPlan : planMergedPage(ctx.cursors, s.merged(parent.id, layout), args);
-        return { plan: p, page: await readMergedPage(p, loaderReader(ctx)), layout };
+        const p = layout.shards === 1 ? unshardedPlan : planPage(mergedShards, s.merged(parent.id, layout), ctx.cursors, args);
+        return { plan: p, page: await mergedShards.read(p, ctx.loaders), layout };
       })();
   const total = read === layout ? count : () => countEdges(ctx, s, parent, read, loadParent);
-  return mergedConnection(ctx.cursors, plan, page, relation.edge as (item: Item) => Omit<EdgeRecord, 'cursor'>, total) as ConnectionRecord;
+  return connectionOf(mergedShards, plan, ctx.cursors, page, relation.edge as (item: Item) => Omit<EdgeRecord, 'cursor'>, total) as ConnectionRecord;
 }
 
 /** Does the field's selection (fragments included) ask for `name` directly under it? */

@@ -43,7 +43,7 @@ import { ErrorCode } from '../errors.js';
 import { formatError } from '../graphql/formatError.js';
 import { checkArguments } from '../graphql/plugins/argumentCheck.js';
 import { DEFAULT_LIMITS, operationWeight, queryLimits, type QueryLimits } from '../graphql/plugins/queryLimits.js';
-import { cursorReader } from '../connections/connection.js';
+import { cursorReader } from '../connections/cursor.js';
 import { OperationMetrics } from '../dynamo/metrics.js';
 import { refusedSubscription } from './access.js';
 import type { DeclaredSubscription } from './declared.js';

@@ -12,9 +12,9 @@
  * write that created the item.
  */
 import type { Item } from '../dynamo/batchGet.js';
-import { startKeyOf } from '../dynamo/collection.js';
-import { encodeCursor } from '../connections/connection.js';
-import { encodeMergedCursor, positionOf } from '../connections/mergedPage.js';
+import { cursorOf } from '../connections/engine.js';
+import { singleCollection } from '../connections/singleCollection.js';
+import { mergedShards } from '../connections/mergedShards.js';
 import type { CursorCodec } from '../connections/cursorSigning.js';
 import type { Plan } from '../plan/plan.js';
 
@@ -89,9 +89,7 @@ export function modelFromPlan(plan: Plan): ChangeModel {
       const edge = r.edge(item);
       const merged = r.unsharded?.(parentId);
       const collection = r.collection(parentId);
-      const cursor = merged
-        ? encodeMergedCursor(cursors, merged, positionOf(merged, item))
-        : encodeCursor(cursors, collection, startKeyOf(collection, item));
+      const cursor = merged ? cursorOf(mergedShards, merged, cursors, item) : cursorOf(singleCollection, collection, cursors, item);
       return { ...edge, cursor };
     },
     rootField: (type) => plan.gets.find((g) => g.type === type)?.field ?? null,

@@ -4,8 +4,9 @@
  */
 import { badUserInput } from '../errors.js';
 import { MAX_SHARDS } from '../dynamo/keys.js';
+import { MAX_TEXT_LENGTH } from '../plan/filterArgs.js';
 
-export const MAX_TEXT_LENGTH = 200;
+export { MAX_TEXT_LENGTH };
 export const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { catalogCounterItems, courseItem, studentItem } from '../../src/model/items.js';
 import { catalogSortKey, CATALOG_SHARDS } from '../../src/dynamo/keys.js';
-import { compareKeyStrings } from '../../src/connections/mergedPage.js';
+import { compareKeyStrings } from '../../src/connections/mergedShards.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 

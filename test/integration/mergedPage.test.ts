@@ -10,12 +10,14 @@ import { existsBeyond, readRange } from '../../src/dynamo/collection.js';
 import { courseStudentShards } from '../support/model.js';
 import { enrollmentItem } from '../../src/model/items.js';
 import { metricsClient, OperationMetrics } from '../../src/dynamo/metrics.js';
-import { readMergedConnection, type ShardReader } from '../../src/connections/mergedPage.js';
-import { cursorReader } from '../../src/connections/connection.js';
+import { readConnection } from '../../src/connections/engine.js';
+import { mergedShards } from '../../src/connections/mergedShards.js';
+import type { CollectionReads } from '../../src/connections/singleCollection.js';
+import { cursorReader } from '../../src/connections/cursor.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;
-let reader: ShardReader;
+let reader: CollectionReads;
 
 const sizes: Record<string, number> = { c1: 23, c2: 23, c7: 23, c64: 23, tiny: 3, empty: 0 };
 const shardsOf: Record<string, number> = { c1: 1, c2: 2, c7: 7, c64: 64, tiny: 64, empty: 8 };
@@ -27,8 +29,8 @@ const studentIds = (course: string) =>
 beforeAll(async () => {
   gw = await testGateway();
   reader = {
-    range: (read) => readRange(gw.dynamo.doc, gw.tableName, read),
-    exists: (q) => existsBeyond(gw.dynamo.doc, gw.tableName, q.collection, q.key, q.atOrAfter),
+    range: { load: (read) => readRange(gw.dynamo.doc, gw.tableName, read) },
+    exists: { load: (q) => existsBeyond(gw.dynamo.doc, gw.tableName, q.collection, q.key, q.atOrAfter) },
   };
   const items = Object.keys(sizes).flatMap((course) =>
     studentIds(course).map((sid) =>
@@ -43,7 +45,7 @@ const flag = async (f: boolean | (() => Promise<boolean>)) => (typeof f === 'fun
 
 async function page(course: string, args: Record<string, unknown>) {
   const merged = courseStudentShards(course, shardsOf[course]);
-  const conn = await readMergedConnection(cursorReader(gw.deps.cursors), reader, merged, args, (item) => ({ id: String(item.GSI1SK).slice(8) }), async () => 0);
+  const conn = await readConnection(mergedShards, merged, cursorReader(gw.deps.cursors), reader, args, (item) => ({ id: String(item.GSI1SK).slice(8) }), async () => 0);
   return {
     ids: conn.edges.map((e) => e.id),
     hasNext: await flag(conn.pageInfo.hasNextPage),
@@ -106,8 +108,8 @@ describe('merged paging over sharded GSI1 partitions', () => {
     const plain = reader;
     const doc = metricsClient(gw.dynamo.doc, metrics);
     reader = {
-      range: (read) => readRange(doc, gw.tableName, read),
-      exists: (q) => existsBeyond(doc, gw.tableName, q.collection, q.key, q.atOrAfter),
+      range: { load: (read) => readRange(doc, gw.tableName, read) },
+      exists: { load: (q) => existsBeyond(doc, gw.tableName, q.collection, q.key, q.atOrAfter) },
     };
     const p = await page('c7', { first: 20 }).finally(() => (reader = plain));
     expect(p.ids).toHaveLength(20);

@@ -2,8 +2,9 @@
  * DynamoDB work matches what a query's text can ask for: a nested
  * totalCount reads the counter of the item in hand, a page of 0 sends no
  * Query, prefix counts are priced, and no query sends more than one
- * request per 10 bytes of its text (at least REQUEST_FLOOR: one page of a
- * course with 64 write shards alone may need 3 × 64).
+ * request per 10 bytes of its text, unless one page it names needs more
+ * (a catalog page: a Query per GSI2 shard; a page of a course with 64 write
+ * shards: up to 3 × 64).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildASTSchema, parse, type OperationDefinitionNode } from 'graphql';
@@ -12,7 +13,9 @@ import type { Item } from '../../src/dynamo/batchGet.js';
 import { typeDefs } from '../../src/graphql/server.js';
 import { operationCost } from '../../src/graphql/plugins/queryLimits.js';
 import { CATALOG_SHARDS } from '../../src/dynamo/keys.js';
-import { REQUEST_FLOOR } from '../../src/graphql/plugins/requestBudget.js';
+import { pageFloor } from '../../src/graphql/plugins/requestBudget.js';
+import { compilePlan } from '../../src/plan/plan.js';
+import { loadModel } from '../../src/declaration/loadModel.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;
@@ -82,13 +85,32 @@ describe('pricing', () => {
 });
 
 describe('requests per byte of query text', () => {
-  it('stops a short query that would send a Query per item of a large page', async () => {
+  const plan = compilePlan(loadModel());
+  const schema = buildASTSchema(typeDefs);
+  const floorOf = (query: string) => pageFloor(plan, schema, parse(query));
+  const budgetOf = (query: string) => Math.max(floorOf(query), Math.floor(Buffer.byteLength(query) / 10));
+
+  it('stops a short query that would send a Query per item of a large page at one request per 10 bytes', async () => {
     const pages = ['first: 1', 'last: 1', 'first: 2'].map((args, i) => `p${i}: courses(${args}) { edges { node { id } } }`).join(' ');
     const query = `{ students(first: 100) { edges { node { ${pages} } } } }`;
-    expect(Buffer.byteLength(query)).toBeLessThan(2000);
     const { result, requests } = await gw.counted(query);
     expect(result.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'DYNAMODB_REQUEST_LIMIT' });
-    expect(requests.requests).toBe(REQUEST_FLOOR);
+    expect(requests.requests).toBe(Math.floor(Buffer.byteLength(query) / 10));
+    expect(perByte(requests.requests, query)).toBeLessThanOrEqual(0.1);
+  });
+
+  it('lets a short query read one whole page of what it names: a catalog page is a Query per GSI2 shard', async () => {
+    const query = '{ students(first: 5) { edges { node { id } } } }';
+    expect(floorOf(query)).toBe(2 * CATALOG_SHARDS + 1);
+    expect(Math.floor(Buffer.byteLength(query) / 10)).toBeLessThan(CATALOG_SHARDS);
+    const { result, requests } = await gw.counted(query);
+    expect(result.errors).toBeUndefined();
+    expect(requests.requests).toBeLessThanOrEqual(floorOf(query));
+  });
+
+  it('gives a page of a write-sharded relation what its widest layout needs, and a plain page 3', () => {
+    expect(floorOf('{ course(id: "c0") { students(first: 5) { edges { node { id } } } } }')).toBe(3 * 64 + 2);
+    expect(floorOf('{ student(id: "s0") { courses(first: 5) { edges { node { id } } } } }')).toBe(3);
   });
 
   it.each([
@@ -97,8 +119,14 @@ describe('requests per byte of query text', () => {
     ['aliased prefix counts', aliased(30, 'students(first: 0, namePrefix: "Ada") { totalCount }')],
     ['aliased entity pages', aliased(30, 'student(id: "s1") { courses(first: 100) { edges { node { students(first: 100) { edges { node { id } } } } } } }')],
     ['distinct prefixes', `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: students(first: 100, namePrefix: "Ada ${i}") { totalCount edges { node { id } } }`).join(' ')} }`],
-  ])('%s: at most one request per 10 bytes, or REQUEST_FLOOR', async (_, query) => {
+  ])('%s: at most one request per 10 bytes, or what its widest page needs', async (_, query) => {
     const { requests } = await gw.counted(query);
-    expect(requests.requests).toBeLessThanOrEqual(Math.max(REQUEST_FLOOR, Math.floor(Buffer.byteLength(query) / 10)));
+    expect(requests.requests).toBeLessThanOrEqual(budgetOf(query));
+  });
+
+  it('holds the 1,060-byte query of 12 aliased catalog pages with nested counts to 0.1 requests per byte', async () => {
+    const query = aliased(12, 'students(first: 100, namePrefix: "Ada") { edges { node { courses(first: 1) { edges { cursor } } } } }');
+    const { requests } = await gw.counted(query);
+    expect(requests.requests).toBeLessThanOrEqual(Math.floor(Buffer.byteLength(query) / 10));
   });
 });

@@ -7,8 +7,10 @@ import {
   orderDateKeys,
   sortableText,
 } from '../../src/dynamo/keys.js';
-import { compareKeyStrings } from '../../src/connections/mergedPage.js';
-import { cursorBinding, validateDateRange, validatePrefix } from '../../src/connections/filterArgs.js';
+import { compareKeyStrings } from '../../src/connections/mergedShards.js';
+import { validateDateRange, validatePrefix } from '../../src/plan/filterArgs.js';
+import { compileBindings } from '../../src/plan/bindings.js';
+import { defaultPlan } from '../support/model.js';
 import { layoutFix } from '../../src/model/layout.js';
 
 describe('sortable text', () => {
@@ -65,16 +67,19 @@ describe('narrowing arguments', () => {
   });
 
   it('refuses inverted and empty date ranges, accepts open ones', () => {
-    expect(() => validateDateRange('2026-02-01T00:00:00Z', '2026-01-01T00:00:00Z')).toThrow(/inverted/);
-    expect(() => validateDateRange('2026-01-01T00:00:00Z', '2026-01-01T00:00:00.000Z')).toThrow(/inverted/);
-    expect(validateDateRange(null, '2026-01-01T00:00:00Z')).toEqual({ after: null, before: '2026-01-01T00:00:00.000Z' });
+    expect(() => validateDateRange('2026-02-01T00:00:00Z', '2026-01-01T00:00:00Z', 'placedAfter', 'placedBefore')).toThrow(/inverted/);
+    expect(() => validateDateRange('2026-01-01T00:00:00Z', '2026-01-01T00:00:00.000Z', 'placedAfter', 'placedBefore')).toThrow(/inverted/);
+    expect(validateDateRange(null, '2026-01-01T00:00:00Z', 'placedAfter', 'placedBefore')).toEqual({ after: null, before: '2026-01-01T00:00:00.000Z' });
   });
 
   it('binds cursors to the normalised arguments', () => {
-    expect(cursorBinding('Query.courses', { titlePrefix: 'Al' })).toEqual(cursorBinding('Query.courses', { titlePrefix: 'ál' }));
-    expect(cursorBinding('Query.courses', { titlePrefix: 'Al' })).not.toEqual(cursorBinding('Query.courses', { titlePrefix: 'Bo' }));
-    expect(cursorBinding('Customer.orders', {})).toEqual({ field: 'a', value: '' });
-    expect(cursorBinding('Customer.orders', { status: 'PAID' }).value).not.toBe('');
+    const cursorBinding = compileBindings(defaultPlan);
+    expect(cursorBinding('Query.courses')({ titlePrefix: 'Al' })).toEqual(cursorBinding('Query.courses')({ titlePrefix: 'ál' }));
+    expect(cursorBinding('Query.courses')({ titlePrefix: 'Al' })).not.toEqual(cursorBinding('Query.courses')({ titlePrefix: 'Bo' }));
+    expect(cursorBinding('Customer.orders')({})).toEqual({ field: 'a', value: '' });
+    expect(cursorBinding('Customer.orders')({ status: 'PAID' }).value).not.toBe('');
+    expect(cursorBinding('Query.courses')({})).toEqual({ field: 'p', value: 'CATALOG#COURSE' });
+    expect(cursorBinding('Query.courses')({ titlePrefix: 'Al' })).toEqual({ field: 'p', value: 'CATALOG#COURSE?prefix=al' });
   });
 });
 

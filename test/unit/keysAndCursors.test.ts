@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { idFrom, keyValue, orderKeys } from '../../src/dynamo/keys.js';
 import { enrollmentKeys } from '../support/model.js';
 import { courseStudents, studentCourses } from '../support/model.js';
-import { cursorReader, decodeCursor, encodeCursor } from '../../src/connections/connection.js';
+import { cursorReader } from '../../src/connections/cursor.js';
+import { cursorOf, cursorPosition } from '../../src/connections/engine.js';
+import { singleCollection } from '../../src/connections/singleCollection.js';
+import type { Collection } from '../../src/dynamo/collection.js';
 import { createCursorCodec } from '../../src/connections/cursorSigning.js';
 import { validateConnectionArgs, validateId } from '../../src/connections/args.js';
 
@@ -29,33 +32,35 @@ describe('cursors', () => {
   const codec = cursorReader(createCursorCodec({ current: 'unit-test-cursor-secret-0123456789abcdef' }));
   // Signed with the right secret, so only the structural checks behind the signature stand in the way.
   const signed = (payload: object) => codec.seal(JSON.stringify(payload));
+  const encodeCursor = (c: Collection, k: Record<string, string>) => cursorOf(singleCollection, c, codec, k);
+  const decodeCursor = (c: Collection, cursor: string) => cursorPosition(singleCollection, c, codec, cursor, 'after');
 
   it('round-trips a start key through the connection that issued it', () => {
     const c = studentCourses('1');
-    expect(decodeCursor(codec, c, encodeCursor(codec, c, key), 'after')).toEqual(key);
+    expect(decodeCursor(c, encodeCursor(c, key))).toEqual(key);
   });
 
   it('rejects a cursor of the same field for another parent', () => {
-    const cursor = encodeCursor(codec, studentCourses('1'), key);
-    expect(() => decodeCursor(codec, studentCourses('2'), cursor, 'after')).toThrow(/another connection/);
+    const cursor = encodeCursor(studentCourses('1'), key);
+    expect(() => decodeCursor(studentCourses('2'), cursor)).toThrow(/another connection/);
   });
 
   it('rejects a cursor whose key lacks the index keys a GSI1 page needs', () => {
     const c = courseStudents('A');
     const forged = signed({ v: 2, c: c.name, p: c.pk, i: 'GSI1', k: { PK: 'STUDENT#1', SK: 'COURSE#A' } });
-    expect(() => decodeCursor(codec, c, forged, 'after')).toThrow(/malformed key/);
+    expect(() => decodeCursor(c, forged)).toThrow(/malformed key/);
   });
 
   it('rejects a key outside the collection it claims', () => {
     const c = studentCourses('1');
     const forged = signed({ v: 2, c: c.name, p: c.pk, i: 'table', k: { PK: 'STUDENT#1', SK: 'PROFILE' } });
-    expect(() => decodeCursor(codec, c, forged, 'after')).toThrow(/another connection/);
+    expect(() => decodeCursor(c, forged)).toThrow(/another connection/);
   });
 
   it('rejects a cursor of the same connection name and partition but another index', () => {
     const c = studentCourses('1');
     const forged = signed({ v: 2, c: c.name, p: c.pk, i: 'GSI1', k: key });
-    expect(() => decodeCursor(codec, c, forged, 'after')).toThrow(/another connection/);
+    expect(() => decodeCursor(c, forged)).toThrow(/another connection/);
   });
 });
 

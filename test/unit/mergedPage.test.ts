@@ -6,18 +6,12 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Item } from '../../src/dynamo/batchGet.js';
-import type { Collection, RangeRead, StartKey } from '../../src/dynamo/collection.js';
+import type { Collection, MergedCollection, RangeRead, StartKey } from '../../src/dynamo/collection.js';
 import { createCursorCodec } from '../../src/connections/cursorSigning.js';
-import { cursorReader, encodeCursor } from '../../src/connections/connection.js';
-import {
-  compareKeyStrings,
-  decodeMergedCursor,
-  encodeMergedCursor,
-  planMergedPage,
-  readMergedConnection,
-  type MergedCollection,
-  type ShardReader,
-} from '../../src/connections/mergedPage.js';
+import { cursorReader } from '../../src/connections/cursor.js';
+import { cursorOf, cursorPosition, planPage, readConnection } from '../../src/connections/engine.js';
+import { compareKeyStrings, mergedShards } from '../../src/connections/mergedShards.js';
+import { singleCollection, type CollectionReads } from '../../src/connections/singleCollection.js';
 
 const codec = cursorReader(createCursorCodec({ current: 'unit-test-cursor-secret-0123456789abcdef' }));
 
@@ -52,8 +46,8 @@ const cmp = (a: Item, b: Item) => compareKeyStrings(String(a.GSI1SK), String(b.G
 function fakeReader(items: Item[]) {
   const calls = { range: 0, exists: 0 };
   const pos = (k: StartKey) => ({ GSI1SK: k.GSI1SK, PK: k.PK }) as Item;
-  const reader: ShardReader = {
-    async range(read: RangeRead) {
+  const reader: CollectionReads = {
+    range: { load: async (read: RangeRead) => {
       calls.range++;
       const c = read.collection;
       let rows = items.filter((i) => i[c.pkAttr] === c.pk && String(i[c.skAttr]).startsWith(c.prefix)).sort(cmp);
@@ -62,8 +56,8 @@ function fakeReader(items: Item[]) {
       if (read.exclusiveStart) rows = rows.filter((i) => dir * cmp(i, pos(read.exclusiveStart!)) > 0);
       if (read.bound) rows = rows.filter((i) => dir * cmp(i, pos(read.bound!)) < 0);
       return rows.slice(0, read.limit);
-    },
-    async exists({ collection: c, key, atOrAfter }) {
+    } },
+    exists: { load: async ({ collection: c, key, atOrAfter }) => {
       calls.exists++;
       return items.some(
         (i) =>
@@ -71,7 +65,7 @@ function fakeReader(items: Item[]) {
           String(i[c.skAttr]).startsWith(c.prefix) &&
           (atOrAfter ? compareKeyStrings(String(i[c.skAttr]), key[c.skAttr]) >= 0 : compareKeyStrings(String(i[c.skAttr]), key[c.skAttr]) <= 0),
       );
-    },
+    } },
   };
   return { reader, calls };
 }
@@ -79,8 +73,8 @@ function fakeReader(items: Item[]) {
 const toEdge = (item: Item) => ({ id: String(item.PK).slice('STUDENT#'.length) });
 const flag = async (f: boolean | (() => Promise<boolean>)) => (typeof f === 'function' ? f() : f);
 
-async function page(m: MergedCollection, reader: ShardReader, args: Record<string, unknown>) {
-  const conn = await readMergedConnection(codec, reader, m, args, toEdge, async () => 0);
+async function page(m: MergedCollection, reader: CollectionReads, args: Record<string, unknown>) {
+  const conn = await readConnection(mergedShards, m, codec, reader, args, toEdge, async () => 0);
   return {
     ids: conn.edges.map((e) => e.id),
     cursors: conn.edges.map((e) => e.cursor),
@@ -92,7 +86,7 @@ async function page(m: MergedCollection, reader: ShardReader, args: Record<strin
 }
 
 /** Walks the whole connection forward (or backward) with pages of `size`; every id in order. */
-async function walk(m: MergedCollection, reader: ShardReader, size: number, forward: boolean) {
+async function walk(m: MergedCollection, reader: CollectionReads, size: number, forward: boolean) {
   const seen: string[] = [];
   let cursor: string | null = null;
   for (let guard = 0; guard < 1000; guard++) {
@@ -131,7 +125,7 @@ describe('merged pages over shards', () => {
     const ids = Array.from({ length: 50 }, (_, i) => `s${String(i).padStart(2, '0')}`);
     const m = merged(7);
     const { reader, calls } = fakeReader(table(ids, 7, (id) => Number(id.slice(1)) % 7));
-    const plan = planMergedPage(codec, m, { first: 5 });
+    const plan = planPage(mergedShards, m, codec, { first: 5 });
     expect(plan.reads).toHaveLength(7);
     expect(plan.reads.every((r) => r.limit === 6 && r.forward && !r.exclusiveStart && !r.bound)).toBe(true);
     const first = await page(m, reader, { first: 5 });
@@ -147,7 +141,7 @@ describe('merged pages over shards', () => {
     const { reader, calls } = fakeReader(table(ids, 3, (id) => id.charCodeAt(0) % 3));
     const first = await page(m, reader, { first: 2 });
     calls.range = 0;
-    const conn = await readMergedConnection(codec, reader, m, { first: 2, after: first.end }, toEdge, async () => 0);
+    const conn = await readConnection(mergedShards, m, codec, reader, { first: 2, after: first.end }, toEdge, async () => 0);
     expect(conn.edges.map((e) => e.id)).toEqual(['c', 'd']);
     expect(calls).toEqual({ range: 3, exists: 0 });
     expect(await flag(conn.pageInfo.hasNextPage)).toBe(false);
@@ -210,30 +204,30 @@ describe('merged cursors', () => {
   it("accept a start key the unsharded connection issued, and refuse another group's or another connection's", () => {
     const unsharded = merged(1).shards[0];
     const key = { PK: 'STUDENT#a', SK: 'COURSE#c', GSI1PK: 'COURSE#c', GSI1SK: 'STUDENT#a' };
-    expect(decodeMergedCursor(codec, merged(8), encodeCursor(codec, unsharded, key), 'after')).toEqual({
+    expect(cursorPosition(mergedShards, merged(8), codec, cursorOf(singleCollection, unsharded, codec, key), 'after')).toEqual({
       GSI1SK: 'STUDENT#a',
       PK: 'STUDENT#a',
       SK: 'COURSE#c',
     });
-    const otherGroup = encodeMergedCursor(codec, merged(2, 'COURSE#d'), { GSI1SK: 'STUDENT#a', PK: 'STUDENT#a', SK: 'COURSE#d' });
-    expect(() => planMergedPage(codec, merged(2), { after: otherGroup })).toThrow(/another connection/);
-    const foreign = encodeCursor(codec, { ...unsharded, name: 'Student.courses' }, key);
-    expect(() => planMergedPage(codec, merged(2), { before: foreign })).toThrow(/another connection/);
+    const otherGroup = cursorOf(mergedShards, merged(2, 'COURSE#d'), codec, { GSI1SK: 'STUDENT#a', PK: 'STUDENT#a', SK: 'COURSE#d' });
+    expect(() => planPage(mergedShards, merged(2), codec, { after: otherGroup })).toThrow(/another connection/);
+    const foreign = cursorOf(singleCollection, { ...unsharded, name: 'Student.courses' }, codec, key);
+    expect(() => planPage(mergedShards, merged(2), codec, { before: foreign })).toThrow(/another connection/);
   });
 
   it('refuse tampered, malformed and out-of-prefix positions before any read', () => {
     const m = merged(4);
-    const good = encodeMergedCursor(codec, m, { GSI1SK: 'STUDENT#a', PK: 'STUDENT#a', SK: 'COURSE#c' });
-    expect(() => planMergedPage(codec, m, { after: good.slice(0, -2) + 'xx' })).toThrow(/signature/);
+    const good = cursorOf(mergedShards, m, codec, { GSI1SK: 'STUDENT#a', PK: 'STUDENT#a', SK: 'COURSE#c' });
+    expect(() => planPage(mergedShards, m, codec, { after: good.slice(0, -2) + 'xx' })).toThrow(/signature/);
     const sealed = (k: unknown) => codec.seal(JSON.stringify({ v: 2, c: 'Course.students', p: 'COURSE#c', i: 'GSI1', k }));
-    expect(() => planMergedPage(codec, m, { after: sealed({ GSI1SK: 'STUDENT#a', PK: 'STUDENT#a' }) })).toThrow(/malformed/);
-    expect(() => planMergedPage(codec, m, { after: sealed({ GSI1SK: 'STUDENT#a', PK: 'STUDENT#a', SK: 1 }) })).toThrow(/malformed/);
-    expect(() => planMergedPage(codec, m, { after: sealed({ GSI1SK: 'ORDER#a', PK: 'STUDENT#a', SK: 'COURSE#c' }) })).toThrow(
+    expect(() => planPage(mergedShards, m, codec, { after: sealed({ GSI1SK: 'STUDENT#a', PK: 'STUDENT#a' }) })).toThrow(/malformed/);
+    expect(() => planPage(mergedShards, m, codec, { after: sealed({ GSI1SK: 'STUDENT#a', PK: 'STUDENT#a', SK: 1 }) })).toThrow(/malformed/);
+    expect(() => planPage(mergedShards, m, codec, { after: sealed({ GSI1SK: 'ORDER#a', PK: 'STUDENT#a', SK: 'COURSE#c' }) })).toThrow(
       /another connection/,
     );
-    expect(() => planMergedPage(codec, m, { after: sealed({ GSI1SK: 'STUDENT#a', PK: 'S', SK: 'C', GSI1PK: 'COURSE#cx' }) })).toThrow(
+    expect(() => planPage(mergedShards, m, codec, { after: sealed({ GSI1SK: 'STUDENT#a', PK: 'S', SK: 'C', GSI1PK: 'COURSE#cx' }) })).toThrow(
       /another connection/,
     );
-    expect(() => planMergedPage(codec, m, { first: 101 })).toThrow(/between 0 and 100/);
+    expect(() => planPage(mergedShards, m, codec, { first: 101 })).toThrow(/between 0 and 100/);
   });
 });

@@ -12,7 +12,7 @@
  * the document lives); per request only the fields whose arguments come
  * from variables (or sit inside such a field) are checked again, so a
  * repeated operation costs a few comparisons per variable, not a walk. Resolvers check the same things again
- * (connections/args.ts, connections/connection.ts): this pass only moves the refusal earlier.
+ * (connections/args.ts, connections/cursor.ts): this pass only moves the refusal earlier.
  * A cursor issued for another parent (another student's courses) is refused
  * here too when the parent's id is an argument of the enclosing field
  * (`student(id: "1") { courses(after: …) }`); deeper down, where the parent
@@ -35,9 +35,8 @@ import {
   type GraphQLSchema,
   type ValueNode,
 } from 'graphql';
-import { badUserInput } from '../../errors.js';
 import type { Context } from '../context.js';
-import { readCursorPayload, type CursorReader } from '../../connections/connection.js';
+import { cursorRefusal, readCursor, type CursorReader } from '../../connections/cursor.js';
 import { validateConnectionArgs, validateId } from '../../connections/args.js';
 import { compilePlan, type Plan } from '../../plan/plan.js';
 import { loadModel } from '../../declaration/loadModel.js';
@@ -224,13 +223,9 @@ function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: 
     const partition = parentId !== null ? rules.partition(connection, parentId) : undefined;
     for (const [name, cursor] of [['after', page.after], ['before', page.before]] as const) {
       if (cursor === null) continue;
-      const payload = readCursorPayload(cursors, connection, cursor, name);
-      if (partition !== undefined && payload.p !== partition) {
-        throw badUserInput(`"${name}" is not a valid cursor for ${connection}: it was issued by another connection`, name);
-      }
-      if (((payload as { a?: unknown; p?: unknown })[binding.field] ?? '') !== binding.value) {
-        throw badUserInput(`"${name}" is not a valid cursor for ${connection}: it was issued for other arguments`, name);
-      }
+      const payload = readCursor(cursors, connection, cursor, name);
+      if (partition !== undefined && payload.p !== partition) throw cursorRefusal(connection, name, 'it was issued by another connection');
+      if ((payload[binding.field] ?? '') !== binding.value) throw cursorRefusal(connection, name, 'it was issued for other arguments');
     }
   }
 }

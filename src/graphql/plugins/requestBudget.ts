@@ -1,14 +1,17 @@
 /**
  * A query's DynamoDB requests bounded by the length of its text: at most one
  * request per `bytesPerRequest` bytes (default 10, i.e. 0.1 requests per
- * byte), and never less than REQUEST_FLOOR. A short query cannot make the
- * gateway send thousands of requests: three aliased `courses` pages under
- * `students(first: 100)` ask for over 300 in 190 bytes and are stopped at
- * 200. The floor keeps
- * any single page working whatever its text: a page of a course written
- * with 64 shards, between two cursors, is a Query per shard and up to two
- * existence checks per shard (3 × 64), and a catalog page a Query per GSI2
- * shard (8).
+ * byte). Three aliased `courses` pages under `students(first: 100)` ask for
+ * over 300 requests in 190 bytes and are stopped at 19.
+ *
+ * Only where one page of a connection the query names needs more requests
+ * than its text buys does that page's need stand instead (`pageFloor`): a
+ * page of a write-sharded relation is a Query per shard and up to two
+ * existence checks per shard (3 × its `@sharded(max)`, and 2 more), a
+ * catalog page a Query per GSI2 shard and, with a prefix count, a
+ * `Select: COUNT` per shard, a narrowed page (@range, @where) the Queries
+ * that fill it. So a short query can always read one page of anything; it
+ * cannot buy more than that.
  *
  * Enforced as the operation runs, on its metrics (dynamo/metrics.ts): the
  * request that would pass the budget fails with BAD_USER_INPUT, `reason:
@@ -17,25 +20,68 @@
  * MAX_DYNAMODB_REQUESTS): a rename's text says nothing of its edges.
  */
 import type { ApolloServerPlugin } from '@apollo/server';
+import { TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Context } from '../context.js';
-import { MAX_SHARDS } from '../../dynamo/keys.js';
+import type { Plan } from '../../plan/plan.js';
 
-/** The fewest requests any query may send, whatever its length: one page of the widest sharded course (3 × 64) and more. */
-export const REQUEST_FLOOR = 3 * MAX_SHARDS + 8;
+/** What any page needs at most: the parent, its page, the item past it. */
+export const PAGE_FLOOR = 3;
+/** The Queries one narrowed (@range/@where, filtered) page may take to fill itself. */
+export const FILLED_PAGE_REQUESTS = 10;
 
-/** The requests a query of `text` may send. */
-export const requestBudget = (text: string, bytesPerRequest: number): number =>
-  Math.max(REQUEST_FLOOR, Math.floor(Buffer.byteLength(text, 'utf8') / bytesPerRequest));
+const floors = new WeakMap<DocumentNode, number>();
+
+/**
+ * The requests the widest single page `document` names needs (at least
+ * PAGE_FLOOR), from the model: computed once per parsed document.
+ */
+export function pageFloor(plan: Plan, schema: GraphQLSchema, document: DocumentNode): number {
+  const known = floors.get(document);
+  if (known !== undefined) return known;
+  let floor = PAGE_FLOOR;
+  const typeInfo = new TypeInfo(schema);
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field(node) {
+        const parent = typeInfo.getParentType()?.name;
+        if (!parent) return;
+        const path = `${parent}.${node.name.value}`;
+        const relation = plan.relations.get(path);
+        if (relation) {
+          const sharded = relation.relation.kind === 'edges' ? relation.relation.sharded : null;
+          if (sharded) floor = Math.max(floor, 3 * sharded.max + 2);
+          if (relation.range) floor = Math.max(floor, FILLED_PAGE_REQUESTS);
+          return;
+        }
+        if (parent === schema.getQueryType()?.name) {
+          const catalog = plan.catalogs.find((c) => c.field === node.name.value);
+          if (catalog) floor = Math.max(floor, 2 * catalog.shards + 1);
+        }
+      },
+    }),
+  );
+  floors.set(document, floor);
+  return floor;
+}
+
+/** The requests a query of `text` may send, when its widest page needs `floor`. */
+export const requestBudget = (text: string, bytesPerRequest: number, floor = PAGE_FLOOR): number =>
+  Math.max(floor, Math.floor(Buffer.byteLength(text, 'utf8') / bytesPerRequest));
 
 export function requestBudgetPlugin(bytesPerRequest: number): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       if (bytesPerRequest <= 0) return;
       return {
-        async didResolveOperation({ operation, request, contextValue }) {
+        async didResolveOperation({ operation, request, contextValue, document, schema }) {
           if (operation?.operation !== 'query' || !contextValue?.metrics) return;
-          const limit = requestBudget(request.query ?? '', bytesPerRequest);
-          contextValue.metrics.capRequests(limit, ` (a query may send one per ${bytesPerRequest} bytes of its text, and at least ${REQUEST_FLOOR})`);
+          const floor = pageFloor(contextValue.plan, schema, document);
+          const limit = requestBudget(request.query ?? '', bytesPerRequest, floor);
+          contextValue.metrics.capRequests(
+            limit,
+            ` (a query may send one per ${bytesPerRequest} bytes of its text, or what the widest page it names needs: ${floor})`,
+          );
         },
       };
     },

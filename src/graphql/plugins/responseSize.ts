@@ -44,7 +44,7 @@ import {
 import { ErrorCode } from '../../errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../connections/args.js';
 
-/** Shorter than any cursor connections/connection.ts issues (payload, key id and a 43-character MAC). */
+/** Shorter than any cursor connections/cursor.ts issues (payload, key id and a 43-character MAC). */
 export const MIN_CURSOR_BYTES = 80;
 
 /** The least a leaf's value takes, quoted where it is a string. */

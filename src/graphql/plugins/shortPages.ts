@@ -1,6 +1,6 @@
 /**
  * Says which pages came back short because their read budget ran out
- * (connections/rangeConnection.ts): `extensions.shortPages`, one entry per
+ * (connections/filledRange.ts): `extensions.shortPages`, one entry per
  * such page with its response path, the reason (`READ_BUDGET`), the read
  * units consumed and the items evaluated. Absent when every page is full.
  * A client resumes such a page from its `endCursor` (`startCursor` when

@@ -1,0 +1,167 @@
+/**
+ * The connection engine: every Relay connection of the gateway is planned,
+ * read and shaped here, through one of three sources of pages.
+ *
+ * In:  a source (how the connection's items are read), its target (what is
+ *      read: a collection, a filled range, a set of shards), the request's
+ *      cursor reader, the source's reads, the page arguments, a function
+ *      turning a stored item into an edge, and one counting the connection.
+ * Out: a ConnectionRecord whose edges are in ascending order.
+ *
+ * Sources
+ * - singleCollection.ts: one item collection (a partition and a sort-key
+ *   prefix, on the table or an index), read with the request's loaders.
+ * - filledRange.ts: a sort-key range of an index partition with a filter,
+ *   read in filled pages under a read budget (@range / @where).
+ * - mergedShards.ts: N partitions of one index read in one wave and merged
+ *   (write-sharded edges, @catalog lists).
+ *
+ * How a page is read, for every source
+ * 1. plan (`planPage`): the page arguments are checked (args.ts) and the
+ *    `after`/`before` cursors decoded into positions (cursor.ts) against
+ *    what the source binds them to; a bad one is BAD_USER_INPUT before any
+ *    request. The source turns the window into its reads; reads are
+ *    deterministic in their input, so look-ahead plans the same page and
+ *    the loaders find the reads it started.
+ * 2. read (`source.read`): one item more than the page is read in the
+ *    page's direction (backward: reversed afterwards); that item alone
+ *    decides `hasNextPage` (forward) or `hasPreviousPage` (backward).
+ *    The other side (`hasPreviousPage` after `after`, `hasNextPage` before
+ *    `before`) cannot be told from the page: a Limit-1 check answers it,
+ *    issued only when that field is selected. "Exact" means: true iff the
+ *    connection holds an item beyond the page on that side, so the next
+ *    page asked for is never empty.
+ * 3. shape (`connectionOf`): edges from `toEdge`, cursors encoded only when
+ *    selected (lazyCursors.ts), totalCount counted only when selected.
+ */
+import type { Item } from '../dynamo/batchGet.js';
+import type { ConnectionRecord, PageInfoRecord } from '../plan/records.js';
+import { validateConnectionArgs, type ConnectionArgs } from './args.js';
+import { decodeCursor, encodeCursor, type CursorBinding, type CursorReader, type Position, type PositionShape } from './cursor.js';
+import type { CursorCodec } from './cursorSigning.js';
+import { lazyCursorEdges, lazyPageInfo } from './lazyCursors.js';
+
+/** The positions and size of a page: `size` items `forward` (or backward) from `after` (`before`), bounded by the other. */
+export interface PageWindow<P extends Position = Position> {
+  after: P | null;
+  before: P | null;
+  forward: boolean;
+  size: number;
+}
+
+/** A source's reads for one page, with what they were planned from. */
+export interface PagePlan<T, P extends Position = Position> {
+  target: T;
+  window: PageWindow<P>;
+}
+
+/** A page flag: known, or one check away (run only when the field is selected). */
+export type PageFlag = PageInfoRecord['hasNextPage'];
+
+/** A page as a source read it: its items in ascending order and its flags. */
+export interface Page {
+  items: Item[];
+  hasNextPage: PageFlag;
+  hasPreviousPage: PageFlag;
+  /** Where `startCursor` / `endCursor` point when not at the first / last item (a page cut short by its read budget). */
+  start?: Position;
+  end?: Position;
+}
+
+/** How a connection's pages are read from its target `T`, with the reads `R` the request gives it. */
+export interface Source<T, Plan extends PagePlan<T, P>, R, P extends Position = Position> {
+  /** What cursors of `target` are bound to. */
+  binding(target: T): CursorBinding;
+  /** What their positions look like. */
+  shape(target: T): PositionShape;
+  /** The reads of a page (no request yet). */
+  plan(target: T, window: PageWindow<P>): Plan;
+  /** Reads a planned page. */
+  read(plan: Plan, reads: R): Promise<Page>;
+  /** The position of an item of `target` (what its edge's cursor holds). */
+  position(target: T, item: Item): P;
+}
+
+/**
+ * The planned page of `target`. Throws BAD_USER_INPUT for bad arguments or
+ * cursors, before any request.
+ */
+export function planPage<T, Plan extends PagePlan<T, P>, P extends Position>(
+  source: Source<T, Plan, unknown, P>,
+  target: T,
+  cursors: CursorReader,
+  args: ConnectionArgs,
+): Plan {
+  const page = validateConnectionArgs(args);
+  const after = page.after === null ? null : cursorPosition(source, target, cursors, page.after, 'after');
+  const before = page.before === null ? null : cursorPosition(source, target, cursors, page.before, 'before');
+  return source.plan(target, { after, before, forward: page.forward, size: page.size });
+}
+
+/** The position inside a cursor given as `argumentName` for `target`; BAD_USER_INPUT when it is not one of its cursors. */
+export function cursorPosition<T, P extends Position>(
+  source: Source<T, PagePlan<T, P>, never, P>,
+  target: T,
+  cursors: CursorReader,
+  cursor: string,
+  argumentName: string,
+): P {
+  return decodeCursor(cursors, source.binding(target), source.shape(target), cursor, argumentName) as P;
+}
+
+export const memo = <T>(fn: () => Promise<T>): (() => Promise<T>) => {
+  let promise: Promise<T> | undefined;
+  return () => (promise ??= fn());
+};
+
+/**
+ * The Relay connection of a read page: edges in ascending order, cursors
+ * encoded only when selected (JSON, base64 and a signature per cursor are a
+ * large share of the gateway's work, and most queries never ask for them),
+ * totalCount from `countAll` only when selected.
+ */
+export function connectionOf<T, Plan extends PagePlan<T, P>, P extends Position, Edge extends object>(
+  source: Source<T, Plan, never, P>,
+  plan: Plan,
+  codec: CursorCodec,
+  page: Page,
+  toEdge: (item: Item) => Edge,
+  countAll: () => Promise<number>,
+): ConnectionRecord<Edge & { cursor: string }> {
+  const { items } = page;
+  const { target } = plan;
+  let binding: CursorBinding | undefined;
+  const cursors: (string | undefined)[] = [];
+  const cursorAt = (i: number) =>
+    (cursors[i] ??= encodeCursor(codec, (binding ??= source.binding(target)), source.position(target, items[i])));
+  const last = items.length - 1;
+  return {
+    edges: lazyCursorEdges(items, toEdge, cursorAt),
+    pageInfo: lazyPageInfo(page.hasNextPage, page.hasPreviousPage, (end) => {
+      const at = end === 'start' ? page.start : page.end;
+      if (at !== undefined) return encodeCursor(codec, (binding ??= source.binding(target)), at);
+      return last < 0 ? null : cursorAt(end === 'start' ? 0 : last);
+    }),
+    totalCount: memo(countAll),
+  };
+}
+
+/** Plans, reads and shapes one page of `target` (what a connection resolver calls). */
+export async function readConnection<T, Plan extends PagePlan<T, P>, R, P extends Position, Edge extends object>(
+  source: Source<T, Plan, R, P>,
+  target: T,
+  cursors: CursorReader,
+  reads: R,
+  args: ConnectionArgs,
+  toEdge: (item: Item) => Edge,
+  countAll: () => Promise<number>,
+): Promise<ConnectionRecord<Edge & { cursor: string }>> {
+  const plan = planPage(source, target, cursors, args);
+  const page = await source.read(plan, reads);
+  return connectionOf(source, plan, cursors, page, toEdge, countAll);
+}
+
+/** The signed cursor of one item (or position) of `target`: a mutation's new edge, a subscription's event. */
+export function cursorOf<T>(source: Source<T, PagePlan<T>, never>, target: T, codec: CursorCodec, item: Item): string {
+  return encodeCursor(codec, source.binding(target), source.position(target, item));
+}

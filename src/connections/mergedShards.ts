@@ -1,0 +1,194 @@
+/**
+ * The engine's source for several key-ordered partitions of one index, read
+ * concurrently and merged: a write-sharded collection (edges spread over
+ * `<owner PK>#0…N-1` on GSI1) or a catalog over its shards reads like one
+ * collection.
+ *
+ * Terminology
+ * - shard: one Collection (dynamo/collection.ts): a partition value and a
+ *   sort-key prefix on an index. All shards of a merged collection share
+ *   the index, the key attributes and the prefix; they differ in the
+ *   partition value.
+ * - group: what a merged collection is, independent of how many shards it
+ *   has today (the owner's PK). Cursors are bound to the connection name,
+ *   the group and the index, never to a shard count.
+ * - position: where an item sits in the merged order: its index sort key,
+ *   then its table key (`{ GSI1SK, PK, SK }`). The merged order is that
+ *   order; every shard is a Query in the same order, so the merged order
+ *   restricted to one shard is the shard's own order.
+ *
+ * How a page is read (one wave of at most N Queries)
+ * - Every shard is read in the page's direction from the same position,
+ *   `size + 1` items at most. The merged page is the first `size + 1` of the
+ *   union: a shard can contribute at most `size + 1` of them, so reading
+ *   more from any shard could not change the page. The `size + 1`-th item
+ *   alone decides hasNextPage (forward) / hasPreviousPage (backward), as on
+ *   one partition.
+ * - The other side (hasPreviousPage after `after`, hasNextPage before
+ *   `before`) is "does any shard hold an item at or beyond the cursor": one
+ *   Limit-1 Query per shard, in one wave, issued only when that field is
+ *   selected.
+ *
+ * Why a cursor holds one merged position rather than every shard's
+ * LastEvaluatedKey: the items after position P in the merged order are, in
+ * each shard, exactly that shard's items after P, so each shard's
+ * ExclusiveStartKey is derived from P (P's keys with the shard's partition
+ * value; DynamoDB accepts a start key no item has). That keeps cursors one
+ * key long whatever N is (64 start keys would not fit a cursor), makes every
+ * edge's cursor a valid position by itself (Relay needs that, and an edge
+ * does not know where the other shards stood), and lets a cursor outlive a
+ * change in the number of shards (resharding) since positions do not name
+ * shards. A start key the unsharded connection issued (it also holds the
+ * index partition value) is accepted when that value belongs to the group.
+ *
+ * Invariant assumed of the data: index sort-key values are unique within a
+ * group (one edge per pair; an index that puts the id in its sort key).
+ * Ties would still merge deterministically by table key, but the "at or
+ * beyond" checks compare sort keys only. The same item seen in two shards
+ * (an edge moved between shards while the wave was in flight) is kept once.
+ */
+import type { Item } from '../dynamo/batchGet.js';
+import { keyAttributes, type Collection, type MergedCollection, type RangeRead, type StartKey } from '../dynamo/collection.js';
+import { invariant } from '../errors.js';
+import type { Position } from './cursor.js';
+import { memo, type Page, type PagePlan, type Source } from './engine.js';
+import type { CollectionReads } from './singleCollection.js';
+
+export interface MergedPlan extends PagePlan<MergedCollection> {
+  /** One read per shard, `size + 1` items, from the derived start/bound. */
+  reads: RangeRead[];
+}
+
+function describe(merged: MergedCollection) {
+  const [first] = merged.shards;
+  invariant(first !== undefined, `${merged.name} has no shards`);
+  for (const shard of merged.shards) {
+    invariant(
+      shard.index === first.index && shard.skAttr === first.skAttr && shard.prefix === first.prefix,
+      `${merged.name}: shards must share index, sort key and prefix`,
+    );
+  }
+  return { index: first.index ?? 'table', skAttr: first.skAttr, prefix: first.prefix, pkAttr: first.pkAttr };
+}
+
+/** The attributes of a position, in comparison order. */
+const attributesOf = (skAttr: string): string[] => (skAttr === 'SK' ? ['SK', 'PK'] : [skAttr, 'PK', 'SK']);
+
+export const positionAttributes = (merged: MergedCollection): string[] => attributesOf(describe(merged).skAttr);
+
+export function positionOf(merged: MergedCollection, item: Item): Position {
+  const position: Position = {};
+  for (const attr of positionAttributes(merged)) position[attr] = String(item[attr]);
+  return position;
+}
+
+/**
+ * DynamoDB's string order: UTF-8 bytes, which is code point order. JavaScript's
+ * `<` compares UTF-16 code units, which differs once characters above U+FFFF
+ * meet characters in U+E000–U+FFFF.
+ */
+export function compareKeyStrings(x: string, y: string): number {
+  if (x === y) return 0;
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    const a = x.charCodeAt(i);
+    const b = y.charCodeAt(i);
+    if (a === b) continue;
+    // Only surrogates (U+D800–U+DFFF) are out of code point order among code units.
+    const surrogate = (c: number) => c >= 0xd800 && c <= 0xdfff;
+    if (surrogate(a) || surrogate(b)) return (x.codePointAt(i) ?? 0) < (y.codePointAt(i) ?? 0) ? -1 : 1;
+    return a < b ? -1 : 1;
+  }
+  return x.length - y.length;
+}
+
+function compareBy(attrs: readonly string[], a: Record<string, unknown>, b: Record<string, unknown>): number {
+  for (const attr of attrs) {
+    const order = compareKeyStrings(String(a[attr]), String(b[attr]));
+    if (order !== 0) return order;
+  }
+  return 0;
+}
+
+/** Orders two items (or positions) of one merged collection: negative when `a` comes first. */
+export function comparePositions(merged: MergedCollection, a: Record<string, unknown>, b: Record<string, unknown>): number {
+  return compareBy(positionAttributes(merged), a, b);
+}
+
+/**
+ * A shard's start key (or bound) for a position: the position's keys in that
+ * shard's partition, attributes in `startKeyOf` order (collection.ts), so a
+ * one-shard read equals the unsharded connection's read (loaders cache by it).
+ */
+export function shardKey(shard: Collection, position: Position): StartKey {
+  const key: StartKey = {};
+  for (const attr of keyAttributes(shard)) key[attr] = attr === shard.pkAttr ? shard.pk : position[attr];
+  return key;
+}
+
+/**
+ * Merges per-shard results (each in read direction) into the first `limit`
+ * items of the union in read direction, each table item once.
+ */
+export function mergeShards(merged: MergedCollection, forward: boolean, perShard: readonly Item[][], limit: number): Item[] {
+  const sign = forward ? 1 : -1;
+  const attrs = positionAttributes(merged);
+  const all = perShard.flat().sort((a, b) => sign * compareBy(attrs, a, b));
+  const out: Item[] = [];
+  for (const item of all) {
+    if (out.length === limit) break;
+    const previous = out[out.length - 1];
+    if (previous && previous.PK === item.PK && previous.SK === item.SK) continue;
+    out.push(item);
+  }
+  return out;
+}
+
+/** Does any shard hold an item at `position`'s sort key or beyond it (one Limit-1 Query per shard, one wave)? */
+function anyBeyond(reads: CollectionReads, merged: MergedCollection, position: Position, atOrAfter: boolean) {
+  return memo(async () => {
+    const found = await Promise.all(
+      merged.shards.map((collection) => reads.exists.load({ collection, key: shardKey(collection, position), atOrAfter })),
+    );
+    return found.some(Boolean);
+  });
+}
+
+export const mergedShards: Source<MergedCollection, MergedPlan, CollectionReads> = {
+  binding: (merged) => ({ name: merged.name, partition: merged.group, index: describe(merged).index }),
+  shape(merged) {
+    const { skAttr, prefix, pkAttr } = describe(merged);
+    return { attrs: attributesOf(skAttr), skAttr, prefix, group: { attr: pkAttr, value: merged.group } };
+  },
+  plan(merged, window) {
+    describe(merged);
+    const { forward, size, after, before } = window;
+    const [start, stop] = forward ? [after, before] : [before, after];
+    const reads = merged.shards.map(
+      (shard): RangeRead => ({
+        collection: shard,
+        forward,
+        limit: size + 1,
+        exclusiveStart: start ? shardKey(shard, start) : null,
+        bound: stop ? shardKey(shard, stop) : null,
+      }),
+    );
+    return { target: merged, window, reads };
+  },
+  async read({ target: merged, window, reads: shardReads }, reads): Promise<Page> {
+    const { after, before, forward, size } = window;
+    const perShard = await Promise.all(shardReads.map((read) => reads.range.load(read)));
+    const items = mergeShards(merged, forward, perShard, size + 1);
+    const more = items.length > size;
+    const page = items.slice(0, size);
+    if (!forward) page.reverse();
+    const beyondBefore = before ? anyBeyond(reads, merged, before, true) : false;
+    const beyondAfter = after ? anyBeyond(reads, merged, after, false) : false;
+    return {
+      items: page,
+      hasNextPage: forward ? more || beyondBefore : beyondBefore,
+      hasPreviousPage: forward ? beyondAfter : more || beyondAfter,
+    };
+  },
+  position: positionOf,
+};

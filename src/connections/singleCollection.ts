@@ -1,0 +1,90 @@
+/**
+ * The engine's source for one item collection: a partition and a sort-key
+ * prefix, on the base table or an index (a parent's children, one side of
+ * its edges). Read through the request's loaders, so identical reads are
+ * sent once and a read look-ahead started is found again.
+ *
+ * - forward (`first`/`after`): ascending Query from the `after` key, one
+ *   item more than the page; backward (`last`/`before`): descending from
+ *   the `before` key, reversed. A cursor on the far side (`first` with
+ *   `before`, `last` with `after`) bounds the range.
+ * - the far-side flag: one `Limit: 1` Query (`exists`), only when selected.
+ * - a page of 0 (`first: 0 { totalCount }`) has no edges: its Query is
+ *   sent only if pageInfo asks whether items follow.
+ *
+ * Positions are start keys (LastEvaluatedKey-shaped: table keys, plus the
+ * index keys on an index), bound to the connection name, the partition and
+ * the index; a key outside the collection is refused.
+ */
+import type { Item } from '../dynamo/batchGet.js';
+import { keyAttributes, startKeyOf, type Collection, type RangeRead, type StartKey } from '../dynamo/collection.js';
+import { memo, type Page, type PagePlan, type Source } from './engine.js';
+
+/** The reads of item collections: the request's loaders (cached, deduplicated), direct reads, or a test's fakes. */
+export interface CollectionReads {
+  /** collection.ts `readRange`: up to `limit` items in read direction. */
+  range: { load(read: RangeRead): Promise<Item[]> };
+  /** collection.ts `existsBeyond`: any item at `key`'s sort key or beyond it. */
+  exists: { load(query: ExistsQuery): Promise<boolean> };
+}
+
+export interface ExistsQuery {
+  collection: Collection;
+  key: StartKey;
+  atOrAfter: boolean;
+}
+
+export interface CollectionPlan extends PagePlan<Collection, StartKey> {
+  /** The range read behind the page: one item more than the page, in read direction. */
+  read: RangeRead;
+}
+
+const indexOf = (collection: Collection) => collection.index ?? 'table';
+
+export const singleCollection: Source<Collection, CollectionPlan, CollectionReads, StartKey> = {
+  binding: (collection) => ({ name: collection.name, partition: collection.pk, index: indexOf(collection) }),
+  shape: (collection) => ({
+    attrs: keyAttributes(collection),
+    skAttr: collection.skAttr,
+    prefix: collection.prefix,
+    partition: { attr: collection.pkAttr, value: collection.pk },
+  }),
+  plan(collection, window) {
+    const { forward, size, after, before } = window;
+    const read: RangeRead = {
+      collection,
+      forward,
+      limit: size + 1,
+      exclusiveStart: forward ? after : before,
+      bound: forward ? before : after,
+    };
+    return { target: collection, window, read };
+  },
+  async read({ target: collection, window, read }, reads): Promise<Page> {
+    const { after, before, forward, size } = window;
+    const beyond = (key: StartKey | null, atOrAfter: boolean): false | (() => Promise<boolean>) =>
+      key ? memo(() => reads.exists.load({ collection, key, atOrAfter })) : false;
+    if (size === 0) {
+      const anyItem = memo(async () => (await reads.range.load(read)).length > 0);
+      const orBeyond = (key: StartKey | null, atOrAfter: boolean) => {
+        const b = beyond(key, atOrAfter);
+        return async () => (await anyItem()) || (b !== false && (await b()));
+      };
+      return {
+        items: [],
+        hasNextPage: forward ? orBeyond(before, true) : beyond(before, true),
+        hasPreviousPage: forward ? beyond(after, false) : orBeyond(after, false),
+      };
+    }
+    const items = await reads.range.load(read);
+    const more = items.length > size;
+    const page = items.slice(0, size);
+    if (!forward) page.reverse();
+    return {
+      items: page,
+      hasNextPage: forward ? more || beyond(before, true) : beyond(before, true),
+      hasPreviousPage: forward ? beyond(after, false) : more || beyond(after, false),
+    };
+  },
+  position: startKeyOf,
+};
