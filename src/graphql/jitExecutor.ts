@@ -130,9 +130,9 @@ export function jitExecutor(schema: GraphQLSchema, { compileAfter = 1 }: JitOpti
     const entry = cached(document, operationName) ?? (await prepare(document, operation, operationName));
     if (entry === 'interpret') {
       const result = await execute({ schema, document, operationName, variableValues: variables, contextValue: context });
-      // Loaded once the answer is ready, for the operation's next execution: a cold start's first
-      // answer does not share the CPU with reading and compiling graphql-jit's chunk.
-      void loadJit();
+      // Loaded after the answer has gone out (a timer runs after the promise jobs that send it), for the
+      // operation's next execution: a cold start's first answer does not share the CPU with graphql-jit's chunk.
+      if (!jit) setTimeout(() => void loadJit(), 0).unref();
       return result;
     }
     if (!('query' in entry && 'jitCoercesVariables' in entry)) {
