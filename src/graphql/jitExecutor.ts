@@ -34,9 +34,12 @@
  * 1) run through graphql-js's `execute`, exactly as `GRAPHQL_EXECUTOR=graphql-js`
  * runs them; the next one compiles it. graphql-jit itself (with its JSON
  * schema compiler, about 270 KB of the bundle) is loaded by a dynamic
- * `import()` started when the first execution has its result, so a cold
- * start (a Lambda's first request) neither parses it nor waits for a
- * compilation, and an operation sent once is never compiled.
+ * `import()` when an operation is first compiled, so a cold start (a
+ * Lambda's first invocation, its export of telemetry included) neither
+ * parses it nor waits for a compilation, and an operation sent once is
+ * never compiled. Loading it in the background during the first request
+ * instead competed for the CPU with that request (and, with telemetry on,
+ * with its export).
  */
 import {
   execute,
@@ -129,11 +132,7 @@ export function jitExecutor(schema: GraphQLSchema, { compileAfter = 1 }: JitOpti
     const variables = request.variables ?? {};
     const entry = cached(document, operationName) ?? (await prepare(document, operation, operationName));
     if (entry === 'interpret') {
-      const result = await execute({ schema, document, operationName, variableValues: variables, contextValue: context });
-      // Loaded after the answer has gone out (a timer runs after the promise jobs that send it), for the
-      // operation's next execution: a cold start's first answer does not share the CPU with graphql-jit's chunk.
-      if (!jit) setTimeout(() => void loadJit(), 0).unref();
-      return result;
+      return execute({ schema, document, operationName, variableValues: variables, contextValue: context });
     }
     if (!('query' in entry && 'jitCoercesVariables' in entry)) {
       // Not compiled: variable errors first, as execution would report them.
