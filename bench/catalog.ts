@@ -12,7 +12,7 @@
  *    the end (`last: 20`), the whole list and prefix searches matching 100%,
  *    10% and 1%; totalCount alone.
  * 2. Three customers of `--orders` orders whose status is PAID for 100%,
- *    10% and 1% of them: `orders(first: 20, status: "PAID")` (filled pages),
+ *    10% and 1% of them: `orders(first: 20, status: PAID)` (filled pages),
  *    and a date-range page without a filter.
  * 3. `--migrate` items written in the first-round layout (no GSI2 keys) and
  *    migrated with 4 segments, unthrottled: items per second.
@@ -73,7 +73,7 @@ async function main() {
     for (let i = 0; i < MIGRATE; i++) {
       const { GSI2PK, GSI2SK, ...plain } = i % 2 === 0
         ? courseItem({ id: `m${i}`, title: courseTitle(i), studentCount: 0 })
-        : orderItem({ customerId: 'mc', id: `mo${i}`, placedAt: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(), total: 1, status: 'OPEN' });
+        : orderItem({ customerId: 'mc', id: `mo${i}`, placedAt: new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(), total: 1, status: 'PLACED' });
       void GSI2PK;
       void GSI2SK;
       old.push(plain);
@@ -94,7 +94,7 @@ async function main() {
       items.push(customerItem({ id: customer, name: customer, orderCount: ORDERS }));
       for (let i = 0; i < ORDERS; i++) {
         const placedAt = new Date(Date.UTC(2025, 0, 1) + i * 600_000).toISOString();
-        items.push(orderItem({ customerId: customer, id: `o${String(i).padStart(6, '0')}`, placedAt, total: i % 97, status: i % every === 0 ? 'PAID' : 'OPEN' }));
+        items.push(orderItem({ customerId: customer, id: `o${String(i).padStart(6, '0')}`, placedAt, total: i % 97, status: i % every === 0 ? 'PAID' : 'PLACED' }));
       }
     }
     let started = Date.now();
@@ -138,13 +138,13 @@ async function main() {
     // 2. Orders filtered by status (filled pages), and by date.
     const ORDER_PAGE = 'pageInfo { hasNextPage endCursor } edges { node { id placedAt status } }';
     for (const [customer, share] of [['paid100', '100%'], ['paid10', '10%'], ['paid1', '1%']]) {
-      await measure(`orders(first: 20, status: PAID) matching ${share} of ${ORDERS}`, `{ customer(id: "${customer}") { orders(first: 20, status: "PAID") { ${ORDER_PAGE} } } }`, (d) => d.customer.orders);
+      await measure(`orders(first: 20, status: PAID) matching ${share} of ${ORDERS}`, `{ customer(id: "${customer}") { orders(first: 20, status: PAID) { ${ORDER_PAGE} } } }`, (d) => d.customer.orders);
     }
     // A day of orders (144 at one every 10 minutes), within the data whatever --orders is (≥ 288).
     const from = new Date(Date.UTC(2025, 0, 2)).toISOString();
     const to = new Date(Date.UTC(2025, 0, 3)).toISOString();
     await measure(`orders(first: 20, placedAfter, placedBefore) (date range, no filter)`, `{ customer(id: "paid1") { orders(first: 20, placedAfter: "${from}", placedBefore: "${to}") { ${ORDER_PAGE} } } }`, (d) => d.customer.orders);
-    await measure(`orders(first: 20, placedAfter, placedBefore, status: PAID) (range + 1% filter)`, `{ customer(id: "paid1") { orders(first: 20, placedAfter: "${from}", placedBefore: "${to}", status: "PAID") { ${ORDER_PAGE} } } }`, (d) => d.customer.orders);
+    await measure(`orders(first: 20, placedAfter, placedBefore, status: PAID) (range + 1% filter)`, `{ customer(id: "paid1") { orders(first: 20, placedAfter: "${from}", placedBefore: "${to}", status: PAID) { ${ORDER_PAGE} } } }`, (d) => d.customer.orders);
     await server.stop();
 
     const table = [

@@ -5,7 +5,8 @@
  * unset) up to the layout the model in SCHEMA_FILE declares
  * (src/migration/migrate.ts, layoutFix.ts): adds GSI2 to an older table,
  * then the GSI2 entries of @catalog and @byInstant types, the catalog
- * counters, and GSI1 keys of inverted items and edges that lack them. Safe to interrupt and run again: it
+ * counters, GSI1 keys of inverted items and edges that lack them, the copies
+ * and shard-count copies edges lack, and the counters items lack. Safe to interrupt and run again: it
  * resumes from its checkpoints. Progress with an ETA goes to stderr, a JSON
  * summary to stdout. Defaults of the flags: MIGRATE_SEGMENTS,
  * MIGRATE_WRITE_UNITS_PER_SECOND (src/config.ts).

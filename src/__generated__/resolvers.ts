@@ -42,8 +42,9 @@ export type CopyField = {
   field: Scalars['String']['input'];
 };
 
-export type Course = {
+export type Course = Node & {
   __typename?: 'Course';
+  globalId: Scalars['ID']['output'];
   id: Scalars['ID']['output'];
   /** True while a rename or delete of this course is still being carried to its enrollments (edge copies, cascade); see docs/stream.md. */
   propagating: Scalars['Boolean']['output'];
@@ -119,9 +120,10 @@ export type CreateStudentInput = {
   name: Scalars['String']['input'];
 };
 
-export type Customer = {
+export type Customer = Node & {
   __typename?: 'Customer';
   email?: Maybe<Scalars['String']['output']>;
+  globalId: Scalars['ID']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   /**
@@ -144,7 +146,16 @@ export type CustomerOrdersArgs = {
   last?: InputMaybe<Scalars['Int']['input']>;
   placedAfter?: InputMaybe<Scalars['DateTime']['input']>;
   placedBefore?: InputMaybe<Scalars['DateTime']['input']>;
-  status?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<OrderStatus>;
+};
+
+/** The caller's own items: one field per kind of item a token can name its owner of. */
+export type Me = {
+  __typename?: 'Me';
+  /** The customer whose id the token's customer claim holds. */
+  customer?: Maybe<Customer>;
+  /** The student whose id the token's student claim holds. */
+  student?: Maybe<Student>;
 };
 
 export type Mutation = {
@@ -156,6 +167,14 @@ export type Mutation = {
   createStudent: Student;
   /** Removes the course's enrollment edges too. */
   deleteCourse: Scalars['ID']['output'];
+  /** Removes the customer's orders too. */
+  deleteCustomer: Scalars['ID']['output'];
+  /** The customer's orderCount follows. */
+  deleteOrder: Scalars['ID']['output'];
+  /** The product's partCount follows. */
+  deletePart: Scalars['ID']['output'];
+  /** Removes the product's parts too. */
+  deleteProduct: Scalars['ID']['output'];
   /** Removes the student's enrollment edges too. */
   deleteStudent: Scalars['ID']['output'];
   enroll: StudentCourseEdge;
@@ -163,6 +182,12 @@ export type Mutation = {
   unenroll: Scalars['Boolean']['output'];
   /** The new title reaches every enrollment edge's courseTitle copy. */
   updateCourse: Course;
+  /** A customer may change their own name and email. */
+  updateCustomer: Customer;
+  /** An order by its id alone (found through GSI1, as order(id) finds it). */
+  updateOrder: Order;
+  updatePart: Part;
+  updateProduct: Product;
   /** The new name reaches every enrollment edge's studentName copy. */
   updateStudent: Student;
 };
@@ -199,6 +224,27 @@ export type MutationDeleteCourseArgs = {
 };
 
 
+export type MutationDeleteCustomerArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteOrderArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationDeletePartArgs = {
+  id: Scalars['ID']['input'];
+  productId: Scalars['ID']['input'];
+};
+
+
+export type MutationDeleteProductArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type MutationDeleteStudentArgs = {
   id: Scalars['ID']['input'];
 };
@@ -228,17 +274,54 @@ export type MutationUpdateCourseArgs = {
 };
 
 
+export type MutationUpdateCustomerArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateCustomerInput;
+};
+
+
+export type MutationUpdateOrderArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateOrderInput;
+};
+
+
+export type MutationUpdatePartArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdatePartInput;
+  productId: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdateProductArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateProductInput;
+};
+
+
 export type MutationUpdateStudentArgs = {
   id: Scalars['ID']['input'];
   input: UpdateStudentInput;
 };
 
-export type Order = {
+/**
+ * Relay's Global Object Identification: every item type implements Node, and
+ * Query.node finds any item by its globalId. globalId is opaque and unique
+ * across types; id stays the item's own id (e.g. "1").
+ */
+export type Node = {
+  /** Opaque, unique across types: pass it to Query.node. */
+  globalId: Scalars['ID']['output'];
+};
+
+export type Order = Node & {
   __typename?: 'Order';
   customer: Customer;
+  globalId: Scalars['ID']['output'];
   id: Scalars['ID']['output'];
   placedAt: Scalars['DateTime']['output'];
-  status?: Maybe<Scalars['String']['output']>;
+  /** null when the order has none, or when the table holds a status that is not an OrderStatus value (another program wrote it). */
+  status?: Maybe<OrderStatus>;
   total: Scalars['Float']['output'];
 };
 
@@ -263,6 +346,15 @@ export type OrderEdge = {
   node: Order;
 };
 
+/** Where an order stands. Stored as the value's name in the item's status attribute. */
+export enum OrderStatus {
+  Cancelled = 'CANCELLED',
+  Delivered = 'DELIVERED',
+  Paid = 'PAID',
+  Placed = 'PLACED',
+  Shipped = 'SHIPPED'
+}
+
 /** Relay PageInfo. hasNextPage/hasPreviousPage are exact: never true when that page would be empty. */
 export type PageInfo = {
   __typename?: 'PageInfo';
@@ -272,8 +364,9 @@ export type PageInfo = {
   startCursor?: Maybe<Scalars['String']['output']>;
 };
 
-export type Part = {
+export type Part = Node & {
   __typename?: 'Part';
+  globalId: Scalars['ID']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   product: Product;
@@ -295,12 +388,13 @@ export type PartEdge = {
 
 export type PlaceOrderInput = {
   id?: InputMaybe<Scalars['ID']['input']>;
-  status?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<OrderStatus>;
   total: Scalars['Float']['input'];
 };
 
-export type Product = {
+export type Product = Node & {
   __typename?: 'Product';
+  globalId: Scalars['ID']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   /** Parts of the product, ordered by part id. */
@@ -327,6 +421,16 @@ export type Query = {
    */
   courses: CourseConnection;
   customer?: Maybe<Customer>;
+  /** The caller's own student and customer, as their token names them; each null when it names none. */
+  me?: Maybe<Me>;
+  /**
+   * Any item by its globalId (Relay's Global Object Identification), or null
+   * when absent: one GetItem, batched with the operation's other item reads.
+   * Allowed to whoever may read the item through its own root field above
+   * (a part: whoever may read parts). A string that is no globalId of this
+   * API is BAD_USER_INPUT.
+   */
+  node?: Maybe<Node>;
   /** Read through GSI1 (GSI1PK = ORDER#<id>). */
   order?: Maybe<Order>;
   product?: Maybe<Product>;
@@ -356,6 +460,11 @@ export type QueryCustomerArgs = {
 };
 
 
+export type QueryNodeArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type QueryOrderArgs = {
   id: Scalars['ID']['input'];
 };
@@ -379,11 +488,12 @@ export type QueryStudentsArgs = {
   namePrefix?: InputMaybe<Scalars['String']['input']>;
 };
 
-export type Student = {
+export type Student = Node & {
   __typename?: 'Student';
   /** Courses the student is enrolled in, ordered by course id. Base-table Query on the student's item collection. */
   courses: StudentCourseConnection;
   email?: Maybe<Scalars['String']['output']>;
+  globalId: Scalars['ID']['output'];
   id: Scalars['ID']['output'];
   name: Scalars['String']['output'];
   /** True while a rename or delete of this student is still being carried to its enrollments (edge copies, cascade); see docs/stream.md. */
@@ -461,6 +571,25 @@ export type UpdateCourseInput = {
   title?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type UpdateCustomerInput = {
+  email?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type UpdateOrderInput = {
+  status?: InputMaybe<OrderStatus>;
+  total?: InputMaybe<Scalars['Float']['input']>;
+};
+
+export type UpdatePartInput = {
+  name?: InputMaybe<Scalars['String']['input']>;
+  quantity?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type UpdateProductInput = {
+  name?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type UpdateStudentInput = {
   email?: InputMaybe<Scalars['String']['input']>;
   name?: InputMaybe<Scalars['String']['input']>;
@@ -536,6 +665,17 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 
 
+/** Mapping of interface types */
+export type ResolversInterfaceTypes<_RefType extends Record<string, unknown>> = {
+  Node:
+    | ( ItemRecord )
+    | ( ItemRecord )
+    | ( ItemRecord )
+    | ( ItemRecord )
+    | ( ItemRecord )
+    | ( ItemRecord )
+  ;
+};
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
@@ -559,11 +699,14 @@ export type ResolversTypes = {
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  Me: ResolverTypeWrapper<Omit<Me, 'customer' | 'student'> & { customer?: Maybe<ResolversTypes['Customer']>, student?: Maybe<ResolversTypes['Student']> }>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Node: ResolverTypeWrapper<ResolversInterfaceTypes<ResolversTypes>['Node']>;
   Order: ResolverTypeWrapper<ItemRecord>;
   OrderChange: ResolverTypeWrapper<Omit<OrderChange, 'order'> & { order?: Maybe<ResolversTypes['Order']> }>;
   OrderConnection: ResolverTypeWrapper<ConnectionRecord>;
   OrderEdge: ResolverTypeWrapper<EdgeRecord>;
+  OrderStatus: OrderStatus;
   PageInfo: ResolverTypeWrapper<PageInfoRecord>;
   Part: ResolverTypeWrapper<ItemRecord>;
   PartConnection: ResolverTypeWrapper<ConnectionRecord>;
@@ -579,6 +722,10 @@ export type ResolversTypes = {
   StudentEdge: ResolverTypeWrapper<EdgeRecord>;
   Subscription: ResolverTypeWrapper<Record<PropertyKey, never>>;
   UpdateCourseInput: UpdateCourseInput;
+  UpdateCustomerInput: UpdateCustomerInput;
+  UpdateOrderInput: UpdateOrderInput;
+  UpdatePartInput: UpdatePartInput;
+  UpdateProductInput: UpdateProductInput;
   UpdateStudentInput: UpdateStudentInput;
 };
 
@@ -602,7 +749,9 @@ export type ResolversParentTypes = {
   Float: Scalars['Float']['output'];
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
+  Me: Omit<Me, 'customer' | 'student'> & { customer?: Maybe<ResolversParentTypes['Customer']>, student?: Maybe<ResolversParentTypes['Student']> };
   Mutation: Record<PropertyKey, never>;
+  Node: ResolversInterfaceTypes<ResolversParentTypes>['Node'];
   Order: ItemRecord;
   OrderChange: Omit<OrderChange, 'order'> & { order?: Maybe<ResolversParentTypes['Order']> };
   OrderConnection: ConnectionRecord;
@@ -622,6 +771,10 @@ export type ResolversParentTypes = {
   StudentEdge: EdgeRecord;
   Subscription: Record<PropertyKey, never>;
   UpdateCourseInput: UpdateCourseInput;
+  UpdateCustomerInput: UpdateCustomerInput;
+  UpdateOrderInput: UpdateOrderInput;
+  UpdatePartInput: UpdatePartInput;
+  UpdateProductInput: UpdateProductInput;
   UpdateStudentInput: UpdateStudentInput;
 };
 
@@ -680,6 +833,7 @@ export type CreatedAtDirectiveArgs = { };
 export type CreatedAtDirectiveResolver<Result, Parent, ContextType = Context, Args = CreatedAtDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type DeleteDirectiveArgs = {
+  parent?: Maybe<Scalars['String']['input']>;
   type?: Maybe<Scalars['String']['input']>;
 };
 
@@ -713,6 +867,14 @@ export type LinkDirectiveArgs = {
 };
 
 export type LinkDirectiveResolver<Result, Parent, ContextType = Context, Args = LinkDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type MeDirectiveArgs = { };
+
+export type MeDirectiveResolver<Result, Parent, ContextType = Context, Args = MeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type NodeDirectiveArgs = { };
+
+export type NodeDirectiveResolver<Result, Parent, ContextType = Context, Args = NodeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type OwnerDirectiveArgs = {
   claim: Scalars['String']['input'];
@@ -753,7 +915,9 @@ export type UnlinkDirectiveArgs = {
 
 export type UnlinkDirectiveResolver<Result, Parent, ContextType = Context, Args = UnlinkDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
-export type UpdateDirectiveArgs = { };
+export type UpdateDirectiveArgs = {
+  parent?: Maybe<Scalars['String']['input']>;
+};
 
 export type UpdateDirectiveResolver<Result, Parent, ContextType = Context, Args = UpdateDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
@@ -765,10 +929,12 @@ export type WhereDirectiveArgs = {
 export type WhereDirectiveResolver<Result, Parent, ContextType = Context, Args = WhereDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type CourseResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Course'] = ResolversParentTypes['Course']> = {
+  globalId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   propagating?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   students?: Resolver<ResolversTypes['CourseStudentConnection'], ParentType, ContextType, Partial<CourseStudentsArgs>>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type CourseConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CourseConnection'] = ResolversParentTypes['CourseConnection']> = {
@@ -802,14 +968,21 @@ export type CourseStudentEdgeResolvers<ContextType = Context, ParentType extends
 
 export type CustomerResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Customer'] = ResolversParentTypes['Customer']> = {
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  globalId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   orders?: Resolver<ResolversTypes['OrderConnection'], ParentType, ContextType, Partial<CustomerOrdersArgs>>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
 }
+
+export type MeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Me'] = ResolversParentTypes['Me']> = {
+  customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType>;
+  student?: Resolver<Maybe<ResolversTypes['Student']>, ParentType, ContextType>;
+};
 
 export type MutationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addPart?: Resolver<ResolversTypes['Part'], ParentType, ContextType, RequireFields<MutationAddPartArgs, 'input' | 'productId'>>;
@@ -818,20 +991,34 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   createProduct?: Resolver<ResolversTypes['Product'], ParentType, ContextType, RequireFields<MutationCreateProductArgs, 'input'>>;
   createStudent?: Resolver<ResolversTypes['Student'], ParentType, ContextType, RequireFields<MutationCreateStudentArgs, 'input'>>;
   deleteCourse?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteCourseArgs, 'id'>>;
+  deleteCustomer?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteCustomerArgs, 'id'>>;
+  deleteOrder?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteOrderArgs, 'id'>>;
+  deletePart?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeletePartArgs, 'id' | 'productId'>>;
+  deleteProduct?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteProductArgs, 'id'>>;
   deleteStudent?: Resolver<ResolversTypes['ID'], ParentType, ContextType, RequireFields<MutationDeleteStudentArgs, 'id'>>;
   enroll?: Resolver<ResolversTypes['StudentCourseEdge'], ParentType, ContextType, RequireFields<MutationEnrollArgs, 'courseId' | 'studentId'>>;
   placeOrder?: Resolver<ResolversTypes['Order'], ParentType, ContextType, RequireFields<MutationPlaceOrderArgs, 'customerId' | 'input'>>;
   unenroll?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationUnenrollArgs, 'courseId' | 'studentId'>>;
   updateCourse?: Resolver<ResolversTypes['Course'], ParentType, ContextType, RequireFields<MutationUpdateCourseArgs, 'id' | 'input'>>;
+  updateCustomer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType, RequireFields<MutationUpdateCustomerArgs, 'id' | 'input'>>;
+  updateOrder?: Resolver<ResolversTypes['Order'], ParentType, ContextType, RequireFields<MutationUpdateOrderArgs, 'id' | 'input'>>;
+  updatePart?: Resolver<ResolversTypes['Part'], ParentType, ContextType, RequireFields<MutationUpdatePartArgs, 'id' | 'input' | 'productId'>>;
+  updateProduct?: Resolver<ResolversTypes['Product'], ParentType, ContextType, RequireFields<MutationUpdateProductArgs, 'id' | 'input'>>;
   updateStudent?: Resolver<ResolversTypes['Student'], ParentType, ContextType, RequireFields<MutationUpdateStudentArgs, 'id' | 'input'>>;
+};
+
+export type NodeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Node'] = ResolversParentTypes['Node']> = {
+  __resolveType: TypeResolveFn<'Course' | 'Customer' | 'Order' | 'Part' | 'Product' | 'Student', ParentType, ContextType>;
 };
 
 export type OrderResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Order'] = ResolversParentTypes['Order']> = {
   customer?: Resolver<ResolversTypes['Customer'], ParentType, ContextType>;
+  globalId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   placedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
-  status?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  status?: Resolver<Maybe<ResolversTypes['OrderStatus']>, ParentType, ContextType>;
   total?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type OrderChangeResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OrderChange'] = ResolversParentTypes['OrderChange']> = {
@@ -859,10 +1046,12 @@ export type PageInfoResolvers<ContextType = Context, ParentType extends Resolver
 };
 
 export type PartResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Part'] = ResolversParentTypes['Part']> = {
+  globalId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   product?: Resolver<ResolversTypes['Product'], ParentType, ContextType>;
   quantity?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type PartConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PartConnection'] = ResolversParentTypes['PartConnection']> = {
@@ -877,15 +1066,19 @@ export type PartEdgeResolvers<ContextType = Context, ParentType extends Resolver
 };
 
 export type ProductResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Product'] = ResolversParentTypes['Product']> = {
+  globalId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   parts?: Resolver<ResolversTypes['PartConnection'], ParentType, ContextType, Partial<ProductPartsArgs>>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type QueryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   course?: Resolver<Maybe<ResolversTypes['Course']>, ParentType, ContextType, RequireFields<QueryCourseArgs, 'id'>>;
   courses?: Resolver<ResolversTypes['CourseConnection'], ParentType, ContextType, Partial<QueryCoursesArgs>>;
   customer?: Resolver<Maybe<ResolversTypes['Customer']>, ParentType, ContextType, RequireFields<QueryCustomerArgs, 'id'>>;
+  me?: Resolver<Maybe<ResolversTypes['Me']>, ParentType, ContextType>;
+  node?: Resolver<Maybe<ResolversTypes['Node']>, ParentType, ContextType, RequireFields<QueryNodeArgs, 'id'>>;
   order?: Resolver<Maybe<ResolversTypes['Order']>, ParentType, ContextType, RequireFields<QueryOrderArgs, 'id'>>;
   product?: Resolver<Maybe<ResolversTypes['Product']>, ParentType, ContextType, RequireFields<QueryProductArgs, 'id'>>;
   student?: Resolver<Maybe<ResolversTypes['Student']>, ParentType, ContextType, RequireFields<QueryStudentArgs, 'id'>>;
@@ -895,9 +1088,11 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
 export type StudentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Student'] = ResolversParentTypes['Student']> = {
   courses?: Resolver<ResolversTypes['StudentCourseConnection'], ParentType, ContextType, Partial<StudentCoursesArgs>>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  globalId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   propagating?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type StudentConnectionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['StudentConnection'] = ResolversParentTypes['StudentConnection']> = {
@@ -939,7 +1134,9 @@ export type Resolvers<ContextType = Context> = {
   CourseStudentEdge?: CourseStudentEdgeResolvers<ContextType>;
   Customer?: CustomerResolvers<ContextType>;
   DateTime?: GraphQLScalarType;
+  Me?: MeResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  Node?: NodeResolvers<ContextType>;
   Order?: OrderResolvers<ContextType>;
   OrderChange?: OrderChangeResolvers<ContextType>;
   OrderConnection?: OrderConnectionResolvers<ContextType>;
@@ -972,6 +1169,8 @@ export type DirectiveResolvers<ContextType = Context> = {
   get?: GetDirectiveResolver<any, any, ContextType>;
   item?: ItemDirectiveResolver<any, any, ContextType>;
   link?: LinkDirectiveResolver<any, any, ContextType>;
+  me?: MeDirectiveResolver<any, any, ContextType>;
+  node?: NodeDirectiveResolver<any, any, ContextType>;
   owner?: OwnerDirectiveResolver<any, any, ContextType>;
   parent?: ParentDirectiveResolver<any, any, ContextType>;
   propagating?: PropagatingDirectiveResolver<any, any, ContextType>;

@@ -29,9 +29,10 @@
  * Throws ModelError for an @owner setting config.ts would never read.
  */
 import { Kind, type DocumentNode, type TypeNode } from 'graphql';
-import type { Access, ItemType, Model } from '../declaration/model.js';
+import type { Access, GetField, ItemType, Model, NodeField } from '../declaration/model.js';
 import { invariant } from '../errors.js';
 import { parentIdProperty } from '../plan/records.js';
+import { parseGlobalId } from '../plan/globalId.js';
 import type { Identity } from './identity.js';
 import { ownerClaims } from './ownerClaims.js';
 import { ADMIN, ANYONE, isWrapperName, SIGNED_IN, type Parent, type Rule, type Rules } from './rules.js';
@@ -97,6 +98,46 @@ function compile(access: Access, on: ItemType | undefined, result: { name: strin
   }
 }
 
+/**
+ * node(id:) reads an item as its type's own @get field does, so it follows
+ * that field's rule, with the ids from the global id as the @get's
+ * arguments (an OWNER rule on a result field is checked on the item read).
+ * A type without a @get field follows its type's rule (who may read its
+ * fields), else the Query type's default. A global id that does not parse
+ * passes here: the resolver refuses it (BAD_USER_INPUT) before any read.
+ */
+function nodeRule(model: Declarations, node: NodeField, fieldRules: Map<string, Rule>, typeRules: Map<string, Rule>): Rule {
+  const perType = new Map<string, { rule: Rule; args: (ids: string[]) => Record<string, unknown> }>();
+  for (const item of model.items.values()) {
+    if (item.globalId === null) continue;
+    const get = model.queries.find((q): q is GetField => q.kind === 'get' && q.type === item.name);
+    const rule = (get ? fieldRules.get(`Query.${get.field}`) : typeRules.get(item.name)) ?? typeRules.get('Query') ?? ADMIN;
+    const parentField = item.parent?.field;
+    const args = (ids: string[]): Record<string, unknown> => {
+      if (!get) return {};
+      const id = ids[ids.length - 1];
+      const values: Record<string, unknown> = { [get.arguments.id ?? 'id']: id };
+      const parentArg = parentField === undefined ? undefined : get.arguments[parentField];
+      if (parentArg !== undefined && ids.length === 2) values[parentArg] = ids[0];
+      return values;
+    };
+    perType.set(item.name, { rule, args });
+  }
+  return {
+    name: "callers allowed by the item type's own root field",
+    allows: (caller, parent, args) => {
+      const parsed = parseGlobalId(args.id);
+      const found = parsed && perType.get(parsed.type);
+      if (!parsed || !found) return true;
+      return !found.rule.allows || found.rule.allows(caller, parent, found.args(parsed.ids));
+    },
+    allowsResult: (caller, result) => {
+      const found = perType.get(String(result.__typename));
+      return !found?.rule.allowsResult || found.rule.allowsResult(caller, result);
+    },
+  };
+}
+
 type Declarations = Pick<Model, 'source' | 'document' | 'items' | 'relations' | 'queries' | 'mutations' | 'rootAccess'>;
 
 export function compileRules(model: Declarations): Rules {
@@ -124,11 +165,21 @@ export function compileRules(model: Declarations): Rules {
   for (const relation of model.relations.values()) onField(relation.owner, relation.field, relation.access);
   for (const query of model.queries) onField('Query', query.field, query.access);
   for (const mutation of model.mutations) onField('Mutation', mutation.field, mutation.access);
+  // The global id says no more than the id: whoever may read one may read the other.
+  for (const item of model.items.values()) {
+    const idRule = fieldRules.get(`${item.name}.id`);
+    if (item.globalId !== null && idRule) fieldRules.set(`${item.name}.${item.globalId}`, idRule);
+  }
+  for (const query of model.queries) {
+    if (query.kind === 'node') fieldRules.set(`Query.${query.field}`, nodeRule(model, query, fieldRules, typeRules));
+  }
 
   // Connection and edge types the model declares, whatever their names; PageInfo and Relay names besides.
   const wrappers = new Set<string>();
   for (const relation of model.relations.values()) wrappers.add(relation.connectionType).add(relation.edgeType);
   for (const query of model.queries) {
+    // The @me type holds the caller's own items: its fields need no rule (each item's fields keep theirs).
+    if (query.kind === 'me') wrappers.add(query.type);
     if (query.kind !== 'catalog') continue;
     wrappers.add(query.connectionType);
     const edge = results.get(`${query.connectionType}.edges`);

@@ -4,27 +4,10 @@
  */
 import { badUserInput } from '../errors.js';
 
-export const MAX_ID_LENGTH = 128;
+export { MAX_ID_LENGTH, validateId } from '../plan/arguments.js';
+
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 20;
-
-/** A UTF-16 surrogate that is not part of a pair: not a character, and not storable as UTF-8. */
-const LONE_SURROGATE = /\p{Cs}/u;
-
-/**
- * Ids are non-empty, at most 128 characters, well-formed Unicode, and never
- * contain `#` (the key separator). A lone surrogate has no UTF-8 form:
- * DynamoDB would store `x\ud800` and `x\udbff` as the same key.
- */
-export function validateId(id: string, argumentName = 'id'): string {
-  if (id.length === 0) throw badUserInput(`${argumentName} must not be empty`, argumentName);
-  if (LONE_SURROGATE.test(id)) throw badUserInput(`${argumentName} must be well-formed Unicode (it holds a lone surrogate)`, argumentName);
-  if (id.length > MAX_ID_LENGTH) {
-    throw badUserInput(`${argumentName} must be at most ${MAX_ID_LENGTH} characters; got ${id.length}`, argumentName);
-  }
-  if (id.includes('#')) throw badUserInput(`${argumentName} must not contain "#"`, argumentName);
-  return id;
-}
 
 export interface ConnectionArgs {
   first?: number | null;

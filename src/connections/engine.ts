@@ -8,11 +8,12 @@
  *      turning a stored item into an edge, and one counting the connection.
  * Out: a ConnectionRecord whose edges are in ascending order.
  *
- * Sources
+ * Sources (each a `Source`: the strategy; what it reads is its target)
  * - singleCollection.ts: one item collection (a partition and a sort-key
  *   prefix, on the table or an index), read with the request's loaders.
- * - filledRange.ts: a sort-key range of an index partition with a filter,
- *   read in filled pages under a read budget (@range / @where).
+ * - filledRange.ts: a sort-key range of an index partition with a filter
+ *   (a RangeSource, plan/sources.ts), read in filled pages under a
+ *   read budget (@range / @where).
  * - mergedShards.ts: N partitions of one index read in one wave and merged
  *   (write-sharded edges, @catalog lists).
  *

@@ -20,7 +20,8 @@
  * connection, the parent's partition, the index and the filter arguments:
  * a cursor issued under other arguments is refused (BAD_USER_INPUT).
  */
-import { type FilledRead, type FilledResult, type RangeSource } from '../dynamo/filledRange.js';
+import type { FilledRead, FilledResult } from '../dynamo/filledRange.js';
+import type { RangeSource } from '../plan/sources.js';
 import { memo, type Page, type PagePlan, type Source } from './engine.js';
 
 /** The filled reads of one request. */

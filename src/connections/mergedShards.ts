@@ -48,7 +48,8 @@
  * (an edge moved between shards while the wave was in flight) is kept once.
  */
 import type { Item } from '../dynamo/batchGet.js';
-import { keyAttributes, type Collection, type MergedCollection, type RangeRead, type StartKey } from '../dynamo/collection.js';
+import { keyAttributes, type Collection, type RangeRead, type StartKey } from '../dynamo/collection.js';
+import type { MergedCollection } from '../plan/sources.js';
 import { invariant } from '../errors.js';
 import type { Position } from './cursor.js';
 import { memo, type Page, type PagePlan, type Source } from './engine.js';

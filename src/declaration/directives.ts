@@ -53,18 +53,36 @@ inverted: true is found by its sort key alone through GSI1.
 directive @get on FIELD_DEFINITION
 
 """
+Root field: any item by its global id (Relay's Global Object
+Identification), or null when absent. It returns an interface with one
+field of type ID!, the global id, and takes it as its argument id; every
+@item type implements the interface, and the gateway resolves that field.
+"""
+directive @node on FIELD_DEFINITION
+
+"""
+Root field: the caller's own items. Its type has one field per @owner type
+it offers, each returning that type's item whose id the caller's token
+names in the type's claim (null when the token names none).
+"""
+directive @me on FIELD_DEFINITION
+
+"""
 Mutations. @create takes an input object (id generated, time-ordered, when
 absent) and, for a child type, the argument named by parent; @update takes
 id and input, and changed fields reach every copy; @delete takes id and
 removes the item with its children and edges (counters follow; type names
-the item type when the field returns only its id); @link and
+the item type when the field returns only its id). For a child type,
+@update and @delete take the parent's id in the argument named by parent
+(an inverted child type may leave it out: it is found by its id alone
+through GSI1), and the parent's counter follows a delete. @link and
 @unlink take the two ids named by from and to, and @link's other arguments
 set the edge fields of the same name; phrase words their messages
 ("Team t1 is already signed to player p1"; default "linked to").
 """
 directive @create(parent: String) on FIELD_DEFINITION
-directive @update on FIELD_DEFINITION
-directive @delete(type: String) on FIELD_DEFINITION
+directive @update(parent: String) on FIELD_DEFINITION
+directive @delete(type: String, parent: String) on FIELD_DEFINITION
 directive @link(edges: String!, from: String!, to: String!, phrase: String) on FIELD_DEFINITION
 directive @unlink(edges: String!, from: String!, to: String!, phrase: String) on FIELD_DEFINITION
 
@@ -130,7 +148,7 @@ export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
 
 /** The directives the gateway supplies, by name (a model may not redefine them). */
 export const DIRECTIVE_NAMES = [
-  'item', 'parent', 'children', 'edges', 'createdAt', 'get', 'create', 'update', 'delete', 'link', 'unlink',
+  'item', 'parent', 'children', 'edges', 'createdAt', 'get', 'node', 'me', 'create', 'update', 'delete', 'link', 'unlink',
   'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'owner', 'changes', 'collectionChanges',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];

@@ -5,7 +5,7 @@
  * Relations are read in the next phase (relations.ts), so `relations` is
  * left empty here.
  */
-import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
+import { isEnumType, isInterfaceType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { Access, Attribute, ItemType, ScalarKind } from './model.js';
 import type { Problems } from './problems.js';
 import { parseTemplate, TemplateError, type KeyTemplate } from './template.js';
@@ -14,7 +14,7 @@ import { readAccess } from './access.js';
 
 const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
 /** Directives that belong on connection, root or mutation fields, never on a stored field. */
-const NOT_ON_ITEM_FIELDS = ['children', 'edges', 'get', 'catalog', 'create', 'update', 'delete', 'link', 'unlink', 'range', 'where', 'sharded'];
+const NOT_ON_ITEM_FIELDS = ['children', 'edges', 'get', 'node', 'me', 'catalog', 'create', 'update', 'delete', 'link', 'unlink', 'range', 'where', 'sharded'];
 
 function template(source: string, where: string, problems: Problems, node: unknown): KeyTemplate | null {
   try {
@@ -28,13 +28,34 @@ function template(source: string, where: string, problems: Problems, node: unkno
   }
 }
 
+/** `{ values }` of an enum type (what a stored text must be to be read), else nothing. */
+export const enumValues = (named: GraphQLNamedType): { values?: readonly string[] } =>
+  isEnumType(named) ? { values: named.getValues().map((v) => v.name) } : {};
+
 export function scalarKind(typeName: string, isEnumType: boolean): ScalarKind | null {
   if (isEnumType) return 'enum';
   return (['ID', 'String', 'Int', 'Float', 'Boolean', 'DateTime'] as const).find((k) => k === typeName) ?? null;
 }
 
+/**
+ * The node interface: the interface a @node root field returns, and its one
+ * field (the global id). Its shape is checked in operations.ts; null when
+ * the model declares no @node field (or it returns no interface).
+ */
+export function nodeInterfaceOf(schema: GraphQLSchema): { name: string; idField: string } | null {
+  for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) {
+    if (!directivesOn(field).includes('node')) continue;
+    const named = unwrap(field.type).named;
+    if (!isInterfaceType(named)) return null;
+    const fields = Object.values(named.getFields());
+    return fields.length === 1 ? { name: named.name, idField: fields[0]!.name } : null;
+  }
+  return null;
+}
+
 export function readItemTypes(schema: GraphQLSchema, problems: Problems): Map<string, ItemType> {
   const items = new Map<string, ItemType>();
+  const node = nodeInterfaceOf(schema);
   const objects = Object.values(schema.getTypeMap()).filter(
     (t): t is GraphQLObjectType => isObject(t) && !t.name.startsWith('__'),
   );
@@ -50,7 +71,7 @@ export function readItemTypes(schema: GraphQLSchema, problems: Problems): Map<st
       problems.add(`${type.name} @item`, 'a root type cannot be an item type', type.astNode);
       continue;
     }
-    const item = readItemType(schema, type, args, declared, problems);
+    const item = readItemType(schema, type, args, declared, node, problems);
     if (item) items.set(item.name, item);
   }
   return items;
@@ -79,9 +100,15 @@ function readItemType(
   type: GraphQLObjectType,
   args: Record<string, unknown>,
   declared: Set<string>,
+  node: { name: string; idField: string } | null,
   problems: Problems,
 ): ItemType | null {
   const where = `${type.name} @item`;
+  // With a @node root field every item type is reachable through it, so every one implements the interface.
+  const globalId = node && type.getInterfaces().some((i) => i.name === node.name) ? node.idField : null;
+  if (node && globalId === null) {
+    problems.add(type.name, `implement ${node.name} (the model declares a @node root field, which finds every item type by its global id)`, type.astNode);
+  }
   const pk = template(String(args.pk), `${where}(pk)`, problems, type.astNode);
   const sk = template(String(args.sk), `${where}(sk)`, problems, type.astNode);
   const fields = type.getFields();
@@ -100,13 +127,13 @@ function readItemType(
   const attributes: Attribute[] = [];
   const flags: string[] = [];
   for (const field of Object.values(fields)) {
-    if (field.name === 'id') continue;
+    if (field.name === 'id' || field.name === globalId) continue;
     const at = `${type.name}.${field.name}`;
     const used = directivesOn(field);
     const { named, list } = unwrap(field.type);
     for (const name of used) {
-      if (['get', 'catalog', 'create', 'update', 'delete', 'link', 'unlink'].includes(name)) {
-        problems.add(`${at} @${name}`, `belongs on a field of ${['get', 'catalog'].includes(name) ? 'Query' : 'Mutation'}, not of an item type`, field.astNode);
+      if (['get', 'node', 'me', 'catalog', 'create', 'update', 'delete', 'link', 'unlink'].includes(name)) {
+        problems.add(`${at} @${name}`, `belongs on a field of ${['get', 'node', 'me', 'catalog'].includes(name) ? 'Query' : 'Mutation'}, not of an item type`, field.astNode);
       }
     }
     if (used.includes('parent')) {
@@ -138,7 +165,7 @@ function readItemType(
       problems.add(at, `a stored field must be a built-in scalar, DateTime or an enum${list ? ', not a list' : ''}`, field.astNode);
       continue;
     }
-    attributes.push({ name: field.name, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt') });
+    attributes.push({ name: field.name, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt'), ...enumValues(named) });
   }
 
   // Placeholders name id or the parent field.
@@ -176,5 +203,5 @@ function readItemType(
   const access: Access | null = readAccess(schema, type, type.name, problems);
 
   if (!pk || !sk) return null;
-  return { name: type.name, pk, sk, inverted: args.inverted === true, parent, attributes, flags, relations: [], byInstant, owner, access, fieldAccess };
+  return { name: type.name, pk, sk, inverted: args.inverted === true, parent, attributes, flags, relations: [], byInstant, owner, access, fieldAccess, globalId };
 }

@@ -22,6 +22,8 @@ export interface Attribute {
   required: boolean;
   /** @createdAt: set when the item or edge is first written. */
   createdAt: boolean;
+  /** An enum's values: a stored text that is none of them reads as absent (docs/model.md). */
+  values?: readonly string[];
 }
 
 export interface ItemType {
@@ -45,6 +47,8 @@ export interface ItemType {
   access: Access | null;
   /** @access on single fields of the type (attributes, flags, the parent field, id), by field name. */
   fieldAccess: Record<string, Access>;
+  /** The field holding the item's global id (the node interface's field), when the model declares a @node root field. */
+  globalId: string | null;
 }
 
 export interface CopyField {
@@ -128,12 +132,31 @@ export interface CatalogField {
   access: Access | null;
 }
 
-export type RootField = GetField | CatalogField;
+/** @node: any item by its global id. */
+export interface NodeField {
+  kind: 'node';
+  field: string;
+  /** The interface it returns, and that interface's one field (the global id). */
+  interface: string;
+  idField: string;
+  access: Access | null;
+}
+
+/** @me: the caller's own items, one field of `type` per @owner type. */
+export interface MeField {
+  kind: 'me';
+  field: string;
+  type: string;
+  owners: { field: string; type: string }[];
+  access: Access | null;
+}
+
+export type RootField = GetField | CatalogField | NodeField | MeField;
 
 export type MutationField =
   | { kind: 'create'; field: string; type: string; input: string; parentArgument: string | null; access: Access | null }
-  | { kind: 'update'; field: string; type: string; input: string; access: Access | null }
-  | { kind: 'delete'; field: string; type: string; access: Access | null }
+  | { kind: 'update'; field: string; type: string; input: string; parentArgument: string | null; access: Access | null }
+  | { kind: 'delete'; field: string; type: string; parentArgument: string | null; access: Access | null }
   | { kind: 'link' | 'unlink'; field: string; edges: string; from: string; to: string; phrase: string | null; access: Access | null };
 
 export interface Model {

@@ -5,13 +5,13 @@
  * Subscription fields are bound by the subscription directives, read
  * elsewhere.
  */
-import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
-import type { Access, CatalogField, GetField, ItemType, MutationField, Relation, RootField } from './model.js';
+import { isInterfaceType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import type { Access, CatalogField, GetField, ItemType, MeField, MutationField, NodeField, Relation, RootField } from './model.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isInputObject, unwrap, type Field } from './schemaShape.js';
 import { checkAccess, readAccess } from './access.js';
 
-const QUERY_DIRECTIVES = ['get', 'catalog'];
+const QUERY_DIRECTIVES = ['get', 'catalog', 'node', 'me'];
 const MUTATION_DIRECTIVES = ['create', 'update', 'delete', 'link', 'unlink'];
 
 export function readOperations(
@@ -68,6 +68,8 @@ function readRootField(schema: GraphQLSchema, field: Field, items: ReadonlyMap<s
   if (!directive) return null;
   const access = readAccess(schema, field, at, problems);
   const argNames = field.args.map((a) => a.name);
+  if (directive === 'node') return readNodeField(field, at, items, access, problems);
+  if (directive === 'me') return readMeField(field, at, items, access, problems);
   if (directive === 'get') {
     const { named, list } = unwrap(field.type);
     const item = items.get(named.name);
@@ -123,6 +125,52 @@ function readRootField(schema: GraphQLSchema, field: Field, items: ReadonlyMap<s
   return catalog;
 }
 
+/** @node: returns an interface with one ID! field (the global id) and takes id: ID!. */
+function readNodeField(field: Field, at: string, items: ReadonlyMap<string, ItemType>, access: Access | null, problems: Problems): NodeField | null {
+  const { named, list } = unwrap(field.type);
+  if (!isInterfaceType(named) || list) {
+    problems.add(`${at} @node`, `returns ${named.name}${list ? ' as a list' : ''}; @node returns an interface such as Node { globalId: ID! }`, field.astNode);
+    return null;
+  }
+  const fields = Object.values(named.getFields());
+  const idField = fields[0];
+  if (fields.length !== 1 || !idField || unwrap(idField.type).named.name !== 'ID' || !unwrap(idField.type).nonNull || unwrap(idField.type).list) {
+    problems.add(`${at} @node`, `${named.name} must have exactly one field, of type ID! (the global id)`, named.astNode ?? field.astNode);
+    return null;
+  }
+  const id = argType(field, 'id');
+  if (field.args.length !== 1 || !id || id.named.name !== 'ID' || !id.nonNull) problems.add(`${at} @node`, 'takes exactly the argument id: ID!', field.astNode);
+  if (access) problems.add(`${at} @access`, 'node(id) follows the rule of each item type\'s own root field (docs/api.md); it takes no @access of its own', field.astNode);
+  if (idField.name === 'id' && [...items.values()].length > 0) {
+    problems.add(`${at} @node`, `${named.name}.id would replace every item type's own id: name the global id field otherwise (e.g. globalId)`, named.astNode ?? field.astNode);
+  }
+  return { kind: 'node', field: field.name, interface: named.name, idField: idField.name, access };
+}
+
+/** @me: a plain object type whose every field returns an @owner type found by its id alone. */
+function readMeField(field: Field, at: string, items: ReadonlyMap<string, ItemType>, access: Access | null, problems: Problems): MeField | null {
+  const { named, list } = unwrap(field.type);
+  if (!isObjectType(named) || list || items.has(named.name) || field.args.length > 0) {
+    problems.add(`${at} @me`, `returns ${named.name}${list ? ' as a list' : ''}; @me takes no arguments and returns an object type with one field per @owner type`, field.astNode);
+    return null;
+  }
+  const owners: MeField['owners'] = [];
+  for (const f of Object.values(named.getFields())) {
+    const t = unwrap(f.type);
+    const item = items.get(t.named.name);
+    if (!item || t.list || t.nonNull || f.args.length > 0) {
+      problems.add(`${named.name}.${f.name}`, `a field of the @me type ${named.name} returns one @owner item type, nullable (null when the token names none)`, f.astNode);
+    } else if (!item.owner) {
+      problems.add(`${named.name}.${f.name}`, `${item.name} has no @owner(claim): nothing says which of its items a caller owns`, f.astNode);
+    } else if (item.parent && !item.inverted) {
+      problems.add(`${named.name}.${f.name}`, `${item.name} is a child type found only with its parent's id, which a claim does not hold`, f.astNode);
+    } else {
+      owners.push({ field: f.name, type: item.name });
+    }
+  }
+  return { kind: 'me', field: field.name, type: named.name, owners, access };
+}
+
 function argType(field: Field, name: string) {
   const arg = field.args.find((a) => a.name === name);
   return arg ? unwrap(arg.type) : null;
@@ -163,7 +211,8 @@ function readMutation(
     if (input) checkInput(schema, input, item, directive, problems);
     if (directive === 'update') {
       needId();
-      return { kind: 'update', field: field.name, type: item.name, input: input ?? '', access };
+      const parentArgument = childParent(schema, 'update', field, item, where, problems);
+      return { kind: 'update', field: field.name, type: item.name, input: input ?? '', parentArgument, access };
     }
     const parentArgument = (directiveArgs(schema, 'create', field) ?? {}).parent;
     const parentArg = typeof parentArgument === 'string' ? parentArgument : null;
@@ -181,7 +230,11 @@ function readMutation(
       problems.add(where, `deletes ${named}, which is no @item type (return the type, or name it in @delete(type))`, field.astNode);
       return null;
     }
-    return { kind: 'delete', field: field.name, type: item.name, access };
+    if (item.parent && item.relations.length > 0) {
+      problems.add(where, `${item.name} is a child type with connections of its own; deleting it directly is not supported yet`, field.astNode);
+    }
+    const parentArgument = childParent(schema, 'delete', field, item, where, problems);
+    return { kind: 'delete', field: field.name, type: item.name, parentArgument, access };
   }
   const args = directiveArgs(schema, directive, field) ?? {};
   const path = String(args.edges);
@@ -203,6 +256,25 @@ function readMutation(
     }
   }
   return { kind: directive as "link" | "unlink", field: field.name, edges: path, from, to, phrase: typeof args.phrase === 'string' ? args.phrase : null, access };
+}
+
+/**
+ * The argument holding the parent's id of an @update/@delete of a child
+ * type (`parent`): required unless the type is inverted (found by its id
+ * alone through GSI1); refused on a type without a parent.
+ */
+function childParent(schema: GraphQLSchema, directive: 'update' | 'delete', field: Field, item: ItemType, where: string, problems: Problems): string | null {
+  const given = (directiveArgs(schema, directive, field) ?? {}).parent;
+  const parent = typeof given === 'string' ? given : null;
+  if (item.parent && parent === null && !item.inverted) {
+    problems.add(where, `${item.name} is a child of ${item.parent.type}: name the argument holding its id in parent`, field.astNode);
+  }
+  if (!item.parent && parent !== null) problems.add(`${where}(parent)`, `${item.name} has no @parent field`, field.astNode);
+  if (parent !== null) {
+    const t = argType(field, parent);
+    if (!t || t.named.name !== 'ID') problems.add(`${where}(parent)`, `names no argument of the field taking an ID: ${parent}`, field.astNode);
+  }
+  return parent;
 }
 
 /** The fields of a create/update input are id (create only) or stored fields of the type, or a @sharded count. */

@@ -8,7 +8,7 @@ import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
 import type { Attribute, ChildrenRelation, CopyField, EdgesRelation, ItemType, Relation } from './model.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
-import { scalarKind } from './itemTypes.js';
+import { enumValues, scalarKind } from './itemTypes.js';
 import { readAccess } from './access.js';
 
 const PAGE_ARGUMENTS = ['first', 'after', 'last', 'before'];
@@ -92,6 +92,10 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     if (node.parent?.type !== item.name) {
       problems.add(`${at} @children`, `${node.name} has no @parent field of type ${item.name}: its items do not live in ${item.name}'s partition`, field.astNode);
     }
+    if (!item.pk.placeholders.includes('id') || item.parent) {
+      // The children's partition is the owner's PK filled with its id alone: a child's PK is its parent's.
+      problems.add(`${at} @children`, `children live in ${item.name}'s partition, so its pk must hold {id} and ${item.name} cannot be a child type`, field.astNode);
+    }
     for (const d of ['sharded'] as const) if (used.includes(d)) problems.add(`${at} @${d}`, 'belongs on the inverse side of @edges', field.astNode);
     const relation: ChildrenRelation = { ...base, kind: 'children', counter: strOrNull(args.counter), range: readRange(schema, field, at, node, problems) };
     checkExtraArguments(relation, field, problems);
@@ -125,7 +129,7 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
       problems.add(`${shape.edge.name}.${f.name}`, 'an edge field is an attribute of the edge item: a built-in scalar, DateTime or enum', f.astNode);
       continue;
     }
-    edgeAttributes.push({ name: f.name, kind, required: unwrap(f.type).nonNull, createdAt: directivesOn(f).includes('createdAt') });
+    edgeAttributes.push({ name: f.name, kind, required: unwrap(f.type).nonNull, createdAt: directivesOn(f).includes('createdAt'), ...enumValues(named) });
   }
   const shardedArgs = directiveArgs(schema, 'sharded', field);
   if (shardedArgs && inverse === null) problems.add(`${at} @sharded`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);

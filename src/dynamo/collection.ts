@@ -38,19 +38,6 @@ export interface Collection {
 
 export type StartKey = Record<string, string>;
 
-/**
- * N partitions of one index read as one connection (connections/mergedShards.ts):
- * a write-sharded collection, or a catalog spread over shards.
- */
-export interface MergedCollection {
-  /** Connection name, e.g. `Team.players`: cursors are bound to it. */
-  name: string;
-  /** The collection independent of its shard count, e.g. `TEAM#<id>`: cursors are bound to it. */
-  group: string;
-  /** At least one; same index, key attributes and prefix; distinct partition values. */
-  shards: readonly Collection[];
-}
-
 /** The attributes of a start key for this collection (what LastEvaluatedKey holds). */
 export function keyAttributes(collection: Collection): string[] {
   return collection.index ? ['PK', 'SK', collection.pkAttr, collection.skAttr] : ['PK', 'SK'];
@@ -312,11 +299,12 @@ export async function countCollection(
   doc: DynamoDBDocumentClient,
   tableName: string,
   collection: Collection,
+  consistent = false,
 ): Promise<number> {
   let count = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await query(doc, tableName, collection, { count: true, startKey });
+    const out = await query(doc, tableName, collection, { count: true, startKey, consistent });
     count += out.Count ?? 0;
     startKey = out.LastEvaluatedKey;
   } while (startKey);

@@ -52,21 +52,6 @@ export interface FilledRead {
   budget: number;
 }
 
-/**
- * A range of an index partition (its key attributes, partition, sort-key
- * bounds) and its filter, as a connection reads it (connections/filledRange.ts),
- * with what that connection's cursors are bound to.
- */
-export interface RangeSource extends Pick<FilledRead, 'index' | 'pkAttr' | 'skAttr' | 'pk' | 'lo' | 'hi'> {
-  /** Connection name (`Type.field`): cursors are bound to it. */
-  name: string;
-  /** The parent's partition: cursors are bound to it. */
-  partition: string;
-  filter: Filter | null;
-  /** The arguments cursors are bound to, in a canonical form. */
-  binding: string;
-}
-
 export interface FilledResult {
   items: Item[];
   /** The range holds nothing beyond what was evaluated. */

@@ -12,8 +12,8 @@
  * - inverted types and edges of @edges relations without GSI1 keys: GSI1PK = SK, GSI1SK = PK.
  * Items whose source attribute is missing or unusable (no title, an instant
  * that is no date) stay out of GSI2; items being deleted are left alone.
- * Copies on edges, counters and edge attributes are not derived here (they
- * need other items' values).
+ * Copies on edges, counters and the shard-count copy on edges need other
+ * items' values: relationFix.ts derives those.
  */
 import type { Item } from '../dynamo/batchGet.js';
 import { catalogEntryKeys, isBookkeeping, sortableInstant, type CatalogSpec } from '../dynamo/keys.js';

@@ -1,6 +1,9 @@
 /**
  * runMigration(): brings every item of a table to the layout the model
- * declares (layoutFix.ts says what changes), with a parallel Scan.
+ * declares, with a parallel Scan: layoutFix.ts says what an item derives
+ * from itself (index keys, catalog entries), relationFix.ts what it
+ * derives from other items (copies and the shard-count copy on edges,
+ * counters), applied per page after the page's layout fixes.
  *
  * - Parallel: `segments` workers, one Scan segment each (TotalSegments).
  * - Resumable: after each scanned page is fully written, the segment's
@@ -45,6 +48,7 @@ import {
 import { capacityUnits } from '../dynamo/metrics.js';
 import { tableDefinition } from '../dynamo/table.js';
 import { compileLayoutFix, FIX_KINDS, type LayoutFix } from './layoutFix.js';
+import { applyRelationFixes, compileRelationFix, RELATION_FIX_KINDS, type RelationFixKind, type RelationNeed } from './relationFix.js';
 import { compilePlan, type Plan } from '../plan/plan.js';
 import { loadModel } from '../declaration/loadModel.js';
 import { DELETING_ATTR } from '../writes/conditions.js';
@@ -68,6 +72,8 @@ export interface MigrationOptions {
   pageSize?: number;
   /** Item writes in flight per segment. */
   concurrency?: number;
+  /** Time GSI1 gets to show writes committed before a counting mark (relationFix.ts); default 1000 ms. */
+  indexSettleMs?: number;
   dryRun?: boolean;
   /** Ignore an unfinished run's checkpoints and start over. */
   restart?: boolean;
@@ -90,9 +96,9 @@ export interface MigrationResult {
   resumed: boolean;
   segments: number;
   scanned: number;
-  /** Items changed (or, in a dry run, that would be). */
+  /** Fixes written (or, in a dry run, found): one per kind and item, one per copy or counter. */
   changed: number;
-  byKind: Record<LayoutFix['kind'], number>;
+  byKind: Record<FixKind, number>;
   /** Items that changed under the migration until it gave up on them (the gateway's writes keep them current). */
   skipped: number;
   writeUnits: number;
@@ -101,6 +107,10 @@ export interface MigrationResult {
   /** Whether this call added the GSI2 index to the table. */
   addedIndex: boolean;
 }
+
+/** Every kind of fix, as the summary's `byKind` names them. */
+export type FixKind = LayoutFix['kind'] | RelationFixKind;
+export const ALL_FIX_KINDS: readonly FixKind[] = [...FIX_KINDS, ...RELATION_FIX_KINDS];
 
 interface Checkpoint {
   runId: string;
@@ -148,7 +158,9 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
   const { raw, doc, tableName, dryRun = false, pageSize = 200, concurrency = 4 } = options;
   const started = performance.now();
   const limiter = new RateLimiter(options.writeUnitsPerSecond);
-  const layoutFix = compileLayoutFix(options.plan ?? compilePlan(loadModel()));
+  const plan = options.plan ?? compilePlan(loadModel());
+  const layoutFix = compileLayoutFix(plan);
+  const relationFix = compileRelationFix(plan);
   const addedIndex = dryRun ? false : await ensureIndex(raw, tableName);
   const { Table } = await raw.send(new DescribeTableCommand({ TableName: tableName }));
   const estimatedTotal = Number(Table?.ItemCount ?? 0);
@@ -172,7 +184,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
   }
   const checkpoints = run ? await readCheckpoints(doc, tableName, run) : new Map<number, Checkpoint>();
 
-  const byKind = Object.fromEntries(FIX_KINDS.map((kind) => [kind, 0])) as MigrationResult['byKind'];
+  const byKind = Object.fromEntries(ALL_FIX_KINDS.map((kind) => [kind, 0])) as MigrationResult['byKind'];
   const totals = { scanned: 0, changed: 0, skipped: 0, writeUnits: 0, segmentsDone: 0 };
   for (const c of checkpoints.values()) {
     totals.scanned += c.scanned;
@@ -321,6 +333,34 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     return changed;
   }
 
+  /** The relation fixes of one page (copies, shard-count copies, counters); the number written. */
+  async function relationFixes(needs: RelationNeed[]): Promise<number> {
+    let fixed = 0;
+    await applyRelationFixes(
+      {
+        doc,
+        tableName,
+        dryRun,
+        concurrency,
+        limiter,
+        indexSettleMs: options.indexSettleMs ?? 1000,
+        fixed: (kind) => {
+          byKind[kind] += 1;
+          totals.changed += 1;
+          fixed += 1;
+        },
+        skipped: () => {
+          totals.skipped += 1;
+        },
+        consumed: (units) => {
+          totals.writeUnits += units;
+        },
+      },
+      needs,
+    );
+    return fixed;
+  }
+
   async function worker(segment: number): Promise<void> {
     const checkpoint = checkpoints.get(segment);
     if (checkpoint?.done) return;
@@ -337,8 +377,12 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
       // conditional UpdateItem each, `concurrency` at a time. The checkpoint waits for all of them.
       const entering: { item: Item; change: Extract<LayoutFix, { kind: 'enter-catalog' }> }[] = [];
       const single: Item[] = [];
+      const needs: RelationNeed[] = [];
       for (const item of out.Items ?? []) {
         const change = layoutFix(item);
+        // Relation fixes are decided from the item as its layout fix leaves it (an edge's GSI1 keys first).
+        const need = relationFix(change === null ? item : { ...item, ...change.set });
+        if (need !== null) needs.push(need);
         if (change === null) continue;
         if (change.kind === 'enter-catalog' && !dryRun) entering.push({ item, change });
         else single.push(item);
@@ -352,6 +396,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
           changedBefore += await inCatalogLane(() => enterCatalog(chunk));
         }),
       ]);
+      changedBefore += await relationFixes(needs);
       scanned += out.Items?.length ?? 0;
       totals.scanned += out.Items?.length ?? 0;
       startKey = out.LastEvaluatedKey;

@@ -6,24 +6,22 @@
  * arguments (BAD_USER_INPUT): argumentCheck.ts runs this over the whole
  * operation before execution.
  */
-import { validatePrefix } from './filterArgs.js';
+import { catalogGroup, validatePrefix } from './arguments.js';
+import type { CatalogKind } from '../dynamo/keys.js';
 import type { Plan } from './plan.js';
 
 export type CursorBinding = (args: Record<string, unknown>) => { field: 'p' | 'a'; value: string };
 
 const NONE: CursorBinding = () => ({ field: 'a', value: '' });
 
-/** What cursors of a catalog list are bound to: the catalog's key and the search prefix (in comparison form). */
-export const catalogGroup = (catalogKey: string, sortablePrefix: string | null): string =>
-  sortablePrefix === null ? catalogKey : `${catalogKey}?prefix=${sortablePrefix}`;
-
 export function compileBindings(plan: Plan): (connection: string) => CursorBinding {
   const bindings = new Map<string, CursorBinding>();
   for (const catalog of plan.catalogs) {
+    const kind = catalog.key.slice(catalog.key.lastIndexOf('#') + 1) as CatalogKind;
     const prefixArgument = catalog.prefixArgument;
     bindings.set(`Query.${catalog.field}`, (args) => ({
       field: 'p',
-      value: catalogGroup(catalog.key, prefixArgument === null || args[prefixArgument] == null ? null : validatePrefix(args[prefixArgument], prefixArgument)),
+      value: catalogGroup(kind, prefixArgument === null || args[prefixArgument] == null ? null : validatePrefix(args[prefixArgument], prefixArgument)),
     }));
   }
   for (const relation of plan.relations.values()) {

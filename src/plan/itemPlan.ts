@@ -45,14 +45,17 @@ export function compileItemPlan(type: ItemType, extensions: readonly RecordExten
   const requiredFields = type.attributes.filter((a) => a.required).map((a) => a.name);
   const optionalFields = type.attributes.filter((a) => !a.required).map((a) => a.name);
   const counters = type.relations.flatMap((r) => (r.counter ? [r.counter] : []));
-  // Attribute readers by kind: a value of another type (a foreign writer) reads as absent.
+  // Attribute readers by kind: a value of another type (a foreign writer), or a text that is none of an enum's values, reads as absent.
   const readers = type.attributes.map((a) => {
+    const values = a.values === undefined ? null : new Set(a.values);
     const read =
       a.kind === 'Int' || a.kind === 'Float'
         ? (v: unknown) => (typeof v === 'number' ? v : undefined)
         : a.kind === 'Boolean'
           ? (v: unknown) => (typeof v === 'boolean' ? v : undefined)
-          : (v: unknown) => (typeof v === 'string' ? v : undefined);
+          : values !== null
+            ? (v: unknown) => (typeof v === 'string' && values.has(v) ? v : undefined)
+            : (v: unknown) => (typeof v === 'string' ? v : undefined);
     return { name: a.name, read, optional: !a.required };
   });
   const values = (id: string, parentId?: string): Record<string, string> => {

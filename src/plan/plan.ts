@@ -7,7 +7,7 @@
  * Terminology: an item plan (itemPlan.ts) per @item type, a relation plan
  * (relationPlan.ts) per connection field of an item type, by `Owner.field`.
  */
-import type { CatalogField, GetField, Model, MutationField } from '../declaration/model.js';
+import type { CatalogField, GetField, MeField, Model, MutationField, NodeField } from '../declaration/model.js';
 import { invariant } from '../errors.js';
 import { compileItemPlan, type ItemPlan, type RecordExtension } from './itemPlan.js';
 import { compileRelationPlan, type EdgeNodeExtension, type RelationPlan } from './relationPlan.js';
@@ -22,6 +22,9 @@ export interface Plan {
   relationsOf: ReadonlyMap<string, readonly RelationPlan[]>;
   gets: readonly GetField[];
   catalogs: readonly CatalogField[];
+  /** The @node root field (any item by its global id, globalId.ts) and the @me one, when declared. */
+  node: NodeField | null;
+  me: MeField | null;
   mutations: readonly MutationField[];
   /** The item plan of `type`; an unknown name is our own bug (the model was checked). */
   item(type: string): ItemPlan;
@@ -75,6 +78,8 @@ export function compilePlan(model: Model): Plan {
     relationsOf,
     gets: model.queries.filter((q): q is GetField => q.kind === 'get'),
     catalogs: model.queries.filter((q): q is CatalogField => q.kind === 'catalog'),
+    node: model.queries.find((q): q is NodeField => q.kind === 'node') ?? null,
+    me: model.queries.find((q): q is MeField => q.kind === 'me') ?? null,
     mutations: model.mutations,
     item: (type) => {
       const found = items.get(type);

@@ -10,8 +10,8 @@
  */
 import { GSI2 } from '../dynamo/keys.js';
 import type { ChildrenRelation, ItemType } from '../declaration/model.js';
-import type { RangeSource } from '../dynamo/filledRange.js';
-import { validateDateRange, validateText, type DateRange } from './filterArgs.js';
+import { validateDateRange, validateText, type DateRange } from './arguments.js';
+import type { RangeSource } from './sources.js';
 
 export interface RangeFilter {
   range: DateRange;

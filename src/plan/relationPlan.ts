@@ -12,9 +12,10 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import { GSI1 } from '../dynamo/keys.js';
-import type { Collection, MergedCollection } from '../dynamo/collection.js';
-import type { RangeSource } from '../dynamo/filledRange.js';
+import type { Collection } from '../dynamo/collection.js';
 import type { Attribute, ItemType, Relation } from '../declaration/model.js';
+import type { MergedCollection } from './sources.js';
+import type { RangeSource } from './sources.js';
 import { invariant } from '../errors.js';
 import type { ItemPlan } from './itemPlan.js';
 import type { ItemRecord } from './records.js';
@@ -47,6 +48,11 @@ function attributeReader(a: Attribute): (item: Item) => unknown {
   // A required edge text missing on a foreign edge reads as '' (as the first-round layout did).
   if (a.kind === 'Int' || a.kind === 'Float') return (item) => (typeof item[a.name] === 'number' ? item[a.name] : a.required ? 0 : null);
   if (a.kind === 'Boolean') return (item) => (typeof item[a.name] === 'boolean' ? item[a.name] : a.required ? false : null);
+  if (a.values !== undefined) {
+    // A text that is none of the enum's values reads as absent (a required one has no stand-in: null, and the field's error).
+    const values = new Set(a.values);
+    return (item) => (typeof item[a.name] === 'string' && values.has(item[a.name] as string) ? item[a.name] : null);
+  }
   return (item) => (typeof item[a.name] === 'string' ? item[a.name] : a.required ? '' : null);
 }
 

@@ -29,7 +29,7 @@
  * k) equals the number of edges indexed under that partition.
  */
 import type { Item } from '../dynamo/batchGet.js';
-import type { Collection, MergedCollection } from '../dynamo/collection.js';
+import type { Collection } from '../dynamo/collection.js';
 import {
   fnv1a32,
   itemKeyString,
@@ -39,6 +39,7 @@ import {
   shardPartition,
   type ItemKey,
 } from '../dynamo/keys.js';
+import type { MergedCollection } from './sources.js';
 import { invariant } from '../errors.js';
 import type { RelationPlan } from './relationPlan.js';
 

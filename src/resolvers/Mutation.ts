@@ -52,12 +52,23 @@ export function mutationResolvers(plan: Plan): Record<string, MutationResolver> 
           );
         break;
       }
-      case 'update':
-        fields[m.field] = (_, args, ctx) => write(ctx, () => updateItem(ctx, m.type, args.id as string, args.input as Record<string, unknown>));
+      case 'update': {
+        const parentArgument = m.parentArgument;
+        fields[m.field] = (_, args, ctx) =>
+          write(ctx, () =>
+            updateItem(ctx, m.type, args.id as string, args.input as Record<string, unknown>, {
+              id: parentArgument ? args[parentArgument] : undefined,
+              argument: parentArgument,
+            }),
+          );
         break;
-      case 'delete':
-        fields[m.field] = (_, args, ctx) => write(ctx, () => deleteItem(ctx, m.type, args.id as string));
+      }
+      case 'delete': {
+        const parentArgument = m.parentArgument;
+        fields[m.field] = (_, args, ctx) =>
+          write(ctx, () => deleteItem(ctx, m.type, args.id as string, { id: parentArgument ? args[parentArgument] : undefined, argument: parentArgument }));
         break;
+      }
       case 'link': {
         const pair = writes.pair(m.edges);
         const base = pair.base;

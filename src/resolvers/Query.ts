@@ -1,7 +1,10 @@
 /**
  * Root fields from the model: each @get reads one item (looking ahead for
  * its selected connection), or, for an inverted type, finds it by its sort
- * key through GSI1; each @catalog reads its sharded GSI2 list.
+ * key through GSI1; each @catalog reads its sharded GSI2 list; @node reads
+ * the item a global id names (one GetItem through the item loader, batched
+ * with the tick's other entity reads); @me answers an object whose fields
+ * (meFields) read the caller's own items.
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../graphql/context.js';
@@ -9,6 +12,17 @@ import { validateId } from '../connections/args.js';
 import { loadEntity } from './lookahead.js';
 import { readCatalog } from './catalog.js';
 import type { Plan } from '../plan/plan.js';
+import { readGlobalId } from '../plan/globalId.js';
+import type { ItemPlan } from '../plan/itemPlan.js';
+import type { ItemRecord } from '../plan/records.js';
+
+/** What `me` answers: who is asking (its fields read their items). Null for a caller without a token. */
+export interface MeRecord {
+  owns: ReadonlyMap<string, string>;
+}
+
+/** The record of a node, tagged with its type for the node interface's resolveType. */
+export type NodeRecord = ItemRecord & { __typename: string };
 
 type RootResolver = (root: unknown, args: Record<string, unknown>, ctx: Context, info: GraphQLResolveInfo) => unknown;
 
@@ -33,6 +47,30 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
     const prefixArgument = catalog.prefixArgument;
     fields[catalog.field] = (_, args, ctx, info) =>
       readCatalog(ctx, info, catalog, args as never, prefixArgument === null ? null : (args[prefixArgument] as string | null | undefined), item.map);
+  }
+  const node = plan.node;
+  if (node) {
+    const nodeItems = new Map([...plan.items].filter(([, item]) => item.type.globalId !== null));
+    fields[node.field] = async (_, args, ctx): Promise<NodeRecord | null> => {
+      const target = readGlobalId(nodeItems, args.id, 'id', node.idField);
+      const record = await ctx.loaders.entity(target.item, target.id, target.parentId);
+      return record && { ...record, __typename: target.item.name };
+    };
+  }
+  if (plan.me) fields[plan.me.field] = (_, __, ctx): MeRecord | null => (ctx.identity.kind === 'caller' ? { owns: ctx.identity.owns } : null);
+  return fields;
+}
+
+/** The fields of the @me type: each reads the caller's item of its @owner type, or is null when the token names none. */
+export function meFields(plan: Plan): Record<string, (me: MeRecord, args: unknown, ctx: Context, info: GraphQLResolveInfo) => unknown> {
+  const fields: Record<string, (me: MeRecord, args: unknown, ctx: Context, info: GraphQLResolveInfo) => unknown> = {};
+  for (const { field, type } of plan.me?.owners ?? []) {
+    const item: ItemPlan = plan.item(type);
+    fields[field] = (me, _, ctx, info) => {
+      const id = me.owns.get(type);
+      if (id === undefined) return null;
+      return item.type.inverted && item.type.parent ? ctx.loaders.bySortKey.load({ spec: item, id }) : loadEntity(ctx, info, item, id);
+    };
   }
   return fields;
 }

@@ -27,10 +27,10 @@ import {
   type CatalogSpec,
 } from '../dynamo/keys.js';
 import { countFilled } from '../dynamo/filledRange.js';
-import { prefixEnd, type MergedCollection } from '../dynamo/collection.js';
+import { prefixEnd } from '../dynamo/collection.js';
+import type { MergedCollection } from '../plan/sources.js';
 import type { CatalogField } from '../declaration/model.js';
-import { validatePrefix } from '../plan/filterArgs.js';
-import { catalogGroup } from '../plan/bindings.js';
+import { validatePrefix } from '../plan/arguments.js';
 import { readConnection } from '../connections/engine.js';
 import { mergedShards } from '../connections/mergedShards.js';
 import type { ConnectionArgs } from '../connections/args.js';
@@ -46,7 +46,7 @@ export function catalogList(catalog: CatalogField, sortablePrefix: string | null
   const prefix = catalogEntryPrefix(spec, sortablePrefix ?? '');
   return {
     name,
-    group: catalogGroup(spec.key, sortablePrefix),
+    group: sortablePrefix === null ? spec.key : `${spec.key}?prefix=${sortablePrefix}`,
     shards: catalogEntryPartitions(spec).map((pk) => ({ name, index: GSI2, pkAttr: 'GSI2PK', skAttr: 'GSI2SK', pk, prefix })),
   };
 }

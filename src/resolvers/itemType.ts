@@ -16,12 +16,14 @@ import { readConnection } from '../connections/engine.js';
 import { singleCollection } from '../connections/singleCollection.js';
 import { filledRange, type FilledReads } from '../connections/filledRange.js';
 import { complete, required } from './complete.js';
-import { countFilled, readFilled, type RangeSource } from '../dynamo/filledRange.js';
+import { countFilled, readFilled } from '../dynamo/filledRange.js';
+import type { RangeSource } from '../plan/sources.js';
 import { badUserInput } from '../errors.js';
 import { selects, shardedConnection } from './shardedConnection.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
 import type { ItemRecord } from '../plan/records.js';
+import { globalIdOf } from '../plan/globalId.js';
 
 /** The number of matches of a narrowed connection (Select: COUNT within the page read budget). */
 async function countRange(ctx: Context, source: RangeSource): Promise<number> {
@@ -49,6 +51,7 @@ export function itemTypeResolvers(item: ItemPlan, relations: readonly RelationPl
   const full = (record: ItemRecord, ctx: Context) =>
     complete(record, item.name, (id) => ctx.loaders.entity(item, id, record[item.parentIdProperty ?? ''] as string | undefined));
   const fields: Record<string, Field> = { id: (r) => r.id };
+  if (item.type.globalId !== null) fields[item.type.globalId] = (r) => globalIdOf(item, r);
   for (const name of item.requiredFields) {
     fields[name] = (r, _, ctx) => r[name] ?? full(r, ctx).then((f) => required(f[name], name));
   }

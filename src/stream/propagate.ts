@@ -33,7 +33,7 @@ import { retryConflicts } from '../writes/transact.js';
 import { copyCollections, versionAttr, writePlanOf, type CopySource } from '../writes/writePlan.js';
 
 /** What a copy names: the item's field and version, the edge's copy and version. */
-type CopiedField = Pick<CopySource, 'field' | 'versionAttr' | 'copyAttr' | 'copyVersionAttr'>;
+export type CopiedField = Pick<CopySource, 'field' | 'versionAttr' | 'copyAttr' | 'copyVersionAttr'>;
 
 /** A record the handler cannot process however often it is retried. */
 export class PoisonRecord extends Error {
@@ -55,7 +55,7 @@ export function copyIsStale(edge: Record<string, unknown>, field: CopiedField, v
 }
 
 /** The item's copied value and its version, or null when there is nothing to propagate. */
-function source(entity: Item, field: CopiedField): { value: string; version: number } | null {
+export function source(entity: Item, field: CopiedField): { value: string; version: number } | null {
   const value = entity[field.field];
   const version = versionOf(entity, field.versionAttr);
   if (Number.isNaN(version)) {
@@ -64,21 +64,26 @@ function source(entity: Item, field: CopiedField): { value: string; version: num
   return typeof value === 'string' ? { value, version } : null;
 }
 
+/**
+ * The conditional UpdateItem that gives one edge the item's `value` at
+ * `version`, unless the edge is gone or already holds a newer copy. Also
+ * what `npm run migrate` writes onto edges that lack a copy.
+ */
+export function copyUpdate(tableName: string, edge: Item, field: CopiedField, value: string, version: number) {
+  return {
+    TableName: tableName,
+    Key: { PK: edge.PK, SK: edge.SK },
+    UpdateExpression: 'SET #c = :value, #cv = :v',
+    ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#cv) OR #cv < :v OR (#cv = :v AND #c <> :value))',
+    ExpressionAttributeNames: { '#c': field.copyAttr, '#cv': field.copyVersionAttr },
+    ExpressionAttributeValues: { ':value': value, ':v': version },
+  };
+}
+
 /** Writes the copy on one edge if it is older; false when the condition said no (gone or newer). */
 async function writeCopy(store: Store, edge: Item, field: CopiedField, value: string, version: number): Promise<boolean> {
   try {
-    await retryConflicts(store, () =>
-      store.doc.send(
-        new UpdateCommand({
-          TableName: store.tableName,
-          Key: { PK: edge.PK, SK: edge.SK },
-          UpdateExpression: 'SET #c = :value, #cv = :v',
-          ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#cv) OR #cv < :v OR (#cv = :v AND #c <> :value))',
-          ExpressionAttributeNames: { '#c': field.copyAttr, '#cv': field.copyVersionAttr },
-          ExpressionAttributeValues: { ':value': value, ':v': version },
-        }),
-      ),
-    );
+    await retryConflicts(store, () => store.doc.send(new UpdateCommand(copyUpdate(store.tableName, edge, field, value, version))));
     return true;
   } catch (err) {
     if (isConditionFailed(err)) return false;

@@ -27,7 +27,7 @@
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import type { CatalogSpec, ItemKey } from '../dynamo/keys.js';
+import { idClaimKey, type CatalogSpec, type ItemKey } from '../dynamo/keys.js';
 import { notFound, unavailable } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import { counterOrCheck, DELETING_ATTR } from './conditions.js';
@@ -39,6 +39,7 @@ import { getItem, optionsOf, planOf, type Store } from './store.js';
 import { retryConflicts, tryTransact } from './transact.js';
 import { catalogCounterChange } from './catalog.js';
 import { writePlanOf, type EdgeSide } from './writePlan.js';
+import { deleteChild, locate } from './child.js';
 
 const MAX_PASSES = 4;
 
@@ -77,8 +78,18 @@ export function sideOf(store: Store, typeName: string, id: string): Side {
 const collectionsOf = (side: Side, entity: Item | null): { group: EdgeSide; collection: Collection }[] =>
   side.groups.flatMap((group) => group.collections(side.id, entity).map((collection) => ({ group, collection })));
 
-/** Deletes the item `id` of `typeName` with all its edges and children; returns its id. */
-export async function deleteItem(store: Store, typeName: string, id: string): Promise<string> {
+/**
+ * Deletes the item `id` of `typeName` with all its edges and children; returns its id.
+ * A child type's item (under `parent.id`, or found by its id when inverted) goes with its parent's counter (child.ts).
+ */
+export async function deleteItem(
+  store: Store,
+  typeName: string,
+  id: string,
+  parent: { id: unknown; argument: string | null } = { id: undefined, argument: null },
+): Promise<string> {
+  const t = writePlanOf(planOf(store)).type(typeName);
+  if (t.item.type.parent) return deleteChild(store, t, validateId(id), await locate(store, t, id, parent.id, parent.argument));
   await cascade(store, sideOf(store, typeName, validateId(id)));
   return id;
 }
@@ -234,9 +245,12 @@ async function markDeleting(store: Store, side: Side): Promise<boolean> {
 async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item | null): Promise<boolean> {
   const otherKey = side.otherKey(edge);
   if (side.otherCounter === null) {
-    // A child (or an edge whose other end keeps no count): the item alone.
+    // A child (or an edge whose other end keeps no count): the item alone, and an inverted child's id claim (child.ts).
+    const child = side.relation.relation.kind === 'children' && side.relation.node.type.inverted ? side.relation.node.ids(edge) : null;
+    const claim = child ? idClaimKey(side.relation.node.type.sk.prefix, child.id) : null;
     const cancelled = await tryTransact(store, [
       { Delete: { TableName: store.tableName, Key: { PK: edge.PK, SK: edge.SK }, ConditionExpression: 'attribute_exists(PK)' } },
+      ...(claim ? [{ Delete: { TableName: store.tableName, Key: { PK: claim.PK, SK: claim.SK } } }] : []),
     ]);
     return cancelled === null;
   }

@@ -4,9 +4,10 @@
  */
 import { badUserInput } from '../errors.js';
 import { MAX_SHARDS } from '../dynamo/keys.js';
-import { MAX_TEXT_LENGTH } from '../plan/filterArgs.js';
+import { MAX_TEXT_LENGTH } from '../plan/arguments.js';
 
 export { MAX_TEXT_LENGTH };
+
 export const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 

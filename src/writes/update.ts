@@ -38,7 +38,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import { catalogEntrySortKey, type ItemKey } from '../dynamo/keys.js';
+import { catalogEntrySortKey, sortableInstant, type ItemKey } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../errors.js';
 import type { ItemRecord } from '../plan/records.js';
 import { validateId } from '../connections/args.js';
@@ -47,6 +47,7 @@ import { isConditionFailed } from './create.js';
 import { editEdge, isStale, settleCopies, type Copy } from './copies.js';
 import { edgePage } from './fanOut.js';
 import { attributeValue } from './input.js';
+import { locate } from './child.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
 import { getItem, optionsOf, planOf, type Store } from './store.js';
 import { retryConflicts, tryTransact } from './transact.js';
@@ -213,7 +214,13 @@ function required(value: unknown, argumentName: string): unknown {
  * Updates the item `id` of `typeName` with `input` (absent fields are left
  * as they are; null clears an optional one); returns its record.
  */
-export async function updateItem(store: Store, typeName: string, id: string, input: Record<string, unknown>): Promise<ItemRecord> {
+export async function updateItem(
+  store: Store,
+  typeName: string,
+  id: string,
+  input: Record<string, unknown>,
+  parent: { id: unknown; argument: string | null } = { id: undefined, argument: null },
+): Promise<ItemRecord> {
   validateId(id);
   const t = writePlanOf(planOf(store)).type(typeName);
   const change: Change = { set: {}, remove: [] };
@@ -231,10 +238,15 @@ export async function updateItem(store: Store, typeName: string, id: string, inp
   if (by !== undefined && typeof change.set[by] === 'string') {
     change.set.GSI2SK = catalogEntrySortKey(t.catalog!.spec, id, change.set[by] as string);
   }
+  // A @byInstant item's GSI2 sort key follows its instant field (GSI2PK depends on the keys alone).
+  const byInstant = t.item.type.byInstant;
+  const instant = byInstant ? sortableInstant(change.set[byInstant.by]) : null;
+  if (instant !== null) change.set.GSI2SK = `${instant}#${id}`;
   const copied = t.copies.flatMap((source) =>
     typeof change.set[source.field] === 'string' ? [{ source, value: change.set[source.field] as string }] : [],
   );
-  const key = t.item.key(id);
+  // A child's key holds its parent's id (child.ts finds an inverted child's parent when it is not given).
+  const { key } = await locate(store, t, id, parent.id, parent.argument);
   const stored = await update(store, key, id, `${typeName} ${id}`, change, copied, (source, entity) => copyCollections(t, source, id, entity));
   return t.item.map(stored);
 }

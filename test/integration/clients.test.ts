@@ -2,7 +2,8 @@
  * The client setups of docs/clients.md, run against a gateway over HTTP on
  * 127.0.0.1: Apollo Client and urql page through connections forward and
  * backward with the typed operations of clients/operations.ts, and read the
- * codes of refused operations.
+ * codes of refused operations; Relay's refetch query for a @refetchable
+ * fragment on Student (through node and globalId) pages a connection.
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { courseItem, enrollmentItem, studentItem } from '../../src/model/items.js';
@@ -153,5 +154,47 @@ describe('urql with Graphcache relayPagination', () => {
     const token = await issuer.token({ student_id: 'p1' });
     const signedIn = await createUrqlClient({ url: securedUrl, token: () => token }).query(StudentCourses, { id: 'p1', first: 1 }).toPromise();
     expect(signedIn.data?.student?.name).toBe('Student 1');
+  });
+});
+
+describe('Relay with the Node interface', () => {
+  it('pages a student\'s courses with the refetch query relay-compiler makes for the @refetchable Student fragment', async () => {
+    const { execFile } = await import('node:child_process');
+    const { promisify } = await import('node:util');
+    const { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join, resolve } = await import('node:path');
+    const root = resolve(import.meta.dirname, '../..');
+    const dir = mkdtempSync(join(tmpdir(), 'relay-'));
+    let text: string;
+    try {
+      cpSync(join(root, 'schema.graphql'), join(dir, 'schema.graphql'));
+      cpSync(join(root, 'clients/relay'), join(dir, 'clients/relay'), { recursive: true });
+      mkdirSync(join(dir, 'clients/relay/src/__generated__'), { recursive: true });
+      await promisify(execFile)(join(root, 'node_modules/.bin/relay-compiler'), [], { cwd: join(dir, 'clients/relay') });
+      const artifact = readFileSync(join(dir, 'clients/relay/src/__generated__/StudentCoursesListPaginationQuery.graphql.ts'), 'utf8');
+      text = JSON.parse(/"text": ("(?:[^"\\]|\\.)*")/.exec(artifact)![1]!) as string;
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const post = async (variables: Record<string, unknown>) => {
+      const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: text, variables }) });
+      return (await response.json()) as { data?: any; errors?: unknown[] };
+    };
+    // What the page query gave the fragment: the student's globalId, which Relay passes back as $globalId.
+    const first = await gw.run(`{ student(id: "p1") { globalId } }`);
+    const globalId = first.data.student.globalId as string;
+    const titles: string[] = [];
+    let cursor: string | null = null;
+    for (let page = 0; page < 5; page++) {
+      const result = await post({ globalId, count: 2, cursor });
+      expect(result.errors).toBeUndefined();
+      const node = result.data.node;
+      expect(node).toMatchObject({ __typename: 'Student', globalId, name: 'Student 1' });
+      titles.push(...node.courses.edges.map((e: any) => e.node.title));
+      if (!node.courses.pageInfo.hasNextPage) break;
+      cursor = node.courses.pageInfo.endCursor;
+    }
+    expect(titles).toEqual(COURSES.map((_, i) => `Course ${i + 1}`));
   });
 });

@@ -6,6 +6,7 @@
  * documents; the mutations write through the gateway.
  */
 import { fileURLToPath } from 'node:url';
+import { Buffer } from 'node:buffer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 
@@ -201,6 +202,23 @@ async function ok(query: string, variables?: Record<string, unknown>) {
 }
 
 // The second model's mutations, built from its declaration like its reads.
+describe('global ids of the second model', () => {
+  it('gives every item type a globalId that node(id:) reads back in one request, an order by its user and date', async () => {
+    const { result } = await gw.counted(`{ user(id: "12345") { globalId orders(first: 1) { edges { node { globalId } } } contacts(first: 1) { edges { node { globalId } } } groups(first: 1) { edges { node { globalId } } } } }`);
+    expect(result.errors).toBeUndefined();
+    const user = result.data.user;
+    const ids = [user.globalId, user.orders.edges[0].node.globalId, user.contacts.edges[0].node.globalId, user.groups.edges[0].node.globalId];
+    expect(ids.map((id: string) => Buffer.from(id, 'base64url').toString())).toEqual(['User#12345', 'Order#12345#2026-07-01', 'Contact#12345#6543', 'Group#chess']);
+    const NODE = `query($id: ID!) { node(id: $id) { __typename ... on User { name } ... on Order { id total user { id } } ... on Contact { name } ... on Group { name } } }`;
+    const expected = [{ __typename: 'User', name: 'Rosa Parks' }, { __typename: 'Order', id: '2026-07-01', total: 14, user: { id: '12345' } }, { __typename: 'Contact', name: 'Martin' }, { __typename: 'Group', name: 'Chess club' }];
+    for (const [i, id] of ids.entries()) {
+      const { result: read, requests } = await gw.counted(NODE, { id });
+      expect(read).toEqual({ data: { node: expected[i] } });
+      expect(requests.requests).toBe(1);
+    }
+  });
+});
+
 describe('mutations of the second model', () => {
   it('creates a user, refuses the same id again with CONFLICT, and places dated orders in their partition', async () => {
     await ok(CREATE_USER, { input: { id: 'm1', name: 'Mae Jemison' } });

@@ -255,11 +255,11 @@ describe('placeOrder and addPart', () => {
   });
 
   it('puts the order in the customer collection with its GSI1 keys and increments orderCount', async () => {
-    const result = await gw.run(`mutation { placeOrder(customerId: "oc", input: { id: "o1", total: 12.5, status: "NEW" }) {
+    const result = await gw.run(`mutation { placeOrder(customerId: "oc", input: { id: "o1", total: 12.5, status: PLACED }) {
       id total status placedAt customer { id name orders { totalCount } } } }`);
     expect(result.errors).toBeUndefined();
     const order = result.data.placeOrder;
-    expect(order).toMatchObject({ id: 'o1', total: 12.5, status: 'NEW', customer: { id: 'oc', name: 'Orla', orders: { totalCount: 1 } } });
+    expect(order).toMatchObject({ id: 'o1', total: 12.5, status: 'PLACED', customer: { id: 'oc', name: 'Orla', orders: { totalCount: 1 } } });
     expect(await gw.get('CUSTOMER#oc', 'ORDER#o1')).toEqual({
       PK: 'CUSTOMER#oc',
       SK: 'ORDER#o1',
@@ -269,7 +269,7 @@ describe('placeOrder and addPart', () => {
       GSI2SK: `${order.placedAt}#o1`,
       placedAt: order.placedAt,
       total: 12.5,
-      status: 'NEW',
+      status: 'PLACED',
     });
     expect((await gw.get('CUSTOMER#oc', 'PROFILE'))?.orderCount).toBe(1);
     const found = await gw.run(`{ order(id: "o1") { id customer { id } } }`);

@@ -79,8 +79,8 @@ describe('pricing', () => {
   });
 
   it('prices the Select: COUNT of orders narrowed by date or status', () => {
-    const plain = cost('{ customer(id: "1") { orders(status: "PLACED") { edges { cursor } } } }');
-    expect(cost('{ customer(id: "1") { orders(status: "PLACED") { totalCount edges { cursor } } } }')).toBe(plain + 1);
+    const plain = cost('{ customer(id: "1") { orders(status: PLACED) { edges { cursor } } } }');
+    expect(cost('{ customer(id: "1") { orders(status: PLACED) { totalCount edges { cursor } } } }')).toBe(plain + 1);
   });
 });
 

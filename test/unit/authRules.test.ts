@@ -57,6 +57,10 @@ describe('rule lookup', () => {
       'Mutation.unenroll': 'the student themselves',
       'Mutation.updateStudent': 'the student themselves',
       'Mutation.placeOrder': 'the customer themselves',
+      'Mutation.updateCustomer': 'the customer themselves',
+      'Query.me': 'signed-in callers',
+      'Query.node': "callers allowed by the item type's own root field",
+      'Student.globalId': 'signed-in callers',
     });
     for (const type of ['Course', 'Product', 'Part']) expect(ruleFor(type, 'id')).toMatchObject({ name: 'anyone' });
     for (const type of ['Query', 'Mutation', 'Student']) expect(ruleFor(type, 'anything')?.name).toBe('admins');

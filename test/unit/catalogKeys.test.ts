@@ -8,7 +8,7 @@ import {
   sortableText,
 } from '../../src/dynamo/keys.js';
 import { compareKeyStrings } from '../../src/connections/mergedShards.js';
-import { validateDateRange, validatePrefix } from '../../src/plan/filterArgs.js';
+import { validateDateRange, validatePrefix } from '../../src/plan/arguments.js';
 import { compileBindings } from '../../src/plan/bindings.js';
 import { defaultPlan } from '../support/model.js';
 import { layoutFix } from '../../src/model/layout.js';

@@ -44,7 +44,7 @@ describe('client codegen', () => {
 });
 
 describe('Relay', () => {
-  it('compiles the Relay example against schema.graphql, DateTime typed as string', async () => {
+  it('compiles the Relay example against schema.graphql (globalId as the Node id field), DateTime typed as string', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'relay-'));
     try {
       cpSync(join(root, 'schema.graphql'), join(dir, 'schema.graphql'));
@@ -57,6 +57,10 @@ describe('Relay', () => {
       expect(fragment).toMatch(/readonly enrolledAt: string;/);
       expect(fragment).toMatch(/"refetch": \{/);
       readFileSync(join(dir, 'clients/relay/src/__generated__/StudentCoursesPagePaginationQuery.graphql.ts'), 'utf8');
+      // @refetchable on Student: refetched through the Node interface by its globalId.
+      const refetch = readFileSync(join(dir, 'clients/relay/src/__generated__/StudentCoursesListPaginationQuery.graphql.ts'), 'utf8');
+      expect(refetch).toMatch(/node\(id: \$globalId\)/);
+      expect(readFileSync(join(dir, 'clients/relay/src/__generated__/StudentCoursesList_student.graphql.ts'), 'utf8')).toMatch(/readonly globalId: string;/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -6,8 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Item } from '../../src/dynamo/batchGet.js';
-import type { Collection, MergedCollection, RangeRead } from '../../src/dynamo/collection.js';
-import type { FilledRead, FilledResult, RangeSource } from '../../src/dynamo/filledRange.js';
+import type { Collection, RangeRead } from '../../src/dynamo/collection.js';
+import type { FilledRead, FilledResult } from '../../src/dynamo/filledRange.js';
+import type { MergedCollection, RangeSource } from '../../src/plan/sources.js';
 import { createCursorCodec } from '../../src/connections/cursorSigning.js';
 import { cursorReader } from '../../src/connections/cursor.js';
 import { cursorPosition, readConnection } from '../../src/connections/engine.js';

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { Item } from '../../src/dynamo/batchGet.js';
-import type { Collection, MergedCollection, RangeRead, StartKey } from '../../src/dynamo/collection.js';
+import type { Collection, RangeRead, StartKey } from '../../src/dynamo/collection.js';
+import type { MergedCollection } from '../../src/plan/sources.js';
 import { createCursorCodec } from '../../src/connections/cursorSigning.js';
 import { cursorReader } from '../../src/connections/cursor.js';
 import { cursorOf, cursorPosition, planPage, readConnection } from '../../src/connections/engine.js';

@@ -72,9 +72,81 @@ describe('the model declaration', () => {
     expect(model.relations.get('Customer.orders')).toMatchObject({ kind: 'children', counter: 'orderCount', range: { after: 'placedAfter', before: 'placedBefore', where: [{ argument: 'status', field: 'status' }] } });
     expect(model.items.get('Order')).toMatchObject({ inverted: true, parent: { field: 'customer', type: 'Customer' } });
     expect(model.queries.map((q) => `${q.kind}:${q.field}`).sort()).toEqual(
-      ['catalog:courses', 'catalog:students', 'get:course', 'get:customer', 'get:order', 'get:product', 'get:student'],
+      ['catalog:courses', 'catalog:students', 'get:course', 'get:customer', 'get:order', 'get:product', 'get:student', 'me:me', 'node:node'],
     );
-    expect(model.mutations).toHaveLength(12);
+    expect(model.mutations).toHaveLength(20);
+    expect([...model.items.values()].map((i) => i.globalId)).toEqual(Array(6).fill('globalId'));
+    expect(model.queries.find((q) => q.kind === 'me')).toMatchObject({ type: 'Me', owners: [{ field: 'student', type: 'Student' }, { field: 'customer', type: 'Customer' }] });
+    expect(model.mutations.filter((m) => m.kind === 'update' || m.kind === 'delete').map((m) => `${m.field}:${m.type}:${(m as { parentArgument: string | null }).parentArgument}`)).toEqual([
+      'updateStudent:Student:null', 'deleteStudent:Student:null', 'updateCourse:Course:null', 'deleteCourse:Course:null',
+      'updateCustomer:Customer:null', 'deleteCustomer:Customer:null', 'updateOrder:Order:null', 'deleteOrder:Order:null',
+      'updateProduct:Product:null', 'deleteProduct:Product:null', 'updatePart:Part:productId', 'deletePart:Part:productId',
+    ]);
+  });
+
+  describe('@node and @me', () => {
+    const NODE = VALID.replace('type Team @item', 'interface Node { globalId: ID! }\ntype Team implements Node @item')
+      .replace('type Player @item', 'type Player implements Node @item')
+      .replace('type Season @item', 'type Season implements Node @item')
+      .replace(/(type (Team|Player|Season) implements Node.*\) \{)/g, '$1 globalId: ID!')
+      .replace('  team(id: ID!): Team @get', '  team(id: ID!): Team @get\n  node(id: ID!): Node @node');
+
+    it('reads a model whose item types implement the node interface: the global id field is no stored attribute', () => {
+      expect(problemsOf(NODE)).toEqual([]);
+      const model = buildModel(NODE, 'model.graphql');
+      expect(model.items.get('Team')).toMatchObject({ globalId: 'globalId', attributes: [{ name: 'name' }] });
+      expect(model.queries.find((q) => q.kind === 'node')).toMatchObject({ field: 'node', interface: 'Node', idField: 'globalId' });
+    });
+
+    it('refuses an item type that does not implement the node interface', () => {
+      const sdl = NODE.replace('type Season implements Node @item', 'type Season @item').replace(/(type Season.*\) \{) globalId: ID!/, '$1');
+      expect(problemsOf(sdl)).toEqual([expect.stringMatching(/: Season: implement Node \(the model declares a @node root field/)]);
+    });
+
+    it.each([
+      ['an interface with more than one field', (s: string) => s.replace('interface Node { globalId: ID! }', 'interface Node { globalId: ID! name: String }'), /Node must have exactly one field, of type ID!/],
+      ['the global id named id', (s: string) => s.replace('interface Node { globalId: ID! }', 'interface Node { id: ID! }').replace(/ globalId: ID!/g, ''), /Node\.id would replace every item type's own id/],
+      ['a node field returning an item type', (s: string) => s.replace('node(id: ID!): Node @node', 'node(id: ID!): Team @node'), /@node returns an interface/],
+      ['a node field with an @access', (s: string) => s.replace('node(id: ID!): Node @node', 'node(id: ID!): Node @node @access(rule: ANYONE)'), /takes no @access of its own/],
+    ])('refuses %s', (_, change, message) => {
+      expect(problemsOf(change(NODE))).toContainEqual(expect.stringMatching(message));
+    });
+
+    const ME = VALID.replace('type Team @item(pk: "TEAM#{id}", sk: "META")', 'type Team @item(pk: "TEAM#{id}", sk: "META") @owner(claim: "team_id")')
+      .replace('type Query {', 'type Me { team: Team }\ntype Query {\n  me: Me @me');
+
+    it('reads a @me type of @owner types', () => {
+      expect(problemsOf(ME)).toEqual([]);
+      expect(buildModel(ME, 'model.graphql').queries.find((q) => q.kind === 'me')).toMatchObject({ type: 'Me', owners: [{ field: 'team', type: 'Team' }] });
+    });
+
+    it.each([
+      ['a field of a type without @owner', 'type Me { team: Team player: Player }', /Me\.player: Player has no @owner\(claim\)/],
+      ['a non-null field', 'type Me { team: Team! }', /Me\.team: a field of the @me type Me returns one @owner item type, nullable/],
+      ['a field of a plain type', 'type Me { team: Team count: Int }', /Me\.count: a field of the @me type Me/],
+    ])('refuses %s', (_, me, message) => {
+      expect(problemsOf(ME.replace('type Me { team: Team }', me))).toContainEqual(expect.stringMatching(message));
+    });
+  });
+
+  describe('@update and @delete of a child type', () => {
+    const CHILD = VALID.replace('type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true)', 'type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}")')
+      .replace('input AddSeasonInput', 'input UpdateSeasonInput { year: Int }\ninput AddSeasonInput')
+      .replace('  season(id: ID!): Season @get', '  season(teamId: ID!, id: ID!): Season @get');
+
+    it('takes the parent\'s id in the argument named by parent', () => {
+      const sdl = CHILD.replace('type Mutation {', 'type Mutation {\n  updateSeason(teamId: ID!, id: ID!, input: UpdateSeasonInput!): Season! @update(parent: "teamId")\n  deleteSeason(teamId: ID!, id: ID!): ID! @delete(type: "Season", parent: "teamId")');
+      expect(problemsOf(sdl)).toEqual([]);
+    });
+
+    it('refuses a child delete without it (unless the type is inverted), and parent on a top-level type', () => {
+      const sdl = CHILD.replace('type Mutation {', 'type Mutation {\n  deleteSeason(id: ID!): ID! @delete(type: "Season")\n  removeTeam(id: ID!): ID! @delete(type: "Team", parent: "id")');
+      expect(problemsOf(sdl)).toEqual([
+        expect.stringMatching(/Mutation\.deleteSeason @delete: Season is a child of Team: name the argument holding its id in parent/),
+        expect.stringMatching(/Mutation\.removeTeam @delete\(parent\): Team has no @parent field/),
+      ]);
+      expect(problemsOf(VALID.replace('type Mutation {', 'type Mutation {\n  deleteSeason(id: ID!): ID! @delete(type: "Season")'))).toEqual([]);
+    });
   });
 
   it('reads a valid model of its own: key templates, relations, inverse sides and mutations', () => {
@@ -111,6 +183,23 @@ describe('the model declaration', () => {
   it('refuses a child type whose prefix overlaps the edges kept in the same partition', () => {
     const sdl = VALID.replace('sk: "SEASON#{id}"', 'sk: "PLAYER#{id}"');
     expect(problemsOf(sdl)).toContainEqual(expect.stringContaining('overlaps'));
+  });
+
+  it('refuses @children and @edges on a child type, whose items share their parent\'s partition', () => {
+    const sdl = VALID.replace(
+      'type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true) { id: ID! year: Int! team: Team! @parent }',
+      `type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true) { id: ID! year: Int! team: Team! @parent
+        games(first: Int, after: String, last: Int, before: String): GameConnection! @children
+        fans(first: Int, after: String, last: Int, before: String): SeasonFanConnection! @edges }
+      type Game @item(pk: "TEAM#{season}", sk: "GAME#{id}") { id: ID! season: Season! @parent }
+      type GameConnection { edges: [GameEdge!]! pageInfo: PageInfo! totalCount: Int! }
+      type GameEdge { cursor: String! node: Game! }
+      type SeasonFanConnection { edges: [SeasonFanEdge!]! pageInfo: PageInfo! totalCount: Int! }
+      type SeasonFanEdge { cursor: String! node: Player! }`,
+    );
+    const problems = problemsOf(sdl);
+    expect(problems.some((p) => p.includes("Season.games @children: children live in Season's partition, so its pk must hold {id} and Season cannot be a child type"))).toBe(true);
+    expect(problems.some((p) => p.includes("Season.fans @edges: edges live in Season's partition, so its pk must hold {id} and Season cannot be a child type"))).toBe(true);
   });
 
   it('refuses a connection field that no directive binds', () => {

@@ -1,7 +1,7 @@
 /** Mutation input rules and the counter pieces of transactions, without DynamoDB. */
 import { describe, expect, it } from 'vitest';
 import { email, quantity, text, total } from '../../src/writes/input.js';
-import { counterChange } from '../../src/writes/conditions.js';
+import { counterChange, COUNTING_LEASE_MS } from '../../src/writes/conditions.js';
 import { idOrNew, newId } from '../../src/writes/ids.js';
 import { studentKey } from '../../src/dynamo/keys.js';
 
@@ -63,10 +63,18 @@ describe('counter changes', () => {
     expect(Object.values(item.Update?.ExpressionAttributeNames ?? {}).sort()).toEqual(['PK', 'courseCount', 'courseCount'].sort());
   });
 
-  it('never creates an absent counter: only checks it is still absent', () => {
+  it('never creates an absent counter: only checks it is still absent and not being counted by npm run migrate', () => {
     const item = counterChange('T', key, { ...key, name: 'n' }, 'courseCount', 1);
     expect(item.Update).toBeUndefined();
-    expect(item.ConditionCheck?.ConditionExpression).toMatch(/^attribute_exists\(#p\d+\) AND attribute_not_exists\(#p\d+\)$/);
+    expect(item.ConditionCheck?.ConditionExpression).toMatch(
+      /^attribute_exists\(#p\d+\) AND attribute_not_exists\(#p\d+\) AND \(attribute_not_exists\(#(p\d+)\) OR #\1 < :\1\)$/,
+    );
+    const names = item.ConditionCheck?.ExpressionAttributeNames ?? {};
+    expect(Object.values(names).sort()).toEqual(['PK', 'countingSince', 'courseCount'].sort());
+    // A mark is live for COUNTING_LEASE_MS: the check compares it with the time that long ago.
+    const [cutoff] = Object.values(item.ConditionCheck?.ExpressionAttributeValues ?? {}) as string[];
+    expect(Date.now() - Date.parse(cutoff)).toBeGreaterThanOrEqual(COUNTING_LEASE_MS);
+    expect(Date.now() - Date.parse(cutoff)).toBeLessThan(COUNTING_LEASE_MS + 60_000);
   });
 
   it('for an absent entity checks it is still absent', () => {

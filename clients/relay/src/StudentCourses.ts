@@ -36,3 +36,35 @@ export const StudentCoursesPage = graphql`
     }
   }
 `;
+
+/**
+ * The same connection in a fragment on Student: @refetchable on a type
+ * that implements Node makes Relay refetch it with node(id: <its globalId>)
+ * (relay.config.json names globalId as the Node interface's id field), so
+ * any screen that shows a student can page its courses.
+ */
+export const StudentCoursesList = graphql`
+  fragment StudentCoursesList_student on Student
+  @refetchable(queryName: "StudentCoursesListPaginationQuery")
+  @argumentDefinitions(count: { type: "Int", defaultValue: 10 }, cursor: { type: "String" }) {
+    name
+    courses(first: $count, after: $cursor) @connection(key: "StudentCoursesList_courses") {
+      edges {
+        enrolledAt
+        node {
+          globalId
+          title
+        }
+      }
+    }
+  }
+`;
+
+/** A query that spreads it: the student's fragment, refetchable by its globalId. */
+export const StudentPageQuery = graphql`
+  query StudentPageQuery($id: ID!) {
+    student(id: $id) {
+      ...StudentCoursesList_student
+    }
+  }
+`;

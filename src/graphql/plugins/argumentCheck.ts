@@ -41,12 +41,15 @@ import { validateConnectionArgs, validateId } from '../../connections/args.js';
 import { compilePlan, type Plan } from '../../plan/plan.js';
 import { loadModel } from '../../declaration/loadModel.js';
 import { compileBindings, type CursorBinding } from '../../plan/bindings.js';
+import { readGlobalId } from '../../plan/globalId.js';
 import { total } from '../../writes/input.js';
 
 /** What the checks need of the model: which connections bind cursors to arguments, and each connection's partition. */
 interface ModelRules {
   binding: (connection: string) => CursorBinding;
   partition: (connection: string, parentId: string) => string | undefined;
+  /** `Query.<node field>`, whose id is a global id (plan/globalId.ts), and its check; null without a @node field. */
+  node: { path: string; check: (value: string) => void } | null;
 }
 
 let defaults: ModelRules | undefined;
@@ -54,9 +57,12 @@ let defaults: ModelRules | undefined;
 const defaultRules = (): ModelRules => (defaults ??= modelRules(compilePlan(loadModel())));
 
 function modelRules(plan: Plan): ModelRules {
+  const node = plan.node;
+  const nodeItems = new Map([...plan.items].filter(([, item]) => item.type.globalId !== null));
   return {
     binding: compileBindings(plan),
     partition: (connection, parentId) => plan.relations.get(connection)?.collection(parentId).pk,
+    node: node && { path: `Query.${node.field}`, check: (value) => void readGlobalId(nodeItems, value, 'id', node.idField) },
   };
 }
 
@@ -208,8 +214,12 @@ function fieldArguments(field: GraphQLField<unknown, unknown>, node: FieldNode, 
 
 /** Refuses one field's arguments (BAD_USER_INPUT); `parentArgs` are those of the field enclosing it. */
 function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: Record<string, unknown> | undefined, cursors: CursorReader, rules: ModelRules) {
-  for (const name of step.ids) {
-    if (typeof args[name] === 'string') validateId(args[name] as string, name);
+  if (rules.node !== null && step.connection === rules.node.path) {
+    if (typeof args.id === 'string') rules.node.check(args.id);
+  } else {
+    for (const name of step.ids) {
+      if (typeof args[name] === 'string') validateId(args[name] as string, name);
+    }
   }
   const input = args.input as { id?: unknown; total?: unknown } | undefined;
   if (input && typeof input.id === 'string') validateId(input.id, 'input.id');

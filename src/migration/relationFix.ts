@@ -1,0 +1,307 @@
+/**
+ * What the declared model derives from *other* items than the one scanned,
+ * and how `npm run migrate` (migrate.ts) adds it where it is missing:
+ *
+ * - **edge-copy**: an edge of an @edges relation without one of the copies
+ *   its two sides declare (`copy`), e.g. a copy of the node's title, gets
+ *   the source item's current value and version: the same conditional
+ *   UpdateItem the stream processor writes (stream/propagate.ts), so a
+ *   concurrent rename's newer copy is never replaced by an older one and a
+ *   deleted edge is not brought back.
+ * - **edge-shards**: an edge leading to a @sharded parent without the copy
+ *   of the parent's shard count (`@sharded(copy)`) gets it, in one
+ *   transaction with a ConditionCheck that the parent still has that count
+ *   and no reshard is preparing or moving (plan/sharding.ts): the copy is
+ *   what a link would have written.
+ * - **counter**: an item lacking a declared counter (`@children(counter)`,
+ *   `@edges(counter)`) gets it counted: one paged `Select: COUNT` Query of
+ *   the relation's collection. The race: while a counter is absent,
+ *   writers do not maintain it (writes/conditions.ts), so an edge linked
+ *   between the count and its write would be missed. It is closed by a
+ *   counting mark (`countingSince`) set on the item *before* counting:
+ *   writers that would move an absent counter of a marked item find their
+ *   condition failed and read again, so nothing changes the collection
+ *   while it is counted; the count is written, and the mark removed, only
+ *   while the mark is still this run's and the counter still absent. A
+ *   mark older than COUNTING_LEASE_MS (a run that stopped mid-count) is
+ *   ignored by writers and replaced by the next run; a count that took
+ *   more than half the lease is not written (counted again next run).
+ *   Collections read through GSI1 are counted after `indexSettleMs`, so
+ *   writes committed just before the mark are visible to the count.
+ *   Not derived: the counter items of a parent sharded over more than one
+ *   partition (they are created with their layout) and counts of a parent
+ *   being resharded.
+ *
+ * Every kind is derived from the plan (src/plan/), for any model.
+ */
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { batchGet, type Item } from '../dynamo/batchGet.js';
+import { countCollection, type Collection } from '../dynamo/collection.js';
+import { isBookkeeping, type ItemKey } from '../dynamo/keys.js';
+import { capacityUnits } from '../dynamo/metrics.js';
+import { sleep } from '../dynamo/backoff.js';
+import type { Plan } from '../plan/plan.js';
+import { isMoving, RESHARD_FROM_ATTR, RESHARD_TO_ATTR, shardingOf, type Sharding } from '../plan/sharding.js';
+import { COUNTING_ATTR, COUNTING_LEASE_MS, DELETING_ATTR, notCounting, unchanged } from '../writes/conditions.js';
+import { isConditionFailed } from '../writes/create.js';
+import { forEachLimit } from '../writes/fanOut.js';
+import { tryTransact } from '../writes/transact.js';
+import { versionAttr, writePlanOf } from '../writes/writePlan.js';
+import { copyIsStale, copyUpdate, source, type CopiedField } from '../stream/propagate.js';
+import type { RateLimiter } from './rateLimiter.js';
+
+export const RELATION_FIX_KINDS = ['edge-copy', 'edge-shards', 'counter'] as const;
+export type RelationFixKind = (typeof RELATION_FIX_KINDS)[number];
+
+/** An edge lacking copies (each with the item it copies) or its parent's shard-count copy. */
+export interface EdgeNeed {
+  kind: 'edge';
+  edge: Item;
+  copies: { field: CopiedField; from: ItemKey }[];
+  shards: { sharding: Sharding; parentId: string; memberId: string; parentKey: ItemKey } | null;
+}
+
+/** An item lacking counters, each with the collection it counts. */
+export interface CounterNeed {
+  kind: 'counters';
+  item: Item;
+  counts: { counter: string; collection: Collection }[];
+}
+
+export type RelationNeed = EdgeNeed | CounterNeed;
+
+const copyField = (c: { field: string; attribute: string }): CopiedField => ({
+  field: c.field,
+  versionAttr: versionAttr(c.field),
+  copyAttr: c.attribute,
+  copyVersionAttr: versionAttr(c.attribute),
+});
+
+/** The relation fixes a scanned item may need (decided from the item alone; the fix reads the rest). */
+export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | null {
+  const writes = writePlanOf(plan);
+  const types = [...plan.items.values()];
+  return (item) => {
+    if (isBookkeeping(item.PK) || item[DELETING_ATTR] !== undefined) return null;
+    for (const type of types) {
+      const ids = type.ids(item);
+      if (!ids) continue;
+      // Relations live on top-level items only (the model refuses @edges on child types).
+      if (ids.parentId !== null) return null;
+      const counts: CounterNeed['counts'] = [];
+      for (const r of plan.relationsOf.get(type.name) ?? []) {
+        if (r.counter === null || typeof item[r.counter] === 'number') continue;
+        if (r.unsharded !== null) {
+          // A @sharded side: counted here only while its edges sit in the one unsharded partition.
+          const s = shardingOf(r);
+          const layout = s.layoutOf(item);
+          if (layout.shards > 1 || isMoving(layout) || item[RESHARD_TO_ATTR] !== undefined) continue;
+        }
+        counts.push({ counter: r.counter, collection: r.collection(ids.id) });
+      }
+      return counts.length > 0 ? { kind: 'counters', item, counts } : null;
+    }
+    for (const pair of writes.pairs) {
+      const ownerId = pair.owner.type.pk.match(item.PK)?.id;
+      const nodeId = pair.node.type.pk.match(item.SK)?.id;
+      if (ownerId === undefined || nodeId === undefined) continue;
+      const copies = [
+        ...pair.nodeCopies.map((c) => ({ field: copyField(c), from: pair.node.key(nodeId) })),
+        ...pair.ownerCopies.map((c) => ({ field: copyField(c), from: pair.owner.key(ownerId) })),
+      ].filter((c) => typeof item[c.field.copyAttr] !== 'string');
+      const s = pair.sharding;
+      const shards =
+        s?.copy && item[s.copy] === undefined ? { sharding: s, parentId: nodeId, memberId: ownerId, parentKey: pair.node.key(nodeId) } : null;
+      return copies.length > 0 || shards ? { kind: 'edge', edge: item, copies, shards } : null;
+    }
+    return null;
+  };
+}
+
+export interface RelationFixContext {
+  doc: DynamoDBDocumentClient;
+  tableName: string;
+  dryRun: boolean;
+  concurrency: number;
+  limiter: RateLimiter;
+  /** Time GSI1 gets to show writes committed before a counting mark. */
+  indexSettleMs: number;
+  /** One fix of `kind` written (or, in a dry run, found). */
+  fixed(kind: RelationFixKind): void;
+  /** An item that changed under the fix; the next run decides it again. */
+  skipped(): void;
+  /** Write units consumed. */
+  consumed(units: number): void;
+}
+
+/** Applies the needs of one scanned page: edges first (one consistent BatchGet of their sources), then counters. */
+export async function applyRelationFixes(ctx: RelationFixContext, needs: readonly RelationNeed[]): Promise<void> {
+  const edges = needs.filter((n): n is EdgeNeed => n.kind === 'edge');
+  const counters = needs.filter((n): n is CounterNeed => n.kind === 'counters');
+  if (edges.length > 0) await fixEdges(ctx, edges);
+  if (counters.length > 0) await fixCounters(ctx, counters);
+}
+
+/** One write: the units it is estimated at are taken first, corrected by what DynamoDB reports. */
+async function metered(ctx: RelationFixContext, estimate: number, send: () => Promise<{ ConsumedCapacity?: unknown }>): Promise<void> {
+  await ctx.limiter.take(estimate);
+  let actual = estimate;
+  try {
+    const out = await send();
+    actual = capacityUnits(out.ConsumedCapacity as Parameters<typeof capacityUnits>[0]) || estimate;
+  } finally {
+    ctx.limiter.settle(estimate, actual);
+    ctx.consumed(actual);
+  }
+}
+
+async function fixEdges(ctx: RelationFixContext, needs: readonly EdgeNeed[]): Promise<void> {
+  const keys = needs.flatMap((n) => [...n.copies.map((c) => c.from), ...(n.shards ? [n.shards.parentKey] : [])]);
+  const read = await batchGet(ctx.doc, ctx.tableName, keys, { consistentRead: true });
+  const found = new Map<string, Item | null>(keys.map((k, i) => [`${k.PK}\u0000${k.SK}`, read[i]]));
+  const itemAt = (k: ItemKey) => {
+    const item = found.get(`${k.PK}\u0000${k.SK}`) ?? null;
+    return item === null || item[DELETING_ATTR] !== undefined ? null : item;
+  };
+  await forEachLimit(needs, ctx.concurrency, async ({ edge, copies, shards }) => {
+    for (const { field, from } of copies) {
+      const entity = itemAt(from);
+      let value: { value: string; version: number } | null = null;
+      try {
+        value = entity && source(entity, field);
+      } catch {
+        continue; // a version no writer of ours wrote: the stream processor reports it; nothing to copy here
+      }
+      if (value === null || !copyIsStale(edge, field, value.value, value.version)) continue;
+      if (ctx.dryRun) {
+        ctx.fixed('edge-copy');
+        continue;
+      }
+      try {
+        // The edge item and its GSI1 entry.
+        await metered(ctx, 2, () =>
+          ctx.doc.send(new UpdateCommand({ ...copyUpdate(ctx.tableName, edge, field, value.value, value.version), ReturnConsumedCapacity: 'TOTAL' })),
+        );
+        ctx.fixed('edge-copy');
+      } catch (err) {
+        if (!isConditionFailed(err)) throw err; // gone, or a newer copy arrived meanwhile: nothing to do
+      }
+    }
+    if (shards) await fixShardCopy(ctx, edge, shards, itemAt(shards.parentKey));
+  });
+}
+
+async function fixShardCopy(ctx: RelationFixContext, edge: Item, need: NonNullable<EdgeNeed['shards']>, parent: Item | null): Promise<void> {
+  const { sharding: s, parentId, memberId, parentKey } = need;
+  const n = parent === null ? null : s.layoutToCopy(parent);
+  // No parent, a reshard under way, or the edge indexed elsewhere than the layout says: a link would copy nothing.
+  if (parent === null || n === null || edge.GSI1PK !== s.partition(parentId, memberId, n)) return;
+  if (ctx.dryRun) {
+    ctx.fixed('edge-shards');
+    return;
+  }
+  const count = unchanged(s.count, parent[s.count]);
+  // A transaction of two items: twice their units, plus the edge's GSI1 entry (estimated: transactions report none here).
+  const estimate = 5;
+  await ctx.limiter.take(estimate);
+  ctx.consumed(estimate);
+  const cancelled = await tryTransact({ doc: ctx.doc, tableName: ctx.tableName }, [
+    {
+      Update: {
+        TableName: ctx.tableName,
+        Key: { PK: edge.PK, SK: edge.SK },
+        UpdateExpression: 'SET #copy = :n',
+        ConditionExpression: 'attribute_exists(PK) AND GSI1PK = :p AND attribute_not_exists(#copy)',
+        ExpressionAttributeNames: { '#copy': s.copy! },
+        ExpressionAttributeValues: { ':n': n, ':p': edge.GSI1PK },
+      },
+    },
+    {
+      ConditionCheck: {
+        TableName: ctx.tableName,
+        Key: { PK: parentKey.PK, SK: parentKey.SK },
+        ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#to) AND attribute_not_exists(#from) AND attribute_not_exists(#del) AND ${count.expression}`,
+        ExpressionAttributeNames: { '#to': RESHARD_TO_ATTR, '#from': RESHARD_FROM_ATTR, '#del': DELETING_ATTR, ...count.names },
+        ...(Object.keys(count.values).length > 0 ? { ExpressionAttributeValues: count.values } : {}),
+      },
+    },
+  ]);
+  if (cancelled === null) ctx.fixed('edge-shards');
+  else if (cancelled.failed(1)) ctx.skipped(); // the parent changed since it was read (a reshard, a delete): decided again next run
+  // failed(0): the edge got its copy meanwhile, moved or went: nothing to do
+}
+
+async function fixCounters(ctx: RelationFixContext, needs: readonly CounterNeed[]): Promise<void> {
+  if (ctx.dryRun) {
+    for (const need of needs) for (const _ of need.counts) ctx.fixed('counter');
+    return;
+  }
+  // 1. Mark every item of the page (writers that would move its absent counters read again from now on).
+  const marked: { need: CounterNeed; mark: string; at: number }[] = [];
+  await forEachLimit(needs, ctx.concurrency, async (need) => {
+    const at = Date.now();
+    const mark = new Date(at).toISOString();
+    const absentCounters = need.counts.map((c, i) => [`#c${i}`, c.counter] as const);
+    const live = notCounting(at);
+    try {
+      await metered(ctx, 1, () =>
+        ctx.doc.send(
+          new UpdateCommand({
+            TableName: ctx.tableName,
+            Key: { PK: need.item.PK, SK: need.item.SK },
+            UpdateExpression: 'SET #m = :mark',
+            ConditionExpression: [
+              'attribute_exists(PK)',
+              'attribute_not_exists(#del)',
+              live.expression,
+              ...absentCounters.map(([n]) => `attribute_not_exists(${n})`),
+            ].join(' AND '),
+            ExpressionAttributeNames: { '#m': COUNTING_ATTR, '#del': DELETING_ATTR, ...live.names, ...Object.fromEntries(absentCounters) },
+            ExpressionAttributeValues: { ':mark': mark, ...live.values },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      marked.push({ need, mark, at });
+    } catch (err) {
+      if (!isConditionFailed(err)) throw err;
+      ctx.skipped(); // counted meanwhile, being deleted, or marked by another run
+    }
+  });
+  // 2. GSI1 shows what was committed before the marks (DynamoDB's index is eventually consistent).
+  if (ctx.indexSettleMs > 0 && marked.some((m) => m.need.counts.some((c) => c.collection.index !== undefined))) await sleep(ctx.indexSettleMs);
+  // 3. Count, and write the counts while the mark is still ours.
+  await forEachLimit(marked, ctx.concurrency, async ({ need, mark, at }) => {
+    const counts: number[] = [];
+    for (const c of need.counts) counts.push(await countCollection(ctx.doc, ctx.tableName, c.collection, true));
+    const names: Record<string, string> = { '#m': COUNTING_ATTR, '#del': DELETING_ATTR };
+    const values: Record<string, unknown> = { ':mark': mark };
+    const sets = need.counts.map((c, i) => {
+      names[`#c${i}`] = c.counter;
+      values[`:n${i}`] = counts[i];
+      return `#c${i} = :n${i}`;
+    });
+    const inTime = Date.now() - at < COUNTING_LEASE_MS / 2;
+    try {
+      await metered(ctx, 1, () =>
+        ctx.doc.send(
+          new UpdateCommand({
+            TableName: ctx.tableName,
+            Key: { PK: need.item.PK, SK: need.item.SK },
+            // Too slow a count may have let a writer past an expired mark: only the mark goes.
+            UpdateExpression: inTime ? `SET ${sets.join(', ')} REMOVE #m` : 'REMOVE #m',
+            ConditionExpression: ['#m = :mark', 'attribute_not_exists(#del)', ...need.counts.map((_, i) => `attribute_not_exists(#c${i})`)].join(' AND '),
+            ExpressionAttributeNames: inTime ? names : { '#m': COUNTING_ATTR, '#del': DELETING_ATTR, ...Object.fromEntries(need.counts.map((c, i) => [`#c${i}`, c.counter])) },
+            ExpressionAttributeValues: inTime ? values : { ':mark': mark },
+            ReturnConsumedCapacity: 'TOTAL',
+          }),
+        ),
+      );
+      if (inTime) for (const _ of need.counts) ctx.fixed('counter');
+      else ctx.skipped();
+    } catch (err) {
+      if (!isConditionFailed(err)) throw err;
+      ctx.skipped(); // deleted or marked by another run since: decided again next run
+    }
+  });
+}

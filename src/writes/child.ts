@@ -1,0 +1,75 @@
+/**
+ * Writes that name a child item (a type with a @parent): where it is, and
+ * its @delete.
+ *
+ * locate(): a child lives in its parent's partition, so its key needs the
+ * parent's id. @update/@delete take it in their `parent` argument; an
+ * inverted child type may leave it out, and is then found by its id alone
+ * with one Query of GSI1 (GSI1PK = its sort key), as its @get finds it. On
+ * DynamoDB that read is eventually consistent: a child created a moment
+ * ago may not be found yet (NOT_FOUND; the write that follows is
+ * conditional on the base table either way).
+ *
+ * deleteChild(): the child and the parent's counter of its relation, in
+ * one transaction (the parent read first, consistently, to learn whether
+ * its counter is kept; a changed parent is read again), and, for an
+ * inverted type, the uniqueness item of an explicit id (create.ts), so the
+ * id may be used again. A child that is absent is NOT_FOUND and nothing
+ * changes. A child type with connections of its own is refused by the
+ * model check (operations.ts) until its delete cascades.
+ */
+import { readRange, type Collection } from '../dynamo/collection.js';
+import { GSI1, idClaimKey, type ItemKey } from '../dynamo/keys.js';
+import { notFound } from '../errors.js';
+import { validateId } from '../connections/args.js';
+import { counterOrCheck } from './conditions.js';
+import { READ_AGAIN, untilFresh } from './staleRead.js';
+import { getItem, planOf, type Store } from './store.js';
+import { tryTransact } from './transact.js';
+import type { TypeWrites } from './writePlan.js';
+
+export interface Located {
+  key: ItemKey;
+  parentId: string | undefined;
+}
+
+/** The key of the item `id` of `t` (under `parentId`, for a child type); NOT_FOUND when an inverted child is not found by its id. */
+export async function locate(store: Store, t: TypeWrites, id: string, parentId: unknown, parentArgument: string | null): Promise<Located> {
+  const type = t.item.type;
+  if (!type.parent) return { key: t.item.key(id), parentId: undefined };
+  if (typeof parentId === 'string') {
+    const parent = validateId(parentId, parentArgument ?? type.parent.field);
+    return { key: t.item.key(id, parent), parentId: parent };
+  }
+  const parentPlan = planOf(store).item(type.parent.type);
+  const byId: Collection = { name: `${type.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: type.sk.fill({ id }), prefix: parentPlan.type.pk.prefix };
+  const [found] = await readRange(store.doc, store.tableName, { collection: byId, forward: true, limit: 1 });
+  const ids = found ? t.item.ids(found) : null;
+  if (!ids || ids.parentId === null) throw notFound(`${type.name} ${id} not found`);
+  return { key: t.item.key(id, ids.parentId), parentId: ids.parentId };
+}
+
+/** Deletes the child at `located` with its parent's counter; returns its id. */
+export async function deleteChild(store: Store, t: TypeWrites, id: string, located: Located): Promise<string> {
+  const type = t.item.type;
+  const parentPlan = planOf(store).item(type.parent!.type);
+  const parentKey = parentPlan.key(located.parentId!);
+  const counter = t.parentRelation?.counter ?? null;
+  const what = `${type.name} ${id}`;
+  const claim = type.inverted ? idClaimKey(type.sk.prefix, id) : null;
+  await untilFresh(store, async () => {
+    const seen = await getItem(store, parentKey);
+    if (seen === null) throw notFound(`${what} not found`);
+    const cancelled = await tryTransact(store, [
+      { Delete: { TableName: store.tableName, Key: { PK: located.key.PK, SK: located.key.SK }, ConditionExpression: 'attribute_exists(PK)' } },
+      counterOrCheck(store.tableName, parentKey, seen, counter, -1),
+      ...(claim ? [{ Delete: { TableName: store.tableName, Key: { PK: claim.PK, SK: claim.SK } } }] : []),
+    ]);
+    if (cancelled === null) return true;
+    if (cancelled.failed(0)) throw notFound(`${what} not found`);
+    // The parent changed (its counter appeared or vanished, or it was deleted): read again.
+    if (cancelled.failed(1)) return READ_AGAIN;
+    throw cancelled;
+  });
+  return id;
+}
