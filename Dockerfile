@@ -20,6 +20,10 @@ FROM deps AS build
 COPY tsconfig.json schema.graphql schema.demo.json ./
 COPY scripts ./scripts
 COPY src ./src
+# The deps stage ran no install scripts, so the root postinstall (patch-package) did not patch
+# node_modules: apply patches/ here (docs/runtime.md); the bundler refuses an unpatched tree.
+COPY patches ./patches
+RUN npx --yes patch-package@8.0.1 --error-on-fail --error-on-warn
 RUN node --import tsx scripts/build-server.ts /app/dist/server
 
 # ---- runtime ----

@@ -10,8 +10,11 @@
  * invocation ms, their sum, the second invocation, RSS after the first
  * invocation, and the bundle's size (all .mjs files of the function; and
  * what is read at start: the entry and the chunks it imports statically).
- * Medians, and the fastest run of each case (on a busy machine the least
- * disturbed run says most about the code).
+ * Medians, the fastest run of each case (on a busy machine the least
+ * disturbed run says most about the code), the median ratio to the plain
+ * bundle's run of the same round, and the process's CPU time up to the
+ * first answer (user + system: what the code costs, less disturbed by
+ * other processes than wall-clock time).
  *
  * Cases:
  * - `gateway`: the gateway's Lambda bundle (`npm run build:lambda`), no OTEL_*;
@@ -21,6 +24,11 @@
  * - `plain Apollo`: bench/plainLambda.ts, Apollo Server +
  *   `@as-integrations/aws-lambda` with the same schema and naive
  *   resolvers, bundled by esbuild into one minified file as a user would.
+ *
+ * `--baseline <dir>`: also the Lambda bundle in `<dir>` (`npm run
+ * build:lambda <dir>` in a checkout of other code, e.g. the code before a
+ * change), with and without telemetry, interleaved with the rest, so
+ * before and after are compared within one run.
  *
  * Results: a table on stdout, and raw figures written to `--out`
  * (default dist/bench/coldstart.json, outside the tracked files).
@@ -42,7 +50,11 @@ import { DEFAULT_SCHEMA_FILE } from '../src/declaration/loadModel.js';
 import { writeNamed } from './output.js';
 
 const { values } = parseArgs({
-  options: { repeat: { type: 'string', default: '10' }, out: { type: 'string', default: join(root, 'dist/bench/coldstart.json') } },
+  options: {
+    repeat: { type: 'string', default: '10' },
+    out: { type: 'string', default: join(root, 'dist/bench/coldstart.json') },
+    baseline: { type: 'string' },
+  },
 });
 const repeat = Number(values.repeat);
 
@@ -64,11 +76,12 @@ const event = (n) => ({
 const context = (n) => ({ awsRequestId: 'cold-' + n, getRemainingTimeInMillis: () => 10000 });
 const first = await handler(event(1), context(1));
 const t2 = performance.now();
+const cpu = process.cpuUsage();
 const rss = process.memoryUsage().rss;
 await handler(event(2), context(2));
 const t3 = performance.now();
 const body = JSON.parse(first.body);
-process.stdout.write('COLD ' + JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, secondMs: t3 - t2, rss, status: first.statusCode, name: body.data?.student?.name ?? null, errors: body.errors ?? null }) + '\\n');
+process.stdout.write('COLD ' + JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, secondMs: t3 - t2, cpuMs: (cpu.user + cpu.system) / 1000, rss, status: first.statusCode, name: body.data?.student?.name ?? null, errors: body.errors ?? null }) + '\\n');
 process.exit(0);
 `;
 
@@ -76,6 +89,8 @@ interface Sample {
   importMs: number;
   firstMs: number;
   secondMs: number;
+  /** CPU time of the process (user + system, all threads) from its start to the first answer. */
+  cpuMs: number;
   rss: number;
 }
 
@@ -176,9 +191,16 @@ async function main() {
       OTEL_SERVICE_NAME: 'coldstart-bench',
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
     };
+    const baseline = values.baseline ? join(resolve(values.baseline), 'src/transport/lambda.mjs') : undefined;
     const cases = [
       { name: 'gateway', file: gateway, env: gatewayEnv },
       { name: 'gateway + telemetry', file: gateway, env: { ...gatewayEnv, ...otel } },
+      ...(baseline
+        ? [
+            { name: 'baseline gateway', file: baseline, env: gatewayEnv },
+            { name: 'baseline gateway + telemetry', file: baseline, env: { ...gatewayEnv, ...otel } },
+          ]
+        : []),
       { name: 'plain Apollo', file: plain, env: common },
     ];
     const samples: Record<string, Sample[]> = Object.fromEntries(cases.map((c) => [c.name, []]));
@@ -189,6 +211,7 @@ async function main() {
     }
     process.stdout.write('\n');
 
+    const plainSamples = samples['plain Apollo']!;
     const rows = cases.map((c) => {
       const s = samples[c.name]!;
       const size = sizes(c.file);
@@ -200,6 +223,9 @@ async function main() {
         // The least disturbed run: on a busy machine the better estimate of what the code costs.
         fastestMs: Math.min(...s.map((x) => x.importMs + x.firstMs)),
         secondMs: median(s.map((x) => x.secondMs)),
+        cpuMs: median(s.map((x) => x.cpuMs)),
+        // Per round against the plain bundle's run of the same round (the same machine load), then the median.
+        vsPlain: median(s.map((x, i) => (x.importMs + x.firstMs) / (plainSamples[i]!.importMs + plainSamples[i]!.firstMs))),
         rssMb: median(s.map((x) => x.rss)) / 2 ** 20,
         bundleKb: size.total / 1024,
         atStartKb: size.atStart / 1024,
@@ -207,11 +233,13 @@ async function main() {
     });
     const f = (n: number) => n.toFixed(0);
     console.log(`\nNode ${process.version}, ${repeat} fresh processes per case (medians)\n`);
-    console.log('| case | import ms | first invocation ms | import + first ms | fastest import + first ms | second invocation ms | RSS MB | bundle KB (.mjs) | read at start KB |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+    console.log(
+      '| case | import ms | first invocation ms | import + first ms | fastest import + first ms | ÷ plain Apollo (same round) | CPU ms to first answer | second invocation ms | RSS MB | bundle KB (.mjs) | read at start KB |',
+    );
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       console.log(
-        `| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${f(r.fastestMs)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} | ${f(r.atStartKb)} |`,
+        `| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${f(r.fastestMs)} | ${r.vsPlain.toFixed(2)} | ${f(r.cpuMs)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} | ${f(r.atStartKb)} |`,
       );
     }
     writeNamed(values.out!, JSON.stringify({ node: process.version, repeat, rows, samples }, null, 2) + '\n');

@@ -19,6 +19,11 @@
  * esbuild's default for Node) would pull every export of the semantic
  * conventions and of each package into the chunk.
  *
+ * Dependencies are bundled as installed, patches included (patches/,
+ * applied by `npm ci`/`npm install`; docs/runtime.md): `npm start`, the
+ * tests and the bundles run the same code, and bundling an unpatched
+ * node_modules is refused.
+ *
  * esbuild comes with tsx (a dependency), so nothing extra is installed.
  * Packages are bundled too (the AWS SDK included: the artifact runs exactly
  * the versions the tests ran), except `external` ones, which the artifact
@@ -28,7 +33,9 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
-import { APOLLO_SERVER_VERSION } from './bundleShims/makeGatewayGraphQLRequestContext.js';
+import { validateSchema } from 'graphql';
+import { patchProblems } from './patches.js';
+import { loadModel, modelFingerprint } from '../src/declaration/loadModel.js';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -44,38 +51,9 @@ export interface BundleOptions {
   clean?: boolean;
   minify?: boolean;
   external?: string[];
+  /** Where to write esbuild's metafile (what each output holds, and why each input is in it), for analysis; none by default. */
+  metafile?: string;
 }
-
-/**
- * Modules replaced in bundles by a file of scripts/bundleShims/ (same
- * exports, same results; each shim says why):
- * - `@apollo/utils.createhash` would hash every query with a JavaScript
- *   SHA-256 inside an ES module bundle;
- * - Apollo Server's `utils/makeGatewayGraphQLRequestContext.js` gives every
- *   operation's objects to V8's old generation (a per-call getter). Written
- *   for one Apollo Server release: bundling with another one fails until the
- *   shim is compared with that release's file and its version updated.
- */
-const SHIMS_DIR = join(root, 'scripts/bundleShims');
-const GATEWAY_CONTEXT = /(^|\/)utils\/makeGatewayGraphQLRequestContext(\.js)?$/;
-
-const shims: Plugin = {
-  name: 'shims',
-  setup(build) {
-    build.onResolve({ filter: /^@apollo\/utils\.createhash$/ }, () => ({ path: join(SHIMS_DIR, 'createHash.ts') }));
-    build.onResolve({ filter: GATEWAY_CONTEXT }, (args) => {
-      if (!/[\\/]@apollo[\\/]server[\\/]dist[\\/]/.test(args.importer)) return undefined;
-      const installed = JSON.parse(readFileSync(join(root, 'node_modules/@apollo/server/package.json'), 'utf8')).version;
-      if (installed !== APOLLO_SERVER_VERSION) {
-        throw new Error(
-          `scripts/bundleShims/makeGatewayGraphQLRequestContext.ts was written for @apollo/server ${APOLLO_SERVER_VERSION}, ` +
-            `but ${installed} is installed: compare it with that release's dist/esm/utils/makeGatewayGraphQLRequestContext.js and update APOLLO_SERVER_VERSION`,
-        );
-      }
-      return { path: join(SHIMS_DIR, 'makeGatewayGraphQLRequestContext.ts') };
-    });
-  },
-};
 
 /** `@opentelemetry/*` from its ES module build (see the module comment). */
 const openTelemetryEsm: Plugin = {
@@ -113,6 +91,39 @@ const exporterHttpRequire: Plugin = {
   },
 };
 
+/**
+ * One Apollo Server in a bundle. `@as-integrations/aws-lambda` is CommonJS
+ * and `require()`s `@apollo/server` for its `HeaderMap` alone; esbuild would
+ * resolve that to Apollo's CommonJS build, a second copy of Apollo Server
+ * (with CommonJS copies of @graphql-tools and the usage-reporting protobuf
+ * code) beside the ES module build the gateway imports, evaluated at every
+ * cold start. Resolved as an import instead, the require gets the same
+ * release's ES module build, the one the rest of the bundle uses.
+ */
+const oneApolloServer: Plugin = {
+  name: 'one-apollo-server',
+  setup(build) {
+    build.onResolve({ filter: /^@apollo\/server(\/.*)?$/ }, async (args) => {
+      if (args.kind !== 'require-call' || args.pluginData === 'one-apollo-server') return undefined;
+      return build.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir, importer: args.importer, pluginData: 'one-apollo-server' });
+    });
+  },
+};
+
+/**
+ * The model file the bundle ships (schema.graphql), validated in full here,
+ * as a process would at start-up (graphql's SDL rules, the model's own
+ * checks, graphql's type-system validation): a model with problems is not
+ * bundled. Its fingerprint goes into the bundle, so that a process serving
+ * exactly this text does not validate it again (src/declaration/loadModel.ts).
+ */
+function validatedModel(file: string): string {
+  const model = loadModel(file, []);
+  const errors = validateSchema(model.schema);
+  if (errors.length > 0) throw new Error(`${file}: ${errors.map((e) => e.message).join('; ')}`);
+  return modelFingerprint(readFileSync(file, 'utf8'));
+}
+
 /** Builds the bundle; returns the path of the .mjs file. */
 export async function bundle({
   entry,
@@ -122,11 +133,16 @@ export async function bundle({
   clean = true,
   minify = false,
   external = [],
+  metafile,
 }: BundleOptions): Promise<string> {
+  // The bundle runs the dependencies the tests ran: patched as patches/ says (scripts/patches.ts).
+  const unpatched = patchProblems(root);
+  if (unpatched.length > 0) throw new Error(`cannot bundle an unpatched node_modules:\n${unpatched.join('\n')}`);
+  const validated = [validatedModel(join(root, 'schema.graphql'))];
   if (clean) rmSync(outDir, { recursive: true, force: true });
   mkdirSync(join(outDir, folder), { recursive: true });
   const outfile = join(outDir, folder, `${name}.mjs`);
-  await build({
+  const result = await build({
     entryPoints: [join(root, entry)],
     outdir: join(outDir, folder),
     entryNames: name,
@@ -146,8 +162,11 @@ export async function bundle({
     // CommonJS dependencies call require() for Node built-ins; an ES module bundle needs one.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
     external,
-    plugins: [shims, openTelemetryEsm, exporterHttpRequire],
+    define: { __VALIDATED_MODELS__: JSON.stringify(validated) },
+    plugins: [oneApolloServer, openTelemetryEsm, exporterHttpRequire],
+    metafile: metafile !== undefined,
   });
+  if (metafile !== undefined) writeFileSync(metafile, JSON.stringify(result.metafile));
   copyFileSync(join(root, 'schema.graphql'), join(outDir, 'schema.graphql'));
   copyFileSync(join(root, 'schema.demo.json'), join(outDir, 'schema.demo.json'));
   writeFileSync(join(outDir, 'package.json'), JSON.stringify({ type: 'module' }, null, 2) + '\n');

@@ -27,8 +27,17 @@ let supplied: DocumentNode | undefined;
 /** The supplied directive definitions, parsed once. */
 export const suppliedDefinitions = (): DocumentNode => (supplied ??= parse(DIRECTIVE_DEFINITIONS));
 
+export interface BuildOptions {
+  /**
+   * The text was validated before (loadModel.ts: by the bundler, same code
+   * and same text): graphql's SDL rules and type-system validation are not
+   * run again. The model's own phases always run.
+   */
+  validated?: boolean;
+}
+
 /** The model in `sdl` (read from `source`, named in messages); throws ModelError listing every problem. */
-export function buildModel(sdl: string, source: string): Model {
+export function buildModel(sdl: string, source: string, { validated = false }: BuildOptions = {}): Model {
   const problems = new Problems();
   let document: DocumentNode;
   try {
@@ -43,7 +52,7 @@ export function buildModel(sdl: string, source: string): Model {
   const typeDefs: DocumentNode = { kind: Kind.DOCUMENT, definitions: [...suppliedDefinitions().definitions, ...document.definitions] };
   let schema: GraphQLSchema;
   try {
-    schema = buildASTSchema(typeDefs);
+    schema = buildASTSchema(typeDefs, validated ? { assumeValidSDL: true, assumeValid: true } : undefined);
   } catch (error) {
     // graphql's SDL rules report every mistake in one message, one paragraph each.
     const messages = String((error as Error).message).split('\n\n').filter(Boolean);
@@ -55,7 +64,7 @@ export function buildModel(sdl: string, source: string): Model {
   checkPartitions(items, relations, problems);
   const { queries, mutations, rootAccess } = readOperations(schema, items, relations, problems);
   if (problems.list.length > 0) throw new ModelError(source, problems.list);
-  return { source, document, typeDefs, items, relations, queries, mutations, rootAccess };
+  return { source, document, typeDefs, schema, items, relations, queries, mutations, rootAccess };
 }
 
 /** Unknown types (with their line) and model definitions that would replace the supplied vocabulary. */

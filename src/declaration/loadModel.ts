@@ -3,7 +3,16 @@
  * project's schema.graphql) read and built once at start-up. A missing
  * file or a model with problems throws ModelError, which the entry points
  * print as one line per problem before exiting non-zero.
+ *
+ * Validated when bundled: the bundler (scripts/bundle.ts) builds the model
+ * file it ships, refuses to bundle one with problems, and writes the
+ * SHA-256 of its text into the bundle (`__VALIDATED_MODELS__`). A process
+ * whose model file has exactly that text then skips graphql's validation of
+ * the SDL and of the type system (buildModel's `validated`), which it would
+ * only repeat; any other text, and every run outside a bundle (tsx, tests),
+ * is validated in full.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { DEFAULT_SCHEMA_FILE } from '../config.js';
@@ -16,7 +25,14 @@ export { DEFAULT_SCHEMA_FILE };
 
 const cache = new Map<string, Model>();
 
-export function loadModel(file: string = DEFAULT_SCHEMA_FILE): Model {
+/** Set by the bundler (esbuild `define`); absent outside a bundle. */
+declare const __VALIDATED_MODELS__: readonly string[] | undefined;
+const validatedWhenBundled: readonly string[] = typeof __VALIDATED_MODELS__ === 'undefined' ? [] : __VALIDATED_MODELS__;
+
+/** The fingerprint the bundler records for a model file's text. */
+export const modelFingerprint = (sdl: string): string => createHash('sha256').update(sdl).digest('hex');
+
+export function loadModel(file: string = DEFAULT_SCHEMA_FILE, validated: readonly string[] = validatedWhenBundled): Model {
   const cached = cache.get(file);
   if (cached) return cached;
   const near = relative(process.cwd(), file);
@@ -27,7 +43,7 @@ export function loadModel(file: string = DEFAULT_SCHEMA_FILE): Model {
   } catch (error) {
     throw new ModelError(shown, [{ where: 'SCHEMA_FILE', message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`, line: null }]);
   }
-  const model = buildModel(sdl, shown);
+  const model = buildModel(sdl, shown, { validated: validated.length > 0 && validated.includes(modelFingerprint(sdl)) });
   cache.set(file, model);
   return model;
 }

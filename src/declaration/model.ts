@@ -11,7 +11,7 @@
  *   relationship; `direction` says whether it reads the base table or GSI1).
  * - attribute: a stored scalar field of an item or edge item.
  */
-import type { DocumentNode } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { KeyTemplate } from './template.js';
 
 export type ScalarKind = 'ID' | 'String' | 'Int' | 'Float' | 'Boolean' | 'DateTime' | 'enum';
@@ -166,6 +166,12 @@ export interface Model {
   document: DocumentNode;
   /** The SDL the executable schema is built from: directive definitions plus the model. */
   typeDefs: DocumentNode;
+  /**
+   * `typeDefs` built and validated (graphql's SDL rules), without resolvers:
+   * the one GraphQL schema a process builds from its model, which the
+   * executable schema and the subscriptions read.
+   */
+  schema: GraphQLSchema;
   items: ReadonlyMap<string, ItemType>;
   /** Every relation by `Owner.field`. */
   relations: ReadonlyMap<string, Relation>;

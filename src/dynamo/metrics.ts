@@ -79,15 +79,16 @@ export class DynamoRequestLimitError extends Error {
 }
 
 /** Told of every call of one operation (telemetry: a span per DynamoDB request). */
+/** `at`: when it happened (performance.now()), for a call told afterwards (telemetry/deferred.ts); now when absent. */
 export interface CallObserver {
-  callStarted(operation: string, input: Readonly<Record<string, unknown>>): CallTrace;
+  callStarted(operation: string, input: Readonly<Record<string, unknown>>, at?: number): CallTrace;
 }
 
 export interface CallTrace {
   /** An attempt failed (it may still be retried). */
   attemptFailed(error: unknown): void;
   /** The call's final output (with `$metadata.attempts`), or the error it ended with. */
-  finished(output: CallOutput | undefined, error?: unknown): void;
+  finished(output: CallOutput | undefined, error?: unknown, at?: number): void;
 }
 
 export interface CallOutput {

@@ -34,9 +34,12 @@
  * 1) run through graphql-js's `execute`, exactly as `GRAPHQL_EXECUTOR=graphql-js`
  * runs them; the next one compiles it. graphql-jit itself (with its JSON
  * schema compiler, about 270 KB of the bundle) is loaded by a dynamic
- * `import()` started by the first execution, so a cold start (a Lambda's
- * first request) neither parses it nor waits for a compilation, and an
- * operation sent once is never compiled.
+ * `import()` when an operation is first compiled, so a cold start (a
+ * Lambda's first invocation, its export of telemetry included) neither
+ * parses it nor waits for a compilation, and an operation sent once is
+ * never compiled. Loading it in the background during the first request
+ * instead competed for the CPU with that request (and, with telemetry on,
+ * with its export).
  */
 import {
   execute,
@@ -110,7 +113,6 @@ export function jitExecutor(schema: GraphQLSchema, { compileAfter = 1 }: JitOpti
     const runs = hit ?? 0;
     if (runs < compileAfter) {
       byName.set(key, runs + 1);
-      void loadJit(); // in the background, ready for the operation's next execution
       return 'interpret';
     }
     const { compileQuery, isCompiledQuery } = await loadJit();

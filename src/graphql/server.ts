@@ -5,8 +5,13 @@
  * API Gateway), and tests call `executeOperation`.
  */
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { makeExecutableSchema } from '@graphql-tools/schema';
+import { buildASTSchema } from 'graphql';
 import { jitGateway } from './jitExecutor.js';
 import { argumentCheckPlugin } from './plugins/argumentCheck.js';
 import type { Context } from './context.js';
@@ -45,8 +50,13 @@ export const typeDefs = loadModel().typeDefs;
  */
 export function gatewaySchema(model: Model, rules: RuleLookup | undefined) {
   const plan = compilePlan(model);
-  const { resolvers: all, declared } = withSubscriptions(model.typeDefs, buildResolvers(plan), modelFromPlan(plan));
-  const schema = makeExecutableSchema({ typeDefs: model.typeDefs, resolvers: rules ? applyRules(all, model.typeDefs, rules) : all });
+  const { resolvers: all, declared } = withSubscriptions(model.schema, buildResolvers(plan), modelFromPlan(plan));
+  // A schema of its own for the resolvers, built from the model's SDL without validating it again (buildModel
+  // did), the resolvers set on it in place: no second parse, merge and validation, and no copy of a whole
+  // schema (graphql-tools' mapSchema, which costs several times this build). The model's schema keeps no resolvers.
+  const own = buildASTSchema(model.typeDefs, { assumeValidSDL: true, assumeValid: model.schema.toConfig().assumeValid });
+  const resolvers = rules ? applyRules(all, model.typeDefs, rules) : all;
+  const schema = makeExecutableSchema({ typeDefs: own, resolvers, updateResolversInPlace: true });
   return { schema, declared, plan };
 }
 
@@ -127,6 +137,9 @@ export function createServer({
       dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),
+      // Apollo otherwise imports its inline-trace plugin (and the usage-reporting protobuf code, about
+      // 100 KB evaluated at every start) to find out that the schema is no federated subgraph.
+      ApolloServerPluginInlineTraceDisabled(),
       // Sandbox where it loads, the gateway's own GraphiQL where it does not (plugins/landingPage.ts).
       production ? ApolloServerPluginLandingPageDisabled() : landingPageWithFallback(EXPLORER_PATH),
       ...guard.plugins,

@@ -4,7 +4,7 @@
  * engine serves. Read once when the schema is built; a declaration the
  * model cannot serve stops start-up with every problem listed.
  */
-import { buildASTSchema, type DocumentNode } from 'graphql';
+import type { GraphQLSchema } from 'graphql';
 import { declaredSubscriptions, type DeclaredSubscription } from './declared.js';
 import { modelFromPlan, type ChangeModel } from './model.js';
 import { compilePlan } from '../plan/plan.js';
@@ -14,12 +14,13 @@ import { subscriptionResolvers } from './resolvers.js';
 /** The change model of the default model (schema.graphql). */
 export const defaultChangeModel: ChangeModel = modelFromPlan(compilePlan(loadModel()));
 
+/** `schema`: the model's schema (Model.schema), read, not rebuilt. */
 export function withSubscriptions<R extends object>(
-  typeDefs: DocumentNode,
+  schema: GraphQLSchema,
   resolvers: R,
   model: ChangeModel = defaultChangeModel,
 ): { resolvers: R; declared: DeclaredSubscription[] } {
-  const declared = declaredSubscriptions(buildASTSchema(typeDefs), model);
+  const declared = declaredSubscriptions(schema, model);
   if (declared.length === 0) return { resolvers, declared };
   return { resolvers: { ...resolvers, Subscription: subscriptionResolvers(declared, model) }, declared };
 }

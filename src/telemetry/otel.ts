@@ -213,7 +213,7 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
   /** One child span per DynamoDB call of the span in `parent`; its figures go into `tally`. */
   function callObserver(parent: Context, tally: Tally): CallObserver {
     return {
-      callStarted(operation, input): CallTrace {
+      callStarted(operation, input, at): CallTrace {
         const attributes: Attributes = {
           'rpc.system': 'aws-api',
           'rpc.service': 'DynamoDB',
@@ -224,13 +224,13 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
         };
         if (typeof input.IndexName === 'string') attributes['aws.dynamodb.index_name'] = input.IndexName;
         if (typeof input.Limit === 'number') attributes['aws.dynamodb.limit'] = input.Limit;
-        const span = tracer.startSpan(`DynamoDB.${operation}`, { kind: SpanKind.CLIENT, attributes }, parent);
+        const span = tracer.startSpan(`DynamoDB.${operation}`, { kind: SpanKind.CLIENT, attributes, startTime: at }, parent);
         let throttles = 0;
         return {
           attemptFailed(error) {
             if (isThrottlingError(error as never)) throttles += 1;
           },
-          finished(output, error) {
+          finished(output, error, endedAt) {
             const attempts = attemptsOf(error ?? output);
             const consumed = output?.ConsumedCapacity as Parameters<typeof capacityUnits>[0];
             const units = capacityUnits(consumed);
@@ -257,7 +257,7 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
                 span.setStatus({ code: SpanStatusCode.ERROR, message: errorName(error) });
               }
             }
-            span.end();
+            span.end(endedAt);
           },
         };
       },
@@ -271,18 +271,18 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
   };
 
   return {
-    startOperation(carrier) {
-      const started = performance.now();
+    startOperation(carrier, at) {
+      const started = at ?? performance.now();
       const parent = carrier ? textMap.extract(ROOT_CONTEXT, carrier, getter) : ROOT_CONTEXT;
-      const span = tracer.startSpan('graphql.operation', { kind: SpanKind.SERVER }, parent);
+      const span = tracer.startSpan('graphql.operation', { kind: SpanKind.SERVER, startTime: at }, parent);
       const tally: Tally = new Map();
       return {
         calls: callObserver(trace.setSpan(ROOT_CONTEXT, span), tally),
-        finish({ name, type, cost, codes, outcome, dynamodb, requestId }) {
+        finish({ name, type, cost, codes, outcome, dynamodb, requestId }, endedAt) {
           recordTally(tally);
           const kind = { 'graphql.operation.type': type ?? 'unknown', outcome };
           m.operations.add(1, kind);
-          m.duration.record((performance.now() - started) / 1000, kind);
+          m.duration.record(((endedAt ?? performance.now()) - started) / 1000, kind);
           for (const code of codes) m.errors.add(1, { 'error.code': code });
           if (span.isRecording()) {
             span.updateName(name ? `${type ?? 'graphql'} ${name}` : (type ?? 'graphql.operation'));
@@ -301,21 +301,21 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
             span.setAttributes(attributes);
             outcomeStatus(span, outcome, codes.find((c) => c === 'INTERNAL_SERVER_ERROR' || c === 'UNAVAILABLE'));
           }
-          span.end();
+          span.end(endedAt);
         },
       };
     },
 
-    startBatch({ source, records, lagMs, shardId }: BatchStart) {
+    startBatch({ source, records, lagMs, shardId }: BatchStart, at?: number) {
       const attributes: Attributes = { 'gateway.stream.source': source, 'gateway.stream.records': records };
       if (shardId) attributes['gateway.stream.shard_id'] = shardId;
       if (lagMs !== null) attributes['gateway.stream.lag_ms'] = lagMs;
-      const span = tracer.startSpan('stream batch', { kind: SpanKind.CONSUMER, attributes }, ROOT_CONTEXT);
+      const span = tracer.startSpan('stream batch', { kind: SpanKind.CONSUMER, attributes, startTime: at }, ROOT_CONTEXT);
       if (lagMs !== null) m.lag.record(lagMs / 1000);
       const tally: Tally = new Map();
       return {
         calls: callObserver(trace.setSpan(ROOT_CONTEXT, span), tally),
-        finish({ processed, failed, copies, edgesRemoved, error }) {
+        finish({ processed, failed, copies, edgesRemoved, error }, endedAt) {
           recordTally(tally);
           m.batches.add(1, { outcome: failed ? 'failed' : 'ok' });
           if (processed > 0) m.records.add(processed, { outcome: 'processed' });
@@ -327,23 +327,24 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
             'gateway.stream.edges_removed': edgesRemoved,
           });
           if (failed) outcomeStatus(span, 'server_error', error === undefined ? undefined : errorName(error));
-          span.end();
+          span.end(endedAt);
         },
       };
     },
 
-    startDelivery(subscription, carrier) {
+    startDelivery(subscription, carrier, at) {
       const parent = carrier ? textMap.extract(ROOT_CONTEXT, carrier, getter) : ROOT_CONTEXT;
       const span = tracer.startSpan(`subscription ${subscription}`, {
         kind: SpanKind.PRODUCER,
         attributes: { 'graphql.operation.type': 'subscription', 'gateway.subscription': subscription },
+        startTime: at,
       }, parent);
       return {
-        finish({ outcome, error }) {
+        finish({ outcome, error }, endedAt) {
           m.deliveries.add(1, { 'gateway.subscription': subscription, outcome });
           span.setAttribute('gateway.outcome', outcome);
           outcomeStatus(span, outcome, error === undefined ? undefined : errorName(error));
-          span.end();
+          span.end(endedAt);
         },
       };
     },

@@ -25,10 +25,15 @@ export interface OperationFinish {
   requestId: string;
 }
 
+/**
+ * Every `at` below is when the event happened (performance.now()), for
+ * events told afterwards (deferred.ts replays what happened while the SDK
+ * loaded); absent, it is now.
+ */
 export interface OperationTrace {
   /** Hand to the operation's OperationMetrics: one child span per DynamoDB call. */
   calls: CallObserver;
-  finish(result: OperationFinish): void;
+  finish(result: OperationFinish, at?: number): void;
 }
 
 export interface BatchStart {
@@ -50,22 +55,22 @@ export interface BatchFinish {
 
 export interface BatchTrace {
   calls: CallObserver;
-  finish(result: BatchFinish): void;
+  finish(result: BatchFinish, at?: number): void;
 }
 
 export interface DeliveryTrace {
-  finish(result: { outcome: Outcome; error?: unknown }): void;
+  finish(result: { outcome: Outcome; error?: unknown }, at?: number): void;
 }
 
 export interface Telemetry {
-  startOperation(carrier: Carrier | undefined): OperationTrace;
-  startBatch(start: BatchStart): BatchTrace;
+  startOperation(carrier: Carrier | undefined, at?: number): OperationTrace;
+  startBatch(start: BatchStart, at?: number): BatchTrace;
   /**
    * For subscriptions: one span per event delivered to one subscriber,
    * child of the trace context the event carries (if any), and the count of
    * deliveries by outcome. `subscription` is the root field's name.
    */
-  startDelivery(subscription: string, carrier?: Carrier): DeliveryTrace;
+  startDelivery(subscription: string, carrier?: Carrier, at?: number): DeliveryTrace;
   /** For subscriptions: the number of open subscriptions changed by `delta`. */
   subscriptionsChanged(delta: number): void;
   /** Counts a server's open connections (`gateway.http.open_connections`). */

@@ -35,6 +35,7 @@ import { OperationMetrics } from '../dynamo/metrics.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts } from './gatewayParts.js';
 import { loadTelemetry, type Telemetry } from '../telemetry/telemetry.js';
+import { deferTelemetry } from '../telemetry/deferred.js';
 import { checkTrustedBody, checkTrustedSearch, refusalResponse, type TrustedDocuments } from './trustedDocuments.js';
 
 export type ApiGatewayHandler = (
@@ -197,12 +198,28 @@ let instance: Promise<ApiGatewayHandler> | undefined;
  * The function's handler (`src/transport/lambda.handler`): one server per
  * Lambda instance, made on first use; with telemetry when an `OTEL_*`
  * variable is set (the SDK is loaded only then).
+ *
+ * The SDK loads beside the first invocation rather than before it: its
+ * chunk is imported and its providers started while the gateway is built
+ * and the first request waits for DynamoDB, and what that request tells
+ * telemetry meanwhile is replayed into the SDK with its times
+ * (telemetry/deferred.ts); the flush before the invocation returns waits
+ * for the SDK, so the first invocation's spans are exported with it. A SDK
+ * that fails to start is logged, and the instance serves without telemetry.
  */
 export const handler: ApiGatewayHandler = async (event, context) => {
   instance ??= (async () => {
     const config = loadConfig();
     const logger = createLogger(config.logLevel);
-    return createLambdaHandler(config, { logger, telemetry: await loadTelemetry(config.telemetry, logger) });
+    const telemetry = config.telemetry
+      ? deferTelemetry(
+          loadTelemetry(config.telemetry, logger).catch((err: unknown) => {
+            logger.error({ err }, 'telemetry could not start: this instance runs without it');
+            return undefined;
+          }),
+        )
+      : undefined;
+    return createLambdaHandler(config, { logger, telemetry });
   })().catch((err: unknown) => {
     instance = undefined; // a failed start is tried again by the next invocation
     throw err;

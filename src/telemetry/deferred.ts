@@ -1,0 +1,183 @@
+/**
+ * deferTelemetry(loading): a Telemetry to use at once while the
+ * OpenTelemetry SDK is still loading (`loading`: loadTelemetry's promise).
+ *
+ * Why: loading the SDK chunk and starting its providers is CPU work of a
+ * cold start. Awaited before the first request, it adds to the first
+ * answer; started beside the first request, it runs while that request
+ * waits for DynamoDB (lambdaHandler.ts).
+ *
+ * What is told before the SDK is ready (an operation, its DynamoDB calls,
+ * a batch, a delivery) is recorded with the time it happened
+ * (performance.now()) and replayed into the SDK's Telemetry once it is
+ * ready, with those times: the same spans, with the same start and end
+ * times, parents and attributes, and the same metrics. Once ready, every
+ * call goes straight to the SDK's Telemetry (one property read more).
+ * `flush()` waits for the SDK, so nothing recorded is left out of an
+ * export; a SDK that fails to load drops what was recorded (the failure is
+ * the loader's to report).
+ */
+import type { CallObserver, CallOutput, CallTrace } from '../dynamo/metrics.js';
+import type { BatchStart, Carrier, Telemetry } from './telemetry.js';
+
+type Replay = (real: Telemetry) => void;
+
+interface RecordedCall {
+  operation: string;
+  input: Readonly<Record<string, unknown>>;
+  at: number;
+  failures: unknown[];
+  end?: { output: CallOutput | undefined; error: unknown; at: number };
+  /** The real call trace, once replayed: a call still running then goes on there. */
+  live?: CallTrace;
+}
+
+/** A CallObserver that records calls, and the replay of them onto a real observer. */
+function recordedCalls(): { calls: CallObserver; replayOnto(real: CallObserver): void } {
+  const recorded: RecordedCall[] = [];
+  let target: CallObserver | undefined;
+  return {
+    calls: {
+      callStarted(operation, input, at) {
+        if (target) return target.callStarted(operation, input, at);
+        // The input as it was: request objects may be changed by retries before the replay reads them.
+        const call: RecordedCall = { operation, input: { ...input }, at: at ?? performance.now(), failures: [] };
+        recorded.push(call);
+        return {
+          attemptFailed(error) {
+            if (call.live) call.live.attemptFailed(error);
+            else call.failures.push(error);
+          },
+          finished(output, error, endedAt) {
+            if (call.live) call.live.finished(output, error, endedAt);
+            else call.end = { output, error, at: endedAt ?? performance.now() };
+          },
+        };
+      },
+    },
+    replayOnto(real) {
+      target = real;
+      for (const call of recorded.splice(0)) {
+        const trace = real.callStarted(call.operation, call.input, call.at);
+        for (const failure of call.failures) trace.attemptFailed(failure);
+        if (call.end) trace.finished(call.end.output, call.end.error, call.end.at);
+        else call.live = trace;
+      }
+    },
+  };
+}
+
+export function deferTelemetry(loading: Promise<Telemetry | undefined>): Telemetry {
+  let real: Telemetry | undefined;
+  let failed = false;
+  const queue: Replay[] = [];
+  const ready = loading.then(
+    (telemetry) => {
+      if (!telemetry) {
+        failed = true;
+        queue.length = 0;
+        return;
+      }
+      real = telemetry;
+      for (const replay of queue.splice(0)) replay(telemetry);
+    },
+    () => {
+      failed = true;
+      queue.length = 0;
+    },
+  );
+  /** Runs now on the SDK's Telemetry if it is there, else when it is. */
+  const later = (replay: Replay) => {
+    if (real) replay(real);
+    else if (!failed) queue.push(replay);
+  };
+
+  return {
+    startOperation(carrier: Carrier | undefined, at?: number) {
+      if (real) return real.startOperation(carrier, at);
+      const startedAt = at ?? performance.now();
+      // The carrier (request headers) is read at the replay: keep the values it may be asked for.
+      const kept = carrier && snapshotCarrier(carrier);
+      const { calls, replayOnto } = recordedCalls();
+      let finish: ((trace: ReturnType<Telemetry['startOperation']>) => void) | undefined;
+      let trace: ReturnType<Telemetry['startOperation']> | undefined;
+      later((t) => {
+        trace = t.startOperation(kept, startedAt);
+        replayOnto(trace.calls);
+        finish?.(trace);
+      });
+      return {
+        calls,
+        finish(result, endedAt) {
+          const at2 = endedAt ?? performance.now();
+          if (trace) trace.finish(result, at2);
+          else finish = (t) => t.finish(result, at2);
+        },
+      };
+    },
+
+    startBatch(start: BatchStart, at?: number) {
+      if (real) return real.startBatch(start, at);
+      const startedAt = at ?? performance.now();
+      const { calls, replayOnto } = recordedCalls();
+      let finish: ((trace: ReturnType<Telemetry['startBatch']>) => void) | undefined;
+      let trace: ReturnType<Telemetry['startBatch']> | undefined;
+      later((t) => {
+        trace = t.startBatch(start, startedAt);
+        replayOnto(trace.calls);
+        finish?.(trace);
+      });
+      return {
+        calls,
+        finish(result, endedAt) {
+          const at2 = endedAt ?? performance.now();
+          if (trace) trace.finish(result, at2);
+          else finish = (t) => t.finish(result, at2);
+        },
+      };
+    },
+
+    startDelivery(subscription, carrier, at) {
+      if (real) return real.startDelivery(subscription, carrier, at);
+      const startedAt = at ?? performance.now();
+      const kept = carrier && snapshotCarrier(carrier);
+      let finish: ((trace: ReturnType<Telemetry['startDelivery']>) => void) | undefined;
+      let trace: ReturnType<Telemetry['startDelivery']> | undefined;
+      later((t) => {
+        trace = t.startDelivery(subscription, kept, startedAt);
+        finish?.(trace);
+      });
+      return {
+        finish(result, endedAt) {
+          const at2 = endedAt ?? performance.now();
+          if (trace) trace.finish(result, at2);
+          else finish = (t) => t.finish(result, at2);
+        },
+      };
+    },
+
+    subscriptionsChanged: (delta) => later((t) => t.subscriptionsChanged(delta)),
+    watchConnections: (server) => later((t) => t.watchConnections(server)),
+    watchStreamLag: (lagMs) => later((t) => t.watchStreamLag(lagMs)),
+
+    async flush() {
+      await ready;
+      await real?.flush();
+    },
+
+    async shutdown() {
+      await ready;
+      await real?.shutdown();
+    },
+  };
+}
+
+/** The trace-context headers of a carrier, copied (the only ones the propagators read). */
+function snapshotCarrier(carrier: Carrier): Carrier {
+  const kept = new Map<string, string>();
+  for (const name of ['traceparent', 'tracestate', 'baggage']) {
+    const value = carrier.get(name);
+    if (typeof value === 'string') kept.set(name, value);
+  }
+  return { get: (name) => kept.get(name) };
+}
