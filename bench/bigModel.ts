@@ -18,7 +18,8 @@ export function bigModel(pairs = 22): string {
   for (let i = 0; i < pairs; i++) {
     const next = (i + 1) % pairs;
     types.push(`
-type Thing${i} @item(pk: "THING${i}#{id}", sk: "META") @access(rule: ANYONE) {
+type Thing${i} implements Node @item(pk: "THING${i}#{id}", sk: "META") @access(rule: ANYONE) {
+  globalId: ID!
   id: ID!
   label: String!
   parts(first: Int, after: String, last: Int, before: String): Thing${i}PieceConnection! @children(counter: "pieceCount")
@@ -26,7 +27,7 @@ type Thing${i} @item(pk: "THING${i}#{id}", sk: "META") @access(rule: ANYONE) {
     @edges(copy: [{ field: "label", attribute: "linkLabel" }], counter: "linkCount")
   linkedFrom(first: Int, after: String, last: Int, before: String): Thing${next}LinkedFromConnection! @edges(inverseOf: "links")
 }
-type Piece${i} @item(pk: "THING${i}#{thing}", sk: "PIECE#{id}") @access(rule: ANYONE) { id: ID! size: Int! thing: Thing${i}! @parent }
+type Piece${i} implements Node @item(pk: "THING${i}#{thing}", sk: "PIECE#{id}") @access(rule: ANYONE) { globalId: ID! id: ID! size: Int! thing: Thing${i}! @parent }
 type Thing${i}PieceConnection { edges: [Thing${i}PieceEdge!]! pageInfo: PageInfo! totalCount: Int! }
 type Thing${i}PieceEdge { cursor: String! node: Piece${i}! }
 type Thing${i}LinkConnection { edges: [Thing${i}LinkEdge!]! pageInfo: PageInfo! totalCount: Int! }
