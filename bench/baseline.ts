@@ -68,7 +68,7 @@ interface PackageJson {
 export function compiledCommand(script: string | undefined): string[] | null {
   if (!script) return null;
   const last = script.split('&&').pop()!.trim();
-  const m = /^node((?:\s+--\S+)*)\s+(\S+\.m?js)\b/.exec(last);
+  const m = /^(?:exec\s+)?node((?:\s+--\S+)*)\s+(\S+\.m?js)\b/.exec(last);
   if (!m) return null;
   return [...m[1]!.trim().split(/\s+/).filter(Boolean), m[2]!];
 }

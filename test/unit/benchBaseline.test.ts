@@ -114,6 +114,11 @@ describe('reading the scripts', () => {
       'dist/server/src/transport/main.mjs',
     ]);
     expect(compiledCommand('node dist/main.js')).toEqual(['dist/main.js']);
+    // This checkout's own: npm's shell hands its process over (exec), so a signal to npm reaches the gateway.
+    expect(compiledCommand('npm run build && exec node --enable-source-maps dist/server/src/transport/main.mjs')).toEqual([
+      '--enable-source-maps',
+      'dist/server/src/transport/main.mjs',
+    ]);
     expect(compiledCommand('tsx src/main.ts')).toBeNull();
     expect(compiledCommand(undefined)).toBeNull();
   });
