@@ -34,6 +34,8 @@ export const sameRequests = (a: MetricsSummary, b: MetricsSummary) => a.requests
  *
  * - requests or answers differ: not comparable (never "within");
  * - fewer than half the rounds have a figure: not measured;
+ * - fewer than 3 rounds have one: too few rounds (one or two rounds
+ *   cannot show that the rounds agree);
  * - every round at most 1 + limit: within the limit ("x% less" when every
  *   round is below 1 − limit as well);
  * - every round above 1 + limit: x% more (x from the median);
@@ -44,7 +46,7 @@ export const sameRequests = (a: MetricsSummary, b: MetricsSummary) => a.requests
  *
  * `pass` is true for "within" and "less" only; a straddling row never passes.
  */
-export type VerdictKind = 'not comparable' | 'not measured' | 'less' | 'within' | 'more' | 'noise, within' | 'noise, more';
+export type VerdictKind = 'not comparable' | 'not measured' | 'too few rounds' | 'less' | 'within' | 'more' | 'noise, within' | 'noise, more';
 
 export interface RowVerdict {
   kind: VerdictKind;
@@ -54,6 +56,9 @@ export interface RowVerdict {
   low: number;
   high: number;
 }
+
+/** The fewest rounds (pairs) with figures a row needs for any verdict on its CPU. */
+export const MIN_ROUNDS = 3;
 
 export function verdict(row: { sameRequests: boolean; sameAnswer: boolean; ratios: number[] }, limit: number): RowVerdict {
   const ratios = row.ratios.filter((r) => Number.isFinite(r) && r > 0);
@@ -65,6 +70,7 @@ export function verdict(row: { sameRequests: boolean; sameAnswer: boolean; ratio
   if (!row.sameRequests) return out('not comparable', '**not comparable: requests differ**');
   if (!row.sameAnswer) return out('not comparable', '**not comparable: answers differ**');
   if (!enough) return out('not measured', 'not measured');
+  if (ratios.length < MIN_ROUNDS) return out('too few rounds', `too few rounds (${ratios.length}; median ${m.toFixed(2)})`);
   const pct = (r: number) => Math.round(Math.abs(r - 1) * 100);
   const limitPct = Math.round(limit * 100);
   const side = m < 1 ? `${pct(m)}% less` : `${pct(m)}% more`;

@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --duration 2 --rounds 4 --warmup 1 --prewarm 1 --connections 16 --only nested
  *   --runner bundle|tsx --direct-reads sdk|lean --baseline <git ref> --servers gateway,baseline,big
- *   --startup 10 --write-docs]`
+ *   --startup 10 --pairs 5 --replay-ms 400 --write-docs]`
  *
  * One runner for every case. It starts its own DynamoDB Local, seeds a data
  * set of realistic shape (scripts/dataset.ts), starts the servers on
@@ -37,13 +37,20 @@
  * With a baseline, each row also gets old vs new: requests (must be equal;
  * a row whose requests differ is never called equal), server CPU per
  * operation new ÷ old (median of the per-round ratios) and a verdict
- * against 5%; the 50-type row the same against the 6-type gateway.
+ * against 5% (bench/compare.ts: claimed only when every round agrees);
+ * the 50-type row the same against the 6-type gateway. Then, with the
+ * load servers stopped, the GraphQL layer alone (bench/replay.ts, `--pairs`
+ * rotated runs of each version's own bundle of bench/cpu.ts --replay per
+ * case, requests counted at a proxy): the second old-vs-new table, not
+ * subject to DynamoDB Local's noise.
  * `--startup N` (default 10 with a baseline) first starts each gateway's
  * own entry N times, alternating: spawn to first answer, CPU and RSS then.
  *
  * Results: a table on stdout, dist/bench/results.md and raw figures in
- * dist/bench/latest.json (untracked); `--write-docs` also rewrites
- * bench/results.md (the copy docs/performance.md cites) after a full run.
+ * dist/bench/latest.json (untracked), with a baseline the old-vs-new
+ * tables alone in dist/bench/old-vs-new.md; `--write-docs` also rewrites
+ * bench/results.md (the copy docs/performance.md cites) and, with a
+ * baseline, docs/performance.md's old-vs-new section, after a full run.
  * `BENCH_CPU_PROF=<dir>` runs the servers with `--cpu-prof` into
  * `<dir>/<server>` (`--keep-baseline` leaves the baseline's worktree, so
  * bench/profile.ts can map its profile); `BENCH_NODE_FLAGS` sets their Node flags.
@@ -541,6 +548,7 @@ function tally(verdicts: RowVerdict[], limit: number): string {
     n('more') && `${n('more')} more in every round`,
     n('not comparable') && `${n('not comparable')} not comparable`,
     n('not measured') && `${n('not measured')} not measured`,
+    n('too few rounds') && `${n('too few rounds')} with too few rounds`,
   ].filter(Boolean);
   return `${parts.join('; ')}.`;
 }
@@ -626,7 +634,7 @@ async function main() {
       servers: { type: 'string' },
       startup: { type: 'string' },
       pairs: { type: 'string' },
-      'replay-ms': { type: 'string', default: '400' },
+      'replay-ms': { type: 'string', default: '300' },
       'keep-baseline': { type: 'boolean', default: false },
       ...WRITE_DOCS_OPTION,
     },

@@ -229,4 +229,10 @@ describe('the verdict of a row, from its rounds', () => {
     expect(row([])).toMatchObject({ kind: 'not measured' });
     expect(row([NaN, 1.01, 1.03, 0.99])).toMatchObject({ kind: 'within', median: 1.01 });
   });
+
+  it('claims nothing from fewer than 3 rounds, however they agree', () => {
+    expect(row([0.5])).toMatchObject({ kind: 'too few rounds', pass: false, text: 'too few rounds (1; median 0.50)' });
+    expect(row([1.0, 1.01])).toMatchObject({ kind: 'too few rounds', pass: false });
+    expect(row([1.0, 1.01, 1.02])).toMatchObject({ kind: 'within', pass: true });
+  });
 });
