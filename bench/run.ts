@@ -828,12 +828,13 @@ async function main() {
     const missing = failed.length ? `\nFailed, not in the table: ${failed.join('; ')}\n` : '';
     // The tracked copy only for a full run asked for with --write-docs (a partial run would replace the table with a part of it).
     const written = writeDocument('bench/results.md', `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${table}\n${missing}`, values['write-docs']! && !values.only);
+    written.push(writeResult('latest.json', JSON.stringify({ machine: machine(), meta, results }, null, 2)));
     if (values.baseline) {
       // The old-vs-new tables by themselves, and with --write-docs in docs/performance.md (between its markers).
       const section = [`\`npm run bench -- ${process.argv.slice(2).join(' ')}\`, ${header(meta).join(' ')}`, ...oldVsNew(results, meta)].join('\n');
       written.push(...writeSection('docs/performance.md', 'old-vs-new', `${section}\n`, values['write-docs']! && !values.only));
     }
-    written.push(writeResult('latest.json', JSON.stringify({ machine: machine(), meta, results }, null, 2)));
+
     console.error(wrote(written));
     console.error(`bench finished in ${fmt((Date.now() - started) / 1000)} s`);
   } finally {
