@@ -31,6 +31,7 @@
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 
 export type Side = 'old' | 'new' | 'big';
 
@@ -57,6 +58,8 @@ export interface ReplayRow {
   ops: number;
   warmup: number;
   runs: Partial<Record<Side, ReplayRun[]>>;
+  /** 1-minute load average of the machine when the case's replay began. */
+  load: number;
   /** Why a row has no figures (a run failed), if it has none. */
   error?: string;
 }
@@ -164,7 +167,7 @@ export async function replayComparison(options: ReplayOptions): Promise<ReplayRo
   try {
     const calibrator = options.harnesses.find((h) => h.side === 'new') ?? options.harnesses[0]!;
     for (const name of options.cases) {
-      const row: ReplayRow = { name, ops: 0, warmup: 0, runs: {} };
+      const row: ReplayRow = { name, ops: 0, warmup: 0, runs: {}, load: os.loadavg()[0]! };
       rows.push(row);
       try {
         const calibration = await runOnce(calibrator, ['--case', name, '--ops', '100', '--warmup', '16', '--replay'], proxy.url);

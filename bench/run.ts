@@ -814,7 +814,10 @@ async function main() {
       console.error(`GraphQL-layer comparison took ${fmt((Date.now() - replayStart) / 1000)} s`);
     }
     const caseLoads = results.map((r) => r.load);
-    const loadAverage = `${fmt(loadAtStart, 1)} at the start, ${caseLoads.length ? `${fmt(Math.min(...caseLoads), 1)}–${fmt(Math.max(...caseLoads), 1)} as the cases began, ` : ''}${fmt(os.loadavg()[0]!, 1)} at the end`;
+    const replayLoads = ((replay?.rows ?? []) as ReplayRow[]).map((r) => r.load);
+    const loadAverage =
+      `${fmt(loadAtStart, 1)} at the start, ${caseLoads.length ? `${fmt(Math.min(...caseLoads), 1)}–${fmt(Math.max(...caseLoads), 1)} as the cases began, ` : ''}` +
+      `${replayLoads.length ? `${fmt(Math.min(...replayLoads), 1)}–${fmt(Math.max(...replayLoads), 1)} as their replays began, ` : ''}${fmt(os.loadavg()[0]!, 1)} at the end`;
     const meta = {
       connections: benchEnv.connections, rounds: benchEnv.rounds, duration: benchEnv.duration, warmup: benchEnv.warmup, data, servers: runs, directReads,
       baseline: baseline ? `${values.baseline} (${baseline.commit.slice(0, 7)})` : undefined, dependencyDrift: baseline?.dependencyDrift,
