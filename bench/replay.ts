@@ -26,7 +26,9 @@
  * evenly is shown as a fraction: either way not equal to the other side's.
  *
  * N is calibrated once per case (a short run of the new side) so that each
- * run measures about `targetMs` of CPU; every run of a case uses the same N.
+ * run measures about `targetMs` of CPU; every run of a case uses the same N,
+ * after a warm-up of N/4 operations (64 to 400), so the measured part runs
+ * compiled code.
  */
 import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
@@ -91,8 +93,12 @@ export function opsFor(msPerOp: number, targetMs: number): number {
   return Math.min(20_000, Math.max(50, Math.round(targetMs / msPerOp)));
 }
 
-/** Warm-up operations for a run of `ops`: enough to compile the hot paths and record every answer, few enough for DynamoDB Local. */
-export const warmupFor = (ops: number) => Math.min(200, Math.max(32, Math.round(ops / 10)));
+/**
+ * Warm-up operations for a run of `ops`: enough for V8 to have compiled the hot paths before the measured
+ * part (a measured part that is still compiling costs several times the steady figure and spreads widely),
+ * few enough for DynamoDB Local, which answers every warm-up operation for real.
+ */
+export const warmupFor = (ops: number) => Math.min(400, Math.max(64, Math.round(ops / 4)));
 
 /** A loopback HTTP proxy to DynamoDB Local that counts requests by operation. */
 export async function countingProxy(target: string): Promise<{ url: string; take: () => Record<string, number>; close: () => Promise<void> }> {
@@ -170,7 +176,7 @@ export async function replayComparison(options: ReplayOptions): Promise<ReplayRo
       const row: ReplayRow = { name, ops: 0, warmup: 0, runs: {}, load: os.loadavg()[0]! };
       rows.push(row);
       try {
-        const calibration = await runOnce(calibrator, ['--case', name, '--ops', '100', '--warmup', '16', '--replay'], proxy.url);
+        const calibration = await runOnce(calibrator, ['--case', name, '--ops', '200', '--warmup', '100', '--replay'], proxy.url);
         proxy.take();
         row.ops = opsFor(calibration.measuredMs / calibration.ops, options.targetMs);
         row.warmup = warmupFor(row.ops);
