@@ -836,7 +836,7 @@ async function main() {
     written.push(writeResult('latest.json', JSON.stringify({ machine: machine(), meta, results }, null, 2)));
     if (values.baseline) {
       // The old-vs-new tables by themselves, and with --write-docs in docs/performance.md (between its markers).
-      const section = [`\`npm run bench -- ${process.argv.slice(2).join(' ')}\`, ${header(meta).join(' ')}`, ...oldVsNew(results, meta)].join('\n');
+      const section = [`\`npm run bench -- ${process.argv.slice(2).join(' ')}\`. ${header(meta).join(' ')}`, ...oldVsNew(results, meta)].join('\n');
       written.push(...writeSection('docs/performance.md', 'old-vs-new', `${section}\n`, values['write-docs']! && !values.only));
     }
 
