@@ -264,3 +264,59 @@ describe('the model declaration', () => {
     expect(run.stderr).toMatch(/broken\.graphql:\d+: Query\.player: no directive binds this field/);
   });
 });
+
+describe('one meaning per stored attribute', () => {
+  it('refuses a counter stored under a field of the same item, a key, or another relation\'s counter', () => {
+    expect(problemsOf(VALID.replace('counter: "seasonCount"', 'counter: "name"'))).toEqual([
+      expect.stringMatching(/^\d+: Team\.seasons @children\(counter\): the counter of Team\.seasons is stored under name, which already holds the field Team\.name: name it otherwise$/),
+    ]);
+    expect(problemsOf(VALID.replace('counter: "seasonCount"', 'counter: "SK"'))).toEqual([
+      expect.stringContaining('Team.seasons @children(counter): the counter of Team.seasons is stored under SK, an attribute the gateway keeps (a key)'),
+    ]);
+    expect(problemsOf(VALID.replace('counter: "seasonCount"', 'counter: "playerCount"'))).toEqual([
+      expect.stringContaining('the counter of Team.seasons is stored under playerCount, which already holds the counter of Team.players'),
+    ]);
+  });
+
+  it('refuses a field named like an attribute the gateway keeps: a key, a cascade\'s mark, the time to live', () => {
+    for (const name of ['GSI1PK', 'deletingAt', 'propagatingSince', 'expiresAt']) {
+      expect(problemsOf(VALID.replace('nick: String!', `nick: String!\n  ${name}: String`))).toEqual([
+        expect.stringContaining(`Player.${name}: the field Player.${name} is stored under ${name}, an attribute the gateway keeps`),
+      ]);
+    }
+  });
+
+  it('refuses a field named like the version of a copied field', () => {
+    expect(problemsOf(VALID.replace('nick: String!', 'nick: String!\n  nickVersion: Int'))).toEqual([
+      expect.stringContaining('Team.players @edges(copy): the version of Player.nick is stored under nickVersion, which already holds the field Player.nickVersion'),
+    ]);
+  });
+
+  it('refuses a copy stored under an edge field, a key, or the other side\'s copy', () => {
+    expect(problemsOf(VALID.replace('attribute: "playerNick"', 'attribute: "joinedAt"'))).toEqual([
+      expect.stringContaining('Team.players @edges(copy): the copy of Player.nick (Team.players) is stored under joinedAt, which already holds the edge field TeamPlayerEdge.joinedAt'),
+    ]);
+    expect(problemsOf(VALID.replace('attribute: "playerNick"', 'attribute: "GSI1SK"'))).toEqual([
+      expect.stringContaining('stored under GSI1SK, an attribute the gateway keeps (a key)'),
+    ]);
+    const bothSides = VALID.replace('@edges(inverseOf: "players")', '@edges(inverseOf: "players", copy: [{ field: "name", attribute: "playerNick" }])');
+    expect(problemsOf(bothSides)).toEqual([
+      expect.stringContaining('Player.teams @edges(copy): the copy of Team.name (Player.teams) is stored under playerNick, which already holds the copy of Player.nick (Team.players)'),
+    ]);
+  });
+
+  it('accepts one field copied by two relations (one version) and counters of the same name on different items', () => {
+    const sdl = VALID.replace('@edges(inverseOf: "players")', '@edges(inverseOf: "players", copy: [{ field: "name", attribute: "teamName" }], counter: "playerCount")');
+    expect(problemsOf(sdl)).toEqual([]);
+  });
+
+  it('lists the bookkeeping attributes the writes and the plan use', async () => {
+    const { BOOKKEEPING_ATTRIBUTES } = await import('../../src/declaration/relations.js');
+    const { COUNTING_ATTR, DELETING_ATTR, PROPAGATING_ATTR } = await import('../../src/writes/conditions.js');
+    const { RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, RESHARD_TO_ATTR, RESTORING_ATTR } = await import('../../src/plan/sharding.js');
+    const { TTL_ATTRIBUTE } = await import('../../src/dynamo/table.js');
+    for (const name of [COUNTING_ATTR, DELETING_ATTR, PROPAGATING_ATTR, RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, RESHARD_TO_ATTR, RESTORING_ATTR, TTL_ATTRIBUTE]) {
+      expect(BOOKKEEPING_ATTRIBUTES).toContain(name);
+    }
+  });
+});
