@@ -320,3 +320,18 @@ describe('one meaning per stored attribute', () => {
     }
   });
 });
+
+describe('a child in its parent\'s partition', () => {
+  it('refuses a child whose pk is not its parent\'s pk with the parent field for {id}', () => {
+    for (const pk of ['LEAGUE#{team}', 'TEAM#{team}#{id}']) {
+      expect(problemsOf(VALID.replace('pk: "TEAM#{team}", sk: "SEASON#{id}"', `pk: "${pk}", sk: "SEASON#{id}"`))).toEqual([
+        expect.stringMatching(new RegExp(`^\\d+: Season @item\\(pk\\): a child lives in its parent's partition: pk must be Team's pk with \\{team\\} for \\{id\\}, "TEAM#\\{team\\}" \\(got "${pk.replace(/[{}#]/g, (c) => `\\${c}`)}"\\)$`)),
+      ]);
+    }
+  });
+
+  it('refuses a child of a child type, which has no partition of its own', () => {
+    const sdl = VALID.replace('type SeasonConnection', 'type Game @item(pk: "TEAM#{season}", sk: "GAME#{id}") { id: ID! season: Season! @parent }\ntype SeasonConnection');
+    expect(problemsOf(sdl)).toContainEqual(expect.stringContaining('Game @item(pk): Season, the type of its @parent field season, is a child type or has no {id} in its pk'));
+  });
+});
