@@ -126,7 +126,9 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
       problems.add(`${shape.edge.name}.${f.name}`, 'an edge field is an attribute of the edge item: a built-in scalar, DateTime or enum', f.astNode);
       continue;
     }
-    edgeAttributes.push({ name: f.name, kind, required: unwrap(f.type).nonNull, createdAt: directivesOn(f).includes('createdAt'), ...enumValues(named) });
+    const createdAt = directivesOn(f).includes('createdAt');
+    if (createdAt && kind !== 'DateTime' && kind !== 'String') problems.add(`${shape.edge.name}.${f.name} @createdAt`, 'belongs on a DateTime or String field', f.astNode);
+    edgeAttributes.push({ name: f.name, kind, required: unwrap(f.type).nonNull, createdAt, ...enumValues(named) });
   }
   const shardedArgs = directiveArgs(schema, 'sharded', field);
   if (shardedArgs && inverse === null) problems.add(`${at} @sharded`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);

@@ -335,3 +335,49 @@ describe('a child in its parent\'s partition', () => {
     expect(problemsOf(sdl)).toContainEqual(expect.stringContaining('Game @item(pk): Season, the type of its @parent field season, is a child type or has no {id} in its pk'));
   });
 });
+
+describe('mutations that could not write what the model reads back', () => {
+  it('refuses a create input without a required stored field, or with it nullable', () => {
+    expect(problemsOf(VALID.replace('input CreateTeamInput { id: ID name: String! }', 'input CreateTeamInput { id: ID }'))).toEqual([
+      expect.stringMatching(/^\d+: CreateTeamInput: has no field name: every Team needs it \(Team\.name is required\)$/),
+    ]);
+    expect(problemsOf(VALID.replace('input CreateTeamInput { id: ID name: String! }', 'input CreateTeamInput { id: ID name: String }'))).toEqual([
+      expect.stringContaining('CreateTeamInput.name: must be non-null: Team.name is required'),
+    ]);
+  });
+
+  it('refuses an input field whose type is not the stored field\'s', () => {
+    expect(problemsOf(VALID.replace('input UpdateTeamInput { name: String }', 'input UpdateTeamInput { name: Int }'))).toEqual([
+      expect.stringContaining('UpdateTeamInput.name: takes Int, but Team.name is String'),
+    ]);
+    expect(problemsOf(VALID.replace('input AddSeasonInput { id: ID year: Int! }', 'input AddSeasonInput { id: ID year: [Int!]! }'))).toEqual([
+      expect.stringContaining('AddSeasonInput.year: takes [Int], but Season.year is Int'),
+    ]);
+  });
+
+  it('refuses a link that cannot set a required edge field, or sets it from a nullable or mistyped argument', () => {
+    const required = VALID.replace(/number: Int node/g, 'number: Int! node');
+    expect(problemsOf(required.replace('join(teamId: ID!, playerId: ID!, number: Int)', 'join(teamId: ID!, playerId: ID!)'))).toEqual([
+      expect.stringContaining('Mutation.join @link: takes no argument number, so its edges would lack the required edge field TeamPlayerEdge.number'),
+    ]);
+    expect(problemsOf(required)).toEqual([expect.stringContaining('Mutation.join(number): must be non-null: the edge field TeamPlayerEdge.number is required')]);
+    expect(problemsOf(VALID.replace('playerId: ID!, number: Int)', 'playerId: ID!, number: String)'))).toEqual([
+      expect.stringContaining('Mutation.join(number): takes String, but the edge field TeamPlayerEdge.number is Int'),
+    ]);
+  });
+
+  it('refuses a link or unlink whose answer is not what it returns', () => {
+    expect(problemsOf(VALID.replace('number: Int): TeamPlayerEdge!', 'number: Int): Team!'))).toEqual([
+      expect.stringContaining('Mutation.join @link: returns Team!; it answers the new edge: return TeamPlayerEdge!'),
+    ]);
+    expect(problemsOf(VALID.replace('leave(teamId: ID!, playerId: ID!): Boolean!', 'leave(teamId: ID!, playerId: ID!): ID!'))).toEqual([
+      expect.stringContaining('Mutation.leave @unlink: returns ID!; it answers true: return Boolean!'),
+    ]);
+  });
+
+  it('refuses @createdAt on an edge field that cannot hold a time', () => {
+    expect(problemsOf(VALID.replace(/joinedAt: DateTime!/g, 'joinedAt: Int!'))).toContainEqual(
+      expect.stringContaining('TeamPlayerEdge.joinedAt @createdAt: belongs on a DateTime or String field'),
+    );
+  });
+});
