@@ -381,3 +381,14 @@ describe('mutations that could not write what the model reads back', () => {
     );
   });
 });
+
+describe('copies that renames can keep current', () => {
+  it('refuses a copy of an optional field (clearing it would leave the old copy on every edge) or of a number', () => {
+    expect(problemsOf(VALID.replace('nick: String!', 'nick: String'))).toContainEqual(
+      expect.stringContaining('Team.players @edges(copy): copies Player.nick, which is optional: a copy is of a required text field'),
+    );
+    expect(problemsOf(VALID.replace('nick: String!', 'nick: Int!'))).toContainEqual(
+      expect.stringContaining('Team.players @edges(copy): copies Player.nick, which is Int: a copy is of a required text field'),
+    );
+  });
+});
