@@ -10,7 +10,7 @@
  * transports get it.
  */
 import type { ApolloServer } from '@apollo/server';
-import type { Config } from '../config.js';
+import { PROD_NODE_ENV, type Config } from '../config.js';
 import type { Context, Deps } from '../graphql/context.js';
 import { clientOptions, dynamoFromConfig, endpointLabel, type Dynamo } from '../dynamo/client.js';
 import { tableWatch, type TableWatch } from './tableWatch.js';
@@ -22,7 +22,7 @@ import { createCursorCodec } from '../connections/cursorSigning.js';
 import { createAuthenticator, type Authenticator } from '../auth/authenticate.js';
 import { compileRules } from '../auth/compileRules.js';
 import { loadModel } from '../declaration/loadModel.js';
-import type { Plan } from '../plan/plan.js';
+import { compilePlan, type Plan } from '../plan/plan.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { loadManifest, type TrustedDocuments } from './trustedDocuments.js';
 
@@ -62,7 +62,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
   const watch = tableWatch(logger, config.tableName, endpointLabel(clientOptions(config, embeddedUrl)));
   const server = createServer({
     onMissingTable: () => watch.missing(),
-    production: config.production,
+    prod: config.prod,
     logger,
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
     limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields, maxResponseBytes: config.operationLimits.maxResponseBytes, queryBytesPerRequest: config.operationLimits.queryBytesPerRequest },
@@ -75,8 +75,8 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     telemetry,
   });
   const auth = createAuthenticator(config.auth, logger, undefined, model);
-  if (config.auth.mode === 'off' && config.production) {
-    logger.warn('AUTH_MODE=off in production: every caller may read and write everything (docs/auth.md)');
+  if (config.auth.mode === 'off' && config.prod) {
+    logger.warn(`AUTH_MODE=off with NODE_ENV=${PROD_NODE_ENV}: every caller may read and write everything (docs/auth.md)`);
   }
   if (security.cursorSecretGenerated) {
     logger.warn('CURSOR_SECRET is not set: generated a random one for this run (cursors will not survive a restart)');
@@ -90,6 +90,8 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     trusted,
     tableWatch: watch,
     subscriptionSchema: () => (built ??= gatewaySchema(model, config.auth.mode === 'oidc' ? rules : undefined)),
-    deps: { doc: client.doc, readPath: client.reads, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, rules, pageReadBudget: config.catalog.pageReadBudget },
+    // The served model's plan (the one its resolvers were built from: compilePlan caches it per model), so that
+    // every operation's look-ahead, request budget and writes run on it, not on the default model's.
+    deps: { doc: client.doc, readPath: client.reads, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, rules, pageReadBudget: config.catalog.pageReadBudget, plan: compilePlan(model) },
   };
 }
