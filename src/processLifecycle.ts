@@ -3,7 +3,9 @@
  * stream-worker`: streamWorker.ts) live as processes: a configuration error
  * ends them with one readable line, and SIGTERM/SIGINT run their `stop`
  * once, then exit (exit code 1 if stopping takes longer than 10 s).
- * The only file that reads process signals.
+ * The only file that reads process signals, but for the Lambda API
+ * function's SIGTERM (transport/lambdaHandler.ts: the export of its
+ * telemetry before Lambda shuts an instance down).
  */
 import { ConfigError } from './config.js';
 import { ModelError } from './declaration/problems.js';

@@ -2,7 +2,8 @@
  * deferTelemetry(load): a Telemetry to use at once, before the
  * OpenTelemetry SDK is loaded (`load`: starts loadTelemetry). The SDK is
  * loaded when there is first something to export: at the first `flush()`
- * (or `shutdown()` with something recorded), not before.
+ * (or `shutdown()` with something recorded), not before; `eager` starts
+ * loading at once instead.
  *
  * Why: loading the SDK chunk, starting its providers and the first export
  * are CPU work of a cold start. Awaited before the first request, they add
@@ -70,7 +71,7 @@ function recordedCalls(): { calls: CallObserver; replayOnto(real: CallObserver):
   };
 }
 
-export function deferTelemetry(load: () => Promise<Telemetry | undefined>): Telemetry {
+export function deferTelemetry(load: () => Promise<Telemetry | undefined>, { eager = false }: { eager?: boolean } = {}): Telemetry {
   let real: Telemetry | undefined;
   let failed = false;
   const queue: Replay[] = [];
@@ -92,6 +93,8 @@ export function deferTelemetry(load: () => Promise<Telemetry | undefined>): Tele
           queue.length = 0;
         },
       ));
+  // Eager: loading starts now, beside whatever the process does next (the first request).
+  if (eager) void ready();
   /** Runs now on the SDK's Telemetry if it is there, else when it is. */
   const later = (replay: Replay) => {
     if (real) replay(real);

@@ -223,7 +223,8 @@ let instance: Promise<ApiGatewayHandler> | undefined;
  * their times, telemetry/deferred.ts), so a cold start pays neither the
  * SDK's start nor its first export before answering. Every later
  * invocation flushes before it returns, which waits for that first export
- * too. On SIGTERM, which Lambda sends the runtime before it shuts an
+ * too (with `before-answer`, the SDK loads beside the first request and
+ * the first invocation flushes before returning like the others). On SIGTERM, which Lambda sends the runtime before it shuts an
  * instance down when an extension (such as the collector layer) is
  * registered, whatever is not exported yet is. A SDK that fails to start
  * is logged, and the instance serves without telemetry.
@@ -234,14 +235,18 @@ export const handler: ApiGatewayHandler = async (event, context) => {
     const logger = createLogger(config.logLevel);
     const settings = config.telemetry;
     const telemetry = settings
-      ? deferTelemetry(() =>
-          loadTelemetry(settings, logger).catch((err: unknown) => {
-            logger.error({ err }, 'telemetry could not start: this instance runs without it');
-            return undefined;
-          }),
+      ? deferTelemetry(
+          () =>
+            loadTelemetry(settings, logger).catch((err: unknown) => {
+              logger.error({ err }, 'telemetry could not start: this instance runs without it');
+              return undefined;
+            }),
+          // Exported before the first answer: load beside the first request, while it waits for DynamoDB.
+          { eager: settings.lambdaFirstExport === 'before-answer' },
         )
       : undefined;
-    if (telemetry) exportOnSigterm(telemetry, logger);
+    // Whatever is not exported yet, when Lambda shuts the instance down.
+    if (telemetry) stopOnLambdaShutdown(() => telemetry.shutdown().catch((err: unknown) => logger.warn({ err }, 'could not export telemetry')));
     return createLambdaHandler(config, { logger, telemetry });
   })().catch((err: unknown) => {
     instance = undefined; // a failed start is tried again by the next invocation
@@ -250,15 +255,14 @@ export const handler: ApiGatewayHandler = async (event, context) => {
   return (await instance)(event, context);
 };
 
-/** Lambda gives the runtime 300 ms after SIGTERM (500 ms with an internal extension) before SIGKILL. */
-const SIGTERM_BUDGET_MS = 250;
-
-/** On SIGTERM: export what is left (within Lambda's budget), then exit as Node would have. */
-function exportOnSigterm(telemetry: Telemetry, logger: Logger) {
+/**
+ * Lambda sends the runtime SIGTERM before it shuts an instance down (only
+ * when an extension is registered) and SIGKILL 300 ms later (500 ms with an
+ * internal extension): runs `stop` for at most `budgetMs`, then exits.
+ */
+function stopOnLambdaShutdown(stop: () => Promise<void>, budgetMs = 250): void {
   process.once('SIGTERM', () => {
-    const budget = new Promise((resolve) => setTimeout(resolve, SIGTERM_BUDGET_MS).unref());
-    void Promise.race([telemetry.shutdown().catch((err: unknown) => logger.warn({ err }, 'could not export telemetry')), budget]).finally(() =>
-      process.exit(0),
-    );
+    const budget = new Promise((resolve) => setTimeout(resolve, budgetMs).unref());
+    void Promise.race([stop(), budget]).finally(() => process.exit(0));
   });
 }

@@ -125,6 +125,20 @@ describe('telemetry deferred while the SDK loads', () => {
     expect(loads).toBe(1);
   });
 
+  it('starts loading at once when eager', async () => {
+    let loads = 0;
+    const telemetry = deferTelemetry(
+      async () => {
+        loads += 1;
+        return undefined;
+      },
+      { eager: true },
+    );
+    expect(loads).toBe(1);
+    await telemetry.flush();
+    expect(loads).toBe(1);
+  });
+
   it('drops what was recorded when the SDK does not load, and flush still returns', async () => {
     const telemetry = deferTelemetry(() => Promise.reject(new Error('no SDK')));
     const trace = telemetry.startOperation(undefined);
