@@ -95,7 +95,7 @@ async function operations() {
   await batchPut(dynamo.doc, tableName, items);
   const cursors = createCursorCodec({ current: 'bench-cursor-secret-0123456789abcdefghij' });
   const rules = compileRules(loadModel());
-  const servers = { off: createServer({ production: true }), on: createServer({ production: true, authRules: true, rules }) };
+  const servers = { off: createServer({ prod: true }), on: createServer({ prod: true, authRules: true, rules }) };
   await Promise.all(Object.values(servers).map((s) => s.start()));
   const caller = (extra: Partial<Extract<Identity, { kind: 'caller' }>>): Identity => ({
     kind: 'caller', subject: 'b', roles: new Set(), admin: false, owns: new Map(), ...extra,

@@ -101,7 +101,7 @@ async function main() {
     await writeItems(dynamo.doc, tableName, items, { concurrency: 8, onProgress: progressBar('loading') });
     console.error(`loaded ${items.length} items in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-    const server = createServer({ production: false });
+    const server = createServer({ prod: false });
     await server.start();
     const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors: createCursorCodec({ current: 'bench-cursor-secret-0123456789abcdefghij' }) };
     const measure = async (name: string, query: string, pick: (data: any) => any) => {

@@ -69,7 +69,7 @@ async function setup() {
   const direct = createDynamo({ endpoint: local.endpoint, requestTimeoutMs: 60_000 });
   await ensureTable(direct.raw, tableName);
   const dynamo = createDynamo({ endpoint: sim.endpoint });
-  const server = createServer({ production: true });
+  const server = createServer({ prod: true });
   await server.start();
   const cursors = createCursorCodec({ current: 'bench-cursor-secret-0123456789abcdefghij' });
   const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors };

@@ -148,7 +148,7 @@ async function main() {
       const baseDeps = { doc: baseClient.doc, readPath: baseClient.reads, tableName, cursors: baseCodec({ current: 'telemetry-cost-bench-secret-0123456789abcdef' }) };
       variants.push({ name: 'baseline', server: baseServer({ production: true, logger: silentLogger }), context: () => baseContext(baseDeps), flush: async () => {} });
     }
-    const off = createServer({ production: true, logger: silentLogger });
+    const off = createServer({ prod: true, logger: silentLogger });
     variants.push({ name: 'off', server: off, context: () => createContext(deps), flush: async () => {} });
     if (!values['off-only']) {
       // The SDK's OTLP exporters read their endpoint from the environment, as in production.
@@ -162,7 +162,7 @@ async function main() {
       stops.push(() => telemetry.shutdown());
       variants.push({
         name: 'on',
-        server: createServer({ production: true, logger: silentLogger, telemetry }),
+        server: createServer({ prod: true, logger: silentLogger, telemetry }),
         context: () => createContext(deps),
         flush: () => telemetry.flush(),
       });

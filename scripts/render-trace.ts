@@ -93,7 +93,7 @@ async function main() {
     const tableName = 'TraceDemo';
     await ensureTable(dynamo.raw, tableName);
     await loadDemoData(dynamo.doc, tableName, DEFAULT_SCHEMA_FILE);
-    const server = createServer({ production: false, telemetry });
+    const server = createServer({ prod: false, telemetry });
     await server.start();
     const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors: createCursorCodec({ current: 'render-trace-cursor-secret-0123456789abcdef' }) };
     const run = () => server.executeOperation({ query: NESTED, variables: { id: '1' } }, { contextValue: createContext(deps) });

@@ -52,7 +52,7 @@ async function main() {
   // Every GetItem/BatchGetItem finds nothing: the gateway does all its own work, DynamoDB none.
   const doc = { send: async () => ({ Responses: {}, Items: [] }) } as unknown as DynamoDBDocumentClient;
   const deps = { doc, tableName: 'Soak', cursors: createCursorCodec({ current: config.security.cursorSecret }) };
-  const apollo = createServer({ production: true, limits: { ...config.security, ...config.operationLimits } });
+  const apollo = createServer({ prod: true, limits: { ...config.security, ...config.operationLimits } });
   await apollo.start();
   const http = createHttpListener(
     createHttpHandler(apollo, {

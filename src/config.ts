@@ -6,7 +6,7 @@
  *
  * - `loadConfig()` parses and checks each value by its entry (a bad value
  *   stops start-up with a ConfigError naming the variable), then runs the
- *   few checks that span settings (production's requirements, OIDC) and
+ *   few checks that span settings (prod mode's requirements, OIDC) and
  *   shapes the typed Config the rest of src/ reads;
  * - `settingsTable()` renders the table as Markdown: docs/configuration.md
  *   holds exactly that (a test compares them; `npm run docs:settings`
@@ -15,7 +15,7 @@
  *   defaults, secrets redacted, for the start-up log line.
  *
  * Terminology: an entry's `default` applies when the variable is unset or
- * empty; `productionDefault` replaces it when NODE_ENV=production; a
+ * empty; `prodDefault` replaces it in prod mode (NODE_ENV set to PROD_NODE_ENV); a
  * `defaultText` says in words what a default worked out at start-up is.
  * A pattern entry (`AUTH_<NAME>_CLAIM`, `OTEL_*`) stands for a family of
  * variables read by prefix.
@@ -68,6 +68,9 @@ export const DEV_AUDIENCE = 'dynamo-graph-gateway';
 // ---------------------------------------------------------------------------
 // Entries and their kinds
 
+/** The NODE_ENV value of prod mode (hardened defaults and required settings). */
+export const PROD_NODE_ENV = 'production';
+
 /** The groups of docs/configuration.md, in its order. */
 export const SETTING_GROUPS = {
   serving: 'Serving',
@@ -85,7 +88,7 @@ export const SETTING_GROUPS = {
 export type SettingGroup = keyof typeof SETTING_GROUPS;
 
 interface Context {
-  production: boolean;
+  prod: boolean;
 }
 
 export interface Setting<T = unknown> {
@@ -95,8 +98,8 @@ export interface Setting<T = unknown> {
   readonly meaning: string;
   /** The value when unset or empty. */
   readonly default: T;
-  /** The value when unset or empty and NODE_ENV=production. */
-  readonly productionDefault?: T;
+  /** The value when unset or empty in prod mode. */
+  readonly prodDefault?: T;
   /** The default in words, when it is worked out at start-up. */
   readonly defaultText?: string;
   /** The values accepted, in words (Markdown). */
@@ -118,7 +121,7 @@ interface Common {
 
 const thousands = (n: number) => n.toLocaleString('en-US');
 
-function int(o: Common & { default: number; min: number; max: number; productionDefault?: number; note?: string }): Setting<number> {
+function int(o: Common & { default: number; min: number; max: number; prodDefault?: number; note?: string }): Setting<number> {
   return {
     ...o,
     kind: 'int',
@@ -133,7 +136,7 @@ function int(o: Common & { default: number; min: number; max: number; production
   };
 }
 
-function bool<T extends boolean | undefined>(o: Common & { default: T; productionDefault?: NoInfer<T> }): Setting<boolean | T> {
+function bool<T extends boolean | undefined>(o: Common & { default: T; prodDefault?: NoInfer<T> }): Setting<boolean | T> {
   return {
     ...o,
     kind: 'bool',
@@ -147,7 +150,7 @@ function bool<T extends boolean | undefined>(o: Common & { default: T; productio
   };
 }
 
-function choice<const V extends string>(o: Common & { values: readonly V[]; default: V; productionDefault?: V }): Setting<V> {
+function choice<const V extends string>(o: Common & { values: readonly V[]; default: V; prodDefault?: V }): Setting<V> {
   return {
     ...o,
     kind: 'choice',
@@ -168,7 +171,7 @@ function optionalChoice<const V extends string>(o: Common & { values: readonly V
 
 /** A value checked (and shaped) by its own function. */
 function text<T>(
-  o: Common & { kind?: Setting['kind']; default: T; productionDefault?: T; range: string; parse: (raw: string, name: string, context: Context) => T },
+  o: Common & { kind?: Setting['kind']; default: T; prodDefault?: T; range: string; parse: (raw: string, name: string, context: Context) => T },
 ): Setting<T> {
   return { kind: 'text', ...o };
 }
@@ -251,7 +254,7 @@ function claimName(raw: string, name: string): string {
   return value;
 }
 
-function issuerUrl(raw: string, name: string, { production }: Context): string {
+function issuerUrl(raw: string, name: string, { prod }: Context): string {
   const value = raw.trim();
   let url: URL;
   try {
@@ -260,7 +263,7 @@ function issuerUrl(raw: string, name: string, { production }: Context): string {
     throw new ConfigError(`${name} must be an https URL such as https://issuer.example.com/; got "${value}"`);
   }
   const loopback = /^(127\.0\.0\.1|localhost|\[::1\])$/.test(url.hostname);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (loopback || !production))) {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (loopback || !prod))) {
     throw new ConfigError(`${name} must be an https URL (plain http only for 127.0.0.1/localhost); got "${value}"`);
   }
   return value;
@@ -347,9 +350,9 @@ export const SETTINGS = {
   NODE_ENV: text({
     group: 'serving',
     default: undefined as string | undefined,
-    range: '`production`, or anything else for development',
+    range: `\`${PROD_NODE_ENV}\`, or anything else for development`,
     parse: trimmed,
-    meaning: '`production` turns off Apollo Sandbox and the GraphiQL explorer, introspection, field suggestions and stack traces, masks internal error messages, and requires `CURSOR_SECRET` and `AUTH_MODE`.',
+    meaning: `\`${PROD_NODE_ENV}\` (prod mode) turns off Apollo Sandbox and the GraphiQL explorer, introspection, field suggestions and stack traces, masks internal error messages, and requires \`CURSOR_SECRET\` and \`AUTH_MODE\`.`,
   }),
   SCHEMA_FILE: text({
     group: 'serving',
@@ -365,8 +368,8 @@ export const SETTINGS = {
     group: 'serving',
     kind: 'list',
     default: undefined as string[] | undefined,
-    productionDefault: [],
-    defaultText: 'any `http://localhost:*` / `127.0.0.1:*` origin; none in production',
+    prodDefault: [],
+    defaultText: 'any `http://localhost:*` / `127.0.0.1:*` origin; none in prod mode',
     range: 'comma-separated origins (`https://app.example.com`, no path or trailing slash), or `*`',
     parse: corsOrigins,
     meaning: 'Browser origins allowed to call the gateway (with credentials).',
@@ -428,7 +431,7 @@ export const SETTINGS = {
   DYNAMODB_METRICS_EXTENSION: bool({
     group: 'dynamodb',
     default: true,
-    productionDefault: false,
+    prodDefault: false,
     meaning: 'A request with the header `x-dynamodb-metrics: 1` gets `extensions.dynamodb` (requests, by operation, consumed capacity, waves). See [performance.md](performance.md).',
   }),
 
@@ -438,7 +441,7 @@ export const SETTINGS = {
     kind: 'secret',
     secret: true,
     default: undefined as string | undefined,
-    defaultText: 'random per start in development; **required** in production',
+    defaultText: 'random per start in development; **required** in prod mode',
     range: `at least ${MIN_CURSOR_SECRET_LENGTH} characters, ${MIN_CURSOR_SECRET_DISTINCT} or more of them different`,
     parse: cursorSecret,
     meaning: 'Signs cursors (HMAC-SHA256); 32 spaces are refused. See [security.md](security.md).',
@@ -499,15 +502,15 @@ export const SETTINGS = {
   AUTH_MODE: optionalChoice({
     group: 'auth',
     values: ['oidc', 'off'],
-    defaultText: '`off` in development; **required** in production',
-    meaning: '`oidc`: verify bearer tokens and apply the model\'s authorization rules; `off`: everyone may do everything (production logs a warning). See [auth.md](auth.md).',
+    defaultText: '`off` in development; **required** in prod mode',
+    meaning: '`oidc`: verify bearer tokens and apply the model\'s authorization rules; `off`: everyone may do everything (prod mode logs a warning). See [auth.md](auth.md).',
   }),
   AUTH_ISSUER: text({
     group: 'auth',
     kind: 'url',
     default: undefined as string | undefined,
     defaultText: '— (required with `oidc`)',
-    range: 'an https URL (http only for 127.0.0.1/localhost, or outside production)',
+    range: 'an https URL (http only for 127.0.0.1/localhost, or outside prod mode)',
     parse: issuerUrl,
     meaning: 'The token issuer\'s URL, exactly as the tokens\' `iss`.',
   }),
@@ -540,7 +543,7 @@ export const SETTINGS = {
   AUTH_CLOCK_TOLERANCE_SECONDS: int({ group: 'auth', default: 5, min: 0, max: 300, meaning: 'Leeway for `exp`/`nbf`/`iat`.' }),
   AUTH_MAX_TOKEN_LIFETIME_SECONDS: int({ group: 'auth', default: 86_400, min: 60, max: 2_592_000, meaning: 'Longest token lifetime accepted: tokens whose `exp` is further than this past `iat` (or now) are refused.' }),
   AUTH_JWKS_COOLDOWN_SECONDS: int({ group: 'auth', default: 30, min: 0, max: 3600, meaning: 'Least time between key-set fetches caused by unknown key ids.' }),
-  AUTH_DEV_ISSUER: bool({ group: 'auth', default: false, meaning: 'Development only (refused in production, needs `AUTH_MODE=oidc`): `npm start` serves a local token issuer on 127.0.0.1 whose tokens `npm run dev-token` mints.' }),
+  AUTH_DEV_ISSUER: bool({ group: 'auth', default: false, meaning: 'Development only (refused in prod mode, needs `AUTH_MODE=oidc`): `npm start` serves a local token issuer on 127.0.0.1 whose tokens `npm run dev-token` mints.' }),
   AUTH_DEV_ISSUER_PORT: int({ group: 'auth', default: 4001, min: 1, max: 65535, meaning: 'Port of that issuer.' }),
 
   // Health and idempotency
@@ -548,7 +551,7 @@ export const SETTINGS = {
     group: 'health',
     values: ['public', 'admins'],
     default: 'public',
-    productionDefault: 'admins',
+    prodDefault: 'admins',
     meaning: 'Who sees `/health`\'s table layout and stream figures: `public`, or `admins` (a bearer token with role `admin`, `AUTH_MODE=oidc`); everyone else gets the status alone.',
   }),
   HEALTH_CACHE_MS: int({ group: 'health', default: 1000, min: 0, max: 60_000, meaning: 'How long `/health` reuses its last table check.' }),
@@ -634,8 +637,8 @@ const TABLE: Table = SETTINGS;
 const isUnset = (raw: string | undefined, setting?: Setting<unknown>): raw is undefined =>
   raw === undefined || (setting?.secret ? raw === '' : raw.trim() === '');
 
-function defaultOf(setting: Setting<unknown>, production: boolean): unknown {
-  const value = production && setting.productionDefault !== undefined ? setting.productionDefault : setting.default;
+function defaultOf(setting: Setting<unknown>, prod: boolean): unknown {
+  const value = prod && setting.prodDefault !== undefined ? setting.prodDefault : setting.default;
   // A copy: a Config's lists and objects are its own, never the table's.
   return typeof value === 'object' && value !== null ? structuredClone(value) : value;
 }
@@ -645,7 +648,7 @@ function reader(env: Env, context: Context) {
   return <N extends SettingName>(name: N): ValueOf<N> => {
     const setting = TABLE[name]!;
     const raw = env[name];
-    return (isUnset(raw, setting) ? defaultOf(setting, context.production) : setting.parse(raw, name, context)) as ValueOf<N>;
+    return (isUnset(raw, setting) ? defaultOf(setting, context.prod) : setting.parse(raw, name, context)) as ValueOf<N>;
   };
 }
 
@@ -733,8 +736,8 @@ export interface Config {
   endpoint: DynamoEndpoint;
   /** `AWS_REGION`, else `AWS_DEFAULT_REGION`. */
   region: string | undefined;
-  /** `NODE_ENV === 'production'`. */
-  production: boolean;
+  /** `NODE_ENV === PROD_NODE_ENV`: prod mode. */
+  prod: boolean;
   /** `CORS_ORIGINS`; undefined: the development default (localhost origins). */
   corsOrigins: string[] | undefined;
   /** `DYNAMODB_LOCAL_PORT`. */
@@ -843,7 +846,7 @@ export type AuthConfig =
   | {
       /** `AUTH_MODE=off`: no identity, every caller may do everything. */
       mode: 'off';
-      /** True when AUTH_MODE=off was set explicitly (production requires that; start-up warns). */
+      /** True when AUTH_MODE=off was set explicitly (prod requires that; start-up warns). */
       explicit: boolean;
     }
   | OidcAuthConfig;
@@ -944,7 +947,7 @@ export type LambdaFirstExport = 'after-answer' | 'before-answer';
 export interface LoadOptions {
   /**
    * Whether this process serves GraphQL (default true). The stream processor
-   * (`npm run stream-worker`, the stream Lambda) does not, so production
+   * (`npm run stream-worker`, the stream Lambda) does not, so prod
    * requires neither CURSOR_SECRET nor AUTH_MODE of it.
    */
   servesGraphql?: boolean;
@@ -952,12 +955,12 @@ export interface LoadOptions {
 
 type Get = ReturnType<typeof reader>;
 
-/** NODE_ENV=production: the entry's value decides the other entries' defaults and checks. */
-const isProduction = (env: Env) => reader(env, { production: false })('NODE_ENV') === 'production';
+/** Prod mode: NODE_ENV set to PROD_NODE_ENV decides the other entries' defaults and checks. */
+const isProd = (env: Env) => reader(env, { prod: false })('NODE_ENV') === PROD_NODE_ENV;
 
 export function loadConfig(env: Env = process.env, { servesGraphql = true }: LoadOptions = {}): Config {
-  const production = isProduction(env);
-  const get = reader(env, { production });
+  const prod = isProd(env);
+  const get = reader(env, { prod });
   const endpoint = get('DYNAMODB_ENDPOINT');
   return {
     port: get('PORT'),
@@ -966,7 +969,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     schemaFile: get('SCHEMA_FILE'),
     endpoint,
     region: get('AWS_REGION') ?? get('AWS_DEFAULT_REGION'),
-    production,
+    prod,
     corsOrigins: get('CORS_ORIGINS'),
     localDynamoPort: get('DYNAMODB_LOCAL_PORT'),
     logLevel: get('LOG_LEVEL'),
@@ -974,7 +977,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     naive: get('GATEWAY_NAIVE'),
     executor: get('GRAPHQL_EXECUTOR'),
     security: {
-      ...cursorSecrets(get, production && servesGraphql),
+      ...cursorSecrets(get, prod && servesGraphql),
       maxDepth: get('MAX_QUERY_DEPTH'),
       maxAliases: get('MAX_QUERY_ALIASES'),
       maxTokens: get('MAX_QUERY_TOKENS'),
@@ -1031,7 +1034,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     healthCacheMs: get('HEALTH_CACHE_MS'),
     trustedDocuments: get('TRUSTED_DOCUMENTS'),
     healthDetails: get('HEALTH_DETAILS'),
-    auth: authSettings(get, env, production && servesGraphql),
+    auth: authSettings(get, env, prod && servesGraphql),
     telemetry: telemetryFrom(env, get),
     subscriptions: {
       redisUrl: get('REDIS_URL'),
@@ -1055,27 +1058,27 @@ function isAws(endpoint: DynamoEndpoint): boolean {
   }
 }
 
-/** CURSOR_SECRET is required in production; development generates one per start. */
+/** CURSOR_SECRET is required in prod mode; development generates one per start. */
 function cursorSecrets(get: Get, required: boolean) {
   const secret = get('CURSOR_SECRET');
   const previous = get('CURSOR_SECRETS_PREVIOUS');
   if (secret !== undefined) return { cursorSecret: secret, cursorSecretsPrevious: previous, cursorSecretGenerated: false };
   if (required) {
     throw new ConfigError(
-      `CURSOR_SECRET is required when NODE_ENV=production: set it to at least ${MIN_CURSOR_SECRET_LENGTH} random characters (e.g. openssl rand -base64 48)`,
+      `CURSOR_SECRET is required when NODE_ENV=${PROD_NODE_ENV}: set it to at least ${MIN_CURSOR_SECRET_LENGTH} random characters (e.g. openssl rand -base64 48)`,
     );
   }
   return { cursorSecret: randomBytes(32).toString('base64url'), cursorSecretsPrevious: previous, cursorSecretGenerated: true };
 }
 
-/** AUTH_MODE is required in production; oidc needs an issuer and an audience; the development issuer is development's. */
-function authSettings(get: Get, env: Env, production: boolean): AuthConfig {
+/** AUTH_MODE is required in prod mode; oidc needs an issuer and an audience; the development issuer is development's. */
+function authSettings(get: Get, env: Env, prod: boolean): AuthConfig {
   const mode = get('AUTH_MODE');
   const devIssuer = get('AUTH_DEV_ISSUER');
-  if (devIssuer && production) throw new ConfigError('AUTH_DEV_ISSUER is for development only; it is refused when NODE_ENV=production');
-  if (mode === undefined && production) {
+  if (devIssuer && prod) throw new ConfigError(`AUTH_DEV_ISSUER is for development only; it is refused when NODE_ENV=${PROD_NODE_ENV}`);
+  if (mode === undefined && prod) {
     throw new ConfigError(
-      'AUTH_MODE is required when NODE_ENV=production: set AUTH_MODE=oidc with AUTH_ISSUER and AUTH_AUDIENCE, or AUTH_MODE=off to serve without authentication on purpose',
+      `AUTH_MODE is required when NODE_ENV=${PROD_NODE_ENV}: set AUTH_MODE=oidc with AUTH_ISSUER and AUTH_AUDIENCE, or AUTH_MODE=off to serve without authentication on purpose`,
     );
   }
   if (mode !== 'oidc') {
@@ -1131,7 +1134,7 @@ function telemetryFrom(env: Env, get: Get): TelemetrySettings | undefined {
 
 /** The OTEL_* settings alone (telemetry/settings.ts, tools): undefined when telemetry is off. Throws ConfigError. */
 export function loadTelemetrySettings(env: Env): TelemetrySettings | undefined {
-  return telemetryFrom(env, reader(env, { production: isProduction(env) }));
+  return telemetryFrom(env, reader(env, { prod: isProd(env) }));
 }
 
 // ---------------------------------------------------------------------------
@@ -1148,7 +1151,7 @@ const shown = (raw: string) => {
  * each variable of its family that is set.
  */
 export function changedSettings(env: Env): Record<string, string> {
-  const production = isProduction(env);
+  const prod = isProd(env);
   const changed: Record<string, string> = {};
   const claimed = new Set(Object.keys(SETTINGS));
   for (const [name, setting] of Object.entries(TABLE)) {
@@ -1162,7 +1165,7 @@ export function changedSettings(env: Env): Record<string, string> {
     if (isUnset(raw, setting)) continue;
     let same = false;
     try {
-      same = JSON.stringify(setting.parse(raw, name, { production })) === JSON.stringify(defaultOf(setting, production));
+      same = JSON.stringify(setting.parse(raw, name, { prod })) === JSON.stringify(defaultOf(setting, prod));
     } catch {
       // A value loadConfig did not need (it reads AWS_DEFAULT_REGION only without AWS_REGION): shown as given.
     }
@@ -1175,7 +1178,7 @@ function defaultCell(setting: Setting<unknown>): string {
   if (setting.defaultText) return setting.defaultText;
   const text = (value: unknown): string =>
     value === undefined ? 'unset' : Array.isArray(value) ? `\`${value.join(',')}\`` : `\`${typeof value === 'number' ? String(value) : String(value)}\``;
-  return setting.productionDefault === undefined ? text(setting.default) : `${text(setting.default)}; ${text(setting.productionDefault)} in production`;
+  return setting.prodDefault === undefined ? text(setting.default) : `${text(setting.default)}; ${text(setting.prodDefault)} in prod mode`;
 }
 
 /** A row's name as the docs show it. */

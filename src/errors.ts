@@ -6,7 +6,7 @@
  * Code throws the helpers below for a caller's mistake; anything else that
  * escapes a resolver is classified by graphql/formatError.ts: DynamoDB being
  * unreachable or throttled (`isUnavailableError`) becomes `UNAVAILABLE`, the
- * rest `INTERNAL_SERVER_ERROR` (masked in production).
+ * rest `INTERNAL_SERVER_ERROR` (masked in prod mode).
  */
 import { GraphQLError } from 'graphql';
 

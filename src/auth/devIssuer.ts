@@ -4,7 +4,7 @@
  * with AUTH_MODE=oidc and AUTH_DEV_ISSUER=true, `npm run dev-token` mints
  * its tokens, and the tests use it as their identity provider.
  *
- * Never for production (config.ts refuses AUTH_DEV_ISSUER there): whoever
+ * Never for prod (config.ts refuses AUTH_DEV_ISSUER there): whoever
  * can read the key file can mint an administrator's token.
  *
  * The key pair (ES256) lives in a git-ignored file at the repository root,

@@ -1,7 +1,7 @@
 /**
  * The one place where errors become the GraphQL errors a caller sees: every
  * error gets one of the codes of errors.ts, and internals (messages of
- * unexpected errors, stack traces) stay out of production responses.
+ * unexpected errors, stack traces) stay out of prod responses.
  */
 import type { GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
@@ -22,12 +22,12 @@ const TOKEN_LIMIT = /Document contains more tha[nt] (\d+) tokens/;
 /**
  * Apollo's formatError hook: gives every error one of the codes above, and keeps
  * internals (messages of unexpected errors, stack traces) out of
- * production responses.
+ * prod responses.
  */
 export function formatError(
   formatted: GraphQLFormattedError,
   error: unknown,
-  { production, onMissingTable }: { production: boolean; onMissingTable?: () => void },
+  { prod, onMissingTable }: { prod: boolean; onMissingTable?: () => void },
 ): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   const code = formatted.extensions?.code;
@@ -71,7 +71,7 @@ export function formatError(
     // whose hash does not match its text, an unsupported persisted query version): the caller's mistake.
     return { message: formatted.message, extensions: { code: ErrorCode.BAD_USER_INPUT } };
   }
-  if ((code === undefined || code === ErrorCode.INTERNAL_SERVER_ERROR) && production) {
+  if ((code === undefined || code === ErrorCode.INTERNAL_SERVER_ERROR) && prod) {
     return {
       message: 'Internal server error',
       locations: formatted.locations,

@@ -61,10 +61,10 @@ export function gatewaySchema(model: Model, rules: RuleLookup | undefined) {
 }
 
 export interface ServerOptions {
-  production: boolean;
+  prod: boolean;
   /** Structured logs: one line per operation (plugins/operationLog.ts). Default: silent. */
   logger?: Logger;
-  /** Answer `x-dynamodb-metrics: 1` with `extensions.dynamodb` (default: outside production). */
+  /** Answer `x-dynamodb-metrics: 1` with `extensions.dynamodb` (default: outside prod mode). */
   dynamodbMetricsExtension?: boolean;
   /** Query limits (plugins/queryLimits.ts); defaults as in config.ts. */
   limits?: QueryLimits;
@@ -91,9 +91,9 @@ export interface ServerOptions {
 export type Executor = 'jit' | 'graphql-js';
 
 export function createServer({
-  production,
+  prod,
   logger = silentLogger,
-  dynamodbMetricsExtension = !production,
+  dynamodbMetricsExtension = !prod,
   limits = DEFAULT_LIMITS,
   allowBatchedRequests = false,
   executor = 'jit',
@@ -105,7 +105,7 @@ export function createServer({
   jitCompileAfter,
   onMissingTable,
 }: ServerOptions): ApolloServer<Context> {
-  const guard = queryLimits(limits, { production });
+  const guard = queryLimits(limits, { prod });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
   // With rules off the resolvers run unwrapped: not even a check per field.
   const ruleLookup = authRules ? (rules ?? compileRules(model)) : undefined;
@@ -113,8 +113,8 @@ export function createServer({
   return new ApolloServer<Context>({
     logger,
     ...(executor === 'jit' ? { gateway: jitGateway(schema, { compileAfter: jitCompileAfter }) } : { schema }),
-    introspection: !production,
-    includeStacktraceInErrorResponses: !production,
+    introspection: !prod,
+    includeStacktraceInErrorResponses: !prod,
     csrfPrevention: true,
     // main.ts owns the signals: Apollo's own SIGTERM handler would stop the server under
     // startGateway's drain, whose apollo.stop() then never returns (and re-raises the signal).
@@ -124,7 +124,7 @@ export function createServer({
     documentStore: createDocumentStore(),
     parseOptions: guard.parseOptions,
     validationRules: guard.validationRules,
-    formatError: (formatted, error) => formatError(formatted, error, { production, onMissingTable }),
+    formatError: (formatted, error) => formatError(formatted, error, { prod, onMissingTable }),
     plugins: [
       // First, so every later willSendResponse (idempotency records) sees the final status.
       httpStatusPlugin,
@@ -141,7 +141,7 @@ export function createServer({
       // 100 KB evaluated at every start) to find out that the schema is no federated subgraph.
       ApolloServerPluginInlineTraceDisabled(),
       // Sandbox where it loads, the gateway's own GraphiQL where it does not (plugins/landingPage.ts).
-      production ? ApolloServerPluginLandingPageDisabled() : landingPageWithFallback(EXPLORER_PATH),
+      prod ? ApolloServerPluginLandingPageDisabled() : landingPageWithFallback(EXPLORER_PATH),
       ...guard.plugins,
       // After the checks above (responseForOperation runs once they passed), before requestId.
       idempotencyPlugin({ ttlSeconds: idempotencyTtlSeconds, logger, rules: ruleLookup }),

@@ -74,7 +74,7 @@ export interface EngineOptions {
   hub: ChangeHub;
   deps: Deps;
   limits?: QueryLimits;
-  production: boolean;
+  prod: boolean;
   /** Events waiting per subscription before it counts as too slow (default 1000). */
   maxQueued?: number;
 }
@@ -109,7 +109,7 @@ export class SubscriptionEngine {
   constructor(private readonly o: EngineOptions) {
     this.byField = new Map(o.declared.map((d) => [d.field, d]));
     this.limits = o.limits ?? DEFAULT_LIMITS;
-    this.guard = queryLimits(this.limits, { production: o.production });
+    this.guard = queryLimits(this.limits, { prod: o.prod });
     this.rules = [...specifiedRules, ...this.guard.validationRules];
   }
 
@@ -233,8 +233,8 @@ export class SubscriptionEngine {
       rootValue: shared.event,
       contextValue,
     });
-    const production = this.o.production;
-    const errors: GraphQLFormattedError[] | undefined = result.errors?.map((e) => formatError(e.toJSON(), e, { production }));
+    const prod = this.o.prod;
+    const errors: GraphQLFormattedError[] | undefined = result.errors?.map((e) => formatError(e.toJSON(), e, { prod }));
     return (errors ? { data: result.data, errors } : { data: result.data }) as ExecutionResult;
   }
 }

@@ -23,18 +23,23 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { EXPLORER_PATH } from '../graphql/plugins/landingPage.js';
+import { PROD_NODE_ENV } from '../config.js';
 import { Kind } from 'graphql';
 import type { Item } from '../dynamo/batchGet.js';
 import type { Plan } from '../plan/plan.js';
 
 export { EXPLORER_PATH };
 
+/** React's minified builds, named after the NODE_ENV they are built for. */
+const REACT = `react.${PROD_NODE_ENV}.min.js`;
+const REACT_DOM = `react-dom.${PROD_NODE_ENV}.min.js`;
+
 /** Each asset: its URL name under /graphiql/, its file inside its npm package, its media type. */
 export const EXPLORER_ASSETS: Record<string, { file: string; type: string }> = {
   'graphiql.min.js': { file: 'graphiql/graphiql.min.js', type: 'text/javascript; charset=utf-8' },
   'graphiql.min.css': { file: 'graphiql/graphiql.min.css', type: 'text/css; charset=utf-8' },
-  'react.production.min.js': { file: 'react/umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
-  'react-dom.production.min.js': { file: 'react-dom/umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
+  [REACT]: { file: `react/umd/${REACT}`, type: 'text/javascript; charset=utf-8' },
+  [REACT_DOM]: { file: `react-dom/umd/${REACT_DOM}`, type: 'text/javascript; charset=utf-8' },
 };
 
 /** What the explorer opens with: an operation and its variables. */
@@ -101,8 +106,8 @@ function page(example: ExplorerExample): string {
 </head>
 <body>
 <div id="graphiql">Loading GraphiQL…</div>
-<script src="${EXPLORER_PATH}/react.production.min.js"></script>
-<script src="${EXPLORER_PATH}/react-dom.production.min.js"></script>
+<script src="${EXPLORER_PATH}/${REACT}"></script>
+<script src="${EXPLORER_PATH}/${REACT_DOM}"></script>
 <script src="${EXPLORER_PATH}/graphiql.min.js"></script>
 <script>
   (function () {

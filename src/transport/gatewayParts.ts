@@ -10,7 +10,7 @@
  * transports get it.
  */
 import type { ApolloServer } from '@apollo/server';
-import type { Config } from '../config.js';
+import { PROD_NODE_ENV, type Config } from '../config.js';
 import type { Context, Deps } from '../graphql/context.js';
 import { clientOptions, dynamoFromConfig, endpointLabel, type Dynamo } from '../dynamo/client.js';
 import { tableWatch, type TableWatch } from './tableWatch.js';
@@ -62,7 +62,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
   const watch = tableWatch(logger, config.tableName, endpointLabel(clientOptions(config, embeddedUrl)));
   const server = createServer({
     onMissingTable: () => watch.missing(),
-    production: config.production,
+    prod: config.prod,
     logger,
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
     limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields, maxResponseBytes: config.operationLimits.maxResponseBytes, queryBytesPerRequest: config.operationLimits.queryBytesPerRequest },
@@ -75,8 +75,8 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     telemetry,
   });
   const auth = createAuthenticator(config.auth, logger, undefined, model);
-  if (config.auth.mode === 'off' && config.production) {
-    logger.warn('AUTH_MODE=off in production: every caller may read and write everything (docs/auth.md)');
+  if (config.auth.mode === 'off' && config.prod) {
+    logger.warn(`AUTH_MODE=off with NODE_ENV=${PROD_NODE_ENV}: every caller may read and write everything (docs/auth.md)`);
   }
   if (security.cursorSecretGenerated) {
     logger.warn('CURSOR_SECRET is not set: generated a random one for this run (cursors will not survive a restart)');

@@ -31,7 +31,7 @@ export interface HttpOptions {
   logger?: Logger;
   /** Caps on each operation's DynamoDB requests (config MAX_DYNAMODB_REQUESTS / MAX_DYNAMODB_IN_FLIGHT); none when absent. */
   requestLimits?: RequestLimits;
-  /** The offline explorer at /graphiql (explorer.ts): development only, absent in production. */
+  /** The offline explorer at /graphiql (explorer.ts): development only, absent in prod mode. */
   explorer?: Explorer;
   /** TRUSTED_DOCUMENTS: only the manifest's operations run; others are refused before parsing (trustedDocuments.ts). */
   trusted?: TrustedDocuments;

@@ -6,7 +6,7 @@
  */
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ConfigError, type Config } from '../config.js';
+import { ConfigError, type Config, PROD_NODE_ENV } from '../config.js';
 import { createHttpListener } from './httpServer.js';
 import { createContext } from '../graphql/context.js';
 import { clientOptions, endpointLabel, type Dynamo } from '../dynamo/client.js';
@@ -48,10 +48,10 @@ export async function startGateway(
   // A model that cannot be served is refused before DynamoDB Local or a port is touched.
   loadModel(config.schemaFile);
   let local: LocalDynamo | null = null;
-  if (config.endpoint.kind === 'embedded' && config.production) {
-    // The embedded DynamoDB Local keeps data in memory and checks no credentials: never a production table.
+  if (config.endpoint.kind === 'embedded' && config.prod) {
+    // The embedded DynamoDB Local keeps data in memory and checks no credentials: never a prod table.
     throw new ConfigError(
-      'NODE_ENV=production needs a real table: set DYNAMODB_ENDPOINT (aws for DynamoDB through the SDK chain, or a URL); the embedded DynamoDB Local is for development only',
+      `NODE_ENV=${PROD_NODE_ENV} needs a real table: set DYNAMODB_ENDPOINT (aws for DynamoDB through the SDK chain, or a URL); the embedded DynamoDB Local is for development only`,
     );
   }
   // Ports first, before any start-up work: one line naming the setting.
@@ -95,7 +95,7 @@ export async function startGateway(
     hub,
     deps,
     limits: { ...config.security, maxResponseFields: config.operationLimits.maxResponseFields },
-    production: config.production,
+    prod: config.prod,
     maxQueued: config.subscriptions.maxQueued,
   });
   const published = { events: 0, failed: 0 };
@@ -108,7 +108,7 @@ export async function startGateway(
   let devIssuer: Issuer | null = null;
   try {
     if (config.auth.mode === 'oidc' && config.auth.devIssuer) {
-      // Development only (config.ts refuses it in production): tokens from `npm run dev-token`.
+      // Development only (config.ts refuses it in prod mode): tokens from `npm run dev-token`.
       devIssuer = await startIssuer({ port: config.auth.devIssuer.port, keys: async () => [(await devSigningKey()).publicJwk] });
       logger.info({ issuer: devIssuer.url }, 'development token issuer ready: mint tokens with npm run dev-token -- --role admin');
     }
@@ -149,7 +149,7 @@ export async function startGateway(
           },
           gsi2ReadersOf(plan.model),
         ),
-        // HEALTH_DETAILS=admins (production's default): the layout and stream figures only for an administrator's token.
+        // HEALTH_DETAILS=admins (prod mode's default): the layout and stream figures only for an administrator's token.
         healthDetailsFor:
           config.healthDetails === 'public'
             ? undefined
@@ -161,7 +161,7 @@ export async function startGateway(
         healthDetails: () => ({ table: { lacks }, stream: stream!.details(), subscriptions: changeDetails() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,
-        ...(config.production ? {} : { explorer: createExplorer(explorerExample(plan, demoItemsOf(config.schemaFile))) }),
+        ...(config.prod ? {} : { explorer: createExplorer(explorerExample(plan, demoItemsOf(config.schemaFile))) }),
         trusted,
       }),
       config.http,

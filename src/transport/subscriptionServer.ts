@@ -157,7 +157,7 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
         return { errors: [new GraphQLError('Live updates are unavailable; try again shortly', { extensions: { code: ErrorCode.UNAVAILABLE } })] } as ExecutionResult;
       }
     },
-    // Results come formatted from the engine (codes, production masking).
+    // Results come formatted from the engine (codes, prod masking).
     onNext: (_ctx, _id, _payload, _args, result) => result as never,
     onError: (_ctx, _id, _payload, errors) => errors.map((e) => ({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), extensions: e.extensions })) as never,
   });

@@ -115,7 +115,7 @@ export async function testGateway({
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint, ...PATIENT_CLIENT, ...client });
   await ensureTable(dynamo.raw, tableName);
-  const server = createServer({ production, authRules: auth?.rulesOn ?? false, rules, ...serverOptions, model });
+  const server = createServer({ prod: production, authRules: auth?.rulesOn ?? false, rules, ...serverOptions, model });
   await server.start();
   const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, rules, pageReadBudget, plan };
   /** The identity of a request with this Authorization header (undefined: the context's default). */

@@ -115,7 +115,7 @@ describe('start-up', () => {
     const config = loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'c0123456789abcdefghijklmnopqrstuvwxyzABC', AUTH_MODE: 'off', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' });
     const parts = createGatewayParts(config, { logger: log.logger });
     expect(log.lines.filter((l) => l.level === 40).map((l) => l.msg)).toContain(
-      'AUTH_MODE=off in production: every caller may read and write everything (docs/auth.md)',
+      'AUTH_MODE=off with NODE_ENV=production: every caller may read and write everything (docs/auth.md)',
     );
     expect(parts.auth.rulesOn).toBe(false);
     expect(parts.deps.authRequired).toBe(false);

@@ -6,7 +6,7 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('loadConfig', () => {
   it('defaults to port 4000, table AppTable and the embedded DynamoDB Local', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 4000, tableName: 'AppTable', endpoint: { kind: 'embedded' }, production: false });
+    expect(c).toMatchObject({ port: 4000, tableName: 'AppTable', endpoint: { kind: 'embedded' }, prod: false });
   });
 
   it('accepts an endpoint URL or `aws` for real DynamoDB', () => {
@@ -39,7 +39,7 @@ describe('loadConfig defaults', () => {
       schemaFile: DEFAULT_SCHEMA_FILE,
       endpoint: { kind: 'embedded' },
       region: undefined,
-      production: false,
+      prod: false,
       corsOrigins: undefined,
       localDynamoPort: 8000,
       logLevel: 'info',
@@ -128,7 +128,7 @@ describe('loadConfig defaults', () => {
       schemaFile: resolve('examples/model.graphql'),
       endpoint: { kind: 'url', url: 'http://dynamodb:8000' },
       region: 'eu-west-1',
-      production: true,
+      prod: true,
       corsOrigins: ['https://app.example.com', 'http://localhost:3000'],
       localDynamoPort: 0,
       logLevel: 'warn',

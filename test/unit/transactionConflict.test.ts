@@ -110,7 +110,7 @@ describe('transient transaction conflicts', () => {
   });
 
   it('reaches the GraphQL client as UNAVAILABLE with reason TRANSACTION_CONFLICT, also in production', async () => {
-    const server = createServer({ production: true });
+    const server = createServer({ prod: true });
     await server.start();
     try {
       const fake = fakeDoc(items, Array.from({ length: 20 }, () => cancelled('None', 'None', 'TransactionConflict')));

@@ -2,7 +2,7 @@
  * Puts an operation's DynamoDB figures (ctx.metrics, see dynamo/metrics.ts)
  * into the response's `extensions.dynamodb`, for clients that ask with the
  * header `x-dynamodb-metrics: 1`. Off unless enabled (config
- * `DYNAMODB_METRICS_EXTENSION`, default on outside production): the figures
+ * `DYNAMODB_METRICS_EXTENSION`, default on outside prod mode): the figures
  * tell a caller how the table is laid out and how costly a query is.
  *
  * The log line per operation reads the same `ctx.metrics` (logging plugin).

@@ -4,7 +4,7 @@
  * - tokens: graphql-js's own parser limit (`parseOptions.maxTokens`), so an
  *   oversized document is refused before it is even parsed in full.
  * - depth, aliases, directives: graphql-armor's validation rules; field
- *   suggestions ("Did you mean …") are blanked by its plugin in production.
+ *   suggestions ("Did you mean …") are blanked by its plugin in prod mode.
  * - cost, response fields and fan-out mutations: `operationWeight` below,
  *   because armor's cost limit does not know that a connection's price is
  *   its page size times what each item selects.
@@ -428,7 +428,7 @@ const report = {
 };
 
 /** What createServer needs to enforce the limits: parse options, validation rules, plugins. */
-export function queryLimits(limits: QueryLimits, { production }: { production: boolean }) {
+export function queryLimits(limits: QueryLimits, { prod }: { prod: boolean }) {
   const armor = new ApolloArmor({
     maxDepth: { n: limits.maxDepth, flattenFragments: true, ...report },
     maxAliases: { n: limits.maxAliases, ...report },
@@ -436,7 +436,7 @@ export function queryLimits(limits: QueryLimits, { production }: { production: b
     // Ours below, pagination-aware; graphql-js's parser option for tokens.
     costLimit: { enabled: false },
     maxTokens: { enabled: false },
-    blockFieldSuggestion: { enabled: production },
+    blockFieldSuggestion: { enabled: prod },
   }).protect();
   return {
     parseOptions: { maxTokens: limits.maxTokens },

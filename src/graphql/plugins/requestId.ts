@@ -2,7 +2,7 @@
  * Errors the caller cannot act on (INTERNAL_SERVER_ERROR, UNAVAILABLE) get
  * the operation's `requestId` in `extensions`. The operation log
  * (plugins/operationLog.ts) writes the same requestId with the real error,
- * so in production, where the message is masked (errors.ts formatError),
+ * so in prod mode, where the message is masked (errors.ts formatError),
  * the requestId is how an operator finds what happened.
  */
 import type { ApolloServerPlugin } from '@apollo/server';

@@ -146,7 +146,7 @@ export const MAX_REPEATED_ERRORS = 10;
 
 /**
  * Identical errors (message and extensions; not the path, locations or, outside
- * production, the stack trace): the first MAX_REPEATED_ERRORS are sent with
+ * prod, the stack trace): the first MAX_REPEATED_ERRORS are sent with
  * their paths, the last of them saying in `extensions.repeated` how many
  * more there were.
  */
