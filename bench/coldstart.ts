@@ -1,5 +1,5 @@
 /**
- * `npm run bench:coldstart [-- --repeat 10 --out <file>]`
+ * `npm run bench:coldstart [-- --repeat 10 --out <file> --cases <names> --profile <dir>]`
  *
  * How fast a fresh process answers its first GraphQL request, the part of a
  * Lambda cold start the code decides. Per case, `repeat` times, in a fresh
@@ -14,13 +14,16 @@
  * disturbed run says most about the code), the median ratio to the plain
  * bundle's run of the same round, and the process's CPU time up to the
  * first answer (user + system: what the code costs, less disturbed by
- * other processes than wall-clock time).
+ * other processes than wall-clock time) and up to the second answer (work
+ * a case leaves for after its first answer shows there). A second table
+ * gives telemetry on minus off, paired run by run within a round.
  *
  * Cases:
  * - `gateway`: the gateway's Lambda bundle (`npm run build:lambda`), no OTEL_*;
  * - `gateway + telemetry`: the same bundle with OTEL_* set: traces and
  *   metrics over OTLP/HTTP to a collector stand-in on 127.0.0.1, exported
- *   before the invocation returns, as on Lambda;
+ *   as on Lambda (the first invocation's after its answer, the second's
+ *   before it returns, docs/operations.md);
  * - `plain Apollo`: bench/plainLambda.ts, Apollo Server +
  *   `@as-integrations/aws-lambda` with the same schema and naive
  *   resolvers, bundled by esbuild into one minified file as a user would.
@@ -29,6 +32,9 @@
  * build:lambda <dir>` in a checkout of other code, e.g. the code before a
  * change), with and without telemetry, interleaved with the rest, so
  * before and after are compared within one run.
+ *
+ * `--cases a,b`: only the cases whose name contains one of these.
+ * `--profile <dir>`: a V8 CPU profile of every run (node --cpu-prof) there.
  *
  * Results: a table on stdout, and raw figures written to `--out`
  * (default dist/bench/coldstart.json, outside the tracked files).
