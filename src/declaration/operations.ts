@@ -47,7 +47,28 @@ export function readOperations(
     }
   }
   checkAccess(items, problems);
+  checkInverseSides(schema, relations, mutations, problems);
   return { queries, mutations, rootAccess };
+}
+
+/**
+ * Renames and deletes of a node reach the edges pointing at it through the
+ * node type's inverse side (its @edges field with inverseOf, read through
+ * GSI1): without one, a rename would leave the copies old and a delete
+ * would leave the edges (and the owners' counters) behind. So edges whose
+ * node fields are copied, or whose node type can be deleted, need the
+ * inverse side declared.
+ */
+function checkInverseSides(schema: GraphQLSchema, relations: ReadonlyMap<string, Relation>, mutations: readonly MutationField[], problems: Problems): void {
+  for (const r of relations.values()) {
+    if (r.kind !== 'edges' || r.direction !== 'base') continue;
+    const inverse = [...relations.values()].some((x) => x.kind === 'edges' && x.direction === 'inverted' && x.owner === r.node && x.inverse === r.field);
+    if (inverse) continue;
+    const why = r.copies.length > 0 ? `renames of ${r.node} reach its copies` : mutations.some((m) => m.kind === 'delete' && m.type === r.node) ? `a delete of ${r.node} removes these edges` : null;
+    if (why === null) continue;
+    const node = (schema.getType(r.owner) as GraphQLObjectType).getFields()[r.field]?.astNode;
+    problems.add(`${r.path} @edges`, `${r.node} declares no inverse side (an @edges field with inverseOf: "${r.field}"), through which ${why}`, node);
+  }
 }
 
 function only(field: Field, names: string[], at: string, problems: Problems): string | null {

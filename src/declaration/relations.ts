@@ -112,8 +112,12 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
   }
   const copies: CopyField[] = [];
   for (const copy of (args.copy as { field: string; attribute: string }[] | undefined) ?? []) {
-    if (!node.attributes.some((a) => a.name === copy.field)) {
+    const copied = node.attributes.find((a) => a.name === copy.field);
+    if (!copied) {
       problems.add(`${at} @edges(copy)`, `copies ${copy.field}, which is no stored field of ${node.name}`, field.astNode);
+    } else if (!copied.required || !['String', 'ID', 'enum'].includes(copied.kind)) {
+      // Renames carry a new text to the copies; a cleared value or another kind would leave the old copy behind.
+      problems.add(`${at} @edges(copy)`, `copies ${node.name}.${copy.field}, which is ${copied.required ? copied.kind : 'optional'}: a copy is of a required text field (String!, ID! or an enum)`, field.astNode);
     }
     copies.push({ field: copy.field, attribute: copy.attribute });
   }

@@ -381,3 +381,39 @@ describe('mutations that could not write what the model reads back', () => {
     );
   });
 });
+
+describe('copies that renames can keep current', () => {
+  it('refuses a copy of an optional field (clearing it would leave the old copy on every edge) or of a number', () => {
+    expect(problemsOf(VALID.replace('nick: String!', 'nick: String'))).toContainEqual(
+      expect.stringContaining('Team.players @edges(copy): copies Player.nick, which is optional: a copy is of a required text field'),
+    );
+    expect(problemsOf(VALID.replace('nick: String!', 'nick: Int!'))).toContainEqual(
+      expect.stringContaining('Team.players @edges(copy): copies Player.nick, which is Int: a copy is of a required text field'),
+    );
+  });
+});
+
+describe('edges whose node changes need the way back', () => {
+  const oneWay = VALID.replace(
+    '  teams(first: Int, after: String, last: Int, before: String): PlayerTeamConnection! @edges(inverseOf: "players")\n',
+    '',
+  );
+
+  it('refuses edges copying fields of a node type that declares no inverse side (renames could not reach the copies)', () => {
+    expect(oneWay).not.toBe(VALID);
+    expect(problemsOf(oneWay)).toEqual([
+      expect.stringMatching(/^\d+: Team\.players @edges: Player declares no inverse side \(an @edges field with inverseOf: "players"\), through which renames of Player reach its copies$/),
+    ]);
+  });
+
+  it('refuses edges to a node type that a mutation deletes but that declares no inverse side (the edges would outlive it)', () => {
+    const sdl = oneWay
+      .replace('@edges(copy: [{ field: "nick", attribute: "playerNick" }], counter: "playerCount")', '@edges(counter: "playerCount")')
+      .replace('  leave(', '  deletePlayer(id: ID!): ID! @delete(type: "Player")\n  leave(');
+    expect(problemsOf(sdl)).toEqual([expect.stringContaining('Team.players @edges: Player declares no inverse side (an @edges field with inverseOf: "players"), through which a delete of Player removes these edges')]);
+  });
+
+  it('accepts one-way edges to a node type that is neither copied nor deleted', () => {
+    expect(problemsOf(oneWay.replace('@edges(copy: [{ field: "nick", attribute: "playerNick" }], counter: "playerCount")', '@edges(counter: "playerCount")'))).toEqual([]);
+  });
+});
