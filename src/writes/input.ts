@@ -4,15 +4,13 @@
  */
 import { badUserInput } from '../errors.js';
 import { MAX_SHARDS } from '../dynamo/keys.js';
-import { MAX_TEXT_LENGTH } from '../plan/arguments.js';
+import { LONE_SURROGATE, MAX_TEXT_LENGTH } from '../plan/arguments.js';
 
 export { MAX_TEXT_LENGTH };
 
 export const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** Half of a surrogate pair on its own: not well-formed Unicode (ids and prefixes refuse it too, plan/arguments.ts). */
-const LONE_SURROGATE = /\p{Cs}/u;
-
+/** Text without a lone surrogate (ids and prefixes refuse it too: not storable as UTF-8). */
 function wellFormed(value: string, argumentName: string): string {
   if (LONE_SURROGATE.test(value)) throw badUserInput(`${argumentName} must be well-formed Unicode (it holds a lone surrogate)`, argumentName);
   return value;
