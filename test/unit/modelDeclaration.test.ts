@@ -435,3 +435,16 @@ describe('subscriptions the model cannot serve', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^\s+Subscription\.playerChanged: @changes and @collectionChanges exclude each other$/));
   });
 });
+
+describe('write sharding within the layout\'s range', () => {
+  it('refuses @sharded(max) outside 1–64: a create puts every counter item in one transaction, a page reads every shard', async () => {
+    const { readFileSync } = await import('node:fs');
+    const model = readFileSync('schema.graphql', 'utf8');
+    expect(model).toContain('max: 64, copy');
+    for (const max of ['1000', '0']) {
+      expect(problemsOf(model.replace('max: 64, copy', `max: ${max}, copy`))).toEqual([
+        expect.stringContaining(`Course.students @sharded(max): must be a whole number 1–64 (got ${max})`),
+      ]);
+    }
+  });
+});
