@@ -448,3 +448,23 @@ describe('write sharding within the layout\'s range', () => {
     }
   });
 });
+
+describe('@byInstant partitions per parent', () => {
+  it('refuses a @byInstant pk without the parent (every parent\'s children in one range read) or with {id}', async () => {
+    const { readFileSync } = await import('node:fs');
+    const model = readFileSync('schema.graphql', 'utf8');
+    expect(model).toContain('@byInstant(pk: "ORDERS#{customer}"');
+    expect(problemsOf(model.replace('@byInstant(pk: "ORDERS#{customer}"', '@byInstant(pk: "ORDERS"'))).toEqual([
+      expect.stringContaining('Order @byInstant(pk): must hold {customer} and no other placeholder: one GSI2 partition per Customer (got "ORDERS")'),
+    ]);
+    expect(problemsOf(model.replace('@byInstant(pk: "ORDERS#{customer}"', '@byInstant(pk: "ORDERS#{customer}#{id}"'))).toEqual([
+      expect.stringContaining('Order @byInstant(pk): must hold {customer} and no other placeholder'),
+    ]);
+  });
+
+  it('refuses @byInstant on a type without a parent', () => {
+    expect(problemsOf(VALID.replace('type Player @item(pk: "PLAYER#{id}", sk: "META")', 'type Player @item(pk: "PLAYER#{id}", sk: "META") @byInstant(pk: "PLAYERS", by: "nick")'))).toEqual([
+      expect.stringContaining('Player @byInstant: Player has no @parent field'),
+    ]);
+  });
+});
