@@ -468,3 +468,16 @@ describe('@byInstant partitions per parent', () => {
     ]);
   });
 });
+
+describe('GSI2 partitions of one meaning', () => {
+  it('refuses two catalogs with one key (shared entries and counters) and a @byInstant partition that can be a catalog\'s', async () => {
+    const { readFileSync } = await import('node:fs');
+    const model = readFileSync('schema.graphql', 'utf8');
+    expect(problemsOf(model.replace('key: "CATALOG#STUDENT"', 'key: "CATALOG#COURSE"'))).toEqual([
+      expect.stringContaining("Query.students @catalog(key): CATALOG#COURSE is already the key of Query.courses's catalog"),
+    ]);
+    expect(problemsOf(model.replace('@byInstant(pk: "ORDERS#{customer}"', '@byInstant(pk: "CATALOG#STUDENT#{customer}"'))).toEqual([
+      expect.stringContaining('Order @byInstant(pk): "CATALOG#STUDENT#{customer}" can name "CATALOG#STUDENT#0", a partition of Query.students\'s catalog in GSI2'),
+    ]);
+  });
+});
