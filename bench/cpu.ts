@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/cpu.ts --seed                                 # once: fills TABLE_NAME at DYNAMODB_ENDPOINT
  *   npx tsx bench/cpu.ts --case 'orders(first: 10)' --ops 800 [--warmup 200] [--direct]
- *   (environment: DYNAMODB_ENDPOINT, TABLE_NAME; with NODE_ENV=production also CURSOR_SECRET and AUTH_MODE=off)
+ *   (environment: DYNAMODB_ENDPOINT, TABLE_NAME, SCHEMA_FILE for a model other than schema.graphql; with NODE_ENV=production also CURSOR_SECRET and AUTH_MODE=off)
  *
  * To compare compiled builds, bundle it first like the bench does
  * (scripts/bundle.ts: `bundle({ entry: 'bench/cpu.ts', outDir, name: 'cpu' })`)
@@ -23,10 +23,15 @@
  * caches excluded; whole-process CPU is printed too). `--replay` answers
  * the measured operations' DynamoDB requests from what the warm-up
  * recorded (see replayingClient): the GraphQL layer's CPU alone, without
- * the SDK's and the sockets' (and their noise). Prints nothing but a
+ * the SDK's and the sockets' (and their noise). `--profile <file>` writes
+ * a CPU profile of the measured operations alone (`--heap-profile <file>`
+ * their allocations), `--gc` their garbage collections. Prints nothing but a
  * summary line on stderr; exits 1 if any operation failed.
  */
 import { parseArgs } from 'node:util';
+import { writeNamed } from './output.js';
+import { Session } from 'node:inspector';
+import { PerformanceObserver } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { HeaderMap } from '@apollo/server';
 import { loadConfig } from '../src/config.js';
@@ -54,6 +59,9 @@ async function main() {
       'direct-reads': { type: 'string', default: 'sdk' },
       seed: { type: 'boolean', default: false },
       replay: { type: 'boolean', default: false },
+      profile: { type: 'string' },
+      'heap-profile': { type: 'string' },
+      gc: { type: 'boolean', default: false },
     },
   });
   const config = loadConfig();
@@ -113,12 +121,15 @@ async function main() {
   // Warm-up operations (compilation, caches) are left out of the measured CPU.
   await run(Math.max(Number(values.warmup), replay ? 1 : 0));
   replay?.start();
+  const profiler = values.profile ? await startProfile('cpu') : values['heap-profile'] ? await startProfile('heap') : null;
+  const gcs = values.gc ? watchGc() : null;
   const ops = Number(values.ops);
   const before = process.cpuUsage();
   const started = process.hrtime.bigint();
   await run(ops);
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const measured = process.cpuUsage(before);
+  if (profiler) writeNamed((values.profile ?? values['heap-profile'])!, JSON.stringify(await profiler.stop()));
   const cpu = process.cpuUsage();
   const measuredMs = (measured.user + measured.system) / 1000;
   console.error(
@@ -126,10 +137,58 @@ async function main() {
       `process CPU ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms, measured CPU ${measuredMs.toFixed(0)} ms ` +
       `(${(measuredMs / ops).toFixed(3)} ms/op), ${failed} failed`,
   );
+  if (gcs) console.error(`GC while measured: ${gcs()}`);
   await parts.server.stop();
   parts.dynamo.raw.destroy();
   directDynamo.raw.destroy();
   if (failed) process.exitCode = 1;
+}
+
+/**
+ * `--profile <file>`: a CPU profile (.cpuprofile, as `node --cpu-prof` writes)
+ * of the measured operations alone, warm-up and start-up left out.
+ * `--heap-profile <file>`: a sampling allocation profile (.heapprofile) of
+ * them instead, every allocation counted whether or not a GC freed it since.
+ */
+async function startProfile(kind: 'cpu' | 'heap') {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params, (err, result) => (err ? reject(err) : resolve(result))));
+  if (kind === 'cpu') {
+    await post('Profiler.enable');
+    await post('Profiler.start');
+  } else {
+    await post('HeapProfiler.enable');
+    await post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+  }
+  return {
+    stop: async () => {
+      const { profile } = (await post(kind === 'cpu' ? 'Profiler.stop' : 'HeapProfiler.stopSampling')) as { profile: object };
+      session.disconnect();
+      return profile;
+    },
+  };
+}
+
+/** `--gc`: the garbage collections of the measured operations, by kind: how many, and their pauses' total. */
+function watchGc() {
+  const kinds = new Map<string, { n: number; ms: number }>();
+  const names: Record<number, string> = { 1: 'minor', 2: 'major', 4: 'incremental', 8: 'weak callbacks' };
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = names[(entry.detail as { kind?: number } | undefined)?.kind ?? 0] ?? 'other';
+      const k = kinds.get(kind) ?? { n: 0, ms: 0 };
+      k.n += 1;
+      k.ms += entry.duration;
+      kinds.set(kind, k);
+    }
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return () => {
+    observer.disconnect();
+    return [...kinds].map(([kind, { n, ms }]) => `${n} ${kind} (${ms.toFixed(1)} ms)`).join(', ') || 'none';
+  };
 }
 
 /**

@@ -22,7 +22,7 @@ import { createCursorCodec } from '../connections/cursorSigning.js';
 import { createAuthenticator, type Authenticator } from '../auth/authenticate.js';
 import { compileRules } from '../auth/compileRules.js';
 import { loadModel } from '../declaration/loadModel.js';
-import type { Plan } from '../plan/plan.js';
+import { compilePlan, type Plan } from '../plan/plan.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { loadManifest, type TrustedDocuments } from './trustedDocuments.js';
 
@@ -90,6 +90,8 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     trusted,
     tableWatch: watch,
     subscriptionSchema: () => (built ??= gatewaySchema(model, config.auth.mode === 'oidc' ? rules : undefined)),
-    deps: { doc: client.doc, readPath: client.reads, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, rules, pageReadBudget: config.catalog.pageReadBudget },
+    // The served model's plan (the one its resolvers were built from: compilePlan caches it per model), so that
+    // every operation's look-ahead, request budget and writes run on it, not on the default model's.
+    deps: { doc: client.doc, readPath: client.reads, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, rules, pageReadBudget: config.catalog.pageReadBudget, plan: compilePlan(model) },
   };
 }
