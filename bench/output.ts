@@ -12,7 +12,7 @@
  * `root` is a parameter (default the repository) so the unit test can point
  * it at a temporary directory.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,4 +61,26 @@ export function writeNamed(file: string, text: string): string {
 /** A line for stderr saying where a bench's results went. */
 export function wrote(paths: string[]): string {
   return `results written to ${paths.map((p) => p.replace(`${REPO_ROOT}/`, '')).join(' and ')}`;
+}
+
+/**
+ * A generated section of a tracked document: always `dist/bench/<name>.md`,
+ * and with `writeDocs` the text between `<!-- bench:<name> -->` and
+ * `<!-- /bench:<name> -->` in `doc` is replaced (the markers stay; a document
+ * without them is refused rather than appended to). Returns the paths written.
+ */
+export function writeSection(doc: string, name: string, text: string, writeDocs: boolean, root = REPO_ROOT): string[] {
+  const written = [writeResult(`${name}.md`, text, root)];
+  if (writeDocs) {
+    const tracked = join(root, doc);
+    const open = `<!-- bench:${name} -->`;
+    const close = `<!-- /bench:${name} -->`;
+    const current = readFileSync(tracked, 'utf8');
+    const start = current.indexOf(open);
+    const end = current.indexOf(close);
+    if (start < 0 || end < start) throw new Error(`${doc} has no ${open} … ${close} section to rewrite`);
+    writeFileSync(tracked, `${current.slice(0, start + open.length)}\n${text.trimEnd()}\n${current.slice(end)}`);
+    written.push(tracked);
+  }
+  return written;
 }

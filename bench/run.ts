@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --duration 2 --rounds 4 --warmup 1 --prewarm 1 --connections 16 --only nested
  *   --runner bundle|tsx --direct-reads sdk|lean --baseline <git ref> --servers gateway,baseline,big
- *   --startup 10 --write-docs]`
+ *   --startup 10 --pairs 5 --replay-ms 400 --write-docs]`
  *
  * One runner for every case. It starts its own DynamoDB Local, seeds a data
  * set of realistic shape (scripts/dataset.ts), starts the servers on
@@ -37,13 +37,20 @@
  * With a baseline, each row also gets old vs new: requests (must be equal;
  * a row whose requests differ is never called equal), server CPU per
  * operation new ÷ old (median of the per-round ratios) and a verdict
- * against 5%; the 50-type row the same against the 6-type gateway.
+ * against 5% (bench/compare.ts: claimed only when every round agrees);
+ * the 50-type row the same against the 6-type gateway. Then, with the
+ * load servers stopped, the GraphQL layer alone (bench/replay.ts, `--pairs`
+ * rotated runs of each version's own bundle of bench/cpu.ts --replay per
+ * case, requests counted at a proxy): the second old-vs-new table, not
+ * subject to DynamoDB Local's noise.
  * `--startup N` (default 10 with a baseline) first starts each gateway's
  * own entry N times, alternating: spawn to first answer, CPU and RSS then.
  *
  * Results: a table on stdout, dist/bench/results.md and raw figures in
- * dist/bench/latest.json (untracked); `--write-docs` also rewrites
- * bench/results.md (the copy docs/performance.md cites) after a full run.
+ * dist/bench/latest.json (untracked), with a baseline the old-vs-new
+ * tables alone in dist/bench/old-vs-new.md; `--write-docs` also rewrites
+ * bench/results.md (the copy docs/performance.md cites) and, with a
+ * baseline, docs/performance.md's old-vs-new section, after a full run.
  * `BENCH_CPU_PROF=<dir>` runs the servers with `--cpu-prof` into
  * `<dir>/<server>` (`--keep-baseline` leaves the baseline's worktree, so
  * bench/profile.ts can map its profile); `BENCH_NODE_FLAGS` sets their Node flags.
@@ -65,10 +72,12 @@ import { buildDataset, type Dataset, type DatasetShape } from '../scripts/datase
 import { progressBar, writeItems } from '../scripts/seedTable.js';
 import { bundle } from '../scripts/bundle.js';
 import { CASES, SHAPE, type Mode, MODES, type OperationSpec } from './cases.js';
-import { WRITE_DOCS_OPTION, writeDocument, writeResult, wrote } from './output.js';
-import { prepareBaseline, prepareCurrent, type Baseline } from './baseline.js';
+import { REPO_ROOT, WRITE_DOCS_OPTION, writeDocument, writeResult, writeSection, wrote } from './output.js';
+import { prepareBaseline, prepareCurrent, replayHarness, type Baseline } from './baseline.js';
+import { replayComparison, type Harness, type ReplayRow, type Side } from './replay.js';
 import { bigModel } from './bigModel.js';
-import { median, pairedRatios, sameRequests, verdict } from './compare.js';
+import { median, pairedRatios, sameRequests, verdict, type RowVerdict } from './compare.js';
+import { join } from 'node:path';
 
 
 
@@ -406,15 +415,23 @@ const ROLE_LABEL: Record<Role, string> = {
   big: 'gateway, 50 types',
 };
 
-function report(results: CaseResult[], meta: Record<string, unknown>): string {
+/** When, where and how loaded: the first lines of the report and of the old-vs-new section. */
+function header(meta: Record<string, unknown>): string[] {
   const m = machine();
+  return [
+    `Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; DynamoDB Local (in memory) on the same machine; the whole run took ${fmt((meta.elapsedSeconds as number) / 60, 1)} min${(meta.replay as { seconds?: number } | undefined)?.seconds ? ` (the replayed comparison ${fmt((meta.replay as { seconds: number }).seconds / 60, 1)} min of it)` : ''}.`,
+    `Machine load (1-minute load average): ${meta.loadAverage}.`,
+  ];
+}
+
+function report(results: CaseResult[], meta: Record<string, unknown>): string {
   const lines: string[] = [];
-  lines.push(`Taken ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${m.nproc} cores (${m.cpu}), ${m.memoryGiB} GiB, Node ${m.node}, ${m.platform}; DynamoDB Local (in memory) on the same machine.`);
+  lines.push(header(meta)[0]!);
   const servers = meta.servers as Partial<Record<Role, { node: string; bundled: boolean; from: string }>>;
   const how = ROLES.filter((r) => servers[r]).map((role) => `${ROLE_LABEL[role]}: ${servers[role]!.from}, Node ${servers[role]!.node}`).join('; ');
   const directReads = meta.directReads === 'lean' ? "the gateway's read path" : "the SDK's document client";
   lines.push(`Servers: one process each (${how}), \`node ${nodeFlags()}\`, NODE_ENV=production, LOG_LEVEL=warn (no per-operation log line); the direct server reads through ${directReads}. Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating each round. Data: ${meta.data}.`);
-  lines.push(`Machine load (1-minute load average): ${meta.loadAverage}.`);
+  lines.push(header(meta)[1]!);
   if ((meta.dependencyDrift as string[] | undefined)?.length) lines.push(`The baseline pins other package versions than those it ran with: ${(meta.dependencyDrift as string[]).join(', ')}.`);
   lines.push('');
   lines.push('| operation | server | DynamoDB requests | waves | capacity units | p50 ms | p99 ms | ops/s | CPU ms/op: server · DynamoDB Local · load gen | same answer |');
@@ -446,22 +463,58 @@ function report(results: CaseResult[], meta: Record<string, unknown>): string {
       );
     }
   }
-  if (results.some((c) => c.results.baseline)) {
-    lines.push('', `**Old vs new** (baseline ${meta.baseline}): server CPU per operation, new ÷ old, the median of the per-round ratios (the two servers' runs of a round are adjacent in time), the range of the rounds in brackets; within 5% passes.`, '');
+  lines.push(...oldVsNew(results, meta));
+  return lines.join('\n');
+}
+
+/** The verdict rule, in the words every old-vs-new table is read by (bench/compare.ts, verdict()). */
+const RULE =
+  'Verdict: "within 5%" only when every round (pair) is at most 1.05, "x% less" when every one is below 0.95, "x% more" when every one is above 1.05; ' +
+  'when the rounds straddle 1.05 the machine\'s noise is larger than the difference sought: "within noise" if the median is at most 1.05, "x% more by the median" if above. ' +
+  'A row whose DynamoDB requests (per operation) or answers differ is never called equal.';
+
+/**
+ * The old-vs-new part of the report (also what `--write-docs` puts into docs/performance.md): the GraphQL
+ * layer replayed (bench/replay.ts), the end-to-end rows, the model-size rows both ways, start-up.
+ */
+function oldVsNew(results: CaseResult[], meta: Record<string, unknown>): string[] {
+  const lines: string[] = [];
+  const replay = meta.replay as { rows: ReplayRow[]; pairs: number; targetMs: number; how: Record<string, string>; missing?: string } | undefined;
+  const hasOld = results.some((c) => c.results.baseline);
+  const hasBig = results.some((c) => c.results.big);
+  if (hasOld || hasBig || replay) lines.push('', RULE);
+  if (replay?.missing) lines.push('', `**GraphQL layer alone**: not measured: ${replay.missing}.`);
+  if (replay && !replay.missing && replay.rows.some((r) => r.runs.old)) {
+    lines.push(
+      '',
+      `**Old vs new, GraphQL layer alone** (baseline ${meta.baseline}; \`bench/cpu.ts --replay\`, each side bundled by its own version's scripts/bundle.ts: ${Object.entries(replay.how).map(([k, v]) => `${k} ${v}`).join(', ')}): ` +
+        `one process per run, DynamoDB answered from what its warm-up recorded, so neither DynamoDB Local nor the SDK nor a socket is in the measured CPU; ${replay.pairs} pairs per case, the order rotating each pair, ` +
+        `each run about ${replay.targetMs} ms of measured CPU (the same operations on every side); requests per operation counted at a proxy in front of DynamoDB Local during the warm-up.`,
+      '',
+    );
+    lines.push(...replayComparisonTable(replay.rows, 'old', 'new', ['old', 'new'], 0.05));
+  }
+  if (hasOld) {
+    lines.push('', `**Old vs new, end to end** (baseline ${meta.baseline}): server CPU per operation under load with DynamoDB Local sharing the cores, new ÷ old, the median of the per-round ratios (the two servers' runs of a round are adjacent in time), the range of the rounds in brackets.`, '');
     lines.push(...comparison(results, 'baseline', 'gateway', ['old', 'new'], 0.05));
   }
-  if (results.some((c) => c.results.big)) {
-    lines.push('', '**Model size**: the gateway serving 50 item types (the default model and 44 generated ones) against the same gateway serving the default model (6 item types), same operations: server CPU per operation, 50 ÷ 6 types, as above; within 5% passes.', '');
+  if (replay && !replay.missing && replay.rows.some((r) => r.runs.big)) {
+    lines.push('', '**Model size, GraphQL layer alone**: the 50-type model (the default model and 44 generated types) against the default model (6 types), the same harness, replayed as above: 50 ÷ 6 types.', '');
+    lines.push(...replayComparisonTable(replay.rows, 'new', 'big', ['6 types', '50 types'], 0.05));
+  }
+  if (hasBig) {
+    lines.push('', '**Model size, end to end**: the gateway serving 50 item types against the same gateway serving the default model (6 item types), same operations: server CPU per operation, 50 ÷ 6 types, as above.', '');
     lines.push(...comparison(results, 'gateway', 'big', ['6 types', '50 types'], 0.05));
   }
   const startup = meta.startup as StartupRow[] | undefined;
   if (startup?.length) lines.push('', ...startupTable(startup, meta.startupRepeat as number));
-  return lines.join('\n');
+  return lines;
 }
 
 const requestsText = (m: MetricsSummary) => `${m.requests} (${Object.entries(m.byOperation).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${v} ${k}`).join(', ')})`;
 
 function comparison(results: CaseResult[], before: Role, after: Role, names: [string, string], limit: number): string[] {
+  const verdicts: RowVerdict[] = [];
   const lines = [
     `| operation | requests ${names[0]} · ${names[1]} | CPU ms/op ${names[0]} | CPU ms/op ${names[1]} | ${names[1]} ÷ ${names[0]}, whole run | ${names[1]} ÷ ${names[0]}, median of rounds (range) | p50 ms ${names[0]} · ${names[1]} | verdict |`,
     '|---|---|--:|--:|--:|--:|--:|---|',
@@ -471,13 +524,72 @@ function comparison(results: CaseResult[], before: Role, after: Role, names: [st
     const b = c.results[after];
     if (!a || !b) continue;
     const ratios = pairedRatios(b.roundCpu, a.roundCpu);
-    const ratio = median(ratios);
     const same = sameRequests(a.metrics, b.metrics);
     const reqs = same ? `${requestsText(a.metrics)} · same` : `${requestsText(a.metrics)} · **${requestsText(b.metrics)}**`;
+    const v = verdict({ sameRequests: same, sameAnswer: a.agrees && b.agrees, ratios: b.roundCpu.map((x, i) => x / a.roundCpu[i]!) }, limit);
+    verdicts.push(v);
     lines.push(
-      `| ${c.name} | ${reqs} | ${fmt(a.cpu.server, 3)} | ${fmt(b.cpu.server, 3)} | ${fmt(b.cpu.server / a.cpu.server, 3)} | ${fmt(ratio, 3)} (${ratios.length ? `${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)}` : '–'}) | ${fmt(a.p50)} · ${fmt(b.p50)} | ${verdict({ sameRequests: same, sameAnswer: a.agrees && b.agrees, ratio }, limit)} |`,
+      `| ${c.name} | ${reqs} | ${fmt(a.cpu.server, 3)} | ${fmt(b.cpu.server, 3)} | ${fmt(b.cpu.server / a.cpu.server, 3)} | ${rangeText(v.median, ratios)} | ${fmt(a.p50)} · ${fmt(b.p50)} | ${v.text} |`,
     );
   }
+  lines.push('', tally(verdicts, limit));
+  return lines;
+}
+
+const rangeText = (m: number, ratios: number[]) => `${fmt(m, 3)} (${ratios.length ? `${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)}` : '–'})`;
+
+/** One line counting a table's verdicts, so the reader sees at once how many rows pass. */
+function tally(verdicts: RowVerdict[], limit: number): string {
+  const n = (kind: RowVerdict['kind']) => verdicts.filter((v) => v.kind === kind).length;
+  const parts = [
+    `${verdicts.filter((v) => v.pass).length} of ${verdicts.length} rows pass (every round within ${limit * 100}%, or less)`,
+    n('noise, within') && `${n('noise, within')} within noise`,
+    n('noise, more') && `${n('noise, more')} more by the median only`,
+    n('more') && `${n('more')} more in every round`,
+    n('not comparable') && `${n('not comparable')} not comparable`,
+    n('not measured') && `${n('not measured')} not measured`,
+    n('too few rounds') && `${n('too few rounds')} with too few rounds`,
+  ].filter(Boolean);
+  return `${parts.join('; ')}.`;
+}
+
+/** A side's requests per operation over its runs, or null when they vary from run to run. */
+function replayedRequests(runs: { requests: Record<string, number> }[] | undefined): MetricsSummary | null {
+  if (!runs?.length) return null;
+  const first = runs[0]!.requests;
+  if (!runs.every((r) => isDeepStrictEqual(r.requests, first))) return null;
+  return { requests: Object.values(first).reduce((a, b) => a + b, 0), byOperation: first } as unknown as MetricsSummary;
+}
+
+const replayRequestsText = (m: MetricsSummary | null) => (m ? requestsText(m).replace(/(\d+\.\d{3})\d+/g, '$1') : 'varies between runs');
+
+/** The replayed table of two sides: requests counted at the proxy, CPU ms/op per run, pairs' ratios. */
+function replayComparisonTable(rows: ReplayRow[], before: Side, after: Side, names: [string, string], limit: number): string[] {
+  const lines = [
+    `| operation | requests ${names[0]} · ${names[1]} (counted in the replay) | ops per run × pairs | CPU ms/op ${names[0]} | CPU ms/op ${names[1]} | ${names[1]} ÷ ${names[0]}, median of pairs (range) | verdict |`,
+    '|---|---|--:|--:|--:|--:|---|',
+  ];
+  const verdicts: RowVerdict[] = [];
+  for (const row of rows) {
+    const a = row.runs[before];
+    const b = row.runs[after];
+    if (row.error || !a || !b) {
+      lines.push(`| ${row.name} | – | – | – | – | – | not measured${row.error ? ` (${row.error.slice(0, 80).replace(/\|/g, '/')})` : ''} |`);
+      verdicts.push(verdict({ sameRequests: true, sameAnswer: true, ratios: [] }, limit));
+      continue;
+    }
+    const ra = replayedRequests(a);
+    const rb = replayedRequests(b);
+    const same = ra !== null && rb !== null && sameRequests(ra, rb);
+    const reqs = same ? `${replayRequestsText(ra)} · same` : `${replayRequestsText(ra)} · **${replayRequestsText(rb)}**`;
+    const ratios = b.map((x, i) => x.msPerOp / a[i]!.msPerOp);
+    const failed = [...a, ...b].some((r) => r.failed > 0);
+    const v = verdict({ sameRequests: same, sameAnswer: !failed, ratios }, limit);
+    verdicts.push(v);
+    const cpu = (runs: typeof a) => fmt(median(runs.map((r) => r.msPerOp)), 3);
+    lines.push(`| ${row.name} | ${reqs} | ${row.ops} × ${ratios.length} | ${cpu(a)} | ${cpu(b)} | ${rangeText(v.median, ratios.filter((r) => Number.isFinite(r)))} | ${failed ? '**not comparable: operations failed**' : v.text} |`);
+  }
+  lines.push('', tally(verdicts, limit));
   return lines;
 }
 
@@ -521,6 +633,8 @@ async function main() {
       baseline: { type: 'string' },
       servers: { type: 'string' },
       startup: { type: 'string' },
+      pairs: { type: 'string' },
+      'replay-ms': { type: 'string', default: '300' },
       'keep-baseline': { type: 'boolean', default: false },
       ...WRITE_DOCS_OPTION,
     },
@@ -537,6 +651,10 @@ async function main() {
   const running = ROLES.filter((r) => wanted.includes(r));
   const startupRepeat = Number(values.startup ?? (values.baseline ? 10 : 0));
   if (!Number.isInteger(startupRepeat) || startupRepeat < 0) throw new Error(`--startup must be a whole number of starts, not ${values.startup}`);
+  const pairs = Number(values.pairs ?? (values.baseline ? 5 : 0));
+  if (!Number.isInteger(pairs) || pairs < 0) throw new Error(`--pairs must be a whole number of pairs, not ${values.pairs}`);
+  const replayMs = Number(values['replay-ms']);
+  if (!(replayMs > 0)) throw new Error(`--replay-ms must be a positive number of milliseconds, not ${values['replay-ms']}`);
 
   const started = Date.now();
   const loadAtStart = os.loadavg()[0]!;
@@ -553,6 +671,20 @@ async function main() {
   process.once('SIGTERM', onSignal);
   const current = values.baseline || startupRepeat > 0 ? await prepareCurrent(runner, { log }) : undefined;
   if (values.baseline) baseline = await prepareBaseline(values.baseline, { log });
+  // The replay harnesses (bench/replay.ts), each bundled by its own version, before anything is measured.
+  const harnessCommands: Partial<Record<'old' | 'new', { command: string[]; cwd: string; how: 'bundle' | 'tsx' }>> = {};
+  let replayMissing: string | undefined;
+  if (pairs > 0) {
+    const own = await replayHarness(REPO_ROOT, join(REPO_ROOT, 'dist', 'bench', 'cpu-new'), { log, what: 'this checkout' });
+    if ('missing' in own) replayMissing = own.missing;
+    else harnessCommands.new = { ...own, cwd: REPO_ROOT };
+    if (baseline) {
+      const old = await replayHarness(baseline.dir, join(baseline.dir, 'dist', 'bench', 'cpu-old'), { log, what: `the baseline ${values.baseline}` });
+      if ('missing' in old) replayMissing ??= old.missing;
+      else harnessCommands.old = { ...old, cwd: baseline.dir };
+    }
+    if (replayMissing) log(`GraphQL-layer comparison skipped: ${replayMissing}`);
+  }
   const local = await startLocalDynamo({ port: 0 });
   const servers: Server[] = [];
   try {
@@ -665,12 +797,31 @@ async function main() {
         (result.results.baseline ? `; baseline cpu ${fmt(result.results.baseline.cpu.server, 3)} ms/op` : '') +
         (result.results.big ? `; 50 types cpu ${fmt(result.results.big.cpu.server, 3)} ms/op` : ''));
     }
+    // The GraphQL layer alone, replayed: the load servers are stopped first, DynamoDB Local stays for the warm-ups.
+    await Promise.all(servers.splice(0).map(stopServer));
+    let replay: Record<string, unknown> | undefined;
+    const harnessEnv = { ...env, PORT: '0' };
+    const harnesses: Harness[] = [
+      ...(harnessCommands.old ? [{ side: 'old' as const, ...harnessCommands.old, env: harnessEnv }] : []),
+      ...(harnessCommands.new ? [{ side: 'new' as const, ...harnessCommands.new, env: harnessEnv }] : []),
+      ...(harnessCommands.new && running.includes('big') ? [{ side: 'big' as const, ...harnessCommands.new, env: { ...harnessEnv, SCHEMA_FILE: bigFile } }] : []),
+    ].map((h) => ({ ...h, command: [...nodeFlags().split(' ').filter(Boolean), ...h.command] }));
+    if (replayMissing) replay = { rows: [], pairs, targetMs: replayMs, how: {}, missing: replayMissing };
+    else if (pairs > 0 && harnesses.length >= 2) {
+      const replayStart = Date.now();
+      const rows = await replayComparison({ harnesses, cases: selected.map((c) => c.name), endpoint: local.endpoint, pairs, targetMs: replayMs, log });
+      replay = { rows, pairs, targetMs: replayMs, how: Object.fromEntries(harnesses.map((h) => [h.side, h.how === 'bundle' ? 'bundled' : 'through tsx'])), seconds: (Date.now() - replayStart) / 1000 };
+      console.error(`GraphQL-layer comparison took ${fmt((Date.now() - replayStart) / 1000)} s`);
+    }
     const caseLoads = results.map((r) => r.load);
-    const loadAverage = `${fmt(loadAtStart, 1)} at the start, ${caseLoads.length ? `${fmt(Math.min(...caseLoads), 1)}–${fmt(Math.max(...caseLoads), 1)} as the cases began, ` : ''}${fmt(os.loadavg()[0]!, 1)} at the end`;
+    const replayLoads = ((replay?.rows ?? []) as ReplayRow[]).map((r) => r.load);
+    const loadAverage =
+      `${fmt(loadAtStart, 1)} at the start, ${caseLoads.length ? `${fmt(Math.min(...caseLoads), 1)}–${fmt(Math.max(...caseLoads), 1)} as the cases began, ` : ''}` +
+      `${replayLoads.length ? `${fmt(Math.min(...replayLoads), 1)}–${fmt(Math.max(...replayLoads), 1)} as their replays began, ` : ''}${fmt(os.loadavg()[0]!, 1)} at the end`;
     const meta = {
       connections: benchEnv.connections, rounds: benchEnv.rounds, duration: benchEnv.duration, warmup: benchEnv.warmup, data, servers: runs, directReads,
       baseline: baseline ? `${values.baseline} (${baseline.commit.slice(0, 7)})` : undefined, dependencyDrift: baseline?.dependencyDrift,
-      startup, startupRepeat, loadAverage,
+      startup, startupRepeat, loadAverage, replay, elapsedSeconds: (Date.now() - started) / 1000,
     };
     const table = report(results, meta);
     console.log(table);
@@ -681,6 +832,12 @@ async function main() {
     // The tracked copy only for a full run asked for with --write-docs (a partial run would replace the table with a part of it).
     const written = writeDocument('bench/results.md', `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${table}\n${missing}`, values['write-docs']! && !values.only);
     written.push(writeResult('latest.json', JSON.stringify({ machine: machine(), meta, results }, null, 2)));
+    if (values.baseline) {
+      // The old-vs-new tables by themselves, and with --write-docs in docs/performance.md (between its markers).
+      const section = [`\`npm run bench -- ${process.argv.slice(2).join(' ')}\`, ${header(meta).join(' ')}`, ...oldVsNew(results, meta)].join('\n');
+      written.push(...writeSection('docs/performance.md', 'old-vs-new', `${section}\n`, values['write-docs']! && !values.only));
+    }
+
     console.error(wrote(written));
     console.error(`bench finished in ${fmt((Date.now() - started) / 1000)} s`);
   } finally {

@@ -8,7 +8,8 @@
  *     own SDL rules: directive placement, arguments, duplicate names);
  *  4. item types (itemTypes.ts): key templates, placeholders, parents,
  *     attributes, flags;
- *  5. relations (relations.ts): @children and @edges connection fields;
+ *  5. relations (relations.ts): @children and @edges connection fields,
+ *     then one meaning per stored attribute of an item or an edge item;
  *  6. partitions (partitions.ts): sort-key prefixes that overlap in one
  *     partition;
  *  7. root and mutation fields (operations.ts) and access rules.
@@ -18,7 +19,7 @@ import { DIRECTIVE_DEFINITIONS, DIRECTIVE_NAMES, SUPPLIED_TYPE_NAMES } from './d
 import type { Model } from './model.js';
 import { ModelError, Problems } from './problems.js';
 import { readItemTypes } from './itemTypes.js';
-import { readRelations } from './relations.js';
+import { checkStoredNames, readRelations } from './relations.js';
 import { checkPartitions } from './partitions.js';
 import { readOperations } from './operations.js';
 
@@ -61,6 +62,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
 
   const items = readItemTypes(schema, problems);
   const relations = readRelations(schema, items, problems);
+  checkStoredNames(schema, items, relations, problems);
   checkPartitions(items, relations, problems);
   const { queries, mutations, rootAccess } = readOperations(schema, items, relations, problems);
   if (problems.list.length > 0) throw new ModelError(source, problems.list);

@@ -74,7 +74,26 @@ export function readItemTypes(schema: GraphQLSchema, problems: Problems): Map<st
     const item = readItemType(schema, type, args, declared, node, problems);
     if (item) items.set(item.name, item);
   }
+  for (const item of items.values()) checkParentPartition(schema, item, items, problems);
   return items;
+}
+
+/**
+ * A child lives in its parent's partition: its pk is the parent's pk with
+ * {id} standing for the parent field (`USER#{id}` → `USER#{user}`). Any
+ * other pk would put the children where the parent's collection, its
+ * counter and its delete never look.
+ */
+function checkParentPartition(schema: GraphQLSchema, item: ItemType, items: ReadonlyMap<string, ItemType>, problems: Problems): void {
+  const parent = item.parent ? items.get(item.parent.type) : undefined;
+  if (!item.parent || !parent || !item.pk.placeholders.includes(item.parent.field)) return; // reported in readItemType
+  const field = item.parent.field;
+  const expected = parent.pk.parts.map((p) => ('literal' in p ? p.literal : p.placeholder === 'id' ? `{${field}}` : `{${p.placeholder}}`)).join('');
+  if (!parent.pk.placeholders.includes('id') || parent.parent) {
+    problems.add(`${item.name} @item(pk)`, `${parent.name}, the type of its @parent field ${field}, is a child type or has no {id} in its pk: it has no partition of its own for ${item.name} to live in`, schema.getType(item.name)?.astNode);
+  } else if (item.pk.source !== expected) {
+    problems.add(`${item.name} @item(pk)`, `a child lives in its parent's partition: pk must be ${parent.name}'s pk with {${field}} for {id}, "${expected}" (got "${item.pk.source}")`, schema.getType(item.name)?.astNode);
+  }
 }
 
 /** Fields of types without @item may not carry item-field directives (a root type's fields are read in operations.ts). */

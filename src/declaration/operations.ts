@@ -5,11 +5,12 @@
  * Subscription fields are bound by the subscription directives, read
  * elsewhere.
  */
-import { isInterfaceType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import type { Access, CatalogField, GetField, ItemType, MeField, MutationField, NodeField, Relation, RootField } from './model.js';
+import { isEnumType, isInterfaceType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import type { Access, Attribute, CatalogField, GetField, ItemType, MeField, MutationField, NodeField, Relation, RootField } from './model.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isInputObject, unwrap, type Field } from './schemaShape.js';
 import { checkAccess, readAccess } from './access.js';
+import { scalarKind } from './itemTypes.js';
 
 const QUERY_DIRECTIVES = ['get', 'catalog', 'node', 'me'];
 const MUTATION_DIRECTIVES = ['create', 'update', 'delete', 'link', 'unlink'];
@@ -46,7 +47,28 @@ export function readOperations(
     }
   }
   checkAccess(items, problems);
+  checkInverseSides(schema, relations, mutations, problems);
   return { queries, mutations, rootAccess };
+}
+
+/**
+ * Renames and deletes of a node reach the edges pointing at it through the
+ * node type's inverse side (its @edges field with inverseOf, read through
+ * GSI1): without one, a rename would leave the copies old and a delete
+ * would leave the edges (and the owners' counters) behind. So edges whose
+ * node fields are copied, or whose node type can be deleted, need the
+ * inverse side declared.
+ */
+function checkInverseSides(schema: GraphQLSchema, relations: ReadonlyMap<string, Relation>, mutations: readonly MutationField[], problems: Problems): void {
+  for (const r of relations.values()) {
+    if (r.kind !== 'edges' || r.direction !== 'base') continue;
+    const inverse = [...relations.values()].some((x) => x.kind === 'edges' && x.direction === 'inverted' && x.owner === r.node && x.inverse === r.field);
+    if (inverse) continue;
+    const why = r.copies.length > 0 ? `renames of ${r.node} reach its copies` : mutations.some((m) => m.kind === 'delete' && m.type === r.node) ? `a delete of ${r.node} removes these edges` : null;
+    if (why === null) continue;
+    const node = (schema.getType(r.owner) as GraphQLObjectType).getFields()[r.field]?.astNode;
+    problems.add(`${r.path} @edges`, `${r.node} declares no inverse side (an @edges field with inverseOf: "${r.field}"), through which ${why}`, node);
+  }
 }
 
 function only(field: Field, names: string[], at: string, problems: Problems): string | null {
@@ -249,10 +271,30 @@ function readMutation(
     const t = argType(field, name);
     if (!t || t.named.name !== 'ID') problems.add(where, `names the argument ${name}, which the field does not take as ID`, field.astNode);
   }
+  // The answer: link's the new edge as the base side's connection shows it (its node the base side's node), unlink's true.
+  const baseSide = relation.direction === 'base' ? relation : relations.get(`${relation.node}.${relation.inverse}`);
+  const answer = unwrap(field.type);
+  if (directive === 'link' && baseSide?.kind === 'edges' && (answer.list || answer.named.name !== baseSide.edgeType)) {
+    problems.add(where, `returns ${String(field.type)}; it answers the new edge: return ${baseSide.edgeType}!`, field.astNode);
+  }
+  if (directive === 'unlink' && (answer.list || answer.named.name !== 'Boolean')) {
+    problems.add(where, `returns ${String(field.type)}; it answers true: return Boolean!`, field.astNode);
+  }
   if (directive === 'link') {
     const edgeFields = new Set(relation.edgeAttributes.map((a) => a.name));
     for (const a of field.args) {
       if (a.name !== from && a.name !== to && !edgeFields.has(a.name)) problems.add(`${at}(${a.name})`, `is no edge field of ${relation.edgeType}`, field.astNode);
+    }
+    // An edge written without a required field could not be read back (a non-null field would be null).
+    for (const a of relation.edgeAttributes) {
+      if (a.createdAt) continue;
+      const arg = field.args.find((x) => x.name === a.name);
+      if (!arg) {
+        if (a.required) problems.add(where, `takes no argument ${a.name}, so its edges would lack the required edge field ${relation.edgeType}.${a.name}`, field.astNode);
+        continue;
+      }
+      checkKind(`${at}(${a.name})`, unwrap(arg.type), a, `the edge field ${relation.edgeType}.${a.name}`, arg.astNode ?? field.astNode, problems);
+      if (a.required && !unwrap(arg.type).nonNull) problems.add(`${at}(${a.name})`, `must be non-null: the edge field ${relation.edgeType}.${a.name} is required`, arg.astNode ?? field.astNode);
     }
   }
   return { kind: directive as "link" | "unlink", field: field.name, edges: path, from, to, phrase: typeof args.phrase === 'string' ? args.phrase : null, access };
@@ -281,11 +323,33 @@ function childParent(schema: GraphQLSchema, directive: 'update' | 'delete', fiel
 function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, directive: 'create' | 'update', problems: Problems): void {
   const input = schema.getType(inputName) as unknown as GraphQLObjectType;
   const counts = new Set(item.relations.flatMap((r) => (r.kind === 'edges' && r.sharded ? [r.sharded.count] : [])));
-  for (const f of Object.values(input.getFields())) {
+  const fields = input.getFields();
+  for (const f of Object.values(fields)) {
     if (f.name === 'id' && directive === 'create') continue;
     if (directive === 'create' && counts.has(f.name)) continue;
-    if (!item.attributes.some((a) => a.name === f.name && !a.createdAt)) {
+    const attribute = item.attributes.find((a) => a.name === f.name && !a.createdAt);
+    if (!attribute) {
       problems.add(`${inputName}.${f.name}`, `is no stored field of ${item.name} that a ${directive} may set`, f.astNode);
+      continue;
     }
+    checkKind(`${inputName}.${f.name}`, unwrap(f.type), attribute, `${item.name}.${f.name}`, f.astNode, problems);
   }
+  if (directive !== 'create') return;
+  // A create without a required field would refuse every call (or store an item that cannot be read back).
+  for (const a of item.attributes) {
+    if (!a.required || a.createdAt) continue;
+    const f = fields[a.name];
+    if (!f) problems.add(`${inputName}`, `has no field ${a.name}: every ${item.name} needs it (${item.name}.${a.name} is required)`, input.astNode);
+    else if (!unwrap(f.type).nonNull) problems.add(`${inputName}.${a.name}`, `must be non-null: ${item.name}.${a.name} is required`, f.astNode);
+  }
+}
+
+/** Text (String, ID) takes either; any other kind the same (an enum one with the same values). */
+function checkKind(at: string, given: ReturnType<typeof unwrap>, a: Attribute, what: string, node: unknown, problems: Problems): void {
+  const kind = scalarKind(given.named.name, isEnumType(given.named));
+  const text = (k: string | null) => k === 'String' || k === 'ID';
+  const values = isEnumType(given.named) ? given.named.getValues().map((v) => v.name).join() : undefined;
+  const fits = !given.list && (kind === a.kind || (text(kind) && text(a.kind))) && (a.kind !== 'enum' || values === a.values?.join());
+  const stored = a.kind === 'enum' ? `an enum of ${a.values?.join(', ')}` : a.kind;
+  if (!fits) problems.add(at, `takes ${given.list ? `[${given.named.name}]` : given.named.name}, but ${what} is ${stored}`, node as never);
 }

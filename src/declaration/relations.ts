@@ -112,11 +112,12 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
   }
   const copies: CopyField[] = [];
   for (const copy of (args.copy as { field: string; attribute: string }[] | undefined) ?? []) {
-    if (!node.attributes.some((a) => a.name === copy.field)) {
+    const copied = node.attributes.find((a) => a.name === copy.field);
+    if (!copied) {
       problems.add(`${at} @edges(copy)`, `copies ${copy.field}, which is no stored field of ${node.name}`, field.astNode);
-    }
-    if (['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK'].includes(copy.attribute)) {
-      problems.add(`${at} @edges(copy)`, `attribute ${copy.attribute} is a key attribute`, field.astNode);
+    } else if (!copied.required || !['String', 'ID', 'enum'].includes(copied.kind)) {
+      // Renames carry a new text to the copies; a cleared value or another kind would leave the old copy behind.
+      problems.add(`${at} @edges(copy)`, `copies ${node.name}.${copy.field}, which is ${copied.required ? copied.kind : 'optional'}: a copy is of a required text field (String!, ID! or an enum)`, field.astNode);
     }
     copies.push({ field: copy.field, attribute: copy.attribute });
   }
@@ -129,7 +130,9 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
       problems.add(`${shape.edge.name}.${f.name}`, 'an edge field is an attribute of the edge item: a built-in scalar, DateTime or enum', f.astNode);
       continue;
     }
-    edgeAttributes.push({ name: f.name, kind, required: unwrap(f.type).nonNull, createdAt: directivesOn(f).includes('createdAt'), ...enumValues(named) });
+    const createdAt = directivesOn(f).includes('createdAt');
+    if (createdAt && kind !== 'DateTime' && kind !== 'String') problems.add(`${shape.edge.name}.${f.name} @createdAt`, 'belongs on a DateTime or String field', f.astNode);
+    edgeAttributes.push({ name: f.name, kind, required: unwrap(f.type).nonNull, createdAt, ...enumValues(named) });
   }
   const shardedArgs = directiveArgs(schema, 'sharded', field);
   if (shardedArgs && inverse === null) problems.add(`${at} @sharded`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);
@@ -186,3 +189,81 @@ function checkExtraArguments(relation: Relation, field: Field, problems: Problem
 }
 
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** Key attributes of the table and its indexes: no field, counter or copy may be stored under them. */
+export const KEY_ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK'] as const;
+
+/**
+ * Attributes the gateway's own bookkeeping writes on items (the writes'
+ * and the plan's constants: a cascade's and a rename's marks, migrate's
+ * counting mark, a reshard's state) and the table's time-to-live
+ * attribute, which would have DynamoDB delete the item. A field, counter
+ * or copy stored under one of them would be overwritten by the gateway or
+ * overwrite its state.
+ */
+export const BOOKKEEPING_ATTRIBUTES = [
+  'deletingAt',
+  'propagatingSince',
+  'countingSince',
+  'reshardFrom',
+  'reshardMoves',
+  'reshardTo',
+  'reshardCopies',
+  'expiresAt',
+] as const;
+
+const RESERVED = new Set<string>([...KEY_ATTRIBUTES, ...BOOKKEEPING_ATTRIBUTES]);
+
+/**
+ * Every attribute of one stored item must have one meaning: the fields of
+ * an item type, the counters of its relations, the versions of its copied
+ * fields and a sharded count; on an edge item its fields, the copies both
+ * sides declare with their versions, and the shard-count copy. Two
+ * meanings under one name (a counter named like a field, two copies in one
+ * attribute, a field named like a key) would have one write overwrite the
+ * other, so such a model is refused, naming the second use.
+ */
+export function checkStoredNames(schema: GraphQLSchema, items: ReadonlyMap<string, ItemType>, relations: ReadonlyMap<string, Relation>, problems: Problems): void {
+  /** Records `use` under `name`; false (and a problem) when the name is reserved or holds something else. */
+  const claim = (names: Map<string, string>, name: string, use: string, where: string, node: unknown): boolean => {
+    const known = names.get(name);
+    if (RESERVED.has(name)) {
+      problems.add(where, `${use} is stored under ${name}, an attribute the gateway keeps${KEY_ATTRIBUTES.includes(name as never) ? ' (a key)' : ''}: name it otherwise`, node as never);
+      return false;
+    }
+    if (known !== undefined && known !== use) {
+      problems.add(where, `${use} is stored under ${name}, which already holds ${known}: name it otherwise`, node as never);
+      return false;
+    }
+    names.set(name, use);
+    return true;
+  };
+  for (const item of items.values()) {
+    const type = schema.getType(item.name) as GraphQLObjectType;
+    const names = new Map<string, string>();
+    for (const a of item.attributes) claim(names, a.name, `the field ${item.name}.${a.name}`, `${item.name}.${a.name}`, type.getFields()[a.name]?.astNode);
+    for (const r of item.relations) {
+      if (r.counter !== null) claim(names, r.counter, `the counter of ${r.path}`, `${r.path} @${r.kind}(counter)`, fieldNode(schema, r));
+      if (r.kind === 'edges' && r.sharded) claim(names, r.sharded.count, `the shard count of ${r.path}`, `${r.path} @sharded(count)`, fieldNode(schema, r));
+    }
+    for (const r of relations.values()) {
+      if (r.kind !== 'edges' || r.node !== item.name) continue;
+      // One version per copied field, however many relations copy it.
+      for (const c of r.copies) claim(names, `${c.field}Version`, `the version of ${item.name}.${c.field}`, `${r.path} @edges(copy)`, fieldNode(schema, r));
+    }
+  }
+  for (const base of relations.values()) {
+    if (base.kind !== 'edges' || base.direction !== 'base') continue;
+    const sides = [base, ...[...relations.values()].filter((r): r is EdgesRelation => r.kind === 'edges' && r.direction === 'inverted' && r.node === base.owner && r.inverse === base.field)];
+    const names = new Map<string, string>();
+    const edgeType = schema.getType(base.edgeType) as GraphQLObjectType;
+    for (const a of base.edgeAttributes) claim(names, a.name, `the edge field ${base.edgeType}.${a.name}`, `${base.edgeType}.${a.name}`, edgeType.getFields()[a.name]?.astNode);
+    for (const side of sides) {
+      for (const c of side.copies) {
+        if (!claim(names, c.attribute, `the copy of ${side.node}.${c.field} (${side.path})`, `${side.path} @edges(copy)`, fieldNode(schema, side))) continue;
+        claim(names, `${c.attribute}Version`, `the version of the copy ${c.attribute} (${side.path})`, `${side.path} @edges(copy)`, fieldNode(schema, side));
+      }
+      if (side.sharded?.copy) claim(names, side.sharded.copy, `the shard-count copy of ${side.path}`, `${side.path} @sharded(copy)`, fieldNode(schema, side));
+    }
+  }
+}

@@ -21,6 +21,13 @@ export interface KeyTemplate {
   readonly prefix: string;
   fill(values: Readonly<Record<string, string>>): string;
   match(value: unknown): Record<string, string> | null;
+  /**
+   * One placeholder's value in a key value: undefined when the value does not
+   * match the template, null when it matches but the template has no such
+   * placeholder. The same acceptance as match(); for the usual templates
+   * (`PREFIX#{id}`, `PROFILE`) without building match()'s object.
+   */
+  valueOf(value: unknown, placeholder: string): string | null | undefined;
 }
 
 export class TemplateError extends Error {}
@@ -62,12 +69,33 @@ export function parseTemplate(source: string): KeyTemplate {
 }
 
 class Template implements KeyTemplate {
+  /** Literal text, then at most one placeholder (`PREFIX#{id}`, `{id}`, `PROFILE`): valueOf's short way. */
+  private readonly simple: boolean;
+  private readonly single: string | null;
+
   constructor(
     readonly source: string,
     readonly parts: readonly TemplatePart[],
     readonly placeholders: readonly string[],
     readonly prefix: string,
-  ) {}
+  ) {
+    const last = parts[parts.length - 1]!;
+    this.simple = placeholders.length === 0 || (placeholders.length === 1 && 'placeholder' in last);
+    this.single = placeholders.length === 1 ? placeholders[0]! : null;
+  }
+
+  valueOf(value: unknown, placeholder: string): string | null | undefined {
+    if (!this.simple) {
+      const values = this.match(value);
+      return values === null ? undefined : (values[placeholder] ?? null);
+    }
+    if (typeof value !== 'string' || !value.startsWith(this.prefix)) return undefined;
+    const at = this.prefix.length;
+    if (this.single === null) return value.length === at ? null : undefined;
+    // The placeholder runs to the end: not empty, no '#'.
+    if (value.length === at || value.indexOf('#', at) >= 0) return undefined;
+    return this.single === placeholder ? value.slice(at) : null;
+  }
 
   fill(values: Readonly<Record<string, string>>): string {
     let out = '';

@@ -13,7 +13,7 @@
 import type { Item } from '../dynamo/batchGet.js';
 import { GSI1 } from '../dynamo/keys.js';
 import type { Collection } from '../dynamo/collection.js';
-import type { Attribute, ItemType, Relation } from '../declaration/model.js';
+import type { EdgesRelation, ItemType, Relation } from '../declaration/model.js';
 import type { MergedCollection } from './sources.js';
 import type { RangeSource } from './sources.js';
 import { invariant } from '../errors.js';
@@ -44,16 +44,58 @@ export interface RelationPlan {
 /** What an extension adds to a partial node record from the edge item (a copy of the node's shard layout). */
 export type EdgeNodeExtension = (node: ItemRecord, edge: Item) => void;
 
-function attributeReader(a: Attribute): (item: Item) => unknown {
-  // A required edge text missing on a foreign edge reads as '' (as the first-round layout did).
-  if (a.kind === 'Int' || a.kind === 'Float') return (item) => (typeof item[a.name] === 'number' ? item[a.name] : a.required ? 0 : null);
-  if (a.kind === 'Boolean') return (item) => (typeof item[a.name] === 'boolean' ? item[a.name] : a.required ? false : null);
-  if (a.values !== undefined) {
-    // A text that is none of the enum's values reads as absent (a required one has no stand-in: null, and the field's error).
-    const values = new Set(a.values);
-    return (item) => (typeof item[a.name] === 'string' && values.has(item[a.name] as string) ? item[a.name] : null);
+/**
+ * An edge item → `{ node, ...edge attributes }`, compiled once per relation
+ * as object literals of fixed properties (see itemPlan.ts's compileMap): the
+ * node's record (id, `complete: false`, the copied fields, then what the
+ * extensions add) and the edge's attributes. How values read: a copy that is
+ * not a text is undefined (unknown: the field loads the node); a required
+ * edge text missing on a foreign edge reads as '' (as the first-round layout
+ * did), a required number 0, a required Boolean false, others null; a text
+ * that is none of an enum's values reads as null (a required one has no
+ * stand-in: null, and the field's error).
+ */
+function compileEdge(
+  relation: EdgesRelation,
+  nodeType: ItemType,
+  nodeKeyAttr: 'PK' | 'SK',
+  nodeExtensions: readonly EdgeNodeExtension[],
+): RelationPlan['edge'] {
+  const key = (name: string) => {
+    invariant(name !== '__proto__', `${relation.path}: __proto__ cannot be a record property`);
+    return JSON.stringify(name);
+  };
+  const nodeProperties = ['"id": id', '"complete": false'];
+  for (const copy of relation.copies) {
+    const at = `item[${key(copy.attribute)}]`;
+    nodeProperties.push(`${key(copy.field)}: typeof ${at} === "string" ? ${at} : undefined`);
   }
-  return (item) => (typeof item[a.name] === 'string' ? item[a.name] : a.required ? '' : null);
+  const enums: ReadonlySet<string>[] = [];
+  const edgeProperties = ['"node": record'];
+  for (const a of relation.edgeAttributes) {
+    const at = `item[${key(a.name)}]`;
+    let read: string;
+    if (a.kind === 'Int' || a.kind === 'Float') read = `typeof ${at} === "number" ? ${at} : ${a.required ? '0' : 'null'}`;
+    else if (a.kind === 'Boolean') read = `typeof ${at} === "boolean" ? ${at} : ${a.required ? 'false' : 'null'}`;
+    else if (a.values !== undefined) {
+      enums.push(new Set(a.values));
+      read = `typeof ${at} === "string" && enums[${enums.length - 1}].has(${at}) ? ${at} : null`;
+    } else read = `typeof ${at} === "string" ? ${at} : ${a.required ? '""' : 'null'}`;
+    edgeProperties.push(`${key(a.name)}: ${read}`);
+  }
+  const body = [
+    'return function edge(item) {',
+    `  const id = nodeKey.valueOf(item[${key(nodeKeyAttr)}], "id");`,
+    `  if (typeof id !== "string") notANode(item);`,
+    `  const record = { ${nodeProperties.join(', ')} };`,
+    '  for (let i = 0; i < extensions.length; i++) extensions[i](record, item);',
+    `  return { ${edgeProperties.join(', ')} };`,
+    '};',
+  ].join('\n');
+  const notANode = (item: Item) =>
+    invariant(false, `expected a ${nodeType.name} key in ${nodeKeyAttr}, got ${JSON.stringify(item[nodeKeyAttr])}`);
+  const make = new Function('nodeKey', 'notANode', 'enums', 'extensions', body) as (...args: unknown[]) => RelationPlan['edge'];
+  return make(nodeType.pk, notANode, enums, nodeExtensions);
 }
 
 export function compileRelationPlan(
@@ -79,18 +121,7 @@ export function compileRelationPlan(
       : (parentId) => ({ name, pkAttr: 'PK', skAttr: 'SK', pk: ownerPk.fill({ id: parentId }), prefix });
     // The node's PK is the edge's SK (base side) or its PK (inverse side: GSI1SK = PK).
     const nodeKeyAttr = inverted ? 'PK' : 'SK';
-    const attributes = relation.edgeAttributes.map((a) => ({ name: a.name, read: attributeReader(a) }));
-    const copies = relation.copies;
-    edge = (item) => {
-      const ids = nodeType.pk.match(item[nodeKeyAttr]);
-      invariant(ids?.id !== undefined, `expected a ${nodeType.name} key in ${nodeKeyAttr}, got ${JSON.stringify(item[nodeKeyAttr])}`);
-      const record: ItemRecord = { id: ids.id, complete: false };
-      for (const copy of copies) record[copy.field] = typeof item[copy.attribute] === 'string' ? item[copy.attribute] : undefined;
-      for (const extend of nodeExtensions) extend(record, item);
-      const out: { node: ItemRecord; [attribute: string]: unknown } = { node: record };
-      for (const a of attributes) out[a.name] = a.read(item);
-      return out;
-    };
+    edge = compileEdge(relation, nodeType, nodeKeyAttr, nodeExtensions);
   }
   const range = relation.kind === 'children' ? compileRangePlan(relation, nodeType) : null;
   const sharded = relation.kind === 'edges' && relation.sharded !== null;

@@ -13,7 +13,9 @@
  * read first (consistently) to learn whether its counter exists (see
  * conditions.ts); the transaction requires the parent to still exist.
  * Missing parent → NOT_FOUND; a child id already in the collection →
- * CONFLICT. The id of an inverted type is also its GSI1 partition (how its
+ * CONFLICT. A parent being deleted (marked `deletingAt`) is NOT_FOUND too,
+ * and the transaction requires the mark to be absent, so no child is added
+ * behind a cascade's back. The id of an inverted type is also its GSI1 partition (how its
  * @get finds it by id alone), so an explicit id used under another parent
  * is a CONFLICT too: it is claimed by a uniqueness item (keys.ts
  * `idClaimKey`) in the same transaction, so of two concurrent creates
@@ -32,7 +34,7 @@ import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant } from '../dynamo/k
 import { conflict, notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import type { ItemRecord } from '../plan/records.js';
-import { counterOrCheck } from './conditions.js';
+import { absent, counterOrCheck, DELETING_ATTR } from './conditions.js';
 import { putNewWith } from './catalog.js';
 import { idOrNew } from './ids.js';
 import { attributeValue, shardsInput } from './input.js';
@@ -139,10 +141,12 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
   const counter = t.parentRelation?.counter ?? null;
   await untilFresh(store, async () => {
     const seen = await getItem(store, parentKey);
-    if (seen === null) throw notFound(`${parentPlan.name} ${parentId} not found`);
+    // A parent being deleted (its cascade under way, perhaps in the stream processor) takes no new children:
+    // one added behind the cascade's back would outlive it.
+    if (seen === null || seen[DELETING_ATTR] !== undefined) throw notFound(`${parentPlan.name} ${parentId} not found`);
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-      counterOrCheck(store.tableName, parentKey, seen, counter, 1),
+      counterOrCheck(store.tableName, parentKey, seen, counter, 1, [absent(DELETING_ATTR)]),
       ...(unique ? [{ Put: { TableName: store.tableName, Item: unique, ConditionExpression: 'attribute_not_exists(PK)' } }] : []),
     ]);
     if (cancelled === null) return seen;

@@ -56,6 +56,18 @@ describe('the response byte limit', () => {
     expect(requests.requests).toBe(0);
   });
 
+  it('weighs the same operation again for each page size its variables give', async () => {
+    const query = `query ($n: Int) { courses(first: 16) { edges { node { students(first: $n) { edges { ${aliases(30, 'cursor')} } } } } } }`;
+    const small = await gw.counted(query, { n: 1 }, signedIn);
+    expect(small.result.errors).toBeUndefined();
+    expect(small.result.data.courses.edges).toHaveLength(16);
+    const large = await gw.counted(query, { n: 100 }, signedIn);
+    expect(large.result.errors?.map((e) => e.extensions?.code)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
+    expect(large.requests.requests).toBe(0);
+    const again = await gw.counted(query, { n: 1 }, signedIn);
+    expect(again.result.errors).toBeUndefined();
+  });
+
   it('answers a response that turns out larger (long stored names) with one RESPONSE_TOO_LARGE error', async () => {
     const { result } = await gw.counted('{ courses(first: 1) { edges { node { students(first: 100) { edges { node { name } } } } } } }', undefined, signedIn);
     expect(result.data).toBeNull();

@@ -4,11 +4,11 @@
  * `--write-docs`, and no bench writes a file except through bench/output.ts.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REPO_ROOT, resultsPath, writeDocument, writeResult } from '../../bench/output.js';
+import { REPO_ROOT, resultsPath, writeDocument, writeResult, writeSection } from '../../bench/output.js';
 
 const temps: string[] = [];
 const tempRoot = () => {
@@ -41,6 +41,19 @@ describe('bench results', () => {
     const written = writeDocument('bench/results/hot.md', 'hot\n', true, root);
     expect(written).toEqual([join(root, 'dist/bench/results-hot.md'), join(root, 'bench/results/hot.md')]);
     expect(readFileSync(join(root, 'bench/results/hot.md'), 'utf8')).toBe('hot\n');
+  });
+
+  it('rewrite only the marked section of a tracked document with --write-docs, and refuse one without the markers', () => {
+    const root = tempRoot();
+    mkdirSync(join(root, 'docs'));
+    const doc = join(root, 'docs/performance.md');
+    writeFileSync(doc, '# Perf\n\nbefore\n<!-- bench:old-vs-new -->\nold table\n<!-- /bench:old-vs-new -->\nafter\n');
+    expect(writeSection('docs/performance.md', 'old-vs-new', 'new table\n', false, root)).toEqual([join(root, 'dist/bench/old-vs-new.md')]);
+    expect(readFileSync(doc, 'utf8')).toContain('old table');
+    writeSection('docs/performance.md', 'old-vs-new', 'new table\n', true, root);
+    expect(readFileSync(doc, 'utf8')).toBe('# Perf\n\nbefore\n<!-- bench:old-vs-new -->\nnew table\n<!-- /bench:old-vs-new -->\nafter\n');
+    writeFileSync(doc, '# Perf\n');
+    expect(() => writeSection('docs/performance.md', 'old-vs-new', 'x', true, root)).toThrow('has no <!-- bench:old-vs-new --> … <!-- /bench:old-vs-new --> section');
   });
 
   it('raw figures are written under dist/bench only', () => {

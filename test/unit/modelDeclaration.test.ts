@@ -264,3 +264,156 @@ describe('the model declaration', () => {
     expect(run.stderr).toMatch(/broken\.graphql:\d+: Query\.player: no directive binds this field/);
   });
 });
+
+describe('one meaning per stored attribute', () => {
+  it('refuses a counter stored under a field of the same item, a key, or another relation\'s counter', () => {
+    expect(problemsOf(VALID.replace('counter: "seasonCount"', 'counter: "name"'))).toEqual([
+      expect.stringMatching(/^\d+: Team\.seasons @children\(counter\): the counter of Team\.seasons is stored under name, which already holds the field Team\.name: name it otherwise$/),
+    ]);
+    expect(problemsOf(VALID.replace('counter: "seasonCount"', 'counter: "SK"'))).toEqual([
+      expect.stringContaining('Team.seasons @children(counter): the counter of Team.seasons is stored under SK, an attribute the gateway keeps (a key)'),
+    ]);
+    expect(problemsOf(VALID.replace('counter: "seasonCount"', 'counter: "playerCount"'))).toEqual([
+      expect.stringContaining('the counter of Team.seasons is stored under playerCount, which already holds the counter of Team.players'),
+    ]);
+  });
+
+  it('refuses a field named like an attribute the gateway keeps: a key, a cascade\'s mark, the time to live', () => {
+    for (const name of ['GSI1PK', 'deletingAt', 'propagatingSince', 'expiresAt']) {
+      expect(problemsOf(VALID.replace('nick: String!', `nick: String!\n  ${name}: String`))).toEqual([
+        expect.stringContaining(`Player.${name}: the field Player.${name} is stored under ${name}, an attribute the gateway keeps`),
+      ]);
+    }
+  });
+
+  it('refuses a field named like the version of a copied field', () => {
+    expect(problemsOf(VALID.replace('nick: String!', 'nick: String!\n  nickVersion: Int'))).toEqual([
+      expect.stringContaining('Team.players @edges(copy): the version of Player.nick is stored under nickVersion, which already holds the field Player.nickVersion'),
+    ]);
+  });
+
+  it('refuses a copy stored under an edge field, a key, or the other side\'s copy', () => {
+    expect(problemsOf(VALID.replace('attribute: "playerNick"', 'attribute: "joinedAt"'))).toEqual([
+      expect.stringContaining('Team.players @edges(copy): the copy of Player.nick (Team.players) is stored under joinedAt, which already holds the edge field TeamPlayerEdge.joinedAt'),
+    ]);
+    expect(problemsOf(VALID.replace('attribute: "playerNick"', 'attribute: "GSI1SK"'))).toEqual([
+      expect.stringContaining('stored under GSI1SK, an attribute the gateway keeps (a key)'),
+    ]);
+    const bothSides = VALID.replace('@edges(inverseOf: "players")', '@edges(inverseOf: "players", copy: [{ field: "name", attribute: "playerNick" }])');
+    expect(problemsOf(bothSides)).toEqual([
+      expect.stringContaining('Player.teams @edges(copy): the copy of Team.name (Player.teams) is stored under playerNick, which already holds the copy of Player.nick (Team.players)'),
+    ]);
+  });
+
+  it('accepts one field copied by two relations (one version) and counters of the same name on different items', () => {
+    const sdl = VALID.replace('@edges(inverseOf: "players")', '@edges(inverseOf: "players", copy: [{ field: "name", attribute: "teamName" }], counter: "playerCount")');
+    expect(problemsOf(sdl)).toEqual([]);
+  });
+
+  it('lists the bookkeeping attributes the writes and the plan use', async () => {
+    const { BOOKKEEPING_ATTRIBUTES } = await import('../../src/declaration/relations.js');
+    const { COUNTING_ATTR, DELETING_ATTR, PROPAGATING_ATTR } = await import('../../src/writes/conditions.js');
+    const { RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, RESHARD_TO_ATTR, RESTORING_ATTR } = await import('../../src/plan/sharding.js');
+    const { TTL_ATTRIBUTE } = await import('../../src/dynamo/table.js');
+    for (const name of [COUNTING_ATTR, DELETING_ATTR, PROPAGATING_ATTR, RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, RESHARD_TO_ATTR, RESTORING_ATTR, TTL_ATTRIBUTE]) {
+      expect(BOOKKEEPING_ATTRIBUTES).toContain(name);
+    }
+  });
+});
+
+describe('a child in its parent\'s partition', () => {
+  it('refuses a child whose pk is not its parent\'s pk with the parent field for {id}', () => {
+    for (const pk of ['LEAGUE#{team}', 'TEAM#{team}#{id}']) {
+      expect(problemsOf(VALID.replace('pk: "TEAM#{team}", sk: "SEASON#{id}"', `pk: "${pk}", sk: "SEASON#{id}"`))).toEqual([
+        expect.stringMatching(new RegExp(`^\\d+: Season @item\\(pk\\): a child lives in its parent's partition: pk must be Team's pk with \\{team\\} for \\{id\\}, "TEAM#\\{team\\}" \\(got "${pk.replace(/[{}#]/g, (c) => `\\${c}`)}"\\)$`)),
+      ]);
+    }
+  });
+
+  it('refuses a child of a child type, which has no partition of its own', () => {
+    const sdl = VALID.replace('type SeasonConnection', 'type Game @item(pk: "TEAM#{season}", sk: "GAME#{id}") { id: ID! season: Season! @parent }\ntype SeasonConnection');
+    expect(problemsOf(sdl)).toContainEqual(expect.stringContaining('Game @item(pk): Season, the type of its @parent field season, is a child type or has no {id} in its pk'));
+  });
+});
+
+describe('mutations that could not write what the model reads back', () => {
+  it('refuses a create input without a required stored field, or with it nullable', () => {
+    expect(problemsOf(VALID.replace('input CreateTeamInput { id: ID name: String! }', 'input CreateTeamInput { id: ID }'))).toEqual([
+      expect.stringMatching(/^\d+: CreateTeamInput: has no field name: every Team needs it \(Team\.name is required\)$/),
+    ]);
+    expect(problemsOf(VALID.replace('input CreateTeamInput { id: ID name: String! }', 'input CreateTeamInput { id: ID name: String }'))).toEqual([
+      expect.stringContaining('CreateTeamInput.name: must be non-null: Team.name is required'),
+    ]);
+  });
+
+  it('refuses an input field whose type is not the stored field\'s', () => {
+    expect(problemsOf(VALID.replace('input UpdateTeamInput { name: String }', 'input UpdateTeamInput { name: Int }'))).toEqual([
+      expect.stringContaining('UpdateTeamInput.name: takes Int, but Team.name is String'),
+    ]);
+    expect(problemsOf(VALID.replace('input AddSeasonInput { id: ID year: Int! }', 'input AddSeasonInput { id: ID year: [Int!]! }'))).toEqual([
+      expect.stringContaining('AddSeasonInput.year: takes [Int], but Season.year is Int'),
+    ]);
+  });
+
+  it('refuses a link that cannot set a required edge field, or sets it from a nullable or mistyped argument', () => {
+    const required = VALID.replace(/number: Int node/g, 'number: Int! node');
+    expect(problemsOf(required.replace('join(teamId: ID!, playerId: ID!, number: Int)', 'join(teamId: ID!, playerId: ID!)'))).toEqual([
+      expect.stringContaining('Mutation.join @link: takes no argument number, so its edges would lack the required edge field TeamPlayerEdge.number'),
+    ]);
+    expect(problemsOf(required)).toEqual([expect.stringContaining('Mutation.join(number): must be non-null: the edge field TeamPlayerEdge.number is required')]);
+    expect(problemsOf(VALID.replace('playerId: ID!, number: Int)', 'playerId: ID!, number: String)'))).toEqual([
+      expect.stringContaining('Mutation.join(number): takes String, but the edge field TeamPlayerEdge.number is Int'),
+    ]);
+  });
+
+  it('refuses a link or unlink whose answer is not what it returns', () => {
+    expect(problemsOf(VALID.replace('number: Int): TeamPlayerEdge!', 'number: Int): Team!'))).toEqual([
+      expect.stringContaining('Mutation.join @link: returns Team!; it answers the new edge: return TeamPlayerEdge!'),
+    ]);
+    expect(problemsOf(VALID.replace('leave(teamId: ID!, playerId: ID!): Boolean!', 'leave(teamId: ID!, playerId: ID!): ID!'))).toEqual([
+      expect.stringContaining('Mutation.leave @unlink: returns ID!; it answers true: return Boolean!'),
+    ]);
+  });
+
+  it('refuses @createdAt on an edge field that cannot hold a time', () => {
+    expect(problemsOf(VALID.replace(/joinedAt: DateTime!/g, 'joinedAt: Int!'))).toContainEqual(
+      expect.stringContaining('TeamPlayerEdge.joinedAt @createdAt: belongs on a DateTime or String field'),
+    );
+  });
+});
+
+describe('copies that renames can keep current', () => {
+  it('refuses a copy of an optional field (clearing it would leave the old copy on every edge) or of a number', () => {
+    expect(problemsOf(VALID.replace('nick: String!', 'nick: String'))).toContainEqual(
+      expect.stringContaining('Team.players @edges(copy): copies Player.nick, which is optional: a copy is of a required text field'),
+    );
+    expect(problemsOf(VALID.replace('nick: String!', 'nick: Int!'))).toContainEqual(
+      expect.stringContaining('Team.players @edges(copy): copies Player.nick, which is Int: a copy is of a required text field'),
+    );
+  });
+});
+
+describe('edges whose node changes need the way back', () => {
+  const oneWay = VALID.replace(
+    '  teams(first: Int, after: String, last: Int, before: String): PlayerTeamConnection! @edges(inverseOf: "players")\n',
+    '',
+  );
+
+  it('refuses edges copying fields of a node type that declares no inverse side (renames could not reach the copies)', () => {
+    expect(oneWay).not.toBe(VALID);
+    expect(problemsOf(oneWay)).toEqual([
+      expect.stringMatching(/^\d+: Team\.players @edges: Player declares no inverse side \(an @edges field with inverseOf: "players"\), through which renames of Player reach its copies$/),
+    ]);
+  });
+
+  it('refuses edges to a node type that a mutation deletes but that declares no inverse side (the edges would outlive it)', () => {
+    const sdl = oneWay
+      .replace('@edges(copy: [{ field: "nick", attribute: "playerNick" }], counter: "playerCount")', '@edges(counter: "playerCount")')
+      .replace('  leave(', '  deletePlayer(id: ID!): ID! @delete(type: "Player")\n  leave(');
+    expect(problemsOf(sdl)).toEqual([expect.stringContaining('Team.players @edges: Player declares no inverse side (an @edges field with inverseOf: "players"), through which a delete of Player removes these edges')]);
+  });
+
+  it('accepts one-way edges to a node type that is neither copied nor deleted', () => {
+    expect(problemsOf(oneWay.replace('@edges(copy: [{ field: "nick", attribute: "playerNick" }], counter: "playerCount")', '@edges(counter: "playerCount")'))).toEqual([]);
+  });
+});

@@ -66,10 +66,11 @@ function leafBytes(fieldName: string, type: GraphQLNamedType, nullable: boolean)
   }
 }
 
-function pageSize(args: readonly import('graphql').ArgumentNode[], variables: Record<string, unknown>): number {
+function pageSize(args: readonly import('graphql').ArgumentNode[], variables: Record<string, unknown>, used: Set<string> | undefined): number {
   let size: number | undefined;
   for (const arg of args) {
     if (arg.name.value !== 'first' && arg.name.value !== 'last') continue;
+    if (arg.value.kind === Kind.VARIABLE) used?.add(arg.value.name.value);
     const value = arg.value.kind === Kind.VARIABLE ? variables[arg.value.name.value] : valueFromASTUntyped(arg.value);
     if (typeof value === 'number' && Number.isFinite(value)) size = Math.max(size ?? 0, value);
   }
@@ -79,13 +80,16 @@ function pageSize(args: readonly import('graphql').ArgumentNode[], variables: Re
 /**
  * The fewest bytes the response's `data` can take if every page is full
  * (see the module comment). Fragments are weighed once each; `@skip` and
- * `@include` are ignored (counted as included).
+ * `@include` are ignored (counted as included). `used` collects the
+ * variables whose values the figure depends on (page sizes): which ones is
+ * a matter of the document alone.
  */
 export function minimalResponseBytes(
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
   fragments: ReadonlyMap<string, FragmentDefinitionNode>,
   variables: Record<string, unknown> | undefined,
+  used?: Set<string>,
 ): number {
   const values: Record<string, unknown> = { ...variables };
   for (const def of operation.variableDefinitions ?? []) {
@@ -114,7 +118,7 @@ export function minimalResponseBytes(
           continue;
         }
         const isConnection = field.args.some((a) => a.name === 'first' || a.name === 'last') && isObjectType(named) && 'edges' in named.getFields();
-        const inner = selection(node.selectionSet, named, isConnection ? pageSize(node.arguments ?? [], values) : items);
+        const inner = selection(node.selectionSet, named, isConnection ? pageSize(node.arguments ?? [], values, used) : items);
         const list = isListType(isNonNullType(field.type) ? field.type.ofType : field.type);
         // Full pages, entities present (as the cost limit assumes); a page's edges hold `items` objects.
         if (list) bytes += 2 + (node.name.value === 'edges' ? items * (inner + 1) : 0);
@@ -175,8 +179,26 @@ export function collapseErrors(errors: readonly GraphQLFormattedError[]): GraphQ
 const refusal = (message: string) =>
   new GraphQLError(message, { extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED, http: { status: 400 } } });
 
+/**
+ * What the figure of a page-size variable's value is keyed by: only finite
+ * numbers count (anything else is the default page size), and an absent
+ * variable takes the operation's default value.
+ */
+const variableKey = (value: unknown): string =>
+  typeof value === 'number' && Number.isFinite(value) ? String(value) : value === undefined ? 'u' : 'x';
+
+/** Figures kept per operation and page-size values: at most this many per operation. */
+const FIGURES_PER_OPERATION = 32;
+
+interface Weighed {
+  /** The variables the figure depends on (none: one figure for every request). */
+  used: readonly string[];
+  figures: Map<string, number>;
+}
+
 export function responseSizePlugin(maxBytes: number): ApolloServerPlugin {
-  const fixed = new WeakMap<OperationDefinitionNode, number>();
+  // Per parsed operation (documents are parsed once and kept by Apollo's cache): its figure for each page-size value.
+  const weighed = new WeakMap<OperationDefinitionNode, Weighed>();
   const fragmentsOf = (document: DocumentNode) => {
     const map = new Map<string, FragmentDefinitionNode>();
     for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) map.set(def.name.value, def);
@@ -189,11 +211,23 @@ export function responseSizePlugin(maxBytes: number): ApolloServerPlugin {
         async didResolveOperation({ schema, document, operation, request }) {
           operationType = operation?.operation;
           if (!operation) return;
-          const usesVariables = (operation.variableDefinitions ?? []).length > 0;
-          let bytes = usesVariables ? undefined : fixed.get(operation);
+          const variables = request.variables;
+          let known = weighed.get(operation);
+          const keyOf = (w: Weighed) => {
+            if (w.used.length === 0) return '';
+            let key = variableKey(variables?.[w.used[0]!]);
+            for (let i = 1; i < w.used.length; i++) key += `,${variableKey(variables?.[w.used[i]!])}`;
+            return key;
+          };
+          let bytes = known?.figures.get(keyOf(known));
           if (bytes === undefined) {
-            bytes = minimalResponseBytes(schema, operation, fragmentsOf(document), request.variables);
-            if (!usesVariables) fixed.set(operation, bytes);
+            const used = new Set<string>();
+            bytes = minimalResponseBytes(schema, operation, fragmentsOf(document), variables, used);
+            if (!known) {
+              known = { used: [...used], figures: new Map() };
+              weighed.set(operation, known);
+            }
+            if (known.figures.size < FIGURES_PER_OPERATION) known.figures.set(keyOf(known), bytes);
           }
           if (bytes > maxBytes) {
             throw refusal(
