@@ -1,5 +1,5 @@
 /**
- * `npm run bench:coldstart [-- --repeat 10 --out <file>]`
+ * `npm run bench:coldstart [-- --repeat 10 --out <file> --cases <names> --profile <dir>]`
  *
  * How fast a fresh process answers its first GraphQL request, the part of a
  * Lambda cold start the code decides. Per case, `repeat` times, in a fresh
@@ -14,13 +14,16 @@
  * disturbed run says most about the code), the median ratio to the plain
  * bundle's run of the same round, and the process's CPU time up to the
  * first answer (user + system: what the code costs, less disturbed by
- * other processes than wall-clock time).
+ * other processes than wall-clock time) and up to the second answer (work
+ * a case leaves for after its first answer shows there). A second table
+ * gives telemetry on minus off, paired run by run within a round.
  *
  * Cases:
  * - `gateway`: the gateway's Lambda bundle (`npm run build:lambda`), no OTEL_*;
  * - `gateway + telemetry`: the same bundle with OTEL_* set: traces and
  *   metrics over OTLP/HTTP to a collector stand-in on 127.0.0.1, exported
- *   before the invocation returns, as on Lambda;
+ *   as on Lambda (the first invocation's after its answer, the second's
+ *   before it returns, docs/operations.md);
  * - `plain Apollo`: bench/plainLambda.ts, Apollo Server +
  *   `@as-integrations/aws-lambda` with the same schema and naive
  *   resolvers, bundled by esbuild into one minified file as a user would.
@@ -29,6 +32,9 @@
  * build:lambda <dir>` in a checkout of other code, e.g. the code before a
  * change), with and without telemetry, interleaved with the rest, so
  * before and after are compared within one run.
+ *
+ * `--cases a,b`: only the cases whose name contains one of these.
+ * `--profile <dir>`: a V8 CPU profile of every run (node --cpu-prof) there.
  *
  * Results: a table on stdout, and raw figures written to `--out`
  * (default dist/bench/coldstart.json, outside the tracked files).
@@ -54,6 +60,10 @@ const { values } = parseArgs({
     repeat: { type: 'string', default: '10' },
     out: { type: 'string', default: join(root, 'dist/bench/coldstart.json') },
     baseline: { type: 'string' },
+    /** Only the cases whose name contains one of these (comma-separated), e.g. `telemetry`. */
+    cases: { type: 'string' },
+    /** Write a V8 CPU profile of every run into this folder (node --cpu-prof). */
+    profile: { type: 'string' },
   },
 });
 const repeat = Number(values.repeat);
@@ -80,8 +90,9 @@ const cpu = process.cpuUsage();
 const rss = process.memoryUsage().rss;
 await handler(event(2), context(2));
 const t3 = performance.now();
+const cpu2 = process.cpuUsage();
 const body = JSON.parse(first.body);
-process.stdout.write('COLD ' + JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, secondMs: t3 - t2, cpuMs: (cpu.user + cpu.system) / 1000, rss, status: first.statusCode, name: body.data?.student?.name ?? null, errors: body.errors ?? null }) + '\\n');
+process.stdout.write('COLD ' + JSON.stringify({ importMs: t1 - t0, firstMs: t2 - t1, secondMs: t3 - t2, cpuMs: (cpu.user + cpu.system) / 1000, cpu2Ms: (cpu2.user + cpu2.system) / 1000, rss, status: first.statusCode, name: body.data?.student?.name ?? null, errors: body.errors ?? null }) + '\\n');
 process.exit(0);
 `;
 
@@ -91,12 +102,15 @@ interface Sample {
   secondMs: number;
   /** CPU time of the process (user + system, all threads) from its start to the first answer. */
   cpuMs: number;
+  /** The same up to the second answer: work moved out of the first invocation shows here. */
+  cpu2Ms: number;
   rss: number;
 }
 
 function runOnce(file: string, env: Record<string, string>): Promise<Sample> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['--input-type=module', '-e', probe, file, QUERY], {
+    const profiling = values.profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(values.profile)] : [];
+    const child = spawn(process.execPath, [...profiling, '--input-type=module', '-e', probe, file, QUERY], {
       cwd: dirname(file),
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -192,7 +206,7 @@ async function main() {
       OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
     };
     const baseline = values.baseline ? join(resolve(values.baseline), 'src/transport/lambda.mjs') : undefined;
-    const cases = [
+    const all = [
       { name: 'gateway', file: gateway, env: gatewayEnv },
       { name: 'gateway + telemetry', file: gateway, env: { ...gatewayEnv, ...otel } },
       ...(baseline
@@ -203,6 +217,8 @@ async function main() {
         : []),
       { name: 'plain Apollo', file: plain, env: common },
     ];
+    const wanted = values.cases?.split(',').map((w) => w.trim());
+    const cases = wanted ? all.filter((c) => wanted.some((w) => c.name.includes(w))) : all;
     const samples: Record<string, Sample[]> = Object.fromEntries(cases.map((c) => [c.name, []]));
     for (const c of cases) await runOnce(c.file, c.env); // disk cache warm for every case alike
     for (let i = 0; i < repeat; i++) {
@@ -211,7 +227,8 @@ async function main() {
     }
     process.stdout.write('\n');
 
-    const plainSamples = samples['plain Apollo']!;
+    const plainSamples = samples['plain Apollo'];
+    const total = (x: Sample) => x.importMs + x.firstMs;
     const rows = cases.map((c) => {
       const s = samples[c.name]!;
       const size = sizes(c.file);
@@ -219,13 +236,15 @@ async function main() {
         name: c.name,
         importMs: median(s.map((x) => x.importMs)),
         firstMs: median(s.map((x) => x.firstMs)),
-        totalMs: median(s.map((x) => x.importMs + x.firstMs)),
+        totalMs: median(s.map(total)),
         // The least disturbed run: on a busy machine the better estimate of what the code costs.
-        fastestMs: Math.min(...s.map((x) => x.importMs + x.firstMs)),
+        fastestMs: Math.min(...s.map(total)),
         secondMs: median(s.map((x) => x.secondMs)),
         cpuMs: median(s.map((x) => x.cpuMs)),
+        fastestCpuMs: Math.min(...s.map((x) => x.cpuMs)),
+        cpu2Ms: median(s.map((x) => x.cpu2Ms)),
         // Per round against the plain bundle's run of the same round (the same machine load), then the median.
-        vsPlain: median(s.map((x, i) => (x.importMs + x.firstMs) / (plainSamples[i]!.importMs + plainSamples[i]!.firstMs))),
+        vsPlain: plainSamples ? median(s.map((x, i) => total(x) / total(plainSamples[i]!))) : NaN,
         rssMb: median(s.map((x) => x.rss)) / 2 ** 20,
         bundleKb: size.total / 1024,
         atStartKb: size.atStart / 1024,
@@ -234,13 +253,30 @@ async function main() {
     const f = (n: number) => n.toFixed(0);
     console.log(`\nNode ${process.version}, ${repeat} fresh processes per case (medians)\n`);
     console.log(
-      '| case | import ms | first invocation ms | import + first ms | fastest import + first ms | ÷ plain Apollo (same round) | CPU ms to first answer | second invocation ms | RSS MB | bundle KB (.mjs) | read at start KB |',
+      '| case | import ms | first invocation ms | import + first ms | fastest import + first ms | ÷ plain Apollo (same round) | CPU ms to first answer | fastest CPU ms | CPU ms to second answer | second invocation ms | RSS MB | bundle KB (.mjs) | read at start KB |',
     );
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       console.log(
-        `| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${f(r.fastestMs)} | ${r.vsPlain.toFixed(2)} | ${f(r.cpuMs)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} | ${f(r.atStartKb)} |`,
+        `| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${f(r.fastestMs)} | ${r.vsPlain.toFixed(2)} | ${f(r.cpuMs)} | ${f(r.fastestCpuMs)} | ${f(r.cpu2Ms)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} | ${f(r.atStartKb)} |`,
       );
+    }
+    // Telemetry on against off, run by run in the same round (the same machine load), then the median.
+    const pairs = cases.filter((c) => c.name.endsWith(' + telemetry') && samples[c.name.slice(0, -' + telemetry'.length)]);
+    if (pairs.length > 0) {
+      console.log('\nTelemetry on − off, paired by round (median of the differences; fastest on − fastest off)\n');
+      console.log('| case | import + first ms | fastest import + first ms | CPU ms to first answer | fastest CPU ms | CPU ms to second answer |');
+      console.log('|---|---:|---:|---:|---:|---:|');
+      for (const c of pairs) {
+        const on = samples[c.name]!;
+        const off = samples[c.name.slice(0, -' + telemetry'.length)]!;
+        const diff = (g: (x: Sample) => number) => median(on.map((x, i) => g(x) - g(off[i]!)));
+        const fastest = (g: (x: Sample) => number) => Math.min(...on.map(g)) - Math.min(...off.map(g));
+        const signed = (n: number) => (n >= 0 ? '+' : '−') + Math.abs(n).toFixed(0);
+        console.log(
+          `| ${c.name} | ${signed(diff(total))} | ${signed(fastest(total))} | ${signed(diff((x) => x.cpuMs))} | ${signed(fastest((x) => x.cpuMs))} | ${signed(diff((x) => x.cpu2Ms))} |`,
+        );
+      }
     }
     writeNamed(values.out!, JSON.stringify({ node: process.version, repeat, rows, samples }, null, 2) + '\n');
     console.log(`\nraw figures: ${values.out}`);

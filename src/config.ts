@@ -613,6 +613,12 @@ export const SETTINGS = {
   OTEL_METRIC_EXPORT_INTERVAL: millis({ group: 'telemetry', default: 60_000, meaning: 'Time between metric exports.' }),
   OTEL_METRIC_EXPORT_TIMEOUT: millis({ group: 'telemetry', default: 30_000, meaning: 'Time one metric export may take.' }),
   OTEL_PROPAGATORS: otelList({ group: 'telemetry', allowed: ['tracecontext', 'baggage'], default: ['tracecontext', 'baggage'], meaning: 'Trace context carried in and out of requests.' }),
+  TELEMETRY_LAMBDA_FIRST_EXPORT: choice({
+    group: 'telemetry',
+    values: ['after-answer', 'before-answer'],
+    default: 'after-answer',
+    meaning: 'Lambda: when an instance exports its first invocation\'s telemetry. `after-answer`: the answer goes first, the next invocation or the shutdown waits for the export; `before-answer`: before it returns, as every later invocation ([operations.md](operations.md#telemetry-on-lambda)).',
+  }),
   'OTEL_*': pattern({
     group: 'telemetry',
     matches: /^OTEL_/,
@@ -929,7 +935,11 @@ export interface TelemetrySettings {
   propagators: ('tracecontext' | 'baggage')[];
   /** `OTEL_RESOURCE_ATTRIBUTES`, then `OTEL_SERVICE_NAME` as `service.name`. */
   resource: Record<string, string>;
+  /** `TELEMETRY_LAMBDA_FIRST_EXPORT`: the Lambda entry point's first export, after or before its answer. */
+  lambdaFirstExport: LambdaFirstExport;
 }
+
+export type LambdaFirstExport = 'after-answer' | 'before-answer';
 
 // ---------------------------------------------------------------------------
 // The loader: the table's values, then the checks that span settings
@@ -1118,6 +1128,7 @@ function telemetryFrom(env: Env, get: Get): TelemetrySettings | undefined {
     },
     propagators: get('OTEL_PROPAGATORS'),
     resource: { ...get('OTEL_RESOURCE_ATTRIBUTES'), ...(serviceName ? { 'service.name': serviceName } : {}) },
+    lambdaFirstExport: get('TELEMETRY_LAMBDA_FIRST_EXPORT'),
   };
 }
 

@@ -3,10 +3,13 @@
  * stream-worker`: streamWorker.ts) live as processes: a configuration error
  * ends them with one readable line, and SIGTERM/SIGINT run their `stop`
  * once, then exit (exit code 1 if stopping takes longer than 10 s).
- * The only file that reads process signals.
+ * The only file that reads process signals, but for the Lambda API
+ * function's SIGTERM (transport/lambdaHandler.ts: the export of its
+ * telemetry before Lambda shuts an instance down).
  */
 import { ConfigError } from './config.js';
 import { ModelError } from './declaration/problems.js';
+import { SubscriptionDeclarationError } from './subscriptions/declared.js';
 import type { Logger } from './logger.js';
 
 const FORCE_EXIT_MS = 10_000;
@@ -40,7 +43,8 @@ export function runMain(main: () => Promise<void>): void {
 }
 
 export function startupFailure(err: unknown): string {
-  if (err instanceof ModelError) return err.message;
+  // One line per problem, as the model's own check prints them.
+  if (err instanceof ModelError || err instanceof SubscriptionDeclarationError) return err.message;
   if (err instanceof ConfigError) return `configuration error: ${err.message}`;
   const message = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
   return `start-up failed: ${message.replace(/\s*\n\s*/g, ' ')}`;

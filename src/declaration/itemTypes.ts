@@ -215,6 +215,13 @@ function readItemType(
     for (const p of t?.placeholders ?? []) {
       if (!allowed.has(p)) problems.add(`${type.name} @byInstant(pk)`, `placeholder {${p}} names no field`, type.astNode);
     }
+    // A @range reads one parent's children in the GSI2 partition the template names for that parent: it must name
+    // the parent alone ({id} would give each item a partition of its own; no placeholder would mix every parent's).
+    if (!parent) {
+      problems.add(`${type.name} @byInstant`, `${type.name} has no @parent field: @byInstant indexes the children of one parent by instant`, type.astNode);
+    } else if (t && (t.placeholders.length !== 1 || t.placeholders[0] !== parent.field)) {
+      problems.add(`${type.name} @byInstant(pk)`, `must hold {${parent.field}} and no other placeholder: one GSI2 partition per ${parent.type} (got "${t.source}")`, type.astNode);
+    }
     if (t) byInstant = { pk: t, by };
   }
   const ownerArgs = directiveArgs(schema, 'owner', type);

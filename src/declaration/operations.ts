@@ -48,6 +48,7 @@ export function readOperations(
   }
   checkAccess(items, problems);
   checkInverseSides(schema, relations, mutations, problems);
+  checkGsi2Partitions(schema, items, queries, problems);
   return { queries, mutations, rootAccess };
 }
 
@@ -352,4 +353,28 @@ function checkKind(at: string, given: ReturnType<typeof unwrap>, a: Attribute, w
   const fits = !given.list && (kind === a.kind || (text(kind) && text(a.kind))) && (a.kind !== 'enum' || values === a.values?.join());
   const stored = a.kind === 'enum' ? `an enum of ${a.values?.join(', ')}` : a.kind;
   if (!fits) problems.add(at, `takes ${given.list ? `[${given.named.name}]` : given.named.name}, but ${what} is ${stored}`, node as never);
+}
+
+/**
+ * GSI2 holds the catalogs' entries (partitions `<key>#<k>`, k < shards, with
+ * one counter item each in the table) and the @byInstant entries
+ * (partitions from their templates). Two catalogs with one key would share
+ * entries and counters (each totalCount counting both), and a @byInstant
+ * partition that can equal a catalog's would put one's items in the
+ * other's reads: both are refused.
+ */
+function checkGsi2Partitions(schema: GraphQLSchema, items: ReadonlyMap<string, ItemType>, queries: readonly RootField[], problems: Problems): void {
+  const catalogs = queries.filter((q): q is CatalogField => q.kind === 'catalog');
+  const node = (field: string) => schema.getQueryType()?.getFields()[field]?.astNode;
+  catalogs.forEach((c, i) => {
+    const first = catalogs.slice(0, i).find((o) => o.key === c.key);
+    if (first) problems.add(`Query.${c.field} @catalog(key)`, `${c.key} is already the key of Query.${first.field}'s catalog: each catalog needs a key of its own`, node(c.field));
+    for (const item of items.values()) {
+      if (!item.byInstant) continue;
+      const shard = Array.from({ length: Number.isInteger(c.shards) && c.shards > 0 ? Math.min(c.shards, 64) : 1 }, (_, k) => k).find((k) => item.byInstant!.pk.match(`${c.key}#${k}`) !== null);
+      if (shard !== undefined) {
+        problems.add(`${item.name} @byInstant(pk)`, `"${item.byInstant.pk.source}" can name "${c.key}#${shard}", a partition of Query.${c.field}'s catalog in GSI2: one would read the other's entries`, schema.getType(item.name)?.astNode);
+      }
+    }
+  });
 }

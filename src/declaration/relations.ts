@@ -136,6 +136,11 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
   }
   const shardedArgs = directiveArgs(schema, 'sharded', field);
   if (shardedArgs && inverse === null) problems.add(`${at} @sharded`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);
+  // At most 64 shards (the table layout's range, dynamo/keys.ts MAX_SHARDS): a create puts every counter
+  // item in its one transaction, and a merged page reads every shard.
+  if (shardedArgs && (!Number.isInteger(Number(shardedArgs.max)) || Number(shardedArgs.max) < 1 || Number(shardedArgs.max) > 64)) {
+    problems.add(`${at} @sharded(max)`, `must be a whole number 1–64 (got ${String(shardedArgs.max)})`, field.astNode);
+  }
   const relation: EdgesRelation = {
     ...base,
     kind: 'edges',

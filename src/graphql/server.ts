@@ -29,6 +29,7 @@ import { requestIdPlugin } from './plugins/requestId.js';
 import { shortPagesPlugin } from './plugins/shortPages.js';
 import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
 import { httpStatusPlugin } from './plugins/httpStatus.js';
+import { stringifyResult } from './plugins/responseSize.js';
 import { EXPLORER_PATH, landingPageWithFallback } from './plugins/landingPage.js';
 import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
 import { createDocumentStore } from './documentStore.js';
@@ -124,6 +125,8 @@ export function createServer({
     documentStore: createDocumentStore(),
     parseOptions: guard.parseOptions,
     validationRules: guard.validationRules,
+    // The response text the byte limit measured (plugins/responseSize.ts).
+    stringifyResult,
     formatError: (formatted, error) => formatError(formatted, error, { prod, onMissingTable }),
     plugins: [
       // First, so every later willSendResponse (idempotency records) sees the final status.

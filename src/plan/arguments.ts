@@ -14,7 +14,7 @@ export const MAX_ID_LENGTH = 128;
 export const MAX_TEXT_LENGTH = 200;
 
 /** A UTF-16 surrogate that is not part of a pair: not a character, and not storable as UTF-8. */
-const LONE_SURROGATE = /\p{Cs}/u;
+export const LONE_SURROGATE = /\p{Cs}/u;
 
 /**
  * Ids are non-empty, at most 128 characters, well-formed Unicode, and never

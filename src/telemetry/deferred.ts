@@ -1,11 +1,15 @@
 /**
- * deferTelemetry(loading): a Telemetry to use at once while the
- * OpenTelemetry SDK is still loading (`loading`: loadTelemetry's promise).
+ * deferTelemetry(load): a Telemetry to use at once, before the
+ * OpenTelemetry SDK is loaded (`load`: starts loadTelemetry). The SDK is
+ * loaded when there is first something to export: at the first `flush()`
+ * (or `shutdown()` with something recorded), not before; `eager` starts
+ * loading at once instead.
  *
- * Why: loading the SDK chunk and starting its providers is CPU work of a
- * cold start. Awaited before the first request, it adds to the first
- * answer; started beside the first request, it runs while that request
- * waits for DynamoDB (lambdaHandler.ts).
+ * Why: loading the SDK chunk, starting its providers and the first export
+ * are CPU work of a cold start. Awaited before the first request, they add
+ * to the first answer; even started beside it, they take the one thread's
+ * CPU from it. The Lambda entry point (lambdaHandler.ts) hands the first
+ * answer back, then flushes: the SDK loads after that answer.
  *
  * What is told before the SDK is ready (an operation, its DynamoDB calls,
  * a batch, a delivery) is recorded with the time it happened
@@ -13,9 +17,9 @@
  * ready, with those times: the same spans, with the same start and end
  * times, parents and attributes, and the same metrics. Once ready, every
  * call goes straight to the SDK's Telemetry (one property read more).
- * `flush()` waits for the SDK, so nothing recorded is left out of an
- * export; a SDK that fails to load drops what was recorded (the failure is
- * the loader's to report).
+ * `flush()` loads the SDK and waits for it, so nothing recorded is left out
+ * of an export; a SDK that fails to load drops what was recorded (the
+ * failure is the loader's to report).
  */
 import type { CallObserver, CallOutput, CallTrace } from '../dynamo/metrics.js';
 import type { BatchStart, Carrier, Telemetry } from './telemetry.js';
@@ -67,25 +71,30 @@ function recordedCalls(): { calls: CallObserver; replayOnto(real: CallObserver):
   };
 }
 
-export function deferTelemetry(loading: Promise<Telemetry | undefined>): Telemetry {
+export function deferTelemetry(load: () => Promise<Telemetry | undefined>, { eager = false }: { eager?: boolean } = {}): Telemetry {
   let real: Telemetry | undefined;
   let failed = false;
   const queue: Replay[] = [];
-  const ready = loading.then(
-    (telemetry) => {
-      if (!telemetry) {
-        failed = true;
-        queue.length = 0;
-        return;
-      }
-      real = telemetry;
-      for (const replay of queue.splice(0)) replay(telemetry);
-    },
-    () => {
-      failed = true;
-      queue.length = 0;
-    },
-  );
+  let loading: Promise<void> | undefined;
+  /** Loads the SDK (once) and replays what was recorded into it. */
+  const ready = () =>
+    (loading ??= (async () => load())().then(
+        (telemetry) => {
+          if (!telemetry) {
+            failed = true;
+            queue.length = 0;
+            return;
+          }
+          real = telemetry;
+          for (const replay of queue.splice(0)) replay(telemetry);
+        },
+        () => {
+          failed = true;
+          queue.length = 0;
+        },
+      ));
+  // Eager: loading starts now, beside whatever the process does next (the first request).
+  if (eager) void ready();
   /** Runs now on the SDK's Telemetry if it is there, else when it is. */
   const later = (replay: Replay) => {
     if (real) replay(real);
@@ -161,12 +170,14 @@ export function deferTelemetry(loading: Promise<Telemetry | undefined>): Telemet
     watchStreamLag: (lagMs) => later((t) => t.watchStreamLag(lagMs)),
 
     async flush() {
-      await ready;
+      await ready();
       await real?.flush();
     },
 
     async shutdown() {
-      await ready;
+      // Never loaded and nothing to send: nothing to shut down.
+      if (!loading && queue.length === 0) return;
+      await ready();
       await real?.shutdown();
     },
   };

@@ -77,7 +77,7 @@ export interface Telemetry {
   watchConnections(server: Server): void;
   /** Reports a stream reader's current lag (`gateway.stream.lag.current`). */
   watchStreamLag(lagMs: () => number | null): void;
-  /** Exports everything recorded so far (Lambda: before the invocation returns). */
+  /** Exports everything recorded so far (Lambda: before an invocation returns; the first one's after its answer). */
   flush(): Promise<void>;
   shutdown(): Promise<void>;
 }

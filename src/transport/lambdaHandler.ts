@@ -25,7 +25,7 @@ import {
   type LambdaHandler,
 } from '@as-integrations/aws-lambda';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context as LambdaContext } from 'aws-lambda';
-import { loadConfig, withoutEmbedded, type Config } from '../config.js';
+import { loadConfig, withoutEmbedded, type Config, type LambdaFirstExport } from '../config.js';
 import type { ApolloServer } from '@apollo/server';
 import { createContext, type Context } from '../graphql/context.js';
 import type { Dynamo } from '../dynamo/client.js';
@@ -47,8 +47,15 @@ export interface LambdaOptions {
   logger?: Logger;
   /** Defaults to a client for `config.endpoint` (real DynamoDB when `embedded` or `aws`). */
   dynamo?: Dynamo;
-  /** Traces and metrics (src/telemetry/), flushed before each invocation returns; none when absent. */
+  /** Traces and metrics (src/telemetry/), flushed before each invocation returns (the first: see firstExport); none when absent. */
   telemetry?: Telemetry;
+  /**
+   * When the first invocation's telemetry is exported: `after-answer` (the
+   * answer is handed back first; the next invocation's flush, or the
+   * shutdown, waits for that export) or `before-answer`. Default: the
+   * `TELEMETRY_LAMBDA_FIRST_EXPORT` setting.
+   */
+  firstExport?: LambdaFirstExport;
 }
 
 const json = (statusCode: number, body: unknown): APIGatewayProxyStructuredResultV2 => ({
@@ -182,12 +189,23 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
   };
   const { telemetry } = options;
   if (!telemetry) return invoke;
-  // Lambda freezes the process once the invocation returns: export its spans and metrics first.
+  const flush = () => telemetry.flush().catch((err: unknown) => logger.warn({ err }, 'could not export telemetry'));
+  const firstExport = options.firstExport ?? config.telemetry?.lambdaFirstExport ?? 'after-answer';
+  let invocations = 0;
+  // Lambda freezes the process once the invocation returns: export its spans and metrics first,
+  // except the first invocation's by default (docs/operations.md, "Telemetry on Lambda").
   return async (event, context) => {
+    const first = invocations++ === 0;
     try {
       return await invoke(event, context);
     } finally {
-      await telemetry.flush().catch((err: unknown) => logger.warn({ err }, 'could not export telemetry'));
+      if (first && firstExport === 'after-answer') {
+        // After the runtime has taken the answer (a timer runs after the runtime's own setImmediate);
+        // the next invocation's flush waits for this one.
+        setTimeout(() => void flush(), 0);
+      } else {
+        await flush();
+      }
     }
   };
 }
@@ -199,26 +217,36 @@ let instance: Promise<ApiGatewayHandler> | undefined;
  * Lambda instance, made on first use; with telemetry when an `OTEL_*`
  * variable is set (the SDK is loaded only then).
  *
- * The SDK loads beside the first invocation rather than before it: its
- * chunk is imported and its providers started while the gateway is built
- * and the first request waits for DynamoDB, and what that request tells
- * telemetry meanwhile is replayed into the SDK with its times
- * (telemetry/deferred.ts); the flush before the invocation returns waits
- * for the SDK, so the first invocation's spans are exported with it. A SDK
- * that fails to start is logged, and the instance serves without telemetry.
+ * The SDK is loaded when there is first something to export: by default
+ * after the first invocation has handed back its answer (its operation and
+ * DynamoDB calls are recorded meanwhile and replayed into the SDK with
+ * their times, telemetry/deferred.ts), so a cold start pays neither the
+ * SDK's start nor its first export before answering. Every later
+ * invocation flushes before it returns, which waits for that first export
+ * too (with `before-answer`, the SDK loads beside the first request and
+ * the first invocation flushes before returning like the others). On SIGTERM, which Lambda sends the runtime before it shuts an
+ * instance down when an extension (such as the collector layer) is
+ * registered, whatever is not exported yet is. A SDK that fails to start
+ * is logged, and the instance serves without telemetry.
  */
 export const handler: ApiGatewayHandler = async (event, context) => {
   instance ??= (async () => {
     const config = loadConfig();
     const logger = createLogger(config.logLevel);
-    const telemetry = config.telemetry
+    const settings = config.telemetry;
+    const telemetry = settings
       ? deferTelemetry(
-          loadTelemetry(config.telemetry, logger).catch((err: unknown) => {
-            logger.error({ err }, 'telemetry could not start: this instance runs without it');
-            return undefined;
-          }),
+          () =>
+            loadTelemetry(settings, logger).catch((err: unknown) => {
+              logger.error({ err }, 'telemetry could not start: this instance runs without it');
+              return undefined;
+            }),
+          // Exported before the first answer: load beside the first request, while it waits for DynamoDB.
+          { eager: settings.lambdaFirstExport === 'before-answer' },
         )
       : undefined;
+    // Whatever is not exported yet, when Lambda shuts the instance down.
+    if (telemetry) stopOnLambdaShutdown(() => telemetry.shutdown().catch((err: unknown) => logger.warn({ err }, 'could not export telemetry')));
     return createLambdaHandler(config, { logger, telemetry });
   })().catch((err: unknown) => {
     instance = undefined; // a failed start is tried again by the next invocation
@@ -226,3 +254,15 @@ export const handler: ApiGatewayHandler = async (event, context) => {
   });
   return (await instance)(event, context);
 };
+
+/**
+ * Lambda sends the runtime SIGTERM before it shuts an instance down (only
+ * when an extension is registered) and SIGKILL 300 ms later (500 ms with an
+ * internal extension): runs `stop` for at most `budgetMs`, then exits.
+ */
+function stopOnLambdaShutdown(stop: () => Promise<void>, budgetMs = 250): void {
+  process.once('SIGTERM', () => {
+    const budget = new Promise((resolve) => setTimeout(resolve, budgetMs).unref());
+    void Promise.race([stop(), budget]).finally(() => process.exit(0));
+  });
+}

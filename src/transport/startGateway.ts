@@ -29,6 +29,8 @@ import { ChangeHub } from '../subscriptions/hub.js';
 import { SubscriptionEngine } from '../graphql/subscriptionEngine.js';
 import { attachSubscriptions, type SubscriptionServer } from './subscriptionServer.js';
 import { modelFromPlan } from '../subscriptions/model.js';
+import { declaredSubscriptions } from '../subscriptions/declared.js';
+import { compilePlan } from '../plan/plan.js';
 
 export interface Gateway {
   url: string;
@@ -45,8 +47,9 @@ export async function startGateway(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
 ): Promise<Gateway> {
-  // A model that cannot be served is refused before DynamoDB Local or a port is touched.
-  loadModel(config.schemaFile);
+  // A model that cannot be served, its subscriptions included, is refused before DynamoDB Local or a port is touched.
+  const model = loadModel(config.schemaFile);
+  declaredSubscriptions(model.schema, modelFromPlan(compilePlan(model)));
   let local: LocalDynamo | null = null;
   if (config.endpoint.kind === 'embedded' && config.prod) {
     // The embedded DynamoDB Local keeps data in memory and checks no credentials: never a prod table.

@@ -4,17 +4,22 @@
  */
 import { badUserInput } from '../errors.js';
 import { MAX_SHARDS } from '../dynamo/keys.js';
-import { MAX_TEXT_LENGTH } from '../plan/arguments.js';
+import { LONE_SURROGATE, MAX_TEXT_LENGTH } from '../plan/arguments.js';
 
 export { MAX_TEXT_LENGTH };
 
 export const MAX_EMAIL_LENGTH = 254;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Text without a lone surrogate (ids and prefixes refuse it too: not storable as UTF-8). */
+function wellFormed(value: string, argumentName: string): string {
+  if (LONE_SURROGATE.test(value)) throw badUserInput(`${argumentName} must be well-formed Unicode (it holds a lone surrogate)`, argumentName);
+  return value;
+}
 
 /** A required name/title: a string, non-blank once trimmed, at most 200 characters. */
 export function text(value: unknown, argumentName: string): string {
   if (typeof value !== 'string') throw badUserInput(`${argumentName} must be a string`, argumentName);
-  const trimmed = value.trim();
+  const trimmed = wellFormed(value.trim(), argumentName);
   if (trimmed.length === 0) throw badUserInput(`${argumentName} must not be blank`, argumentName);
   if (trimmed.length > MAX_TEXT_LENGTH) {
     throw badUserInput(`${argumentName} must be at most ${MAX_TEXT_LENGTH} characters; got ${trimmed.length}`, argumentName);
@@ -29,7 +34,7 @@ export const optionalText = (value: unknown, argumentName: string): string | nul
 export function email(value: unknown, argumentName: string): string | null {
   if (value == null) return null;
   if (typeof value !== 'string') throw badUserInput(`${argumentName} must be a string`, argumentName);
-  const trimmed = value.trim();
+  const trimmed = wellFormed(value.trim(), argumentName);
   if (trimmed.length > MAX_EMAIL_LENGTH || !EMAIL.test(trimmed)) {
     throw badUserInput(`${argumentName} must be an email address such as ada@example.com`, argumentName);
   }
@@ -43,9 +48,15 @@ export function email(value: unknown, argumentName: string): string | null {
  */
 export const MAX_TOTAL = Number.MAX_SAFE_INTEGER;
 
+/** The smallest magnitude DynamoDB stores besides 0 (its numbers go down to 1E-130; the SDK refuses less). */
+export const MIN_NONZERO_TOTAL = 1e-130;
+
 export function total(value: number, argumentName: string): number {
   if (!Number.isFinite(value) || value < 0) {
     throw badUserInput(`${argumentName} must be a finite number ≥ 0; got ${value}`, argumentName);
+  }
+  if (value !== 0 && value < MIN_NONZERO_TOTAL) {
+    throw badUserInput(`${argumentName} must be 0 or at least ${MIN_NONZERO_TOTAL} (smaller numbers are not stored); got ${value}`, argumentName);
   }
   if (value > MAX_TOTAL) {
     throw badUserInput(`${argumentName} must be at most ${MAX_TOTAL} (larger numbers are not stored exactly)`, argumentName);

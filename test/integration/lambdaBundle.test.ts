@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -61,42 +61,148 @@ describe('Lambda bundle (npm run build:lambda)', () => {
     expect(logLine).toMatchObject({ requestId: 'bundle-test', dynamodb: { requests: 1 } });
   });
 
-  it('with OTEL_* set, loads its telemetry chunk and exports the invocation\'s spans over OTLP before returning', async () => {
-    const received: { path: string; body: string }[] = [];
-    const collector = createServer(async (req, res) => {
-      let body = '';
-      for await (const chunk of req) body += chunk;
-      received.push({ path: req.url ?? '', body });
-      res.setHeader('content-type', 'application/json');
-      res.end('{}');
-    });
-    await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
-    try {
-      const { stdout } = await run(process.execPath, ['--input-type=module', '-e', invoke, outDir], {
-        cwd: outDir,
-        env: {
-          PATH: process.env.PATH,
-          DYNAMODB_ENDPOINT: localEndpoint(),
-          TABLE_NAME: gw.tableName,
-          NODE_ENV: 'production',
-          AUTH_MODE: 'off',
-          LOG_LEVEL: 'warn',
-          CURSOR_SECRET: 'bundle-test-cursor-secret-0123456789abcdef',
-          OTEL_SERVICE_NAME: 'bundled-gateway',
-          OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(collector.address() as AddressInfo).port}`,
-          OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
-        },
-      });
-      expect(stdout).toContain('RESULT ');
-      const traces = received.filter((r) => r.path === '/v1/traces').flatMap((r) => JSON.parse(r.body).resourceSpans);
-      const names = traces.flatMap((r: any) => r.scopeSpans.flatMap((s: any) => s.spans.map((span: any) => span.name)));
-      expect(names.sort()).toEqual(['DynamoDB.GetItem', 'query']);
-      expect(traces[0].resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'bundled-gateway' } });
-      expect(received.some((r) => r.path === '/v1/metrics')).toBe(true);
-    } finally {
-      collector.closeAllConnections();
-      await new Promise((resolve) => collector.close(resolve));
+  describe('with OTEL_* set', () => {
+    interface Received {
+      path: string;
+      body: string;
     }
+    /**
+     * A collector stand-in that answers no export until `release()`: an
+     * invocation that waited for its export would never return while held.
+     */
+    async function heldCollector() {
+      const received: Received[] = [];
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const server = createServer(async (req, res) => {
+        let body = '';
+        for await (const chunk of req) body += chunk;
+        received.push({ path: req.url ?? '', body });
+        await released;
+        res.setHeader('content-type', 'application/json');
+        res.end('{}');
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return {
+        received,
+        release,
+        endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        async close() {
+          release();
+          server.closeAllConnections();
+          await new Promise((resolve) => server.close(resolve));
+        },
+      };
+    }
+
+    /** Runs `script` against the bundle; `onLine` sees each stdout line as it comes. */
+    function runBundle(script: string, env: Record<string, string>, onLine: (line: string) => void = () => {}) {
+      return new Promise<{ code: number | null; lines: string[] }>((resolve, reject) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', script, outDir], {
+          cwd: outDir,
+          env: {
+            PATH: process.env.PATH,
+            DYNAMODB_ENDPOINT: localEndpoint(),
+            TABLE_NAME: gw.tableName,
+            NODE_ENV: 'production',
+            AUTH_MODE: 'off',
+            LOG_LEVEL: 'warn',
+            CURSOR_SECRET: 'bundle-test-cursor-secret-0123456789abcdef',
+            OTEL_SERVICE_NAME: 'bundled-gateway',
+            OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+            // Longer than the test may take: an export is never given up while the collector holds it.
+            OTEL_EXPORTER_OTLP_TIMEOUT: '600000',
+            ...env,
+          },
+          stdio: ['ignore', 'pipe', 'inherit'],
+        });
+        const lines: string[] = [];
+        let rest = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          const parts = (rest + chunk.toString()).split('\n');
+          rest = parts.pop()!;
+          for (const line of parts) {
+            lines.push(line);
+            onLine(line);
+          }
+        });
+        child.once('error', reject);
+        child.once('exit', (code) => resolve({ code, lines }));
+      });
+    }
+
+    const spanNames = (received: Received[]) =>
+      received
+        .filter((r) => r.path === '/v1/traces')
+        .flatMap((r) => JSON.parse(r.body).resourceSpans)
+        .flatMap((r: any) => r.scopeSpans.flatMap((s: any) => s.spans.map((span: any) => span.name)))
+        .sort();
+
+    const invocation = (n: number) => `await handler({ ...event, requestContext: { ...event.requestContext, requestId: 'r${n}' } }, { awsRequestId: 'bundle-test-${n}' })`;
+    const setup = invoke.slice(0, invoke.indexOf('const result'));
+
+    it('answers the first invocation before its export, and the second invocation returns only once both are exported', async () => {
+      const collector = await heldCollector();
+      try {
+        const script = `${setup}
+const first = ${invocation(1)};
+process.stdout.write('FIRST ' + first.statusCode + '\\n');
+const second = ${invocation(2)};
+process.stdout.write('SECOND ' + second.statusCode + '\\n');
+process.exit(0); // as Lambda freezes the instance once an invocation returns
+`;
+        const { code, lines } = await runBundle(script, { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint }, (line) => {
+          if (line.startsWith('FIRST ')) collector.release();
+        });
+        expect(code).toBe(0);
+        expect(lines).toContain('FIRST 200');
+        expect(lines).toContain('SECOND 200');
+        expect(spanNames(collector.received)).toEqual(['DynamoDB.GetItem', 'DynamoDB.GetItem', 'query', 'query']);
+        const resource = JSON.parse(collector.received.find((r) => r.path === '/v1/traces')!.body).resourceSpans[0].resource;
+        expect(resource.attributes).toContainEqual({ key: 'service.name', value: { stringValue: 'bundled-gateway' } });
+        expect(collector.received.some((r) => r.path === '/v1/metrics')).toBe(true);
+      } finally {
+        await collector.close();
+      }
+    });
+
+    it('exports what is left on SIGTERM, then exits', async () => {
+      const collector = await heldCollector();
+      collector.release();
+      try {
+        const script = `${setup}
+const first = ${invocation(1)};
+process.stdout.write('FIRST ' + first.statusCode + '\\n');
+process.kill(process.pid, 'SIGTERM'); // what Lambda sends before shutting an instance with an extension down
+await new Promise(() => {});
+`;
+        const { code, lines } = await runBundle(script, { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint });
+        expect(code).toBe(0);
+        expect(lines).toContain('FIRST 200');
+        expect(spanNames(collector.received)).toEqual(['DynamoDB.GetItem', 'query']);
+      } finally {
+        await collector.close();
+      }
+    });
+
+    it('with TELEMETRY_LAMBDA_FIRST_EXPORT=before-answer, exports the first invocation\'s spans before returning', async () => {
+      const collector = await heldCollector();
+      collector.release();
+      try {
+        const script = `${setup}
+const first = ${invocation(1)};
+process.stdout.write('FIRST ' + first.statusCode + '\\n');
+process.exit(0);
+`;
+        const { code, lines } = await runBundle(script, { OTEL_EXPORTER_OTLP_ENDPOINT: collector.endpoint, TELEMETRY_LAMBDA_FIRST_EXPORT: 'before-answer' });
+        expect(code).toBe(0);
+        expect(lines).toContain('FIRST 200');
+        expect(spanNames(collector.received)).toEqual(['DynamoDB.GetItem', 'query']);
+        expect(collector.received.some((r) => r.path === '/v1/metrics')).toBe(true);
+      } finally {
+        await collector.close();
+      }
+    });
   });
 });
 

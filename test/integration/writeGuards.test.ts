@@ -50,3 +50,21 @@ describe('a child created under a parent being deleted', () => {
     expect((await gw.get('CUSTOMER#c-live', 'PROFILE'))?.orderCount).toBe(1);
   });
 });
+
+describe('input the table cannot store', () => {
+  it('placeOrder with a total too small for DynamoDB is BAD_USER_INPUT and writes nothing', async () => {
+    await gw.put([customerItem({ id: 'c-tiny', name: 'Cleo', orderCount: 0 })]);
+    const before = sorted(await gw.scan());
+    const result = await gw.run(`mutation { placeOrder(customerId: "c-tiny", input: { total: 1e-320 }) { id } }`);
+    expect(codes(result)).toEqual(['BAD_USER_INPUT']);
+    expect(result.errors?.[0]?.message).toContain('input.total');
+    expect(sorted(await gw.scan())).toEqual(before);
+  });
+
+  it('createStudent with a lone surrogate in its name is BAD_USER_INPUT and writes nothing', async () => {
+    const before = sorted(await gw.scan());
+    const result = await gw.run(`mutation($name: String!) { createStudent(input: { name: $name }) { id } }`, { name: 'Ada \ud800' });
+    expect(codes(result)).toEqual(['BAD_USER_INPUT']);
+    expect(sorted(await gw.scan())).toEqual(before);
+  });
+});

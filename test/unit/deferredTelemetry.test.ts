@@ -44,7 +44,11 @@ const wall = (at: number) => performance.timeOrigin + at;
 describe('telemetry deferred while the SDK loads', () => {
   it('replays an operation and its DynamoDB calls, told before the SDK was ready, with their times', async () => {
     let ready!: (t: Telemetry) => void;
-    const telemetry = deferTelemetry(new Promise<Telemetry>((resolve) => (ready = resolve)));
+    let loads = 0;
+    const telemetry = deferTelemetry(() => {
+      loads += 1;
+      return new Promise<Telemetry>((resolve) => (ready = resolve));
+    });
 
     const startedAt = performance.now() - 50;
     const headers: Record<string, string> = { traceparent: `00-${TRACE_ID}-00f067aa0ba902b7-01` };
@@ -58,12 +62,16 @@ describe('telemetry deferred while the SDK loads', () => {
     const second = trace.calls.callStarted('BatchGetItem', { RequestItems: { AppTable: {} } }, startedAt + 21);
     expect(spans.getFinishedSpans()).toEqual([]);
 
+    // Recording loads nothing; the first flush loads the SDK.
+    expect(loads).toBe(0);
+    const flushed = telemetry.flush();
+    expect(loads).toBe(1);
     sdk = (await loadTelemetry(telemetrySettings({ OTEL_SERVICE_NAME: 'deferred-test' }, fail), silentLogger, {
       spanProcessors: [new SimpleSpanProcessor(spans)],
       metricReaders: [reader],
     }))!;
     ready(sdk);
-    await Promise.resolve();
+    await flushed;
     // Still running when the SDK became ready: it ends on the real span.
     second.finished({ $metadata: { attempts: 1 } });
     trace.finish(finish, startedAt + 40);
@@ -100,10 +108,39 @@ describe('telemetry deferred while the SDK loads', () => {
     direct.finish({ ...finish, name: 'Direct' });
     expect(spans.getFinishedSpans().map((s) => s.name).sort()).toEqual(['DynamoDB.GetItem', 'query Direct']);
     expect(await counter('gateway.graphql.operations')).toBe(2);
+    await telemetry.flush();
+    expect(loads).toBe(1);
+  });
+
+  it('loads no SDK to shut down when nothing was recorded', async () => {
+    let loads = 0;
+    const telemetry = deferTelemetry(async () => {
+      loads += 1;
+      return undefined;
+    });
+    await telemetry.shutdown();
+    expect(loads).toBe(0);
+    telemetry.startOperation(undefined).finish(finish);
+    await telemetry.shutdown();
+    expect(loads).toBe(1);
+  });
+
+  it('starts loading at once when eager', async () => {
+    let loads = 0;
+    const telemetry = deferTelemetry(
+      async () => {
+        loads += 1;
+        return undefined;
+      },
+      { eager: true },
+    );
+    expect(loads).toBe(1);
+    await telemetry.flush();
+    expect(loads).toBe(1);
   });
 
   it('drops what was recorded when the SDK does not load, and flush still returns', async () => {
-    const telemetry = deferTelemetry(Promise.reject(new Error('no SDK')));
+    const telemetry = deferTelemetry(() => Promise.reject(new Error('no SDK')));
     const trace = telemetry.startOperation(undefined);
     trace.calls.callStarted('Query', { TableName: 'AppTable' }).finished({ $metadata: { attempts: 1 } });
     trace.finish(finish);

@@ -417,3 +417,67 @@ describe('edges whose node changes need the way back', () => {
     expect(problemsOf(oneWay.replace('@edges(copy: [{ field: "nick", attribute: "playerNick" }], counter: "playerCount")', '@edges(counter: "playerCount")'))).toEqual([]);
   });
 });
+
+describe('subscriptions the model cannot serve', () => {
+  it('stop npm start with a non-zero exit and one line per problem naming the field, before the endpoint is tried', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'model-'));
+    const file = join(dir, 'subscriptions.graphql');
+    writeFileSync(file, `${VALID}\ntype Subscription {\n  teamChanged(id: ID!): Team\n  playerChanged(id: ID!): Player @changes @collectionChanges(field: "Team.players")\n}\n`);
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, SCHEMA_FILE: file, DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).not.toContain('DYNAMODB_ENDPOINT');
+    const lines = run.stderr.trim().split('\n');
+    expect(lines).toContainEqual(expect.stringMatching(/^\s+Subscription\.teamChanged: needs @changes or @collectionChanges$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\s+Subscription\.playerChanged: @changes and @collectionChanges exclude each other$/));
+  });
+});
+
+describe('write sharding within the layout\'s range', () => {
+  it('refuses @sharded(max) outside 1–64: a create puts every counter item in one transaction, a page reads every shard', async () => {
+    const { readFileSync } = await import('node:fs');
+    const model = readFileSync('schema.graphql', 'utf8');
+    expect(model).toContain('max: 64, copy');
+    for (const max of ['1000', '0']) {
+      expect(problemsOf(model.replace('max: 64, copy', `max: ${max}, copy`))).toEqual([
+        expect.stringContaining(`Course.students @sharded(max): must be a whole number 1–64 (got ${max})`),
+      ]);
+    }
+  });
+});
+
+describe('@byInstant partitions per parent', () => {
+  it('refuses a @byInstant pk without the parent (every parent\'s children in one range read) or with {id}', async () => {
+    const { readFileSync } = await import('node:fs');
+    const model = readFileSync('schema.graphql', 'utf8');
+    expect(model).toContain('@byInstant(pk: "ORDERS#{customer}"');
+    expect(problemsOf(model.replace('@byInstant(pk: "ORDERS#{customer}"', '@byInstant(pk: "ORDERS"'))).toEqual([
+      expect.stringContaining('Order @byInstant(pk): must hold {customer} and no other placeholder: one GSI2 partition per Customer (got "ORDERS")'),
+    ]);
+    expect(problemsOf(model.replace('@byInstant(pk: "ORDERS#{customer}"', '@byInstant(pk: "ORDERS#{customer}#{id}"'))).toEqual([
+      expect.stringContaining('Order @byInstant(pk): must hold {customer} and no other placeholder'),
+    ]);
+  });
+
+  it('refuses @byInstant on a type without a parent', () => {
+    expect(problemsOf(VALID.replace('type Player @item(pk: "PLAYER#{id}", sk: "META")', 'type Player @item(pk: "PLAYER#{id}", sk: "META") @byInstant(pk: "PLAYERS", by: "nick")'))).toEqual([
+      expect.stringContaining('Player @byInstant: Player has no @parent field'),
+    ]);
+  });
+});
+
+describe('GSI2 partitions of one meaning', () => {
+  it('refuses two catalogs with one key (shared entries and counters) and a @byInstant partition that can be a catalog\'s', async () => {
+    const { readFileSync } = await import('node:fs');
+    const model = readFileSync('schema.graphql', 'utf8');
+    expect(problemsOf(model.replace('key: "CATALOG#STUDENT"', 'key: "CATALOG#COURSE"'))).toEqual([
+      expect.stringContaining("Query.students @catalog(key): CATALOG#COURSE is already the key of Query.courses's catalog"),
+    ]);
+    expect(problemsOf(model.replace('@byInstant(pk: "ORDERS#{customer}"', '@byInstant(pk: "CATALOG#STUDENT#{customer}"'))).toEqual([
+      expect.stringContaining('Order @byInstant(pk): "CATALOG#STUDENT#{customer}" can name "CATALOG#STUDENT#0", a partition of Query.students\'s catalog in GSI2'),
+    ]);
+  });
+});

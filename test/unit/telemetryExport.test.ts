@@ -52,6 +52,7 @@ describe('settings', () => {
       metrics: { exporters: ['otlp'], protocol: 'http/protobuf', intervalMs: 60_000, timeoutMs: 30_000 },
       propagators: ['tracecontext', 'baggage'],
       resource: { 'service.name': 'api' },
+      lambdaFirstExport: 'after-answer',
     });
   });
 
@@ -64,6 +65,7 @@ describe('settings', () => {
         OTEL_EXPORTER_OTLP_METRICS_PROTOCOL: 'http/protobuf',
         OTEL_PROPAGATORS: 'tracecontext',
         OTEL_RESOURCE_ATTRIBUTES: 'deployment.environment=prod,team=a%2Cb',
+        TELEMETRY_LAMBDA_FIRST_EXPORT: 'before-answer',
       },
       fail,
     );
@@ -72,6 +74,7 @@ describe('settings', () => {
       metrics: { exporters: ['prometheus', 'otlp'], protocol: 'http/protobuf' },
       propagators: ['tracecontext'],
       resource: { 'deployment.environment': 'prod', team: 'a,b' },
+      lambdaFirstExport: 'before-answer',
     });
   });
 
@@ -80,6 +83,7 @@ describe('settings', () => {
     expect(() => loadConfig({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(/OTEL_TRACES_EXPORTER may list otlp, console or none; got "zipkin"/);
     expect(() => loadConfig({ OTEL_PROPAGATORS: 'b3' })).toThrow(/OTEL_PROPAGATORS/);
     expect(() => loadConfig({ OTEL_METRIC_EXPORT_INTERVAL: 'soon' })).toThrow(ConfigError);
+    expect(() => loadConfig({ OTEL_SERVICE_NAME: 'api', TELEMETRY_LAMBDA_FIRST_EXPORT: 'later' })).toThrow(/TELEMETRY_LAMBDA_FIRST_EXPORT must be one of after-answer, before-answer/);
   });
 });
 

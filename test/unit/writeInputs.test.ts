@@ -15,6 +15,18 @@ const code = (fn: () => unknown) => {
 };
 
 describe('input rules', () => {
+  it('refuses text holding a lone surrogate, as ids and prefixes are refused (it is not well-formed Unicode)', () => {
+    expect(code(() => text('Ada \ud800', 'name'))).toBe('BAD_USER_INPUT');
+    expect(code(() => email('a\udc00@example.com', 'email'))).toBe('BAD_USER_INPUT');
+    expect(text('Ada \u{1F600}', 'name')).toBe('Ada \u{1F600}');
+  });
+
+  it('refuses a total too small for DynamoDB to store (below 1e-130 but not 0) instead of failing inside the write', () => {
+    for (const tiny of [1e-131, 1e-320, Number.MIN_VALUE]) expect(code(() => total(tiny, 't')), String(tiny)).toBe('BAD_USER_INPUT');
+    expect(total(1e-130, 't')).toBe(1e-130);
+  });
+
+
   it('trims names and refuses blank or over-long ones', () => {
     expect(text('  Ada ', 'name')).toBe('Ada');
     expect(code(() => text(' \t ', 'name'))).toBe('BAD_USER_INPUT');

@@ -196,6 +196,21 @@ interface Weighed {
   figures: Map<string, number>;
 }
 
+/** The text measured for a response's data, with the errors and extensions it was measured with. */
+const measured = new WeakMap<object, { errors: unknown; extensions: unknown; text: string }>();
+
+/**
+ * Apollo Server's `stringifyResult` (its own: JSON.stringify and a newline),
+ * sending the text the byte limit measured instead of serializing the
+ * response a second time. A later plugin that replaced the errors or the
+ * extensions (the request id, short pages) makes it serialize anew.
+ */
+export function stringifyResult(value: { errors?: unknown; data?: unknown; extensions?: unknown }): string {
+  const known = typeof value.data === 'object' && value.data !== null ? measured.get(value.data) : undefined;
+  if (known !== undefined && known.errors === value.errors && known.extensions === value.extensions) return `${known.text}\n`;
+  return `${JSON.stringify(value)}\n`;
+}
+
 export function responseSizePlugin(maxBytes: number): ApolloServerPlugin {
   // Per parsed operation (documents are parsed once and kept by Apollo's cache): its figure for each page-size value.
   const weighed = new WeakMap<OperationDefinitionNode, Weighed>();
@@ -240,8 +255,14 @@ export function responseSizePlugin(maxBytes: number): ApolloServerPlugin {
           const result = response.body.singleResult;
           if (result.errors && result.errors.length > 1) result.errors = collapseErrors(result.errors);
           if (!result.data) return;
-          const size = Buffer.byteLength(JSON.stringify(result), 'utf8');
-          if (size <= maxBytes) return;
+          // Serialized as Apollo sends it (errors, data, extensions); stringifyResult below sends this very text.
+          const text = JSON.stringify({ errors: result.errors, data: result.data, extensions: result.extensions });
+          // UTF-8 takes at most 3 bytes per UTF-16 unit: most responses need no byte count.
+          const size = text.length * 3 <= maxBytes ? text.length : Buffer.byteLength(text, 'utf8');
+          if (size <= maxBytes) {
+            measured.set(result.data, { errors: result.errors, extensions: result.extensions, text });
+            return;
+          }
           const ran = operationType === 'mutation' ? 'The mutation ran, but its' : 'The';
           response.body = {
             kind: 'single',
