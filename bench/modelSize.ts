@@ -1,11 +1,13 @@
 /**
- * `npx tsx bench/modelSize.ts [--pairs 4] [--ops 2000] [--warmup 300] [--only <part of a case name>]`:
+ * `npx tsx bench/modelSize.ts [--pairs 4] [--ops 2000] [--warmup 300] [--only <part of a case name>]
+ * [--endpoint <DynamoDB URL> [--seeded]]`:
  * the model-size comparison, reproducibly and without HTTP load: the same
  * default-model operations served by the gateway with the default model
  * (schema.graphql, 6 item types) and with the 50-type bench model
  * (bench/bigModel.ts), over the same table.
  *
- * Starts DynamoDB Local, seeds the bench data set once, bundles bench/cpu.ts
+ * Starts DynamoDB Local (or uses `--endpoint`'s), seeds the bench data set
+ * once into its table ModelSizeTable (not again with `--seeded`), bundles bench/cpu.ts
  * (as the bench bundles its servers) and, per case, runs `--pairs` pairs of
  * `cpu.mjs --replay` processes (the GraphQL layer alone: DynamoDB answered
  * from what the warm-up recorded), 6 types then 50 types, the order
@@ -37,6 +39,8 @@ async function main() {
       ops: { type: 'string', default: '2000' },
       warmup: { type: 'string', default: '300' },
       only: { type: 'string', multiple: true },
+      endpoint: { type: 'string' },
+      seeded: { type: 'boolean', default: false },
     },
   });
   const outDir = join(root, 'dist/bench/model-size');
@@ -45,11 +49,11 @@ async function main() {
   const bigFile = join(outDir, 'big.graphql');
   writeNamed(bigFile, bigModel());
   const defaultFile = join(outDir, 'schema.graphql');
-  const local = await startLocalDynamo({ port: 0 });
+  const local = values.endpoint ? null : await startLocalDynamo({ port: 0 });
   try {
     const env = {
       ...process.env,
-      DYNAMODB_ENDPOINT: local.endpoint,
+      DYNAMODB_ENDPOINT: values.endpoint ?? local!.endpoint,
       TABLE_NAME: 'ModelSizeTable',
       NODE_ENV: 'production',
       AUTH_MODE: 'off',
@@ -66,8 +70,10 @@ async function main() {
       if (r.status !== 0) throw new Error(`cpu.mjs ${args.join(' ')} failed: ${r.stderr}`);
       return r.stderr;
     };
-    console.error('seeding…');
-    run(defaultFile, ['--seed']);
+    if (!values.seeded) {
+      console.error('seeding…');
+      run(defaultFile, ['--seed']);
+    }
     const cases = CASES.filter((c) => !values.only?.length || values.only.some((o) => c.name.includes(o)));
     const lines = ['| operation | CPU ms/op 6 types | CPU ms/op 50 types | 50 ÷ 6, median of pairs (range) |', '|---|--:|--:|--:|'];
     for (const spec of cases) {
@@ -96,7 +102,7 @@ async function main() {
     }
     console.log(lines.join('\n'));
   } finally {
-    await local.stop();
+    await local?.stop();
   }
 }
 

@@ -21,6 +21,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HeaderMap } from '@apollo/server';
@@ -212,6 +213,11 @@ describe('a model of 50 types costs a request what the model of 6 does', () => {
     for (const gateway of [served.six, served.fifty]) expect(createContext(gateway.parts.deps).plan).toBe(gateway.plan);
     expect(served.fifty.plan.items.size).toBe(50);
     expect(served.six.plan.items.size).toBe(6);
+    // The second model of the repository too: its look-ahead and writes need its own plan.
+    const crm = fileURLToPath(new URL('../../examples/crm.graphql', import.meta.url));
+    const config = loadConfig({ SCHEMA_FILE: crm, DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: tableName, LOG_LEVEL: 'silent' });
+    const parts = createGatewayParts(config, { logger: silentLogger, dynamo });
+    expect(createContext(parts.deps).plan).toBe(compilePlan(loadModel(crm)));
   });
 
   for (const spec of CASES) {
