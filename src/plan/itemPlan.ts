@@ -10,7 +10,7 @@ import type { Item } from '../dynamo/batchGet.js';
 import type { ItemKey } from '../dynamo/keys.js';
 import type { ItemType } from '../declaration/model.js';
 import { invariant } from '../errors.js';
-import { parentIdProperty, type ItemRecord } from './records.js';
+import { kindTest, parentIdProperty, propertyLiteral, type ItemRecord } from './records.js';
 
 export interface ItemPlan {
   name: string;
@@ -106,24 +106,14 @@ function compileMap(
   notOfType: (item: Item) => void,
   extensions: readonly RecordExtension[],
 ): (item: Item) => ItemRecord {
-  const key = (name: string) => {
-    invariant(name !== '__proto__', `${type.name}: __proto__ cannot be a record property`);
-    return JSON.stringify(name);
-  };
+  const key = (name: string) => propertyLiteral(name, type.name);
   const enums: ReadonlySet<string>[] = [];
   const properties: string[] = [`"id": id`, `"complete": true`];
   if (parentProperty !== null) properties.push(`${key(parentProperty)}: parentOf(item)`);
   for (const a of type.attributes) {
     const at = `item[${key(a.name)}]`;
     const absent = a.required ? 'undefined' : 'null';
-    let test: string;
-    if (a.kind === 'Int' || a.kind === 'Float') test = `typeof ${at} === "number"`;
-    else if (a.kind === 'Boolean') test = `typeof ${at} === "boolean"`;
-    else if (a.values !== undefined) {
-      enums.push(new Set(a.values));
-      test = `typeof ${at} === "string" && enums[${enums.length - 1}].has(${at})`;
-    } else test = `typeof ${at} === "string"`;
-    properties.push(`${key(a.name)}: ${test} ? ${at} : ${absent}`);
+    properties.push(`${key(a.name)}: ${kindTest(a, at, enums)} ? ${at} : ${absent}`);
   }
   for (const counter of counters) properties.push(`${key(counter)}: typeof item[${key(counter)}] === "number" ? item[${key(counter)}] : undefined`);
   const flags = type.flags.length > 0;

@@ -9,6 +9,9 @@
  * rather than unknown. A child record carries its parent's id under
  * `<parent field>Id` (a post's `userId`).
  */
+import type { Attribute } from '../declaration/model.js';
+import { invariant } from '../errors.js';
+
 export interface ItemRecord {
   id: string;
   complete: boolean;
@@ -38,3 +41,28 @@ export interface ConnectionRecord<Edge = EdgeRecord> {
 
 /** The property of a child record that holds its parent's id. */
 export const parentIdProperty = (parentField: string): string => `${parentField}Id`;
+
+/**
+ * For the record builders compiled per type and per relation (itemPlan.ts's
+ * compileMap, relationPlan.ts's compileEdge): a property name as the JSON
+ * string literal that goes into the generated code.
+ */
+export function propertyLiteral(name: string, where: string): string {
+  invariant(name !== '__proto__', `${where}: __proto__ cannot be a record property`);
+  return JSON.stringify(name);
+}
+
+/**
+ * The generated test that `at` (an expression) holds a value of the
+ * attribute's kind: a number, a Boolean, one of an enum's values (a Set
+ * pushed onto `enums`, read by its index), or a text.
+ */
+export function kindTest(a: Attribute, at: string, enums: ReadonlySet<string>[]): string {
+  if (a.kind === 'Int' || a.kind === 'Float') return `typeof ${at} === "number"`;
+  if (a.kind === 'Boolean') return `typeof ${at} === "boolean"`;
+  if (a.values !== undefined) {
+    enums.push(new Set(a.values));
+    return `typeof ${at} === "string" && enums[${enums.length - 1}].has(${at})`;
+  }
+  return `typeof ${at} === "string"`;
+}

@@ -18,7 +18,7 @@ import type { MergedCollection } from './sources.js';
 import type { RangeSource } from './sources.js';
 import { invariant } from '../errors.js';
 import type { ItemPlan } from './itemPlan.js';
-import type { ItemRecord } from './records.js';
+import { kindTest, propertyLiteral, type ItemRecord } from './records.js';
 import { compileRangePlan, type RangePlan } from './rangePlan.js';
 
 export interface RelationPlan {
@@ -61,10 +61,7 @@ function compileEdge(
   nodeKeyAttr: 'PK' | 'SK',
   nodeExtensions: readonly EdgeNodeExtension[],
 ): RelationPlan['edge'] {
-  const key = (name: string) => {
-    invariant(name !== '__proto__', `${relation.path}: __proto__ cannot be a record property`);
-    return JSON.stringify(name);
-  };
+  const key = (name: string) => propertyLiteral(name, relation.path);
   const nodeProperties = ['"id": id', '"complete": false'];
   for (const copy of relation.copies) {
     const at = `item[${key(copy.attribute)}]`;
@@ -74,14 +71,9 @@ function compileEdge(
   const edgeProperties = ['"node": record'];
   for (const a of relation.edgeAttributes) {
     const at = `item[${key(a.name)}]`;
-    let read: string;
-    if (a.kind === 'Int' || a.kind === 'Float') read = `typeof ${at} === "number" ? ${at} : ${a.required ? '0' : 'null'}`;
-    else if (a.kind === 'Boolean') read = `typeof ${at} === "boolean" ? ${at} : ${a.required ? 'false' : 'null'}`;
-    else if (a.values !== undefined) {
-      enums.push(new Set(a.values));
-      read = `typeof ${at} === "string" && enums[${enums.length - 1}].has(${at}) ? ${at} : null`;
-    } else read = `typeof ${at} === "string" ? ${at} : ${a.required ? '""' : 'null'}`;
-    edgeProperties.push(`${key(a.name)}: ${read}`);
+    // Stand-ins for a required value missing on a foreign edge; none for an enum (null, and the field's error).
+    const standIn = !a.required || a.values !== undefined ? 'null' : a.kind === 'Int' || a.kind === 'Float' ? '0' : a.kind === 'Boolean' ? 'false' : '""';
+    edgeProperties.push(`${key(a.name)}: ${kindTest(a, at, enums)} ? ${at} : ${standIn}`);
   }
   const body = [
     'return function edge(item) {',
