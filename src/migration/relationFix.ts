@@ -34,7 +34,7 @@
  *
  * Every kind is derived from the plan (src/plan/), for any model.
  */
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { countCollection, type Collection } from '../dynamo/collection.js';
 import { isBookkeeping, type ItemKey } from '../dynamo/keys.js';
@@ -143,13 +143,21 @@ export async function applyRelationFixes(ctx: RelationFixContext, needs: readonl
   if (counters.length > 0) await fixCounters(ctx, counters);
 }
 
-/** One write: the units it is estimated at are taken first, corrected by what DynamoDB reports. */
-async function metered(ctx: RelationFixContext, estimate: number, send: () => Promise<{ ConsumedCapacity?: unknown }>): Promise<void> {
+/**
+ * One conditional UpdateItem within the rate limit, its consumed capacity
+ * counted (the estimate when DynamoDB reports none): false when its
+ * condition failed (the item changed meanwhile: nothing to do).
+ */
+async function updateIf(ctx: RelationFixContext, estimate: number, input: UpdateCommandInput): Promise<boolean> {
   await ctx.limiter.take(estimate);
   let actual = estimate;
   try {
-    const out = await send();
-    actual = capacityUnits(out.ConsumedCapacity as Parameters<typeof capacityUnits>[0]) || estimate;
+    const out = await ctx.doc.send(new UpdateCommand({ ...input, ReturnConsumedCapacity: 'TOTAL' }));
+    actual = capacityUnits(out.ConsumedCapacity) || estimate;
+    return true;
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err;
+    return false;
   } finally {
     ctx.limiter.settle(estimate, actual);
     ctx.consumed(actual);
@@ -178,15 +186,8 @@ async function fixEdges(ctx: RelationFixContext, needs: readonly EdgeNeed[]): Pr
         ctx.fixed('edge-copy');
         continue;
       }
-      try {
-        // The edge item and its GSI1 entry.
-        await metered(ctx, 2, () =>
-          ctx.doc.send(new UpdateCommand({ ...copyUpdate(ctx.tableName, edge, field, value.value, value.version), ReturnConsumedCapacity: 'TOTAL' })),
-        );
-        ctx.fixed('edge-copy');
-      } catch (err) {
-        if (!isConditionFailed(err)) throw err; // gone, or a newer copy arrived meanwhile: nothing to do
-      }
+      // The edge item and its GSI1 entry; a failed condition: gone, or a newer copy arrived meanwhile.
+      if (await updateIf(ctx, 2, copyUpdate(ctx.tableName, edge, field, value.value, value.version))) ctx.fixed('edge-copy');
     }
     if (shards) await fixShardCopy(ctx, edge, shards, itemAt(shards.parentKey));
   });
@@ -244,30 +245,21 @@ async function fixCounters(ctx: RelationFixContext, needs: readonly CounterNeed[
     const mark = new Date(at).toISOString();
     const absentCounters = need.counts.map((c, i) => [`#c${i}`, c.counter] as const);
     const live = notCounting(at);
-    try {
-      await metered(ctx, 1, () =>
-        ctx.doc.send(
-          new UpdateCommand({
-            TableName: ctx.tableName,
-            Key: { PK: need.item.PK, SK: need.item.SK },
-            UpdateExpression: 'SET #m = :mark',
-            ConditionExpression: [
-              'attribute_exists(PK)',
-              'attribute_not_exists(#del)',
-              live.expression,
-              ...absentCounters.map(([n]) => `attribute_not_exists(${n})`),
-            ].join(' AND '),
-            ExpressionAttributeNames: { '#m': COUNTING_ATTR, '#del': DELETING_ATTR, ...live.names, ...Object.fromEntries(absentCounters) },
-            ExpressionAttributeValues: { ':mark': mark, ...live.values },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
-      marked.push({ need, mark, at });
-    } catch (err) {
-      if (!isConditionFailed(err)) throw err;
-      ctx.skipped(); // counted meanwhile, being deleted, or marked by another run
-    }
+    const ours = await updateIf(ctx, 1, {
+      TableName: ctx.tableName,
+      Key: { PK: need.item.PK, SK: need.item.SK },
+      UpdateExpression: 'SET #m = :mark',
+      ConditionExpression: [
+        'attribute_exists(PK)',
+        'attribute_not_exists(#del)',
+        live.expression,
+        ...absentCounters.map(([n]) => `attribute_not_exists(${n})`),
+      ].join(' AND '),
+      ExpressionAttributeNames: { '#m': COUNTING_ATTR, '#del': DELETING_ATTR, ...live.names, ...Object.fromEntries(absentCounters) },
+      ExpressionAttributeValues: { ':mark': mark, ...live.values },
+    });
+    if (ours) marked.push({ need, mark, at });
+    else ctx.skipped(); // counted meanwhile, being deleted, or marked by another run
   });
   // 2. GSI1 shows what was committed before the marks (DynamoDB's index is eventually consistent).
   if (ctx.indexSettleMs > 0 && marked.some((m) => m.need.counts.some((c) => c.collection.index !== undefined))) await sleep(ctx.indexSettleMs);
@@ -283,26 +275,17 @@ async function fixCounters(ctx: RelationFixContext, needs: readonly CounterNeed[
       return `#c${i} = :n${i}`;
     });
     const inTime = Date.now() - at < COUNTING_LEASE_MS / 2;
-    try {
-      await metered(ctx, 1, () =>
-        ctx.doc.send(
-          new UpdateCommand({
-            TableName: ctx.tableName,
-            Key: { PK: need.item.PK, SK: need.item.SK },
-            // Too slow a count may have let a writer past an expired mark: only the mark goes.
-            UpdateExpression: inTime ? `SET ${sets.join(', ')} REMOVE #m` : 'REMOVE #m',
-            ConditionExpression: ['#m = :mark', 'attribute_not_exists(#del)', ...need.counts.map((_, i) => `attribute_not_exists(#c${i})`)].join(' AND '),
-            ExpressionAttributeNames: inTime ? names : { '#m': COUNTING_ATTR, '#del': DELETING_ATTR, ...Object.fromEntries(need.counts.map((c, i) => [`#c${i}`, c.counter])) },
-            ExpressionAttributeValues: inTime ? values : { ':mark': mark },
-            ReturnConsumedCapacity: 'TOTAL',
-          }),
-        ),
-      );
-      if (inTime) for (const _ of need.counts) ctx.fixed('counter');
-      else ctx.skipped();
-    } catch (err) {
-      if (!isConditionFailed(err)) throw err;
-      ctx.skipped(); // deleted or marked by another run since: decided again next run
-    }
+    const written = await updateIf(ctx, 1, {
+      TableName: ctx.tableName,
+      Key: { PK: need.item.PK, SK: need.item.SK },
+      // Too slow a count may have let a writer past an expired mark: only the mark goes.
+      UpdateExpression: inTime ? `SET ${sets.join(', ')} REMOVE #m` : 'REMOVE #m',
+      ConditionExpression: ['#m = :mark', 'attribute_not_exists(#del)', ...need.counts.map((_, i) => `attribute_not_exists(#c${i})`)].join(' AND '),
+      ExpressionAttributeNames: inTime ? names : { '#m': COUNTING_ATTR, '#del': DELETING_ATTR, ...Object.fromEntries(need.counts.map((c, i) => [`#c${i}`, c.counter])) },
+      ExpressionAttributeValues: inTime ? values : { ':mark': mark },
+    });
+    // A failed condition: deleted or marked by another run since, decided again next run.
+    if (written && inTime) for (const _ of need.counts) ctx.fixed('counter');
+    else ctx.skipped();
   });
 }
