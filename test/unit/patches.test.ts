@@ -146,4 +146,29 @@ describe('the patched hashing (@apollo/utils.createhash)', () => {
     expect(hash.constructor.name).toBe(nodeCreateHash('sha256').constructor.name);
     expect(hash.update('{ a }').digest('hex')).toBe(nodeCreateHash('sha256').update('{ a }').digest('hex'));
   });
+
+  it('looks crypto up once, not on every hash (in a bundle each lookup goes through the CommonJS resolver)', async () => {
+    const entry = join(work, 'entry-once.mjs');
+    writeFileSync(entry, "export { createHash } from '@apollo/utils.createhash';\n");
+    const outfile = join(work, 'hash-once.mjs');
+    await build({
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      nodePaths: [join(root, 'node_modules')],
+      logLevel: 'silent',
+      // The bundle's require, counting the lookups of crypto.
+      banner: {
+        js:
+          "import { createRequire as __createRequire } from 'node:module'; const __real = __createRequire(import.meta.url); " +
+          "export const lookups = { crypto: 0 }; const require = (id) => { if (id === 'crypto') lookups.crypto += 1; return __real(id); };",
+      },
+    });
+    const bundled = (await import(pathToFileURL(outfile).href)) as { createHash: typeof nodeCreateHash; lookups: { crypto: number } };
+    const digests = ['{ a }', '{ b }', '{ c }'].map((text) => bundled.createHash('sha256').update(text).digest('hex'));
+    expect(digests).toEqual(['{ a }', '{ b }', '{ c }'].map((text) => nodeCreateHash('sha256').update(text).digest('hex')));
+    expect(bundled.lookups.crypto).toBe(1);
+  });
 });
