@@ -31,13 +31,14 @@ import { declaredVariablesPlugin } from './plugins/declaredVariables.js';
 import { httpStatusPlugin } from './plugins/httpStatus.js';
 import { stringifyResult } from './plugins/responseSize.js';
 import { EXPLORER_PATH, landingPageWithFallback } from './plugins/landingPage.js';
-import { idempotencyPlugin } from '../idempotency/idempotencyPlugin.js';
+import { idempotencyPlugin } from './plugins/idempotency.js';
 import { createDocumentStore } from './documentStore.js';
 import { telemetryPlugin } from './plugins/telemetry.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { withSubscriptions } from '../subscriptions/schema.js';
 import { modelFromPlan } from '../subscriptions/model.js';
 import { subscriptionsOverHttpPlugin } from './plugins/subscriptionsOverHttp.js';
+import { combinePlugins } from './plugins/combine.js';
 
 import { loadModel } from '../declaration/loadModel.js';
 import type { Model } from '../declaration/model.js';
@@ -129,15 +130,23 @@ export function createServer({
     stringifyResult,
     formatError: (formatted, error) => formatError(formatted, error, { prod, onMissingTable }),
     plugins: [
-      // First, so every later willSendResponse (idempotency records) sees the final status.
-      httpStatusPlugin,
-      // First: its span covers the other plugins' work too.
-      ...(telemetry ? [telemetryPlugin(telemetry)] : []),
-      operationLogPlugin(logger),
-      subscriptionsOverHttpPlugin,
-      declaredVariablesPlugin(),
-      argumentCheckPlugin(plan),
-      dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
+      // The gateway's own, run in this order as one Apollo plugin (plugins/combine.ts).
+      combinePlugins([
+        // First, so every later willSendResponse (idempotency records) sees the final status.
+        httpStatusPlugin,
+        // First: its span covers the other plugins' work too.
+        ...(telemetry ? [telemetryPlugin(telemetry)] : []),
+        operationLogPlugin(logger),
+        subscriptionsOverHttpPlugin,
+        declaredVariablesPlugin(),
+        argumentCheckPlugin(plan),
+        dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
+        ...guard.gatewayPlugins,
+        // After the checks above (responseForOperation runs once they passed), before requestId.
+        idempotencyPlugin({ ttlSeconds: idempotencyTtlSeconds, logger, rules: ruleLookup }),
+        requestIdPlugin,
+        shortPagesPlugin,
+      ]),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),
       // Apollo otherwise imports its inline-trace plugin (and the usage-reporting protobuf code, about
@@ -146,10 +155,6 @@ export function createServer({
       // Sandbox where it loads, the gateway's own GraphiQL where it does not (plugins/landingPage.ts).
       prod ? ApolloServerPluginLandingPageDisabled() : landingPageWithFallback(EXPLORER_PATH),
       ...guard.plugins,
-      // After the checks above (responseForOperation runs once they passed), before requestId.
-      idempotencyPlugin({ ttlSeconds: idempotencyTtlSeconds, logger, rules: ruleLookup }),
-      requestIdPlugin,
-      shortPagesPlugin,
     ],
   });
 }

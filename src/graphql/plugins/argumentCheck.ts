@@ -19,7 +19,7 @@
  * comes from data, the connection's resolver refuses it before its own
  * Query.
  */
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { GatewayPlugin, RequestHooks } from './combine.js';
 import {
   getArgumentValues,
   GraphQLError,
@@ -297,26 +297,23 @@ export function checkArguments(
 }
 
 /** One per server: what passed is remembered for that server's documents and cursor keys only. */
-export function argumentCheckPlugin(plan: Plan): ApolloServerPlugin<Context> {
+export function argumentCheckPlugin(plan: Plan): GatewayPlugin {
   const plans = new WeakMap<DocumentNode, DocumentPlan>();
   const rules = modelRules(plan);
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ document, schema, request, contextValue, operation }) {
-          if (!operation) return;
-          try {
-            checkArguments(schema, document, request.variables ?? {}, contextValue.cursors, plans, rules);
-          } catch (err) {
-            // A refused request, like a validation failure: HTTP 400 (Apollo would answer 500
-            // for an error thrown from a plugin hook), the GraphQL error itself unchanged.
-            if (err instanceof GraphQLError) {
-              throw new GraphQLError(err.message, { extensions: { ...err.extensions, http: { status: 400 } } });
-            }
-            throw err;
-          }
-        },
-      };
+  const hooks: RequestHooks = {
+    didResolveOperation({ document, schema, request, contextValue, operation }) {
+      if (!operation) return;
+      try {
+        checkArguments(schema, document, request.variables ?? {}, contextValue.cursors, plans, rules);
+      } catch (err) {
+        // A refused request, like a validation failure: HTTP 400 (Apollo would answer 500
+        // for an error thrown from a plugin hook), the GraphQL error itself unchanged.
+        if (err instanceof GraphQLError) {
+          throw new GraphQLError(err.message, { extensions: { ...err.extensions, http: { status: 400 } } });
+        }
+        throw err;
+      }
     },
   };
+  return { requestDidStart: () => hooks };
 }

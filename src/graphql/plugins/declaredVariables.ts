@@ -9,7 +9,7 @@
  * instead of the caller's. Both are BAD_USER_INPUT (HTTP 400), before any
  * DynamoDB request.
  */
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { GatewayPlugin, RequestHooks } from './combine.js';
 import { GraphQLError, type OperationDefinitionNode } from 'graphql';
 import { ErrorCode } from '../../errors.js';
 
@@ -55,19 +55,16 @@ export function checkVariables(declared: Iterable<string>, variables: Record<str
   }
 }
 
-export function declaredVariablesPlugin(): ApolloServerPlugin {
+export function declaredVariablesPlugin(): GatewayPlugin {
   // The names an operation declares, kept with its node (Apollo's document store keeps the document).
   const declaredBy = new WeakMap<OperationDefinitionNode, Set<string>>();
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ operation, request }) {
-          if (!operation) return;
-          let declared = declaredBy.get(operation);
-          if (!declared) declaredBy.set(operation, (declared = new Set((operation.variableDefinitions ?? []).map((d) => d.variable.name.value))));
-          checkVariables(declared, request.variables);
-        },
-      };
+  const hooks: RequestHooks = {
+    didResolveOperation({ operation, request }) {
+      if (!operation) return;
+      let declared = declaredBy.get(operation);
+      if (!declared) declaredBy.set(operation, (declared = new Set((operation.variableDefinitions ?? []).map((d) => d.variable.name.value))));
+      checkVariables(declared, request.variables);
     },
   };
+  return { requestDidStart: () => hooks };
 }

@@ -7,22 +7,23 @@
  *
  * The log line per operation reads the same `ctx.metrics` (logging plugin).
  */
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { GatewayPlugin, RequestHooks } from './combine.js';
 import type { Context } from '../context.js';
 
 export const METRICS_HEADER = 'x-dynamodb-metrics';
 
-export function dynamoMetricsPlugin({ enabled }: { enabled: boolean }): ApolloServerPlugin<Context> {
+export function dynamoMetricsPlugin({ enabled }: { enabled: boolean }): GatewayPlugin {
+  const hooks: RequestHooks = {
+    willSendResponse({ response, contextValue }) {
+      if (response.body.kind !== 'single') return;
+      const result = response.body.singleResult;
+      result.extensions = { ...result.extensions, dynamodb: contextValue.metrics.summary() };
+    },
+  };
   return {
-    async requestDidStart({ request }) {
+    requestDidStart({ request }) {
       if (!enabled || request.http?.headers.get(METRICS_HEADER)?.trim() !== '1') return;
-      return {
-        async willSendResponse({ response, contextValue }) {
-          if (response.body.kind !== 'single') return;
-          const result = response.body.singleResult;
-          result.extensions = { ...result.extensions, dynamodb: contextValue.metrics.summary() };
-        },
-      };
+      return hooks;
     },
   };
 }

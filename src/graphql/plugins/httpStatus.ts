@@ -24,7 +24,7 @@
  * negotiator over the same list), so the status and the Content-Type
  * always agree.
  */
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { GatewayPlugin, RequestHooks } from './combine.js';
 import type { GraphQLFormattedError } from 'graphql';
 import Negotiator from 'negotiator';
 
@@ -53,15 +53,14 @@ export function shouldAnswer200(status: number | undefined, accept: string | und
   return responseMediaType(accept) === APPLICATION_JSON && operationRefusal(result.errors);
 }
 
-export const httpStatusPlugin: ApolloServerPlugin = {
-  async requestDidStart() {
-    return {
-      async willSendResponse({ request, response }) {
-        if (response.body.kind !== 'single') return;
-        if (shouldAnswer200(response.http.status, request.http?.headers.get('accept'), response.body.singleResult)) {
-          response.http.status = 200;
-        }
-      },
-    };
+// One set of hooks for every request: they keep nothing of their own between phases.
+const hooks: RequestHooks = {
+  willSendResponse({ request, response }) {
+    if (response.body.kind !== 'single') return;
+    if (shouldAnswer200(response.http.status, request.http?.headers.get('accept'), response.body.singleResult)) {
+      response.http.status = 200;
+    }
   },
 };
+
+export const httpStatusPlugin: GatewayPlugin = { requestDidStart: () => hooks };

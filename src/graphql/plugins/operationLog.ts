@@ -19,7 +19,7 @@
  * quotes in its messages (`{S:TITLE#…}`, which may hold a caller's text)
  * are blanked.
  */
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { GatewayPlugin } from './combine.js';
 import { unwrapResolverError } from '@apollo/server/errors';
 import { Kind, type DocumentNode, type GraphQLError, type GraphQLFormattedError, type OperationDefinitionNode } from 'graphql';
 import type { Context } from '../context.js';
@@ -68,12 +68,14 @@ function callerKind(identity: Identity): string {
   return [...identity.owns.keys()].map((type) => type.toLowerCase()).join('+') || 'signed-in';
 }
 
-export function operationLogPlugin(logger: Logger): ApolloServerPlugin<Context> {
+export function operationLogPlugin(logger: Logger): GatewayPlugin {
   return {
-    async requestDidStart({ request, contextValue }) {
+    requestDidStart({ request, contextValue }) {
       const started = performance.now();
       return {
-        async willSendResponse({ response, errors, operation, document }) {
+        willSendResponse({ response, errors, operation, document }) {
+          // Nothing to build when the logger drops all it could be told (LOG_LEVEL=silent, tools, tests).
+          if (!logger.isLevelEnabled('error')) return;
           // The codes the client saw (after formatError); originals carry the causes.
           const sent = response.body.kind === 'single' ? (response.body.singleResult.errors ?? []) : [];
           const originals = errors ?? [];
@@ -101,6 +103,7 @@ export function operationLogPlugin(logger: Logger): ApolloServerPlugin<Context> 
             : codes.includes(ErrorCode.UNAVAILABLE)
               ? 'warn'
               : 'info';
+          if (!logger.isLevelEnabled(level)) return;
           logger[level](
             {
               requestId,

@@ -42,6 +42,7 @@
  */
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';
+import type { GatewayPlugin, RequestHooks } from './combine.js';
 import {
   getDirectiveValues,
   getNamedType,
@@ -376,42 +377,39 @@ function weightVariables(schema: GraphQLSchema, document: DocumentNode): Set<str
  * variables is weighed once (kept with the operation's node for as long as
  * Apollo's document store keeps the document); the others on every request.
  */
-function costPlugin(limits: QueryLimits): ApolloServerPlugin {
+function costPlugin(limits: QueryLimits): GatewayPlugin {
   const fixedWeights = new WeakMap<OperationDefinitionNode, OperationWeight | null>();
   const weigh = (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables) => {
     const fragments = new Map<string, FragmentDefinitionNode>();
     for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
     return operationWeight(schema, operation, (n) => fragments.get(n), variables);
   };
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ schema, document, operation, request, contextValue }) {
-          if (!operation) return;
-          let weight = fixedWeights.get(operation);
-          if (weight === undefined) {
-            // null: depends on variables, weighed per request.
-            weight = weightVariables(schema, document).size === 0 ? weigh(schema, document, operation, undefined) : null;
-            fixedWeights.set(operation, weight);
-          }
-          weight ??= weigh(schema, document, operation, request.variables);
-          // Kept for the operation's span (plugins/telemetry.ts).
-          (contextValue as { cost?: number }).cost = weight.cost;
-          if (weight.cost > limits.maxCost) throw refusal(costMessage(limits.maxCost, weight.cost));
-          if (weight.fields > (limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields!)) {
-            throw refusal(
-              `Response size limit of ${limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields} fields exceeded, found up to ${weight.fields}. Every leaf field counts once per item a page may hold; select fewer fields or ask for smaller pages.`,
-            );
-          }
-          if (weight.fanOutMutations > MAX_FAN_OUT_MUTATIONS) {
-            throw refusal(
-              `At most ${MAX_FAN_OUT_MUTATIONS} of ${fanOutMutations(schema).join(', ')} per operation (each may write every edge of its entity); send them as separate requests.`,
-            );
-          }
-        },
-      };
+  const hooks: RequestHooks = {
+    didResolveOperation({ schema, document, operation, request, contextValue }) {
+      if (!operation) return;
+      let weight = fixedWeights.get(operation);
+      if (weight === undefined) {
+        // null: depends on variables, weighed per request.
+        weight = weightVariables(schema, document).size === 0 ? weigh(schema, document, operation, undefined) : null;
+        fixedWeights.set(operation, weight);
+      }
+      weight ??= weigh(schema, document, operation, request.variables);
+      // Kept for the operation's span (plugins/telemetry.ts).
+      (contextValue as { cost?: number }).cost = weight.cost;
+      if (weight.cost > limits.maxCost) throw refusal(costMessage(limits.maxCost, weight.cost));
+      if (weight.fields > (limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields!)) {
+        throw refusal(
+          `Response size limit of ${limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields} fields exceeded, found up to ${weight.fields}. Every leaf field counts once per item a page may hold; select fewer fields or ask for smaller pages.`,
+        );
+      }
+      if (weight.fanOutMutations > MAX_FAN_OUT_MUTATIONS) {
+        throw refusal(
+          `At most ${MAX_FAN_OUT_MUTATIONS} of ${fanOutMutations(schema).join(', ')} per operation (each may write every edge of its entity); send them as separate requests.`,
+        );
+      }
     },
   };
+  return { requestDidStart: () => hooks };
 }
 
 /**
@@ -427,7 +425,7 @@ const report = {
   ],
 };
 
-/** What createServer needs to enforce the limits: parse options, validation rules, plugins. */
+/** What createServer needs to enforce the limits: parse options, validation rules, armor's plugins and the gateway's own. */
 export function queryLimits(limits: QueryLimits, { prod }: { prod: boolean }) {
   const armor = new ApolloArmor({
     maxDepth: { n: limits.maxDepth, flattenFragments: true, ...report },
@@ -442,11 +440,12 @@ export function queryLimits(limits: QueryLimits, { prod }: { prod: boolean }) {
     parseOptions: { maxTokens: limits.maxTokens },
     validationRules: armor.validationRules,
     // armor's typings name Apollo's CommonJS build; the plugin objects are the same shape.
-    plugins: [
-      ...(armor.plugins as unknown as ApolloServerPlugin[]),
+    plugins: armor.plugins as unknown as ApolloServerPlugin[],
+    // The gateway's own, run by plugins/combine.ts.
+    gatewayPlugins: [
       costPlugin(limits),
       responseSizePlugin(limits.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes!),
-      requestBudgetPlugin(limits.queryBytesPerRequest ?? DEFAULT_LIMITS.queryBytesPerRequest!) as ApolloServerPlugin,
+      requestBudgetPlugin(limits.queryBytesPerRequest ?? DEFAULT_LIMITS.queryBytesPerRequest!),
     ],
   };
 }

@@ -19,7 +19,7 @@
  * to their own limits (MUTATION_COST, the fan-out limit and
  * MAX_DYNAMODB_REQUESTS): a rename's text says nothing of its edges.
  */
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { GatewayPlugin, RequestHooks } from './combine.js';
 import { TypeInfo, visit, visitWithTypeInfo, type DocumentNode, type GraphQLSchema } from 'graphql';
 import type { Context } from '../context.js';
 import type { Plan } from '../../plan/plan.js';
@@ -69,21 +69,17 @@ export function pageFloor(plan: Plan, schema: GraphQLSchema, document: DocumentN
 export const requestBudget = (text: string, bytesPerRequest: number, floor = PAGE_FLOOR): number =>
   Math.max(floor, Math.floor(Buffer.byteLength(text, 'utf8') / bytesPerRequest));
 
-export function requestBudgetPlugin(bytesPerRequest: number): ApolloServerPlugin<Context> {
-  return {
-    async requestDidStart() {
-      if (bytesPerRequest <= 0) return;
-      return {
-        async didResolveOperation({ operation, request, contextValue, document, schema }) {
-          if (operation?.operation !== 'query' || !contextValue?.metrics) return;
-          const floor = pageFloor(contextValue.plan, schema, document);
-          const limit = requestBudget(request.query ?? '', bytesPerRequest, floor);
-          contextValue.metrics.capRequests(
-            limit,
-            ` (a query may send one per ${bytesPerRequest} bytes of its text, or what the widest page it names needs: ${floor})`,
-          );
-        },
-      };
+export function requestBudgetPlugin(bytesPerRequest: number): GatewayPlugin {
+  const hooks: RequestHooks = {
+    didResolveOperation({ operation, request, contextValue, document, schema }) {
+      if (operation?.operation !== 'query' || !contextValue?.metrics) return;
+      const floor = pageFloor(contextValue.plan, schema, document);
+      const limit = requestBudget(request.query ?? '', bytesPerRequest, floor);
+      contextValue.metrics.capRequests(
+        limit,
+        ` (a query may send one per ${bytesPerRequest} bytes of its text, or what the widest page it names needs: ${floor})`,
+      );
     },
   };
+  return { requestDidStart: () => (bytesPerRequest > 0 ? hooks : undefined) };
 }

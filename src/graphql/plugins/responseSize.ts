@@ -22,7 +22,7 @@
  * `extensions.repeated` saying how many more there were: thirty aliases of
  * a refused `email` over a page of 100 are 10 FORBIDDEN errors, not 3,000.
  */
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { GatewayPlugin, RequestHooks } from './combine.js';
 import {
   getNamedType,
   GraphQLError,
@@ -196,88 +196,97 @@ interface Weighed {
   figures: Map<string, number>;
 }
 
-/** The text measured for a response's data, with the errors and extensions it was measured with. */
-const measured = new WeakMap<object, { errors: unknown; extensions: unknown; text: string }>();
+/**
+ * The text measured for a response's data, with the errors and extensions it
+ * was measured with: kept on the data object itself under a symbol, not
+ * enumerable (JSON, Object.keys and deep equality do not see it), so that
+ * nothing outlives the response (a WeakMap entry per response costs the
+ * garbage collector more than the entry is worth).
+ */
+const MEASURED = Symbol('measured response text');
+interface Measured {
+  errors: unknown;
+  extensions: unknown;
+  text: string;
+}
 
 /**
- * Apollo Server's `stringifyResult` (its own: JSON.stringify and a newline),
- * sending the text the byte limit measured instead of serializing the
- * response a second time. A later plugin that replaced the errors or the
- * extensions (the request id, short pages) makes it serialize anew.
+ * Apollo's `stringifyResult`: the text the byte limit measured when the
+ * errors and extensions are still those it was measured with (a later
+ * plugin may have replaced them), else the result serialized anew.
  */
 export function stringifyResult(value: { errors?: unknown; data?: unknown; extensions?: unknown }): string {
-  const known = typeof value.data === 'object' && value.data !== null ? measured.get(value.data) : undefined;
+  const known = typeof value.data === 'object' && value.data !== null ? (value.data as { [MEASURED]?: Measured })[MEASURED] : undefined;
   if (known !== undefined && known.errors === value.errors && known.extensions === value.extensions) return `${known.text}\n`;
   return `${JSON.stringify(value)}\n`;
 }
 
-export function responseSizePlugin(maxBytes: number): ApolloServerPlugin {
+/** The figure of a weighed operation for these variables' page-size values. */
+function figureKey(w: Weighed, variables: Record<string, unknown> | undefined): string {
+  if (w.used.length === 0) return '';
+  let key = variableKey(variables?.[w.used[0]!]);
+  for (let i = 1; i < w.used.length; i++) key += `,${variableKey(variables?.[w.used[i]!])}`;
+  return key;
+}
+
+const fragmentsOf = (document: DocumentNode) => {
+  const map = new Map<string, FragmentDefinitionNode>();
+  for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) map.set(def.name.value, def);
+  return map;
+};
+
+export function responseSizePlugin(maxBytes: number): GatewayPlugin {
   // Per parsed operation (documents are parsed once and kept by Apollo's cache): its figure for each page-size value.
   const weighed = new WeakMap<OperationDefinitionNode, Weighed>();
-  const fragmentsOf = (document: DocumentNode) => {
-    const map = new Map<string, FragmentDefinitionNode>();
-    for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) map.set(def.name.value, def);
-    return map;
-  };
-  return {
-    async requestDidStart() {
-      let operationType: string | undefined;
-      return {
-        async didResolveOperation({ schema, document, operation, request }) {
-          operationType = operation?.operation;
-          if (!operation) return;
-          const variables = request.variables;
-          let known = weighed.get(operation);
-          const keyOf = (w: Weighed) => {
-            if (w.used.length === 0) return '';
-            let key = variableKey(variables?.[w.used[0]!]);
-            for (let i = 1; i < w.used.length; i++) key += `,${variableKey(variables?.[w.used[i]!])}`;
-            return key;
-          };
-          let bytes = known?.figures.get(keyOf(known));
-          if (bytes === undefined) {
-            const used = new Set<string>();
-            bytes = minimalResponseBytes(schema, operation, fragmentsOf(document), variables, used);
-            if (!known) {
-              known = { used: [...used], figures: new Map() };
-              weighed.set(operation, known);
-            }
-            if (known.figures.size < FIGURES_PER_OPERATION) known.figures.set(keyOf(known), bytes);
-          }
-          if (bytes > maxBytes) {
-            throw refusal(
-              `Response byte limit of ${maxBytes} exceeded: with full pages the response would hold at least ${bytes} bytes. Ask for smaller pages, fewer aliases or fewer fields.`,
-            );
-          }
-        },
-        async willSendResponse({ response }) {
-          if (response.body.kind !== 'single') return;
-          const result = response.body.singleResult;
-          if (result.errors && result.errors.length > 1) result.errors = collapseErrors(result.errors);
-          if (!result.data) return;
-          // Serialized as Apollo sends it (errors, data, extensions); stringifyResult below sends this very text.
-          const text = JSON.stringify({ errors: result.errors, data: result.data, extensions: result.extensions });
-          // UTF-8 takes at most 3 bytes per UTF-16 unit: most responses need no byte count.
-          const size = text.length * 3 <= maxBytes ? text.length : Buffer.byteLength(text, 'utf8');
-          if (size <= maxBytes) {
-            measured.set(result.data, { errors: result.errors, extensions: result.extensions, text });
-            return;
-          }
-          const ran = operationType === 'mutation' ? 'The mutation ran, but its' : 'The';
-          response.body = {
-            kind: 'single',
-            singleResult: {
-              data: null,
-              errors: [
-                {
-                  message: `${ran} response of ${size} bytes exceeds the response byte limit of ${maxBytes}. Ask for smaller pages or fewer fields.`,
-                  extensions: { code: ErrorCode.BAD_USER_INPUT, reason: 'RESPONSE_TOO_LARGE', bytes: size, limit: maxBytes },
-                },
-              ],
+  const hooks: RequestHooks = {
+    didResolveOperation({ schema, document, operation, request }) {
+      if (!operation) return;
+      const variables = request.variables;
+      let known = weighed.get(operation);
+      let bytes = known?.figures.get(figureKey(known, variables));
+      if (bytes === undefined) {
+        const used = new Set<string>();
+        bytes = minimalResponseBytes(schema, operation, fragmentsOf(document), variables, used);
+        if (!known) {
+          known = { used: [...used], figures: new Map() };
+          weighed.set(operation, known);
+        }
+        if (known.figures.size < FIGURES_PER_OPERATION) known.figures.set(figureKey(known, variables), bytes);
+      }
+      if (bytes > maxBytes) {
+        throw refusal(
+          `Response byte limit of ${maxBytes} exceeded: with full pages the response would hold at least ${bytes} bytes. Ask for smaller pages, fewer aliases or fewer fields.`,
+        );
+      }
+    },
+    willSendResponse({ response, operation }) {
+      if (response.body.kind !== 'single') return;
+      const result = response.body.singleResult;
+      if (result.errors && result.errors.length > 1) result.errors = collapseErrors(result.errors);
+      if (!result.data) return;
+      // Serialized as Apollo sends it (errors, data, extensions); stringifyResult above sends this very text.
+      const text = JSON.stringify({ errors: result.errors, data: result.data, extensions: result.extensions });
+      // UTF-8 takes at most 3 bytes per UTF-16 unit: most responses need no byte count.
+      const size = text.length * 3 <= maxBytes ? text.length : Buffer.byteLength(text, 'utf8');
+      if (size <= maxBytes) {
+        const measured: Measured = { errors: result.errors, extensions: result.extensions, text };
+        Object.defineProperty(result.data, MEASURED, { value: measured, configurable: true });
+        return;
+      }
+      const ran = operation?.operation === 'mutation' ? 'The mutation ran, but its' : 'The';
+      response.body = {
+        kind: 'single',
+        singleResult: {
+          data: null,
+          errors: [
+            {
+              message: `${ran} response of ${size} bytes exceeds the response byte limit of ${maxBytes}. Ask for smaller pages or fewer fields.`,
+              extensions: { code: ErrorCode.BAD_USER_INPUT, reason: 'RESPONSE_TOO_LARGE', bytes: size, limit: maxBytes },
             },
-          };
+          ],
         },
       };
     },
   };
+  return { requestDidStart: () => hooks };
 }

@@ -6,17 +6,15 @@
  * A client resumes such a page from its `endCursor` (`startCursor` when
  * paging backward).
  */
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { GatewayPlugin, RequestHooks } from './combine.js';
 import type { Context } from '../context.js';
 
-export const shortPagesPlugin: ApolloServerPlugin<Context> = {
-  async requestDidStart() {
-    return {
-      async willSendResponse({ response, contextValue }) {
-        if (response.body.kind !== 'single' || !contextValue.shortPages?.length) return;
-        const result = response.body.singleResult;
-        result.extensions = { ...result.extensions, shortPages: contextValue.shortPages };
-      },
-    };
+const hooks: RequestHooks = {
+  willSendResponse({ response, contextValue }) {
+    if (response.body.kind !== 'single' || !contextValue.shortPages?.length) return;
+    const result = response.body.singleResult;
+    result.extensions = { ...result.extensions, shortPages: contextValue.shortPages };
   },
 };
+
+export const shortPagesPlugin: GatewayPlugin = { requestDidStart: () => hooks };

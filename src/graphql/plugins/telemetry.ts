@@ -14,7 +14,7 @@
  * resolver: the fields of an operation are not where its time goes, its
  * DynamoDB round trips are, and those are there.
  */
-import type { ApolloServerPlugin } from '@apollo/server';
+import type { GatewayPlugin } from './combine.js';
 import type { GraphQLFormattedError } from 'graphql';
 import type { Context } from '../context.js';
 import { ErrorCode } from '../../errors.js';
@@ -33,13 +33,13 @@ export function outcomeOf(codes: readonly string[]): Outcome {
   return codes.length > 0 ? 'user_error' : 'ok';
 }
 
-export function telemetryPlugin(telemetry: Telemetry): ApolloServerPlugin<Context> {
+export function telemetryPlugin(telemetry: Telemetry): GatewayPlugin {
   return {
-    async requestDidStart({ request, contextValue }) {
+    requestDidStart({ request, contextValue }) {
       const trace = telemetry.startOperation(request.http?.headers);
       contextValue.metrics.calls = trace.calls;
       return {
-        async willSendResponse({ response, errors, operation, document }) {
+        willSendResponse({ response, errors, operation, document }) {
           const sent = response.body.kind === 'single' ? (response.body.singleResult.errors ?? []) : [];
           const codes = sent.length ? sent.map(codeOf) : (errors ?? []).map((e) => codeOf(e));
           trace.finish({

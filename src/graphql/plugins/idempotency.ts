@@ -37,7 +37,8 @@
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { HeaderMap, type ApolloServerPlugin, type GraphQLResponse } from '@apollo/server';
+import { HeaderMap, type GraphQLResponse } from '@apollo/server';
+import type { GatewayPlugin } from './combine.js';
 import { Kind, type FragmentDefinitionNode, type GraphQLFormattedError } from 'graphql';
 import {
   BatchWriteCommand,
@@ -54,17 +55,17 @@ import {
   TransactWriteItemsCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
-import type { Context } from '../context.js';
-import { ErrorCode } from '../errors.js';
-import { stableJson } from './stableJson.js';
-import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
-import { operationReads } from '../dynamo/readPort.js';
-import type { Logger } from '../logger.js';
-import type { Identity } from '../auth/identity.js';
-import type { RuleLookup } from '../auth/rules.js';
-import { refusedMutation } from '../auth/mutationCheck.js';
+import type { Context } from '../../context.js';
+import { ErrorCode } from '../../errors.js';
+import { stableJson } from '../../idempotency/stableJson.js';
+import { metricsClient, OperationMetrics } from '../../dynamo/metrics.js';
+import { operationReads } from '../../dynamo/readPort.js';
+import type { Logger } from '../../logger.js';
+import type { Identity } from '../../auth/identity.js';
+import type { RuleLookup } from '../../auth/rules.js';
+import { refusedMutation } from '../../auth/mutationCheck.js';
 import { GraphQLError } from 'graphql';
-import { claimRecord, completeRecord, readRecord, releaseRecord, type KeptResponse, type StoredRecord } from './records.js';
+import { claimRecord, completeRecord, readRecord, releaseRecord, type KeptResponse, type StoredRecord } from '../../idempotency/records.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
@@ -158,9 +159,9 @@ export function idempotencyPlugin({
   ttlSeconds = DEFAULT_IDEMPOTENCY_TTL_SECONDS,
   logger,
   rules,
-}: { ttlSeconds?: number; logger?: Logger; rules?: RuleLookup } = {}): ApolloServerPlugin<Context> {
+}: { ttlSeconds?: number; logger?: Logger; rules?: RuleLookup } = {}): GatewayPlugin {
   return {
-    async requestDidStart({ request }) {
+    requestDidStart({ request }) {
       const key = request.http?.headers.get(IDEMPOTENCY_HEADER);
       if (key === undefined) return;
       /** Set once the key is ours: the response is then stored. */
