@@ -6,9 +6,19 @@
  *      this checkout's, `big`: this checkout's serving the 50-type model),
  *      each bundled by its own version's scripts/bundle.ts
  *      (bench/baseline.ts, replayHarness()); the run's DynamoDB Local, seeded.
- * Out: per bench case, `pairs` runs of each side, the sides' order rotating
- *      from one pair to the next: CPU per operation of each run, and the
- *      DynamoDB requests each side made per operation.
+ * Out: per bench case, `pairs` rounds, each with one run of every side:
+ *      CPU per operation of each run, and the DynamoDB requests each side
+ *      made per operation.
+ *
+ * The runs of a round run at once, taking turns: every process is stopped
+ * (SIGSTOP) but one, which runs for a slice of `sliceMs` (40 ms) before the
+ * next one's turn (SIGCONT), round-robin until all are done. So the sides
+ * of a round meet the same moments of a shared machine (another job
+ * starting, the CPU's clock changing), which separate runs one after the
+ * other do not: the ratio of a round compares like with like. Only one of
+ * them runs at any time, so none competes with another for a core. Where
+ * processes cannot be stopped (Windows), the runs of a round go one after
+ * the other, their order rotating from round to round.
  *
  * Each run is one process: `cpu.mjs --case <name> --ops N --warmup W
  * --replay`. The warm-up sends the real requests to DynamoDB Local and
@@ -18,8 +28,9 @@
  * no Java process competing for the two cores at the same moment.
  *
  * Requests are counted outside the harness (a harness of another version
- * need not report them): each run reaches DynamoDB Local through a
- * loopback proxy that counts requests by operation (`X-Amz-Target`).
+ * need not report them): each side reaches DynamoDB Local through a
+ * loopback proxy of its own that counts requests by operation
+ * (`X-Amz-Target`).
  * A complete replay sends only the warm-up's requests, so a side's requests
  * per operation are the count ÷ W; a replay that missed (an input that
  * differs per operation) shows up as more, and a count that does not divide
@@ -27,10 +38,11 @@
  *
  * N is calibrated once per case (a short run of the new side) so that each
  * run measures about `targetMs` of CPU; every run of a case uses the same N,
- * after a warm-up of N/4 operations (64 to 400), so the measured part runs
- * compiled code.
+ * after a warm-up of N/2 operations (300 to 1500), so the measured part runs
+ * code V8 has finished optimizing (with shorter warm-ups the same bundle's
+ * runs differed by up to a third).
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -98,7 +110,7 @@ export function opsFor(msPerOp: number, targetMs: number): number {
  * part (a measured part that is still compiling costs several times the steady figure and spreads widely),
  * few enough for DynamoDB Local, which answers every warm-up operation for real.
  */
-export const warmupFor = (ops: number) => Math.min(400, Math.max(64, Math.round(ops / 4)));
+export const warmupFor = (ops: number) => Math.min(1500, Math.max(300, Math.round(ops / 2)));
 
 /** A loopback HTTP proxy to DynamoDB Local that counts requests by operation. */
 export async function countingProxy(target: string): Promise<{ url: string; take: () => Record<string, number>; close: () => Promise<void> }> {
@@ -136,16 +148,18 @@ export async function countingProxy(target: string): Promise<{ url: string; take
   };
 }
 
-/** One run of a harness: its process's summary, or an error with the end of its stderr. */
-function runOnce(h: Harness, args: string[], endpoint: string): Promise<{ ops: number; measuredMs: number; failed: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...h.command, ...args], {
-      cwd: h.cwd,
-      env: { ...process.env, ...h.env, DYNAMODB_ENDPOINT: endpoint },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-8000)));
+type Summary = { ops: number; measuredMs: number; failed: number };
+
+/** One run of a harness, started: its process, and its summary (or an error with the end of its stderr) once it exits. */
+function startRun(h: Harness, args: string[], endpoint: string): { child: ChildProcess; done: Promise<Summary> } {
+  const child = spawn(process.execPath, [...h.command, ...args], {
+    cwd: h.cwd,
+    env: { ...process.env, ...h.env, DYNAMODB_ENDPOINT: endpoint },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-8000)));
+  const done = new Promise<Summary>((resolve, reject) => {
     child.once('error', reject);
     child.once('exit', (code) => {
       const summary = parseSummary(stderr);
@@ -153,6 +167,48 @@ function runOnce(h: Harness, args: string[], endpoint: string): Promise<{ ops: n
       else reject(new Error(`${h.side} harness exited (${code}) without a summary: ${stderr.trim().slice(-600)}`));
     });
   });
+  return { child, done };
+}
+
+/** Whether this platform can stop and continue a process (POSIX signals). */
+export const canTakeTurns = process.platform !== 'win32';
+
+/**
+ * Runs the processes `start` makes at once, one at a time: all stopped but
+ * the one whose turn it is, for `sliceMs` each, round-robin until every one
+ * has exited. Resolves with their outcomes in order (a failed run's error
+ * in its place).
+ */
+export async function takeTurns<T>(
+  runs: (() => { child: ChildProcess; done: Promise<T> })[],
+  sliceMs: number,
+): Promise<PromiseSettledResult<T>[]> {
+  const started = runs.map((start) => {
+    const run = start();
+    run.child.kill('SIGSTOP');
+    // Settled at the end (allSettled below); a run failing before then is not an unhandled rejection.
+    run.done.catch(() => {});
+    let exited = false;
+    const ended = new Promise<void>((resolve) => run.child.once('exit', () => resolve()));
+    void ended.then(() => (exited = true));
+    return { ...run, ended, exited: () => exited };
+  });
+  try {
+    while (started.some((r) => !r.exited())) {
+      for (const run of started) {
+        if (run.exited()) continue;
+        run.child.kill('SIGCONT');
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([new Promise<void>((resolve) => (timer = setTimeout(resolve, sliceMs))), run.ended]);
+        clearTimeout(timer);
+        if (!run.exited()) run.child.kill('SIGSTOP');
+      }
+    }
+  } finally {
+    // Never leave a stopped process behind (an error above, a harness that hangs).
+    for (const run of started) if (!run.exited()) run.child.kill('SIGKILL');
+  }
+  return Promise.allSettled(started.map((r) => r.done));
 }
 
 export interface ReplayOptions {
@@ -162,31 +218,42 @@ export interface ReplayOptions {
   endpoint: string;
   pairs: number;
   targetMs: number;
+  /** Each process's turn when a round's runs take turns (default 40 ms). */
+  sliceMs?: number;
   log?: (line: string) => void;
 }
 
-/** Every case, `pairs` rotated rounds of every harness. */
+/** Every case, `pairs` rounds of every harness: the runs of a round taking turns (or, without signals, rotated). */
 export async function replayComparison(options: ReplayOptions): Promise<ReplayRow[]> {
   const log = options.log ?? (() => {});
-  const proxy = await countingProxy(options.endpoint);
+  // A proxy per side: the runs of a round are alive at once, and each side's requests are counted apart.
+  const proxies = await Promise.all(options.harnesses.map(() => countingProxy(options.endpoint)));
   const rows: ReplayRow[] = [];
   try {
-    const calibrator = options.harnesses.find((h) => h.side === 'new') ?? options.harnesses[0]!;
+    const calibrator = options.harnesses.findIndex((h) => h.side === 'new');
     for (const name of options.cases) {
       const row: ReplayRow = { name, ops: 0, warmup: 0, runs: {}, load: os.loadavg()[0]! };
       rows.push(row);
       try {
-        const calibration = await runOnce(calibrator, ['--case', name, '--ops', '200', '--warmup', '100', '--replay'], proxy.url);
-        proxy.take();
+        const c = Math.max(0, calibrator);
+        const calibration = await startRun(options.harnesses[c]!, ['--case', name, '--ops', '200', '--warmup', '100', '--replay'], proxies[c]!.url).done;
+        proxies[c]!.take();
         row.ops = opsFor(calibration.measuredMs / calibration.ops, options.targetMs);
         row.warmup = warmupFor(row.ops);
+        const args = ['--case', name, '--ops', String(row.ops), '--warmup', String(row.warmup), '--replay'];
         for (let i = 0; i < options.pairs; i++) {
-          for (const h of pairOrder(options.harnesses, i)) {
-            proxy.take();
-            const s = await runOnce(h, ['--case', name, '--ops', String(row.ops), '--warmup', String(row.warmup), '--replay'], proxy.url);
-            (row.runs[h.side] ??= []).push({ msPerOp: s.measuredMs / s.ops, requests: perOperation(proxy.take(), row.warmup), failed: s.failed });
+          for (const p of proxies) p.take();
+          const sides = options.harnesses.map((h, k) => ({ h, k }));
+          const outcomes = canTakeTurns
+            ? await takeTurns(sides.map(({ h, k }) => () => startRun(h, args, proxies[k]!.url)), options.sliceMs ?? 40)
+            : await inTurn(pairOrder(sides, i), ({ h, k }) => startRun(h, args, proxies[k]!.url).done, sides);
+          for (const { h, k } of sides) {
+            const outcome = outcomes[k]!;
+            if (outcome.status === 'rejected') throw outcome.reason;
+            const s = outcome.value;
+            (row.runs[h.side] ??= []).push({ msPerOp: s.measuredMs / s.ops, requests: perOperation(proxies[k]!.take(), row.warmup), failed: s.failed });
           }
-          process.stderr.write(`\rreplay ${name}: pair ${i + 1}/${options.pairs}`);
+          process.stderr.write(`\rreplay ${name}: round ${i + 1}/${options.pairs}`);
         }
         process.stderr.write('\n');
       } catch (error) {
@@ -196,7 +263,20 @@ export async function replayComparison(options: ReplayOptions): Promise<ReplayRo
       }
     }
   } finally {
-    await proxy.close();
+    await Promise.all(proxies.map((p) => p.close()));
   }
   return rows;
+}
+
+/** The runs one after the other in `order`; outcomes by the sides' own positions. */
+async function inTurn<S extends { k: number }>(order: S[], run: (side: S) => Promise<Summary>, sides: S[]): Promise<PromiseSettledResult<Summary>[]> {
+  const outcomes: PromiseSettledResult<Summary>[] = new Array(sides.length);
+  for (const side of order) {
+    try {
+      outcomes[side.k] = { status: 'fulfilled', value: await run(side) };
+    } catch (reason) {
+      outcomes[side.k] = { status: 'rejected', reason };
+    }
+  }
+  return outcomes;
 }

@@ -40,8 +40,9 @@
  * against 5% (bench/compare.ts: claimed only when every round agrees);
  * the 50-type row the same against the 6-type gateway. Then, with the
  * load servers stopped, the GraphQL layer alone (bench/replay.ts, `--pairs`
- * rotated runs of each version's own bundle of bench/cpu.ts --replay per
- * case, requests counted at a proxy): the second old-vs-new table, not
+ * rounds per case, each round one run of each version's own bundle of
+ * bench/cpu.ts --replay, the runs of a round taking turns 40 ms at a time;
+ * requests counted at a proxy per side): the second old-vs-new table, not
  * subject to DynamoDB Local's noise.
  * `--startup N` (default 10 with a baseline) first starts each gateway's
  * own entry N times, alternating: spawn to first answer, CPU and RSS then.
@@ -488,7 +489,7 @@ function oldVsNew(results: CaseResult[], meta: Record<string, unknown>): string[
     lines.push(
       '',
       `**Old vs new, GraphQL layer alone** (baseline ${meta.baseline}; \`bench/cpu.ts --replay\`, each side bundled by its own version's scripts/bundle.ts: ${Object.entries(replay.how).map(([k, v]) => `${k} ${v}`).join(', ')}): ` +
-        `one process per run, DynamoDB answered from what its warm-up recorded, so neither DynamoDB Local nor the SDK nor a socket is in the measured CPU; ${replay.pairs} pairs per case, the order rotating each pair, ` +
+        `one process per run, DynamoDB answered from what its warm-up recorded, so neither DynamoDB Local nor the SDK nor a socket is in the measured CPU; ${replay.pairs} rounds per case, the runs of a round alive at once and taking turns (each stopped but one, 40 ms at a time), so that each round's sides meet the same moments of the machine, ` +
         `each run about ${replay.targetMs} ms of measured CPU (the same operations on every side); requests per operation counted at a proxy in front of DynamoDB Local during the warm-up.`,
       '',
     );
@@ -563,10 +564,10 @@ function replayedRequests(runs: { requests: Record<string, number> }[] | undefin
 
 const replayRequestsText = (m: MetricsSummary | null) => (m ? requestsText(m).replace(/(\d+\.\d{3})\d+/g, '$1') : 'varies between runs');
 
-/** The replayed table of two sides: requests counted at the proxy, CPU ms/op per run, pairs' ratios. */
+/** The replayed table of two sides: requests counted at the proxy, CPU ms/op per run, rounds' ratios. */
 function replayComparisonTable(rows: ReplayRow[], before: Side, after: Side, names: [string, string], limit: number): string[] {
   const lines = [
-    `| operation | requests ${names[0]} · ${names[1]} (counted in the replay) | ops per run × pairs | CPU ms/op ${names[0]} | CPU ms/op ${names[1]} | ${names[1]} ÷ ${names[0]}, median of pairs (range) | fastest ÷ fastest | verdict |`,
+    `| operation | requests ${names[0]} · ${names[1]} (counted in the replay) | ops per run × rounds | CPU ms/op ${names[0]} | CPU ms/op ${names[1]} | ${names[1]} ÷ ${names[0]}, median of rounds (range) | fastest ÷ fastest | verdict |`,
     '|---|---|--:|--:|--:|--:|--:|---|',
   ];
   const verdicts: RowVerdict[] = [];
@@ -636,7 +637,7 @@ async function main() {
       servers: { type: 'string' },
       startup: { type: 'string' },
       pairs: { type: 'string' },
-      'replay-ms': { type: 'string', default: '300' },
+      'replay-ms': { type: 'string', default: '800' },
       'keep-baseline': { type: 'boolean', default: false },
       ...WRITE_DOCS_OPTION,
     },
