@@ -56,7 +56,8 @@ export function shouldAnswer200(status: number | undefined, accept: string | und
 // One set of hooks for every request: they keep nothing of their own between phases.
 const hooks: RequestHooks = {
   willSendResponse({ request, response }) {
-    if (response.body.kind !== 'single') return;
+    // Only a 400 can become a 200: most responses end here, before any header is read.
+    if (response.body.kind !== 'single' || response.http.status !== 400) return;
     if (shouldAnswer200(response.http.status, request.http?.headers.get('accept'), response.body.singleResult)) {
       response.http.status = 200;
     }

@@ -75,7 +75,8 @@ export function operationLogPlugin(logger: Logger): GatewayPlugin {
       return {
         willSendResponse({ response, errors, operation, document }) {
           // Nothing to build when the logger drops all it could be told (LOG_LEVEL=silent, tools, tests).
-          if (!logger.isLevelEnabled('error')) return;
+          // (pino's numeric level: error is 50, silent is Infinity.)
+          if (logger.levelVal > 50) return;
           // The codes the client saw (after formatError); originals carry the causes.
           const sent = response.body.kind === 'single' ? (response.body.singleResult.errors ?? []) : [];
           const originals = errors ?? [];

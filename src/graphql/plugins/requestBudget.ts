@@ -70,15 +70,21 @@ export const requestBudget = (text: string, bytesPerRequest: number, floor = PAG
   Math.max(floor, Math.floor(Buffer.byteLength(text, 'utf8') / bytesPerRequest));
 
 export function requestBudgetPlugin(bytesPerRequest: number): GatewayPlugin {
+  // Per parsed document (Apollo's document store keeps one per query text): its cap and the reason given.
+  const caps = new WeakMap<DocumentNode, { limit: number; why: string }>();
   const hooks: RequestHooks = {
     didResolveOperation({ operation, request, contextValue, document, schema }) {
       if (operation?.operation !== 'query' || !contextValue?.metrics) return;
-      const floor = pageFloor(contextValue.plan, schema, document);
-      const limit = requestBudget(request.query ?? '', bytesPerRequest, floor);
-      contextValue.metrics.capRequests(
-        limit,
-        ` (a query may send one per ${bytesPerRequest} bytes of its text, or what the widest page it names needs: ${floor})`,
-      );
+      let cap = caps.get(document);
+      if (cap === undefined || request.query === undefined) {
+        const floor = pageFloor(contextValue.plan, schema, document);
+        cap = {
+          limit: requestBudget(request.query ?? '', bytesPerRequest, floor),
+          why: ` (a query may send one per ${bytesPerRequest} bytes of its text, or what the widest page it names needs: ${floor})`,
+        };
+        if (request.query !== undefined) caps.set(document, cap);
+      }
+      contextValue.metrics.capRequests(cap.limit, cap.why);
     },
   };
   return { requestDidStart: () => (bytesPerRequest > 0 ? hooks : undefined) };
