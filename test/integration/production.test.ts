@@ -30,6 +30,8 @@ describe('production mode', () => {
     expect(codes(prodResult)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     expect(prodResult.errors![0].message).not.toMatch(/Did you mean/);
     expect(prodResult.errors![0].message).not.toMatch(/"name"/);
+    // The guess is replaced, the rest of graphql-js's message kept.
+    expect(prodResult.errors![0].message).toBe('Cannot query field "nme" on type "Student". [Suggestion hidden]');
   });
 
   it("lets development answer the full introspection query Apollo Sandbox sends, within the query limits", async () => {

@@ -9,6 +9,7 @@ import type { GraphQLResponse } from '@apollo/server';
 import { combinePlugins, type GatewayPlugin, type RequestHooks } from '../../src/graphql/plugins/combine.js';
 
 type Listener = {
+  didEncounterErrors(r: unknown): unknown;
   didResolveOperation(r: unknown): unknown;
   responseForOperation(r: unknown): unknown;
   willSendResponse(r: unknown): unknown;
@@ -33,6 +34,17 @@ describe('the combined plugin', () => {
     expect(listener.didResolveOperation({})).toBeUndefined();
     expect(listener.willSendResponse({})).toBeUndefined();
     expect(seen).toEqual(['b', 'a', 'c']);
+  });
+
+  it("tells every listener of the operation's errors", () => {
+    const told: string[] = [];
+    const listener = start([
+      plugin({ didEncounterErrors: ({ errors }) => void told.push(`a:${errors.length}`) }),
+      plugin({ willSendResponse: () => undefined }),
+      plugin({ didEncounterErrors: ({ errors }) => void told.push(`b:${errors.length}`) }),
+    ])!;
+    expect(listener.didEncounterErrors({ errors: [new Error('x')] })).toBeUndefined();
+    expect(told).toEqual(['a:1', 'b:1']);
   });
 
   it('runs every listener when one fails, and fails with the first failure in order', async () => {

@@ -12,7 +12,7 @@
  * really returns a promise (the idempotency records).
  *
  * The order and the outcome are Apollo's: every listener's
- * `didResolveOperation` and `willSendResponse` runs, in the list's order;
+ * `didResolveOperation`, `didEncounterErrors` and `willSendResponse` runs, in the list's order;
  * when any fails, the phase fails with the first failure in that order
  * (a hook that fails at once before one that fails later), as Apollo's
  * `Promise.all` over async hooks does; `responseForOperation` goes
@@ -29,6 +29,7 @@ export interface RequestHooks {
   didResolveOperation?(request: Phase<'didResolveOperation'>): void | Promise<void>;
   responseForOperation?(request: Phase<'responseForOperation'>): GraphQLResponse | null | Promise<GraphQLResponse | null>;
   willSendResponse?(request: Phase<'willSendResponse'>): void | Promise<void>;
+  didEncounterErrors?(request: Phase<'didEncounterErrors'>): void | Promise<void>;
 }
 
 /** A plugin of the gateway's own: its hooks for a request, or nothing when it has none for this one. */
@@ -36,7 +37,7 @@ export interface GatewayPlugin {
   requestDidStart(request: Request): RequestHooks | undefined;
 }
 
-type Hook = 'didResolveOperation' | 'willSendResponse';
+type Hook = 'didResolveOperation' | 'willSendResponse' | 'didEncounterErrors';
 
 /** Every listener's `hook`, in order: nothing to wait for when none returned a promise. */
 function each(listeners: RequestHooks[], hook: Hook, request: Phase<Hook>): void | Promise<void> {
@@ -82,6 +83,9 @@ class CombinedListener {
   }
   willSendResponse(request: Phase<'willSendResponse'>) {
     return each(this.listeners, 'willSendResponse', request);
+  }
+  didEncounterErrors(request: Phase<'didEncounterErrors'>) {
+    return each(this.listeners, 'didEncounterErrors', request);
   }
 }
 

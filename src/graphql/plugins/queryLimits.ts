@@ -4,7 +4,8 @@
  * - tokens: graphql-js's own parser limit (`parseOptions.maxTokens`), so an
  *   oversized document is refused before it is even parsed in full.
  * - depth, aliases, directives: graphql-armor's validation rules; field
- *   suggestions ("Did you mean …") are blanked by its plugin in prod mode.
+ *   suggestions ("Did you mean …") are blanked in prod mode (the same
+ *   replacement as armor's plugin, run among the gateway's own plugins).
  * - cost, response fields and fan-out mutations: `operationWeight` below,
  *   because armor's cost limit does not know that a connection's price is
  *   its page size times what each item selects.
@@ -425,6 +426,21 @@ const report = {
   ],
 };
 
+/** What armor's field-suggestion plugin puts in place of graphql-js's "Did you mean …?". */
+export const SUGGESTION_MASK = '[Suggestion hidden]';
+
+/** Prod mode: no field names guessed for the caller in error messages. */
+const hiddenSuggestions: GatewayPlugin = {
+  requestDidStart: () => suggestionHooks,
+};
+const suggestionHooks: RequestHooks = {
+  didEncounterErrors({ errors }) {
+    for (const error of errors) {
+      if (error.message.includes('Did you mean')) error.message = error.message.replace(/Did you mean ".+"\?/g, SUGGESTION_MASK).trim();
+    }
+  },
+};
+
 /** What createServer needs to enforce the limits: parse options, validation rules, armor's plugins and the gateway's own. */
 export function queryLimits(limits: QueryLimits, { prod }: { prod: boolean }) {
   const armor = new ApolloArmor({
@@ -434,7 +450,8 @@ export function queryLimits(limits: QueryLimits, { prod }: { prod: boolean }) {
     // Ours below, pagination-aware; graphql-js's parser option for tokens.
     costLimit: { enabled: false },
     maxTokens: { enabled: false },
-    blockFieldSuggestion: { enabled: prod },
+    // Its plugin's work, done by hiddenSuggestions below without one more Apollo plugin per request.
+    blockFieldSuggestion: { enabled: false },
   }).protect();
   return {
     parseOptions: { maxTokens: limits.maxTokens },
@@ -443,6 +460,7 @@ export function queryLimits(limits: QueryLimits, { prod }: { prod: boolean }) {
     plugins: armor.plugins as unknown as ApolloServerPlugin[],
     // The gateway's own, run by plugins/combine.ts.
     gatewayPlugins: [
+      ...(prod ? [hiddenSuggestions] : []),
       costPlugin(limits),
       responseSizePlugin(limits.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes!),
       requestBudgetPlugin(limits.queryBytesPerRequest ?? DEFAULT_LIMITS.queryBytesPerRequest!),
