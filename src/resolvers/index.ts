@@ -12,10 +12,26 @@ import { itemTypeResolvers } from './itemType.js';
 import { DateTime } from './DateTime.js';
 import { connectionTypeResolvers, PageInfo } from './Connection.js';
 
+/**
+ * The item types whose records may be partial (`complete: false`): the
+ * nodes of @edges connections, built from an edge's copies, and the
+ * parents of child types, built from the child's key. Every other type's
+ * records come from its items themselves.
+ */
+function partialTypes(plan: Plan): Set<string> {
+  const partial = new Set<string>();
+  for (const relation of plan.relations.values()) if (relation.relation.kind === 'edges') partial.add(relation.node.name);
+  for (const item of plan.items.values()) if (item.type.parent) partial.add(item.type.parent.type);
+  return partial;
+}
+
 export function buildResolvers(plan: Plan): Resolvers {
   const map: Record<string, unknown> = { DateTime, PageInfo, Query: queryResolvers(plan) };
   if (plan.mutations.length > 0) map.Mutation = mutationResolvers(plan);
-  for (const item of plan.items.values()) map[item.name] = itemTypeResolvers(item, plan.relationsOf.get(item.name) ?? []);
+  const partial = partialTypes(plan);
+  for (const item of plan.items.values()) {
+    map[item.name] = itemTypeResolvers(item, plan.relationsOf.get(item.name) ?? [], { alwaysComplete: !partial.has(item.name) });
+  }
   for (const relation of plan.relations.values()) map[relation.typeName] = connectionTypeResolvers;
   for (const catalog of plan.catalogs) map[catalog.connectionType] = connectionTypeResolvers;
   if (plan.node) map[plan.node.interface] = { __resolveType: (record: NodeRecord) => record.__typename };

@@ -47,16 +47,26 @@ const filledReads = (ctx: Context, info: GraphQLResolveInfo | undefined): Filled
 
 type Field = (record: ItemRecord, args: never, ctx: Context, info: GraphQLResolveInfo) => unknown;
 
-export function itemTypeResolvers(item: ItemPlan, relations: readonly RelationPlan[]): Record<string, Field> {
+export function itemTypeResolvers(
+  item: ItemPlan,
+  relations: readonly RelationPlan[],
+  { alwaysComplete = false }: { alwaysComplete?: boolean } = {},
+): Record<string, Field> {
   const full = (record: ItemRecord, ctx: Context) =>
     complete(record, item.name, (id) => ctx.loaders.entity(item, id, record[item.parentIdProperty ?? ''] as string | undefined));
-  const fields: Record<string, Field> = { id: (r) => r.id };
+  const fields: Record<string, Field> = {};
   if (item.type.globalId !== null) fields[item.type.globalId] = (r) => globalIdOf(item, r);
-  for (const name of item.requiredFields) {
-    fields[name] = (r, _, ctx) => r[name] ?? full(r, ctx).then((f) => required(f[name], name));
-  }
-  for (const name of item.optionalFields) {
-    fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? null) : full(r, ctx).then((f) => f[name] ?? null));
+  // A type whose records are always its items' own (no edge copies, no parent built from a child's key):
+  // its id and stored fields are plain property reads, as GraphQL's default resolver makes them, with no
+  // call per field. A required attribute missing from a stored item is then GraphQL's own non-null error.
+  if (!alwaysComplete) {
+    fields.id = (r) => r.id;
+    for (const name of item.requiredFields) {
+      fields[name] = (r, _, ctx) => r[name] ?? full(r, ctx).then((f) => required(f[name], name));
+    }
+    for (const name of item.optionalFields) {
+      fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? null) : full(r, ctx).then((f) => f[name] ?? null));
+    }
   }
   for (const name of item.flags) {
     fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? false) : full(r, ctx).then((f) => f[name] ?? false));

@@ -223,8 +223,15 @@ describe('a model of 50 types costs a request what the model of 6 does', () => {
   for (const spec of CASES) {
     it(`does the same work for ${spec.name}`, async () => {
       const variables = spec.variables(dataset);
-      const six = await measure(served.six, spec.query, variables);
-      const fifty = await measure(served.fifty, spec.query, variables);
+      // The built-ins are counted process-wide: a timer of the SDK or Node firing inside one counted run
+      // (a loaded machine moves them) adds its lookups there. Up to three tries; work that grows with the
+      // model differs in every one of them.
+      let six = await measure(served.six, spec.query, variables);
+      let fifty = await measure(served.fifty, spec.query, variables);
+      for (let attempt = 1; attempt < 3 && JSON.stringify(fifty.counts) !== JSON.stringify(six.counts); attempt++) {
+        six = await measure(served.six, spec.query, variables);
+        fifty = await measure(served.fifty, spec.query, variables);
+      }
       expect(six.answer).not.toContain('"errors"');
       expect(fifty.answer).toBe(six.answer);
       // The counting itself works: the operation used its plan and walked and looked things up.
