@@ -77,13 +77,50 @@ export function compileItemPlan(type: ItemType, extensions: readonly RecordExten
     flags: type.flags,
     parentIdProperty: parentProperty,
     counters,
-    key: (id, parentId) => {
+    key: compileKey(type, parentField) ?? ((id, parentId) => {
       const v = values(id, parentId);
       return { PK: type.pk.fill(v), SK: type.sk.fill(v) };
-    },
+    }),
     ids,
     map: compileMap(type, parentProperty, counters, idOf, parentOf, notOfType, extensions),
   };
+}
+
+/**
+ * key(): an id (and the parent's id, for a child type) → the item's key, as
+ * one function per type made at plan time: each key value is its
+ * template's literals (JSON string literals) and the ids concatenated, as a
+ * hand-written `STUDENT#${id}` template literal is, with no values object
+ * and no walk of the template's parts per call. Null when a template names
+ * a placeholder other than `id` and the parent's field (the generic fill
+ * then serves).
+ */
+function compileKey(type: ItemType, parentField: string | null): ((id: string, parentId?: string) => ItemKey) | null {
+  const expression = (template: ItemType['pk']): string | null => {
+    const terms: string[] = [];
+    for (const part of template.parts) {
+      if ('literal' in part) terms.push(JSON.stringify(part.literal));
+      else if (part.placeholder === 'id') terms.push('id');
+      else if (part.placeholder === parentField) terms.push('parentId');
+      else return null;
+    }
+    return terms.length === 0 ? '""' : terms.join(' + ');
+  };
+  const pk = expression(type.pk);
+  const sk = expression(type.sk);
+  if (pk === null || sk === null) return null;
+  const body = [
+    'return function key(id, parentId) {',
+    // What fill() refuses: a missing value.
+    '  if (id === undefined) noId();',
+    parentField !== null ? '  if (parentId === undefined) needsParent(id);' : '',
+    `  return { PK: ${pk}, SK: ${sk} };`,
+    '};',
+  ].join('\n');
+  const needsParent = (id: string) => invariant(false, `${type.name} ${id} needs its parent's id`);
+  const noId = () => invariant(false, `template ${type.pk.source} needs {id}`);
+  const make = new Function('needsParent', 'noId', body) as (n: typeof needsParent, i: typeof noId) => (id: string, parentId?: string) => ItemKey;
+  return make(needsParent, noId);
 }
 
 /**
