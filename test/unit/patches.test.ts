@@ -125,22 +125,21 @@ describe('the patched gateway request context (@apollo/server)', () => {
   }
 });
 
+/** `@apollo/utils.createhash` bundled as the gateway's bundles are (an ES module, `require` from the banner); the bundle's exports. */
+async function bundledCreateHash(name: string, banner: string): Promise<Record<string, unknown>> {
+  const entry = join(work, `${name}.entry.mjs`);
+  writeFileSync(entry, "export { createHash } from '@apollo/utils.createhash';\n");
+  const outfile = join(work, `${name}.mjs`);
+  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', nodePaths: [join(root, 'node_modules')], logLevel: 'silent', banner: { js: banner } });
+  return import(pathToFileURL(outfile).href);
+}
+
 describe('the patched hashing (@apollo/utils.createhash)', () => {
   it("hashes with Node's crypto inside an ES module bundle, where module.require does not exist", async () => {
-    const entry = join(work, 'entry.mjs');
-    writeFileSync(entry, "export { createHash } from '@apollo/utils.createhash';\n");
-    const outfile = join(work, 'hash.mjs');
-    await build({
-      entryPoints: [entry],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      nodePaths: [join(root, 'node_modules')],
-      logLevel: 'silent',
-      banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
-    });
-    const { createHash } = await import(pathToFileURL(outfile).href);
+    const { createHash } = (await bundledCreateHash(
+      'hash',
+      "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    )) as { createHash: typeof nodeCreateHash };
     const hash = createHash('sha256');
     // Node's Hash, not sha.js's JavaScript implementation.
     expect(hash.constructor.name).toBe(nodeCreateHash('sha256').constructor.name);
@@ -148,25 +147,12 @@ describe('the patched hashing (@apollo/utils.createhash)', () => {
   });
 
   it('looks crypto up once, not on every hash (in a bundle each lookup goes through the CommonJS resolver)', async () => {
-    const entry = join(work, 'entry-once.mjs');
-    writeFileSync(entry, "export { createHash } from '@apollo/utils.createhash';\n");
-    const outfile = join(work, 'hash-once.mjs');
-    await build({
-      entryPoints: [entry],
-      outfile,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      nodePaths: [join(root, 'node_modules')],
-      logLevel: 'silent',
-      // The bundle's require, counting the lookups of crypto.
-      banner: {
-        js:
-          "import { createRequire as __createRequire } from 'node:module'; const __real = __createRequire(import.meta.url); " +
-          "export const lookups = { crypto: 0 }; const require = (id) => { if (id === 'crypto') lookups.crypto += 1; return __real(id); };",
-      },
-    });
-    const bundled = (await import(pathToFileURL(outfile).href)) as { createHash: typeof nodeCreateHash; lookups: { crypto: number } };
+    // The bundle's require, counting the lookups of crypto.
+    const bundled = (await bundledCreateHash(
+      'hash-once',
+      "import { createRequire as __createRequire } from 'node:module'; const __real = __createRequire(import.meta.url); " +
+        "export const lookups = { crypto: 0 }; const require = (id) => { if (id === 'crypto') lookups.crypto += 1; return __real(id); };",
+    )) as { createHash: typeof nodeCreateHash; lookups: { crypto: number } };
     const digests = ['{ a }', '{ b }', '{ c }'].map((text) => bundled.createHash('sha256').update(text).digest('hex'));
     expect(digests).toEqual(['{ a }', '{ b }', '{ c }'].map((text) => nodeCreateHash('sha256').update(text).digest('hex')));
     expect(bundled.lookups.crypto).toBe(1);
