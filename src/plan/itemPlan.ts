@@ -89,7 +89,7 @@ export function compileItemPlan(type: ItemType, extensions: readonly RecordExten
  * key(): an id (and the parent's id, for a child type) → the item's key, as
  * one function per type made at plan time: each key value is its
  * template's literals (JSON string literals) and the ids concatenated, as a
- * hand-written `STUDENT#${id}` template literal is, with no values object
+ * hand-written `USER#${id}` template literal is, with no values object
  * and no walk of the template's parts per call. Null when a template names
  * a placeholder other than `id` and the parent's field (the generic fill
  * then serves).
