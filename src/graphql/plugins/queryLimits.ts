@@ -450,7 +450,7 @@ export function queryLimits(limits: QueryLimits, { prod }: { prod: boolean }) {
     // Ours below, pagination-aware; graphql-js's parser option for tokens.
     costLimit: { enabled: false },
     maxTokens: { enabled: false },
-    // Its plugin's work, done by hiddenSuggestions below without one more Apollo plugin per request.
+    // Its plugin's work, done by hiddenSuggestions above without one more Apollo plugin per request.
     blockFieldSuggestion: { enabled: false },
   }).protect();
   return {
