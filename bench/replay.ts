@@ -36,6 +36,11 @@
  * differs per operation) shows up as more, and a count that does not divide
  * evenly is shown as a fraction: either way not equal to the other side's.
  *
+ * The same rounds run once more without `--replay` (`replayed: false`):
+ * every operation then goes through the SDK and a socket to DynamoDB Local,
+ * as a server's do, still taking turns, so the SDK's part is compared too
+ * and each side's requests are counted over all its operations.
+ *
  * N is calibrated once per case (a short run of the new side) so that each
  * run measures about `targetMs` of CPU; every run of a case uses the same N,
  * after a warm-up of N/2 operations (300 to 1500), so the measured part runs
@@ -220,12 +225,22 @@ export interface ReplayOptions {
   targetMs: number;
   /** Each process's turn when a round's runs take turns (default 40 ms). */
   sliceMs?: number;
+  /**
+   * Replayed (default): DynamoDB answered from memory after the warm-up.
+   * false: every operation goes to DynamoDB Local through the SDK and a
+   * socket, as a server's do; the measured CPU then includes the SDK's work,
+   * and the proxy counts every operation's requests.
+   */
+  replayed?: boolean;
   log?: (line: string) => void;
 }
 
 /** Every case, `pairs` rounds of every harness: the runs of a round taking turns (or, without signals, rotated). */
 export async function replayComparison(options: ReplayOptions): Promise<ReplayRow[]> {
   const log = options.log ?? (() => {});
+  const replayed = options.replayed ?? true;
+  const mode = replayed ? ['--replay'] : [];
+  const what = replayed ? 'replay' : 'through DynamoDB Local';
   // A proxy per side: the runs of a round are alive at once, and each side's requests are counted apart.
   const proxies = await Promise.all(options.harnesses.map(() => countingProxy(options.endpoint)));
   const rows: ReplayRow[] = [];
@@ -236,11 +251,13 @@ export async function replayComparison(options: ReplayOptions): Promise<ReplayRo
       rows.push(row);
       try {
         const c = Math.max(0, calibrator);
-        const calibration = await startRun(options.harnesses[c]!, ['--case', name, '--ops', '200', '--warmup', '100', '--replay'], proxies[c]!.url).done;
+        const calibration = await startRun(options.harnesses[c]!, ['--case', name, '--ops', '200', '--warmup', '100', ...mode], proxies[c]!.url).done;
         proxies[c]!.take();
         row.ops = opsFor(calibration.measuredMs / calibration.ops, options.targetMs);
         row.warmup = warmupFor(row.ops);
-        const args = ['--case', name, '--ops', String(row.ops), '--warmup', String(row.warmup), '--replay'];
+        const args = ['--case', name, '--ops', String(row.ops), '--warmup', String(row.warmup), ...mode];
+        // Replayed, only the warm-up reaches DynamoDB Local; otherwise every operation does.
+        const counted = replayed ? row.warmup : row.warmup + row.ops;
         for (let i = 0; i < options.pairs; i++) {
           for (const p of proxies) p.take();
           const sides = options.harnesses.map((h, k) => ({ h, k }));
@@ -251,15 +268,15 @@ export async function replayComparison(options: ReplayOptions): Promise<ReplayRo
             const outcome = outcomes[k]!;
             if (outcome.status === 'rejected') throw outcome.reason;
             const s = outcome.value;
-            (row.runs[h.side] ??= []).push({ msPerOp: s.measuredMs / s.ops, requests: perOperation(proxies[k]!.take(), row.warmup), failed: s.failed });
+            (row.runs[h.side] ??= []).push({ msPerOp: s.measuredMs / s.ops, requests: perOperation(proxies[k]!.take(), counted), failed: s.failed });
           }
-          process.stderr.write(`\rreplay ${name}: round ${i + 1}/${options.pairs}`);
+          process.stderr.write(`\r${what} ${name}: round ${i + 1}/${options.pairs}`);
         }
         process.stderr.write('\n');
       } catch (error) {
         // One case failing leaves the others' figures standing.
         row.error = String((error as Error).message ?? error).slice(0, 300);
-        log(`  replay of ${name} FAILED: ${row.error}`);
+        log(`  ${what}: ${name} FAILED: ${row.error}`);
       }
     }
   } finally {

@@ -43,7 +43,9 @@
  * rounds per case, each round one run of each version's own bundle of
  * bench/cpu.ts --replay, the runs of a round taking turns 40 ms at a time;
  * requests counted at a proxy per side): the second old-vs-new table, not
- * subject to DynamoDB Local's noise.
+ * subject to DynamoDB Local's noise; then the same rounds without
+ * `--replay`, through the SDK and DynamoDB Local, still taking turns: the
+ * third table.
  * `--startup N` (default 10 with a baseline) first starts each gateway's
  * own entry N times, alternating: spawn to first answer, CPU and RSS then.
  *
@@ -495,6 +497,16 @@ function oldVsNew(results: CaseResult[], meta: Record<string, unknown>): string[
     );
     lines.push(...replayComparisonTable(replay.rows, 'old', 'new', ['old', 'new'], 0.05));
   }
+  const local = meta.throughLocal as typeof replay;
+  if (local && local.rows.some((r) => r.runs.old)) {
+    lines.push(
+      '',
+      `**Old vs new, through DynamoDB Local** (the same harnesses and rounds as above, without \`--replay\`): every operation reaches DynamoDB Local through the SDK and a socket, as a server's do, so the SDK's work is in the measured CPU too; ` +
+        `the runs of a round take turns as above; requests per operation counted at each side's proxy over all its operations.`,
+      '',
+    );
+    lines.push(...replayComparisonTable(local.rows, 'old', 'new', ['old', 'new'], 0.05, 'counted at the proxy'));
+  }
   if (hasOld) {
     lines.push('', `**Old vs new, end to end** (baseline ${meta.baseline}): server CPU per operation under load with DynamoDB Local sharing the cores, new ÷ old, the median of the per-round ratios (the two servers' runs of a round are adjacent in time), the range of the rounds in brackets.`, '');
     lines.push(...comparison(results, 'baseline', 'gateway', ['old', 'new'], 0.05));
@@ -502,6 +514,10 @@ function oldVsNew(results: CaseResult[], meta: Record<string, unknown>): string[
   if (replay && !replay.missing && replay.rows.some((r) => r.runs.big)) {
     lines.push('', '**Model size, GraphQL layer alone**: the 50-type model (the default model and 44 generated types) against the default model (6 types), the same harness, replayed as above: 50 ÷ 6 types.', '');
     lines.push(...replayComparisonTable(replay.rows, 'new', 'big', ['6 types', '50 types'], 0.05));
+  }
+  if (local && local.rows.some((r) => r.runs.big)) {
+    lines.push('', '**Model size, through DynamoDB Local**: 50 ÷ 6 types, the same harness through DynamoDB Local, as above.', '');
+    lines.push(...replayComparisonTable(local.rows, 'new', 'big', ['6 types', '50 types'], 0.05, 'counted at the proxy'));
   }
   if (hasBig) {
     lines.push('', '**Model size, end to end**: the gateway serving 50 item types against the same gateway serving the default model (6 item types), same operations: server CPU per operation, 50 ÷ 6 types, as above.', '');
@@ -565,9 +581,9 @@ function replayedRequests(runs: { requests: Record<string, number> }[] | undefin
 const replayRequestsText = (m: MetricsSummary | null) => (m ? requestsText(m).replace(/(\d+\.\d{3})\d+/g, '$1') : 'varies between runs');
 
 /** The replayed table of two sides: requests counted at the proxy, CPU ms/op per run, rounds' ratios. */
-function replayComparisonTable(rows: ReplayRow[], before: Side, after: Side, names: [string, string], limit: number): string[] {
+function replayComparisonTable(rows: ReplayRow[], before: Side, after: Side, names: [string, string], limit: number, counted = 'counted in the replay'): string[] {
   const lines = [
-    `| operation | requests ${names[0]} · ${names[1]} (counted in the replay) | ops per run × rounds | CPU ms/op ${names[0]} | CPU ms/op ${names[1]} | ${names[1]} ÷ ${names[0]}, median of rounds (range) | fastest ÷ fastest | verdict |`,
+    `| operation | requests ${names[0]} · ${names[1]} (${counted}) | ops per run × rounds | CPU ms/op ${names[0]} | CPU ms/op ${names[1]} | ${names[1]} ÷ ${names[0]}, median of rounds (range) | fastest ÷ fastest | verdict |`,
     '|---|---|--:|--:|--:|--:|--:|---|',
   ];
   const verdicts: RowVerdict[] = [];
@@ -803,6 +819,7 @@ async function main() {
     // The GraphQL layer alone, replayed: the load servers are stopped first, DynamoDB Local stays for the warm-ups.
     await Promise.all(servers.splice(0).map(stopServer));
     let replay: Record<string, unknown> | undefined;
+    let throughLocal: Record<string, unknown> | undefined;
     const harnessEnv = { ...env, PORT: '0' };
     const harnesses: Harness[] = [
       ...(harnessCommands.old ? [{ side: 'old' as const, ...harnessCommands.old, env: harnessEnv }] : []),
@@ -815,6 +832,11 @@ async function main() {
       const rows = await replayComparison({ harnesses, cases: selected.map((c) => c.name), endpoint: local.endpoint, pairs, targetMs: replayMs, log });
       replay = { rows, pairs, targetMs: replayMs, how: Object.fromEntries(harnesses.map((h) => [h.side, h.how === 'bundle' ? 'bundled' : 'through tsx'])), seconds: (Date.now() - replayStart) / 1000 };
       console.error(`GraphQL-layer comparison took ${fmt((Date.now() - replayStart) / 1000)} s`);
+      // The same rounds through DynamoDB Local: the SDK and the sockets in the measured CPU too, still taking turns.
+      const localStart = Date.now();
+      const localRows = await replayComparison({ harnesses, cases: selected.map((c) => c.name), endpoint: local.endpoint, pairs, targetMs: replayMs, log, replayed: false });
+      throughLocal = { rows: localRows, pairs, targetMs: replayMs, how: replay.how, seconds: (Date.now() - localStart) / 1000 };
+      console.error(`through-DynamoDB-Local comparison took ${fmt((Date.now() - localStart) / 1000)} s`);
     }
     const caseLoads = results.map((r) => r.load);
     const replayLoads = ((replay?.rows ?? []) as ReplayRow[]).map((r) => r.load);
@@ -824,7 +846,7 @@ async function main() {
     const meta = {
       connections: benchEnv.connections, rounds: benchEnv.rounds, duration: benchEnv.duration, warmup: benchEnv.warmup, data, servers: runs, directReads,
       baseline: baseline ? `${values.baseline} (${baseline.commit.slice(0, 7)})` : undefined, dependencyDrift: baseline?.dependencyDrift,
-      startup, startupRepeat, loadAverage, replay, elapsedSeconds: (Date.now() - started) / 1000,
+      startup, startupRepeat, loadAverage, replay, throughLocal, elapsedSeconds: (Date.now() - started) / 1000,
     };
     const table = report(results, meta);
     console.log(table);

@@ -32,6 +32,9 @@ const validatedWhenBundled: readonly string[] = typeof __VALIDATED_MODELS__ === 
 /** The fingerprint the bundler records for a model file's text. */
 export const modelFingerprint = (sdl: string): string => createHash('sha256').update(sdl).digest('hex');
 
+/** The model files this process has loaded so far (tests: a process serving one model reads no other). */
+export const loadedModelFiles = (): string[] => [...cache.keys()];
+
 export function loadModel(file: string = DEFAULT_SCHEMA_FILE, validated: readonly string[] = validatedWhenBundled): Model {
   const cached = cache.get(file);
   if (cached) return cached;

@@ -43,9 +43,6 @@ import { combinePlugins } from './plugins/combine.js';
 import { loadModel } from '../declaration/loadModel.js';
 import type { Model } from '../declaration/model.js';
 
-/** The default model's SDL with the supplied directive definitions (what tests and tools build schemas from). */
-export const typeDefs = loadModel().typeDefs;
-
 /**
  * The executable schema of a model: its resolvers and the subscriptions it
  * declares, the rules wrapped around them when on (`rules`).

@@ -11,14 +11,18 @@ import { compilePlan } from '../plan/plan.js';
 import { loadModel } from '../declaration/loadModel.js';
 import { subscriptionResolvers } from './resolvers.js';
 
-/** The change model of the default model (schema.graphql). */
-export const defaultChangeModel: ChangeModel = modelFromPlan(compilePlan(loadModel()));
+let fallback: ChangeModel | undefined;
+/**
+ * The change model of the default model (schema.graphql), built when first
+ * asked for: a process serving another model never reads the default one.
+ */
+export const defaultChangeModel = (): ChangeModel => (fallback ??= modelFromPlan(compilePlan(loadModel())));
 
 /** `schema`: the model's schema (Model.schema), read, not rebuilt. */
 export function withSubscriptions<R extends object>(
   schema: GraphQLSchema,
   resolvers: R,
-  model: ChangeModel = defaultChangeModel,
+  model: ChangeModel = defaultChangeModel(),
 ): { resolvers: R; declared: DeclaredSubscription[] } {
   const declared = declaredSubscriptions(schema, model);
   if (declared.length === 0) return { resolvers, declared };

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Buffer } from 'node:buffer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
+import { loadedModelFiles } from '../../src/declaration/loadModel.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../../examples/crm.graphql', import.meta.url));
 
@@ -46,6 +47,12 @@ const ORDERS_PAGE = `query ($first: Int, $after: String, $last: Int, $before: St
 const ids = (connection: any) => connection.edges.map((e: any) => e.node.id);
 
 describe('reads of the second model', () => {
+  it('are served by a process that read no other model file (not even the default one)', async () => {
+    const { result } = await gw.counted(`{ user(id: "12345") { id } }`);
+    expect(result.errors).toBeUndefined();
+    expect(loadedModelFiles()).toEqual([SCHEMA_FILE]);
+  });
+
   it('gets a user, an order by its user and date, a contact and a group; absent ones are null', async () => {
     const { result } = await gw.counted(`{
       user(id: "12345") { id name email }

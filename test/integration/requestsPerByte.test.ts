@@ -10,13 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildASTSchema, parse, type OperationDefinitionNode } from 'graphql';
 import { catalogCounterItems, courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
-import { typeDefs } from '../../src/graphql/server.js';
 import { operationCost } from '../../src/graphql/plugins/queryLimits.js';
 import { CATALOG_SHARDS } from '../../src/dynamo/keys.js';
 import { pageFloor } from '../../src/graphql/plugins/requestBudget.js';
 import { compilePlan } from '../../src/plan/plan.js';
 import { loadModel } from '../../src/declaration/loadModel.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
+
+const { typeDefs } = loadModel();
 
 let gw: TestGateway;
 

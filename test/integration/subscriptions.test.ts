@@ -189,7 +189,7 @@ describe('order and replays', () => {
       logger: silentLogger,
       pollMs: 20,
       checkpointName: `replay-${randomUUID()}`,
-      handler: publishingHandler(gateway.changes.bus, defaultChangeModel, async (_store, records) => ({ done: records.length, failedAt: null, copies: 0, edgesRemoved: 0 })),
+      handler: publishingHandler(gateway.changes.bus, defaultChangeModel(), async (_store, records) => ({ done: records.length, failedAt: null, copies: 0, edgesRemoved: 0 })),
     }).start();
     const before = gateway.changes.hub.stats().duplicates;
     await replay.caughtUp();

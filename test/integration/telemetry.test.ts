@@ -21,11 +21,13 @@ import { createLambdaHandler } from '../../src/transport/lambdaHandler.js';
 import { createStreamsClient } from '../../src/stream/streamsClient.js';
 import { operationCost } from '../../src/graphql/plugins/queryLimits.js';
 import { makeExecutableSchema } from '@graphql-tools/schema';
-import { typeDefs } from '../../src/graphql/server.js';
+import { loadModel } from '../../src/declaration/loadModel.js';
 import { codes, localEndpoint, postGraphQL, testGateway, type TestGateway } from '../support/gateway.js';
 import { twoStudentsTwoCourses } from '../support/fixtures.js';
 import { dynamoFault, injectFaults } from '../support/faults.js';
 import { lambdaEvent, readAll } from '../support/streamRecords.js';
+
+const { typeDefs } = loadModel();
 
 class TestReader extends MetricReader {
   protected async onForceFlush() {}

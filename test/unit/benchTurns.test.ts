@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { canTakeTurns, takeTurns } from '../../bench/replay.js';
+import { canTakeTurns, replayComparison, takeTurns } from '../../bench/replay.js';
 
 // Busy for 240 ms of its own running time, noting the wall-clock millisecond of each moment it ran; prints them at the end.
 const BUSY = `
@@ -48,4 +48,50 @@ describe.skipIf(!canTakeTurns)('the runs of a replay round', () => {
     expect(outcomes[0]!.status).toBe('rejected');
     expect(outcomes[1]!.status).toBe('fulfilled');
   }, 30_000);
+});
+
+// A stand-in for bench/cpu.ts: one request per operation to DYNAMODB_ENDPOINT, the measured ones only without --replay,
+// then the summary line bench/cpu.ts prints: 1 ms per operation replayed, 2 without.
+const HARNESS = `
+const args = process.argv.slice(1);
+const arg = (name) => Number(args[args.indexOf(name) + 1]);
+const replay = args.includes('--replay');
+const send = () => fetch(process.env.DYNAMODB_ENDPOINT, { method: 'POST', headers: { 'x-amz-target': 'DynamoDB_20120810.GetItem' }, body: '{}' }).then((r) => r.text());
+(async () => {
+  for (let i = 0; i < arg('--warmup'); i++) await send();
+  for (let i = 0; i < arg('--ops'); i++) if (!replay) await send();
+  const ms = arg('--ops') * (replay ? 1 : 2);
+  console.error(\`\${arg('--ops')} ops in 10 ms, process CPU 10 ms, measured CPU \${ms} ms (1.000 ms/op), 0 failed\`);
+})();
+`;
+
+describe('the comparison rounds', () => {
+  async function compare(replayed: boolean) {
+    const { createServer } = await import('node:http');
+    const dynamo = createServer((req, res) => req.resume().on('end', () => res.end('{}')));
+    await new Promise<void>((resolve) => dynamo.listen(0, '127.0.0.1', resolve));
+    const endpoint = `http://127.0.0.1:${(dynamo.address() as { port: number }).port}`;
+    const harness = (side: 'old' | 'new') => ({ side, command: ['-e', HARNESS, '--'], cwd: process.cwd(), env: {}, how: 'bundle' as const });
+    try {
+      return await replayComparison({ harnesses: [harness('old'), harness('new')], cases: ['a case'], endpoint, pairs: 2, targetMs: 200, replayed });
+    } finally {
+      dynamo.closeAllConnections();
+      await new Promise((resolve) => dynamo.close(resolve));
+    }
+  }
+
+  it('replayed, passes --replay and counts the warm-up requests per warm-up operation', async () => {
+    const [row] = await compare(true);
+    expect(row!.error).toBeUndefined();
+    expect(row!.runs.old).toHaveLength(2);
+    for (const run of [...row!.runs.old!, ...row!.runs.new!]) expect(run).toMatchObject({ msPerOp: 1, requests: { GetItem: 1 } });
+  }, 60_000);
+
+  it('through DynamoDB Local, sends every operation there and counts them all', async () => {
+    const [row] = await compare(false);
+    expect(row!.error).toBeUndefined();
+    // Calibrated at 2 ms per operation: 100 operations make the 200 ms asked for.
+    expect(row!.ops).toBe(100);
+    for (const run of [...row!.runs.old!, ...row!.runs.new!]) expect(run).toMatchObject({ msPerOp: 2, requests: { GetItem: 1 } });
+  }, 60_000);
 });

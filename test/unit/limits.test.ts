@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildASTSchema, parse, validate, type OperationDefinitionNode } from 'graphql';
-import { typeDefs } from '../../src/graphql/server.js';
+import { loadModel } from '../../src/declaration/loadModel.js';
 import { MUTATION_COST, operationCost, operationWeight } from '../../src/graphql/plugins/queryLimits.js';
+
+const { typeDefs } = loadModel();
 
 const schema = buildASTSchema(typeDefs);
 

@@ -160,6 +160,23 @@ describe('the model declaration', () => {
     expect(model.queries.find((q) => q.field === 'season')).toMatchObject({ kind: 'get', arguments: { id: 'id' } });
   });
 
+  it('keeps no source locations once a model passes (they hold every token of the file), and still names lines in refusals', () => {
+    const model = buildModel(VALID, 'model.graphql');
+    const located: string[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) return node.forEach(walk);
+      if (!node || typeof node !== 'object') return;
+      if ((node as { loc?: unknown }).loc !== undefined) located.push(String((node as { kind?: string }).kind));
+      Object.values(node).forEach(walk);
+    };
+    walk(model.document);
+    walk(model.typeDefs);
+    walk(model.schema.getType('Team')!.astNode);
+    expect(located).toEqual([]);
+    expect(model.schema.getType('Team')!.astNode?.name.value).toBe('Team');
+    expect(problemsOf(VALID.replace('year: Int!', 'year: Year!'))).toEqual([expect.stringMatching(/^\d+: Season\.year: unknown type Year$/)]);
+  });
+
   it('refuses a model that names an unknown type, with its line', () => {
     const problems = problemsOf(VALID.replace('year: Int!', 'year: Year!'));
     expect(problems).toEqual([expect.stringMatching(/^\d+: Season\.year: unknown type Year$/)]);
