@@ -56,6 +56,10 @@ const sameKey = (a: Item, b: StartKey) => Object.keys(b).every((k) => a[k] === b
  * here always start with ASCII (`TITLE#`), so there is always one to raise.
  */
 export function prefixEnd(prefix: string): string {
+  // The usual case, once per look-ahead and per bounded page: a last code unit that is a whole character
+  // below the surrogates (`#`, a letter) is raised in place, with no array of the code points.
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if (last < 0xd7ff) return prefix.slice(0, -1) + String.fromCharCode(last + 1);
   const points = [...prefix];
   while (points.length) {
     const last = points.pop()!.codePointAt(0)!;
