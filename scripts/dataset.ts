@@ -59,16 +59,20 @@ export const DEFAULT_SHAPE: DatasetShape = {
   seed: 1,
 };
 
+/** The ids a benchmark addresses the data set's items by. */
+export interface DatasetIds {
+  students: string[];
+  /** The courses, then the scale courses. */
+  courses: string[];
+  customers: string[];
+  products: string[];
+  /** Scale courses by factor (1, 10, 100); empty without `scaleBase`. */
+  scaleCourses: Record<number, string>;
+}
+
 export interface Dataset {
   items: Item[];
-  ids: {
-    students: string[];
-    courses: string[];
-    customers: string[];
-    products: string[];
-    /** Scale courses by factor (1, 10, 100); empty without `scaleBase`. */
-    scaleCourses: Record<number, string>;
-  };
+  ids: DatasetIds;
   counts: { students: number; courses: number; enrollments: number; customers: number; orders: number; products: number; parts: number };
 }
 
@@ -76,19 +80,47 @@ const FIRST = ['Ada', 'Alan', 'Grace', 'Edsger', 'Barbara', 'Donald', 'Frances',
 const LAST = ['Lovelace', 'Turing', 'Hopper', 'Dijkstra', 'Liskov', 'Knuth', 'Allen', 'Backus', 'Perlman', 'Thompson', 'Hamilton', 'Berners-Lee'];
 const SUBJECTS = ['Algorithms', 'Databases', 'Compilers', 'Networks', 'Graphics', 'Security', 'Statistics', 'Logic', 'Robotics', 'Ethics'];
 
+const SCALE_FACTORS = [1, 10, 100] as const;
+
+/**
+ * The data set's ids alone, without building an item: what a process that
+ * only sends operations needs (bench/cpu.ts's measured runs). buildDataset
+ * takes its ids from here, so the two cannot differ.
+ *
+ * Why not buildDataset there: its items are built with the engine's own
+ * key and copy functions (from the plan). Building 63,000 of them in the
+ * measured process, before serving, made V8 allocate the request path's
+ * objects from those functions in the old generation directly (allocation
+ * -site pretenuring), and each scavenge then kept 5 MB of a request's
+ * short-lived objects alive. No served process builds items that way;
+ * docs/performance.md has the figures.
+ */
+export function datasetIds(shape: DatasetShape): DatasetIds {
+  const scaleCourses: Record<number, string> = {};
+  if (shape.scaleBase > 0) for (const factor of SCALE_FACTORS) scaleCourses[factor] = `scale-x${factor}`;
+  return {
+    students: Array.from({ length: shape.students }, (_, i) => `s${pad(i, 6)}`),
+    courses: [...Array.from({ length: shape.courses }, (_, i) => `c${pad(i, 4)}`), ...Object.values(scaleCourses)],
+    customers: Array.from({ length: shape.customers }, (_, i) => `cu${pad(i, 5)}`),
+    products: Array.from({ length: shape.products }, (_, i) => `p${pad(i, 4)}`),
+    scaleCourses,
+  };
+}
+
 export function buildDataset(shape: DatasetShape): Dataset {
   const random = prng(shape.seed);
   const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)];
   const base = BASE;
   const minutes = (n: number) => new Date(base + n * 60_000).toISOString();
+  const ids = datasetIds(shape);
 
-  const students = Array.from({ length: shape.students }, (_, i) => ({
-    id: `s${pad(i, 6)}`,
+  const students = ids.students.map((id, i) => ({
+    id,
     name: `${pick(FIRST)} ${pick(LAST)} ${i}`,
     courses: [] as string[],
   }));
-  const courses = Array.from({ length: shape.courses }, (_, i) => ({
-    id: `c${pad(i, 4)}`,
+  const courses = ids.courses.slice(0, shape.courses).map((id, i) => ({
+    id,
     title: `${pick(SUBJECTS)} ${100 + i}`,
     students: [] as number[],
   }));
@@ -98,14 +130,12 @@ export function buildDataset(shape: DatasetShape): Dataset {
     while (chosen.size < perStudent) chosen.add(Math.floor(random() * shape.courses));
     for (const ci of chosen) courses[ci].students.push(si);
   });
-  const scaleCourses: Record<number, string> = {};
   if (shape.scaleBase > 0) {
-    for (const factor of [1, 10, 100]) {
-      const course = { id: `scale-x${factor}`, title: `Scale ×${factor}`, students: [] as number[] };
+    for (const factor of SCALE_FACTORS) {
+      const course = { id: ids.scaleCourses[factor]!, title: `Scale ×${factor}`, students: [] as number[] };
       const n = Math.min(shape.scaleBase * factor, shape.students);
       for (let si = 0; si < n; si++) course.students.push(si);
       courses.push(course);
-      scaleCourses[factor] = course.id;
     }
   }
 
@@ -124,11 +154,8 @@ export function buildDataset(shape: DatasetShape): Dataset {
     items.push(studentItem({ id: s.id, name: s.name, email: `${s.id}@example.com`, courseCount: s.courses.length }));
   }
 
-  const customers: string[] = [];
   let orders = 0;
-  for (let i = 0; i < shape.customers; i++) {
-    const id = `cu${pad(i, 5)}`;
-    customers.push(id);
+  for (const [i, id] of ids.customers.entries()) {
     items.push(customerItem({ id, name: `Customer ${i}`, email: `${id}@example.com`, orderCount: shape.ordersPerCustomer }));
     for (let k = 0; k < shape.ordersPerCustomer; k++) {
       const placed = base + (i * shape.ordersPerCustomer + k) * 3_600_000;
@@ -139,10 +166,7 @@ export function buildDataset(shape: DatasetShape): Dataset {
     }
   }
 
-  const products: string[] = [];
-  for (let i = 0; i < shape.products; i++) {
-    const id = `p${pad(i, 4)}`;
-    products.push(id);
+  for (const [i, id] of ids.products.entries()) {
     items.push(productItem({ id, name: `Product ${i}`, partCount: shape.partsPerProduct }));
     for (let k = 0; k < shape.partsPerProduct; k++) {
       items.push(partItem({ productId: id, id: `part${pad(k, 3)}`, name: `Part ${k}`, quantity: 1 + Math.floor(random() * 8) }));
@@ -152,15 +176,15 @@ export function buildDataset(shape: DatasetShape): Dataset {
   items.push(...catalogCounterItemsOf(defaultPlan, items));
   return {
     items,
-    ids: { students: students.map((s) => s.id), courses: courses.map((c) => c.id), customers, products, scaleCourses },
+    ids,
     counts: {
       students: students.length,
       courses: courses.length,
       enrollments,
-      customers: customers.length,
+      customers: ids.customers.length,
       orders,
-      products: products.length,
-      parts: products.length * shape.partsPerProduct,
+      products: ids.products.length,
+      parts: ids.products.length * shape.partsPerProduct,
     },
   };
 }
