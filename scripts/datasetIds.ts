@@ -35,12 +35,13 @@ export const SCALE_FACTORS = [1, 10, 100] as const;
  * takes its ids from here, so the two cannot differ.
  *
  * Why not buildDataset there: its items are built with the engine's own
- * key and copy functions (from the plan). Building 63,000 of them in the
- * measured process, before serving, made V8 allocate the request path's
- * objects from those functions in the old generation directly (allocation
- * -site pretenuring), and each scavenge then kept 5 MB of a request's
- * short-lived objects alive. No served process builds items that way;
- * docs/performance.md has the figures.
+ * key and copy functions (from the default model's plan, compiled when
+ * scripts/dataset.ts is imported). Building 63,000 of them in the measured
+ * process, before serving, made V8 allocate the request path's objects
+ * from those functions in the old generation directly (V8's allocation
+ * site pretenuring), and each scavenge then kept 5 MB of a request's
+ * short-lived objects alive. No served process builds items or compiles a
+ * second plan; docs/performance.md has the figures.
  */
 export function datasetIds(shape: DatasetShape): DatasetIds {
   const scaleCourses: Record<number, string> = {};
@@ -53,4 +54,3 @@ export function datasetIds(shape: DatasetShape): DatasetIds {
     scaleCourses,
   };
 }
-
