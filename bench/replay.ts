@@ -111,11 +111,22 @@ export function opsFor(msPerOp: number, targetMs: number): number {
 }
 
 /**
- * Warm-up operations for a run of `ops`: enough for V8 to have compiled the hot paths before the measured
- * part (a measured part that is still compiling costs several times the steady figure and spreads widely),
- * few enough for DynamoDB Local, which answers every warm-up operation for real.
+ * Warm-up operations before a run's measured part: enough for V8 to have compiled the hot paths (a
+ * measured part that is still compiling costs several times the steady figure and spreads widely).
+ * The same for every case, whatever it costs per operation: an optimizing compile is triggered by how
+ * often a function runs, and the largest functions (the compiled query of 250 aliased fields) are
+ * compiled last. With 300 warm-up operations that query measured at up to 1.5 times its steady cost.
  */
-export const warmupFor = (ops: number) => Math.min(1500, Math.max(300, Math.round(ops / 2)));
+export const WARMUP_OPS = 1500;
+
+/**
+ * The calibration run that sizes a case's runs: as warm as the measured runs, so its ms per
+ * operation is the steady figure. A cold calibration (100 operations of warm-up) read a short
+ * query at several times its steady cost; the runs then measured a few hundred operations after
+ * 300 of warm-up, while V8 was still compiling, and a code base whose compilation takes longer
+ * read as slower per operation.
+ */
+export const CALIBRATION = { ops: 200, warmup: WARMUP_OPS } as const;
 
 /** A loopback HTTP proxy to DynamoDB Local that counts requests by operation. */
 export async function countingProxy(target: string): Promise<{ url: string; take: () => Record<string, number>; close: () => Promise<void> }> {
@@ -251,10 +262,10 @@ export async function replayComparison(options: ReplayOptions): Promise<ReplayRo
       rows.push(row);
       try {
         const c = Math.max(0, calibrator);
-        const calibration = await startRun(options.harnesses[c]!, ['--case', name, '--ops', '200', '--warmup', '100', ...mode], proxies[c]!.url).done;
+        const calibration = await startRun(options.harnesses[c]!, ['--case', name, '--ops', String(CALIBRATION.ops), '--warmup', String(CALIBRATION.warmup), ...mode], proxies[c]!.url).done;
         proxies[c]!.take();
         row.ops = opsFor(calibration.measuredMs / calibration.ops, options.targetMs);
-        row.warmup = warmupFor(row.ops);
+        row.warmup = WARMUP_OPS;
         const args = ['--case', name, '--ops', String(row.ops), '--warmup', String(row.warmup), ...mode];
         // Replayed, only the warm-up reaches DynamoDB Local; otherwise every operation does.
         const counted = replayed ? row.warmup : row.warmup + row.ops;
