@@ -236,6 +236,8 @@ export interface ReplayOptions {
   targetMs: number;
   /** Each process's turn when a round's runs take turns (default 40 ms). */
   sliceMs?: number;
+  /** Warm-up operations of every run and of the calibration (default `WARMUP_OPS`; the tests' stand-in needs few). */
+  warmupOps?: number;
   /**
    * Replayed (default): DynamoDB answered from memory after the warm-up.
    * false: every operation goes to DynamoDB Local through the SDK and a
@@ -262,10 +264,10 @@ export async function replayComparison(options: ReplayOptions): Promise<ReplayRo
       rows.push(row);
       try {
         const c = Math.max(0, calibrator);
-        const calibration = await startRun(options.harnesses[c]!, ['--case', name, '--ops', String(CALIBRATION.ops), '--warmup', String(CALIBRATION.warmup), ...mode], proxies[c]!.url).done;
+        const calibration = await startRun(options.harnesses[c]!, ['--case', name, '--ops', String(CALIBRATION.ops), '--warmup', String(options.warmupOps ?? CALIBRATION.warmup), ...mode], proxies[c]!.url).done;
         proxies[c]!.take();
         row.ops = opsFor(calibration.measuredMs / calibration.ops, options.targetMs);
-        row.warmup = WARMUP_OPS;
+        row.warmup = options.warmupOps ?? WARMUP_OPS;
         const args = ['--case', name, '--ops', String(row.ops), '--warmup', String(row.warmup), ...mode];
         // Replayed, only the warm-up reaches DynamoDB Local; otherwise every operation does.
         const counted = replayed ? row.warmup : row.warmup + row.ops;

@@ -73,7 +73,7 @@ describe('the comparison rounds', () => {
     const endpoint = `http://127.0.0.1:${(dynamo.address() as { port: number }).port}`;
     const harness = (side: 'old' | 'new') => ({ side, command: ['-e', HARNESS, '--'], cwd: process.cwd(), env: {}, how: 'bundle' as const });
     try {
-      return await replayComparison({ harnesses: [harness('old'), harness('new')], cases: ['a case'], endpoint, pairs: 2, targetMs: 200, replayed });
+      return await replayComparison({ harnesses: [harness('old'), harness('new')], cases: ['a case'], endpoint, pairs: 2, targetMs: 200, replayed, warmupOps: 30 });
     } finally {
       dynamo.closeAllConnections();
       await new Promise((resolve) => dynamo.close(resolve));
