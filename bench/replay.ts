@@ -120,13 +120,13 @@ export function opsFor(msPerOp: number, targetMs: number): number {
 export const WARMUP_OPS = 1500;
 
 /**
- * The calibration run that sizes a case's runs: as warm as the measured runs, so its ms per
- * operation is the steady figure. A cold calibration (100 operations of warm-up) read a short
- * query at several times its steady cost; the runs then measured a few hundred operations after
- * 300 of warm-up, while V8 was still compiling, and a code base whose compilation takes longer
- * read as slower per operation.
+ * Measured operations of the calibration run that sizes a case's runs. It warms up as long as the
+ * measured runs, so its ms per operation is the steady figure. A cold calibration (100 operations
+ * of warm-up) read a short query at several times its steady cost; the runs then measured a few
+ * hundred operations after 300 of warm-up, while V8 was still compiling, and a code base whose
+ * compilation takes longer read as slower per operation.
  */
-export const CALIBRATION = { ops: 200, warmup: WARMUP_OPS } as const;
+export const CALIBRATION_OPS = 200;
 
 /** A loopback HTTP proxy to DynamoDB Local that counts requests by operation. */
 export async function countingProxy(target: string): Promise<{ url: string; take: () => Record<string, number>; close: () => Promise<void> }> {
@@ -264,10 +264,10 @@ export async function replayComparison(options: ReplayOptions): Promise<ReplayRo
       rows.push(row);
       try {
         const c = Math.max(0, calibrator);
-        const calibration = await startRun(options.harnesses[c]!, ['--case', name, '--ops', String(CALIBRATION.ops), '--warmup', String(options.warmupOps ?? CALIBRATION.warmup), ...mode], proxies[c]!.url).done;
+        row.warmup = options.warmupOps ?? WARMUP_OPS;
+        const calibration = await startRun(options.harnesses[c]!, ['--case', name, '--ops', String(CALIBRATION_OPS), '--warmup', String(row.warmup), ...mode], proxies[c]!.url).done;
         proxies[c]!.take();
         row.ops = opsFor(calibration.measuredMs / calibration.ops, options.targetMs);
-        row.warmup = options.warmupOps ?? WARMUP_OPS;
         const args = ['--case', name, '--ops', String(row.ops), '--warmup', String(row.warmup), ...mode];
         // Replayed, only the warm-up reaches DynamoDB Local; otherwise every operation does.
         const counted = replayed ? row.warmup : row.warmup + row.ops;

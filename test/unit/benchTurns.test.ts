@@ -4,6 +4,9 @@
  * moment and each gets many short turns.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { canTakeTurns, replayComparison, takeTurns } from '../../bench/replay.js';
 
@@ -58,6 +61,7 @@ const arg = (name) => Number(args[args.indexOf(name) + 1]);
 const replay = args.includes('--replay');
 const send = () => fetch(process.env.DYNAMODB_ENDPOINT, { method: 'POST', headers: { 'x-amz-target': 'DynamoDB_20120810.GetItem' }, body: '{}' }).then((r) => r.text());
 (async () => {
+  if (process.env.RUNS_LOG) require('node:fs').appendFileSync(process.env.RUNS_LOG, JSON.stringify({ ops: arg('--ops'), warmup: arg('--warmup') }) + '\\n');
   for (let i = 0; i < arg('--warmup'); i++) await send();
   for (let i = 0; i < arg('--ops'); i++) if (!replay) await send();
   const ms = arg('--ops') * (replay ? 1 : 2);
@@ -66,12 +70,12 @@ const send = () => fetch(process.env.DYNAMODB_ENDPOINT, { method: 'POST', header
 `;
 
 describe('the comparison rounds', () => {
-  async function compare(replayed: boolean) {
+  async function compare(replayed: boolean, env: Record<string, string> = {}) {
     const { createServer } = await import('node:http');
     const dynamo = createServer((req, res) => req.resume().on('end', () => res.end('{}')));
     await new Promise<void>((resolve) => dynamo.listen(0, '127.0.0.1', resolve));
     const endpoint = `http://127.0.0.1:${(dynamo.address() as { port: number }).port}`;
-    const harness = (side: 'old' | 'new') => ({ side, command: ['-e', HARNESS, '--'], cwd: process.cwd(), env: {}, how: 'bundle' as const });
+    const harness = (side: 'old' | 'new') => ({ side, command: ['-e', HARNESS, '--'], cwd: process.cwd(), env, how: 'bundle' as const });
     try {
       return await replayComparison({ harnesses: [harness('old'), harness('new')], cases: ['a case'], endpoint, pairs: 2, targetMs: 200, replayed, warmupOps: 30 });
     } finally {
@@ -93,5 +97,20 @@ describe('the comparison rounds', () => {
     // Calibrated at 2 ms per operation: 100 operations make the 200 ms asked for.
     expect(row!.ops).toBe(100);
     for (const run of [...row!.runs.old!, ...row!.runs.new!]) expect(run).toMatchObject({ msPerOp: 2, requests: { GetItem: 1 } });
+  }, 60_000);
+
+  it('calibrates after as long a warm-up as the measured runs get, so a case is sized from its steady cost', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'runs-'));
+    try {
+      const log = join(dir, 'runs.jsonl');
+      const [row] = await compare(true, { RUNS_LOG: log });
+      const runs = readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { ops: number; warmup: number });
+      // The calibration first (200 operations), then 2 pairs of 2 sides, all after the same warm-up.
+      expect(runs).toHaveLength(5);
+      expect(runs[0]).toEqual({ ops: 200, warmup: 30 });
+      for (const run of runs.slice(1)) expect(run).toEqual({ ops: row!.ops, warmup: 30 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
