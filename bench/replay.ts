@@ -52,7 +52,12 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders } from '
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 
-export type Side = 'old' | 'new' | 'big';
+/**
+ * `old`: the baseline's harness; `new`: this checkout's; `big`: this checkout's with the 50-type model;
+ * `control`: a second copy of this checkout's, run like the others: identical code, so its ratio to
+ * `new` shows how far a round moves with no difference in the code (`--control`).
+ */
+export type Side = 'old' | 'new' | 'big' | 'control';
 
 export interface Harness {
   side: Side;

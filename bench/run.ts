@@ -1,7 +1,7 @@
 /**
  * `npm run bench [-- --duration 2 --rounds 4 --warmup 1 --prewarm 1 --connections 16 --only nested
  *   --runner bundle|tsx --direct-reads sdk|lean --baseline <git ref> --servers gateway,baseline,big
- *   --startup 10 --pairs 5 --replay-ms 400 --write-docs]`
+ *   --startup 10 --pairs 5 --replay-ms 400 --control --write-docs]`
  *
  * One runner for every case. It starts its own DynamoDB Local, seeds a data
  * set of realistic shape (scripts/dataset.ts), starts the servers on
@@ -45,7 +45,8 @@
  * requests counted at a proxy per side): the second old-vs-new table, not
  * subject to DynamoDB Local's noise; then the same rounds without
  * `--replay`, through the SDK and DynamoDB Local, still taking turns: the
- * third table.
+ * third table. `--control` adds a second copy of this checkout's harness
+ * to every round of both: identical code, the instrument's own spread.
  * `--startup N` (default 10 with a baseline) first starts each gateway's
  * own entry N times, alternating: spawn to first answer, CPU and RSS then.
  *
@@ -523,6 +524,11 @@ function oldVsNew(results: CaseResult[], meta: Record<string, unknown>): string[
     lines.push('', '**Model size, end to end**: the gateway serving 50 item types against the same gateway serving the default model (6 item types), same operations: server CPU per operation, 50 ÷ 6 types, as above.', '');
     lines.push(...comparison(results, 'gateway', 'big', ['6 types', '50 types'], 0.05));
   }
+  for (const [table, how, counted] of [[replay, 'GraphQL layer alone', undefined], [local, 'through DynamoDB Local', 'counted at the proxy']] as const) {
+    if (!table || table.missing || !table.rows.some((r) => r.runs.control)) continue;
+    lines.push('', `**Control, identical code, ${how}** (\`--control\`): a second copy of the new harness in the same rounds as the tables above, taking turns with them; new again ÷ new, so every difference in this table is the instrument's.`, '');
+    lines.push(...replayComparisonTable(table.rows, 'new', 'control', ['new', 'new again'], 0.05, counted));
+  }
   const startup = meta.startup as StartupRow[] | undefined;
   if (startup?.length) lines.push('', ...startupTable(startup, meta.startupRepeat as number));
   return lines;
@@ -655,6 +661,7 @@ async function main() {
       pairs: { type: 'string' },
       'replay-ms': { type: 'string', default: '800' },
       'keep-baseline': { type: 'boolean', default: false },
+      control: { type: 'boolean', default: false },
       ...WRITE_DOCS_OPTION,
     },
   });
@@ -825,6 +832,8 @@ async function main() {
       ...(harnessCommands.old ? [{ side: 'old' as const, ...harnessCommands.old, env: harnessEnv }] : []),
       ...(harnessCommands.new ? [{ side: 'new' as const, ...harnessCommands.new, env: harnessEnv }] : []),
       ...(harnessCommands.new && running.includes('big') ? [{ side: 'big' as const, ...harnessCommands.new, env: { ...harnessEnv, SCHEMA_FILE: bigFile } }] : []),
+      // The control: this checkout's harness twice in every round, so the report shows the instrument's own spread.
+      ...(harnessCommands.new && values.control ? [{ side: 'control' as const, ...harnessCommands.new, env: harnessEnv }] : []),
     ].map((h) => ({ ...h, command: [...nodeFlags().split(' ').filter(Boolean), ...h.command] }));
     if (replayMissing) replay = { rows: [], pairs, targetMs: replayMs, how: {}, missing: replayMissing };
     else if (pairs > 0 && harnesses.length >= 2) {

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { canTakeTurns, replayComparison, takeTurns } from '../../bench/replay.js';
+import { canTakeTurns, replayComparison, takeTurns, type Side } from '../../bench/replay.js';
 
 // Busy for 240 ms of its own running time, noting the wall-clock millisecond of each moment it ran; prints them at the end.
 const BUSY = `
@@ -70,14 +70,14 @@ const send = () => fetch(process.env.DYNAMODB_ENDPOINT, { method: 'POST', header
 `;
 
 describe('the comparison rounds', () => {
-  async function compare(replayed: boolean, env: Record<string, string> = {}) {
+  async function compare(replayed: boolean, env: Record<string, string> = {}, sides: Side[] = ['old', 'new']) {
     const { createServer } = await import('node:http');
     const dynamo = createServer((req, res) => req.resume().on('end', () => res.end('{}')));
     await new Promise<void>((resolve) => dynamo.listen(0, '127.0.0.1', resolve));
     const endpoint = `http://127.0.0.1:${(dynamo.address() as { port: number }).port}`;
-    const harness = (side: 'old' | 'new') => ({ side, command: ['-e', HARNESS, '--'], cwd: process.cwd(), env, how: 'bundle' as const });
+    const harness = (side: Side) => ({ side, command: ['-e', HARNESS, '--'], cwd: process.cwd(), env, how: 'bundle' as const });
     try {
-      return await replayComparison({ harnesses: [harness('old'), harness('new')], cases: ['a case'], endpoint, pairs: 2, targetMs: 200, replayed, warmupOps: 30 });
+      return await replayComparison({ harnesses: sides.map(harness), cases: ['a case'], endpoint, pairs: 2, targetMs: 200, replayed, warmupOps: 30 });
     } finally {
       dynamo.closeAllConnections();
       await new Promise((resolve) => dynamo.close(resolve));
@@ -97,6 +97,14 @@ describe('the comparison rounds', () => {
     // Calibrated at 2 ms per operation: 100 operations make the 200 ms asked for.
     expect(row!.ops).toBe(100);
     for (const run of [...row!.runs.old!, ...row!.runs.new!]) expect(run).toMatchObject({ msPerOp: 2, requests: { GetItem: 1 } });
+  }, 60_000);
+
+  it('runs the control (a second copy of the new harness) in every round, measured and counted as the others', async () => {
+    const [row] = await compare(true, {}, ['old', 'new', 'control']);
+    expect(row!.error).toBeUndefined();
+    expect(Object.keys(row!.runs).sort()).toEqual(['control', 'new', 'old']);
+    expect(row!.runs.control).toHaveLength(2);
+    for (const run of row!.runs.control!) expect(run).toMatchObject({ msPerOp: 1, requests: { GetItem: 1 }, failed: 0 });
   }, 60_000);
 
   it('calibrates after as long a warm-up as the measured runs get, so a case is sized from its steady cost', async () => {
