@@ -103,6 +103,8 @@ export class OperationMetrics {
   /** First attempts: the calls sent (a call's retries are more requests, not more calls). */
   private firstAttempts = 0;
   readonly byOperation: Record<string, number> = {};
+  /** The retries among `byOperation`'s requests, by operation (a throttled or failed attempt sent again). */
+  readonly retriesByOperation: Record<string, number> = {};
   /** Capacity units consumed (reads and writes, tables and indexes). */
   consumedCapacity = 0;
   waves = 0;
@@ -155,6 +157,7 @@ export class OperationMetrics {
     if (this.limits && this.requests >= this.limits.maxRequests) throw new DynamoRequestLimitError(this.limits.maxRequests);
     this.requests += 1;
     this.byOperation[operation] = (this.byOperation[operation] ?? 0) + 1;
+    if (retry) this.retriesByOperation[operation] = (this.retriesByOperation[operation] ?? 0) + 1;
   }
 
   recordCapacity(units: number): void {

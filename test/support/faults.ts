@@ -44,16 +44,26 @@ export interface Attempt {
  * Returns a function that removes the injection again.
  */
 export function injectFaults(dynamo: Dynamo, decide: (attempt: Attempt) => Error | null): () => void {
+  injecting.set(dynamo, (injecting.get(dynamo) ?? 0) + 1);
   const removeSdk = injectSdkFaults(dynamo.raw, decide);
   const removeReads = dynamo.reads?.onAttempt(({ operation, attempt }) => {
     const fault = decide({ operation, attempt });
     if (fault) throw fault;
   });
+  let removed = false;
   return () => {
     removeSdk();
     removeReads?.();
+    if (!removed) injecting.set(dynamo, injecting.get(dynamo)! - 1);
+    removed = true;
   };
 }
+
+/** Clients with an injection in place (how many), so request counts know which retries a test asked for. */
+const injecting = new WeakMap<Dynamo, number>();
+
+/** True while `injectFaults` fails attempts of this client. */
+export const faultsInjected = (dynamo: Dynamo): boolean => (injecting.get(dynamo) ?? 0) > 0;
 
 /** The SDK path only: a middleware below the retries. */
 function injectSdkFaults(client: DynamoDBClient, decide: (attempt: Attempt) => Error | null): () => void {

@@ -13,6 +13,16 @@ describe('OperationMetrics', () => {
     expect(m.summary()).toMatchObject({ waves: 2, maxConcurrency: 2 });
   });
 
+  it('counts a retry as a request and tallies it among the retries', () => {
+    const m = new OperationMetrics();
+    m.record('GetItem');
+    m.record('GetItem', true);
+    m.record('Query');
+    expect(m.byOperation).toEqual({ GetItem: 2, Query: 1 });
+    expect(m.requests).toBe(3);
+    expect(m.retriesByOperation).toEqual({ GetItem: 1 });
+  });
+
   it('does not deepen a wave for a call started while its siblings are still in flight', () => {
     const m = new OperationMetrics();
     const a = m.callStarted();
