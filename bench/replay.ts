@@ -109,6 +109,29 @@ export function pairOrder<T>(sides: T[], i: number): T[] {
   return [...sides.slice(shift), ...sides.slice(0, shift)];
 }
 
+/** The young generation every harness run of the turn-taking tables has, per semi-space (MB). */
+export const HARNESS_SEMI_SPACE_MB = 32;
+
+/**
+ * Node flags of every harness run (every side, every round): one fixed young
+ * generation, `--min-semi-space-size` = `--max-semi-space-size` =
+ * HARNESS_SEMI_SPACE_MB. V8 grows a process's young generation from what
+ * has survived its scavenges so far, so with a growable one each side's
+ * size followed what its harness did before the measured part: the old
+ * version's bench/cpu.ts builds the whole data set in the process (it uses
+ * only the ids), and so reached about twice the young generation of this
+ * version's harness, which builds only the ids, and a garbage collection
+ * (scavenge) for every 26 MB allocated instead of every 13 MB; the side
+ * that allocated less then collected more often. Fixed, both sides collect
+ * after the same amount of garbage, and a difference in CPU is one in what
+ * the code does. `BENCH_REPLAY_NODE_FLAGS` replaces these flags (one
+ * string, split at spaces).
+ */
+export function harnessNodeFlags(env: NodeJS.ProcessEnv = process.env): string[] {
+  const flags = env.BENCH_REPLAY_NODE_FLAGS ?? `--min-semi-space-size=${HARNESS_SEMI_SPACE_MB} --max-semi-space-size=${HARNESS_SEMI_SPACE_MB}`;
+  return flags.split(' ').filter(Boolean);
+}
+
 /** Operations for a run measuring about `targetMs` of CPU, from a calibration run's ms per operation. */
 export function opsFor(msPerOp: number, targetMs: number): number {
   if (!Number.isFinite(msPerOp) || msPerOp <= 0) return 500;

@@ -57,7 +57,8 @@
  * baseline, docs/performance.md's old-vs-new section, after a full run.
  * `BENCH_CPU_PROF=<dir>` runs the servers with `--cpu-prof` into
  * `<dir>/<server>` (`--keep-baseline` leaves the baseline's worktree, so
- * bench/profile.ts can map its profile); `BENCH_NODE_FLAGS` sets their Node flags.
+ * bench/profile.ts can map its profile); `BENCH_NODE_FLAGS` sets their Node flags,
+ * `BENCH_REPLAY_NODE_FLAGS` the replay harnesses' (bench/replay.ts, harnessNodeFlags).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -78,7 +79,7 @@ import { bundle } from '../scripts/bundle.js';
 import { CASES, SHAPE, type Mode, MODES, type OperationSpec } from './cases.js';
 import { REPO_ROOT, WRITE_DOCS_OPTION, writeDocument, writeResult, writeSection, wrote } from './output.js';
 import { prepareBaseline, prepareCurrent, replayHarness, type Baseline } from './baseline.js';
-import { replayComparison, type Harness, type ReplayRow, type Side } from './replay.js';
+import { harnessNodeFlags, replayComparison, type Harness, type ReplayRow, type Side } from './replay.js';
 import { bigModel } from './bigModel.js';
 import { median, pairedRatios, sameRequests, verdict, type RowVerdict } from './compare.js';
 import { join } from 'node:path';
@@ -493,7 +494,7 @@ function oldVsNew(results: CaseResult[], meta: Record<string, unknown>): string[
       '',
       `**Old vs new, GraphQL layer alone** (baseline ${meta.baseline}; \`bench/cpu.ts --replay\`, each side bundled by its own version's scripts/bundle.ts: ${Object.entries(replay.how).map(([k, v]) => `${k} ${v}`).join(', ')}): ` +
         `one process per run, DynamoDB answered from what its warm-up recorded, so neither DynamoDB Local nor the SDK nor a socket is in the measured CPU; ${replay.pairs} rounds per case, the runs of a round alive at once and taking turns (each stopped but one, 40 ms at a time), so that each round's sides meet the same moments of the machine, ` +
-        `each run about ${replay.targetMs} ms of measured CPU (the same operations on every side); requests per operation counted at a proxy in front of DynamoDB Local during the warm-up.`,
+        `each run about ${replay.targetMs} ms of measured CPU (the same operations on every side), every run with \`node ${harnessNodeFlags().join(' ')}\` (one fixed young generation for every side); requests per operation counted at a proxy in front of DynamoDB Local during the warm-up.`,
       '',
     );
     lines.push(...replayComparisonTable(replay.rows, 'old', 'new', ['old', 'new'], 0.05));
@@ -834,7 +835,8 @@ async function main() {
       ...(harnessCommands.new && running.includes('big') ? [{ side: 'big' as const, ...harnessCommands.new, env: { ...harnessEnv, SCHEMA_FILE: bigFile } }] : []),
       // The control: this checkout's harness twice in every round, so the report shows the instrument's own spread.
       ...(harnessCommands.new && values.control ? [{ side: 'control' as const, ...harnessCommands.new, env: harnessEnv }] : []),
-    ].map((h) => ({ ...h, command: [...nodeFlags().split(' ').filter(Boolean), ...h.command] }));
+    // One fixed young generation for every side (harnessNodeFlags): the servers' growable one followed each harness's set-up.
+    ].map((h) => ({ ...h, command: [...harnessNodeFlags(), ...h.command] }));
     if (replayMissing) replay = { rows: [], pairs, targetMs: replayMs, how: {}, missing: replayMissing };
     else if (pairs > 0 && harnesses.length >= 2) {
       const replayStart = Date.now();
