@@ -20,6 +20,8 @@
  * - `baseline` (with `--baseline <ref>`): another version of the gateway,
  *   checked out into a temporary worktree and built by its own build script
  *   (bench/baseline.ts), against the same DynamoDB Local and seed.
+ * - `twin` (only when named in `--servers`): a second process of the
+ *   gateway, the same build and settings: the end-to-end table's control.
  * `--servers` picks some of them (gateway always). `--runner tsx` runs
  * sources through tsx instead of bundles, as `npm start` does.
  *
@@ -62,7 +64,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -82,17 +84,20 @@ import { prepareBaseline, prepareCurrent, replayHarness, type Baseline } from '.
 import { harnessNodeFlags, replayComparison, type Harness, type ReplayRow, type Side } from './replay.js';
 import { bigModel } from './bigModel.js';
 import { median, pairedRatios, sameRequests, verdict, type RowVerdict } from './compare.js';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 
 
 /**
  * The servers of a run. `gateway`, `naive` and `direct` as above; `baseline`: another version of the
  * gateway (`--baseline <ref>`, bench/baseline.ts); `big`: this gateway serving a model of 50 item types
- * (bench/bigModel.ts: the default model plus 44 generated ones), for the model-size row.
+ * (bench/bigModel.ts: the default model plus 44 generated ones), for the model-size row; `twin`: a second
+ * process of the gateway itself, the same build and settings, loaded in the same rounds: the end-to-end
+ * table's control (identical code, so its ratios are the instrument's own spread).
  */
-type Role = Mode | 'baseline' | 'big';
-const ROLES: Role[] = ['gateway', 'naive', 'direct', 'baseline', 'big'];
+export type Role = Mode | 'baseline' | 'big' | 'twin';
+const ROLES: Role[] = ['gateway', 'naive', 'direct', 'baseline', 'big', 'twin'];
 /** The roles that serve GraphQL (the same query); `direct` serves its own route. */
 const isGraphQL = (role: Role) => role !== 'direct';
 
@@ -110,7 +115,7 @@ interface Env {
   connections: number;
 }
 
-interface ModeResult {
+export interface ModeResult {
   metrics: MetricsSummary;
   agrees: boolean;
   p50: number;
@@ -125,7 +130,7 @@ interface ModeResult {
   roundCpu: number[];
 }
 
-interface CaseResult {
+export interface CaseResult {
   name: string;
   minimum?: number;
   results: Partial<Record<Role, ModeResult>>;
@@ -147,7 +152,7 @@ function request(env: Env, role: Role, spec: OperationSpec, variables: Record<st
 
 /** The roles that measure a case: its own modes (default all three), plus the baseline and the big model, of those running. */
 function rolesOf(spec: OperationSpec, running: Role[]): Role[] {
-  const wanted: Role[] = [...(spec.modes ?? MODES), 'baseline', 'big'];
+  const wanted: Role[] = [...(spec.modes ?? MODES), 'baseline', 'big', 'twin'];
   return running.filter((role) => wanted.includes(role));
 }
 
@@ -418,6 +423,7 @@ const ROLE_LABEL: Record<Role, string> = {
   direct: 'direct',
   baseline: 'baseline (old)',
   big: 'gateway, 50 types',
+  twin: 'gateway again',
 };
 
 /** When, where and how loaded: the first lines of the report and of the old-vs-new section. */
@@ -482,12 +488,13 @@ const RULE =
  * The old-vs-new part of the report (also what `--write-docs` puts into docs/performance.md): the GraphQL
  * layer replayed (bench/replay.ts), the end-to-end rows, the model-size rows both ways, start-up.
  */
-function oldVsNew(results: CaseResult[], meta: Record<string, unknown>): string[] {
+export function oldVsNew(results: CaseResult[], meta: Record<string, unknown>): string[] {
   const lines: string[] = [];
   const replay = meta.replay as { rows: ReplayRow[]; pairs: number; targetMs: number; how: Record<string, string>; missing?: string } | undefined;
   const hasOld = results.some((c) => c.results.baseline);
   const hasBig = results.some((c) => c.results.big);
-  if (hasOld || hasBig || replay) lines.push('', RULE);
+  const hasTwin = results.some((c) => c.results.twin);
+  if (hasOld || hasBig || hasTwin || replay) lines.push('', RULE);
   if (replay?.missing) lines.push('', `**GraphQL layer alone**: not measured: ${replay.missing}.`);
   if (replay && !replay.missing && replay.rows.some((r) => r.runs.old)) {
     lines.push(
@@ -529,6 +536,10 @@ function oldVsNew(results: CaseResult[], meta: Record<string, unknown>): string[
     if (!table || table.missing || !table.rows.some((r) => r.runs.control)) continue;
     lines.push('', `**Control, identical code, ${how}** (\`--control\`): a second copy of the new harness in the same rounds as the tables above, taking turns with them; new again ÷ new, so every difference in this table is the instrument's.`, '');
     lines.push(...replayComparisonTable(table.rows, 'new', 'control', ['new', 'new again'], 0.05, counted));
+  }
+  if (hasTwin) {
+    lines.push('', '**Control, identical code, end to end** (`--servers …,twin`): a second process of the same gateway, loaded in the same rounds as the servers above; new again ÷ new, so every difference in this table is the instrument\'s.', '');
+    lines.push(...comparison(results, 'gateway', 'twin', ['new', 'new again'], 0.05));
   }
   const startup = meta.startup as StartupRow[] | undefined;
   if (startup?.length) lines.push('', ...startupTable(startup, meta.startupRepeat as number));
@@ -776,6 +787,7 @@ async function main() {
       direct: { launch: { kind: 'serve', command: serve, mode: 'direct' }, env: { ...env, DYNAMODB_READ_PATH: directReads }, from: `bench/serve.ts ${runner === 'bundle' ? 'bundle' : 'through tsx'}` },
       baseline: { launch: baselineLaunch!, env, from: baseline ? `${values.baseline} (${baseline.commit.slice(0, 7)}) ${baseline.how === 'bundle' ? 'built by its own build script' : 'sources through tsx'}` : '' },
       big: { launch: gatewayLaunch, env: bigEnv, from: 'as the gateway, SCHEMA_FILE=dist/bench/big.graphql' },
+      twin: { launch: gatewayLaunch, env, from: 'as the gateway, a second process' },
     };
     const startedServers = await Promise.all(running.map((role) => startServer(role, launches[role].env, launches[role].launch)));
     servers.push(...startedServers);
@@ -822,7 +834,8 @@ async function main() {
         (result.results.direct ? `; direct ${fmt(result.results.direct.opsPerSec)} ops/s` : '') +
         (result.results.naive ? `; naive ${fmt(result.results.naive.opsPerSec)} ops/s` : '') +
         (result.results.baseline ? `; baseline cpu ${fmt(result.results.baseline.cpu.server, 3)} ms/op` : '') +
-        (result.results.big ? `; 50 types cpu ${fmt(result.results.big.cpu.server, 3)} ms/op` : ''));
+        (result.results.big ? `; 50 types cpu ${fmt(result.results.big.cpu.server, 3)} ms/op` : '') +
+        (result.results.twin ? `; twin cpu ${fmt(result.results.twin.cpu.server, 3)} ms/op` : ''));
     }
     // The GraphQL layer alone, replayed: the load servers are stopped first, DynamoDB Local stays for the warm-ups.
     await Promise.all(servers.splice(0).map(stopServer));
@@ -885,7 +898,10 @@ async function main() {
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// Run when started as a command; imported (the report's tests), it only exports.
+if (process.argv[1] && realpathSync(resolve(process.argv[1])) === realpathSync(fileURLToPath(import.meta.url))) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
