@@ -12,7 +12,9 @@
  *     then one meaning per stored attribute of an item or an edge item;
  *  6. partitions (partitions.ts): sort-key prefixes that overlap in one
  *     partition;
- *  7. root and mutation fields (operations.ts) and access rules.
+ *  7. root and mutation fields (operations.ts) and access rules;
+ *  8. the table's layout (layout.ts): @table and @index, and the indexes
+ *     the other declarations read.
  *
  * A model that passes keeps no source locations (dropLocations below).
  */
@@ -24,6 +26,7 @@ import { readItemTypes } from './itemTypes.js';
 import { checkStoredNames, readRelations } from './relations.js';
 import { checkPartitions } from './partitions.js';
 import { readOperations } from './operations.js';
+import { checkServedLayout, keyAttributeTypes, readLayout } from './layout.js';
 
 const BUILT_IN_TYPES = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
 let supplied: DocumentNode | undefined;
@@ -62,15 +65,18 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
     throw new ModelError(source, messages.map((message) => ({ where: 'schema', message, line: null })));
   }
 
+  const layout = readLayout(schema, problems);
   const items = readItemTypes(schema, problems);
   const relations = readRelations(schema, items, problems);
   checkStoredNames(schema, items, relations, problems);
   checkPartitions(items, relations, problems);
   const { queries, mutations, rootAccess } = readOperations(schema, items, relations, problems);
+  checkServedLayout(layout, items, relations, queries, problems);
+  keyAttributeTypes(layout, items, problems);
   if (problems.list.length > 0) throw new ModelError(source, problems.list);
   dropLocations(document);
   dropLocations(typeDefs);
-  return { source, document, typeDefs, schema, items, relations, queries, mutations, rootAccess };
+  return { source, document, typeDefs, schema, layout, items, relations, queries, mutations, rootAccess };
 }
 
 /**

@@ -12,6 +12,17 @@
 import { SUBSCRIPTION_DIRECTIVES } from './subscriptionDirectives.js';
 
 const MODEL_DIRECTIVES = /* GraphQL */ `
+"The table's key attributes. Without @table and @index: PK/SK, GSI1 on GSI1PK/GSI1SK, GSI2 on GSI2PK/GSI2SK."
+directive @table(pk: String! = "PK", sk: String = "SK") on SCHEMA
+
+"""
+A global secondary index the model reads: its name and key attributes; pk
+and sk each name 1 to 4 attributes (multi-attribute keys, in key order).
+An index's key attribute may be one of the table's own (pk: "SK", sk: "PK":
+an inverted index over the table's keys).
+"""
+directive @index(name: String!, pk: [String!]!, sk: [String!]) repeatable on SCHEMA
+
 """
 Where items of this type live. Templates: literal text with {placeholders};
 {id} is the item's own id, {<f>} for an @parent field f stands for that
@@ -148,7 +159,7 @@ export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
 
 /** The directives the gateway supplies, by name (a model may not redefine them). */
 export const DIRECTIVE_NAMES = [
-  'item', 'parent', 'children', 'edges', 'createdAt', 'get', 'node', 'me', 'create', 'update', 'delete', 'link', 'unlink',
+  'table', 'index', 'item', 'parent', 'children', 'edges', 'createdAt', 'get', 'node', 'me', 'create', 'update', 'delete', 'link', 'unlink',
   'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'owner', 'changes', 'collectionChanges',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];

@@ -159,6 +159,23 @@ export type MutationField =
   | { kind: 'delete'; field: string; type: string; parentArgument: string | null; access: Access | null }
   | { kind: 'link' | 'unlink'; field: string; edges: string; from: string; to: string; phrase: string | null; access: Access | null };
 
+/** A global secondary index the model declares: its name and key attributes (1–4 each, in key order). */
+export interface IndexLayout {
+  name: string;
+  pk: readonly string[];
+  /** Empty: the index has no sort key. */
+  sk: readonly string[];
+}
+
+/** The table's key attributes and its indexes (@table, @index; layout.ts). */
+export interface Layout {
+  /** False when the model declares no @table/@index (the default layout). */
+  declared: boolean;
+  pk: string;
+  sk: string | null;
+  indexes: readonly IndexLayout[];
+}
+
 export interface Model {
   /** The file it was read from, for messages. */
   source: string;
@@ -172,6 +189,7 @@ export interface Model {
    * executable schema and the subscriptions read.
    */
   schema: GraphQLSchema;
+  layout: Layout;
   items: ReadonlyMap<string, ItemType>;
   /** Every relation by `Owner.field`. */
   relations: ReadonlyMap<string, Relation>;

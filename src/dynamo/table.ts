@@ -1,8 +1,9 @@
 /**
- * The table definition, shared by start-up, tests and scripts: PK/SK, the
- * inverted index GSI1 (GSI1PK/GSI1SK), the sparse overloaded index GSI2
- * (GSI2PK/GSI2SK), both projection ALL, on-demand billing, a stream with
- * new and old images, and time to live on `expiresAt` (epoch seconds).
+ * The table definition, shared by start-up, tests and scripts: the key
+ * attributes and indexes a model declares (by default PK/SK, the inverted
+ * index GSI1 on GSI1PK/GSI1SK and the sparse overloaded index GSI2 on
+ * GSI2PK/GSI2SK), every index projecting ALL, on-demand billing, a stream
+ * with new and old images, and time to live on `expiresAt` (epoch seconds).
  *
  * Tables made before the stream and GSI2 existed keep working:
  * `describeLayout` says what such a table lacks, so start-up can warn and
@@ -20,46 +21,85 @@ import {
   ResourceNotFoundException,
   type CreateTableCommandInput,
   type DynamoDBClient,
+  type KeySchemaElement,
+  type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import { CURRENT_LAYOUT_VERSION, GSI1, GSI2, layoutStateKey } from './keys.js';
+import { CURRENT_LAYOUT_VERSION, GSI2, layoutStateKey } from './keys.js';
+import type { Layout } from '../declaration/model.js';
+import { DEFAULT_LAYOUT } from '../declaration/layout.js';
 import { sleep } from './backoff.js';
 
-export function tableDefinition(tableName: string): CreateTableCommandInput {
+/**
+ * The table's key attributes and the global secondary indexes on it, as a
+ * model declares them (declaration/layout.ts makes one from @table and
+ * @index). `types` gives a key attribute's DynamoDB type (N for numbers);
+ * any attribute it does not name is a string.
+ */
+export interface TableShape extends Pick<Layout, 'pk' | 'sk' | 'indexes'> {
+  types?: ReadonlyMap<string, 'S' | 'N'>;
+}
+
+/** The layout of a model that declares none. */
+export const DEFAULT_TABLE_SHAPE: TableShape = DEFAULT_LAYOUT;
+
+type KeyElement = { AttributeName: string; KeyType: 'HASH' | 'RANGE' };
+const keySchema = (pk: readonly string[], sk: readonly string[]): KeyElement[] => [
+  ...pk.map((AttributeName) => ({ AttributeName, KeyType: 'HASH' as const })),
+  ...sk.map((AttributeName) => ({ AttributeName, KeyType: 'RANGE' as const })),
+];
+const tableKeys = (shape: TableShape) => keySchema([shape.pk], shape.sk === null ? [] : [shape.sk]);
+
+/** The definition of a table of this shape: on-demand, every index projecting ALL, a stream with new and old images. */
+export function tableDefinition(tableName: string, shape: TableShape = DEFAULT_TABLE_SHAPE): CreateTableCommandInput {
+  const attributes = [
+    ...new Set([...tableKeys(shape).map((k) => k.AttributeName), ...shape.indexes.flatMap((i) => [...i.pk, ...i.sk])]),
+  ];
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
-    AttributeDefinitions: [
-      { AttributeName: 'PK', AttributeType: 'S' },
-      { AttributeName: 'SK', AttributeType: 'S' },
-      { AttributeName: 'GSI1PK', AttributeType: 'S' },
-      { AttributeName: 'GSI1SK', AttributeType: 'S' },
-      { AttributeName: 'GSI2PK', AttributeType: 'S' },
-      { AttributeName: 'GSI2SK', AttributeType: 'S' },
-    ],
-    KeySchema: [
-      { AttributeName: 'PK', KeyType: 'HASH' },
-      { AttributeName: 'SK', KeyType: 'RANGE' },
-    ],
-    GlobalSecondaryIndexes: [
-      {
-        IndexName: GSI1,
-        KeySchema: [
-          { AttributeName: 'GSI1PK', KeyType: 'HASH' },
-          { AttributeName: 'GSI1SK', KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      },
-      {
-        IndexName: GSI2,
-        KeySchema: [
-          { AttributeName: 'GSI2PK', KeyType: 'HASH' },
-          { AttributeName: 'GSI2SK', KeyType: 'RANGE' },
-        ],
-        Projection: { ProjectionType: 'ALL' },
-      },
-    ],
+    AttributeDefinitions: attributes.map((AttributeName) => ({ AttributeName, AttributeType: shape.types?.get(AttributeName) ?? 'S' })),
+    KeySchema: tableKeys(shape),
+    ...(shape.indexes.length === 0
+      ? {}
+      : {
+          GlobalSecondaryIndexes: shape.indexes.map((i) => ({
+            IndexName: i.name,
+            KeySchema: keySchema(i.pk, i.sk),
+            Projection: { ProjectionType: 'ALL' as const },
+          })),
+        }),
     StreamSpecification: { StreamEnabled: true, StreamViewType: 'NEW_AND_OLD_IMAGES' },
   };
+}
+
+/**
+ * Where an existing table contradicts the shape, one line each naming the
+ * attribute or index: the table's keys, an index declared with other keys,
+ * a key attribute of another type. An index the table lacks is no
+ * contradiction (`npm run migrate` adds it; describeLayout says so).
+ */
+export function tableContradictions(table: TableDescription | undefined, shape: TableShape): string[] {
+  const found: string[] = [];
+  const names = (keys: KeySchemaElement[] | undefined) =>
+    (keys ?? []).map((k) => `${k.KeyType === 'HASH' ? 'pk' : 'sk'} ${k.AttributeName}`).join(', ');
+  const declaredTable = keySchema([shape.pk], shape.sk === null ? [] : [shape.sk]);
+  if (names(table?.KeySchema) !== names(declaredTable)) {
+    found.push(`the table is keyed on ${names(table?.KeySchema) || 'nothing'}, the model declares ${names(declaredTable)} (@table)`);
+  }
+  for (const index of shape.indexes) {
+    const existing = (table?.GlobalSecondaryIndexes ?? []).find((i) => i.IndexName === index.name);
+    if (!existing) continue;
+    const declared = keySchema(index.pk, index.sk);
+    if (names(existing.KeySchema) !== names(declared)) {
+      found.push(`index ${index.name} is keyed on ${names(existing.KeySchema)}, the model declares ${names(declared)} (@index)`);
+    }
+  }
+  for (const d of table?.AttributeDefinitions ?? []) {
+    const want = shape.types?.get(d.AttributeName ?? '') ?? 'S';
+    const used = [...tableKeys(shape), ...shape.indexes.flatMap((i) => keySchema(i.pk, i.sk))].some((k) => k.AttributeName === d.AttributeName);
+    if (used && d.AttributeType !== want) found.push(`key attribute ${d.AttributeName} is of type ${d.AttributeType} in the table, ${want} in the model`);
+  }
+  return found;
 }
 
 /** The attribute DynamoDB's time to live reads (Number, epoch seconds). */
@@ -79,6 +119,8 @@ export interface TableLayout {
   needsMigration: boolean;
   /** Human-readable lacks, empty when the table is current. */
   lacks: string[];
+  /** Where the table contradicts the declared shape (tableContradictions): the gateway refuses to serve it. */
+  contradictions: string[];
 }
 
 /**
@@ -136,8 +178,16 @@ function gsi2Wording(readers: Gsi2Readers | undefined): { lists: string; ranges:
   };
 }
 
-/** Reads what a table has of the current layout (DescribeTable + DescribeTimeToLive); `readers` words its messages. */
-export async function describeLayout(client: DynamoDBClient, tableName: string, readers?: Gsi2Readers): Promise<TableLayout> {
+/**
+ * Reads what a table has of the current layout and of the declared shape
+ * (DescribeTable + DescribeTimeToLive); `readers` words its messages.
+ */
+export async function describeLayout(
+  client: DynamoDBClient,
+  tableName: string,
+  readers?: Gsi2Readers,
+  shape: TableShape = DEFAULT_TABLE_SHAPE,
+): Promise<TableLayout> {
   const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
   const stream = Table?.StreamSpecification;
   const streamArn =
@@ -162,9 +212,14 @@ export async function describeLayout(client: DynamoDBClient, tableName: string, 
     );
   }
   if (!streamArn) lacks.push('no stream with NEW_AND_OLD_IMAGES (renames and deletes fan out inside the request)');
-  if (!gsi2) lacks.push(`no GSI2 index (${indexed} are unavailable until it is added and \`npm run migrate\` ran)`);
+  const wantsGsi2 = shape.indexes.some((i) => i.name === GSI2);
+  if (!gsi2 && wantsGsi2) lacks.push(`no GSI2 index (${indexed} are unavailable until it is added and \`npm run migrate\` ran)`);
+  for (const index of shape.indexes) {
+    if (index.name === GSI2 || (Table?.GlobalSecondaryIndexes ?? []).some((i) => i.IndexName === index.name)) continue;
+    lacks.push(`no index ${index.name}, which the model declares (\`npm run migrate\` creates it; until then what reads it fails)`);
+  }
   if (!ttl) lacks.push(`time to live is not enabled on ${TTL_ATTRIBUTE} (idempotency records are not removed by DynamoDB)`);
-  return { streamArn, gsi2, ttl, itemsVersion, needsMigration, lacks };
+  return { streamArn, gsi2, ttl, itemsVersion, needsMigration, lacks, contradictions: tableContradictions(Table, shape) };
 }
 
 /** Does the table exist? Other errors (unreachable, denied) propagate. */
@@ -182,14 +237,14 @@ export async function tableExists(client: DynamoDBClient, tableName: string): Pr
  * Creates the table when it is missing and waits until it is ACTIVE.
  * Returns true when this call created it. Never touches an existing table.
  */
-export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<boolean> {
+export async function ensureTable(client: DynamoDBClient, tableName: string, shape: TableShape = DEFAULT_TABLE_SHAPE): Promise<boolean> {
   let created = false;
   // The table is new (this call or a concurrent one made it): it gets time to live.
   let fresh = false;
   if (!(await tableExists(client, tableName))) {
     fresh = true;
     try {
-      await client.send(new CreateTableCommand(tableDefinition(tableName)));
+      await client.send(new CreateTableCommand(tableDefinition(tableName, shape)));
       created = true;
     } catch (err) {
       // Another gateway instance created it between our check and our create, or the SDK retried

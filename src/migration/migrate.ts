@@ -46,7 +46,7 @@ import {
   type CatalogSpec,
 } from '../dynamo/keys.js';
 import { capacityUnits } from '../dynamo/metrics.js';
-import { tableDefinition } from '../dynamo/table.js';
+import { tableDefinition, type TableShape } from '../dynamo/table.js';
 import { compileLayoutFix, FIX_KINDS, type LayoutFix } from './layoutFix.js';
 import { applyRelationFixes, compileRelationFix, RELATION_FIX_KINDS, type RelationFixKind, type RelationNeed } from './relationFix.js';
 import { compilePlan, type Plan } from '../plan/plan.js';
@@ -106,6 +106,8 @@ export interface MigrationResult {
   itemsPerSecond: number;
   /** Whether this call added the GSI2 index to the table. */
   addedIndex: boolean;
+  /** Every index this call added (the model's indexes the table lacked). */
+  addedIndexes: string[];
 }
 
 /** Every kind of fix, as the summary's `byKind` names them. */
@@ -129,26 +131,37 @@ const FIX_ATTEMPTS = 3;
 /** Catalog entries per transaction: with up to 2 × CATALOG_SHARDS counter items, within the 100 a transaction holds. */
 const CHUNK = 100 - 2 * CATALOG_SHARDS;
 
-/** Adds GSI2 to a table made before it existed (DynamoDB backfills it from the keys the migration writes). */
-async function ensureIndex(raw: DynamoDBClient, tableName: string): Promise<boolean> {
-  const { Table } = await raw.send(new DescribeTableCommand({ TableName: tableName }));
-  if ((Table?.GlobalSecondaryIndexes ?? []).some((i) => i.IndexName === GSI2)) return false;
-  const def = tableDefinition(tableName);
-  await raw.send(
-    new UpdateTableCommand({
-      TableName: tableName,
-      AttributeDefinitions: def.AttributeDefinitions!.filter((a) => a.AttributeName!.startsWith('GSI2')),
-      GlobalSecondaryIndexUpdates: [{ Create: def.GlobalSecondaryIndexes!.find((i) => i.IndexName === GSI2) as never }],
-    }),
-  );
-  // DynamoDB accepts writes while it builds the index; DynamoDB Local may fail them. Wait (a while) for ACTIVE.
-  for (let i = 0; i < INDEX_WAIT_SECONDS; i++) {
-    const { Table: now } = await raw.send(new DescribeTableCommand({ TableName: tableName }));
-    const index = (now?.GlobalSecondaryIndexes ?? []).find((x) => x.IndexName === GSI2);
-    if (now?.TableStatus === 'ACTIVE' && index?.IndexStatus === 'ACTIVE') break;
-    await sleep(1000);
+/**
+ * Creates the indexes the model declares and the table lacks (GSI2 on a
+ * table made before it existed, or an index a changed model added), one
+ * UpdateTable each, as DynamoDB builds one new index at a time, and waits
+ * for each to become ACTIVE: DynamoDB backfills it from attributes the
+ * items already carry, and from the keys the item pass writes.
+ */
+async function ensureIndexes(raw: DynamoDBClient, tableName: string, shape: TableShape): Promise<string[]> {
+  const added: string[] = [];
+  const def = tableDefinition(tableName, shape);
+  for (const index of def.GlobalSecondaryIndexes ?? []) {
+    const { Table } = await raw.send(new DescribeTableCommand({ TableName: tableName }));
+    if ((Table?.GlobalSecondaryIndexes ?? []).some((i) => i.IndexName === index.IndexName)) continue;
+    const keys = new Set(index.KeySchema!.map((k) => k.AttributeName));
+    await raw.send(
+      new UpdateTableCommand({
+        TableName: tableName,
+        AttributeDefinitions: def.AttributeDefinitions!.filter((a) => keys.has(a.AttributeName)),
+        GlobalSecondaryIndexUpdates: [{ Create: index as never }],
+      }),
+    );
+    added.push(index.IndexName!);
+    // DynamoDB accepts writes while it builds the index; DynamoDB Local may fail them. Wait (a while) for ACTIVE.
+    for (let i = 0; i < INDEX_WAIT_SECONDS; i++) {
+      const { Table: now } = await raw.send(new DescribeTableCommand({ TableName: tableName }));
+      const built = (now?.GlobalSecondaryIndexes ?? []).find((x) => x.IndexName === index.IndexName);
+      if (now?.TableStatus === 'ACTIVE' && built?.IndexStatus === 'ACTIVE') break;
+      await sleep(1000);
+    }
   }
-  return true;
+  return added;
 }
 
 /** How long a migration waits for an index it added to become ACTIVE before it writes anyway. */
@@ -161,7 +174,8 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
   const plan = options.plan ?? compilePlan(loadModel());
   const layoutFix = compileLayoutFix(plan);
   const relationFix = compileRelationFix(plan);
-  const addedIndex = dryRun ? false : await ensureIndex(raw, tableName);
+  const addedIndexes = dryRun ? [] : await ensureIndexes(raw, tableName, plan.table);
+  const addedIndex = addedIndexes.includes(GSI2);
   const { Table } = await raw.send(new DescribeTableCommand({ TableName: tableName }));
   const estimatedTotal = Number(Table?.ItemCount ?? 0);
 
@@ -456,6 +470,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     seconds,
     itemsPerSecond: Math.round(totals.scanned / Math.max(seconds, 0.001)),
     addedIndex,
+    addedIndexes,
   };
 }
 

@@ -13,9 +13,13 @@ import { compileItemPlan, type ItemPlan, type RecordExtension } from './itemPlan
 import { compileRelationPlan, type EdgeNodeExtension, type RelationPlan } from './relationPlan.js';
 import type { CatalogSpec } from '../dynamo/keys.js';
 import { shardingOf } from './sharding.js';
+import type { TableShape } from '../dynamo/table.js';
+import { tableShapeOf } from '../declaration/layout.js';
 
 export interface Plan {
   model: Model;
+  /** The table's key attributes and indexes, as the model declares them (start-up creates or checks the table by it). */
+  table: TableShape;
   items: ReadonlyMap<string, ItemPlan>;
   relations: ReadonlyMap<string, RelationPlan>;
   /** Relation plans of each item type, in declaration order. */
@@ -73,6 +77,7 @@ export function compilePlan(model: Model): Plan {
   }
   const plan: Plan = {
     model,
+    table: tableShapeOf(model),
     items,
     relations,
     relationsOf,

@@ -122,9 +122,15 @@ export async function startGateway(
     // Our own in-memory DynamoDB Local holds no table but the one we create: had it none, the demo data is
     // loaded even when a slow CreateTable was retried by the SDK and so reported as already there.
     const absent = local !== null && !(await tableExists(dynamo.raw, config.tableName));
-    const created = await ensureTable(dynamo.raw, config.tableName);
+    const created = await ensureTable(dynamo.raw, config.tableName, plan.table);
     logger.info({ table: config.tableName, created, endpoint }, `table ${created ? 'created' : 'exists'}`);
-    const layout = await describeLayout(dynamo.raw, config.tableName, gsi2ReadersOf(plan.model));
+    const layout = await describeLayout(dynamo.raw, config.tableName, gsi2ReadersOf(plan.model), plan.table);
+    if (layout.contradictions.length > 0) {
+      // Serving would write keys the table does not index, or fail on every read: refuse, one line each.
+      throw new ConfigError(
+        `table ${config.tableName} does not match the model in ${config.schemaFile}:\n${layout.contradictions.map((c) => `  ${c}`).join('\n')}`,
+      );
+    }
     for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
     lacks = layout.lacks;
     // Demo data only into the table this process just created in its own DynamoDB Local.

@@ -5,6 +5,8 @@ import { parseDocument } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { tableDefinition } from '../../src/dynamo/table.js';
 import { loadConfig } from '../../src/config.js';
+import { loadModel } from '../../src/declaration/loadModel.js';
+import { compilePlan } from '../../src/plan/plan.js';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -22,7 +24,8 @@ describe('infra/table.yaml', () => {
   const cfn = template('infra/table.yaml');
   const table = cfn.Resources.Table;
   const props = table.Properties;
-  const expected = tableDefinition('AppTable');
+  // The default model's declared layout: the template is checked against what start-up would create.
+  const expected = tableDefinition('AppTable', compilePlan(loadModel()).table);
 
   it('declares one DynamoDB table named by the TableName parameter, default AppTable', () => {
     const tables = Object.values(cfn.Resources).filter((r: any) => r.Type === 'AWS::DynamoDB::Table');

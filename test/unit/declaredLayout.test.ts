@@ -1,0 +1,181 @@
+/**
+ * The table's layout as a model declares it (@table, @index): read with
+ * every problem at once, turned into the table definition start-up
+ * creates, and compared with a table that exists.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildModel } from '../../src/declaration/buildModel.js';
+import { ModelError } from '../../src/declaration/problems.js';
+import { DEFAULT_LAYOUT, tableShapeOf } from '../../src/declaration/layout.js';
+import { tableContradictions, tableDefinition } from '../../src/dynamo/table.js';
+
+const TYPES = `
+scalar DateTime
+type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+type Ticket @item(pk: "TICKET#{id}", sk: "META") {
+  id: ID!
+  subject: String!
+  priority: Int!
+  status: String
+  messages(first: Int, after: String, last: Int, before: String): MessageConnection! @children(counter: "messageCount")
+}
+type MessageConnection { edges: [MessageEdge!]! pageInfo: PageInfo! totalCount: Int! }
+type MessageEdge { cursor: String! node: Message! }
+type Message @item(pk: "TICKET#{ticket}", sk: "MSG#{id}") { id: ID! body: String! ticket: Ticket! @parent }
+type Query { ticket(id: ID!): Ticket @get }
+`;
+
+function problemsOf(sdl: string): string[] {
+  try {
+    buildModel(sdl, 'helpdesk.graphql');
+  } catch (error) {
+    if (error instanceof ModelError) return error.problems.map((p) => `${p.where}: ${p.message}`);
+    throw error;
+  }
+  return [];
+}
+
+describe('the declared layout', () => {
+  it('gives a model that declares no @table or @index the default layout: PK/SK, GSI1 and GSI2', () => {
+    const model = buildModel(TYPES, 'helpdesk.graphql');
+    expect(model.layout).toBe(DEFAULT_LAYOUT);
+    expect(model.layout).toMatchObject({
+      declared: false,
+      pk: 'PK',
+      sk: 'SK',
+      indexes: [
+        { name: 'GSI1', pk: ['GSI1PK'], sk: ['GSI1SK'] },
+        { name: 'GSI2', pk: ['GSI2PK'], sk: ['GSI2SK'] },
+      ],
+    });
+  });
+
+  it('reads @table and every @index of a schema extension, multi-attribute keys in key order', () => {
+    const model = buildModel(
+      `extend schema @table(pk: "PK", sk: "SK")
+        @index(name: "byStatus", pk: ["status"], sk: ["priority", "subject"])
+        @index(name: "inverted", pk: ["SK"], sk: ["PK"])
+      ${TYPES}`,
+      'helpdesk.graphql',
+    );
+    expect(model.layout).toEqual({
+      declared: true,
+      pk: 'PK',
+      sk: 'SK',
+      indexes: [
+        { name: 'byStatus', pk: ['status'], sk: ['priority', 'subject'] },
+        { name: 'inverted', pk: ['SK'], sk: ['PK'] },
+      ],
+    });
+  });
+
+  it('refuses, all at once, an index key of five attributes, two indexes of one name, an attribute named twice in one key and a bad index name', () => {
+    const problems = problemsOf(`extend schema
+        @index(name: "wide", pk: ["a", "b", "c", "d", "e"])
+        @index(name: "twice", pk: ["status"])
+        @index(name: "twice", pk: ["subject"], sk: ["subject"])
+        @index(name: "x", pk: ["status"])
+      ${TYPES}`);
+    expect(problems).toEqual([
+      'schema @index(name: "wide")(pk): names 5 attributes; a key has 1 to 4',
+      'schema @index(name: "twice"): is declared twice: index names are unique',
+      'schema @index(name: "twice"): names the attribute subject twice in its key',
+      'schema @index(name: "x"): an index name is 3 to 255 letters, digits, _, - or .',
+    ]);
+  });
+
+  it('refuses a model whose edges and inverted items need GSI1 when its declared indexes lack it, naming each reader', () => {
+    const problems = problemsOf(`extend schema @index(name: "byStatus", pk: ["status"])
+      scalar DateTime
+      type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+      type Agent @item(pk: "AGENT#{id}", sk: "META") {
+        id: ID!
+        name: String!
+        queues(first: Int, after: String, last: Int, before: String): AgentQueueConnection! @edges
+      }
+      type AgentQueueConnection { edges: [AgentQueueEdge!]! pageInfo: PageInfo! totalCount: Int! }
+      type AgentQueueEdge { cursor: String! node: Queue! }
+      type Queue @item(pk: "QUEUE#{id}", sk: "META") { id: ID! name: String! }
+      type Query { agent(id: ID!): Agent @get }`);
+    expect(problems).toEqual([
+      'Agent.queues @edges: reads the index GSI1 on GSI1PK/GSI1SK, which the model does not declare: add @index(name: "GSI1", pk: ["GSI1PK"], sk: ["GSI1SK"])',
+    ]);
+  });
+
+  it('refuses a table keyed on attributes other than PK/SK, naming @table', () => {
+    expect(problemsOf(`extend schema @table(pk: "pk", sk: "sk") ${TYPES}`)).toEqual([
+      'schema @table: keys the table on pk/sk: this gateway serves tables keyed on PK/SK',
+    ]);
+  });
+
+  it('refuses a key attribute that holds a number for one type and text for another', () => {
+    const problems = problemsOf(`extend schema @index(name: "byRank", pk: ["rank"])
+      ${TYPES.replace('body: String!', 'body: String! rank: String')}
+      extend type Ticket { rank: Int }`);
+    expect(problems).toEqual(['key attribute rank: holds a number in one type and text in another: a key attribute has one type']);
+  });
+});
+
+describe('the table definition of a declared layout', () => {
+  const model = buildModel(
+    `extend schema @index(name: "byStatus", pk: ["status", "subject"], sk: ["priority", "id"]) ${TYPES}`,
+    'helpdesk.graphql',
+  );
+  const definition = tableDefinition('Helpdesk', tableShapeOf(model));
+
+  it('creates every declared index with its multi-attribute keys, numbers where the field is a number', () => {
+    expect(definition.KeySchema).toEqual([
+      { AttributeName: 'PK', KeyType: 'HASH' },
+      { AttributeName: 'SK', KeyType: 'RANGE' },
+    ]);
+    expect(definition.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: 'byStatus',
+        KeySchema: [
+          { AttributeName: 'status', KeyType: 'HASH' },
+          { AttributeName: 'subject', KeyType: 'HASH' },
+          { AttributeName: 'priority', KeyType: 'RANGE' },
+          { AttributeName: 'id', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+    expect(definition.AttributeDefinitions).toEqual([
+      { AttributeName: 'PK', AttributeType: 'S' },
+      { AttributeName: 'SK', AttributeType: 'S' },
+      { AttributeName: 'status', AttributeType: 'S' },
+      { AttributeName: 'subject', AttributeType: 'S' },
+      { AttributeName: 'priority', AttributeType: 'N' },
+      { AttributeName: 'id', AttributeType: 'S' },
+    ]);
+  });
+
+  it('finds nothing to object to in the table it defines', () => {
+    expect(tableContradictions(definition as never, tableShapeOf(model))).toEqual([]);
+  });
+
+  it('names the table key, the index and the attribute type an existing table contradicts, one line each', () => {
+    const existing = {
+      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+      AttributeDefinitions: [
+        { AttributeName: 'pk', AttributeType: 'S' },
+        { AttributeName: 'sk', AttributeType: 'S' },
+        { AttributeName: 'status', AttributeType: 'S' },
+        { AttributeName: 'priority', AttributeType: 'S' },
+      ],
+      GlobalSecondaryIndexes: [
+        { IndexName: 'byStatus', KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }, { AttributeName: 'priority', KeyType: 'RANGE' }] },
+      ],
+    };
+    expect(tableContradictions(existing as never, tableShapeOf(model))).toEqual([
+      'the table is keyed on pk pk, sk sk, the model declares pk PK, sk SK (@table)',
+      'index byStatus is keyed on pk status, sk priority, the model declares pk status, pk subject, sk priority, sk id (@index)',
+      'key attribute priority is of type S in the table, N in the model',
+    ]);
+  });
+
+  it('does not count an index the table lacks as a contradiction (npm run migrate adds it)', () => {
+    const { GlobalSecondaryIndexes: _, ...withoutIndexes } = definition;
+    expect(tableContradictions(withoutIndexes as never, tableShapeOf(model))).toEqual([]);
+  });
+});
