@@ -180,7 +180,7 @@ export function compileRules(model: Declarations): Rules {
   for (const query of model.queries) {
     // The @me type holds the caller's own items: its fields need no rule (each item's fields keep theirs).
     if (query.kind === 'me') wrappers.add(query.type);
-    if (query.kind !== 'catalog') continue;
+    if (query.kind !== 'catalog' && query.kind !== 'query') continue;
     wrappers.add(query.connectionType);
     const edge = results.get(`${query.connectionType}.edges`);
     if (edge) wrappers.add(edge);

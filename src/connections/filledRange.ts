@@ -45,7 +45,7 @@ export interface ShortPage {
 type RangePosition = Record<string, string>;
 
 export const filledRange: Source<RangeSource, PagePlan<RangeSource, RangePosition>, FilledReads, RangePosition> = {
-  binding: (source) => ({ name: source.name, partition: source.partition, index: source.index, args: source.binding }),
+  binding: (source) => ({ name: source.name, partition: source.partition, index: source.index ?? 'table', args: source.binding }),
   shape: (source) => ({ attrs: [source.skAttr], skAttr: source.skAttr, prefix: '' }),
   plan: (target, window) => ({ target, window }),
   async read({ target: source, window }, reads): Promise<Page> {

@@ -27,6 +27,7 @@ import { checkStoredNames, readRelations } from './relations.js';
 import { checkPartitions } from './partitions.js';
 import { readOperations } from './operations.js';
 import { checkServedLayout, keyAttributeTypes, readLayout } from './layout.js';
+import { checkReadPartitions, readIndexed } from './indexed.js';
 
 const BUILT_IN_TYPES = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
 let supplied: DocumentNode | undefined;
@@ -67,10 +68,12 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
 
   const layout = readLayout(schema, problems);
   const items = readItemTypes(schema, problems);
+  readIndexed(schema, items, layout, problems);
   const relations = readRelations(schema, items, problems);
   checkStoredNames(schema, items, relations, problems);
   checkPartitions(items, relations, problems);
-  const { queries, mutations, rootAccess } = readOperations(schema, items, relations, problems);
+  checkReadPartitions(items, relations, layout, problems);
+  const { queries, mutations, rootAccess } = readOperations(schema, items, relations, layout, problems);
   checkServedLayout(layout, items, relations, queries, problems);
   keyAttributeTypes(layout, items, problems);
   if (problems.list.length > 0) throw new ModelError(source, problems.list);

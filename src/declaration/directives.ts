@@ -24,6 +24,26 @@ an inverted index over the table's keys).
 directive @index(name: String!, pk: [String!]!, sk: [String!]) repeatable on SCHEMA
 
 """
+The item's key in an index: one template per key attribute of the index, in
+its order. Omitted pk/sk: the index's key attributes are ones the item
+already stores (fields under those attribute names, or the table's keys),
+so nothing extra is written. An item without a value for one of them is
+not in the index (a sparse index).
+"""
+directive @indexed(index: String!, pk: [String!], sk: [String!]) repeatable on OBJECT
+
+"""
+A connection read one Query per page from one partition of an index (the
+table when index is omitted), ordered by the index's sort key: the items of
+the connection's node type there. On a root field the arguments fill the
+node type's pk template in that index by name ({customer} from customer or
+customerId); on a field of a type, the parent's id fills the placeholder of
+the node's @parent field. from and until name arguments that narrow the
+page to from <= <the sort key's text from its first placeholder on> < until.
+"""
+directive @query(index: String, from: String, until: String) on FIELD_DEFINITION
+
+"""
 Where items of this type live. Templates: literal text with {placeholders};
 {id} is the item's own id, {<f>} for an @parent field f stands for that
 parent's id. With inverted: true the item also carries GSI1PK = its SK and
@@ -35,11 +55,13 @@ directive @item(pk: String!, sk: String!, inverted: Boolean = false) on OBJECT
 directive @parent on FIELD_DEFINITION
 
 """
-One-to-many: a connection field over the child items in the parent's
-partition: begins_with(SK, <the child's literal SK prefix>), ordered by SK.
-counter: the parent attribute kept equal to the number of children.
+One-to-many: a connection field over the child items in the partition the
+child's pk template names for the parent (the table's, or index's when
+given): begins_with(<sort key>, <the child's literal sort-key prefix>),
+ordered by the sort key. counter: the parent attribute kept equal to the
+number of children.
 """
-directive @children(counter: String) on FIELD_DEFINITION
+directive @children(counter: String, index: String) on FIELD_DEFINITION
 
 """
 Many-to-many (adjacency list): a connection field over edge items, one per
@@ -159,7 +181,7 @@ export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
 
 /** The directives the gateway supplies, by name (a model may not redefine them). */
 export const DIRECTIVE_NAMES = [
-  'table', 'index', 'item', 'parent', 'children', 'edges', 'createdAt', 'get', 'node', 'me', 'create', 'update', 'delete', 'link', 'unlink',
+  'table', 'index', 'indexed', 'query', 'item', 'parent', 'children', 'edges', 'createdAt', 'get', 'node', 'me', 'create', 'update', 'delete', 'link', 'unlink',
   'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'owner', 'changes', 'collectionChanges',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];

@@ -79,21 +79,18 @@ export function readItemTypes(schema: GraphQLSchema, problems: Problems): Map<st
 }
 
 /**
- * A child lives in its parent's partition: its pk is the parent's pk with
- * {id} standing for the parent field (`USER#{id}` → `USER#{user}`). Any
- * other pk would put the children where the parent's collection, its
- * counter and its delete never look.
+ * A child's parent is loaded from the id in the child's key alone, so the
+ * parent type must be found by its id alone: a top-level type, or an
+ * inverted child type (found through GSI1).
  */
 function checkParentPartition(schema: GraphQLSchema, item: ItemType, items: ReadonlyMap<string, ItemType>, problems: Problems): void {
   const parent = item.parent ? items.get(item.parent.type) : undefined;
-  if (!item.parent || !parent || !item.pk.placeholders.includes(item.parent.field)) return; // reported in readItemType
-  const field = item.parent.field;
-  const expected = parent.pk.parts.map((p) => ('literal' in p ? p.literal : p.placeholder === 'id' ? `{${field}}` : `{${p.placeholder}}`)).join('');
-  if (!parent.pk.placeholders.includes('id') || parent.parent) {
-    problems.add(`${item.name} @item(pk)`, `${parent.name}, the type of its @parent field ${field}, is a child type or has no {id} in its pk: it has no partition of its own for ${item.name} to live in`, schema.getType(item.name)?.astNode);
-  } else if (item.pk.source !== expected) {
-    problems.add(`${item.name} @item(pk)`, `a child lives in its parent's partition: pk must be ${parent.name}'s pk with {${field}} for {id}, "${expected}" (got "${item.pk.source}")`, schema.getType(item.name)?.astNode);
-  }
+  if (!item.parent || !parent || !parent.parent || parent.inverted) return;
+  problems.add(
+    `${item.name}.${item.parent.field} @parent`,
+    `${parent.name} is a child type found only with its own parent's id: make it inverted: true, so ${item.name} can load it by id`,
+    schema.getType(item.name)?.astNode,
+  );
 }
 
 /** Fields of types without @item may not carry item-field directives (a root type's fields are read in operations.ts). */
@@ -199,8 +196,9 @@ function readItemType(
   if (pk && sk && !pk.placeholders.includes('id') && !sk.placeholders.includes('id')) {
     problems.add(where, 'neither pk nor sk holds {id}: every item of the type would have the same key', type.astNode);
   }
-  if (parent && pk && !pk.placeholders.includes(parent.field)) {
-    problems.add(`${where}(pk)`, `a child lives in its parent's partition: pk must hold {${parent.field}}`, type.astNode);
+  if (parent && pk && sk && !pk.placeholders.includes(parent.field) && !sk.placeholders.includes(parent.field)) {
+    // The parent's id is read back from the item's keys.
+    problems.add(where, `a child's key holds its parent's id: pk or sk must hold {${parent.field}}`, type.astNode);
   }
 
   const byInstantArgs = directiveArgs(schema, 'byInstant', type);
@@ -229,5 +227,5 @@ function readItemType(
   const access: Access | null = readAccess(schema, type, type.name, problems);
 
   if (!pk || !sk) return null;
-  return { name: type.name, pk, sk, inverted: args.inverted === true, parent, attributes, flags, relations: [], byInstant, owner, access, fieldAccess, globalId };
+  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, attributes, flags, relations: [], byInstant, owner, access, fieldAccess, globalId };
 }

@@ -26,11 +26,32 @@ export interface Attribute {
   values?: readonly string[];
 }
 
+/**
+ * One key attribute of an item in an index: the template its value is
+ * built from. `written` is false where the attribute is one the item
+ * already stores (a field under that name, or a table key), so nothing
+ * extra is written.
+ */
+export interface KeyPart {
+  attribute: string;
+  template: KeyTemplate;
+  written: boolean;
+}
+
+/** An item type's key in a declared index (@indexed): one part per key attribute, in the index's order. */
+export interface IndexPlacement {
+  index: string;
+  pk: readonly KeyPart[];
+  sk: readonly KeyPart[];
+}
+
 export interface ItemType {
   name: string;
   pk: KeyTemplate;
   sk: KeyTemplate;
   inverted: boolean;
+  /** @indexed: the indexes the type's items are in besides the table (and GSI1 when inverted), in declaration order. */
+  indexed: IndexPlacement[];
   /** The @parent field and its type, for a child item type. */
   parent: { field: string; type: string } | null;
   /** Stored scalar fields, `id` excluded. */
@@ -77,6 +98,12 @@ interface RelationBase {
 
 export interface ChildrenRelation extends RelationBase {
   kind: 'children';
+  /** The index the children are read from (null: the table); the child type's key there names the partition. */
+  index: string | null;
+  /** @children owns its items (counter, cascade on delete); a @query field on a type only reads them. */
+  owned: boolean;
+  /** @query(from, until): the arguments narrowing the sort key, or null. */
+  bounds: QueryBounds | null;
   /** @range + @where: arguments that narrow the connection to GSI2 by the child's @byInstant field. */
   range: { after: string; before: string; where: { argument: string; field: string }[] } | null;
 }
@@ -98,6 +125,12 @@ export interface EdgesRelation extends RelationBase {
 }
 
 export type Relation = ChildrenRelation | EdgesRelation;
+
+/** The arguments of a @query field that narrow its sort key: from <= value < until (either may be null). */
+export interface QueryBounds {
+  from: string | null;
+  until: string | null;
+}
 
 export type AccessRule = 'ANYONE' | 'SIGNED_IN' | 'OWNER' | 'ADMIN';
 
@@ -151,7 +184,22 @@ export interface MeField {
   access: Access | null;
 }
 
-export type RootField = GetField | CatalogField | NodeField | MeField;
+/** @query on a root field: one partition of an index (or the table), named by the arguments. */
+export interface QueryField {
+  kind: 'query';
+  field: string;
+  /** The node type and the connection type. */
+  type: string;
+  connectionType: string;
+  /** null: the table. */
+  index: string | null;
+  /** Placeholder of the node type's pk template there → the argument that fills it. */
+  arguments: Record<string, string>;
+  bounds: QueryBounds | null;
+  access: Access | null;
+}
+
+export type RootField = GetField | CatalogField | NodeField | MeField | QueryField;
 
 export type MutationField =
   | { kind: 'create'; field: string; type: string; input: string; parentArgument: string | null; access: Access | null }

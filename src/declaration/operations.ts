@@ -6,19 +6,21 @@
  * elsewhere.
  */
 import { isEnumType, isInterfaceType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import type { Access, Attribute, CatalogField, GetField, ItemType, MeField, MutationField, NodeField, Relation, RootField } from './model.js';
+import type { Access, Attribute, CatalogField, GetField, ItemType, Layout, MeField, MutationField, NodeField, QueryField, Relation, RootField } from './model.js';
+import { keyIn } from './indexed.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isInputObject, unwrap, type Field } from './schemaShape.js';
 import { checkAccess, readAccess } from './access.js';
 import { scalarKind } from './itemTypes.js';
 
-const QUERY_DIRECTIVES = ['get', 'catalog', 'node', 'me'];
+const QUERY_DIRECTIVES = ['get', 'catalog', 'node', 'me', 'query'];
 const MUTATION_DIRECTIVES = ['create', 'update', 'delete', 'link', 'unlink'];
 
 export function readOperations(
   schema: GraphQLSchema,
   items: ReadonlyMap<string, ItemType>,
   relations: ReadonlyMap<string, Relation>,
+  layout: Layout,
   problems: Problems,
 ): { queries: RootField[]; mutations: MutationField[]; rootAccess: { Query: Access | null; Mutation: Access | null } } {
   const queries: RootField[] = [];
@@ -26,7 +28,7 @@ export function readOperations(
   const query = schema.getQueryType();
   const rootAccess = { Query: query ? readAccess(schema, query, 'Query', problems) : null, Mutation: null as Access | null };
   for (const field of Object.values(query?.getFields() ?? {})) {
-    const root = readRootField(schema, field, items, problems);
+    const root = readRootField(schema, field, items, layout, problems);
     if (root) queries.push(root);
   }
   const mutation = schema.getMutationType();
@@ -72,6 +74,71 @@ function checkInverseSides(schema: GraphQLSchema, relations: ReadonlyMap<string,
   }
 }
 
+/**
+ * @query on a root field: a connection over the node type's items in one
+ * partition of an index; the arguments fill the placeholders of the node's
+ * pk template there by name ({customer} from customer or customerId).
+ */
+function readQueryField(
+  schema: GraphQLSchema,
+  field: Field,
+  at: string,
+  items: ReadonlyMap<string, ItemType>,
+  layout: Layout,
+  access: Access | null,
+  problems: Problems,
+): QueryField | null {
+  const args = directiveArgs(schema, 'query', field) ?? {};
+  const index = typeof args.index === 'string' ? args.index : null;
+  const where = `${at} @query${index === null ? '' : `(index: "${index}")`}`;
+  const shape = connectionShape(unwrap(field.type).named);
+  const node = shape ? items.get(shape.node.name) : undefined;
+  if (!shape || !node) {
+    problems.add(where, `returns ${unwrap(field.type).named.name}, which is no connection of an @item type`, field.astNode);
+    return null;
+  }
+  if (index !== null && !layout.indexes.some((i) => i.name === index)) {
+    problems.add(where, `names no index the model declares (${layout.indexes.map((i) => i.name).join(', ') || 'none'})`, field.astNode);
+    return null;
+  }
+  const key = keyIn(node, index, layout);
+  if (!key) {
+    problems.add(where, `${node.name} has no key of one partition and one sort attribute in ${index ?? 'the table'} (declare it with @indexed)`, field.astNode);
+    return null;
+  }
+  const argNames = field.args.map((a) => a.name);
+  for (const name of ['first', 'after', 'last', 'before']) {
+    if (!argNames.includes(name)) problems.add(at, `a connection field takes first, after, last and before (missing ${name})`, field.astNode);
+  }
+  const filled: Record<string, string> = {};
+  for (const placeholder of key.pk.placeholders) {
+    const candidates = [placeholder, `${placeholder}Id`];
+    const arg = candidates.find((c) => argNames.includes(c));
+    if (!arg) problems.add(where, `no argument fills {${placeholder}} of ${node.name}'s partition key "${key.pk.source}" (expected ${candidates.join(' or ')})`, field.astNode);
+    else filled[placeholder] = arg;
+  }
+  const from = typeof args.from === 'string' ? args.from : null;
+  const until = typeof args.until === 'string' ? args.until : null;
+  for (const [name, value] of [['from', from], ['until', until]] as const) {
+    if (value !== null && !argNames.includes(value)) problems.add(`${where}(${name})`, `names no argument of the field: ${value}`, field.astNode);
+  }
+  if ((from !== null || until !== null) && key.sk.placeholders.length === 0) {
+    problems.add(where, `from/until narrow the sort key from its first placeholder on; "${key.sk.source}" has none`, field.astNode);
+  }
+  const used = new Set(['first', 'after', 'last', 'before', ...Object.values(filled), ...(from ? [from] : []), ...(until ? [until] : [])]);
+  for (const a of argNames) if (!used.has(a)) problems.add(`${at}(${a})`, 'no directive reads this argument', field.astNode);
+  return {
+    kind: 'query',
+    field: field.name,
+    type: node.name,
+    connectionType: unwrap(field.type).named.name,
+    index,
+    arguments: filled,
+    bounds: from === null && until === null ? null : { from, until },
+    access,
+  };
+}
+
 function only(field: Field, names: string[], at: string, problems: Problems): string | null {
   const used = directivesOn(field).filter((d) => names.includes(d));
   if (used.length === 0) {
@@ -85,7 +152,7 @@ function only(field: Field, names: string[], at: string, problems: Problems): st
   return used[0];
 }
 
-function readRootField(schema: GraphQLSchema, field: Field, items: ReadonlyMap<string, ItemType>, problems: Problems): RootField | null {
+function readRootField(schema: GraphQLSchema, field: Field, items: ReadonlyMap<string, ItemType>, layout: Layout, problems: Problems): RootField | null {
   const at = `Query.${field.name}`;
   const directive = only(field, QUERY_DIRECTIVES, at, problems);
   if (!directive) return null;
@@ -93,6 +160,7 @@ function readRootField(schema: GraphQLSchema, field: Field, items: ReadonlyMap<s
   const argNames = field.args.map((a) => a.name);
   if (directive === 'node') return readNodeField(field, at, items, access, problems);
   if (directive === 'me') return readMeField(field, at, items, access, problems);
+  if (directive === 'query') return readQueryField(schema, field, at, items, layout, access, problems);
   if (directive === 'get') {
     const { named, list } = unwrap(field.type);
     const item = items.get(named.name);
@@ -334,6 +402,11 @@ function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, di
       continue;
     }
     checkKind(`${inputName}.${f.name}`, unwrap(f.type), attribute, `${item.name}.${f.name}`, f.astNode, problems);
+    const keyed = directive === 'update' ? item.indexed.find((p) => [...p.pk, ...p.sk].some((k) => k.written && k.template.placeholders.includes(f.name))) : undefined;
+    if (keyed) {
+      // A written key is built once, at create: a change would leave the item under its old key in that index.
+      problems.add(`${inputName}.${f.name}`, `${item.name}.${f.name} is in ${item.name}'s key in the index ${keyed.index}, which an update cannot change: remove it from the update input`, f.astNode);
+    }
   }
   if (directive !== 'create') return;
   // A create without a required field would refuse every call (or store an item that cannot be read back).

@@ -46,7 +46,17 @@ export function checkPartitions(items: ReadonlyMap<string, ItemType>, relations:
     add(base, shape(owner.pk), member(`${r.path} edges (sk "${node.pk.source}")`, node.pk));
     add(gsi1, shape(node.pk), member(`${r.path} edges in GSI1 (GSI1SK "${owner.pk.source}")`, owner.pk));
   }
-  for (const [index, map] of [['the table', base], ['GSI1', gsi1]] as const) {
+  // Items in declared indexes (@indexed): one partition attribute and one sort attribute.
+  const declared = new Map<string, Map<string, Member[]>>();
+  for (const item of items.values()) {
+    for (const p of item.indexed) {
+      if (p.pk.length !== 1 || p.sk.length !== 1) continue;
+      if (!declared.has(p.index)) declared.set(p.index, new Map());
+      add(declared.get(p.index)!, shape(p.pk[0]!.template), member(`${item.name} items in ${p.index} (${p.sk[0]!.attribute} "${p.sk[0]!.template.source}")`, p.sk[0]!.template));
+    }
+  }
+  const all: [string, Map<string, Member[]>][] = [['the table', base], ['GSI1', gsi1], ...[...declared].map(([name, map]) => [name, map] as [string, Map<string, Member[]>])];
+  for (const [index, map] of all) {
     for (const [partition, members] of map) {
       for (let i = 0; i < members.length; i++) {
         for (let j = i + 1; j < members.length; j++) {

@@ -53,7 +53,7 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
   const at = `${item.name}.${field.name}`;
   const used = directivesOn(field);
   const shape = connectionShape(unwrap(field.type).named);
-  const bound = (['children', 'edges'] as const).filter((d) => used.includes(d));
+  const bound = (['children', 'edges', 'query'] as const).filter((d) => used.includes(d));
   if (!shape) {
     for (const d of [...bound, ...(['range', 'where', 'sharded'] as const).filter((x) => used.includes(x))]) {
       problems.add(`${at} @${d}`, `belongs on a connection field; ${unwrap(field.type).named.name} is no connection type (edges { cursor node }, pageInfo)`, field.astNode);
@@ -61,11 +61,11 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     return null;
   }
   if (bound.length === 0) {
-    problems.add(at, `no directive binds this connection field: add @children or @edges`, field.astNode);
+    problems.add(at, `no directive binds this connection field: add @children, @edges or @query`, field.astNode);
     return null;
   }
   if (bound.length > 1) {
-    problems.add(at, 'has both @children and @edges', field.astNode);
+    problems.add(at, `has more than one of ${bound.map((d) => `@${d}`).join(', ')}`, field.astNode);
     return null;
   }
   const node = items.get(shape.node.name);
@@ -87,17 +87,30 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     extraArguments: argNames.filter((a) => !PAGE_ARGUMENTS.includes(a)),
     access: readAccess(schema, field, at, problems),
   };
-  if (bound[0] === 'children') {
-    const args = directiveArgs(schema, 'children', field) ?? {};
+  if (bound[0] === 'children' || bound[0] === 'query') {
+    const owned = bound[0] === 'children';
+    const args = directiveArgs(schema, bound[0], field) ?? {};
+    const where = `${at} @${bound[0]}`;
     if (node.parent?.type !== item.name) {
-      problems.add(`${at} @children`, `${node.name} has no @parent field of type ${item.name}: its items do not live in ${item.name}'s partition`, field.astNode);
-    }
-    if (!item.pk.placeholders.includes('id') || item.parent) {
-      // The children's partition is the owner's PK filled with its id alone: a child's PK is its parent's.
-      problems.add(`${at} @children`, `children live in ${item.name}'s partition, so its pk must hold {id} and ${item.name} cannot be a child type`, field.astNode);
+      problems.add(where, `${node.name} has no @parent field of type ${item.name}: nothing names ${item.name}'s partition of ${node.name} items`, field.astNode);
     }
     for (const d of ['sharded'] as const) if (used.includes(d)) problems.add(`${at} @${d}`, 'belongs on the inverse side of @edges', field.astNode);
-    const relation: ChildrenRelation = { ...base, kind: 'children', counter: strOrNull(args.counter), range: readRange(schema, field, at, node, problems) };
+    if (owned && item.parent) {
+      // A delete follows an item's own children, not its children's children.
+      problems.add(where, `${item.name} is a child type: a delete of its parent would leave its ${node.name} items behind`, field.astNode);
+    }
+    const index = strOrNull(args.index);
+    const bounds = owned ? null : readBounds(args, field, where, problems);
+    if (!owned && (args.counter !== undefined || used.includes('range'))) problems.add(where, 'a @query field reads; counters and @range belong on @children', field.astNode);
+    const relation: ChildrenRelation = {
+      ...base,
+      kind: 'children',
+      index,
+      owned,
+      bounds,
+      counter: owned ? strOrNull(args.counter) : null,
+      range: owned ? readRange(schema, field, at, node, problems) : null,
+    };
     checkExtraArguments(relation, field, problems);
     return relation;
   }
@@ -157,6 +170,18 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
   return relation;
 }
 
+/** @query(from, until): each names an argument of the field. */
+function readBounds(args: Record<string, unknown>, field: Field, where: string, problems: Problems): ChildrenRelation['bounds'] {
+  const from = strOrNull(args.from);
+  const until = strOrNull(args.until);
+  if (from === null && until === null) return null;
+  const argNames = new Set(field.args.map((a) => a.name));
+  for (const [name, value] of [['from', from], ['until', until]] as const) {
+    if (value !== null && !argNames.has(value)) problems.add(`${where}(${name})`, `names no argument of the field: ${value}`, field.astNode);
+  }
+  return { from, until };
+}
+
 function readRange(schema: GraphQLSchema, field: Field, at: string, node: ItemType, problems: Problems): ChildrenRelation['range'] {
   const range = directiveArgs(schema, 'range', field);
   const wheres = (field.astNode?.directives ?? []).filter((d) => d.name.value === 'where');
@@ -187,6 +212,10 @@ function checkExtraArguments(relation: Relation, field: Field, problems: Problem
   if (relation.kind === 'children' && relation.range) {
     used.add(relation.range.after).add(relation.range.before);
     for (const w of relation.range.where) used.add(w.argument);
+  }
+  if (relation.kind === 'children' && relation.bounds) {
+    if (relation.bounds.from !== null) used.add(relation.bounds.from);
+    if (relation.bounds.until !== null) used.add(relation.bounds.until);
   }
   for (const name of relation.extraArguments) {
     if (!used.has(name)) problems.add(`${relation.path}(${name})`, 'no directive reads this argument', field.astNode);

@@ -17,15 +17,15 @@
  */
 import type { QueryCommandInput, QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { ReadPort } from './readPort.js';
-import { GSI1, GSI2 } from './keys.js';
 import type { Item } from './batchGet.js';
 
 export interface Collection {
   /** Connection name, e.g. `Team.players`: cursors are bound to it. */
   name: string;
-  index?: typeof GSI1 | typeof GSI2;
-  pkAttr: 'PK' | 'GSI1PK' | 'GSI2PK';
-  skAttr: 'SK' | 'GSI1SK' | 'GSI2SK';
+  /** The index read (undefined: the table) and its key attributes. */
+  index?: string;
+  pkAttr: string;
+  skAttr: string;
   /** Partition value, e.g. `TEAM#1`. */
   pk: string;
   /** Sort-key prefix of the children, e.g. `PLAYER#`. */
@@ -36,7 +36,8 @@ export type StartKey = Record<string, string>;
 
 /** The attributes of a start key for this collection (what LastEvaluatedKey holds). */
 export function keyAttributes(collection: Collection): string[] {
-  return collection.index ? ['PK', 'SK', collection.pkAttr, collection.skAttr] : ['PK', 'SK'];
+  // An index over the table's own keys (pk SK, sk PK) names each attribute once.
+  return collection.index ? [...new Set(['PK', 'SK', collection.pkAttr, collection.skAttr])] : ['PK', 'SK'];
 }
 
 /** The start key of an item: its table keys, plus index keys when reading an index. */
@@ -48,6 +49,13 @@ export function startKeyOf(collection: Collection, item: Item): StartKey {
 
 const sameKey = (a: Item, b: StartKey) => Object.keys(b).every((k) => a[k] === b[k]);
 
+/** Below every non-empty key (key values are never empty), and above nearly every one: a range with no bound on a side. */
+export const KEY_MIN = '\u0000';
+export const KEY_MAX = '\u{10FFFF}';
+
+/** The lowest sort key a collection with this prefix may hold: the prefix, or KEY_MIN without one (DynamoDB refuses an empty key value). */
+export const rangeStart = (prefix: string): string => (prefix === '' ? KEY_MIN : prefix);
+
 /**
  * The smallest string greater than every string that starts with `prefix`,
  * in DynamoDB's order (UTF-8 bytes, which is code point order): the last
@@ -56,6 +64,8 @@ const sameKey = (a: Item, b: StartKey) => Object.keys(b).every((k) => a[k] === b
  * here always start with ASCII (`TITLE#`), so there is always one to raise.
  */
 export function prefixEnd(prefix: string): string {
+  // No prefix (a sort key that is a field's own value): above every key that does not start with U+10FFFF.
+  if (prefix === '') return KEY_MAX;
   // The usual case, once per look-ahead and per bounded page: a last code unit that is a whole character
   // below the surrogates (`#`, a letter) is raised in place, with no array of the code points.
   const last = prefix.charCodeAt(prefix.length - 1);
@@ -87,6 +97,9 @@ interface SortRange {
 /** The key condition of a read over `collection`: the one place key-condition strings are written. */
 function keyCondition(collection: Collection, range?: SortRange) {
   const names = { '#pk': collection.pkAttr, '#sk': collection.skAttr };
+  if (!range && collection.prefix === '') {
+    return { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': collection.pkAttr }, ExpressionAttributeValues: { ':pk': collection.pk } };
+  }
   if (!range) {
     return {
       KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
@@ -104,7 +117,7 @@ function keyCondition(collection: Collection, range?: SortRange) {
 /** The range that stops at `bound` (exclusive once its item is dropped), in read direction. */
 function boundedRange(collection: Collection, forward: boolean, bound: StartKey): SortRange {
   const boundSk = bound[collection.skAttr];
-  return forward ? { lo: collection.prefix, hi: boundSk } : { lo: boundSk, hi: prefixEnd(collection.prefix) };
+  return forward ? { lo: rangeStart(collection.prefix), hi: boundSk } : { lo: boundSk, hi: prefixEnd(collection.prefix) };
 }
 
 export interface PageRead {
@@ -260,7 +273,7 @@ export async function readRangeWithParent(
   do {
     const want: number = limit - items.length + (parent ? 0 : 1 + (forward ? FORWARD_OVER_READ : 0));
     const out = await query(reads, tableName, collection, {
-      range: { lo: collection.prefix, hi: parentSk },
+      range: { lo: rangeStart(collection.prefix), hi: parentSk },
       forward,
       limit: want,
       startKey,
@@ -289,7 +302,7 @@ export async function existsBeyond(
   atOrAfter: boolean,
 ): Promise<boolean> {
   const sk = key[collection.skAttr];
-  const range = atOrAfter ? { lo: sk, hi: prefixEnd(collection.prefix) } : { lo: collection.prefix, hi: sk };
+  const range = atOrAfter ? { lo: sk, hi: prefixEnd(collection.prefix) } : { lo: rangeStart(collection.prefix), hi: sk };
   const out = await query(reads, tableName, collection, { range, forward: atOrAfter, limit: 1 });
   return (out.Items ?? []).some((item) => String(item[collection.skAttr]).startsWith(collection.prefix));
 }

@@ -37,7 +37,8 @@ export interface Filter {
 }
 
 export interface FilledRead {
-  index: string;
+  /** undefined: the table. */
+  index?: string;
   pkAttr: string;
   skAttr: string;
   pk: string;

@@ -8,6 +8,7 @@
  */
 import { catalogGroup, validatePrefix } from './arguments.js';
 import type { Plan } from './plan.js';
+import { boundsBinding } from './bounds.js';
 
 export type CursorBinding = (args: Record<string, unknown>) => { field: 'p' | 'a'; value: string };
 
@@ -25,6 +26,12 @@ export function compileBindings(plan: Plan): (connection: string) => CursorBindi
   for (const relation of plan.relations.values()) {
     const range = relation.range;
     if (range) bindings.set(relation.path, (args) => ({ field: 'a', value: range.binding(range.filter(args)) }));
+    const bounds = relation.relation.kind === 'children' ? relation.relation.bounds : null;
+    if (bounds) bindings.set(relation.path, (args) => ({ field: 'a', value: boundsBinding(bounds, args) }));
+  }
+  for (const query of plan.queries) {
+    const bounds = query.field.bounds;
+    if (bounds) bindings.set(query.path, (args) => ({ field: 'a', value: boundsBinding(bounds, args) }));
   }
   return (connection) => bindings.get(connection) ?? NONE;
 }

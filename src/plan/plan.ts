@@ -7,7 +7,8 @@
  * Terminology: an item plan (itemPlan.ts) per @item type, a relation plan
  * (relationPlan.ts) per connection field of an item type, by `Owner.field`.
  */
-import type { CatalogField, GetField, MeField, Model, MutationField, NodeField } from '../declaration/model.js';
+import type { CatalogField, GetField, MeField, Model, MutationField, NodeField, QueryField } from '../declaration/model.js';
+import { compileQueryPlan, type QueryPlan } from './queryPlan.js';
 import { invariant } from '../errors.js';
 import { compileItemPlan, type ItemPlan, type RecordExtension } from './itemPlan.js';
 import { compileRelationPlan, type EdgeNodeExtension, type RelationPlan } from './relationPlan.js';
@@ -26,6 +27,8 @@ export interface Plan {
   relationsOf: ReadonlyMap<string, readonly RelationPlan[]>;
   gets: readonly GetField[];
   catalogs: readonly CatalogField[];
+  /** @query root fields. */
+  queries: readonly QueryPlan[];
   /** The @node root field (any item by its global id, globalId.ts) and the @me one, when declared. */
   node: NodeField | null;
   me: MeField | null;
@@ -70,7 +73,7 @@ export function compilePlan(model: Model): Plan {
   for (const relation of model.relations.values()) {
     const nodeType = model.items.get(relation.node)!;
     const extensions = relation.kind === 'edges' && shardedTypes.has(relation.node) ? [layoutFromEdge(relation.node)] : [];
-    const plan = compileRelationPlan(relation, items.get(relation.owner)!, items.get(relation.node)!, nodeType, extensions);
+    const plan = compileRelationPlan(relation, items.get(relation.owner)!, items.get(relation.node)!, nodeType, model.layout, extensions);
     relations.set(relation.path, plan);
     relationsOf.set(relation.owner, [...(relationsOf.get(relation.owner) ?? []), plan]);
     if (relation.kind === 'edges' && relation.sharded) shardedRelation.set(relation.owner, plan);
@@ -83,6 +86,7 @@ export function compilePlan(model: Model): Plan {
     relationsOf,
     gets: model.queries.filter((q): q is GetField => q.kind === 'get'),
     catalogs: model.queries.filter((q): q is CatalogField => q.kind === 'catalog'),
+    queries: model.queries.filter((q): q is QueryField => q.kind === 'query').map((q) => compileQueryPlan(q, items.get(q.type)!, model.layout)),
     node: model.queries.find((q): q is NodeField => q.kind === 'node') ?? null,
     me: model.queries.find((q): q is MeField => q.kind === 'me') ?? null,
     mutations: model.mutations,

@@ -13,13 +13,15 @@
 import type { Item } from '../dynamo/batchGet.js';
 import { GSI1 } from '../dynamo/keys.js';
 import type { Collection } from '../dynamo/collection.js';
-import type { EdgesRelation, ItemType, Relation } from '../declaration/model.js';
+import type { EdgesRelation, ItemType, Layout, Relation } from '../declaration/model.js';
+import { keyIn } from '../declaration/indexed.js';
 import type { MergedCollection } from './sources.js';
 import type { RangeSource } from './sources.js';
 import { invariant } from '../errors.js';
 import type { ItemPlan } from './itemPlan.js';
 import { kindTest, propertyLiteral, type ItemRecord } from './records.js';
 import { compileRangePlan, type RangePlan } from './rangePlan.js';
+import { boundedSource } from './bounds.js';
 
 export interface RelationPlan {
   relation: Relation;
@@ -95,6 +97,7 @@ export function compileRelationPlan(
   owner: ItemPlan,
   node: ItemPlan,
   nodeType: ItemType,
+  layout: Layout,
   nodeExtensions: readonly EdgeNodeExtension[] = [],
 ): RelationPlan {
   const ownerPk = owner.type.pk;
@@ -102,8 +105,13 @@ export function compileRelationPlan(
   let collection: (parentId: string) => Collection;
   let edge: RelationPlan['edge'];
   if (relation.kind === 'children') {
-    const prefix = nodeType.sk.prefix;
-    collection = (parentId) => ({ name, pkAttr: 'PK', skAttr: 'SK', pk: ownerPk.fill({ id: parentId }), prefix });
+    // The partition the child's key names for the parent, in the table or the declared index.
+    const key = keyIn(nodeType, relation.index, layout);
+    invariant(key && nodeType.parent, `${name} reads no partition of ${nodeType.name}`);
+    const parentField = nodeType.parent.field;
+    const { index, pkAttr, skAttr } = key;
+    const prefix = key.sk.prefix;
+    collection = (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix });
     edge = (item) => ({ node: node.map(item) });
   } else {
     const prefix = nodeType.pk.prefix;
@@ -116,6 +124,7 @@ export function compileRelationPlan(
     edge = compileEdge(relation, nodeType, nodeKeyAttr, nodeExtensions);
   }
   const range = relation.kind === 'children' ? compileRangePlan(relation, nodeType) : null;
+  const bounds = relation.kind === 'children' ? relation.bounds : null;
   const sharded = relation.kind === 'edges' && relation.sharded !== null;
   return {
     relation,
@@ -133,7 +142,9 @@ export function compileRelationPlan(
           const filter = range.filter(args);
           return filter === null ? null : range.source(parentId, ownerPk.fill({ id: parentId }), filter);
         }
-      : null,
+      : bounds
+        ? (parentId, args) => boundedSource(collection(parentId), bounds, args)
+        : null,
     unsharded: sharded ? (parentId) => ({ name, group: ownerPk.fill({ id: parentId }), shards: [collection(parentId)] }) : null,
   };
 }

@@ -15,6 +15,12 @@ import type { Plan } from '../plan/plan.js';
 import { readGlobalId } from '../plan/globalId.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { ItemRecord } from '../plan/records.js';
+import { readConnection } from '../connections/engine.js';
+import { singleCollection } from '../connections/singleCollection.js';
+import { filledRange } from '../connections/filledRange.js';
+import type { ConnectionArgs } from '../connections/args.js';
+import { prefixEnd, rangeStart } from '../dynamo/collection.js';
+import { countRange, filledReads } from './itemType.js';
 
 /** What `me` answers: who is asking (its fields read their items). Null for a caller without a token. */
 export interface MeRecord {
@@ -47,6 +53,19 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
     const prefixArgument = catalog.prefixArgument;
     fields[catalog.field] = (_, args, ctx, info) =>
       readCatalog(ctx, info, catalog, args as never, prefixArgument === null ? null : (args[prefixArgument] as string | null | undefined), item.map);
+  }
+  for (const query of plan.queries) {
+    fields[query.field.field] = (_, args, ctx, info) => {
+      const connectionArgs = args as ConnectionArgs;
+      const narrowed = query.narrow(args);
+      if (narrowed) {
+        return readConnection(filledRange, narrowed, ctx.cursors, filledReads(ctx, info), connectionArgs, query.edge, () => countRange(ctx, narrowed));
+      }
+      const collection = query.collection(args);
+      // totalCount of a partition with no counter: counted within the page read budget.
+      const whole = { ...collection, partition: collection.pk, lo: rangeStart(collection.prefix), hi: prefixEnd(collection.prefix), filter: null, binding: '' };
+      return readConnection(singleCollection, collection, ctx.cursors, ctx.loaders, connectionArgs, query.edge, () => countRange(ctx, whole));
+    };
   }
   const node = plan.node;
   if (node) {

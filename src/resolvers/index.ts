@@ -34,6 +34,7 @@ export function buildResolvers(plan: Plan): Resolvers {
   }
   for (const relation of plan.relations.values()) map[relation.typeName] = connectionTypeResolvers;
   for (const catalog of plan.catalogs) map[catalog.connectionType] = connectionTypeResolvers;
+  for (const query of plan.queries) map[query.field.connectionType] = connectionTypeResolvers;
   if (plan.node) map[plan.node.interface] = { __resolveType: (record: NodeRecord) => record.__typename };
   if (plan.me) map[plan.me.type] = meFields(plan);
   return map as Resolvers;

@@ -26,7 +26,7 @@ import type { ItemRecord } from '../plan/records.js';
 import { globalIdOf } from '../plan/globalId.js';
 
 /** The number of matches of a narrowed connection (Select: COUNT within the page read budget). */
-async function countRange(ctx: Context, source: RangeSource): Promise<number> {
+export async function countRange(ctx: Context, source: RangeSource): Promise<number> {
   const count = await countFilled(ctx.reads, ctx.tableName, { ...source, budget: ctx.pageReadBudget });
   if (count === null) {
     throw badUserInput(
@@ -38,7 +38,7 @@ async function countRange(ctx: Context, source: RangeSource): Promise<number> {
 }
 
 /** The filled reads of a narrowed connection: the request's client, its read budget, and its short pages reported at the field's path. */
-const filledReads = (ctx: Context, info: GraphQLResolveInfo | undefined): FilledReads => ({
+export const filledReads = (ctx: Context, info: GraphQLResolveInfo | undefined): FilledReads => ({
   filled: (read) => readFilled(ctx.reads, ctx.tableName, read),
   budget: ctx.pageReadBudget,
   short: (consumedReadUnits, evaluatedItems) =>

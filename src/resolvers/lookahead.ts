@@ -184,7 +184,7 @@ async function readAhead(ctx: Context, spec: ItemPlan, connection: RelationPlan,
   } catch {
     return plain(); // the connection resolver throws the BAD_USER_INPUT
   }
-  if (parentSortsLast(collection, key.SK) && !read.exclusiveStart && !read.bound) {
+  if (collection.pk === key.PK && parentSortsLast(collection, key.SK) && !read.exclusiveStart && !read.bound) {
     const found = await ctx.loaders.withParent.load({ parentKey: key, read });
     return found ? spec.map(found) : null;
   }

@@ -34,6 +34,7 @@ import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant } from '../dynamo/k
 import { conflict, notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import type { ItemRecord } from '../plan/records.js';
+import type { IndexPlacement } from '../declaration/model.js';
 import { absent, counterOrCheck, DELETING_ATTR } from './conditions.js';
 import { putNewWith } from './catalog.js';
 import { idOrNew } from './ids.js';
@@ -65,6 +66,29 @@ export async function putNew(store: Store, item: Item, what: string): Promise<vo
  * entries, attributes from `input` (checked), @createdAt times, counters at 0.
  * Returns it with the counter items of a write-sharded one.
  */
+/**
+ * The key attributes an item writes for one @indexed placement: each
+ * written template filled from the item's id, its parent's id and its
+ * stored fields. A template whose field the item lacks writes nothing:
+ * the item stays out of that index (sparse).
+ */
+function indexKeysOf(placement: IndexPlacement, id: string, parentId: string | undefined, parentField: string | null, item: Item): Item {
+  const keys: Item = {};
+  for (const part of [...placement.pk, ...placement.sk]) {
+    if (!part.written) continue;
+    const values: Record<string, string> = {};
+    let complete = true;
+    for (const p of part.template.placeholders) {
+      const value = p === 'id' ? id : p === parentField ? parentId : item[p];
+      if (value === undefined || value === null) complete = false;
+      else values[p] = String(value);
+    }
+    if (!complete) return {};
+    keys[part.attribute] = part.template.fill(values);
+  }
+  return keys;
+}
+
 export function newItem(t: TypeWrites, id: string, parentId: string | undefined, input: Record<string, unknown>) {
   const type = t.item.type;
   const item: Item = { ...t.item.key(id, parentId) };
@@ -77,6 +101,7 @@ export function newItem(t: TypeWrites, id: string, parentId: string | undefined,
     const value = a.createdAt && input[a.name] === undefined ? now : attributeValue(a, input[a.name], `input.${a.name}`);
     if (value !== null && value !== undefined) item[a.name] = value;
   }
+  for (const placement of type.indexed) Object.assign(item, indexKeysOf(placement, id, parentId, type.parent?.field ?? null, item));
   if (t.catalog) {
     const text = item[t.catalog.field.by];
     if (typeof text === 'string') Object.assign(item, catalogEntryKeys(t.catalog.spec, id, text));

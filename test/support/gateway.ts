@@ -136,7 +136,7 @@ export async function testGateway({
   const endpoint = localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint, ...PATIENT_CLIENT, ...client });
-  await ensureTable(dynamo.raw, tableName);
+  await ensureTable(dynamo.raw, tableName, plan.table);
   const server = createServer({ prod: production, authRules: auth?.rulesOn ?? false, rules, ...serverOptions, model });
   await server.start();
   const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, rules, pageReadBudget, plan };

@@ -179,3 +179,87 @@ describe('the table definition of a declared layout', () => {
     expect(tableContradictions(withoutIndexes as never, tableShapeOf(model))).toEqual([]);
   });
 });
+
+describe('declarations over the declared indexes', () => {
+  const MODEL = (extra: string, ticket = '', message = '') => `
+    extend schema @index(name: "byStatus", pk: ["status"], sk: ["openedAt"]) @index(name: "byTicket", pk: ["ticketKey"], sk: ["sentKey"])
+    scalar DateTime
+    type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+    type Ticket @item(pk: "TICKET#{id}", sk: "META") ${ticket} {
+      id: ID!
+      subject: String!
+      status: String
+      openedAt: String!
+      messages(first: Int, after: String, last: Int, before: String): MessageConnection! @query(index: "byTicket")
+    }
+    type TicketConnection { edges: [TicketEdge!]! pageInfo: PageInfo! totalCount: Int! }
+    type TicketEdge { cursor: String! node: Ticket! }
+    type Message @item(pk: "MSG#{id}", sk: "T#{ticket}") ${message || '@indexed(index: "byTicket", pk: ["T#{ticket}"], sk: ["m#{sentAt}#{id}"])'} {
+      id: ID!
+      body: String!
+      sentAt: String!
+      ticket: Ticket! @parent
+    }
+    type MessageConnection { edges: [MessageEdge!]! pageInfo: PageInfo! totalCount: Int! }
+    type MessageEdge { cursor: String! node: Message! }
+    ${extra}`;
+
+  it('reads an @indexed type with templates and one with the attributes it stores', () => {
+    const model = buildModel(MODEL('type Query { ticket(id: ID!): Ticket @get }', '@indexed(index: "byStatus")'), 'helpdesk.graphql');
+    const ticket = model.items.get('Ticket')!.indexed[0]!;
+    expect({ index: ticket.index, pk: ticket.pk.map((p) => [p.attribute, p.template.source, p.written]), sk: ticket.sk.map((p) => [p.attribute, p.template.source, p.written]) }).toEqual({
+      index: 'byStatus',
+      pk: [['status', '{status}', false]],
+      sk: [['openedAt', '{openedAt}', false]],
+    });
+    const message = model.items.get('Message')!.indexed[0]!;
+    expect(message.sk.map((p) => [p.attribute, p.template.source, p.written])).toEqual([['sentKey', 'm#{sentAt}#{id}', true]]);
+  });
+
+  it('refuses, naming each, an @indexed of an undeclared index, a template count unlike the key, a placeholder naming no field, and an index attribute the type does not store', () => {
+    const problems = problemsOf(
+      MODEL(
+        'type Query { ticket(id: ID!): Ticket @get }',
+        '@indexed(index: "nowhere") @indexed(index: "byTicket", pk: ["T#{id}"])',
+        '@indexed(index: "byTicket", pk: ["T#{ticket}"], sk: ["m#{sentOn}#{id}"]) @indexed(index: "byStatus")',
+      ),
+    );
+    expect(problems).toEqual([
+      'Ticket @indexed(index: "nowhere"): names no index the model declares (byStatus, byTicket)',
+      'Ticket @indexed(index: "byTicket")(sk): Ticket stores no attribute sentKey (no field of that name, no table key): give the template',
+      'Message @indexed(index: "byTicket")(sk): placeholder {sentOn} names no field of Message (id, its @parent field or a stored field)',
+      'Message @indexed(index: "byStatus")(pk): Message stores no attribute status (no field of that name, no table key): give the template',
+      'Message @indexed(index: "byStatus")(sk): Message stores no attribute openedAt (no field of that name, no table key): give the template',
+    ]);
+  });
+
+  it('refuses an update input holding a field a written index key is built from', () => {
+    const problems = problemsOf(
+      MODEL(`
+        input UpdateMessageInput { body: String sentAt: String }
+        type Query { ticket(id: ID!): Ticket @get }
+        type Mutation { updateMessage(ticketId: ID!, id: ID!, input: UpdateMessageInput!): Message! @update(parent: "ticketId") }`),
+    );
+    expect(problems).toEqual([
+      "UpdateMessageInput.sentAt: Message.sentAt is in Message's key in the index byTicket, which an update cannot change: remove it from the update input",
+    ]);
+  });
+
+  it('refuses a root @query naming an undeclared index, one whose arguments fill no placeholder, and a range over a sort key without a placeholder', () => {
+    const problems = problemsOf(
+      MODEL(`
+        type Query {
+          ticket(id: ID!): Ticket @get
+          lost(first: Int, after: String, last: Int, before: String): TicketConnection! @query(index: "nowhere")
+          byStatus(state: String, first: Int, after: String, last: Int, before: String): TicketConnection! @query(index: "byStatus")
+          all(since: String, first: Int, after: String, last: Int, before: String): TicketConnection! @query(from: "since")
+        }`),
+    );
+    expect(problems).toEqual([
+      'Query.lost @query(index: "nowhere"): names no index the model declares (byStatus, byTicket)',
+      'Query.byStatus @query(index: "byStatus"): Ticket has no key of one partition and one sort attribute in byStatus (declare it with @indexed)',
+      'Query.all @query: no argument fills {id} of Ticket\'s partition key "TICKET#{id}" (expected id or idId)',
+      'Query.all @query: from/until narrow the sort key from its first placeholder on; "META" has none',
+    ]);
+  });
+});

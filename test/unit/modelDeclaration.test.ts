@@ -202,7 +202,7 @@ describe('the model declaration', () => {
     expect(problemsOf(sdl)).toContainEqual(expect.stringContaining('overlaps'));
   });
 
-  it('refuses @children and @edges on a child type, whose items share their parent\'s partition', () => {
+  it('refuses @children on a child type (a delete of its parent would not reach them) and @edges on one (an edge holds its owner\'s partition)', () => {
     const sdl = VALID.replace(
       'type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true) { id: ID! year: Int! team: Team! @parent }',
       `type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true) { id: ID! year: Int! team: Team! @parent
@@ -215,7 +215,7 @@ describe('the model declaration', () => {
       type SeasonFanEdge { cursor: String! node: Player! }`,
     );
     const problems = problemsOf(sdl);
-    expect(problems.some((p) => p.includes("Season.games @children: children live in Season's partition, so its pk must hold {id} and Season cannot be a child type"))).toBe(true);
+    expect(problems.some((p) => p.includes('Season.games @children: Season is a child type: a delete of its parent would leave its Game items behind'))).toBe(true);
     expect(problems.some((p) => p.includes("Season.fans @edges: edges live in Season's partition, so its pk must hold {id} and Season cannot be a child type"))).toBe(true);
   });
 
@@ -338,18 +338,28 @@ describe('one meaning per stored attribute', () => {
   });
 });
 
-describe('a child in its parent\'s partition', () => {
-  it('refuses a child whose pk is not its parent\'s pk with the parent field for {id}', () => {
-    for (const pk of ['LEAGUE#{team}', 'TEAM#{team}#{id}']) {
-      expect(problemsOf(VALID.replace('pk: "TEAM#{team}", sk: "SEASON#{id}"', `pk: "${pk}", sk: "SEASON#{id}"`))).toEqual([
-        expect.stringMatching(new RegExp(`^\\d+: Season @item\\(pk\\): a child lives in its parent's partition: pk must be Team's pk with \\{team\\} for \\{id\\}, "TEAM#\\{team\\}" \\(got "${pk.replace(/[{}#]/g, (c) => `\\${c}`)}"\\)$`)),
-      ]);
-    }
+describe('where children live', () => {
+  it('serves children in a partition of their own that the parent id names', () => {
+    expect(problemsOf(VALID.replace('pk: "TEAM#{team}", sk: "SEASON#{id}"', 'pk: "LEAGUE#{team}#seasons", sk: "SEASON#{id}"'))).toEqual([]);
   });
 
-  it('refuses a child of a child type, which has no partition of its own', () => {
-    const sdl = VALID.replace('type SeasonConnection', 'type Game @item(pk: "TEAM#{season}", sk: "GAME#{id}") { id: ID! season: Season! @parent }\ntype SeasonConnection');
-    expect(problemsOf(sdl)).toContainEqual(expect.stringContaining('Game @item(pk): Season, the type of its @parent field season, is a child type or has no {id} in its pk'));
+  it('refuses a child whose partition needs more than its parent\'s id, and one whose keys do not hold its parent', () => {
+    expect(problemsOf(VALID.replace('pk: "TEAM#{team}", sk: "SEASON#{id}"', 'pk: "TEAM#{team}#{id}", sk: "SEASON#{id}"'))).toEqual([
+      expect.stringMatching(/^-: Team\.seasons @children: Season's partition key there, "TEAM#\{team\}#\{id\}", must name \{team\} and no other placeholder: the Team's id alone names the partition$/),
+    ]);
+    expect(problemsOf(VALID.replace('pk: "TEAM#{team}", sk: "SEASON#{id}"', 'pk: "SEASON#{id}", sk: "META"'))).toContainEqual(
+      expect.stringContaining("Season @item: a child's key holds its parent's id: pk or sk must hold {team}"),
+    );
+  });
+
+  it('refuses a child of a child type that cannot be found by its id alone', () => {
+    const sdl = VALID.replace('sk: "SEASON#{id}", inverted: true)', 'sk: "SEASON#{id}")').replace(
+      'type SeasonConnection',
+      'type Game @item(pk: "SEASON#{season}", sk: "GAME#{id}") { id: ID! season: Season! @parent }\ntype SeasonConnection',
+    );
+    expect(problemsOf(sdl)).toContainEqual(
+      expect.stringContaining("Game.season @parent: Season is a child type found only with its own parent's id: make it inverted: true, so Game can load it by id"),
+    );
   });
 });
 

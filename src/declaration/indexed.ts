@@ -1,0 +1,162 @@
+/**
+ * Phase 5b: @indexed, an item type's key in a declared index. One template
+ * per key attribute of the index, in its order; an omitted pk or sk means
+ * the index's key attributes are ones the item already stores (a field
+ * stored under that attribute's name, or the table's own keys), each read
+ * as the one-placeholder template of that field (or the table key's own
+ * template), so nothing extra is written. An item without a value for a
+ * key attribute is not in the index (a sparse index).
+ *
+ * Placeholders of a written template name `id`, the @parent field or a
+ * stored scalar field; updates may not change such a field (operations.ts
+ * refuses an update input holding one), so the keys never go stale.
+ */
+import type { GraphQLSchema } from 'graphql';
+import { Kind } from 'graphql';
+import type { ItemType, KeyPart, Layout, Relation } from './model.js';
+import type { Problems } from './problems.js';
+import { parseTemplate, TemplateError, type KeyTemplate } from './template.js';
+import { indexOf } from './layout.js';
+
+export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, ItemType>, layout: Layout, problems: Problems): void {
+  for (const item of items.values()) {
+    const type = schema.getType(item.name);
+    for (const node of type?.astNode?.directives ?? []) {
+      if (node.name.value !== 'indexed') continue;
+      const arg = (name: string) => node.arguments?.find((a) => a.name.value === name)?.value;
+      const nameValue = arg('index');
+      const index = nameValue?.kind === Kind.STRING ? nameValue.value : '';
+      const where = `${item.name} @indexed(index: "${index}")`;
+      const declared = indexOf(layout, index);
+      if (!declared) {
+        problems.add(where, `names no index the model declares (${layout.indexes.map((i) => i.name).join(', ') || 'none'})`, node);
+        continue;
+      }
+      if (item.indexed.some((p) => p.index === index)) {
+        problems.add(where, `${item.name} is already in ${index}: one key per index`, node);
+        continue;
+      }
+      const list = (value: ReturnType<typeof arg>): string[] | null =>
+        value === undefined || value.kind === Kind.NULL ? null : value.kind === Kind.LIST ? value.values.map((v) => (v.kind === Kind.STRING ? v.value : '')) : value.kind === Kind.STRING ? [value.value] : [];
+      const pk = parts(item, layout, declared.pk, list(arg('pk')), `${where}(pk)`, problems, node);
+      const sk = parts(item, layout, declared.sk, list(arg('sk')), `${where}(sk)`, problems, node);
+      if (pk && sk) item.indexed.push({ index, pk, sk });
+    }
+  }
+}
+
+function parts(
+  item: ItemType,
+  layout: Layout,
+  attributes: readonly string[],
+  templates: string[] | null,
+  where: string,
+  problems: Problems,
+  node: unknown,
+): KeyPart[] | null {
+  if (templates === null) {
+    // The attributes the item already stores.
+    const found: KeyPart[] = [];
+    for (const attribute of attributes) {
+      const template = storedTemplate(item, layout, attribute);
+      if (!template) {
+        problems.add(where, `${item.name} stores no attribute ${attribute} (no field of that name, no table key): give the template`, node as never);
+        return null;
+      }
+      found.push({ attribute, template, written: false });
+    }
+    return found;
+  }
+  if (templates.length !== attributes.length) {
+    problems.add(where, `has ${templates.length} template${templates.length === 1 ? '' : 's'}; the index's key has ${attributes.length} attribute${attributes.length === 1 ? '' : 's'} (${attributes.join(', ') || 'none'})`, node as never);
+    return null;
+  }
+  const allowed = new Set(['id', ...(item.parent ? [item.parent.field] : []), ...item.attributes.map((a) => a.name)]);
+  const found: KeyPart[] = [];
+  for (let i = 0; i < templates.length; i++) {
+    let template: KeyTemplate;
+    try {
+      template = parseTemplate(templates[i]!);
+    } catch (error) {
+      if (!(error instanceof TemplateError)) throw error;
+      problems.add(where, `template "${templates[i]}" ${error.message}`, node as never);
+      return null;
+    }
+    for (const p of template.placeholders) {
+      if (!allowed.has(p)) problems.add(where, `placeholder {${p}} names no field of ${item.name} (id, its @parent field or a stored field)`, node as never);
+    }
+    const attribute = attributes[i]!;
+    // A template equal to what the item stores under that attribute writes nothing extra.
+    const stored = storedTemplate(item, layout, attribute);
+    found.push({ attribute, template, written: stored?.source !== template.source });
+  }
+  return found;
+}
+
+/** The template of what an item of this type stores under `attribute`: a table key's, or `{field}` for a field of that name. */
+function storedTemplate(item: ItemType, layout: Layout, attribute: string): KeyTemplate | null {
+  if (attribute === layout.pk) return item.pk;
+  if (attribute === layout.sk) return item.sk;
+  return item.attributes.some((a) => a.name === attribute) ? parseTemplate(`{${attribute}}`) : null;
+}
+
+/** Where an item type's items are in one index (or the table): the key attributes and their templates. */
+export interface KeyIn {
+  /** null: the table. */
+  index: string | null;
+  pkAttr: string;
+  skAttr: string;
+  pk: KeyTemplate;
+  sk: KeyTemplate;
+}
+
+/**
+ * The key of `item` in `index` (null: the table), for a read of one of its
+ * partitions; null when the type is not in that index, or its key there
+ * is not one partition attribute and one sort attribute.
+ */
+export function keyIn(item: ItemType, index: string | null, layout: Layout): KeyIn | null {
+  if (index === null) return layout.sk === null ? null : { index: null, pkAttr: layout.pk, skAttr: layout.sk, pk: item.pk, sk: item.sk };
+  const placement = item.indexed.find((p) => p.index === index);
+  if (placement) {
+    if (placement.pk.length !== 1 || placement.sk.length !== 1) return null;
+    return { index, pkAttr: placement.pk[0]!.attribute, skAttr: placement.sk[0]!.attribute, pk: placement.pk[0]!.template, sk: placement.sk[0]!.template };
+  }
+  // An inverted type is in GSI1 with its keys swapped.
+  if (item.inverted && index === 'GSI1') return { index, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: item.sk, sk: item.pk };
+  return null;
+}
+
+/**
+ * A connection over a type's items in one partition (@children, @query on a
+ * type's field): the node's key there must exist, and its pk template must
+ * name the parent alone, so the parent's id names the partition.
+ */
+export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relations: ReadonlyMap<string, Relation>, layout: Layout, problems: Problems): void {
+  for (const r of relations.values()) {
+    if (r.kind !== 'children') continue;
+    const node = items.get(r.node);
+    if (!node?.parent) continue; // reported in relations.ts
+    const where = `${r.path} @${r.owned ? 'children' : 'query'}${r.index === null ? '' : `(index: "${r.index}")`}`;
+    if (r.index !== null && !indexOf(layout, r.index)) {
+      problems.add(where, `names no index the model declares (${layout.indexes.map((i) => i.name).join(', ') || 'none'})`);
+      continue;
+    }
+    const key = keyIn(node, r.index, layout);
+    if (!key) {
+      problems.add(where, `${node.name} has no key of one partition and one sort attribute in ${r.index ?? 'the table'} (declare it with @indexed)`);
+      continue;
+    }
+    const { placeholders } = key.pk;
+    if (placeholders.length !== 1 || placeholders[0] !== node.parent.field) {
+      problems.add(where, `${node.name}'s partition key there, "${key.pk.source}", must name {${node.parent.field}} and no other placeholder: the ${r.owner}'s id alone names the partition`);
+    }
+    if (r.bounds && key.sk.placeholders.length === 0) {
+      problems.add(where, `from/until narrow the sort key from its first placeholder on; "${key.sk.source}" has none`);
+    }
+    if (r.bounds && r.index !== null && !key.sk.placeholders.includes('id')) {
+      // Cursors and bounds compare sort keys, which must then be unique in the partition.
+      problems.add(where, `from/until on an index need a sort key that holds {id} ("${key.sk.source}" does not)`);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * A @query root field's plan: the partition its arguments name, read as one
+ * collection (or, with from/until, a bounded range), each item its node's
+ * record.
+ */
+import type { Item } from '../dynamo/batchGet.js';
+import type { Collection } from '../dynamo/collection.js';
+import type { Layout, QueryField } from '../declaration/model.js';
+import { keyIn } from '../declaration/indexed.js';
+import { badUserInput, invariant } from '../errors.js';
+import { validateText } from './arguments.js';
+import type { ItemPlan } from './itemPlan.js';
+import type { ItemRecord } from './records.js';
+import type { RangeSource } from './sources.js';
+import { boundedSource } from './bounds.js';
+
+export interface QueryPlan {
+  field: QueryField;
+  /** `Query.<field>`: cursors are bound to it. */
+  path: string;
+  node: ItemPlan;
+  /** The partition the arguments name. Throws BAD_USER_INPUT for a bad argument. */
+  collection(args: Record<string, unknown>): Collection;
+  /** The bounded read for from/until, or null when neither is given. */
+  narrow(args: Record<string, unknown>): RangeSource | null;
+  edge(item: Item): { node: ItemRecord };
+}
+
+export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layout): QueryPlan {
+  const key = keyIn(node.type, field.index, layout);
+  invariant(key, `Query.${field.field} reads no partition of ${node.name}`);
+  const path = `Query.${field.field}`;
+  const filled = Object.entries(field.arguments);
+  const { index, pkAttr, skAttr } = key;
+  const collection = (args: Record<string, unknown>): Collection => {
+    const values: Record<string, string> = {};
+    for (const [placeholder, argument] of filled) {
+      const value = validateText(args[argument], argument);
+      if (value === null) throw badUserInput(`${argument} names the partition to read: give it`, argument);
+      values[placeholder] = value;
+    }
+    return { name: path, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill(values), prefix: key.sk.prefix };
+  };
+  const bounds = field.bounds;
+  return {
+    field,
+    path,
+    node,
+    collection,
+    narrow: (args) => (bounds === null ? null : boundedSource(collection(args), bounds, args)),
+    edge: (item) => ({ node: node.map(item) }),
+  };
+}

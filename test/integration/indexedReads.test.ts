@@ -1,0 +1,164 @@
+/**
+ * Reads over declared indexes, for a helpdesk model: tickets listed by
+ * status over a sparse index on natural attributes (@indexed with no
+ * templates, a root @query filled from its argument), a ticket's messages
+ * ordered by when they were sent in an index of their own (@indexed
+ * templates over a field, from/until ranges), notes in a partition of
+ * their own beside the ticket's (@children anywhere). Every page is one
+ * Query; paging is exact both ways.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildModel } from '../../src/declaration/buildModel.js';
+import { testGateway, type TestGateway } from '../support/gateway.js';
+
+const HELPDESK = `
+extend schema
+  @index(name: "GSI1", pk: ["GSI1PK"], sk: ["GSI1SK"])
+  @index(name: "byStatus", pk: ["status"], sk: ["openedAt"])
+  @index(name: "byTicket", pk: ["ticketKey"], sk: ["sentKey"])
+scalar DateTime
+type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+type Ticket @item(pk: "TICKET#{id}", sk: "META") @indexed(index: "byStatus") {
+  id: ID!
+  subject: String!
+  status: String
+  openedAt: String!
+  messages(first: Int, after: String, last: Int, before: String, since: String, until: String): MessageConnection!
+    @query(index: "byTicket", from: "since", until: "until")
+  notes(first: Int, after: String, last: Int, before: String): NoteConnection! @children(counter: "noteCount")
+}
+type TicketConnection { edges: [TicketEdge!]! pageInfo: PageInfo! totalCount: Int! }
+type TicketEdge { cursor: String! node: Ticket! }
+type Message @item(pk: "MSG#{id}", sk: "T#{ticket}") @indexed(index: "byTicket", pk: ["T#{ticket}"], sk: ["m#{sentAt}#{id}"]) {
+  id: ID!
+  body: String!
+  sentAt: String!
+  ticket: Ticket! @parent
+}
+type MessageConnection { edges: [MessageEdge!]! pageInfo: PageInfo! totalCount: Int! }
+type MessageEdge { cursor: String! node: Message! }
+type Note @item(pk: "TICKET#{ticket}#notes", sk: "NOTE#{id}") { id: ID! text: String! ticket: Ticket! @parent }
+type NoteConnection { edges: [NoteEdge!]! pageInfo: PageInfo! totalCount: Int! }
+type NoteEdge { cursor: String! node: Note! }
+input OpenTicketInput { id: ID subject: String! status: String openedAt: String! }
+input PostMessageInput { id: ID body: String! sentAt: String! }
+input AddNoteInput { id: ID text: String! }
+input UpdateMessageInput { body: String sentAt: String }
+type Query {
+  ticket(id: ID!): Ticket @get
+  tickets(status: String!, first: Int, after: String, last: Int, before: String): TicketConnection! @query(index: "byStatus")
+}
+type Mutation {
+  openTicket(input: OpenTicketInput!): Ticket! @create
+  postMessage(ticketId: ID!, input: PostMessageInput!): Message! @create(parent: "ticketId")
+  addNote(ticketId: ID!, input: AddNoteInput!): Note! @create(parent: "ticketId")
+}
+`;
+
+let gw: TestGateway;
+beforeAll(async () => {
+  gw = await testGateway({ model: buildModel(HELPDESK, 'helpdesk.graphql') });
+  const open = (id: string, status: string | null, day: number) =>
+    gw.run(`mutation($i: OpenTicketInput!) { openTicket(input: $i) { id } }`, { i: { id, subject: `Ticket ${id}`, status, openedAt: `2026-03-0${day}` } });
+  for (const [id, status, day] of [['t1', 'OPEN', 1], ['t2', 'OPEN', 3], ['t3', 'CLOSED', 2], ['t4', 'OPEN', 2], ['t5', null, 4]] as const) {
+    expect((await open(id, status, day)).errors).toBeUndefined();
+  }
+  for (let i = 1; i <= 5; i++) {
+    const posted = await gw.run(`mutation($i: PostMessageInput!) { postMessage(ticketId: "t1", input: $i) { id } }`, {
+      i: { id: `m${i}`, body: `message ${i}`, sentAt: `2026-03-0${i}T10:00:00Z` },
+    });
+    expect(posted.errors).toBeUndefined();
+  }
+  for (const id of ['n1', 'n2']) {
+    expect((await gw.run(`mutation { addNote(ticketId: "t1", input: { id: "${id}", text: "note ${id}" }) { id } }`)).errors).toBeUndefined();
+  }
+});
+afterAll(() => gw?.stop());
+
+const ids = (connection: { edges: { node: { id: string } }[] }) => connection.edges.map((e) => e.node.id);
+
+describe('a root @query over a sparse index of natural attributes', () => {
+  it('lists the tickets of one status in the index sort order, one Query a page, and leaves out tickets without a status', async () => {
+    const { result, requests } = await gw.counted(`{ tickets(status: "OPEN", first: 10) { edges { node { id openedAt } } pageInfo { hasNextPage } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(ids(result.data.tickets)).toEqual(['t1', 't4', 't2']);
+    expect(result.data.tickets.pageInfo.hasNextPage).toBe(false);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+    const written = await gw.get('TICKET#t5', 'META');
+    expect(written).not.toHaveProperty('status');
+  });
+
+  it('pages exactly both ways with cursors', async () => {
+    const first = await gw.run(`{ tickets(status: "OPEN", first: 2) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`);
+    expect(ids(first.data.tickets)).toEqual(['t1', 't4']);
+    expect(first.data.tickets.pageInfo.hasNextPage).toBe(true);
+    const next = await gw.run(`query($c: String) { tickets(status: "OPEN", first: 2, after: $c) { edges { node { id } } pageInfo { hasNextPage hasPreviousPage } } }`, {
+      c: first.data.tickets.pageInfo.endCursor,
+    });
+    expect(ids(next.data.tickets)).toEqual(['t2']);
+    expect(next.data.tickets.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true });
+    const last = await gw.run(`{ tickets(status: "OPEN", last: 2) { edges { node { id } } pageInfo { hasPreviousPage } } }`);
+    expect(ids(last.data.tickets)).toEqual(['t4', 't2']);
+    expect(last.data.tickets.pageInfo.hasPreviousPage).toBe(true);
+  });
+
+  it('refuses a cursor of one status for another', async () => {
+    const first = await gw.run(`{ tickets(status: "OPEN", first: 1) { pageInfo { endCursor } } }`);
+    const other = await gw.run(`query($c: String) { tickets(status: "CLOSED", first: 1, after: $c) { edges { node { id } } } }`, {
+      c: first.data.tickets.pageInfo.endCursor,
+    });
+    expect(other.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('counts the partition for totalCount', async () => {
+    const { result } = await gw.counted(`{ tickets(status: "OPEN", first: 0) { totalCount } }`);
+    expect(result.data.tickets.totalCount).toBe(3);
+  });
+});
+
+describe('a @query field over an index of templates, narrowed by from/until', () => {
+  it('writes the index keys from the templates at create', async () => {
+    const item = await gw.get('MSG#m2', 'T#t1');
+    expect(item).toMatchObject({ ticketKey: 'T#t1', sentKey: 'm#2026-03-02T10:00:00Z#m2' });
+  });
+
+  it("reads a ticket's messages in the order they were sent, one Query a page", async () => {
+    const { result, requests } = await gw.counted(`{ ticket(id: "t1") { messages(last: 2) { edges { node { id body } } } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(ids(result.data.ticket.messages)).toEqual(['m4', 'm5']);
+    expect(requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
+  });
+
+  it('keeps only what was sent from since up to, not including, until, and pages within that range', async () => {
+    const ranged = await gw.run(`{ ticket(id: "t1") { messages(since: "2026-03-02", until: "2026-03-05", first: 2) { edges { node { id } } pageInfo { hasNextPage endCursor } } } }`);
+    expect(ranged.errors).toBeUndefined();
+    expect(ids(ranged.data.ticket.messages)).toEqual(['m2', 'm3']);
+    expect(ranged.data.ticket.messages.pageInfo.hasNextPage).toBe(true);
+    const rest = await gw.run(
+      `query($c: String) { ticket(id: "t1") { messages(since: "2026-03-02", until: "2026-03-05", first: 2, after: $c) { edges { node { id } } pageInfo { hasNextPage } } } }`,
+      { c: ranged.data.ticket.messages.pageInfo.endCursor },
+    );
+    expect(ids(rest.data.ticket.messages)).toEqual(['m4']);
+    expect(rest.data.ticket.messages.pageInfo.hasNextPage).toBe(false);
+    const otherRange = await gw.run(
+      `query($c: String) { ticket(id: "t1") { messages(since: "2026-03-01", first: 2, after: $c) { edges { node { id } } } } }`,
+      { c: ranged.data.ticket.messages.pageInfo.endCursor },
+    );
+    expect(otherRange.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('refuses an empty range with BAD_USER_INPUT before any request', async () => {
+    const { result, requests } = await gw.counted(`{ ticket(id: "t1") { messages(since: "2026-03-05", until: "2026-03-01", first: 2) { edges { node { id } } } } }`);
+    expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(requests.requests).toBeLessThanOrEqual(1);
+  });
+});
+
+describe('@children in a partition of their own', () => {
+  it("stores notes beside the ticket's partition and reads them with the counter", async () => {
+    expect(await gw.get('TICKET#t1#notes', 'NOTE#n1')).toMatchObject({ text: 'note n1' });
+    const { result } = await gw.counted(`{ ticket(id: "t1") { notes(first: 5) { totalCount edges { node { id text } } } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(result.data.ticket.notes).toEqual({ totalCount: 2, edges: [{ node: { id: 'n1', text: 'note n1' } }, { node: { id: 'n2', text: 'note n2' } }] });
+  });
+});
