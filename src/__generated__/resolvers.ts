@@ -595,6 +595,11 @@ export type UpdateStudentInput = {
   name?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** EMAIL: an email address (local part, @, a domain with a dot), at most 254 characters. */
+export enum ValueFormat {
+  Email = 'EMAIL'
+}
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -727,6 +732,7 @@ export type ResolversTypes = {
   UpdatePartInput: UpdatePartInput;
   UpdateProductInput: UpdateProductInput;
   UpdateStudentInput: UpdateStudentInput;
+  ValueFormat: ValueFormat;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -787,6 +793,15 @@ export type AccessDirectiveArgs = {
 };
 
 export type AccessDirectiveResolver<Result, Parent, ContextType = Context, Args = AccessDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type AttributeDirectiveArgs = {
+  format?: Maybe<ValueFormat>;
+  max?: Maybe<Scalars['Float']['input']>;
+  min?: Maybe<Scalars['Float']['input']>;
+  name?: Maybe<Scalars['String']['input']>;
+};
+
+export type AttributeDirectiveResolver<Result, Parent, ContextType = Context, Args = AttributeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type ByInstantDirectiveArgs = {
   by: Scalars['String']['input'];
@@ -1157,6 +1172,7 @@ export type Resolvers<ContextType = Context> = {
 
 export type DirectiveResolvers<ContextType = Context> = {
   access?: AccessDirectiveResolver<any, any, ContextType>;
+  attribute?: AttributeDirectiveResolver<any, any, ContextType>;
   byInstant?: ByInstantDirectiveResolver<any, any, ContextType>;
   catalog?: CatalogDirectiveResolver<any, any, ContextType>;
   changes?: ChangesDirectiveResolver<any, any, ContextType>;

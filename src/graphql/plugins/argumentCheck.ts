@@ -42,7 +42,8 @@ import { compilePlan, type Plan } from '../../plan/plan.js';
 import { loadModel } from '../../declaration/loadModel.js';
 import { compileBindings, type CursorBinding } from '../../plan/bindings.js';
 import { readGlobalId } from '../../plan/globalId.js';
-import { total } from '../../writes/input.js';
+import { numberValue } from '../../writes/input.js';
+import type { Attribute } from '../../declaration/model.js';
 
 /** What the checks need of the model: which connections bind cursors to arguments, and each connection's partition. */
 interface ModelRules {
@@ -50,6 +51,8 @@ interface ModelRules {
   partition: (connection: string, parentId: string) => string | undefined;
   /** `Query.<node field>`, whose id is a global id (plan/globalId.ts), and its check; null without a @node field. */
   node: { path: string; check: (value: string) => void } | null;
+  /** `Mutation.<field>` → the check of the numbers it sets, for mutations that set any. */
+  numbers: ReadonlyMap<string, (args: Record<string, unknown>) => void>;
 }
 
 let defaults: ModelRules | undefined;
@@ -63,7 +66,38 @@ function modelRules(plan: Plan): ModelRules {
     binding: compileBindings(plan),
     partition: (connection, parentId) => plan.relations.get(connection)?.collection(parentId).pk,
     node: node && { path: `Query.${node.field}`, check: (value) => void readGlobalId(nodeItems, value, 'id', node.idField) },
+    numbers: numberChecks(plan),
   };
+}
+
+/**
+ * The numbers each mutation sets (Int and Float fields of its input, or
+ * the edge fields its @link arguments set), checked as the write checks
+ * them (writes/input.ts): a value the model's bounds or DynamoDB refuse
+ * then costs no request and is answered as a client error.
+ */
+function numberChecks(plan: Plan): Map<string, (args: Record<string, unknown>) => void> {
+  const checks = new Map<string, (args: Record<string, unknown>) => void>();
+  const root = plan.model.schema.getMutationType()?.name ?? 'Mutation';
+  const numeric = (attributes: readonly Attribute[]) => attributes.filter((a) => a.kind === 'Int' || a.kind === 'Float');
+  for (const m of plan.mutations) {
+    if (m.kind === 'create' || m.kind === 'update') {
+      const numbers = numeric(plan.item(m.type).type.attributes);
+      if (numbers.length === 0) continue;
+      checks.set(`${root}.${m.field}`, (args) => {
+        const input = args.input as Record<string, unknown> | undefined;
+        for (const a of numbers) if (typeof input?.[a.name] === 'number') numberValue(a, input[a.name], `input.${a.name}`);
+      });
+    } else if (m.kind === 'link') {
+      const relation = plan.relations.get(m.edges)?.relation;
+      const numbers = relation?.kind === 'edges' ? numeric(relation.edgeAttributes) : [];
+      if (numbers.length === 0) continue;
+      checks.set(`${root}.${m.field}`, (args) => {
+        for (const a of numbers) if (typeof args[a.name] === 'number') numberValue(a, args[a.name], a.name);
+      });
+    }
+  }
+  return checks;
 }
 
 /** The names of a field's arguments of type ID (ids of items: checked by validateId). */
@@ -221,10 +255,10 @@ function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: 
       if (typeof args[name] === 'string') validateId(args[name] as string, name);
     }
   }
-  const input = args.input as { id?: unknown; total?: unknown } | undefined;
+  const input = args.input as { id?: unknown } | undefined;
   if (input && typeof input.id === 'string') validateId(input.id, 'input.id');
-  if (input && typeof input.total === 'number') total(input.total, 'input.total');
   const { connection } = step;
+  rules.numbers.get(connection)?.(args);
   // Prefixes, date ranges, status: refused here when bad; the form cursors are bound to otherwise.
   const binding = rules.binding(connection)(args);
   if ('first' in args || 'last' in args || 'after' in args || 'before' in args) {
