@@ -38,15 +38,14 @@ import {
 import type { Context } from '../context.js';
 import { cursorRefusal, readCursor, type CursorReader } from '../../connections/cursor.js';
 import { validateConnectionArgs, validateId } from '../../connections/args.js';
-import { compilePlan, type Plan } from '../../plan/plan.js';
-import { loadModel } from '../../declaration/loadModel.js';
+import type { Plan } from '../../plan/plan.js';
 import { compileBindings, type CursorBinding } from '../../plan/bindings.js';
 import { readGlobalId } from '../../plan/globalId.js';
 import { numberValue } from '../../writes/input.js';
 import type { Attribute } from '../../declaration/model.js';
 
 /** What the checks need of the model: which connections bind cursors to arguments, and each connection's partition. */
-interface ModelRules {
+export interface ModelRules {
   binding: (connection: string) => CursorBinding;
   partition: (connection: string, parentId: string) => string | undefined;
   /** `Query.<node field>`, whose id is a global id (plan/globalId.ts), and its check; null without a @node field. */
@@ -55,9 +54,13 @@ interface ModelRules {
   numbers: ReadonlyMap<string, (args: Record<string, unknown>) => void>;
 }
 
-let defaults: ModelRules | undefined;
-/** The default model's rules, for callers that check a document of it without a server. */
-const defaultRules = (): ModelRules => (defaults ??= modelRules(compilePlan(loadModel())));
+const rulesByPlan = new WeakMap<Plan, ModelRules>();
+/** The checks' rules of the model a plan serves, made once per plan. */
+export function argumentRules(plan: Plan): ModelRules {
+  let rules = rulesByPlan.get(plan);
+  if (!rules) rulesByPlan.set(plan, (rules = modelRules(plan)));
+  return rules;
+}
 
 function modelRules(plan: Plan): ModelRules {
   const node = plan.node;
@@ -311,8 +314,8 @@ export function checkArguments(
   document: DocumentNode,
   variables: Record<string, unknown>,
   cursors: CursorReader,
+  rules: ModelRules,
   plans: WeakMap<DocumentNode, DocumentPlan> = new WeakMap(),
-  rules: ModelRules = defaultRules(),
 ): void {
   let plan = plans.get(document);
   if (!plan) plans.set(document, (plan = documentPlan(schema, document, cursors, rules)));
@@ -333,12 +336,12 @@ export function checkArguments(
 /** One per server: what passed is remembered for that server's documents and cursor keys only. */
 export function argumentCheckPlugin(plan: Plan): GatewayPlugin {
   const plans = new WeakMap<DocumentNode, DocumentPlan>();
-  const rules = modelRules(plan);
+  const rules = argumentRules(plan);
   const hooks: RequestHooks = {
     didResolveOperation({ document, schema, request, contextValue, operation }) {
       if (!operation) return;
       try {
-        checkArguments(schema, document, request.variables ?? {}, contextValue.cursors, plans, rules);
+        checkArguments(schema, document, request.variables ?? {}, contextValue.cursors, rules, plans);
       } catch (err) {
         // A refused request, like a validation failure: HTTP 400 (Apollo would answer 500
         // for an error thrown from a plugin hook), the GraphQL error itself unchanged.
