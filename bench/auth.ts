@@ -31,6 +31,7 @@ import type { Identity } from '../src/auth/identity.js';
 import { compileRules } from '../src/auth/compileRules.js';
 import { loadModel } from '../src/declaration/loadModel.js';
 import { WRITE_DOCS_OPTION, writeDocument, wrote } from './output.js';
+import { compilePlan } from '../src/plan/plan.js';
 
 const { values: opts } = parseArgs({ options: { ...WRITE_DOCS_OPTION } });
 
@@ -55,7 +56,7 @@ async function verification() {
     rolesClaim: 'groups', claims: {},
     clockToleranceSeconds: 5, maxTokenLifetimeSeconds: 86_400, jwksCooldownSeconds: 30, devIssuer: undefined,
   };
-  const auth = createAuthenticator(config, silentLogger);
+  const auth = createAuthenticator(config, silentLogger, loadModel());
   await auth.verifier!.warm();
   out('## Token verification, key set cached');
   out();
@@ -94,8 +95,10 @@ async function operations() {
   }
   await batchPut(dynamo.doc, tableName, items);
   const cursors = createCursorCodec({ current: 'bench-cursor-secret-0123456789abcdefghij' });
-  const rules = compileRules(loadModel());
-  const servers = { off: createServer({ prod: true }), on: createServer({ prod: true, authRules: true, rules }) };
+  const model = loadModel();
+  const plan = compilePlan(model);
+  const rules = compileRules(model);
+  const servers = { off: createServer({ prod: true, model }), on: createServer({ prod: true, authRules: true, rules, model }) };
   await Promise.all(Object.values(servers).map((s) => s.start()));
   const caller = (extra: Partial<Extract<Identity, { kind: 'caller' }>>): Identity => ({
     kind: 'caller', subject: 'b', roles: new Set(), admin: false, owns: new Map(), ...extra,
@@ -108,7 +111,7 @@ async function operations() {
   ];
   const run = async (server: 'off' | 'on', identity: Identity | undefined) => {
     const metrics = new OperationMetrics();
-    const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors, authRequired: server === 'on', rules };
+    const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors, authRequired: server === 'on', rules, plan };
     const res = await servers[server].executeOperation({ query: QUERY }, { contextValue: createContext(deps, metrics, identity) });
     if (res.body.kind !== 'single' || res.body.singleResult.errors) throw new Error(`unexpected errors: ${JSON.stringify(res.body)}`);
     return metrics.requests;

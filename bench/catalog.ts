@@ -33,6 +33,11 @@ import type { Item } from '../src/dynamo/batchGet.js';
 import { runMigration } from '../src/migration/migrate.js';
 import { progressBar, writeItems } from '../scripts/seedTable.js';
 import { writeResult, wrote } from './output.js';
+import { loadModel } from '../src/declaration/loadModel.js';
+import { compilePlan } from '../src/plan/plan.js';
+
+/** The model measured: the project's default. */
+const model = loadModel();
 
 const { values } = parseArgs({
   options: { courses: { type: 'string' }, orders: { type: 'string' }, migrate: { type: 'string' } },
@@ -82,7 +87,7 @@ async function main() {
     const { DeleteCommand } = await import('@aws-sdk/lib-dynamodb');
     await dynamo.doc.send(new DeleteCommand({ TableName: oldTable, Key: { PK: 'LAYOUT', SK: 'MIGRATION' } }));
     const migrationStarted = Date.now();
-    const migration = await runMigration({ raw: dynamo.raw, doc: dynamo.doc, tableName: oldTable, segments: 4, writeUnitsPerSecond: 1_000_000, pageSize: 200, concurrency: 8 });
+    const migration = await runMigration({ raw: dynamo.raw, doc: dynamo.doc, tableName: oldTable, plan: compilePlan(model), segments: 4, writeUnitsPerSecond: 1_000_000, pageSize: 200, concurrency: 8 });
     console.error(`migrated in ${((Date.now() - migrationStarted) / 1000).toFixed(1)} s`);
 
     const tableName = 'CatalogBench';
@@ -101,9 +106,9 @@ async function main() {
     await writeItems(dynamo.doc, tableName, items, { concurrency: 8, onProgress: progressBar('loading') });
     console.error(`loaded ${items.length} items in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 
-    const server = createServer({ prod: false });
+    const server = createServer({ prod: false, model });
     await server.start();
-    const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors: createCursorCodec({ current: 'bench-cursor-secret-0123456789abcdefghij' }) };
+    const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors: createCursorCodec({ current: 'bench-cursor-secret-0123456789abcdefghij' }), plan: compilePlan(model) };
     const measure = async (name: string, query: string, pick: (data: any) => any) => {
       const t0 = Date.now();
       const metrics = new OperationMetrics();

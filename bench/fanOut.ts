@@ -35,6 +35,11 @@ import { deleteCourse, updateCourse } from '../test/support/writes.js';
 import type { FanOutMode, Store } from '../src/writes/store.js';
 import { writeItems } from '../scripts/seedTable.js';
 import { WRITE_DOCS_OPTION, writeDocument, wrote } from './output.js';
+import { loadModel } from '../src/declaration/loadModel.js';
+import { compilePlan } from '../src/plan/plan.js';
+
+/** The model measured: the project's default. */
+const plan = compilePlan(loadModel());
 
 const { values } = parseArgs({
   options: { sizes: { type: 'string', default: '100,1000,10000' }, 'in-request': { type: 'string', default: '1000' }, ...WRITE_DOCS_OPTION },
@@ -95,12 +100,12 @@ async function main() {
       let reader: StreamReader | undefined;
       if (fanOut === 'stream') {
         const { streamArn } = await describeLayout(dynamo.raw, tableName);
-        reader = new StreamReader({ store: { doc: workerDoc.doc, tableName }, streams, streamArn: streamArn!, logger: silentLogger, pollMs: 50 }).start();
+        reader = new StreamReader({ store: { doc: workerDoc.doc, tableName, plan }, streams, streamArn: streamArn!, logger: silentLogger, pollMs: 50 }).start();
         seeded = Date.now();
         await reader.caughtUp(); // the seed's own records
         process.stderr.write(`processor read the seed's ${items.length} records in ${Date.now() - seeded} ms\n`);
       }
-      const store: Store = { doc: dynamo.doc, tableName, fanOut };
+      const store: Store = { doc: dynamo.doc, tableName, fanOut, plan };
 
       for (const kind of ['rename', 'delete'] as const) {
         const metrics = new OperationMetrics();

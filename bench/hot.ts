@@ -40,6 +40,8 @@ import { courseStudentShards } from '../test/support/model.js';
 import { courseItem, enrollmentItem, studentItem } from '../test/support/defaultItems.js';
 import { startPartitionSimulator, type PartitionSimulator } from './simulator/partitionSimulator.js';
 import { WRITE_DOCS_OPTION, writeDocument, wrote } from './output.js';
+import { loadModel } from '../src/declaration/loadModel.js';
+import { compilePlan } from '../src/plan/plan.js';
 
 const { values: opts } = parseArgs({
   options: {
@@ -69,10 +71,11 @@ async function setup() {
   const direct = createDynamo({ endpoint: local.endpoint, requestTimeoutMs: 60_000 });
   await ensureTable(direct.raw, tableName);
   const dynamo = createDynamo({ endpoint: sim.endpoint });
-  const server = createServer({ prod: true });
+  const model = loadModel();
+  const server = createServer({ prod: true, model });
   await server.start();
   const cursors = createCursorCodec({ current: 'bench-cursor-secret-0123456789abcdefghij' });
-  const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors };
+  const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors, plan: compilePlan(model) };
   async function run(query: string, variables?: Record<string, unknown>) {
     const metrics = new OperationMetrics();
     const started = performance.now();

@@ -28,7 +28,8 @@ import { startLocalDynamo } from '../src/dynamo/local.js';
 import { createDynamo } from '../src/dynamo/client.js';
 import { ensureTable } from '../src/dynamo/table.js';
 import { loadDemoData } from '../src/transport/demoData.js';
-import { DEFAULT_SCHEMA_FILE } from '../src/declaration/loadModel.js';
+import { DEFAULT_SCHEMA_FILE, loadModel } from '../src/declaration/loadModel.js';
+import { compilePlan } from '../src/plan/plan.js';
 import { createServer } from '../src/graphql/server.js';
 import { createContext } from '../src/graphql/context.js';
 import { createCursorCodec } from '../src/connections/cursorSigning.js';
@@ -125,7 +126,8 @@ async function main() {
     await ensureTable(dynamo.raw, tableName);
     await loadDemoData(dynamo.doc, tableName, DEFAULT_SCHEMA_FILE);
     const cursors = createCursorCodec({ current: 'telemetry-cost-bench-secret-0123456789abcdef' });
-    const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors };
+    const model = loadModel();
+    const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors, plan: compilePlan(model) };
     type Server = ReturnType<typeof createServer>;
     interface Variant {
       name: string;
@@ -148,7 +150,7 @@ async function main() {
       const baseDeps = { doc: baseClient.doc, readPath: baseClient.reads, tableName, cursors: baseCodec({ current: 'telemetry-cost-bench-secret-0123456789abcdef' }) };
       variants.push({ name: 'baseline', server: baseServer({ production: true, logger: silentLogger }), context: () => baseContext(baseDeps), flush: async () => {} });
     }
-    const off = createServer({ prod: true, logger: silentLogger });
+    const off = createServer({ prod: true, logger: silentLogger, model });
     variants.push({ name: 'off', server: off, context: () => createContext(deps), flush: async () => {} });
     if (!values['off-only']) {
       // The SDK's OTLP exporters read their endpoint from the environment, as in production.
@@ -162,7 +164,7 @@ async function main() {
       stops.push(() => telemetry.shutdown());
       variants.push({
         name: 'on',
-        server: createServer({ prod: true, logger: silentLogger, telemetry }),
+        server: createServer({ prod: true, logger: silentLogger, telemetry, model }),
         context: () => createContext(deps),
         flush: () => telemetry.flush(),
       });

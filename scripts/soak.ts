@@ -20,6 +20,8 @@ import { createServer } from '../src/graphql/server.js';
 import { createCursorCodec } from '../src/connections/cursorSigning.js';
 import { createHttpHandler } from '../src/transport/httpHandler.js';
 import { createHttpListener } from '../src/transport/httpServer.js';
+import { loadModel } from '../src/declaration/loadModel.js';
+import { compilePlan } from '../src/plan/plan.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -51,8 +53,9 @@ async function main() {
   });
   // Every GetItem/BatchGetItem finds nothing: the gateway does all its own work, DynamoDB none.
   const doc = { send: async () => ({ Responses: {}, Items: [] }) } as unknown as DynamoDBDocumentClient;
-  const deps = { doc, tableName: 'Soak', cursors: createCursorCodec({ current: config.security.cursorSecret }) };
-  const apollo = createServer({ prod: true, limits: { ...config.security, ...config.operationLimits } });
+  const model = loadModel(config.schemaFile);
+  const deps = { doc, tableName: 'Soak', cursors: createCursorCodec({ current: config.security.cursorSecret }), plan: compilePlan(model) };
+  const apollo = createServer({ prod: true, limits: { ...config.security, ...config.operationLimits }, model });
   await apollo.start();
   const http = createHttpListener(
     createHttpHandler(apollo, {

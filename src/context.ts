@@ -38,8 +38,8 @@ export interface Deps {
    * context made without an identity is anonymous. Off: everyone may do everything.
    */
   authRequired?: boolean;
-  /** The model's plans (src/plan/); default: the project's default model. */
-  plan?: Plan;
+  /** The plan of the model served (src/plan/): every read and write follows it. */
+  plan: Plan;
   /** The compiled rules, for reads that ask ahead of the guarded field (look-ahead); without them only admins read ahead. */
   rules?: RuleLookup;
 }

@@ -56,6 +56,7 @@ async function main() {
     endpoint,
     streamArn: layout.streamArn,
     logger,
+    plan: compilePlan(model),
     progressEveryMs: 10_000,
     telemetry,
     changes,

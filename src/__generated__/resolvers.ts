@@ -595,6 +595,11 @@ export type UpdateStudentInput = {
   name?: InputMaybe<Scalars['String']['input']>;
 };
 
+/** EMAIL: an email address (local part, @, a domain with a dot), at most 254 characters. */
+export enum ValueFormat {
+  Email = 'EMAIL'
+}
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -727,6 +732,7 @@ export type ResolversTypes = {
   UpdatePartInput: UpdatePartInput;
   UpdateProductInput: UpdateProductInput;
   UpdateStudentInput: UpdateStudentInput;
+  ValueFormat: ValueFormat;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -788,6 +794,15 @@ export type AccessDirectiveArgs = {
 
 export type AccessDirectiveResolver<Result, Parent, ContextType = Context, Args = AccessDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
+export type AttributeDirectiveArgs = {
+  format?: Maybe<ValueFormat>;
+  max?: Maybe<Scalars['Float']['input']>;
+  min?: Maybe<Scalars['Float']['input']>;
+  name?: Maybe<Scalars['String']['input']>;
+};
+
+export type AttributeDirectiveResolver<Result, Parent, ContextType = Context, Args = AttributeDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type ByInstantDirectiveArgs = {
   by: Scalars['String']['input'];
   pk: Scalars['String']['input'];
@@ -812,6 +827,7 @@ export type ChangesDirectiveResolver<Result, Parent, ContextType = Context, Args
 
 export type ChildrenDirectiveArgs = {
   counter?: Maybe<Scalars['String']['input']>;
+  index?: Maybe<Scalars['String']['input']>;
 };
 
 export type ChildrenDirectiveResolver<Result, Parent, ContextType = Context, Args = ChildrenDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
@@ -850,6 +866,22 @@ export type EdgesDirectiveResolver<Result, Parent, ContextType = Context, Args =
 export type GetDirectiveArgs = { };
 
 export type GetDirectiveResolver<Result, Parent, ContextType = Context, Args = GetDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type IndexDirectiveArgs = {
+  name: Scalars['String']['input'];
+  pk: Array<Scalars['String']['input']>;
+  sk?: Maybe<Array<Scalars['String']['input']>>;
+};
+
+export type IndexDirectiveResolver<Result, Parent, ContextType = Context, Args = IndexDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type IndexedDirectiveArgs = {
+  index: Scalars['String']['input'];
+  pk?: Maybe<Array<Scalars['String']['input']>>;
+  sk?: Maybe<Array<Scalars['String']['input']>>;
+};
+
+export type IndexedDirectiveResolver<Result, Parent, ContextType = Context, Args = IndexedDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type ItemDirectiveArgs = {
   inverted?: Maybe<Scalars['Boolean']['input']>;
@@ -891,6 +923,14 @@ export type PropagatingDirectiveArgs = { };
 
 export type PropagatingDirectiveResolver<Result, Parent, ContextType = Context, Args = PropagatingDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
+export type QueryDirectiveArgs = {
+  from?: Maybe<Scalars['String']['input']>;
+  index?: Maybe<Scalars['String']['input']>;
+  until?: Maybe<Scalars['String']['input']>;
+};
+
+export type QueryDirectiveResolver<Result, Parent, ContextType = Context, Args = QueryDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
 export type RangeDirectiveArgs = {
   after: Scalars['String']['input'];
   before: Scalars['String']['input'];
@@ -905,6 +945,13 @@ export type ShardedDirectiveArgs = {
 };
 
 export type ShardedDirectiveResolver<Result, Parent, ContextType = Context, Args = ShardedDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
+
+export type TableDirectiveArgs = {
+  pk?: Scalars['String']['input'];
+  sk?: Maybe<Scalars['String']['input']>;
+};
+
+export type TableDirectiveResolver<Result, Parent, ContextType = Context, Args = TableDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
 export type UnlinkDirectiveArgs = {
   edges: Scalars['String']['input'];
@@ -1157,6 +1204,7 @@ export type Resolvers<ContextType = Context> = {
 
 export type DirectiveResolvers<ContextType = Context> = {
   access?: AccessDirectiveResolver<any, any, ContextType>;
+  attribute?: AttributeDirectiveResolver<any, any, ContextType>;
   byInstant?: ByInstantDirectiveResolver<any, any, ContextType>;
   catalog?: CatalogDirectiveResolver<any, any, ContextType>;
   changes?: ChangesDirectiveResolver<any, any, ContextType>;
@@ -1167,6 +1215,8 @@ export type DirectiveResolvers<ContextType = Context> = {
   delete?: DeleteDirectiveResolver<any, any, ContextType>;
   edges?: EdgesDirectiveResolver<any, any, ContextType>;
   get?: GetDirectiveResolver<any, any, ContextType>;
+  index?: IndexDirectiveResolver<any, any, ContextType>;
+  indexed?: IndexedDirectiveResolver<any, any, ContextType>;
   item?: ItemDirectiveResolver<any, any, ContextType>;
   link?: LinkDirectiveResolver<any, any, ContextType>;
   me?: MeDirectiveResolver<any, any, ContextType>;
@@ -1174,8 +1224,10 @@ export type DirectiveResolvers<ContextType = Context> = {
   owner?: OwnerDirectiveResolver<any, any, ContextType>;
   parent?: ParentDirectiveResolver<any, any, ContextType>;
   propagating?: PropagatingDirectiveResolver<any, any, ContextType>;
+  query?: QueryDirectiveResolver<any, any, ContextType>;
   range?: RangeDirectiveResolver<any, any, ContextType>;
   sharded?: ShardedDirectiveResolver<any, any, ContextType>;
+  table?: TableDirectiveResolver<any, any, ContextType>;
   unlink?: UnlinkDirectiveResolver<any, any, ContextType>;
   update?: UpdateDirectiveResolver<any, any, ContextType>;
   where?: WhereDirectiveResolver<any, any, ContextType>;

@@ -12,14 +12,13 @@
  * - AUTH_MODE=off: the header is ignored and everyone may do everything.
  *
  * Which claims name the items a caller owns comes from the model served
- * (its @owner types, ownerClaims.ts); the default is the project's model.
+ * (its @owner types, ownerClaims.ts), which the caller hands in.
  */
 import { HeaderMap } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import type { AuthConfig } from '../config.js';
 import { ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { loadModel } from '../declaration/loadModel.js';
 import type { Model } from '../declaration/model.js';
 import { ownerClaims } from './ownerClaims.js';
 import { ANONYMOUS, EVERYONE, type Identity } from './identity.js';
@@ -47,9 +46,9 @@ function unauthenticated(reason: string): GraphQLError {
 export function createAuthenticator(
   config: AuthConfig,
   logger: Logger,
+  /** The model served, whose @owner types the tokens name. */
+  model: Pick<Model, 'items' | 'source'>,
   verifier?: Verifier,
-  /** The model whose @owner types the tokens name (default: the project's). */
-  model?: Pick<Model, 'items' | 'source'>,
 ): Authenticator {
   if (config.mode === 'off') return { rulesOn: false, identify: async () => EVERYONE };
   const tokens =
@@ -58,7 +57,7 @@ export function createAuthenticator(
       issuer: config.issuer,
       audience: config.audience,
       jwksUrl: config.jwksUrl,
-      claims: { roles: config.rolesClaim, owners: ownerClaims(model ?? loadModel(), config.claims) },
+      claims: { roles: config.rolesClaim, owners: ownerClaims(model, config.claims) },
       clockToleranceSeconds: config.clockToleranceSeconds,
       maxTokenLifetimeSeconds: config.maxTokenLifetimeSeconds,
       jwksCooldownSeconds: config.jwksCooldownSeconds,

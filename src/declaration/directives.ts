@@ -79,6 +79,17 @@ input CopyField { field: String!, attribute: String! }
 directive @createdAt on FIELD_DEFINITION
 
 """
+On a stored field of an item or edge type: how it is stored and what a
+mutation may set it to. name: the stored attribute's name when it differs
+from the field's. min and max (Int and Float fields): the smallest and
+largest value accepted. format (String and ID fields): the form the text
+must have. Without them a field takes any value of its kind.
+"""
+directive @attribute(name: String, min: Float, max: Float, format: ValueFormat) on FIELD_DEFINITION
+"EMAIL: an email address (local part, @, a domain with a dot), at most 254 characters."
+enum ValueFormat { EMAIL }
+
+"""
 Root field: one item of its type, or null. Arguments fill the key's
 placeholders by name (id for {id}; f or fId for {f}); a type with
 inverted: true is found by its sort key alone through GSI1.
@@ -181,10 +192,10 @@ export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
 
 /** The directives the gateway supplies, by name (a model may not redefine them). */
 export const DIRECTIVE_NAMES = [
-  'table', 'index', 'indexed', 'query', 'item', 'parent', 'children', 'edges', 'createdAt', 'get', 'node', 'me', 'create', 'update', 'delete', 'link', 'unlink',
+  'table', 'index', 'indexed', 'query', 'item', 'parent', 'children', 'edges', 'createdAt', 'attribute', 'get', 'node', 'me', 'create', 'update', 'delete', 'link', 'unlink',
   'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'owner', 'changes', 'collectionChanges',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
-/** Names of the supporting types the definitions declare (CopyField, AccessRule). */
-export const SUPPLIED_TYPE_NAMES = ['CopyField', 'AccessRule'] as const;
+/** Names of the supporting types the definitions declare (CopyField, ValueFormat, AccessRule). */
+export const SUPPLIED_TYPE_NAMES = ['CopyField', 'ValueFormat', 'AccessRule'] as const;

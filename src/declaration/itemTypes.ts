@@ -6,7 +6,7 @@
  * left empty here.
  */
 import { isEnumType, isInterfaceType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import type { Access, Attribute, ItemType, ScalarKind } from './model.js';
+import type { Access, Attribute, Constraints, ItemType, ScalarKind } from './model.js';
 import type { Problems } from './problems.js';
 import { parseTemplate, TemplateError, type KeyTemplate } from './template.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isObject, isScalarLike, unwrap, type Field } from './schemaShape.js';
@@ -31,6 +31,41 @@ function template(source: string, where: string, problems: Problems, node: unkno
 /** `{ values }` of an enum type (what a stored text must be to be read), else nothing. */
 export const enumValues = (named: GraphQLNamedType): { values?: readonly string[] } =>
   isEnumType(named) ? { values: named.getValues().map((v) => v.name) } : {};
+
+/**
+ * A stored field's @attribute: its stored name and the constraints a
+ * mutation's value must meet. Each constraint belongs to kinds it can
+ * judge (min/max to numbers, format to text); elsewhere it is refused.
+ */
+export function readAttributeDirective(
+  schema: GraphQLSchema,
+  field: Field,
+  at: string,
+  kind: ScalarKind,
+  problems: Problems,
+): { storedAs: string; constraints: Constraints } {
+  const args = directiveArgs(schema, 'attribute', field) ?? {};
+  const number = (key: 'min' | 'max'): number | null => {
+    const value = args[key];
+    if (value == null) return null;
+    if (kind !== 'Int' && kind !== 'Float') {
+      problems.add(`${at} @attribute(${key})`, `applies to Int and Float fields; ${at} is ${kind}`, field.astNode);
+      return null;
+    }
+    return value as number;
+  };
+  const min = number('min');
+  const max = number('max');
+  if (min !== null && max !== null && min > max) problems.add(`${at} @attribute`, `min ${min} is above max ${max}: no value could be set`, field.astNode);
+  let format: Constraints['format'] = null;
+  if (args.format != null) {
+    if (kind !== 'String' && kind !== 'ID') problems.add(`${at} @attribute(format)`, `applies to String and ID fields; ${at} is ${kind}`, field.astNode);
+    else format = args.format as Constraints['format'];
+  }
+  // name is kept in the model; storage does not map it yet (it stores under the field's name).
+  const storedAs = typeof args.name === 'string' ? args.name : field.name;
+  return { storedAs, constraints: { min, max, format } };
+}
 
 export function scalarKind(typeName: string, isEnumType: boolean): ScalarKind | null {
   if (isEnumType) return 'enum';
@@ -97,10 +132,10 @@ function checkParentPartition(schema: GraphQLSchema, item: ItemType, items: Read
 function checkPlainField(schema: GraphQLSchema, type: GraphQLObjectType, field: Field, declared: Set<string>, problems: Problems): void {
   if (ROOT_TYPES.has(type.name)) return;
   for (const name of directivesOn(field)) {
-    const edgeField = name === 'createdAt' && isEdgeTypeName(schema, type.name);
-    if (edgeField) continue;
-    if (['parent', 'propagating', 'createdAt', 'access', ...NOT_ON_ITEM_FIELDS].includes(name)) {
-      problems.add(`${type.name}.${field.name} @${name}`, `is on a field of ${type.name}, which is no @item type${name === 'createdAt' ? ' or edge type' : ''}`, field.astNode);
+    const onEdges = name === 'createdAt' || name === 'attribute';
+    if (onEdges && isEdgeTypeName(schema, type.name)) continue;
+    if (['parent', 'propagating', 'createdAt', 'attribute', 'access', ...NOT_ON_ITEM_FIELDS].includes(name)) {
+      problems.add(`${type.name}.${field.name} @${name}`, `is on a field of ${type.name}, which is no @item type${onEdges ? ' or edge type' : ''}`, field.astNode);
     }
   }
   void declared;
@@ -143,9 +178,15 @@ function readItemType(
   const attributes: Attribute[] = [];
   const flags: string[] = [];
   for (const field of Object.values(fields)) {
-    if (field.name === 'id' || field.name === globalId) continue;
     const at = `${type.name}.${field.name}`;
     const used = directivesOn(field);
+    if (field.name === 'id' || field.name === globalId) {
+      if (used.includes('attribute')) problems.add(`${at} @attribute`, 'belongs on a stored field; the id is part of the keys', field.astNode);
+      continue;
+    }
+    if (used.includes('attribute') && (used.includes('parent') || used.includes('propagating') || connectionShape(unwrap(field.type).named))) {
+      problems.add(`${at} @attribute`, 'belongs on a stored field (not a @parent, @propagating or connection field)', field.astNode);
+    }
     const { named, list } = unwrap(field.type);
     for (const name of used) {
       if (['get', 'node', 'me', 'catalog', 'create', 'update', 'delete', 'link', 'unlink'].includes(name)) {
@@ -181,7 +222,8 @@ function readItemType(
       problems.add(at, `a stored field must be a built-in scalar, DateTime or an enum${list ? ', not a list' : ''}`, field.astNode);
       continue;
     }
-    attributes.push({ name: field.name, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt'), ...enumValues(named) });
+    const { storedAs, constraints } = readAttributeDirective(schema, field, at, kind, problems);
+    attributes.push({ name: field.name, storedAs, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt'), ...enumValues(named), constraints });
   }
 
   // Placeholders name id or the parent field.

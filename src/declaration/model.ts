@@ -16,14 +16,33 @@ import type { KeyTemplate } from './template.js';
 
 export type ScalarKind = 'ID' | 'String' | 'Int' | 'Float' | 'Boolean' | 'DateTime' | 'enum';
 
+/** A value format @attribute(format:) may require of a text field. */
+export type ValueFormat = 'EMAIL';
+
+/** What a mutation may set an attribute to beyond its kind's rules (@attribute(min, max, format)); null: unconstrained. */
+export interface Constraints {
+  /** Int and Float: the smallest and largest value accepted. */
+  min: number | null;
+  max: number | null;
+  /** String and ID: the form the text must have. */
+  format: ValueFormat | null;
+}
+
 export interface Attribute {
   name: string;
+  /**
+   * The stored attribute's name: @attribute(name:), else the field's. Read
+   * here so the declaration is complete; storage still uses `name` until
+   * reads and writes are taught to map it.
+   */
+  storedAs: string;
   kind: ScalarKind;
   required: boolean;
   /** @createdAt: set when the item or edge is first written. */
   createdAt: boolean;
   /** An enum's values: a stored text that is none of them reads as absent (docs/model.md). */
   values?: readonly string[];
+  constraints: Constraints;
 }
 
 /**

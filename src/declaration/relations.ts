@@ -8,7 +8,7 @@ import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
 import type { Attribute, ChildrenRelation, CopyField, EdgesRelation, ItemType, Relation } from './model.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
-import { enumValues, scalarKind } from './itemTypes.js';
+import { enumValues, readAttributeDirective, scalarKind } from './itemTypes.js';
 import { readAccess } from './access.js';
 
 const PAGE_ARGUMENTS = ['first', 'after', 'last', 'before'];
@@ -37,13 +37,15 @@ export function readRelations(schema: GraphQLSchema, items: Map<string, ItemType
     } else if (other.node !== relation.owner) {
       problems.add(where, `${other.path} leads to ${other.node}, not back to ${relation.owner}`, fieldNode(schema, relation));
     } else if (edgeAttributeNames(other).join() !== edgeAttributeNames(relation).join()) {
-      problems.add(where, `the edge types ${relation.edgeType} and ${other.edgeType} must have the same edge fields (they read the same edge items)`, fieldNode(schema, relation));
+      problems.add(where, `the edge types ${relation.edgeType} and ${other.edgeType} must have the same edge fields, with the same @attribute (they read the same edge items)`, fieldNode(schema, relation));
     }
   }
   return relations;
 }
 
-const edgeAttributeNames = (r: EdgesRelation) => r.edgeAttributes.map((a) => `${a.name}:${a.kind}`).sort();
+// Constraints included: a @link sets the edge items both edge types read, so both must declare what it accepts alike.
+const edgeAttributeNames = (r: EdgesRelation) =>
+  r.edgeAttributes.map((a) => `${a.name}:${a.kind}:${a.storedAs}:${JSON.stringify(a.constraints)}`).sort();
 
 function fieldNode(schema: GraphQLSchema, relation: Relation) {
   return (schema.getType(relation.owner) as GraphQLObjectType).getFields()[relation.field]?.astNode;
@@ -145,7 +147,8 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     }
     const createdAt = directivesOn(f).includes('createdAt');
     if (createdAt && kind !== 'DateTime' && kind !== 'String') problems.add(`${shape.edge.name}.${f.name} @createdAt`, 'belongs on a DateTime or String field', f.astNode);
-    edgeAttributes.push({ name: f.name, kind, required: unwrap(f.type).nonNull, createdAt, ...enumValues(named) });
+    const { storedAs, constraints } = readAttributeDirective(schema, f, `${shape.edge.name}.${f.name}`, kind, problems);
+    edgeAttributes.push({ name: f.name, storedAs, kind, required: unwrap(f.type).nonNull, createdAt, ...enumValues(named), constraints });
   }
   const shardedArgs = directiveArgs(schema, 'sharded', field);
   if (shardedArgs && inverse === null) problems.add(`${at} @sharded`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);

@@ -9,8 +9,6 @@ import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
 import { operationReads } from '../dynamo/readPort.js';
 import { cursorReader } from '../connections/cursor.js';
 import { ANONYMOUS, EVERYONE, type Identity } from '../auth/identity.js';
-import { compilePlan, type Plan } from '../plan/plan.js';
-import { loadModel } from '../declaration/loadModel.js';
 
 export { DEFAULT_PAGE_READ_BUDGET, type Context, type Deps };
 
@@ -34,10 +32,6 @@ export function createContext(deps: Deps, metrics = new OperationMetrics(), iden
     shortPages: [],
     // Fails closed: with rules on, no identity means anonymous.
     identity: identity ?? (deps.authRequired ? ANONYMOUS : EVERYONE),
-    plan: deps.plan ?? defaultPlan(),
+    plan: deps.plan,
   };
 }
-
-let fallback: Plan | undefined;
-/** Deps without a plan (tests, tools of the default model): the default model's, compiled once. */
-const defaultPlan = (): Plan => (fallback ??= compilePlan(loadModel()));

@@ -40,7 +40,6 @@ import { modelFromPlan } from '../subscriptions/model.js';
 import { subscriptionsOverHttpPlugin } from './plugins/subscriptionsOverHttp.js';
 import { combinePlugins } from './plugins/combine.js';
 
-import { loadModel } from '../declaration/loadModel.js';
 import type { Model } from '../declaration/model.js';
 
 /**
@@ -79,8 +78,8 @@ export interface ServerOptions {
   authRules?: boolean;
   /** The rules compiled from `model` (src/auth/compileRules.ts), when the caller has them already. */
   rules?: RuleLookup;
-  /** The model served (default: the project's schema.graphql). */
-  model?: Model;
+  /** The model served. */
+  model: Model;
   /** Called when an operation finds the table missing (transport/tableWatch.ts logs it once). */
   onMissingTable?: () => void;
   /** Traces and metrics per operation (src/telemetry/); none, and no plugin at all, when absent. */
@@ -98,7 +97,7 @@ export function createServer({
   executor = 'jit',
   idempotencyTtlSeconds,
   authRules = false,
-  model = loadModel(),
+  model,
   rules,
   telemetry,
   jitCompileAfter,

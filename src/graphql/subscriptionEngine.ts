@@ -41,7 +41,7 @@ import type { Identity } from '../auth/identity.js';
 import { createContext, type Context, type Deps } from './context.js';
 import { ErrorCode } from '../errors.js';
 import { formatError } from './formatError.js';
-import { checkArguments } from './plugins/argumentCheck.js';
+import { argumentRules, checkArguments } from './plugins/argumentCheck.js';
 import { DEFAULT_LIMITS, operationWeight, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { cursorReader } from '../connections/cursor.js';
 import { OperationMetrics } from '../dynamo/metrics.js';
@@ -142,7 +142,7 @@ export class SubscriptionEngine {
     if (coerced.errors) return coerced.errors.map((e) => coded(e.message, ErrorCode.BAD_USER_INPUT));
     const variables = coerced.coerced;
     try {
-      checkArguments(this.o.schema, document, variables, cursorReader(this.o.deps.cursors));
+      checkArguments(this.o.schema, document, variables, cursorReader(this.o.deps.cursors), argumentRules(this.o.deps.plan));
     } catch (err) {
       if (err instanceof GraphQLError) return [err];
       throw err;

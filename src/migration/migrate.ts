@@ -49,8 +49,7 @@ import { capacityUnits } from '../dynamo/metrics.js';
 import { tableDefinition, type TableShape } from '../dynamo/table.js';
 import { compileLayoutFix, FIX_KINDS, type LayoutFix } from './layoutFix.js';
 import { applyRelationFixes, compileRelationFix, RELATION_FIX_KINDS, type RelationFixKind, type RelationNeed } from './relationFix.js';
-import { compilePlan, type Plan } from '../plan/plan.js';
-import { loadModel } from '../declaration/loadModel.js';
+import type { Plan } from '../plan/plan.js';
 import { DELETING_ATTR } from '../writes/conditions.js';
 import { catalogCounterChange } from '../writes/catalog.js';
 import { transact, TransactionCancelled, tryTransact, type TransactItem } from '../writes/transact.js';
@@ -62,8 +61,8 @@ export interface MigrationOptions {
   raw: DynamoDBClient;
   doc: DynamoDBDocumentClient;
   tableName: string;
-  /** The model's plans (SCHEMA_FILE); default the project's default model. */
-  plan?: Plan;
+  /** The plan of the model whose layout the items are brought to (SCHEMA_FILE, loaded by the command). */
+  plan: Plan;
   /** Scan segments worked in parallel (TotalSegments). A resumed run keeps the segments it started with. */
   segments: number;
   /** Write capacity units per second the migration may consume. */
@@ -171,7 +170,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
   const { raw, doc, tableName, dryRun = false, pageSize = 200, concurrency = 4 } = options;
   const started = performance.now();
   const limiter = new RateLimiter(options.writeUnitsPerSecond);
-  const plan = options.plan ?? compilePlan(loadModel());
+  const { plan } = options;
   const layoutFix = compileLayoutFix(plan);
   const relationFix = compileRelationFix(plan);
   const addedIndexes = dryRun ? [] : await ensureIndexes(raw, tableName, plan.table);

@@ -36,8 +36,8 @@ export type Task =
   | { kind: 'edge'; edge: Item }
   | { kind: 'none' };
 
-/** What one record asks for (`plan`: the model's; default the default model's). */
-export function taskOf(record: StreamRecordLike, plan: Plan = planOf({} as Store)): Task {
+/** What one record asks for under `plan`, the model served. */
+export function taskOf(record: StreamRecordLike, plan: Plan): Task {
   // Items expired by time to live (idempotency records) ask for nothing; nor does any other deletion.
   if (isTtlDeletion(record) || record.eventName === 'REMOVE') return { kind: 'none' };
   const { keys, newImage, oldImage } = imagesOf(record);

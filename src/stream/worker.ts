@@ -15,8 +15,7 @@ import type { Config } from '../config.js';
 import { createDynamo } from '../dynamo/client.js';
 import type { Logger } from '../logger.js';
 import type { FanOutMode, Store } from '../writes/store.js';
-import { compilePlan } from '../plan/plan.js';
-import { loadModel } from '../declaration/loadModel.js';
+import type { Plan } from '../plan/plan.js';
 import { StreamReader } from './reader.js';
 import { StreamStats, type StreamStatsSnapshot } from './stats.js';
 import { createStreamsClient } from './streamsClient.js';
@@ -40,6 +39,8 @@ export interface StreamProcessingOptions {
   endpoint: string | undefined;
   streamArn: string | null;
   logger: Logger;
+  /** The plan of the model served: the processor carries its copies and cascades. */
+  plan: Plan;
   /** Progress log interval in ms (default 60 s). */
   progressEveryMs?: number;
   /** Batch spans and stream metrics (src/telemetry/); none when absent. */
@@ -57,6 +58,7 @@ export function startStreamProcessing({
   endpoint,
   streamArn,
   logger,
+  plan,
   progressEveryMs = 60_000,
   telemetry,
   changes,
@@ -85,7 +87,7 @@ export function startStreamProcessing({
   });
   // Its own DynamoDB client: the processor's requests never mix with (or count into) the gateway's.
   const own = createDynamo({ endpoint, region: config.region, ...config.dynamoClient });
-  const store: Store = { doc: own.doc, tableName: config.tableName, writeOptions: { concurrency: config.stream.concurrency }, plan: compilePlan(loadModel(config.schemaFile)) };
+  const store: Store = { doc: own.doc, tableName: config.tableName, writeOptions: { concurrency: config.stream.concurrency }, plan };
   const reader = new StreamReader({
     store,
     streams,

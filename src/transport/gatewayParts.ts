@@ -74,7 +74,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     rules,
     telemetry,
   });
-  const auth = createAuthenticator(config.auth, logger, undefined, model);
+  const auth = createAuthenticator(config.auth, logger, model);
   if (config.auth.mode === 'off' && config.prod) {
     logger.warn(`AUTH_MODE=off with NODE_ENV=${PROD_NODE_ENV}: every caller may read and write everything (docs/auth.md)`);
   }

@@ -139,7 +139,7 @@ export async function startGateway(
     } else if (local) logger.warn({ table: config.tableName }, 'the embedded DynamoDB Local already had the table: no demo data loaded');
     // After the demo data: its records are read afterwards, not competing with its writes at start-up.
     const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
-    stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger, telemetry, changes: bus, published, changeModel });
+    stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger, plan, telemetry, changes: bus, published, changeModel });
     deps.fanOut = stream.fanOut;
 
     await apollo.start();

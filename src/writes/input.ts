@@ -5,6 +5,7 @@
 import { badUserInput } from '../errors.js';
 import { MAX_SHARDS } from '../dynamo/keys.js';
 import { LONE_SURROGATE, MAX_TEXT_LENGTH } from '../plan/arguments.js';
+import type { Attribute, Constraints } from '../declaration/model.js';
 
 export { MAX_TEXT_LENGTH };
 
@@ -27,12 +28,8 @@ export function text(value: unknown, argumentName: string): string {
   return trimmed;
 }
 
-/** An optional text: null/undefined pass through (absent), anything given must be valid text. */
-export const optionalText = (value: unknown, argumentName: string): string | null =>
-  value == null ? null : text(value, argumentName);
-
-export function email(value: unknown, argumentName: string): string | null {
-  if (value == null) return null;
+/** An email address (@attribute(format: EMAIL)): trimmed, at most 254 characters. */
+export function email(value: unknown, argumentName: string): string {
   if (typeof value !== 'string') throw badUserInput(`${argumentName} must be a string`, argumentName);
   const trimmed = wellFormed(value.trim(), argumentName);
   if (trimmed.length > MAX_EMAIL_LENGTH || !EMAIL.test(trimmed)) {
@@ -42,33 +39,44 @@ export function email(value: unknown, argumentName: string): string | null {
 }
 
 /**
- * Largest total stored exactly: DynamoDB keeps 38 digits, but a JavaScript
- * number is exact only up to 2^53 − 1, and the SDK refuses to write a
- * larger one (it could not be read back as the same number).
+ * Largest magnitude stored exactly: DynamoDB keeps 38 digits, but a
+ * JavaScript number is exact only up to 2^53 − 1, and the SDK refuses to
+ * write a larger one (it could not be read back as the same number).
  */
-export const MAX_TOTAL = Number.MAX_SAFE_INTEGER;
+export const MAX_NUMBER = Number.MAX_SAFE_INTEGER;
 
 /** The smallest magnitude DynamoDB stores besides 0 (its numbers go down to 1E-130; the SDK refuses less). */
-export const MIN_NONZERO_TOTAL = 1e-130;
+export const MIN_NONZERO = 1e-130;
 
-export function total(value: number, argumentName: string): number {
-  if (!Number.isFinite(value) || value < 0) {
-    throw badUserInput(`${argumentName} must be a finite number ≥ 0; got ${value}`, argumentName);
+/** A Float as DynamoDB and the SDK store it: finite, 0 or a magnitude from 1e-130 to 2^53 − 1. */
+export function storableNumber(value: unknown, argumentName: string): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw badUserInput(`${argumentName} must be a finite number; got ${value}`, argumentName);
   }
-  if (value !== 0 && value < MIN_NONZERO_TOTAL) {
-    throw badUserInput(`${argumentName} must be 0 or at least ${MIN_NONZERO_TOTAL} (smaller numbers are not stored); got ${value}`, argumentName);
+  const magnitude = Math.abs(value);
+  if (magnitude !== 0 && magnitude < MIN_NONZERO) {
+    throw badUserInput(`${argumentName} must be 0 or of magnitude at least ${MIN_NONZERO} (smaller numbers are not stored); got ${value}`, argumentName);
   }
-  if (value > MAX_TOTAL) {
-    throw badUserInput(`${argumentName} must be at most ${MAX_TOTAL} (larger numbers are not stored exactly)`, argumentName);
+  if (magnitude > MAX_NUMBER) {
+    throw badUserInput(`${argumentName} must be of magnitude at most ${MAX_NUMBER} (larger numbers are not stored exactly)`, argumentName);
   }
   return value;
 }
 
-export function quantity(value: number, argumentName: string): number {
-  if (!Number.isInteger(value) || value < 0) {
-    throw badUserInput(`${argumentName} must be an integer ≥ 0; got ${value}`, argumentName);
-  }
+/** A number within the declared bounds (@attribute(min, max)). */
+function withinBounds(value: number, c: Constraints, argumentName: string): number {
+  if (c.min !== null && value < c.min) throw badUserInput(`${argumentName} must be at least ${c.min}; got ${value}`, argumentName);
+  if (c.max !== null && value > c.max) throw badUserInput(`${argumentName} must be at most ${c.max}; got ${value}`, argumentName);
   return value;
+}
+
+/**
+ * A number given for an Int or Float attribute: its kind's rule (a whole
+ * number; a number storable exactly), then the declared bounds.
+ */
+export function numberValue(a: Pick<Attribute, 'kind' | 'constraints'>, value: unknown, argumentName: string): number {
+  if (a.kind === 'Int' && !Number.isInteger(value)) throw badUserInput(`${argumentName} must be a whole number; got ${value}`, argumentName);
+  return withinBounds(storableNumber(value, argumentName), a.constraints, argumentName);
 }
 
 /** A sharded parent's write shard count: absent means 1; otherwise a whole number from 1 to 64. */
@@ -82,24 +90,25 @@ export function shardsInput(value: number | null | undefined, argumentName: stri
 
 /**
  * The stored value of an attribute given in a mutation's input, checked by
- * the attribute's kind (the same rules for every model, docs/mutations.md):
- * - text (String, ID, enum): trimmed, non-blank, at most 200 characters; a
- *   field named `email` (or ending in `Email`) must be an email address;
- * - Int: a whole number ≥ 0; Float: a finite number ≥ 0, at most 2^53 − 1;
+ * the attribute's kind (the same for every model) and then by what the
+ * model declares of it (@attribute(min, max, format); docs/mutations.md):
+ * - text (String, ID, enum): trimmed, non-blank, at most 200 characters;
+ *   with format EMAIL an email address instead (at most 254 characters);
+ * - Int: a whole number; Float: a finite number DynamoDB stores exactly;
+ *   either within min and max when declared;
  * - DateTime: an instant, stored as ISO-8601 UTC with milliseconds;
  * - Boolean: as given.
  * null for an optional attribute left empty (it is then not stored).
  */
-export function attributeValue(a: { name: string; kind: string; required: boolean }, value: unknown, argumentName: string): unknown {
+export function attributeValue(a: Pick<Attribute, 'kind' | 'required' | 'constraints'>, value: unknown, argumentName: string): unknown {
   if (value == null) {
     if (a.required) throw badUserInput(`${argumentName} is required`, argumentName);
     return null;
   }
   switch (a.kind) {
     case 'Int':
-      return quantity(value as number, argumentName);
     case 'Float':
-      return total(value as number, argumentName);
+      return numberValue(a, value, argumentName);
     case 'Boolean':
       if (typeof value !== 'boolean') throw badUserInput(`${argumentName} must be a Boolean`, argumentName);
       return value;
@@ -109,7 +118,7 @@ export function attributeValue(a: { name: string; kind: string; required: boolea
       return new Date(ms).toISOString();
     }
     default:
-      if (a.name === 'email' || a.name.endsWith('Email')) return email(value, argumentName);
+      if (a.constraints.format === 'EMAIL') return email(value, argumentName);
       return text(value, argumentName);
   }
 }

@@ -8,8 +8,7 @@ import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sdkReads, type ReadPort } from '../dynamo/readPort.js';
 import type { Item } from '../dynamo/batchGet.js';
 import type { ItemKey } from '../dynamo/keys.js';
-import { loadModel } from '../declaration/loadModel.js';
-import { compilePlan, type Plan } from '../plan/plan.js';
+import type { Plan } from '../plan/plan.js';
 
 export interface WriteOptions {
   /**
@@ -56,16 +55,14 @@ export interface Store {
   tableName: string;
   writeOptions?: Partial<WriteOptions>;
   fanOut?: FanOutMode;
-  /** The model's plan (the request context carries it); absent: the default model's. */
-  plan?: Plan;
+  /** The plan of the model served (the request context carries it): the writes follow it and name no type. */
+  plan: Plan;
 }
 
-let defaultPlan: Plan | undefined;
-
 /** The plan the writes of `store` follow. */
-export const planOf = (store: Store): Plan => store.plan ?? (defaultPlan ??= compilePlan(loadModel()));
+export const planOf = (store: Store): Plan => store.plan;
 
-export const optionsOf = (store: Store): WriteOptions => ({ ...DEFAULT_WRITE_OPTIONS, ...store.writeOptions });
+export const optionsOf = (store: Pick<Store, 'writeOptions'>): WriteOptions => ({ ...DEFAULT_WRITE_OPTIONS, ...store.writeOptions });
 
 /** Where the reads of `store` go: its read port, or the SDK through its client. */
 export const readsOf = (store: Store): ReadPort => store.reads ?? sdkReads(store.doc);

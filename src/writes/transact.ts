@@ -25,6 +25,9 @@ import { transactionConflict, unavailable } from '../errors.js';
 import { backoff } from '../dynamo/backoff.js';
 import { optionsOf, type Store } from './store.js';
 
+/** What a transaction needs of a store: the client and the retry knobs, not the model. */
+export type TransactStore = Pick<Store, 'doc' | 'tableName' | 'writeOptions'>;
+
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
 /** Cancellation reason codes DynamoDB reports per item; 'None' for items that were fine. */
@@ -66,7 +69,7 @@ const isThrottled = (err: unknown) =>
  * transient conflict; after `conflictAttempts` conflicts, the typed error
  * (plain UNAVAILABLE when the last cancellation was throttling, not a conflict).
  */
-export async function retryConflicts<T>(store: Store, attempt: () => Promise<T>): Promise<T> {
+export async function retryConflicts<T>(store: TransactStore, attempt: () => Promise<T>): Promise<T> {
   const { conflictAttempts, conflictDelayMs } = optionsOf(store);
   for (let n = 1; ; n++) {
     try {
@@ -79,7 +82,7 @@ export async function retryConflicts<T>(store: Store, attempt: () => Promise<T>)
   }
 }
 
-export async function transact(store: Store, items: TransactItem[]): Promise<void> {
+export async function transact(store: TransactStore, items: TransactItem[]): Promise<void> {
   try {
     await retryConflicts(store, () => store.doc.send(new TransactWriteCommand({ TransactItems: items })));
   } catch (err) {
@@ -92,7 +95,7 @@ export async function transact(store: Store, items: TransactItem[]): Promise<voi
 }
 
 /** `transact`, with a cancellation by a failed condition returned instead of thrown (null: committed). */
-export async function tryTransact(store: Store, items: TransactItem[]): Promise<TransactionCancelled | null> {
+export async function tryTransact(store: TransactStore, items: TransactItem[]): Promise<TransactionCancelled | null> {
   try {
     await transact(store, items);
     return null;

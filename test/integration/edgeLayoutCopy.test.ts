@@ -106,7 +106,7 @@ describe('a course reached through an edge', () => {
   it('gets the missing copies written when resharded to the shard count it already has, moving nothing', async () => {
     const students = ids('g', 8);
     await seed('cg', 3, students, ({ courseShards: _, ...item }) => item);
-    const store = { doc: gw.dynamo.doc, tableName: gw.tableName };
+    const store = { doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan };
     expect(await reshardCourse(store, 'cg', 3, { graceMs: 0, settleMs: 0, batchSize: 3, pauseMs: 0 })).toMatchObject({
       from: 3,
       to: 3,
@@ -140,7 +140,7 @@ describe('a course reached through an edge while it is resharded', () => {
   it('lists every student exactly once, counted exactly, at every step from 1 to 4 shards, enrollments made meanwhile included', async () => {
     const enrolled = ids('r', 10);
     await seed('cr', 1, enrolled);
-    const store = { doc: gw.dynamo.doc, tableName: gw.tableName };
+    const store = { doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan };
     const steps: { step: ReshardStep; readsCourseItem: boolean }[] = [];
     const check = async (step: ReshardStep) => {
       // An enrollment at each step, then the reader (through its own edge) must list it with everyone else.
@@ -177,7 +177,7 @@ describe('a course reached through an edge while it is resharded', () => {
   it('keeps pages reached through edges exact while edges move under racing readers', async () => {
     const stable = ids('v', 24);
     await seed('cv', 2, stable);
-    const store = { doc: gw.dynamo.doc, tableName: gw.tableName };
+    const store = { doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan };
     let moving = true;
     const problems: string[] = [];
     const reader = (async () => {
@@ -210,7 +210,7 @@ describe('a course reached through an edge while it is resharded', () => {
   it('resumes a reshard interrupted after removing the copies, and a prepared reshard can be called off', async () => {
     const students = ids('w', 5);
     await seed('cw', 1, students);
-    const store = { doc: gw.dynamo.doc, tableName: gw.tableName };
+    const store = { doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan };
     const stop = new Error('interrupted');
     await expect(
       reshardCourse(store, 'cw', 3, { ...pace, onStep: (step) => { if (step === 'copiesRemoved') throw stop; } }),

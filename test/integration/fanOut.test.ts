@@ -37,7 +37,7 @@ function store(options: Partial<WriteOptions> = {}, crash?: { kind: new (...args
     },
   } as unknown as DynamoDBDocumentClient;
   // atomicEdges 0: renames fan out however few edges there are (the atomic path has its own tests below).
-  const s: Store = { doc, tableName: gw.tableName, writeOptions: { atomicEdges: 0, pageSize: PAGE, concurrency: 3, ...options } };
+  const s: Store = { doc, tableName: gw.tableName, plan: gw.plan, writeOptions: { atomicEdges: 0, pageSize: PAGE, concurrency: 3, ...options } };
   return { store: s, sent };
 }
 
@@ -125,7 +125,7 @@ describe('rename fan-out', () => {
       if (command instanceof QueryCommand && !deleted) {
         deleted = true;
         const { unenroll } = await import('../support/writes.js');
-        await unenroll({ doc: gw.dynamo.doc, tableName: gw.tableName }, `${prefix}00`, course);
+        await unenroll({ doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan }, `${prefix}00`, course);
       }
       return out;
     }) as never;
@@ -220,7 +220,7 @@ describe('cascade delete', () => {
     }
     const seen = await gw.run(`{ course(id: "CR") { students { totalCount } } }`);
     expect(seen.data.course.students.totalCount).toBe(EDGES - k);
-    await expect(enroll({ doc: gw.dynamo.doc, tableName: gw.tableName }, students[0], 'CR')).rejects.toMatchObject({
+    await expect(enroll({ doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan }, students[0], 'CR')).rejects.toMatchObject({
       extensions: { code: 'NOT_FOUND' },
     });
     expect(codes(await gw.run(`mutation { updateCourse(id: "CR", input: { title: "Zombie" }) { id } }`))).toEqual(['NOT_FOUND']);

@@ -17,6 +17,7 @@ import { CATALOG_SHARDS } from '../../src/dynamo/keys.js';
 import { catalogKeys, orderDateKeys } from '../support/defaultItems.js';
 import { runMigration } from '../../src/migration/migrate.js';
 import { localEndpoint, PATIENT_CLIENT } from '../support/gateway.js';
+import { defaultPlan } from '../support/model.js';
 
 const dynamo = createDynamo({ endpoint: localEndpoint(), ...PATIENT_CLIENT });
 const tableName = `migrate-${randomUUID().slice(0, 8)}`;
@@ -55,7 +56,7 @@ async function scanAll(): Promise<Item[]> {
   return items;
 }
 
-const options = { raw: dynamo.raw, doc: dynamo.doc, tableName, segments: 3, writeUnitsPerSecond: 100_000, pageSize: 15, indexSettleMs: 0 };
+const options = { raw: dynamo.raw, doc: dynamo.doc, tableName, plan: defaultPlan, segments: 3, writeUnitsPerSecond: 100_000, pageSize: 15, indexSettleMs: 0 };
 /** Edges lack both copies and the shard-count copy; students, the untitled course and the customer lack their counters. */
 const RELATION_FIXES = { 'edge-copy': 2 * COURSES, 'edge-shards': COURSES, counter: STUDENTS + 1 + 1 };
 const EXPECTED_CHANGES = STUDENTS + COURSES + ORDERS + 3 * COURSES + STUDENTS + 2;

@@ -101,7 +101,7 @@ describe('operation log', () => {
 describe('operation error log', () => {
   it('logs an unexpected error at level error with the request id, and the operation line says INTERNAL_SERVER_ERROR', async () => {
     const local = capturedLogger();
-    const server = createServer({ prod: true, logger: local.logger });
+    const server = createServer({ prod: true, logger: local.logger, model: gw.model });
     await server.start();
     try {
       const broken = { send: async () => Promise.reject(new TypeError('resolver bug')) } as unknown as DynamoDBDocumentClient;
@@ -131,7 +131,7 @@ describe('operation error log', () => {
 
   it('logs DynamoDB being unavailable at level warn', async () => {
     const local = capturedLogger();
-    const server = createServer({ prod: false, logger: local.logger });
+    const server = createServer({ prod: false, logger: local.logger, model: gw.model });
     await server.start();
     try {
       const contextValue = createContext({ ...gw.deps, tableName: 'no_such_table' });
@@ -146,7 +146,7 @@ describe('operation error log', () => {
 
   it('drops operation lines below the configured level', async () => {
     const quiet = capturedLogger('warn');
-    const server = createServer({ prod: false, logger: quiet.logger });
+    const server = createServer({ prod: false, logger: quiet.logger, model: gw.model });
     await server.start();
     try {
       await server.executeOperation({ query: `{ __typename }` }, { contextValue: createContext(gw.deps) });

@@ -117,7 +117,7 @@ describe('npm run reshard', () => {
       courseItem({ id: 'move', title: 'Move', studentCount: initial.length }),
       ...initial.map((s) => enrollmentItem({ studentId: s, courseId: 'move', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Move', studentName: `Student ${s}` })),
     ]);
-    const store = { doc: gw.dynamo.doc, tableName: gw.tableName };
+    const store = { doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan };
     for (const n of [8, 3, 1]) {
       const result = await reshardCourse(store, 'move', n, pace);
       expect(result.to).toBe(n);
@@ -140,7 +140,7 @@ describe('npm run reshard', () => {
       courseItem({ id: 'live', title: 'Live', studentCount: stable.length }),
       ...stable.map((s) => enrollmentItem({ studentId: s, courseId: 'live', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Live', studentName: `Student ${s}` })),
     ]);
-    const store = { doc: gw.dynamo.doc, tableName: gw.tableName };
+    const store = { doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan };
     let moving = true;
     const problems: string[] = [];
     const reader = (async () => {
@@ -180,7 +180,7 @@ describe('npm run reshard', () => {
   });
 
   it('refuses a shard count outside 1–64, a missing course, and a course whose count is not kept, changing nothing', async () => {
-    const store = { doc: gw.dynamo.doc, tableName: gw.tableName };
+    const store = { doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan };
     await gw.put([{ PK: 'COURSE#uncounted', SK: 'PROFILE', title: 'Uncounted' }]);
     await expect(reshardCourse(store, 'uncounted', 4, pace)).rejects.toThrow(/not maintained/);
     expect(await gw.get('COURSE#uncounted', 'PROFILE')).toEqual({ PK: 'COURSE#uncounted', SK: 'PROFILE', title: 'Uncounted' });

@@ -99,7 +99,7 @@ describe('rename', () => {
 
     // A second reader replays the whole stream from its oldest record: nothing changes.
     const before = await gw.scan();
-    const replay = gw.streamReader({ store: { doc: gw.dynamo.doc, tableName: gw.tableName }, checkpointName: 'replay' });
+    const replay = gw.streamReader({ store: { doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan }, checkpointName: 'replay' });
     replay.start();
     await replay.caughtUp();
     await replay.stop();
@@ -187,7 +187,7 @@ describe('delete', () => {
         return out;
       },
     } as unknown as DynamoDBDocumentClient;
-    const reader = gw.streamReader({ store: { doc, tableName: gw.tableName, writeOptions: { concurrency: 1 } }, checkpointName: 'counted' });
+    const reader = gw.streamReader({ store: { doc, tableName: gw.tableName, plan: gw.plan, writeOptions: { concurrency: 1 } }, checkpointName: 'counted' });
     await gw.run(`mutation { deleteCourse(id: "D3") }`);
     reader.start();
     await reader.caughtUp();
@@ -210,7 +210,7 @@ describe('worker crash and poison records', () => {
 
     const k = 9;
     const frozen = freezingDoc(kind, k);
-    const first = gw.streamReader({ store: { doc: frozen.doc, tableName: gw.tableName, writeOptions: { concurrency: 1 } } });
+    const first = gw.streamReader({ store: { doc: frozen.doc, tableName: gw.tableName, plan: gw.plan, writeOptions: { concurrency: 1 } } });
     first.start();
     while (frozen.sent() <= k) await new Promise((r) => setTimeout(r, 10));
     first.kill();
@@ -254,7 +254,7 @@ describe('worker crash and poison records', () => {
     await reader.caughtUp();
     await reader.stop();
 
-    const dead = await listDeadLetters({ doc: gw.dynamo.doc, tableName: gw.tableName }, 'poison');
+    const dead = await listDeadLetters({ doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan }, 'poison');
     await gw.settle(); // the regular processor, restarted, dead-letters it under its own checkpoints
     expect(dead).toHaveLength(1);
     expect(dead[0]).toMatchObject({ attempts: 3, eventName: 'MODIFY' });

@@ -21,7 +21,7 @@ import { describeLayout } from '../../src/dynamo/table.js';
 import { StreamReader } from '../../src/stream/reader.js';
 import { createStreamsClient } from '../../src/stream/streamsClient.js';
 import { publishingHandler } from '../../src/stream/publisher.js';
-import { defaultChangeModel } from '../../src/subscriptions/schema.js';
+import { defaultChangeModel, defaultPlan } from '../support/model.js';
 import { localEndpoint, postGraphQL } from '../support/gateway.js';
 import { AUDIENCE, startTestIssuer, type TestIssuer } from '../support/oidc.js';
 import { liveDetails, untilOpen, wsClient, type WsClient } from '../support/subscriptions.js';
@@ -183,13 +183,13 @@ describe('order and replays', () => {
     const { streamArn } = await describeLayout(gateway.dynamo.raw, tableName);
     const streams = createStreamsClient({ endpoint: localEndpoint() });
     const replay = new StreamReader({
-      store: { doc: gateway.dynamo.doc, tableName },
+      store: { doc: gateway.dynamo.doc, tableName, plan: defaultPlan },
       streams,
       streamArn: streamArn!,
       logger: silentLogger,
       pollMs: 20,
       checkpointName: `replay-${randomUUID()}`,
-      handler: publishingHandler(gateway.changes.bus, defaultChangeModel(), async (_store, records) => ({ done: records.length, failedAt: null, copies: 0, edgesRemoved: 0 })),
+      handler: publishingHandler(gateway.changes.bus, defaultChangeModel, async (_store, records) => ({ done: records.length, failedAt: null, copies: 0, edgesRemoved: 0 })),
     }).start();
     const before = gateway.changes.hub.stats().duplicates;
     await replay.caughtUp();

@@ -1,13 +1,19 @@
 /**
- * The default model's collections and shard layout under the names the
- * tests use, each derived from the plan (src/plan/), as the gateway
- * derives them.
+ * The default model, its plan and change model, handed explicitly to the
+ * parts under test (src/ loads no model of its own); and its collections
+ * and shard layout under the names the tests use, each derived from the
+ * plan (src/plan/), as the gateway derives them.
  */
 import { loadModel } from '../../src/declaration/loadModel.js';
 import { compilePlan } from '../../src/plan/plan.js';
 import { shardOf, shardingOf, type ShardLayout } from '../../src/plan/sharding.js';
+import { modelFromPlan } from '../../src/subscriptions/model.js';
 
-export const defaultPlan = compilePlan(loadModel());
+/** The project's schema.graphql, as the entry points load it. */
+export const defaultModel = loadModel();
+export const defaultPlan = compilePlan(defaultModel);
+/** What the change events of a record are under the default model (subscriptions). */
+export const defaultChangeModel = modelFromPlan(defaultPlan);
 const courseStudentsPlan = defaultPlan.relation('Course.students');
 const sharding = shardingOf(courseStudentsPlan);
 

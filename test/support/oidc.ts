@@ -9,6 +9,8 @@ import type { JWK, JWTPayload } from 'jose';
 import { createAuthenticator } from '../../src/auth/authenticate.js';
 import { makeSigningKey, mint, startIssuer, type MintOptions, type SigningKey } from '../../src/auth/devIssuer.js';
 import type { OidcAuthConfig } from '../../src/config.js';
+import type { Model } from '../../src/declaration/model.js';
+import { defaultModel } from './model.js';
 
 export const AUDIENCE = 'test-gateway';
 
@@ -75,7 +77,8 @@ export function captureLogger() {
   return { logger, lines, raw };
 }
 
-export function testAuthenticator(issuer: TestIssuer, overrides: Partial<OidcAuthConfig> = {}) {
+/** An authenticator of `issuer`'s tokens, naming the items of `model`'s @owner types (default: the project's model). */
+export function testAuthenticator(issuer: TestIssuer, overrides: Partial<OidcAuthConfig> = {}, model: Model = defaultModel) {
   const log = captureLogger();
-  return { auth: createAuthenticator(issuer.authConfig(overrides), log.logger), log };
+  return { auth: createAuthenticator(issuer.authConfig(overrides), log.logger, model), log };
 }

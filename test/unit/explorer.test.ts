@@ -22,7 +22,7 @@ import { demoItems } from '../support/demoData.js';
 import { withExplorerFallback } from '../../src/graphql/plugins/landingPage.js';
 
 async function serve(production: boolean) {
-  const apollo = createServer({ prod: production });
+  const apollo = createServer({ prod: production, model: defaultPlan.model });
   await apollo.start();
   const handler = createHttpHandler(apollo, {
     corsOrigins: undefined,

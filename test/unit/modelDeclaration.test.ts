@@ -409,6 +409,52 @@ describe('mutations that could not write what the model reads back', () => {
   });
 });
 
+describe('constraints on values, declared with @attribute', () => {
+  it('reads min, max, format and the stored name into the model; a field without @attribute is unconstrained', () => {
+    const sdl = VALID.replace('nick: String!', 'nick: String!\n  mail: String @attribute(format: EMAIL, name: "contact")')
+      .replace('year: Int!', 'year: Int! @attribute(min: 1900, max: 2100)');
+    expect(problemsOf(sdl)).toEqual([]);
+    const model = buildModel(sdl, 'model.graphql');
+    const attribute = (type: string, name: string) => model.items.get(type)!.attributes.find((a) => a.name === name);
+    expect(attribute('Season', 'year')).toMatchObject({ storedAs: 'year', constraints: { min: 1900, max: 2100, format: null } });
+    expect(attribute('Player', 'mail')).toMatchObject({ storedAs: 'contact', constraints: { min: null, max: null, format: 'EMAIL' } });
+    expect(attribute('Team', 'name')).toMatchObject({ storedAs: 'name', constraints: { min: null, max: null, format: null } });
+  });
+
+  it('reads the default model\'s rules from schema.graphql: non-negative totals and quantities, email addresses', () => {
+    const model = loadModel();
+    const constraints = (type: string, name: string) => model.items.get(type)!.attributes.find((a) => a.name === name)!.constraints;
+    expect(constraints('Order', 'total')).toEqual({ min: 0, max: null, format: null });
+    expect(constraints('Part', 'quantity')).toEqual({ min: 0, max: null, format: null });
+    expect(constraints('Student', 'email')).toEqual({ min: null, max: null, format: 'EMAIL' });
+    expect(constraints('Customer', 'email')).toEqual({ min: null, max: null, format: 'EMAIL' });
+  });
+
+  it('refuses min or max on a field that is no number, and format on a field that is no text, naming the field', () => {
+    const problems = problemsOf(
+      VALID.replace('nick: String!', 'nick: String! @attribute(min: 0)')
+        .replace('year: Int!', 'year: Int! @attribute(format: EMAIL)')
+        .replace('joinedAt: DateTime! @createdAt', 'joinedAt: DateTime! @createdAt @attribute(max: 3)'),
+    );
+    expect(problems).toContainEqual(expect.stringContaining('Player.nick @attribute(min): applies to Int and Float fields; Player.nick is String'));
+    expect(problems).toContainEqual(expect.stringContaining('Season.year @attribute(format): applies to String and ID fields; Season.year is Int'));
+    expect(problems).toContainEqual(expect.stringContaining('TeamPlayerEdge.joinedAt @attribute(max): applies to Int and Float fields'));
+  });
+
+  it('refuses bounds that no value meets, and @attribute where nothing is stored', () => {
+    const problems = problemsOf(
+      VALID.replace('year: Int!', 'year: Int! @attribute(min: 5, max: 1)').replace('  id: ID!\n  name: String!', '  id: ID! @attribute(format: EMAIL)\n  name: String!'),
+    );
+    expect(problems).toContainEqual(expect.stringContaining('Season.year @attribute: min 5 is above max 1'));
+    expect(problems).toContainEqual(expect.stringContaining('Team.id @attribute: belongs on a stored field'));
+  });
+
+  it('refuses edge types of one relation that declare different constraints for the edge items they both read', () => {
+    const problems = problemsOf(VALID.replace('joinedAt: DateTime! @createdAt number: Int node', 'joinedAt: DateTime! @createdAt number: Int @attribute(min: 0) node'));
+    expect(problems).toContainEqual(expect.stringContaining('Player.teams @edges(inverseOf): the edge types PlayerTeamEdge and TeamPlayerEdge must have the same edge fields'));
+  });
+});
+
 describe('copies that renames can keep current', () => {
   it('refuses a copy of an optional field (clearing it would leave the old copy on every edge) or of a number', () => {
     expect(problemsOf(VALID.replace('nick: String!', 'nick: String'))).toContainEqual(

@@ -11,6 +11,7 @@ import { silentLogger } from '../../src/logger.js';
 import type { BatchOutcome } from '../../src/stream/handler.js';
 import { StreamReader } from '../../src/stream/reader.js';
 import type { StreamRecordLike } from '../../src/dynamo/streamRecords.js';
+import { defaultPlan } from '../support/model.js';
 
 type Shards = Record<string, { parent?: string; closed: boolean; records: string[] }>;
 
@@ -93,7 +94,7 @@ function recordingHandler(poison: Set<string> = new Set()) {
 
 function reader(streams: DynamoDBStreamsClient, doc: DynamoDBDocumentClient, handler: ReturnType<typeof recordingHandler>['handler'], batchSize = 2) {
   return new StreamReader({
-    store: { doc, tableName: 'T' },
+    store: { doc, tableName: 'T', plan: defaultPlan },
     streams,
     streamArn: 'arn:aws:dynamodb:us-east-1:000000000000:table/T/stream/label',
     logger: silentLogger,

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { taskOf } from '../../src/stream/handler.js';
 import type { StreamRecordLike } from '../../src/dynamo/streamRecords.js';
+import { defaultPlan } from '../support/model.js';
 
 const rec = (eventName: string, keys: object, newImage?: object, oldImage?: object, userIdentity?: object): StreamRecordLike => ({
   eventName,
@@ -21,11 +22,11 @@ const rec = (eventName: string, keys: object, newImage?: object, oldImage?: obje
 });
 const course = { PK: 'COURSE#c', SK: 'PROFILE' };
 const edge = { PK: 'STUDENT#s', SK: 'COURSE#c', GSI1PK: 'COURSE#c', GSI1SK: 'STUDENT#s' };
-const kind = (r: StreamRecordLike) => taskOf(r).kind;
+const kind = (r: StreamRecordLike) => taskOf(r, defaultPlan).kind;
 
 describe('stream record tasks', () => {
   it('a rename (version changed, or marked propagating) asks for propagation of that entity', () => {
-    expect(taskOf(rec('MODIFY', course, { title: 'B', titleVersion: 2 }, { title: 'A', titleVersion: 1 }))).toMatchObject({
+    expect(taskOf(rec('MODIFY', course, { title: 'B', titleVersion: 2 }, { title: 'A', titleVersion: 1 }), defaultPlan)).toMatchObject({
       kind: 'propagate',
       id: 'c',
       type: 'Course',
@@ -34,7 +35,7 @@ describe('stream record tasks', () => {
   });
 
   it('a marked entity asks for the rest of its cascade', () => {
-    expect(taskOf(rec('MODIFY', course, { title: 'A', deletingAt: 't' }, { title: 'A' }))).toMatchObject({ kind: 'cascade', id: 'c' });
+    expect(taskOf(rec('MODIFY', course, { title: 'A', deletingAt: 't' }, { title: 'A' }), defaultPlan)).toMatchObject({ kind: 'cascade', id: 'c' });
   });
 
   it('a new edge asks for a check of its copies; its updates and deletions ask for nothing', () => {

@@ -146,6 +146,25 @@ export function upwardImports(files: Map<string, Set<string>>, layers: readonly 
   return found.sort();
 }
 
+/**
+ * The processes' entry points: the only files of src/ that load the model
+ * served (loadModel, or the SCHEMA_FILE default). Every other part is
+ * handed the model or plan it serves, so no part can serve the default
+ * model by omission while the process serves another.
+ */
+export const ENTRY_POINTS = ['main.ts', 'streamWorker.ts', 'transport/startGateway.ts', 'transport/gatewayParts.ts', 'transport/lambdaHandler.ts', 'stream/lambda.ts'];
+/** Where the model is loaded and the default named: the loader itself and the setting. */
+const MODEL_LOADING = ['declaration/loadModel.ts', 'config.ts'];
+
+/** Files, besides the entry points, that import loadModel's module or name DEFAULT_SCHEMA_FILE. */
+export function modelLoaders(files: Map<string, Set<string>>, source: (file: string) => string): string[] {
+  return [...files]
+    .filter(([file]) => !ENTRY_POINTS.includes(file) && !MODEL_LOADING.includes(file))
+    .filter(([file, targets]) => targets.has('declaration/loadModel.ts') || /\bDEFAULT_SCHEMA_FILE\b/.test(source(file)))
+    .map(([file]) => file)
+    .sort();
+}
+
 const isException = (edge: string) => EXCEPTIONS.some((e) => edge.startsWith(`${e.from} → ${e.to}`));
 
 describe('the import graph of src/', () => {
@@ -181,6 +200,11 @@ describe('the import graph of src/', () => {
     expect(EXCEPTIONS.filter((e) => !upward.some((edge) => edge.startsWith(`${e.from} → ${e.to}`)))).toEqual([]);
   });
 
+  it('loads the model only in the entry points: every other file is handed its model or plan', () => {
+    for (const entry of ENTRY_POINTS) expect(files.has(entry), entry).toBe(true);
+    expect(modelLoaders(files, (file) => readFileSync(join(SRC, file), 'utf8'))).toEqual([]);
+  });
+
   it('is documented: docs/architecture.md lists these layers, top first, and explains each exception', () => {
     const doc = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
     const section = doc.slice(doc.indexOf('\n## Layers\n'), doc.indexOf('\n## ', doc.indexOf('\n## Layers\n') + 1));
@@ -204,6 +228,12 @@ describe('the checks themselves', () => {
     const files = graph({ 'x/one.ts': ['y/one.ts'], 'y/one.ts': [], 'y/two.ts': ['x/two.ts'], 'x/two.ts': [] });
     expect(cycles(files)).toEqual([]);
     expect(cycles(roomGraph(files))).toEqual([['x/', 'y/']]);
+  });
+
+  it('find a file outside the entry points that loads the model or names its default file, and leave the entry points alone', () => {
+    const files = graph({ 'writes/store.ts': ['declaration/loadModel.ts'], 'migration/migrate.ts': ['config.ts'], 'main.ts': ['declaration/loadModel.ts'], 'plan/plan.ts': [] });
+    const text: Record<string, string> = { 'migration/migrate.ts': 'import { DEFAULT_SCHEMA_FILE } from "../config.js";' };
+    expect(modelLoaders(files, (file) => text[file] ?? '')).toEqual(['migration/migrate.ts', 'writes/store.ts']);
   });
 
   it('call an import of a higher room upward, and one of a lower room or of the own room not', () => {

@@ -8,7 +8,7 @@ import { marshall } from '@aws-sdk/util-dynamodb';
 import { buildASTSchema, parse } from 'graphql';
 import { courseItem, enrollmentItem, orderItem } from '../support/defaultItems.js';
 import { eventsOf, type ChangeEvent } from '../../src/subscriptions/events.js';
-import { defaultChangeModel } from '../../src/subscriptions/schema.js';
+import { defaultChangeModel } from '../support/model.js';
 import { memoryBus } from '../../src/subscriptions/bus.js';
 import { ChangeHub, type SharedEvent } from '../../src/subscriptions/hub.js';
 import { declaredSubscriptions } from '../../src/subscriptions/declared.js';
@@ -36,12 +36,12 @@ const topics = (events: ChangeEvent[]) => events.map((e) => [e.topic, e.kind, e.
 describe('eventsOf: the topics one record touches', () => {
   it('an enrollment edge: both sides\' connections, once each', () => {
     const edge = enrollmentItem({ studentId: 's1', courseId: 'c1', studentName: 'Ada', courseTitle: 'Engines', enrolledAt: '2026-12-01T00:00:00.000Z' });
-    expect(topics(eventsOf(record('INSERT', '100', edge), defaultChangeModel()))).toEqual([
+    expect(topics(eventsOf(record('INSERT', '100', edge), defaultChangeModel))).toEqual([
       ['Student.courses#s1', 'ADDED', 'c1'],
       ['Course.students#c1', 'ADDED', 's1'],
     ]);
     // A removal carries keys only: the same topics, no image.
-    const removed = eventsOf(record('REMOVE', '101', edge), defaultChangeModel());
+    const removed = eventsOf(record('REMOVE', '101', edge), defaultChangeModel);
     expect(topics(removed)).toEqual([
       ['Student.courses#s1', 'REMOVED', 'c1'],
       ['Course.students#c1', 'REMOVED', 's1'],
@@ -52,18 +52,18 @@ describe('eventsOf: the topics one record touches', () => {
   it('an entity item: its own topic; an order: the customer\'s orders', () => {
     const before = courseItem({ id: 'c1', title: 'Engines' });
     const after = { ...before, title: 'Engines II' };
-    expect(topics(eventsOf(record('MODIFY', '7', after, before), defaultChangeModel()))).toEqual([['Course#c1', 'UPDATED', null]]);
+    expect(topics(eventsOf(record('MODIFY', '7', after, before), defaultChangeModel))).toEqual([['Course#c1', 'UPDATED', null]]);
     const order = orderItem({ customerId: 'u1', id: 'o1', placedAt: '2026-12-01T00:00:00.000Z', total: 3 });
-    expect(topics(eventsOf(record('INSERT', '8', order), defaultChangeModel()))).toEqual([['Customer.orders#u1', 'ADDED', 'o1']]);
+    expect(topics(eventsOf(record('INSERT', '8', order), defaultChangeModel))).toEqual([['Customer.orders#u1', 'ADDED', 'o1']]);
   });
 
   it('nothing for a rewrite that changed nothing, bookkeeping items, or a record without a sequence number', () => {
     const course = courseItem({ id: 'c1', title: 'Engines' });
-    expect(eventsOf(record('MODIFY', '9', course, course), defaultChangeModel())).toEqual([]);
-    expect(eventsOf(record('INSERT', '10', { PK: 'STREAM#label', SK: 'SHARD#x', sequenceNumber: '1' }), defaultChangeModel())).toEqual([]);
-    expect(eventsOf(record('MODIFY', '11', { PK: 'COURSE#c1#3', SK: 'COUNTER', studentCount: 2 }), defaultChangeModel())).toEqual([]);
+    expect(eventsOf(record('MODIFY', '9', course, course), defaultChangeModel)).toEqual([]);
+    expect(eventsOf(record('INSERT', '10', { PK: 'STREAM#label', SK: 'SHARD#x', sequenceNumber: '1' }), defaultChangeModel)).toEqual([]);
+    expect(eventsOf(record('MODIFY', '11', { PK: 'COURSE#c1#3', SK: 'COUNTER', studentCount: 2 }), defaultChangeModel)).toEqual([]);
     const noSeq = record('INSERT', '', course);
-    expect(eventsOf(noSeq, defaultChangeModel())).toEqual([]);
+    expect(eventsOf(noSeq, defaultChangeModel)).toEqual([]);
   });
 });
 
@@ -103,7 +103,7 @@ describe('ChangeHub', () => {
 
 describe('declaredSubscriptions', () => {
   it('reads the default model\'s four subscriptions', () => {
-    const declared = declaredSubscriptions(buildASTSchema(typeDefs), defaultChangeModel());
+    const declared = declaredSubscriptions(buildASTSchema(typeDefs), defaultChangeModel);
     expect(declared.map((d) => [d.field, d.kind, d.kind === 'item' ? d.type : d.connection])).toEqual([
       ['courseChanged', 'item', 'Course'],
       ['studentChanged', 'item', 'Student'],
@@ -126,7 +126,7 @@ describe('declaredSubscriptions', () => {
           keys(a: ID!, b: ID!): Course @changes
         }`,
     );
-    expect(() => declaredSubscriptions(buildASTSchema(sdl), defaultChangeModel())).toThrow(
+    expect(() => declaredSubscriptions(buildASTSchema(sdl), defaultChangeModel)).toThrow(
       [
         'Subscriptions the model cannot serve:',
         '  Subscription.plain: needs @changes or @collectionChanges',

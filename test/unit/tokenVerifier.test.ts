@@ -94,7 +94,8 @@ describe('createAuthenticator', () => {
     const down = await startIssuer({ keys: () => [] });
     await down.stop();
     const log = captureLogger();
-    const auth = createAuthenticator(issuer.authConfig({ issuer: down.url }), log.logger);
+    const { defaultModel } = await import('../support/model.js');
+    const auth = createAuthenticator(issuer.authConfig({ issuer: down.url }), log.logger, defaultModel);
     const error = await auth.identify(`Bearer ${await issuer.token({}, { issuer: down.url })}`).catch((e: unknown) => e);
     expect(error).toMatchObject({ extensions: { code: 'UNAVAILABLE', http: { status: 503 } } });
     expect(log.lines.at(-1)).toMatchObject({ level: 50, auth: 'unavailable' });

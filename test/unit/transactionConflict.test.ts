@@ -15,6 +15,7 @@ import { courseItem, customerItem, studentItem } from '../support/defaultItems.j
 import { enroll, placeOrder } from '../support/writes.js';
 import { isTransientConflict, transact, TransactionCancelled } from '../../src/writes/transact.js';
 import type { Store } from '../../src/writes/store.js';
+import { defaultPlan } from '../support/model.js';
 
 const cancelled = (...codes: string[]) =>
   new TransactionCanceledException({
@@ -68,7 +69,7 @@ describe('transient transaction conflicts', () => {
 
   it('enroll retries a transaction cancelled by a conflict and then commits it once', async () => {
     const fake = fakeDoc(items, [cancelled('None', 'TransactionConflict', 'None'), inProgress()]);
-    const store: Store = { doc: fake.doc, tableName: 'T', writeOptions: fastRetries };
+    const store: Store = { doc: fake.doc, tableName: 'T', plan: defaultPlan, writeOptions: fastRetries };
     const { edge, course } = await enroll(store, 's', 'C');
     expect(course).toMatchObject({ id: 'C', title: 'Chemistry', studentCount: 1 });
     expect(edge).toMatchObject({ PK: 'STUDENT#s', SK: 'COURSE#C', courseTitle: 'Chemistry', studentName: 'Sam' });
@@ -78,7 +79,7 @@ describe('transient transaction conflicts', () => {
 
   it('a conflict that persists becomes UNAVAILABLE with reason TRANSACTION_CONFLICT after the configured attempts', async () => {
     const fake = fakeDoc(items, Array.from({ length: 10 }, () => cancelled('TransactionConflict', 'None', 'None')));
-    const store: Store = { doc: fake.doc, tableName: 'T', writeOptions: fastRetries };
+    const store: Store = { doc: fake.doc, tableName: 'T', plan: defaultPlan, writeOptions: fastRetries };
     const error = await enroll(store, 's', 'C').catch((e) => e);
     expect(error.extensions).toEqual({ code: 'UNAVAILABLE', reason: 'TRANSACTION_CONFLICT' });
     expect(fake.sent.filter((s) => s === 'TransactWriteItems')).toHaveLength(4);
@@ -87,14 +88,14 @@ describe('transient transaction conflicts', () => {
 
   it('a transaction throttled on every attempt is plain UNAVAILABLE, without the conflict reason', async () => {
     const fake = fakeDoc(items, Array.from({ length: 10 }, () => cancelled('None', 'ThrottlingError', 'None')));
-    const error = await enroll({ doc: fake.doc, tableName: 'T', writeOptions: fastRetries }, 's', 'C').catch((e) => e);
+    const error = await enroll({ doc: fake.doc, tableName: 'T', plan: defaultPlan, writeOptions: fastRetries }, 's', 'C').catch((e) => e);
     expect(error.extensions).toEqual({ code: 'UNAVAILABLE' });
     expect(fake.transactions).toHaveLength(0);
   });
 
   it('placeOrder retries a conflict and increments the counter it read', async () => {
     const fake = fakeDoc([customerItem({ id: 'cu', name: 'Cy', orderCount: 3 })], [cancelled('TransactionConflict', 'None')]);
-    const order = await placeOrder({ doc: fake.doc, tableName: 'T', writeOptions: fastRetries }, 'cu', { total: 1 });
+    const order = await placeOrder({ doc: fake.doc, tableName: 'T', plan: defaultPlan, writeOptions: fastRetries }, 'cu', { total: 1 });
     expect(order.customerId).toBe('cu');
     expect(fake.sent).toEqual(['GetItem', 'TransactWriteItems', 'TransactWriteItems']);
     expect(fake.transactions).toHaveLength(1);
@@ -110,13 +111,13 @@ describe('transient transaction conflicts', () => {
   });
 
   it('reaches the GraphQL client as UNAVAILABLE with reason TRANSACTION_CONFLICT, also in production', async () => {
-    const server = createServer({ prod: true });
+    const server = createServer({ prod: true, model: defaultPlan.model });
     await server.start();
     try {
       const fake = fakeDoc(items, Array.from({ length: 20 }, () => cancelled('None', 'None', 'TransactionConflict')));
       const response = await server.executeOperation(
         { query: `mutation { enroll(studentId: "s", courseId: "C") { cursor } }` },
-        { contextValue: createContext({ doc: fake.doc, tableName: 'T', cursors: createCursorCodec({ current: 'unit-test-cursor-secret-0123456789' }) }) },
+        { contextValue: createContext({ doc: fake.doc, tableName: 'T', plan: defaultPlan, cursors: createCursorCodec({ current: 'unit-test-cursor-secret-0123456789' }) }) },
       );
       if (response.body.kind !== 'single') throw new Error('expected a single result');
       const [error] = response.body.singleResult.errors ?? [];

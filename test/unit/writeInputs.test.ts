@@ -1,9 +1,15 @@
 /** Mutation input rules and the counter pieces of transactions, without DynamoDB. */
 import { describe, expect, it } from 'vitest';
-import { email, quantity, text, total } from '../../src/writes/input.js';
+import { attributeValue, email, text } from '../../src/writes/input.js';
+import type { Attribute, Constraints } from '../../src/declaration/model.js';
 import { counterChange, COUNTING_LEASE_MS } from '../../src/writes/conditions.js';
 import { idOrNew, newId } from '../../src/writes/ids.js';
 import { studentKey } from '../support/defaultItems.js';
+
+const NONE: Constraints = { min: null, max: null, format: null };
+const attribute = (kind: Attribute['kind'], constraints: Partial<Constraints> = {}) => ({ kind, required: true, constraints: { ...NONE, ...constraints } });
+const total = (value: number, name: string) => attributeValue(attribute('Float', { min: 0 }), value, name);
+const quantity = (value: number, name: string) => attributeValue(attribute('Int', { min: 0 }), value, name);
 
 const code = (fn: () => unknown) => {
   try {
@@ -34,20 +40,55 @@ describe('input rules', () => {
     expect(text('x'.repeat(200), 'name')).toHaveLength(200);
   });
 
-  it('accepts plausible emails, null for none, and refuses the rest', () => {
+  it('accepts plausible emails and refuses the rest', () => {
     expect(email(' ada@example.com ', 'email')).toBe('ada@example.com');
-    expect(email(null, 'email')).toBeNull();
     for (const bad of ['', 'ada', 'ada@', '@example.com', 'a b@example.com', `${'a'.repeat(250)}@example.com`]) {
       expect(code(() => email(bad, 'email')), bad).toBe('BAD_USER_INPUT');
     }
   });
 
-  it('totals are finite and ≥ 0; quantities integers ≥ 0', () => {
+  it('with min: 0, a Float is finite and ≥ 0 and an Int whole and ≥ 0', () => {
     expect(total(0, 't')).toBe(0);
     expect(total(19.99, 't')).toBe(19.99);
     for (const bad of [-0.01, Number.NaN, Number.POSITIVE_INFINITY]) expect(code(() => total(bad, 't'))).toBe('BAD_USER_INPUT');
     expect(quantity(0, 'q')).toBe(0);
     for (const bad of [-1, 1.5]) expect(code(() => quantity(bad, 'q'))).toBe('BAD_USER_INPUT');
+  });
+
+  it('without declared constraints, takes a negative Int or Float and any text, whatever the field is named', () => {
+    expect(attributeValue(attribute('Int'), -5, 'input.quantity')).toBe(-5);
+    expect(attributeValue(attribute('Float'), -19.99, 'input.total')).toBe(-19.99);
+    expect(attributeValue(attribute('String'), ' not an address ', 'input.email')).toBe('not an address');
+  });
+
+  it('keeps the storage limits for every Float, of either sign', () => {
+    for (const bad of [2 ** 53, -(2 ** 53), 1e-131, -1e-131, Number.NaN, Number.NEGATIVE_INFINITY]) {
+      expect(code(() => attributeValue(attribute('Float'), bad, 'x')), String(bad)).toBe('BAD_USER_INPUT');
+    }
+    expect(attributeValue(attribute('Float'), -(2 ** 53 - 1), 'x')).toBe(-(2 ** 53 - 1));
+    expect(code(() => attributeValue(attribute('Int'), 1.5, 'x'))).toBe('BAD_USER_INPUT');
+  });
+
+  it('refuses a value outside declared bounds, naming the argument; the bounds themselves are accepted', () => {
+    const scored = attribute('Int', { min: 1, max: 5 });
+    for (const [bad, word] of [[0, 'at least 1'], [6, 'at most 5']] as const) {
+      try {
+        attributeValue(scored, bad, 'input.score');
+        expect.unreachable();
+      } catch (e) {
+        const err = e as { message: string; extensions: { code: string; argumentName?: string } };
+        expect(err.extensions.code).toBe('BAD_USER_INPUT');
+        expect(err.extensions.argumentName).toBe('input.score');
+        expect(err.message).toContain(word);
+      }
+    }
+    expect(attributeValue(scored, 1, 's')).toBe(1);
+    expect(attributeValue(scored, 5, 's')).toBe(5);
+  });
+
+  it('with format EMAIL, refuses text that is no email address in a field of any name', () => {
+    expect(code(() => attributeValue(attribute('String', { format: 'EMAIL' }), 'ada', 'input.contact'))).toBe('BAD_USER_INPUT');
+    expect(attributeValue(attribute('String', { format: 'EMAIL' }), 'ada@example.com', 'input.contact')).toBe('ada@example.com');
   });
 });
 

@@ -38,23 +38,29 @@ import {
 import type { Context } from '../context.js';
 import { cursorRefusal, readCursor, type CursorReader } from '../../connections/cursor.js';
 import { validateConnectionArgs, validateId } from '../../connections/args.js';
-import { compilePlan, type Plan } from '../../plan/plan.js';
-import { loadModel } from '../../declaration/loadModel.js';
+import type { Plan } from '../../plan/plan.js';
 import { compileBindings, type CursorBinding } from '../../plan/bindings.js';
 import { readGlobalId } from '../../plan/globalId.js';
-import { total } from '../../writes/input.js';
+import { numberValue } from '../../writes/input.js';
+import type { Attribute } from '../../declaration/model.js';
 
 /** What the checks need of the model: which connections bind cursors to arguments, and each connection's partition. */
-interface ModelRules {
+export interface ModelRules {
   binding: (connection: string) => CursorBinding;
   partition: (connection: string, parentId: string) => string | undefined;
   /** `Query.<node field>`, whose id is a global id (plan/globalId.ts), and its check; null without a @node field. */
   node: { path: string; check: (value: string) => void } | null;
+  /** `Mutation.<field>` → the check of the numbers it sets, for mutations that set any. */
+  numbers: ReadonlyMap<string, (args: Record<string, unknown>) => void>;
 }
 
-let defaults: ModelRules | undefined;
-/** The default model's rules, for callers that check a document of it without a server. */
-const defaultRules = (): ModelRules => (defaults ??= modelRules(compilePlan(loadModel())));
+const rulesByPlan = new WeakMap<Plan, ModelRules>();
+/** The checks' rules of the model a plan serves, made once per plan. */
+export function argumentRules(plan: Plan): ModelRules {
+  let rules = rulesByPlan.get(plan);
+  if (!rules) rulesByPlan.set(plan, (rules = modelRules(plan)));
+  return rules;
+}
 
 function modelRules(plan: Plan): ModelRules {
   const node = plan.node;
@@ -63,7 +69,38 @@ function modelRules(plan: Plan): ModelRules {
     binding: compileBindings(plan),
     partition: (connection, parentId) => plan.relations.get(connection)?.collection(parentId).pk,
     node: node && { path: `Query.${node.field}`, check: (value) => void readGlobalId(nodeItems, value, 'id', node.idField) },
+    numbers: numberChecks(plan),
   };
+}
+
+/**
+ * The numbers each mutation sets (Int and Float fields of its input, or
+ * the edge fields its @link arguments set), checked as the write checks
+ * them (writes/input.ts): a value the model's bounds or DynamoDB refuse
+ * then costs no request and is answered as a client error.
+ */
+function numberChecks(plan: Plan): Map<string, (args: Record<string, unknown>) => void> {
+  const checks = new Map<string, (args: Record<string, unknown>) => void>();
+  const root = plan.model.schema.getMutationType()?.name ?? 'Mutation';
+  const numeric = (attributes: readonly Attribute[]) => attributes.filter((a) => a.kind === 'Int' || a.kind === 'Float');
+  for (const m of plan.mutations) {
+    if (m.kind === 'create' || m.kind === 'update') {
+      const numbers = numeric(plan.item(m.type).type.attributes);
+      if (numbers.length === 0) continue;
+      checks.set(`${root}.${m.field}`, (args) => {
+        const input = args.input as Record<string, unknown> | undefined;
+        for (const a of numbers) if (typeof input?.[a.name] === 'number') numberValue(a, input[a.name], `input.${a.name}`);
+      });
+    } else if (m.kind === 'link') {
+      const relation = plan.relations.get(m.edges)?.relation;
+      const numbers = relation?.kind === 'edges' ? numeric(relation.edgeAttributes) : [];
+      if (numbers.length === 0) continue;
+      checks.set(`${root}.${m.field}`, (args) => {
+        for (const a of numbers) if (typeof args[a.name] === 'number') numberValue(a, args[a.name], a.name);
+      });
+    }
+  }
+  return checks;
 }
 
 /** The names of a field's arguments of type ID (ids of items: checked by validateId). */
@@ -221,10 +258,10 @@ function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: 
       if (typeof args[name] === 'string') validateId(args[name] as string, name);
     }
   }
-  const input = args.input as { id?: unknown; total?: unknown } | undefined;
+  const input = args.input as { id?: unknown } | undefined;
   if (input && typeof input.id === 'string') validateId(input.id, 'input.id');
-  if (input && typeof input.total === 'number') total(input.total, 'input.total');
   const { connection } = step;
+  rules.numbers.get(connection)?.(args);
   // Prefixes, date ranges, status: refused here when bad; the form cursors are bound to otherwise.
   const binding = rules.binding(connection)(args);
   if ('first' in args || 'last' in args || 'after' in args || 'before' in args) {
@@ -277,8 +314,8 @@ export function checkArguments(
   document: DocumentNode,
   variables: Record<string, unknown>,
   cursors: CursorReader,
+  rules: ModelRules,
   plans: WeakMap<DocumentNode, DocumentPlan> = new WeakMap(),
-  rules: ModelRules = defaultRules(),
 ): void {
   let plan = plans.get(document);
   if (!plan) plans.set(document, (plan = documentPlan(schema, document, cursors, rules)));
@@ -299,12 +336,12 @@ export function checkArguments(
 /** One per server: what passed is remembered for that server's documents and cursor keys only. */
 export function argumentCheckPlugin(plan: Plan): GatewayPlugin {
   const plans = new WeakMap<DocumentNode, DocumentPlan>();
-  const rules = modelRules(plan);
+  const rules = argumentRules(plan);
   const hooks: RequestHooks = {
     didResolveOperation({ document, schema, request, contextValue, operation }) {
       if (!operation) return;
       try {
-        checkArguments(schema, document, request.variables ?? {}, contextValue.cursors, plans, rules);
+        checkArguments(schema, document, request.variables ?? {}, contextValue.cursors, rules, plans);
       } catch (err) {
         // A refused request, like a validation failure: HTTP 400 (Apollo would answer 500
         // for an error thrown from a plugin hook), the GraphQL error itself unchanged.
