@@ -211,6 +211,19 @@ export function parentSortsLast(collection: Collection, parentSk: string): boole
   return collection.index === undefined && parentSk >= prefixEnd(collection.prefix);
 }
 
+/** Does the parent sort before every child (`META` before `MSG#…`)? Then a forward read from the parent reaches the first page. */
+export function parentSortsFirst(collection: Collection, parentSk: string): boolean {
+  return collection.index === undefined && parentSk < rangeStart(collection.prefix);
+}
+
+/**
+ * Can one Query over the parent's partition return the parent and the first
+ * page read in this direction? When the parent sorts last, either way; when
+ * it sorts first, forward only (backward, every child comes before it).
+ */
+export const readsWithParent = (collection: Collection, parentSk: string, forward: boolean): boolean =>
+  parentSortsLast(collection, parentSk) || (forward && parentSortsFirst(collection, parentSk));
+
 export interface ParentRangeRead {
   collection: Collection;
   /** Sort key of the parent item in the same partition (e.g. `PROFILE`). */
@@ -263,9 +276,10 @@ export async function readRangeWithParent(
   tableName: string,
   { collection, parentSk, forward, limit }: ParentRangeRead,
 ): Promise<ParentPage> {
-  if (!parentSortsLast(collection, parentSk)) {
+  if (!readsWithParent(collection, parentSk, forward)) {
     throw new Error(`Invariant violation: ${collection.name} cannot be read with its parent ${parentSk}`);
   }
+  if (!parentSortsLast(collection, parentSk)) return readFromParent(reads, tableName, collection, parentSk, limit);
   const items: Item[] = [];
   let parent: Item | null = null;
   let startKey: Record<string, unknown> | undefined;
@@ -288,6 +302,34 @@ export async function readRangeWithParent(
   } while (items.length < limit && !exhausted);
   const parentKnown = parent !== null || exhausted || !forward;
   return { items, parent, parentKnown };
+}
+
+/**
+ * The parent sorting first: one forward Query from the parent's sort key,
+ * Limit one more than the page for the parent, which comes first when it
+ * exists; anything else between it and the children (kinds a foreign writer
+ * left in the partition) is skipped and read past.
+ */
+async function readFromParent(reads: ReadPort, tableName: string, collection: Collection, parentSk: string, limit: number): Promise<ParentPage> {
+  const items: Item[] = [];
+  let parent: Item | null = null;
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const out = await query(reads, tableName, collection, {
+      range: { lo: parentSk, hi: prefixEnd(collection.prefix) },
+      forward: true,
+      limit: limit - items.length + (startKey === undefined ? 1 : 0),
+      startKey,
+    });
+    for (const item of out.Items ?? []) {
+      const sk = item[collection.skAttr];
+      if (sk === parentSk) parent = item;
+      else if (items.length < limit && typeof sk === 'string' && sk.startsWith(collection.prefix)) items.push(item);
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (items.length < limit && startKey);
+  // The read starts at the parent's own key: had it existed, it came first.
+  return { items, parent, parentKnown: true };
 }
 
 /**

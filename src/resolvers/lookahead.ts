@@ -10,6 +10,10 @@
  *   forward (`first:`) it holds when the collection fits the page or exceeds
  *   it by at most FORWARD_OVER_READ children (collection.ts), otherwise the
  *   entity follows with a GetItem.
+ * - Same partition, parent sorting first (`META` before `MSG#…`), read
+ *   forward from an end: one Query from the parent's sort key returns the
+ *   parent and then the page. Read backward, the page's Query and the
+ *   entity's GetItem are sent together.
  * - Another partition (the inverse side of @edges, on GSI1) or a cursored page: the page
  *   Query is started now, next to the entity's BatchGetItem, instead of after
  *   it. The connection resolver then finds it in the range loader's cache.
@@ -28,7 +32,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Context } from '../context.js';
-import { parentSortsLast, type RangeRead } from '../dynamo/collection.js';
+import { readsWithParent, type RangeRead } from '../dynamo/collection.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { ItemRecord } from '../plan/records.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
@@ -184,7 +188,7 @@ async function readAhead(ctx: Context, spec: ItemPlan, connection: RelationPlan,
   } catch {
     return plain(); // the connection resolver throws the BAD_USER_INPUT
   }
-  if (collection.pk === key.PK && parentSortsLast(collection, key.SK) && !read.exclusiveStart && !read.bound) {
+  if (collection.pk === key.PK && readsWithParent(collection, key.SK, read.forward) && !read.exclusiveStart && !read.bound) {
     const found = await ctx.loaders.withParent.load({ parentKey: key, read });
     return found ? spec.map(found) : null;
   }

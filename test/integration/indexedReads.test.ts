@@ -26,7 +26,11 @@ type Ticket @item(pk: "TICKET#{id}", sk: "META") @indexed(index: "byStatus") {
   messages(first: Int, after: String, last: Int, before: String, since: String, until: String): MessageConnection!
     @query(index: "byTicket", from: "since", until: "until")
   notes(first: Int, after: String, last: Int, before: String): NoteConnection! @children(counter: "noteCount")
+  replies(first: Int, after: String, last: Int, before: String): ReplyConnection! @children
 }
+type Reply @item(pk: "TICKET#{ticket}", sk: "R#{id}") { id: ID! text: String! ticket: Ticket! @parent }
+type ReplyConnection { edges: [ReplyEdge!]! pageInfo: PageInfo! totalCount: Int! }
+type ReplyEdge { cursor: String! node: Reply! }
 type TicketConnection { edges: [TicketEdge!]! pageInfo: PageInfo! totalCount: Int! }
 type TicketEdge { cursor: String! node: Ticket! }
 type Message @item(pk: "MSG#{id}", sk: "T#{ticket}") @indexed(index: "byTicket", pk: ["T#{ticket}"], sk: ["m#{sentAt}#{id}"]) {
@@ -43,6 +47,7 @@ type NoteEdge { cursor: String! node: Note! }
 input OpenTicketInput { id: ID subject: String! status: String openedAt: String! }
 input PostMessageInput { id: ID body: String! sentAt: String! }
 input AddNoteInput { id: ID text: String! }
+input ReplyInput { id: ID text: String! }
 input UpdateMessageInput { body: String sentAt: String }
 type Query {
   ticket(id: ID!): Ticket @get
@@ -52,6 +57,7 @@ type Mutation {
   openTicket(input: OpenTicketInput!): Ticket! @create
   postMessage(ticketId: ID!, input: PostMessageInput!): Message! @create(parent: "ticketId")
   addNote(ticketId: ID!, input: AddNoteInput!): Note! @create(parent: "ticketId")
+  reply(ticketId: ID!, input: ReplyInput!): Reply! @create(parent: "ticketId")
 }
 `;
 
@@ -68,6 +74,9 @@ beforeAll(async () => {
       i: { id: `m${i}`, body: `message ${i}`, sentAt: `2026-03-0${i}T10:00:00Z` },
     });
     expect(posted.errors).toBeUndefined();
+  }
+  for (const id of ['r1', 'r2', 'r3']) {
+    expect((await gw.run(`mutation { reply(ticketId: "t1", input: { id: "${id}", text: "reply ${id}" }) { id } }`)).errors).toBeUndefined();
   }
   for (const id of ['n1', 'n2']) {
     expect((await gw.run(`mutation { addNote(ticketId: "t1", input: { id: "${id}", text: "note ${id}" }) { id } }`)).errors).toBeUndefined();
@@ -160,5 +169,28 @@ describe('@children in a partition of their own', () => {
     const { result } = await gw.counted(`{ ticket(id: "t1") { notes(first: 5) { totalCount edges { node { id text } } } } }`);
     expect(result.errors).toBeUndefined();
     expect(result.data.ticket.notes).toEqual({ totalCount: 2, edges: [{ node: { id: 'n1', text: 'note n1' } }, { node: { id: 'n2', text: 'note n2' } }] });
+  });
+});
+
+describe('an entity whose item sorts before its children', () => {
+  it('is read with the first page of its children in one Query (META before R#)', async () => {
+    const { result, requests } = await gw.counted(`{ ticket(id: "t1") { subject replies(first: 2) { edges { node { id text } } pageInfo { hasNextPage } } } }`);
+    expect(result.data.ticket).toEqual({
+      subject: 'Ticket t1',
+      replies: { edges: [{ node: { id: 'r1', text: 'reply r1' } }, { node: { id: 'r2', text: 'reply r2' } }], pageInfo: { hasNextPage: true } },
+    });
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('sends the GetItem and the Query of the last page together, read backward', async () => {
+    const { result, requests } = await gw.counted(`{ ticket(id: "t1") { subject replies(last: 2) { edges { node { id } } } } }`);
+    expect(ids(result.data.ticket.replies)).toEqual(['r2', 'r3']);
+    expect(requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
+  });
+
+  it('answers null for a missing entity from the same one Query', async () => {
+    const { result, requests } = await gw.counted(`{ ticket(id: "nope") { subject replies(first: 2) { edges { node { id } } } } }`);
+    expect(result.data.ticket).toBeNull();
+    expect(requests.byOperation).toEqual({ Query: 1 });
   });
 });
