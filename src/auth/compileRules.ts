@@ -138,7 +138,7 @@ function nodeRule(model: Declarations, node: NodeField, fieldRules: Map<string, 
   };
 }
 
-type Declarations = Pick<Model, 'source' | 'document' | 'items' | 'relations' | 'queries' | 'mutations' | 'rootAccess'>;
+type Declarations = Pick<Model, 'source' | 'document' | 'items' | 'relations' | 'queries' | 'mutations' | 'rootAccess'> & Partial<Pick<Model, 'keyless'>>;
 
 export function compileRules(model: Declarations): Rules {
   // A model whose @owner setting the environment could never set is refused here too, whatever AUTH_MODE.
@@ -185,6 +185,9 @@ export function compileRules(model: Declarations): Rules {
     const edge = results.get(`${query.connectionType}.edges`);
     if (edge) wrappers.add(edge);
   }
+
+  // A keyless type is its id alone: whoever may read the field that refers to it may read that.
+  for (const name of model.keyless?.keys() ?? []) wrappers.add(name);
 
   // Each subscription is checked by the rules of the query that reads the same thing (src/subscriptions/access.ts),
   // its change objects (not item types) are wrappers like connections.

@@ -22,7 +22,7 @@ import { buildASTSchema, Kind, parse, type DefinitionNode, type DocumentNode, ty
 import { DIRECTIVE_DEFINITIONS, DIRECTIVE_NAMES, SUPPLIED_TYPE_NAMES } from './directives.js';
 import type { Model } from './model.js';
 import { ModelError, Problems } from './problems.js';
-import { readItemTypes } from './itemTypes.js';
+import { checkReferences, readItemTypes, readKeylessTypes } from './itemTypes.js';
 import { checkStoredNames, readRelations } from './relations.js';
 import { checkPartitions } from './partitions.js';
 import { readOperations } from './operations.js';
@@ -67,19 +67,21 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   }
 
   const layout = readLayout(schema, problems);
-  const items = readItemTypes(schema, problems);
+  const keyless = readKeylessTypes(schema, problems);
+  const items = readItemTypes(schema, problems, keyless);
+  checkReferences(items, problems);
   readIndexed(schema, items, layout, problems);
   const relations = readRelations(schema, items, problems);
   checkStoredNames(schema, items, relations, problems);
   checkPartitions(items, relations, problems);
   checkReadPartitions(items, relations, layout, problems);
-  const { queries, mutations, rootAccess } = readOperations(schema, items, relations, layout, problems);
+  const { queries, mutations, rootAccess } = readOperations(schema, items, relations, layout, problems, keyless);
   checkServedLayout(layout, items, relations, queries, problems);
   keyAttributeTypes(layout, items, problems);
   if (problems.list.length > 0) throw new ModelError(source, problems.list);
   dropLocations(document);
   dropLocations(typeDefs);
-  return { source, document, typeDefs, schema, layout, items, relations, queries, mutations, rootAccess };
+  return { source, document, typeDefs, schema, layout, items, keyless, relations, queries, mutations, rootAccess };
 }
 
 /**

@@ -6,7 +6,7 @@
  * left empty here.
  */
 import { isEnumType, isInterfaceType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import type { Access, Attribute, Constraints, ItemType, ScalarKind } from './model.js';
+import type { Access, Attribute, Constraints, ItemType, KeylessType, ScalarKind } from './model.js';
 import type { Problems } from './problems.js';
 import { parseTemplate, TemplateError, type KeyTemplate } from './template.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isObject, isScalarLike, unwrap, type Field } from './schemaShape.js';
@@ -88,7 +88,32 @@ export function nodeInterfaceOf(schema: GraphQLSchema): { name: string; idField:
   return null;
 }
 
-export function readItemTypes(schema: GraphQLSchema, problems: Problems): Map<string, ItemType> {
+/** Is `type` keyless: an object type with `id: ID!`, no @item, and not a root type? */
+function isKeyless(schema: GraphQLSchema, type: GraphQLObjectType): boolean {
+  if (ROOT_TYPES.has(type.name) || directiveArgs(schema, 'item', type)) return false;
+  const id = type.getFields().id;
+  return id !== undefined && unwrap(id.type).named.name === 'ID' && unwrap(id.type).nonNull && !unwrap(id.type).list;
+}
+
+/**
+ * The keyless types: entities known only by the ids that refer to them (a
+ * customer id on tickets). They have no item, so they hold no field but
+ * their id.
+ */
+export function readKeylessTypes(schema: GraphQLSchema, problems: Problems): Map<string, KeylessType> {
+  const keyless = new Map<string, KeylessType>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObject(type) || type.name.startsWith('__') || !isKeyless(schema, type)) continue;
+    for (const field of Object.values(type.getFields())) {
+      if (field.name === 'id') continue;
+      problems.add(`${type.name}.${field.name}`, `${type.name} is keyless (an id and no @item): it has no item to hold this field; give ${type.name} an @item or remove the field`, field.astNode);
+    }
+    keyless.set(type.name, { name: type.name });
+  }
+  return keyless;
+}
+
+export function readItemTypes(schema: GraphQLSchema, problems: Problems, keyless: ReadonlyMap<string, KeylessType> = new Map()): Map<string, ItemType> {
   const items = new Map<string, ItemType>();
   const node = nodeInterfaceOf(schema);
   const objects = Object.values(schema.getTypeMap()).filter(
@@ -99,6 +124,7 @@ export function readItemTypes(schema: GraphQLSchema, problems: Problems): Map<st
   for (const type of objects) {
     const args = directiveArgs(schema, 'item', type);
     if (!args) {
+      if (keyless.has(type.name)) continue; // readKeylessTypes
       for (const field of Object.values(type.getFields())) checkPlainField(schema, type, field, declared, problems);
       continue;
     }
@@ -106,7 +132,7 @@ export function readItemTypes(schema: GraphQLSchema, problems: Problems): Map<st
       problems.add(`${type.name} @item`, 'a root type cannot be an item type', type.astNode);
       continue;
     }
-    const item = readItemType(schema, type, args, declared, node, problems);
+    const item = readItemType(schema, type, args, declared, keyless, node, problems);
     if (item) items.set(item.name, item);
   }
   for (const item of items.values()) checkParentPartition(schema, item, items, problems);
@@ -151,6 +177,7 @@ function readItemType(
   type: GraphQLObjectType,
   args: Record<string, unknown>,
   declared: Set<string>,
+  keyless: ReadonlyMap<string, KeylessType>,
   node: { name: string; idField: string } | null,
   problems: Problems,
 ): ItemType | null {
@@ -204,8 +231,22 @@ function readItemType(
       continue;
     }
     if (connectionShape(named) || used.includes('children') || used.includes('edges')) continue; // relations.ts
+    if (isObject(named) && !list && (declared.has(named.name) || keyless.has(named.name))) {
+      // A reference: stored as the referred id, read back as that item (or, keyless, as just its id).
+      const { storedAs, constraints } = readAttributeDirective(schema, field, at, 'ID', problems);
+      attributes.push({
+        name: field.name,
+        storedAs,
+        kind: 'ID',
+        required: unwrap(field.type).nonNull,
+        createdAt: false,
+        constraints,
+        reference: { type: named.name, keyless: keyless.has(named.name) },
+      });
+      continue;
+    }
     if (isObject(named)) {
-      problems.add(at, `no directive binds this field of type ${named.name} (an @item type's object fields are @parent fields or connections)`, field.astNode);
+      problems.add(at, `no directive binds this field of type ${named.name} (an @item type's object fields are @parent fields, references to @item or keyless types, or connections)`, field.astNode);
       continue;
     }
     if (!isScalarLike(named)) continue;
@@ -270,4 +311,20 @@ function readItemType(
 
   if (!pk || !sk) return null;
   return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, attributes, flags, relations: [], byInstant, owner, access, fieldAccess, globalId };
+}
+
+/**
+ * A reference to an @item type is read by that type's key from the id
+ * alone: the referred type must be top-level, or an inverted child type
+ * (found by its id through GSI1).
+ */
+export function checkReferences(items: ReadonlyMap<string, ItemType>, problems: Problems): void {
+  for (const item of items.values()) {
+    for (const a of item.attributes) {
+      const target = a.reference && !a.reference.keyless ? items.get(a.reference.type) : undefined;
+      if (target?.parent && !target.inverted) {
+        problems.add(`${item.name}.${a.name}`, `refers to ${target.name}, a child type found only with its parent's id: make it inverted: true, or refer to its parent`);
+      }
+    }
+  }
 }

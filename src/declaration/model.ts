@@ -43,6 +43,12 @@ export interface Attribute {
   /** An enum's values: a stored text that is none of them reads as absent (docs/model.md). */
   values?: readonly string[];
   constraints: Constraints;
+  /**
+   * A reference: the field's GraphQL type is an @item type or a keyless type
+   * (an object type with id: ID! and no @item), stored as the referred id
+   * (kind ID). Null for a plain stored field.
+   */
+  reference?: { type: string; keyless: boolean };
 }
 
 /**
@@ -166,6 +172,8 @@ export interface GetField {
   kind: 'get';
   field: string;
   type: string;
+  /** A keyless type: answered from the argument alone, without a read. */
+  keyless?: boolean;
   /** Placeholder of the type's keys → the argument that fills it. */
   arguments: Record<string, string>;
   access: Access | null;
@@ -243,6 +251,11 @@ export interface Layout {
   indexes: readonly IndexLayout[];
 }
 
+/** A keyless type: an entity known only by the ids that refer to it (no item of its own). */
+export interface KeylessType {
+  name: string;
+}
+
 export interface Model {
   /** The file it was read from, for messages. */
   source: string;
@@ -258,6 +271,8 @@ export interface Model {
   schema: GraphQLSchema;
   layout: Layout;
   items: ReadonlyMap<string, ItemType>;
+  /** Keyless types by name. */
+  keyless: ReadonlyMap<string, KeylessType>;
   /** Every relation by `Owner.field`. */
   relations: ReadonlyMap<string, Relation>;
   queries: RootField[];

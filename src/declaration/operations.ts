@@ -6,7 +6,7 @@
  * elsewhere.
  */
 import { isEnumType, isInterfaceType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import type { Access, Attribute, CatalogField, GetField, ItemType, Layout, MeField, MutationField, NodeField, QueryField, Relation, RootField } from './model.js';
+import type { Access, Attribute, CatalogField, GetField, ItemType, KeylessType, Layout, MeField, MutationField, NodeField, QueryField, Relation, RootField } from './model.js';
 import { keyIn } from './indexed.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isInputObject, unwrap, type Field } from './schemaShape.js';
@@ -22,13 +22,14 @@ export function readOperations(
   relations: ReadonlyMap<string, Relation>,
   layout: Layout,
   problems: Problems,
+  keyless: ReadonlyMap<string, KeylessType> = new Map(),
 ): { queries: RootField[]; mutations: MutationField[]; rootAccess: { Query: Access | null; Mutation: Access | null } } {
   const queries: RootField[] = [];
   const mutations: MutationField[] = [];
   const query = schema.getQueryType();
   const rootAccess = { Query: query ? readAccess(schema, query, 'Query', problems) : null, Mutation: null as Access | null };
   for (const field of Object.values(query?.getFields() ?? {})) {
-    const root = readRootField(schema, field, items, layout, problems);
+    const root = readRootField(schema, field, items, layout, problems, keyless);
     if (root) queries.push(root);
   }
   const mutation = schema.getMutationType();
@@ -152,7 +153,14 @@ function only(field: Field, names: string[], at: string, problems: Problems): st
   return used[0];
 }
 
-function readRootField(schema: GraphQLSchema, field: Field, items: ReadonlyMap<string, ItemType>, layout: Layout, problems: Problems): RootField | null {
+function readRootField(
+  schema: GraphQLSchema,
+  field: Field,
+  items: ReadonlyMap<string, ItemType>,
+  layout: Layout,
+  problems: Problems,
+  keyless: ReadonlyMap<string, KeylessType>,
+): RootField | null {
   const at = `Query.${field.name}`;
   const directive = only(field, QUERY_DIRECTIVES, at, problems);
   if (!directive) return null;
@@ -163,6 +171,13 @@ function readRootField(schema: GraphQLSchema, field: Field, items: ReadonlyMap<s
   if (directive === 'query') return readQueryField(schema, field, at, items, layout, access, problems);
   if (directive === 'get') {
     const { named, list } = unwrap(field.type);
+    if (keyless.has(named.name) && !list) {
+      // Nothing to read: the entity is its id.
+      const extra = argNames.filter((a) => a !== 'id');
+      if (!argNames.includes('id')) problems.add(`${at} @get`, `${named.name} is keyless: @get takes its id in the argument id`, field.astNode);
+      for (const a of extra) problems.add(`${at}(${a})`, `${named.name} is keyless: its @get takes only id`, field.astNode);
+      return { kind: 'get', field: field.name, type: named.name, keyless: true, arguments: { id: 'id' }, access };
+    }
     const item = items.get(named.name);
     if (!item || list) {
       problems.add(`${at} @get`, `returns ${named.name}${list ? ' as a list' : ''}; @get returns one @item type`, field.astNode);

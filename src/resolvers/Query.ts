@@ -35,6 +35,11 @@ type RootResolver = (root: unknown, args: Record<string, unknown>, ctx: Context,
 export function queryResolvers(plan: Plan): Record<string, RootResolver> {
   const fields: Record<string, RootResolver> = {};
   for (const get of plan.gets) {
+    if (get.keyless) {
+      const idArg = get.arguments.id!;
+      fields[get.field] = (_, args) => ({ id: validateId(args[idArg] as string, idArg) });
+      continue;
+    }
     const item = plan.item(get.type);
     const idArg = get.arguments.id;
     const parentField = item.type.parent?.field;

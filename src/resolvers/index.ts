@@ -14,14 +14,17 @@ import { connectionTypeResolvers, PageInfo } from './Connection.js';
 
 /**
  * The item types whose records may be partial (`complete: false`): the
- * nodes of @edges connections, built from an edge's copies, and the
- * parents of child types, built from the child's key. Every other type's
- * records come from its items themselves.
+ * nodes of @edges connections, built from an edge's copies, the parents of
+ * child types, built from the child's key, and the targets of references,
+ * built from the referred id. Every other type's records come from its
+ * items themselves.
  */
 function partialTypes(plan: Plan): Set<string> {
   const partial = new Set<string>();
   for (const relation of plan.relations.values()) if (relation.relation.kind === 'edges') partial.add(relation.node.name);
   for (const item of plan.items.values()) if (item.type.parent) partial.add(item.type.parent.type);
+  // A reference's record is the referred id alone.
+  for (const item of plan.items.values()) for (const a of item.type.attributes) if (a.reference && !a.reference.keyless) partial.add(a.reference.type);
   return partial;
 }
 

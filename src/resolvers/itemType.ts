@@ -68,6 +68,13 @@ export function itemTypeResolvers(
       fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? null) : full(r, ctx).then((f) => f[name] ?? null));
     }
   }
+  // References: the stored id, answered as the referred item (loaded on demand by its own type's fields) or, keyless, as just its id.
+  for (const a of item.type.attributes) {
+    if (!a.reference) continue;
+    const name = a.name;
+    const as = (id: unknown) => (typeof id === 'string' ? { id, complete: false } : null);
+    fields[name] = (r, _, ctx) => (r.complete || r[name] !== undefined ? as(r[name]) : full(r, ctx).then((f) => as(f[name])));
+  }
   for (const name of item.flags) {
     fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? false) : full(r, ctx).then((f) => f[name] ?? false));
   }

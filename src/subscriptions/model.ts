@@ -92,7 +92,7 @@ export function modelFromPlan(plan: Plan): ChangeModel {
       const cursor = merged ? cursorOf(mergedShards, merged, cursors, item) : cursorOf(singleCollection, collection, cursors, item);
       return { ...edge, cursor };
     },
-    rootField: (type) => plan.gets.find((g) => g.type === type)?.field ?? null,
+    rootField: (type) => plan.gets.find((g) => g.type === type && !g.keyless)?.field ?? null,
     hasConnection: (connection) => plan.relations.has(connection),
   };
 }

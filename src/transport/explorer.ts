@@ -65,6 +65,7 @@ const capitalized = (name: string) => name.charAt(0).toUpperCase() + name.slice(
  */
 export function explorerExample(plan: Plan, demo: readonly Item[] | null): ExplorerExample {
   for (const get of plan.gets) {
+    if (get.keyless) continue;
     const type = plan.item(get.type);
     const relation = (plan.relationsOf.get(get.type) ?? [])[0];
     const argument = Object.entries(get.arguments);

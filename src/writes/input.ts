@@ -3,6 +3,7 @@
  * before any DynamoDB request. Text is stored trimmed.
  */
 import { badUserInput } from '../errors.js';
+import { validateId } from '../plan/arguments.js';
 import { MAX_SHARDS } from '../dynamo/keys.js';
 import { LONE_SURROGATE, MAX_TEXT_LENGTH } from '../plan/arguments.js';
 import type { Attribute, Constraints } from '../declaration/model.js';
@@ -100,11 +101,13 @@ export function shardsInput(value: number | null | undefined, argumentName: stri
  * - Boolean: as given.
  * null for an optional attribute left empty (it is then not stored).
  */
-export function attributeValue(a: Pick<Attribute, 'kind' | 'required' | 'constraints'>, value: unknown, argumentName: string): unknown {
+export function attributeValue(a: Pick<Attribute, 'kind' | 'required' | 'constraints' | 'reference'>, value: unknown, argumentName: string): unknown {
   if (value == null) {
     if (a.required) throw badUserInput(`${argumentName} is required`, argumentName);
     return null;
   }
+  // A reference stores the referred id: an id's rules, not free text's.
+  if (a.reference) return validateId(value as string, argumentName);
   switch (a.kind) {
     case 'Int':
     case 'Float':
