@@ -136,7 +136,7 @@ export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relati
   for (const r of relations.values()) {
     if (r.kind !== 'children') continue;
     const node = items.get(r.node);
-    if (!node?.parent) continue; // reported in relations.ts
+    if (!node || r.via === '') continue; // reported in relations.ts
     const where = `${r.path} @${r.owned ? 'children' : 'query'}${r.index === null ? '' : `(index: "${r.index}")`}`;
     if (r.index !== null && !indexOf(layout, r.index)) {
       problems.add(where, `names no index the model declares (${layout.indexes.map((i) => i.name).join(', ') || 'none'})`);
@@ -148,8 +148,8 @@ export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relati
       continue;
     }
     const { placeholders } = key.pk;
-    if (placeholders.length !== 1 || placeholders[0] !== node.parent.field) {
-      problems.add(where, `${node.name}'s partition key there, "${key.pk.source}", must name {${node.parent.field}} and no other placeholder: the ${r.owner}'s id alone names the partition`);
+    if (placeholders.length !== 1 || placeholders[0] !== r.via) {
+      problems.add(where, `${node.name}'s partition key there, "${key.pk.source}", must name {${r.via}} and no other placeholder: the ${r.owner}'s id alone names the partition`);
     }
     if (r.bounds && key.sk.placeholders.length === 0) {
       problems.add(where, `from/until narrow the sort key from its first placeholder on; "${key.sk.source}" has none`);

@@ -127,6 +127,8 @@ export interface ChildrenRelation extends RelationBase {
   index: string | null;
   /** @children owns its items (counter, cascade on delete); a @query field on a type only reads them. */
   owned: boolean;
+  /** The node's field whose value is the owner's id (its @parent field, or for @query a reference to the owner's type). */
+  via: string;
   /** @query(from, until): the arguments narrowing the sort key, or null. */
   bounds: QueryBounds | null;
   /** @range + @where: arguments that narrow the connection to GSI2 by the child's @byInstant field. */

@@ -93,8 +93,12 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     const owned = bound[0] === 'children';
     const args = directiveArgs(schema, bound[0], field) ?? {};
     const where = `${at} @${bound[0]}`;
-    if (node.parent?.type !== item.name) {
-      problems.add(where, `${node.name} has no @parent field of type ${item.name}: nothing names ${item.name}'s partition of ${node.name} items`, field.astNode);
+    // The node's field holding the owner's id: its @parent, or (for a @query, which owns nothing) a reference to the owner's type.
+    const references = node.attributes.filter((a) => a.reference?.type === item.name).map((a) => a.name);
+    const via = node.parent?.type === item.name ? node.parent.field : !owned && references.length === 1 ? references[0]! : null;
+    if (via === null) {
+      const what = owned ? `no @parent field of type ${item.name}` : references.length > 1 ? `several references to ${item.name} (${references.join(', ')}) and no @parent of that type` : `no @parent field or reference of type ${item.name}`;
+      problems.add(where, `${node.name} has ${what}: nothing names ${item.name}'s partition of ${node.name} items`, field.astNode);
     }
     for (const d of ['sharded'] as const) if (used.includes(d)) problems.add(`${at} @${d}`, 'belongs on the inverse side of @edges', field.astNode);
     if (owned && item.parent) {
@@ -109,6 +113,7 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
       kind: 'children',
       index,
       owned,
+      via: via ?? '',
       bounds,
       counter: owned ? strOrNull(args.counter) : null,
       range: owned ? readRange(schema, field, at, node, problems) : null,

@@ -107,8 +107,8 @@ export function compileRelationPlan(
   if (relation.kind === 'children') {
     // The partition the child's key names for the parent, in the table or the declared index.
     const key = keyIn(nodeType, relation.index, layout);
-    invariant(key && nodeType.parent, `${name} reads no partition of ${nodeType.name}`);
-    const parentField = nodeType.parent.field;
+    invariant(key, `${name} reads no partition of ${nodeType.name}`);
+    const parentField = relation.via;
     const { index, pkAttr, skAttr } = key;
     const prefix = key.sk.prefix;
     collection = (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix });

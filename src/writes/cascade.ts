@@ -95,7 +95,8 @@ export async function deleteItem(
 }
 
 async function cascade(store: Store, side: Side): Promise<void> {
-  if (store.fanOut === 'stream') {
+  // An item with no edges or children has nothing to fan out: the stream processor does not follow its type, so it goes now.
+  if (store.fanOut === 'stream' && side.groups.length > 0) {
     if (await markDeleting(store, side)) return;
     // Nothing to mark: only edges an absent entity left behind remain to clean up, here and now.
     if (!(await anyLeftIn(store, side.groups.flatMap((g) => g.collections(side.id, null))))) throw notFound(`${side.what} not found`);

@@ -127,6 +127,8 @@ export function writePlanOf(plan: Plan): WritePlan {
     const copies: CopySource[] = [];
     const sides: EdgeSide[] = [];
     for (const r of own) {
+      // A @query field on a type lists what it does not own: a delete leaves it.
+      if (r.relation.kind === 'children' && !r.relation.owned) continue;
       if (r.relation.kind === 'children') {
         sides.push({
           relation: r,
@@ -165,7 +167,7 @@ export function writePlanOf(plan: Plan): WritePlan {
       }
     }
     const parentRelation = item.type.parent
-      ? ((plan.relationsOf.get(item.type.parent.type) ?? []).find((r) => r.relation.kind === 'children' && r.node.name === item.name) ?? null)
+      ? ((plan.relationsOf.get(item.type.parent.type) ?? []).find((r) => r.relation.kind === 'children' && r.relation.owned && r.node.name === item.name) ?? null)
       : null;
     types.set(item.name, {
       item,

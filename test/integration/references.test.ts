@@ -14,12 +14,18 @@ const MODEL = `
 extend schema
   @index(name: "GSI1", pk: ["GSI1PK"], sk: ["GSI1SK"])
   @index(name: "byCustomer", pk: ["customer"], sk: ["openedAt"])
+  @index(name: "byAgent", pk: ["agent"], sk: ["openedAt"])
 scalar DateTime
 type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
 "A customer is known only by the ids on their tickets."
 type Customer { id: ID! }
-type Agent @item(pk: "AGENT#{id}", sk: "META") { id: ID! name: String! }
-type Ticket @item(pk: "TICKET#{id}", sk: "META") @indexed(index: "byCustomer") {
+type Agent @item(pk: "AGENT#{id}", sk: "META") {
+  id: ID!
+  name: String!
+  "The tickets whose agent is this one: read through the index of the reference, owned by nobody."
+  tickets(first: Int, after: String, last: Int, before: String): TicketConnection! @query(index: "byAgent")
+}
+type Ticket @item(pk: "TICKET#{id}", sk: "META") @indexed(index: "byCustomer") @indexed(index: "byAgent") {
   id: ID!
   subject: String!
   openedAt: String!
@@ -38,6 +44,7 @@ type Query {
 type Mutation {
   openTicket(input: OpenTicketInput!): Ticket! @create
   hireAgent(input: NewAgentInput!): Agent! @create
+  fireAgent(id: ID!): ID! @delete(type: "Agent")
 }
 `;
 
@@ -79,6 +86,21 @@ describe('references', () => {
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
+  it("lists an agent's tickets through the index of the reference, the ticket's and the agent's GetItem and one Query", async () => {
+    const { result, requests } = await gw.counted(`{ agent: ticket(id: "t1") { agent { name tickets(first: 5) { edges { node { id } } } } } }`);
+    expect(result.data.agent.agent).toEqual({ name: 'Ada', tickets: { edges: [{ node: { id: 't3' } }, { node: { id: 't1' } }] } });
+    expect(requests.byOperation).toEqual({ GetItem: 2, Query: 1 });
+  });
+
+  it('leaves the tickets a @query lists when their agent is deleted (it owns nothing)', async () => {
+    expect((await gw.run(`mutation { hireAgent(input: { id: "a2", name: "Bo" }) { id } }`)).errors).toBeUndefined();
+    expect((await gw.run(`mutation { openTicket(input: { id: "t5", subject: "x", openedAt: "2026-04-05", customer: "c5", agent: "a2" }) { id } }`)).errors).toBeUndefined();
+    expect((await gw.run(`mutation { fireAgent(id: "a2") }`)).errors).toBeUndefined();
+    await gw.settle();
+    expect(await gw.get('AGENT#a2', 'META')).toBeUndefined();
+    expect(await gw.get('TICKET#t5', 'META')).toMatchObject({ agent: 'a2' });
+  });
+
   it('refuses a referred id that is no id, with BAD_USER_INPUT and nothing written', async () => {
     const result = await gw.run(`mutation { openTicket(input: { id: "t9", subject: "x", openedAt: "2026-04-09", customer: "a#b" }) { id } }`);
     expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
@@ -103,12 +125,11 @@ describe('models with references that cannot be served', () => {
   });
 
   it('refuses a reference to a child type that cannot be found by its id alone', () => {
-    const sdl = MODEL.replace('type Agent @item(pk: "AGENT#{id}", sk: "META") { id: ID! name: String! }', `
+    const sdl = MODEL.replace(/type Agent @item\(pk: "AGENT#\{id\}", sk: "META"\) \{[^}]*\}/, `
       type Team @item(pk: "TEAM#{id}", sk: "META") { id: ID! }
-      type Agent @item(pk: "TEAM#{team}", sk: "AGENT#{id}") { id: ID! name: String! team: Team! @parent }`).replace(
-      'input NewAgentInput { id: ID name: String! }',
-      'input NewAgentInput { id: ID name: String! }',
-    ).replace('hireAgent(input: NewAgentInput!): Agent! @create', 'hireAgent(teamId: ID!, input: NewAgentInput!): Agent! @create(parent: "teamId")');
+      type Agent @item(pk: "TEAM#{team}", sk: "AGENT#{id}") { id: ID! name: String! team: Team! @parent }`)
+      .replace('hireAgent(input: NewAgentInput!): Agent! @create', 'hireAgent(teamId: ID!, input: NewAgentInput!): Agent! @create(parent: "teamId")')
+      .replace('fireAgent(id: ID!): ID! @delete(type: "Agent")', '');
     expect(problems(sdl)).toContain(
       "Ticket.agent: refers to Agent, a child type found only with its parent's id: make it inverted: true, or refer to its parent",
     );
