@@ -8,5 +8,5 @@ export const PageInfo: Resolvers['PageInfo'] = {
   hasPreviousPage: (p) => lazy(p.hasPreviousPage),
 };
 
-/** Every connection type (one per entity connection, model/entities.ts): totalCount computed only when selected. */
+/** Every connection type of the model (one per connection field): totalCount computed only when selected. */
 export const connectionTypeResolvers = { totalCount: (c: { totalCount: () => Promise<number> }) => c.totalCount() };
