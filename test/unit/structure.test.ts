@@ -37,7 +37,6 @@ export const LAYERS = [
   'subscriptions/',
   'stream/',
   'migration/',
-  '__generated__/',
   'resolvers/',
   'idempotency/',
   'graphql/',
