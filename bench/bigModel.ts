@@ -1,13 +1,12 @@
 /**
- * A model of 50 item types for the "model size" bench row: the default
+ * A model of 50 item types for the model-size check: the default
  * model (schema.graphql, 6 item types) plus 44 generated ones (22
  * parent/child pairs, each parent with a @children connection and a
  * many-to-many to the next parent), so a request of the default model's
  * cases can be timed against a model of 50 types: the engine's per-request
  * work must not grow with the size of the model.
  *
- *   npx tsx bench/bigModel.ts > /tmp/big.graphql
- *   SCHEMA_FILE=/tmp/big.graphql npx tsx bench/cpu.ts --case … --replay
+ * test/integration/modelSize.test.ts asserts that, request for request.
  */
 import { readFileSync } from 'node:fs';
 

@@ -2,7 +2,7 @@
  * The benchmark's data set shape and its cases: each a GraphQL operation,
  * the bench/direct.ts function giving the same answer, and the minimum
  * DynamoDB request count the gateway must reach. Used by bench/run.ts
- * (load, all servers) and bench/cpu.ts (fixed work, one process).
+ * and test/integration/modelSize.test.ts.
  */
 import type { Dataset, DatasetShape } from '../scripts/dataset.js';
 
@@ -24,7 +24,7 @@ export const SHAPE: DatasetShape = {
 export interface OperationSpec {
   name: string;
   query: string;
-  /** Only the data set's ids: the measured harness (bench/cpu.ts) builds no items. */
+  /** Only the data set's ids, so a caller need not build the items. */
   variables: (d: Pick<Dataset, 'ids'>) => Record<string, unknown>;
   /** Name of the bench/direct.ts function giving the same answer. */
   direct: string;

@@ -1,43 +1,21 @@
 /**
- * `npm run bench:coldstart [-- --repeat 10 --out <file> --cases <names> --profile <dir>]`
+ * `npm run bench:coldstart [-- --repeat 10 --out <file> --cases <names> --baseline <dir>]`
  *
- * How fast a fresh process answers its first GraphQL request, the part of a
- * Lambda cold start the code decides. Per case, `repeat` times, in a fresh
- * Node process each (cases interleaved, so machine load falls on all
- * alike): import the bundle's handler, then hand it one API Gateway
- * (HTTP API v2) event with a nested query against DynamoDB Local, then a
- * second one (a warm invocation, for reference). Reported: import ms, first
- * invocation ms, their sum, the second invocation, RSS after the first
- * invocation, and the bundle's size (all .mjs files of the function; and
- * what is read at start: the entry and the chunks it imports statically).
- * Medians, the fastest run of each case (on a busy machine the least
- * disturbed run says most about the code), the median ratio to the plain
- * bundle's run of the same round, and the process's CPU time up to the
- * first answer (user + system: what the code costs, less disturbed by
- * other processes than wall-clock time) and up to the second answer (work
- * a case leaves for after its first answer shows there). A second table
- * gives telemetry on minus off, paired run by run within a round.
+ * How fast a fresh process answers its first GraphQL request: the part of
+ * a Lambda cold start the code decides. Per case, `repeat` fresh Node
+ * processes (cases interleaved, so machine load falls on all alike) import
+ * the bundle's handler and answer one API Gateway (HTTP API v2) event with
+ * a nested query against DynamoDB Local, then a second (warm) one.
+ * Reported: import and first-invocation ms, the warm invocation, RSS, CPU
+ * time to the first answer, the bundle's size; medians and fastest runs,
+ * each against the plain bundle of the same round; and telemetry on minus
+ * off, paired run by run.
  *
- * Cases:
- * - `gateway`: the gateway's Lambda bundle (`npm run build:lambda`), no OTEL_*;
- * - `gateway + telemetry`: the same bundle with OTEL_* set: traces and
- *   metrics over OTLP/HTTP to a collector stand-in on 127.0.0.1, exported
- *   as on Lambda (the first invocation's after its answer, the second's
- *   before it returns, docs/operations.md);
- * - `plain Apollo`: bench/plainLambda.ts, Apollo Server +
- *   `@as-integrations/aws-lambda` with the same schema and naive
- *   resolvers, bundled by esbuild into one minified file as a user would.
- *
- * `--baseline <dir>`: also the Lambda bundle in `<dir>` (`npm run
- * build:lambda <dir>` in a checkout of other code, e.g. the code before a
- * change), with and without telemetry, interleaved with the rest, so
- * before and after are compared within one run.
- *
- * `--cases a,b`: only the cases whose name contains one of these.
- * `--profile <dir>`: a V8 CPU profile of every run (node --cpu-prof) there.
- *
- * Results: a table on stdout, and raw figures written to `--out`
- * (default dist/bench/coldstart.json, outside the tracked files).
+ * Cases: `gateway` (the Lambda bundle of `npm run build:lambda`),
+ * `gateway + telemetry` (the same with OTEL_* to a collector stand-in on
+ * 127.0.0.1), `plain Apollo` (bench/plainLambda.ts: Apollo Server and
+ * `@as-integrations/aws-lambda` with the same schema, bundled by esbuild).
+ * `--baseline <dir>`: the Lambda bundle of another checkout, interleaved.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -62,8 +40,6 @@ const { values } = parseArgs({
     baseline: { type: 'string' },
     /** Only the cases whose name contains one of these (comma-separated), e.g. `telemetry`. */
     cases: { type: 'string' },
-    /** Write a V8 CPU profile of every run into this folder (node --cpu-prof). */
-    profile: { type: 'string' },
   },
 });
 const repeat = Number(values.repeat);
@@ -109,8 +85,7 @@ interface Sample {
 
 function runOnce(file: string, env: Record<string, string>): Promise<Sample> {
   return new Promise((resolvePromise, reject) => {
-    const profiling = values.profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(values.profile)] : [];
-    const child = spawn(process.execPath, [...profiling, '--input-type=module', '-e', probe, file, QUERY], {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', probe, file, QUERY], {
       cwd: dirname(file),
       env: { PATH: process.env.PATH ?? '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,18 +1,9 @@
 /**
- * Where the benches write: the only module of bench/ that writes files.
- *
- * - Results go under `dist/bench/` (untracked: `dist/` is gitignored), so
- *   running a bench never changes a file of the repository.
- * - A bench that also keeps a document in the repository (bench/results.md,
- *   bench/auth-results.md, bench/fanout.md, bench/results/hot.md) rewrites
- *   it only when asked with `--write-docs`; without it the same text goes
- *   to `dist/bench/` and the bench says where.
- * - A file a user names explicitly (`--out <file>`) is written where named.
- *
- * `root` is a parameter (default the repository) so the unit test can point
- * it at a temporary directory.
+ * Where the benches write: results under `dist/bench/` (untracked), so a
+ * run changes no tracked file; a tracked document (bench/results.md) only
+ * with `--write-docs`; a file the user names (`--out`) where named.
  */
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,26 +52,4 @@ export function writeNamed(file: string, text: string): string {
 /** A line for stderr saying where a bench's results went. */
 export function wrote(paths: string[]): string {
   return `results written to ${paths.map((p) => p.replace(`${REPO_ROOT}/`, '')).join(' and ')}`;
-}
-
-/**
- * A generated section of a tracked document: always `dist/bench/<name>.md`,
- * and with `writeDocs` the text between `<!-- bench:<name> -->` and
- * `<!-- /bench:<name> -->` in `doc` is replaced (the markers stay; a document
- * without them is refused rather than appended to). Returns the paths written.
- */
-export function writeSection(doc: string, name: string, text: string, writeDocs: boolean, root = REPO_ROOT): string[] {
-  const written = [writeResult(`${name}.md`, text, root)];
-  if (writeDocs) {
-    const tracked = join(root, doc);
-    const open = `<!-- bench:${name} -->`;
-    const close = `<!-- /bench:${name} -->`;
-    const current = readFileSync(tracked, 'utf8');
-    const start = current.indexOf(open);
-    const end = current.indexOf(close);
-    if (start < 0 || end < start) throw new Error(`${doc} has no ${open} … ${close} section to rewrite`);
-    writeFileSync(tracked, `${current.slice(0, start + open.length)}\n${text.trimEnd()}\n${current.slice(end)}`);
-    written.push(tracked);
-  }
-  return written;
 }

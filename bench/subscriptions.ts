@@ -1,26 +1,13 @@
 /**
  * `npm run bench:subscriptions [-- --writes 40 --subscribers 1000 --events 30 --idle 1000 --out FILE]`
  *
- * Live updates as deployed for many instances, on one machine: DynamoDB
- * Local (in memory), a redis-server on 127.0.0.1, two gateway processes
- * (`src/main.ts`, STREAM_WORKER=0) and one `src/streamWorker.ts`
- * (STREAM_POLL_MS=250, its default), all with REDIS_URL. Clients are
- * graphql-ws clients in this process.
- *
- * 1. Latency: one subscriber of `courseChanged`; `--writes` title updates
- *    written straight into the table, one at a time. For each: the time
- *    from the write to the subscriber's message, and the stream's own
- *    delay: the time until the record is visible to a GetRecords loop
- *    polling every 10 ms in this process. The difference is what the
- *    design adds (the worker's poll wait, Redis, execution, the socket).
- * 2. Fan-out: `--subscribers` subscribers of one course, half on each
- *    instance; `--events` title updates; events delivered per second (from
- *    the first write to the last message) and the gateways' CPU time per
- *    delivered message (utime+stime from /proc of both processes).
- * 3. Memory: `--idle` connections opened on one instance (connection_init
- *    acknowledged), without and then with one subscription each: the
- *    instance's RSS growth per connection.
- * Prints a table; `--out` also writes it to a file.
+ * Live updates as deployed for many instances: DynamoDB Local, a local
+ * redis-server, two gateway processes and one stream worker, all with
+ * REDIS_URL; graphql-ws clients in this process. Measures (1) write →
+ * message latency beside the stream's own delay, (2) fan-out to
+ * `--subscribers` over both instances: events per second and gateway CPU
+ * per delivered message, (3) RSS per idle connection, with and without a
+ * subscription. Prints a table; `--out` also writes it to a file.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';

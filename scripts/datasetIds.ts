@@ -30,18 +30,9 @@ export interface DatasetIds {
 export const SCALE_FACTORS = [1, 10, 100] as const;
 
 /**
- * The data set's ids alone, without building an item: what a process that
- * only sends operations needs (bench/cpu.ts's measured runs). buildDataset
- * takes its ids from here, so the two cannot differ.
- *
- * Why not buildDataset there: its items are built with the engine's own
- * key and copy functions (from the default model's plan, compiled when
- * scripts/dataset.ts is imported). Building 63,000 of them in the measured
- * process, before serving, made V8 allocate the request path's objects
- * from those functions in the old generation directly (V8's allocation
- * site pretenuring), and each scavenge then kept 5 MB of a request's
- * short-lived objects alive. No served process builds items or compiles a
- * second plan; docs/performance.md has the figures.
+ * The data set's ids alone, without building an item, for a process that
+ * only sends operations. buildDataset takes its ids from here, so the two
+ * cannot differ.
  */
 export function datasetIds(shape: DatasetShape): DatasetIds {
   const scaleCourses: Record<number, string> = {};

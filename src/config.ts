@@ -363,7 +363,7 @@ export const SETTINGS = {
     parse: (raw) => resolve(raw),
     meaning: 'The model file served; read and checked before anything else at start-up ([model.md](model.md)). Its demo data is the `.demo.json` file beside it.',
   }),
-  LOG_LEVEL: choice({ group: 'serving', values: LOG_LEVELS, default: 'info', meaning: 'pino level; `silent` for no logs.' }),
+  LOG_LEVEL: choice({ group: 'serving', values: LOG_LEVELS, default: 'info', meaning: 'pino level; `silent` for no logs. `debug` (or `trace`) also gives development errors their whole stack trace instead of one location.' }),
   CORS_ORIGINS: text({
     group: 'serving',
     kind: 'list',
@@ -771,6 +771,8 @@ export interface Config {
   subscriptions: SubscriptionConfig;
   /** The settings whose values differ from their defaults, by name, secrets redacted (the start-up line). */
   changedSettings: Readonly<Record<string, string>>;
+  /** Variables with one of the project's prefixes that no setting reads: likely misspellings, warned about at start-up. */
+  unknownSettings: readonly UnknownSetting[];
 }
 
 /** WebSocket messages are capped at MAX_BODY_BYTES like HTTP bodies. */
@@ -1045,6 +1047,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       maxQueued: get('WS_MAX_QUEUED_EVENTS'),
     },
     changedSettings: changedSettings(env),
+    unknownSettings: unknownSettings(env),
   };
 }
 
@@ -1138,6 +1141,51 @@ export function loadTelemetrySettings(env: Env): TelemetrySettings | undefined {
 }
 
 // ---------------------------------------------------------------------------
+// Unknown settings
+
+/**
+ * Prefixes only this project uses: a variable with one of them that no
+ * setting reads is most likely a misspelling, which would otherwise be
+ * silently ignored (and, for DYNAMODB_ENDPOINT, start the embedded DynamoDB
+ * Local instead). AWS_, NODE_ and HTTP_ are shared with other tools.
+ */
+const PROJECT_PREFIXES = /^(DYNAMODB_|AUTH_|WS_|CURSOR_|REDIS_|GATEWAY_|GRAPHQL_|STREAM_|MIGRATE_|RESHARD_|HEALTH_|IDEMPOTENCY_|TELEMETRY_|MAX_QUERY_|MAX_DYNAMODB_|MAX_RESPONSE_|OTEL_)/;
+
+/** OpenTelemetry's own variables, which the SDK reads itself (the specification's names). */
+const STANDARD_OTEL =
+  /^OTEL_(EXPORTER_OTLP(_(TRACES|METRICS|LOGS))?_(ENDPOINT|HEADERS|TIMEOUT|COMPRESSION|PROTOCOL|CERTIFICATE|CLIENT_KEY|CLIENT_CERTIFICATE|INSECURE)|EXPORTER_OTLP_METRICS_(TEMPORALITY_PREFERENCE|DEFAULT_HISTOGRAM_AGGREGATION)|EXPORTER_(PROMETHEUS|ZIPKIN|JAEGER)_\w+|TRACES_SAMPLER(_ARG)?|LOGS_EXPORTER|LOG_LEVEL|(BSP|BLRP|ATTRIBUTE|SPAN|LINK|EVENT|NODE|EXPERIMENTAL)_\w+|METRICS_EXEMPLAR_FILTER|SEMCONV_STABILITY_OPT_IN|CONFIG_FILE)$/;
+
+export interface UnknownSetting {
+  name: string;
+  /** The known setting nearest in spelling. */
+  closest: string;
+}
+
+/** Edit distance (insertions, deletions, substitutions, adjacent swaps). */
+function distance(a: string, b: string): number {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/** The set variables with a project prefix that neither a setting nor a family of settings reads, each with the closest known name. */
+export function unknownSettings(env: Env): UnknownSetting[] {
+  const names = Object.keys(TABLE).filter((name) => TABLE[name]!.kind !== 'pattern');
+  const known = (name: string) => name in TABLE || STANDARD_OTEL.test(name) || OWNER_CLAIM_SETTING.test(name);
+  return Object.keys(env)
+    .filter((name) => PROJECT_PREFIXES.test(name) && !known(name) && !isUnset(env[name]))
+    .sort()
+    .map((name) => ({ name, closest: names.reduce((best, candidate) => (distance(name, candidate) < distance(name, best) ? candidate : best)) }));
+}
+
+// ---------------------------------------------------------------------------
 // The start-up line and the docs
 
 const shown = (raw: string) => {
@@ -1217,4 +1265,4 @@ export function settingsSummary(names: readonly SettingName[]): string {
 }
 
 /** The README's "most used" settings. */
-export const MOST_USED_SETTINGS: readonly SettingName[] = ['PORT', 'HOST', 'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'SCHEMA_FILE', 'NODE_ENV', 'AUTH_MODE', 'CURSOR_SECRET', 'LOG_LEVEL'];
+export const MOST_USED_SETTINGS: readonly SettingName[] = ['PORT', 'HOST', 'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'DYNAMODB_LOCAL_PORT', 'SCHEMA_FILE', 'NODE_ENV', 'AUTH_MODE', 'CURSOR_SECRET', 'LOG_LEVEL'];

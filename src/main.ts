@@ -4,7 +4,7 @@
  * it on SIGTERM/SIGINT (processLifecycle.ts).
  */
 import { loadConfig } from './config.js';
-import { runMain, stopOnSignals } from './processLifecycle.js';
+import { runMain, stopOnSignals, warnUnknownSettings } from './processLifecycle.js';
 import { startGateway } from './transport/startGateway.js';
 import { createLogger } from './logger.js';
 
@@ -12,6 +12,7 @@ async function main() {
   const started = Date.now();
   const config = loadConfig();
   const logger = createLogger(config.logLevel);
+  warnUnknownSettings(logger, config);
   const gateway = await startGateway(config, logger);
   // The settings that differ from their defaults (secrets redacted): how this process was configured.
   logger.info({ url: gateway.url, startupMs: Date.now() - started, settings: config.changedSettings }, `gateway ready at ${gateway.url}`);

@@ -1,18 +1,26 @@
 /**
  * How the two long-running entry points (`npm start`: main.ts, `npm run
  * stream-worker`: streamWorker.ts) live as processes: a configuration error
- * ends them with one readable line, and SIGTERM/SIGINT run their `stop`
- * once, then exit (exit code 1 if stopping takes longer than 10 s).
+ * ends them with one readable line, a misspelled setting is warned about,
+ * and SIGTERM/SIGINT run their `stop` once, then exit (exit code 1 if
+ * stopping takes longer than 10 s).
  * The only file that reads process signals, but for the Lambda API
  * function's SIGTERM (transport/lambdaHandler.ts: the export of its
  * telemetry before Lambda shuts an instance down).
  */
-import { ConfigError } from './config.js';
+import { ConfigError, type Config } from './config.js';
 import { ModelError } from './declaration/problems.js';
 import { SubscriptionDeclarationError } from './subscriptions/declared.js';
 import type { Logger } from './logger.js';
 
 const FORCE_EXIT_MS = 10_000;
+
+/** One warning per variable with the project's prefixes that no setting reads, naming the closest setting. */
+export function warnUnknownSettings(logger: Logger, config: Pick<Config, 'unknownSettings'>): void {
+  for (const { name, closest } of config.unknownSettings) {
+    logger.warn({ setting: name, closest }, `${name} is not a setting and is ignored; did you mean ${closest}?`);
+  }
+}
 
 /** Runs `stop` on the first SIGTERM/SIGINT, then exits. */
 export function stopOnSignals(logger: Logger, message: string, stop: () => Promise<void>, details: () => object = () => ({})): void {

@@ -16,7 +16,7 @@ import { checkEndpoint } from './dynamo/endpointCheck.js';
 import { describeLayout, tableExists } from './dynamo/table.js';
 import { sleep } from './dynamo/backoff.js';
 import { createLogger } from './logger.js';
-import { runMain, stopOnSignals } from './processLifecycle.js';
+import { runMain, stopOnSignals, warnUnknownSettings } from './processLifecycle.js';
 import { startStreamProcessing } from './stream/worker.js';
 import { loadModel } from './declaration/loadModel.js';
 import { loadTelemetry } from './telemetry/telemetry.js';
@@ -27,6 +27,7 @@ import { compilePlan } from './plan/plan.js';
 async function main() {
   const config = loadConfig(process.env, { servesGraphql: false });
   const logger = createLogger(config.logLevel);
+  warnUnknownSettings(logger, config);
   const model = loadModel(config.schemaFile);
   if (config.endpoint.kind === 'embedded') {
     throw new ConfigError('the stream worker needs DYNAMODB_ENDPOINT (e.g. http://localhost:8000, or aws); `npm start` runs its own worker for the embedded DynamoDB Local');

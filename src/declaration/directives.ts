@@ -1,7 +1,7 @@
 /**
  * The model's vocabulary: the directive definitions every model file may use
  * without declaring them. The gateway supplies them to the model reader
- * (readModel.ts), to the executable schema and to codegen, so a model file
+ * (loadModel.ts) and to the executable schema, so a model file
  * holds only its own types. docs/model.md explains each one with an example.
  *
  * Core directives (@item … @unlink) describe where items live and how the

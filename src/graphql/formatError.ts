@@ -1,7 +1,9 @@
 /**
  * The one place where errors become the GraphQL errors a caller sees: every
  * error gets one of the codes of errors.ts, and internals (messages of
- * unexpected errors, stack traces) stay out of prod responses.
+ * unexpected errors, stack traces) stay out of prod responses. In
+ * development an error shows where it was thrown (`location`: the top frame
+ * of the project's own code) instead of the whole stack, unless asked for.
  */
 import type { GraphQLFormattedError } from 'graphql';
 import { unwrapResolverError } from '@apollo/server/errors';
@@ -19,12 +21,42 @@ function clientFault(error: unknown): boolean {
 // graphql 16 words it "more that N tokens"; accept the fixed wording too.
 const TOKEN_LIMIT = /Document contains more tha[nt] (\d+) tokens/;
 
+/** How development errors show where they come from: the whole stack, or one `src/…:line`. */
+export type StacktraceMode = 'full' | 'location';
+
+/** The top frame of the project's own code (`src/…ts:line`), skipping dependencies and Node's internals. */
+export function ownLocation(stacktrace: readonly string[]): string | undefined {
+  for (const frame of stacktrace) {
+    if (!/^\s*at /.test(frame) || frame.includes('node_modules')) continue;
+    const match = /^.*[\s(/](src\/[^\s():]+):(\d+)(?::\d+)?\)?\s*$/.exec(frame);
+    if (match) return `${match[1]}:${match[2]}`;
+  }
+  return undefined;
+}
+
+/** Replaces Apollo's `stacktrace` extension with `location`, one line instead of ten. */
+function shortened(formatted: GraphQLFormattedError, stacktrace: StacktraceMode): GraphQLFormattedError {
+  const trace = formatted.extensions?.stacktrace;
+  if (stacktrace === 'full' || !Array.isArray(trace)) return formatted;
+  const { stacktrace: _, ...extensions } = formatted.extensions!;
+  const location = ownLocation(trace as string[]);
+  return { ...formatted, extensions: location ? { ...extensions, location } : extensions };
+}
+
 /**
  * Apollo's formatError hook: gives every error one of the codes above, and keeps
  * internals (messages of unexpected errors, stack traces) out of
  * prod responses.
  */
 export function formatError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  { prod, onMissingTable, stacktrace = 'location' }: { prod: boolean; onMissingTable?: () => void; stacktrace?: StacktraceMode },
+): GraphQLFormattedError {
+  return shortened(classified(formatted, error, { prod, onMissingTable }), stacktrace);
+}
+
+function classified(
   formatted: GraphQLFormattedError,
   error: unknown,
   { prod, onMissingTable }: { prod: boolean; onMissingTable?: () => void },

@@ -15,7 +15,7 @@ import { buildASTSchema } from 'graphql';
 import { jitGateway } from './jitExecutor.js';
 import { argumentCheckPlugin } from './plugins/argumentCheck.js';
 import type { Context } from './context.js';
-import { formatError } from './formatError.js';
+import { formatError, type StacktraceMode } from './formatError.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { operationLogPlugin } from './plugins/operationLog.js';
 import { buildResolvers } from '../resolvers/index.js';
@@ -84,6 +84,8 @@ export interface ServerOptions {
   onMissingTable?: () => void;
   /** Traces and metrics per operation (src/telemetry/); none, and no plugin at all, when absent. */
   telemetry?: Telemetry;
+  /** Development errors: one `location` (default) or the whole `stacktrace` (LOG_LEVEL=debug). */
+  stacktrace?: StacktraceMode;
 }
 
 export type Executor = 'jit' | 'graphql-js';
@@ -102,6 +104,7 @@ export function createServer({
   telemetry,
   jitCompileAfter,
   onMissingTable,
+  stacktrace = 'location',
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { prod });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
@@ -124,7 +127,7 @@ export function createServer({
     validationRules: guard.validationRules,
     // The response text the byte limit measured (plugins/responseSize.ts).
     stringifyResult,
-    formatError: (formatted, error) => formatError(formatted, error, { prod, onMissingTable }),
+    formatError: (formatted, error) => formatError(formatted, error, { prod, onMissingTable, stacktrace }),
     plugins: [
       // The gateway's own, run in this order as one Apollo plugin (plugins/combine.ts).
       combinePlugins([

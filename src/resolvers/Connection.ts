@@ -1,12 +1,12 @@
 /** Resolvers shared by every connection type: lazy pageInfo checks and totalCount. */
-import type { Resolvers } from '../__generated__/resolvers.js';
+import type { PageInfoRecord } from '../plan/records.js';
 
 const lazy = (v: boolean | (() => Promise<boolean>)) => (typeof v === 'function' ? v() : v);
 
-export const PageInfo: Resolvers['PageInfo'] = {
-  hasNextPage: (p) => lazy(p.hasNextPage),
-  hasPreviousPage: (p) => lazy(p.hasPreviousPage),
+export const PageInfo = {
+  hasNextPage: (p: PageInfoRecord) => lazy(p.hasNextPage),
+  hasPreviousPage: (p: PageInfoRecord) => lazy(p.hasPreviousPage),
 };
 
-/** Every connection type (one per entity connection, model/entities.ts): totalCount computed only when selected. */
+/** Every connection type of the model (one per connection field): totalCount computed only when selected. */
 export const connectionTypeResolvers = { totalCount: (c: { totalCount: () => Promise<number> }) => c.totalCount() };

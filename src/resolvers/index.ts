@@ -4,7 +4,6 @@
  * the node interface and the @me type when the model declares them.
  * Nothing here names a type of a particular model.
  */
-import type { Resolvers } from '../__generated__/resolvers.js';
 import type { Plan } from '../plan/plan.js';
 import { meFields, queryResolvers, type NodeRecord } from './Query.js';
 import { mutationResolvers } from './Mutation.js';
@@ -28,8 +27,15 @@ function partialTypes(plan: Plan): Set<string> {
   return partial;
 }
 
-export function buildResolvers(plan: Plan): Resolvers {
-  const map: Record<string, unknown> = { DateTime, PageInfo, Query: queryResolvers(plan) };
+/**
+ * A resolver map of any model: field resolvers by type name, or a scalar.
+ * Its types are the model's, known only at start-up, so the map is typed
+ * by shape; each resolver types its own record (plan/records.ts).
+ */
+export type ResolverMap = Record<string, object>;
+
+export function buildResolvers(plan: Plan): ResolverMap {
+  const map: ResolverMap = { DateTime, PageInfo, Query: queryResolvers(plan) };
   if (plan.mutations.length > 0) map.Mutation = mutationResolvers(plan);
   const partial = partialTypes(plan);
   for (const item of plan.items.values()) {
@@ -40,5 +46,5 @@ export function buildResolvers(plan: Plan): Resolvers {
   for (const query of plan.queries) map[query.field.connectionType] = connectionTypeResolvers;
   if (plan.node) map[plan.node.interface] = { __resolveType: (record: NodeRecord) => record.__typename };
   if (plan.me) map[plan.me.type] = meFields(plan);
-  return map as Resolvers;
+  return map;
 }

@@ -73,6 +73,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     model,
     rules,
     telemetry,
+    stacktrace: config.logLevel === 'debug' || config.logLevel === 'trace' ? 'full' : 'location',
   });
   const auth = createAuthenticator(config.auth, logger, model);
   if (config.auth.mode === 'off' && config.prod) {

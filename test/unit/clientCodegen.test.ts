@@ -2,16 +2,12 @@
  * The typed operations of clients/ cannot rot: the client codegen
  * (clients/codegen.ts) runs over the example documents against
  * schema.graphql and must produce exactly the committed
- * clients/__generated__/ (typecheck then checks every use of them), and
- * relay-compiler compiles the Relay example (clients/relay/) against the
- * same schema.
+ * clients/__generated__/ (typecheck then checks every use of them).
+ * test/integration/relayCompiler.test.ts compiles the Relay example.
  */
 import { describe, expect, it } from 'vitest';
-import { execFile } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { generate } from '@graphql-codegen/cli';
 import config from '../../clients/codegen.js';
 
@@ -39,30 +35,6 @@ describe('client codegen', () => {
     expect(Object.values(manifest).map((text) => /^(query|mutation) (\w+)/.exec(text)![2]).sort()).toEqual(['CourseStudents', 'Enroll', 'StudentCourses']);
     for (const [id, text] of Object.entries(manifest)) {
       expect(id).toBe(`sha256:${createHash('sha256').update(text).digest('hex')}`);
-    }
-  });
-});
-
-describe('Relay', () => {
-  it('compiles the Relay example against schema.graphql (globalId as the Node id field), DateTime typed as string', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'relay-'));
-    try {
-      cpSync(join(root, 'schema.graphql'), join(dir, 'schema.graphql'));
-      cpSync(join(root, 'clients/relay/relay.config.json'), join(dir, 'clients/relay/relay.config.json'));
-      cpSync(join(root, 'clients/relay/src/StudentCourses.ts'), join(dir, 'clients/relay/src/StudentCourses.ts'));
-      mkdirSync(join(dir, 'clients/relay/src/__generated__'), { recursive: true });
-      const { stdout, stderr } = await promisify(execFile)(join(root, 'node_modules/.bin/relay-compiler'), [], { cwd: join(dir, 'clients/relay') });
-      expect(`${stdout}${stderr}`).toMatch(/Compilation completed/);
-      const fragment = readFileSync(join(dir, 'clients/relay/src/__generated__/StudentCoursesPage_query.graphql.ts'), 'utf8');
-      expect(fragment).toMatch(/readonly enrolledAt: string;/);
-      expect(fragment).toMatch(/"refetch": \{/);
-      readFileSync(join(dir, 'clients/relay/src/__generated__/StudentCoursesPagePaginationQuery.graphql.ts'), 'utf8');
-      // @refetchable on Student: refetched through the Node interface by its globalId.
-      const refetch = readFileSync(join(dir, 'clients/relay/src/__generated__/StudentCoursesListPaginationQuery.graphql.ts'), 'utf8');
-      expect(refetch).toMatch(/node\(id: \$globalId\)/);
-      expect(readFileSync(join(dir, 'clients/relay/src/__generated__/StudentCoursesList_student.graphql.ts'), 'utf8')).toMatch(/readonly globalId: string;/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

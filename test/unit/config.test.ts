@@ -28,8 +28,9 @@ describe('loadConfig', () => {
 describe('loadConfig defaults', () => {
   it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
     // security and dynamoClient: see "security configuration" below; auth: "auth configuration"; reshard: "reshard pacing".
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, healthDetails, reshard, stream, catalog, subscriptions, changedSettings, ...rest } = loadConfig({});
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, healthDetails, reshard, stream, catalog, subscriptions, changedSettings, unknownSettings, ...rest } = loadConfig({});
     expect(changedSettings).toEqual({});
+    expect(unknownSettings).toEqual([]);
     expect(catalog).toEqual({ pageReadBudget: 100, migrateWriteUnitsPerSecond: 100, migrateSegments: 4 });
     expect(subscriptions).toEqual({ redisUrl: undefined, maxConnections: 1000, perConnection: 50, initTimeoutMs: 5000, maxBufferedBytes: 1_048_576, maxQueued: 1000 });
     expect(rest).toEqual({
@@ -91,7 +92,8 @@ describe('loadConfig defaults', () => {
       WS_MAX_BUFFERED_BYTES: '4096',
       WS_MAX_QUEUED_EVENTS: '7',
     });
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, healthDetails, reshard, stream, catalog, subscriptions, changedSettings, ...rest } = config;
+    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, healthDetails, reshard, stream, catalog, subscriptions, changedSettings, unknownSettings, ...rest } = config;
+    expect(unknownSettings).toEqual([]);
     // The start-up line lists each of them as given, the secret redacted.
     expect(changedSettings).toEqual({
       PORT: '8080',

@@ -1,55 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { buildModel } from '../../src/declaration/buildModel.js';
 import { loadModel } from '../../src/declaration/loadModel.js';
 import { ModelError } from '../../src/declaration/problems.js';
-
-const PREAMBLE = `
-scalar DateTime
-type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
-`;
-
-/** A small valid model: teams and players (many-to-many with a copy), leagues with their teams' seasons as children. */
-const VALID = `${PREAMBLE}
-type Team @item(pk: "TEAM#{id}", sk: "META") {
-  id: ID!
-  name: String!
-  players(first: Int, after: String, last: Int, before: String): TeamPlayerConnection!
-    @edges(copy: [{ field: "nick", attribute: "playerNick" }], counter: "playerCount")
-  seasons(first: Int, after: String, last: Int, before: String): SeasonConnection! @children(counter: "seasonCount")
-}
-type TeamPlayerConnection { edges: [TeamPlayerEdge!]! pageInfo: PageInfo! totalCount: Int! }
-type TeamPlayerEdge { cursor: String! joinedAt: DateTime! @createdAt number: Int node: Player! }
-type Player @item(pk: "PLAYER#{id}", sk: "META") {
-  id: ID!
-  nick: String!
-  teams(first: Int, after: String, last: Int, before: String): PlayerTeamConnection! @edges(inverseOf: "players")
-}
-type PlayerTeamConnection { edges: [PlayerTeamEdge!]! pageInfo: PageInfo! totalCount: Int! }
-type PlayerTeamEdge { cursor: String! joinedAt: DateTime! number: Int node: Team! }
-type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true) { id: ID! year: Int! team: Team! @parent }
-type SeasonConnection { edges: [SeasonEdge!]! pageInfo: PageInfo! totalCount: Int! }
-type SeasonEdge { cursor: String! node: Season! }
-input CreateTeamInput { id: ID name: String! }
-input UpdateTeamInput { name: String }
-input AddSeasonInput { id: ID year: Int! }
-type Query {
-  team(id: ID!): Team @get
-  player(id: ID!): Player @get
-  season(id: ID!): Season @get
-}
-type Mutation {
-  createTeam(input: CreateTeamInput!): Team! @create
-  updateTeam(id: ID!, input: UpdateTeamInput!): Team! @update
-  deleteTeam(id: ID!): ID! @delete(type: "Team")
-  addSeason(teamId: ID!, input: AddSeasonInput!): Season! @create(parent: "teamId")
-  join(teamId: ID!, playerId: ID!, number: Int): TeamPlayerEdge! @link(edges: "Team.players", from: "teamId", to: "playerId")
-  leave(teamId: ID!, playerId: ID!): Boolean! @unlink(edges: "Team.players", from: "teamId", to: "playerId")
-}
-`;
+import { PREAMBLE, VALID } from '../support/teamsModel.js';
 
 function problemsOf(sdl: string): string[] {
   try {
@@ -266,20 +219,6 @@ describe('the model declaration', () => {
       expect.stringContaining('@item: is supplied by the gateway'),
     ]);
   });
-
-  it('stops npm start with a non-zero exit and one line per problem, before any other start-up work', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'model-'));
-    const file = join(dir, 'broken.graphql');
-    writeFileSync(file, VALID.replace('player(id: ID!): Player @get', 'player(id: ID!): Player'));
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { ...process.env, SCHEMA_FILE: file, DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(run.status).toBe(1);
-    expect(run.stderr).toContain(`The model in ${file} cannot be served`);
-    expect(run.stderr).toMatch(/broken\.graphql:\d+: Query\.player: no directive binds this field/);
-  });
 });
 
 describe('one meaning per stored attribute', () => {
@@ -488,24 +427,6 @@ describe('edges whose node changes need the way back', () => {
 
   it('accepts one-way edges to a node type that is neither copied nor deleted', () => {
     expect(problemsOf(oneWay.replace('@edges(copy: [{ field: "nick", attribute: "playerNick" }], counter: "playerCount")', '@edges(counter: "playerCount")'))).toEqual([]);
-  });
-});
-
-describe('subscriptions the model cannot serve', () => {
-  it('stop npm start with a non-zero exit and one line per problem naming the field, before the endpoint is tried', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'model-'));
-    const file = join(dir, 'subscriptions.graphql');
-    writeFileSync(file, `${VALID}\ntype Subscription {\n  teamChanged(id: ID!): Team\n  playerChanged(id: ID!): Player @changes @collectionChanges(field: "Team.players")\n}\n`);
-    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { ...process.env, SCHEMA_FILE: file, DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', LOG_LEVEL: 'silent' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect(run.status).toBe(1);
-    expect(run.stderr).not.toContain('DYNAMODB_ENDPOINT');
-    const lines = run.stderr.trim().split('\n');
-    expect(lines).toContainEqual(expect.stringMatching(/^\s+Subscription\.teamChanged: needs @changes or @collectionChanges$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^\s+Subscription\.playerChanged: @changes and @collectionChanges exclude each other$/));
   });
 });
 

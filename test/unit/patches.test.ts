@@ -11,7 +11,6 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HeaderMap } from '@apollo/server';
 import { dependencyPatches, patchProblems } from '../../scripts/patches.js';
@@ -123,38 +122,4 @@ describe('the patched gateway request context (@apollo/server)', () => {
       }
     });
   }
-});
-
-/** `@apollo/utils.createhash` bundled as the gateway's bundles are (an ES module, `require` from the banner); the bundle's exports. */
-async function bundledCreateHash(name: string, banner: string): Promise<Record<string, unknown>> {
-  const entry = join(work, `${name}.entry.mjs`);
-  writeFileSync(entry, "export { createHash } from '@apollo/utils.createhash';\n");
-  const outfile = join(work, `${name}.mjs`);
-  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', nodePaths: [join(root, 'node_modules')], logLevel: 'silent', banner: { js: banner } });
-  return import(pathToFileURL(outfile).href);
-}
-
-describe('the patched hashing (@apollo/utils.createhash)', () => {
-  it("hashes with Node's crypto inside an ES module bundle, where module.require does not exist", async () => {
-    const { createHash } = (await bundledCreateHash(
-      'hash',
-      "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-    )) as { createHash: typeof nodeCreateHash };
-    const hash = createHash('sha256');
-    // Node's Hash, not sha.js's JavaScript implementation.
-    expect(hash.constructor.name).toBe(nodeCreateHash('sha256').constructor.name);
-    expect(hash.update('{ a }').digest('hex')).toBe(nodeCreateHash('sha256').update('{ a }').digest('hex'));
-  });
-
-  it('looks crypto up once, not on every hash (in a bundle each lookup goes through the CommonJS resolver)', async () => {
-    // The bundle's require, counting the lookups of crypto.
-    const bundled = (await bundledCreateHash(
-      'hash-once',
-      "import { createRequire as __createRequire } from 'node:module'; const __real = __createRequire(import.meta.url); " +
-        "export const lookups = { crypto: 0 }; const require = (id) => { if (id === 'crypto') lookups.crypto += 1; return __real(id); };",
-    )) as { createHash: typeof nodeCreateHash; lookups: { crypto: number } };
-    const digests = ['{ a }', '{ b }', '{ c }'].map((text) => bundled.createHash('sha256').update(text).digest('hex'));
-    expect(digests).toEqual(['{ a }', '{ b }', '{ c }'].map((text) => nodeCreateHash('sha256').update(text).digest('hex')));
-    expect(bundled.lookups.crypto).toBe(1);
-  });
 });

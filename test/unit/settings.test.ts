@@ -16,7 +16,7 @@ const read = (path: string) => readFileSync(join(root, path), 'utf8');
 function sourceFiles(dir: string): string[] {
   return readdirSync(join(root, dir)).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(join(root, path)).isDirectory()) return path.includes('__generated__') ? [] : sourceFiles(path);
+    if (statSync(join(root, path)).isDirectory()) return sourceFiles(path);
     return path.endsWith('.ts') ? [path] : [];
   });
 }

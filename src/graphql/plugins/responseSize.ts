@@ -150,7 +150,7 @@ export const MAX_REPEATED_ERRORS = 10;
 
 /**
  * Identical errors (message and extensions; not the path, locations or, outside
- * prod, the stack trace): the first MAX_REPEATED_ERRORS are sent with
+ * prod, the stack trace or its location): the first MAX_REPEATED_ERRORS are sent with
  * their paths, the last of them saying in `extensions.repeated` how many
  * more there were.
  */
@@ -158,7 +158,7 @@ export function collapseErrors(errors: readonly GraphQLFormattedError[]): GraphQ
   const seen = new Map<string, { index: number; kept: number; repeated: number }>();
   const out: GraphQLFormattedError[] = [];
   for (const error of errors) {
-    const { stacktrace: _, ...extensions } = error.extensions ?? {};
+    const { stacktrace: _, location: __, ...extensions } = error.extensions ?? {};
     const key = JSON.stringify([error.message, extensions]);
     const same = seen.get(key) ?? { index: -1, kept: 0, repeated: 0 };
     seen.set(key, same);

@@ -1,11 +1,10 @@
 /**
- * The end-to-end control of `npm run bench` (bench/run.ts): with `twin` in
- * `--servers`, a second process of the same gateway is loaded in the same
- * rounds, and the report gets a table of new again ÷ new beside the
- * end-to-end old-vs-new one, judged by the same rule.
+ * Smoke test of `npm run bench`'s report (bench/run.ts): from the figures
+ * of a run, the comparison tables of old vs new and of its control (a
+ * second process of the same gateway, `twin`), judged by the same rule.
  */
 import { describe, expect, it } from 'vitest';
-import { oldVsNew, type CaseResult, type ModeResult } from '../../bench/run.js';
+import { oldVsNew, report, type CaseResult, type ModeResult } from '../../bench/run.js';
 import type { MetricsSummary } from '../../src/dynamo/metrics.js';
 
 const metrics: MetricsSummary = { requests: 1, byOperation: { Query: 1 }, consumedCapacity: 0.5, waves: 1, maxConcurrency: 1 };
@@ -18,7 +17,6 @@ const served = (roundCpu: number[]): ModeResult => ({
   opsPerSec: 1000,
   failures: 0,
   cpu: { server: roundCpu.reduce((a, b) => a + b, 0) / roundCpu.length, dynamodb: 1, client: 0.1 },
-  roundOps: roundCpu.map(() => 1000),
   roundCpu,
 });
 
@@ -30,7 +28,16 @@ const controlTable = (lines: string[]) => {
   return start < 0 ? null : lines.slice(start, start + 6);
 };
 
-describe('the end-to-end control of the bench', () => {
+describe('the bench report', () => {
+  it('reports requests per operation and the gateway against the hand-written endpoint and the naive gateway', () => {
+    const text = report([row({ gateway: served([1, 1]), naive: { ...served([2, 2]), metrics: { ...metrics, requests: 3, byOperation: { GetItem: 3 } } }, direct: served([0.5, 0.5]) })], { loadAverage: '1', elapsedSeconds: 60 });
+    expect(text).toContain('| customer(id) { name orders(last: 10) } | gateway | 1 (1 Query) |');
+    // gateway ÷ direct ops/s, direct ÷ gateway CPU, gateway ÷ naive ops/s, requests gateway / naive.
+    expect(text).toContain('| customer(id) { name orders(last: 10) } | 1.00 | 0.50 | 1.00 | 1 / 3 |');
+    expect(text).not.toContain('Old vs new');
+  });
+
+
   it('reports the second process of the gateway against the first, round by round', () => {
     const lines = oldVsNew(
       [row({ gateway: served([1, 1, 1, 1]), baseline: served([0.8, 0.8, 0.8, 0.8]), twin: served([1.2, 0.9, 1.0, 1.0]) })],
