@@ -39,7 +39,7 @@ export function convertWorkbench(file: string, text: string): Converted {
   if (table.sk === null) throw new WorkbenchError(`${file}: table ${table.tableName} has no sort key: the gateway serves tables keyed on a partition and a sort key`);
   const draft = inferDraft(table);
   const sdl = emitDraft(draft);
-  return { draft, sdl, demo: demoData(table), todos: todoCount(sdl) };
+  return { draft, sdl, demo: demoData(table, draft.excluded), todos: todoCount(sdl) };
 }
 
 export interface Io {

@@ -47,9 +47,10 @@ export const plainItem = (item: RawItem): Record<string, unknown> => Object.from
 /** Every sample of the table (its own TableData, then each facet's), as plain items. */
 export const samplesOf = (table: WorkbenchTable): RawItem[] => [...table.items, ...table.facets.flatMap((f) => f.items)];
 
-export function demoData(table: WorkbenchTable): { about: string; items: Record<string, unknown>[] } {
+/** The demo data of a table, without the samples the draft leaves out. */
+export function demoData(table: WorkbenchTable, excluded: ReadonlySet<RawItem> = new Set()): { about: string; items: Record<string, unknown>[] } {
   return {
     about: `Sample items of the NoSQL Workbench model "${table.modelName}" (table ${table.tableName}), converted from DynamoDB JSON by npm run import.`,
-    items: samplesOf(table).map(plainItem),
+    items: samplesOf(table).filter((i) => !excluded.has(i)).map(plainItem),
   };
 }

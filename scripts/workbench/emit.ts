@@ -11,7 +11,6 @@ import type { Draft, DraftType } from './infer.js';
 const str = (s: string) => JSON.stringify(s);
 const PAGE_ARGS = 'first: Int, after: String, last: Int, before: String';
 const todoLines = (todos: readonly string[], indent = '') => todos.map((t) => `${indent}# TODO: ${t}`);
-const camel = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
 
 /** The count of TODO comments in a draft's text. */
 export const todoCount = (sdl: string): number => sdl.split('\n').filter((l) => /^\s*# TODO/.test(l)).length;
@@ -57,8 +56,12 @@ export function emitDraft(draft: Draft): string {
     out.push(...schema.map((d) => `#   ${d}`), '');
   }
   const listed = [...new Set(draft.types.flatMap((t) => [...t.children.map((c) => c.type), ...(t.queries.length > 0 ? [t.name] : [])]))];
-  if (listed.length > 0) {
+  // The gateway's resolvers serve DateTime and PageInfo: every model declares them, used or not.
+  {
     out.push(
+      '"An ISO-8601 UTC timestamp, e.g. 2026-07-03T09:15:00.000Z."',
+      'scalar DateTime',
+      '',
       '"Relay PageInfo."',
       'type PageInfo {',
       '  hasNextPage: Boolean!',
@@ -72,23 +75,16 @@ export function emitDraft(draft: Draft): string {
   for (const type of draft.types) out.push(...typeBlock(type), '');
   for (const node of listed) out.push(...connection(node), '');
 
-  const names = new Set<string>();
-  const unique = (name: string) => {
-    let n = name;
-    for (let i = 2; names.has(n); i++) n = `${name}${i}`;
-    names.add(n);
-    return n;
-  };
   out.push('type Query {');
   for (const type of draft.types) {
     const args = [...(type.parent ? [`${type.parent.field}Id: ID!`] : []), 'id: ID!'].join(', ');
-    out.push(`  ${unique(camel(type.name))}(${args}): ${type.name} @get`);
+    out.push(`  ${type.get}(${args}): ${type.name} @get`);
   }
   for (const type of draft.types) {
     for (const q of type.queries) {
       const args = [...q.args.map((a) => `${a.name}: ${a.type}`), PAGE_ARGS].join(', ');
-      out.push(`  "${type.name} items of one ${q.index} partition."`);
-      out.push(`  ${unique(q.name)}(${args}): ${type.name}Connection! @query(index: ${str(q.index)})`);
+      out.push(`  "${type.name} items of one partition of ${q.index ?? 'the table'}."`);
+      out.push(`  ${q.name}(${args}): ${type.name}Connection! @query${q.index === null ? '' : `(index: ${str(q.index)})`}`);
     }
   }
   out.push('}', '');

@@ -32,12 +32,15 @@ export interface DraftField {
 
 export interface DraftQuery {
   name: string;
-  index: string;
+  /** The index read, or null for the table. */
+  index: string | null;
   args: { name: string; type: string }[];
 }
 
 export interface DraftType {
   name: string;
+  /** Its @get root field. */
+  get: string;
   pk: string;
   sk: string;
   parent: { field: string; type: string } | null;
@@ -64,6 +67,8 @@ export interface Draft {
   types: DraftType[];
   /** TODOs of the whole model (shapes not served, attributes no sample carries). */
   todos: string[];
+  /** Samples left out of the demo data: keyed under a declared type's sort-key prefix without matching its template. */
+  excluded: Set<RawItem>;
 }
 
 /** Names a model may not give a stored field: the keys, the item's id and what the gateway keeps on items. */
@@ -259,9 +264,11 @@ export function inferDraft(table: WorkbenchTable): Draft {
   // Shapes → templates; a facet's type is its first top-level shape (else its most sampled).
   const placed: Placed[] = [];
   const unservedAttributes = new Set<string>();
+  const unserved: Shape[] = [];
   for (const shape of shapesOf(table)) {
     const p = place(shape, table);
     if ('unserved' in p) {
+      unserved.push(shape);
       const carried = [...new Set(shape.items.flatMap((i) => Object.keys(i)).filter((a) => a !== table.pk.name && a !== table.sk!.name))];
       todos.push(`${shape.facet ? `facet ${shape.facet}: ` : ''}${p.unserved}; not declared (${shape.items.length} sample${shape.items.length === 1 ? '' : 's'}${carried.length > 0 ? ` carrying ${carried.join(', ')}` : ''}, kept in the demo data)`);
       for (const a of carried) unservedAttributes.add(a);
@@ -308,11 +315,14 @@ export function inferDraft(table: WorkbenchTable): Draft {
     }
     const clash = admit(p.pk, p.sk, base);
     if (clash) {
-      todos.push(`items keyed like ${p.pk} / ${p.sk} (${p.shape.items.length} samples) share their partition with ${clash}, whose sort-key prefix overlaps theirs: not declared`);
+      const sample = `${stringKey(p.shape.items[0]!, table.pk.name)} / ${stringKey(p.shape.items[0]!, table.sk!.name)}`;
+      todos.push(`items keyed like ${sample} (${p.shape.items.length} sample${p.shape.items.length === 1 ? '' : 's'}) share their partition with ${clash}, whose sort-key prefix overlaps theirs: not declared`);
+      unserved.push(p.shape);
       continue;
     }
     const type: DraftType = {
       name: uniqueType(base || 'Item'),
+      get: '',
       pk: p.pk,
       sk: p.sk,
       parent: null,
@@ -352,6 +362,7 @@ export function inferDraft(table: WorkbenchTable): Draft {
       }
       parent = {
         name: uniqueType(pascal(pkWords) || `${child.name}Parent`),
+        get: '',
         pk,
         sk,
         parent: null,
@@ -450,5 +461,34 @@ export function inferDraft(table: WorkbenchTable): Draft {
       type.queries.push({ name: `${camel(plural(type.name))}By${pascal(words(index.name))}`, index: index.name, args });
     }
   }
-  return { modelName: table.modelName, tableName: table.tableName, pk: table.pk.name, sk: table.sk!.name, indexes, types, todos };
+
+  // Children of a stand-in cannot be reached through it (it has no items): a root field reads their partition in the table.
+  for (const type of types) {
+    if (!type.parent || !types.find((t) => t.name === type.parent!.type)!.standIn) continue;
+    type.queries.unshift({ name: `${camel(plural(type.name))}Of${type.parent.type}`, index: null, args: [{ name: `${type.parent.field}Id`, type: 'ID!' }] });
+  }
+  // Root field names, unique on Query.
+  const rootNames = new Set<string>();
+  const unique = (name: string) => {
+    let n = name;
+    for (let i = 2; rootNames.has(n); i++) n = `${name}${i}`;
+    rootNames.add(n);
+    return n;
+  };
+  for (const type of types) type.get = unique(camel(type.name));
+  for (const type of types) for (const q of type.queries) q.name = unique(q.name);
+  // A sample no type declares, under a type's sort-key prefix in that type's partition, would be read as one of
+  // its items and fail the read (it does not match the type's template): it stays out of the demo data.
+  const excluded = new Set<RawItem>();
+  for (const shape of unserved) {
+    for (const item of shape.items) {
+      const pkValue = stringKey(item, table.pk.name);
+      const skValue = stringKey(item, table.sk!.name);
+      const under = types.find((t) => parseTemplate(t.pk).match(pkValue) !== null && skValue.startsWith(parseTemplate(t.sk).prefix) && parseTemplate(t.sk).placeholders.length > 0);
+      if (!under) continue;
+      excluded.add(item);
+      todos.push(`the sample ${pkValue} / ${skValue} is left out of the demo data: it is under the sort-key prefix of ${under.name} without matching ${under.sk}, so a read of ${under.name} items would fail on it`);
+    }
+  }
+  return { modelName: table.modelName, tableName: table.tableName, pk: table.pk.name, sk: table.sk!.name, indexes, types, todos, excluded };
 }
