@@ -43,7 +43,7 @@ export function emitDraft(draft: Draft): string {
     `# A draft model of the NoSQL Workbench model ${str(draft.modelName)} (table ${draft.tableName}),`,
     '# written by `npm run import`. Every "# TODO" marks a guess, or what the design',
     '# wants and the gateway cannot serve yet: edit the draft, then serve it with',
-    '# SCHEMA_FILE=<this file> npm start (its demo data is the file beside it).',
+    `# SCHEMA_FILE=<this file> TABLE_NAME=${draft.tableName} npm start (its demo data is the file beside it).`,
     '# The directives are supplied by the gateway: see docs/model.md.',
     ...todoLines(draft.todos),
     '',

@@ -95,6 +95,8 @@ interface Shape {
   pk: Token[];
   sk: Token[];
   items: RawItem[];
+  /** Each item's key tokens (aligned with the shape's: same literals, its own values). */
+  keys: { pk: Token[]; sk: Token[] }[];
 }
 
 interface Placed {
@@ -137,8 +139,10 @@ function shapesOf(table: WorkbenchTable): Shape[] {
       const sk = keyShape(stringKey(item, skName), forced.get(item));
       const key = `${pk.pattern}\u0000${sk.pattern}`;
       const shape = byShape.get(key);
-      if (shape) shape.items.push(item);
-      else byShape.set(key, { facet: group.facet, pk: pk.tokens, sk: sk.tokens, items: [item] });
+      if (shape) {
+        shape.items.push(item);
+        shape.keys.push({ pk: pk.tokens, sk: sk.tokens });
+      } else byShape.set(key, { facet: group.facet, pk: pk.tokens, sk: sk.tokens, items: [item], keys: [{ pk: pk.tokens, sk: sk.tokens }] });
     }
     shapes.push(...byShape.values());
   }
@@ -149,30 +153,11 @@ function shapesOf(table: WorkbenchTable): Shape[] {
 function place(shape: Shape, table: WorkbenchTable): Placed | { unserved: string } {
   type Value = { key: 'pk' | 'sk'; at: number; values: string[] };
   const values: Value[] = [];
-  const collect = (key: 'pk' | 'sk', tokens: Token[], attribute: string) =>
-    tokens.forEach((t, at) => {
-      if ('value' in t) values.push({ key, at, values: shape.items.map((item) => tokenValue(item, attribute, key, at)) });
+  for (const key of ['pk', 'sk'] as const) {
+    shape[key].forEach((t, at) => {
+      if ('value' in t) values.push({ key, at, values: shape.keys.map((k) => (k[key][at] as { value: string }).value) });
     });
-  const tokenValue = (item: RawItem, attribute: string, key: 'pk' | 'sk', at: number): string => {
-    const tokens = key === 'pk' ? shape.pk : shape.sk;
-    // Re-read the item's key with the shape's token boundaries: literal text is fixed, so values fall between.
-    const text = stringKey(item, attribute);
-    let pos = 0;
-    for (let i = 0; i < tokens.length; i++) {
-      const t = tokens[i]!;
-      if ('literal' in t) {
-        pos += t.literal.length;
-        continue;
-      }
-      const next = tokens[i + 1];
-      const end = next === undefined ? text.length : text.indexOf((next as { literal: string }).literal, pos);
-      if (i === at) return text.slice(pos, end);
-      pos = end;
-    }
-    return '';
-  };
-  collect('pk', shape.pk, table.pk.name);
-  collect('sk', shape.sk, table.sk!.name);
+  }
   const same = (a: Value, b: Value) => a.values.every((v, i) => v === b.values[i]);
   const pkValues = values.filter((v) => v.key === 'pk');
   // A value the SK repeats from the PK in every sample is the same placeholder (`{id}`, `#METADATA#{id}`).
@@ -215,7 +200,7 @@ function place(shape: Shape, table: WorkbenchTable): Placed | { unserved: string
       return { unserved: `items keyed like ${sample}: template "${t}" ${(error as Error).message}` };
     }
   }
-  if (shape.items.length === 1 && (parent || roots.length > 0)) todos.push(`one sample (${sample}): which parts of its keys are ids is a guess`);
+  if (shape.items.length === 1) todos.push(`one sample (${sample}): which parts of its keys are ids is a guess`);
   // The parent's partition: the child's PK up to the parent's id (`u#{parent}#follower` lives under `u#{id}`).
   const parentPk = parent ? pk.slice(0, pk.indexOf('{parent}')) + '{id}' : null;
   return { shape, pk, sk, parentPk, idValues: id.values, todos };
