@@ -11,7 +11,7 @@
  * stderr naming it and what is wrong, exit code 1, nothing written.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildModel } from '../src/declaration/buildModel.js';
@@ -49,8 +49,11 @@ export interface Io {
 
 const processIo: Io = { out: (l) => process.stdout.write(`${l}\n`), err: (l) => process.stderr.write(`${l}\n`) };
 
-/** The CLI: returns the exit code. */
-export function main(args: readonly string[], io: Io = processIo): number {
+/**
+ * The CLI: returns the exit code. Paths are read from `cwd`: npm runs a
+ * script in the package's directory and passes the caller's in INIT_CWD.
+ */
+export function main(args: readonly string[], io: Io = processIo, cwd: string = process.env.INIT_CWD ?? process.cwd()): number {
   let values: { out?: string };
   let positionals: string[];
   try {
@@ -64,19 +67,20 @@ export function main(args: readonly string[], io: Io = processIo): number {
     return 2;
   }
   const file = positionals[0]!;
-  if (!existsSync(file)) {
+  const path = resolve(cwd, file);
+  if (!existsSync(path)) {
     io.err(`import: ${file}: no such file`);
     return 1;
   }
   let converted: Converted;
   try {
-    converted = convertWorkbench(file, readFileSync(file, 'utf8'));
+    converted = convertWorkbench(file, readFileSync(path, 'utf8'));
   } catch (error) {
     if (!(error instanceof WorkbenchError)) throw error;
     io.err(`import: ${error.message}`);
     return 1;
   }
-  const out = resolve(values.out ?? `${basename(file).replace(/\.json$/i, '')}.graphql`);
+  const out = resolve(cwd, values.out ?? `${basename(file).replace(/\.json$/i, '')}.graphql`);
   // The draft must pass the gateway's model check; one that does not is a bug of the import, said as such.
   let check = 'passes the model check';
   let code = 0;
@@ -87,8 +91,12 @@ export function main(args: readonly string[], io: Io = processIo): number {
     check = `does NOT pass the model check (a bug of the import):\n${error.message}`;
     code = 1;
   }
-  writeFileSync(out, converted.sdl);
   const demoFile = demoFileOf(out);
+  if (!existsSync(dirname(out))) {
+    io.err(`import: --out ${out}: no such directory`);
+    return 1;
+  }
+  writeFileSync(out, converted.sdl);
   writeFileSync(demoFile, `${JSON.stringify(converted.demo, null, 1)}\n`);
   const { draft } = converted;
   io.out(`${out}: ${draft.types.length} types (${draft.types.map((t) => t.name).join(', ')}), ${draft.indexes.length} indexes${draft.indexes.length > 0 ? ` (${draft.indexes.map((i) => i.name).join(', ')})` : ''}, ${converted.todos} TODO comments; ${check}`);

@@ -176,6 +176,20 @@ describe('npm run import', () => {
     expect(existsSync(demoFileOf(out))).toBe(true);
   });
 
+  it('reads and writes paths from the caller\'s directory, by default the export\'s name with .graphql', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'import-'));
+    writeFileSync(join(dir, 'social.json'), readExport('SocialNetwork', 'SocialNetworkSchema.json'));
+    const code = main(['social.json'], { out: () => {}, err: () => {} }, dir);
+    expect(code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['social.demo.json', 'social.graphql', 'social.json']);
+  });
+
+  it('refuses an --out in a directory that does not exist, writing nothing', () => {
+    const { code, err } = capture([exportPath('ChatSystem', 'ChatSystemSchema.json'), '--out', join(tmpdir(), 'no-such-dir-for-import', 'x.graphql')]);
+    expect(code).toBe(1);
+    expect(err).toEqual([expect.stringMatching(/no-such-dir-for-import\/x\.graphql: no such directory$/)]);
+  });
+
   const bad: [string, (dir: string) => string, RegExp][] = [
     ['a file that does not exist', (dir) => join(dir, 'missing.json'), /missing\.json: no such file$/],
     ['a file that is not JSON', (dir) => write(dir, 'notjson.json', '{ "DataModel": ['), /notjson\.json: not JSON/],
