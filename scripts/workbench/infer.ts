@@ -429,6 +429,7 @@ export function inferDraft(table: WorkbenchTable): Draft {
       const pkT = templateOf(index.pk.name);
       const skT = index.sk ? templateOf(index.sk.name) : '';
       const key = partitionShape(pkT);
+      // An index without a sort key holds one item per partition value: any literal stands for its (absent) sort key.
       const m = member(skT || 'X');
       const clash = (inIndex.get(key) ?? []).find((o) => overlaps(o, m));
       if (clash) {
