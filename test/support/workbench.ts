@@ -1,0 +1,40 @@
+/**
+ * The seven AWS designs' NoSQL Workbench exports kept in examples/aws/, and
+ * what a test needs to ask a draft for its samples: each sample's ids read
+ * back from its keys with the draft's own templates.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseTemplate } from '../../src/declaration/template.js';
+import type { DraftType } from '../../scripts/workbench/infer.js';
+
+/** [design folder, export file] as published (two exports are named unlike their folders). */
+export const DESIGNS: readonly (readonly [string, string])[] = [
+  ['ChatSystem', 'ChatSystemSchema.json'],
+  ['ComplainManagement', 'ComplaintManagementSchema.json'],
+  ['ConnectedVehicles', 'ConnectedVehiclesSchema.json'],
+  ['GamingPlayerProfiles', 'GamePlayerProfilesSchema.json'],
+  ['RecurringPayments', 'RecurringPaymentsSchema.json'],
+  ['SessionManagement', 'SessionManagementSchema.json'],
+  ['SocialNetwork', 'SocialNetworkSchema.json'],
+];
+
+export const exportPath = (design: string, file: string): string => fileURLToPath(new URL(`../../examples/aws/${design}/${file}`, import.meta.url));
+export const readExport = (design: string, file: string): string => readFileSync(exportPath(design, file), 'utf8');
+
+/** A sample's placeholder values under a type's templates (id, the parent field), or null when its keys do not match. */
+export function keyValues(type: Pick<DraftType, 'pk' | 'sk'>, sample: Record<string, unknown>): Record<string, string> | null {
+  const pk = parseTemplate(type.pk).match(sample.PK);
+  const sk = parseTemplate(type.sk).match(sample.SK);
+  return pk && sk ? { ...pk, ...sk } : null;
+}
+
+/** The @get arguments of a sample of a type. */
+export function getArguments(type: DraftType, sample: Record<string, unknown>): Record<string, string> {
+  const values = keyValues(type, sample);
+  if (!values) throw new Error(`${type.name}: sample ${String(sample.PK)} / ${String(sample.SK)} does not match ${type.pk} / ${type.sk}`);
+  return { id: values.id!, ...(type.parent ? { [`${type.parent.field}Id`]: values[type.parent.field]! } : {}) };
+}
+
+/** The fields of a type stored under their own name (what the gateway reads today). */
+export const readableFields = (type: DraftType) => type.fields.filter((f) => f.name === f.attribute);

@@ -1,0 +1,225 @@
+/**
+ * `npm run import` without DynamoDB: the seven AWS designs' exports become
+ * drafts the gateway's model check accepts, declaring the table and every
+ * index as published, a @get per type, and the samples as demo data; a
+ * file that is not an export is one line on stderr, exit code 1, nothing
+ * written.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse, Kind, type ObjectTypeDefinitionNode, type SchemaExtensionNode, type ValueNode } from 'graphql';
+import { buildModel } from '../../src/declaration/buildModel.js';
+import { demoFileOf, demoItemsOf } from '../../src/transport/demoData.js';
+import { convertWorkbench, main } from '../../scripts/import.js';
+import { keyShape, varyingLastSegments } from '../../scripts/workbench/keys.js';
+import { plainItem } from '../../scripts/workbench/demo.js';
+import { DESIGNS, exportPath, keyValues, readExport } from '../support/workbench.js';
+
+const value = (v: ValueNode): unknown => (v.kind === Kind.LIST ? v.values.map(value) : 'value' in v ? v.value : null);
+const argsOf = (d: { arguments?: readonly { name: { value: string }; value: ValueNode }[] }) => Object.fromEntries((d.arguments ?? []).map((a) => [a.name.value, value(a.value)]));
+
+function capture(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = main(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out, err };
+}
+
+describe.each(DESIGNS)('the draft of %s', (design, file) => {
+  const published = JSON.parse(readExport(design, file)).DataModel[0];
+  const { sdl, demo, draft } = convertWorkbench(file, readExport(design, file));
+  const document = parse(sdl);
+
+  it('passes the gateway\'s model check', () => {
+    expect(() => buildModel(sdl, `${design}.graphql`)).not.toThrow();
+  });
+
+  it('declares the table\'s keys and every index as published', () => {
+    const extension = document.definitions.find((d): d is SchemaExtensionNode => d.kind === Kind.SCHEMA_EXTENSION)!;
+    const table = extension.directives!.filter((d) => d.name.value === 'table').map(argsOf);
+    expect(table).toEqual([{ pk: published.KeyAttributes.PartitionKey.AttributeName, sk: published.KeyAttributes.SortKey.AttributeName }]);
+    const indexes = extension.directives!.filter((d) => d.name.value === 'index').map(argsOf);
+    expect(indexes).toEqual(
+      (published.GlobalSecondaryIndexes ?? []).map((g: any) => ({ name: g.IndexName, pk: [g.KeyAttributes.PartitionKey.AttributeName], sk: [g.KeyAttributes.SortKey.AttributeName] })),
+    );
+  });
+
+  it('has a @get root field for every @item type', () => {
+    const items = document.definitions.filter((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.directives!.some((x) => x.name.value === 'item'));
+    const query = document.definitions.find((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'Query')!;
+    const gets = query.fields!.filter((f) => f.directives!.some((x) => x.name.value === 'get')).map((f) => (f.type.kind === Kind.NAMED_TYPE ? f.type.name.value : ''));
+    expect(items.length).toBeGreaterThan(0);
+    expect(gets.sort()).toEqual(items.map((t) => t.name.value).sort());
+  });
+
+  it('keeps the samples as plain demo items, each declared type\'s samples matching its keys', () => {
+    const samples = [...(published.TableData ?? []), ...(published.TableFacets ?? []).flatMap((f: any) => f.TableData ?? [])];
+    expect(demo.items.length + draft.excluded.size).toBe(samples.length);
+    expect(demo.items.every((i) => typeof i.PK === 'string' && typeof i.SK === 'string')).toBe(true);
+    for (const type of draft.types) for (const s of type.samples) expect(keyValues(type, s), `${type.name} ${String(s.PK)}`).not.toBeNull();
+  });
+});
+
+describe('reading keys', () => {
+  it('reads segments with a digit, and the text after a colon, as values', () => {
+    expect(keyShape('USER#u1').pattern).toBe('USER#*');
+    expect(keyShape('User:UserA').pattern).toBe('User:*');
+    expect(keyShape('#META#').pattern).toBe('#META#');
+    expect(keyShape('comm#2023-04-30T12:00:24#comm1').pattern).toBe('comm#*#*');
+  });
+
+  it('reads literal last segments that differ within one partition as values', () => {
+    const forced = varyingLastSegments(['FEATURE#CAMERAS', 'FEATURE#MIRRORS', '#META#', 'PROFILE']);
+    expect([...forced.keys()]).toEqual(['FEATURE#CAMERAS', 'FEATURE#MIRRORS']);
+    expect(keyShape('FEATURE#CAMERAS', forced.get('FEATURE#CAMERAS')).pattern).toBe('FEATURE#*');
+  });
+
+  it('converts DynamoDB JSON to plain values, keeping values that are not typed', () => {
+    expect(plainItem({ PK: { S: 'A#1' }, n: { N: '12.5' }, b: { BOOL: true }, m: { M: { x: { N: '1' }, y: true } }, l: { L: [{ S: 'a' }] }, ss: { SS: ['a', 'b'] } })).toEqual({
+      PK: 'A#1',
+      n: 12.5,
+      b: true,
+      m: { x: 1, y: true },
+      l: ['a'],
+      ss: ['a', 'b'],
+    });
+  });
+});
+
+describe('a small export without facets', () => {
+  const exported = (tableData: unknown[], extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      ModelName: 'Shop',
+      DataModel: [
+        {
+          TableName: 'shop',
+          KeyAttributes: { PartitionKey: { AttributeName: 'PK', AttributeType: 'S' }, SortKey: { AttributeName: 'SK', AttributeType: 'S' } },
+          NonKeyAttributes: [
+            { AttributeName: 'name', AttributeType: 'S' },
+            { AttributeName: 'total', AttributeType: 'N' },
+            { AttributeName: 'big', AttributeType: 'N' },
+            { AttributeName: 'tags', AttributeType: 'L' },
+            { AttributeName: 'item-count', AttributeType: 'N' },
+          ],
+          TableData: tableData,
+          ...extra,
+        },
+      ],
+    });
+  const { draft, sdl } = convertWorkbench('shop.json', exported([
+    { PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, name: { S: 'Ada' }, tags: { L: [] } },
+    { PK: { S: 'USER#u2' }, SK: { S: 'PROFILE' }, name: { S: 'Alan' }, big: { N: '3000000000' } },
+    { PK: { S: 'USER#u1' }, SK: { S: 'ORDER#o1' }, total: { N: '12.5' }, 'item-count': { N: '2' } },
+  ]));
+
+  it('groups items by the literal text of their keys: a type per key shape, a child in its parent\'s partition', () => {
+    expect(draft.types.map((t) => [t.name, t.pk, t.sk, t.parent?.type ?? null])).toEqual([
+      ['User', 'USER#{id}', 'PROFILE', null],
+      ['Order', 'USER#{user}', 'ORDER#{id}', 'User'],
+    ]);
+    expect(sdl).toContain('orders(first: Int, after: String, last: Int, before: String): OrderConnection! @children');
+  });
+
+  it('types numbers from the samples, leaves lists out and names invalid field names with @attribute, each with a TODO', () => {
+    expect(sdl).toContain('total: Float');
+    expect(sdl).toContain('big: Float'); // beyond a GraphQL Int
+    expect(sdl).toContain('item_count: Int @attribute(name: "item-count")');
+    expect(sdl).not.toMatch(/^\s+tags:/m);
+    expect(sdl).toMatch(/# TODO: tags holds a list/);
+    expect(sdl).toMatch(/# TODO: item-count is no GraphQL field name/);
+  });
+
+  it('declares a stand-in parent, with a TODO and a root @query over its children, when no sample is the parent', () => {
+    const { draft: d, sdl: s } = convertWorkbench('shop.json', exported([{ PK: { S: 'CART#c1' }, SK: { S: 'LINE#l1' }, name: { S: 'x' } }]));
+    expect(d.types.map((t) => [t.name, t.pk, t.sk, t.standIn])).toEqual([
+      ['Line', 'CART#{cart}', 'LINE#{id}', false],
+      ['Cart', 'CART#{id}', 'META', true],
+    ]);
+    expect(s).toMatch(/# TODO: no sample item is keyed CART#\{id\}/);
+    expect(s).toContain('linesOfCart(cartId: ID!, first: Int, after: String, last: Int, before: String): LineConnection! @query');
+    expect(() => buildModel(s, 'cart.graphql')).not.toThrow();
+  });
+
+  it('declares no type for keys holding more values than an id and a parent\'s, and says so', () => {
+    const { draft: d, sdl: s } = convertWorkbench('shop.json', exported([
+      { PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' } },
+      { PK: { S: 'USER#u1' }, SK: { S: 'MSG#2023-01-01#m1' } },
+      { PK: { S: 'USER#u1' }, SK: { S: 'MSG#2023-01-02#m2' } },
+    ]));
+    expect(d.types.map((t) => t.name)).toEqual(['User']);
+    expect(s).toMatch(/# TODO: items keyed like USER#u1 \/ MSG#2023-01-01#m1 hold more values in their keys than an id and a parent's id/);
+  });
+
+  it('puts a type in an index its samples carry the keys of, with a root @query over its partitions', () => {
+    const { sdl: s } = convertWorkbench('shop.json', exported(
+      [{ PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, name: { S: 'Ada' }, total: { N: '1' } }],
+      { GlobalSecondaryIndexes: [{ IndexName: 'byName', KeyAttributes: { PartitionKey: { AttributeName: 'name', AttributeType: 'S' }, SortKey: { AttributeName: 'total', AttributeType: 'N' } }, Projection: { ProjectionType: 'ALL' } }] },
+    ));
+    expect(s).toContain('type User @item(pk: "USER#{id}", sk: "PROFILE") @indexed(index: "byName")');
+    expect(s).toContain('usersByByName(name: String!, first: Int, after: String, last: Int, before: String): UserConnection! @query(index: "byName")');
+    expect(() => buildModel(s, 'shop.graphql')).not.toThrow();
+  });
+});
+
+describe('npm run import', () => {
+  it('writes the draft and its demo data beside it, and prints the types, indexes and TODO count', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'import-'));
+    const out = join(dir, 'chat.graphql');
+    const { code, out: lines, err } = capture([exportPath('ChatSystem', 'ChatSystemSchema.json'), '--out', out]);
+    expect(err).toEqual([]);
+    expect(code).toBe(0);
+    expect(lines[0]).toMatch(/chat\.graphql: 3 types \(.*\), 1 indexes \(RoomID_Comment_IDX\), \d+ TODO comments; passes the model check/);
+    expect(() => buildModel(readFileSync(out, 'utf8'), out)).not.toThrow();
+    expect(demoItemsOf(out)).toHaveLength(8);
+    expect(existsSync(demoFileOf(out))).toBe(true);
+  });
+
+  it('reads and writes paths from the caller\'s directory, by default the export\'s name with .graphql', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'import-'));
+    writeFileSync(join(dir, 'social.json'), readExport('SocialNetwork', 'SocialNetworkSchema.json'));
+    const code = main(['social.json'], { out: () => {}, err: () => {} }, dir);
+    expect(code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['social.demo.json', 'social.graphql', 'social.json']);
+  });
+
+  it('refuses an --out in a directory that does not exist, writing nothing', () => {
+    const { code, err } = capture([exportPath('ChatSystem', 'ChatSystemSchema.json'), '--out', join(tmpdir(), 'no-such-dir-for-import', 'x.graphql')]);
+    expect(code).toBe(1);
+    expect(err).toEqual([expect.stringMatching(/no-such-dir-for-import\/x\.graphql: no such directory$/)]);
+  });
+
+  const bad: [string, (dir: string) => string, RegExp][] = [
+    ['a file that does not exist', (dir) => join(dir, 'missing.json'), /missing\.json: no such file$/],
+    ['a file that is not JSON', (dir) => write(dir, 'notjson.json', '{ "DataModel": ['), /notjson\.json: not JSON/],
+    ['JSON without DataModel', (dir) => write(dir, 'nomodel.json', '{ "ModelName": "x" }'), /nomodel\.json: no DataModel list/],
+    [
+      'a facet naming an attribute the table lacks',
+      (dir) => {
+        const model = JSON.parse(readExport('GamingPlayerProfiles', 'GamePlayerProfilesSchema.json'));
+        model.DataModel[0].TableFacets[1].NonKeyAttributes.push('NoSuchAttribute');
+        return write(dir, 'facet.json', JSON.stringify(model));
+      },
+      /facet\.json: facet Friends names the attribute NoSuchAttribute, which table game-player-profiles lacks$/,
+    ],
+  ];
+  it.each(bad)('refuses %s: one line on stderr naming the file, exit code 1, nothing written', (_, make, message) => {
+    const dir = mkdtempSync(join(tmpdir(), 'import-'));
+    const file = make(dir);
+    const before = readdirSync(dir);
+    const { code, out, err } = capture([file, '--out', join(dir, 'draft.graphql')]);
+    expect(code).toBe(1);
+    expect(out).toEqual([]);
+    expect(err).toHaveLength(1);
+    expect(err[0]!.split('\n')).toHaveLength(1);
+    expect(err[0]).toMatch(message);
+    expect(readdirSync(dir)).toEqual(before);
+  });
+});
+
+function write(dir: string, name: string, text: string): string {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  return file;
+}
