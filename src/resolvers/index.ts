@@ -35,7 +35,11 @@ function partialTypes(plan: Plan): Set<string> {
 export type ResolverMap = Record<string, object>;
 
 export function buildResolvers(plan: Plan): ResolverMap {
-  const map: ResolverMap = { DateTime, PageInfo, Query: queryResolvers(plan) };
+  const map: ResolverMap = { Query: queryResolvers(plan) };
+  // Resolvers only for the types the model declares: a model without dates declares no DateTime.
+  const declared = plan.model.schema.getTypeMap();
+  if (declared.DateTime) map.DateTime = DateTime;
+  if (declared.PageInfo) map.PageInfo = PageInfo;
   if (plan.mutations.length > 0) map.Mutation = mutationResolvers(plan);
   const partial = partialTypes(plan);
   for (const item of plan.items.values()) {

@@ -11,6 +11,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { introspectionFromSchema, printSchema, type GraphQLObjectType, type IntrospectionQuery } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { loadModel } from '../../src/declaration/loadModel.js';
+import { buildModel } from '../../src/declaration/buildModel.js';
 import { compileRules } from '../../src/auth/compileRules.js';
 import { gatewaySchema } from '../../src/graphql/server.js';
 import { applyRules } from '../../src/auth/applyRules.js';
@@ -48,4 +49,17 @@ describe('the executable schema', () => {
       expect(Object.values(served.getFields()).filter((f) => f.resolve !== undefined).length).toBe(Object.keys(served.getFields()).length);
     });
   }
+});
+
+describe('a model that declares no DateTime or PageInfo', () => {
+  it('is served: the gateway supplies resolvers only for the types a model declares', () => {
+    const model = buildModel(
+      `type Note @item(pk: "NOTE#{id}", sk: "META") { id: ID! text: String! }
+       type Query { note(id: ID!): Note @get }`,
+      'notes.graphql',
+    );
+    const { schema } = gatewaySchema(model, undefined);
+    expect(schema.getType('DateTime')).toBeUndefined();
+    expect(Object.keys((schema.getQueryType() as GraphQLObjectType).getFields())).toEqual(['note']);
+  });
 });
