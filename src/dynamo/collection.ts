@@ -30,6 +30,12 @@ export interface Collection {
   pk: string;
   /** Sort-key prefix of the children, e.g. `PLAYER#`. */
   prefix: string;
+  /**
+   * Whether an item under the prefix is one of the collection's (its keys
+   * match the node type's templates): another program's item that does not
+   * is read past, as items of other kinds are. Absent: every one is.
+   */
+  accepts?: (item: Item) => boolean;
 }
 
 export type StartKey = Record<string, string>;
@@ -192,7 +198,7 @@ export async function readRange(
     for (const item of out.Items ?? []) {
       if (items.length === limit) break;
       const sk = item[collection.skAttr];
-      if (typeof sk !== 'string' || !sk.startsWith(collection.prefix)) continue;
+      if (typeof sk !== 'string' || !sk.startsWith(collection.prefix) || (collection.accepts && !collection.accepts(item))) continue;
       if (bound && sameKey(item, bound)) continue;
       items.push(item);
     }
@@ -295,7 +301,7 @@ export async function readRangeWithParent(
     for (const item of out.Items ?? []) {
       const sk = item[collection.skAttr];
       if (sk === parentSk) parent = item;
-      else if (items.length < limit && typeof sk === 'string' && sk.startsWith(collection.prefix)) items.push(item);
+      else if (items.length < limit && typeof sk === 'string' && sk.startsWith(collection.prefix) && (!collection.accepts || collection.accepts(item))) items.push(item);
     }
     startKey = out.LastEvaluatedKey;
     exhausted = startKey === undefined;
@@ -324,7 +330,7 @@ async function readFromParent(reads: ReadPort, tableName: string, collection: Co
     for (const item of out.Items ?? []) {
       const sk = item[collection.skAttr];
       if (sk === parentSk) parent = item;
-      else if (items.length < limit && typeof sk === 'string' && sk.startsWith(collection.prefix)) items.push(item);
+      else if (items.length < limit && typeof sk === 'string' && sk.startsWith(collection.prefix) && (!collection.accepts || collection.accepts(item))) items.push(item);
     }
     startKey = out.LastEvaluatedKey;
   } while (items.length < limit && startKey);

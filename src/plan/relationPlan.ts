@@ -111,7 +111,9 @@ export function compileRelationPlan(
     const parentField = relation.via;
     const { index, pkAttr, skAttr } = key;
     const prefix = key.sk.prefix;
-    collection = (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix });
+    // Another program's item under the prefix whose keys are not the node type's is read past, not mapped.
+    const accepts = (item: Item) => node.ids(item) !== null;
+    collection = (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix, accepts });
     edge = (item) => ({ node: node.map(item) });
   } else {
     const prefix = nodeType.pk.prefix;

@@ -194,3 +194,13 @@ describe('an entity whose item sorts before its children', () => {
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
 });
+
+describe('items another program left under a collection prefix', () => {
+  it('reads past an item whose keys are not the node type\'s, instead of failing the page', async () => {
+    await gw.put([{ PK: 'TICKET#t4', SK: 'R#a' , text: 'ok' }, { PK: 'TICKET#t4', SK: 'R#b#extra', text: 'malformed' }, { PK: 'TICKET#t4', SK: 'R#c', text: 'ok' }]);
+    const { result } = await gw.counted(`{ ticket(id: "t4") { replies(first: 5) { edges { node { id text } } pageInfo { hasNextPage } } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(ids(result.data.ticket.replies)).toEqual(['a', 'c']);
+    expect(result.data.ticket.replies.pageInfo.hasNextPage).toBe(false);
+  });
+});
