@@ -88,10 +88,11 @@ export const keyAttributesOf = (layout: Layout): string[] => [
 const sameKey = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
- * What the served declarations need of the layout: the table keyed on PK/SK,
- * and the fixed indexes that inverted items and edges (GSI1), catalogs and
- * @byInstant (GSI2) are written to. Each reader missing its index is one
- * problem naming the reader and the @index it needs.
+ * What the served declarations need of the layout: a table with a sort key
+ * (every item the engine writes has one; the key attributes may have any
+ * names), and the fixed indexes that inverted items and edges (GSI1),
+ * catalogs and @byInstant (GSI2) are written to. Each reader missing its
+ * index is one problem naming the reader and the @index it needs.
  */
 export function checkServedLayout(
   layout: Layout,
@@ -101,8 +102,8 @@ export function checkServedLayout(
   problems: Problems,
 ): void {
   if (!layout.declared) return;
-  if (layout.pk !== 'PK' || layout.sk !== 'SK') {
-    problems.add('schema @table', `keys the table on ${layout.pk}${layout.sk === null ? '' : `/${layout.sk}`}: this gateway serves tables keyed on PK/SK`);
+  if (layout.sk === null) {
+    problems.add('schema @table', `keys the table on ${layout.pk} alone: this gateway serves tables with a sort key (add sk)`);
   }
   const needs = (index: string, reader: string) => {
     const declared = indexOf(layout, index);

@@ -7,7 +7,7 @@
  * maintains (counters, copies) may be missing and are left undefined.
  */
 import type { Item } from '../dynamo/batchGet.js';
-import type { ItemKey } from '../dynamo/keys.js';
+import type { ItemKey, TableKeys } from '../dynamo/keys.js';
 import type { ItemType } from '../declaration/model.js';
 import { invariant } from '../errors.js';
 import { kindTest, parentIdProperty, propertyLiteral, type ItemRecord } from './records.js';
@@ -38,7 +38,7 @@ export const PROPAGATING_ATTRS = ['propagatingSince', 'deletingAt'] as const;
 /** What an extension adds to a record from the stored item (a sharded parent's layout). */
 export type RecordExtension = (record: ItemRecord, item: Item) => void;
 
-export function compileItemPlan(type: ItemType, extensions: readonly RecordExtension[] = []): ItemPlan {
+export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: readonly RecordExtension[] = []): ItemPlan {
   const parentField = type.parent?.field ?? null;
   const parentProperty = parentField === null ? null : parentIdProperty(parentField);
   const requiredFields = type.attributes.filter((a) => a.required).map((a) => a.name);
@@ -52,22 +52,23 @@ export function compileItemPlan(type: ItemType, extensions: readonly RecordExten
     }
     return v;
   };
-  // The ids in an item's keys: both keys must match; a placeholder in SK wins over the same one in PK.
+  const { pk: pkAttr, sk: skAttr } = keys;
+  // The ids in an item's keys: both keys must match; a placeholder in the sort key wins over the same one in the partition key.
   const idOf = (item: Item): string | null | undefined => {
-    const inPk = type.pk.valueOf(item.PK, 'id');
+    const inPk = type.pk.valueOf(item[pkAttr], 'id');
     if (inPk === undefined) return undefined;
-    const inSk = type.sk.valueOf(item.SK, 'id');
+    const inSk = type.sk.valueOf(item[skAttr], 'id');
     if (inSk === undefined) return undefined;
     return inSk ?? inPk;
   };
   const parentOf = (item: Item): string | null =>
-    parentField === null ? null : (type.sk.valueOf(item.SK, parentField) ?? type.pk.valueOf(item.PK, parentField) ?? null);
+    parentField === null ? null : (type.sk.valueOf(item[skAttr], parentField) ?? type.pk.valueOf(item[pkAttr], parentField) ?? null);
   const ids = (item: Item) => {
     const id = idOf(item);
     if (id === undefined || id === null) return null;
     return { id, parentId: parentOf(item) };
   };
-  const notOfType = (item: Item) => invariant(false, `expected a ${type.name} item, got ${JSON.stringify({ PK: item.PK, SK: item.SK })}`);
+  const notOfType = (item: Item) => invariant(false, `expected a ${type.name} item, got ${JSON.stringify(keys.keyOf(item))}`);
   return {
     name: type.name,
     type,
