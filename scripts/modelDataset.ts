@@ -120,7 +120,7 @@ export function catalogCounterItemsOf(plan: Plan, items: readonly Item[]): Item[
       const ids = type.ids(item);
       if (ids) perShard[catalogEntryShard(spec, ids.id)]++;
     }
-    perShard.forEach((count, shard) => out.push({ ...catalogShardCounterKey(spec, shard), [CATALOG_COUNT_ATTR]: count }));
+    perShard.forEach((count, shard) => out.push({ ...plan.keys.key(catalogShardCounterKey(spec, shard)), [CATALOG_COUNT_ATTR]: count }));
   }
   return out;
 }

@@ -52,17 +52,7 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
     }
     return v;
   };
-  const { pk: pkAttr, sk: skAttr } = keys;
-  // The ids in an item's keys: both keys must match; a placeholder in the sort key wins over the same one in the partition key.
-  const idOf = (item: Item): string | null | undefined => {
-    const inPk = type.pk.valueOf(item[pkAttr], 'id');
-    if (inPk === undefined) return undefined;
-    const inSk = type.sk.valueOf(item[skAttr], 'id');
-    if (inSk === undefined) return undefined;
-    return inSk ?? inPk;
-  };
-  const parentOf = (item: Item): string | null =>
-    parentField === null ? null : (type.sk.valueOf(item[skAttr], parentField) ?? type.pk.valueOf(item[pkAttr], parentField) ?? null);
+  const { idOf, parentOf } = compileKeyReaders(type, keys, parentField);
   const ids = (item: Item) => {
     const id = idOf(item);
     if (id === undefined || id === null) return null;
@@ -84,6 +74,40 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
     ids,
     map: compileMap(type, parentProperty, counters, idOf, parentOf, notOfType, extensions),
   };
+}
+
+/**
+ * The ids in a stored item's keys, read from the table's key attributes by
+ * their declared names, compiled in as literal properties (as the default
+ * `item.PK` was): idOf is the id (both keys must match; a placeholder in the
+ * sort key wins over the same one in the partition key), parentOf the
+ * parent's id of a child type.
+ */
+function compileKeyReaders(type: ItemType, keys: TableKeys, parentField: string | null) {
+  const pk = `item[${JSON.stringify(keys.pk)}]`;
+  const sk = `item[${JSON.stringify(keys.sk)}]`;
+  const body = [
+    'return {',
+    '  idOf(item) {',
+    `    const inPk = pkTemplate.valueOf(${pk}, "id");`,
+    '    if (inPk === undefined) return undefined;',
+    `    const inSk = skTemplate.valueOf(${sk}, "id");`,
+    '    if (inSk === undefined) return undefined;',
+    '    return inSk ?? inPk;',
+    '  },',
+    '  parentOf(item) {',
+    parentField === null
+      ? '    return null;'
+      : `    return skTemplate.valueOf(${sk}, parentField) ?? pkTemplate.valueOf(${pk}, parentField) ?? null;`,
+    '  },',
+    '};',
+  ].join('\n');
+  const make = new Function('pkTemplate', 'skTemplate', 'parentField', body) as (
+    pkTemplate: ItemType['pk'],
+    skTemplate: ItemType['sk'],
+    parentField: string | null,
+  ) => { idOf(item: Item): string | null | undefined; parentOf(item: Item): string | null };
+  return make(type.pk, type.sk, parentField);
 }
 
 /**
