@@ -14,6 +14,7 @@ import { describeLayout } from '../../src/dynamo/table.js';
 import { runMigration } from '../../src/migration/migrate.js';
 import { defaultModel } from '../support/model.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
+import { reshardCourse } from '../support/writes.js';
 
 const RENAMED_LAYOUT =
   'extend schema @table(pk: "pk", sk: "sk") @index(name: "GSI1", pk: ["GSI1PK"], sk: ["GSI1SK"]) @index(name: "GSI2", pk: ["GSI2PK"], sk: ["GSI2SK"])\n';
@@ -193,6 +194,27 @@ describe('a table keyed on pk/sk', () => {
     await ok(gw, 'mutation { deleteCourse(id: "big") }');
     await gw.settle();
     for (let k = 0; k < 4; k++) expect(await gw.get(`COURSE#big#${k}`, 'COUNTER')).toBeUndefined();
+  });
+
+  it('reshards a course: edges moved and counted under the declared keys', async () => {
+    await ok(gw, 'mutation { createCourse(input: { id: "grow", title: "Grow" }) { id } }');
+    const students = ['g1', 'g2', 'g3', 'g4', 'g5'];
+    for (const s of students) {
+      await ok(gw, `mutation { createStudent(input: { id: "${s}", name: "${s}" }) { id } }`);
+      await ok(gw, `mutation { enroll(studentId: "${s}", courseId: "grow") { node { id } } }`);
+    }
+    const store = { doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan };
+    const pace = { graceMs: 0, settleMs: 0, batchSize: 2, pauseMs: 0 };
+    for (const n of [4, 1]) {
+      expect(await reshardCourse(store, 'grow', n, pace)).toMatchObject({ to: n });
+      const read = await ok(gw, '{ course(id: "grow") { students(first: 10) { totalCount edges { node { id } } } } }');
+      expect(read.course.students).toEqual({ totalCount: 5, edges: students.map((id) => ({ node: { id } })) });
+      const items = await expectDeclaredKeysOnly(gw);
+      const counters = items.filter((i) => String(i.pk).startsWith('COURSE#grow#'));
+      expect(counters).toHaveLength(n === 1 ? 0 : n);
+      expect(items.find((i) => i.pk === 'COURSE#grow' && i.sk === 'PROFILE')).toMatchObject({ shards: n });
+      for (const s of students) expect((await gw.get(`STUDENT#${s}`, 'COURSE#grow'))?.courseShards).toBe(n);
+    }
   });
 
   it('keeps idempotency records under the declared keys', async () => {
