@@ -75,6 +75,8 @@ function valuesOf(schema: GraphQLSchema, name: string, node: ConstDirectiveNode)
 function checkAttributeName(name: string, where: string, problems: Problems, node: ConstDirectiveNode | undefined): void {
   // DynamoDB allows 1–255 bytes for a key attribute's name.
   if (name.length === 0 || Buffer.byteLength(name, 'utf8') > 255) problems.add(where, `"${name}" is no attribute name (1 to 255 bytes)`, node);
+  // Keys are built by compiled object literals, where __proto__ would set the prototype instead.
+  if (name === '__proto__') problems.add(where, '"__proto__" cannot name a key attribute', node);
 }
 
 /** The declared index of that name, or undefined. */

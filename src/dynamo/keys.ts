@@ -54,6 +54,8 @@ export function tableKeys(names: { pk: string; sk: string | null }): TableKeys {
   // The engine's items all have a sort key; the model check refuses a table without one.
   const pk = names.pk;
   const sk = names.sk ?? 'SK';
+  // The model check refuses it: in the literals below it would set the prototype.
+  if (pk === '__proto__' || sk === '__proto__') throw new Error('Invariant violation: __proto__ cannot name a key attribute');
   const id = `${pk}\u0000${sk}`;
   const known = tableKeysMade.get(id);
   if (known) return known;

@@ -120,6 +120,10 @@ describe('the declared layout', () => {
     expect(messages).toMatchObject({ pkAttr: 'pk', skAttr: 'sk', pk: 'TICKET#t1', prefix: 'MSG#', table: { pk: 'pk', sk: 'sk' } });
   });
 
+  it('refuses __proto__ as a key attribute', () => {
+    expect(problemsOf(`extend schema @table(pk: "__proto__", sk: "sk") ${TYPES}`)).toContain('schema @table(pk): "__proto__" cannot name a key attribute');
+  });
+
   it('refuses a table without a sort key, naming @table', () => {
     expect(problemsOf(`extend schema @table(pk: "pk", sk: null) ${TYPES}`)).toContain(
       'schema @table: keys the table on pk alone: this gateway serves tables with a sort key (add sk)',
