@@ -11,7 +11,8 @@
  *
  * Invariants (what the gateway's own writes keep, and test/support's layout
  * check verifies): keys from the plan's templates; inverted types carry
- * GSI1PK = SK, GSI1SK = PK; every edge carries GSI1 keys, its copies of the
+ * GSI1PK = SK, GSI1SK = PK (the table's keys, as @table names them); every
+ * edge carries GSI1 keys, its copies of the
  * node fields and its @createdAt; counters equal the children and edges
  * written; an edge leading to a write-sharded parent carries the copy of
  * its (absent = 1) shard count; @catalog types carry their GSI2 entry and
@@ -119,7 +120,7 @@ export function catalogCounterItemsOf(plan: Plan, items: readonly Item[]): Item[
       const ids = type.ids(item);
       if (ids) perShard[catalogEntryShard(spec, ids.id)]++;
     }
-    perShard.forEach((count, shard) => out.push({ ...catalogShardCounterKey(spec, shard), [CATALOG_COUNT_ATTR]: count }));
+    perShard.forEach((count, shard) => out.push({ ...plan.keys.key(catalogShardCounterKey(spec, shard)), [CATALOG_COUNT_ATTR]: count }));
   }
   return out;
 }
@@ -176,12 +177,13 @@ export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
   const counts: Record<string, number> = {};
 
   function make(type: ItemPlan, id: string, ordinal: number, instant: number, parentId?: string): Item {
-    const item: Item = { ...type.key(id, parentId) };
+    const key = type.key(id, parentId);
+    const item: Item = plan.keys.key(key);
     for (const a of type.type.attributes) {
       const v = value(type.name, a, id, ordinal, instant);
       if (v !== null && v !== undefined) item[a.name] = v;
     }
-    if (type.type.inverted) Object.assign(item, { GSI1PK: item.SK, GSI1SK: item.PK });
+    if (type.type.inverted) Object.assign(item, { GSI1PK: key.SK, GSI1SK: key.PK });
     for (const counter of type.counters) item[counter] = 0;
     const byInstant = type.type.byInstant;
     if (byInstant) {
@@ -261,7 +263,8 @@ export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
       const owner = owners[oi];
       const node = nodes[ni];
       const instant = nextInstant();
-      const edge: Item = { PK: owner.item.PK, SK: node.item.PK, GSI1PK: node.item.PK, GSI1SK: owner.item.PK };
+      const [ownerPk, nodePk] = [owner.item[plan.keys.pk] as string, node.item[plan.keys.pk] as string];
+      const edge: Item = { ...plan.keys.key({ PK: ownerPk, SK: nodePk }), GSI1PK: nodePk, GSI1SK: ownerPk };
       for (const a of r.edgeAttributes) {
         const v = value(r.edgeType, a, `${owner.id}-${node.id}`, ordinal, instant);
         if (v !== null && v !== undefined) edge[a.name] = v;

@@ -51,7 +51,7 @@ async function main() {
   const options = seedClientOptions(config);
   const dynamo = createDynamo(options);
   try {
-    const created = await ensureTable(dynamo.raw, config.tableName);
+    const created = await ensureTable(dynamo.raw, config.tableName, compilePlan(model).table);
     console.error(`table ${config.tableName} ${created ? 'created' : 'exists'} at ${endpointLabel(options)}`);
     const started = Date.now();
     await writeItems(dynamo.doc, config.tableName, items, { concurrency, onProgress: progressBar('seeding') });

@@ -55,7 +55,7 @@ export async function recountCatalogs(doc: DynamoDBDocumentClient, tableName: st
         count += out.Count ?? 0;
         start = out.LastEvaluatedKey;
       } while (start);
-      await doc.send(new PutCommand({ TableName: tableName, Item: { ...catalogShardCounterKey(spec, shard), [CATALOG_COUNT_ATTR]: count } }));
+      await doc.send(new PutCommand({ TableName: tableName, Item: { ...plan.keys.key(catalogShardCounterKey(spec, shard)), [CATALOG_COUNT_ATTR]: count } }));
       totals[field.field] += count;
     }
   }

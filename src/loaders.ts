@@ -31,7 +31,7 @@ import {
   type RangeRead,
   type StartKey,
 } from './dynamo/collection.js';
-import { itemKeyString, type ItemKey } from './dynamo/keys.js';
+import { itemKeyString, type ItemKey, type TableKeys } from './dynamo/keys.js';
 import { invariant } from './errors.js';
 import type { ReadPort } from './dynamo/readPort.js';
 import type { ItemPlan } from './plan/itemPlan.js';
@@ -57,10 +57,9 @@ async function eachSettled<K, V>(keys: readonly K[], fn: (key: K) => Promise<V>)
  * same capacity as a one-key BatchGetItem, but less work for DynamoDB to
  * serve), more keys are BatchGetItem calls of up to 100 keys.
  */
-async function getItems(reads: ReadPort, tableName: string, keys: readonly ItemKey[]): Promise<(Item | null)[]> {
-  if (keys.length !== 1) return batchGet(reads, tableName, keys);
-  const { PK, SK } = keys[0];
-  const out = await reads.get({ TableName: tableName, Key: { PK, SK } });
+async function getItems(reads: ReadPort, tableName: string, table: TableKeys, keys: readonly ItemKey[]): Promise<(Item | null)[]> {
+  if (keys.length !== 1) return batchGet(reads, tableName, table, keys);
+  const out = await reads.get({ TableName: tableName, Key: table.key(keys[0]) });
   return [out.Item ?? null];
 }
 
@@ -77,9 +76,9 @@ export interface LoaderOptions {
 
 const json = (value: unknown) => JSON.stringify(value);
 
-export function createLoaders(reads: ReadPort, tableName: string, { naive = false }: LoaderOptions = {}) {
+export function createLoaders(reads: ReadPort, tableName: string, table: TableKeys, { naive = false }: LoaderOptions = {}) {
   const batching = { batch: !naive, cache: !naive };
-  const item = new DataLoader<ItemKey, Item | null, string>((keys) => getItems(reads, tableName, keys), {
+  const item = new DataLoader<ItemKey, Item | null, string>((keys) => getItems(reads, tableName, table, keys), {
     ...batching,
     cacheKeyFn: itemKeyString,
   });
@@ -91,7 +90,7 @@ export function createLoaders(reads: ReadPort, tableName: string, { naive = fals
   const entity = (spec: ItemPlan, id: string, parentId?: string): Promise<ItemRecord | null> =>
     item.load(spec.key(id, parentId)).then((found) => (found ? spec.map(found) : null));
   /**
-   * An inverted type's item by its sort key alone (GSI1PK = SK): a Query of
+   * An inverted type's item by its sort key alone (GSI1PK = its table sort key): a Query of
    * GSI1 for one item, identical reads of an operation sent once.
    */
   const bySortKey = new DataLoader<{ spec: ItemPlan; id: string }, ItemRecord | null, string>(
@@ -105,6 +104,7 @@ export function createLoaders(reads: ReadPort, tableName: string, { naive = fals
           skAttr: 'GSI1SK',
           pk: type.sk.fill({ id }),
           prefix: type.pk.prefix,
+          table: table.names,
         };
         const [found] = await readRange(reads, tableName, { collection, forward: true, limit: 1 });
         return found ? spec.map(found) : null;

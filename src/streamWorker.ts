@@ -40,7 +40,7 @@ async function main() {
     logger.info({ table: config.tableName }, 'waiting for the table to exist');
     await sleep(2000);
   }
-  const layout = await describeLayout(dynamo.raw, config.tableName);
+  const layout = await describeLayout(dynamo.raw, config.tableName, undefined, compilePlan(model).table);
   if (!layout.streamArn) {
     logger.error({ table: config.tableName }, 'the table has no NEW_AND_OLD_IMAGES stream: nothing to process (the gateway fans out inside requests)');
     process.exit(1);

@@ -49,6 +49,7 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import { keyAttributes, type Collection, type RangeRead, type StartKey } from '../dynamo/collection.js';
+import type { TableKeyNames } from '../dynamo/keys.js';
 import type { MergedCollection } from '../plan/sources.js';
 import { invariant } from '../errors.js';
 import type { Position } from './cursor.js';
@@ -69,13 +70,16 @@ function describe(merged: MergedCollection) {
       `${merged.name}: shards must share index, sort key and prefix`,
     );
   }
-  return { index: first.index ?? 'table', skAttr: first.skAttr, prefix: first.prefix, pkAttr: first.pkAttr };
+  return { index: first.index ?? 'table', skAttr: first.skAttr, prefix: first.prefix, pkAttr: first.pkAttr, table: first.table };
 }
 
-/** The attributes of a position, in comparison order. */
-const attributesOf = (skAttr: string): string[] => (skAttr === 'SK' ? ['SK', 'PK'] : [skAttr, 'PK', 'SK']);
+/** The attributes of a position, in comparison order: the read's sort key, then the table's keys. */
+const attributesOf = (skAttr: string, { pk, sk }: TableKeyNames): string[] => (skAttr === sk ? [sk, pk] : [skAttr, pk, sk]);
 
-export const positionAttributes = (merged: MergedCollection): string[] => attributesOf(describe(merged).skAttr);
+export const positionAttributes = (merged: MergedCollection): string[] => {
+  const { skAttr, table } = describe(merged);
+  return attributesOf(skAttr, table);
+};
 
 export function positionOf(merged: MergedCollection, item: Item): Position {
   const position: Position = {};
@@ -134,12 +138,13 @@ export function shardKey(shard: Collection, position: Position): StartKey {
 export function mergeShards(merged: MergedCollection, forward: boolean, perShard: readonly Item[][], limit: number): Item[] {
   const sign = forward ? 1 : -1;
   const attrs = positionAttributes(merged);
+  const { pk, sk } = describe(merged).table;
   const all = perShard.flat().sort((a, b) => sign * compareBy(attrs, a, b));
   const out: Item[] = [];
   for (const item of all) {
     if (out.length === limit) break;
     const previous = out[out.length - 1];
-    if (previous && previous.PK === item.PK && previous.SK === item.SK) continue;
+    if (previous && previous[pk] === item[pk] && previous[sk] === item[sk]) continue;
     out.push(item);
   }
   return out;
@@ -158,8 +163,8 @@ function anyBeyond(reads: CollectionReads, merged: MergedCollection, position: P
 export const mergedShards: Source<MergedCollection, MergedPlan, CollectionReads> = {
   binding: (merged) => ({ name: merged.name, partition: merged.group, index: describe(merged).index }),
   shape(merged) {
-    const { skAttr, prefix, pkAttr } = describe(merged);
-    return { attrs: attributesOf(skAttr), skAttr, prefix, group: { attr: pkAttr, value: merged.group } };
+    const { skAttr, prefix, pkAttr, table } = describe(merged);
+    return { attrs: attributesOf(skAttr, table), skAttr, prefix, group: { attr: pkAttr, value: merged.group } };
   },
   plan(merged, window) {
     describe(merged);

@@ -72,7 +72,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   checkReferences(items, problems);
   readIndexed(schema, items, layout, problems);
   const relations = readRelations(schema, items, problems);
-  checkStoredNames(schema, items, relations, problems);
+  checkStoredNames(schema, items, relations, problems, layout);
   checkPartitions(items, relations, problems);
   checkReadPartitions(items, relations, layout, problems);
   const { queries, mutations, rootAccess } = readOperations(schema, items, relations, layout, problems, keyless);

@@ -75,6 +75,8 @@ function valuesOf(schema: GraphQLSchema, name: string, node: ConstDirectiveNode)
 function checkAttributeName(name: string, where: string, problems: Problems, node: ConstDirectiveNode | undefined): void {
   // DynamoDB allows 1–255 bytes for a key attribute's name.
   if (name.length === 0 || Buffer.byteLength(name, 'utf8') > 255) problems.add(where, `"${name}" is no attribute name (1 to 255 bytes)`, node);
+  // Keys are built by compiled object literals, where __proto__ would set the prototype instead.
+  if (name === '__proto__') problems.add(where, '"__proto__" cannot name a key attribute', node);
 }
 
 /** The declared index of that name, or undefined. */
@@ -88,10 +90,11 @@ export const keyAttributesOf = (layout: Layout): string[] => [
 const sameKey = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /**
- * What the served declarations need of the layout: the table keyed on PK/SK,
- * and the fixed indexes that inverted items and edges (GSI1), catalogs and
- * @byInstant (GSI2) are written to. Each reader missing its index is one
- * problem naming the reader and the @index it needs.
+ * What the served declarations need of the layout: a table with a sort key
+ * (every item the engine writes has one; the key attributes may have any
+ * names), and the fixed indexes that inverted items and edges (GSI1),
+ * catalogs and @byInstant (GSI2) are written to. Each reader missing its
+ * index is one problem naming the reader and the @index it needs.
  */
 export function checkServedLayout(
   layout: Layout,
@@ -101,8 +104,8 @@ export function checkServedLayout(
   problems: Problems,
 ): void {
   if (!layout.declared) return;
-  if (layout.pk !== 'PK' || layout.sk !== 'SK') {
-    problems.add('schema @table', `keys the table on ${layout.pk}${layout.sk === null ? '' : `/${layout.sk}`}: this gateway serves tables keyed on PK/SK`);
+  if (layout.sk === null) {
+    problems.add('schema @table', `keys the table on ${layout.pk} alone: this gateway serves tables with a sort key (add sk)`);
   }
   const needs = (index: string, reader: string) => {
     const declared = indexOf(layout, index);

@@ -5,7 +5,7 @@
  * checked here.
  */
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
-import type { Attribute, ChildrenRelation, CopyField, EdgesRelation, ItemType, Relation } from './model.js';
+import type { Attribute, ChildrenRelation, CopyField, EdgesRelation, ItemType, Layout, Relation } from './model.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import { enumValues, readAttributeDirective, scalarKind } from './itemTypes.js';
@@ -232,7 +232,7 @@ function checkExtraArguments(relation: Relation, field: Field, problems: Problem
 
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
-/** Key attributes of the table and its indexes: no field, counter or copy may be stored under them. */
+/** Key attributes of the default table and its indexes (and, beside them, a declared @table's): no field, counter or copy may be stored under them. */
 export const KEY_ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK'] as const;
 
 /**
@@ -265,12 +265,21 @@ const RESERVED = new Set<string>([...KEY_ATTRIBUTES, ...BOOKKEEPING_ATTRIBUTES])
  * attribute, a field named like a key) would have one write overwrite the
  * other, so such a model is refused, naming the second use.
  */
-export function checkStoredNames(schema: GraphQLSchema, items: ReadonlyMap<string, ItemType>, relations: ReadonlyMap<string, Relation>, problems: Problems): void {
+export function checkStoredNames(
+  schema: GraphQLSchema,
+  items: ReadonlyMap<string, ItemType>,
+  relations: ReadonlyMap<string, Relation>,
+  problems: Problems,
+  layout: Pick<Layout, 'pk' | 'sk'>,
+): void {
+  // The table's own key attributes, whatever @table names them, are written from the templates.
+  const tableKeys = new Set([layout.pk, ...(layout.sk === null ? [] : [layout.sk])]);
+  const isKey = (name: string) => KEY_ATTRIBUTES.includes(name as never) || tableKeys.has(name);
   /** Records `use` under `name`; false (and a problem) when the name is reserved or holds something else. */
   const claim = (names: Map<string, string>, name: string, use: string, where: string, node: unknown): boolean => {
     const known = names.get(name);
-    if (RESERVED.has(name)) {
-      problems.add(where, `${use} is stored under ${name}, an attribute the gateway keeps${KEY_ATTRIBUTES.includes(name as never) ? ' (a key)' : ''}: name it otherwise`, node as never);
+    if (RESERVED.has(name) || tableKeys.has(name)) {
+      problems.add(where, `${use} is stored under ${name}, an attribute the gateway keeps${isKey(name) ? ' (a key)' : ''}: name it otherwise`, node as never);
       return false;
     }
     if (known !== undefined && known !== use) {

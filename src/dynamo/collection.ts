@@ -1,6 +1,6 @@
 /**
  * Range reads over one item collection: the children of one partition whose
- * sort key starts with a prefix (`begins_with(SK, 'PLAYER#')`), on the base
+ * sort key starts with a prefix (`begins_with(<sort key>, 'PLAYER#')`), on the base
  * table or on GSI1.
  *
  * Terminology
@@ -18,6 +18,7 @@
 import type { QueryCommandInput, QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
 import type { ReadPort } from './readPort.js';
 import type { Item } from './batchGet.js';
+import type { TableKeyNames } from './keys.js';
 
 export interface Collection {
   /** Connection name, e.g. `Team.players`: cursors are bound to it. */
@@ -30,6 +31,8 @@ export interface Collection {
   pk: string;
   /** Sort-key prefix of the children, e.g. `PLAYER#`. */
   prefix: string;
+  /** The table's key attributes: a start key holds them, on an index too. */
+  table: TableKeyNames;
   /**
    * Whether an item under the prefix is one of the collection's (its keys
    * match the node type's templates): another program's item that does not
@@ -42,8 +45,9 @@ export type StartKey = Record<string, string>;
 
 /** The attributes of a start key for this collection (what LastEvaluatedKey holds). */
 export function keyAttributes(collection: Collection): string[] {
+  const { pk, sk } = collection.table;
   // An index over the table's own keys (pk SK, sk PK) names each attribute once.
-  return collection.index ? [...new Set(['PK', 'SK', collection.pkAttr, collection.skAttr])] : ['PK', 'SK'];
+  return collection.index ? [...new Set([pk, sk, collection.pkAttr, collection.skAttr])] : [pk, sk];
 }
 
 /** The start key of an item: its table keys, plus index keys when reading an index. */
@@ -265,7 +269,7 @@ export interface ParentPage {
 
 /**
  * The first page of a collection *and* its parent item, in one Query when
- * possible: the key condition `SK BETWEEN <prefix> AND <parentSk>` spans the
+ * possible: the key condition `<sort key> BETWEEN <prefix> AND <parentSk>` spans the
  * children and the parent, which sorts after them. Read backward, the parent
  * comes first, then the last children; read forward, the parent comes after
  * the last child, so it is reached only when the collection fits the page

@@ -12,10 +12,66 @@
  *      needs it (the id at the end of a catalog sort key, a shard index).
  */
 
-/** Primary key of a base-table item. */
+/**
+ * Primary key of a base-table item, as the engine passes it around. The
+ * table's key attributes are named by the model (@table); `TableKeys`
+ * turns this into the key DynamoDB takes and reads it back from items.
+ */
 export interface ItemKey {
   PK: string;
   SK: string;
+}
+
+/** The names of the table's partition and sort key attributes. */
+export interface TableKeyNames {
+  readonly pk: string;
+  readonly sk: string;
+}
+
+/**
+ * The table's key attributes, made once per model (plan.keys): every key
+ * and item sent to DynamoDB is built, and every item read is keyed, by the
+ * declared names. The conversions are compiled with the names as literal
+ * properties, so a key costs what the hand-written `{ PK, SK }` did.
+ */
+export interface TableKeys extends TableKeyNames {
+  /** The names alone, as plain data (collections carry them; cache keys serialize them). */
+  readonly names: TableKeyNames;
+  /** `#pk` → the partition key's name: for conditions written `attribute_exists(#pk)`. */
+  readonly pkName: { readonly '#pk': string };
+  /** An item's key as DynamoDB takes it, a fresh object (a Put may add attributes to it). */
+  key(key: ItemKey): Record<string, unknown>;
+  /** The key of an item (or a DynamoDB key) read from the table. */
+  keyOf(item: Record<string, unknown>): ItemKey;
+  /** The DynamoDB key of an item read from the table (its key attributes alone). */
+  itemKey(item: Record<string, unknown>): Record<string, unknown>;
+}
+
+const tableKeysMade = new Map<string, TableKeys>();
+
+/** The TableKeys of a table keyed on `pk`/`sk` (one object per pair of names). */
+export function tableKeys(names: { pk: string; sk: string | null }): TableKeys {
+  // The engine's items all have a sort key; the model check refuses a table without one.
+  const pk = names.pk;
+  const sk = names.sk ?? 'SK';
+  // The model check refuses it: in the literals below it would set the prototype.
+  if (pk === '__proto__' || sk === '__proto__') throw new Error('Invariant violation: __proto__ cannot name a key attribute');
+  const id = `${pk}\u0000${sk}`;
+  const known = tableKeysMade.get(id);
+  if (known) return known;
+  const p = JSON.stringify(pk);
+  const s = JSON.stringify(sk);
+  const made: TableKeys = {
+    pk,
+    sk,
+    names: { pk, sk },
+    pkName: { '#pk': pk },
+    key: new Function('k', `return { ${p}: k.PK, ${s}: k.SK };`) as TableKeys['key'],
+    keyOf: new Function('item', `return { PK: item[${p}], SK: item[${s}] };`) as TableKeys['keyOf'],
+    itemKey: new Function('item', `return { ${p}: item[${p}], ${s}: item[${s}] };`) as TableKeys['itemKey'],
+  };
+  tableKeysMade.set(id, made);
+  return made;
 }
 
 export const GSI1 = 'GSI1';

@@ -9,7 +9,7 @@
  */
 import type { Dynamo } from './client.js';
 import { cachedProbe, tableState, type TableState } from './health.js';
-import { describeLayout, type Gsi2Readers } from './table.js';
+import { describeLayout, type Gsi2Readers, type TableShape } from './table.js';
 
 export interface HealthReport {
   ok: boolean;
@@ -33,13 +33,14 @@ export async function tableHealth(
   detailsTimeoutMs = 2000,
   seen?: (state: TableState) => void,
   readers?: Gsi2Readers,
+  shape?: TableShape,
 ): Promise<HealthReport> {
   const verdict = await verdictOf(dynamo, tableName, seen);
   const { ok } = verdict;
   if (!ok) return verdict;
   try {
     const layout = await Promise.race([
-      describeLayout(dynamo.raw, tableName, readers),
+      describeLayout(dynamo.raw, tableName, readers, shape),
       new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), detailsTimeoutMs).unref()),
     ]);
     return { ok, table: { needsMigration: layout.needsMigration, itemsLayoutVersion: layout.itemsVersion, lacks: layout.lacks } };
@@ -60,8 +61,9 @@ export function healthProbe(
   ttlMs: number,
   seen?: (state: TableState) => void,
   readers?: Gsi2Readers,
+  shape?: TableShape,
 ): (details: boolean) => Promise<boolean | HealthReport> {
   const verdict = cachedProbe(() => verdictOf(dynamo, tableName, seen), ttlMs);
-  const detailed = cachedProbe(() => tableHealth(dynamo, tableName, 2000, seen, readers), ttlMs);
+  const detailed = cachedProbe(() => tableHealth(dynamo, tableName, 2000, seen, readers, shape), ttlMs);
   return (details) => (details ? detailed() : verdict());
 }

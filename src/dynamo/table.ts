@@ -24,7 +24,7 @@ import {
   type KeySchemaElement,
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
-import { CURRENT_LAYOUT_VERSION, GSI2, layoutStateKey } from './keys.js';
+import { CURRENT_LAYOUT_VERSION, GSI2, layoutStateKey, tableKeys } from './keys.js';
 import type { Layout } from '../declaration/model.js';
 import { DEFAULT_LAYOUT } from '../declaration/layout.js';
 import { sleep } from './backoff.js';
@@ -47,18 +47,18 @@ const keySchema = (pk: readonly string[], sk: readonly string[]): KeyElement[] =
   ...pk.map((AttributeName) => ({ AttributeName, KeyType: 'HASH' as const })),
   ...sk.map((AttributeName) => ({ AttributeName, KeyType: 'RANGE' as const })),
 ];
-const tableKeys = (shape: TableShape) => keySchema([shape.pk], shape.sk === null ? [] : [shape.sk]);
+const tableKeySchema = (shape: TableShape) => keySchema([shape.pk], shape.sk === null ? [] : [shape.sk]);
 
 /** The definition of a table of this shape: on-demand, every index projecting ALL, a stream with new and old images. */
 export function tableDefinition(tableName: string, shape: TableShape = DEFAULT_TABLE_SHAPE): CreateTableCommandInput {
   const attributes = [
-    ...new Set([...tableKeys(shape).map((k) => k.AttributeName), ...shape.indexes.flatMap((i) => [...i.pk, ...i.sk])]),
+    ...new Set([...tableKeySchema(shape).map((k) => k.AttributeName), ...shape.indexes.flatMap((i) => [...i.pk, ...i.sk])]),
   ];
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
     AttributeDefinitions: attributes.map((AttributeName) => ({ AttributeName, AttributeType: shape.types?.get(AttributeName) ?? 'S' })),
-    KeySchema: tableKeys(shape),
+    KeySchema: tableKeySchema(shape),
     ...(shape.indexes.length === 0
       ? {}
       : {
@@ -96,7 +96,7 @@ export function tableContradictions(table: TableDescription | undefined, shape: 
   }
   for (const d of table?.AttributeDefinitions ?? []) {
     const want = shape.types?.get(d.AttributeName ?? '') ?? 'S';
-    const used = [...tableKeys(shape), ...shape.indexes.flatMap((i) => keySchema(i.pk, i.sk))].some((k) => k.AttributeName === d.AttributeName);
+    const used = [...tableKeySchema(shape), ...shape.indexes.flatMap((i) => keySchema(i.pk, i.sk))].some((k) => k.AttributeName === d.AttributeName);
     if (used && d.AttributeType !== want) found.push(`key attribute ${d.AttributeName} is of type ${d.AttributeType} in the table, ${want} in the model`);
   }
   return found;
@@ -123,27 +123,30 @@ export interface TableLayout {
   contradictions: string[];
 }
 
+/** The layout record's key under the table's own key attributes (bookkeeping lives in the same table). */
+function layoutRecordKey(shape: TableShape) {
+  const { pk, sk } = tableKeys(shape);
+  return { [pk]: { S: layoutStateKey.PK }, [sk]: { S: layoutStateKey.SK } };
+}
+
 /**
  * The layout version the table's items are at, from the layout record
  * (one GetItem). A table without the record was filled by an older version
  * or another program: version 1.
  */
-export async function itemsLayoutVersion(client: DynamoDBClient, tableName: string): Promise<number> {
-  const { Item } = await client.send(
-    new GetItemCommand({ TableName: tableName, Key: { PK: { S: layoutStateKey.PK }, SK: { S: layoutStateKey.SK } } }),
-  );
+export async function itemsLayoutVersion(client: DynamoDBClient, tableName: string, shape: TableShape = DEFAULT_TABLE_SHAPE): Promise<number> {
+  const { Item } = await client.send(new GetItemCommand({ TableName: tableName, Key: layoutRecordKey(shape) }));
   const version = Number(Item?.layoutVersion?.N);
   return Number.isInteger(version) && version > 0 ? version : 1;
 }
 
 /** Records that the table's items are at `version` (table creation: an empty table is current). */
-export async function writeLayoutVersion(client: DynamoDBClient, tableName: string, version = CURRENT_LAYOUT_VERSION) {
+export async function writeLayoutVersion(client: DynamoDBClient, tableName: string, version = CURRENT_LAYOUT_VERSION, shape: TableShape = DEFAULT_TABLE_SHAPE) {
   await client.send(
     new PutItemCommand({
       TableName: tableName,
       Item: {
-        PK: { S: layoutStateKey.PK },
-        SK: { S: layoutStateKey.SK },
+        ...layoutRecordKey(shape),
         layoutVersion: { N: String(version) },
         updatedAt: { S: new Date().toISOString() },
       },
@@ -201,7 +204,7 @@ export async function describeLayout(
   } catch {
     ttl = false;
   }
-  const itemsVersion = await itemsLayoutVersion(client, tableName);
+  const itemsVersion = await itemsLayoutVersion(client, tableName, shape);
   const needsMigration = itemsVersion < CURRENT_LAYOUT_VERSION;
   const lacks: string[] = [];
   const words = gsi2Wording(readers);
@@ -259,7 +262,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string, sha
       // Time to live can only be set on an ACTIVE table, and is not part of CreateTable.
       if (fresh) {
         // An empty table is at the current layout: nothing for `npm run migrate` to do.
-        await writeLayoutVersion(client, tableName);
+        await writeLayoutVersion(client, tableName, CURRENT_LAYOUT_VERSION, shape);
         await client
           .send(
             new UpdateTimeToLiveCommand({

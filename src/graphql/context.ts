@@ -25,7 +25,7 @@ export function createContext(deps: Deps, metrics = new OperationMetrics(), iden
     doc,
     reads,
     cursors: cursorReader(deps.cursors),
-    loaders: createLoaders(reads, deps.tableName, { naive: deps.naive }),
+    loaders: createLoaders(reads, deps.tableName, deps.plan.keys, { naive: deps.naive }),
     metrics,
     requestId: randomUUID(),
     pageReadBudget: deps.pageReadBudget ?? DEFAULT_PAGE_READ_BUDGET,

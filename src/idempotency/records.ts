@@ -2,8 +2,8 @@
  * The idempotency record of one (caller, Idempotency-Key): claimed before a
  * mutation runs, completed with its response afterwards.
  *
- * Item (keys from dynamo/keys.ts): PK `IDEMPOTENCY#<sha256(caller, key)>`,
- * SK `RECORD`, and
+ * Item (keys from dynamo/keys.ts, under the table's key attributes): pk
+ * `IDEMPOTENCY#<sha256(caller, key)>`, sk `RECORD`, and
  * - `requestHash`: SHA-256 of the request (query, operation name, variables);
  * - `callerHash`: SHA-256 of the caller's identity as the rules saw it
  *   (subject, roles, the ids of the @owner types it owns), so a replay is given only
@@ -23,7 +23,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import { DeleteCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { idempotencyKey } from '../dynamo/keys.js';
+import { idempotencyKey, type TableKeys } from '../dynamo/keys.js';
 import { sdkReads, type ReadPort } from '../dynamo/readPort.js';
 
 export interface RecordStore {
@@ -31,6 +31,8 @@ export interface RecordStore {
   /** The look-up's read port (the request's, dynamo/readPort.ts); absent: through `doc`. */
   reads?: ReadPort;
   tableName: string;
+  /** The served model's plan: its table's key attributes name the record's keys. */
+  plan: { keys: TableKeys };
 }
 
 export type StoredRecord =
@@ -57,7 +59,8 @@ export async function claimRecord(
   ttlSeconds: number,
   now = Date.now(),
 ): Promise<StoredRecord | null> {
-  const key = idempotencyKey(keyHash);
+  const keys = store.plan.keys;
+  const key = keys.key(idempotencyKey(keyHash));
   for (let round = 0; round < 3; round++) {
     try {
       await store.doc.send(
@@ -72,8 +75,8 @@ export async function claimRecord(
             expiresAt: Math.floor(now / 1000) + ttlSeconds,
           },
           ConditionExpression:
-            'attribute_not_exists(PK) OR expiresAt < :nowSeconds OR (#state = :pending AND lockedUntil < :nowMs)',
-          ExpressionAttributeNames: { '#state': 'state' },
+            'attribute_not_exists(#pk) OR expiresAt < :nowSeconds OR (#state = :pending AND lockedUntil < :nowMs)',
+          ExpressionAttributeNames: { '#pk': keys.pk, '#state': 'state' },
           ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':nowMs': now, ':pending': 'PENDING' },
         }),
       );
@@ -91,7 +94,7 @@ export async function claimRecord(
 /** The live record of this key, or null (absent or past its expiresAt). One consistent GetItem. */
 export async function readRecord(store: RecordStore, keyHash: string, now = Date.now()): Promise<StoredRecord | null> {
   const reads = store.reads ?? sdkReads(store.doc);
-  const out = await reads.get({ TableName: store.tableName, Key: idempotencyKey(keyHash), ConsistentRead: true });
+  const out = await reads.get({ TableName: store.tableName, Key: store.plan.keys.key(idempotencyKey(keyHash)), ConsistentRead: true });
   const item = out.Item;
   if (!item || (typeof item.expiresAt === 'number' && item.expiresAt < Math.floor(now / 1000))) return null;
   const callerHash = typeof item.callerHash === 'string' ? item.callerHash : undefined;
@@ -114,7 +117,7 @@ export async function completeRecord(
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
-      Key: idempotencyKey(keyHash),
+      Key: store.plan.keys.key(idempotencyKey(keyHash)),
       UpdateExpression: 'SET #state = :complete, #status = :status, #response = :response REMOVE lockedUntil',
       ConditionExpression: 'requestHash = :hash AND #state = :pending',
       ExpressionAttributeNames: { '#state': 'state', '#status': 'status', '#response': name },
@@ -128,7 +131,7 @@ export async function releaseRecord(store: RecordStore, keyHash: string, request
   await store.doc.send(
     new DeleteCommand({
       TableName: store.tableName,
-      Key: idempotencyKey(keyHash),
+      Key: store.plan.keys.key(idempotencyKey(keyHash)),
       ConditionExpression: 'requestHash = :hash AND #state = :pending',
       ExpressionAttributeNames: { '#state': 'state' },
       ExpressionAttributeValues: { ':hash': requestHash, ':pending': 'PENDING' },

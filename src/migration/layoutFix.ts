@@ -9,7 +9,8 @@
  *   the `by` field (docs/catalog.md). Entering the catalog also counts the
  *   item in its shard's counter (same transaction).
  * - @byInstant types: GSI2PK from the template, GSI2SK `<instant>#<id>`.
- * - inverted types and edges of @edges relations without GSI1 keys: GSI1PK = SK, GSI1SK = PK.
+ * - inverted types and edges of @edges relations without GSI1 keys: GSI1PK = the
+ *   table's sort key, GSI1SK = its partition key (PK/SK, or the @table's names).
  * Items whose source attribute is missing or unusable (no title, an instant
  * that is no date) stay out of GSI2; items being deleted are left alone.
  * Copies on edges, counters and the shard-count copy on edges need other
@@ -37,17 +38,17 @@ export const FIX_KINDS: readonly LayoutFix['kind'][] = ['enter-catalog', 'resort
 
 export type LayoutFixer = (item: Item) => LayoutFix | null;
 
-/**
- * The GSI1 keys (GSI1PK = SK, GSI1SK = PK) of an item that has none, or null.
- * Only absent keys are added: an edge of a write-sharded parent carries
- * GSI1PK `<SK>#<k>` on purpose (docs/sharding.md).
- */
-function missingIndexKeys(item: Item): Required<IndexKeys> | null {
-  if (item.GSI1PK !== undefined || item.GSI1SK !== undefined) return null;
-  return { GSI1PK: item.SK as string, GSI1SK: item.PK as string };
-}
-
 export function compileLayoutFix(plan: Plan): LayoutFixer {
+  const { pk, sk } = plan.keys;
+  /**
+   * The GSI1 keys (GSI1PK = the sort key, GSI1SK = the partition key) of an
+   * item that has none, or null. Only absent keys are added: an edge of a
+   * write-sharded parent carries GSI1PK `<sort key>#<k>` on purpose (docs/sharding.md).
+   */
+  const missingIndexKeys = (item: Item): Required<IndexKeys> | null => {
+    if (item.GSI1PK !== undefined || item.GSI1SK !== undefined) return null;
+    return { GSI1PK: item[sk] as string, GSI1SK: item[pk] as string };
+  };
   const types = [...plan.items.values()];
   const catalogs = new Map(types.map((t) => [t.name, plan.catalogOf(t.name)]));
   const edges = [...plan.relations.values()].filter((r) => r.relation.kind === 'edges' && r.relation.direction === 'base');
@@ -75,20 +76,20 @@ export function compileLayoutFix(plan: Plan): LayoutFixer {
         }
       }
     }
-    return index ? { kind: 'index-keys', set: index, source: 'SK', seen: item.SK as string } : null;
+    return index ? { kind: 'index-keys', set: index, source: sk, seen: item[sk] as string } : null;
   }
 
   return (item) => {
-    if (isBookkeeping(item.PK)) return null;
+    if (isBookkeeping(item[pk])) return null;
     for (const type of types) {
       const ids = type.ids(item);
       if (ids) return itemFix(type, item, ids.id, ids.parentId);
     }
-    // An edge: the owner's partition, the node's PK as its sort key.
+    // An edge: the owner's partition, the node's partition key as its sort key.
     for (const edge of edges) {
-      if (edge.owner.type.pk.match(item.PK) !== null && edge.node.type.pk.match(item.SK) !== null) {
+      if (edge.owner.type.pk.match(item[pk]) !== null && edge.node.type.pk.match(item[sk]) !== null) {
         const index = missingIndexKeys(item);
-        return index ? { kind: 'index-keys', set: index, source: 'SK', seen: item.SK as string } : null;
+        return index ? { kind: 'index-keys', set: index, source: sk, seen: item[sk] as string } : null;
       }
     }
     return null;

@@ -7,8 +7,8 @@
  *
  * - Parallel: `segments` workers, one Scan segment each (TotalSegments).
  * - Resumable: after each scanned page is fully written, the segment's
- *   position (LastEvaluatedKey) is checkpointed in the table itself (PK
- *   `LAYOUT`, SK `MIGRATION#SEGMENT#<n>`), under the run recorded on the
+ *   position (LastEvaluatedKey) is checkpointed in the table itself (pk
+ *   `LAYOUT`, sk `MIGRATION#SEGMENT#<n>`), under the run recorded on the
  *   layout record. A run that stopped (crash, Ctrl-C, throttling) resumes
  *   from those checkpoints; at worst one page per segment is scanned again.
  * - Idempotent: every write is derived from the item as scanned and
@@ -44,6 +44,7 @@ import {
   layoutStateKey,
   migrationCheckpointKey,
   type CatalogSpec,
+  type TableKeys,
 } from '../dynamo/keys.js';
 import { capacityUnits } from '../dynamo/metrics.js';
 import { tableDefinition, type TableShape } from '../dynamo/table.js';
@@ -171,6 +172,8 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
   const started = performance.now();
   const limiter = new RateLimiter(options.writeUnitsPerSecond);
   const { plan } = options;
+  // Bookkeeping (the layout record, scan checkpoints) lives in the same table, under its key attributes.
+  const keys = plan.keys;
   const layoutFix = compileLayoutFix(plan);
   const relationFix = compileRelationFix(plan);
   const addedIndexes = dryRun ? [] : await ensureIndexes(raw, tableName, plan.table);
@@ -179,7 +182,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
   const estimatedTotal = Number(Table?.ItemCount ?? 0);
 
   // The run: resumed from the layout record, or a new one.
-  const state = (await doc.send(new GetCommand({ TableName: tableName, Key: layoutStateKey, ConsistentRead: true }))).Item;
+  const state = (await doc.send(new GetCommand({ TableName: tableName, Key: keys.key(layoutStateKey), ConsistentRead: true }))).Item;
   const previous = state?.run as RunState | undefined;
   const resumed = !dryRun && !options.restart && previous !== undefined;
   const run: RunState | null = dryRun ? null : resumed ? previous! : { id: ulid(), segments: options.segments };
@@ -188,14 +191,14 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     await doc.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: layoutStateKey,
+        Key: keys.key(layoutStateKey),
         UpdateExpression: 'SET #run = :run',
         ExpressionAttributeNames: { '#run': 'run' },
         ExpressionAttributeValues: { ':run': { ...run, startedAt: new Date().toISOString() } },
       }),
     );
   }
-  const checkpoints = run ? await readCheckpoints(doc, tableName, run) : new Map<number, Checkpoint>();
+  const checkpoints = run ? await readCheckpoints(doc, tableName, keys, run) : new Map<number, Checkpoint>();
 
   const byKind = Object.fromEntries(ALL_FIX_KINDS.map((kind) => [kind, 0])) as MigrationResult['byKind'];
   const totals = { scanned: 0, changed: 0, skipped: 0, writeUnits: 0, segmentsDone: 0 };
@@ -226,21 +229,21 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
         return false;
       }
       // Changed since it was scanned: decide again from what it is now.
-      current = (await doc.send(new GetCommand({ TableName: tableName, Key: { PK: current.PK, SK: current.SK }, ConsistentRead: true }))).Item ?? null;
+      current = (await doc.send(new GetCommand({ TableName: tableName, Key: keys.itemKey(current), ConsistentRead: true }))).Item ?? null;
     }
     return false;
   }
 
   /** The conditional UpdateItem parameters of one fix: conditioned on the item as read. */
   function updateOf(item: Item, change: LayoutFix) {
-    const names: Record<string, string> = { '#src': change.source };
+    const names: Record<string, string> = { '#pk': keys.pk, '#src': change.source };
     const values: Record<string, unknown> = { ':seen': change.seen };
     const sets = Object.entries(change.set).map(([attr, value], i) => {
       names[`#a${i}`] = attr;
       values[`:v${i}`] = value;
       return `#a${i} = :v${i}`;
     });
-    const conditions = ['attribute_exists(PK)', '#src = :seen'];
+    const conditions = ['attribute_exists(#pk)', '#src = :seen'];
     if (change.kind === 'enter-catalog') {
       names['#gsi2pk'] = 'GSI2PK';
       names['#deleting'] = DELETING_ATTR;
@@ -255,7 +258,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     }
     return {
       TableName: tableName,
-      Key: { PK: item.PK, SK: item.SK },
+      Key: keys.itemKey(item),
       UpdateExpression: `SET ${sets.join(', ')}`,
       ConditionExpression: conditions.join(' AND '),
       ExpressionAttributeNames: names,
@@ -272,7 +275,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     let actual = estimate;
     try {
       if (change.kind === 'enter-catalog') {
-        await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, change.spec, change.id, 1)]);
+        await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, keys, change.spec, change.id, 1)]);
       } else {
         const out = await doc.send(new UpdateCommand({ ...update, ReturnConsumedCapacity: 'TOTAL' }));
         actual = capacityUnits(out.ConsumedCapacity) || estimate;
@@ -318,7 +321,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
       }
       const items: TransactItem[] = [
         ...pending.map(({ item, change }) => ({ Update: updateOf(item, change) })),
-        ...[...counters.values()].map((c) => catalogCounterChange(tableName, c.spec, c.id, c.n)),
+        ...[...counters.values()].map((c) => catalogCounterChange(tableName, keys, c.spec, c.id, c.n)),
       ];
       // A transactional write costs two units per item (≤ 1 KB), plus the GSI2 entry.
       const estimate = 3 * pending.length + 2 * counters.size;
@@ -334,7 +337,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
       if (failed.length === 0) throw cancelled;
       pending = pending.filter((_, i) => !cancelled.failed(i));
       for (const { item } of failed) {
-        const fresh = (await doc.send(new GetCommand({ TableName: tableName, Key: { PK: item.PK, SK: item.SK }, ConsistentRead: true }))).Item;
+        const fresh = (await doc.send(new GetCommand({ TableName: tableName, Key: keys.itemKey(item), ConsistentRead: true }))).Item;
         const change = fresh ? layoutFix(fresh) : null;
         if (fresh === undefined || change === null) continue;
         if (change.kind !== 'enter-catalog') {
@@ -353,6 +356,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
       {
         doc,
         tableName,
+        keys,
         dryRun,
         concurrency,
         limiter,
@@ -418,7 +422,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
           new PutCommand({
             TableName: tableName,
             Item: {
-              ...migrationCheckpointKey(segment),
+              ...keys.key(migrationCheckpointKey(segment)),
               runId: run.id,
               lastKey: startKey ? JSON.stringify(startKey) : null,
               done: startKey === undefined,
@@ -448,13 +452,13 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     await doc.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: layoutStateKey,
+        Key: keys.key(layoutStateKey),
         UpdateExpression: 'SET layoutVersion = :v, completedAt = :now REMOVE #run',
         ExpressionAttributeNames: { '#run': 'run' },
         ExpressionAttributeValues: { ':v': CURRENT_LAYOUT_VERSION, ':now': new Date().toISOString() },
       }),
     );
-    await removeCheckpoints(doc, tableName, segments);
+    await removeCheckpoints(doc, tableName, keys, segments);
   }
   const seconds = (performance.now() - started) / 1000;
   return {
@@ -473,9 +477,9 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
   };
 }
 
-async function readCheckpoints(doc: DynamoDBDocumentClient, tableName: string, run: RunState): Promise<Map<number, Checkpoint>> {
+async function readCheckpoints(doc: DynamoDBDocumentClient, tableName: string, table: TableKeys, run: RunState): Promise<Map<number, Checkpoint>> {
   const found = new Map<number, Checkpoint>();
-  const keys = Array.from({ length: run.segments }, (_, s) => ({ ...migrationCheckpointKey(s) }));
+  const keys = Array.from({ length: run.segments }, (_, s) => table.key(migrationCheckpointKey(s)));
   for (let i = 0; i < keys.length; i += 100) {
     let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100);
     while (pending && pending.length > 0) {
@@ -483,7 +487,7 @@ async function readCheckpoints(doc: DynamoDBDocumentClient, tableName: string, r
         await doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
       for (const item of out.Responses?.[tableName] ?? []) {
         if (item.runId !== run.id) continue; // left by another run
-        const segment = Number(String(item.SK).split('#').pop());
+        const segment = Number(String(item[table.sk]).split('#').pop());
         found.set(segment, {
           runId: run.id,
           lastKey: typeof item.lastKey === 'string' ? JSON.parse(item.lastKey) : null,
@@ -498,8 +502,8 @@ async function readCheckpoints(doc: DynamoDBDocumentClient, tableName: string, r
   return found;
 }
 
-async function removeCheckpoints(doc: DynamoDBDocumentClient, tableName: string, segments: number): Promise<void> {
-  const keys = Array.from({ length: segments }, (_, s) => ({ ...migrationCheckpointKey(s) }));
+async function removeCheckpoints(doc: DynamoDBDocumentClient, tableName: string, table: TableKeys, segments: number): Promise<void> {
+  const keys = Array.from({ length: segments }, (_, s) => table.key(migrationCheckpointKey(s)));
   for (let i = 0; i < keys.length; i += 25) {
     let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
     while (pending && pending.length > 0) {

@@ -37,7 +37,7 @@
 import { UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { countCollection, type Collection } from '../dynamo/collection.js';
-import { isBookkeeping, type ItemKey } from '../dynamo/keys.js';
+import { isBookkeeping, itemKeyString, type ItemKey, type TableKeys } from '../dynamo/keys.js';
 import { capacityUnits } from '../dynamo/metrics.js';
 import { sleep } from '../dynamo/backoff.js';
 import { sdkReads } from '../dynamo/readPort.js';
@@ -82,8 +82,9 @@ const copyField = (c: { field: string; attribute: string }): CopiedField => ({
 export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | null {
   const writes = writePlanOf(plan);
   const types = [...plan.items.values()];
+  const { pk, sk } = plan.keys;
   return (item) => {
-    if (isBookkeeping(item.PK) || item[DELETING_ATTR] !== undefined) return null;
+    if (isBookkeeping(item[pk]) || item[DELETING_ATTR] !== undefined) return null;
     for (const type of types) {
       const ids = type.ids(item);
       if (!ids) continue;
@@ -103,8 +104,8 @@ export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | n
       return counts.length > 0 ? { kind: 'counters', item, counts } : null;
     }
     for (const pair of writes.pairs) {
-      const ownerId = pair.owner.type.pk.match(item.PK)?.id;
-      const nodeId = pair.node.type.pk.match(item.SK)?.id;
+      const ownerId = pair.owner.type.pk.match(item[pk])?.id;
+      const nodeId = pair.node.type.pk.match(item[sk])?.id;
       if (ownerId === undefined || nodeId === undefined) continue;
       const copies = [
         ...pair.nodeCopies.map((c) => ({ field: copyField(c), from: pair.node.key(nodeId) })),
@@ -122,6 +123,8 @@ export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | n
 export interface RelationFixContext {
   doc: DynamoDBDocumentClient;
   tableName: string;
+  /** The table's key attributes (the model's @table). */
+  keys: TableKeys;
   dryRun: boolean;
   concurrency: number;
   limiter: RateLimiter;
@@ -166,10 +169,10 @@ async function updateIf(ctx: RelationFixContext, estimate: number, input: Update
 
 async function fixEdges(ctx: RelationFixContext, needs: readonly EdgeNeed[]): Promise<void> {
   const keys = needs.flatMap((n) => [...n.copies.map((c) => c.from), ...(n.shards ? [n.shards.parentKey] : [])]);
-  const read = await batchGet(sdkReads(ctx.doc), ctx.tableName, keys, { consistentRead: true });
-  const found = new Map<string, Item | null>(keys.map((k, i) => [`${k.PK}\u0000${k.SK}`, read[i]]));
+  const read = await batchGet(sdkReads(ctx.doc), ctx.tableName, ctx.keys, keys, { consistentRead: true });
+  const found = new Map<string, Item | null>(keys.map((k, i) => [itemKeyString(k), read[i]]));
   const itemAt = (k: ItemKey) => {
-    const item = found.get(`${k.PK}\u0000${k.SK}`) ?? null;
+    const item = found.get(itemKeyString(k)) ?? null;
     return item === null || item[DELETING_ATTR] !== undefined ? null : item;
   };
   await forEachLimit(needs, ctx.concurrency, async ({ edge, copies, shards }) => {
@@ -177,7 +180,7 @@ async function fixEdges(ctx: RelationFixContext, needs: readonly EdgeNeed[]): Pr
       const entity = itemAt(from);
       let value: { value: string; version: number } | null = null;
       try {
-        value = entity && source(entity, field);
+        value = entity && source(entity, field, ctx.keys);
       } catch {
         continue; // a version no writer of ours wrote: the stream processor reports it; nothing to copy here
       }
@@ -187,7 +190,7 @@ async function fixEdges(ctx: RelationFixContext, needs: readonly EdgeNeed[]): Pr
         continue;
       }
       // The edge item and its GSI1 entry; a failed condition: gone, or a newer copy arrived meanwhile.
-      if (await updateIf(ctx, 2, copyUpdate(ctx.tableName, edge, field, value.value, value.version))) ctx.fixed('edge-copy');
+      if (await updateIf(ctx, 2, copyUpdate(ctx.tableName, ctx.keys, edge, field, value.value, value.version))) ctx.fixed('edge-copy');
     }
     if (shards) await fixShardCopy(ctx, edge, shards, itemAt(shards.parentKey));
   });
@@ -211,19 +214,19 @@ async function fixShardCopy(ctx: RelationFixContext, edge: Item, need: NonNullab
     {
       Update: {
         TableName: ctx.tableName,
-        Key: { PK: edge.PK, SK: edge.SK },
+        Key: ctx.keys.itemKey(edge),
         UpdateExpression: 'SET #copy = :n',
-        ConditionExpression: 'attribute_exists(PK) AND GSI1PK = :p AND attribute_not_exists(#copy)',
-        ExpressionAttributeNames: { '#copy': s.copy! },
+        ConditionExpression: 'attribute_exists(#pk) AND GSI1PK = :p AND attribute_not_exists(#copy)',
+        ExpressionAttributeNames: { '#pk': ctx.keys.pk, '#copy': s.copy! },
         ExpressionAttributeValues: { ':n': n, ':p': edge.GSI1PK },
       },
     },
     {
       ConditionCheck: {
         TableName: ctx.tableName,
-        Key: { PK: parentKey.PK, SK: parentKey.SK },
-        ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#to) AND attribute_not_exists(#from) AND attribute_not_exists(#del) AND ${count.expression}`,
-        ExpressionAttributeNames: { '#to': RESHARD_TO_ATTR, '#from': RESHARD_FROM_ATTR, '#del': DELETING_ATTR, ...count.names },
+        Key: ctx.keys.key(parentKey),
+        ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#to) AND attribute_not_exists(#from) AND attribute_not_exists(#del) AND ${count.expression}`,
+        ExpressionAttributeNames: { '#pk': ctx.keys.pk, '#to': RESHARD_TO_ATTR, '#from': RESHARD_FROM_ATTR, '#del': DELETING_ATTR, ...count.names },
         ...(Object.keys(count.values).length > 0 ? { ExpressionAttributeValues: count.values } : {}),
       },
     },
@@ -247,15 +250,15 @@ async function fixCounters(ctx: RelationFixContext, needs: readonly CounterNeed[
     const live = notCounting(at);
     const ours = await updateIf(ctx, 1, {
       TableName: ctx.tableName,
-      Key: { PK: need.item.PK, SK: need.item.SK },
+      Key: ctx.keys.itemKey(need.item),
       UpdateExpression: 'SET #m = :mark',
       ConditionExpression: [
-        'attribute_exists(PK)',
+        'attribute_exists(#pk)',
         'attribute_not_exists(#del)',
         live.expression,
         ...absentCounters.map(([n]) => `attribute_not_exists(${n})`),
       ].join(' AND '),
-      ExpressionAttributeNames: { '#m': COUNTING_ATTR, '#del': DELETING_ATTR, ...live.names, ...Object.fromEntries(absentCounters) },
+      ExpressionAttributeNames: { '#pk': ctx.keys.pk, '#m': COUNTING_ATTR, '#del': DELETING_ATTR, ...live.names, ...Object.fromEntries(absentCounters) },
       ExpressionAttributeValues: { ':mark': mark, ...live.values },
     });
     if (ours) marked.push({ need, mark, at });
@@ -277,7 +280,7 @@ async function fixCounters(ctx: RelationFixContext, needs: readonly CounterNeed[
     const inTime = Date.now() - at < COUNTING_LEASE_MS / 2;
     const written = await updateIf(ctx, 1, {
       TableName: ctx.tableName,
-      Key: { PK: need.item.PK, SK: need.item.SK },
+      Key: ctx.keys.itemKey(need.item),
       // Too slow a count may have let a writer past an expired mark: only the mark goes.
       UpdateExpression: inTime ? `SET ${sets.join(', ')} REMOVE #m` : 'REMOVE #m',
       ConditionExpression: ['#m = :mark', 'attribute_not_exists(#del)', ...need.counts.map((_, i) => `attribute_not_exists(#c${i})`)].join(' AND '),

@@ -7,7 +7,7 @@
  * maintains (counters, copies) may be missing and are left undefined.
  */
 import type { Item } from '../dynamo/batchGet.js';
-import type { ItemKey } from '../dynamo/keys.js';
+import type { ItemKey, TableKeys } from '../dynamo/keys.js';
 import type { ItemType } from '../declaration/model.js';
 import { invariant } from '../errors.js';
 import { kindTest, parentIdProperty, propertyLiteral, type ItemRecord } from './records.js';
@@ -38,7 +38,7 @@ export const PROPAGATING_ATTRS = ['propagatingSince', 'deletingAt'] as const;
 /** What an extension adds to a record from the stored item (a sharded parent's layout). */
 export type RecordExtension = (record: ItemRecord, item: Item) => void;
 
-export function compileItemPlan(type: ItemType, extensions: readonly RecordExtension[] = []): ItemPlan {
+export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: readonly RecordExtension[] = []): ItemPlan {
   const parentField = type.parent?.field ?? null;
   const parentProperty = parentField === null ? null : parentIdProperty(parentField);
   const requiredFields = type.attributes.filter((a) => a.required).map((a) => a.name);
@@ -52,22 +52,13 @@ export function compileItemPlan(type: ItemType, extensions: readonly RecordExten
     }
     return v;
   };
-  // The ids in an item's keys: both keys must match; a placeholder in SK wins over the same one in PK.
-  const idOf = (item: Item): string | null | undefined => {
-    const inPk = type.pk.valueOf(item.PK, 'id');
-    if (inPk === undefined) return undefined;
-    const inSk = type.sk.valueOf(item.SK, 'id');
-    if (inSk === undefined) return undefined;
-    return inSk ?? inPk;
-  };
-  const parentOf = (item: Item): string | null =>
-    parentField === null ? null : (type.sk.valueOf(item.SK, parentField) ?? type.pk.valueOf(item.PK, parentField) ?? null);
+  const { idOf, parentOf } = compileKeyReaders(type, keys, parentField);
   const ids = (item: Item) => {
     const id = idOf(item);
     if (id === undefined || id === null) return null;
     return { id, parentId: parentOf(item) };
   };
-  const notOfType = (item: Item) => invariant(false, `expected a ${type.name} item, got ${JSON.stringify({ PK: item.PK, SK: item.SK })}`);
+  const notOfType = (item: Item) => invariant(false, `expected a ${type.name} item, got ${JSON.stringify(keys.keyOf(item))}`);
   return {
     name: type.name,
     type,
@@ -83,6 +74,40 @@ export function compileItemPlan(type: ItemType, extensions: readonly RecordExten
     ids,
     map: compileMap(type, parentProperty, counters, idOf, parentOf, notOfType, extensions),
   };
+}
+
+/**
+ * The ids in a stored item's keys, read from the table's key attributes by
+ * their declared names, compiled in as literal properties (as the default
+ * `item.PK` was): idOf is the id (both keys must match; a placeholder in the
+ * sort key wins over the same one in the partition key), parentOf the
+ * parent's id of a child type.
+ */
+function compileKeyReaders(type: ItemType, keys: TableKeys, parentField: string | null) {
+  const pk = `item[${JSON.stringify(keys.pk)}]`;
+  const sk = `item[${JSON.stringify(keys.sk)}]`;
+  const body = [
+    'return {',
+    '  idOf(item) {',
+    `    const inPk = pkTemplate.valueOf(${pk}, "id");`,
+    '    if (inPk === undefined) return undefined;',
+    `    const inSk = skTemplate.valueOf(${sk}, "id");`,
+    '    if (inSk === undefined) return undefined;',
+    '    return inSk ?? inPk;',
+    '  },',
+    '  parentOf(item) {',
+    parentField === null
+      ? '    return null;'
+      : `    return skTemplate.valueOf(${sk}, parentField) ?? pkTemplate.valueOf(${pk}, parentField) ?? null;`,
+    '  },',
+    '};',
+  ].join('\n');
+  const make = new Function('pkTemplate', 'skTemplate', 'parentField', body) as (
+    pkTemplate: ItemType['pk'],
+    skTemplate: ItemType['sk'],
+    parentField: string | null,
+  ) => { idOf(item: Item): string | null | undefined; parentOf(item: Item): string | null };
+  return make(type.pk, type.sk, parentField);
 }
 
 /**

@@ -12,7 +12,7 @@ import { compileQueryPlan, type QueryPlan } from './queryPlan.js';
 import { invariant } from '../errors.js';
 import { compileItemPlan, type ItemPlan, type RecordExtension } from './itemPlan.js';
 import { compileRelationPlan, type EdgeNodeExtension, type RelationPlan } from './relationPlan.js';
-import type { CatalogSpec } from '../dynamo/keys.js';
+import { tableKeys, type CatalogSpec, type TableKeys } from '../dynamo/keys.js';
 import { shardingOf } from './sharding.js';
 import type { TableShape } from '../dynamo/table.js';
 import { tableShapeOf } from '../declaration/layout.js';
@@ -21,6 +21,8 @@ export interface Plan {
   model: Model;
   /** The table's key attributes and indexes, as the model declares them (start-up creates or checks the table by it). */
   table: TableShape;
+  /** The table's key attribute names: every key and item the engine sends or reads uses them. */
+  keys: TableKeys;
   items: ReadonlyMap<string, ItemPlan>;
   relations: ReadonlyMap<string, RelationPlan>;
   /** Relation plans of each item type, in declaration order. */
@@ -64,16 +66,17 @@ export function compilePlan(model: Model): Plan {
       const layout = shardingOf(shardedRelation.get(type)!).edgeLayout(edge);
       if (layout) node.layout = layout;
     };
+  const keys = tableKeys(model.layout);
   const items = new Map<string, ItemPlan>();
   for (const type of model.items.values()) {
-    items.set(type.name, compileItemPlan(type, shardedTypes.has(type.name) ? [layoutOfRecord(type.name)] : []));
+    items.set(type.name, compileItemPlan(type, keys, shardedTypes.has(type.name) ? [layoutOfRecord(type.name)] : []));
   }
   const relations = new Map<string, RelationPlan>();
   const relationsOf = new Map<string, RelationPlan[]>();
   for (const relation of model.relations.values()) {
     const nodeType = model.items.get(relation.node)!;
     const extensions = relation.kind === 'edges' && shardedTypes.has(relation.node) ? [layoutFromEdge(relation.node)] : [];
-    const plan = compileRelationPlan(relation, items.get(relation.owner)!, items.get(relation.node)!, nodeType, model.layout, extensions);
+    const plan = compileRelationPlan(relation, items.get(relation.owner)!, items.get(relation.node)!, nodeType, model.layout, keys, extensions);
     relations.set(relation.path, plan);
     relationsOf.set(relation.owner, [...(relationsOf.get(relation.owner) ?? []), plan]);
     if (relation.kind === 'edges' && relation.sharded) shardedRelation.set(relation.owner, plan);
@@ -81,12 +84,13 @@ export function compilePlan(model: Model): Plan {
   const plan: Plan = {
     model,
     table: tableShapeOf(model),
+    keys,
     items,
     relations,
     relationsOf,
     gets: model.queries.filter((q): q is GetField => q.kind === 'get'),
     catalogs: model.queries.filter((q): q is CatalogField => q.kind === 'catalog'),
-    queries: model.queries.filter((q): q is QueryField => q.kind === 'query').map((q) => compileQueryPlan(q, items.get(q.type)!, model.layout)),
+    queries: model.queries.filter((q): q is QueryField => q.kind === 'query').map((q) => compileQueryPlan(q, items.get(q.type)!, model.layout, keys)),
     node: model.queries.find((q): q is NodeField => q.kind === 'node') ?? null,
     me: model.queries.find((q): q is MeField => q.kind === 'me') ?? null,
     mutations: model.mutations,

@@ -5,6 +5,7 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
+import type { TableKeys } from '../dynamo/keys.js';
 import type { Layout, QueryField } from '../declaration/model.js';
 import { keyIn } from '../declaration/indexed.js';
 import { badUserInput, invariant } from '../errors.js';
@@ -26,7 +27,7 @@ export interface QueryPlan {
   edge(item: Item): { node: ItemRecord };
 }
 
-export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layout): QueryPlan {
+export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layout, keys: TableKeys): QueryPlan {
   const key = keyIn(node.type, field.index, layout);
   invariant(key, `Query.${field.field} reads no partition of ${node.name}`);
   const path = `Query.${field.field}`;
@@ -39,7 +40,7 @@ export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layo
       if (value === null) throw badUserInput(`${argument} names the partition to read: give it`, argument);
       values[placeholder] = value;
     }
-    return { name: path, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill(values), prefix: key.sk.prefix };
+    return { name: path, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill(values), prefix: key.sk.prefix, table: keys.names };
   };
   const bounds = field.bounds;
   return {

@@ -3,15 +3,16 @@
  * a stored child or edge item becomes a Relay edge, its counter, and the
  * narrowed (@range) and write-sharded (@sharded) forms it may take.
  *
- * - @children: the parent's partition, `begins_with(SK, <child SK prefix>)`.
- * - @edges, base side: the owner's partition, `begins_with(SK, <node PK prefix>)`;
- *   the node's id is read from the edge's SK.
- * - @edges, inverse side: GSI1, `GSI1PK = <owner PK>`, `begins_with(GSI1SK,
- *   <node PK prefix>)`; the node's id is read from the edge's PK.
+ * - @children: the parent's partition, `begins_with(<sort key>, <child sort-key prefix>)`.
+ * - @edges, base side: the owner's partition, `begins_with(<sort key>, <node pk prefix>)`;
+ *   the node's id is read from the edge's sort key.
+ * - @edges, inverse side: GSI1, `GSI1PK = <owner pk>`, `begins_with(GSI1SK,
+ *   <node pk prefix>)`; the node's id is read from the edge's partition key.
+ * The table's key attributes are the model's (@table: PK/SK by default).
  * Copies on an edge fill the node's record (partial: `complete: false`).
  */
 import type { Item } from '../dynamo/batchGet.js';
-import { GSI1 } from '../dynamo/keys.js';
+import { GSI1, type TableKeys } from '../dynamo/keys.js';
 import type { Collection } from '../dynamo/collection.js';
 import type { EdgesRelation, ItemType, Layout, Relation } from '../declaration/model.js';
 import { keyIn } from '../declaration/indexed.js';
@@ -33,6 +34,8 @@ export interface RelationPlan {
   owner: ItemPlan;
   node: ItemPlan;
   collection(parentId: string): Collection;
+  /** The table's key attributes (the model's): an edge's ends are read from them. */
+  keys: TableKeys;
   counter: string | null;
   /** A stored child or edge item → the edge without its cursor (the connection engine adds it). */
   edge(item: Item): { node: ItemRecord; [attribute: string]: unknown };
@@ -60,7 +63,7 @@ export type EdgeNodeExtension = (node: ItemRecord, edge: Item) => void;
 function compileEdge(
   relation: EdgesRelation,
   nodeType: ItemType,
-  nodeKeyAttr: 'PK' | 'SK',
+  nodeKeyAttr: string,
   nodeExtensions: readonly EdgeNodeExtension[],
 ): RelationPlan['edge'] {
   const key = (name: string) => propertyLiteral(name, relation.path);
@@ -98,6 +101,7 @@ export function compileRelationPlan(
   node: ItemPlan,
   nodeType: ItemType,
   layout: Layout,
+  keys: TableKeys,
   nodeExtensions: readonly EdgeNodeExtension[] = [],
 ): RelationPlan {
   const ownerPk = owner.type.pk;
@@ -111,18 +115,20 @@ export function compileRelationPlan(
     const parentField = relation.via;
     const { index, pkAttr, skAttr } = key;
     const prefix = key.sk.prefix;
+    const table = keys.names;
     // Another program's item under the prefix whose keys are not the node type's is read past, not mapped.
     const accepts = (item: Item) => node.ids(item) !== null;
-    collection = (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix, accepts });
+    collection = (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix, table, accepts });
     edge = (item) => ({ node: node.map(item) });
   } else {
     const prefix = nodeType.pk.prefix;
     const inverted = relation.direction === 'inverted';
+    const table = keys.names;
     collection = inverted
-      ? (parentId) => ({ name, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: ownerPk.fill({ id: parentId }), prefix })
-      : (parentId) => ({ name, pkAttr: 'PK', skAttr: 'SK', pk: ownerPk.fill({ id: parentId }), prefix });
-    // The node's PK is the edge's SK (base side) or its PK (inverse side: GSI1SK = PK).
-    const nodeKeyAttr = inverted ? 'PK' : 'SK';
+      ? (parentId) => ({ name, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: ownerPk.fill({ id: parentId }), prefix, table })
+      : (parentId) => ({ name, pkAttr: keys.pk, skAttr: keys.sk, pk: ownerPk.fill({ id: parentId }), prefix, table });
+    // The node's partition key is the edge's sort key (base side) or its partition key (inverse side: GSI1SK = the table's pk).
+    const nodeKeyAttr = inverted ? keys.pk : keys.sk;
     edge = compileEdge(relation, nodeType, nodeKeyAttr, nodeExtensions);
   }
   const range = relation.kind === 'children' ? compileRangePlan(relation, nodeType) : null;
@@ -135,6 +141,7 @@ export function compileRelationPlan(
     typeName: relation.connectionType,
     owner,
     node,
+    keys,
     collection,
     counter: relation.counter,
     edge,

@@ -25,7 +25,7 @@
  * that true); without one the parent item tells.
  *
  * Counter invariant: the counter of a GSI1 partition (the parent item's
- * counter for `<parent PK>`, the counter item `<parent PK>#<k>` for shard
+ * counter for `<parent pk>`, the counter item `<parent pk>#<k>` for shard
  * k) equals the number of edges indexed under that partition.
  */
 import type { Item } from '../dynamo/batchGet.js';
@@ -127,9 +127,10 @@ export function shardingOf(relation: RelationPlan): Sharding {
       moves: typeof moves === 'number' ? moves : 0,
     };
   };
+  const { pk: pkAttr, sk: skAttr } = relation.keys;
   const ids = (edge: Item) => {
-    const p = owner.type.pk.match(edge.SK);
-    const m = member.type.pk.match(edge.PK);
+    const p = owner.type.pk.match(edge[skAttr]);
+    const m = member.type.pk.match(edge[pkAttr]);
     return p?.id !== undefined && m?.id !== undefined ? { parentId: p.id, memberId: m.id } : null;
   };
   const partition = (parentId: string, memberId: string, shards: number) =>

@@ -25,6 +25,7 @@ import {
   catalogShardCounterKey,
   GSI2,
   type CatalogSpec,
+  type TableKeyNames,
 } from '../dynamo/keys.js';
 import { countFilled } from '../dynamo/filledRange.js';
 import { prefixEnd } from '../dynamo/collection.js';
@@ -40,14 +41,14 @@ import type { Item } from '../dynamo/batchGet.js';
 export const catalogSpec = (catalog: CatalogField): CatalogSpec => ({ key: catalog.key, sortKey: catalog.sortKey, shards: catalog.shards });
 
 /** The catalog's partitions merged by sort key, the whole list or a prefix search. */
-export function catalogList(catalog: CatalogField, sortablePrefix: string | null): MergedCollection {
+export function catalogList(catalog: CatalogField, sortablePrefix: string | null, table: TableKeyNames): MergedCollection {
   const spec = catalogSpec(catalog);
   const name = `Query.${catalog.field}`;
   const prefix = catalogEntryPrefix(spec, sortablePrefix ?? '');
   return {
     name,
     group: sortablePrefix === null ? spec.key : `${spec.key}?prefix=${sortablePrefix}`,
-    shards: catalogEntryPartitions(spec).map((pk) => ({ name, index: GSI2, pkAttr: 'GSI2PK', skAttr: 'GSI2SK', pk, prefix })),
+    shards: catalogEntryPartitions(spec).map((pk) => ({ name, index: GSI2, pkAttr: 'GSI2PK', skAttr: 'GSI2SK', pk, prefix, table })),
   };
 }
 
@@ -69,7 +70,7 @@ export function readCatalog<Node>(
   const prefixArgument = catalog.prefixArgument ?? '';
   const spec = catalogSpec(catalog);
   const prefix = rawPrefix == null ? null : validatePrefix(rawPrefix, prefixArgument);
-  const list = catalogList(catalog, prefix);
+  const list = catalogList(catalog, prefix, ctx.plan.keys.names);
   return readConnection(mergedShards, list, ctx.cursors, ctx.loaders, args, (item) => ({ node: toNode(item) }), async () => {
     if (prefix === null) return countAllEntries(ctx, spec);
     let total = 0;

@@ -27,6 +27,7 @@ import { TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Item } from '../dynamo/batchGet.js';
 import { existsBeyond, readRange, type Collection } from '../dynamo/collection.js';
+import type { ItemKey } from '../dynamo/keys.js';
 import { unavailable } from '../errors.js';
 import type { Context } from '../context.js';
 import type { ConnectionArgs } from '../connections/args.js';
@@ -48,7 +49,7 @@ const directReads = (ctx: Context): CollectionReads => ({
 });
 
 async function parentItemConsistent(ctx: Context, s: Sharding, parentId: string): Promise<Item | null> {
-  const out = await ctx.reads.get({ TableName: ctx.tableName, Key: s.parentKey(parentId), ConsistentRead: true });
+  const out = await ctx.reads.get({ TableName: ctx.tableName, Key: ctx.plan.keys.key(s.parentKey(parentId)), ConsistentRead: true });
   return out.Item ?? null;
 }
 
@@ -73,7 +74,7 @@ async function readWhileMoving(ctx: Context, s: Sharding, parentId: string, args
 }
 
 /** The collection behind one counter item (for counting its edges when the counter is absent). */
-function partitionOfCounter(s: Sharding, parentId: string, key: { PK: string }): Collection {
+function partitionOfCounter(s: Sharding, parentId: string, key: ItemKey): Collection {
   const k = s.shardIndex(parentId, key.PK);
   return s.partitionCollection(parentId, k === null ? s.parentPk(parentId) : key.PK);
 }
@@ -99,7 +100,7 @@ async function countEdges(
   }
   if (isMoving(layout)) {
     const out = await ctx.doc.send(
-      new TransactGetCommand({ TransactItems: keys.map((k) => ({ Get: { TableName: ctx.tableName, Key: { PK: k.PK, SK: k.SK } } })) }),
+      new TransactGetCommand({ TransactItems: keys.map((k) => ({ Get: { TableName: ctx.tableName, Key: ctx.plan.keys.key(k) } })) }),
     );
     items = (out.Responses ?? []).map((r) => r.Item ?? null);
   } else if (layout.shards === 1) {

@@ -1,6 +1,6 @@
 /**
- * The local reader's memory, kept in the table itself (keys in
- * dynamo/keys.ts: one `STREAM#<label>` partition per stream):
+ * The local reader's memory, kept in the table itself under its key
+ * attributes (keys in dynamo/keys.ts: one `STREAM#<label>` partition per stream):
  * - per shard, the sequence number of the last record handled, and whether
  *   the shard is finished (closed and read to its end). A restart resumes
  *   AFTER that sequence number: nothing is skipped, and what was handled
@@ -30,13 +30,14 @@ export async function loadCheckpoints(store: Store, streamLabel: string): Promis
   do {
     const out = await readsOf(store).query({
       TableName: store.tableName,
-      KeyConditionExpression: 'PK = :pk AND begins_with(SK, :shard)',
+      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :shard)',
+      ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#sk': store.plan.keys.sk },
       ExpressionAttributeValues: { ':pk': streamPartition(streamLabel), ':shard': 'SHARD#' },
       ConsistentRead: true,
       ExclusiveStartKey,
     });
     for (const item of out.Items ?? []) {
-      const shardId = shardIdFrom(item.SK);
+      const shardId = shardIdFrom(item[store.plan.keys.sk]);
       if (shardId === null) continue;
       found.set(shardId, {
         sequenceNumber: typeof item.sequenceNumber === 'string' ? item.sequenceNumber : null,
@@ -59,7 +60,7 @@ export async function saveCheckpoint(
     new PutCommand({
       TableName: store.tableName,
       Item: {
-        ...shardCheckpointKey(streamLabel, shardId),
+        ...store.plan.keys.key(shardCheckpointKey(streamLabel, shardId)),
         sequenceNumber: checkpoint.sequenceNumber ?? undefined,
         finished: checkpoint.finished,
         updatedAt: new Date(now).toISOString(),
@@ -83,7 +84,7 @@ export async function saveDeadLetter(
     new PutCommand({
       TableName: store.tableName,
       Item: {
-        ...deadLetterKey(streamLabel, record.dynamodb?.SequenceNumber ?? String(now)),
+        ...store.plan.keys.key(deadLetterKey(streamLabel, record.dynamodb?.SequenceNumber ?? String(now))),
         shardId,
         eventID: record.eventID,
         eventName: record.eventName,
@@ -101,7 +102,8 @@ export async function saveDeadLetter(
 export async function listDeadLetters(store: Store, streamLabel: string): Promise<Record<string, unknown>[]> {
   const out = await readsOf(store).query({
     TableName: store.tableName,
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :failed)',
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :failed)',
+    ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#sk': store.plan.keys.sk },
     ExpressionAttributeValues: { ':pk': streamPartition(streamLabel), ':failed': 'FAILED#' },
     ConsistentRead: true,
   });

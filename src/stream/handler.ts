@@ -53,7 +53,8 @@ export function taskOf(record: StreamRecordLike, plan: Plan): Task {
     if (newImage[PROPAGATING_ATTR] !== undefined || renamed) return { kind: 'propagate', ...entity };
     return { kind: 'none' };
   }
-  if (record.eventName === 'INSERT' && newImage && writes.pairs.some((p) => p.owner.type.pk.match(keys.PK) && p.node.type.pk.match(keys.SK))) {
+  const { pk, sk } = plan.keys;
+  if (record.eventName === 'INSERT' && newImage && writes.pairs.some((p) => p.owner.type.pk.match(keys[pk]) && p.node.type.pk.match(keys[sk]))) {
     return { kind: 'edge', edge: newImage };
   }
   return { kind: 'none' };

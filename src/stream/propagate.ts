@@ -6,7 +6,7 @@
  * always works from the entity as it is now, not from the record that
  * triggered it, so a replayed or out-of-order record does the latest
  * rename's work (or none). Each edge write is conditional:
- *   attribute_exists(PK)                      an edge deleted meanwhile is not resurrected
+ *   attribute_exists(<pk>)                    an edge deleted meanwhile is not resurrected
  *   AND (copyVersion absent OR < v            a newer copy is never overwritten
  *        OR (copyVersion = v AND copy <> value))
  * so concurrent processors, replays and racing renames all converge on the
@@ -24,7 +24,7 @@
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
-import type { ItemKey } from '../dynamo/keys.js';
+import type { ItemKey, TableKeys } from '../dynamo/keys.js';
 import { DELETING_ATTR, PROPAGATING_ATTR } from '../writes/conditions.js';
 import { isConditionFailed } from '../writes/create.js';
 import { forEachLimit, pages } from '../writes/fanOut.js';
@@ -55,11 +55,11 @@ export function copyIsStale(edge: Record<string, unknown>, field: CopiedField, v
 }
 
 /** The item's copied value and its version, or null when there is nothing to propagate. */
-export function source(entity: Item, field: CopiedField): { value: string; version: number } | null {
+export function source(entity: Item, field: CopiedField, keys: TableKeys): { value: string; version: number } | null {
   const value = entity[field.field];
   const version = versionOf(entity, field.versionAttr);
   if (Number.isNaN(version)) {
-    throw new PoisonRecord(`${entity.PK} has a ${field.versionAttr} that is not a non-negative integer: ${JSON.stringify(entity[field.versionAttr])}`);
+    throw new PoisonRecord(`${entity[keys.pk]} has a ${field.versionAttr} that is not a non-negative integer: ${JSON.stringify(entity[field.versionAttr])}`);
   }
   return typeof value === 'string' ? { value, version } : null;
 }
@@ -69,13 +69,13 @@ export function source(entity: Item, field: CopiedField): { value: string; versi
  * `version`, unless the edge is gone or already holds a newer copy. Also
  * what `npm run migrate` writes onto edges that lack a copy.
  */
-export function copyUpdate(tableName: string, edge: Item, field: CopiedField, value: string, version: number) {
+export function copyUpdate(tableName: string, keys: TableKeys, edge: Item, field: CopiedField, value: string, version: number) {
   return {
     TableName: tableName,
-    Key: { PK: edge.PK, SK: edge.SK },
+    Key: keys.itemKey(edge),
     UpdateExpression: 'SET #c = :value, #cv = :v',
-    ConditionExpression: 'attribute_exists(PK) AND (attribute_not_exists(#cv) OR #cv < :v OR (#cv = :v AND #c <> :value))',
-    ExpressionAttributeNames: { '#c': field.copyAttr, '#cv': field.copyVersionAttr },
+    ConditionExpression: 'attribute_exists(#pk) AND (attribute_not_exists(#cv) OR #cv < :v OR (#cv = :v AND #c <> :value))',
+    ExpressionAttributeNames: { '#pk': keys.pk, '#c': field.copyAttr, '#cv': field.copyVersionAttr },
     ExpressionAttributeValues: { ':value': value, ':v': version },
   };
 }
@@ -83,7 +83,7 @@ export function copyUpdate(tableName: string, edge: Item, field: CopiedField, va
 /** Writes the copy on one edge if it is older; false when the condition said no (gone or newer). */
 async function writeCopy(store: Store, edge: Item, field: CopiedField, value: string, version: number): Promise<boolean> {
   try {
-    await retryConflicts(store, () => store.doc.send(new UpdateCommand(copyUpdate(store.tableName, edge, field, value, version))));
+    await retryConflicts(store, () => store.doc.send(new UpdateCommand(copyUpdate(store.tableName, store.plan.keys, edge, field, value, version))));
     return true;
   } catch (err) {
     if (isConditionFailed(err)) return false;
@@ -106,7 +106,7 @@ export async function propagate(store: Store, typeName: string, id: string): Pro
   if (entity === null) return { written: 0, skipped: 'absent' };
   if (entity[DELETING_ATTR] !== undefined) return { written: 0, skipped: 'deleting' };
   const sources = t.copies.flatMap((copy) => {
-    const from = source(entity, copy);
+    const from = source(entity, copy, store.plan.keys);
     return from === null ? [] : [{ copy, from }];
   });
   if (sources.length === 0) return { written: 0, skipped: 'no value' };
@@ -146,10 +146,10 @@ async function unmark(store: Store, key: ItemKey, versions: { attr: string; vers
       store.doc.send(
         new UpdateCommand({
           TableName: store.tableName,
-          Key: { PK: key.PK, SK: key.SK },
+          Key: store.plan.keys.key(key),
           UpdateExpression: 'REMOVE #p',
-          ConditionExpression: (allAbsent ? ['attribute_exists(PK)', ...conditions] : conditions).join(' AND '),
-          ExpressionAttributeNames: names,
+          ConditionExpression: (allAbsent ? ['attribute_exists(#pk)', ...conditions] : conditions).join(' AND '),
+          ExpressionAttributeNames: allAbsent ? { ...names, '#pk': store.plan.keys.pk } : names,
           ...(Object.keys(values).length === 0 ? {} : { ExpressionAttributeValues: values }),
         }),
       ),
@@ -167,10 +167,11 @@ async function unmark(store: Store, key: ItemKey, versions: { attr: string; vers
 export async function refreshEdges(store: Store, edges: Item[]): Promise<number> {
   if (edges.length === 0) return 0;
   const { pairs } = writePlanOf(planOf(store));
+  const { pk, sk } = store.plan.keys;
   const sides = edges.flatMap((edge) => {
     for (const pair of pairs) {
-      const ownerId = pair.owner.type.pk.match(edge.PK)?.id;
-      const nodeId = pair.node.type.pk.match(edge.SK)?.id;
+      const ownerId = pair.owner.type.pk.match(edge[pk])?.id;
+      const nodeId = pair.node.type.pk.match(edge[sk])?.id;
       if (ownerId === undefined || nodeId === undefined) continue;
       const copies = (list: EdgePairCopies, key: ItemKey) =>
         list.map((c) => ({ edge, key, field: { field: c.field, versionAttr: versionAttr(c.field), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute) } }));
@@ -179,12 +180,12 @@ export async function refreshEdges(store: Store, edges: Item[]): Promise<number>
     return [];
   });
   if (sides.length === 0) return 0;
-  const entities = await batchGet(readsOf(store), store.tableName, sides.map((s) => s.key), { consistentRead: true });
+  const entities = await batchGet(readsOf(store), store.tableName, store.plan.keys, sides.map((s) => s.key), { consistentRead: true });
   let written = 0;
   const { concurrency } = optionsOf(store);
   await forEachLimit(sides.map((s, i) => ({ ...s, entity: entities[i] })), concurrency, async ({ edge, field, entity }) => {
     if (entity === null || entity[DELETING_ATTR] !== undefined) return;
-    const from = source(entity, field);
+    const from = source(entity, field, store.plan.keys);
     if (from === null || !copyIsStale(edge, field, from.value, from.version)) return;
     if (await writeCopy(store, edge, field, from.value, from.version)) written++;
   });

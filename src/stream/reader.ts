@@ -82,7 +82,8 @@ interface ShardState {
 }
 
 const errorName = (err: unknown) => (err as { name?: string })?.name ?? '';
-const isOwn = (record: StreamRecordLike) => String(imagesOf(record).keys.PK ?? '').startsWith(STREAM_PREFIX);
+/** A record of the reader's own bookkeeping (its checkpoints are items of the same table). */
+const isOwn = (pk: string) => (record: StreamRecordLike) => String(imagesOf(record).keys[pk] ?? '').startsWith(STREAM_PREFIX);
 
 export class StreamReader {
   readonly stats: StreamStats;
@@ -332,7 +333,7 @@ export class StreamReader {
     const seq = records[count - 1].dynamodb?.SequenceNumber ?? null;
     if (seq === null || seq === shard.lastSeq) return;
     shard.lastSeq = seq;
-    if (records.slice(0, count).every(isOwn)) return;
+    if (records.slice(0, count).every(isOwn(this.o.store.plan.keys.pk))) return;
     await saveCheckpoint(this.o.store, this.label, shard.id, { sequenceNumber: seq, finished: false });
   }
 }

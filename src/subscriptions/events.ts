@@ -7,7 +7,7 @@
  * - topic: what a subscription watches: `<Type>#<id>` (one object) or
  *   `<Type>.<connection>#<parent id>` (a parent's connection). Ids never
  *   hold `#` (dynamo/keys.ts), so a topic names one thing.
- * - item: the stored item that changed (`PK` U+0000 `SK`); events of one
+ * - item: the stored item that changed (its partition key U+0000 its sort key); events of one
  *   item are delivered in the order of their sequence numbers.
  * - seq: the record's stream sequence number (decimal digits). A replayed
  *   record carries the same one, which is how it is recognised.
@@ -44,10 +44,11 @@ export function eventsOf(record: StreamRecordLike, model: ChangeModel): ChangeEv
   const seq = record.dynamodb?.SequenceNumber;
   if (!kind || !seq) return [];
   const { keys, newImage, oldImage } = imagesOf(record);
-  if (typeof keys.PK !== 'string' || typeof keys.SK !== 'string') return [];
+  const key = model.keys.keyOf(keys);
+  if (typeof key.PK !== 'string' || typeof key.SK !== 'string') return [];
   // A write that changed nothing (a rewrite of the same item) is no change to report.
   if (kind === 'UPDATED' && same(newImage, oldImage)) return [];
-  const item = itemKeyString({ PK: keys.PK, SK: keys.SK });
+  const item = itemKeyString(key);
   const image = kind === 'REMOVED' ? null : newImage;
   const events: ChangeEvent[] = [];
   const own = model.itemOf(keys);

@@ -12,6 +12,7 @@
  * write that created the item.
  */
 import type { Item } from '../dynamo/batchGet.js';
+import type { TableKeys } from '../dynamo/keys.js';
 import { cursorOf } from '../connections/engine.js';
 import { singleCollection } from '../connections/singleCollection.js';
 import { mergedShards } from '../connections/mergedShards.js';
@@ -32,6 +33,8 @@ export interface Membership {
 }
 
 export interface ChangeModel {
+  /** The table's key attributes: a record's keys are read from them. */
+  keys: TableKeys;
   /** The object whose own item this is, or null (an edge, a child, bookkeeping). */
   itemOf(keys: Item): ItemRef | null;
   /** The connections the item is a member of: a child in its parent's, an edge in both sides'. */
@@ -51,12 +54,13 @@ export interface ChangeModel {
  * own item when a top-level item type's key templates read its keys; a child is a
  * member of its parent's @children connection; an edge is a member of both
  * directions' @edges connections (the inverse side's parent is the node of
- * the base side: its id is in the edge's SK, the child's in its PK).
+ * the base side: its id is in the edge's sort key, the child's in its partition key).
  */
 export function modelFromPlan(plan: Plan): ChangeModel {
   // An object's own item: top-level types (a child is a member of its parent's connection instead).
   const items = [...plan.items.values()].filter((item) => item.type.parent === null);
   const relations = [...plan.relations.values()];
+  const { pk, sk } = plan.keys;
   const itemOf = (keys: Item): ItemRef | null => {
     for (const item of items) {
       const ids = item.ids(keys);
@@ -73,7 +77,7 @@ export function modelFromPlan(plan: Plan): ChangeModel {
         if (ids?.parentId) out.push({ connection: r.path, parentId: ids.parentId, childId: ids.id });
         continue;
       }
-      const [ownerAttr, nodeAttr] = relation.direction === 'base' ? (['PK', 'SK'] as const) : (['SK', 'PK'] as const);
+      const [ownerAttr, nodeAttr] = relation.direction === 'base' ? [pk, sk] : [sk, pk];
       const parentId = owner.type.pk.match(keys[ownerAttr])?.id;
       const childId = node.type.pk.match(keys[nodeAttr])?.id;
       if (parentId !== undefined && childId !== undefined) out.push({ connection: r.path, parentId, childId });
@@ -81,6 +85,7 @@ export function modelFromPlan(plan: Plan): ChangeModel {
     return out;
   };
   return {
+    keys: plan.keys,
     itemOf,
     membershipsOf,
     record: (type, item) => plan.item(type).map(item),

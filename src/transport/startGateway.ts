@@ -135,7 +135,7 @@ export async function startGateway(
     lacks = layout.lacks;
     // Demo data only into the table this process just created in its own DynamoDB Local.
     if (local && (created || absent)) {
-      logger.info({ items: await loadDemoData(dynamo.doc, config.tableName, config.schemaFile), file: demoFileOf(config.schemaFile) }, 'loaded demo data');
+      logger.info({ items: await loadDemoData(dynamo.doc, config.tableName, config.schemaFile, plan.keys), file: demoFileOf(config.schemaFile) }, 'loaded demo data');
     } else if (local) logger.warn({ table: config.tableName }, 'the embedded DynamoDB Local already had the table: no demo data loaded');
     // After the demo data: its records are read afterwards, not competing with its writes at start-up.
     const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
@@ -157,6 +157,7 @@ export async function startGateway(
             else if (state === 'ok') tableWatch.present();
           },
           gsi2ReadersOf(plan.model),
+          plan.table,
         ),
         // HEALTH_DETAILS=admins (prod mode's default): the layout and stream figures only for an administrator's token.
         healthDetailsFor:
@@ -170,7 +171,7 @@ export async function startGateway(
         healthDetails: () => ({ table: { lacks }, stream: stream!.details(), subscriptions: changeDetails() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,
-        ...(config.prod ? {} : { explorer: createExplorer(explorerExample(plan, demoItemsOf(config.schemaFile))) }),
+        ...(config.prod ? {} : { explorer: createExplorer(explorerExample(plan, demoItemsOf(config.schemaFile, plan.keys))) }),
         trusted,
       }),
       config.http,

@@ -145,7 +145,7 @@ export async function finishCascade(
         const others =
           group.otherCounter === null
             ? page.map(() => null)
-            : await batchGet(readsOf(store), store.tableName, page.map(group.otherKey), { consistentRead: true });
+            : await batchGet(readsOf(store), store.tableName, store.plan.keys, page.map(group.otherKey), { consistentRead: true });
         await forEachLimit(
           page.map((edge, i) => ({ edge, other: others[i] })),
           concurrency,
@@ -163,7 +163,7 @@ export async function finishCascade(
   if (!entityExisted) return removed;
   // A sharded parent's counter items (all at 0 now that its edges are gone) go before the parent item.
   for (const key of side.counterItems(entity)) {
-    await retryConflicts(store, () => store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: { PK: key.PK, SK: key.SK } })));
+    await retryConflicts(store, () => store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: store.plan.keys.key(key) })));
   }
   await deleteMarked(store, side, entity);
   return removed;
@@ -192,7 +192,7 @@ async function deleteMarked(store: Store, side: Side, seen: Item | null): Promis
       {
         Delete: {
           TableName: store.tableName,
-          Key: { PK: side.key.PK, SK: side.key.SK },
+          Key: store.plan.keys.key(side.key),
           ...(catalog === null
             ? { ConditionExpression: 'attribute_exists(#deleting)', ExpressionAttributeNames: { '#deleting': DELETING_ATTR } }
             : {
@@ -201,7 +201,7 @@ async function deleteMarked(store: Store, side: Side, seen: Item | null): Promis
               }),
         },
       },
-      ...(catalog !== null && indexed ? [catalogCounterChange(store.tableName, catalog, side.id, -1)] : []),
+      ...(catalog !== null && indexed ? [catalogCounterChange(store.tableName, store.plan.keys, catalog, side.id, -1)] : []),
     ]);
     if (cancelled === null) return;
     if (cancelled.failed(0)) return READ_AGAIN;
@@ -222,11 +222,11 @@ async function markDeleting(store: Store, side: Side): Promise<boolean> {
       store.doc.send(
         new UpdateCommand({
           TableName: store.tableName,
-          Key: { PK: side.key.PK, SK: side.key.SK },
+          Key: store.plan.keys.key(side.key),
           // A second delete of a marked entity keeps the first mark (its time says since when it is pending).
           UpdateExpression: `SET #deleting = if_not_exists(#deleting, :now)${removal(side.ownCounters)}`,
-          ConditionExpression: 'attribute_exists(PK)',
-          ExpressionAttributeNames: { '#deleting': DELETING_ATTR, ...counterNames(side.ownCounters) },
+          ConditionExpression: 'attribute_exists(#pk)',
+          ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#deleting': DELETING_ATTR, ...counterNames(side.ownCounters) },
           ExpressionAttributeValues: { ':now': new Date().toISOString() },
         }),
       ),
@@ -245,13 +245,14 @@ async function markDeleting(store: Store, side: Side): Promise<boolean> {
  */
 async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item | null): Promise<boolean> {
   const otherKey = side.otherKey(edge);
+  const keys = store.plan.keys;
   if (side.otherCounter === null) {
     // A child (or an edge whose other end keeps no count): the item alone, and an inverted child's id claim (child.ts).
     const child = side.relation.relation.kind === 'children' && side.relation.node.type.inverted ? side.relation.node.ids(edge) : null;
     const claim = child ? idClaimKey(side.relation.node.type.sk.prefix, child.id) : null;
     const cancelled = await tryTransact(store, [
-      { Delete: { TableName: store.tableName, Key: { PK: edge.PK, SK: edge.SK }, ConditionExpression: 'attribute_exists(PK)' } },
-      ...(claim ? [{ Delete: { TableName: store.tableName, Key: { PK: claim.PK, SK: claim.SK } } }] : []),
+      { Delete: { TableName: store.tableName, Key: keys.itemKey(edge), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
+      ...(claim ? [{ Delete: { TableName: store.tableName, Key: keys.key(claim) } }] : []),
     ]);
     return cancelled === null;
   }
@@ -262,11 +263,12 @@ async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item 
       {
         Delete: {
           TableName: store.tableName,
-          Key: { PK: edge.PK, SK: edge.SK },
-          ConditionExpression: 'attribute_exists(PK)',
+          Key: keys.itemKey(edge),
+          ConditionExpression: 'attribute_exists(#pk)',
+          ExpressionAttributeNames: keys.pkName,
         },
       },
-      counterOrCheck(store.tableName, otherKey, other, side.otherCounter, -1),
+      counterOrCheck(store.tableName, keys, otherKey, other, side.otherCounter, -1),
     ]);
     if (cancelled === null) return true;
     if (cancelled.failed(1)) return READ_AGAIN;

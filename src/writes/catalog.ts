@@ -10,19 +10,19 @@
  * the item was indexed), `npm run migrate` indexing an old item (+1).
  * Renames change GSI2SK only (the shard depends on the id).
  */
-import { CATALOG_COUNT_ATTR, catalogEntryShard, catalogShardCounterKey, type CatalogSpec } from '../dynamo/keys.js';
+import { CATALOG_COUNT_ATTR, catalogEntryShard, catalogShardCounterKey, type CatalogSpec, type TableKeys } from '../dynamo/keys.js';
 import type { Item } from '../dynamo/batchGet.js';
 import { conflict } from '../errors.js';
 import { transact, TransactionCancelled, type TransactItem } from './transact.js';
 import type { Store } from './store.js';
 
 /** The transact item that moves a catalog shard's counter (created at 0 by its first ADD). */
-export function catalogCounterChange(tableName: string, spec: CatalogSpec, id: string, delta: number): TransactItem {
+export function catalogCounterChange(tableName: string, keys: TableKeys, spec: CatalogSpec, id: string, delta: number): TransactItem {
   const key = catalogShardCounterKey(spec, catalogEntryShard(spec, id));
   return {
     Update: {
       TableName: tableName,
-      Key: { PK: key.PK, SK: key.SK },
+      Key: keys.key(key),
       UpdateExpression: 'ADD #count :delta',
       ExpressionAttributeNames: { '#count': CATALOG_COUNT_ATTR },
       ExpressionAttributeValues: { ':delta': delta },
@@ -44,8 +44,8 @@ export async function putNewWith(
 ): Promise<void> {
   try {
     await transact(store, [
-      { Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-      ...(catalog ? [catalogCounterChange(store.tableName, catalog.spec, catalog.id, 1)] : []),
+      { Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: store.plan.keys.pkName } },
+      ...(catalog ? [catalogCounterChange(store.tableName, store.plan.keys, catalog.spec, catalog.id, 1)] : []),
       ...also.map((extra) => ({ Put: { TableName: store.tableName, Item: extra } })),
     ]);
   } catch (err) {

@@ -42,7 +42,7 @@ export async function locate(store: Store, t: TypeWrites, id: string, parentId: 
     return { key: t.item.key(id, parent), parentId: parent };
   }
   const parentPlan = planOf(store).item(type.parent.type);
-  const byId: Collection = { name: `${type.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: type.sk.fill({ id }), prefix: parentPlan.type.pk.prefix };
+  const byId: Collection = { name: `${type.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: type.sk.fill({ id }), prefix: parentPlan.type.pk.prefix, table: store.plan.keys.names };
   const [found] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
   const ids = found ? t.item.ids(found) : null;
   if (!ids || ids.parentId === null) throw notFound(`${type.name} ${id} not found`);
@@ -57,13 +57,14 @@ export async function deleteChild(store: Store, t: TypeWrites, id: string, locat
   const counter = t.parentRelation?.counter ?? null;
   const what = `${type.name} ${id}`;
   const claim = type.inverted ? idClaimKey(type.sk.prefix, id) : null;
+  const keys = store.plan.keys;
   await untilFresh(store, async () => {
     const seen = await getItem(store, parentKey);
     if (seen === null) throw notFound(`${what} not found`);
     const cancelled = await tryTransact(store, [
-      { Delete: { TableName: store.tableName, Key: { PK: located.key.PK, SK: located.key.SK }, ConditionExpression: 'attribute_exists(PK)' } },
-      counterOrCheck(store.tableName, parentKey, seen, counter, -1),
-      ...(claim ? [{ Delete: { TableName: store.tableName, Key: { PK: claim.PK, SK: claim.SK } } }] : []),
+      { Delete: { TableName: store.tableName, Key: keys.key(located.key), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
+      counterOrCheck(store.tableName, keys, parentKey, seen, counter, -1),
+      ...(claim ? [{ Delete: { TableName: store.tableName, Key: keys.key(claim) } }] : []),
     ]);
     if (cancelled === null) return true;
     if (cancelled.failed(0)) throw notFound(`${what} not found`);

@@ -8,13 +8,13 @@
  * - counter present → `ADD counter :delta` conditioned on `attribute_exists(counter)`;
  * - counter absent  → a ConditionCheck on `attribute_not_exists(counter)` and no
  *   live counting mark (COUNTING_ATTR), no write;
- * - entity absent   → a ConditionCheck on `attribute_not_exists(PK)` (only
+ * - entity absent   → a ConditionCheck on `attribute_not_exists(<pk>)` (only
  *   cleanup of orphaned edges gets here).
  * If the entity changed between read and transaction, the condition fails
  * and the caller reads again.
  */
 import type { Item } from '../dynamo/batchGet.js';
-import type { ItemKey } from '../dynamo/keys.js';
+import type { ItemKey, TableKeys } from '../dynamo/keys.js';
 import type { TransactItem } from './transact.js';
 
 /** Set while a cascade delete removes the entity's edges; writes that would add an edge refuse such an entity. */
@@ -91,8 +91,8 @@ export function expressionParts(c: Condition) {
   };
 }
 
-export const conditionCheck = (tableName: string, key: ItemKey, c: Condition): TransactItem => ({
-  ConditionCheck: { TableName: tableName, Key: { PK: key.PK, SK: key.SK }, ...expressionParts(c) },
+export const conditionCheck = (tableName: string, keys: TableKeys, key: ItemKey, c: Condition): TransactItem => ({
+  ConditionCheck: { TableName: tableName, Key: keys.key(key), ...expressionParts(c) },
 });
 
 /**
@@ -102,22 +102,23 @@ export const conditionCheck = (tableName: string, key: ItemKey, c: Condition): T
  */
 export function counterChange(
   tableName: string,
+  keys: TableKeys,
   key: ItemKey,
   seen: Item | null,
   counter: string,
   delta: number,
   also: Condition[] = [],
 ): TransactItem {
-  if (seen === null) return conditionCheck(tableName, key, and(absent('PK'), ...also));
+  if (seen === null) return conditionCheck(tableName, keys, key, and(absent(keys.pk), ...also));
   if (typeof seen[counter] !== 'number') {
     // Not maintained: nothing to move, unless `npm run migrate` is counting it right now.
-    return conditionCheck(tableName, key, and(exists('PK'), absent(counter), notCounting(), ...also));
+    return conditionCheck(tableName, keys, key, and(exists(keys.pk), absent(counter), notCounting(), ...also));
   }
-  const c = and(exists('PK'), exists(counter), ...also);
+  const c = and(exists(keys.pk), exists(counter), ...also);
   return {
     Update: {
       TableName: tableName,
-      Key: { PK: key.PK, SK: key.SK },
+      Key: keys.key(key),
       UpdateExpression: 'ADD #counter :delta',
       ConditionExpression: c.expression,
       ExpressionAttributeNames: { ...c.names, '#counter': counter },
@@ -136,12 +137,13 @@ export const counterAfter = (seen: Item, counter: string, delta: number): number
  */
 export function counterOrCheck(
   tableName: string,
+  keys: TableKeys,
   key: ItemKey,
   seen: Item | null,
   counter: string | null,
   delta: number,
   also: Condition[] = [],
 ): TransactItem {
-  if (counter !== null) return counterChange(tableName, key, seen, counter, delta, also);
-  return conditionCheck(tableName, key, and(seen === null ? absent('PK') : exists('PK'), ...also));
+  if (counter !== null) return counterChange(tableName, keys, key, seen, counter, delta, also);
+  return conditionCheck(tableName, keys, key, and(seen === null ? absent(keys.pk) : exists(keys.pk), ...also));
 }

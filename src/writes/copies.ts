@@ -7,7 +7,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import type { ItemKey } from '../dynamo/keys.js';
+import type { ItemKey, TableKeys } from '../dynamo/keys.js';
 import { isConditionFailed } from './create.js';
 import { forEachLimit, pages } from './fanOut.js';
 import { getItem, optionsOf, type Store } from './store.js';
@@ -26,8 +26,8 @@ export interface Copy {
 /** Does the edge lack one of the copies' values? */
 export const isStale = (edge: Item, copy: Copy): boolean => copy.fields.some((f) => edge[f.copyAttr] !== f.value);
 
-export function editEdge(tableName: string, edge: Item, copy: Copy) {
-  const names: Record<string, string> = {};
+export function editEdge(tableName: string, keys: TableKeys, edge: Item, copy: Copy) {
+  const names: Record<string, string> = { '#pk': keys.pk };
   const values: Record<string, unknown> = {};
   const sets = copy.fields.map((f, i) => {
     const [n, v] = copy.fields.length === 1 ? ['#copy', ':value'] : [`#copy${i}`, `:value${i}`];
@@ -37,9 +37,9 @@ export function editEdge(tableName: string, edge: Item, copy: Copy) {
   });
   return {
     TableName: tableName,
-    Key: { PK: edge.PK, SK: edge.SK },
+    Key: keys.itemKey(edge),
     UpdateExpression: `SET ${sets.join(', ')}`,
-    ConditionExpression: 'attribute_exists(PK)',
+    ConditionExpression: 'attribute_exists(#pk)',
     ExpressionAttributeNames: names,
     ExpressionAttributeValues: values,
   };
@@ -54,7 +54,7 @@ export async function refreshCopies(store: Store, copy: Copy): Promise<number> {
       const stale = page.filter((edge) => isStale(edge, copy));
       await forEachLimit(stale, concurrency, async (edge) => {
         try {
-          await retryConflicts(store, () => store.doc.send(new UpdateCommand(editEdge(store.tableName, edge, copy))));
+          await retryConflicts(store, () => store.doc.send(new UpdateCommand(editEdge(store.tableName, store.plan.keys, edge, copy))));
           written++;
         } catch (err) {
           if (!isConditionFailed(err)) throw err; // the edge was deleted meanwhile: nothing to update

@@ -1,7 +1,7 @@
 /**
  * @create: a new item of any type, from its plan.
  *
- * Top-level type: one conditional PutItem (`attribute_not_exists(PK)`); a
+ * Top-level type: one conditional PutItem (`attribute_not_exists(<pk>)`); a
  * transaction of that put and its catalog shard's counter when the type
  * has a @catalog (writes/catalog.ts), and its counter items at 0 when it is
  * created write-sharded (`<count>` > 1 in the input, docs/sharding.md). An
@@ -30,7 +30,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
 import { readRange, type Collection } from '../dynamo/collection.js';
-import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant } from '../dynamo/keys.js';
+import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type TableKeys } from '../dynamo/keys.js';
 import { conflict, notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import type { ItemRecord } from '../plan/records.js';
@@ -52,7 +52,7 @@ export async function putNew(store: Store, item: Item, what: string): Promise<vo
   try {
     await retryConflicts(store, () =>
       store.doc.send(
-        new PutCommand({ TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' }),
+        new PutCommand({ TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: store.plan.keys.pkName }),
       ),
     );
   } catch (err) {
@@ -89,12 +89,13 @@ function indexKeysOf(placement: IndexPlacement, id: string, parentId: string | u
   return keys;
 }
 
-export function newItem(t: TypeWrites, id: string, parentId: string | undefined, input: Record<string, unknown>) {
+export function newItem(t: TypeWrites, keys: TableKeys, id: string, parentId: string | undefined, input: Record<string, unknown>) {
   const type = t.item.type;
-  const item: Item = { ...t.item.key(id, parentId) };
+  const key = t.item.key(id, parentId);
+  const item: Item = keys.key(key);
   if (type.inverted) {
-    item.GSI1PK = item.SK;
-    item.GSI1SK = item.PK;
+    item.GSI1PK = key.SK;
+    item.GSI1SK = key.PK;
   }
   const now = new Date().toISOString();
   for (const a of type.attributes) {
@@ -122,7 +123,7 @@ export function newItem(t: TypeWrites, id: string, parentId: string | undefined,
     // Its count lives in the counter items: the item carries the shard count and no counter.
     item[t.sharding.count] = shards;
     for (let k = 0; k < shards; k++) {
-      also.push({ ...t.sharding.counterKey(id, k), ...(t.sharding.counter ? { [t.sharding.counter]: 0 } : {}) });
+      also.push({ ...keys.key(t.sharding.counterKey(id, k)), ...(t.sharding.counter ? { [t.sharding.counter]: 0 } : {}) });
     }
   }
   return { item, also };
@@ -141,7 +142,7 @@ export async function createItem(
     return createChild(store, t, validateId(parent.id as string, parent.argument), input);
   }
   const id = idOrNew(input.id as string | null | undefined);
-  const { item, also } = newItem(t, id, undefined, input);
+  const { item, also } = newItem(t, store.plan.keys, id, undefined, input);
   const what = `${typeName} ${id}`;
   if (t.catalog || also.length > 0) await putNewWith(store, item, what, t.catalog ? { spec: t.catalog.spec, id } : null, also);
   else await putNew(store, item, what);
@@ -152,15 +153,17 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
   const parentType = t.item.type.parent!;
   const parentPlan = planOf(store).item(parentType.type);
   const id = idOrNew(input.id as string | null | undefined);
-  const { item } = newItem(t, id, parentId, input);
+  const keys = store.plan.keys;
+  const key = t.item.key(id, parentId);
+  const { item } = newItem(t, keys, id, parentId, input);
   const what = `${t.item.name} ${id}`;
   const explicit = input.id != null;
   let unique: Item | undefined;
   if (t.item.type.inverted && explicit) {
-    const byId: Collection = { name: `${t.item.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: String(item.SK), prefix: parentPlan.type.pk.prefix };
+    const byId: Collection = { name: `${t.item.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: key.SK, prefix: parentPlan.type.pk.prefix, table: keys.names };
     const [existing] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
     if (existing) throw conflict(`${what} already exists`);
-    unique = { ...idClaimKey(t.item.type.sk.prefix, id), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };
+    unique = { ...keys.key(idClaimKey(t.item.type.sk.prefix, id)), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };
   }
   const parentKey = parentPlan.key(parentId);
   const counter = t.parentRelation?.counter ?? null;
@@ -170,9 +173,9 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
     // one added behind the cascade's back would outlive it.
     if (seen === null || seen[DELETING_ATTR] !== undefined) throw notFound(`${parentPlan.name} ${parentId} not found`);
     const cancelled = await tryTransact(store, [
-      { Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(PK)' } },
-      counterOrCheck(store.tableName, parentKey, seen, counter, 1, [absent(DELETING_ATTR)]),
-      ...(unique ? [{ Put: { TableName: store.tableName, Item: unique, ConditionExpression: 'attribute_not_exists(PK)' } }] : []),
+      { Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
+      counterOrCheck(store.tableName, keys, parentKey, seen, counter, 1, [absent(DELETING_ATTR)]),
+      ...(unique ? [{ Put: { TableName: store.tableName, Item: unique, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } }] : []),
     ]);
     if (cancelled === null) return seen;
     if (cancelled.failed(0) || (unique && cancelled.failed(2))) throw conflict(`${what} already exists`);

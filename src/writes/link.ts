@@ -3,8 +3,10 @@
  * in one TransactWriteItems, so no reader ever sees an edge without its
  * counts or a count without its edge.
  *
- * The edge: PK = the owner's PK, SK = the node's PK, GSI1PK = the node's
- * PK (or its shard's partition), GSI1SK = the owner's PK; its @createdAt
+ * The edge (under the table's key attributes, PK/SK by default): partition
+ * key = the owner's, sort key = the node's partition key, GSI1PK = the
+ * node's partition key (or its shard's partition), GSI1SK = the owner's
+ * partition key; its @createdAt
  * attributes; the link's other arguments as edge attributes; the copies
  * both sides declare (`copy`) with the versions they were taken at.
  *
@@ -49,7 +51,7 @@ export interface LinkWording {
 }
 
 async function readBoth(store: Store, pair: EdgePair, ownerId: string, nodeId: string, consistentRead = true) {
-  const [owner, node] = await batchGet(readsOf(store), store.tableName, [pair.owner.key(ownerId), pair.node.key(nodeId)], {
+  const [owner, node] = await batchGet(readsOf(store), store.tableName, store.plan.keys, [pair.owner.key(ownerId), pair.node.key(nodeId)], {
     consistentRead,
   });
   return { owner, node };
@@ -76,15 +78,15 @@ function partitionCounterChange(
   const sharding = pair.sharding;
   const k = sharding ? sharding.shardIndex(nodeId, partition) : null;
   if (!sharding || k === null || pair.nodeCounter === null) {
-    return counterOrCheck(store.tableName, pair.node.key(nodeId), node, pair.nodeCounter, delta, also);
+    return counterOrCheck(store.tableName, store.plan.keys, pair.node.key(nodeId), node, pair.nodeCounter, delta, also);
   }
   const key = sharding.counterKey(nodeId, k);
-  if (!maintained) return conditionCheck(store.tableName, key, absent(pair.nodeCounter));
+  if (!maintained) return conditionCheck(store.tableName, store.plan.keys, key, absent(pair.nodeCounter));
   const c = exists(pair.nodeCounter);
   return {
     Update: {
       TableName: store.tableName,
-      Key: { PK: key.PK, SK: key.SK },
+      Key: store.plan.keys.key(key),
       UpdateExpression: 'ADD #counter :delta',
       ConditionExpression: c.expression,
       ExpressionAttributeNames: { ...c.names, '#counter': pair.nodeCounter },
@@ -168,9 +170,9 @@ export async function link(
     const ownerKey = pair.owner.key(ownerId);
     const nodePk = pair.node.type.pk.fill({ id: nodeId });
     const now = new Date().toISOString();
+    const keys = store.plan.keys;
     const edge: Item = {
-      PK: ownerKey.PK,
-      SK: nodePk,
+      ...keys.key({ PK: ownerKey.PK, SK: nodePk }),
       GSI1PK: sharding ? sharding.partition(nodeId, ownerId, shards) : nodePk,
       GSI1SK: ownerKey.PK,
       ...Object.fromEntries(pair.edgeAttributes.filter((a) => a.createdAt).map((a) => [a.name, now])),
@@ -184,8 +186,8 @@ export async function link(
     // counter shard only; the node item stays out of the transaction.
     const nodeConditions = shards === 1 ? copiedUnchanged(node, pair.nodeCopies) : [];
     const cancelled = await tryTransact(store, [
-      { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(PK)' } },
-      counterOrCheck(store.tableName, ownerKey, owner, pair.ownerCounter, 1, copiedUnchanged(owner, pair.ownerCopies)),
+      { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
+      counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, 1, copiedUnchanged(owner, pair.ownerCopies)),
       partitionCounterChange(store, pair, nodeId, node, String(edge.GSI1PK), 1, maintained, nodeConditions),
     ]);
     if (cancelled === null) {
@@ -225,6 +227,7 @@ export async function unlink(
   const ownerKey = pair.owner.key(ownerId);
   const edgeKey = { PK: ownerKey.PK, SK: pair.node.type.pk.fill({ id: nodeId }) };
   const sharding = pair.sharding;
+  const keys = store.plan.keys;
   // Where the edge is indexed: where the node's layout puts it, unless it was found elsewhere
   // (a reshard moving it, or a writer of the previous layout).
   let found: string | null = null;
@@ -238,14 +241,15 @@ export async function unlink(
       {
         Delete: {
           TableName: store.tableName,
-          Key: { PK: edgeKey.PK, SK: edgeKey.SK },
+          Key: keys.key(edgeKey),
+          ExpressionAttributeNames: keys.pkName,
           // The count to change is the one of the partition the edge is indexed under.
           ...(unsharded
-            ? { ConditionExpression: 'attribute_exists(PK)' }
-            : { ConditionExpression: 'attribute_exists(PK) AND GSI1PK = :p', ExpressionAttributeValues: { ':p': partition } }),
+            ? { ConditionExpression: 'attribute_exists(#pk)' }
+            : { ConditionExpression: 'attribute_exists(#pk) AND GSI1PK = :p', ExpressionAttributeValues: { ':p': partition } }),
         },
       },
-      counterOrCheck(store.tableName, ownerKey, owner, pair.ownerCounter, -1),
+      counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, -1),
       partitionCounterChange(store, pair, nodeId, node, partition, -1, maintained),
     ]);
     if (cancelled === null) return true;

@@ -92,7 +92,7 @@ export interface ReshardResult {
 const addCount = (store: Store, counter: string, key: ItemKey, delta: number) => ({
   Update: {
     TableName: store.tableName,
-    Key: { PK: key.PK, SK: key.SK },
+    Key: store.plan.keys.key(key),
     UpdateExpression: 'ADD #c :d',
     ConditionExpression: 'attribute_exists(#c)',
     ExpressionAttributeNames: { '#c': counter },
@@ -104,7 +104,7 @@ async function bumpMoves(store: Store, s: Sharding, parentId: string) {
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
-      Key: s.parentKey(parentId),
+      Key: store.plan.keys.key(s.parentKey(parentId)),
       UpdateExpression: 'ADD #m :one',
       ExpressionAttributeNames: { '#m': RESHARD_MOVES_ATTR },
       ExpressionAttributeValues: { ':one': 1 },
@@ -113,7 +113,7 @@ async function bumpMoves(store: Store, s: Sharding, parentId: string) {
 }
 
 /** Moves one edge from `from` to `to`; false when it is no longer there (unlinked or moved meanwhile). */
-async function moveEdge(store: Store, s: Sharding, parentId: string, edge: { PK: string; SK: string }, from: string, to: string) {
+async function moveEdge(store: Store, s: Sharding, parentId: string, edge: ItemKey, from: string, to: string) {
   const [a, b] = [s.partitionCounterKey(parentId, from), s.partitionCounterKey(parentId, to)];
   const counters = itemKeyString(a) === itemKeyString(b) ? [] : [addCount(store, s.counter!, a, -1), addCount(store, s.counter!, b, 1)];
   try {
@@ -121,7 +121,7 @@ async function moveEdge(store: Store, s: Sharding, parentId: string, edge: { PK:
       {
         Update: {
           TableName: store.tableName,
-          Key: { PK: edge.PK, SK: edge.SK },
+          Key: store.plan.keys.key(edge),
           // A moved edge never carries the layout copy (step 7 writes the new one once every edge is moved).
           UpdateExpression: 'SET GSI1PK = :to REMOVE #copy',
           ConditionExpression: 'GSI1PK = :from',
@@ -181,7 +181,7 @@ async function editEdges(
       const done = await Promise.all(
         items.filter(pick).map((item) =>
           store.doc
-            .send(new UpdateCommand({ TableName: store.tableName, Key: { PK: item.PK, SK: item.SK }, ...edit(partition) }))
+            .send(new UpdateCommand({ TableName: store.tableName, Key: store.plan.keys.itemKey(item), ...edit(partition) }))
             .then(
               () => true,
               (err) => {
@@ -206,7 +206,7 @@ const removeCopies = (store: Store, s: Sharding, parentId: string, shards: numbe
     shards,
     options,
     (item) => item[s.copy!] !== undefined,
-    () => ({ UpdateExpression: 'REMOVE #copy', ConditionExpression: 'attribute_exists(PK)', ExpressionAttributeNames: { '#copy': s.copy! } }),
+    () => ({ UpdateExpression: 'REMOVE #copy', ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#copy': s.copy! } }),
   );
 
 /**
@@ -224,8 +224,8 @@ const restoreCopies = (store: Store, s: Sharding, parentId: string, shards: numb
     (item) => item[s.copy!] !== shards,
     (partition) => ({
       UpdateExpression: 'SET #copy = :n',
-      ConditionExpression: 'attribute_exists(PK) AND GSI1PK = :p',
-      ExpressionAttributeNames: { '#copy': s.copy! },
+      ConditionExpression: 'attribute_exists(#pk) AND GSI1PK = :p',
+      ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#copy': s.copy! },
       ExpressionAttributeValues: { ':n': shards, ':p': partition },
     }),
   );
@@ -238,7 +238,7 @@ async function sweep(store: Store, s: Sharding, parentId: string, from: number, 
       const misplaced = items.flatMap((item) => {
         const memberId = s.relation.node.type.pk.match(item.GSI1SK)?.id;
         const target = memberId === undefined ? null : s.partition(parentId, memberId, to);
-        return target && target !== partition ? [{ edge: { PK: String(item.PK), SK: String(item.SK) }, target }] : [];
+        return target && target !== partition ? [{ edge: store.plan.keys.keyOf(item), target }] : [];
       });
       if (misplaced.length === 0) continue;
       await bumpMoves(store, s, parentId); // odd: a batch is in flight
@@ -298,7 +298,7 @@ export async function reshard(store: Store, typeName: string, parentId: string, 
 
   if (layout.reshardFrom === null) {
     // Counts move with the edges: they must be kept in the old layout, or the moved counts would be wrong.
-    const counters = await batchGet(readsOf(store), store.tableName, s.counters(parentId, layout), { consistentRead: true });
+    const counters = await batchGet(readsOf(store), store.tableName, store.plan.keys, s.counters(parentId, layout), { consistentRead: true });
     if (counters.some((c) => typeof c?.[s.counter!] !== 'number')) {
       throw badUserInput(`the ${s.counter} of ${label} is not maintained (a counter is missing); it cannot be resharded`, typeName.toLowerCase());
     }
@@ -310,10 +310,10 @@ export async function reshard(store: Store, typeName: string, parentId: string, 
       await store.doc.send(
         new UpdateCommand({
           TableName: store.tableName,
-          Key: s.parentKey(parentId),
+          Key: store.plan.keys.key(s.parentKey(parentId)),
           UpdateExpression: 'SET #t = :to',
-          ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${sameShards}`,
-          ExpressionAttributeNames: { '#s': s.count, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
+          ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${sameShards}`,
+          ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#s': s.count, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
           ExpressionAttributeValues: { ':to': shards, ...was },
         }),
       );
@@ -331,7 +331,7 @@ export async function reshard(store: Store, typeName: string, parentId: string, 
       await store.doc.send(
         new UpdateCommand({
           TableName: store.tableName,
-          Key: s.parentKey(parentId),
+          Key: store.plan.keys.key(s.parentKey(parentId)),
           UpdateExpression: 'SET #c = if_not_exists(#c, :zero)',
           ExpressionAttributeNames: { '#c': s.counter! },
           ExpressionAttributeValues: { ':zero': 0 },
@@ -342,7 +342,7 @@ export async function reshard(store: Store, typeName: string, parentId: string, 
       await Promise.all(
         Array.from({ length: shards }, (_, k) =>
           store.doc
-            .send(new PutCommand({ TableName: store.tableName, Item: { ...s.counterKey(parentId, k), [s.counter!]: 0 }, ConditionExpression: 'attribute_not_exists(PK)' }))
+            .send(new PutCommand({ TableName: store.tableName, Item: { ...store.plan.keys.key(s.counterKey(parentId, k)), [s.counter!]: 0 }, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: store.plan.keys.pkName }))
             .catch((err) => {
               if (!conditionFailed(err)) throw err;
             }),
@@ -353,10 +353,10 @@ export async function reshard(store: Store, typeName: string, parentId: string, 
     await store.doc.send(
       new UpdateCommand({
         TableName: store.tableName,
-        Key: s.parentKey(parentId),
+        Key: store.plan.keys.key(s.parentKey(parentId)),
         UpdateExpression: 'SET #s = :to, #f = :from, #m = if_not_exists(#m, :zero) REMOVE #t',
-        ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#f) AND #t = :to AND ${sameShards}`,
-        ExpressionAttributeNames: { '#s': s.count, '#f': RESHARD_FROM_ATTR, '#m': RESHARD_MOVES_ATTR, '#t': RESHARD_TO_ATTR },
+        ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#f) AND #t = :to AND ${sameShards}`,
+        ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#s': s.count, '#f': RESHARD_FROM_ATTR, '#m': RESHARD_MOVES_ATTR, '#t': RESHARD_TO_ATTR },
         ExpressionAttributeValues: { ':to': shards, ':from': from, ':zero': 0, ...was },
       }),
     );
@@ -384,7 +384,7 @@ export async function reshard(store: Store, typeName: string, parentId: string, 
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
-      Key: s.parentKey(parentId),
+      Key: store.plan.keys.key(s.parentKey(parentId)),
       UpdateExpression: 'SET #r = :to REMOVE #f',
       ConditionExpression: '#s = :to AND #f = :from',
       ExpressionAttributeNames: { '#s': s.count, '#f': RESHARD_FROM_ATTR, '#r': RESTORING_ATTR },
@@ -399,7 +399,7 @@ export async function reshard(store: Store, typeName: string, parentId: string, 
       .send(
         new DeleteCommand({
           TableName: store.tableName,
-          Key: { PK: key.PK, SK: key.SK },
+          Key: store.plan.keys.key(key),
           ConditionExpression: '#c = :zero',
           ExpressionAttributeNames: { '#c': s.counter! },
           ExpressionAttributeValues: { ':zero': 0 },
@@ -420,12 +420,12 @@ async function startCopies(store: Store, s: Sharding, parentId: string, shards: 
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
-      Key: s.parentKey(parentId),
+      Key: store.plan.keys.key(s.parentKey(parentId)),
       UpdateExpression: 'SET #r = :n',
-      ConditionExpression: `attribute_exists(PK) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${
+      ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${
         stored === undefined ? 'attribute_not_exists(#s)' : '#s = :was'
       }`,
-      ExpressionAttributeNames: { '#s': s.count, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
+      ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#s': s.count, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
       ExpressionAttributeValues: { ':n': shards, ...(stored === undefined ? {} : { ':was': stored }) },
     }),
   );
@@ -441,7 +441,7 @@ async function finishCopies(store: Store, s: Sharding, parentId: string, shards:
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
-      Key: s.parentKey(parentId),
+      Key: store.plan.keys.key(s.parentKey(parentId)),
       UpdateExpression: 'REMOVE #r',
       ConditionExpression: '#r = :n',
       ExpressionAttributeNames: { '#r': RESTORING_ATTR },
@@ -456,7 +456,7 @@ async function callOff(store: Store, s: Sharding, parentId: string, preparing: n
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
-      Key: s.parentKey(parentId),
+      Key: store.plan.keys.key(s.parentKey(parentId)),
       UpdateExpression: 'REMOVE #t',
       ConditionExpression: '#t = :to AND attribute_not_exists(#f)',
       ExpressionAttributeNames: { '#t': RESHARD_TO_ATTR, '#f': RESHARD_FROM_ATTR },

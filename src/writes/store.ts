@@ -69,6 +69,6 @@ export const readsOf = (store: Store): ReadPort => store.reads ?? sdkReads(store
 
 /** One item, strongly consistent: writes decide from what they read, so they read the latest. */
 export async function getItem(store: Store, key: ItemKey): Promise<Item | null> {
-  const out = await readsOf(store).get({ TableName: store.tableName, Key: { PK: key.PK, SK: key.SK }, ConsistentRead: true });
+  const out = await readsOf(store).get({ TableName: store.tableName, Key: store.plan.keys.key(key), ConsistentRead: true });
   return out.Item ?? null;
 }

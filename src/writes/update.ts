@@ -23,7 +23,7 @@
  * one transaction: all or nothing. Beyond that no transaction can hold them,
  * so the item is updated first and the copies are fanned out, made
  * convergent instead of atomic:
- * - each edge is updated on `attribute_exists(PK)`: an edge deleted
+ * - each edge is updated on `attribute_exists(<pk>)`: an edge deleted
  *   meanwhile is not resurrected;
  * - edges already carrying the value are skipped, so re-running the same
  *   update after a crash midway only writes what is missing;
@@ -38,7 +38,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import { catalogEntrySortKey, sortableInstant, type ItemKey } from '../dynamo/keys.js';
+import { catalogEntrySortKey, sortableInstant, type ItemKey, type TableKeys } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../errors.js';
 import type { ItemRecord } from '../plan/records.js';
 import { validateId } from '../connections/args.js';
@@ -64,8 +64,8 @@ interface Change {
 }
 
 /** The UpdateItem parameters of an entity change, conditional on the entity existing and not being deleted. */
-function entityUpdate(tableName: string, key: ItemKey, change: Change) {
-  const names: Record<string, string> = { '#deleting': DELETING_ATTR };
+function entityUpdate(tableName: string, keys: TableKeys, key: ItemKey, change: Change) {
+  const names: Record<string, string> = { '#pk': keys.pk, '#deleting': DELETING_ATTR };
   const values: Record<string, unknown> = {};
   const sets = Object.entries(change.set).map(([attr, value], i) => {
     names[`#s${i}`] = attr;
@@ -84,11 +84,11 @@ function entityUpdate(tableName: string, key: ItemKey, change: Change) {
   });
   return {
     TableName: tableName,
-    Key: { PK: key.PK, SK: key.SK },
+    Key: keys.key(key),
     UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
       .filter(Boolean)
       .join(' '),
-    ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(#deleting)',
+    ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#deleting)',
     ExpressionAttributeNames: names,
     ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
   };
@@ -121,7 +121,7 @@ function effective(entity: Item, change: Change, copied: readonly CopySource[], 
 async function updateEntity(store: Store, key: ItemKey, what: string, change: Change): Promise<Item> {
   try {
     const out = await retryConflicts(store, () =>
-      store.doc.send(new UpdateCommand({ ...entityUpdate(store.tableName, key, change), ReturnValues: 'ALL_NEW' })),
+      store.doc.send(new UpdateCommand({ ...entityUpdate(store.tableName, store.plan.keys, key, change), ReturnValues: 'ALL_NEW' })),
     );
     return out.Attributes!;
   } catch (err) {
@@ -147,8 +147,8 @@ async function updateAtomically(store: Store, key: ItemKey, what: string, change
       if (edges.next !== undefined || edges.items.length > atomicEdges) return null;
       const stale = edges.items.filter((edge) => isStale(edge, copy));
       const cancelled = await tryTransact(store, [
-        { Update: entityUpdate(store.tableName, key, change) },
-        ...stale.map((edge) => ({ Update: editEdge(store.tableName, edge, copy) })),
+        { Update: entityUpdate(store.tableName, store.plan.keys, key, change) },
+        ...stale.map((edge) => ({ Update: editEdge(store.tableName, store.plan.keys, edge, copy) })),
       ]);
       if (cancelled === null) return applied(entity, change);
       if (cancelled.failed(0)) throw notFound(`${what} not found`);

@@ -57,7 +57,7 @@ export interface TypeWrites {
 
 /** The two sides of an @edges relation, as a link writes them. */
 export interface EdgePair {
-  /** The base side: edges in the owner's partition, PK = owner's PK, SK = node's PK. */
+  /** The base side: edges in the owner's partition, sort key = the node's partition key. */
   base: RelationPlan;
   /** The inverse side (read through GSI1), when declared. */
   inverse: RelationPlan | null;
@@ -119,6 +119,7 @@ export function writePlanOf(plan: Plan): WritePlan {
       : pairs.get(r.path);
 
   const types = new Map<string, TypeWrites>();
+  const keys = plan.keys;
   for (const item of plan.items.values()) {
     const own = plan.relationsOf.get(item.name) ?? [];
     const shardedRelation = own.find((r) => r.relation.kind === 'edges' && r.relation.sharded !== null) ?? null;
@@ -133,7 +134,7 @@ export function writePlanOf(plan: Plan): WritePlan {
         sides.push({
           relation: r,
           collections: (id) => [r.collection(id)],
-          otherKey: (edge) => ({ PK: String(edge.PK), SK: String(edge.SK) }),
+          otherKey: (edge) => keys.keyOf(edge),
           otherCounter: null,
         });
         continue;
@@ -142,8 +143,8 @@ export function writePlanOf(plan: Plan): WritePlan {
       if (!pair) continue;
       const isBase = pair.base === r;
       const other = isBase ? pair.node : pair.owner;
-      // The other end's id: the edge's SK (base side) or its PK (inverse side).
-      const otherAttr = isBase ? 'SK' : 'PK';
+      // The other end's id: the edge's sort key (base side) or its partition key (inverse side).
+      const otherAttr = isBase ? keys.sk : keys.pk;
       const otherCounter = isBase ? pair.nodeCounter : pair.ownerCounter;
       const otherId = (edge: Item) => {
         const ids = other.type.pk.match(edge[otherAttr]);

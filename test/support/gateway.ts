@@ -143,7 +143,7 @@ export async function testGateway({
   /** The identity of a request with this Authorization header (undefined: the context's default). */
   const identify = async (authorization: string | undefined) => (auth ? auth.identify(authorization) : undefined);
   let listener: Server | undefined;
-  const { streamArn } = await describeLayout(dynamo.raw, tableName);
+  const { streamArn } = await describeLayout(dynamo.raw, tableName, undefined, plan.table);
   const readers: StreamReader[] = [];
   const streams = createStreamsClient({ endpoint });
 
@@ -211,7 +211,8 @@ export async function testGateway({
     run,
     counted,
     put: (items: Item[]) => batchPut(dynamo.doc, tableName, items),
-    get: async (PK: string, SK: string) => (await dynamo.doc.send(new GetCommand({ TableName: tableName, Key: { PK, SK } }))).Item,
+    /** The item at this key (under the table's key attributes, whatever the model names them). */
+    get: async (PK: string, SK: string) => (await dynamo.doc.send(new GetCommand({ TableName: tableName, Key: plan.keys.key({ PK, SK }) }))).Item,
     scan: async () => {
       const items: Item[] = [];
       let ExclusiveStartKey: Record<string, unknown> | undefined;

@@ -24,7 +24,7 @@ function countingReader() {
   return { reader, counts };
 }
 
-const team: Collection = { name: 'Team.players', pkAttr: 'PK', skAttr: 'SK', pk: 'TEAM#t', prefix: 'PLAYER#' };
+const team: Collection = { name: 'Team.players', pkAttr: 'PK', skAttr: 'SK', pk: 'TEAM#t', prefix: 'PLAYER#', table: { pk: 'PK', sk: 'SK' } };
 const players: Item[] = Array.from({ length: 8 }, (_, i) => ({ PK: 'TEAM#t', SK: `PLAYER#p${i}` }));
 
 /** Reads of `items` (ascending) with readRange/existsBeyond semantics on the sort key, counting calls. */
@@ -71,7 +71,7 @@ describe('the connection engine', () => {
     const merged: MergedCollection = {
       name: 'Team.fans',
       group: 'TEAM#t',
-      shards: [0, 1].map((k) => ({ name: 'Team.fans', index: 'GSI1', pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: `TEAM#t#${k}`, prefix: 'FAN#' })),
+      shards: [0, 1].map((k) => ({ name: 'Team.fans', index: 'GSI1', pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: `TEAM#t#${k}`, prefix: 'FAN#', table: { pk: 'PK', sk: 'SK' } })),
     };
     const fans: Item[] = Array.from({ length: 6 }, (_, i) => ({ PK: `FAN#f${i}`, SK: 'TEAM#t', GSI1PK: `TEAM#t#${i % 2}`, GSI1SK: `FAN#f${i}` }));
     const { reads, calls } = fakeReads(fans, 'GSI1SK');

@@ -38,6 +38,12 @@ const fixtures = JSON.parse(readFileSync(new URL('../fixtures/cursors-v2.json', 
   issued: Issued[];
   refused: Refused[];
 };
+// The fixtures were issued on a table keyed on PK/SK; collections now name the table's keys themselves.
+const PK_SK = { pk: 'PK', sk: 'SK' };
+for (const f of [...fixtures.issued, ...fixtures.refused]) {
+  if (f.kind === 'collection') f.target.table = PK_SK;
+  if (f.kind === 'shards') for (const shard of f.target.shards as Record<string, unknown>[]) shard.table = PK_SK;
+}
 const reader = () => cursorReader(createCursorCodec({ current: fixtures.secret }));
 
 // Every source of the engine, by the fixture's kind.

@@ -8,6 +8,7 @@ import { buildModel } from '../../src/declaration/buildModel.js';
 import { ModelError } from '../../src/declaration/problems.js';
 import { DEFAULT_LAYOUT, tableShapeOf } from '../../src/declaration/layout.js';
 import { tableContradictions, tableDefinition } from '../../src/dynamo/table.js';
+import { compilePlan } from '../../src/plan/plan.js';
 
 const TYPES = `
 scalar DateTime
@@ -102,10 +103,37 @@ describe('the declared layout', () => {
     ]);
   });
 
-  it('refuses a table keyed on attributes other than PK/SK, naming @table', () => {
-    expect(problemsOf(`extend schema @table(pk: "pk", sk: "sk") ${TYPES}`)).toEqual([
-      'schema @table: keys the table on pk/sk: this gateway serves tables keyed on PK/SK',
+  it('serves a table keyed on attributes of other names: keys, items and reads use the declared names', () => {
+    expect(problemsOf(`extend schema @table(pk: "pk", sk: "sk") ${TYPES}`)).toEqual([]);
+    const plan = compilePlan(buildModel(`extend schema @table(pk: "pk", sk: "sk") ${TYPES}`, 'helpdesk.graphql'));
+    expect(tableDefinition('T', plan.table).KeySchema).toEqual([
+      { AttributeName: 'pk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
     ]);
+    expect([plan.keys.pk, plan.keys.sk]).toEqual(['pk', 'sk']);
+    const ticket = plan.item('Ticket');
+    expect(plan.keys.key(ticket.key('t1'))).toEqual({ pk: 'TICKET#t1', sk: 'META' });
+    expect(ticket.ids({ pk: 'TICKET#t1', sk: 'META' })).toEqual({ id: 't1', parentId: null });
+    expect(ticket.ids({ PK: 'TICKET#t1', SK: 'META' })).toBeNull();
+    expect(ticket.map({ pk: 'TICKET#t1', sk: 'META', subject: 's', priority: 1 })).toMatchObject({ id: 't1', subject: 's' });
+    const messages = plan.relation('Ticket.messages').collection('t1');
+    expect(messages).toMatchObject({ pkAttr: 'pk', skAttr: 'sk', pk: 'TICKET#t1', prefix: 'MSG#', table: { pk: 'pk', sk: 'sk' } });
+  });
+
+  it('refuses __proto__ as a key attribute', () => {
+    expect(problemsOf(`extend schema @table(pk: "__proto__", sk: "sk") ${TYPES}`)).toContain('schema @table(pk): "__proto__" cannot name a key attribute');
+  });
+
+  it('refuses a table without a sort key, naming @table', () => {
+    expect(problemsOf(`extend schema @table(pk: "pk", sk: null) ${TYPES}`)).toContain(
+      'schema @table: keys the table on pk alone: this gateway serves tables with a sort key (add sk)',
+    );
+  });
+
+  it('refuses a field stored under a declared table key', () => {
+    expect(problemsOf(`extend schema @table(pk: "pk", sk: "subject") ${TYPES}`)).toContain(
+      'Ticket.subject: the field Ticket.subject is stored under subject, an attribute the gateway keeps (a key): name it otherwise',
+    );
   });
 
   it('refuses a key attribute that holds a number for one type and text for another', () => {

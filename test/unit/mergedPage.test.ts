@@ -23,6 +23,7 @@ const shard = (group: string, k: number, n: number): Collection => ({
   skAttr: 'GSI1SK',
   pk: n === 1 ? group : `${group}#${k}`,
   prefix: 'STUDENT#',
+  table: { pk: 'PK', sk: 'SK' },
 });
 
 const merged = (n: number, group = 'COURSE#c'): MergedCollection => ({

@@ -9,6 +9,9 @@ import { buildASTSchema, parse } from 'graphql';
 import { courseItem, enrollmentItem, orderItem } from '../support/defaultItems.js';
 import { eventsOf, type ChangeEvent } from '../../src/subscriptions/events.js';
 import { defaultChangeModel } from '../support/model.js';
+import { modelFromPlan } from '../../src/subscriptions/model.js';
+import { compilePlan } from '../../src/plan/plan.js';
+import { buildModel } from '../../src/declaration/buildModel.js';
 import { memoryBus } from '../../src/subscriptions/bus.js';
 import { ChangeHub, type SharedEvent } from '../../src/subscriptions/hub.js';
 import { declaredSubscriptions } from '../../src/subscriptions/declared.js';
@@ -64,6 +67,38 @@ describe('eventsOf: the topics one record touches', () => {
     expect(eventsOf(record('MODIFY', '11', { PK: 'COURSE#c1#3', SK: 'COUNTER', studentCount: 2 }), defaultChangeModel)).toEqual([]);
     const noSeq = record('INSERT', '', course);
     expect(eventsOf(noSeq, defaultChangeModel)).toEqual([]);
+  });
+});
+
+describe('eventsOf on a table keyed on pk/sk', () => {
+  const renamed = modelFromPlan(
+    compilePlan(
+      buildModel(
+        'extend schema @table(pk: "pk", sk: "sk") @index(name: "GSI1", pk: ["GSI1PK"], sk: ["GSI1SK"]) @index(name: "GSI2", pk: ["GSI2PK"], sk: ["GSI2SK"])\n' +
+          readFileSync(DEFAULT_SCHEMA_FILE, 'utf8'),
+        'renamed.graphql',
+      ),
+    ),
+  );
+  /** A default item with its keys under pk/sk, as that table holds it. */
+  const renamedItem = ({ PK, SK, ...rest }: Item): Item => ({ pk: PK, sk: SK, ...rest });
+  const renamedRecord = (eventName: 'INSERT' | 'MODIFY', seq: string, item: Item) => ({
+    eventName,
+    dynamodb: { Keys: marshall({ pk: item.pk, sk: item.sk }), NewImage: marshall(item, { removeUndefinedValues: true }), SequenceNumber: seq },
+  });
+
+  it('reads the keys from the declared attributes: the same topics and items as on PK/SK', () => {
+    const edge = enrollmentItem({ studentId: 's1', courseId: 'c1', studentName: 'Ada', courseTitle: 'Engines', enrolledAt: '2026-12-01T00:00:00.000Z' });
+    const events = eventsOf(renamedRecord('INSERT', '100', renamedItem(edge)), renamed);
+    expect(topics(events)).toEqual([
+      ['Student.courses#s1', 'ADDED', 'c1'],
+      ['Course.students#c1', 'ADDED', 's1'],
+    ]);
+    expect(events.map((e) => e.item)).toEqual(eventsOf(record('INSERT', '100', edge), defaultChangeModel).map((e) => e.item));
+    const course = renamedItem(courseItem({ id: 'c1', title: 'Engines' }));
+    expect(topics(eventsOf(renamedRecord('MODIFY', '7', course), renamed))).toEqual([['Course#c1', 'UPDATED', null]]);
+    // A record keyed PK/SK is no item of that table.
+    expect(eventsOf(record('MODIFY', '8', courseItem({ id: 'c1', title: 'Engines' })), renamed)).toEqual([]);
   });
 });
 
