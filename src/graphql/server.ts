@@ -38,6 +38,7 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 import { withSubscriptions } from '../subscriptions/schema.js';
 import { modelFromPlan } from '../subscriptions/model.js';
 import { subscriptionsOverHttpPlugin } from './plugins/subscriptionsOverHttp.js';
+import { operationResolutionPlugin } from './plugins/operationResolution.js';
 import { combinePlugins } from './plugins/combine.js';
 
 import { loadModel } from '../declaration/loadModel.js';
@@ -134,6 +135,8 @@ export function createServer({
         // First: its span covers the other plugins' work too.
         ...(telemetry ? [telemetryPlugin(telemetry)] : []),
         operationLogPlugin(logger),
+        // Before every other check: the failure of the phase is the first in this list's order.
+        operationResolutionPlugin,
         subscriptionsOverHttpPlugin,
         declaredVariablesPlugin(),
         argumentCheckPlugin(plan),
