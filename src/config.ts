@@ -488,7 +488,7 @@ export const SETTINGS = {
   HTTP_HEADERS_TIMEOUT_MS: int({ group: 'http', default: 10_000, min: 100, max: 600_000, meaning: 'Time to receive a request\'s headers.' }),
   HTTP_REQUEST_TIMEOUT_MS: int({ group: 'http', default: 30_000, min: 100, max: 3_600_000, meaning: 'Time to receive a whole request, body included; then 408 and the connection closed.' }),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: int({ group: 'http', default: 5000, min: 100, max: 600_000, meaning: 'Idle kept-alive connections are closed after this.' }),
-  HTTP_MAX_CONNECTIONS: int({ group: 'http', default: 1000, min: 1, max: 1_000_000, meaning: 'Open connections at once; more are closed at once.' }),
+  HTTP_MAX_CONNECTIONS: int({ group: 'http', default: 1000, min: 1, max: 1_000_000, meaning: 'Open HTTP connections at once; more are closed at once. WebSockets have their own budget (`WS_MAX_CONNECTIONS`).' }),
   HTTP_MAX_WAITING_PER_ADDRESS: int({
     group: 'http',
     default: 100,
@@ -580,7 +580,15 @@ export const SETTINGS = {
     parse: redisUrl,
     meaning: 'Redis or Valkey carrying live-update events from the one stream processor to every gateway instance ([subscriptions.md](subscriptions.md#more-than-one-instance)).',
   }),
-  WS_MAX_CONNECTIONS: int({ group: 'subscriptions', default: 1000, min: 1, max: 1_000_000, meaning: 'Open WebSockets per instance; more are closed with 1013 ([subscriptions.md](subscriptions.md#settings)).' }),
+  WS_MAX_CONNECTIONS: int({ group: 'subscriptions', default: 1000, min: 1, max: 1_000_000, meaning: 'Open WebSockets per instance, apart from `HTTP_MAX_CONNECTIONS`; more are closed with 1013 ([subscriptions.md](subscriptions.md#settings)).' }),
+  WS_MAX_CONNECTIONS_PER_ADDRESS: int({
+    group: 'subscriptions',
+    default: 100,
+    min: 0,
+    max: 1_000_000,
+    note: '0: off',
+    meaning: 'Open WebSockets from one client address; more are closed with 1013. Behind a load balancer every socket comes from its addresses: 0, or more than `WS_MAX_CONNECTIONS`.',
+  }),
   WS_MAX_SUBSCRIPTIONS: int({ group: 'subscriptions', default: 50, min: 1, max: 10_000, meaning: 'Subscriptions per connection.' }),
   WS_INIT_TIMEOUT_MS: int({ group: 'subscriptions', default: 5000, min: 100, max: 600_000, meaning: 'Time for `connection_init` before the socket is closed with 4408.' }),
   WS_MAX_BUFFERED_BYTES: int({ group: 'subscriptions', default: 1_048_576, min: 1024, max: 1_073_741_824, meaning: 'Bytes waiting to be sent on one socket before it is closed as a slow consumer.' }),
@@ -712,6 +720,7 @@ export const DEFAULTS = {
   healthCacheMs: fallback('HEALTH_CACHE_MS'),
   subscriptions: {
     maxConnections: fallback('WS_MAX_CONNECTIONS'),
+    maxPerAddress: fallback('WS_MAX_CONNECTIONS_PER_ADDRESS'),
     perConnection: fallback('WS_MAX_SUBSCRIPTIONS'),
     initTimeoutMs: fallback('WS_INIT_TIMEOUT_MS'),
     maxBufferedBytes: fallback('WS_MAX_BUFFERED_BYTES'),
@@ -779,6 +788,8 @@ export interface SubscriptionConfig {
   redisUrl: string | undefined;
   /** `WS_MAX_CONNECTIONS`. */
   maxConnections: number;
+  /** `WS_MAX_CONNECTIONS_PER_ADDRESS` (0: off). */
+  maxPerAddress: number;
   /** `WS_MAX_SUBSCRIPTIONS`. */
   perConnection: number;
   /** `WS_INIT_TIMEOUT_MS`. */
@@ -1039,6 +1050,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     subscriptions: {
       redisUrl: get('REDIS_URL'),
       maxConnections: get('WS_MAX_CONNECTIONS'),
+      maxPerAddress: get('WS_MAX_CONNECTIONS_PER_ADDRESS'),
       perConnection: get('WS_MAX_SUBSCRIPTIONS'),
       initTimeoutMs: get('WS_INIT_TIMEOUT_MS'),
       maxBufferedBytes: get('WS_MAX_BUFFERED_BYTES'),

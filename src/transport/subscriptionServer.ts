@@ -10,8 +10,12 @@
  *   not verify closes the socket with 4403; no token is anonymous. When the
  *   token expires the socket is closed with 4403 (the client reconnects
  *   with a fresh one).
- * - Limits: WS_MAX_CONNECTIONS sockets (more are closed with 1013, try
- *   again later); WS_MAX_SUBSCRIPTIONS per socket (one more is answered
+ * - Limits: WS_MAX_CONNECTIONS sockets, WS_MAX_CONNECTIONS_PER_ADDRESS of
+ *   them from one client address (more are closed with 1013, try again
+ *   later, and counted); a budget apart from HTTP's, so sockets held open
+ *   cannot take the connections HTTP and `/health` need (an upgraded
+ *   connection leaves HTTP's counts: transport/httpServer.ts);
+ *   WS_MAX_SUBSCRIPTIONS per socket (one more is answered
  *   with an error message); `connection_init` within WS_INIT_TIMEOUT_MS
  *   (else 4408); messages of at most MAX_BODY_BYTES (else 1009); a
  *   malformed or unexpected message closes with 4400, a subscribe before
@@ -37,6 +41,7 @@ import type { Identity } from '../auth/identity.js';
 import { ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Prepared, SubscribePayload, SubscriptionEngine } from '../graphql/subscriptionEngine.js';
+import { releaseUpgraded } from './httpServer.js';
 
 export interface SubscriptionServerOptions {
   engine: SubscriptionEngine;
@@ -86,6 +91,8 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
   const { engine, limits, logger } = o;
   const keepAliveMs = o.keepAliveMs ?? 12_000;
   let connections = 0;
+  /** Open sockets per client address (only with a per-address budget). */
+  const perAddress = new Map<string, number>();
   let slowConsumersClosed = 0;
   let refusedConnections = 0;
   const wss = new WebSocketServer({
@@ -162,13 +169,15 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
     onError: (_ctx, _id, _payload, errors) => errors.map((e) => ({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), extensions: e.extensions })) as never,
   });
 
-  function onConnection(socket: WebSocket) {
-    if (connections >= limits.maxConnections) {
+  function onConnection(socket: WebSocket, address: string) {
+    const fromAddress = perAddress.get(address) ?? 0;
+    if (connections >= limits.maxConnections || (limits.maxPerAddress > 0 && fromAddress >= limits.maxPerAddress)) {
       refusedConnections++;
       socket.close(TRY_AGAIN_LATER, 'Try again later: too many connections');
       return;
     }
     connections++;
+    if (limits.maxPerAddress > 0) perAddress.set(address, fromAddress + 1);
     const extra: Extra = { socket, identity: { kind: 'anonymous' }, expiry: undefined };
     socket.on('error', (err) => {
       logger.debug({ err: (err as Error).message }, 'subscription socket error');
@@ -206,6 +215,11 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
     );
     socket.once('close', (code, reason) => {
       connections--;
+      if (limits.maxPerAddress > 0) {
+        const left = (perAddress.get(address) ?? 1) - 1;
+        if (left > 0) perAddress.set(address, left);
+        else perAddress.delete(address);
+      }
       clearInterval(ping);
       if (extra.expiry) clearTimeout(extra.expiry);
       void closed(code, String(reason));
@@ -213,12 +227,15 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
   }
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    releaseUpgraded(http, socket);
+    // Read now: after a reset it may be undefined.
+    const address = request.socket.remoteAddress ?? '';
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (!PATHS.has(path)) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws));
+    wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, address));
   };
   http.on('upgrade', onUpgrade);
 
