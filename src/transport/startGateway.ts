@@ -176,6 +176,7 @@ export async function startGateway(
       verifiesTokens: auth.rulesOn,
       limits: { ...config.subscriptions, maxMessageBytes: config.security.maxBodyBytes },
       logger,
+      trusted,
     });
     await new Promise<void>((resolve, reject) => {
       http!.once('error', reject);

@@ -25,6 +25,8 @@
  *   events behind, is a slow consumer: closed (1008) and dropped, never
  *   buffered without bound. A ping every 12 s; no pong by the next one ends
  *   the socket.
+ * - With TRUSTED_DOCUMENTS, a subscribe whose document is not in the
+ *   manifest is refused before it is parsed, as over HTTP.
  * - Everything else (parsing, limits on the selection, rules, events) is
  *   the subscription engine's (src/graphql/subscriptionEngine.ts).
  * `details()` counts open sockets and subscriptions for `/health`; both
@@ -42,6 +44,7 @@ import { ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Prepared, SubscribePayload, SubscriptionEngine } from '../graphql/subscriptionEngine.js';
 import { releaseUpgraded } from './httpServer.js';
+import { checkTrusted, type TrustedDocuments } from './trustedDocuments.js';
 
 export interface SubscriptionServerOptions {
   engine: SubscriptionEngine;
@@ -51,6 +54,8 @@ export interface SubscriptionServerOptions {
   verifiesTokens: boolean;
   limits: Omit<SubscriptionConfig, 'redisUrl'> & { maxMessageBytes: number };
   logger: Logger;
+  /** TRUSTED_DOCUMENTS: only the manifest's operations are subscribed, others refused before parsing. */
+  trusted?: TrustedDocuments;
   /** Keep-alive ping interval (default 12 s). */
   keepAliveMs?: number;
 }
@@ -142,9 +147,16 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
       if (Object.keys(ctx.subscriptions).length > limits.perConnection) {
         return [new GraphQLError(`At most ${limits.perConnection} subscriptions per connection; complete one first`, { extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'WS_MAX_SUBSCRIPTIONS' } })];
       }
+      let subscribe = payload as SubscribePayload;
+      if (o.trusted) {
+        // As over HTTP: a manifest id or text becomes the manifest's text; anything else is never parsed.
+        const checked = checkTrusted(o.trusted, payload);
+        if ('refusal' in checked) return [new GraphQLError(checked.refusal.message, { extensions: { code: checked.refusal.code } })];
+        subscribe = checked.params as unknown as SubscribePayload;
+      }
       let prepared: GraphQLError[] | Prepared;
       try {
-        prepared = engine.prepare(payload as SubscribePayload, ctx.extra.identity);
+        prepared = engine.prepare(subscribe, ctx.extra.identity);
       } catch (err) {
         logger.error({ err }, 'subscription could not be prepared');
         return [new GraphQLError('Internal server error', { extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } })];
