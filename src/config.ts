@@ -593,6 +593,8 @@ export const SETTINGS = {
   WS_INIT_TIMEOUT_MS: int({ group: 'subscriptions', default: 5000, min: 100, max: 600_000, meaning: 'Time for `connection_init` before the socket is closed with 4408.' }),
   WS_MAX_BUFFERED_BYTES: int({ group: 'subscriptions', default: 1_048_576, min: 1024, max: 1_073_741_824, meaning: 'Bytes waiting to be sent on one socket before it is closed as a slow consumer.' }),
   WS_MAX_QUEUED_EVENTS: int({ group: 'subscriptions', default: 1000, min: 1, max: 1_000_000, meaning: 'Events waiting per subscription before it is closed as a slow consumer.' }),
+  WS_MAX_QUEUED_BYTES: int({ group: 'subscriptions', default: 8_388_608, min: 1024, max: 1_073_741_824, meaning: 'Bytes of events (their items, estimated) waiting for all subscriptions of one socket before it is closed as a slow consumer.' }),
+  WS_MAX_DOCUMENT_BYTES: int({ group: 'subscriptions', default: 4_194_304, min: 1024, max: 1_073_741_824, meaning: 'Bytes the parsed documents of one socket\'s live subscriptions may hold (estimated as for the document store: source and every token, comments included); a subscribe past it is refused.' }),
 
   // Lists, migrate and reshard
   MIGRATE_WRITE_UNITS_PER_SECOND: int({ group: 'commands', default: 100, min: 1, max: 1_000_000, meaning: 'Write units per second `npm run migrate` may consume (`--write-units`).' }),
@@ -725,6 +727,8 @@ export const DEFAULTS = {
     initTimeoutMs: fallback('WS_INIT_TIMEOUT_MS'),
     maxBufferedBytes: fallback('WS_MAX_BUFFERED_BYTES'),
     maxQueued: fallback('WS_MAX_QUEUED_EVENTS'),
+    maxQueuedBytes: fallback('WS_MAX_QUEUED_BYTES'),
+    maxDocumentBytes: fallback('WS_MAX_DOCUMENT_BYTES'),
   },
 } as const;
 
@@ -798,6 +802,10 @@ export interface SubscriptionConfig {
   maxBufferedBytes: number;
   /** `WS_MAX_QUEUED_EVENTS`. */
   maxQueued: number;
+  /** `WS_MAX_QUEUED_BYTES`. */
+  maxQueuedBytes: number;
+  /** `WS_MAX_DOCUMENT_BYTES`. */
+  maxDocumentBytes: number;
 }
 
 export interface StreamConfig {
@@ -1055,6 +1063,8 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       initTimeoutMs: get('WS_INIT_TIMEOUT_MS'),
       maxBufferedBytes: get('WS_MAX_BUFFERED_BYTES'),
       maxQueued: get('WS_MAX_QUEUED_EVENTS'),
+      maxQueuedBytes: get('WS_MAX_QUEUED_BYTES'),
+      maxDocumentBytes: get('WS_MAX_DOCUMENT_BYTES'),
     },
     changedSettings: changedSettings(env),
   };

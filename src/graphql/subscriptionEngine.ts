@@ -16,9 +16,16 @@
  * the same operation, variables and identity class (the identity's fields
  * the rules read), and all of them share one set of loaders: a thousand
  * subscribers of one team cost one execution per operation they send.
- * Events wait in a queue of at most `maxQueued` per subscription; a
- * subscriber that falls further behind is reported (`overflow`) and its
- * transport closes it.
+ * Events wait in a queue of at most `maxQueued` per subscription, and of
+ * at most `SocketBudget.maxQueuedBytes` (an estimate of the events' images)
+ * over all subscriptions of one socket; a subscriber that falls further
+ * behind is reported (`overflow`) and its transport closes it.
+ *
+ * Memory that grows with what clients send is bounded in bytes, as for
+ * HTTP's document store (documentStore.ts, the same estimate: source and
+ * every token, comments included): the parsed documents kept for reuse
+ * (`documentCacheBytes`), and per socket the documents of its live
+ * subscriptions (`SocketBudget.maxDocumentBytes`).
  */
 import {
   getOperationAST,
@@ -50,6 +57,7 @@ import type { DeclaredSubscription } from '../subscriptions/declared.js';
 import { collectionTopic, itemTopic } from '../subscriptions/events.js';
 import type { ChangeHub, SharedEvent, Subscriber } from '../subscriptions/hub.js';
 import { keyValuesOf } from '../subscriptions/resolvers.js';
+import { DOCUMENT_STORE_BYTES, documentBytes } from './documentStore.js';
 
 export interface SubscribePayload {
   query: string;
@@ -65,6 +73,33 @@ export interface Prepared {
   decl: DeclaredSubscription;
   /** Identifies equal operations (their results are shared per event). */
   key: string;
+  /** What the parsed document holds, estimated (documentStore.ts). */
+  bytes: number;
+}
+
+/**
+ * What one socket may hold: the documents of its live subscriptions and
+ * the events waiting for them, both in estimated bytes. The transport
+ * makes one per socket; the engine charges and releases it.
+ */
+export class SocketBudget {
+  documentBytes = 0;
+  queuedBytes = 0;
+  constructor(
+    readonly maxDocumentBytes: number,
+    readonly maxQueuedBytes: number,
+  ) {}
+
+  /** Charges a subscription's document; false (nothing charged) when it would pass the budget. */
+  takeDocument(bytes: number): boolean {
+    if (this.documentBytes + bytes > this.maxDocumentBytes) return false;
+    this.documentBytes += bytes;
+    return true;
+  }
+
+  giveDocument(bytes: number): void {
+    this.documentBytes -= bytes;
+  }
 }
 
 export interface EngineOptions {
@@ -77,6 +112,8 @@ export interface EngineOptions {
   prod: boolean;
   /** Events waiting per subscription before it counts as too slow (default 1000). */
   maxQueued?: number;
+  /** Estimated bytes of parsed documents kept for reuse (default DOCUMENT_STORE_BYTES). */
+  documentCacheBytes?: number;
 }
 
 export interface EngineStats {
@@ -85,10 +122,10 @@ export interface EngineStats {
   delivered: number;
   /** Executions run (shared between subscribers with equal operations). */
   executions: number;
+  /** Parsed documents kept for reuse, and their estimated bytes. */
+  documents: number;
+  documentBytes: number;
 }
-
-/** Valid documents kept by their text (see `parsed`). */
-const DOCUMENTS = 500;
 
 const coded = (message: string, code: string, extra: Record<string, unknown> = {}) => new GraphQLError(message, { extensions: { code, ...extra } });
 
@@ -104,24 +141,28 @@ export class SubscriptionEngine {
   private readonly rules: typeof specifiedRules;
   private readonly limits: QueryLimits;
   private readonly counts = { subscriptions: 0, delivered: 0, executions: 0 };
-  private readonly documents = new Map<string, DocumentNode>();
+  /** Parsed documents by their text, least recently used first, with their estimated bytes. */
+  private readonly documents = new Map<string, { document: DocumentNode; bytes: number }>();
+  private documentBytes = 0;
+  private readonly documentCacheBytes: number;
 
   constructor(private readonly o: EngineOptions) {
     this.byField = new Map(o.declared.map((d) => [d.field, d]));
     this.limits = o.limits ?? DEFAULT_LIMITS;
     this.guard = queryLimits(this.limits, { prod: o.prod });
     this.rules = [...specifiedRules, ...this.guard.validationRules];
+    this.documentCacheBytes = o.documentCacheBytes ?? DOCUMENT_STORE_BYTES;
   }
 
   stats(): EngineStats {
-    return { ...this.counts };
+    return { ...this.counts, documents: this.documents.size, documentBytes: this.documentBytes };
   }
 
   /** Checks a subscribe message for this caller: the errors to answer, or what to start. */
   prepare(payload: SubscribePayload, caller: Identity): GraphQLError[] | Prepared {
     const parsed = this.parsed(payload.query);
     if (Array.isArray(parsed)) return parsed;
-    const document = parsed;
+    const { document, bytes } = parsed;
     const operationName = payload.operationName ?? undefined;
     const operation = getOperationAST(document, operationName);
     if (!operation) return [coded('Name the operation to run (operationName)', ErrorCode.BAD_USER_INPUT)];
@@ -159,15 +200,17 @@ export class SubscriptionEngine {
     }
     const id = key.map(String).join('#');
     const topic = decl.kind === 'item' ? itemTopic(decl.type, id) : collectionTopic(decl.connection, id);
-    return { document, operationName, variables, topic, decl, key: `${payload.query}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}` };
+    return { document, operationName, variables, topic, decl, key: `${payload.query}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`, bytes };
   }
 
   /**
-   * The parsed and validated document of a query text: kept for the
-   * `DOCUMENTS` most recently used texts, so subscribers sending the same
-   * operation share one document (memory) and one validation (CPU).
+   * The parsed and validated document of a query text: kept, up to
+   * `documentCacheBytes` of them least recently used out, so subscribers
+   * sending the same operation share one document (memory) and one
+   * validation (CPU). Documents differing only by a comment are distinct
+   * texts: the bound is in bytes, not entries.
    */
-  private parsed(query: string): DocumentNode | GraphQLError[] {
+  private parsed(query: string): { document: DocumentNode; bytes: number } | GraphQLError[] {
     const known = this.documents.get(query);
     if (known) {
       this.documents.delete(query);
@@ -184,17 +227,25 @@ export class SubscriptionEngine {
     }
     const invalid = validate(this.o.schema, document, this.rules);
     if (invalid.length > 0) return invalid.map((e) => coded(e.message, ErrorCode.GRAPHQL_VALIDATION_FAILED, { locations: e.locations }));
-    this.documents.set(query, document);
-    if (this.documents.size > DOCUMENTS) this.documents.delete(this.documents.keys().next().value!);
-    return document;
+    const entry = { document, bytes: documentBytes(document) };
+    // One document larger than the whole cache is used, not kept.
+    if (entry.bytes > this.documentCacheBytes) return entry;
+    this.documents.set(query, entry);
+    this.documentBytes += entry.bytes;
+    while (this.documentBytes > this.documentCacheBytes) {
+      const [oldest, evicted] = this.documents.entries().next().value!;
+      this.documents.delete(oldest);
+      this.documentBytes -= evicted.bytes;
+    }
+    return entry;
   }
 
   /**
    * Joins the topic; resolves once its events are received. `overflow` is
    * called (once) when the subscriber falls `maxQueued` events behind.
    */
-  async start(prepared: Prepared, caller: Identity, overflow: () => void): Promise<AsyncGenerator<ExecutionResult>> {
-    const stream = new EventStream(this, prepared, caller, this.o.maxQueued ?? 1000, overflow);
+  async start(prepared: Prepared, caller: Identity, overflow: () => void, budget?: SocketBudget): Promise<AsyncGenerator<ExecutionResult>> {
+    const stream = new EventStream(this, prepared, caller, this.o.maxQueued ?? 1000, overflow, budget);
     stream.leave = await this.o.hub.add(prepared.topic, stream);
     this.counts.subscriptions++;
     return stream;
@@ -244,10 +295,19 @@ function rootField(operation: OperationDefinitionNode): FieldNode | null {
   return first?.kind === Kind.FIELD ? first : null;
 }
 
+/** Estimated bytes an event waiting in a queue holds: its image's JSON, two bytes a character. Once per event and instance. */
+function eventBytes(shared: SharedEvent): number {
+  let bytes = shared.memo.get('bytes') as number | undefined;
+  if (bytes === undefined) shared.memo.set('bytes', (bytes = 2 * (JSON.stringify(shared.event.image)?.length ?? 0) + 200));
+  return bytes;
+}
+
 /** One subscription's events, as an async generator (graphql-ws ends it with `return`). */
 class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
   leave: () => void = () => {};
   private readonly queue: SharedEvent[] = [];
+  /** What each queued event was charged to the socket's budget. */
+  private readonly charged: number[] = [];
   private wake: (() => void) | null = null;
   private done = false;
   private overflowed = false;
@@ -258,18 +318,26 @@ class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
     private readonly caller: Identity,
     private readonly maxQueued: number,
     private readonly overflow: () => void,
+    private readonly budget?: SocketBudget,
   ) {}
+
+  private tooSlow(): void {
+    if (this.overflowed) return;
+    this.overflowed = true;
+    this.overflow();
+  }
 
   deliver(shared: SharedEvent): void {
     if (this.done) return;
-    if (this.queue.length >= this.maxQueued) {
-      if (!this.overflowed) {
-        this.overflowed = true;
-        this.overflow();
-      }
-      return;
+    if (this.queue.length >= this.maxQueued) return this.tooSlow();
+    // An event handed at once to a waiting consumer is not queued: nothing to estimate.
+    const bytes = this.budget && (this.queue.length > 0 || !this.wake) ? eventBytes(shared) : 0;
+    if (this.budget && bytes > 0) {
+      if (this.budget.queuedBytes + bytes > this.budget.maxQueuedBytes) return this.tooSlow();
+      this.budget.queuedBytes += bytes;
     }
     this.queue.push(shared);
+    this.charged.push(bytes);
     this.wake?.();
   }
 
@@ -278,6 +346,8 @@ class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
     this.wake = null;
     if (this.done) return { done: true, value: undefined };
     const shared = this.queue.shift()!;
+    if (this.budget) this.budget.queuedBytes -= this.charged.shift()!;
+    else this.charged.shift();
     return { done: false, value: await this.engine.run(shared, this.prepared, this.caller) };
   }
 
@@ -285,6 +355,11 @@ class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
     if (!this.done) {
       this.done = true;
       this.queue.length = 0;
+      if (this.budget) {
+        for (const bytes of this.charged) this.budget.queuedBytes -= bytes;
+        this.budget.giveDocument(this.prepared.bytes);
+      }
+      this.charged.length = 0;
       this.leave();
       this.engine.ended();
       this.wake?.();

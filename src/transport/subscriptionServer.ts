@@ -21,10 +21,13 @@
  *   malformed or unexpected message closes with 4400, a subscribe before
  *   the acknowledgement with 4401, a second init with 4429, a reused id
  *   with 4409 (the protocol's codes); a socket with more than
- *   WS_MAX_BUFFERED_BYTES unsent, or a subscription WS_MAX_QUEUED_EVENTS
- *   events behind, is a slow consumer: closed (1008) and dropped, never
+ *   WS_MAX_BUFFERED_BYTES unsent, a subscription WS_MAX_QUEUED_EVENTS
+ *   events behind, or WS_MAX_QUEUED_BYTES of events waiting on the socket,
+ *   is a slow consumer: closed (1008) and dropped, never
  *   buffered without bound. A ping every 12 s; no pong by the next one ends
  *   the socket.
+ * - The documents of a socket's live subscriptions hold at most
+ *   WS_MAX_DOCUMENT_BYTES (estimated); a subscribe past it is refused.
  * - With TRUSTED_DOCUMENTS, a subscribe whose document is not in the
  *   manifest is refused before it is parsed, as over HTTP.
  * - Everything else (parsing, limits on the selection, rules, events) is
@@ -42,7 +45,7 @@ import type { SubscriptionConfig } from '../config.js';
 import type { Identity } from '../auth/identity.js';
 import { ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { Prepared, SubscribePayload, SubscriptionEngine } from '../graphql/subscriptionEngine.js';
+import { SocketBudget, type Prepared, type SubscribePayload, type SubscriptionEngine } from '../graphql/subscriptionEngine.js';
 import { releaseUpgraded } from './httpServer.js';
 import { checkTrusted, type TrustedDocuments } from './trustedDocuments.js';
 
@@ -67,6 +70,7 @@ export interface SubscriptionServer {
 
 interface Extra {
   socket: WebSocket;
+  budget: SocketBudget;
   identity: Identity;
   expiry: NodeJS.Timeout | undefined;
 }
@@ -162,6 +166,9 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
         return [new GraphQLError('Internal server error', { extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } })];
       }
       if (Array.isArray(prepared)) return prepared;
+      if (!ctx.extra.budget.takeDocument(prepared.bytes)) {
+        return [new GraphQLError(`The documents of this connection's subscriptions may hold at most ${limits.maxDocumentBytes} bytes; complete one first, or send a shorter document`, { extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'WS_MAX_DOCUMENT_BYTES' } })];
+      }
       // graphql-ws passes these to `subscribe` below; contextValue carries what the engine prepared, and for whom.
       const started: Started = { prepared, extra: ctx.extra };
       return { schema: undefined as never, document: prepared.document, contextValue: started, variableValues: prepared.variables, operationName: prepared.operationName };
@@ -170,8 +177,9 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
     subscribe: async (args) => {
       const { prepared, extra } = args.contextValue as Started;
       try {
-        return await engine.start(prepared, extra.identity, () => slow(extra.socket, `more than ${limits.maxQueued} events waiting`));
+        return await engine.start(prepared, extra.identity, () => slow(extra.socket, `more than ${limits.maxQueued} events or ${limits.maxQueuedBytes} bytes waiting`), extra.budget);
       } catch (err) {
+        extra.budget.giveDocument(prepared.bytes);
         logger.error({ err, topic: prepared.topic }, 'could not start a subscription');
         return { errors: [new GraphQLError('Live updates are unavailable; try again shortly', { extensions: { code: ErrorCode.UNAVAILABLE } })] } as ExecutionResult;
       }
@@ -190,7 +198,7 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
     }
     connections++;
     if (limits.maxPerAddress > 0) perAddress.set(address, fromAddress + 1);
-    const extra: Extra = { socket, identity: { kind: 'anonymous' }, expiry: undefined };
+    const extra: Extra = { socket, budget: new SocketBudget(limits.maxDocumentBytes, limits.maxQueuedBytes), identity: { kind: 'anonymous' }, expiry: undefined };
     socket.on('error', (err) => {
       logger.debug({ err: (err as Error).message }, 'subscription socket error');
       socket.terminate();
