@@ -594,6 +594,8 @@ export const SETTINGS = {
   WS_MAX_BUFFERED_BYTES: int({ group: 'subscriptions', default: 1_048_576, min: 1024, max: 1_073_741_824, meaning: 'Bytes waiting to be sent on one socket before it is closed as a slow consumer.' }),
   WS_MAX_QUEUED_EVENTS: int({ group: 'subscriptions', default: 1000, min: 1, max: 1_000_000, meaning: 'Events waiting per subscription before it is closed as a slow consumer.' }),
   WS_MAX_QUEUED_BYTES: int({ group: 'subscriptions', default: 8_388_608, min: 1024, max: 1_073_741_824, meaning: 'Bytes of events (their items, estimated) waiting for all subscriptions of one socket before it is closed as a slow consumer.' }),
+  WS_DYNAMODB_REQUESTS_PER_SECOND: int({ group: 'subscriptions', default: 100, min: 1, max: 1_000_000, meaning: 'DynamoDB requests the event executions of one socket\'s subscriptions may send per second, on average ([subscriptions.md](subscriptions.md#limits-on-each-event)).' }),
+  WS_DYNAMODB_REQUESTS_BURST: int({ group: 'subscriptions', default: 500, min: 1, max: 1_000_000, meaning: 'DynamoDB requests one socket may save up for a burst of events; an execution may send no more than the socket holds (nor than `MAX_DYNAMODB_REQUESTS`).' }),
   WS_MAX_DOCUMENT_BYTES: int({ group: 'subscriptions', default: 4_194_304, min: 1024, max: 1_073_741_824, meaning: 'Bytes the parsed documents of one socket\'s live subscriptions may hold (estimated as for the document store: source and every token, comments included); a subscribe past it is refused.' }),
 
   // Lists, migrate and reshard
@@ -729,6 +731,8 @@ export const DEFAULTS = {
     maxQueued: fallback('WS_MAX_QUEUED_EVENTS'),
     maxQueuedBytes: fallback('WS_MAX_QUEUED_BYTES'),
     maxDocumentBytes: fallback('WS_MAX_DOCUMENT_BYTES'),
+    eventRequestsPerSecond: fallback('WS_DYNAMODB_REQUESTS_PER_SECOND'),
+    eventRequestsBurst: fallback('WS_DYNAMODB_REQUESTS_BURST'),
   },
 } as const;
 
@@ -806,6 +810,10 @@ export interface SubscriptionConfig {
   maxQueuedBytes: number;
   /** `WS_MAX_DOCUMENT_BYTES`. */
   maxDocumentBytes: number;
+  /** `WS_DYNAMODB_REQUESTS_PER_SECOND`. */
+  eventRequestsPerSecond: number;
+  /** `WS_DYNAMODB_REQUESTS_BURST`. */
+  eventRequestsBurst: number;
 }
 
 export interface StreamConfig {
@@ -1065,6 +1073,8 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       maxQueued: get('WS_MAX_QUEUED_EVENTS'),
       maxQueuedBytes: get('WS_MAX_QUEUED_BYTES'),
       maxDocumentBytes: get('WS_MAX_DOCUMENT_BYTES'),
+      eventRequestsPerSecond: get('WS_DYNAMODB_REQUESTS_PER_SECOND'),
+      eventRequestsBurst: get('WS_DYNAMODB_REQUESTS_BURST'),
     },
     changedSettings: changedSettings(env),
   };

@@ -51,7 +51,8 @@ import { formatError } from './formatError.js';
 import { checkArguments } from './plugins/argumentCheck.js';
 import { DEFAULT_LIMITS, operationWeight, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { cursorReader } from '../connections/cursor.js';
-import { OperationMetrics } from '../dynamo/metrics.js';
+import { OperationMetrics, type MetricsSummary, type RequestLimits } from '../dynamo/metrics.js';
+import { minimalResponseBytes } from './plugins/responseSize.js';
 import { refusedSubscription } from '../subscriptions/access.js';
 import type { DeclaredSubscription } from '../subscriptions/declared.js';
 import { collectionTopic, itemTopic } from '../subscriptions/events.js';
@@ -77,6 +78,23 @@ export interface Prepared {
   bytes: number;
 }
 
+/** DynamoDB requests the event executions of one socket may send: `perSecond`, up to `burst` saved. */
+export interface EventRequestBudget {
+  perSecond: number;
+  burst: number;
+}
+const UNBOUNDED_EVENTS: EventRequestBudget = { perSecond: Infinity, burst: Infinity };
+
+/** What one execution of an event did (logs, metrics). */
+export interface EventExecution {
+  /** The subscription's root field. */
+  subscription: string;
+  dynamodb: MetricsSummary;
+  durationMs: number;
+  /** Error codes of the result. */
+  errorCodes: string[];
+}
+
 /**
  * What one socket may hold: the documents of its live subscriptions and
  * the events waiting for them, both in estimated bytes. The transport
@@ -85,10 +103,32 @@ export interface Prepared {
 export class SocketBudget {
   documentBytes = 0;
   queuedBytes = 0;
+  /** DynamoDB requests the socket's event executions may still send (a token bucket), and when it was last filled. */
+  private tokens: number;
+  private filledAt: number;
   constructor(
     readonly maxDocumentBytes: number,
     readonly maxQueuedBytes: number,
-  ) {}
+    readonly requests: EventRequestBudget = UNBOUNDED_EVENTS,
+    private readonly now: () => number = performance.now.bind(performance),
+  ) {
+    this.tokens = requests.burst;
+    this.filledAt = now();
+  }
+
+  /** Whole DynamoDB requests the next execution may send. */
+  available(): number {
+    if (this.requests.burst === Infinity) return Infinity;
+    const at = this.now();
+    this.tokens = Math.min(this.requests.burst, this.tokens + ((at - this.filledAt) / 1000) * this.requests.perSecond);
+    this.filledAt = at;
+    return Math.floor(this.tokens);
+  }
+
+  /** An execution sent `requests`. */
+  spend(requests: number): void {
+    if (this.requests.burst !== Infinity) this.tokens -= requests;
+  }
 
   /** Charges a subscription's document; false (nothing charged) when it would pass the budget. */
   takeDocument(bytes: number): boolean {
@@ -114,6 +154,10 @@ export interface EngineOptions {
   maxQueued?: number;
   /** Estimated bytes of parsed documents kept for reuse (default DOCUMENT_STORE_BYTES). */
   documentCacheBytes?: number;
+  /** Each execution's caps on DynamoDB requests and calls in flight, as an HTTP operation's (MAX_DYNAMODB_REQUESTS, MAX_DYNAMODB_IN_FLIGHT). */
+  requestLimits?: RequestLimits;
+  /** Told of every execution (the transport logs and counts them). */
+  onExecuted?: (execution: EventExecution) => void;
 }
 
 export interface EngineStats {
@@ -162,7 +206,7 @@ export class SubscriptionEngine {
   prepare(payload: SubscribePayload, caller: Identity): GraphQLError[] | Prepared {
     const parsed = this.parsed(payload.query);
     if (Array.isArray(parsed)) return parsed;
-    const { document, bytes } = parsed;
+    const { document } = parsed;
     const operationName = payload.operationName ?? undefined;
     const operation = getOperationAST(document, operationName);
     if (!operation) return [coded('Name the operation to run (operationName)', ErrorCode.BAD_USER_INPUT)];
@@ -178,6 +222,11 @@ export class SubscriptionEngine {
     const maxFields = this.limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields!;
     if (weight.fields > maxFields) {
       return [coded(`Response size limit of ${maxFields} fields exceeded, found up to ${weight.fields}. Select fewer fields or ask for smaller pages.`, ErrorCode.GRAPHQL_VALIDATION_FAILED)];
+    }
+    const maxBytes = this.limits.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes!;
+    const bytes = minimalResponseBytes(this.o.schema, operation, fragments, payload.variables ?? undefined);
+    if (bytes > maxBytes) {
+      return [coded(`Response byte limit of ${maxBytes} exceeded: with full pages each event's result would hold at least ${bytes} bytes. Ask for smaller pages, fewer aliases or fewer fields.`, ErrorCode.GRAPHQL_VALIDATION_FAILED)];
     }
     const coerced = getVariableValues(this.o.schema, operation.variableDefinitions ?? [], payload.variables ?? {});
     if (coerced.errors) return coerced.errors.map((e) => coded(e.message, ErrorCode.BAD_USER_INPUT));
@@ -200,7 +249,7 @@ export class SubscriptionEngine {
     }
     const id = key.map(String).join('#');
     const topic = decl.kind === 'item' ? itemTopic(decl.type, id) : collectionTopic(decl.connection, id);
-    return { document, operationName, variables, topic, decl, key: `${payload.query}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`, bytes };
+    return { document, operationName, variables, topic, decl, key: `${payload.query}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`, bytes: parsed.bytes };
   }
 
   /**
@@ -245,7 +294,7 @@ export class SubscriptionEngine {
    * called (once) when the subscriber falls `maxQueued` events behind.
    */
   async start(prepared: Prepared, caller: Identity, overflow: () => void, budget?: SocketBudget): Promise<AsyncGenerator<ExecutionResult>> {
-    const stream = new EventStream(this, prepared, caller, this.o.maxQueued ?? 1000, overflow, budget);
+    const stream = new EventStream(this, prepared, caller, this.o.maxQueued ?? 1000, overflow, budget ?? new SocketBudget(Infinity, Infinity));
     stream.leave = await this.o.hub.add(prepared.topic, stream);
     this.counts.subscriptions++;
     return stream;
@@ -256,37 +305,69 @@ export class SubscriptionEngine {
     this.counts.subscriptions--;
   }
 
-  /** @internal The result of one event for one subscriber, shared with its likes. */
-  run(shared: SharedEvent, prepared: Prepared, caller: Identity): Promise<ExecutionResult> {
+  /**
+   * @internal The result of one event for one subscriber, shared with its
+   * likes. The subscriber whose turn runs the execution pays its DynamoDB
+   * requests from its socket's budget, and the execution may send no more
+   * than that budget holds (nor than an HTTP operation may).
+   */
+  run(shared: SharedEvent, prepared: Prepared, caller: Identity, budget: SocketBudget): Promise<ExecutionResult> {
     const cls = identityClass(caller);
     const key = `${cls}\u0000${prepared.key}`;
     this.counts.delivered++;
     let result = shared.memo.get(key) as Promise<ExecutionResult> | undefined;
     if (!result) {
-      result = this.execute(shared, prepared, caller, cls);
+      result = this.execute(shared, prepared, caller, budget);
       shared.memo.set(key, result);
     }
     return result;
   }
 
-  private async execute(shared: SharedEvent, prepared: Prepared, caller: Identity, cls: string): Promise<ExecutionResult> {
+  private async execute(shared: SharedEvent, prepared: Prepared, caller: Identity, budget: SocketBudget): Promise<ExecutionResult> {
     this.counts.executions++;
-    // One set of loaders per event; the caller's identity per class.
-    let base = shared.memo.get('context') as Context | undefined;
-    if (!base) shared.memo.set('context', (base = createContext(this.o.deps, new OperationMetrics())));
-    let contextValue = shared.memo.get(`context:${cls}`) as Context | undefined;
-    if (!contextValue) shared.memo.set(`context:${cls}`, (contextValue = { ...base, identity: caller, shortPages: [] }));
-    const result = await execute({
-      schema: this.o.schema,
-      document: prepared.document,
-      operationName: prepared.operationName,
-      variableValues: prepared.variables,
-      rootValue: shared.event,
-      contextValue,
-    });
+    const started = performance.now();
+    // Its own metrics and loaders: the same per-operation caps as over HTTP.
+    const metrics = new OperationMetrics(this.o.requestLimits);
+    const allowed = budget.available();
+    if (allowed < (this.o.requestLimits?.maxRequests ?? Infinity)) {
+      metrics.capRequests(Math.max(0, allowed), ' within what this connection\'s subscriptions may send per second (WS_DYNAMODB_REQUESTS_PER_SECOND)');
+    }
+    const contextValue: Context = { ...createContext(this.o.deps, metrics, caller), shortPages: [] };
+    let result: ExecutionResult;
+    try {
+      result = await execute({
+        schema: this.o.schema,
+        document: prepared.document,
+        operationName: prepared.operationName,
+        variableValues: prepared.variables,
+        rootValue: shared.event,
+        contextValue,
+      });
+    } finally {
+      budget.spend(metrics.requests);
+    }
     const prod = this.o.prod;
-    const errors: GraphQLFormattedError[] | undefined = result.errors?.map((e) => formatError(e.toJSON(), e, { prod }));
-    return (errors ? { data: result.data, errors } : { data: result.data }) as ExecutionResult;
+    let errors: GraphQLFormattedError[] | undefined = result.errors?.map((e) => formatError(e.toJSON(), e, { prod }));
+    let data = result.data;
+    const maxBytes = this.limits.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes!;
+    const text = JSON.stringify({ errors, data });
+    const size = text.length * 3 <= maxBytes ? text.length : Buffer.byteLength(text, 'utf8');
+    if (size > maxBytes) {
+      data = null;
+      errors = [
+        {
+          message: `The result of ${size} bytes exceeds the response byte limit of ${maxBytes}. Ask for smaller pages or fewer fields.`,
+          extensions: { code: ErrorCode.BAD_USER_INPUT, reason: 'RESPONSE_TOO_LARGE', bytes: size, limit: maxBytes },
+        },
+      ];
+    }
+    this.o.onExecuted?.({
+      subscription: prepared.decl.field,
+      dynamodb: metrics.summary(),
+      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      errorCodes: (errors ?? []).map((e) => String(e.extensions?.code ?? ErrorCode.INTERNAL_SERVER_ERROR)),
+    });
+    return (errors ? { data, errors } : { data }) as ExecutionResult;
   }
 }
 
@@ -318,7 +399,7 @@ class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
     private readonly caller: Identity,
     private readonly maxQueued: number,
     private readonly overflow: () => void,
-    private readonly budget?: SocketBudget,
+    private readonly budget: SocketBudget,
   ) {}
 
   private tooSlow(): void {
@@ -331,8 +412,8 @@ class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
     if (this.done) return;
     if (this.queue.length >= this.maxQueued) return this.tooSlow();
     // An event handed at once to a waiting consumer is not queued: nothing to estimate.
-    const bytes = this.budget && (this.queue.length > 0 || !this.wake) ? eventBytes(shared) : 0;
-    if (this.budget && bytes > 0) {
+    const bytes = this.queue.length > 0 || !this.wake ? eventBytes(shared) : 0;
+    if (bytes > 0) {
       if (this.budget.queuedBytes + bytes > this.budget.maxQueuedBytes) return this.tooSlow();
       this.budget.queuedBytes += bytes;
     }
@@ -346,19 +427,16 @@ class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
     this.wake = null;
     if (this.done) return { done: true, value: undefined };
     const shared = this.queue.shift()!;
-    if (this.budget) this.budget.queuedBytes -= this.charged.shift()!;
-    else this.charged.shift();
-    return { done: false, value: await this.engine.run(shared, this.prepared, this.caller) };
+    this.budget.queuedBytes -= this.charged.shift()!;
+    return { done: false, value: await this.engine.run(shared, this.prepared, this.caller, this.budget) };
   }
 
   async return(): Promise<IteratorResult<ExecutionResult>> {
     if (!this.done) {
       this.done = true;
       this.queue.length = 0;
-      if (this.budget) {
-        for (const bytes of this.charged) this.budget.queuedBytes -= bytes;
-        this.budget.giveDocument(this.prepared.bytes);
-      }
+      for (const bytes of this.charged) this.budget.queuedBytes -= bytes;
+      this.budget.giveDocument(this.prepared.bytes);
       this.charged.length = 0;
       this.leave();
       this.engine.ended();

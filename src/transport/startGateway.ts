@@ -97,7 +97,8 @@ export async function startGateway(
     declared,
     hub,
     deps,
-    limits: { ...config.security, maxResponseFields: config.operationLimits.maxResponseFields },
+    limits: { ...config.security, maxResponseFields: config.operationLimits.maxResponseFields, maxResponseBytes: config.operationLimits.maxResponseBytes },
+    requestLimits: config.operationLimits,
     prod: config.prod,
     maxQueued: config.subscriptions.maxQueued,
   });

@@ -198,7 +198,7 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
     }
     connections++;
     if (limits.maxPerAddress > 0) perAddress.set(address, fromAddress + 1);
-    const extra: Extra = { socket, budget: new SocketBudget(limits.maxDocumentBytes, limits.maxQueuedBytes), identity: { kind: 'anonymous' }, expiry: undefined };
+    const extra: Extra = { socket, budget: new SocketBudget(limits.maxDocumentBytes, limits.maxQueuedBytes, { perSecond: limits.eventRequestsPerSecond, burst: limits.eventRequestsBurst }), identity: { kind: 'anonymous' }, expiry: undefined };
     socket.on('error', (err) => {
       logger.debug({ err: (err as Error).message }, 'subscription socket error');
       socket.terminate();
