@@ -59,6 +59,9 @@ import { collectionTopic, itemTopic } from '../subscriptions/events.js';
 import type { ChangeHub, SharedEvent, Subscriber } from '../subscriptions/hub.js';
 import { keyValuesOf } from '../subscriptions/resolvers.js';
 import { DOCUMENT_STORE_BYTES, documentBytes } from './documentStore.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { Outcome } from '../telemetry/port.js';
+import type { Logger } from '../logger.js';
 
 export interface SubscribePayload {
   query: string;
@@ -156,9 +159,29 @@ export interface EngineOptions {
   documentCacheBytes?: number;
   /** Each execution's caps on DynamoDB requests and calls in flight, as an HTTP operation's (MAX_DYNAMODB_REQUESTS, MAX_DYNAMODB_IN_FLIGHT). */
   requestLimits?: RequestLimits;
-  /** Told of every execution (the transport logs and counts them). */
+  /** Told of every execution (tests). */
   onExecuted?: (execution: EventExecution) => void;
+  /** Subscriptions open, deliveries, and the DynamoDB calls of executions (`gateway.subscriptions.*`, `gateway.dynamodb.*`). */
+  telemetry?: Telemetry;
+  /** One `subscription event` line per event, once every subscriber it reached here has had it. */
+  logger?: Logger;
 }
+
+/** What all deliveries of one event on this instance did, for its log line. */
+interface EventTally {
+  /** Subscribers that have it queued or running. */
+  pending: number;
+  deliveries: number;
+  executions: number;
+  requests: number;
+  byOperation: Record<string, number>;
+  durationMs: number;
+  errorCodes: Set<string>;
+  subscriptions: Set<string>;
+}
+
+const outcomeOf = (codes: readonly string[]): Outcome =>
+  codes.some((c) => c === ErrorCode.INTERNAL_SERVER_ERROR || c === ErrorCode.UNAVAILABLE) ? 'server_error' : codes.length ? 'user_error' : 'ok';
 
 export interface EngineStats {
   subscriptions: number;
@@ -297,12 +320,49 @@ export class SubscriptionEngine {
     const stream = new EventStream(this, prepared, caller, this.o.maxQueued ?? 1000, overflow, budget ?? new SocketBudget(Infinity, Infinity));
     stream.leave = await this.o.hub.add(prepared.topic, stream);
     this.counts.subscriptions++;
+    this.o.telemetry?.subscriptionsChanged(1);
     return stream;
   }
 
   /** @internal */
   ended(): void {
     this.counts.subscriptions--;
+    this.o.telemetry?.subscriptionsChanged(-1);
+  }
+
+  /** @internal A subscriber has the event queued: its log line waits for it. */
+  queued(shared: SharedEvent): void {
+    let tally = shared.memo.get('tally') as EventTally | undefined;
+    if (!tally) {
+      tally = { pending: 0, deliveries: 0, executions: 0, requests: 0, byOperation: {}, durationMs: 0, errorCodes: new Set(), subscriptions: new Set() };
+      shared.memo.set('tally', tally);
+    }
+    tally.pending++;
+  }
+
+  /** @internal A subscriber is done with the event (delivered, or dropped as it left): the last one logs it. */
+  settled(shared: SharedEvent, delivered: boolean): void {
+    const tally = shared.memo.get('tally') as EventTally | undefined;
+    if (!tally) return;
+    if (delivered) tally.deliveries++;
+    if (--tally.pending > 0) return;
+    shared.memo.delete('tally');
+    const logger = this.o.logger;
+    if (!logger || tally.deliveries === 0 || !logger.isLevelEnabled('info')) return;
+    logger.info(
+      {
+        // The topic's type or connection, never the ids it names.
+        topic: shared.event.topic.slice(0, shared.event.topic.indexOf('#')),
+        kind: shared.event.kind,
+        subscriptions: [...tally.subscriptions],
+        deliveries: tally.deliveries,
+        executions: tally.executions,
+        dynamodb: { requests: tally.requests, byOperation: tally.byOperation },
+        durationMs: Math.round(tally.durationMs * 10) / 10,
+        errorCodes: [...tally.errorCodes],
+      },
+      'subscription event',
+    );
   }
 
   /**
@@ -311,23 +371,38 @@ export class SubscriptionEngine {
    * requests from its socket's budget, and the execution may send no more
    * than that budget holds (nor than an HTTP operation may).
    */
-  run(shared: SharedEvent, prepared: Prepared, caller: Identity, budget: SocketBudget): Promise<ExecutionResult> {
+  async run(shared: SharedEvent, prepared: Prepared, caller: Identity, budget: SocketBudget): Promise<ExecutionResult> {
     const cls = identityClass(caller);
     const key = `${cls}\u0000${prepared.key}`;
     this.counts.delivered++;
+    const delivery = this.o.telemetry?.startDelivery(prepared.decl.field);
     let result = shared.memo.get(key) as Promise<ExecutionResult> | undefined;
     if (!result) {
-      result = this.execute(shared, prepared, caller, budget);
+      result = this.execute(shared, prepared, caller, budget, delivery);
       shared.memo.set(key, result);
     }
-    return result;
+    try {
+      const value = await result;
+      delivery?.finish({ outcome: outcomeOf((value.errors ?? []).map((e) => String(e.extensions?.code))) });
+      return value;
+    } catch (error) {
+      delivery?.finish({ outcome: 'server_error', error });
+      throw error;
+    }
   }
 
-  private async execute(shared: SharedEvent, prepared: Prepared, caller: Identity, budget: SocketBudget): Promise<ExecutionResult> {
+  private async execute(
+    shared: SharedEvent,
+    prepared: Prepared,
+    caller: Identity,
+    budget: SocketBudget,
+    delivery: { calls: OperationMetrics['calls'] } | undefined,
+  ): Promise<ExecutionResult> {
     this.counts.executions++;
     const started = performance.now();
     // Its own metrics and loaders: the same per-operation caps as over HTTP.
     const metrics = new OperationMetrics(this.o.requestLimits);
+    if (delivery) metrics.calls = delivery.calls;
     const allowed = budget.available();
     if (allowed < (this.o.requestLimits?.maxRequests ?? Infinity)) {
       metrics.capRequests(Math.max(0, allowed), ' within what this connection\'s subscriptions may send per second (WS_DYNAMODB_REQUESTS_PER_SECOND)');
@@ -361,12 +436,22 @@ export class SubscriptionEngine {
         },
       ];
     }
-    this.o.onExecuted?.({
+    const execution: EventExecution = {
       subscription: prepared.decl.field,
       dynamodb: metrics.summary(),
-      durationMs: Math.round((performance.now() - started) * 10) / 10,
+      durationMs: performance.now() - started,
       errorCodes: (errors ?? []).map((e) => String(e.extensions?.code ?? ErrorCode.INTERNAL_SERVER_ERROR)),
-    });
+    };
+    const tally = shared.memo.get('tally') as EventTally | undefined;
+    if (tally) {
+      tally.executions++;
+      tally.requests += execution.dynamodb.requests;
+      for (const [operation, n] of Object.entries(execution.dynamodb.byOperation)) tally.byOperation[operation] = (tally.byOperation[operation] ?? 0) + n;
+      tally.durationMs += execution.durationMs;
+      for (const code of execution.errorCodes) tally.errorCodes.add(code);
+      tally.subscriptions.add(execution.subscription);
+    }
+    this.o.onExecuted?.(execution);
     return (errors ? { data, errors } : { data }) as ExecutionResult;
   }
 }
@@ -419,6 +504,7 @@ class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
     }
     this.queue.push(shared);
     this.charged.push(bytes);
+    this.engine.queued(shared);
     this.wake?.();
   }
 
@@ -428,12 +514,17 @@ class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
     if (this.done) return { done: true, value: undefined };
     const shared = this.queue.shift()!;
     this.budget.queuedBytes -= this.charged.shift()!;
-    return { done: false, value: await this.engine.run(shared, this.prepared, this.caller, this.budget) };
+    try {
+      return { done: false, value: await this.engine.run(shared, this.prepared, this.caller, this.budget) };
+    } finally {
+      this.engine.settled(shared, true);
+    }
   }
 
   async return(): Promise<IteratorResult<ExecutionResult>> {
     if (!this.done) {
       this.done = true;
+      for (const shared of this.queue) this.engine.settled(shared, false);
       this.queue.length = 0;
       for (const bytes of this.charged) this.budget.queuedBytes -= bytes;
       this.budget.giveDocument(this.prepared.bytes);

@@ -99,6 +99,8 @@ export async function startGateway(
     deps,
     limits: { ...config.security, maxResponseFields: config.operationLimits.maxResponseFields, maxResponseBytes: config.operationLimits.maxResponseBytes },
     requestLimits: config.operationLimits,
+    telemetry: telemetry ?? undefined,
+    logger,
     prod: config.prod,
     maxQueued: config.subscriptions.maxQueued,
   });
