@@ -580,6 +580,16 @@ export const SETTINGS = {
     parse: redisUrl,
     meaning: 'Redis or Valkey carrying live-update events from the one stream processor to every gateway instance ([subscriptions.md](subscriptions.md#more-than-one-instance)).',
   }),
+  REDIS_EVENT_SECRET: text({
+    group: 'subscriptions',
+    kind: 'secret',
+    secret: true,
+    default: undefined as string | undefined,
+    defaultText: 'unset: events unsigned (development); **required** in prod mode with `REDIS_URL`',
+    range: `at least ${MIN_CURSOR_SECRET_LENGTH} characters, ${MIN_CURSOR_SECRET_DISTINCT} or more of them different`,
+    parse: cursorSecret,
+    meaning: 'Shared by the stream processor and every gateway: each event on Redis carries an HMAC-SHA256 with it, and a gateway drops (and counts) a message that does not verify ([subscriptions.md](subscriptions.md#more-than-one-instance)).',
+  }),
   WS_MAX_CONNECTIONS: int({ group: 'subscriptions', default: 1000, min: 1, max: 1_000_000, meaning: 'Open WebSockets per instance, apart from `HTTP_MAX_CONNECTIONS`; more are closed with 1013 ([subscriptions.md](subscriptions.md#settings)).' }),
   WS_MAX_CONNECTIONS_PER_ADDRESS: int({
     group: 'subscriptions',
@@ -794,6 +804,8 @@ export interface Config {
 export interface SubscriptionConfig {
   /** `REDIS_URL`. */
   redisUrl: string | undefined;
+  /** `REDIS_EVENT_SECRET`: signs and verifies the events on Redis. */
+  redisEventSecret: string | undefined;
   /** `WS_MAX_CONNECTIONS`. */
   maxConnections: number;
   /** `WS_MAX_CONNECTIONS_PER_ADDRESS` (0: off). */
@@ -1065,6 +1077,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     telemetry: telemetryFrom(env, get),
     subscriptions: {
       redisUrl: get('REDIS_URL'),
+      redisEventSecret: redisEventSecret(get, prod),
       maxConnections: get('WS_MAX_CONNECTIONS'),
       maxPerAddress: get('WS_MAX_CONNECTIONS_PER_ADDRESS'),
       perConnection: get('WS_MAX_SUBSCRIPTIONS'),
@@ -1101,6 +1114,17 @@ function cursorSecrets(get: Get, required: boolean) {
     );
   }
   return { cursorSecret: randomBytes(32).toString('base64url'), cursorSecretsPrevious: previous, cursorSecretGenerated: true };
+}
+
+/** With REDIS_URL in prod mode the events on Redis must be signed: anyone who can PUBLISH could feed subscribers otherwise. */
+function redisEventSecret(get: Get, prod: boolean): string | undefined {
+  const secret = get('REDIS_EVENT_SECRET');
+  if (secret === undefined && prod && get('REDIS_URL') !== undefined) {
+    throw new ConfigError(
+      `REDIS_EVENT_SECRET is required with REDIS_URL when NODE_ENV=${PROD_NODE_ENV}: set the same ${MIN_CURSOR_SECRET_LENGTH} or more random characters on the stream processor and every gateway (e.g. openssl rand -base64 48)`,
+    );
+  }
+  return secret;
 }
 
 /** AUTH_MODE is required in prod mode; oidc needs an issuer and an audience; the development issuer is development's. */

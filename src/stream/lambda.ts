@@ -49,7 +49,7 @@ export function createStreamLambdaHandler(
   const { redisUrl } = config.subscriptions;
   const handle = redisUrl
     ? publishingHandler(
-        redisBus({ url: redisUrl, tableName: config.tableName, onError: (err) => logger.warn({ err }, 'redis') }),
+        redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, onError: (err) => logger.warn({ err }, 'redis') }),
         modelFromPlan(compilePlan(loadModel(config.schemaFile))),
       )
     : handleRecords;

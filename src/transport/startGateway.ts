@@ -89,7 +89,7 @@ export async function startGateway(
   const changeModel = modelFromPlan(plan);
   const { redisUrl } = config.subscriptions;
   const bus: ChangeBus = redisUrl
-    ? redisBus({ url: redisUrl, tableName: config.tableName, onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') })
+    ? redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') })
     : memoryBus();
   const hub = new ChangeHub(bus, undefined, (err) => logger.warn({ err }, 'could not stop listening to a topic'));
   const engine = new SubscriptionEngine({
@@ -110,7 +110,7 @@ export async function startGateway(
   let stream: StreamProcessing | undefined;
   let lacks: string[] = [];
   /** `/health` details: open sockets and subscriptions (both back to zero once clients leave), events. */
-  const changeDetails = () => ({ bus: bus.kind, ...(subscriptions?.details() ?? {}), ...engine.stats(), ...hub.stats(), published });
+  const changeDetails = () => ({ bus: bus.kind, ...(subscriptions?.details() ?? {}), ...engine.stats(), ...hub.stats(), rejected: bus.rejected ?? 0, published });
   let devIssuer: Issuer | null = null;
   try {
     if (config.auth.mode === 'oidc' && config.auth.devIssuer) {

@@ -85,6 +85,7 @@ describe('loadConfig defaults', () => {
       MIGRATE_WRITE_UNITS_PER_SECOND: '40',
       MIGRATE_SEGMENTS: '16',
       REDIS_URL: 'redis://redis:6379',
+      REDIS_EVENT_SECRET: 'r0123456789abcdefghijklmnopqrstuv',
       WS_MAX_CONNECTIONS: '20',
       WS_MAX_SUBSCRIPTIONS: '3',
       WS_INIT_TIMEOUT_MS: '800',
@@ -111,6 +112,7 @@ describe('loadConfig defaults', () => {
       PAGE_READ_BUDGET: '250',
       AUTH_MODE: 'off',
       REDIS_URL: 'redis://redis:6379',
+      REDIS_EVENT_SECRET: '(set)',
       WS_MAX_CONNECTIONS: '20',
       WS_MAX_SUBSCRIPTIONS: '3',
       WS_INIT_TIMEOUT_MS: '800',
@@ -120,7 +122,7 @@ describe('loadConfig defaults', () => {
       MIGRATE_SEGMENTS: '16',
     });
     expect(catalog).toEqual({ pageReadBudget: 250, migrateWriteUnitsPerSecond: 40, migrateSegments: 16 });
-    expect(subscriptions).toEqual({ redisUrl: 'redis://redis:6379', maxConnections: 20, maxPerAddress: 100, perConnection: 3, initTimeoutMs: 800, maxBufferedBytes: 4096, maxQueued: 7, maxQueuedBytes: 8_388_608, maxDocumentBytes: 4_194_304, eventRequestsPerSecond: 100, eventRequestsBurst: 500 });
+    expect(subscriptions).toEqual({ redisUrl: 'redis://redis:6379', redisEventSecret: 'r0123456789abcdefghijklmnopqrstuv', maxConnections: 20, maxPerAddress: 100, perConnection: 3, initTimeoutMs: 800, maxBufferedBytes: 4096, maxQueued: 7, maxQueuedBytes: 8_388_608, maxDocumentBytes: 4_194_304, eventRequestsPerSecond: 100, eventRequestsBurst: 500 });
     expect(rest).toEqual({
       port: 8080,
       host: '127.0.0.1',
