@@ -744,6 +744,8 @@ async function main() {
       // Production requires a cursor secret; the 250-alias case needs more than the served defaults (30 aliases, 2000 tokens).
       CURSOR_SECRET: randomBytes(32).toString('base64url'),
       MAX_QUERY_ALIASES: '300',
+      // The load generator is one caller sending the whole load: no per-caller budget of DynamoDB requests.
+      CALLER_DYNAMODB_REQUESTS_PER_SECOND: '0',
       MAX_QUERY_TOKENS: '5000',
       // Patient, for all servers alike: on a loaded 2-core machine DynamoDB Local may answer after
       // the served 2 s, and one case answering UNAVAILABLE would end the run.

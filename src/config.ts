@@ -470,12 +470,21 @@ export const SETTINGS = {
   MAX_RESPONSE_BYTES: int({ group: 'limits', default: 1_000_000, min: 1000, max: 100_000_000, meaning: 'UTF-8 bytes a response may hold: estimated before execution (full pages), measured after.' }),
   QUERY_BYTES_PER_DYNAMODB_REQUEST: int({
     group: 'limits',
-    default: 10,
+    default: 0,
     min: 0,
     max: 100_000,
     note: '0: off',
-    meaning: 'A query may send one DynamoDB request per this many bytes of its text, or what the widest single page it names needs if that is more ([limits.md](limits.md)).',
+    meaning: 'Off unless set: a query may send one DynamoDB request per this many bytes of its text, or what the widest single page it names needs if that is more. A comment defeats it; the per-caller budget (`CALLER_DYNAMODB_REQUESTS_PER_SECOND`) replaces it ([limits.md](limits.md)).',
   }),
+  CALLER_DYNAMODB_REQUESTS_PER_SECOND: int({
+    group: 'limits',
+    default: 1000,
+    min: 0,
+    max: 10_000_000,
+    note: '0: off',
+    meaning: 'DynamoDB requests one caller (the verified token\'s subject, else the client address) may send per second on this instance, on average; over it `RATE_LIMITED`, HTTP 429 with `Retry-After` ([limits.md](limits.md#during-execution-caps-on-dynamodb-work)).',
+  }),
+  CALLER_DYNAMODB_REQUESTS_BURST: int({ group: 'limits', default: 10_000, min: 1, max: 100_000_000, meaning: 'DynamoDB requests one caller may save up for a burst; an operation may send no more than the caller holds.' }),
   PAGE_READ_BUDGET: int({
     group: 'limits',
     default: 100,
@@ -722,6 +731,8 @@ export const DEFAULTS = {
     maxResponseFields: fallback('MAX_RESPONSE_FIELDS'),
     maxResponseBytes: fallback('MAX_RESPONSE_BYTES'),
     queryBytesPerRequest: fallback('QUERY_BYTES_PER_DYNAMODB_REQUEST'),
+    callerRequestsPerSecond: fallback('CALLER_DYNAMODB_REQUESTS_PER_SECOND'),
+    callerRequestsBurst: fallback('CALLER_DYNAMODB_REQUESTS_BURST'),
   },
   http: {
     headersTimeoutMs: fallback('HTTP_HEADERS_TIMEOUT_MS'),
@@ -865,6 +876,10 @@ export interface OperationLimitsConfig {
   maxResponseBytes: number;
   /** `QUERY_BYTES_PER_DYNAMODB_REQUEST`. */
   queryBytesPerRequest: number;
+  /** `CALLER_DYNAMODB_REQUESTS_PER_SECOND` (0: off). */
+  callerRequestsPerSecond: number;
+  /** `CALLER_DYNAMODB_REQUESTS_BURST`. */
+  callerRequestsBurst: number;
 }
 
 export interface HttpConfig {
@@ -1061,6 +1076,8 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       maxResponseFields: get('MAX_RESPONSE_FIELDS'),
       maxResponseBytes: get('MAX_RESPONSE_BYTES'),
       queryBytesPerRequest: get('QUERY_BYTES_PER_DYNAMODB_REQUEST'),
+      callerRequestsPerSecond: get('CALLER_DYNAMODB_REQUESTS_PER_SECOND'),
+      callerRequestsBurst: get('CALLER_DYNAMODB_REQUESTS_BURST'),
     },
     http: {
       headersTimeoutMs: get('HTTP_HEADERS_TIMEOUT_MS'),

@@ -39,6 +39,7 @@ import { withSubscriptions } from '../subscriptions/schema.js';
 import { modelFromPlan } from '../subscriptions/model.js';
 import { subscriptionsOverHttpPlugin } from './plugins/subscriptionsOverHttp.js';
 import { operationResolutionPlugin } from './plugins/operationResolution.js';
+import { callerBudgetPlugin, type CallerBudget } from './plugins/callerBudget.js';
 import { combinePlugins } from './plugins/combine.js';
 
 import { loadModel } from '../declaration/loadModel.js';
@@ -86,6 +87,8 @@ export interface ServerOptions {
   onMissingTable?: () => void;
   /** Traces and metrics per operation (src/telemetry/); none, and no plugin at all, when absent. */
   telemetry?: Telemetry;
+  /** DynamoDB requests per caller (plugins/callerBudget.ts); off when absent or `perSecond` is 0. */
+  callerBudget?: CallerBudget;
 }
 
 export type Executor = 'jit' | 'graphql-js';
@@ -104,6 +107,7 @@ export function createServer({
   telemetry,
   jitCompileAfter,
   onMissingTable,
+  callerBudget,
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { prod });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
@@ -142,6 +146,8 @@ export function createServer({
         argumentCheckPlugin(plan),
         dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
         ...guard.gatewayPlugins,
+        // Before the idempotency record's read: a caller over budget costs no DynamoDB request.
+        ...(callerBudget && callerBudget.perSecond > 0 ? [callerBudgetPlugin(callerBudget)] : []),
         // After the checks above (responseForOperation runs once they passed), before requestId.
         idempotencyPlugin({ ttlSeconds: idempotencyTtlSeconds, logger, rules: ruleLookup }),
         requestIdPlugin,

@@ -73,6 +73,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     model,
     rules,
     telemetry,
+    callerBudget: { perSecond: config.operationLimits.callerRequestsPerSecond, burst: config.operationLimits.callerRequestsBurst },
   });
   const auth = createAuthenticator(config.auth, logger, undefined, model);
   if (config.auth.mode === 'off' && config.prod) {

@@ -301,7 +301,7 @@ describe('security configuration', () => {
 
   it('defaults and reads the limits on operations, HTTP clients, idempotency and health checks', () => {
     const defaults = loadConfig({ CURSOR_SECRET: SECRET });
-    expect(defaults.operationLimits).toEqual({ maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000, maxResponseBytes: 1_000_000, queryBytesPerRequest: 10 });
+    expect(defaults.operationLimits).toEqual({ maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000, maxResponseBytes: 1_000_000, queryBytesPerRequest: 0, callerRequestsPerSecond: 1000, callerRequestsBurst: 10_000 });
     expect(defaults.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000, maxWaitingPerAddress: 100 });
     expect(defaults.idempotencyTtlSeconds).toBe(86_400);
     expect(defaults.healthCacheMs).toBe(1000);
@@ -323,7 +323,7 @@ describe('security configuration', () => {
       DYNAMODB_THROTTLE_BUDGET_MS: '3000',
       DYNAMODB_READ_PATH: 'sdk',
     });
-    expect(set.operationLimits).toEqual({ maxRequests: 500, maxInFlight: 8, maxResponseFields: 1000, maxResponseBytes: 200_000, queryBytesPerRequest: 0 });
+    expect(set.operationLimits).toEqual({ maxRequests: 500, maxInFlight: 8, maxResponseFields: 1000, maxResponseBytes: 200_000, queryBytesPerRequest: 0, callerRequestsPerSecond: 1000, callerRequestsBurst: 10_000 });
     expect(set.http).toEqual({ headersTimeoutMs: 5000, requestTimeoutMs: 15_000, keepAliveTimeoutMs: 2000, maxConnections: 200, maxWaitingPerAddress: 0 });
     expect(set.idempotencyTtlSeconds).toBe(3600);
     expect(set.healthCacheMs).toBe(2000);
