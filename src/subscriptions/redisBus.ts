@@ -13,6 +13,8 @@
  *   after a reconnect.
  * Channels are `<prefix><topic>` with prefix `changes:<table>:`, so tables
  * can share a Redis.
+ * - privacy: each image goes through `redact` first (redaction.ts): Redis
+ *   holds no field that only some subscribers may read.
  * - authenticity: with a secret (REDIS_EVENT_SECRET, the same on the
  *   processor and every instance) each message is `<mac>.<event JSON>`,
  *   the MAC an HMAC-SHA256 over the channel and the JSON. A message that
@@ -30,6 +32,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { ChangeBus } from './bus.js';
 import type { ChangeEvent } from './events.js';
+import type { Redaction } from './redaction.js';
 
 const CLAIM_SECONDS = 86_400;
 
@@ -47,6 +50,8 @@ export interface RedisBusOptions {
   onError?: (err: unknown) => void;
   /** Signs published events and verifies received ones (REDIS_EVENT_SECRET). */
   secret?: string;
+  /** What of each event's image may go through Redis (redaction.ts); all of it when absent. */
+  redact?: Redaction;
 }
 
 const mac = (secret: string, channel: string, json: string) => createHmac('sha256', secret).update(channel).update('\n').update(json).digest('base64url');
@@ -70,7 +75,7 @@ export function verifiedMessage(secret: string | undefined, channel: string, mes
   return given.length === expected.length && timingSafeEqual(given, expected) ? json : undefined;
 }
 
-export function redisBus({ url, tableName, onError, secret }: RedisBusOptions): ChangeBus & { published: number; claimedBefore: number; rejected: number } {
+export function redisBus({ url, tableName, onError, secret, redact = (e) => e }: RedisBusOptions): ChangeBus & { published: number; claimedBefore: number; rejected: number } {
   const prefix = `changes:${tableName}:`;
   const options = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true } as const;
   let pub: Redis | undefined;
@@ -99,7 +104,7 @@ export function redisBus({ url, tableName, onError, secret }: RedisBusOptions): 
       }
       const pipeline = pub.pipeline();
       for (const [key, group] of records) {
-        const args = group.flatMap((e) => [prefix + e.topic, signedMessage(secret, prefix + e.topic, JSON.stringify(e))]);
+        const args = group.flatMap((e) => [prefix + e.topic, signedMessage(secret, prefix + e.topic, JSON.stringify(redact(e)))]);
         pipeline.eval(PUBLISH_ONCE, 1, `${prefix}seen:${key}`, CLAIM_SECONDS, ...args);
       }
       const results = (await pipeline.exec()) ?? [];

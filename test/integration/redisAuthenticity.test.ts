@@ -4,7 +4,9 @@
  * (and counts) any message that does not verify: a forged event with a
  * huge sequence number, one signed with another secret, one replayed onto
  * another channel. The next genuine event is still delivered, in order.
- * Redis runs with a password, as docker-compose.yml runs it.
+ * Redis runs with a password, as docker-compose.yml runs it, and carries
+ * no field only some subscribers may read (a student's email): the
+ * subscriber allowed it still receives it, read from the table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -16,7 +18,7 @@ import { silentLogger } from '../../src/logger.js';
 import { startGateway, type Gateway } from '../../src/transport/startGateway.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
 import { signedMessage } from '../../src/subscriptions/redisBus.js';
-import { courseItem } from '../support/defaultItems.js';
+import { courseItem, studentItem } from '../support/defaultItems.js';
 import { localEndpoint } from '../support/gateway.js';
 import { liveDetails, startRedis, untilOpen, wsClient, type RedisServer, type WsClient } from '../support/subscriptions.js';
 
@@ -44,7 +46,7 @@ beforeAll(async () => {
     }),
     silentLogger,
   );
-  await batchPut(gateway.dynamo.doc, tableName, [courseItem({ id: 'c1', title: 'Engines' })]);
+  await batchPut(gateway.dynamo.doc, tableName, [courseItem({ id: 'c1', title: 'Engines' }), studentItem({ id: 's1', name: 'Ada', email: 'ada@example.com' })]);
   await gateway.stream.reader!.caughtUp();
 });
 
@@ -84,5 +86,31 @@ describe('events on Redis authenticated with REDIS_EVENT_SECRET', () => {
     expect(message!.data).toEqual({ courseChanged: { title: 'Engines II' } });
     expect(w.messages.every((m) => m.data.courseChanged.title !== 'Forged')).toBe(true);
     expect((await liveDetails(url)).rejected - before).toBe(3);
+  });
+
+  it('keeps a student\'s email out of what Redis carries, and still delivers it to a subscriber allowed to read it', async () => {
+    const url = gateway.url;
+    const carried: string[] = [];
+    const listener = new Redis(redis.url);
+    await listener.subscribe(`changes:${tableName}:Student#s1`);
+    listener.on('message', (_channel: string, message: string) => carried.push(message));
+    const c = wsClient(url);
+    const w = c.watch('subscription { studentChanged(id: "s1") { name email } }');
+    await untilOpen(url, { subscriptions: 2 });
+    await gateway.dynamo.doc.send(
+      new UpdateCommand({ TableName: tableName, Key: { PK: 'STUDENT#s1', SK: 'PROFILE' }, UpdateExpression: 'SET email = :e', ExpressionAttributeValues: { ':e': 'ada@new.example.com' } }),
+    );
+    for (let n = 1; !w.messages.some((m) => m.data?.studentChanged?.email === 'ada@new.example.com'); n++) await w.untilCount(n);
+    expect(w.messages.at(-1)!.data).toEqual({ studentChanged: { name: 'Ada', email: 'ada@new.example.com' } });
+    expect(carried.length).toBeGreaterThan(0);
+    for (const message of carried) {
+      expect(message).not.toContain('example.com');
+      const event = JSON.parse(message.slice(message.indexOf('.') + 1));
+      expect(event.partial).toBe(true);
+      expect(event.image.name).toBe('Ada');
+      expect(event.image.email).toBeUndefined();
+    }
+    await c.dispose();
+    listener.disconnect();
   });
 });
