@@ -39,7 +39,7 @@ import { withSubscriptions } from '../subscriptions/schema.js';
 import { modelFromPlan } from '../subscriptions/model.js';
 import { subscriptionsOverHttpPlugin } from './plugins/subscriptionsOverHttp.js';
 import { operationResolutionPlugin } from './plugins/operationResolution.js';
-import { callerBudgetPlugin, type CallerBudget } from './plugins/callerBudget.js';
+import { callerBudgetPlugin, type CallerBudget, type CallerBuckets } from './plugins/callerBudget.js';
 import { combinePlugins } from './plugins/combine.js';
 
 import { loadModel } from '../declaration/loadModel.js';
@@ -88,7 +88,7 @@ export interface ServerOptions {
   /** Traces and metrics per operation (src/telemetry/); none, and no plugin at all, when absent. */
   telemetry?: Telemetry;
   /** DynamoDB requests per caller (plugins/callerBudget.ts); off when absent or `perSecond` is 0. */
-  callerBudget?: CallerBudget;
+  callerBudget?: CallerBudget | CallerBuckets;
 }
 
 export type Executor = 'jit' | 'graphql-js';

@@ -62,6 +62,7 @@ import { DOCUMENT_STORE_BYTES, documentBytes } from './documentStore.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { Outcome } from '../telemetry/port.js';
 import type { Logger } from '../logger.js';
+import { callerKey, type CallerBuckets } from './plugins/callerBudget.js';
 
 export interface SubscribePayload {
   query: string;
@@ -106,6 +107,8 @@ export interface EventExecution {
 export class SocketBudget {
   documentBytes = 0;
   queuedBytes = 0;
+  /** The caller's own bucket of DynamoDB requests, shared with its HTTP operations (plugins/callerBudget.ts). */
+  caller: { buckets: CallerBuckets; key: string } | undefined;
   /** DynamoDB requests the socket's event executions may still send (a token bucket), and when it was last filled. */
   private tokens: number;
   private filledAt: number;
@@ -131,6 +134,11 @@ export class SocketBudget {
   /** An execution sent `requests`. */
   spend(requests: number): void {
     if (this.requests.burst !== Infinity) this.tokens -= requests;
+  }
+
+  /** Draws from the caller's bucket too, keyed as its HTTP operations are (subject, else address). */
+  callerIs(buckets: CallerBuckets | undefined, who: { identity: Identity; clientAddress?: string }): void {
+    this.caller = buckets ? { buckets, key: callerKey(who) } : undefined;
   }
 
   /** Charges a subscription's document; false (nothing charged) when it would pass the budget. */
@@ -407,6 +415,13 @@ export class SubscriptionEngine {
     if (allowed < (this.o.requestLimits?.maxRequests ?? Infinity)) {
       metrics.capRequests(Math.max(0, allowed), ' within what this connection\'s subscriptions may send per second (WS_DYNAMODB_REQUESTS_PER_SECOND)');
     }
+    const bucket = budget.caller;
+    if (bucket) {
+      const callerAllows = bucket.buckets.available(bucket.key);
+      if (callerAllows < Math.min(allowed, this.o.requestLimits?.maxRequests ?? Infinity)) {
+        metrics.capRequests(Math.max(0, callerAllows), ` within this caller's DynamoDB requests (${bucket.buckets.why})`);
+      }
+    }
     const contextValue: Context = { ...createContext(this.o.deps, metrics, caller), shortPages: [] };
     let result: ExecutionResult;
     try {
@@ -420,6 +435,7 @@ export class SubscriptionEngine {
       });
     } finally {
       budget.spend(metrics.requests);
+      bucket?.buckets.spend(bucket.key, metrics.requests);
     }
     const prod = this.o.prod;
     let errors: GraphQLFormattedError[] | undefined = result.errors?.map((e) => formatError(e.toJSON(), e, { prod }));

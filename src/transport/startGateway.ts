@@ -86,7 +86,7 @@ export async function startGateway(
     await local?.stop();
     throw err;
   }
-  const { dynamo, server: apollo, deps, auth, trusted, subscriptionSchema, tableWatch } = parts;
+  const { dynamo, server: apollo, deps, auth, trusted, subscriptionSchema, tableWatch, callers } = parts;
   const { schema, declared, plan } = subscriptionSchema();
   const changeModel = modelFromPlan(plan);
   const { redisUrl } = config.subscriptions;
@@ -182,6 +182,7 @@ export async function startGateway(
       limits: { ...config.subscriptions, maxMessageBytes: config.security.maxBodyBytes },
       logger,
       trusted,
+      callers,
     });
     await new Promise<void>((resolve, reject) => {
       http!.once('error', reject);

@@ -47,6 +47,7 @@ import { ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { SocketBudget, type Prepared, type SubscribePayload, type SubscriptionEngine } from '../graphql/subscriptionEngine.js';
 import { releaseUpgraded } from './httpServer.js';
+import type { CallerBuckets } from '../graphql/plugins/callerBudget.js';
 import { checkTrusted, type TrustedDocuments } from './trustedDocuments.js';
 
 export interface SubscriptionServerOptions {
@@ -57,6 +58,8 @@ export interface SubscriptionServerOptions {
   verifiesTokens: boolean;
   limits: Omit<SubscriptionConfig, 'redisUrl'> & { maxMessageBytes: number };
   logger: Logger;
+  /** The per-caller buckets of DynamoDB requests, shared with HTTP (plugins/callerBudget.ts). */
+  callers?: CallerBuckets;
   /** TRUSTED_DOCUMENTS: only the manifest's operations are subscribed, others refused before parsing. */
   trusted?: TrustedDocuments;
   /** Keep-alive ping interval (default 12 s). */
@@ -70,6 +73,8 @@ export interface SubscriptionServer {
 
 interface Extra {
   socket: WebSocket;
+  /** The client's address, read at the upgrade. */
+  address: string;
   budget: SocketBudget;
   identity: Identity;
   expiry: NodeJS.Timeout | undefined;
@@ -132,6 +137,7 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
         }
         return false; // 4403 Forbidden
       }
+      ctx.extra.budget.callerIs(o.callers, { identity: ctx.extra.identity, clientAddress: ctx.extra.address });
       // The client may have left while its token was verified: nothing to arm then.
       if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
       const exp = o.verifiesTokens ? expiryOf(authorization) : undefined;
@@ -198,7 +204,7 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
     }
     connections++;
     if (limits.maxPerAddress > 0) perAddress.set(address, fromAddress + 1);
-    const extra: Extra = { socket, budget: new SocketBudget(limits.maxDocumentBytes, limits.maxQueuedBytes, { perSecond: limits.eventRequestsPerSecond, burst: limits.eventRequestsBurst }), identity: { kind: 'anonymous' }, expiry: undefined };
+    const extra: Extra = { socket, address, budget: new SocketBudget(limits.maxDocumentBytes, limits.maxQueuedBytes, { perSecond: limits.eventRequestsPerSecond, burst: limits.eventRequestsBurst }), identity: { kind: 'anonymous' }, expiry: undefined };
     socket.on('error', (err) => {
       logger.debug({ err: (err as Error).message }, 'subscription socket error');
       socket.terminate();

@@ -15,6 +15,7 @@ import { DEFAULT_LIMITS } from '../../src/graphql/plugins/queryLimits.js';
 import { ChangeHub } from '../../src/subscriptions/hub.js';
 import { memoryBus } from '../../src/subscriptions/bus.js';
 import { EVERYONE } from '../../src/auth/identity.js';
+import { CallerBuckets } from '../../src/graphql/plugins/callerBudget.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 
 let gw: TestGateway;
@@ -136,5 +137,23 @@ describe('the DynamoDB requests events cause, per socket and second', () => {
     expect(executions).toHaveLength(1);
     await a.return(undefined);
     await b.return(undefined);
+  });
+
+  it('draws event executions from the caller\'s bucket, the one its HTTP operations use', async () => {
+    const buckets = new CallerBuckets({ perSecond: 1, burst: unbounded + 2, now: () => 0 });
+    const budget = new SocketBudget(Infinity, Infinity);
+    budget.callerIs(buckets, { identity: EVERYONE, clientAddress: '127.0.0.9' });
+    const { executions, event, start } = engineWith();
+    const stream = await start(NESTED, budget);
+    event('Engines A');
+    expect((await stream.next()).value.errors).toBeUndefined();
+    event('Engines B');
+    const capped = (await stream.next()).value;
+    expect(reasons(capped)).toContain('DYNAMODB_REQUEST_LIMIT');
+    expect(capped.errors[0].message).toMatch(/CALLER_DYNAMODB_REQUESTS_PER_SECOND/);
+    expect(executions.map((e) => e.dynamodb.requests)).toEqual([unbounded, 2]);
+    // Nothing left for the caller's next HTTP operation either.
+    expect(buckets.available('addr:127.0.0.9')).toBe(0);
+    await stream.return(undefined);
   });
 });

@@ -9,6 +9,8 @@
  *   seconds until one request's worth is back).
  * - Otherwise it runs with its requests capped at what the bucket holds
  *   (and at MAX_DYNAMODB_REQUESTS), and pays what it sent.
+ * - The executions of the caller's subscription events draw from the same
+ *   bucket (`CallerBuckets`, handed to the subscription engine).
  *
  * It counts work, not text: the requests an operation really sent. So an
  * ordinary nested query runs whatever its length, and padding a query
@@ -46,46 +48,77 @@ export function callerKey(context: Pick<Context, 'identity' | 'clientAddress'>):
   return `addr:${context.clientAddress ?? 'unknown'}`;
 }
 
-export function callerBudgetPlugin({ perSecond, burst, now = () => performance.now(), maxCallers = 100_000 }: CallerBudget): GatewayPlugin {
-  const buckets = new Map<string, Bucket>();
+/**
+ * The buckets of one instance's callers, shared by their HTTP operations
+ * and the executions of their subscriptions' events.
+ */
+export class CallerBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+  readonly perSecond: number;
+  readonly burst: number;
+  private readonly now: () => number;
+  private readonly maxCallers: number;
 
-  const bucketOf = (key: string): Bucket => {
-    const at = now();
-    let bucket = buckets.get(key);
+  constructor({ perSecond, burst, now = () => performance.now(), maxCallers = 100_000 }: CallerBudget) {
+    this.perSecond = perSecond;
+    this.burst = burst;
+    this.now = now;
+    this.maxCallers = maxCallers;
+  }
+
+  /** The caller's bucket, filled up to now. */
+  bucket(key: string): Bucket {
+    const at = this.now();
+    let bucket = this.buckets.get(key);
     if (bucket) {
-      buckets.delete(key);
-      bucket.tokens = Math.min(burst, bucket.tokens + ((at - bucket.at) / 1000) * perSecond);
+      this.buckets.delete(key);
+      bucket.tokens = Math.min(this.burst, bucket.tokens + ((at - bucket.at) / 1000) * this.perSecond);
       bucket.at = at;
     } else {
-      bucket = { tokens: burst, at };
-      if (buckets.size >= maxCallers) buckets.delete(buckets.keys().next().value!);
+      bucket = { tokens: this.burst, at };
+      if (this.buckets.size >= this.maxCallers) this.buckets.delete(this.buckets.keys().next().value!);
     }
-    buckets.set(key, bucket);
+    this.buckets.set(key, bucket);
     return bucket;
-  };
+  }
 
+  /** Whole requests the caller may send now. */
+  available(key: string): number {
+    return Math.floor(this.bucket(key).tokens);
+  }
+
+  spend(key: string, requests: number): void {
+    this.bucket(key).tokens -= requests;
+  }
+
+  /** The message of a cap or refusal, naming the setting. */
+  get why(): string {
+    return `CALLER_DYNAMODB_REQUESTS_PER_SECOND: ${this.perSecond} a second, up to ${this.burst} at once`;
+  }
+}
+
+export function callerBudgetPlugin(budget: CallerBudget | CallerBuckets): GatewayPlugin {
+  const buckets = budget instanceof CallerBuckets ? budget : new CallerBuckets(budget);
+  const { perSecond } = buckets;
   return {
     requestDidStart() {
       let bucket: Bucket | undefined;
       const hooks: RequestHooks = {
         didResolveOperation({ operation, contextValue }) {
           if (!operation) return;
-          bucket = bucketOf(callerKey(contextValue));
+          bucket = buckets.bucket(callerKey(contextValue));
           if (bucket.tokens < 1) {
             const retryAfter = Math.max(1, Math.ceil((1 - bucket.tokens) / perSecond));
             bucket = undefined;
-            throw new GraphQLError(
-              `This caller has used its DynamoDB requests for now (CALLER_DYNAMODB_REQUESTS_PER_SECOND: ${perSecond} a second, up to ${burst} at once); retry in ${retryAfter} s`,
-              {
-                extensions: {
-                  code: RATE_LIMITED,
-                  retryAfterSeconds: retryAfter,
-                  http: { status: 429, headers: new HeaderMap([['retry-after', String(retryAfter)]]) },
-                },
+            throw new GraphQLError(`This caller has used its DynamoDB requests for now (${buckets.why}); retry in ${retryAfter} s`, {
+              extensions: {
+                code: RATE_LIMITED,
+                retryAfterSeconds: retryAfter,
+                http: { status: 429, headers: new HeaderMap([['retry-after', String(retryAfter)]]) },
               },
-            );
+            });
           }
-          contextValue.metrics.capRequests(Math.floor(bucket.tokens), ` within this caller's DynamoDB requests (CALLER_DYNAMODB_REQUESTS_PER_SECOND: ${perSecond} a second, up to ${burst} at once)`);
+          contextValue.metrics.capRequests(Math.floor(bucket.tokens), ` within this caller's DynamoDB requests (${buckets.why})`);
         },
         willSendResponse({ contextValue }) {
           if (bucket) bucket.tokens -= contextValue.metrics.requests;
