@@ -444,6 +444,8 @@ async function main() {
       CURSOR_SECRET: randomBytes(32).toString('base64url'),
       // The 250-alias case needs more than the served defaults.
       MAX_QUERY_ALIASES: '300',
+      // The load generator is one caller sending the whole load: no per-caller budget of DynamoDB requests.
+      CALLER_DYNAMODB_REQUESTS_PER_SECOND: '0',
       MAX_QUERY_TOKENS: '5000',
       // On a loaded machine DynamoDB Local may answer after the served 2 s; one UNAVAILABLE would end the run.
       DYNAMODB_REQUEST_TIMEOUT_MS: '10000',

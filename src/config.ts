@@ -470,12 +470,21 @@ export const SETTINGS = {
   MAX_RESPONSE_BYTES: int({ group: 'limits', default: 1_000_000, min: 1000, max: 100_000_000, meaning: 'UTF-8 bytes a response may hold: estimated before execution (full pages), measured after.' }),
   QUERY_BYTES_PER_DYNAMODB_REQUEST: int({
     group: 'limits',
-    default: 10,
+    default: 0,
     min: 0,
     max: 100_000,
     note: '0: off',
-    meaning: 'A query may send one DynamoDB request per this many bytes of its text, or what the widest single page it names needs if that is more ([limits.md](limits.md)).',
+    meaning: 'Off unless set: a query may send one DynamoDB request per this many bytes of its text, or what the widest single page it names needs if that is more. A comment defeats it; the per-caller budget (`CALLER_DYNAMODB_REQUESTS_PER_SECOND`) replaces it ([limits.md](limits.md)).',
   }),
+  CALLER_DYNAMODB_REQUESTS_PER_SECOND: int({
+    group: 'limits',
+    default: 1000,
+    min: 0,
+    max: 10_000_000,
+    note: '0: off',
+    meaning: 'DynamoDB requests one caller (the verified token\'s subject, else the client address) may send per second on this instance, on average; over it `RATE_LIMITED`, HTTP 429 with `Retry-After` ([limits.md](limits.md#during-execution-caps-on-dynamodb-work)).',
+  }),
+  CALLER_DYNAMODB_REQUESTS_BURST: int({ group: 'limits', default: 10_000, min: 1, max: 100_000_000, meaning: 'DynamoDB requests one caller may save up for a burst; an operation may send no more than the caller holds.' }),
   PAGE_READ_BUDGET: int({
     group: 'limits',
     default: 100,
@@ -488,7 +497,7 @@ export const SETTINGS = {
   HTTP_HEADERS_TIMEOUT_MS: int({ group: 'http', default: 10_000, min: 100, max: 600_000, meaning: 'Time to receive a request\'s headers.' }),
   HTTP_REQUEST_TIMEOUT_MS: int({ group: 'http', default: 30_000, min: 100, max: 3_600_000, meaning: 'Time to receive a whole request, body included; then 408 and the connection closed.' }),
   HTTP_KEEP_ALIVE_TIMEOUT_MS: int({ group: 'http', default: 5000, min: 100, max: 600_000, meaning: 'Idle kept-alive connections are closed after this.' }),
-  HTTP_MAX_CONNECTIONS: int({ group: 'http', default: 1000, min: 1, max: 1_000_000, meaning: 'Open connections at once; more are closed at once.' }),
+  HTTP_MAX_CONNECTIONS: int({ group: 'http', default: 1000, min: 1, max: 1_000_000, meaning: 'Open HTTP connections at once; more are closed at once. WebSockets have their own budget (`WS_MAX_CONNECTIONS`).' }),
   HTTP_MAX_WAITING_PER_ADDRESS: int({
     group: 'http',
     default: 100,
@@ -580,11 +589,33 @@ export const SETTINGS = {
     parse: redisUrl,
     meaning: 'Redis or Valkey carrying live-update events from the one stream processor to every gateway instance ([subscriptions.md](subscriptions.md#more-than-one-instance)).',
   }),
-  WS_MAX_CONNECTIONS: int({ group: 'subscriptions', default: 1000, min: 1, max: 1_000_000, meaning: 'Open WebSockets per instance; more are closed with 1013 ([subscriptions.md](subscriptions.md#settings)).' }),
+  REDIS_EVENT_SECRET: text({
+    group: 'subscriptions',
+    kind: 'secret',
+    secret: true,
+    default: undefined as string | undefined,
+    defaultText: 'unset: events unsigned (development); **required** in prod mode with `REDIS_URL`',
+    range: `at least ${MIN_CURSOR_SECRET_LENGTH} characters, ${MIN_CURSOR_SECRET_DISTINCT} or more of them different`,
+    parse: cursorSecret,
+    meaning: 'Shared by the stream processor and every gateway: each event on Redis carries an HMAC-SHA256 with it, and a gateway drops (and counts) a message that does not verify ([subscriptions.md](subscriptions.md#more-than-one-instance)).',
+  }),
+  WS_MAX_CONNECTIONS: int({ group: 'subscriptions', default: 1000, min: 1, max: 1_000_000, meaning: 'Open WebSockets per instance, apart from `HTTP_MAX_CONNECTIONS`; more are closed with 1013 ([subscriptions.md](subscriptions.md#settings)).' }),
+  WS_MAX_CONNECTIONS_PER_ADDRESS: int({
+    group: 'subscriptions',
+    default: 100,
+    min: 0,
+    max: 1_000_000,
+    note: '0: off',
+    meaning: 'Open WebSockets from one client address; more are closed with 1013. Behind a load balancer every socket comes from its addresses: 0, or more than `WS_MAX_CONNECTIONS`.',
+  }),
   WS_MAX_SUBSCRIPTIONS: int({ group: 'subscriptions', default: 50, min: 1, max: 10_000, meaning: 'Subscriptions per connection.' }),
   WS_INIT_TIMEOUT_MS: int({ group: 'subscriptions', default: 5000, min: 100, max: 600_000, meaning: 'Time for `connection_init` before the socket is closed with 4408.' }),
   WS_MAX_BUFFERED_BYTES: int({ group: 'subscriptions', default: 1_048_576, min: 1024, max: 1_073_741_824, meaning: 'Bytes waiting to be sent on one socket before it is closed as a slow consumer.' }),
   WS_MAX_QUEUED_EVENTS: int({ group: 'subscriptions', default: 1000, min: 1, max: 1_000_000, meaning: 'Events waiting per subscription before it is closed as a slow consumer.' }),
+  WS_MAX_QUEUED_BYTES: int({ group: 'subscriptions', default: 8_388_608, min: 1024, max: 1_073_741_824, meaning: 'Bytes of events (their items, estimated) waiting for all subscriptions of one socket before it is closed as a slow consumer.' }),
+  WS_DYNAMODB_REQUESTS_PER_SECOND: int({ group: 'subscriptions', default: 100, min: 1, max: 1_000_000, meaning: 'DynamoDB requests the event executions of one socket\'s subscriptions may send per second, on average ([subscriptions.md](subscriptions.md#limits-on-each-event)).' }),
+  WS_DYNAMODB_REQUESTS_BURST: int({ group: 'subscriptions', default: 500, min: 1, max: 1_000_000, meaning: 'DynamoDB requests one socket may save up for a burst of events; an execution may send no more than the socket holds (nor than `MAX_DYNAMODB_REQUESTS`).' }),
+  WS_MAX_DOCUMENT_BYTES: int({ group: 'subscriptions', default: 4_194_304, min: 1024, max: 1_073_741_824, meaning: 'Bytes the parsed documents of one socket\'s live subscriptions may hold (estimated as for the document store: source and every token, comments included); a subscribe past it is refused.' }),
 
   // Lists, migrate and reshard
   MIGRATE_WRITE_UNITS_PER_SECOND: int({ group: 'commands', default: 100, min: 1, max: 1_000_000, meaning: 'Write units per second `npm run migrate` may consume (`--write-units`).' }),
@@ -700,6 +731,8 @@ export const DEFAULTS = {
     maxResponseFields: fallback('MAX_RESPONSE_FIELDS'),
     maxResponseBytes: fallback('MAX_RESPONSE_BYTES'),
     queryBytesPerRequest: fallback('QUERY_BYTES_PER_DYNAMODB_REQUEST'),
+    callerRequestsPerSecond: fallback('CALLER_DYNAMODB_REQUESTS_PER_SECOND'),
+    callerRequestsBurst: fallback('CALLER_DYNAMODB_REQUESTS_BURST'),
   },
   http: {
     headersTimeoutMs: fallback('HTTP_HEADERS_TIMEOUT_MS'),
@@ -712,10 +745,15 @@ export const DEFAULTS = {
   healthCacheMs: fallback('HEALTH_CACHE_MS'),
   subscriptions: {
     maxConnections: fallback('WS_MAX_CONNECTIONS'),
+    maxPerAddress: fallback('WS_MAX_CONNECTIONS_PER_ADDRESS'),
     perConnection: fallback('WS_MAX_SUBSCRIPTIONS'),
     initTimeoutMs: fallback('WS_INIT_TIMEOUT_MS'),
     maxBufferedBytes: fallback('WS_MAX_BUFFERED_BYTES'),
     maxQueued: fallback('WS_MAX_QUEUED_EVENTS'),
+    maxQueuedBytes: fallback('WS_MAX_QUEUED_BYTES'),
+    maxDocumentBytes: fallback('WS_MAX_DOCUMENT_BYTES'),
+    eventRequestsPerSecond: fallback('WS_DYNAMODB_REQUESTS_PER_SECOND'),
+    eventRequestsBurst: fallback('WS_DYNAMODB_REQUESTS_BURST'),
   },
 } as const;
 
@@ -779,8 +817,12 @@ export interface Config {
 export interface SubscriptionConfig {
   /** `REDIS_URL`. */
   redisUrl: string | undefined;
+  /** `REDIS_EVENT_SECRET`: signs and verifies the events on Redis. */
+  redisEventSecret: string | undefined;
   /** `WS_MAX_CONNECTIONS`. */
   maxConnections: number;
+  /** `WS_MAX_CONNECTIONS_PER_ADDRESS` (0: off). */
+  maxPerAddress: number;
   /** `WS_MAX_SUBSCRIPTIONS`. */
   perConnection: number;
   /** `WS_INIT_TIMEOUT_MS`. */
@@ -789,6 +831,14 @@ export interface SubscriptionConfig {
   maxBufferedBytes: number;
   /** `WS_MAX_QUEUED_EVENTS`. */
   maxQueued: number;
+  /** `WS_MAX_QUEUED_BYTES`. */
+  maxQueuedBytes: number;
+  /** `WS_MAX_DOCUMENT_BYTES`. */
+  maxDocumentBytes: number;
+  /** `WS_DYNAMODB_REQUESTS_PER_SECOND`. */
+  eventRequestsPerSecond: number;
+  /** `WS_DYNAMODB_REQUESTS_BURST`. */
+  eventRequestsBurst: number;
 }
 
 export interface StreamConfig {
@@ -828,6 +878,10 @@ export interface OperationLimitsConfig {
   maxResponseBytes: number;
   /** `QUERY_BYTES_PER_DYNAMODB_REQUEST`. */
   queryBytesPerRequest: number;
+  /** `CALLER_DYNAMODB_REQUESTS_PER_SECOND` (0: off). */
+  callerRequestsPerSecond: number;
+  /** `CALLER_DYNAMODB_REQUESTS_BURST`. */
+  callerRequestsBurst: number;
 }
 
 export interface HttpConfig {
@@ -1024,6 +1078,8 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       maxResponseFields: get('MAX_RESPONSE_FIELDS'),
       maxResponseBytes: get('MAX_RESPONSE_BYTES'),
       queryBytesPerRequest: get('QUERY_BYTES_PER_DYNAMODB_REQUEST'),
+      callerRequestsPerSecond: get('CALLER_DYNAMODB_REQUESTS_PER_SECOND'),
+      callerRequestsBurst: get('CALLER_DYNAMODB_REQUESTS_BURST'),
     },
     http: {
       headersTimeoutMs: get('HTTP_HEADERS_TIMEOUT_MS'),
@@ -1040,11 +1096,17 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     telemetry: telemetryFrom(env, get),
     subscriptions: {
       redisUrl: get('REDIS_URL'),
+      redisEventSecret: redisEventSecret(get, prod),
       maxConnections: get('WS_MAX_CONNECTIONS'),
+      maxPerAddress: get('WS_MAX_CONNECTIONS_PER_ADDRESS'),
       perConnection: get('WS_MAX_SUBSCRIPTIONS'),
       initTimeoutMs: get('WS_INIT_TIMEOUT_MS'),
       maxBufferedBytes: get('WS_MAX_BUFFERED_BYTES'),
       maxQueued: get('WS_MAX_QUEUED_EVENTS'),
+      maxQueuedBytes: get('WS_MAX_QUEUED_BYTES'),
+      maxDocumentBytes: get('WS_MAX_DOCUMENT_BYTES'),
+      eventRequestsPerSecond: get('WS_DYNAMODB_REQUESTS_PER_SECOND'),
+      eventRequestsBurst: get('WS_DYNAMODB_REQUESTS_BURST'),
     },
     changedSettings: changedSettings(env),
     unknownSettings: unknownSettings(env),
@@ -1072,6 +1134,17 @@ function cursorSecrets(get: Get, required: boolean) {
     );
   }
   return { cursorSecret: randomBytes(32).toString('base64url'), cursorSecretsPrevious: previous, cursorSecretGenerated: true };
+}
+
+/** With REDIS_URL in prod mode the events on Redis must be signed: anyone who can PUBLISH could feed subscribers otherwise. */
+function redisEventSecret(get: Get, prod: boolean): string | undefined {
+  const secret = get('REDIS_EVENT_SECRET');
+  if (secret === undefined && prod && get('REDIS_URL') !== undefined) {
+    throw new ConfigError(
+      `REDIS_EVENT_SECRET is required with REDIS_URL when NODE_ENV=${PROD_NODE_ENV}: set the same ${MIN_CURSOR_SECRET_LENGTH} or more random characters on the stream processor and every gateway (e.g. openssl rand -base64 48)`,
+    );
+  }
+  return secret;
 }
 
 /** AUTH_MODE is required in prod mode; oidc needs an issuer and an audience; the development issuer is development's. */

@@ -60,6 +60,8 @@ export interface Context extends Deps {
   /** Who is calling (transport verified the bearer token before this context was made). */
   identity: Identity;
   plan: Plan;
+  /** The client's address as the transport saw it (the per-caller budget of callers without a verified subject). */
+  clientAddress?: string;
   /** The operation's cost as weighed before execution (plugins/queryLimits.ts), for telemetry; unset until then. */
   cost?: number;
 }

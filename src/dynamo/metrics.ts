@@ -121,9 +121,11 @@ export class OperationMetrics {
   private budget: { limit: number; why: string } | undefined;
   constructor(readonly limits?: RequestLimits) {}
 
-  /** Caps this operation's requests at `limit` (or its configured cap, if lower). */
+  /** Caps this operation's requests at `limit` (or its configured cap, or an earlier cap, if lower). */
   capRequests(limit: number, why: string): void {
     if (this.limits && this.limits.maxRequests <= limit) return;
+    // Several caps may apply (the text's, the caller's): the lowest holds.
+    if (this.budget && this.budget.limit <= limit) return;
     this.budget = { limit, why };
   }
 

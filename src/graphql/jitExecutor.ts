@@ -53,6 +53,7 @@ import {
 } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
+import { operationResolutionError, unresolvedOperationMessage } from './plugins/operationResolution.js';
 
 /** A graphql-jit error as a graphql-js located error: same message, locations, path; the thrown error as `originalError`. */
 export function asLocatedError(error: GraphQLError): GraphQLError {
@@ -129,6 +130,8 @@ export function jitExecutor(schema: GraphQLSchema, { compileAfter = 1 }: JitOpti
       : undefined;
 
   return async ({ document, operation, operationName, request, context }) => {
+    // Apollo passes a null name when the request's name resolves to nothing; never run an operation then.
+    if (!operation) return { errors: [operationResolutionError(unresolvedOperationMessage(document, request.operationName))] };
     const variables = request.variables ?? {};
     const entry = cached(document, operationName) ?? (await prepare(document, operation, operationName));
     if (entry === 'interpret') {

@@ -38,6 +38,8 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 import { withSubscriptions } from '../subscriptions/schema.js';
 import { modelFromPlan } from '../subscriptions/model.js';
 import { subscriptionsOverHttpPlugin } from './plugins/subscriptionsOverHttp.js';
+import { operationResolutionPlugin } from './plugins/operationResolution.js';
+import { callerBudgetPlugin, type CallerBudget, type CallerBuckets } from './plugins/callerBudget.js';
 import { combinePlugins } from './plugins/combine.js';
 
 import type { Model } from '../declaration/model.js';
@@ -86,6 +88,8 @@ export interface ServerOptions {
   telemetry?: Telemetry;
   /** Development errors: one `location` (default) or the whole `stacktrace` (LOG_LEVEL=debug). */
   stacktrace?: StacktraceMode;
+  /** DynamoDB requests per caller (plugins/callerBudget.ts); off when absent or `perSecond` is 0. */
+  callerBudget?: CallerBudget | CallerBuckets;
 }
 
 export type Executor = 'jit' | 'graphql-js';
@@ -105,6 +109,7 @@ export function createServer({
   jitCompileAfter,
   onMissingTable,
   stacktrace = 'location',
+  callerBudget,
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { prod });
   // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
@@ -136,11 +141,15 @@ export function createServer({
         // First: its span covers the other plugins' work too.
         ...(telemetry ? [telemetryPlugin(telemetry)] : []),
         operationLogPlugin(logger),
+        // Before every other check: the failure of the phase is the first in this list's order.
+        operationResolutionPlugin,
         subscriptionsOverHttpPlugin,
         declaredVariablesPlugin(),
         argumentCheckPlugin(plan),
         dynamoMetricsPlugin({ enabled: dynamodbMetricsExtension }),
         ...guard.gatewayPlugins,
+        // Before the idempotency record's read: a caller over budget costs no DynamoDB request.
+        ...(callerBudget && callerBudget.perSecond > 0 ? [callerBudgetPlugin(callerBudget)] : []),
         // After the checks above (responseForOperation runs once they passed), before requestId.
         idempotencyPlugin({ ttlSeconds: idempotencyTtlSeconds, logger, rules: ruleLookup }),
         requestIdPlugin,

@@ -16,9 +16,16 @@
  * the same operation, variables and identity class (the identity's fields
  * the rules read), and all of them share one set of loaders: a thousand
  * subscribers of one team cost one execution per operation they send.
- * Events wait in a queue of at most `maxQueued` per subscription; a
- * subscriber that falls further behind is reported (`overflow`) and its
- * transport closes it.
+ * Events wait in a queue of at most `maxQueued` per subscription, and of
+ * at most `SocketBudget.maxQueuedBytes` (an estimate of the events' images)
+ * over all subscriptions of one socket; a subscriber that falls further
+ * behind is reported (`overflow`) and its transport closes it.
+ *
+ * Memory that grows with what clients send is bounded in bytes, as for
+ * HTTP's document store (documentStore.ts, the same estimate: source and
+ * every token, comments included): the parsed documents kept for reuse
+ * (`documentCacheBytes`), and per socket the documents of its live
+ * subscriptions (`SocketBudget.maxDocumentBytes`).
  */
 import {
   getOperationAST,
@@ -44,12 +51,18 @@ import { formatError } from './formatError.js';
 import { argumentRules, checkArguments } from './plugins/argumentCheck.js';
 import { DEFAULT_LIMITS, operationWeight, queryLimits, type QueryLimits } from './plugins/queryLimits.js';
 import { cursorReader } from '../connections/cursor.js';
-import { OperationMetrics } from '../dynamo/metrics.js';
+import { OperationMetrics, type MetricsSummary, type RequestLimits } from '../dynamo/metrics.js';
+import { minimalResponseBytes } from './plugins/responseSize.js';
 import { refusedSubscription } from '../subscriptions/access.js';
 import type { DeclaredSubscription } from '../subscriptions/declared.js';
 import { collectionTopic, itemTopic } from '../subscriptions/events.js';
 import type { ChangeHub, SharedEvent, Subscriber } from '../subscriptions/hub.js';
 import { keyValuesOf } from '../subscriptions/resolvers.js';
+import { DOCUMENT_STORE_BYTES, documentBytes } from './documentStore.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { Outcome } from '../telemetry/port.js';
+import type { Logger } from '../logger.js';
+import { callerKey, type CallerBuckets } from './plugins/callerBudget.js';
 
 export interface SubscribePayload {
   query: string;
@@ -65,6 +78,79 @@ export interface Prepared {
   decl: DeclaredSubscription;
   /** Identifies equal operations (their results are shared per event). */
   key: string;
+  /** What the parsed document holds, estimated (documentStore.ts). */
+  bytes: number;
+}
+
+/** DynamoDB requests the event executions of one socket may send: `perSecond`, up to `burst` saved. */
+export interface EventRequestBudget {
+  perSecond: number;
+  burst: number;
+}
+const UNBOUNDED_EVENTS: EventRequestBudget = { perSecond: Infinity, burst: Infinity };
+
+/** What one execution of an event did (logs, metrics). */
+export interface EventExecution {
+  /** The subscription's root field. */
+  subscription: string;
+  dynamodb: MetricsSummary;
+  durationMs: number;
+  /** Error codes of the result. */
+  errorCodes: string[];
+}
+
+/**
+ * What one socket may hold: the documents of its live subscriptions and
+ * the events waiting for them, both in estimated bytes. The transport
+ * makes one per socket; the engine charges and releases it.
+ */
+export class SocketBudget {
+  documentBytes = 0;
+  queuedBytes = 0;
+  /** The caller's own bucket of DynamoDB requests, shared with its HTTP operations (plugins/callerBudget.ts). */
+  caller: { buckets: CallerBuckets; key: string } | undefined;
+  /** DynamoDB requests the socket's event executions may still send (a token bucket), and when it was last filled. */
+  private tokens: number;
+  private filledAt: number;
+  constructor(
+    readonly maxDocumentBytes: number,
+    readonly maxQueuedBytes: number,
+    readonly requests: EventRequestBudget = UNBOUNDED_EVENTS,
+    private readonly now: () => number = performance.now.bind(performance),
+  ) {
+    this.tokens = requests.burst;
+    this.filledAt = now();
+  }
+
+  /** Whole DynamoDB requests the next execution may send. */
+  available(): number {
+    if (this.requests.burst === Infinity) return Infinity;
+    const at = this.now();
+    this.tokens = Math.min(this.requests.burst, this.tokens + ((at - this.filledAt) / 1000) * this.requests.perSecond);
+    this.filledAt = at;
+    return Math.floor(this.tokens);
+  }
+
+  /** An execution sent `requests`. */
+  spend(requests: number): void {
+    if (this.requests.burst !== Infinity) this.tokens -= requests;
+  }
+
+  /** Draws from the caller's bucket too, keyed as its HTTP operations are (subject, else address). */
+  callerIs(buckets: CallerBuckets | undefined, who: { identity: Identity; clientAddress?: string }): void {
+    this.caller = buckets ? { buckets, key: callerKey(who) } : undefined;
+  }
+
+  /** Charges a subscription's document; false (nothing charged) when it would pass the budget. */
+  takeDocument(bytes: number): boolean {
+    if (this.documentBytes + bytes > this.maxDocumentBytes) return false;
+    this.documentBytes += bytes;
+    return true;
+  }
+
+  giveDocument(bytes: number): void {
+    this.documentBytes -= bytes;
+  }
 }
 
 export interface EngineOptions {
@@ -77,7 +163,33 @@ export interface EngineOptions {
   prod: boolean;
   /** Events waiting per subscription before it counts as too slow (default 1000). */
   maxQueued?: number;
+  /** Estimated bytes of parsed documents kept for reuse (default DOCUMENT_STORE_BYTES). */
+  documentCacheBytes?: number;
+  /** Each execution's caps on DynamoDB requests and calls in flight, as an HTTP operation's (MAX_DYNAMODB_REQUESTS, MAX_DYNAMODB_IN_FLIGHT). */
+  requestLimits?: RequestLimits;
+  /** Told of every execution (tests). */
+  onExecuted?: (execution: EventExecution) => void;
+  /** Subscriptions open, deliveries, and the DynamoDB calls of executions (`gateway.subscriptions.*`, `gateway.dynamodb.*`). */
+  telemetry?: Telemetry;
+  /** One `subscription event` line per event, once every subscriber it reached here has had it. */
+  logger?: Logger;
 }
+
+/** What all deliveries of one event on this instance did, for its log line. */
+interface EventTally {
+  /** Subscribers that have it queued or running. */
+  pending: number;
+  deliveries: number;
+  executions: number;
+  requests: number;
+  byOperation: Record<string, number>;
+  durationMs: number;
+  errorCodes: Set<string>;
+  subscriptions: Set<string>;
+}
+
+const outcomeOf = (codes: readonly string[]): Outcome =>
+  codes.some((c) => c === ErrorCode.INTERNAL_SERVER_ERROR || c === ErrorCode.UNAVAILABLE) ? 'server_error' : codes.length ? 'user_error' : 'ok';
 
 export interface EngineStats {
   subscriptions: number;
@@ -85,10 +197,10 @@ export interface EngineStats {
   delivered: number;
   /** Executions run (shared between subscribers with equal operations). */
   executions: number;
+  /** Parsed documents kept for reuse, and their estimated bytes. */
+  documents: number;
+  documentBytes: number;
 }
-
-/** Valid documents kept by their text (see `parsed`). */
-const DOCUMENTS = 500;
 
 const coded = (message: string, code: string, extra: Record<string, unknown> = {}) => new GraphQLError(message, { extensions: { code, ...extra } });
 
@@ -104,24 +216,28 @@ export class SubscriptionEngine {
   private readonly rules: typeof specifiedRules;
   private readonly limits: QueryLimits;
   private readonly counts = { subscriptions: 0, delivered: 0, executions: 0 };
-  private readonly documents = new Map<string, DocumentNode>();
+  /** Parsed documents by their text, least recently used first, with their estimated bytes. */
+  private readonly documents = new Map<string, { document: DocumentNode; bytes: number }>();
+  private documentBytes = 0;
+  private readonly documentCacheBytes: number;
 
   constructor(private readonly o: EngineOptions) {
     this.byField = new Map(o.declared.map((d) => [d.field, d]));
     this.limits = o.limits ?? DEFAULT_LIMITS;
     this.guard = queryLimits(this.limits, { prod: o.prod });
     this.rules = [...specifiedRules, ...this.guard.validationRules];
+    this.documentCacheBytes = o.documentCacheBytes ?? DOCUMENT_STORE_BYTES;
   }
 
   stats(): EngineStats {
-    return { ...this.counts };
+    return { ...this.counts, documents: this.documents.size, documentBytes: this.documentBytes };
   }
 
   /** Checks a subscribe message for this caller: the errors to answer, or what to start. */
   prepare(payload: SubscribePayload, caller: Identity): GraphQLError[] | Prepared {
     const parsed = this.parsed(payload.query);
     if (Array.isArray(parsed)) return parsed;
-    const document = parsed;
+    const { document } = parsed;
     const operationName = payload.operationName ?? undefined;
     const operation = getOperationAST(document, operationName);
     if (!operation) return [coded('Name the operation to run (operationName)', ErrorCode.BAD_USER_INPUT)];
@@ -137,6 +253,11 @@ export class SubscriptionEngine {
     const maxFields = this.limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields!;
     if (weight.fields > maxFields) {
       return [coded(`Response size limit of ${maxFields} fields exceeded, found up to ${weight.fields}. Select fewer fields or ask for smaller pages.`, ErrorCode.GRAPHQL_VALIDATION_FAILED)];
+    }
+    const maxBytes = this.limits.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes!;
+    const bytes = minimalResponseBytes(this.o.schema, operation, fragments, payload.variables ?? undefined);
+    if (bytes > maxBytes) {
+      return [coded(`Response byte limit of ${maxBytes} exceeded: with full pages each event's result would hold at least ${bytes} bytes. Ask for smaller pages, fewer aliases or fewer fields.`, ErrorCode.GRAPHQL_VALIDATION_FAILED)];
     }
     const coerced = getVariableValues(this.o.schema, operation.variableDefinitions ?? [], payload.variables ?? {});
     if (coerced.errors) return coerced.errors.map((e) => coded(e.message, ErrorCode.BAD_USER_INPUT));
@@ -159,15 +280,17 @@ export class SubscriptionEngine {
     }
     const id = key.map(String).join('#');
     const topic = decl.kind === 'item' ? itemTopic(decl.type, id) : collectionTopic(decl.connection, id);
-    return { document, operationName, variables, topic, decl, key: `${payload.query}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}` };
+    return { document, operationName, variables, topic, decl, key: `${payload.query}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`, bytes: parsed.bytes };
   }
 
   /**
-   * The parsed and validated document of a query text: kept for the
-   * `DOCUMENTS` most recently used texts, so subscribers sending the same
-   * operation share one document (memory) and one validation (CPU).
+   * The parsed and validated document of a query text: kept, up to
+   * `documentCacheBytes` of them least recently used out, so subscribers
+   * sending the same operation share one document (memory) and one
+   * validation (CPU). Documents differing only by a comment are distinct
+   * texts: the bound is in bytes, not entries.
    */
-  private parsed(query: string): DocumentNode | GraphQLError[] {
+  private parsed(query: string): { document: DocumentNode; bytes: number } | GraphQLError[] {
     const known = this.documents.get(query);
     if (known) {
       this.documents.delete(query);
@@ -184,58 +307,168 @@ export class SubscriptionEngine {
     }
     const invalid = validate(this.o.schema, document, this.rules);
     if (invalid.length > 0) return invalid.map((e) => coded(e.message, ErrorCode.GRAPHQL_VALIDATION_FAILED, { locations: e.locations }));
-    this.documents.set(query, document);
-    if (this.documents.size > DOCUMENTS) this.documents.delete(this.documents.keys().next().value!);
-    return document;
+    const entry = { document, bytes: documentBytes(document) };
+    // One document larger than the whole cache is used, not kept.
+    if (entry.bytes > this.documentCacheBytes) return entry;
+    this.documents.set(query, entry);
+    this.documentBytes += entry.bytes;
+    while (this.documentBytes > this.documentCacheBytes) {
+      const [oldest, evicted] = this.documents.entries().next().value!;
+      this.documents.delete(oldest);
+      this.documentBytes -= evicted.bytes;
+    }
+    return entry;
   }
 
   /**
    * Joins the topic; resolves once its events are received. `overflow` is
    * called (once) when the subscriber falls `maxQueued` events behind.
    */
-  async start(prepared: Prepared, caller: Identity, overflow: () => void): Promise<AsyncGenerator<ExecutionResult>> {
-    const stream = new EventStream(this, prepared, caller, this.o.maxQueued ?? 1000, overflow);
+  async start(prepared: Prepared, caller: Identity, overflow: () => void, budget?: SocketBudget): Promise<AsyncGenerator<ExecutionResult>> {
+    const stream = new EventStream(this, prepared, caller, this.o.maxQueued ?? 1000, overflow, budget ?? new SocketBudget(Infinity, Infinity));
     stream.leave = await this.o.hub.add(prepared.topic, stream);
     this.counts.subscriptions++;
+    this.o.telemetry?.subscriptionsChanged(1);
     return stream;
   }
 
   /** @internal */
   ended(): void {
     this.counts.subscriptions--;
+    this.o.telemetry?.subscriptionsChanged(-1);
   }
 
-  /** @internal The result of one event for one subscriber, shared with its likes. */
-  run(shared: SharedEvent, prepared: Prepared, caller: Identity): Promise<ExecutionResult> {
+  /** @internal A subscriber has the event queued: its log line waits for it. */
+  queued(shared: SharedEvent): void {
+    let tally = shared.memo.get('tally') as EventTally | undefined;
+    if (!tally) {
+      tally = { pending: 0, deliveries: 0, executions: 0, requests: 0, byOperation: {}, durationMs: 0, errorCodes: new Set(), subscriptions: new Set() };
+      shared.memo.set('tally', tally);
+    }
+    tally.pending++;
+  }
+
+  /** @internal A subscriber is done with the event (delivered, or dropped as it left): the last one logs it. */
+  settled(shared: SharedEvent, delivered: boolean): void {
+    const tally = shared.memo.get('tally') as EventTally | undefined;
+    if (!tally) return;
+    if (delivered) tally.deliveries++;
+    if (--tally.pending > 0) return;
+    shared.memo.delete('tally');
+    const logger = this.o.logger;
+    if (!logger || tally.deliveries === 0 || !logger.isLevelEnabled('info')) return;
+    logger.info(
+      {
+        // The topic's type or connection, never the ids it names.
+        topic: shared.event.topic.slice(0, shared.event.topic.indexOf('#')),
+        kind: shared.event.kind,
+        subscriptions: [...tally.subscriptions],
+        deliveries: tally.deliveries,
+        executions: tally.executions,
+        dynamodb: { requests: tally.requests, byOperation: tally.byOperation },
+        durationMs: Math.round(tally.durationMs * 10) / 10,
+        errorCodes: [...tally.errorCodes],
+      },
+      'subscription event',
+    );
+  }
+
+  /**
+   * @internal The result of one event for one subscriber, shared with its
+   * likes. The subscriber whose turn runs the execution pays its DynamoDB
+   * requests from its socket's budget, and the execution may send no more
+   * than that budget holds (nor than an HTTP operation may).
+   */
+  async run(shared: SharedEvent, prepared: Prepared, caller: Identity, budget: SocketBudget): Promise<ExecutionResult> {
     const cls = identityClass(caller);
     const key = `${cls}\u0000${prepared.key}`;
     this.counts.delivered++;
+    const delivery = this.o.telemetry?.startDelivery(prepared.decl.field);
     let result = shared.memo.get(key) as Promise<ExecutionResult> | undefined;
     if (!result) {
-      result = this.execute(shared, prepared, caller, cls);
+      result = this.execute(shared, prepared, caller, budget, delivery);
       shared.memo.set(key, result);
     }
-    return result;
+    try {
+      const value = await result;
+      delivery?.finish({ outcome: outcomeOf((value.errors ?? []).map((e) => String(e.extensions?.code))) });
+      return value;
+    } catch (error) {
+      delivery?.finish({ outcome: 'server_error', error });
+      throw error;
+    }
   }
 
-  private async execute(shared: SharedEvent, prepared: Prepared, caller: Identity, cls: string): Promise<ExecutionResult> {
+  private async execute(
+    shared: SharedEvent,
+    prepared: Prepared,
+    caller: Identity,
+    budget: SocketBudget,
+    delivery: { calls: OperationMetrics['calls'] } | undefined,
+  ): Promise<ExecutionResult> {
     this.counts.executions++;
-    // One set of loaders per event; the caller's identity per class.
-    let base = shared.memo.get('context') as Context | undefined;
-    if (!base) shared.memo.set('context', (base = createContext(this.o.deps, new OperationMetrics())));
-    let contextValue = shared.memo.get(`context:${cls}`) as Context | undefined;
-    if (!contextValue) shared.memo.set(`context:${cls}`, (contextValue = { ...base, identity: caller, shortPages: [] }));
-    const result = await execute({
-      schema: this.o.schema,
-      document: prepared.document,
-      operationName: prepared.operationName,
-      variableValues: prepared.variables,
-      rootValue: shared.event,
-      contextValue,
-    });
+    const started = performance.now();
+    // Its own metrics and loaders: the same per-operation caps as over HTTP.
+    const metrics = new OperationMetrics(this.o.requestLimits);
+    if (delivery) metrics.calls = delivery.calls;
+    const allowed = budget.available();
+    if (allowed < (this.o.requestLimits?.maxRequests ?? Infinity)) {
+      metrics.capRequests(Math.max(0, allowed), ' within what this connection\'s subscriptions may send per second (WS_DYNAMODB_REQUESTS_PER_SECOND)');
+    }
+    const bucket = budget.caller;
+    if (bucket) {
+      const callerAllows = bucket.buckets.available(bucket.key);
+      if (callerAllows < Math.min(allowed, this.o.requestLimits?.maxRequests ?? Infinity)) {
+        metrics.capRequests(Math.max(0, callerAllows), ` within this caller's DynamoDB requests (${bucket.buckets.why})`);
+      }
+    }
+    const contextValue: Context = { ...createContext(this.o.deps, metrics, caller), shortPages: [] };
+    let result: ExecutionResult;
+    try {
+      result = await execute({
+        schema: this.o.schema,
+        document: prepared.document,
+        operationName: prepared.operationName,
+        variableValues: prepared.variables,
+        rootValue: shared.event,
+        contextValue,
+      });
+    } finally {
+      budget.spend(metrics.requests);
+      bucket?.buckets.spend(bucket.key, metrics.requests);
+    }
     const prod = this.o.prod;
-    const errors: GraphQLFormattedError[] | undefined = result.errors?.map((e) => formatError(e.toJSON(), e, { prod }));
-    return (errors ? { data: result.data, errors } : { data: result.data }) as ExecutionResult;
+    let errors: GraphQLFormattedError[] | undefined = result.errors?.map((e) => formatError(e.toJSON(), e, { prod }));
+    let data = result.data;
+    const maxBytes = this.limits.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes!;
+    const text = JSON.stringify({ errors, data });
+    const size = text.length * 3 <= maxBytes ? text.length : Buffer.byteLength(text, 'utf8');
+    if (size > maxBytes) {
+      data = null;
+      errors = [
+        {
+          message: `The result of ${size} bytes exceeds the response byte limit of ${maxBytes}. Ask for smaller pages or fewer fields.`,
+          extensions: { code: ErrorCode.BAD_USER_INPUT, reason: 'RESPONSE_TOO_LARGE', bytes: size, limit: maxBytes },
+        },
+      ];
+    }
+    const execution: EventExecution = {
+      subscription: prepared.decl.field,
+      dynamodb: metrics.summary(),
+      durationMs: performance.now() - started,
+      errorCodes: (errors ?? []).map((e) => String(e.extensions?.code ?? ErrorCode.INTERNAL_SERVER_ERROR)),
+    };
+    const tally = shared.memo.get('tally') as EventTally | undefined;
+    if (tally) {
+      tally.executions++;
+      tally.requests += execution.dynamodb.requests;
+      for (const [operation, n] of Object.entries(execution.dynamodb.byOperation)) tally.byOperation[operation] = (tally.byOperation[operation] ?? 0) + n;
+      tally.durationMs += execution.durationMs;
+      for (const code of execution.errorCodes) tally.errorCodes.add(code);
+      tally.subscriptions.add(execution.subscription);
+    }
+    this.o.onExecuted?.(execution);
+    return (errors ? { data, errors } : { data }) as ExecutionResult;
   }
 }
 
@@ -244,10 +477,19 @@ function rootField(operation: OperationDefinitionNode): FieldNode | null {
   return first?.kind === Kind.FIELD ? first : null;
 }
 
+/** Estimated bytes an event waiting in a queue holds: its image's JSON, two bytes a character. Once per event and instance. */
+function eventBytes(shared: SharedEvent): number {
+  let bytes = shared.memo.get('bytes') as number | undefined;
+  if (bytes === undefined) shared.memo.set('bytes', (bytes = 2 * (JSON.stringify(shared.event.image)?.length ?? 0) + 200));
+  return bytes;
+}
+
 /** One subscription's events, as an async generator (graphql-ws ends it with `return`). */
 class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
   leave: () => void = () => {};
   private readonly queue: SharedEvent[] = [];
+  /** What each queued event was charged to the socket's budget. */
+  private readonly charged: number[] = [];
   private wake: (() => void) | null = null;
   private done = false;
   private overflowed = false;
@@ -258,18 +500,27 @@ class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
     private readonly caller: Identity,
     private readonly maxQueued: number,
     private readonly overflow: () => void,
+    private readonly budget: SocketBudget,
   ) {}
+
+  private tooSlow(): void {
+    if (this.overflowed) return;
+    this.overflowed = true;
+    this.overflow();
+  }
 
   deliver(shared: SharedEvent): void {
     if (this.done) return;
-    if (this.queue.length >= this.maxQueued) {
-      if (!this.overflowed) {
-        this.overflowed = true;
-        this.overflow();
-      }
-      return;
+    if (this.queue.length >= this.maxQueued) return this.tooSlow();
+    // An event handed at once to a waiting consumer is not queued: nothing to estimate.
+    const bytes = this.queue.length > 0 || !this.wake ? eventBytes(shared) : 0;
+    if (bytes > 0) {
+      if (this.budget.queuedBytes + bytes > this.budget.maxQueuedBytes) return this.tooSlow();
+      this.budget.queuedBytes += bytes;
     }
     this.queue.push(shared);
+    this.charged.push(bytes);
+    this.engine.queued(shared);
     this.wake?.();
   }
 
@@ -278,13 +529,22 @@ class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
     this.wake = null;
     if (this.done) return { done: true, value: undefined };
     const shared = this.queue.shift()!;
-    return { done: false, value: await this.engine.run(shared, this.prepared, this.caller) };
+    this.budget.queuedBytes -= this.charged.shift()!;
+    try {
+      return { done: false, value: await this.engine.run(shared, this.prepared, this.caller, this.budget) };
+    } finally {
+      this.engine.settled(shared, true);
+    }
   }
 
   async return(): Promise<IteratorResult<ExecutionResult>> {
     if (!this.done) {
       this.done = true;
+      for (const shared of this.queue) this.engine.settled(shared, false);
       this.queue.length = 0;
+      for (const bytes of this.charged) this.budget.queuedBytes -= bytes;
+      this.budget.giveDocument(this.prepared.bytes);
+      this.charged.length = 0;
       this.leave();
       this.engine.ended();
       this.wake?.();

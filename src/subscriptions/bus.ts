@@ -20,6 +20,8 @@ export interface ChangeBus {
   publish(events: readonly ChangeEvent[]): Promise<void>;
   listen(topic: string): Promise<void>;
   unlisten(topic: string): Promise<void>;
+  /** Messages received that failed authentication and were dropped (Redis with a secret). */
+  readonly rejected?: number;
   /** Set by the hub: where this instance's received events go. */
   receive: (event: ChangeEvent) => void;
   close(): Promise<void>;

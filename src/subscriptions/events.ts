@@ -30,6 +30,8 @@ export interface ChangeEvent {
   image: Item | null;
   /** For a connection's topic: the child's id. */
   childId?: string;
+  /** The image lacks attributes a carrier must not hold (redaction.ts): fields it lacks are read from the table. */
+  partial?: boolean;
 }
 
 export const itemTopic = (type: string, id: string) => `${type}#${id}`;

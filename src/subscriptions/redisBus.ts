@@ -13,14 +13,26 @@
  *   after a reconnect.
  * Channels are `<prefix><topic>` with prefix `changes:<table>:`, so tables
  * can share a Redis.
+ * - privacy: each image goes through `redact` first (redaction.ts): Redis
+ *   holds no field that only some subscribers may read.
+ * - authenticity: with a secret (REDIS_EVENT_SECRET, the same on the
+ *   processor and every instance) each message is `<mac>.<event JSON>`,
+ *   the MAC an HMAC-SHA256 over the channel and the JSON. A message that
+ *   does not verify (forged, altered, sent to another channel, unsigned)
+ *   is dropped and counted (`rejected`): whoever can PUBLISH to the Redis
+ *   cannot feed subscribers, nor push a sequence number ahead so that the
+ *   next genuine event looks older. Without a secret (development) events
+ *   go unsigned and are taken as they come.
  *
  * A publish that fails (Redis unreachable) is logged by the caller and
  * does not hold the stream back: live updates are best effort while Redis
  * is down; the table's own work (copies, cascades) goes on.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { ChangeBus } from './bus.js';
 import type { ChangeEvent } from './events.js';
+import type { Redaction } from './redaction.js';
 
 const CLAIM_SECONDS = 86_400;
 
@@ -36,9 +48,34 @@ export interface RedisBusOptions {
   tableName: string;
   /** Where connection problems are reported (once per change of state). */
   onError?: (err: unknown) => void;
+  /** Signs published events and verifies received ones (REDIS_EVENT_SECRET). */
+  secret?: string;
+  /** What of each event's image may go through Redis (redaction.ts); all of it when absent. */
+  redact?: Redaction;
 }
 
-export function redisBus({ url, tableName, onError }: RedisBusOptions): ChangeBus & { published: number; claimedBefore: number } {
+const mac = (secret: string, channel: string, json: string) => createHmac('sha256', secret).update(channel).update('\n').update(json).digest('base64url');
+
+/** The message for `channel`: the event's JSON, signed when there is a secret. */
+export function signedMessage(secret: string | undefined, channel: string, json: string): string {
+  return secret === undefined ? json : `${mac(secret, channel, json)}.${json}`;
+}
+
+/** The event's JSON of a message that verifies for `channel`; undefined when it does not. */
+export function verifiedMessage(secret: string | undefined, channel: string, message: string): string | undefined {
+  if (secret === undefined) {
+    // Unsigned development setup: take the JSON, whether or not a processor signed it.
+    return message.startsWith('{') ? message : message.slice(message.indexOf('.') + 1);
+  }
+  const dot = message.indexOf('.');
+  if (dot < 0) return undefined;
+  const json = message.slice(dot + 1);
+  const given = Buffer.from(message.slice(0, dot));
+  const expected = Buffer.from(mac(secret, channel, json));
+  return given.length === expected.length && timingSafeEqual(given, expected) ? json : undefined;
+}
+
+export function redisBus({ url, tableName, onError, secret, redact = (e) => e }: RedisBusOptions): ChangeBus & { published: number; claimedBefore: number; rejected: number } {
   const prefix = `changes:${tableName}:`;
   const options = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true } as const;
   let pub: Redis | undefined;
@@ -52,6 +89,8 @@ export function redisBus({ url, tableName, onError }: RedisBusOptions): ChangeBu
     kind: 'redis' as const,
     published: 0,
     claimedBefore: 0,
+    /** Messages received that did not verify, dropped. */
+    rejected: 0,
     async publish(events: readonly ChangeEvent[]) {
       if (events.length === 0) return;
       pub ??= connect('publisher');
@@ -65,7 +104,7 @@ export function redisBus({ url, tableName, onError }: RedisBusOptions): ChangeBu
       }
       const pipeline = pub.pipeline();
       for (const [key, group] of records) {
-        const args = group.flatMap((e) => [prefix + e.topic, JSON.stringify(e)]);
+        const args = group.flatMap((e) => [prefix + e.topic, signedMessage(secret, prefix + e.topic, JSON.stringify(redact(e)))]);
         pipeline.eval(PUBLISH_ONCE, 1, `${prefix}seen:${key}`, CLAIM_SECONDS, ...args);
       }
       const results = (await pipeline.exec()) ?? [];
@@ -80,8 +119,20 @@ export function redisBus({ url, tableName, onError }: RedisBusOptions): ChangeBu
         sub = connect('subscriber');
         sub.on('message', (channel: string, message: string) => {
           if (!channel.startsWith(prefix)) return;
+          const json = verifiedMessage(secret, channel, message);
+          let event: ChangeEvent | undefined;
           try {
-            bus.receive(JSON.parse(message) as ChangeEvent);
+            event = json === undefined ? undefined : (JSON.parse(json) as ChangeEvent);
+          } catch {
+            event = undefined;
+          }
+          // The channel names the topic: an event claiming another is not this channel's.
+          if (!event || typeof event !== 'object' || event.topic !== channel.slice(prefix.length)) {
+            bus.rejected++;
+            return;
+          }
+          try {
+            bus.receive(event);
           } catch (err) {
             onError?.(err);
           }

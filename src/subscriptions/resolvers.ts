@@ -28,6 +28,8 @@ export function payloadResolver(decl: DeclaredSubscription, model: ChangeModel):
     if (refused) throw refused;
     if (decl.kind === 'item') {
       const record = event.image ? model.record(decl.type, event.image) : null;
+      // A partial image's record completes itself from the item, as a node built from an edge's copy does.
+      if (record && event.partial) (record as { complete?: boolean }).complete = false;
       const hidden = ctx.authRequired ? refusedPayload(decl, ctx.identity, key, record, ctx.rules) : null;
       if (hidden) throw hidden;
       return record;

@@ -150,13 +150,16 @@ export function deferTelemetry(load: () => Promise<Telemetry | undefined>, { eag
       if (real) return real.startDelivery(subscription, carrier, at);
       const startedAt = at ?? performance.now();
       const kept = carrier && snapshotCarrier(carrier);
+      const { calls, replayOnto } = recordedCalls();
       let finish: ((trace: ReturnType<Telemetry['startDelivery']>) => void) | undefined;
       let trace: ReturnType<Telemetry['startDelivery']> | undefined;
       later((t) => {
         trace = t.startDelivery(subscription, kept, startedAt);
+        replayOnto(trace.calls);
         finish?.(trace);
       });
       return {
+        calls,
         finish(result, endedAt) {
           const at2 = endedAt ?? performance.now();
           if (trace) trace.finish(result, at2);

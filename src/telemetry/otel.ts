@@ -339,8 +339,11 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
         attributes: { 'graphql.operation.type': 'subscription', 'gateway.subscription': subscription },
         startTime: at,
       }, parent);
+      const tally: Tally = new Map();
       return {
+        calls: callObserver(trace.setSpan(ROOT_CONTEXT, span), tally),
         finish({ outcome, error }, endedAt) {
+          recordTally(tally);
           m.deliveries.add(1, { 'gateway.subscription': subscription, outcome });
           span.setAttribute('gateway.outcome', outcome);
           outcomeStatus(span, outcome, error === undefined ? undefined : errorName(error));

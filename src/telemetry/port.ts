@@ -59,6 +59,8 @@ export interface BatchTrace {
 }
 
 export interface DeliveryTrace {
+  /** Hand to the execution's OperationMetrics when this delivery runs one: its DynamoDB calls are spans and counted. */
+  calls: CallObserver;
   finish(result: { outcome: Outcome; error?: unknown }, at?: number): void;
 }
 

@@ -25,6 +25,7 @@ import { loadModel } from '../declaration/loadModel.js';
 import { compilePlan, type Plan } from '../plan/plan.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { loadManifest, type TrustedDocuments } from './trustedDocuments.js';
+import { CallerBuckets } from '../graphql/plugins/callerBudget.js';
 
 export interface GatewayParts {
   dynamo: Dynamo;
@@ -38,6 +39,8 @@ export interface GatewayParts {
   tableWatch: TableWatch;
   /** The executable schema (rules applied when on) and its declared subscriptions, for the WebSocket transport (built on first call: Lambda never asks). */
   subscriptionSchema: () => { schema: GraphQLSchema; declared: DeclaredSubscription[]; plan: Plan };
+  /** The per-caller buckets of DynamoDB requests (CALLER_DYNAMODB_REQUESTS_PER_SECOND), shared with subscription events; none when off. */
+  callers?: CallerBuckets;
 }
 
 export interface PartsOptions {
@@ -60,6 +63,9 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
   const client = dynamo ?? dynamoFromConfig(config, embeddedUrl);
   const rules = compileRules(model);
   const watch = tableWatch(logger, config.tableName, endpointLabel(clientOptions(config, embeddedUrl)));
+  // One set of per-caller buckets for HTTP operations and subscription events.
+  const { callerRequestsPerSecond: perSecond, callerRequestsBurst: burst } = config.operationLimits;
+  const callers = perSecond > 0 ? new CallerBuckets({ perSecond, burst }) : undefined;
   const server = createServer({
     onMissingTable: () => watch.missing(),
     prod: config.prod,
@@ -74,6 +80,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     rules,
     telemetry,
     stacktrace: config.logLevel === 'debug' || config.logLevel === 'trace' ? 'full' : 'location',
+    callerBudget: callers,
   });
   const auth = createAuthenticator(config.auth, logger, model);
   if (config.auth.mode === 'off' && config.prod) {
@@ -90,6 +97,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     auth,
     trusted,
     tableWatch: watch,
+    callers,
     subscriptionSchema: () => (built ??= gatewaySchema(model, config.auth.mode === 'oidc' ? rules : undefined)),
     // The served model's plan (the one its resolvers were built from: compilePlan caches it per model), so that
     // every operation's look-ahead, request budget and writes run on it, not on the default model's.

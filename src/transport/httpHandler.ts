@@ -217,7 +217,8 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
       const metrics = new OperationMetrics(options.requestLimits);
       const response = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method!, headers, search, body },
-        context: () => options.context(metrics, req),
+        // The address read now: after a reset it may be undefined.
+        context: async () => ({ ...(await options.context(metrics, req)), clientAddress: req.socket.remoteAddress }),
       });
       for (const [key, value] of response.headers) res.setHeader(key, value);
       res.statusCode = response.status ?? 200;

@@ -7,7 +7,7 @@
  *   trickled at a byte a second is cut off here with 408 and the connection
  *   closed, instead of holding a socket and a buffer for minutes);
  * - `keepAliveTimeout`: an idle kept-alive connection is closed after this;
- * - `maxConnections`: connections beyond this many are closed at once;
+ * - `maxConnections`: HTTP connections beyond this many are closed at once;
  * - `maxWaitingPerAddress`: one client address may hold at most this many
  *   connections that are *waiting*: not yet delivered a complete request
  *   (headers and body), or idle between requests. A connection is not
@@ -18,12 +18,19 @@
  *   0 turns the budget off (behind a load balancer every connection comes
  *   from its few addresses: docs/security.md).
  *
+ * A connection upgraded to a WebSocket leaves both counts
+ * (`releaseUpgraded`, called by the subscription server): WebSockets have
+ * a budget of their own (transport/subscriptionServer.ts), and a socket
+ * open for hours is not a connection waiting for its request. Node's own
+ * `server.maxConnections` would count it for its whole life.
+ *
  * Node checks the two request timeouts on an interval
  * (`connectionsCheckingInterval`, 30 s by default); it is set to a fraction
  * of the smaller timeout so they are enforced close to their value.
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { HttpConfig } from '../config.js';
 
 export const DEFAULT_HTTP: HttpConfig = {
@@ -65,6 +72,14 @@ class WaitingBudget {
   }
 }
 
+/** Per server: takes an upgraded connection out of the HTTP counts. */
+const upgrades = new WeakMap<Server, (socket: Duplex) => void>();
+
+/** The connection of an upgrade request leaves HTTP's counts (open and waiting): it is a WebSocket's now. */
+export function releaseUpgraded(server: Server, socket: Duplex): void {
+  upgrades.get(server)?.(socket);
+}
+
 export function createHttpListener(handler: RequestListener, http: HttpConfig = DEFAULT_HTTP): Server {
   // Node requires headersTimeout ≤ requestTimeout.
   const headersTimeout = Math.min(http.headersTimeoutMs, http.requestTimeoutMs);
@@ -79,17 +94,27 @@ export function createHttpListener(handler: RequestListener, http: HttpConfig = 
     },
     served,
   );
-  server.maxConnections = http.maxConnections;
-  if (budget) {
-    server.on('connection', (socket: Socket) => {
-      // The remote address is read once here: after a reset it may be undefined.
-      if (!budget.take(socket)) {
-        socket.destroy();
-        return;
-      }
-      socket.once('close', () => budget.give(socket));
+  let open = 0;
+  const counted = new WeakSet<Duplex>();
+  server.on('connection', (socket: Socket) => {
+    // The remote address is read once here: after a reset it may be undefined.
+    if (open >= http.maxConnections || (budget && !budget.take(socket))) {
+      socket.destroy();
+      return;
+    }
+    open++;
+    counted.add(socket);
+    socket.once('close', () => {
+      if (!counted.delete(socket)) return;
+      open--;
+      budget?.give(socket);
     });
-  }
+  });
+  upgrades.set(server, (socket) => {
+    if (!counted.delete(socket)) return;
+    open--;
+    budget?.give(socket as Socket);
+  });
   return server;
 }
 

@@ -163,6 +163,7 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
       context: async ({ event, context }) => ({
         ...createContext(deps, new OperationMetrics(config.operationLimits), await auth.identify(headerOf(event, 'authorization'))),
         ...(context?.awsRequestId ? { requestId: context.awsRequestId } : {}),
+        clientAddress: event.requestContext?.http?.sourceIp,
       }),
     });
 

@@ -4,6 +4,8 @@
  * the table, the model's demo data (demoData.ts), the Apollo server and the HTTP listener.
  * Tests use it to run the gateway on 127.0.0.1 and stop it again.
  */
+import { imageRedaction } from '../subscriptions/redaction.js';
+import { compileRules } from '../auth/compileRules.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, type Config, PROD_NODE_ENV } from '../config.js';
@@ -84,12 +86,12 @@ export async function startGateway(
     await local?.stop();
     throw err;
   }
-  const { dynamo, server: apollo, deps, auth, trusted, subscriptionSchema, tableWatch } = parts;
+  const { dynamo, server: apollo, deps, auth, trusted, subscriptionSchema, tableWatch, callers } = parts;
   const { schema, declared, plan } = subscriptionSchema();
   const changeModel = modelFromPlan(plan);
   const { redisUrl } = config.subscriptions;
   const bus: ChangeBus = redisUrl
-    ? redisBus({ url: redisUrl, tableName: config.tableName, onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') })
+    ? redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(compileRules(plan.model)), onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') })
     : memoryBus();
   const hub = new ChangeHub(bus, undefined, (err) => logger.warn({ err }, 'could not stop listening to a topic'));
   const engine = new SubscriptionEngine({
@@ -97,7 +99,10 @@ export async function startGateway(
     declared,
     hub,
     deps,
-    limits: { ...config.security, maxResponseFields: config.operationLimits.maxResponseFields },
+    limits: { ...config.security, maxResponseFields: config.operationLimits.maxResponseFields, maxResponseBytes: config.operationLimits.maxResponseBytes },
+    requestLimits: config.operationLimits,
+    telemetry: telemetry ?? undefined,
+    logger,
     prod: config.prod,
     maxQueued: config.subscriptions.maxQueued,
   });
@@ -107,7 +112,7 @@ export async function startGateway(
   let stream: StreamProcessing | undefined;
   let lacks: string[] = [];
   /** `/health` details: open sockets and subscriptions (both back to zero once clients leave), events. */
-  const changeDetails = () => ({ bus: bus.kind, ...(subscriptions?.details() ?? {}), ...engine.stats(), ...hub.stats(), published });
+  const changeDetails = () => ({ bus: bus.kind, ...(subscriptions?.details() ?? {}), ...engine.stats(), ...hub.stats(), rejected: bus.rejected ?? 0, published });
   let devIssuer: Issuer | null = null;
   try {
     if (config.auth.mode === 'oidc' && config.auth.devIssuer) {
@@ -183,6 +188,8 @@ export async function startGateway(
       verifiesTokens: auth.rulesOn,
       limits: { ...config.subscriptions, maxMessageBytes: config.security.maxBodyBytes },
       logger,
+      trusted,
+      callers,
     });
     await new Promise<void>((resolve, reject) => {
       http!.once('error', reject);

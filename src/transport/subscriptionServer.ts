@@ -10,17 +10,26 @@
  *   not verify closes the socket with 4403; no token is anonymous. When the
  *   token expires the socket is closed with 4403 (the client reconnects
  *   with a fresh one).
- * - Limits: WS_MAX_CONNECTIONS sockets (more are closed with 1013, try
- *   again later); WS_MAX_SUBSCRIPTIONS per socket (one more is answered
+ * - Limits: WS_MAX_CONNECTIONS sockets, WS_MAX_CONNECTIONS_PER_ADDRESS of
+ *   them from one client address (more are closed with 1013, try again
+ *   later, and counted); a budget apart from HTTP's, so sockets held open
+ *   cannot take the connections HTTP and `/health` need (an upgraded
+ *   connection leaves HTTP's counts: transport/httpServer.ts);
+ *   WS_MAX_SUBSCRIPTIONS per socket (one more is answered
  *   with an error message); `connection_init` within WS_INIT_TIMEOUT_MS
  *   (else 4408); messages of at most MAX_BODY_BYTES (else 1009); a
  *   malformed or unexpected message closes with 4400, a subscribe before
  *   the acknowledgement with 4401, a second init with 4429, a reused id
  *   with 4409 (the protocol's codes); a socket with more than
- *   WS_MAX_BUFFERED_BYTES unsent, or a subscription WS_MAX_QUEUED_EVENTS
- *   events behind, is a slow consumer: closed (1008) and dropped, never
+ *   WS_MAX_BUFFERED_BYTES unsent, a subscription WS_MAX_QUEUED_EVENTS
+ *   events behind, or WS_MAX_QUEUED_BYTES of events waiting on the socket,
+ *   is a slow consumer: closed (1008) and dropped, never
  *   buffered without bound. A ping every 12 s; no pong by the next one ends
  *   the socket.
+ * - The documents of a socket's live subscriptions hold at most
+ *   WS_MAX_DOCUMENT_BYTES (estimated); a subscribe past it is refused.
+ * - With TRUSTED_DOCUMENTS, a subscribe whose document is not in the
+ *   manifest is refused before it is parsed, as over HTTP.
  * - Everything else (parsing, limits on the selection, rules, events) is
  *   the subscription engine's (src/graphql/subscriptionEngine.ts).
  * `details()` counts open sockets and subscriptions for `/health`; both
@@ -36,7 +45,10 @@ import type { SubscriptionConfig } from '../config.js';
 import type { Identity } from '../auth/identity.js';
 import { ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { Prepared, SubscribePayload, SubscriptionEngine } from '../graphql/subscriptionEngine.js';
+import { SocketBudget, type Prepared, type SubscribePayload, type SubscriptionEngine } from '../graphql/subscriptionEngine.js';
+import { releaseUpgraded } from './httpServer.js';
+import type { CallerBuckets } from '../graphql/plugins/callerBudget.js';
+import { checkTrusted, type TrustedDocuments } from './trustedDocuments.js';
 
 export interface SubscriptionServerOptions {
   engine: SubscriptionEngine;
@@ -46,6 +58,10 @@ export interface SubscriptionServerOptions {
   verifiesTokens: boolean;
   limits: Omit<SubscriptionConfig, 'redisUrl'> & { maxMessageBytes: number };
   logger: Logger;
+  /** The per-caller buckets of DynamoDB requests, shared with HTTP (plugins/callerBudget.ts). */
+  callers?: CallerBuckets;
+  /** TRUSTED_DOCUMENTS: only the manifest's operations are subscribed, others refused before parsing. */
+  trusted?: TrustedDocuments;
   /** Keep-alive ping interval (default 12 s). */
   keepAliveMs?: number;
 }
@@ -57,6 +73,9 @@ export interface SubscriptionServer {
 
 interface Extra {
   socket: WebSocket;
+  /** The client's address, read at the upgrade. */
+  address: string;
+  budget: SocketBudget;
   identity: Identity;
   expiry: NodeJS.Timeout | undefined;
 }
@@ -86,6 +105,8 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
   const { engine, limits, logger } = o;
   const keepAliveMs = o.keepAliveMs ?? 12_000;
   let connections = 0;
+  /** Open sockets per client address (only with a per-address budget). */
+  const perAddress = new Map<string, number>();
   let slowConsumersClosed = 0;
   let refusedConnections = 0;
   const wss = new WebSocketServer({
@@ -116,6 +137,7 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
         }
         return false; // 4403 Forbidden
       }
+      ctx.extra.budget.callerIs(o.callers, { identity: ctx.extra.identity, clientAddress: ctx.extra.address });
       // The client may have left while its token was verified: nothing to arm then.
       if (ctx.extra.socket.readyState !== ctx.extra.socket.OPEN) return false;
       const exp = o.verifiesTokens ? expiryOf(authorization) : undefined;
@@ -135,14 +157,24 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
       if (Object.keys(ctx.subscriptions).length > limits.perConnection) {
         return [new GraphQLError(`At most ${limits.perConnection} subscriptions per connection; complete one first`, { extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'WS_MAX_SUBSCRIPTIONS' } })];
       }
+      let subscribe = payload as SubscribePayload;
+      if (o.trusted) {
+        // As over HTTP: a manifest id or text becomes the manifest's text; anything else is never parsed.
+        const checked = checkTrusted(o.trusted, payload);
+        if ('refusal' in checked) return [new GraphQLError(checked.refusal.message, { extensions: { code: checked.refusal.code } })];
+        subscribe = checked.params as unknown as SubscribePayload;
+      }
       let prepared: GraphQLError[] | Prepared;
       try {
-        prepared = engine.prepare(payload as SubscribePayload, ctx.extra.identity);
+        prepared = engine.prepare(subscribe, ctx.extra.identity);
       } catch (err) {
         logger.error({ err }, 'subscription could not be prepared');
         return [new GraphQLError('Internal server error', { extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } })];
       }
       if (Array.isArray(prepared)) return prepared;
+      if (!ctx.extra.budget.takeDocument(prepared.bytes)) {
+        return [new GraphQLError(`The documents of this connection's subscriptions may hold at most ${limits.maxDocumentBytes} bytes; complete one first, or send a shorter document`, { extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'WS_MAX_DOCUMENT_BYTES' } })];
+      }
       // graphql-ws passes these to `subscribe` below; contextValue carries what the engine prepared, and for whom.
       const started: Started = { prepared, extra: ctx.extra };
       return { schema: undefined as never, document: prepared.document, contextValue: started, variableValues: prepared.variables, operationName: prepared.operationName };
@@ -151,8 +183,9 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
     subscribe: async (args) => {
       const { prepared, extra } = args.contextValue as Started;
       try {
-        return await engine.start(prepared, extra.identity, () => slow(extra.socket, `more than ${limits.maxQueued} events waiting`));
+        return await engine.start(prepared, extra.identity, () => slow(extra.socket, `more than ${limits.maxQueued} events or ${limits.maxQueuedBytes} bytes waiting`), extra.budget);
       } catch (err) {
+        extra.budget.giveDocument(prepared.bytes);
         logger.error({ err, topic: prepared.topic }, 'could not start a subscription');
         return { errors: [new GraphQLError('Live updates are unavailable; try again shortly', { extensions: { code: ErrorCode.UNAVAILABLE } })] } as ExecutionResult;
       }
@@ -162,14 +195,16 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
     onError: (_ctx, _id, _payload, errors) => errors.map((e) => ({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), extensions: e.extensions })) as never,
   });
 
-  function onConnection(socket: WebSocket) {
-    if (connections >= limits.maxConnections) {
+  function onConnection(socket: WebSocket, address: string) {
+    const fromAddress = perAddress.get(address) ?? 0;
+    if (connections >= limits.maxConnections || (limits.maxPerAddress > 0 && fromAddress >= limits.maxPerAddress)) {
       refusedConnections++;
       socket.close(TRY_AGAIN_LATER, 'Try again later: too many connections');
       return;
     }
     connections++;
-    const extra: Extra = { socket, identity: { kind: 'anonymous' }, expiry: undefined };
+    if (limits.maxPerAddress > 0) perAddress.set(address, fromAddress + 1);
+    const extra: Extra = { socket, address, budget: new SocketBudget(limits.maxDocumentBytes, limits.maxQueuedBytes, { perSecond: limits.eventRequestsPerSecond, burst: limits.eventRequestsBurst }), identity: { kind: 'anonymous' }, expiry: undefined };
     socket.on('error', (err) => {
       logger.debug({ err: (err as Error).message }, 'subscription socket error');
       socket.terminate();
@@ -206,6 +241,11 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
     );
     socket.once('close', (code, reason) => {
       connections--;
+      if (limits.maxPerAddress > 0) {
+        const left = (perAddress.get(address) ?? 1) - 1;
+        if (left > 0) perAddress.set(address, left);
+        else perAddress.delete(address);
+      }
       clearInterval(ping);
       if (extra.expiry) clearTimeout(extra.expiry);
       void closed(code, String(reason));
@@ -213,12 +253,15 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
   }
 
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    releaseUpgraded(http, socket);
+    // Read now: after a reset it may be undefined.
+    const address = request.socket.remoteAddress ?? '';
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (!PATHS.has(path)) {
       socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws));
+    wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws, address));
   };
   http.on('upgrade', onUpgrade);
 

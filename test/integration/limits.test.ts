@@ -83,6 +83,15 @@ describe('alias, depth and token limits', () => {
     expect(ok.errors).toBeUndefined();
   });
 
+  it('counts aliases of __typename toward the alias limit: refuses 600 and 31, allows 30', async () => {
+    const typenames = (n: number) => `{ ${Array.from({ length: n }, (_, i) => `t${i}: __typename`).join(' ')} }`;
+    await refused(typenames(600), /Aliases limit of 30 exceeded, found 600/);
+    await refused(typenames(31), /Aliases limit of 30 exceeded, found 31/);
+    const ok = await gw.run(typenames(30));
+    expect(ok.errors).toBeUndefined();
+    expect(Object.keys(ok.data)).toHaveLength(30);
+  });
+
   it('refuses a query deeper than 15 levels and allows 15', async () => {
     await refused(deep(16), /Query depth limit of 15 exceeded, found 16/);
     const ok = await gw.run(deep(15));

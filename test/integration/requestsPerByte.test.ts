@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildASTSchema, parse, type OperationDefinitionNode } from 'graphql';
 import { catalogCounterItems, courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
-import { operationCost } from '../../src/graphql/plugins/queryLimits.js';
+import { DEFAULT_LIMITS, operationCost } from '../../src/graphql/plugins/queryLimits.js';
 import { CATALOG_SHARDS } from '../../src/dynamo/keys.js';
 import { pageFloor } from '../../src/graphql/plugins/requestBudget.js';
 import { compilePlan } from '../../src/plan/plan.js';
@@ -34,7 +34,8 @@ function fixture(): Item[] {
 }
 
 beforeAll(async () => {
-  gw = await testGateway();
+  // The rule is off unless set (the per-caller budget replaced it); this file tests it set as it was.
+  gw = await testGateway({ limits: { ...DEFAULT_LIMITS, queryBytesPerRequest: 10 } });
   await gw.put(fixture());
 });
 afterAll(() => gw.stop());

@@ -116,10 +116,11 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** redis-server on a free port of 127.0.0.1, nothing saved; resolves once it accepts connections. */
-export async function startRedis(): Promise<RedisServer> {
+/** redis-server on a free port of 127.0.0.1, nothing saved (with a password when given); resolves once it accepts connections. */
+export async function startRedis({ password }: { password?: string } = {}): Promise<RedisServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+  const auth = password ? ['--requirepass', password] : [];
+  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...auth], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -127,7 +128,7 @@ export async function startRedis(): Promise<RedisServer> {
   await until(() => /Ready to accept connections/.test(out) || child.exitCode !== null, 15_000, 'redis-server to start');
   if (child.exitCode !== null) throw new Error(`redis-server exited: ${out}`);
   return {
-    url: `redis://127.0.0.1:${port}`,
+    url: password ? `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

@@ -32,7 +32,7 @@ describe('loadConfig defaults', () => {
     expect(changedSettings).toEqual({});
     expect(unknownSettings).toEqual([]);
     expect(catalog).toEqual({ pageReadBudget: 100, migrateWriteUnitsPerSecond: 100, migrateSegments: 4 });
-    expect(subscriptions).toEqual({ redisUrl: undefined, maxConnections: 1000, perConnection: 50, initTimeoutMs: 5000, maxBufferedBytes: 1_048_576, maxQueued: 1000 });
+    expect(subscriptions).toEqual({ redisUrl: undefined, maxConnections: 1000, maxPerAddress: 100, perConnection: 50, initTimeoutMs: 5000, maxBufferedBytes: 1_048_576, maxQueued: 1000, maxQueuedBytes: 8_388_608, maxDocumentBytes: 4_194_304, eventRequestsPerSecond: 100, eventRequestsBurst: 500 });
     expect(rest).toEqual({
       port: 4000,
       host: '0.0.0.0',
@@ -86,6 +86,7 @@ describe('loadConfig defaults', () => {
       MIGRATE_WRITE_UNITS_PER_SECOND: '40',
       MIGRATE_SEGMENTS: '16',
       REDIS_URL: 'redis://redis:6379',
+      REDIS_EVENT_SECRET: 'r0123456789abcdefghijklmnopqrstuv',
       WS_MAX_CONNECTIONS: '20',
       WS_MAX_SUBSCRIPTIONS: '3',
       WS_INIT_TIMEOUT_MS: '800',
@@ -113,6 +114,7 @@ describe('loadConfig defaults', () => {
       PAGE_READ_BUDGET: '250',
       AUTH_MODE: 'off',
       REDIS_URL: 'redis://redis:6379',
+      REDIS_EVENT_SECRET: '(set)',
       WS_MAX_CONNECTIONS: '20',
       WS_MAX_SUBSCRIPTIONS: '3',
       WS_INIT_TIMEOUT_MS: '800',
@@ -122,7 +124,7 @@ describe('loadConfig defaults', () => {
       MIGRATE_SEGMENTS: '16',
     });
     expect(catalog).toEqual({ pageReadBudget: 250, migrateWriteUnitsPerSecond: 40, migrateSegments: 16 });
-    expect(subscriptions).toEqual({ redisUrl: 'redis://redis:6379', maxConnections: 20, perConnection: 3, initTimeoutMs: 800, maxBufferedBytes: 4096, maxQueued: 7 });
+    expect(subscriptions).toEqual({ redisUrl: 'redis://redis:6379', redisEventSecret: 'r0123456789abcdefghijklmnopqrstuv', maxConnections: 20, maxPerAddress: 100, perConnection: 3, initTimeoutMs: 800, maxBufferedBytes: 4096, maxQueued: 7, maxQueuedBytes: 8_388_608, maxDocumentBytes: 4_194_304, eventRequestsPerSecond: 100, eventRequestsBurst: 500 });
     expect(rest).toEqual({
       port: 8080,
       host: '127.0.0.1',
@@ -301,7 +303,7 @@ describe('security configuration', () => {
 
   it('defaults and reads the limits on operations, HTTP clients, idempotency and health checks', () => {
     const defaults = loadConfig({ CURSOR_SECRET: SECRET });
-    expect(defaults.operationLimits).toEqual({ maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000, maxResponseBytes: 1_000_000, queryBytesPerRequest: 10 });
+    expect(defaults.operationLimits).toEqual({ maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000, maxResponseBytes: 1_000_000, queryBytesPerRequest: 0, callerRequestsPerSecond: 1000, callerRequestsBurst: 10_000 });
     expect(defaults.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000, maxWaitingPerAddress: 100 });
     expect(defaults.idempotencyTtlSeconds).toBe(86_400);
     expect(defaults.healthCacheMs).toBe(1000);
@@ -323,7 +325,7 @@ describe('security configuration', () => {
       DYNAMODB_THROTTLE_BUDGET_MS: '3000',
       DYNAMODB_READ_PATH: 'sdk',
     });
-    expect(set.operationLimits).toEqual({ maxRequests: 500, maxInFlight: 8, maxResponseFields: 1000, maxResponseBytes: 200_000, queryBytesPerRequest: 0 });
+    expect(set.operationLimits).toEqual({ maxRequests: 500, maxInFlight: 8, maxResponseFields: 1000, maxResponseBytes: 200_000, queryBytesPerRequest: 0, callerRequestsPerSecond: 1000, callerRequestsBurst: 10_000 });
     expect(set.http).toEqual({ headersTimeoutMs: 5000, requestTimeoutMs: 15_000, keepAliveTimeoutMs: 2000, maxConnections: 200, maxWaitingPerAddress: 0 });
     expect(set.idempotencyTtlSeconds).toBe(3600);
     expect(set.healthCacheMs).toBe(2000);

@@ -163,9 +163,19 @@ describe('docker-compose.yml', () => {
     expect(second.image).toBe(gateway.image);
     expect(second.environment).toEqual(gateway.environment);
     expect(second.ports).toEqual(['4001:4000']);
-    expect(gateway.environment.REDIS_URL).toBe('redis://redis:6379');
-    expect(compose.services['stream-worker'].environment.REDIS_URL).toBe('redis://redis:6379');
+    expect(gateway.environment.REDIS_URL).toMatch(/^redis:\/\/:\$\{REDIS_PASSWORD:-[^}]+\}@redis:6379$/);
+    expect(compose.services['stream-worker'].environment.REDIS_URL).toBe(gateway.environment.REDIS_URL);
     expect(compose.services.redis.image).toMatch(/^redis:\d/);
+  });
+
+  it('runs Redis with a password and signs the events with one secret shared by the worker and both gateways', () => {
+    const redis = compose.services.redis;
+    const password = /^redis:\/\/:(.+)@redis:6379$/.exec(gateway.environment.REDIS_URL)![1];
+    expect(redis.command).toContain('--requirepass');
+    expect(redis.command[redis.command.indexOf('--requirepass') + 1]).toBe(password);
+    expect(redis.ports).toBeUndefined();
+    expect(gateway.environment.REDIS_EVENT_SECRET).toBeTruthy();
+    expect(compose.services['stream-worker'].environment.REDIS_EVENT_SECRET).toBe(gateway.environment.REDIS_EVENT_SECRET);
   });
 });
 
