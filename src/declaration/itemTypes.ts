@@ -105,7 +105,8 @@ export function readKeylessTypes(schema: GraphQLSchema, problems: Problems): Map
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObject(type) || type.name.startsWith('__') || !isKeyless(schema, type)) continue;
     for (const field of Object.values(type.getFields())) {
-      if (field.name === 'id') continue;
+      // Its id, and connections over items whose keys name it (read in relations.ts).
+      if (field.name === 'id' || connectionShape(unwrap(field.type).named)) continue;
       problems.add(`${type.name}.${field.name}`, `${type.name} is keyless (an id and no @item): it has no item to hold this field; give ${type.name} an @item or remove the field`, field.astNode);
     }
     keyless.set(type.name, { name: type.name });
@@ -145,6 +146,10 @@ export function readItemTypes(schema: GraphQLSchema, problems: Problems, keyless
  * inverted child type (found through GSI1).
  */
 function checkParentPartition(schema: GraphQLSchema, item: ItemType, items: ReadonlyMap<string, ItemType>, problems: Problems): void {
+  if (item.parent && !items.has(item.parent.type) && item.inverted) {
+    // Found by its id alone, an inverted child's id is claimed under its parent type's prefix: a keyless parent has none.
+    problems.add(`${item.name} @item(inverted)`, `${item.name}'s parent ${item.parent.type} is keyless: a child of a keyless type is found with its parent's id, not inverted`, schema.getType(item.name)?.astNode);
+  }
   const parent = item.parent ? items.get(item.parent.type) : undefined;
   if (!item.parent || !parent || !parent.parent || parent.inverted) return;
   problems.add(
@@ -221,8 +226,8 @@ function readItemType(
       }
     }
     if (used.includes('parent')) {
-      if (list || !declared.has(named.name)) {
-        problems.add(`${at} @parent`, `the field's type ${list ? `[${named.name}]` : named.name} is not an @item type`, field.astNode);
+      if (list || (!declared.has(named.name) && !keyless.has(named.name))) {
+        problems.add(`${at} @parent`, `the field's type ${list ? `[${named.name}]` : named.name} is not an @item type or a keyless type`, field.astNode);
       } else if (parent) {
         problems.add(`${at} @parent`, `${type.name} already has the parent field ${parent.field}`, field.astNode);
       } else {

@@ -5,7 +5,8 @@
  * checked here.
  */
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
-import type { Attribute, ChildrenRelation, CopyField, EdgesRelation, ItemType, Layout, Relation } from './model.js';
+import type { Attribute, ChildrenRelation, CopyField, EdgesRelation, ItemType, KeylessType, Layout, Relation } from './model.js';
+import { parseTemplate } from './template.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import { enumValues, readAttributeDirective, scalarKind } from './itemTypes.js';
@@ -13,7 +14,12 @@ import { readAccess } from './access.js';
 
 const PAGE_ARGUMENTS = ['first', 'after', 'last', 'before'];
 
-export function readRelations(schema: GraphQLSchema, items: Map<string, ItemType>, problems: Problems): Map<string, Relation> {
+export function readRelations(
+  schema: GraphQLSchema,
+  items: Map<string, ItemType>,
+  problems: Problems,
+  keyless: ReadonlyMap<string, KeylessType> = new Map(),
+): Map<string, Relation> {
   const relations = new Map<string, Relation>();
   for (const item of items.values()) {
     const type = schema.getType(item.name) as GraphQLObjectType;
@@ -23,6 +29,24 @@ export function readRelations(schema: GraphQLSchema, items: Map<string, ItemType
         item.relations.push(relation);
         relations.set(relation.path, relation);
       }
+    }
+  }
+  // A keyless type's connections: the items whose keys name it (@children, @query); it has no item for edges or counters.
+  for (const { name } of keyless.values()) {
+    const type = schema.getType(name) as GraphQLObjectType;
+    const owner = keylessItemType(name);
+    for (const field of Object.values(type.getFields())) {
+      if (!connectionShape(unwrap(field.type).named)) continue;
+      const at = `${name}.${field.name}`;
+      if (directivesOn(field).includes('edges')) {
+        problems.add(`${at} @edges`, `${name} is keyless: an edge is written beside its owner's item, which ${name} does not have (use @query over an index of the edges)`, field.astNode);
+        continue;
+      }
+      const relation = readRelation(schema, owner, field, items, problems);
+      if (relation?.kind === 'children' && relation.counter !== null) {
+        problems.add(`${at} @children(counter)`, `${name} is keyless: it has no item to hold a counter`, field.astNode);
+      }
+      if (relation) relations.set(relation.path, relation);
     }
   }
   // Inverse sides: each names a base @edges field on its node type that leads back here.
@@ -44,6 +68,12 @@ export function readRelations(schema: GraphQLSchema, items: Map<string, ItemType
 }
 
 // Constraints included: a @link sets the edge items both edge types read, so both must declare what it accepts alike.
+/** A keyless type as the owner of its connections: no keys of its own (its id is the whole key), no parent, no attributes. */
+export function keylessItemType(name: string): ItemType {
+  const id = parseTemplate('{id}');
+  return { name, pk: id, sk: id, inverted: false, indexed: [], parent: null, attributes: [], flags: [], relations: [], byInstant: null, owner: null, access: null, fieldAccess: {}, globalId: null };
+}
+
 const edgeAttributeNames = (r: EdgesRelation) =>
   r.edgeAttributes.map((a) => `${a.name}:${a.kind}:${a.storedAs}:${JSON.stringify(a.constraints)}`).sort();
 

@@ -9,6 +9,7 @@
  */
 import type { CatalogField, GetField, MeField, Model, MutationField, NodeField, QueryField } from '../declaration/model.js';
 import { compileQueryPlan, type QueryPlan } from './queryPlan.js';
+import { keylessItemType } from '../declaration/relations.js';
 import { invariant } from '../errors.js';
 import { compileItemPlan, type ItemPlan, type RecordExtension } from './itemPlan.js';
 import { compileRelationPlan, type EdgeNodeExtension, type RelationPlan } from './relationPlan.js';
@@ -71,12 +72,14 @@ export function compilePlan(model: Model): Plan {
   for (const type of model.items.values()) {
     items.set(type.name, compileItemPlan(type, keys, shardedTypes.has(type.name) ? [layoutOfRecord(type.name)] : []));
   }
+  // Keyless owners of connections: a plan of their id alone (they have no item; nothing reads their keys).
+  const keylessOwners = new Map([...model.keyless.keys()].map((name) => [name, compileItemPlan(keylessItemType(name), keys)] as const));
   const relations = new Map<string, RelationPlan>();
   const relationsOf = new Map<string, RelationPlan[]>();
   for (const relation of model.relations.values()) {
     const nodeType = model.items.get(relation.node)!;
     const extensions = relation.kind === 'edges' && shardedTypes.has(relation.node) ? [layoutFromEdge(relation.node)] : [];
-    const plan = compileRelationPlan(relation, items.get(relation.owner)!, items.get(relation.node)!, nodeType, model.layout, keys, extensions);
+    const plan = compileRelationPlan(relation, items.get(relation.owner) ?? keylessOwners.get(relation.owner)!, items.get(relation.node)!, nodeType, model.layout, keys, extensions);
     relations.set(relation.path, plan);
     relationsOf.set(relation.owner, [...(relationsOf.get(relation.owner) ?? []), plan]);
     if (relation.kind === 'edges' && relation.sharded) shardedRelation.set(relation.owner, plan);

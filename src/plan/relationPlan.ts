@@ -31,6 +31,7 @@ export interface RelationPlan {
   path: string;
   /** The GraphQL connection type, e.g. `TeamPlayerConnection`. */
   typeName: string;
+  /** The owner type's plan (for a keyless owner, an entity with no item, the plan of its id alone). */
   owner: ItemPlan;
   node: ItemPlan;
   collection(parentId: string): Collection;

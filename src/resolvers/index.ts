@@ -45,6 +45,11 @@ export function buildResolvers(plan: Plan): ResolverMap {
   for (const item of plan.items.values()) {
     map[item.name] = itemTypeResolvers(item, plan.relationsOf.get(item.name) ?? [], { alwaysComplete: !partial.has(item.name) });
   }
+  // A keyless type's connections (its id is a plain property of its records).
+  for (const name of plan.model.keyless.keys()) {
+    const relations = plan.relationsOf.get(name) ?? [];
+    if (relations.length > 0) map[name] = itemTypeResolvers(relations[0]!.owner, relations, { alwaysComplete: true });
+  }
   for (const relation of plan.relations.values()) map[relation.typeName] = connectionTypeResolvers;
   for (const catalog of plan.catalogs) map[catalog.connectionType] = connectionTypeResolvers;
   for (const query of plan.queries) map[query.field.connectionType] = connectionTypeResolvers;

@@ -18,11 +18,13 @@
  * changes. A child type with connections of its own is refused by the
  * model check (operations.ts) until its delete cascades.
  */
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { readRange, type Collection } from '../dynamo/collection.js';
 import { GSI1, idClaimKey, type ItemKey } from '../dynamo/keys.js';
 import { notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import { counterOrCheck } from './conditions.js';
+import { isConditionFailed } from './create.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
 import { getItem, planOf, readsOf, type Store } from './store.js';
 import { tryTransact } from './transact.js';
@@ -52,12 +54,22 @@ export async function locate(store: Store, t: TypeWrites, id: string, parentId: 
 /** Deletes the child at `located` with its parent's counter; returns its id. */
 export async function deleteChild(store: Store, t: TypeWrites, id: string, located: Located): Promise<string> {
   const type = t.item.type;
+  const keys = store.plan.keys;
+  if (!planOf(store).items.has(type.parent!.type)) {
+    // A keyless parent holds no counter: the child goes on its own.
+    try {
+      await store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: keys.key(located.key), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: keys.pkName }));
+    } catch (err) {
+      if (isConditionFailed(err)) throw notFound(`${type.name} ${id} not found`);
+      throw err;
+    }
+    return id;
+  }
   const parentPlan = planOf(store).item(type.parent!.type);
   const parentKey = parentPlan.key(located.parentId!);
   const counter = t.parentRelation?.counter ?? null;
   const what = `${type.name} ${id}`;
   const claim = type.inverted ? idClaimKey(type.sk.prefix, id) : null;
-  const keys = store.plan.keys;
   await untilFresh(store, async () => {
     const seen = await getItem(store, parentKey);
     if (seen === null) throw notFound(`${what} not found`);

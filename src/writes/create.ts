@@ -151,6 +151,8 @@ export async function createItem(
 
 async function createChild(store: Store, t: TypeWrites, parentId: string, input: Record<string, unknown>): Promise<ItemRecord> {
   const parentType = t.item.type.parent!;
+  // A keyless parent has no item to check or count in: the child is put on its own.
+  if (!planOf(store).items.has(parentType.type)) return createUnderKeyless(store, t, parentId, input);
   const parentPlan = planOf(store).item(parentType.type);
   const id = idOrNew(input.id as string | null | undefined);
   const keys = store.plan.keys;
@@ -183,5 +185,12 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
     if (cancelled.failed(1)) return READ_AGAIN;
     throw cancelled;
   });
+  return t.item.map(item);
+}
+
+async function createUnderKeyless(store: Store, t: TypeWrites, parentId: string, input: Record<string, unknown>): Promise<ItemRecord> {
+  const id = idOrNew(input.id as string | null | undefined);
+  const { item } = newItem(t, store.plan.keys, id, parentId, input);
+  await putNew(store, item, `${t.item.name} ${id}`);
   return t.item.map(item);
 }
