@@ -445,7 +445,7 @@ const suggestionHooks: RequestHooks = {
 export function queryLimits(limits: QueryLimits, { prod }: { prod: boolean }) {
   const armor = new ApolloArmor({
     maxDepth: { n: limits.maxDepth, flattenFragments: true, ...report },
-    // armor leaves aliases of `__typename` out by default: 600 of them cost the response and the executor all the same.
+    // armor leaves aliases of `__typename` out by default; they cost the response and the executor like any other.
     maxAliases: { n: limits.maxAliases, allowList: [], ...report },
     maxDirectives: { n: 50, ...report },
     // Ours below, pagination-aware; graphql-js's parser option for tokens.
