@@ -11,7 +11,7 @@
  * (`expiresAt`) after a week; DynamoDB trims stream records after 24 hours,
  * so nothing can ask for them later.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { deadLetterKey, shardCheckpointKey, shardIdFrom, streamPartition } from '../dynamo/keys.js';
 import { readsOf, type Store } from '../writes/store.js';
 import type { StreamRecordLike } from '../dynamo/streamRecords.js';
@@ -108,4 +108,24 @@ export async function listDeadLetters(store: Store, streamLabel: string): Promis
     ConsistentRead: true,
   });
   return out.Items ?? [];
+}
+
+/** A redriven dead letter that was handled: it goes. */
+export async function deleteDeadLetter(store: Store, letter: Record<string, unknown>): Promise<void> {
+  const { pk, sk } = store.plan.keys;
+  await store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: { [pk]: letter[pk], [sk]: letter[sk] } }));
+}
+
+/** A redriven dead letter that failed again: one more attempt and the latest error, kept for another pass. */
+export async function retryDeadLetter(store: Store, letter: Record<string, unknown>, error: unknown): Promise<void> {
+  const { pk, sk } = store.plan.keys;
+  await store.doc.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: { [pk]: letter[pk], [sk]: letter[sk] },
+      UpdateExpression: 'SET attempts = attempts + :one, #error = :error, retriedAt = :now',
+      ExpressionAttributeNames: { '#error': 'error' },
+      ExpressionAttributeValues: { ':one': 1, ':error': error instanceof Error ? `${error.name}: ${error.message}` : String(error), ':now': new Date().toISOString() },
+    }),
+  );
 }

@@ -19,6 +19,12 @@
  *   keeping order) up to `maxAttempts` times with backoff, then written to
  *   the table as a dead letter and skipped: a poison record cannot block
  *   the shard for good;
+ * - dead letters are redriven: while the reader is idle, every `redriveMs`
+ *   (doubled after a pass that still failed, up to MAX_REDRIVE_MS; back to
+ *   `redriveMs` once one succeeds) each is handed to the handler again and
+ *   deleted once handled, so a propagation that failed through a long
+ *   outage still finishes. Out of order is safe: copies only ever move to a
+ *   higher version and cascades act on marked items only (docs/stream.md);
  * - an iterator that expired (15 minutes unused) is requested again from
  *   the checkpoint; records trimmed before they were read are reported
  *   (an error log) and the shard is read from its oldest record;
@@ -41,7 +47,7 @@ import { STREAM_PREFIX } from '../dynamo/keys.js';
 import type { Logger } from '../logger.js';
 import { backoff } from '../dynamo/backoff.js';
 import type { Store } from '../writes/store.js';
-import { loadCheckpoints, saveCheckpoint, saveDeadLetter } from './checkpoints.js';
+import { deleteDeadLetter, listDeadLetters, loadCheckpoints, retryDeadLetter, saveCheckpoint, saveDeadLetter } from './checkpoints.js';
 import { handleRecords } from './handler.js';
 import { imagesOf, recordTime, type StreamRecordLike } from '../dynamo/streamRecords.js';
 import { StreamStats } from './stats.js';
@@ -61,6 +67,8 @@ export interface ReaderOptions {
   maxAttempts?: number;
   /** Base delay of the backoff between those attempts, in ms. */
   retryDelayMs?: number;
+  /** How often dead letters are handed to the handler again, at first, in ms (0: never). */
+  redriveMs?: number;
   /** How often the shard list is read again (new shards), in ms. */
   shardRefreshMs?: number;
   /** Names this reader's checkpoints (default: the stream's label); another name reads the stream anew. */
@@ -81,6 +89,9 @@ interface ShardState {
   finished: boolean;
 }
 
+/** The longest wait between two redrive passes that still fail. */
+const MAX_REDRIVE_MS = 5 * 60_000;
+
 const errorName = (err: unknown) => (err as { name?: string })?.name ?? '';
 /** A record of the reader's own bookkeeping (its checkpoints are items of the same table). */
 const isOwn = (pk: string) => (record: StreamRecordLike) => String(imagesOf(record).keys[pk] ?? '').startsWith(STREAM_PREFIX);
@@ -98,9 +109,12 @@ export class StreamReader {
   private waiters: { after: number; resolve: () => void }[] = [];
   /** Shards finished or discovered since the cycle began: such a cycle is not idle even without records. */
   private shardChanges = 0;
+  private lastRedrive = Date.now();
+  private redriveEvery: number;
 
   constructor(options: ReaderOptions) {
-    this.o = { batchSize: 100, pollMs: 250, maxAttempts: 5, retryDelayMs: 100, shardRefreshMs: 10_000, handler: handleRecords, ...options };
+    this.o = { batchSize: 100, pollMs: 250, maxAttempts: 5, retryDelayMs: 100, redriveMs: 30_000, shardRefreshMs: 10_000, handler: handleRecords, ...options };
+    this.redriveEvery = this.o.redriveMs;
     this.stats = options.stats ?? new StreamStats('stream');
     this.label = options.checkpointName ?? '';
   }
@@ -157,6 +171,7 @@ export class StreamReader {
         // Idle only when nothing was read and no shard closed or appeared (a closed parent's children are next).
         if (fetched === 0 && this.shardChanges === 0) {
           this.settle(started);
+          if (this.o.redriveMs > 0 && Date.now() - this.lastRedrive >= this.redriveEvery) await this.redrive();
           await this.pause(this.o.pollMs);
         }
       } catch (err) {
@@ -325,6 +340,43 @@ export class StreamReader {
       attempts = 0;
       await this.checkpoint(shard, records, i);
     }
+  }
+
+  /** Hands every dead letter to the handler again, oldest first; deletes those it handles. */
+  private async redrive(): Promise<void> {
+    this.lastRedrive = Date.now();
+    try {
+      await this.redriveLetters();
+    } catch (err) {
+      // DynamoDB still failing: the letters stay for the next pass, which waits longer.
+      this.redriveEvery = Math.min(MAX_REDRIVE_MS, this.redriveEvery * 2);
+      this.o.logger.warn({ err, nextInMs: this.redriveEvery }, 'dead letters could not be redriven yet');
+    }
+  }
+
+  private async redriveLetters(): Promise<void> {
+    const letters = await listDeadLetters(this.o.store, this.label);
+    if (letters.length === 0) return;
+    let handled = 0;
+    for (const letter of letters) {
+      if (this.stopped) return;
+      const record = JSON.parse(String(letter.record)) as StreamRecordLike;
+      const outcome = await tracedBatch(this.o.telemetry, this.o.store, { source: 'reader' as const, records: 1, lagMs: null, shardId: String(letter.shardId) }, (store) =>
+        this.o.handler(store, [record], this.o.logger),
+      );
+      if (outcome.failedAt === null) {
+        await deleteDeadLetter(this.o.store, letter);
+        handled++;
+      } else {
+        await retryDeadLetter(this.o.store, letter, outcome.error);
+      }
+    }
+    this.stats.redriven += handled;
+    this.stats.deadLetters = letters.length - handled;
+    // Still failing: wait longer before the next pass; once one went through, try again at the first pace.
+    this.redriveEvery = handled > 0 ? this.o.redriveMs : Math.min(MAX_REDRIVE_MS, this.redriveEvery * 2);
+    const log = handled === letters.length ? this.o.logger.info.bind(this.o.logger) : this.o.logger.warn.bind(this.o.logger);
+    log({ redriven: handled, stillFailing: letters.length - handled, nextInMs: this.redriveEvery }, 'dead letters redriven');
   }
 
   /** Checkpoints the first `count` records, unless they are only the reader's own bookkeeping. */

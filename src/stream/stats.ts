@@ -10,6 +10,9 @@ export interface StreamStatsSnapshot {
   processed: number;
   /** Records given up on after their retries (dead letters). */
   failed: number;
+  /** Dead letters handled on a later pass (redriven), and those still waiting after the last pass. */
+  redriven: number;
+  deadLetters: number;
   retried: number;
   /** Age in ms of the oldest record seen but not processed yet; null before the first read. */
   lagMs: number | null;
@@ -23,6 +26,8 @@ export class StreamStats {
   processed = 0;
   failed = 0;
   retried = 0;
+  redriven = 0;
+  deadLetters = 0;
   running = false;
   lastError: string | null = null;
   shards = { open: 0, finished: 0 };
@@ -52,6 +57,8 @@ export class StreamStats {
       running: this.running,
       processed: this.processed,
       failed: this.failed,
+      redriven: this.redriven,
+      deadLetters: this.deadLetters,
       retried: this.retried,
       lagMs: this.lagMs(),
       shards: { ...this.shards },
