@@ -16,6 +16,13 @@ const todoLines = (todos: readonly string[], indent = '') => todos.map((t) => `$
 export const todoCount = (sdl: string): number => sdl.split('\n').filter((l) => /^\s*# TODO/.test(l)).length;
 
 function typeBlock(type: DraftType): string[] {
+  if (type.standIn) {
+    // No item of its own: a keyless type, known by the ids in its children's keys, listing them.
+    const lines = [str(type.about), ...todoLines(type.todos), `type ${type.name} {`, '  id: ID!'];
+    for (const c of type.children) lines.push(`  ${c.field}(${PAGE_ARGS}): ${c.type}Connection! @children`);
+    lines.push('}');
+    return lines;
+  }
   const directives = [`@item(pk: ${str(type.pk)}, sk: ${str(type.sk)})`, ...type.indexed.map((i) => `@indexed(index: ${str(i)})`)];
   const lines = [str(type.about), ...todoLines(type.todos), `type ${type.name} ${directives.join(' ')} {`, '  id: ID!'];
   if (type.parent) lines.push(`  ${type.parent.field}: ${type.parent.type}! @parent`);
@@ -48,13 +55,8 @@ export function emitDraft(draft: Draft): string {
     ...todoLines(draft.todos),
     '',
   ];
-  const served = draft.pk === 'PK' && draft.sk === 'SK';
   const schema = [`@table(pk: ${str(draft.pk)}, sk: ${str(draft.sk)})`, ...draft.indexes.map((i) => `@index(name: ${str(i.name)}, pk: [${i.pk.map(str).join(', ')}]${i.sk.length > 0 ? `, sk: [${i.sk.map(str).join(', ')}]` : ''})`)];
-  if (served) out.push('extend schema', ...schema.map((d) => `  ${d}`), '');
-  else {
-    out.push(`# TODO: the table is keyed on ${draft.pk}/${draft.sk}; the gateway serves tables keyed on PK/SK only, so the layout is not declared:`);
-    out.push(...schema.map((d) => `#   ${d}`), '');
-  }
+  out.push('extend schema', ...schema.map((d) => `  ${d}`), '');
   const listed = [...new Set(draft.types.flatMap((t) => [...t.children.map((c) => c.type), ...(t.queries.length > 0 ? [t.name] : [])]))];
   // The gateway's resolvers serve DateTime and PageInfo: every model declares them, used or not.
   {

@@ -355,8 +355,8 @@ export function inferDraft(table: WorkbenchTable): Draft {
         indexed: [],
         children: [],
         queries: [],
-        todos: [`no sample item is keyed ${p.parentPk}: declared as the parent of ${child.name}, whose PK holds its id; the key ${pk} / ${sk} is a stand-in (replace it with where these items live)`],
-        about: `The parent of ${child.name} items (their PK holds its id).`,
+        todos: [`no sample item is keyed ${p.parentPk}: declared keyless (no item of its own), known by the ids in its ${child.name} items' keys; give it an @item if such items exist`],
+        about: `The parent of ${child.name} items (their PK holds its id); keyless.`,
         samples: [],
         standIn: true,
       };

@@ -46,8 +46,11 @@ describe.each(DESIGNS)('the draft of %s', (design, file) => {
     );
   });
 
-  it('has a @get root field for every @item type', () => {
-    const items = document.definitions.filter((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.directives!.some((x) => x.name.value === 'item'));
+  it('has a @get root field for every @item type and every keyless parent', () => {
+    const keyless = (d: ObjectTypeDefinitionNode) => draft.types.some((t) => t.standIn && t.name === d.name.value);
+    const items = document.definitions.filter(
+      (d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && (d.directives!.some((x) => x.name.value === 'item') || keyless(d)),
+    );
     const query = document.definitions.find((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'Query')!;
     const gets = query.fields!.filter((f) => f.directives!.some((x) => x.name.value === 'get')).map((f) => (f.type.kind === Kind.NAMED_TYPE ? f.type.name.value : ''));
     expect(items.length).toBeGreaterThan(0);
@@ -223,3 +226,13 @@ function write(dir: string, name: string, text: string): string {
   writeFileSync(file, text);
   return file;
 }
+
+describe('a parent no sample shows', () => {
+  it('is declared keyless (no @item), its children listed through it', () => {
+    const path = exportPath('ChatSystem', 'ChatSystemSchema.json');
+    const { sdl } = convertWorkbench(path, readFileSync(path, 'utf8'));
+    const user = parse(sdl).definitions.find((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'User')!;
+    expect(user.directives).toEqual([]);
+    expect(user.fields!.map((f) => [f.name.value, f.directives!.map((x) => x.name.value)])).toEqual([['id', []], ['userItems', ['children']]]);
+  });
+});
