@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/declaration/buildModel.js';
-import { ModelError } from '../../src/declaration/problems.js';
+import { problemsOf } from '../support/problems.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 
 const CHAT = `
@@ -97,17 +97,9 @@ describe('a keyless parent', () => {
 });
 
 describe('keyless models that cannot be served', () => {
-  const problems = (sdl: string) => {
-    try {
-      buildModel(sdl, 'bad.graphql');
-      return [];
-    } catch (error) {
-      return (error as ModelError).problems.map((p) => `${p.where}: ${p.message}`);
-    }
-  };
   it('refuses a counter on a keyless owner and @edges on one, naming each', () => {
     const sdl = CHAT.replace('CommentConnection! @children\n}', 'CommentConnection! @children(counter: "commentCount")\n  rooms(first: Int, after: String, last: Int, before: String): CommentConnection! @edges\n}');
-    expect(problems(sdl)).toEqual(expect.arrayContaining([
+    expect(problemsOf(sdl)).toEqual(expect.arrayContaining([
       'User.comments @children(counter): User is keyless: it has no item to hold a counter',
       expect.stringMatching(/^User\.rooms @edges: User is keyless/),
     ]));

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/declaration/buildModel.js';
-import { ModelError } from '../../src/declaration/problems.js';
+import { problemsOf } from '../support/problems.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 
 const MODEL = `
@@ -109,17 +109,9 @@ describe('references', () => {
 });
 
 describe('models with references that cannot be served', () => {
-  const problems = (sdl: string) => {
-    try {
-      buildModel(sdl, 'bad.graphql');
-      return [];
-    } catch (error) {
-      return (error as ModelError).problems.map((p) => `${p.where}: ${p.message}`);
-    }
-  };
 
   it('refuses a keyless type with a field besides its id, naming the field', () => {
-    expect(problems(MODEL.replace('type Customer { id: ID! }', 'type Customer { id: ID! name: String }'))).toEqual([
+    expect(problemsOf(MODEL.replace('type Customer { id: ID! }', 'type Customer { id: ID! name: String }'))).toEqual([
       'Customer.name: Customer is keyless (an id and no @item): it has no item to hold this field; give Customer an @item or remove the field',
     ]);
   });
@@ -130,7 +122,7 @@ describe('models with references that cannot be served', () => {
       type Agent @item(pk: "TEAM#{team}", sk: "AGENT#{id}") { id: ID! name: String! team: Team! @parent }`)
       .replace('hireAgent(input: NewAgentInput!): Agent! @create', 'hireAgent(teamId: ID!, input: NewAgentInput!): Agent! @create(parent: "teamId")')
       .replace('fireAgent(id: ID!): ID! @delete(type: "Agent")', '');
-    expect(problems(sdl)).toContain(
+    expect(problemsOf(sdl)).toContain(
       "Ticket.agent: refers to Agent, a child type found only with its parent's id: make it inverted: true, or refer to its parent",
     );
   });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/declaration/buildModel.js';
-import { ModelError } from '../../src/declaration/problems.js';
+import { problemsOf } from '../support/problems.js';
 import { DEFAULT_LAYOUT, tableShapeOf } from '../../src/declaration/layout.js';
 import { tableContradictions, tableDefinition } from '../../src/dynamo/table.js';
 import { compilePlan } from '../../src/plan/plan.js';
@@ -26,15 +26,6 @@ type Message @item(pk: "TICKET#{ticket}", sk: "MSG#{id}") { id: ID! body: String
 type Query { ticket(id: ID!): Ticket @get }
 `;
 
-function problemsOf(sdl: string): string[] {
-  try {
-    buildModel(sdl, 'helpdesk.graphql');
-  } catch (error) {
-    if (error instanceof ModelError) return error.problems.map((p) => `${p.where}: ${p.message}`);
-    throw error;
-  }
-  return [];
-}
 
 describe('the declared layout', () => {
   it('gives a model that declares no @table or @index the default layout: PK/SK, GSI1 and GSI2', () => {
