@@ -62,8 +62,11 @@ export function readAttributeDirective(
     if (kind !== 'String' && kind !== 'ID') problems.add(`${at} @attribute(format)`, `applies to String and ID fields; ${at} is ${kind}`, field.astNode);
     else format = args.format as Constraints['format'];
   }
-  // name is kept in the model; storage does not map it yet (it stores under the field's name).
   const storedAs = typeof args.name === 'string' ? args.name : field.name;
+  if (storedAs !== field.name) {
+    // Reads and writes store under the field's name: a model naming another attribute would read nothing there.
+    problems.add(`${at} @attribute(name)`, `storage under another attribute name ("${storedAs}") is not served yet: name the field ${storedAs} if GraphQL allows, or leave the attribute out`, field.astNode);
+  }
   return { storedAs, constraints: { min, max, format } };
 }
 

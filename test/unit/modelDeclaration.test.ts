@@ -349,14 +349,20 @@ describe('mutations that could not write what the model reads back', () => {
 });
 
 describe('constraints on values, declared with @attribute', () => {
-  it('reads min, max, format and the stored name into the model; a field without @attribute is unconstrained', () => {
-    const sdl = VALID.replace('nick: String!', 'nick: String!\n  mail: String @attribute(format: EMAIL, name: "contact")')
+  it('refuses storage under another attribute name, which reads and writes do not map yet, naming the field', () => {
+    expect(problemsOf(VALID.replace('nick: String!', 'nick: String! @attribute(name: "player_nick")'))).toEqual([
+      expect.stringContaining('Player.nick @attribute(name): storage under another attribute name ("player_nick") is not served yet'),
+    ]);
+  });
+
+  it('reads min, max and format into the model; a field without @attribute is unconstrained', () => {
+    const sdl = VALID.replace('nick: String!', 'nick: String!\n  mail: String @attribute(format: EMAIL, name: "mail")')
       .replace('year: Int!', 'year: Int! @attribute(min: 1900, max: 2100)');
     expect(problemsOf(sdl)).toEqual([]);
     const model = buildModel(sdl, 'model.graphql');
     const attribute = (type: string, name: string) => model.items.get(type)!.attributes.find((a) => a.name === name);
     expect(attribute('Season', 'year')).toMatchObject({ storedAs: 'year', constraints: { min: 1900, max: 2100, format: null } });
-    expect(attribute('Player', 'mail')).toMatchObject({ storedAs: 'contact', constraints: { min: null, max: null, format: 'EMAIL' } });
+    expect(attribute('Player', 'mail')).toMatchObject({ storedAs: 'mail', constraints: { min: null, max: null, format: 'EMAIL' } });
     expect(attribute('Team', 'name')).toMatchObject({ storedAs: 'name', constraints: { min: null, max: null, format: null } });
   });
 
