@@ -93,7 +93,7 @@ export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | n
       const counts: CounterNeed['counts'] = [];
       for (const r of plan.relationsOf.get(type.name) ?? []) {
         if (r.counter === null || typeof item[r.counter] === 'number') continue;
-        if (r.unsharded !== null) {
+        if (r.sharded !== null) {
           // A @sharded side: counted here only while its edges sit in the one unsharded partition.
           const s = shardingOf(r);
           const layout = s.layoutOf(item);

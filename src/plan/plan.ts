@@ -106,7 +106,7 @@ export function compilePlan(model: Model): Plan {
       const field = model.queries.find((q): q is CatalogField => q.kind === 'catalog' && q.type === type);
       return field ? { field, spec: { key: field.key, sortKey: field.sortKey, shards: field.shards } } : null;
     },
-    shardedOf: (type) => (relationsOf.get(type) ?? []).find((r) => r.unsharded !== null) ?? null,
+    shardedOf: (type) => (relationsOf.get(type) ?? []).find((r) => r.sharded !== null) ?? null,
     relation: (path) => {
       const found = relations.get(path);
       invariant(found, `no relation ${path} in the model`);

@@ -40,11 +40,15 @@ export interface RelationPlan {
   counter: string | null;
   /** A stored child or edge item → the edge without its cursor (the connection engine adds it). */
   edge(item: Item): { node: ItemRecord; [attribute: string]: unknown };
-  /** @range: the narrowed read for `args`, or null when no narrowing argument is given. Throws BAD_USER_INPUT. */
+  /** @range or @query(from, until): the narrowed read for `args`, or null when no narrowing argument is given. Throws BAD_USER_INPUT. */
   narrow: ((parentId: string, args: Record<string, unknown>) => RangeSource | null) | null;
   range: RangePlan | null;
-  /** @sharded: the connection read as a merged page; this is its unsharded form (look-ahead starts it before the layout is known). */
-  unsharded: ((parentId: string) => MergedCollection) | null;
+  /**
+   * @sharded: non-null exactly for a write-sharded relation, whose pages are
+   * merged over the parent's shards; `onePartition` is its read before the
+   * parent's shard layout is known (look-ahead starts it with the parent).
+   */
+  sharded: { onePartition(parentId: string): MergedCollection } | null;
 }
 
 /** What an extension adds to a partial node record from the edge item (a copy of the node's shard layout). */
@@ -155,6 +159,6 @@ export function compileRelationPlan(
       : bounds
         ? (parentId, args) => boundedSource(collection(parentId), bounds, args)
         : null,
-    unsharded: sharded ? (parentId) => ({ name, group: ownerPk.fill({ id: parentId }), shards: [collection(parentId)] }) : null,
+    sharded: sharded ? { onePartition: (parentId) => ({ name, group: ownerPk.fill({ id: parentId }), shards: [collection(parentId)] }) } : null,
   };
 }

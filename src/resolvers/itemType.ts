@@ -89,7 +89,7 @@ export function itemTypeResolvers(
 }
 
 function connectionResolver(connection: RelationPlan, full: (r: ItemRecord, ctx: Context) => Promise<ItemRecord>): Field {
-  if (connection.unsharded) {
+  if (connection.sharded) {
     // Write-sharded connections: partitions from the parent's layout (shardedConnection.ts).
     const owner = connection.owner;
     return (r, args: ConnectionArgs, ctx, info) =>

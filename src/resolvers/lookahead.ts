@@ -183,7 +183,7 @@ async function readAhead(ctx: Context, spec: ItemPlan, connection: RelationPlan,
   let read: RangeRead;
   try {
     // A write-sharded connection: its unsharded partition's read (the layout is not known yet).
-    const unsharded = connection.unsharded?.(id);
+    const unsharded = connection.sharded?.onePartition(id);
     read = unsharded ? planPage(mergedShards, unsharded, ctx.cursors, args).reads[0] : planPage(singleCollection, collection, ctx.cursors, args).read;
   } catch {
     return plain(); // the connection resolver throws the BAD_USER_INPUT

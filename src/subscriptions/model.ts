@@ -92,7 +92,7 @@ export function modelFromPlan(plan: Plan): ChangeModel {
     edge(connection, parentId, item, cursors) {
       const r = plan.relation(connection);
       const edge = r.edge(item);
-      const merged = r.unsharded?.(parentId);
+      const merged = r.sharded?.onePartition(parentId);
       const collection = r.collection(parentId);
       const cursor = merged ? cursorOf(mergedShards, merged, cursors, item) : cursorOf(singleCollection, collection, cursors, item);
       return { ...edge, cursor };
