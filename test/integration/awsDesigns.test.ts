@@ -103,3 +103,69 @@ describe('ChatSystem', () => {
     expect(requests.byOperation).toEqual({ GetItem: 2 });
   });
 });
+
+describe('SessionManagement', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await design('SessionManagement', 'session-management');
+  });
+  afterAll(() => gw?.stop());
+
+  it('createSession: one item at suuid#<session> / c#<customer>, found under c#<customer> in GSI1_inverse', async () => {
+    const { result, requests } = await gw.counted(
+      `mutation { createSession(sessionId: "n3w5e551", input: { id: "XYZ", last_login_time: "2023-06-01T08:00:00", access_token: "t0k3n", session_state: "active" }) { id session { id } } }`,
+    );
+    expect(result).toEqual({ data: { createSession: { id: 'XYZ', session: { id: 'n3w5e551' } } } });
+    expect(requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('suuid#n3w5e551', 'c#XYZ')).toEqual({
+      PK: 'suuid#n3w5e551', SK: 'c#XYZ', last_login_time: '2023-06-01T08:00:00', access_token: 't0k3n', session_state: 'active',
+    });
+  });
+
+  it('getSessionBySessionId: one GetItem of the session and its customer', async () => {
+    const { result, requests } = await gw.counted(`{ sessionEntry(sessionId: "c342etj3", id: "ABC") { id session { id } last_login_time access_token session_state } }`);
+    expect(result.data.sessionEntry).toEqual({ id: 'ABC', session: { id: 'c342etj3' }, last_login_time: '2023-05-12T11:30:00', access_token: 'd234ltj2', session_state: 'active' });
+    expect(requests.byOperation).toEqual({ GetItem: 1 });
+  });
+
+  it('getChildSessionsBySessionId: one Query of the session partition, begins_with child#', async () => {
+    const { result, requests } = await gw.counted(`{ session(id: "c342etj3") { children(first: 10) { edges { node { id access_token session_state } } } } }`);
+    expect(nodes(result.data.session.children)).toEqual([
+      { id: 'ert54fbgn', access_token: 'lko98uib', session_state: 'active' },
+      { id: 'kljhfytf23', access_token: 'acg45jhi', session_state: 'closing' },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('getSessionByChildSessionId: one Query of GSI1_inverse under child#suuid#<child>', async () => {
+    const { result, requests } = await gw.counted(`{ sessionOfChild(id: "ljy22tf0", first: 1) { edges { node { session { id } session_state } } } }`);
+    expect(nodes(result.data.sessionOfChild)).toEqual([{ session: { id: 'l221et00' }, session_state: 'active' }]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('getLastLoginTimeByCustomerId: one Query of GSI1_inverse under c#<customer>, one item', async () => {
+    const { result, requests } = await gw.counted(`{ sessionsOfCustomer(id: "ABC", first: 1) { edges { node { last_login_time } } } }`);
+    expect(nodes(result.data.sessionsOfCustomer)).toEqual([{ last_login_time: '2023-05-12T11:30:00' }]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('getSessionIdByCustomerId and getSessionsByCustomerId: one Query of GSI1_inverse, sessions in order', async () => {
+    const { result, requests } = await gw.counted(`{ sessionsOfCustomer(id: "ABC", first: 10) { edges { node { session { id } access_token session_state } } } }`);
+    expect(nodes(result.data.sessionsOfCustomer)).toEqual([
+      { session: { id: 'c342etj3' }, access_token: 'd234ltj2', session_state: 'active' },
+      { session: { id: 'd0004tj2' }, access_token: 'q010ltj2', session_state: 'closing' },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+    const xyz = await gw.run(`{ sessionsOfCustomer(id: "XYZ", first: 10) { edges { node { session { id } } } } }`);
+    expect(nodes(xyz.data.sessionsOfCustomer)).toEqual([{ session: { id: 'l221et00' } }, { session: { id: 'n3w5e551' } }]);
+  });
+
+  it('expireSession: the entry is deleted, and no longer found by its customer', async () => {
+    const { result, requests } = await gw.counted(`mutation { expireSession(sessionId: "d0004tj2", id: "ABC") }`);
+    expect(result.errors).toBeUndefined();
+    expect(requests.byOperation).toEqual({ DeleteItem: 1 });
+    expect(await gw.get('suuid#d0004tj2', 'c#ABC')).toBeUndefined();
+    const left = await gw.run(`{ sessionsOfCustomer(id: "ABC", first: 10) { edges { node { session { id } } } } }`);
+    expect(nodes(left.data.sessionsOfCustomer)).toEqual([{ session: { id: 'c342etj3' } }]);
+  });
+});
