@@ -169,3 +169,85 @@ describe('SessionManagement', () => {
     expect(nodes(left.data.sessionsOfCustomer)).toEqual([{ session: { id: 'c342etj3' } }]);
   });
 });
+
+describe('ConnectedVehicles', () => {
+  const VIN = 'WDDJK7DA4FF954840';
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await design('ConnectedVehicles', 'connected-vehicles');
+  });
+  afterAll(() => gw?.stop());
+
+  it('a vehicle: one GetItem', async () => {
+    const { result, requests } = await gw.counted(`{ vehicle(id: "${VIN}") { vehicle_id torque drivetrain engine horsepower } }`);
+    expect(result.data.vehicle).toEqual({ vehicle_id: VIN, torque: '308', drivetrain: '4WD', engine: 'gasoline', horsepower: '406' });
+    expect(requests.byOperation).toEqual({ GetItem: 1 });
+  });
+
+  it("a vehicle with its features: one Query (#META# sorts before FEATURE#)", async () => {
+    const { result, requests } = await gw.counted(`{ vehicle(id: "${VIN}") { engine features(first: 10) { edges { node { id } } } } }`);
+    expect(result.data.vehicle).toEqual({ engine: 'gasoline', features: { edges: [{ node: { id: 'AUTODRIVE' } }, { node: { id: 'CAMERAS' } }, { node: { id: 'MIRRORS' } }] } });
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('a user with their preferences and vehicles: two Queries (the user item is read with the preferences, #META# first)', async () => {
+    const { result, requests } = await gw.counted(`{ user(id: "cbrawley0") { user_name user_phone preferences(first: 10) { edges { node { id user_name } } } vehicles(first: 10) { edges { node { id } } } } }`);
+    expect(result.data.user).toEqual({
+      user_name: 'cbrawley0',
+      user_phone: '+17778889999',
+      preferences: { edges: [{ node: { id: 'CAMERAS', user_name: 'cbrawley0' } }, { node: { id: 'SEATS', user_name: 'cbrawley0' } }] },
+      vehicles: { edges: [{ node: { id: VIN } }] },
+    });
+    expect(requests.byOperation).toEqual({ Query: 2 });
+  });
+
+  it("a vehicle's users: one Query", async () => {
+    const { result, requests } = await gw.counted(`{ vehicle(id: "${VIN}") { users(first: 10) { edges { node { id } } } } }`);
+    expect(nodes(result.data.vehicle.users)).toEqual([{ id: 'cbrawley0' }]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('creates a vehicle and a user, each one PutItem at <entity> / #META#', async () => {
+    const vehicle = await gw.counted(`mutation { createVehicle(input: { id: "1HGCM82633A004352", vehicle_id: "1HGCM82633A004352", engine: "electric" }) { id } }`);
+    expect(vehicle.result.errors).toBeUndefined();
+    expect(vehicle.requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('VIN#1HGCM82633A004352', '#META#')).toEqual({ PK: 'VIN#1HGCM82633A004352', SK: '#META#', vehicle_id: '1HGCM82633A004352', engine: 'electric' });
+    const user = await gw.counted(`mutation { createUser(input: { id: "jdoe1", user_name: "jdoe1", user_phone: "+15550100" }) { id } }`);
+    expect(user.requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('ID#jdoe1', '#META#')).toEqual({ PK: 'ID#jdoe1', SK: '#META#', user_name: 'jdoe1', user_phone: '+15550100' });
+  });
+
+  it('adds and removes a feature of a vehicle and a preference of a user', async () => {
+    const feature = await gw.counted(`mutation { addFeature(vehicleId: "1HGCM82633A004352", input: { id: "MIRRORS" }) { id vehicle { id } } }`);
+    expect(feature.result.data.addFeature).toEqual({ id: 'MIRRORS', vehicle: { id: '1HGCM82633A004352' } });
+    expect(feature.requests.byOperation).toEqual({ GetItem: 1, TransactWriteItems: 1 });
+    expect(await gw.get('VIN#1HGCM82633A004352', 'FEATURE#MIRRORS')).toEqual({ PK: 'VIN#1HGCM82633A004352', SK: 'FEATURE#MIRRORS' });
+    const preference = await gw.counted(`mutation { addPreference(userId: "jdoe1", input: { id: "SEATS", user_name: "jdoe1" }) { id } }`);
+    expect(preference.requests.byOperation).toEqual({ GetItem: 1, TransactWriteItems: 1 });
+    expect(await gw.get('ID#jdoe1', 'PREFERENCES#SEATS')).toEqual({ PK: 'ID#jdoe1', SK: 'PREFERENCES#SEATS', user_name: 'jdoe1' });
+    const removed = await gw.counted(`mutation { removeFeature(vehicleId: "1HGCM82633A004352", id: "MIRRORS") removePreference(userId: "jdoe1", id: "SEATS") }`);
+    expect(removed.result.errors).toBeUndefined();
+    expect(removed.requests.byOperation).toEqual({ GetItem: 2, TransactWriteItems: 2 });
+    expect(await gw.get('VIN#1HGCM82633A004352', 'FEATURE#MIRRORS')).toBeUndefined();
+    expect(await gw.get('ID#jdoe1', 'PREFERENCES#SEATS')).toBeUndefined();
+  });
+
+  it('links a user to a vehicle with its two items, and unlinks them', async () => {
+    const linked = await gw.counted(`mutation {
+      linkUserToVehicle(vehicleId: "1HGCM82633A004352", input: { id: "jdoe1" }) { id }
+      linkVehicleToUser(userId: "jdoe1", input: { id: "1HGCM82633A004352" }) { id }
+    }`);
+    expect(linked.result.errors).toBeUndefined();
+    expect(linked.requests.byOperation).toEqual({ GetItem: 2, TransactWriteItems: 2 });
+    expect(await gw.get('VIN#1HGCM82633A004352', 'ID#jdoe1')).toEqual({ PK: 'VIN#1HGCM82633A004352', SK: 'ID#jdoe1' });
+    expect(await gw.get('ID#jdoe1', 'VIN#1HGCM82633A004352')).toEqual({ PK: 'ID#jdoe1', SK: 'VIN#1HGCM82633A004352' });
+    const both = await gw.run(`{ vehicle(id: "1HGCM82633A004352") { users(first: 5) { edges { node { id } } } } user(id: "jdoe1") { vehicles(first: 5) { edges { node { id } } } } }`);
+    expect(nodes(both.data.vehicle.users)).toEqual([{ id: 'jdoe1' }]);
+    expect(nodes(both.data.user.vehicles)).toEqual([{ id: '1HGCM82633A004352' }]);
+    const unlinked = await gw.counted(`mutation { unlinkUserFromVehicle(vehicleId: "1HGCM82633A004352", id: "jdoe1") unlinkVehicleFromUser(userId: "jdoe1", id: "1HGCM82633A004352") }`);
+    expect(unlinked.result.errors).toBeUndefined();
+    expect(unlinked.requests.byOperation).toEqual({ GetItem: 2, TransactWriteItems: 2 });
+    expect(await gw.get('VIN#1HGCM82633A004352', 'ID#jdoe1')).toBeUndefined();
+    expect(await gw.get('ID#jdoe1', 'VIN#1HGCM82633A004352')).toBeUndefined();
+  });
+});
