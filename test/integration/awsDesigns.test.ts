@@ -251,3 +251,76 @@ describe('ConnectedVehicles', () => {
     expect(await gw.get('ID#jdoe1', 'VIN#1HGCM82633A004352')).toBeUndefined();
   });
 });
+
+describe('GamingPlayerProfiles', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await design('GamingPlayerProfiles', 'gaming-player-profiles');
+  });
+  afterAll(() => gw?.stop());
+
+  it("a player's profile: one GetItem at <player> / #METADATA#<player>", async () => {
+    const { result, requests } = await gw.counted(`{ player(id: "player001") { Nickname Email Currency PlayerLevel } }`);
+    expect(result.data.player).toEqual({ Nickname: 'John', Email: 'john@example.com', Currency: '500', PlayerLevel: '10' });
+    expect(requests.byOperation).toEqual({ GetItem: 1 });
+  });
+
+  it("a player's friends item: one GetItem (the list itself is not declared)", async () => {
+    const { result, requests } = await gw.counted(`{ friends(id: "player001") { id Type } }`);
+    expect(result.data.friends).toEqual({ id: 'player001', Type: 'Friends' });
+    expect(requests.byOperation).toEqual({ GetItem: 1 });
+  });
+
+  it("a player's profile with their items: one Query (#METADATA# sorts first)", async () => {
+    const { result, requests } = await gw.counted(`{ player(id: "player001") { Nickname items(first: 10) { edges { node { id ItemName ItemType ItemCount } } } } }`);
+    expect(result.data.player.Nickname).toBe('John');
+    expect(nodes(result.data.player.items)).toEqual([
+      { id: '001', ItemName: 'Health Potion', ItemType: 'Consumable', ItemCount: '5' },
+      { id: '002', ItemName: 'Armor of the Knight', ItemType: 'Armor', ItemCount: '1' },
+      { id: '003', ItemName: 'Sword of the Dragon', ItemType: 'Weapon', ItemCount: '1' },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it("a player's equipment, tasks and activities: one Query each and no read of the profile; the malformed equipment key is read past", async () => {
+    const { result, requests } = await gw.counted(`{ player(id: "player001") {
+      equipments(first: 10) { edges { node { id EquipmentName } } }
+      tasks(first: 10) { edges { node { id TaskStatus } } }
+      activities(first: 10) { edges { node { id ActivityName ActivityStartTime } } }
+    } }`);
+    expect(result.errors).toBeUndefined();
+    expect(nodes(result.data.player.equipments)).toEqual([{ id: '001', EquipmentName: 'Sword of the Dragon' }, { id: '003', EquipmentName: 'Ring of the Mage' }]);
+    expect(nodes(result.data.player.tasks)).toEqual([{ id: '001', TaskStatus: 'InProgress' }, { id: '002', TaskStatus: 'Completed' }, { id: '003', TaskStatus: 'Available' }]);
+    expect(nodes(result.data.player.activities).map((a: any) => a.ActivityName)).toEqual(['Hunting Trip', 'Mining Adventure', 'Arena Challenge']);
+    expect(requests.byOperation).toEqual({ Query: 3 });
+  });
+
+  it('creates a player where the design puts one, and updates the profile', async () => {
+    const created = await gw.counted(`mutation { createPlayer(input: { id: "player009", Type: "Metadata", Nickname: "Zoe", Email: "zoe@example.com", Currency: "0" }) { id } }`);
+    expect(created.result.errors).toBeUndefined();
+    expect(created.requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('player009', '#METADATA#player009')).toEqual({ PK: 'player009', SK: '#METADATA#player009', Type: 'Metadata', Nickname: 'Zoe', Email: 'zoe@example.com', Currency: '0' });
+    const updated = await gw.counted(`mutation { updatePlayer(id: "player009", input: { Currency: "150", PlayerLevel: "2" }) { Currency PlayerLevel } }`);
+    expect(updated.result.data.updatePlayer).toEqual({ Currency: '150', PlayerLevel: '2' });
+    expect(updated.requests.byOperation).toEqual({ UpdateItem: 1 });
+    const bad = await gw.run(`mutation { createPlayer(input: { id: "player010", Nickname: "X", Email: "not an email" }) { id } }`);
+    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
+  it("adds, updates and removes an item of a player's inventory, and updates a task", async () => {
+    const added = await gw.counted(`mutation { addItem(playerId: "player009", input: { id: "001", Type: "Item", ItemName: "Health Potion", ItemType: "Consumable", ItemCount: "3" }) { id } }`);
+    expect(added.requests.byOperation).toEqual({ GetItem: 1, TransactWriteItems: 1 });
+    expect(await gw.get('player009', 'ITEMS#001')).toEqual({ PK: 'player009', SK: 'ITEMS#001', Type: 'Item', ItemName: 'Health Potion', ItemType: 'Consumable', ItemCount: '3' });
+    const used = await gw.counted(`mutation { updateItem(playerId: "player009", id: "001", input: { ItemCount: "2" }) { ItemCount } }`);
+    expect(used.result.data.updateItem).toEqual({ ItemCount: '2' });
+    expect(used.requests.byOperation).toEqual({ UpdateItem: 1 });
+    const removed = await gw.counted(`mutation { removeItem(playerId: "player009", id: "001") }`);
+    expect(removed.result.errors).toBeUndefined();
+    expect(removed.requests.byOperation).toEqual({ GetItem: 1, TransactWriteItems: 1 });
+    expect(await gw.get('player009', 'ITEMS#001')).toBeUndefined();
+    const task = await gw.counted(`mutation { updateTask(playerId: "player001", id: "003", input: { TaskStatus: "InProgress" }) { TaskName TaskStatus } }`);
+    expect(task.result.data.updateTask).toEqual({ TaskName: 'Rescue the Princess', TaskStatus: 'InProgress' });
+    expect(task.requests.byOperation).toEqual({ UpdateItem: 1 });
+    expect(await gw.get('player001', 'TASK#003')).toMatchObject({ TaskStatus: 'InProgress', TaskReward: expect.anything() });
+  });
+});
