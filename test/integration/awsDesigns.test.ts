@@ -324,3 +324,57 @@ describe('GamingPlayerProfiles', () => {
     expect(await gw.get('player001', 'TASK#003')).toMatchObject({ TaskStatus: 'InProgress', TaskReward: expect.anything() });
   });
 });
+
+describe('ComplainManagement', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await design('ComplainManagement', 'complain-management');
+  });
+  afterAll(() => gw?.stop());
+
+  it('get complaint metadata: one GetItem at <complaint> / metadata', async () => {
+    const { result, requests } = await gw.counted(`{ complaint(id: "Complaint1444") { customer_id { id } current_state severity escalated_to { id } escalation_time } }`);
+    expect(result.data.complaint).toEqual({ customer_id: { id: 'custXY32' }, current_state: 'assigned', severity: 'P1', escalated_to: { id: 'AgentB' }, escalation_time: '2023-01-03T04:00:07' });
+    expect(requests.byOperation).toEqual({ GetItem: 1 });
+  });
+
+  it('get all complaints for a customer: one Query of Customer_Complaint_GSI, by complaint id', async () => {
+    const { result, requests } = await gw.counted(`{ complaintsOfCustomer(customer_id: "custXYZ", first: 10) { edges { node { id severity current_state } } } }`);
+    expect(nodes(result.data.complaintsOfCustomer)).toEqual([
+      { id: 'Complaint0987', severity: 'P3', current_state: 'assigned' },
+      { id: 'Complaint1321', severity: 'P2', current_state: 'investigating' },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('find complaints escalated to an agent: one Query of Escalations_GSI, by escalation time', async () => {
+    const { result, requests } = await gw.counted(`{ escalatedTo(escalated_to: "AgentB", first: 10) { edges { node { id escalation_time customer_id { id } } } } }`);
+    expect(nodes(result.data.escalatedTo)).toEqual([
+      { id: 'Complaint1444', escalation_time: '2023-01-03T04:00:07', customer_id: { id: 'custXY32' } },
+      { id: 'Complaint1321', escalation_time: '2023-05-15T14:00:00', customer_id: { id: 'custXYZ' } },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('files a complaint where the design puts it, found by its customer', async () => {
+    const { result, requests } = await gw.counted(`mutation { fileComplaint(input: {
+      id: "Complaint2000", customer_id: "custXYZ", complaint_id: "Complaint2000", current_state: "waiting", creation_time: "2023-07-01T10:00:00", severity: "P1", complaint_description: "no signal"
+    }) { id } }`);
+    expect(result.errors).toBeUndefined();
+    expect(requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('Complaint2000', 'metadata')).toEqual({
+      PK: 'Complaint2000', SK: 'metadata', customer_id: 'custXYZ', complaint_id: 'Complaint2000', current_state: 'waiting', creation_time: '2023-07-01T10:00:00', severity: 'P1', complaint_description: 'no signal',
+    });
+    const listed = await gw.run(`{ complaintsOfCustomer(customer_id: "custXYZ", last: 1) { edges { node { id } } } }`);
+    expect(nodes(listed.data.complaintsOfCustomer)).toEqual([{ id: 'Complaint2000' }]);
+  });
+
+  it('escalates a complaint: one UpdateItem, and it joins the agent\'s escalations', async () => {
+    const { result, requests } = await gw.counted(`mutation { updateComplaint(id: "Complaint2000", input: { current_state: "assigned", escalated_to: "AgentB", escalation_time: "2023-07-02T08:00:00" }) { current_state escalated_to { id } } }`);
+    expect(result.data.updateComplaint).toEqual({ current_state: 'assigned', escalated_to: { id: 'AgentB' } });
+    expect(requests.byOperation).toEqual({ UpdateItem: 1 });
+    expect(await gw.get('Complaint2000', 'metadata')).toMatchObject({ escalated_to: 'AgentB', escalation_time: '2023-07-02T08:00:00' });
+    const escalated = await gw.run(`{ escalatedTo(escalated_to: "AgentB", last: 1) { edges { node { id } } } }`);
+    expect(nodes(escalated.data.escalatedTo)).toEqual([{ id: 'Complaint2000' }]);
+  });
+});
