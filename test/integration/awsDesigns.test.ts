@@ -378,3 +378,78 @@ describe('ComplainManagement', () => {
     expect(nodes(escalated.data.escalatedTo)).toEqual([{ id: 'Complaint2000' }]);
   });
 });
+
+describe('SocialNetwork', () => {
+  let gw: TestGateway;
+  beforeAll(async () => {
+    gw = await design('SocialNetwork', 'social-network');
+  });
+  afterAll(() => gw?.stop());
+
+  it('getUserInfoByUserID: one GetItem of u#<user> / "info"', async () => {
+    const { result, requests } = await gw.counted(`{ user(id: "12345") { name content imageUrl } }`);
+    expect(result.data.user).toEqual({ name: 'hyuklee', content: 'My name is Hyuk Lee', imageUrl: 's3://....' });
+    expect(requests.byOperation).toEqual({ GetItem: 1 });
+  });
+
+  it("getFollowerListByUserID and getFollowingListByUserID: one Query of each partition, no read of the user's info", async () => {
+    const { result, requests } = await gw.counted(`{ userLists(id: "12345") { followers(first: 10) { edges { node { id } } } following(first: 10) { edges { node { id } } } } }`);
+    expect(nodes(result.data.userLists.followers)).toEqual([{ id: '23456' }, { id: '34567' }, { id: '45678' }]);
+    expect(nodes(result.data.userLists.following)).toEqual([{ id: '56789' }, { id: '67890' }, { id: '78912' }]);
+    expect(requests.byOperation).toEqual({ Query: 2 });
+  });
+
+  it('getPostListByUserID: one Query of u#<user>#post', async () => {
+    const { result, requests } = await gw.counted(`{ userLists(id: "12345") { posts(first: 10) { edges { node { id content timestamp } } } } }`);
+    expect(nodes(result.data.userLists.posts)).toEqual([
+      { id: '12345', content: 'content for a post', timestamp: '1571827560' },
+      { id: '23456', content: 'content for a post', timestamp: '1571827561' },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('getUserLikesByPostID: one Query of p#<post>#likelist', async () => {
+    const { result, requests } = await gw.counted(`{ post(id: "12345") { likes(first: 10) { edges { node { id } } } } }`);
+    expect(nodes(result.data.post.likes)).toEqual([{ id: '23456' }, { id: '34567' }, { id: '45678' }]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('getLikeCountByPostID: one GetItem of p#<post>#likecount / "count"', async () => {
+    const { result, requests } = await gw.counted(`{ likeCount(id: "12345") { etc } }`);
+    expect(result.data.likeCount).toEqual({ etc: '100' });
+    expect(requests.byOperation).toEqual({ GetItem: 1 });
+  });
+
+  it('creates a user and a post where the design puts them', async () => {
+    const user = await gw.counted(`mutation { createUser(input: { id: "99999", name: "newbie" }) { id } }`);
+    expect(user.requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('u#99999', '"info"')).toEqual({ PK: 'u#99999', SK: '"info"', name: 'newbie' });
+    const post = await gw.counted(`mutation { createPost(userId: "99999", input: { id: "77777", content: "first!", timestamp: "1571900000" }) { id } }`);
+    expect(post.requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('u#99999#post', 'p#77777')).toEqual({ PK: 'u#99999#post', SK: 'p#77777', content: 'first!', timestamp: '1571900000' });
+  });
+
+  it('follows and unfollows: the follower and following items, each in its partition', async () => {
+    const followed = await gw.counted(`mutation { addFollower(userId: "12345", input: { id: "99999" }) { id } addFollowing(userId: "99999", input: { id: "12345" }) { id } }`);
+    expect(followed.result.errors).toBeUndefined();
+    expect(followed.requests.byOperation).toEqual({ PutItem: 2 });
+    expect(await gw.get('u#12345#follower', 'u#99999')).toEqual({ PK: 'u#12345#follower', SK: 'u#99999' });
+    expect(await gw.get('u#99999#following', 'u#12345')).toEqual({ PK: 'u#99999#following', SK: 'u#12345' });
+    const unfollowed = await gw.counted(`mutation { removeFollower(userId: "12345", id: "99999") removeFollowing(userId: "99999", id: "12345") }`);
+    expect(unfollowed.result.errors).toBeUndefined();
+    expect(unfollowed.requests.byOperation).toEqual({ DeleteItem: 2 });
+    expect(await gw.get('u#12345#follower', 'u#99999')).toBeUndefined();
+    expect(await gw.get('u#99999#following', 'u#12345')).toBeUndefined();
+  });
+
+  it('likes and unlikes a post: one item in p#<post>#likelist, written alone (the post has no item)', async () => {
+    const liked = await gw.counted(`mutation { like(postId: "12345", input: { id: "99999" }) { id post { id } } }`);
+    expect(liked.result.data.like).toEqual({ id: '99999', post: { id: '12345' } });
+    expect(liked.requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('p#12345#likelist', 'u#99999')).toEqual({ PK: 'p#12345#likelist', SK: 'u#99999' });
+    const unliked = await gw.counted(`mutation { unlike(postId: "12345", id: "99999") }`);
+    expect(unliked.result.errors).toBeUndefined();
+    expect(unliked.requests.byOperation).toEqual({ DeleteItem: 1 });
+    expect(await gw.get('p#12345#likelist', 'u#99999')).toBeUndefined();
+  });
+});
