@@ -21,7 +21,7 @@ import { progressBar, seedClientOptions } from './seedTable.js';
 
 const USAGE = `usage: npm run check -- [options]
   --json               print one JSON report on stdout (default: a summary)
-  --repair             repair stale copies and wrong counters (conditional writes); otherwise write nothing
+  --repair             repair stale copies, wrong counters, missing index keys (conditional writes); otherwise write nothing
   --state <file>       keep checkpoints and findings in this local file: a run given it again resumes
   --restart            ignore the state file's checkpoints and start over
   --segments <n>       parallel Scan segments (default MIGRATE_SEGMENTS, 4); a resumed run keeps its own
@@ -53,7 +53,8 @@ function summary(report: CheckReport): string[] {
     lines.push(`${kind}: ${f.count}`);
     for (const s of f.samples) lines.push(`  ${JSON.stringify(s.key)} ${s.detail}`);
   }
-  if (report.repaired.copies + report.repaired.counters > 0) lines.push(`repaired: ${report.repaired.copies} copies, ${report.repaired.counters} counters`);
+  const { copies, counters, indexKeys } = report.repaired;
+  if (copies + counters + indexKeys > 0) lines.push(`repaired: ${copies} copies, ${counters} counters, ${indexKeys} items' index keys`);
   return lines;
 }
 

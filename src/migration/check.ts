@@ -20,8 +20,9 @@
  * table at all. `repair` applies relationFix.ts's conditional writes (the
  * ones migrate and the stream processor use) to stale copies and counters;
  * a present but wrong counter is first removed (conditioned on the value
- * seen) so that migrate's counting mark counts it race-free. Missing index
- * keys are reported for `npm run migrate`, which adds them.
+ * seen) so that migrate's counting mark counts it race-free; missing
+ * index keys get migrate's layout-fix writes. Wrong index keys, unmatched
+ * items and missing attributes are reported only.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -47,12 +48,14 @@ import type { Plan } from '../plan/plan.js';
 import { PROPAGATING_ATTRS, type ItemPlan } from '../plan/itemPlan.js';
 import { isMoving, RESHARD_TO_ATTR, shardingOf } from '../plan/sharding.js';
 import { copyIsStale, source, versionOf, type CopiedField } from '../stream/propagate.js';
+import { catalogCounterChange } from '../writes/catalog.js';
 import { COUNTING_ATTR, DELETING_ATTR } from '../writes/conditions.js';
+import { transact, TransactionCancelled } from '../writes/transact.js';
 import { indexKeysOf } from '../writes/create.js';
 import { isConditionFailed } from '../writes/create.js';
 import { forEachLimit } from '../writes/fanOut.js';
 import { versionAttr, writePlanOf, type EdgePair } from '../writes/writePlan.js';
-import { compileLayoutFix } from './layoutFix.js';
+import { compileLayoutFix, layoutFixUpdate, type LayoutFix } from './layoutFix.js';
 import { RateLimiter } from './rateLimiter.js';
 import { applyRelationFixes, type RelationNeed } from './relationFix.js';
 
@@ -76,8 +79,8 @@ export interface CheckReport {
   /** Findings of every kind together (0: the table matches the declaration). */
   found: number;
   findings: Record<FindingKind, { count: number; samples: Sample[] }>;
-  /** What `repair` wrote (zero without it). */
-  repaired: { copies: number; counters: number };
+  /** What `repair` wrote (zero without it): copies, counters, items given missing index keys. */
+  repaired: { copies: number; counters: number; indexKeys: number };
   readUnits: number;
   writeUnits: number;
   seconds: number;
@@ -213,6 +216,9 @@ interface CopyToCheck {
   from: ItemKey;
 }
 
+/** Index keys an item lacks: migrate's layout fix, or @indexed written keys. */
+type KeyRepair = { item: Item; fix: LayoutFix } | { item: Item; set: Record<string, string> };
+
 /** A counter to compare with a count of its collection. */
 interface CounterToCheck {
   item: Item;
@@ -240,7 +246,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   }
   const resumed = state !== null;
   const segments = state?.segments ?? options.segments;
-  const run: StateFile = state ?? { table: tableName, segments, checkpoints: {}, findings: emptyFindings(), repaired: { copies: 0, counters: 0 } };
+  const run: StateFile = state ?? { table: tableName, segments, checkpoints: {}, findings: emptyFindings(), repaired: { copies: 0, counters: 0, indexKeys: 0 } };
   const findings = run.findings;
   const totals = { scanned: 0, readUnits: 0, writeUnits: 0, segmentsDone: 0 };
   for (const c of Object.values(run.checkpoints)) {
@@ -270,7 +276,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   };
 
   /** The findings an item shows by itself; returns what needs other items to be checked. */
-  function inspect(item: Item, copies: CopyToCheck[], counters: CounterToCheck[]): void {
+  function inspect(item: Item, copies: CopyToCheck[], counters: CounterToCheck[], keyRepairs: KeyRepair[]): void {
     const what = classify(item);
     if (what.kind === 'bookkeeping') return;
     if (what.kind === 'unmatched') {
@@ -287,12 +293,19 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
       if (type.type.inverted) indexKeys(item, type.name, null);
       for (const placement of type.type.indexed) {
         const expected = indexKeysOf(placement, id, parentId ?? undefined, type.type.parent?.field ?? null, item);
+        const absent: Record<string, string> = {};
         for (const [attribute, value] of Object.entries(expected)) {
-          if (item[attribute] === undefined) add('missingIndexKeys', item, `${type.name} lacks ${attribute} (${placement.index}), expected ${value}`);
+          if (item[attribute] === undefined) {
+            add('missingIndexKeys', item, `${type.name} lacks ${attribute} (${placement.index}), expected ${value}`);
+            absent[attribute] = value as string;
+          }
           else if (item[attribute] !== value) add('wrongIndexKeys', item, `${type.name} ${attribute} (${placement.index}) is ${JSON.stringify(item[attribute])}, expected ${value}`);
         }
+        if (Object.keys(absent).length > 0) keyRepairs.push({ item, set: absent });
       }
-      gsi2(item, type.name);
+      const fix = layoutFix(item);
+      if (fix !== null) keyRepairs.push({ item, fix });
+      gsi2(item, type.name, fix);
       if (parentId !== null) return;
       for (const r of plan.relationsOf.get(type.name) ?? []) {
         if (r.counter === null) continue;
@@ -309,6 +322,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     const missing = pair.edgeAttributes.filter((a) => a.required && (item[a.name] === undefined || item[a.name] === null)).map((a) => a.name);
     if (missing.length > 0) add('missingAttributes', item, `edge ${pair.base.path} lacks ${missing.join(', ')}`);
     indexKeys(item, `edge ${pair.base.path}`, pair.sharding ? String(item[keys.sk]) : null);
+    const fix = layoutFix(item);
+    if (fix !== null) keyRepairs.push({ item, fix });
     for (const c of pair.nodeCopies) copies.push({ edge: item, field: copyField(c), from: pair.node.key(nodeId) });
     for (const c of pair.ownerCopies) copies.push({ edge: item, field: copyField(c), from: pair.owner.key(ownerId) });
   }
@@ -327,8 +342,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   }
 
   /** Catalog and @byInstant entries, as migrate's layout fix decides them. */
-  function gsi2(item: Item, typeName: string): void {
-    const fix = layoutFix(item);
+  function gsi2(item: Item, typeName: string, fix: LayoutFix | null): void {
     if (fix === null || fix.kind === 'index-keys') return; // GSI1 is checked above
     const absent = fix.kind === 'enter-catalog' || (fix.kind === 'order-date' && item.GSI2PK === undefined);
     const expected = `GSI2PK ${'GSI2PK' in fix.set ? fix.set.GSI2PK : item.GSI2PK}, GSI2SK ${fix.set.GSI2SK}`;
@@ -443,6 +457,63 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     await applyRelationFixes(relationContext, [...copyNeeds, ...counterNeeds]);
   }
 
+  // Catalog transactions one at a time: they all move the same few counter items (as in migrate.ts).
+  let lane: Promise<unknown> = Promise.resolve();
+  const inCatalogLane = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = lane.then(fn, fn);
+    lane = next.catch(() => {});
+    return next;
+  };
+
+  /**
+   * Adds the index keys items lack: migrate's layout fixes (its conditional
+   * UpdateItem; a catalog entry in one transaction with its counter) and
+   * @indexed written keys (only where still absent). A failed condition:
+   * the item changed since the scan; the next run decides it again.
+   */
+  async function repairKeys(repairs: KeyRepair[]): Promise<void> {
+    await forEachLimit(repairs, concurrency, async (r) => {
+      const estimate = 'fix' in r && r.fix.kind === 'enter-catalog' ? 6 : 2;
+      const attempt = async () => {
+        await writes.take(estimate);
+        totals.writeUnits += estimate;
+        try {
+          if ('fix' in r) {
+            const update = layoutFixUpdate(tableName, keys, r.item, r.fix);
+            if (r.fix.kind === 'enter-catalog') {
+              const { spec, id } = r.fix;
+              await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, keys, spec, id, 1)]);
+            } else await doc.send(new UpdateCommand(update));
+          } else {
+            const names: Record<string, string> = { '#pk': keys.pk };
+            const values: Record<string, unknown> = {};
+            const attrs = Object.entries(r.set).map(([attr, value], i) => {
+              names[`#a${i}`] = attr;
+              values[`:v${i}`] = value;
+              return i;
+            });
+            await doc.send(
+              new UpdateCommand({
+                TableName: tableName,
+                Key: keys.itemKey(r.item),
+                UpdateExpression: `SET ${attrs.map((i) => `#a${i} = :v${i}`).join(', ')}`,
+                ConditionExpression: ['attribute_exists(#pk)', ...attrs.map((i) => `attribute_not_exists(#a${i})`)].join(' AND '),
+                ExpressionAttributeNames: names,
+                ExpressionAttributeValues: values,
+              }),
+            );
+          }
+          run.repaired.indexKeys += 1;
+        } catch (err) {
+          if (isConditionFailed(err) || (err instanceof TransactionCancelled && err.failed(0))) return;
+          throw err;
+        }
+      };
+      if ('fix' in r && r.fix.kind === 'enter-catalog') await inCatalogLane(attempt);
+      else await attempt();
+    });
+  }
+
   let failure: { error: unknown } | undefined;
 
   async function worker(segment: number): Promise<void> {
@@ -464,10 +535,14 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
       totals.readUnits += actual;
       const copies: CopyToCheck[] = [];
       const counters: CounterToCheck[] = [];
-      for (const item of out.Items ?? []) inspect(item, copies, counters);
+      const keyRepairs: KeyRepair[] = [];
+      for (const item of out.Items ?? []) inspect(item, copies, counters, keyRepairs);
       const copyNeeds = await checkCopies(copies);
       const wrong = await checkCounters(counters);
-      if (repair) await repairPage(copyNeeds, wrong);
+      if (repair) {
+        await repairKeys(keyRepairs);
+        await repairPage(copyNeeds, wrong);
+      }
       scanned += out.Items?.length ?? 0;
       totals.scanned += out.Items?.length ?? 0;
       startKey = out.LastEvaluatedKey;

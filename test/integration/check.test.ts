@@ -2,14 +2,15 @@
  * `npm run check` reads a table against the declaration: nothing on a
  * table laid out as the gateway writes it; each planted mismatch (an item
  * of no type, a missing required attribute, a wrong GSI1 key, a stale edge
- * copy, a wrong counter) found with its count and sample key; --repair
- * fixes the copy and the counter; a run stopped midway resumes from its
+ * copy, a wrong counter, missing GSI1 keys) found with its count and sample
+ * key; --repair fixes the copy, the counter and the keys; a run stopped midway resumes from its
  * state file; the CLI's exit codes, --json and bad input.
  */
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { runCheck, type CheckOptions, type CheckReport } from '../../src/migration/check.js';
 import { checkMain } from '../../scripts/check.js';
@@ -55,6 +56,11 @@ function cleanItems(): Item[] {
   return [...items, ...catalogCounterItems(items)];
 }
 
+function withoutGsi1(item: Item): Item {
+  const { GSI1PK: _pk, GSI1SK: _sk, ...rest } = item;
+  return rest;
+}
+
 let gw: TestGateway;
 let options: CheckOptions;
 let env: NodeJS.ProcessEnv;
@@ -92,6 +98,8 @@ describe('npm run check', () => {
       { PK: 'JUNK#1', SK: 'WHATEVER', note: 'no type has this key' },
       // A student without its required name.
       { ...studentKey('s9'), courseCount: 0 },
+      // Order o1 without its GSI1 keys (an inverted type: findable alone through GSI1).
+      withoutGsi1(orderItem({ customerId: 'cu1', id: 'o1', placedAt: AT, total: 1 })),
       // Order o2 indexed under a key its template does not give.
       { ...orderItem({ customerId: 'cu1', id: 'o2', placedAt: AT, total: 2 }), GSI1PK: 'ORDER#elsewhere' },
       // The course renamed (version 2); the edge's copy still the old title at version 1.
@@ -104,14 +112,15 @@ describe('npm run check', () => {
     ]);
     const before = await gw.scan();
     const report = await runCheck(options);
-    expect(counts(report)).toEqual({ unmatched: 1, missingAttributes: 1, missingIndexKeys: 0, wrongIndexKeys: 1, staleCopies: 1, wrongCounters: 1 });
-    expect(report.found).toBe(5);
+    expect(counts(report)).toEqual({ unmatched: 1, missingAttributes: 1, missingIndexKeys: 1, wrongIndexKeys: 1, staleCopies: 1, wrongCounters: 1 });
+    expect(report.found).toBe(6);
     expect(report.findings.unmatched.samples[0]!.key).toEqual({ PK: 'JUNK#1', SK: 'WHATEVER' });
     expect(report.findings.missingAttributes.samples[0]).toMatchObject({ key: studentKey('s9'), detail: expect.stringContaining('name') });
+    expect(report.findings.missingIndexKeys.samples[0]).toMatchObject({ key: { PK: 'CUSTOMER#cu1', SK: 'ORDER#o1' }, detail: expect.stringContaining('GSI1PK') });
     expect(report.findings.wrongIndexKeys.samples[0]).toMatchObject({ key: { PK: 'CUSTOMER#cu1', SK: 'ORDER#o2' }, detail: expect.stringContaining('GSI1PK') });
     expect(report.findings.staleCopies.samples[0]).toMatchObject({ key: { PK: studentKey('s1').PK, SK: courseKey('c1').PK }, detail: expect.stringContaining('courseTitle') });
     expect(report.findings.wrongCounters.samples[0]).toMatchObject({ key: studentKey('s2'), detail: expect.stringContaining('courseCount is 5') });
-    expect(report.repaired).toEqual({ copies: 0, counters: 0 });
+    expect(report.repaired).toEqual({ copies: 0, counters: 0, indexKeys: 0 });
     expect(await gw.scan()).toEqual(before);
   });
 
@@ -119,7 +128,7 @@ describe('npm run check', () => {
     const { code, out, err } = await cli(['--json']);
     expect(code).toBe(1);
     const report = JSON.parse(out) as CheckReport;
-    expect(report.found).toBe(5);
+    expect(report.found).toBe(6);
     expect(report.findings.staleCopies.count).toBe(1);
     expect(err).toContain('check');
   });
@@ -138,15 +147,16 @@ describe('npm run check', () => {
     expect(existsSync(state)).toBe(true);
     const resumed = await runCheck({ ...options, statePath: state });
     expect(resumed.resumed).toBe(true);
-    expect(resumed.found).toBe(5);
+    expect(resumed.found).toBe(6);
     expect(resumed.scanned).toBe((await gw.scan()).length);
     // Finished: the state goes, the next run starts over.
     expect(existsSync(state)).toBe(false);
   });
 
-  it('--repair fixes the copy and the counter with conditional writes; a second check finds neither', async () => {
+  it('--repair fixes the copy, the counter and the missing index keys with conditional writes; a second check finds none of them', async () => {
     const repaired = await runCheck({ ...options, repair: true });
-    expect(repaired.repaired).toEqual({ copies: 1, counters: 1 });
+    expect(repaired.repaired).toEqual({ copies: 1, counters: 1, indexKeys: 1 });
+    expect(await gw.get('CUSTOMER#cu1', 'ORDER#o1')).toMatchObject({ GSI1PK: 'ORDER#o1', GSI1SK: 'CUSTOMER#cu1' });
     const edge = await gw.get(studentKey('s1').PK, courseKey('c1').PK);
     expect(edge).toMatchObject({ courseTitle: 'Course c1, renamed', courseTitleVersion: 2 });
     expect((await gw.get(studentKey('s2').PK, 'PROFILE'))?.courseCount).toBe(1);
@@ -160,5 +170,26 @@ describe('npm run check', () => {
     expect(out).toBe('');
     const lines = err.trim().split('\n').filter((l) => !l.startsWith('checking table'));
     expect(lines).toEqual([expect.stringContaining('no_such_table_for_check does not exist')]);
+  });
+
+  it('a table whose keys contradict the model is one line on stderr and exit code 2', async () => {
+    const name = `${gw.tableName}_other`;
+    await gw.dynamo.raw.send(
+      new CreateTableCommand({
+        TableName: name,
+        KeySchema: [{ AttributeName: 'id', KeyType: 'HASH' }],
+        AttributeDefinitions: [{ AttributeName: 'id', AttributeType: 'S' }],
+        BillingMode: 'PAY_PER_REQUEST',
+      }),
+    );
+    try {
+      const { code, out, err } = await cli([], { ...env, TABLE_NAME: name });
+      expect(code).toBe(2);
+      expect(out).toBe('');
+      const lines = err.trim().split('\n').filter((l) => !l.startsWith('checking table'));
+      expect(lines).toEqual([expect.stringMatching(new RegExp(`${name} contradicts the model: the table is keyed on pk id`))]);
+    } finally {
+      await gw.dynamo.raw.send(new DeleteTableCommand({ TableName: name })).catch(() => {});
+    }
   });
 });
