@@ -16,6 +16,9 @@ import { runCheck, type CheckOptions, type CheckReport } from '../../src/migrati
 import { checkMain } from '../../scripts/check.js';
 import {
   catalogCounterItems,
+  catalogCounterKey,
+  catalogKeys,
+  catalogShardOf,
   courseItem,
   courseKey,
   customerItem,
@@ -109,17 +112,24 @@ describe('npm run check', () => {
       enrollmentItem({ studentId: 's2', courseId: 'c1', enrolledAt: AT, courseTitle: 'Course c1, renamed', courseTitleVersion: 2, studentName: 'Student s2' }),
       // s2 takes one course, its counter says five.
       studentItem({ id: 's2', name: 'Student s2', courseCount: 5 }),
+      // The course catalog's shard of c3 counts seven entries more than it holds.
+      { ...catalogCounterKey('COURSE', catalogShardOf('c3')), count: 7 + cleanItems().filter((i) => i.GSI2PK === catalogKeys('COURSE', 'c3', 'x').GSI2PK).length },
     ]);
     const before = await gw.scan();
     const report = await runCheck(options);
-    expect(counts(report)).toEqual({ unmatched: 1, missingAttributes: 1, missingIndexKeys: 1, wrongIndexKeys: 1, staleCopies: 1, wrongCounters: 1 });
-    expect(report.found).toBe(6);
+    expect(counts(report)).toEqual({ unmatched: 1, missingAttributes: 1, missingIndexKeys: 1, wrongIndexKeys: 1, staleCopies: 1, wrongCounters: 2 });
+    expect(report.found).toBe(7);
     expect(report.findings.unmatched.samples[0]!.key).toEqual({ PK: 'JUNK#1', SK: 'WHATEVER' });
     expect(report.findings.missingAttributes.samples[0]).toMatchObject({ key: studentKey('s9'), detail: expect.stringContaining('name') });
     expect(report.findings.missingIndexKeys.samples[0]).toMatchObject({ key: { PK: 'CUSTOMER#cu1', SK: 'ORDER#o1' }, detail: expect.stringContaining('GSI1PK') });
     expect(report.findings.wrongIndexKeys.samples[0]).toMatchObject({ key: { PK: 'CUSTOMER#cu1', SK: 'ORDER#o2' }, detail: expect.stringContaining('GSI1PK') });
     expect(report.findings.staleCopies.samples[0]).toMatchObject({ key: { PK: studentKey('s1').PK, SK: courseKey('c1').PK }, detail: expect.stringContaining('courseTitle') });
-    expect(report.findings.wrongCounters.samples[0]).toMatchObject({ key: studentKey('s2'), detail: expect.stringContaining('courseCount is 5') });
+    expect(report.findings.wrongCounters.samples).toEqual(
+      expect.arrayContaining([
+        { key: studentKey('s2'), detail: expect.stringContaining('courseCount is 5') },
+        { key: catalogCounterKey('COURSE', catalogShardOf('c3')), detail: expect.stringContaining('courses shard') },
+      ]),
+    );
     expect(report.repaired).toEqual({ copies: 0, counters: 0, indexKeys: 0 });
     expect(await gw.scan()).toEqual(before);
   });
@@ -128,7 +138,7 @@ describe('npm run check', () => {
     const { code, out, err } = await cli(['--json']);
     expect(code).toBe(1);
     const report = JSON.parse(out) as CheckReport;
-    expect(report.found).toBe(6);
+    expect(report.found).toBe(7);
     expect(report.findings.staleCopies.count).toBe(1);
     expect(err).toContain('check');
   });
@@ -147,7 +157,7 @@ describe('npm run check', () => {
     expect(existsSync(state)).toBe(true);
     const resumed = await runCheck({ ...options, statePath: state });
     expect(resumed.resumed).toBe(true);
-    expect(resumed.found).toBe(6);
+    expect(resumed.found).toBe(7);
     expect(resumed.scanned).toBe((await gw.scan()).length);
     // Finished: the state goes, the next run starts over.
     expect(existsSync(state)).toBe(false);
@@ -155,7 +165,7 @@ describe('npm run check', () => {
 
   it('--repair fixes the copy, the counter and the missing index keys with conditional writes; a second check finds none of them', async () => {
     const repaired = await runCheck({ ...options, repair: true });
-    expect(repaired.repaired).toEqual({ copies: 1, counters: 1, indexKeys: 1 });
+    expect(repaired.repaired).toEqual({ copies: 1, counters: 2, indexKeys: 1 });
     expect(await gw.get('CUSTOMER#cu1', 'ORDER#o1')).toMatchObject({ GSI1PK: 'ORDER#o1', GSI1SK: 'CUSTOMER#cu1' });
     const edge = await gw.get(studentKey('s1').PK, courseKey('c1').PK);
     expect(edge).toMatchObject({ courseTitle: 'Course c1, renamed', courseTitleVersion: 2 });
