@@ -57,13 +57,12 @@ import { copyIsStale, source, versionOf, type CopiedField } from '../stream/prop
 import { catalogCounterChange } from '../writes/catalog.js';
 import { COUNTING_ATTR, DELETING_ATTR } from '../writes/conditions.js';
 import { transact, TransactionCancelled } from '../writes/transact.js';
-import { indexKeysOf } from '../writes/create.js';
-import { isConditionFailed } from '../writes/create.js';
+import { indexKeysOf, isConditionFailed } from '../writes/create.js';
 import { forEachLimit } from '../writes/fanOut.js';
-import { versionAttr, writePlanOf, type EdgePair } from '../writes/writePlan.js';
+import { writePlanOf, type EdgePair } from '../writes/writePlan.js';
 import { compileLayoutFix, layoutFixUpdate, type LayoutFix } from './layoutFix.js';
 import { RateLimiter } from './rateLimiter.js';
-import { applyRelationFixes, type RelationNeed } from './relationFix.js';
+import { applyRelationFixes, copyField, type RelationNeed } from './relationFix.js';
 
 export const FINDING_KINDS = ['unmatched', 'missingAttributes', 'missingIndexKeys', 'wrongIndexKeys', 'staleCopies', 'wrongCounters'] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
@@ -158,13 +157,6 @@ async function describeChecked(raw: DynamoDBClient, tableName: string, plan: Pla
   if (contradictions.length > 0) throw new CheckInputError(`check: table ${tableName} contradicts the model: ${contradictions.join('; ')}`);
   return table;
 }
-
-const copyField = (c: { field: string; attribute: string }): CopiedField => ({
-  field: c.field,
-  versionAttr: versionAttr(c.field),
-  copyAttr: c.attribute,
-  copyVersionAttr: versionAttr(c.attribute),
-});
 
 /** What one scanned item is, by the declaration. */
 type Classified =
