@@ -291,14 +291,16 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
       if (type.type.inverted) indexKeys(item, type.name, null);
       for (const placement of type.type.indexed) {
         const expected = indexKeysOf(placement, id, parentId ?? undefined, type.type.parent?.field ?? null, item);
+        // One finding per item and index, naming every key attribute that is off.
         const absent: Record<string, string> = {};
+        const wrong: string[] = [];
         for (const [attribute, value] of Object.entries(expected)) {
-          if (item[attribute] === undefined) {
-            add('missingIndexKeys', item, `${type.name} lacks ${attribute} (${placement.index}), expected ${value}`);
-            absent[attribute] = value as string;
-          }
-          else if (item[attribute] !== value) add('wrongIndexKeys', item, `${type.name} ${attribute} (${placement.index}) is ${JSON.stringify(item[attribute])}, expected ${value}`);
+          if (item[attribute] === undefined) absent[attribute] = value as string;
+          else if (item[attribute] !== value) wrong.push(`${attribute} is ${JSON.stringify(item[attribute])}, expected ${value}`);
         }
+        const lacking = Object.entries(absent).map(([a, v]) => `${a} (expected ${v})`);
+        if (lacking.length > 0) add('missingIndexKeys', item, `${type.name} lacks ${lacking.join(', ')} in ${placement.index}`);
+        if (wrong.length > 0) add('wrongIndexKeys', item, `${type.name} in ${placement.index}: ${wrong.join('; ')}`);
         if (Object.keys(absent).length > 0) keyRepairs.push({ item, set: absent });
       }
       const fix = layoutFix(item);

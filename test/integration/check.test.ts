@@ -4,7 +4,8 @@
  * of no type, a missing required attribute, a wrong GSI1 key, a stale edge
  * copy, a wrong counter, missing GSI1 keys) found with its count and sample
  * key; --repair fixes the copy, the counter and the keys; a run stopped midway resumes from its
- * state file; the CLI's exit codes, --json and bad input.
+ * state file; the CLI's exit codes, --json and bad input; written
+ * @indexed keys checked and repaired on a model that declares them.
  */
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +15,7 @@ import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { runCheck, type CheckOptions, type CheckReport } from '../../src/migration/check.js';
 import { checkMain } from '../../scripts/check.js';
+import { buildModel } from '../../src/declaration/buildModel.js';
 import {
   catalogCounterItems,
   catalogCounterKey,
@@ -201,5 +203,76 @@ describe('npm run check', () => {
     } finally {
       await gw.dynamo.raw.send(new DeleteTableCommand({ TableName: name })).catch(() => {});
     }
+  });
+});
+
+/** A model whose items carry written @indexed keys: a message in its ticket's index under `m#<sentAt>#<id>`. */
+const HELPDESK = `
+extend schema
+  @index(name: "GSI1", pk: ["GSI1PK"], sk: ["GSI1SK"])
+  @index(name: "byTicket", pk: ["ticketKey"], sk: ["sentKey"])
+type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+type Ticket @item(pk: "TICKET#{id}", sk: "META") {
+  id: ID!
+  subject: String!
+  messages(first: Int, after: String, last: Int, before: String): MessageConnection! @query(index: "byTicket")
+  notes(first: Int, after: String, last: Int, before: String): NoteConnection! @children(counter: "noteCount")
+}
+type Message @item(pk: "MSG#{id}", sk: "T#{ticket}") @indexed(index: "byTicket", pk: ["T#{ticket}"], sk: ["m#{sentAt}#{id}"]) {
+  id: ID!
+  body: String!
+  sentAt: String!
+  ticket: Ticket! @parent
+}
+type MessageConnection { edges: [MessageEdge!]! pageInfo: PageInfo! totalCount: Int! }
+type MessageEdge { cursor: String! node: Message! }
+type Note @item(pk: "TICKET#{ticket}#notes", sk: "NOTE#{id}") { id: ID! text: String! ticket: Ticket! @parent }
+type NoteConnection { edges: [NoteEdge!]! pageInfo: PageInfo! totalCount: Int! }
+type NoteEdge { cursor: String! node: Note! }
+input OpenTicketInput { id: ID subject: String! }
+input PostMessageInput { id: ID body: String! sentAt: String! }
+input AddNoteInput { id: ID text: String! }
+type Query { ticket(id: ID!): Ticket @get }
+type Mutation {
+  openTicket(input: OpenTicketInput!): Ticket! @create
+  postMessage(ticketId: ID!, input: PostMessageInput!): Message! @create(parent: "ticketId")
+  addNote(ticketId: ID!, input: AddNoteInput!): Note! @create(parent: "ticketId")
+}
+`;
+
+describe('npm run check on written @indexed keys', () => {
+  let desk: TestGateway;
+  let deskOptions: CheckOptions;
+  beforeAll(async () => {
+    desk = await testGateway({ model: buildModel(HELPDESK, 'helpdesk.graphql') });
+    deskOptions = { ...options, raw: desk.dynamo.raw, doc: desk.dynamo.doc, tableName: desk.tableName, plan: desk.plan };
+    for (const write of [
+      'openTicket(input: { id: "t1", subject: "Printer" }) { id }',
+      'postMessage(ticketId: "t1", input: { id: "m1", body: "one", sentAt: "2026-03-01T10:00:00Z" }) { id }',
+      'postMessage(ticketId: "t1", input: { id: "m2", body: "two", sentAt: "2026-03-02T10:00:00Z" }) { id }',
+      'addNote(ticketId: "t1", input: { id: "n1", text: "call back" }) { id }',
+    ]) {
+      const result = await desk.run(`mutation { ${write} }`);
+      expect(result.errors, JSON.stringify(result.errors)).toBeUndefined();
+    }
+  });
+  afterAll(() => desk.stop());
+
+  it('finds nothing on what the gateway wrote; a wrong and a missing written key after planting; --repair adds the missing one', async () => {
+    expect((await runCheck(deskOptions)).found).toBe(0);
+    const m1 = (await desk.get('MSG#m1', 'T#t1'))!;
+    const m2 = (await desk.get('MSG#m2', 'T#t1'))!;
+    expect(m1.sentKey).toBe('m#2026-03-01T10:00:00Z#m1');
+    const { ticketKey: _t, sentKey: _s, ...m2Bare } = m2;
+    await desk.put([{ ...m1, sentKey: 'm#1999#m1' }, m2Bare]);
+    const report = await runCheck(deskOptions);
+    expect(counts(report)).toMatchObject({ missingIndexKeys: 1, wrongIndexKeys: 1 });
+    expect(report.found).toBe(2);
+    expect(report.findings.wrongIndexKeys.samples[0]).toMatchObject({ key: { PK: 'MSG#m1', SK: 'T#t1' }, detail: expect.stringContaining('m#2026-03-01T10:00:00Z#m1') });
+    expect(report.findings.missingIndexKeys.samples[0]).toMatchObject({ key: { PK: 'MSG#m2', SK: 'T#t1' } });
+    const repaired = await runCheck({ ...deskOptions, repair: true });
+    expect(repaired.repaired.indexKeys).toBe(1);
+    expect(await desk.get('MSG#m2', 'T#t1')).toMatchObject({ ticketKey: 'T#t1', sentKey: 'm#2026-03-02T10:00:00Z#m2' });
+    expect(counts(await runCheck(deskOptions))).toMatchObject({ missingIndexKeys: 0, wrongIndexKeys: 1 });
   });
 });
