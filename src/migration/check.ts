@@ -238,7 +238,12 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
   // The run: resumed from the state file (same table and segments), or a new one.
   let state: StateFile | null = null;
   if (options.statePath && !options.restart && existsSync(options.statePath)) {
-    const read = JSON.parse(readFileSync(options.statePath, 'utf8')) as StateFile;
+    let read: StateFile;
+    try {
+      read = JSON.parse(readFileSync(options.statePath, 'utf8')) as StateFile;
+    } catch {
+      throw new CheckInputError(`check: state file ${options.statePath} is not one this command wrote (use another, or --restart)`);
+    }
     if (read.table !== tableName) throw new CheckInputError(`check: state file ${options.statePath} belongs to table ${read.table}, not ${tableName}`);
     state = read;
   }

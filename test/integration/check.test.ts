@@ -3,11 +3,12 @@
  * table laid out as the gateway writes it; each planted mismatch (an item
  * of no type, a missing required attribute, a wrong GSI1 key, a stale edge
  * copy, a wrong counter, missing GSI1 keys) found with its count and sample
- * key; --repair fixes the copy, the counter and the keys; a run stopped midway resumes from its
- * state file; the CLI's exit codes, --json and bad input; written
- * @indexed keys checked and repaired on a model that declares them.
+ * key; --repair fixes the copy, the counter and the keys; a run stopped
+ * midway resumes from its state file; the CLI's exit codes, --json and
+ * bad input; written @indexed keys checked and repaired on a model that
+ * declares them.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -146,7 +147,8 @@ describe('npm run check', () => {
   });
 
   it('resumes from its state file after a stop', async () => {
-    const state = join(mkdtempSync(join(tmpdir(), 'check-')), 'state.json');
+    const dir = mkdtempSync(join(tmpdir(), 'check-'));
+    const state = join(dir, 'state.json');
     await expect(
       runCheck({
         ...options,
@@ -163,6 +165,7 @@ describe('npm run check', () => {
     expect(resumed.scanned).toBe((await gw.scan()).length);
     // Finished: the state goes, the next run starts over.
     expect(existsSync(state)).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('--repair fixes the copy, the counter and the missing index keys with conditional writes; a second check finds none of them', async () => {
