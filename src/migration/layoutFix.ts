@@ -17,7 +17,7 @@
  * items' values: relationFix.ts derives those.
  */
 import type { Item } from '../dynamo/batchGet.js';
-import { catalogEntryKeys, isBookkeeping, sortableInstant, type CatalogSpec } from '../dynamo/keys.js';
+import { catalogEntryKeys, isBookkeeping, sortableInstant, type CatalogSpec, type TableKeys } from '../dynamo/keys.js';
 import { DELETING_ATTR } from '../writes/conditions.js';
 import type { Plan } from '../plan/plan.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
@@ -93,5 +93,42 @@ export function compileLayoutFix(plan: Plan): LayoutFixer {
       }
     }
     return null;
+  };
+}
+
+/**
+ * The conditional UpdateItem of one fix, conditioned on the item as read
+ * (its source attribute unchanged, the entry not there yet), so a fix
+ * decided from a stale read writes nothing. An `enter-catalog` fix goes in
+ * one transaction with its catalog counter (writes/catalog.ts).
+ */
+export function layoutFixUpdate(tableName: string, keys: TableKeys, item: Item, change: LayoutFix) {
+  const names: Record<string, string> = { '#pk': keys.pk, '#src': change.source };
+  const values: Record<string, unknown> = { ':seen': change.seen };
+  const sets = Object.entries(change.set).map(([attr, value], i) => {
+    names[`#a${i}`] = attr;
+    values[`:v${i}`] = value;
+    return `#a${i} = :v${i}`;
+  });
+  const conditions = ['attribute_exists(#pk)', '#src = :seen'];
+  if (change.kind === 'enter-catalog') {
+    names['#gsi2pk'] = 'GSI2PK';
+    names['#deleting'] = DELETING_ATTR;
+    conditions.push('attribute_not_exists(#gsi2pk)', 'attribute_not_exists(#deleting)');
+  } else if (change.kind === 'resort-catalog') {
+    names['#gsi2pk'] = 'GSI2PK';
+    conditions.push('attribute_exists(#gsi2pk)');
+  }
+  if ('GSI1PK' in change.set) {
+    names['#gsi1pk'] = 'GSI1PK';
+    conditions.push('attribute_not_exists(#gsi1pk)');
+  }
+  return {
+    TableName: tableName,
+    Key: keys.itemKey(item),
+    UpdateExpression: `SET ${sets.join(', ')}`,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
   };
 }

@@ -48,10 +48,9 @@ import {
 } from '../dynamo/keys.js';
 import { capacityUnits } from '../dynamo/metrics.js';
 import { tableDefinition, type TableShape } from '../dynamo/table.js';
-import { compileLayoutFix, FIX_KINDS, type LayoutFix } from './layoutFix.js';
+import { compileLayoutFix, FIX_KINDS, layoutFixUpdate, type LayoutFix } from './layoutFix.js';
 import { applyRelationFixes, compileRelationFix, RELATION_FIX_KINDS, type RelationFixKind, type RelationNeed } from './relationFix.js';
 import type { Plan } from '../plan/plan.js';
-import { DELETING_ATTR } from '../writes/conditions.js';
 import { catalogCounterChange } from '../writes/catalog.js';
 import { transact, TransactionCancelled, tryTransact, type TransactItem } from '../writes/transact.js';
 import { forEachLimit } from '../writes/fanOut.js';
@@ -234,37 +233,7 @@ export async function runMigration(options: MigrationOptions): Promise<Migration
     return false;
   }
 
-  /** The conditional UpdateItem parameters of one fix: conditioned on the item as read. */
-  function updateOf(item: Item, change: LayoutFix) {
-    const names: Record<string, string> = { '#pk': keys.pk, '#src': change.source };
-    const values: Record<string, unknown> = { ':seen': change.seen };
-    const sets = Object.entries(change.set).map(([attr, value], i) => {
-      names[`#a${i}`] = attr;
-      values[`:v${i}`] = value;
-      return `#a${i} = :v${i}`;
-    });
-    const conditions = ['attribute_exists(#pk)', '#src = :seen'];
-    if (change.kind === 'enter-catalog') {
-      names['#gsi2pk'] = 'GSI2PK';
-      names['#deleting'] = DELETING_ATTR;
-      conditions.push('attribute_not_exists(#gsi2pk)', 'attribute_not_exists(#deleting)');
-    } else if (change.kind === 'resort-catalog') {
-      names['#gsi2pk'] = 'GSI2PK';
-      conditions.push('attribute_exists(#gsi2pk)');
-    }
-    if ('GSI1PK' in change.set) {
-      names['#gsi1pk'] = 'GSI1PK';
-      conditions.push('attribute_not_exists(#gsi1pk)');
-    }
-    return {
-      TableName: tableName,
-      Key: keys.itemKey(item),
-      UpdateExpression: `SET ${sets.join(', ')}`,
-      ConditionExpression: conditions.join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    };
-  }
+  const updateOf = (item: Item, change: LayoutFix) => layoutFixUpdate(tableName, keys, item, change);
 
   /** One conditional write; false when the item changed since it was read. */
   async function write(item: Item, change: LayoutFix): Promise<boolean> {

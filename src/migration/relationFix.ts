@@ -71,7 +71,8 @@ export interface CounterNeed {
 
 export type RelationNeed = EdgeNeed | CounterNeed;
 
-const copyField = (c: { field: string; attribute: string }): CopiedField => ({
+/** A declared copy (`copy: [{ field, attribute }]`) with its version attributes. */
+export const copyField = (c: { field: string; attribute: string }): CopiedField => ({
   field: c.field,
   versionAttr: versionAttr(c.field),
   copyAttr: c.attribute,

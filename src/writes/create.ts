@@ -72,7 +72,7 @@ export async function putNew(store: Store, item: Item, what: string): Promise<vo
  * stored fields. A template whose field the item lacks writes nothing:
  * the item stays out of that index (sparse).
  */
-function indexKeysOf(placement: IndexPlacement, id: string, parentId: string | undefined, parentField: string | null, item: Item): Item {
+export function indexKeysOf(placement: IndexPlacement, id: string, parentId: string | undefined, parentField: string | null, item: Item): Item {
   const keys: Item = {};
   for (const part of [...placement.pk, ...placement.sk]) {
     if (!part.written) continue;

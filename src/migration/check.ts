@@ -1,0 +1,646 @@
+/**
+ * runCheck(): reads a table against the declared model and reports where
+ * its items differ from what the declaration derives (docs/operations.md,
+ * "Checking a table"):
+ *
+ * - unmatched: an item no @item template and no edge pair matches, and no
+ *   bookkeeping of the gateway's own (layout record, stream checkpoints and
+ *   dead letters, idempotency records, catalog and shard counters, id claims);
+ * - missingAttributes: an item of a type (or an edge) without a required attribute;
+ * - missingIndexKeys: derived index keys absent (GSI1 keys of inverted items
+ *   and edges, @indexed written keys, catalog and @byInstant GSI2 entries);
+ * - wrongIndexKeys: such a key present with another value than its template gives;
+ * - staleCopies: a copy on an edge absent or behind its source (value and version);
+ * - wrongCounters: a counter absent or unequal to a `Select: COUNT` of its
+ *   collection; a catalog counter unequal to a count of its GSI2 shard.
+ *
+ * The Scan is migrate.ts's: parallel segments, one page at a time, paced by
+ * a token bucket (rateLimiter.ts), here in read units. Checkpoints and the
+ * findings so far go to a local state file (`statePath`) after each page,
+ * never to the table: without `repair` the check writes nothing to the
+ * table at all. `repair` applies relationFix.ts's conditional writes (the
+ * ones migrate and the stream processor use) to stale copies and counters;
+ * a present but wrong counter is first removed (conditioned on the value
+ * seen) so that migrate's counting mark counts it race-free; missing
+ * index keys get migrate's layout-fix writes. Wrong index keys, unmatched
+ * items and missing attributes are reported only.
+ */
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { sleep } from '../dynamo/backoff.js';
+import { batchGet, type Item } from '../dynamo/batchGet.js';
+import { countCollection, type Collection } from '../dynamo/collection.js';
+import {
+  CATALOG_COUNT_ATTR,
+  catalogEntryPartition,
+  catalogShardCounterKey,
+  COUNTER_SK,
+  GSI2,
+  FAILED_SK_PREFIX,
+  IDEMPOTENCY_PREFIX,
+  IDEMPOTENCY_SK,
+  isBookkeeping,
+  itemKeyString,
+  parseShardPartition,
+  SHARD_SK_PREFIX,
+  STREAM_PREFIX,
+  type ItemKey,
+} from '../dynamo/keys.js';
+import { capacityUnits } from '../dynamo/metrics.js';
+import { sdkReads } from '../dynamo/readPort.js';
+import { tableContradictions } from '../dynamo/table.js';
+import type { Plan } from '../plan/plan.js';
+import { PROPAGATING_ATTRS, type ItemPlan } from '../plan/itemPlan.js';
+import { isMoving, RESHARD_TO_ATTR, shardingOf } from '../plan/sharding.js';
+import { copyIsStale, source, versionOf, type CopiedField } from '../stream/propagate.js';
+import { catalogCounterChange } from '../writes/catalog.js';
+import { COUNTING_ATTR, DELETING_ATTR } from '../writes/conditions.js';
+import { transact, TransactionCancelled } from '../writes/transact.js';
+import { indexKeysOf, isConditionFailed } from '../writes/create.js';
+import { forEachLimit } from '../writes/fanOut.js';
+import { writePlanOf, type EdgePair } from '../writes/writePlan.js';
+import { compileLayoutFix, layoutFixUpdate, type LayoutFix } from './layoutFix.js';
+import { RateLimiter } from './rateLimiter.js';
+import { applyRelationFixes, copyField, type RelationNeed } from './relationFix.js';
+
+export const FINDING_KINDS = ['unmatched', 'missingAttributes', 'missingIndexKeys', 'wrongIndexKeys', 'staleCopies', 'wrongCounters'] as const;
+export type FindingKind = (typeof FINDING_KINDS)[number];
+
+/** Samples kept per kind. */
+export const SAMPLES = 5;
+
+export interface Sample {
+  key: Record<string, unknown>;
+  detail: string;
+}
+
+export interface CheckReport {
+  table: string;
+  segments: number;
+  scanned: number;
+  /** Whether this run resumed from a state file. */
+  resumed: boolean;
+  /** Findings of every kind together (0: the table matches the declaration). */
+  found: number;
+  findings: Record<FindingKind, { count: number; samples: Sample[] }>;
+  /** What `repair` wrote (zero without it): copies, counters, items given missing index keys. */
+  repaired: { copies: number; counters: number; indexKeys: number };
+  readUnits: number;
+  writeUnits: number;
+  seconds: number;
+}
+
+export interface CheckProgress {
+  scanned: number;
+  /** DescribeTable's ItemCount: approximate. */
+  estimatedTotal: number;
+  found: number;
+  segmentsDone: number;
+  segments: number;
+}
+
+export interface CheckOptions {
+  raw: DynamoDBClient;
+  doc: DynamoDBDocumentClient;
+  tableName: string;
+  plan: Plan;
+  segments: number;
+  /** Read capacity units per second the Scan, the source reads and the counts may consume. */
+  readUnitsPerSecond: number;
+  /** Write capacity units per second of the repairs. */
+  writeUnitsPerSecond?: number;
+  pageSize?: number;
+  concurrency?: number;
+  repair?: boolean;
+  /** A local file holding the checkpoints and the findings so far: a run given the same file resumes. */
+  statePath?: string;
+  /** Ignore the state file's checkpoints and start over. */
+  restart?: boolean;
+  /** Time GSI1 gets to show writes committed before a counting mark (relationFix.ts). */
+  indexSettleMs?: number;
+  onProgress?: (progress: CheckProgress) => void;
+  /** Called after each page's checkpoint; a throw stops the run there (tests simulate crashes). */
+  afterCheckpoint?: (segment: number, pagesDone: number) => void;
+}
+
+/** Input the check cannot work on (no such table, keys the model contradicts): one line for the operator. */
+export class CheckInputError extends Error {}
+
+interface SegmentState {
+  lastKey: Record<string, unknown> | null;
+  done: boolean;
+  scanned: number;
+}
+
+interface StateFile {
+  table: string;
+  segments: number;
+  checkpoints: Record<string, SegmentState>;
+  findings: CheckReport['findings'];
+  repaired: CheckReport['repaired'];
+}
+
+const emptyFindings = (): CheckReport['findings'] =>
+  Object.fromEntries(FINDING_KINDS.map((k) => [k, { count: 0, samples: [] }])) as unknown as CheckReport['findings'];
+
+/** The table as DescribeTable gives it, or CheckInputError naming what is wrong with it. */
+async function describeChecked(raw: DynamoDBClient, tableName: string, plan: Plan) {
+  let table;
+  try {
+    table = (await raw.send(new DescribeTableCommand({ TableName: tableName }))).Table;
+  } catch (err) {
+    if ((err as { name?: string })?.name === 'ResourceNotFoundException') throw new CheckInputError(`check: table ${tableName} does not exist`);
+    throw err;
+  }
+  const contradictions = tableContradictions(table, plan.table);
+  if (contradictions.length > 0) throw new CheckInputError(`check: table ${tableName} contradicts the model: ${contradictions.join('; ')}`);
+  return table;
+}
+
+/** What one scanned item is, by the declaration. */
+type Classified =
+  | { kind: 'bookkeeping' }
+  | { kind: 'unmatched' }
+  | { kind: 'item'; type: ItemPlan; id: string; parentId: string | null }
+  | { kind: 'edge'; pair: EdgePair; ownerId: string; nodeId: string };
+
+export function compileClassifier(plan: Plan): (item: Item) => Classified {
+  const { pk, sk } = plan.keys;
+  const types = [...plan.items.values()];
+  const pairs = writePlanOf(plan).pairs;
+  const shardedTypes = types.filter((t) => plan.shardedOf(t.name) !== null);
+  // Id claims of child types (writes/create.ts idClaimKey): `<P>ID#<id>` / `<P>_ID`.
+  const claims = types
+    .filter((t) => t.type.parent !== null)
+    .map((t) => {
+      const prefix = t.type.sk.prefix;
+      const base = prefix.endsWith('#') ? prefix.slice(0, -1) : prefix;
+      return { pk: `${base}ID#`, sk: `${base}_ID` };
+    });
+  const isOwnBookkeeping = (p: unknown, s: unknown): boolean => {
+    if (isBookkeeping(p)) return true;
+    if (typeof p !== 'string' || typeof s !== 'string') return false;
+    if (p.startsWith(STREAM_PREFIX) && (s.startsWith(SHARD_SK_PREFIX) || s.startsWith(FAILED_SK_PREFIX))) return true;
+    if (p.startsWith(IDEMPOTENCY_PREFIX) && s === IDEMPOTENCY_SK) return true;
+    if (claims.some((c) => p.startsWith(c.pk) && s === c.sk)) return true;
+    if (s === COUNTER_SK) {
+      // A shard counter of a write-sharded parent: `<parent PK>#<k>` / COUNTER.
+      const cut = p.lastIndexOf('#');
+      const parentPk = cut > 0 ? p.slice(0, cut) : '';
+      return shardedTypes.some((t) => t.type.pk.match(parentPk) !== null && parseShardPartition(parentPk, p) !== null);
+    }
+    return false;
+  };
+  return (item) => {
+    if (isOwnBookkeeping(item[pk], item[sk])) return { kind: 'bookkeeping' };
+    for (const type of types) {
+      const ids = type.ids(item);
+      if (ids) return { kind: 'item', type, id: ids.id, parentId: ids.parentId };
+    }
+    for (const pair of pairs) {
+      const ownerId = pair.owner.type.pk.match(item[pk])?.id;
+      const nodeId = pair.node.type.pk.match(item[sk])?.id;
+      if (ownerId !== undefined && nodeId !== undefined) return { kind: 'edge', pair, ownerId, nodeId };
+    }
+    return { kind: 'unmatched' };
+  };
+}
+
+/** A copy on an edge to compare with its source. */
+interface CopyToCheck {
+  edge: Item;
+  field: CopiedField;
+  from: ItemKey;
+}
+
+/** Index keys an item lacks: migrate's layout fix, or @indexed written keys. */
+type KeyRepair = { item: Item; fix: LayoutFix } | { item: Item; set: Record<string, string> };
+
+/** A counter to compare with a count of its collection. */
+interface CounterToCheck {
+  item: Item;
+  counter: string;
+  collection: Collection;
+}
+
+export async function runCheck(options: CheckOptions): Promise<CheckReport> {
+  const { raw, doc, tableName, plan, pageSize = 200, concurrency = 4, repair = false } = options;
+  const started = performance.now();
+  const table = await describeChecked(raw, tableName, plan);
+  const estimatedTotal = Number(table?.ItemCount ?? 0);
+  const keys = plan.keys;
+  const reads = new RateLimiter(options.readUnitsPerSecond);
+  const writes = new RateLimiter(options.writeUnitsPerSecond ?? options.readUnitsPerSecond);
+  const classify = compileClassifier(plan);
+  const layoutFix = compileLayoutFix(plan);
+
+  // The run: resumed from the state file (same table and segments), or a new one.
+  let state: StateFile | null = null;
+  if (options.statePath && !options.restart && existsSync(options.statePath)) {
+    let read: StateFile;
+    try {
+      read = JSON.parse(readFileSync(options.statePath, 'utf8')) as StateFile;
+    } catch {
+      throw new CheckInputError(`check: state file ${options.statePath} is not one this command wrote (use another, or --restart)`);
+    }
+    if (read.table !== tableName) throw new CheckInputError(`check: state file ${options.statePath} belongs to table ${read.table}, not ${tableName}`);
+    state = read;
+  }
+  const resumed = state !== null;
+  const segments = state?.segments ?? options.segments;
+  const run: StateFile = state ?? { table: tableName, segments, checkpoints: {}, findings: emptyFindings(), repaired: { copies: 0, counters: 0, indexKeys: 0 } };
+  const findings = run.findings;
+  const totals = { scanned: 0, readUnits: 0, writeUnits: 0, segmentsDone: 0 };
+  for (const c of Object.values(run.checkpoints)) {
+    totals.scanned += c.scanned;
+    if (c.done) totals.segmentsDone += 1;
+  }
+  const found = () => FINDING_KINDS.reduce((n, k) => n + findings[k].count, 0);
+  const report = () =>
+    options.onProgress?.({ scanned: totals.scanned, estimatedTotal, found: found(), segmentsDone: totals.segmentsDone, segments });
+  const saveState = () => {
+    if (!options.statePath) return;
+    // Written whole and renamed into place: a crash mid-write leaves the previous state.
+    const tmp = `${options.statePath}.tmp`;
+    writeFileSync(tmp, JSON.stringify(run));
+    renameSync(tmp, options.statePath);
+  };
+  const add = (kind: FindingKind, item: Item, detail: string) => {
+    const f = findings[kind];
+    f.count += 1;
+    if (f.samples.length < SAMPLES) f.samples.push({ key: keys.itemKey(item), detail });
+  };
+  /** A read within the read budget; `units` is its estimate. */
+  const reading = async <T>(units: number, fn: () => Promise<T>): Promise<T> => {
+    await reads.take(units);
+    totals.readUnits += units;
+    return fn();
+  };
+
+  /** The findings an item shows by itself; returns what needs other items to be checked. */
+  function inspect(item: Item, copies: CopyToCheck[], counters: CounterToCheck[], keyRepairs: KeyRepair[]): void {
+    const what = classify(item);
+    if (what.kind === 'bookkeeping') return;
+    if (what.kind === 'unmatched') {
+      add('unmatched', item, 'matches no @item template or edge');
+      return;
+    }
+    // Items being deleted are half-gone on purpose: the delete finishes them.
+    if (item[DELETING_ATTR] !== undefined) return;
+    if (what.kind === 'item') {
+      const { type, id, parentId } = what;
+      const record = type.map(item) as Record<string, unknown>;
+      const missing = type.requiredFields.filter((f) => record[f] === undefined);
+      if (missing.length > 0) add('missingAttributes', item, `${type.name} lacks ${missing.join(', ')}`);
+      if (type.type.inverted) indexKeys(item, type.name, null);
+      for (const placement of type.type.indexed) {
+        const expected = indexKeysOf(placement, id, parentId ?? undefined, type.type.parent?.field ?? null, item);
+        // One finding per item and index, naming every key attribute that is off.
+        const absent: Record<string, string> = {};
+        const wrong: string[] = [];
+        for (const [attribute, value] of Object.entries(expected)) {
+          if (item[attribute] === undefined) absent[attribute] = value as string;
+          else if (item[attribute] !== value) wrong.push(`${attribute} is ${JSON.stringify(item[attribute])}, expected ${value}`);
+        }
+        const lacking = Object.entries(absent).map(([a, v]) => `${a} (expected ${v})`);
+        if (lacking.length > 0) add('missingIndexKeys', item, `${type.name} lacks ${lacking.join(', ')} in ${placement.index}`);
+        if (wrong.length > 0) add('wrongIndexKeys', item, `${type.name} in ${placement.index}: ${wrong.join('; ')}`);
+        if (Object.keys(absent).length > 0) keyRepairs.push({ item, set: absent });
+      }
+      const fix = layoutFix(item);
+      if (fix !== null) keyRepairs.push({ item, fix });
+      gsi2(item, type.name, fix);
+      if (parentId !== null) return;
+      for (const r of plan.relationsOf.get(type.name) ?? []) {
+        if (r.counter === null) continue;
+        if (r.unsharded !== null) {
+          // Counted here only while the edges sit in the one unsharded partition (as migrate counts).
+          const layout = shardingOf(r).layoutOf(item);
+          if (layout.shards > 1 || isMoving(layout) || item[RESHARD_TO_ATTR] !== undefined) continue;
+        }
+        counters.push({ item, counter: r.counter, collection: r.collection(id) });
+      }
+      return;
+    }
+    const { pair, ownerId, nodeId } = what;
+    const missing = pair.edgeAttributes.filter((a) => a.required && (item[a.name] === undefined || item[a.name] === null)).map((a) => a.name);
+    if (missing.length > 0) add('missingAttributes', item, `edge ${pair.base.path} lacks ${missing.join(', ')}`);
+    indexKeys(item, `edge ${pair.base.path}`, pair.sharding ? String(item[keys.sk]) : null);
+    const fix = layoutFix(item);
+    if (fix !== null) keyRepairs.push({ item, fix });
+    for (const c of pair.nodeCopies) copies.push({ edge: item, field: copyField(c), from: pair.node.key(nodeId) });
+    for (const c of pair.ownerCopies) copies.push({ edge: item, field: copyField(c), from: pair.owner.key(ownerId) });
+  }
+
+  /** GSI1 keys: the sort key and the partition key swapped (`shardedPk`: an edge of a sharded parent may carry `<sk>#<k>`). */
+  function indexKeys(item: Item, what: string, shardedPk: string | null): void {
+    const wantPk = item[keys.sk];
+    const wantSk = item[keys.pk];
+    if (item.GSI1PK === undefined && item.GSI1SK === undefined) {
+      add('missingIndexKeys', item, `${what} lacks GSI1PK/GSI1SK`);
+      return;
+    }
+    const pkOk = item.GSI1PK === wantPk || (shardedPk !== null && parseShardPartition(shardedPk, item.GSI1PK) !== null);
+    if (!pkOk) add('wrongIndexKeys', item, `${what} GSI1PK is ${JSON.stringify(item.GSI1PK)}, expected ${wantPk}`);
+    else if (item.GSI1SK !== wantSk) add('wrongIndexKeys', item, `${what} GSI1SK is ${JSON.stringify(item.GSI1SK)}, expected ${wantSk}`);
+  }
+
+  /** Catalog and @byInstant entries, as migrate's layout fix decides them. */
+  function gsi2(item: Item, typeName: string, fix: LayoutFix | null): void {
+    if (fix === null || fix.kind === 'index-keys') return; // GSI1 is checked above
+    const absent = fix.kind === 'enter-catalog' || (fix.kind === 'order-date' && item.GSI2PK === undefined);
+    const expected = `GSI2PK ${'GSI2PK' in fix.set ? fix.set.GSI2PK : item.GSI2PK}, GSI2SK ${fix.set.GSI2SK}`;
+    if (absent) add('missingIndexKeys', item, `${typeName} lacks its GSI2 entry (${expected})`);
+    else add('wrongIndexKeys', item, `${typeName} GSI2 entry is ${JSON.stringify(item.GSI2PK)}/${JSON.stringify(item.GSI2SK)}, expected ${expected}`);
+  }
+
+  const relationContext = {
+    doc,
+    tableName,
+    keys,
+    dryRun: false,
+    concurrency,
+    limiter: writes,
+    indexSettleMs: options.indexSettleMs ?? 1000,
+    fixed: (kind: string) => {
+      if (kind === 'edge-copy') run.repaired.copies += 1;
+      else if (kind === 'counter') run.repaired.counters += 1;
+    },
+    skipped: () => {},
+    consumed: (units: number) => {
+      totals.writeUnits += units;
+    },
+  };
+
+  /** Compares copies with their sources (one consistent BatchGet per page); returns the repairs they need. */
+  async function checkCopies(copies: CopyToCheck[]): Promise<RelationNeed[]> {
+    if (copies.length === 0) return [];
+    const sources = [...new Map(copies.map((c) => [itemKeyString(c.from), c.from])).values()];
+    const read = await reading(sources.length, () => batchGet(sdkReads(doc), tableName, keys, sources, { consistentRead: true }));
+    const byKey = new Map(sources.map((k, i) => [itemKeyString(k), read[i]]));
+    const needs = new Map<Item, RelationNeed & { kind: 'edge' }>();
+    for (const { edge, field, from } of copies) {
+      const entity = byKey.get(itemKeyString(from)) ?? null;
+      // A source gone, being deleted or renamed right now: the delete or the stream processor settles the copy.
+      if (entity === null || entity[DELETING_ATTR] !== undefined || PROPAGATING_ATTRS.some((a) => entity[a] !== undefined)) continue;
+      let value: { value: string; version: number } | null;
+      try {
+        value = source(entity, field, keys);
+      } catch (err) {
+        add('staleCopies', edge, `${field.copyAttr}: ${(err as Error).message}`);
+        continue;
+      }
+      if (value === null) continue;
+      const have = edge[field.copyAttr];
+      const haveVersion = versionOf(edge, field.copyVersionAttr);
+      const ahead = !Number.isNaN(haveVersion) && haveVersion > value.version;
+      if (!ahead && typeof have === 'string' && !copyIsStale(edge, field, value.value, value.version)) continue;
+      add(
+        'staleCopies',
+        edge,
+        `${field.copyAttr} is ${JSON.stringify(have ?? null)} v${Number.isNaN(haveVersion) ? '?' : haveVersion}, source ${field.field} is ${JSON.stringify(value.value)} v${value.version}`,
+      );
+      if (ahead) continue; // ahead of its source: no conditional copy write replaces it; reported only
+      const need = needs.get(edge) ?? { kind: 'edge' as const, edge, copies: [], shards: null };
+      need.copies.push({ field, from });
+      needs.set(edge, need);
+    }
+    return [...needs.values()];
+  }
+
+  /** Counts each counter's collection; a disagreement is read and counted again before it is reported. */
+  async function checkCounters(counters: CounterToCheck[]): Promise<{ item: Item; counter: string; seen: unknown; collection: Collection }[]> {
+    const wrong: { item: Item; counter: string; seen: unknown; collection: Collection }[] = [];
+    await forEachLimit(counters, concurrency, async ({ item, counter, collection }) => {
+      const count = () => reading(1, () => countCollection(sdkReads(doc), tableName, collection, true));
+      let seen = item[counter];
+      let n = await count();
+      if (seen === n) return;
+      // The table may have moved since the scan: decide on a fresh read and count.
+      const fresh = await reading(1, async () => (await doc.send(new GetCommand({ TableName: tableName, Key: keys.itemKey(item), ConsistentRead: true }))).Item);
+      if (fresh === undefined || fresh[DELETING_ATTR] !== undefined || fresh[COUNTING_ATTR] !== undefined) return;
+      seen = fresh[counter];
+      n = await count();
+      if (seen === n) return;
+      add('wrongCounters', fresh, `${counter} is ${JSON.stringify(seen ?? null)}, ${collection.name} counts ${n}`);
+      wrong.push({ item: fresh, counter, seen, collection });
+    });
+    return wrong;
+  }
+
+  /**
+   * Repairs a page's copies (relationFix.ts: re-read the source, the
+   * stream processor's conditional copy write) and counters: a wrong
+   * counter is removed while it still holds the value seen, then counted
+   * under migrate's counting mark, so no link made meanwhile is lost.
+   */
+  async function repairPage(copyNeeds: RelationNeed[], wrong: { item: Item; counter: string; seen: unknown; collection: Collection }[]): Promise<void> {
+    const counterNeeds: RelationNeed[] = [];
+    await forEachLimit(wrong, concurrency, async ({ item, counter, seen, collection }) => {
+      if (seen !== undefined) {
+        await writes.take(1);
+        totals.writeUnits += 1;
+        try {
+          await doc.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: keys.itemKey(item),
+              UpdateExpression: 'REMOVE #c',
+              ConditionExpression: '#c = :seen AND attribute_not_exists(#del) AND attribute_not_exists(#m)',
+              ExpressionAttributeNames: { '#c': counter, '#del': DELETING_ATTR, '#m': COUNTING_ATTR },
+              ExpressionAttributeValues: { ':seen': seen },
+            }),
+          );
+        } catch (err) {
+          if (isConditionFailed(err)) return; // moved meanwhile: the next check decides again
+          throw err;
+        }
+      }
+      counterNeeds.push({ kind: 'counters', item, counts: [{ counter, collection }] });
+    });
+    await applyRelationFixes(relationContext, [...copyNeeds, ...counterNeeds]);
+  }
+
+  // Catalog transactions one at a time: they all move the same few counter items (as in migrate.ts).
+  let lane: Promise<unknown> = Promise.resolve();
+  const inCatalogLane = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = lane.then(fn, fn);
+    lane = next.catch(() => {});
+    return next;
+  };
+
+  /**
+   * Adds the index keys items lack: migrate's layout fixes (its conditional
+   * UpdateItem; a catalog entry in one transaction with its counter) and
+   * @indexed written keys (only where still absent). A failed condition:
+   * the item changed since the scan; the next run decides it again.
+   */
+  async function repairKeys(repairs: KeyRepair[]): Promise<void> {
+    await forEachLimit(repairs, concurrency, async (r) => {
+      const estimate = 'fix' in r && r.fix.kind === 'enter-catalog' ? 6 : 2;
+      const attempt = async () => {
+        await writes.take(estimate);
+        totals.writeUnits += estimate;
+        try {
+          if ('fix' in r) {
+            const update = layoutFixUpdate(tableName, keys, r.item, r.fix);
+            if (r.fix.kind === 'enter-catalog') {
+              const { spec, id } = r.fix;
+              await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, keys, spec, id, 1)]);
+            } else await doc.send(new UpdateCommand(update));
+          } else {
+            const names: Record<string, string> = { '#pk': keys.pk };
+            const values: Record<string, unknown> = {};
+            const attrs = Object.entries(r.set).map(([attr, value], i) => {
+              names[`#a${i}`] = attr;
+              values[`:v${i}`] = value;
+              return i;
+            });
+            await doc.send(
+              new UpdateCommand({
+                TableName: tableName,
+                Key: keys.itemKey(r.item),
+                UpdateExpression: `SET ${attrs.map((i) => `#a${i} = :v${i}`).join(', ')}`,
+                ConditionExpression: ['attribute_exists(#pk)', ...attrs.map((i) => `attribute_not_exists(#a${i})`)].join(' AND '),
+                ExpressionAttributeNames: names,
+                ExpressionAttributeValues: values,
+              }),
+            );
+          }
+          run.repaired.indexKeys += 1;
+        } catch (err) {
+          if (isConditionFailed(err) || (err instanceof TransactionCancelled && err.failed(0))) return;
+          throw err;
+        }
+      };
+      if ('fix' in r && r.fix.kind === 'enter-catalog') await inCatalogLane(attempt);
+      else await attempt();
+    });
+  }
+
+  /**
+   * Catalog counters (one item per GSI2 shard) against a `Select: COUNT`
+   * of their shard's entries. Read, GSI2 given time to show what was
+   * committed before the read, counted; a repair is written only while
+   * the counter still holds the value read (entries and counter move
+   * together in the gateway's transactions, so an unchanged counter means
+   * no entry came or went).
+   */
+  async function checkCatalogCounters(): Promise<void> {
+    for (const field of plan.catalogs) {
+      const { spec } = plan.catalogOf(field.type)!;
+      for (let shard = 0; shard < spec.shards; shard++) {
+        const key = keys.key(catalogShardCounterKey(spec, shard));
+        const counter = await reading(1, async () => (await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item);
+        const seen = counter?.[CATALOG_COUNT_ATTR];
+        if (repair && (options.indexSettleMs ?? 1000) > 0) await sleep(options.indexSettleMs ?? 1000);
+        let count = 0;
+        let start: Record<string, unknown> | undefined;
+        do {
+          const out = await reading(1, () =>
+            doc.send(
+              new QueryCommand({
+                TableName: tableName,
+                IndexName: GSI2,
+                KeyConditionExpression: 'GSI2PK = :pk',
+                ExpressionAttributeValues: { ':pk': catalogEntryPartition(spec, shard) },
+                Select: 'COUNT',
+                ExclusiveStartKey: start,
+              }),
+            ),
+          );
+          count += out.Count ?? 0;
+          start = out.LastEvaluatedKey;
+        } while (start);
+        if ((seen ?? 0) === count) continue;
+        add('wrongCounters', key, `${CATALOG_COUNT_ATTR} is ${JSON.stringify(seen ?? null)}, ${field.field} shard ${shard} holds ${count} entries`);
+        if (!repair) continue;
+        await writes.take(1);
+        totals.writeUnits += 1;
+        try {
+          await doc.send(
+            new UpdateCommand({
+              TableName: tableName,
+              Key: key,
+              UpdateExpression: 'SET #n = :n',
+              ConditionExpression: seen === undefined ? 'attribute_not_exists(#n)' : '#n = :seen',
+              ExpressionAttributeNames: { '#n': CATALOG_COUNT_ATTR },
+              ExpressionAttributeValues: { ':n': count, ...(seen === undefined ? {} : { ':seen': seen }) },
+            }),
+          );
+          run.repaired.counters += 1;
+        } catch (err) {
+          if (!isConditionFailed(err)) throw err; // moved meanwhile: the next check decides again
+        }
+      }
+    }
+  }
+
+  let failure: { error: unknown } | undefined;
+
+  async function worker(segment: number): Promise<void> {
+    const checkpoint = run.checkpoints[segment];
+    if (checkpoint?.done) return;
+    let startKey = checkpoint?.lastKey ?? undefined;
+    let scanned = checkpoint?.scanned ?? 0;
+    let pages = 0;
+    do {
+      if (failure) return;
+      // A page of small items costs a fraction of its item count in units; DynamoDB's own figure settles it.
+      const estimate = Math.max(1, Math.ceil(pageSize / 20));
+      await reads.take(estimate);
+      const out = await doc.send(
+        new ScanCommand({ TableName: tableName, Segment: segment, TotalSegments: segments, Limit: pageSize, ExclusiveStartKey: startKey, ReturnConsumedCapacity: 'TOTAL' }),
+      );
+      const actual = capacityUnits(out.ConsumedCapacity) || estimate;
+      reads.settle(estimate, actual);
+      totals.readUnits += actual;
+      const copies: CopyToCheck[] = [];
+      const counters: CounterToCheck[] = [];
+      const keyRepairs: KeyRepair[] = [];
+      for (const item of out.Items ?? []) inspect(item, copies, counters, keyRepairs);
+      const copyNeeds = await checkCopies(copies);
+      const wrong = await checkCounters(counters);
+      if (repair) {
+        await repairKeys(keyRepairs);
+        await repairPage(copyNeeds, wrong);
+      }
+      scanned += out.Items?.length ?? 0;
+      totals.scanned += out.Items?.length ?? 0;
+      startKey = out.LastEvaluatedKey;
+      run.checkpoints[segment] = { lastKey: startKey ?? null, done: startKey === undefined, scanned };
+      saveState();
+      pages += 1;
+      if (startKey === undefined) totals.segmentsDone += 1;
+      report();
+      options.afterCheckpoint?.(segment, pages);
+    } while (startKey);
+  }
+
+  report();
+  await Promise.all(
+    Array.from({ length: segments }, (_, segment) =>
+      worker(segment).catch((error) => {
+        failure ??= { error };
+      }),
+    ),
+  );
+  if (failure) throw failure.error;
+  await checkCatalogCounters();
+  // Done: the next run starts over (as migrate removes its checkpoints).
+  if (options.statePath) rmSync(options.statePath, { force: true });
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    table: tableName,
+    segments,
+    scanned: totals.scanned,
+    resumed,
+    found: found(),
+    findings,
+    repaired: run.repaired,
+    readUnits: Math.round(totals.readUnits * 10) / 10,
+    writeUnits: Math.round(totals.writeUnits * 10) / 10,
+    seconds,
+  };
+}
