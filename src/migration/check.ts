@@ -314,7 +314,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
       if (parentId !== null) return;
       for (const r of plan.relationsOf.get(type.name) ?? []) {
         if (r.counter === null) continue;
-        if (r.unsharded !== null) {
+        if (r.sharded !== null) {
           // Counted here only while the edges sit in the one unsharded partition (as migrate counts).
           const layout = shardingOf(r).layoutOf(item);
           if (layout.shards > 1 || isMoving(layout) || item[RESHARD_TO_ATTR] !== undefined) continue;
