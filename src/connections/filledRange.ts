@@ -58,6 +58,7 @@ export const filledRange: Source<RangeSource, PagePlan<RangeSource, RangePositio
       pkAttr: source.pkAttr,
       skAttr,
       pk: source.pk,
+      pkMore: source.pkMore,
       lo: source.lo,
       hi: source.hi,
       filter: source.filter,

@@ -17,7 +17,7 @@
  * the index; a key outside the collection is refused.
  */
 import type { Item } from '../dynamo/batchGet.js';
-import { keyAttributes, startKeyOf, type Collection, type RangeRead, type StartKey } from '../dynamo/collection.js';
+import { keyAttributes, partitionLabel, startKeyOf, type Collection, type RangeRead, type StartKey } from '../dynamo/collection.js';
 import { memo, type Page, type PagePlan, type Source } from './engine.js';
 
 /** The reads of item collections: the request's loaders (cached, deduplicated), direct reads, or a test's fakes. */
@@ -42,7 +42,7 @@ export interface CollectionPlan extends PagePlan<Collection, StartKey> {
 const indexOf = (collection: Collection) => collection.index ?? 'table';
 
 export const singleCollection: Source<Collection, CollectionPlan, CollectionReads, StartKey> = {
-  binding: (collection) => ({ name: collection.name, partition: collection.pk, index: indexOf(collection) }),
+  binding: (collection) => ({ name: collection.name, partition: partitionLabel(collection.pk, collection.pkMore), index: indexOf(collection) }),
   shape: (collection) => ({
     attrs: keyAttributes(collection),
     skAttr: collection.skAttr,

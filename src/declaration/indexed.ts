@@ -108,22 +108,33 @@ export interface KeyIn {
   skAttr: string;
   pk: KeyTemplate;
   sk: KeyTemplate;
+  /** The further attributes of a multi-attribute partition key, in key order, and their templates. */
+  pkMore: readonly { attribute: string; template: KeyTemplate }[];
 }
 
 /**
  * The key of `item` in `index` (null: the table), for a read of one of its
  * partitions; null when the type is not in that index, or its key there
- * is not one partition attribute and one sort attribute.
+ * has no sort attribute or several.
  */
 export function keyIn(item: ItemType, index: string | null, layout: Layout): KeyIn | null {
-  if (index === null) return layout.sk === null ? null : { index: null, pkAttr: layout.pk, skAttr: layout.sk, pk: item.pk, sk: item.sk };
+  if (index === null) return layout.sk === null ? null : { index: null, pkAttr: layout.pk, skAttr: layout.sk, pk: item.pk, sk: item.sk, pkMore: [] };
   const placement = item.indexed.find((p) => p.index === index);
   if (placement) {
-    if (placement.pk.length !== 1 || placement.sk.length !== 1) return null;
-    return { index, pkAttr: placement.pk[0]!.attribute, skAttr: placement.sk[0]!.attribute, pk: placement.pk[0]!.template, sk: placement.sk[0]!.template };
+    // A partition of 1–4 attributes, each equal to its value; one sort attribute (ranges and cursors compare it alone).
+    if (placement.sk.length !== 1) return null;
+    const [first, ...more] = placement.pk;
+    return {
+      index,
+      pkAttr: first!.attribute,
+      skAttr: placement.sk[0]!.attribute,
+      pk: first!.template,
+      sk: placement.sk[0]!.template,
+      pkMore: more.map((p) => ({ attribute: p.attribute, template: p.template })),
+    };
   }
   // An inverted type is in GSI1 with its keys swapped.
-  if (item.inverted && index === 'GSI1') return { index, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: item.sk, sk: item.pk };
+  if (item.inverted && index === 'GSI1') return { index, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: item.sk, sk: item.pk, pkMore: [] };
   return null;
 }
 
@@ -144,12 +155,13 @@ export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relati
     }
     const key = keyIn(node, r.index, layout);
     if (!key) {
-      problems.add(where, `${node.name} has no key of one partition and one sort attribute in ${r.index ?? 'the table'} (declare it with @indexed)`);
+      problems.add(where, `${node.name} has no key with one sort attribute in ${r.index ?? 'the table'} (declare it with @indexed)`);
       continue;
     }
-    const { placeholders } = key.pk;
-    if (placeholders.length !== 1 || placeholders[0] !== r.via) {
-      problems.add(where, `${node.name}'s partition key there, "${key.pk.source}", must name {${r.via}} and no other placeholder: the ${r.owner}'s id alone names the partition`);
+    const placeholders = [key.pk, ...key.pkMore.map((p) => p.template)].flatMap((t) => t.placeholders);
+    if (!placeholders.includes(r.via) || placeholders.some((p) => p !== r.via)) {
+      const source = [key.pk, ...key.pkMore.map((p) => p.template)].map((t) => t.source).join('", "');
+      problems.add(where, `${node.name}'s partition key there, "${source}", must name {${r.via}} and no other placeholder: the ${r.owner}'s id alone names the partition`);
     }
     if (r.bounds && key.sk.placeholders.length === 0) {
       problems.add(where, `from/until narrow the sort key from its first placeholder on; "${key.sk.source}" has none`);

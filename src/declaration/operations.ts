@@ -104,7 +104,7 @@ function readQueryField(
   }
   const key = keyIn(node, index, layout);
   if (!key) {
-    problems.add(where, `${node.name} has no key of one partition and one sort attribute in ${index ?? 'the table'} (declare it with @indexed)`, field.astNode);
+    problems.add(where, `${node.name} has no key with one sort attribute in ${index ?? 'the table'} (declare it with @indexed)`, field.astNode);
     return null;
   }
   const argNames = field.args.map((a) => a.name);
@@ -112,7 +112,7 @@ function readQueryField(
     if (!argNames.includes(name)) problems.add(at, `a connection field takes first, after, last and before (missing ${name})`, field.astNode);
   }
   const filled: Record<string, string> = {};
-  for (const placeholder of key.pk.placeholders) {
+  for (const placeholder of new Set([key.pk, ...key.pkMore.map((p) => p.template)].flatMap((t) => t.placeholders))) {
     const candidates = [placeholder, `${placeholder}Id`];
     const arg = candidates.find((c) => argNames.includes(c));
     if (!arg) problems.add(where, `no argument fills {${placeholder}} of ${node.name}'s partition key "${key.pk.source}" (expected ${candidates.join(' or ')})`, field.astNode);

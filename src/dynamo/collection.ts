@@ -29,6 +29,8 @@ export interface Collection {
   skAttr: string;
   /** Partition value, e.g. `TEAM#1`. */
   pk: string;
+  /** The further partition-key attributes of a multi-attribute key, each equal to its value. */
+  pkMore?: readonly PartitionPart[];
   /** Sort-key prefix of the children, e.g. `PLAYER#`. */
   prefix: string;
   /** The table's key attributes: a start key holds them, on an index too. */
@@ -47,7 +49,8 @@ export type StartKey = Record<string, string>;
 export function keyAttributes(collection: Collection): string[] {
   const { pk, sk } = collection.table;
   // An index over the table's own keys (pk SK, sk PK) names each attribute once.
-  return collection.index ? [...new Set([pk, sk, collection.pkAttr, collection.skAttr])] : [pk, sk];
+  if (!collection.index) return [pk, sk];
+  return [...new Set([pk, sk, collection.pkAttr, ...(collection.pkMore ?? []).map((p) => p.attr), collection.skAttr])];
 }
 
 /** The start key of an item: its table keys, plus index keys when reading an index. */
@@ -104,23 +107,50 @@ interface SortRange {
   hi: string;
 }
 
+/** One further attribute of a multi-attribute partition key and its value. */
+export interface PartitionPart {
+  attr: string;
+  value: string;
+}
+
+/**
+ * The partition's equality conditions: `#pk = :pk`, and `#pk1 = :pk1 …` for
+ * the further attributes of a multi-attribute key.
+ */
+export function partitionCondition(pkAttr: string, pk: string, pkMore: readonly PartitionPart[] = []) {
+  const names: Record<string, string> = { '#pk': pkAttr };
+  const values: Record<string, unknown> = { ':pk': pk };
+  const terms = ['#pk = :pk'];
+  pkMore.forEach((part, i) => {
+    names[`#pk${i + 1}`] = part.attr;
+    values[`:pk${i + 1}`] = part.value;
+    terms.push(`#pk${i + 1} = :pk${i + 1}`);
+  });
+  return { expression: terms.join(' AND '), names, values };
+}
+
+/** What cursors of a partition are bound to: its value, and those of a multi-attribute key's further attributes. */
+export const partitionLabel = (pk: string, pkMore: readonly PartitionPart[] = []): string =>
+  pkMore.length === 0 ? pk : [pk, ...pkMore.map((p) => p.value)].join('\u0000');
+
 /** The key condition of a read over `collection`: the one place key-condition strings are written. */
 function keyCondition(collection: Collection, range?: SortRange) {
-  const names = { '#pk': collection.pkAttr, '#sk': collection.skAttr };
+  const partition = partitionCondition(collection.pkAttr, collection.pk, collection.pkMore);
   if (!range && collection.prefix === '') {
-    return { KeyConditionExpression: '#pk = :pk', ExpressionAttributeNames: { '#pk': collection.pkAttr }, ExpressionAttributeValues: { ':pk': collection.pk } };
+    return { KeyConditionExpression: partition.expression, ExpressionAttributeNames: partition.names, ExpressionAttributeValues: partition.values };
   }
+  const names = { ...partition.names, '#sk': collection.skAttr };
   if (!range) {
     return {
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
+      KeyConditionExpression: `${partition.expression} AND begins_with(#sk, :prefix)`,
       ExpressionAttributeNames: names,
-      ExpressionAttributeValues: { ':pk': collection.pk, ':prefix': collection.prefix },
+      ExpressionAttributeValues: { ...partition.values, ':prefix': collection.prefix },
     };
   }
   return {
-    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
+    KeyConditionExpression: `${partition.expression} AND #sk BETWEEN :lo AND :hi`,
     ExpressionAttributeNames: names,
-    ExpressionAttributeValues: { ':pk': collection.pk, ':lo': range.lo, ':hi': range.hi },
+    ExpressionAttributeValues: { ...partition.values, ':lo': range.lo, ':hi': range.hi },
   };
 }
 

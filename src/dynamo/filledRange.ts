@@ -29,6 +29,7 @@ import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ReadPort } from './readPort.js';
 import type { Item } from './batchGet.js';
 import { capacityUnits } from './metrics.js';
+import { partitionCondition, type PartitionPart } from './collection.js';
 
 export interface Filter {
   expression: string;
@@ -42,6 +43,8 @@ export interface FilledRead {
   pkAttr: string;
   skAttr: string;
   pk: string;
+  /** The further attributes of a multi-attribute partition key. */
+  pkMore?: readonly PartitionPart[];
   lo: string;
   hi: string;
   forward: boolean;
@@ -79,12 +82,13 @@ export async function readFilled(reads: ReadPort, tableName: string, read: Fille
     result.exhausted = lo > hi;
     return result;
   }
+  const partition = partitionCondition(read.pkAttr, read.pk, read.pkMore);
   const base: QueryCommandInput = {
     TableName: tableName,
     IndexName: read.index,
-    KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
-    ExpressionAttributeNames: { '#pk': read.pkAttr, '#sk': read.skAttr, ...filter?.names },
-    ExpressionAttributeValues: { ':pk': read.pk, ':lo': lo, ':hi': hi, ...filter?.values },
+    KeyConditionExpression: `${partition.expression} AND #sk BETWEEN :lo AND :hi`,
+    ExpressionAttributeNames: { ...partition.names, '#sk': read.skAttr, ...filter?.names },
+    ExpressionAttributeValues: { ...partition.values, ':lo': lo, ':hi': hi, ...filter?.values },
     ...(filter ? { FilterExpression: filter.expression } : {}),
     ScanIndexForward: forward,
     ReturnConsumedCapacity: 'TOTAL',
@@ -136,6 +140,7 @@ export async function countFilled(
   read: Omit<FilledRead, 'want' | 'forward' | 'exclusive' | 'bound'>,
 ): Promise<number | null> {
   const { filter } = read;
+  const partition = partitionCondition(read.pkAttr, read.pk, read.pkMore);
   let count = 0;
   let consumed = 0;
   let scanned = 0;
@@ -150,9 +155,9 @@ export async function countFilled(
       IndexName: read.index,
       Select: 'COUNT',
       Limit: limit,
-      KeyConditionExpression: '#pk = :pk AND #sk BETWEEN :lo AND :hi',
-      ExpressionAttributeNames: { '#pk': read.pkAttr, '#sk': read.skAttr, ...filter?.names },
-      ExpressionAttributeValues: { ':pk': read.pk, ':lo': read.lo, ':hi': read.hi, ...filter?.values },
+      KeyConditionExpression: `${partition.expression} AND #sk BETWEEN :lo AND :hi`,
+      ExpressionAttributeNames: { ...partition.names, '#sk': read.skAttr, ...filter?.names },
+      ExpressionAttributeValues: { ...partition.values, ':lo': read.lo, ':hi': read.hi, ...filter?.values },
       ...(filter ? { FilterExpression: filter.expression } : {}),
       ReturnConsumedCapacity: 'TOTAL',
       ExclusiveStartKey: startKey,

@@ -8,7 +8,7 @@
  * cursors are bound to the arguments. Bad arguments are BAD_USER_INPUT.
  */
 import type { Collection } from '../dynamo/collection.js';
-import { prefixEnd, rangeStart } from '../dynamo/collection.js';
+import { partitionLabel, prefixEnd, rangeStart } from '../dynamo/collection.js';
 import type { QueryBounds } from '../declaration/model.js';
 import { badUserInput } from '../errors.js';
 import { validateText } from './arguments.js';
@@ -32,11 +32,12 @@ export function boundedSource(collection: Collection, bounds: QueryBounds, args:
   const { prefix } = collection;
   return {
     name: collection.name,
-    partition: collection.pk,
+    partition: partitionLabel(collection.pk, collection.pkMore),
     ...(collection.index === undefined ? {} : { index: collection.index }),
     pkAttr: collection.pkAttr,
     skAttr: collection.skAttr,
     pk: collection.pk,
+    ...(collection.pkMore === undefined ? {} : { pkMore: collection.pkMore }),
     lo: from === null ? rangeStart(prefix) : prefix + from,
     // BETWEEN is inclusive: every sort key in the range continues past `prefix + until`, so none equals it.
     hi: until === null ? prefixEnd(prefix) : prefix + until,

@@ -40,7 +40,8 @@ export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layo
       if (value === null) throw badUserInput(`${argument} names the partition to read: give it`, argument);
       values[placeholder] = value;
     }
-    return { name: path, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill(values), prefix: key.sk.prefix, table: keys.names };
+    const more = key.pkMore.length === 0 ? {} : { pkMore: key.pkMore.map((p) => ({ attr: p.attribute, value: p.template.fill(values) })) };
+    return { name: path, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill(values), ...more, prefix: key.sk.prefix, table: keys.names };
   };
   const bounds = field.bounds;
   return {

@@ -123,7 +123,11 @@ export function compileRelationPlan(
     const table = keys.names;
     // Another program's item under the prefix whose keys are not the node type's is read past, not mapped.
     const accepts = (item: Item) => node.ids(item) !== null;
-    collection = (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix, table, accepts });
+    const pkMore = (parentId: string) => key.pkMore.map((p) => ({ attr: p.attribute, value: p.template.fill({ [parentField]: parentId }) }));
+    collection =
+      key.pkMore.length === 0
+        ? (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix, table, accepts })
+        : (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), pkMore: pkMore(parentId), prefix, table, accepts });
     edge = (item) => ({ node: node.map(item) });
   } else {
     const prefix = nodeType.pk.prefix;

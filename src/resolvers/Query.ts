@@ -19,7 +19,7 @@ import { readConnection } from '../connections/engine.js';
 import { singleCollection } from '../connections/singleCollection.js';
 import { filledRange } from '../connections/filledRange.js';
 import type { ConnectionArgs } from '../connections/args.js';
-import { prefixEnd, rangeStart } from '../dynamo/collection.js';
+import { partitionLabel, prefixEnd, rangeStart } from '../dynamo/collection.js';
 import { countRange, filledReads } from './itemType.js';
 
 /** What `me` answers: who is asking (its fields read their items). Null for a caller without a token. */
@@ -68,7 +68,7 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
       }
       const collection = query.collection(args);
       // totalCount of a partition with no counter: counted within the page read budget.
-      const whole = { ...collection, partition: collection.pk, lo: rangeStart(collection.prefix), hi: prefixEnd(collection.prefix), filter: null, binding: '' };
+      const whole = { ...collection, partition: partitionLabel(collection.pk, collection.pkMore), lo: rangeStart(collection.prefix), hi: prefixEnd(collection.prefix), filter: null, binding: '' };
       return readConnection(singleCollection, collection, ctx.cursors, ctx.loaders, connectionArgs, query.edge, () => countRange(ctx, whole));
     };
   }

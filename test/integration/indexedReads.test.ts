@@ -16,11 +16,13 @@ extend schema
   @index(name: "GSI1", pk: ["GSI1PK"], sk: ["GSI1SK"])
   @index(name: "byStatus", pk: ["status"], sk: ["openedAt"])
   @index(name: "byTicket", pk: ["ticketKey"], sk: ["sentKey"])
+  @index(name: "byQueue", pk: ["queue", "status"], sk: ["openedAt"])
 scalar DateTime
 type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
-type Ticket @item(pk: "TICKET#{id}", sk: "META") @indexed(index: "byStatus") {
+type Ticket @item(pk: "TICKET#{id}", sk: "META") @indexed(index: "byStatus") @indexed(index: "byQueue") {
   id: ID!
   subject: String!
+  queue: String
   status: String
   openedAt: String!
   messages(first: Int, after: String, last: Int, before: String, since: String, until: String): MessageConnection!
@@ -44,7 +46,7 @@ type MessageEdge { cursor: String! node: Message! }
 type Note @item(pk: "TICKET#{ticket}#notes", sk: "NOTE#{id}") { id: ID! text: String! ticket: Ticket! @parent }
 type NoteConnection { edges: [NoteEdge!]! pageInfo: PageInfo! totalCount: Int! }
 type NoteEdge { cursor: String! node: Note! }
-input OpenTicketInput { id: ID subject: String! status: String openedAt: String! }
+input OpenTicketInput { id: ID subject: String! queue: String status: String openedAt: String! }
 input PostMessageInput { id: ID body: String! sentAt: String! }
 input AddNoteInput { id: ID text: String! }
 input ReplyInput { id: ID text: String! }
@@ -52,6 +54,8 @@ input UpdateMessageInput { body: String sentAt: String }
 type Query {
   ticket(id: ID!): Ticket @get
   tickets(status: String!, first: Int, after: String, last: Int, before: String): TicketConnection! @query(index: "byStatus")
+  "A two-attribute partition key: one queue's tickets of one status, by when they were opened."
+  queueTickets(queue: String!, status: String!, first: Int, after: String, last: Int, before: String): TicketConnection! @query(index: "byQueue")
 }
 type Mutation {
   openTicket(input: OpenTicketInput!): Ticket! @create
@@ -65,7 +69,7 @@ let gw: TestGateway;
 beforeAll(async () => {
   gw = await testGateway({ model: buildModel(HELPDESK, 'helpdesk.graphql') });
   const open = (id: string, status: string | null, day: number) =>
-    gw.run(`mutation($i: OpenTicketInput!) { openTicket(input: $i) { id } }`, { i: { id, subject: `Ticket ${id}`, status, openedAt: `2026-03-0${day}` } });
+    gw.run(`mutation($i: OpenTicketInput!) { openTicket(input: $i) { id } }`, { i: { id, subject: `Ticket ${id}`, status, openedAt: `2026-03-0${day}`, queue: id === 't3' ? 'billing' : 'it' } });
   for (const [id, status, day] of [['t1', 'OPEN', 1], ['t2', 'OPEN', 3], ['t3', 'CLOSED', 2], ['t4', 'OPEN', 2], ['t5', null, 4]] as const) {
     expect((await open(id, status, day)).errors).toBeUndefined();
   }
@@ -202,5 +206,31 @@ describe('items another program left under a collection prefix', () => {
     expect(result.errors).toBeUndefined();
     expect(ids(result.data.ticket.replies)).toEqual(['a', 'c']);
     expect(result.data.ticket.replies.pageInfo.hasNextPage).toBe(false);
+  });
+});
+
+describe('a root @query over an index with a two-attribute partition key', () => {
+  it('reads one partition of both attributes, in the sort order, one Query a page, exactly both ways', async () => {
+    const { result, requests } = await gw.counted(`{ queueTickets(queue: "it", status: "OPEN", first: 2) { edges { node { id } } pageInfo { hasNextPage endCursor } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(ids(result.data.queueTickets)).toEqual(['t1', 't4']);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+    const next = await gw.run(`query($c: String) { queueTickets(queue: "it", status: "OPEN", first: 2, after: $c) { edges { node { id } } pageInfo { hasNextPage } } }`, {
+      c: result.data.queueTickets.pageInfo.endCursor,
+    });
+    expect(ids(next.data.queueTickets)).toEqual(['t2']);
+    expect(next.data.queueTickets.pageInfo.hasNextPage).toBe(false);
+    const last = await gw.run(`{ queueTickets(queue: "it", status: "OPEN", last: 1) { edges { node { id } } } }`);
+    expect(ids(last.data.queueTickets)).toEqual(['t2']);
+    const other = await gw.run(`{ queueTickets(queue: "billing", status: "CLOSED", first: 5) { edges { node { id } } } }`);
+    expect(ids(other.data.queueTickets)).toEqual(['t3']);
+  });
+
+  it('refuses a cursor of one partition for another that shares its first attribute', async () => {
+    const first = await gw.run(`{ queueTickets(queue: "it", status: "OPEN", first: 1) { pageInfo { endCursor } } }`);
+    const other = await gw.run(`query($c: String) { queueTickets(queue: "it", status: "CLOSED", first: 1, after: $c) { edges { node { id } } } }`, {
+      c: first.data.queueTickets.pageInfo.endCursor,
+    });
+    expect(other.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 });
