@@ -2,7 +2,8 @@
  * buildModel(): a model file's SDL → the Model, or every problem at once.
  *
  * Phases, each reporting what it finds (problems.ts) and going on:
- *  1. parse the model file (syntax errors end here);
+ *  1. parse the model file (syntax errors end here), and add the types it
+ *     may leave out (writtenTypes.ts: PageInfo, connections and edges);
  *  2. unknown types and redefined vocabulary (names the model may not use);
  *  3. build the schema with the supplied directive definitions (graphql's
  *     own SDL rules: directive placement, arguments, duplicate names);
@@ -28,6 +29,7 @@ import { checkPartitions } from './partitions.js';
 import { readOperations } from './operations.js';
 import { checkServedLayout, keyAttributeTypes, readLayout } from './layout.js';
 import { checkReadPartitions, readIndexed } from './indexed.js';
+import { withWrittenTypes } from './writtenTypes.js';
 
 const BUILT_IN_TYPES = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
 let supplied: DocumentNode | undefined;
@@ -53,6 +55,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
     const e = error as { message: string; locations?: { line: number }[] };
     throw new ModelError(source, [{ where: 'syntax', message: e.message.replace(/^Syntax Error: /, ''), line: e.locations?.[0]?.line ?? null }]);
   }
+  document = withWrittenTypes(document);
   checkNames(document, problems);
   if (problems.list.length > 0) throw new ModelError(source, problems.list);
 
