@@ -62,7 +62,7 @@ export function emitDraft(draft: Draft): string {
   const schema = [`@table(pk: ${str(draft.pk)}, sk: ${str(draft.sk)})`, ...draft.indexes.map((i) => `@index(name: ${str(i.name)}, pk: [${i.pk.map(str).join(', ')}]${i.sk.length > 0 ? `, sk: [${i.sk.map(str).join(', ')}]` : ''})`)];
   out.push('extend schema', ...schema.map((d) => `  ${d}`), '');
   const listed = [...new Set(draft.types.flatMap((t) => [...t.children.map((c) => c.type), ...(t.queries.length > 0 ? [t.name] : [])]))];
-  // The gateway's resolvers serve DateTime and PageInfo: every model declares them, used or not.
+  // Declared in the draft, though the gateway would write PageInfo and plain connections: the draft is there to be edited.
   {
     out.push(
       '"An ISO-8601 UTC timestamp, e.g. 2026-07-03T09:15:00.000Z."',
