@@ -181,7 +181,7 @@ export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
     const item: Item = plan.keys.key(key);
     for (const a of type.type.attributes) {
       const v = value(type.name, a, id, ordinal, instant);
-      if (v !== null && v !== undefined) item[a.name] = v;
+      if (v !== null && v !== undefined) item[a.storedAs] = v;
     }
     if (type.type.inverted) Object.assign(item, { GSI1PK: key.SK, GSI1SK: key.PK });
     for (const counter of type.counters) item[counter] = 0;
@@ -267,7 +267,7 @@ export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
       const edge: Item = { ...plan.keys.key({ PK: ownerPk, SK: nodePk }), GSI1PK: nodePk, GSI1SK: ownerPk };
       for (const a of r.edgeAttributes) {
         const v = value(r.edgeType, a, `${owner.id}-${node.id}`, ordinal, instant);
-        if (v !== null && v !== undefined) edge[a.name] = v;
+        if (v !== null && v !== undefined) edge[a.storedAs] = v;
       }
       for (const copy of r.copies) if (node.item[copy.field] !== undefined) edge[copy.attribute] = node.item[copy.field];
       if (inverse?.relation.kind === 'edges') {

@@ -50,7 +50,7 @@ async function main() {
   const telemetry = await loadTelemetry(config.telemetry, logger);
   // With REDIS_URL, the change events of every record go to the gateways' subscribers (docs/subscriptions.md).
   const { redisUrl } = config.subscriptions;
-  const changes = redisUrl ? redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(compileRules(model)), onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') }) : undefined;
+  const changes = redisUrl ? redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(compileRules(model), model), onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') }) : undefined;
   if (!changes) logger.info('REDIS_URL is not set: no change events are published (gateways with their own processor feed their own subscribers)');
   const published = { events: 0, failed: 0 };
   const processing = startStreamProcessing({

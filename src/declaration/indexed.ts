@@ -60,7 +60,7 @@ function parts(
     for (const attribute of attributes) {
       const template = storedTemplate(item, layout, attribute);
       if (!template) {
-        problems.add(where, `${item.name} stores no attribute ${attribute} (no field of that name, no table key): give the template`, node as never);
+        problems.add(where, `${item.name} stores no attribute ${attribute} (no field stored under that name, no table key): give the template`, node as never);
         return null;
       }
       found.push({ attribute, template, written: false });
@@ -93,11 +93,12 @@ function parts(
   return found;
 }
 
-/** The template of what an item of this type stores under `attribute`: a table key's, or `{field}` for a field of that name. */
+/** The template of what an item of this type stores under `attribute`: a table key's, or `{field}` for the field stored under that name. */
 function storedTemplate(item: ItemType, layout: Layout, attribute: string): KeyTemplate | null {
   if (attribute === layout.pk) return item.pk;
   if (attribute === layout.sk) return item.sk;
-  return item.attributes.some((a) => a.name === attribute) ? parseTemplate(`{${attribute}}`) : null;
+  const field = item.attributes.find((a) => a.storedAs === attribute);
+  return field ? parseTemplate(`{${field.name}}`) : null;
 }
 
 /** Where an item type's items are in one index (or the table): the key attributes and their templates. */

@@ -63,10 +63,8 @@ export function readAttributeDirective(
     else format = args.format as Constraints['format'];
   }
   const storedAs = typeof args.name === 'string' ? args.name : field.name;
-  if (storedAs !== field.name) {
-    // Reads and writes store under the field's name: a model naming another attribute would read nothing there.
-    problems.add(`${at} @attribute(name)`, `storage under another attribute name ("${storedAs}") is not served yet: name the field ${storedAs} if GraphQL allows, or leave the attribute out`, field.astNode);
-  }
+  // DynamoDB refuses an empty attribute name; any other text is a name (`follower#`, `RoomID`).
+  if (storedAs === '') problems.add(`${at} @attribute(name)`, 'is empty: name the attribute the field is stored under', field.astNode);
   return { storedAs, constraints: { min, max, format } };
 }
 

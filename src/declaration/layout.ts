@@ -134,7 +134,7 @@ export function keyAttributeTypes(layout: Layout, items: ReadonlyMap<string, Ite
   for (const attribute of keyAttributesOf(layout)) {
     const kinds = new Set<'S' | 'N'>();
     for (const item of items.values()) {
-      const field = item.attributes.find((a) => a.name === attribute);
+      const field = item.attributes.find((a) => a.storedAs === attribute);
       if (field) kinds.add(field.kind === 'Int' || field.kind === 'Float' ? 'N' : 'S');
     }
     if (kinds.size > 1) problems?.add(`key attribute ${attribute}`, 'holds a number in one type and text in another: a key attribute has one type');

@@ -31,9 +31,9 @@ export interface Constraints {
 export interface Attribute {
   name: string;
   /**
-   * The stored attribute's name: @attribute(name:), else the field's. Read
-   * here so the declaration is complete; storage still uses `name` until
-   * reads and writes are taught to map it.
+   * The stored attribute's name: @attribute(name:), else the field's. Items
+   * hold the value under `storedAs`, records under `name`: every read maps
+   * one to the other and every write the other way (storedName below).
    */
   storedAs: string;
   kind: ScalarKind;
@@ -281,4 +281,13 @@ export interface Model {
   mutations: MutationField[];
   /** @access on the Query and Mutation types: the default rule of their fields. */
   rootAccess: { Query: Access | null; Mutation: Access | null };
+}
+
+/**
+ * The attribute a field of an item type is stored under: its
+ * @attribute(name:), else the field's own name (id, the parent field and
+ * unknown names map to themselves).
+ */
+export function storedName(item: Pick<ItemType, 'attributes'>, field: string): string {
+  return item.attributes.find((a) => a.name === field)?.storedAs ?? field;
 }

@@ -5,7 +5,7 @@
  * checked here.
  */
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
-import type { Attribute, ChildrenRelation, CopyField, EdgesRelation, ItemType, KeylessType, Layout, Relation } from './model.js';
+import { storedName, type Attribute, type ChildrenRelation, type CopyField, type EdgesRelation, type ItemType, type KeylessType, type Layout, type Relation } from './model.js';
 import { parseTemplate } from './template.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
@@ -260,6 +260,9 @@ function checkExtraArguments(relation: Relation, field: Field, problems: Problem
   }
 }
 
+/** Where a stored field is named in a problem: `.field`, with its @attribute(name:) when it has one. */
+const storedAt = (a: Attribute): string => (a.storedAs === a.name ? `.${a.name}` : `.${a.name} @attribute(name: ${JSON.stringify(a.storedAs)})`);
+
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** Key attributes of the default table and its indexes (and, beside them, a declared @table's): no field, counter or copy may be stored under them. */
@@ -322,7 +325,15 @@ export function checkStoredNames(
   for (const item of items.values()) {
     const type = schema.getType(item.name) as GraphQLObjectType;
     const names = new Map<string, string>();
-    for (const a of item.attributes) claim(names, a.name, `the field ${item.name}.${a.name}`, `${item.name}.${a.name}`, type.getFields()[a.name]?.astNode);
+    for (const a of item.attributes) claim(names, a.storedAs, `the field ${item.name}.${a.name}`, `${item.name}${storedAt(a)}`, type.getFields()[a.name]?.astNode);
+    // A key attribute the type writes from a template in a declared index holds that key, not a field.
+    for (const placement of item.indexed) {
+      for (const part of [...placement.pk, ...placement.sk]) {
+        if (!part.written) continue;
+        const field = item.attributes.find((a) => a.storedAs === part.attribute);
+        if (field) problems.add(`${item.name}${storedAt(field)}`, `the field ${item.name}.${field.name} is stored under ${part.attribute}, which ${item.name}'s key in the index ${placement.index} fills from a template: name it otherwise`, type.getFields()[field.name]?.astNode);
+      }
+    }
     for (const r of item.relations) {
       if (r.counter !== null) claim(names, r.counter, `the counter of ${r.path}`, `${r.path} @${r.kind}(counter)`, fieldNode(schema, r));
       if (r.kind === 'edges' && r.sharded) claim(names, r.sharded.count, `the shard count of ${r.path}`, `${r.path} @sharded(count)`, fieldNode(schema, r));
@@ -330,7 +341,7 @@ export function checkStoredNames(
     for (const r of relations.values()) {
       if (r.kind !== 'edges' || r.node !== item.name) continue;
       // One version per copied field, however many relations copy it.
-      for (const c of r.copies) claim(names, `${c.field}Version`, `the version of ${item.name}.${c.field}`, `${r.path} @edges(copy)`, fieldNode(schema, r));
+      for (const c of r.copies) claim(names, `${storedName(item, c.field)}Version`, `the version of ${item.name}.${c.field}`, `${r.path} @edges(copy)`, fieldNode(schema, r));
     }
   }
   for (const base of relations.values()) {
@@ -338,7 +349,7 @@ export function checkStoredNames(
     const sides = [base, ...[...relations.values()].filter((r): r is EdgesRelation => r.kind === 'edges' && r.direction === 'inverted' && r.node === base.owner && r.inverse === base.field)];
     const names = new Map<string, string>();
     const edgeType = schema.getType(base.edgeType) as GraphQLObjectType;
-    for (const a of base.edgeAttributes) claim(names, a.name, `the edge field ${base.edgeType}.${a.name}`, `${base.edgeType}.${a.name}`, edgeType.getFields()[a.name]?.astNode);
+    for (const a of base.edgeAttributes) claim(names, a.storedAs, `the edge field ${base.edgeType}.${a.name}`, `${base.edgeType}${storedAt(a)}`, edgeType.getFields()[a.name]?.astNode);
     for (const side of sides) {
       for (const c of side.copies) {
         if (!claim(names, c.attribute, `the copy of ${side.node}.${c.field} (${side.path})`, `${side.path} @edges(copy)`, fieldNode(schema, side))) continue;

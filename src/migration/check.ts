@@ -295,7 +295,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
       if (missing.length > 0) add('missingAttributes', item, `${type.name} lacks ${missing.join(', ')}`);
       if (type.type.inverted) indexKeys(item, type.name, null);
       for (const placement of type.type.indexed) {
-        const expected = indexKeysOf(placement, id, parentId ?? undefined, type.type.parent?.field ?? null, item);
+        const expected = indexKeysOf(placement, id, parentId ?? undefined, type.type, item);
         // One finding per item and index, naming every key attribute that is off.
         const absent: Record<string, string> = {};
         const wrong: string[] = [];
@@ -324,7 +324,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
       return;
     }
     const { pair, ownerId, nodeId } = what;
-    const missing = pair.edgeAttributes.filter((a) => a.required && (item[a.name] === undefined || item[a.name] === null)).map((a) => a.name);
+    const missing = pair.edgeAttributes.filter((a) => a.required && (item[a.storedAs] === undefined || item[a.storedAs] === null)).map((a) => a.name);
     if (missing.length > 0) add('missingAttributes', item, `edge ${pair.base.path} lacks ${missing.join(', ')}`);
     indexKeys(item, `edge ${pair.base.path}`, pair.sharding ? String(item[keys.sk]) : null);
     const fix = layoutFix(item);

@@ -21,6 +21,7 @@ import { catalogEntryKeys, isBookkeeping, sortableInstant, type CatalogSpec, typ
 import { DELETING_ATTR } from '../writes/conditions.js';
 import type { Plan } from '../plan/plan.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
+import { storedName } from '../declaration/model.js';
 
 type IndexKeys = { GSI1PK?: string; GSI1SK?: string };
 
@@ -57,7 +58,7 @@ export function compileLayoutFix(plan: Plan): LayoutFixer {
     const index = type.type.inverted ? missingIndexKeys(item) : null;
     const catalog = catalogs.get(type.name);
     if (catalog) {
-      const source = catalog.field.by;
+      const source = storedName(type.type, catalog.field.by);
       const text = item[source];
       if (typeof text === 'string' && text.trim() !== '' && item[DELETING_ATTR] === undefined) {
         const keys = catalogEntryKeys(catalog.spec, id, text);
@@ -67,12 +68,13 @@ export function compileLayoutFix(plan: Plan): LayoutFixer {
     }
     const byInstant = type.type.byInstant;
     if (byInstant) {
-      const instant = sortableInstant(item[byInstant.by]);
+      const by = storedName(type.type, byInstant.by);
+      const instant = sortableInstant(item[by]);
       const parentField = type.type.parent?.field;
       if (instant !== null && (parentField === undefined || parentId !== null)) {
         const keys = { GSI2PK: byInstant.pk.fill({ id, ...(parentField ? { [parentField]: parentId! } : {}) }), GSI2SK: `${instant}#${id}` };
         if (item.GSI2PK !== keys.GSI2PK || item.GSI2SK !== keys.GSI2SK) {
-          return { kind: 'order-date', set: { ...keys, ...index }, source: byInstant.by, seen: item[byInstant.by] as string };
+          return { kind: 'order-date', set: { ...keys, ...index }, source: by, seen: item[by] as string };
         }
       }
     }

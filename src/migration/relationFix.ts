@@ -47,7 +47,7 @@ import { COUNTING_ATTR, COUNTING_LEASE_MS, DELETING_ATTR, notCounting, unchanged
 import { isConditionFailed } from '../writes/create.js';
 import { forEachLimit } from '../writes/fanOut.js';
 import { tryTransact } from '../writes/transact.js';
-import { versionAttr, writePlanOf } from '../writes/writePlan.js';
+import { versionAttr, writePlanOf, type EdgeCopy } from '../writes/writePlan.js';
 import { copyIsStale, copyUpdate, source, type CopiedField } from '../stream/propagate.js';
 import type { RateLimiter } from './rateLimiter.js';
 
@@ -71,10 +71,10 @@ export interface CounterNeed {
 
 export type RelationNeed = EdgeNeed | CounterNeed;
 
-/** A declared copy (`copy: [{ field, attribute }]`) with its version attributes. */
-export const copyField = (c: { field: string; attribute: string }): CopiedField => ({
-  field: c.field,
-  versionAttr: versionAttr(c.field),
+/** A declared copy (`copy: [{ field, attribute }]`, `from`: the copied field's stored name) with its version attributes. */
+export const copyField = (c: EdgeCopy): CopiedField => ({
+  field: c.from,
+  versionAttr: versionAttr(c.from),
   copyAttr: c.attribute,
   copyVersionAttr: versionAttr(c.attribute),
 });

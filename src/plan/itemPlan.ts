@@ -172,7 +172,7 @@ function compileMap(
   const properties: string[] = [`"id": id`, `"complete": true`];
   if (parentProperty !== null) properties.push(`${key(parentProperty)}: parentOf(item)`);
   for (const a of type.attributes) {
-    const at = `item[${key(a.name)}]`;
+    const at = `item[${key(a.storedAs)}]`;
     const absent = a.required ? 'undefined' : 'null';
     properties.push(`${key(a.name)}: ${kindTest(a, at, enums)} ? ${at} : ${absent}`);
   }

@@ -9,7 +9,7 @@
  * connections/filledRange.ts). Bad arguments are BAD_USER_INPUT.
  */
 import { GSI2 } from '../dynamo/keys.js';
-import type { ChildrenRelation, ItemType } from '../declaration/model.js';
+import { storedName, type ChildrenRelation, type ItemType } from '../declaration/model.js';
 import { validateDateRange, validateText, type DateRange } from './arguments.js';
 import type { RangeSource } from './sources.js';
 
@@ -53,7 +53,7 @@ export function compileRangePlan(relation: ChildrenRelation, node: ItemType): Ra
       const names: Record<string, string> = {};
       const values: Record<string, string> = {};
       const terms = f.equals.map((e, i) => {
-        names[`#f${i}`] = e.field;
+        names[`#f${i}`] = storedName(node, e.field);
         values[`:f${i}`] = e.value;
         return `#f${i} = :f${i}`;
       });

@@ -80,7 +80,7 @@ function compileEdge(
   const enums: ReadonlySet<string>[] = [];
   const edgeProperties = ['"node": record'];
   for (const a of relation.edgeAttributes) {
-    const at = `item[${key(a.name)}]`;
+    const at = `item[${key(a.storedAs)}]`;
     // Stand-ins for a required value missing on a foreign edge; none for an enum (null, and the field's error).
     const standIn = !a.required || a.values !== undefined ? 'null' : a.kind === 'Int' || a.kind === 'Float' ? '0' : a.kind === 'Boolean' ? 'false' : '""';
     edgeProperties.push(`${key(a.name)}: ${kindTest(a, at, enums)} ? ${at} : ${standIn}`);

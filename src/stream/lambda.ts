@@ -51,7 +51,7 @@ export function createStreamLambdaHandler(
   const { redisUrl } = config.subscriptions;
   const handle = redisUrl
     ? publishingHandler(
-        redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(compileRules(loadModel(config.schemaFile))), onError: (err) => logger.warn({ err }, 'redis') }),
+        redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(compileRules(store.plan.model), store.plan.model), onError: (err) => logger.warn({ err }, 'redis') }),
         modelFromPlan(compilePlan(loadModel(config.schemaFile))),
       )
     : handleRecords;

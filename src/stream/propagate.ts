@@ -30,7 +30,7 @@ import { isConditionFailed } from '../writes/create.js';
 import { forEachLimit, pages } from '../writes/fanOut.js';
 import { getItem, optionsOf, planOf, readsOf, type Store } from '../writes/store.js';
 import { retryConflicts } from '../writes/transact.js';
-import { copyCollections, versionAttr, writePlanOf, type CopySource } from '../writes/writePlan.js';
+import { copyCollections, versionAttr, writePlanOf, type CopySource, type EdgeCopy } from '../writes/writePlan.js';
 
 /** What a copy names: the item's field and version, the edge's copy and version. */
 export type CopiedField = Pick<CopySource, 'field' | 'versionAttr' | 'copyAttr' | 'copyVersionAttr'>;
@@ -174,7 +174,7 @@ export async function refreshEdges(store: Store, edges: Item[]): Promise<number>
       const nodeId = pair.node.type.pk.match(edge[sk])?.id;
       if (ownerId === undefined || nodeId === undefined) continue;
       const copies = (list: EdgePairCopies, key: ItemKey) =>
-        list.map((c) => ({ edge, key, field: { field: c.field, versionAttr: versionAttr(c.field), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute) } }));
+        list.map((c) => ({ edge, key, field: { field: c.from, versionAttr: versionAttr(c.from), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute) } }));
       return [...copies(pair.ownerCopies, pair.owner.key(ownerId)), ...copies(pair.nodeCopies, pair.node.key(nodeId))];
     }
     return [];
@@ -192,4 +192,4 @@ export async function refreshEdges(store: Store, edges: Item[]): Promise<number>
   return written;
 }
 
-type EdgePairCopies = readonly { field: string; attribute: string }[];
+type EdgePairCopies = readonly EdgeCopy[];

@@ -11,11 +11,12 @@
  */
 import { ANYONE, SIGNED_IN, type Rules } from '../auth/rules.js';
 import type { ChangeEvent } from './events.js';
+import { storedName, type Model } from '../declaration/model.js';
 
 export type Redaction = (event: ChangeEvent) => ChangeEvent;
 
-/** The attributes kept out of carried images, by item type, from the compiled rules. */
-export function guardedAttributes(rules: Pick<Rules, 'ruleFor' | 'fields'>): Map<string, string[]> {
+/** The attributes kept out of carried images, by item type, from the compiled rules: each field's stored name (@attribute(name:)). */
+export function guardedAttributes(rules: Pick<Rules, 'ruleFor' | 'fields'>, model: Pick<Model, 'items'>): Map<string, string[]> {
   const guarded = new Map<string, string[]>();
   for (const qualified of rules.fields) {
     const [type, field] = qualified.split('.') as [string, string];
@@ -23,13 +24,14 @@ export function guardedAttributes(rules: Pick<Rules, 'ruleFor' | 'fields'>): Map
     if (field === 'id') continue;
     const rule = rules.ruleFor(type, field);
     if (!rule || rule === ANYONE || rule === SIGNED_IN) continue;
-    guarded.set(type, [...(guarded.get(type) ?? []), field]);
+    const item = model.items.get(type);
+    guarded.set(type, [...(guarded.get(type) ?? []), item ? storedName(item, field) : field]);
   }
   return guarded;
 }
 
-export function imageRedaction(rules: Pick<Rules, 'ruleFor' | 'fields'>): Redaction {
-  const guarded = guardedAttributes(rules);
+export function imageRedaction(rules: Pick<Rules, 'ruleFor' | 'fields'>, model: Pick<Model, 'items'>): Redaction {
+  const guarded = guardedAttributes(rules, model);
   return (event) => {
     if (!event.image) return event;
     // An object's own topic (`Type#id`); a connection's images are its edges and children.

@@ -91,7 +91,7 @@ export async function startGateway(
   const changeModel = modelFromPlan(plan);
   const { redisUrl } = config.subscriptions;
   const bus: ChangeBus = redisUrl
-    ? redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(compileRules(plan.model)), onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') })
+    ? redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(compileRules(plan.model), plan.model), onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') })
     : memoryBus();
   const hub = new ChangeHub(bus, undefined, (err) => logger.warn({ err }, 'could not stop listening to a topic'));
   const engine = new SubscriptionEngine({

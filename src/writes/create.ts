@@ -34,7 +34,7 @@ import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type TableKeys } f
 import { conflict, notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import type { ItemRecord } from '../plan/records.js';
-import type { IndexPlacement } from '../declaration/model.js';
+import { storedName, type IndexPlacement, type ItemType } from '../declaration/model.js';
 import { absent, counterOrCheck, DELETING_ATTR } from './conditions.js';
 import { putNewWith } from './catalog.js';
 import { idOrNew } from './ids.js';
@@ -69,17 +69,18 @@ export async function putNew(store: Store, item: Item, what: string): Promise<vo
 /**
  * The key attributes an item writes for one @indexed placement: each
  * written template filled from the item's id, its parent's id and its
- * stored fields. A template whose field the item lacks writes nothing:
- * the item stays out of that index (sparse).
+ * stored fields (read under their stored names). A template whose field
+ * the item lacks writes nothing: the item stays out of that index (sparse).
  */
-export function indexKeysOf(placement: IndexPlacement, id: string, parentId: string | undefined, parentField: string | null, item: Item): Item {
+export function indexKeysOf(placement: IndexPlacement, id: string, parentId: string | undefined, type: ItemType, item: Item): Item {
+  const parentField = type.parent?.field ?? null;
   const keys: Item = {};
   for (const part of [...placement.pk, ...placement.sk]) {
     if (!part.written) continue;
     const values: Record<string, string> = {};
     let complete = true;
     for (const p of part.template.placeholders) {
-      const value = p === 'id' ? id : p === parentField ? parentId : item[p];
+      const value = p === 'id' ? id : p === parentField ? parentId : item[storedName(type, p)];
       if (value === undefined || value === null) complete = false;
       else values[p] = String(value);
     }
@@ -100,15 +101,15 @@ export function newItem(t: TypeWrites, keys: TableKeys, id: string, parentId: st
   const now = new Date().toISOString();
   for (const a of type.attributes) {
     const value = a.createdAt && input[a.name] === undefined ? now : attributeValue(a, input[a.name], `input.${a.name}`);
-    if (value !== null && value !== undefined) item[a.name] = value;
+    if (value !== null && value !== undefined) item[a.storedAs] = value;
   }
-  for (const placement of type.indexed) Object.assign(item, indexKeysOf(placement, id, parentId, type.parent?.field ?? null, item));
+  for (const placement of type.indexed) Object.assign(item, indexKeysOf(placement, id, parentId, type, item));
   if (t.catalog) {
-    const text = item[t.catalog.field.by];
+    const text = item[storedName(type, t.catalog.field.by)];
     if (typeof text === 'string') Object.assign(item, catalogEntryKeys(t.catalog.spec, id, text));
   }
   if (type.byInstant) {
-    const instant = sortableInstant(item[type.byInstant.by]);
+    const instant = sortableInstant(item[storedName(type, type.byInstant.by)]);
     const values: Record<string, string> = { id };
     if (type.parent && parentId !== undefined) values[type.parent.field] = parentId;
     if (instant !== null) Object.assign(item, { GSI2PK: type.byInstant.pk.fill(values), GSI2SK: `${instant}#${id}` });

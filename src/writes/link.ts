@@ -113,7 +113,7 @@ const wording = (pair: EdgePair, ownerId: string, nodeId: string, state: string,
 
 /** Conditions that what was copied from `item` is still what it holds, and that it is not being deleted. */
 const copiedUnchanged = (item: Item, copies: EdgePair['ownerCopies']): Condition[] => [
-  ...copies.flatMap((c) => [unchanged(c.field, item[c.field]), unchanged(versionAttr(c.field), item[versionAttr(c.field)])]),
+  ...copies.flatMap((c) => [unchanged(c.from, item[c.from]), unchanged(versionAttr(c.from), item[versionAttr(c.from)])]),
   absent(DELETING_ATTR),
 ];
 
@@ -121,8 +121,8 @@ const copiedUnchanged = (item: Item, copies: EdgePair['ownerCopies']): Condition
 function copiesOf(item: Item, copies: EdgePair['ownerCopies']): Item {
   const out: Item = {};
   for (const c of copies) {
-    if (item[c.field] !== undefined) out[c.attribute] = item[c.field];
-    const version = item[versionAttr(c.field)];
+    if (item[c.from] !== undefined) out[c.attribute] = item[c.from];
+    const version = item[versionAttr(c.from)];
     if (typeof version === 'number') out[versionAttr(c.attribute)] = version;
   }
   return out;
@@ -155,7 +155,7 @@ export async function link(
   for (const a of pair.edgeAttributes) {
     if (a.createdAt || !(a.name in args)) continue;
     const value = attributeValue(a, args[a.name], a.name);
-    if (value !== null) given[a.name] = value;
+    if (value !== null) given[a.storedAs] = value;
   }
   let maintained = true;
   return untilFresh(store, async (round) => {
@@ -175,7 +175,7 @@ export async function link(
       ...keys.key({ PK: ownerKey.PK, SK: nodePk }),
       GSI1PK: sharding ? sharding.partition(nodeId, ownerId, shards) : nodePk,
       GSI1SK: ownerKey.PK,
-      ...Object.fromEntries(pair.edgeAttributes.filter((a) => a.createdAt).map((a) => [a.name, now])),
+      ...Object.fromEntries(pair.edgeAttributes.filter((a) => a.createdAt).map((a) => [a.storedAs, now])),
       ...given,
       ...copiesOf(node, pair.nodeCopies),
       ...copiesOf(owner, pair.ownerCopies),

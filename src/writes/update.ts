@@ -41,6 +41,7 @@ import type { Collection } from '../dynamo/collection.js';
 import { catalogEntrySortKey, sortableInstant, type ItemKey, type TableKeys } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../errors.js';
 import type { ItemRecord } from '../plan/records.js';
+import { storedName } from '../declaration/model.js';
 import { validateId } from '../connections/args.js';
 import { DELETING_ATTR, PROPAGATING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';
@@ -228,19 +229,20 @@ export async function updateItem(
     const given = input[a.name];
     if (given === undefined) continue;
     const argumentName = `input.${a.name}`;
-    if (a.required) change.set[a.name] = attributeValue(a, required(given, argumentName), argumentName);
-    else if (given === null) change.remove.push(a.name);
-    else change.set[a.name] = attributeValue(a, given, argumentName);
+    // The change names stored attributes (@attribute(name:)), as the item holds them.
+    if (a.required) change.set[a.storedAs] = attributeValue(a, required(given, argumentName), argumentName);
+    else if (given === null) change.remove.push(a.storedAs);
+    else change.set[a.storedAs] = attributeValue(a, given, argumentName);
   }
   // The catalog entry moves with its field (same shard: it depends on the id). GSI2PK is left as it is:
   // an item not yet indexed stays out of the index (and its counter) until `npm run migrate` adds it.
-  const by = t.catalog?.field.by;
+  const by = t.catalog ? storedName(t.item.type, t.catalog.field.by) : undefined;
   if (by !== undefined && typeof change.set[by] === 'string') {
     change.set.GSI2SK = catalogEntrySortKey(t.catalog!.spec, id, change.set[by] as string);
   }
   // A @byInstant item's GSI2 sort key follows its instant field (GSI2PK depends on the keys alone).
   const byInstant = t.item.type.byInstant;
-  const instant = byInstant ? sortableInstant(change.set[byInstant.by]) : null;
+  const instant = byInstant ? sortableInstant(change.set[storedName(t.item.type, byInstant.by)]) : null;
   if (instant !== null) change.set.GSI2SK = `${instant}#${id}`;
   const copied = t.copies.flatMap((source) =>
     typeof change.set[source.field] === 'string' ? [{ source, value: change.set[source.field] as string }] : [],

@@ -15,7 +15,7 @@
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import type { CatalogSpec, ItemKey } from '../dynamo/keys.js';
-import type { Attribute, CatalogField } from '../declaration/model.js';
+import { storedName, type Attribute, type CatalogField } from '../declaration/model.js';
 import { invariant } from '../errors.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { Plan } from '../plan/plan.js';
@@ -24,6 +24,7 @@ import { shardingOf, type Sharding } from '../plan/sharding.js';
 
 /** A field of an item copied onto edges, and the edges that carry it. */
 export interface CopySource {
+  /** The item's attribute holding the copied field (its stored name, @attribute(name:)). */
   field: string;
   versionAttr: string;
   /** On the edge: the copy and the item version it was taken at. */
@@ -63,13 +64,20 @@ export interface EdgePair {
   inverse: RelationPlan | null;
   owner: ItemPlan;
   node: ItemPlan;
-  /** Copies of node fields (base side's copy) and of owner fields (inverse side's copy). */
-  nodeCopies: readonly { field: string; attribute: string }[];
-  ownerCopies: readonly { field: string; attribute: string }[];
+  /** Copies of node fields (base side's copy) and of owner fields (inverse side's copy); `from`: the copied item's attribute. */
+  nodeCopies: readonly EdgeCopy[];
+  ownerCopies: readonly EdgeCopy[];
   edgeAttributes: readonly Attribute[];
   ownerCounter: string | null;
   nodeCounter: string | null;
   sharding: Sharding | null;
+}
+
+/** A copy an edge carries: the copied field, the item attribute holding it (its stored name) and the edge attribute holding the copy. */
+export interface EdgeCopy {
+  field: string;
+  from: string;
+  attribute: string;
 }
 
 export interface WritePlan {
@@ -105,8 +113,8 @@ export function writePlanOf(plan: Plan): WritePlan {
       inverse,
       owner: r.owner,
       node: r.node,
-      nodeCopies: r.relation.copies,
-      ownerCopies: inverse?.relation.kind === 'edges' ? inverse.relation.copies : [],
+      nodeCopies: r.relation.copies.map((c) => ({ ...c, from: storedName(r.node.type, c.field) })),
+      ownerCopies: inverse?.relation.kind === 'edges' ? inverse.relation.copies.map((c) => ({ ...c, from: storedName(r.owner.type, c.field) })) : [],
       edgeAttributes: [...attributes.values()],
       ownerCounter: r.counter,
       nodeCounter: inverse?.counter ?? null,
@@ -164,7 +172,7 @@ export function writePlanOf(plan: Plan): WritePlan {
       // The fields of this type copied onto these edges: the other side's copy declaration.
       const copied = isBase ? pair.ownerCopies : pair.nodeCopies;
       for (const c of copied) {
-        copies.push({ field: c.field, versionAttr: versionAttr(c.field), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute), via: r });
+        copies.push({ field: c.from, versionAttr: versionAttr(c.from), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute), via: r });
       }
     }
     const parentRelation = item.type.parent

@@ -245,10 +245,10 @@ describe('declarations over the declared indexes', () => {
     );
     expect(problems).toEqual([
       'Ticket @indexed(index: "nowhere"): names no index the model declares (byStatus, byTicket)',
-      'Ticket @indexed(index: "byTicket")(sk): Ticket stores no attribute sentKey (no field of that name, no table key): give the template',
+      'Ticket @indexed(index: "byTicket")(sk): Ticket stores no attribute sentKey (no field stored under that name, no table key): give the template',
       'Message @indexed(index: "byTicket")(sk): placeholder {sentOn} names no field of Message (id, its @parent field or a stored field)',
-      'Message @indexed(index: "byStatus")(pk): Message stores no attribute status (no field of that name, no table key): give the template',
-      'Message @indexed(index: "byStatus")(sk): Message stores no attribute openedAt (no field of that name, no table key): give the template',
+      'Message @indexed(index: "byStatus")(pk): Message stores no attribute status (no field stored under that name, no table key): give the template',
+      'Message @indexed(index: "byStatus")(sk): Message stores no attribute openedAt (no field stored under that name, no table key): give the template',
     ]);
   });
 

@@ -349,9 +349,15 @@ describe('mutations that could not write what the model reads back', () => {
 });
 
 describe('constraints on values, declared with @attribute', () => {
-  it('refuses storage under another attribute name, which reads and writes do not map yet, naming the field', () => {
-    expect(problemsOf(VALID.replace('nick: String!', 'nick: String! @attribute(name: "player_nick")'))).toEqual([
-      expect.stringContaining('Player.nick @attribute(name): storage under another attribute name ("player_nick") is not served yet'),
+  it('reads @attribute(name:) as the attribute the field is stored under', () => {
+    const sdl = VALID.replace('nick: String!', 'nick: String! @attribute(name: "player#nick")');
+    expect(problemsOf(sdl)).toEqual([]);
+    expect(buildModel(sdl, 'model.graphql').items.get('Player')!.attributes.find((a) => a.name === 'nick')).toMatchObject({ storedAs: 'player#nick' });
+  });
+
+  it('refuses an empty @attribute(name:), naming the field', () => {
+    expect(problemsOf(VALID.replace('nick: String!', 'nick: String! @attribute(name: "")'))).toEqual([
+      expect.stringContaining('Player.nick @attribute(name): is empty'),
     ]);
   });
 
