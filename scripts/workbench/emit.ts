@@ -26,11 +26,8 @@ function typeBlock(type: DraftType): string[] {
   const directives = [`@item(pk: ${str(type.pk)}, sk: ${str(type.sk)})`, ...type.indexed.map((i) => `@indexed(index: ${str(i)})`)];
   const lines = [str(type.about), ...todoLines(type.todos), `type ${type.name} ${directives.join(' ')} {`, '  id: ID!'];
   if (type.parent) lines.push(`  ${type.parent.field}: ${type.parent.type}! @parent`);
-  for (const f of type.fields) {
-    // Storage under another attribute name is not served yet: such an attribute stays out of the draft.
-    if (f.name === f.attribute) lines.push(`  ${f.name}: ${f.kind}`);
-    else lines.push(`  # TODO: the attribute ${str(f.attribute)} is no GraphQL name; a field stored under another name is not served yet`);
-  }
+  // An attribute whose name is no GraphQL name is a field of a GraphQL name stored under it.
+  for (const f of type.fields) lines.push(`  ${f.name}: ${f.kind}${f.name === f.attribute ? '' : ` @attribute(name: ${str(f.attribute)})`}`);
   for (const c of type.children) lines.push(`  ${c.field}(${PAGE_ARGS}): ${c.type}Connection! @children`);
   lines.push('}');
   return lines;

@@ -402,7 +402,7 @@ export function inferDraft(table: WorkbenchTable): Draft {
       let name = NAME.test(attribute) && !attribute.startsWith('__') ? attribute : attribute.replace(/[^_0-9A-Za-z]/g, '_').replace(/^(?=[0-9])/, '_').replace(/_+$/, '') || 'value';
       while (used.has(name)) name = `${name}_`;
       used.add(name);
-      // An attribute with no GraphQL name is kept here and left out of the draft with a TODO (emit.ts).
+      // An attribute with no GraphQL name gets a field of a GraphQL name stored under it (emit.ts: @attribute(name:)).
       type.fields.push({ name, attribute, kind });
     }
   }
