@@ -164,6 +164,9 @@ export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
         return false;
       case 'DateTime':
         return new Date(instant).toISOString();
+      case 'Map':
+      case 'List':
+        return null;
       case 'enum':
         return enums.get(fieldTypeName(plan.model.document, owner, a.name) ?? '') ?? null;
       default:

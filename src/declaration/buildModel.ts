@@ -25,6 +25,7 @@ import type { Model } from './model.js';
 import { ModelError, Problems } from './problems.js';
 import { checkReferences, readItemTypes, readKeylessTypes } from './itemTypes.js';
 import { checkStoredNames, readRelations } from './relations.js';
+import { checkItemSizes } from './itemSize.js';
 import { checkPartitions } from './partitions.js';
 import { readOperations } from './operations.js';
 import { checkServedLayout, keyAttributeTypes, readLayout } from './layout.js';
@@ -76,6 +77,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   readIndexed(schema, items, layout, problems);
   const relations = readRelations(schema, items, problems, keyless);
   checkStoredNames(schema, items, relations, problems, layout);
+  checkItemSizes(items, layout, problems);
   checkPartitions(items, relations, problems);
   checkReadPartitions(items, relations, layout, problems);
   const { queries, mutations, rootAccess } = readOperations(schema, items, relations, layout, problems, keyless);

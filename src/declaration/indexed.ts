@@ -71,7 +71,8 @@ function parts(
     problems.add(where, `has ${templates.length} template${templates.length === 1 ? '' : 's'}; the index's key has ${attributes.length} attribute${attributes.length === 1 ? '' : 's'} (${attributes.join(', ') || 'none'})`, node as never);
     return null;
   }
-  const allowed = new Set(['id', ...(item.parent ? [item.parent.field] : []), ...item.attributes.map((a) => a.name)]);
+  // A key holds text or a number: a map or list field names no placeholder.
+  const allowed = new Set(['id', ...(item.parent ? [item.parent.field] : []), ...item.attributes.filter((a) => !a.shape).map((a) => a.name)]);
   const found: KeyPart[] = [];
   for (let i = 0; i < templates.length; i++) {
     let template: KeyTemplate;
@@ -97,7 +98,7 @@ function parts(
 function storedTemplate(item: ItemType, layout: Layout, attribute: string): KeyTemplate | null {
   if (attribute === layout.pk) return item.pk;
   if (attribute === layout.sk) return item.sk;
-  const field = item.attributes.find((a) => a.storedAs === attribute);
+  const field = item.attributes.find((a) => a.storedAs === attribute && !a.shape);
   return field ? parseTemplate(`{${field.name}}`) : null;
 }
 

@@ -11,6 +11,7 @@ import type { Problems } from './problems.js';
 import { parseTemplate, TemplateError, type KeyTemplate } from './template.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isObject, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import { readAccess } from './access.js';
+import { isNested, mapTypesOf, readShape, type NestedContext } from './nestedValues.js';
 
 const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
 /** Directives that belong on connection, root or mutation fields, never on a stored field. */
@@ -68,6 +69,26 @@ export function readAttributeDirective(
   return { storedAs, constraints: { min, max, format } };
 }
 
+/**
+ * A scalar inside a map or list: its kind and the constraints its field's
+ * @attribute declares. In a list field @attribute(max:) is the list's
+ * length, so its elements take min and format only.
+ */
+function nestedScalar(schema: GraphQLSchema, field: Field, at: string, named: GraphQLNamedType, inList: boolean, problems: Problems) {
+  const kind = scalarKind(named.name, isEnumType(named));
+  if (kind === null) {
+    problems.add(at, `holds ${named.name}, which no map or list holds (built-in scalars, DateTime, enums and map types)`, field.astNode);
+    return null;
+  }
+  if (!inList) return { kind, ...enumValues(named), constraints: readAttributeDirective(schema, field, at, kind, problems).constraints };
+  const args = directiveArgs(schema, 'attribute', field) ?? {};
+  const numeric = kind === 'Int' || kind === 'Float';
+  if (args.min != null && !numeric) problems.add(`${at} @attribute(min)`, `applies to Int and Float elements; they are ${kind}`, field.astNode);
+  if (args.format != null && kind !== 'String' && kind !== 'ID') problems.add(`${at} @attribute(format)`, `applies to String and ID elements; they are ${kind}`, field.astNode);
+  const constraints = { min: numeric && typeof args.min === 'number' ? args.min : null, max: null, format: kind === 'String' || kind === 'ID' ? ((args.format as Constraints['format']) ?? null) : null };
+  return { kind, ...enumValues(named), constraints };
+}
+
 export function scalarKind(typeName: string, isEnumType: boolean): ScalarKind | null {
   if (isEnumType) return 'enum';
   return (['ID', 'String', 'Int', 'Float', 'Boolean', 'DateTime'] as const).find((k) => k === typeName) ?? null;
@@ -123,10 +144,12 @@ export function readItemTypes(schema: GraphQLSchema, problems: Problems, keyless
   );
   // First every type with @item, so parents and field types can be told apart from plain objects.
   const declared = new Set(objects.filter((t) => directiveArgs(schema, 'item', t)).map((t) => t.name));
+  // Map types' fields are values inside items, read with their item's field (nestedValues.ts).
+  const mapTypes = mapTypesOf(objects.filter((t) => declared.has(t.name)), (name) => declared.has(name) || keyless.has(name) || ROOT_TYPES.has(name));
   for (const type of objects) {
     const args = directiveArgs(schema, 'item', type);
     if (!args) {
-      if (keyless.has(type.name)) continue; // readKeylessTypes
+      if (keyless.has(type.name) || mapTypes.has(type.name)) continue; // readKeylessTypes, nestedValues.ts
       for (const field of Object.values(type.getFields())) checkPlainField(schema, type, field, declared, problems);
       continue;
     }
@@ -193,6 +216,8 @@ function readItemType(
   if (node && globalId === null) {
     problems.add(type.name, `implement ${node.name} (the model declares a @node root field, which finds every item type by its global id)`, type.astNode);
   }
+  const isEntity = (name: string) => declared.has(name) || keyless.has(name) || ROOT_TYPES.has(name);
+  const nested: NestedContext = { schema, problems, isEntity, scalar: (f, at, t, inList) => nestedScalar(schema, f, at, t as GraphQLNamedType, inList, problems) };
   const pk = template(String(args.pk), `${where}(pk)`, problems, type.astNode);
   const sk = template(String(args.sk), `${where}(sk)`, problems, type.astNode);
   const fields = type.getFields();
@@ -251,8 +276,15 @@ function readItemType(
       });
       continue;
     }
-    if (isObject(named)) {
-      problems.add(at, `no directive binds this field of type ${named.name} (an @item type's object fields are @parent fields, references to @item or keyless types, or connections)`, field.astNode);
+    if (isNested(field.type, isEntity)) {
+      // A map or list inside the item (nestedValues.ts), stored whole under its attribute.
+      for (const name of ['createdAt', 'propagating'].filter((d) => used.includes(d))) problems.add(`${at} @${name}`, 'belongs on a scalar field, not a map or list', field.astNode);
+      const shape = readShape(nested, field, at);
+      const name = (directiveArgs(schema, 'attribute', field) ?? {}).name;
+      if (name === '') problems.add(`${at} @attribute(name)`, 'is empty: name the attribute the field is stored under', field.astNode);
+      const storedAs = typeof name === 'string' && name !== '' ? name : field.name;
+      const none = { min: null, max: null, format: null };
+      if (shape) attributes.push({ name: field.name, storedAs, kind: shape.kind === 'list' ? 'List' : 'Map', shape, required: shape.required, createdAt: false, constraints: none });
       continue;
     }
     if (!isScalarLike(named)) continue;

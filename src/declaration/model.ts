@@ -16,6 +16,28 @@ import type { KeyTemplate } from './template.js';
 
 export type ScalarKind = 'ID' | 'String' | 'Int' | 'Float' | 'Boolean' | 'DateTime' | 'enum';
 
+/** A stored field's kind: a scalar, or a DynamoDB map or list held inside the item (`shape` says what it holds). */
+export type AttributeKind = ScalarKind | 'Map' | 'List';
+
+/**
+ * What a Map or List attribute holds, and each value inside it: a scalar
+ * (its kind, enum values and declared constraints), a map (an object type
+ * without @item and without `id: ID!`: its fields, each under its stored
+ * name) or a list (of scalars or maps, at most `max` elements).
+ * `required`: the position is non-null in GraphQL.
+ */
+export type ValueShape =
+  | { kind: 'scalar'; scalar: ScalarKind; values?: readonly string[]; constraints: Constraints; required: boolean }
+  | { kind: 'map'; type: string; fields: readonly MapField[]; required: boolean }
+  | { kind: 'list'; of: ValueShape; max: number; required: boolean };
+
+/** A field of a map type: its GraphQL name, the key it is stored under inside the map, what it holds. */
+export interface MapField {
+  name: string;
+  storedAs: string;
+  shape: ValueShape;
+}
+
 /** A value format @attribute(format:) may require of a text field. */
 export type ValueFormat = 'EMAIL';
 
@@ -36,7 +58,9 @@ export interface Attribute {
    * one to the other and every write the other way (storedName below).
    */
   storedAs: string;
-  kind: ScalarKind;
+  kind: AttributeKind;
+  /** Map and List: what the value holds (the shape of the whole attribute, `required` as above). */
+  shape?: ValueShape;
   required: boolean;
   /** @createdAt: set when the item or edge is first written. */
   createdAt: boolean;

@@ -5,7 +5,8 @@
  * Subscription fields are bound by the subscription directives, read
  * elsewhere.
  */
-import { isEnumType, isInterfaceType, isObjectType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { inputMismatch } from './nestedValues.js';
+import { isEnumType, isInterfaceType, isObjectType, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { Access, Attribute, CatalogField, GetField, ItemType, KeylessType, Layout, MeField, MutationField, NodeField, QueryField, Relation, RootField } from './model.js';
 import { keyIn } from './indexed.js';
 import type { Problems } from './problems.js';
@@ -416,7 +417,11 @@ function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, di
       problems.add(`${inputName}.${f.name}`, `is no stored field of ${item.name} that a ${directive} may set`, f.astNode);
       continue;
     }
-    checkKind(`${inputName}.${f.name}`, unwrap(f.type), attribute, `${item.name}.${f.name}`, f.astNode, problems);
+    if (attribute.shape) {
+      // A map or list takes an input of the same shape (nestedValues.ts).
+      const mismatch = inputMismatch(f.type as GraphQLInputType, attribute.shape, `${inputName}.${f.name}`);
+      if (mismatch) problems.add(`${inputName}.${f.name}`, `${mismatch} (${item.name}.${f.name})`, f.astNode);
+    } else checkKind(`${inputName}.${f.name}`, unwrap(f.type), attribute, `${item.name}.${f.name}`, f.astNode, problems);
     const keyed = directive === 'update' ? item.indexed.find((p) => [...p.pk, ...p.sk].some((k) => k.written && k.template.placeholders.includes(f.name))) : undefined;
     if (keyed) {
       // A written key is built once, at create: a change would leave the item under its old key in that index.

@@ -8,10 +8,10 @@
  */
 import { badUserInput } from '../errors.js';
 import { sortableInstant, sortableText } from '../dynamo/keys.js';
+import { MAX_ID_LENGTH, MAX_TEXT_LENGTH } from '../declaration/itemSize.js';
 
-export const MAX_ID_LENGTH = 128;
-/** Longest text attribute value a write stores, and longest equality filter a read takes. */
-export const MAX_TEXT_LENGTH = 200;
+// The limits live with the model, whose start-up check bounds an item's size by them.
+export { MAX_ID_LENGTH, MAX_TEXT_LENGTH };
 
 /** A UTF-16 surrogate that is not part of a pair: not a character, and not storable as UTF-8. */
 export const LONE_SURROGATE = /\p{Cs}/u;

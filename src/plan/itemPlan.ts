@@ -10,7 +10,7 @@ import type { Item } from '../dynamo/batchGet.js';
 import type { ItemKey, TableKeys } from '../dynamo/keys.js';
 import type { ItemType } from '../declaration/model.js';
 import { invariant } from '../errors.js';
-import { kindTest, parentIdProperty, propertyLiteral, type ItemRecord } from './records.js';
+import { kindTest, parentIdProperty, propertyLiteral, valueDecoder, type ItemRecord } from './records.js';
 
 export interface ItemPlan {
   name: string;
@@ -169,11 +169,18 @@ function compileMap(
 ): (item: Item) => ItemRecord {
   const key = (name: string) => propertyLiteral(name, type.name);
   const enums: ReadonlySet<string>[] = [];
+  const decoders: ((value: unknown) => unknown)[] = [];
   const properties: string[] = [`"id": id`, `"complete": true`];
   if (parentProperty !== null) properties.push(`${key(parentProperty)}: parentOf(item)`);
   for (const a of type.attributes) {
     const at = `item[${key(a.storedAs)}]`;
     const absent = a.required ? 'undefined' : 'null';
+    if (a.shape) {
+      // A map or list: rebuilt under the fields' names (records.ts valueDecoder).
+      decoders.push(valueDecoder(a.shape));
+      properties.push(`${key(a.name)}: decoders[${decoders.length - 1}](${at}) ?? ${absent}`);
+      continue;
+    }
     properties.push(`${key(a.name)}: ${kindTest(a, at, enums)} ? ${at} : ${absent}`);
   }
   for (const counter of counters) properties.push(`${key(counter)}: typeof item[${key(counter)}] === "number" ? item[${key(counter)}] : undefined`);
@@ -190,6 +197,6 @@ function compileMap(
     '  return record;',
     '};',
   ].join('\n');
-  const make = new Function('idOf', 'parentOf', 'notOfType', 'enums', 'extensions', body) as (...args: unknown[]) => (item: Item) => ItemRecord;
-  return make(idOf, parentOf, notOfType, enums, extensions);
+  const make = new Function('idOf', 'parentOf', 'notOfType', 'enums', 'extensions', 'decoders', body) as (...args: unknown[]) => (item: Item) => ItemRecord;
+  return make(idOf, parentOf, notOfType, enums, extensions, decoders);
 }

@@ -9,7 +9,7 @@
  * rather than unknown. A child record carries its parent's id under
  * `<parent field>Id` (a post's `userId`).
  */
-import type { Attribute } from '../declaration/model.js';
+import type { Attribute, ValueShape } from '../declaration/model.js';
 import { invariant } from '../errors.js';
 
 export interface ItemRecord {
@@ -65,4 +65,40 @@ export function kindTest(a: Attribute, at: string, enums: ReadonlySet<string>[])
     return `typeof ${at} === "string" && enums[${enums.length - 1}].has(${at})`;
   }
   return `typeof ${at} === "string"`;
+}
+
+/**
+ * A Map or List attribute's stored value → its record value: a map's
+ * entries by its fields' names (read from their stored names), a list's
+ * elements in order (a string or number set reads as a list). Read by the
+ * rules of the item's own fields: a value of another kind is absent (null
+ * inside; undefined for the whole value, which the record then reads as
+ * absent).
+ */
+export function valueDecoder(shape: ValueShape): (value: unknown) => unknown {
+  switch (shape.kind) {
+    case 'scalar': {
+      const values = shape.values ? new Set(shape.values) : null;
+      const type = shape.scalar === 'Int' || shape.scalar === 'Float' ? 'number' : shape.scalar === 'Boolean' ? 'boolean' : 'string';
+      return (v) => (typeof v === type && (values === null || values.has(v as string)) ? v : undefined);
+    }
+    case 'map': {
+      const fields = shape.fields.map((f) => ({ name: f.name, storedAs: f.storedAs, decode: valueDecoder(f.shape) }));
+      return (v) => {
+        if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof Set || v instanceof Uint8Array) return undefined;
+        const stored = v as Record<string, unknown>;
+        const out: Record<string, unknown> = {};
+        for (const f of fields) out[f.name] = f.decode(stored[f.storedAs]) ?? null;
+        return out;
+      };
+    }
+    case 'list': {
+      const decode = valueDecoder(shape.of);
+      return (v) => (Array.isArray(v) || v instanceof Set ? [...v].map((e) => decode(e) ?? null) : undefined);
+    }
+    default: {
+      const never: never = shape;
+      return never;
+    }
+  }
 }

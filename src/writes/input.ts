@@ -6,11 +6,12 @@ import { badUserInput } from '../errors.js';
 import { validateId } from '../plan/arguments.js';
 import { MAX_SHARDS } from '../dynamo/keys.js';
 import { LONE_SURROGATE, MAX_TEXT_LENGTH } from '../plan/arguments.js';
-import type { Attribute, Constraints } from '../declaration/model.js';
+import type { Attribute, Constraints, ValueShape } from '../declaration/model.js';
+import { MAX_EMAIL_LENGTH } from '../declaration/itemSize.js';
 
 export { MAX_TEXT_LENGTH };
 
-export const MAX_EMAIL_LENGTH = 254;
+export { MAX_EMAIL_LENGTH };
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Text without a lone surrogate (ids and prefixes refuse it too: not storable as UTF-8). */
 function wellFormed(value: string, argumentName: string): string {
@@ -101,13 +102,14 @@ export function shardsInput(value: number | null | undefined, argumentName: stri
  * - Boolean: as given.
  * null for an optional attribute left empty (it is then not stored).
  */
-export function attributeValue(a: Pick<Attribute, 'kind' | 'required' | 'constraints' | 'reference'>, value: unknown, argumentName: string): unknown {
+export function attributeValue(a: Pick<Attribute, 'kind' | 'required' | 'constraints' | 'reference' | 'shape'>, value: unknown, argumentName: string): unknown {
   if (value == null) {
     if (a.required) throw badUserInput(`${argumentName} is required`, argumentName);
     return null;
   }
   // A reference stores the referred id: an id's rules, not free text's.
   if (a.reference) return validateId(value as string, argumentName);
+  if (a.shape) return nestedValue(a.shape, value, argumentName);
   switch (a.kind) {
     case 'Int':
     case 'Float':
@@ -123,5 +125,42 @@ export function attributeValue(a: Pick<Attribute, 'kind' | 'required' | 'constra
     default:
       if (a.constraints.format === 'EMAIL') return email(value, argumentName);
       return text(value, argumentName);
+  }
+}
+
+/**
+ * The stored value of a map or list field (docs/model.md): a map's fields
+ * under their stored names (an absent or null optional field is left
+ * out), a list's elements in order, at most its @attribute(max:) of them;
+ * every scalar inside by the rules above (text trimmed, non-blank, at most
+ * 200 characters). The whole value is written at once: an update replaces it.
+ */
+export function nestedValue(shape: ValueShape, value: unknown, argumentName: string): unknown {
+  if (value == null) {
+    if (shape.required) throw badUserInput(`${argumentName} is required`, argumentName);
+    return null;
+  }
+  switch (shape.kind) {
+    case 'scalar':
+      return attributeValue({ kind: shape.scalar, required: shape.required, constraints: shape.constraints }, value, argumentName);
+    case 'map': {
+      if (typeof value !== 'object' || Array.isArray(value)) throw badUserInput(`${argumentName} must be an object with the fields of ${shape.type}`, argumentName);
+      const given = value as Record<string, unknown>;
+      const stored: Record<string, unknown> = {};
+      for (const f of shape.fields) {
+        const v = nestedValue(f.shape, given[f.name], `${argumentName}.${f.name}`);
+        if (v !== null) stored[f.storedAs] = v;
+      }
+      return stored;
+    }
+    case 'list': {
+      const list = Array.isArray(value) ? value : [value];
+      if (list.length > shape.max) throw badUserInput(`${argumentName} holds at most ${shape.max} elements; got ${list.length}`, argumentName);
+      return list.map((e, i) => nestedValue(shape.of, e, `${argumentName}[${i}]`));
+    }
+    default: {
+      const never: never = shape;
+      return never;
+    }
   }
 }
