@@ -276,19 +276,34 @@ describe('GamingPlayerProfiles', () => {
     expect(requests.byOperation).toEqual({ GetItem: 1 });
   });
 
-  it("a player's friends item: one GetItem (the list itself is not declared)", async () => {
-    const { result, requests } = await gw.counted(`{ friends(id: "player001") { id Type } }`);
-    expect(result.data.friends).toEqual({ id: 'player001', Type: 'Friends' });
+  it("a player's friends item with its FriendList, a list of maps inside it: one GetItem", async () => {
+    const { result, requests } = await gw.counted(`{ friends(id: "player001") { id Type FriendList { FriendId FriendName } } }`);
+    expect(result.data.friends).toEqual({
+      id: 'player001',
+      Type: 'Friends',
+      FriendList: [{ FriendId: 'player002', FriendName: 'Alice' }, { FriendId: 'player003', FriendName: 'Bob' }],
+    });
     expect(requests.byOperation).toEqual({ GetItem: 1 });
   });
 
+  it('replaces the friend list whole: one UpdateItem, a list of maps in the item; more than its declared 100 is refused before any request', async () => {
+    const { result, requests } = await gw.counted(`mutation { updateFriends(id: "player001", input: { FriendList: [{ FriendId: "player004", FriendName: "Cleo" }] }) { FriendList { FriendId } } }`);
+    expect(result.data.updateFriends).toEqual({ FriendList: [{ FriendId: 'player004' }] });
+    expect(requests.byOperation).toEqual({ UpdateItem: 1 });
+    expect(await gw.get('player001', 'FRIENDS#player001')).toEqual({ PK: 'player001', SK: 'FRIENDS#player001', Type: 'Friends', FriendList: [{ FriendId: 'player004', FriendName: 'Cleo' }] });
+    const many = Array.from({ length: 101 }, (_, i) => ({ FriendId: `p${i}` }));
+    const refused = await gw.counted(`mutation($l: [FriendInput!]) { updateFriends(id: "player001", input: { FriendList: $l }) { id } }`, { l: many });
+    expect(refused.result.errors?.[0]).toMatchObject({ message: 'input.FriendList holds at most 100 elements; got 101', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(refused.requests.requests).toBe(0);
+  });
+
   it("a player's profile with their items: one Query (#METADATA# sorts first)", async () => {
-    const { result, requests } = await gw.counted(`{ player(id: "player001") { Nickname items(first: 10) { edges { node { id ItemName ItemType ItemCount } } } } }`);
+    const { result, requests } = await gw.counted(`{ player(id: "player001") { Nickname items(first: 10) { edges { node { id ItemName ItemType ItemCount ItemAttributes { HP ATK DEF } } } } } }`);
     expect(result.data.player.Nickname).toBe('John');
     expect(nodes(result.data.player.items)).toEqual([
-      { id: '001', ItemName: 'Health Potion', ItemType: 'Consumable', ItemCount: '5' },
-      { id: '002', ItemName: 'Armor of the Knight', ItemType: 'Armor', ItemCount: '1' },
-      { id: '003', ItemName: 'Sword of the Dragon', ItemType: 'Weapon', ItemCount: '1' },
+      { id: '001', ItemName: 'Health Potion', ItemType: 'Consumable', ItemCount: '5', ItemAttributes: { HP: 50, ATK: null, DEF: null } },
+      { id: '002', ItemName: 'Armor of the Knight', ItemType: 'Armor', ItemCount: '1', ItemAttributes: { HP: null, ATK: null, DEF: 100 } },
+      { id: '003', ItemName: 'Sword of the Dragon', ItemType: 'Weapon', ItemCount: '1', ItemAttributes: { HP: null, ATK: 100, DEF: 50 } },
     ]);
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
@@ -296,12 +311,16 @@ describe('GamingPlayerProfiles', () => {
   it("a player's equipment, tasks and activities: one Query each and no read of the profile; the malformed equipment key is read past", async () => {
     const { result, requests } = await gw.counted(`{ player(id: "player001") {
       equipments(first: 10) { edges { node { id EquipmentName } } }
-      tasks(first: 10) { edges { node { id TaskStatus } } }
+      tasks(first: 10) { edges { node { id TaskStatus TaskReward { Gold XP } } } }
       activities(first: 10) { edges { node { id ActivityName ActivityStartTime } } }
     } }`);
     expect(result.errors).toBeUndefined();
     expect(nodes(result.data.player.equipments)).toEqual([{ id: '001', EquipmentName: 'Sword of the Dragon' }, { id: '003', EquipmentName: 'Ring of the Mage' }]);
-    expect(nodes(result.data.player.tasks)).toEqual([{ id: '001', TaskStatus: 'InProgress' }, { id: '002', TaskStatus: 'Completed' }, { id: '003', TaskStatus: 'Available' }]);
+    expect(nodes(result.data.player.tasks)).toEqual([
+      { id: '001', TaskStatus: 'InProgress', TaskReward: { Gold: 100, XP: 50 } },
+      { id: '002', TaskStatus: 'Completed', TaskReward: { Gold: 200, XP: 100 } },
+      { id: '003', TaskStatus: 'Available', TaskReward: { Gold: 500, XP: 200 } },
+    ]);
     expect(nodes(result.data.player.activities).map((a: any) => a.ActivityName)).toEqual(['Hunting Trip', 'Mining Adventure', 'Arena Challenge']);
     expect(requests.byOperation).toEqual({ Query: 3 });
   });
@@ -319,9 +338,9 @@ describe('GamingPlayerProfiles', () => {
   });
 
   it("adds, updates and removes an item of a player's inventory, and updates a task", async () => {
-    const added = await gw.counted(`mutation { addItem(playerId: "player009", input: { id: "001", Type: "Item", ItemName: "Health Potion", ItemType: "Consumable", ItemCount: "3" }) { id } }`);
+    const added = await gw.counted(`mutation { addItem(playerId: "player009", input: { id: "001", Type: "Item", ItemName: "Health Potion", ItemType: "Consumable", ItemCount: "3", ItemAttributes: { HP: 50 } }) { id } }`);
     expect(added.requests.byOperation).toEqual({ GetItem: 1, TransactWriteItems: 1 });
-    expect(await gw.get('player009', 'ITEMS#001')).toEqual({ PK: 'player009', SK: 'ITEMS#001', Type: 'Item', ItemName: 'Health Potion', ItemType: 'Consumable', ItemCount: '3' });
+    expect(await gw.get('player009', 'ITEMS#001')).toEqual({ PK: 'player009', SK: 'ITEMS#001', Type: 'Item', ItemName: 'Health Potion', ItemType: 'Consumable', ItemCount: '3', ItemAttributes: { HP: 50 } });
     const used = await gw.counted(`mutation { updateItem(playerId: "player009", id: "001", input: { ItemCount: "2" }) { ItemCount } }`);
     expect(used.result.data.updateItem).toEqual({ ItemCount: '2' });
     expect(used.requests.byOperation).toEqual({ UpdateItem: 1 });
@@ -332,7 +351,7 @@ describe('GamingPlayerProfiles', () => {
     const task = await gw.counted(`mutation { updateTask(playerId: "player001", id: "003", input: { TaskStatus: "InProgress" }) { TaskName TaskStatus } }`);
     expect(task.result.data.updateTask).toEqual({ TaskName: 'Rescue the Princess', TaskStatus: 'InProgress' });
     expect(task.requests.byOperation).toEqual({ UpdateItem: 1 });
-    expect(await gw.get('player001', 'TASK#003')).toMatchObject({ TaskStatus: 'InProgress', TaskReward: expect.anything() });
+    expect(await gw.get('player001', 'TASK#003')).toMatchObject({ TaskStatus: 'InProgress', TaskReward: { Gold: 500, XP: 200 } });
   });
 });
 
@@ -401,6 +420,14 @@ describe('SocialNetwork', () => {
     const { result, requests } = await gw.counted(`{ user(id: "12345") { name content imageUrl } }`);
     expect(result.data.user).toEqual({ name: 'hyuklee', content: 'My name is Hyuk Lee', imageUrl: 's3://....' });
     expect(requests.byOperation).toEqual({ GetItem: 1 });
+  });
+
+  it('getUserInfoByUserID with the counts, stored under follower#, following# and post#: the info and count items in one BatchGetItem', async () => {
+    const { result, requests } = await gw.counted(`{ user(id: "12345") { name } userCounts(id: "12345") { followerCount followingCount postCount } }`);
+    expect(result.data).toEqual({ user: { name: 'hyuklee' }, userCounts: { followerCount: 3_000_000_000, followingCount: 971, postCount: 4945 } });
+    expect(requests.byOperation).toEqual({ BatchGetItem: 1 });
+    const alone = await gw.counted(`{ userCounts(id: "12345") { followerCount } }`);
+    expect(alone.requests.byOperation).toEqual({ GetItem: 1 });
   });
 
   it("getFollowerListByUserID and getFollowingListByUserID: one Query of each partition, no read of the user's info", async () => {
