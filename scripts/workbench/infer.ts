@@ -392,7 +392,7 @@ export function inferDraft(table: WorkbenchTable): Draft {
       seenAnywhere.add(attribute);
       const kind = fieldKind(attribute, declaredType.get(attribute), samples);
       if (kind !== 'String' && kind !== 'Int' && kind !== 'Float' && kind !== 'Boolean') {
-        type.todos.push(`${attribute} holds ${KIND_NAMES[kind] ?? kind}: a stored field is a scalar or an enum, so it is left out`);
+        type.todos.push(`${attribute} holds ${KIND_NAMES[kind] ?? kind}: left out (declare it as a map type or a list with its max, docs/model.md)`);
         continue;
       }
       if (RESERVED_FIELDS.has(attribute)) {

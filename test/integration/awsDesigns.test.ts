@@ -195,9 +195,19 @@ describe('ConnectedVehicles', () => {
     expect(requests.byOperation).toEqual({ GetItem: 1 });
   });
 
-  it("a vehicle with its features: one Query (#META# sorts before FEATURE#)", async () => {
-    const { result, requests } = await gw.counted(`{ vehicle(id: "${VIN}") { engine features(first: 10) { edges { node { id } } } } }`);
-    expect(result.data.vehicle).toEqual({ engine: 'gasoline', features: { edges: [{ node: { id: 'AUTODRIVE' } }, { node: { id: 'CAMERAS' } }, { node: { id: 'MIRRORS' } }] } });
+  it("a vehicle with its features and their payload maps: one Query (#META# sorts before FEATURE#)", async () => {
+    const { result, requests } = await gw.counted(`{ vehicle(id: "${VIN}") { engine features(first: 10) { edges { node { id
+      autonomous_driving { is_enabled version } cameras { recording_is_active cameras { front_camera_center { foo } } } mirrors { position { is_active left { x y z } } } } } } } }`);
+    expect(result.data.vehicle).toEqual({
+      engine: 'gasoline',
+      features: {
+        edges: [
+          { node: { id: 'AUTODRIVE', autonomous_driving: { is_enabled: true, version: 'v0.000.1 beta' }, cameras: null, mirrors: null } },
+          { node: { id: 'CAMERAS', autonomous_driving: null, cameras: { recording_is_active: true, cameras: { front_camera_center: { foo: 'bar' } } }, mirrors: null } },
+          { node: { id: 'MIRRORS', autonomous_driving: null, cameras: null, mirrors: { position: { is_active: false, left: { x: 59, y: 61, z: 76 } } } } },
+        ],
+      },
+    });
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
@@ -233,9 +243,10 @@ describe('ConnectedVehicles', () => {
     expect(feature.result.data.addFeature).toEqual({ id: 'MIRRORS', vehicle: { id: '1HGCM82633A004352' } });
     expect(feature.requests.byOperation).toEqual({ GetItem: 1, TransactWriteItems: 1 });
     expect(await gw.get('VIN#1HGCM82633A004352', 'FEATURE#MIRRORS')).toEqual({ PK: 'VIN#1HGCM82633A004352', SK: 'FEATURE#MIRRORS' });
-    const preference = await gw.counted(`mutation { addPreference(userId: "jdoe1", input: { id: "SEATS", user_name: "jdoe1" }) { id } }`);
+    const preference = await gw.counted(`mutation { addPreference(userId: "jdoe1", input: { id: "SEATS", user_name: "jdoe1", seats: { driver_seat: { temperature: 70 }, heating_is_active: true } }) { id seats { driver_seat { temperature } } } }`);
+    expect(preference.result.data.addPreference).toEqual({ id: 'SEATS', seats: { driver_seat: { temperature: 70 } } });
     expect(preference.requests.byOperation).toEqual({ GetItem: 1, TransactWriteItems: 1 });
-    expect(await gw.get('ID#jdoe1', 'PREFERENCES#SEATS')).toEqual({ PK: 'ID#jdoe1', SK: 'PREFERENCES#SEATS', user_name: 'jdoe1' });
+    expect(await gw.get('ID#jdoe1', 'PREFERENCES#SEATS')).toEqual({ PK: 'ID#jdoe1', SK: 'PREFERENCES#SEATS', user_name: 'jdoe1', seats: { driver_seat: { temperature: 70 }, heating_is_active: true } });
     const removed = await gw.counted(`mutation { removeFeature(vehicleId: "1HGCM82633A004352", id: "MIRRORS") removePreference(userId: "jdoe1", id: "SEATS") }`);
     expect(removed.result.errors).toBeUndefined();
     expect(removed.requests.byOperation).toEqual({ GetItem: 2, TransactWriteItems: 2 });
