@@ -193,9 +193,18 @@ export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
 /** The directives the gateway supplies, by name (a model may not redefine them). */
 export const DIRECTIVE_NAMES = [
   'table', 'index', 'indexed', 'query', 'item', 'parent', 'children', 'edges', 'createdAt', 'attribute', 'get', 'node', 'me', 'create', 'update', 'delete', 'link', 'unlink',
-  'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'owner', 'changes', 'collectionChanges',
+  'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'owner', 'changes',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
+
+/**
+ * Directives earlier models used that gave way to general forms: a model
+ * that still uses one is refused with the replacement, rather than with
+ * graphql's "unknown directive".
+ */
+export const RETIRED_DIRECTIVES: Readonly<Record<string, string>> = {
+  collectionChanges: '@changes(field: "Type.connection")',
+};
 
 /** Names of the supporting types the definitions declare (CopyField, ValueFormat, AccessRule). */
 export const SUPPLIED_TYPE_NAMES = ['CopyField', 'ValueFormat', 'AccessRule'] as const;
