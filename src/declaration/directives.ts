@@ -47,9 +47,12 @@ directive @query(index: String, from: String, until: String) on FIELD_DEFINITION
 Where items of this type live. Templates: literal text with {placeholders};
 {id} is the item's own id, {<f>} for an @parent field f stands for that
 parent's id. With inverted: true the item also carries GSI1PK = its SK and
-GSI1SK = its PK, so it can be read by its sort key alone.
+GSI1SK = its PK, so it can be read by its sort key alone. claim: the token
+claim whose value is the id of the caller's own item of this type (an owner
+type, for OWNER rules and @get(by: CALLER)); claimSetting names the
+environment variable that may rename the claim.
 """
-directive @item(pk: String!, sk: String!, inverted: Boolean = false) on OBJECT
+directive @item(pk: String!, sk: String!, inverted: Boolean = false, claim: String, claimSetting: String) on OBJECT
 
 "On a field of an @item type whose type is an @item type: the parent whose partition this item lives in."
 directive @parent on FIELD_DEFINITION
@@ -90,26 +93,21 @@ directive @attribute(name: String, min: Float, max: Float, format: ValueFormat) 
 enum ValueFormat { EMAIL }
 
 """
-Root field: one item of its type, or null. Arguments fill the key's
-placeholders by name (id for {id}; f or fId for {f}); a type with
-inverted: true is found by its sort key alone through GSI1.
+Root field: one item, or null. by: KEY (the default): an item of its type;
+arguments fill the key's placeholders by name (id for {id}; f or fId for
+{f}); a type with inverted: true is found by its sort key alone through
+GSI1. by: NODE: any item by its global id (Relay's Global Object
+Identification); the field returns an interface with one field of type ID!,
+the global id, and takes it as its argument id; every @item type
+implements the interface, and the gateway resolves that field. by: CALLER:
+the caller's own items; the field takes no arguments and its type has one
+field per type with a claim (@item(claim:)), each returning that type's
+item whose id the caller's token names in the claim (null when it names
+none).
 """
-directive @get on FIELD_DEFINITION
-
-"""
-Root field: any item by its global id (Relay's Global Object
-Identification), or null when absent. It returns an interface with one
-field of type ID!, the global id, and takes it as its argument id; every
-@item type implements the interface, and the gateway resolves that field.
-"""
-directive @node on FIELD_DEFINITION
-
-"""
-Root field: the caller's own items. Its type has one field per @owner type
-it offers, each returning that type's item whose id the caller's token
-names in the type's claim (null when the token names none).
-"""
-directive @me on FIELD_DEFINITION
+directive @get(by: GetBy = KEY) on FIELD_DEFINITION
+"How @get finds what it returns."
+enum GetBy { KEY NODE CALLER }
 
 """
 Mutations. @create takes an input object (id generated, time-ordered, when
@@ -173,18 +171,12 @@ directive @propagating on FIELD_DEFINITION
 
 """
 Who may read a type's fields (on a type) or a field, or run a mutation (on
-a field). OWNER: the caller owns the item of type of whose id is the
+a field). OWNER: the caller owns (@item(claim:)) the item of type of whose id is the
 argument named argument, or the parent's field named field (id: the item
 itself; a @parent field: that parent), or the result's field (resultField).
 """
 directive @access(rule: AccessRule!, of: String, argument: String, field: String, resultField: String) on OBJECT | FIELD_DEFINITION
 enum AccessRule { ANYONE SIGNED_IN OWNER ADMIN }
-
-"""
-A caller owns the item of this type whose id is the value of the token's
-claim (setting names the environment variable that may rename the claim).
-"""
-directive @owner(claim: String!, setting: String) on OBJECT
 `;
 
 /** Every definition a model file may use without declaring it: the model's directives and the subscriptions' (subscriptionDirectives.ts). */
@@ -192,8 +184,8 @@ export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
 
 /** The directives the gateway supplies, by name (a model may not redefine them). */
 export const DIRECTIVE_NAMES = [
-  'table', 'index', 'indexed', 'query', 'item', 'parent', 'children', 'edges', 'createdAt', 'attribute', 'get', 'node', 'me', 'create', 'update', 'delete', 'link', 'unlink',
-  'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'owner', 'changes',
+  'table', 'index', 'indexed', 'query', 'item', 'parent', 'children', 'edges', 'createdAt', 'attribute', 'get', 'create', 'update', 'delete', 'link', 'unlink',
+  'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'changes',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -204,7 +196,10 @@ export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
  */
 export const RETIRED_DIRECTIVES: Readonly<Record<string, string>> = {
   collectionChanges: '@changes(field: "Type.connection")',
+  node: '@get(by: NODE)',
+  me: '@get(by: CALLER)',
+  owner: '@item(claim:, claimSetting:)',
 };
 
-/** Names of the supporting types the definitions declare (CopyField, ValueFormat, AccessRule). */
-export const SUPPLIED_TYPE_NAMES = ['CopyField', 'ValueFormat', 'AccessRule'] as const;
+/** Names of the supporting types the definitions declare. */
+export const SUPPLIED_TYPE_NAMES = ['CopyField', 'ValueFormat', 'GetBy', 'AccessRule'] as const;

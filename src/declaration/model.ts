@@ -87,13 +87,13 @@ export interface ItemType {
   relations: Relation[];
   /** @byInstant: GSI2 keys by an instant field. */
   byInstant: { pk: KeyTemplate; by: string } | null;
-  /** @owner: the claim whose value names the item its caller owns. */
+  /** @item(claim, claimSetting): the claim whose value names the item its caller owns. */
   owner: { claim: string; setting: string | null } | null;
   /** @access on the type: the default rule of its fields. */
   access: Access | null;
   /** @access on single fields of the type (attributes, flags, the parent field, id), by field name. */
   fieldAccess: Record<string, Access>;
-  /** The field holding the item's global id (the node interface's field), when the model declares a @node root field. */
+  /** The field holding the item's global id (the node interface's field), when the model declares a @get(by: NODE) root field. */
   globalId: string | null;
 }
 
@@ -194,7 +194,7 @@ export interface CatalogField {
   access: Access | null;
 }
 
-/** @node: any item by its global id. */
+/** @get(by: NODE): any item by its global id. */
 export interface NodeField {
   kind: 'node';
   field: string;
@@ -204,7 +204,7 @@ export interface NodeField {
   access: Access | null;
 }
 
-/** @me: the caller's own items, one field of `type` per @owner type. */
+/** @get(by: CALLER): the caller's own items, one field of `type` per type with a claim. */
 export interface MeField {
   kind: 'me';
   field: string;

@@ -32,7 +32,7 @@ export interface Plan {
   catalogs: readonly CatalogField[];
   /** @query root fields. */
   queries: readonly QueryPlan[];
-  /** The @node root field (any item by its global id, globalId.ts) and the @me one, when declared. */
+  /** The @get(by: NODE) root field (any item by its global id, globalId.ts) and the @get(by: CALLER) one, when declared. */
   node: NodeField | null;
   me: MeField | null;
   mutations: readonly MutationField[];

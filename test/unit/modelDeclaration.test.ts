@@ -37,12 +37,12 @@ describe('the model declaration', () => {
     ]);
   });
 
-  describe('@node and @me', () => {
+  describe('@get(by: NODE) and @get(by: CALLER)', () => {
     const NODE = VALID.replace('type Team @item', 'interface Node { globalId: ID! }\ntype Team implements Node @item')
       .replace('type Player @item', 'type Player implements Node @item')
       .replace('type Season @item', 'type Season implements Node @item')
       .replace(/(type (Team|Player|Season) implements Node.*\) \{)/g, '$1 globalId: ID!')
-      .replace('  team(id: ID!): Team @get', '  team(id: ID!): Team @get\n  node(id: ID!): Node @node');
+      .replace('  team(id: ID!): Team @get', '  team(id: ID!): Team @get\n  node(id: ID!): Node @get(by: NODE)');
 
     it('reads a model whose item types implement the node interface: the global id field is no stored attribute', () => {
       expect(problemsOf(NODE)).toEqual([]);
@@ -53,30 +53,30 @@ describe('the model declaration', () => {
 
     it('refuses an item type that does not implement the node interface', () => {
       const sdl = NODE.replace('type Season implements Node @item', 'type Season @item').replace(/(type Season.*\) \{) globalId: ID!/, '$1');
-      expect(problemsOf(sdl)).toEqual([expect.stringMatching(/: Season: implement Node \(the model declares a @node root field/)]);
+      expect(problemsOf(sdl)).toEqual([expect.stringMatching(/: Season: implement Node \(the model declares a @get\(by: NODE\) root field/)]);
     });
 
     it.each([
       ['an interface with more than one field', (s: string) => s.replace('interface Node { globalId: ID! }', 'interface Node { globalId: ID! name: String }'), /Node must have exactly one field, of type ID!/],
       ['the global id named id', (s: string) => s.replace('interface Node { globalId: ID! }', 'interface Node { id: ID! }').replace(/ globalId: ID!/g, ''), /Node\.id would replace every item type's own id/],
-      ['a node field returning an item type', (s: string) => s.replace('node(id: ID!): Node @node', 'node(id: ID!): Team @node'), /@node returns an interface/],
-      ['a node field with an @access', (s: string) => s.replace('node(id: ID!): Node @node', 'node(id: ID!): Node @node @access(rule: ANYONE)'), /takes no @access of its own/],
+      ['a node field returning an item type', (s: string) => s.replace('node(id: ID!): Node @get(by: NODE)', 'node(id: ID!): Team @get(by: NODE)'), /@get\(by: NODE\) returns an interface/],
+      ['a node field with an @access', (s: string) => s.replace('node(id: ID!): Node @get(by: NODE)', 'node(id: ID!): Node @get(by: NODE) @access(rule: ANYONE)'), /takes no @access of its own/],
     ])('refuses %s', (_, change, message) => {
       expect(problemsOf(change(NODE))).toContainEqual(expect.stringMatching(message));
     });
 
-    const ME = VALID.replace('type Team @item(pk: "TEAM#{id}", sk: "META")', 'type Team @item(pk: "TEAM#{id}", sk: "META") @owner(claim: "team_id")')
-      .replace('type Query {', 'type Me { team: Team }\ntype Query {\n  me: Me @me');
+    const ME = VALID.replace('type Team @item(pk: "TEAM#{id}", sk: "META")', 'type Team @item(pk: "TEAM#{id}", sk: "META", claim: "team_id")')
+      .replace('type Query {', 'type Me { team: Team }\ntype Query {\n  me: Me @get(by: CALLER)');
 
-    it('reads a @me type of @owner types', () => {
+    it('reads a caller type of owner types', () => {
       expect(problemsOf(ME)).toEqual([]);
       expect(buildModel(ME, 'model.graphql').queries.find((q) => q.kind === 'me')).toMatchObject({ type: 'Me', owners: [{ field: 'team', type: 'Team' }] });
     });
 
     it.each([
-      ['a field of a type without @owner', 'type Me { team: Team player: Player }', /Me\.player: Player has no @owner\(claim\)/],
-      ['a non-null field', 'type Me { team: Team! }', /Me\.team: a field of the @me type Me returns one @owner item type, nullable/],
-      ['a field of a plain type', 'type Me { team: Team count: Int }', /Me\.count: a field of the @me type Me/],
+      ['a field of a type without a claim', 'type Me { team: Team player: Player }', /Me\.player: Player has no @item\(claim:\)/],
+      ['a non-null field', 'type Me { team: Team! }', /Me\.team: a field of the @get\(by: CALLER\) type Me returns one item type with a claim, nullable/],
+      ['a field of a plain type', 'type Me { team: Team count: Int }', /Me\.count: a field of the @get\(by: CALLER\) type Me/],
     ])('refuses %s', (_, me, message) => {
       expect(problemsOf(ME.replace('type Me { team: Team }', me))).toContainEqual(expect.stringMatching(message));
     });

@@ -48,7 +48,7 @@ import type { Attribute } from '../../declaration/model.js';
 export interface ModelRules {
   binding: (connection: string) => CursorBinding;
   partition: (connection: string, parentId: string) => string | undefined;
-  /** `Query.<node field>`, whose id is a global id (plan/globalId.ts), and its check; null without a @node field. */
+  /** `Query.<node field>`, whose id is a global id (plan/globalId.ts), and its check; null without a @get(by: NODE) field. */
   node: { path: string; check: (value: string) => void } | null;
   /** `Mutation.<field>` → the check of the numbers it sets, for mutations that set any. */
   numbers: ReadonlyMap<string, (args: Record<string, unknown>) => void>;
