@@ -74,8 +74,15 @@ field naming this one in inverseOf, read through GSI1. copy: node fields
 stored on every edge under the given attribute names, kept current after the
 node changes. counter as for @children. Fields of the connection's edge type
 other than cursor and node are attributes of the edge item.
+
+shards (on the inverse side): the connection is write-sharded. The parent
+item's attribute it names holds a count (1 to maxShards, absent = 1) of GSI1
+partitions <parent PK>#<k> its edges and counter items (<parent PK>#<k> /
+COUNTER) are spread over, k = fnv1a32(the other side's id) mod count.
+shardsCopy names the attribute of each edge holding a copy of the count, so
+a parent reached through an edge is paged without reading its item.
 """
-directive @edges(inverseOf: String, copy: [CopyField!], counter: String) on FIELD_DEFINITION
+directive @edges(inverseOf: String, copy: [CopyField!], counter: String, shards: String, maxShards: Int = 64, shardsCopy: String) on FIELD_DEFINITION
 input CopyField { field: String!, attribute: String! }
 
 "Set to the time (ISO-8601 UTC) the item or edge is first written."
@@ -156,16 +163,6 @@ directive @range(after: String!, before: String!) on FIELD_DEFINITION
 "On a connection narrowed by @range: the argument keeps only children whose field equals it (a filter)."
 directive @where(argument: String!, field: String!) repeatable on FIELD_DEFINITION
 
-"""
-On the inverse side of @edges: the connection may be write-sharded. The
-parent item's attribute count (1 to max, absent = 1) says over how many GSI1
-partitions <parent PK>#<k> its edges and counter items (<parent PK>#<k> /
-COUNTER) are spread, k = fnv1a32(the other side's id) mod count. copy names
-the attribute of each edge holding a copy of the count, so a parent reached
-through an edge is paged without reading its item.
-"""
-directive @sharded(count: String!, max: Int = 64, copy: String) on FIELD_DEFINITION
-
 "True while a rename or delete of the item is still being carried to its copies and edges."
 directive @propagating on FIELD_DEFINITION
 
@@ -185,7 +182,7 @@ export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
 /** The directives the gateway supplies, by name (a model may not redefine them). */
 export const DIRECTIVE_NAMES = [
   'table', 'index', 'indexed', 'query', 'item', 'parent', 'children', 'edges', 'createdAt', 'attribute', 'get', 'create', 'update', 'delete', 'link', 'unlink',
-  'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'changes',
+  'catalog', 'byInstant', 'range', 'where', 'propagating', 'access', 'changes',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -199,6 +196,7 @@ export const RETIRED_DIRECTIVES: Readonly<Record<string, string>> = {
   node: '@get(by: NODE)',
   me: '@get(by: CALLER)',
   owner: '@item(claim:, claimSetting:)',
+  sharded: '@edges(shards:, maxShards:, shardsCopy:)',
 };
 
 /** Names of the supporting types the definitions declare. */

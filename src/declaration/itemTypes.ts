@@ -14,7 +14,7 @@ import { readAccess } from './access.js';
 
 const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
 /** Directives that belong on connection, root or mutation fields, never on a stored field. */
-const NOT_ON_ITEM_FIELDS = ['children', 'edges', 'get', 'catalog', 'create', 'update', 'delete', 'link', 'unlink', 'range', 'where', 'sharded'];
+const NOT_ON_ITEM_FIELDS = ['children', 'edges', 'get', 'catalog', 'create', 'update', 'delete', 'link', 'unlink', 'range', 'where'];
 
 function template(source: string, where: string, problems: Problems, node: unknown): KeyTemplate | null {
   try {

@@ -147,7 +147,7 @@ export interface EdgesRelation extends RelationBase {
   copies: CopyField[];
   /** Attributes of the edge item (the edge type's fields other than cursor and node). */
   edgeAttributes: Attribute[];
-  /** @sharded, on the inverted side only. */
+  /** @edges(shards, maxShards, shardsCopy), on the inverted side only. */
   sharded: { count: string; max: number; copy: string | null } | null;
 }
 

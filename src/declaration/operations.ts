@@ -404,7 +404,7 @@ function childParent(schema: GraphQLSchema, directive: 'update' | 'delete', fiel
   return parent;
 }
 
-/** The fields of a create/update input are id (create only) or stored fields of the type, or a @sharded count. */
+/** The fields of a create/update input are id (create only) or stored fields of the type, or a shard count (@edges(shards)). */
 function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, directive: 'create' | 'update', problems: Problems): void {
   const input = schema.getType(inputName) as unknown as GraphQLObjectType;
   const counts = new Set(item.relations.flatMap((r) => (r.kind === 'edges' && r.sharded ? [r.sharded.count] : [])));

@@ -1,7 +1,7 @@
 /**
  * Phase 5: the connection fields of item types. Every connection field is
  * bound by @children or @edges; the node type, counters, copies, the
- * inverse direction, edge attributes, @range/@where and @sharded are
+ * inverse direction, edge attributes, @range/@where and write sharding are
  * checked here.
  */
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
@@ -87,7 +87,7 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
   const shape = connectionShape(unwrap(field.type).named);
   const bound = (['children', 'edges', 'query'] as const).filter((d) => used.includes(d));
   if (!shape) {
-    for (const d of [...bound, ...(['range', 'where', 'sharded'] as const).filter((x) => used.includes(x))]) {
+    for (const d of [...bound, ...(['range', 'where'] as const).filter((x) => used.includes(x))]) {
       problems.add(`${at} @${d}`, `belongs on a connection field; ${unwrap(field.type).named.name} is no connection type (edges { cursor node }, pageInfo)`, field.astNode);
     }
     return null;
@@ -130,7 +130,6 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
       const what = owned ? `no @parent field of type ${item.name}` : references.length > 1 ? `several references to ${item.name} (${references.join(', ')}) and no @parent of that type` : `no @parent field or reference of type ${item.name}`;
       problems.add(where, `${node.name} has ${what}: nothing names ${item.name}'s partition of ${node.name} items`, field.astNode);
     }
-    for (const d of ['sharded'] as const) if (used.includes(d)) problems.add(`${at} @${d}`, 'belongs on the inverse side of @edges', field.astNode);
     if (owned && item.parent) {
       // A delete follows an item's own children, not its children's children.
       problems.add(where, `${item.name} is a child type: a delete of its parent would leave its ${node.name} items behind`, field.astNode);
@@ -185,12 +184,14 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     const { storedAs, constraints } = readAttributeDirective(schema, f, `${shape.edge.name}.${f.name}`, kind, problems);
     edgeAttributes.push({ name: f.name, storedAs, kind, required: unwrap(f.type).nonNull, createdAt, ...enumValues(named), constraints });
   }
-  const shardedArgs = directiveArgs(schema, 'sharded', field);
-  if (shardedArgs && inverse === null) problems.add(`${at} @sharded`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);
+  // Write sharding: @edges(shards, maxShards, shardsCopy).
+  const sharded = typeof args.shards === 'string' ? { count: args.shards, max: Number(args.maxShards), copy: strOrNull(args.shardsCopy) } : null;
+  if (!sharded && (args.shardsCopy != null || args.maxShards !== 64)) problems.add(`${at} @edges`, 'maxShards and shardsCopy belong with shards (the attribute holding the shard count)', field.astNode);
+  if (sharded && inverse === null) problems.add(`${at} @edges(shards)`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);
   // At most 64 shards (the table layout's range, dynamo/keys.ts MAX_SHARDS): a create puts every counter
   // item in its one transaction, and a merged page reads every shard.
-  if (shardedArgs && (!Number.isInteger(Number(shardedArgs.max)) || Number(shardedArgs.max) < 1 || Number(shardedArgs.max) > 64)) {
-    problems.add(`${at} @sharded(max)`, `must be a whole number 1–64 (got ${String(shardedArgs.max)})`, field.astNode);
+  if (sharded && (!Number.isInteger(sharded.max) || sharded.max < 1 || sharded.max > 64)) {
+    problems.add(`${at} @edges(maxShards)`, `must be a whole number 1–64 (got ${String(args.maxShards)})`, field.astNode);
   }
   const relation: EdgesRelation = {
     ...base,
@@ -200,9 +201,7 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     inverse,
     copies,
     edgeAttributes,
-    sharded: shardedArgs
-      ? { count: String(shardedArgs.count), max: Number(shardedArgs.max), copy: typeof shardedArgs.copy === 'string' ? shardedArgs.copy : null }
-      : null,
+    sharded,
   };
   checkExtraArguments(relation, field, problems);
   return relation;
@@ -325,7 +324,7 @@ export function checkStoredNames(
     for (const a of item.attributes) claim(names, a.name, `the field ${item.name}.${a.name}`, `${item.name}.${a.name}`, type.getFields()[a.name]?.astNode);
     for (const r of item.relations) {
       if (r.counter !== null) claim(names, r.counter, `the counter of ${r.path}`, `${r.path} @${r.kind}(counter)`, fieldNode(schema, r));
-      if (r.kind === 'edges' && r.sharded) claim(names, r.sharded.count, `the shard count of ${r.path}`, `${r.path} @sharded(count)`, fieldNode(schema, r));
+      if (r.kind === 'edges' && r.sharded) claim(names, r.sharded.count, `the shard count of ${r.path}`, `${r.path} @edges(shards)`, fieldNode(schema, r));
     }
     for (const r of relations.values()) {
       if (r.kind !== 'edges' || r.node !== item.name) continue;
@@ -344,7 +343,7 @@ export function checkStoredNames(
         if (!claim(names, c.attribute, `the copy of ${side.node}.${c.field} (${side.path})`, `${side.path} @edges(copy)`, fieldNode(schema, side))) continue;
         claim(names, `${c.attribute}Version`, `the version of the copy ${c.attribute} (${side.path})`, `${side.path} @edges(copy)`, fieldNode(schema, side));
       }
-      if (side.sharded?.copy) claim(names, side.sharded.copy, `the shard-count copy of ${side.path}`, `${side.path} @sharded(copy)`, fieldNode(schema, side));
+      if (side.sharded?.copy) claim(names, side.sharded.copy, `the shard-count copy of ${side.path}`, `${side.path} @edges(shardsCopy)`, fieldNode(schema, side));
     }
   }
 }

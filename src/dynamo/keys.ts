@@ -77,7 +77,7 @@ export function tableKeys(names: { pk: string; sk: string | null }): TableKeys {
 export const GSI1 = 'GSI1';
 export const GSI2 = 'GSI2';
 
-/** Largest shard count of a @sharded relation (its `max` may be lower); the counter items' sort key. */
+/** Largest shard count of a write-sharded relation (its `max` may be lower); the counter items' sort key. */
 export const MAX_SHARDS = 64;
 export const COUNTER_SK = 'COUNTER';
 
@@ -92,7 +92,7 @@ export function fnv1a32(text: string): number {
 }
 
 /**
- * Generic write sharding of a parent's edges (a @sharded relation,
+ * Generic write sharding of a parent's edges (a write-sharded relation,
  * docs/sharding.md): shard k of a parent of N > 1 shards is the GSI1
  * partition `<parent PK>#<k>` and its counter item `<parent PK>#<k>` /
  * `COUNTER`; with N = 1 the partition is the parent's PK itself.

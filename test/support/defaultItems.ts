@@ -58,7 +58,7 @@ const enrollmentKeys = (studentId: string, courseId: string, shards: number) => 
   const student = studentKey(studentId).PK;
   return { PK: student, SK: courseKey(courseId).PK, GSI1PK: sharding.partition(courseId, studentId, shards), GSI1SK: student };
 };
-/** On an enrollment edge: the copy of its course's shard count (Course.students @sharded(copy)). */
+/** On an enrollment edge: the copy of its course's shard count (Course.students @edges(shardsCopy)). */
 const COURSE_SHARDS_ATTR = sharding.copy!;
 
 export const studentItem = (s: { id: string; name: string; email?: string | null; courseCount?: number }): Item => ({

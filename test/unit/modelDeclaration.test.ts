@@ -437,15 +437,24 @@ describe('edges whose node changes need the way back', () => {
 });
 
 describe('write sharding within the layout\'s range', () => {
-  it('refuses @sharded(max) outside 1–64: a create puts every counter item in one transaction, a page reads every shard', async () => {
+  it('refuses @edges(maxShards) outside 1–64: a create puts every counter item in one transaction, a page reads every shard', async () => {
     const { readFileSync } = await import('node:fs');
     const model = readFileSync('schema.graphql', 'utf8');
-    expect(model).toContain('max: 64, copy');
+    expect(model).toContain('shards: "shards", shardsCopy');
     for (const max of ['1000', '0']) {
-      expect(problemsOf(model.replace('max: 64, copy', `max: ${max}, copy`))).toEqual([
-        expect.stringContaining(`Course.students @sharded(max): must be a whole number 1–64 (got ${max})`),
+      expect(problemsOf(model.replace('shards: "shards", shardsCopy', `shards: "shards", maxShards: ${max}, shardsCopy`))).toEqual([
+        expect.stringContaining(`Course.students @edges(maxShards): must be a whole number 1–64 (got ${max})`),
       ]);
     }
+  });
+
+  it('refuses write sharding on the side that owns the edges, and maxShards or shardsCopy without shards', async () => {
+    const { readFileSync } = await import('node:fs');
+    const model = readFileSync('schema.graphql', 'utf8');
+    const base = '@edges(copy: [{ field: "title", attribute: "courseTitle" }], counter: "courseCount"';
+    expect(model).toContain(base);
+    expect(problemsOf(model.replace(base, `${base}, shards: "shards"`))).toContainEqual(expect.stringContaining('Student.courses @edges(shards): belongs on the inverse side'));
+    expect(problemsOf(model.replace(base, `${base}, maxShards: 8`))).toEqual([expect.stringContaining('Student.courses @edges: maxShards and shardsCopy belong with shards')]);
   });
 });
 

@@ -7,7 +7,7 @@
  * Only where one page of a connection the query names needs more requests
  * than its text buys does that page's need stand instead (`pageFloor`): a
  * page of a write-sharded relation is a Query per shard and up to two
- * existence checks per shard (3 × its `@sharded(max)`, and 2 more), a
+ * existence checks per shard (3 × its `@edges(maxShards)`, and 2 more), a
  * catalog page a Query per GSI2 shard and, with a prefix count, a
  * `Select: COUNT` per shard, a narrowed page (@range, @where) the Queries
  * that fill it. So a short query can always read one page of anything; it
