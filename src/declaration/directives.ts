@@ -40,8 +40,16 @@ node type's pk template in that index by name ({customer} from customer or
 customerId); on a field of a type, the parent's id fills the placeholder of
 the node's @parent field. from and until name arguments that narrow the
 page to from <= <the sort key's text from its first placeholder on> < until.
+
+Beside @children on the same field, @query is the read used when one of its
+arguments is given (the children are read from the table otherwise): the
+node type's key in that index is @indexed with pk naming its parent alone
+and sk "{<DateTime field>}#{id}", the instant written as ISO-8601 UTC with
+milliseconds, so from and until (DateTime arguments) bound that instant.
+filter names arguments that each keep only the nodes whose stored field of
+the same name equals the argument's value (pages are filled to their size).
 """
-directive @query(index: String, from: String, until: String) on FIELD_DEFINITION
+directive @query(index: String, from: String, until: String, filter: [String!]) on FIELD_DEFINITION
 
 """
 Where items of this type live. Templates: literal text with {placeholders};
@@ -145,24 +153,6 @@ prefixArgument names the argument that keeps only texts starting with it.
 """
 directive @catalog(type: String!, by: String!, key: String!, sortKey: String!, prefixArgument: String, shards: Int = 8) on FIELD_DEFINITION
 
-"""
-On an @item type: the item also carries GSI2 keys, GSI2PK from the template
-pk (same placeholders as @item) and GSI2SK = <the instant in field by,
-ISO-8601 UTC with milliseconds>#<id>, so its parent's connection can be read
-by that instant (@range).
-"""
-directive @byInstant(pk: String!, by: String!) on OBJECT
-
-"""
-On a @children connection: the arguments after and before narrow it to
-after <= <the child's @byInstant field> < before, read through GSI2 in that
-order; pages are filled.
-"""
-directive @range(after: String!, before: String!) on FIELD_DEFINITION
-
-"On a connection narrowed by @range: the argument keeps only children whose field equals it (a filter)."
-directive @where(argument: String!, field: String!) repeatable on FIELD_DEFINITION
-
 "True while a rename or delete of the item is still being carried to its copies and edges."
 directive @propagating on FIELD_DEFINITION
 
@@ -182,7 +172,7 @@ export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
 /** The directives the gateway supplies, by name (a model may not redefine them). */
 export const DIRECTIVE_NAMES = [
   'table', 'index', 'indexed', 'query', 'item', 'parent', 'children', 'edges', 'createdAt', 'attribute', 'get', 'create', 'update', 'delete', 'link', 'unlink',
-  'catalog', 'byInstant', 'range', 'where', 'propagating', 'access', 'changes',
+  'catalog', 'propagating', 'access', 'changes',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
@@ -197,6 +187,9 @@ export const RETIRED_DIRECTIVES: Readonly<Record<string, string>> = {
   me: '@get(by: CALLER)',
   owner: '@item(claim:, claimSetting:)',
   sharded: '@edges(shards:, maxShards:, shardsCopy:)',
+  byInstant: '@indexed(index:, pk: ["<prefix>{<parent>}"], sk: ["{<DateTime field>}#{id}"]) on the type and @query(index:, from:, until:) beside @children',
+  range: '@query(index:, from:, until:) beside @children',
+  where: '@query(filter: [<argument>]) beside @children',
 };
 
 /** Names of the supporting types the definitions declare. */

@@ -1,7 +1,7 @@
 /**
  * Phase 4: the @item types. For each: its key templates (parsed, every
  * placeholder naming `id` or a @parent field), its parent, its stored
- * attributes, its @propagating flags, @byInstant, its owner claim and @access.
+ * attributes, its @propagating flags, its owner claim and @access.
  * Relations are read in the next phase (relations.ts), so `relations` is
  * left empty here.
  */
@@ -14,7 +14,7 @@ import { readAccess } from './access.js';
 
 const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
 /** Directives that belong on connection, root or mutation fields, never on a stored field. */
-const NOT_ON_ITEM_FIELDS = ['children', 'edges', 'get', 'catalog', 'create', 'update', 'delete', 'link', 'unlink', 'range', 'where'];
+const NOT_ON_ITEM_FIELDS = ['children', 'edges', 'get', 'catalog', 'create', 'update', 'delete', 'link', 'unlink'];
 
 function template(source: string, where: string, problems: Problems, node: unknown): KeyTemplate | null {
   try {
@@ -292,33 +292,12 @@ function readItemType(
     problems.add(where, `a child's key holds its parent's id: pk or sk must hold {${parent.field}}`, type.astNode);
   }
 
-  const byInstantArgs = directiveArgs(schema, 'byInstant', type);
-  let byInstant: ItemType['byInstant'] = null;
-  if (byInstantArgs) {
-    const t = template(String(byInstantArgs.pk), `${type.name} @byInstant(pk)`, problems, type.astNode);
-    const by = String(byInstantArgs.by);
-    const attr = attributes.find((a) => a.name === by);
-    if (!attr || (attr.kind !== 'DateTime' && attr.kind !== 'String')) {
-      problems.add(`${type.name} @byInstant(by)`, `names no DateTime field of ${type.name}: ${by}`, type.astNode);
-    }
-    for (const p of t?.placeholders ?? []) {
-      if (!allowed.has(p)) problems.add(`${type.name} @byInstant(pk)`, `placeholder {${p}} names no field`, type.astNode);
-    }
-    // A @range reads one parent's children in the GSI2 partition the template names for that parent: it must name
-    // the parent alone ({id} would give each item a partition of its own; no placeholder would mix every parent's).
-    if (!parent) {
-      problems.add(`${type.name} @byInstant`, `${type.name} has no @parent field: @byInstant indexes the children of one parent by instant`, type.astNode);
-    } else if (t && (t.placeholders.length !== 1 || t.placeholders[0] !== parent.field)) {
-      problems.add(`${type.name} @byInstant(pk)`, `must hold {${parent.field}} and no other placeholder: one GSI2 partition per ${parent.type} (got "${t.source}")`, type.astNode);
-    }
-    if (t) byInstant = { pk: t, by };
-  }
   const owner = typeof args.claim === 'string' ? { claim: args.claim, setting: typeof args.claimSetting === 'string' ? args.claimSetting : null } : null;
   if (owner === null && typeof args.claimSetting === 'string') problems.add(`${where}(claimSetting)`, 'renames a claim the type does not name: add claim', type.astNode);
   const access: Access | null = readAccess(schema, type, type.name, problems);
 
   if (!pk || !sk) return null;
-  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, attributes, flags, relations: [], byInstant, owner, access, fieldAccess, globalId };
+  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, attributes, flags, relations: [], byInstant: null, owner, access, fieldAccess, globalId };
 }
 
 /**

@@ -85,7 +85,7 @@ export interface ItemType {
   flags: string[];
   /** Connection fields, in declaration order. */
   relations: Relation[];
-  /** @byInstant: GSI2 keys by an instant field. */
+  /** GSI2 keys by an instant field: @indexed(index: "GSI2", pk: [<the parent alone>], sk: ["{<DateTime field>}#{id}"]) (indexed.ts). */
   byInstant: { pk: KeyTemplate; by: string } | null;
   /** @item(claim, claimSetting): the claim whose value names the item its caller owns. */
   owner: { claim: string; setting: string | null } | null;
@@ -131,7 +131,7 @@ export interface ChildrenRelation extends RelationBase {
   via: string;
   /** @query(from, until): the arguments narrowing the sort key, or null. */
   bounds: QueryBounds | null;
-  /** @range + @where: arguments that narrow the connection to GSI2 by the child's @byInstant field. */
+  /** @query beside @children: arguments that narrow the connection to GSI2 by the child's instant (`byInstant`), and its filters. */
   range: { after: string; before: string; where: { argument: string; field: string }[] } | null;
 }
 

@@ -446,10 +446,10 @@ function checkKind(at: string, given: ReturnType<typeof unwrap>, a: Attribute, w
 
 /**
  * GSI2 holds the catalogs' entries (partitions `<key>#<k>`, k < shards, with
- * one counter item each in the table) and the @byInstant entries
- * (partitions from their templates). Two catalogs with one key would share
- * entries and counters (each totalCount counting both), and a @byInstant
- * partition that can equal a catalog's would put one's items in the
+ * one counter item each in the table) and the entries of keys by instant
+ * (@indexed(index: "GSI2"), partitions from their templates). Two catalogs
+ * with one key would share entries and counters (each totalCount counting
+ * both), and an instant-key partition that can equal a catalog's would put one's items in the
  * other's reads: both are refused.
  */
 function checkGsi2Partitions(schema: GraphQLSchema, items: ReadonlyMap<string, ItemType>, queries: readonly RootField[], problems: Problems): void {
@@ -462,7 +462,7 @@ function checkGsi2Partitions(schema: GraphQLSchema, items: ReadonlyMap<string, I
       if (!item.byInstant) continue;
       const shard = Array.from({ length: Number.isInteger(c.shards) && c.shards > 0 ? Math.min(c.shards, 64) : 1 }, (_, k) => k).find((k) => item.byInstant!.pk.match(`${c.key}#${k}`) !== null);
       if (shard !== undefined) {
-        problems.add(`${item.name} @byInstant(pk)`, `"${item.byInstant.pk.source}" can name "${c.key}#${shard}", a partition of Query.${c.field}'s catalog in GSI2: one would read the other's entries`, schema.getType(item.name)?.astNode);
+        problems.add(`${item.name} @indexed(index: "GSI2", pk)`, `"${item.byInstant.pk.source}" can name "${c.key}#${shard}", a partition of Query.${c.field}'s catalog in GSI2: one would read the other's entries`, schema.getType(item.name)?.astNode);
       }
     }
   });

@@ -1,7 +1,8 @@
 /**
  * Phase 5: the connection fields of item types. Every connection field is
  * bound by @children or @edges; the node type, counters, copies, the
- * inverse direction, edge attributes, @range/@where and write sharding are
+ * inverse direction, edge attributes, narrowed reads (@query beside
+ * @children) and write sharding are
  * checked here.
  */
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
@@ -85,9 +86,10 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
   const at = `${item.name}.${field.name}`;
   const used = directivesOn(field);
   const shape = connectionShape(unwrap(field.type).named);
-  const bound = (['children', 'edges', 'query'] as const).filter((d) => used.includes(d));
+  // Beside @children, @query is the children's narrowed read (readRange), not a binding of its own.
+  const bound = (['children', 'edges', 'query'] as const).filter((d) => used.includes(d) && !(d === 'query' && used.includes('children')));
   if (!shape) {
-    for (const d of [...bound, ...(['range', 'where'] as const).filter((x) => used.includes(x))]) {
+    for (const d of bound) {
       problems.add(`${at} @${d}`, `belongs on a connection field; ${unwrap(field.type).named.name} is no connection type (edges { cursor node }, pageInfo)`, field.astNode);
     }
     return null;
@@ -136,7 +138,8 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     }
     const index = strOrNull(args.index);
     const bounds = owned ? null : readBounds(args, field, where, problems);
-    if (!owned && (args.counter !== undefined || used.includes('range'))) problems.add(where, 'a @query field reads; counters and @range belong on @children', field.astNode);
+    if (!owned && args.counter !== undefined) problems.add(where, 'a @query field reads; counters belong on @children', field.astNode);
+    if (!owned && Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
     const relation: ChildrenRelation = {
       ...base,
       kind: 'children',
@@ -152,7 +155,6 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
   }
   const args = directiveArgs(schema, 'edges', field) ?? {};
   const inverse = strOrNull(args.inverseOf);
-  for (const d of ['range', 'where'] as const) if (used.includes(d)) problems.add(`${at} @${d}`, 'belongs on a @children connection', field.astNode);
   if (!node.pk.placeholders.includes('id') || node.parent) {
     problems.add(`${at} @edges`, `an edge's sort key is its node's PK, so ${node.name}'s pk must hold {id} and ${node.name} cannot be a child type`, field.astNode);
   }
@@ -219,31 +221,34 @@ function readBounds(args: Record<string, unknown>, field: Field, where: string, 
   return { from, until };
 }
 
+/** @query beside @children: the arguments that narrow the children to a range of their instant in GSI2, and filters. */
 function readRange(schema: GraphQLSchema, field: Field, at: string, node: ItemType, problems: Problems): ChildrenRelation['range'] {
-  const range = directiveArgs(schema, 'range', field);
-  const wheres = (field.astNode?.directives ?? []).filter((d) => d.name.value === 'where');
-  if (!range) {
-    if (wheres.length > 0) problems.add(`${at} @where`, 'needs @range on the same field (a filter narrows a range read)', field.astNode);
-    return null;
+  const query = directiveArgs(schema, 'query', field);
+  if (!query) return null;
+  const where = `${at} @query`;
+  const index = strOrNull(query.index);
+  if (index !== 'GSI2') {
+    problems.add(`${where}(index)`, `beside @children reads the children by instant in GSI2 (index: "GSI2"); got ${index === null ? 'none' : `"${index}"`}`, field.astNode);
+  } else if (!node.byInstant) {
+    problems.add(where, `${node.name} has no key by instant in GSI2: declare @indexed(index: "GSI2", pk: ["<prefix>{${node.parent?.field ?? '<parent>'}}"], sk: ["{<DateTime field>}#{id}"]) on ${node.name}`, field.astNode);
   }
-  if (!node.byInstant) problems.add(`${at} @range`, `${node.name} has no @byInstant: there is no index by instant to read`, field.astNode);
   const argNames = new Set(field.args.map((a) => a.name));
-  const after = String(range.after);
-  const before = String(range.before);
-  for (const a of [after, before]) if (!argNames.has(a)) problems.add(`${at} @range`, `names no argument of the field: ${a}`, field.astNode);
-  const where: { argument: string; field: string }[] = [];
-  for (const d of wheres) {
-    const get = (name: string) => (d.arguments ?? []).find((a) => a.name.value === name)?.value;
-    const argument = (get('argument') as { value?: string } | undefined)?.value ?? '';
-    const f = (get('field') as { value?: string } | undefined)?.value ?? '';
-    if (!argNames.has(argument)) problems.add(`${at} @where`, `names no argument of the field: ${argument}`, d);
-    if (!node.attributes.some((a) => a.name === f)) problems.add(`${at} @where`, `names no stored field of ${node.name}: ${f}`, d);
-    where.push({ argument, field: f });
+  const from = strOrNull(query.from);
+  const until = strOrNull(query.until);
+  if (from === null || until === null) problems.add(where, 'beside @children names both from and until', field.astNode);
+  for (const [name, value] of [['from', from], ['until', until]] as const) {
+    if (value !== null && !argNames.has(value)) problems.add(`${where}(${name})`, `names no argument of the field: ${value}`, field.astNode);
   }
-  return { after, before, where };
+  const filters: { argument: string; field: string }[] = [];
+  for (const f of Array.isArray(query.filter) ? (query.filter as string[]) : []) {
+    if (!argNames.has(f)) problems.add(`${where}(filter)`, `names no argument of the field: ${f}`, field.astNode);
+    if (!node.attributes.some((a) => a.name === f)) problems.add(`${where}(filter)`, `names no stored field of ${node.name}: ${f}`, field.astNode);
+    filters.push({ argument: f, field: f });
+  }
+  return { after: from ?? '', before: until ?? '', where: filters };
 }
 
-/** Arguments besides paging must be used by a directive (@range, @where). */
+/** Arguments besides paging must be used by a directive (@query's from, until and filter). */
 function checkExtraArguments(relation: Relation, field: Field, problems: Problems): void {
   const used = new Set<string>();
   if (relation.kind === 'children' && relation.range) {

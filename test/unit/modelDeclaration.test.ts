@@ -458,35 +458,51 @@ describe('write sharding within the layout\'s range', () => {
   });
 });
 
-describe('@byInstant partitions per parent', () => {
-  it('refuses a @byInstant pk without the parent (every parent\'s children in one range read) or with {id}', async () => {
-    const { readFileSync } = await import('node:fs');
-    const model = readFileSync('schema.graphql', 'utf8');
-    expect(model).toContain('@byInstant(pk: "ORDERS#{customer}"');
-    expect(problemsOf(model.replace('@byInstant(pk: "ORDERS#{customer}"', '@byInstant(pk: "ORDERS"'))).toEqual([
-      expect.stringContaining('Order @byInstant(pk): must hold {customer} and no other placeholder: one GSI2 partition per Customer (got "ORDERS")'),
-    ]);
-    expect(problemsOf(model.replace('@byInstant(pk: "ORDERS#{customer}"', '@byInstant(pk: "ORDERS#{customer}#{id}"'))).toEqual([
-      expect.stringContaining('Order @byInstant(pk): must hold {customer} and no other placeholder'),
-    ]);
+describe('children narrowed by an instant (@query beside @children)', () => {
+  const KEY = '@indexed(index: "GSI2", pk: ["ORDERS#{customer}"], sk: ["{placedAt}#{id}"])';
+  const READ = '@query(index: "GSI2", from: "placedAfter", until: "placedBefore", filter: ["status"])';
+
+  it('reads the default model\'s orders by date: the instant key of Order and the narrowing arguments of Customer.orders', () => {
+    const model = loadModel();
+    expect(model.items.get('Order')).toMatchObject({ byInstant: { by: 'placedAt', pk: { source: 'ORDERS#{customer}' } }, indexed: [] });
+    expect(model.relations.get('Customer.orders')).toMatchObject({ kind: 'children', owned: true, index: null, range: { after: 'placedAfter', before: 'placedBefore', where: [{ argument: 'status', field: 'status' }] } });
   });
 
-  it('refuses @byInstant on a type without a parent', () => {
-    expect(problemsOf(VALID.replace('type Player @item(pk: "PLAYER#{id}", sk: "META")', 'type Player @item(pk: "PLAYER#{id}", sk: "META") @byInstant(pk: "PLAYERS", by: "nick")'))).toEqual([
-      expect.stringContaining('Player @byInstant: Player has no @parent field'),
+  it('refuses a narrowed read whose node has no key by instant there: a pk without the parent (every parent\'s children in one range read), with {id}, or an sk that is no instant', async () => {
+    const { readFileSync } = await import('node:fs');
+    const model = readFileSync('schema.graphql', 'utf8');
+    expect(model).toContain(KEY);
+    for (const key of ['@indexed(index: "GSI2", pk: ["ORDERS"], sk: ["{placedAt}#{id}"])', '@indexed(index: "GSI2", pk: ["ORDERS#{customer}#{id}"], sk: ["{placedAt}#{id}"])', '@indexed(index: "GSI2", pk: ["ORDERS#{customer}"], sk: ["{status}#{id}"])']) {
+      expect(problemsOf(model.replace(KEY, key))).toContainEqual(
+        expect.stringContaining('Customer.orders @query: Order has no key by instant in GSI2: declare @indexed(index: "GSI2", pk: ["<prefix>{customer}"], sk: ["{<DateTime field>}#{id}"]) on Order'),
+      );
+    }
+  });
+
+  it('refuses a narrowed read of another index, without until, or naming arguments and fields that do not exist', async () => {
+    const { readFileSync } = await import('node:fs');
+    const model = readFileSync('schema.graphql', 'utf8');
+    expect(model).toContain(READ);
+    expect(problemsOf(model.replace(READ, READ.replace('"GSI2"', '"GSI1"')))).toContainEqual(expect.stringContaining('Customer.orders @query(index): beside @children reads the children by instant in GSI2 (index: "GSI2"); got "GSI1"'));
+    expect(problemsOf(model.replace(READ, READ.replace(', until: "placedBefore"', '')))).toContainEqual(expect.stringContaining('Customer.orders @query: beside @children names both from and until'));
+    expect(problemsOf(model.replace(READ, READ.replace('filter: ["status"]', 'filter: ["status", "total"]')))).toEqual([
+      expect.stringContaining('Customer.orders @query(filter): names no argument of the field: total'),
     ]);
+    expect(problemsOf(model.replace(READ, READ.replace('filter: ["status"]', 'filter: ["first"]')))).toContainEqual(
+      expect.stringContaining('Customer.orders @query(filter): names no stored field of Order: first'),
+    );
   });
 });
 
 describe('GSI2 partitions of one meaning', () => {
-  it('refuses two catalogs with one key (shared entries and counters) and a @byInstant partition that can be a catalog\'s', async () => {
+  it('refuses two catalogs with one key (shared entries and counters) and an instant-key partition that can be a catalog\'s', async () => {
     const { readFileSync } = await import('node:fs');
     const model = readFileSync('schema.graphql', 'utf8');
     expect(problemsOf(model.replace('key: "CATALOG#STUDENT"', 'key: "CATALOG#COURSE"'))).toEqual([
       expect.stringContaining("Query.students @catalog(key): CATALOG#COURSE is already the key of Query.courses's catalog"),
     ]);
-    expect(problemsOf(model.replace('@byInstant(pk: "ORDERS#{customer}"', '@byInstant(pk: "CATALOG#STUDENT#{customer}"'))).toEqual([
-      expect.stringContaining('Order @byInstant(pk): "CATALOG#STUDENT#{customer}" can name "CATALOG#STUDENT#0", a partition of Query.students\'s catalog in GSI2'),
+    expect(problemsOf(model.replace('pk: ["ORDERS#{customer}"]', 'pk: ["CATALOG#STUDENT#{customer}"]'))).toEqual([
+      expect.stringContaining('Order @indexed(index: "GSI2", pk): "CATALOG#STUDENT#{customer}" can name "CATALOG#STUDENT#0", a partition of Query.students\'s catalog in GSI2'),
     ]);
   });
 });
