@@ -139,7 +139,7 @@ export const itemKeyString = (key: ItemKey): string => `${key.PK}\u0000${key.SK}
  * | declaration              | GSI2PK                  | GSI2SK                                  |
  * |--------------------------|-------------------------|-----------------------------------------|
  * | @catalog(key, sortKey)   | `<key>#<k>`             | `<sortKey>#<sortable text>` U+0001 `<id>` |
- * | @byInstant(pk, by)       | from the `pk` template  | `<instant, ISO ms UTC>#<id>`            |
+ * | @indexed by instant      | from the `pk` template  | `<instant, ISO ms UTC>#<id>`            |
  *
  * k = fnv1a32(UTF-8 bytes of the id) mod the catalog's shards: fixed per
  * item, so a rename never moves an item between shards, and creations
@@ -254,7 +254,7 @@ export function sortableInstant(value: unknown): string | null {
 
 /**
  * The item layout this code writes and reads. 1: the first-round layout
- * (no GSI2 keys); 2: GSI2 catalog and @byInstant entries, catalog counters.
+ * (no GSI2 keys); 2: GSI2 catalog and by-instant entries, catalog counters.
  */
 export const CURRENT_LAYOUT_VERSION = 2;
 

@@ -47,7 +47,7 @@ export const catalogPrefix = (kind: CatalogKind, sortablePrefix = '') => catalog
 export const catalogShardOf = (id: string): number => catalogEntryShard(catalogSpec('COURSE'), id);
 export const catalogCounterKey = (kind: CatalogKind, shard: number): ItemKey => catalogShardCounterKey(catalogSpec(kind), shard);
 
-/** The GSI2 keys of an order (its @byInstant entry), or null when placedAt is unusable. */
+/** The GSI2 keys of an order (its entry by instant), or null when placedAt is unusable. */
 export function orderDateKeys(customerId: string, orderId: string, placedAt: unknown) {
   const instant = sortableInstant(placedAt);
   if (instant === null) return null;

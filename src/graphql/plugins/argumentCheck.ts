@@ -4,7 +4,7 @@
  * sizes (`first`/`last` outside 0..100, or both), search prefixes (empty,
  * over-long), date ranges (inverted, empty, unparsable), and cursors that
  * do not decode, were issued by another field, or under other values of
- * the arguments they are bound to (a @catalog prefix, @range and @where arguments).
+ * the arguments they are bound to (a @catalog prefix, a narrowed read's @query arguments).
  *
  * Runs in `didResolveOperation`, when the document is valid and variable
  * values are known. Every field of the document (fragments included) is
