@@ -4,10 +4,11 @@
  * (loadModel.ts) and to the executable schema, so a model file
  * holds only its own types. docs/model.md explains each one with an example.
  *
- * Core directives (@item … @unlink) describe where items live and how the
- * fields read and write them; the extensions below them describe what the
- * default model needs beyond that (catalog lists, narrowed ranges, write
- * sharding, the authorization rules, flags).
+ * Core directives (@table … @unlink) describe where items live and how the
+ * fields read and write them, narrowed reads, write sharding and owner
+ * claims included; the extensions below them describe what the default
+ * model needs beyond that (catalog lists, the authorization rules, flags).
+ * At most 20 in all, the subscriptions' included (test/unit/vocabulary.test.ts).
  */
 import { SUBSCRIPTION_DIRECTIVES } from './subscriptionDirectives.js';
 
@@ -158,9 +159,10 @@ directive @propagating on FIELD_DEFINITION
 
 """
 Who may read a type's fields (on a type) or a field, or run a mutation (on
-a field). OWNER: the caller owns (@item(claim:)) the item of type of whose id is the
-argument named argument, or the parent's field named field (id: the item
-itself; a @parent field: that parent), or the result's field (resultField).
+a field). OWNER: the caller owns (@item(claim:)) the item of type of whose
+id is the argument named argument, or the parent's field named field (id:
+the item itself; a @parent field: that parent), or the result's field
+(resultField).
 """
 directive @access(rule: AccessRule!, of: String, argument: String, field: String, resultField: String) on OBJECT | FIELD_DEFINITION
 enum AccessRule { ANYONE SIGNED_IN OWNER ADMIN }

@@ -126,6 +126,7 @@ function readQueryField(
   if ((from !== null || until !== null) && key.sk.placeholders.length === 0) {
     problems.add(where, `from/until narrow the sort key from its first placeholder on; "${key.sk.source}" has none`, field.astNode);
   }
+  if (Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
   const used = new Set(['first', 'after', 'last', 'before', ...Object.values(filled), ...(from ? [from] : []), ...(until ? [until] : [])]);
   for (const a of argNames) if (!used.has(a)) problems.add(`${at}(${a})`, 'no directive reads this argument', field.astNode);
   return {

@@ -479,6 +479,13 @@ describe('children narrowed by an instant (@query beside @children)', () => {
     }
   });
 
+  it('refuses filter on a @query that stands alone (on a root field or a type\'s field), where nothing would apply it', () => {
+    const root = VALID.replace('type Query {', 'type Query {\n  teamSeasons(team: ID!, first: Int, after: String, last: Int, before: String, year: Int): SeasonConnection! @query(filter: ["year"])');
+    expect(problemsOf(root)).toContainEqual(expect.stringContaining('Query.teamSeasons @query(filter): filters a narrowed read of @children: use it on a field with @children beside @query'));
+    const onType = VALID.replace('@children(counter: "seasonCount")', '@query(filter: ["year"])').replace('seasons(first: Int, after: String, last: Int, before: String)', 'seasons(first: Int, after: String, last: Int, before: String, year: Int)');
+    expect(problemsOf(onType)).toContainEqual(expect.stringContaining('Team.seasons @query(filter): filters a narrowed read of @children'));
+  });
+
   it('refuses a narrowed read of another index, without until, or naming arguments and fields that do not exist', async () => {
     const { readFileSync } = await import('node:fs');
     const model = readFileSync('schema.graphql', 'utf8');
