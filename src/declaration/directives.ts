@@ -98,11 +98,13 @@ input CopyField { field: String!, attribute: String! }
 directive @createdAt on FIELD_DEFINITION
 
 """
-On a stored field of an item or edge type: how it is stored and what a
-mutation may set it to. name: the stored attribute's name when it differs
-from the field's. min and max (Int and Float fields): the smallest and
-largest value accepted. format (String and ID fields): the form the text
-must have. Without them a field takes any value of its kind.
+On a stored field of an item, edge or map type: how it is stored and what
+a mutation may set it to. name: the stored attribute's name when it
+differs from the field's. min and max (Int and Float fields): the smallest
+and largest value accepted. format (String and ID fields): the form the
+text must have. On a list field max is the most elements (required: an
+item holds at most 400 KB), min and format apply to its elements. Without
+them a field takes any value of its kind.
 """
 directive @attribute(name: String, min: Float, max: Float, format: ValueFormat) on FIELD_DEFINITION
 "EMAIL: an email address (local part, @, a domain with a dot), at most 254 characters."
