@@ -5,7 +5,6 @@
  * Tests use it to run the gateway on 127.0.0.1 and stop it again.
  */
 import { imageRedaction } from '../subscriptions/redaction.js';
-import { compileRules } from '../auth/compileRules.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, type Config, PROD_NODE_ENV } from '../config.js';
@@ -91,7 +90,7 @@ export async function startGateway(
   const changeModel = modelFromPlan(plan);
   const { redisUrl } = config.subscriptions;
   const bus: ChangeBus = redisUrl
-    ? redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(compileRules(plan.model)), onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') })
+    ? redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(plan.model), onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') })
     : memoryBus();
   const hub = new ChangeHub(bus, undefined, (err) => logger.warn({ err }, 'could not stop listening to a topic'));
   const engine = new SubscriptionEngine({
