@@ -198,6 +198,7 @@ export async function startGateway(
     await subscriptions?.close().catch(() => {});
     await stream?.stop().catch(() => {});
     await bus.close().catch(() => {});
+    await callers?.shared?.close();
     await apollo.stop().catch(() => {});
     http?.close();
     await devIssuer?.stop();
@@ -227,6 +228,7 @@ export async function startGateway(
       await apollo.stop();
       await processing.stop();
       await bus.close();
+      await callers?.shared?.close();
       dynamo.raw.destroy();
       await devIssuer?.stop();
       await local?.stop();

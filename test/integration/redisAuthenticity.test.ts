@@ -70,6 +70,13 @@ describe('events on Redis authenticated with REDIS_EVENT_SECRET', () => {
     expect(() => loadConfig({ NODE_ENV: 'production', DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', AUTH_MODE: 'off', CURSOR_SECRET: SECRET, REDIS_URL: redis.url })).toThrow(/REDIS_EVENT_SECRET is required/);
   });
 
+  it('keeps the callers\' budgets of DynamoDB requests in the same Redis, one bucket per caller for every instance', async () => {
+    const res = await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ course(id: "c1") { title } }' }) });
+    expect(((await res.json()) as any).data.course.title).toBe('Engines');
+    expect(await publisher.keys(`budget:${tableName}:*`)).toEqual([`budget:${tableName}:addr:127.0.0.1`]);
+    expect(Number(await publisher.hget(`budget:${tableName}:addr:127.0.0.1`, 't'))).toBeLessThan(10_000);
+  });
+
   it('drops forged, foreign-signed and misdirected messages, counts them, and still delivers the next genuine event', async () => {
     const url = gateway.url;
     client = wsClient(url);
