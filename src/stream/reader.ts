@@ -28,6 +28,10 @@
  * - an iterator that expired (15 minutes unused) is requested again from
  *   the checkpoint; records trimmed before they were read are reported
  *   (an error log) and the shard is read from its oldest record;
+ * - a gateway's model marker asking for work this processor lacks
+ *   (modelWork.ts: a newer model during a rolling deploy) holds the shard
+ *   at that record: it is neither retried nor dead-lettered, the stats say
+ *   `modelBehind`, and a processor of the new model resumes there;
  * - any other error (DynamoDB unreachable) is logged and the cycle retried
  *   after a pause; nothing was checkpointed past what was handled.
  *
@@ -49,6 +53,7 @@ import { backoff } from '../dynamo/backoff.js';
 import type { Store } from '../writes/store.js';
 import { deleteDeadLetter, listDeadLetters, loadCheckpoints, retryDeadLetter, saveCheckpoint, saveDeadLetter } from './checkpoints.js';
 import { handleRecords } from './handler.js';
+import { ModelBehind } from './modelWork.js';
 import { imagesOf, recordTime, type StreamRecordLike } from '../dynamo/streamRecords.js';
 import { StreamStats } from './stats.js';
 import { tracedBatch } from './tracedBatch.js';
@@ -288,7 +293,11 @@ export class StreamReader {
     }
     const records = (out.Records ?? []) as (_Record & StreamRecordLike)[];
     this.stats.behind(shard.id, records.length > 0 ? (recordTime(records[0]) ?? Date.now()) : null);
-    if (records.length > 0) await this.handle(shard, records);
+    if (records.length > 0 && (await this.handle(shard, records)) === 'held') {
+      // Read again from the checkpoint on the next cycle: the held record waits there.
+      shard.iterator = undefined;
+      return 0;
+    }
     if (this.stopped && records.length > 0 && !this.stats.running) return records.length; // killed mid-batch
     shard.iterator = out.NextShardIterator;
     if (shard.iterator === undefined) await this.finish(shard);
@@ -303,8 +312,11 @@ export class StreamReader {
     this.lastRefresh = 0; // children may be listed now
   }
 
-  /** Handles a batch in order: retries a failing record in place, then dead-letters it. */
-  private async handle(shard: ShardState, records: StreamRecordLike[]): Promise<void> {
+  /**
+   * Handles a batch in order: retries a failing record in place, then dead-letters it; a model marker
+   * whose work this processor lacks holds the shard there ('held'), neither retried nor dead-lettered.
+   */
+  private async handle(shard: ShardState, records: StreamRecordLike[]): Promise<'held' | void> {
     let i = 0;
     let attempts = 0;
     while (i < records.length) {
@@ -320,6 +332,11 @@ export class StreamReader {
         return;
       }
       await this.checkpoint(shard, records, handled);
+      if (outcome.error instanceof ModelBehind) {
+        if (this.stats.modelBehind?.version !== outcome.error.version) this.o.logger.error({ version: outcome.error.version, missing: outcome.error.missing }, `stream processor holds: ${outcome.error.message}; deploy the new model's processor`);
+        this.stats.modelBehind = { version: outcome.error.version, missing: [...outcome.error.missing] };
+        return 'held';
+      }
       const failed = records[handled];
       attempts = handled === i ? attempts + 1 : 1;
       i = handled;

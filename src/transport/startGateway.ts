@@ -5,6 +5,7 @@
  * Tests use it to run the gateway on 127.0.0.1 and stop it again.
  */
 import { imageRedaction } from '../subscriptions/redaction.js';
+import { writeModelMarker } from '../stream/modelWork.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, type Config, PROD_NODE_ENV } from '../config.js';
@@ -137,6 +138,8 @@ export async function startGateway(
     }
     for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
     lacks = layout.lacks;
+    // Before any write it serves: a processor of an older model meets this first and holds (stream/modelWork.ts).
+    if (layout.streamArn) await writeModelMarker({ doc: dynamo.doc, tableName: config.tableName, plan });
     // Demo data only into the table this process just created in its own DynamoDB Local.
     if (local && (created || absent)) {
       logger.info({ items: await loadDemoData(dynamo.doc, config.tableName, config.schemaFile, plan.keys), file: demoFileOf(config.schemaFile) }, 'loaded demo data');
