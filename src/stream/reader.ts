@@ -83,6 +83,8 @@ export interface ReaderOptions {
   handler?: typeof handleRecords;
   /** A span per handled batch, its DynamoDB calls as children (src/telemetry/); none when absent. */
   telemetry?: Telemetry;
+  /** The clock the redrive's pace is kept by, in ms (tests step it; default Date.now). */
+  now?: () => number;
 }
 
 interface ShardState {
@@ -103,7 +105,8 @@ const isOwn = (pk: string) => (record: StreamRecordLike) => String(imagesOf(reco
 
 export class StreamReader {
   readonly stats: StreamStats;
-  private readonly o: Required<Omit<ReaderOptions, 'stats' | 'checkpointName' | 'telemetry'>> & Pick<ReaderOptions, 'telemetry'>;
+  private readonly o: Required<Omit<ReaderOptions, 'stats' | 'checkpointName' | 'telemetry' | 'now'>> & Pick<ReaderOptions, 'telemetry'>;
+  private readonly now: () => number;
   private readonly shards = new Map<string, ShardState>();
   private label = '';
   private stopped = true;
@@ -114,12 +117,15 @@ export class StreamReader {
   private waiters: { after: number; resolve: () => void }[] = [];
   /** Shards finished or discovered since the cycle began: such a cycle is not idle even without records. */
   private shardChanges = 0;
-  private lastRedrive = Date.now();
+  private lastRedrive: number;
   private redriveEvery: number;
 
   constructor(options: ReaderOptions) {
-    this.o = { batchSize: 100, pollMs: 250, maxAttempts: 5, retryDelayMs: 100, redriveMs: 30_000, shardRefreshMs: 10_000, handler: handleRecords, ...options };
+    const { now = Date.now, ...rest } = options;
+    this.o = { batchSize: 100, pollMs: 250, maxAttempts: 5, retryDelayMs: 100, redriveMs: 30_000, shardRefreshMs: 10_000, handler: handleRecords, ...rest };
+    this.now = now;
     this.redriveEvery = this.o.redriveMs;
+    this.lastRedrive = this.now();
     this.stats = options.stats ?? new StreamStats('stream');
     this.label = options.checkpointName ?? '';
   }
@@ -176,7 +182,7 @@ export class StreamReader {
         // Idle only when nothing was read and no shard closed or appeared (a closed parent's children are next).
         if (fetched === 0 && this.shardChanges === 0) {
           this.settle(started);
-          if (this.o.redriveMs > 0 && Date.now() - this.lastRedrive >= this.redriveEvery) await this.redrive();
+          if (this.o.redriveMs > 0 && this.now() - this.lastRedrive >= this.redriveEvery) await this.redrive();
           await this.pause(this.o.pollMs);
         }
       } catch (err) {
@@ -361,7 +367,7 @@ export class StreamReader {
 
   /** Hands every dead letter to the handler again, oldest first; deletes those it handles. */
   private async redrive(): Promise<void> {
-    this.lastRedrive = Date.now();
+    this.lastRedrive = this.now();
     try {
       await this.redriveLetters();
     } catch (err) {
