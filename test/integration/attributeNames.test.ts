@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/declaration/buildModel.js';
 import { modelFromPlan } from '../../src/subscriptions/model.js';
 import { imageRedaction } from '../../src/subscriptions/redaction.js';
-import { compileRules } from '../../src/auth/compileRules.js';
 import { runCheck } from '../../src/migration/check.js';
 import { problemsOf } from '../support/problems.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
@@ -189,7 +188,7 @@ describe('a model whose fields are stored under other attribute names', () => {
     expect(changes.record('Team', image)).toMatchObject({ id: 't1', name: 'Tigers', motto: 'Roar' });
     const guardedSdl = TEAMS.replace('motto: String @attribute(name: "Motto")', 'motto: String @attribute(name: "Motto") @access(rule: ADMIN)');
     const guarded = buildModel(guardedSdl, 'teams.graphql');
-    const redact = imageRedaction(compileRules(guarded), guarded);
+    const redact = imageRedaction(guarded);
     const event = redact({ topic: 'Team#t1', item: 'x', seq: '1', kind: 'UPDATED', image });
     expect(event.image).toEqual({ PK: 'TEAM#t1', SK: 'META', 'team#name': 'Tigers' });
     expect(event.partial).toBe(true);
