@@ -40,8 +40,12 @@ node type's pk template in that index by name ({customer} from customer or
 customerId); on a field of a type, the parent's id fills the placeholder of
 the node's @parent field. from and until name arguments that narrow the
 page to from <= <the sort key's text from its first placeholder on> < until.
+order: DESCENDING reads the sort key from its highest value (newest first
+for a time-ordered key): first: takes the highest, last: the lowest.
 """
-directive @query(index: String, from: String, until: String) on FIELD_DEFINITION
+directive @query(index: String, from: String, until: String, order: KeyOrder = ASCENDING) on FIELD_DEFINITION
+"The order of a connection: its sort key ascending (the default) or descending (newest first)."
+enum KeyOrder { ASCENDING DESCENDING }
 
 """
 Where items of this type live. Templates: literal text with {placeholders};
@@ -58,10 +62,11 @@ directive @parent on FIELD_DEFINITION
 One-to-many: a connection field over the child items in the partition the
 child's pk template names for the parent (the table's, or index's when
 given): begins_with(<sort key>, <the child's literal sort-key prefix>),
-ordered by the sort key. counter: the parent attribute kept equal to the
-number of children.
+ordered by the sort key (order: DESCENDING, from its highest value).
+counter: the parent attribute kept equal to the number of children. from
+and until narrow it as on @query.
 """
-directive @children(counter: String, index: String) on FIELD_DEFINITION
+directive @children(counter: String, index: String, from: String, until: String, order: KeyOrder = ASCENDING) on FIELD_DEFINITION
 
 """
 Many-to-many (adjacency list): a connection field over edge items, one per
@@ -197,5 +202,5 @@ export const DIRECTIVE_NAMES = [
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
-/** Names of the supporting types the definitions declare (CopyField, ValueFormat, AccessRule). */
-export const SUPPLIED_TYPE_NAMES = ['CopyField', 'ValueFormat', 'AccessRule'] as const;
+/** Names of the supporting types the definitions declare (CopyField, ValueFormat, AccessRule, KeyOrder). */
+export const SUPPLIED_TYPE_NAMES = ['CopyField', 'ValueFormat', 'AccessRule', 'KeyOrder'] as const;

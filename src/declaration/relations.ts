@@ -71,7 +71,7 @@ export function readRelations(
 /** A keyless type as the owner of its connections: no keys of its own (its id is the whole key), no parent, no attributes. */
 export function keylessItemType(name: string): ItemType {
   const id = parseTemplate('{id}');
-  return { name, pk: id, sk: id, inverted: false, indexed: [], parent: null, attributes: [], flags: [], relations: [], byInstant: null, owner: null, access: null, fieldAccess: {}, globalId: null };
+  return { name, pk: id, sk: id, inverted: false, indexed: [], parent: null, keyFields: [], attributes: [], flags: [], relations: [], byInstant: null, owner: null, access: null, fieldAccess: {}, globalId: null };
 }
 
 const edgeAttributeNames = (r: EdgesRelation) =>
@@ -136,7 +136,8 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
       problems.add(where, `${item.name} is a child type: a delete of its parent would leave its ${node.name} items behind`, field.astNode);
     }
     const index = strOrNull(args.index);
-    const bounds = owned ? null : readBounds(args, field, where, problems);
+    const bounds = readBounds(args, field, where, problems);
+    if (bounds && used.includes('range')) problems.add(where, 'narrows by from/until or by @range, not both', field.astNode);
     if (!owned && (args.counter !== undefined || used.includes('range'))) problems.add(where, 'a @query field reads; counters and @range belong on @children', field.astNode);
     const relation: ChildrenRelation = {
       ...base,
@@ -145,6 +146,7 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
       owned,
       via: via ?? '',
       bounds,
+      descending: args.order === 'DESCENDING',
       counter: owned ? strOrNull(args.counter) : null,
       range: owned ? readRange(schema, field, at, node, problems) : null,
     };

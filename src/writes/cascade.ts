@@ -58,9 +58,9 @@ export interface Side {
 }
 
 /** The item `id` of `typeName` as a delete sees it: its keys, counters, edges and children. */
-export function sideOf(store: Store, typeName: string, id: string): Side {
+export function sideOf(store: Store, typeName: string, id: string, fields?: Readonly<Record<string, unknown>>): Side {
   const t = writePlanOf(planOf(store)).type(typeName);
-  const key = t.item.key(id);
+  const key = t.item.key(id, undefined, fields);
   const sharding = t.sharding;
   return {
     catalog: t.catalog?.spec ?? null,
@@ -86,11 +86,11 @@ export async function deleteItem(
   store: Store,
   typeName: string,
   id: string,
-  parent: { id: unknown; argument: string | null } = { id: undefined, argument: null },
+  parent: { id: unknown; argument: string | null; fields?: Readonly<Record<string, unknown>> } = { id: undefined, argument: null },
 ): Promise<string> {
   const t = writePlanOf(planOf(store)).type(typeName);
-  if (t.item.type.parent) return deleteChild(store, t, validateId(id), await locate(store, t, id, parent.id, parent.argument));
-  await cascade(store, sideOf(store, typeName, validateId(id)));
+  if (t.item.type.parent) return deleteChild(store, t, validateId(id), await locate(store, t, id, parent.id, parent.argument, parent.fields));
+  await cascade(store, sideOf(store, typeName, validateId(id), parent.fields));
   return id;
 }
 

@@ -35,13 +35,24 @@ export interface Located {
   parentId: string | undefined;
 }
 
-/** The key of the item `id` of `t` (under `parentId`, for a child type); NOT_FOUND when an inverted child is not found by its id. */
-export async function locate(store: Store, t: TypeWrites, id: string, parentId: unknown, parentArgument: string | null): Promise<Located> {
+/**
+ * The key of the item `id` of `t` (under `parentId`, for a child type; with
+ * `fields`, the values of the fields its key holds); NOT_FOUND when an
+ * inverted child is not found by its id.
+ */
+export async function locate(
+  store: Store,
+  t: TypeWrites,
+  id: string,
+  parentId: unknown,
+  parentArgument: string | null,
+  fields?: Readonly<Record<string, unknown>>,
+): Promise<Located> {
   const type = t.item.type;
-  if (!type.parent) return { key: t.item.key(id), parentId: undefined };
+  if (!type.parent) return { key: t.item.key(id, undefined, fields), parentId: undefined };
   if (typeof parentId === 'string') {
     const parent = validateId(parentId, parentArgument ?? type.parent.field);
-    return { key: t.item.key(id, parent), parentId: parent };
+    return { key: t.item.key(id, parent, fields), parentId: parent };
   }
   const parentPlan = planOf(store).item(type.parent.type);
   const byId: Collection = { name: `${type.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: type.sk.fill({ id }), prefix: parentPlan.type.pk.prefix, table: store.plan.keys.names };

@@ -34,7 +34,8 @@ import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type TableKeys } f
 import { conflict, notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import type { ItemRecord } from '../plan/records.js';
-import type { IndexPlacement } from '../declaration/model.js';
+import type { Attribute, IndexPlacement } from '../declaration/model.js';
+import { keyText } from '../plan/itemPlan.js';
 import { absent, counterOrCheck, DELETING_ATTR } from './conditions.js';
 import { putNewWith } from './catalog.js';
 import { idOrNew } from './ids.js';
@@ -89,18 +90,27 @@ export function indexKeysOf(placement: IndexPlacement, id: string, parentId: str
   return keys;
 }
 
+/** A key field's stored value: its key text, as the number it is for an Int. */
+function keyFieldValue(a: Attribute, value: unknown, what: string): unknown {
+  const text = keyText(a, value, what);
+  return a.kind === 'Int' ? value : text;
+}
+
 export function newItem(t: TypeWrites, keys: TableKeys, id: string, parentId: string | undefined, input: Record<string, unknown>) {
   const type = t.item.type;
-  const key = t.item.key(id, parentId);
-  const item: Item = keys.key(key);
-  if (type.inverted) {
-    item.GSI1PK = key.SK;
-    item.GSI1SK = key.PK;
-  }
+  const fields: Item = {};
   const now = new Date().toISOString();
   for (const a of type.attributes) {
     const value = a.createdAt && input[a.name] === undefined ? now : attributeValue(a, input[a.name], `input.${a.name}`);
-    if (value !== null && value !== undefined) item[a.name] = value;
+    if (value === null || value === undefined) continue;
+    // A field the key holds is stored as the key writes it (a DateTime with fixed width), so both read alike.
+    fields[a.name] = type.keyFields.includes(a.name) ? keyFieldValue(a, value, `input.${a.name}`) : value;
+  }
+  const key = t.item.key(id, parentId, fields);
+  const item: Item = Object.assign(keys.key(key), fields);
+  if (type.inverted) {
+    item.GSI1PK = key.SK;
+    item.GSI1SK = key.PK;
   }
   for (const placement of type.indexed) Object.assign(item, indexKeysOf(placement, id, parentId, type.parent?.field ?? null, item));
   if (t.catalog) {
@@ -156,8 +166,8 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
   const parentPlan = planOf(store).item(parentType.type);
   const id = idOrNew(input.id as string | null | undefined);
   const keys = store.plan.keys;
-  const key = t.item.key(id, parentId);
   const { item } = newItem(t, keys, id, parentId, input);
+  const key = keys.keyOf(item);
   const what = `${t.item.name} ${id}`;
   const explicit = input.id != null;
   let unique: Item | undefined;
