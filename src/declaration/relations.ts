@@ -77,6 +77,14 @@ export function keylessItemType(name: string): ItemType {
 const edgeAttributeNames = (r: EdgesRelation) =>
   r.edgeAttributes.map((a) => `${a.name}:${a.kind}:${a.storedAs}:${JSON.stringify(a.constraints)}`).sort();
 
+/** Is the node's partition key in `index` (null: the table) its id alone? Read from the @indexed placements already read. */
+function keyedByIdIn(node: ItemType, index: string | null): boolean {
+  const placement = index === null ? null : node.indexed.find((p) => p.index === index);
+  const templates = index === null ? [node.pk] : placement ? placement.pk.map((p) => p.template) : [];
+  const placeholders = templates.flatMap((t) => t.placeholders);
+  return placeholders.length === 1 && placeholders[0] === 'id';
+}
+
 function fieldNode(schema: GraphQLSchema, relation: Relation) {
   return (schema.getType(relation.owner) as GraphQLObjectType).getFields()[relation.field]?.astNode;
 }
@@ -125,7 +133,10 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     const where = `${at} @${bound[0]}`;
     // The node's field holding the owner's id: its @parent, or (for a @query, which owns nothing) a reference to the owner's type.
     const references = node.attributes.filter((a) => a.reference?.type === item.name).map((a) => a.name);
-    const via = node.parent?.type === item.name ? node.parent.field : !owned && references.length === 1 ? references[0]! : null;
+    // Or, for a @query whose node is keyed there by its id alone, the id itself: an item whose id is the owner's
+    // (a watcher whose id is the watching agent's, read through an inverted index).
+    const byOwnId = !owned && references.length === 0 && node.parent?.type !== item.name && keyedByIdIn(node, strOrNull(args.index));
+    const via = node.parent?.type === item.name ? node.parent.field : !owned && references.length === 1 ? references[0]! : byOwnId ? 'id' : null;
     if (via === null) {
       const what = owned ? `no @parent field of type ${item.name}` : references.length > 1 ? `several references to ${item.name} (${references.join(', ')}) and no @parent of that type` : `no @parent field or reference of type ${item.name}`;
       problems.add(where, `${node.name} has ${what}: nothing names ${item.name}'s partition of ${node.name} items`, field.astNode);
