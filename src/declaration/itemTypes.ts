@@ -288,7 +288,8 @@ function readItemType(
     }
   }
   if (pk && sk && !pk.placeholders.includes('id') && !sk.placeholders.includes('id')) {
-    problems.add(where, 'neither pk nor sk holds {id}: every item of the type would have the same key', type.astNode);
+    const why = keyFields.length > 0 ? `items are found by their id; a key of ${keyFields.map((f) => `{${f}}`).join(', ')} alone is not served yet` : 'every item of the type would have the same key';
+    problems.add(where, `neither pk nor sk holds {id}: ${why}`, type.astNode);
   }
   if (parent && pk && sk && !pk.placeholders.includes(parent.field) && !sk.placeholders.includes(parent.field)) {
     // The parent's id is read back from the item's keys.
