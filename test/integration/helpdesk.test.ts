@@ -280,3 +280,18 @@ extend type Mutation { relabel(ticket: ID!, label: String!, id: ID!, input: TagI
     ]);
   });
 });
+
+describe('the demo data', () => {
+  it('is served as written: a ticket with its messages newest first and its watchers', async () => {
+    const demo = await testGateway({ schemaFile: SCHEMA_FILE });
+    try {
+      await demo.put(JSON.parse(readFileSync(SCHEMA_FILE.replace(/\.graphql$/, '.demo.json'), 'utf8')).items);
+      const data = (await demo.run(`{ ticket(id: "t1") { subject messages { totalCount } latest(first: 1) { edges { node { id body } } } watchers(first: 5) { totalCount edges { node { id } } } }
+        agent(id: "a1") { watching(first: 5) { edges { node { ticket { id subject } } } } } }`)).data;
+      expect(data.ticket).toEqual({ subject: 'Printer on fire', messages: { totalCount: 3 }, latest: { edges: [{ node: { id: 'm3', body: 'Unplugged. Thanks!' } }] }, watchers: { totalCount: 2, edges: [{ node: { id: 'a1' } }, { node: { id: 'a2' } }] } });
+      expect(data.agent.watching.edges.map((e: any) => e.node.ticket.subject)).toEqual(['Printer on fire', 'Invoice copy']);
+    } finally {
+      await demo.stop();
+    }
+  });
+});

@@ -7,6 +7,7 @@
  * loans read newest first, exactly both ways, one Query per page.
  */
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testGateway, type TestGateway } from '../support/gateway.js';
@@ -125,5 +126,19 @@ describe('books', () => {
     expect((await gw.get('LIB#central', 'LIB'))!.bookCount).toBe(1);
     const data = await ok(`{ member(id: "ann") { loans(first: 1) { edges { node { id book { id title } } } } } }`);
     expect(data.member.loans.edges).toEqual([{ node: { id: 'l5', book: null } }]);
+  });
+});
+
+describe('the demo data', () => {
+  it('is served as written: a member loan history newest first, with the books', async () => {
+    const demo = await testGateway({ schemaFile: SCHEMA_FILE });
+    try {
+      await demo.put(JSON.parse(readFileSync(SCHEMA_FILE.replace(/\.graphql$/, '.demo.json'), 'utf8')).items);
+      const data = (await demo.run(`{ member(id: "ann") { loans(first: 5) { edges { node { id returnedAt book { title } } } } } library(id: "central") { books { totalCount } } }`)).data;
+      expect(data.member.loans.edges.map((e: any) => [e.node.id, e.node.book.title, e.node.returnedAt])).toEqual([['loan3', 'Dune', null], ['loan1', 'Dune', '2026-02-20T10:00:00.000Z']]);
+      expect(data.library.books.totalCount).toBe(3);
+    } finally {
+      await demo.stop();
+    }
   });
 });
