@@ -142,9 +142,9 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
       problems.add(where, `${node.name} has ${what}: nothing names ${item.name}'s partition of ${node.name} items`, field.astNode);
     }
     for (const d of ['sharded'] as const) if (used.includes(d)) problems.add(`${at} @${d}`, 'belongs on the inverse side of @edges', field.astNode);
-    if (owned && item.parent) {
-      // A delete follows an item's own children, not its children's children.
-      problems.add(where, `${item.name} is a child type: a delete of its parent would leave its ${node.name} items behind`, field.astNode);
+    if (owned && item.parent && !item.inverted) {
+      // Its children are created and deleted under it, found by its id alone.
+      problems.add(where, `${item.name} is a child type found only with its parent's id: make it inverted: true to give it children`, field.astNode);
     }
     const index = strOrNull(args.index);
     const bounds = readBounds(args, field, where, problems);

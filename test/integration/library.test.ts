@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { readFileSync } from 'node:fs';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testGateway, type TestGateway } from '../support/gateway.js';
+import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../../examples/library.graphql', import.meta.url));
 
@@ -120,12 +120,34 @@ describe('books', () => {
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
-  it('removes a book that has loans: the book goes with its library counter, its loans stay in the history', async () => {
+  it('adds copies under a book found by its id alone, and reads them from the book partition', async () => {
+    const { result, requests } = await gw.counted(`mutation { addCopy(book: "emma", input: { id: "e1", shelf: "A3" }) { id shelf book { id } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(result.data.addCopy).toEqual({ id: 'e1', shelf: 'A3', book: { id: 'emma' } });
+    // The book's key through GSI1, the book read consistently for its counter, the copy and the counter in one transaction.
+    expect(requests.byOperation).toEqual({ Query: 1, GetItem: 1, TransactWriteItems: 1 });
+    await ok(`mutation { addCopy(book: "emma", input: { id: "e2", shelf: "B1" }) { id } }`);
+    await ok(`mutation { addCopy(book: "dune", input: { id: "d1", shelf: "C2" }) { id } }`);
+    expect(await gw.get('BOOK#emma', 'COPY#e1')).toMatchObject({ shelf: 'A3' });
+    const data = await ok(`{ book(id: "emma") { copies(first: 5) { totalCount edges { node { id shelf } } } } }`);
+    expect(data.book.copies).toEqual({ totalCount: 2, edges: [{ node: { id: 'e1', shelf: 'A3' } }, { node: { id: 'e2', shelf: 'B1' } }] });
+    expect(codes(await gw.run(`mutation { addCopy(book: "nope", input: { shelf: "A1" }) { id } }`))).toEqual(['NOT_FOUND']);
+  });
+
+  it('removes a book that has loans: the book goes with its copies and its library counter, its loans stay in the history', async () => {
     await ok(`mutation { removeBook(id: "emma") }`);
     expect(await gw.get('LIB#central', 'BOOK#emma')).toBeUndefined();
+    expect((await gw.scan()).filter((i) => i.PK === 'BOOK#emma')).toEqual([]);
     expect((await gw.get('LIB#central', 'LIB'))!.bookCount).toBe(1);
     const data = await ok(`{ member(id: "ann") { loans(first: 1) { edges { node { id book { id title } } } } } }`);
     expect(data.member.loans.edges).toEqual([{ node: { id: 'l5', book: null } }]);
+  });
+
+  it('closes a library with its books and their copies, leaving nothing of them', async () => {
+    await ok(`mutation { closeLibrary(id: "central") }`);
+    const left = (await gw.scan()).filter((i) => /^(LIB#|BOOK#|BOOKID#)/.test(String(i.PK)));
+    expect(left).toEqual([]);
+    expect((await gw.run(`{ book(id: "dune") { id } }`)).data).toEqual({ book: null });
   });
 });
 
