@@ -2,7 +2,8 @@
  * @delete: an item of any type with all its edges (each @edges relation of
  * its type, on either side) and its children (each @children relation),
  * however many; counters at the other ends and its catalog counter follow.
- * (A child's own edges and children are not followed: docs/mutations.md.)
+ * A child with children of its own goes as a cascade of its own (removeEdge);
+ * children carry no edges (the model check refuses them).
  *
  * Steps, each safe to repeat, so re-running after a crash finishes the job:
  * 1. mark the entity `deletingAt` and REMOVE its own counter. From then on

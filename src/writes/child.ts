@@ -15,8 +15,8 @@
  * its counter is kept; a changed parent is read again), and, for an
  * inverted type, the uniqueness item of an explicit id (create.ts), so the
  * id may be used again. A child that is absent is NOT_FOUND and nothing
- * changes. A child type with connections of its own is refused by the
- * model check (operations.ts) until its delete cascades.
+ * changes. A child with children of its own is marked and emptied first
+ * (cascade.ts deleteItem).
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { idClaimKey, type ItemKey } from '../dynamo/keys.js';
