@@ -163,16 +163,16 @@ describe('reading the helpdesk', () => {
     expect(ids(upTo)).toEqual(['m5', 'm4', 'm3']);
   });
 
-  it('narrows messages to a time range on the sort key, exactly, with cursors bound to it', async () => {
+  it('narrows messages to a time range on the sort key, newest first, exactly, with cursors bound to it', async () => {
     const from = sent[1]!.sentAt;
     const until = sent[3]!.sentAt;
-    const q = `query($s: String, $u: String, $first: Int, $after: String) { ticket(id: "t1") { messages(since: $s, until: $u, first: $first, after: $after) {
+    const q = `query($s: String, $u: String, $first: Int, $after: String) { ticket(id: "t1") { latest(since: $s, until: $u, first: $first, after: $after) {
       edges { node { id } } pageInfo { hasNextPage endCursor } } } }`;
-    const page = (await ok(q, { s: from, u: until, first: 1 })).ticket.messages;
-    expect(ids(page)).toEqual(['m2']);
+    const page = (await ok(q, { s: from, u: until, first: 1 })).ticket.latest;
+    expect(ids(page)).toEqual(['m3']);
     expect(page.pageInfo.hasNextPage).toBe(true);
-    const next = (await ok(q, { s: from, u: until, first: 5, after: page.pageInfo.endCursor })).ticket.messages;
-    expect(ids(next)).toEqual(['m3']);
+    const next = (await ok(q, { s: from, u: until, first: 5, after: page.pageInfo.endCursor })).ticket.latest;
+    expect(ids(next)).toEqual(['m2']);
     expect(next.pageInfo.hasNextPage).toBe(false);
     const other = await gw.run(q, { s: sent[0]!.sentAt, u: until, first: 1, after: page.pageInfo.endCursor });
     expect(codes(other)).toEqual(['BAD_USER_INPUT']);
