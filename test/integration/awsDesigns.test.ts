@@ -388,6 +388,67 @@ describe('ComplainManagement', () => {
     const escalated = await gw.run(`{ escalatedTo(escalated_to: "AgentB", last: 1) { edges { node { id } } } }`);
     expect(nodes(escalated.data.escalatedTo)).toEqual([{ id: 'Complaint2000' }]);
   });
+
+  it('get all communications for a complaint: one Query of its partition, begins_with comm#, by date', async () => {
+    const { result, requests } = await gw.counted(`{ complaint(id: "Complaint123") { communications(first: 10) { edges { node { id comm_id comm_date complaint_state agentID { id } } } } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(nodes(result.data.complaint.communications)).toEqual([
+      { id: 'comm1', comm_id: 'comm1', comm_date: '2023-04-30T12:00:24', complaint_state: 'investigating', agentID: { id: 'AgentA' } },
+      { id: 'comm2', comm_id: 'comm2', comm_date: '2023-04-30T12:35:54', complaint_state: 'resolved', agentID: { id: 'AgentA' } },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('a complaint with its communications: one Query (metadata sorts after comm#)', async () => {
+    const { result, requests } = await gw.counted(`{ complaint(id: "Complaint1444") { severity current_state communications(first: 10) { edges { node { id } } } } }`);
+    expect(result.data.complaint).toEqual({ severity: 'P1', current_state: 'assigned', communications: { edges: [{ node: { id: 'comm4' } }, { node: { id: 'comm5' } }] } });
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it("view agent's communication history: one Query of Agents_Comments_GSI, by comm_date", async () => {
+    const { result, requests } = await gw.counted(`{ agentCommunications(agentID: "AgentA", first: 10) { edges { node { id comm_date complaint { id } } } } }`);
+    expect(nodes(result.data.agentCommunications)).toEqual([
+      { id: 'comm1', comm_date: '2023-04-30T12:00:24', complaint: { id: 'Complaint123' } },
+      { id: 'comm2', comm_date: '2023-04-30T12:35:54', complaint: { id: 'Complaint123' } },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+    const agent = await gw.counted(`{ agent(id: "AgentC") { communications(last: 5) { edges { node { id complaint_state } } } } }`);
+    expect(nodes(agent.result.data.agent.communications)).toEqual([{ id: 'comm5', complaint_state: 'assigned' }]);
+    expect(agent.requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('find complaints by severity and state: one Query of Severity_State_GSI with both equalities (instead of a Scan)', async () => {
+    const { result, requests } = await gw.counted(`{ complaintsBySeverity(severity: "P2", current_state: "investigating", first: 10) { edges { node { id customer_id { id } } } } }`);
+    expect(nodes(result.data.complaintsBySeverity)).toEqual([{ id: 'Complaint1321', customer_id: { id: 'custXYZ' } }]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+    const assigned = await gw.run(`{ complaintsBySeverity(severity: "P1", current_state: "assigned", first: 10) { edges { node { id } } } }`);
+    expect(nodes(assigned.data.complaintsBySeverity)).toEqual([{ id: 'Complaint1444' }, { id: 'Complaint2000' }]);
+  });
+
+  it('track complaint state changes: the states its communications record, in order, one Query', async () => {
+    const { result, requests } = await gw.counted(`{ complaint(id: "Complaint1444") { communications(first: 10) { edges { node { comm_date complaint_state } } } } }`);
+    expect(nodes(result.data.complaint.communications)).toEqual([
+      { comm_date: '2022-12-31T19:32:00', complaint_state: 'waiting' },
+      { comm_date: '2022-12-31T19:40:00', complaint_state: 'assigned' },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('adds a communication at <complaint> / comm#<comm_date>#<comm_id>, found by its agent and by its key', async () => {
+    const { result, requests } = await gw.counted(`mutation { addCommunication(complaint: "Complaint2000", input: {
+      id: "comm9", comm_id: "comm9", comm_date: "2023-07-02T08:05:00", complaint_state: "assigned", comm_text: "on it", agentID: "AgentB"
+    }) { id comm_date complaint { id } } }`);
+    expect(result).toEqual({ data: { addCommunication: { id: 'comm9', comm_date: '2023-07-02T08:05:00', complaint: { id: 'Complaint2000' } } } });
+    expect(requests.byOperation).toEqual({ GetItem: 1, TransactWriteItems: 1 });
+    expect(await gw.get('Complaint2000', 'comm#2023-07-02T08:05:00#comm9')).toEqual({
+      PK: 'Complaint2000', SK: 'comm#2023-07-02T08:05:00#comm9', comm_id: 'comm9', comm_date: '2023-07-02T08:05:00', complaint_state: 'assigned', comm_text: 'on it', agentID: 'AgentB',
+    });
+    const history = await gw.run(`{ agentCommunications(agentID: "AgentB", last: 1) { edges { node { id } } } }`);
+    expect(nodes(history.data.agentCommunications)).toEqual([{ id: 'comm9' }]);
+    const one = await gw.counted(`{ communication(complaint: "Complaint2000", comm_date: "2023-07-02T08:05:00", id: "comm9") { comm_text } }`);
+    expect(one.result.data.communication).toEqual({ comm_text: 'on it' });
+    expect(one.requests.byOperation).toEqual({ GetItem: 1 });
+  });
 });
 
 describe('SocialNetwork', () => {
