@@ -533,21 +533,97 @@ describe('RecurringPayments', () => {
   });
   afterAll(() => gw?.stop());
 
-  it('serves the declared layout with its samples in place', async () => {
-    expect((await gw.scan()).filter((i) => String(i.PK).startsWith('ACC#')).map((i) => `${i.PK} ${i.SK}`).sort()).toEqual(['ACC#123 REC#12023-05-28T14:15:39.24#SKU#999', 'ACC#123 SUB#123#SKU#999']);
-    const { result, requests } = await gw.counted(`{ account(id: "123") { id } }`);
-    expect(result).toEqual({ data: { account: { id: '123' } } });
-    expect(requests.requests).toBe(0);
+  it('get all subscriptions for an account: one Query of ACC#<account>, begins_with SUB#, fields read as stored', async () => {
+    const { result, requests } = await gw.counted(`{ account(id: "123") { subscriptions(first: 10) { edges { node { id SKU Email PaymentAmount NextPaymentDate NextReminderDate account { id } } } } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(nodes(result.data.account.subscriptions)).toEqual([
+      { id: '123', SKU: '999', Email: 's@s.com', PaymentAmount: '12.99', NextPaymentDate: '2023-06-28', NextReminderDate: '2023-06-21', account: { id: '123' } },
+      { id: '124', SKU: '555', Email: 's@s.com', PaymentAmount: '4.99', NextPaymentDate: '2023-06-21', NextReminderDate: '2023-06-14', account: { id: '123' } },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
-  it('cannot declare the subscriptions and receipts yet: their sort keys hold values besides the id and the parent', () => {
-    const file = fileURLToPath(new URL('../../examples/aws/RecurringPayments/recurring-payments.graphql', import.meta.url));
-    const sdl = `${readFileSync(file, 'utf8')}
-      type AccountSubscription @item(pk: "ACC#{account}", sk: "SUB#{id}#SKU#{SKU}") { id: ID! SKU: String! account: Account! @parent }
-      type Receipt @item(pk: "ACC#{account}", sk: "REC#{ProcessedDate}#SKU#{SKU}") { id: ID! SKU: String! ProcessedDate: String! account: Account! @parent }`;
-    expect(problems(sdl)).toEqual(expect.arrayContaining([
-      'AccountSubscription @item(sk): placeholder {SKU} names no field (use {id} or a @parent field such as {account})',
-      'Receipt @item(sk): placeholder {ProcessedDate} names no field (use {id} or a @parent field such as {account})',
-    ]));
+  it('get all receipts for an account: one Query of ACC#<account>, begins_with REC#', async () => {
+    const { result, requests } = await gw.counted(`{ account(id: "123") { receipts(first: 10) { edges { node { id SKU ProcessedDate ProcessedAmount TTL } } } } }`);
+    expect(nodes(result.data.account.receipts)).toEqual([
+      { id: '999', SKU: '999', ProcessedDate: '2023-05-28T14:15:39.247Z', ProcessedAmount: '12.99', TTL: 1700318200 },
+      { id: '999', SKU: '999', ProcessedDate: '2023-06-28T14:15:40.102Z', ProcessedAmount: '12.99', TTL: 1702996600 },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('get specific subscription details: one GetItem of ACC#<account> / SUB#<sub>#SKU#<sku>', async () => {
+    const { result, requests } = await gw.counted(`{ subscription(account: "123", id: "123", SKU: "999") { id SKU PaymentDay LastPaymentDate CreatedDate } }`);
+    expect(result.data.subscription).toEqual({ id: '123', SKU: '999', PaymentDay: '28', LastPaymentDate: '2023-05-18T14:15:39.247Z', CreatedDate: '2023-05-18T09:41:25.856Z' });
+    expect(requests.byOperation).toEqual({ GetItem: 1 });
+    const other = await gw.run(`{ subscription(account: "123", id: "123", SKU: "555") { id } }`);
+    expect(other).toEqual({ data: { subscription: null } });
+  });
+
+  it('find accounts needing reminders for a date: one Query of GSI-1, by LastReminderDate', async () => {
+    const { result, requests } = await gw.counted(`{ dueReminders(NextReminderDate: "2023-06-21", first: 10) { edges { node { account { id } id SKU Email NextPaymentDate } } } }`);
+    expect(nodes(result.data.dueReminders)).toEqual([
+      { account: { id: '456' }, id: '456', SKU: '999', Email: 't@t.com', NextPaymentDate: '2023-06-28' },
+      { account: { id: '123' }, id: '123', SKU: '999', Email: 's@s.com', NextPaymentDate: '2023-06-28' },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('find accounts with payments due on a date: one Query of GSI-2, by LastPaymentDate; receipts are in neither index', async () => {
+    const { result, requests } = await gw.counted(`{ duePayments(NextPaymentDate: "2023-06-28", first: 10) { edges { node { account { id } id PaymentDay PaymentAmount } } } }`);
+    expect(nodes(result.data.duePayments)).toEqual([
+      { account: { id: '123' }, id: '123', PaymentDay: '28', PaymentAmount: '12.99' },
+      { account: { id: '456' }, id: '456', PaymentDay: '28', PaymentAmount: '12.99' },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('creates a subscription at ACC#<account> / SUB#<sub>#SKU#<sku>: one PutItem (the account has no item), due by its dates', async () => {
+    const { result, requests } = await gw.counted(`mutation { createSubscription(account: "789", input: {
+      id: "790", SKU: "321", Email: "u@u.com", PaymentDay: "5", PaymentAmount: "9.99", NextPaymentDate: "2023-07-05", NextReminderDate: "2023-06-28", LastReminderDate: "2023-06-05T10:00:00.000Z",
+      CreatedDate: "2023-06-05T10:00:00.000Z"
+    }) { id SKU account { id } } }`);
+    expect(result).toEqual({ data: { createSubscription: { id: '790', SKU: '321', account: { id: '789' } } } });
+    expect(requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('ACC#789', 'SUB#790#SKU#321')).toEqual({
+      PK: 'ACC#789', SK: 'SUB#790#SKU#321', SKU: '321', Email: 'u@u.com', PaymentDay: '5', PaymentAmount: '9.99', NextPaymentDate: '2023-07-05', NextReminderDate: '2023-06-28', LastReminderDate: '2023-06-05T10:00:00.000Z',
+      CreatedDate: '2023-06-05T10:00:00.000Z',
+    });
+    // No LastPaymentDate yet (GSI-2's sort key): not in GSI-2 until its first payment, as DynamoDB indexes it.
+    const due = await gw.run(`{ dueReminders(NextReminderDate: "2023-06-28", first: 10) { edges { node { id account { id } } } } }`);
+    expect(nodes(due.data.dueReminders)).toEqual([{ id: '790', account: { id: '789' } }]);
+    const payments = await gw.run(`{ duePayments(NextPaymentDate: "2023-07-05", first: 10) { edges { node { id } } } }`);
+    expect(nodes(payments.data.duePayments)).toEqual([]);
+    const again = await gw.run(`mutation { createSubscription(account: "789", input: { id: "790", SKU: "321", Email: "v@v.com" }) { id } }`);
+    expect(again.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    expect(await gw.get('ACC#789', 'SUB#790#SKU#321')).toMatchObject({ Email: 'u@u.com' });
+  });
+
+  it('updates a subscription after a payment: one UpdateItem, and it moves to its next date in GSI-2', async () => {
+    const { result, requests } = await gw.counted(`mutation { updateSubscription(account: "123", id: "123", SKU: "999", input: { LastPaymentDate: "2023-06-28T14:15:40.102Z", NextPaymentDate: "2023-07-28" }) { id NextPaymentDate } }`);
+    expect(result).toEqual({ data: { updateSubscription: { id: '123', NextPaymentDate: '2023-07-28' } } });
+    expect(requests.byOperation).toEqual({ UpdateItem: 1 });
+    expect(await gw.get('ACC#123', 'SUB#123#SKU#999')).toMatchObject({ LastPaymentDate: '2023-06-28T14:15:40.102Z', NextPaymentDate: '2023-07-28', PaymentDetails: expect.any(Object) });
+    const june = await gw.run(`{ duePayments(NextPaymentDate: "2023-06-28", first: 10) { edges { node { id } } } }`);
+    expect(nodes(june.data.duePayments)).toEqual([{ id: '456' }]);
+    const july = await gw.run(`{ duePayments(NextPaymentDate: "2023-07-28", first: 10) { edges { node { id } } } }`);
+    expect(nodes(july.data.duePayments)).toEqual([{ id: '123' }]);
+    const missing = await gw.run(`mutation { updateSubscription(account: "123", id: "123", SKU: "000", input: { NextPaymentDate: "2023-07-28" }) { id } }`);
+    expect(missing.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
+  it('creates a receipt at ACC#<account> / REC#<processed date>#SKU#<sku>: one PutItem, the time written fixed-width', async () => {
+    const { result, requests } = await gw.counted(`mutation { createReceipt(account: "123", input: { id: "999", SKU: "999", ProcessedDate: "2023-07-28T14:15:41.5Z", Email: "s@s.com", ProcessedAmount: "12.99", TTL: 1705675000 }) { id ProcessedDate } }`);
+    expect(result).toEqual({ data: { createReceipt: { id: '999', ProcessedDate: '2023-07-28T14:15:41.500Z' } } });
+    expect(requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('ACC#123', 'REC#2023-07-28T14:15:41.500Z#SKU#999')).toEqual({
+      PK: 'ACC#123', SK: 'REC#2023-07-28T14:15:41.500Z#SKU#999', SKU: '999', ProcessedDate: '2023-07-28T14:15:41.500Z', Email: 's@s.com', ProcessedAmount: '12.99', TTL: 1705675000,
+    });
+    const latest = await gw.counted(`{ account(id: "123") { receipts(last: 1) { edges { node { ProcessedDate } } } } }`);
+    expect(nodes(latest.result.data.account.receipts)).toEqual([{ ProcessedDate: '2023-07-28T14:15:41.500Z' }]);
+    expect(latest.requests.byOperation).toEqual({ Query: 1 });
+    const one = await gw.counted(`{ receipt(account: "123", ProcessedDate: "2023-07-28T14:15:41.500Z", id: "999") { ProcessedAmount } }`);
+    expect(one.result.data.receipt).toEqual({ ProcessedAmount: '12.99' });
+    expect(one.requests.byOperation).toEqual({ GetItem: 1 });
   });
 });
