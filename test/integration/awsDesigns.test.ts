@@ -261,6 +261,61 @@ describe('ConnectedVehicles', () => {
     expect(await gw.get('VIN#1HGCM82633A004352', 'ID#jdoe1')).toBeUndefined();
     expect(await gw.get('ID#jdoe1', 'VIN#1HGCM82633A004352')).toBeUndefined();
   });
+
+  it("a vehicle's subscriptions: one Query of VIN#<vin>, begins_with F#, user, state and feature read from the key", async () => {
+    const { result, requests } = await gw.counted(`{ vehicle(id: "${VIN}") { subscriptions(first: 10) { edges { node { id user_id { id } state feature vehicle_id } } } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(nodes(result.data.vehicle.subscriptions)).toEqual([{ id: '<sub_feature>\t', user_id: { id: 'cbrawley0' }, state: 'ACTIVE', feature: 'CAMERAS', vehicle_id: VIN }]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it("a user's subscriptions, active ones first: one Query of ID#<user>, begins_with F#", async () => {
+    const { result, requests } = await gw.counted(`{ user(id: "cbrawley0") { subscriptions(first: 10) { edges { node { id state feature expiration_date expiration_ttl } } } } }`);
+    expect(nodes(result.data.user.subscriptions)).toEqual([
+      { id: '<sub_feature>', state: 'ACTIVE', feature: 'CAMERAS', expiration_date: '2099-12-12T23:59:59', expiration_ttl: '4102462799' },
+      { id: '<sub_feature>', state: 'EXPIRED', feature: 'SEATS', expiration_date: '2023-05-05 23:59:59', expiration_ttl: '1683345599' },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('subscribes a user to a feature of a vehicle: its two items, each where the design puts it', async () => {
+    const { result, requests } = await gw.counted(`mutation {
+      addVehicleSubscription(vehicleId: "1HGCM82633A004352", input: { id: "fold", user_id: "jdoe1", state: ACTIVE, feature: "MIRRORS", vehicle_id: "1HGCM82633A004352" }) { id state }
+      addUserSubscription(userId: "jdoe1", input: { id: "fold", state: ACTIVE, feature: "MIRRORS", user_name: "jdoe1", expiration_date: "2030-01-01T00:00:00", expiration_ttl: "1893456000" }) { id state }
+    }`);
+    expect(result).toEqual({ data: { addVehicleSubscription: { id: 'fold', state: 'ACTIVE' }, addUserSubscription: { id: 'fold', state: 'ACTIVE' } } });
+    expect(requests.byOperation).toEqual({ GetItem: 2, TransactWriteItems: 2 });
+    expect(await gw.get('VIN#1HGCM82633A004352', 'F#jdoe1#ACTIVE#MIRRORS#fold')).toEqual({
+      PK: 'VIN#1HGCM82633A004352', SK: 'F#jdoe1#ACTIVE#MIRRORS#fold', user_id: 'jdoe1', state: 'ACTIVE', feature: 'MIRRORS', vehicle_id: '1HGCM82633A004352',
+    });
+    expect(await gw.get('ID#jdoe1', 'F#ACTIVE#MIRRORS#fold')).toEqual({
+      PK: 'ID#jdoe1', SK: 'F#ACTIVE#MIRRORS#fold', state: 'ACTIVE', feature: 'MIRRORS', user_name: 'jdoe1', expiration_date: '2030-01-01T00:00:00', expiration_ttl: '1893456000',
+    });
+  });
+
+  it('renews a subscription: one UpdateItem of the item its state and feature name', async () => {
+    const { result, requests } = await gw.counted(`mutation { renewUserSubscription(userId: "jdoe1", state: ACTIVE, feature: "MIRRORS", id: "fold", input: { expiration_date: "2031-01-01T00:00:00", expiration_ttl: "1924992000" }) { expiration_date } }`);
+    expect(result).toEqual({ data: { renewUserSubscription: { expiration_date: '2031-01-01T00:00:00' } } });
+    expect(requests.byOperation).toEqual({ UpdateItem: 1 });
+    const one = await gw.counted(`{ userSubscription(userId: "jdoe1", state: ACTIVE, feature: "MIRRORS", id: "fold") { expiration_ttl } }`);
+    expect(one.result.data.userSubscription).toEqual({ expiration_ttl: '1924992000' });
+    expect(one.requests.byOperation).toEqual({ GetItem: 1 });
+  });
+
+  it('expires a subscription: the ACTIVE items removed and the EXPIRED one added, in one operation', async () => {
+    const { result, requests } = await gw.counted(`mutation {
+      removeVehicleSubscription(vehicleId: "1HGCM82633A004352", user_id: "jdoe1", state: ACTIVE, feature: "MIRRORS", id: "fold")
+      removeUserSubscription(userId: "jdoe1", state: ACTIVE, feature: "MIRRORS", id: "fold")
+      addUserSubscription(userId: "jdoe1", input: { id: "fold", state: EXPIRED, feature: "MIRRORS", user_name: "jdoe1", expiration_date: "2031-01-01T00:00:00", expiration_ttl: "1924992000" }) { state }
+    }`);
+    expect(result.errors).toBeUndefined();
+    expect(requests.byOperation).toEqual({ GetItem: 3, TransactWriteItems: 3 });
+    expect(await gw.get('VIN#1HGCM82633A004352', 'F#jdoe1#ACTIVE#MIRRORS#fold')).toBeUndefined();
+    expect(await gw.get('ID#jdoe1', 'F#ACTIVE#MIRRORS#fold')).toBeUndefined();
+    const left = await gw.run(`{ user(id: "jdoe1") { subscriptions(first: 10) { edges { node { id state feature } } } } vehicle(id: "1HGCM82633A004352") { subscriptions(first: 10) { edges { node { id } } } } }`);
+    expect(nodes(left.data.user.subscriptions)).toEqual([{ id: 'fold', state: 'EXPIRED', feature: 'MIRRORS' }]);
+    expect(nodes(left.data.vehicle.subscriptions)).toEqual([]);
+  });
 });
 
 describe('GamingPlayerProfiles', () => {
