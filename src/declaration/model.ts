@@ -243,7 +243,16 @@ export type RootField = GetField | CatalogField | NodeField | MeField | QueryFie
 export type MutationField =
   | { kind: 'create'; field: string; type: string; input: string; parentArgument: string | null; access: Access | null }
   | { kind: 'update'; field: string; type: string; input: string; parentArgument: string | null; keyArguments: Record<string, string>; access: Access | null }
-  | { kind: 'delete'; field: string; type: string; parentArgument: string | null; keyArguments: Record<string, string>; access: Access | null }
+  | {
+      kind: 'delete';
+      field: string;
+      type: string;
+      parentArgument: string | null;
+      keyArguments: Record<string, string>;
+      /** Stored fields the item must hold the values of the arguments of the same name to be deleted (@delete(match)). */
+      match: readonly string[];
+      access: Access | null;
+    }
   | { kind: 'link' | 'unlink'; field: string; edges: string; from: string; to: string; phrase: string | null; access: Access | null };
 
 /** A global secondary index the model declares: its name and key attributes (1–4 each, in key order). */

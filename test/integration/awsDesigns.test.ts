@@ -52,8 +52,12 @@ describe('ChatSystem', () => {
     expect(await gw.get('Room:Games', 'meta')).toMatchObject({ CreatedBy: 'UserB' });
   });
 
-  it("deleteChatRoom: the room item is deleted by the gateway's delete (read, mark, remove)", async () => {
-    const { result, requests } = await gw.counted(`mutation { deleteChatRoom(id: "Games") }`);
+  it("deleteChatRoom: only by the user who created it (CreatedBy = <user>), by the gateway's delete (read, mark, remove)", async () => {
+    const refused = await gw.counted(`mutation { deleteChatRoom(id: "Games", CreatedBy: "UserC") }`);
+    expect(refused.result.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    expect(refused.requests.byOperation).toEqual({ GetItem: 1 });
+    expect(await gw.get('Room:Games', 'meta')).toEqual({ PK: 'Room:Games', SK: 'meta', CreatedBy: 'UserB' });
+    const { result, requests } = await gw.counted(`mutation { deleteChatRoom(id: "Games", CreatedBy: "UserB") }`);
     expect(result.errors).toBeUndefined();
     expect(requests.byOperation).toEqual({ GetItem: 1, UpdateItem: 1, TransactWriteItems: 1 });
     expect(await gw.get('Room:Games', 'meta')).toBeUndefined();
@@ -112,6 +116,33 @@ describe('ChatSystem', () => {
     const { result, requests } = await gw.counted(`{ comment(userId: "UserC", id: "2023-04-01T12:00:05.001Z") { Comment RoomID { id CreatedBy } } }`);
     expect(result.data.comment).toEqual({ Comment: 'I love aaa.', RoomID: { id: 'Art', CreatedBy: 'UserF' } });
     expect(requests.byOperation).toEqual({ GetItem: 2 });
+  });
+
+  it('getFromLatestToSpecifiedPositionComments: from a position to the latest, read backward, one Query', async () => {
+    const { result, requests } = await gw.counted(`{ roomComments(RoomID: "Jazz", from: "2023-04-02T10:05:00.001Z", last: 10) { edges { node { Comment CreatedAt } } pageInfo { hasPreviousPage } } }`);
+    expect(result.errors).toBeUndefined();
+    const comments = nodes(result.data.roomComments) as { Comment: string; CreatedAt: string }[];
+    expect(comments.map((c) => c.CreatedAt)).toEqual(['2023-04-02T10:05:00.001Z', '2023-04-02T10:05:00.001Z', '2023-04-02T10:10:00.001Z', '2023-04-02T10:15:00.001Z']);
+    expect(comments.map((c) => c.Comment).slice(0, 2).sort()).toEqual(['Me too!', 'Me!']);
+    expect(result.data.roomComments.pageInfo.hasPreviousPage).toBe(false);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('getFromPositionToPositionComments: from one position up to another, paged one at a time through two comments of one CreatedAt', async () => {
+    const q = `query($after: String) { roomComments(RoomID: "Jazz", from: "2023-04-02T10:05:00.001Z", until: "2023-04-02T10:15:00.001Z", first: 2, after: $after) {
+      edges { node { Comment } } pageInfo { hasNextPage endCursor } } }`;
+    const first = await gw.counted(q);
+    expect(first.result.data.roomComments.pageInfo.hasNextPage).toBe(true);
+    expect(first.requests.byOperation).toEqual({ Query: 1 });
+    const next = await gw.counted(q, { after: first.result.data.roomComments.pageInfo.endCursor });
+    expect(next.result.data.roomComments.pageInfo.hasNextPage).toBe(false);
+    expect(next.requests.byOperation).toEqual({ Query: 1 });
+    const both = [...nodes(first.result.data.roomComments), ...nodes(next.result.data.roomComments)].map((c: any) => c.Comment);
+    expect(both.slice(0, 2).sort()).toEqual(['Me too!', 'Me!']);
+    expect(both.slice(2)).toEqual(['Blue Train.']);
+    const empty = await gw.counted(`{ roomComments(RoomID: "Jazz", from: "2023-04-02T10:15", until: "2023-04-02T10:05", first: 2) { edges { cursor } } }`);
+    expect(empty.result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(empty.requests.requests).toBe(0);
   });
 });
 
