@@ -85,6 +85,13 @@ export interface ItemType {
    * key. An item of such a type is found by its id with these values.
    */
   keyFields: string[];
+  /**
+   * For a sort key that is one placeholder alone (`{id}`: no literal
+   * prefix), the sort-key prefixes of the other types in its partition
+   * (`Join:`): its reads pass their items by, and its keys may not begin
+   * with them. Set by the partition check.
+   */
+  skExcludes?: string[];
   /** Stored scalar fields, `id` excluded. */
   attributes: Attribute[];
   /** Boolean fields marked @propagating. */

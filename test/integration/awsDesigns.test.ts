@@ -63,6 +63,25 @@ describe('ChatSystem', () => {
     expect(await gw.get('Room:Games', 'meta')).toBeUndefined();
   });
 
+  it('joinChatRoom and leaveChatRoom: one item at User:<user> / Join:<room>, beside the comments and never read as one', async () => {
+    const joined = await gw.counted(`mutation { joinChatRoom(userId: "UserA", input: { id: "Art" }) { id user { id } } }`);
+    expect(joined.result).toEqual({ data: { joinChatRoom: { id: 'Art', user: { id: 'UserA' } } } });
+    expect(joined.requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('User:UserA', 'Join:Art')).toEqual({ PK: 'User:UserA', SK: 'Join:Art' });
+    const both = await gw.counted(`{ user(id: "UserA") { comments(first: 10) { edges { node { id } } pageInfo { hasNextPage } } joins(first: 10) { edges { node { id } } } } }`);
+    expect(nodes(both.result.data.user.comments)).toEqual([{ id: '2023-04-01T12:00:00.001Z' }, { id: '2023-04-01T13:00:00.001Z' }, { id: '2023-04-01T14:00:00.001Z' }]);
+    expect(both.result.data.user.comments.pageInfo.hasNextPage).toBe(false);
+    expect(nodes(both.result.data.user.joins)).toEqual([{ id: 'Art' }]);
+    expect(both.requests.byOperation).toEqual({ Query: 2 });
+    const posing = await gw.counted(`mutation { addComments(userId: "UserA", input: { id: "Join:Music", Comment: "x", CreatedAt: "2023-04-01T16:00:00.001Z", RoomID: "Music" }) { id } }`);
+    expect(posing.result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(posing.requests.requests).toBe(0);
+    const left = await gw.counted(`mutation { leaveChatRoom(userId: "UserA", id: "Art") }`);
+    expect(left.result.errors).toBeUndefined();
+    expect(left.requests.byOperation).toEqual({ DeleteItem: 1 });
+    expect(await gw.get('User:UserA', 'Join:Art')).toBeUndefined();
+  });
+
   it('addComments: one item at User:<user> / <timestamp>, with RoomID and CreatedAt for the index', async () => {
     const at = '2023-04-01T15:00:00.001Z';
     const { result, requests } = await gw.counted(
