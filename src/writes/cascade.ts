@@ -115,6 +115,14 @@ async function cascade(store: Store, side: Side, match: readonly Match[] = []): 
   if (read !== null && match.length > 0) checkMatch(side, read, match);
   if (viaStream) {
     if (await markDeleting(store, side, match)) return;
+    // Not marked though it was read holding the values: changed since, so its children and edges stay.
+    if (match.length > 0 && read !== null) {
+      const now = await getItem(store, side.key);
+      if (now !== null) {
+        checkMatch(side, now, match);
+        throw conflict(`${side.what} changed while being deleted: try again`);
+      }
+    }
     // Nothing to mark: only edges an absent entity left behind remain to clean up, here and now.
     if (!(await anyLeftIn(store, side.groups.flatMap((g) => g.collections(side.id, null))))) throw notFound(`${side.what} not found`);
     await finishCascade(store, side, false);
