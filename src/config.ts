@@ -59,7 +59,7 @@ export const MIN_CURSOR_SECRET_LENGTH = 32;
 /** Distinct characters a secret needs (`openssl rand -hex 16` has about 15 of 16). */
 export const MIN_CURSOR_SECRET_DISTINCT = 10;
 
-/** The names an `@owner(setting:)` may give: the environment variables `claims` holds. */
+/** The names an `@item(claimSetting:)` may give: the environment variables `claims` holds. */
 export const OWNER_CLAIM_SETTING = /^AUTH_[A-Z0-9_]+_CLAIM$/;
 
 /** The audience the development issuer's tokens carry. */
@@ -545,9 +545,9 @@ export const SETTINGS = {
   'AUTH_<NAME>_CLAIM': pattern({
     group: 'auth',
     matches: OWNER_CLAIM_SETTING,
-    defaultText: 'the model\'s `@owner(claim:)`',
+    defaultText: 'the model\'s `@item(claim:)`',
     range: 'a claim name without spaces',
-    meaning: 'Renames the claim of the model\'s `@owner` type whose `setting` names the variable; an owner whose variable is unset keeps the claim its model names ([auth.md](auth.md)).',
+    meaning: 'Renames the claim of the model\'s owner type whose `@item(claimSetting:)` names the variable; an owner whose variable is unset keeps the claim its model names ([auth.md](auth.md)).',
   }),
   AUTH_CLOCK_TOLERANCE_SECONDS: int({ group: 'auth', default: 5, min: 0, max: 300, meaning: 'Leeway for `exp`/`nbf`/`iat`.' }),
   AUTH_MAX_TOKEN_LIFETIME_SECONDS: int({ group: 'auth', default: 86_400, min: 60, max: 2_592_000, meaning: 'Longest token lifetime accepted: tokens whose `exp` is further than this past `iat` (or now) are refused.' }),
@@ -921,7 +921,7 @@ export interface OidcAuthConfig {
   rolesClaim: string;
   /**
    * `AUTH_<NAME>_CLAIM` (every one set but AUTH_ROLES_CLAIM), by variable name: the claims a model's
-   * `@owner(claim, setting)` lets its setting rename; an owner whose setting is unset keeps its claim.
+   * `@item(claim, claimSetting)` lets its setting rename; an owner whose setting is unset keeps its claim.
    */
   claims: Readonly<Record<string, string>>;
   /** `AUTH_CLOCK_TOLERANCE_SECONDS`. */

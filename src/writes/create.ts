@@ -24,13 +24,13 @@
  * Query beforehand. Generated ids never collide and need neither.
  *
  * What the new item carries: its keys (GSI1 keys when inverted; its
- * catalog entry; its @byInstant entry), the input's attributes checked by
+ * catalog entry; its GSI2 entry by instant), the input's attributes checked by
  * kind (input.ts), @createdAt attributes set to now.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
 import { readRange, type Collection } from '../dynamo/collection.js';
-import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type TableKeys } from '../dynamo/keys.js';
+import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type ItemKey, type TableKeys } from '../dynamo/keys.js';
 import { conflict, notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import type { ItemRecord } from '../plan/records.js';
@@ -139,6 +139,32 @@ export function newItem(t: TypeWrites, keys: TableKeys, id: string, parentId: st
   return { item, also };
 }
 
+/**
+ * The ids of the item `id` of an inverted child type, found by its id alone
+ * with one Query of GSI1 (GSI1PK = its sort key); null when there is none.
+ */
+export async function findInverted(store: Store, typeName: string, id: string): Promise<{ id: string; parentId: string } | null> {
+  const plan = planOf(store).item(typeName);
+  const parentPlan = planOf(store).item(plan.type.parent!.type);
+  const byId: Collection = { name: `${typeName}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: plan.type.sk.fill({ id }), prefix: parentPlan.type.pk.prefix, table: store.plan.keys.names };
+  const [found] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
+  const ids = found ? plan.ids(found) : null;
+  return ids && ids.parentId !== null ? { id: ids.id, parentId: ids.parentId } : null;
+}
+
+/**
+ * The key of a parent item by its id: a top-level type's from its
+ * template; a parent that is itself a child type (inverted: the model
+ * check requires it) found by its id alone. NOT_FOUND when there is none.
+ */
+export async function parentKeyOf(store: Store, parentType: string, parentId: string): Promise<ItemKey> {
+  const parentPlan = planOf(store).item(parentType);
+  if (!parentPlan.type.parent) return parentPlan.key(parentId);
+  const found = await findInverted(store, parentType, parentId);
+  if (!found) throw notFound(`${parentType} ${parentId} not found`);
+  return parentPlan.key(parentId, found.parentId);
+}
+
 /** Creates an item of `typeName` from `input` (under the parent `parentId` for a child type); returns its record. */
 export async function createItem(
   store: Store,
@@ -177,7 +203,7 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
     if (existing) throw conflict(`${what} already exists`);
     unique = { ...keys.key(idClaimKey(t.item.type.sk.prefix, id)), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };
   }
-  const parentKey = parentPlan.key(parentId);
+  const parentKey = await parentKeyOf(store, parentType.type, parentId);
   const counter = t.parentRelation?.counter ?? null;
   await untilFresh(store, async () => {
     const seen = await getItem(store, parentKey);

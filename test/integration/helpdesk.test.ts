@@ -163,16 +163,16 @@ describe('reading the helpdesk', () => {
     expect(ids(upTo)).toEqual(['m5', 'm4', 'm3']);
   });
 
-  it('narrows messages to a time range on the sort key, exactly, with cursors bound to it', async () => {
+  it('narrows messages to a time range on the sort key, newest first, exactly, with cursors bound to it', async () => {
     const from = sent[1]!.sentAt;
     const until = sent[3]!.sentAt;
-    const q = `query($s: String, $u: String, $first: Int, $after: String) { ticket(id: "t1") { messages(since: $s, until: $u, first: $first, after: $after) {
+    const q = `query($s: String, $u: String, $first: Int, $after: String) { ticket(id: "t1") { latest(since: $s, until: $u, first: $first, after: $after) {
       edges { node { id } } pageInfo { hasNextPage endCursor } } } }`;
-    const page = (await ok(q, { s: from, u: until, first: 1 })).ticket.messages;
-    expect(ids(page)).toEqual(['m2']);
+    const page = (await ok(q, { s: from, u: until, first: 1 })).ticket.latest;
+    expect(ids(page)).toEqual(['m3']);
     expect(page.pageInfo.hasNextPage).toBe(true);
-    const next = (await ok(q, { s: from, u: until, first: 5, after: page.pageInfo.endCursor })).ticket.messages;
-    expect(ids(next)).toEqual(['m3']);
+    const next = (await ok(q, { s: from, u: until, first: 5, after: page.pageInfo.endCursor })).ticket.latest;
+    expect(ids(next)).toEqual(['m2']);
     expect(next.pageInfo.hasNextPage).toBe(false);
     const other = await gw.run(q, { s: sent[0]!.sentAt, u: until, first: 1, after: page.pageInfo.endCursor });
     expect(codes(other)).toEqual(['BAD_USER_INPUT']);
@@ -278,5 +278,20 @@ extend type Mutation { relabel(ticket: ID!, label: String!, id: ID!, input: TagI
       'Ticket.pinned: refers to Message, whose key holds {sentAt}: a reference finds an item by its id alone',
       "Mutation.deleteMessage @delete: Message's key holds {sentAt}: take it in an argument sentAt (its id alone does not find the item)",
     ]);
+  });
+});
+
+describe('the demo data', () => {
+  it('is served as written: a ticket with its messages newest first and its watchers', async () => {
+    const demo = await testGateway({ schemaFile: SCHEMA_FILE });
+    try {
+      await demo.put(JSON.parse(readFileSync(SCHEMA_FILE.replace(/\.graphql$/, '.demo.json'), 'utf8')).items);
+      const data = (await demo.run(`{ ticket(id: "t1") { subject messages { totalCount } latest(first: 1) { edges { node { id body } } } watchers(first: 5) { totalCount edges { node { id } } } }
+        agent(id: "a1") { watching(first: 5) { edges { node { ticket { id subject } } } } } }`)).data;
+      expect(data.ticket).toEqual({ subject: 'Printer on fire', messages: { totalCount: 3 }, latest: { edges: [{ node: { id: 'm3', body: 'Unplugged. Thanks!' } }] }, watchers: { totalCount: 2, edges: [{ node: { id: 'a1' } }, { node: { id: 'a2' } }] } });
+      expect(data.agent.watching.edges.map((e: any) => e.node.ticket.subject)).toEqual(['Printer on fire', 'Invoice copy']);
+    } finally {
+      await demo.stop();
+    }
   });
 });

@@ -389,7 +389,7 @@ describe('auth configuration', () => {
     });
   });
 
-  it('keeps every AUTH_<NAME>_CLAIM set, by variable name, for the claims a model\'s @owner settings rename', () => {
+  it('keeps every AUTH_<NAME>_CLAIM set, by variable name, for the claims a model\'s @item(claimSetting:) settings rename', () => {
     const base = { AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a' };
     const auth = loadConfig({ ...base, AUTH_TEAM_CLAIM: ' team_id ', AUTH_EMPTY_CLAIM: '', TEAM_CLAIM: 'x', AUTH_ROLES_CLAIM: 'roles' }).auth;
     expect(auth).toMatchObject({ rolesClaim: 'roles', claims: { AUTH_TEAM_CLAIM: 'team_id' } });
