@@ -59,7 +59,7 @@ import type { Context } from '../../context.js';
 import { ErrorCode } from '../../errors.js';
 import { stableJson } from '../../idempotency/stableJson.js';
 import { metricsClient, OperationMetrics } from '../../dynamo/metrics.js';
-import { operationReads } from '../../dynamo/readPort.js';
+import { operationReads } from '../../dynamo/leanReads/leanReads.js';
 import type { Logger } from '../../logger.js';
 import type { Identity } from '../../auth/identity.js';
 import type { RuleLookup } from '../../auth/rules.js';
