@@ -10,13 +10,16 @@ import { mutationResolvers } from './Mutation.js';
 import { itemTypeResolvers, type LoadById } from './itemType.js';
 import { DateTime } from './DateTime.js';
 import { connectionTypeResolvers, PageInfo } from './Connection.js';
+import { compileRules } from '../auth/compileRules.js';
+import { guardedAttributes } from '../subscriptions/redaction.js';
 
 /**
  * The item types whose records may be partial (`complete: false`): the
  * nodes of @edges connections, built from an edge's copies, the parents of
  * child types, built from the child's key, and the targets of references,
- * built from the referred id. Every other type's records come from its
- * items themselves.
+ * built from the referred id, and the types whose images on Redis lose
+ * guarded fields (subscriptions/redaction.ts). Every other type's records
+ * come from its items themselves.
  */
 function partialTypes(plan: Plan): Set<string> {
   const partial = new Set<string>();
@@ -24,6 +27,7 @@ function partialTypes(plan: Plan): Set<string> {
   for (const item of plan.items.values()) if (item.type.parent) partial.add(item.type.parent.type);
   // A reference's record is the referred id alone.
   for (const item of plan.items.values()) for (const a of item.type.attributes) if (a.reference && !a.reference.keyless) partial.add(a.reference.type);
+  for (const type of guardedAttributes(plan.model, compileRules(plan.model)).keys()) partial.add(type);
   return partial;
 }
 
