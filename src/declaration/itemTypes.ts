@@ -342,6 +342,7 @@ function readItemType(
  * accident, so it may name a partition but not order a sort key.
  */
 function keyFieldProblem(a: Attribute, key: 'pk' | 'sk'): string | null {
+  if (a.shape) return `names ${a.name}, a ${a.kind === 'List' ? 'list' : 'map'}: a key holds text or a number`;
   if (!a.required && !a.createdAt) return `names ${a.name}, which is optional: every item needs its key (make it required)`;
   if (a.kind === 'Float' || a.kind === 'Boolean') return `names ${a.name}, a ${a.kind}: a key holds text (ID, String, an enum or DateTime) or an Int in the partition key`;
   if (a.kind === 'Int' && key === 'sk') return `names ${a.name}, an Int: its text would not sort by value (1, 10, 2); use a DateTime, a String, or put it in the partition key`;

@@ -149,5 +149,8 @@ describe('maps and lists a model may not declare', () => {
   it('refuses a map or list field as a key placeholder', () => {
     const indexed = `extend schema @index(name: "byStats", pk: ["S"], sk: ["T"])\n${MODEL.replace('@item(pk: "{id}", sk: "#METADATA#{id}")', '@item(pk: "{id}", sk: "#METADATA#{id}") @indexed(index: "byStats", pk: ["S#{stats}"], sk: ["{nick}"])')}`;
     expect(problemsOf(indexed)).toContainEqual(expect.stringContaining('placeholder {stats} names no field of Player'));
+    expect(refused('@item(pk: "{id}", sk: "#METADATA#{id}")', '@item(pk: "{id}", sk: "#{stats}#{id}")')).toContainEqual(
+      expect.stringContaining('placeholder {stats} names stats, a map: a key holds text or a number'),
+    );
   });
 });
