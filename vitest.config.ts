@@ -3,20 +3,37 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
-export default defineConfig({
-  resolve: {
-    // graphql 16 ships CJS (main) and ESM (module) builds. Node loads the CJS one for
-    // @apollo/server; Vite would pick the ESM one for our sources, and two copies of
-    // graphql refuse each other's schema objects. Use the one Node uses.
-    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
-  },
-  test: {
-    include: ['test/**/*.test.ts'],
-    // One DynamoDB Local for the whole run; every test file makes its own table.
-    globalSetup: ['test/support/globalSetup.ts'],
-    // Generous: the heaviest property tests take seconds on a quiet machine and far longer on a shared, loaded one.
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
-    pool: 'forks',
-  },
-});
+const resolve = {
+  // graphql 16 ships CJS (main) and ESM (module) builds. Node loads the CJS one for
+  // @apollo/server; Vite would pick the ESM one for our sources, and two copies of
+  // graphql refuse each other's schema objects. Use the one Node uses.
+  alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+};
+
+const shared = {
+  // Generous: the heaviest property tests take seconds on a quiet machine and far longer on a shared, loaded one.
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+  pool: 'forks' as const,
+};
+
+/** Unit files that replace a module with vi.mock: they get a module cache of their own. */
+const MOCKING = ['test/unit/jitCompileOnRepeat.test.ts'];
+
+/**
+ * The tests in test/unit start no process and no DynamoDB Local. They share
+ * one module cache per worker (isolate: false), which saves loading Apollo,
+ * graphql and the AWS SDK once per file; files that mock a module run isolated.
+ */
+export const unitProjects = [
+  { resolve, test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: MOCKING, isolate: false } },
+  { resolve, test: { ...shared, name: 'unit (isolated)', include: MOCKING } },
+];
+
+/** Everything else runs against one DynamoDB Local for the whole run; every test file makes its own table. */
+const integration = {
+  resolve,
+  test: { ...shared, name: 'integration', include: ['test/**/*.test.ts'], exclude: ['test/unit/**'], globalSetup: ['test/support/globalSetup.ts'] },
+};
+
+export default defineConfig({ test: { projects: [...unitProjects, integration] } });
