@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -36,4 +37,12 @@ const integration = {
   test: { ...shared, name: 'integration', include: ['test/**/*.test.ts'], exclude: ['test/unit/**'], globalSetup: ['test/support/globalSetup.ts'] },
 };
 
-export default defineConfig({ test: { projects: [...unitProjects, integration] } });
+export default defineConfig({
+  test: {
+    projects: [...unitProjects, integration],
+    // vitest's default (one worker fewer than cores) runs one file at a time on 2 cores. An
+    // integration file spends much of its time waiting on DynamoDB Local (a JVM of its own) or the
+    // processes it starts: two files at a time keep both cores busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+  },
+});

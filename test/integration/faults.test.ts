@@ -64,7 +64,7 @@ describe('throttling and 5xx from DynamoDB', () => {
     expect(requests.byOperation).toEqual({ GetItem: 1, Query: 10 });
   });
 
-  it('absorbs 30% throttling: 300 reads of two requests each, none failed', async () => {
+  it('absorbs 30% throttling: 100 reads of two requests each, none failed', async () => {
     const clean = await gw.counted(`{ course(id: "A") { title students(first: 2) { edges { node { id name } } } } }`);
     expect(clean.result.errors).toBeUndefined();
     // Deterministic "random": a fixed sequence, so the run is the same every time.
@@ -74,11 +74,12 @@ describe('throttling and 5xx from DynamoDB', () => {
     removeFaults = injectFaults(gw.dynamo, () => (next() < 0.3 ? (throttled++, dynamoFault('ThrottlingException')) : null));
     const query = `query($id: ID!) { course(id: $id) { title students(first: 2) { edges { node { id name } } } } }`;
     let failed = 0;
-    for (let round = 0; round < 15; round++) {
+    for (let round = 0; round < 5; round++) {
       const results = await Promise.all(Array.from({ length: 20 }, () => gw.counted(query, { id: 'A' })));
       for (const { result } of results) if (result.errors || JSON.stringify(result.data) !== JSON.stringify(clean.result.data)) failed++;
     }
-    expect(throttled).toBeGreaterThan(100);
+    // Some 60 of the 200-odd first attempts and retries.
+    expect(throttled).toBeGreaterThan(40);
     expect(failed).toBe(0);
   });
 

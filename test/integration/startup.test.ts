@@ -237,11 +237,13 @@ describe('a table that goes missing', () => {
 });
 
 describe('SIGTERM to the npm start process alone', () => {
-  it('stops the gateway and its embedded DynamoDB Local, freeing both ports', async () => {
+  it('exits 0, stopping the gateway and its embedded DynamoDB Local, freeing both ports', async () => {
     const run = npm(['start'], await embedded());
     try {
       const { url, dynamoPort } = await ready(run);
       const httpPort = Number(new URL(url).port);
+      expect(run.stdout()).toMatch(/CURSOR_SECRET is not set: generated a random one/);
+      expect((await fetch(url.replace(/\/graphql$/, '/health'))).status).toBe(200);
       expect(await listening(httpPort)).toBe(true);
       expect(await listening(dynamoPort)).toBe(true);
       expect(processesWith('LocalDynamoLauncher', `-port ${dynamoPort}`).size).toBe(1);
