@@ -117,7 +117,15 @@ async function ready(run: Run): Promise<{ url: string; dynamoPort: number }> {
   return { url, dynamoPort };
 }
 
-const embedded = async () => ({ PORT: String(await freePort()), HOST: '127.0.0.1', DYNAMODB_LOCAL_PORT: String(await freePort()), NODE_ENV: 'development' });
+/** The embedded DynamoDB Local on a free port; patient requests, so a loaded machine's slow JVM does not fail start-up. */
+const embedded = async () => ({
+  PORT: String(await freePort()),
+  HOST: '127.0.0.1',
+  DYNAMODB_LOCAL_PORT: String(await freePort()),
+  DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
+  DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
+  NODE_ENV: 'development',
+});
 
 describe('a setting that cannot work stops npm start with one line naming it, before any other start-up work', () => {
   let squatter: Server;
