@@ -58,7 +58,7 @@ describe('health while DynamoDB goes away and comes back', () => {
       await gateway.stop();
       await dynamo.stop();
     }
-  }, 60_000);
+  });
 });
 
 describe('start-up in production', () => {
@@ -74,7 +74,7 @@ describe('start-up in production', () => {
     expect(code).toBe(1);
     expect(output).toMatch(/configuration error: AUTH_MODE is required when NODE_ENV=production: set AUTH_MODE=oidc .* or AUTH_MODE=off/);
     expect(output).not.toMatch(/starting embedded DynamoDB Local/);
-  }, 30_000);
+  });
 
   it('refuses to start without CURSOR_SECRET, saying so, before starting anything', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -88,7 +88,7 @@ describe('start-up in production', () => {
     expect(code).toBe(1);
     expect(output).toMatch(/configuration error: CURSOR_SECRET is required when NODE_ENV=production/);
     expect(output).not.toMatch(/starting embedded DynamoDB Local/);
-  }, 30_000);
+  });
 });
 
 describe('configuration reaches the running gateway', () => {
@@ -141,5 +141,5 @@ describe('shutdown', () => {
     expect(response.json).toEqual({ data: { student: null } });
     expect(events).toEqual(['response', 'stopped']);
     await expect(fetch(gateway.url.replace(/\/graphql$/, '/health'))).rejects.toThrow();
-  }, 30_000);
+  });
 });
