@@ -79,6 +79,19 @@ export interface ItemType {
   indexed: IndexPlacement[];
   /** The @parent field and its type, for a child item type. */
   parent: { field: string; type: string } | null;
+  /**
+   * Stored fields the table keys hold besides id and the parent
+   * (`msg#{sentAt}#{id}`): set at create, never updated, read back from the
+   * key. An item of such a type is found by its id with these values.
+   */
+  keyFields: string[];
+  /**
+   * For a sort key that is one placeholder alone (`{id}`: no literal
+   * prefix), the sort-key prefixes of the other types in its partition
+   * (`Join:`): its reads pass their items by, and its keys may not begin
+   * with them. Set by the partition check.
+   */
+  skExcludes?: string[];
   /** Stored scalar fields, `id` excluded. */
   attributes: Attribute[];
   /** Boolean fields marked @propagating. */
@@ -131,6 +144,8 @@ export interface ChildrenRelation extends RelationBase {
   via: string;
   /** @query(from, until): the arguments narrowing the sort key, or null. */
   bounds: QueryBounds | null;
+  /** order: DESCENDING: `first:` takes the highest sort keys. */
+  descending: boolean;
   /** @query beside @children: arguments that narrow the connection to GSI2 by the child's instant (`byInstant`), and its filters. */
   range: { after: string; before: string; where: { argument: string; field: string }[] } | null;
 }
@@ -225,6 +240,8 @@ export interface QueryField {
   /** Placeholder of the node type's pk template there → the argument that fills it. */
   arguments: Record<string, string>;
   bounds: QueryBounds | null;
+  /** order: DESCENDING: `first:` takes the highest sort keys. */
+  descending: boolean;
   access: Access | null;
 }
 
@@ -232,8 +249,17 @@ export type RootField = GetField | CatalogField | NodeField | MeField | QueryFie
 
 export type MutationField =
   | { kind: 'create'; field: string; type: string; input: string; parentArgument: string | null; access: Access | null }
-  | { kind: 'update'; field: string; type: string; input: string; parentArgument: string | null; access: Access | null }
-  | { kind: 'delete'; field: string; type: string; parentArgument: string | null; access: Access | null }
+  | { kind: 'update'; field: string; type: string; input: string; parentArgument: string | null; keyArguments: Record<string, string>; access: Access | null }
+  | {
+      kind: 'delete';
+      field: string;
+      type: string;
+      parentArgument: string | null;
+      keyArguments: Record<string, string>;
+      /** Stored fields the item must hold the values of the arguments of the same name to be deleted (@delete(match)). */
+      match: readonly string[];
+      access: Access | null;
+    }
   | { kind: 'link' | 'unlink'; field: string; edges: string; from: string; to: string; phrase: string | null; access: Access | null };
 
 /** A global secondary index the model declares: its name and key attributes (1–4 each, in key order). */
