@@ -1,22 +1,48 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
+const resolve = {
+  // graphql 16 ships CJS (main) and ESM (module) builds. Node loads the CJS one for
+  // @apollo/server; Vite would pick the ESM one for our sources, and two copies of
+  // graphql refuse each other's schema objects. Use the one Node uses.
+  alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+};
+
+const shared = {
+  // Generous: the heaviest property tests take seconds on a quiet machine and far longer on a shared, loaded one.
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+  pool: 'forks' as const,
+};
+
+/** Unit files that replace a module with vi.mock (none today): they get a module cache of their own. */
+const MOCKING: string[] = [];
+
+/**
+ * The tests in test/unit start no process and no DynamoDB Local. They share
+ * one module cache per worker (isolate: false), which saves loading Apollo,
+ * graphql and the AWS SDK once per file; files that mock a module run isolated.
+ */
+export const unitProjects = [
+  { resolve, test: { ...shared, name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: MOCKING, isolate: false } },
+  ...(MOCKING.length ? [{ resolve, test: { ...shared, name: 'unit (isolated)', include: MOCKING } }] : []),
+];
+
+/** Everything else runs against one DynamoDB Local for the whole run; every test file makes its own table. */
+const integration = {
+  resolve,
+  test: { ...shared, name: 'integration', include: ['test/**/*.test.ts'], exclude: ['test/unit/**'], globalSetup: ['test/support/globalSetup.ts'] },
+};
+
 export default defineConfig({
-  resolve: {
-    // graphql 16 ships CJS (main) and ESM (module) builds. Node loads the CJS one for
-    // @apollo/server; Vite would pick the ESM one for our sources, and two copies of
-    // graphql refuse each other's schema objects. Use the one Node uses.
-    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
-  },
   test: {
-    include: ['test/**/*.test.ts'],
-    // One DynamoDB Local for the whole run; every test file makes its own table.
-    globalSetup: ['test/support/globalSetup.ts'],
-    // Generous: the heaviest property tests take seconds on a quiet machine and far longer on a shared, loaded one.
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
-    pool: 'forks',
+    projects: [...unitProjects, integration],
+    // vitest's default (one worker fewer than cores) runs one file at a time on 2 cores. An
+    // integration file spends much of its time waiting on DynamoDB Local (a JVM of its own) or the
+    // processes it starts: two files at a time keep both cores busy.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
   },
 });

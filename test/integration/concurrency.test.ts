@@ -5,13 +5,15 @@
  * caught up, the adjacency list must be whole: the base table and GSI1 hold
  * the same edge set, every counter equals the real number of edges, every copy
  * equals its entity's current name/title, and every failed call failed with
- * one of the documented error codes (docs/errors.md).
+ * one of the documented error codes (docs/errors.md). TEST_DEPTH multiplies
+ * the number of racing calls.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { courseItem, studentItem } from '../support/defaultItems.js';
 import { testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
+import { TEST_DEPTH } from '../support/depth.js';
 
 const gateways: TestGateway[] = [];
 afterAll(() => Promise.all(gateways.map((g) => g.stop())));
@@ -28,9 +30,10 @@ function mulberry32(seed: number) {
 
 const STUDENTS = ['s1', 's2', 's3', 'legacy'];
 const COURSES = ['A', 'B', 'C', 'X'];
-const CALLS = 300;
-const CONFLICT_CALLS = 100;
-/** DynamoDB Local commits some 30-40 transactions a second on 2 cores: about 10 s for the race, more on a busy machine. */
+/** 16 student-course pairs: a hundred calls already collide on most of them. */
+const CALLS = 100 * TEST_DEPTH;
+const CONFLICT_CALLS = 50 * TEST_DEPTH;
+/** DynamoDB Local commits some 30-40 transactions a second on 2 cores; far fewer on a busy machine. */
 const RACE_TIMEOUT_MS = 120_000;
 /**
  * Calls in flight at once. All calls are started together (Promise.all), but

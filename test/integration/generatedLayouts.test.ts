@@ -15,8 +15,7 @@ import fc from 'fast-check';
 import { buildModel } from '../../src/declaration/buildModel.js';
 import { FORWARD_OVER_READ, prefixEnd } from '../../src/dynamo/collection.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
-
-const DEPTH = Math.max(1, Number(process.env.TEST_DEPTH ?? 1));
+import { TEST_DEPTH as DEPTH } from '../support/depth.js';
 
 interface Layout {
   /** Literal parts: the parent's partition prefix and sort key, the child's sort-key prefix. */

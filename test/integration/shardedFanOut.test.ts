@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 
-const STUDENTS = Array.from({ length: 12 }, (_, i) => `sf${String(i).padStart(2, '0')}`);
+const STUDENTS = Array.from({ length: 8 }, (_, i) => `sf${String(i).padStart(2, '0')}`);
 
 for (const fanOut of ['stream', 'inRequest'] as const) {
   describe(`a sharded course (${fanOut} fan-out)`, () => {

@@ -117,7 +117,15 @@ async function ready(run: Run): Promise<{ url: string; dynamoPort: number }> {
   return { url, dynamoPort };
 }
 
-const embedded = async () => ({ PORT: String(await freePort()), HOST: '127.0.0.1', DYNAMODB_LOCAL_PORT: String(await freePort()), NODE_ENV: 'development' });
+/** The embedded DynamoDB Local on a free port; patient requests, so a loaded machine's slow JVM does not fail start-up. */
+const embedded = async () => ({
+  PORT: String(await freePort()),
+  HOST: '127.0.0.1',
+  DYNAMODB_LOCAL_PORT: String(await freePort()),
+  DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
+  DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
+  NODE_ENV: 'development',
+});
 
 describe('a setting that cannot work stops npm start with one line naming it, before any other start-up work', () => {
   let squatter: Server;
@@ -237,11 +245,13 @@ describe('a table that goes missing', () => {
 });
 
 describe('SIGTERM to the npm start process alone', () => {
-  it('stops the gateway and its embedded DynamoDB Local, freeing both ports', async () => {
+  it('exits 0, stopping the gateway and its embedded DynamoDB Local, freeing both ports', async () => {
     const run = npm(['start'], await embedded());
     try {
       const { url, dynamoPort } = await ready(run);
       const httpPort = Number(new URL(url).port);
+      expect(run.stdout()).toMatch(/CURSOR_SECRET is not set: generated a random one/);
+      expect((await fetch(url.replace(/\/graphql$/, '/health'))).status).toBe(200);
       expect(await listening(httpPort)).toBe(true);
       expect(await listening(dynamoPort)).toBe(true);
       expect(processesWith('LocalDynamoLauncher', `-port ${dynamoPort}`).size).toBe(1);

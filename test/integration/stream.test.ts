@@ -13,6 +13,7 @@ import { createStreamLambdaHandler } from '../../src/stream/lambda.js';
 import { createStreamsClient } from '../../src/stream/streamsClient.js';
 import { codes, localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
 import { lambdaEvent, readAfter, readAll } from '../support/streamRecords.js';
+import { TEST_DEPTH } from '../support/depth.js';
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -66,8 +67,8 @@ describe('rename', () => {
     expect((await gw.run(`{ course(id: "R1") { title propagating } }`)).data.course).toEqual({ title: 'New', propagating: false });
   });
 
-  it('costs the same two requests for ten times the edges', async () => {
-    await courseWithStudents('R2', 'Old', 'r2x', 230);
+  it(`costs the same two requests for ${4 * TEST_DEPTH} times the edges`, async () => {
+    await courseWithStudents('R2', 'Old', 'r2x', 4 * TEST_DEPTH * EDGES);
     const { requests } = await gw.counted(RENAME, { id: 'R2', t: 'New' });
     expect(requests.byOperation).toEqual({ GetItem: 1, UpdateItem: 1 });
     await gw.settle();
