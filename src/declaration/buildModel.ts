@@ -74,7 +74,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   const items = readItemTypes(schema, problems, keyless);
   checkReferences(items, problems);
   readIndexed(schema, items, layout, problems);
-  const relations = readRelations(schema, items, problems, keyless);
+  const relations = readRelations(schema, items, problems, keyless, layout);
   checkStoredNames(schema, items, relations, problems, layout);
   checkPartitions(items, relations, problems);
   checkReadPartitions(items, relations, layout, problems);

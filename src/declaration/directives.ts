@@ -71,8 +71,13 @@ field naming this one in inverseOf, read through GSI1. copy: node fields
 stored on every edge under the given attribute names, kept current after the
 node changes. counter as for @children. Fields of the connection's edge type
 other than cursor and node are attributes of the edge item.
+pk and sk: the edge items' own key instead ({id} the owner's id, sk's one
+placeholder the node's id: pk "u#{id}#follower", sk "u#{follower}"); on the
+inverse side they make it a mirror, one item per edge written with the base
+item in one transaction. index: the inverse side reads the base items
+through this declared index over the table's keys swapped instead of GSI1.
 """
-directive @edges(inverseOf: String, copy: [CopyField!], counter: String) on FIELD_DEFINITION
+directive @edges(inverseOf: String, copy: [CopyField!], counter: String, pk: String, sk: String, index: String) on FIELD_DEFINITION
 input CopyField { field: String!, attribute: String! }
 
 "Set to the time (ISO-8601 UTC) the item or edge is first written."

@@ -5,8 +5,8 @@
  * checked here.
  */
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
-import type { Attribute, ChildrenRelation, CopyField, EdgesRelation, ItemType, KeylessType, Layout, Relation } from './model.js';
-import { parseTemplate } from './template.js';
+import type { Attribute, ChildrenRelation, CopyField, EdgeKey, EdgesRelation, ItemType, KeylessType, Layout, Relation } from './model.js';
+import { parseTemplate, TemplateError } from './template.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import { enumValues, readAttributeDirective, scalarKind } from './itemTypes.js';
@@ -19,12 +19,13 @@ export function readRelations(
   items: Map<string, ItemType>,
   problems: Problems,
   keyless: ReadonlyMap<string, KeylessType> = new Map(),
+  layout: Pick<Layout, 'pk' | 'sk' | 'indexes'> = { pk: 'PK', sk: 'SK', indexes: [] },
 ): Map<string, Relation> {
   const relations = new Map<string, Relation>();
   for (const item of items.values()) {
     const type = schema.getType(item.name) as GraphQLObjectType;
     for (const field of Object.values(type.getFields())) {
-      const relation = readRelation(schema, item, field, items, problems);
+      const relation = readRelation(schema, item, field, items, problems, keyless);
       if (relation) {
         item.relations.push(relation);
         relations.set(relation.path, relation);
@@ -38,13 +39,9 @@ export function readRelations(
     for (const field of Object.values(type.getFields())) {
       if (!connectionShape(unwrap(field.type).named)) continue;
       const at = `${name}.${field.name}`;
-      if (directivesOn(field).includes('edges')) {
-        problems.add(`${at} @edges`, `${name} is keyless: an edge is written beside its owner's item, which ${name} does not have (use @query over an index of the edges)`, field.astNode);
-        continue;
-      }
-      const relation = readRelation(schema, owner, field, items, problems);
-      if (relation?.kind === 'children' && relation.counter !== null) {
-        problems.add(`${at} @children(counter)`, `${name} is keyless: it has no item to hold a counter`, field.astNode);
+      const relation = readRelation(schema, owner, field, items, problems, keyless);
+      if (relation !== null && relation.counter !== null) {
+        problems.add(`${at} @${relation.kind}(counter)`, `${name} is keyless: it has no item to hold a counter`, field.astNode);
       }
       if (relation) relations.set(relation.path, relation);
     }
@@ -62,9 +59,93 @@ export function readRelations(
       problems.add(where, `${other.path} leads to ${other.node}, not back to ${relation.owner}`, fieldNode(schema, relation));
     } else if (edgeAttributeNames(other).join() !== edgeAttributeNames(relation).join()) {
       problems.add(where, `the edge types ${relation.edgeType} and ${other.edgeType} must have the same edge fields, with the same @attribute (they read the same edge items)`, fieldNode(schema, relation));
+    } else {
+      checkEdgePair(schema, other, relation, layout, problems);
     }
   }
   return relations;
+}
+
+/**
+ * A base side and its inverse side, as their keys pair up: a mirror (an
+ * inverse side with its own key) is written beside each base item; an
+ * inverse side without one reads the base items through GSI1 or through
+ * `index`, which must be the table's keys swapped (nothing is written for it).
+ */
+function checkEdgePair(schema: GraphQLSchema, base: EdgesRelation, inverse: EdgesRelation, layout: Pick<Layout, 'pk' | 'sk' | 'indexes'>, problems: Problems): void {
+  const node = fieldNode(schema, inverse);
+  if (inverse.key !== null) {
+    // A rename reaches copies through the other side's reads of the same items; a mirror holds other items.
+    if (base.copies.length > 0 || inverse.copies.length > 0) {
+      problems.add(`${inverse.path} @edges(copy)`, `a mirrored pair (an inverse side with its own pk/sk) keeps no copies: a rename would not reach them`, node);
+    }
+    return;
+  }
+  if (inverse.index === null) return;
+  const declared = layout.indexes.find((i) => i.name === inverse.index);
+  if (!declared) {
+    problems.add(`${inverse.path} @edges(index)`, `reads the index ${inverse.index}, which the model does not declare (${layout.indexes.map((i) => i.name).join(', ') || 'none'}): add @index(name: "${inverse.index}", pk: ["${layout.sk}"], sk: ["${layout.pk}"])`, node);
+  } else if (declared.pk.join() !== String(layout.sk) || declared.sk.join() !== layout.pk) {
+    problems.add(`${inverse.path} @edges(index)`, `the index ${inverse.index} is keyed on pk ${declared.pk.join(', ')}, sk ${declared.sk.join(', ') || 'none'}; an inverse side reads an index over the table's keys swapped (pk: ["${layout.sk}"], sk: ["${layout.pk}"])`, node);
+  }
+}
+
+/**
+ * @edges(pk, sk): the edge item's own key. pk names the owner's {id} and no
+ * other placeholder (the owner's id alone names the partition); sk has one
+ * placeholder, the node's id, read back from it. A placeholder naming a
+ * field would make the key follow a value that can change (or that an
+ * unlink does not know), so it is refused.
+ */
+function readEdgeKey(args: Record<string, unknown>, at: string, field: Field, sides: { owner: ItemType; node: ItemType; edge: GraphQLObjectType }, problems: Problems): EdgeKey | null {
+  const pkSource = strOrNull(args.pk);
+  const skSource = strOrNull(args.sk);
+  if (pkSource === null && skSource === null) return null;
+  if (pkSource === null || skSource === null) {
+    problems.add(`${at} @edges(${pkSource === null ? 'pk' : 'sk'})`, 'an edge key takes both templates, pk and sk', field.astNode);
+    return null;
+  }
+  const parsed: Record<'pk' | 'sk', ReturnType<typeof parseTemplate> | null> = { pk: null, sk: null };
+  for (const [name, source] of [['pk', pkSource], ['sk', skSource]] as const) {
+    try {
+      parsed[name] = parseTemplate(source);
+    } catch (error) {
+      if (!(error instanceof TemplateError)) throw error;
+      problems.add(`${at} @edges(${name})`, `template "${source}" ${error.message}`, field.astNode);
+    }
+  }
+  const { pk, sk } = parsed;
+  if (pk === null || sk === null) return null;
+  // A placeholder named like a field of either end or of the edge reads as that field, which can change.
+  const fieldNamed = (p: string): string | null => {
+    if (p === 'id') return null;
+    for (const [type, names] of [
+      [sides.owner.name, sides.owner.attributes.map((a) => a.name)],
+      [sides.node.name, sides.node.attributes.map((a) => a.name)],
+      [sides.edge.name, Object.keys(sides.edge.getFields())],
+    ] as const) {
+      if (names.includes(p)) return `${type}.${p}`;
+    }
+    return null;
+  };
+  let ok = true;
+  for (const [name, t] of [['pk', pk], ['sk', sk]] as const) {
+    for (const p of t.placeholders) {
+      const named = fieldNamed(p);
+      if (named === null) continue;
+      problems.add(`${at} @edges(${name})`, `placeholder {${p}} names the field ${named}, which can change after the edge is written: an edge's key holds the owner's {id} and the node's id alone`, field.astNode);
+      ok = false;
+    }
+  }
+  if (pk.placeholders.length !== 1 || pk.placeholders[0] !== 'id') {
+    problems.add(`${at} @edges(pk)`, `template "${pk.source}" must name {id} (the owner's id) and no other placeholder: the owner's id alone names the edges' partition`, field.astNode);
+    ok = false;
+  }
+  if (sk.placeholders.length !== 1 || sk.placeholders[0] === 'id') {
+    problems.add(`${at} @edges(sk)`, `template "${sk.source}" must hold one placeholder other than {id}, the node's id (sk: "u#{follower}")`, field.astNode);
+    ok = false;
+  }
+  return ok ? { pk, sk, node: sk.placeholders[0]! } : null;
 }
 
 // Constraints included: a @link sets the edge items both edge types read, so both must declare what it accepts alike.
@@ -74,6 +155,25 @@ export function keylessItemType(name: string): ItemType {
   return { name, pk: id, sk: id, inverted: false, indexed: [], parent: null, attributes: [], flags: [], relations: [], byInstant: null, owner: null, access: null, fieldAccess: {}, globalId: null };
 }
 
+/** The inverse side of a base @edges side (the @edges field of its node type naming it in inverseOf), or null. */
+export function inverseSideOf(base: EdgesRelation, relations: ReadonlyMap<string, Relation>): EdgesRelation | null {
+  for (const r of relations.values()) {
+    if (r.kind === 'edges' && r.direction === 'inverted' && r.owner === base.node && r.inverse === base.field) return r;
+  }
+  return null;
+}
+
+/**
+ * Whether a base side's edge items carry GSI1 keys (GSI1PK = SK, GSI1SK = PK):
+ * when its inverse side reads them there, and, as before keys could be
+ * declared, on default-keyed edges without an inverse side. A mirror or an
+ * inverse side over the table's keys swapped needs nothing extra.
+ */
+export function writesGsi1Keys(base: EdgesRelation, inverse: EdgesRelation | null): boolean {
+  if (inverse === null) return base.key === null;
+  return inverse.key === null && inverse.index === null;
+}
+
 const edgeAttributeNames = (r: EdgesRelation) =>
   r.edgeAttributes.map((a) => `${a.name}:${a.kind}:${a.storedAs}:${JSON.stringify(a.constraints)}`).sort();
 
@@ -81,7 +181,14 @@ function fieldNode(schema: GraphQLSchema, relation: Relation) {
   return (schema.getType(relation.owner) as GraphQLObjectType).getFields()[relation.field]?.astNode;
 }
 
-function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items: Map<string, ItemType>, problems: Problems): Relation | null {
+function readRelation(
+  schema: GraphQLSchema,
+  item: ItemType,
+  field: Field,
+  items: Map<string, ItemType>,
+  problems: Problems,
+  keyless: ReadonlyMap<string, KeylessType>,
+): Relation | null {
   const at = `${item.name}.${field.name}`;
   const used = directivesOn(field);
   const shape = connectionShape(unwrap(field.type).named);
@@ -100,7 +207,8 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     problems.add(at, `has more than one of ${bound.map((d) => `@${d}`).join(', ')}`, field.astNode);
     return null;
   }
-  const node = items.get(shape.node.name);
+  // An edge may lead to a keyless type (an id alone) when its key is its own: nothing of the node is read.
+  const node = items.get(shape.node.name) ?? (bound[0] === 'edges' && keyless.has(shape.node.name) ? keylessItemType(shape.node.name) : undefined);
   if (!node) {
     problems.add(`${at} @${bound[0]}`, `the edges' node type ${shape.node.name} is not an @item type`, field.astNode);
     return null;
@@ -154,11 +262,28 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
   const args = directiveArgs(schema, 'edges', field) ?? {};
   const inverse = strOrNull(args.inverseOf);
   for (const d of ['range', 'where'] as const) if (used.includes(d)) problems.add(`${at} @${d}`, 'belongs on a @children connection', field.astNode);
-  if (!node.pk.placeholders.includes('id') || node.parent) {
-    problems.add(`${at} @edges`, `an edge's sort key is its node's PK, so ${node.name}'s pk must hold {id} and ${node.name} cannot be a child type`, field.astNode);
+  const key = readEdgeKey(args, at, field, { owner: item, node, edge: shape.edge }, problems);
+  const index = strOrNull(args.index);
+  if (index !== null && inverse === null) problems.add(`${at} @edges(index)`, 'belongs on the inverse side (with inverseOf): the other direction, read back through the index', field.astNode);
+  if (index !== null && (args.pk !== undefined || args.sk !== undefined)) {
+    problems.add(`${at} @edges(index)`, 'a side with its own pk/sk is written beside the base item (a mirror), not read through an index: give it one or the other', field.astNode);
   }
-  if (!item.pk.placeholders.includes('id') || item.parent) {
-    problems.add(`${at} @edges`, `edges live in ${item.name}'s partition, so its pk must hold {id} and ${item.name} cannot be a child type`, field.astNode);
+  const ownsKey = args.pk !== undefined || args.sk !== undefined;
+  const isKeyless = (t: ItemType) => keyless.has(t.name);
+  if (ownsKey || inverse !== null) {
+    // Found by id alone: a delete of a child's parent would not follow the child's edges.
+    for (const [t, role] of [[item, 'owner'], [node, 'node']] as const) {
+      if (t.parent) problems.add(`${at} @edges`, `the ${role} type ${t.name} is a child type: an edge joins items found by their id alone`, field.astNode);
+    }
+  } else {
+    if (isKeyless(node)) problems.add(`${at} @edges`, `${node.name} is keyless: an edge's sort key is its node's PK, which ${node.name} does not have (declare the edge's own key with pk and sk)`, field.astNode);
+    else if (!node.pk.placeholders.includes('id') || node.parent) {
+      problems.add(`${at} @edges`, `an edge's sort key is its node's PK, so ${node.name}'s pk must hold {id} and ${node.name} cannot be a child type`, field.astNode);
+    }
+    if (isKeyless(item)) problems.add(`${at} @edges`, `${item.name} is keyless: an edge is written beside its owner's item, which ${item.name} does not have (declare the edge's own key with pk and sk)`, field.astNode);
+    else if (!item.pk.placeholders.includes('id') || item.parent) {
+      problems.add(`${at} @edges`, `edges live in ${item.name}'s partition, so its pk must hold {id} and ${item.name} cannot be a child type`, field.astNode);
+    }
   }
   const copies: CopyField[] = [];
   for (const copy of (args.copy as { field: string; attribute: string }[] | undefined) ?? []) {
@@ -187,6 +312,7 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
   }
   const shardedArgs = directiveArgs(schema, 'sharded', field);
   if (shardedArgs && inverse === null) problems.add(`${at} @sharded`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);
+  if (shardedArgs && (ownsKey || index !== null)) problems.add(`${at} @sharded`, 'spreads an inverse side over GSI1 partitions; this side has its own key or reads another index', field.astNode);
   // At most 64 shards (the table layout's range, dynamo/keys.ts MAX_SHARDS): a create puts every counter
   // item in its one transaction, and a merged page reads every shard.
   if (shardedArgs && (!Number.isInteger(Number(shardedArgs.max)) || Number(shardedArgs.max) < 1 || Number(shardedArgs.max) > 64)) {
@@ -198,6 +324,8 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     counter: strOrNull(args.counter),
     direction: inverse === null ? 'base' : 'inverted',
     inverse,
+    key,
+    index,
     copies,
     edgeAttributes,
     sharded: shardedArgs

@@ -50,11 +50,27 @@ export interface LinkWording {
   phrase: string | null;
 }
 
+/** A keyless end as read: it has no item, so it always "exists" and carries nothing. */
+const KEYLESS: Item = Object.freeze({});
+
+/** Both ends' items (one BatchGet; a keyless end is not read, and with two keyless ends nothing is). */
 async function readBoth(store: Store, pair: EdgePair, ownerId: string, nodeId: string, consistentRead = true) {
-  const [owner, node] = await batchGet(readsOf(store), store.tableName, store.plan.keys, [pair.owner.key(ownerId), pair.node.key(nodeId)], {
-    consistentRead,
-  });
+  const keys = [...(pair.ownerKeyless ? [] : [pair.owner.key(ownerId)]), ...(pair.nodeKeyless ? [] : [pair.node.key(nodeId)])];
+  const read = keys.length === 0 ? [] : await batchGet(readsOf(store), store.tableName, store.plan.keys, keys, { consistentRead });
+  const owner = pair.ownerKeyless ? KEYLESS : read.shift()!;
+  const node = pair.nodeKeyless ? KEYLESS : read.shift()!;
   return { owner, node };
+}
+
+/** A transaction's check or counter change on an end's item: none for a keyless end. */
+const onEnd = (keyless: boolean, item: () => TransactItem): TransactItem[] => (keyless ? [] : [item()]);
+
+/** The mirror item of a mirrored pair (its own key, the edge's attributes), or none. */
+function mirrorOf(pair: EdgePair, ownerId: string, nodeId: string, edge: Item, keys: Store['plan']['keys']): Item | null {
+  const key = pair.mirrorKey(ownerId, nodeId);
+  if (key === null) return null;
+  const { [keys.pk]: _pk, [keys.sk]: _sk, GSI1PK: _g1, GSI1SK: _g2, ...attributes } = edge;
+  return { ...keys.key(key), ...attributes };
 }
 
 /**
@@ -168,27 +184,32 @@ export async function link(
     const sharding = pair.sharding;
     const { shards } = sharding ? sharding.layoutOf(node) : UNSHARDED;
     const ownerKey = pair.owner.key(ownerId);
-    const nodePk = pair.node.type.pk.fill({ id: nodeId });
+    const edgeKey = pair.edgeKey(ownerId, nodeId);
     const now = new Date().toISOString();
     const keys = store.plan.keys;
     const edge: Item = {
-      ...keys.key({ PK: ownerKey.PK, SK: nodePk }),
-      GSI1PK: sharding ? sharding.partition(nodeId, ownerId, shards) : nodePk,
-      GSI1SK: ownerKey.PK,
+      ...keys.key(edgeKey),
+      // GSI1 keys where an inverse side reads them there (GSI1PK = SK, or the node's shard partition).
+      ...(pair.gsi1 ? { GSI1PK: sharding ? sharding.partition(nodeId, ownerId, shards) : edgeKey.SK, GSI1SK: edgeKey.PK } : {}),
       ...Object.fromEntries(pair.edgeAttributes.filter((a) => a.createdAt).map((a) => [a.name, now])),
       ...given,
       ...copiesOf(node, pair.nodeCopies),
       ...copiesOf(owner, pair.ownerCopies),
     };
+    const mirror = mirrorOf(pair, ownerId, nodeId, edge, keys);
     // The layout's copy, unless a reshard is preparing or moving edges (plan/sharding.ts).
     if (sharding?.copy && sharding.layoutToCopy(node) !== null) edge[sharding.copy] = shards;
     // Unsharded: the node item's counter, conditioned on the node as read. Sharded: the owner's
     // counter shard only; the node item stays out of the transaction.
     const nodeConditions = shards === 1 ? copiedUnchanged(node, pair.nodeCopies) : [];
+    // The edge first, then the owner's and the node's checks or counters (none for a keyless end), then a mirror.
+    const ownerAt = 1;
+    const nodeAt = ownerAt + (pair.ownerKeyless ? 0 : 1);
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
-      counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, 1, copiedUnchanged(owner, pair.ownerCopies)),
-      partitionCounterChange(store, pair, nodeId, node, String(edge.GSI1PK), 1, maintained, nodeConditions),
+      ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, 1, copiedUnchanged(owner, pair.ownerCopies))),
+      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, nodeId, node, String(edge.GSI1PK ?? edgeKey.SK), 1, maintained, nodeConditions)),
+      ...(mirror ? [{ Put: { TableName: store.tableName, Item: mirror } }] : []),
     ]);
     if (cancelled === null) {
       const counted =
@@ -198,8 +219,8 @@ export async function link(
       return { edge, owner: ownerCounted, node: counted };
     }
     // An item changed since it was read (renamed, deleted, counter added or removed): read again.
-    if (cancelled.failed(1)) return READ_AGAIN;
-    if (cancelled.failed(2)) {
+    if (!pair.ownerKeyless && cancelled.failed(ownerAt)) return READ_AGAIN;
+    if (!pair.nodeKeyless && cancelled.failed(nodeAt)) {
       if (shards > 1) maintained = await counterMaintained(store, pair, nodeId, String(edge.GSI1PK));
       return READ_AGAIN;
     }
@@ -225,7 +246,8 @@ export async function unlink(
   validateId(ownerId, ids.from);
   validateId(nodeId, ids.to);
   const ownerKey = pair.owner.key(ownerId);
-  const edgeKey = { PK: ownerKey.PK, SK: pair.node.type.pk.fill({ id: nodeId }) };
+  const edgeKey = pair.edgeKey(ownerId, nodeId);
+  const mirrorKey = pair.mirrorKey(ownerId, nodeId);
   const sharding = pair.sharding;
   const keys = store.plan.keys;
   // Where the edge is indexed: where the node's layout puts it, unless it was found elsewhere
@@ -237,6 +259,8 @@ export async function unlink(
     const layout = sharding ? sharding.layoutOf(node) : UNSHARDED;
     const partition = found ?? (sharding ? sharding.partition(nodeId, ownerId, layout.shards) : edgeKey.SK);
     const unsharded = found === null && layout.shards === 1 && !isMoving(layout);
+    const ownerAt = 1;
+    const nodeAt = ownerAt + (pair.ownerKeyless ? 0 : 1);
     const cancelled = await tryTransact(store, [
       {
         Delete: {
@@ -249,12 +273,14 @@ export async function unlink(
             : { ConditionExpression: 'attribute_exists(#pk) AND GSI1PK = :p', ExpressionAttributeValues: { ':p': partition } }),
         },
       },
-      counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, -1),
-      partitionCounterChange(store, pair, nodeId, node, partition, -1, maintained),
+      ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, -1)),
+      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, nodeId, node, partition, -1, maintained)),
+      // A mirrored pair goes together; the edge's own condition decides whether there was one.
+      ...(mirrorKey ? [{ Delete: { TableName: store.tableName, Key: keys.key(mirrorKey) } }] : []),
     ]);
     if (cancelled === null) return true;
-    if (cancelled.failed(1)) return READ_AGAIN;
-    if (cancelled.failed(2)) {
+    if (!pair.ownerKeyless && cancelled.failed(ownerAt)) return READ_AGAIN;
+    if (!pair.nodeKeyless && cancelled.failed(nodeAt)) {
       maintained = await counterMaintained(store, pair, nodeId, partition);
       return READ_AGAIN;
     }
