@@ -121,8 +121,10 @@ export function checkServedLayout(
     if (item.inverted) needs('GSI1', `${item.name} @item(inverted)`);
     if (item.byInstant) needs('GSI2', `${item.name} @byInstant`);
   }
+  // An @edges field already refused (a bad key, a keyless end) gets no second line about what it would read.
+  const refused = (path: string) => problems.list.some((p) => p.where.startsWith(`${path} @edges`));
   for (const r of relations.values()) {
-    if (r.kind === 'edges' && r.direction === 'base' && writesGsi1Keys(r, inverseSideOf(r, relations))) needs('GSI1', `${r.path} @edges`);
+    if (r.kind === 'edges' && r.direction === 'base' && !refused(r.path) && writesGsi1Keys(r, inverseSideOf(r, relations))) needs('GSI1', `${r.path} @edges`);
   }
   for (const q of queries) if (q.kind === 'catalog') needs('GSI2', `Query.${q.field} @catalog`);
 }
