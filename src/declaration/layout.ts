@@ -12,7 +12,7 @@ import { Kind, type ConstDirectiveNode, type GraphQLSchema } from 'graphql';
 import { getDirectiveValues, type GraphQLDirective } from 'graphql';
 import type { IndexLayout, ItemType, Layout, Relation, RootField } from './model.js';
 import type { Problems } from './problems.js';
-import { inverseSideOf, writesGsi1Keys } from './relations.js';
+import { inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
 
 /** DynamoDB's multi-attribute keys: up to four attributes per partition or sort key. */
 export const MAX_KEY_ATTRIBUTES = 4;

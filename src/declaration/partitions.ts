@@ -11,7 +11,7 @@
 import type { ItemType, Relation } from './model.js';
 import type { Problems } from './problems.js';
 import { prefixesOverlap, type KeyTemplate } from './template.js';
-import { inverseSideOf, writesGsi1Keys } from './relations.js';
+import { inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
 
 interface Member {
   what: string;

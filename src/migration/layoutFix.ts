@@ -20,7 +20,7 @@ import type { Item } from '../dynamo/batchGet.js';
 import { catalogEntryKeys, isBookkeeping, sortableInstant, type CatalogSpec, type TableKeys } from '../dynamo/keys.js';
 import { DELETING_ATTR } from '../writes/conditions.js';
 import type { Plan } from '../plan/plan.js';
-import { inverseSideOf, writesGsi1Keys } from '../declaration/relations.js';
+import { inverseSideOf, writesGsi1Keys } from '../declaration/edgeLayout.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 
 type IndexKeys = { GSI1PK?: string; GSI1SK?: string };

@@ -34,7 +34,7 @@
  * an item read as absent is read again consistently before NOT_FOUND.
  */
 import { batchGet, type Item } from '../dynamo/batchGet.js';
-import { conflict, notFound } from '../errors.js';
+import { badUserInput, conflict, notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import { isMoving, UNSHARDED } from '../plan/sharding.js';
 import { absent, conditionCheck, counterAfter, counterOrCheck, DELETING_ATTR, exists, unchanged, type Condition } from './conditions.js';
@@ -144,6 +144,16 @@ function copiesOf(item: Item, copies: EdgePair['ownerCopies']): Item {
   return out;
 }
 
+/**
+ * An item linked to itself would be checked and counted twice in one
+ * transaction, which DynamoDB refuses: a caller's mistake, refused before
+ * any request (a keyless end has nothing to check).
+ */
+function refuseSelfLink(pair: EdgePair, ownerId: string, nodeId: string, ids: { from: string; to: string }): void {
+  if (pair.owner.name !== pair.node.name || ownerId !== nodeId || pair.ownerKeyless) return;
+  throw badUserInput(`${pair.owner.name} ${ownerId} cannot be linked to itself (${ids.from} and ${ids.to} are the same)`, ids.to);
+}
+
 /** What link wrote: the edge item, and the owner and node items as they now are. */
 export interface Linked {
   edge: Item;
@@ -167,6 +177,7 @@ export async function link(
   const pair = writePlanOf(planOf(store)).pair(path);
   validateId(ownerId, ids.from);
   validateId(nodeId, ids.to);
+  refuseSelfLink(pair, ownerId, nodeId, ids);
   const given: Item = {};
   for (const a of pair.edgeAttributes) {
     if (a.createdAt || !(a.name in args)) continue;

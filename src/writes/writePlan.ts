@@ -22,7 +22,7 @@ import type { Plan } from '../plan/plan.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
 import { shardingOf, type Sharding } from '../plan/sharding.js';
 import { edgeReadOf } from '../plan/relationPlan.js';
-import { writesGsi1Keys } from '../declaration/relations.js';
+import { writesGsi1Keys } from '../declaration/edgeLayout.js';
 
 /** A field of an item copied onto edges, and the edges that carry it. */
 export interface CopySource {

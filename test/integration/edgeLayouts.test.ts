@@ -107,6 +107,11 @@ describe('edges in a partition of their own, as mirrored pairs', () => {
     expect(again.errors?.[0]?.message).toBe('Person a is already followed by person b');
     const missing = await gw.run(`mutation { follow(personId: "a", followerId: "nobody") { since } }`);
     expect(missing.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    // Both ends one item: refused before any request.
+    const self = await gw.counted(`mutation { follow(personId: "a", followerId: "a") { since } }`);
+    expect(self.result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(self.result.errors?.[0]?.message).toBe('Person a cannot be linked to itself (personId and followerId are the same)');
+    expect(self.requests.requests).toBe(0);
     expect(await gw.scan()).toEqual(before);
   });
 
