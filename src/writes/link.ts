@@ -6,7 +6,10 @@
  * The edge (under the table's key attributes, PK/SK by default): partition
  * key = the owner's, sort key = the node's partition key, GSI1PK = the
  * node's partition key (or its shard's partition), GSI1SK = the owner's
- * partition key; its @createdAt
+ * partition key; or keyed as @edges(pk, sk) declares, with GSI1 keys only
+ * where an inverse side reads GSI1, and, for a mirrored pair, the mirror
+ * item in the same transaction (a keyless end is neither read, checked
+ * nor counted: it has no item); its @createdAt
  * attributes; the link's other arguments as edge attributes; the copies
  * both sides declare (`copy`) with the versions they were taken at.
  *
