@@ -31,9 +31,11 @@ import {
   trace,
   type Attributes,
   type Context,
+  type Meter,
   type Span,
   type TextMapGetter,
   type TextMapPropagator,
+  type Tracer,
 } from '@opentelemetry/api';
 import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { defaultResource, resourceFromAttributes } from '@opentelemetry/resources';
@@ -50,7 +52,7 @@ import type { Server } from 'node:net';
 import { capacityUnits, type CallObserver, type CallOutput, type CallTrace } from '../dynamo/metrics.js';
 import type { Logger } from '../logger.js';
 import type { TelemetrySettings } from './settings.js';
-import type { BatchStart, Carrier, Outcome, Telemetry, TelemetryOverrides } from './port.js';
+import type { BatchStart, BatchTrace, Carrier, DeliveryTrace, OperationTrace, Outcome, Telemetry, TelemetryOverrides } from './port.js';
 
 /** The tracer's and meter's name, and the default `service.name` (OTEL_SERVICE_NAME overrides). */
 export const SERVICE = 'dynamo-graph-gateway';
@@ -157,32 +159,7 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
 
   const tracer = tracerProvider.getTracer(SERVICE);
   const meter = meterProvider.getMeter(SERVICE);
-  const m = {
-    operations: meter.createCounter('gateway.graphql.operations', { description: 'GraphQL operations, by type and outcome' }),
-    duration: meter.createHistogram('gateway.graphql.operation.duration', {
-      description: 'Time from receiving a GraphQL operation to its response',
-      unit: 's',
-      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
-    }),
-    errors: meter.createCounter('gateway.graphql.errors', { description: 'Errors in GraphQL responses, by extensions.code' }),
-    requests: meter.createCounter('gateway.dynamodb.requests', { description: 'DynamoDB requests (attempts included), by operation' }),
-    capacity: meter.createCounter('gateway.dynamodb.consumed_capacity', {
-      description: 'DynamoDB capacity units consumed, by operation',
-      unit: '{capacity_unit}',
-    }),
-    retries: meter.createCounter('gateway.dynamodb.retries', { description: 'DynamoDB requests that were retries of a failed attempt' }),
-    throttles: meter.createCounter('gateway.dynamodb.throttles', { description: 'DynamoDB attempts refused for throughput (throttled)' }),
-    batches: meter.createCounter('gateway.stream.batches', { description: 'Stream batches handled, by outcome' }),
-    records: meter.createCounter('gateway.stream.records', { description: 'Stream records, by outcome (processed, failed)' }),
-    lag: meter.createHistogram('gateway.stream.lag', {
-      description: "Age of a stream batch's oldest record when the batch was taken up",
-      unit: 's',
-      advice: { explicitBucketBoundaries: LAG_BUCKETS },
-    }),
-    connections: meter.createUpDownCounter('gateway.http.open_connections', { description: 'Open HTTP connections' }),
-    subscriptions: meter.createUpDownCounter('gateway.subscriptions.active', { description: 'Open GraphQL subscriptions' }),
-    deliveries: meter.createCounter('gateway.subscriptions.events', { description: 'Subscription events delivered, by subscription and outcome' }),
-  };
+  const m = instruments(meter);
   const lagSources = new Set<() => number | null>();
   meter
     .createObservableGauge('gateway.stream.lag.current', {
@@ -194,163 +171,12 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
       if (lags.length > 0) result.observe(Math.max(...lags) / 1000);
     });
 
-  /**
-   * DynamoDB figures of one operation or batch, by DynamoDB operation, added
-   * to the counters once when it finishes: each counter `add` hashes its
-   * attributes, so one per DynamoDB operation name rather than one per call.
-   */
-  type Tally = Map<string, { requests: number; capacity: number; retries: number; throttles: number }>;
-  function recordTally(tally: Tally) {
-    for (const [operation, t] of tally) {
-      const method = { 'rpc.method': operation };
-      m.requests.add(t.requests, method);
-      if (t.capacity > 0) m.capacity.add(t.capacity, method);
-      if (t.retries > 0) m.retries.add(t.retries, method);
-      if (t.throttles > 0) m.throttles.add(t.throttles, method);
-    }
-  }
-
-  /** One child span per DynamoDB call of the span in `parent`; its figures go into `tally`. */
-  function callObserver(parent: Context, tally: Tally): CallObserver {
-    return {
-      callStarted(operation, input, at): CallTrace {
-        const attributes: Attributes = {
-          'rpc.system': 'aws-api',
-          'rpc.service': 'DynamoDB',
-          'rpc.method': operation,
-          'db.system.name': 'aws.dynamodb',
-          'db.operation.name': operation,
-          'aws.dynamodb.table_names': tableNames(input),
-        };
-        if (typeof input.IndexName === 'string') attributes['aws.dynamodb.index_name'] = input.IndexName;
-        if (typeof input.Limit === 'number') attributes['aws.dynamodb.limit'] = input.Limit;
-        const span = tracer.startSpan(`DynamoDB.${operation}`, { kind: SpanKind.CLIENT, attributes, startTime: at }, parent);
-        let throttles = 0;
-        return {
-          attemptFailed(error) {
-            if (isThrottlingError(error as never)) throttles += 1;
-          },
-          finished(output, error, endedAt) {
-            const attempts = attemptsOf(error ?? output);
-            const consumed = output?.ConsumedCapacity as Parameters<typeof capacityUnits>[0];
-            const units = capacityUnits(consumed);
-            let t = tally.get(operation);
-            if (!t) tally.set(operation, (t = { requests: 0, capacity: 0, retries: 0, throttles: 0 }));
-            t.requests += attempts;
-            t.capacity += units;
-            t.retries += attempts - 1;
-            t.throttles += throttles;
-            if (span.isRecording()) {
-              span.setAttributes({
-                'gateway.dynamodb.capacity_units': units,
-                'gateway.dynamodb.attempts': attempts,
-                'gateway.dynamodb.retries': attempts - 1,
-                'gateway.dynamodb.throttles': throttles,
-              });
-              const counted = output as { Count?: unknown; ScannedCount?: unknown } | undefined;
-              if (typeof counted?.Count === 'number') span.setAttribute('aws.dynamodb.count', counted.Count);
-              if (typeof counted?.ScannedCount === 'number') span.setAttribute('aws.dynamodb.scanned_count', counted.ScannedCount);
-              const requestId = (error as CallOutput | undefined)?.$metadata?.requestId ?? output?.$metadata?.requestId;
-              if (requestId) span.setAttribute('aws.request_id', requestId);
-              if (error !== undefined) {
-                span.setAttribute('error.type', errorName(error));
-                span.setStatus({ code: SpanStatusCode.ERROR, message: errorName(error) });
-              }
-            }
-            span.end(endedAt);
-          },
-        };
-      },
-    };
-  }
-
-  const outcomeStatus = (span: Span, outcome: Outcome, errorType: string | undefined) => {
-    if (outcome !== 'server_error') return;
-    span.setAttribute('error.type', errorType ?? 'Error');
-    span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
-  };
+  const sdk: Sdk = { tracer, m, textMap };
 
   return {
-    startOperation(carrier, at) {
-      const started = at ?? performance.now();
-      const parent = carrier ? textMap.extract(ROOT_CONTEXT, carrier, getter) : ROOT_CONTEXT;
-      const span = tracer.startSpan('graphql.operation', { kind: SpanKind.SERVER, startTime: at }, parent);
-      const tally: Tally = new Map();
-      return {
-        calls: callObserver(trace.setSpan(ROOT_CONTEXT, span), tally),
-        finish({ name, type, cost, codes, outcome, dynamodb, requestId }, endedAt) {
-          recordTally(tally);
-          const kind = { 'graphql.operation.type': type ?? 'unknown', outcome };
-          m.operations.add(1, kind);
-          m.duration.record(((endedAt ?? performance.now()) - started) / 1000, kind);
-          for (const code of codes) m.errors.add(1, { 'error.code': code });
-          if (span.isRecording()) {
-            span.updateName(name ? `${type ?? 'graphql'} ${name}` : (type ?? 'graphql.operation'));
-            const attributes: Attributes = {
-              'graphql.operation.type': type ?? 'unknown',
-              'gateway.request_id': requestId,
-              'gateway.outcome': outcome,
-              'gateway.error_codes': codes,
-              'gateway.dynamodb.requests': dynamodb.requests,
-              'gateway.dynamodb.waves': dynamodb.waves,
-              'gateway.dynamodb.consumed_capacity': dynamodb.consumedCapacity,
-              'gateway.dynamodb.max_concurrency': dynamodb.maxConcurrency,
-            };
-            if (name) attributes['graphql.operation.name'] = name;
-            if (cost !== undefined) attributes['gateway.cost'] = cost;
-            span.setAttributes(attributes);
-            outcomeStatus(span, outcome, codes.find((c) => c === 'INTERNAL_SERVER_ERROR' || c === 'UNAVAILABLE'));
-          }
-          span.end(endedAt);
-        },
-      };
-    },
-
-    startBatch({ source, records, lagMs, shardId }: BatchStart, at?: number) {
-      const attributes: Attributes = { 'gateway.stream.source': source, 'gateway.stream.records': records };
-      if (shardId) attributes['gateway.stream.shard_id'] = shardId;
-      if (lagMs !== null) attributes['gateway.stream.lag_ms'] = lagMs;
-      const span = tracer.startSpan('stream batch', { kind: SpanKind.CONSUMER, attributes, startTime: at }, ROOT_CONTEXT);
-      if (lagMs !== null) m.lag.record(lagMs / 1000);
-      const tally: Tally = new Map();
-      return {
-        calls: callObserver(trace.setSpan(ROOT_CONTEXT, span), tally),
-        finish({ processed, failed, copies, edgesRemoved, error }, endedAt) {
-          recordTally(tally);
-          m.batches.add(1, { outcome: failed ? 'failed' : 'ok' });
-          if (processed > 0) m.records.add(processed, { outcome: 'processed' });
-          if (failed) m.records.add(1, { outcome: 'failed' });
-          span.setAttributes({
-            'gateway.stream.processed': processed,
-            'gateway.stream.failed': failed,
-            'gateway.stream.copies': copies,
-            'gateway.stream.edges_removed': edgesRemoved,
-          });
-          if (failed) outcomeStatus(span, 'server_error', error === undefined ? undefined : errorName(error));
-          span.end(endedAt);
-        },
-      };
-    },
-
-    startDelivery(subscription, carrier, at) {
-      const parent = carrier ? textMap.extract(ROOT_CONTEXT, carrier, getter) : ROOT_CONTEXT;
-      const span = tracer.startSpan(`subscription ${subscription}`, {
-        kind: SpanKind.PRODUCER,
-        attributes: { 'graphql.operation.type': 'subscription', 'gateway.subscription': subscription },
-        startTime: at,
-      }, parent);
-      const tally: Tally = new Map();
-      return {
-        calls: callObserver(trace.setSpan(ROOT_CONTEXT, span), tally),
-        finish({ outcome, error }, endedAt) {
-          recordTally(tally);
-          m.deliveries.add(1, { 'gateway.subscription': subscription, outcome });
-          span.setAttribute('gateway.outcome', outcome);
-          outcomeStatus(span, outcome, error === undefined ? undefined : errorName(error));
-          span.end(endedAt);
-        },
-      };
-    },
+    startOperation: (carrier, at) => startOperation(sdk, carrier, at),
+    startBatch: (batch, at) => startBatch(sdk, batch, at),
+    startDelivery: (subscription, carrier, at) => startDelivery(sdk, subscription, carrier, at),
 
     subscriptionsChanged(delta) {
       m.subscriptions.add(delta);
@@ -377,6 +203,200 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
       metricsApi.disable();
       propagation.disable();
       diag.disable();
+    },
+  };
+}
+
+type Instruments = ReturnType<typeof instruments>;
+
+function instruments(meter: Meter) {
+  return {
+    operations: meter.createCounter('gateway.graphql.operations', { description: 'GraphQL operations, by type and outcome' }),
+    duration: meter.createHistogram('gateway.graphql.operation.duration', {
+      description: 'Time from receiving a GraphQL operation to its response',
+      unit: 's',
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
+    }),
+    errors: meter.createCounter('gateway.graphql.errors', { description: 'Errors in GraphQL responses, by extensions.code' }),
+    requests: meter.createCounter('gateway.dynamodb.requests', { description: 'DynamoDB requests (attempts included), by operation' }),
+    capacity: meter.createCounter('gateway.dynamodb.consumed_capacity', {
+      description: 'DynamoDB capacity units consumed, by operation',
+      unit: '{capacity_unit}',
+    }),
+    retries: meter.createCounter('gateway.dynamodb.retries', { description: 'DynamoDB requests that were retries of a failed attempt' }),
+    throttles: meter.createCounter('gateway.dynamodb.throttles', { description: 'DynamoDB attempts refused for throughput (throttled)' }),
+    batches: meter.createCounter('gateway.stream.batches', { description: 'Stream batches handled, by outcome' }),
+    records: meter.createCounter('gateway.stream.records', { description: 'Stream records, by outcome (processed, failed)' }),
+    lag: meter.createHistogram('gateway.stream.lag', {
+      description: "Age of a stream batch's oldest record when the batch was taken up",
+      unit: 's',
+      advice: { explicitBucketBoundaries: LAG_BUCKETS },
+    }),
+    connections: meter.createUpDownCounter('gateway.http.open_connections', { description: 'Open HTTP connections' }),
+    subscriptions: meter.createUpDownCounter('gateway.subscriptions.active', { description: 'Open GraphQL subscriptions' }),
+    deliveries: meter.createCounter('gateway.subscriptions.events', { description: 'Subscription events delivered, by subscription and outcome' }),
+  };
+}
+
+/**
+ * DynamoDB figures of one operation or batch, by DynamoDB operation, added
+ * to the counters once when it finishes: each counter `add` hashes its
+ * attributes, so one per DynamoDB operation name rather than one per call.
+ */
+type Tally = Map<string, { requests: number; capacity: number; retries: number; throttles: number }>;
+function recordTally(m: Instruments, tally: Tally) {
+  for (const [operation, t] of tally) {
+    const method = { 'rpc.method': operation };
+    m.requests.add(t.requests, method);
+    if (t.capacity > 0) m.capacity.add(t.capacity, method);
+    if (t.retries > 0) m.retries.add(t.retries, method);
+    if (t.throttles > 0) m.throttles.add(t.throttles, method);
+  }
+}
+
+/** One child span per DynamoDB call of the span in `parent`; its figures go into `tally`. */
+function callObserver(tracer: Tracer, parent: Context, tally: Tally): CallObserver {
+  return {
+    callStarted(operation, input, at): CallTrace {
+      const attributes: Attributes = {
+        'rpc.system': 'aws-api',
+        'rpc.service': 'DynamoDB',
+        'rpc.method': operation,
+        'db.system.name': 'aws.dynamodb',
+        'db.operation.name': operation,
+        'aws.dynamodb.table_names': tableNames(input),
+      };
+      if (typeof input.IndexName === 'string') attributes['aws.dynamodb.index_name'] = input.IndexName;
+      if (typeof input.Limit === 'number') attributes['aws.dynamodb.limit'] = input.Limit;
+      const span = tracer.startSpan(`DynamoDB.${operation}`, { kind: SpanKind.CLIENT, attributes, startTime: at }, parent);
+      let throttles = 0;
+      return {
+        attemptFailed(error) {
+          if (isThrottlingError(error as never)) throttles += 1;
+        },
+        finished(output, error, endedAt) {
+          const attempts = attemptsOf(error ?? output);
+          const consumed = output?.ConsumedCapacity as Parameters<typeof capacityUnits>[0];
+          const units = capacityUnits(consumed);
+          let t = tally.get(operation);
+          if (!t) tally.set(operation, (t = { requests: 0, capacity: 0, retries: 0, throttles: 0 }));
+          t.requests += attempts;
+          t.capacity += units;
+          t.retries += attempts - 1;
+          t.throttles += throttles;
+          if (span.isRecording()) {
+            span.setAttributes({
+              'gateway.dynamodb.capacity_units': units,
+              'gateway.dynamodb.attempts': attempts,
+              'gateway.dynamodb.retries': attempts - 1,
+              'gateway.dynamodb.throttles': throttles,
+            });
+            const counted = output as { Count?: unknown; ScannedCount?: unknown } | undefined;
+            if (typeof counted?.Count === 'number') span.setAttribute('aws.dynamodb.count', counted.Count);
+            if (typeof counted?.ScannedCount === 'number') span.setAttribute('aws.dynamodb.scanned_count', counted.ScannedCount);
+            const requestId = (error as CallOutput | undefined)?.$metadata?.requestId ?? output?.$metadata?.requestId;
+            if (requestId) span.setAttribute('aws.request_id', requestId);
+            if (error !== undefined) {
+              span.setAttribute('error.type', errorName(error));
+              span.setStatus({ code: SpanStatusCode.ERROR, message: errorName(error) });
+            }
+          }
+          span.end(endedAt);
+        },
+      };
+    },
+  };
+}
+
+function outcomeStatus(span: Span, outcome: Outcome, errorType: string | undefined) {
+  if (outcome !== 'server_error') return;
+  span.setAttribute('error.type', errorType ?? 'Error');
+  span.setStatus({ code: SpanStatusCode.ERROR, message: errorType });
+}
+
+interface Sdk {
+  tracer: Tracer;
+  m: Instruments;
+  textMap: TextMapPropagator;
+}
+
+function startOperation(sdk: Sdk, carrier: Carrier | undefined, at: number | undefined): OperationTrace {
+  const started = at ?? performance.now();
+  const parent = carrier ? sdk.textMap.extract(ROOT_CONTEXT, carrier, getter) : ROOT_CONTEXT;
+  const span = sdk.tracer.startSpan('graphql.operation', { kind: SpanKind.SERVER, startTime: at }, parent);
+  const tally: Tally = new Map();
+  return {
+    calls: callObserver(sdk.tracer, trace.setSpan(ROOT_CONTEXT, span), tally),
+    finish({ name, type, cost, codes, outcome, dynamodb, requestId }, endedAt) {
+      recordTally(sdk.m, tally);
+      const kind = { 'graphql.operation.type': type ?? 'unknown', outcome };
+      sdk.m.operations.add(1, kind);
+      sdk.m.duration.record(((endedAt ?? performance.now()) - started) / 1000, kind);
+      for (const code of codes) sdk.m.errors.add(1, { 'error.code': code });
+      if (span.isRecording()) {
+        span.updateName(name ? `${type ?? 'graphql'} ${name}` : (type ?? 'graphql.operation'));
+        const attributes: Attributes = {
+          'graphql.operation.type': type ?? 'unknown',
+          'gateway.request_id': requestId,
+          'gateway.outcome': outcome,
+          'gateway.error_codes': codes,
+          'gateway.dynamodb.requests': dynamodb.requests,
+          'gateway.dynamodb.waves': dynamodb.waves,
+          'gateway.dynamodb.consumed_capacity': dynamodb.consumedCapacity,
+          'gateway.dynamodb.max_concurrency': dynamodb.maxConcurrency,
+        };
+        if (name) attributes['graphql.operation.name'] = name;
+        if (cost !== undefined) attributes['gateway.cost'] = cost;
+        span.setAttributes(attributes);
+        outcomeStatus(span, outcome, codes.find((c) => c === 'INTERNAL_SERVER_ERROR' || c === 'UNAVAILABLE'));
+      }
+      span.end(endedAt);
+    },
+  };
+}
+
+function startBatch(sdk: Sdk, { source, records, lagMs, shardId }: BatchStart, at?: number): BatchTrace {
+  const attributes: Attributes = { 'gateway.stream.source': source, 'gateway.stream.records': records };
+  if (shardId) attributes['gateway.stream.shard_id'] = shardId;
+  if (lagMs !== null) attributes['gateway.stream.lag_ms'] = lagMs;
+  const span = sdk.tracer.startSpan('stream batch', { kind: SpanKind.CONSUMER, attributes, startTime: at }, ROOT_CONTEXT);
+  if (lagMs !== null) sdk.m.lag.record(lagMs / 1000);
+  const tally: Tally = new Map();
+  return {
+    calls: callObserver(sdk.tracer, trace.setSpan(ROOT_CONTEXT, span), tally),
+    finish({ processed, failed, copies, edgesRemoved, error }, endedAt) {
+      recordTally(sdk.m, tally);
+      sdk.m.batches.add(1, { outcome: failed ? 'failed' : 'ok' });
+      if (processed > 0) sdk.m.records.add(processed, { outcome: 'processed' });
+      if (failed) sdk.m.records.add(1, { outcome: 'failed' });
+      span.setAttributes({
+        'gateway.stream.processed': processed,
+        'gateway.stream.failed': failed,
+        'gateway.stream.copies': copies,
+        'gateway.stream.edges_removed': edgesRemoved,
+      });
+      if (failed) outcomeStatus(span, 'server_error', error === undefined ? undefined : errorName(error));
+      span.end(endedAt);
+    },
+  };
+}
+
+function startDelivery(sdk: Sdk, subscription: string, carrier: Carrier | undefined, at: number | undefined): DeliveryTrace {
+  const parent = carrier ? sdk.textMap.extract(ROOT_CONTEXT, carrier, getter) : ROOT_CONTEXT;
+  const span = sdk.tracer.startSpan(`subscription ${subscription}`, {
+    kind: SpanKind.PRODUCER,
+    attributes: { 'graphql.operation.type': 'subscription', 'gateway.subscription': subscription },
+    startTime: at,
+  }, parent);
+  const tally: Tally = new Map();
+  return {
+    calls: callObserver(sdk.tracer, trace.setSpan(ROOT_CONTEXT, span), tally),
+    finish({ outcome, error }, endedAt) {
+      recordTally(sdk.m, tally);
+      sdk.m.deliveries.add(1, { 'gateway.subscription': subscription, outcome });
+      span.setAttribute('gateway.outcome', outcome);
+      outcomeStatus(span, outcome, error === undefined ? undefined : errorName(error));
+      span.end(endedAt);
     },
   };
 }
