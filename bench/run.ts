@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --duration 2 --rounds 4 --warmup 1 --prewarm 1 --connections 16 --only nested
- *   --direct-reads sdk|lean --baseline <git ref> --servers gateway,naive,direct,baseline,twin --write-docs]`
+ *   --direct-reads sdk|lean --baseline <git ref> --servers gateway,naive,direct,baseline,twin
+ *   --variant SETTING=value[,SETTING=value] --write-docs]`
  *
  * One runner for every case (bench/cases.ts). It starts its own DynamoDB
  * Local, seeds a data set of realistic shape (scripts/dataset.ts) and starts
@@ -13,7 +14,9 @@
  * - `baseline` (with `--baseline <ref>`): another version, built by its own
  *   build script in a temporary worktree (bench/baseline.ts);
  * - `twin` (named in `--servers`): a second process of the gateway, the
- *   control of the old-vs-new table: identical code, the instrument's spread.
+ *   control of the old-vs-new table: identical code, the instrument's spread;
+ * - `with SETTING=value` (`--variant`, repeatable): the gateway with other
+ *   settings, so what a setting costs or saves is measured in the same rounds.
  *
  * Per case: one metered call per server (DynamoDB requests, waves, capacity,
  * same answer), then autocannon load in rounds, the order rotating, with the
@@ -45,9 +48,22 @@ import { WRITE_DOCS_OPTION, writeDocument, writeResult, wrote } from './output.j
 import { prepareBaseline, prepareCurrent, type Baseline } from './baseline.js';
 import { median, pairedRatios, sameRequests, verdict, type RowVerdict } from './compare.js';
 
-export type Role = Mode | 'baseline' | 'twin';
+/** The gateway run with other settings (`--variant`), named after them. */
+export type VariantRole = `with ${string}`;
+export type Role = Mode | 'baseline' | 'twin' | VariantRole;
 const ROLES: Role[] = ['gateway', 'naive', 'direct', 'baseline', 'twin'];
 const isGraphQL = (role: Role) => role !== 'direct';
+const isVariant = (role: string): role is VariantRole => role.startsWith('with ');
+/** The roles of a result in report order: the fixed ones, then the variants as given. */
+const rolesIn = (present: Partial<Record<Role, unknown>>): Role[] => [...ROLES.filter((r) => present[r]), ...(Object.keys(present) as Role[]).filter(isVariant)];
+
+/** `SETTING=value[,SETTING=value]` as an environment. */
+export function variantSettings(text: string): Record<string, string> {
+  const pairs = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const bad = pairs.filter((p) => !/^[A-Z][A-Z0-9_]*=/.test(p));
+  if (!pairs.length || bad.length) throw new Error(`--variant: expected SETTING=value[,SETTING=value], not ${JSON.stringify(text)}`);
+  return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
+}
 
 const USAGE = `npm run bench -- [options]
   --duration <s>       seconds per recorded run (2)
@@ -59,6 +75,8 @@ const USAGE = `npm run bench -- [options]
   --servers <list>     some of ${ROLES.join(',')} (default gateway,naive,direct, plus baseline with --baseline)
   --direct-reads <r>   sdk (default) or lean: what the direct endpoint reads through
   --baseline <ref>     also run another version (a git ref) beside this one: old vs new
+  --variant <s>        also run the gateway with SETTING=value[,SETTING=value] (repeatable):
+                       the gateway ÷ the variant, judged against 10%
   --write-docs         after a full run, rewrite bench/results.md
   --help               this text`;
 
@@ -107,10 +125,10 @@ function request(env: Env, role: Role, spec: OperationSpec, variables: Record<st
   return { url, body, headers: { 'content-type': 'application/json' } };
 }
 
-/** The roles that measure a case: its own modes (default all three), plus the baseline and the twin, of those running. */
+/** The roles that measure a case: its own modes (default all three), plus the baseline, the twin and the variants, of those running. */
 function rolesOf(spec: OperationSpec, running: Role[]): Role[] {
   const wanted: Role[] = [...(spec.modes ?? MODES), 'baseline', 'twin'];
-  return running.filter((role) => wanted.includes(role));
+  return running.filter((role) => wanted.includes(role) || isVariant(role));
 }
 
 /** A GraphQL operation measured on each server: the one kind of case this runner has. */
@@ -277,7 +295,8 @@ const stopServer = (s: Server) =>
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 
-const ROLE_LABEL: Record<Role, string> = { gateway: 'gateway', naive: 'naive', direct: 'direct', baseline: 'baseline (old)', twin: 'gateway again' };
+const ROLE_LABEL: Record<Exclude<Role, VariantRole>, string> = { gateway: 'gateway', naive: 'naive', direct: 'direct', baseline: 'baseline (old)', twin: 'gateway again' };
+const label = (role: Role) => (isVariant(role) ? role : ROLE_LABEL[role]);
 
 function header(meta: Record<string, unknown>): string {
   const cpu = os.cpus()[0]?.model ?? 'unknown';
@@ -287,17 +306,16 @@ function header(meta: Record<string, unknown>): string {
 export function report(results: CaseResult[], meta: Record<string, unknown>): string {
   const lines: string[] = [header(meta)];
   const servers = (meta.servers ?? {}) as Partial<Record<Role, { node: string; from: string }>>;
-  const how = ROLES.filter((r) => servers[r]).map((role) => `${ROLE_LABEL[role]}: ${servers[role]!.from}`).join('; ');
+  const how = rolesIn(servers).map((role) => `${label(role)}: ${servers[role]!.from}`).join('; ');
   lines.push(`Servers: one process each (${how}), \`node ${nodeFlags()}\`, NODE_ENV=production, LOG_LEVEL=warn; direct reads through ${meta.directReads === 'lean' ? "the gateway's read path" : "the SDK's document client"}. Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating. Data: ${meta.data}.`);
   if ((meta.dependencyDrift as string[] | undefined)?.length) lines.push(`The baseline pins other package versions than those it ran with: ${(meta.dependencyDrift as string[]).join(', ')}.`);
   lines.push('', '| operation | server | DynamoDB requests | waves | capacity units | p50 ms | p99 ms | ops/s | CPU ms/op: server · DynamoDB Local · load gen | same answer |', '|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|');
   for (const c of results) {
     let first = true;
-    for (const role of ROLES) {
-      const r = c.results[role];
-      if (!r) continue;
+    for (const role of rolesIn(c.results)) {
+      const r = c.results[role]!;
       lines.push(
-        `| ${first ? c.name : ''} | ${ROLE_LABEL[role]} | ${requestsText(r.metrics)} | ${r.metrics.waves} | ${fmt(r.metrics.consumedCapacity, 1)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.opsPerSec)} | ${fmt(r.cpu.server, 2)} · ${fmt(r.cpu.dynamodb, 2)} · ${fmt(r.cpu.client, 2)} | ${r.agrees ? 'yes' : '**no**'}${r.failures ? ` (${r.failures} failed)` : ''} |`,
+        `| ${first ? c.name : ''} | ${label(role)} | ${requestsText(r.metrics)} | ${r.metrics.waves} | ${fmt(r.metrics.consumedCapacity, 1)} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.opsPerSec)} | ${fmt(r.cpu.server, 2)} · ${fmt(r.cpu.dynamodb, 2)} · ${fmt(r.cpu.client, 2)} | ${r.agrees ? 'yes' : '**no**'}${r.failures ? ` (${r.failures} failed)` : ''} |`,
       );
       first = false;
     }
@@ -322,12 +340,23 @@ const RULE =
   'when the rounds straddle 1.05 the noise is larger than the difference sought: "within noise" if the median is at most 1.05, "x% more by the median" if above. ' +
   'A row whose DynamoDB requests or answers differ is never called equal.';
 
-/** The old-vs-new table (server CPU per operation, new ÷ old) and its control (the twin ÷ the gateway). */
+/** A default earns its place against the alternative a setting selects when it saves at least this much CPU per operation. */
+export const VARIANT_LIMIT = 0.1;
+
+/**
+ * The old-vs-new table (server CPU per operation, new ÷ old), one table per
+ * variant (the gateway ÷ the variant) and the control (the twin ÷ the gateway).
+ */
 export function oldVsNew(results: CaseResult[], meta: Record<string, unknown>): string[] {
   const lines: string[] = [];
   const hasOld = results.some((c) => c.results.baseline);
   const hasTwin = results.some((c) => c.results.twin);
-  if (hasOld || hasTwin) lines.push('', RULE);
+  const variants = [...new Set(results.flatMap((c) => rolesIn(c.results).filter(isVariant)))];
+  if (hasOld || hasTwin || variants.length) lines.push('', RULE);
+  for (const variant of variants) {
+    lines.push('', `**The gateway against itself ${variant}**: server CPU per operation under load, the gateway ÷ the variant, judged against ${VARIANT_LIMIT * 100}% ("x% less": the gateway's settings save x% in every round).`, '');
+    lines.push(...comparison(results, variant, 'gateway', [variant.slice('with '.length), 'gateway'], VARIANT_LIMIT, true));
+  }
   if (hasOld) {
     lines.push('', `**Old vs new, end to end** (baseline ${meta.baseline}): server CPU per operation under load, new ÷ old, the median of the per-round ratios, the range of the rounds in brackets.`, '');
     lines.push(...comparison(results, 'baseline', 'gateway', ['old', 'new'], 0.05));
@@ -341,7 +370,8 @@ export function oldVsNew(results: CaseResult[], meta: Record<string, unknown>): 
 
 const requestsText = (m: MetricsSummary) => `${m.requests} (${Object.entries(m.byOperation).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${v} ${k}`).join(', ')})`;
 
-function comparison(results: CaseResult[], before: Role, after: Role, names: [string, string], limit: number): string[] {
+/** `savings`: a row passes only when `after` spends less than `before` by the limit in every round (a variant's table). */
+function comparison(results: CaseResult[], before: Role, after: Role, names: [string, string], limit: number, savings = false): string[] {
   const verdicts: RowVerdict[] = [];
   const lines = [
     `| operation | requests ${names[0]} · ${names[1]} | CPU ms/op ${names[0]} | CPU ms/op ${names[1]} | ${names[1]} ÷ ${names[0]}, whole run | ${names[1]} ÷ ${names[0]}, median of rounds (range) | p50 ms ${names[0]} · ${names[1]} | verdict |`,
@@ -360,11 +390,18 @@ function comparison(results: CaseResult[], before: Role, after: Role, names: [st
       `| ${c.name} | ${reqs} | ${fmt(a.cpu.server, 3)} | ${fmt(b.cpu.server, 3)} | ${fmt(b.cpu.server / a.cpu.server, 3)} | ${rangeText(v.median, ratios)} | ${fmt(a.p50)} · ${fmt(b.p50)} | ${v.text} |`,
     );
   }
-  lines.push('', tally(verdicts, limit));
+  lines.push('', savings ? savingsTally(verdicts, limit) : tally(verdicts, limit));
   return lines;
 }
 
 const rangeText = (m: number, ratios: number[]) => `${fmt(m, 3)} (${ratios.length ? `${fmt(Math.min(...ratios), 2)}–${fmt(Math.max(...ratios), 2)}` : '–'})`;
+
+function savingsTally(verdicts: RowVerdict[], limit: number): string {
+  const saving = verdicts.filter((v) => v.kind === 'less').length;
+  const medians = verdicts.map((v) => v.median).filter(Number.isFinite);
+  const range = medians.length ? `; medians ${fmt(Math.min(...medians), 2)}–${fmt(Math.max(...medians), 2)}` : '';
+  return `${saving} of ${verdicts.length} rows save at least ${limit * 100}% in every round${range}.`;
+}
 
 /** One line counting a table's verdicts, so the reader sees at once how many rows pass. */
 function tally(verdicts: RowVerdict[], limit: number): string {
@@ -394,6 +431,7 @@ async function main() {
       prewarm: { type: 'string', default: '1' },
       'direct-reads': { type: 'string', default: 'sdk' },
       baseline: { type: 'string' },
+      variant: { type: 'string', multiple: true },
       servers: { type: 'string' },
       help: { type: 'boolean', default: false },
       ...WRITE_DOCS_OPTION,
@@ -410,7 +448,8 @@ async function main() {
   if (unknown.length) throw new Error(`--servers: unknown ${unknown.join(', ')}; expected some of ${ROLES.join(', ')}`);
   if (!wanted.includes('gateway')) throw new Error('--servers must include gateway: every other server is compared with it');
   if (wanted.includes('baseline') && !values.baseline) throw new Error('--servers baseline needs --baseline <git ref>');
-  const running = ROLES.filter((r) => wanted.includes(r));
+  const variants = (values.variant ?? []).map((text) => ({ role: `with ${text}` as VariantRole, settings: variantSettings(text) }));
+  const running: Role[] = [...ROLES.filter((r) => wanted.includes(r)), ...variants.map((v) => v.role)];
 
   const started = Date.now();
   const loadAtStart = os.loadavg()[0]!;
@@ -467,6 +506,7 @@ async function main() {
       naive: { launch: { kind: 'serve', command: serve, mode: 'naive' }, env, from: fromServe },
       direct: { launch: { kind: 'serve', command: serve, mode: 'direct' }, env: { ...env, DYNAMODB_READ_PATH: directReads }, from: fromServe },
       twin: { launch: gatewayLaunch, env, from: 'as the gateway, a second process' },
+      ...Object.fromEntries(variants.map((v) => [v.role, { launch: gatewayLaunch, env: { ...env, ...v.settings }, from: 'as the gateway, with these settings' }])),
       ...(baseline && {
         baseline: {
           launch: { kind: 'main', command: baseline.command, cwd: baseline.dir, bundled: baseline.how === 'bundle' },

@@ -14,7 +14,7 @@ import { loadConfig } from '../src/config.js';
 import { silentLogger } from '../src/logger.js';
 import { dynamoFromConfig } from '../src/dynamo/client.js';
 import { metricsClient, OperationMetrics } from '../src/dynamo/metrics.js';
-import { LeanReads } from '../src/dynamo/readPort.js';
+import { LeanReads } from '../src/dynamo/leanReads/leanReads.js';
 import { directCases, directClient } from './direct.js';
 
 const mode = process.argv[2];

@@ -6,7 +6,7 @@
  * `Authorization: Bearer <token>`.
  *
  * The id flags come from the model served (SCHEMA_FILE): one
- * `--<type in lower case> <id>` per @owner type, carried in that owner's claim.
+ * `--<type in lower case> <id>` per owner type (@item(claim:)), carried in that owner's claim.
  */
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config.js';

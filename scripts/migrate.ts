@@ -4,7 +4,7 @@
  * Brings the items of TABLE_NAME at DYNAMODB_ENDPOINT (AWS itself when
  * unset) up to the layout the model in SCHEMA_FILE declares
  * (src/migration/migrate.ts, layoutFix.ts): adds GSI2 to an older table,
- * then the GSI2 entries of @catalog and @byInstant types, the catalog
+ * then the GSI2 entries of @catalog types and types keyed by instant, the catalog
  * counters, GSI1 keys of inverted items and edges that lack them, the copies
  * and shard-count copies edges lack, and the counters items lack. Safe to interrupt and run again: it
  * resumes from its checkpoints. Progress with an ETA goes to stderr, a JSON

@@ -17,7 +17,7 @@
  * its copies of the node fields and its @createdAt; counters equal the children and edges
  * written; an edge leading to a write-sharded parent carries the copy of
  * its (absent = 1) shard count; @catalog types carry their GSI2 entry and
- * each catalog shard its counter item; @byInstant types their GSI2 keys.
+ * each catalog shard its counter item; types keyed by instant their GSI2 keys.
  * The same shape and seed give the same items.
  *
  * Values: text fields `<Type> <n>` (`email` fields `<id>@example.com`),

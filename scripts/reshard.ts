@@ -2,7 +2,7 @@
  * `npm run reshard -- --<type> <id> --shards <n>` (default model:
  * `--course <cid>`), or `npm run reshard -- --type <Type> --id <id> --shards <n>`
  *
- * Moves the edges and counts of one item of a type with a @sharded
+ * Moves the edges and counts of one item of a type with a write-sharded
  * relation to a layout of n write shards (1–max; 1 = unsharded) while
  * gateways keep serving (src/writes/reshard.ts, docs/sharding.md). The flag
  * `--<type>` is the lower-cased name of each such type of the model in
@@ -21,7 +21,7 @@ import { reshard } from '../src/writes/reshard.js';
 async function main() {
   const config = loadConfig();
   const plan = compilePlan(loadModel(config.schemaFile));
-  // The types with a @sharded relation, by their flag.
+  // The types with a write-sharded relation (@edges(shards)), by their flag.
   const sharded = new Map(
     [...plan.items.values()].filter((item) => plan.shardedOf(item.name) !== null).map((item) => [item.name.toLowerCase(), item.name]),
   );

@@ -59,7 +59,7 @@ export const MIN_CURSOR_SECRET_LENGTH = 32;
 /** Distinct characters a secret needs (`openssl rand -hex 16` has about 15 of 16). */
 export const MIN_CURSOR_SECRET_DISTINCT = 10;
 
-/** The names an `@owner(setting:)` may give: the environment variables `claims` holds. */
+/** The names an `@item(claimSetting:)` may give: the environment variables `claims` holds. */
 export const OWNER_CLAIM_SETTING = /^AUTH_[A-Z0-9_]+_CLAIM$/;
 
 /** The audience the development issuer's tokens carry. */
@@ -374,12 +374,6 @@ export const SETTINGS = {
     parse: corsOrigins,
     meaning: 'Browser origins allowed to call the gateway (with credentials).',
   }),
-  GRAPHQL_EXECUTOR: choice({
-    group: 'serving',
-    values: ['jit', 'graphql-js'],
-    default: 'jit',
-    meaning: '`jit`: operations run compiled by graphql-jit; `graphql-js`: Apollo\'s own execution (same answers and errors, more CPU). See [runtime.md](runtime.md#compiled-execution-graphql-jit).',
-  }),
   GATEWAY_NAIVE: bool({ group: 'serving', default: false, meaning: 'DataLoader batching/caching and look-ahead off: a benchmark baseline, never for serving.' }),
   TRUSTED_DOCUMENTS: text({
     group: 'serving',
@@ -545,9 +539,9 @@ export const SETTINGS = {
   'AUTH_<NAME>_CLAIM': pattern({
     group: 'auth',
     matches: OWNER_CLAIM_SETTING,
-    defaultText: 'the model\'s `@owner(claim:)`',
+    defaultText: 'the model\'s `@item(claim:)`',
     range: 'a claim name without spaces',
-    meaning: 'Renames the claim of the model\'s `@owner` type whose `setting` names the variable; an owner whose variable is unset keeps the claim its model names ([auth.md](auth.md)).',
+    meaning: 'Renames the claim of the model\'s owner type whose `@item(claimSetting:)` names the variable; an owner whose variable is unset keeps the claim its model names ([auth.md](auth.md)).',
   }),
   AUTH_CLOCK_TOLERANCE_SECONDS: int({ group: 'auth', default: 5, min: 0, max: 300, meaning: 'Leeway for `exp`/`nbf`/`iat`.' }),
   AUTH_MAX_TOKEN_LIFETIME_SECONDS: int({ group: 'auth', default: 86_400, min: 60, max: 2_592_000, meaning: 'Longest token lifetime accepted: tokens whose `exp` is further than this past `iat` (or now) are refused.' }),
@@ -786,8 +780,6 @@ export interface Config {
   dynamodbMetricsExtension: boolean;
   /** `GATEWAY_NAIVE`. */
   naive: boolean;
-  /** `GRAPHQL_EXECUTOR`. */
-  executor: 'jit' | 'graphql-js';
   security: SecurityConfig;
   catalog: CatalogConfig;
   dynamoClient: DynamoClientConfig;
@@ -921,7 +913,7 @@ export interface OidcAuthConfig {
   rolesClaim: string;
   /**
    * `AUTH_<NAME>_CLAIM` (every one set but AUTH_ROLES_CLAIM), by variable name: the claims a model's
-   * `@owner(claim, setting)` lets its setting rename; an owner whose setting is unset keeps its claim.
+   * `@item(claim, claimSetting)` lets its setting rename; an owner whose setting is unset keeps its claim.
    */
   claims: Readonly<Record<string, string>>;
   /** `AUTH_CLOCK_TOLERANCE_SECONDS`. */
@@ -1031,7 +1023,6 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     logLevel: get('LOG_LEVEL'),
     dynamodbMetricsExtension: get('DYNAMODB_METRICS_EXTENSION'),
     naive: get('GATEWAY_NAIVE'),
-    executor: get('GRAPHQL_EXECUTOR'),
     security: {
       ...cursorSecrets(get, prod && servesGraphql),
       maxDepth: get('MAX_QUERY_DEPTH'),
@@ -1230,9 +1221,20 @@ const STANDARD_OTEL =
 
 export interface UnknownSetting {
   name: string;
-  /** The known setting nearest in spelling. */
-  closest: string;
+  /** The known setting nearest in spelling (none for a retired setting). */
+  closest?: string;
+  /** A setting earlier versions read: what became of it. */
+  retired?: string;
 }
+
+/**
+ * Settings earlier versions read and this one ignores, with what an
+ * upgrading user should know. Warned about at start-up, never refused: a
+ * deployment that still sets one keeps starting.
+ */
+export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
+  GRAPHQL_EXECUTOR: 'operations always run on graphql-js (graphql-jit saved too little CPU to keep; see docs/performance.md)',
+};
 
 /** Edit distance (insertions, deletions, substitutions, adjacent swaps). */
 function distance(a: string, b: string): number {
@@ -1248,14 +1250,22 @@ function distance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
-/** The set variables with a project prefix that neither a setting nor a family of settings reads, each with the closest known name. */
+/**
+ * The set variables with a project prefix that neither a setting nor a
+ * family of settings reads, each with the closest known name, or with what
+ * became of it when it is a retired setting.
+ */
 export function unknownSettings(env: Env): UnknownSetting[] {
   const names = Object.keys(TABLE).filter((name) => TABLE[name]!.kind !== 'pattern');
   const known = (name: string) => name in TABLE || STANDARD_OTEL.test(name) || OWNER_CLAIM_SETTING.test(name);
   return Object.keys(env)
-    .filter((name) => PROJECT_PREFIXES.test(name) && !known(name) && !isUnset(env[name]))
+    .filter((name) => (PROJECT_PREFIXES.test(name) || name in RETIRED_SETTINGS) && !known(name) && !isUnset(env[name]))
     .sort()
-    .map((name) => ({ name, closest: names.reduce((best, candidate) => (distance(name, candidate) < distance(name, best) ? candidate : best)) }));
+    .map((name) =>
+      name in RETIRED_SETTINGS
+        ? { name, retired: RETIRED_SETTINGS[name]! }
+        : { name, closest: names.reduce((best, candidate) => (distance(name, candidate) < distance(name, best) ? candidate : best)) },
+    );
 }
 
 // ---------------------------------------------------------------------------

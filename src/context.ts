@@ -9,7 +9,7 @@
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Loaders } from './loaders.js';
 import type { OperationMetrics } from './dynamo/metrics.js';
-import type { ReadPath } from './dynamo/readPath.js';
+import type { ReadPath } from './dynamo/leanReads/readPath.js';
 import type { ReadPort } from './dynamo/readPort.js';
 import type { CursorCodec } from './connections/cursorSigning.js';
 import type { ShortPage } from './connections/filledRange.js';

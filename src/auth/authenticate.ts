@@ -12,7 +12,7 @@
  * - AUTH_MODE=off: the header is ignored and everyone may do everything.
  *
  * Which claims name the items a caller owns comes from the model served
- * (its @owner types, ownerClaims.ts), which the caller hands in.
+ * (its owner types, ownerClaims.ts), which the caller hands in.
  */
 import { HeaderMap } from '@apollo/server';
 import { GraphQLError } from 'graphql';
@@ -46,7 +46,7 @@ function unauthenticated(reason: string): GraphQLError {
 export function createAuthenticator(
   config: AuthConfig,
   logger: Logger,
-  /** The model served, whose @owner types the tokens name. */
+  /** The model served, whose owner types the tokens name. */
   model: Pick<Model, 'items' | 'source'>,
   verifier?: Verifier,
 ): Authenticator {

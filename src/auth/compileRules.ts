@@ -4,7 +4,7 @@
  * once per model; nothing on the request path reads directives.
  *
  * In: the Model (buildModel.ts has checked that an OWNER rule names an
- * @owner type and exactly one of argument, field, resultField). Out:
+ * owner type and exactly one of argument, field, resultField). Out:
  * ruleFor(type, field), from these declarations:
  * - on a field: `Model.items.get(T).fieldAccess[f]`, a relation's `access`
  *   (`Model.relations.get('T.f')`), a root or mutation field's `access`;
@@ -26,7 +26,7 @@
  *     owner is known only once read): a caller who owns no O item at all is
  *     refused before anything is read, anyone else once the result says
  *     whose it is (a missing item stays a plain null).
- * Throws ModelError for an @owner setting config.ts would never read.
+ * Throws ModelError for an @item(claimSetting:) config.ts would never read.
  */
 import { Kind, type DocumentNode, type TypeNode } from 'graphql';
 import type { Access, GetField, ItemType, Model, NodeField } from '../declaration/model.js';
@@ -141,7 +141,7 @@ function nodeRule(model: Declarations, node: NodeField, fieldRules: Map<string, 
 type Declarations = Pick<Model, 'source' | 'document' | 'items' | 'relations' | 'queries' | 'mutations' | 'rootAccess'> & Partial<Pick<Model, 'keyless'>>;
 
 export function compileRules(model: Declarations): Rules {
-  // A model whose @owner setting the environment could never set is refused here too, whatever AUTH_MODE.
+  // A model whose @item(claimSetting:) the environment could never set is refused here too, whatever AUTH_MODE.
   ownerClaims(model);
   const results = returnTypes(model.document);
   const typeRules = new Map<string, Rule>();
@@ -178,7 +178,7 @@ export function compileRules(model: Declarations): Rules {
   const wrappers = new Set<string>();
   for (const relation of model.relations.values()) wrappers.add(relation.connectionType).add(relation.edgeType);
   for (const query of model.queries) {
-    // The @me type holds the caller's own items: its fields need no rule (each item's fields keep theirs).
+    // The @get(by: CALLER) type holds the caller's own items: its fields need no rule (each item's fields keep theirs).
     if (query.kind === 'me') wrappers.add(query.type);
     if (query.kind !== 'catalog' && query.kind !== 'query') continue;
     wrappers.add(query.connectionType);

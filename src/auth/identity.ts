@@ -2,7 +2,7 @@
  * Who is calling: the identity a verified token describes, or nobody.
  *
  * In: the verified claims of a token and the names of the claims that
- * carry roles and, for each @owner type of the model, the id of the item
+ * carry roles and, for each owner type of the model, the id of the item
  * the caller owns (ownerClaims.ts: the model's claim, or the one its
  * setting names in the environment). Out: an Identity the rules
  * (compileRules.ts) read. Claims are never trusted before verifier.ts has
@@ -19,7 +19,7 @@ export interface Caller {
   roles: ReadonlySet<string>;
   admin: boolean;
   /**
-   * The items this caller owns: @owner type → the id its claim names, for
+   * The items this caller owns: owner type → the id its claim names, for
    * the claims the token carries (a token may carry several, or none).
    */
   owns: ReadonlyMap<string, string>;
@@ -40,7 +40,7 @@ export const EVERYONE: Caller = Object.freeze({
 
 export interface ClaimNames {
   roles: string;
-  /** @owner type → the claim holding the id of the caller's item of that type. */
+  /** owner type → the claim holding the id of the caller's item of that type. */
   owners: Readonly<Record<string, string>>;
 }
 

@@ -1,12 +1,12 @@
 /**
  * ownerClaims(): which token claim names the item a caller owns, for each
- * @owner type of the model.
+ * owner type of the model.
  *
- * In: the model's `@owner(claim, setting)` declarations and the claims the
+ * In: the model's `@item(claim, claimSetting)` declarations and the claims the
  * environment renames (config.ts reads every `AUTH_<NAME>_CLAIM` into
  * `claims`). Out: owner type → claim name, what identity.ts reads tokens
  * with. An owner whose setting is unset keeps the model's claim, so with
- * `@owner(claim: "team_id", setting: "AUTH_TEAM_CLAIM")` a token's
+ * `@item(…, claim: "team_id", claimSetting: "AUTH_TEAM_CLAIM")` a token's
  * `team_id` names the caller's team unless `AUTH_TEAM_CLAIM=custom:team`.
  *
  * A setting config.ts would never read (not `AUTH_<NAME>_CLAIM`, or the
@@ -25,7 +25,7 @@ export function ownerClaims(model: Pick<Model, 'items' | 'source'>, renamed: Rea
     const { claim, setting } = item.owner;
     if (setting !== null && (!OWNER_CLAIM_SETTING.test(setting) || setting === 'AUTH_ROLES_CLAIM')) {
       problems.push({
-        where: `${item.name} @owner(setting)`,
+        where: `${item.name} @item(claimSetting)`,
         message: `"${setting}" cannot rename the claim: name an environment variable AUTH_<NAME>_CLAIM other than AUTH_ROLES_CLAIM`,
         line: null,
       });

@@ -1,7 +1,7 @@
 /**
  * What an authorization rule is, and the port the enforcement reads rules
  * through. The rules themselves are declared in the model with @access and
- * @owner (schema.graphql for the default model) and compiled once by
+ * @item(claim:) (schema.graphql for the default model) and compiled once by
  * compileRules.ts; applyRules.ts enforces them for every field without any
  * resolver knowing about it.
  *

@@ -13,7 +13,7 @@
  *   prefix, on the table or an index), read with the request's loaders.
  * - filledRange.ts: a sort-key range of an index partition with a filter
  *   (a RangeSource, plan/sources.ts), read in filled pages under a
- *   read budget (@range / @where).
+ *   read budget (@query beside @children).
  * - mergedShards.ts: N partitions of one index read in one wave and merged
  *   (write-sharded edges, @catalog lists).
  *

@@ -1,7 +1,7 @@
 /**
  * The engine's source for a sort-key range of an index partition, filtered,
- * with filled pages (dynamo/filledRange.ts): a @range connection narrowed
- * by an instant range and @where equality arguments.
+ * with filled pages (dynamo/filledRange.ts): a @children connection narrowed
+ * by the instant range and equality filters of its @query.
  *
  * Pages are exact like every connection's: a page holds `first` (`last`)
  * matches whenever that many remain, the match after it decides

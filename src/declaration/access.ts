@@ -1,5 +1,5 @@
 /**
- * @access and @owner: who may read a type's fields or a field, and run a
+ * @access and owner claims (@item(claim:)): who may read a type's fields or a field, and run a
  * mutation. Read here; checked against the item types once they are known
  * (checkAccess, from operations.ts); enforced by src/auth/.
  */
@@ -37,7 +37,7 @@ export function readAccess(
   return access;
 }
 
-/** OWNER rules name an @owner type and exactly one place its id comes from; other rules name none. */
+/** OWNER rules name an owner type (@item(claim:)) and exactly one place its id comes from; other rules name none. */
 export function checkAccess(items: ReadonlyMap<string, ItemType>, problems: Problems): void {
   for (const { where, access, node } of pending.get(problems) ?? []) {
     const sources = [access.argument, access.field, access.resultField].filter((s) => s !== null);
@@ -47,7 +47,7 @@ export function checkAccess(items: ReadonlyMap<string, ItemType>, problems: Prob
     }
     const owned = access.of === null ? undefined : items.get(access.of);
     if (!owned) problems.add(where, `rule OWNER needs of: an @item type (got ${access.of ?? 'none'})`, node as never);
-    else if (!owned.owner) problems.add(where, `rule OWNER of ${owned.name}: ${owned.name} has no @owner(claim) saying which token claim names its owner`, node as never);
+    else if (!owned.owner) problems.add(where, `rule OWNER of ${owned.name}: ${owned.name} has no @item(claim:) saying which token claim names its owner`, node as never);
     if (sources.length !== 1) problems.add(where, 'rule OWNER needs exactly one of argument, field or resultField', node as never);
   }
 }

@@ -20,7 +20,7 @@
  * A model that passes keeps no source locations (dropLocations below).
  */
 import { buildASTSchema, Kind, parse, type DefinitionNode, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { DIRECTIVE_DEFINITIONS, DIRECTIVE_NAMES, SUPPLIED_TYPE_NAMES } from './directives.js';
+import { DIRECTIVE_DEFINITIONS, DIRECTIVE_NAMES, RETIRED_DIRECTIVES, SUPPLIED_TYPE_NAMES } from './directives.js';
 import type { Model } from './model.js';
 import { ModelError, Problems } from './problems.js';
 import { checkReferences, readItemTypes, readKeylessTypes } from './itemTypes.js';
@@ -120,10 +120,15 @@ function checkNames(document: DocumentNode, problems: Problems): void {
       problems.add(def.name.value, 'is supplied by the gateway (directive arguments); remove it from the model', def);
     }
   }
+  const ownDirectives = new Set(document.definitions.flatMap((d) => (d.kind === Kind.DIRECTIVE_DEFINITION ? [d.name.value] : [])));
   const seen = new Set<string>();
   const visit = (node: unknown, where: string): void => {
     if (!node || typeof node !== 'object') return;
     const n = node as { kind?: string; name?: { value: string }; loc?: unknown };
+    if (n.kind === Kind.DIRECTIVE && n.name && Object.hasOwn(RETIRED_DIRECTIVES, n.name.value) && !ownDirectives.has(n.name.value)) {
+      problems.add(where, `@${n.name.value} is gone: use ${RETIRED_DIRECTIVES[n.name.value]}`, node as never);
+      return;
+    }
     if (n.kind === Kind.NAMED_TYPE && n.name && !defined.has(n.name.value)) {
       const key = `${where}:${n.name.value}`;
       if (!seen.has(key)) {

@@ -4,10 +4,11 @@
  * (loadModel.ts) and to the executable schema, so a model file
  * holds only its own types. docs/model.md explains each one with an example.
  *
- * Core directives (@item … @unlink) describe where items live and how the
- * fields read and write them; the extensions below them describe what the
- * default model needs beyond that (catalog lists, narrowed ranges, write
- * sharding, the authorization rules, flags).
+ * Core directives (@table … @unlink) describe where items live and how the
+ * fields read and write them, narrowed reads, write sharding and owner
+ * claims included; the extensions below them describe what the default
+ * model needs beyond that (catalog lists, the authorization rules, flags).
+ * At most 20 in all, the subscriptions' included (test/unit/vocabulary.test.ts).
  */
 import { SUBSCRIPTION_DIRECTIVES } from './subscriptionDirectives.js';
 
@@ -40,16 +41,27 @@ node type's pk template in that index by name ({customer} from customer or
 customerId); on a field of a type, the parent's id fills the placeholder of
 the node's @parent field. from and until name arguments that narrow the
 page to from <= <the sort key's text from its first placeholder on> < until.
+
+Beside @children on the same field, @query is the read used when one of its
+arguments is given (the children are read from the table otherwise): the
+node type's key in that index is @indexed with pk naming its parent alone
+and sk "{<DateTime field>}#{id}", the instant written as ISO-8601 UTC with
+milliseconds, so from and until (DateTime arguments) bound that instant.
+filter names arguments that each keep only the nodes whose stored field of
+the same name equals the argument's value (pages are filled to their size).
 """
-directive @query(index: String, from: String, until: String) on FIELD_DEFINITION
+directive @query(index: String, from: String, until: String, filter: [String!]) on FIELD_DEFINITION
 
 """
 Where items of this type live. Templates: literal text with {placeholders};
 {id} is the item's own id, {<f>} for an @parent field f stands for that
 parent's id. With inverted: true the item also carries GSI1PK = its SK and
-GSI1SK = its PK, so it can be read by its sort key alone.
+GSI1SK = its PK, so it can be read by its sort key alone. claim: the token
+claim whose value is the id of the caller's own item of this type (an owner
+type, for OWNER rules and @get(by: CALLER)); claimSetting names the
+environment variable that may rename the claim.
 """
-directive @item(pk: String!, sk: String!, inverted: Boolean = false) on OBJECT
+directive @item(pk: String!, sk: String!, inverted: Boolean = false, claim: String, claimSetting: String) on OBJECT
 
 "On a field of an @item type whose type is an @item type: the parent whose partition this item lives in."
 directive @parent on FIELD_DEFINITION
@@ -71,13 +83,21 @@ field naming this one in inverseOf, read through GSI1. copy: node fields
 stored on every edge under the given attribute names, kept current after the
 node changes. counter as for @children. Fields of the connection's edge type
 other than cursor and node are attributes of the edge item.
+
+shards (on the inverse side): the connection is write-sharded. The parent
+item's attribute it names holds a count (1 to maxShards, absent = 1) of GSI1
+partitions <parent PK>#<k> its edges and counter items (<parent PK>#<k> /
+COUNTER) are spread over, k = fnv1a32(the other side's id) mod count.
+shardsCopy names the attribute of each edge holding a copy of the count, so
+a parent reached through an edge is paged without reading its item.
+
 pk and sk: the edge items' own key instead ({id} the owner's id, sk's one
 placeholder the node's id: pk "u#{id}#follower", sk "u#{follower}"); on the
 inverse side they make it a mirror, one item per edge written with the base
 item in one transaction. index: the inverse side reads the base items
 through this declared index over the table's keys swapped instead of GSI1.
 """
-directive @edges(inverseOf: String, copy: [CopyField!], counter: String, pk: String, sk: String, index: String) on FIELD_DEFINITION
+directive @edges(inverseOf: String, copy: [CopyField!], counter: String, shards: String, maxShards: Int = 64, shardsCopy: String, pk: String, sk: String, index: String) on FIELD_DEFINITION
 input CopyField { field: String!, attribute: String! }
 
 "Set to the time (ISO-8601 UTC) the item or edge is first written."
@@ -95,26 +115,21 @@ directive @attribute(name: String, min: Float, max: Float, format: ValueFormat) 
 enum ValueFormat { EMAIL }
 
 """
-Root field: one item of its type, or null. Arguments fill the key's
-placeholders by name (id for {id}; f or fId for {f}); a type with
-inverted: true is found by its sort key alone through GSI1.
+Root field: one item, or null. by: KEY (the default): an item of its type;
+arguments fill the key's placeholders by name (id for {id}; f or fId for
+{f}); a type with inverted: true is found by its sort key alone through
+GSI1. by: NODE: any item by its global id (Relay's Global Object
+Identification); the field returns an interface with one field of type ID!,
+the global id, and takes it as its argument id; every @item type
+implements the interface, and the gateway resolves that field. by: CALLER:
+the caller's own items; the field takes no arguments and its type has one
+field per type with a claim (@item(claim:)), each returning that type's
+item whose id the caller's token names in the claim (null when it names
+none).
 """
-directive @get on FIELD_DEFINITION
-
-"""
-Root field: any item by its global id (Relay's Global Object
-Identification), or null when absent. It returns an interface with one
-field of type ID!, the global id, and takes it as its argument id; every
-@item type implements the interface, and the gateway resolves that field.
-"""
-directive @node on FIELD_DEFINITION
-
-"""
-Root field: the caller's own items. Its type has one field per @owner type
-it offers, each returning that type's item whose id the caller's token
-names in the type's claim (null when the token names none).
-"""
-directive @me on FIELD_DEFINITION
+directive @get(by: GetBy = KEY) on FIELD_DEFINITION
+"How @get finds what it returns."
+enum GetBy { KEY NODE CALLER }
 
 """
 Mutations. @create takes an input object (id generated, time-ordered, when
@@ -145,51 +160,18 @@ prefixArgument names the argument that keeps only texts starting with it.
 """
 directive @catalog(type: String!, by: String!, key: String!, sortKey: String!, prefixArgument: String, shards: Int = 8) on FIELD_DEFINITION
 
-"""
-On an @item type: the item also carries GSI2 keys, GSI2PK from the template
-pk (same placeholders as @item) and GSI2SK = <the instant in field by,
-ISO-8601 UTC with milliseconds>#<id>, so its parent's connection can be read
-by that instant (@range).
-"""
-directive @byInstant(pk: String!, by: String!) on OBJECT
-
-"""
-On a @children connection: the arguments after and before narrow it to
-after <= <the child's @byInstant field> < before, read through GSI2 in that
-order; pages are filled.
-"""
-directive @range(after: String!, before: String!) on FIELD_DEFINITION
-
-"On a connection narrowed by @range: the argument keeps only children whose field equals it (a filter)."
-directive @where(argument: String!, field: String!) repeatable on FIELD_DEFINITION
-
-"""
-On the inverse side of @edges: the connection may be write-sharded. The
-parent item's attribute count (1 to max, absent = 1) says over how many GSI1
-partitions <parent PK>#<k> its edges and counter items (<parent PK>#<k> /
-COUNTER) are spread, k = fnv1a32(the other side's id) mod count. copy names
-the attribute of each edge holding a copy of the count, so a parent reached
-through an edge is paged without reading its item.
-"""
-directive @sharded(count: String!, max: Int = 64, copy: String) on FIELD_DEFINITION
-
 "True while a rename or delete of the item is still being carried to its copies and edges."
 directive @propagating on FIELD_DEFINITION
 
 """
 Who may read a type's fields (on a type) or a field, or run a mutation (on
-a field). OWNER: the caller owns the item of type of whose id is the
-argument named argument, or the parent's field named field (id: the item
-itself; a @parent field: that parent), or the result's field (resultField).
+a field). OWNER: the caller owns (@item(claim:)) the item of type of whose
+id is the argument named argument, or the parent's field named field (id:
+the item itself; a @parent field: that parent), or the result's field
+(resultField).
 """
 directive @access(rule: AccessRule!, of: String, argument: String, field: String, resultField: String) on OBJECT | FIELD_DEFINITION
 enum AccessRule { ANYONE SIGNED_IN OWNER ADMIN }
-
-"""
-A caller owns the item of this type whose id is the value of the token's
-claim (setting names the environment variable that may rename the claim).
-"""
-directive @owner(claim: String!, setting: String) on OBJECT
 `;
 
 /** Every definition a model file may use without declaring it: the model's directives and the subscriptions' (subscriptionDirectives.ts). */
@@ -197,10 +179,26 @@ export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
 
 /** The directives the gateway supplies, by name (a model may not redefine them). */
 export const DIRECTIVE_NAMES = [
-  'table', 'index', 'indexed', 'query', 'item', 'parent', 'children', 'edges', 'createdAt', 'attribute', 'get', 'node', 'me', 'create', 'update', 'delete', 'link', 'unlink',
-  'catalog', 'byInstant', 'range', 'where', 'sharded', 'propagating', 'access', 'owner', 'changes', 'collectionChanges',
+  'table', 'index', 'indexed', 'query', 'item', 'parent', 'children', 'edges', 'createdAt', 'attribute', 'get', 'create', 'update', 'delete', 'link', 'unlink',
+  'catalog', 'propagating', 'access', 'changes',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
-/** Names of the supporting types the definitions declare (CopyField, ValueFormat, AccessRule). */
-export const SUPPLIED_TYPE_NAMES = ['CopyField', 'ValueFormat', 'AccessRule'] as const;
+/**
+ * Directives earlier models used that gave way to general forms: a model
+ * that still uses one is refused with the replacement, rather than with
+ * graphql's "unknown directive".
+ */
+export const RETIRED_DIRECTIVES: Readonly<Record<string, string>> = {
+  collectionChanges: '@changes(field: "Type.connection")',
+  node: '@get(by: NODE)',
+  me: '@get(by: CALLER)',
+  owner: '@item(claim:, claimSetting:)',
+  sharded: '@edges(shards:, maxShards:, shardsCopy:)',
+  byInstant: '@indexed(index:, pk: ["<prefix>{<parent>}"], sk: ["{<DateTime field>}#{id}"]) on the type and @query(index:, from:, until:) beside @children',
+  range: '@query(index:, from:, until:) beside @children',
+  where: '@query(filter: [<argument>]) beside @children',
+};
+
+/** Names of the supporting types the definitions declare. */
+export const SUPPLIED_TYPE_NAMES = ['CopyField', 'ValueFormat', 'GetBy', 'AccessRule'] as const;

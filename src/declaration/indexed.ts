@@ -32,7 +32,7 @@ export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, It
         problems.add(where, `names no index the model declares (${layout.indexes.map((i) => i.name).join(', ') || 'none'})`, node);
         continue;
       }
-      if (item.indexed.some((p) => p.index === index)) {
+      if (item.indexed.some((p) => p.index === index) || (index === 'GSI2' && item.byInstant)) {
         problems.add(where, `${item.name} is already in ${index}: one key per index`, node);
         continue;
       }
@@ -40,9 +40,29 @@ export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, It
         value === undefined || value.kind === Kind.NULL ? null : value.kind === Kind.LIST ? value.values.map((v) => (v.kind === Kind.STRING ? v.value : '')) : value.kind === Kind.STRING ? [value.value] : [];
       const pk = parts(item, layout, declared.pk, list(arg('pk')), `${where}(pk)`, problems, node);
       const sk = parts(item, layout, declared.sk, list(arg('sk')), `${where}(sk)`, problems, node);
-      if (pk && sk) item.indexed.push({ index, pk, sk });
+      if (!pk || !sk) continue;
+      const instant = instantKey(item, index, pk, sk);
+      if (instant) item.byInstant = instant;
+      else item.indexed.push({ index, pk, sk });
     }
   }
+}
+
+/**
+ * A child's key in GSI2 by an instant: pk names the parent alone, sk is
+ * `{<DateTime field>}#{id}`. Such a key is what a @query beside @children
+ * narrows by date (plan/rangePlan.ts); its instant is written as ISO-8601
+ * UTC with milliseconds so that it sorts, also when another program stored
+ * the field otherwise. Null for any other key (written as its templates say).
+ */
+function instantKey(item: ItemType, index: string, pk: KeyPart[], sk: KeyPart[]): ItemType['byInstant'] {
+  if (index !== 'GSI2' || pk.length !== 1 || sk.length !== 1 || pk[0]!.attribute !== 'GSI2PK' || sk[0]!.attribute !== 'GSI2SK') return null;
+  const parts = sk[0]!.template.parts;
+  const by = parts.length === 3 && 'placeholder' in parts[0]! && 'literal' in parts[1]! && parts[1].literal === '#' && 'placeholder' in parts[2]! && parts[2].placeholder === 'id' ? parts[0].placeholder : null;
+  if (by === null || item.attributes.find((a) => a.name === by)?.kind !== 'DateTime') return null;
+  const placeholders = pk[0]!.template.placeholders;
+  if (!item.parent || placeholders.length !== 1 || placeholders[0] !== item.parent.field) return null;
+  return { pk: pk[0]!.template, by };
 }
 
 function parts(

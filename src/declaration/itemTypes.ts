@@ -1,7 +1,7 @@
 /**
  * Phase 4: the @item types. For each: its key templates (parsed, every
  * placeholder naming `id` or a @parent field), its parent, its stored
- * attributes, its @propagating flags, @byInstant, @owner and @access.
+ * attributes, its @propagating flags, its owner claim and @access.
  * Relations are read in the next phase (relations.ts), so `relations` is
  * left empty here.
  */
@@ -9,12 +9,12 @@ import { isEnumType, isInterfaceType, type GraphQLNamedType, type GraphQLObjectT
 import type { Access, Attribute, Constraints, ItemType, KeylessType, ScalarKind } from './model.js';
 import type { Problems } from './problems.js';
 import { parseTemplate, TemplateError, type KeyTemplate } from './template.js';
-import { connectionShape, directiveArgs, directivesOn, isEnum, isObject, isScalarLike, unwrap, type Field } from './schemaShape.js';
+import { connectionShape, directiveArgs, directivesOn, getByOf, isEnum, isObject, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import { readAccess } from './access.js';
 
 const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
 /** Directives that belong on connection, root or mutation fields, never on a stored field. */
-const NOT_ON_ITEM_FIELDS = ['children', 'edges', 'get', 'node', 'me', 'catalog', 'create', 'update', 'delete', 'link', 'unlink', 'range', 'where', 'sharded'];
+const NOT_ON_ITEM_FIELDS = ['children', 'edges', 'get', 'catalog', 'create', 'update', 'delete', 'link', 'unlink'];
 
 function template(source: string, where: string, problems: Problems, node: unknown): KeyTemplate | null {
   try {
@@ -76,13 +76,13 @@ export function scalarKind(typeName: string, isEnumType: boolean): ScalarKind | 
 }
 
 /**
- * The node interface: the interface a @node root field returns, and its one
- * field (the global id). Its shape is checked in operations.ts; null when
- * the model declares no @node field (or it returns no interface).
+ * The node interface: the interface a @get(by: NODE) root field returns, and
+ * its one field (the global id). Its shape is checked in operations.ts;
+ * null when the model declares no such field (or it returns no interface).
  */
 export function nodeInterfaceOf(schema: GraphQLSchema): { name: string; idField: string } | null {
   for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) {
-    if (!directivesOn(field).includes('node')) continue;
+    if (getByOf(schema, field) !== 'NODE') continue;
     const named = unwrap(field.type).named;
     if (!isInterfaceType(named)) return null;
     const fields = Object.values(named.getFields());
@@ -190,10 +190,10 @@ function readItemType(
   problems: Problems,
 ): ItemType | null {
   const where = `${type.name} @item`;
-  // With a @node root field every item type is reachable through it, so every one implements the interface.
+  // With a @get(by: NODE) root field every item type is reachable through it, so every one implements the interface.
   const globalId = node && type.getInterfaces().some((i) => i.name === node.name) ? node.idField : null;
   if (node && globalId === null) {
-    problems.add(type.name, `implement ${node.name} (the model declares a @node root field, which finds every item type by its global id)`, type.astNode);
+    problems.add(type.name, `implement ${node.name} (the model declares a @get(by: NODE) root field, which finds every item type by its global id)`, type.astNode);
   }
   const pk = template(String(args.pk), `${where}(pk)`, problems, type.astNode);
   const sk = template(String(args.sk), `${where}(sk)`, problems, type.astNode);
@@ -224,8 +224,8 @@ function readItemType(
     }
     const { named, list } = unwrap(field.type);
     for (const name of used) {
-      if (['get', 'node', 'me', 'catalog', 'create', 'update', 'delete', 'link', 'unlink'].includes(name)) {
-        problems.add(`${at} @${name}`, `belongs on a field of ${['get', 'node', 'me', 'catalog'].includes(name) ? 'Query' : 'Mutation'}, not of an item type`, field.astNode);
+      if (['get', 'catalog', 'create', 'update', 'delete', 'link', 'unlink'].includes(name)) {
+        problems.add(`${at} @${name}`, `belongs on a field of ${['get', 'catalog'].includes(name) ? 'Query' : 'Mutation'}, not of an item type`, field.astNode);
       }
     }
     if (used.includes('parent')) {
@@ -292,33 +292,12 @@ function readItemType(
     problems.add(where, `a child's key holds its parent's id: pk or sk must hold {${parent.field}}`, type.astNode);
   }
 
-  const byInstantArgs = directiveArgs(schema, 'byInstant', type);
-  let byInstant: ItemType['byInstant'] = null;
-  if (byInstantArgs) {
-    const t = template(String(byInstantArgs.pk), `${type.name} @byInstant(pk)`, problems, type.astNode);
-    const by = String(byInstantArgs.by);
-    const attr = attributes.find((a) => a.name === by);
-    if (!attr || (attr.kind !== 'DateTime' && attr.kind !== 'String')) {
-      problems.add(`${type.name} @byInstant(by)`, `names no DateTime field of ${type.name}: ${by}`, type.astNode);
-    }
-    for (const p of t?.placeholders ?? []) {
-      if (!allowed.has(p)) problems.add(`${type.name} @byInstant(pk)`, `placeholder {${p}} names no field`, type.astNode);
-    }
-    // A @range reads one parent's children in the GSI2 partition the template names for that parent: it must name
-    // the parent alone ({id} would give each item a partition of its own; no placeholder would mix every parent's).
-    if (!parent) {
-      problems.add(`${type.name} @byInstant`, `${type.name} has no @parent field: @byInstant indexes the children of one parent by instant`, type.astNode);
-    } else if (t && (t.placeholders.length !== 1 || t.placeholders[0] !== parent.field)) {
-      problems.add(`${type.name} @byInstant(pk)`, `must hold {${parent.field}} and no other placeholder: one GSI2 partition per ${parent.type} (got "${t.source}")`, type.astNode);
-    }
-    if (t) byInstant = { pk: t, by };
-  }
-  const ownerArgs = directiveArgs(schema, 'owner', type);
-  const owner = ownerArgs ? { claim: String(ownerArgs.claim), setting: ownerArgs.setting ? String(ownerArgs.setting) : null } : null;
+  const owner = typeof args.claim === 'string' ? { claim: args.claim, setting: typeof args.claimSetting === 'string' ? args.claimSetting : null } : null;
+  if (owner === null && typeof args.claimSetting === 'string') problems.add(`${where}(claimSetting)`, 'renames a claim the type does not name: add claim', type.astNode);
   const access: Access | null = readAccess(schema, type, type.name, problems);
 
   if (!pk || !sk) return null;
-  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, attributes, flags, relations: [], byInstant, owner, access, fieldAccess, globalId };
+  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, attributes, flags, relations: [], byInstant: null, owner, access, fieldAccess, globalId };
 }
 
 /**

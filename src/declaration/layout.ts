@@ -94,7 +94,7 @@ const sameKey = (a: readonly string[], b: readonly string[]) => a.length === b.l
  * What the served declarations need of the layout: a table with a sort key
  * (every item the engine writes has one; the key attributes may have any
  * names), and the fixed indexes that inverted items and edges (GSI1),
- * catalogs and @byInstant (GSI2) are written to. Each reader missing its
+ * catalogs and keys by instant (GSI2) are written to. Each reader missing its
  * index is one problem naming the reader and the @index it needs.
  */
 export function checkServedLayout(
@@ -119,7 +119,7 @@ export function checkServedLayout(
   };
   for (const item of items.values()) {
     if (item.inverted) needs('GSI1', `${item.name} @item(inverted)`);
-    if (item.byInstant) needs('GSI2', `${item.name} @byInstant`);
+    if (item.byInstant) needs('GSI2', `${item.name} @indexed(index: "GSI2")`);
   }
   // An @edges field already refused (a bad key, a keyless end) gets no second line about what it would read.
   const refused = (path: string) => problems.list.some((p) => p.where.startsWith(`${path} @edges`));

@@ -85,15 +85,15 @@ export interface ItemType {
   flags: string[];
   /** Connection fields, in declaration order. */
   relations: Relation[];
-  /** @byInstant: GSI2 keys by an instant field. */
+  /** GSI2 keys by an instant field: @indexed(index: "GSI2", pk: [<the parent alone>], sk: ["{<DateTime field>}#{id}"]) (indexed.ts). */
   byInstant: { pk: KeyTemplate; by: string } | null;
-  /** @owner: the claim whose value names the item its caller owns. */
+  /** @item(claim, claimSetting): the claim whose value names the item its caller owns. */
   owner: { claim: string; setting: string | null } | null;
   /** @access on the type: the default rule of its fields. */
   access: Access | null;
   /** @access on single fields of the type (attributes, flags, the parent field, id), by field name. */
   fieldAccess: Record<string, Access>;
-  /** The field holding the item's global id (the node interface's field), when the model declares a @node root field. */
+  /** The field holding the item's global id (the node interface's field), when the model declares a @get(by: NODE) root field. */
   globalId: string | null;
 }
 
@@ -131,7 +131,7 @@ export interface ChildrenRelation extends RelationBase {
   via: string;
   /** @query(from, until): the arguments narrowing the sort key, or null. */
   bounds: QueryBounds | null;
-  /** @range + @where: arguments that narrow the connection to GSI2 by the child's @byInstant field. */
+  /** @query beside @children: arguments that narrow the connection to GSI2 by the child's instant (`byInstant`), and its filters. */
   range: { after: string; before: string; where: { argument: string; field: string }[] } | null;
 }
 
@@ -154,7 +154,7 @@ export interface EdgesRelation extends RelationBase {
   copies: CopyField[];
   /** Attributes of the edge item (the edge type's fields other than cursor and node). */
   edgeAttributes: Attribute[];
-  /** @sharded, on the inverted side only. */
+  /** @edges(shards, maxShards, shardsCopy), on the inverted side only. */
   sharded: { count: string; max: number; copy: string | null } | null;
 }
 
@@ -211,7 +211,7 @@ export interface CatalogField {
   access: Access | null;
 }
 
-/** @node: any item by its global id. */
+/** @get(by: NODE): any item by its global id. */
 export interface NodeField {
   kind: 'node';
   field: string;
@@ -221,7 +221,7 @@ export interface NodeField {
   access: Access | null;
 }
 
-/** @me: the caller's own items, one field of `type` per @owner type. */
+/** @get(by: CALLER): the caller's own items, one field of `type` per type with a claim. */
 export interface MeField {
   kind: 'me';
   field: string;

@@ -9,11 +9,11 @@ import { isEnumType, isInterfaceType, isObjectType, type GraphQLObjectType, type
 import type { Access, Attribute, CatalogField, GetField, ItemType, KeylessType, Layout, MeField, MutationField, NodeField, QueryField, Relation, RootField } from './model.js';
 import { keyIn } from './indexed.js';
 import type { Problems } from './problems.js';
-import { connectionShape, directiveArgs, directivesOn, isInputObject, unwrap, type Field } from './schemaShape.js';
+import { connectionShape, directiveArgs, directivesOn, getByOf, isInputObject, unwrap, type Field } from './schemaShape.js';
 import { checkAccess, readAccess } from './access.js';
 import { scalarKind } from './itemTypes.js';
 
-const QUERY_DIRECTIVES = ['get', 'catalog', 'node', 'me', 'query'];
+const QUERY_DIRECTIVES = ['get', 'catalog', 'query'];
 const MUTATION_DIRECTIVES = ['create', 'update', 'delete', 'link', 'unlink'];
 
 export function readOperations(
@@ -126,6 +126,7 @@ function readQueryField(
   if ((from !== null || until !== null) && key.sk.placeholders.length === 0) {
     problems.add(where, `from/until narrow the sort key from its first placeholder on; "${key.sk.source}" has none`, field.astNode);
   }
+  if (Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
   const used = new Set(['first', 'after', 'last', 'before', ...Object.values(filled), ...(from ? [from] : []), ...(until ? [until] : [])]);
   for (const a of argNames) if (!used.has(a)) problems.add(`${at}(${a})`, 'no directive reads this argument', field.astNode);
   return {
@@ -166,8 +167,9 @@ function readRootField(
   if (!directive) return null;
   const access = readAccess(schema, field, at, problems);
   const argNames = field.args.map((a) => a.name);
-  if (directive === 'node') return readNodeField(field, at, items, access, problems);
-  if (directive === 'me') return readMeField(field, at, items, access, problems);
+  const getBy = getByOf(schema, field);
+  if (getBy === 'NODE') return readNodeField(field, at, items, access, problems);
+  if (getBy === 'CALLER') return readMeField(field, at, items, access, problems);
   if (directive === 'query') return readQueryField(schema, field, at, items, layout, access, problems);
   if (directive === 'get') {
     const { named, list } = unwrap(field.type);
@@ -231,33 +233,33 @@ function readRootField(
   return catalog;
 }
 
-/** @node: returns an interface with one ID! field (the global id) and takes id: ID!. */
+/** @get(by: NODE): returns an interface with one ID! field (the global id) and takes id: ID!. */
 function readNodeField(field: Field, at: string, items: ReadonlyMap<string, ItemType>, access: Access | null, problems: Problems): NodeField | null {
   const { named, list } = unwrap(field.type);
   if (!isInterfaceType(named) || list) {
-    problems.add(`${at} @node`, `returns ${named.name}${list ? ' as a list' : ''}; @node returns an interface such as Node { globalId: ID! }`, field.astNode);
+    problems.add(`${at} @get(by: NODE)`, `returns ${named.name}${list ? ' as a list' : ''}; @get(by: NODE) returns an interface such as Node { globalId: ID! }`, field.astNode);
     return null;
   }
   const fields = Object.values(named.getFields());
   const idField = fields[0];
   if (fields.length !== 1 || !idField || unwrap(idField.type).named.name !== 'ID' || !unwrap(idField.type).nonNull || unwrap(idField.type).list) {
-    problems.add(`${at} @node`, `${named.name} must have exactly one field, of type ID! (the global id)`, named.astNode ?? field.astNode);
+    problems.add(`${at} @get(by: NODE)`, `${named.name} must have exactly one field, of type ID! (the global id)`, named.astNode ?? field.astNode);
     return null;
   }
   const id = argType(field, 'id');
-  if (field.args.length !== 1 || !id || id.named.name !== 'ID' || !id.nonNull) problems.add(`${at} @node`, 'takes exactly the argument id: ID!', field.astNode);
+  if (field.args.length !== 1 || !id || id.named.name !== 'ID' || !id.nonNull) problems.add(`${at} @get(by: NODE)`, 'takes exactly the argument id: ID!', field.astNode);
   if (access) problems.add(`${at} @access`, 'node(id) follows the rule of each item type\'s own root field (docs/api.md); it takes no @access of its own', field.astNode);
   if (idField.name === 'id' && [...items.values()].length > 0) {
-    problems.add(`${at} @node`, `${named.name}.id would replace every item type's own id: name the global id field otherwise (e.g. globalId)`, named.astNode ?? field.astNode);
+    problems.add(`${at} @get(by: NODE)`, `${named.name}.id would replace every item type's own id: name the global id field otherwise (e.g. globalId)`, named.astNode ?? field.astNode);
   }
   return { kind: 'node', field: field.name, interface: named.name, idField: idField.name, access };
 }
 
-/** @me: a plain object type whose every field returns an @owner type found by its id alone. */
+/** @get(by: CALLER): a plain object type whose every field returns a type with a claim, found by its id alone. */
 function readMeField(field: Field, at: string, items: ReadonlyMap<string, ItemType>, access: Access | null, problems: Problems): MeField | null {
   const { named, list } = unwrap(field.type);
   if (!isObjectType(named) || list || items.has(named.name) || field.args.length > 0) {
-    problems.add(`${at} @me`, `returns ${named.name}${list ? ' as a list' : ''}; @me takes no arguments and returns an object type with one field per @owner type`, field.astNode);
+    problems.add(`${at} @get(by: CALLER)`, `returns ${named.name}${list ? ' as a list' : ''}; @get(by: CALLER) takes no arguments and returns an object type with one field per type with a claim`, field.astNode);
     return null;
   }
   const owners: MeField['owners'] = [];
@@ -265,9 +267,9 @@ function readMeField(field: Field, at: string, items: ReadonlyMap<string, ItemTy
     const t = unwrap(f.type);
     const item = items.get(t.named.name);
     if (!item || t.list || t.nonNull || f.args.length > 0) {
-      problems.add(`${named.name}.${f.name}`, `a field of the @me type ${named.name} returns one @owner item type, nullable (null when the token names none)`, f.astNode);
+      problems.add(`${named.name}.${f.name}`, `a field of the @get(by: CALLER) type ${named.name} returns one item type with a claim, nullable (null when the token names none)`, f.astNode);
     } else if (!item.owner) {
-      problems.add(`${named.name}.${f.name}`, `${item.name} has no @owner(claim): nothing says which of its items a caller owns`, f.astNode);
+      problems.add(`${named.name}.${f.name}`, `${item.name} has no @item(claim:): nothing says which of its items a caller owns`, f.astNode);
     } else if (item.parent && !item.inverted) {
       problems.add(`${named.name}.${f.name}`, `${item.name} is a child type found only with its parent's id, which a claim does not hold`, f.astNode);
     } else {
@@ -403,7 +405,7 @@ function childParent(schema: GraphQLSchema, directive: 'update' | 'delete', fiel
   return parent;
 }
 
-/** The fields of a create/update input are id (create only) or stored fields of the type, or a @sharded count. */
+/** The fields of a create/update input are id (create only) or stored fields of the type, or a shard count (@edges(shards)). */
 function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, directive: 'create' | 'update', problems: Problems): void {
   const input = schema.getType(inputName) as unknown as GraphQLObjectType;
   const counts = new Set(item.relations.flatMap((r) => (r.kind === 'edges' && r.sharded ? [r.sharded.count] : [])));
@@ -445,10 +447,10 @@ function checkKind(at: string, given: ReturnType<typeof unwrap>, a: Attribute, w
 
 /**
  * GSI2 holds the catalogs' entries (partitions `<key>#<k>`, k < shards, with
- * one counter item each in the table) and the @byInstant entries
- * (partitions from their templates). Two catalogs with one key would share
- * entries and counters (each totalCount counting both), and a @byInstant
- * partition that can equal a catalog's would put one's items in the
+ * one counter item each in the table) and the entries of keys by instant
+ * (@indexed(index: "GSI2"), partitions from their templates). Two catalogs
+ * with one key would share entries and counters (each totalCount counting
+ * both), and an instant-key partition that can equal a catalog's would put one's items in the
  * other's reads: both are refused.
  */
 function checkGsi2Partitions(schema: GraphQLSchema, items: ReadonlyMap<string, ItemType>, queries: readonly RootField[], problems: Problems): void {
@@ -461,7 +463,7 @@ function checkGsi2Partitions(schema: GraphQLSchema, items: ReadonlyMap<string, I
       if (!item.byInstant) continue;
       const shard = Array.from({ length: Number.isInteger(c.shards) && c.shards > 0 ? Math.min(c.shards, 64) : 1 }, (_, k) => k).find((k) => item.byInstant!.pk.match(`${c.key}#${k}`) !== null);
       if (shard !== undefined) {
-        problems.add(`${item.name} @byInstant(pk)`, `"${item.byInstant.pk.source}" can name "${c.key}#${shard}", a partition of Query.${c.field}'s catalog in GSI2: one would read the other's entries`, schema.getType(item.name)?.astNode);
+        problems.add(`${item.name} @indexed(index: "GSI2", pk)`, `"${item.byInstant.pk.source}" can name "${c.key}#${shard}", a partition of Query.${c.field}'s catalog in GSI2: one would read the other's entries`, schema.getType(item.name)?.astNode);
       }
     }
   });

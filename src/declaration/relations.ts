@@ -1,7 +1,8 @@
 /**
  * Phase 5: the connection fields of item types. Every connection field is
  * bound by @children or @edges; the node type, counters, copies, the
- * inverse direction, edge attributes, @range/@where and @sharded are
+ * inverse direction, edge attributes, narrowed reads (@query beside
+ * @children) and write sharding are
  * checked here.
  */
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
@@ -92,9 +93,10 @@ function readRelation(
   const at = `${item.name}.${field.name}`;
   const used = directivesOn(field);
   const shape = connectionShape(unwrap(field.type).named);
-  const bound = (['children', 'edges', 'query'] as const).filter((d) => used.includes(d));
+  // Beside @children, @query is the children's narrowed read (readRange), not a binding of its own.
+  const bound = (['children', 'edges', 'query'] as const).filter((d) => used.includes(d) && !(d === 'query' && used.includes('children')));
   if (!shape) {
-    for (const d of [...bound, ...(['range', 'where', 'sharded'] as const).filter((x) => used.includes(x))]) {
+    for (const d of bound) {
       problems.add(`${at} @${d}`, `belongs on a connection field; ${unwrap(field.type).named.name} is no connection type (edges { cursor node }, pageInfo)`, field.astNode);
     }
     return null;
@@ -138,14 +140,14 @@ function readRelation(
       const what = owned ? `no @parent field of type ${item.name}` : references.length > 1 ? `several references to ${item.name} (${references.join(', ')}) and no @parent of that type` : `no @parent field or reference of type ${item.name}`;
       problems.add(where, `${node.name} has ${what}: nothing names ${item.name}'s partition of ${node.name} items`, field.astNode);
     }
-    for (const d of ['sharded'] as const) if (used.includes(d)) problems.add(`${at} @${d}`, 'belongs on the inverse side of @edges', field.astNode);
     if (owned && item.parent) {
       // A delete follows an item's own children, not its children's children.
       problems.add(where, `${item.name} is a child type: a delete of its parent would leave its ${node.name} items behind`, field.astNode);
     }
     const index = strOrNull(args.index);
     const bounds = owned ? null : readBounds(args, field, where, problems);
-    if (!owned && (args.counter !== undefined || used.includes('range'))) problems.add(where, 'a @query field reads; counters and @range belong on @children', field.astNode);
+    if (!owned && args.counter !== undefined) problems.add(where, 'a @query field reads; counters belong on @children', field.astNode);
+    if (!owned && Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
     const relation: ChildrenRelation = {
       ...base,
       kind: 'children',
@@ -161,7 +163,6 @@ function readRelation(
   }
   const args = directiveArgs(schema, 'edges', field) ?? {};
   const inverse = strOrNull(args.inverseOf);
-  for (const d of ['range', 'where'] as const) if (used.includes(d)) problems.add(`${at} @${d}`, 'belongs on a @children connection', field.astNode);
   const key = readEdgeKey(args, at, field, { owner: item, node, edge: shape.edge }, problems);
   const index = strOrNull(args.index);
   if (index !== null && inverse === null) problems.add(`${at} @edges(index)`, 'belongs on the inverse side (with inverseOf): the other direction, read back through the index', field.astNode);
@@ -210,13 +211,15 @@ function readRelation(
     const { storedAs, constraints } = readAttributeDirective(schema, f, `${shape.edge.name}.${f.name}`, kind, problems);
     edgeAttributes.push({ name: f.name, storedAs, kind, required: unwrap(f.type).nonNull, createdAt, ...enumValues(named), constraints });
   }
-  const shardedArgs = directiveArgs(schema, 'sharded', field);
-  if (shardedArgs && inverse === null) problems.add(`${at} @sharded`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);
-  if (shardedArgs && (ownsKey || index !== null)) problems.add(`${at} @sharded`, 'spreads an inverse side over GSI1 partitions; this side has its own key or reads another index', field.astNode);
+  // Write sharding: @edges(shards, maxShards, shardsCopy).
+  const sharded = typeof args.shards === 'string' ? { count: args.shards, max: Number(args.maxShards), copy: strOrNull(args.shardsCopy) } : null;
+  if (!sharded && (args.shardsCopy != null || args.maxShards !== 64)) problems.add(`${at} @edges`, 'maxShards and shardsCopy belong with shards (the attribute holding the shard count)', field.astNode);
+  if (sharded && inverse === null) problems.add(`${at} @edges(shards)`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);
+  if (sharded && (ownsKey || index !== null)) problems.add(`${at} @edges(shards)`, 'spreads an inverse side over GSI1 partitions; this side has its own key or reads another index', field.astNode);
   // At most 64 shards (the table layout's range, dynamo/keys.ts MAX_SHARDS): a create puts every counter
   // item in its one transaction, and a merged page reads every shard.
-  if (shardedArgs && (!Number.isInteger(Number(shardedArgs.max)) || Number(shardedArgs.max) < 1 || Number(shardedArgs.max) > 64)) {
-    problems.add(`${at} @sharded(max)`, `must be a whole number 1–64 (got ${String(shardedArgs.max)})`, field.astNode);
+  if (sharded && (!Number.isInteger(sharded.max) || sharded.max < 1 || sharded.max > 64)) {
+    problems.add(`${at} @edges(maxShards)`, `must be a whole number 1–64 (got ${String(args.maxShards)})`, field.astNode);
   }
   const relation: EdgesRelation = {
     ...base,
@@ -228,9 +231,7 @@ function readRelation(
     index,
     copies,
     edgeAttributes,
-    sharded: shardedArgs
-      ? { count: String(shardedArgs.count), max: Number(shardedArgs.max), copy: typeof shardedArgs.copy === 'string' ? shardedArgs.copy : null }
-      : null,
+    sharded,
   };
   checkExtraArguments(relation, field, problems);
   return relation;
@@ -248,31 +249,34 @@ function readBounds(args: Record<string, unknown>, field: Field, where: string, 
   return { from, until };
 }
 
+/** @query beside @children: the arguments that narrow the children to a range of their instant in GSI2, and filters. */
 function readRange(schema: GraphQLSchema, field: Field, at: string, node: ItemType, problems: Problems): ChildrenRelation['range'] {
-  const range = directiveArgs(schema, 'range', field);
-  const wheres = (field.astNode?.directives ?? []).filter((d) => d.name.value === 'where');
-  if (!range) {
-    if (wheres.length > 0) problems.add(`${at} @where`, 'needs @range on the same field (a filter narrows a range read)', field.astNode);
-    return null;
+  const query = directiveArgs(schema, 'query', field);
+  if (!query) return null;
+  const where = `${at} @query`;
+  const index = strOrNull(query.index);
+  if (index !== 'GSI2') {
+    problems.add(`${where}(index)`, `beside @children reads the children by instant in GSI2 (index: "GSI2"); got ${index === null ? 'none' : `"${index}"`}`, field.astNode);
+  } else if (!node.byInstant) {
+    problems.add(where, `${node.name} has no key by instant in GSI2: declare @indexed(index: "GSI2", pk: ["<prefix>{${node.parent?.field ?? '<parent>'}}"], sk: ["{<DateTime field>}#{id}"]) on ${node.name}`, field.astNode);
   }
-  if (!node.byInstant) problems.add(`${at} @range`, `${node.name} has no @byInstant: there is no index by instant to read`, field.astNode);
   const argNames = new Set(field.args.map((a) => a.name));
-  const after = String(range.after);
-  const before = String(range.before);
-  for (const a of [after, before]) if (!argNames.has(a)) problems.add(`${at} @range`, `names no argument of the field: ${a}`, field.astNode);
-  const where: { argument: string; field: string }[] = [];
-  for (const d of wheres) {
-    const get = (name: string) => (d.arguments ?? []).find((a) => a.name.value === name)?.value;
-    const argument = (get('argument') as { value?: string } | undefined)?.value ?? '';
-    const f = (get('field') as { value?: string } | undefined)?.value ?? '';
-    if (!argNames.has(argument)) problems.add(`${at} @where`, `names no argument of the field: ${argument}`, d);
-    if (!node.attributes.some((a) => a.name === f)) problems.add(`${at} @where`, `names no stored field of ${node.name}: ${f}`, d);
-    where.push({ argument, field: f });
+  const from = strOrNull(query.from);
+  const until = strOrNull(query.until);
+  if (from === null || until === null) problems.add(where, 'beside @children names both from and until', field.astNode);
+  for (const [name, value] of [['from', from], ['until', until]] as const) {
+    if (value !== null && !argNames.has(value)) problems.add(`${where}(${name})`, `names no argument of the field: ${value}`, field.astNode);
   }
-  return { after, before, where };
+  const filters: { argument: string; field: string }[] = [];
+  for (const f of Array.isArray(query.filter) ? (query.filter as string[]) : []) {
+    if (!argNames.has(f)) problems.add(`${where}(filter)`, `names no argument of the field: ${f}`, field.astNode);
+    if (!node.attributes.some((a) => a.name === f)) problems.add(`${where}(filter)`, `names no stored field of ${node.name}: ${f}`, field.astNode);
+    filters.push({ argument: f, field: f });
+  }
+  return { after: from ?? '', before: until ?? '', where: filters };
 }
 
-/** Arguments besides paging must be used by a directive (@range, @where). */
+/** Arguments besides paging must be used by a directive (@query's from, until and filter). */
 function checkExtraArguments(relation: Relation, field: Field, problems: Problems): void {
   const used = new Set<string>();
   if (relation.kind === 'children' && relation.range) {
@@ -353,7 +357,7 @@ export function checkStoredNames(
     for (const a of item.attributes) claim(names, a.name, `the field ${item.name}.${a.name}`, `${item.name}.${a.name}`, type.getFields()[a.name]?.astNode);
     for (const r of item.relations) {
       if (r.counter !== null) claim(names, r.counter, `the counter of ${r.path}`, `${r.path} @${r.kind}(counter)`, fieldNode(schema, r));
-      if (r.kind === 'edges' && r.sharded) claim(names, r.sharded.count, `the shard count of ${r.path}`, `${r.path} @sharded(count)`, fieldNode(schema, r));
+      if (r.kind === 'edges' && r.sharded) claim(names, r.sharded.count, `the shard count of ${r.path}`, `${r.path} @edges(shards)`, fieldNode(schema, r));
     }
     for (const r of relations.values()) {
       if (r.kind !== 'edges' || r.node !== item.name) continue;
@@ -372,7 +376,7 @@ export function checkStoredNames(
         if (!claim(names, c.attribute, `the copy of ${side.node}.${c.field} (${side.path})`, `${side.path} @edges(copy)`, fieldNode(schema, side))) continue;
         claim(names, `${c.attribute}Version`, `the version of the copy ${c.attribute} (${side.path})`, `${side.path} @edges(copy)`, fieldNode(schema, side));
       }
-      if (side.sharded?.copy) claim(names, side.sharded.copy, `the shard-count copy of ${side.path}`, `${side.path} @sharded(copy)`, fieldNode(schema, side));
+      if (side.sharded?.copy) claim(names, side.sharded.copy, `the shard-count copy of ${side.path}`, `${side.path} @edges(shardsCopy)`, fieldNode(schema, side));
     }
   }
 }

@@ -72,3 +72,10 @@ export const directivesOn = (node: { astNode?: { directives?: readonly { name: {
   (node.astNode?.directives ?? []).map((d) => d.name.value);
 
 export type Field = GraphQLField<unknown, unknown>;
+
+/** How a @get root field finds what it returns (its by argument): KEY, NODE (any item by global id) or CALLER (the caller's own items); null without @get. */
+export function getByOf(schema: GraphQLSchema, field: Field): 'KEY' | 'NODE' | 'CALLER' | null {
+  const args = directiveArgs(schema, 'get', field);
+  if (!args) return null;
+  return args.by === 'NODE' || args.by === 'CALLER' ? args.by : 'KEY';
+}

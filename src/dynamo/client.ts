@@ -4,7 +4,7 @@
  * Every DynamoDB request of the gateway goes through the client made here:
  * writes and table management through the SDK's middleware stack (where
  * request counting is installed), and, unless `readPath: 'sdk'`, the reads
- * of operations through the read path (`reads`, readPath.ts: the request
+ * of operations through the read path (`reads`, leanReads/readPath.ts: the request
  * context hands each operation a read port on it, readPort.ts), which
  * shares this client's HTTP handler, credentials, signer settings and
  * retry strategy. Tests inject faults on both
@@ -16,7 +16,7 @@ import type { IncomingMessage } from 'node:http';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { DEFAULTS, type Config } from '../config.js';
 import { instrumentClient } from './metrics.js';
-import { ReadPath } from './readPath.js';
+import { ReadPath } from './leanReads/readPath.js';
 import { GatewayRetryStrategy } from './retryStrategy.js';
 
 export interface ClientOptions {
@@ -38,7 +38,7 @@ export interface ClientOptions {
   throttleBudgetMs?: number;
   /** First throttling backoff ceiling in ms (default 25; tests use less). */
   throttleBaseDelayMs?: number;
-  /** `lean` (default): operations' reads skip the SDK's middleware stack (readPath.ts); `sdk`: everything through the SDK. */
+  /** `lean` (default): operations' reads skip the SDK's middleware stack (leanReads/readPath.ts); `sdk`: everything through the SDK. */
   readPath?: 'lean' | 'sdk';
   /** AWS credentials are configured: sign with the SDK's chain even for a non-AWS endpoint (else dummy credentials there). */
   credentialsConfigured?: boolean;

@@ -77,7 +77,7 @@ export function tableKeys(names: { pk: string; sk: string | null }): TableKeys {
 export const GSI1 = 'GSI1';
 export const GSI2 = 'GSI2';
 
-/** Largest shard count of a @sharded relation (its `max` may be lower); the counter items' sort key. */
+/** Largest shard count of a write-sharded relation (its `max` may be lower); the counter items' sort key. */
 export const MAX_SHARDS = 64;
 export const COUNTER_SK = 'COUNTER';
 
@@ -92,7 +92,7 @@ export function fnv1a32(text: string): number {
 }
 
 /**
- * Generic write sharding of a parent's edges (a @sharded relation,
+ * Generic write sharding of a parent's edges (a write-sharded relation,
  * docs/sharding.md): shard k of a parent of N > 1 shards is the GSI1
  * partition `<parent PK>#<k>` and its counter item `<parent PK>#<k>` /
  * `COUNTER`; with N = 1 the partition is the parent's PK itself.
@@ -139,7 +139,7 @@ export const itemKeyString = (key: ItemKey): string => `${key.PK}\u0000${key.SK}
  * | declaration              | GSI2PK                  | GSI2SK                                  |
  * |--------------------------|-------------------------|-----------------------------------------|
  * | @catalog(key, sortKey)   | `<key>#<k>`             | `<sortKey>#<sortable text>` U+0001 `<id>` |
- * | @byInstant(pk, by)       | from the `pk` template  | `<instant, ISO ms UTC>#<id>`            |
+ * | @indexed by instant      | from the `pk` template  | `<instant, ISO ms UTC>#<id>`            |
  *
  * k = fnv1a32(UTF-8 bytes of the id) mod the catalog's shards: fixed per
  * item, so a rename never moves an item between shards, and creations
@@ -254,7 +254,7 @@ export function sortableInstant(value: unknown): string | null {
 
 /**
  * The item layout this code writes and reads. 1: the first-round layout
- * (no GSI2 keys); 2: GSI2 catalog and @byInstant entries, catalog counters.
+ * (no GSI2 keys); 2: GSI2 catalog and by-instant entries, catalog counters.
  */
 export const CURRENT_LAYOUT_VERSION = 2;
 

@@ -6,20 +6,19 @@
  * (collection.ts, filledRange.ts, batchGet.ts), the connections, the writes'
  * reads (through their store) and the stream processor's.
  *
- * Two implementations, chosen where the port is made, in plain sight:
- * - `LeanReads`: an operation's reads on the read path (readPath.ts: no SDK
- *   middleware stack, same wire requests), counted into the operation's
- *   metrics. The request context makes one per operation when the client
- *   has a read path (`DYNAMODB_READ_PATH=lean`, the default).
- * - `SdkReads`: the reads sent through a document client's `send`, counted
- *   by the client's middleware when the client is an operation's view
- *   (metrics.ts `metricsClient`). Used with `DYNAMODB_READ_PATH=sdk`, and
- *   by everything outside an operation (stream processor, migration,
- *   scripts, tests).
+ * Two implementations:
+ * - `SdkReads` (here): the reads sent through a document client's `send`,
+ *   counted by the client's middleware when the client is an operation's
+ *   view (metrics.ts `metricsClient`). Used by everything outside an
+ *   operation (stream processor, migration, scripts, tests), and by
+ *   operations with `DYNAMODB_READ_PATH=sdk`.
+ * - `LeanReads` (leanReads/): an operation's reads without the SDK's
+ *   middleware stack, same wire requests, counted into the operation's
+ *   metrics; `operationReads` there picks one of the two per operation.
  *
- * Either costs one object; neither allocates per read beyond the read
- * itself. Both answer alike (readPath.ts keeps the SDK's outputs and error
- * classes), so a caller cannot tell them apart.
+ * Both answer alike (the lean reader keeps the SDK's outputs and error
+ * classes), so a caller cannot tell them apart;
+ * test/integration/readPaths.test.ts holds them to it.
  *
  * Counting: the port is a routing decision only. Each read is one call;
  * its attempts are the requests (metrics.ts), on either implementation.
@@ -38,8 +37,6 @@ import {
   type QueryCommandInput,
   type QueryCommandOutput,
 } from '@aws-sdk/lib-dynamodb';
-import type { OperationMetrics } from './metrics.js';
-import type { ReadPath } from './readPath.js';
 
 export interface ReadPort {
   get(input: GetCommandInput): Promise<GetCommandOutput>;
@@ -63,34 +60,6 @@ export class SdkReads implements ReadPort {
     return this.doc.send(new BatchGetCommand(input));
   }
 }
-
-/** One operation's reads on the read path, counted into its metrics. */
-export class LeanReads implements ReadPort {
-  constructor(
-    private readonly path: ReadPath,
-    private readonly metrics: OperationMetrics,
-  ) {}
-
-  get(input: GetCommandInput): Promise<GetCommandOutput> {
-    return this.path.send('GetItem', input as Record<string, unknown>, this.metrics) as Promise<GetCommandOutput>;
-  }
-
-  query(input: QueryCommandInput): Promise<QueryCommandOutput> {
-    return this.path.send('Query', input as Record<string, unknown>, this.metrics) as Promise<QueryCommandOutput>;
-  }
-
-  batchGet(input: BatchGetCommandInput): Promise<BatchGetCommandOutput> {
-    return this.path.send('BatchGetItem', input as Record<string, unknown>, this.metrics) as Promise<BatchGetCommandOutput>;
-  }
-}
-
-/**
- * The read port of one operation: the read path when there is one, else the
- * SDK through the operation's counted view of the client (`view`, made with
- * the same `metrics`).
- */
-export const operationReads = (path: ReadPath | undefined, view: DynamoDBDocumentClient, metrics: OperationMetrics): ReadPort =>
-  path ? new LeanReads(path, metrics) : new SdkReads(view);
 
 const sdkPorts = new WeakMap<DynamoDBDocumentClient, SdkReads>();
 

@@ -157,7 +157,7 @@ export async function writeLayoutVersion(client: DynamoDBClient, tableName: stri
 /**
  * What the served model reads through GSI2, in the words of the layout's
  * messages: its @catalog lists by field (`['users', 'groups']` → "the
- * users/groups lists") and its @byInstant types (`['Event']` → "event date
+ * users/groups lists") and its types keyed by instant in GSI2 (`['Event']` → "event date
  * ranges"). Without it the messages name the directives.
  */
 export interface Gsi2Readers {
@@ -174,7 +174,7 @@ export function gsi2ReadersOf(model: { queries: readonly { kind: string; field: 
 }
 
 function gsi2Wording(readers: Gsi2Readers | undefined): { lists: string; ranges: string } {
-  if (!readers) return { lists: 'the @catalog lists', ranges: '@range connections' };
+  if (!readers) return { lists: 'the @catalog lists', ranges: 'date ranges (@query beside @children)' };
   return {
     lists: readers.catalogs.length === 0 ? 'no list' : `the ${readers.catalogs.join('/')} lists`,
     ranges: readers.byInstant.map((t) => `${t.toLowerCase()} date ranges`).join(', '),

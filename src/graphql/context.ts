@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { createLoaders } from '../loaders.js';
 import { DEFAULT_PAGE_READ_BUDGET, type Context, type Deps } from '../context.js';
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
-import { operationReads } from '../dynamo/readPort.js';
+import { operationReads } from '../dynamo/leanReads/leanReads.js';
 import { cursorReader } from '../connections/cursor.js';
 import { ANONYMOUS, EVERYONE, type Identity } from '../auth/identity.js';
 

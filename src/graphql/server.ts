@@ -12,7 +12,6 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { buildASTSchema } from 'graphql';
-import { jitGateway } from './jitExecutor.js';
 import { argumentCheckPlugin } from './plugins/argumentCheck.js';
 import type { Context } from './context.js';
 import { formatError, type StacktraceMode } from './formatError.js';
@@ -70,10 +69,6 @@ export interface ServerOptions {
   limits?: QueryLimits;
   /** Batched HTTP requests (an array of operations in one POST); off unless configured. */
   allowBatchedRequests?: boolean;
-  /** `jit` (default): operations run compiled by graphql-jit (jitExecutor.ts); `graphql-js`: Apollo's own execution. */
-  executor?: Executor;
-  /** With `jit`: executions of an operation by graphql-js before it is compiled (default 1, jitExecutor.ts). */
-  jitCompileAfter?: number;
   /** How long a mutation's first response is kept for `Idempotency-Key` retries (default 24 h). */
   idempotencyTtlSeconds?: number;
   /** Enforce the model's authorization rules (@access, src/auth/) on every field: AUTH_MODE=oidc. Default off. */
@@ -92,33 +87,29 @@ export interface ServerOptions {
   callerBudget?: CallerBudget | CallerBuckets;
 }
 
-export type Executor = 'jit' | 'graphql-js';
-
 export function createServer({
   prod,
   logger = silentLogger,
   dynamodbMetricsExtension = !prod,
   limits = DEFAULT_LIMITS,
   allowBatchedRequests = false,
-  executor = 'jit',
   idempotencyTtlSeconds,
   authRules = false,
   model,
   rules,
   telemetry,
-  jitCompileAfter,
   onMissingTable,
   stacktrace = 'location',
   callerBudget,
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { prod });
-  // What Apollo builds from typeDefs and resolvers itself; the gateway option only changes who executes.
+  // What Apollo builds from typeDefs and resolvers itself.
   // With rules off the resolvers run unwrapped: not even a check per field.
   const ruleLookup = authRules ? (rules ?? compileRules(model)) : undefined;
   const { schema, plan } = gatewaySchema(model, ruleLookup);
   return new ApolloServer<Context>({
     logger,
-    ...(executor === 'jit' ? { gateway: jitGateway(schema, { compileAfter: jitCompileAfter }) } : { schema }),
+    schema,
     introspection: !prod,
     includeStacktraceInErrorResponses: !prod,
     csrfPrevention: true,

@@ -6,7 +6,7 @@
  * `IDEMPOTENCY#<sha256(caller, key)>`, sk `RECORD`, and
  * - `requestHash`: SHA-256 of the request (query, operation name, variables);
  * - `callerHash`: SHA-256 of the caller's identity as the rules saw it
- *   (subject, roles, the ids of the @owner types it owns), so a replay is given only
+ *   (subject, roles, the ids of the owner types it owns), so a replay is given only
  *   to a caller the rules see the same way;
  * - `state`: `PENDING` while the mutation runs, `COMPLETE` once its response
  *   is stored (`status`: HTTP status; the JSON body as `response`, or

@@ -8,7 +8,7 @@
  *   dead letters, idempotency records, catalog and shard counters, id claims);
  * - missingAttributes: an item of a type (or an edge) without a required attribute;
  * - missingIndexKeys: derived index keys absent (GSI1 keys of inverted items
- *   and edges, @indexed written keys, catalog and @byInstant GSI2 entries);
+ *   and edges, @indexed written keys, catalog and by-instant GSI2 entries);
  * - wrongIndexKeys: such a key present with another value than its template gives;
  * - staleCopies: a copy on an edge absent or behind its source (value and version);
  * - wrongCounters: a counter absent or unequal to a `Select: COUNT` of its
@@ -345,7 +345,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     else if (item.GSI1SK !== wantSk) add('wrongIndexKeys', item, `${what} GSI1SK is ${JSON.stringify(item.GSI1SK)}, expected ${wantSk}`);
   }
 
-  /** Catalog and @byInstant entries, as migrate's layout fix decides them. */
+  /** Catalog and by-instant entries, as migrate's layout fix decides them. */
   function gsi2(item: Item, typeName: string, fix: LayoutFix | null): void {
     if (fix === null || fix.kind === 'index-keys') return; // GSI1 is checked above
     const absent = fix.kind === 'enter-catalog' || (fix.kind === 'order-date' && item.GSI2PK === undefined);

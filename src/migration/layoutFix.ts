@@ -8,7 +8,8 @@
  * - @catalog types: the catalog entry, GSI2PK `<key>#<k>` and GSI2SK from
  *   the `by` field (docs/catalog.md). Entering the catalog also counts the
  *   item in its shard's counter (same transaction).
- * - @byInstant types: GSI2PK from the template, GSI2SK `<instant>#<id>`.
+ * - types keyed by instant in GSI2 (@indexed, sk `{<DateTime field>}#{id}`):
+ *   GSI2PK from the template, GSI2SK `<instant>#<id>`.
  * - inverted types and edges of @edges relations without GSI1 keys: GSI1PK = the
  *   table's sort key, GSI1SK = its partition key (PK/SK, or the @table's names).
  * Items whose source attribute is missing or unusable (no title, an instant
@@ -30,7 +31,7 @@ export type LayoutFix =
   | { kind: 'enter-catalog'; spec: CatalogSpec; id: string; set: { GSI2PK: string; GSI2SK: string } & IndexKeys; source: string; seen: string }
   /** In the catalog under a stale sort key (its text changed behind the gateway's back). */
   | { kind: 'resort-catalog'; set: { GSI2SK: string } & IndexKeys; source: string; seen: string }
-  /** A @byInstant entry missing or stale (the summary's name for it since orders were the only such type). */
+  /** A by-instant entry missing or stale (the summary's name for it since orders were the only such type). */
   | { kind: 'order-date'; set: { GSI2PK: string; GSI2SK: string } & IndexKeys; source: string; seen: string }
   /** An inverted item or an edge without its GSI1 keys. */
   | { kind: 'index-keys'; set: Required<IndexKeys>; source: string; seen: string };

@@ -8,8 +8,8 @@
  *   UpdateItem the stream processor writes (stream/propagate.ts), so a
  *   concurrent rename's newer copy is never replaced by an older one and a
  *   deleted edge is not brought back.
- * - **edge-shards**: an edge leading to a @sharded parent without the copy
- *   of the parent's shard count (`@sharded(copy)`) gets it, in one
+ * - **edge-shards**: an edge leading to a write-sharded parent without the copy
+ *   of the parent's shard count (`@edges(shardsCopy)`) gets it, in one
  *   transaction with a ConditionCheck that the parent still has that count
  *   and no reshard is preparing or moving (plan/sharding.ts): the copy is
  *   what a link would have written.
@@ -95,7 +95,7 @@ export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | n
       for (const r of plan.relationsOf.get(type.name) ?? []) {
         if (r.counter === null || typeof item[r.counter] === 'number') continue;
         if (r.sharded !== null) {
-          // A @sharded side: counted here only while its edges sit in the one unsharded partition.
+          // A write-sharded side: counted here only while its edges sit in the one unsharded partition.
           const s = shardingOf(r);
           const layout = s.layoutOf(item);
           if (layout.shards > 1 || isMoving(layout) || item[RESHARD_TO_ATTR] !== undefined) continue;

@@ -1,7 +1,7 @@
 /**
  * Where a connection's cursors carry the arguments they are bound to, and
  * the value expected there for `args`: the group (`p`) of a catalog list
- * (its key and search prefix), the argument binding (`a`) of a @range
+ * (its key and search prefix), the argument binding (`a`) of a narrowed
  * connection, '' for connections without such arguments. Refuses bad
  * arguments (BAD_USER_INPUT): argumentCheck.ts runs this over the whole
  * operation before execution.

@@ -32,7 +32,7 @@ export interface Plan {
   catalogs: readonly CatalogField[];
   /** @query root fields. */
   queries: readonly QueryPlan[];
-  /** The @node root field (any item by its global id, globalId.ts) and the @me one, when declared. */
+  /** The @get(by: NODE) root field (any item by its global id, globalId.ts) and the @get(by: CALLER) one, when declared. */
   node: NodeField | null;
   me: MeField | null;
   mutations: readonly MutationField[];
@@ -41,7 +41,7 @@ export interface Plan {
   relation(path: string): RelationPlan;
   /** The @catalog listing items of `type`, with its key layout, or null. */
   catalogOf(type: string): { field: CatalogField; spec: CatalogSpec } | null;
-  /** The @sharded relation of `type` (the inverse @edges side whose edges it may spread), or null. */
+  /** The write-sharded relation of `type` (the inverse @edges side whose edges it may spread), or null. */
   shardedOf(type: string): RelationPlan | null;
 }
 
@@ -50,7 +50,7 @@ const plans = new WeakMap<Model, Plan>();
 export function compilePlan(model: Model): Plan {
   const cached = plans.get(model);
   if (cached) return cached;
-  // The @sharded relation of each write-sharded parent type (compiled below; the extensions run later).
+  // The write-sharded relation of each write-sharded parent type (compiled below; the extensions run later).
   const shardedRelation = new Map<string, RelationPlan>();
   const shardedTypes = new Set(
     [...model.relations.values()].flatMap((r) => (r.kind === 'edges' && r.sharded ? [r.owner] : [])),

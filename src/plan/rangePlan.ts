@@ -1,7 +1,8 @@
 /**
- * @range and @where: a @children connection narrowed by an instant range and
- * equality filters, read through GSI2 where the children carry
- * `@byInstant` keys (GSI2PK from its template, GSI2SK = `<instant>#<id>`).
+ * @query beside @children: a @children connection narrowed by an instant
+ * range and equality filters, read through GSI2 where the children are
+ * keyed by instant (@indexed: GSI2PK from its template, GSI2SK =
+ * `<instant>#<id>`).
  *
  * `after ≤ instant < before`: every GSI2SK continues past its instant with
  * `#<id>`, so BETWEEN <after> AND <before> keeps exactly that range. The

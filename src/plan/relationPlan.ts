@@ -1,7 +1,7 @@
 /**
  * A connection field's plan: the collection it reads for a parent id, how
  * a stored child or edge item becomes a Relay edge, its counter, and the
- * narrowed (@range) and write-sharded (@sharded) forms it may take.
+ * narrowed (@query beside @children) and write-sharded (@edges(shards)) forms it may take.
  *
  * - @children: the parent's partition, `begins_with(<sort key>, <child sort-key prefix>)`.
  * - @edges, base side: the owner's partition, `begins_with(<sort key>, <node pk prefix>)`;
@@ -48,11 +48,11 @@ export interface RelationPlan {
   edge(item: Item): { node: ItemRecord; [attribute: string]: unknown };
   /** The owner's and the node's ids of an item of this connection (read from its keys), or null when it is none. */
   member(keys: Item): { parentId: string; childId: string } | null;
-  /** @range or @query(from, until): the narrowed read for `args`, or null when no narrowing argument is given. Throws BAD_USER_INPUT. */
+  /** @query(from, until), beside @children or alone: the narrowed read for `args`, or null when no narrowing argument is given. Throws BAD_USER_INPUT. */
   narrow: ((parentId: string, args: Record<string, unknown>) => RangeSource | null) | null;
   range: RangePlan | null;
   /**
-   * @sharded: non-null exactly for a write-sharded relation, whose pages are
+   * @edges(shards): non-null exactly for a write-sharded relation, whose pages are
    * merged over the parent's shards; `onePartition` is its read before the
    * parent's shard layout is known (look-ahead starts it with the parent).
    */

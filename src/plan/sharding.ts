@@ -1,10 +1,10 @@
 /**
- * Write sharding of a @sharded relation (docs/sharding.md), bound to its
+ * Write sharding of a write-sharded relation (docs/sharding.md), bound to its
  * plan: where a parent's edges and counts live, as its stored item says.
  * Readers (the sharded connection), writers (link, unlink, cascade, update
  * fan-out) and the resharder ask here instead of reading the attributes.
  *
- * Terms: the *parent* is the owner of the @sharded (inverse) side, e.g. a
+ * Terms: the *parent* is the owner of the write-sharded (inverse) side, e.g. a
  * team; a *member* is the node at the other end of one of its edges
  * (whose id picks the shard: k = fnv1a32(member id) mod N).
  *
@@ -108,12 +108,12 @@ export interface Sharding {
 
 const compiled = new WeakMap<RelationPlan, Sharding>();
 
-/** The sharding of a @sharded relation plan (cached). */
+/** The sharding of a write-sharded relation plan (cached). */
 export function shardingOf(relation: RelationPlan): Sharding {
   const found = compiled.get(relation);
   if (found) return found;
   const r = relation.relation;
-  invariant(r.kind === 'edges' && r.sharded !== null && r.direction === 'inverted', `${relation.path} is not a @sharded inverse side`);
+  invariant(r.kind === 'edges' && r.sharded !== null && r.direction === 'inverted', `${relation.path} is not a write-sharded inverse side`);
   const { count, max, copy } = r.sharded;
   const owner = relation.owner;
   const member = relation.node;

@@ -1,10 +1,11 @@
 /**
  * Root fields from the model: each @get reads one item (looking ahead for
  * its selected connection), or, for an inverted type, finds it by its sort
- * key through GSI1; each @catalog reads its sharded GSI2 list; @node reads
- * the item a global id names (one GetItem through the item loader, batched
- * with the tick's other entity reads); @me answers an object whose fields
- * (meFields) read the caller's own items.
+ * key through GSI1; each @catalog reads its sharded GSI2 list;
+ * @get(by: NODE) reads the item a global id names (one GetItem through the
+ * item loader, batched with the tick's other entity reads);
+ * @get(by: CALLER) answers an object whose fields (meFields) read the
+ * caller's own items.
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../context.js';
@@ -85,7 +86,7 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
   return fields;
 }
 
-/** The fields of the @me type: each reads the caller's item of its @owner type, or is null when the token names none. */
+/** The fields of the @get(by: CALLER) type: each reads the caller's item of its type (which names a claim), or is null when the token names none. */
 export function meFields(plan: Plan): Record<string, (me: MeRecord, args: unknown, ctx: Context, info: GraphQLResolveInfo) => unknown> {
   const fields: Record<string, (me: MeRecord, args: unknown, ctx: Context, info: GraphQLResolveInfo) => unknown> = {};
   for (const { field, type } of plan.me?.owners ?? []) {

@@ -1,7 +1,7 @@
 /**
  * buildResolvers(): the resolver map of a model, from its plan: the root
  * fields, every item type, every connection type, PageInfo and DateTime,
- * the node interface and the @me type when the model declares them.
+ * the node interface and the caller's type (@get(by: CALLER)) when the model declares them.
  * Nothing here names a type of a particular model.
  */
 import type { Plan } from '../plan/plan.js';

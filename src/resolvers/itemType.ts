@@ -97,7 +97,7 @@ function connectionResolver(connection: RelationPlan, full: (r: ItemRecord, ctx:
   }
   const counter = connection.counter;
   return (r, args: ConnectionArgs, ctx, info) => {
-    // Narrowed (@range): another index, filled pages, totalCount counted within the budget.
+    // Narrowed (@query beside @children): another index, filled pages, totalCount counted within the budget.
     const narrowed = connection.narrow?.(r.id, args as Record<string, unknown>);
     if (narrowed) {
       return readConnection(filledRange, narrowed, ctx.cursors, filledReads(ctx, info), args, connection.edge, () => countRange(ctx, narrowed));

@@ -174,7 +174,7 @@ export function loadEntity(ctx: Context, info: GraphQLResolveInfo, spec: ItemPla
 async function readAhead(ctx: Context, spec: ItemPlan, connection: RelationPlan, id: string, args: ConnectionArgs): Promise<ItemRecord | null> {
   const key = spec.key(id);
   const plain = () => ctx.loaders.entity(spec, id);
-  // A narrowed list (@range: by date or status) reads another index: nothing to read ahead here.
+  // A narrowed list (@query beside @children: by date or status) reads another index: nothing to read ahead here.
   for (const name in args) if (!PAGE_ARGUMENTS.has(name) && args[name as keyof ConnectionArgs] != null) return plain();
   // A connection the caller may not read is not read ahead either (its rule refuses it without a read).
   // For an administrator nothing is built for the rule's arguments either.

@@ -1,5 +1,5 @@
 /**
- * A @sharded connection (docs/sharding.md) and its totalCount on any
+ * A write-sharded connection (docs/sharding.md) and its totalCount on any
  * layout: the parent's GSI1 partitions (one when unsharded, N when
  * sharded, both layouts' while a reshard moves edges) merged into one Relay
  * page (the engine's merged shards, connections/mergedShards.ts).
@@ -119,7 +119,7 @@ async function countEdges(
   return counts.reduce((a, b) => a + b, 0);
 }
 
-/** The connection `relation` (a @sharded side) of the parent `record`. */
+/** The connection `relation` (a write-sharded side) of the parent `record`. */
 export async function shardedConnection(
   ctx: Context,
   relation: RelationPlan,

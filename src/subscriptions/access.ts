@@ -6,7 +6,7 @@
  *
  * - `@changes` on a type: the rule of the type's root read field with the
  *   same key (`teamChanged(id)` as `team(id)`);
- * - `@collectionChanges(field: "T.c")`: the rule of T's root read field
+ * - `@changes(field: "T.c")`: the rule of T's root read field
  *   and the rule of `T.c` on that parent (`teamPlayersChanged(teamId)`
  *   as `team(id) { players }`).
  * Fields inside the payload are then checked by the rules as in any

@@ -14,12 +14,13 @@ import {
   isNonNullType,
   isObjectType,
   isScalarType,
+  Kind,
   valueFromASTUntyped,
   type GraphQLField,
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { CHANGE_KIND, CHANGES, COLLECTION_CHANGES } from '../declaration/subscriptionDirectives.js';
+import { CHANGE_KIND, CHANGES } from '../declaration/subscriptionDirectives.js';
 import type { ChangeModel } from './model.js';
 
 interface Common {
@@ -39,7 +40,7 @@ export interface ItemSubscription extends Common {
   type: string;
 }
 
-/** `@collectionChanges`: a parent's connection. */
+/** `@changes(field:)`: a parent's connection. */
 export interface CollectionSubscription extends Common {
   kind: 'collection';
   /** `Type.field` */
@@ -78,17 +79,15 @@ export function declaredSubscriptions(schema: GraphQLSchema, model: ChangeModel)
   const out: DeclaredSubscription[] = [];
   for (const field of Object.values(root.getFields())) {
     const where = `Subscription.${field.name}`;
-    const item = directiveOf(field, CHANGES);
-    const collection = directiveOf(field, COLLECTION_CHANGES);
+    const changes = directiveOf(field, CHANGES);
     const args = field.args.map((a) => a.name);
-    if (!item && !collection) {
-      problems.push(`${where}: needs @${CHANGES} or @${COLLECTION_CHANGES}`);
+    if (!changes) {
+      problems.push(`${where}: needs @${CHANGES}`);
       continue;
     }
-    if (item && collection) {
-      problems.push(`${where}: @${CHANGES} and @${COLLECTION_CHANGES} exclude each other`);
-      continue;
-    }
+    // With field: a connection of the parent the arguments name; without: the object itself.
+    const arg = changes.arguments?.find((a) => a.name.value === 'field');
+    const item = arg === undefined || arg.value.kind === Kind.NULL;
     if (field.args.length === 0 || field.args.some((a) => !isNonNullType(a.type))) {
       problems.push(`${where}: its arguments are the key of what it watches and must all be non-null`);
       continue;
@@ -110,15 +109,14 @@ export function declaredSubscriptions(schema: GraphQLSchema, model: ChangeModel)
       out.push({ kind: 'item', field: field.name, args, type: type.name, rootField, rootArgs: rootArgsOf(rootField) });
       continue;
     }
-    const arg = collection!.arguments?.find((a) => a.name.value === 'field');
-    const connection = arg ? String(valueFromASTUntyped(arg.value)) : '';
+    const connection = String(valueFromASTUntyped(arg!.value));
     const [parentType, connectionField] = connection.split('.');
     const parent = parentType ? schema.getType(parentType) : undefined;
     const connectionType = isObjectType(parent) ? parent.getFields()[connectionField ?? '']?.type : undefined;
     const types = connectionType && isObjectType(getNamedType(connectionType)) ? connectionTypes(getNamedType(connectionType) as GraphQLObjectType) : null;
     const rootField = parentType ? model.rootField(parentType) : null;
     if (!types || !model.hasConnection(connection) || !rootField) {
-      problems.push(`${where}: @${COLLECTION_CHANGES}(field: "${connection}") must name a connection the model keeps, as "Type.field"`);
+      problems.push(`${where}: @${CHANGES}(field: "${connection}") must name a connection the model keeps, as "Type.field"`);
       continue;
     }
     const mismatch = keyProblem(rootField);
@@ -133,7 +131,7 @@ export function declaredSubscriptions(schema: GraphQLSchema, model: ChangeModel)
     const payload = fields.find((f) => !isNonNullType(f.type) && [types.edge, types.node].includes(getNamedType(f.type).name));
     if (!isNonNullType(field.type) || !kindField || !idField || !payload || fields.length !== 3) {
       problems.push(
-        `${where}: @${COLLECTION_CHANGES} needs a non-null change type of exactly three fields: ${CHANGE_KIND}!, ID! and a nullable ${types.edge} or ${types.node}`,
+        `${where}: @${CHANGES}(field:) needs a non-null change type of exactly three fields: ${CHANGE_KIND}!, ID! and a nullable ${types.edge} or ${types.node}`,
       );
       continue;
     }

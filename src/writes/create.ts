@@ -24,7 +24,7 @@
  * Query beforehand. Generated ids never collide and need neither.
  *
  * What the new item carries: its keys (GSI1 keys when inverted; its
- * catalog entry; its @byInstant entry), the input's attributes checked by
+ * catalog entry; its GSI2 entry by instant), the input's attributes checked by
  * kind (input.ts), @createdAt attributes set to now.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';

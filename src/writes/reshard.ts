@@ -1,5 +1,5 @@
 /**
- * Online resharding of one parent of a @sharded relation: moves its edges and counts
+ * Online resharding of one parent of a write-sharded relation: moves its edges and counts
  * from the layout of P shards to the layout of N (docs/sharding.md), while
  * the gateway keeps serving reads and writes.
  *
@@ -257,12 +257,12 @@ async function sweep(store: Store, s: Sharding, parentId: string, from: number, 
 }
 
 /**
- * Reshards the item `parentId` of `typeName` (a type with a @sharded
+ * Reshards the item `parentId` of `typeName` (a type with a write-sharded
  * relation) to `shards` shards.
  */
 export async function reshard(store: Store, typeName: string, parentId: string, shards: number, options: ReshardOptions): Promise<ReshardResult> {
   const s = writePlanOf(planOf(store)).type(typeName).sharding;
-  if (s === null) throw badUserInput(`${typeName} has no @sharded relation: it cannot be resharded`, 'type');
+  if (s === null) throw badUserInput(`${typeName} has no write-sharded relation: it cannot be resharded`, 'type');
   if (s.counter === null) throw badUserInput(`${s.relation.path} keeps no counter: it cannot be resharded`, 'type');
   const what = `${typeName} ${parentId}`;
   const label = `${typeName.toLowerCase()} ${parentId}`;

@@ -238,7 +238,7 @@ export async function updateItem(
   if (by !== undefined && typeof change.set[by] === 'string') {
     change.set.GSI2SK = catalogEntrySortKey(t.catalog!.spec, id, change.set[by] as string);
   }
-  // A @byInstant item's GSI2 sort key follows its instant field (GSI2PK depends on the keys alone).
+  // An item keyed by instant in GSI2: its sort key follows the instant field (GSI2PK depends on the keys alone).
   const byInstant = t.item.type.byInstant;
   const instant = byInstant ? sortableInstant(change.set[byInstant.by]) : null;
   if (instant !== null) change.set.GSI2SK = `${instant}#${id}`;

@@ -53,7 +53,7 @@ export interface TypeWrites {
   copies: readonly CopySource[];
   /** The edges of the item (each @edges relation of the type) and its children (each @children one). */
   sides: readonly EdgeSide[];
-  /** The type's @sharded relation, if any. */
+  /** The type's write-sharded relation (@edges(shards)), if any. */
   sharding: Sharding | null;
   /** The @children relation of the parent holding items of this type (child types). */
   parentRelation: RelationPlan | null;

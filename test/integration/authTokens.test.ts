@@ -38,7 +38,7 @@ const env = () => ({
 async function dynamoRequests<T>(run: () => Promise<T>): Promise<{ value: T; requests: number }> {
   const doc = vi.spyOn(gateway.dynamo.doc, 'send');
   const raw = vi.spyOn(gateway.dynamo.raw, 'send');
-  // Operations' reads skip both clients' send (src/dynamo/readPath.ts).
+  // Operations' reads skip both clients' send (src/dynamo/leanReads/readPath.ts).
   const reads = gateway.dynamo.reads ? vi.spyOn(gateway.dynamo.reads, 'send') : undefined;
   try {
     const value = await run();

@@ -1,7 +1,7 @@
 /**
  * `npm run migrate` adds what the declaration derives from other items:
  * the copies on edges (with their versions), the shard-count copy on edges
- * leading to a @sharded parent, and counters. On a table whose enrollments
+ * leading to a write-sharded parent, and counters. On a table whose enrollments
  * another program wrote (keys and enrolledAt only), the nested operation
  * student → 10 courses → 10 students costs 13 requests, and 12 once the
  * shard-count copies are there; the gateway answers the same throughout,

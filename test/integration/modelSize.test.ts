@@ -14,7 +14,7 @@
  * - every element visited by the built-in walks (array methods and
  *   iterators, Map and Set iteration, Object.keys/values/entries) and every
  *   Map, Set and WeakMap lookup, whoever makes them (our plugins, Apollo,
- *   graphql-jit, DataLoader).
+ *   graphql-js, DataLoader).
  * Anything on the request path that walked the model's types, relations or
  * rules, or looked something up per type, would count more for 50 types.
  */
@@ -34,7 +34,7 @@ import { loadConfig, DEFAULT_SCHEMA_FILE } from '../../src/config.js';
 import { createDynamo, type Dynamo } from '../../src/dynamo/client.js';
 import { ensureTable } from '../../src/dynamo/table.js';
 import { OperationMetrics } from '../../src/dynamo/metrics.js';
-import type { ReadPath } from '../../src/dynamo/readPath.js';
+import type { ReadPath } from '../../src/dynamo/leanReads/readPath.js';
 import { createContext } from '../../src/graphql/context.js';
 import { loadModel } from '../../src/declaration/loadModel.js';
 import { compilePlan, type Plan } from '../../src/plan/plan.js';

@@ -30,7 +30,7 @@ describe('subscriptions the model cannot serve', () => {
   it('stop npm start with a non-zero exit and one line per problem naming the field, before the endpoint is tried', () => {
     const dir = mkdtempSync(join(tmpdir(), 'model-'));
     const file = join(dir, 'subscriptions.graphql');
-    writeFileSync(file, `${VALID}\ntype Subscription {\n  teamChanged(id: ID!): Team\n  playerChanged(id: ID!): Player @changes @collectionChanges(field: "Team.players")\n}\n`);
+    writeFileSync(file, `${VALID}\ntype Subscription {\n  teamChanged(id: ID!): Team\n  playerChanged(id: ID!): Player @changes(field: "Team.nowhere")\n}\n`);
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: { ...process.env, SCHEMA_FILE: file, DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', LOG_LEVEL: 'silent' },
       encoding: 'utf8',
@@ -39,7 +39,7 @@ describe('subscriptions the model cannot serve', () => {
     expect(run.status).toBe(1);
     expect(run.stderr).not.toContain('DYNAMODB_ENDPOINT');
     const lines = run.stderr.trim().split('\n');
-    expect(lines).toContainEqual(expect.stringMatching(/^\s+Subscription\.teamChanged: needs @changes or @collectionChanges$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^\s+Subscription\.playerChanged: @changes and @collectionChanges exclude each other$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\s+Subscription\.teamChanged: needs @changes$/));
+    expect(lines).toContainEqual(expect.stringMatching(/^\s+Subscription\.playerChanged: @changes\(field: "Team\.nowhere"\) must name a connection the model keeps, as "Type\.field"$/));
   });
 });

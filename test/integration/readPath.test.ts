@@ -1,5 +1,5 @@
 /**
- * The read path (src/dynamo/readPath.ts): operations' GetItem, Query and
+ * The read path (src/dynamo/leanReads/readPath.ts): operations' GetItem, Query and
  * BatchGetItem sent without the SDK's middleware stack. It must answer
  * exactly what the SDK's document client answers, count the same, fail the
  * same, and sign as AWS verifies (DynamoDB Local checks no signature, so a
@@ -13,8 +13,9 @@ import { DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynam
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamo, type Dynamo } from '../../src/dynamo/client.js';
 import { metricsClient, OperationMetrics } from '../../src/dynamo/metrics.js';
-import { LeanReads, operationReads, SdkReads } from '../../src/dynamo/readPort.js';
-import { ReadPath } from '../../src/dynamo/readPath.js';
+import { SdkReads } from '../../src/dynamo/readPort.js';
+import { LeanReads, operationReads } from '../../src/dynamo/leanReads/leanReads.js';
+import { ReadPath } from '../../src/dynamo/leanReads/readPath.js';
 import { GatewayRetryStrategy } from '../../src/dynamo/retryStrategy.js';
 import { isUnavailableError } from '../../src/errors.js';
 import { PATIENT_CLIENT, localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';

@@ -47,7 +47,7 @@ export const catalogPrefix = (kind: CatalogKind, sortablePrefix = '') => catalog
 export const catalogShardOf = (id: string): number => catalogEntryShard(catalogSpec('COURSE'), id);
 export const catalogCounterKey = (kind: CatalogKind, shard: number): ItemKey => catalogShardCounterKey(catalogSpec(kind), shard);
 
-/** The GSI2 keys of an order (its @byInstant entry), or null when placedAt is unusable. */
+/** The GSI2 keys of an order (its entry by instant), or null when placedAt is unusable. */
 export function orderDateKeys(customerId: string, orderId: string, placedAt: unknown) {
   const instant = sortableInstant(placedAt);
   if (instant === null) return null;
@@ -58,7 +58,7 @@ const enrollmentKeys = (studentId: string, courseId: string, shards: number) => 
   const student = studentKey(studentId).PK;
   return { PK: student, SK: courseKey(courseId).PK, GSI1PK: sharding.partition(courseId, studentId, shards), GSI1SK: student };
 };
-/** On an enrollment edge: the copy of its course's shard count (Course.students @sharded(copy)). */
+/** On an enrollment edge: the copy of its course's shard count (Course.students @edges(shardsCopy)). */
 const COURSE_SHARDS_ATTR = sharding.copy!;
 
 export const studentItem = (s: { id: string; name: string; email?: string | null; courseCount?: number }): Item => ({

@@ -4,7 +4,7 @@
  * - the SDK (writes, table management): a middleware in the deserialize
  *   step, below the SDK's retry middleware and just inside the request
  *   counter;
- * - the read path (src/dynamo/readPath.ts: operations' GetItem, Query,
+ * - the read path (src/dynamo/leanReads/readPath.ts: operations' GetItem, Query,
  *   BatchGetItem): an attempt hook, run after the attempt is counted.
  * On both every attempt is counted, and a fault is retried exactly as a
  * real DynamoDB answer would be.

@@ -31,7 +31,7 @@ export const edgeLayout = sharding.edgeLayout;
 export const coursePartitions = (courseId: string, layout: ShardLayout) => sharding.partitions(courseId, layout);
 export const courseCounters = (courseId: string, layout: ShardLayout) => sharding.counters(courseId, layout);
 
-// The course sharding key functions the tests check, through the @sharded relation's plan.
+// The course sharding key functions the tests check, through the write-sharded relation's plan.
 export { shardOf } from '../../src/plan/sharding.js';
 const courseKey = (courseId: string) => defaultPlan.item('Course').key(courseId);
 export const counterShardKey = (courseId: string, k: number) => sharding.counterKey(courseId, k);

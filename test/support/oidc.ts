@@ -77,7 +77,7 @@ export function captureLogger() {
   return { logger, lines, raw };
 }
 
-/** An authenticator of `issuer`'s tokens, naming the items of `model`'s @owner types (default: the project's model). */
+/** An authenticator of `issuer`'s tokens, naming the items of `model`'s owner types (default: the project's model). */
 export function testAuthenticator(issuer: TestIssuer, overrides: Partial<OidcAuthConfig> = {}, model: Model = defaultModel) {
   const log = captureLogger();
   return { auth: createAuthenticator(issuer.authConfig(overrides), log.logger, model), log };

@@ -4,7 +4,7 @@
  * second process of the same gateway, `twin`), judged by the same rule.
  */
 import { describe, expect, it } from 'vitest';
-import { oldVsNew, report, type CaseResult, type ModeResult } from '../../bench/run.js';
+import { oldVsNew, report, variantSettings, type CaseResult, type ModeResult } from '../../bench/run.js';
 import type { MetricsSummary } from '../../src/dynamo/metrics.js';
 
 const metrics: MetricsSummary = { requests: 1, byOperation: { Query: 1 }, consumedCapacity: 0.5, waves: 1, maxConcurrency: 1 };
@@ -64,5 +64,31 @@ describe('the bench report', () => {
     const lines = oldVsNew([row({ gateway: served([1, 1, 1]), twin: served([1.01, 0.99, 1.02]) })], {});
     const cells = controlTable(lines)!.find((l) => l.startsWith('| customer'))!.split('|').map((c) => c.trim());
     expect(cells[8]).toBe('within 5%');
+  });
+
+  it('judges the gateway against a variant with other settings: a row passes only when every round saves 10%', () => {
+    const lines = oldVsNew(
+      [
+        row({ gateway: served([1, 1, 1]), twin: served([1, 1, 1]), 'with DYNAMODB_READ_PATH=sdk': served([2, 2, 2]), 'with GRAPHQL_EXECUTOR=graphql-js': served([1.05, 0.95, 1.2]) }),
+      ],
+      {},
+    );
+    const rowOf = (title: string) => {
+      const start = lines.findIndex((l) => l.startsWith(`**The gateway against itself ${title}**`));
+      return lines.slice(start).find((l) => l.startsWith('| customer'))!.split('|').map((c) => c.trim());
+    };
+    expect(rowOf('with DYNAMODB_READ_PATH=sdk')[6]).toBe('0.500 (0.50–0.50)');
+    expect(rowOf('with DYNAMODB_READ_PATH=sdk')[8]).toBe('50% less');
+    expect(rowOf('with GRAPHQL_EXECUTOR=graphql-js')[8]).toBe('within 10% (5% less)');
+    expect(lines.filter((l) => l.includes('rows save at least 10% in every round'))).toEqual([
+      '1 of 1 rows save at least 10% in every round; medians 0.50–0.50.',
+      '0 of 1 rows save at least 10% in every round; medians 0.95–0.95.',
+    ]);
+  });
+
+  it('reads a variant as SETTING=value pairs and refuses anything else', () => {
+    expect(variantSettings('DYNAMODB_READ_PATH=sdk, GRAPHQL_EXECUTOR=graphql-js')).toEqual({ DYNAMODB_READ_PATH: 'sdk', GRAPHQL_EXECUTOR: 'graphql-js' });
+    expect(() => variantSettings('sdk')).toThrow(/--variant: expected SETTING=value/);
+    expect(() => variantSettings('')).toThrow(/--variant/);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * Rules compiled from a model's @access and @owner declarations behave as
+ * Rules compiled from a model's @access and owner-claim declarations behave as
  * declared, for a model that is not the default one (teams, their matches,
- * players), and owner claims come from @owner with their settings.
+ * players), and owner claims come from @item(claim:) with their settings.
  */
 import { describe, expect, it } from 'vitest';
 import { parse, type GraphQLResolveInfo } from 'graphql';
@@ -16,8 +16,7 @@ const SDL = /* GraphQL */ `
 scalar DateTime
 type PageInfo { hasNextPage: Boolean!  hasPreviousPage: Boolean!  startCursor: String  endCursor: String }
 
-type Team @item(pk: "TEAM#{id}", sk: "META")
-  @owner(claim: "team_id", setting: "AUTH_TEAM_CLAIM")
+type Team @item(pk: "TEAM#{id}", sk: "META", claim: "team_id", claimSetting: "AUTH_TEAM_CLAIM")
   @access(rule: OWNER, of: "Team", field: "id") {
   id: ID!
   name: String! @access(rule: ANYONE)
@@ -37,7 +36,7 @@ type Match @item(pk: "TEAM#{team}", sk: "MATCH#{id}", inverted: true) @access(ru
   team: Team! @parent
 }
 
-type Player @item(pk: "PLAYER#{id}", sk: "META") @owner(claim: "player_id") {
+type Player @item(pk: "PLAYER#{id}", sk: "META", claim: "player_id") {
   id: ID!
   nick: String! @access(rule: SIGNED_IN)
   email: String @access(rule: OWNER, of: "Player", field: "id")
@@ -186,7 +185,7 @@ describe('applyRules with rules compiled from a model', () => {
 });
 
 describe('owner claims', () => {
-  it('reads each @owner type\'s claim, renamed by its setting when the environment sets it', () => {
+  it('reads each owner type\'s claim, renamed by its setting when the environment sets it', () => {
     expect(ownerClaims(model)).toEqual({ Team: 'team_id', Player: 'player_id' });
     expect(ownerClaims(model, { AUTH_TEAM_CLAIM: 'custom:team', AUTH_OTHER_CLAIM: 'x' })).toEqual({ Team: 'custom:team', Player: 'player_id' });
   });
@@ -198,8 +197,8 @@ describe('owner claims', () => {
   });
 
   it('refuses a setting the environment could never rename, as a model problem', () => {
-    const bad = buildModel(SDL.replace('setting: "AUTH_TEAM_CLAIM"', 'setting: "TEAM"'), 'league.graphql');
+    const bad = buildModel(SDL.replace('claimSetting: "AUTH_TEAM_CLAIM"', 'claimSetting: "TEAM"'), 'league.graphql');
     expect(() => compileRules(bad)).toThrow(/TEAM/);
-    expect(() => ownerClaims(bad)).toThrow(/league\.graphql: Team @owner\(setting\): "TEAM" cannot rename the claim: name an environment variable AUTH_<NAME>_CLAIM/);
+    expect(() => ownerClaims(bad)).toThrow(/league\.graphql: Team @item\(claimSetting\): "TEAM" cannot rename the claim: name an environment variable AUTH_<NAME>_CLAIM/);
   });
 });

@@ -46,7 +46,6 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       dynamodbMetricsExtension: true,
       naive: false,
-      executor: 'jit',
     });
   });
 
@@ -79,7 +78,6 @@ describe('loadConfig defaults', () => {
       LOG_LEVEL: 'WARN',
       DYNAMODB_METRICS_EXTENSION: '1',
       GATEWAY_NAIVE: 'true',
-      GRAPHQL_EXECUTOR: 'graphql-js',
       CURSOR_SECRET: 'c0123456789abcdefghijklmnopqrstuv',
       AUTH_MODE: 'off',
       PAGE_READ_BUDGET: '250',
@@ -103,7 +101,6 @@ describe('loadConfig defaults', () => {
       SCHEMA_FILE: 'examples/model.graphql',
       LOG_LEVEL: 'WARN',
       CORS_ORIGINS: 'https://app.example.com, http://localhost:3000',
-      GRAPHQL_EXECUTOR: 'graphql-js',
       GATEWAY_NAIVE: 'true',
       TABLE_NAME: 'Prod.Table-1',
       DYNAMODB_ENDPOINT: 'http://dynamodb:8000',
@@ -138,7 +135,6 @@ describe('loadConfig defaults', () => {
       logLevel: 'warn',
       dynamodbMetricsExtension: true,
       naive: true,
-      executor: 'graphql-js',
     });
   });
 
@@ -153,7 +149,6 @@ describe('loadConfig rejects a bad value with a ConfigError naming the variable'
     ['MIGRATE_WRITE_UNITS_PER_SECOND', 'fast'],
     ['MIGRATE_SEGMENTS', '1.5'],
     ['PORT', 'http'],
-    ['GRAPHQL_EXECUTOR', 'fast'],
     ['PORT', '4000.5'],
     ['PORT', '70000'],
     ['PORT', '-1'],
@@ -389,7 +384,7 @@ describe('auth configuration', () => {
     });
   });
 
-  it('keeps every AUTH_<NAME>_CLAIM set, by variable name, for the claims a model\'s @owner settings rename', () => {
+  it('keeps every AUTH_<NAME>_CLAIM set, by variable name, for the claims a model\'s @item(claimSetting:) settings rename', () => {
     const base = { AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a' };
     const auth = loadConfig({ ...base, AUTH_TEAM_CLAIM: ' team_id ', AUTH_EMPTY_CLAIM: '', TEAM_CLAIM: 'x', AUTH_ROLES_CLAIM: 'roles' }).auth;
     expect(auth).toMatchObject({ rolesClaim: 'roles', claims: { AUTH_TEAM_CLAIM: 'team_id' } });

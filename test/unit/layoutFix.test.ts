@@ -48,7 +48,7 @@ describe('layout fixes from the declaration', () => {
     expect(demoItems().filter((item) => fixOf(item) !== null)).toEqual([]);
   });
 
-  it('enter a @catalog item by its declared field and kind, and a @byInstant item by its instant', () => {
+  it('enter a @catalog item by its declared field and kind, and an item keyed by instant by its instant', () => {
     expect(fixOf(OLD[1])).toMatchObject({ kind: 'enter-catalog', spec: { key: 'CATALOG#COURSE', sortKey: 'TITLE', shards: 8 }, id: 'c1', set: catalogKeys('COURSE', 'c1', 'Ålgebra'), source: 'title' });
     expect(fixOf(OLD[8])).toMatchObject({ kind: 'order-date', set: orderDateKeys('cu', 'o1', '2026-01-01T10:00:00.000Z'), source: 'placedAt' });
   });

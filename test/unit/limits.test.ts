@@ -33,7 +33,7 @@ describe('narrowed lists, priced from the model\'s declarations', () => {
     expect(cost('query ($p: String) { courses(first: 5, titlePrefix: $p) { totalCount edges { node { title } } } }', {})).toBe(5 + 8);
   });
 
-  it('counts a page filtered by a @where argument ten times, and a @range or @where totalCount one Query', () => {
+  it('counts a page filtered by a @query(filter) argument ten times, and a narrowed totalCount one Query', () => {
     const orders = (args: string) => `{ customer(id: "1") { orders(first: 5${args}) { totalCount edges { node { total } } } } }`;
     expect(cost(orders(''))).toBe(1 + 5);
     expect(cost(orders(', placedAfter: "2026-01-01T00:00:00Z"'))).toBe(1 + 5 + 1);

@@ -37,12 +37,12 @@ describe('the model declaration', () => {
     ]);
   });
 
-  describe('@node and @me', () => {
+  describe('@get(by: NODE) and @get(by: CALLER)', () => {
     const NODE = VALID.replace('type Team @item', 'interface Node { globalId: ID! }\ntype Team implements Node @item')
       .replace('type Player @item', 'type Player implements Node @item')
       .replace('type Season @item', 'type Season implements Node @item')
       .replace(/(type (Team|Player|Season) implements Node.*\) \{)/g, '$1 globalId: ID!')
-      .replace('  team(id: ID!): Team @get', '  team(id: ID!): Team @get\n  node(id: ID!): Node @node');
+      .replace('  team(id: ID!): Team @get', '  team(id: ID!): Team @get\n  node(id: ID!): Node @get(by: NODE)');
 
     it('reads a model whose item types implement the node interface: the global id field is no stored attribute', () => {
       expect(problemsOf(NODE)).toEqual([]);
@@ -53,30 +53,30 @@ describe('the model declaration', () => {
 
     it('refuses an item type that does not implement the node interface', () => {
       const sdl = NODE.replace('type Season implements Node @item', 'type Season @item').replace(/(type Season.*\) \{) globalId: ID!/, '$1');
-      expect(problemsOf(sdl)).toEqual([expect.stringMatching(/: Season: implement Node \(the model declares a @node root field/)]);
+      expect(problemsOf(sdl)).toEqual([expect.stringMatching(/: Season: implement Node \(the model declares a @get\(by: NODE\) root field/)]);
     });
 
     it.each([
       ['an interface with more than one field', (s: string) => s.replace('interface Node { globalId: ID! }', 'interface Node { globalId: ID! name: String }'), /Node must have exactly one field, of type ID!/],
       ['the global id named id', (s: string) => s.replace('interface Node { globalId: ID! }', 'interface Node { id: ID! }').replace(/ globalId: ID!/g, ''), /Node\.id would replace every item type's own id/],
-      ['a node field returning an item type', (s: string) => s.replace('node(id: ID!): Node @node', 'node(id: ID!): Team @node'), /@node returns an interface/],
-      ['a node field with an @access', (s: string) => s.replace('node(id: ID!): Node @node', 'node(id: ID!): Node @node @access(rule: ANYONE)'), /takes no @access of its own/],
+      ['a node field returning an item type', (s: string) => s.replace('node(id: ID!): Node @get(by: NODE)', 'node(id: ID!): Team @get(by: NODE)'), /@get\(by: NODE\) returns an interface/],
+      ['a node field with an @access', (s: string) => s.replace('node(id: ID!): Node @get(by: NODE)', 'node(id: ID!): Node @get(by: NODE) @access(rule: ANYONE)'), /takes no @access of its own/],
     ])('refuses %s', (_, change, message) => {
       expect(problemsOf(change(NODE))).toContainEqual(expect.stringMatching(message));
     });
 
-    const ME = VALID.replace('type Team @item(pk: "TEAM#{id}", sk: "META")', 'type Team @item(pk: "TEAM#{id}", sk: "META") @owner(claim: "team_id")')
-      .replace('type Query {', 'type Me { team: Team }\ntype Query {\n  me: Me @me');
+    const ME = VALID.replace('type Team @item(pk: "TEAM#{id}", sk: "META")', 'type Team @item(pk: "TEAM#{id}", sk: "META", claim: "team_id")')
+      .replace('type Query {', 'type Me { team: Team }\ntype Query {\n  me: Me @get(by: CALLER)');
 
-    it('reads a @me type of @owner types', () => {
+    it('reads a caller type of owner types', () => {
       expect(problemsOf(ME)).toEqual([]);
       expect(buildModel(ME, 'model.graphql').queries.find((q) => q.kind === 'me')).toMatchObject({ type: 'Me', owners: [{ field: 'team', type: 'Team' }] });
     });
 
     it.each([
-      ['a field of a type without @owner', 'type Me { team: Team player: Player }', /Me\.player: Player has no @owner\(claim\)/],
-      ['a non-null field', 'type Me { team: Team! }', /Me\.team: a field of the @me type Me returns one @owner item type, nullable/],
-      ['a field of a plain type', 'type Me { team: Team count: Int }', /Me\.count: a field of the @me type Me/],
+      ['a field of a type without a claim', 'type Me { team: Team player: Player }', /Me\.player: Player has no @item\(claim:\)/],
+      ['a non-null field', 'type Me { team: Team! }', /Me\.team: a field of the @get\(by: CALLER\) type Me returns one item type with a claim, nullable/],
+      ['a field of a plain type', 'type Me { team: Team count: Int }', /Me\.count: a field of the @get\(by: CALLER\) type Me/],
     ])('refuses %s', (_, me, message) => {
       expect(problemsOf(ME.replace('type Me { team: Team }', me))).toContainEqual(expect.stringMatching(message));
     });
@@ -437,47 +437,79 @@ describe('edges whose node changes need the way back', () => {
 });
 
 describe('write sharding within the layout\'s range', () => {
-  it('refuses @sharded(max) outside 1–64: a create puts every counter item in one transaction, a page reads every shard', async () => {
+  it('refuses @edges(maxShards) outside 1–64: a create puts every counter item in one transaction, a page reads every shard', async () => {
     const { readFileSync } = await import('node:fs');
     const model = readFileSync('schema.graphql', 'utf8');
-    expect(model).toContain('max: 64, copy');
+    expect(model).toContain('shards: "shards", shardsCopy');
     for (const max of ['1000', '0']) {
-      expect(problemsOf(model.replace('max: 64, copy', `max: ${max}, copy`))).toEqual([
-        expect.stringContaining(`Course.students @sharded(max): must be a whole number 1–64 (got ${max})`),
+      expect(problemsOf(model.replace('shards: "shards", shardsCopy', `shards: "shards", maxShards: ${max}, shardsCopy`))).toEqual([
+        expect.stringContaining(`Course.students @edges(maxShards): must be a whole number 1–64 (got ${max})`),
       ]);
     }
   });
-});
 
-describe('@byInstant partitions per parent', () => {
-  it('refuses a @byInstant pk without the parent (every parent\'s children in one range read) or with {id}', async () => {
+  it('refuses write sharding on the side that owns the edges, and maxShards or shardsCopy without shards', async () => {
     const { readFileSync } = await import('node:fs');
     const model = readFileSync('schema.graphql', 'utf8');
-    expect(model).toContain('@byInstant(pk: "ORDERS#{customer}"');
-    expect(problemsOf(model.replace('@byInstant(pk: "ORDERS#{customer}"', '@byInstant(pk: "ORDERS"'))).toEqual([
-      expect.stringContaining('Order @byInstant(pk): must hold {customer} and no other placeholder: one GSI2 partition per Customer (got "ORDERS")'),
-    ]);
-    expect(problemsOf(model.replace('@byInstant(pk: "ORDERS#{customer}"', '@byInstant(pk: "ORDERS#{customer}#{id}"'))).toEqual([
-      expect.stringContaining('Order @byInstant(pk): must hold {customer} and no other placeholder'),
-    ]);
+    const base = '@edges(copy: [{ field: "title", attribute: "courseTitle" }], counter: "courseCount"';
+    expect(model).toContain(base);
+    expect(problemsOf(model.replace(base, `${base}, shards: "shards"`))).toContainEqual(expect.stringContaining('Student.courses @edges(shards): belongs on the inverse side'));
+    expect(problemsOf(model.replace(base, `${base}, maxShards: 8`))).toEqual([expect.stringContaining('Student.courses @edges: maxShards and shardsCopy belong with shards')]);
+  });
+});
+
+describe('children narrowed by an instant (@query beside @children)', () => {
+  const KEY = '@indexed(index: "GSI2", pk: ["ORDERS#{customer}"], sk: ["{placedAt}#{id}"])';
+  const READ = '@query(index: "GSI2", from: "placedAfter", until: "placedBefore", filter: ["status"])';
+
+  it('reads the default model\'s orders by date: the instant key of Order and the narrowing arguments of Customer.orders', () => {
+    const model = loadModel();
+    expect(model.items.get('Order')).toMatchObject({ byInstant: { by: 'placedAt', pk: { source: 'ORDERS#{customer}' } }, indexed: [] });
+    expect(model.relations.get('Customer.orders')).toMatchObject({ kind: 'children', owned: true, index: null, range: { after: 'placedAfter', before: 'placedBefore', where: [{ argument: 'status', field: 'status' }] } });
   });
 
-  it('refuses @byInstant on a type without a parent', () => {
-    expect(problemsOf(VALID.replace('type Player @item(pk: "PLAYER#{id}", sk: "META")', 'type Player @item(pk: "PLAYER#{id}", sk: "META") @byInstant(pk: "PLAYERS", by: "nick")'))).toEqual([
-      expect.stringContaining('Player @byInstant: Player has no @parent field'),
+  it('refuses a narrowed read whose node has no key by instant there: a pk without the parent (every parent\'s children in one range read), with {id}, or an sk that is no instant', async () => {
+    const { readFileSync } = await import('node:fs');
+    const model = readFileSync('schema.graphql', 'utf8');
+    expect(model).toContain(KEY);
+    for (const key of ['@indexed(index: "GSI2", pk: ["ORDERS"], sk: ["{placedAt}#{id}"])', '@indexed(index: "GSI2", pk: ["ORDERS#{customer}#{id}"], sk: ["{placedAt}#{id}"])', '@indexed(index: "GSI2", pk: ["ORDERS#{customer}"], sk: ["{status}#{id}"])']) {
+      expect(problemsOf(model.replace(KEY, key))).toContainEqual(
+        expect.stringContaining('Customer.orders @query: Order has no key by instant in GSI2: declare @indexed(index: "GSI2", pk: ["<prefix>{customer}"], sk: ["{<DateTime field>}#{id}"]) on Order'),
+      );
+    }
+  });
+
+  it('refuses filter on a @query that stands alone (on a root field or a type\'s field), where nothing would apply it', () => {
+    const root = VALID.replace('type Query {', 'type Query {\n  teamSeasons(team: ID!, first: Int, after: String, last: Int, before: String, year: Int): SeasonConnection! @query(filter: ["year"])');
+    expect(problemsOf(root)).toContainEqual(expect.stringContaining('Query.teamSeasons @query(filter): filters a narrowed read of @children: use it on a field with @children beside @query'));
+    const onType = VALID.replace('@children(counter: "seasonCount")', '@query(filter: ["year"])').replace('seasons(first: Int, after: String, last: Int, before: String)', 'seasons(first: Int, after: String, last: Int, before: String, year: Int)');
+    expect(problemsOf(onType)).toContainEqual(expect.stringContaining('Team.seasons @query(filter): filters a narrowed read of @children'));
+  });
+
+  it('refuses a narrowed read of another index, without until, or naming arguments and fields that do not exist', async () => {
+    const { readFileSync } = await import('node:fs');
+    const model = readFileSync('schema.graphql', 'utf8');
+    expect(model).toContain(READ);
+    expect(problemsOf(model.replace(READ, READ.replace('"GSI2"', '"GSI1"')))).toContainEqual(expect.stringContaining('Customer.orders @query(index): beside @children reads the children by instant in GSI2 (index: "GSI2"); got "GSI1"'));
+    expect(problemsOf(model.replace(READ, READ.replace(', until: "placedBefore"', '')))).toContainEqual(expect.stringContaining('Customer.orders @query: beside @children names both from and until'));
+    expect(problemsOf(model.replace(READ, READ.replace('filter: ["status"]', 'filter: ["status", "total"]')))).toEqual([
+      expect.stringContaining('Customer.orders @query(filter): names no argument of the field: total'),
     ]);
+    expect(problemsOf(model.replace(READ, READ.replace('filter: ["status"]', 'filter: ["first"]')))).toContainEqual(
+      expect.stringContaining('Customer.orders @query(filter): names no stored field of Order: first'),
+    );
   });
 });
 
 describe('GSI2 partitions of one meaning', () => {
-  it('refuses two catalogs with one key (shared entries and counters) and a @byInstant partition that can be a catalog\'s', async () => {
+  it('refuses two catalogs with one key (shared entries and counters) and an instant-key partition that can be a catalog\'s', async () => {
     const { readFileSync } = await import('node:fs');
     const model = readFileSync('schema.graphql', 'utf8');
     expect(problemsOf(model.replace('key: "CATALOG#STUDENT"', 'key: "CATALOG#COURSE"'))).toEqual([
       expect.stringContaining("Query.students @catalog(key): CATALOG#COURSE is already the key of Query.courses's catalog"),
     ]);
-    expect(problemsOf(model.replace('@byInstant(pk: "ORDERS#{customer}"', '@byInstant(pk: "CATALOG#STUDENT#{customer}"'))).toEqual([
-      expect.stringContaining('Order @byInstant(pk): "CATALOG#STUDENT#{customer}" can name "CATALOG#STUDENT#0", a partition of Query.students\'s catalog in GSI2'),
+    expect(problemsOf(model.replace('pk: ["ORDERS#{customer}"]', 'pk: ["CATALOG#STUDENT#{customer}"]'))).toEqual([
+      expect.stringContaining('Order @indexed(index: "GSI2", pk): "CATALOG#STUDENT#{customer}" can name "CATALOG#STUDENT#0", a partition of Query.students\'s catalog in GSI2'),
     ]);
   });
 });

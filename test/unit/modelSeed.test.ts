@@ -93,7 +93,7 @@ describe('a generic data set for the default model', () => {
     expect(typeof edge.enrolledAt).toBe('string');
     const order = dataset.items.find((i) => String(i.SK).startsWith('ORDER#'))!;
     expect(order.GSI1PK).toBe(order.SK);
-    // @byInstant: the customer's orders by placedAt in GSI2.
+    // @indexed by instant: the customer's orders by placedAt in GSI2.
     expect(order.GSI2PK).toBe(`ORDERS#${String(order.PK).slice('CUSTOMER#'.length)}`);
     expect(order.GSI2SK).toBe(`${order.placedAt}#${String(order.SK).slice('ORDER#'.length)}`);
   });

@@ -23,7 +23,7 @@ function summary(need: RelationNeed | null) {
 const EDGE = { PK: 'STUDENT#s1', SK: 'COURSE#c1', GSI1PK: 'COURSE#c1', GSI1SK: 'STUDENT#s1', enrolledAt: '2026-01-01T00:00:00.000Z' };
 
 describe('relation fixes from the declaration', () => {
-  it('give an edge without copies both copies, with their versions, and the shard-count copy of its @sharded parent', () => {
+  it('give an edge without copies both copies, with their versions, and the shard-count copy of its write-sharded parent', () => {
     expect(summary(needOf(EDGE))).toEqual({
       copies: ['courseTitle/courseTitleVersion <- COURSE#c1 title/titleVersion', 'studentName/studentNameVersion <- STUDENT#s1 name/nameVersion'],
       shards: { parent: 'COURSE#c1', member: 's1' },

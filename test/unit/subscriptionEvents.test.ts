@@ -156,22 +156,22 @@ describe('declaredSubscriptions', () => {
         type Subscription {
           plain(id: ID!): Course
           nonNull(id: ID!): Course! @changes
-          nowhere(id: ID!): Broken! @collectionChanges(field: "Course.nowhere")
-          shape(courseId: ID!): Broken! @collectionChanges(field: "Course.students")
+          nowhere(id: ID!): Broken! @changes(field: "Course.nowhere")
+          shape(courseId: ID!): Broken! @changes(field: "Course.students")
           keys(a: ID!, b: ID!): Course @changes
         }`,
     );
     expect(() => declaredSubscriptions(buildASTSchema(sdl), defaultChangeModel)).toThrow(
       [
         'Subscriptions the model cannot serve:',
-        '  Subscription.plain: needs @changes or @collectionChanges',
+        '  Subscription.plain: needs @changes',
         '  Subscription.nonNull: @changes needs a nullable object type the model stores (null once deleted); got Course!',
-        '  Subscription.nowhere: @collectionChanges(field: "Course.nowhere") must name a connection the model keeps, as "Type.field"',
-        '  Subscription.shape: @collectionChanges needs a non-null change type of exactly three fields: ChangeKind!, ID! and a nullable CourseStudentEdge or Student',
+        '  Subscription.nowhere: @changes(field: "Course.nowhere") must name a connection the model keeps, as "Type.field"',
+        '  Subscription.shape: @changes(field:) needs a non-null change type of exactly three fields: ChangeKind!, ID! and a nullable CourseStudentEdge or Student',
         '  Subscription.keys: takes 2 key argument(s), Query.course takes 1',
       ].join('\n'),
     );
-    expect(SUBSCRIPTION_DIRECTIVES).toContain('directive @changes on FIELD_DEFINITION');
+    expect(SUBSCRIPTION_DIRECTIVES).toContain('directive @changes(field: String) on FIELD_DEFINITION');
   });
 });
 

@@ -42,6 +42,14 @@ describe('unknown settings', () => {
     expect(unknownSettings(env)).toEqual([]);
   });
 
+  it('warns about a retired setting with what became of it, and still starts', () => {
+    const config = loadConfig({ GRAPHQL_EXECUTOR: 'graphql-js' });
+    expect(config.unknownSettings).toEqual([{ name: 'GRAPHQL_EXECUTOR', retired: expect.stringContaining('graphql-js') }]);
+    const warnings: [object, string][] = [];
+    warnUnknownSettings({ warn: (fields: object, message: string) => warnings.push([fields, message]) } as unknown as Logger, config);
+    expect(warnings).toEqual([[{ setting: 'GRAPHQL_EXECUTOR', retired: true }, expect.stringMatching(/^GRAPHQL_EXECUTOR is no longer read and is ignored: operations always run on graphql-js .*; remove it$/)]]);
+  });
+
   it('is part of the loaded configuration and warned about once per variable', () => {
     const config = loadConfig({ DYNAMODB_ENPOINT: 'http://localhost:8000' });
     expect(config.endpoint).toEqual({ kind: 'embedded' });

@@ -4,7 +4,7 @@
  * sizes (`first`/`last` outside 0..100, or both), search prefixes (empty,
  * over-long), date ranges (inverted, empty, unparsable), and cursors that
  * do not decode, were issued by another field, or under other values of
- * the arguments they are bound to (a @catalog prefix, @range and @where arguments).
+ * the arguments they are bound to (a @catalog prefix, a narrowed read's @query arguments).
  *
  * Runs in `didResolveOperation`, when the document is valid and variable
  * values are known. Every field of the document (fragments included) is
@@ -48,7 +48,7 @@ import type { Attribute } from '../../declaration/model.js';
 export interface ModelRules {
   binding: (connection: string) => CursorBinding;
   partition: (connection: string, parentId: string) => string | undefined;
-  /** `Query.<node field>`, whose id is a global id (plan/globalId.ts), and its check; null without a @node field. */
+  /** `Query.<node field>`, whose id is a global id (plan/globalId.ts), and its check; null without a @get(by: NODE) field. */
   node: { path: string; check: (value: string) => void } | null;
   /** `Mutation.<field>` → the check of the numbers it sets, for mutations that set any. */
   numbers: ReadonlyMap<string, (args: Record<string, unknown>) => void>;

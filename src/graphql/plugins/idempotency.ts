@@ -22,7 +22,7 @@
  *   checks, or finds nothing to change (NOT_FOUND), leaves no record.
  * - A replay goes only to a caller the rules see as the first did: the
  *   record holds a hash of the identity (subject, roles, the ids of the
- *   @owner types it owns); the same subject with other claims is refused with
+ *   owner types it owns); the same subject with other claims is refused with
  *   FORBIDDEN, `reason: IDEMPOTENCY_CALLER_CHANGED`, HTTP 403, running nothing.
  * - Sizes are UTF-8 bytes. A response too large for one item is kept
  *   gzipped; one too large even then is kept as a CONFLICT saying the
@@ -59,7 +59,7 @@ import type { Context } from '../../context.js';
 import { ErrorCode } from '../../errors.js';
 import { stableJson } from '../../idempotency/stableJson.js';
 import { metricsClient, OperationMetrics } from '../../dynamo/metrics.js';
-import { operationReads } from '../../dynamo/readPort.js';
+import { operationReads } from '../../dynamo/leanReads/leanReads.js';
 import type { Logger } from '../../logger.js';
 import type { Identity } from '../../auth/identity.js';
 import type { RuleLookup } from '../../auth/rules.js';

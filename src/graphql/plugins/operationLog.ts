@@ -6,7 +6,7 @@
  * ms, the DynamoDB requests the operation made (total and per DynamoDB
  * operation, from `ctx.metrics`) and the error codes (docs/errors.md) the client
  * received, and with authorization rules on the kind of caller (anonymous,
- * signed-in, the @owner types the caller owns, admin; docs/auth.md). Level: `info`, `warn`
+ * signed-in, the owner types the caller owns, admin; docs/auth.md). Level: `info`, `warn`
  * when a code is UNAVAILABLE, `error` when a
  * code is INTERNAL_SERVER_ERROR.
  *

@@ -25,14 +25,14 @@
  *   entity's edges) per operation.
  * - response fields: every leaf (and `__typename`) once per item the pages
  *   above it may hold; at most `maxResponseFields`.
- *   A page filtered by a @where argument counts 10× that (it may evaluate
+ *   A page filtered by a @query(filter) argument counts 10× that (it may evaluate
  *   many items per match, up to its read budget); a catalog list (a
  *   @catalog field) adds one per GSI2 shard it queries.
  * - totalCount adds the `Select: COUNT` Queries it may send: one per GSI2
- *   shard for a prefix search, 1 for a list narrowed by its @range or
- *   @where arguments; a counter read costs nothing more.
+ *   shard for a prefix search, 1 for a list narrowed by the arguments of
+ *   its @query beside @children; a counter read costs nothing more.
  * The narrowing arguments are the model's: read once per schema from the
- * @catalog, @range and @where declarations (`narrowingOf`).
+ * @catalog declarations and @query beside @children (`narrowingOf`).
  * - wrapper object (…Connection, …Edge, PageInfo): costs its selection only.
  * - any other object field (an item: `team(id:)`, `node`, an edge's node):
  *   1 plus its selection.
@@ -100,17 +100,17 @@ function pageSize(args: readonly ArgumentNode[], variables: Variables): number {
   return Math.min(MAX_PAGE_SIZE, Math.max(0, Math.floor(size ?? DEFAULT_PAGE_SIZE)));
 }
 
-/** A page filtered by a @where argument may evaluate many items per match (up to its read budget): it counts 10×. */
+/** A page filtered by a @query(filter) argument may evaluate many items per match (up to its read budget): it counts 10×. */
 export const FILTERED_PAGE_FACTOR = 10;
 
-/** A connection field's narrowing arguments, as its @catalog, @range and @where declare them. */
+/** A connection field's narrowing arguments, as its @catalog, or its @query beside @children, declares them. */
 interface Narrowing {
   /** @catalog: the GSI2 shards the list reads (one Query each), and its prefix argument. */
   catalogShards: number;
   prefix: string | null;
-  /** @range's two instant arguments. */
+  /** @query's from and until (beside @children: the instant range). */
   range: readonly string[];
-  /** @where's arguments (filters). */
+  /** @query's filter arguments. */
   where: readonly string[];
 }
 
@@ -129,16 +129,17 @@ export function narrowingOf(schema: GraphQLSchema): SchemaNarrowing {
   if (known) return known;
   const fields = new Map<string, Narrowing>();
   const names = new Set<string>();
-  const [catalog, range, where] = ['catalog', 'range', 'where'].map((name) => schema.getDirective(name));
+  const [catalog, query] = ['catalog', 'query'].map((name) => schema.getDirective(name));
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
       const node = field.astNode;
       if (!node?.directives?.length) continue;
       const c = catalog ? getDirectiveValues(catalog, node) : undefined;
-      const r = range ? getDirectiveValues(range, node) : undefined;
-      const w = where ? (node.directives ?? []).filter((d) => d.name.value === 'where').map((d) => d.arguments?.find((a) => a.name.value === 'argument')?.value) : [];
-      const whereArgs = w.flatMap((v) => (v?.kind === Kind.STRING ? [v.value] : []));
+      // A @query beside @children narrows the children (a range read through another index, filled pages).
+      const q = query && node.directives.some((d) => d.name.value === 'children') ? getDirectiveValues(query, node) : undefined;
+      const r = q && typeof q.from === 'string' && typeof q.until === 'string' ? { after: q.from, before: q.until } : undefined;
+      const whereArgs = Array.isArray(q?.filter) ? (q.filter as string[]) : [];
       if (!c && !r && whereArgs.length === 0) continue;
       const narrowing: Narrowing = {
         catalogShards: c ? Number(c.shards ?? CATALOG_SHARDS) : 0,
@@ -171,8 +172,8 @@ const shardSurcharge = (narrowing: Narrowing | undefined): number => narrowing?.
 
 /**
  * The `Select: COUNT` Queries `totalCount` may send: a prefix search counts
- * on every GSI2 shard (one Query each); a list narrowed by its @range or
- * @where arguments counts its range (1). Any other connection reads a
+ * on every GSI2 shard (one Query each); a list narrowed by the arguments of
+ * its @query beside @children counts its range (1). Any other connection reads a
  * counter: from the item in hand, or one BatchGetItem of a catalog's
  * counters; on a table written without counters, one `Select: COUNT`
  * Query, which the connection's least cost of 1 covers.
@@ -351,7 +352,7 @@ const refusal = (message: string) =>
 /**
  * The names of the variables an operation's weight depends on: those given
  * to `first`, `last` or a narrowing argument of the model (a prefix, a
- * @range or @where argument) anywhere in the document (operationWeight
+ * @query argument beside @children) anywhere in the document (operationWeight
  * reads no other argument). Empty: the weight is the same for every request.
  */
 function weightVariables(schema: GraphQLSchema, document: DocumentNode): Set<string> {

@@ -7,9 +7,9 @@
  * Only where one page of a connection the query names needs more requests
  * than its text buys does that page's need stand instead (`pageFloor`): a
  * page of a write-sharded relation is a Query per shard and up to two
- * existence checks per shard (3 × its `@sharded(max)`, and 2 more), a
+ * existence checks per shard (3 × its `@edges(maxShards)`, and 2 more), a
  * catalog page a Query per GSI2 shard and, with a prefix count, a
- * `Select: COUNT` per shard, a narrowed page (@range, @where) the Queries
+ * `Select: COUNT` per shard, a narrowed page (@query beside @children) the Queries
  * that fill it. So a short query can always read one page of anything; it
  * cannot buy more than that.
  *
@@ -26,7 +26,7 @@ import type { Plan } from '../../plan/plan.js';
 
 /** What any page needs at most: the parent, its page, the item past it. */
 export const PAGE_FLOOR = 3;
-/** The Queries one narrowed (@range/@where, filtered) page may take to fill itself. */
+/** The Queries one narrowed (@query beside @children, filtered) page may take to fill itself. */
 export const FILLED_PAGE_REQUESTS = 10;
 
 const floors = new WeakMap<DocumentNode, number>();

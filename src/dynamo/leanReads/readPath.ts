@@ -60,7 +60,7 @@ import { HttpRequest } from '@smithy/core/protocols';
 import { isClockSkewError, isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { IncomingMessage } from 'node:http';
-import type { CallTrace, OperationMetrics } from './metrics.js';
+import type { CallTrace, OperationMetrics } from '../metrics.js';
 
 export type ReadOperation = 'GetItem' | 'Query' | 'BatchGetItem';
 
