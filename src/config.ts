@@ -476,7 +476,7 @@ export const SETTINGS = {
     min: 0,
     max: 10_000_000,
     note: '0: off',
-    meaning: 'DynamoDB requests one caller (the verified token\'s subject, else the client address) may send per second on this instance, on average; over it `RATE_LIMITED`, HTTP 429 with `Retry-After` ([limits.md](limits.md#during-execution-caps-on-dynamodb-work)).',
+    meaning: 'DynamoDB requests one caller (the verified token\'s subject, else the client address) may send per second, on average: on every instance together with `REDIS_URL`, else on each instance; over it `RATE_LIMITED`, HTTP 429 with `Retry-After` ([limits.md](limits.md#during-execution-caps-on-dynamodb-work)).',
   }),
   CALLER_DYNAMODB_REQUESTS_BURST: int({ group: 'limits', default: 10_000, min: 1, max: 100_000_000, meaning: 'DynamoDB requests one caller may save up for a burst; an operation may send no more than the caller holds.' }),
   PAGE_READ_BUDGET: int({

@@ -86,9 +86,9 @@ export function createLoaders(reads: ReadPort, tableName: string, table: TableKe
     (batch) => eachSettled(batch, (read) => readRange(reads, tableName, read)),
     { ...batching, cacheKeyFn: json },
   );
-  /** One item by id (and parent id, for a child type), through the item loader; its plan keys and maps it. */
-  const entity = (spec: ItemPlan, id: string, parentId?: string): Promise<ItemRecord | null> =>
-    item.load(spec.key(id, parentId)).then((found) => (found ? spec.map(found) : null));
+  /** One item by id (and parent id, for a child type; the values of the fields its key holds), through the item loader; its plan keys and maps it. */
+  const entity = (spec: ItemPlan, id: string, parentId?: string, fields?: Readonly<Record<string, unknown>>): Promise<ItemRecord | null> =>
+    item.load(spec.key(id, parentId, fields)).then((found) => (found ? spec.map(found) : null));
   /**
    * An inverted type's item by its sort key alone (GSI1PK = its table sort key): a Query of
    * GSI1 for one item, identical reads of an operation sent once.

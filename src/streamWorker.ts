@@ -11,7 +11,6 @@
  * gateway creates it) and never creates or changes it.
  */
 import { imageRedaction } from './subscriptions/redaction.js';
-import { compileRules } from './auth/compileRules.js';
 import { ConfigError, loadConfig } from './config.js';
 import { clientOptions, createDynamo } from './dynamo/client.js';
 import { checkEndpoint } from './dynamo/endpointCheck.js';
@@ -50,7 +49,7 @@ async function main() {
   const telemetry = await loadTelemetry(config.telemetry, logger);
   // With REDIS_URL, the change events of every record go to the gateways' subscribers (docs/subscriptions.md).
   const { redisUrl } = config.subscriptions;
-  const changes = redisUrl ? redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(compileRules(model)), onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') }) : undefined;
+  const changes = redisUrl ? redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(model), onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') }) : undefined;
   if (!changes) logger.info('REDIS_URL is not set: no change events are published (gateways with their own processor feed their own subscribers)');
   const published = { events: 0, failed: 0 };
   const processing = startStreamProcessing({

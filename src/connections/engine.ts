@@ -84,6 +84,32 @@ export interface Source<T, Plan extends PagePlan<T, P>, R, P extends Position = 
 }
 
 /**
+ * A source over targets some of which are read in descending sort-key order
+ * (a connection declared `order: DESCENDING`): for those, `first:` is the
+ * ascending source's `last:` with the cursors' sides swapped, and its page
+ * comes back reversed with its flags swapped. Cursors are the same
+ * positions, so paging is exact both ways as it is ascending.
+ */
+export function orderedBy<T, Plan extends PagePlan<T, P>, R, P extends Position>(
+  descending: (target: T) => boolean,
+  source: Source<T, Plan, R, P>,
+): Source<T, Plan, R, P> {
+  return {
+    ...source,
+    plan: (target, window) =>
+      descending(target) ? source.plan(target, { after: window.before, before: window.after, forward: !window.forward, size: window.size }) : source.plan(target, window),
+    async read(plan, reads) {
+      const page = await source.read(plan, reads);
+      if (!descending(plan.target)) return page;
+      const flipped: Page = { items: page.items.slice().reverse(), hasNextPage: page.hasPreviousPage, hasPreviousPage: page.hasNextPage };
+      if (page.end !== undefined) flipped.start = page.end;
+      if (page.start !== undefined) flipped.end = page.start;
+      return flipped;
+    },
+  };
+}
+
+/**
  * The planned page of `target`. Throws BAD_USER_INPUT for bad arguments or
  * cursors, before any request.
  */

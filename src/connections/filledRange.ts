@@ -22,7 +22,7 @@
  */
 import type { FilledRead, FilledResult } from '../dynamo/filledRange.js';
 import type { RangeSource } from '../plan/sources.js';
-import { memo, type Page, type PagePlan, type Source } from './engine.js';
+import { memo, orderedBy, type Page, type PagePlan, type Source } from './engine.js';
 
 /** The filled reads of one request. */
 export interface FilledReads {
@@ -44,7 +44,7 @@ export interface ShortPage {
 
 type RangePosition = Record<string, string>;
 
-export const filledRange: Source<RangeSource, PagePlan<RangeSource, RangePosition>, FilledReads, RangePosition> = {
+const ascending: Source<RangeSource, PagePlan<RangeSource, RangePosition>, FilledReads, RangePosition> = {
   binding: (source) => ({ name: source.name, partition: source.partition, index: source.index ?? 'table', args: source.binding }),
   shape: (source) => ({ attrs: [source.skAttr], skAttr: source.skAttr, prefix: '' }),
   plan: (target, window) => ({ target, window }),
@@ -101,3 +101,6 @@ export const filledRange: Source<RangeSource, PagePlan<RangeSource, RangePositio
   },
   position: (source, item) => ({ [source.skAttr]: String(item[source.skAttr]) }),
 };
+
+/** A range of a connection declared `order: DESCENDING` is read from its highest sort key. */
+export const filledRange = orderedBy((source: RangeSource) => source.descending === true, ascending);

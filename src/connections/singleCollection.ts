@@ -18,7 +18,7 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import { keyAttributes, partitionLabel, startKeyOf, type Collection, type RangeRead, type StartKey } from '../dynamo/collection.js';
-import { memo, type Page, type PagePlan, type Source } from './engine.js';
+import { memo, orderedBy, type Page, type PagePlan, type Source } from './engine.js';
 
 /** The reads of item collections: the request's loaders (cached, deduplicated), direct reads, or a test's fakes. */
 export interface CollectionReads {
@@ -41,7 +41,7 @@ export interface CollectionPlan extends PagePlan<Collection, StartKey> {
 
 const indexOf = (collection: Collection) => collection.index ?? 'table';
 
-export const singleCollection: Source<Collection, CollectionPlan, CollectionReads, StartKey> = {
+const ascending: Source<Collection, CollectionPlan, CollectionReads, StartKey> = {
   binding: (collection) => ({ name: collection.name, partition: partitionLabel(collection.pk, collection.pkMore), index: indexOf(collection) }),
   shape: (collection) => ({
     attrs: keyAttributes(collection),
@@ -88,3 +88,6 @@ export const singleCollection: Source<Collection, CollectionPlan, CollectionRead
   },
   position: startKeyOf,
 };
+
+/** A collection declared `order: DESCENDING` is read from its highest sort key. */
+export const singleCollection = orderedBy((collection: Collection) => collection.descending === true, ascending);

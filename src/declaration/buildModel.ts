@@ -23,7 +23,7 @@ import { buildASTSchema, Kind, parse, type DefinitionNode, type DocumentNode, ty
 import { DIRECTIVE_DEFINITIONS, DIRECTIVE_NAMES, RETIRED_DIRECTIVES, SUPPLIED_TYPE_NAMES } from './directives.js';
 import type { Model } from './model.js';
 import { ModelError, Problems } from './problems.js';
-import { checkReferences, readItemTypes, readKeylessTypes } from './itemTypes.js';
+import { checkKeyFields, checkReferences, readItemTypes, readKeylessTypes } from './itemTypes.js';
 import { checkStoredNames, readRelations } from './relations.js';
 import { checkPartitions } from './partitions.js';
 import { readOperations } from './operations.js';
@@ -76,6 +76,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   readIndexed(schema, items, layout, problems);
   const relations = readRelations(schema, items, problems, keyless, layout);
   checkStoredNames(schema, items, relations, problems, layout);
+  checkKeyFields(items, problems);
   checkPartitions(items, relations, problems);
   checkReadPartitions(items, relations, layout, problems);
   const { queries, mutations, rootAccess } = readOperations(schema, items, relations, layout, problems, keyless);

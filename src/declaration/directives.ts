@@ -41,6 +41,8 @@ node type's pk template in that index by name ({customer} from customer or
 customerId); on a field of a type, the parent's id fills the placeholder of
 the node's @parent field. from and until name arguments that narrow the
 page to from <= <the sort key's text from its first placeholder on> < until.
+order: DESCENDING reads the sort key from its highest value (newest first
+for a time-ordered key): first: takes the highest, last: the lowest.
 
 Beside @children on the same field, @query is the read used when one of its
 arguments is given (the children are read from the table otherwise): the
@@ -50,7 +52,9 @@ milliseconds, so from and until (DateTime arguments) bound that instant.
 filter names arguments that each keep only the nodes whose stored field of
 the same name equals the argument's value (pages are filled to their size).
 """
-directive @query(index: String, from: String, until: String, filter: [String!]) on FIELD_DEFINITION
+directive @query(index: String, from: String, until: String, filter: [String!], order: KeyOrder = ASCENDING) on FIELD_DEFINITION
+"The order of a connection: its sort key ascending (the default) or descending (newest first)."
+enum KeyOrder { ASCENDING DESCENDING }
 
 """
 Where items of this type live. Templates: literal text with {placeholders};
@@ -70,10 +74,10 @@ directive @parent on FIELD_DEFINITION
 One-to-many: a connection field over the child items in the partition the
 child's pk template names for the parent (the table's, or index's when
 given): begins_with(<sort key>, <the child's literal sort-key prefix>),
-ordered by the sort key. counter: the parent attribute kept equal to the
-number of children.
+ordered by the sort key (order: DESCENDING, from its highest value).
+counter: the parent attribute kept equal to the number of children.
 """
-directive @children(counter: String, index: String) on FIELD_DEFINITION
+directive @children(counter: String, index: String, order: KeyOrder = ASCENDING) on FIELD_DEFINITION
 
 """
 Many-to-many (adjacency list): a connection field over edge items, one per
@@ -201,4 +205,4 @@ export const RETIRED_DIRECTIVES: Readonly<Record<string, string>> = {
 };
 
 /** Names of the supporting types the definitions declare. */
-export const SUPPLIED_TYPE_NAMES = ['CopyField', 'ValueFormat', 'GetBy', 'AccessRule'] as const;
+export const SUPPLIED_TYPE_NAMES = ['CopyField', 'ValueFormat', 'GetBy', 'AccessRule', 'KeyOrder'] as const;

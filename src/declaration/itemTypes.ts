@@ -275,17 +275,21 @@ function readItemType(
     attributes.push({ name: field.name, storedAs, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt'), ...enumValues(named), constraints });
   }
 
-  // Placeholders name id or the parent field.
+  // Placeholders name id, the parent field, or a stored field set at create (read back from the key).
   const allowed = new Set(['id', ...(parent ? [parent.field] : [])]);
+  const keyFields: string[] = [];
   for (const [name, t] of [['pk', pk], ['sk', sk]] as const) {
     for (const p of t?.placeholders ?? []) {
-      if (!allowed.has(p)) {
-        problems.add(`${where}(${name})`, `placeholder {${p}} names no field (use {id} or a @parent field${parent ? ` such as {${parent.field}}` : ''})`, type.astNode);
-      }
+      if (allowed.has(p)) continue;
+      const a = attributes.find((x) => x.name === p);
+      const problem = a ? keyFieldProblem(a, name) : `names no field (use {id}, a @parent field${parent ? ` such as {${parent.field}}` : ''} or a stored field set at create)`;
+      if (problem) problems.add(`${where}(${name})`, `placeholder {${p}} ${problem}`, type.astNode);
+      else if (!keyFields.includes(p)) keyFields.push(p);
     }
   }
   if (pk && sk && !pk.placeholders.includes('id') && !sk.placeholders.includes('id')) {
-    problems.add(where, 'neither pk nor sk holds {id}: every item of the type would have the same key', type.astNode);
+    const why = keyFields.length > 0 ? `items are found by their id; a key of ${keyFields.map((f) => `{${f}}`).join(', ')} alone is not served yet` : 'every item of the type would have the same key';
+    problems.add(where, `neither pk nor sk holds {id}: ${why}`, type.astNode);
   }
   if (parent && pk && sk && !pk.placeholders.includes(parent.field) && !sk.placeholders.includes(parent.field)) {
     // The parent's id is read back from the item's keys.
@@ -297,7 +301,51 @@ function readItemType(
   const access: Access | null = readAccess(schema, type, type.name, problems);
 
   if (!pk || !sk) return null;
-  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, attributes, flags, relations: [], byInstant: null, owner, access, fieldAccess, globalId };
+  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, keyFields, attributes, flags, relations: [], byInstant: null, owner, access, fieldAccess, globalId };
+}
+
+/**
+ * Why a stored field cannot be part of a table key, or null when it can:
+ * every item needs its value (required, or set at create), and its text
+ * must sort and parse. DateTime is written as ISO-8601 UTC with three
+ * fraction digits, so keys sort by time; an Int sorts as text only by
+ * accident, so it may name a partition but not order a sort key.
+ */
+function keyFieldProblem(a: Attribute, key: 'pk' | 'sk'): string | null {
+  if (!a.required && !a.createdAt) return `names ${a.name}, which is optional: every item needs its key (make it required)`;
+  if (a.kind === 'Float' || a.kind === 'Boolean') return `names ${a.name}, a ${a.kind}: a key holds text (ID, String, an enum or DateTime) or an Int in the partition key`;
+  if (a.kind === 'Int' && key === 'sk') return `names ${a.name}, an Int: its text would not sort by value (1, 10, 2); use a DateTime, a String, or put it in the partition key`;
+  return null;
+}
+
+/**
+ * A type whose key holds fields besides id and the parent is found with
+ * those values, never by its id alone: nothing that loads an item by id
+ * may reach it (a reference, a child's parent, @node, @owner, inverted),
+ * and it owns no @children or @edges (a delete follows connections from
+ * the id alone).
+ */
+export function checkKeyFields(items: ReadonlyMap<string, ItemType>, problems: Problems): void {
+  for (const item of items.values()) {
+    const held = item.keyFields.map((f) => `{${f}}`).join(', ');
+    if (item.keyFields.length > 0) {
+      const why = `its key holds ${held}, so its id alone does not find it`;
+      if (item.inverted) problems.add(`${item.name} @item(inverted)`, `${item.name} cannot be inverted: ${why}`);
+      if (item.globalId !== null) problems.add(item.name, `${item.name} cannot be found by a global id (@get(by: NODE)): ${why}`);
+      if (item.owner) problems.add(`${item.name} @item(claim)`, `${item.name} cannot be owned through a token's id: ${why}`);
+      for (const r of item.relations) {
+        if (r.kind === 'edges' || r.owned) problems.add(`${r.path} @${r.kind === 'edges' ? 'edges' : 'children'}`, `${item.name} cannot own connections: ${why} (a @query field reads without owning)`);
+      }
+    }
+    for (const a of item.attributes) {
+      const target = a.reference && !a.reference.keyless ? items.get(a.reference.type) : undefined;
+      if (target && target.keyFields.length > 0) problems.add(`${item.name}.${a.name}`, `refers to ${target.name}, whose key holds ${target.keyFields.map((f) => `{${f}}`).join(', ')}: a reference finds an item by its id alone`);
+    }
+    const parent = item.parent ? items.get(item.parent.type) : undefined;
+    if (parent && parent.keyFields.length > 0) {
+      problems.add(`${item.name}.${item.parent!.field} @parent`, `${parent.name}'s key holds ${parent.keyFields.map((f) => `{${f}}`).join(', ')}: a child's parent is found by its id alone`);
+    }
+  }
 }
 
 /**

@@ -79,6 +79,12 @@ export interface ItemType {
   indexed: IndexPlacement[];
   /** The @parent field and its type, for a child item type. */
   parent: { field: string; type: string } | null;
+  /**
+   * Stored fields the table keys hold besides id and the parent
+   * (`msg#{sentAt}#{id}`): set at create, never updated, read back from the
+   * key. An item of such a type is found by its id with these values.
+   */
+  keyFields: string[];
   /** Stored scalar fields, `id` excluded. */
   attributes: Attribute[];
   /** Boolean fields marked @propagating. */
@@ -131,6 +137,8 @@ export interface ChildrenRelation extends RelationBase {
   via: string;
   /** @query(from, until): the arguments narrowing the sort key, or null. */
   bounds: QueryBounds | null;
+  /** order: DESCENDING: `first:` takes the highest sort keys. */
+  descending: boolean;
   /** @query beside @children: arguments that narrow the connection to GSI2 by the child's instant (`byInstant`), and its filters. */
   range: { after: string; before: string; where: { argument: string; field: string }[] } | null;
 }
@@ -242,6 +250,8 @@ export interface QueryField {
   /** Placeholder of the node type's pk template there → the argument that fills it. */
   arguments: Record<string, string>;
   bounds: QueryBounds | null;
+  /** order: DESCENDING: `first:` takes the highest sort keys. */
+  descending: boolean;
   access: Access | null;
 }
 
@@ -249,8 +259,8 @@ export type RootField = GetField | CatalogField | NodeField | MeField | QueryFie
 
 export type MutationField =
   | { kind: 'create'; field: string; type: string; input: string; parentArgument: string | null; access: Access | null }
-  | { kind: 'update'; field: string; type: string; input: string; parentArgument: string | null; access: Access | null }
-  | { kind: 'delete'; field: string; type: string; parentArgument: string | null; access: Access | null }
+  | { kind: 'update'; field: string; type: string; input: string; parentArgument: string | null; keyArguments: Record<string, string>; access: Access | null }
+  | { kind: 'delete'; field: string; type: string; parentArgument: string | null; keyArguments: Record<string, string>; access: Access | null }
   | { kind: 'link' | 'unlink'; field: string; edges: string; from: string; to: string; phrase: string | null; access: Access | null };
 
 /** A global secondary index the model declares: its name and key attributes (1–4 each, in key order). */

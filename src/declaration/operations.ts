@@ -137,6 +137,7 @@ function readQueryField(
     index,
     arguments: filled,
     bounds: from === null && until === null ? null : { from, until },
+    descending: args.order === 'DESCENDING',
     access,
   };
 }
@@ -320,7 +321,7 @@ function readMutation(
     if (directive === 'update') {
       needId();
       const parentArgument = childParent(schema, 'update', field, item, where, problems);
-      return { kind: 'update', field: field.name, type: item.name, input: input ?? '', parentArgument, access };
+      return { kind: 'update', field: field.name, type: item.name, input: input ?? '', parentArgument, keyArguments: keyArguments(field, item, where, problems), access };
     }
     const parentArgument = (directiveArgs(schema, 'create', field) ?? {}).parent;
     const parentArg = typeof parentArgument === 'string' ? parentArgument : null;
@@ -338,11 +339,12 @@ function readMutation(
       problems.add(where, `deletes ${named}, which is no @item type (return the type, or name it in @delete(type))`, field.astNode);
       return null;
     }
-    if (item.parent && item.relations.length > 0) {
-      problems.add(where, `${item.name} is a child type with connections of its own; deleting it directly is not supported yet`, field.astNode);
+    // A @query field owns nothing, and its children go with it (cascade.ts); edges of a child would outlive its delete.
+    if (item.parent && item.relations.some((r) => r.kind === 'edges')) {
+      problems.add(where, `${item.name} is a child type with edges of its own; deleting it directly is not supported yet`, field.astNode);
     }
     const parentArgument = childParent(schema, 'delete', field, item, where, problems);
-    return { kind: 'delete', field: field.name, type: item.name, parentArgument, access };
+    return { kind: 'delete', field: field.name, type: item.name, parentArgument, keyArguments: keyArguments(field, item, where, problems), access };
   }
   const args = directiveArgs(schema, directive, field) ?? {};
   const path = String(args.edges);
@@ -387,6 +389,22 @@ function readMutation(
 }
 
 /**
+ * The arguments of an @update/@delete holding the values of the fields a
+ * type's key holds besides id and parent (`sentAt` for `msg#{sentAt}#{id}`):
+ * the item's key is built from them, as @get's arguments build it.
+ */
+function keyArguments(field: Field, item: ItemType, where: string, problems: Problems): Record<string, string> {
+  const found: Record<string, string> = {};
+  for (const f of item.keyFields) {
+    const candidates = [f, `${f}Id`];
+    const arg = candidates.find((c) => field.args.some((a) => a.name === c));
+    if (!arg) problems.add(where, `${item.name}'s key holds {${f}}: take it in an argument ${f} (its id alone does not find the item)`, field.astNode);
+    else found[f] = arg;
+  }
+  return found;
+}
+
+/**
  * The argument holding the parent's id of an @update/@delete of a child
  * type (`parent`): required unless the type is inverted (found by its id
  * alone through GSI1); refused on a type without a parent.
@@ -420,7 +438,9 @@ function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, di
     }
     checkKind(`${inputName}.${f.name}`, unwrap(f.type), attribute, `${item.name}.${f.name}`, f.astNode, problems);
     const keyed = directive === 'update' ? item.indexed.find((p) => [...p.pk, ...p.sk].some((k) => k.written && k.template.placeholders.includes(f.name))) : undefined;
-    if (keyed) {
+    if (directive === 'update' && item.keyFields.includes(f.name)) {
+      problems.add(`${inputName}.${f.name}`, `${item.name}.${f.name} is in ${item.name}'s table key, which an update cannot change: remove it from the update input`, f.astNode);
+    } else if (keyed) {
       // A written key is built once, at create: a change would leave the item under its old key in that index.
       problems.add(`${inputName}.${f.name}`, `${item.name}.${f.name} is in ${item.name}'s key in the index ${keyed.index}, which an update cannot change: remove it from the update input`, f.astNode);
     }

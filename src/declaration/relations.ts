@@ -72,11 +72,19 @@ export function readRelations(
 /** A keyless type as the owner of its connections: no keys of its own (its id is the whole key), no parent, no attributes. */
 export function keylessItemType(name: string): ItemType {
   const id = parseTemplate('{id}');
-  return { name, pk: id, sk: id, inverted: false, indexed: [], parent: null, attributes: [], flags: [], relations: [], byInstant: null, owner: null, access: null, fieldAccess: {}, globalId: null };
+  return { name, pk: id, sk: id, inverted: false, indexed: [], parent: null, keyFields: [], attributes: [], flags: [], relations: [], byInstant: null, owner: null, access: null, fieldAccess: {}, globalId: null };
 }
 
 const edgeAttributeNames = (r: EdgesRelation) =>
   r.edgeAttributes.map((a) => `${a.name}:${a.kind}:${a.storedAs}:${JSON.stringify(a.constraints)}`).sort();
+
+/** Is the node's partition key in `index` (null: the table) its id alone? Read from the @indexed placements already read. */
+function keyedByIdIn(node: ItemType, index: string | null): boolean {
+  const placement = index === null ? null : node.indexed.find((p) => p.index === index);
+  const templates = index === null ? [node.pk] : placement ? placement.pk.map((p) => p.template) : [];
+  const placeholders = templates.flatMap((t) => t.placeholders);
+  return placeholders.length === 1 && placeholders[0] === 'id';
+}
 
 function fieldNode(schema: GraphQLSchema, relation: Relation) {
   return (schema.getType(relation.owner) as GraphQLObjectType).getFields()[relation.field]?.astNode;
@@ -135,14 +143,17 @@ function readRelation(
     const where = `${at} @${bound[0]}`;
     // The node's field holding the owner's id: its @parent, or (for a @query, which owns nothing) a reference to the owner's type.
     const references = node.attributes.filter((a) => a.reference?.type === item.name).map((a) => a.name);
-    const via = node.parent?.type === item.name ? node.parent.field : !owned && references.length === 1 ? references[0]! : null;
+    // Or, for a @query whose node is keyed there by its id alone, the id itself: an item whose id is the owner's
+    // (a watcher whose id is the watching agent's, read through an inverted index).
+    const byOwnId = !owned && references.length === 0 && node.parent?.type !== item.name && keyedByIdIn(node, strOrNull(args.index));
+    const via = node.parent?.type === item.name ? node.parent.field : !owned && references.length === 1 ? references[0]! : byOwnId ? 'id' : null;
     if (via === null) {
       const what = owned ? `no @parent field of type ${item.name}` : references.length > 1 ? `several references to ${item.name} (${references.join(', ')}) and no @parent of that type` : `no @parent field or reference of type ${item.name}`;
       problems.add(where, `${node.name} has ${what}: nothing names ${item.name}'s partition of ${node.name} items`, field.astNode);
     }
-    if (owned && item.parent) {
-      // A delete follows an item's own children, not its children's children.
-      problems.add(where, `${item.name} is a child type: a delete of its parent would leave its ${node.name} items behind`, field.astNode);
+    if (owned && item.parent && !item.inverted) {
+      // Its children are created and deleted under it, found by its id alone.
+      problems.add(where, `${item.name} is a child type found only with its parent's id: make it inverted: true to give it children`, field.astNode);
     }
     const index = strOrNull(args.index);
     const bounds = owned ? null : readBounds(args, field, where, problems);
@@ -155,6 +166,7 @@ function readRelation(
       owned,
       via: via ?? '',
       bounds,
+      descending: args.order === 'DESCENDING',
       counter: owned ? strOrNull(args.counter) : null,
       range: owned ? readRange(schema, field, at, node, problems) : null,
     };

@@ -41,6 +41,8 @@ export interface Collection {
    * is read past, as items of other kinds are. Absent: every one is.
    */
   accepts?: (item: Item) => boolean;
+  /** Paged from the highest sort key (order: DESCENDING); the reads themselves take a direction each. */
+  descending?: boolean;
 }
 
 export type StartKey = Record<string, string>;

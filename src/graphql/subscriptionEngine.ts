@@ -417,7 +417,7 @@ export class SubscriptionEngine {
     }
     const bucket = budget.caller;
     if (bucket) {
-      const callerAllows = bucket.buckets.available(bucket.key);
+      const callerAllows = await bucket.buckets.available(bucket.key);
       if (callerAllows < Math.min(allowed, this.o.requestLimits?.maxRequests ?? Infinity)) {
         metrics.capRequests(Math.max(0, callerAllows), ` within this caller's DynamoDB requests (${bucket.buckets.why})`);
       }
@@ -435,7 +435,7 @@ export class SubscriptionEngine {
       });
     } finally {
       budget.spend(metrics.requests);
-      bucket?.buckets.spend(bucket.key, metrics.requests);
+      void bucket?.buckets.spend(bucket.key, metrics.requests);
     }
     const prod = this.o.prod;
     let errors: GraphQLFormattedError[] | undefined = result.errors?.map((e) => formatError(e.toJSON(), e, { prod }));

@@ -54,6 +54,7 @@ import type { Plan } from '../plan/plan.js';
 import { PROPAGATING_ATTRS, type ItemPlan } from '../plan/itemPlan.js';
 import { isMoving, RESHARD_TO_ATTR, shardingOf } from '../plan/sharding.js';
 import { copyIsStale, source, versionOf, type CopiedField } from '../stream/propagate.js';
+import { MODEL_PARTITION } from '../stream/modelWork.js';
 import { catalogCounterChange } from '../writes/catalog.js';
 import { COUNTING_ATTR, DELETING_ATTR } from '../writes/conditions.js';
 import { transact, TransactionCancelled } from '../writes/transact.js';
@@ -182,6 +183,7 @@ export function compileClassifier(plan: Plan): (item: Item) => Classified {
     if (isBookkeeping(p)) return true;
     if (typeof p !== 'string' || typeof s !== 'string') return false;
     if (p.startsWith(STREAM_PREFIX) && (s.startsWith(SHARD_SK_PREFIX) || s.startsWith(FAILED_SK_PREFIX))) return true;
+    if (p === MODEL_PARTITION) return true;
     if (p.startsWith(IDEMPOTENCY_PREFIX) && s === IDEMPOTENCY_SK) return true;
     if (claims.some((c) => p.startsWith(c.pk) && s === c.sk)) return true;
     if (s === COUNTER_SK) {

@@ -43,5 +43,6 @@ export function boundedSource(collection: Collection, bounds: QueryBounds, args:
     hi: until === null ? prefixEnd(prefix) : prefix + until,
     filter: null,
     binding: boundsBinding(bounds, args),
+    ...(collection.descending ? { descending: true } : {}),
   };
 }

@@ -8,8 +8,8 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import type { ItemKey, TableKeys } from '../dynamo/keys.js';
-import type { ItemType } from '../declaration/model.js';
-import { invariant } from '../errors.js';
+import type { Attribute, ItemType } from '../declaration/model.js';
+import { badUserInput, invariant } from '../errors.js';
 import { kindTest, parentIdProperty, propertyLiteral, type ItemRecord } from './records.js';
 
 export interface ItemPlan {
@@ -22,14 +22,44 @@ export interface ItemPlan {
   flags: readonly string[];
   /** The record property holding the parent's id (child types), e.g. `userId`. */
   parentIdProperty: string | null;
-  /** The key of the item with this id (and, for a child type, its parent's id). */
-  key(id: string, parentId?: string): ItemKey;
+  /**
+   * The key of the item with this id (and, for a child type, its parent's
+   * id, and for a type whose key holds fields, their values as stored or as
+   * arguments give them; keyText writes them).
+   */
+  key(id: string, parentId?: string, fields?: Readonly<Record<string, unknown>>): ItemKey;
   /** The ids inside a stored item's keys, or null when the item is not of this type. */
   ids(item: Item): { id: string; parentId: string | null } | null;
   /** A stored item → its (complete) record. */
   map(item: Item): ItemRecord;
   /** Counter attributes of the type's relations, kept on its items. */
   counters: readonly string[];
+}
+
+/**
+ * A key field's value as the key holds it: a DateTime as ISO-8601 UTC with
+ * three fraction digits (`2026-03-02T10:00:00.000Z`), so keys sort by time
+ * whatever precision was given; an Int in decimal (partition keys only: the
+ * model check keeps it out of sort keys); text as it is, without `#`, which
+ * ends a value in a key. `what` names the input or argument for the error.
+ */
+export function keyText(a: Attribute, value: unknown, what: string): string {
+  if (a.kind === 'DateTime' && typeof value === 'string') {
+    const time = Date.parse(value);
+    if (Number.isNaN(time)) throw badUserInput(`${what} must be an ISO-8601 UTC time`, what);
+    return new Date(time).toISOString();
+  }
+  if (a.kind === 'Int' && typeof value === 'number' && Number.isInteger(value)) return String(value);
+  if (typeof value !== 'string' || value.length === 0) throw badUserInput(`${what} is part of the key: give it`, what);
+  if (value.includes('#')) throw badUserInput(`${what} may not contain '#': it is part of the key`, what);
+  return value;
+}
+
+/** The values of the fields an item's key holds (`sentAt`), from the arguments naming them; undefined for a type keyed by id alone. */
+export function keyFieldValues(keyArguments: Record<string, string>, args: Record<string, unknown>): Record<string, unknown> | undefined {
+  const entries = Object.entries(keyArguments);
+  if (entries.length === 0) return undefined;
+  return Object.fromEntries(entries.map(([field, argument]) => [field, args[argument]]));
 }
 
 /** A rename (`propagatingSince`) or a delete (`deletingAt`) is still being carried to the copies. */
@@ -44,12 +74,14 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
   const requiredFields = type.attributes.filter((a) => a.required).map((a) => a.name);
   const optionalFields = type.attributes.filter((a) => !a.required).map((a) => a.name);
   const counters = type.relations.flatMap((r) => (r.counter ? [r.counter] : []));
-  const values = (id: string, parentId?: string): Record<string, string> => {
+  const keyFields = type.keyFields.map((f) => type.attributes.find((a) => a.name === f)!);
+  const values = (id: string, parentId?: string, fields?: Readonly<Record<string, unknown>>): Record<string, string> => {
     const v: Record<string, string> = { id };
     if (parentField !== null) {
       invariant(parentId !== undefined, `${type.name} ${id} needs its parent's id`);
       v[parentField] = parentId;
     }
+    for (const a of keyFields) v[a.name] = keyText(a, fields?.[a.name], a.name);
     return v;
   };
   const { idOf, parentOf } = compileKeyReaders(type, keys, parentField);
@@ -67,12 +99,12 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
     flags: type.flags,
     parentIdProperty: parentProperty,
     counters,
-    key: compileKey(type, parentField) ?? ((id, parentId) => {
-      const v = values(id, parentId);
+    key: compileKey(type, parentField) ?? ((id, parentId, fields) => {
+      const v = values(id, parentId, fields);
       return { PK: type.pk.fill(v), SK: type.sk.fill(v) };
     }),
     ids,
-    map: compileMap(type, parentProperty, counters, idOf, parentOf, notOfType, extensions),
+    map: compileMap(type, parentProperty, counters, idOf, parentOf, notOfType, extensions, keyFieldReader(type, keys)),
   };
 }
 
@@ -108,6 +140,20 @@ function compileKeyReaders(type: ItemType, keys: TableKeys, parentField: string 
     parentField: string | null,
   ) => { idOf(item: Item): string | null | undefined; parentOf(item: Item): string | null };
   return make(type.pk, type.sk, parentField);
+}
+
+/**
+ * A key field's value read back from the item's keys (an item another
+ * program wrote may hold it there alone): the sort key's placeholder wins,
+ * an Int is read as a number. Undefined when the keys do not hold it.
+ */
+function keyFieldReader(type: ItemType, keys: TableKeys): (item: Item, field: string) => unknown {
+  const kinds = new Map(type.attributes.map((a) => [a.name, a.kind]));
+  return (item, field) => {
+    const text = type.sk.valueOf(item[keys.sk], field) ?? type.pk.valueOf(item[keys.pk], field);
+    if (typeof text !== 'string') return undefined;
+    return kinds.get(field) === 'Int' ? Number(text) : text;
+  };
 }
 
 /**
@@ -166,6 +212,7 @@ function compileMap(
   parentOf: (item: Item) => string | null,
   notOfType: (item: Item) => void,
   extensions: readonly RecordExtension[],
+  fromKey: (item: Item, field: string) => unknown,
 ): (item: Item) => ItemRecord {
   const key = (name: string) => propertyLiteral(name, type.name);
   const enums: ReadonlySet<string>[] = [];
@@ -173,7 +220,8 @@ function compileMap(
   if (parentProperty !== null) properties.push(`${key(parentProperty)}: parentOf(item)`);
   for (const a of type.attributes) {
     const at = `item[${key(a.name)}]`;
-    const absent = a.required ? 'undefined' : 'null';
+    // A field the key holds is read back from the key when the item lacks it.
+    const absent = type.keyFields.includes(a.name) ? `fromKey(item, ${key(a.name)})` : a.required ? 'undefined' : 'null';
     properties.push(`${key(a.name)}: ${kindTest(a, at, enums)} ? ${at} : ${absent}`);
   }
   for (const counter of counters) properties.push(`${key(counter)}: typeof item[${key(counter)}] === "number" ? item[${key(counter)}] : undefined`);
@@ -190,6 +238,6 @@ function compileMap(
     '  return record;',
     '};',
   ].join('\n');
-  const make = new Function('idOf', 'parentOf', 'notOfType', 'enums', 'extensions', body) as (...args: unknown[]) => (item: Item) => ItemRecord;
-  return make(idOf, parentOf, notOfType, enums, extensions);
+  const make = new Function('idOf', 'parentOf', 'notOfType', 'enums', 'extensions', 'fromKey', body) as (...args: unknown[]) => (item: Item) => ItemRecord;
+  return make(idOf, parentOf, notOfType, enums, extensions, fromKey);
 }

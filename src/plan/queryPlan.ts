@@ -33,6 +33,7 @@ export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layo
   const path = `Query.${field.field}`;
   const filled = Object.entries(field.arguments);
   const { index, pkAttr, skAttr } = key;
+  const order = field.descending ? { descending: true } : {};
   const collection = (args: Record<string, unknown>): Collection => {
     const values: Record<string, string> = {};
     for (const [placeholder, argument] of filled) {
@@ -41,7 +42,7 @@ export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layo
       values[placeholder] = value;
     }
     const more = key.pkMore.length === 0 ? {} : { pkMore: key.pkMore.map((p) => ({ attr: p.attribute, value: p.template.fill(values) })) };
-    return { name: path, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill(values), ...more, prefix: key.sk.prefix, table: keys.names };
+    return { name: path, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill(values), ...more, prefix: key.sk.prefix, table: keys.names, ...order };
   };
   const bounds = field.bounds;
   return {

@@ -163,10 +163,11 @@ export function compileRelationPlan(
     // Another program's item under the prefix whose keys are not the node type's is read past, not mapped.
     const accepts = (item: Item) => node.ids(item) !== null;
     const pkMore = (parentId: string) => key.pkMore.map((p) => ({ attr: p.attribute, value: p.template.fill({ [parentField]: parentId }) }));
+    const order = relation.descending ? { descending: true } : {};
     collection =
       key.pkMore.length === 0
-        ? (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix, table, accepts })
-        : (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), pkMore: pkMore(parentId), prefix, table, accepts });
+        ? (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix, table, accepts, ...order })
+        : (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), pkMore: pkMore(parentId), prefix, table, accepts, ...order });
     edge = (item) => ({ node: node.map(item) });
     member = (item) => {
       const ids = node.ids(item);

@@ -16,6 +16,8 @@ export interface RangeSource extends Pick<FilledRead, 'index' | 'pkAttr' | 'skAt
   filter: Filter | null;
   /** The arguments cursors are bound to, in a canonical form. */
   binding: string;
+  /** Read from the highest sort key (order: DESCENDING). */
+  descending?: boolean;
 }
 
 /**

@@ -23,6 +23,7 @@ import { createItem } from '../writes/create.js';
 import { deleteItem } from '../writes/cascade.js';
 import { link, unlink } from '../writes/link.js';
 import { updateItem } from '../writes/update.js';
+import { keyFieldValues } from '../plan/itemPlan.js';
 import { writePlanOf } from '../writes/writePlan.js';
 
 type MutationResolver = (parent: unknown, args: Record<string, unknown>, ctx: Context) => Promise<unknown>;
@@ -59,6 +60,7 @@ export function mutationResolvers(plan: Plan): Record<string, MutationResolver> 
             updateItem(ctx, m.type, args.id as string, args.input as Record<string, unknown>, {
               id: parentArgument ? args[parentArgument] : undefined,
               argument: parentArgument,
+              fields: keyFieldValues(m.keyArguments, args),
             }),
           );
         break;
@@ -66,7 +68,9 @@ export function mutationResolvers(plan: Plan): Record<string, MutationResolver> 
       case 'delete': {
         const parentArgument = m.parentArgument;
         fields[m.field] = (_, args, ctx) =>
-          write(ctx, () => deleteItem(ctx, m.type, args.id as string, { id: parentArgument ? args[parentArgument] : undefined, argument: parentArgument }));
+          write(ctx, () =>
+            deleteItem(ctx, m.type, args.id as string, { id: parentArgument ? args[parentArgument] : undefined, argument: parentArgument, fields: keyFieldValues(m.keyArguments, args) }),
+          );
         break;
       }
       case 'link': {

@@ -14,7 +14,7 @@ import { loadEntity } from './lookahead.js';
 import { readCatalog } from './catalog.js';
 import type { Plan } from '../plan/plan.js';
 import { readGlobalId } from '../plan/globalId.js';
-import type { ItemPlan } from '../plan/itemPlan.js';
+import { keyFieldValues, type ItemPlan } from '../plan/itemPlan.js';
 import type { ItemRecord } from '../plan/records.js';
 import { readConnection } from '../connections/engine.js';
 import { singleCollection } from '../connections/singleCollection.js';
@@ -45,7 +45,17 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
     const idArg = get.arguments.id;
     const parentField = item.type.parent?.field;
     const parentArg = parentField === undefined ? undefined : get.arguments[parentField];
-    if (item.type.inverted) {
+    if (item.type.keyFields.length > 0) {
+      // The key holds fields besides the ids (`msg#{sentAt}#{id}`): the arguments fill them.
+      const keyArguments = Object.fromEntries(item.type.keyFields.map((f) => [f, get.arguments[f]!]));
+      fields[get.field] = (_, args, ctx) =>
+        ctx.loaders.entity(
+          item,
+          validateId(args[idArg] as string, idArg),
+          parentArg === undefined ? undefined : validateId(args[parentArg] as string, parentArg),
+          keyFieldValues(keyArguments, args),
+        );
+    } else if (item.type.inverted) {
       fields[get.field] = (_, args, ctx) => ctx.loaders.bySortKey.load({ spec: item, id: validateId(args[idArg] as string, idArg) });
     } else if (parentArg !== undefined) {
       fields[get.field] = (_, args, ctx) =>

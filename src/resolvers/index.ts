@@ -7,16 +7,19 @@
 import type { Plan } from '../plan/plan.js';
 import { meFields, queryResolvers, type NodeRecord } from './Query.js';
 import { mutationResolvers } from './Mutation.js';
-import { itemTypeResolvers } from './itemType.js';
+import { itemTypeResolvers, type LoadById } from './itemType.js';
 import { DateTime } from './DateTime.js';
 import { connectionTypeResolvers, PageInfo } from './Connection.js';
+import { compileRules } from '../auth/compileRules.js';
+import { guardedAttributes } from '../subscriptions/redaction.js';
 
 /**
  * The item types whose records may be partial (`complete: false`): the
  * nodes of @edges connections, built from an edge's copies, the parents of
  * child types, built from the child's key, and the targets of references,
- * built from the referred id. Every other type's records come from its
- * items themselves.
+ * built from the referred id, and the types whose images on Redis lose
+ * guarded fields (subscriptions/redaction.ts). Every other type's records
+ * come from its items themselves.
  */
 function partialTypes(plan: Plan): Set<string> {
   const partial = new Set<string>();
@@ -24,6 +27,7 @@ function partialTypes(plan: Plan): Set<string> {
   for (const item of plan.items.values()) if (item.type.parent) partial.add(item.type.parent.type);
   // A reference's record is the referred id alone.
   for (const item of plan.items.values()) for (const a of item.type.attributes) if (a.reference && !a.reference.keyless) partial.add(a.reference.type);
+  for (const type of guardedAttributes(plan.model, compileRules(plan.model)).keys()) partial.add(type);
   return partial;
 }
 
@@ -35,6 +39,11 @@ function partialTypes(plan: Plan): Set<string> {
 export type ResolverMap = Record<string, object>;
 
 export function buildResolvers(plan: Plan): ResolverMap {
+  // A reference's target by its id: an inverted child type by its sort key, any other by its key.
+  const loadReferred: LoadById = (type, id, ctx) => {
+    const spec = plan.item(type);
+    return spec.type.inverted && spec.type.parent ? ctx.loaders.bySortKey.load({ spec, id }) : ctx.loaders.entity(spec, id);
+  };
   const map: ResolverMap = { Query: queryResolvers(plan) };
   // Resolvers only for the types the model declares: a model without dates declares no DateTime.
   const declared = plan.model.schema.getTypeMap();
@@ -43,7 +52,7 @@ export function buildResolvers(plan: Plan): ResolverMap {
   if (plan.mutations.length > 0) map.Mutation = mutationResolvers(plan);
   const partial = partialTypes(plan);
   for (const item of plan.items.values()) {
-    map[item.name] = itemTypeResolvers(item, plan.relationsOf.get(item.name) ?? [], { alwaysComplete: !partial.has(item.name) });
+    map[item.name] = itemTypeResolvers(item, plan.relationsOf.get(item.name) ?? [], { alwaysComplete: !partial.has(item.name), loadReferred });
   }
   // A keyless type's connections (its id is a plain property of its records).
   for (const name of plan.model.keyless.keys()) {

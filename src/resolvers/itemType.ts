@@ -9,7 +9,7 @@
  * Plain values are returned when the record holds them: a promise per field
  * is measurable work on large pages.
  */
-import { responsePathAsArray, type GraphQLResolveInfo } from 'graphql';
+import { Kind, responsePathAsArray, type GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../context.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import { readConnection } from '../connections/engine.js';
@@ -47,13 +47,25 @@ export const filledReads = (ctx: Context, info: GraphQLResolveInfo | undefined):
 
 type Field = (record: ItemRecord, args: never, ctx: Context, info: GraphQLResolveInfo) => unknown;
 
+/** Loads an item of a type by its id alone (a reference's target). */
+export type LoadById = (type: string, id: string, ctx: Context) => Promise<ItemRecord | null>;
+
+/** Does the field select nothing but id (and __typename)? Fragments count as more. */
+function selectsIdOnly(info: GraphQLResolveInfo): boolean {
+  return info.fieldNodes.every((node) => (node.selectionSet?.selections ?? []).every((s) => s.kind === Kind.FIELD && (s.name.value === 'id' || s.name.value === '__typename')));
+}
+
 export function itemTypeResolvers(
   item: ItemPlan,
   relations: readonly RelationPlan[],
-  { alwaysComplete = false }: { alwaysComplete?: boolean } = {},
+  { alwaysComplete = false, loadReferred = null }: { alwaysComplete?: boolean; loadReferred?: LoadById | null } = {},
 ): Record<string, Field> {
   const full = (record: ItemRecord, ctx: Context) =>
-    complete(record, item.name, (id) => ctx.loaders.entity(item, id, record[item.parentIdProperty ?? ''] as string | undefined));
+    complete(record, item.name, (id) => {
+      const parentId = record[item.parentIdProperty ?? ''] as string | undefined;
+      // An inverted child known by its id alone (a reference to it) is found by its sort key.
+      return item.type.inverted && item.type.parent && parentId === undefined ? ctx.loaders.bySortKey.load({ spec: item, id }) : ctx.loaders.entity(item, id, parentId);
+    });
   const fields: Record<string, Field> = {};
   if (item.type.globalId !== null) fields[item.type.globalId] = (r) => globalIdOf(item, r);
   // A type whose records are always its items' own (no edge copies, no parent built from a child's key):
@@ -72,8 +84,12 @@ export function itemTypeResolvers(
   for (const a of item.type.attributes) {
     if (!a.reference) continue;
     const name = a.name;
-    const as = (id: unknown) => (typeof id === 'string' ? { id, complete: false } : null);
-    fields[name] = (r, _, ctx) => (r.complete || r[name] !== undefined ? as(r[name]) : full(r, ctx).then((f) => as(f[name])));
+    const type = a.reference.type;
+    const load = a.reference.keyless ? null : loadReferred;
+    // Beyond its id the referred item is loaded here, so a dangling id reads as null.
+    const as = (id: unknown, ctx: Context, info: GraphQLResolveInfo) =>
+      typeof id !== 'string' ? null : load === null || selectsIdOnly(info) ? { id, complete: false } : load(type, id, ctx);
+    fields[name] = (r, _, ctx, info) => (r.complete || r[name] !== undefined ? as(r[name], ctx, info) : full(r, ctx).then((f) => as(f[name], ctx, info)));
   }
   for (const name of item.flags) {
     fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? false) : full(r, ctx).then((f) => f[name] ?? false));

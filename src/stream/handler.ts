@@ -14,7 +14,10 @@
  * - an item with copied fields whose version changed, or that carries
  *   `propagatingSince`: propagate its current values to every edge;
  * - a new edge of an @edges relation: bring its copies up to date if an
- *   item was renamed between link's read and now.
+ *   item was renamed between link's read and now;
+ * - a gateway's model marker (modelWork.ts): nothing, unless the model
+ *   asks for work this processor's plan lacks; then the batch stops there
+ *   with `ModelBehind`, for a processor that knows the model.
  * All of it is idempotent and works from the table's current state, so
  * at-least-once delivery, replays and out-of-order shards are harmless.
  * Within a batch, only the last record of an item is acted on (the work
@@ -28,12 +31,14 @@ import { DELETING_ATTR, PROPAGATING_ATTR } from '../writes/conditions.js';
 import { planOf, type Store } from '../writes/store.js';
 import { writePlanOf } from '../writes/writePlan.js';
 import { propagate, refreshEdges } from './propagate.js';
+import { MODEL_PARTITION, ModelBehind, workOf } from './modelWork.js';
 import { imagesOf, isTtlDeletion, type StreamRecordLike } from '../dynamo/streamRecords.js';
 
 export type Task =
   | { kind: 'cascade'; type: string; id: string }
   | { kind: 'propagate'; type: string; id: string }
   | { kind: 'edge'; edge: Item }
+  | { kind: 'model'; version: string; work: string[] }
   | { kind: 'none' };
 
 /** What one record asks for under `plan`, the model served. */
@@ -41,6 +46,9 @@ export function taskOf(record: StreamRecordLike, plan: Plan): Task {
   // Items expired by time to live (idempotency records) ask for nothing; nor does any other deletion.
   if (isTtlDeletion(record) || record.eventName === 'REMOVE') return { kind: 'none' };
   const { keys, newImage, oldImage } = imagesOf(record);
+  if (keys[plan.keys.pk] === MODEL_PARTITION && newImage && Array.isArray(newImage.work)) {
+    return { kind: 'model', version: String(newImage.version), work: newImage.work.map(String) };
+  }
   const writes = writePlanOf(plan);
   for (const t of writes.followed) {
     const ids = t.item.ids(keys);
@@ -99,7 +107,11 @@ export async function handleRecords(store: Store, records: StreamRecordLike[], l
         outcome.done = i;
         continue;
       }
-      if (task.kind !== 'none' && lastOfEntity.get(entityKey(task)!) === i) {
+      if (task.kind === 'model') {
+        const mine = new Set(workOf(plan));
+        const missing = task.work.filter((w) => !mine.has(w));
+        if (missing.length > 0) return { ...outcome, failedAt: i, error: new ModelBehind(task.version, missing) };
+      } else if (task.kind !== 'none' && lastOfEntity.get(entityKey(task)!) === i) {
         if (task.kind === 'propagate') {
           const result = await propagate(store, task.type, task.id);
           outcome.copies += result.written;

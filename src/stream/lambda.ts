@@ -14,7 +14,6 @@
  * The DynamoDB client and the store are made once per Lambda instance.
  */
 import { imageRedaction } from '../subscriptions/redaction.js';
-import { compileRules } from '../auth/compileRules.js';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { loadConfig, withoutEmbedded, type Config } from '../config.js';
 import { dynamoFromConfig, type Dynamo } from '../dynamo/client.js';
@@ -51,7 +50,7 @@ export function createStreamLambdaHandler(
   const { redisUrl } = config.subscriptions;
   const handle = redisUrl
     ? publishingHandler(
-        redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(compileRules(loadModel(config.schemaFile))), onError: (err) => logger.warn({ err }, 'redis') }),
+        redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(loadModel(config.schemaFile)), onError: (err) => logger.warn({ err }, 'redis') }),
         modelFromPlan(compilePlan(loadModel(config.schemaFile))),
       )
     : handleRecords;

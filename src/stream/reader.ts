@@ -28,6 +28,10 @@
  * - an iterator that expired (15 minutes unused) is requested again from
  *   the checkpoint; records trimmed before they were read are reported
  *   (an error log) and the shard is read from its oldest record;
+ * - a gateway's model marker asking for work this processor lacks
+ *   (modelWork.ts: a newer model during a rolling deploy) holds the shard
+ *   at that record: it is neither retried nor dead-lettered, the stats say
+ *   `modelBehind`, and a processor of the new model resumes there;
  * - any other error (DynamoDB unreachable) is logged and the cycle retried
  *   after a pause; nothing was checkpointed past what was handled.
  *
@@ -49,6 +53,7 @@ import { backoff } from '../dynamo/backoff.js';
 import type { Store } from '../writes/store.js';
 import { deleteDeadLetter, listDeadLetters, loadCheckpoints, retryDeadLetter, saveCheckpoint, saveDeadLetter } from './checkpoints.js';
 import { handleRecords } from './handler.js';
+import { ModelBehind } from './modelWork.js';
 import { imagesOf, recordTime, type StreamRecordLike } from '../dynamo/streamRecords.js';
 import { StreamStats } from './stats.js';
 import { tracedBatch } from './tracedBatch.js';
@@ -78,6 +83,8 @@ export interface ReaderOptions {
   handler?: typeof handleRecords;
   /** A span per handled batch, its DynamoDB calls as children (src/telemetry/); none when absent. */
   telemetry?: Telemetry;
+  /** The clock the redrive's pace is kept by, in ms (tests step it; default Date.now). */
+  now?: () => number;
 }
 
 interface ShardState {
@@ -98,7 +105,8 @@ const isOwn = (pk: string) => (record: StreamRecordLike) => String(imagesOf(reco
 
 export class StreamReader {
   readonly stats: StreamStats;
-  private readonly o: Required<Omit<ReaderOptions, 'stats' | 'checkpointName' | 'telemetry'>> & Pick<ReaderOptions, 'telemetry'>;
+  private readonly o: Required<Omit<ReaderOptions, 'stats' | 'checkpointName' | 'telemetry' | 'now'>> & Pick<ReaderOptions, 'telemetry'>;
+  private readonly now: () => number;
   private readonly shards = new Map<string, ShardState>();
   private label = '';
   private stopped = true;
@@ -109,12 +117,15 @@ export class StreamReader {
   private waiters: { after: number; resolve: () => void }[] = [];
   /** Shards finished or discovered since the cycle began: such a cycle is not idle even without records. */
   private shardChanges = 0;
-  private lastRedrive = Date.now();
+  private lastRedrive: number;
   private redriveEvery: number;
 
   constructor(options: ReaderOptions) {
-    this.o = { batchSize: 100, pollMs: 250, maxAttempts: 5, retryDelayMs: 100, redriveMs: 30_000, shardRefreshMs: 10_000, handler: handleRecords, ...options };
+    const { now = Date.now, ...rest } = options;
+    this.o = { batchSize: 100, pollMs: 250, maxAttempts: 5, retryDelayMs: 100, redriveMs: 30_000, shardRefreshMs: 10_000, handler: handleRecords, ...rest };
+    this.now = now;
     this.redriveEvery = this.o.redriveMs;
+    this.lastRedrive = this.now();
     this.stats = options.stats ?? new StreamStats('stream');
     this.label = options.checkpointName ?? '';
   }
@@ -171,7 +182,7 @@ export class StreamReader {
         // Idle only when nothing was read and no shard closed or appeared (a closed parent's children are next).
         if (fetched === 0 && this.shardChanges === 0) {
           this.settle(started);
-          if (this.o.redriveMs > 0 && Date.now() - this.lastRedrive >= this.redriveEvery) await this.redrive();
+          if (this.o.redriveMs > 0 && this.now() - this.lastRedrive >= this.redriveEvery) await this.redrive();
           await this.pause(this.o.pollMs);
         }
       } catch (err) {
@@ -288,7 +299,11 @@ export class StreamReader {
     }
     const records = (out.Records ?? []) as (_Record & StreamRecordLike)[];
     this.stats.behind(shard.id, records.length > 0 ? (recordTime(records[0]) ?? Date.now()) : null);
-    if (records.length > 0) await this.handle(shard, records);
+    if (records.length > 0 && (await this.handle(shard, records)) === 'held') {
+      // Read again from the checkpoint on the next cycle: the held record waits there.
+      shard.iterator = undefined;
+      return 0;
+    }
     if (this.stopped && records.length > 0 && !this.stats.running) return records.length; // killed mid-batch
     shard.iterator = out.NextShardIterator;
     if (shard.iterator === undefined) await this.finish(shard);
@@ -303,8 +318,11 @@ export class StreamReader {
     this.lastRefresh = 0; // children may be listed now
   }
 
-  /** Handles a batch in order: retries a failing record in place, then dead-letters it. */
-  private async handle(shard: ShardState, records: StreamRecordLike[]): Promise<void> {
+  /**
+   * Handles a batch in order: retries a failing record in place, then dead-letters it; a model marker
+   * whose work this processor lacks holds the shard there ('held'), neither retried nor dead-lettered.
+   */
+  private async handle(shard: ShardState, records: StreamRecordLike[]): Promise<'held' | void> {
     let i = 0;
     let attempts = 0;
     while (i < records.length) {
@@ -320,6 +338,11 @@ export class StreamReader {
         return;
       }
       await this.checkpoint(shard, records, handled);
+      if (outcome.error instanceof ModelBehind) {
+        if (this.stats.modelBehind?.version !== outcome.error.version) this.o.logger.error({ version: outcome.error.version, missing: outcome.error.missing }, `stream processor holds: ${outcome.error.message}; deploy the new model's processor`);
+        this.stats.modelBehind = { version: outcome.error.version, missing: [...outcome.error.missing] };
+        return 'held';
+      }
       const failed = records[handled];
       attempts = handled === i ? attempts + 1 : 1;
       i = handled;
@@ -344,7 +367,7 @@ export class StreamReader {
 
   /** Hands every dead letter to the handler again, oldest first; deletes those it handles. */
   private async redrive(): Promise<void> {
-    this.lastRedrive = Date.now();
+    this.lastRedrive = this.now();
     try {
       await this.redriveLetters();
     } catch (err) {

@@ -20,6 +20,8 @@ export interface StreamStatsSnapshot {
   shards: { open: number; finished: number };
   /** The last failure's error name (never its message, which may hold ARNs or keys). */
   lastError: string | null;
+  /** Held at a gateway's model marker whose work this processor lacks (modelWork.ts); null when not. */
+  modelBehind: { version: string; missing: string[] } | null;
 }
 
 export class StreamStats {
@@ -30,6 +32,7 @@ export class StreamStats {
   deadLetters = 0;
   running = false;
   lastError: string | null = null;
+  modelBehind: StreamStatsSnapshot['modelBehind'] = null;
   shards = { open: 0, finished: 0 };
   /** Per shard: creation time (epoch ms) of its oldest unprocessed record, or null when caught up. */
   private readonly pending = new Map<string, number | null>();
@@ -63,6 +66,7 @@ export class StreamStats {
       lagMs: this.lagMs(),
       shards: { ...this.shards },
       lastError: this.lastError,
+      modelBehind: this.modelBehind,
     };
   }
 }

@@ -16,13 +16,15 @@
  * - privacy: each image goes through `redact` first (redaction.ts): Redis
  *   holds no field that only some subscribers may read.
  * - authenticity: with a secret (REDIS_EVENT_SECRET, the same on the
- *   processor and every instance) each message is `<mac>.<event JSON>`,
- *   the MAC an HMAC-SHA256 over the channel and the JSON. A message that
- *   does not verify (forged, altered, sent to another channel, unsigned)
- *   is dropped and counted (`rejected`): whoever can PUBLISH to the Redis
- *   cannot feed subscribers, nor push a sequence number ahead so that the
- *   next genuine event looks older. Without a secret (development) events
- *   go unsigned and are taken as they come.
+ *   processor and every instance) each message is `<mac>.<sent at>.<event
+ *   JSON>`, the MAC an HMAC-SHA256 over the channel, the time (ms) and the
+ *   JSON. A message that does not verify (forged, altered, sent to another
+ *   channel, unsigned) or was sent more than a minute ago (a genuine one
+ *   replayed) is dropped and counted (`rejected`): whoever can PUBLISH to
+ *   the Redis cannot feed subscribers, nor push a sequence number ahead so
+ *   that the next genuine event looks older; a replay within the minute is
+ *   a sequence number the hub has delivered already. Without a secret
+ *   (development) events go unsigned and are taken as they come.
  *
  * A publish that fails (Redis unreachable) is logged by the caller and
  * does not hold the stream back: live updates are best effort while Redis
@@ -54,25 +56,33 @@ export interface RedisBusOptions {
   redact?: Redaction;
 }
 
-const mac = (secret: string, channel: string, json: string) => createHmac('sha256', secret).update(channel).update('\n').update(json).digest('base64url');
+/** How old a signed message may be when it arrives: a genuine message replayed later is dropped. */
+export const MAX_MESSAGE_AGE_MS = 60_000;
 
-/** The message for `channel`: the event's JSON, signed when there is a secret. */
-export function signedMessage(secret: string | undefined, channel: string, json: string): string {
-  return secret === undefined ? json : `${mac(secret, channel, json)}.${json}`;
+const mac = (secret: string, channel: string, at: string, json: string) =>
+  createHmac('sha256', secret).update(channel).update('\n').update(at).update('\n').update(json).digest('base64url');
+
+/** The message for `channel`: the event's JSON, signed with the time it is sent when there is a secret. */
+export function signedMessage(secret: string | undefined, channel: string, json: string, at = Date.now()): string {
+  return secret === undefined ? json : `${mac(secret, channel, String(at), json)}.${at}.${json}`;
 }
 
-/** The event's JSON of a message that verifies for `channel`; undefined when it does not. */
-export function verifiedMessage(secret: string | undefined, channel: string, message: string): string | undefined {
+/** The event's JSON of a message that verifies for `channel` and is recent; undefined when it is not. */
+export function verifiedMessage(secret: string | undefined, channel: string, message: string, now = Date.now()): string | undefined {
+  const dot = message.indexOf('.');
+  const second = dot < 0 ? -1 : message.indexOf('.', dot + 1);
   if (secret === undefined) {
     // Unsigned development setup: take the JSON, whether or not a processor signed it.
-    return message.startsWith('{') ? message : message.slice(message.indexOf('.') + 1);
+    return message.startsWith('{') || second < 0 ? message : message.slice(second + 1);
   }
-  const dot = message.indexOf('.');
-  if (dot < 0) return undefined;
-  const json = message.slice(dot + 1);
+  if (second < 0) return undefined;
+  const at = message.slice(dot + 1, second);
+  const json = message.slice(second + 1);
   const given = Buffer.from(message.slice(0, dot));
-  const expected = Buffer.from(mac(secret, channel, json));
-  return given.length === expected.length && timingSafeEqual(given, expected) ? json : undefined;
+  const expected = Buffer.from(mac(secret, channel, at, json));
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+  // Signed, but sent long ago (or by a clock far ahead): a replay, not news.
+  return Math.abs(now - Number(at)) <= MAX_MESSAGE_AGE_MS ? json : undefined;
 }
 
 export function redisBus({ url, tableName, onError, secret, redact = (e) => e }: RedisBusOptions): ChangeBus & { published: number; claimedBefore: number; rejected: number } {

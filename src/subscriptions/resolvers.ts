@@ -36,6 +36,8 @@ export function payloadResolver(decl: DeclaredSubscription, model: ChangeModel):
     }
     const parentId = key.join('#');
     const edge = event.image ? model.edge(decl.connection, parentId, event.image, ctx.cursors) : null;
+    // A child from a partial image completes itself from its item (an edge's node always may).
+    if (edge && event.partial) (edge.node as { complete?: boolean }).complete = false;
     return {
       [decl.kindField]: event.kind,
       [decl.idField]: event.childId,

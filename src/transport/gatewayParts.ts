@@ -25,7 +25,21 @@ import { loadModel } from '../declaration/loadModel.js';
 import { compilePlan, type Plan } from '../plan/plan.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { loadManifest, type TrustedDocuments } from './trustedDocuments.js';
-import { CallerBuckets } from '../graphql/plugins/callerBudget.js';
+import { CallerBuckets, type CallerBudget } from '../graphql/plugins/callerBudget.js';
+import { redisBuckets } from '../graphql/plugins/redisBuckets.js';
+
+/** With REDIS_URL the callers' buckets are kept in Redis, one per caller for every instance; said at most once a minute when the local ones serve instead. */
+function sharedBudget(config: Config, logger: Logger): Pick<CallerBudget, 'shared' | 'onFallback'> {
+  const url = config.subscriptions.redisUrl;
+  if (!url) return {};
+  let saidAt = -Infinity;
+  const say = (err: unknown) => {
+    if (Date.now() - saidAt < 60_000) return;
+    saidAt = Date.now();
+    logger.warn({ err: (err as Error).message }, 'caller budget: Redis cannot answer, each instance counts its own callers');
+  };
+  return { shared: redisBuckets({ url, prefix: `budget:${config.tableName}:`, onError: say }), onFallback: say };
+}
 
 export interface GatewayParts {
   dynamo: Dynamo;
@@ -65,7 +79,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
   const watch = tableWatch(logger, config.tableName, endpointLabel(clientOptions(config, embeddedUrl)));
   // One set of per-caller buckets for HTTP operations and subscription events.
   const { callerRequestsPerSecond: perSecond, callerRequestsBurst: burst } = config.operationLimits;
-  const callers = perSecond > 0 ? new CallerBuckets({ perSecond, burst }) : undefined;
+  const callers = perSecond > 0 ? new CallerBuckets({ perSecond, burst, ...sharedBudget(config, logger) }) : undefined;
   const server = createServer({
     onMissingTable: () => watch.missing(),
     prod: config.prod,

@@ -5,7 +5,7 @@
  * Tests use it to run the gateway on 127.0.0.1 and stop it again.
  */
 import { imageRedaction } from '../subscriptions/redaction.js';
-import { compileRules } from '../auth/compileRules.js';
+import { writeModelMarker } from '../stream/modelWork.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, type Config, PROD_NODE_ENV } from '../config.js';
@@ -91,7 +91,7 @@ export async function startGateway(
   const changeModel = modelFromPlan(plan);
   const { redisUrl } = config.subscriptions;
   const bus: ChangeBus = redisUrl
-    ? redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(compileRules(plan.model)), onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') })
+    ? redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(plan.model), onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') })
     : memoryBus();
   const hub = new ChangeHub(bus, undefined, (err) => logger.warn({ err }, 'could not stop listening to a topic'));
   const engine = new SubscriptionEngine({
@@ -138,6 +138,8 @@ export async function startGateway(
     }
     for (const lack of layout.lacks) logger.warn({ table: config.tableName }, `table layout: ${lack}`);
     lacks = layout.lacks;
+    // Before any write it serves: a processor of an older model meets this first and holds (stream/modelWork.ts).
+    if (layout.streamArn) await writeModelMarker({ doc: dynamo.doc, tableName: config.tableName, plan });
     // Demo data only into the table this process just created in its own DynamoDB Local.
     if (local && (created || absent)) {
       logger.info({ items: await loadDemoData(dynamo.doc, config.tableName, config.schemaFile, plan.keys), file: demoFileOf(config.schemaFile) }, 'loaded demo data');
@@ -199,6 +201,7 @@ export async function startGateway(
     await subscriptions?.close().catch(() => {});
     await stream?.stop().catch(() => {});
     await bus.close().catch(() => {});
+    await callers?.shared?.close();
     await apollo.stop().catch(() => {});
     http?.close();
     await devIssuer?.stop();
@@ -228,6 +231,7 @@ export async function startGateway(
       await apollo.stop();
       await processing.stop();
       await bus.close();
+      await callers?.shared?.close();
       dynamo.raw.destroy();
       await devIssuer?.stop();
       await local?.stop();

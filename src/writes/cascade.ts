@@ -2,7 +2,8 @@
  * @delete: an item of any type with all its edges (each @edges relation of
  * its type, on either side) and its children (each @children relation),
  * however many; counters at the other ends and its catalog counter follow.
- * (A child's own edges and children are not followed: docs/mutations.md.)
+ * A child with children of its own goes as a cascade of its own (removeEdge);
+ * children carry no edges (the model check refuses them).
  *
  * Steps, each safe to repeat, so re-running after a crash finishes the job:
  * 1. mark the entity `deletingAt` and REMOVE its own counter. From then on
@@ -58,9 +59,9 @@ export interface Side {
 }
 
 /** The item `id` of `typeName` as a delete sees it: its keys, counters, edges and children. */
-export function sideOf(store: Store, typeName: string, id: string): Side {
+export function sideOf(store: Store, typeName: string, id: string, fields?: Readonly<Record<string, unknown>>, parentId?: string): Side {
   const t = writePlanOf(planOf(store)).type(typeName);
-  const key = t.item.key(id);
+  const key = t.item.key(id, parentId, fields);
   const sharding = t.sharding;
   return {
     catalog: t.catalog?.spec ?? null,
@@ -86,11 +87,19 @@ export async function deleteItem(
   store: Store,
   typeName: string,
   id: string,
-  parent: { id: unknown; argument: string | null } = { id: undefined, argument: null },
+  parent: { id: unknown; argument: string | null; fields?: Readonly<Record<string, unknown>> } = { id: undefined, argument: null },
 ): Promise<string> {
   const t = writePlanOf(planOf(store)).type(typeName);
-  if (t.item.type.parent) return deleteChild(store, t, validateId(id), await locate(store, t, id, parent.id, parent.argument));
-  await cascade(store, sideOf(store, typeName, validateId(id)));
+  if (t.item.type.parent) {
+    const located = await locate(store, t, id, parent.id, parent.argument, parent.fields);
+    if (t.sides.length > 0) {
+      // A child with children of its own: marked (no child is added behind the delete), emptied, then deleted with its parent's counter.
+      const side = sideOf(store, typeName, validateId(id), parent.fields, located.parentId);
+      if (await markDeleting(store, side)) await finishCascade(store, side, false);
+    }
+    return deleteChild(store, t, validateId(id), located);
+  }
+  await cascade(store, sideOf(store, typeName, validateId(id), parent.fields));
   return id;
 }
 
@@ -251,8 +260,20 @@ async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item 
   const mirror = mirrorKey ? [{ Delete: { TableName: store.tableName, Key: keys.key(mirrorKey) } }] : [];
   if (side.otherCounter === null) {
     // A child (or an edge whose other end keeps no count): the item alone, and an inverted child's id claim (child.ts).
-    const child = side.relation.relation.kind === 'children' && side.relation.node.type.inverted ? side.relation.node.ids(edge) : null;
+    const isChild = side.relation.relation.kind === 'children';
+    const child = isChild && side.relation.node.type.inverted ? side.relation.node.ids(edge) : null;
     const claim = child ? idClaimKey(side.relation.node.type.sk.prefix, child.id) : null;
+    const childWrites = isChild ? writePlanOf(planOf(store)).type(side.relation.node.name) : null;
+    if (childWrites && childWrites.sides.length > 0) {
+      // A child with children of its own goes as any cascade: marked, emptied, deleted (its own parent is going: no counter).
+      const ids = side.relation.node.ids(edge);
+      if (ids === null) return false;
+      const childSide = sideOf(store, side.relation.node.name, ids.id, undefined, ids.parentId ?? undefined);
+      if (!(await markDeleting(store, childSide))) return false;
+      await finishCascade(store, childSide, true);
+      if (claim) await retryConflicts(store, () => store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: keys.key(claim) })));
+      return true;
+    }
     const cancelled = await tryTransact(store, [
       { Delete: { TableName: store.tableName, Key: keys.itemKey(edge), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
       ...(claim ? [{ Delete: { TableName: store.tableName, Key: keys.key(claim) } }] : []),

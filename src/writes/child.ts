@@ -15,18 +15,17 @@
  * its counter is kept; a changed parent is read again), and, for an
  * inverted type, the uniqueness item of an explicit id (create.ts), so the
  * id may be used again. A child that is absent is NOT_FOUND and nothing
- * changes. A child type with connections of its own is refused by the
- * model check (operations.ts) until its delete cascades.
+ * changes. A child with children of its own is marked and emptied first
+ * (cascade.ts deleteItem).
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
-import { readRange, type Collection } from '../dynamo/collection.js';
-import { GSI1, idClaimKey, type ItemKey } from '../dynamo/keys.js';
+import { idClaimKey, type ItemKey } from '../dynamo/keys.js';
 import { notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import { counterOrCheck } from './conditions.js';
-import { isConditionFailed } from './create.js';
+import { findInverted, isConditionFailed, parentKeyOf } from './create.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
-import { getItem, planOf, readsOf, type Store } from './store.js';
+import { getItem, planOf, type Store } from './store.js';
 import { tryTransact } from './transact.js';
 import type { TypeWrites } from './writePlan.js';
 
@@ -35,20 +34,28 @@ export interface Located {
   parentId: string | undefined;
 }
 
-/** The key of the item `id` of `t` (under `parentId`, for a child type); NOT_FOUND when an inverted child is not found by its id. */
-export async function locate(store: Store, t: TypeWrites, id: string, parentId: unknown, parentArgument: string | null): Promise<Located> {
+/**
+ * The key of the item `id` of `t` (under `parentId`, for a child type; with
+ * `fields`, the values of the fields its key holds); NOT_FOUND when an
+ * inverted child is not found by its id.
+ */
+export async function locate(
+  store: Store,
+  t: TypeWrites,
+  id: string,
+  parentId: unknown,
+  parentArgument: string | null,
+  fields?: Readonly<Record<string, unknown>>,
+): Promise<Located> {
   const type = t.item.type;
-  if (!type.parent) return { key: t.item.key(id), parentId: undefined };
+  if (!type.parent) return { key: t.item.key(id, undefined, fields), parentId: undefined };
   if (typeof parentId === 'string') {
     const parent = validateId(parentId, parentArgument ?? type.parent.field);
-    return { key: t.item.key(id, parent), parentId: parent };
+    return { key: t.item.key(id, parent, fields), parentId: parent };
   }
-  const parentPlan = planOf(store).item(type.parent.type);
-  const byId: Collection = { name: `${type.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: type.sk.fill({ id }), prefix: parentPlan.type.pk.prefix, table: store.plan.keys.names };
-  const [found] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
-  const ids = found ? t.item.ids(found) : null;
-  if (!ids || ids.parentId === null) throw notFound(`${type.name} ${id} not found`);
-  return { key: t.item.key(id, ids.parentId), parentId: ids.parentId };
+  const found = await findInverted(store, type.name, id);
+  if (!found) throw notFound(`${type.name} ${id} not found`);
+  return { key: t.item.key(id, found.parentId), parentId: found.parentId };
 }
 
 /** Deletes the child at `located` with its parent's counter; returns its id. */
@@ -65,8 +72,7 @@ export async function deleteChild(store: Store, t: TypeWrites, id: string, locat
     }
     return id;
   }
-  const parentPlan = planOf(store).item(type.parent!.type);
-  const parentKey = parentPlan.key(located.parentId!);
+  const parentKey = await parentKeyOf(store, type.parent!.type, located.parentId!);
   const counter = t.parentRelation?.counter ?? null;
   const what = `${type.name} ${id}`;
   const claim = type.inverted ? idClaimKey(type.sk.prefix, id) : null;

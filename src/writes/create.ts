@@ -30,11 +30,12 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
 import { readRange, type Collection } from '../dynamo/collection.js';
-import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type TableKeys } from '../dynamo/keys.js';
+import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type ItemKey, type TableKeys } from '../dynamo/keys.js';
 import { conflict, notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import type { ItemRecord } from '../plan/records.js';
-import type { IndexPlacement } from '../declaration/model.js';
+import type { Attribute, IndexPlacement } from '../declaration/model.js';
+import { keyText } from '../plan/itemPlan.js';
 import { absent, counterOrCheck, DELETING_ATTR } from './conditions.js';
 import { putNewWith } from './catalog.js';
 import { idOrNew } from './ids.js';
@@ -89,18 +90,27 @@ export function indexKeysOf(placement: IndexPlacement, id: string, parentId: str
   return keys;
 }
 
+/** A key field's stored value: its key text, as the number it is for an Int. */
+function keyFieldValue(a: Attribute, value: unknown, what: string): unknown {
+  const text = keyText(a, value, what);
+  return a.kind === 'Int' ? value : text;
+}
+
 export function newItem(t: TypeWrites, keys: TableKeys, id: string, parentId: string | undefined, input: Record<string, unknown>) {
   const type = t.item.type;
-  const key = t.item.key(id, parentId);
-  const item: Item = keys.key(key);
-  if (type.inverted) {
-    item.GSI1PK = key.SK;
-    item.GSI1SK = key.PK;
-  }
+  const fields: Item = {};
   const now = new Date().toISOString();
   for (const a of type.attributes) {
     const value = a.createdAt && input[a.name] === undefined ? now : attributeValue(a, input[a.name], `input.${a.name}`);
-    if (value !== null && value !== undefined) item[a.name] = value;
+    if (value === null || value === undefined) continue;
+    // A field the key holds is stored as the key writes it (a DateTime with fixed width), so both read alike.
+    fields[a.name] = type.keyFields.includes(a.name) ? keyFieldValue(a, value, `input.${a.name}`) : value;
+  }
+  const key = t.item.key(id, parentId, fields);
+  const item: Item = Object.assign(keys.key(key), fields);
+  if (type.inverted) {
+    item.GSI1PK = key.SK;
+    item.GSI1SK = key.PK;
   }
   for (const placement of type.indexed) Object.assign(item, indexKeysOf(placement, id, parentId, type.parent?.field ?? null, item));
   if (t.catalog) {
@@ -127,6 +137,32 @@ export function newItem(t: TypeWrites, keys: TableKeys, id: string, parentId: st
     }
   }
   return { item, also };
+}
+
+/**
+ * The ids of the item `id` of an inverted child type, found by its id alone
+ * with one Query of GSI1 (GSI1PK = its sort key); null when there is none.
+ */
+export async function findInverted(store: Store, typeName: string, id: string): Promise<{ id: string; parentId: string } | null> {
+  const plan = planOf(store).item(typeName);
+  const parentPlan = planOf(store).item(plan.type.parent!.type);
+  const byId: Collection = { name: `${typeName}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: plan.type.sk.fill({ id }), prefix: parentPlan.type.pk.prefix, table: store.plan.keys.names };
+  const [found] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
+  const ids = found ? plan.ids(found) : null;
+  return ids && ids.parentId !== null ? { id: ids.id, parentId: ids.parentId } : null;
+}
+
+/**
+ * The key of a parent item by its id: a top-level type's from its
+ * template; a parent that is itself a child type (inverted: the model
+ * check requires it) found by its id alone. NOT_FOUND when there is none.
+ */
+export async function parentKeyOf(store: Store, parentType: string, parentId: string): Promise<ItemKey> {
+  const parentPlan = planOf(store).item(parentType);
+  if (!parentPlan.type.parent) return parentPlan.key(parentId);
+  const found = await findInverted(store, parentType, parentId);
+  if (!found) throw notFound(`${parentType} ${parentId} not found`);
+  return parentPlan.key(parentId, found.parentId);
 }
 
 /** Creates an item of `typeName` from `input` (under the parent `parentId` for a child type); returns its record. */
@@ -156,8 +192,8 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
   const parentPlan = planOf(store).item(parentType.type);
   const id = idOrNew(input.id as string | null | undefined);
   const keys = store.plan.keys;
-  const key = t.item.key(id, parentId);
   const { item } = newItem(t, keys, id, parentId, input);
+  const key = keys.keyOf(item);
   const what = `${t.item.name} ${id}`;
   const explicit = input.id != null;
   let unique: Item | undefined;
@@ -167,7 +203,7 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
     if (existing) throw conflict(`${what} already exists`);
     unique = { ...keys.key(idClaimKey(t.item.type.sk.prefix, id)), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };
   }
-  const parentKey = parentPlan.key(parentId);
+  const parentKey = await parentKeyOf(store, parentType.type, parentId);
   const counter = t.parentRelation?.counter ?? null;
   await untilFresh(store, async () => {
     const seen = await getItem(store, parentKey);

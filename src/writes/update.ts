@@ -219,7 +219,7 @@ export async function updateItem(
   typeName: string,
   id: string,
   input: Record<string, unknown>,
-  parent: { id: unknown; argument: string | null } = { id: undefined, argument: null },
+  parent: { id: unknown; argument: string | null; fields?: Readonly<Record<string, unknown>> } = { id: undefined, argument: null },
 ): Promise<ItemRecord> {
   validateId(id);
   const t = writePlanOf(planOf(store)).type(typeName);
@@ -246,7 +246,7 @@ export async function updateItem(
     typeof change.set[source.field] === 'string' ? [{ source, value: change.set[source.field] as string }] : [],
   );
   // A child's key holds its parent's id (child.ts finds an inverted child's parent when it is not given).
-  const { key } = await locate(store, t, id, parent.id, parent.argument);
+  const { key } = await locate(store, t, id, parent.id, parent.argument, parent.fields);
   const stored = await update(store, key, id, `${typeName} ${id}`, change, copied, (source, entity) => copyCollections(t, source, id, entity));
   return t.item.map(stored);
 }

@@ -8,11 +8,11 @@
  * counts are exact.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'node:http';
 import { courseItem, enrollmentItem, studentItem, catalogCounterItems } from '../support/defaultItems.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { postGraphQL, testGateway, type TestGateway } from '../support/gateway.js';
 import { captureLogger } from '../support/oidc.js';
+import { postFrom as postFromAddress } from '../support/fromAddress.js';
 
 let gw: TestGateway;
 let url: string;
@@ -36,24 +36,7 @@ afterAll(() => gw.stop());
 /** Three levels of small pages, as a new user writes them. */
 const ORDINARY = '{ students(first: 3) { edges { node { courses(first: 5) { edges { node { students(first: 3) { edges { node { email courses(first: 1) { edges { node { title } } } } } } } } } } } } }';
 
-/** A POST from `from` (a loopback address), with its status, Retry-After and body. */
-function postFrom(from: string, query: string): Promise<{ status: number; retryAfter: string | undefined; json: any }> {
-  const body = JSON.stringify({ query });
-  const target = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', localAddress: from, agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, json: JSON.parse(text) }));
-      },
-    );
-    req.once('error', reject);
-    req.end(body);
-  });
-}
+const postFrom = (from: string, query: string) => postFromAddress(url, from, query);
 
 const requestsOf = () => log.lines.filter((l) => l.msg === 'graphql operation').map((l) => l.dynamodb.requests as number);
 

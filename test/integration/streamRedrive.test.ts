@@ -60,4 +60,48 @@ describe('a propagation through an outage', () => {
       await reader.stop();
     }
   });
+
+  it('converges every copy within a minute of a 60 s throttling window ending, the redrive paced by a stepped clock', async () => {
+    const students = ['w1', 'w2', 'w3'];
+    await gw.put([
+      courseItem({ id: 'W1', title: 'Old', studentCount: 3 }),
+      ...students.map((id) => studentItem({ id, name: `Name ${id}`, courseCount: 1 })),
+      ...students.map((id) => enrollmentItem({ studentId: id, courseId: 'W1', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: `Name ${id}` })),
+    ]);
+    const copies = async () =>
+      (await gw.scan())
+        .filter((i) => i.SK === 'COURSE#W1')
+        .map((e) => e.courseTitle);
+    expect((await gw.run(RENAME, { id: 'W1', t: 'New' })).errors).toBeUndefined();
+    // From clock 0 to 60 s the processor's writes are throttled; its redrive keeps the default pace (30 s, doubling).
+    let now = 0;
+    const removeFaults = injectFaults(gw.dynamo, ({ operation }) =>
+      now < 60_000 && (operation === 'UpdateItem' || operation === 'TransactWriteItems') ? dynamoFault('ThrottlingException') : null,
+    );
+    const reader = gw.streamReader({ retryDelayMs: 1, now: () => now });
+    reader.start();
+    try {
+      await expect.poll(() => reader.stats.failed, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(1);
+      let convergedAt: number | undefined;
+      for (; now <= 180_000; now += 5000) {
+        // Two cycles: the redrive, when due, runs between the first's end and the second's.
+        await reader.caughtUp();
+        await reader.caughtUp();
+        if ((await copies()).every((t) => t === 'New')) {
+          convergedAt = now;
+          break;
+        }
+      }
+      expect(convergedAt).toBeDefined();
+      expect(convergedAt!).toBeGreaterThanOrEqual(60_000);
+      expect(convergedAt! - 60_000).toBeLessThanOrEqual(60_000);
+      // The rename's record and the edges' (read after the rename, so their copies were stale): all redriven, none left.
+      const { failed, redriven, deadLetters } = reader.stats.snapshot();
+      expect(failed).toBeGreaterThanOrEqual(1);
+      expect({ redriven, deadLetters }).toEqual({ redriven: failed, deadLetters: 0 });
+    } finally {
+      removeFaults();
+      await reader.stop();
+    }
+  });
 });

@@ -155,10 +155,11 @@ describe('the model declaration', () => {
     expect(problemsOf(sdl)).toContainEqual(expect.stringContaining('overlaps'));
   });
 
-  it('refuses @children on a child type (a delete of its parent would not reach them) and @edges on one (an edge holds its owner\'s partition)', () => {
-    const sdl = VALID.replace(
-      'type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true) { id: ID! year: Int! team: Team! @parent }',
-      `type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true) { id: ID! year: Int! team: Team! @parent
+  it('refuses @children on a child type found only with its parent\'s id, and @edges on a child type (an edge holds its owner\'s partition)', () => {
+    const child = (inverted: string) =>
+      VALID.replace(
+        'type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true) { id: ID! year: Int! team: Team! @parent }',
+        `type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}"${inverted}) { id: ID! year: Int! team: Team! @parent
         games(first: Int, after: String, last: Int, before: String): GameConnection! @children
         fans(first: Int, after: String, last: Int, before: String): SeasonFanConnection! @edges }
       type Game @item(pk: "TEAM#{season}", sk: "GAME#{id}") { id: ID! season: Season! @parent }
@@ -166,10 +167,12 @@ describe('the model declaration', () => {
       type GameEdge { cursor: String! node: Game! }
       type SeasonFanConnection { edges: [SeasonFanEdge!]! pageInfo: PageInfo! totalCount: Int! }
       type SeasonFanEdge { cursor: String! node: Player! }`,
-    );
-    const problems = problemsOf(sdl);
-    expect(problems.some((p) => p.includes('Season.games @children: Season is a child type: a delete of its parent would leave its Game items behind'))).toBe(true);
+      );
+    const problems = problemsOf(child(''));
+    expect(problems.some((p) => p.includes("Season.games @children: Season is a child type found only with its parent's id: make it inverted: true to give it children"))).toBe(true);
     expect(problems.some((p) => p.includes("Season.fans @edges: edges live in Season's partition, so its pk must hold {id} and Season cannot be a child type"))).toBe(true);
+    // Inverted, its children are served (their delete follows them); its edges are not yet.
+    expect(problemsOf(child(', inverted: true')).filter((p) => p.includes('Season.games'))).toEqual([]);
   });
 
   it('refuses a connection field that no directive binds', () => {
