@@ -157,6 +157,8 @@ export interface EdgesRelation extends RelationBase {
   key: EdgeKey | null;
   /** @edges(index) on an inverse side without a key: the declared index over the table's keys swapped that it reads; null: GSI1. */
   index: string | null;
+  /** @edges(order: DESCENDING): paged from the highest sort key. */
+  descending: boolean;
   /** The @edges field of the other direction (`Player.teams` for `Team.players`), if declared. */
   inverse: string | null;
   copies: CopyField[];

@@ -227,6 +227,7 @@ function readRelation(
   const sharded = typeof args.shards === 'string' ? { count: args.shards, max: Number(args.maxShards), copy: strOrNull(args.shardsCopy) } : null;
   if (!sharded && (args.shardsCopy != null || args.maxShards !== 64)) problems.add(`${at} @edges`, 'maxShards and shardsCopy belong with shards (the attribute holding the shard count)', field.astNode);
   if (sharded && inverse === null) problems.add(`${at} @edges(shards)`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);
+  if (sharded && args.order === 'DESCENDING') problems.add(`${at} @edges(order)`, 'a write-sharded side is merged over its shards in ascending order only', field.astNode);
   if (sharded && (ownsKey || index !== null)) problems.add(`${at} @edges(shards)`, 'spreads an inverse side over GSI1 partitions; this side has its own key or reads another index', field.astNode);
   // At most 64 shards (the table layout's range, dynamo/keys.ts MAX_SHARDS): a create puts every counter
   // item in its one transaction, and a merged page reads every shard.
@@ -241,6 +242,7 @@ function readRelation(
     inverse,
     key,
     index,
+    descending: args.order === 'DESCENDING',
     copies,
     edgeAttributes,
     sharded,

@@ -182,7 +182,7 @@ export function compileRelationPlan(
     const prefix = nodeT.prefix;
     const table = keys.names;
     const fits = (item: Item) => typeof nodeT.valueOf(item[nodeAttr], nodePh) === 'string' && typeof ownerT.valueOf(item[ownerAttr], ownerPh) === 'string';
-    const where = index === null ? {} : { index };
+    const where = { ...(index === null ? {} : { index }), ...(relation.descending ? { descending: true } : {}) };
     collection = edgeRead.strict
       ? (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table, accepts: fits })
       : (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table });

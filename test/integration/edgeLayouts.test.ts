@@ -23,8 +23,8 @@ type Person @item(pk: "P#{id}", sk: "profile") {
   "The mirror: P#<person>#following / P#<followed>."
   following(first: Int, after: String, last: Int, before: String): FollowConnection!
     @edges(inverseOf: "followers", pk: "P#{id}#following", sk: "P#{followed}", counter: "followingCount")
-  "The groups' member edges, read back through the inverted index (sk = P#<person>)."
-  groups(first: Int, after: String, last: Int, before: String): MembershipConnection! @edges(inverseOf: "members", index: "inverted", counter: "groupCount")
+  "The groups' member edges, read back through the inverted index (sk = P#<person>), highest group id first."
+  groups(first: Int, after: String, last: Int, before: String): MembershipConnection! @edges(inverseOf: "members", index: "inverted", counter: "groupCount", order: DESCENDING)
 }
 type FollowConnection { edges: [FollowEdge!]!  pageInfo: PageInfo!  totalCount: Int! }
 type FollowEdge { cursor: String!  since: DateTime! @createdAt  node: Person! }
@@ -165,23 +165,23 @@ describe('an inverse side read through an inverted index over the table keys', (
     expect((await gw.get('P#a', 'profile'))?.groupCount).toBe(1);
   });
 
-  it("reads a person's groups from the index, exactly both ways, and never the follow items sharing its partition", async () => {
+  it("reads a person's groups from the index in the declared order (highest first), exactly both ways, and never the follow items sharing its partition", async () => {
     for (const g of ['g2', 'g3']) await gw.run(`mutation { join(groupId: "${g}", personId: "a") { role } }`);
     // Partition sk = P#a of the inverted index also holds a's follow items (pk P#<x>#followers / #following): not groups.
     const first = await gw.counted(`{ person(id: "a") { groups(first: 2) { totalCount edges { role node { id title } } pageInfo { hasNextPage endCursor } } } }`);
     const page = first.result.data.person.groups;
     expect(page.edges).toEqual([
-      { role: 'owner', node: { id: 'g1', title: 'Group g1' } },
+      { role: null, node: { id: 'g3', title: 'Group g3' } },
       { role: null, node: { id: 'g2', title: 'Group g2' } },
     ]);
     expect([page.totalCount, page.pageInfo.hasNextPage]).toEqual([3, true]);
     // The person and the page together, then the groups' items in one BatchGetItem for their titles.
     expect(first.requests.byOperation).toEqual({ GetItem: 1, Query: 1, BatchGetItem: 1 });
     const next = await gw.counted(`query($a: String) { person(id: "a") { groups(first: 2, after: $a) { ${FORWARD} } } }`, { a: page.pageInfo.endCursor });
-    expect([ids(next.result.data.person.groups), next.result.data.person.groups.pageInfo.hasNextPage]).toEqual([['g3'], false]);
+    expect([ids(next.result.data.person.groups), next.result.data.person.groups.pageInfo.hasNextPage]).toEqual([['g1'], false]);
     expect(next.requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
     const back = await gw.run(`{ person(id: "a") { groups(last: 2) { ${PAGE} } } }`);
-    expect([ids(back.data.person.groups), back.data.person.groups.pageInfo.hasPreviousPage]).toEqual([['g2', 'g3'], true]);
+    expect([ids(back.data.person.groups), back.data.person.groups.pageInfo.hasPreviousPage]).toEqual([['g2', 'g1'], true]);
   });
 
   it('leave deletes the edge and both counts', async () => {
