@@ -42,7 +42,12 @@ export interface CollectionPlan extends PagePlan<Collection, StartKey> {
 const indexOf = (collection: Collection) => collection.index ?? 'table';
 
 const ascending: Source<Collection, CollectionPlan, CollectionReads, StartKey> = {
-  binding: (collection) => ({ name: collection.name, partition: partitionLabel(collection.pk, collection.pkMore), index: indexOf(collection) }),
+  binding: (collection) => ({
+    name: collection.name,
+    partition: partitionLabel(collection.pk, collection.pkMore),
+    index: indexOf(collection),
+    ...(collection.range ? { args: collection.range.binding } : {}),
+  }),
   shape: (collection) => ({
     attrs: keyAttributes(collection),
     skAttr: collection.skAttr,

@@ -147,11 +147,13 @@ the item type when the field returns only its id). For a child type,
 through GSI1), and the parent's counter follows a delete. @link and
 @unlink take the two ids named by from and to, and @link's other arguments
 set the edge fields of the same name; phrase words their messages
-("Team t1 is already signed to player p1"; default "linked to").
+("Team t1 is already signed to player p1"; default "linked to"). @delete's
+match names stored fields of a top-level type, each with an argument of
+the same name: the item is deleted only while it holds those values.
 """
 directive @create(parent: String) on FIELD_DEFINITION
 directive @update(parent: String) on FIELD_DEFINITION
-directive @delete(type: String, parent: String) on FIELD_DEFINITION
+directive @delete(type: String, parent: String, match: [String!]) on FIELD_DEFINITION
 directive @link(edges: String!, from: String!, to: String!, phrase: String) on FIELD_DEFINITION
 directive @unlink(edges: String!, from: String!, to: String!, phrase: String) on FIELD_DEFINITION
 

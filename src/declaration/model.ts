@@ -85,6 +85,13 @@ export interface ItemType {
    * key. An item of such a type is found by its id with these values.
    */
   keyFields: string[];
+  /**
+   * For a sort key that is one placeholder alone (`{id}`: no literal
+   * prefix), the sort-key prefixes of the other types in its partition
+   * (`Join:`): its reads pass their items by, and its keys may not begin
+   * with them. Set by the partition check.
+   */
+  skExcludes?: string[];
   /** Stored scalar fields, `id` excluded. */
   attributes: Attribute[];
   /** Boolean fields marked @propagating. */
@@ -262,7 +269,16 @@ export type RootField = GetField | CatalogField | NodeField | MeField | QueryFie
 export type MutationField =
   | { kind: 'create'; field: string; type: string; input: string; parentArgument: string | null; access: Access | null }
   | { kind: 'update'; field: string; type: string; input: string; parentArgument: string | null; keyArguments: Record<string, string>; access: Access | null }
-  | { kind: 'delete'; field: string; type: string; parentArgument: string | null; keyArguments: Record<string, string>; access: Access | null }
+  | {
+      kind: 'delete';
+      field: string;
+      type: string;
+      parentArgument: string | null;
+      keyArguments: Record<string, string>;
+      /** Stored fields the item must hold the values of the arguments of the same name to be deleted (@delete(match)). */
+      match: readonly string[];
+      access: Access | null;
+    }
   | { kind: 'link' | 'unlink'; field: string; edges: string; from: string; to: string; phrase: string | null; access: Access | null };
 
 /** A global secondary index the model declares: its name and key attributes (1–4 each, in key order). */

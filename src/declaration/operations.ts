@@ -344,7 +344,14 @@ function readMutation(
       problems.add(where, `${item.name} is a child type with edges of its own; deleting it directly is not supported yet`, field.astNode);
     }
     const parentArgument = childParent(schema, 'delete', field, item, where, problems);
-    return { kind: 'delete', field: field.name, type: item.name, parentArgument, keyArguments: keyArguments(field, item, where, problems), access };
+    const match = Array.isArray(args.match) ? (args.match as string[]) : [];
+    for (const name of match) {
+      const attribute = item.attributes.find((a) => a.name === name);
+      if (!attribute || attribute.reference) problems.add(`${where}(match)`, `${name} is no stored field of ${item.name} holding a scalar or an enum`, field.astNode);
+      else if (!field.args.some((a) => a.name === name)) problems.add(`${where}(match)`, `takes no argument ${name} holding the value ${item.name}.${name} must have`, field.astNode);
+    }
+    if (match.length > 0 && item.parent) problems.add(`${where}(match)`, `${item.name} is a child type: match is not supported on a child's delete yet`, field.astNode);
+    return { kind: 'delete', field: field.name, type: item.name, parentArgument, keyArguments: keyArguments(field, item, where, problems), match, access };
   }
   const args = directiveArgs(schema, directive, field) ?? {};
   const path = String(args.edges);

@@ -6,7 +6,10 @@
  * of those types (SK = the node's PK). In GSI1 a partition holds inverted
  * items (GSI1PK = their SK) and edge items (GSI1PK = the node's PK). Two
  * members whose sort-key prefixes overlap (one begins with the other)
- * would be read by each other's begins_with: the model is refused.
+ * would be read by each other's begins_with: the model is refused, unless
+ * one is a type in the table whose sort key is a placeholder alone (`{id}`)
+ * and the other a type with a literal prefix (`Join:{id}`): the first then
+ * reads past the other's items and refuses keys with its prefix.
  */
 import type { ItemType, Relation } from './model.js';
 import type { Problems } from './problems.js';
@@ -18,7 +21,12 @@ interface Member {
   /** The literal sort-key prefix, and whether it is the whole sort key (no placeholder). */
   prefix: string;
   exact: boolean;
+  /** The item type, for the items of a type in the table. */
+  item?: ItemType;
 }
+
+/** A type in the table whose sort key is one placeholder alone (`{id}`). */
+const bare = (m: Member) => m.item !== undefined && m.item.sk.parts.length === 1 && !m.exact;
 
 /** A template with its placeholders blanked: the partitions it can name. */
 const shape = (t: KeyTemplate) => t.parts.map((p) => ('literal' in p ? p.literal : '{}')).join('');
@@ -36,7 +44,7 @@ export function checkPartitions(items: ReadonlyMap<string, ItemType>, relations:
   const gsi1 = new Map<string, Member[]>();
   const add = (map: Map<string, Member[]>, partition: string, m: Member) => map.set(partition, [...(map.get(partition) ?? []), m]);
   for (const item of items.values()) {
-    add(base, shape(item.pk), member(`${item.name} items (sk "${item.sk.source}")`, item.sk));
+    add(base, shape(item.pk), { ...member(`${item.name} items (sk "${item.sk.source}")`, item.sk), item });
     if (item.inverted) add(gsi1, shape(item.sk), member(`${item.name} items inverted (GSI1SK "${item.pk.source}")`, item.pk));
   }
   for (const r of relations.values()) {
@@ -69,6 +77,13 @@ export function checkPartitions(items: ReadonlyMap<string, ItemType>, relations:
       for (let i = 0; i < members.length; i++) {
         for (let j = i + 1; j < members.length; j++) {
           if (!overlaps(members[i], members[j])) continue;
+          // A bare sort key beside another type's literal prefix: it reads past their items, and its keys may not take that prefix.
+          const [a, b] = [members[i]!, members[j]!];
+          const [open, other] = bare(a) && b.item && b.prefix !== '' ? [a, b] : bare(b) && a.item && a.prefix !== '' ? [b, a] : [null, null];
+          if (open && other) {
+            open.item!.skExcludes = [...new Set([...(open.item!.skExcludes ?? []), other.prefix])];
+            continue;
+          }
           problems.add(
             members[j].what.split(' ')[0],
             `its sort-key prefix "${members[j].prefix}" overlaps "${members[i].prefix}" of ${members[i].what} in the partition "${partition}" of ${index}: a read of one would return the other`,

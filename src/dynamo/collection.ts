@@ -43,6 +43,12 @@ export interface Collection {
   accepts?: (item: Item) => boolean;
   /** Paged from the highest sort key (order: DESCENDING); the reads themselves take a direction each. */
   descending?: boolean;
+  /**
+   * A narrower sort-key range within the prefix (from/until over a sort key
+   * that may repeat, where a position must be a whole start key): `lo`
+   * included, `hi` excluded; `binding` is what cursors are bound to.
+   */
+  range?: { lo: string; hi: string; binding: string };
 }
 
 export type StartKey = Record<string, string>;
@@ -135,8 +141,18 @@ export function partitionCondition(pkAttr: string, pk: string, pkMore: readonly 
 export const partitionLabel = (pk: string, pkMore: readonly PartitionPart[] = []): string =>
   pkMore.length === 0 ? pk : [pk, ...pkMore.map((p) => p.value)].join('\u0000');
 
+/** The collection's whole sort-key range: its `range`, or every key under its prefix. */
+function wholeRange(collection: Collection): SortRange {
+  return collection.range ?? { lo: rangeStart(collection.prefix), hi: prefixEnd(collection.prefix) };
+}
+
+/** Is `sk` one of the collection's sort keys? Under its prefix, and below the far end of a narrowed range (BETWEEN includes it). */
+const inRange = (collection: Collection, sk: unknown): sk is string =>
+  typeof sk === 'string' && sk.startsWith(collection.prefix) && (collection.range === undefined || sk < collection.range.hi);
+
 /** The key condition of a read over `collection`: the one place key-condition strings are written. */
-function keyCondition(collection: Collection, range?: SortRange) {
+function keyCondition(collection: Collection, given?: SortRange) {
+  const range = given ?? collection.range;
   const partition = partitionCondition(collection.pkAttr, collection.pk, collection.pkMore);
   if (!range && collection.prefix === '') {
     return { KeyConditionExpression: partition.expression, ExpressionAttributeNames: partition.names, ExpressionAttributeValues: partition.values };
@@ -158,8 +174,9 @@ function keyCondition(collection: Collection, range?: SortRange) {
 
 /** The range that stops at `bound` (exclusive once its item is dropped), in read direction. */
 function boundedRange(collection: Collection, forward: boolean, bound: StartKey): SortRange {
-  const boundSk = bound[collection.skAttr];
-  return forward ? { lo: rangeStart(collection.prefix), hi: boundSk } : { lo: boundSk, hi: prefixEnd(collection.prefix) };
+  const boundSk = bound[collection.skAttr]!;
+  const whole = wholeRange(collection);
+  return forward ? { lo: whole.lo, hi: boundSk } : { lo: boundSk, hi: whole.hi };
 }
 
 export interface PageRead {
@@ -227,6 +244,7 @@ export async function readRange(
   if (limit <= 0) return items;
   const range = bound ? boundedRange(collection, forward, bound) : undefined;
   let startKey: Record<string, unknown> | undefined = exclusiveStart ?? undefined;
+  let atEnd = false;
   do {
     // One more than still needed when a bound is set: the bound item itself may come back and be dropped.
     const want = limit - items.length + (bound ? 1 : 0);
@@ -234,12 +252,17 @@ export async function readRange(
     for (const item of out.Items ?? []) {
       if (items.length === limit) break;
       const sk = item[collection.skAttr];
-      if (typeof sk !== 'string' || !sk.startsWith(collection.prefix) || (collection.accepts && !collection.accepts(item))) continue;
+      // A narrowed range's far end (BETWEEN includes it) is past its last item: read forward, nothing follows.
+      if (collection.range && typeof sk === 'string' && sk >= collection.range.hi) {
+        atEnd = forward;
+        continue;
+      }
+      if (!inRange(collection, sk) || (collection.accepts && !collection.accepts(item))) continue;
       if (bound && sameKey(item, bound)) continue;
       items.push(item);
     }
     startKey = out.LastEvaluatedKey;
-  } while (items.length < limit && startKey);
+  } while (items.length < limit && startKey && !atEnd);
   return items;
 }
 
@@ -250,12 +273,12 @@ export async function readRange(
  * and `POST#…`).
  */
 export function parentSortsLast(collection: Collection, parentSk: string): boolean {
-  return collection.index === undefined && parentSk >= prefixEnd(collection.prefix);
+  return collection.index === undefined && collection.range === undefined && parentSk >= prefixEnd(collection.prefix);
 }
 
 /** Does the parent sort before every child (`META` before `MSG#…`)? Then a forward read from the parent reaches the first page. */
 export function parentSortsFirst(collection: Collection, parentSk: string): boolean {
-  return collection.index === undefined && parentSk < rangeStart(collection.prefix);
+  return collection.index === undefined && collection.range === undefined && parentSk < rangeStart(collection.prefix);
 }
 
 /**
@@ -385,10 +408,12 @@ export async function existsBeyond(
   key: StartKey,
   atOrAfter: boolean,
 ): Promise<boolean> {
-  const sk = key[collection.skAttr];
-  const range = atOrAfter ? { lo: sk, hi: prefixEnd(collection.prefix) } : { lo: rangeStart(collection.prefix), hi: sk };
-  const out = await query(reads, tableName, collection, { range, forward: atOrAfter, limit: 1 });
-  return (out.Items ?? []).some((item) => String(item[collection.skAttr]).startsWith(collection.prefix));
+  const sk = key[collection.skAttr]!;
+  const whole = wholeRange(collection);
+  const range = atOrAfter ? { lo: sk, hi: whole.hi } : { lo: whole.lo, hi: sk };
+  // Two items: the far end of a narrowed range, which BETWEEN includes, may come first.
+  const out = await query(reads, tableName, collection, { range, forward: atOrAfter, limit: collection.range ? 2 : 1 });
+  return (out.Items ?? []).some((item) => inRange(collection, item[collection.skAttr]));
 }
 
 /** Number of children, by a paged `Select: COUNT` Query (for tables whose counters are not maintained). */

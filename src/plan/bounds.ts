@@ -21,14 +21,38 @@ export function boundsBinding(bounds: QueryBounds, args: Record<string, unknown>
   return from === null && until === null ? '' : JSON.stringify([from, until]);
 }
 
-/** The narrowed read of `collection` for `args`, or null when neither bound is given (the plain collection). */
-export function boundedSource(collection: Collection, bounds: QueryBounds, args: Record<string, unknown>): RangeSource | null {
+/** The arguments' bounds, null when neither is given; an empty range is BAD_USER_INPUT. */
+function boundsOf(bounds: QueryBounds, args: Record<string, unknown>): { from: string | null; until: string | null } | null {
   const from = bounds.from === null ? null : validateText(args[bounds.from], bounds.from);
   const until = bounds.until === null ? null : validateText(args[bounds.until], bounds.until);
   if (from === null && until === null) return null;
   if (from !== null && until !== null && from >= until) {
     throw badUserInput(`${bounds.until} (${until}) must come after ${bounds.from} (${from}): the range is empty`, bounds.until!);
   }
+  return { from, until };
+}
+
+/**
+ * `collection` narrowed to the arguments' range, read as a collection
+ * (positions are whole start keys): for an index whose sort key may repeat
+ * (a natural attribute such as `CreatedAt`), where a filled range's
+ * sort-key positions would skip items sharing one. Unchanged when neither
+ * bound is given.
+ */
+export function boundedCollection(collection: Collection, bounds: QueryBounds, args: Record<string, unknown>): Collection {
+  const given = boundsOf(bounds, args);
+  if (given === null) return collection;
+  const { prefix } = collection;
+  const lo = given.from === null ? rangeStart(prefix) : prefix + given.from;
+  const hi = given.until === null ? prefixEnd(prefix) : prefix + given.until;
+  return { ...collection, range: { lo, hi, binding: boundsBinding(bounds, args) } };
+}
+
+/** The narrowed read of `collection` for `args`, or null when neither bound is given (the plain collection). */
+export function boundedSource(collection: Collection, bounds: QueryBounds, args: Record<string, unknown>): RangeSource | null {
+  const given = boundsOf(bounds, args);
+  if (given === null) return null;
+  const { from, until } = given;
   const { prefix } = collection;
   return {
     name: collection.name,

@@ -85,11 +85,29 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
     return v;
   };
   const { idOf, parentOf } = compileKeyReaders(type, keys, parentField);
+  const excludes = type.skExcludes ?? [];
+  const foreign = (sk: unknown) => typeof sk === 'string' && excludes.some((p) => sk.startsWith(p));
   const ids = (item: Item) => {
+    if (excludes.length > 0 && foreign(item[keys.sk])) return null;
     const id = idOf(item);
     if (id === undefined || id === null) return null;
     return { id, parentId: parentOf(item) };
   };
+  const built =
+    compileKey(type, parentField) ??
+    ((id: string, parentId?: string, fields?: Readonly<Record<string, unknown>>) => {
+      const v = values(id, parentId, fields);
+      return { PK: type.pk.fill(v), SK: type.sk.fill(v) };
+    });
+  // A bare sort key may not take the prefix of another type in its partition: that item would be read as the other's.
+  const key: ItemPlan['key'] =
+    excludes.length === 0
+      ? built
+      : (id, parentId, fields) => {
+          const k = built(id, parentId, fields);
+          if (foreign(k.SK)) throw badUserInput(`${type.name} id ${id} may not begin with ${excludes.map((p) => `"${p}"`).join(' or ')}: the keys of other items in its partition do`, 'id');
+          return k;
+        };
   const notOfType = (item: Item) => invariant(false, `expected a ${type.name} item, got ${JSON.stringify(keys.keyOf(item))}`);
   return {
     name: type.name,
@@ -99,10 +117,7 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
     flags: type.flags,
     parentIdProperty: parentProperty,
     counters,
-    key: compileKey(type, parentField) ?? ((id, parentId, fields) => {
-      const v = values(id, parentId, fields);
-      return { PK: type.pk.fill(v), SK: type.sk.fill(v) };
-    }),
+    key,
     ids,
     map: compileMap(type, parentProperty, counters, idOf, parentOf, notOfType, extensions, keyFieldReader(type, keys)),
   };

@@ -13,7 +13,7 @@ import { validateText } from './arguments.js';
 import type { ItemPlan } from './itemPlan.js';
 import type { ItemRecord } from './records.js';
 import type { RangeSource } from './sources.js';
-import { boundedSource } from './bounds.js';
+import { boundedCollection, boundedSource } from './bounds.js';
 
 export interface QueryPlan {
   field: QueryField;
@@ -22,7 +22,7 @@ export interface QueryPlan {
   node: ItemPlan;
   /** The partition the arguments name. Throws BAD_USER_INPUT for a bad argument. */
   collection(args: Record<string, unknown>): Collection;
-  /** The bounded read for from/until, or null when neither is given. */
+  /** The bounded read for from/until, or null when neither is given (or when the collection itself is narrowed). */
   narrow(args: Record<string, unknown>): RangeSource | null;
   edge(item: Item): { node: ItemRecord };
 }
@@ -45,12 +45,14 @@ export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layo
     return { name: path, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill(values), ...more, prefix: key.sk.prefix, table: keys.names, ...order };
   };
   const bounds = field.bounds;
+  // On an index whose sort key may repeat (it holds no {id}), a position must be a whole start key: read as a collection.
+  const repeats = index !== null && !key.sk.placeholders.includes('id');
   return {
     field,
     path,
     node,
-    collection,
-    narrow: (args) => (bounds === null ? null : boundedSource(collection(args), bounds, args)),
+    collection: bounds !== null && repeats ? (args) => boundedCollection(collection(args), bounds, args) : collection,
+    narrow: (args) => (bounds === null || repeats ? null : boundedSource(collection(args), bounds, args)),
     edge: (item) => ({ node: node.map(item) }),
   };
 }

@@ -69,7 +69,13 @@ export function mutationResolvers(plan: Plan): Record<string, MutationResolver> 
         const parentArgument = m.parentArgument;
         fields[m.field] = (_, args, ctx) =>
           write(ctx, () =>
-            deleteItem(ctx, m.type, args.id as string, { id: parentArgument ? args[parentArgument] : undefined, argument: parentArgument, fields: keyFieldValues(m.keyArguments, args) }),
+            deleteItem(
+              ctx,
+              m.type,
+              args.id as string,
+              { id: parentArgument ? args[parentArgument] : undefined, argument: parentArgument, fields: keyFieldValues(m.keyArguments, args) },
+              m.match.map((name) => ({ name, value: args[name] })),
+            ),
           );
         break;
       }

@@ -79,8 +79,15 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
       }
       const collection = query.collection(args);
       // totalCount of a partition with no counter: counted within the page read budget.
-      const whole = { ...collection, partition: partitionLabel(collection.pk, collection.pkMore), lo: rangeStart(collection.prefix), hi: prefixEnd(collection.prefix), filter: null, binding: '' };
-      return readConnection(singleCollection, collection, ctx.cursors, ctx.loaders, connectionArgs, query.edge, () => countRange(ctx, whole));
+      const end = prefixEnd(collection.prefix);
+      const { lo, hi } = collection.range ?? { lo: rangeStart(collection.prefix), hi: end };
+      const whole = { ...collection, partition: partitionLabel(collection.pk, collection.pkMore), lo, hi, filter: null, binding: '' };
+      const count = async () => {
+        const n = await countRange(ctx, whole);
+        // A narrowed range excludes its far end, which BETWEEN counts.
+        return n > 0 && hi !== end ? n - (await countRange(ctx, { ...whole, lo: hi })) : n;
+      };
+      return readConnection(singleCollection, collection, ctx.cursors, ctx.loaders, connectionArgs, query.edge, count);
     };
   }
   const node = plan.node;

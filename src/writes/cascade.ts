@@ -29,7 +29,7 @@ import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import { idClaimKey, type CatalogSpec, type ItemKey } from '../dynamo/keys.js';
-import { notFound, unavailable } from '../errors.js';
+import { conflict, notFound, unavailable } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import { counterOrCheck, DELETING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';
@@ -88,6 +88,7 @@ export async function deleteItem(
   typeName: string,
   id: string,
   parent: { id: unknown; argument: string | null; fields?: Readonly<Record<string, unknown>> } = { id: undefined, argument: null },
+  match: readonly Match[] = [],
 ): Promise<string> {
   const t = writePlanOf(planOf(store)).type(typeName);
   if (t.item.type.parent) {
@@ -99,22 +100,51 @@ export async function deleteItem(
     }
     return deleteChild(store, t, validateId(id), located);
   }
-  await cascade(store, sideOf(store, typeName, validateId(id), parent.fields));
+  await cascade(store, sideOf(store, typeName, validateId(id), parent.fields), match);
   return id;
 }
 
-async function cascade(store: Store, side: Side): Promise<void> {
+/** A stored field and the value the item must hold in it to be deleted (@delete(match)). */
+export interface Match {
+  name: string;
+  value: unknown;
+}
+
+/** CONFLICT, before anything is written, when the entity does not hold the values a delete names. */
+function checkMatch(side: Side, entity: Item, match: readonly Match[]): void {
+  const differs = match.find((m) => entity[m.name] !== m.value);
+  if (differs) throw conflict(`${side.what} does not have ${differs.name} ${JSON.stringify(differs.value)}: not deleted`);
+}
+
+async function cascade(store: Store, side: Side, match: readonly Match[] = []): Promise<void> {
   // An item with no edges or children has nothing to fan out: the stream processor does not follow its type, so it goes now.
-  if (store.fanOut === 'stream' && side.groups.length > 0) {
-    if (await markDeleting(store, side)) return;
+  const viaStream = store.fanOut === 'stream' && side.groups.length > 0;
+  // A delete that names values the entity must hold reads it first (and marks it only while it holds them).
+  const read = !viaStream || match.length > 0 ? await getItem(store, side.key) : null;
+  if (read !== null && match.length > 0) checkMatch(side, read, match);
+  if (viaStream) {
+    if (await markDeleting(store, side, match)) return;
+    // Not marked though it was read holding the values: changed since, so its children and edges stay.
+    if (match.length > 0 && read !== null) {
+      const now = await getItem(store, side.key);
+      if (now !== null) {
+        checkMatch(side, now, match);
+        throw conflict(`${side.what} changed while being deleted: try again`);
+      }
+    }
     // Nothing to mark: only edges an absent entity left behind remain to clean up, here and now.
     if (!(await anyLeftIn(store, side.groups.flatMap((g) => g.collections(side.id, null))))) throw notFound(`${side.what} not found`);
     await finishCascade(store, side, false);
     return;
   }
-  const entity = await getItem(store, side.key);
+  const entity = read;
   if (entity === null && !(await anyLeftIn(store, side.groups.flatMap((g) => g.collections(side.id, null))))) throw notFound(`${side.what} not found`);
-  if (entity !== null && entity[DELETING_ATTR] === undefined) await markDeleting(store, side);
+  if (entity !== null && entity[DELETING_ATTR] === undefined && !(await markDeleting(store, side, match)) && match.length > 0) {
+    // Changed (or deleted) between the read and the mark: the values are checked again.
+    const now = await getItem(store, side.key);
+    if (now === null) throw notFound(`${side.what} not found`);
+    checkMatch(side, now, match);
+  }
   await finishCascade(store, side, entity !== null, { entity });
 }
 
@@ -225,7 +255,9 @@ const counterNames = (counters: readonly string[]) =>
   Object.fromEntries(counters.map((c, i) => [counterName(counters, i), c]));
 
 /** Step 1. True when the entity exists (now marked); false when it is absent. */
-async function markDeleting(store: Store, side: Side): Promise<boolean> {
+async function markDeleting(store: Store, side: Side, match: readonly Match[] = []): Promise<boolean> {
+  const names = Object.fromEntries(match.map((m, i) => [`#m${i}`, m.name]));
+  const values = Object.fromEntries(match.map((m, i) => [`:m${i}`, m.value]));
   try {
     await retryConflicts(store, () =>
       store.doc.send(
@@ -234,9 +266,9 @@ async function markDeleting(store: Store, side: Side): Promise<boolean> {
           Key: store.plan.keys.key(side.key),
           // A second delete of a marked entity keeps the first mark (its time says since when it is pending).
           UpdateExpression: `SET #deleting = if_not_exists(#deleting, :now)${removal(side.ownCounters)}`,
-          ConditionExpression: 'attribute_exists(#pk)',
-          ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#deleting': DELETING_ATTR, ...counterNames(side.ownCounters) },
-          ExpressionAttributeValues: { ':now': new Date().toISOString() },
+          ConditionExpression: ['attribute_exists(#pk)', ...match.map((_, i) => `#m${i} = :m${i}`)].join(' AND '),
+          ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#deleting': DELETING_ATTR, ...counterNames(side.ownCounters), ...names },
+          ExpressionAttributeValues: { ':now': new Date().toISOString(), ...values },
         }),
       ),
     );

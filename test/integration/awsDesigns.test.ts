@@ -52,11 +52,34 @@ describe('ChatSystem', () => {
     expect(await gw.get('Room:Games', 'meta')).toMatchObject({ CreatedBy: 'UserB' });
   });
 
-  it("deleteChatRoom: the room item is deleted by the gateway's delete (read, mark, remove)", async () => {
-    const { result, requests } = await gw.counted(`mutation { deleteChatRoom(id: "Games") }`);
+  it("deleteChatRoom: only by the user who created it (CreatedBy = <user>), by the gateway's delete (read, mark, remove)", async () => {
+    const refused = await gw.counted(`mutation { deleteChatRoom(id: "Games", CreatedBy: "UserC") }`);
+    expect(refused.result.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    expect(refused.requests.byOperation).toEqual({ GetItem: 1 });
+    expect(await gw.get('Room:Games', 'meta')).toEqual({ PK: 'Room:Games', SK: 'meta', CreatedBy: 'UserB' });
+    const { result, requests } = await gw.counted(`mutation { deleteChatRoom(id: "Games", CreatedBy: "UserB") }`);
     expect(result.errors).toBeUndefined();
     expect(requests.byOperation).toEqual({ GetItem: 1, UpdateItem: 1, TransactWriteItems: 1 });
     expect(await gw.get('Room:Games', 'meta')).toBeUndefined();
+  });
+
+  it('joinChatRoom and leaveChatRoom: one item at User:<user> / Join:<room>, beside the comments and never read as one', async () => {
+    const joined = await gw.counted(`mutation { joinChatRoom(userId: "UserA", input: { id: "Art" }) { id user { id } } }`);
+    expect(joined.result).toEqual({ data: { joinChatRoom: { id: 'Art', user: { id: 'UserA' } } } });
+    expect(joined.requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('User:UserA', 'Join:Art')).toEqual({ PK: 'User:UserA', SK: 'Join:Art' });
+    const both = await gw.counted(`{ user(id: "UserA") { comments(first: 10) { edges { node { id } } pageInfo { hasNextPage } } joins(first: 10) { edges { node { id } } } } }`);
+    expect(nodes(both.result.data.user.comments)).toEqual([{ id: '2023-04-01T12:00:00.001Z' }, { id: '2023-04-01T13:00:00.001Z' }, { id: '2023-04-01T14:00:00.001Z' }]);
+    expect(both.result.data.user.comments.pageInfo.hasNextPage).toBe(false);
+    expect(nodes(both.result.data.user.joins)).toEqual([{ id: 'Art' }]);
+    expect(both.requests.byOperation).toEqual({ Query: 2 });
+    const posing = await gw.counted(`mutation { addComments(userId: "UserA", input: { id: "Join:Music", Comment: "x", CreatedAt: "2023-04-01T16:00:00.001Z", RoomID: "Music" }) { id } }`);
+    expect(posing.result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(posing.requests.requests).toBe(0);
+    const left = await gw.counted(`mutation { leaveChatRoom(userId: "UserA", id: "Art") }`);
+    expect(left.result.errors).toBeUndefined();
+    expect(left.requests.byOperation).toEqual({ DeleteItem: 1 });
+    expect(await gw.get('User:UserA', 'Join:Art')).toBeUndefined();
   });
 
   it('addComments: one item at User:<user> / <timestamp>, with RoomID and CreatedAt for the index', async () => {
@@ -112,6 +135,33 @@ describe('ChatSystem', () => {
     const { result, requests } = await gw.counted(`{ comment(userId: "UserC", id: "2023-04-01T12:00:05.001Z") { Comment RoomID { id CreatedBy } } }`);
     expect(result.data.comment).toEqual({ Comment: 'I love aaa.', RoomID: { id: 'Art', CreatedBy: 'UserF' } });
     expect(requests.byOperation).toEqual({ GetItem: 2 });
+  });
+
+  it('getFromLatestToSpecifiedPositionComments: from a position to the latest, read backward, one Query', async () => {
+    const { result, requests } = await gw.counted(`{ roomComments(RoomID: "Jazz", from: "2023-04-02T10:05:00.001Z", last: 10) { edges { node { Comment CreatedAt } } pageInfo { hasPreviousPage } } }`);
+    expect(result.errors).toBeUndefined();
+    const comments = nodes(result.data.roomComments) as { Comment: string; CreatedAt: string }[];
+    expect(comments.map((c) => c.CreatedAt)).toEqual(['2023-04-02T10:05:00.001Z', '2023-04-02T10:05:00.001Z', '2023-04-02T10:10:00.001Z', '2023-04-02T10:15:00.001Z']);
+    expect(comments.map((c) => c.Comment).slice(0, 2).sort()).toEqual(['Me too!', 'Me!']);
+    expect(result.data.roomComments.pageInfo.hasPreviousPage).toBe(false);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('getFromPositionToPositionComments: from one position up to another, paged one at a time through two comments of one CreatedAt', async () => {
+    const q = `query($after: String) { roomComments(RoomID: "Jazz", from: "2023-04-02T10:05:00.001Z", until: "2023-04-02T10:15:00.001Z", first: 2, after: $after) {
+      edges { node { Comment } } pageInfo { hasNextPage endCursor } } }`;
+    const first = await gw.counted(q);
+    expect(first.result.data.roomComments.pageInfo.hasNextPage).toBe(true);
+    expect(first.requests.byOperation).toEqual({ Query: 1 });
+    const next = await gw.counted(q, { after: first.result.data.roomComments.pageInfo.endCursor });
+    expect(next.result.data.roomComments.pageInfo.hasNextPage).toBe(false);
+    expect(next.requests.byOperation).toEqual({ Query: 1 });
+    const both = [...nodes(first.result.data.roomComments), ...nodes(next.result.data.roomComments)].map((c: any) => c.Comment);
+    expect(both.slice(0, 2).sort()).toEqual(['Me too!', 'Me!']);
+    expect(both.slice(2)).toEqual(['Blue Train.']);
+    const empty = await gw.counted(`{ roomComments(RoomID: "Jazz", from: "2023-04-02T10:15", until: "2023-04-02T10:05", first: 2) { edges { cursor } } }`);
+    expect(empty.result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(empty.requests.requests).toBe(0);
   });
 });
 
@@ -261,6 +311,61 @@ describe('ConnectedVehicles', () => {
     expect(await gw.get('VIN#1HGCM82633A004352', 'ID#jdoe1')).toBeUndefined();
     expect(await gw.get('ID#jdoe1', 'VIN#1HGCM82633A004352')).toBeUndefined();
   });
+
+  it("a vehicle's subscriptions: one Query of VIN#<vin>, begins_with F#, user, state and feature read from the key", async () => {
+    const { result, requests } = await gw.counted(`{ vehicle(id: "${VIN}") { subscriptions(first: 10) { edges { node { id user_id { id } state feature vehicle_id } } } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(nodes(result.data.vehicle.subscriptions)).toEqual([{ id: '<sub_feature>\t', user_id: { id: 'cbrawley0' }, state: 'ACTIVE', feature: 'CAMERAS', vehicle_id: VIN }]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it("a user's subscriptions, active ones first: one Query of ID#<user>, begins_with F#", async () => {
+    const { result, requests } = await gw.counted(`{ user(id: "cbrawley0") { subscriptions(first: 10) { edges { node { id state feature expiration_date expiration_ttl } } } } }`);
+    expect(nodes(result.data.user.subscriptions)).toEqual([
+      { id: '<sub_feature>', state: 'ACTIVE', feature: 'CAMERAS', expiration_date: '2099-12-12T23:59:59', expiration_ttl: '4102462799' },
+      { id: '<sub_feature>', state: 'EXPIRED', feature: 'SEATS', expiration_date: '2023-05-05 23:59:59', expiration_ttl: '1683345599' },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('subscribes a user to a feature of a vehicle: its two items, each where the design puts it', async () => {
+    const { result, requests } = await gw.counted(`mutation {
+      addVehicleSubscription(vehicleId: "1HGCM82633A004352", input: { id: "fold", user_id: "jdoe1", state: ACTIVE, feature: "MIRRORS", vehicle_id: "1HGCM82633A004352" }) { id state }
+      addUserSubscription(userId: "jdoe1", input: { id: "fold", state: ACTIVE, feature: "MIRRORS", user_name: "jdoe1", expiration_date: "2030-01-01T00:00:00", expiration_ttl: "1893456000" }) { id state }
+    }`);
+    expect(result).toEqual({ data: { addVehicleSubscription: { id: 'fold', state: 'ACTIVE' }, addUserSubscription: { id: 'fold', state: 'ACTIVE' } } });
+    expect(requests.byOperation).toEqual({ GetItem: 2, TransactWriteItems: 2 });
+    expect(await gw.get('VIN#1HGCM82633A004352', 'F#jdoe1#ACTIVE#MIRRORS#fold')).toEqual({
+      PK: 'VIN#1HGCM82633A004352', SK: 'F#jdoe1#ACTIVE#MIRRORS#fold', user_id: 'jdoe1', state: 'ACTIVE', feature: 'MIRRORS', vehicle_id: '1HGCM82633A004352',
+    });
+    expect(await gw.get('ID#jdoe1', 'F#ACTIVE#MIRRORS#fold')).toEqual({
+      PK: 'ID#jdoe1', SK: 'F#ACTIVE#MIRRORS#fold', state: 'ACTIVE', feature: 'MIRRORS', user_name: 'jdoe1', expiration_date: '2030-01-01T00:00:00', expiration_ttl: '1893456000',
+    });
+  });
+
+  it('renews a subscription: one UpdateItem of the item its state and feature name', async () => {
+    const { result, requests } = await gw.counted(`mutation { renewUserSubscription(userId: "jdoe1", state: ACTIVE, feature: "MIRRORS", id: "fold", input: { expiration_date: "2031-01-01T00:00:00", expiration_ttl: "1924992000" }) { expiration_date } }`);
+    expect(result).toEqual({ data: { renewUserSubscription: { expiration_date: '2031-01-01T00:00:00' } } });
+    expect(requests.byOperation).toEqual({ UpdateItem: 1 });
+    const one = await gw.counted(`{ userSubscription(userId: "jdoe1", state: ACTIVE, feature: "MIRRORS", id: "fold") { expiration_ttl } }`);
+    expect(one.result.data.userSubscription).toEqual({ expiration_ttl: '1924992000' });
+    expect(one.requests.byOperation).toEqual({ GetItem: 1 });
+  });
+
+  it('expires a subscription: the ACTIVE items removed and the EXPIRED one added, in one operation', async () => {
+    const { result, requests } = await gw.counted(`mutation {
+      removeVehicleSubscription(vehicleId: "1HGCM82633A004352", user_id: "jdoe1", state: ACTIVE, feature: "MIRRORS", id: "fold")
+      removeUserSubscription(userId: "jdoe1", state: ACTIVE, feature: "MIRRORS", id: "fold")
+      addUserSubscription(userId: "jdoe1", input: { id: "fold", state: EXPIRED, feature: "MIRRORS", user_name: "jdoe1", expiration_date: "2031-01-01T00:00:00", expiration_ttl: "1924992000" }) { state }
+    }`);
+    expect(result.errors).toBeUndefined();
+    expect(requests.byOperation).toEqual({ GetItem: 3, TransactWriteItems: 3 });
+    expect(await gw.get('VIN#1HGCM82633A004352', 'F#jdoe1#ACTIVE#MIRRORS#fold')).toBeUndefined();
+    expect(await gw.get('ID#jdoe1', 'F#ACTIVE#MIRRORS#fold')).toBeUndefined();
+    const left = await gw.run(`{ user(id: "jdoe1") { subscriptions(first: 10) { edges { node { id state feature } } } } vehicle(id: "1HGCM82633A004352") { subscriptions(first: 10) { edges { node { id } } } } }`);
+    expect(nodes(left.data.user.subscriptions)).toEqual([{ id: 'fold', state: 'EXPIRED', feature: 'MIRRORS' }]);
+    expect(nodes(left.data.vehicle.subscriptions)).toEqual([]);
+  });
 });
 
 describe('GamingPlayerProfiles', () => {
@@ -388,6 +493,67 @@ describe('ComplainManagement', () => {
     const escalated = await gw.run(`{ escalatedTo(escalated_to: "AgentB", last: 1) { edges { node { id } } } }`);
     expect(nodes(escalated.data.escalatedTo)).toEqual([{ id: 'Complaint2000' }]);
   });
+
+  it('get all communications for a complaint: one Query of its partition, begins_with comm#, by date', async () => {
+    const { result, requests } = await gw.counted(`{ complaint(id: "Complaint123") { communications(first: 10) { edges { node { id comm_id comm_date complaint_state agentID { id } } } } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(nodes(result.data.complaint.communications)).toEqual([
+      { id: 'comm1', comm_id: 'comm1', comm_date: '2023-04-30T12:00:24', complaint_state: 'investigating', agentID: { id: 'AgentA' } },
+      { id: 'comm2', comm_id: 'comm2', comm_date: '2023-04-30T12:35:54', complaint_state: 'resolved', agentID: { id: 'AgentA' } },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('a complaint with its communications: one Query (metadata sorts after comm#)', async () => {
+    const { result, requests } = await gw.counted(`{ complaint(id: "Complaint1444") { severity current_state communications(first: 10) { edges { node { id } } } } }`);
+    expect(result.data.complaint).toEqual({ severity: 'P1', current_state: 'assigned', communications: { edges: [{ node: { id: 'comm4' } }, { node: { id: 'comm5' } }] } });
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it("view agent's communication history: one Query of Agents_Comments_GSI, by comm_date", async () => {
+    const { result, requests } = await gw.counted(`{ agentCommunications(agentID: "AgentA", first: 10) { edges { node { id comm_date complaint { id } } } } }`);
+    expect(nodes(result.data.agentCommunications)).toEqual([
+      { id: 'comm1', comm_date: '2023-04-30T12:00:24', complaint: { id: 'Complaint123' } },
+      { id: 'comm2', comm_date: '2023-04-30T12:35:54', complaint: { id: 'Complaint123' } },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+    const agent = await gw.counted(`{ agent(id: "AgentC") { communications(last: 5) { edges { node { id complaint_state } } } } }`);
+    expect(nodes(agent.result.data.agent.communications)).toEqual([{ id: 'comm5', complaint_state: 'assigned' }]);
+    expect(agent.requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('find complaints by severity and state: one Query of Severity_State_GSI with both equalities (instead of a Scan)', async () => {
+    const { result, requests } = await gw.counted(`{ complaintsBySeverity(severity: "P2", current_state: "investigating", first: 10) { edges { node { id customer_id { id } } } } }`);
+    expect(nodes(result.data.complaintsBySeverity)).toEqual([{ id: 'Complaint1321', customer_id: { id: 'custXYZ' } }]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+    const assigned = await gw.run(`{ complaintsBySeverity(severity: "P1", current_state: "assigned", first: 10) { edges { node { id } } } }`);
+    expect(nodes(assigned.data.complaintsBySeverity)).toEqual([{ id: 'Complaint1444' }, { id: 'Complaint2000' }]);
+  });
+
+  it('track complaint state changes: the states its communications record, in order, one Query', async () => {
+    const { result, requests } = await gw.counted(`{ complaint(id: "Complaint1444") { communications(first: 10) { edges { node { comm_date complaint_state } } } } }`);
+    expect(nodes(result.data.complaint.communications)).toEqual([
+      { comm_date: '2022-12-31T19:32:00', complaint_state: 'waiting' },
+      { comm_date: '2022-12-31T19:40:00', complaint_state: 'assigned' },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('adds a communication at <complaint> / comm#<comm_date>#<comm_id>, found by its agent and by its key', async () => {
+    const { result, requests } = await gw.counted(`mutation { addCommunication(complaint: "Complaint2000", input: {
+      id: "comm9", comm_id: "comm9", comm_date: "2023-07-02T08:05:00", complaint_state: "assigned", comm_text: "on it", agentID: "AgentB"
+    }) { id comm_date complaint { id } } }`);
+    expect(result).toEqual({ data: { addCommunication: { id: 'comm9', comm_date: '2023-07-02T08:05:00', complaint: { id: 'Complaint2000' } } } });
+    expect(requests.byOperation).toEqual({ GetItem: 1, TransactWriteItems: 1 });
+    expect(await gw.get('Complaint2000', 'comm#2023-07-02T08:05:00#comm9')).toEqual({
+      PK: 'Complaint2000', SK: 'comm#2023-07-02T08:05:00#comm9', comm_id: 'comm9', comm_date: '2023-07-02T08:05:00', complaint_state: 'assigned', comm_text: 'on it', agentID: 'AgentB',
+    });
+    const history = await gw.run(`{ agentCommunications(agentID: "AgentB", last: 1) { edges { node { id } } } }`);
+    expect(nodes(history.data.agentCommunications)).toEqual([{ id: 'comm9' }]);
+    const one = await gw.counted(`{ communication(complaint: "Complaint2000", comm_date: "2023-07-02T08:05:00", id: "comm9") { comm_text } }`);
+    expect(one.result.data.communication).toEqual({ comm_text: 'on it' });
+    expect(one.requests.byOperation).toEqual({ GetItem: 1 });
+  });
 });
 
 describe('SocialNetwork', () => {
@@ -486,20 +652,97 @@ describe('RecurringPayments', () => {
   });
   afterAll(() => gw?.stop());
 
-  it('serves the declared layout with its samples in place', async () => {
-    expect((await gw.scan()).filter((i) => String(i.PK).startsWith('ACC#')).map((i) => `${i.PK} ${i.SK}`).sort()).toEqual(['ACC#123 REC#12023-05-28T14:15:39.24#SKU#999', 'ACC#123 SUB#123#SKU#999']);
-    const { result, requests } = await gw.counted(`{ account(id: "123") { id } }`);
-    expect(result).toEqual({ data: { account: { id: '123' } } });
-    expect(requests.requests).toBe(0);
+  it('get all subscriptions for an account: one Query of ACC#<account>, begins_with SUB#, fields read as stored', async () => {
+    const { result, requests } = await gw.counted(`{ account(id: "123") { subscriptions(first: 10) { edges { node { id SKU Email PaymentAmount NextPaymentDate NextReminderDate account { id } } } } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(nodes(result.data.account.subscriptions)).toEqual([
+      { id: '123', SKU: '999', Email: 's@s.com', PaymentAmount: '12.99', NextPaymentDate: '2023-06-28', NextReminderDate: '2023-06-21', account: { id: '123' } },
+      { id: '124', SKU: '555', Email: 's@s.com', PaymentAmount: '4.99', NextPaymentDate: '2023-06-21', NextReminderDate: '2023-06-14', account: { id: '123' } },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
-  it('declares the subscriptions (their sort key holds the SKU set at create), not yet the receipts, keyed without an id', () => {
-    const file = fileURLToPath(new URL('../../examples/aws/RecurringPayments/recurring-payments.graphql', import.meta.url));
-    const sdl = `${readFileSync(file, 'utf8')}
-      type AccountSubscription @item(pk: "ACC#{account}", sk: "SUB#{id}#SKU#{SKU}") { id: ID! SKU: String! account: Account! @parent }
-      type Receipt @item(pk: "ACC#{account}", sk: "REC#{ProcessedDate}#SKU#{SKU}") { id: ID! SKU: String! ProcessedDate: String! account: Account! @parent }`;
-    expect(problems(sdl)).toEqual([
-      'Receipt @item: neither pk nor sk holds {id}: items are found by their id; a key of {ProcessedDate}, {SKU} alone is not served yet',
+  it('get all receipts for an account: one Query of ACC#<account>, begins_with REC#', async () => {
+    const { result, requests } = await gw.counted(`{ account(id: "123") { receipts(first: 10) { edges { node { id SKU ProcessedDate ProcessedAmount TTL } } } } }`);
+    expect(nodes(result.data.account.receipts)).toEqual([
+      { id: '999', SKU: '999', ProcessedDate: '2023-05-28T14:15:39.247Z', ProcessedAmount: '12.99', TTL: 1700318200 },
+      { id: '999', SKU: '999', ProcessedDate: '2023-06-28T14:15:40.102Z', ProcessedAmount: '12.99', TTL: 1702996600 },
     ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('get specific subscription details: one GetItem of ACC#<account> / SUB#<sub>#SKU#<sku>', async () => {
+    const { result, requests } = await gw.counted(`{ subscription(account: "123", id: "123", SKU: "999") { id SKU PaymentDay LastPaymentDate CreatedDate } }`);
+    expect(result.data.subscription).toEqual({ id: '123', SKU: '999', PaymentDay: '28', LastPaymentDate: '2023-05-18T14:15:39.247Z', CreatedDate: '2023-05-18T09:41:25.856Z' });
+    expect(requests.byOperation).toEqual({ GetItem: 1 });
+    const other = await gw.run(`{ subscription(account: "123", id: "123", SKU: "555") { id } }`);
+    expect(other).toEqual({ data: { subscription: null } });
+  });
+
+  it('find accounts needing reminders for a date: one Query of GSI-1, by LastReminderDate', async () => {
+    const { result, requests } = await gw.counted(`{ dueReminders(NextReminderDate: "2023-06-21", first: 10) { edges { node { account { id } id SKU Email NextPaymentDate } } } }`);
+    expect(nodes(result.data.dueReminders)).toEqual([
+      { account: { id: '456' }, id: '456', SKU: '999', Email: 't@t.com', NextPaymentDate: '2023-06-28' },
+      { account: { id: '123' }, id: '123', SKU: '999', Email: 's@s.com', NextPaymentDate: '2023-06-28' },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('find accounts with payments due on a date: one Query of GSI-2, by LastPaymentDate; receipts are in neither index', async () => {
+    const { result, requests } = await gw.counted(`{ duePayments(NextPaymentDate: "2023-06-28", first: 10) { edges { node { account { id } id PaymentDay PaymentAmount } } } }`);
+    expect(nodes(result.data.duePayments)).toEqual([
+      { account: { id: '123' }, id: '123', PaymentDay: '28', PaymentAmount: '12.99' },
+      { account: { id: '456' }, id: '456', PaymentDay: '28', PaymentAmount: '12.99' },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('creates a subscription at ACC#<account> / SUB#<sub>#SKU#<sku>: one PutItem (the account has no item), due by its dates', async () => {
+    const { result, requests } = await gw.counted(`mutation { createSubscription(account: "789", input: {
+      id: "790", SKU: "321", Email: "u@u.com", PaymentDay: "5", PaymentAmount: "9.99", NextPaymentDate: "2023-07-05", NextReminderDate: "2023-06-28", LastReminderDate: "2023-06-05T10:00:00.000Z",
+      CreatedDate: "2023-06-05T10:00:00.000Z"
+    }) { id SKU account { id } } }`);
+    expect(result).toEqual({ data: { createSubscription: { id: '790', SKU: '321', account: { id: '789' } } } });
+    expect(requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('ACC#789', 'SUB#790#SKU#321')).toEqual({
+      PK: 'ACC#789', SK: 'SUB#790#SKU#321', SKU: '321', Email: 'u@u.com', PaymentDay: '5', PaymentAmount: '9.99', NextPaymentDate: '2023-07-05', NextReminderDate: '2023-06-28', LastReminderDate: '2023-06-05T10:00:00.000Z',
+      CreatedDate: '2023-06-05T10:00:00.000Z',
+    });
+    // No LastPaymentDate yet (GSI-2's sort key): not in GSI-2 until its first payment, as DynamoDB indexes it.
+    const due = await gw.run(`{ dueReminders(NextReminderDate: "2023-06-28", first: 10) { edges { node { id account { id } } } } }`);
+    expect(nodes(due.data.dueReminders)).toEqual([{ id: '790', account: { id: '789' } }]);
+    const payments = await gw.run(`{ duePayments(NextPaymentDate: "2023-07-05", first: 10) { edges { node { id } } } }`);
+    expect(nodes(payments.data.duePayments)).toEqual([]);
+    const again = await gw.run(`mutation { createSubscription(account: "789", input: { id: "790", SKU: "321", Email: "v@v.com" }) { id } }`);
+    expect(again.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    expect(await gw.get('ACC#789', 'SUB#790#SKU#321')).toMatchObject({ Email: 'u@u.com' });
+  });
+
+  it('updates a subscription after a payment: one UpdateItem, and it moves to its next date in GSI-2', async () => {
+    const { result, requests } = await gw.counted(`mutation { updateSubscription(account: "123", id: "123", SKU: "999", input: { LastPaymentDate: "2023-06-28T14:15:40.102Z", NextPaymentDate: "2023-07-28" }) { id NextPaymentDate } }`);
+    expect(result).toEqual({ data: { updateSubscription: { id: '123', NextPaymentDate: '2023-07-28' } } });
+    expect(requests.byOperation).toEqual({ UpdateItem: 1 });
+    expect(await gw.get('ACC#123', 'SUB#123#SKU#999')).toMatchObject({ LastPaymentDate: '2023-06-28T14:15:40.102Z', NextPaymentDate: '2023-07-28', PaymentDetails: expect.any(Object) });
+    const june = await gw.run(`{ duePayments(NextPaymentDate: "2023-06-28", first: 10) { edges { node { id } } } }`);
+    expect(nodes(june.data.duePayments)).toEqual([{ id: '456' }]);
+    const july = await gw.run(`{ duePayments(NextPaymentDate: "2023-07-28", first: 10) { edges { node { id } } } }`);
+    expect(nodes(july.data.duePayments)).toEqual([{ id: '123' }]);
+    const missing = await gw.run(`mutation { updateSubscription(account: "123", id: "123", SKU: "000", input: { NextPaymentDate: "2023-07-28" }) { id } }`);
+    expect(missing.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+  });
+
+  it('creates a receipt at ACC#<account> / REC#<processed date>#SKU#<sku>: one PutItem, the time written fixed-width', async () => {
+    const { result, requests } = await gw.counted(`mutation { createReceipt(account: "123", input: { id: "999", SKU: "999", ProcessedDate: "2023-07-28T14:15:41.5Z", Email: "s@s.com", ProcessedAmount: "12.99", TTL: 1705675000 }) { id ProcessedDate } }`);
+    expect(result).toEqual({ data: { createReceipt: { id: '999', ProcessedDate: '2023-07-28T14:15:41.500Z' } } });
+    expect(requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('ACC#123', 'REC#2023-07-28T14:15:41.500Z#SKU#999')).toEqual({
+      PK: 'ACC#123', SK: 'REC#2023-07-28T14:15:41.500Z#SKU#999', SKU: '999', ProcessedDate: '2023-07-28T14:15:41.500Z', Email: 's@s.com', ProcessedAmount: '12.99', TTL: 1705675000,
+    });
+    const latest = await gw.counted(`{ account(id: "123") { receipts(last: 1) { edges { node { ProcessedDate } } } } }`);
+    expect(nodes(latest.result.data.account.receipts)).toEqual([{ ProcessedDate: '2023-07-28T14:15:41.500Z' }]);
+    expect(latest.requests.byOperation).toEqual({ Query: 1 });
+    const one = await gw.counted(`{ receipt(account: "123", ProcessedDate: "2023-07-28T14:15:41.500Z", id: "999") { ProcessedAmount } }`);
+    expect(one.result.data.receipt).toEqual({ ProcessedAmount: '12.99' });
+    expect(one.requests.byOperation).toEqual({ GetItem: 1 });
   });
 });

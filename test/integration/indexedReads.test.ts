@@ -4,8 +4,9 @@
  * templates, a root @query filled from its argument), a ticket's messages
  * ordered by when they were sent in an index of their own (@indexed
  * templates over a field, from/until ranges), notes in a partition of
- * their own beside the ticket's (@children anywhere). Every page is one
- * Query; paging is exact both ways.
+ * their own beside the ticket's (@children anywhere), tickets opened in a
+ * range of a sort key that repeats. Every page is one Query; paging is
+ * exact both ways.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/declaration/buildModel.js';
@@ -56,6 +57,9 @@ type Query {
   tickets(status: String!, first: Int, after: String, last: Int, before: String): TicketConnection! @query(index: "byStatus")
   "A two-attribute partition key: one queue's tickets of one status, by when they were opened."
   queueTickets(queue: String!, status: String!, first: Int, after: String, last: Int, before: String): TicketConnection! @query(index: "byQueue")
+  "from/until over a sort key that repeats (openedAt, a natural attribute)."
+  ticketsOpened(status: String!, from: String, until: String, first: Int, after: String, last: Int, before: String): TicketConnection!
+    @query(index: "byStatus", from: "from", until: "until")
 }
 type Mutation {
   openTicket(input: OpenTicketInput!): Ticket! @create
@@ -232,5 +236,49 @@ describe('a root @query over an index with a two-attribute partition key', () =>
       c: first.data.queueTickets.pageInfo.endCursor,
     });
     expect(other.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('a root @query narrowed by from/until over an index sort key that repeats', () => {
+  beforeAll(async () => {
+    // t6 is opened on the day t4 was: two items of one sort key in the OPEN partition.
+    const opened = await gw.run(`mutation { openTicket(input: { id: "t6", subject: "Ticket t6", status: "OPEN", openedAt: "2026-03-02", queue: "it" }) { id } }`);
+    expect(opened.errors).toBeUndefined();
+  });
+  const q = `query($from: String, $until: String, $first: Int, $after: String, $last: Int) {
+    ticketsOpened(status: "OPEN", from: $from, until: $until, first: $first, after: $after, last: $last) { edges { node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } }
+  }`;
+
+  it('pages one item at a time through two items of one sort key, missing neither, one Query a page', async () => {
+    const range = { from: '2026-03-02', until: '2026-03-03' };
+    const first = await gw.counted(q, { ...range, first: 1 });
+    expect(first.result.errors).toBeUndefined();
+    expect(first.result.data.ticketsOpened.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    expect(first.requests.byOperation).toEqual({ Query: 1 });
+    const second = await gw.counted(q, { ...range, first: 1, after: first.result.data.ticketsOpened.pageInfo.endCursor });
+    expect(second.result.data.ticketsOpened.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
+    expect(second.requests.byOperation).toEqual({ Query: 2 });
+    // t2, opened on the until day, is left out: until is excluded.
+    expect([...ids(first.result.data.ticketsOpened), ...ids(second.result.data.ticketsOpened)].sort()).toEqual(['t4', 't6']);
+  });
+
+  it('reads from a position to the latest, backward, and counts the range without its far end', async () => {
+    const { result, requests } = await gw.counted(q, { from: '2026-03-02', last: 10 });
+    expect(ids(result.data.ticketsOpened).slice(2)).toEqual(['t2']);
+    expect(ids(result.data.ticketsOpened).slice(0, 2).sort()).toEqual(['t4', 't6']);
+    expect(result.data.ticketsOpened.pageInfo.hasPreviousPage).toBe(false);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+    const counted = await gw.counted(`{ ticketsOpened(status: "OPEN", from: "2026-03-01", until: "2026-03-03", first: 0) { totalCount } }`);
+    expect(counted.result.data.ticketsOpened.totalCount).toBe(3);
+    expect(counted.requests.byOperation).toEqual({ Query: 2 });
+  });
+
+  it('refuses a cursor issued for another range, and an empty range', async () => {
+    const first = await gw.run(q, { from: '2026-03-01', first: 1 });
+    const other = await gw.run(q, { from: '2026-03-02', first: 1, after: first.data.ticketsOpened.pageInfo.endCursor });
+    expect(other.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const empty = await gw.counted(q, { from: '2026-03-03', until: '2026-03-02', first: 1 });
+    expect(empty.result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(empty.requests.requests).toBe(0);
   });
 });
