@@ -12,8 +12,9 @@
  * Invariants (what the gateway's own writes keep, and test/support's layout
  * check verifies): keys from the plan's templates; inverted types carry
  * GSI1PK = SK, GSI1SK = PK (the table's keys, as @table names them); every
- * edge carries GSI1 keys, its copies of the
- * node fields and its @createdAt; counters equal the children and edges
+ * edge is keyed as its relation declares, with GSI1 keys where an inverse
+ * side reads GSI1 and its mirror beside it for a mirrored pair, and carries
+ * its copies of the node fields and its @createdAt; counters equal the children and edges
  * written; an edge leading to a write-sharded parent carries the copy of
  * its (absent = 1) shard count; @catalog types carry their GSI2 entry and
  * each catalog shard its counter item; types keyed by instant their GSI2 keys.
@@ -35,6 +36,7 @@ import type { Attribute } from '../src/declaration/model.js';
 import type { Plan } from '../src/plan/plan.js';
 import type { ItemPlan } from '../src/plan/itemPlan.js';
 import type { RelationPlan } from '../src/plan/relationPlan.js';
+import { writePlanOf } from '../src/writes/writePlan.js';
 
 export type IdStyle = 'seq' | 'ulid' | 'date';
 export const ID_STYLES: readonly IdStyle[] = ['seq', 'ulid', 'date'];
@@ -262,12 +264,14 @@ export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
       owners.forEach((_, oi) => pickDistinct(random, nodes.length, per).forEach((ni) => pairs.push([oi, ni])));
     }
     const layoutCopy = inverse?.relation.kind === 'edges' ? inverse.relation.sharded?.copy ?? null : null;
+    const pair = writePlanOf(plan).pair(relation.path);
     for (const [ordinal, [oi, ni]] of pairs.entries()) {
       const owner = owners[oi];
       const node = nodes[ni];
       const instant = nextInstant();
-      const [ownerPk, nodePk] = [owner.item[plan.keys.pk] as string, node.item[plan.keys.pk] as string];
-      const edge: Item = { ...plan.keys.key({ PK: ownerPk, SK: nodePk }), GSI1PK: nodePk, GSI1SK: ownerPk };
+      // Keyed as the model declares (the owner's and node's PKs by default), with GSI1 keys where an inverse side reads them.
+      const key = pair.edgeKey(owner.id, node.id);
+      const edge: Item = { ...plan.keys.key(key), ...(pair.gsi1 ? { GSI1PK: key.SK, GSI1SK: key.PK } : {}) };
       for (const a of r.edgeAttributes) {
         const v = value(r.edgeType, a, `${owner.id}-${node.id}`, ordinal, instant);
         if (v !== null && v !== undefined) edge[a.storedAs] = v;
@@ -280,6 +284,9 @@ export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
       if (relation.counter) owner.item[relation.counter] = (owner.item[relation.counter] as number) + 1;
       if (inverse?.counter) node.item[inverse.counter] = (node.item[inverse.counter] as number) + 1;
       items.push(edge);
+      // A mirrored pair's other item: the same attributes under the mirror's key.
+      const mirror = pair.mirrorKey(owner.id, node.id);
+      if (mirror) items.push({ ...Object.fromEntries(Object.entries(edge).filter(([k]) => k !== plan.keys.pk && k !== plan.keys.sk)), ...plan.keys.key(mirror) });
     }
     counts[relation.path] = pairs.length;
   }

@@ -75,7 +75,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   const items = readItemTypes(schema, problems, keyless);
   checkReferences(items, problems);
   readIndexed(schema, items, layout, problems);
-  const relations = readRelations(schema, items, problems, keyless);
+  const relations = readRelations(schema, items, problems, keyless, layout);
   checkStoredNames(schema, items, relations, problems, layout);
   checkItemSizes(items, layout, problems);
   checkKeyFields(items, problems);

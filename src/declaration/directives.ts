@@ -94,8 +94,15 @@ partitions <parent PK>#<k> its edges and counter items (<parent PK>#<k> /
 COUNTER) are spread over, k = fnv1a32(the other side's id) mod count.
 shardsCopy names the attribute of each edge holding a copy of the count, so
 a parent reached through an edge is paged without reading its item.
+
+pk and sk: the edge items' own key instead ({id} the owner's id, sk's one
+placeholder the node's id: pk "u#{id}#follower", sk "u#{follower}"); on the
+inverse side they make it a mirror, one item per edge written with the base
+item in one transaction. index: the inverse side reads the base items
+through this declared index over the table's keys swapped instead of GSI1.
+order: DESCENDING reads the side's sort key from its highest value.
 """
-directive @edges(inverseOf: String, copy: [CopyField!], counter: String, shards: String, maxShards: Int = 64, shardsCopy: String) on FIELD_DEFINITION
+directive @edges(inverseOf: String, copy: [CopyField!], counter: String, shards: String, maxShards: Int = 64, shardsCopy: String, pk: String, sk: String, index: String, order: KeyOrder = ASCENDING) on FIELD_DEFINITION
 input CopyField { field: String!, attribute: String! }
 
 "Set to the time (ISO-8601 UTC) the item or edge is first written."

@@ -12,6 +12,7 @@ import { Kind, type ConstDirectiveNode, type GraphQLSchema } from 'graphql';
 import { getDirectiveValues, type GraphQLDirective } from 'graphql';
 import type { IndexLayout, ItemType, Layout, Relation, RootField } from './model.js';
 import type { Problems } from './problems.js';
+import { inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
 
 /** DynamoDB's multi-attribute keys: up to four attributes per partition or sort key. */
 export const MAX_KEY_ATTRIBUTES = 4;
@@ -120,7 +121,11 @@ export function checkServedLayout(
     if (item.inverted) needs('GSI1', `${item.name} @item(inverted)`);
     if (item.byInstant) needs('GSI2', `${item.name} @indexed(index: "GSI2")`);
   }
-  for (const r of relations.values()) if (r.kind === 'edges' && r.direction === 'base') needs('GSI1', `${r.path} @edges`);
+  // An @edges field already refused (a bad key, a keyless end) gets no second line about what it would read.
+  const refused = (path: string) => problems.list.some((p) => p.where.startsWith(`${path} @edges`));
+  for (const r of relations.values()) {
+    if (r.kind === 'edges' && r.direction === 'base' && !refused(r.path) && writesGsi1Keys(r, inverseSideOf(r, relations))) needs('GSI1', `${r.path} @edges`);
+  }
   for (const q of queries) if (q.kind === 'catalog') needs('GSI2', `Query.${q.field} @catalog`);
 }
 

@@ -177,10 +177,19 @@ export interface ChildrenRelation extends RelationBase {
 export interface EdgesRelation extends RelationBase {
   kind: 'edges';
   /**
-   * `base`: the edges in the owner's partition (PK = owner's PK, SK = node's PK);
-   * `inverted`: the same edge items read through GSI1 from the other side (inverseOf).
+   * `base`: the side without inverseOf, whose edge items a @link writes (in
+   * the owner's partition, PK = owner's PK, SK = node's PK, unless `key`
+   * says otherwise); `inverted`: the side with inverseOf, which reads the
+   * base side's items through an index (GSI1, or `index`) or, with a `key`
+   * of its own, is the mirror of each base item, written beside it.
    */
   direction: 'base' | 'inverted';
+  /** @edges(pk, sk): the side's own edge items' key, or null (the default keys above). */
+  key: EdgeKey | null;
+  /** @edges(index) on an inverse side without a key: the declared index over the table's keys swapped that it reads; null: GSI1. */
+  index: string | null;
+  /** @edges(order: DESCENDING): paged from the highest sort key. */
+  descending: boolean;
   /** The @edges field of the other direction (`Player.teams` for `Team.players`), if declared. */
   inverse: string | null;
   copies: CopyField[];
@@ -188,6 +197,16 @@ export interface EdgesRelation extends RelationBase {
   edgeAttributes: Attribute[];
   /** @edges(shards, maxShards, shardsCopy), on the inverted side only. */
   sharded: { count: string; max: number; copy: string | null } | null;
+}
+
+/**
+ * An edge item's key templates: `{id}` in pk is the owner's id, the one
+ * placeholder of sk (`node`) the node's id (`u#{id}#follower` / `u#{follower}`).
+ */
+export interface EdgeKey {
+  pk: KeyTemplate;
+  sk: KeyTemplate;
+  node: string;
 }
 
 export type Relation = ChildrenRelation | EdgesRelation;

@@ -14,6 +14,7 @@
 import type { ItemType, Relation } from './model.js';
 import type { Problems } from './problems.js';
 import { prefixesOverlap, type KeyTemplate } from './template.js';
+import { inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
 
 interface Member {
   what: string;
@@ -47,12 +48,19 @@ export function checkPartitions(items: ReadonlyMap<string, ItemType>, relations:
     if (item.inverted) add(gsi1, shape(item.sk), member(`${item.name} items inverted (GSI1SK "${item.pk.source}")`, item.pk));
   }
   for (const r of relations.values()) {
-    if (r.kind !== 'edges' || r.direction !== 'base') continue;
+    if (r.kind !== 'edges') continue;
+    // Edges with a key of their own (a base side's, or a mirror's) are in the partition it names.
+    if (r.key !== null) {
+      add(base, shape(r.key.pk), member(`${r.path} edges (sk "${r.key.sk.source}")`, r.key.sk));
+      if (r.direction === 'base' && writesGsi1Keys(r, inverseSideOf(r, relations))) add(gsi1, shape(r.key.sk), member(`${r.path} edges in GSI1 (GSI1SK "${r.key.pk.source}")`, r.key.pk));
+      continue;
+    }
+    if (r.direction !== 'base') continue;
     const owner = items.get(r.owner);
     const node = items.get(r.node);
     if (!owner || !node) continue;
     add(base, shape(owner.pk), member(`${r.path} edges (sk "${node.pk.source}")`, node.pk));
-    add(gsi1, shape(node.pk), member(`${r.path} edges in GSI1 (GSI1SK "${owner.pk.source}")`, owner.pk));
+    if (writesGsi1Keys(r, inverseSideOf(r, relations))) add(gsi1, shape(node.pk), member(`${r.path} edges in GSI1 (GSI1SK "${owner.pk.source}")`, owner.pk));
   }
   // Items in declared indexes (@indexed): one partition attribute and one sort attribute.
   const declared = new Map<string, Map<string, Member[]>>();

@@ -8,6 +8,7 @@
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
 import { storedName, type Attribute, type ChildrenRelation, type CopyField, type EdgesRelation, type ItemType, type KeylessType, type Layout, type Relation } from './model.js';
 import { parseTemplate } from './template.js';
+import { checkEdgePair, readEdgeKey } from './edgeLayout.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import { enumValues, readAttributeDirective, scalarKind } from './itemTypes.js';
@@ -20,12 +21,13 @@ export function readRelations(
   items: Map<string, ItemType>,
   problems: Problems,
   keyless: ReadonlyMap<string, KeylessType> = new Map(),
+  layout: Pick<Layout, 'pk' | 'sk' | 'indexes'> = { pk: 'PK', sk: 'SK', indexes: [] },
 ): Map<string, Relation> {
   const relations = new Map<string, Relation>();
   for (const item of items.values()) {
     const type = schema.getType(item.name) as GraphQLObjectType;
     for (const field of Object.values(type.getFields())) {
-      const relation = readRelation(schema, item, field, items, problems);
+      const relation = readRelation(schema, item, field, items, problems, keyless);
       if (relation) {
         item.relations.push(relation);
         relations.set(relation.path, relation);
@@ -39,13 +41,9 @@ export function readRelations(
     for (const field of Object.values(type.getFields())) {
       if (!connectionShape(unwrap(field.type).named)) continue;
       const at = `${name}.${field.name}`;
-      if (directivesOn(field).includes('edges')) {
-        problems.add(`${at} @edges`, `${name} is keyless: an edge is written beside its owner's item, which ${name} does not have (use @query over an index of the edges)`, field.astNode);
-        continue;
-      }
-      const relation = readRelation(schema, owner, field, items, problems);
-      if (relation?.kind === 'children' && relation.counter !== null) {
-        problems.add(`${at} @children(counter)`, `${name} is keyless: it has no item to hold a counter`, field.astNode);
+      const relation = readRelation(schema, owner, field, items, problems, keyless);
+      if (relation !== null && relation.counter !== null) {
+        problems.add(`${at} @${relation.kind}(counter)`, `${name} is keyless: it has no item to hold a counter`, field.astNode);
       }
       if (relation) relations.set(relation.path, relation);
     }
@@ -63,6 +61,8 @@ export function readRelations(
       problems.add(where, `${other.path} leads to ${other.node}, not back to ${relation.owner}`, fieldNode(schema, relation));
     } else if (edgeAttributeNames(other).join() !== edgeAttributeNames(relation).join()) {
       problems.add(where, `the edge types ${relation.edgeType} and ${other.edgeType} must have the same edge fields, with the same @attribute (they read the same edge items)`, fieldNode(schema, relation));
+    } else {
+      checkEdgePair(other, relation, layout, problems, fieldNode(schema, relation));
     }
   }
   return relations;
@@ -90,7 +90,14 @@ function fieldNode(schema: GraphQLSchema, relation: Relation) {
   return (schema.getType(relation.owner) as GraphQLObjectType).getFields()[relation.field]?.astNode;
 }
 
-function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items: Map<string, ItemType>, problems: Problems): Relation | null {
+function readRelation(
+  schema: GraphQLSchema,
+  item: ItemType,
+  field: Field,
+  items: Map<string, ItemType>,
+  problems: Problems,
+  keyless: ReadonlyMap<string, KeylessType>,
+): Relation | null {
   const at = `${item.name}.${field.name}`;
   const used = directivesOn(field);
   const shape = connectionShape(unwrap(field.type).named);
@@ -110,7 +117,8 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     problems.add(at, `has more than one of ${bound.map((d) => `@${d}`).join(', ')}`, field.astNode);
     return null;
   }
-  const node = items.get(shape.node.name);
+  // An edge may lead to a keyless type (an id alone) when its key is its own: nothing of the node is read.
+  const node = items.get(shape.node.name) ?? (bound[0] === 'edges' && keyless.has(shape.node.name) ? keylessItemType(shape.node.name) : undefined);
   if (!node) {
     problems.add(`${at} @${bound[0]}`, `the edges' node type ${shape.node.name} is not an @item type`, field.astNode);
     return null;
@@ -167,11 +175,28 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
   }
   const args = directiveArgs(schema, 'edges', field) ?? {};
   const inverse = strOrNull(args.inverseOf);
-  if (!node.pk.placeholders.includes('id') || node.parent) {
-    problems.add(`${at} @edges`, `an edge's sort key is its node's PK, so ${node.name}'s pk must hold {id} and ${node.name} cannot be a child type`, field.astNode);
+  const key = readEdgeKey(args, at, field, { owner: item, node, edge: shape.edge }, problems);
+  const index = strOrNull(args.index);
+  if (index !== null && inverse === null) problems.add(`${at} @edges(index)`, 'belongs on the inverse side (with inverseOf): the other direction, read back through the index', field.astNode);
+  if (index !== null && (args.pk !== undefined || args.sk !== undefined)) {
+    problems.add(`${at} @edges(index)`, 'a side with its own pk/sk is written beside the base item (a mirror), not read through an index: give it one or the other', field.astNode);
   }
-  if (!item.pk.placeholders.includes('id') || item.parent) {
-    problems.add(`${at} @edges`, `edges live in ${item.name}'s partition, so its pk must hold {id} and ${item.name} cannot be a child type`, field.astNode);
+  const ownsKey = args.pk !== undefined || args.sk !== undefined;
+  const isKeyless = (t: ItemType) => keyless.has(t.name);
+  if (ownsKey || inverse !== null) {
+    // Found by id alone: a delete of a child's parent would not follow the child's edges.
+    for (const [t, role] of [[item, 'owner'], [node, 'node']] as const) {
+      if (t.parent) problems.add(`${at} @edges`, `the ${role} type ${t.name} is a child type: an edge joins items found by their id alone`, field.astNode);
+    }
+  } else {
+    if (isKeyless(node)) problems.add(`${at} @edges`, `${node.name} is keyless: an edge's sort key is its node's PK, which ${node.name} does not have (declare the edge's own key with pk and sk)`, field.astNode);
+    else if (!node.pk.placeholders.includes('id') || node.parent) {
+      problems.add(`${at} @edges`, `an edge's sort key is its node's PK, so ${node.name}'s pk must hold {id} and ${node.name} cannot be a child type`, field.astNode);
+    }
+    if (isKeyless(item)) problems.add(`${at} @edges`, `${item.name} is keyless: an edge is written beside its owner's item, which ${item.name} does not have (declare the edge's own key with pk and sk)`, field.astNode);
+    else if (!item.pk.placeholders.includes('id') || item.parent) {
+      problems.add(`${at} @edges`, `edges live in ${item.name}'s partition, so its pk must hold {id} and ${item.name} cannot be a child type`, field.astNode);
+    }
   }
   const copies: CopyField[] = [];
   for (const copy of (args.copy as { field: string; attribute: string }[] | undefined) ?? []) {
@@ -202,6 +227,8 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
   const sharded = typeof args.shards === 'string' ? { count: args.shards, max: Number(args.maxShards), copy: strOrNull(args.shardsCopy) } : null;
   if (!sharded && (args.shardsCopy != null || args.maxShards !== 64)) problems.add(`${at} @edges`, 'maxShards and shardsCopy belong with shards (the attribute holding the shard count)', field.astNode);
   if (sharded && inverse === null) problems.add(`${at} @edges(shards)`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);
+  if (sharded && args.order === 'DESCENDING') problems.add(`${at} @edges(order)`, 'a write-sharded side is merged over its shards in ascending order only', field.astNode);
+  if (sharded && (ownsKey || index !== null)) problems.add(`${at} @edges(shards)`, 'spreads an inverse side over GSI1 partitions; this side has its own key or reads another index', field.astNode);
   // At most 64 shards (the table layout's range, dynamo/keys.ts MAX_SHARDS): a create puts every counter
   // item in its one transaction, and a merged page reads every shard.
   if (sharded && (!Number.isInteger(sharded.max) || sharded.max < 1 || sharded.max > 64)) {
@@ -213,6 +240,9 @@ function readRelation(schema: GraphQLSchema, item: ItemType, field: Field, items
     counter: strOrNull(args.counter),
     direction: inverse === null ? 'base' : 'inverted',
     inverse,
+    key,
+    index,
+    descending: args.order === 'DESCENDING',
     copies,
     edgeAttributes,
     sharded,

@@ -201,9 +201,8 @@ export function compileClassifier(plan: Plan): (item: Item) => Classified {
       if (ids) return { kind: 'item', type, id: ids.id, parentId: ids.parentId };
     }
     for (const pair of pairs) {
-      const ownerId = pair.owner.type.pk.match(item[pk])?.id;
-      const nodeId = pair.node.type.pk.match(item[sk])?.id;
-      if (ownerId !== undefined && nodeId !== undefined) return { kind: 'edge', pair, ownerId, nodeId };
+      const ends = pair.ends(item);
+      if (ends !== null) return { kind: 'edge', pair, ...ends };
     }
     return { kind: 'unmatched' };
   };
@@ -328,7 +327,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     const { pair, ownerId, nodeId } = what;
     const missing = pair.edgeAttributes.filter((a) => a.required && (item[a.storedAs] === undefined || item[a.storedAs] === null)).map((a) => a.name);
     if (missing.length > 0) add('missingAttributes', item, `edge ${pair.base.path} lacks ${missing.join(', ')}`);
-    indexKeys(item, `edge ${pair.base.path}`, pair.sharding ? String(item[keys.sk]) : null);
+    if (pair.gsi1) indexKeys(item, `edge ${pair.base.path}`, pair.sharding ? String(item[keys.sk]) : null);
     const fix = layoutFix(item);
     if (fix !== null) keyRepairs.push({ item, fix });
     for (const c of pair.nodeCopies) copies.push({ edge: item, field: copyField(c), from: pair.node.key(nodeId) });

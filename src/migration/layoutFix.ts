@@ -21,6 +21,7 @@ import type { Item } from '../dynamo/batchGet.js';
 import { catalogEntryKeys, isBookkeeping, sortableInstant, type CatalogSpec, type TableKeys } from '../dynamo/keys.js';
 import { DELETING_ATTR } from '../writes/conditions.js';
 import type { Plan } from '../plan/plan.js';
+import { inverseSideOf, writesGsi1Keys } from '../declaration/edgeLayout.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import { storedName } from '../declaration/model.js';
 
@@ -53,7 +54,10 @@ export function compileLayoutFix(plan: Plan): LayoutFixer {
   };
   const types = [...plan.items.values()];
   const catalogs = new Map(types.map((t) => [t.name, plan.catalogOf(t.name)]));
-  const edges = [...plan.relations.values()].filter((r) => r.relation.kind === 'edges' && r.relation.direction === 'base');
+  // Base sides whose edge items carry GSI1 keys (an inverse side reads them there).
+  const edges = [...plan.relations.values()].filter(
+    (r) => r.relation.kind === 'edges' && r.relation.direction === 'base' && writesGsi1Keys(r.relation, inverseSideOf(r.relation, plan.model.relations)),
+  );
 
   function itemFix(type: ItemPlan, item: Item, id: string, parentId: string | null): LayoutFix | null {
     const index = type.type.inverted ? missingIndexKeys(item) : null;
@@ -88,9 +92,9 @@ export function compileLayoutFix(plan: Plan): LayoutFixer {
       const ids = type.ids(item);
       if (ids) return itemFix(type, item, ids.id, ids.parentId);
     }
-    // An edge: the owner's partition, the node's partition key as its sort key.
+    // An edge, its keys as its base side writes them.
     for (const edge of edges) {
-      if (edge.owner.type.pk.match(item[pk]) !== null && edge.node.type.pk.match(item[sk]) !== null) {
+      if (edge.member(item) !== null) {
         const index = missingIndexKeys(item);
         return index ? { kind: 'index-keys', set: index, source: sk, seen: item[sk] as string } : null;
       }

@@ -105,9 +105,9 @@ export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | n
       return counts.length > 0 ? { kind: 'counters', item, counts } : null;
     }
     for (const pair of writes.pairs) {
-      const ownerId = pair.owner.type.pk.match(item[pk])?.id;
-      const nodeId = pair.node.type.pk.match(item[sk])?.id;
-      if (ownerId === undefined || nodeId === undefined) continue;
+      const ends = pair.ends(item);
+      if (ends === null) continue;
+      const { ownerId, nodeId } = ends;
       const copies = [
         ...pair.nodeCopies.map((c) => ({ field: copyField(c), from: pair.node.key(nodeId) })),
         ...pair.ownerCopies.map((c) => ({ field: copyField(c), from: pair.owner.key(ownerId) })),

@@ -12,7 +12,7 @@ import { compileQueryPlan, type QueryPlan } from './queryPlan.js';
 import { keylessItemType } from '../declaration/relations.js';
 import { invariant } from '../errors.js';
 import { compileItemPlan, type ItemPlan, type RecordExtension } from './itemPlan.js';
-import { compileRelationPlan, type EdgeNodeExtension, type RelationPlan } from './relationPlan.js';
+import { compileRelationPlan, edgeReadOf, type EdgeNodeExtension, type RelationPlan } from './relationPlan.js';
 import { tableKeys, type CatalogSpec, type TableKeys } from '../dynamo/keys.js';
 import { shardingOf } from './sharding.js';
 import type { TableShape } from '../dynamo/table.js';
@@ -77,9 +77,12 @@ export function compilePlan(model: Model): Plan {
   const relations = new Map<string, RelationPlan>();
   const relationsOf = new Map<string, RelationPlan[]>();
   for (const relation of model.relations.values()) {
-    const nodeType = model.items.get(relation.node)!;
+    // An edge may lead to a keyless type: its plan is its id alone.
+    const nodeType = model.items.get(relation.node) ?? keylessItemType(relation.node);
     const extensions = relation.kind === 'edges' && shardedTypes.has(relation.node) ? [layoutFromEdge(relation.node)] : [];
-    const plan = compileRelationPlan(relation, items.get(relation.owner) ?? keylessOwners.get(relation.owner)!, items.get(relation.node)!, nodeType, model.layout, keys, extensions);
+    const edgeRead = relation.kind === 'edges' ? edgeReadOf(relation, model, keys) : null;
+    const nodePlan = items.get(relation.node) ?? keylessOwners.get(relation.node)!;
+    const plan = compileRelationPlan(relation, items.get(relation.owner) ?? keylessOwners.get(relation.owner)!, nodePlan, nodeType, model.layout, keys, extensions, edgeRead);
     relations.set(relation.path, plan);
     relationsOf.set(relation.owner, [...(relationsOf.get(relation.owner) ?? []), plan]);
     if (relation.kind === 'edges' && relation.sharded) shardedRelation.set(relation.owner, plan);

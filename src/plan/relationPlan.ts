@@ -8,13 +8,19 @@
  *   the node's id is read from the edge's sort key.
  * - @edges, inverse side: GSI1, `GSI1PK = <owner pk>`, `begins_with(GSI1SK,
  *   <node pk prefix>)`; the node's id is read from the edge's partition key.
+ * - @edges with a key of their own (@edges(pk, sk)): the partition pk names for
+ *   the owner, `begins_with(<sort key>, <sk's prefix>)`, the node's id read
+ *   from sk; an inverse side reads those items through GSI1 or an index over
+ *   the table's keys swapped (partition: sk for the owner's id), a mirror its
+ *   own items like a base side. Only items whose keys fit the templates are read.
  * The table's key attributes are the model's (@table: PK/SK by default).
  * Copies on an edge fill the node's record (partial: `complete: false`).
  */
 import type { Item } from '../dynamo/batchGet.js';
 import { GSI1, type TableKeys } from '../dynamo/keys.js';
 import type { Collection } from '../dynamo/collection.js';
-import type { EdgesRelation, ItemType, Layout, Relation } from '../declaration/model.js';
+import type { EdgeKey, EdgesRelation, ItemType, Layout, Model, Relation } from '../declaration/model.js';
+import { keylessItemType } from '../declaration/relations.js';
 import { keyIn } from '../declaration/indexed.js';
 import type { MergedCollection } from './sources.js';
 import type { RangeSource } from './sources.js';
@@ -40,6 +46,8 @@ export interface RelationPlan {
   counter: string | null;
   /** A stored child or edge item → the edge without its cursor (the connection engine adds it). */
   edge(item: Item): { node: ItemRecord; [attribute: string]: unknown };
+  /** The owner's and the node's ids of an item of this connection (read from its keys), or null when it is none. */
+  member(keys: Item): { parentId: string; childId: string } | null;
   /** @query(from, until), beside @children or alone: the narrowed read for `args`, or null when no narrowing argument is given. Throws BAD_USER_INPUT. */
   narrow: ((parentId: string, args: Record<string, unknown>) => RangeSource | null) | null;
   range: RangePlan | null;
@@ -69,6 +77,7 @@ function compileEdge(
   relation: EdgesRelation,
   nodeType: ItemType,
   nodeKeyAttr: string,
+  nodeKey: { template: EdgeKey['pk']; placeholder: string },
   nodeExtensions: readonly EdgeNodeExtension[],
 ): RelationPlan['edge'] {
   const key = (name: string) => propertyLiteral(name, relation.path);
@@ -87,7 +96,7 @@ function compileEdge(
   }
   const body = [
     'return function edge(item) {',
-    `  const id = nodeKey.valueOf(item[${key(nodeKeyAttr)}], "id");`,
+    `  const id = nodeKey.valueOf(item[${key(nodeKeyAttr)}], ${JSON.stringify(nodeKey.placeholder)});`,
     `  if (typeof id !== "string") notANode(item);`,
     `  const record = { ${nodeProperties.join(', ')} };`,
     '  for (let i = 0; i < extensions.length; i++) extensions[i](record, item);',
@@ -97,7 +106,35 @@ function compileEdge(
   const notANode = (item: Item) =>
     invariant(false, `expected a ${nodeType.name} key in ${nodeKeyAttr}, got ${JSON.stringify(item[nodeKeyAttr])}`);
   const make = new Function('nodeKey', 'notANode', 'enums', 'extensions', body) as (...args: unknown[]) => RelationPlan['edge'];
-  return make(nodeType.pk, notANode, enums, nodeExtensions);
+  return make(nodeKey.template, notANode, enums, nodeExtensions);
+}
+
+/** Where a side's edge items are and how it reads them (edgeReadOf). */
+export interface EdgeRead {
+  /** The edge items' key templates: the base side's (declared, or the owner's and node's PKs), or a mirror's own. */
+  key: EdgeKey;
+  /** Read from the node's end: the items' sort key names the partition (an inverse side over an index). */
+  swapped: boolean;
+  /** The index read (null: the table) and its key attributes. */
+  index: string | null;
+  pkAttr: string;
+  skAttr: string;
+  /** Declared keys may share a prefix with other items: only those fitting the templates are edges. */
+  strict: boolean;
+}
+
+/** How the @edges side `relation` reads its edge items. */
+export function edgeReadOf(relation: EdgesRelation, model: Pick<Model, 'items' | 'relations'>, keys: TableKeys): EdgeRead {
+  const typeOf = (name: string) => model.items.get(name) ?? keylessItemType(name);
+  const keyOf = (r: EdgesRelation): EdgeKey => r.key ?? { pk: typeOf(r.owner).pk, sk: typeOf(r.node).pk, node: 'id' };
+  if (relation.direction === 'base' || relation.key !== null) {
+    return { key: keyOf(relation), swapped: false, index: null, pkAttr: keys.pk, skAttr: keys.sk, strict: relation.key !== null };
+  }
+  const base = model.relations.get(`${relation.node}.${relation.inverse}`);
+  invariant(base?.kind === 'edges', `${relation.path} has no base side`);
+  return relation.index === null
+    ? { key: keyOf(base), swapped: true, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', strict: base.key !== null }
+    : { key: keyOf(base), swapped: true, index: relation.index, pkAttr: keys.sk, skAttr: keys.pk, strict: true };
 }
 
 export function compileRelationPlan(
@@ -108,11 +145,13 @@ export function compileRelationPlan(
   layout: Layout,
   keys: TableKeys,
   nodeExtensions: readonly EdgeNodeExtension[] = [],
+  edgeRead: EdgeRead | null = null,
 ): RelationPlan {
   const ownerPk = owner.type.pk;
   const name = relation.path;
   let collection: (parentId: string) => Collection;
   let edge: RelationPlan['edge'];
+  let member: RelationPlan['member'];
   if (relation.kind === 'children') {
     // The partition the child's key names for the parent, in the table or the declared index.
     const key = keyIn(nodeType, relation.index, layout);
@@ -130,16 +169,29 @@ export function compileRelationPlan(
         ? (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix, table, accepts, ...order })
         : (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), pkMore: pkMore(parentId), prefix, table, accepts, ...order });
     edge = (item) => ({ node: node.map(item) });
+    member = (item) => {
+      const ids = node.ids(item);
+      return ids?.parentId ? { parentId: ids.parentId, childId: ids.id } : null;
+    };
   } else {
-    const prefix = nodeType.pk.prefix;
-    const inverted = relation.direction === 'inverted';
+    invariant(edgeRead, `${name} is compiled without its edge read`);
+    const { key, swapped, index, pkAttr, skAttr } = edgeRead;
+    // The owner's id names the partition (pk's {id}, or, read from the node's end, sk's node placeholder); the node's id is in the other key.
+    const [ownerT, ownerPh, ownerAttr] = swapped ? [key.sk, key.node, keys.sk] : [key.pk, 'id', keys.pk];
+    const [nodeT, nodePh, nodeAttr] = swapped ? [key.pk, 'id', keys.pk] : [key.sk, key.node, keys.sk];
+    const prefix = nodeT.prefix;
     const table = keys.names;
-    collection = inverted
-      ? (parentId) => ({ name, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: ownerPk.fill({ id: parentId }), prefix, table })
-      : (parentId) => ({ name, pkAttr: keys.pk, skAttr: keys.sk, pk: ownerPk.fill({ id: parentId }), prefix, table });
-    // The node's partition key is the edge's sort key (base side) or its partition key (inverse side: GSI1SK = the table's pk).
-    const nodeKeyAttr = inverted ? keys.pk : keys.sk;
-    edge = compileEdge(relation, nodeType, nodeKeyAttr, nodeExtensions);
+    const fits = (item: Item) => typeof nodeT.valueOf(item[nodeAttr], nodePh) === 'string' && typeof ownerT.valueOf(item[ownerAttr], ownerPh) === 'string';
+    const where = { ...(index === null ? {} : { index }), ...(relation.descending ? { descending: true } : {}) };
+    collection = edgeRead.strict
+      ? (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table, accepts: fits })
+      : (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table });
+    edge = compileEdge(relation, nodeType, nodeAttr, { template: nodeT, placeholder: nodePh }, nodeExtensions);
+    member = (item) => {
+      const parentId = ownerT.valueOf(item[ownerAttr], ownerPh);
+      const childId = nodeT.valueOf(item[nodeAttr], nodePh);
+      return typeof parentId === 'string' && typeof childId === 'string' ? { parentId, childId } : null;
+    };
   }
   const range = relation.kind === 'children' ? compileRangePlan(relation, nodeType) : null;
   const bounds = relation.kind === 'children' ? relation.bounds : null;
@@ -155,6 +207,7 @@ export function compileRelationPlan(
     collection,
     counter: relation.counter,
     edge,
+    member,
     range,
     narrow: range
       ? (parentId, args) => {

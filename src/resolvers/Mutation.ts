@@ -92,11 +92,12 @@ export function mutationResolvers(plan: Plan): Record<string, MutationResolver> 
             const ownerId = args[ownerArg] as string;
             const linked = await link(ctx, base.path, ownerId, args[nodeArg] as string, { from: ownerArg, to: nodeArg }, others(args), m);
             const collection = base.collection(ownerId);
-            const { node: _copy, ...attributes } = base.edge(linked.edge);
+            const { node: fromEdge, ...attributes } = base.edge(linked.edge);
             return {
               cursor: cursorOf(singleCollection, collection, ctx.cursors, linked.edge),
               ...attributes,
-              node: pair.node.map(linked.node),
+              // A keyless node is its id alone, as the edge holds it.
+              node: pair.nodeKeyless ? fromEdge : pair.node.map(linked.node),
             };
           });
         break;

@@ -61,8 +61,7 @@ export function taskOf(record: StreamRecordLike, plan: Plan): Task {
     if (newImage[PROPAGATING_ATTR] !== undefined || renamed) return { kind: 'propagate', ...entity };
     return { kind: 'none' };
   }
-  const { pk, sk } = plan.keys;
-  if (record.eventName === 'INSERT' && newImage && writes.pairs.some((p) => p.owner.type.pk.match(keys[pk]) && p.node.type.pk.match(keys[sk]))) {
+  if (record.eventName === 'INSERT' && newImage && writes.pairs.some((p) => p.ends(keys) !== null)) {
     return { kind: 'edge', edge: newImage };
   }
   return { kind: 'none' };

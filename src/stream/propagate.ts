@@ -167,12 +167,11 @@ async function unmark(store: Store, key: ItemKey, versions: { attr: string; vers
 export async function refreshEdges(store: Store, edges: Item[]): Promise<number> {
   if (edges.length === 0) return 0;
   const { pairs } = writePlanOf(planOf(store));
-  const { pk, sk } = store.plan.keys;
   const sides = edges.flatMap((edge) => {
     for (const pair of pairs) {
-      const ownerId = pair.owner.type.pk.match(edge[pk])?.id;
-      const nodeId = pair.node.type.pk.match(edge[sk])?.id;
-      if (ownerId === undefined || nodeId === undefined) continue;
+      const ends = pair.ends(edge);
+      if (ends === null) continue;
+      const { ownerId, nodeId } = ends;
       const copies = (list: EdgePairCopies, key: ItemKey) =>
         list.map((c) => ({ edge, key, field: { field: c.from, versionAttr: versionAttr(c.from), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute) } }));
       return [...copies(pair.ownerCopies, pair.owner.key(ownerId)), ...copies(pair.nodeCopies, pair.node.key(nodeId))];

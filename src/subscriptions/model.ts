@@ -60,7 +60,6 @@ export function modelFromPlan(plan: Plan): ChangeModel {
   // An object's own item: top-level types (a child is a member of its parent's connection instead).
   const items = [...plan.items.values()].filter((item) => item.type.parent === null);
   const relations = [...plan.relations.values()];
-  const { pk, sk } = plan.keys;
   const itemOf = (keys: Item): ItemRef | null => {
     for (const item of items) {
       const ids = item.ids(keys);
@@ -71,16 +70,8 @@ export function modelFromPlan(plan: Plan): ChangeModel {
   const membershipsOf = (keys: Item): Membership[] => {
     const out: Membership[] = [];
     for (const r of relations) {
-      const { relation, owner, node } = r;
-      if (relation.kind === 'children') {
-        const ids = node.ids(keys);
-        if (ids?.parentId) out.push({ connection: r.path, parentId: ids.parentId, childId: ids.id });
-        continue;
-      }
-      const [ownerAttr, nodeAttr] = relation.direction === 'base' ? [pk, sk] : [sk, pk];
-      const parentId = owner.type.pk.match(keys[ownerAttr])?.id;
-      const childId = node.type.pk.match(keys[nodeAttr])?.id;
-      if (parentId !== undefined && childId !== undefined) out.push({ connection: r.path, parentId, childId });
+      const ids = r.member(keys);
+      if (ids) out.push({ connection: r.path, ...ids });
     }
     return out;
   };

@@ -287,6 +287,9 @@ async function markDeleting(store: Store, side: Side, match: readonly Match[] = 
 async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item | null): Promise<boolean> {
   const otherKey = side.otherKey(edge);
   const keys = store.plan.keys;
+  // A mirrored pair's other item goes in the same transaction (unconditionally: the edge's own condition decides).
+  const mirrorKey = side.mirrorKey(edge);
+  const mirror = mirrorKey ? [{ Delete: { TableName: store.tableName, Key: keys.key(mirrorKey) } }] : [];
   if (side.otherCounter === null) {
     // A child (or an edge whose other end keeps no count): the item alone, and an inverted child's id claim (child.ts).
     const isChild = side.relation.relation.kind === 'children';
@@ -306,6 +309,7 @@ async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item 
     const cancelled = await tryTransact(store, [
       { Delete: { TableName: store.tableName, Key: keys.itemKey(edge), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
       ...(claim ? [{ Delete: { TableName: store.tableName, Key: keys.key(claim) } }] : []),
+      ...mirror,
     ]);
     return cancelled === null;
   }
@@ -322,6 +326,7 @@ async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item 
         },
       },
       counterOrCheck(store.tableName, keys, otherKey, other, side.otherCounter, -1),
+      ...mirror,
     ]);
     if (cancelled === null) return true;
     if (cancelled.failed(1)) return READ_AGAIN;

@@ -6,7 +6,10 @@
  * The edge (under the table's key attributes, PK/SK by default): partition
  * key = the owner's, sort key = the node's partition key, GSI1PK = the
  * node's partition key (or its shard's partition), GSI1SK = the owner's
- * partition key; its @createdAt
+ * partition key; or keyed as @edges(pk, sk) declares, with GSI1 keys only
+ * where an inverse side reads GSI1, and, for a mirrored pair, the mirror
+ * item in the same transaction (a keyless end is neither read, checked
+ * nor counted: it has no item); its @createdAt
  * attributes; the link's other arguments as edge attributes; the copies
  * both sides declare (`copy`) with the versions they were taken at.
  *
@@ -34,7 +37,7 @@
  * an item read as absent is read again consistently before NOT_FOUND.
  */
 import { batchGet, type Item } from '../dynamo/batchGet.js';
-import { conflict, notFound } from '../errors.js';
+import { badUserInput, conflict, notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import { isMoving, UNSHARDED } from '../plan/sharding.js';
 import { absent, conditionCheck, counterAfter, counterOrCheck, DELETING_ATTR, exists, unchanged, type Condition } from './conditions.js';
@@ -50,11 +53,27 @@ export interface LinkWording {
   phrase: string | null;
 }
 
+/** A keyless end as read: it has no item, so it always "exists" and carries nothing. */
+const KEYLESS: Item = Object.freeze({});
+
+/** Both ends' items (one BatchGet; a keyless end is not read, and with two keyless ends nothing is). */
 async function readBoth(store: Store, pair: EdgePair, ownerId: string, nodeId: string, consistentRead = true) {
-  const [owner, node] = await batchGet(readsOf(store), store.tableName, store.plan.keys, [pair.owner.key(ownerId), pair.node.key(nodeId)], {
-    consistentRead,
-  });
+  const keys = [...(pair.ownerKeyless ? [] : [pair.owner.key(ownerId)]), ...(pair.nodeKeyless ? [] : [pair.node.key(nodeId)])];
+  const read = keys.length === 0 ? [] : await batchGet(readsOf(store), store.tableName, store.plan.keys, keys, { consistentRead });
+  const owner = pair.ownerKeyless ? KEYLESS : read.shift()!;
+  const node = pair.nodeKeyless ? KEYLESS : read.shift()!;
   return { owner, node };
+}
+
+/** A transaction's check or counter change on an end's item: none for a keyless end. */
+const onEnd = (keyless: boolean, item: () => TransactItem): TransactItem[] => (keyless ? [] : [item()]);
+
+/** The mirror item of a mirrored pair (its own key, the edge's attributes), or none. */
+function mirrorOf(pair: EdgePair, ownerId: string, nodeId: string, edge: Item, keys: Store['plan']['keys']): Item | null {
+  const key = pair.mirrorKey(ownerId, nodeId);
+  if (key === null) return null;
+  const { [keys.pk]: _pk, [keys.sk]: _sk, GSI1PK: _g1, GSI1SK: _g2, ...attributes } = edge;
+  return { ...keys.key(key), ...attributes };
 }
 
 /**
@@ -128,6 +147,16 @@ function copiesOf(item: Item, copies: EdgePair['ownerCopies']): Item {
   return out;
 }
 
+/**
+ * An item linked to itself would be checked and counted twice in one
+ * transaction, which DynamoDB refuses: a caller's mistake, refused before
+ * any request (a keyless end has nothing to check).
+ */
+function refuseSelfLink(pair: EdgePair, ownerId: string, nodeId: string, ids: { from: string; to: string }): void {
+  if (pair.owner.name !== pair.node.name || ownerId !== nodeId || pair.ownerKeyless) return;
+  throw badUserInput(`${pair.owner.name} ${ownerId} cannot be linked to itself (${ids.from} and ${ids.to} are the same)`, ids.to);
+}
+
 /** What link wrote: the edge item, and the owner and node items as they now are. */
 export interface Linked {
   edge: Item;
@@ -151,6 +180,7 @@ export async function link(
   const pair = writePlanOf(planOf(store)).pair(path);
   validateId(ownerId, ids.from);
   validateId(nodeId, ids.to);
+  refuseSelfLink(pair, ownerId, nodeId, ids);
   const given: Item = {};
   for (const a of pair.edgeAttributes) {
     if (a.createdAt || !(a.name in args)) continue;
@@ -168,27 +198,32 @@ export async function link(
     const sharding = pair.sharding;
     const { shards } = sharding ? sharding.layoutOf(node) : UNSHARDED;
     const ownerKey = pair.owner.key(ownerId);
-    const nodePk = pair.node.type.pk.fill({ id: nodeId });
+    const edgeKey = pair.edgeKey(ownerId, nodeId);
     const now = new Date().toISOString();
     const keys = store.plan.keys;
     const edge: Item = {
-      ...keys.key({ PK: ownerKey.PK, SK: nodePk }),
-      GSI1PK: sharding ? sharding.partition(nodeId, ownerId, shards) : nodePk,
-      GSI1SK: ownerKey.PK,
+      ...keys.key(edgeKey),
+      // GSI1 keys where an inverse side reads them there (GSI1PK = SK, or the node's shard partition).
+      ...(pair.gsi1 ? { GSI1PK: sharding ? sharding.partition(nodeId, ownerId, shards) : edgeKey.SK, GSI1SK: edgeKey.PK } : {}),
       ...Object.fromEntries(pair.edgeAttributes.filter((a) => a.createdAt).map((a) => [a.storedAs, now])),
       ...given,
       ...copiesOf(node, pair.nodeCopies),
       ...copiesOf(owner, pair.ownerCopies),
     };
+    const mirror = mirrorOf(pair, ownerId, nodeId, edge, keys);
     // The layout's copy, unless a reshard is preparing or moving edges (plan/sharding.ts).
     if (sharding?.copy && sharding.layoutToCopy(node) !== null) edge[sharding.copy] = shards;
     // Unsharded: the node item's counter, conditioned on the node as read. Sharded: the owner's
     // counter shard only; the node item stays out of the transaction.
     const nodeConditions = shards === 1 ? copiedUnchanged(node, pair.nodeCopies) : [];
+    // The edge first, then the owner's and the node's checks or counters (none for a keyless end), then a mirror.
+    const ownerAt = 1;
+    const nodeAt = ownerAt + (pair.ownerKeyless ? 0 : 1);
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
-      counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, 1, copiedUnchanged(owner, pair.ownerCopies)),
-      partitionCounterChange(store, pair, nodeId, node, String(edge.GSI1PK), 1, maintained, nodeConditions),
+      ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, 1, copiedUnchanged(owner, pair.ownerCopies))),
+      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, nodeId, node, String(edge.GSI1PK ?? edgeKey.SK), 1, maintained, nodeConditions)),
+      ...(mirror ? [{ Put: { TableName: store.tableName, Item: mirror } }] : []),
     ]);
     if (cancelled === null) {
       const counted =
@@ -198,8 +233,8 @@ export async function link(
       return { edge, owner: ownerCounted, node: counted };
     }
     // An item changed since it was read (renamed, deleted, counter added or removed): read again.
-    if (cancelled.failed(1)) return READ_AGAIN;
-    if (cancelled.failed(2)) {
+    if (!pair.ownerKeyless && cancelled.failed(ownerAt)) return READ_AGAIN;
+    if (!pair.nodeKeyless && cancelled.failed(nodeAt)) {
       if (shards > 1) maintained = await counterMaintained(store, pair, nodeId, String(edge.GSI1PK));
       return READ_AGAIN;
     }
@@ -225,7 +260,8 @@ export async function unlink(
   validateId(ownerId, ids.from);
   validateId(nodeId, ids.to);
   const ownerKey = pair.owner.key(ownerId);
-  const edgeKey = { PK: ownerKey.PK, SK: pair.node.type.pk.fill({ id: nodeId }) };
+  const edgeKey = pair.edgeKey(ownerId, nodeId);
+  const mirrorKey = pair.mirrorKey(ownerId, nodeId);
   const sharding = pair.sharding;
   const keys = store.plan.keys;
   // Where the edge is indexed: where the node's layout puts it, unless it was found elsewhere
@@ -237,6 +273,8 @@ export async function unlink(
     const layout = sharding ? sharding.layoutOf(node) : UNSHARDED;
     const partition = found ?? (sharding ? sharding.partition(nodeId, ownerId, layout.shards) : edgeKey.SK);
     const unsharded = found === null && layout.shards === 1 && !isMoving(layout);
+    const ownerAt = 1;
+    const nodeAt = ownerAt + (pair.ownerKeyless ? 0 : 1);
     const cancelled = await tryTransact(store, [
       {
         Delete: {
@@ -249,12 +287,14 @@ export async function unlink(
             : { ConditionExpression: 'attribute_exists(#pk) AND GSI1PK = :p', ExpressionAttributeValues: { ':p': partition } }),
         },
       },
-      counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, -1),
-      partitionCounterChange(store, pair, nodeId, node, partition, -1, maintained),
+      ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, -1)),
+      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, nodeId, node, partition, -1, maintained)),
+      // A mirrored pair goes together; the edge's own condition decides whether there was one.
+      ...(mirrorKey ? [{ Delete: { TableName: store.tableName, Key: keys.key(mirrorKey) } }] : []),
     ]);
     if (cancelled === null) return true;
-    if (cancelled.failed(1)) return READ_AGAIN;
-    if (cancelled.failed(2)) {
+    if (!pair.ownerKeyless && cancelled.failed(ownerAt)) return READ_AGAIN;
+    if (!pair.nodeKeyless && cancelled.failed(nodeAt)) {
       maintained = await counterMaintained(store, pair, nodeId, partition);
       return READ_AGAIN;
     }

@@ -21,6 +21,8 @@ import type { ItemPlan } from '../plan/itemPlan.js';
 import type { Plan } from '../plan/plan.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
 import { shardingOf, type Sharding } from '../plan/sharding.js';
+import { edgeReadOf } from '../plan/relationPlan.js';
+import { writesGsi1Keys } from '../declaration/edgeLayout.js';
 
 /** A field of an item copied onto edges, and the edges that carry it. */
 export interface CopySource {
@@ -37,6 +39,8 @@ export interface CopySource {
 /** One set of edges a delete of the item removes, with the counter of the item at each edge's other end. */
 export interface EdgeSide {
   relation: RelationPlan;
+  /** The other item of a mirrored pair, deleted with the edge (null: the edge is one item). */
+  mirrorKey(edge: Item): ItemKey | null;
   /** The collections holding the item's edges, as its stored item (null when absent) lays them out. */
   collections(id: string, item: Item | null): readonly Collection[];
   /** The item counting the edge at the other end, and its counter (null: no counter there). */
@@ -71,6 +75,16 @@ export interface EdgePair {
   ownerCounter: string | null;
   nodeCounter: string | null;
   sharding: Sharding | null;
+  /** Keyless ends have no item: nothing of them is read, checked or counted. */
+  ownerKeyless: boolean;
+  nodeKeyless: boolean;
+  /** Whether the edge item carries GSI1 keys (an inverse side reads it through GSI1). */
+  gsi1: boolean;
+  /** The base edge item's key, and a mirrored pair's other item's (null: no mirror). */
+  edgeKey(ownerId: string, nodeId: string): ItemKey;
+  mirrorKey(ownerId: string, nodeId: string): ItemKey | null;
+  /** The owner's and node's ids of a base edge item or of its mirror, read from its keys; null for any other item. */
+  ends(keys: Item): { ownerId: string; nodeId: string } | null;
 }
 
 /** A copy an edge carries: the copied field, the item attribute holding it (its stored name) and the edge attribute holding the copy. */
@@ -101,9 +115,15 @@ export function writePlanOf(plan: Plan): WritePlan {
     [...plan.relations.values()].find(
       (r) => r.relation.kind === 'edges' && r.relation.direction === 'inverted' && r.owner.name === base.node.name && r.relation.inverse === base.field,
     ) ?? null;
+  const model = plan.model;
   for (const r of plan.relations.values()) {
     if (r.relation.kind !== 'edges' || r.relation.direction !== 'base') continue;
     const inverse = inverseOf(r);
+    const baseKey = edgeReadOf(r.relation, model, plan.keys).key;
+    const mirror = inverse?.relation.kind === 'edges' ? inverse.relation.key : null;
+    const edgeKey = (ownerId: string, nodeId: string): ItemKey => ({ PK: baseKey.pk.fill({ id: ownerId }), SK: baseKey.sk.fill({ [baseKey.node]: nodeId }) });
+    const mirrorKey = (ownerId: string, nodeId: string): ItemKey | null =>
+      mirror ? { PK: mirror.pk.fill({ id: nodeId }), SK: mirror.sk.fill({ [mirror.node]: ownerId }) } : null;
     const attributes = new Map<string, Attribute>();
     for (const a of r.relation.edgeAttributes) attributes.set(a.name, a);
     if (inverse?.relation.kind === 'edges') for (const a of inverse.relation.edgeAttributes) if (!attributes.has(a.name)) attributes.set(a.name, a);
@@ -119,6 +139,17 @@ export function writePlanOf(plan: Plan): WritePlan {
       ownerCounter: r.counter,
       nodeCounter: inverse?.counter ?? null,
       sharding: sharded ? shardingOf(inverse) : null,
+      ownerKeyless: model.keyless.has(r.owner.name),
+      nodeKeyless: model.keyless.has(r.node.name),
+      gsi1: writesGsi1Keys(r.relation, inverse?.relation.kind === 'edges' ? inverse.relation : null),
+      edgeKey,
+      mirrorKey,
+      ends: (keys) => {
+        const base = r.member(keys);
+        if (base) return { ownerId: base.parentId, nodeId: base.childId };
+        const mirrored = mirror ? inverse!.member(keys) : null;
+        return mirrored ? { ownerId: mirrored.childId, nodeId: mirrored.parentId } : null;
+      },
     });
   }
   const pairOfSide = (r: RelationPlan): EdgePair | undefined =>
@@ -144,6 +175,7 @@ export function writePlanOf(plan: Plan): WritePlan {
           collections: (id) => [r.collection(id)],
           otherKey: (edge) => keys.keyOf(edge),
           otherCounter: null,
+          mirrorKey: () => null,
         });
         continue;
       }
@@ -151,14 +183,14 @@ export function writePlanOf(plan: Plan): WritePlan {
       if (!pair) continue;
       const isBase = pair.base === r;
       const other = isBase ? pair.node : pair.owner;
-      // The other end's id: the edge's sort key (base side) or its partition key (inverse side).
-      const otherAttr = isBase ? keys.sk : keys.pk;
       const otherCounter = isBase ? pair.nodeCounter : pair.ownerCounter;
+      // The other end's id, from the edge's keys as this side reads them.
       const otherId = (edge: Item) => {
-        const ids = other.type.pk.match(edge[otherAttr]);
-        invariant(ids?.id !== undefined, `edge key ${JSON.stringify(edge[otherAttr])} is not a ${other.name} key`);
-        return ids.id;
+        const ids = r.member(edge);
+        invariant(ids !== null, `edge ${JSON.stringify(keys.keyOf(edge))} is not an edge of ${r.path}`);
+        return ids.childId;
       };
+      const mirrored = pair.inverse?.relation.kind === 'edges' && pair.inverse.relation.key !== null;
       const rSharding = !isBase && pair.sharding ? pair.sharding : null;
       sides.push({
         relation: r,
@@ -168,6 +200,8 @@ export function writePlanOf(plan: Plan): WritePlan {
         otherKey: (edge) =>
           isBase && pair.sharding ? pair.sharding.partitionCounterKey(otherId(edge), edge.GSI1PK) : other.key(otherId(edge)),
         otherCounter,
+        // A mirrored pair: this side's item and the other's go together.
+        mirrorKey: (edge) => (!mirrored ? null : isBase ? pair.mirrorKey(r.member(edge)!.parentId, otherId(edge)) : pair.edgeKey(otherId(edge), r.member(edge)!.parentId)),
       });
       // The fields of this type copied onto these edges: the other side's copy declaration.
       const copied = isBase ? pair.ownerCopies : pair.nodeCopies;

@@ -644,17 +644,31 @@ describe('SocialNetwork', () => {
     expect(await gw.get('u#99999#post', 'p#77777')).toEqual({ PK: 'u#99999#post', SK: 'p#77777', content: 'first!', timestamp: '1571900000' });
   });
 
-  it('follows and unfollows: the follower and following items, each in its partition', async () => {
-    const followed = await gw.counted(`mutation { addFollower(userId: "12345", input: { id: "99999" }) { id } addFollowing(userId: "99999", input: { id: "12345" }) { id } }`);
-    expect(followed.result.errors).toBeUndefined();
-    expect(followed.requests.byOperation).toEqual({ PutItem: 2 });
+  it('follow: the follower item under the followed user and the following item under the follower, in one transaction', async () => {
+    const followed = await gw.counted(`mutation { follow(userId: "12345", followerId: "99999") { node { id followers(first: 1) { edges { node { id } } } } } }`);
+    expect(followed.result).toEqual({ data: { follow: { node: { id: '99999', followers: { edges: [] } } } } });
+    // The pair is one TransactWriteItems (keyless users: nothing to read or count); the nested list one Query.
+    expect(followed.requests.byOperation).toEqual({ TransactWriteItems: 1, Query: 1 });
     expect(await gw.get('u#12345#follower', 'u#99999')).toEqual({ PK: 'u#12345#follower', SK: 'u#99999' });
     expect(await gw.get('u#99999#following', 'u#12345')).toEqual({ PK: 'u#99999#following', SK: 'u#12345' });
-    const unfollowed = await gw.counted(`mutation { removeFollower(userId: "12345", id: "99999") removeFollowing(userId: "99999", id: "12345") }`);
-    expect(unfollowed.result.errors).toBeUndefined();
-    expect(unfollowed.requests.byOperation).toEqual({ DeleteItem: 2 });
+    const both = await gw.counted(`{ a: userLists(id: "12345") { followers(last: 1) { edges { node { id } } } } b: userLists(id: "99999") { following(first: 5) { edges { node { id } } } } }`);
+    expect(nodes(both.result.data.a.followers)).toEqual([{ id: '99999' }]);
+    expect(nodes(both.result.data.b.following)).toEqual([{ id: '12345' }]);
+    expect(both.requests.byOperation).toEqual({ Query: 2 });
+    const again = await gw.counted(`mutation { follow(userId: "12345", followerId: "99999") { cursor } }`);
+    expect(again.result.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    expect(again.result.errors?.[0]?.message).toBe('UserLists 12345 is already followed by userlists 99999');
+  });
+
+  it('unfollow: both items deleted in one transaction; a second unfollow is NOT_FOUND and writes nothing', async () => {
+    const unfollowed = await gw.counted(`mutation { unfollow(userId: "12345", followerId: "99999") }`);
+    expect(unfollowed.result).toEqual({ data: { unfollow: true } });
+    expect(unfollowed.requests.byOperation).toEqual({ TransactWriteItems: 1 });
     expect(await gw.get('u#12345#follower', 'u#99999')).toBeUndefined();
     expect(await gw.get('u#99999#following', 'u#12345')).toBeUndefined();
+    const again = await gw.counted(`mutation { unfollow(userId: "12345", followerId: "99999") }`);
+    expect(again.result.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+    expect(again.requests.byOperation).toEqual({ TransactWriteItems: 1 });
   });
 
   it('likes and unlikes a post: one item in p#<post>#likelist, written alone (the post has no item)', async () => {
