@@ -629,6 +629,16 @@ describe('SocialNetwork', () => {
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
+  it('getTimelineByUserID: one Query of u#<user>#timeline, the post and author ids read from p#<post>#u#<author>', async () => {
+    const { result, requests } = await gw.counted(`{ userLists(id: "12345") { timeline(first: 2) { edges { node { id author ttl } } pageInfo { hasNextPage } } } }`);
+    expect(nodes(result.data.userLists.timeline)).toEqual([
+      { id: '34567', author: '56789', ttl: 1571827560 },
+      { id: '45678', author: '67890', ttl: 1571827560 },
+    ]);
+    expect(result.data.userLists.timeline.pageInfo.hasNextPage).toBe(true);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
   it('getLikeCountByPostID: one GetItem of p#<post>#likecount / "count"', async () => {
     const { result, requests } = await gw.counted(`{ likeCount(id: "12345") { etc } }`);
     expect(result.data.likeCount).toEqual({ etc: '100' });
