@@ -352,7 +352,7 @@ function keyFieldProblem(a: Attribute, key: 'pk' | 'sk'): string | null {
 /**
  * A type whose key holds fields besides id and the parent is found with
  * those values, never by its id alone: nothing that loads an item by id
- * may reach it (a reference, a child's parent, @node, @owner, inverted),
+ * may reach it (a reference, a child's parent, @get(by: NODE), an owner claim, inverted),
  * and it owns no @children or @edges (a delete follows connections from
  * the id alone).
  */
