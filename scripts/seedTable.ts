@@ -8,7 +8,8 @@ import type { Item } from '../src/dynamo/batchGet.js';
 import { BATCH_WRITE_MAX_ITEMS, batchPut } from '../src/dynamo/batchWrite.js';
 import { ConfigError, withoutEmbedded, type Config } from '../src/config.js';
 import { clientOptions, type ClientOptions } from '../src/dynamo/client.js';
-import { CATALOG_COUNT_ATTR, catalogEntryPartition, catalogShardCounterKey, GSI2 } from '../src/dynamo/keys.js';
+import { CATALOG_COUNT_ATTR, catalogShardCounterKey } from '../src/dynamo/keys.js';
+import { countCatalogShard } from '../src/writes/catalog.js';
 import type { Plan } from '../src/plan/plan.js';
 
 /**
@@ -39,22 +40,7 @@ export async function recountCatalogs(doc: DynamoDBDocumentClient, tableName: st
     const { spec } = plan.catalogOf(field.type)!;
     totals[field.field] = 0;
     for (let shard = 0; shard < spec.shards; shard++) {
-      let count = 0;
-      let start: Record<string, unknown> | undefined;
-      do {
-        const out = await doc.send(
-          new QueryCommand({
-            TableName: tableName,
-            IndexName: GSI2,
-            KeyConditionExpression: 'GSI2PK = :pk',
-            ExpressionAttributeValues: { ':pk': catalogEntryPartition(spec, shard) },
-            Select: 'COUNT',
-            ExclusiveStartKey: start,
-          }),
-        );
-        count += out.Count ?? 0;
-        start = out.LastEvaluatedKey;
-      } while (start);
+      const count = await countCatalogShard((input) => doc.send(new QueryCommand(input)), tableName, spec, shard);
       await doc.send(new PutCommand({ TableName: tableName, Item: { ...plan.keys.key(catalogShardCounterKey(spec, shard)), [CATALOG_COUNT_ATTR]: count } }));
       totals[field.field] += count;
     }

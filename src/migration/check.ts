@@ -33,10 +33,8 @@ import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { countCollection, type Collection } from '../dynamo/collection.js';
 import {
   CATALOG_COUNT_ATTR,
-  catalogEntryPartition,
   catalogShardCounterKey,
   COUNTER_SK,
-  GSI2,
   FAILED_SK_PREFIX,
   IDEMPOTENCY_PREFIX,
   IDEMPOTENCY_SK,
@@ -55,7 +53,7 @@ import { PROPAGATING_ATTRS, type ItemPlan } from '../plan/itemPlan.js';
 import { isMoving, RESHARD_TO_ATTR, shardingOf } from '../plan/sharding.js';
 import { copyIsStale, source, versionOf, type CopiedField } from '../stream/propagate.js';
 import { MODEL_PARTITION } from '../stream/modelWork.js';
-import { catalogCounterChange } from '../writes/catalog.js';
+import { catalogCounterChange, countCatalogShard } from '../writes/catalog.js';
 import { COUNTING_ATTR, DELETING_ATTR } from '../writes/conditions.js';
 import { transact, TransactionCancelled } from '../writes/transact.js';
 import { indexKeysOf, isConditionFailed } from '../writes/create.js';
@@ -536,24 +534,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
         const counter = await reading(1, async () => (await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item);
         const seen = counter?.[CATALOG_COUNT_ATTR];
         if (repair && (options.indexSettleMs ?? 1000) > 0) await sleep(options.indexSettleMs ?? 1000);
-        let count = 0;
-        let start: Record<string, unknown> | undefined;
-        do {
-          const out = await reading(1, () =>
-            doc.send(
-              new QueryCommand({
-                TableName: tableName,
-                IndexName: GSI2,
-                KeyConditionExpression: 'GSI2PK = :pk',
-                ExpressionAttributeValues: { ':pk': catalogEntryPartition(spec, shard) },
-                Select: 'COUNT',
-                ExclusiveStartKey: start,
-              }),
-            ),
-          );
-          count += out.Count ?? 0;
-          start = out.LastEvaluatedKey;
-        } while (start);
+        const count = await countCatalogShard((input) => reading(1, () => doc.send(new QueryCommand(input))), tableName, spec, shard);
         if ((seen ?? 0) === count) continue;
         add('wrongCounters', key, `${CATALOG_COUNT_ATTR} is ${JSON.stringify(seen ?? null)}, ${field.field} shard ${shard} holds ${count} entries`);
         if (!repair) continue;

@@ -10,7 +10,8 @@
  * the item was indexed), `npm run migrate` indexing an old item (+1).
  * Renames change GSI2SK only (the shard depends on the id).
  */
-import { CATALOG_COUNT_ATTR, catalogEntryShard, catalogShardCounterKey, type CatalogSpec, type TableKeys } from '../dynamo/keys.js';
+import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { CATALOG_COUNT_ATTR, catalogEntryPartition, catalogEntryShard, catalogShardCounterKey, GSI2, type CatalogSpec, type TableKeys } from '../dynamo/keys.js';
 import type { Item } from '../dynamo/batchGet.js';
 import { conflict } from '../errors.js';
 import { transact, TransactionCancelled, type TransactItem } from './transact.js';
@@ -52,4 +53,33 @@ export async function putNewWith(
     if (err instanceof TransactionCancelled && err.failed(0)) throw conflict(`${what} already exists`);
     throw err;
   }
+}
+
+/** A page of a COUNT Query: what countCatalogShard needs of the answer. */
+interface CountPage {
+  Count?: number;
+  LastEvaluatedKey?: Record<string, unknown>;
+}
+
+/**
+ * The entries one catalog shard holds, counted by COUNT Queries of its GSI2
+ * partition (page by page); `query` sends one (rate-limited by a caller that
+ * needs it).
+ */
+export async function countCatalogShard(query: (input: QueryCommandInput) => Promise<CountPage>, tableName: string, spec: CatalogSpec, shard: number): Promise<number> {
+  let count = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await query({
+      TableName: tableName,
+      IndexName: GSI2,
+      KeyConditionExpression: 'GSI2PK = :pk',
+      ExpressionAttributeValues: { ':pk': catalogEntryPartition(spec, shard) },
+      Select: 'COUNT',
+      ExclusiveStartKey: start,
+    });
+    count += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return count;
 }
