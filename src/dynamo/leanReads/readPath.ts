@@ -60,7 +60,7 @@ import { HttpRequest } from '@smithy/core/protocols';
 import { isClockSkewError, isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { IncomingMessage } from 'node:http';
-import type { CallTrace, OperationMetrics } from '../metrics.js';
+import { capacityUnits, type CallTrace, type OperationMetrics } from '../metrics.js';
 
 export type ReadOperation = 'GetItem' | 'Query' | 'BatchGetItem';
 
@@ -391,12 +391,7 @@ export class ReadPath {
     try {
       const output = await this.attempts(operation, input, metrics, trace);
       trace?.finished(output);
-      const consumed = output.ConsumedCapacity as { CapacityUnits?: number } | { CapacityUnits?: number }[] | undefined;
-      if (metrics && consumed) {
-        for (const c of Array.isArray(consumed) ? consumed : [consumed]) {
-          if (typeof c?.CapacityUnits === 'number') metrics.recordCapacity(c.CapacityUnits);
-        }
-      }
+      metrics?.recordCapacity(capacityUnits(output.ConsumedCapacity as Parameters<typeof capacityUnits>[0]));
       return output;
     } catch (error) {
       trace?.finished(undefined, error);
