@@ -78,6 +78,10 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
         return readConnection(filledRange, narrowed, ctx.cursors, filledReads(ctx, info), connectionArgs, query.edge, () => countRange(ctx, narrowed));
       }
       const collection = query.collection(args);
+      if (collection.sortKey) {
+        // Sort attributes fixed by arguments are conditions a range read does not hold: counted as the collection.
+        return readConnection(singleCollection, collection, ctx.cursors, ctx.loaders, connectionArgs, query.edge, () => ctx.loaders.count.load(collection));
+      }
       // totalCount of a partition with no counter: counted within the page read budget.
       const end = prefixEnd(collection.prefix);
       const { lo, hi } = collection.range ?? { lo: rangeStart(collection.prefix), hi: end };

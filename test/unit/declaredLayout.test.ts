@@ -276,7 +276,7 @@ describe('declarations over the declared indexes', () => {
     );
     expect(problems).toEqual([
       'Query.lost @query(index: "nowhere"): names no index the model declares (byStatus, byTicket)',
-      'Query.byStatus @query(index: "byStatus"): Ticket has no key with one sort attribute in byStatus (declare it with @indexed)',
+      'Query.byStatus @query(index: "byStatus"): Ticket has no key with a sort attribute in byStatus (declare it with @indexed)',
       'Query.all @query: no argument fills {id} of Ticket\'s partition key "TICKET#{id}" (expected id or idId)',
       'Query.all @query: from/until narrow the sort key from its first placeholder on; "META" has none',
     ]);
