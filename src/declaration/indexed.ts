@@ -249,6 +249,8 @@ export function readSortArguments(
     const given = named.filter((n) => n.arg !== undefined);
     if (given.length === 0) return;
     const list = given.map((n) => n.arg!.name).join(', ');
+    // Read by the key even when refused below: one line each, no second about an unread argument.
+    for (const n of given) found[n.placeholder] = n.arg!.name;
     if (i === sorts.length - 1) {
       add(`${list} would fix ${attribute}, the last attribute of ${on} (${sorts.map((s) => s.attribute).join(', ')}): the connection is ordered by it, so arguments fix only the attributes before it`);
       return;
@@ -262,7 +264,6 @@ export function readSortArguments(
       add(`${list} fix ${attribute} of ${on}, but no argument fixes ${sorts[fixable]!.attribute} before it: DynamoDB conditions sort attributes left to right`);
       return;
     }
-    for (const n of given) found[n.placeholder] = n.arg!.name;
     fixable = i + 1;
     if (always === i && given.every((n) => n.arg!.required)) always = i + 1;
   });
