@@ -78,14 +78,12 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
         return readConnection(filledRange, narrowed, ctx.cursors, filledReads(ctx, info), connectionArgs, query.edge, () => countRange(ctx, narrowed));
       }
       const collection = query.collection(args);
-      if (collection.sortKey) {
-        // Sort attributes fixed by arguments are conditions a range read does not hold: counted as the collection.
-        return readConnection(singleCollection, collection, ctx.cursors, ctx.loaders, connectionArgs, query.edge, () => ctx.loaders.count.load(collection));
-      }
       // totalCount of a partition with no counter: counted within the page read budget.
       const end = prefixEnd(collection.prefix);
       const { lo, hi } = collection.range ?? { lo: rangeStart(collection.prefix), hi: end };
-      const whole = { ...collection, partition: partitionLabel(collection.pk, collection.pkMore), lo, hi, filter: null, binding: '' };
+      // Sort attributes fixed by arguments are equalities of the count's key condition, as the partition's are.
+      const pkMore = collection.sortKey ? [...(collection.pkMore ?? []), ...collection.sortKey.fixed] : collection.pkMore;
+      const whole = { ...collection, pkMore, partition: partitionLabel(collection.pk, collection.pkMore), lo, hi, filter: null, binding: '' };
       const count = async () => {
         const n = await countRange(ctx, whole);
         // A narrowed range excludes its far end, which BETWEEN counts.
