@@ -6,7 +6,8 @@
  * Every page is compared with an in-memory reference (the group's items
  * the arguments select, sorted by level then name), both flags must be
  * exact, and each page costs one Query, plus one for the flag on a
- * cursor's side.
+ * cursor's side. Then a parent's @children over such an index: its order,
+ * a level fixed by argument, and its counter used only unnarrowed.
  *
  * TEST_DEPTH (default 1) multiplies the number of cases tried.
  */
@@ -17,12 +18,26 @@ import { testGateway, type TestGateway } from '../support/gateway.js';
 import { TEST_DEPTH as DEPTH } from '../support/depth.js';
 
 const SDL = `
-  extend schema @index(name: "byLevel", pk: ["group"], sk: ["level", "name"])
+  extend schema @index(name: "byLevel", pk: ["group"], sk: ["level", "name"]) @index(name: "byTeam", pk: ["teamKey"], sk: ["level", "name"])
   type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
   type Thing @item(pk: "THING#{id}", sk: "meta") @indexed(index: "byLevel") { id: ID! group: String! level: String! name: String! }
   type ThingConnection { edges: [ThingEdge!]! pageInfo: PageInfo! totalCount: Int! }
   type ThingEdge { cursor: String! node: Thing! }
+  type Team @item(pk: "TEAM#{id}", sk: "META") {
+    id: ID!
+    members(level: String, first: Int, after: String, last: Int, before: String): MemberConnection! @children(index: "byTeam", counter: "memberCount")
+  }
+  type Member @item(pk: "TEAM#{team}", sk: "M#{id}") @indexed(index: "byTeam", pk: ["T#{team}"]) { id: ID! level: String! name: String! team: Team! @parent }
+  type MemberConnection { edges: [MemberEdge!]! pageInfo: PageInfo! totalCount: Int! }
+  type MemberEdge { cursor: String! node: Member! }
+  input AddMemberInput { id: ID level: String! name: String! }
+  type Mutation {
+    addTeam(input: AddTeamInput!): Team! @create
+    addMember(team: ID!, input: AddMemberInput!): Member! @create(parent: "team")
+  }
+  input AddTeamInput { id: ID }
   type Query {
+    team(id: ID!): Team @get
     thing(id: ID!): Thing @get
     things(group: String!, level: String, from: String, until: String, first: Int, after: String, last: Int, before: String): ThingConnection!
       @query(index: "byLevel", from: "from", until: "until")
@@ -114,5 +129,34 @@ describe('paging over two sort attributes, against a reference', () => {
       }),
       { numRuns: 40 * DEPTH },
     );
+  });
+});
+
+describe('@children over two sort attributes', () => {
+  it('lists a parent children by level then name, fixes the level by its argument, and counts by its counter only unnarrowed', async () => {
+    const ok = async (query: string) => {
+      const result = await gw.run(query);
+      expect(result.errors).toBeUndefined();
+      return result.data;
+    };
+    await ok(`mutation { addTeam(input: { id: "x" }) { id } }`);
+    for (const [id, level, name] of [['m1', 'b', 'zed'], ['m2', 'a', 'kim'], ['m3', 'b', 'amy'], ['m4', 'a', 'bo']]) {
+      await ok(`mutation { addMember(team: "x", input: { id: "${id}", level: "${level}", name: "${name}" }) { id } }`);
+    }
+    const MEMBERS = (args: string) => `{ team(id: "x") { members(${args}) { totalCount edges { node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } } }`;
+    const all = await gw.counted(MEMBERS('first: 3'));
+    expect(all.result.data.team.members.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['m4', 'm2', 'm3']);
+    expect(all.result.data.team.members).toMatchObject({ totalCount: 4, pageInfo: { hasNextPage: true, hasPreviousPage: false } });
+    // The team (its counter holds totalCount) and the page.
+    expect(all.requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
+    const next = await ok(MEMBERS(`first: 3, after: "${all.result.data.team.members.pageInfo.endCursor}"`));
+    expect(next.team.members.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['m1']);
+    const levelB = await gw.counted(MEMBERS('level: "b", first: 5'));
+    expect(levelB.result.errors).toBeUndefined();
+    expect(levelB.result.data.team.members.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['m3', 'm1']);
+    // Narrowed by the level: the team, the page, and a COUNT Query instead of the team's counter of all four.
+    expect(levelB.result.data.team.members.totalCount).toBe(2);
+    expect(levelB.requests.byOperation).toEqual({ GetItem: 1, Query: 2 });
+    expect(await gw.get('TEAM#x', 'META')).toMatchObject({ memberCount: 4 });
   });
 });
