@@ -46,7 +46,8 @@ const ascending: Source<Collection, CollectionPlan, CollectionReads, StartKey> =
     name: collection.name,
     partition: partitionLabel(collection.pk, collection.pkMore),
     index: indexOf(collection),
-    ...(collection.range ? { args: collection.range.binding } : {}),
+    // Over several sort attributes, the values the arguments fix bind cursors too.
+    ...(collection.sortKey ? { args: collection.sortKey.binding } : collection.range ? { args: collection.range.binding } : {}),
   }),
   shape: (collection) => ({
     attrs: keyAttributes(collection),

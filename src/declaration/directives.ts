@@ -42,7 +42,10 @@ customerId); on a field of a type, the parent's id fills the placeholder of
 the node's @parent field. from and until name arguments that narrow the
 page to from <= <the sort key's text from its first placeholder on> < until.
 order: DESCENDING reads the sort key from its highest value (newest first
-for a time-ordered key): first: takes the highest, last: the lowest.
+for a time-ordered key): first: takes the highest, last: the lowest. Over a
+sort key of several attributes, arguments named as the fields of its
+leading attributes fix them left to right, and from/until narrow the first
+one left unfixed.
 
 Beside @children on the same field, @query is the read used when one of its
 arguments is given (the children are read from the table otherwise): the

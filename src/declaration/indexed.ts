@@ -132,19 +132,21 @@ export interface KeyIn {
   sk: KeyTemplate;
   /** The further attributes of a multi-attribute partition key, in key order, and their templates. */
   pkMore: readonly { attribute: string; template: KeyTemplate }[];
+  /** The further attributes of a multi-attribute sort key, in key order after `skAttr`, and their templates. */
+  skMore: readonly { attribute: string; template: KeyTemplate }[];
 }
 
 /**
  * The key of `item` in `index` (null: the table), for a read of one of its
  * partitions; null when the type is not in that index, or its key there
- * has no sort attribute or several.
+ * has no sort attribute.
  */
-export function keyIn(item: ItemType, index: string | null, layout: Layout): KeyIn | null {
-  if (index === null) return layout.sk === null ? null : { index: null, pkAttr: layout.pk, skAttr: layout.sk, pk: item.pk, sk: item.sk, pkMore: [] };
+export function keyIn(item: ItemType, index: string | null, layout: Pick<Layout, 'pk' | 'sk'>): KeyIn | null {
+  if (index === null) return layout.sk === null ? null : { index: null, pkAttr: layout.pk, skAttr: layout.sk, pk: item.pk, sk: item.sk, pkMore: [], skMore: [] };
   const placement = item.indexed.find((p) => p.index === index);
   if (placement) {
-    // A partition of 1–4 attributes, each equal to its value; one sort attribute (ranges and cursors compare it alone).
-    if (placement.sk.length !== 1) return null;
+    // A partition of 1–4 attributes, each equal to its value; 1–4 sort attributes, ordered left to right.
+    if (placement.sk.length === 0) return null;
     const [first, ...more] = placement.pk;
     return {
       index,
@@ -153,10 +155,11 @@ export function keyIn(item: ItemType, index: string | null, layout: Layout): Key
       pk: first!.template,
       sk: placement.sk[0]!.template,
       pkMore: more.map((p) => ({ attribute: p.attribute, template: p.template })),
+      skMore: placement.sk.slice(1).map((p) => ({ attribute: p.attribute, template: p.template })),
     };
   }
   // An inverted type is in GSI1 with its keys swapped.
-  if (item.inverted && index === 'GSI1') return { index, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: item.sk, sk: item.pk, pkMore: [] };
+  if (item.inverted && index === 'GSI1') return { index, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: item.sk, sk: item.pk, pkMore: [], skMore: [] };
   return null;
 }
 
@@ -177,7 +180,7 @@ export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relati
     }
     const key = keyIn(node, r.index, layout);
     if (!key) {
-      problems.add(where, `${node.name} has no key with one sort attribute in ${r.index ?? 'the table'} (declare it with @indexed)`);
+      problems.add(where, `${node.name} has no key with a sort attribute in ${r.index ?? 'the table'} (declare it with @indexed)`);
       continue;
     }
     const placeholders = [key.pk, ...key.pkMore.map((p) => p.template)].flatMap((t) => t.placeholders);
@@ -185,12 +188,90 @@ export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relati
       const source = [key.pk, ...key.pkMore.map((p) => p.template)].map((t) => t.source).join('", "');
       problems.add(where, `${node.name}'s partition key there, "${source}", must name {${r.via}} and no other placeholder: the ${r.owner}'s id alone names the partition`);
     }
-    if (r.bounds && key.sk.placeholders.length === 0) {
+    if (r.bounds && key.skMore.length === 0 && key.sk.placeholders.length === 0) {
       problems.add(where, `from/until narrow the sort key from its first placeholder on; "${key.sk.source}" has none`);
     }
-    if (r.bounds && r.index !== null && !key.sk.placeholders.includes('id')) {
+    if (r.bounds && r.index !== null && key.skMore.length === 0 && !key.sk.placeholders.includes('id')) {
       // Cursors and bounds compare sort keys, which must then be unique in the partition.
       problems.add(where, `from/until on an index need a sort key that holds {id} ("${key.sk.source}" does not)`);
     }
   }
+}
+
+/** A connection field's argument as the sort-key checks see it. */
+export interface FieldArgument {
+  name: string;
+  /** Non-null: always given. */
+  required: boolean;
+}
+
+/**
+ * A connection over an index sort key of several attributes (DynamoDB's
+ * multi-attribute keys): the arguments that fix its leading attributes,
+ * placeholder → argument, found by name as the partition's are (`{priority}`
+ * from `priority` or `priorityId`) among the arguments nothing else reads.
+ * DynamoDB conditions sort attributes left to right, equality on all but
+ * the last one conditioned, so each of these is one line of `problems`,
+ * naming the connection and the index: an argument fixing an attribute
+ * while an earlier one is not fixed; one fixing the last attribute (the
+ * connection is ordered by it); one fixing part of an attribute's template;
+ * a sort attribute holding numbers (positions and ranges compare text);
+ * from/until that may range over an attribute whose template has no
+ * placeholder. `{}` for a key with one sort attribute.
+ */
+export function readSortArguments(
+  node: ItemType,
+  key: KeyIn,
+  args: readonly FieldArgument[],
+  taken: ReadonlySet<string>,
+  bounded: boolean,
+  where: string,
+  problems: Problems,
+  astNode?: unknown,
+): Record<string, string> {
+  const found: Record<string, string> = {};
+  if (key.skMore.length === 0) return found;
+  const add = (message: string) => problems.add(where, message, astNode as never);
+  const sorts = [{ attribute: key.skAttr, template: key.sk }, ...key.skMore];
+  const on = `${node.name}'s sort key in ${key.index}`;
+  for (const { attribute } of sorts) {
+    const stored = node.attributes.find((a) => a.storedAs === attribute && !a.shape);
+    if (stored && (stored.kind === 'Int' || stored.kind === 'Float')) {
+      add(`the sort attribute ${attribute} of ${on} holds numbers (${node.name}.${stored.name}): a connection over several sort attributes orders and ranges text ones`);
+    }
+  }
+  const argOf = (placeholder: string) => [placeholder, `${placeholder}Id`].map((c) => args.find((a) => a.name === c && !taken.has(c))).find(Boolean);
+  // How many leading attributes arguments may fix (fixable), and must (always: every argument required).
+  let fixable = 0;
+  let always = 0;
+  sorts.forEach(({ attribute, template }, i) => {
+    const named = template.placeholders.map((p) => ({ placeholder: p, arg: argOf(p) }));
+    const given = named.filter((n) => n.arg !== undefined);
+    if (given.length === 0) return;
+    const list = given.map((n) => n.arg!.name).join(', ');
+    // Read by the key even when refused below: one line each, no second about an unread argument.
+    for (const n of given) found[n.placeholder] = n.arg!.name;
+    if (i === sorts.length - 1) {
+      add(`${list} would fix ${attribute}, the last attribute of ${on} (${sorts.map((s) => s.attribute).join(', ')}): the connection is ordered by it, so arguments fix only the attributes before it`);
+      return;
+    }
+    if (given.length < named.length) {
+      const missing = named.filter((n) => n.arg === undefined).map((n) => `{${n.placeholder}}`).join(', ');
+      add(`${list} fix part of ${attribute} ("${template.source}") in ${on}: give an argument for ${missing} too, or none`);
+      return;
+    }
+    if (fixable < i) {
+      add(`${list} fix ${attribute} of ${on}, but no argument fixes ${sorts[fixable]!.attribute} before it: DynamoDB conditions sort attributes left to right`);
+      return;
+    }
+    fixable = i + 1;
+    if (always === i && given.every((n) => n.arg!.required)) always = i + 1;
+  });
+  if (bounded) {
+    // from/until range over the first attribute no argument fixes: any of these, as the arguments given decide.
+    for (const { attribute, template } of sorts.slice(always, fixable + 1)) {
+      if (template.placeholders.length === 0) add(`from/until may range over ${attribute} of ${on}, whose template "${template.source}" has no placeholder to compare from`);
+    }
+  }
+  return found;
 }

@@ -170,6 +170,8 @@ export interface ChildrenRelation extends RelationBase {
   bounds: QueryBounds | null;
   /** order: DESCENDING: `first:` takes the highest sort keys. */
   descending: boolean;
+  /** Over an index sort key of several attributes: placeholder of a leading sort attribute's template → the argument fixing it. */
+  sortArguments: Record<string, string>;
   /** @query beside @children: arguments that narrow the connection to GSI2 by the child's instant (`byInstant`), and its filters. */
   range: { after: string; before: string; where: { argument: string; field: string }[] } | null;
 }
@@ -283,6 +285,8 @@ export interface QueryField {
   /** Placeholder of the node type's pk template there → the argument that fills it. */
   arguments: Record<string, string>;
   bounds: QueryBounds | null;
+  /** Over an index sort key of several attributes: placeholder of a leading sort attribute's template → the argument fixing it. */
+  sortArguments: Record<string, string>;
   /** order: DESCENDING: `first:` takes the highest sort keys. */
   descending: boolean;
   access: Access | null;

@@ -6,9 +6,9 @@
  * elsewhere.
  */
 import { inputMismatch } from './nestedValues.js';
-import { isEnumType, isInterfaceType, isObjectType, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { isEnumType, isInterfaceType, isNonNullType, isObjectType, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { Access, Attribute, CatalogField, GetField, ItemType, KeylessType, Layout, MeField, MutationField, NodeField, QueryField, Relation, RootField } from './model.js';
-import { keyIn } from './indexed.js';
+import { keyIn, readSortArguments } from './indexed.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, getByOf, isInputObject, unwrap, type Field } from './schemaShape.js';
 import { checkAccess, readAccess } from './access.js';
@@ -105,7 +105,7 @@ function readQueryField(
   }
   const key = keyIn(node, index, layout);
   if (!key) {
-    problems.add(where, `${node.name} has no key with one sort attribute in ${index ?? 'the table'} (declare it with @indexed)`, field.astNode);
+    problems.add(where, `${node.name} has no key with a sort attribute in ${index ?? 'the table'} (declare it with @indexed)`, field.astNode);
     return null;
   }
   const argNames = field.args.map((a) => a.name);
@@ -124,11 +124,14 @@ function readQueryField(
   for (const [name, value] of [['from', from], ['until', until]] as const) {
     if (value !== null && !argNames.includes(value)) problems.add(`${where}(${name})`, `names no argument of the field: ${value}`, field.astNode);
   }
-  if ((from !== null || until !== null) && key.sk.placeholders.length === 0) {
+  if ((from !== null || until !== null) && key.skMore.length === 0 && key.sk.placeholders.length === 0) {
     problems.add(where, `from/until narrow the sort key from its first placeholder on; "${key.sk.source}" has none`, field.astNode);
   }
   if (Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
-  const used = new Set(['first', 'after', 'last', 'before', ...Object.values(filled), ...(from ? [from] : []), ...(until ? [until] : [])]);
+  const taken = new Set(['first', 'after', 'last', 'before', ...Object.values(filled), ...(from ? [from] : []), ...(until ? [until] : [])]);
+  const fieldArgs = field.args.map((a) => ({ name: a.name, required: isNonNullType(a.type) }));
+  const sortArguments = readSortArguments(node, key, fieldArgs, taken, from !== null || until !== null, where, problems, field.astNode);
+  const used = new Set([...taken, ...Object.values(sortArguments)]);
   for (const a of argNames) if (!used.has(a)) problems.add(`${at}(${a})`, 'no directive reads this argument', field.astNode);
   return {
     kind: 'query',
@@ -138,6 +141,7 @@ function readQueryField(
     index,
     arguments: filled,
     bounds: from === null && until === null ? null : { from, until },
+    sortArguments,
     descending: args.order === 'DESCENDING',
     access,
   };

@@ -5,7 +5,7 @@
  * @children) and write sharding are
  * checked here.
  */
-import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
+import { isNonNullType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { storedName, type Attribute, type ChildrenRelation, type CopyField, type EdgesRelation, type ItemType, type KeylessType, type Layout, type Relation } from './model.js';
 import { parseTemplate } from './template.js';
 import { checkEdgePair, readEdgeKey } from './edgeLayout.js';
@@ -13,6 +13,7 @@ import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import { enumValues, readAttributeDirective, scalarKind } from './itemTypes.js';
 import { readAccess } from './access.js';
+import { keyIn, readSortArguments } from './indexed.js';
 
 const PAGE_ARGUMENTS = ['first', 'after', 'last', 'before'];
 
@@ -27,7 +28,7 @@ export function readRelations(
   for (const item of items.values()) {
     const type = schema.getType(item.name) as GraphQLObjectType;
     for (const field of Object.values(type.getFields())) {
-      const relation = readRelation(schema, item, field, items, problems, keyless);
+      const relation = readRelation(schema, item, field, items, problems, keyless, layout);
       if (relation) {
         item.relations.push(relation);
         relations.set(relation.path, relation);
@@ -41,7 +42,7 @@ export function readRelations(
     for (const field of Object.values(type.getFields())) {
       if (!connectionShape(unwrap(field.type).named)) continue;
       const at = `${name}.${field.name}`;
-      const relation = readRelation(schema, owner, field, items, problems, keyless);
+      const relation = readRelation(schema, owner, field, items, problems, keyless, layout);
       if (relation !== null && relation.counter !== null) {
         problems.add(`${at} @${relation.kind}(counter)`, `${name} is keyless: it has no item to hold a counter`, field.astNode);
       }
@@ -97,6 +98,7 @@ function readRelation(
   items: Map<string, ItemType>,
   problems: Problems,
   keyless: ReadonlyMap<string, KeylessType>,
+  layout: Pick<Layout, 'pk' | 'sk' | 'indexes'>,
 ): Relation | null {
   const at = `${item.name}.${field.name}`;
   const used = directivesOn(field);
@@ -157,6 +159,11 @@ function readRelation(
     }
     const index = strOrNull(args.index);
     const bounds = owned ? null : readBounds(args, field, where, problems);
+    // Over an index sort key of several attributes, arguments may fix its leading attributes.
+    const key = index === null || via === null ? null : keyIn(node, index, layout);
+    const taken = new Set([...PAGE_ARGUMENTS, ...(bounds?.from ? [bounds.from] : []), ...(bounds?.until ? [bounds.until] : [])]);
+    const fieldArgs = field.args.map((a) => ({ name: a.name, required: isNonNullType(a.type) }));
+    const sortArguments = key ? readSortArguments(node, key, fieldArgs, taken, bounds !== null, `${where}(index: "${index}")`, problems, field.astNode) : {};
     if (!owned && args.counter !== undefined) problems.add(where, 'a @query field reads; counters belong on @children', field.astNode);
     if (!owned && Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
     const relation: ChildrenRelation = {
@@ -166,6 +173,7 @@ function readRelation(
       owned,
       via: via ?? '',
       bounds,
+      sortArguments,
       descending: args.order === 'DESCENDING',
       counter: owned ? strOrNull(args.counter) : null,
       range: owned ? readRange(schema, field, at, node, problems) : null,
@@ -297,6 +305,7 @@ function checkExtraArguments(relation: Relation, field: Field, problems: Problem
     used.add(relation.range.after).add(relation.range.before);
     for (const w of relation.range.where) used.add(w.argument);
   }
+  if (relation.kind === 'children') for (const a of Object.values(relation.sortArguments)) used.add(a);
   if (relation.kind === 'children' && relation.bounds) {
     if (relation.bounds.from !== null) used.add(relation.bounds.from);
     if (relation.bounds.until !== null) used.add(relation.bounds.until);

@@ -49,6 +49,14 @@ export interface Collection {
    * included, `hi` excluded; `binding` is what cursors are bound to.
    */
   range?: { lo: string; hi: string; binding: string };
+  /**
+   * An index sort key of several attributes: `skAttr` is the one the prefix
+   * and range apply to; `fixed` are those before it, each equal to its
+   * value (the connection's arguments), `after` those after it, which order
+   * items sharing a value of `skAttr`; `binding` is what cursors are bound
+   * to (the fixed values and the range's arguments).
+   */
+  sortKey?: { fixed: readonly PartitionPart[]; after: readonly string[]; binding: string };
 }
 
 export type StartKey = Record<string, string>;
@@ -58,7 +66,9 @@ export function keyAttributes(collection: Collection): string[] {
   const { pk, sk } = collection.table;
   // An index over the table's own keys (pk SK, sk PK) names each attribute once.
   if (!collection.index) return [pk, sk];
-  return [...new Set([pk, sk, collection.pkAttr, ...(collection.pkMore ?? []).map((p) => p.attr), collection.skAttr])];
+  const sorted = collection.sortKey;
+  const skAttrs = sorted ? [...sorted.fixed.map((p) => p.attr), collection.skAttr, ...sorted.after] : [collection.skAttr];
+  return [...new Set([pk, sk, collection.pkAttr, ...(collection.pkMore ?? []).map((p) => p.attr), ...skAttrs])];
 }
 
 /** The start key of an item: its table keys, plus index keys when reading an index. */
@@ -137,6 +147,17 @@ export function partitionCondition(pkAttr: string, pk: string, pkMore: readonly 
   return { expression: terms.join(' AND '), names, values };
 }
 
+/** The equality conditions of a collection: its partition's, then those of the sort attributes its arguments fix (left to right, as DynamoDB requires). */
+function sortedCondition(collection: Collection) {
+  const partition = partitionCondition(collection.pkAttr, collection.pk, collection.pkMore);
+  collection.sortKey?.fixed.forEach((part, i) => {
+    partition.names[`#s${i}`] = part.attr;
+    partition.values[`:s${i}`] = part.value;
+    partition.expression += ` AND #s${i} = :s${i}`;
+  });
+  return partition;
+}
+
 /** What cursors of a partition are bound to: its value, and those of a multi-attribute key's further attributes. */
 export const partitionLabel = (pk: string, pkMore: readonly PartitionPart[] = []): string =>
   pkMore.length === 0 ? pk : [pk, ...pkMore.map((p) => p.value)].join('\u0000');
@@ -150,10 +171,20 @@ function wholeRange(collection: Collection): SortRange {
 const inRange = (collection: Collection, sk: unknown): sk is string =>
   typeof sk === 'string' && sk.startsWith(collection.prefix) && (collection.range === undefined || sk < collection.range.hi);
 
-/** The key condition of a read over `collection`: the one place key-condition strings are written. */
-function keyCondition(collection: Collection, given?: SortRange) {
+/**
+ * The key condition of a read over `collection`: the one place key-condition strings are written.
+ * `open`: one side of the range only (`from` lo on, or `below` hi), the read stopping at the other itself.
+ */
+function keyCondition(collection: Collection, given?: SortRange, open?: 'from' | 'below') {
   const range = given ?? collection.range;
-  const partition = partitionCondition(collection.pkAttr, collection.pk, collection.pkMore);
+  const partition = sortedCondition(collection);
+  if (range && open) {
+    return {
+      KeyConditionExpression: `${partition.expression} AND #sk ${open === 'from' ? '>= :lo' : '< :hi'}`,
+      ExpressionAttributeNames: { ...partition.names, '#sk': collection.skAttr },
+      ExpressionAttributeValues: { ...partition.values, ...(open === 'from' ? { ':lo': range.lo } : { ':hi': range.hi }) },
+    };
+  }
   if (!range && collection.prefix === '') {
     return { KeyConditionExpression: partition.expression, ExpressionAttributeNames: partition.names, ExpressionAttributeValues: partition.values };
   }
@@ -188,6 +219,8 @@ export interface PageRead {
   /** Strongly consistent where the collection allows it (base table; GSI1 is eventually consistent). */
   consistent?: boolean;
   count?: boolean;
+  /** The range's one side only (keyCondition). */
+  open?: 'from' | 'below';
 }
 
 /** One Query over `collection`: every read of this module (and every pager of writes) goes through here. */
@@ -195,7 +228,7 @@ function query(reads: ReadPort, tableName: string, collection: Collection, read:
   const input: QueryCommandInput = {
     TableName: tableName,
     IndexName: collection.index,
-    ...keyCondition(collection, read.range),
+    ...keyCondition(collection, read.range, read.open),
     ScanIndexForward: read.forward,
     ConsistentRead: read.consistent && !collection.index ? true : undefined,
     Select: read.count ? 'COUNT' : undefined,
@@ -242,6 +275,7 @@ export async function readRange(
 ): Promise<Item[]> {
   const items: Item[] = [];
   if (limit <= 0) return items;
+  if (collection.sortKey) return readSortedRange(reads, tableName, { collection, forward, limit, exclusiveStart, bound });
   const range = bound ? boundedRange(collection, forward, bound) : undefined;
   let startKey: Record<string, unknown> | undefined = exclusiveStart ?? undefined;
   let atEnd = false;
@@ -408,6 +442,7 @@ export async function existsBeyond(
   key: StartKey,
   atOrAfter: boolean,
 ): Promise<boolean> {
+  if (collection.sortKey) return existsBeyondSorted(reads, tableName, collection, key, atOrAfter);
   const sk = key[collection.skAttr]!;
   const whole = wholeRange(collection);
   const range = atOrAfter ? { lo: sk, hi: whole.hi } : { lo: whole.lo, hi: sk };
@@ -422,13 +457,91 @@ export async function countCollection(
   tableName: string,
   collection: Collection,
   consistent = false,
+  range?: SortRange,
 ): Promise<number> {
   let count = 0;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const out = await query(reads, tableName, collection, { count: true, startKey, consistent });
+    const out = await query(reads, tableName, collection, { count: true, startKey, consistent, range });
     count += out.Count ?? 0;
     startKey = out.LastEvaluatedKey;
   } while (startKey);
-  return count;
+  // A narrowed range of a sorted collection excludes its far end, which BETWEEN counts.
+  const hi = collection.sortKey && range === undefined ? collection.range?.hi : undefined;
+  return count > 0 && hi !== undefined ? count - (await countCollection(reads, tableName, collection, consistent, { lo: hi, hi })) : count;
+}
+
+/*
+ * Collections over an index sort key of several attributes. Items sharing
+ * every sort value come back in an order of DynamoDB's own (not their table
+ * keys'), so a position is a whole start key and a read starts from it
+ * (ExclusiveStartKey); the far side of a page is found by meeting the bound
+ * item itself, or by passing its sort values when it is gone.
+ */
+
+/** The sort values of an item from `skAttr` on, compared as DynamoDB orders them: -1, 0 or 1. */
+function compareSorted(collection: Collection, a: Record<string, unknown>, b: Record<string, unknown>): number {
+  for (const attr of [collection.skAttr, ...collection.sortKey!.after]) {
+    const x = String(a[attr]);
+    const y = String(b[attr]);
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/** Is `item` past `bound` in read direction (its sort values beyond the bound's)? */
+const pastBound = (collection: Collection, forward: boolean, item: Record<string, unknown>, bound: StartKey) =>
+  compareSorted(collection, item, bound) * (forward ? 1 : -1) > 0;
+
+async function readSortedRange(reads: ReadPort, tableName: string, { collection, forward, limit, exclusiveStart, bound }: RangeRead): Promise<Item[]> {
+  const items: Item[] = [];
+  // A start at or past the bound: nothing lies between them.
+  if (bound && exclusiveStart && (sameKey(exclusiveStart, bound) || pastBound(collection, forward, exclusiveStart, bound))) return items;
+  let startKey: Record<string, unknown> | undefined = exclusiveStart ?? undefined;
+  let atEnd = false;
+  do {
+    // One more than still needed when a bound is set: the bound item itself may come back. A narrowed range is
+    // read from its near side on (`>= lo` forward, `< hi` backward), the far side met item by item: ties at
+    // its far end, which BETWEEN would include, are then never read.
+    const open = collection.range ? (forward ? 'from' : 'below') : undefined;
+    const out = await query(reads, tableName, collection, { forward, limit: limit - items.length + (bound ? 1 : 0), startKey, open });
+    for (const item of out.Items ?? []) {
+      if (items.length === limit) break;
+      if (bound && (sameKey(item, bound) || pastBound(collection, forward, item, bound))) {
+        atEnd = true;
+        break;
+      }
+      const sk = item[collection.skAttr];
+      if (collection.range && typeof sk === 'string' && (forward ? sk >= collection.range.hi : sk < collection.range.lo)) {
+        atEnd = true;
+        break;
+      }
+      if (!inRange(collection, sk) || (collection.accepts && !collection.accepts(item))) continue;
+      items.push(item);
+    }
+    startKey = out.LastEvaluatedKey;
+  } while (items.length < limit && startKey && !atEnd);
+  return items;
+}
+
+/**
+ * Any item of a sorted collection at `key` or beyond it: one Query for the
+ * items sharing all its sort values, which holds the key's item while it is
+ * there (the usual case); when it is gone, one Query from the key
+ * (ExclusiveStartKey) for an item past it.
+ */
+async function existsBeyondSorted(reads: ReadPort, tableName: string, collection: Collection, key: StartKey, atOrAfter: boolean): Promise<boolean> {
+  const { fixed, after } = collection.sortKey!;
+  const last = after.length === 0 ? collection.skAttr : after[after.length - 1]!;
+  const equal = [collection.skAttr, ...after].filter((a) => a !== last).map((attr) => ({ attr, value: key[attr]! }));
+  const tie: Collection = { ...collection, skAttr: last, prefix: '', sortKey: { fixed: [...fixed, ...equal], after: [], binding: '' } };
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await query(reads, tableName, tie, { range: { lo: key[last]!, hi: key[last]! }, startKey });
+    if ((page.Items ?? []).some((item) => sameKey(item, key))) return true;
+    startKey = page.LastEvaluatedKey;
+  } while (startKey);
+  // Two items: the far end of a narrowed range, which BETWEEN includes, may come first.
+  const out = await query(reads, tableName, collection, { forward: atOrAfter, limit: collection.range ? 2 : 1, startKey: key });
+  return (out.Items ?? []).some((item) => inRange(collection, item[collection.skAttr]));
 }

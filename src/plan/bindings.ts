@@ -8,7 +8,8 @@
  */
 import { catalogGroup, validatePrefix } from './arguments.js';
 import type { Plan } from './plan.js';
-import { boundsBinding } from './bounds.js';
+import { boundsBinding, sortedFix } from './bounds.js';
+import { keyIn } from '../declaration/indexed.js';
 
 export type CursorBinding = (args: Record<string, unknown>) => { field: 'p' | 'a'; value: string };
 
@@ -28,10 +29,16 @@ export function compileBindings(plan: Plan): (connection: string) => CursorBindi
     if (range) bindings.set(relation.path, (args) => ({ field: 'a', value: range.binding(range.filter(args)) }));
     const bounds = relation.relation.kind === 'children' ? relation.relation.bounds : null;
     if (bounds) bindings.set(relation.path, (args) => ({ field: 'a', value: boundsBinding(bounds, args) }));
+    const r = relation.relation;
+    const key = r.kind === 'children' && r.index !== null ? keyIn(relation.node.type, r.index, plan.model.layout) : null;
+    if (r.kind === 'children' && key && key.skMore.length > 0) bindings.set(relation.path, (args) => ({ field: 'a', value: sortedFix(key, r.sortArguments, r.bounds, args).binding }));
   }
   for (const query of plan.queries) {
     const bounds = query.field.bounds;
     if (bounds) bindings.set(query.path, (args) => ({ field: 'a', value: boundsBinding(bounds, args) }));
+    const key = keyIn(query.node.type, query.field.index, plan.model.layout);
+    const { sortArguments } = query.field;
+    if (key && key.skMore.length > 0) bindings.set(query.path, (args) => ({ field: 'a', value: sortedFix(key, sortArguments, bounds, args).binding }));
   }
   return (connection) => bindings.get(connection) ?? NONE;
 }

@@ -10,6 +10,7 @@
 import type { Collection } from '../dynamo/collection.js';
 import { partitionLabel, prefixEnd, rangeStart } from '../dynamo/collection.js';
 import type { QueryBounds } from '../declaration/model.js';
+import type { KeyIn } from '../declaration/indexed.js';
 import { badUserInput } from '../errors.js';
 import { validateText } from './arguments.js';
 import type { RangeSource } from './sources.js';
@@ -69,4 +70,61 @@ export function boundedSource(collection: Collection, bounds: QueryBounds, args:
     binding: boundsBinding(bounds, args),
     ...(collection.descending ? { descending: true } : {}),
   };
+}
+
+/**
+ * Over an index sort key of several attributes: the attributes the
+ * arguments fix, left to right (each an equality of the key condition,
+ * its value the template filled), the index of the first one left (the one
+ * its prefix and from/until apply to), and what cursors are bound to. An
+ * argument given while an earlier one is not is BAD_USER_INPUT.
+ */
+export function sortedFix(key: KeyIn, sortArguments: Record<string, string>, bounds: QueryBounds | null, args: Record<string, unknown>) {
+  const values: Record<string, string> = {};
+  for (const [placeholder, argument] of Object.entries(sortArguments)) {
+    const value = validateText(args[argument], argument);
+    if (value !== null) values[placeholder] = value;
+  }
+  const sorts = [{ attribute: key.skAttr, template: key.sk }, ...key.skMore];
+  const fixed: { attr: string; value: string }[] = [];
+  let at = 0;
+  while (at < sorts.length - 1 && sorts[at]!.template.placeholders.every((p) => p in values)) {
+    fixed.push({ attr: sorts[at]!.attribute, value: sorts[at]!.template.fill(values) });
+    at++;
+  }
+  for (const { template, attribute } of sorts.slice(at)) {
+    const given = template.placeholders.find((p) => p in values);
+    if (given === undefined) continue;
+    const missing = sorts[at]!.template.placeholders.find((p) => !(p in values))!;
+    const argument = sortArguments[given]!;
+    throw badUserInput(`${argument} fixes ${attribute}, a sort attribute after the one ${sortArguments[missing] ?? missing} fixes: give ${sortArguments[missing] ?? missing} too`, argument);
+  }
+  const range = bounds === null ? '' : boundsBinding(bounds, args);
+  const binding = fixed.length === 0 && range === '' ? '' : JSON.stringify([fixed.map((f) => f.value), range]);
+  return { sorts, fixed, at, binding };
+}
+
+/**
+ * `collection` (the partition, on an index whose sort key has several
+ * attributes) narrowed by the arguments that fix its leading sort
+ * attributes (sortedFix), from/until applying to the first one left.
+ * Unchanged but for from/until for a key with one sort attribute.
+ */
+export function sortedCollection(
+  collection: Collection,
+  key: KeyIn,
+  sortArguments: Record<string, string>,
+  bounds: QueryBounds | null,
+  args: Record<string, unknown>,
+): Collection {
+  if (key.skMore.length === 0) return bounds === null ? collection : boundedCollection(collection, bounds, args);
+  const { sorts, fixed, at, binding } = sortedFix(key, sortArguments, bounds, args);
+  const ranged = sorts[at]!;
+  const sorted: Collection = {
+    ...collection,
+    skAttr: ranged.attribute,
+    prefix: ranged.template.prefix,
+    sortKey: { fixed, after: sorts.slice(at + 1).map((s) => s.attribute), binding },
+  };
+  return bounds === null ? sorted : boundedCollection(sorted, bounds, args);
 }

@@ -13,7 +13,7 @@ import { validateText } from './arguments.js';
 import type { ItemPlan } from './itemPlan.js';
 import type { ItemRecord } from './records.js';
 import type { RangeSource } from './sources.js';
-import { boundedCollection, boundedSource } from './bounds.js';
+import { boundedCollection, boundedSource, sortedCollection } from './bounds.js';
 
 export interface QueryPlan {
   field: QueryField;
@@ -45,6 +45,10 @@ export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layo
     return { name: path, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill(values), ...more, prefix: key.sk.prefix, table: keys.names, ...order };
   };
   const bounds = field.bounds;
+  if (key.skMore.length > 0) {
+    // A sort key of several attributes: always read as a collection, its leading attributes fixed by arguments.
+    return { field, path, node, collection: (args) => sortedCollection(collection(args), key, field.sortArguments, bounds, args), narrow: () => null, edge: (item) => ({ node: node.map(item) }) };
+  }
   // On an index whose sort key may repeat (it holds no {id}), a position must be a whole start key: read as a collection.
   const repeats = index !== null && !key.sk.placeholders.includes('id');
   return {

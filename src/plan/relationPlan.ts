@@ -28,7 +28,7 @@ import { invariant } from '../errors.js';
 import type { ItemPlan } from './itemPlan.js';
 import { kindTest, propertyLiteral, type ItemRecord } from './records.js';
 import { compileRangePlan, type RangePlan } from './rangePlan.js';
-import { boundedSource } from './bounds.js';
+import { boundedSource, sortedCollection } from './bounds.js';
 
 export interface RelationPlan {
   relation: Relation;
@@ -50,6 +50,8 @@ export interface RelationPlan {
   member(keys: Item): { parentId: string; childId: string } | null;
   /** @query(from, until), beside @children or alone: the narrowed read for `args`, or null when no narrowing argument is given. Throws BAD_USER_INPUT. */
   narrow: ((parentId: string, args: Record<string, unknown>) => RangeSource | null) | null;
+  /** Over an index sort key of several attributes: the collection its arguments fix the leading sort attributes of (and from/until narrow). Throws BAD_USER_INPUT. */
+  sorted: ((parentId: string, args: Record<string, unknown>) => Collection) | null;
   range: RangePlan | null;
   /**
    * @edges(shards): non-null exactly for a write-sharded relation, whose pages are
@@ -152,6 +154,7 @@ export function compileRelationPlan(
   let collection: (parentId: string) => Collection;
   let edge: RelationPlan['edge'];
   let member: RelationPlan['member'];
+  let sorted: RelationPlan['sorted'] = null;
   if (relation.kind === 'children') {
     // The partition the child's key names for the parent, in the table or the declared index.
     const key = keyIn(nodeType, relation.index, layout);
@@ -164,10 +167,15 @@ export function compileRelationPlan(
     const accepts = (item: Item) => node.ids(item) !== null;
     const pkMore = (parentId: string) => key.pkMore.map((p) => ({ attr: p.attribute, value: p.template.fill({ [parentField]: parentId }) }));
     const order = relation.descending ? { descending: true } : {};
-    collection =
+    const plain =
       key.pkMore.length === 0
-        ? (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix, table, accepts, ...order })
-        : (parentId) => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), pkMore: pkMore(parentId), prefix, table, accepts, ...order });
+        ? (parentId: string): Collection => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix, table, accepts, ...order })
+        : (parentId: string): Collection => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), pkMore: pkMore(parentId), prefix, table, accepts, ...order });
+    if (key.skMore.length > 0) {
+      const { sortArguments, bounds } = relation;
+      sorted = (parentId, args) => sortedCollection(plain(parentId), key, sortArguments, bounds, args);
+      collection = (parentId) => sortedCollection(plain(parentId), key, {}, null, {});
+    } else collection = plain;
     edge = (item) => ({ node: node.map(item) });
     member = (item) => {
       const ids = node.ids(item);
@@ -214,9 +222,10 @@ export function compileRelationPlan(
           const filter = range.filter(args);
           return filter === null ? null : range.source(parentId, ownerPk.fill({ id: parentId }), filter);
         }
-      : bounds
+      : bounds && !sorted
         ? (parentId, args) => boundedSource(collection(parentId), bounds, args)
         : null,
+    sorted,
     sharded: sharded ? { onePartition: (parentId) => ({ name, group: ownerPk.fill({ id: parentId }), shards: [collection(parentId)] }) } : null,
   };
 }

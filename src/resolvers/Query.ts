@@ -81,7 +81,9 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
       // totalCount of a partition with no counter: counted within the page read budget.
       const end = prefixEnd(collection.prefix);
       const { lo, hi } = collection.range ?? { lo: rangeStart(collection.prefix), hi: end };
-      const whole = { ...collection, partition: partitionLabel(collection.pk, collection.pkMore), lo, hi, filter: null, binding: '' };
+      // Sort attributes fixed by arguments are equalities of the count's key condition, as the partition's are.
+      const pkMore = collection.sortKey ? [...(collection.pkMore ?? []), ...collection.sortKey.fixed] : collection.pkMore;
+      const whole = { ...collection, pkMore, partition: partitionLabel(collection.pk, collection.pkMore), lo, hi, filter: null, binding: '' };
       const count = async () => {
         const n = await countRange(ctx, whole);
         // A narrowed range excludes its far end, which BETWEEN counts.

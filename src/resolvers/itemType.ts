@@ -118,9 +118,11 @@ function connectionResolver(connection: RelationPlan, full: (r: ItemRecord, ctx:
     if (narrowed) {
       return readConnection(filledRange, narrowed, ctx.cursors, filledReads(ctx, info), args, connection.edge, () => countRange(ctx, narrowed));
     }
-    const collection = connection.collection(r.id);
+    const collection = connection.sorted?.(r.id, args as Record<string, unknown>) ?? connection.collection(r.id);
+    // A counter counts the whole partition: not a collection whose arguments fix sort attributes or narrow it.
+    const whole = collection.sortKey === undefined || (collection.sortKey.fixed.length === 0 && collection.range === undefined);
     return readConnection(singleCollection, collection, ctx.cursors, ctx.loaders, args, connection.edge, async () => {
-      const counted = counter === null ? undefined : (await full(r, ctx))[counter];
+      const counted = counter === null || !whole ? undefined : (await full(r, ctx))[counter];
       return typeof counted === 'number' ? counted : ctx.loaders.count.load(collection);
     });
   };

@@ -276,9 +276,80 @@ describe('declarations over the declared indexes', () => {
     );
     expect(problems).toEqual([
       'Query.lost @query(index: "nowhere"): names no index the model declares (byStatus, byTicket)',
-      'Query.byStatus @query(index: "byStatus"): Ticket has no key with one sort attribute in byStatus (declare it with @indexed)',
+      'Query.byStatus @query(index: "byStatus"): Ticket has no key with a sort attribute in byStatus (declare it with @indexed)',
       'Query.all @query: no argument fills {id} of Ticket\'s partition key "TICKET#{id}" (expected id or idId)',
       'Query.all @query: from/until narrow the sort key from its first placeholder on; "META" has none',
     ]);
+  });
+});
+
+describe('connections over an index sort key of several attributes', () => {
+  const MODEL = (fields: string, teamFields = '') => `
+    extend schema
+      @index(name: "byRank", pk: ["status"], sk: ["team", "level", "openedAt"])
+      @index(name: "byScore", pk: ["status"], sk: ["score", "openedAt"])
+      @index(name: "byTag", pk: ["status"], sk: ["tagKey", "openedAt"])
+      @index(name: "byKind", pk: ["status"], sk: ["kindKey", "openedAt"])
+      @index(name: "byTeam", pk: ["team"], sk: ["level", "openedAt"])
+    type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+    type Team @item(pk: "TEAM#{id}", sk: "META") { id: ID! ${teamFields} }
+    type Ticket @item(pk: "TICKET#{id}", sk: "META")
+      @indexed(index: "byRank") @indexed(index: "byScore") @indexed(index: "byTeam")
+      @indexed(index: "byTag", sk: ["t#{team}#{level}", "{openedAt}"])
+      @indexed(index: "byKind", sk: ["ticket", "{openedAt}"]) {
+      id: ID!
+      status: String!
+      team: Team!
+      level: String!
+      score: Int!
+      openedAt: String!
+    }
+    type TicketConnection { edges: [TicketEdge!]! pageInfo: PageInfo! totalCount: Int! }
+    type TicketEdge { cursor: String! node: Ticket! }
+    type Query { ticket(id: ID!): Ticket @get ${fields} }`;
+  const PAGE = 'first: Int, after: String, last: Int, before: String';
+
+  it('serves arguments fixing leading sort attributes, and from/until over the next', () => {
+    expect(problemsOf(MODEL(`ranked(status: String!, team: ID, level: String, from: String, until: String, ${PAGE}): TicketConnection! @query(index: "byRank", from: "from", until: "until")`, `tickets(level: String, ${PAGE}): TicketConnection! @query(index: "byTeam", order: DESCENDING)`))).toEqual([]);
+  });
+
+  it('refuses, one line each naming the field and the index, an argument skipping a sort attribute, one fixing the last, one fixing part of a template, numbers, and a range over a template without a placeholder', () => {
+    const problems = problemsOf(
+      MODEL(
+        `
+        skipping(status: String!, level: String, ${PAGE}): TicketConnection! @query(index: "byRank")
+        last(status: String!, team: ID, level: String, openedAt: String, ${PAGE}): TicketConnection! @query(index: "byRank")
+        part(status: String!, team: ID, ${PAGE}): TicketConnection! @query(index: "byTag")
+        scored(status: String!, ${PAGE}): TicketConnection! @query(index: "byScore")
+        kinds(status: String!, from: String, ${PAGE}): TicketConnection! @query(index: "byKind", from: "from")`,
+        `tickets(openedAt: String, ${PAGE}): TicketConnection! @query(index: "byTeam")`,
+      ),
+    );
+    expect(problems).toEqual([
+      `Team.tickets @query(index: "byTeam"): openedAt would fix openedAt, the last attribute of Ticket's sort key in byTeam (level, openedAt): the connection is ordered by it, so arguments fix only the attributes before it`,
+      `Query.skipping @query(index: "byRank"): level fix level of Ticket's sort key in byRank, but no argument fixes team before it: DynamoDB conditions sort attributes left to right`,
+      `Query.last @query(index: "byRank"): openedAt would fix openedAt, the last attribute of Ticket's sort key in byRank (team, level, openedAt): the connection is ordered by it, so arguments fix only the attributes before it`,
+      `Query.part @query(index: "byTag"): team fix part of tagKey ("t#{team}#{level}") in Ticket's sort key in byTag: give an argument for {level} too, or none`,
+      `Query.scored @query(index: "byScore"): the sort attribute score of Ticket's sort key in byScore holds numbers (Ticket.score): a connection over several sort attributes orders and ranges text ones`,
+      `Query.kinds @query(index: "byKind"): from/until may range over kindKey of Ticket's sort key in byKind, whose template "ticket" has no placeholder to compare from`,
+    ]);
+  });
+
+  it('fixes the sort attributes the arguments give, left to right, and refuses a later one without the earlier as BAD_USER_INPUT', () => {
+    const plan = compilePlan(buildModel(MODEL(`ranked(status: String!, team: ID, level: String, from: String, ${PAGE}): TicketConnection! @query(index: "byRank", from: "from")`), 'ranked.graphql'));
+    const ranked = plan.queries.find((q) => q.path === 'Query.ranked')!;
+    expect(ranked.collection({ status: 'OPEN' })).toMatchObject({ pk: 'OPEN', skAttr: 'team', sortKey: { fixed: [], after: ['level', 'openedAt'], binding: '' } });
+    expect(ranked.collection({ status: 'OPEN', team: 't1', from: '3' })).toMatchObject({
+      skAttr: 'level',
+      sortKey: { fixed: [{ attr: 'team', value: 't1' }], after: ['openedAt'], binding: JSON.stringify([['t1'], JSON.stringify(['3', null])]) },
+      range: { lo: '3' },
+    });
+    expect(ranked.collection({ status: 'OPEN', team: 't1', level: '2' })).toMatchObject({ skAttr: 'openedAt', sortKey: { fixed: [{ attr: 'team', value: 't1' }, { attr: 'level', value: '2' }], after: [] } });
+    expect(() => ranked.collection({ status: 'OPEN', level: '2' })).toThrow('level fixes level, a sort attribute after the one team fixes: give team too');
+    try {
+      ranked.collection({ status: 'OPEN', level: '2' });
+    } catch (error) {
+      expect((error as { extensions?: { code?: string } }).extensions?.code).toBe('BAD_USER_INPUT');
+    }
   });
 });
