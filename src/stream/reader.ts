@@ -130,6 +130,11 @@ export class StreamReader {
     this.label = options.checkpointName ?? '';
   }
 
+  /** The stream's label naming its checkpoint partition (known after the first shard listing; '' before). */
+  get streamLabel(): string {
+    return this.label;
+  }
+
   start(): this {
     if (!this.stopped) return this;
     this.stopped = false;
@@ -326,6 +331,7 @@ export class StreamReader {
     let i = 0;
     let attempts = 0;
     while (i < records.length) {
+      this.stats.holding(shard.id, records.length - i);
       const batch = records.slice(i);
       const oldest = recordTime(batch[0]);
       const start = { source: 'reader' as const, records: batch.length, lagMs: oldest === undefined ? null : Math.max(0, Date.now() - oldest), shardId: shard.id };
@@ -333,6 +339,8 @@ export class StreamReader {
       if (this.stopped && !this.stats.running) return; // killed: nothing more is written
       const handled = i + outcome.done;
       this.stats.processed += outcome.done;
+      // Left pending when held: the shard reads them again from its checkpoint.
+      this.stats.holding(shard.id, records.length - handled);
       if (outcome.failedAt === null) {
         await this.checkpoint(shard, records, handled);
         return;
@@ -361,6 +369,7 @@ export class StreamReader {
       await saveDeadLetter(this.o.store, this.label, shard.id, failed, outcome.error, attempts);
       i += 1;
       attempts = 0;
+      this.stats.holding(shard.id, records.length - i);
       await this.checkpoint(shard, records, i);
     }
   }

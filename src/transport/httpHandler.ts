@@ -23,8 +23,8 @@ export interface HttpOptions {
   health: (details: boolean) => Promise<boolean | HealthReport>;
   /** Whether this request may see `/health`'s details (HEALTH_DETAILS=admins: an administrator's token); absent: everyone. */
   healthDetailsFor?: (req: IncomingMessage) => Promise<boolean>;
-  /** Extra figures for `/health` (`details`): what the table lacks, the stream processor's progress. */
-  healthDetails?: () => Record<string, unknown>;
+  /** Extra figures for `/health` (`details`): what the table lacks, the stream processor's progress, copies pending and stale. */
+  healthDetails?: () => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** The request's context; may throw a GraphQLError carrying an HTTP status (a bearer token that does not verify: 401). */
   context: (metrics: OperationMetrics, req: IncomingMessage) => Promise<Context>;
   /** Where failures outside GraphQL execution are logged (default: stderr). */
@@ -171,7 +171,7 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
           // `table-missing`: DynamoDB answers, the table is not there (docs/operations.md#start-up-failures).
           status: ok ? 'ok' : missing ? 'table-missing' : 'unavailable',
           ...layout,
-          ...(details && options.healthDetails ? { details: options.healthDetails() } : {}),
+          ...(details && options.healthDetails ? { details: await options.healthDetails() } : {}),
         });
         return;
       }

@@ -12,7 +12,9 @@ import { ConfigError, type Config, PROD_NODE_ENV } from '../config.js';
 import { createHttpListener } from './httpServer.js';
 import { createContext } from '../graphql/context.js';
 import { clientOptions, endpointLabel, type Dynamo } from '../dynamo/client.js';
+import { cachedProbe } from '../dynamo/health.js';
 import { healthProbe } from '../dynamo/layoutHealth.js';
+import { copyHealth } from '../migration/copyHealth.js';
 import { LOCAL_DYNAMO_HOST, portInUse, startLocalDynamo, type LocalDynamo } from '../dynamo/local.js';
 import { checkEndpoint } from '../dynamo/endpointCheck.js';
 import { describeLayout, ensureTable, gsi2ReadersOf, tableExists } from '../dynamo/table.js';
@@ -148,6 +150,19 @@ export async function startGateway(
     const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
     stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger, plan, telemetry, changes: bus, published, changeModel });
     deps.fanOut = stream.fanOut;
+    const processor = stream;
+    const { streamArn } = layout;
+    // Cached as the table check is: a flood of /health calls costs at most its two requests per interval.
+    const copies = cachedProbe(
+      () =>
+        copyHealth({
+          store: { doc: dynamo.doc, tableName: config.tableName, plan },
+          // The reader's own label once it has listed the shards; else the ARN's (the same text in DynamoDB).
+          streamLabel: () => (streamArn === null ? null : processor.reader?.streamLabel || (streamArn.split('/stream/')[1] ?? streamArn)),
+          pending: () => (processor.reader === null ? null : processor.stats.pending()),
+        }),
+      config.healthCacheMs,
+    );
 
     await apollo.start();
     http = createHttpListener(
@@ -175,7 +190,7 @@ export async function startGateway(
                 const identity = await auth.identify(req.headers.authorization);
                 return identity.kind === 'caller' && identity.admin;
               },
-        healthDetails: () => ({ table: { lacks }, stream: stream!.details(), subscriptions: changeDetails() }),
+        healthDetails: async () => ({ table: { lacks }, stream: stream!.details(), copies: await copies(), subscriptions: changeDetails() }),
         context: async (metrics, req) => createContext(deps, metrics, await auth.identify(req.headers.authorization)),
         requestLimits: config.operationLimits,
         ...(config.prod ? {} : { explorer: createExplorer(explorerExample(plan, demoItemsOf(config.schemaFile, plan.keys))) }),
