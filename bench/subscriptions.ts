@@ -104,7 +104,7 @@ async function main() {
     if (worker) started.push(await child([node, '--import', 'tsx', 'src/streamWorker.ts'], common(table), /stream processor started/, dir));
     const retitle = (id: string, title: string) =>
       dynamo.doc.send(new UpdateCommand({ TableName: table, Key: { PK: `COURSE#${id}`, SK: 'PROFILE' }, UpdateExpression: 'SET title = :t', ExpressionAttributeValues: { ':t': title } }));
-    return { table, urls, pids: started.slice(0, gateways).map((c) => c.pid!), retitle, stop: () => Promise.all(started.map(stopChild)) };
+    return { table, urls, pids: started.map((c) => c.pid!), retitle, stop: () => Promise.all(started.map(stopChild)) };
   }
   const rows: string[][] = [];
 
@@ -163,7 +163,7 @@ async function main() {
 
   if (only.has('fanout')) {
     const variants: [string, string][] = values.old ? [['old', resolve(values.old)], ['new', root], ['new again (control)', root]] : [['new', root]];
-    const figures = new Map(variants.map(([name]) => [name, { perSecond: [] as number[], cpuUs: [] as number[], busy: [] as number[] }]));
+    const figures = new Map(variants.map(([name]) => [name, { perSecond: [] as number[], cpuUs: [] as number[], busy: [] as number[], workerMs: [] as number[] }]));
     for (let round = 0; round < ROUNDS; round++) {
       // Interleaved: each round starts with another variant, so a slow spell of the machine spreads over all.
       for (let v = 0; v < variants.length; v++) {
@@ -187,6 +187,7 @@ async function main() {
           await sleep(100);
         }
         const cpu0 = cpuMs(s.pids[0]!) + cpuMs(s.pids[1]!);
+        const worker0 = cpuMs(s.pids[2]!);
         const t0 = Date.now();
         for (let i = 0; i < EVENTS; i++) await s.retitle('fan', `fan-${i}`);
         while (delivered < EVENTS * SUBSCRIBERS) {
@@ -195,10 +196,11 @@ async function main() {
         }
         const cpu = cpuMs(s.pids[0]!) + cpuMs(s.pids[1]!) - cpu0;
         const f = figures.get(name)!;
+        f.workerMs.push((cpuMs(s.pids[2]!) - worker0) / EVENTS);
         f.perSecond.push((EVENTS * SUBSCRIBERS) / ((lastAt - t0) / 1000));
         f.cpuUs.push((cpu * 1000) / (EVENTS * SUBSCRIBERS));
         f.busy.push((cpu / (lastAt - t0)) * 100);
-        console.error(`fan-out round ${round + 1} ${name}: ${Math.round(f.perSecond.at(-1)!)} messages/s, ${f.cpuUs.at(-1)!.toFixed(1)} µs CPU/message`);
+        console.error(`fan-out round ${round + 1} ${name}: ${Math.round(f.perSecond.at(-1)!)} messages/s, ${f.cpuUs.at(-1)!.toFixed(1)} µs CPU/message, worker ${f.workerMs.at(-1)!.toFixed(1)} ms/event`);
         await Promise.all(fans.map((c) => c.dispose()));
         await s.stop();
       }
@@ -208,6 +210,7 @@ async function main() {
       rows.push([`fan-out${who}: ${SUBSCRIBERS} subscribers over 2 instances, ${EVENTS} events, median (range) of ${ROUNDS}`, `${spread(f.perSecond)} messages/s`]);
       rows.push([`gateway CPU per delivered message${who}`, `${spread(f.cpuUs, 1)} µs`]);
       rows.push([`both gateways busy during the fan-out${who}`, `${spread(f.busy)}% of one core`]);
+      rows.push([`stream worker CPU per event${who}`, `${spread(f.workerMs, 1)} ms`]);
     }
     if (values.old) {
       const m = (name: string) => median(figures.get(name)!.perSecond);
