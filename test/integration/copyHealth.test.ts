@@ -3,8 +3,9 @@
  * records the gateway's stream processor holds while its writes are
  * throttled, then the dead letter it keeps; a stale copy and a wrong
  * counter written straight into the table, found by `npm run check`,
- * shown on /health, repaired, and shown as 0 again. Each /health call
- * costs a fixed, small number of DynamoDB requests.
+ * shown on /health, repaired, and shown as 0 again; another instance
+ * (stream read elsewhere) sees the same. Each /health call costs a fixed,
+ * small number of DynamoDB requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -23,24 +24,23 @@ const AT = '2026-01-01T00:00:00.000Z';
 const tableName = `t_${randomUUID().slice(0, 8)}`;
 let gateway: Gateway;
 
+const SETTINGS = {
+  DYNAMODB_ENDPOINT: localEndpoint(),
+  PORT: '0',
+  HOST: '127.0.0.1',
+  TABLE_NAME: tableName,
+  CURSOR_SECRET: TEST_CURSOR_SECRET,
+  LOG_LEVEL: 'silent',
+  STREAM_POLL_MS: '20',
+  // Every call reads afresh: the test watches the figures change from one call to the next.
+  HEALTH_CACHE_MS: '0',
+  // Two attempts a long pause apart: the record is held (pending) long enough to be seen, then dead-lettered.
+  STREAM_MAX_ATTEMPTS: '2',
+  STREAM_RETRY_DELAY_MS: '1500',
+};
+
 beforeAll(async () => {
-  gateway = await startGateway(
-    loadConfig({
-      DYNAMODB_ENDPOINT: localEndpoint(),
-      PORT: '0',
-      HOST: '127.0.0.1',
-      TABLE_NAME: tableName,
-      CURSOR_SECRET: TEST_CURSOR_SECRET,
-      LOG_LEVEL: 'silent',
-      STREAM_POLL_MS: '20',
-      // Every call reads afresh: the test watches the figures change from one call to the next.
-      HEALTH_CACHE_MS: '0',
-      // Two attempts a long pause apart: the record is held (pending) long enough to be seen, then dead-lettered.
-      STREAM_MAX_ATTEMPTS: '2',
-      STREAM_RETRY_DELAY_MS: '1500',
-    }),
-    silentLogger,
-  );
+  gateway = await startGateway(loadConfig(SETTINGS), silentLogger);
 });
 afterAll(() => gateway?.stop());
 
@@ -148,5 +148,17 @@ describe('stale copies and counters in /health details, from npm run check', () 
     expect(requests).toEqual(['DescribeTable', 'DescribeTable', 'DescribeTimeToLive', 'GetItem', 'GetItem', 'Query']);
     expect(queries).toEqual([expect.objectContaining({ Select: 'COUNT', Limit: DEAD_LETTER_CAP + 1 })]);
     expect(await requestsDuring(() => health())).toHaveLength(6);
+  });
+
+  it('on another instance, whose stream another consumer reads, shows the same dead letters, check and stale figures, and no pending count', async () => {
+    const other = await startGateway(loadConfig({ ...SETTINGS, STREAM_WORKER: '0' }), silentLogger);
+    try {
+      const body = (await (await fetch(other.url.replace(/\/graphql$/, '/health'))).json()) as any;
+      expect(body.details.stream.mode).toBe('external');
+      expect(body.details.copies).toEqual({ ...(await copies()), pending: null });
+      expect(body.details.copies).toMatchObject({ deadLetters: DEAD_LETTER_CAP, deadLettersCapped: true, stale: { copies: 0, counters: 0 } });
+    } finally {
+      await other.stop();
+    }
   });
 });
