@@ -65,16 +65,22 @@ export interface CopyHealthSource {
   streamLabel: () => string | null;
   /** Records read and not finished by this process's reader; null when it reads no stream. */
   pending: () => number | null;
+  /** How long the two reads may take before the figures are left null (as the layout's details are). */
+  timeoutMs?: number;
 }
 
-export async function copyHealth({ store, streamLabel, pending }: CopyHealthSource): Promise<CopiesHealth> {
+/** `read`'s answer, or null once it fails or `ms` pass (DynamoDB down: /health answers without these figures). */
+function within<T>(ms: number, read: () => Promise<T>): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms).unref()));
+  return Promise.race([read().catch(() => null), timeout]).finally(() => clearTimeout(timer));
+}
+
+export async function copyHealth({ store, streamLabel, pending, timeoutMs = 2000 }: CopyHealthSource): Promise<CopiesHealth> {
   const label = streamLabel();
   const [letters, summary] = await Promise.all([
-    label === null ? null : countDeadLetters(store, label, DEAD_LETTER_CAP).catch(() => null),
-    readsOf(store)
-      .get({ TableName: store.tableName, Key: store.plan.keys.key(checkReportKey) })
-      .then((out) => out.Item ?? null)
-      .catch(() => null),
+    label === null ? null : within(timeoutMs, () => countDeadLetters(store, label, DEAD_LETTER_CAP)),
+    within(timeoutMs, async () => (await readsOf(store).get({ TableName: store.tableName, Key: store.plan.keys.key(checkReportKey) })).Item ?? null),
   ]);
   const num = (v: unknown) => (typeof v === 'number' ? v : 0);
   return {
