@@ -4,8 +4,8 @@
  * Live updates as deployed for many instances: DynamoDB Local, redis-server, gateway processes
  * (`STREAM_WORKER=0`) and a stream worker, all with REDIS_URL; graphql-ws clients in this process.
  * - latency: write → message beside the stream's own delay;
- * - fanout: `--subscribers` over two instances, `--events` writes: messages/s, CPU per message; `--rounds`
- *   rounds, each on a fresh table and processes. `--old DIR` (another checkout, node_modules in place):
+ * - fanout: `--subscribers` over two instances, `--events` writes read by the worker at once: messages/s,
+ *   CPU per message; `--rounds` rounds on fresh tables and processes; `--old DIR` (another checkout):
  *   each round runs old, new and new again (the control: its spread is the machine's), in turn;
  * - idle: per round a fresh gateway's RSS before and after `--idle` WebSockets from 127.0.0.1
  *   (`connection_init` acknowledged), then after one subscription each.
@@ -82,11 +82,10 @@ async function main() {
   if (only.has('latency')) {
     const s = await setup(root, 1, true);
     await batchPut(dynamo.doc, s.table, [courseItem({ id: 'lat', title: 'Latency' })]);
-    // The stream's own delay, seen by a tight GetRecords loop.
     const { streamArn } = await describeLayout(dynamo.raw, s.table);
     const streams = createStreamsClient({ endpoint: local.endpoint, region: 'us-east-1' });
     const [seenAt, arrived] = [new Map<string, number>(), new Map<string, number>()];
-    let polling = true;
+    let polling = true; // the stream's own delay, seen by a tight GetRecords loop
     const open = (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn! }))).StreamDescription!.Shards!.filter((sh) => !sh.SequenceNumberRange?.EndingSequenceNumber);
     const iterators = await Promise.all(open.map(async (sh) => (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn!, ShardId: sh.ShardId!, ShardIteratorType: 'LATEST' }))).ShardIterator));
     const poller = (async () => {
@@ -136,11 +135,12 @@ async function main() {
           if (failed > 0) throw new Error(`fan-out (${name}): ${failed} subscribers failed`);
           await sleep(100);
         }
-        const [cpu0, worker0, t0] = [cpuMs(s.pids[0]!) + cpuMs(s.pids[1]!), cpuMs(s.pids[2]!), Date.now()];
+        // The worker stopped while the events are written, then resumed: it reads them at once, so the figure is the delivery's, not the stream's pace.
+        process.kill(s.pids[2]!, 'SIGSTOP');
         for (let i = 0; i < EVENTS; i++) await s.retitle('fan', `fan-${i}`);
-        for (; delivered < EVENTS * SUBSCRIBERS; await sleep(20)) {
-          if (Date.now() - t0 > 120_000) throw new Error(`fan-out (${name}): ${delivered} of ${EVENTS * SUBSCRIBERS} delivered`);
-        }
+        const [cpu0, worker0, t0] = [cpuMs(s.pids[0]!) + cpuMs(s.pids[1]!), cpuMs(s.pids[2]!), Date.now()];
+        process.kill(s.pids[2]!, 'SIGCONT');
+        for (; delivered < EVENTS * SUBSCRIBERS; await sleep(20)) if (Date.now() - t0 > 120_000) throw new Error(`fan-out (${name}): ${delivered} of ${EVENTS * SUBSCRIBERS} delivered`);
         const [cpu, f] = [cpuMs(s.pids[0]!) + cpuMs(s.pids[1]!) - cpu0, figures.get(name)!];
         f.workerMs.push((cpuMs(s.pids[2]!) - worker0) / EVENTS), f.perSecond.push((EVENTS * SUBSCRIBERS) / ((lastAt - t0) / 1000));
         f.cpuUs.push((cpu * 1000) / (EVENTS * SUBSCRIBERS)), f.busy.push((cpu / (lastAt - t0)) * 100);
@@ -155,8 +155,8 @@ async function main() {
       rows.push([`gateway CPU per delivered message${who}`, `${spread(f.cpuUs, 1)} µs`], [`both gateways busy during the fan-out${who}`, `${spread(f.busy)}% of one core`]);
       rows.push([`stream worker CPU per event${who}`, `${spread(f.workerMs, 1)} ms`]);
     }
-    const m = (name: string) => median(figures.get(name)!.perSecond);
-    if (values.old) rows.push(['messages/s new ÷ old; control (new again ÷ new)', `${(m('new') / m('old')).toFixed(2)}; ${(m('new again (control)') / m('new')).toFixed(2)}`]);
+    const ratio = (a: string, b: string) => (median(figures.get(a)!.perSecond) / median(figures.get(b)!.perSecond)).toFixed(2);
+    if (values.old) rows.push(['messages/s new ÷ old; control (new again ÷ new)', `${ratio('new', 'old')}; ${ratio('new again (control)', 'new')}`]);
   }
 
   if (only.has('idle')) {
