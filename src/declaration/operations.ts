@@ -130,7 +130,7 @@ function readQueryField(
   if (Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
   const taken = new Set(['first', 'after', 'last', 'before', ...Object.values(filled), ...(from ? [from] : []), ...(until ? [until] : [])]);
   const fieldArgs = field.args.map((a) => ({ name: a.name, required: isNonNullType(a.type) }));
-  const sortArguments = readSortArguments(node, key, fieldArgs, taken, from !== null || until !== null, where, problems, field.astNode);
+  const sortArguments = readSortArguments(node, key, { args: fieldArgs, taken, bounded: from !== null || until !== null, where, astNode: field.astNode }, problems);
   const used = new Set([...taken, ...Object.values(sortArguments)]);
   for (const a of argNames) if (!used.has(a)) problems.add(`${at}(${a})`, 'no directive reads this argument', field.astNode);
   return {

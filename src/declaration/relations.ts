@@ -183,7 +183,7 @@ function readChildrenRelation(
   const key = index === null || via === null ? null : keyIn(node, index, layout);
   const taken = new Set([...PAGE_ARGUMENTS, ...(bounds?.from ? [bounds.from] : []), ...(bounds?.until ? [bounds.until] : [])]);
   const fieldArgs = field.args.map((a) => ({ name: a.name, required: isNonNullType(a.type) }));
-  const sortArguments = key ? readSortArguments(node, key, fieldArgs, taken, bounds !== null, `${where}(index: "${index}")`, problems, field.astNode) : {};
+  const sortArguments = key ? readSortArguments(node, key, { args: fieldArgs, taken, bounded: bounds !== null, where: `${where}(index: "${index}")`, astNode: field.astNode }, problems) : {};
   if (!owned && args.counter !== undefined) problems.add(where, 'a @query field reads; counters belong on @children', field.astNode);
   if (!owned && Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
   return {

@@ -325,7 +325,7 @@ async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item 
           ExpressionAttributeNames: keys.pkName,
         },
       },
-      counterOrCheck(store.tableName, keys, otherKey, other, side.otherCounter, -1),
+      counterOrCheck(store.tableName, keys, { key: otherKey, seen: other, counter: side.otherCounter, delta: -1 }),
       ...mirror,
     ]);
     if (cancelled === null) return true;

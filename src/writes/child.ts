@@ -81,7 +81,7 @@ export async function deleteChild(store: Store, t: TypeWrites, id: string, locat
     if (seen === null) throw notFound(`${what} not found`);
     const cancelled = await tryTransact(store, [
       { Delete: { TableName: store.tableName, Key: keys.key(located.key), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
-      counterOrCheck(store.tableName, keys, parentKey, seen, counter, -1),
+      counterOrCheck(store.tableName, keys, { key: parentKey, seen, counter, delta: -1 }),
       ...(claim ? [{ Delete: { TableName: store.tableName, Key: keys.key(claim) } }] : []),
     ]);
     if (cancelled === null) return true;

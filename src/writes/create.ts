@@ -217,7 +217,7 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
     if (seen === null || seen[DELETING_ATTR] !== undefined) throw notFound(`${parentPlan.name} ${parentId} not found`);
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
-      counterOrCheck(store.tableName, keys, parentKey, seen, counter, 1, [absent(DELETING_ATTR)]),
+      counterOrCheck(store.tableName, keys, { key: parentKey, seen, counter, delta: 1, also: [absent(DELETING_ATTR)] }),
       ...(unique ? [{ Put: { TableName: store.tableName, Item: unique, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } }] : []),
     ]);
     if (cancelled === null) return seen;

@@ -87,17 +87,12 @@ function mirrorOf(pair: EdgePair, ownerId: string, nodeId: string, edge: Item, k
 function partitionCounterChange(
   store: Store,
   pair: EdgePair,
-  nodeId: string,
-  node: Item | null,
-  partition: string,
-  delta: number,
-  maintained: boolean,
-  also: Condition[] = [],
+  { nodeId, node, partition, delta, maintained, also = [] }: { nodeId: string; node: Item | null; partition: string; delta: number; maintained: boolean; also?: Condition[] },
 ): TransactItem {
   const sharding = pair.sharding;
   const k = sharding ? sharding.shardIndex(nodeId, partition) : null;
   if (!sharding || k === null || pair.nodeCounter === null) {
-    return counterOrCheck(store.tableName, store.plan.keys, pair.node.key(nodeId), node, pair.nodeCounter, delta, also);
+    return counterOrCheck(store.tableName, store.plan.keys, { key: pair.node.key(nodeId), seen: node, counter: pair.nodeCounter, delta, also });
   }
   const key = sharding.counterKey(nodeId, k);
   if (!maintained) return conditionCheck(store.tableName, store.plan.keys, key, absent(pair.nodeCounter));
@@ -221,8 +216,8 @@ export async function link(
     const nodeAt = ownerAt + (pair.ownerKeyless ? 0 : 1);
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
-      ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, 1, copiedUnchanged(owner, pair.ownerCopies))),
-      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, nodeId, node, String(edge.GSI1PK ?? edgeKey.SK), 1, maintained, nodeConditions)),
+      ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, { key: ownerKey, seen: owner, counter: pair.ownerCounter, delta: 1, also: copiedUnchanged(owner, pair.ownerCopies) })),
+      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, { nodeId, node, partition: String(edge.GSI1PK ?? edgeKey.SK), delta: 1, maintained, also: nodeConditions })),
       ...(mirror ? [{ Put: { TableName: store.tableName, Item: mirror } }] : []),
     ]);
     if (cancelled === null) {
@@ -287,8 +282,8 @@ export async function unlink(
             : { ConditionExpression: 'attribute_exists(#pk) AND GSI1PK = :p', ExpressionAttributeValues: { ':p': partition } }),
         },
       },
-      ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, -1)),
-      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, nodeId, node, partition, -1, maintained)),
+      ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, { key: ownerKey, seen: owner, counter: pair.ownerCounter, delta: -1 })),
+      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, { nodeId, node, partition, delta: -1, maintained })),
       // A mirrored pair goes together; the edge's own condition decides whether there was one.
       ...(mirrorKey ? [{ Delete: { TableName: store.tableName, Key: keys.key(mirrorKey) } }] : []),
     ]);
