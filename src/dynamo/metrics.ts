@@ -10,9 +10,9 @@
  * of it there. Everything an operation sends goes through its context's
  * client (writes, their retries) or its read port (readPort.ts: loaders,
  * connections, the writes' reads), both counting into the operation's
- * metrics, so nothing depends on where a promise was created. Why not AsyncLocalStorage: on Node 20 its promise
- * hooks slow every `await` of every request (about 0.2 ms per operation
- * measured); an explicit tag costs one property write per command.
+ * metrics, so nothing depends on where a promise was created. Not
+ * AsyncLocalStorage: on Node 20 its promise hooks slow every `await` of
+ * every request; an explicit tag costs one property write per command.
  * Commands sent through the shared client itself (start-up, health) are
  * not attributed to any operation.
  *
@@ -29,8 +29,8 @@
  *   A resolver tree that issues 10 Queries together and then one
  *   BatchGetItem makes 2 waves. When independent chains overlap in time
  *   (no batching) the figure over-counts: it is an upper bound of the
- *   critical path, exact when the phases of an operation do not overlap. `maxConcurrency`: most calls in flight
- *   together.
+ *   critical path, exact when the phases of an operation do not overlap.
+ * - maxConcurrency: most calls in flight together.
  * - consumed capacity: `ReturnConsumedCapacity: TOTAL` is set on every read
  *   and write (unless the caller asked for more detail), and the units of
  *   every response (one object, or an array for BatchGet/BatchWrite/

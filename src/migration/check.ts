@@ -1,29 +1,17 @@
 /**
  * runCheck(): reads a table against the declared model and reports where
- * its items differ from what the declaration derives (docs/operations.md,
- * "Checking a table"):
- *
- * - unmatched: an item no @item template and no edge pair matches, and no
- *   bookkeeping of the gateway's own (layout record, stream checkpoints and
- *   dead letters, idempotency records, catalog and shard counters, id claims);
- * - missingAttributes: an item of a type (or an edge) without a required attribute;
- * - missingIndexKeys: derived index keys absent (GSI1 keys of inverted items
- *   and edges, @indexed written keys, catalog and by-instant GSI2 entries);
- * - wrongIndexKeys: such a key present with another value than its template gives;
- * - staleCopies: a copy on an edge absent or behind its source (value and version);
- * - wrongCounters: a counter absent or unequal to a `Select: COUNT` of its
- *   collection; a catalog counter unequal to a count of its GSI2 shard.
+ * its items differ from what the declaration derives (the finding kinds,
+ * FINDING_KINDS, are explained in docs/operations.md, "Checking a table").
  *
  * The Scan is migrate.ts's: parallel segments, one page at a time, paced by
  * a token bucket (rateLimiter.ts), here in read units. Checkpoints and the
- * findings so far go to a local state file (`statePath`) after each page,
- * never to the table: without `repair` the check writes nothing to the
- * table at all. `repair` applies relationFix.ts's conditional writes (the
- * ones migrate and the stream processor use) to stale copies and counters;
- * a present but wrong counter is first removed (conditioned on the value
- * seen) so that migrate's counting mark counts it race-free; missing
- * index keys get migrate's layout-fix writes. Wrong index keys, unmatched
- * items and missing attributes are reported only.
+ * findings so far go to a local state file after each page, never to the
+ * table: without `repair` the check writes nothing to the table at all.
+ * `repair` applies the conditional writes migrate and the stream processor
+ * use (relationFix.ts, layoutFix.ts) to stale copies, counters and missing
+ * index keys; a present but wrong counter is first removed (conditioned on
+ * the value seen) so that migrate's counting mark counts it race-free.
+ * Wrong index keys, unmatched items and missing attributes are reported only.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';

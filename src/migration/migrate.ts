@@ -1,28 +1,17 @@
 /**
  * runMigration(): brings every item of a table to the layout the model
- * declares, with a parallel Scan: layoutFix.ts says what an item derives
- * from itself (index keys, catalog entries), relationFix.ts what it
- * derives from other items (copies and the shard-count copy on edges,
- * counters), applied per page after the page's layout fixes.
+ * declares (docs/catalog.md, "npm run migrate"): layoutFix.ts says what an
+ * item derives from itself (index keys, catalog entries), relationFix.ts
+ * what it derives from other items (copies, counters).
  *
- * - Parallel: `segments` workers, one Scan segment each (TotalSegments).
- * - Resumable: after each scanned page is fully written, the segment's
- *   position (LastEvaluatedKey) is checkpointed in the table itself (pk
- *   `LAYOUT`, sk `MIGRATION#SEGMENT#<n>`), under the run recorded on the
- *   layout record. A run that stopped (crash, Ctrl-C, throttling) resumes
- *   from those checkpoints; at worst one page per segment is scanned again.
- * - Idempotent: every write is derived from the item as scanned and
- *   conditioned on it (the source attribute unchanged, the entry not yet
- *   there), so a page scanned twice writes nothing the second time and a
- *   catalog entry is counted exactly once (entry and counter in one
- *   transaction). An item changed under the migration is read again.
- * - Rate-limited: writes take their capacity units from a token bucket of
- *   `writeUnitsPerSecond` (rateLimiter.ts), corrected by the units DynamoDB
- *   reports; scans are paced by `pageSize`.
- * - Dry run: scans and reports what would change; writes nothing at all.
- * When every segment is done the layout record is set to the current
- * version (the gateway's start-up warning and /health read it) and the
- * checkpoints are removed.
+ * A parallel Scan (one segment per worker), resumable: after each page is
+ * fully written, the segment's position is checkpointed in the table under
+ * the run recorded on the layout record. Idempotent: every write is
+ * conditioned on the item as scanned, so a page scanned twice writes
+ * nothing the second time and a catalog entry is counted once (entry and
+ * counter in one transaction). Writes take their units from a token bucket
+ * (rateLimiter.ts). A dry run writes nothing. When every segment is done the
+ * layout record gets the current version and the checkpoints go.
  */
 import { DescribeTableCommand, UpdateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {

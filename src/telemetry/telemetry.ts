@@ -5,8 +5,8 @@
  *
  * Off costs nothing: with no `OTEL_*` variable set (settings.ts) there is no
  * Telemetry object. createServer then installs no plugin, operations'
- * metrics carry no CallObserver, stream batches are handed to the handler
- * as before, and neither `@opentelemetry/api` nor the SDK is ever imported:
+ * metrics carry no CallObserver, stream batches go to the handler
+ * unwrapped, and neither `@opentelemetry/api` nor the SDK is ever imported:
  * otel.ts, which holds every OpenTelemetry import, is loaded with a dynamic
  * `import()` (a chunk of its own in the bundles, scripts/bundle.ts), so a
  * process without telemetry does not even parse it at cold start.

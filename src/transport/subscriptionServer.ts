@@ -1,39 +1,14 @@
 /**
- * attachSubscriptions(): the graphql-ws protocol (subprotocol
- * `graphql-transport-ws`) on the gateway's own HTTP server and path, for
- * Apollo Client's GraphQLWsLink, urql and Relay (docs/subscriptions.md).
- * graphql-ws's protocol machine (`makeServer`) runs over `ws` sockets
- * wired here, so that the limits below sit where the bytes are.
- *
- * - Who: `connection_init`'s payload `{ authorization: "Bearer <token>" }`
- *   goes through the same authenticator as HTTP requests; a token that does
- *   not verify closes the socket with 4403; no token is anonymous. When the
- *   token expires the socket is closed with 4403 (the client reconnects
- *   with a fresh one).
- * - Limits: WS_MAX_CONNECTIONS sockets, WS_MAX_CONNECTIONS_PER_ADDRESS of
- *   them from one client address (more are closed with 1013, try again
- *   later, and counted); a budget apart from HTTP's, so sockets held open
- *   cannot take the connections HTTP and `/health` need (an upgraded
- *   connection leaves HTTP's counts: transport/httpServer.ts);
- *   WS_MAX_SUBSCRIPTIONS per socket (one more is answered
- *   with an error message); `connection_init` within WS_INIT_TIMEOUT_MS
- *   (else 4408); messages of at most MAX_BODY_BYTES (else 1009); a
- *   malformed or unexpected message closes with 4400, a subscribe before
- *   the acknowledgement with 4401, a second init with 4429, a reused id
- *   with 4409 (the protocol's codes); a socket with more than
- *   WS_MAX_BUFFERED_BYTES unsent, a subscription WS_MAX_QUEUED_EVENTS
- *   events behind, or WS_MAX_QUEUED_BYTES of events waiting on the socket,
- *   is a slow consumer: closed (1008) and dropped, never
- *   buffered without bound. A ping every 12 s; no pong by the next one ends
- *   the socket.
- * - The documents of a socket's live subscriptions hold at most
- *   WS_MAX_DOCUMENT_BYTES (estimated); a subscribe past it is refused.
- * - With TRUSTED_DOCUMENTS, a subscribe whose document is not in the
- *   manifest is refused before it is parsed, as over HTTP.
- * - Everything else (parsing, limits on the selection, rules, events) is
- *   the subscription engine's (src/graphql/subscriptionEngine.ts).
- * `details()` counts open sockets and subscriptions for `/health`; both
- * return to zero when clients vanish.
+ * attachSubscriptions(): the graphql-ws protocol (`graphql-transport-ws`)
+ * on the gateway's own HTTP server and path, for Apollo Client, urql and
+ * Relay. graphql-ws's protocol machine (`makeServer`) runs over `ws`
+ * sockets wired here, so that the limits sit where the bytes are: who may
+ * connect (the HTTP authenticator, token expiry closes the socket), how
+ * many sockets and subscriptions, message and document sizes, slow
+ * consumers (closed, never buffered without bound), keep-alive. Each limit
+ * and its close code: docs/subscriptions.md. Parsing, selection limits,
+ * rules and events are the subscription engine's (graphql/subscriptionEngine.ts).
+ * `details()` counts open sockets and subscriptions for `/health`.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';

@@ -1,49 +1,15 @@
 /**
- * Online resharding of one parent of a write-sharded relation: moves its edges and counts
- * from the layout of P shards to the layout of N (docs/sharding.md), while
- * the gateway keeps serving reads and writes.
+ * Online resharding of one parent of a write-sharded relation: moves its
+ * edges and counts from P shards to N while the gateway keeps serving
+ * (docs/sharding.md, "Resharding", holds the eight steps and what each
+ * waits for). Resumable: each step is conditioned on the parent item's
+ * `reshardTo` / `reshardFrom` / `reshardMoves` / `reshardCopies`, so a run
+ * after a crash continues where the last one stopped. Asked for the shard
+ * count the parent has, it moves nothing: it calls off a prepared reshard
+ * and writes the layout copy onto edges that lack it.
  *
- * Steps (resumable: run again after a crash and it continues)
- * 1. Prepare: the parent item gets `reshardTo = N`. Its layout is still P,
- *    but links stop copying the layout onto their edges
- *    (`sharded.copy`, plan/sharding.ts).
- * 2. Grace (+ settle): every request that read the parent before that (and
- *    may still write an edge with a copy) has finished, and its edge shows
- *    in the index.
- * 3. Copies off: every edge of the parent drops its the layout copy; then
- *    `settleMs` for the edges' readers to see it. From here on a reader that
- *    reaches the parent through an edge reads the parent item for its
- *    layout, as the moving layout needs.
- * 4. Counter items of the new layout are created at 0 where missing, and the
- *    parent item switches: `<count> = N`, `reshardFrom = P` (`reshardTo`
- *    goes). From then on links are written in the new layout, and
- *    readers read the partitions and counters of both layouts.
- * 5. Grace: every request that read the parent item before the switch, or a
- *    layout copy before step 3 removed it, has finished.
- * 6. Sweep: every edge under an old-layout partition that belongs elsewhere
- *    is moved, each in one transaction with its count: the edge's GSI1PK
- *    changes (on the condition that it is still where it was read) and the
- *    old partition's counter goes down by one as the new one's goes up.
- *    Moves run in batches; before and after each batch the parent's
- *    `reshardMoves` is bumped (odd while a batch is in flight, and until
- *    the index has had `settleMs` to show the moves), so a reader that sees
- *    the same even value before and after its Queries saw no edge mid-move.
- *    Sweeps repeat until one moves nothing.
- * 7. The parent item drops `reshardFrom` (links copy the layout
- *    again) and gets `reshardCopies = N`; counters only the old layout had
- *    (all at 0 now) are deleted.
- * 8. Copies back: every edge (all in the new layout now) that lacks one
- *    gets the copy N, on the condition that it is still indexed
- *    there; then `reshardCopies` goes. No other reshard starts before that
- *    (its step 3 could race these writes).
- *
- * Asked for the shard count the parent already has, it moves nothing: it
- * calls off a prepared reshard, and writes the layout copy onto every edge
- * that lacks one (as step 8 does), e.g. edges linked before copies existed.
- *
- * Exact as long as (a) a request finishes within the grace period and (b)
- * the index (and a replica of the table) shows a committed write within
- * `settleMs`; both are settings.
+ * Exact as long as a request finishes within the grace period and the
+ * index shows a committed write within `settleMs`; both are settings.
  */
 import { DeleteCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { COUNTER_SK, GSI1, itemKeyString, type ItemKey } from '../dynamo/keys.js';

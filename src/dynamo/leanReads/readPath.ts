@@ -11,11 +11,10 @@
  * is the one the SDK would send, signed the same way.
  *
  * Why: a read through the document client runs about twenty middleware
- * functions (input marshalling, endpoint resolution, schema serialization,
- * user agent, retry, signing, deserialization, output unmarshalling); on
- * this project's benchmark machine that cost about 0.65 ms of CPU per
- * request, against about 0.25 ms for the same request built, signed and
- * sent here. Writes stay on the SDK: they are rarer, and transactions carry
+ * functions (marshalling, endpoint resolution, serialization, retry,
+ * signing, deserialization), several times the CPU of the same request
+ * built, signed and sent here (docs/performance.md, "The read path").
+ * Writes stay on the SDK: they are rarer, and transactions carry
  * the most protocol detail (cancellation reasons) where the SDK's models pay
  * for themselves.
  *
