@@ -1,40 +1,22 @@
 /**
  * @link / @unlink: the edge item of an @edges relation and both counters
  * in one TransactWriteItems, so no reader ever sees an edge without its
- * counts or a count without its edge.
+ * counts or a count without its edge. The edge is keyed as its relation's
+ * EdgePair says (writePlan.ts: GSI1 keys where an inverse side reads them,
+ * a mirror item for a mirrored pair; a keyless end has no item to read,
+ * check or count), and carries its @createdAt and other edge attributes,
+ * the copies both sides declare with their versions, and a sharded node's
+ * shard count unless a reshard is under way.
  *
- * The edge (under the table's key attributes, PK/SK by default): partition
- * key = the owner's, sort key = the node's partition key, GSI1PK = the
- * node's partition key (or its shard's partition), GSI1SK = the owner's
- * partition key; or keyed as @edges(pk, sk) declares, with GSI1 keys only
- * where an inverse side reads GSI1, and, for a mirrored pair, the mirror
- * item in the same transaction (a keyless end is neither read, checked
- * nor counted: it has no item); its @createdAt
- * attributes; the link's other arguments as edge attributes; the copies
- * both sides declare (`copy`) with the versions they were taken at.
- *
- * link reads both items first (one BatchGet) for the copies and for which
- * counters exist, then transacts on the condition that what it read still
- * holds: the copied values and their versions are unchanged (a concurrent
- * rename cannot leave a stale copy: the edge carries the value and version
- * the item has when the edge is written, so a rename still propagating by
- * stream hands its new value to edges linked meanwhile), neither item is
- * being deleted (a cascade cannot miss the edge), and each counter still
- * exists or not as read. When only those conditions fail, it reads again
- * and retries; when the edge's own condition fails, the edge exists
- * (CONFLICT).
- *
- * The edge also carries a copy of a sharded node's shard count
- * (`sharded.copy`) unless a reshard is under way, so that readers reaching
- * the node through the edge need not read its item for its layout.
- *
- * On a write-sharded node (docs/sharding.md) the edge is indexed under the
- * owner's shard and the count changes in that shard's counter item, never
- * on the node item (whose partition would be hot again): the transaction is
- * the edge, the owner's counter and one counter shard. The first read is
- * eventually consistent (half the read units on the node's partition during
- * a rush); the transaction's conditions catch what a stale read missed, and
- * an item read as absent is read again consistently before NOT_FOUND.
+ * link reads both ends first (one BatchGet), then transacts on the
+ * condition that what it read still holds: copied values and versions
+ * unchanged (a racing rename cannot leave a stale copy), neither end being
+ * deleted (a cascade cannot miss the edge), each counter present or absent
+ * as read. Only those failing: read again and retry; the edge's own
+ * condition failing: CONFLICT. On a write-sharded node the count moves in
+ * the edge's shard counter, never on the node item (docs/sharding.md).
+ * The first read is eventually consistent (the conditions catch what it
+ * missed); an end read as absent is read again consistently before NOT_FOUND.
  */
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { badUserInput, conflict, notFound } from '../errors.js';
