@@ -129,8 +129,8 @@ const attemptsOf = (value: unknown): number => {
 
 const errorName = (error: unknown) => (error as { name?: string })?.name || 'Error';
 
-export async function startOpenTelemetry(settings: TelemetrySettings, logger: Logger, overrides: TelemetryOverrides = {}): Promise<Telemetry> {
-  // The SDK's own problems (an unreachable collector, a refused export) as warnings in the process log.
+/** The SDK's own problems (an unreachable collector, a refused export) as warnings in the process log. */
+function logSdkProblems(logger: Logger): void {
   diag.setLogger(
     {
       error: (message, ...args) => logger.warn({ args }, `opentelemetry: ${message}`),
@@ -141,6 +141,25 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
     },
     DiagLogLevel.WARN,
   );
+}
+
+/** `gateway.stream.lag.current`: the largest lag of the sources added to the returned set (each a reader's). */
+function streamLagGauge(meter: Meter): Set<() => number | null> {
+  const lagSources = new Set<() => number | null>();
+  meter
+    .createObservableGauge('gateway.stream.lag.current', {
+      description: 'Age of the oldest stream record not processed yet (0 when caught up)',
+      unit: 's',
+    })
+    .addCallback((result) => {
+      const lags = [...lagSources].map((f) => f()).filter((lag): lag is number => lag !== null);
+      if (lags.length > 0) result.observe(Math.max(...lags) / 1000);
+    });
+  return lagSources;
+}
+
+export async function startOpenTelemetry(settings: TelemetrySettings, logger: Logger, overrides: TelemetryOverrides = {}): Promise<Telemetry> {
+  logSdkProblems(logger);
   // service.name defaults to the gateway's; OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (settings.ts) win.
   const resource = defaultResource().merge(resourceFromAttributes({ 'service.name': SERVICE, ...settings.resource }));
   const tracerProvider = new BasicTracerProvider({
@@ -160,16 +179,7 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
   const tracer = tracerProvider.getTracer(SERVICE);
   const meter = meterProvider.getMeter(SERVICE);
   const m = instruments(meter);
-  const lagSources = new Set<() => number | null>();
-  meter
-    .createObservableGauge('gateway.stream.lag.current', {
-      description: 'Age of the oldest stream record not processed yet (0 when caught up)',
-      unit: 's',
-    })
-    .addCallback((result) => {
-      const lags = [...lagSources].map((f) => f()).filter((lag): lag is number => lag !== null);
-      if (lags.length > 0) result.observe(Math.max(...lags) / 1000);
-    });
+  const lagSources = streamLagGauge(meter);
 
   const sdk: Sdk = { tracer, m, textMap };
 
