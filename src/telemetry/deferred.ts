@@ -1,25 +1,16 @@
 /**
  * deferTelemetry(load): a Telemetry to use at once, before the
- * OpenTelemetry SDK is loaded (`load`: starts loadTelemetry). The SDK is
- * loaded when there is first something to export: at the first `flush()`
- * (or `shutdown()` with something recorded), not before; `eager` starts
- * loading at once instead.
+ * OpenTelemetry SDK is loaded (`load` starts loadTelemetry). The SDK loads
+ * when there is first something to export (the first `flush()`, or a
+ * `shutdown()` with something recorded); `eager` loads it at once. Why:
+ * loading and starting the SDK is cold-start CPU, which would otherwise
+ * delay the first answer (Lambda answers first, then flushes).
  *
- * Why: loading the SDK chunk, starting its providers and the first export
- * are CPU work of a cold start. Awaited before the first request, they add
- * to the first answer; even started beside it, they take the one thread's
- * CPU from it. The Lambda entry point (lambdaHandler.ts) hands the first
- * answer back, then flushes: the SDK loads after that answer.
- *
- * What is told before the SDK is ready (an operation, its DynamoDB calls,
- * a batch, a delivery) is recorded with the time it happened
- * (performance.now()) and replayed into the SDK's Telemetry once it is
- * ready, with those times: the same spans, with the same start and end
- * times, parents and attributes, and the same metrics. Once ready, every
- * call goes straight to the SDK's Telemetry (one property read more).
- * `flush()` loads the SDK and waits for it, so nothing recorded is left out
- * of an export; a SDK that fails to load drops what was recorded (the
- * failure is the loader's to report).
+ * What is told before the SDK is ready is recorded with its times and
+ * replayed once it is: the same spans (start and end times, parents,
+ * attributes) and metrics. Then every call goes straight to the SDK.
+ * `flush()` waits for the SDK, so nothing recorded misses an export; an SDK
+ * that fails to load drops what was recorded (the loader reports it).
  */
 import type { CallObserver, CallOutput, CallTrace } from '../dynamo/metrics.js';
 import type { BatchStart, Carrier, Telemetry } from './telemetry.js';
