@@ -216,19 +216,13 @@ let instance: Promise<ApiGatewayHandler> | undefined;
 /**
  * The function's handler (`src/transport/lambda.handler`): one server per
  * Lambda instance, made on first use; with telemetry when an `OTEL_*`
- * variable is set (the SDK is loaded only then).
- *
- * The SDK is loaded when there is first something to export: by default
- * after the first invocation has handed back its answer (its operation and
- * DynamoDB calls are recorded meanwhile and replayed into the SDK with
- * their times, telemetry/deferred.ts), so a cold start pays neither the
- * SDK's start nor its first export before answering. Every later
- * invocation flushes before it returns, which waits for that first export
- * too (with `before-answer`, the SDK loads beside the first request and
- * the first invocation flushes before returning like the others). On SIGTERM, which Lambda sends the runtime before it shuts an
- * instance down when an extension (such as the collector layer) is
- * registered, whatever is not exported yet is. A SDK that fails to start
- * is logged, and the instance serves without telemetry.
+ * variable is set. The SDK loads after the first invocation has answered
+ * (what it did is replayed with its times, telemetry/deferred.ts), so a
+ * cold start pays neither the SDK's start nor its first export; later
+ * invocations flush before returning (`before-answer` loads it beside the
+ * first request instead). On SIGTERM (sent when an extension such as the
+ * collector layer is registered) what is left is exported. An SDK that
+ * fails to start is logged, and the instance serves without telemetry.
  */
 export const handler: ApiGatewayHandler = async (event, context) => {
   instance ??= (async () => {
