@@ -1,23 +1,15 @@
 /**
  * The Telemetry port (telemetry.ts) on the OpenTelemetry SDK. Every
- * OpenTelemetry import of the gateway is in this file, and this file is
- * loaded only when telemetry is configured (telemetry.ts: dynamic import).
+ * OpenTelemetry import of the gateway is in this file, loaded only when
+ * telemetry is configured (a dynamic import).
  *
- * Which SDK pieces: the providers, processors, readers and exporters of the
- * standard JavaScript SDK packages (`@opentelemetry/sdk-trace-base`,
- * `sdk-metrics`, `resources`, `core`, the OTLP/HTTP and Prometheus
- * exporters), put together here as `@opentelemetry/sdk-node`'s NodeSDK
- * puts them together, without NodeSDK itself: NodeSDK imports every
- * exporter it could build (gRPC, protobuf, Zipkin, logs) and took about
- * 250 ms to import in a fresh process on the build machine, against about
- * 40 ms for these pieces (docs/observability.md). The providers read their
- * standard variables themselves (sampler, batch processor, OTLP endpoints
- * and headers); settings.ts decides the rest.
- *
- * No context manager is registered and no instrumentation is installed:
- * the gateway passes each span's parent explicitly (an operation's calls
- * through its CallObserver), so no AsyncLocalStorage is entered on the
- * request path and nothing is patched.
+ * The standard SDK packages' providers, processors, readers and exporters,
+ * put together as NodeSDK does but without NodeSDK, which imports every
+ * exporter it could build and is far slower to import (the measurement:
+ * docs/observability.md). The providers read their standard variables
+ * themselves; settings.ts decides the rest. No context manager and no
+ * instrumentation: each span's parent is passed explicitly, so no
+ * AsyncLocalStorage is entered on the request path and nothing is patched.
  */
 import { isThrottlingError } from '@smithy/core/retry';
 import {

@@ -1,23 +1,15 @@
 /**
  * The AWS Lambda entry point: API Gateway HTTP API (payload v2) events in,
- * API Gateway results out. Only the transport differs from `npm start`:
- * configuration (config.ts), the Apollo server and the DynamoDB client
- * (gatewayParts.ts) and the per-request context (context.ts) are shared.
+ * results out. Only the transport differs from `npm start`: configuration,
+ * the Apollo server and DynamoDB client (gatewayParts.ts) and the context
+ * are shared, made once per instance (loaders per request).
  *
- * - The server and the DynamoDB client are made once per Lambda instance
- *   and reused across invocations (connection reuse, no per-request
- *   start-up); loaders are made per request by createContext.
- * - No table creation, no demo data: the table is deployed by
- *   infra/table.yaml and the function may only read and write its items.
- * - `GET /health` answers 200/503 like the HTTP server does.
- * - Whether renames and deletes leave their fan-out to the table's stream
- *   (consumed by the stream Lambda, src/stream/lambda.ts) or do it in the
- *   request is decided from DescribeTable, asked beside the first
- *   invocation's own requests rather than before them (a cold start waits
- *   for no extra round trip), and asked again while that fails; until the
- *   answer is in, the in-request fan-out, which is always right, is used.
- * - The request id in logs is Lambda's `awsRequestId`, so log lines join up
- *   with the platform's own START/END/REPORT lines.
+ * - No table creation, no demo data: infra/table.yaml deploys the table.
+ * - Whether writes leave their fan-out to the table's stream is asked
+ *   (DescribeTable) beside the first invocation's own requests, not before
+ *   them, and again while that fails; until then the in-request fan-out,
+ *   always right, is used.
+ * - Log lines carry Lambda's `awsRequestId`, to join the platform's lines.
  */
 import {
   handlers,
