@@ -1,8 +1,8 @@
 /**
  * The offline explorer: GraphiQL served by the gateway itself, in
- * development only, at `/graphiql` (docs/clients.md, "The explorer"). Apollo Sandbox stays
- * `/graphql`'s landing page but loads from a CDN, which a proxy, a plane or
- * a locked-down browser may not reach; GraphiQL's page and assets come from
+ * development only, at `/graphiql` (docs/clients.md, "The explorer").
+ * Apollo Sandbox stays `/graphql`'s landing page but loads from a CDN,
+ * which a proxy, a plane or a locked-down browser may not reach; GraphiQL's page and assets come from
  * this process (the `graphiql`, `react` and `react-dom` packages, or
  * `explorer/` beside the bundle, copied there by scripts/build-server.ts),
  * and the landing page falls back to it by itself (landingPage.ts).
