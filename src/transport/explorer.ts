@@ -2,10 +2,11 @@
  * The offline explorer: GraphiQL served by the gateway itself, in
  * development only, at `/graphiql` (docs/clients.md, "The explorer").
  * Apollo Sandbox stays `/graphql`'s landing page but loads from a CDN,
- * which a proxy, a plane or a locked-down browser may not reach; GraphiQL's page and assets come from
- * this process (the `graphiql`, `react` and `react-dom` packages, or
- * `explorer/` beside the bundle, copied there by scripts/build-server.ts),
- * and the landing page falls back to it by itself (landingPage.ts).
+ * which a proxy, a plane or a locked-down browser may not reach.
+ * GraphiQL's page and assets come from this process (the `graphiql`,
+ * `react` and `react-dom` packages, or `explorer/` beside the bundle,
+ * copied there by scripts/build-server.ts), and the landing page falls
+ * back to it by itself (landingPage.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
