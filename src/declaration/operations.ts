@@ -13,6 +13,7 @@ import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, getByOf, isInputObject, unwrap, type Field } from './schemaShape.js';
 import { checkAccess, readAccess } from './access.js';
 import { scalarKind } from './itemTypes.js';
+import { inverseSideOf } from './edgeLayout.js';
 
 const QUERY_DIRECTIVES = ['get', 'catalog', 'query'];
 const MUTATION_DIRECTIVES = ['create', 'update', 'delete', 'link', 'unlink'];
@@ -380,6 +381,22 @@ function readMutation(
   if (directive === 'unlink' && (answer.list || answer.named.name !== 'Boolean')) {
     problems.add(where, `returns ${String(field.type)}; it answers true: return Boolean!`, field.astNode);
   }
+  const mirror = baseSide?.kind === 'edges' ? inverseSideOf(baseSide, relations) : null;
+  const ownId = baseSide?.kind === 'edges' && baseSide.key?.ownId === true;
+  // The edge fields the pair's keys hold: an unlink finds the edge by them.
+  const keyFields = [...new Set([...(baseSide?.kind === 'edges' ? (baseSide.key?.fields ?? []) : []), ...(mirror?.key?.fields ?? []), ...(ownId ? ['id'] : [])])];
+  if (directive === 'unlink') {
+    const attributes = baseSide?.kind === 'edges' ? baseSide.edgeAttributes : [];
+    for (const name of keyFields) {
+      const arg = field.args.find((x) => x.name === name);
+      const a = attributes.find((x) => x.name === name) ?? mirror?.edgeAttributes.find((x) => x.name === name);
+      if (!arg) {
+        problems.add(where, `takes no argument ${name}, which the key of ${path}'s edges holds: an unlink finds the edge by it`, field.astNode);
+      } else if (a) {
+        checkKind(`${at}(${name})`, unwrap(arg.type), a, `the edge field ${name}`, arg.astNode ?? field.astNode, problems);
+      }
+    }
+  }
   if (directive === 'link') {
     const edgeFields = new Set(relation.edgeAttributes.map((a) => a.name));
     for (const a of field.args) {
@@ -389,6 +406,11 @@ function readMutation(
     for (const a of relation.edgeAttributes) {
       if (a.createdAt) continue;
       const arg = field.args.find((x) => x.name === a.name);
+      // An edge's own id is generated when the link is given none.
+      if (a.name === 'id' && ownId) {
+        if (arg) checkKind(`${at}(id)`, unwrap(arg.type), a, `the edge's own id ${relation.edgeType}.id`, arg.astNode ?? field.astNode, problems);
+        continue;
+      }
       if (!arg) {
         if (a.required) problems.add(where, `takes no argument ${a.name}, so its edges would lack the required edge field ${relation.edgeType}.${a.name}`, field.astNode);
         continue;

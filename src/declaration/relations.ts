@@ -183,7 +183,6 @@ function readRelation(
   }
   const args = directiveArgs(schema, 'edges', field) ?? {};
   const inverse = strOrNull(args.inverseOf);
-  const key = readEdgeKey(args, at, field, { owner: item, node, edge: shape.edge }, problems);
   const index = strOrNull(args.index);
   if (index !== null && inverse === null) problems.add(`${at} @edges(index)`, 'belongs on the inverse side (with inverseOf): the other direction, read back through the index', field.astNode);
   if (index !== null && (args.pk !== undefined || args.sk !== undefined)) {
@@ -231,6 +230,12 @@ function readRelation(
     const { storedAs, constraints } = readAttributeDirective(schema, f, `${shape.edge.name}.${f.name}`, kind, problems);
     edgeAttributes.push({ name: f.name, storedAs, kind, required: unwrap(f.type).nonNull, createdAt, ...enumValues(named), constraints });
   }
+  const key = readEdgeKey(args, at, field, { owner: item, node, edge: shape.edge, attributes: edgeAttributes }, problems);
+  const bounds = readBounds(args, field, `${at} @edges`, problems);
+  // The range compares the stored text from the first placeholder on: only a key that opens with one (`{since}#u#{follower}`) orders by it.
+  if (bounds !== null && (key === null || !('placeholder' in key.sk.parts[0]!))) {
+    problems.add(`${at} @edges(${bounds.from !== null ? 'from' : 'until'})`, `ranges over the first placeholder of the edges' sort key, which must open it (sk: "{since}#u#{follower}"); ${key === null ? (ownsKey ? 'the key is refused' : 'this side has no sk of its own') : `"${key.sk.source}" opens with "${key.sk.prefix}"`}`, field.astNode);
+  }
   // Write sharding: @edges(shards, maxShards, shardsCopy).
   const sharded = typeof args.shards === 'string' ? { count: args.shards, max: Number(args.maxShards), copy: strOrNull(args.shardsCopy) } : null;
   if (!sharded && (args.shardsCopy != null || args.maxShards !== 64)) problems.add(`${at} @edges`, 'maxShards and shardsCopy belong with shards (the attribute holding the shard count)', field.astNode);
@@ -251,6 +256,7 @@ function readRelation(
     key,
     index,
     descending: args.order === 'DESCENDING',
+    bounds,
     copies,
     edgeAttributes,
     sharded,
@@ -306,7 +312,7 @@ function checkExtraArguments(relation: Relation, field: Field, problems: Problem
     for (const w of relation.range.where) used.add(w.argument);
   }
   if (relation.kind === 'children') for (const a of Object.values(relation.sortArguments)) used.add(a);
-  if (relation.kind === 'children' && relation.bounds) {
+  if (relation.bounds) {
     if (relation.bounds.from !== null) used.add(relation.bounds.from);
     if (relation.bounds.until !== null) used.add(relation.bounds.until);
   }

@@ -81,6 +81,7 @@ function compileEdge(
   nodeKeyAttr: string,
   nodeKey: { template: EdgeKey['pk']; placeholder: string },
   nodeExtensions: readonly EdgeNodeExtension[],
+  held: ReadonlySet<string> = new Set(),
 ): RelationPlan['edge'] {
   const key = (name: string) => propertyLiteral(name, relation.path);
   const nodeProperties = ['"id": id', '"complete": false'];
@@ -91,6 +92,11 @@ function compileEdge(
   const enums: ReadonlySet<string>[] = [];
   const edgeProperties = ['"node": record'];
   for (const a of relation.edgeAttributes) {
+    if (held.has(a.name)) {
+      // Held by the sort key: read back from it (link fixed it there; it is not stored twice).
+      edgeProperties.push(`${key(a.name)}: held === null ? null : held[${key(a.name)}]`);
+      continue;
+    }
     const at = `item[${key(a.storedAs)}]`;
     // Stand-ins for a required value missing on a foreign edge; none for an enum (null, and the field's error).
     const standIn = !a.required || a.values !== undefined ? 'null' : a.kind === 'Int' || a.kind === 'Float' ? '0' : a.kind === 'Boolean' ? 'false' : '""';
@@ -100,6 +106,7 @@ function compileEdge(
     'return function edge(item) {',
     `  const id = nodeKey.valueOf(item[${key(nodeKeyAttr)}], ${JSON.stringify(nodeKey.placeholder)});`,
     `  if (typeof id !== "string") notANode(item);`,
+    ...(held.size > 0 ? [`  const held = nodeKey.match(item[${key(nodeKeyAttr)}]);`] : []),
     `  const record = { ${nodeProperties.join(', ')} };`,
     '  for (let i = 0; i < extensions.length; i++) extensions[i](record, item);',
     `  return { ${edgeProperties.join(', ')} };`,
@@ -128,7 +135,7 @@ export interface EdgeRead {
 /** How the @edges side `relation` reads its edge items. */
 export function edgeReadOf(relation: EdgesRelation, model: Pick<Model, 'items' | 'relations'>, keys: TableKeys): EdgeRead {
   const typeOf = (name: string) => model.items.get(name) ?? keylessItemType(name);
-  const keyOf = (r: EdgesRelation): EdgeKey => r.key ?? { pk: typeOf(r.owner).pk, sk: typeOf(r.node).pk, node: 'id' };
+  const keyOf = (r: EdgesRelation): EdgeKey => r.key ?? { pk: typeOf(r.owner).pk, sk: typeOf(r.node).pk, node: 'id', fields: [], ownId: false };
   if (relation.direction === 'base' || relation.key !== null) {
     return { key: keyOf(relation), swapped: false, index: null, pkAttr: keys.pk, skAttr: keys.sk, strict: relation.key !== null };
   }
@@ -194,7 +201,8 @@ export function compileRelationPlan(
     collection = edgeRead.strict
       ? (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table, accepts: fits })
       : (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table });
-    edge = compileEdge(relation, nodeType, nodeAttr, { template: nodeT, placeholder: nodePh }, nodeExtensions);
+    const held = new Set(swapped ? [] : [...key.fields, ...(key.ownId ? ['id'] : [])]);
+    edge = compileEdge(relation, nodeType, nodeAttr, { template: nodeT, placeholder: nodePh }, nodeExtensions, held);
     member = (item) => {
       const parentId = ownerT.valueOf(item[ownerAttr], ownerPh);
       const childId = nodeT.valueOf(item[nodeAttr], nodePh);
@@ -202,7 +210,7 @@ export function compileRelationPlan(
     };
   }
   const range = relation.kind === 'children' ? compileRangePlan(relation, nodeType) : null;
-  const bounds = relation.kind === 'children' ? relation.bounds : null;
+  const bounds = relation.bounds;
   const sharded = relation.kind === 'edges' && relation.sharded !== null;
   return {
     relation,

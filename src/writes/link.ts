@@ -42,6 +42,7 @@ import { validateId } from '../connections/args.js';
 import { isMoving, UNSHARDED } from '../plan/sharding.js';
 import { absent, conditionCheck, counterAfter, counterOrCheck, DELETING_ATTR, exists, unchanged, type Condition } from './conditions.js';
 import { attributeValue } from './input.js';
+import { idOrNew } from './ids.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
 import { getItem, planOf, readsOf, type Store } from './store.js';
 import { tryTransact, type TransactItem } from './transact.js';
@@ -68,12 +69,37 @@ async function readBoth(store: Store, pair: EdgePair, ownerId: string, nodeId: s
 /** A transaction's check or counter change on an end's item: none for a keyless end. */
 const onEnd = (keyless: boolean, item: () => TransactItem): TransactItem[] => (keyless ? [] : [item()]);
 
-/** The mirror item of a mirrored pair (its own key, the edge's attributes), or none. */
-function mirrorOf(pair: EdgePair, ownerId: string, nodeId: string, edge: Item, keys: Store['plan']['keys']): Item | null {
-  const key = pair.mirrorKey(ownerId, nodeId);
-  if (key === null) return null;
-  const { [keys.pk]: _pk, [keys.sk]: _sk, GSI1PK: _g1, GSI1SK: _g2, ...attributes } = edge;
-  return { ...keys.key(key), ...attributes };
+/** `item` without the attributes of the edge fields a key holds (read back from that key instead). */
+function withoutHeld(item: Item, pair: EdgePair, held: ReadonlySet<string>): Item {
+  if (held.size === 0) return item;
+  const out = { ...item };
+  for (const a of pair.edgeAttributes) if (held.has(a.name)) delete out[a.storedAs];
+  return out;
+}
+
+/** A key-held value as it goes into a key: text without `#`, which ends a key's placeholder. */
+function keyText(value: unknown, argument: string): string {
+  const text = String(value);
+  if (text.includes('#')) throw badUserInput(`${argument} cannot contain '#': it is part of the edge's key`, argument);
+  return text;
+}
+
+/**
+ * The edge fields and own id the pair's keys hold, from the arguments of
+ * an unlink (the same rules as link's: a DateTime given in any ISO form
+ * finds the edge written with it).
+ */
+function keyValuesFrom(pair: EdgePair, args: Record<string, unknown>): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const name of pair.keyFields) {
+    if (name === 'id' && pair.ownId) {
+      values.id = validateId(args.id as string, 'id');
+      continue;
+    }
+    const a = pair.edgeAttributes.find((x) => x.name === name)!;
+    values[name] = keyText(attributeValue({ ...a, required: true }, args[name], name), name);
+  }
+  return values;
 }
 
 /**
@@ -182,10 +208,12 @@ export async function link(
   validateId(nodeId, ids.to);
   refuseSelfLink(pair, ownerId, nodeId, ids);
   const given: Item = {};
+  // An edge of its own: its id, given or generated (time-ordered, as an item's).
+  const edgeId = pair.ownId ? idOrNew(args.id as string | null | undefined, 'id') : null;
   for (const a of pair.edgeAttributes) {
-    if (a.createdAt || !(a.name in args)) continue;
+    if (a.createdAt || !(a.name in args) || (a.name === 'id' && pair.ownId)) continue;
     const value = attributeValue(a, args[a.name], a.name);
-    if (value !== null) given[a.storedAs] = value;
+    if (value !== null) given[a.storedAs] = pair.keyFields.includes(a.name) ? keyText(value, a.name) : value;
   }
   let maintained = true;
   return untilFresh(store, async (round) => {
@@ -198,19 +226,26 @@ export async function link(
     const sharding = pair.sharding;
     const { shards } = sharding ? sharding.layoutOf(node) : UNSHARDED;
     const ownerKey = pair.owner.key(ownerId);
-    const edgeKey = pair.edgeKey(ownerId, nodeId);
     const now = new Date().toISOString();
+    const attributes: Item = {
+      ...Object.fromEntries(pair.edgeAttributes.filter((a) => a.createdAt).map((a) => [a.storedAs, now])),
+      ...given,
+      ...(edgeId === null ? {} : { [pair.edgeAttributes.find((a) => a.name === 'id')?.storedAs ?? 'id']: edgeId }),
+    };
+    const values = Object.fromEntries(pair.keyFields.map((name) => [name, String(attributes[pair.edgeAttributes.find((a) => a.name === name)!.storedAs])]));
+    const edgeKey = pair.edgeKey(ownerId, nodeId, values);
+    const mirrorKey = pair.mirrorKey(ownerId, nodeId, values);
     const keys = store.plan.keys;
     const edge: Item = {
       ...keys.key(edgeKey),
       // GSI1 keys where an inverse side reads them there (GSI1PK = SK, or the node's shard partition).
       ...(pair.gsi1 ? { GSI1PK: sharding ? sharding.partition(nodeId, ownerId, shards) : edgeKey.SK, GSI1SK: edgeKey.PK } : {}),
-      ...Object.fromEntries(pair.edgeAttributes.filter((a) => a.createdAt).map((a) => [a.storedAs, now])),
-      ...given,
+      ...withoutHeld(attributes, pair, pair.baseHeld),
       ...copiesOf(node, pair.nodeCopies),
       ...copiesOf(owner, pair.ownerCopies),
     };
-    const mirror = mirrorOf(pair, ownerId, nodeId, edge, keys);
+    // A mirror holds the same fields, each in its key or as an attribute (a mirrored pair keeps no copies).
+    const mirror = mirrorKey === null ? null : { ...keys.key(mirrorKey), ...withoutHeld(attributes, pair, pair.mirrorHeld) };
     // The layout's copy, unless a reshard is preparing or moving edges (plan/sharding.ts).
     if (sharding?.copy && sharding.layoutToCopy(node) !== null) edge[sharding.copy] = shards;
     // Unsharded: the node item's counter, conditioned on the node as read. Sharded: the owner's
@@ -223,7 +258,8 @@ export async function link(
       { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
       ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, 1, copiedUnchanged(owner, pair.ownerCopies))),
       ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, nodeId, node, String(edge.GSI1PK ?? edgeKey.SK), 1, maintained, nodeConditions)),
-      ...(mirror ? [{ Put: { TableName: store.tableName, Item: mirror } }] : []),
+      // A mirror whose key is one per pair (no edge field or id in it) finds the pair linked already.
+      ...(mirror ? [{ Put: { TableName: store.tableName, Item: mirror, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } }] : []),
     ]);
     if (cancelled === null) {
       const counted =
@@ -238,7 +274,9 @@ export async function link(
       if (shards > 1) maintained = await counterMaintained(store, pair, nodeId, String(edge.GSI1PK));
       return READ_AGAIN;
     }
-    if (cancelled.failed(0)) throw conflict(wording(pair, ownerId, nodeId, 'already', w));
+    if (cancelled.failed(0) || (mirror !== null && cancelled.failed(nodeAt + (pair.nodeKeyless ? 0 : 1)))) {
+      throw conflict(edgeId !== null && cancelled.failed(0) ? `an edge ${edgeId} of ${pair.base.path} exists already` : wording(pair, ownerId, nodeId, 'already', w));
+    }
     throw cancelled;
   });
 }
@@ -255,13 +293,15 @@ export async function unlink(
   nodeId: string,
   ids: { from: string; to: string },
   w: LinkWording = { phrase: null },
+  keyArgs: Record<string, unknown> = {},
 ): Promise<boolean> {
   const pair = writePlanOf(planOf(store)).pair(path);
   validateId(ownerId, ids.from);
   validateId(nodeId, ids.to);
+  const values = keyValuesFrom(pair, keyArgs);
   const ownerKey = pair.owner.key(ownerId);
-  const edgeKey = pair.edgeKey(ownerId, nodeId);
-  const mirrorKey = pair.mirrorKey(ownerId, nodeId);
+  const edgeKey = pair.edgeKey(ownerId, nodeId, values);
+  const mirrorKey = pair.mirrorKey(ownerId, nodeId, values);
   const sharding = pair.sharding;
   const keys = store.plan.keys;
   // Where the edge is indexed: where the node's layout puts it, unless it was found elsewhere
@@ -305,6 +345,7 @@ export async function unlink(
         return READ_AGAIN;
       }
       if (owner === null || node === null) throw missing(pair, ownerId, nodeId, owner, node);
+      if (pair.keyFields.length > 0) throw notFound(`${pair.owner.name} ${ownerId} has no such edge to ${pair.node.name.toLowerCase()} ${nodeId} (${Object.entries(values).map(([k, v]) => `${k} ${v}`).join(', ')})`);
       throw notFound(wording(pair, ownerId, nodeId, 'not', w));
     }
     throw cancelled;
