@@ -345,10 +345,6 @@ function readMutation(
       problems.add(where, `deletes ${named}, which is no @item type (return the type, or name it in @delete(type))`, field.astNode);
       return null;
     }
-    // A @query field owns nothing, and its children go with it (cascade.ts); edges of a child would outlive its delete.
-    if (item.parent && item.relations.some((r) => r.kind === 'edges')) {
-      problems.add(where, `${item.name} is a child type with edges of its own; deleting it directly is not supported yet`, field.astNode);
-    }
     const parentArgument = childParent(schema, 'delete', field, item, where, problems);
     const match = Array.isArray(args.match) ? (args.match as string[]) : [];
     for (const name of match) {

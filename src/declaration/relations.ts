@@ -191,9 +191,9 @@ function readRelation(
   const ownsKey = args.pk !== undefined || args.sk !== undefined;
   const isKeyless = (t: ItemType) => keyless.has(t.name);
   if (ownsKey || inverse !== null) {
-    // Found by id alone: a delete of a child's parent would not follow the child's edges.
+    // An edge names its ends by id alone: a child end must be found by its id (inverted), as a link and a cascade find it.
     for (const [t, role] of [[item, 'owner'], [node, 'node']] as const) {
-      if (t.parent) problems.add(`${at} @edges`, `the ${role} type ${t.name} is a child type: an edge joins items found by their id alone`, field.astNode);
+      if (t.parent && !t.inverted) problems.add(`${at} @edges`, `the ${role} type ${t.name} is a child type found only with its parent's id: make it inverted: true (an edge names its ends by id alone)`, field.astNode);
     }
   } else {
     if (isKeyless(node)) problems.add(`${at} @edges`, `${node.name} is keyless: an edge's sort key is its node's PK, which ${node.name} does not have (declare the edge's own key with pk and sk)`, field.astNode);

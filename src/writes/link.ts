@@ -45,6 +45,8 @@ import { attributeValue } from './input.js';
 import { idOrNew } from './ids.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
 import { getItem, planOf, readsOf, type Store } from './store.js';
+import { findInverted } from './create.js';
+import type { ItemKey } from '../dynamo/keys.js';
 import { tryTransact, type TransactItem } from './transact.js';
 import { gone } from './update.js';
 import { versionAttr, writePlanOf, type EdgePair } from './writePlan.js';
@@ -57,13 +59,32 @@ export interface LinkWording {
 /** A keyless end as read: it has no item, so it always "exists" and carries nothing. */
 const KEYLESS: Item = Object.freeze({});
 
-/** Both ends' items (one BatchGet; a keyless end is not read, and with two keyless ends nothing is). */
+/**
+ * An end's key: a top-level type's from its template; a child type's
+ * (inverted: the model check requires it) found by its id alone with one
+ * Query of GSI1, null when there is none.
+ */
+async function endKey(store: Store, end: EdgePair['owner'], id: string): Promise<ItemKey | null> {
+  if (!end.type.parent) return end.key(id);
+  const found = await findInverted(store, end.name, id);
+  return found === null ? null : end.key(id, found.parentId);
+}
+
+/**
+ * Both ends' items and keys (one BatchGet; a keyless end is not read, and
+ * with two keyless ends nothing is; a child end is found first). A child
+ * end not found reads as absent, under its id alone as a stand-in key.
+ */
 async function readBoth(store: Store, pair: EdgePair, ownerId: string, nodeId: string, consistentRead = true) {
-  const keys = [...(pair.ownerKeyless ? [] : [pair.owner.key(ownerId)]), ...(pair.nodeKeyless ? [] : [pair.node.key(nodeId)])];
+  const [ownerKey, nodeKey] = await Promise.all([
+    pair.ownerKeyless ? null : endKey(store, pair.owner, ownerId),
+    pair.nodeKeyless ? null : endKey(store, pair.node, nodeId),
+  ]);
+  const keys = [...(ownerKey ? [ownerKey] : []), ...(nodeKey ? [nodeKey] : [])];
   const read = keys.length === 0 ? [] : await batchGet(readsOf(store), store.tableName, store.plan.keys, keys, { consistentRead });
-  const owner = pair.ownerKeyless ? KEYLESS : read.shift()!;
-  const node = pair.nodeKeyless ? KEYLESS : read.shift()!;
-  return { owner, node };
+  const owner = pair.ownerKeyless ? KEYLESS : ownerKey ? read.shift()! : null;
+  const node = pair.nodeKeyless ? KEYLESS : nodeKey ? read.shift()! : null;
+  return { owner, node, ownerKey: ownerKey ?? { PK: ownerId, SK: ownerId }, nodeKey: nodeKey ?? { PK: nodeId, SK: nodeId } };
 }
 
 /** A transaction's check or counter change on an end's item: none for a keyless end. */
@@ -114,6 +135,7 @@ function partitionCounterChange(
   store: Store,
   pair: EdgePair,
   nodeId: string,
+  nodeKey: ItemKey,
   node: Item | null,
   partition: string,
   delta: number,
@@ -123,7 +145,7 @@ function partitionCounterChange(
   const sharding = pair.sharding;
   const k = sharding ? sharding.shardIndex(nodeId, partition) : null;
   if (!sharding || k === null || pair.nodeCounter === null) {
-    return counterOrCheck(store.tableName, store.plan.keys, pair.node.key(nodeId), node, pair.nodeCounter, delta, also);
+    return counterOrCheck(store.tableName, store.plan.keys, nodeKey, node, pair.nodeCounter, delta, also);
   }
   const key = sharding.counterKey(nodeId, k);
   if (!maintained) return conditionCheck(store.tableName, store.plan.keys, key, absent(pair.nodeCounter));
@@ -218,14 +240,13 @@ export async function link(
   let maintained = true;
   return untilFresh(store, async (round) => {
     const consistent = round > 1;
-    const { owner, node } = await readBoth(store, pair, ownerId, nodeId, consistent);
+    const { owner, node, ownerKey, nodeKey } = await readBoth(store, pair, ownerId, nodeId, consistent);
     if (owner === null || node === null || gone(owner) || gone(node)) {
       if (!consistent) return READ_AGAIN; // maybe only not visible yet: read consistently before NOT_FOUND
       throw missing(pair, ownerId, nodeId, owner, node);
     }
     const sharding = pair.sharding;
     const { shards } = sharding ? sharding.layoutOf(node) : UNSHARDED;
-    const ownerKey = pair.owner.key(ownerId);
     const now = new Date().toISOString();
     const attributes: Item = {
       ...Object.fromEntries(pair.edgeAttributes.filter((a) => a.createdAt).map((a) => [a.storedAs, now])),
@@ -257,7 +278,7 @@ export async function link(
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
       ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, 1, copiedUnchanged(owner, pair.ownerCopies))),
-      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, nodeId, node, String(edge.GSI1PK ?? edgeKey.SK), 1, maintained, nodeConditions)),
+      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, nodeId, nodeKey, node, String(edge.GSI1PK ?? edgeKey.SK), 1, maintained, nodeConditions)),
       // A mirror whose key is one per pair (no edge field or id in it) finds the pair linked already.
       ...(mirror ? [{ Put: { TableName: store.tableName, Item: mirror, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } }] : []),
     ]);
@@ -299,7 +320,6 @@ export async function unlink(
   validateId(ownerId, ids.from);
   validateId(nodeId, ids.to);
   const values = keyValuesFrom(pair, keyArgs);
-  const ownerKey = pair.owner.key(ownerId);
   const edgeKey = pair.edgeKey(ownerId, nodeId, values);
   const mirrorKey = pair.mirrorKey(ownerId, nodeId, values);
   const sharding = pair.sharding;
@@ -309,7 +329,7 @@ export async function unlink(
   let found: string | null = null;
   let maintained = true;
   return untilFresh(store, async () => {
-    const { owner, node } = await readBoth(store, pair, ownerId, nodeId);
+    const { owner, node, ownerKey, nodeKey } = await readBoth(store, pair, ownerId, nodeId);
     const layout = sharding ? sharding.layoutOf(node) : UNSHARDED;
     const partition = found ?? (sharding ? sharding.partition(nodeId, ownerId, layout.shards) : edgeKey.SK);
     const unsharded = found === null && layout.shards === 1 && !isMoving(layout);
@@ -328,7 +348,7 @@ export async function unlink(
         },
       },
       ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, -1)),
-      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, nodeId, node, partition, -1, maintained)),
+      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, nodeId, nodeKey, node, partition, -1, maintained)),
       // A mirrored pair goes together; the edge's own condition decides whether there was one.
       ...(mirrorKey ? [{ Delete: { TableName: store.tableName, Key: keys.key(mirrorKey) } }] : []),
     ]);

@@ -46,6 +46,8 @@ export interface EdgeSide {
   /** The item counting the edge at the other end, and its counter (null: no counter there). */
   otherKey(edge: Item): ItemKey;
   otherCounter: string | null;
+  /** The other end when it is a child type: its key needs its parent's id, found by its id (otherId) instead of otherKey. */
+  otherChild: { plan: ItemPlan; id(edge: Item): string } | null;
 }
 
 export interface TypeWrites {
@@ -180,6 +182,7 @@ export function writePlanOf(plan: Plan): WritePlan {
 
   const types = new Map<string, TypeWrites>();
   const keys = plan.keys;
+  const isKeylessName = (name: string) => model.keyless.has(name);
   for (const item of plan.items.values()) {
     const own = plan.relationsOf.get(item.name) ?? [];
     const shardedRelation = own.find((r) => r.relation.kind === 'edges' && r.relation.sharded !== null) ?? null;
@@ -196,6 +199,7 @@ export function writePlanOf(plan: Plan): WritePlan {
           collections: (id) => [r.collection(id)],
           otherKey: (edge) => keys.keyOf(edge),
           otherCounter: null,
+          otherChild: null,
           mirrorKey: () => null,
         });
         continue;
@@ -221,6 +225,7 @@ export function writePlanOf(plan: Plan): WritePlan {
         otherKey: (edge) =>
           isBase && pair.sharding ? pair.sharding.partitionCounterKey(otherId(edge), edge.GSI1PK) : other.key(otherId(edge)),
         otherCounter,
+        otherChild: other.type.parent && !isKeylessName(other.name) ? { plan: other, id: otherId } : null,
         // A mirrored pair: this side's item and the other's go together.
         mirrorKey: (edge) => {
           if (!mirrored) return null;
