@@ -23,7 +23,12 @@ type Person @item(pk: "P#{id}", sk: "profile") {
   "The mirror, one per pair: P#<follower>#following / P#<followed>, with since and tier stored on it."
   following(first: Int, after: String, last: Int, before: String): FollowingConnection!
     @edges(inverseOf: "followers", pk: "P#{id}#following", sk: "P#{followed}", counter: "followingCount")
+  "P#<person>#tags / <label>#P#<tagger>, and a mirror whose key holds the label too: a pair is tagged once per label."
+  tags(first: Int, after: String, last: Int, before: String): TagConnection! @edges(pk: "P#{id}#tags", sk: "{label}#P#{tagger}")
+  tagged(first: Int, after: String, last: Int, before: String): TagConnection! @edges(inverseOf: "tags", pk: "P#{id}#tagged", sk: "{label}#P#{taggee}")
 }
+type TagConnection { edges: [TagEdge!]!  pageInfo: PageInfo!  totalCount: Int! }
+type TagEdge { cursor: String!  label: String!  node: Person! }
 type FollowConnection { edges: [FollowEdge!]!  pageInfo: PageInfo!  totalCount: Int! }
 type FollowEdge { cursor: String!  since: DateTime!  tier: Tier!  node: Person! }
 type FollowingConnection { edges: [FollowingEdge!]!  pageInfo: PageInfo!  totalCount: Int! }
@@ -64,6 +69,7 @@ type Mutation {
   deleteMember(id: ID!): ID! @delete(type: "Member")
   follow(personId: ID!, followerId: ID!, since: DateTime!, tier: Tier!): FollowEdge! @link(edges: "Person.followers", from: "personId", to: "followerId", phrase: "followed by")
   unfollow(personId: ID!, followerId: ID!, since: DateTime!, tier: Tier!): Boolean! @unlink(edges: "Person.followers", from: "personId", to: "followerId")
+  tag(personId: ID!, taggerId: ID!, label: String!): TagEdge! @link(edges: "Person.tags", from: "personId", to: "taggerId")
   lend(memberId: ID!, bookId: ID!, id: ID): LoanEdge! @link(edges: "Member.loans", from: "memberId", to: "bookId")
   giveBack(memberId: ID!, bookId: ID!, id: ID!): Boolean! @unlink(edges: "Member.loans", from: "memberId", to: "bookId")
 }
@@ -154,6 +160,19 @@ describe('edge keys holding edge fields', () => {
     expect(await gw.get('P#d#following', 'P#a')).toBeUndefined();
     expect((await gw.get('P#a', 'profile'))?.followerCount).toBe(3);
     expect((await gw.get('P#d', 'profile'))?.followingCount).toBe(0);
+  });
+
+  it('a String key field: one edge per value for the same pair, a # in it refused before any request', async () => {
+    for (const label of ['vip', 'author']) expect((await gw.run(`mutation { tag(personId: "b", taggerId: "c", label: "${label}") { label node { id } } }`)).errors).toBeUndefined();
+    expect(await gw.get('P#c#tagged', 'vip#P#b')).toEqual({ pk: 'P#c#tagged', sk: 'vip#P#b' });
+    const again = await gw.run(`mutation { tag(personId: "b", taggerId: "c", label: "vip") { label } }`);
+    expect(again.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    const hash = await gw.counted(`mutation { tag(personId: "b", taggerId: "c", label: "a#b") { label } }`);
+    expect(hash.result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(hash.result.errors?.[0]?.message).toBe("label cannot contain '#': it is part of the edge's key");
+    expect(hash.requests.requests).toBe(0);
+    const tags = await gw.run(`{ person(id: "b") { tags(first: 5) { totalCount edges { label node { id } } } } }`);
+    expect(tags.data.person.tags).toEqual({ totalCount: 2, edges: [{ label: 'author', node: { id: 'c' } }, { label: 'vip', node: { id: 'c' } }] });
   });
 
   it('a delete of the follower removes each pair through its mirror, with the count at the other end', async () => {
