@@ -132,3 +132,56 @@ describe('edge keys refused at start-up, one line each', () => {
     ]);
   });
 });
+
+describe('edges of a child type', () => {
+  const league = (inverted: boolean, edges = '@edges(pk: "S#{id}#fans", sk: "F#{fan}", counter: "fanCount")') => `
+scalar DateTime
+type Team @item(pk: "TEAM#{id}", sk: "TEAM") {
+  id: ID!
+  seasons(first: Int, after: String, last: Int, before: String): SeasonConnection! @children(counter: "seasonCount")
+}
+type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: ${inverted}) {
+  id: ID!
+  team: Team! @parent
+  fans(first: Int, after: String, last: Int, before: String): FanConnection! ${edges}
+}
+type Fan @item(pk: "FAN#{id}", sk: "FAN") {
+  id: ID!
+  seasons(first: Int, after: String, last: Int, before: String): FanSeasonConnection! @edges(inverseOf: "fans", counter: "seasonCount")
+}
+type SeasonConnection { edges: [SeasonEdge!]!  pageInfo: PageInfo!  totalCount: Int! }
+type SeasonEdge { cursor: String!  node: Season! }
+type FanConnection { edges: [FanEdge!]!  pageInfo: PageInfo!  totalCount: Int! }
+type FanEdge { cursor: String!  since: DateTime! @createdAt  node: Fan! }
+type FanSeasonConnection { edges: [FanSeasonEdge!]!  pageInfo: PageInfo!  totalCount: Int! }
+type FanSeasonEdge { cursor: String!  since: DateTime! @createdAt  node: Season! }
+input SeasonInput { id: ID }
+type Query { season(id: ID!): Season @get  fan(id: ID!): Fan @get }
+type Mutation {
+  addSeason(team: ID!, input: SeasonInput!): Season! @create(parent: "team")
+  removeSeason(id: ID!): ID! @delete(type: "Season")
+  cheer(seasonId: ID!, fanId: ID!): FanEdge! @link(edges: "Season.fans", from: "seasonId", to: "fanId")
+}
+`;
+
+  it('serves an inverted child type with edges of its own: a delete of the child follows them, a delete of the fan finds the season by its id', () => {
+    const plan = compilePlan(buildModel(league(true), 'league.graphql'));
+    const writes = writePlanOf(plan);
+    expect(writes.type('Season').sides.map((s) => s.relation.path)).toEqual(['Season.fans']);
+    const fanSide = writes.type('Fan').sides.find((s) => s.relation.path === 'Fan.seasons')!;
+    expect(fanSide.otherChild?.plan.name).toBe('Season');
+    expect(fanSide.otherChild?.id({ PK: 'S#s1#fans', SK: 'F#f1', GSI1PK: 'F#f1', GSI1SK: 'S#s1#fans' })).toBe('s1');
+    expect(plan.relation('Fan.seasons').collection('f1')).toMatchObject({ index: 'GSI1', pk: 'F#f1', prefix: 'S#' });
+  });
+
+  it('refuses a child type found only with its parent id, and default-keyed edges of a child type, one line each', () => {
+    // (The root fields that find a non-inverted season by id alone are refused too, on lines of their own.)
+    expect(problemsOf(league(false)).filter((p) => p.includes('@edges'))).toEqual([
+      'Season.fans @edges: the owner type Season is a child type found only with its parent\'s id: make it inverted: true (an edge names its ends by id alone)',
+      'Fan.seasons @edges: the node type Season is a child type found only with its parent\'s id: make it inverted: true (an edge names its ends by id alone)',
+    ]);
+    expect(problemsOf(league(true, '@edges(counter: "fanCount")'))).toEqual([
+      'Season.fans @edges: edges live in Season\'s partition, so its pk must hold {id} and Season cannot be a child type',
+    ]);
+  });
+});
