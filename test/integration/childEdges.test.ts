@@ -8,8 +8,11 @@
  * counts exact.
  */
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testGateway, type TestGateway } from '../support/gateway.js';
+import { buildModel } from '../../src/declaration/buildModel.js';
+import { codes, testGateway, type TestGateway } from '../support/gateway.js';
+import { startTestIssuer, testAuthenticator, type TestIssuer } from '../support/oidc.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../../examples/library.graphql', import.meta.url));
 
@@ -133,5 +136,57 @@ describe('reservations: edges of a child type', () => {
     for (const m of ['ann', 'bo', 'cy']) expect((await gw.get(`MEMBER#${m}`, 'MEMBER'))?.reservationCount).toBe(0);
     const bo = await ok(`{ member(id: "bo") { reservations(first: 5) { totalCount edges { node { id } } } } }`);
     expect(bo.member.reservations).toEqual({ totalCount: 0, edges: [] });
+  });
+});
+
+describe('authorization of edges of a child type, as of any edges', () => {
+  let issuer: TestIssuer;
+  let secured: TestGateway;
+  const tokens: Record<'ann' | 'bo', string> = {} as never;
+
+  beforeAll(async () => {
+    // The library with members as owners: a member reserves only for themselves; reservations are read signed in.
+    const sdl = readFileSync(SCHEMA_FILE, 'utf8')
+      .replace('type Member @item(pk: "MEMBER#{id}", sk: "MEMBER")', 'type Member @item(pk: "MEMBER#{id}", sk: "MEMBER", claim: "member_id") @access(rule: ANYONE)')
+      .replace('type Book @item(pk: "LIB#{library}", sk: "BOOK#{id}", inverted: true)', 'type Book @item(pk: "LIB#{library}", sk: "BOOK#{id}", inverted: true) @access(rule: ANYONE)')
+      .replace('reserve(book: ID!, member: ID!): ReservationEdge! @link(', 'reserve(book: ID!, member: ID!): ReservationEdge! @access(rule: OWNER, of: "Member", argument: "member") @link(')
+      .replace('reservations(first: Int, after: String, last: Int, before: String): ReservationConnection!', 'reservations(first: Int, after: String, last: Int, before: String): ReservationConnection! @access(rule: SIGNED_IN)');
+    const model = buildModel(sdl, 'library.graphql');
+    issuer = await startTestIssuer();
+    secured = await testGateway({ model, auth: testAuthenticator(issuer, {}, model).auth });
+    tokens.ann = await issuer.token({ member_id: 'ann' });
+    tokens.bo = await issuer.token({ member_id: 'bo' });
+    const admin = await issuer.token({ groups: ['admin'] });
+    for (const m of [
+      `mutation { createLibrary(input: { id: "north", name: "North" }) { id } }`,
+      `mutation { addBook(library: "north", input: { id: "iliad", title: "Iliad", author: "Homer" }) { id } }`,
+      `mutation { join(input: { id: "ann", name: "Ann" }) { id } }`,
+      `mutation { join(input: { id: "bo", name: "Bo" }) { id } }`,
+    ]) expect((await secured.run(m, undefined, admin)).errors).toBeUndefined();
+  });
+  afterAll(async () => {
+    await secured?.stop();
+    await issuer?.stop();
+  });
+
+  it('lets a member reserve for themselves only, writing nothing for a refused caller', async () => {
+    const anonymous = await secured.counted(`mutation { reserve(book: "iliad", member: "ann") { reservedAt } }`);
+    expect(codes(anonymous.result)).toEqual(['UNAUTHENTICATED']);
+    expect(anonymous.requests.requests).toBe(0);
+    const other = await secured.run(`mutation { reserve(book: "iliad", member: "ann") { reservedAt } }`, undefined, tokens.bo);
+    expect(codes(other)).toEqual(['FORBIDDEN']);
+    expect(await secured.get('BOOK#iliad#RESERVED', 'MEMBER#ann')).toBeUndefined();
+    const own = await secured.run(`mutation { reserve(book: "iliad", member: "ann") { node { id } } }`, undefined, tokens.ann);
+    expect(own.errors).toBeUndefined();
+    expect(own).toEqual({ data: { reserve: { node: { id: "ann" } } } });
+  });
+
+  it("reads a book's reservations signed in only", async () => {
+    const q = `{ book(id: "iliad") { title reservations { totalCount } } }`;
+    const anonymous = await secured.run(q);
+    expect(codes(anonymous)).toEqual(['FORBIDDEN']);
+    // The connection is non-null: its null moves up to the book.
+    expect([anonymous.data, anonymous.errors?.[0]?.path]).toEqual([{ book: null }, ['book', 'reservations']]);
+    expect(await secured.run(q, undefined, tokens.bo)).toEqual({ data: { book: { title: 'Iliad', reservations: { totalCount: 1 } } } });
   });
 });
