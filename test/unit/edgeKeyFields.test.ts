@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/declaration/buildModel.js';
-import { ModelError } from '../../src/declaration/problems.js';
+import { problemsOf } from '../support/problems.js';
 import { compilePlan } from '../../src/plan/plan.js';
 import { writePlanOf } from '../../src/writes/writePlan.js';
 
@@ -27,16 +27,6 @@ type Query { user(id: ID!): User @get }
 input CreateUserInput { id: ID  name: String! }
 type Mutation { createUser(input: CreateUserInput!): User! @create ${mutations} }
 `;
-
-function problemsOf(sdl: string): string[] {
-  try {
-    buildModel(sdl, 'edges.graphql');
-  } catch (error) {
-    if (error instanceof ModelError) return error.problems.map((p) => `${p.where}: ${p.message}`);
-    throw error;
-  }
-  return [];
-}
 
 describe('edge keys holding edge fields and ids', () => {
   it('fills the fields and the own id into the keys and reads them back from the sort key', () => {
