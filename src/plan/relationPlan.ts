@@ -12,7 +12,8 @@
  *   the owner, `begins_with(<sort key>, <sk's prefix>)`, the node's id read
  *   from sk; an inverse side reads those items through GSI1 or an index over
  *   the table's keys swapped (partition: sk for the owner's id), a mirror its
- *   own items like a base side. Only items whose keys fit the templates are read.
+ *   own items like a base side. Only items whose keys fit the templates are read;
+ *   edge fields and an edge id the sort key holds are read back from it.
  * The table's key attributes are the model's (@table: PK/SK by default).
  * Copies on an edge fill the node's record (partial: `complete: false`).
  */

@@ -2,8 +2,9 @@
  * @delete: an item of any type with all its edges (each @edges relation of
  * its type, on either side) and its children (each @children relation),
  * however many; counters at the other ends and its catalog counter follow.
- * A child with children of its own goes as a cascade of its own (removeEdge);
- * children carry no edges (the model check refuses them).
+ * A child with children or edges of its own goes as a cascade of its own
+ * (removeEdge); an edge's other end that is a child is found by its id
+ * (otherKeysOf) for its count.
  *
  * Steps, each safe to repeat, so re-running after a crash finishes the job:
  * 1. mark the entity `deletingAt` and REMOVE its own counter. From then on

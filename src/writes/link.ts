@@ -9,7 +9,10 @@
  * partition key; or keyed as @edges(pk, sk) declares, with GSI1 keys only
  * where an inverse side reads GSI1, and, for a mirrored pair, the mirror
  * item in the same transaction (a keyless end is neither read, checked
- * nor counted: it has no item); its @createdAt
+ * nor counted: it has no item; a child end is found by its id through
+ * GSI1 first). Edge fields and the edge's own id that a key holds go into
+ * that key rather than its attributes; an unlink takes them to find the
+ * edge. Its @createdAt
  * attributes; the link's other arguments as edge attributes; the copies
  * both sides declare (`copy`) with the versions they were taken at.
  *
