@@ -99,13 +99,17 @@ shardsCopy names the attribute of each edge holding a copy of the count, so
 a parent reached through an edge is paged without reading its item.
 
 pk and sk: the edge items' own key instead ({id} the owner's id, sk's one
-placeholder the node's id: pk "u#{id}#follower", sk "u#{follower}"); on the
-inverse side they make it a mirror, one item per edge written with the base
-item in one transaction. index: the inverse side reads the base items
+other placeholder the node's id: pk "u#{id}#follower", sk "u#{follower}"; sk
+may also name required edge fields set by @link, "{since}#u#{follower}", and
+{id}, the edge's own id, "L#{id}#B#{book}"); on the inverse side they make it
+a mirror, one item per edge written with the base item in one transaction.
+from and until name arguments narrowing the page to from <= <the sort key's
+text from its first placeholder on> < until; the sort key must open with a
+placeholder. index: the inverse side reads the base items
 through this declared index over the table's keys swapped instead of GSI1.
 order: DESCENDING reads the side's sort key from its highest value.
 """
-directive @edges(inverseOf: String, copy: [CopyField!], counter: String, shards: String, maxShards: Int = 64, shardsCopy: String, pk: String, sk: String, index: String, order: KeyOrder = ASCENDING) on FIELD_DEFINITION
+directive @edges(inverseOf: String, copy: [CopyField!], counter: String, shards: String, maxShards: Int = 64, shardsCopy: String, pk: String, sk: String, index: String, order: KeyOrder = ASCENDING, from: String, until: String) on FIELD_DEFINITION
 input CopyField { field: String!, attribute: String! }
 
 "Set to the time (ISO-8601 UTC) the item or edge is first written."

@@ -5,7 +5,7 @@
  * side is the inverse of which, and whether edge items carry GSI1 keys.
  */
 import type { ASTNode, GraphQLObjectType } from 'graphql';
-import type { EdgeKey, EdgesRelation, ItemType, Layout, Relation } from './model.js';
+import type { Attribute, EdgeKey, EdgesRelation, ItemType, Layout, Relation } from './model.js';
 import { parseTemplate, TemplateError } from './template.js';
 import type { Problems } from './problems.js';
 import type { Field } from './schemaShape.js';
@@ -38,7 +38,18 @@ export function writesGsi1Keys(base: EdgesRelation, inverse: EdgesRelation | nul
  * `index`, which must be the table's keys swapped (nothing is written for it).
  */
 export function checkEdgePair(base: EdgesRelation, inverse: EdgesRelation, layout: Pick<Layout, 'pk' | 'sk' | 'indexes'>, problems: Problems, node: ASTNode | null | undefined): void {
+  const held = base.key === null ? [] : [...base.key.fields.map((f) => `{${f}}`), ...(base.key.ownId ? ['{id}'] : [])];
+  if (inverse.sharded !== null && base.key?.ownId) {
+    problems.add(`${inverse.path} @edges(shards)`, `write sharding of edges with an id of their own is not supported: ${base.path} names {id} in its sk`, node);
+  } else if (inverse.key === null && held.length > 0) {
+    // Read from the node's end, the base item's sort key names the partition: it would hold more than the node's id.
+    problems.add(`${inverse.path} @edges(inverseOf)`, `reads ${base.path}'s items by their sort key, which holds ${held.join(', ')} besides the node's id: give this side its own pk and sk (a mirror written with each edge)`, node);
+    return;
+  }
   if (inverse.key !== null) {
+    if (inverse.key.ownId !== (base.key?.ownId ?? false)) {
+      problems.add(`${inverse.path} @edges(sk)`, `${inverse.key.ownId ? 'names' : 'lacks'} {id} while ${base.path}'s sk ${inverse.key.ownId ? 'lacks' : 'names'} it: a mirror names the edge's own id exactly when its base item does`, node);
+    }
     // A rename reaches copies through the other side's reads of the same items; a mirror holds other items.
     if (base.copies.length > 0 || inverse.copies.length > 0) {
       problems.add(`${inverse.path} @edges(copy)`, `a mirrored pair (an inverse side with its own pk/sk) keeps no copies: a rename would not reach them`, node);
@@ -54,14 +65,24 @@ export function checkEdgePair(base: EdgesRelation, inverse: EdgesRelation, layou
   }
 }
 
+/** Kinds an edge key may hold: text that sorts as stored (an Int or Float would sort as text: 10 before 9). */
+const KEYED_KINDS = new Set(['DateTime', 'String', 'ID', 'enum']);
+
 /**
  * @edges(pk, sk): the edge item's own key. pk names the owner's {id} and no
  * other placeholder (the owner's id alone names the partition); sk has one
- * placeholder, the node's id, read back from it. A placeholder naming a
- * field would make the key follow a value that can change (or that an
- * unlink does not know), so it is refused.
+ * placeholder for the node's id, read back from it, and may name edge
+ * fields (required, set once by @link: DateTime, String, ID or an enum)
+ * and {id}, the edge's own id. A placeholder naming a field of either end
+ * would make the key follow a value that can change, so it is refused.
  */
-export function readEdgeKey(args: Record<string, unknown>, at: string, field: Field, sides: { owner: ItemType; node: ItemType; edge: GraphQLObjectType }, problems: Problems): EdgeKey | null {
+export function readEdgeKey(
+  args: Record<string, unknown>,
+  at: string,
+  field: Field,
+  sides: { owner: ItemType; node: ItemType; edge: GraphQLObjectType; attributes: readonly Attribute[] },
+  problems: Problems,
+): EdgeKey | null {
   const pkSource = strOrNull(args.pk);
   const skSource = strOrNull(args.sk);
   if (pkSource === null && skSource === null) return null;
@@ -80,34 +101,54 @@ export function readEdgeKey(args: Record<string, unknown>, at: string, field: Fi
   }
   const { pk, sk } = parsed;
   if (pk === null || sk === null) return null;
-  // A placeholder named like a field of either end or of the edge reads as that field, which can change.
-  const fieldNamed = (p: string): string | null => {
+  const edgeField = (p: string) => sides.attributes.find((a) => a.name === p && p !== 'id');
+  // A placeholder named like a field of either end reads as that field, which can change.
+  const endField = (p: string): string | null => {
     if (p === 'id') return null;
-    for (const [type, names] of [
-      [sides.owner.name, sides.owner.attributes.map((a) => a.name)],
-      [sides.node.name, sides.node.attributes.map((a) => a.name)],
-      [sides.edge.name, Object.keys(sides.edge.getFields())],
-    ] as const) {
-      if (names.includes(p)) return `${type}.${p}`;
-    }
+    for (const t of [sides.owner, sides.node]) if (t.attributes.some((a) => a.name === p)) return `${t.name}.${p}`;
     return null;
   };
   let ok = true;
-  for (const [name, t] of [['pk', pk], ['sk', sk]] as const) {
-    for (const p of t.placeholders) {
-      const named = fieldNamed(p);
-      if (named === null) continue;
-      problems.add(`${at} @edges(${name})`, `placeholder {${p}} names the field ${named}, which can change after the edge is written: an edge's key holds the owner's {id} and the node's id alone`, field.astNode);
-      ok = false;
+  const refuse = (name: 'pk' | 'sk', message: string) => {
+    problems.add(`${at} @edges(${name})`, message, field.astNode);
+    ok = false;
+  };
+  for (const p of pk.placeholders) {
+    const named = edgeField(p) ? `${sides.edge.name}.${p}` : endField(p);
+    if (named !== null) refuse('pk', `placeholder {${p}} names the field ${named}: the edges' partition is named by the owner's {id} alone`);
+  }
+  const fields: string[] = [];
+  const nodes: string[] = [];
+  let namedEnd = false;
+  for (const p of sk.placeholders) {
+    const a = edgeField(p);
+    if (a) {
+      fields.push(p);
+      const where = `placeholder {${p}} names the edge field ${sides.edge.name}.${p}`;
+      if (!a.required) refuse('sk', `${where}, which is optional: an edge without it would have no key (make it ${a.kind === 'enum' ? 'its enum' : a.kind}!)`);
+      else if (!KEYED_KINDS.has(a.kind)) refuse('sk', `${where}, an ${a.kind}: a sort key compares text (10 before 9), so it holds DateTime, String, ID or enum fields only`);
+      continue;
     }
+    const named = endField(p);
+    if (named !== null) {
+      refuse('sk', `placeholder {${p}} names the field ${named}, which can change after the edge is written: an edge's key holds the ends' ids and edge fields set by @link`);
+      namedEnd = true;
+      continue;
+    }
+    if (p !== 'id') nodes.push(p);
   }
   if (pk.placeholders.length !== 1 || pk.placeholders[0] !== 'id') {
-    problems.add(`${at} @edges(pk)`, `template "${pk.source}" must name {id} (the owner's id) and no other placeholder: the owner's id alone names the edges' partition`, field.astNode);
-    ok = false;
+    refuse('pk', `template "${pk.source}" must name {id} (the owner's id) and no other placeholder: the owner's id alone names the edges' partition`);
   }
-  if (sk.placeholders.length !== 1 || sk.placeholders[0] === 'id') {
-    problems.add(`${at} @edges(sk)`, `template "${sk.source}" must hold one placeholder other than {id}, the node's id (sk: "u#{follower}")`, field.astNode);
-    ok = false;
+  if (nodes.length !== 1 && !namedEnd) {
+    refuse('sk', `template "${sk.source}" must hold one placeholder for the node's id besides edge fields and {id} (sk: "u#{follower}"); it has ${nodes.length === 0 ? 'none' : nodes.map((n) => `{${n}}`).join(', ')}`);
   }
-  return ok ? { pk, sk, node: sk.placeholders[0]! } : null;
+  const ownId = sk.placeholders.includes('id');
+  if (ownId) {
+    const id = sides.attributes.find((a) => a.name === 'id');
+    if (!id || id.kind !== 'ID' || !id.required) {
+      refuse('sk', `{id} in sk is the edge's own id: declare id: ID! on ${sides.edge.name}, so that an unlink can name the edge`);
+    }
+  }
+  return ok ? { pk, sk, node: nodes[0]!, fields, ownId } : null;
 }

@@ -110,9 +110,10 @@ export function nodeInterfaceOf(schema: GraphQLSchema): { name: string; idField:
   return null;
 }
 
-/** Is `type` keyless: an object type with `id: ID!`, no @item, and not a root type? */
+/** Is `type` keyless: an object type with `id: ID!`, no @item, and not a root type nor a connection's edge type (whose id is an edge's own)? */
 function isKeyless(schema: GraphQLSchema, type: GraphQLObjectType): boolean {
   if (ROOT_TYPES.has(type.name) || directiveArgs(schema, 'item', type)) return false;
+  if (type.getFields().cursor !== undefined && type.getFields().node !== undefined) return false;
   const id = type.getFields().id;
   return id !== undefined && unwrap(id.type).named.name === 'ID' && unwrap(id.type).nonNull && !unwrap(id.type).list;
 }

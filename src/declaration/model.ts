@@ -192,6 +192,8 @@ export interface EdgesRelation extends RelationBase {
   index: string | null;
   /** @edges(order: DESCENDING): paged from the highest sort key. */
   descending: boolean;
+  /** @edges(from, until): the arguments narrowing the sort key from its first placeholder on, or null. */
+  bounds: QueryBounds | null;
   /** The @edges field of the other direction (`Player.teams` for `Team.players`), if declared. */
   inverse: string | null;
   copies: CopyField[];
@@ -202,13 +204,19 @@ export interface EdgesRelation extends RelationBase {
 }
 
 /**
- * An edge item's key templates: `{id}` in pk is the owner's id, the one
- * placeholder of sk (`node`) the node's id (`u#{id}#follower` / `u#{follower}`).
+ * An edge item's key templates: `{id}` in pk is the owner's id, the
+ * placeholder `node` of sk the node's id (`u#{id}#follower` / `u#{follower}`);
+ * sk may also name edge fields fixed at link time (`{since}#u#{follower}`)
+ * and `{id}`, the edge's own id (`L#{id}#B#{book}`).
  */
 export interface EdgeKey {
   pk: KeyTemplate;
   sk: KeyTemplate;
   node: string;
+  /** The edge fields sk holds: set by @link, read back from the key, needed by @unlink. */
+  fields: readonly string[];
+  /** sk names {id}: each link is an edge of its own (generated id unless given), so two items may be linked many times. */
+  ownId: boolean;
 }
 
 export type Relation = ChildrenRelation | EdgesRelation;

@@ -13,6 +13,7 @@ import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, getByOf, isInputObject, unwrap, type Field } from './schemaShape.js';
 import { checkAccess, readAccess } from './access.js';
 import { scalarKind } from './itemTypes.js';
+import { inverseSideOf } from './edgeLayout.js';
 
 const QUERY_DIRECTIVES = ['get', 'catalog', 'query'];
 const MUTATION_DIRECTIVES = ['create', 'update', 'delete', 'link', 'unlink'];
@@ -363,10 +364,6 @@ function readDeleteMutation(m: MutationReading, items: ReadonlyMap<string, ItemT
     problems.add(where, `deletes ${named}, which is no @item type (return the type, or name it in @delete(type))`, field.astNode);
     return null;
   }
-  // A @query field owns nothing, and its children go with it (cascade.ts); edges of a child would outlive its delete.
-  if (item.parent && item.relations.some((r) => r.kind === 'edges')) {
-    problems.add(where, `${item.name} is a child type with edges of its own; deleting it directly is not supported yet`, field.astNode);
-  }
   const parentArgument = childParent(schema, 'delete', field, item, where, problems);
   const match = Array.isArray(args.match) ? (args.match as string[]) : [];
   for (const name of match) {
@@ -402,12 +399,32 @@ function readLinkMutation(m: MutationReading, directive: 'link' | 'unlink', rela
   if (directive === 'unlink' && (answer.list || answer.named.name !== 'Boolean')) {
     problems.add(where, `returns ${String(field.type)}; it answers true: return Boolean!`, field.astNode);
   }
-  if (directive === 'link') checkLinkArguments(m, relation, from, to);
+  const keyFields = baseSide?.kind === 'edges' ? edgeKeyFields(baseSide, relations) : { fields: [], ownId: false, attributes: [] };
+  if (directive === 'unlink') checkUnlinkKeyArguments(m, path, keyFields);
+  if (directive === 'link') checkLinkArguments(m, relation, from, to, keyFields.ownId);
   return { kind: directive, field: field.name, edges: path, from, to, phrase: typeof args.phrase === 'string' ? args.phrase : null, access };
 }
 
-/** A link's arguments beside from and to: each an edge field, of its kind; every required edge field among them. */
-function checkLinkArguments({ field, problems, at, where }: MutationReading, relation: EdgesRelation, from: string, to: string): void {
+/** The edge fields a pair's keys hold (the base item's and a mirror's) and whether they hold the edge's own id: an unlink finds the edge by them. */
+function edgeKeyFields(base: EdgesRelation, relations: ReadonlyMap<string, Relation>): { fields: string[]; ownId: boolean; attributes: Attribute[] } {
+  const mirror = inverseSideOf(base, relations);
+  const ownId = base.key?.ownId === true;
+  const fields = [...new Set([...(base.key?.fields ?? []), ...(mirror?.key?.fields ?? []), ...(ownId ? ['id'] : [])])];
+  return { fields, ownId, attributes: [...base.edgeAttributes, ...(mirror?.edgeAttributes ?? [])] };
+}
+
+/** An unlink takes an argument for each field the pair's keys hold, of its kind. */
+function checkUnlinkKeyArguments({ field, problems, at, where }: MutationReading, path: string, held: { fields: string[]; attributes: Attribute[] }): void {
+  for (const name of held.fields) {
+    const arg = field.args.find((x) => x.name === name);
+    const a = held.attributes.find((x) => x.name === name);
+    if (!arg) problems.add(where, `takes no argument ${name}, which the key of ${path}'s edges holds: an unlink finds the edge by it`, field.astNode);
+    else if (a) checkKind(`${at}(${name})`, unwrap(arg.type), a, `the edge field ${name}`, arg.astNode ?? field.astNode, problems);
+  }
+}
+
+/** A link's arguments beside from and to: each an edge field, of its kind; every required edge field among them (an own id is generated when not given). */
+function checkLinkArguments({ field, problems, at, where }: MutationReading, relation: EdgesRelation, from: string, to: string, ownId: boolean): void {
   const edgeFields = new Set(relation.edgeAttributes.map((a) => a.name));
   for (const a of field.args) {
     if (a.name !== from && a.name !== to && !edgeFields.has(a.name)) problems.add(`${at}(${a.name})`, `is no edge field of ${relation.edgeType}`, field.astNode);
@@ -416,6 +433,10 @@ function checkLinkArguments({ field, problems, at, where }: MutationReading, rel
   for (const a of relation.edgeAttributes) {
     if (a.createdAt) continue;
     const arg = field.args.find((x) => x.name === a.name);
+    if (a.name === 'id' && ownId) {
+      if (arg) checkKind(`${at}(id)`, unwrap(arg.type), a, `the edge's own id ${relation.edgeType}.id`, arg.astNode ?? field.astNode, problems);
+      continue;
+    }
     if (!arg) {
       if (a.required) problems.add(where, `takes no argument ${a.name}, so its edges would lack the required edge field ${relation.edgeType}.${a.name}`, field.astNode);
       continue;

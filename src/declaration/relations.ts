@@ -208,7 +208,6 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
   const at = base.path;
   const args = directiveArgs(schema, 'edges', field) ?? {};
   const inverse = strOrNull(args.inverseOf);
-  const key = readEdgeKey(args, at, field, { owner: item, node, edge }, problems);
   const index = strOrNull(args.index);
   if (index !== null && inverse === null) problems.add(`${at} @edges(index)`, 'belongs on the inverse side (with inverseOf): the other direction, read back through the index', field.astNode);
   const ownsKey = args.pk !== undefined || args.sk !== undefined;
@@ -218,6 +217,8 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
   checkEdgeEnds(reading, ends, at, ownsKey || inverse !== null);
   const copies = readCopies(args, at, ends, problems);
   const edgeAttributes = readEdgeAttributes(schema, edge, problems);
+  const key = readEdgeKey(args, at, field, { owner: item, node, edge, attributes: edgeAttributes }, problems);
+  const bounds = readEdgeBounds(args, at, field, key, ownsKey, problems);
   // Write sharding: @edges(shards, maxShards, shardsCopy).
   const sharded = typeof args.shards === 'string' ? { count: args.shards, max: Number(args.maxShards), copy: strOrNull(args.shardsCopy) } : null;
   if (!sharded && (args.shardsCopy != null || args.maxShards !== 64)) problems.add(`${at} @edges`, 'maxShards and shardsCopy belong with shards (the attribute holding the shard count)', field.astNode);
@@ -239,18 +240,29 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
     key,
     index,
     descending: args.order === 'DESCENDING',
+    bounds,
     copies,
     edgeAttributes,
     sharded,
   };
 }
 
+/** @edges(from, until): a range over the first placeholder of the side's sort key, which must open it (`{since}#u#{follower}`) so the range is over that field's text. */
+function readEdgeBounds(args: Record<string, unknown>, at: string, field: Field, key: EdgesRelation['key'], ownsKey: boolean, problems: Problems): EdgesRelation['bounds'] {
+  const bounds = readBounds(args, field, `${at} @edges`, problems);
+  if (bounds !== null && (key === null || !('placeholder' in key.sk.parts[0]!))) {
+    const why = key === null ? (ownsKey ? 'the key is refused' : 'this side has no sk of its own') : `"${key.sk.source}" opens with "${key.sk.prefix}"`;
+    problems.add(`${at} @edges(${bounds.from !== null ? 'from' : 'until'})`, `ranges over the first placeholder of the edges' sort key, which must open it (sk: "{since}#u#{follower}"); ${why}`, field.astNode);
+  }
+  return bounds;
+}
+
 /** The owner and node of an edge: found by id alone; without a key of its own, each holds {id} in its pk and has an item. */
 function checkEdgeEnds({ keyless, problems }: RelationReading, { item, node, field }: EdgeEnds, at: string, ownKeyOrInverse: boolean): void {
   if (ownKeyOrInverse) {
-    // Found by id alone: a delete of a child's parent would not follow the child's edges.
+    // An edge names its ends by id alone: a child end must be found by its id (inverted), as a link and a cascade find it.
     for (const [t, role] of [[item, 'owner'], [node, 'node']] as const) {
-      if (t.parent) problems.add(`${at} @edges`, `the ${role} type ${t.name} is a child type: an edge joins items found by their id alone`, field.astNode);
+      if (t.parent && !t.inverted) problems.add(`${at} @edges`, `the ${role} type ${t.name} is a child type found only with its parent's id: make it inverted: true (an edge names its ends by id alone)`, field.astNode);
     }
     return;
   }
@@ -346,7 +358,7 @@ function checkExtraArguments(relation: Relation, field: Field, problems: Problem
     for (const w of relation.range.where) used.add(w.argument);
   }
   if (relation.kind === 'children') for (const a of Object.values(relation.sortArguments)) used.add(a);
-  if (relation.kind === 'children' && relation.bounds) {
+  if (relation.bounds) {
     if (relation.bounds.from !== null) used.add(relation.bounds.from);
     if (relation.bounds.until !== null) used.add(relation.bounds.until);
   }

@@ -87,9 +87,10 @@ export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | n
       const ends = pair.ends(item);
       if (ends === null) continue;
       const { ownerId, nodeId } = ends;
+      // A child end's key needs its parent's id, which the edge does not hold: its copies are the stream's to keep.
       const copies = [
-        ...pair.nodeCopies.map((c) => ({ field: copyField(c), from: pair.node.key(nodeId) })),
-        ...pair.ownerCopies.map((c) => ({ field: copyField(c), from: pair.owner.key(ownerId) })),
+        ...(pair.node.type.parent ? [] : pair.nodeCopies.map((c) => ({ field: copyField(c), from: pair.node.key(nodeId) }))),
+        ...(pair.owner.type.parent ? [] : pair.ownerCopies.map((c) => ({ field: copyField(c), from: pair.owner.key(ownerId) }))),
       ].filter((c) => typeof item[c.field.copyAttr] !== 'string');
       const s = pair.sharding;
       const shards =

@@ -27,7 +27,7 @@ export function compileBindings(plan: Plan): (connection: string) => CursorBindi
   for (const relation of plan.relations.values()) {
     const range = relation.range;
     if (range) bindings.set(relation.path, (args) => ({ field: 'a', value: range.binding(range.filter(args)) }));
-    const bounds = relation.relation.kind === 'children' ? relation.relation.bounds : null;
+    const bounds = relation.relation.bounds;
     if (bounds) bindings.set(relation.path, (args) => ({ field: 'a', value: boundsBinding(bounds, args) }));
     const r = relation.relation;
     const key = r.kind === 'children' && r.index !== null ? keyIn(relation.node.type, r.index, plan.model.layout) : null;

@@ -12,7 +12,8 @@
  *   the owner, `begins_with(<sort key>, <sk's prefix>)`, the node's id read
  *   from sk; an inverse side reads those items through GSI1 or an index over
  *   the table's keys swapped (partition: sk for the owner's id), a mirror its
- *   own items like a base side. Only items whose keys fit the templates are read.
+ *   own items like a base side. Only items whose keys fit the templates are read;
+ *   edge fields and an edge id the sort key holds are read back from it.
  * The table's key attributes are the model's (@table: PK/SK by default).
  * Copies on an edge fill the node's record (partial: `complete: false`).
  */
@@ -80,6 +81,7 @@ function compileEdge(
   nodeKeyAttr: string,
   nodeKey: { template: EdgeKey['pk']; placeholder: string },
   nodeExtensions: readonly EdgeNodeExtension[],
+  held: ReadonlySet<string> = new Set(),
 ): RelationPlan['edge'] {
   const key = (name: string) => propertyLiteral(name, relation.path);
   const nodeProperties = ['"id": id', '"complete": false'];
@@ -90,6 +92,11 @@ function compileEdge(
   const enums: ReadonlySet<string>[] = [];
   const edgeProperties = ['"node": record'];
   for (const a of relation.edgeAttributes) {
+    if (held.has(a.name)) {
+      // Held by the sort key: read back from it (link fixed it there; it is not stored twice).
+      edgeProperties.push(`${key(a.name)}: held === null ? null : held[${key(a.name)}]`);
+      continue;
+    }
     const at = `item[${key(a.storedAs)}]`;
     // Stand-ins for a required value missing on a foreign edge; none for an enum (null, and the field's error).
     const standIn = !a.required || a.values !== undefined ? 'null' : a.kind === 'Int' || a.kind === 'Float' ? '0' : a.kind === 'Boolean' ? 'false' : '""';
@@ -99,6 +106,7 @@ function compileEdge(
     'return function edge(item) {',
     `  const id = nodeKey.valueOf(item[${key(nodeKeyAttr)}], ${JSON.stringify(nodeKey.placeholder)});`,
     `  if (typeof id !== "string") notANode(item);`,
+    ...(held.size > 0 ? [`  const held = nodeKey.match(item[${key(nodeKeyAttr)}]);`] : []),
     `  const record = { ${nodeProperties.join(', ')} };`,
     '  for (let i = 0; i < extensions.length; i++) extensions[i](record, item);',
     `  return { ${edgeProperties.join(', ')} };`,
@@ -127,7 +135,7 @@ export interface EdgeRead {
 /** How the @edges side `relation` reads its edge items. */
 export function edgeReadOf(relation: EdgesRelation, model: Pick<Model, 'items' | 'relations'>, keys: TableKeys): EdgeRead {
   const typeOf = (name: string) => model.items.get(name) ?? keylessItemType(name);
-  const keyOf = (r: EdgesRelation): EdgeKey => r.key ?? { pk: typeOf(r.owner).pk, sk: typeOf(r.node).pk, node: 'id' };
+  const keyOf = (r: EdgesRelation): EdgeKey => r.key ?? { pk: typeOf(r.owner).pk, sk: typeOf(r.node).pk, node: 'id', fields: [], ownId: false };
   if (relation.direction === 'base' || relation.key !== null) {
     return { key: keyOf(relation), swapped: false, index: null, pkAttr: keys.pk, skAttr: keys.sk, strict: relation.key !== null };
   }
@@ -197,7 +205,8 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
     collection = edgeRead.strict
       ? (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table, accepts: fits })
       : (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table });
-    edge = compileEdge(relation, nodeType, nodeAttr, { template: nodeT, placeholder: nodePh }, nodeExtensions);
+    const held = new Set(swapped ? [] : [...key.fields, ...(key.ownId ? ['id'] : [])]);
+    edge = compileEdge(relation, nodeType, nodeAttr, { template: nodeT, placeholder: nodePh }, nodeExtensions, held);
     member = (item) => {
       const parentId = ownerT.valueOf(item[ownerAttr], ownerPh);
       const childId = nodeT.valueOf(item[nodeAttr], nodePh);
@@ -205,7 +214,7 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
     };
   }
   const range = relation.kind === 'children' ? compileRangePlan(relation, nodeType) : null;
-  const bounds = relation.kind === 'children' ? relation.bounds : null;
+  const bounds = relation.bounds;
   const sharded = relation.kind === 'edges' && relation.sharded !== null;
   return {
     relation,

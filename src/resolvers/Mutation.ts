@@ -105,8 +105,9 @@ export function mutationResolvers(plan: Plan): Record<string, MutationResolver> 
       case 'unlink': {
         const base = writes.pair(m.edges).base;
         const [ownerArg, nodeArg] = plan.relation(m.edges) !== base ? [m.to, m.from] : [m.from, m.to];
+        // The other arguments: the edge fields and id the pair's keys hold, which find the edge.
         fields[m.field] = (_, args, ctx) =>
-          write(ctx, () => unlink(ctx, base.path, args[ownerArg] as string, args[nodeArg] as string, { from: ownerArg, to: nodeArg }, m));
+          write(ctx, () => unlink(ctx, base.path, args[ownerArg] as string, args[nodeArg] as string, { from: ownerArg, to: nodeArg }, m, args));
         break;
       }
       default: {

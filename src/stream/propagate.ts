@@ -26,11 +26,11 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import type { ItemKey, TableKeys } from '../dynamo/keys.js';
 import { DELETING_ATTR, PROPAGATING_ATTR } from '../writes/conditions.js';
-import { isConditionFailed } from '../writes/create.js';
+import { findInverted, isConditionFailed } from '../writes/create.js';
 import { forEachLimit, pages } from '../writes/fanOut.js';
 import { getItem, optionsOf, planOf, readsOf, type Store } from '../writes/store.js';
 import { retryConflicts } from '../writes/transact.js';
-import { copyCollections, versionAttr, writePlanOf, type CopySource, type EdgeCopy } from '../writes/writePlan.js';
+import { copyCollections, versionAttr, writePlanOf, type CopySource, type EdgeCopy, type EdgePair } from '../writes/writePlan.js';
 
 /** What a copy names: the item's field and version, the edge's copy and version. */
 export type CopiedField = Pick<CopySource, 'field' | 'versionAttr' | 'copyAttr' | 'copyVersionAttr'>;
@@ -167,17 +167,29 @@ async function unmark(store: Store, key: ItemKey, versions: { attr: string; vers
 export async function refreshEdges(store: Store, edges: Item[]): Promise<number> {
   if (edges.length === 0) return 0;
   const { pairs } = writePlanOf(planOf(store));
-  const sides = edges.flatMap((edge) => {
-    for (const pair of pairs) {
-      const ends = pair.ends(edge);
-      if (ends === null) continue;
-      const { ownerId, nodeId } = ends;
-      const copies = (list: EdgePairCopies, key: ItemKey) =>
-        list.map((c) => ({ edge, key, field: { field: c.from, versionAttr: versionAttr(c.from), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute) } }));
-      return [...copies(pair.ownerCopies, pair.owner.key(ownerId)), ...copies(pair.nodeCopies, pair.node.key(nodeId))];
-    }
-    return [];
-  });
+  // A child end's key needs its parent's id: found by its id (null when gone: nothing to refresh from).
+  const keyOf = async (end: EdgePair['owner'], id: string): Promise<ItemKey | null> => {
+    if (!end.type.parent) return end.key(id);
+    const found = await findInverted(store, end.name, id);
+    return found === null ? null : end.key(id, found.parentId);
+  };
+  const located = await Promise.all(
+    edges.map(async (edge) => {
+      for (const pair of pairs) {
+        const ends = pair.ends(edge);
+        if (ends === null) continue;
+        const { ownerId, nodeId } = ends;
+        const copies = async (list: EdgePairCopies, end: EdgePair['owner'], id: string) => {
+          if (list.length === 0) return [];
+          const key = await keyOf(end, id);
+          return key === null ? [] : list.map((c) => ({ edge, key, field: { field: c.from, versionAttr: versionAttr(c.from), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute) } }));
+        };
+        return [...(await copies(pair.ownerCopies, pair.owner, ownerId)), ...(await copies(pair.nodeCopies, pair.node, nodeId))];
+      }
+      return [];
+    }),
+  );
+  const sides = located.flat();
   if (sides.length === 0) return 0;
   const entities = await batchGet(readsOf(store), store.tableName, store.plan.keys, sides.map((s) => s.key), { consistentRead: true });
   let written = 0;

@@ -10,6 +10,8 @@
  * A missing entity is NOT_FOUND unless edges of it remain (then those are
  * cleaned up). With a stream the request does step 1 alone and the stream
  * processor the rest (`finishCascade`); a second delete keeps the first mark.
+ * A child with children or edges of its own goes as a cascade of its own;
+ * an edge's other end that is a child is found by its id for its count.
  */
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
@@ -18,7 +20,7 @@ import { idClaimKey, type CatalogSpec, type ItemKey } from '../dynamo/keys.js';
 import { conflict, notFound, unavailable } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import { counterOrCheck, DELETING_ATTR } from './conditions.js';
-import { isConditionFailed } from './create.js';
+import { findInverted, isConditionFailed } from './create.js';
 import { anyLeft, forEachLimit, pages } from './fanOut.js';
 import { sleep } from '../dynamo/backoff.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
@@ -29,6 +31,26 @@ import { writePlanOf, type EdgeSide } from './writePlan.js';
 import { deleteChild, locate } from './child.js';
 
 const MAX_PASSES = 4;
+
+/**
+ * The keys of the items counting a page's edges at their other end: from
+ * the edge's keys, or, for a child end, found by its id (one GSI1 Query per
+ * distinct id; null when it is gone, its count with it).
+ */
+async function otherKeysOf(store: Store, group: EdgeSide, page: readonly Item[]): Promise<(ItemKey | null)[]> {
+  const child = group.otherChild;
+  if (child === null) return page.map(group.otherKey);
+  const found = new Map<string, Promise<ItemKey | null>>();
+  const keyOf = (id: string) => {
+    let key = found.get(id);
+    if (!key) {
+      key = findInverted(store, child.plan.name, id).then((f) => (f === null ? null : child.plan.key(id, f.parentId)));
+      found.set(id, key);
+    }
+    return key;
+  };
+  return Promise.all(page.map((edge) => keyOf(child.id(edge))));
+}
 
 export interface Side {
   /** The GSI2 catalog the entity is listed in (null: none), and its id. */
@@ -167,15 +189,15 @@ export async function finishCascade(
     for (const { group, collection } of sets) {
       for await (const page of pages(store, collection, pageSize)) {
         // The other ends' counters, read together (children have none: nothing to read).
-        const others =
-          group.otherCounter === null
-            ? page.map(() => null)
-            : await batchGet(readsOf(store), store.tableName, store.plan.keys, page.map(group.otherKey), { consistentRead: true });
+        const otherKeys = group.otherCounter === null ? page.map(() => null) : await otherKeysOf(store, group, page);
+        const found = otherKeys.filter((k): k is ItemKey => k !== null);
+        const read = found.length === 0 ? [] : await batchGet(readsOf(store), store.tableName, store.plan.keys, found, { consistentRead: true });
+        const others = otherKeys.map((k) => (k === null ? null : read.shift()!));
         await forEachLimit(
-          page.map((edge, i) => ({ edge, other: others[i] })),
+          page.map((edge, i) => ({ edge, other: others[i], otherKey: otherKeys[i] })),
           concurrency,
-          async ({ edge, other }) => {
-            if (await removeEdge(store, group, edge, other ?? null)) removed++;
+          async ({ edge, other, otherKey }) => {
+            if (await removeEdge(store, group, edge, other ?? null, otherKey ?? null)) removed++;
           },
         );
       }
@@ -270,14 +292,13 @@ async function markDeleting(store: Store, side: Side, match: readonly Match[] = 
  * Deletes one edge with the other side's counter decrement; re-reads the
  * other side when it changed. False when the edge was already gone.
  */
-async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item | null): Promise<boolean> {
-  const otherKey = side.otherKey(edge);
+async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item | null, otherKey: ItemKey | null): Promise<boolean> {
   const keys = store.plan.keys;
   // A mirrored pair's other item goes in the same transaction (unconditionally: the edge's own condition decides).
   const mirrorKey = side.mirrorKey(edge);
   const mirror = mirrorKey ? [{ Delete: { TableName: store.tableName, Key: keys.key(mirrorKey) } }] : [];
-  if (side.otherCounter === null) {
-    // A child (or an edge whose other end keeps no count): the item alone, and an inverted child's id claim (child.ts).
+  if (side.otherCounter === null || otherKey === null) {
+    // A child (or an edge whose other end keeps no count, or a child end no longer found): the item alone, and an inverted child's id claim (child.ts).
     const isChild = side.relation.relation.kind === 'children';
     const child = isChild && side.relation.node.type.inverted ? side.relation.node.ids(edge) : null;
     const claim = child ? idClaimKey(side.relation.node.type.sk.prefix, child.id) : null;

@@ -8,7 +8,8 @@
  * the copies both sides declare with their versions, and a sharded node's
  * shard count unless a reshard is under way.
  *
- * link reads both ends first (one BatchGet), then transacts on the
+ * link reads both ends first (one BatchGet; a child end is found by its
+ * id through GSI1 first), then transacts on the
  * condition that what it read still holds: copied values and versions
  * unchanged (a racing rename cannot leave a stale copy), neither end being
  * deleted (a cascade cannot miss the edge), each counter present or absent
@@ -17,6 +18,8 @@
  * the edge's shard counter, never on the node item (docs/sharding.md).
  * The first read is eventually consistent (the conditions catch what it
  * missed); an end read as absent is read again consistently before NOT_FOUND.
+ * Edge fields and an edge id that a key holds go into that key, not its
+ * attributes; an unlink takes them to find the edge.
  */
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { badUserInput, conflict, notFound } from '../errors.js';
@@ -24,8 +27,11 @@ import { validateId } from '../connections/args.js';
 import { isMoving, UNSHARDED } from '../plan/sharding.js';
 import { absent, conditionCheck, counterAfter, counterOrCheck, DELETING_ATTR, exists, unchanged, type Condition } from './conditions.js';
 import { attributeValue } from './input.js';
+import { idOrNew } from './ids.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
 import { getItem, planOf, readsOf, type Store } from './store.js';
+import { findInverted } from './create.js';
+import type { ItemKey } from '../dynamo/keys.js';
 import { tryTransact, type TransactItem } from './transact.js';
 import { gone } from './update.js';
 import { versionAttr, writePlanOf, type EdgePair } from './writePlan.js';
@@ -38,24 +44,68 @@ export interface LinkWording {
 /** A keyless end as read: it has no item, so it always "exists" and carries nothing. */
 const KEYLESS: Item = Object.freeze({});
 
-/** Both ends' items (one BatchGet; a keyless end is not read, and with two keyless ends nothing is). */
+/**
+ * An end's key: a top-level type's from its template; a child type's
+ * (inverted: the model check requires it) found by its id alone with one
+ * Query of GSI1, null when there is none.
+ */
+async function endKey(store: Store, end: EdgePair['owner'], id: string): Promise<ItemKey | null> {
+  if (!end.type.parent) return end.key(id);
+  const found = await findInverted(store, end.name, id);
+  return found === null ? null : end.key(id, found.parentId);
+}
+
+/**
+ * Both ends' items and keys (one BatchGet; a keyless end is not read, and
+ * with two keyless ends nothing is; a child end is found first). A child
+ * end not found reads as absent, under its id alone as a stand-in key.
+ */
 async function readBoth(store: Store, pair: EdgePair, ownerId: string, nodeId: string, consistentRead = true) {
-  const keys = [...(pair.ownerKeyless ? [] : [pair.owner.key(ownerId)]), ...(pair.nodeKeyless ? [] : [pair.node.key(nodeId)])];
+  const [ownerKey, nodeKey] = await Promise.all([
+    pair.ownerKeyless ? null : endKey(store, pair.owner, ownerId),
+    pair.nodeKeyless ? null : endKey(store, pair.node, nodeId),
+  ]);
+  const keys = [...(ownerKey ? [ownerKey] : []), ...(nodeKey ? [nodeKey] : [])];
   const read = keys.length === 0 ? [] : await batchGet(readsOf(store), store.tableName, store.plan.keys, keys, { consistentRead });
-  const owner = pair.ownerKeyless ? KEYLESS : read.shift()!;
-  const node = pair.nodeKeyless ? KEYLESS : read.shift()!;
-  return { owner, node };
+  const owner = pair.ownerKeyless ? KEYLESS : ownerKey ? read.shift()! : null;
+  const node = pair.nodeKeyless ? KEYLESS : nodeKey ? read.shift()! : null;
+  return { owner, node, ownerKey: ownerKey ?? { PK: ownerId, SK: ownerId }, nodeKey: nodeKey ?? { PK: nodeId, SK: nodeId } };
 }
 
 /** A transaction's check or counter change on an end's item: none for a keyless end. */
 const onEnd = (keyless: boolean, item: () => TransactItem): TransactItem[] => (keyless ? [] : [item()]);
 
-/** The mirror item of a mirrored pair (its own key, the edge's attributes), or none. */
-function mirrorOf(pair: EdgePair, ownerId: string, nodeId: string, edge: Item, keys: Store['plan']['keys']): Item | null {
-  const key = pair.mirrorKey(ownerId, nodeId);
-  if (key === null) return null;
-  const { [keys.pk]: _pk, [keys.sk]: _sk, GSI1PK: _g1, GSI1SK: _g2, ...attributes } = edge;
-  return { ...keys.key(key), ...attributes };
+/** `item` without the attributes of the edge fields a key holds (read back from that key instead). */
+function withoutHeld(item: Item, pair: EdgePair, held: ReadonlySet<string>): Item {
+  if (held.size === 0) return item;
+  const out = { ...item };
+  for (const a of pair.edgeAttributes) if (held.has(a.name)) delete out[a.storedAs];
+  return out;
+}
+
+/** A key-held value as it goes into a key: text without `#`, which ends a key's placeholder. */
+function keyText(value: unknown, argument: string): string {
+  const text = String(value);
+  if (text.includes('#')) throw badUserInput(`${argument} cannot contain '#': it is part of the edge's key`, argument);
+  return text;
+}
+
+/**
+ * The edge fields and own id the pair's keys hold, from the arguments of
+ * an unlink (the same rules as link's: a DateTime given in any ISO form
+ * finds the edge written with it).
+ */
+function keyValuesFrom(pair: EdgePair, args: Record<string, unknown>): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const name of pair.keyFields) {
+    if (name === 'id' && pair.ownId) {
+      values.id = validateId(args.id as string, 'id');
+      continue;
+    }
+    const a = pair.edgeAttributes.find((x) => x.name === name)!;
+    values[name] = keyText(attributeValue({ ...a, required: true }, args[name], name), name);
+  }
+  return values;
 }
 
 /**
@@ -69,12 +119,12 @@ function mirrorOf(pair: EdgePair, ownerId: string, nodeId: string, edge: Item, k
 function partitionCounterChange(
   store: Store,
   pair: EdgePair,
-  { nodeId, node, partition, delta, maintained, also = [] }: { nodeId: string; node: Item | null; partition: string; delta: number; maintained: boolean; also?: Condition[] },
+  { nodeId, nodeKey, node, partition, delta, maintained, also = [] }: { nodeId: string; nodeKey: ItemKey; node: Item | null; partition: string; delta: number; maintained: boolean; also?: Condition[] },
 ): TransactItem {
   const sharding = pair.sharding;
   const k = sharding ? sharding.shardIndex(nodeId, partition) : null;
   if (!sharding || k === null || pair.nodeCounter === null) {
-    return counterOrCheck(store.tableName, store.plan.keys, { key: pair.node.key(nodeId), seen: node, counter: pair.nodeCounter, delta, also });
+    return counterOrCheck(store.tableName, store.plan.keys, { key: nodeKey, seen: node, counter: pair.nodeCounter, delta, also });
   }
   const key = sharding.counterKey(nodeId, k);
   if (!maintained) return conditionCheck(store.tableName, store.plan.keys, key, absent(pair.nodeCounter));
@@ -159,35 +209,43 @@ export async function link(
   validateId(nodeId, ids.to);
   refuseSelfLink(pair, ownerId, nodeId, ids);
   const given: Item = {};
+  // An edge of its own: its id, given or generated (time-ordered, as an item's).
+  const edgeId = pair.ownId ? idOrNew(args.id as string | null | undefined, 'id') : null;
   for (const a of pair.edgeAttributes) {
-    if (a.createdAt || !(a.name in args)) continue;
+    if (a.createdAt || !(a.name in args) || (a.name === 'id' && pair.ownId)) continue;
     const value = attributeValue(a, args[a.name], a.name);
-    if (value !== null) given[a.storedAs] = value;
+    if (value !== null) given[a.storedAs] = pair.keyFields.includes(a.name) ? keyText(value, a.name) : value;
   }
   let maintained = true;
   return untilFresh(store, async (round) => {
     const consistent = round > 1;
-    const { owner, node } = await readBoth(store, pair, ownerId, nodeId, consistent);
+    const { owner, node, ownerKey, nodeKey } = await readBoth(store, pair, ownerId, nodeId, consistent);
     if (owner === null || node === null || gone(owner) || gone(node)) {
       if (!consistent) return READ_AGAIN; // maybe only not visible yet: read consistently before NOT_FOUND
       throw missing(pair, ownerId, nodeId, owner, node);
     }
     const sharding = pair.sharding;
     const { shards } = sharding ? sharding.layoutOf(node) : UNSHARDED;
-    const ownerKey = pair.owner.key(ownerId);
-    const edgeKey = pair.edgeKey(ownerId, nodeId);
     const now = new Date().toISOString();
+    const attributes: Item = {
+      ...Object.fromEntries(pair.edgeAttributes.filter((a) => a.createdAt).map((a) => [a.storedAs, now])),
+      ...given,
+      ...(edgeId === null ? {} : { [pair.edgeAttributes.find((a) => a.name === 'id')?.storedAs ?? 'id']: edgeId }),
+    };
+    const values = Object.fromEntries(pair.keyFields.map((name) => [name, String(attributes[pair.edgeAttributes.find((a) => a.name === name)!.storedAs])]));
+    const edgeKey = pair.edgeKey(ownerId, nodeId, values);
+    const mirrorKey = pair.mirrorKey(ownerId, nodeId, values);
     const keys = store.plan.keys;
     const edge: Item = {
       ...keys.key(edgeKey),
       // GSI1 keys where an inverse side reads them there (GSI1PK = SK, or the node's shard partition).
       ...(pair.gsi1 ? { GSI1PK: sharding ? sharding.partition(nodeId, ownerId, shards) : edgeKey.SK, GSI1SK: edgeKey.PK } : {}),
-      ...Object.fromEntries(pair.edgeAttributes.filter((a) => a.createdAt).map((a) => [a.storedAs, now])),
-      ...given,
+      ...withoutHeld(attributes, pair, pair.baseHeld),
       ...copiesOf(node, pair.nodeCopies),
       ...copiesOf(owner, pair.ownerCopies),
     };
-    const mirror = mirrorOf(pair, ownerId, nodeId, edge, keys);
+    // A mirror holds the same fields, each in its key or as an attribute (a mirrored pair keeps no copies).
+    const mirror = mirrorKey === null ? null : { ...keys.key(mirrorKey), ...withoutHeld(attributes, pair, pair.mirrorHeld) };
     // The layout's copy, unless a reshard is preparing or moving edges (plan/sharding.ts).
     if (sharding?.copy && sharding.layoutToCopy(node) !== null) edge[sharding.copy] = shards;
     // Unsharded: the node item's counter, conditioned on the node as read. Sharded: the owner's
@@ -199,8 +257,9 @@ export async function link(
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
       ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, { key: ownerKey, seen: owner, counter: pair.ownerCounter, delta: 1, also: copiedUnchanged(owner, pair.ownerCopies) })),
-      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, { nodeId, node, partition: String(edge.GSI1PK ?? edgeKey.SK), delta: 1, maintained, also: nodeConditions })),
-      ...(mirror ? [{ Put: { TableName: store.tableName, Item: mirror } }] : []),
+      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, { nodeId, nodeKey, node, partition: String(edge.GSI1PK ?? edgeKey.SK), delta: 1, maintained, also: nodeConditions })),
+      // A mirror whose key is one per pair (no edge field or id in it) finds the pair linked already.
+      ...(mirror ? [{ Put: { TableName: store.tableName, Item: mirror, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } }] : []),
     ]);
     if (cancelled === null) {
       const counted =
@@ -215,7 +274,9 @@ export async function link(
       if (shards > 1) maintained = await counterMaintained(store, pair, nodeId, String(edge.GSI1PK));
       return READ_AGAIN;
     }
-    if (cancelled.failed(0)) throw conflict(wording(pair, ownerId, nodeId, 'already', w));
+    if (cancelled.failed(0) || (mirror !== null && cancelled.failed(nodeAt + (pair.nodeKeyless ? 0 : 1)))) {
+      throw conflict(edgeId !== null && cancelled.failed(0) ? `an edge ${edgeId} of ${pair.base.path} exists already` : wording(pair, ownerId, nodeId, 'already', w));
+    }
     throw cancelled;
   });
 }
@@ -232,13 +293,14 @@ export async function unlink(
   nodeId: string,
   ids: { from: string; to: string },
   w: LinkWording = { phrase: null },
+  keyArgs: Record<string, unknown> = {},
 ): Promise<boolean> {
   const pair = writePlanOf(planOf(store)).pair(path);
   validateId(ownerId, ids.from);
   validateId(nodeId, ids.to);
-  const ownerKey = pair.owner.key(ownerId);
-  const edgeKey = pair.edgeKey(ownerId, nodeId);
-  const mirrorKey = pair.mirrorKey(ownerId, nodeId);
+  const values = keyValuesFrom(pair, keyArgs);
+  const edgeKey = pair.edgeKey(ownerId, nodeId, values);
+  const mirrorKey = pair.mirrorKey(ownerId, nodeId, values);
   const sharding = pair.sharding;
   const keys = store.plan.keys;
   // Where the edge is indexed: where the node's layout puts it, unless it was found elsewhere
@@ -246,7 +308,7 @@ export async function unlink(
   let found: string | null = null;
   let maintained = true;
   return untilFresh(store, async () => {
-    const { owner, node } = await readBoth(store, pair, ownerId, nodeId);
+    const { owner, node, ownerKey, nodeKey } = await readBoth(store, pair, ownerId, nodeId);
     const layout = sharding ? sharding.layoutOf(node) : UNSHARDED;
     const partition = found ?? (sharding ? sharding.partition(nodeId, ownerId, layout.shards) : edgeKey.SK);
     const unsharded = found === null && layout.shards === 1 && !isMoving(layout);
@@ -265,7 +327,7 @@ export async function unlink(
         },
       },
       ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, { key: ownerKey, seen: owner, counter: pair.ownerCounter, delta: -1 })),
-      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, { nodeId, node, partition, delta: -1, maintained })),
+      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, { nodeId, nodeKey, node, partition, delta: -1, maintained })),
       // A mirrored pair goes together; the edge's own condition decides whether there was one.
       ...(mirrorKey ? [{ Delete: { TableName: store.tableName, Key: keys.key(mirrorKey) } }] : []),
     ]);
@@ -282,6 +344,7 @@ export async function unlink(
         return READ_AGAIN;
       }
       if (owner === null || node === null) throw missing(pair, ownerId, nodeId, owner, node);
+      if (pair.keyFields.length > 0) throw notFound(`${pair.owner.name} ${ownerId} has no such edge to ${pair.node.name.toLowerCase()} ${nodeId} (${Object.entries(values).map(([k, v]) => `${k} ${v}`).join(', ')})`);
       throw notFound(wording(pair, ownerId, nodeId, 'not', w));
     }
     throw cancelled;

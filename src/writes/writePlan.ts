@@ -15,7 +15,7 @@
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import type { CatalogSpec, ItemKey } from '../dynamo/keys.js';
-import { storedName, type Attribute, type CatalogField } from '../declaration/model.js';
+import { storedName, type Attribute, type CatalogField, type EdgeKey } from '../declaration/model.js';
 import { invariant } from '../errors.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { Plan } from '../plan/plan.js';
@@ -46,6 +46,8 @@ export interface EdgeSide {
   /** The item counting the edge at the other end, and its counter (null: no counter there). */
   otherKey(edge: Item): ItemKey;
   otherCounter: string | null;
+  /** The other end when it is a child type: its key needs its parent's id, found by its id (otherId) instead of otherKey. */
+  otherChild: { plan: ItemPlan; id(edge: Item): string } | null;
 }
 
 export interface TypeWrites {
@@ -80,9 +82,20 @@ export interface EdgePair {
   nodeKeyless: boolean;
   /** Whether the edge item carries GSI1 keys (an inverse side reads it through GSI1). */
   gsi1: boolean;
-  /** The base edge item's key, and a mirrored pair's other item's (null: no mirror). */
-  edgeKey(ownerId: string, nodeId: string): ItemKey;
-  mirrorKey(ownerId: string, nodeId: string): ItemKey | null;
+  /**
+   * The base edge item's key, and a mirrored pair's other item's (null: no
+   * mirror); `values`: the edge fields the keys hold and the edge's own id
+   * (`id`), as stored.
+   */
+  edgeKey(ownerId: string, nodeId: string, values?: Readonly<Record<string, string>>): ItemKey;
+  mirrorKey(ownerId: string, nodeId: string, values?: Readonly<Record<string, string>>): ItemKey | null;
+  /** Edge fields held by the base item's key and by the mirror's (read back from it, so not stored on that item). */
+  baseHeld: ReadonlySet<string>;
+  mirrorHeld: ReadonlySet<string>;
+  /** Edge fields either key holds: a link sets them, an unlink needs them to find the pair. */
+  keyFields: readonly string[];
+  /** Each link is an edge of its own, with an id (generated unless given) in its keys. */
+  ownId: boolean;
   /** The owner's and node's ids of a base edge item or of its mirror, read from its keys; null for any other item. */
   ends(keys: Item): { ownerId: string; nodeId: string } | null;
 }
@@ -115,9 +128,15 @@ function edgePairOf(plan: Plan, r: RelationPlan, inverse: RelationPlan | null): 
   const baseKey = edgeReadOf(edges, model, plan.keys).key;
   const inverseEdges = inverse?.relation.kind === 'edges' ? inverse.relation : null;
   const mirror = inverseEdges ? inverseEdges.key : null;
-  const edgeKey = (ownerId: string, nodeId: string): ItemKey => ({ PK: baseKey.pk.fill({ id: ownerId }), SK: baseKey.sk.fill({ [baseKey.node]: nodeId }) });
-  const mirrorKey = (ownerId: string, nodeId: string): ItemKey | null =>
-    mirror ? { PK: mirror.pk.fill({ id: nodeId }), SK: mirror.sk.fill({ [mirror.node]: ownerId }) } : null;
+  const edgeKey = (ownerId: string, nodeId: string, values: Readonly<Record<string, string>> = {}): ItemKey => ({
+    PK: baseKey.pk.fill({ id: ownerId }),
+    SK: baseKey.sk.fill({ ...values, [baseKey.node]: nodeId }),
+  });
+  const mirrorKey = (ownerId: string, nodeId: string, values: Readonly<Record<string, string>> = {}): ItemKey | null =>
+    mirror ? { PK: mirror.pk.fill({ id: nodeId }), SK: mirror.sk.fill({ ...values, [mirror.node]: ownerId }) } : null;
+  const heldBy = (k: EdgeKey | null) => new Set(k === null ? [] : [...k.fields, ...(k.ownId ? ['id'] : [])]);
+  const baseHeld = heldBy(baseKey);
+  const mirrorHeld = heldBy(mirror);
   const attributes = new Map<string, Attribute>();
   for (const a of edges.edgeAttributes) attributes.set(a.name, a);
   if (inverseEdges) for (const a of inverseEdges.edgeAttributes) if (!attributes.has(a.name)) attributes.set(a.name, a);
@@ -138,6 +157,10 @@ function edgePairOf(plan: Plan, r: RelationPlan, inverse: RelationPlan | null): 
     gsi1: writesGsi1Keys(edges, inverseEdges),
     edgeKey,
     mirrorKey,
+    baseHeld,
+    mirrorHeld,
+    keyFields: [...new Set([...baseHeld, ...mirrorHeld])],
+    ownId: baseKey.ownId,
     ends: (keys) => {
       const base = r.member(keys);
       if (base) return { ownerId: base.parentId, nodeId: base.childId };
@@ -168,8 +191,13 @@ function edgeSideOf(plan: Plan, r: RelationPlan, pair: EdgePair): EdgeSide {
     otherKey: (edge) =>
       isBase && pair.sharding ? pair.sharding.partitionCounterKey(otherId(edge), edge.GSI1PK) : other.key(otherId(edge)),
     otherCounter: isBase ? pair.nodeCounter : pair.ownerCounter,
+    otherChild: other.type.parent && !plan.model.keyless.has(other.name) ? { plan: other, id: otherId } : null,
     // A mirrored pair: this side's item and the other's go together.
-    mirrorKey: (edge) => (!mirrored ? null : isBase ? pair.mirrorKey(r.member(edge)!.parentId, otherId(edge)) : pair.edgeKey(otherId(edge), r.member(edge)!.parentId)),
+    mirrorKey: (edge) => {
+      if (!mirrored) return null;
+      const values = keyValuesOf(pair, r, edge);
+      return isBase ? pair.mirrorKey(r.member(edge)!.parentId, otherId(edge), values) : pair.edgeKey(otherId(edge), r.member(edge)!.parentId, values);
+    },
   };
 }
 
@@ -184,7 +212,7 @@ function typeWritesOf(plan: Plan, item: ItemPlan, pairOfSide: (r: RelationPlan) 
     // A @query field on a type lists what it does not own: a delete leaves it.
     if (r.relation.kind === 'children' && !r.relation.owned) continue;
     if (r.relation.kind === 'children') {
-      sides.push({ relation: r, collections: (id) => [r.collection(id)], otherKey: (edge) => plan.keys.keyOf(edge), otherCounter: null, mirrorKey: () => null });
+      sides.push({ relation: r, collections: (id) => [r.collection(id)], otherKey: (edge) => plan.keys.keyOf(edge), otherCounter: null, otherChild: null, mirrorKey: () => null });
       continue;
     }
     const pair = pairOfSide(r);
@@ -249,4 +277,26 @@ export function copyCollections(t: TypeWrites, copy: CopySource, id: string, sto
   const side = t.sides.find((s) => s.relation === copy.via);
   invariant(side, `no edges of ${copy.via.path}`);
   return side.collections(id, stored);
+}
+
+/**
+ * The key-held edge fields (and own id) of one item of a pair, as `side`
+ * reads it: from its sort key where its template holds them, else from
+ * the stored attributes (a field only the other item's key holds).
+ */
+export function keyValuesOf(pair: EdgePair, side: RelationPlan, edge: Item): Record<string, string> {
+  if (pair.keyFields.length === 0) return {};
+  const isBase = side === pair.base;
+  const held = isBase ? pair.baseHeld : pair.mirrorHeld;
+  const relation = side.relation;
+  invariant(relation.kind === 'edges', `${side.path} is no @edges side`);
+  const fromKey = relation.key?.sk.match(side.keys.keyOf(edge).SK) ?? {};
+  const values: Record<string, string> = {};
+  for (const name of pair.keyFields) {
+    const attribute = pair.edgeAttributes.find((a) => a.name === name);
+    const value = held.has(name) ? fromKey[name] : edge[attribute?.storedAs ?? name];
+    invariant(typeof value === 'string', `the edge ${JSON.stringify(side.keys.keyOf(edge))} of ${side.path} holds no ${name}`);
+    values[name] = value;
+  }
+  return values;
 }

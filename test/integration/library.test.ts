@@ -159,6 +159,8 @@ describe('the demo data', () => {
       const data = (await demo.run(`{ member(id: "ann") { loans(first: 5) { edges { node { id returnedAt book { title } } } } } library(id: "central") { books { totalCount } } }`)).data;
       expect(data.member.loans.edges.map((e: any) => [e.node.id, e.node.book.title, e.node.returnedAt])).toEqual([['loan3', 'Dune', null], ['loan1', 'Dune', '2026-02-20T10:00:00.000Z']]);
       expect(data.library.books.totalCount).toBe(3);
+      const reserved = (await demo.run(`{ member(id: "ann") { reservations(first: 5) { totalCount edges { node { id title } } } } }`)).data;
+      expect(reserved.member.reservations).toEqual({ totalCount: 1, edges: [{ node: { id: 'emma', title: 'Emma' } }] });
     } finally {
       await demo.stop();
     }

@@ -72,7 +72,7 @@ describe('edges with a key of their own', () => {
 describe('edge layouts refused at start-up, one line each', () => {
   it('a template naming a field that can change', () => {
     expect(problemsOf(model('pk: "u#{id}#follower", sk: "u#{name}"', null))).toEqual([
-      'User.followers @edges(sk): placeholder {name} names the field User.name, which can change after the edge is written: an edge\'s key holds the owner\'s {id} and the node\'s id alone',
+      'User.followers @edges(sk): placeholder {name} names the field User.name, which can change after the edge is written: an edge\'s key holds the ends\' ids and edge fields set by @link',
     ]);
   });
 
@@ -81,7 +81,7 @@ describe('edge layouts refused at start-up, one line each', () => {
       'User.followers @edges(pk): template "u#{follower}#follower" must name {id} (the owner\'s id) and no other placeholder: the owner\'s id alone names the edges\' partition',
     ]);
     expect(problemsOf(model('pk: "u#{id}#follower", sk: "follower"', null))).toEqual([
-      'User.followers @edges(sk): template "follower" must hold one placeholder other than {id}, the node\'s id (sk: "u#{follower}")',
+      'User.followers @edges(sk): template "follower" must hold one placeholder for the node\'s id besides edge fields and {id} (sk: "u#{follower}"); it has none',
     ]);
     expect(problemsOf(model('pk: "u#{id}#follower"', null))).toEqual(['User.followers @edges(sk): an edge key takes both templates, pk and sk']);
   });
