@@ -175,7 +175,7 @@ function checkParentPartition(schema: GraphQLSchema, item: ItemType, items: Read
     problems.add(`${item.name} @item(inverted)`, `${item.name}'s parent ${item.parent.type} is keyless: a child of a keyless type is found with its parent's id, not inverted`, schema.getType(item.name)?.astNode);
   }
   const parent = item.parent ? items.get(item.parent.type) : undefined;
-  if (!item.parent || !parent || !parent.parent || parent.inverted) return;
+  if (!item.parent || !parent || !parent.parent || parent.inverted || parent.derivedId) return;
   problems.add(
     `${item.name}.${item.parent.field} @parent`,
     `${parent.name} is a child type found only with its own parent's id: make it inverted: true, so ${item.name} can load it by id`,
@@ -317,9 +317,12 @@ function readItemType(
       else if (!keyFields.includes(p)) keyFields.push(p);
     }
   }
+  // A key without {id}: the item's id is derived from the values the key holds (plan/derivedId.ts).
+  let derivedId: string[] | null = null;
   if (pk && sk && !pk.placeholders.includes('id') && !sk.placeholders.includes('id')) {
-    const why = keyFields.length > 0 ? `items are found by their id; a key of ${keyFields.map((f) => `{${f}}`).join(', ')} alone is not served yet` : 'every item of the type would have the same key';
-    problems.add(where, `neither pk nor sk holds {id}: ${why}`, type.astNode);
+    derivedId = [...new Set([...pk.placeholders, ...sk.placeholders])];
+    if (derivedId.length === 0) problems.add(where, 'neither pk nor sk holds a placeholder: every item of the type would have the same key (name {id} or the fields that tell items apart)', type.astNode);
+    else if (args.inverted === true) problems.add(`${where}(inverted)`, `${type.name}'s key names no {id}: its id is derived from the key and finds it alone, so inverted: true has nothing to do`, type.astNode);
   }
   if (parent && pk && sk && !pk.placeholders.includes(parent.field) && !sk.placeholders.includes(parent.field)) {
     // The parent's id is read back from the item's keys.
@@ -331,7 +334,7 @@ function readItemType(
   const access: Access | null = readAccess(schema, type, type.name, problems);
 
   if (!pk || !sk) return null;
-  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, keyFields, attributes, flags, relations: [], byInstant: null, owner, access, fieldAccess, globalId };
+  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, keyFields, derivedId, attributes, flags, relations: [], byInstant: null, owner, access, fieldAccess, globalId };
 }
 
 /**
@@ -357,9 +360,11 @@ function keyFieldProblem(a: Attribute, key: 'pk' | 'sk'): string | null {
  * the id alone).
  */
 export function checkKeyFields(items: ReadonlyMap<string, ItemType>, problems: Problems): void {
+  // A derived id holds every value of the key: such a type is found by its id alone.
+  const byValues = (t: ItemType) => t.keyFields.length > 0 && t.derivedId === null;
   for (const item of items.values()) {
     const held = item.keyFields.map((f) => `{${f}}`).join(', ');
-    if (item.keyFields.length > 0) {
+    if (byValues(item)) {
       const why = `its key holds ${held}, so its id alone does not find it`;
       if (item.inverted) problems.add(`${item.name} @item(inverted)`, `${item.name} cannot be inverted: ${why}`);
       if (item.globalId !== null) problems.add(item.name, `${item.name} cannot be found by a global id (@get(by: NODE)): ${why}`);
@@ -370,10 +375,10 @@ export function checkKeyFields(items: ReadonlyMap<string, ItemType>, problems: P
     }
     for (const a of item.attributes) {
       const target = a.reference && !a.reference.keyless ? items.get(a.reference.type) : undefined;
-      if (target && target.keyFields.length > 0) problems.add(`${item.name}.${a.name}`, `refers to ${target.name}, whose key holds ${target.keyFields.map((f) => `{${f}}`).join(', ')}: a reference finds an item by its id alone`);
+      if (target && byValues(target)) problems.add(`${item.name}.${a.name}`, `refers to ${target.name}, whose key holds ${target.keyFields.map((f) => `{${f}}`).join(', ')}: a reference finds an item by its id alone`);
     }
     const parent = item.parent ? items.get(item.parent.type) : undefined;
-    if (parent && parent.keyFields.length > 0) {
+    if (parent && byValues(parent)) {
       problems.add(`${item.name}.${item.parent!.field} @parent`, `${parent.name}'s key holds ${parent.keyFields.map((f) => `{${f}}`).join(', ')}: a child's parent is found by its id alone`);
     }
   }
@@ -388,7 +393,7 @@ export function checkReferences(items: ReadonlyMap<string, ItemType>, problems: 
   for (const item of items.values()) {
     for (const a of item.attributes) {
       const target = a.reference && !a.reference.keyless ? items.get(a.reference.type) : undefined;
-      if (target?.parent && !target.inverted) {
+      if (target?.parent && !target.inverted && !target.derivedId) {
         problems.add(`${item.name}.${a.name}`, `refers to ${target.name}, a child type found only with its parent's id: make it inverted: true, or refer to its parent`);
       }
     }

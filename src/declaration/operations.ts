@@ -191,6 +191,11 @@ function readRootField(
       problems.add(`${at} @get`, `returns ${named.name}${list ? ' as a list' : ''}; @get returns one @item type`, field.astNode);
       return null;
     }
+    if (item.derivedId && argNames.includes('id')) {
+      // A derived id holds the key's values: it alone finds the item.
+      for (const a of argNames.filter((x) => x !== 'id')) problems.add(`${at}(${a})`, `${item.name}'s id is derived from its key and finds it alone: take id, or the key's values (${item.derivedId.join(', ')}) instead`, field.astNode);
+      return { kind: 'get', field: field.name, type: item.name, arguments: { id: 'id' }, access };
+    }
     // The keys it reads: the sort key alone (GSI1) for an inverted type, else both.
     const needed = item.inverted ? item.sk.placeholders : [...item.pk.placeholders, ...item.sk.placeholders];
     const args: Record<string, string> = {};
@@ -303,8 +308,10 @@ function readMutation(
   const access = readAccess(schema, field, at, problems);
   const where = `${at} @${directive}`;
   const returned = unwrap(field.type).named.name;
-  const needId = () => {
+  const needId = (item?: ItemType) => {
     const id = argType(field, 'id');
+    // A type with a derived id is also found by its key's values (keyArguments).
+    if (!id && item?.derivedId) return;
     if (!id || id.named.name !== 'ID' || !id.nonNull) problems.add(where, 'takes the argument id: ID!', field.astNode);
   };
   const needInput = (): string | null => {
@@ -324,9 +331,9 @@ function readMutation(
     const input = needInput();
     if (input) checkInput(schema, input, item, directive, problems);
     if (directive === 'update') {
-      needId();
+      needId(item);
       const parentArgument = childParent(schema, 'update', field, item, where, problems);
-      return { kind: 'update', field: field.name, type: item.name, input: input ?? '', parentArgument, keyArguments: keyArguments(field, item, where, problems), access };
+      return { kind: 'update', field: field.name, type: item.name, input: input ?? '', parentArgument, keyArguments: keyArguments(field, item, parentArgument, where, problems), access };
     }
     const parentArgument = (directiveArgs(schema, 'create', field) ?? {}).parent;
     const parentArg = typeof parentArgument === 'string' ? parentArgument : null;
@@ -336,7 +343,6 @@ function readMutation(
     return { kind: 'create', field: field.name, type: item.name, input: input ?? '', parentArgument: parentArg, access };
   }
   if (directive === 'delete') {
-    needId();
     const args = directiveArgs(schema, 'delete', field) ?? {};
     const named = typeof args.type === 'string' ? args.type : returned;
     const item = items.get(named);
@@ -344,6 +350,7 @@ function readMutation(
       problems.add(where, `deletes ${named}, which is no @item type (return the type, or name it in @delete(type))`, field.astNode);
       return null;
     }
+    needId(item);
     // A @query field owns nothing, and its children go with it (cascade.ts); edges of a child would outlive its delete.
     if (item.parent && item.relations.some((r) => r.kind === 'edges')) {
       problems.add(where, `${item.name} is a child type with edges of its own; deleting it directly is not supported yet`, field.astNode);
@@ -356,7 +363,7 @@ function readMutation(
       else if (!field.args.some((a) => a.name === name)) problems.add(`${where}(match)`, `takes no argument ${name} holding the value ${item.name}.${name} must have`, field.astNode);
     }
     if (match.length > 0 && item.parent) problems.add(`${where}(match)`, `${item.name} is a child type: match is not supported on a child's delete yet`, field.astNode);
-    return { kind: 'delete', field: field.name, type: item.name, parentArgument, keyArguments: keyArguments(field, item, where, problems), match, access };
+    return { kind: 'delete', field: field.name, type: item.name, parentArgument, keyArguments: keyArguments(field, item, parentArgument, where, problems), match, access };
   }
   const args = directiveArgs(schema, directive, field) ?? {};
   const path = String(args.edges);
@@ -405,8 +412,19 @@ function readMutation(
  * type's key holds besides id and parent (`sentAt` for `msg#{sentAt}#{id}`):
  * the item's key is built from them, as @get's arguments build it.
  */
-function keyArguments(field: Field, item: ItemType, where: string, problems: Problems): Record<string, string> {
+function keyArguments(field: Field, item: ItemType, parentArgument: string | null, where: string, problems: Problems): Record<string, string> {
   const found: Record<string, string> = {};
+  if (item.derivedId) {
+    // Its id alone finds it; without one, every value of its key does (the parent's id among them).
+    if (field.args.some((a) => a.name === 'id')) return found;
+    for (const p of item.derivedId) {
+      const candidates = p === item.parent?.field && parentArgument !== null ? [parentArgument] : [p, `${p}Id`];
+      const arg = candidates.find((c) => field.args.some((a) => a.name === c));
+      if (!arg) problems.add(where, `${item.name}'s id is derived from its key: take id: ID!, or every value of the key (an argument ${candidates.join(' or ')} for {${p}})`, field.astNode);
+      else found[p] = arg;
+    }
+    return found;
+  }
   for (const f of item.keyFields) {
     const candidates = [f, `${f}Id`];
     const arg = candidates.find((c) => field.args.some((a) => a.name === c));
@@ -424,7 +442,7 @@ function keyArguments(field: Field, item: ItemType, where: string, problems: Pro
 function childParent(schema: GraphQLSchema, directive: 'update' | 'delete', field: Field, item: ItemType, where: string, problems: Problems): string | null {
   const given = (directiveArgs(schema, directive, field) ?? {}).parent;
   const parent = typeof given === 'string' ? given : null;
-  if (item.parent && parent === null && !item.inverted) {
+  if (item.parent && parent === null && !item.inverted && !item.derivedId) {
     problems.add(where, `${item.name} is a child of ${item.parent.type}: name the argument holding its id in parent`, field.astNode);
   }
   if (!item.parent && parent !== null) problems.add(`${where}(parent)`, `${item.name} has no @parent field`, field.astNode);
@@ -441,7 +459,10 @@ function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, di
   const counts = new Set(item.relations.flatMap((r) => (r.kind === 'edges' && r.sharded ? [r.sharded.count] : [])));
   const fields = input.getFields();
   for (const f of Object.values(fields)) {
-    if (f.name === 'id' && directive === 'create') continue;
+    if (f.name === 'id' && directive === 'create') {
+      if (item.derivedId) problems.add(`${inputName}.id`, `${item.name}'s key names no {id}: its id is derived from the key's values (${item.derivedId.join(', ')}), so a create takes none`, f.astNode);
+      continue;
+    }
     if (directive === 'create' && counts.has(f.name)) continue;
     const attribute = item.attributes.find((a) => a.name === f.name && !a.createdAt);
     if (!attribute) {
