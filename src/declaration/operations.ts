@@ -197,7 +197,7 @@ function readRootField(
       return { kind: 'get', field: field.name, type: item.name, arguments: { id: 'id' }, access };
     }
     // The keys it reads: the sort key alone (GSI1) for an inverted type, else both.
-    const needed = item.inverted ? item.sk.placeholders : [...item.pk.placeholders, ...item.sk.placeholders];
+    const needed = item.inverted && !item.derivedId ? item.sk.placeholders : [...item.pk.placeholders, ...item.sk.placeholders];
     const args: Record<string, string> = {};
     for (const placeholder of new Set(needed)) {
       const candidates = placeholder === 'id' ? ['id'] : [placeholder, `${placeholder}Id`];
@@ -417,12 +417,14 @@ function keyArguments(field: Field, item: ItemType, parentArgument: string | nul
   if (item.derivedId) {
     // Its id alone finds it; without one, every value of its key does (the parent's id among them).
     if (field.args.some((a) => a.name === 'id')) return found;
+    const missing: string[] = [];
     for (const p of item.derivedId) {
       const candidates = p === item.parent?.field && parentArgument !== null ? [parentArgument] : [p, `${p}Id`];
       const arg = candidates.find((c) => field.args.some((a) => a.name === c));
-      if (!arg) problems.add(where, `${item.name}'s id is derived from its key: take id: ID!, or every value of the key (an argument ${candidates.join(' or ')} for {${p}})`, field.astNode);
+      if (!arg) missing.push(`${candidates.join(' or ')} for {${p}}`);
       else found[p] = arg;
     }
+    if (missing.length > 0) problems.add(where, `${item.name}'s id is derived from its key: take id: ID!, or every value of the key (missing: ${missing.join(', ')})`, field.astNode);
     return found;
   }
   for (const f of item.keyFields) {
