@@ -32,6 +32,7 @@ import { ensureTable } from '../src/dynamo/table.js';
 import { loadDemoData } from '../src/transport/demoData.js';
 import { DEFAULT_SCHEMA_FILE } from '../src/declaration/loadModel.js';
 import { writeNamed } from './output.js';
+import { median } from './compare.js';
 
 const { values } = parseArgs({
   options: {
@@ -140,12 +141,6 @@ async function buildPlain(outDir: string): Promise<string> {
   writeNamed(join(outDir, 'package.json'), '{"type":"module"}\n');
   return outfile;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 async function main() {
   const work = join(root, 'dist/bench/coldstart');
