@@ -73,16 +73,8 @@ process.stdout.write('COLD ' + JSON.stringify({ importMs: t1 - t0, firstMs: t2 -
 process.exit(0);
 `;
 
-interface Sample {
-  importMs: number;
-  firstMs: number;
-  secondMs: number;
-  /** CPU time of the process (user + system, all threads) from its start to the first answer. */
-  cpuMs: number;
-  /** The same up to the second answer: work moved out of the first invocation shows here. */
-  cpu2Ms: number;
-  rss: number;
-}
+/** Per process: ms to import and to each answer; CPU ms (all threads) from its start to the first and to the second answer; RSS. */
+interface Sample { importMs: number; firstMs: number; secondMs: number; cpuMs: number; cpu2Ms: number; rss: number }
 
 function runOnce(file: string, env: Record<string, string>): Promise<Sample> {
   return new Promise((resolvePromise, reject) => {

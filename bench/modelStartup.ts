@@ -1,29 +1,23 @@
 /**
- * `npx tsx bench/modelStartup.ts [--repeat 10] [--model big] <checkout> [<checkout> …]`
- *
- * Start-up of `npm start` per checkout (the same checkout twice is the
- * control), interleaved so machine load falls on all alike, one warm-up
- * each, against one DynamoDB Local: spawn to the first `/health` 200 (wall
- * ms, and the process's CPU ms then, which load moves less); the model
- * build (loadModel + compilePlan, CPU ms, in a fresh process with the
- * modules imported) and that process's RSS after it. `--model big`: the
- * 50-type, 10-index model of bench/bigModel.ts. Medians (min–max).
+ * `npx tsx bench/modelStartup.ts [--repeat 10] [--model big] <checkout> …`: per checkout (one twice: the
+ * control), interleaved, one warm-up each, against one DynamoDB Local: `npm start` from spawn to the first
+ * `/health` 200 (wall ms, and its CPU ms then, which load moves less), and in a fresh process with the
+ * modules imported, loadModel + compilePlan (CPU ms) and the RSS after it. `--model big`: bench/bigModel.ts.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, startLocalDynamo } from '../src/dynamo/local.js';
 import { bigModel } from './bigModel.js';
 import { median } from './compare.js';
+import { cpuMs } from './run.js';
 
 const { values, positionals } = parseArgs({ options: { repeat: { type: 'string', default: '10' }, model: { type: 'string', default: 'default' } }, allowPositionals: true });
 const dirs = (positionals.length ? positionals : ['.']).map((d) => resolve(d));
 const schema = values.model === 'big' ? join(mkdtempSync(join(tmpdir(), 'startup-')), 'big.graphql') : null;
 if (schema) writeFileSync(schema, bigModel());
-/** User + system CPU ms of a live process (Linux, 100 ticks a second). */
-const cpuMs = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 13).reduce((n, t) => n + Number(t) * 10, 0);
 
 async function startup(dir: string, env: NodeJS.ProcessEnv): Promise<[number, number]> {
   const port = await freePort();

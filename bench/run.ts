@@ -180,8 +180,8 @@ function operation(spec: OperationSpec, running: Role[]): Case {
   };
 }
 
-/** CPU time (user + system) of a process so far, from /proc (Linux); NaN elsewhere. */
-function cpuMs(pid: number | undefined): number {
+/** CPU time (user + system) of a process so far, from /proc (Linux); NaN elsewhere. The other benches read it here. */
+export function cpuMs(pid: number | undefined): number {
   if (pid === undefined) return NaN;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -25,6 +25,7 @@ import { courseItem } from '../test/support/defaultItems.js';
 import { createStreamsClient } from '../src/stream/streamsClient.js';
 import { freePort } from '../test/support/subscriptions.js';
 import { writeNamed } from './output.js';
+import { cpuMs } from './run.js';
 
 const { values } = parseArgs({
   options: {
@@ -57,12 +58,6 @@ function child(args: string[], env: Record<string, string>, ready: RegExp): Prom
     c.stderr!.on('data', check);
     c.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out.slice(-2000)}`)));
   });
-}
-
-/** utime + stime of a process, in ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
