@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/declaration/buildModel.js';
 import { formatDerivedId } from '../../src/plan/derivedId.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
-import { RECEIPTS } from '../support/receiptsModel.js';
+import { RECEIPTS, SKUS } from '../support/receiptsModel.js';
 
 let gw: TestGateway;
 const AT = '2026-03-02T10:00:00Z';
@@ -134,5 +134,49 @@ describe('an item type whose key names no {id}', () => {
     const again = await gw.counted(`mutation($id: ID!) { deleteReceipt(id: $id) }`, { id: R1 });
     expect(codes(again.result)).toEqual(['NOT_FOUND']);
     expect(again.requests.byOperation).toEqual({ UpdateItem: 1, DeleteItem: 1 });
+  });
+});
+
+describe('a type with a derived id at the node end of edges that copy its fields', () => {
+  let shop: TestGateway;
+  const K1 = formatDerivedId(['K1']);
+  beforeAll(async () => {
+    shop = await testGateway({ model: buildModel(SKUS, 'skus.graphql') });
+    expect((await shop.run(`mutation { createShop(input: { id: "s1", name: "Corner" }) { id } }`)).errors).toBeUndefined();
+    expect((await shop.run(`mutation { createSku(input: { code: "K1", name: "Kettle" }) { id } }`)).data.createSku.id).toBe(K1);
+  });
+  afterAll(() => shop?.stop());
+
+  it('is linked by its id, the edge holding the copy and the counter moving in one transaction', async () => {
+    const { result, requests } = await shop.counted(`mutation($k: ID!) { stock(shopId: "s1", skuId: $k) { node { id name } } }`, { k: K1 });
+    expect(result.errors).toBeUndefined();
+    expect(result.data.stock.node).toEqual({ id: K1, name: 'Kettle' });
+    // Both ends read in one batch, then the edge, its copy and the counter in one transaction.
+    expect(requests.byOperation).toEqual({ BatchGetItem: 1, TransactWriteItems: 1 });
+    expect(await shop.get('SHOP#s1#skus', `k#${K1}`)).toMatchObject({ skuName: 'Kettle' });
+  });
+
+  it('carries a rename to the copies, and lists its owners through the inverted index, one Query', async () => {
+    const renamed = await shop.counted(`mutation($k: ID!) { renameSku(id: $k, input: { name: "Kettle XL" }) { name } }`, { k: K1 });
+    expect(renamed.result.errors).toBeUndefined();
+    await shop.settle();
+    expect(await shop.get('SHOP#s1#skus', `k#${K1}`)).toMatchObject({ skuName: 'Kettle XL' });
+    const { result, requests } = await shop.counted(`{ shop(id: "s1") { skus(first: 5) { totalCount edges { node { name } } } } }`);
+    expect(result.data.shop.skus).toEqual({ totalCount: 1, edges: [{ node: { name: 'Kettle XL' } }] });
+    // The shop and its edges' page, each node read from its copy.
+    expect(requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
+    const owners = await shop.counted(`{ skuByCode(code: "K1") { shops(first: 5) { edges { node { id } } } } }`);
+    expect(owners.result.data.skuByCode.shops.edges).toEqual([{ node: { id: 's1' } }]);
+    expect(owners.requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
+  });
+
+  it("is deleted by its key's value with its edges, the owners' counters following", async () => {
+    const { result, requests } = await shop.counted(`mutation { deleteSku(code: "K1") }`);
+    expect(result.data.deleteSku).toBe(K1);
+    // Marked in one request; the stream processor removes its edges and moves the counters.
+    expect(requests.byOperation).toEqual({ UpdateItem: 1 });
+    await shop.settle();
+    expect(await shop.get('SHOP#s1#skus', `k#${K1}`)).toBeUndefined();
+    expect(await shop.get('SHOP#s1', 'META')).toMatchObject({ skuCount: 0 });
   });
 });

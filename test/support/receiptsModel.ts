@@ -36,3 +36,31 @@ type Mutation {
   createRefund(input: CreateRefundInput!): Refund! @create
 }
 `;
+
+/** A top-level type keyed by its code alone, the node of edges that copy its name (renames reach them through an inverted index). */
+export const SKUS = `
+extend schema @index(name: "inverted", pk: ["SK"], sk: ["PK"])
+type Sku @item(pk: "SKU#{code}", sk: "META") {
+  id: ID!  code: String!  name: String!
+  shops(first: Int, after: String, last: Int, before: String): SkuShopConnection! @edges(inverseOf: "skus", index: "inverted")
+}
+type Shop @item(pk: "SHOP#{id}", sk: "META") {
+  id: ID!  name: String!
+  skus(first: Int, after: String, last: Int, before: String): ShopSkuConnection! @edges(pk: "SHOP#{id}#skus", sk: "k#{sku}", copy: [{ field: "name", attribute: "skuName" }], counter: "skuCount")
+}
+type ShopSkuConnection { edges: [ShopSkuEdge!]! pageInfo: PageInfo! totalCount: Int! }
+type ShopSkuEdge { cursor: String! node: Sku! }
+type SkuShopConnection { edges: [SkuShopEdge!]! pageInfo: PageInfo! totalCount: Int! }
+type SkuShopEdge { cursor: String! node: Shop! }
+input CreateSkuInput { code: String! name: String! }
+input UpdateSkuInput { name: String }
+input CreateShopInput { id: ID name: String! }
+type Query { sku(id: ID!): Sku @get  skuByCode(code: String!): Sku @get  shop(id: ID!): Shop @get }
+type Mutation {
+  createSku(input: CreateSkuInput!): Sku! @create
+  renameSku(id: ID!, input: UpdateSkuInput!): Sku! @update
+  deleteSku(code: String!): ID! @delete(type: "Sku")
+  createShop(input: CreateShopInput!): Shop! @create
+  stock(shopId: ID!, skuId: ID!): ShopSkuEdge! @link(edges: "Shop.skus", from: "shopId", to: "skuId")
+}
+`;
