@@ -97,22 +97,10 @@ function runOnce(file: string, env: Record<string, string>): Promise<Sample> {
   });
 }
 
-/** Bytes of every .mjs in the function's folder, and of the entry plus the chunks it imports statically (read at start). */
-function sizes(entry: string): { total: number; atStart: number } {
-  const dir = dirname(entry);
+/** Bytes of every .mjs in the function's folder. */
+function bundleBytes(entry: string): number {
   const all = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? all(join(d, f)) : [join(d, f)]));
-  const total = all(dir).filter((f) => f.endsWith('.mjs')).reduce((n, f) => n + statSync(f).size, 0);
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    // Static imports only: `import … from "./x.mjs"` and `import "./x.mjs"`, never `import("./x.mjs")`.
-    for (const m of readFileSync(file, 'utf8').matchAll(/import\s*(?:[\w$*{}\s,]+from\s*)?["'](\.{1,2}\/[^"']+\.mjs)["']/g)) {
-      visit(resolve(dirname(file), m[1]!));
-    }
-  };
-  visit(entry);
-  return { total, atStart: [...seen].reduce((n, f) => n + statSync(f).size, 0) };
+  return all(dirname(entry)).filter((f) => f.endsWith('.mjs')).reduce((n, f) => n + statSync(f).size, 0);
 }
 
 async function buildPlain(outDir: string): Promise<string> {
@@ -193,7 +181,6 @@ async function main() {
     const total = (x: Sample) => x.importMs + x.firstMs;
     const rows = cases.map((c) => {
       const s = samples[c.name]!;
-      const size = sizes(c.file);
       return {
         name: c.name,
         importMs: median(s.map((x) => x.importMs)),
@@ -208,19 +195,18 @@ async function main() {
         // Per round against the plain bundle's run of the same round (the same machine load), then the median.
         vsPlain: plainSamples ? median(s.map((x, i) => total(x) / total(plainSamples[i]!))) : NaN,
         rssMb: median(s.map((x) => x.rss)) / 2 ** 20,
-        bundleKb: size.total / 1024,
-        atStartKb: size.atStart / 1024,
+        bundleKb: bundleBytes(c.file) / 1024,
       };
     });
     const f = (n: number) => n.toFixed(0);
     console.log(`\nNode ${process.version}, ${repeat} fresh processes per case (medians)\n`);
     console.log(
-      '| case | import ms | first invocation ms | import + first ms | fastest import + first ms | ÷ plain Apollo (same round) | CPU ms to first answer | fastest CPU ms | CPU ms to second answer | second invocation ms | RSS MB | bundle KB (.mjs) | read at start KB |',
+      '| case | import ms | first invocation ms | import + first ms | fastest import + first ms | ÷ plain Apollo (same round) | CPU ms to first answer | fastest CPU ms | CPU ms to second answer | second invocation ms | RSS MB | bundle KB (.mjs) |',
     );
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       console.log(
-        `| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${f(r.fastestMs)} | ${r.vsPlain.toFixed(2)} | ${f(r.cpuMs)} | ${f(r.fastestCpuMs)} | ${f(r.cpu2Ms)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} | ${f(r.atStartKb)} |`,
+        `| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${f(r.fastestMs)} | ${r.vsPlain.toFixed(2)} | ${f(r.cpuMs)} | ${f(r.fastestCpuMs)} | ${f(r.cpu2Ms)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} |`,
       );
     }
     // Telemetry on against off, run by run in the same round (the same machine load), then the median.
