@@ -363,6 +363,8 @@ export function checkKeyFields(items: ReadonlyMap<string, ItemType>, problems: P
   // A derived id holds every value of the key: such a type is found by its id alone.
   const byValues = (t: ItemType) => t.keyFields.length > 0 && t.derivedId === null;
   for (const item of items.values()) {
+    // A token's claim holds an id a caller is given, not one derived from a key only the table knows.
+    if (item.derivedId && item.owner) problems.add(`${item.name} @item(claim)`, `${item.name}'s key names no {id}: its id is derived from the key, which a token's claim does not hold; key it by {id} to own it through a claim`);
     const held = item.keyFields.map((f) => `{${f}}`).join(', ');
     if (byValues(item)) {
       const why = `its key holds ${held}, so its id alone does not find it`;

@@ -41,6 +41,12 @@ describe('a type whose keys name no {id}', () => {
     ]);
   });
 
+  it('refuses an owner claim, which holds an id a caller is given', () => {
+    expect(problemsOf(RECEIPTS.replace('sk: "REC#{processedAt}#SKU#{sku}")', 'sk: "REC#{processedAt}#SKU#{sku}", claim: "receipt")'))).toEqual([
+      expect.stringContaining("Receipt @item(claim): Receipt's key names no {id}: its id is derived from the key, which a token's claim does not hold"),
+    ]);
+  });
+
   it('refuses keys of literal text alone: every item would have the same key', () => {
     expect(problemsOf(RECEIPTS.replace('type Account {', 'type Flag implements Node @item(pk: "FLAG", sk: "ON") { globalId: ID! id: ID! }\ntype Account {'))).toEqual([
       expect.stringContaining('Flag @item: neither pk nor sk holds a placeholder: every item of the type would have the same key (name {id} or the fields that tell items apart)'),
