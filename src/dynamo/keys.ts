@@ -253,8 +253,8 @@ export function sortableInstant(value: unknown): string | null {
 }
 
 /**
- * The item layout this code writes and reads. 1: the first-round layout
- * (no GSI2 keys); 2: GSI2 catalog and by-instant entries, catalog counters.
+ * The item layout this code writes and reads. 1: no GSI2 keys; 2: GSI2
+ * catalog and by-instant entries, catalog counters.
  */
 export const CURRENT_LAYOUT_VERSION = 2;
 

@@ -3,41 +3,18 @@
  * DynamoDB Streams API read the way a Lambda event source mapping reads it,
  * handing batches to the same handler.
  *
- * Terminology
- * - shard: an ordered run of records; it is *open* until DynamoDB closes it
- *   (GetRecords then ends without a NextShardIterator) and opens children.
- * - lineage: a child names its parent (`ParentShardId`). A child is read
- *   only once its parent is finished, so the records of one item are
- *   handled in the order they were written. A parent no longer listed
- *   (trimmed after 24 hours) does not hold its children back.
- * - checkpoint: the last sequence number handled per shard, stored in the
- *   table (checkpoints.ts). The reader resumes AFTER_SEQUENCE_NUMBER, or at
- *   TRIM_HORIZON for a shard without one: nothing is skipped.
- *
- * Failures
- * - a record the handler fails on is retried in place (the shard waits,
- *   keeping order) up to `maxAttempts` times with backoff, then written to
- *   the table as a dead letter and skipped: a poison record cannot block
- *   the shard for good;
- * - dead letters are redriven: while the reader is idle, every `redriveMs`
- *   (doubled after a pass that still failed, up to MAX_REDRIVE_MS; back to
- *   `redriveMs` once one succeeds) each is handed to the handler again and
- *   deleted once handled, so a propagation that failed through a long
- *   outage still finishes. Out of order is safe: copies only ever move to a
- *   higher version and cascades act on marked items only (docs/stream.md);
- * - an iterator that expired (15 minutes unused) is requested again from
- *   the checkpoint; records trimmed before they were read are reported
- *   (an error log) and the shard is read from its oldest record;
- * - a gateway's model marker asking for work this processor lacks
- *   (modelWork.ts: a newer model during a rolling deploy) holds the shard
- *   at that record: it is neither retried nor dead-lettered, the stats say
- *   `modelBehind`, and a processor of the new model resumes there;
- * - any other error (DynamoDB unreachable) is logged and the cycle retried
- *   after a pause; nothing was checkpointed past what was handled.
- *
- * The reader never writes a checkpoint for a batch holding nothing but its
- * own bookkeeping (checkpoints write stream records too): otherwise every
- * checkpoint would cause another.
+ * - Order: a child shard is read only once its parent is finished (or no
+ *   longer listed), so an item's records are handled in write order.
+ * - Checkpoints: the last sequence number handled per shard, in the table
+ *   (checkpoints.ts); a shard resumes after it, or at TRIM_HORIZON.
+ * - Failures: a failing record is retried in place with backoff, then
+ *   dead-lettered and skipped; dead letters are redriven while idle (safe
+ *   out of order: copies only move to a higher version). An expired
+ *   iterator is asked again from the checkpoint; a model marker asking for
+ *   work this processor lacks holds the shard (`modelBehind`); other errors
+ *   retry the cycle. docs/stream.md has each case.
+ * - A batch of nothing but its own bookkeeping is never checkpointed
+ *   (checkpoints write stream records too).
  */
 import {
   DescribeStreamCommand,
