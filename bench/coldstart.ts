@@ -32,6 +32,7 @@ import { ensureTable } from '../src/dynamo/table.js';
 import { loadDemoData } from '../src/transport/demoData.js';
 import { DEFAULT_SCHEMA_FILE } from '../src/declaration/loadModel.js';
 import { writeNamed } from './output.js';
+import { median } from './compare.js';
 
 const { values } = parseArgs({
   options: {
@@ -72,16 +73,8 @@ process.stdout.write('COLD ' + JSON.stringify({ importMs: t1 - t0, firstMs: t2 -
 process.exit(0);
 `;
 
-interface Sample {
-  importMs: number;
-  firstMs: number;
-  secondMs: number;
-  /** CPU time of the process (user + system, all threads) from its start to the first answer. */
-  cpuMs: number;
-  /** The same up to the second answer: work moved out of the first invocation shows here. */
-  cpu2Ms: number;
-  rss: number;
-}
+/** Per process: ms to import and to each answer; CPU ms (all threads) from its start to the first and to the second answer; RSS. */
+interface Sample { importMs: number; firstMs: number; secondMs: number; cpuMs: number; cpu2Ms: number; rss: number }
 
 function runOnce(file: string, env: Record<string, string>): Promise<Sample> {
   return new Promise((resolvePromise, reject) => {
@@ -104,22 +97,10 @@ function runOnce(file: string, env: Record<string, string>): Promise<Sample> {
   });
 }
 
-/** Bytes of every .mjs in the function's folder, and of the entry plus the chunks it imports statically (read at start). */
-function sizes(entry: string): { total: number; atStart: number } {
-  const dir = dirname(entry);
+/** Bytes of every .mjs in the function's folder. */
+function bundleBytes(entry: string): number {
   const all = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? all(join(d, f)) : [join(d, f)]));
-  const total = all(dir).filter((f) => f.endsWith('.mjs')).reduce((n, f) => n + statSync(f).size, 0);
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    // Static imports only: `import … from "./x.mjs"` and `import "./x.mjs"`, never `import("./x.mjs")`.
-    for (const m of readFileSync(file, 'utf8').matchAll(/import\s*(?:[\w$*{}\s,]+from\s*)?["'](\.{1,2}\/[^"']+\.mjs)["']/g)) {
-      visit(resolve(dirname(file), m[1]!));
-    }
-  };
-  visit(entry);
-  return { total, atStart: [...seen].reduce((n, f) => n + statSync(f).size, 0) };
+  return all(dirname(entry)).filter((f) => f.endsWith('.mjs')).reduce((n, f) => n + statSync(f).size, 0);
 }
 
 async function buildPlain(outDir: string): Promise<string> {
@@ -140,12 +121,6 @@ async function buildPlain(outDir: string): Promise<string> {
   writeNamed(join(outDir, 'package.json'), '{"type":"module"}\n');
   return outfile;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
 
 async function main() {
   const work = join(root, 'dist/bench/coldstart');
@@ -206,7 +181,6 @@ async function main() {
     const total = (x: Sample) => x.importMs + x.firstMs;
     const rows = cases.map((c) => {
       const s = samples[c.name]!;
-      const size = sizes(c.file);
       return {
         name: c.name,
         importMs: median(s.map((x) => x.importMs)),
@@ -221,19 +195,18 @@ async function main() {
         // Per round against the plain bundle's run of the same round (the same machine load), then the median.
         vsPlain: plainSamples ? median(s.map((x, i) => total(x) / total(plainSamples[i]!))) : NaN,
         rssMb: median(s.map((x) => x.rss)) / 2 ** 20,
-        bundleKb: size.total / 1024,
-        atStartKb: size.atStart / 1024,
+        bundleKb: bundleBytes(c.file) / 1024,
       };
     });
     const f = (n: number) => n.toFixed(0);
     console.log(`\nNode ${process.version}, ${repeat} fresh processes per case (medians)\n`);
     console.log(
-      '| case | import ms | first invocation ms | import + first ms | fastest import + first ms | ÷ plain Apollo (same round) | CPU ms to first answer | fastest CPU ms | CPU ms to second answer | second invocation ms | RSS MB | bundle KB (.mjs) | read at start KB |',
+      '| case | import ms | first invocation ms | import + first ms | fastest import + first ms | ÷ plain Apollo (same round) | CPU ms to first answer | fastest CPU ms | CPU ms to second answer | second invocation ms | RSS MB | bundle KB (.mjs) |',
     );
-    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of rows) {
       console.log(
-        `| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${f(r.fastestMs)} | ${r.vsPlain.toFixed(2)} | ${f(r.cpuMs)} | ${f(r.fastestCpuMs)} | ${f(r.cpu2Ms)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} | ${f(r.atStartKb)} |`,
+        `| ${r.name} | ${f(r.importMs)} | ${f(r.firstMs)} | ${f(r.totalMs)} | ${f(r.fastestMs)} | ${r.vsPlain.toFixed(2)} | ${f(r.cpuMs)} | ${f(r.fastestCpuMs)} | ${f(r.cpu2Ms)} | ${r.secondMs.toFixed(1)} | ${f(r.rssMb)} | ${f(r.bundleKb)} |`,
       );
     }
     // Telemetry on against off, run by run in the same round (the same machine load), then the median.

@@ -12,19 +12,8 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** The option every bench that keeps a document accepts (merge into its parseArgs options). */
 export const WRITE_DOCS_OPTION = { 'write-docs': { type: 'boolean', default: false } } as const;
 
-/** `dist/bench/<parts…>` of `root`, its folder created. */
-export function resultsPath(name: string, root = REPO_ROOT): string {
-  const file = join(root, 'dist', 'bench', name);
-  mkdirSync(dirname(file), { recursive: true });
-  return file;
-}
-
-/** Writes `text` to `dist/bench/<name>`; returns the path. */
-export function writeResult(name: string, text: string, root = REPO_ROOT): string {
-  const file = resultsPath(name, root);
-  writeFileSync(file, text);
-  return file;
-}
+/** Writes `text` to `dist/bench/<name>` of `root`; returns the path. */
+export const writeResult = (name: string, text: string, root = REPO_ROOT): string => writeNamed(join(root, 'dist', 'bench', name), text);
 
 /**
  * A bench's document: always `dist/bench/<basename of doc>`, and the tracked
@@ -32,12 +21,7 @@ export function writeResult(name: string, text: string, root = REPO_ROOT): strin
  */
 export function writeDocument(doc: string, text: string, writeDocs: boolean, root = REPO_ROOT): string[] {
   const written = [writeResult(doc.replace(/^bench\//, '').replace(/\//g, '-'), text, root)];
-  if (writeDocs) {
-    const tracked = join(root, doc);
-    mkdirSync(dirname(tracked), { recursive: true });
-    writeFileSync(tracked, text);
-    written.push(tracked);
-  }
+  if (writeDocs) written.push(writeNamed(join(root, doc), text));
   return written;
 }
 

@@ -29,7 +29,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
-import { freePort } from '../src/dynamo/local.js';
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +36,7 @@ import { isDeepStrictEqual, parseArgs } from 'node:util';
 import autocannon, { type Result as LoadResult } from 'autocannon';
 import { dynamoFromConfig } from '../src/dynamo/client.js';
 import { loadConfig } from '../src/config.js';
-import { startLocalDynamo } from '../src/dynamo/local.js';
+import { freePort, startLocalDynamo } from '../src/dynamo/local.js';
 import { ensureTable } from '../src/dynamo/table.js';
 import type { MetricsSummary } from '../src/dynamo/metrics.js';
 import { buildDataset, type Dataset } from '../scripts/dataset.js';
@@ -64,21 +63,6 @@ export function variantSettings(text: string): Record<string, string> {
   if (!pairs.length || bad.length) throw new Error(`--variant: expected SETTING=value[,SETTING=value], not ${JSON.stringify(text)}`);
   return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
 }
-
-const USAGE = `npm run bench -- [options]
-  --duration <s>       seconds per recorded run (2)
-  --rounds <n>         recorded runs per server and case, order rotating (4)
-  --warmup <s>         unrecorded load per server before each case (1)
-  --prewarm <s>        load per case and server before the first case (1; 0 for none)
-  --connections <n>    autocannon connections (16)
-  --only <text>        only the cases whose name contains <text>
-  --servers <list>     some of ${ROLES.join(',')} (default gateway,naive,direct, plus baseline with --baseline)
-  --direct-reads <r>   sdk (default) or lean: what the direct endpoint reads through
-  --baseline <ref>     also run another version (a git ref) beside this one: old vs new
-  --variant <s>        also run the gateway with SETTING=value[,SETTING=value] (repeatable):
-                       the gateway ÷ the variant, judged against 10%
-  --write-docs         after a full run, rewrite bench/results.md
-  --help               this text`;
 
 interface Env {
   urls: Partial<Record<Role, string>>;
@@ -196,8 +180,8 @@ function operation(spec: OperationSpec, running: Role[]): Case {
   };
 }
 
-/** CPU time (user + system) of a process so far, from /proc (Linux); NaN elsewhere. */
-function cpuMs(pid: number | undefined): number {
+/** CPU time (user + system) of a process so far, from /proc (Linux); NaN elsewhere. The other benches read it here. */
+export function cpuMs(pid: number | undefined): number {
   if (pid === undefined) return NaN;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -422,14 +406,9 @@ async function main() {
       baseline: { type: 'string' },
       variant: { type: 'string', multiple: true },
       servers: { type: 'string' },
-      help: { type: 'boolean', default: false },
       ...WRITE_DOCS_OPTION,
     },
   });
-  if (values.help) {
-    console.log(USAGE);
-    return;
-  }
   const directReads = values['direct-reads']!;
   if (directReads !== 'sdk' && directReads !== 'lean') throw new Error(`--direct-reads must be sdk or lean, not ${directReads}`);
   const wanted = (values.servers?.split(',').map((r) => r.trim()) ?? ['gateway', 'naive', 'direct', ...(values.baseline ? ['baseline'] : [])]) as Role[];

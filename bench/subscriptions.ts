@@ -27,6 +27,7 @@ import { courseItem } from '../test/support/defaultItems.js';
 import { createStreamsClient } from '../src/stream/streamsClient.js';
 import { median } from './compare.js';
 import { writeNamed } from './output.js';
+import { cpuMs } from './run.js';
 
 const text = (fallback?: string) => ({ type: 'string', ...(fallback === undefined ? {} : { default: fallback }) }) as const;
 const { values } = parseArgs({ options: { only: text('latency,fanout,idle'), writes: text('40'), subscribers: text('1000'), events: text('30'), idle: text('1000'), rounds: text('3'), old: text(), out: text() } });
@@ -47,8 +48,6 @@ function child(args: string[], env: Record<string, string>, ready: RegExp, cwd =
 }
 const stopChild = (c: ChildProcess) => new Promise<void>((done) => (c.exitCode !== null ? done() : (c.once('exit', () => done()), c.kill('SIGTERM'))));
 
-/** utime + stime of a process, in ms. */
-const cpuMs = (pid: number) => (([u, s]) => ((Number(u) + Number(s)) * 1000) / 100)(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ').slice(11, 13));
 const rssKb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
 /** Median and range of per-round figures. */

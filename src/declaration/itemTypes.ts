@@ -176,7 +176,7 @@ function checkParentPartition(schema: GraphQLSchema, item: ItemType, items: Read
     problems.add(`${item.name} @item(inverted)`, `${item.name}'s parent ${item.parent.type} is keyless: a child of a keyless type is found with its parent's id, not inverted`, schema.getType(item.name)?.astNode);
   }
   const parent = item.parent ? items.get(item.parent.type) : undefined;
-  if (!item.parent || !parent || !parent.parent || parent.inverted) return;
+  if (!item.parent || !parent || !parent.parent || parent.inverted || parent.derivedId) return;
   problems.add(
     `${item.name}.${item.parent.field} @parent`,
     `${parent.name} is a child type found only with its own parent's id: make it inverted: true, so ${item.name} can load it by id`,
@@ -234,12 +234,13 @@ function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: R
   }
   const { parent, attributes, flags } = readItemFields(reading, type, globalId);
   const keyFields = readKeyFields({ pk, sk, parent, attributes }, where, type, problems);
+  const derivedId = readDerivedId(pk, sk, args.inverted === true, where, type, problems);
   const owner = typeof args.claim === 'string' ? { claim: args.claim, setting: typeof args.claimSetting === 'string' ? args.claimSetting : null } : null;
   if (owner === null && typeof args.claimSetting === 'string') problems.add(`${where}(claimSetting)`, 'renames a claim the type does not name: add claim', type.astNode);
   const access: Access | null = readAccess(schema, type, type.name, problems);
 
   if (!pk || !sk) return null;
-  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, keyFields, attributes, flags, relations: [], byInstant: null, owner, access, fieldAccess, globalId };
+  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, keyFields, derivedId, attributes, flags, relations: [], byInstant: null, owner, access, fieldAccess, globalId };
 }
 
 /** The fields of an item type other than its ids and connections: its @parent field, stored attributes and @propagating flags. */
@@ -320,6 +321,19 @@ function readStoredField(reading: ItemTypeReading, nested: NestedContext, field:
   return { name: field.name, storedAs, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt'), ...enumValues(named), constraints };
 }
 
+/**
+ * For keys that name no {id}: the placeholders the item's id is derived
+ * from, in the order pk then sk name them (plan/derivedId.ts); null for
+ * keys holding {id}.
+ */
+function readDerivedId(pk: ItemType['pk'] | null, sk: ItemType['sk'] | null, inverted: boolean, where: string, type: GraphQLObjectType, problems: Problems): string[] | null {
+  if (!pk || !sk || pk.placeholders.includes('id') || sk.placeholders.includes('id')) return null;
+  const derivedId = [...new Set([...pk.placeholders, ...sk.placeholders])];
+  if (derivedId.length === 0) problems.add(where, 'neither pk nor sk holds a placeholder: every item of the type would have the same key (name {id} or the fields that tell items apart)', type.astNode);
+  else if (inverted) problems.add(`${where}(inverted)`, `${type.name}'s key names no {id}: its id is derived from the key and finds it alone, so inverted: true has nothing to do`, type.astNode);
+  return derivedId;
+}
+
 /** The stored fields the key templates name; a placeholder names id, the parent field, or a stored field set at create. */
 function readKeyFields(
   { pk, sk, parent, attributes }: { pk: ItemType['pk'] | null; sk: ItemType['sk'] | null; parent: ItemType['parent']; attributes: Attribute[] },
@@ -337,10 +351,6 @@ function readKeyFields(
       if (problem) problems.add(`${where}(${name})`, `placeholder {${p}} ${problem}`, type.astNode);
       else if (!keyFields.includes(p)) keyFields.push(p);
     }
-  }
-  if (pk && sk && !pk.placeholders.includes('id') && !sk.placeholders.includes('id')) {
-    const why = keyFields.length > 0 ? `items are found by their id; a key of ${keyFields.map((f) => `{${f}}`).join(', ')} alone is not served yet` : 'every item of the type would have the same key';
-    problems.add(where, `neither pk nor sk holds {id}: ${why}`, type.astNode);
   }
   if (parent && pk && sk && !pk.placeholders.includes(parent.field) && !sk.placeholders.includes(parent.field)) {
     // The parent's id is read back from the item's keys.
@@ -372,9 +382,13 @@ function keyFieldProblem(a: Attribute, key: 'pk' | 'sk'): string | null {
  * the id alone).
  */
 export function checkKeyFields(items: ReadonlyMap<string, ItemType>, problems: Problems): void {
+  // A derived id holds every value of the key: such a type is found by its id alone.
+  const byValues = (t: ItemType) => t.keyFields.length > 0 && t.derivedId === null;
   for (const item of items.values()) {
+    // A token's claim holds an id a caller is given, not one derived from a key only the table knows.
+    if (item.derivedId && item.owner) problems.add(`${item.name} @item(claim)`, `${item.name}'s key names no {id}: its id is derived from the key, which a token's claim does not hold; key it by {id} to own it through a claim`);
     const held = item.keyFields.map((f) => `{${f}}`).join(', ');
-    if (item.keyFields.length > 0) {
+    if (byValues(item)) {
       const why = `its key holds ${held}, so its id alone does not find it`;
       if (item.inverted) problems.add(`${item.name} @item(inverted)`, `${item.name} cannot be inverted: ${why}`);
       if (item.globalId !== null) problems.add(item.name, `${item.name} cannot be found by a global id (@get(by: NODE)): ${why}`);
@@ -385,10 +399,10 @@ export function checkKeyFields(items: ReadonlyMap<string, ItemType>, problems: P
     }
     for (const a of item.attributes) {
       const target = a.reference && !a.reference.keyless ? items.get(a.reference.type) : undefined;
-      if (target && target.keyFields.length > 0) problems.add(`${item.name}.${a.name}`, `refers to ${target.name}, whose key holds ${target.keyFields.map((f) => `{${f}}`).join(', ')}: a reference finds an item by its id alone`);
+      if (target && byValues(target)) problems.add(`${item.name}.${a.name}`, `refers to ${target.name}, whose key holds ${target.keyFields.map((f) => `{${f}}`).join(', ')}: a reference finds an item by its id alone`);
     }
     const parent = item.parent ? items.get(item.parent.type) : undefined;
-    if (parent && parent.keyFields.length > 0) {
+    if (parent && byValues(parent)) {
       problems.add(`${item.name}.${item.parent!.field} @parent`, `${parent.name}'s key holds ${parent.keyFields.map((f) => `{${f}}`).join(', ')}: a child's parent is found by its id alone`);
     }
   }
@@ -403,7 +417,7 @@ export function checkReferences(items: ReadonlyMap<string, ItemType>, problems: 
   for (const item of items.values()) {
     for (const a of item.attributes) {
       const target = a.reference && !a.reference.keyless ? items.get(a.reference.type) : undefined;
-      if (target?.parent && !target.inverted) {
+      if (target?.parent && !target.inverted && !target.derivedId) {
         problems.add(`${item.name}.${a.name}`, `refers to ${target.name}, a child type found only with its parent's id: make it inverted: true, or refer to its parent`);
       }
     }

@@ -110,6 +110,13 @@ export interface ItemType {
    */
   keyFields: string[];
   /**
+   * For a type whose keys name no `{id}`: the placeholders its id is made
+   * of, in the order they first appear in pk then sk (the parent field
+   * among them). The id is derived from the key (plan/derivedId.ts), so it
+   * alone finds the item. Null for a type whose keys hold `{id}`.
+   */
+  derivedId: readonly string[] | null;
+  /**
    * For a sort key that is one placeholder alone (`{id}`: no literal
    * prefix), the sort-key prefixes of the other types in its partition
    * (`Join:`): its reads pass their items by, and its keys may not begin

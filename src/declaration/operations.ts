@@ -192,8 +192,13 @@ function readRootField(
       problems.add(`${at} @get`, `returns ${named.name}${list ? ' as a list' : ''}; @get returns one @item type`, field.astNode);
       return null;
     }
+    if (item.derivedId && argNames.includes('id')) {
+      // A derived id holds the key's values: it alone finds the item.
+      for (const a of argNames.filter((x) => x !== 'id')) problems.add(`${at}(${a})`, `${item.name}'s id is derived from its key and finds it alone: take id, or the key's values (${item.derivedId.join(', ')}) instead`, field.astNode);
+      return { kind: 'get', field: field.name, type: item.name, arguments: { id: 'id' }, access };
+    }
     // The keys it reads: the sort key alone (GSI1) for an inverted type, else both.
-    const needed = item.inverted ? item.sk.placeholders : [...item.pk.placeholders, ...item.sk.placeholders];
+    const needed = item.inverted && !item.derivedId ? item.sk.placeholders : [...item.pk.placeholders, ...item.sk.placeholders];
     const args: Record<string, string> = {};
     for (const placeholder of new Set(needed)) {
       const candidates = placeholder === 'id' ? ['id'] : [placeholder, `${placeholder}Id`];
@@ -317,8 +322,10 @@ function readMutation(
   return readLinkMutation(m, directive as 'link' | 'unlink', relations);
 }
 
-function needId({ field, problems, where }: MutationReading): void {
+function needId({ field, problems, where }: MutationReading, item: ItemType): void {
   const id = argType(field, 'id');
+  // A type with a derived id is also found by its key's values (keyArguments).
+  if (!id && item.derivedId) return;
   if (!id || id.named.name !== 'ID' || !id.nonNull) problems.add(where, 'takes the argument id: ID!', field.astNode);
 }
 
@@ -342,9 +349,9 @@ function readWriteMutation(m: MutationReading, directive: 'create' | 'update', i
   const input = needInput(m);
   if (input) checkInput(schema, input, item, directive, problems);
   if (directive === 'update') {
-    needId(m);
+    needId(m, item);
     const parentArgument = childParent(schema, 'update', field, item, where, problems);
-    return { kind: 'update', field: field.name, type: item.name, input: input ?? '', parentArgument, keyArguments: keyArguments(field, item, where, problems), access };
+    return { kind: 'update', field: field.name, type: item.name, input: input ?? '', parentArgument, keyArguments: keyArguments(field, item, parentArgument, where, problems), access };
   }
   const parentArgument = (directiveArgs(schema, 'create', field) ?? {}).parent;
   const parentArg = typeof parentArgument === 'string' ? parentArgument : null;
@@ -356,7 +363,6 @@ function readWriteMutation(m: MutationReading, directive: 'create' | 'update', i
 
 function readDeleteMutation(m: MutationReading, items: ReadonlyMap<string, ItemType>): MutationField | null {
   const { schema, field, problems, where, access } = m;
-  needId(m);
   const args = directiveArgs(schema, 'delete', field) ?? {};
   const named = typeof args.type === 'string' ? args.type : unwrap(field.type).named.name;
   const item = items.get(named);
@@ -364,6 +370,7 @@ function readDeleteMutation(m: MutationReading, items: ReadonlyMap<string, ItemT
     problems.add(where, `deletes ${named}, which is no @item type (return the type, or name it in @delete(type))`, field.astNode);
     return null;
   }
+  needId(m, item);
   const parentArgument = childParent(schema, 'delete', field, item, where, problems);
   const match = Array.isArray(args.match) ? (args.match as string[]) : [];
   for (const name of match) {
@@ -372,7 +379,7 @@ function readDeleteMutation(m: MutationReading, items: ReadonlyMap<string, ItemT
     else if (!field.args.some((a) => a.name === name)) problems.add(`${where}(match)`, `takes no argument ${name} holding the value ${item.name}.${name} must have`, field.astNode);
   }
   if (match.length > 0 && item.parent) problems.add(`${where}(match)`, `${item.name} is a child type: match is not supported on a child's delete yet`, field.astNode);
-  return { kind: 'delete', field: field.name, type: item.name, parentArgument, keyArguments: keyArguments(field, item, where, problems), match, access };
+  return { kind: 'delete', field: field.name, type: item.name, parentArgument, keyArguments: keyArguments(field, item, parentArgument, where, problems), match, access };
 }
 
 function readLinkMutation(m: MutationReading, directive: 'link' | 'unlink', relations: ReadonlyMap<string, Relation>): MutationField | null {
@@ -451,7 +458,8 @@ function checkLinkArguments({ field, problems, at, where }: MutationReading, rel
  * type's key holds besides id and parent (`sentAt` for `msg#{sentAt}#{id}`):
  * the item's key is built from them, as @get's arguments build it.
  */
-function keyArguments(field: Field, item: ItemType, where: string, problems: Problems): Record<string, string> {
+function keyArguments(field: Field, item: ItemType, parentArgument: string | null, where: string, problems: Problems): Record<string, string> {
+  if (item.derivedId) return derivedIdArguments(field, item, item.derivedId, parentArgument, where, problems);
   const found: Record<string, string> = {};
   for (const f of item.keyFields) {
     const candidates = [f, `${f}Id`];
@@ -463,6 +471,25 @@ function keyArguments(field: Field, item: ItemType, where: string, problems: Pro
 }
 
 /**
+ * The arguments of an @update/@delete of a type with a derived id: none
+ * when it takes id (the id alone finds it), else one per value of its key
+ * (the parent's id among them, in the argument `parent` names).
+ */
+function derivedIdArguments(field: Field, item: ItemType, placeholders: readonly string[], parentArgument: string | null, where: string, problems: Problems): Record<string, string> {
+  const found: Record<string, string> = {};
+  if (field.args.some((a) => a.name === 'id')) return found;
+  const missing: string[] = [];
+  for (const p of placeholders) {
+    const candidates = p === item.parent?.field && parentArgument !== null ? [parentArgument] : [p, `${p}Id`];
+    const arg = candidates.find((c) => field.args.some((a) => a.name === c));
+    if (!arg) missing.push(`${candidates.join(' or ')} for {${p}}`);
+    else found[p] = arg;
+  }
+  if (missing.length > 0) problems.add(where, `${item.name}'s id is derived from its key: take id: ID!, or every value of the key (missing: ${missing.join(', ')})`, field.astNode);
+  return found;
+}
+
+/**
  * The argument holding the parent's id of an @update/@delete of a child
  * type (`parent`): required unless the type is inverted (found by its id
  * alone through GSI1); refused on a type without a parent.
@@ -470,7 +497,7 @@ function keyArguments(field: Field, item: ItemType, where: string, problems: Pro
 function childParent(schema: GraphQLSchema, directive: 'update' | 'delete', field: Field, item: ItemType, where: string, problems: Problems): string | null {
   const given = (directiveArgs(schema, directive, field) ?? {}).parent;
   const parent = typeof given === 'string' ? given : null;
-  if (item.parent && parent === null && !item.inverted) {
+  if (item.parent && parent === null && !item.inverted && !item.derivedId) {
     problems.add(where, `${item.name} is a child of ${item.parent.type}: name the argument holding its id in parent`, field.astNode);
   }
   if (!item.parent && parent !== null) problems.add(`${where}(parent)`, `${item.name} has no @parent field`, field.astNode);
@@ -487,7 +514,10 @@ function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, di
   const counts = new Set(item.relations.flatMap((r) => (r.kind === 'edges' && r.sharded ? [r.sharded.count] : [])));
   const fields = input.getFields();
   for (const f of Object.values(fields)) {
-    if (f.name === 'id' && directive === 'create') continue;
+    if (f.name === 'id' && directive === 'create') {
+      if (item.derivedId) problems.add(`${inputName}.id`, `${item.name}'s key names no {id}: its id is derived from the key's values (${item.derivedId.join(', ')}), so a create takes none`, f.astNode);
+      continue;
+    }
     if (directive === 'create' && counts.has(f.name)) continue;
     const attribute = item.attributes.find((a) => a.name === f.name && !a.createdAt);
     if (!attribute) {

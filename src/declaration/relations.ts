@@ -74,7 +74,7 @@ export function readRelations(
 /** A keyless type as the owner of its connections: no keys of its own (its id is the whole key), no parent, no attributes. */
 export function keylessItemType(name: string): ItemType {
   const id = parseTemplate('{id}');
-  return { name, pk: id, sk: id, inverted: false, indexed: [], parent: null, keyFields: [], attributes: [], flags: [], relations: [], byInstant: null, owner: null, access: null, fieldAccess: {}, globalId: null };
+  return { name, pk: id, sk: id, inverted: false, indexed: [], parent: null, keyFields: [], derivedId: null, attributes: [], flags: [], relations: [], byInstant: null, owner: null, access: null, fieldAccess: {}, globalId: null };
 }
 
 const edgeAttributeNames = (r: EdgesRelation) =>
@@ -173,7 +173,7 @@ function readChildrenRelation(
     const what = owned ? `no @parent field of type ${item.name}` : references.length > 1 ? `several references to ${item.name} (${references.join(', ')}) and no @parent of that type` : `no @parent field or reference of type ${item.name}`;
     problems.add(where, `${node.name} has ${what}: nothing names ${item.name}'s partition of ${node.name} items`, field.astNode);
   }
-  if (owned && item.parent && !item.inverted) {
+  if (owned && item.parent && !item.inverted && !item.derivedId) {
     // Its children are created and deleted under it, found by its id alone.
     problems.add(where, `${item.name} is a child type found only with its parent's id: make it inverted: true to give it children`, field.astNode);
   }

@@ -10,6 +10,8 @@ import type { Item } from '../dynamo/batchGet.js';
 import type { ItemKey, TableKeys } from '../dynamo/keys.js';
 import type { Attribute, ItemType } from '../declaration/model.js';
 import { badUserInput, invariant } from '../errors.js';
+import { validateId } from './arguments.js';
+import { formatDerivedId, parseDerivedId } from './derivedId.js';
 import { kindTest, parentIdProperty, propertyLiteral, valueDecoder, type ItemRecord } from './records.js';
 
 export interface ItemPlan {
@@ -34,6 +36,21 @@ export interface ItemPlan {
   map(item: Item): ItemRecord;
   /** Counter attributes of the type's relations, kept on its items. */
   counters: readonly string[];
+  /** For a type whose keys name no `{id}`: its id made from its key's values, and back; null for other types. */
+  derived: DerivedIds | null;
+}
+
+/** A derived id (plan/derivedId.ts) of one type, made and read. */
+export interface DerivedIds {
+  /**
+   * The id of the item whose key holds `values` (by placeholder: the
+   * parent's id, key fields as arguments or inputs give them, written as
+   * keyText writes them). `names` names the argument of each placeholder
+   * for BAD_USER_INPUT.
+   */
+  id(values: Readonly<Record<string, unknown>>, names?: Readonly<Record<string, string>>): string;
+  /** The key's values inside `id`, by placeholder; BAD_USER_INPUT naming `argument` when it is no id of this type. */
+  values(id: unknown, argument?: string): Record<string, string>;
 }
 
 /**
@@ -84,7 +101,7 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
     for (const a of keyFields) v[a.name] = keyText(a, fields?.[a.name], a.name);
     return v;
   };
-  const { idOf, parentOf } = compileKeyReaders(type, keys, parentField);
+  const { idOf, parentOf } = type.derivedId === null ? compileKeyReaders(type, keys, parentField) : derivedKeyReaders(type, keys, parentField);
   const excludes = type.skExcludes ?? [];
   const foreign = (sk: unknown) => typeof sk === 'string' && excludes.some((p) => sk.startsWith(p));
   const ids = (item: Item) => {
@@ -93,7 +110,12 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
     if (id === undefined || id === null) return null;
     return { id, parentId: parentOf(item) };
   };
+  const derived = type.derivedId === null ? null : derivedIds(type, keyFields);
   const built =
+    (derived && ((id: string) => {
+      const v = derived.values(id);
+      return { PK: type.pk.fill(v), SK: type.sk.fill(v) };
+    })) ??
     compileKey(type, parentField) ??
     ((id: string, parentId?: string, fields?: Readonly<Record<string, unknown>>) => {
       const v = values(id, parentId, fields);
@@ -117,6 +139,7 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
     flags: type.flags,
     parentIdProperty: parentProperty,
     counters,
+    derived,
     key,
     ids,
     map: compileMap(type, parentProperty, counters, idOf, parentOf, notOfType, extensions, keyFieldReader(type, keys)),
@@ -155,6 +178,48 @@ function compileKeyReaders(type: ItemType, keys: TableKeys, parentField: string 
     parentField: string | null,
   ) => { idOf(item: Item): string | null | undefined; parentOf(item: Item): string | null };
   return make(type.pk, type.sk, parentField);
+}
+
+/** A derived id made from a key's values and read back (plan/derivedId.ts). */
+function derivedIds(type: ItemType, keyFields: readonly Attribute[]): DerivedIds {
+  const order = type.derivedId!;
+  const parentField = type.parent?.field ?? null;
+  const fields = new Map(keyFields.map((a) => [a.name, a]));
+  return {
+    id(values, names = {}) {
+      return formatDerivedId(
+        order.map((p) => {
+          const what = names[p] ?? p;
+          const a = fields.get(p);
+          if (a) return keyText(a, values[p], what);
+          invariant(p === parentField, `${type.name}: placeholder {${p}} is neither a key field nor the parent`);
+          if (typeof values[p] !== 'string') throw badUserInput(`${what} is part of the key: give it`, what);
+          return validateId(values[p] as string, what);
+        }),
+      );
+    },
+    values(id, argument = 'id') {
+      const parts = parseDerivedId(id, order.length);
+      if (parts === null) throw badUserInput(`${argument} is not an id of ${type.name} (an id read from one of its items)`, argument);
+      return Object.fromEntries(order.map((p, i) => [p, parts[i]!]));
+    },
+  };
+}
+
+/** idOf/parentOf of a type with a derived id: the id made from every placeholder's value in the keys. */
+function derivedKeyReaders(type: ItemType, keys: TableKeys, parentField: string | null) {
+  const order = type.derivedId!;
+  return {
+    idOf(item: Item): string | undefined {
+      const inPk = type.pk.match(item[keys.pk]);
+      const inSk = inPk && type.sk.match(item[keys.sk]);
+      if (!inPk || !inSk) return undefined;
+      return formatDerivedId(order.map((p) => inSk[p] ?? inPk[p]!));
+    },
+    parentOf(item: Item): string | null {
+      return parentField === null ? null : (type.sk.valueOf(item[keys.sk], parentField) ?? type.pk.valueOf(item[keys.pk], parentField) ?? null);
+    },
+  };
 }
 
 /**

@@ -40,6 +40,20 @@ const write = async <T>(ctx: Context, run: () => Promise<T>): Promise<T> => {
   }
 };
 
+/**
+ * The id a @update/@delete names: its argument id, or, for a type with a
+ * derived id taken by its key's values, the id those values make.
+ */
+function idArgument(plan: Plan, type: string, keyArguments: Record<string, string>): (args: Record<string, unknown>) => unknown {
+  const derived = plan.item(type).derived;
+  if (!derived || Object.keys(keyArguments).length === 0) return (args) => args.id;
+  return (args) => derived.id(Object.fromEntries(Object.entries(keyArguments).map(([p, a]) => [p, args[a]])), keyArguments);
+}
+
+/** The key fields' values a @update/@delete passes on: none for a derived id (the id holds them). */
+const keyFieldsOf = (plan: Plan, type: string, keyArguments: Record<string, string>) =>
+  plan.item(type).derived ? () => undefined : (args: Record<string, unknown>) => keyFieldValues(keyArguments, args);
+
 export function mutationResolvers(plan: Plan): Record<string, MutationResolver> {
   const writes = writePlanOf(plan);
   const fields: Record<string, MutationResolver> = {};
@@ -55,25 +69,29 @@ export function mutationResolvers(plan: Plan): Record<string, MutationResolver> 
       }
       case 'update': {
         const parentArgument = m.parentArgument;
+        const idOf = idArgument(plan, m.type, m.keyArguments);
+        const fieldsOf = keyFieldsOf(plan, m.type, m.keyArguments);
         fields[m.field] = (_, args, ctx) =>
           write(ctx, () =>
-            updateItem(ctx, m.type, args.id as string, args.input as Record<string, unknown>, {
+            updateItem(ctx, m.type, idOf(args) as string, args.input as Record<string, unknown>, {
               id: parentArgument ? args[parentArgument] : undefined,
               argument: parentArgument,
-              fields: keyFieldValues(m.keyArguments, args),
+              fields: fieldsOf(args),
             }),
           );
         break;
       }
       case 'delete': {
         const parentArgument = m.parentArgument;
+        const idOf = idArgument(plan, m.type, m.keyArguments);
+        const fieldsOf = keyFieldsOf(plan, m.type, m.keyArguments);
         fields[m.field] = (_, args, ctx) =>
           write(ctx, () =>
             deleteItem(
               ctx,
               m.type,
-              args.id as string,
-              { id: parentArgument ? args[parentArgument] : undefined, argument: parentArgument, fields: keyFieldValues(m.keyArguments, args) },
+              idOf(args) as string,
+              { id: parentArgument ? args[parentArgument] : undefined, argument: parentArgument, fields: fieldsOf(args) },
               m.match.map((name) => ({ name, value: args[name] })),
             ),
           );

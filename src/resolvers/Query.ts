@@ -45,7 +45,17 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
     const idArg = get.arguments.id;
     const parentField = item.type.parent?.field;
     const parentArg = parentField === undefined ? undefined : get.arguments[parentField];
-    if (item.type.keyFields.length > 0) {
+    const derived = item.derived;
+    if (derived && idArg !== undefined) {
+      // A derived id holds the key's values: one GetItem (key() says BAD_USER_INPUT for any other text).
+      fields[get.field] = (_, args, ctx) => (derived.values(args[idArg], idArg), ctx.loaders.entity(item, args[idArg] as string));
+    } else if (derived) {
+      const names = get.arguments;
+      fields[get.field] = (_, args, ctx) => {
+        const values = Object.fromEntries(Object.entries(names).map(([p, a]) => [p, args[a]]));
+        return ctx.loaders.entity(item, derived.id(values, names));
+      };
+    } else if (item.type.keyFields.length > 0) {
       // The key holds fields besides the ids (`msg#{sentAt}#{id}`): the arguments fill them.
       const keyArguments = Object.fromEntries(item.type.keyFields.map((f) => [f, get.arguments[f]!]));
       fields[get.field] = (_, args, ctx) =>

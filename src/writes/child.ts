@@ -42,6 +42,11 @@ export async function locate(
   fields?: Readonly<Record<string, unknown>>,
 ): Promise<Located> {
   const type = t.item.type;
+  if (t.item.derived) {
+    // The id holds the parent's id: an argument naming another parent is not read.
+    const values = t.item.derived.values(id);
+    return { key: t.item.key(id), parentId: type.parent ? values[type.parent.field] : undefined };
+  }
   if (!type.parent) return { key: t.item.key(id, undefined, fields), parentId: undefined };
   if (typeof parentId === 'string') {
     const parent = validateId(parentId, parentArgument ?? type.parent.field);

@@ -152,10 +152,25 @@ export async function findInverted(store: Store, typeName: string, id: string): 
  */
 export async function parentKeyOf(store: Store, parentType: string, parentId: string): Promise<ItemKey> {
   const parentPlan = planOf(store).item(parentType);
-  if (!parentPlan.type.parent) return parentPlan.key(parentId);
+  // A derived id holds its parent's id too: found by its id alone.
+  if (!parentPlan.type.parent || parentPlan.derived) return parentPlan.key(parentId);
   const found = await findInverted(store, parentType, parentId);
   if (!found) throw notFound(`${parentType} ${parentId} not found`);
   return parentPlan.key(parentId, found.parentId);
+}
+
+/**
+ * A new item's id: the one the input gives (validated) or a new one; for a
+ * type whose key names no {id}, the id its key's values make (the parent's
+ * id and the input's key fields).
+ */
+function newIdOf(t: TypeWrites, parentId: string | undefined, input: Record<string, unknown>): string {
+  const derived = t.item.derived;
+  if (!derived) return idOrNew(input.id as string | null | undefined);
+  const parentField = t.item.type.parent?.field;
+  const values: Record<string, unknown> = { ...input };
+  if (parentField !== undefined) values[parentField] = parentId;
+  return derived.id(values, Object.fromEntries(t.item.type.keyFields.map((f) => [f, `input.${f}`])));
 }
 
 /** Creates an item of `typeName` from `input` (under the parent `parentId` for a child type); returns its record. */
@@ -170,7 +185,7 @@ export async function createItem(
     if (!parent) throw new Error(`Invariant violation: ${typeName} is created under a parent`);
     return createChild(store, t, validateId(parent.id as string, parent.argument), input);
   }
-  const id = idOrNew(input.id as string | null | undefined);
+  const id = newIdOf(t, undefined, input);
   const { item, also } = newItem(t, store.plan.keys, id, undefined, input);
   const what = `${typeName} ${id}`;
   if (t.catalog || also.length > 0) await putNewWith(store, item, what, t.catalog ? { spec: t.catalog.spec, id } : null, also);
@@ -183,7 +198,7 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
   // A keyless parent has no item to check or count in: the child is put on its own.
   if (!planOf(store).items.has(parentType.type)) return createUnderKeyless(store, t, parentId, input);
   const parentPlan = planOf(store).item(parentType.type);
-  const id = idOrNew(input.id as string | null | undefined);
+  const id = newIdOf(t, parentId, input);
   const keys = store.plan.keys;
   const { item } = newItem(t, keys, id, parentId, input);
   const key = keys.keyOf(item);
@@ -218,7 +233,7 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
 }
 
 async function createUnderKeyless(store: Store, t: TypeWrites, parentId: string, input: Record<string, unknown>): Promise<ItemRecord> {
-  const id = idOrNew(input.id as string | null | undefined);
+  const id = newIdOf(t, parentId, input);
   const { item } = newItem(t, store.plan.keys, id, parentId, input);
   await putNew(store, item, `${t.item.name} ${id}`);
   return t.item.map(item);

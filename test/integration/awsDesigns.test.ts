@@ -710,13 +710,25 @@ describe('RecurringPayments', () => {
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
-  it('get all receipts for an account: one Query of ACC#<account>, begins_with REC#', async () => {
+  // A receipt's id is derived from its key: base64url of "<account>#<processed date as the key holds it>#<sku>".
+  const receiptId = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
+
+  it('get all receipts for an account: one Query of ACC#<account>, begins_with REC#, ids derived from their keys', async () => {
     const { result, requests } = await gw.counted(`{ account(id: "123") { receipts(first: 10) { edges { node { id SKU ProcessedDate ProcessedAmount TTL } } } } }`);
     expect(nodes(result.data.account.receipts)).toEqual([
-      { id: '999', SKU: '999', ProcessedDate: '2023-05-28T14:15:39.247Z', ProcessedAmount: '12.99', TTL: 1700318200 },
-      { id: '999', SKU: '999', ProcessedDate: '2023-06-28T14:15:40.102Z', ProcessedAmount: '12.99', TTL: 1702996600 },
+      { id: receiptId('123#12023-05-28T14:15:39.24#999'), SKU: '999', ProcessedDate: '2023-05-28T14:15:39.247Z', ProcessedAmount: '12.99', TTL: 1700318200 },
+      { id: receiptId('123#2023-06-28T14:15:40.102Z#999'), SKU: '999', ProcessedDate: '2023-06-28T14:15:40.102Z', ProcessedAmount: '12.99', TTL: 1702996600 },
     ]);
     expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it("get a receipt by its id, or by its date and SKU: one GetItem each (the published sample's key holds another date than its attribute: its id finds it)", async () => {
+    const byId = await gw.counted(`query($id: ID!) { receiptById(id: $id) { SKU ProcessedDate } }`, { id: receiptId('123#12023-05-28T14:15:39.24#999') });
+    expect(byId.result.data.receiptById).toEqual({ SKU: '999', ProcessedDate: '2023-05-28T14:15:39.247Z' });
+    expect(byId.requests.byOperation).toEqual({ GetItem: 1 });
+    const byKey = await gw.counted(`{ receipt(account: "123", ProcessedDate: "2023-06-28T14:15:40.102Z", SKU: "999") { id ProcessedAmount } }`);
+    expect(byKey.result.data.receipt).toEqual({ id: receiptId('123#2023-06-28T14:15:40.102Z#999'), ProcessedAmount: '12.99' });
+    expect(byKey.requests.byOperation).toEqual({ GetItem: 1 });
   });
 
   it('get specific subscription details: one GetItem of ACC#<account> / SUB#<sub>#SKU#<sku>', async () => {
@@ -780,8 +792,9 @@ describe('RecurringPayments', () => {
   });
 
   it('creates a receipt at ACC#<account> / REC#<processed date>#SKU#<sku>: one PutItem, the time written fixed-width', async () => {
-    const { result, requests } = await gw.counted(`mutation { createReceipt(account: "123", input: { id: "999", SKU: "999", ProcessedDate: "2023-07-28T14:15:41.5Z", Email: "s@s.com", ProcessedAmount: "12.99", TTL: 1705675000 }) { id ProcessedDate } }`);
-    expect(result).toEqual({ data: { createReceipt: { id: '999', ProcessedDate: '2023-07-28T14:15:41.500Z' } } });
+    const create = `mutation { createReceipt(account: "123", input: { SKU: "999", ProcessedDate: "2023-07-28T14:15:41.5Z", Email: "s@s.com", ProcessedAmount: "12.99", TTL: 1705675000 }) { id ProcessedDate } }`;
+    const { result, requests } = await gw.counted(create);
+    expect(result).toEqual({ data: { createReceipt: { id: receiptId('123#2023-07-28T14:15:41.500Z#999'), ProcessedDate: '2023-07-28T14:15:41.500Z' } } });
     expect(requests.byOperation).toEqual({ PutItem: 1 });
     expect(await gw.get('ACC#123', 'REC#2023-07-28T14:15:41.500Z#SKU#999')).toEqual({
       PK: 'ACC#123', SK: 'REC#2023-07-28T14:15:41.500Z#SKU#999', SKU: '999', ProcessedDate: '2023-07-28T14:15:41.500Z', Email: 's@s.com', ProcessedAmount: '12.99', TTL: 1705675000,
@@ -789,8 +802,13 @@ describe('RecurringPayments', () => {
     const latest = await gw.counted(`{ account(id: "123") { receipts(last: 1) { edges { node { ProcessedDate } } } } }`);
     expect(nodes(latest.result.data.account.receipts)).toEqual([{ ProcessedDate: '2023-07-28T14:15:41.500Z' }]);
     expect(latest.requests.byOperation).toEqual({ Query: 1 });
-    const one = await gw.counted(`{ receipt(account: "123", ProcessedDate: "2023-07-28T14:15:41.500Z", id: "999") { ProcessedAmount } }`);
+    const one = await gw.counted(`{ receipt(account: "123", ProcessedDate: "2023-07-28T14:15:41.500Z", SKU: "999") { ProcessedAmount } }`);
     expect(one.result.data.receipt).toEqual({ ProcessedAmount: '12.99' });
     expect(one.requests.byOperation).toEqual({ GetItem: 1 });
+    // The same receipt again: CONFLICT, one PutItem, the stored one untouched.
+    const again = await gw.counted(create.replace('"12.99"', '"0.01"'));
+    expect(again.result.errors?.[0]?.extensions?.code).toBe('CONFLICT');
+    expect(again.requests.byOperation).toEqual({ PutItem: 1 });
+    expect(await gw.get('ACC#123', 'REC#2023-07-28T14:15:41.500Z#SKU#999')).toMatchObject({ ProcessedAmount: '12.99' });
   });
 });

@@ -1,8 +1,10 @@
 /**
  * A request costs what it costs whatever the size of the model: the same
- * operations, served by the gateway of the default model (6 item types) and
- * by the one of the 50-type bench model (bench/bigModel.ts: the default
- * model plus 44 more), do the same work, counted, not timed.
+ * operations, served by the gateway of the default model (6 item types, 2
+ * indexes) and by the one of the bench model of 50 types and 10 declared
+ * indexes (bench/bigModel.ts: the default model plus 44 types, 8 indexes
+ * with @indexed keys and @query reads), make the same DynamoDB requests
+ * and do the same work, counted, not timed.
  *
  * Both gateways are built as `npm start` builds them (createGatewayParts,
  * createContext) over one table holding a small bench data set. Each
@@ -161,12 +163,13 @@ function serve(schemaFile: string): Served {
 beforeAll(async () => {
   tableName = `t_${randomUUID().slice(0, 8)}`;
   dynamo = createDynamo({ endpoint: localEndpoint(), ...PATIENT_CLIENT });
-  await ensureTable(dynamo.raw, tableName);
+  const file = join(mkdtempSync(join(tmpdir(), 'model-size-')), 'big.graphql');
+  writeFileSync(file, bigModel());
+  // The table of the big model: the default model's keys and indexes, and 8 more.
+  await ensureTable(dynamo.raw, tableName, compilePlan(loadModel(file)).table);
   const data = buildDataset(SHAPE);
   await writeItems(dynamo.doc, tableName, data.items, { concurrency: 4 });
   dataset = cyclic(data);
-  const file = join(mkdtempSync(join(tmpdir(), 'model-size-')), 'big.graphql');
-  writeFileSync(file, bigModel());
   served.six = serve(DEFAULT_SCHEMA_FILE);
   served.fifty = serve(file);
   await served.six.parts.server.start();
@@ -182,26 +185,28 @@ afterAll(async () => {
   dynamo?.raw.destroy();
 });
 
-/** One operation through Apollo's HTTP entry, as the HTTP transport sends it: its answer. */
-async function post({ parts }: Served, query: string, variables: Record<string, unknown>): Promise<string> {
+/** One operation through Apollo's HTTP entry, as the HTTP transport sends it: its answer and the DynamoDB requests it made. */
+async function post({ parts }: Served, query: string, variables: Record<string, unknown>): Promise<{ answer: string; requests: Record<string, number> }> {
+  const metrics = new OperationMetrics();
   const response = await parts.server.executeHTTPGraphQLRequest({
     httpGraphQLRequest: { method: 'POST', headers: new HeaderMap([['content-type', 'application/json']]), search: '', body: { query, variables } },
-    context: async () => createContext(parts.deps, new OperationMetrics()),
+    context: async () => createContext(parts.deps, metrics),
   });
   if (response.body.kind !== 'complete') throw new Error('expected a complete body');
-  return response.body.string;
+  return { answer: response.body.string, requests: { ...metrics.byOperation } };
 }
 
-/** Warm runs (recorded), then one counted run (replayed): its answer and what it counted. */
+/** Warm runs (recorded; the last one's DynamoDB requests), then one counted run (replayed): its answer and what it counted. */
 async function measure(gateway: Served, query: string, variables: Record<string, unknown>) {
-  for (let i = 0; i < 3; i++) await post(gateway, query, variables);
+  let requests: Record<string, number> = {};
+  for (let i = 0; i < 3; i++) requests = (await post(gateway, query, variables)).requests;
   gateway.replay.start();
   const counted: Counts = Object.create(null);
   counts = counted;
   try {
-    const answer = await post(gateway, query, variables);
+    const { answer } = await post(gateway, query, variables);
     counts = null;
-    return { answer, counts: { ...counted } };
+    return { answer, requests, counts: { ...counted } };
   } finally {
     counts = null;
     gateway.replay.stop();
@@ -213,6 +218,8 @@ describe('a model of 50 types costs a request what the model of 6 does', () => {
     for (const gateway of [served.six, served.fifty]) expect(createContext(gateway.parts.deps).plan).toBe(gateway.plan);
     expect(served.fifty.plan.items.size).toBe(50);
     expect(served.six.plan.items.size).toBe(6);
+    expect(served.fifty.plan.table.indexes.map((i) => i.name)).toEqual(['GSI1', 'GSI2', ...Array.from({ length: 8 }, (_, k) => `things${k}`)]);
+    expect(served.six.plan.table.indexes.map((i) => i.name)).toEqual(['GSI1', 'GSI2']);
     // The second model of the repository too: its look-ahead and writes need its own plan.
     const crm = fileURLToPath(new URL('../../examples/crm.graphql', import.meta.url));
     const config = loadConfig({ SCHEMA_FILE: crm, DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: tableName, LOG_LEVEL: 'silent' });
@@ -234,6 +241,9 @@ describe('a model of 50 types costs a request what the model of 6 does', () => {
       }
       expect(six.answer).not.toContain('"errors"');
       expect(fifty.answer).toBe(six.answer);
+      // The same DynamoDB requests, operation by operation, and at least one.
+      expect(Object.values(six.requests).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      expect(fifty.requests).toEqual(six.requests);
       // The counting itself works: the operation used its plan and walked and looked things up.
       expect(Object.keys(six.counts).some((k) => k.startsWith('plan '))).toBe(true);
       expect(six.counts['map/set lookups']).toBeGreaterThan(0);
