@@ -29,7 +29,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, realpathSync } from 'node:fs';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { freePort } from '../src/dynamo/local.js';
 import os from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -224,17 +224,6 @@ const nodeFlags = () => process.env.BENCH_NODE_FLAGS ?? '--max-semi-space-size=6
 type Launch = { kind: 'serve'; command: string[]; mode: Mode } | { kind: 'main'; command: string[]; cwd: string; bundled: boolean };
 
 type Server = { url: string; child: ChildProcess; node: string; bundled: boolean };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** Polls `url` with `{ __typename }` until it answers 200 (every 10 ms), the child exits, or 120 s pass. */
 async function answers(url: string, child: ChildProcess, stderr: () => string): Promise<void> {

@@ -5,7 +5,9 @@
  * (src/migration/check.ts) and reports items that match no type, lack
  * required attributes or derived index keys, carry index keys their
  * templates contradict, copies behind their sources and counters that
- * disagree with a count. Writes nothing to the table unless --repair.
+ * disagree with a count. Writes nothing to the table unless --repair, but
+ * for its summary (one item, `LAYOUT` / `CHECK`: when it ran and what it
+ * left stale), which `/health` details show on every instance.
  * Exit codes: 0 nothing found, 1 something found, 2 bad input or failure.
  */
 import { resolve } from 'node:path';
@@ -16,12 +18,13 @@ import { createDynamo, endpointLabel } from '../src/dynamo/client.js';
 import { loadModel } from '../src/declaration/loadModel.js';
 import { ModelError } from '../src/declaration/problems.js';
 import { CheckInputError, FINDING_KINDS, runCheck, type CheckReport } from '../src/migration/check.js';
+import { saveCheckSummary } from '../src/migration/copyHealth.js';
 import { compilePlan } from '../src/plan/plan.js';
 import { progressBar, seedClientOptions } from './seedTable.js';
 
 const USAGE = `usage: npm run check -- [options]
   --json               print one JSON report on stdout (default: a summary)
-  --repair             repair stale copies, wrong counters, missing index keys (conditional writes); otherwise write nothing
+  --repair             repair stale copies, wrong counters, missing index keys (conditional writes); otherwise write only the summary item
   --state <file>       keep checkpoints and findings in this local file: a run given it again resumes
   --restart            ignore the state file's checkpoints and start over
   --segments <n>       parallel Scan segments (default MIGRATE_SEGMENTS, 4); a resumed run keeps its own
@@ -108,6 +111,10 @@ export async function checkMain(args: string[], io: CheckIo = {}): Promise<numbe
       // ItemCount is approximate: never let the bar claim more than it knows.
       onProgress: (p) => bar(p.scanned, Math.max(p.estimatedTotal, p.scanned + (p.segmentsDone < p.segments ? 1 : 0))),
     });
+    // For /health on every instance; a table the run may not write to (read-only role) keeps its report on stdout.
+    await saveCheckSummary(dynamo.doc, config.tableName, plan, report, values.repair === true).catch((err: unknown) =>
+      stderr.write(`check: the summary for /health was not written: ${(err as Error)?.name ?? 'Error'}\n`),
+    );
     if (values.json) stdout(JSON.stringify(report));
     else for (const line of summary(report)) stdout(line);
     return report.found > 0 ? 1 : 0;

@@ -148,84 +148,89 @@ function fieldTypeName(document: DocumentNode, type: string, field: string): str
   return null;
 }
 
-export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
-  const problems = shapeProblems(plan, shape);
-  if (problems.length > 0) throw new Error(problems.join('\n'));
-  const random = prng(shape.seed);
-  const enums = firstEnumValues(plan.model.document);
-  let clock = 0;
-  const nextInstant = () => BASE + clock++ * 60_000;
-
-  const value = (owner: string, a: Attribute, id: string, ordinal: number, instant: number): unknown => {
-    switch (a.kind) {
-      case 'Int':
-        return 1 + Math.floor(random() * 9);
-      case 'Float':
-        return Math.round(random() * 50000) / 100;
-      case 'Boolean':
-        return false;
-      case 'DateTime':
-        return new Date(instant).toISOString();
-      case 'Map':
-      case 'List':
-        return null;
-      case 'enum':
-        return enums.get(fieldTypeName(plan.model.document, owner, a.name) ?? '') ?? null;
-      default:
-        return /email/i.test(a.name) ? `${id}@example.com` : `${owner} ${ordinal}`;
-    }
-  };
-
+/** A data set being built: its seeded randomness and clock, the items made so far (by type, in order) and the counts. */
+interface Building {
+  plan: Plan;
+  shape: ModelShape;
+  random: () => number;
+  enums: Map<string, string>;
+  clock: number;
   /** Stored items by type, with their ids (and parents' ids), in the order made. */
-  const made = new Map<string, { item: Item; id: string; parentId?: string }[]>();
-  const items: Item[] = [];
-  const counts: Record<string, number> = {};
+  made: Map<string, { item: Item; id: string; parentId?: string }[]>;
+  items: Item[];
+  counts: Record<string, number>;
+}
 
-  function make(type: ItemPlan, id: string, ordinal: number, instant: number, parentId?: string): Item {
-    const key = type.key(id, parentId);
-    const item: Item = plan.keys.key(key);
-    for (const a of type.type.attributes) {
-      const v = value(type.name, a, id, ordinal, instant);
-      if (v !== null && v !== undefined) item[a.storedAs] = v;
-    }
-    if (type.type.inverted) Object.assign(item, { GSI1PK: key.SK, GSI1SK: key.PK });
-    for (const counter of type.counters) item[counter] = 0;
-    const byInstant = type.type.byInstant;
-    if (byInstant) {
-      const at = sortableInstant(item[byInstant.by]);
-      const parentField = type.type.parent?.field;
-      if (at !== null) Object.assign(item, { GSI2PK: byInstant.pk.fill({ id, ...(parentField ? { [parentField]: parentId! } : {}) }), GSI2SK: `${at}#${id}` });
-    }
-    const catalog = plan.catalogOf(type.name);
-    if (catalog && typeof item[catalog.field.by] === 'string') Object.assign(item, catalogEntryKeys(catalog.spec, id, item[catalog.field.by] as string));
-    const list = made.get(type.name) ?? [];
-    list.push({ item, id, parentId });
-    made.set(type.name, list);
-    items.push(item);
-    counts[type.name] = (counts[type.name] ?? 0) + 1;
-    return item;
+const nextInstant = (b: Building) => BASE + b.clock++ * 60_000;
+
+/** An attribute's value for item `id` (the `ordinal`-th of its kind); null: left out. */
+function valueOf(b: Building, owner: string, a: Attribute, { id, ordinal, instant }: { id: string; ordinal: number; instant: number }): unknown {
+  switch (a.kind) {
+    case 'Int':
+      return 1 + Math.floor(b.random() * 9);
+    case 'Float':
+      return Math.round(b.random() * 50000) / 100;
+    case 'Boolean':
+      return false;
+    case 'DateTime':
+      return new Date(instant).toISOString();
+    case 'Map':
+    case 'List':
+      return null;
+    case 'enum':
+      return b.enums.get(fieldTypeName(b.plan.model.document, owner, a.name) ?? '') ?? null;
+    default:
+      return /email/i.test(a.name) ? `${id}@example.com` : `${owner} ${ordinal}`;
   }
+}
 
-  const idOf = (type: ItemPlan, n: number, instant: number, width: number): string => {
-    const style = shape.ids[type.name] ?? (type.type.parent ? 'ulid' : 'seq');
-    if (style === 'date') return new Date(BASE + n * DAY).toISOString().slice(0, 10);
-    if (style === 'ulid') return ulidAt(instant, random);
-    return `${type.name[0].toLowerCase()}${type.name.slice(1)}${pad(n, width)}`;
-  };
-
-  // Top-level types first, in declaration order.
-  for (const type of plan.items.values()) {
-    if (type.type.parent) continue;
-    const n = shape.counts[type.name] ?? DEFAULT_COUNT;
-    const width = Math.max(4, String(n).length);
-    for (let i = 0; i < n; i++) {
-      const instant = nextInstant();
-      make(type, idOf(type, i, instant, width), i, instant);
-    }
+/** An item of `type` with its attributes, index keys, counters at 0 and catalog entry. */
+function make(b: Building, type: ItemPlan, at: { id: string; ordinal: number; instant: number; parentId?: string }): Item {
+  const { plan } = b;
+  const { id, parentId } = at;
+  const key = type.key(id, parentId);
+  const item: Item = plan.keys.key(key);
+  for (const a of type.type.attributes) {
+    const v = valueOf(b, type.name, a, at);
+    if (v !== null && v !== undefined) item[a.storedAs] = v;
   }
+  if (type.type.inverted) Object.assign(item, { GSI1PK: key.SK, GSI1SK: key.PK });
+  for (const counter of type.counters) item[counter] = 0;
+  const byInstant = type.type.byInstant;
+  if (byInstant) {
+    const sortable = sortableInstant(item[byInstant.by]);
+    const parentField = type.type.parent?.field;
+    if (sortable !== null) Object.assign(item, { GSI2PK: byInstant.pk.fill({ id, ...(parentField ? { [parentField]: parentId! } : {}) }), GSI2SK: `${sortable}#${id}` });
+  }
+  const catalog = plan.catalogOf(type.name);
+  if (catalog && typeof item[catalog.field.by] === 'string') Object.assign(item, catalogEntryKeys(catalog.spec, id, item[catalog.field.by] as string));
+  const list = b.made.get(type.name) ?? [];
+  list.push({ item, id, parentId });
+  b.made.set(type.name, list);
+  b.items.push(item);
+  b.counts[type.name] = (b.counts[type.name] ?? 0) + 1;
+  return item;
+}
 
-  // Children: every item of the owner type gets `per` children, level by level.
-  const childRelations = [...plan.relations.values()].filter((r) => r.relation.kind === 'children');
+function idOf(b: Building, type: ItemPlan, n: number, instant: number, width: number): string {
+  const style = b.shape.ids[type.name] ?? (type.type.parent ? 'ulid' : 'seq');
+  if (style === 'date') return new Date(BASE + n * DAY).toISOString().slice(0, 10);
+  if (style === 'ulid') return ulidAt(instant, b.random);
+  return `${type.name[0].toLowerCase()}${type.name.slice(1)}${pad(n, width)}`;
+}
+
+/** `count` items of `type` (under `parentId`, for a child type). */
+function makeMany(b: Building, type: ItemPlan, count: number, parentId?: string): void {
+  const width = Math.max(4, String(count).length);
+  for (let ordinal = 0; ordinal < count; ordinal++) {
+    const instant = nextInstant(b);
+    make(b, type, { id: idOf(b, type, ordinal, instant, width), ordinal, instant, parentId });
+  }
+}
+
+/** Children: every item of the owner type gets `per` children, level by level. */
+function makeChildren(b: Building): void {
+  const childRelations = [...b.plan.relations.values()].filter((r) => r.relation.kind === 'children');
   const done = new Set<string>();
   while (done.size < childRelations.length) {
     // A relation is ready once its owner's items exist: top-level owners at once, child owners after the relation making them.
@@ -235,68 +240,75 @@ export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
     if (ready.length === 0) break;
     for (const relation of ready) {
       done.add(relation.path);
-      const per = shape.per[relation.path] ?? DEFAULT_PER;
-      const width = Math.max(4, String(per).length);
-      for (const owner of made.get(relation.owner.name) ?? []) {
-        for (let k = 0; k < per; k++) {
-          const instant = nextInstant();
-          make(relation.node, idOf(relation.node, k, instant, width), k, instant, owner.id);
-        }
+      const per = b.shape.per[relation.path] ?? DEFAULT_PER;
+      for (const owner of b.made.get(relation.owner.name) ?? []) {
+        makeMany(b, relation.node, per, owner.id);
         if (relation.counter) owner.item[relation.counter] = per;
       }
     }
   }
+}
 
-  // Edges: one item per relationship, in the base side's owner's partition.
-  for (const relation of plan.relations.values()) {
-    const r = relation.relation;
-    if (r.kind !== 'edges' || r.direction !== 'base') continue;
-    const inverse = inverseOf(plan, relation);
-    const owners = made.get(relation.owner.name) ?? [];
-    const nodes = made.get(relation.node.name) ?? [];
-    const pairs: [number, number][] = [];
-    if (inverse && shape.per[inverse.path] !== undefined) {
-      // Given from the other side: each node item gets `per` owners.
-      const per = Math.min(shape.per[inverse.path], owners.length);
-      nodes.forEach((_, ni) => pickDistinct(random, owners.length, per).forEach((oi) => pairs.push([oi, ni])));
-    } else {
-      const per = Math.min(shape.per[relation.path] ?? DEFAULT_PER, nodes.length);
-      owners.forEach((_, oi) => pickDistinct(random, nodes.length, per).forEach((ni) => pairs.push([oi, ni])));
-    }
-    const layoutCopy = inverse?.relation.kind === 'edges' ? inverse.relation.sharded?.copy ?? null : null;
-    const pair = writePlanOf(plan).pair(relation.path);
-    for (const [ordinal, [oi, ni]] of pairs.entries()) {
-      const owner = owners[oi];
-      const node = nodes[ni];
-      const instant = nextInstant();
-      // Keyed as the model declares (the owner's and node's PKs by default), with GSI1 keys where an inverse side reads them.
-      const key = pair.edgeKey(owner.id, node.id);
-      const edge: Item = { ...plan.keys.key(key), ...(pair.gsi1 ? { GSI1PK: key.SK, GSI1SK: key.PK } : {}) };
-      for (const a of r.edgeAttributes) {
-        const v = value(r.edgeType, a, `${owner.id}-${node.id}`, ordinal, instant);
-        if (v !== null && v !== undefined) edge[a.storedAs] = v;
-      }
-      for (const copy of r.copies) if (node.item[copy.field] !== undefined) edge[copy.attribute] = node.item[copy.field];
-      if (inverse?.relation.kind === 'edges') {
-        for (const copy of inverse.relation.copies) if (owner.item[copy.field] !== undefined) edge[copy.attribute] = owner.item[copy.field];
-      }
-      if (layoutCopy) edge[layoutCopy] = 1;
-      if (relation.counter) owner.item[relation.counter] = (owner.item[relation.counter] as number) + 1;
-      if (inverse?.counter) node.item[inverse.counter] = (node.item[inverse.counter] as number) + 1;
-      items.push(edge);
-      // A mirrored pair's other item: the same attributes under the mirror's key.
-      const mirror = pair.mirrorKey(owner.id, node.id);
-      if (mirror) items.push({ ...Object.fromEntries(Object.entries(edge).filter(([k]) => k !== plan.keys.pk && k !== plan.keys.sk)), ...plan.keys.key(mirror) });
-    }
-    counts[relation.path] = pairs.length;
+/** Edges of a base @edges relation: one item per relationship, in the owner's partition (and its mirror's, if declared). */
+function makeEdges(b: Building, relation: RelationPlan): void {
+  const { plan, shape } = b;
+  const r = relation.relation;
+  if (r.kind !== 'edges') return;
+  const inverse = inverseOf(plan, relation);
+  const owners = b.made.get(relation.owner.name) ?? [];
+  const nodes = b.made.get(relation.node.name) ?? [];
+  const pairs: [number, number][] = [];
+  if (inverse && shape.per[inverse.path] !== undefined) {
+    // Given from the other side: each node item gets `per` owners.
+    const per = Math.min(shape.per[inverse.path], owners.length);
+    nodes.forEach((_, ni) => pickDistinct(b.random, owners.length, per).forEach((oi) => pairs.push([oi, ni])));
+  } else {
+    const per = Math.min(shape.per[relation.path] ?? DEFAULT_PER, nodes.length);
+    owners.forEach((_, oi) => pickDistinct(b.random, nodes.length, per).forEach((ni) => pairs.push([oi, ni])));
   }
+  const layoutCopy = inverse?.relation.kind === 'edges' ? inverse.relation.sharded?.copy ?? null : null;
+  const pair = writePlanOf(plan).pair(relation.path);
+  for (const [ordinal, [oi, ni]] of pairs.entries()) {
+    const owner = owners[oi];
+    const node = nodes[ni];
+    const instant = nextInstant(b);
+    // Keyed as the model declares (the owner's and node's PKs by default), with GSI1 keys where an inverse side reads them.
+    const key = pair.edgeKey(owner.id, node.id);
+    const edge: Item = { ...plan.keys.key(key), ...(pair.gsi1 ? { GSI1PK: key.SK, GSI1SK: key.PK } : {}) };
+    for (const a of r.edgeAttributes) {
+      const v = valueOf(b, r.edgeType, a, { id: `${owner.id}-${node.id}`, ordinal, instant });
+      if (v !== null && v !== undefined) edge[a.storedAs] = v;
+    }
+    for (const copy of r.copies) if (node.item[copy.field] !== undefined) edge[copy.attribute] = node.item[copy.field];
+    if (inverse?.relation.kind === 'edges') {
+      for (const copy of inverse.relation.copies) if (owner.item[copy.field] !== undefined) edge[copy.attribute] = owner.item[copy.field];
+    }
+    if (layoutCopy) edge[layoutCopy] = 1;
+    if (relation.counter) owner.item[relation.counter] = (owner.item[relation.counter] as number) + 1;
+    if (inverse?.counter) node.item[inverse.counter] = (node.item[inverse.counter] as number) + 1;
+    b.items.push(edge);
+    // A mirrored pair's other item: the same attributes under the mirror's key.
+    const mirror = pair.mirrorKey(owner.id, node.id);
+    if (mirror) b.items.push({ ...Object.fromEntries(Object.entries(edge).filter(([k]) => k !== plan.keys.pk && k !== plan.keys.sk)), ...plan.keys.key(mirror) });
+  }
+  b.counts[relation.path] = pairs.length;
+}
 
+export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
+  const problems = shapeProblems(plan, shape);
+  if (problems.length > 0) throw new Error(problems.join('\n'));
+  const b: Building = { plan, shape, random: prng(shape.seed), enums: firstEnumValues(plan.model.document), clock: 0, made: new Map(), items: [], counts: {} };
+  // Top-level types first, in declaration order.
+  for (const type of plan.items.values()) if (!type.type.parent) makeMany(b, type, shape.counts[type.name] ?? DEFAULT_COUNT);
+  makeChildren(b);
+  for (const relation of plan.relations.values()) {
+    if (relation.relation.kind === 'edges' && relation.relation.direction === 'base') makeEdges(b, relation);
+  }
   // Catalog counters: one item per shard of each @catalog, counting its entries.
-  items.push(...catalogCounterItemsOf(plan, items));
-
+  b.items.push(...catalogCounterItemsOf(plan, b.items));
   const ids: Record<string, string[]> = {};
-  for (const type of plan.items.values()) if (!type.type.parent) ids[type.name] = (made.get(type.name) ?? []).map((m) => m.id);
-  return { items, counts, ids };
+  for (const type of plan.items.values()) if (!type.type.parent) ids[type.name] = (b.made.get(type.name) ?? []).map((m) => m.id);
+  return { items: b.items, counts: b.counts, ids };
 }
 
 /** The inverse (GSI1) side of a base @edges relation, when the model declares one. */

@@ -233,134 +233,135 @@ const member = (template: string) => {
   return { prefix: t.prefix, exact: t.placeholders.length === 0 };
 };
 
-export function inferDraft(table: WorkbenchTable): Draft {
-  const todos: string[] = [];
-  if (table.otherTables.length > 0) todos.push(`the export holds more tables (${table.otherTables.join(', ')}): the gateway serves one, the first`);
-  const declaredType = new Map(table.attributes.map((a) => [a.name, a.type]));
-  const keyNames = new Set([table.pk.name, table.sk!.name]);
-  const taken = new Set<string>(RESERVED_TYPES);
-  const uniqueType = (name: string) => {
-    let n = RESERVED_TYPES.has(name) ? `${name}Item` : name || 'Item';
-    for (let i = 2; taken.has(n) || taken.has(`${n}Connection`) || taken.has(`${n}Edge`); i++) n = `${name}${i}`;
-    taken.add(n);
-    return n;
-  };
+type PartitionMember = { prefix: string; exact: boolean; name: string };
 
-  // Shapes → templates; a facet's type is its first top-level shape (else its most sampled).
-  const placed: Placed[] = [];
-  const unservedAttributes = new Set<string>();
-  const unserved: Shape[] = [];
+/** One inference under way: the table, the shapes placed so far, the types declared, the draft's to-dos. */
+interface Inference {
+  table: WorkbenchTable;
+  todos: string[];
+  keyNames: Set<string>;
+  /** Type names given (with their Connection and Edge types). */
+  taken: Set<string>;
+  placed: Placed[];
+  unserved: Shape[];
+  unservedAttributes: Set<string>;
+  mainOfFacet: Map<string, Placed>;
+  /** Sort-key members of each partition shape: shapes that share a partition must differ in their sort-key prefixes. */
+  inPartition: Map<string, PartitionMember[]>;
+  types: DraftType[];
+  byPlaced: Map<Placed, DraftType>;
+}
+
+function uniqueType(inf: Inference, name: string): string {
+  let n = RESERVED_TYPES.has(name) ? `${name}Item` : name || 'Item';
+  for (let i = 2; inf.taken.has(n) || inf.taken.has(`${n}Connection`) || inf.taken.has(`${n}Edge`); i++) n = `${name}${i}`;
+  inf.taken.add(n);
+  return n;
+}
+
+/** Adds a sort-key member to its partition; the name of the member it clashes with (then it is not added), or null. */
+function admit(inf: Inference, pk: string, sk: string, what: string): string | null {
+  const key = partitionShape(pk);
+  const m = member(sk);
+  const clash = (inf.inPartition.get(key) ?? []).find((o) => overlaps(o, m));
+  if (clash) return clash.name;
+  inf.inPartition.set(key, [...(inf.inPartition.get(key) ?? []), { ...m, name: what }]);
+  return null;
+}
+
+/** Shapes → templates; a facet's type is its first top-level shape (else its most sampled). */
+function placeShapes(inf: Inference): void {
+  const { table } = inf;
   for (const shape of shapesOf(table)) {
     const p = place(shape, table);
     if ('unserved' in p) {
-      unserved.push(shape);
+      inf.unserved.push(shape);
       const carried = [...new Set(shape.items.flatMap((i) => Object.keys(i)).filter((a) => a !== table.pk.name && a !== table.sk!.name))];
-      todos.push(`${shape.facet ? `facet ${shape.facet}: ` : ''}${p.unserved}; not declared (${shape.items.length} sample${shape.items.length === 1 ? '' : 's'}${carried.length > 0 ? ` carrying ${carried.join(', ')}` : ''}, kept in the demo data)`);
-      for (const a of carried) unservedAttributes.add(a);
-    } else placed.push(p);
+      inf.todos.push(`${shape.facet ? `facet ${shape.facet}: ` : ''}${p.unserved}; not declared (${shape.items.length} sample${shape.items.length === 1 ? '' : 's'}${carried.length > 0 ? ` carrying ${carried.join(', ')}` : ''}, kept in the demo data)`);
+      for (const a of carried) inf.unservedAttributes.add(a);
+    } else inf.placed.push(p);
   }
-  const mainOfFacet = new Map<string, Placed>();
   for (const facet of table.facets) {
-    const own = placed.filter((p) => p.shape.facet === facet.name);
+    const own = inf.placed.filter((p) => p.shape.facet === facet.name);
     const main = own.find((p) => p.parentPk === null) ?? [...own].sort((a, b) => b.shape.items.length - a.shape.items.length)[0];
-    if (main) mainOfFacet.set(facet.name, main);
+    if (main) inf.mainOfFacet.set(facet.name, main);
   }
+}
 
-  // Partitions: shapes that share a partition must differ in their sort-key prefixes (the later one is dropped).
-  const inPartition = new Map<string, { prefix: string; exact: boolean; name: string }[]>();
-  const admit = (pk: string, sk: string, what: string): string | null => {
-    const key = partitionShape(pk);
-    const m = member(sk);
-    const clash = (inPartition.get(key) ?? []).find((o) => overlaps(o, m));
-    if (clash) return clash.name;
-    inPartition.set(key, [...(inPartition.get(key) ?? []), { ...m, name: what }]);
-    return null;
-  };
+/** The name a placed shape's type is given before it is made unique. */
+function baseName(inf: Inference, p: Placed): string {
+  const facet = p.shape.facet;
+  const pkT = parseTemplate(p.pk.replaceAll('{parent}', '{p}'));
+  const skWords = words(parseTemplate(p.sk.replaceAll('{parent}', '{p}')).parts.flatMap((x) => ('literal' in x ? [x.literal] : [])).join(' '));
+  const pkWords = words(pkT.parts.flatMap((x) => ('literal' in x ? [x.literal] : [])).join(' '));
+  if (facet !== null) return inf.mainOfFacet.get(facet) === p ? pascal(words(facet)) : pascal([...words(facet), ...skWords]);
+  if (p.parentPk === null) {
+    // An attribute holding the id in every sample names the type (`complaint_id` → Complaint), else the keys' text.
+    const named = Object.keys(p.shape.items[0]!).find((a) => /.(_id|Id|ID)$/.test(a) && p.shape.items.every((item, i) => plainValue(item[a]) === p.idValues[i]));
+    const fromKeys = pascal(pkWords).length > 0 && !inf.taken.has(pascal(pkWords)) ? pascal(pkWords) : pascal([...pkWords, ...skWords]);
+    return named ? pascal(words(named.replace(/(_id|Id|ID)$/, ''))) : fromKeys;
+  }
+  // A child is named by the PK's text after the parent's id (`u#{u}#follower`), else by its SK's text, else by its PK's.
+  const after = p.pk.split('{parent}')[1] ?? '';
+  return pascal(words(after).length > 0 ? words(after) : skWords.length > 0 ? skWords : [...pkWords, 'Item']);
+}
 
-  const types: DraftType[] = [];
-  const byPlaced = new Map<Placed, DraftType>();
-  // Top-level types first: children name their parents.
-  const ordered = [...placed.filter((p) => p.parentPk === null), ...placed.filter((p) => p.parentPk !== null)];
+const emptyType = (name: string, pk: string, sk: string): DraftType => ({
+  name,
+  get: '',
+  pk,
+  sk,
+  parent: null,
+  fields: [],
+  indexed: [],
+  children: [],
+  queries: [],
+  todos: [],
+  about: '',
+  samples: [],
+  standIn: false,
+});
+
+/** A type per placed shape whose sort keys its partition can tell apart; top-level types first (children name their parents). */
+function declareTypes(inf: Inference, ordered: Placed[]): void {
+  const { table } = inf;
   for (const p of ordered) {
     const facet = p.shape.facet;
-    const pkT = parseTemplate(p.pk.replaceAll('{parent}', '{p}'));
-    const skWords = words(parseTemplate(p.sk.replaceAll('{parent}', '{p}')).parts.flatMap((x) => ('literal' in x ? [x.literal] : [])).join(' '));
-    const pkWords = words(pkT.parts.flatMap((x) => ('literal' in x ? [x.literal] : [])).join(' '));
-    let base: string;
-    if (facet !== null) base = mainOfFacet.get(facet) === p ? pascal(words(facet)) : pascal([...words(facet), ...skWords]);
-    else if (p.parentPk === null) {
-      // An attribute holding the id in every sample names the type (`complaint_id` → Complaint), else the keys' text.
-      const named = Object.keys(p.shape.items[0]!).find((a) => /.(_id|Id|ID)$/.test(a) && p.shape.items.every((item, i) => plainValue(item[a]) === p.idValues[i]));
-      const fromKeys = pascal(pkWords).length > 0 && !taken.has(pascal(pkWords)) ? pascal(pkWords) : pascal([...pkWords, ...skWords]);
-      base = named ? pascal(words(named.replace(/(_id|Id|ID)$/, ''))) : fromKeys;
-    } else {
-      // A child is named by the PK's text after the parent's id (`u#{u}#follower`), else by its SK's text, else by its PK's.
-      const after = p.pk.split('{parent}')[1] ?? '';
-      base = pascal(words(after).length > 0 ? words(after) : skWords.length > 0 ? skWords : [...pkWords, 'Item']);
-    }
-    const clash = admit(p.pk, p.sk, base);
+    const base = baseName(inf, p);
+    const clash = admit(inf, p.pk, p.sk, base);
     if (clash) {
       const sample = `${stringKey(p.shape.items[0]!, table.pk.name)} / ${stringKey(p.shape.items[0]!, table.sk!.name)}`;
-      todos.push(`items keyed like ${sample} (${p.shape.items.length} sample${p.shape.items.length === 1 ? '' : 's'}) share their partition with ${clash}, whose sort-key prefix overlaps theirs: not declared`);
-      unserved.push(p.shape);
+      inf.todos.push(`items keyed like ${sample} (${p.shape.items.length} sample${p.shape.items.length === 1 ? '' : 's'}) share their partition with ${clash}, whose sort-key prefix overlaps theirs: not declared`);
+      inf.unserved.push(p.shape);
       continue;
     }
     const type: DraftType = {
-      name: uniqueType(base || 'Item'),
-      get: '',
-      pk: p.pk,
-      sk: p.sk,
-      parent: null,
-      fields: [],
-      indexed: [],
-      children: [],
-      queries: [],
+      ...emptyType(uniqueType(inf, base || 'Item'), p.pk, p.sk),
       todos: [...p.todos],
       about: `Items keyed PK ${p.pk.replaceAll('{', '<').replaceAll('}', '>')}, SK ${p.sk.replaceAll('{', '<').replaceAll('}', '>')}: ${p.shape.items.length} sample${p.shape.items.length === 1 ? '' : 's'}${facet ? ` of the facet ${facet}` : ''}.`,
       samples: p.shape.items.map((i) => Object.fromEntries(Object.entries(i).map(([k, v]) => [k, plainValue(v)]))),
-      standIn: false,
     };
-    if (facet !== null && mainOfFacet.get(facet) !== p) type.todos.push(`a key shape of the facet ${facet} other than its main one: named by guess`);
+    if (facet !== null && inf.mainOfFacet.get(facet) !== p) type.todos.push(`a key shape of the facet ${facet} other than its main one: named by guess`);
     if (facet !== null) {
       const f = table.facets.find((x) => x.name === facet)!;
       type.todos.push(`the facet's keys are named ${f.pkAlias} / ${f.skAlias ?? '(none)'} in the export`);
     }
-    types.push(type);
-    byPlaced.set(p, type);
+    inf.types.push(type);
+    inf.byPlaced.set(p, type);
   }
+}
 
-  // Children: the parent is the top-level type keyed by the child's PK with {id}; a stand-in when no sample shows it.
+/** Children: the parent is the top-level type keyed by the child's PK with {id}; a stand-in when no sample shows it. */
+function attachChildren(inf: Inference, ordered: Placed[]): void {
   for (const p of ordered) {
-    const child = byPlaced.get(p);
+    const child = inf.byPlaced.get(p);
     if (!child || p.parentPk === null) continue;
-    const candidates = types.filter((t) => t.parent === null && t.pk === p.parentPk);
+    const candidates = inf.types.filter((t) => t.parent === null && t.pk === p.parentPk);
     const rank = (t: DraftType) => (!t.sk.includes('{') ? 0 : /meta|profile|info/i.test(t.sk) ? 1 : 2) + (t.standIn ? 3 : 0);
     let parent = [...candidates].sort((a, b) => rank(a) - rank(b))[0];
     if (!parent) {
-      const pkWords = words(p.parentPk.split('{id}')[0] ?? '');
-      // The stand-in's own items need a sort key no child's prefix overlaps: its partition is apart when the children's SK could be anything.
-      let pk = p.parentPk;
-      const sk = 'META';
-      if (admit(pk, sk, 'stand-in') !== null) {
-        pk = `${p.parentPk}#PARENT`;
-        admit(pk, sk, 'stand-in');
-      }
-      parent = {
-        name: uniqueType(pascal(pkWords) || `${child.name}Parent`),
-        get: '',
-        pk,
-        sk,
-        parent: null,
-        fields: [],
-        indexed: [],
-        children: [],
-        queries: [],
-        todos: [`no sample item is keyed ${p.parentPk}: declared keyless (no item of its own), known by the ids in its ${child.name} items' keys; give it an @item if such items exist`],
-        about: `The parent of ${child.name} items (their PK holds its id); keyless.`,
-        samples: [],
-        standIn: true,
-      };
-      types.push(parent);
+      parent = standInParent(inf, p.parentPk, child);
+      inf.types.push(parent);
     } else if (candidates.length > 1) {
       child.todos.push(`its parent could be any of ${candidates.map((c) => c.name).join(', ')} (all keyed ${p.parentPk}): ${parent.name} chosen`);
     }
@@ -371,17 +372,43 @@ export function inferDraft(table: WorkbenchTable): Draft {
     child.about = child.about.replaceAll('<parent>', `<${field}>`);
     parent.children.push({ field: camel(plural(child.name)), type: child.name });
   }
+}
 
-  // Stored fields: what the type's samples carry (a facet's main type also the facet's attributes no sample shows).
+/** A keyless parent for children whose parent no sample shows. */
+function standInParent(inf: Inference, parentPk: string, child: DraftType): DraftType {
+  const pkWords = words(parentPk.split('{id}')[0] ?? '');
+  // The stand-in's own items need a sort key no child's prefix overlaps: its partition is apart when the children's SK could be anything.
+  let pk = parentPk;
+  const sk = 'META';
+  if (admit(inf, pk, sk, 'stand-in') !== null) {
+    pk = `${parentPk}#PARENT`;
+    admit(inf, pk, sk, 'stand-in');
+  }
+  return {
+    ...emptyType(uniqueType(inf, pascal(pkWords) || `${child.name}Parent`), pk, sk),
+    todos: [`no sample item is keyed ${parentPk}: declared keyless (no item of its own), known by the ids in its ${child.name} items' keys; give it an @item if such items exist`],
+    about: `The parent of ${child.name} items (their PK holds its id); keyless.`,
+    standIn: true,
+  };
+}
+
+/** Stored fields: what the type's samples carry (a facet's main type also the facet's attributes no sample shows). */
+function declareFields(inf: Inference): void {
+  const { table, keyNames } = inf;
+  const declaredType = new Map(table.attributes.map((a) => [a.name, a.type]));
+  const order = (attribute: string): number => {
+    const i = table.attributes.findIndex((a) => a.name === attribute);
+    return i < 0 ? table.attributes.length : i;
+  };
   const seenAnywhere = new Set<string>();
-  for (const type of types) {
-    const p = [...byPlaced].find(([, t]) => t === type)?.[0];
+  for (const type of inf.types) {
+    const p = [...inf.byPlaced].find(([, t]) => t === type)?.[0];
     const samples = p?.shape.items ?? [];
     const names: string[] = [];
     for (const s of samples) for (const a of Object.keys(s)) if (!names.includes(a) && !keyNames.has(a)) names.push(a);
-    if (p && p.shape.facet !== null && mainOfFacet.get(p.shape.facet) === p) {
+    if (p && p.shape.facet !== null && inf.mainOfFacet.get(p.shape.facet) === p) {
       const f = table.facets.find((x) => x.name === p.shape.facet)!;
-      const inFacet = new Set(placed.filter((q) => q.shape.facet === f.name).flatMap((q) => q.shape.items.flatMap((i) => Object.keys(i))));
+      const inFacet = new Set(inf.placed.filter((q) => q.shape.facet === f.name).flatMap((q) => q.shape.items.flatMap((i) => Object.keys(i))));
       const unseen = f.attributes.filter((a) => !inFacet.has(a) && !names.includes(a));
       if (unseen.length > 0) type.todos.push(`the facet's attributes ${unseen.join(', ')} are in no sample: declared here, nullable; move them to their type`);
       names.push(...unseen);
@@ -406,19 +433,17 @@ export function inferDraft(table: WorkbenchTable): Draft {
       type.fields.push({ name, attribute, kind });
     }
   }
-  function order(attribute: string): number {
-    const i = table.attributes.findIndex((a) => a.name === attribute);
-    return i < 0 ? table.attributes.length : i;
-  }
-  const unseen = table.attributes.map((a) => a.name).filter((a) => !seenAnywhere.has(a) && !unservedAttributes.has(a) && !keyNames.has(a));
-  if (unseen.length > 0) todos.push(`the table's attributes ${unseen.join(', ')} are in no sample: no type declares them`);
+  const unseen = table.attributes.map((a) => a.name).filter((a) => !seenAnywhere.has(a) && !inf.unservedAttributes.has(a) && !keyNames.has(a));
+  if (unseen.length > 0) inf.todos.push(`the table's attributes ${unseen.join(', ')} are in no sample: no type declares them`);
+}
 
-  // Indexes: a type is in an index when its samples carry the index's key attributes (its own: no templates).
-  const indexes = table.indexes.map((i) => ({ name: i.name, pk: [i.pk.name], sk: i.sk ? [i.sk.name] : [] }));
+/** Indexes: a type is in an index when its samples carry the index's key attributes (its own: no templates). */
+function declareIndexed(inf: Inference): void {
+  const { table, keyNames } = inf;
   for (const index of table.indexes) {
     const attributes = [index.pk, ...(index.sk ? [index.sk] : [])];
-    const inIndex = new Map<string, { prefix: string; exact: boolean; name: string }[]>();
-    for (const type of types) {
+    const inIndex = new Map<string, PartitionMember[]>();
+    for (const type of inf.types) {
       if (type.standIn) continue;
       const fieldOf = (a: string) => type.fields.find((f) => f.attribute === a && f.name === a && f.kind !== 'Boolean');
       const carried = attributes.every((a) => keyNames.has(a.name) || (fieldOf(a.name) && type.samples.some((s) => s[a.name] !== undefined)));
@@ -445,13 +470,14 @@ export function inferDraft(table: WorkbenchTable): Draft {
       type.queries.push({ name: `${camel(plural(type.name))}By${pascal(words(index.name))}`, index: index.name, args });
     }
   }
+}
 
-  // Children of a stand-in cannot be reached through it (it has no items): a root field reads their partition in the table.
+/** Root fields: children of a stand-in are read by their partition in the table (it has no items); names unique on Query. */
+function nameRootFields(types: DraftType[]): void {
   for (const type of types) {
     if (!type.parent || !types.find((t) => t.name === type.parent!.type)!.standIn) continue;
     type.queries.unshift({ name: `${camel(plural(type.name))}Of${type.parent.type}`, index: null, args: [{ name: `${type.parent.field}Id`, type: 'ID!' }] });
   }
-  // Root field names, unique on Query.
   const rootNames = new Set<string>();
   const unique = (name: string) => {
     let n = name;
@@ -461,18 +487,51 @@ export function inferDraft(table: WorkbenchTable): Draft {
   };
   for (const type of types) type.get = unique(camel(type.name));
   for (const type of types) for (const q of type.queries) q.name = unique(q.name);
-  // A sample no type declares, under a type's sort-key prefix in that type's partition, would be read as one of
-  // its items and fail the read (it does not match the type's template): it stays out of the demo data.
+}
+
+/**
+ * Samples no type declares that sit under a type's sort-key prefix in that type's partition: they would be read as
+ * its items and fail the read (they do not match the type's template), so they stay out of the demo data.
+ */
+function excludedSamples(inf: Inference): Set<RawItem> {
+  const { table } = inf;
   const excluded = new Set<RawItem>();
-  for (const shape of unserved) {
+  for (const shape of inf.unserved) {
     for (const item of shape.items) {
       const pkValue = stringKey(item, table.pk.name);
       const skValue = stringKey(item, table.sk!.name);
-      const under = types.find((t) => parseTemplate(t.pk).match(pkValue) !== null && skValue.startsWith(parseTemplate(t.sk).prefix) && parseTemplate(t.sk).placeholders.length > 0);
+      const under = inf.types.find((t) => parseTemplate(t.pk).match(pkValue) !== null && skValue.startsWith(parseTemplate(t.sk).prefix) && parseTemplate(t.sk).placeholders.length > 0);
       if (!under) continue;
       excluded.add(item);
-      todos.push(`the sample ${pkValue} / ${skValue} is left out of the demo data: it is under the sort-key prefix of ${under.name} without matching ${under.sk}, so a read of ${under.name} items would fail on it`);
+      inf.todos.push(`the sample ${pkValue} / ${skValue} is left out of the demo data: it is under the sort-key prefix of ${under.name} without matching ${under.sk}, so a read of ${under.name} items would fail on it`);
     }
   }
-  return { modelName: table.modelName, tableName: table.tableName, pk: table.pk.name, sk: table.sk!.name, indexes, types, todos, excluded };
+  return excluded;
+}
+
+export function inferDraft(table: WorkbenchTable): Draft {
+  const inf: Inference = {
+    table,
+    todos: [],
+    keyNames: new Set([table.pk.name, table.sk!.name]),
+    taken: new Set<string>(RESERVED_TYPES),
+    placed: [],
+    unserved: [],
+    unservedAttributes: new Set(),
+    mainOfFacet: new Map(),
+    inPartition: new Map(),
+    types: [],
+    byPlaced: new Map(),
+  };
+  if (table.otherTables.length > 0) inf.todos.push(`the export holds more tables (${table.otherTables.join(', ')}): the gateway serves one, the first`);
+  placeShapes(inf);
+  const ordered = [...inf.placed.filter((p) => p.parentPk === null), ...inf.placed.filter((p) => p.parentPk !== null)];
+  declareTypes(inf, ordered);
+  attachChildren(inf, ordered);
+  declareFields(inf);
+  declareIndexed(inf);
+  nameRootFields(inf.types);
+  const excluded = excludedSamples(inf);
+  const indexes = table.indexes.map((i) => ({ name: i.name, pk: [i.pk.name], sk: i.sk ? [i.sk.name] : [] }));
+  return { modelName: table.modelName, tableName: table.tableName, pk: table.pk.name, sk: table.sk!.name, indexes, types: inf.types, todos: inf.todos, excluded };
 }

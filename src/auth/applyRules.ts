@@ -1,25 +1,16 @@
 /**
  * applyRules(): the resolver map with the model's rules (compileRules.ts)
- * enforced on every field of the schema, so no resolver has to know about
- * authorization.
+ * enforced on every field, so no resolver knows about authorization. Only
+ * fields whose rule checks something are wrapped (anyone's fields cost
+ * nothing); fields without a resolver get graphql's default one, wrapped.
  *
- * In: the resolver map, the SDL and the compiled rules. Out: a new map where each field whose
- * rule checks anything is wrapped; fields anyone may read (and wrapper
- * types) are left untouched, so they cost nothing. Fields without a
- * resolver of their own get graphql's default resolver, wrapped.
- *
- * A wrapped field, for a caller who is not an administrator:
- * - checks the rule's `allows` before the resolver runs: a denied field or
- *   mutation never reaches its resolver, so it reads and writes nothing;
- * - checks `allowsResult` after it, for fields whose owner is only known
- *   once read; the value is then withheld.
- * - for a mutation, first checks every root field of the operation
- *   (mutationCheck.ts), so a refused field stops the operation before any
- *   of its fields writes.
- * Either way it throws FORBIDDEN (UNAUTHENTICATED for a mutation sent
- * without a token), which graphql-js turns into `null` at the field's path
- * plus an error; on a non-null field the null moves up to the nearest
- * nullable parent (docs/auth.md, "What a denial looks like").
+ * For a caller who is not an administrator a wrapped field checks `allows`
+ * before its resolver (a denied field reads and writes nothing) and
+ * `allowsResult` after it (owner known only once read); a mutation first
+ * checks every root field of the operation (mutationCheck.ts), so a refused
+ * one stops the operation before anything writes. A denial is FORBIDDEN
+ * (UNAUTHENTICATED for a mutation without a token): `null` at the field's
+ * path plus an error (docs/auth.md, "What a denial looks like").
  */
 import { defaultFieldResolver, Kind, type DocumentNode, type GraphQLFieldResolver } from 'graphql';
 import { forbidden, invariant, unauthenticated } from '../errors.js';

@@ -1,31 +1,16 @@
 /**
  * compileRules(): the model's @access declarations → the Rules every field
- * is checked with (rules.ts says how a field's rule is found). Compiled
- * once per model; nothing on the request path reads directives.
+ * is checked with (rules.ts finds a field's rule; docs/auth.md, "The
+ * rules"). Compiled once per model; nothing on the request path reads
+ * directives. Declarations come from fields (item fields, relations, root
+ * and mutation fields) and types (item types, Query, Mutation).
  *
- * In: the Model (buildModel.ts has checked that an OWNER rule names an
- * owner type and exactly one of argument, field, resultField). Out:
- * ruleFor(type, field), from these declarations:
- * - on a field: `Model.items.get(T).fieldAccess[f]`, a relation's `access`
- *   (`Model.relations.get('T.f')`), a root or mutation field's `access`;
- * - on a type: `Model.items.get(T).access`, `Model.rootAccess.Query/Mutation`.
- *
- * What each rule allows (an administrator passes all of them):
- * - ANYONE: everyone, with or without a token (the field is not wrapped);
- * - SIGNED_IN: any caller whose token verified;
- * - ADMIN: administrators only;
- * - OWNER of type O: a caller whose token names the O item (identity.ts
- *   `owns`) whose id is
- *   - `argument`: the field's argument of that name (`join(playerId:)`);
- *   - `field`: the parent object's field of that name, `id` being the
- *     object itself; for the type's @parent field the record holds the
- *     parent's id under `parentIdProperty(field)` (plan/records.ts: a match
- *     record's `teamId` for its `team`), or else the parent itself under
- *     `<field>` (its `id` is read);
- *   - `resultField`: the same, on the resolver's result (a root field whose
- *     owner is known only once read): a caller who owns no O item at all is
- *     refused before anything is read, anyone else once the result says
- *     whose it is (a missing item stays a plain null).
+ * An administrator passes every rule. ANYONE: everyone (the field is not
+ * wrapped); SIGNED_IN: a verified token; ADMIN: administrators; OWNER of
+ * type O: a caller whose token names the O item whose id is the field's
+ * `argument`, the parent object's `field` (`id`: the object itself; a
+ * @parent field: the parent's id the record holds), or the result's
+ * `resultField` (a caller owning no O item is refused before the read).
  * Throws ModelError for an @item(claimSetting:) config.ts would never read.
  */
 import { Kind, type DocumentNode, type TypeNode } from 'graphql';

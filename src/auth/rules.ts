@@ -1,24 +1,12 @@
 /**
- * What an authorization rule is, and the port the enforcement reads rules
- * through. The rules themselves are declared in the model with @access and
- * @item(claim:) (schema.graphql for the default model) and compiled once by
- * compileRules.ts; applyRules.ts enforces them for every field without any
- * resolver knowing about it.
+ * What an authorization rule is, and the port enforcement reads rules
+ * through. Rules are declared with @access and @item(claim:), compiled once
+ * (compileRules.ts) and enforced on every field (applyRules.ts).
  *
- * How a field's rule is found (Rules.ruleFor):
- *   1. the field's own @access;
- *   2. else the @access of its type (the default for the type's other
- *      fields, including fields added to the model later);
- *   3. else, for wrapper types (the model's connection and edge types,
- *      names ending in `Connection` or `Edge`, and `PageInfo`): no rule of
- *      their own; the field that returned them already decided (a roster's
- *      connection field guards the whole roster);
- *   4. else ADMIN: a new type is private until a rule says otherwise.
- * An administrator (role `admin`) passes every rule.
- *
- * A denied field resolves to null with a FORBIDDEN error at its path;
- * a denied mutation is FORBIDDEN (UNAUTHENTICATED for a caller without a
- * token) and its resolver never runs, so nothing is read or written.
+ * A field's rule (Rules.ruleFor): its own @access, else its type's, else
+ * none for wrapper types (connections, edges, PageInfo: the field that
+ * returned them decided), else ADMIN: a new type is private until a rule
+ * says otherwise. An administrator passes every rule.
  */
 import type { Identity } from './identity.js';
 

@@ -1,32 +1,16 @@
 /**
  * The cursor codec: the one format of every connection's cursors, and the
- * one path that writes and reads them. The signature around the payload is
- * cursorSigning.ts's business; every other byte of a cursor is written and
- * checked here.
- *
- * Format (version 2): a signed token around this JSON, fields in this order:
+ * one path that writes and reads them (the signature around the payload is
+ * cursorSigning.ts's). Format (version 2), fields in this order:
  *
  *   { "v": 2, "c": <connection>, "p": <partition or group>, "i": <index>,
- *     "a": <arguments bound>, "k": <position> }
+ *     "a": <arguments bound>, "k": <position> }   (CursorPayload below)
  *
- * - `c` the connection's name (`Type.field`); `p` the partition it reads
- *   (a merged connection: its group, independent of its shard count); `i`
- *   the index it reads (`GSI1`, `GSI2`), or `table`;
- * - `a` the narrowing arguments the page was read under, in the canonical
- *   form the plan gives them; only connections that bind arguments write it;
- * - `k` the position of the edge: the attributes its connection orders by
- *   (a start key for one collection; the sort key for a filled range; sort
- *   key then table key for merged shards).
- *
- * Not bound to a direction: Relay clients send `endCursor` as `after` and
- * `startCursor` as `before`, and any edge's cursor is a valid position for
- * either; the position alone decides what follows or precedes.
- *
- * Reading: each cursor string is verified and parsed once per request
- * (`cursorReader`), whichever of the argument check, look-ahead or the
- * connection meets it first. A cursor that does not verify, does not decode,
- * is not of this format, or was issued for another connection, parent,
- * index or arguments is BAD_USER_INPUT, before any DynamoDB request.
+ * Not bound to a direction: any edge's cursor is a valid `after` or
+ * `before`. Each cursor string is verified and parsed once per request
+ * (`cursorReader`); one that does not verify or decode, or was issued for
+ * another connection, parent, index or arguments, is BAD_USER_INPUT before
+ * any DynamoDB request.
  */
 import { badUserInput } from '../errors.js';
 import type { CursorCodec } from './cursorSigning.js';

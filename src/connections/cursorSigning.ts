@@ -1,23 +1,14 @@
 /**
- * Cursor signing: makes cursors tamper-evident so a client can only hand
- * back cursors this gateway issued.
+ * Cursor signing: a client can only hand back cursors this gateway issued.
+ * In: the payload (cursor.ts owns its format). Out: `<payload>.<kid>.<mac>`,
+ * base64url, mac = HMAC-SHA256(secret, "<payload>.<kid>").
  *
- * In:  the cursor payload (a string; connections/cursor.ts owns its format).
- * Out: a token `<payload>.<kid>.<mac>`, each part base64url, where
- *      mac = HMAC-SHA256(secret, "<payload>.<kid>").
- *
- * Invariants
  * - `open` returns the payload only when the mac verifies under the key the
- *   kid names; anything else (tampered, truncated, unsigned, signed with an
- *   unknown or retired secret) comes back as a reason, never as a payload.
- * - The kid is derived from the secret (a fingerprint of it, not the secret),
- *   so rotation needs no naming: put the new secret in CURSOR_SECRET and the
- *   old one in CURSOR_SECRETS_PREVIOUS; cursors of both verify, new cursors
- *   are signed with the new one. Drop the old one once its cursors may expire.
- * - Payloads are authenticated, not hidden: they hold only key values a
- *   client already sees (ids), so HMAC is enough and keeps cursors short.
- * - No module-level state: the codec is built from configuration at start-up
- *   and reaches resolvers through the per-request context.
+ *   kid names; anything else comes back as a reason, never as a payload.
+ * - The kid is a fingerprint of the secret, so rotation needs no naming:
+ *   the new secret in CURSOR_SECRET, the old in CURSOR_SECRETS_PREVIOUS.
+ * - Authenticated, not hidden: payloads hold key values a client already
+ *   sees, so an HMAC is enough and keeps cursors short.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 

@@ -1,39 +1,21 @@
 /**
- * The connection engine: every Relay connection of the gateway is planned,
- * read and shaped here, through one of three sources of pages.
+ * The connection engine: every Relay connection is planned, read and
+ * shaped here, through one of three sources (each a `Source`: the
+ * strategy; what it reads is its target):
+ * - singleCollection.ts: one item collection, read with the request's loaders;
+ * - filledRange.ts: a filtered sort-key range read in filled pages under a
+ *   read budget (@query beside @children);
+ * - mergedShards.ts: N partitions of one index read in one wave and merged.
  *
- * In:  a source (how the connection's items are read), its target (what is
- *      read: a collection, a filled range, a set of shards), the request's
- *      cursor reader, the source's reads, the page arguments, a function
- *      turning a stored item into an edge, and one counting the connection.
- * Out: a ConnectionRecord whose edges are in ascending order.
- *
- * Sources (each a `Source`: the strategy; what it reads is its target)
- * - singleCollection.ts: one item collection (a partition and a sort-key
- *   prefix, on the table or an index), read with the request's loaders.
- * - filledRange.ts: a sort-key range of an index partition with a filter
- *   (a RangeSource, plan/sources.ts), read in filled pages under a
- *   read budget (@query beside @children).
- * - mergedShards.ts: N partitions of one index read in one wave and merged
- *   (write-sharded edges, @catalog lists).
- *
- * How a page is read, for every source
- * 1. plan (`planPage`): the page arguments are checked (args.ts) and the
- *    `after`/`before` cursors decoded into positions (cursor.ts) against
- *    what the source binds them to; a bad one is BAD_USER_INPUT before any
- *    request. The source turns the window into its reads; reads are
- *    deterministic in their input, so look-ahead plans the same page and
- *    the loaders find the reads it started.
- * 2. read (`source.read`): one item more than the page is read in the
- *    page's direction (backward: reversed afterwards); that item alone
- *    decides `hasNextPage` (forward) or `hasPreviousPage` (backward).
- *    The other side (`hasPreviousPage` after `after`, `hasNextPage` before
- *    `before`) cannot be told from the page: a Limit-1 check answers it,
- *    issued only when that field is selected. "Exact" means: true iff the
- *    connection holds an item beyond the page on that side, so the next
- *    page asked for is never empty.
- * 3. shape (`connectionOf`): edges from `toEdge`, cursors encoded only when
- *    selected (lazyCursors.ts), totalCount counted only when selected.
+ * 1. plan (`planPage`): page arguments checked, cursors decoded into
+ *    positions; a bad one is BAD_USER_INPUT before any request. Reads are
+ *    deterministic in their input, so look-ahead and the resolver plan the
+ *    same reads and the loaders share them.
+ * 2. read (`source.read`): one item more than the page decides the flag on
+ *    the reading side; the other side is a Limit-1 check, only when
+ *    selected. Flags are exact: true iff an item lies beyond the page.
+ * 3. shape (`connectionOf`): edges, cursors only when selected, totalCount
+ *    only when selected. Out: a ConnectionRecord, edges ascending.
  */
 import type { Item } from '../dynamo/batchGet.js';
 import type { ConnectionRecord, PageInfoRecord } from '../plan/records.js';

@@ -1,24 +1,13 @@
 /**
- * The engine's source for a sort-key range of an index partition, filtered,
- * with filled pages (dynamo/filledRange.ts): a @children connection narrowed
- * by the instant range and equality filters of its @query.
- *
- * Pages are exact like every connection's: a page holds `first` (`last`)
- * matches whenever that many remain, the match after it decides
- * `hasNextPage` (`hasPreviousPage`), and the far-side flags are answered
- * by a filled read of one match, only when selected.
- *
- * Budget: a page's reads stop once they consumed the read budget
- * (`PAGE_READ_BUDGET`). The page is then short and says so:
- * - `hasNextPage` (backward: `hasPreviousPage`) is true, and `endCursor`
- *   (`startCursor`) is the position the reads got to, not the last edge's,
- *   so `after: endCursor` resumes without evaluating anything twice;
- * - `reads.short` is told the units consumed and the items evaluated (the
- *   response carries them in `extensions.shortPages`).
- *
+ * The engine's source for a filtered sort-key range of an index partition,
+ * read in filled pages (dynamo/filledRange.ts): a @children connection
+ * narrowed by its @query's instant range and equality filters. Pages are
+ * exact like every connection's, until the page's reads consume
+ * `PAGE_READ_BUDGET`: the page is then short and says so (the flag on the
+ * reading side true, the cursor at where the reads got to, so resuming
+ * evaluates nothing twice; `extensions.shortPages` carries the units).
  * Positions are `{ <sort key attr>: value }`; cursors are bound to the
- * connection, the parent's partition, the index and the filter arguments:
- * a cursor issued under other arguments is refused (BAD_USER_INPUT).
+ * connection, partition, index and filter arguments.
  */
 import type { FilledRead, FilledResult } from '../dynamo/filledRange.js';
 import type { RangeSource } from '../plan/sources.js';

@@ -1,20 +1,11 @@
 /**
  * Edges and pageInfo whose cursors are encoded only when a client selects
- * them (encoding is JSON, base64 and a signature per cursor), without a
- * getter defined per object.
- *
- * Why classes: a getter defined on each object (`Object.defineProperty(edge,
- * 'cursor', { get })`, or an object literal with `get endCursor()`) gives
- * every such object a hidden class of its own, made in V8's old generation
- * and holding the getter's closure, and through it the page and the
- * request. Young-generation collections treat those as live until the next
- * full collection, so every request's objects were copied and promoted: the
- * gateway spent a quarter of its GraphQL-layer CPU in the garbage collector.
- * Here the getters live once on the class's prototype, and the per-object
- * state is a private field.
- *
- * `cursor`, `startCursor` and `endCursor` are read like properties (as the
- * executors read them), but are not own properties of the objects.
+ * them (a cursor costs JSON, base64 and a signature). The getters live once
+ * on a class's prototype with the state in a private field: a getter
+ * defined per object gives each object a hidden class of its own in V8's
+ * old generation, holding the page and the request alive through young
+ * collections, and so promoted with it. `cursor`, `startCursor` and
+ * `endCursor` read like properties but are not own properties.
  */
 import type { PageInfoRecord } from '../plan/records.js';
 

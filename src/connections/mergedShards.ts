@@ -1,51 +1,21 @@
 /**
  * The engine's source for several key-ordered partitions of one index, read
- * concurrently and merged: a write-sharded collection (edges spread over
- * `<owner PK>#0…N-1` on GSI1) or a catalog over its shards reads like one
- * collection.
+ * concurrently and merged: a write-sharded collection or a catalog over its
+ * shards reads like one collection (docs/sharding.md, "Reads").
  *
- * Terminology
- * - shard: one Collection (dynamo/collection.ts): a partition value and a
- *   sort-key prefix on an index. All shards of a merged collection share
- *   the index, the key attributes and the prefix; they differ in the
- *   partition value.
- * - group: what a merged collection is, independent of how many shards it
- *   has today (the owner's PK). Cursors are bound to the connection name,
- *   the group and the index, never to a shard count.
- * - position: where an item sits in the merged order: its index sort key,
- *   then its table key (`{ GSI1SK, PK, SK }`). The merged order is that
- *   order; every shard is a Query in the same order, so the merged order
- *   restricted to one shard is the shard's own order.
+ * - shard: one Collection (a partition value and a sort-key prefix); the
+ *   shards of a group differ only in the partition value.
+ * - group: what is merged, whatever its shard count (the owner's PK).
+ * - position: index sort key, then table key; every shard is a Query in
+ *   that order. A cursor is one merged position, never a shard's
+ *   LastEvaluatedKey: each shard's start key is derived from it, so cursors
+ *   stay one key long, every edge's cursor stands alone, and a cursor
+ *   outlives a reshard.
  *
- * How a page is read (one wave of at most N Queries)
- * - Every shard is read in the page's direction from the same position,
- *   `size + 1` items at most. The merged page is the first `size + 1` of the
- *   union: a shard can contribute at most `size + 1` of them, so reading
- *   more from any shard could not change the page. The `size + 1`-th item
- *   alone decides hasNextPage (forward) / hasPreviousPage (backward), as on
- *   one partition.
- * - The other side (hasPreviousPage after `after`, hasNextPage before
- *   `before`) is "does any shard hold an item at or beyond the cursor": one
- *   Limit-1 Query per shard, in one wave, issued only when that field is
- *   selected.
- *
- * Why a cursor holds one merged position rather than every shard's
- * LastEvaluatedKey: the items after position P in the merged order are, in
- * each shard, exactly that shard's items after P, so each shard's
- * ExclusiveStartKey is derived from P (P's keys with the shard's partition
- * value; DynamoDB accepts a start key no item has). That keeps cursors one
- * key long whatever N is (64 start keys would not fit a cursor), makes every
- * edge's cursor a valid position by itself (Relay needs that, and an edge
- * does not know where the other shards stood), and lets a cursor outlive a
- * change in the number of shards (resharding) since positions do not name
- * shards. A start key the unsharded connection issued (it also holds the
- * index partition value) is accepted when that value belongs to the group.
- *
- * Invariant assumed of the data: index sort-key values are unique within a
- * group (one edge per pair; an index that puts the id in its sort key).
- * Ties would still merge deterministically by table key, but the "at or
- * beyond" checks compare sort keys only. The same item seen in two shards
- * (an edge moved between shards while the wave was in flight) is kept once.
+ * A page reads `size + 1` items from every shard in one wave (no shard can
+ * contribute more); the other side's flag is a Limit-1 Query per shard,
+ * only when selected. Assumed of the data: index sort keys are unique in a
+ * group; an item seen in two shards (moved mid-wave) is kept once.
  */
 import type { Item } from '../dynamo/batchGet.js';
 import { keyAttributes, type Collection, type RangeRead, type StartKey } from '../dynamo/collection.js';

@@ -1,20 +1,12 @@
 /**
  * The engine's source for one item collection: a partition and a sort-key
- * prefix, on the base table or an index (a parent's children, one side of
- * its edges). Read through the request's loaders, so identical reads are
- * sent once and a read look-ahead started is found again.
- *
- * - forward (`first`/`after`): ascending Query from the `after` key, one
- *   item more than the page; backward (`last`/`before`): descending from
- *   the `before` key, reversed. A cursor on the far side (`first` with
- *   `before`, `last` with `after`) bounds the range.
- * - the far-side flag: one `Limit: 1` Query (`exists`), only when selected.
- * - a page of 0 (`first: 0 { totalCount }`) has no edges: its Query is
- *   sent only if pageInfo asks whether items follow.
- *
- * Positions are start keys (LastEvaluatedKey-shaped: table keys, plus the
- * index keys on an index), bound to the connection name, the partition and
- * the index; a key outside the collection is refused.
+ * prefix, on the table or an index. Read through the request's loaders, so
+ * identical reads are sent once and look-ahead's reads are found again.
+ * Forward: ascending from `after`, one item more than the page; backward:
+ * descending from `before`, reversed; a far-side cursor bounds the range,
+ * and the far-side flag is one `Limit: 1` Query, only when selected. A page
+ * of 0 sends its Query only if pageInfo asks. Positions are start keys,
+ * bound to the connection, partition and index.
  */
 import type { Item } from '../dynamo/batchGet.js';
 import { keyAttributes, partitionLabel, startKeyOf, type Collection, type RangeRead, type StartKey } from '../dynamo/collection.js';

@@ -93,9 +93,9 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
 /**
  * A model that passed every check needs no line numbers any more (only
  * problems name lines). Each node's location holds the parser's tokens,
- * one object per token of the file, and the file's text: about a third of
- * what a model keeps for as long as the process serves it (1.2 of 3.2 MB
- * for 50 types), which every major garbage collection marks again.
+ * one object per token of the file, and the file's text: a large part of
+ * what a model keeps for as long as the process serves it, which every
+ * major garbage collection marks again.
  * The schema's AST nodes are the same objects, so they let go too.
  */
 function dropLocations(node: unknown): void {

@@ -22,8 +22,8 @@ export function inverseSideOf(base: EdgesRelation, relations: ReadonlyMap<string
 
 /**
  * Whether a base side's edge items carry GSI1 keys (GSI1PK = SK, GSI1SK = PK):
- * when its inverse side reads them there, and, as before keys could be
- * declared, on default-keyed edges without an inverse side. A mirror or an
+ * when its inverse side reads them there, and on default-keyed edges
+ * without an inverse side (the layout of models that declare no edge key). A mirror or an
  * inverse side over the table's keys swapped needs nothing extra.
  */
 export function writesGsi1Keys(base: EdgesRelation, inverse: EdgesRelation | null): boolean {

@@ -222,12 +222,8 @@ export interface FieldArgument {
 export function readSortArguments(
   node: ItemType,
   key: KeyIn,
-  args: readonly FieldArgument[],
-  taken: ReadonlySet<string>,
-  bounded: boolean,
-  where: string,
+  { args, taken, bounded, where, astNode }: { args: readonly FieldArgument[]; taken: ReadonlySet<string>; bounded: boolean; where: string; astNode?: unknown },
   problems: Problems,
-  astNode?: unknown,
 ): Record<string, string> {
   const found: Record<string, string> = {};
   if (key.skMore.length === 0) return found;

@@ -157,7 +157,7 @@ export function readItemTypes(schema: GraphQLSchema, problems: Problems, keyless
       problems.add(`${type.name} @item`, 'a root type cannot be an item type', type.astNode);
       continue;
     }
-    const item = readItemType(schema, type, args, declared, keyless, node, problems);
+    const item = readItemType({ schema, declared, keyless, node, problems }, type, args);
     if (item) items.set(item.name, item);
   }
   for (const item of items.values()) checkParentPartition(schema, item, items, problems);
@@ -201,23 +201,23 @@ function isEdgeTypeName(schema: GraphQLSchema, name: string): boolean {
   return Object.values(schema.getTypeMap()).some((t) => connectionShape(t)?.edge.name === name);
 }
 
-function readItemType(
-  schema: GraphQLSchema,
-  type: GraphQLObjectType,
-  args: Record<string, unknown>,
-  declared: Set<string>,
-  keyless: ReadonlyMap<string, KeylessType>,
-  node: { name: string; idField: string } | null,
-  problems: Problems,
-): ItemType | null {
+/** What reading one @item type needs beside the type: the schema, the names of item and keyless types, the node interface. */
+interface ItemTypeReading {
+  schema: GraphQLSchema;
+  declared: Set<string>;
+  keyless: ReadonlyMap<string, KeylessType>;
+  node: { name: string; idField: string } | null;
+  problems: Problems;
+}
+
+function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: Record<string, unknown>): ItemType | null {
+  const { schema, node, problems } = reading;
   const where = `${type.name} @item`;
   // With a @get(by: NODE) root field every item type is reachable through it, so every one implements the interface.
   const globalId = node && type.getInterfaces().some((i) => i.name === node.name) ? node.idField : null;
   if (node && globalId === null) {
     problems.add(type.name, `implement ${node.name} (the model declares a @get(by: NODE) root field, which finds every item type by its global id)`, type.astNode);
   }
-  const isEntity = (name: string) => declared.has(name) || keyless.has(name) || ROOT_TYPES.has(name);
-  const nested: NestedContext = { schema, problems, isEntity, scalar: (f, at, t, inList) => nestedScalar(schema, f, at, t as GraphQLNamedType, inList, problems) };
   const pk = template(String(args.pk), `${where}(pk)`, problems, type.astNode);
   const sk = template(String(args.sk), `${where}(sk)`, problems, type.astNode);
   const fields = type.getFields();
@@ -225,17 +225,31 @@ function readItemType(
   if (!id || unwrap(id.type).named.name !== 'ID' || !unwrap(id.type).nonNull || unwrap(id.type).list) {
     problems.add(`${type.name}.id`, 'an @item type needs a field id: ID!', id?.astNode ?? type.astNode);
   }
-
-  let parent: ItemType['parent'] = null;
   const fieldAccess: Record<string, Access> = {};
   for (const field of Object.values(fields)) {
     if (connectionShape(unwrap(field.type).named)) continue; // a relation's access is read in relations.ts
     const access = readAccess(schema, field, `${type.name}.${field.name}`, problems);
     if (access) fieldAccess[field.name] = access;
   }
+  const { parent, attributes, flags } = readItemFields(reading, type, globalId);
+  const keyFields = readKeyFields({ pk, sk, parent, attributes }, where, type, problems);
+  const owner = typeof args.claim === 'string' ? { claim: args.claim, setting: typeof args.claimSetting === 'string' ? args.claimSetting : null } : null;
+  if (owner === null && typeof args.claimSetting === 'string') problems.add(`${where}(claimSetting)`, 'renames a claim the type does not name: add claim', type.astNode);
+  const access: Access | null = readAccess(schema, type, type.name, problems);
+
+  if (!pk || !sk) return null;
+  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, keyFields, attributes, flags, relations: [], byInstant: null, owner, access, fieldAccess, globalId };
+}
+
+/** The fields of an item type other than its ids and connections: its @parent field, stored attributes and @propagating flags. */
+function readItemFields(reading: ItemTypeReading, type: GraphQLObjectType, globalId: string | null) {
+  const { schema, declared, keyless, problems } = reading;
+  const isEntity = (name: string) => declared.has(name) || keyless.has(name) || ROOT_TYPES.has(name);
+  const nested: NestedContext = { schema, problems, isEntity, scalar: (f, at, t, inList) => nestedScalar(schema, f, at, t as GraphQLNamedType, inList, problems) };
+  let parent: ItemType['parent'] = null;
   const attributes: Attribute[] = [];
   const flags: string[] = [];
-  for (const field of Object.values(fields)) {
+  for (const field of Object.values(type.getFields())) {
     const at = `${type.name}.${field.name}`;
     const used = directivesOn(field);
     if (field.name === 'id' || field.name === globalId) {
@@ -262,50 +276,56 @@ function readItemType(
       continue;
     }
     if (connectionShape(named) || used.includes('children') || used.includes('edges')) continue; // relations.ts
-    if (isObject(named) && !list && (declared.has(named.name) || keyless.has(named.name))) {
-      // A reference: stored as the referred id, read back as that item (or, keyless, as just its id).
-      const { storedAs, constraints } = readAttributeDirective(schema, field, at, 'ID', problems);
-      attributes.push({
-        name: field.name,
-        storedAs,
-        kind: 'ID',
-        required: unwrap(field.type).nonNull,
-        createdAt: false,
-        constraints,
-        reference: { type: named.name, keyless: keyless.has(named.name) },
-      });
-      continue;
-    }
-    if (isNested(field.type, isEntity)) {
-      // A map or list inside the item (nestedValues.ts), stored whole under its attribute.
-      for (const name of ['createdAt', 'propagating'].filter((d) => used.includes(d))) problems.add(`${at} @${name}`, 'belongs on a scalar field, not a map or list', field.astNode);
-      const shape = readShape(nested, field, at);
-      const name = (directiveArgs(schema, 'attribute', field) ?? {}).name;
-      if (name === '') problems.add(`${at} @attribute(name)`, 'is empty: name the attribute the field is stored under', field.astNode);
-      const storedAs = typeof name === 'string' && name !== '' ? name : field.name;
-      const none = { min: null, max: null, format: null };
-      if (shape) attributes.push({ name: field.name, storedAs, kind: shape.kind === 'list' ? 'List' : 'Map', shape, required: shape.required, createdAt: false, constraints: none });
-      continue;
-    }
-    if (!isScalarLike(named)) continue;
-    const kind = scalarKind(named.name, isEnum(named));
-    if (used.includes('propagating')) {
-      if (named.name !== 'Boolean' || list) problems.add(`${at} @propagating`, 'belongs on a Boolean field', field.astNode);
-      else flags.push(field.name);
-      continue;
-    }
-    if (used.includes('createdAt') && named.name !== 'DateTime' && named.name !== 'String') {
-      problems.add(`${at} @createdAt`, 'belongs on a DateTime or String field', field.astNode);
-    }
-    if (kind === null || list) {
-      problems.add(at, `a stored field must be a built-in scalar, DateTime or an enum${list ? ', not a list' : ''}`, field.astNode);
-      continue;
-    }
-    const { storedAs, constraints } = readAttributeDirective(schema, field, at, kind, problems);
-    attributes.push({ name: field.name, storedAs, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt'), ...enumValues(named), constraints });
+    const stored = readStoredField(reading, nested, field, at, used);
+    if (stored === 'flag') flags.push(field.name);
+    else if (stored) attributes.push(stored);
   }
+  return { parent: parent as ItemType['parent'], attributes, flags };
+}
 
-  // Placeholders name id, the parent field, or a stored field set at create (read back from the key).
+/** One stored field: a reference, a map or list, or a scalar attribute; `flag` for a @propagating one; null when refused or not stored. */
+function readStoredField(reading: ItemTypeReading, nested: NestedContext, field: Field, at: string, used: string[]): Attribute | 'flag' | null {
+  const { schema, declared, keyless, problems } = reading;
+  const { named, list } = unwrap(field.type);
+  if (isObject(named) && !list && (declared.has(named.name) || keyless.has(named.name))) {
+    // A reference: stored as the referred id, read back as that item (or, keyless, as just its id).
+    const { storedAs, constraints } = readAttributeDirective(schema, field, at, 'ID', problems);
+    return { name: field.name, storedAs, kind: 'ID', required: unwrap(field.type).nonNull, createdAt: false, constraints, reference: { type: named.name, keyless: keyless.has(named.name) } };
+  }
+  if (isNested(field.type, nested.isEntity)) {
+    // A map or list inside the item (nestedValues.ts), stored whole under its attribute.
+    for (const name of ['createdAt', 'propagating'].filter((d) => used.includes(d))) problems.add(`${at} @${name}`, 'belongs on a scalar field, not a map or list', field.astNode);
+    const shape = readShape(nested, field, at);
+    const name = (directiveArgs(schema, 'attribute', field) ?? {}).name;
+    if (name === '') problems.add(`${at} @attribute(name)`, 'is empty: name the attribute the field is stored under', field.astNode);
+    const storedAs = typeof name === 'string' && name !== '' ? name : field.name;
+    const none = { min: null, max: null, format: null };
+    return shape ? { name: field.name, storedAs, kind: shape.kind === 'list' ? 'List' : 'Map', shape, required: shape.required, createdAt: false, constraints: none } : null;
+  }
+  if (!isScalarLike(named)) return null;
+  const kind = scalarKind(named.name, isEnum(named));
+  if (used.includes('propagating')) {
+    if (named.name !== 'Boolean' || list) problems.add(`${at} @propagating`, 'belongs on a Boolean field', field.astNode);
+    return named.name !== 'Boolean' || list ? null : 'flag';
+  }
+  if (used.includes('createdAt') && named.name !== 'DateTime' && named.name !== 'String') {
+    problems.add(`${at} @createdAt`, 'belongs on a DateTime or String field', field.astNode);
+  }
+  if (kind === null || list) {
+    problems.add(at, `a stored field must be a built-in scalar, DateTime or an enum${list ? ', not a list' : ''}`, field.astNode);
+    return null;
+  }
+  const { storedAs, constraints } = readAttributeDirective(schema, field, at, kind, problems);
+  return { name: field.name, storedAs, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt'), ...enumValues(named), constraints };
+}
+
+/** The stored fields the key templates name; a placeholder names id, the parent field, or a stored field set at create. */
+function readKeyFields(
+  { pk, sk, parent, attributes }: { pk: ItemType['pk'] | null; sk: ItemType['sk'] | null; parent: ItemType['parent']; attributes: Attribute[] },
+  where: string,
+  type: GraphQLObjectType,
+  problems: Problems,
+): string[] {
   const allowed = new Set(['id', ...(parent ? [parent.field] : [])]);
   const keyFields: string[] = [];
   for (const [name, t] of [['pk', pk], ['sk', sk]] as const) {
@@ -325,13 +345,7 @@ function readItemType(
     // The parent's id is read back from the item's keys.
     problems.add(where, `a child's key holds its parent's id: pk or sk must hold {${parent.field}}`, type.astNode);
   }
-
-  const owner = typeof args.claim === 'string' ? { claim: args.claim, setting: typeof args.claimSetting === 'string' ? args.claimSetting : null } : null;
-  if (owner === null && typeof args.claimSetting === 'string') problems.add(`${where}(claimSetting)`, 'renames a claim the type does not name: add claim', type.astNode);
-  const access: Access | null = readAccess(schema, type, type.name, problems);
-
-  if (!pk || !sk) return null;
-  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, keyFields, attributes, flags, relations: [], byInstant: null, owner, access, fieldAccess, globalId };
+  return keyFields;
 }
 
 /**

@@ -5,8 +5,7 @@
  *
  * In:  the built schema. Out: the Layout, every problem reported.
  * A model that declares neither gets the default layout: PK/SK, GSI1 on
- * GSI1PK/GSI1SK and GSI2 on GSI2PK/GSI2SK, so models written before the
- * layout could be declared are laid out as before.
+ * GSI1PK/GSI1SK and GSI2 on GSI2PK/GSI2SK.
  */
 import { Kind, type ConstDirectiveNode, type GraphQLSchema } from 'graphql';
 import { getDirectiveValues, type GraphQLDirective } from 'graphql';

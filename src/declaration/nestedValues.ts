@@ -71,14 +71,20 @@ export function readShape(ctx: NestedContext, field: Field, at: string, inside: 
       return null;
     }
     const max = listMax(ctx, field, at);
-    const of = elementShape(ctx, field, `${at}[]`, element.named, element.required, inside, true);
+    const of = elementShape(ctx, field, `${at}[]`, { named: element.named, required: element.required, inside, inList: true });
     // Without a max the model is refused (above); the shape stays, so its inputs are still checked.
     return of ? { kind: 'list', of, max, required: top.required } : null;
   }
-  return elementShape(ctx, field, at, top.named, top.required, inside, false);
+  return elementShape(ctx, field, at, { named: top.named, required: top.required, inside, inList: false });
 }
 
-function elementShape(ctx: NestedContext, field: Field, at: string, named: GraphQLType, required: boolean, inside: readonly string[], inList: boolean): ValueShape | null {
+/** One layer of a field's type: `named` (required or not), read inside the map types `inside`, as a list's element or not. */
+function elementShape(
+  ctx: NestedContext,
+  field: Field,
+  at: string,
+  { named, required, inside, inList }: { named: GraphQLType; required: boolean; inside: readonly string[]; inList: boolean },
+): ValueShape | null {
   if (isObject(named as never)) {
     const type = named as GraphQLObjectType;
     if (ctx.isEntity(type.name)) {

@@ -7,7 +7,7 @@
  */
 import { inputMismatch } from './nestedValues.js';
 import { isEnumType, isInterfaceType, isNonNullType, isObjectType, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import type { Access, Attribute, CatalogField, GetField, ItemType, KeylessType, Layout, MeField, MutationField, NodeField, QueryField, Relation, RootField } from './model.js';
+import type { Access, Attribute, CatalogField, EdgesRelation, GetField, ItemType, KeylessType, Layout, MeField, MutationField, NodeField, QueryField, Relation, RootField } from './model.js';
 import { keyIn, readSortArguments } from './indexed.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, getByOf, isInputObject, unwrap, type Field } from './schemaShape.js';
@@ -130,7 +130,7 @@ function readQueryField(
   if (Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
   const taken = new Set(['first', 'after', 'last', 'before', ...Object.values(filled), ...(from ? [from] : []), ...(until ? [until] : [])]);
   const fieldArgs = field.args.map((a) => ({ name: a.name, required: isNonNullType(a.type) }));
-  const sortArguments = readSortArguments(node, key, fieldArgs, taken, from !== null || until !== null, where, problems, field.astNode);
+  const sortArguments = readSortArguments(node, key, { args: fieldArgs, taken, bounded: from !== null || until !== null, where, astNode: field.astNode }, problems);
   const used = new Set([...taken, ...Object.values(sortArguments)]);
   for (const a of argNames) if (!used.has(a)) problems.add(`${at}(${a})`, 'no directive reads this argument', field.astNode);
   return {
@@ -290,6 +290,16 @@ function argType(field: Field, name: string) {
   return arg ? unwrap(arg.type) : null;
 }
 
+/** One Mutation field being read: where problems are reported, and its access rule. */
+interface MutationReading {
+  schema: GraphQLSchema;
+  field: Field;
+  problems: Problems;
+  at: string;
+  where: string;
+  access: ReturnType<typeof readAccess>;
+}
+
 function readMutation(
   schema: GraphQLSchema,
   field: Field,
@@ -300,64 +310,76 @@ function readMutation(
   const at = `Mutation.${field.name}`;
   const directive = only(field, MUTATION_DIRECTIVES, at, problems);
   if (!directive) return null;
-  const access = readAccess(schema, field, at, problems);
-  const where = `${at} @${directive}`;
+  const m: MutationReading = { schema, field, problems, at, where: `${at} @${directive}`, access: readAccess(schema, field, at, problems) };
+  if (directive === 'create' || directive === 'update') return readWriteMutation(m, directive, items);
+  if (directive === 'delete') return readDeleteMutation(m, items);
+  return readLinkMutation(m, directive as 'link' | 'unlink', relations);
+}
+
+function needId({ field, problems, where }: MutationReading): void {
+  const id = argType(field, 'id');
+  if (!id || id.named.name !== 'ID' || !id.nonNull) problems.add(where, 'takes the argument id: ID!', field.astNode);
+}
+
+function needInput({ field, problems, where }: MutationReading): string | null {
+  const input = argType(field, 'input');
+  if (!input || !isInputObject(input.named)) {
+    problems.add(where, 'takes the argument input of an input object type', field.astNode);
+    return null;
+  }
+  return input.named.name;
+}
+
+function readWriteMutation(m: MutationReading, directive: 'create' | 'update', items: ReadonlyMap<string, ItemType>): MutationField | null {
+  const { schema, field, problems, where, access } = m;
   const returned = unwrap(field.type).named.name;
-  const needId = () => {
-    const id = argType(field, 'id');
-    if (!id || id.named.name !== 'ID' || !id.nonNull) problems.add(where, 'takes the argument id: ID!', field.astNode);
-  };
-  const needInput = (): string | null => {
-    const input = argType(field, 'input');
-    if (!input || !isInputObject(input.named)) {
-      problems.add(where, 'takes the argument input of an input object type', field.astNode);
-      return null;
-    }
-    return input.named.name;
-  };
-  if (directive === 'create' || directive === 'update') {
-    const item = items.get(returned);
-    if (!item) {
-      problems.add(where, `returns ${returned}, which is no @item type`, field.astNode);
-      return null;
-    }
-    const input = needInput();
-    if (input) checkInput(schema, input, item, directive, problems);
-    if (directive === 'update') {
-      needId();
-      const parentArgument = childParent(schema, 'update', field, item, where, problems);
-      return { kind: 'update', field: field.name, type: item.name, input: input ?? '', parentArgument, keyArguments: keyArguments(field, item, where, problems), access };
-    }
-    const parentArgument = (directiveArgs(schema, 'create', field) ?? {}).parent;
-    const parentArg = typeof parentArgument === 'string' ? parentArgument : null;
-    if (item.parent && parentArg === null) problems.add(where, `${item.name} is a child of ${item.parent.type}: name the argument holding its id in parent`, field.astNode);
-    if (!item.parent && parentArg !== null) problems.add(`${where}(parent)`, `${item.name} has no @parent field`, field.astNode);
-    if (parentArg !== null && !argType(field, parentArg)) problems.add(`${where}(parent)`, `names no argument of the field: ${parentArg}`, field.astNode);
-    return { kind: 'create', field: field.name, type: item.name, input: input ?? '', parentArgument: parentArg, access };
+  const item = items.get(returned);
+  if (!item) {
+    problems.add(where, `returns ${returned}, which is no @item type`, field.astNode);
+    return null;
   }
-  if (directive === 'delete') {
-    needId();
-    const args = directiveArgs(schema, 'delete', field) ?? {};
-    const named = typeof args.type === 'string' ? args.type : returned;
-    const item = items.get(named);
-    if (!item) {
-      problems.add(where, `deletes ${named}, which is no @item type (return the type, or name it in @delete(type))`, field.astNode);
-      return null;
-    }
-    // A @query field owns nothing, and its children go with it (cascade.ts); edges of a child would outlive its delete.
-    if (item.parent && item.relations.some((r) => r.kind === 'edges')) {
-      problems.add(where, `${item.name} is a child type with edges of its own; deleting it directly is not supported yet`, field.astNode);
-    }
-    const parentArgument = childParent(schema, 'delete', field, item, where, problems);
-    const match = Array.isArray(args.match) ? (args.match as string[]) : [];
-    for (const name of match) {
-      const attribute = item.attributes.find((a) => a.name === name);
-      if (!attribute || attribute.reference) problems.add(`${where}(match)`, `${name} is no stored field of ${item.name} holding a scalar or an enum`, field.astNode);
-      else if (!field.args.some((a) => a.name === name)) problems.add(`${where}(match)`, `takes no argument ${name} holding the value ${item.name}.${name} must have`, field.astNode);
-    }
-    if (match.length > 0 && item.parent) problems.add(`${where}(match)`, `${item.name} is a child type: match is not supported on a child's delete yet`, field.astNode);
-    return { kind: 'delete', field: field.name, type: item.name, parentArgument, keyArguments: keyArguments(field, item, where, problems), match, access };
+  const input = needInput(m);
+  if (input) checkInput(schema, input, item, directive, problems);
+  if (directive === 'update') {
+    needId(m);
+    const parentArgument = childParent(schema, 'update', field, item, where, problems);
+    return { kind: 'update', field: field.name, type: item.name, input: input ?? '', parentArgument, keyArguments: keyArguments(field, item, where, problems), access };
   }
+  const parentArgument = (directiveArgs(schema, 'create', field) ?? {}).parent;
+  const parentArg = typeof parentArgument === 'string' ? parentArgument : null;
+  if (item.parent && parentArg === null) problems.add(where, `${item.name} is a child of ${item.parent.type}: name the argument holding its id in parent`, field.astNode);
+  if (!item.parent && parentArg !== null) problems.add(`${where}(parent)`, `${item.name} has no @parent field`, field.astNode);
+  if (parentArg !== null && !argType(field, parentArg)) problems.add(`${where}(parent)`, `names no argument of the field: ${parentArg}`, field.astNode);
+  return { kind: 'create', field: field.name, type: item.name, input: input ?? '', parentArgument: parentArg, access };
+}
+
+function readDeleteMutation(m: MutationReading, items: ReadonlyMap<string, ItemType>): MutationField | null {
+  const { schema, field, problems, where, access } = m;
+  needId(m);
+  const args = directiveArgs(schema, 'delete', field) ?? {};
+  const named = typeof args.type === 'string' ? args.type : unwrap(field.type).named.name;
+  const item = items.get(named);
+  if (!item) {
+    problems.add(where, `deletes ${named}, which is no @item type (return the type, or name it in @delete(type))`, field.astNode);
+    return null;
+  }
+  // A @query field owns nothing, and its children go with it (cascade.ts); edges of a child would outlive its delete.
+  if (item.parent && item.relations.some((r) => r.kind === 'edges')) {
+    problems.add(where, `${item.name} is a child type with edges of its own; deleting it directly is not supported yet`, field.astNode);
+  }
+  const parentArgument = childParent(schema, 'delete', field, item, where, problems);
+  const match = Array.isArray(args.match) ? (args.match as string[]) : [];
+  for (const name of match) {
+    const attribute = item.attributes.find((a) => a.name === name);
+    if (!attribute || attribute.reference) problems.add(`${where}(match)`, `${name} is no stored field of ${item.name} holding a scalar or an enum`, field.astNode);
+    else if (!field.args.some((a) => a.name === name)) problems.add(`${where}(match)`, `takes no argument ${name} holding the value ${item.name}.${name} must have`, field.astNode);
+  }
+  if (match.length > 0 && item.parent) problems.add(`${where}(match)`, `${item.name} is a child type: match is not supported on a child's delete yet`, field.astNode);
+  return { kind: 'delete', field: field.name, type: item.name, parentArgument, keyArguments: keyArguments(field, item, where, problems), match, access };
+}
+
+function readLinkMutation(m: MutationReading, directive: 'link' | 'unlink', relations: ReadonlyMap<string, Relation>): MutationField | null {
+  const { schema, field, problems, where, access } = m;
   const args = directiveArgs(schema, directive, field) ?? {};
   const path = String(args.edges);
   const relation = relations.get(path);
@@ -380,24 +402,27 @@ function readMutation(
   if (directive === 'unlink' && (answer.list || answer.named.name !== 'Boolean')) {
     problems.add(where, `returns ${String(field.type)}; it answers true: return Boolean!`, field.astNode);
   }
-  if (directive === 'link') {
-    const edgeFields = new Set(relation.edgeAttributes.map((a) => a.name));
-    for (const a of field.args) {
-      if (a.name !== from && a.name !== to && !edgeFields.has(a.name)) problems.add(`${at}(${a.name})`, `is no edge field of ${relation.edgeType}`, field.astNode);
-    }
-    // An edge written without a required field could not be read back (a non-null field would be null).
-    for (const a of relation.edgeAttributes) {
-      if (a.createdAt) continue;
-      const arg = field.args.find((x) => x.name === a.name);
-      if (!arg) {
-        if (a.required) problems.add(where, `takes no argument ${a.name}, so its edges would lack the required edge field ${relation.edgeType}.${a.name}`, field.astNode);
-        continue;
-      }
-      checkKind(`${at}(${a.name})`, unwrap(arg.type), a, `the edge field ${relation.edgeType}.${a.name}`, arg.astNode ?? field.astNode, problems);
-      if (a.required && !unwrap(arg.type).nonNull) problems.add(`${at}(${a.name})`, `must be non-null: the edge field ${relation.edgeType}.${a.name} is required`, arg.astNode ?? field.astNode);
-    }
+  if (directive === 'link') checkLinkArguments(m, relation, from, to);
+  return { kind: directive, field: field.name, edges: path, from, to, phrase: typeof args.phrase === 'string' ? args.phrase : null, access };
+}
+
+/** A link's arguments beside from and to: each an edge field, of its kind; every required edge field among them. */
+function checkLinkArguments({ field, problems, at, where }: MutationReading, relation: EdgesRelation, from: string, to: string): void {
+  const edgeFields = new Set(relation.edgeAttributes.map((a) => a.name));
+  for (const a of field.args) {
+    if (a.name !== from && a.name !== to && !edgeFields.has(a.name)) problems.add(`${at}(${a.name})`, `is no edge field of ${relation.edgeType}`, field.astNode);
   }
-  return { kind: directive as "link" | "unlink", field: field.name, edges: path, from, to, phrase: typeof args.phrase === 'string' ? args.phrase : null, access };
+  // An edge written without a required field could not be read back (a non-null field would be null).
+  for (const a of relation.edgeAttributes) {
+    if (a.createdAt) continue;
+    const arg = field.args.find((x) => x.name === a.name);
+    if (!arg) {
+      if (a.required) problems.add(where, `takes no argument ${a.name}, so its edges would lack the required edge field ${relation.edgeType}.${a.name}`, field.astNode);
+      continue;
+    }
+    checkKind(`${at}(${a.name})`, unwrap(arg.type), a, `the edge field ${relation.edgeType}.${a.name}`, arg.astNode ?? field.astNode, problems);
+    if (a.required && !unwrap(arg.type).nonNull) problems.add(`${at}(${a.name})`, `must be non-null: the edge field ${relation.edgeType}.${a.name} is required`, arg.astNode ?? field.astNode);
+  }
 }
 
 /**

@@ -25,10 +25,11 @@ export function readRelations(
   layout: Pick<Layout, 'pk' | 'sk' | 'indexes'> = { pk: 'PK', sk: 'SK', indexes: [] },
 ): Map<string, Relation> {
   const relations = new Map<string, Relation>();
+  const reading: RelationReading = { schema, items, problems, keyless, layout };
   for (const item of items.values()) {
     const type = schema.getType(item.name) as GraphQLObjectType;
     for (const field of Object.values(type.getFields())) {
-      const relation = readRelation(schema, item, field, items, problems, keyless, layout);
+      const relation = readRelation(reading, item, field);
       if (relation) {
         item.relations.push(relation);
         relations.set(relation.path, relation);
@@ -42,7 +43,7 @@ export function readRelations(
     for (const field of Object.values(type.getFields())) {
       if (!connectionShape(unwrap(field.type).named)) continue;
       const at = `${name}.${field.name}`;
-      const relation = readRelation(schema, owner, field, items, problems, keyless, layout);
+      const relation = readRelation(reading, owner, field);
       if (relation !== null && relation.counter !== null) {
         problems.add(`${at} @${relation.kind}(counter)`, `${name} is keyless: it has no item to hold a counter`, field.astNode);
       }
@@ -91,15 +92,20 @@ function fieldNode(schema: GraphQLSchema, relation: Relation) {
   return (schema.getType(relation.owner) as GraphQLObjectType).getFields()[relation.field]?.astNode;
 }
 
-function readRelation(
-  schema: GraphQLSchema,
-  item: ItemType,
-  field: Field,
-  items: Map<string, ItemType>,
-  problems: Problems,
-  keyless: ReadonlyMap<string, KeylessType>,
-  layout: Pick<Layout, 'pk' | 'sk' | 'indexes'>,
-): Relation | null {
+/** What reading one connection field needs beside the field: the schema, the types read so far, the layout. */
+interface RelationReading {
+  schema: GraphQLSchema;
+  items: Map<string, ItemType>;
+  problems: Problems;
+  keyless: ReadonlyMap<string, KeylessType>;
+  layout: Pick<Layout, 'pk' | 'sk' | 'indexes'>;
+}
+
+/** What @children and @edges relations share. */
+type RelationBase = Omit<ChildrenRelation, 'kind' | 'index' | 'owned' | 'via' | 'bounds' | 'sortArguments' | 'descending' | 'counter' | 'range'>;
+
+function readRelation(reading: RelationReading, item: ItemType, field: Field): Relation | null {
+  const { schema, items, problems, keyless } = reading;
   const at = `${item.name}.${field.name}`;
   const used = directivesOn(field);
   const shape = connectionShape(unwrap(field.type).named);
@@ -129,7 +135,7 @@ function readRelation(
   for (const name of PAGE_ARGUMENTS) {
     if (!argNames.includes(name)) problems.add(at, `a connection field takes first, after, last and before (missing ${name})`, field.astNode);
   }
-  const base = {
+  const base: RelationBase = {
     owner: item.name,
     field: field.name,
     path: at,
@@ -139,110 +145,92 @@ function readRelation(
     extraArguments: argNames.filter((a) => !PAGE_ARGUMENTS.includes(a)),
     access: readAccess(schema, field, at, problems),
   };
-  if (bound[0] === 'children' || bound[0] === 'query') {
-    const owned = bound[0] === 'children';
-    const args = directiveArgs(schema, bound[0], field) ?? {};
-    const where = `${at} @${bound[0]}`;
-    // The node's field holding the owner's id: its @parent, or (for a @query, which owns nothing) a reference to the owner's type.
-    const references = node.attributes.filter((a) => a.reference?.type === item.name).map((a) => a.name);
-    // Or, for a @query whose node is keyed there by its id alone, the id itself: an item whose id is the owner's
-    // (a watcher whose id is the watching agent's, read through an inverted index).
-    const byOwnId = !owned && references.length === 0 && node.parent?.type !== item.name && keyedByIdIn(node, strOrNull(args.index));
-    const via = node.parent?.type === item.name ? node.parent.field : !owned && references.length === 1 ? references[0]! : byOwnId ? 'id' : null;
-    if (via === null) {
-      const what = owned ? `no @parent field of type ${item.name}` : references.length > 1 ? `several references to ${item.name} (${references.join(', ')}) and no @parent of that type` : `no @parent field or reference of type ${item.name}`;
-      problems.add(where, `${node.name} has ${what}: nothing names ${item.name}'s partition of ${node.name} items`, field.astNode);
-    }
-    if (owned && item.parent && !item.inverted) {
-      // Its children are created and deleted under it, found by its id alone.
-      problems.add(where, `${item.name} is a child type found only with its parent's id: make it inverted: true to give it children`, field.astNode);
-    }
-    const index = strOrNull(args.index);
-    const bounds = owned ? null : readBounds(args, field, where, problems);
-    // Over an index sort key of several attributes, arguments may fix its leading attributes.
-    const key = index === null || via === null ? null : keyIn(node, index, layout);
-    const taken = new Set([...PAGE_ARGUMENTS, ...(bounds?.from ? [bounds.from] : []), ...(bounds?.until ? [bounds.until] : [])]);
-    const fieldArgs = field.args.map((a) => ({ name: a.name, required: isNonNullType(a.type) }));
-    const sortArguments = key ? readSortArguments(node, key, fieldArgs, taken, bounds !== null, `${where}(index: "${index}")`, problems, field.astNode) : {};
-    if (!owned && args.counter !== undefined) problems.add(where, 'a @query field reads; counters belong on @children', field.astNode);
-    if (!owned && Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
-    const relation: ChildrenRelation = {
-      ...base,
-      kind: 'children',
-      index,
-      owned,
-      via: via ?? '',
-      bounds,
-      sortArguments,
-      descending: args.order === 'DESCENDING',
-      counter: owned ? strOrNull(args.counter) : null,
-      range: owned ? readRange(schema, field, at, node, problems) : null,
-    };
-    checkExtraArguments(relation, field, problems);
-    return relation;
+  const relation =
+    bound[0] === 'edges'
+      ? readEdgesRelation(reading, { item, node, field, edge: shape.edge }, base)
+      : readChildrenRelation(reading, { item, node, field, directive: bound[0] }, base);
+  checkExtraArguments(relation, field, problems);
+  return relation;
+}
+
+/** @children (owned: created and deleted under the owner) or @query (a read of items the owner does not own). */
+function readChildrenRelation(
+  { schema, problems, layout }: RelationReading,
+  { item, node, field, directive }: { item: ItemType; node: ItemType; field: Field; directive: 'children' | 'query' },
+  base: RelationBase,
+): ChildrenRelation {
+  const at = base.path;
+  const owned = directive === 'children';
+  const args = directiveArgs(schema, directive, field) ?? {};
+  const where = `${at} @${directive}`;
+  // The node's field holding the owner's id: its @parent, or (for a @query, which owns nothing) a reference to the owner's type.
+  const references = node.attributes.filter((a) => a.reference?.type === item.name).map((a) => a.name);
+  // Or, for a @query whose node is keyed there by its id alone, the id itself: an item whose id is the owner's
+  // (a watcher whose id is the watching agent's, read through an inverted index).
+  const byOwnId = !owned && references.length === 0 && node.parent?.type !== item.name && keyedByIdIn(node, strOrNull(args.index));
+  const via = node.parent?.type === item.name ? node.parent.field : !owned && references.length === 1 ? references[0]! : byOwnId ? 'id' : null;
+  if (via === null) {
+    const what = owned ? `no @parent field of type ${item.name}` : references.length > 1 ? `several references to ${item.name} (${references.join(', ')}) and no @parent of that type` : `no @parent field or reference of type ${item.name}`;
+    problems.add(where, `${node.name} has ${what}: nothing names ${item.name}'s partition of ${node.name} items`, field.astNode);
   }
+  if (owned && item.parent && !item.inverted) {
+    // Its children are created and deleted under it, found by its id alone.
+    problems.add(where, `${item.name} is a child type found only with its parent's id: make it inverted: true to give it children`, field.astNode);
+  }
+  const index = strOrNull(args.index);
+  const bounds = owned ? null : readBounds(args, field, where, problems);
+  // Over an index sort key of several attributes, arguments may fix its leading attributes.
+  const key = index === null || via === null ? null : keyIn(node, index, layout);
+  const taken = new Set([...PAGE_ARGUMENTS, ...(bounds?.from ? [bounds.from] : []), ...(bounds?.until ? [bounds.until] : [])]);
+  const fieldArgs = field.args.map((a) => ({ name: a.name, required: isNonNullType(a.type) }));
+  const sortArguments = key ? readSortArguments(node, key, { args: fieldArgs, taken, bounded: bounds !== null, where: `${where}(index: "${index}")`, astNode: field.astNode }, problems) : {};
+  if (!owned && args.counter !== undefined) problems.add(where, 'a @query field reads; counters belong on @children', field.astNode);
+  if (!owned && Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
+  return {
+    ...base,
+    kind: 'children',
+    index,
+    owned,
+    via: via ?? '',
+    bounds,
+    sortArguments,
+    descending: args.order === 'DESCENDING',
+    counter: owned ? strOrNull(args.counter) : null,
+    range: owned ? readRange(schema, field, at, node, problems) : null,
+  };
+}
+
+type EdgeEnds = { item: ItemType; node: ItemType; field: Field; edge: GraphQLObjectType };
+
+function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: RelationBase): EdgesRelation {
+  const { schema, problems } = reading;
+  const { item, node, field, edge } = ends;
+  const at = base.path;
   const args = directiveArgs(schema, 'edges', field) ?? {};
   const inverse = strOrNull(args.inverseOf);
-  const key = readEdgeKey(args, at, field, { owner: item, node, edge: shape.edge }, problems);
+  const key = readEdgeKey(args, at, field, { owner: item, node, edge }, problems);
   const index = strOrNull(args.index);
   if (index !== null && inverse === null) problems.add(`${at} @edges(index)`, 'belongs on the inverse side (with inverseOf): the other direction, read back through the index', field.astNode);
-  if (index !== null && (args.pk !== undefined || args.sk !== undefined)) {
+  const ownsKey = args.pk !== undefined || args.sk !== undefined;
+  if (index !== null && ownsKey) {
     problems.add(`${at} @edges(index)`, 'a side with its own pk/sk is written beside the base item (a mirror), not read through an index: give it one or the other', field.astNode);
   }
-  const ownsKey = args.pk !== undefined || args.sk !== undefined;
-  const isKeyless = (t: ItemType) => keyless.has(t.name);
-  if (ownsKey || inverse !== null) {
-    // Found by id alone: a delete of a child's parent would not follow the child's edges.
-    for (const [t, role] of [[item, 'owner'], [node, 'node']] as const) {
-      if (t.parent) problems.add(`${at} @edges`, `the ${role} type ${t.name} is a child type: an edge joins items found by their id alone`, field.astNode);
-    }
-  } else {
-    if (isKeyless(node)) problems.add(`${at} @edges`, `${node.name} is keyless: an edge's sort key is its node's PK, which ${node.name} does not have (declare the edge's own key with pk and sk)`, field.astNode);
-    else if (!node.pk.placeholders.includes('id') || node.parent) {
-      problems.add(`${at} @edges`, `an edge's sort key is its node's PK, so ${node.name}'s pk must hold {id} and ${node.name} cannot be a child type`, field.astNode);
-    }
-    if (isKeyless(item)) problems.add(`${at} @edges`, `${item.name} is keyless: an edge is written beside its owner's item, which ${item.name} does not have (declare the edge's own key with pk and sk)`, field.astNode);
-    else if (!item.pk.placeholders.includes('id') || item.parent) {
-      problems.add(`${at} @edges`, `edges live in ${item.name}'s partition, so its pk must hold {id} and ${item.name} cannot be a child type`, field.astNode);
-    }
-  }
-  const copies: CopyField[] = [];
-  for (const copy of (args.copy as { field: string; attribute: string }[] | undefined) ?? []) {
-    const copied = node.attributes.find((a) => a.name === copy.field);
-    if (!copied) {
-      problems.add(`${at} @edges(copy)`, `copies ${copy.field}, which is no stored field of ${node.name}`, field.astNode);
-    } else if (!copied.required || !['String', 'ID', 'enum'].includes(copied.kind)) {
-      // Renames carry a new text to the copies; a cleared value or another kind would leave the old copy behind.
-      problems.add(`${at} @edges(copy)`, `copies ${node.name}.${copy.field}, which is ${copied.required ? copied.kind : 'optional'}: a copy is of a required text field (String!, ID! or an enum)`, field.astNode);
-    }
-    copies.push({ field: copy.field, attribute: copy.attribute });
-  }
-  const edgeAttributes: Attribute[] = [];
-  for (const f of Object.values(shape.edge.getFields())) {
-    if (f.name === 'cursor' || f.name === 'node') continue;
-    const { named, list } = unwrap(f.type);
-    const kind = isScalarLike(named) ? scalarKind(named.name, isEnum(named)) : null;
-    if (kind === null || list) {
-      problems.add(`${shape.edge.name}.${f.name}`, 'an edge field is an attribute of the edge item: a built-in scalar, DateTime or enum', f.astNode);
-      continue;
-    }
-    const createdAt = directivesOn(f).includes('createdAt');
-    if (createdAt && kind !== 'DateTime' && kind !== 'String') problems.add(`${shape.edge.name}.${f.name} @createdAt`, 'belongs on a DateTime or String field', f.astNode);
-    const { storedAs, constraints } = readAttributeDirective(schema, f, `${shape.edge.name}.${f.name}`, kind, problems);
-    edgeAttributes.push({ name: f.name, storedAs, kind, required: unwrap(f.type).nonNull, createdAt, ...enumValues(named), constraints });
-  }
+  checkEdgeEnds(reading, ends, at, ownsKey || inverse !== null);
+  const copies = readCopies(args, at, ends, problems);
+  const edgeAttributes = readEdgeAttributes(schema, edge, problems);
   // Write sharding: @edges(shards, maxShards, shardsCopy).
   const sharded = typeof args.shards === 'string' ? { count: args.shards, max: Number(args.maxShards), copy: strOrNull(args.shardsCopy) } : null;
   if (!sharded && (args.shardsCopy != null || args.maxShards !== 64)) problems.add(`${at} @edges`, 'maxShards and shardsCopy belong with shards (the attribute holding the shard count)', field.astNode);
-  if (sharded && inverse === null) problems.add(`${at} @edges(shards)`, 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)', field.astNode);
-  if (sharded && args.order === 'DESCENDING') problems.add(`${at} @edges(order)`, 'a write-sharded side is merged over its shards in ascending order only', field.astNode);
-  if (sharded && (ownsKey || index !== null)) problems.add(`${at} @edges(shards)`, 'spreads an inverse side over GSI1 partitions; this side has its own key or reads another index', field.astNode);
-  // At most 64 shards (the table layout's range, dynamo/keys.ts MAX_SHARDS): a create puts every counter
-  // item in its one transaction, and a merged page reads every shard.
-  if (sharded && (!Number.isInteger(sharded.max) || sharded.max < 1 || sharded.max > 64)) {
-    problems.add(`${at} @edges(maxShards)`, `must be a whole number 1–64 (got ${String(args.maxShards)})`, field.astNode);
+  if (sharded) {
+    const problem = (where: string, message: string) => problems.add(`${at} @edges${where}`, message, field.astNode);
+    if (inverse === null) problem('(shards)', 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)');
+    if (args.order === 'DESCENDING') problem('(order)', 'a write-sharded side is merged over its shards in ascending order only');
+    if (ownsKey || index !== null) problem('(shards)', 'spreads an inverse side over GSI1 partitions; this side has its own key or reads another index');
+    // At most 64 shards (the table layout's range, dynamo/keys.ts MAX_SHARDS): a create puts every counter
+    // item in its one transaction, and a merged page reads every shard.
+    if (!Number.isInteger(sharded.max) || sharded.max < 1 || sharded.max > 64) problem('(maxShards)', `must be a whole number 1–64 (got ${String(args.maxShards)})`);
   }
-  const relation: EdgesRelation = {
+  return {
     ...base,
     kind: 'edges',
     counter: strOrNull(args.counter),
@@ -255,8 +243,60 @@ function readRelation(
     edgeAttributes,
     sharded,
   };
-  checkExtraArguments(relation, field, problems);
-  return relation;
+}
+
+/** The owner and node of an edge: found by id alone; without a key of its own, each holds {id} in its pk and has an item. */
+function checkEdgeEnds({ keyless, problems }: RelationReading, { item, node, field }: EdgeEnds, at: string, ownKeyOrInverse: boolean): void {
+  if (ownKeyOrInverse) {
+    // Found by id alone: a delete of a child's parent would not follow the child's edges.
+    for (const [t, role] of [[item, 'owner'], [node, 'node']] as const) {
+      if (t.parent) problems.add(`${at} @edges`, `the ${role} type ${t.name} is a child type: an edge joins items found by their id alone`, field.astNode);
+    }
+    return;
+  }
+  if (keyless.has(node.name)) problems.add(`${at} @edges`, `${node.name} is keyless: an edge's sort key is its node's PK, which ${node.name} does not have (declare the edge's own key with pk and sk)`, field.astNode);
+  else if (!node.pk.placeholders.includes('id') || node.parent) {
+    problems.add(`${at} @edges`, `an edge's sort key is its node's PK, so ${node.name}'s pk must hold {id} and ${node.name} cannot be a child type`, field.astNode);
+  }
+  if (keyless.has(item.name)) problems.add(`${at} @edges`, `${item.name} is keyless: an edge is written beside its owner's item, which ${item.name} does not have (declare the edge's own key with pk and sk)`, field.astNode);
+  else if (!item.pk.placeholders.includes('id') || item.parent) {
+    problems.add(`${at} @edges`, `edges live in ${item.name}'s partition, so its pk must hold {id} and ${item.name} cannot be a child type`, field.astNode);
+  }
+}
+
+/** @edges(copy): each of a required text field of the node. */
+function readCopies(args: Record<string, unknown>, at: string, { node, field }: EdgeEnds, problems: Problems): CopyField[] {
+  const copies: CopyField[] = [];
+  for (const copy of (args.copy as { field: string; attribute: string }[] | undefined) ?? []) {
+    const copied = node.attributes.find((a) => a.name === copy.field);
+    if (!copied) {
+      problems.add(`${at} @edges(copy)`, `copies ${copy.field}, which is no stored field of ${node.name}`, field.astNode);
+    } else if (!copied.required || !['String', 'ID', 'enum'].includes(copied.kind)) {
+      // Renames carry a new text to the copies; a cleared value or another kind would leave the old copy behind.
+      problems.add(`${at} @edges(copy)`, `copies ${node.name}.${copy.field}, which is ${copied.required ? copied.kind : 'optional'}: a copy is of a required text field (String!, ID! or an enum)`, field.astNode);
+    }
+    copies.push({ field: copy.field, attribute: copy.attribute });
+  }
+  return copies;
+}
+
+/** The edge type's fields beside cursor and node: attributes of the edge item. */
+function readEdgeAttributes(schema: GraphQLSchema, edge: GraphQLObjectType, problems: Problems): Attribute[] {
+  const edgeAttributes: Attribute[] = [];
+  for (const f of Object.values(edge.getFields())) {
+    if (f.name === 'cursor' || f.name === 'node') continue;
+    const { named, list } = unwrap(f.type);
+    const kind = isScalarLike(named) ? scalarKind(named.name, isEnum(named)) : null;
+    if (kind === null || list) {
+      problems.add(`${edge.name}.${f.name}`, 'an edge field is an attribute of the edge item: a built-in scalar, DateTime or enum', f.astNode);
+      continue;
+    }
+    const createdAt = directivesOn(f).includes('createdAt');
+    if (createdAt && kind !== 'DateTime' && kind !== 'String') problems.add(`${edge.name}.${f.name} @createdAt`, 'belongs on a DateTime or String field', f.astNode);
+    const { storedAs, constraints } = readAttributeDirective(schema, f, `${edge.name}.${f.name}`, kind, problems);
+    edgeAttributes.push({ name: f.name, storedAs, kind, required: unwrap(f.type).nonNull, createdAt, ...enumValues(named), constraints });
+  }
+  return edgeAttributes;
 }
 
 /** @query(from, until): each names an argument of the field. */

@@ -1,25 +1,14 @@
 /**
- * The directive that declares subscriptions in the SDL, as SDL text
- * (directives.ts supplies it to every model file, next to the model's own
- * directive definitions).
+ * The directive that declares subscriptions, as SDL text (directives.ts
+ * supplies it to every model file); subscriptions/declared.ts reads it and
+ * refuses, all at once and naming the field, what it cannot serve
+ * (docs/subscriptions.md, "Declaring subscriptions").
  *
- * It goes on fields of the `Subscription` type; subscriptions/declared.ts
- * reads it and refuses, all at once and naming the field, anything it
- * cannot serve.
- *
- * - `@changes`: the object the field's arguments name, sent after every
- *   change of its stored item, `null` once the item is deleted. The field's
- *   type is that object type (nullable); its arguments are the key
- *   arguments of the type's root read field (`Query.<field>(id:)`), in the
- *   same order.
+ * - `@changes`: the object the field's arguments name (the key arguments of
+ *   its root read field), sent after every change, `null` once deleted.
  * - `@changes(field: "Type.connection")`: each addition, update and
- *   removal in that connection of one parent, whoever wrote the table.
- *   The field's arguments name the parent (its key arguments, as above).
- *   Its type is a change object with exactly: a `ChangeKind!` field, an
- *   `ID!` field (the child's id) and one field whose type is the
- *   connection's edge type or its node type (`null` when removed).
- *
- * `ChangeKind` is the enum of kinds: ADDED, UPDATED, REMOVED.
+ *   removal in that connection of one parent, as a change object with a
+ *   `ChangeKind!`, the child's `ID!` and its edge or node (`null` when removed).
  */
 export const SUBSCRIPTION_DIRECTIVES = /* GraphQL */ `
   """

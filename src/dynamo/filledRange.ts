@@ -1,29 +1,18 @@
 /**
  * Filled reads of a sort-key range on an index partition, with an optional
- * filter, under a read-capacity budget.
+ * filter, under a read-capacity budget. DynamoDB applies `Limit` before a
+ * FilterExpression, so one Query may return few matches and a
+ * LastEvaluatedKey; a filled read keeps querying until it holds `want`
+ * matches or the range ends (the `want`-th decides "more" exactly), or the
+ * units consumed reach `budget`: then it returns what it has and the sort
+ * key it evaluated up to, to resume from.
  *
- * DynamoDB applies `Limit` before a FilterExpression, so one filtered Query
- * may return few or no matches together with a LastEvaluatedKey. A filled
- * read keeps querying until it holds `want` matches or the range ends, so a
- * page is never short while matches remain, and the item after the page
- * (read as the `want`-th) decides "more" exactly. What stops it early is the
- * budget: once the read units consumed reach `budget`, it returns what it
- * has and the sort key it evaluated up to, so the caller can say so and
- * resume from there.
- *
- * Terminology
- * - range: `pk = :pk AND sk BETWEEN :lo AND :hi` (both inclusive).
- * - exclusive: a sort key the read starts strictly after (a cursor); bound:
- *   one it stops strictly before. Sort keys are unique in a partition here
- *   (they end with the item's id), so an item equal to either is dropped.
- * - evaluated: items DynamoDB read for the range (ScannedCount), matching
- *   or not; they are what the read units pay for.
- *
- * Request sizing: the first Query asks for `want` items (cheapest when
- * everything matches); later ones for what the selectivity seen so far says
- * is needed (×1.25), at most 1000 items and at most what the rest of the
- * budget buys at the item size seen so far, so one request overshoots the
- * budget by little.
+ * - range: `pk = :pk AND sk BETWEEN :lo AND :hi`; exclusive/bound: sort
+ *   keys it starts after / stops before (unique: they end with the id).
+ * - evaluated: items read for the range, matching or not (what units pay for).
+ * Sizing: the first Query asks for `want`; later ones for what the
+ * selectivity so far says (×1.25), capped at 1000 and at what the budget
+ * left buys, so a request overshoots the budget by little.
  */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ReadPort } from './readPort.js';

@@ -150,7 +150,8 @@ export const itemKeyString = (key: ItemKey): string => `${key.PK}\u0000${key.SK}
  * shard: PK `<key>#<k>`, SK `COUNTER`, attribute `count`.
  *
  * Layout bookkeeping of `npm run migrate`: PK `LAYOUT`, SK `MIGRATION` (the
- * table's layout version) and `MIGRATION#SEGMENT#<n>` (scan checkpoints).
+ * table's layout version) and `MIGRATION#SEGMENT#<n>` (scan checkpoints);
+ * of `npm run check`: SK `CHECK` (its last report's summary).
  */
 
 /** Shards of each catalog in GSI2. Fixed: changing it re-keys every catalog entry (a migration). */
@@ -253,14 +254,16 @@ export function sortableInstant(value: unknown): string | null {
 }
 
 /**
- * The item layout this code writes and reads. 1: the first-round layout
- * (no GSI2 keys); 2: GSI2 catalog and by-instant entries, catalog counters.
+ * The item layout this code writes and reads. 1: no GSI2 keys; 2: GSI2
+ * catalog and by-instant entries, catalog counters.
  */
 export const CURRENT_LAYOUT_VERSION = 2;
 
 export const LAYOUT_PK = 'LAYOUT';
 /** The table's layout record: which layout version its items are at. */
 export const layoutStateKey: ItemKey = { PK: LAYOUT_PK, SK: 'MIGRATION' };
+/** What the last `npm run check` found (migration/copyHealth.ts): one item every gateway reads with a GetItem for `/health`. */
+export const checkReportKey: ItemKey = { PK: LAYOUT_PK, SK: 'CHECK' };
 /** One scan segment's checkpoint of a running migration. */
 export const migrationCheckpointKey = (segment: number): ItemKey => ({ PK: LAYOUT_PK, SK: `MIGRATION#SEGMENT#${segment}` });
 /**

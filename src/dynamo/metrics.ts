@@ -1,45 +1,21 @@
 /**
  * DynamoDB requests per GraphQL operation: how many, of which kind, what
- * capacity they consumed, and how many of them had to wait for another.
+ * capacity they consumed, and how many had to wait for another.
  *
- * The DynamoDB client is shared by all concurrent operations, so each
- * operation gets its own view of it, `metricsClient(doc, metrics)` (made
- * by createContext): the view's `send` tags the command's input with the
- * operation's metrics, and SDK middleware (installed once per client by
- * `instrumentClient`) reads the tag and records the call and every attempt
- * of it there. Everything an operation sends goes through its context's
- * client (writes, their retries) or its read port (readPort.ts: loaders,
- * connections, the writes' reads), both counting into the operation's
- * metrics, so nothing depends on where a promise was created. Why not AsyncLocalStorage: on Node 20 its promise
- * hooks slow every `await` of every request (about 0.2 ms per operation
- * measured); an explicit tag costs one property write per command.
- * Commands sent through the shared client itself (start-up, health) are
- * not attributed to any operation.
+ * The client is shared by all operations, so each gets its own view,
+ * `metricsClient(doc, metrics)`: its `send` tags the command's input, and
+ * middleware (installed once by `instrumentClient`) records the call and
+ * its attempts into the tagged metrics; the read port counts the same way.
+ * Not AsyncLocalStorage: on Node 20 its promise hooks slow every `await`.
  *
- * Terminology
- * - request: one HTTP request to DynamoDB. Counted in the deserialize step,
- *   below the SDK's retry middleware: each attempt is counted, since each is
- *   a request DynamoDB serves.
- * - call: one `client.send()`, retries included. Tracked in the initialize
- *   step, above the retries.
- * - waves: the sequential round trips of the operation, i.e. the longest
- *   chain of calls each started after the one before it had finished. A
- *   call's depth is one more than the deepest call already finished when it
- *   starts (it may depend on any of them); `waves` is the greatest depth.
- *   A resolver tree that issues 10 Queries together and then one
- *   BatchGetItem makes 2 waves. When independent chains overlap in time
- *   (no batching) the figure over-counts: it is an upper bound of the
- *   critical path, exact when the phases of an operation do not overlap. `maxConcurrency`: most calls in flight
- *   together.
- * - consumed capacity: `ReturnConsumedCapacity: TOTAL` is set on every read
- *   and write (unless the caller asked for more detail), and the units of
- *   every response (one object, or an array for BatchGet/BatchWrite/
- *   Transact*) are summed.
- *
- * Tracing: an operation's metrics may carry a `CallObserver` (set only when
- * telemetry is on, src/telemetry/): both paths tell it of every call, every
- * failed attempt and every call's end. Without one, each call costs one
- * property read more, nothing else.
+ * - request: one HTTP request to DynamoDB, each retry attempt included.
+ * - call: one `client.send()`, retries included.
+ * - waves: the longest chain of calls each started after the one before
+ *   finished (10 Queries together, then a BatchGetItem: 2 waves); an upper
+ *   bound of the critical path when independent chains overlap.
+ * - maxConcurrency: most calls in flight together.
+ * - consumed capacity: `ReturnConsumedCapacity: TOTAL` on every request, summed.
+ * A `CallObserver` (telemetry on) hears of every call, attempt and end.
  */
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';

@@ -1,29 +1,14 @@
 /**
- * The read port: the three DynamoDB reads the gateway serves from (GetItem,
- * Query, BatchGetItem), in the document client's own input and output shapes
- * (native values). Everything that reads takes one: the loaders
- * (`createLoaders(reads, …)`), the range and batch readers of this folder
- * (collection.ts, filledRange.ts, batchGet.ts), the connections, the writes'
- * reads (through their store) and the stream processor's.
- *
- * Two implementations:
- * - `SdkReads` (here): the reads sent through a document client's `send`,
- *   counted by the client's middleware when the client is an operation's
- *   view (metrics.ts `metricsClient`). Used by everything outside an
- *   operation (stream processor, migration, scripts, tests), and by
- *   operations with `DYNAMODB_READ_PATH=sdk`.
- * - `LeanReads` (leanReads/): an operation's reads without the SDK's
- *   middleware stack, same wire requests, counted into the operation's
- *   metrics; `operationReads` there picks one of the two per operation.
- *
- * Both answer alike (the lean reader keeps the SDK's outputs and error
- * classes), so a caller cannot tell them apart;
- * test/integration/readPaths.test.ts holds them to it.
- *
- * Counting: the port is a routing decision only. Each read is one call;
- * its attempts are the requests (metrics.ts), on either implementation.
- * There is no `count`: a count is a Query with `Select: 'COUNT'`
- * (collection.ts `countCollection`, filledRange.ts `countFilled`).
+ * The read port: GetItem, Query and BatchGetItem in the document client's
+ * own input and output shapes. Everything that reads takes one (loaders,
+ * this folder's range and batch readers, connections, the writes' store,
+ * the stream processor). `SdkReads` (here) sends through a document
+ * client, counted when it is an operation's view (metrics.ts); `LeanReads`
+ * (leanReads/) skips the SDK's middleware with the same wire requests.
+ * Both answer alike, so a caller cannot tell them apart
+ * (test/integration/readPaths.test.ts holds them to it); the choice is
+ * made once per operation (docs/architecture.md, "The read port"). A count
+ * is a Query with `Select: 'COUNT'` (collection.ts, filledRange.ts).
  */
 import {
   BatchGetCommand,

@@ -156,8 +156,8 @@ export function createServer({
       ]),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),
-      // Apollo otherwise imports its inline-trace plugin (and the usage-reporting protobuf code, about
-      // 100 KB evaluated at every start) to find out that the schema is no federated subgraph.
+      // Apollo otherwise imports its inline-trace plugin (and the usage-reporting protobuf code, evaluated
+      // at every start) to find out that the schema is no federated subgraph.
       ApolloServerPluginInlineTraceDisabled(),
       // Sandbox where it loads, the gateway's own GraphiQL where it does not (plugins/landingPage.ts).
       prod ? ApolloServerPluginLandingPageDisabled() : landingPageWithFallback(EXPLORER_PATH),

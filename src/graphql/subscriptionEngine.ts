@@ -1,31 +1,18 @@
 /**
  * The subscription engine of one gateway instance: from a `subscribe`
- * message to a stream of results, transport aside (transport/subscriptionServer.ts
- * speaks graphql-ws).
+ * message to a stream of results, transport aside (transport/subscriptionServer.ts).
  *
  * prepare(): everything refused before anything is watched, as for a query
- * over HTTP: the token limit while parsing, validation with the same
- * rules (depth, aliases, directives), the cost and response-field limits
- * (queryLimits.ts's weight), variables, the argument check (ids), then
- * the subscription's own rule (access.ts). Only a subscription operation
- * is accepted; queries and mutations go over HTTP.
- *
- * start(): joins the hub on the topic its arguments name and returns an
- * async generator of results, one per event, in the order of delivery.
- * Per event, results are shared between subscribers of this instance with
- * the same operation, variables and identity class (the identity's fields
- * the rules read), and all of them share one set of loaders: a thousand
- * subscribers of one team cost one execution per operation they send.
- * Events wait in a queue of at most `maxQueued` per subscription, and of
- * at most `SocketBudget.maxQueuedBytes` (an estimate of the events' images)
- * over all subscriptions of one socket; a subscriber that falls further
- * behind is reported (`overflow`) and its transport closes it.
- *
+ * over HTTP (token limit, validation rules, cost, variables, argument
+ * checks), then the subscription's own rule; subscriptions only.
+ * start(): joins the hub on the topic its arguments name; yields one result
+ * per event, in delivery order. Results are shared per event between this
+ * instance's subscribers with the same operation, variables and identity
+ * class, over one set of loaders: a thousand subscribers of one team cost
+ * one execution. Queues are bounded per subscription (`maxQueued`) and per
+ * socket in bytes; a subscriber further behind is reported (`overflow`).
  * Memory that grows with what clients send is bounded in bytes, as for
- * HTTP's document store (documentStore.ts, the same estimate: source and
- * every token, comments included): the parsed documents kept for reuse
- * (`documentCacheBytes`), and per socket the documents of its live
- * subscriptions (`SocketBudget.maxDocumentBytes`).
+ * HTTP's document store (documentStore.ts's estimate).
  */
 import {
   getOperationAST,

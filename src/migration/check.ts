@@ -1,29 +1,17 @@
 /**
  * runCheck(): reads a table against the declared model and reports where
- * its items differ from what the declaration derives (docs/operations.md,
- * "Checking a table"):
- *
- * - unmatched: an item no @item template and no edge pair matches, and no
- *   bookkeeping of the gateway's own (layout record, stream checkpoints and
- *   dead letters, idempotency records, catalog and shard counters, id claims);
- * - missingAttributes: an item of a type (or an edge) without a required attribute;
- * - missingIndexKeys: derived index keys absent (GSI1 keys of inverted items
- *   and edges, @indexed written keys, catalog and by-instant GSI2 entries);
- * - wrongIndexKeys: such a key present with another value than its template gives;
- * - staleCopies: a copy on an edge absent or behind its source (value and version);
- * - wrongCounters: a counter absent or unequal to a `Select: COUNT` of its
- *   collection; a catalog counter unequal to a count of its GSI2 shard.
+ * its items differ from what the declaration derives (the finding kinds,
+ * FINDING_KINDS, are explained in docs/operations.md, "Checking a table").
  *
  * The Scan is migrate.ts's: parallel segments, one page at a time, paced by
  * a token bucket (rateLimiter.ts), here in read units. Checkpoints and the
- * findings so far go to a local state file (`statePath`) after each page,
- * never to the table: without `repair` the check writes nothing to the
- * table at all. `repair` applies relationFix.ts's conditional writes (the
- * ones migrate and the stream processor use) to stale copies and counters;
- * a present but wrong counter is first removed (conditioned on the value
- * seen) so that migrate's counting mark counts it race-free; missing
- * index keys get migrate's layout-fix writes. Wrong index keys, unmatched
- * items and missing attributes are reported only.
+ * findings so far go to a local state file after each page, never to the
+ * table: without `repair` the check writes nothing to the table at all.
+ * `repair` applies the conditional writes migrate and the stream processor
+ * use (relationFix.ts, layoutFix.ts) to stale copies, counters and missing
+ * index keys; a present but wrong counter is first removed (conditioned on
+ * the value seen) so that migrate's counting mark counts it race-free.
+ * Wrong index keys, unmatched items and missing attributes are reported only.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -223,406 +211,488 @@ interface CounterToCheck {
   collection: Collection;
 }
 
-export async function runCheck(options: CheckOptions): Promise<CheckReport> {
-  const { raw, doc, tableName, plan, pageSize = 200, concurrency = 4, repair = false } = options;
-  const started = performance.now();
-  const table = await describeChecked(raw, tableName, plan);
-  const estimatedTotal = Number(table?.ItemCount ?? 0);
-  const keys = plan.keys;
-  const reads = new RateLimiter(options.readUnitsPerSecond);
-  const writes = new RateLimiter(options.writeUnitsPerSecond ?? options.readUnitsPerSecond);
-  const classify = compileClassifier(plan);
-  const layoutFix = compileLayoutFix(plan);
+type WrongCounter = { item: Item; counter: string; seen: unknown; collection: Collection };
 
-  // The run: resumed from the state file (same table and segments), or a new one.
-  let state: StateFile | null = null;
-  if (options.statePath && !options.restart && existsSync(options.statePath)) {
-    let read: StateFile;
-    try {
-      read = JSON.parse(readFileSync(options.statePath, 'utf8')) as StateFile;
-    } catch {
-      throw new CheckInputError(`check: state file ${options.statePath} is not one this command wrote (use another, or --restart)`);
-    }
-    if (read.table !== tableName) throw new CheckInputError(`check: state file ${options.statePath} belongs to table ${read.table}, not ${tableName}`);
-    state = read;
+/** What one page's items need beyond themselves: copies and counters to compare, keys to add. */
+interface PageWork {
+  copies: CopyToCheck[];
+  counters: CounterToCheck[];
+  keyRepairs: KeyRepair[];
+}
+
+/** One run: its settings, budgets, totals and the state file's contents (checkpoints, findings, repairs). */
+interface CheckRun {
+  options: CheckOptions;
+  doc: DynamoDBDocumentClient;
+  tableName: string;
+  plan: Plan;
+  keys: Plan['keys'];
+  pageSize: number;
+  concurrency: number;
+  repair: boolean;
+  segments: number;
+  estimatedTotal: number;
+  reads: RateLimiter;
+  writes: RateLimiter;
+  classify: (item: Item) => Classified;
+  layoutFix: ReturnType<typeof compileLayoutFix>;
+  state: StateFile;
+  totals: { scanned: number; readUnits: number; writeUnits: number; segmentsDone: number };
+  /** The first error of a segment: the others stop at their next page. */
+  failure?: { error: unknown };
+  catalogLane: Promise<unknown>;
+}
+
+/** The state file to resume from, or null when there is none (or `restart`). */
+function readState(options: CheckOptions): StateFile | null {
+  if (!options.statePath || options.restart || !existsSync(options.statePath)) return null;
+  let read: StateFile;
+  try {
+    read = JSON.parse(readFileSync(options.statePath, 'utf8')) as StateFile;
+  } catch {
+    throw new CheckInputError(`check: state file ${options.statePath} is not one this command wrote (use another, or --restart)`);
   }
-  const resumed = state !== null;
-  const segments = state?.segments ?? options.segments;
-  const run: StateFile = state ?? { table: tableName, segments, checkpoints: {}, findings: emptyFindings(), repaired: { copies: 0, counters: 0, indexKeys: 0 } };
-  const findings = run.findings;
+  if (read.table !== options.tableName) throw new CheckInputError(`check: state file ${options.statePath} belongs to table ${read.table}, not ${options.tableName}`);
+  return read;
+}
+
+async function openRun(options: CheckOptions): Promise<{ run: CheckRun; resumed: boolean }> {
+  const { raw, doc, tableName, plan, pageSize = 200, concurrency = 4, repair = false } = options;
+  const table = await describeChecked(raw, tableName, plan);
+  const resumed = readState(options);
+  const segments = resumed?.segments ?? options.segments;
+  const state: StateFile = resumed ?? { table: tableName, segments, checkpoints: {}, findings: emptyFindings(), repaired: { copies: 0, counters: 0, indexKeys: 0 } };
   const totals = { scanned: 0, readUnits: 0, writeUnits: 0, segmentsDone: 0 };
-  for (const c of Object.values(run.checkpoints)) {
+  for (const c of Object.values(state.checkpoints)) {
     totals.scanned += c.scanned;
     if (c.done) totals.segmentsDone += 1;
   }
-  const found = () => FINDING_KINDS.reduce((n, k) => n + findings[k].count, 0);
-  const report = () =>
-    options.onProgress?.({ scanned: totals.scanned, estimatedTotal, found: found(), segmentsDone: totals.segmentsDone, segments });
-  const saveState = () => {
-    if (!options.statePath) return;
-    // Written whole and renamed into place: a crash mid-write leaves the previous state.
-    const tmp = `${options.statePath}.tmp`;
-    writeFileSync(tmp, JSON.stringify(run));
-    renameSync(tmp, options.statePath);
-  };
-  const add = (kind: FindingKind, item: Item, detail: string) => {
-    const f = findings[kind];
-    f.count += 1;
-    if (f.samples.length < SAMPLES) f.samples.push({ key: keys.itemKey(item), detail });
-  };
-  /** A read within the read budget; `units` is its estimate. */
-  const reading = async <T>(units: number, fn: () => Promise<T>): Promise<T> => {
-    await reads.take(units);
-    totals.readUnits += units;
-    return fn();
-  };
-
-  /** The findings an item shows by itself; returns what needs other items to be checked. */
-  function inspect(item: Item, copies: CopyToCheck[], counters: CounterToCheck[], keyRepairs: KeyRepair[]): void {
-    const what = classify(item);
-    if (what.kind === 'bookkeeping') return;
-    if (what.kind === 'unmatched') {
-      add('unmatched', item, 'matches no @item template or edge');
-      return;
-    }
-    // Items being deleted are half-gone on purpose: the delete finishes them.
-    if (item[DELETING_ATTR] !== undefined) return;
-    if (what.kind === 'item') {
-      const { type, id, parentId } = what;
-      const record = type.map(item) as Record<string, unknown>;
-      const missing = type.requiredFields.filter((f) => record[f] === undefined);
-      if (missing.length > 0) add('missingAttributes', item, `${type.name} lacks ${missing.join(', ')}`);
-      if (type.type.inverted) indexKeys(item, type.name, null);
-      for (const placement of type.type.indexed) {
-        const expected = indexKeysOf(placement, id, parentId ?? undefined, type.type, item);
-        // One finding per item and index, naming every key attribute that is off.
-        const absent: Record<string, string> = {};
-        const wrong: string[] = [];
-        for (const [attribute, value] of Object.entries(expected)) {
-          if (item[attribute] === undefined) absent[attribute] = value as string;
-          else if (item[attribute] !== value) wrong.push(`${attribute} is ${JSON.stringify(item[attribute])}, expected ${value}`);
-        }
-        const lacking = Object.entries(absent).map(([a, v]) => `${a} (expected ${v})`);
-        if (lacking.length > 0) add('missingIndexKeys', item, `${type.name} lacks ${lacking.join(', ')} in ${placement.index}`);
-        if (wrong.length > 0) add('wrongIndexKeys', item, `${type.name} in ${placement.index}: ${wrong.join('; ')}`);
-        if (Object.keys(absent).length > 0) keyRepairs.push({ item, set: absent });
-      }
-      const fix = layoutFix(item);
-      if (fix !== null) keyRepairs.push({ item, fix });
-      gsi2(item, type.name, fix);
-      if (parentId !== null) return;
-      for (const r of plan.relationsOf.get(type.name) ?? []) {
-        if (r.counter === null) continue;
-        if (r.sharded !== null) {
-          // Counted here only while the edges sit in the one unsharded partition (as migrate counts).
-          const layout = shardingOf(r).layoutOf(item);
-          if (layout.shards > 1 || isMoving(layout) || item[RESHARD_TO_ATTR] !== undefined) continue;
-        }
-        counters.push({ item, counter: r.counter, collection: r.collection(id) });
-      }
-      return;
-    }
-    const { pair, ownerId, nodeId } = what;
-    const missing = pair.edgeAttributes.filter((a) => a.required && (item[a.storedAs] === undefined || item[a.storedAs] === null)).map((a) => a.name);
-    if (missing.length > 0) add('missingAttributes', item, `edge ${pair.base.path} lacks ${missing.join(', ')}`);
-    if (pair.gsi1) indexKeys(item, `edge ${pair.base.path}`, pair.sharding ? String(item[keys.sk]) : null);
-    const fix = layoutFix(item);
-    if (fix !== null) keyRepairs.push({ item, fix });
-    for (const c of pair.nodeCopies) copies.push({ edge: item, field: copyField(c), from: pair.node.key(nodeId) });
-    for (const c of pair.ownerCopies) copies.push({ edge: item, field: copyField(c), from: pair.owner.key(ownerId) });
-  }
-
-  /** GSI1 keys: the sort key and the partition key swapped (`shardedPk`: an edge of a sharded parent may carry `<sk>#<k>`). */
-  function indexKeys(item: Item, what: string, shardedPk: string | null): void {
-    const wantPk = item[keys.sk];
-    const wantSk = item[keys.pk];
-    if (item.GSI1PK === undefined && item.GSI1SK === undefined) {
-      add('missingIndexKeys', item, `${what} lacks GSI1PK/GSI1SK`);
-      return;
-    }
-    const pkOk = item.GSI1PK === wantPk || (shardedPk !== null && parseShardPartition(shardedPk, item.GSI1PK) !== null);
-    if (!pkOk) add('wrongIndexKeys', item, `${what} GSI1PK is ${JSON.stringify(item.GSI1PK)}, expected ${wantPk}`);
-    else if (item.GSI1SK !== wantSk) add('wrongIndexKeys', item, `${what} GSI1SK is ${JSON.stringify(item.GSI1SK)}, expected ${wantSk}`);
-  }
-
-  /** Catalog and by-instant entries, as migrate's layout fix decides them. */
-  function gsi2(item: Item, typeName: string, fix: LayoutFix | null): void {
-    if (fix === null || fix.kind === 'index-keys') return; // GSI1 is checked above
-    const absent = fix.kind === 'enter-catalog' || (fix.kind === 'order-date' && item.GSI2PK === undefined);
-    const expected = `GSI2PK ${'GSI2PK' in fix.set ? fix.set.GSI2PK : item.GSI2PK}, GSI2SK ${fix.set.GSI2SK}`;
-    if (absent) add('missingIndexKeys', item, `${typeName} lacks its GSI2 entry (${expected})`);
-    else add('wrongIndexKeys', item, `${typeName} GSI2 entry is ${JSON.stringify(item.GSI2PK)}/${JSON.stringify(item.GSI2SK)}, expected ${expected}`);
-  }
-
-  const relationContext = {
+  const run: CheckRun = {
+    options,
     doc,
     tableName,
-    keys,
-    dryRun: false,
+    plan,
+    keys: plan.keys,
+    pageSize,
     concurrency,
-    limiter: writes,
-    indexSettleMs: options.indexSettleMs ?? 1000,
+    repair,
+    segments,
+    estimatedTotal: Number(table?.ItemCount ?? 0),
+    reads: new RateLimiter(options.readUnitsPerSecond),
+    writes: new RateLimiter(options.writeUnitsPerSecond ?? options.readUnitsPerSecond),
+    classify: compileClassifier(plan),
+    layoutFix: compileLayoutFix(plan),
+    state,
+    totals,
+    catalogLane: Promise.resolve(),
+  };
+  return { run, resumed: resumed !== null };
+}
+
+const found = (run: CheckRun) => FINDING_KINDS.reduce((n, k) => n + run.state.findings[k].count, 0);
+
+function report(run: CheckRun): void {
+  const { totals } = run;
+  run.options.onProgress?.({ scanned: totals.scanned, estimatedTotal: run.estimatedTotal, found: found(run), segmentsDone: totals.segmentsDone, segments: run.segments });
+}
+
+function saveState(run: CheckRun): void {
+  const path = run.options.statePath;
+  if (!path) return;
+  // Written whole and renamed into place: a crash mid-write leaves the previous state.
+  writeFileSync(`${path}.tmp`, JSON.stringify(run.state));
+  renameSync(`${path}.tmp`, path);
+}
+
+function add(run: CheckRun, kind: FindingKind, item: Item, detail: string): void {
+  const f = run.state.findings[kind];
+  f.count += 1;
+  if (f.samples.length < SAMPLES) f.samples.push({ key: run.keys.itemKey(item), detail });
+}
+
+/** A read within the read budget; `units` is its estimate. */
+async function reading<T>(run: CheckRun, units: number, fn: () => Promise<T>): Promise<T> {
+  await run.reads.take(units);
+  run.totals.readUnits += units;
+  return fn();
+}
+
+/** A write within the write budget; `units` is its estimate. */
+async function writing(run: CheckRun, units: number): Promise<void> {
+  await run.writes.take(units);
+  run.totals.writeUnits += units;
+}
+
+/** The findings an item shows by itself; what needs other items to be checked goes to `page`. */
+function inspect(run: CheckRun, item: Item, page: PageWork): void {
+  const what = run.classify(item);
+  if (what.kind === 'bookkeeping') return;
+  if (what.kind === 'unmatched') {
+    add(run, 'unmatched', item, 'matches no @item template or edge');
+    return;
+  }
+  // Items being deleted are half-gone on purpose: the delete finishes them.
+  if (item[DELETING_ATTR] !== undefined) return;
+  if (what.kind === 'item') inspectItem(run, item, what, page);
+  else inspectEdge(run, item, what, page);
+}
+
+function inspectItem(run: CheckRun, item: Item, what: Classified & { kind: 'item' }, page: PageWork): void {
+  const { type, id, parentId } = what;
+  const record = type.map(item) as Record<string, unknown>;
+  const missing = type.requiredFields.filter((f) => record[f] === undefined);
+  if (missing.length > 0) add(run, 'missingAttributes', item, `${type.name} lacks ${missing.join(', ')}`);
+  if (type.type.inverted) indexKeys(run, item, type.name, null);
+  for (const placement of type.type.indexed) {
+    const expected = indexKeysOf(placement, id, parentId ?? undefined, type.type, item);
+    // One finding per item and index, naming every key attribute that is off.
+    const absent: Record<string, string> = {};
+    const wrong: string[] = [];
+    for (const [attribute, value] of Object.entries(expected)) {
+      if (item[attribute] === undefined) absent[attribute] = value as string;
+      else if (item[attribute] !== value) wrong.push(`${attribute} is ${JSON.stringify(item[attribute])}, expected ${value}`);
+    }
+    const lacking = Object.entries(absent).map(([a, v]) => `${a} (expected ${v})`);
+    if (lacking.length > 0) add(run, 'missingIndexKeys', item, `${type.name} lacks ${lacking.join(', ')} in ${placement.index}`);
+    if (wrong.length > 0) add(run, 'wrongIndexKeys', item, `${type.name} in ${placement.index}: ${wrong.join('; ')}`);
+    if (Object.keys(absent).length > 0) page.keyRepairs.push({ item, set: absent });
+  }
+  const fix = run.layoutFix(item);
+  if (fix !== null) page.keyRepairs.push({ item, fix });
+  gsi2(run, item, type.name, fix);
+  if (parentId !== null) return;
+  for (const r of run.plan.relationsOf.get(type.name) ?? []) {
+    if (r.counter === null) continue;
+    if (r.sharded !== null) {
+      // Counted here only while the edges sit in the one unsharded partition (as migrate counts).
+      const layout = shardingOf(r).layoutOf(item);
+      if (layout.shards > 1 || isMoving(layout) || item[RESHARD_TO_ATTR] !== undefined) continue;
+    }
+    page.counters.push({ item, counter: r.counter, collection: r.collection(id) });
+  }
+}
+
+function inspectEdge(run: CheckRun, item: Item, what: Classified & { kind: 'edge' }, page: PageWork): void {
+  const { pair, ownerId, nodeId } = what;
+  const missing = pair.edgeAttributes.filter((a) => a.required && (item[a.storedAs] === undefined || item[a.storedAs] === null)).map((a) => a.name);
+  if (missing.length > 0) add(run, 'missingAttributes', item, `edge ${pair.base.path} lacks ${missing.join(', ')}`);
+  if (pair.gsi1) indexKeys(run, item, `edge ${pair.base.path}`, pair.sharding ? String(item[run.keys.sk]) : null);
+  const fix = run.layoutFix(item);
+  if (fix !== null) page.keyRepairs.push({ item, fix });
+  for (const c of pair.nodeCopies) page.copies.push({ edge: item, field: copyField(c), from: pair.node.key(nodeId) });
+  for (const c of pair.ownerCopies) page.copies.push({ edge: item, field: copyField(c), from: pair.owner.key(ownerId) });
+}
+
+/** GSI1 keys: the sort key and the partition key swapped (`shardedPk`: an edge of a sharded parent may carry `<sk>#<k>`). */
+function indexKeys(run: CheckRun, item: Item, what: string, shardedPk: string | null): void {
+  const wantPk = item[run.keys.sk];
+  const wantSk = item[run.keys.pk];
+  if (item.GSI1PK === undefined && item.GSI1SK === undefined) {
+    add(run, 'missingIndexKeys', item, `${what} lacks GSI1PK/GSI1SK`);
+    return;
+  }
+  const pkOk = item.GSI1PK === wantPk || (shardedPk !== null && parseShardPartition(shardedPk, item.GSI1PK) !== null);
+  if (!pkOk) add(run, 'wrongIndexKeys', item, `${what} GSI1PK is ${JSON.stringify(item.GSI1PK)}, expected ${wantPk}`);
+  else if (item.GSI1SK !== wantSk) add(run, 'wrongIndexKeys', item, `${what} GSI1SK is ${JSON.stringify(item.GSI1SK)}, expected ${wantSk}`);
+}
+
+/** Catalog and by-instant entries, as migrate's layout fix decides them. */
+function gsi2(run: CheckRun, item: Item, typeName: string, fix: LayoutFix | null): void {
+  if (fix === null || fix.kind === 'index-keys') return; // GSI1 is checked above
+  const absent = fix.kind === 'enter-catalog' || (fix.kind === 'order-date' && item.GSI2PK === undefined);
+  const expected = `GSI2PK ${'GSI2PK' in fix.set ? fix.set.GSI2PK : item.GSI2PK}, GSI2SK ${fix.set.GSI2SK}`;
+  if (absent) add(run, 'missingIndexKeys', item, `${typeName} lacks its GSI2 entry (${expected})`);
+  else add(run, 'wrongIndexKeys', item, `${typeName} GSI2 entry is ${JSON.stringify(item.GSI2PK)}/${JSON.stringify(item.GSI2SK)}, expected ${expected}`);
+}
+
+/** Compares copies with their sources (one consistent BatchGet per page); returns the repairs they need. */
+async function checkCopies(run: CheckRun, copies: CopyToCheck[]): Promise<RelationNeed[]> {
+  if (copies.length === 0) return [];
+  const { doc, tableName, keys } = run;
+  const sources = [...new Map(copies.map((c) => [itemKeyString(c.from), c.from])).values()];
+  const read = await reading(run, sources.length, () => batchGet(sdkReads(doc), tableName, keys, sources, { consistentRead: true }));
+  const byKey = new Map(sources.map((k, i) => [itemKeyString(k), read[i]]));
+  const needs = new Map<Item, RelationNeed & { kind: 'edge' }>();
+  for (const { edge, field, from } of copies) {
+    const entity = byKey.get(itemKeyString(from)) ?? null;
+    // A source gone, being deleted or renamed right now: the delete or the stream processor settles the copy.
+    if (entity === null || entity[DELETING_ATTR] !== undefined || PROPAGATING_ATTRS.some((a) => entity[a] !== undefined)) continue;
+    let value: { value: string; version: number } | null;
+    try {
+      value = source(entity, field, keys);
+    } catch (err) {
+      add(run, 'staleCopies', edge, `${field.copyAttr}: ${(err as Error).message}`);
+      continue;
+    }
+    if (value === null) continue;
+    const have = edge[field.copyAttr];
+    const haveVersion = versionOf(edge, field.copyVersionAttr);
+    const ahead = !Number.isNaN(haveVersion) && haveVersion > value.version;
+    if (!ahead && typeof have === 'string' && !copyIsStale(edge, field, value.value, value.version)) continue;
+    add(
+      run,
+      'staleCopies',
+      edge,
+      `${field.copyAttr} is ${JSON.stringify(have ?? null)} v${Number.isNaN(haveVersion) ? '?' : haveVersion}, source ${field.field} is ${JSON.stringify(value.value)} v${value.version}`,
+    );
+    if (ahead) continue; // ahead of its source: no conditional copy write replaces it; reported only
+    const need = needs.get(edge) ?? { kind: 'edge' as const, edge, copies: [], shards: null };
+    need.copies.push({ field, from });
+    needs.set(edge, need);
+  }
+  return [...needs.values()];
+}
+
+/** Counts each counter's collection; a disagreement is read and counted again before it is reported. */
+async function checkCounters(run: CheckRun, counters: CounterToCheck[]): Promise<WrongCounter[]> {
+  const { doc, tableName, keys } = run;
+  const wrong: WrongCounter[] = [];
+  await forEachLimit(counters, run.concurrency, async ({ item, counter, collection }) => {
+    const count = () => reading(run, 1, () => countCollection(sdkReads(doc), tableName, collection, true));
+    let seen = item[counter];
+    let n = await count();
+    if (seen === n) return;
+    // The table may have moved since the scan: decide on a fresh read and count.
+    const fresh = await reading(run, 1, async () => (await doc.send(new GetCommand({ TableName: tableName, Key: keys.itemKey(item), ConsistentRead: true }))).Item);
+    if (fresh === undefined || fresh[DELETING_ATTR] !== undefined || fresh[COUNTING_ATTR] !== undefined) return;
+    seen = fresh[counter];
+    n = await count();
+    if (seen === n) return;
+    add(run, 'wrongCounters', fresh, `${counter} is ${JSON.stringify(seen ?? null)}, ${collection.name} counts ${n}`);
+    wrong.push({ item: fresh, counter, seen, collection });
+  });
+  return wrong;
+}
+
+/** relationFix.ts's context for the repairs of one run. */
+function relationContextOf(run: CheckRun) {
+  return {
+    doc: run.doc,
+    tableName: run.tableName,
+    keys: run.keys,
+    dryRun: false,
+    concurrency: run.concurrency,
+    limiter: run.writes,
+    indexSettleMs: run.options.indexSettleMs ?? 1000,
     fixed: (kind: string) => {
-      if (kind === 'edge-copy') run.repaired.copies += 1;
-      else if (kind === 'counter') run.repaired.counters += 1;
+      if (kind === 'edge-copy') run.state.repaired.copies += 1;
+      else if (kind === 'counter') run.state.repaired.counters += 1;
     },
     skipped: () => {},
     consumed: (units: number) => {
-      totals.writeUnits += units;
+      run.totals.writeUnits += units;
     },
   };
+}
 
-  /** Compares copies with their sources (one consistent BatchGet per page); returns the repairs they need. */
-  async function checkCopies(copies: CopyToCheck[]): Promise<RelationNeed[]> {
-    if (copies.length === 0) return [];
-    const sources = [...new Map(copies.map((c) => [itemKeyString(c.from), c.from])).values()];
-    const read = await reading(sources.length, () => batchGet(sdkReads(doc), tableName, keys, sources, { consistentRead: true }));
-    const byKey = new Map(sources.map((k, i) => [itemKeyString(k), read[i]]));
-    const needs = new Map<Item, RelationNeed & { kind: 'edge' }>();
-    for (const { edge, field, from } of copies) {
-      const entity = byKey.get(itemKeyString(from)) ?? null;
-      // A source gone, being deleted or renamed right now: the delete or the stream processor settles the copy.
-      if (entity === null || entity[DELETING_ATTR] !== undefined || PROPAGATING_ATTRS.some((a) => entity[a] !== undefined)) continue;
-      let value: { value: string; version: number } | null;
+/**
+ * Repairs a page's copies (relationFix.ts: re-read the source, the
+ * stream processor's conditional copy write) and counters: a wrong
+ * counter is removed while it still holds the value seen, then counted
+ * under migrate's counting mark, so no link made meanwhile is lost.
+ */
+async function repairPage(run: CheckRun, copyNeeds: RelationNeed[], wrong: WrongCounter[]): Promise<void> {
+  const counterNeeds: RelationNeed[] = [];
+  await forEachLimit(wrong, run.concurrency, async ({ item, counter, seen, collection }) => {
+    if (seen !== undefined) {
+      await writing(run, 1);
       try {
-        value = source(entity, field, keys);
+        await run.doc.send(
+          new UpdateCommand({
+            TableName: run.tableName,
+            Key: run.keys.itemKey(item),
+            UpdateExpression: 'REMOVE #c',
+            ConditionExpression: '#c = :seen AND attribute_not_exists(#del) AND attribute_not_exists(#m)',
+            ExpressionAttributeNames: { '#c': counter, '#del': DELETING_ATTR, '#m': COUNTING_ATTR },
+            ExpressionAttributeValues: { ':seen': seen },
+          }),
+        );
       } catch (err) {
-        add('staleCopies', edge, `${field.copyAttr}: ${(err as Error).message}`);
-        continue;
-      }
-      if (value === null) continue;
-      const have = edge[field.copyAttr];
-      const haveVersion = versionOf(edge, field.copyVersionAttr);
-      const ahead = !Number.isNaN(haveVersion) && haveVersion > value.version;
-      if (!ahead && typeof have === 'string' && !copyIsStale(edge, field, value.value, value.version)) continue;
-      add(
-        'staleCopies',
-        edge,
-        `${field.copyAttr} is ${JSON.stringify(have ?? null)} v${Number.isNaN(haveVersion) ? '?' : haveVersion}, source ${field.field} is ${JSON.stringify(value.value)} v${value.version}`,
-      );
-      if (ahead) continue; // ahead of its source: no conditional copy write replaces it; reported only
-      const need = needs.get(edge) ?? { kind: 'edge' as const, edge, copies: [], shards: null };
-      need.copies.push({ field, from });
-      needs.set(edge, need);
-    }
-    return [...needs.values()];
-  }
-
-  /** Counts each counter's collection; a disagreement is read and counted again before it is reported. */
-  async function checkCounters(counters: CounterToCheck[]): Promise<{ item: Item; counter: string; seen: unknown; collection: Collection }[]> {
-    const wrong: { item: Item; counter: string; seen: unknown; collection: Collection }[] = [];
-    await forEachLimit(counters, concurrency, async ({ item, counter, collection }) => {
-      const count = () => reading(1, () => countCollection(sdkReads(doc), tableName, collection, true));
-      let seen = item[counter];
-      let n = await count();
-      if (seen === n) return;
-      // The table may have moved since the scan: decide on a fresh read and count.
-      const fresh = await reading(1, async () => (await doc.send(new GetCommand({ TableName: tableName, Key: keys.itemKey(item), ConsistentRead: true }))).Item);
-      if (fresh === undefined || fresh[DELETING_ATTR] !== undefined || fresh[COUNTING_ATTR] !== undefined) return;
-      seen = fresh[counter];
-      n = await count();
-      if (seen === n) return;
-      add('wrongCounters', fresh, `${counter} is ${JSON.stringify(seen ?? null)}, ${collection.name} counts ${n}`);
-      wrong.push({ item: fresh, counter, seen, collection });
-    });
-    return wrong;
-  }
-
-  /**
-   * Repairs a page's copies (relationFix.ts: re-read the source, the
-   * stream processor's conditional copy write) and counters: a wrong
-   * counter is removed while it still holds the value seen, then counted
-   * under migrate's counting mark, so no link made meanwhile is lost.
-   */
-  async function repairPage(copyNeeds: RelationNeed[], wrong: { item: Item; counter: string; seen: unknown; collection: Collection }[]): Promise<void> {
-    const counterNeeds: RelationNeed[] = [];
-    await forEachLimit(wrong, concurrency, async ({ item, counter, seen, collection }) => {
-      if (seen !== undefined) {
-        await writes.take(1);
-        totals.writeUnits += 1;
-        try {
-          await doc.send(
-            new UpdateCommand({
-              TableName: tableName,
-              Key: keys.itemKey(item),
-              UpdateExpression: 'REMOVE #c',
-              ConditionExpression: '#c = :seen AND attribute_not_exists(#del) AND attribute_not_exists(#m)',
-              ExpressionAttributeNames: { '#c': counter, '#del': DELETING_ATTR, '#m': COUNTING_ATTR },
-              ExpressionAttributeValues: { ':seen': seen },
-            }),
-          );
-        } catch (err) {
-          if (isConditionFailed(err)) return; // moved meanwhile: the next check decides again
-          throw err;
-        }
-      }
-      counterNeeds.push({ kind: 'counters', item, counts: [{ counter, collection }] });
-    });
-    await applyRelationFixes(relationContext, [...copyNeeds, ...counterNeeds]);
-  }
-
-  // Catalog transactions one at a time: they all move the same few counter items (as in migrate.ts).
-  let lane: Promise<unknown> = Promise.resolve();
-  const inCatalogLane = <T>(fn: () => Promise<T>): Promise<T> => {
-    const next = lane.then(fn, fn);
-    lane = next.catch(() => {});
-    return next;
-  };
-
-  /**
-   * Adds the index keys items lack: migrate's layout fixes (its conditional
-   * UpdateItem; a catalog entry in one transaction with its counter) and
-   * @indexed written keys (only where still absent). A failed condition:
-   * the item changed since the scan; the next run decides it again.
-   */
-  async function repairKeys(repairs: KeyRepair[]): Promise<void> {
-    await forEachLimit(repairs, concurrency, async (r) => {
-      const estimate = 'fix' in r && r.fix.kind === 'enter-catalog' ? 6 : 2;
-      const attempt = async () => {
-        await writes.take(estimate);
-        totals.writeUnits += estimate;
-        try {
-          if ('fix' in r) {
-            const update = layoutFixUpdate(tableName, keys, r.item, r.fix);
-            if (r.fix.kind === 'enter-catalog') {
-              const { spec, id } = r.fix;
-              await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, keys, spec, id, 1)]);
-            } else await doc.send(new UpdateCommand(update));
-          } else {
-            const names: Record<string, string> = { '#pk': keys.pk };
-            const values: Record<string, unknown> = {};
-            const attrs = Object.entries(r.set).map(([attr, value], i) => {
-              names[`#a${i}`] = attr;
-              values[`:v${i}`] = value;
-              return i;
-            });
-            await doc.send(
-              new UpdateCommand({
-                TableName: tableName,
-                Key: keys.itemKey(r.item),
-                UpdateExpression: `SET ${attrs.map((i) => `#a${i} = :v${i}`).join(', ')}`,
-                ConditionExpression: ['attribute_exists(#pk)', ...attrs.map((i) => `attribute_not_exists(#a${i})`)].join(' AND '),
-                ExpressionAttributeNames: names,
-                ExpressionAttributeValues: values,
-              }),
-            );
-          }
-          run.repaired.indexKeys += 1;
-        } catch (err) {
-          if (isConditionFailed(err) || (err instanceof TransactionCancelled && err.failed(0))) return;
-          throw err;
-        }
-      };
-      if ('fix' in r && r.fix.kind === 'enter-catalog') await inCatalogLane(attempt);
-      else await attempt();
-    });
-  }
-
-  /**
-   * Catalog counters (one item per GSI2 shard) against a `Select: COUNT`
-   * of their shard's entries. Read, GSI2 given time to show what was
-   * committed before the read, counted; a repair is written only while
-   * the counter still holds the value read (entries and counter move
-   * together in the gateway's transactions, so an unchanged counter means
-   * no entry came or went).
-   */
-  async function checkCatalogCounters(): Promise<void> {
-    for (const field of plan.catalogs) {
-      const { spec } = plan.catalogOf(field.type)!;
-      for (let shard = 0; shard < spec.shards; shard++) {
-        const key = keys.key(catalogShardCounterKey(spec, shard));
-        const counter = await reading(1, async () => (await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item);
-        const seen = counter?.[CATALOG_COUNT_ATTR];
-        if (repair && (options.indexSettleMs ?? 1000) > 0) await sleep(options.indexSettleMs ?? 1000);
-        const count = await countCatalogShard((input) => reading(1, () => doc.send(new QueryCommand(input))), tableName, spec, shard);
-        if ((seen ?? 0) === count) continue;
-        add('wrongCounters', key, `${CATALOG_COUNT_ATTR} is ${JSON.stringify(seen ?? null)}, ${field.field} shard ${shard} holds ${count} entries`);
-        if (!repair) continue;
-        await writes.take(1);
-        totals.writeUnits += 1;
-        try {
-          await doc.send(
-            new UpdateCommand({
-              TableName: tableName,
-              Key: key,
-              UpdateExpression: 'SET #n = :n',
-              ConditionExpression: seen === undefined ? 'attribute_not_exists(#n)' : '#n = :seen',
-              ExpressionAttributeNames: { '#n': CATALOG_COUNT_ATTR },
-              ExpressionAttributeValues: { ':n': count, ...(seen === undefined ? {} : { ':seen': seen }) },
-            }),
-          );
-          run.repaired.counters += 1;
-        } catch (err) {
-          if (!isConditionFailed(err)) throw err; // moved meanwhile: the next check decides again
-        }
+        if (isConditionFailed(err)) return; // moved meanwhile: the next check decides again
+        throw err;
       }
     }
-  }
+    counterNeeds.push({ kind: 'counters', item, counts: [{ counter, collection }] });
+  });
+  await applyRelationFixes(relationContextOf(run), [...copyNeeds, ...counterNeeds]);
+}
 
-  let failure: { error: unknown } | undefined;
+/** Catalog transactions one at a time: they all move the same few counter items (as in migrate.ts). */
+function inCatalogLane<T>(run: CheckRun, fn: () => Promise<T>): Promise<T> {
+  const next = run.catalogLane.then(fn, fn);
+  run.catalogLane = next.catch(() => {});
+  return next;
+}
 
-  async function worker(segment: number): Promise<void> {
-    const checkpoint = run.checkpoints[segment];
-    if (checkpoint?.done) return;
-    let startKey = checkpoint?.lastKey ?? undefined;
-    let scanned = checkpoint?.scanned ?? 0;
-    let pages = 0;
-    do {
-      if (failure) return;
-      // A page of small items costs a fraction of its item count in units; DynamoDB's own figure settles it.
-      const estimate = Math.max(1, Math.ceil(pageSize / 20));
-      await reads.take(estimate);
-      const out = await doc.send(
-        new ScanCommand({ TableName: tableName, Segment: segment, TotalSegments: segments, Limit: pageSize, ExclusiveStartKey: startKey, ReturnConsumedCapacity: 'TOTAL' }),
-      );
-      const actual = capacityUnits(out.ConsumedCapacity) || estimate;
-      reads.settle(estimate, actual);
-      totals.readUnits += actual;
-      const copies: CopyToCheck[] = [];
-      const counters: CounterToCheck[] = [];
-      const keyRepairs: KeyRepair[] = [];
-      for (const item of out.Items ?? []) inspect(item, copies, counters, keyRepairs);
-      const copyNeeds = await checkCopies(copies);
-      const wrong = await checkCounters(counters);
-      if (repair) {
-        await repairKeys(keyRepairs);
-        await repairPage(copyNeeds, wrong);
+/**
+ * Adds the index keys items lack: migrate's layout fixes (its conditional
+ * UpdateItem; a catalog entry in one transaction with its counter) and
+ * @indexed written keys (only where still absent). A failed condition:
+ * the item changed since the scan; the next run decides it again.
+ */
+async function repairKeys(run: CheckRun, repairs: KeyRepair[]): Promise<void> {
+  await forEachLimit(repairs, run.concurrency, async (r) => {
+    const inCatalog = 'fix' in r && r.fix.kind === 'enter-catalog';
+    const attempt = async () => {
+      await writing(run, inCatalog ? 6 : 2);
+      try {
+        if ('fix' in r) await writeLayoutFix(run, r.item, r.fix);
+        else await writeAbsentKeys(run, r.item, r.set);
+        run.state.repaired.indexKeys += 1;
+      } catch (err) {
+        if (isConditionFailed(err) || (err instanceof TransactionCancelled && err.failed(0))) return;
+        throw err;
       }
-      scanned += out.Items?.length ?? 0;
-      totals.scanned += out.Items?.length ?? 0;
-      startKey = out.LastEvaluatedKey;
-      run.checkpoints[segment] = { lastKey: startKey ?? null, done: startKey === undefined, scanned };
-      saveState();
-      pages += 1;
-      if (startKey === undefined) totals.segmentsDone += 1;
-      report();
-      options.afterCheckpoint?.(segment, pages);
-    } while (startKey);
-  }
+    };
+    if (inCatalog) await inCatalogLane(run, attempt);
+    else await attempt();
+  });
+}
 
-  report();
+async function writeLayoutFix(run: CheckRun, item: Item, fix: LayoutFix): Promise<void> {
+  const { doc, tableName, keys } = run;
+  const update = layoutFixUpdate(tableName, keys, item, fix);
+  if (fix.kind === 'enter-catalog') {
+    const { spec, id } = fix;
+    await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, keys, spec, id, 1)]);
+  } else await doc.send(new UpdateCommand(update));
+}
+
+/** @indexed written keys, each set only where still absent. */
+async function writeAbsentKeys(run: CheckRun, item: Item, set: Record<string, string>): Promise<void> {
+  const names: Record<string, string> = { '#pk': run.keys.pk };
+  const values: Record<string, unknown> = {};
+  const attrs = Object.entries(set).map(([attr, value], i) => {
+    names[`#a${i}`] = attr;
+    values[`:v${i}`] = value;
+    return i;
+  });
+  await run.doc.send(
+    new UpdateCommand({
+      TableName: run.tableName,
+      Key: run.keys.itemKey(item),
+      UpdateExpression: `SET ${attrs.map((i) => `#a${i} = :v${i}`).join(', ')}`,
+      ConditionExpression: ['attribute_exists(#pk)', ...attrs.map((i) => `attribute_not_exists(#a${i})`)].join(' AND '),
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+  );
+}
+
+/**
+ * Catalog counters (one item per GSI2 shard) against a `Select: COUNT`
+ * of their shard's entries. Read, GSI2 given time to show what was
+ * committed before the read, counted; a repair is written only while
+ * the counter still holds the value read (entries and counter move
+ * together in the gateway's transactions, so an unchanged counter means
+ * no entry came or went).
+ */
+async function checkCatalogCounters(run: CheckRun): Promise<void> {
+  const { doc, tableName, keys, plan } = run;
+  const settleMs = run.options.indexSettleMs ?? 1000;
+  for (const field of plan.catalogs) {
+    const { spec } = plan.catalogOf(field.type)!;
+    for (let shard = 0; shard < spec.shards; shard++) {
+      const key = keys.key(catalogShardCounterKey(spec, shard));
+      const counter = await reading(run, 1, async () => (await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item);
+      const seen = counter?.[CATALOG_COUNT_ATTR];
+      if (run.repair && settleMs > 0) await sleep(settleMs);
+      const count = await countCatalogShard((input) => reading(run, 1, () => doc.send(new QueryCommand(input))), tableName, spec, shard);
+      if ((seen ?? 0) === count) continue;
+      add(run, 'wrongCounters', key, `${CATALOG_COUNT_ATTR} is ${JSON.stringify(seen ?? null)}, ${field.field} shard ${shard} holds ${count} entries`);
+      if (run.repair) await repairCatalogCounter(run, key, seen, count);
+    }
+  }
+}
+
+async function repairCatalogCounter(run: CheckRun, key: Record<string, unknown>, seen: unknown, count: number): Promise<void> {
+  await writing(run, 1);
+  try {
+    await run.doc.send(
+      new UpdateCommand({
+        TableName: run.tableName,
+        Key: key,
+        UpdateExpression: 'SET #n = :n',
+        ConditionExpression: seen === undefined ? 'attribute_not_exists(#n)' : '#n = :seen',
+        ExpressionAttributeNames: { '#n': CATALOG_COUNT_ATTR },
+        ExpressionAttributeValues: { ':n': count, ...(seen === undefined ? {} : { ':seen': seen }) },
+      }),
+    );
+    run.state.repaired.counters += 1;
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err; // moved meanwhile: the next check decides again
+  }
+}
+
+/** Scans one segment from its checkpoint, a page at a time, checking (and repairing) each page before the next. */
+async function checkSegment(run: CheckRun, segment: number): Promise<void> {
+  const { doc, tableName, pageSize, totals } = run;
+  const checkpoint = run.state.checkpoints[segment];
+  if (checkpoint?.done) return;
+  let startKey = checkpoint?.lastKey ?? undefined;
+  let scanned = checkpoint?.scanned ?? 0;
+  let pages = 0;
+  do {
+    if (run.failure) return;
+    // A page of small items costs a fraction of its item count in units; DynamoDB's own figure settles it.
+    const estimate = Math.max(1, Math.ceil(pageSize / 20));
+    await run.reads.take(estimate);
+    const out = await doc.send(
+      new ScanCommand({ TableName: tableName, Segment: segment, TotalSegments: run.segments, Limit: pageSize, ExclusiveStartKey: startKey, ReturnConsumedCapacity: 'TOTAL' }),
+    );
+    const actual = capacityUnits(out.ConsumedCapacity) || estimate;
+    run.reads.settle(estimate, actual);
+    totals.readUnits += actual;
+    await checkPage(run, out.Items ?? []);
+    scanned += out.Items?.length ?? 0;
+    totals.scanned += out.Items?.length ?? 0;
+    startKey = out.LastEvaluatedKey;
+    run.state.checkpoints[segment] = { lastKey: startKey ?? null, done: startKey === undefined, scanned };
+    saveState(run);
+    pages += 1;
+    if (startKey === undefined) totals.segmentsDone += 1;
+    report(run);
+    run.options.afterCheckpoint?.(segment, pages);
+  } while (startKey);
+}
+
+async function checkPage(run: CheckRun, items: Item[]): Promise<void> {
+  const page: PageWork = { copies: [], counters: [], keyRepairs: [] };
+  for (const item of items) inspect(run, item, page);
+  const copyNeeds = await checkCopies(run, page.copies);
+  const wrong = await checkCounters(run, page.counters);
+  if (run.repair) {
+    await repairKeys(run, page.keyRepairs);
+    await repairPage(run, copyNeeds, wrong);
+  }
+}
+
+export async function runCheck(options: CheckOptions): Promise<CheckReport> {
+  const started = performance.now();
+  const { run, resumed } = await openRun(options);
+  report(run);
   await Promise.all(
-    Array.from({ length: segments }, (_, segment) =>
-      worker(segment).catch((error) => {
-        failure ??= { error };
+    Array.from({ length: run.segments }, (_, segment) =>
+      checkSegment(run, segment).catch((error) => {
+        run.failure ??= { error };
       }),
     ),
   );
-  if (failure) throw failure.error;
-  await checkCatalogCounters();
+  if (run.failure) throw run.failure.error;
+  await checkCatalogCounters(run);
   // Done: the next run starts over (as migrate removes its checkpoints).
   if (options.statePath) rmSync(options.statePath, { force: true });
-  const seconds = (performance.now() - started) / 1000;
+  const { totals } = run;
   return {
-    table: tableName,
-    segments,
+    table: run.tableName,
+    segments: run.segments,
     scanned: totals.scanned,
     resumed,
-    found: found(),
-    findings,
-    repaired: run.repaired,
+    found: found(run),
+    findings: run.state.findings,
+    repaired: run.state.repaired,
     readUnits: Math.round(totals.readUnits * 10) / 10,
     writeUnits: Math.round(totals.writeUnits * 10) / 10,
-    seconds,
+    seconds: (performance.now() - started) / 1000,
   };
 }

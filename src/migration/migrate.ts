@@ -1,28 +1,17 @@
 /**
  * runMigration(): brings every item of a table to the layout the model
- * declares, with a parallel Scan: layoutFix.ts says what an item derives
- * from itself (index keys, catalog entries), relationFix.ts what it
- * derives from other items (copies and the shard-count copy on edges,
- * counters), applied per page after the page's layout fixes.
+ * declares (docs/catalog.md, "npm run migrate"): layoutFix.ts says what an
+ * item derives from itself (index keys, catalog entries), relationFix.ts
+ * what it derives from other items (copies, counters).
  *
- * - Parallel: `segments` workers, one Scan segment each (TotalSegments).
- * - Resumable: after each scanned page is fully written, the segment's
- *   position (LastEvaluatedKey) is checkpointed in the table itself (pk
- *   `LAYOUT`, sk `MIGRATION#SEGMENT#<n>`), under the run recorded on the
- *   layout record. A run that stopped (crash, Ctrl-C, throttling) resumes
- *   from those checkpoints; at worst one page per segment is scanned again.
- * - Idempotent: every write is derived from the item as scanned and
- *   conditioned on it (the source attribute unchanged, the entry not yet
- *   there), so a page scanned twice writes nothing the second time and a
- *   catalog entry is counted exactly once (entry and counter in one
- *   transaction). An item changed under the migration is read again.
- * - Rate-limited: writes take their capacity units from a token bucket of
- *   `writeUnitsPerSecond` (rateLimiter.ts), corrected by the units DynamoDB
- *   reports; scans are paced by `pageSize`.
- * - Dry run: scans and reports what would change; writes nothing at all.
- * When every segment is done the layout record is set to the current
- * version (the gateway's start-up warning and /health read it) and the
- * checkpoints are removed.
+ * A parallel Scan (one segment per worker), resumable: after each page is
+ * fully written, the segment's position is checkpointed in the table under
+ * the run recorded on the layout record. Idempotent: every write is
+ * conditioned on the item as scanned, so a page scanned twice writes
+ * nothing the second time and a catalog entry is counted once (entry and
+ * counter in one transaction). Writes take their units from a token bucket
+ * (rateLimiter.ts). A dry run writes nothing. When every segment is done the
+ * layout record gets the current version and the checkpoints go.
  */
 import { DescribeTableCommand, UpdateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
@@ -166,282 +155,351 @@ async function ensureIndexes(raw: DynamoDBClient, tableName: string, shape: Tabl
 /** How long a migration waits for an index it added to become ACTIVE before it writes anyway. */
 const INDEX_WAIT_SECONDS = 120;
 
-export async function runMigration(options: MigrationOptions): Promise<MigrationResult> {
-  const { raw, doc, tableName, dryRun = false, pageSize = 200, concurrency = 4 } = options;
-  const started = performance.now();
-  const limiter = new RateLimiter(options.writeUnitsPerSecond);
-  const { plan } = options;
-  // Bookkeeping (the layout record, scan checkpoints) lives in the same table, under its key attributes.
-  const keys = plan.keys;
-  const layoutFix = compileLayoutFix(plan);
-  const relationFix = compileRelationFix(plan);
-  const addedIndexes = dryRun ? [] : await ensureIndexes(raw, tableName, plan.table);
-  const addedIndex = addedIndexes.includes(GSI2);
-  const { Table } = await raw.send(new DescribeTableCommand({ TableName: tableName }));
-  const estimatedTotal = Number(Table?.ItemCount ?? 0);
+type Entering = { item: Item; change: Extract<LayoutFix, { kind: 'enter-catalog' }> };
 
-  // The run: resumed from the layout record, or a new one.
-  const state = (await doc.send(new GetCommand({ TableName: tableName, Key: keys.key(layoutStateKey), ConsistentRead: true }))).Item;
+/** One migration: its settings, budget, totals and, unless a dry run, the run recorded on the layout record. */
+interface MigrationJob {
+  options: MigrationOptions;
+  doc: DynamoDBDocumentClient;
+  tableName: string;
+  keys: Plan['keys'];
+  dryRun: boolean;
+  pageSize: number;
+  concurrency: number;
+  limiter: RateLimiter;
+  layoutFix: ReturnType<typeof compileLayoutFix>;
+  relationFix: ReturnType<typeof compileRelationFix>;
+  run: RunState | null;
+  segments: number;
+  estimatedTotal: number;
+  checkpoints: Map<number, Checkpoint>;
+  byKind: MigrationResult['byKind'];
+  totals: { scanned: number; changed: number; skipped: number; writeUnits: number; segmentsDone: number };
+  /** The first error of a segment: the others stop at their next page. */
+  failure?: { error: unknown };
+  catalogLane: Promise<unknown>;
+}
+
+/** The run recorded on the layout record to resume, or a new one recorded there (none in a dry run). */
+async function startRun(options: MigrationOptions, dryRun: boolean): Promise<{ run: RunState | null; resumed: boolean }> {
+  const { doc, tableName } = options;
+  const key = options.plan.keys.key(layoutStateKey);
+  const state = (await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item;
   const previous = state?.run as RunState | undefined;
   const resumed = !dryRun && !options.restart && previous !== undefined;
   const run: RunState | null = dryRun ? null : resumed ? previous! : { id: ulid(), segments: options.segments };
-  const segments = run?.segments ?? options.segments;
   if (run && !resumed) {
     await doc.send(
       new UpdateCommand({
         TableName: tableName,
-        Key: keys.key(layoutStateKey),
+        Key: key,
         UpdateExpression: 'SET #run = :run',
         ExpressionAttributeNames: { '#run': 'run' },
         ExpressionAttributeValues: { ':run': { ...run, startedAt: new Date().toISOString() } },
       }),
     );
   }
-  const checkpoints = run ? await readCheckpoints(doc, tableName, keys, run) : new Map<number, Checkpoint>();
+  return { run, resumed };
+}
 
-  const byKind = Object.fromEntries(ALL_FIX_KINDS.map((kind) => [kind, 0])) as MigrationResult['byKind'];
+function report(job: MigrationJob): void {
+  const { totals } = job;
+  job.options.onProgress?.({ scanned: totals.scanned, estimatedTotal: job.estimatedTotal, changed: totals.changed, segmentsDone: totals.segmentsDone, segments: job.segments });
+}
+
+/** Brings one item up to date; true when it changed (or would, in a dry run). */
+async function fix(job: MigrationJob, item: Item): Promise<boolean> {
+  let current: Item | null = item;
+  for (let attempt = 1; current !== null; attempt++) {
+    const change = job.layoutFix(current);
+    if (change === null) return false;
+    if (job.dryRun || (await write(job, current, change))) {
+      job.byKind[change.kind] += 1;
+      job.totals.changed += 1;
+      return true;
+    }
+    if (attempt >= FIX_ATTEMPTS) {
+      job.totals.skipped += 1;
+      return false;
+    }
+    // Changed since it was scanned: decide again from what it is now.
+    current = await readAgain(job, current);
+  }
+  return false;
+}
+
+async function readAgain(job: MigrationJob, item: Item): Promise<Item | null> {
+  return (await job.doc.send(new GetCommand({ TableName: job.tableName, Key: job.keys.itemKey(item), ConsistentRead: true }))).Item ?? null;
+}
+
+/** One conditional write; false when the item changed since it was read. */
+async function write(job: MigrationJob, item: Item, change: LayoutFix): Promise<boolean> {
+  const { doc, tableName, keys, limiter } = job;
+  const update = layoutFixUpdate(tableName, keys, item, change);
+  // Item and index write; a transaction costs double, with the counter's write.
+  const estimate = change.kind === 'enter-catalog' ? 6 : 2;
+  await limiter.take(estimate);
+  let actual = estimate;
+  try {
+    if (change.kind === 'enter-catalog') {
+      await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, keys, change.spec, change.id, 1)]);
+    } else {
+      const out = await doc.send(new UpdateCommand({ ...update, ReturnConsumedCapacity: 'TOTAL' }));
+      actual = capacityUnits(out.ConsumedCapacity) || estimate;
+    }
+    return true;
+  } catch (err) {
+    if (err instanceof TransactionCancelled && err.failed(0)) return false;
+    if ((err as { name?: string })?.name === 'ConditionalCheckFailedException') return false;
+    throw err;
+  } finally {
+    limiter.settle(estimate, actual);
+    job.totals.writeUnits += actual;
+  }
+}
+
+/**
+ * Catalog transactions run one at a time across all segments: they all move the same few counter
+ * items, and concurrent transactions on one item cancel each other (TransactionConflict).
+ */
+function inCatalogLane<T>(job: MigrationJob, fn: () => Promise<T>): Promise<T> {
+  const next = job.catalogLane.then(fn, fn);
+  job.catalogLane = next.catch(() => {});
+  return next;
+}
+
+/** The transaction that enters `pending` into the catalog with their shards' counters, and its write estimate. */
+function catalogTransaction(job: MigrationJob, pending: Entering[]): { items: TransactItem[]; estimate: number } {
+  const { tableName, keys } = job;
+  const counters = new Map<string, { spec: CatalogSpec; id: string; n: number }>();
+  for (const { change } of pending) {
+    const key = `${change.spec.key}#${catalogEntryShard(change.spec, change.id)}`;
+    const counter = counters.get(key) ?? { spec: change.spec, id: change.id, n: 0 };
+    counter.n += 1;
+    counters.set(key, counter);
+  }
+  const items: TransactItem[] = [
+    ...pending.map(({ item, change }) => ({ Update: layoutFixUpdate(tableName, keys, item, change) })),
+    ...[...counters.values()].map((c) => catalogCounterChange(tableName, keys, c.spec, c.id, c.n)),
+  ];
+  // A transactional write costs two units per item (≤ 1 KB), plus the GSI2 entry.
+  return { items, estimate: 3 * pending.length + 2 * counters.size };
+}
+
+/**
+ * Items entering the catalog, up to CHUNK of them, in one transaction
+ * with the counters of their shards (one counter item per shard, moved by
+ * the chunk's count): entries and counts stay equal, and a chunk costs one
+ * request instead of one per item. Items whose condition failed (changed
+ * since the scan) are read again and retried; the others are retried as
+ * they are. Returns the number of items changed.
+ */
+async function enterCatalog(job: MigrationJob, chunk: Entering[]): Promise<number> {
+  let pending = chunk;
+  let changed = 0;
+  for (let attempt = 1; pending.length > 0; attempt++) {
+    const { items, estimate } = catalogTransaction(job, pending);
+    await job.limiter.take(estimate);
+    job.totals.writeUnits += estimate;
+    const cancelled = await tryTransact({ doc: job.doc, tableName: job.tableName }, items);
+    if (cancelled === null) {
+      job.byKind['enter-catalog'] += pending.length;
+      job.totals.changed += pending.length;
+      return changed + pending.length;
+    }
+    const failed = pending.filter((_, i) => cancelled.failed(i));
+    if (failed.length === 0) throw cancelled;
+    pending = pending.filter((_, i) => !cancelled.failed(i));
+    for (const { item } of failed) {
+      const fresh = await readAgain(job, item);
+      const change = fresh ? job.layoutFix(fresh) : null;
+      if (fresh === null || change === null) continue;
+      if (change.kind !== 'enter-catalog') {
+        if (await fix(job, fresh)) changed += 1;
+      } else if (attempt < FIX_ATTEMPTS) pending.push({ item: fresh, change });
+      else job.totals.skipped += 1;
+    }
+  }
+  return changed;
+}
+
+/** The relation fixes of one page (copies, shard-count copies, counters); the number written. */
+async function relationFixes(job: MigrationJob, needs: RelationNeed[]): Promise<number> {
+  const { byKind, totals } = job;
+  let fixed = 0;
+  await applyRelationFixes(
+    {
+      doc: job.doc,
+      tableName: job.tableName,
+      keys: job.keys,
+      dryRun: job.dryRun,
+      concurrency: job.concurrency,
+      limiter: job.limiter,
+      indexSettleMs: job.options.indexSettleMs ?? 1000,
+      fixed: (kind) => {
+        byKind[kind] += 1;
+        totals.changed += 1;
+        fixed += 1;
+      },
+      skipped: () => {
+        totals.skipped += 1;
+      },
+      consumed: (units) => {
+        totals.writeUnits += units;
+      },
+    },
+    needs,
+  );
+  return fixed;
+}
+
+/**
+ * Fixes one page; the number of fixes. Items entering the catalog go in chunked transactions with
+ * their counters; the rest one conditional UpdateItem each, `concurrency` at a time.
+ */
+async function migratePage(job: MigrationJob, items: Item[]): Promise<number> {
+  const entering: Entering[] = [];
+  const single: Item[] = [];
+  const needs: RelationNeed[] = [];
+  for (const item of items) {
+    const change = job.layoutFix(item);
+    // Relation fixes are decided from the item as its layout fix leaves it (an edge's GSI1 keys first).
+    const need = job.relationFix(change === null ? item : { ...item, ...change.set });
+    if (need !== null) needs.push(need);
+    if (change === null) continue;
+    if (change.kind === 'enter-catalog' && !job.dryRun) entering.push({ item, change });
+    else single.push(item);
+  }
+  const chunks = Array.from({ length: Math.ceil(entering.length / CHUNK) }, (_, i) => entering.slice(i * CHUNK, (i + 1) * CHUNK));
+  let changed = 0;
+  await Promise.all([
+    forEachLimit(single, job.concurrency, async (item) => {
+      if (await fix(job, item)) changed += 1;
+    }),
+    forEachLimit(chunks, 1, async (chunk) => {
+      changed += await inCatalogLane(job, () => enterCatalog(job, chunk));
+    }),
+  ]);
+  return changed + (await relationFixes(job, needs));
+}
+
+/** Scans one segment from its checkpoint; each page is fully written before its checkpoint is. */
+async function migrateSegment(job: MigrationJob, segment: number): Promise<void> {
+  const { doc, tableName, keys, run, totals } = job;
+  const checkpoint = job.checkpoints.get(segment);
+  if (checkpoint?.done) return;
+  let startKey = checkpoint?.lastKey ?? undefined;
+  let scanned = checkpoint?.scanned ?? 0;
+  let changedBefore = checkpoint?.changed ?? 0;
+  let pages = 0;
+  do {
+    if (job.failure) return;
+    const out = await doc.send(
+      new ScanCommand({ TableName: tableName, Segment: segment, TotalSegments: job.segments, Limit: job.pageSize, ExclusiveStartKey: startKey }),
+    );
+    changedBefore += await migratePage(job, out.Items ?? []);
+    scanned += out.Items?.length ?? 0;
+    totals.scanned += out.Items?.length ?? 0;
+    startKey = out.LastEvaluatedKey;
+    if (run) {
+      await doc.send(
+        new PutCommand({
+          TableName: tableName,
+          Item: {
+            ...keys.key(migrationCheckpointKey(segment)),
+            runId: run.id,
+            lastKey: startKey ? JSON.stringify(startKey) : null,
+            done: startKey === undefined,
+            scanned,
+            changed: changedBefore,
+          },
+        }),
+      );
+    }
+    pages += 1;
+    if (startKey === undefined) totals.segmentsDone += 1;
+    report(job);
+    job.options.afterCheckpoint?.(segment, pages);
+  } while (startKey);
+}
+
+/** Records the layout version the table now has and removes the run and its checkpoints. */
+async function finishRun(job: MigrationJob): Promise<void> {
+  await job.doc.send(
+    new UpdateCommand({
+      TableName: job.tableName,
+      Key: job.keys.key(layoutStateKey),
+      UpdateExpression: 'SET layoutVersion = :v, completedAt = :now REMOVE #run',
+      ExpressionAttributeNames: { '#run': 'run' },
+      ExpressionAttributeValues: { ':v': CURRENT_LAYOUT_VERSION, ':now': new Date().toISOString() },
+    }),
+  );
+  await removeCheckpoints(job.doc, job.tableName, job.keys, job.segments);
+}
+
+async function openJob(options: MigrationOptions): Promise<{ job: MigrationJob; resumed: boolean }> {
+  const { raw, doc, tableName, plan, dryRun = false, pageSize = 200, concurrency = 4 } = options;
+  const { Table } = await raw.send(new DescribeTableCommand({ TableName: tableName }));
+  const { run, resumed } = await startRun(options, dryRun);
+  // Bookkeeping (the layout record, scan checkpoints) lives in the same table, under its key attributes.
+  const keys = plan.keys;
+  const checkpoints = run ? await readCheckpoints(doc, tableName, keys, run) : new Map<number, Checkpoint>();
   const totals = { scanned: 0, changed: 0, skipped: 0, writeUnits: 0, segmentsDone: 0 };
   for (const c of checkpoints.values()) {
     totals.scanned += c.scanned;
     totals.changed += c.changed;
     if (c.done) totals.segmentsDone += 1;
   }
-  const report = () =>
-    options.onProgress?.({ scanned: totals.scanned, estimatedTotal, changed: totals.changed, segmentsDone: totals.segmentsDone, segments });
-  report();
-
-  let failure: { error: unknown } | undefined;
-
-  /** Brings one item up to date; true when it changed (or would, in a dry run). */
-  async function fix(item: Item): Promise<boolean> {
-    let current: Item | null = item;
-    for (let attempt = 1; current !== null; attempt++) {
-      const change = layoutFix(current);
-      if (change === null) return false;
-      if (dryRun || (await write(current, change))) {
-        byKind[change.kind] += 1;
-        totals.changed += 1;
-        return true;
-      }
-      if (attempt >= FIX_ATTEMPTS) {
-        totals.skipped += 1;
-        return false;
-      }
-      // Changed since it was scanned: decide again from what it is now.
-      current = (await doc.send(new GetCommand({ TableName: tableName, Key: keys.itemKey(current), ConsistentRead: true }))).Item ?? null;
-    }
-    return false;
-  }
-
-  const updateOf = (item: Item, change: LayoutFix) => layoutFixUpdate(tableName, keys, item, change);
-
-  /** One conditional write; false when the item changed since it was read. */
-  async function write(item: Item, change: LayoutFix): Promise<boolean> {
-    const update = updateOf(item, change);
-    // Item and index write; a transaction costs double, with the counter's write.
-    const estimate = change.kind === 'enter-catalog' ? 6 : 2;
-    await limiter.take(estimate);
-    let actual = estimate;
-    try {
-      if (change.kind === 'enter-catalog') {
-        await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, keys, change.spec, change.id, 1)]);
-      } else {
-        const out = await doc.send(new UpdateCommand({ ...update, ReturnConsumedCapacity: 'TOTAL' }));
-        actual = capacityUnits(out.ConsumedCapacity) || estimate;
-      }
-      return true;
-    } catch (err) {
-      if (err instanceof TransactionCancelled && err.failed(0)) return false;
-      if ((err as { name?: string })?.name === 'ConditionalCheckFailedException') return false;
-      throw err;
-    } finally {
-      limiter.settle(estimate, actual);
-      totals.writeUnits += actual;
-    }
-  }
-
-  // Catalog transactions run one at a time across all segments: they all move the same few counter
-  // items, and concurrent transactions on one item cancel each other (TransactionConflict).
-  let lane: Promise<unknown> = Promise.resolve();
-  const inCatalogLane = <T>(fn: () => Promise<T>): Promise<T> => {
-    const run = lane.then(fn, fn);
-    lane = run.catch(() => {});
-    return run;
+  const job: MigrationJob = {
+    options,
+    doc,
+    tableName,
+    keys,
+    dryRun,
+    pageSize,
+    concurrency,
+    limiter: new RateLimiter(options.writeUnitsPerSecond),
+    layoutFix: compileLayoutFix(plan),
+    relationFix: compileRelationFix(plan),
+    run,
+    segments: run?.segments ?? options.segments,
+    estimatedTotal: Number(Table?.ItemCount ?? 0),
+    checkpoints,
+    byKind: Object.fromEntries(ALL_FIX_KINDS.map((kind) => [kind, 0])) as MigrationResult['byKind'],
+    totals,
+    catalogLane: Promise.resolve(),
   };
+  return { job, resumed };
+}
 
-  /**
-   * Items entering the catalog, up to CHUNK of them, in one transaction
-   * with the counters of their shards (one counter item per shard, moved by
-   * the chunk's count): entries and counts stay equal, and a chunk costs one
-   * request instead of one per item. Items whose condition failed (changed
-   * since the scan) are read again and retried; the others are retried as
-   * they are. Returns the number of items changed.
-   */
-  async function enterCatalog(chunk: { item: Item; change: Extract<LayoutFix, { kind: 'enter-catalog' }> }[]): Promise<number> {
-    let pending = chunk;
-    let changed = 0;
-    for (let attempt = 1; pending.length > 0; attempt++) {
-      const counters = new Map<string, { spec: CatalogSpec; id: string; n: number }>();
-      for (const { change } of pending) {
-        const key = `${change.spec.key}#${catalogEntryShard(change.spec, change.id)}`;
-        const counter = counters.get(key) ?? { spec: change.spec, id: change.id, n: 0 };
-        counter.n += 1;
-        counters.set(key, counter);
-      }
-      const items: TransactItem[] = [
-        ...pending.map(({ item, change }) => ({ Update: updateOf(item, change) })),
-        ...[...counters.values()].map((c) => catalogCounterChange(tableName, keys, c.spec, c.id, c.n)),
-      ];
-      // A transactional write costs two units per item (≤ 1 KB), plus the GSI2 entry.
-      const estimate = 3 * pending.length + 2 * counters.size;
-      await limiter.take(estimate);
-      totals.writeUnits += estimate;
-      const cancelled = await tryTransact({ doc, tableName }, items);
-      if (cancelled === null) {
-        byKind['enter-catalog'] += pending.length;
-        totals.changed += pending.length;
-        return changed + pending.length;
-      }
-      const failed = pending.filter((_, i) => cancelled.failed(i));
-      if (failed.length === 0) throw cancelled;
-      pending = pending.filter((_, i) => !cancelled.failed(i));
-      for (const { item } of failed) {
-        const fresh = (await doc.send(new GetCommand({ TableName: tableName, Key: keys.itemKey(item), ConsistentRead: true }))).Item;
-        const change = fresh ? layoutFix(fresh) : null;
-        if (fresh === undefined || change === null) continue;
-        if (change.kind !== 'enter-catalog') {
-          if (await fix(fresh)) changed += 1;
-        } else if (attempt < FIX_ATTEMPTS) pending.push({ item: fresh, change });
-        else totals.skipped += 1;
-      }
-    }
-    return changed;
-  }
-
-  /** The relation fixes of one page (copies, shard-count copies, counters); the number written. */
-  async function relationFixes(needs: RelationNeed[]): Promise<number> {
-    let fixed = 0;
-    await applyRelationFixes(
-      {
-        doc,
-        tableName,
-        keys,
-        dryRun,
-        concurrency,
-        limiter,
-        indexSettleMs: options.indexSettleMs ?? 1000,
-        fixed: (kind) => {
-          byKind[kind] += 1;
-          totals.changed += 1;
-          fixed += 1;
-        },
-        skipped: () => {
-          totals.skipped += 1;
-        },
-        consumed: (units) => {
-          totals.writeUnits += units;
-        },
-      },
-      needs,
-    );
-    return fixed;
-  }
-
-  async function worker(segment: number): Promise<void> {
-    const checkpoint = checkpoints.get(segment);
-    if (checkpoint?.done) return;
-    let startKey = checkpoint?.lastKey ?? undefined;
-    let scanned = checkpoint?.scanned ?? 0;
-    let changedBefore = checkpoint?.changed ?? 0;
-    let pages = 0;
-    do {
-      if (failure) return;
-      const out = await doc.send(
-        new ScanCommand({ TableName: tableName, Segment: segment, TotalSegments: segments, Limit: pageSize, ExclusiveStartKey: startKey }),
-      );
-      // Items entering the catalog go in chunked transactions with their counters; the rest one
-      // conditional UpdateItem each, `concurrency` at a time. The checkpoint waits for all of them.
-      const entering: { item: Item; change: Extract<LayoutFix, { kind: 'enter-catalog' }> }[] = [];
-      const single: Item[] = [];
-      const needs: RelationNeed[] = [];
-      for (const item of out.Items ?? []) {
-        const change = layoutFix(item);
-        // Relation fixes are decided from the item as its layout fix leaves it (an edge's GSI1 keys first).
-        const need = relationFix(change === null ? item : { ...item, ...change.set });
-        if (need !== null) needs.push(need);
-        if (change === null) continue;
-        if (change.kind === 'enter-catalog' && !dryRun) entering.push({ item, change });
-        else single.push(item);
-      }
-      const chunks = Array.from({ length: Math.ceil(entering.length / CHUNK) }, (_, i) => entering.slice(i * CHUNK, (i + 1) * CHUNK));
-      await Promise.all([
-        forEachLimit(single, concurrency, async (item) => {
-          if (await fix(item)) changedBefore += 1;
-        }),
-        forEachLimit(chunks, 1, async (chunk) => {
-          changedBefore += await inCatalogLane(() => enterCatalog(chunk));
-        }),
-      ]);
-      changedBefore += await relationFixes(needs);
-      scanned += out.Items?.length ?? 0;
-      totals.scanned += out.Items?.length ?? 0;
-      startKey = out.LastEvaluatedKey;
-      if (run) {
-        await doc.send(
-          new PutCommand({
-            TableName: tableName,
-            Item: {
-              ...keys.key(migrationCheckpointKey(segment)),
-              runId: run.id,
-              lastKey: startKey ? JSON.stringify(startKey) : null,
-              done: startKey === undefined,
-              scanned,
-              changed: changedBefore,
-            },
-          }),
-        );
-      }
-      pages += 1;
-      if (startKey === undefined) totals.segmentsDone += 1;
-      report();
-      options.afterCheckpoint?.(segment, pages);
-    } while (startKey);
-  }
-
+export async function runMigration(options: MigrationOptions): Promise<MigrationResult> {
+  const started = performance.now();
+  const addedIndexes = options.dryRun ? [] : await ensureIndexes(options.raw, options.tableName, options.plan.table);
+  const { job, resumed } = await openJob(options);
+  report(job);
   await Promise.all(
-    Array.from({ length: segments }, (_, segment) =>
-      worker(segment).catch((error) => {
-        failure ??= { error };
+    Array.from({ length: job.segments }, (_, segment) =>
+      migrateSegment(job, segment).catch((error) => {
+        job.failure ??= { error };
       }),
     ),
   );
-  if (failure) throw failure.error;
-
-  if (run) {
-    await doc.send(
-      new UpdateCommand({
-        TableName: tableName,
-        Key: keys.key(layoutStateKey),
-        UpdateExpression: 'SET layoutVersion = :v, completedAt = :now REMOVE #run',
-        ExpressionAttributeNames: { '#run': 'run' },
-        ExpressionAttributeValues: { ':v': CURRENT_LAYOUT_VERSION, ':now': new Date().toISOString() },
-      }),
-    );
-    await removeCheckpoints(doc, tableName, keys, segments);
-  }
+  if (job.failure) throw job.failure.error;
+  if (job.run) await finishRun(job);
+  const { totals } = job;
   const seconds = (performance.now() - started) / 1000;
   return {
-    runId: run?.id ?? null,
+    runId: job.run?.id ?? null,
     resumed,
-    segments,
+    segments: job.segments,
     scanned: totals.scanned,
     changed: totals.changed,
-    byKind,
+    byKind: job.byKind,
     skipped: totals.skipped,
     writeUnits: Math.round(totals.writeUnits * 10) / 10,
     seconds,
     itemsPerSecond: Math.round(totals.scanned / Math.max(seconds, 0.001)),
-    addedIndex,
+    addedIndex: addedIndexes.includes(GSI2),
     addedIndexes,
   };
 }

@@ -1,38 +1,17 @@
 /**
- * What the declared model derives from *other* items than the one scanned,
- * and how `npm run migrate` (migrate.ts) adds it where it is missing:
- *
- * - **edge-copy**: an edge of an @edges relation without one of the copies
- *   its two sides declare (`copy`), e.g. a copy of the node's title, gets
- *   the source item's current value and version: the same conditional
- *   UpdateItem the stream processor writes (stream/propagate.ts), so a
- *   concurrent rename's newer copy is never replaced by an older one and a
- *   deleted edge is not brought back.
- * - **edge-shards**: an edge leading to a write-sharded parent without the copy
- *   of the parent's shard count (`@edges(shardsCopy)`) gets it, in one
- *   transaction with a ConditionCheck that the parent still has that count
- *   and no reshard is preparing or moving (plan/sharding.ts): the copy is
- *   what a link would have written.
- * - **counter**: an item lacking a declared counter (`@children(counter)`,
- *   `@edges(counter)`) gets it counted: one paged `Select: COUNT` Query of
- *   the relation's collection. The race: while a counter is absent,
- *   writers do not maintain it (writes/conditions.ts), so an edge linked
- *   between the count and its write would be missed. It is closed by a
- *   counting mark (`countingSince`) set on the item *before* counting:
- *   writers that would move an absent counter of a marked item find their
- *   condition failed and read again, so nothing changes the collection
- *   while it is counted; the count is written, and the mark removed, only
- *   while the mark is still this run's and the counter still absent. A
- *   mark older than COUNTING_LEASE_MS (a run that stopped mid-count) is
- *   ignored by writers and replaced by the next run; a count that took
- *   more than half the lease is not written (counted again next run).
- *   Collections read through GSI1 are counted after `indexSettleMs`, so
- *   writes committed just before the mark are visible to the count.
- *   Not derived: the counter items of a parent sharded over more than one
- *   partition (they are created with their layout) and counts of a parent
- *   being resharded.
- *
- * Every kind is derived from the plan (src/plan/), for any model.
+ * What the model derives from *other* items than the one scanned, and how
+ * migrate.ts (and check.ts's repair) add it where it is missing:
+ * - edge-copy: the stream processor's conditional copy write
+ *   (stream/propagate.ts), so a newer copy is never replaced by an older
+ *   one and a deleted edge is not brought back;
+ * - edge-shards: the copy of a sharded parent's shard count, conditioned on
+ *   the parent still having it and no reshard under way;
+ * - counter: a paged `Select: COUNT` of the collection, under a counting
+ *   mark (`countingSince`) set first: writers that would move an absent
+ *   counter of a marked item fail and read again, so nothing changes the
+ *   collection while it is counted. A mark older than COUNTING_LEASE_MS is
+ *   ignored and replaced; GSI1 collections are counted after
+ *   `indexSettleMs` (docs/model.md has the race in full).
  */
 import { UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';

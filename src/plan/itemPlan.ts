@@ -215,9 +215,8 @@ function compileKey(type: ItemType, parentField: string | null): ((id: string, p
  * the same shape from its allocation on, as hand-written mappers' literals
  * do: no per-item loop over the attributes, no property added one at a time
  * by a computed name. Property names go into the code as JSON string
- * literals; values are read by the same rules as before (a value of another
- * type, or a text that is none of an enum's values, is absent: null when
- * optional, undefined when required).
+ * literals. A value of another type, or a text that is none of an enum's
+ * values, is absent: null when optional, undefined when required.
  */
 function compileMap(
   type: ItemType,

@@ -81,8 +81,15 @@ export function compilePlan(model: Model): Plan {
     const nodeType = model.items.get(relation.node) ?? keylessItemType(relation.node);
     const extensions = relation.kind === 'edges' && shardedTypes.has(relation.node) ? [layoutFromEdge(relation.node)] : [];
     const edgeRead = relation.kind === 'edges' ? edgeReadOf(relation, model, keys) : null;
-    const nodePlan = items.get(relation.node) ?? keylessOwners.get(relation.node)!;
-    const plan = compileRelationPlan(relation, items.get(relation.owner) ?? keylessOwners.get(relation.owner)!, nodePlan, nodeType, model.layout, keys, extensions, edgeRead);
+    const plan = compileRelationPlan(relation, {
+      owner: items.get(relation.owner) ?? keylessOwners.get(relation.owner)!,
+      node: items.get(relation.node) ?? keylessOwners.get(relation.node)!,
+      nodeType,
+      layout: model.layout,
+      keys,
+      nodeExtensions: extensions,
+      edgeRead,
+    });
     relations.set(relation.path, plan);
     relationsOf.set(relation.owner, [...(relationsOf.get(relation.owner) ?? []), plan]);
     if (relation.kind === 'edges' && relation.sharded) shardedRelation.set(relation.owner, plan);

@@ -70,8 +70,7 @@ export type EdgeNodeExtension = (node: ItemRecord, edge: Item) => void;
  * node's record (id, `complete: false`, the copied fields, then what the
  * extensions add) and the edge's attributes. How values read: a copy that is
  * not a text is undefined (unknown: the field loads the node); a required
- * edge text missing on a foreign edge reads as '' (as the first-round layout
- * did), a required number 0, a required Boolean false, others null; a text
+ * edge text missing on a foreign edge reads as '', a required number 0, a required Boolean false, others null; a text
  * that is none of an enum's values reads as null (a required one has no
  * stand-in: null, and the field's error).
  */
@@ -139,16 +138,20 @@ export function edgeReadOf(relation: EdgesRelation, model: Pick<Model, 'items' |
     : { key: keyOf(base), swapped: true, index: relation.index, pkAttr: keys.sk, skAttr: keys.pk, strict: true };
 }
 
-export function compileRelationPlan(
-  relation: Relation,
-  owner: ItemPlan,
-  node: ItemPlan,
-  nodeType: ItemType,
-  layout: Layout,
-  keys: TableKeys,
-  nodeExtensions: readonly EdgeNodeExtension[] = [],
-  edgeRead: EdgeRead | null = null,
-): RelationPlan {
+/** What a relation's plan is compiled from beside the relation: its ends' plans, the node's type, the table's layout. */
+export interface RelationPlanInput {
+  owner: ItemPlan;
+  node: ItemPlan;
+  nodeType: ItemType;
+  layout: Layout;
+  keys: TableKeys;
+  nodeExtensions?: readonly EdgeNodeExtension[];
+  /** Where an @edges side's items are (edgeReadOf); null for @children. */
+  edgeRead?: EdgeRead | null;
+}
+
+export function compileRelationPlan(relation: Relation, input: RelationPlanInput): RelationPlan {
+  const { owner, node, nodeType, layout, keys, nodeExtensions = [], edgeRead = null } = input;
   const ownerPk = owner.type.pk;
   const name = relation.path;
   let collection: (parentId: string) => Collection;

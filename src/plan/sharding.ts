@@ -1,32 +1,17 @@
 /**
- * Write sharding of a write-sharded relation (docs/sharding.md), bound to its
- * plan: where a parent's edges and counts live, as its stored item says.
- * Readers (the sharded connection), writers (link, unlink, cascade, update
- * fan-out) and the resharder ask here instead of reading the attributes.
+ * Write sharding of a write-sharded relation (docs/sharding.md), bound to
+ * its plan: where a parent's edges and counts live, as its stored item
+ * says. Readers, writers and the resharder ask here instead of reading the
+ * attributes. The *parent* owns the sharded (inverse) side; a *member* is
+ * the node of one of its edges, whose id picks the shard
+ * (k = fnv1a32(member id) mod N).
  *
- * Terms: the *parent* is the owner of the write-sharded (inverse) side, e.g. a
- * team; a *member* is the node at the other end of one of its edges
- * (whose id picks the shard: k = fnv1a32(member id) mod N).
- *
- * Attributes of the parent item
- * - `<count>` (relation.sharded.count, Number 1–max, absent = 1): the layout
- *   new edges are written in.
- * - `reshardFrom` (Number): present while edges are moved from that layout.
- * - `reshardMoves` (Number): bumped by the mover before and after each batch
- *   of moves (odd while a batch is in flight).
- * - `reshardTo` (Number): present while a reshard prepares (before the
- *   switch): edges stop copying the layout.
- * - `reshardCopies` (Number): present while a finished reshard writes the
- *   layout copies back onto the edges.
- *
- * The edge's copy (`<copy>`, relation.sharded.copy) of the shard count says
- * where every edge of the parent is for as long as one request lasts, when
- * it is consistent with the edge's own GSI1PK (src/writes/reshard.ts keeps
- * that true); without one the parent item tells.
- *
- * Counter invariant: the counter of a GSI1 partition (the parent item's
- * counter for `<parent pk>`, the counter item `<parent pk>#<k>` for shard
- * k) equals the number of edges indexed under that partition.
+ * The parent item holds `<count>` (the layout new edges are written in;
+ * absent = 1) and, during a reshard, `reshardTo`, `reshardFrom`,
+ * `reshardMoves` (odd while a batch moves) and `reshardCopies`. An edge's
+ * copy of the count says where all the parent's edges are when it agrees
+ * with the edge's own GSI1PK. Invariant: the counter of a GSI1 partition
+ * (the parent item's, or `<parent pk>#<k>`'s) equals its edges.
  */
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';

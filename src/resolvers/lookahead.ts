@@ -1,26 +1,16 @@
 /**
- * Look-ahead: a root @get field (`team(id)`, `user(id)`, …) reads its
- * selection set before it reads DynamoDB, so the entity and the first page
- * of its selected connection cost as few round trips as possible.
- *
- * - Same partition, parent sorting last (`User.posts` with posts at
- *   `POST#{id}` under a `PROFILE` sort key) and the page starts at an end of the collection (no
- *   cursor): one Query returns the page and the entity item together
- *   (loaders `withParent`). Read backward (`last:`) that always holds; read
- *   forward (`first:`) it holds when the collection fits the page or exceeds
- *   it by at most FORWARD_OVER_READ children (collection.ts), otherwise the
- *   entity follows with a GetItem.
- * - Same partition, parent sorting first (`META` before `MSG#…`), read
- *   forward from an end: one Query from the parent's sort key returns the
- *   parent and then the page. Read backward, the page's Query and the
- *   entity's GetItem are sent together.
- * - Another partition (the inverse side of @edges, on GSI1) or a cursored page: the page
- *   Query is started now, next to the entity's BatchGetItem, instead of after
- *   it. The connection resolver then finds it in the range loader's cache.
- *
- * Both are optimisations only: the connection resolver plans the same read
- * (connections/engine.ts `planPage`) and reads it itself if look-ahead did not. Bad
- * arguments are left for that resolver to report.
+ * Look-ahead: a root @get field reads its selection set before it reads
+ * DynamoDB, so the entity and the first page of its selected connection
+ * cost as few round trips as possible:
+ * - same partition, page from an end of the collection: one Query returns
+ *   the page and the entity item together (loaders `withParent`), when the
+ *   parent sorts at the end read first and the collection fits the page
+ *   (forward: within FORWARD_OVER_READ); else the entity's GetItem goes beside it;
+ * - another partition (an inverse side on GSI1) or a cursored page: the
+ *   page's Query starts now, beside the entity's BatchGetItem.
+ * Optimisations only: the connection resolver plans the same read
+ * (connections/engine.ts `planPage`) and finds it in the loaders' cache, or
+ * reads it itself; bad arguments are left for it to report.
  */
 import {
   Kind,
@@ -130,11 +120,8 @@ type Ahead = { relation: RelationPlan; node: FieldNode } | null;
  * The look-ahead of each root field node whose search read no variable:
  * the same for every request that sends the document, so found once (a
  * selection without @skip/@include conditions on variables is most of
- * them). Measured on 250 root fields of one operation, each
- * `{ name }`: searching per request cost about 8% of the operation's CPU
- * over no look-ahead at all; kept here, the cost is within the noise of
- * none. A weak map: entries go when Apollo's document store lets
- * the document go. Only for a field with one node (a field merged from
+ * them), not searched again per request. A weak map: entries go when
+ * Apollo's document store lets the document go. Only for a field with one node (a field merged from
  * several nodes can be merged with other ones elsewhere in the document).
  */
 const fixedAhead = new WeakMap<FieldNode, Ahead>();

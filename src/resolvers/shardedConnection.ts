@@ -1,27 +1,17 @@
 /**
- * A write-sharded connection (docs/sharding.md) and its totalCount on any
- * layout: the parent's GSI1 partitions (one when unsharded, N when
- * sharded, both layouts' while a reshard moves edges) merged into one Relay
- * page (the engine's merged shards, connections/mergedShards.ts).
+ * A write-sharded connection and its totalCount on any layout: the parent's
+ * GSI1 partitions (one unsharded, N sharded, both layouts' while a reshard
+ * moves edges) merged into one Relay page (connections/mergedShards.ts).
+ * docs/sharding.md, "Reads", has the requests each case sends.
  *
- * Requests
- * - Arguments and cursors are checked first: a bad one is BAD_USER_INPUT
- *   before any request (cursors are bound to the parent, not to its shard
- *   count, so no layout is needed to check them).
- * - The layout comes from the parent item, or from the edge the parent was
- *   reached through when that edge carries a copy of it (plan/sharding.ts:
- *   a copy is only ever present while the parent is in that one layout, and
- *   stays true for the length of a request). A record without either loads
- *   the item (batched with every other item read of the tick) while the
- *   unsharded partition's page is read speculatively next to it, so an
- *   unsharded parent costs no extra wave.
- * - totalCount: the parent item's counter (unsharded; read when only the
- *   edge's copy was known), the N counter items in one BatchGetItem
- *   (sharded), or, while edges move, both layouts' counters in one
- *   TransactGetItems (a consistent snapshot).
- * - While a reshard is moving edges, a page is read between two strongly
- *   consistent reads of the parent item and served only when its
- *   `reshardMoves` was the same even number at both (no edge mid-move).
+ * - Arguments and cursors are checked before any request (cursors bind the
+ *   parent, not its shard count).
+ * - The layout comes from the parent item, or from the copy on the edge the
+ *   parent was reached through (true for the length of a request); without
+ *   either the item is loaded while the unsharded page is read beside it,
+ *   so an unsharded parent costs no extra wave.
+ * - While edges move, a page is served only when the parent's
+ *   `reshardMoves` was the same even number before and after it.
  */
 import { TransactGetCommand } from '@aws-sdk/lib-dynamodb';
 import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';

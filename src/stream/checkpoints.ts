@@ -110,6 +110,24 @@ export async function listDeadLetters(store: Store, streamLabel: string): Promis
   return out.Items ?? [];
 }
 
+/**
+ * How many dead letters wait, counted up to `cap` (one eventually consistent
+ * `Select: COUNT` Query of at most `cap + 1` items, so its cost is bounded
+ * however many there are); `capped`: there are more than `cap`.
+ */
+export async function countDeadLetters(store: Store, streamLabel: string, cap: number): Promise<{ count: number; capped: boolean }> {
+  const out = await readsOf(store).query({
+    TableName: store.tableName,
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :failed)',
+    ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#sk': store.plan.keys.sk },
+    ExpressionAttributeValues: { ':pk': streamPartition(streamLabel), ':failed': 'FAILED#' },
+    Select: 'COUNT',
+    Limit: cap + 1,
+  });
+  const count = out.Count ?? 0;
+  return { count: Math.min(count, cap), capped: count > cap };
+}
+
 /** A redriven dead letter that was handled: it goes. */
 export async function deleteDeadLetter(store: Store, letter: Record<string, unknown>): Promise<void> {
   const { pk, sk } = store.plan.keys;

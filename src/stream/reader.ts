@@ -3,41 +3,18 @@
  * DynamoDB Streams API read the way a Lambda event source mapping reads it,
  * handing batches to the same handler.
  *
- * Terminology
- * - shard: an ordered run of records; it is *open* until DynamoDB closes it
- *   (GetRecords then ends without a NextShardIterator) and opens children.
- * - lineage: a child names its parent (`ParentShardId`). A child is read
- *   only once its parent is finished, so the records of one item are
- *   handled in the order they were written. A parent no longer listed
- *   (trimmed after 24 hours) does not hold its children back.
- * - checkpoint: the last sequence number handled per shard, stored in the
- *   table (checkpoints.ts). The reader resumes AFTER_SEQUENCE_NUMBER, or at
- *   TRIM_HORIZON for a shard without one: nothing is skipped.
- *
- * Failures
- * - a record the handler fails on is retried in place (the shard waits,
- *   keeping order) up to `maxAttempts` times with backoff, then written to
- *   the table as a dead letter and skipped: a poison record cannot block
- *   the shard for good;
- * - dead letters are redriven: while the reader is idle, every `redriveMs`
- *   (doubled after a pass that still failed, up to MAX_REDRIVE_MS; back to
- *   `redriveMs` once one succeeds) each is handed to the handler again and
- *   deleted once handled, so a propagation that failed through a long
- *   outage still finishes. Out of order is safe: copies only ever move to a
- *   higher version and cascades act on marked items only (docs/stream.md);
- * - an iterator that expired (15 minutes unused) is requested again from
- *   the checkpoint; records trimmed before they were read are reported
- *   (an error log) and the shard is read from its oldest record;
- * - a gateway's model marker asking for work this processor lacks
- *   (modelWork.ts: a newer model during a rolling deploy) holds the shard
- *   at that record: it is neither retried nor dead-lettered, the stats say
- *   `modelBehind`, and a processor of the new model resumes there;
- * - any other error (DynamoDB unreachable) is logged and the cycle retried
- *   after a pause; nothing was checkpointed past what was handled.
- *
- * The reader never writes a checkpoint for a batch holding nothing but its
- * own bookkeeping (checkpoints write stream records too): otherwise every
- * checkpoint would cause another.
+ * - Order: a child shard is read only once its parent is finished (or no
+ *   longer listed), so an item's records are handled in write order.
+ * - Checkpoints: the last sequence number handled per shard, in the table
+ *   (checkpoints.ts); a shard resumes after it, or at TRIM_HORIZON.
+ * - Failures: a failing record is retried in place with backoff, then
+ *   dead-lettered and skipped; dead letters are redriven while idle (safe
+ *   out of order: copies only move to a higher version). An expired
+ *   iterator is asked again from the checkpoint; a model marker asking for
+ *   work this processor lacks holds the shard (`modelBehind`); other errors
+ *   retry the cycle. docs/stream.md has each case.
+ * - A batch of nothing but its own bookkeeping is never checkpointed
+ *   (checkpoints write stream records too).
  */
 import {
   DescribeStreamCommand,
@@ -128,6 +105,11 @@ export class StreamReader {
     this.lastRedrive = this.now();
     this.stats = options.stats ?? new StreamStats('stream');
     this.label = options.checkpointName ?? '';
+  }
+
+  /** The stream's label naming its checkpoint partition (known after the first shard listing; '' before). */
+  get streamLabel(): string {
+    return this.label;
   }
 
   start(): this {
@@ -326,6 +308,7 @@ export class StreamReader {
     let i = 0;
     let attempts = 0;
     while (i < records.length) {
+      this.stats.holding(shard.id, records.length - i);
       const batch = records.slice(i);
       const oldest = recordTime(batch[0]);
       const start = { source: 'reader' as const, records: batch.length, lagMs: oldest === undefined ? null : Math.max(0, Date.now() - oldest), shardId: shard.id };
@@ -333,6 +316,8 @@ export class StreamReader {
       if (this.stopped && !this.stats.running) return; // killed: nothing more is written
       const handled = i + outcome.done;
       this.stats.processed += outcome.done;
+      // Left pending when held: the shard reads them again from its checkpoint.
+      this.stats.holding(shard.id, records.length - handled);
       if (outcome.failedAt === null) {
         await this.checkpoint(shard, records, handled);
         return;
@@ -361,6 +346,7 @@ export class StreamReader {
       await saveDeadLetter(this.o.store, this.label, shard.id, failed, outcome.error, attempts);
       i += 1;
       attempts = 0;
+      this.stats.holding(shard.id, records.length - i);
       await this.checkpoint(shard, records, i);
     }
   }

@@ -16,6 +16,8 @@ export interface StreamStatsSnapshot {
   retried: number;
   /** Age in ms of the oldest record seen but not processed yet; null before the first read. */
   lagMs: number | null;
+  /** Records read from the stream and not finished yet (in hand, or retried in place); dead letters are not among them. */
+  pending: number;
   /** Shards read and finished (closed and drained). */
   shards: { open: number; finished: number };
   /** The last failure's error name (never its message, which may hold ARNs or keys). */
@@ -35,22 +37,37 @@ export class StreamStats {
   modelBehind: StreamStatsSnapshot['modelBehind'] = null;
   shards = { open: 0, finished: 0 };
   /** Per shard: creation time (epoch ms) of its oldest unprocessed record, or null when caught up. */
-  private readonly pending = new Map<string, number | null>();
+  private readonly oldest = new Map<string, number | null>();
+  /** Per shard: records of the batch in hand not finished yet. */
+  private readonly inHand = new Map<string, number>();
 
   constructor(readonly mode: StreamStatsSnapshot['mode']) {}
 
   /** A shard has records from `oldest` on waiting (null: caught up). */
   behind(shardId: string, oldest: number | null): void {
-    this.pending.set(shardId, oldest);
+    this.oldest.set(shardId, oldest);
+  }
+
+  /** `count` records of a shard's batch are read and not finished yet. */
+  holding(shardId: string, count: number): void {
+    if (count > 0) this.inHand.set(shardId, count);
+    else this.inHand.delete(shardId);
   }
 
   forget(shardId: string): void {
-    this.pending.delete(shardId);
+    this.oldest.delete(shardId);
+    this.inHand.delete(shardId);
+  }
+
+  pending(): number {
+    let n = 0;
+    for (const count of this.inHand.values()) n += count;
+    return n;
   }
 
   lagMs(now = Date.now()): number | null {
-    if (this.pending.size === 0) return null;
-    const oldest = [...this.pending.values()].filter((t): t is number => t !== null);
+    if (this.oldest.size === 0) return null;
+    const oldest = [...this.oldest.values()].filter((t): t is number => t !== null);
     return oldest.length === 0 ? 0 : Math.max(0, now - Math.min(...oldest));
   }
 
@@ -64,6 +81,7 @@ export class StreamStats {
       deadLetters: this.deadLetters,
       retried: this.retried,
       lagMs: this.lagMs(),
+      pending: this.pending(),
       shards: { ...this.shards },
       lastError: this.lastError,
       modelBehind: this.modelBehind,

@@ -2,7 +2,7 @@
  * tracedBatch(): one stream batch handled under a span of its own, with its
  * DynamoDB calls as child spans. Used by the in-process reader
  * (stream/reader.ts) and the stream Lambda (stream/lambda.ts). Without
- * telemetry the batch runs exactly as before: same store, no wrapper.
+ * telemetry the batch runs on the same store, with no wrapper.
  */
 import { metricsClient, OperationMetrics } from '../dynamo/metrics.js';
 import { SdkReads } from '../dynamo/readPort.js';

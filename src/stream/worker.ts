@@ -12,7 +12,7 @@
  * is any, and gives `/health` its details.
  */
 import type { Config } from '../config.js';
-import { createDynamo } from '../dynamo/client.js';
+import { createDynamo, type Dynamo } from '../dynamo/client.js';
 import type { Logger } from '../logger.js';
 import type { FanOutMode, Store } from '../writes/store.js';
 import type { Plan } from '../plan/plan.js';
@@ -29,6 +29,8 @@ export interface StreamProcessing {
   fanOut: FanOutMode;
   stats: StreamStats;
   reader: StreamReader | null;
+  /** The reader's own DynamoDB client (null without a reader): its requests never count into the gateway's. */
+  client: Dynamo | null;
   details: () => StreamStatsSnapshot;
   stop: () => Promise<void>;
 }
@@ -71,12 +73,12 @@ export function startStreamProcessing({
       { table: config.tableName },
       'the table has no stream: renames and deletes update every edge inside the request (enable a NEW_AND_OLD_IMAGES stream to move that work off the request path)',
     );
-    return { fanOut: 'inRequest', stats, reader: null, details: () => stats.snapshot(), stop: async () => {} };
+    return { fanOut: 'inRequest', stats, reader: null, client: null, details: () => stats.snapshot(), stop: async () => {} };
   }
   if (!config.stream.worker) {
     const stats = new StreamStats('external');
     logger.info({ streamArn }, 'stream processing is left to another consumer (STREAM_WORKER=0), e.g. the Lambda of infra/lambda.yaml');
-    return { fanOut: 'stream', stats, reader: null, details: () => stats.snapshot(), stop: async () => {} };
+    return { fanOut: 'stream', stats, reader: null, client: null, details: () => stats.snapshot(), stop: async () => {} };
   }
   const streams = createStreamsClient({
     endpoint,
@@ -116,6 +118,7 @@ export function startStreamProcessing({
     fanOut: 'stream',
     stats: reader.stats,
     reader,
+    client: own,
     details: () => reader.stats.snapshot(),
     stop: async () => {
       clearInterval(progress);

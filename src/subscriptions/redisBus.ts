@@ -1,34 +1,18 @@
 /**
- * The bus over Redis or Valkey (REDIS_URL), through ioredis.
+ * The bus over Redis or Valkey (REDIS_URL), through ioredis; channels are
+ * `changes:<table>:<topic>` (docs/subscriptions.md, "More than one instance").
  *
- * - publish: the events of one record go out in one script that first
- *   claims the record (`SET <prefix>seen:<seq>:<item> NX EX 86400`): a
- *   record the processor hands over again (a restart from its checkpoint, a
- *   Lambda retry) is published once. The claim lives as long as the
- *   stream keeps records (24 hours). The scripts of a batch go in one
- *   pipeline, in order: Redis runs them in that order, and Pub/Sub keeps it.
- * - listen/unlisten: SUBSCRIBE/UNSUBSCRIBE on the channel of each topic,
- *   on a connection of its own, opened at the first listen: an instance
- *   receives only the topics its clients want. ioredis subscribes again
- *   after a reconnect.
- * Channels are `<prefix><topic>` with prefix `changes:<table>:`, so tables
- * can share a Redis.
- * - privacy: each image goes through `redact` first (redaction.ts): Redis
- *   holds no field that only some subscribers may read.
- * - authenticity: with a secret (REDIS_EVENT_SECRET, the same on the
- *   processor and every instance) each message is `<mac>.<sent at>.<event
- *   JSON>`, the MAC an HMAC-SHA256 over the channel, the time (ms) and the
- *   JSON. A message that does not verify (forged, altered, sent to another
- *   channel, unsigned) or was sent more than a minute ago (a genuine one
- *   replayed) is dropped and counted (`rejected`): whoever can PUBLISH to
- *   the Redis cannot feed subscribers, nor push a sequence number ahead so
- *   that the next genuine event looks older; a replay within the minute is
- *   a sequence number the hub has delivered already. Without a secret
- *   (development) events go unsigned and are taken as they come.
- *
- * A publish that fails (Redis unreachable) is logged by the caller and
- * does not hold the stream back: live updates are best effort while Redis
- * is down; the table's own work (copies, cascades) goes on.
+ * - publish: one script per record that first claims it (`SET … NX EX`), so
+ *   a record handed over again is published once; a batch's scripts go in
+ *   one pipeline, in order. Images are redacted first (redaction.ts).
+ * - listen: SUBSCRIBE per topic on a connection of its own, so an instance
+ *   receives only what its clients want.
+ * - authenticity: with REDIS_EVENT_SECRET each message is `<mac>.<sent at>.
+ *   <event JSON>` (HMAC-SHA256 over channel, time and JSON); one that does
+ *   not verify or is over a minute old is dropped and counted (`rejected`),
+ *   so whoever can PUBLISH cannot feed subscribers or push a sequence ahead.
+ * A failed publish does not hold the stream back: live updates are best
+ * effort while Redis is down.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Redis } from 'ioredis';

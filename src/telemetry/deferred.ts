@@ -1,25 +1,16 @@
 /**
  * deferTelemetry(load): a Telemetry to use at once, before the
- * OpenTelemetry SDK is loaded (`load`: starts loadTelemetry). The SDK is
- * loaded when there is first something to export: at the first `flush()`
- * (or `shutdown()` with something recorded), not before; `eager` starts
- * loading at once instead.
+ * OpenTelemetry SDK is loaded (`load` starts loadTelemetry). The SDK loads
+ * when there is first something to export (the first `flush()`, or a
+ * `shutdown()` with something recorded); `eager` loads it at once. Why:
+ * loading and starting the SDK is cold-start CPU, which would otherwise
+ * delay the first answer (Lambda answers first, then flushes).
  *
- * Why: loading the SDK chunk, starting its providers and the first export
- * are CPU work of a cold start. Awaited before the first request, they add
- * to the first answer; even started beside it, they take the one thread's
- * CPU from it. The Lambda entry point (lambdaHandler.ts) hands the first
- * answer back, then flushes: the SDK loads after that answer.
- *
- * What is told before the SDK is ready (an operation, its DynamoDB calls,
- * a batch, a delivery) is recorded with the time it happened
- * (performance.now()) and replayed into the SDK's Telemetry once it is
- * ready, with those times: the same spans, with the same start and end
- * times, parents and attributes, and the same metrics. Once ready, every
- * call goes straight to the SDK's Telemetry (one property read more).
- * `flush()` loads the SDK and waits for it, so nothing recorded is left out
- * of an export; a SDK that fails to load drops what was recorded (the
- * failure is the loader's to report).
+ * What is told before the SDK is ready is recorded with its times and
+ * replayed once it is: the same spans (start and end times, parents,
+ * attributes) and metrics. Then every call goes straight to the SDK.
+ * `flush()` waits for the SDK, so nothing recorded misses an export; an SDK
+ * that fails to load drops what was recorded (the loader reports it).
  */
 import type { CallObserver, CallOutput, CallTrace } from '../dynamo/metrics.js';
 import type { BatchStart, Carrier, Telemetry } from './telemetry.js';
@@ -71,28 +62,49 @@ function recordedCalls(): { calls: CallObserver; replayOnto(real: CallObserver):
   };
 }
 
+/** An operation's, batch's or delivery's trace: its calls, and its end. */
+interface Trace<R> {
+  calls: CallObserver;
+  finish(result: R, at?: number): void;
+}
+
+/** A trace that records until `later` runs, then goes on as the real one `start` begins (at the recorded time). */
+function deferredTrace<R>(later: (replay: Replay) => void, at: number | undefined, start: (real: Telemetry, startedAt: number) => Trace<R>): Trace<R> {
+  const startedAt = at ?? performance.now();
+  const { calls, replayOnto } = recordedCalls();
+  let finish: ((trace: Trace<R>) => void) | undefined;
+  let trace: Trace<R> | undefined;
+  later((t) => {
+    trace = start(t, startedAt);
+    replayOnto(trace.calls);
+    finish?.(trace);
+  });
+  return {
+    calls,
+    finish(result, endedAt) {
+      const at2 = endedAt ?? performance.now();
+      if (trace) trace.finish(result, at2);
+      else finish = (t) => t.finish(result, at2);
+    },
+  };
+}
+
 export function deferTelemetry(load: () => Promise<Telemetry | undefined>, { eager = false }: { eager?: boolean } = {}): Telemetry {
   let real: Telemetry | undefined;
   let failed = false;
   const queue: Replay[] = [];
   let loading: Promise<void> | undefined;
+  const drop = () => {
+    failed = true;
+    queue.length = 0;
+  };
   /** Loads the SDK (once) and replays what was recorded into it. */
   const ready = () =>
-    (loading ??= (async () => load())().then(
-        (telemetry) => {
-          if (!telemetry) {
-            failed = true;
-            queue.length = 0;
-            return;
-          }
-          real = telemetry;
-          for (const replay of queue.splice(0)) replay(telemetry);
-        },
-        () => {
-          failed = true;
-          queue.length = 0;
-        },
-      ));
+    (loading ??= (async () => load())().then((telemetry) => {
+      if (!telemetry) return drop();
+      real = telemetry;
+      for (const replay of queue.splice(0)) replay(telemetry);
+    }, drop));
   // Eager: loading starts now, beside whatever the process does next (the first request).
   if (eager) void ready();
   /** Runs now on the SDK's Telemetry if it is there, else when it is. */
@@ -104,68 +116,20 @@ export function deferTelemetry(load: () => Promise<Telemetry | undefined>, { eag
   return {
     startOperation(carrier: Carrier | undefined, at?: number) {
       if (real) return real.startOperation(carrier, at);
-      const startedAt = at ?? performance.now();
       // The carrier (request headers) is read at the replay: keep the values it may be asked for.
       const kept = carrier && snapshotCarrier(carrier);
-      const { calls, replayOnto } = recordedCalls();
-      let finish: ((trace: ReturnType<Telemetry['startOperation']>) => void) | undefined;
-      let trace: ReturnType<Telemetry['startOperation']> | undefined;
-      later((t) => {
-        trace = t.startOperation(kept, startedAt);
-        replayOnto(trace.calls);
-        finish?.(trace);
-      });
-      return {
-        calls,
-        finish(result, endedAt) {
-          const at2 = endedAt ?? performance.now();
-          if (trace) trace.finish(result, at2);
-          else finish = (t) => t.finish(result, at2);
-        },
-      };
+      return deferredTrace(later, at, (t, startedAt) => t.startOperation(kept, startedAt));
     },
 
     startBatch(start: BatchStart, at?: number) {
       if (real) return real.startBatch(start, at);
-      const startedAt = at ?? performance.now();
-      const { calls, replayOnto } = recordedCalls();
-      let finish: ((trace: ReturnType<Telemetry['startBatch']>) => void) | undefined;
-      let trace: ReturnType<Telemetry['startBatch']> | undefined;
-      later((t) => {
-        trace = t.startBatch(start, startedAt);
-        replayOnto(trace.calls);
-        finish?.(trace);
-      });
-      return {
-        calls,
-        finish(result, endedAt) {
-          const at2 = endedAt ?? performance.now();
-          if (trace) trace.finish(result, at2);
-          else finish = (t) => t.finish(result, at2);
-        },
-      };
+      return deferredTrace(later, at, (t, startedAt) => t.startBatch(start, startedAt));
     },
 
     startDelivery(subscription, carrier, at) {
       if (real) return real.startDelivery(subscription, carrier, at);
-      const startedAt = at ?? performance.now();
       const kept = carrier && snapshotCarrier(carrier);
-      const { calls, replayOnto } = recordedCalls();
-      let finish: ((trace: ReturnType<Telemetry['startDelivery']>) => void) | undefined;
-      let trace: ReturnType<Telemetry['startDelivery']> | undefined;
-      later((t) => {
-        trace = t.startDelivery(subscription, kept, startedAt);
-        replayOnto(trace.calls);
-        finish?.(trace);
-      });
-      return {
-        calls,
-        finish(result, endedAt) {
-          const at2 = endedAt ?? performance.now();
-          if (trace) trace.finish(result, at2);
-          else finish = (t) => t.finish(result, at2);
-        },
-      };
+      return deferredTrace(later, at, (t, startedAt) => t.startDelivery(subscription, kept, startedAt));
     },
 
     subscriptionsChanged: (delta) => later((t) => t.subscriptionsChanged(delta)),

@@ -1,23 +1,15 @@
 /**
  * The Telemetry port (telemetry.ts) on the OpenTelemetry SDK. Every
- * OpenTelemetry import of the gateway is in this file, and this file is
- * loaded only when telemetry is configured (telemetry.ts: dynamic import).
+ * OpenTelemetry import of the gateway is in this file, loaded only when
+ * telemetry is configured (a dynamic import).
  *
- * Which SDK pieces: the providers, processors, readers and exporters of the
- * standard JavaScript SDK packages (`@opentelemetry/sdk-trace-base`,
- * `sdk-metrics`, `resources`, `core`, the OTLP/HTTP and Prometheus
- * exporters), put together here as `@opentelemetry/sdk-node`'s NodeSDK
- * puts them together, without NodeSDK itself: NodeSDK imports every
- * exporter it could build (gRPC, protobuf, Zipkin, logs) and took about
- * 250 ms to import in a fresh process on the build machine, against about
- * 40 ms for these pieces (docs/observability.md). The providers read their
- * standard variables themselves (sampler, batch processor, OTLP endpoints
- * and headers); settings.ts decides the rest.
- *
- * No context manager is registered and no instrumentation is installed:
- * the gateway passes each span's parent explicitly (an operation's calls
- * through its CallObserver), so no AsyncLocalStorage is entered on the
- * request path and nothing is patched.
+ * The standard SDK packages' providers, processors, readers and exporters,
+ * put together as NodeSDK does but without NodeSDK, which imports every
+ * exporter it could build and is far slower to import (the measurement:
+ * docs/observability.md). The providers read their standard variables
+ * themselves; settings.ts decides the rest. No context manager and no
+ * instrumentation: each span's parent is passed explicitly, so no
+ * AsyncLocalStorage is entered on the request path and nothing is patched.
  */
 import { isThrottlingError } from '@smithy/core/retry';
 import {
@@ -129,8 +121,8 @@ const attemptsOf = (value: unknown): number => {
 
 const errorName = (error: unknown) => (error as { name?: string })?.name || 'Error';
 
-export async function startOpenTelemetry(settings: TelemetrySettings, logger: Logger, overrides: TelemetryOverrides = {}): Promise<Telemetry> {
-  // The SDK's own problems (an unreachable collector, a refused export) as warnings in the process log.
+/** The SDK's own problems (an unreachable collector, a refused export) as warnings in the process log. */
+function logSdkProblems(logger: Logger): void {
   diag.setLogger(
     {
       error: (message, ...args) => logger.warn({ args }, `opentelemetry: ${message}`),
@@ -141,6 +133,25 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
     },
     DiagLogLevel.WARN,
   );
+}
+
+/** `gateway.stream.lag.current`: the largest lag of the sources added to the returned set (each a reader's). */
+function streamLagGauge(meter: Meter): Set<() => number | null> {
+  const lagSources = new Set<() => number | null>();
+  meter
+    .createObservableGauge('gateway.stream.lag.current', {
+      description: 'Age of the oldest stream record not processed yet (0 when caught up)',
+      unit: 's',
+    })
+    .addCallback((result) => {
+      const lags = [...lagSources].map((f) => f()).filter((lag): lag is number => lag !== null);
+      if (lags.length > 0) result.observe(Math.max(...lags) / 1000);
+    });
+  return lagSources;
+}
+
+export async function startOpenTelemetry(settings: TelemetrySettings, logger: Logger, overrides: TelemetryOverrides = {}): Promise<Telemetry> {
+  logSdkProblems(logger);
   // service.name defaults to the gateway's; OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (settings.ts) win.
   const resource = defaultResource().merge(resourceFromAttributes({ 'service.name': SERVICE, ...settings.resource }));
   const tracerProvider = new BasicTracerProvider({
@@ -160,16 +171,7 @@ export async function startOpenTelemetry(settings: TelemetrySettings, logger: Lo
   const tracer = tracerProvider.getTracer(SERVICE);
   const meter = meterProvider.getMeter(SERVICE);
   const m = instruments(meter);
-  const lagSources = new Set<() => number | null>();
-  meter
-    .createObservableGauge('gateway.stream.lag.current', {
-      description: 'Age of the oldest stream record not processed yet (0 when caught up)',
-      unit: 's',
-    })
-    .addCallback((result) => {
-      const lags = [...lagSources].map((f) => f()).filter((lag): lag is number => lag !== null);
-      if (lags.length > 0) result.observe(Math.max(...lags) / 1000);
-    });
+  const lagSources = streamLagGauge(meter);
 
   const sdk: Sdk = { tracer, m, textMap };
 

@@ -4,23 +4,13 @@
  * SDK is loaded.
  *
  * Off costs nothing: with no `OTEL_*` variable set (settings.ts) there is no
- * Telemetry object. createServer then installs no plugin, operations'
- * metrics carry no CallObserver, stream batches are handed to the handler
- * as before, and neither `@opentelemetry/api` nor the SDK is ever imported:
- * otel.ts, which holds every OpenTelemetry import, is loaded with a dynamic
- * `import()` (a chunk of its own in the bundles, scripts/bundle.ts), so a
- * process without telemetry does not even parse it at cold start.
- *
- * What is reported (docs/observability.md has the attributes and metrics):
- * - one span per GraphQL operation, child of the caller's W3C traceparent
- *   (graphql/plugins/telemetry.ts), and one child span per DynamoDB call
- *   (through the operation's CallObserver, dynamo/metrics.ts); no span per
- *   resolver;
- * - one span per stream batch (stream/tracedBatch.ts), its DynamoDB calls as
- *   children;
- * - event delivery spans for subscriptions (`startDelivery`, for the
- *   transport that delivers events to subscribers);
- * - the metrics of each of those, plus open HTTP connections and stream lag.
+ * Telemetry object, no plugin, no CallObserver, no wrapper around stream
+ * batches, and neither `@opentelemetry/api` nor the SDK is imported: otel.ts,
+ * which holds every OpenTelemetry import, is a dynamic `import()` (its own
+ * bundle chunk), so a process without telemetry never parses it.
+ * Reported: a span per operation (child of the caller's traceparent), per
+ * DynamoDB call, per stream batch and per subscription delivery, with their
+ * metrics (docs/observability.md has the attributes and metrics).
  */
 import type { TelemetrySettings } from './settings.js';
 import type { Logger } from '../logger.js';

@@ -1,21 +1,12 @@
 /**
  * The offline explorer: GraphiQL served by the gateway itself, in
- * development only, at `/graphiql` (docs/clients.md#the-explorer).
- *
- * Apollo Sandbox stays the landing page of `/graphql`, but it loads from
- * Apollo's CDN; behind a proxy, on a plane or in a locked-down browser it
- * cannot. GraphiQL needs nothing from the network: its page and its four
- * assets (GraphiQL's browser build and stylesheet, React and ReactDOM) come
- * from this process, read from the `graphiql`, `react` and `react-dom`
- * packages in node_modules, or from `explorer/` beside the compiled bundle
- * (scripts/build-server.ts copies them there, so the container image has
- * them without node_modules). The landing page falls back to it by itself
- * (landingPage.ts).
- *
- * What the page has: the schema's documentation, query history (kept in
- * the browser's localStorage), a headers editor (for `Authorization:
- * Bearer <token>`, e.g. from `npm run dev-token`), variables, prettify and
- * tabs, all GraphiQL's own.
+ * development only, at `/graphiql` (docs/clients.md, "The explorer").
+ * Apollo Sandbox stays `/graphql`'s landing page but loads from a CDN,
+ * which a proxy, a plane or a locked-down browser may not reach.
+ * GraphiQL's page and assets come from this process (the `graphiql`,
+ * `react` and `react-dom` packages, or `explorer/` beside the bundle,
+ * copied there by scripts/build-server.ts), and the landing page falls
+ * back to it by itself (landingPage.ts).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -23,8 +23,8 @@ export interface HttpOptions {
   health: (details: boolean) => Promise<boolean | HealthReport>;
   /** Whether this request may see `/health`'s details (HEALTH_DETAILS=admins: an administrator's token); absent: everyone. */
   healthDetailsFor?: (req: IncomingMessage) => Promise<boolean>;
-  /** Extra figures for `/health` (`details`): what the table lacks, the stream processor's progress. */
-  healthDetails?: () => Record<string, unknown>;
+  /** Extra figures for `/health` (`details`): what the table lacks, the stream processor's progress, copies pending and stale. */
+  healthDetails?: () => Record<string, unknown> | Promise<Record<string, unknown>>;
   /** The request's context; may throw a GraphQLError carrying an HTTP status (a bearer token that does not verify: 401). */
   context: (metrics: OperationMetrics, req: IncomingMessage) => Promise<Context>;
   /** Where failures outside GraphQL execution are logged (default: stderr). */
@@ -130,8 +130,115 @@ function answerRefusal(res: ServerResponse, refused: Refusal, accept: string | u
   res.end(body);
 }
 
-export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOptions) {
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULTS.security.maxBodyBytes;
+/** CORS headers for an allowed origin; the origin allowed, or null. */
+function allowCors(req: IncomingMessage, res: ServerResponse, corsOrigins: string[] | undefined): string | null {
+  const origin = allowedOrigin(req.headers.origin, corsOrigins);
+  if (!origin) return null;
+  res.setHeader('access-control-allow-origin', origin);
+  res.setHeader('vary', 'Origin');
+  // Credentials may not be combined with a wildcard origin.
+  if (origin !== '*') res.setHeader('access-control-allow-credentials', 'true');
+  // A frontend may read why its token was refused (401 answers carry it).
+  res.setHeader('access-control-expose-headers', 'www-authenticate');
+  return origin;
+}
+
+function answerPreflight(req: IncomingMessage, res: ServerResponse, origin: string | null): void {
+  if (origin) {
+    res.setHeader('access-control-allow-methods', 'GET,POST,OPTIONS');
+    res.setHeader('access-control-allow-headers', req.headers['access-control-request-headers'] ?? 'content-type,apollo-require-preflight,authorization');
+    res.setHeader('access-control-max-age', '600');
+  }
+  res.statusCode = 204;
+  res.end();
+}
+
+async function answerHealth(req: IncomingMessage, res: ServerResponse, options: HttpOptions): Promise<void> {
+  const details = options.healthDetailsFor ? await options.healthDetailsFor(req).catch(() => false) : true;
+  const report = await options.health(details);
+  const ok = typeof report === 'boolean' ? report : report.ok;
+  const missing = typeof report !== 'boolean' && report.missing === true;
+  const layout = !details || typeof report === 'boolean' || !report.table ? {} : { table: report.table };
+  send(res, ok ? 200 : 503, {
+    // `table-missing`: DynamoDB answers, the table is not there (docs/operations.md#start-up-failures).
+    status: ok ? 'ok' : missing ? 'table-missing' : 'unavailable',
+    ...layout,
+    ...(details && options.healthDetails ? { details: await options.healthDetails() } : {}),
+  });
+}
+
+/** The operation of a GET or POST as Apollo takes it, or null when it was refused (answered here). */
+async function readOperation(req: IncomingMessage, res: ServerResponse, url: URL, options: HttpOptions, maxBodyBytes: number) {
+  const headers = new HeaderMap();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+  }
+  let body: unknown = undefined;
+  if (req.method === 'POST') {
+    const type = mediaType(headers.get('content-type'));
+    if (type === null || !JSON_MEDIA_TYPES.has(type)) {
+      refuse(res, 415, refusal('Send the operation as JSON: Content-Type: application/json'));
+      return null;
+    }
+    const text = await readBody(req, maxBodyBytes);
+    try {
+      body = text.length ? JSON.parse(text) : undefined;
+    } catch {
+      refuse(res, 400, refusal('Request body is not valid JSON'));
+      return null;
+    }
+  }
+  let search = url.search;
+  if (options.trusted) {
+    const checked = req.method === 'POST' ? checkTrustedBody(options.trusted, body) : checkTrustedSearch(options.trusted, search);
+    if ('refusal' in checked) {
+      answerRefusal(res, checked.refusal, headers.get('accept'));
+      return null;
+    }
+    if ('body' in checked) body = checked.body;
+    else search = checked.search;
+  }
+  return { method: req.method!, headers, search, body };
+}
+
+async function serveGraphQL(apollo: ApolloServer<Context>, req: IncomingMessage, res: ServerResponse, url: URL, options: HttpOptions & { maxBodyBytes: number }) {
+  const httpGraphQLRequest = await readOperation(req, res, url, options, options.maxBodyBytes);
+  if (httpGraphQLRequest === null) return;
+  const metrics = new OperationMetrics(options.requestLimits);
+  const response = await apollo.executeHTTPGraphQLRequest({
+    httpGraphQLRequest,
+    // The address read now: after a reset it may be undefined.
+    context: async () => ({ ...(await options.context(metrics, req)), clientAddress: req.socket.remoteAddress }),
+  });
+  for (const [key, value] of response.headers) res.setHeader(key, value);
+  res.statusCode = response.status ?? 200;
+  if (response.body.kind === 'complete') {
+    res.end(response.body.string);
+  } else {
+    for await (const chunk of response.body.asyncIterator) res.write(chunk);
+    res.end();
+  }
+}
+
+function answerFailure(req: IncomingMessage, res: ServerResponse, err: unknown, options: HttpOptions & { maxBodyBytes: number }): void {
+  if (err instanceof BodyTooLarge) {
+    refuse(res, 413, refusal(`Request body exceeds ${options.maxBodyBytes} bytes`));
+    return;
+  }
+  if (clientGone(req, err)) {
+    // Aborted uploads and dropped connections are routine on the internet: debug, no stack.
+    options.logger?.debug({ code: (err as NodeJS.ErrnoException)?.code ?? null }, 'client went away mid-request');
+    if (!res.headersSent) res.destroy();
+    return;
+  }
+  if (options.logger) options.logger.error({ error: loggedFailure(err) }, 'request failed outside GraphQL execution');
+  else console.error('request failed outside GraphQL execution', loggedFailure(err));
+  if (!res.headersSent) send(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
+  else res.end();
+}
+
+export function createHttpHandler(apollo: ApolloServer<Context>, httpOptions: HttpOptions) {
+  const options = { ...httpOptions, maxBodyBytes: httpOptions.maxBodyBytes ?? DEFAULTS.security.maxBodyBytes };
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     try {
       const url = requestUrl(req.url);
@@ -139,42 +246,9 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         refuse(res, 400, refusal('Malformed request target: send requests to /graphql'));
         return;
       }
-      const origin = allowedOrigin(req.headers.origin, options.corsOrigins);
-      if (origin) {
-        res.setHeader('access-control-allow-origin', origin);
-        res.setHeader('vary', 'Origin');
-        // Credentials may not be combined with a wildcard origin.
-        if (origin !== '*') res.setHeader('access-control-allow-credentials', 'true');
-        // A frontend may read why its token was refused (401 answers carry it).
-        res.setHeader('access-control-expose-headers', 'www-authenticate');
-      }
-      if (req.method === 'OPTIONS') {
-        if (origin) {
-          res.setHeader('access-control-allow-methods', 'GET,POST,OPTIONS');
-          res.setHeader(
-            'access-control-allow-headers',
-            req.headers['access-control-request-headers'] ?? 'content-type,apollo-require-preflight,authorization',
-          );
-          res.setHeader('access-control-max-age', '600');
-        }
-        res.statusCode = 204;
-        res.end();
-        return;
-      }
-      if (url.pathname === '/health' && (req.method === 'GET' || req.method === 'HEAD')) {
-        const details = options.healthDetailsFor ? await options.healthDetailsFor(req).catch(() => false) : true;
-        const report = await options.health(details);
-        const ok = typeof report === 'boolean' ? report : report.ok;
-        const missing = typeof report !== 'boolean' && report.missing === true;
-        const layout = !details || typeof report === 'boolean' || !report.table ? {} : { table: report.table };
-        send(res, ok ? 200 : 503, {
-          // `table-missing`: DynamoDB answers, the table is not there (docs/operations.md#start-up-failures).
-          status: ok ? 'ok' : missing ? 'table-missing' : 'unavailable',
-          ...layout,
-          ...(details && options.healthDetails ? { details: options.healthDetails() } : {}),
-        });
-        return;
-      }
+      const origin = allowCors(req, res, options.corsOrigins);
+      if (req.method === 'OPTIONS') return answerPreflight(req, res, origin);
+      if (url.pathname === '/health' && (req.method === 'GET' || req.method === 'HEAD')) return await answerHealth(req, res, options);
       if (options.explorer?.handle(req, res, url.pathname)) return;
       if (url.pathname !== '/graphql' && url.pathname !== '/') {
         refuse(res, 404, refusal('Not found: the GraphQL endpoint is /graphql', 'NOT_FOUND'));
@@ -185,64 +259,9 @@ export function createHttpHandler(apollo: ApolloServer<Context>, options: HttpOp
         refuse(res, 405, refusal('Method not allowed: send GET or POST'));
         return;
       }
-      const headers = new HeaderMap();
-      for (const [key, value] of Object.entries(req.headers)) {
-        if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
-      }
-      let body: unknown = undefined;
-      if (req.method === 'POST') {
-        const type = mediaType(headers.get('content-type'));
-        if (type === null || !JSON_MEDIA_TYPES.has(type)) {
-          refuse(res, 415, refusal('Send the operation as JSON: Content-Type: application/json'));
-          return;
-        }
-        const text = await readBody(req, maxBodyBytes);
-        try {
-          body = text.length ? JSON.parse(text) : undefined;
-        } catch {
-          refuse(res, 400, refusal('Request body is not valid JSON'));
-          return;
-        }
-      }
-      let search = url.search;
-      if (options.trusted) {
-        const checked = req.method === 'POST' ? checkTrustedBody(options.trusted, body) : checkTrustedSearch(options.trusted, search);
-        if ('refusal' in checked) {
-          answerRefusal(res, checked.refusal, headers.get('accept'));
-          return;
-        }
-        if ('body' in checked) body = checked.body;
-        else search = checked.search;
-      }
-      const metrics = new OperationMetrics(options.requestLimits);
-      const response = await apollo.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method: req.method!, headers, search, body },
-        // The address read now: after a reset it may be undefined.
-        context: async () => ({ ...(await options.context(metrics, req)), clientAddress: req.socket.remoteAddress }),
-      });
-      for (const [key, value] of response.headers) res.setHeader(key, value);
-      res.statusCode = response.status ?? 200;
-      if (response.body.kind === 'complete') {
-        res.end(response.body.string);
-      } else {
-        for await (const chunk of response.body.asyncIterator) res.write(chunk);
-        res.end();
-      }
+      await serveGraphQL(apollo, req, res, url, options);
     } catch (err) {
-      if (err instanceof BodyTooLarge) {
-        refuse(res, 413, refusal(`Request body exceeds ${maxBodyBytes} bytes`));
-        return;
-      }
-      if (clientGone(req, err)) {
-        // Aborted uploads and dropped connections are routine on the internet: debug, no stack.
-        options.logger?.debug({ code: (err as NodeJS.ErrnoException)?.code ?? null }, 'client went away mid-request');
-        if (!res.headersSent) res.destroy();
-        return;
-      }
-      if (options.logger) options.logger.error({ error: loggedFailure(err) }, 'request failed outside GraphQL execution');
-      else console.error('request failed outside GraphQL execution', loggedFailure(err));
-      if (!res.headersSent) send(res, 500, { errors: [{ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
-      else res.end();
+      answerFailure(req, res, err, options);
     }
   };
 }

@@ -1,32 +1,18 @@
 /**
  * createHttpListener(): the node:http server with the limits that keep slow
- * and numerous clients from holding the process (docs/limits.md):
- *
- * - `headersTimeout`: a client must send its headers within this time;
- * - `requestTimeout`: …and its whole request, body included (a body
- *   trickled at a byte a second is cut off here with 408 and the connection
- *   closed, instead of holding a socket and a buffer for minutes);
- * - `keepAliveTimeout`: an idle kept-alive connection is closed after this;
- * - `maxConnections`: HTTP connections beyond this many are closed at once;
- * - `maxWaitingPerAddress`: one client address may hold at most this many
- *   connections that are *waiting*: not yet delivered a complete request
- *   (headers and body), or idle between requests. A connection is not
- *   waiting while its request is served. Beyond the budget a new connection
- *   from that address is closed at once, and a kept-alive one is closed
- *   after its response, so one client that opens sockets and never finishes
- *   a request cannot take the connection slots every other client needs.
- *   0 turns the budget off (behind a load balancer every connection comes
- *   from its few addresses: docs/security.md).
+ * and numerous clients from holding the process (docs/limits.md): header
+ * and request timeouts (a body trickled a byte a second is cut off with
+ * 408), an idle keep-alive timeout, `maxConnections`, and
+ * `maxWaitingPerAddress`: one address may hold at most that many
+ * connections *waiting* (no complete request yet, or idle between
+ * requests), so one client that opens sockets and never finishes a request
+ * cannot take every other client's slots (0: off, for a load balancer).
  *
  * A connection upgraded to a WebSocket leaves both counts
- * (`releaseUpgraded`, called by the subscription server): WebSockets have
- * a budget of their own (transport/subscriptionServer.ts), and a socket
- * open for hours is not a connection waiting for its request. Node's own
- * `server.maxConnections` would count it for its whole life.
- *
- * Node checks the two request timeouts on an interval
- * (`connectionsCheckingInterval`, 30 s by default); it is set to a fraction
- * of the smaller timeout so they are enforced close to their value.
+ * (`releaseUpgraded`): WebSockets have a budget of their own, and Node's
+ * `server.maxConnections` would count a socket open for hours. The timeout
+ * check interval is a fraction of the smaller timeout, so timeouts hold
+ * close to their value.
  */
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';

@@ -1,23 +1,15 @@
 /**
  * The AWS Lambda entry point: API Gateway HTTP API (payload v2) events in,
- * API Gateway results out. Only the transport differs from `npm start`:
- * configuration (config.ts), the Apollo server and the DynamoDB client
- * (gatewayParts.ts) and the per-request context (context.ts) are shared.
+ * results out. Only the transport differs from `npm start`: configuration,
+ * the Apollo server and DynamoDB client (gatewayParts.ts) and the context
+ * are shared, made once per instance (loaders per request).
  *
- * - The server and the DynamoDB client are made once per Lambda instance
- *   and reused across invocations (connection reuse, no per-request
- *   start-up); loaders are made per request by createContext.
- * - No table creation, no demo data: the table is deployed by
- *   infra/table.yaml and the function may only read and write its items.
- * - `GET /health` answers 200/503 like the HTTP server does.
- * - Whether renames and deletes leave their fan-out to the table's stream
- *   (consumed by the stream Lambda, src/stream/lambda.ts) or do it in the
- *   request is decided from DescribeTable, asked beside the first
- *   invocation's own requests rather than before them (a cold start waits
- *   for no extra round trip), and asked again while that fails; until the
- *   answer is in, the in-request fan-out, which is always right, is used.
- * - The request id in logs is Lambda's `awsRequestId`, so log lines join up
- *   with the platform's own START/END/REPORT lines.
+ * - No table creation, no demo data: infra/table.yaml deploys the table.
+ * - Whether writes leave their fan-out to the table's stream is asked
+ *   (DescribeTable) beside the first invocation's own requests, not before
+ *   them, and again while that fails; until then the in-request fan-out,
+ *   always right, is used.
+ * - Log lines carry Lambda's `awsRequestId`, to join the platform's lines.
  */
 import {
   handlers,
@@ -216,19 +208,13 @@ let instance: Promise<ApiGatewayHandler> | undefined;
 /**
  * The function's handler (`src/transport/lambda.handler`): one server per
  * Lambda instance, made on first use; with telemetry when an `OTEL_*`
- * variable is set (the SDK is loaded only then).
- *
- * The SDK is loaded when there is first something to export: by default
- * after the first invocation has handed back its answer (its operation and
- * DynamoDB calls are recorded meanwhile and replayed into the SDK with
- * their times, telemetry/deferred.ts), so a cold start pays neither the
- * SDK's start nor its first export before answering. Every later
- * invocation flushes before it returns, which waits for that first export
- * too (with `before-answer`, the SDK loads beside the first request and
- * the first invocation flushes before returning like the others). On SIGTERM, which Lambda sends the runtime before it shuts an
- * instance down when an extension (such as the collector layer) is
- * registered, whatever is not exported yet is. A SDK that fails to start
- * is logged, and the instance serves without telemetry.
+ * variable is set. The SDK loads after the first invocation has answered
+ * (what it did is replayed with its times, telemetry/deferred.ts), so a
+ * cold start pays neither the SDK's start nor its first export; later
+ * invocations flush before returning (`before-answer` loads it beside the
+ * first request instead). On SIGTERM (sent when an extension such as the
+ * collector layer is registered) what is left is exported. An SDK that
+ * fails to start is logged, and the instance serves without telemetry.
  */
 export const handler: ApiGatewayHandler = async (event, context) => {
   instance ??= (async () => {

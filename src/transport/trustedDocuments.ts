@@ -1,25 +1,13 @@
 /**
  * Trusted documents (`TRUSTED_DOCUMENTS=<manifest file>`): the gateway runs
  * only the operations a client build produced, and refuses every other
- * document before it is parsed (docs/clients.md#trusted-documents).
+ * document before it is parsed (docs/clients.md, "Trusted documents", has the
+ * manifest formats and the ways a request names its operation).
  *
- * Manifests, detected by shape:
- * - GraphQL Code Generator's client preset (`persisted-documents.json`):
- *   `{ "<id>": "<document text>", … }`, ids `sha256:<hex>` or bare hashes;
- * - Apollo's persisted query manifest (`@apollo/generate-persisted-query-manifest`):
- *   `{ "format": "apollo-persisted-query-manifest", "version": 1,
- *      "operations": [{ "id", "name", "type", "body" }] }`.
- *
- * A request names its operation by one of
- * - `documentId` (the GraphQL-over-HTTP persisted documents proposal),
- * - `extensions.persistedQuery.sha256Hash` (Apollo Client's and urql's
- *   persisted-query links), with or without the text,
- * - `query` alone, when its text is exactly a manifest entry.
- * A known id or text becomes the manifest's text (Apollo then parses and
- * validates it once and keeps the parsed document); anything else is
- * answered here, without parsing: an unknown id with
+ * A known id (`documentId`, `extensions.persistedQuery.sha256Hash`) or text
+ * becomes the manifest's text, which Apollo parses once; anything else is
+ * answered here without parsing: an unknown id with
  * `PERSISTED_QUERY_NOT_FOUND`, other text with `PERSISTED_QUERY_NOT_IN_LIST`.
- *
  * Hashing a text is a SHA-256 over its bytes: linear, no parser involved.
  */
 import { createHash } from 'node:crypto';

@@ -1,29 +1,15 @@
 /**
- * @delete: an item of any type with all its edges (each @edges relation of
- * its type, on either side) and its children (each @children relation),
- * however many; counters at the other ends and its catalog counter follow.
- * A child with children of its own goes as a cascade of its own (removeEdge);
- * children carry no edges (the model check refuses them).
- *
- * Steps, each safe to repeat, so re-running after a crash finishes the job:
- * 1. mark the entity `deletingAt` and REMOVE its own counter. From then on
- *    link and update refuse it (NOT_FOUND), so no edge can be added behind
- *    the cascade's back; with the counter gone, totalCount is counted from
- *    the edges that remain and stays exact while they go.
- * 2. page through its edges (`pageSize`, `concurrency` at a time); each edge
- *    is deleted together with the decrement of the *other* side's counter in
- *    one small transaction (an edge already deleted by a concurrent unlink
- *    or cascade is skipped: its counter was handled by that writer).
- * 3. check no edge is left (another pass if one is), then delete the entity,
- *    last, and only while it still carries the mark.
- * A missing entity is NOT_FOUND unless edges of it remain (left by another
- * program, or a cascade interrupted between steps 3's check and delete on a
- * lagging index): then those are cleaned up and the id is returned.
- *
- * With a stream (`store.fanOut === 'stream'`) the request does step 1 alone
- * (one UpdateItem) and answers; the stream processor (src/stream/) runs
- * steps 2 and 3 (`finishCascade`) when it sees the mark. A second delete of
- * a marked entity keeps the first mark and answers the id again.
+ * @delete: an item of any type with all its edges and children, however
+ * many; counters at the other ends and its catalog counter follow
+ * (docs/mutations.md, "Cascade deletes"). Each step is safe to repeat:
+ * 1. mark the entity `deletingAt` and remove its own counter: link and
+ *    update refuse it from then on, and totalCount counts what remains;
+ * 2. page through its edges; each goes in one small transaction with the
+ *    other side's counter (one a concurrent writer deleted is skipped);
+ * 3. check no edge is left, then delete the entity while it carries the mark.
+ * A missing entity is NOT_FOUND unless edges of it remain (then those are
+ * cleaned up). With a stream the request does step 1 alone and the stream
+ * processor the rest (`finishCascade`); a second delete keeps the first mark.
  */
 import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
@@ -325,7 +311,7 @@ async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item 
           ExpressionAttributeNames: keys.pkName,
         },
       },
-      counterOrCheck(store.tableName, keys, otherKey, other, side.otherCounter, -1),
+      counterOrCheck(store.tableName, keys, { key: otherKey, seen: other, counter: side.otherCounter, delta: -1 }),
       ...mirror,
     ]);
     if (cancelled === null) return true;

@@ -2,21 +2,15 @@
  * Writes that name a child item (a type with a @parent): where it is, and
  * its @delete.
  *
- * locate(): a child lives in its parent's partition, so its key needs the
- * parent's id. @update/@delete take it in their `parent` argument; an
- * inverted child type may leave it out, and is then found by its id alone
- * with one Query of GSI1 (GSI1PK = its sort key), as its @get finds it. On
- * DynamoDB that read is eventually consistent: a child created a moment
- * ago may not be found yet (NOT_FOUND; the write that follows is
- * conditional on the base table either way).
- *
- * deleteChild(): the child and the parent's counter of its relation, in
- * one transaction (the parent read first, consistently, to learn whether
- * its counter is kept; a changed parent is read again), and, for an
- * inverted type, the uniqueness item of an explicit id (create.ts), so the
- * id may be used again. A child that is absent is NOT_FOUND and nothing
- * changes. A child with children of its own is marked and emptied first
- * (cascade.ts deleteItem).
+ * locate(): a child's key needs its parent's id, given as the `parent`
+ * argument; an inverted child type may leave it out and is found by its
+ * id alone with one GSI1 Query (eventually consistent: a child created a
+ * moment ago may be NOT_FOUND; the write that follows is conditional on
+ * the table either way).
+ * deleteChild(): the child, the parent's counter (the parent read first,
+ * consistently) and an inverted type's id claim (create.ts), in one
+ * transaction. A child with children of its own is marked and emptied
+ * first (cascade.ts).
  */
 import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { idClaimKey, type ItemKey } from '../dynamo/keys.js';
@@ -81,7 +75,7 @@ export async function deleteChild(store: Store, t: TypeWrites, id: string, locat
     if (seen === null) throw notFound(`${what} not found`);
     const cancelled = await tryTransact(store, [
       { Delete: { TableName: store.tableName, Key: keys.key(located.key), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
-      counterOrCheck(store.tableName, keys, parentKey, seen, counter, -1),
+      counterOrCheck(store.tableName, keys, { key: parentKey, seen, counter, delta: -1 }),
       ...(claim ? [{ Delete: { TableName: store.tableName, Key: keys.key(claim) } }] : []),
     ]);
     if (cancelled === null) return true;

@@ -96,19 +96,20 @@ export const conditionCheck = (tableName: string, keys: TableKeys, key: ItemKey,
 });
 
 /**
- * The transact item that moves `counter` of the entity at `key` by `delta`,
- * given the entity as read (`seen`, null when it was absent). `also` adds
- * conditions on the entity (e.g. its name is still the one copied).
+ * A move of `counter` of the entity at `key` by `delta`, given the entity
+ * as read (`seen`, null when it was absent). `also` adds conditions on the
+ * entity (e.g. its name is still the one copied).
  */
-export function counterChange(
-  tableName: string,
-  keys: TableKeys,
-  key: ItemKey,
-  seen: Item | null,
-  counter: string,
-  delta: number,
-  also: Condition[] = [],
-): TransactItem {
+export interface CounterMove<C = string> {
+  key: ItemKey;
+  seen: Item | null;
+  counter: C;
+  delta: number;
+  also?: Condition[];
+}
+
+/** The transact item of a CounterMove. */
+export function counterChange(tableName: string, keys: TableKeys, { key, seen, counter, delta, also = [] }: CounterMove): TransactItem {
   if (seen === null) return conditionCheck(tableName, keys, key, and(absent(keys.pk), ...also));
   if (typeof seen[counter] !== 'number') {
     // Not maintained: nothing to move, unless `npm run migrate` is counting it right now.
@@ -135,15 +136,8 @@ export const counterAfter = (seen: Item, counter: string, delta: number): number
  * `counterChange`, or, for a relation without a counter, the same
  * conditions on the entity alone (it exists as read, and `also` holds).
  */
-export function counterOrCheck(
-  tableName: string,
-  keys: TableKeys,
-  key: ItemKey,
-  seen: Item | null,
-  counter: string | null,
-  delta: number,
-  also: Condition[] = [],
-): TransactItem {
-  if (counter !== null) return counterChange(tableName, keys, key, seen, counter, delta, also);
+export function counterOrCheck(tableName: string, keys: TableKeys, move: CounterMove<string | null>): TransactItem {
+  const { key, seen, counter, also = [] } = move;
+  if (counter !== null) return counterChange(tableName, keys, { ...move, counter });
   return conditionCheck(tableName, keys, key, and(seen === null ? absent(keys.pk) : exists(keys.pk), ...also));
 }

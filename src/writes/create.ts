@@ -1,31 +1,19 @@
 /**
- * @create: a new item of any type, from its plan.
+ * @create: a new item of any type, from its plan (docs/mutations.md).
  *
- * Top-level type: one conditional PutItem (`attribute_not_exists(<pk>)`); a
- * transaction of that put and its catalog shard's counter when the type
- * has a @catalog (writes/catalog.ts), and its counter items at 0 when it is
- * created write-sharded (`<count>` > 1 in the input, docs/sharding.md). An
- * existing id is CONFLICT and the existing item is left untouched; without
- * an id a ULID is generated. New items start with their counters at 0.
+ * Top-level type: one conditional PutItem, in a transaction with its
+ * catalog shard's counter (a @catalog type) or its counter items at 0
+ * (created write-sharded). An existing id is CONFLICT; without an id a
+ * ULID is generated. Child type: the child and the parent's counter in one
+ * transaction, the parent read first (consistently) to learn whether its
+ * counter exists, and required to exist and not be being deleted, so no
+ * child is added behind a cascade's back (NOT_FOUND otherwise).
  *
- * Child type (@parent): the child is put into its parent's item collection
- * and the parent's counter incremented, in one transaction. The parent is
- * read first (consistently) to learn whether its counter exists (see
- * conditions.ts); the transaction requires the parent to still exist.
- * Missing parent → NOT_FOUND; a child id already in the collection →
- * CONFLICT. A parent being deleted (marked `deletingAt`) is NOT_FOUND too,
- * and the transaction requires the mark to be absent, so no child is added
- * behind a cascade's back. The id of an inverted type is also its GSI1 partition (how its
- * @get finds it by id alone), so an explicit id used under another parent
- * is a CONFLICT too: it is claimed by a uniqueness item (keys.ts
- * `idClaimKey`) in the same transaction, so of two concurrent creates
- * giving the same id to different parents exactly one succeeds. Items
- * written before (or by programs) without that item are caught by a GSI1
- * Query beforehand. Generated ids never collide and need neither.
- *
- * What the new item carries: its keys (GSI1 keys when inverted; its
- * catalog entry; its GSI2 entry by instant), the input's attributes checked by
- * kind (input.ts), @createdAt attributes set to now.
+ * An inverted child's id is also its GSI1 partition, so an explicit id is
+ * claimed by a uniqueness item (keys.ts `idClaimKey`) in the same
+ * transaction: of two creates giving one id to different parents exactly
+ * one succeeds; items written without a claim are caught by a GSI1 Query
+ * first. Generated ids never collide and need neither.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
@@ -217,7 +205,7 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
     if (seen === null || seen[DELETING_ATTR] !== undefined) throw notFound(`${parentPlan.name} ${parentId} not found`);
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
-      counterOrCheck(store.tableName, keys, parentKey, seen, counter, 1, [absent(DELETING_ATTR)]),
+      counterOrCheck(store.tableName, keys, { key: parentKey, seen, counter, delta: 1, also: [absent(DELETING_ATTR)] }),
       ...(unique ? [{ Put: { TableName: store.tableName, Item: unique, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } }] : []),
     ]);
     if (cancelled === null) return seen;

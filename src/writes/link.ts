@@ -1,40 +1,22 @@
 /**
  * @link / @unlink: the edge item of an @edges relation and both counters
  * in one TransactWriteItems, so no reader ever sees an edge without its
- * counts or a count without its edge.
+ * counts or a count without its edge. The edge is keyed as its relation's
+ * EdgePair says (writePlan.ts: GSI1 keys where an inverse side reads them,
+ * a mirror item for a mirrored pair; a keyless end has no item to read,
+ * check or count), and carries its @createdAt and other edge attributes,
+ * the copies both sides declare with their versions, and a sharded node's
+ * shard count unless a reshard is under way.
  *
- * The edge (under the table's key attributes, PK/SK by default): partition
- * key = the owner's, sort key = the node's partition key, GSI1PK = the
- * node's partition key (or its shard's partition), GSI1SK = the owner's
- * partition key; or keyed as @edges(pk, sk) declares, with GSI1 keys only
- * where an inverse side reads GSI1, and, for a mirrored pair, the mirror
- * item in the same transaction (a keyless end is neither read, checked
- * nor counted: it has no item); its @createdAt
- * attributes; the link's other arguments as edge attributes; the copies
- * both sides declare (`copy`) with the versions they were taken at.
- *
- * link reads both items first (one BatchGet) for the copies and for which
- * counters exist, then transacts on the condition that what it read still
- * holds: the copied values and their versions are unchanged (a concurrent
- * rename cannot leave a stale copy: the edge carries the value and version
- * the item has when the edge is written, so a rename still propagating by
- * stream hands its new value to edges linked meanwhile), neither item is
- * being deleted (a cascade cannot miss the edge), and each counter still
- * exists or not as read. When only those conditions fail, it reads again
- * and retries; when the edge's own condition fails, the edge exists
- * (CONFLICT).
- *
- * The edge also carries a copy of a sharded node's shard count
- * (`sharded.copy`) unless a reshard is under way, so that readers reaching
- * the node through the edge need not read its item for its layout.
- *
- * On a write-sharded node (docs/sharding.md) the edge is indexed under the
- * owner's shard and the count changes in that shard's counter item, never
- * on the node item (whose partition would be hot again): the transaction is
- * the edge, the owner's counter and one counter shard. The first read is
- * eventually consistent (half the read units on the node's partition during
- * a rush); the transaction's conditions catch what a stale read missed, and
- * an item read as absent is read again consistently before NOT_FOUND.
+ * link reads both ends first (one BatchGet), then transacts on the
+ * condition that what it read still holds: copied values and versions
+ * unchanged (a racing rename cannot leave a stale copy), neither end being
+ * deleted (a cascade cannot miss the edge), each counter present or absent
+ * as read. Only those failing: read again and retry; the edge's own
+ * condition failing: CONFLICT. On a write-sharded node the count moves in
+ * the edge's shard counter, never on the node item (docs/sharding.md).
+ * The first read is eventually consistent (the conditions catch what it
+ * missed); an end read as absent is read again consistently before NOT_FOUND.
  */
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { badUserInput, conflict, notFound } from '../errors.js';
@@ -87,17 +69,12 @@ function mirrorOf(pair: EdgePair, ownerId: string, nodeId: string, edge: Item, k
 function partitionCounterChange(
   store: Store,
   pair: EdgePair,
-  nodeId: string,
-  node: Item | null,
-  partition: string,
-  delta: number,
-  maintained: boolean,
-  also: Condition[] = [],
+  { nodeId, node, partition, delta, maintained, also = [] }: { nodeId: string; node: Item | null; partition: string; delta: number; maintained: boolean; also?: Condition[] },
 ): TransactItem {
   const sharding = pair.sharding;
   const k = sharding ? sharding.shardIndex(nodeId, partition) : null;
   if (!sharding || k === null || pair.nodeCounter === null) {
-    return counterOrCheck(store.tableName, store.plan.keys, pair.node.key(nodeId), node, pair.nodeCounter, delta, also);
+    return counterOrCheck(store.tableName, store.plan.keys, { key: pair.node.key(nodeId), seen: node, counter: pair.nodeCounter, delta, also });
   }
   const key = sharding.counterKey(nodeId, k);
   if (!maintained) return conditionCheck(store.tableName, store.plan.keys, key, absent(pair.nodeCounter));
@@ -221,8 +198,8 @@ export async function link(
     const nodeAt = ownerAt + (pair.ownerKeyless ? 0 : 1);
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
-      ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, 1, copiedUnchanged(owner, pair.ownerCopies))),
-      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, nodeId, node, String(edge.GSI1PK ?? edgeKey.SK), 1, maintained, nodeConditions)),
+      ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, { key: ownerKey, seen: owner, counter: pair.ownerCounter, delta: 1, also: copiedUnchanged(owner, pair.ownerCopies) })),
+      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, { nodeId, node, partition: String(edge.GSI1PK ?? edgeKey.SK), delta: 1, maintained, also: nodeConditions })),
       ...(mirror ? [{ Put: { TableName: store.tableName, Item: mirror } }] : []),
     ]);
     if (cancelled === null) {
@@ -287,8 +264,8 @@ export async function unlink(
             : { ConditionExpression: 'attribute_exists(#pk) AND GSI1PK = :p', ExpressionAttributeValues: { ':p': partition } }),
         },
       },
-      ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, ownerKey, owner, pair.ownerCounter, -1)),
-      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, nodeId, node, partition, -1, maintained)),
+      ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, { key: ownerKey, seen: owner, counter: pair.ownerCounter, delta: -1 })),
+      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, { nodeId, node, partition, delta: -1, maintained })),
       // A mirrored pair goes together; the edge's own condition decides whether there was one.
       ...(mirrorKey ? [{ Delete: { TableName: store.tableName, Key: keys.key(mirrorKey) } }] : []),
     ]);

@@ -1,54 +1,20 @@
 /**
- * Online resharding of one parent of a write-sharded relation: moves its edges and counts
- * from the layout of P shards to the layout of N (docs/sharding.md), while
- * the gateway keeps serving reads and writes.
+ * Online resharding of one parent of a write-sharded relation: moves its
+ * edges and counts from P shards to N while the gateway keeps serving
+ * (docs/sharding.md, "Resharding", holds the eight steps and what each
+ * waits for). Resumable: each step is conditioned on the parent item's
+ * `reshardTo` / `reshardFrom` / `reshardMoves` / `reshardCopies`, so a run
+ * after a crash continues where the last one stopped. Asked for the shard
+ * count the parent has, it moves nothing: it calls off a prepared reshard
+ * and writes the layout copy onto edges that lack it.
  *
- * Steps (resumable: run again after a crash and it continues)
- * 1. Prepare: the parent item gets `reshardTo = N`. Its layout is still P,
- *    but links stop copying the layout onto their edges
- *    (`sharded.copy`, plan/sharding.ts).
- * 2. Grace (+ settle): every request that read the parent before that (and
- *    may still write an edge with a copy) has finished, and its edge shows
- *    in the index.
- * 3. Copies off: every edge of the parent drops its the layout copy; then
- *    `settleMs` for the edges' readers to see it. From here on a reader that
- *    reaches the parent through an edge reads the parent item for its
- *    layout, as the moving layout needs.
- * 4. Counter items of the new layout are created at 0 where missing, and the
- *    parent item switches: `<count> = N`, `reshardFrom = P` (`reshardTo`
- *    goes). From then on links are written in the new layout, and
- *    readers read the partitions and counters of both layouts.
- * 5. Grace: every request that read the parent item before the switch, or a
- *    layout copy before step 3 removed it, has finished.
- * 6. Sweep: every edge under an old-layout partition that belongs elsewhere
- *    is moved, each in one transaction with its count: the edge's GSI1PK
- *    changes (on the condition that it is still where it was read) and the
- *    old partition's counter goes down by one as the new one's goes up.
- *    Moves run in batches; before and after each batch the parent's
- *    `reshardMoves` is bumped (odd while a batch is in flight, and until
- *    the index has had `settleMs` to show the moves), so a reader that sees
- *    the same even value before and after its Queries saw no edge mid-move.
- *    Sweeps repeat until one moves nothing.
- * 7. The parent item drops `reshardFrom` (links copy the layout
- *    again) and gets `reshardCopies = N`; counters only the old layout had
- *    (all at 0 now) are deleted.
- * 8. Copies back: every edge (all in the new layout now) that lacks one
- *    gets the copy N, on the condition that it is still indexed
- *    there; then `reshardCopies` goes. No other reshard starts before that
- *    (its step 3 could race these writes).
- *
- * Asked for the shard count the parent already has, it moves nothing: it
- * calls off a prepared reshard, and writes the layout copy onto every edge
- * that lacks one (as step 8 does), e.g. edges linked before copies existed.
- *
- * Exact as long as (a) a request finishes within the grace period and (b)
- * the index (and a replica of the table) shows a committed write within
- * `settleMs`; both are settings.
+ * Exact as long as a request finishes within the grace period and the
+ * index shows a committed write within `settleMs`; both are settings.
  */
 import { DeleteCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { COUNTER_SK, GSI1, itemKeyString, type ItemKey } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../errors.js';
-import { batchGet } from '../dynamo/batchGet.js';
+import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { validateId } from '../connections/args.js';
 import { RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, RESHARD_TO_ATTR, RESTORING_ATTR, type Sharding } from '../plan/sharding.js';
 import { getItem, planOf, readsOf, type Store } from './store.js';
@@ -230,8 +196,21 @@ const restoreCopies = (store: Store, s: Sharding, parentId: string, shards: numb
     }),
   );
 
+/** One reshard under way: the parent, its relation's sharding, and the shard counts from and to. */
+interface ReshardJob {
+  store: Store;
+  s: Sharding;
+  typeName: string;
+  parentId: string;
+  /** How errors name the parent: `<type> <id>`. */
+  label: string;
+  from: number;
+  to: number;
+  options: ReshardOptions;
+}
+
 /** One pass over the old layout's partitions; the number of edges moved. */
-async function sweep(store: Store, s: Sharding, parentId: string, from: number, to: number, options: ReshardOptions, sweepNo: number) {
+async function sweep({ store, s, parentId, from, to, options }: ReshardJob, sweepNo: number) {
   let moved = 0;
   for (const partition of s.shardPartitions(parentId, from)) {
     for await (const items of edgePages(store, s, partition, options.batchSize)) {
@@ -256,24 +235,18 @@ async function sweep(store: Store, s: Sharding, parentId: string, from: number, 
   return moved;
 }
 
-/**
- * Reshards the item `parentId` of `typeName` (a type with a write-sharded
- * relation) to `shards` shards.
- */
-export async function reshard(store: Store, typeName: string, parentId: string, shards: number, options: ReshardOptions): Promise<ReshardResult> {
-  const s = writePlanOf(planOf(store)).type(typeName).sharding;
+/** The parent item, refused (BAD_USER_INPUT, NOT_FOUND) when it cannot be resharded to `shards` now. */
+async function parentToReshard(store: Store, s: Sharding | null, typeName: string, parentId: string, shards: number) {
   if (s === null) throw badUserInput(`${typeName} has no write-sharded relation: it cannot be resharded`, 'type');
   if (s.counter === null) throw badUserInput(`${s.relation.path} keeps no counter: it cannot be resharded`, 'type');
-  const what = `${typeName} ${parentId}`;
   const label = `${typeName.toLowerCase()} ${parentId}`;
   validateId(parentId, typeName.toLowerCase());
   if (!Number.isInteger(shards) || shards < 1 || shards > s.max) {
     throw badUserInput(`shards must be a whole number between 1 and ${s.max}; got ${shards}`, 'shards');
   }
   const parent = await getItem(store, s.parentKey(parentId));
-  if (!parent) throw notFound(`${what} not found`);
-  let layout = s.layoutOf(parent);
-  const preparing = typeof parent[RESHARD_TO_ATTR] === 'number' ? (parent[RESHARD_TO_ATTR] as number) : null;
+  if (!parent) throw notFound(`${typeName} ${parentId} not found`);
+  const layout = s.layoutOf(parent);
   if (layout.reshardFrom !== null && layout.shards !== shards) {
     throw badUserInput(`${label} is being resharded from ${layout.reshardFrom} to ${layout.shards} shards; finish that first`, 'shards');
   }
@@ -281,89 +254,31 @@ export async function reshard(store: Store, typeName: string, parentId: string, 
   if (restoring !== undefined && restoring !== shards) {
     throw badUserInput(`${label} is finishing a reshard to ${String(restoring)} shards; run that again first`, 'shards');
   }
-  const unmoved = { type: typeName, id: parentId, from: shards, to: shards, moved: 0, sweeps: 0, copiesRemoved: 0, copiesRestored: 0 };
+  const preparing = typeof parent[RESHARD_TO_ATTR] === 'number' ? (parent[RESHARD_TO_ATTR] as number) : null;
+  return { s, parent, layout, preparing, restoring, label };
+}
+
+/**
+ * Reshards the item `parentId` of `typeName` (a type with a write-sharded
+ * relation) to `shards` shards.
+ */
+export async function reshard(store: Store, typeName: string, parentId: string, shards: number, options: ReshardOptions): Promise<ReshardResult> {
+  const sharding = writePlanOf(planOf(store)).type(typeName).sharding;
+  const { s, parent, layout, preparing, restoring, label } = await parentToReshard(store, sharding, typeName, parentId, shards);
   if (layout.reshardFrom === null && layout.shards === shards) {
     // A reshard prepared but never switched is called off by asking for the layout the parent has.
     if (preparing !== null) await callOff(store, s, parentId, preparing);
     // Nothing to move: the edges that lack the layout copy (written before copies existed, during an earlier
     // reshard, or by an interrupted one) get it, as in step 8.
     if (restoring === undefined) await startCopies(store, s, parentId, shards, parent[s.count]);
-    return { ...unmoved, copiesRestored: await finishCopies(store, s, parentId, shards, options) };
+    const copiesRestored = await finishCopies(store, s, parentId, shards, options);
+    return { type: typeName, id: parentId, from: shards, to: shards, moved: 0, sweeps: 0, copiesRemoved: 0, copiesRestored };
   }
   if (preparing !== null && preparing !== shards) {
     throw badUserInput(`${label} is being prepared for a reshard to ${preparing} shards; finish that first`, 'shards');
   }
-  const from = layout.reshardFrom ?? layout.shards;
-  let copiesRemoved = 0;
-
-  if (layout.reshardFrom === null) {
-    // Counts move with the edges: they must be kept in the old layout, or the moved counts would be wrong.
-    const counters = await batchGet(readsOf(store), store.tableName, store.plan.keys, s.counters(parentId, layout), { consistentRead: true });
-    if (counters.some((c) => typeof c?.[s.counter!] !== 'number')) {
-      throw badUserInput(`the ${s.counter} of ${label} is not maintained (a counter is missing); it cannot be resharded`, typeName.toLowerCase());
-    }
-    const was = parent[s.count] === undefined ? {} : { ':was': parent[s.count] };
-    const sameShards = parent[s.count] === undefined ? 'attribute_not_exists(#s)' : '#s = :was';
-
-    // 1. Prepare: links stop copying the layout onto their edges.
-    if (preparing === null) {
-      await store.doc.send(
-        new UpdateCommand({
-          TableName: store.tableName,
-          Key: store.plan.keys.key(s.parentKey(parentId)),
-          UpdateExpression: 'SET #t = :to',
-          ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${sameShards}`,
-          ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#s': s.count, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
-          ExpressionAttributeValues: { ':to': shards, ...was },
-        }),
-      );
-    }
-    await options.onStep?.('prepared');
-    // 2. Requests that read the parent before (and may still write a copy) finish; their edges reach the index.
-    await sleep(options.graceMs + options.settleMs);
-    // 3. No edge says where the parent's edges are any more; readers see that before anything moves.
-    copiesRemoved = await removeCopies(store, s, parentId, from, options);
-    await sleep(options.settleMs);
-    await options.onStep?.('copiesRemoved');
-
-    // 4. Counters of the new layout exist (at 0) before any edge is counted there; then the switch.
-    if (shards === 1 && typeof parent[s.counter!] !== 'number') {
-      await store.doc.send(
-        new UpdateCommand({
-          TableName: store.tableName,
-          Key: store.plan.keys.key(s.parentKey(parentId)),
-          UpdateExpression: 'SET #c = if_not_exists(#c, :zero)',
-          ExpressionAttributeNames: { '#c': s.counter! },
-          ExpressionAttributeValues: { ':zero': 0 },
-        }),
-      );
-    }
-    if (shards > 1) {
-      await Promise.all(
-        Array.from({ length: shards }, (_, k) =>
-          store.doc
-            .send(new PutCommand({ TableName: store.tableName, Item: { ...store.plan.keys.key(s.counterKey(parentId, k)), [s.counter!]: 0 }, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: store.plan.keys.pkName }))
-            .catch((err) => {
-              if (!conditionFailed(err)) throw err;
-            }),
-        ),
-      );
-    }
-    // The switch, on the condition that nobody else switched or called the reshard off meanwhile.
-    await store.doc.send(
-      new UpdateCommand({
-        TableName: store.tableName,
-        Key: store.plan.keys.key(s.parentKey(parentId)),
-        UpdateExpression: 'SET #s = :to, #f = :from, #m = if_not_exists(#m, :zero) REMOVE #t',
-        ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#f) AND #t = :to AND ${sameShards}`,
-        ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#s': s.count, '#f': RESHARD_FROM_ATTR, '#m': RESHARD_MOVES_ATTR, '#t': RESHARD_TO_ATTR },
-        ExpressionAttributeValues: { ':to': shards, ':from': from, ':zero': 0, ...was },
-      }),
-    );
-    layout = { shards, reshardFrom: from, moves: layout.moves };
-    await options.onStep?.('switched');
-  }
-
+  const job: ReshardJob = { store, s, typeName, parentId, label, from: layout.reshardFrom ?? layout.shards, to: shards, options };
+  const copiesRemoved = layout.reshardFrom === null ? await switchLayout(job, parent, preparing) : 0;
   // A run that crashed mid-batch left the batch counter odd: even it out (no batch is in flight now).
   if (layout.moves % 2 === 1) await bumpMoves(store, s, parentId);
 
@@ -375,16 +290,102 @@ export async function reshard(store: Store, typeName: string, parentId: string, 
   let sweeps = 0;
   for (;;) {
     sweeps += 1;
-    const n = await sweep(store, s, parentId, from, shards, options, sweeps);
+    const n = await sweep(job, sweeps);
     moved += n;
     if (n === 0) break;
   }
+  await endMoving(job);
+  await options.onStep?.('moved');
 
-  // 7. Done moving: one layout again (links copy it again); the copies still missing are written next.
+  // 8. Every edge is in the new layout: the edges say so again.
+  const copiesRestored = await finishCopies(store, s, parentId, shards, options);
+  await options.onStep?.('copiesRestored');
+  return { type: typeName, id: parentId, from: job.from, to: shards, moved, sweeps, copiesRemoved, copiesRestored };
+}
+
+/** Steps 1 to 4: prepare, let requests finish, remove the layout copies, switch. The number of copies removed. */
+async function switchLayout(job: ReshardJob, parent: Item, preparing: number | null): Promise<number> {
+  const { store, s, parentId, from, to: shards, options } = job;
+  const keys = store.plan.keys;
+  // Counts move with the edges: they must be kept in the old layout, or the moved counts would be wrong.
+  const counters = await batchGet(readsOf(store), store.tableName, keys, s.counters(parentId, s.layoutOf(parent)), { consistentRead: true });
+  if (counters.some((c) => typeof c?.[s.counter!] !== 'number')) {
+    throw badUserInput(`the ${s.counter} of ${job.label} is not maintained (a counter is missing); it cannot be resharded`, job.typeName.toLowerCase());
+  }
+  const was = parent[s.count] === undefined ? {} : { ':was': parent[s.count] };
+  const sameShards = parent[s.count] === undefined ? 'attribute_not_exists(#s)' : '#s = :was';
+
+  // 1. Prepare: links stop copying the layout onto their edges.
+  if (preparing === null) {
+    await store.doc.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keys.key(s.parentKey(parentId)),
+        UpdateExpression: 'SET #t = :to',
+        ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${sameShards}`,
+        ExpressionAttributeNames: { '#pk': keys.pk, '#s': s.count, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
+        ExpressionAttributeValues: { ':to': shards, ...was },
+      }),
+    );
+  }
+  await options.onStep?.('prepared');
+  // 2. Requests that read the parent before (and may still write a copy) finish; their edges reach the index.
+  await sleep(options.graceMs + options.settleMs);
+  // 3. No edge says where the parent's edges are any more; readers see that before anything moves.
+  const copiesRemoved = await removeCopies(store, s, parentId, from, options);
+  await sleep(options.settleMs);
+  await options.onStep?.('copiesRemoved');
+
+  // 4. Counters of the new layout exist (at 0) before any edge is counted there; then the switch.
+  await createCounters(job, parent);
+  // The switch, on the condition that nobody else switched or called the reshard off meanwhile.
   await store.doc.send(
     new UpdateCommand({
       TableName: store.tableName,
-      Key: store.plan.keys.key(s.parentKey(parentId)),
+      Key: keys.key(s.parentKey(parentId)),
+      UpdateExpression: 'SET #s = :to, #f = :from, #m = if_not_exists(#m, :zero) REMOVE #t',
+      ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#f) AND #t = :to AND ${sameShards}`,
+      ExpressionAttributeNames: { '#pk': keys.pk, '#s': s.count, '#f': RESHARD_FROM_ATTR, '#m': RESHARD_MOVES_ATTR, '#t': RESHARD_TO_ATTR },
+      ExpressionAttributeValues: { ':to': shards, ':from': from, ':zero': 0, ...was },
+    }),
+  );
+  await options.onStep?.('switched');
+  return copiesRemoved;
+}
+
+/** The new layout's counters at 0 where missing: the parent's own (one shard), or one item per shard. */
+async function createCounters({ store, s, parentId, to: shards }: ReshardJob, parent: Item): Promise<void> {
+  const keys = store.plan.keys;
+  if (shards === 1 && typeof parent[s.counter!] !== 'number') {
+    await store.doc.send(
+      new UpdateCommand({
+        TableName: store.tableName,
+        Key: keys.key(s.parentKey(parentId)),
+        UpdateExpression: 'SET #c = if_not_exists(#c, :zero)',
+        ExpressionAttributeNames: { '#c': s.counter! },
+        ExpressionAttributeValues: { ':zero': 0 },
+      }),
+    );
+  }
+  if (shards <= 1) return;
+  await Promise.all(
+    Array.from({ length: shards }, (_, k) =>
+      store.doc
+        .send(new PutCommand({ TableName: store.tableName, Item: { ...keys.key(s.counterKey(parentId, k)), [s.counter!]: 0 }, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName }))
+        .catch((err) => {
+          if (!conditionFailed(err)) throw err;
+        }),
+    ),
+  );
+}
+
+/** Step 7: one layout again (links copy it again; the copies still missing are written next); the old layout's counters go. */
+async function endMoving({ store, s, parentId, from, to: shards }: ReshardJob): Promise<void> {
+  const keys = store.plan.keys;
+  await store.doc.send(
+    new UpdateCommand({
+      TableName: store.tableName,
+      Key: keys.key(s.parentKey(parentId)),
       UpdateExpression: 'SET #r = :to REMOVE #f',
       ConditionExpression: '#s = :to AND #f = :from',
       ExpressionAttributeNames: { '#s': s.count, '#f': RESHARD_FROM_ATTR, '#r': RESTORING_ATTR },
@@ -393,13 +394,13 @@ export async function reshard(store: Store, typeName: string, parentId: string, 
   );
   // Counters only the old layout had are empty now.
   const keep = new Set(s.counters(parentId, { shards, reshardFrom: null, moves: 0 }).map(itemKeyString));
-  for (const key of s.counters(parentId, layout)) {
+  for (const key of s.counters(parentId, { shards, reshardFrom: from, moves: 0 })) {
     if (keep.has(itemKeyString(key)) || key.SK !== COUNTER_SK) continue;
     await store.doc
       .send(
         new DeleteCommand({
           TableName: store.tableName,
-          Key: store.plan.keys.key(key),
+          Key: keys.key(key),
           ConditionExpression: '#c = :zero',
           ExpressionAttributeNames: { '#c': s.counter! },
           ExpressionAttributeValues: { ':zero': 0 },
@@ -407,12 +408,6 @@ export async function reshard(store: Store, typeName: string, parentId: string, 
       )
       .catch(() => {}); // not empty (a late writer): left for the next run to find
   }
-  await options.onStep?.('moved');
-
-  // 8. Every edge is in the new layout: the edges say so again.
-  const copiesRestored = await finishCopies(store, s, parentId, shards, options);
-  await options.onStep?.('copiesRestored');
-  return { type: typeName, id: parentId, from, to: shards, moved, sweeps, copiesRemoved, copiesRestored };
 }
 
 /** Marks the parent as having its layout copies written (`reshardCopies`), on the condition that no reshard runs. */

@@ -1,39 +1,16 @@
 /**
- * @update: an item of any type (NOT_FOUND when it is absent or being
- * deleted) and the denormalized copies of its changed fields on every edge
- * that carries them (the edges of its own @edges relations: in its
- * partition on the base side, through GSI1, or each shard's partition, on
- * the inverse side).
+ * @update: an item of any type (NOT_FOUND when absent or being deleted) and
+ * the copies of its changed fields on every edge that carries them
+ * (docs/mutations.md, "Renames").
  *
- * Every update that changes a copied field first reads the item
- * (consistently) and leaves out what would not change: an update that
- * changes nothing writes nothing. A change of a copied field increments its
- * version (`<field>Version`; see writePlan.ts). An update that changes no
- * copied field is one conditional UpdateItem. A change of the @catalog's
- * field moves the item's catalog sort key with it.
- *
- * With a stream (`store.fanOut === 'stream'`) that is all the request does:
- * one UpdateItem sets the new value, its version and `propagatingSince`,
- * and the stream processor brings every copy up to date (src/stream/). The
- * request costs two DynamoDB requests however many edges there are.
- *
- * Without a stream, the copies change inside the request:
- *
- * Up to `atomicEdges` (99) edges, the item and every stale copy change in
- * one transaction: all or nothing. Beyond that no transaction can hold them,
- * so the item is updated first and the copies are fanned out, made
- * convergent instead of atomic:
- * - each edge is updated on `attribute_exists(<pk>)`: an edge deleted
- *   meanwhile is not resurrected;
- * - edges already carrying the value are skipped, so re-running the same
- *   update after a crash midway only writes what is missing;
- * - on both paths, afterwards the copies are checked once more and the
- *   item is read again (consistently): an edge linked between the edge
- *   read and the write is caught, and if a concurrent rename changed the
- *   item, the pass runs again with the newer value, so the last rename's
- *   value is what every edge ends with;
- * - link conditions its edge on the values it copied, so an edge created
- *   after the rename carries the new value.
+ * A change of a copied field reads the item first (consistently), writes
+ * only what changes, and increments the field's version. With a stream the
+ * request is one UpdateItem (value, version, `propagatingSince`) and the
+ * stream processor updates the copies. Without one, up to `atomicEdges`
+ * edges change with the item in one transaction; beyond that the copies are
+ * fanned out convergently: each edge conditioned on existing, edges already
+ * current skipped, and the item read again afterwards so that the last
+ * rename's value is what every edge ends with.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';

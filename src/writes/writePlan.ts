@@ -107,120 +107,124 @@ export const versionAttr = (field: string): string => `${field}Version`;
 
 const cache = new WeakMap<Plan, WritePlan>();
 
+/** The pair of an @edges relation's base side `r` and its inverse side, if declared. */
+function edgePairOf(plan: Plan, r: RelationPlan, inverse: RelationPlan | null): EdgePair {
+  const model = plan.model;
+  const edges = r.relation;
+  invariant(edges.kind === 'edges', `${r.path} is not an @edges relation`);
+  const baseKey = edgeReadOf(edges, model, plan.keys).key;
+  const inverseEdges = inverse?.relation.kind === 'edges' ? inverse.relation : null;
+  const mirror = inverseEdges ? inverseEdges.key : null;
+  const edgeKey = (ownerId: string, nodeId: string): ItemKey => ({ PK: baseKey.pk.fill({ id: ownerId }), SK: baseKey.sk.fill({ [baseKey.node]: nodeId }) });
+  const mirrorKey = (ownerId: string, nodeId: string): ItemKey | null =>
+    mirror ? { PK: mirror.pk.fill({ id: nodeId }), SK: mirror.sk.fill({ [mirror.node]: ownerId }) } : null;
+  const attributes = new Map<string, Attribute>();
+  for (const a of edges.edgeAttributes) attributes.set(a.name, a);
+  if (inverseEdges) for (const a of inverseEdges.edgeAttributes) if (!attributes.has(a.name)) attributes.set(a.name, a);
+  const sharded = inverse !== null && inverseEdges !== null && inverseEdges.sharded !== null;
+  return {
+    base: r,
+    inverse,
+    owner: r.owner,
+    node: r.node,
+    nodeCopies: edges.copies.map((c) => ({ ...c, from: storedName(r.node.type, c.field) })),
+    ownerCopies: inverseEdges ? inverseEdges.copies.map((c) => ({ ...c, from: storedName(r.owner.type, c.field) })) : [],
+    edgeAttributes: [...attributes.values()],
+    ownerCounter: r.counter,
+    nodeCounter: inverse?.counter ?? null,
+    sharding: sharded ? shardingOf(inverse) : null,
+    ownerKeyless: model.keyless.has(r.owner.name),
+    nodeKeyless: model.keyless.has(r.node.name),
+    gsi1: writesGsi1Keys(edges, inverseEdges),
+    edgeKey,
+    mirrorKey,
+    ends: (keys) => {
+      const base = r.member(keys);
+      if (base) return { ownerId: base.parentId, nodeId: base.childId };
+      const mirrored = mirror ? inverse!.member(keys) : null;
+      return mirrored ? { ownerId: mirrored.childId, nodeId: mirrored.parentId } : null;
+    },
+  };
+}
+
+/** The side of an item's own @edges relation `r` (either end of `pair`): where its edges are and what a delete undoes. */
+function edgeSideOf(plan: Plan, r: RelationPlan, pair: EdgePair): EdgeSide {
+  const keys = plan.keys;
+  const isBase = pair.base === r;
+  const other = isBase ? pair.node : pair.owner;
+  // The other end's id, from the edge's keys as this side reads them.
+  const otherId = (edge: Item) => {
+    const ids = r.member(edge);
+    invariant(ids !== null, `edge ${JSON.stringify(keys.keyOf(edge))} is not an edge of ${r.path}`);
+    return ids.childId;
+  };
+  const mirrored = pair.inverse?.relation.kind === 'edges' && pair.inverse.relation.key !== null;
+  const rSharding = !isBase && pair.sharding ? pair.sharding : null;
+  return {
+    relation: r,
+    collections: (id, stored) =>
+      rSharding ? rSharding.partitions(id, rSharding.layoutOf(stored)).map((pk) => rSharding.partitionCollection(id, pk)) : [r.collection(id)],
+    // The other end's count for this edge may sit in one of its counter shards: the one of the edge's partition.
+    otherKey: (edge) =>
+      isBase && pair.sharding ? pair.sharding.partitionCounterKey(otherId(edge), edge.GSI1PK) : other.key(otherId(edge)),
+    otherCounter: isBase ? pair.nodeCounter : pair.ownerCounter,
+    // A mirrored pair: this side's item and the other's go together.
+    mirrorKey: (edge) => (!mirrored ? null : isBase ? pair.mirrorKey(r.member(edge)!.parentId, otherId(edge)) : pair.edgeKey(otherId(edge), r.member(edge)!.parentId)),
+  };
+}
+
+/** What writes of one item type need: its copies, the sides of its edges and children, catalog, sharding and parent. */
+function typeWritesOf(plan: Plan, item: ItemPlan, pairOfSide: (r: RelationPlan) => EdgePair | undefined): TypeWrites {
+  const own = plan.relationsOf.get(item.name) ?? [];
+  const shardedRelation = own.find((r) => r.relation.kind === 'edges' && r.relation.sharded !== null) ?? null;
+  const catalogField = plan.catalogs.find((c) => c.type === item.name) ?? null;
+  const copies: CopySource[] = [];
+  const sides: EdgeSide[] = [];
+  for (const r of own) {
+    // A @query field on a type lists what it does not own: a delete leaves it.
+    if (r.relation.kind === 'children' && !r.relation.owned) continue;
+    if (r.relation.kind === 'children') {
+      sides.push({ relation: r, collections: (id) => [r.collection(id)], otherKey: (edge) => plan.keys.keyOf(edge), otherCounter: null, mirrorKey: () => null });
+      continue;
+    }
+    const pair = pairOfSide(r);
+    if (!pair) continue;
+    sides.push(edgeSideOf(plan, r, pair));
+    // The fields of this type copied onto these edges: the other side's copy declaration.
+    for (const c of pair.base === r ? pair.ownerCopies : pair.nodeCopies) {
+      copies.push({ field: c.from, versionAttr: versionAttr(c.from), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute), via: r });
+    }
+  }
+  const parentRelation = item.type.parent
+    ? ((plan.relationsOf.get(item.type.parent.type) ?? []).find((r) => r.relation.kind === 'children' && r.relation.owned && r.node.name === item.name) ?? null)
+    : null;
+  return {
+    item,
+    catalog: catalogField ? { field: catalogField, spec: { key: catalogField.key, sortKey: catalogField.sortKey, shards: catalogField.shards } } : null,
+    copies,
+    sides,
+    sharding: shardedRelation ? shardingOf(shardedRelation) : null,
+    parentRelation,
+  };
+}
+
 export function writePlanOf(plan: Plan): WritePlan {
   const cached = cache.get(plan);
   if (cached) return cached;
-  const pairs = new Map<string, EdgePair>();
   const inverseOf = (base: RelationPlan): RelationPlan | null =>
     [...plan.relations.values()].find(
       (r) => r.relation.kind === 'edges' && r.relation.direction === 'inverted' && r.owner.name === base.node.name && r.relation.inverse === base.field,
     ) ?? null;
-  const model = plan.model;
+  const pairs = new Map<string, EdgePair>();
   for (const r of plan.relations.values()) {
-    if (r.relation.kind !== 'edges' || r.relation.direction !== 'base') continue;
-    const inverse = inverseOf(r);
-    const baseKey = edgeReadOf(r.relation, model, plan.keys).key;
-    const mirror = inverse?.relation.kind === 'edges' ? inverse.relation.key : null;
-    const edgeKey = (ownerId: string, nodeId: string): ItemKey => ({ PK: baseKey.pk.fill({ id: ownerId }), SK: baseKey.sk.fill({ [baseKey.node]: nodeId }) });
-    const mirrorKey = (ownerId: string, nodeId: string): ItemKey | null =>
-      mirror ? { PK: mirror.pk.fill({ id: nodeId }), SK: mirror.sk.fill({ [mirror.node]: ownerId }) } : null;
-    const attributes = new Map<string, Attribute>();
-    for (const a of r.relation.edgeAttributes) attributes.set(a.name, a);
-    if (inverse?.relation.kind === 'edges') for (const a of inverse.relation.edgeAttributes) if (!attributes.has(a.name)) attributes.set(a.name, a);
-    const sharded = inverse !== null && inverse.relation.kind === 'edges' && inverse.relation.sharded !== null;
-    pairs.set(r.path, {
-      base: r,
-      inverse,
-      owner: r.owner,
-      node: r.node,
-      nodeCopies: r.relation.copies.map((c) => ({ ...c, from: storedName(r.node.type, c.field) })),
-      ownerCopies: inverse?.relation.kind === 'edges' ? inverse.relation.copies.map((c) => ({ ...c, from: storedName(r.owner.type, c.field) })) : [],
-      edgeAttributes: [...attributes.values()],
-      ownerCounter: r.counter,
-      nodeCounter: inverse?.counter ?? null,
-      sharding: sharded ? shardingOf(inverse) : null,
-      ownerKeyless: model.keyless.has(r.owner.name),
-      nodeKeyless: model.keyless.has(r.node.name),
-      gsi1: writesGsi1Keys(r.relation, inverse?.relation.kind === 'edges' ? inverse.relation : null),
-      edgeKey,
-      mirrorKey,
-      ends: (keys) => {
-        const base = r.member(keys);
-        if (base) return { ownerId: base.parentId, nodeId: base.childId };
-        const mirrored = mirror ? inverse!.member(keys) : null;
-        return mirrored ? { ownerId: mirrored.childId, nodeId: mirrored.parentId } : null;
-      },
-    });
+    if (r.relation.kind === 'edges' && r.relation.direction === 'base') pairs.set(r.path, edgePairOf(plan, r, inverseOf(r)));
   }
   const pairOfSide = (r: RelationPlan): EdgePair | undefined =>
     r.relation.kind === 'edges' && r.relation.direction === 'inverted'
       ? [...pairs.values()].find((p) => p.inverse === r)
       : pairs.get(r.path);
-
   const types = new Map<string, TypeWrites>();
-  const keys = plan.keys;
-  for (const item of plan.items.values()) {
-    const own = plan.relationsOf.get(item.name) ?? [];
-    const shardedRelation = own.find((r) => r.relation.kind === 'edges' && r.relation.sharded !== null) ?? null;
-    const sharding = shardedRelation ? shardingOf(shardedRelation) : null;
-    const catalogField = plan.catalogs.find((c) => c.type === item.name) ?? null;
-    const copies: CopySource[] = [];
-    const sides: EdgeSide[] = [];
-    for (const r of own) {
-      // A @query field on a type lists what it does not own: a delete leaves it.
-      if (r.relation.kind === 'children' && !r.relation.owned) continue;
-      if (r.relation.kind === 'children') {
-        sides.push({
-          relation: r,
-          collections: (id) => [r.collection(id)],
-          otherKey: (edge) => keys.keyOf(edge),
-          otherCounter: null,
-          mirrorKey: () => null,
-        });
-        continue;
-      }
-      const pair = pairOfSide(r);
-      if (!pair) continue;
-      const isBase = pair.base === r;
-      const other = isBase ? pair.node : pair.owner;
-      const otherCounter = isBase ? pair.nodeCounter : pair.ownerCounter;
-      // The other end's id, from the edge's keys as this side reads them.
-      const otherId = (edge: Item) => {
-        const ids = r.member(edge);
-        invariant(ids !== null, `edge ${JSON.stringify(keys.keyOf(edge))} is not an edge of ${r.path}`);
-        return ids.childId;
-      };
-      const mirrored = pair.inverse?.relation.kind === 'edges' && pair.inverse.relation.key !== null;
-      const rSharding = !isBase && pair.sharding ? pair.sharding : null;
-      sides.push({
-        relation: r,
-        collections: (id, stored) =>
-          rSharding ? rSharding.partitions(id, rSharding.layoutOf(stored)).map((pk) => rSharding.partitionCollection(id, pk)) : [r.collection(id)],
-        // The other end's count for this edge may sit in one of its counter shards: the one of the edge's partition.
-        otherKey: (edge) =>
-          isBase && pair.sharding ? pair.sharding.partitionCounterKey(otherId(edge), edge.GSI1PK) : other.key(otherId(edge)),
-        otherCounter,
-        // A mirrored pair: this side's item and the other's go together.
-        mirrorKey: (edge) => (!mirrored ? null : isBase ? pair.mirrorKey(r.member(edge)!.parentId, otherId(edge)) : pair.edgeKey(otherId(edge), r.member(edge)!.parentId)),
-      });
-      // The fields of this type copied onto these edges: the other side's copy declaration.
-      const copied = isBase ? pair.ownerCopies : pair.nodeCopies;
-      for (const c of copied) {
-        copies.push({ field: c.from, versionAttr: versionAttr(c.from), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute), via: r });
-      }
-    }
-    const parentRelation = item.type.parent
-      ? ((plan.relationsOf.get(item.type.parent.type) ?? []).find((r) => r.relation.kind === 'children' && r.relation.owned && r.node.name === item.name) ?? null)
-      : null;
-    types.set(item.name, {
-      item,
-      catalog: catalogField ? { field: catalogField, spec: { key: catalogField.key, sortKey: catalogField.sortKey, shards: catalogField.shards } } : null,
-      copies,
-      sides,
-      sharding,
-      parentRelation,
-    });
-  }
+  for (const item of plan.items.values()) types.set(item.name, typeWritesOf(plan, item, pairOfSide));
   const writes: WritePlan = {
     type: (name) => {
       const found = types.get(name);

@@ -112,7 +112,7 @@ describe('counter changes', () => {
   const key = studentKey('s');
 
   it('adds to a counter that exists, on the condition it still does', () => {
-    const item = counterChange('T', PK_SK, key, { ...key, courseCount: 3 }, 'courseCount', 1);
+    const item = counterChange('T', PK_SK, { key, seen: { ...key, courseCount: 3 }, counter: 'courseCount', delta: 1 });
     expect(item.Update?.UpdateExpression).toBe('ADD #counter :delta');
     expect(item.Update?.ExpressionAttributeValues?.[':delta']).toBe(1);
     expect(item.Update?.ConditionExpression).toMatch(/^attribute_exists\(#p\d+\) AND attribute_exists\(#p\d+\)$/);
@@ -120,7 +120,7 @@ describe('counter changes', () => {
   });
 
   it('never creates an absent counter: only checks it is still absent and not being counted by npm run migrate', () => {
-    const item = counterChange('T', PK_SK, key, { ...key, name: 'n' }, 'courseCount', 1);
+    const item = counterChange('T', PK_SK, { key, seen: { ...key, name: 'n' }, counter: 'courseCount', delta: 1 });
     expect(item.Update).toBeUndefined();
     expect(item.ConditionCheck?.ConditionExpression).toMatch(
       /^attribute_exists\(#p\d+\) AND attribute_not_exists\(#p\d+\) AND \(attribute_not_exists\(#(p\d+)\) OR #\1 < :\1\)$/,
@@ -134,7 +134,7 @@ describe('counter changes', () => {
   });
 
   it('for an absent entity checks it is still absent', () => {
-    const item = counterChange('T', PK_SK, key, null, 'courseCount', -1);
+    const item = counterChange('T', PK_SK, { key, seen: null, counter: 'courseCount', delta: -1 });
     expect(item.ConditionCheck?.ConditionExpression).toMatch(/^attribute_not_exists\(#p\d+\)$/);
     expect(item.ConditionCheck?.ExpressionAttributeValues).toBeUndefined();
   });
@@ -144,10 +144,10 @@ describe('conditions on a table with declared key names', () => {
   it('name the declared partition key and send the key under the declared names', () => {
     const keys = tableKeys({ pk: 'pk', sk: 'sk' });
     const key = studentKey('s');
-    const item = counterChange('T', keys, key, { pk: key.PK, sk: key.SK, courseCount: 3 }, 'courseCount', 1);
+    const item = counterChange('T', keys, { key, seen: { pk: key.PK, sk: key.SK, courseCount: 3 }, counter: 'courseCount', delta: 1 });
     expect(item.Update?.Key).toEqual({ pk: key.PK, sk: key.SK });
     expect(Object.values(item.Update?.ExpressionAttributeNames ?? {}).sort()).toEqual(['courseCount', 'courseCount', 'pk'].sort());
-    const absent = counterChange('T', keys, key, null, 'courseCount', -1);
+    const absent = counterChange('T', keys, { key, seen: null, counter: 'courseCount', delta: -1 });
     expect(absent.ConditionCheck?.Key).toEqual({ pk: key.PK, sk: key.SK });
     expect(Object.values(absent.ConditionCheck?.ExpressionAttributeNames ?? {})).toEqual(['pk']);
   });

@@ -4,9 +4,9 @@
  * (readPath.ts: no SDK middleware stack, the same wire requests, signing,
  * retries and errors), counted into the operation's metrics.
  *
- * It is kept because it measured at about half the gateway's CPU per
- * operation of the SDK's document client (docs/performance.md, "The read
- * path"). `DYNAMODB_READ_PATH=sdk` sends the same reads through `SdkReads`
+ * Kept because it costs less CPU per operation than the SDK's document
+ * client (the measurement: docs/performance.md, "The read path").
+ * `DYNAMODB_READ_PATH=sdk` sends the same reads through `SdkReads`
  * instead; test/integration/readPaths.test.ts runs the same operations
  * both ways and compares answers and request counts, so a dependency
  * upgrade that changes one shows.

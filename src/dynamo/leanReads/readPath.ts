@@ -1,57 +1,18 @@
 /**
  * The read path: GetItem, Query and BatchGetItem sent without the SDK's
- * middleware stack.
+ * middleware stack (docs/performance.md, "The read path", has why and what
+ * it keeps from the SDK). The caller sees exactly what the document client
+ * would return, and DynamoDB receives the request the SDK would send,
+ * signed the same way: the HTTP handler, credentials, region, signer,
+ * retry strategy (fed the SDK's error classification), clock offset and
+ * exception classes are the SDK client's own, shared rather than copied,
+ * so error classification cannot tell the paths apart. Writes stay on the SDK.
  *
- * Every read of an operation goes through its context's client view
- * (`metricsClient`, metrics.ts), which hands the document client's
- * `GetCommand`, `QueryCommand` and `BatchGetCommand` to `ReadPath.send`
- * instead of to the SDK. The caller sees exactly what the document client
- * would return (native values in, native values out: the same
- * `@aws-sdk/util-dynamodb` marshalling), and the request DynamoDB receives
- * is the one the SDK would send, signed the same way.
- *
- * Why: a read through the document client runs about twenty middleware
- * functions (input marshalling, endpoint resolution, schema serialization,
- * user agent, retry, signing, deserialization, output unmarshalling); on
- * this project's benchmark machine that cost about 0.65 ms of CPU per
- * request, against about 0.25 ms for the same request built, signed and
- * sent here. Writes stay on the SDK: they are rarer, and transactions carry
- * the most protocol detail (cancellation reasons) where the SDK's models pay
- * for themselves.
- *
- * What is kept from the SDK client, shared with it rather than copied:
- * - the HTTP handler (`requestHandler`: the same sockets, connection and
- *   request timeouts, `throwOnRequestTimeout`);
- * - the credentials provider (cached and refreshed by the SDK: environment,
- *   container and instance roles, SSO, …), the region, and the signer
- *   (`@smithy/signature-v4`, SigV4 exactly as the SDK signs);
- * - the retry strategy object (retryStrategy.ts: its throttling and
- *   transient budgets and, in adaptive mode, its rate limiter), fed the
- *   same error classification as the SDK's retry middleware
- *   (`@smithy/core/retry`);
- * - the clock offset (`systemClockOffset`): a request refused for clock
- *   skew moves it and is retried, as the SDK does;
- * - errors: DynamoDB's error answers become the SDK's own exception
- *   classes (`ProvisionedThroughputExceededException`, …) with the same
- *   `name`, `$fault` and `$metadata`, so error classification
- *   (errors.ts, graphql/formatError.ts) cannot tell the paths apart.
- *
- * Counting is the same as on the SDK path (metrics.ts): one call per
- * `send` (the operation's in-flight cap, waves, consumed capacity), one
- * request per attempt (the operation's request cap is checked before each
- * attempt is sent); the operation's `CallObserver`, when telemetry set one,
- * hears of each call, failed attempt and end, as on the SDK path.
- *
- * Attempt hooks (`onAttempt`) run before every attempt is sent, after it is
- * counted: tests inject faults and delays through them
- * (test/support/faults.ts installs on both paths). A hook that throws fails
- * that attempt as DynamoDB failing it would: the error is classified and
- * retried.
- *
- * The endpoint is resolved once, in the SDK's order: the configured URL,
- * AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL, or the SDK's endpoint rules
- * for the region (FIPS and dual-stack settings included; the regional
- * endpoint, not an account-based one).
+ * Counting is the SDK path's (metrics.ts): one call per `send`, one request
+ * per attempt, the operation's CallObserver told of each. Attempt hooks
+ * (`onAttempt`, tests' faults) run before each attempt is sent; one that
+ * throws fails the attempt as DynamoDB would. The endpoint is resolved
+ * once, in the SDK's order (configured URL, AWS_ENDPOINT_URL*, the rules).
  */
 import * as dynamodb from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';

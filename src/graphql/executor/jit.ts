@@ -1,39 +1,19 @@
 /**
  * jitGateway(schema): compiled execution. Apollo Server hands execution to
  * a "gateway" (`load()` → `{ executor }`); ours runs each operation with
- * graphql-jit, which compiles an operation once into JavaScript functions
- * (no per-field lookups of the AST, arguments or resolvers at run time) and
- * then executes the compiled form for every request that sends the same
- * document. Everything before execution is still Apollo's: parsing, the
- * document store, validation (our limits), `didResolveOperation` (operation
- * resolution, argument checks), and after it error formatting and HTTP
- * statuses.
+ * graphql-jit, compiled once per parsed document (a WeakMap: when Apollo's
+ * document store drops the document, the compiled form goes too).
+ * Everything before and after execution stays Apollo's.
  *
- * What it must keep, and how:
- * - Variable errors (a wrong type, a missing required variable) are
- *   coerced and reported by graphql-js's own `getVariableValues` before
- *   the compiled query runs: the same messages, and the variable
- *   definition as the error's node, by which Apollo answers them with
- *   BAD_USER_INPUT exactly as when it executes itself. Operations whose
- *   variables are all built-in scalars skip that pass: graphql-jit coerces
- *   those by graphql-js's rules, and only when it refuses one does
- *   graphql-js coerce them again, for its errors.
- * - Errors from resolvers: graphql-jit's carry message, locations and path
- *   and keep the thrown error as `originalError`, but no `nodes`;
- *   `asLocatedError` remakes them as graphql-js errors, so the extensions
- *   (our codes) and `formatError`'s classification (UNAVAILABLE, masking)
- *   see what they see under graphql-js.
- * - Compiled operations are cached per parsed document (a WeakMap): Apollo's
- *   document store hands out the same DocumentNode for the same query, and
- *   when the store evicts it the compiled form goes with it.
- *
- * Compiled on repeat: an operation's first `compileAfter` executions
- * (default 1) run through graphql-js's `execute`, as `GRAPHQL_EXECUTOR=
- * graphql-js` runs them; the next one compiles it. graphql-jit itself (with
- * its JSON schema compiler) is loaded by a dynamic `import()` when an
- * operation is first compiled, so a cold start neither parses it nor waits
- * for a compilation, and an operation sent once is never compiled. Loading
- * it during the first request instead competed with that request for CPU.
+ * What it must keep (docs/runtime.md, "Execution: graphql-jit"):
+ * - variable errors: coerced by graphql-js's `getVariableValues` first,
+ *   so messages and nodes are graphql-js's and Apollo answers BAD_USER_INPUT
+ *   as usual (all-built-in variables skip that unless graphql-jit refuses);
+ * - resolver errors: remade by `asLocatedError` as graphql-js errors, so
+ *   our codes and formatError's classification see what they see there.
+ * Compiled on repeat: the first `compileAfter` executions run on
+ * graphql-js; graphql-jit is imported only when an operation is first
+ * compiled, so a cold start neither parses it nor competes with it for CPU.
  */
 import {
   execute,

@@ -1,23 +1,15 @@
 /**
  * Refuses bad arguments before execution, so a bad request costs no
- * DynamoDB request: ids (empty, over 128 characters, containing `#`), page
- * sizes (`first`/`last` outside 0..100, or both), search prefixes (empty,
- * over-long), date ranges (inverted, empty, unparsable), and cursors that
- * do not decode, were issued by another field, or under other values of
- * the arguments they are bound to (a @catalog prefix, a narrowed read's @query arguments).
+ * DynamoDB request: ids, page sizes, search prefixes, date ranges, and
+ * cursors that do not decode or were issued by another field, for another
+ * parent given as an argument above, or under other values of the
+ * arguments they are bound to. Resolvers check the same again
+ * (connections/args.ts, cursor.ts): this pass only moves the refusal earlier.
  *
- * Runs in `didResolveOperation`, when the document is valid and variable
- * values are known. Every field of the document (fragments included) is
- * found with its schema definition once per document (the plan, kept while
- * the document lives); per request only the fields whose arguments come
- * from variables (or sit inside such a field) are checked again, so a
- * repeated operation costs a few comparisons per variable, not a walk. Resolvers check the same things again
- * (connections/args.ts, connections/cursor.ts): this pass only moves the refusal earlier.
- * A cursor issued for another parent (another team's players) is refused
- * here too when the parent's id is an argument of the enclosing field
- * (`team(id: "1") { players(after: …) }`); deeper down, where the parent
- * comes from data, the connection's resolver refuses it before its own
- * Query.
+ * Runs in `didResolveOperation`. The fields of a document are found with
+ * their definitions once per document (kept while the document lives); per
+ * request only fields whose arguments come from variables are checked
+ * again, so a repeated operation costs a few comparisons per variable.
  */
 import type { GatewayPlugin, RequestHooks } from './combine.js';
 import {

@@ -1,24 +1,15 @@
 /**
  * A budget of DynamoDB requests per caller (CALLER_DYNAMODB_REQUESTS_PER_SECOND,
- * CALLER_DYNAMODB_REQUESTS_BURST): a token bucket keyed by the verified
- * token's subject, else the client's address, shared by all of that
- * caller's operations: on every instance when REDIS_URL is set (the
- * buckets are then in Redis: redisBuckets.ts), else on this instance.
- * While Redis cannot answer, each instance serves from its own buckets.
+ * _BURST): a token bucket keyed by the token's subject, else the client's
+ * address, shared by all of that caller's operations and subscription
+ * events; on every instance with REDIS_URL (redisBuckets.ts; each instance
+ * serves from its own while Redis cannot answer), else on this one.
  *
- * - An operation of a caller whose bucket is empty is refused before any
- *   DynamoDB request: `RATE_LIMITED`, HTTP 429 with `Retry-After` (the
- *   seconds until one request's worth is back).
- * - Otherwise it runs with its requests capped at what the bucket holds
- *   (and at MAX_DYNAMODB_REQUESTS), and pays what it sent.
- * - The executions of the caller's subscription events draw from the same
- *   bucket (`CallerBuckets`, handed to the subscription engine).
- *
- * It counts work, not text: the requests an operation really sent. So an
- * ordinary nested query runs whatever its length, and padding a query
- * changes nothing. Buckets are kept for the callers seen last (a bounded
- * map, least recently seen out: a full bucket forgotten is the same as a
- * new one).
+ * An operation of a caller whose bucket is empty is refused before any
+ * request (`RATE_LIMITED`, HTTP 429, `Retry-After`); otherwise its requests
+ * are capped at what the bucket holds, and it pays what it sent. It counts
+ * work, not text, so padding a query changes nothing. Buckets are kept for
+ * the callers seen last (a forgotten full bucket equals a new one).
  */
 import type { GatewayPlugin, RequestHooks } from './combine.js';
 import { GraphQLError } from 'graphql';

@@ -1,22 +1,15 @@
 /**
- * The gateway's own request plugins, run as one Apollo plugin.
+ * The gateway's own request plugins, run as one Apollo plugin. Apollo runs
+ * every plugin's hooks through async wrappers (one async call per listener
+ * and phase, each awaited); with a dozen plugins that cost more CPU per
+ * short query than the plugins' own work. A `GatewayPlugin`'s hooks may
+ * return a value or a promise, and `combinePlugins` calls them in order,
+ * waiting only for real promises (the idempotency records).
  *
- * Apollo runs every plugin's hooks through async wrappers: for each request
- * it calls each plugin's `requestDidStart`, then for every listener one
- * async call per phase (parsing and validation even when the listener has
- * no such hook), and `responseForOperation` listener by listener, each
- * awaited. With a dozen plugins that machinery cost more CPU per short
- * query than the plugins' own work. Here the plugins are `GatewayPlugin`s:
- * their hooks may return a value or a promise, and the one Apollo plugin
- * made by `combinePlugins` calls them in order, waiting only for what
- * really returns a promise (the idempotency records).
- *
- * The order and the outcome are Apollo's: every listener's
- * `didResolveOperation`, `didEncounterErrors` and `willSendResponse` runs, in the list's order;
- * when any fails, the phase fails with the first failure in that order
- * (a hook that fails at once before one that fails later), as Apollo's
- * `Promise.all` over async hooks does; `responseForOperation` goes
- * listener by listener until one answers.
+ * Order and outcome stay Apollo's: every listener's `didResolveOperation`,
+ * `didEncounterErrors` and `willSendResponse` runs, in order; a phase fails
+ * with the first failure in that order, as Apollo's `Promise.all` does;
+ * `responseForOperation` goes listener by listener until one answers.
  */
 import type { ApolloServerPlugin, GraphQLRequestContext, GraphQLRequestListener, GraphQLResponse } from '@apollo/server';
 import type { Context } from '../context.js';

@@ -1,28 +1,15 @@
 /**
- * HTTP statuses as the GraphQL-over-HTTP specification asks for them.
+ * HTTP statuses as the GraphQL-over-HTTP specification asks for them: a
+ * well-formed request whose operation is refused before execution (parse,
+ * validation, variables, the gateway's own pre-execution checks) gets 200
+ * when the response is `application/json` (its status only says "understood",
+ * and clients then show the errors and their codes) and keeps 400 for
+ * `application/graphql-response+json`, whose status carries the outcome.
  *
- * A well-formed request whose operation is refused before execution (it
- * does not parse, does not validate, its variables do not coerce, or one of
- * the gateway's own pre-execution checks refuses it: cost, depth, aliases,
- * a bad id, page size or cursor) gets:
- *
- * - HTTP 200 when the response is `application/json` (the client sent no
- *   Accept header, or prefers `application/json`): the status of that media
- *   type says only "the server understood the request", and clients such as
- *   Apollo Client then show the errors and their `extensions.code` instead
- *   of "Received status code 400";
- * - HTTP 400 (unchanged) when the response is
- *   `application/graphql-response+json`, whose status carries the outcome.
- *
- * Left as they are: requests that are not well-formed GraphQL-over-HTTP
- * requests (code BAD_REQUEST: no query, bad JSON, CSRF prevention),
- * Idempotency-Key refusals (an HTTP header's misuse, reasons
- * `IDEMPOTENCY_KEY_*`), 401/403/405/406/409/413/415/422/503 and anything
- * that executed.
- *
- * The media type is chosen exactly as Apollo Server chooses it (the same
- * negotiator over the same list), so the status and the Content-Type
- * always agree.
+ * Left as they are: malformed requests (BAD_REQUEST), Idempotency-Key
+ * refusals, 401/403/405/406/409/413/415/422/503 and anything that executed.
+ * The media type is negotiated exactly as Apollo Server does, so status and
+ * Content-Type always agree.
  */
 import type { GatewayPlugin, RequestHooks } from './combine.js';
 import type { GraphQLFormattedError } from 'graphql';

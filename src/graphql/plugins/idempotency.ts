@@ -1,39 +1,17 @@
 /**
- * Idempotent mutations: a mutation request carrying the HTTP header
- * `Idempotency-Key` (the IETF httpapi draft's name) runs at most once per
- * key and caller; a retry gets the first response again (HTTP status and
- * body, with the header `Idempotent-Replayed: true`).
+ * Idempotent mutations: a mutation request carrying `Idempotency-Key` runs
+ * at most once per key and caller; a retry gets the first response again
+ * (status and body, `Idempotent-Replayed: true`). Every case and its answer
+ * (another request under the key, a key in use, a changed caller, a
+ * refused or failed first attempt): docs/limits.md, "Idempotent mutations".
  *
- * - Scope: mutations only. A query with the header runs as usual (queries
- *   change nothing). The key is 1–255 visible ASCII characters, else
- *   BAD_USER_INPUT (HTTP 400).
- * - The same key with another request (query text, operation name or
- *   variables differ) is refused: BAD_USER_INPUT, `reason:
- *   IDEMPOTENCY_KEY_REUSED`, HTTP 422, without running anything.
- * - While the first request runs, another with the same key is refused:
- *   CONFLICT, `reason: IDEMPOTENCY_KEY_IN_USE`, HTTP 409 (retry later).
- * - A first attempt whose every error is UNAVAILABLE and whose fields are
- *   all null wrote nothing (a failed mutation leaves the table as it was),
- *   so the key is released and a retry runs the mutation.
- * - A mutation the authorization rules refuse is not looked up or
- *   recorded at all: it reads and writes nothing, as without the header.
- * - The key is claimed (a conditional PutItem) just before the mutation's
- *   first write, not before it runs: a mutation that stops at its argument
- *   checks, or finds nothing to change (NOT_FOUND), leaves no record.
- * - A replay goes only to a caller the rules see as the first did: the
- *   record holds a hash of the identity (subject, roles, the ids of the
- *   owner types it owns); the same subject with other claims is refused with
- *   FORBIDDEN, `reason: IDEMPOTENCY_CALLER_CHANGED`, HTTP 403, running nothing.
- * - Sizes are UTF-8 bytes. A response too large for one item is kept
- *   gzipped; one too large even then is kept as a CONFLICT saying the
- *   mutation ran once, so a retry never runs it again.
- * - Records live `IDEMPOTENCY_TTL_SECONDS` (default 24 h) through the
- *   table's time to live on `expiresAt` (records.ts).
- *
- * Caller: the verified token's subject when auth is on (AUTH_MODE=oidc),
- * otherwise a hash of the Authorization header, otherwise "anonymous"; the
- * record's key is SHA-256(caller, key), so one caller never sees another's
- * response.
+ * Why the key is claimed (a conditional PutItem) just before the first
+ * write, not before the mutation runs: a mutation that stops at its
+ * argument checks or finds nothing to change leaves no record. Why a first
+ * attempt with only UNAVAILABLE errors releases the key: a failed mutation
+ * wrote nothing. The record's key is SHA-256(caller, key), so one caller
+ * never sees another's response; records expire through the table's TTL
+ * (records.ts).
  */
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';

@@ -1,23 +1,14 @@
 /**
- * operationLogPlugin(logger): one structured log line per GraphQL operation,
- * plus one line per unexpected error.
+ * operationLogPlugin(logger): one structured line per operation (request
+ * id, name and type, duration, DynamoDB requests by kind, the error codes
+ * the client received, the kind of caller), at `warn` when a code is
+ * UNAVAILABLE and `error` for INTERNAL_SERVER_ERROR, plus one line per
+ * unexpected error with its name, message and stack.
  *
- * The operation line holds: requestId, operation name and type, duration in
- * ms, the DynamoDB requests the operation made (total and per DynamoDB
- * operation, from `ctx.metrics`) and the error codes (docs/errors.md) the client
- * received, and with authorization rules on the kind of caller (anonymous,
- * signed-in, the owner types the caller owns, admin; docs/auth.md). Level: `info`, `warn`
- * when a code is UNAVAILABLE, `error` when a
- * code is INTERNAL_SERVER_ERROR.
- *
- * What it never logs, so logs stay free of personal data and secrets: the
- * query text (literals may hold names or emails), variables, cursors,
- * results, or the messages of user-facing errors (GraphQL puts rejected
- * input values into those). Unexpected errors (INTERNAL_SERVER_ERROR,
- * UNAVAILABLE) are logged with the original error's name, message and stack,
- * which come from our code or the AWS SDK; the attribute values DynamoDB
- * quotes in its messages (`{S:TITLE#…}`, which may hold a caller's text)
- * are blanked.
+ * Never logged, so logs hold no personal data or secrets: query text,
+ * variables, cursors, results, and the messages of user-facing errors
+ * (GraphQL quotes rejected input there); attribute values DynamoDB quotes in
+ * its own messages are blanked.
  */
 import type { GatewayPlugin } from './combine.js';
 import { unwrapResolverError } from '@apollo/server/errors';

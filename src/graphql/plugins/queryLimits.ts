@@ -1,45 +1,19 @@
 /**
  * Query limits: what an operation may ask for before any DynamoDB request.
+ * Tokens: graphql-js's parser limit. Depth, aliases, directives:
+ * graphql-armor's rules (field suggestions blanked in prod mode). Cost,
+ * response fields and fan-out mutations: `operationWeight` below, since
+ * armor's cost does not know that a connection's price is its page size
+ * times what each item selects. Every refusal is GRAPHQL_VALIDATION_FAILED
+ * and names the limit; what an estimate lets past is stopped by the hard
+ * caps on DynamoDB requests (dynamo/metrics.ts).
  *
- * - tokens: graphql-js's own parser limit (`parseOptions.maxTokens`), so an
- *   oversized document is refused before it is even parsed in full.
- * - depth, aliases, directives: graphql-armor's validation rules; field
- *   suggestions ("Did you mean …") are blanked in prod mode (the same
- *   replacement as armor's plugin, run among the gateway's own plugins).
- * - cost, response fields and fan-out mutations: `operationWeight` below,
- *   because armor's cost limit does not know that a connection's price is
- *   its page size times what each item selects.
- *
- * Every refusal is GRAPHQL_VALIDATION_FAILED (HTTP 400) and names the limit.
- * What still gets past an estimate is stopped during execution by the hard
- * caps on DynamoDB requests per operation (dynamo/metrics.ts).
- *
- * Terminology (cost)
- * - connection field: a field with `first`/`last` arguments whose type has
- *   `edges`. It costs `max(1, size × max(1, cost of its selection per item))`,
- *   where size is `first` or `last` (variables resolved; 20 when absent;
- *   clamped to 0‥100 as connections/args.ts refuses anything else anyway).
- *   At least 1: a page of 0 still sends a Query.
- * - mutation field: MUTATION_COST plus its selection; at most
- *   MAX_FAN_OUT_MUTATIONS of the renames/deletes (whose writes grow with the
- *   entity's edges) per operation.
- * - response fields: every leaf (and `__typename`) once per item the pages
- *   above it may hold; at most `maxResponseFields`.
- *   A page filtered by a @query(filter) argument counts 10× that (it may evaluate
- *   many items per match, up to its read budget); a catalog list (a
- *   @catalog field) adds one per GSI2 shard it queries.
- * - totalCount adds the `Select: COUNT` Queries it may send: one per GSI2
- *   shard for a prefix search, 1 for a list narrowed by the arguments of
- *   its @query beside @children; a counter read costs nothing more.
- * The narrowing arguments are the model's: read once per schema from the
- * @catalog declarations and @query beside @children (`narrowingOf`).
- * - wrapper object (…Connection, …Edge, PageInfo): costs its selection only.
- * - any other object field (an item: `team(id:)`, `node`, an edge's node):
- *   1 plus its selection.
- * - leaves cost 0. Fragments count wherever they are spread.
- * So the cost is roughly the number of items an operation may read:
- * e.g. `team { players(first: 10) { edges { node { teams(first: 10) { … node { name } } } } } }`
- * costs 1 + 10 × (1 + 10 × 1) = 111.
+ * Cost is roughly the items an operation may read (docs/limits.md, "Cost"):
+ * a connection costs max(1, size × its selection per item), size clamped to
+ * 0‥100; an item field 1 plus its selection; wrappers their selection;
+ * leaves 0; a mutation MUTATION_COST plus its selection; totalCount the
+ * COUNT Queries it may send. Response fields: each leaf once per item the
+ * pages above may hold (a filtered page 10×).
  */
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';

@@ -1,26 +1,15 @@
 /**
  * The byte limit on responses (`MAX_RESPONSE_BYTES`), and repeated errors
- * collapsed.
+ * collapsed (docs/limits.md).
  *
- * Before execution (no DynamoDB request yet): `minimalResponseBytes` adds
- * up the bytes the response must hold if every page is full: each field's
- * key and punctuation, and for each leaf the least its value can be (a
- * DateTime is 26 bytes, a cursor at least MIN_CURSOR_BYTES, a string 2);
- * `edges` counted once per item the page may hold, entities assumed to
- * exist (as the cost limit assumes). An operation whose
- * minimum is over the limit is refused (GRAPHQL_VALIDATION_FAILED, HTTP
- * 400), like the cost limit. Thirty aliased cursors under nested pages
- * are refused there.
- *
- * After execution, the response as sent is measured in UTF-8 bytes (the
- * minimum above cannot know how long stored names are): over the limit, a
- * query's answer is replaced by one error, BAD_USER_INPUT with `reason:
- * RESPONSE_TOO_LARGE`; a mutation's says that the mutation ran.
- *
- * Errors: of identical errors (same message and extensions; paths differ)
- * the first MAX_REPEATED_ERRORS are sent, the last of them with
- * `extensions.repeated` saying how many more there were: thirty aliases of
- * a refused `email` over a page of 100 are 10 FORBIDDEN errors, not 3,000.
+ * Before execution, `minimalResponseBytes` adds up what the response must
+ * hold if every page is full (each key and its punctuation, the least each
+ * leaf can be); over the limit, the operation is refused like the cost
+ * limit. After execution the response as sent is measured in UTF-8 bytes
+ * (stored names' lengths are unknown before): over the limit, a query's
+ * answer becomes one BAD_USER_INPUT (`RESPONSE_TOO_LARGE`); a mutation's
+ * says it ran. Of identical errors (paths aside) the first
+ * MAX_REPEATED_ERRORS are sent, the last with `extensions.repeated`.
  */
 import type { GatewayPlugin, RequestHooks } from './combine.js';
 import {
