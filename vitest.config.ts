@@ -31,15 +31,32 @@ export const unitProjects = [
   ...(MOCKING.length ? [{ resolve, test: { ...shared, name: 'unit (isolated)', include: MOCKING } }] : []),
 ];
 
-/** Everything else runs against one DynamoDB Local for the whole run; every test file makes its own table. */
-const integration = {
-  resolve,
-  test: { ...shared, name: 'integration', include: ['test/**/*.test.ts'], exclude: ['test/unit/**'], globalSetup: ['test/support/globalSetup.ts'] },
-};
+/**
+ * Integration files that need a module cache of their own: a module-level
+ * cache or a module mock is part of what they assert.
+ */
+export const ISOLATED = [
+  // Mocks the OpenTelemetry module to prove it is never loaded with telemetry off.
+  'test/integration/telemetryOff.test.ts',
+  // Asserts the process loaded no model file but the one it serves (loadModel's cache).
+  'test/integration/exampleModel.test.ts',
+];
+
+/**
+ * Everything else runs against one DynamoDB Local for the whole run (both
+ * projects share it); every test file makes its own table. The files share
+ * one module cache per worker (isolate: false), as the unit tests do: each
+ * would otherwise load Apollo, graphql, the AWS SDK and src/ again.
+ */
+const integration = { ...shared, globalSetup: ['test/support/globalSetup.ts'] };
+const integrationProjects = [
+  { resolve, test: { ...integration, name: 'integration', include: ['test/**/*.test.ts'], exclude: ['test/unit/**', ...ISOLATED], isolate: false } },
+  { resolve, test: { ...integration, name: 'integration (isolated)', include: ISOLATED } },
+];
 
 export default defineConfig({
   test: {
-    projects: [...unitProjects, integration],
+    projects: [...unitProjects, ...integrationProjects],
     // vitest's default (one worker fewer than cores) runs one file at a time on 2 cores. An
     // integration file spends much of its time waiting on DynamoDB Local (a JVM of its own) or the
     // processes it starts: two files at a time keep both cores busy.

@@ -7,14 +7,14 @@
  * table's stream, and stop on SIGTERM.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../scripts/build-server.js';
 import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
+import { serverBuild } from '../support/serverBuild.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'));
@@ -35,9 +35,9 @@ beforeAll(async () => {
     enrollmentItem({ studentId: 's1', courseId: 'c1', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Engines', studentName: 'Ada' }),
   ]);
   image = mkdtempSync(join(tmpdir(), 'image-'));
-  // The build stage writes /app/dist/server; the runtime copies it to <WORKDIR>/<dest>.
+  // The build stage writes /app/dist/server (the run's one build, test/support/serverBuild.ts); the runtime copies it to <WORKDIR>/<dest>.
   expect(copied[1]).toBe('/app/dist/server');
-  await buildServer(join(image, workdir, copied[2]!));
+  cpSync(await serverBuild(), join(image, workdir, copied[2]!), { recursive: true });
 }, 120_000);
 afterAll(async () => {
   await gw?.stop();

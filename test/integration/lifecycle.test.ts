@@ -11,8 +11,10 @@ import { loadConfig } from '../../src/config.js';
 import { startGateway } from '../../src/transport/startGateway.js';
 import { silentLogger } from '../../src/logger.js';
 import { ensureTable } from '../../src/dynamo/table.js';
-import { freePort, startLocalDynamo } from '../../src/dynamo/local.js';
-import { localEndpoint, postGraphQL, TEST_CURSOR_SECRET } from '../support/gateway.js';
+import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
+import { createDynamo } from '../../src/dynamo/client.js';
+import { localEndpoint, PATIENT_CLIENT, postGraphQL, TEST_CURSOR_SECRET } from '../support/gateway.js';
+import { startProxy } from '../support/proxy.js';
 
 const quiet = silentLogger;
 
@@ -34,21 +36,25 @@ const health = async (url: string) => (await fetch(url.replace(/\/graphql$/, '/h
 
 describe('health while DynamoDB goes away and comes back', () => {
   it('turns /health 503 while DynamoDB is down and 200 again once it is back, without a restart', async () => {
-    const port = await freePort();
-    let dynamo = await startLocalDynamo({ port });
-    const config = gatewayConfig(dynamo.endpoint);
+    // The gateway reaches the run's DynamoDB Local through a proxy that can go away and come back.
+    const proxy = await startProxy(localEndpoint());
+    const config = gatewayConfig(proxy.endpoint);
     const gateway = await startGateway(config, quiet);
     try {
       expect(await health(gateway.url)).toBe(200);
 
-      await dynamo.stop();
+      await proxy.down();
       expect(await health(gateway.url)).toBe(503);
       const down = await postGraphQL(gateway.url, { query: '{ student(id: "1") { name } }' });
       expect(down.status).toBe(200);
       expect(down.json.errors.map((e: any) => e.extensions.code)).toEqual(['UNAVAILABLE']);
 
-      dynamo = await startLocalDynamo({ port });
-      // In-memory DynamoDB Local comes back empty: until the table exists again the gateway is not healthy.
+      // An in-memory DynamoDB Local comes back empty: the table goes while it is away.
+      const direct = createDynamo({ endpoint: localEndpoint(), ...PATIENT_CLIENT });
+      await direct.raw.send(new DeleteTableCommand({ TableName: config.tableName }));
+      direct.raw.destroy();
+      await proxy.up();
+      // Until the table exists again the gateway is not healthy.
       expect(await health(gateway.url)).toBe(503);
       await ensureTable(gateway.dynamo.raw, config.tableName);
       expect(await health(gateway.url)).toBe(200);
@@ -56,7 +62,7 @@ describe('health while DynamoDB goes away and comes back', () => {
       expect(up.json).toEqual({ data: { student: null } });
     } finally {
       await gateway.stop();
-      await dynamo.stop();
+      await proxy.stop();
     }
   });
 });

@@ -1,26 +1,21 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../../scripts/build-server.js';
 import { studentItem } from '../support/defaultItems.js';
 import { localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
+import { serverBuild } from '../support/serverBuild.js';
 
-// What the Docker image runs: the compiled bundle, copied outside the
+// What the Docker image runs: the compiled bundle, built outside the
 // repository (no node_modules to fall back on), started by plain `node`.
 let gw: TestGateway;
 let outDir: string;
 beforeAll(async () => {
   gw = await testGateway();
   await gw.put([studentItem({ id: 's1', name: 'Compiled' })]);
-  outDir = join(mkdtempSync(join(tmpdir(), 'server-bundle-')), 'server');
-  await buildServer(outDir);
+  // The run's one build (test/support/serverBuild.ts), shared with composeStreamWorker.test.ts.
+  outDir = await serverBuild();
 });
-afterAll(async () => {
-  await gw.stop();
-  rmSync(join(outDir, '..'), { recursive: true, force: true });
-});
+afterAll(() => gw.stop());
 
 describe('gateway bundle (npm run build)', () => {
   it('serves GraphQL under plain node outside the repository and drains on SIGTERM', async () => {

@@ -179,7 +179,9 @@ describe('deletes of parents cascade to their children', () => {
       }
       const result = await g.run(`mutation($id: ID!) { deleteCustomer(id: $id) }`, { id: `cc-${mode}` });
       expect(result).toEqual({ data: { deleteCustomer: `cc-${mode}` } });
-      await g.settle();
+      // Only the stream gateway's cascade runs after the answer. A processor on the in-request gateway's table would
+      // finish its cascades itself, and race the next tests' counted deletes for the marked entity.
+      if (mode === 'stream') await g.settle();
       const left = (await g.scan()).filter((i) => String(i.PK).includes(`-${mode}`));
       expect(left).toEqual([]);
       expect((await g.run(`{ customer(id: "cc-${mode}") { id } order(id: "oc1-${mode}") { id } }`)).data).toEqual({ customer: null, order: null });
@@ -189,7 +191,7 @@ describe('deletes of parents cascade to their children', () => {
       const g = mode === 'stream' ? gw : inRequest;
       await g.put(shop(`-${mode}`));
       expect(await g.run(`mutation($id: ID!) { deleteProduct(id: $id) }`, { id: `p-${mode}` })).toEqual({ data: { deleteProduct: `p-${mode}` } });
-      await g.settle();
+      if (mode === 'stream') await g.settle();
       expect((await g.scan()).filter((i) => i.PK === `PRODUCT#p-${mode}`)).toEqual([]);
       expect((await g.run(`{ product(id: "p-${mode}") { id } }`)).data).toEqual({ product: null });
     });
@@ -199,11 +201,7 @@ describe('deletes of parents cascade to their children', () => {
     await inRequest.put(shop('-count'));
     const { result, requests } = await inRequest.counted(`mutation { deleteProduct(id: "p-count") }`);
     expect(result.errors).toBeUndefined();
-    const { GetItem, ...writesAndQueries } = requests.byOperation;
-    expect(writesAndQueries).toEqual({ UpdateItem: 1, Query: 2, TransactWriteItems: 3 });
-    // One consistent read of the product; a second one, not a counted retry, shows up now and then when the whole
-    // suite runs two files at once (never with this file alone): tolerated here until its source is found.
-    expect(GetItem === 1 || GetItem === 2, `GetItem ${GetItem}`).toBe(true);
+    expect(requests.byOperation).toEqual({ GetItem: 1, UpdateItem: 1, Query: 2, TransactWriteItems: 3 });
   });
 
   it('counts a parent delete as the operation\'s one fan-out mutation', async () => {

@@ -6,7 +6,7 @@
  * and its embedded DynamoDB Local; `npm run start:compiled` runs on the
  * embedded DynamoDB Local too, and its Java never outlives the gateway.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, type ExpectStatic } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, createServer, type Server } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -107,7 +107,8 @@ const alive = (pid: number) => {
   }
 };
 
-async function ready(run: Run): Promise<{ url: string; dynamoPort: number }> {
+/** `expect`: the test's own (tests here run concurrently). */
+async function ready(run: Run, expect: ExpectStatic): Promise<{ url: string; dynamoPort: number }> {
   await expect
     .poll(() => /gateway ready at (http[^"\s]+)/.test(run.stdout()) || run.child.exitCode !== null, { timeout: START_TIMEOUT_MS, interval: 250 })
     .toBe(true);
@@ -127,7 +128,8 @@ const embedded = async () => ({
   NODE_ENV: 'development',
 });
 
-describe('a setting that cannot work stops npm start with one line naming it, before any other start-up work', () => {
+// Each test here waits on processes of its own (own ports, own tables): the tests of a block run at once.
+describe.concurrent('a setting that cannot work stops npm start with one line naming it, before any other start-up work', () => {
   let squatter: Server;
   let busyPort: number;
   beforeAll(async () => {
@@ -137,7 +139,7 @@ describe('a setting that cannot work stops npm start with one line naming it, be
   });
   afterAll(() => new Promise<void>((done) => squatter.close(() => done())));
 
-  it('an unreachable DYNAMODB_ENDPOINT', async () => {
+  it('an unreachable DYNAMODB_ENDPOINT', async ({ expect }) => {
     const endpoint = `http://127.0.0.1:${await freePort()}`;
     const run = npm(['start'], { DYNAMODB_ENDPOINT: endpoint, PORT: '0', HOST: '127.0.0.1', DYNAMODB_CONNECT_TIMEOUT_MS: '200', DYNAMODB_MAX_ATTEMPTS: '2' });
     expect(await run.exited).toBe(1);
@@ -148,7 +150,7 @@ describe('a setting that cannot work stops npm start with one line naming it, be
     expect(run.stdout()).not.toMatch(/CURSOR_SECRET is not set|table (created|exists)/);
   }, 60_000);
 
-  it('DYNAMODB_ENDPOINT=aws without a region', async () => {
+  it('DYNAMODB_ENDPOINT=aws without a region', async ({ expect }) => {
     const home = mkdtempSync(join(tmpdir(), 'no-aws-profile-'));
     try {
       const run = npm(['start'], {
@@ -170,7 +172,7 @@ describe('a setting that cannot work stops npm start with one line naming it, be
     }
   }, 60_000);
 
-  it('a PORT in use, found before the embedded DynamoDB Local is started', async () => {
+  it('a PORT in use, found before the embedded DynamoDB Local is started', async ({ expect }) => {
     const run = npm(['start'], { PORT: String(busyPort), HOST: '127.0.0.1', DYNAMODB_LOCAL_PORT: '0', NODE_ENV: 'development' });
     expect(await run.exited).toBe(1);
     expect(failureLines(run)).toEqual([
@@ -244,11 +246,11 @@ describe('a table that goes missing', () => {
   }, 120_000);
 });
 
-describe('SIGTERM to the npm start process alone', () => {
-  it('exits 0, stopping the gateway and its embedded DynamoDB Local, freeing both ports', async () => {
+describe.concurrent('npm start and npm run start:compiled with the embedded DynamoDB Local', () => {
+  it('SIGTERM to the npm start process alone exits 0, stopping the gateway and its embedded DynamoDB Local, freeing both ports', async ({ expect }) => {
     const run = npm(['start'], await embedded());
     try {
-      const { url, dynamoPort } = await ready(run);
+      const { url, dynamoPort } = await ready(run, expect);
       const httpPort = Number(new URL(url).port);
       expect(run.stdout()).toMatch(/CURSOR_SECRET is not set: generated a random one/);
       expect((await fetch(url.replace(/\/graphql$/, '/health'))).status).toBe(200);
@@ -268,13 +270,11 @@ describe('SIGTERM to the npm start process alone', () => {
       if (run.child.exitCode === null) run.child.kill('SIGKILL');
     }
   }, START_TIMEOUT_MS + 60_000);
-});
 
-describe('npm run start:compiled without DYNAMODB_ENDPOINT', () => {
-  it('serves the demo data from the embedded DynamoDB Local, whose Java does not outlive a killed gateway', async () => {
+  it('npm run start:compiled without DYNAMODB_ENDPOINT serves the demo data from the embedded DynamoDB Local, whose Java does not outlive a killed gateway', async ({ expect }) => {
     const run = npm(['run', 'start:compiled'], await embedded());
     try {
-      const { url, dynamoPort } = await ready(run);
+      const { url, dynamoPort } = await ready(run, expect);
       const res = await postGraphQL(url, { query: '{ course(id: "A") { id } }' });
       expect(res.json, run.stdout()).toEqual({ data: { course: { id: 'A' } } });
       expect(processesWith('LocalDynamoLauncher', `-port ${dynamoPort}`).size, run.stdout()).toBe(1);

@@ -20,7 +20,7 @@ import { startGateway } from '../../src/transport/startGateway.js';
 import { localEndpoint, postGraphQL, testGateway, TEST_CURSOR_SECRET, type TestGateway } from '../support/gateway.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const EDGES = 150;
+const EDGES = 60;
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -67,11 +67,11 @@ const renamed = async (courseId: string, title: string) =>
     )
   ).Count ?? 0;
 
-async function until(check: () => Promise<boolean>, timeoutMs: number) {
+async function until(check: () => Promise<boolean>, timeoutMs: number, intervalMs = 100) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, intervalMs));
   }
 }
 
@@ -90,7 +90,8 @@ describe('npm run stream-worker', () => {
 
     // One edge write at a time, so the kill lands in the middle of the fan-out.
     const first = worker(gw.tableName, { STREAM_CONCURRENCY: '1' });
-    await until(async () => (await renamed('W', 'New')) >= 10, 60_000);
+    // Looked at often, so the kill lands well before the last of the edges.
+    await until(async () => (await renamed('W', 'New')) >= 10, 60_000, 20);
     first.child.kill('SIGKILL');
     expect(await exited(first.child)).toEqual({ code: null, signal: 'SIGKILL' });
     const half = await renamed('W', 'New');
