@@ -4,7 +4,7 @@
  * included), serves it, and refuses a table whose keys contradict the
  * declaration with one line naming the index.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,6 +18,7 @@ import { buildModel } from '../../src/declaration/buildModel.js';
 import { compilePlan } from '../../src/plan/plan.js';
 import { describeLayout, ensureTable } from '../../src/dynamo/table.js';
 import { runMigration } from '../../src/migration/migrate.js';
+import { startLocalDynamo } from '../../src/dynamo/local.js';
 import { localEndpoint, postGraphQL } from '../support/gateway.js';
 
 const MODEL = `
@@ -120,8 +121,15 @@ describe('a model that declares its layout', () => {
   });
 
   it('reports an index the model added and the table lacks, and npm run migrate creates it and waits until it is active', async () => {
+    // A DynamoDB Local of its own: the shared one, busy with every other
+    // file's tables, has been seen to leave a new index CREATING for good.
+    const own = await startLocalDynamo({ port: 0 });
+    const dynamo = createDynamo({ endpoint: own.endpoint });
+    onTestFinished(async () => {
+      dynamo.raw.destroy();
+      await own.stop();
+    });
     const tableName = `layout_${randomUUID().slice(0, 8)}`;
-    tables.push(tableName);
     const before = compilePlan(buildModel(MODEL.replace(/@index\(name: "byStatus"[^\n]*\n/, ''), 'before.graphql'));
     const after = compilePlan(buildModel(MODEL, 'after.graphql'));
     await ensureTable(dynamo.raw, tableName, before.table);
