@@ -59,8 +59,8 @@ afterAll(async () => {
 });
 
 /** An initialized, idle socket from `from`; or the close code when the server closes it first. */
-async function idleSocket(from: string): Promise<{ ws: WebSocket; refused?: number }> {
-  const ws = new WebSocket(wsUrl(url), ['graphql-transport-ws'], { localAddress: from });
+async function idleSocket(from: string, target = url): Promise<{ ws: WebSocket; refused?: number }> {
+  const ws = new WebSocket(wsUrl(target), ['graphql-transport-ws'], { localAddress: from });
   sockets.push(ws);
   const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
   await new Promise((resolve, reject) => {
@@ -74,8 +74,8 @@ async function idleSocket(from: string): Promise<{ ws: WebSocket; refused?: numb
 }
 
 /** An HTTP request from `from` on a fresh connection: its status and body. */
-function httpFrom(from: string, path: string, body?: string): Promise<{ status: number; body: string }> {
-  const target = new URL(url);
+function httpFrom(from: string, path: string, body?: string, base = url): Promise<{ status: number; body: string }> {
+  const target = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -137,5 +137,33 @@ describe('a WebSocket budget apart from HTTP', () => {
     held[0]!.ws.close();
     await untilOpen(url, { connections: WS_PER_ADDRESS - 1 });
     expect((await idleSocket('127.0.0.1')).refused).toBeUndefined();
+  });
+});
+
+describe('the default WebSocket budget', () => {
+  it('holds a thousand idle sockets from ten addresses with HTTP and /health answering from eleven, and closes the next socket with 1013', async () => {
+    // Defaults: 1,000 sockets in all, 100 per address, HTTP's own 1,000 connections apart.
+    const defaults = await startGateway(
+      loadConfig({ DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: tableName, PORT: '0', HOST: '127.0.0.1', STREAM_WORKER: '0', LOG_LEVEL: 'silent' }),
+      silentLogger,
+    );
+    try {
+      const addresses = Array.from({ length: 10 }, (_, i) => `127.0.0.${i + 1}`);
+      for (const from of addresses) {
+        const opened = await Promise.all(Array.from({ length: 100 }, () => idleSocket(from, defaults.url)));
+        expect(opened.filter((o) => o.refused !== undefined)).toEqual([]);
+      }
+      await untilOpen(defaults.url, { connections: 1000 });
+      expect((await idleSocket('127.0.0.11', defaults.url)).refused).toBe(1013);
+      expect((await liveDetails(defaults.url)).refusedConnections).toBe(1);
+      for (const from of [...addresses, '127.0.0.11']) {
+        expect((await httpFrom(from, '/health', undefined, defaults.url)).status).toBe(200);
+        const answer = await httpFrom(from, '/graphql', QUERY, defaults.url);
+        expect(JSON.parse(answer.body)).toEqual({ data: { course: { title: 'Engines' } } });
+      }
+    } finally {
+      for (const s of sockets.splice(0)) s.terminate();
+      await defaults.stop();
+    }
   });
 });
