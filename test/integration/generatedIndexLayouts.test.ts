@@ -392,6 +392,27 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
     });
   });
 
+  it('fixes a DateTime sort attribute by an instant given in any precision', async () => {
+    // Found by the property above: an instant given without its fraction was compared with the stored text as given.
+    const layout: Layout = {
+      ...fc.sample(layoutsOf(['index']), { numRuns: 1, seed: 1 })[0]!,
+      parentSk: 'A',
+      childSkPrefix: 'B#',
+      ownPartition: null,
+      kind: 'DateTime',
+      index: { pkPrefix: '', second: false, skAttrs: 2, skPrefix: '', root: false },
+    };
+    const kids = kidsFrom(layout, [0, 0, 1].map((minutes, i) => ({ second: false, id: `k${i}`, text: '', minutes, quarter: 0, level: 0, present: true, name: `n${i}`, bucket: 1 })));
+    await served(layout, kids, async (gw) => {
+      for (const tag of ['2020-01-01T00:00:00Z', '2020-01-01T00:00:00.000Z', '2020-01-01T00:00:00.000000Z']) {
+        const { result, requests } = await gw.counted(`query($t: DateTime) { parent(id: "p1") { kids(tag: $t, first: 5) { edges { node { id } } } } }`, { t: tag });
+        expect(result.errors).toBeUndefined();
+        expect(result.data.parent.kids.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['k0', 'k1']);
+        expect(requests.requests).toBe(2);
+      }
+    });
+  });
+
   it('lists the parents holding a child id through an inverted index over the table keys, ordered by their partition key', async () => {
     await fc.assert(
       fc.asyncProperty(layoutsOf(['invertedIndex']), rawKids, walks, fc.nat(20), async (layout, raw, w, pick) => {
