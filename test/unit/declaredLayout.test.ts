@@ -299,6 +299,13 @@ describe('a root @query whose partition key holds an Int', () => {
     expect(shelved.collection({ shelf: 'a', row: 12 })).toMatchObject({ pk: 'S#a', pkMore: [{ attr: 'shelfRow', value: 'row-12' }] });
     expect(() => shelved.collection({ shelf: 'a', row: 1.5 })).toThrow('row must be');
   });
+
+  it('refuses one whose partition attribute holds the Int itself (a number attribute), naming the field and the index', () => {
+    const natural = MODEL.replace('@index(name: "byShelf", pk: ["shelfKey", "shelfRow"]', '@index(name: "byShelf", pk: ["shelfKey", "row"]').replace('"row-{row}"', '"{row}"');
+    expect(problemsOf(natural)).toEqual([
+      'Query.shelved @query(index: "byShelf"): the partition attribute row of Book\'s key in byShelf holds numbers (Book.row): a read names its partition by text; write the number through a template (such as "b{row}" on another attribute)',
+    ]);
+  });
 });
 
 describe('connections over an index sort key of several attributes', () => {
