@@ -111,9 +111,14 @@ const rawKids = fc.array(
   }),
   { minLength: 6, maxLength: 16 },
 );
-/** A walk: page sizes and directions, each page continuing from the last one's cursor; `fix` picks a tag the argument fixes. */
+/**
+ * A walk: page sizes and directions, each page continuing from the last
+ * one's cursor; `both` selects the flag on the cursor's side too; `fix`
+ * picks a tag the argument fixes.
+ */
 const walks = fc.record({
   forward: fc.boolean(),
+  both: fc.boolean(),
   sizes: fc.array(fc.integer({ min: 1, max: 5 }), { minLength: 1, maxLength: 5 }),
   fix: fc.option(fc.nat(20), { nil: null, freq: 1 }),
 });
@@ -251,12 +256,22 @@ function tableMinimum(layout: Layout, count: number, size: number, forward: bool
 type Connection = { edges: { node: { id: string; parent?: { id: string } } }[]; pageInfo: Record<string, string | boolean | null> };
 type Read = (args: string) => Promise<{ connection: Connection; requests: number }>;
 
+interface Walk {
+  forward: boolean;
+  both: boolean;
+  sizes: number[];
+}
+
+/** The pageInfo a walk selects: the flag on the reading side and its cursor, with `both` the other flag too. */
+const flagsOf = ({ forward, both }: Walk) => (both ? 'hasNextPage hasPreviousPage startCursor endCursor' : forward ? 'hasNextPage endCursor' : 'hasPreviousPage startCursor');
+
 /**
  * Walks a connection from one end in pages of `sizes`: each page exactly the
- * next slice of `order` (`key` names an edge), the flag on the reading
- * side exact, and each page at `cost(first page?)` requests.
+ * next slice of `order` (`key` names an edge), the selected flags exact, and
+ * each page at `cost(first page?)` requests, plus the check of the cursor's
+ * side when its flag is selected (one Limit-1 Query).
  */
-async function walk(read: Read, order: string[], key: (node: Connection['edges'][number]['node']) => string, forward: boolean, sizes: number[], cost: (first: boolean, size: number) => number) {
+async function walk(read: Read, order: string[], key: (node: Connection['edges'][number]['node']) => string, { forward, both, sizes }: Walk, cost: (first: boolean, size: number) => number) {
   let seen = 0;
   let cursor: string | null = null;
   for (const n of sizes) {
@@ -266,7 +281,8 @@ async function walk(read: Read, order: string[], key: (node: Connection['edges']
     const want = forward ? rest.slice(0, n) : rest.slice(Math.max(0, rest.length - n));
     expect(connection.edges.map((e) => key(e.node))).toEqual(want);
     expect(forward ? connection.pageInfo.hasNextPage : connection.pageInfo.hasPreviousPage).toBe(rest.length > n);
-    expect(requests).toBe(cost(cursor === null, n));
+    if (both) expect(forward ? connection.pageInfo.hasPreviousPage : connection.pageInfo.hasNextPage).toBe(seen > 0);
+    expect(requests).toBe(cost(cursor === null, n) + (both && cursor !== null ? 1 : 0));
     seen += want.length;
     cursor = (forward ? connection.pageInfo.endCursor : connection.pageInfo.startCursor) as string | null;
     if (rest.length <= n) break;
@@ -300,16 +316,15 @@ async function served(layout: Layout, kids: Kid[], check: (gw: TestGateway) => P
 }
 
 /** Pages `p1`'s children read from the table, at the minimum, with their parent. */
-async function walkTableKids(gw: TestGateway, layout: Layout, kids: Kid[], forward: boolean, sizes: number[]) {
+async function walkTableKids(gw: TestGateway, layout: Layout, kids: Kid[], w: Walk) {
   const order = expectedKids(layout, kids, null, null);
   const read: Read = async (args) => {
-    const flags = forward ? 'hasNextPage endCursor' : 'hasPreviousPage startCursor';
-    const { result, requests } = await gw.counted(`{ parent(id: "p1") { name kids(${args}) { edges { node { id } } pageInfo { ${flags} } } } }`);
+    const { result, requests } = await gw.counted(`{ parent(id: "p1") { name kids(${args}) { edges { node { id } } pageInfo { ${flagsOf(w)} } } } }`);
     expect(result.errors).toBeUndefined();
     return { connection: result.data.parent.kids, requests: requests.requests };
   };
   // After a cursor: the parent's GetItem and the page's Query.
-  await walk(read, order, (n) => n.id, forward, sizes, (first, n) => (first ? tableMinimum(layout, order.length, n, forward) : 2));
+  await walk(read, order, (n) => n.id, w, (first, n) => (first ? tableMinimum(layout, order.length, n, w.forward) : 2));
 }
 
 // The parent's own sort key must not fall among the children's: the model refuses that (overlapping prefixes).
@@ -325,7 +340,7 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
         fc.pre(apart(layout));
         const kids = kidsFrom(layout, raw);
         await served(layout, kids, async (gw) => {
-          await walkTableKids(gw, layout, kids, w.forward, w.sizes);
+          await walkTableKids(gw, layout, kids, w);
           if (layout.mode !== 'tag') return;
           // Each derived id finds its child alone, with one GetItem.
           for (const kid of kids.slice(0, 3)) {
@@ -352,7 +367,6 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
         const fixed = index.skAttrs === 2 && w.fix !== null && tags.length > 0 ? tags[w.fix % tags.length]! : null;
         const order = expectedKids(layout, kids, fixed, bucket);
         await served(layout, kids, async (gw) => {
-          const flags = w.forward ? 'hasNextPage endCursor' : 'hasPreviousPage startCursor';
           const fixes = index.skAttrs === 2;
           // An instant on a whole second is given without its fraction, as a caller may write it.
           const given = fixed === null ? null : fixed.replace('.000Z', 'Z');
@@ -361,7 +375,7 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
           const operation = declared === '' ? 'query' : `query(${declared})`;
           const fixArg = fixes ? 'tag: $tag, ' : '';
           const read: Read = async (args) => {
-            const selection = `edges { node { id } } pageInfo { ${flags} }`;
+            const selection = `edges { node { id } } pageInfo { ${flagsOf(w)} }`;
             const query = index.root
               ? `${operation} { c: kidsOf(parent: "p1", ${bucket === null ? '' : 'bucket: $bucket, '}${fixArg}${args}) { ${selection} } }`
               : `${operation} { parent(id: "p1") { name c: kids(${fixArg}${args}) { ${selection} } } }`;
@@ -370,7 +384,7 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
             return { connection: index.root ? result.data.c : result.data.parent.c, requests: requests.requests };
           };
           // A root field: one Query a page; the parent's field: its GetItem beside it.
-          await walk(read, order, (n) => n.id, w.forward, w.sizes, () => (index.root ? 1 : 2));
+          await walk(read, order, (n) => n.id, w, () => (index.root ? 1 : 2));
         });
       }),
       { numRuns: INDEX_RUNS },
@@ -389,14 +403,13 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
     };
     const kids = kidsFrom(layout, ['a', 'b', 'c'].map((id) => ({ parent: 'p1', id, text: id, minutes: 0, quarter: 0, level: 0, present: true, name: id, bucket: 1 })));
     await served(layout, kids, async (gw) => {
-      for (const forward of [true, false]) {
+      for (const walked of [true, false].flatMap((forward) => [true, false].map((both) => ({ forward, both, sizes: [1, 1, 1] })))) {
         const read: Read = async (args) => {
-          const flags = forward ? 'hasNextPage endCursor' : 'hasPreviousPage startCursor';
-          const { result, requests } = await gw.counted(`{ parent(id: "p1") { kids(${args}) { edges { node { id } } pageInfo { ${flags} } } } }`);
+          const { result, requests } = await gw.counted(`{ parent(id: "p1") { kids(${args}) { edges { node { id } } pageInfo { ${flagsOf(walked)} } } } }`);
           expect(result.errors).toBeUndefined();
           return { connection: result.data.parent.kids, requests: requests.requests };
         };
-        await walk(read, ['a', 'b', 'c'], (n) => n.id, forward, [1, 1, 1], () => 2);
+        await walk(read, ['a', 'b', 'c'], (n) => n.id, walked, () => 2);
       }
     });
   });
@@ -435,16 +448,15 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
           .sort((a, b) => byText(tablePk(layout, a), tablePk(layout, b)))
           .map((k) => k.parent);
         await served(layout, kids, async (gw) => {
-          await walkTableKids(gw, layout, kids, w.forward, w.sizes);
-          const flags = w.forward ? 'hasNextPage endCursor' : 'hasPreviousPage startCursor';
+          await walkTableKids(gw, layout, kids, w);
           const read: Read = async (args) => {
-            const { result, requests } = await gw.counted(`{ holder(id: "${held}") { kids(${args}) { edges { node { id parent { id } } } pageInfo { ${flags} } } } }`);
+            const { result, requests } = await gw.counted(`{ holder(id: "${held}") { kids(${args}) { edges { node { id parent { id } } } pageInfo { ${flagsOf(w)} } } } }`);
             expect(result.errors).toBeUndefined();
             expect(result.data.holder.kids.edges.every((e: { node: { id: string } }) => e.node.id === held)).toBe(true);
             return { connection: result.data.holder.kids, requests: requests.requests };
           };
           // The holder has no item: one Query a page, the parent's id read from the key.
-          await walk(read, order, (n) => n.parent!.id, w.forward, w.sizes, () => 1);
+          await walk(read, order, (n) => n.parent!.id, w, () => 1);
         });
       }),
       { numRuns: RUNS },
@@ -457,7 +469,7 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
         fc.pre(apart(layout));
         const kids = kidsFrom(layout, raw);
         await served(layout, kids, async (gw) => {
-          await walkTableKids(gw, layout, kids, w.forward, w.sizes);
+          await walkTableKids(gw, layout, kids, w);
           for (const kid of [...kids.slice(0, 3), { id: 'z9', parent: null }]) {
             const { result, requests } = await gw.counted(`query($id: ID!) { kid(id: $id) { id parent { id } } }`, { id: kid.id });
             expect(result.errors).toBeUndefined();
