@@ -193,15 +193,6 @@ function hostName(raw: string, name: string): string {
   return value;
 }
 
-export type GraphqlExecutor = 'graphql-jit' | 'graphql-js';
-
-function graphqlExecutor(raw: string, name: string): GraphqlExecutor {
-  const value = raw.trim().toLowerCase();
-  if (value === 'graphql-jit' || value === 'jit') return 'graphql-jit';
-  if (value === 'graphql-js') return 'graphql-js';
-  throw new ConfigError(`${name} must be one of graphql-jit, graphql-js; got "${raw.trim()}"`);
-}
-
 function tableName(raw: string, name: string): string {
   if (!/^[a-zA-Z0-9_.-]{3,255}$/.test(raw)) throw new ConfigError(`${name} must be 3-255 characters of a-z, A-Z, 0-9, _ . -; got "${raw}"`);
   return raw;
@@ -382,14 +373,6 @@ export const SETTINGS = {
     range: 'comma-separated origins (`https://app.example.com`, no path or trailing slash), or `*`',
     parse: corsOrigins,
     meaning: 'Browser origins allowed to call the gateway (with credentials).',
-  }),
-  GRAPHQL_EXECUTOR: text({
-    group: 'serving',
-    kind: 'choice',
-    default: 'graphql-jit' as GraphqlExecutor,
-    range: '`graphql-jit`, `graphql-js` (`jit`, the earlier spelling, reads as `graphql-jit`)',
-    parse: graphqlExecutor,
-    meaning: '`graphql-jit`: operations run compiled by graphql-jit from their second execution on; `graphql-js`: Apollo\'s own execution (same answers, errors and DynamoDB requests, more CPU). See [runtime.md](runtime.md#execution-graphql-jit).',
   }),
   GATEWAY_NAIVE: bool({ group: 'serving', default: false, meaning: 'DataLoader batching/caching and look-ahead off: a benchmark baseline, never for serving.' }),
   TRUSTED_DOCUMENTS: text({
@@ -797,8 +780,6 @@ export interface Config {
   dynamodbMetricsExtension: boolean;
   /** `GATEWAY_NAIVE`. */
   naive: boolean;
-  /** `GRAPHQL_EXECUTOR`. */
-  executor: GraphqlExecutor;
   security: SecurityConfig;
   catalog: CatalogConfig;
   dynamoClient: DynamoClientConfig;
@@ -1042,7 +1023,6 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     logLevel: get('LOG_LEVEL'),
     dynamodbMetricsExtension: get('DYNAMODB_METRICS_EXTENSION'),
     naive: get('GATEWAY_NAIVE'),
-    executor: get('GRAPHQL_EXECUTOR'),
     security: {
       ...cursorSecrets(get, prod && servesGraphql),
       maxDepth: get('MAX_QUERY_DEPTH'),
@@ -1250,9 +1230,11 @@ export interface UnknownSetting {
 /**
  * Settings earlier versions read and this one ignores, with what an
  * upgrading user should know. Warned about at start-up, never refused: a
- * deployment that still sets one keeps starting. None today.
+ * deployment that still sets one keeps starting.
  */
-export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {};
+export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
+  GRAPHQL_EXECUTOR: 'operations always run on graphql-js (graphql-jit saved too little CPU to keep; see docs/performance.md)',
+};
 
 /** Edit distance (insertions, deletions, substitutions, adjacent swaps). */
 function distance(a: string, b: string): number {
@@ -1273,15 +1255,15 @@ function distance(a: string, b: string): number {
  * family of settings reads, each with the closest known name, or with what
  * became of it when it is a retired setting.
  */
-export function unknownSettings(env: Env, retired: Readonly<Record<string, string>> = RETIRED_SETTINGS): UnknownSetting[] {
+export function unknownSettings(env: Env): UnknownSetting[] {
   const names = Object.keys(TABLE).filter((name) => TABLE[name]!.kind !== 'pattern');
   const known = (name: string) => name in TABLE || STANDARD_OTEL.test(name) || OWNER_CLAIM_SETTING.test(name);
   return Object.keys(env)
-    .filter((name) => (PROJECT_PREFIXES.test(name) || name in retired) && !known(name) && !isUnset(env[name]))
+    .filter((name) => (PROJECT_PREFIXES.test(name) || name in RETIRED_SETTINGS) && !known(name) && !isUnset(env[name]))
     .sort()
     .map((name) =>
-      name in retired
-        ? { name, retired: retired[name]! }
+      name in RETIRED_SETTINGS
+        ? { name, retired: RETIRED_SETTINGS[name]! }
         : { name, closest: names.reduce((best, candidate) => (distance(name, candidate) < distance(name, best) ? candidate : best)) },
     );
 }

@@ -12,8 +12,6 @@ import {
 } from '@apollo/server/plugin/disabled';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { buildASTSchema } from 'graphql';
-import { executorOptions, type Executor } from './executor/index.js';
-import type { JitOptions } from './executor/jit.js';
 import { argumentCheckPlugin } from './plugins/argumentCheck.js';
 import type { Context } from './context.js';
 import { formatError, type StacktraceMode } from './formatError.js';
@@ -71,10 +69,6 @@ export interface ServerOptions {
   limits?: QueryLimits;
   /** Batched HTTP requests (an array of operations in one POST); off unless configured. */
   allowBatchedRequests?: boolean;
-  /** Who runs operations (executor/): `graphql-jit` (default) or `graphql-js`, Apollo's own execution. */
-  executor?: Executor;
-  /** With `graphql-jit`: when an operation is compiled and how graphql-jit is loaded (executor/jit.ts; tests count compilations). */
-  jit?: JitOptions;
   /** How long a mutation's first response is kept for `Idempotency-Key` retries (default 24 h). */
   idempotencyTtlSeconds?: number;
   /** Enforce the model's authorization rules (@access, src/auth/) on every field: AUTH_MODE=oidc. Default off. */
@@ -99,8 +93,6 @@ export function createServer({
   dynamodbMetricsExtension = !prod,
   limits = DEFAULT_LIMITS,
   allowBatchedRequests = false,
-  executor = 'graphql-jit',
-  jit,
   idempotencyTtlSeconds,
   authRules = false,
   model,
@@ -111,13 +103,13 @@ export function createServer({
   callerBudget,
 }: ServerOptions): ApolloServer<Context> {
   const guard = queryLimits(limits, { prod });
-  // What Apollo builds from typeDefs and resolvers itself; the executor port only changes who executes.
+  // What Apollo builds from typeDefs and resolvers itself.
   // With rules off the resolvers run unwrapped: not even a check per field.
   const ruleLookup = authRules ? (rules ?? compileRules(model)) : undefined;
   const { schema, plan } = gatewaySchema(model, ruleLookup);
   return new ApolloServer<Context>({
     logger,
-    ...executorOptions(executor, schema, jit),
+    schema,
     introspection: !prod,
     includeStacktraceInErrorResponses: !prod,
     csrfPrevention: true,

@@ -87,7 +87,6 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
     limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields, maxResponseBytes: config.operationLimits.maxResponseBytes, queryBytesPerRequest: config.operationLimits.queryBytesPerRequest },
     allowBatchedRequests: security.allowBatchedRequests,
-    executor: config.executor,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     authRules: config.auth.mode === 'oidc',
     model,

@@ -16,7 +16,7 @@
  * - every element visited by the built-in walks (array methods and
  *   iterators, Map and Set iteration, Object.keys/values/entries) and every
  *   Map, Set and WeakMap lookup, whoever makes them (our plugins, Apollo,
- *   graphql-js, graphql-jit, DataLoader).
+ *   graphql-js, DataLoader).
  * Anything on the request path that walked the model's types, relations or
  * rules, or looked something up per type, would count more for 50 types.
  */

@@ -1,7 +1,5 @@
 /**
- * Two ports, each with two implementations that must answer alike.
- *
- * The read port: the same GraphQL
+ * The two implementations of the read port answer alike: the same GraphQL
  * operations run through the lean reader (src/dynamo/leanReads/, the
  * default) and through the SDK's document client (`DYNAMODB_READ_PATH=sdk`)
  * over the same table, and must give the same answers and the same DynamoDB
@@ -9,11 +7,6 @@
  * read with cursors; a dependency upgrade that changes what either path
  * sends or returns fails here. Attribute types, errors and signing are
  * compared request by request in readPath.test.ts.
- *
- * The executor port (src/graphql/executor/): the same operations compiled by
- * graphql-jit (the default) and executed by graphql-js, on the same table
- * and read path: the same answers and DynamoDB requests. Errors are
- * compared in jitExecutor.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CASES, SHAPE as BENCH_SHAPE } from '../../bench/cases.js';
@@ -23,8 +16,6 @@ import { createDynamo, type Dynamo } from '../../src/dynamo/client.js';
 import { OperationMetrics } from '../../src/dynamo/metrics.js';
 import { createContext } from '../../src/graphql/context.js';
 import { DEFAULT_LIMITS } from '../../src/graphql/plugins/queryLimits.js';
-import { createServer } from '../../src/graphql/server.js';
-import type { Executor } from '../../src/graphql/executor/index.js';
 import { localEndpoint, PATIENT_CLIENT, testGateway, type TestGateway } from '../support/gateway.js';
 
 const SHAPE = { ...DEFAULT_SHAPE, students: 260, courses: 12, enrollmentsPerStudent: 2, customers: 10, ordersPerCustomer: 12, products: 3, partsPerProduct: 2, scaleBase: 2 };
@@ -32,18 +23,10 @@ const SHAPE = { ...DEFAULT_SHAPE, students: 260, courses: 12, enrollmentsPerStud
 let gw: TestGateway;
 let sdk: Dynamo;
 let dataset: Dataset;
-/** A server per executor over gw's table; graphql-jit compiles from the first execution, so every answer is compiled. */
-let executors: Record<Executor, TestGateway['server']>;
-const LIMITS = { ...DEFAULT_LIMITS, maxAliases: 300, maxTokens: 5000 };
 
 beforeAll(async () => {
   // The 250-alias case needs more than the served limits, as in the bench.
-  gw = await testGateway({ limits: LIMITS });
-  executors = {
-    'graphql-jit': createServer({ prod: false, model: gw.model, limits: LIMITS, executor: 'graphql-jit', jit: { compileAfter: 0 } }),
-    'graphql-js': createServer({ prod: false, model: gw.model, limits: LIMITS, executor: 'graphql-js' }),
-  };
-  await Promise.all(Object.values(executors).map((server) => server.start()));
+  gw = await testGateway({ limits: { ...DEFAULT_LIMITS, maxAliases: 300, maxTokens: 5000 } });
   sdk = createDynamo({ endpoint: localEndpoint(), ...PATIENT_CLIENT, readPath: 'sdk' });
   const data = buildDataset(SHAPE);
   await writeItems(gw.dynamo.doc, gw.tableName, data.items, { concurrency: 4 });
@@ -52,7 +35,6 @@ beforeAll(async () => {
   dataset = { ...data, ids: { ...data.ids, students: wrap(data.ids.students, BENCH_SHAPE.students), courses: wrap(data.ids.courses, BENCH_SHAPE.courses) } };
 });
 afterAll(async () => {
-  await Promise.all(Object.values(executors ?? {}).map((server) => server.stop()));
   sdk?.raw.destroy();
   await gw?.stop();
 });
@@ -62,10 +44,10 @@ afterAll(async () => {
  * machine caused (a starved DynamoDB Local) are taken out of the counts:
  * both paths retry alike, and a count compares what the operation sends.
  */
-async function run(path: 'lean' | 'sdk', query: string, variables: Record<string, unknown>, server = gw.server) {
+async function run(path: 'lean' | 'sdk', query: string, variables: Record<string, unknown>) {
   const deps = path === 'lean' ? gw.deps : { ...gw.deps, doc: sdk.doc, readPath: sdk.reads };
   const metrics = new OperationMetrics();
-  const response = await server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics) });
+  const response = await gw.server.executeOperation({ query, variables }, { contextValue: createContext(deps, metrics) });
   if (response.body.kind !== 'single') throw new Error('expected a single result');
   const summary = metrics.summary();
   for (const [operation, n] of Object.entries(metrics.retriesByOperation)) {
@@ -128,35 +110,5 @@ describe('the lean reader and the SDK behind the read port', () => {
     const lean = await run('lean', query, { id, last: 4 });
     expect(await run('sdk', query, { id, last: 4 })).toEqual(lean);
     expect((lean.result.data as any).customer.orders.edges).toHaveLength(4);
-  });
-});
-
-describe('graphql-jit and graphql-js behind the executor port', () => {
-  for (const spec of CASES) {
-    it(`answers ${spec.name} alike, with the same DynamoDB requests`, async () => {
-      const variables = spec.variables(dataset);
-      const jit = await run('lean', spec.query, variables, executors['graphql-jit']);
-      const graphqlJs = await run('lean', spec.query, variables, executors['graphql-js']);
-      expect(jit.result.errors).toBeUndefined();
-      expect(jit.result.data).not.toBeNull();
-      expect(jit.requests.requests).toBeGreaterThan(0);
-      expect(jit).toEqual(graphqlJs);
-    });
-  }
-
-  it('pages alike, backward too', async () => {
-    const query = `query ($id: ID!, $last: Int, $before: String) {
-      customer(id: $id) { orders(last: $last, before: $before) { edges { cursor node { id total placedAt } } pageInfo { hasPreviousPage startCursor } } } }`;
-    const id = dataset.ids.customers[3];
-    let before: string | null = null;
-    let pages = 0;
-    do {
-      const jit = await run('lean', query, { id, last: 5, before }, executors['graphql-jit']);
-      expect(await run('lean', query, { id, last: 5, before }, executors['graphql-js'])).toEqual(jit);
-      const page = (jit.result.data as any).customer.orders;
-      before = page.pageInfo.hasPreviousPage ? page.pageInfo.startCursor : null;
-      pages += 1;
-    } while (before);
-    expect(pages).toBe(3); // 12 orders, 5 a page
   });
 });

@@ -46,7 +46,6 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       dynamodbMetricsExtension: true,
       naive: false,
-      executor: 'graphql-jit',
     });
   });
 
@@ -79,7 +78,6 @@ describe('loadConfig defaults', () => {
       LOG_LEVEL: 'WARN',
       DYNAMODB_METRICS_EXTENSION: '1',
       GATEWAY_NAIVE: 'true',
-      GRAPHQL_EXECUTOR: 'graphql-js',
       CURSOR_SECRET: 'c0123456789abcdefghijklmnopqrstuv',
       AUTH_MODE: 'off',
       PAGE_READ_BUDGET: '250',
@@ -103,7 +101,6 @@ describe('loadConfig defaults', () => {
       SCHEMA_FILE: 'examples/model.graphql',
       LOG_LEVEL: 'WARN',
       CORS_ORIGINS: 'https://app.example.com, http://localhost:3000',
-      GRAPHQL_EXECUTOR: 'graphql-js',
       GATEWAY_NAIVE: 'true',
       TABLE_NAME: 'Prod.Table-1',
       DYNAMODB_ENDPOINT: 'http://dynamodb:8000',
@@ -138,14 +135,7 @@ describe('loadConfig defaults', () => {
       logLevel: 'warn',
       dynamodbMetricsExtension: true,
       naive: true,
-      executor: 'graphql-js',
     });
-  });
-
-  it('reads GRAPHQL_EXECUTOR, taking the earlier spelling `jit` for graphql-jit', () => {
-    expect(loadConfig({ GRAPHQL_EXECUTOR: 'graphql-jit' }).executor).toBe('graphql-jit');
-    expect(loadConfig({ GRAPHQL_EXECUTOR: ' JIT ' }).executor).toBe('graphql-jit');
-    expect(loadConfig({ GRAPHQL_EXECUTOR: 'graphql-js' }).executor).toBe('graphql-js');
   });
 
   it('falls back to AWS_DEFAULT_REGION when AWS_REGION is unset', () => {
@@ -159,7 +149,6 @@ describe('loadConfig rejects a bad value with a ConfigError naming the variable'
     ['MIGRATE_WRITE_UNITS_PER_SECOND', 'fast'],
     ['MIGRATE_SEGMENTS', '1.5'],
     ['PORT', 'http'],
-    ['GRAPHQL_EXECUTOR', 'fast'],
     ['PORT', '4000.5'],
     ['PORT', '70000'],
     ['PORT', '-1'],

@@ -2,10 +2,10 @@
  * An operation name that names no operation of the document (or none given
  * for a document of several operations) is refused before anything runs:
  * `OPERATION_RESOLUTION_FAILURE`, HTTP 400 (200 under `application/json`,
- * plugins/httpStatus.ts), for every executor (executor/). Apollo leaves the
- * operation unresolved and hands execution a null name, and an executor
- * given a null name runs a document's only operation: the name must be
- * settled here, before any other check, write or idempotency record.
+ * plugins/httpStatus.ts). Apollo leaves the operation unresolved and hands
+ * execution a null name, and an execution given a null name runs a
+ * document's only operation: the name must be settled here, before any
+ * other check, write or idempotency record.
  */
 import type { GatewayPlugin, RequestHooks } from './combine.js';
 import { GraphQLError, Kind, type DocumentNode } from 'graphql';
