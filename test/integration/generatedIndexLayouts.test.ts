@@ -294,7 +294,7 @@ afterAll(async () => {
   for (const gw of gateways) await gw.stop();
 });
 
-/** Serves a layout on a fresh table, fills it (both parents, then their children) and runs `check`. */
+/** Serves a layout on a fresh table, fills it (the parents, then their children) and runs `check`. */
 async function served(layout: Layout, kids: Kid[], check: (gw: TestGateway) => Promise<void>) {
   const gw = await testGateway({ model: buildModel(sdlOf(layout), 'generated.graphql') });
   gateways.push(gw);
