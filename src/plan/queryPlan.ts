@@ -34,10 +34,13 @@ export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layo
   const filled = Object.entries(field.arguments);
   const { index, pkAttr, skAttr } = key;
   const order = field.descending ? { descending: true } : {};
+  // A template writes an Int as its decimal text (itemPlan.ts), so an Int argument names its partition by that text.
+  const ints = new Set(node.type.attributes.filter((a) => a.kind === 'Int').map((a) => a.name));
   const collection = (args: Record<string, unknown>): Collection => {
     const values: Record<string, string> = {};
     for (const [placeholder, argument] of filled) {
-      const value = validateText(args[argument], argument);
+      const given = args[argument];
+      const value = ints.has(placeholder) && Number.isInteger(given) ? String(given) : validateText(given, argument);
       if (value === null) throw badUserInput(`${argument} names the partition to read: give it`, argument);
       values[placeholder] = value;
     }

@@ -4,13 +4,13 @@ import { badUserInput } from '../errors.js';
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
 
 function parse(value: unknown): string {
-  if (typeof value !== 'string' || !ISO_UTC.test(value) || Number.isNaN(Date.parse(value))) {
-    throw badUserInput(`DateTime must be an ISO-8601 UTC string such as 2026-01-31T12:00:00.000Z`);
-  }
-  return value;
+  const time = typeof value === 'string' && ISO_UTC.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(time)) throw badUserInput(`DateTime must be an ISO-8601 UTC string such as 2026-01-31T12:00:00.000Z`);
+  // The form keys and attributes hold (three fraction digits), so an argument compared with stored text matches in any precision.
+  return new Date(time).toISOString();
 }
 
-/** ISO-8601 UTC strings, stored and sent as they are. */
+/** ISO-8601 UTC strings: arguments read in the stored form, values sent as they are. */
 export const DateTime = new GraphQLScalarType({
   name: 'DateTime',
   description: 'An ISO-8601 UTC timestamp, e.g. 2026-11-29T15:42:06.000Z.',

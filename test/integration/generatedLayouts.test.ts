@@ -8,6 +8,9 @@
  * reference of the same declaration (the items sorted by the key they are
  * read by), and every read costs the computed minimum of DynamoDB requests.
  *
+ * generatedIndexLayouts.test.ts generates the rest: sort keys from fields
+ * of several kinds, keys without {id}, multi-attribute and inverted indexes.
+ *
  * TEST_DEPTH (default 1) multiplies the number of layouts tried.
  */
 import { afterAll, describe, expect, it } from 'vitest';

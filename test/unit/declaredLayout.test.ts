@@ -283,6 +283,31 @@ describe('declarations over the declared indexes', () => {
   });
 });
 
+describe('a root @query whose partition key holds an Int', () => {
+  const MODEL = `
+    extend schema @index(name: "byShelf", pk: ["shelfKey", "shelfRow"], sk: ["title"])
+    type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+    type Book @item(pk: "BOOK#{id}", sk: "META") @indexed(index: "byShelf", pk: ["S#{shelf}", "row-{row}"], sk: ["{title}"]) {
+      id: ID!  title: String!  shelf: String!  row: Int!
+    }
+    type BookConnection { edges: [BookEdge!]! pageInfo: PageInfo! totalCount: Int! }
+    type BookEdge { cursor: String! node: Book! }
+    type Query { book(id: ID!): Book @get  shelved(shelf: String!, row: Int!, first: Int, after: String, last: Int, before: String): BookConnection! @query(index: "byShelf") }`;
+
+  it('names the partition by the Int argument written as the template writes it, and refuses a non-integer before any request', () => {
+    const shelved = compilePlan(buildModel(MODEL, 'shelves.graphql')).queries.find((q) => q.path === 'Query.shelved')!;
+    expect(shelved.collection({ shelf: 'a', row: 12 })).toMatchObject({ pk: 'S#a', pkMore: [{ attr: 'shelfRow', value: 'row-12' }] });
+    expect(() => shelved.collection({ shelf: 'a', row: 1.5 })).toThrow('row must be');
+  });
+
+  it('refuses one whose partition attribute holds the Int itself (a number attribute), naming the field and the index', () => {
+    const natural = MODEL.replace('@index(name: "byShelf", pk: ["shelfKey", "shelfRow"]', '@index(name: "byShelf", pk: ["shelfKey", "row"]').replace('"row-{row}"', '"{row}"');
+    expect(problemsOf(natural)).toEqual([
+      'Query.shelved @query(index: "byShelf"): the partition attribute row of Book\'s key in byShelf holds numbers (Book.row): a read names its partition by text; write the number through a template (such as "b{row}" on another attribute)',
+    ]);
+  });
+});
+
 describe('connections over an index sort key of several attributes', () => {
   const MODEL = (fields: string, teamFields = '') => `
     extend schema

@@ -33,6 +33,7 @@ import { validateConnectionArgs, validateId } from '../../connections/args.js';
 import type { Plan } from '../../plan/plan.js';
 import { compileBindings, type CursorBinding } from '../../plan/bindings.js';
 import { readGlobalId } from '../../plan/globalId.js';
+import { partitionLabel } from '../../dynamo/collection.js';
 import { numberValue } from '../../writes/input.js';
 import type { Attribute } from '../../declaration/model.js';
 
@@ -59,7 +60,11 @@ function modelRules(plan: Plan): ModelRules {
   const nodeItems = new Map([...plan.items].filter(([, item]) => item.type.globalId !== null));
   return {
     binding: compileBindings(plan),
-    partition: (connection, parentId) => plan.relations.get(connection)?.collection(parentId).pk,
+    partition: (connection, parentId) => {
+      const collection = plan.relations.get(connection)?.collection(parentId);
+      // A cursor names the whole partition: each attribute of a multi-attribute key.
+      return collection && partitionLabel(collection.pk, collection.pkMore);
+    },
     node: node && { path: `Query.${node.field}`, check: (value) => void readGlobalId(nodeItems, value, 'id', node.idField) },
     numbers: numberChecks(plan),
   };
