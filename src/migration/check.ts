@@ -44,7 +44,7 @@ import { MODEL_PARTITION } from '../stream/modelWork.js';
 import { catalogCounterChange, countCatalogShard } from '../writes/catalog.js';
 import { COUNTING_ATTR, DELETING_ATTR } from '../writes/conditions.js';
 import { transact, TransactionCancelled } from '../writes/transact.js';
-import { indexKeysOf, isConditionFailed } from '../writes/create.js';
+import { findInvertedIn, indexKeysOf, isConditionFailed } from '../writes/create.js';
 import { forEachLimit } from '../writes/fanOut.js';
 import { writePlanOf, type EdgePair } from '../writes/writePlan.js';
 import { compileLayoutFix, layoutFixUpdate, type LayoutFix } from './layoutFix.js';
@@ -194,12 +194,14 @@ export function compileClassifier(plan: Plan): (item: Item) => Classified {
   };
 }
 
-/** A copy on an edge to compare with its source. */
+/** A copy on an edge to compare with its source: its key, or a child end's id (its key needs its parent's id). */
 interface CopyToCheck {
   edge: Item;
   field: CopiedField;
-  from: ItemKey;
+  from: ItemKey | ChildEnd;
 }
+
+type ChildEnd = { child: ItemPlan; id: string };
 
 /** Index keys an item lacks: migrate's layout fix, or @indexed written keys. */
 type KeyRepair = { item: Item; fix: LayoutFix } | { item: Item; set: Record<string, string> };
@@ -381,9 +383,32 @@ function inspectEdge(run: CheckRun, item: Item, what: Classified & { kind: 'edge
   if (pair.gsi1) indexKeys(run, item, `edge ${pair.base.path}`, pair.sharding ? String(item[run.keys.sk]) : null);
   const fix = run.layoutFix(item);
   if (fix !== null) page.keyRepairs.push({ item, fix });
-  // A child end's key needs its parent's id, which the edge does not hold: its copies are not compared here.
-  if (!pair.node.type.parent) for (const c of pair.nodeCopies) page.copies.push({ edge: item, field: copyField(c), from: pair.node.key(nodeId) });
-  if (!pair.owner.type.parent) for (const c of pair.ownerCopies) page.copies.push({ edge: item, field: copyField(c), from: pair.owner.key(ownerId) });
+  // A child end's key needs its parent's id, which the edge does not hold: checkCopies finds the child by its id.
+  const from = (end: ItemPlan, id: string): ItemKey | ChildEnd => (end.type.parent ? { child: end, id } : end.key(id));
+  for (const c of pair.nodeCopies) page.copies.push({ edge: item, field: copyField(c), from: from(pair.node, nodeId) });
+  for (const c of pair.ownerCopies) page.copies.push({ edge: item, field: copyField(c), from: from(pair.owner, ownerId) });
+}
+
+/**
+ * Child ends found by their ids as the gateway finds them (one GSI1 Query
+ * per distinct child, within the read budget); a child no longer found
+ * drops its copies: its delete settles them.
+ */
+async function locateChildEnds(run: CheckRun, copies: CopyToCheck[]): Promise<(CopyToCheck & { from: ItemKey })[]> {
+  const isChild = (from: ItemKey | ChildEnd): from is ChildEnd => 'child' in from;
+  const nameOf = ({ child, id }: ChildEnd) => `${child.name}\u0000${id}`;
+  const children = new Map<string, ChildEnd>();
+  for (const { from } of copies) if (isChild(from)) children.set(nameOf(from), from);
+  const keys = new Map<string, ItemKey | null>();
+  await forEachLimit([...children], run.concurrency, async ([name, { child, id }]) => {
+    const found = await reading(run, 1, () => findInvertedIn(sdkReads(run.doc), run.tableName, run.plan, child.name, id));
+    keys.set(name, found === null ? null : child.key(id, found.parentId));
+  });
+  return copies.flatMap((c) => {
+    if (!isChild(c.from)) return [{ ...c, from: c.from }];
+    const key = keys.get(nameOf(c.from)) ?? null;
+    return key === null ? [] : [{ ...c, from: key }];
+  });
 }
 
 /** GSI1 keys: the sort key and the partition key swapped (`shardedPk`: an edge of a sharded parent may carry `<sk>#<k>`). */
@@ -408,9 +433,10 @@ function gsi2(run: CheckRun, item: Item, typeName: string, fix: LayoutFix | null
   else add(run, 'wrongIndexKeys', item, `${typeName} GSI2 entry is ${JSON.stringify(item.GSI2PK)}/${JSON.stringify(item.GSI2SK)}, expected ${expected}`);
 }
 
-/** Compares copies with their sources (one consistent BatchGet per page); returns the repairs they need. */
-async function checkCopies(run: CheckRun, copies: CopyToCheck[]): Promise<RelationNeed[]> {
-  if (copies.length === 0) return [];
+/** Compares copies with their sources (child ends found first; one consistent BatchGet per page); returns the repairs they need. */
+async function checkCopies(run: CheckRun, toCheck: CopyToCheck[]): Promise<RelationNeed[]> {
+  if (toCheck.length === 0) return [];
+  const copies = await locateChildEnds(run, toCheck);
   const { doc, tableName, keys } = run;
   const sources = [...new Map(copies.map((c) => [itemKeyString(c.from), c.from])).values()];
   const read = await reading(run, sources.length, () => batchGet(sdkReads(doc), tableName, keys, sources, { consistentRead: true }));

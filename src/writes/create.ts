@@ -24,6 +24,8 @@ import { validateId } from '../connections/args.js';
 import type { ItemRecord } from '../plan/records.js';
 import { storedName, type Attribute, type IndexPlacement, type ItemType } from '../declaration/model.js';
 import { keyText } from '../plan/itemPlan.js';
+import type { Plan } from '../plan/plan.js';
+import type { ReadPort } from '../dynamo/readPort.js';
 import { absent, counterOrCheck, DELETING_ATTR } from './conditions.js';
 import { putNewWith } from './catalog.js';
 import { idOrNew } from './ids.js';
@@ -136,11 +138,16 @@ export function newItem(t: TypeWrites, keys: TableKeys, id: string, parentId: st
  * The ids of the item `id` of an inverted child type, found by its id alone
  * with one Query of GSI1 (GSI1PK = its sort key); null when there is none.
  */
-export async function findInverted(store: Store, typeName: string, id: string): Promise<{ id: string; parentId: string } | null> {
-  const plan = planOf(store).item(typeName);
-  const parentPlan = planOf(store).item(plan.type.parent!.type);
-  const byId: Collection = { name: `${typeName}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: plan.type.sk.fill({ id }), prefix: parentPlan.type.pk.prefix, table: store.plan.keys.names };
-  const [found] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
+export function findInverted(store: Store, typeName: string, id: string): Promise<{ id: string; parentId: string } | null> {
+  return findInvertedIn(readsOf(store), store.tableName, planOf(store), typeName, id);
+}
+
+/** findInverted through a read port of its own (the table check reads so, with no store). */
+export async function findInvertedIn(reads: ReadPort, tableName: string, model: Plan, typeName: string, id: string): Promise<{ id: string; parentId: string } | null> {
+  const plan = model.item(typeName);
+  const parentPlan = model.item(plan.type.parent!.type);
+  const byId: Collection = { name: `${typeName}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: plan.type.sk.fill({ id }), prefix: parentPlan.type.pk.prefix, table: model.keys.names };
+  const [found] = await readRange(reads, tableName, { collection: byId, forward: true, limit: 1 });
   const ids = found ? plan.ids(found) : null;
   return ids && ids.parentId !== null ? { id: ids.id, parentId: ids.parentId } : null;
 }
