@@ -195,13 +195,9 @@ export function compileClassifier(plan: Plan): (item: Item) => Classified {
 }
 
 /** A copy on an edge to compare with its source: its key, or a child end's id (its key needs its parent's id). */
-interface CopyToCheck {
-  edge: Item;
-  field: CopiedField;
-  from: ItemKey | ChildEnd;
-}
+type CopyToCheck = { edge: Item; field: CopiedField } & ({ from: ItemKey } | { child: ChildEnd });
 
-type ChildEnd = { child: ItemPlan; id: string };
+type ChildEnd = { end: ItemPlan; id: string };
 
 /** Index keys an item lacks: migrate's layout fix, or @indexed written keys. */
 type KeyRepair = { item: Item; fix: LayoutFix } | { item: Item; set: Record<string, string> };
@@ -384,9 +380,9 @@ function inspectEdge(run: CheckRun, item: Item, what: Classified & { kind: 'edge
   const fix = run.layoutFix(item);
   if (fix !== null) page.keyRepairs.push({ item, fix });
   // A child end's key needs its parent's id, which the edge does not hold: checkCopies finds the child by its id.
-  const from = (end: ItemPlan, id: string): ItemKey | ChildEnd => (end.type.parent ? { child: end, id } : end.key(id));
-  for (const c of pair.nodeCopies) page.copies.push({ edge: item, field: copyField(c), from: from(pair.node, nodeId) });
-  for (const c of pair.ownerCopies) page.copies.push({ edge: item, field: copyField(c), from: from(pair.owner, ownerId) });
+  const from = (end: ItemPlan, id: string) => (end.type.parent ? { child: { end, id } } : { from: end.key(id) });
+  for (const c of pair.nodeCopies) page.copies.push({ edge: item, field: copyField(c), ...from(pair.node, nodeId) });
+  for (const c of pair.ownerCopies) page.copies.push({ edge: item, field: copyField(c), ...from(pair.owner, ownerId) });
 }
 
 /**
@@ -394,20 +390,18 @@ function inspectEdge(run: CheckRun, item: Item, what: Classified & { kind: 'edge
  * per distinct child, within the read budget); a child no longer found
  * drops its copies: its delete settles them.
  */
-async function locateChildEnds(run: CheckRun, copies: CopyToCheck[]): Promise<(CopyToCheck & { from: ItemKey })[]> {
-  const isChild = (from: ItemKey | ChildEnd): from is ChildEnd => 'child' in from;
-  const nameOf = ({ child, id }: ChildEnd) => `${child.name}\u0000${id}`;
+async function locateChildEnds(run: CheckRun, copies: CopyToCheck[]): Promise<{ edge: Item; field: CopiedField; from: ItemKey }[]> {
+  const nameOf = ({ end, id }: ChildEnd) => `${end.name}\u0000${id}`;
   const children = new Map<string, ChildEnd>();
-  for (const { from } of copies) if (isChild(from)) children.set(nameOf(from), from);
+  for (const c of copies) if ('child' in c) children.set(nameOf(c.child), c.child);
   const keys = new Map<string, ItemKey | null>();
-  await forEachLimit([...children], run.concurrency, async ([name, { child, id }]) => {
-    const found = await reading(run, 1, () => findInvertedIn(sdkReads(run.doc), run.tableName, run.plan, child.name, id));
-    keys.set(name, found === null ? null : child.key(id, found.parentId));
+  await forEachLimit([...children], run.concurrency, async ([name, { end, id }]) => {
+    const found = await reading(run, 1, () => findInvertedIn(sdkReads(run.doc), run.tableName, run.plan, end.name, id));
+    keys.set(name, found === null ? null : end.key(id, found.parentId));
   });
-  return copies.flatMap((c) => {
-    if (!isChild(c.from)) return [{ ...c, from: c.from }];
-    const key = keys.get(nameOf(c.from)) ?? null;
-    return key === null ? [] : [{ ...c, from: key }];
+  return copies.flatMap(({ edge, field, ...at }) => {
+    const from = 'from' in at ? at.from : (keys.get(nameOf(at.child)) ?? null);
+    return from === null ? [] : [{ edge, field, from }];
   });
 }
 
