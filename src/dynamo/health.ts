@@ -52,3 +52,10 @@ export function cachedProbe<T = boolean>(probe: () => Promise<T>, ttlMs: number)
     return last.value;
   };
 }
+
+/** `read`'s answer, or null once it fails or `ms` pass: /health answers without a detail DynamoDB does not give in time. */
+export function within<T>(ms: number, read: () => Promise<T>): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms).unref()));
+  return Promise.race([read().catch(() => null), timeout]).finally(() => clearTimeout(timer));
+}

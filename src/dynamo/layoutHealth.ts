@@ -8,7 +8,7 @@
  * /health with the verdict alone, does not carry table management.
  */
 import type { Dynamo } from './client.js';
-import { cachedProbe, tableState, type TableState } from './health.js';
+import { cachedProbe, tableState, within, type TableState } from './health.js';
 import { describeLayout, type Gsi2Readers, type TableShape } from './table.js';
 
 export interface HealthReport {
@@ -38,15 +38,8 @@ export async function tableHealth(
   const verdict = await verdictOf(dynamo, tableName, seen);
   const { ok } = verdict;
   if (!ok) return verdict;
-  try {
-    const layout = await Promise.race([
-      describeLayout(dynamo.raw, tableName, readers, shape),
-      new Promise<never>((_, reject) => setTimeout(() => reject(new Error('timeout')), detailsTimeoutMs).unref()),
-    ]);
-    return { ok, table: { needsMigration: layout.needsMigration, itemsLayoutVersion: layout.itemsVersion, lacks: layout.lacks } };
-  } catch {
-    return { ok };
-  }
+  const layout = await within(detailsTimeoutMs, () => describeLayout(dynamo.raw, tableName, readers, shape));
+  return layout === null ? { ok } : { ok, table: { needsMigration: layout.needsMigration, itemsLayoutVersion: layout.itemsVersion, lacks: layout.lacks } };
 }
 
 /**

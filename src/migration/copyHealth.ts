@@ -13,6 +13,7 @@
  * stream, one COUNT Query.
  */
 import { PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { within } from '../dynamo/health.js';
 import { checkReportKey } from '../dynamo/keys.js';
 import type { Plan } from '../plan/plan.js';
 import { countDeadLetters } from '../stream/checkpoints.js';
@@ -67,13 +68,6 @@ export interface CopyHealthSource {
   pending: () => number | null;
   /** How long the two reads may take before the figures are left null (as the layout's details are). */
   timeoutMs?: number;
-}
-
-/** `read`'s answer, or null once it fails or `ms` pass (DynamoDB down: /health answers without these figures). */
-function within<T>(ms: number, read: () => Promise<T>): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), ms).unref()));
-  return Promise.race([read().catch(() => null), timeout]).finally(() => clearTimeout(timer));
 }
 
 export async function copyHealth({ store, streamLabel, pending, timeoutMs = 2000 }: CopyHealthSource): Promise<CopiesHealth> {

@@ -10,7 +10,7 @@ import type { Layout, QueryField } from '../declaration/model.js';
 import { keyIn } from '../declaration/indexed.js';
 import { badUserInput, invariant } from '../errors.js';
 import { validateText } from './arguments.js';
-import type { ItemPlan } from './itemPlan.js';
+import { keyText, type ItemPlan } from './itemPlan.js';
 import type { ItemRecord } from './records.js';
 import type { RangeSource } from './sources.js';
 import { boundedCollection, boundedSource, sortedCollection } from './bounds.js';
@@ -34,13 +34,14 @@ export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layo
   const filled = Object.entries(field.arguments);
   const { index, pkAttr, skAttr } = key;
   const order = field.descending ? { descending: true } : {};
-  // A template writes an Int as its decimal text (itemPlan.ts), so an Int argument names its partition by that text.
-  const ints = new Set(node.type.attributes.filter((a) => a.kind === 'Int').map((a) => a.name));
+  // An Int names its partition by the text a template writes for it (keyText).
+  const ints = new Map(node.type.attributes.filter((a) => a.kind === 'Int').map((a) => [a.name, a]));
   const collection = (args: Record<string, unknown>): Collection => {
     const values: Record<string, string> = {};
     for (const [placeholder, argument] of filled) {
       const given = args[argument];
-      const value = ints.has(placeholder) && Number.isInteger(given) ? String(given) : validateText(given, argument);
+      const int = ints.get(placeholder);
+      const value = int && Number.isInteger(given) ? keyText(int, given, argument) : validateText(given, argument);
       if (value === null) throw badUserInput(`${argument} names the partition to read: give it`, argument);
       values[placeholder] = value;
     }

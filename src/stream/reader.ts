@@ -80,6 +80,9 @@ const errorName = (err: unknown) => (err as { name?: string })?.name ?? '';
 /** A record of the reader's own bookkeeping (its checkpoints are items of the same table). */
 const isOwn = (pk: string) => (record: StreamRecordLike) => String(imagesOf(record).keys[pk] ?? '').startsWith(STREAM_PREFIX);
 
+/** The label DynamoDB gives a stream, read from its ARN (`…/stream/<label>`). */
+export const labelOfStreamArn = (arn: string): string => arn.split('/stream/')[1] ?? arn;
+
 export class StreamReader {
   readonly stats: StreamStats;
   private readonly o: Required<Omit<ReaderOptions, 'stats' | 'checkpointName' | 'telemetry' | 'now'>> & Pick<ReaderOptions, 'telemetry'>;
@@ -201,7 +204,7 @@ export class StreamReader {
     do {
       const out = await this.o.streams.send(new DescribeStreamCommand({ StreamArn: this.o.streamArn, ExclusiveStartShardId }));
       const d = out.StreamDescription;
-      this.label ||= d?.StreamLabel ?? this.o.streamArn.split('/stream/')[1] ?? this.o.streamArn;
+      this.label ||= d?.StreamLabel ?? labelOfStreamArn(this.o.streamArn);
       listed.push(...(d?.Shards ?? []));
       ExclusiveStartShardId = d?.LastEvaluatedShardId;
     } while (ExclusiveStartShardId);

@@ -6,6 +6,7 @@
  */
 import { imageRedaction } from '../subscriptions/redaction.js';
 import { writeModelMarker } from '../stream/modelWork.js';
+import { labelOfStreamArn } from '../stream/reader.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, type Config, PROD_NODE_ENV } from '../config.js';
@@ -126,7 +127,6 @@ async function prepareTable(config: Config, { dynamo, plan, local, logger }: { d
   return layout;
 }
 
-/** The HTTP handler's options: health, its details and who may see them, the request context, the explorer. */
 /** `/health` details.copies, cached as the table check is: a flood of calls costs at most its two requests per interval. */
 function copiesProbe(config: Config, { dynamo, plan, processing, streamArn }: { dynamo: Dynamo; plan: Plan; processing: StreamProcessing; streamArn: string | null }) {
   return cachedProbe(
@@ -134,13 +134,14 @@ function copiesProbe(config: Config, { dynamo, plan, processing, streamArn }: { 
       copyHealth({
         store: { doc: dynamo.doc, tableName: config.tableName, plan },
         // The reader's own label once it has listed the shards; else the ARN's (the same text in DynamoDB).
-        streamLabel: () => (streamArn === null ? null : processing.reader?.streamLabel || (streamArn.split('/stream/')[1] ?? streamArn)),
+        streamLabel: () => (streamArn === null ? null : processing.reader?.streamLabel || labelOfStreamArn(streamArn)),
         pending: () => (processing.reader === null ? null : processing.stats.pending()),
       }),
     config.healthCacheMs,
   );
 }
 
+/** The HTTP handler's options: health, its details and who may see them, the request context, the explorer. */
 function handlerOptionsOf(
   config: Config,
   { parts, plan, logger, details }: { parts: GatewayParts; plan: Plan; logger: Logger; details: () => Promise<Record<string, unknown>> },
