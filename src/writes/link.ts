@@ -23,6 +23,7 @@
  */
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { badUserInput, conflict, notFound } from '../errors.js';
+import { keyText } from '../plan/itemPlan.js';
 import { validateId } from '../connections/args.js';
 import { isMoving, UNSHARDED } from '../plan/sharding.js';
 import { absent, conditionCheck, counterAfter, counterOrCheck, DELETING_ATTR, exists, unchanged, type Condition } from './conditions.js';
@@ -83,13 +84,6 @@ function withoutHeld(item: Item, pair: EdgePair, held: ReadonlySet<string>): Ite
   return out;
 }
 
-/** A key-held value as it goes into a key: text without `#`, which ends a key's placeholder. */
-function keyText(value: unknown, argument: string): string {
-  const text = String(value);
-  if (text.includes('#')) throw badUserInput(`${argument} cannot contain '#': it is part of the edge's key`, argument);
-  return text;
-}
-
 /**
  * The edge fields and own id the pair's keys hold, from the arguments of
  * an unlink (the same rules as link's: a DateTime given in any ISO form
@@ -103,7 +97,7 @@ function keyValuesFrom(pair: EdgePair, args: Record<string, unknown>): Record<st
       continue;
     }
     const a = pair.edgeAttributes.find((x) => x.name === name)!;
-    values[name] = keyText(attributeValue({ ...a, required: true }, args[name], name), name);
+    values[name] = keyText(a, attributeValue({ ...a, required: true }, args[name], name), name);
   }
   return values;
 }
@@ -214,7 +208,7 @@ export async function link(
   for (const a of pair.edgeAttributes) {
     if (a.createdAt || !(a.name in args) || (a.name === 'id' && pair.ownId)) continue;
     const value = attributeValue(a, args[a.name], a.name);
-    if (value !== null) given[a.storedAs] = pair.keyFields.includes(a.name) ? keyText(value, a.name) : value;
+    if (value !== null) given[a.storedAs] = pair.keyFields.includes(a.name) ? keyText(a, value, a.name) : value;
   }
   let maintained = true;
   return untilFresh(store, async (round) => {
