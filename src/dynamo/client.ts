@@ -18,6 +18,7 @@ import { DEFAULTS, type Config } from '../config.js';
 import { instrumentClient } from './metrics.js';
 import { ReadPath } from './leanReads/readPath.js';
 import { GatewayRetryStrategy } from './retryStrategy.js';
+import { Sha256 } from './sha256.js';
 
 export interface ClientOptions {
   /** Endpoint URL; undefined → the SDK's default endpoint for the region (real AWS). */
@@ -75,13 +76,9 @@ class StallGuardedHandler extends NodeHttpHandler {
 }
 
 function guardBody(body: IncomingMessage, idleMs: number) {
-  let timer: NodeJS.Timeout | undefined;
-  const arm = () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => body.destroy(Object.assign(new Error(`DynamoDB's answer stalled for ${idleMs} ms`), { name: 'TimeoutError' })), idleMs);
-  };
-  arm();
-  body.on('data', arm);
+  // One timer, pushed back by each chunk (refresh, not a new timer per chunk).
+  const timer = setTimeout(() => body.destroy(Object.assign(new Error(`DynamoDB's answer stalled for ${idleMs} ms`), { name: 'TimeoutError' })), idleMs);
+  body.on('data', () => timer.refresh());
   body.once('end', () => clearTimeout(timer));
   body.once('close', () => clearTimeout(timer));
 }
@@ -112,6 +109,8 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
     credentials: local && !options.credentialsConfigured ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
     maxAttempts: options.maxAttempts ?? DEFAULTS.dynamoClient.maxAttempts,
     retryMode: options.retryMode ?? DEFAULTS.dynamoClient.retryMode,
+    // Signing's HMAC keys made once, not per request (sha256.ts); the read path signs with it too.
+    sha256: Sha256,
     // Throttling has its own, larger budget than 5xx and timeouts (retryStrategy.ts).
     retryStrategy: retryStrategy as never,
     // Bounded so an unreachable or hung DynamoDB becomes UNAVAILABLE within seconds, never a hang:

@@ -5,6 +5,7 @@
  */
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { NodeHttpHandler } from '@smithy/node-http-handler';
+import { Sha256 } from '../dynamo/sha256.js';
 
 export interface StreamsClientOptions {
   endpoint?: string;
@@ -26,6 +27,7 @@ export function createStreamsClient(options: StreamsClientOptions = {}): DynamoD
     region: options.region ?? (local ? 'us-east-1' : undefined),
     credentials: local && !options.credentialsConfigured ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
     maxAttempts: options.maxAttempts ?? 3,
+    sha256: Sha256,
     requestHandler: new NodeHttpHandler({
       connectionTimeout: options.connectionTimeoutMs ?? 1000,
       requestTimeout: options.requestTimeoutMs ?? 5000,

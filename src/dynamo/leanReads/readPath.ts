@@ -3,10 +3,11 @@
  * middleware stack (docs/performance.md, "The read path", has why and what
  * it keeps from the SDK). The caller sees exactly what the document client
  * would return, and DynamoDB receives the request the SDK would send,
- * signed the same way: the HTTP handler, credentials, region, signer,
- * retry strategy (fed the SDK's error classification), clock offset and
- * exception classes are the SDK client's own, shared rather than copied,
- * so error classification cannot tell the paths apart. Writes stay on the SDK.
+ * signed the same way (signer.ts writes the SDK signer's very headers): the
+ * HTTP handler, credentials, region, retry strategy (fed the SDK's error
+ * classification), clock offset and exception classes are the SDK client's
+ * own, shared rather than copied, so error classification cannot tell the
+ * paths apart. Writes stay on the SDK.
  *
  * Counting is the SDK path's (metrics.ts): one call per `send`, one request
  * per attempt, the operation's CallObserver told of each. Attempt hooks
@@ -21,6 +22,7 @@ import { HttpRequest } from '@smithy/core/protocols';
 import { isClockSkewError, isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { IncomingMessage } from 'node:http';
+import { ReadSigner, type Credentials } from './signer.js';
 import { capacityUnits, type CallTrace, type OperationMetrics } from '../metrics.js';
 
 export type ReadOperation = 'GetItem' | 'Query' | 'BatchGetItem';
@@ -272,7 +274,7 @@ interface Endpoint {
 
 interface ClientConfig {
   region: () => Promise<string>;
-  credentials: () => Promise<{ accessKeyId: string; secretAccessKey: string; sessionToken?: string }>;
+  credentials: () => Promise<Credentials>;
   sha256: never;
   requestHandler: HttpHandler;
   endpoint?: () => Promise<Endpoint>;
@@ -289,7 +291,7 @@ const USER_AGENT = 'dynamo-graph-gateway-read-path';
 export class ReadPath {
   private readonly config: ClientConfig;
   private readonly hooks: AttemptHook[] = [];
-  private ready: Promise<{ endpoint: Endpoint; host: string; signer: SignatureV4 }> | undefined;
+  private ready: Promise<{ endpoint: Endpoint; host: string; signer: SignatureV4 | ReadSigner }> | undefined;
 
   constructor(
     client: DynamoDBClient,
@@ -329,7 +331,11 @@ export class ReadPath {
       }
       const defaultPort = endpoint.protocol === 'https:' ? 443 : 80;
       const host = endpoint.port && endpoint.port !== defaultPort ? `${endpoint.hostname}:${endpoint.port}` : endpoint.hostname;
-      const signer = new SignatureV4({ service: 'dynamodb', region, credentials: this.config.credentials, sha256: this.config.sha256, uriEscapePath: true });
+      // The read path's own signer for the usual endpoint (the root path); the SDK's for any other.
+      const signer =
+        (endpoint.path || '/') === '/'
+          ? new ReadSigner(region, 'dynamodb', this.config.credentials)
+          : new SignatureV4({ service: 'dynamodb', region, credentials: this.config.credentials, sha256: this.config.sha256, uriEscapePath: true });
       return { endpoint, host, signer };
     })().catch((err) => {
       this.ready = undefined; // a failed resolution (e.g. no region) is tried again by the next read
@@ -397,23 +403,22 @@ export class ReadPath {
 
   private async attempt(operation: ReadOperation, body: string): Promise<Output> {
     const { endpoint, host, signer } = await this.resolve();
-    const request = new HttpRequest({
-      protocol: endpoint.protocol,
-      hostname: endpoint.hostname,
-      port: endpoint.port,
-      path: endpoint.path || '/',
-      method: 'POST',
-      headers: {
-        host,
-        'content-type': 'application/x-amz-json-1.0',
-        'content-length': String(Buffer.byteLength(body)),
-        'x-amz-target': `DynamoDB_20120810.${operation}`,
-        'user-agent': USER_AGENT,
-      },
-      body,
-    });
-    const offset = this.config.systemClockOffset ?? 0;
-    const signed = await signer.sign(request, { signingDate: new Date(Date.now() + offset) });
+    const headers: Record<string, string> = {
+      host,
+      'content-type': 'application/x-amz-json-1.0',
+      'content-length': String(Buffer.byteLength(body)),
+      'x-amz-target': `DynamoDB_20120810.${operation}`,
+      'user-agent': USER_AGENT,
+    };
+    const signingDate = new Date(Date.now() + (this.config.systemClockOffset ?? 0));
+    const request = { protocol: endpoint.protocol, hostname: endpoint.hostname, port: endpoint.port, path: endpoint.path || '/', method: 'POST', headers, body };
+    let signed: unknown;
+    if (signer instanceof ReadSigner) {
+      await signer.sign(headers, body, signingDate);
+      signed = new HttpRequest(request);
+    } else {
+      signed = await signer.sign(new HttpRequest(request), { signingDate });
+    }
     const { response } = await this.config.requestHandler.handle(signed as never);
     const text = await readBody(response);
     if (response.statusCode >= 200 && response.statusCode < 300) {
