@@ -31,7 +31,6 @@ import {
   parseShardPartition,
   SHARD_SK_PREFIX,
   STREAM_PREFIX,
-  type ItemKey,
 } from '../dynamo/keys.js';
 import { capacityUnits } from '../dynamo/metrics.js';
 import { sdkReads } from '../dynamo/readPort.js';
@@ -44,12 +43,13 @@ import { MODEL_PARTITION } from '../stream/modelWork.js';
 import { catalogCounterChange, countCatalogShard } from '../writes/catalog.js';
 import { COUNTING_ATTR, DELETING_ATTR } from '../writes/conditions.js';
 import { transact, TransactionCancelled } from '../writes/transact.js';
-import { findInvertedIn, indexKeysOf, isConditionFailed } from '../writes/create.js';
+import { indexKeysOf, isConditionFailed } from '../writes/create.js';
 import { forEachLimit } from '../writes/fanOut.js';
 import { writePlanOf, type EdgePair } from '../writes/writePlan.js';
 import { compileLayoutFix, layoutFixUpdate, type LayoutFix } from './layoutFix.js';
 import { RateLimiter } from './rateLimiter.js';
-import { applyRelationFixes, copyField, type RelationNeed } from './relationFix.js';
+import { locateSources, sourceAt, type ChildEndReads, type SourceAt } from './childEnds.js';
+import { applyRelationFixes, copyField, type RelationFixContext, type RelationNeed } from './relationFix.js';
 
 export const FINDING_KINDS = ['unmatched', 'missingAttributes', 'missingIndexKeys', 'wrongIndexKeys', 'staleCopies', 'wrongCounters'] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
@@ -195,9 +195,7 @@ export function compileClassifier(plan: Plan): (item: Item) => Classified {
 }
 
 /** A copy on an edge to compare with its source: its key, or a child end's id (its key needs its parent's id). */
-type CopyToCheck = { edge: Item; field: CopiedField } & ({ from: ItemKey } | { child: ChildEnd });
-
-type ChildEnd = { end: ItemPlan; id: string };
+type CopyToCheck = { edge: Item; field: CopiedField } & SourceAt;
 
 /** Index keys an item lacks: migrate's layout fix, or @indexed written keys. */
 type KeyRepair = { item: Item; fix: LayoutFix } | { item: Item; set: Record<string, string> };
@@ -380,30 +378,18 @@ function inspectEdge(run: CheckRun, item: Item, what: Classified & { kind: 'edge
   const fix = run.layoutFix(item);
   if (fix !== null) page.keyRepairs.push({ item, fix });
   // A child end's key needs its parent's id, which the edge does not hold: checkCopies finds the child by its id.
-  const from = (end: ItemPlan, id: string) => (end.type.parent ? { child: { end, id } } : { from: end.key(id) });
-  for (const c of pair.nodeCopies) page.copies.push({ edge: item, field: copyField(c), ...from(pair.node, nodeId) });
-  for (const c of pair.ownerCopies) page.copies.push({ edge: item, field: copyField(c), ...from(pair.owner, ownerId) });
+  for (const c of pair.nodeCopies) page.copies.push({ edge: item, field: copyField(c), ...sourceAt(pair.node, nodeId) });
+  for (const c of pair.ownerCopies) page.copies.push({ edge: item, field: copyField(c), ...sourceAt(pair.owner, ownerId) });
 }
 
-/**
- * Child ends found by their ids as the gateway finds them (one GSI1 Query
- * per distinct child, within the read budget); a child no longer found
- * drops its copies: its delete settles them.
- */
-async function locateChildEnds(run: CheckRun, copies: CopyToCheck[]): Promise<{ edge: Item; field: CopiedField; from: ItemKey }[]> {
-  const nameOf = ({ end, id }: ChildEnd) => `${end.name}\u0000${id}`;
-  const children = new Map<string, ChildEnd>();
-  for (const c of copies) if ('child' in c) children.set(nameOf(c.child), c.child);
-  const keys = new Map<string, ItemKey | null>();
-  await forEachLimit([...children], run.concurrency, async ([name, { end, id }]) => {
-    const found = await reading(run, 1, () => findInvertedIn(sdkReads(run.doc), run.tableName, run.plan, end.name, id));
-    keys.set(name, found === null ? null : end.key(id, found.parentId));
-  });
-  return copies.flatMap(({ edge, field, ...at }) => {
-    const from = 'from' in at ? at.from : (keys.get(nameOf(at.child)) ?? null);
-    return from === null ? [] : [{ edge, field, from }];
-  });
-}
+/** What childEnds.ts reads with: the run's client and plan, its read budget. */
+const childEndReads = (run: CheckRun): ChildEndReads => ({
+  doc: run.doc,
+  tableName: run.tableName,
+  plan: run.plan,
+  concurrency: run.concurrency,
+  paced: (units, read) => reading(run, units, read),
+});
 
 /** GSI1 keys: the sort key and the partition key swapped (`shardedPk`: an edge of a sharded parent may carry `<sk>#<k>`). */
 function indexKeys(run: CheckRun, item: Item, what: string, shardedPk: string | null): void {
@@ -430,7 +416,7 @@ function gsi2(run: CheckRun, item: Item, typeName: string, fix: LayoutFix | null
 /** Compares copies with their sources (child ends found first; one consistent BatchGet per page); returns the repairs they need. */
 async function checkCopies(run: CheckRun, toCheck: CopyToCheck[]): Promise<RelationNeed[]> {
   if (toCheck.length === 0) return [];
-  const copies = await locateChildEnds(run, toCheck);
+  const copies = await locateSources(childEndReads(run), toCheck);
   const { doc, tableName, keys } = run;
   const sources = [...new Map(copies.map((c) => [itemKeyString(c.from), c.from])).values()];
   const read = await reading(run, sources.length, () => batchGet(sdkReads(doc), tableName, keys, sources, { consistentRead: true }));
@@ -488,21 +474,19 @@ async function checkCounters(run: CheckRun, counters: CounterToCheck[]): Promise
 }
 
 /** relationFix.ts's context for the repairs of one run. */
-function relationContextOf(run: CheckRun) {
+function relationContextOf(run: CheckRun): RelationFixContext {
   return {
-    doc: run.doc,
-    tableName: run.tableName,
+    ...childEndReads(run),
     keys: run.keys,
     dryRun: false,
-    concurrency: run.concurrency,
     limiter: run.writes,
     indexSettleMs: run.options.indexSettleMs ?? 1000,
-    fixed: (kind: string) => {
+    fixed: (kind) => {
       if (kind === 'edge-copy') run.state.repaired.copies += 1;
       else if (kind === 'counter') run.state.repaired.counters += 1;
     },
     skipped: () => {},
-    consumed: (units: number) => {
+    consumed: (units) => {
       run.totals.writeUnits += units;
     },
   };

@@ -331,10 +331,16 @@ async function relationFixes(job: MigrationJob, needs: RelationNeed[]): Promise<
     {
       doc: job.doc,
       tableName: job.tableName,
+      plan: job.options.plan,
       keys: job.keys,
       dryRun: job.dryRun,
       concurrency: job.concurrency,
       limiter: job.limiter,
+      // Finding a child end (a GSI1 Query of one item) takes a unit from the one budget a migration has.
+      paced: async (units, read) => {
+        await job.limiter.take(units);
+        return read();
+      },
       indexSettleMs: job.options.indexSettleMs ?? 1000,
       fixed: (kind) => {
         byKind[kind] += 1;

@@ -3,7 +3,8 @@
  * migrate.ts (and check.ts's repair) add it where it is missing:
  * - edge-copy: the stream processor's conditional copy write
  *   (stream/propagate.ts), so a newer copy is never replaced by an older
- *   one and a deleted edge is not brought back;
+ *   one and a deleted edge is not brought back; a child end is found by
+ *   its id first (childEnds.ts);
  * - edge-shards: the copy of a sharded parent's shard count, conditioned on
  *   the parent still having it and no reshard under way;
  * - counter: a paged `Select: COUNT` of the collection, under a counting
@@ -13,7 +14,7 @@
  *   ignored and replaced; GSI1 collections are counted after
  *   `indexSettleMs` (docs/model.md has the race in full).
  */
-import { UpdateCommand, type DynamoDBDocumentClient, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { countCollection, type Collection } from '../dynamo/collection.js';
 import { isBookkeeping, itemKeyString, type ItemKey, type TableKeys } from '../dynamo/keys.js';
@@ -28,16 +29,17 @@ import { forEachLimit } from '../writes/fanOut.js';
 import { tryTransact } from '../writes/transact.js';
 import { versionAttr, writePlanOf, type EdgeCopy } from '../writes/writePlan.js';
 import { copyIsStale, copyUpdate, source, type CopiedField } from '../stream/propagate.js';
+import { locateSources, sourceAt, type ChildEndReads, type SourceAt } from './childEnds.js';
 import type { RateLimiter } from './rateLimiter.js';
 
 export const RELATION_FIX_KINDS = ['edge-copy', 'edge-shards', 'counter'] as const;
 export type RelationFixKind = (typeof RELATION_FIX_KINDS)[number];
 
-/** An edge lacking copies (each with the item it copies) or its parent's shard-count copy. */
+/** An edge lacking copies (each with the item it copies, or the child end to find it by) or its parent's shard-count copy. */
 export interface EdgeNeed {
   kind: 'edge';
   edge: Item;
-  copies: { field: CopiedField; from: ItemKey }[];
+  copies: ({ field: CopiedField } & SourceAt)[];
   shards: { sharding: Sharding; parentId: string; memberId: string; parentKey: ItemKey } | null;
 }
 
@@ -68,8 +70,7 @@ export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | n
     for (const type of types) {
       const ids = type.ids(item);
       if (!ids) continue;
-      // Relations live on top-level items only (the model refuses @edges on child types).
-      if (ids.parentId !== null) return null;
+      // A relation's collection is named by its owner's id alone, a child type's too (the model requires it inverted).
       const counts: CounterNeed['counts'] = [];
       for (const r of plan.relationsOf.get(type.name) ?? []) {
         if (r.counter === null || typeof item[r.counter] === 'number') continue;
@@ -87,10 +88,9 @@ export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | n
       const ends = pair.ends(item);
       if (ends === null) continue;
       const { ownerId, nodeId } = ends;
-      // A child end's key needs its parent's id, which the edge does not hold: its copies are the stream's to keep.
       const copies = [
-        ...(pair.node.type.parent ? [] : pair.nodeCopies.map((c) => ({ field: copyField(c), from: pair.node.key(nodeId) }))),
-        ...(pair.owner.type.parent ? [] : pair.ownerCopies.map((c) => ({ field: copyField(c), from: pair.owner.key(ownerId) }))),
+        ...pair.nodeCopies.map((c) => ({ field: copyField(c), ...sourceAt(pair.node, nodeId) })),
+        ...pair.ownerCopies.map((c) => ({ field: copyField(c), ...sourceAt(pair.owner, ownerId) })),
       ].filter((c) => typeof item[c.field.copyAttr] !== 'string');
       const s = pair.sharding;
       const shards =
@@ -101,13 +101,12 @@ export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | n
   };
 }
 
-export interface RelationFixContext {
-  doc: DynamoDBDocumentClient;
-  tableName: string;
+/** The client, table, plan and concurrency, and `paced` for the reads that find child ends (childEnds.ts). */
+export interface RelationFixContext extends ChildEndReads {
   /** The table's key attributes (the model's @table). */
   keys: TableKeys;
   dryRun: boolean;
-  concurrency: number;
+  /** Paces the writes. */
   limiter: RateLimiter;
   /** Time GSI1 gets to show writes committed before a counting mark. */
   indexSettleMs: number;
@@ -119,7 +118,7 @@ export interface RelationFixContext {
   consumed(units: number): void;
 }
 
-/** Applies the needs of one scanned page: edges first (one consistent BatchGet of their sources), then counters. */
+/** Applies the needs of one scanned page: edges first (child ends found, then one consistent BatchGet of the sources), then counters. */
 export async function applyRelationFixes(ctx: RelationFixContext, needs: readonly RelationNeed[]): Promise<void> {
   const edges = needs.filter((n): n is EdgeNeed => n.kind === 'edge');
   const counters = needs.filter((n): n is CounterNeed => n.kind === 'counters');
@@ -149,15 +148,20 @@ async function updateIf(ctx: RelationFixContext, estimate: number, input: Update
 }
 
 async function fixEdges(ctx: RelationFixContext, needs: readonly EdgeNeed[]): Promise<void> {
-  const keys = needs.flatMap((n) => [...n.copies.map((c) => c.from), ...(n.shards ? [n.shards.parentKey] : [])]);
+  const copiesOf = new Map<EdgeNeed, { field: CopiedField; from: ItemKey }[]>(needs.map((n) => [n, []]));
+  for (const { need, field, from } of await locateSources(ctx, needs.flatMap((need) => need.copies.map((c) => ({ need, ...c }))))) {
+    copiesOf.get(need)!.push({ field, from });
+  }
+  const keys = needs.flatMap((n) => [...copiesOf.get(n)!.map((c) => c.from), ...(n.shards ? [n.shards.parentKey] : [])]);
   const read = await batchGet(sdkReads(ctx.doc), ctx.tableName, ctx.keys, keys, { consistentRead: true });
   const found = new Map<string, Item | null>(keys.map((k, i) => [itemKeyString(k), read[i]]));
   const itemAt = (k: ItemKey) => {
     const item = found.get(itemKeyString(k)) ?? null;
     return item === null || item[DELETING_ATTR] !== undefined ? null : item;
   };
-  await forEachLimit(needs, ctx.concurrency, async ({ edge, copies, shards }) => {
-    for (const { field, from } of copies) {
+  await forEachLimit(needs, ctx.concurrency, async (need) => {
+    const { edge, shards } = need;
+    for (const { field, from } of copiesOf.get(need)!) {
       const entity = itemAt(from);
       let value: { value: string; version: number } | null = null;
       try {

@@ -7,13 +7,14 @@ import { compileRelationFix, type RelationNeed } from '../../src/migration/relat
 
 const needOf = compileRelationFix(compilePlan(loadModel()));
 const crmNeed = compileRelationFix(compilePlan(loadModel(fileURLToPath(new URL('../../examples/crm.graphql', import.meta.url)))));
+const libraryNeed = compileRelationFix(compilePlan(loadModel(fileURLToPath(new URL('../../examples/library.graphql', import.meta.url)))));
 
-/** What a need says in a comparable form: the attributes it copies (from which item) and the counters it counts (where). */
+/** What a need says in a comparable form: the attributes it copies (from which item, or which child end to find) and the counters it counts (where). */
 function summary(need: RelationNeed | null) {
   if (need === null) return null;
   if (need.kind === 'edge') {
     return {
-      copies: need.copies.map((c) => `${c.field.copyAttr}/${c.field.copyVersionAttr} <- ${c.from.PK} ${c.field.field}/${c.field.versionAttr}`),
+      copies: need.copies.map((c) => `${c.field.copyAttr}/${c.field.copyVersionAttr} <- ${'from' in c ? c.from.PK : `${c.child.end.name} ${c.child.id}`} ${c.field.field}/${c.field.versionAttr}`),
       shards: need.shards && { parent: need.shards.parentKey.PK, member: need.shards.memberId },
     };
   }
@@ -49,6 +50,22 @@ describe('relation fixes from the declaration', () => {
     expect(needOf({ PK: 'CUSTOMER#cu', SK: 'ORDER#o1', placedAt: '2026-01-01T10:00:00.000Z', total: 1 })).toBeNull();
     expect(needOf({ PK: 'CATALOG#COURSE#3', SK: 'COUNTER', count: 4 })).toBeNull();
     expect(needOf({ PK: 'STUDENT#s1', SK: 'NOTE#1', text: 'an item of no declared kind' })).toBeNull();
+  });
+
+  it('give an edge of a child type the copy of the child end, to be found by its id, and a child type its counters', () => {
+    const reservation = { PK: 'BOOK#dune#RESERVED', SK: 'MEMBER#ann', GSI1PK: 'MEMBER#ann', GSI1SK: 'BOOK#dune#RESERVED', reservedAt: '2026-01-01T00:00:00.000Z' };
+    expect(summary(libraryNeed(reservation))).toEqual({
+      copies: ['memberName/memberNameVersion <- MEMBER#ann name/nameVersion', 'bookTitle/bookTitleVersion <- Book dune title/titleVersion'],
+      shards: null,
+    });
+    expect(summary(libraryNeed({ ...reservation, memberName: 'Ann' }))).toEqual({ copies: ['bookTitle/bookTitleVersion <- Book dune title/titleVersion'], shards: null });
+    const book = { PK: 'LIB#central', SK: 'BOOK#dune', GSI1PK: 'BOOK#dune', GSI1SK: 'LIB#central', title: 'Dune', author: 'Frank Herbert' };
+    // A book's collections are named by its id alone: its copies' partition and its reservations'.
+    expect(summary(libraryNeed(book))).toEqual({ counters: ['copyCount = table BOOK#dune COPY#', 'reservationCount = table BOOK#dune#RESERVED MEMBER#'] });
+    expect(summary(libraryNeed({ ...book, copyCount: 0 }))).toEqual({ counters: ['reservationCount = table BOOK#dune#RESERVED MEMBER#'] });
+    expect(libraryNeed({ ...book, copyCount: 0, reservationCount: 0 })).toBeNull();
+    // A child type with no counted relation.
+    expect(libraryNeed({ PK: 'BOOK#dune', SK: 'COPY#c1', shelf: 'A1' })).toBeNull();
   });
 
   it('derive the example model’s fixes from its own declaration', () => {
