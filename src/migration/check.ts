@@ -37,7 +37,6 @@ import { sdkReads } from '../dynamo/readPort.js';
 import { tableContradictions } from '../dynamo/table.js';
 import type { Plan } from '../plan/plan.js';
 import { PROPAGATING_ATTRS, type ItemPlan } from '../plan/itemPlan.js';
-import { isMoving, RESHARD_TO_ATTR, shardingOf } from '../plan/sharding.js';
 import { copyIsStale, source, versionOf, type CopiedField } from '../stream/propagate.js';
 import { MODEL_PARTITION } from '../stream/modelWork.js';
 import { catalogCounterChange, countCatalogShard } from '../writes/catalog.js';
@@ -49,7 +48,7 @@ import { writePlanOf, type EdgePair } from '../writes/writePlan.js';
 import { compileLayoutFix, layoutFixUpdate, type LayoutFix } from './layoutFix.js';
 import { RateLimiter } from './rateLimiter.js';
 import { locateSources, sourceAt, type ChildEndReads, type SourceAt } from './childEnds.js';
-import { applyRelationFixes, copyField, type RelationFixContext, type RelationNeed } from './relationFix.js';
+import { applyRelationFixes, copyField, countersOf, type RelationFixContext, type RelationNeed } from './relationFix.js';
 
 export const FINDING_KINDS = ['unmatched', 'missingAttributes', 'missingIndexKeys', 'wrongIndexKeys', 'staleCopies', 'wrongCounters'] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
@@ -356,16 +355,7 @@ function inspectItem(run: CheckRun, item: Item, what: Classified & { kind: 'item
   const fix = run.layoutFix(item);
   if (fix !== null) page.keyRepairs.push({ item, fix });
   gsi2(run, item, type.name, fix);
-  if (parentId !== null) return;
-  for (const r of run.plan.relationsOf.get(type.name) ?? []) {
-    if (r.counter === null) continue;
-    if (r.sharded !== null) {
-      // Counted here only while the edges sit in the one unsharded partition (as migrate counts).
-      const layout = shardingOf(r).layoutOf(item);
-      if (layout.shards > 1 || isMoving(layout) || item[RESHARD_TO_ATTR] !== undefined) continue;
-    }
-    page.counters.push({ item, counter: r.counter, collection: r.collection(id) });
-  }
+  for (const c of countersOf(run.plan, type.name, item, id)) page.counters.push({ item, ...c });
 }
 
 function inspectEdge(run: CheckRun, item: Item, what: Classified & { kind: 'edge' }, page: PageWork): void {

@@ -60,6 +60,26 @@ export const copyField = (c: EdgeCopy): CopiedField => ({
   copyVersionAttr: versionAttr(c.attribute),
 });
 
+/**
+ * The counters of `item` (of type `typeName`, id `id`), each with the
+ * collection it counts: a relation's collection is named by its owner's id
+ * alone, a child type's too (the model requires a child with relations to
+ * be found by its id). A write-sharded side only while its edges sit in the
+ * one unsharded partition. Migrate fills the absent ones; check compares all.
+ */
+export function countersOf(plan: Plan, typeName: string, item: Item, id: string): { counter: string; collection: Collection }[] {
+  const counts: { counter: string; collection: Collection }[] = [];
+  for (const r of plan.relationsOf.get(typeName) ?? []) {
+    if (r.counter === null) continue;
+    if (r.sharded !== null) {
+      const layout = shardingOf(r).layoutOf(item);
+      if (layout.shards > 1 || isMoving(layout) || item[RESHARD_TO_ATTR] !== undefined) continue;
+    }
+    counts.push({ counter: r.counter, collection: r.collection(id) });
+  }
+  return counts;
+}
+
 /** The relation fixes a scanned item may need (decided from the item alone; the fix reads the rest). */
 export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | null {
   const writes = writePlanOf(plan);
@@ -70,18 +90,7 @@ export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | n
     for (const type of types) {
       const ids = type.ids(item);
       if (!ids) continue;
-      // A relation's collection is named by its owner's id alone, a child type's too (the model requires it inverted).
-      const counts: CounterNeed['counts'] = [];
-      for (const r of plan.relationsOf.get(type.name) ?? []) {
-        if (r.counter === null || typeof item[r.counter] === 'number') continue;
-        if (r.sharded !== null) {
-          // A write-sharded side: counted here only while its edges sit in the one unsharded partition.
-          const s = shardingOf(r);
-          const layout = s.layoutOf(item);
-          if (layout.shards > 1 || isMoving(layout) || item[RESHARD_TO_ATTR] !== undefined) continue;
-        }
-        counts.push({ counter: r.counter, collection: r.collection(ids.id) });
-      }
+      const counts = countersOf(plan, type.name, item, ids.id).filter((c) => typeof item[c.counter] !== 'number');
       return counts.length > 0 ? { kind: 'counters', item, counts } : null;
     }
     for (const pair of writes.pairs) {

@@ -3,12 +3,14 @@
  * book, child of its library, has reservations to members). A missing copy
  * whose source is the book is filled from the book, found by its id (one
  * GSI1 Query per distinct book a page); a book's missing counters are
- * counted like a top-level item's. Request counts exact.
+ * counted like a top-level item's, and the check compares them as it
+ * compares a top-level item's. Request counts exact.
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../../src/dynamo/batchGet.js';
+import { runCheck } from '../../src/migration/check.js';
 import { runMigration } from '../../src/migration/migrate.js';
 import { COUNTING_ATTR } from '../../src/writes/conditions.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
@@ -107,5 +109,22 @@ describe('npm run migrate on edges of a child type', () => {
     expect(sent).toEqual({ Get: 1, Update: 4, BatchGet: 1, Scan: 1, Put: 1, Query: 2, BatchWrite: 1 });
     const read = await gw.counted(`{ book(id: "dune") { reservations { totalCount } copies { totalCount } } }`);
     expect(read.result.data).toEqual({ book: { reservations: { totalCount: 2 }, copies: { totalCount: 1 } } });
+  }, PATIENT);
+});
+
+describe('npm run check on a child type’s counters', () => {
+  it('reports a wrong counter of a book, counted as migrate counts it, and --repair recounts it', async () => {
+    const check = (repair = false) =>
+      runCheck({ raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0, repair });
+    await gw.put([{ ...stored('LIB#central', 'BOOK#dune'), reservationCount: 5 }]);
+    const found = await check();
+    expect(found.found).toBe(1);
+    expect(found.findings.wrongCounters).toEqual({
+      count: 1,
+      samples: [{ key: { PK: 'LIB#central', SK: 'BOOK#dune' }, detail: 'reservationCount is 5, Book.reservations counts 2' }],
+    });
+    expect((await check(true)).repaired).toEqual({ copies: 0, counters: 1, indexKeys: 0 });
+    expect(await gw.get('LIB#central', 'BOOK#dune')).toEqual(stored('LIB#central', 'BOOK#dune'));
+    expect((await check()).found).toBe(0);
   }, PATIENT);
 });
