@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseTemplate } from '../../src/declaration/template.js';
+import { formatDerivedId } from '../../src/plan/derivedId.js';
 import type { DraftType } from '../../scripts/workbench/infer.js';
 
 /** [design folder, export file] as published (two exports are named unlike their folders). */
@@ -29,11 +30,22 @@ export function keyValues(type: Pick<DraftType, 'pk' | 'sk'>, sample: Record<str
   return pk && sk ? { ...pk, ...sk } : null;
 }
 
-/** The @get arguments of a sample of a type. */
+/** A sample's id: its key's {id}, or for a type keyed without one the id derived from every value of its keys (pk then sk). */
+export function idOf(type: Pick<DraftType, 'pk' | 'sk' | 'derivedId'>, sample: Record<string, unknown>): string {
+  const values = keyValues(type, sample);
+  if (!values) throw new Error(`sample ${String(sample.PK)} / ${String(sample.SK)} does not match ${type.pk} / ${type.sk}`);
+  if (!type.derivedId) return values.id!;
+  const order = [...new Set([...parseTemplate(type.pk).placeholders, ...parseTemplate(type.sk).placeholders])];
+  return formatDerivedId(order.map((p) => values[p]!));
+}
+
+/** The @get arguments of a sample of a type: its id, and unless the id is derived, its parent's id and its key fields. */
 export function getArguments(type: DraftType, sample: Record<string, unknown>): Record<string, string> {
   const values = keyValues(type, sample);
   if (!values) throw new Error(`${type.name}: sample ${String(sample.PK)} / ${String(sample.SK)} does not match ${type.pk} / ${type.sk}`);
-  return { id: values.id!, ...(type.parent ? { [`${type.parent.field}Id`]: values[type.parent.field]! } : {}) };
+  if (type.derivedId) return { id: idOf(type, sample) };
+  const keyFields = Object.fromEntries(type.keyFields.map((k) => [k, values[k]!]));
+  return { id: values.id!, ...(type.parent ? { [`${type.parent.field}Id`]: values[type.parent.field]! } : {}), ...keyFields };
 }
 
 /** The fields of a type stored under their own name (what the gateway reads today). */
