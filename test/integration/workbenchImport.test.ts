@@ -4,6 +4,8 @@
  * draft's demo items loaded: every sample of a declared type is answered by
  * its @get as it is stored, each @query partition lists the samples in it,
  * and each @children connection the children in their parent's partition.
+ * Types keyed by more values than an id and a parent's id (key fields, a
+ * derived id) are read with their DynamoDB requests counted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/declaration/buildModel.js';
@@ -11,8 +13,8 @@ import { formatDerivedId } from '../../src/plan/derivedId.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { convertWorkbench, type Converted } from '../../scripts/import.js';
 import type { DraftQuery, DraftType } from '../../scripts/workbench/infer.js';
-import { testGateway, type TestGateway } from '../support/gateway.js';
-import { DESIGNS, getArguments, idOf, keyValues, readableFields, readExport } from '../support/workbench.js';
+import { codes, testGateway, type TestGateway } from '../support/gateway.js';
+import { DESIGNS, getArguments, idOf, keyValues, readableFields, readExport, RECEIPT_SAMPLES, smallExport } from '../support/workbench.js';
 
 const literal = (v: unknown) => JSON.stringify(v);
 const args = (values: Record<string, unknown>) =>
@@ -177,5 +179,36 @@ describe.each(DESIGNS)('the draft of %s, served with its samples', (design, file
         }
       }
     }
+  });
+});
+
+describe('the draft of an export whose receipts are keyed by a stored date and a SKU', () => {
+  let gw: TestGateway;
+  const converted = convertWorkbench('shop.json', smallExport(RECEIPT_SAMPLES));
+  const id = (account: string, at: string, sku: string) => formatDerivedId([account, at, sku]);
+  beforeAll(async () => {
+    gw = await testGateway({ model: buildModel(converted.sdl, 'shop.graphql') });
+    await gw.put(converted.demo.items as Item[]);
+  });
+  afterAll(() => gw?.stop());
+
+  it("lists an account's receipts in date order, each id derived from its key, with one Query", async () => {
+    expect(converted.sdl).toContain('type RecSku @item(pk: "ACC#{acc}", sk: "REC#{rec}#SKU#{SKU}")');
+    const { result, requests } = await gw.counted('{ recSkusOfAcc(accId: "a1", first: 10) { edges { node { id rec SKU name acc { id } } } } }');
+    expect(result.errors).toBeUndefined();
+    expect(result.data.recSkusOfAcc.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      { id: id('a1', '2023-05-28T14:15:39.247Z', '999'), rec: '2023-05-28T14:15:39.247Z', SKU: '999', name: 'r1', acc: { id: 'a1' } },
+      { id: id('a1', '2023-06-28T14:15:39.247Z', '555'), rec: '2023-06-28T14:15:39.247Z', SKU: '555', name: null, acc: { id: 'a1' } },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('finds a receipt by its derived id alone with one GetItem, and refuses text that is no such id before any request', async () => {
+    const { result, requests } = await gw.counted(`{ recSku(id: "${id('a2', '2023-06-28T10:00:00.000Z', '999')}") { rec SKU acc { id } } }`);
+    expect(result.data).toEqual({ recSku: { rec: '2023-06-28T10:00:00.000Z', SKU: '999', acc: { id: 'a2' } } });
+    expect(requests.byOperation).toEqual({ GetItem: 1 });
+    const bad = await gw.counted('{ recSku(id: "nope") { SKU } }');
+    expect(codes(bad.result)).toEqual(['BAD_USER_INPUT']);
+    expect(bad.requests.byOperation).toEqual({});
   });
 });

@@ -23,6 +23,34 @@ export const DESIGNS: readonly (readonly [string, string])[] = [
 export const exportPath = (design: string, file: string): string => fileURLToPath(new URL(`../../examples/aws/${design}/${file}`, import.meta.url));
 export const readExport = (design: string, file: string): string => readFileSync(exportPath(design, file), 'utf8');
 
+/** A one-table export without facets (table `shop`, keys PK/SK) holding `tableData`; `extra` adds to its table. */
+export const smallExport = (tableData: unknown[], extra: Record<string, unknown> = {}): string =>
+  JSON.stringify({
+    ModelName: 'Shop',
+    DataModel: [
+      {
+        TableName: 'shop',
+        KeyAttributes: { PartitionKey: { AttributeName: 'PK', AttributeType: 'S' }, SortKey: { AttributeName: 'SK', AttributeType: 'S' } },
+        NonKeyAttributes: [
+          { AttributeName: 'name', AttributeType: 'S' },
+          { AttributeName: 'total', AttributeType: 'N' },
+          { AttributeName: 'big', AttributeType: 'N' },
+          { AttributeName: 'tags', AttributeType: 'L' },
+          { AttributeName: 'item-count', AttributeType: 'N' },
+        ],
+        TableData: tableData,
+        ...extra,
+      },
+    ],
+  });
+
+/** Receipts keyed by a stored DateTime and a SKU under an account (no sample is the account): `ACC#<acc>` / `REC#<date>#SKU#<sku>`. */
+export const RECEIPT_SAMPLES = [
+  { PK: { S: 'ACC#a1' }, SK: { S: 'REC#2023-05-28T14:15:39.247Z#SKU#999' }, SKU: { S: '999' }, name: { S: 'r1' } },
+  { PK: { S: 'ACC#a1' }, SK: { S: 'REC#2023-06-28T14:15:39.247Z#SKU#555' }, SKU: { S: '555' } },
+  { PK: { S: 'ACC#a2' }, SK: { S: 'REC#2023-06-28T10:00:00.000Z#SKU#999' }, SKU: { S: '999' } },
+];
+
 /** A sample's placeholder values under a type's templates (id, the parent field), or null when its keys do not match. */
 export function keyValues(type: Pick<DraftType, 'pk' | 'sk'>, sample: Record<string, unknown>): Record<string, string> | null {
   const pk = parseTemplate(type.pk).match(sample.PK);

@@ -15,7 +15,7 @@ import { demoFileOf, demoItemsOf } from '../../src/transport/demoData.js';
 import { convertWorkbench, main } from '../../scripts/import.js';
 import { keyShape, varyingLastSegments } from '../../scripts/workbench/keys.js';
 import { plainItem } from '../../scripts/workbench/demo.js';
-import { DESIGNS, exportPath, keyValues, readExport } from '../support/workbench.js';
+import { DESIGNS, exportPath, keyValues, readExport, RECEIPT_SAMPLES, smallExport } from '../support/workbench.js';
 
 const value = (v: ValueNode): unknown => (v.kind === Kind.LIST ? v.values.map(value) : 'value' in v ? v.value : null);
 const argsOf = (d: { arguments?: readonly { name: { value: string }; value: ValueNode }[] }) => Object.fromEntries((d.arguments ?? []).map((a) => [a.name.value, value(a.value)]));
@@ -119,25 +119,7 @@ describe('reading keys', () => {
 });
 
 describe('a small export without facets', () => {
-  const exported = (tableData: unknown[], extra: Record<string, unknown> = {}) =>
-    JSON.stringify({
-      ModelName: 'Shop',
-      DataModel: [
-        {
-          TableName: 'shop',
-          KeyAttributes: { PartitionKey: { AttributeName: 'PK', AttributeType: 'S' }, SortKey: { AttributeName: 'SK', AttributeType: 'S' } },
-          NonKeyAttributes: [
-            { AttributeName: 'name', AttributeType: 'S' },
-            { AttributeName: 'total', AttributeType: 'N' },
-            { AttributeName: 'big', AttributeType: 'N' },
-            { AttributeName: 'tags', AttributeType: 'L' },
-            { AttributeName: 'item-count', AttributeType: 'N' },
-          ],
-          TableData: tableData,
-          ...extra,
-        },
-      ],
-    });
+  const exported = smallExport;
   const { draft, sdl } = convertWorkbench('shop.json', exported([
     { PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, name: { S: 'Ada' }, tags: { L: [] } },
     { PK: { S: 'USER#u2' }, SK: { S: 'PROFILE' }, name: { S: 'Alan' }, big: { N: '3000000000' } },
@@ -173,11 +155,7 @@ describe('a small export without facets', () => {
   });
 
   it('a key holding a date and a SKU becomes a template over two fields with a derived id', () => {
-    const { draft: d, sdl: s } = convertWorkbench('shop.json', exported([
-      { PK: { S: 'ACC#a1' }, SK: { S: 'REC#2023-05-28T14:15:39.247Z#SKU#999' }, SKU: { S: '999' }, name: { S: 'r1' } },
-      { PK: { S: 'ACC#a1' }, SK: { S: 'REC#2023-06-28T14:15:39.247Z#SKU#555' }, SKU: { S: '555' } },
-      { PK: { S: 'ACC#a2' }, SK: { S: 'REC#2023-06-28T10:00:00.000Z#SKU#999' }, SKU: { S: '999' } },
-    ]));
+    const { draft: d, sdl: s } = convertWorkbench('shop.json', exported(RECEIPT_SAMPLES));
     const receipt = d.types.find((t) => !t.standIn)!;
     expect([receipt.pk, receipt.sk, receipt.derivedId, receipt.keyFields]).toEqual(['ACC#{acc}', 'REC#{rec}#SKU#{SKU}', true, ['rec', 'SKU']]);
     expect(s).toContain(`type ${receipt.name} @item(pk: "ACC#{acc}", sk: "REC#{rec}#SKU#{SKU}") {\n  id: ID!\n  acc: Acc! @parent\n  rec: DateTime!\n  SKU: String!\n  name: String\n}`);
