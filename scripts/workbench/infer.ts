@@ -180,7 +180,8 @@ function place(shape: Shape, table: WorkbenchTable): Placed | { unserved: string
   if (roots.length === 0) return { unserved: `items keyed like ${sample} hold no value in their keys (no id): every such item would have one key` };
   const skRoots = roots.filter((v) => v.key === 'sk');
   const pkRoots = roots.filter((v) => v.key === 'pk');
-  const parent = skRoots.length > 0 && pkRoots.length > 0 ? pkRoots[0]! : null;
+  // A parent lists its children by its id alone: a PK holding more values than that names no parent's partition.
+  const parent = skRoots.length > 0 && pkRoots.length === 1 ? pkRoots[0]! : null;
   const own = roots.filter((v) => v !== parent);
   // One value of its own is the id; of several, the one an id-named attribute holds in every sample, else none (a derived id).
   const named = own.filter((v) => Object.keys(shape.items[0]!).some((a) => ID_ATTRIBUTE.test(a) && holds(shape.items, a, v.values)));
@@ -199,6 +200,9 @@ function place(shape: Shape, table: WorkbenchTable): Placed | { unserved: string
   rest.forEach((v, i) => {
     if (shape.items.length > 1 && v.values.every((x) => x === v.values[0])) todos.push(`every sample holds "${v.values[0]}" at {${keyFields[i]!.name}}: if it is literal text, write it into the key instead`);
   });
+  if (skRoots.length > 0 && pkRoots.length > 1) {
+    todos.push(`its PK holds ${pkRoots.length} values: no parent's id alone names its partition, so it has no parent; a root @query over its partition lists it`);
+  }
   if (rest.length > 0 && !id) todos.push(`no value of the key is the item's own id (no attribute named like an id holds one): its id is derived from the key's values (docs/model.md, derived ids)`);
   for (const [v, twin] of aliasOf) {
     names.set(v, names.get(twin)!);
@@ -515,8 +519,16 @@ function declareIndexed(inf: Inference): void {
 /** Root fields: children of a stand-in are read by their partition in the table (it has no items); names unique on Query. */
 function nameRootFields(types: DraftType[]): void {
   for (const type of types) {
-    if (!type.parent || !types.find((t) => t.name === type.parent!.type)!.standIn) continue;
-    type.queries.unshift({ name: `${camel(plural(type.name))}Of${type.parent.type}`, index: null, args: [{ name: `${type.parent.field}Id`, type: 'ID!' }] });
+    if (type.standIn) continue;
+    if (type.parent && types.find((t) => t.name === type.parent!.type)!.standIn) {
+      type.queries.unshift({ name: `${camel(plural(type.name))}Of${type.parent.type}`, index: null, args: [{ name: `${type.parent.field}Id`, type: 'ID!' }] });
+      continue;
+    }
+    // A partition of several items named by several values (no parent lists it): read by each value.
+    const inPk = parseTemplate(type.pk).placeholders;
+    if (type.parent || inPk.length < 2 || parseTemplate(type.sk).placeholders.length === 0) continue;
+    const args = inPk.map((ph) => (ph === 'id' ? { name: 'id', type: 'ID!' } : { name: ph, type: `${type.fields.find((f) => f.name === ph)!.kind}!` }));
+    type.queries.unshift({ name: `${camel(plural(type.name))}Of${pascal(inPk)}`, index: null, args });
   }
   const rootNames = new Set<string>();
   const unique = (name: string) => {

@@ -14,7 +14,7 @@ import type { Item } from '../../src/dynamo/batchGet.js';
 import { convertWorkbench, type Converted } from '../../scripts/import.js';
 import type { DraftQuery, DraftType } from '../../scripts/workbench/infer.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
-import { DESIGNS, getArguments, idOf, keyValues, readableFields, readExport, RECEIPT_SAMPLES, smallExport } from '../support/workbench.js';
+import { DESIGNS, getArguments, idOf, keyValues, readableFields, readExport, RECEIPT_SAMPLES, smallExport, TEAM_SAMPLES } from '../support/workbench.js';
 
 const literal = (v: unknown) => JSON.stringify(v);
 const args = (values: Record<string, unknown>) =>
@@ -210,5 +210,28 @@ describe('the draft of an export whose receipts are keyed by a stored date and a
     const bad = await gw.counted('{ recSku(id: "nope") { SKU } }');
     expect(codes(bad.result)).toEqual(['BAD_USER_INPUT']);
     expect(bad.requests.byOperation).toEqual({});
+  });
+});
+
+describe('the draft of an export whose PK holds two values', () => {
+  let gw: TestGateway;
+  const converted = convertWorkbench('shop.json', smallExport(TEAM_SAMPLES));
+  beforeAll(async () => {
+    gw = await testGateway({ model: buildModel(converted.sdl, 'teams.graphql') });
+    await gw.put(converted.demo.items as Item[]);
+  });
+  afterAll(() => gw?.stop());
+
+  it('lists one partition by both values with one Query, and finds an item by its derived id with one GetItem', async () => {
+    const listed = await gw.counted('{ orgTeamsOfOrgTeam(org: "o1", team: "t1", first: 10) { edges { node { id member name } } } }');
+    expect(listed.result.errors).toBeUndefined();
+    expect(listed.result.data.orgTeamsOfOrgTeam.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      { id: formatDerivedId(['o1', 't1', 'm1']), member: 'm1', name: 'Ada' },
+      { id: formatDerivedId(['o1', 't1', 'm2']), member: 'm2', name: null },
+    ]);
+    expect(listed.requests.byOperation).toEqual({ Query: 1 });
+    const got = await gw.counted(`{ orgTeam(id: "${formatDerivedId(['o1', 't2', 'm1'])}") { org team member } }`);
+    expect(got.result.data).toEqual({ orgTeam: { org: 'o1', team: 't2', member: 'm1' } });
+    expect(got.requests.byOperation).toEqual({ GetItem: 1 });
   });
 });

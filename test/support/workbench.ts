@@ -51,6 +51,13 @@ export const RECEIPT_SAMPLES = [
   { PK: { S: 'ACC#a2' }, SK: { S: 'REC#2023-06-28T10:00:00.000Z#SKU#999' }, SKU: { S: '999' } },
 ];
 
+/** Members keyed under an organisation's team, two values in the PK: `ORG#<org>#TEAM#<team>` / `MEMBER#<member>`. */
+export const TEAM_SAMPLES = [
+  { PK: { S: 'ORG#o1#TEAM#t1' }, SK: { S: 'MEMBER#m1' }, name: { S: 'Ada' } },
+  { PK: { S: 'ORG#o1#TEAM#t1' }, SK: { S: 'MEMBER#m2' } },
+  { PK: { S: 'ORG#o1#TEAM#t2' }, SK: { S: 'MEMBER#m1' } },
+];
+
 /** A sample's placeholder values under a type's templates (id, the parent field), or null when its keys do not match. */
 export function keyValues(type: Pick<DraftType, 'pk' | 'sk'>, sample: Record<string, unknown>): Record<string, string> | null {
   const pk = parseTemplate(type.pk).match(sample.PK);

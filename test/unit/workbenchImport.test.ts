@@ -15,7 +15,7 @@ import { demoFileOf, demoItemsOf } from '../../src/transport/demoData.js';
 import { convertWorkbench, main } from '../../scripts/import.js';
 import { keyShape, varyingLastSegments } from '../../scripts/workbench/keys.js';
 import { plainItem } from '../../scripts/workbench/demo.js';
-import { DESIGNS, exportPath, keyValues, readExport, RECEIPT_SAMPLES, smallExport } from '../support/workbench.js';
+import { DESIGNS, exportPath, keyValues, readExport, RECEIPT_SAMPLES, smallExport, TEAM_SAMPLES } from '../support/workbench.js';
 
 const value = (v: ValueNode): unknown => (v.kind === Kind.LIST ? v.values.map(value) : 'value' in v ? v.value : null);
 const argsOf = (d: { arguments?: readonly { name: { value: string }; value: ValueNode }[] }) => Object.fromEntries((d.arguments ?? []).map((a) => [a.name.value, value(a.value)]));
@@ -193,6 +193,14 @@ describe('a small export without facets', () => {
     expect(s).toMatch(/# TODO: the key's values \{value1\} \(by its place in the key\), \{value2\} \(by its place in the key\), \{value3\} \(by its place in the key\) are named by guess/);
     expect(s).toMatch(/# TODO: every sample holds "v1" at \{value1\}: if it is literal text, write it into the key instead/);
     expect(() => buildModel(s, 'g.graphql')).not.toThrow();
+  });
+
+  it('declares no parent for keys whose PK holds several values, and lists their partition by a root @query taking each value', () => {
+    const { draft: d, sdl: s } = convertWorkbench('shop.json', exported(TEAM_SAMPLES));
+    expect(d.types.map((t) => [t.name, t.pk, t.sk, t.parent, t.derivedId, t.standIn])).toEqual([['OrgTeam', 'ORG#{org}#TEAM#{team}', 'MEMBER#{member}', null, true, false]]);
+    expect(s).toContain('  orgTeamsOfOrgTeam(org: String!, team: String!, first: Int, after: String, last: Int, before: String): OrgTeamConnection! @query');
+    expect(s).toMatch(/# TODO: its PK holds 2 values: no parent's id alone names its partition/);
+    expect(() => buildModel(s, 'teams.graphql')).not.toThrow();
   });
 
   it('puts a type in an index its samples carry the keys of, with a root @query over its partitions', () => {
