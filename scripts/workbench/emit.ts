@@ -27,7 +27,7 @@ function typeBlock(type: DraftType): string[] {
   const lines = [str(type.about), ...todoLines(type.todos), `type ${type.name} ${directives.join(' ')} {`, '  id: ID!'];
   if (type.parent) lines.push(`  ${type.parent.field}: ${type.parent.type}! @parent`);
   // An attribute whose name is no GraphQL name is a field of a GraphQL name stored under it.
-  for (const f of type.fields) lines.push(`  ${f.name}: ${f.kind}${f.name === f.attribute ? '' : ` @attribute(name: ${str(f.attribute)})`}`);
+  for (const f of type.fields) lines.push(`  ${f.name}: ${f.kind}${f.required ? '!' : ''}${f.name === f.attribute ? '' : ` @attribute(name: ${str(f.attribute)})`}`);
   for (const c of type.children) lines.push(`  ${c.field}(${PAGE_ARGS}): ${c.type}Connection! @children`);
   lines.push('}');
   return lines;
@@ -80,7 +80,9 @@ export function emitDraft(draft: Draft): string {
 
   out.push('type Query {');
   for (const type of draft.types) {
-    const args = [...(type.parent ? [`${type.parent.field}Id: ID!`] : []), 'id: ID!'].join(', ');
+    // A derived id alone finds its item; an id beside key fields needs their values too (docs/model.md).
+    const keyArgs = type.keyFields.map((k) => `${k}: ${type.fields.find((f) => f.name === k)!.kind}!`);
+    const args = (type.derivedId ? ['id: ID!'] : [...(type.parent ? [`${type.parent.field}Id: ID!`] : []), ...keyArgs, 'id: ID!']).join(', ');
     out.push(`  ${type.get}(${args}): ${type.name} @get`);
   }
   for (const type of draft.types) {

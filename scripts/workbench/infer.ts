@@ -7,27 +7,29 @@
  *
  * Types come from the samples' key shapes (keys.ts), grouped per facet when
  * the export has facets (one type per facet, plus one per other key shape
- * its samples show) or over the whole table when it has none. The engine
- * serves templates over `{id}` and a `@parent` field only, so a shape's
+ * its samples show) or over the whole table when it has none. A shape's
  * values become: one value → `{id}`; a value in the PK and one in the SK →
  * a child (`{parent}` in the PK, `{id}` in the SK) of the type keyed by that
  * PK, declared as a stand-in when no sample shows it; a value equal to the
- * PK's in every sample → the same placeholder; any further value → its
- * sample text when every sample agrees (a TODO), else the shape is not
- * served (a TODO, no type).
+ * PK's in every sample → the same placeholder; further values → required
+ * key fields (keyFields.ts), `{id}` staying on the value an id-named
+ * attribute holds, else none: the id is derived from the key's values.
  */
 import { parseTemplate, prefixesOverlap } from '../../src/declaration/template.js';
 import { plainValue, typeOf } from './demo.js';
+import { holds, ID_ATTRIBUTE, nameKeyFields, type KeyField, type KeyValue } from './keyFields.js';
 import { keyShape, varyingLastSegments, type Token } from './keys.js';
 import type { RawItem, WorkbenchTable } from './read.js';
 
-export type FieldKind = 'String' | 'Int' | 'Float' | 'Boolean';
+export type FieldKind = 'String' | 'Int' | 'Float' | 'Boolean' | 'DateTime';
 
 export interface DraftField {
   name: string;
   /** The stored attribute's name (differs from name when that is no GraphQL name). */
   attribute: string;
   kind: FieldKind;
+  /** A key field: set at create, so required. */
+  required?: boolean;
 }
 
 export interface DraftQuery {
@@ -44,6 +46,10 @@ export interface DraftType {
   pk: string;
   sk: string;
   parent: { field: string; type: string } | null;
+  /** Fields the key templates name besides {id} and the parent (in `fields` too, required). */
+  keyFields: string[];
+  /** No {id} in the keys: the id is derived from the key's values (@get by id alone). */
+  derivedId: boolean;
   fields: DraftField[];
   /** Declared indexes the type's items are in, by their own attributes. */
   indexed: string[];
@@ -105,8 +111,10 @@ interface Placed {
   sk: string;
   /** The parent's PK: the child's PK up to the parent's placeholder, as {id}. */
   parentPk: string | null;
-  /** The samples' ids. */
+  /** The samples' ids (none for a derived id). */
   idValues: string[];
+  /** The key's values beyond the id and the parent, as fields. */
+  keyFields: KeyField[];
   todos: string[];
 }
 
@@ -151,17 +159,16 @@ function shapesOf(table: WorkbenchTable): Shape[] {
 
 /** The values of a shape's keys → templates, or the reason the shape cannot be served. */
 function place(shape: Shape, table: WorkbenchTable): Placed | { unserved: string } {
-  type Value = { key: 'pk' | 'sk'; at: number; values: string[] };
-  const values: Value[] = [];
+  const values: KeyValue[] = [];
   for (const key of ['pk', 'sk'] as const) {
     shape[key].forEach((t, at) => {
       if ('value' in t) values.push({ key, at, values: shape.keys.map((k) => (k[key][at] as { value: string }).value) });
     });
   }
-  const same = (a: Value, b: Value) => a.values.every((v, i) => v === b.values[i]);
+  const same = (a: KeyValue, b: KeyValue) => a.values.every((v, i) => v === b.values[i]);
   const pkValues = values.filter((v) => v.key === 'pk');
   // A value the SK repeats from the PK in every sample is the same placeholder (`{id}`, `#METADATA#{id}`).
-  const aliasOf = new Map<Value, Value>();
+  const aliasOf = new Map<KeyValue, KeyValue>();
   for (const v of values) {
     if (v.key !== 'sk') continue;
     const twin = pkValues.find((p) => same(p, v));
@@ -173,18 +180,30 @@ function place(shape: Shape, table: WorkbenchTable): Placed | { unserved: string
   if (roots.length === 0) return { unserved: `items keyed like ${sample} hold no value in their keys (no id): every such item would have one key` };
   const skRoots = roots.filter((v) => v.key === 'sk');
   const pkRoots = roots.filter((v) => v.key === 'pk');
-  const id = skRoots.length > 0 ? skRoots[skRoots.length - 1]! : pkRoots[pkRoots.length - 1]!;
-  const parent = id.key === 'sk' && pkRoots.length > 0 ? pkRoots[0]! : null;
-  const names = new Map<Value, string>([[id, '{id}']]);
+  // A parent lists its children by its id alone: a PK holding more values than that names no parent's partition.
+  const parent = skRoots.length > 0 && pkRoots.length === 1 ? pkRoots[0]! : null;
+  const own = roots.filter((v) => v !== parent);
+  // One value of its own is the id; of several, the one an id-named attribute holds in every sample, else none (a derived id).
+  const named = own.filter((v) => Object.keys(shape.items[0]!).some((a) => ID_ATTRIBUTE.test(a) && holds(shape.items, a, v.values)));
+  const id = own.length === 1 ? own[0]! : named.length === 1 ? named[0]! : null;
+  const names = new Map<KeyValue, string>();
+  if (id) names.set(id, '{id}');
   if (parent) names.set(parent, '{parent}');
-  for (const v of roots) {
-    if (names.has(v)) continue;
-    if (v.values.some((x) => x !== v.values[0])) {
-      return { unserved: `items keyed like ${sample} hold more values in their keys than an id and a parent's id (an @item template takes {id} and a @parent field; keys over stored fields are not served yet)` };
-    }
-    names.set(v, v.values[0]!);
-    todos.push(`the key's value "${v.values[0]}" is written as literal text: every sample has it, and an @item template takes only {id} and a @parent field (keys over stored fields are not served yet)`);
+  const rest = own.filter((v) => v !== id);
+  const keyFields = nameKeyFields(rest, shape, shape.items, new Set([...RESERVED_FIELDS, 'parent']), new Set([table.pk.name, table.sk!.name]));
+  rest.forEach((v, i) => names.set(v, `{${keyFields[i]!.name}}`));
+  const guessed = keyFields.filter((f) => f.guess !== null);
+  if (guessed.length > 0) {
+    const one = guessed.length === 1;
+    todos.push(`the key's value${one ? '' : 's'} ${guessed.map((f) => `{${f.name}} (${f.guess})`).join(', ')} ${one ? 'is' : 'are'} named by guess: no attribute of the samples holds ${one ? 'it' : 'them'}; rename ${one ? 'it' : 'them'} in the keys and the fields`);
   }
+  rest.forEach((v, i) => {
+    if (shape.items.length > 1 && v.values.every((x) => x === v.values[0])) todos.push(`every sample holds "${v.values[0]}" at {${keyFields[i]!.name}}: if it is literal text, write it into the key instead`);
+  });
+  if (skRoots.length > 0 && pkRoots.length > 1) {
+    todos.push(`its PK holds ${pkRoots.length} values: no parent's id alone names its partition, so it has no parent; a root @query over its partition lists it`);
+  }
+  if (rest.length > 0 && !id) todos.push(`no value of the key is the item's own id (no attribute named like an id holds one): its id is derived from the key's values (docs/model.md, derived ids)`);
   for (const [v, twin] of aliasOf) {
     names.set(v, names.get(twin)!);
     if (shape.items.length === 1) todos.push(`the value "${v.values[0]}" is in both keys of the one sample: read as the same ${names.get(twin)}`);
@@ -203,7 +222,7 @@ function place(shape: Shape, table: WorkbenchTable): Placed | { unserved: string
   if (shape.items.length === 1) todos.push(`one sample (${sample}): which parts of its keys are ids is a guess`);
   // The parent's partition: the child's PK up to the parent's id (`u#{parent}#follower` lives under `u#{id}`).
   const parentPk = parent ? pk.slice(0, pk.indexOf('{parent}')) + '{id}' : null;
-  return { shape, pk, sk, parentPk, idValues: id.values, todos };
+  return { shape, pk, sk, parentPk, idValues: id?.values ?? [], keyFields, todos };
 }
 
 function fieldKind(attribute: string, declared: string | undefined, samples: readonly RawItem[]): FieldKind | string {
@@ -312,6 +331,8 @@ const emptyType = (name: string, pk: string, sk: string): DraftType => ({
   pk,
   sk,
   parent: null,
+  keyFields: [],
+  derivedId: false,
   fields: [],
   indexed: [],
   children: [],
@@ -337,6 +358,8 @@ function declareTypes(inf: Inference, ordered: Placed[]): void {
     }
     const type: DraftType = {
       ...emptyType(uniqueType(inf, base || 'Item'), p.pk, p.sk),
+      keyFields: p.keyFields.map((f) => f.name),
+      derivedId: !`${p.pk}${p.sk}`.includes('{id}'),
       todos: [...p.todos],
       about: `Items keyed PK ${p.pk.replaceAll('{', '<').replaceAll('}', '>')}, SK ${p.sk.replaceAll('{', '<').replaceAll('}', '>')}: ${p.shape.items.length} sample${p.shape.items.length === 1 ? '' : 's'}${facet ? ` of the facet ${facet}` : ''}.`,
       samples: p.shape.items.map((i) => Object.fromEntries(Object.entries(i).map(([k, v]) => [k, plainValue(v)]))),
@@ -366,6 +389,17 @@ function attachChildren(inf: Inference, ordered: Placed[]): void {
       child.todos.push(`its parent could be any of ${candidates.map((c) => c.name).join(', ')} (all keyed ${p.parentPk}): ${parent.name} chosen`);
     }
     const field = camel(parent.name);
+    // A key field the parent's field would shadow is renamed, in the keys too.
+    if (child.keyFields.includes(field)) {
+      let name = `${field}_`;
+      while (child.keyFields.includes(name) || p.shape.items.some((i) => name in i)) name = `${name}_`;
+      child.keyFields = child.keyFields.map((k) => (k === field ? name : k));
+      p.keyFields = p.keyFields.map((k) => (k.name === field ? { ...k, name } : k));
+      child.pk = child.pk.replaceAll(`{${field}}`, `{${name}}`);
+      child.sk = child.sk.replaceAll(`{${field}}`, `{${name}}`);
+      child.todos = child.todos.map((t) => t.replaceAll(`{${field}}`, `{${name}}`));
+      child.about = child.about.replaceAll(`<${field}>`, `<${name}>`);
+    }
     child.parent = { field, type: parent.name };
     child.pk = child.pk.replaceAll('{parent}', `{${field}}`);
     child.sk = child.sk.replaceAll('{parent}', `{${field}}`);
@@ -415,7 +449,17 @@ function declareFields(inf: Inference): void {
     }
     names.sort((a, b) => order(a) - order(b));
     const used = new Set<string>([...(type.parent ? [type.parent.field] : []), ...type.children.map((c) => c.field), 'id']);
-    for (const attribute of names) {
+    // Key fields first, required: the key holds them, so every item has them (one without the attribute reads it from its key).
+    const inKey = new Set<string>();
+    for (const k of p?.keyFields ?? []) {
+      used.add(k.name);
+      if (k.attribute !== null) {
+        inKey.add(k.attribute);
+        seenAnywhere.add(k.attribute);
+      }
+      type.fields.push({ name: k.name, attribute: k.attribute ?? k.name, kind: k.kind, required: true });
+    }
+    for (const attribute of names.filter((a) => !inKey.has(a))) {
       seenAnywhere.add(attribute);
       const kind = fieldKind(attribute, declaredType.get(attribute), samples);
       if (kind !== 'String' && kind !== 'Int' && kind !== 'Float' && kind !== 'Boolean') {
@@ -475,8 +519,16 @@ function declareIndexed(inf: Inference): void {
 /** Root fields: children of a stand-in are read by their partition in the table (it has no items); names unique on Query. */
 function nameRootFields(types: DraftType[]): void {
   for (const type of types) {
-    if (!type.parent || !types.find((t) => t.name === type.parent!.type)!.standIn) continue;
-    type.queries.unshift({ name: `${camel(plural(type.name))}Of${type.parent.type}`, index: null, args: [{ name: `${type.parent.field}Id`, type: 'ID!' }] });
+    if (type.standIn) continue;
+    if (type.parent && types.find((t) => t.name === type.parent!.type)!.standIn) {
+      type.queries.unshift({ name: `${camel(plural(type.name))}Of${type.parent.type}`, index: null, args: [{ name: `${type.parent.field}Id`, type: 'ID!' }] });
+      continue;
+    }
+    // A partition of several items named by several values (no parent lists it): read by each value.
+    const inPk = parseTemplate(type.pk).placeholders;
+    if (type.parent || inPk.length < 2 || parseTemplate(type.sk).placeholders.length === 0) continue;
+    const args = inPk.map((ph) => (ph === 'id' ? { name: 'id', type: 'ID!' } : { name: ph, type: `${type.fields.find((f) => f.name === ph)!.kind}!` }));
+    type.queries.unshift({ name: `${camel(plural(type.name))}Of${pascal(inPk)}`, index: null, args });
   }
   const rootNames = new Set<string>();
   const unique = (name: string) => {

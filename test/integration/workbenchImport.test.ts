@@ -4,14 +4,17 @@
  * draft's demo items loaded: every sample of a declared type is answered by
  * its @get as it is stored, each @query partition lists the samples in it,
  * and each @children connection the children in their parent's partition.
+ * Types keyed by more values than an id and a parent's id (key fields, a
+ * derived id) are read with their DynamoDB requests counted.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/declaration/buildModel.js';
+import { formatDerivedId } from '../../src/plan/derivedId.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { convertWorkbench, type Converted } from '../../scripts/import.js';
 import type { DraftQuery, DraftType } from '../../scripts/workbench/infer.js';
-import { testGateway, type TestGateway } from '../support/gateway.js';
-import { DESIGNS, getArguments, keyValues, readableFields, readExport } from '../support/workbench.js';
+import { codes, testGateway, type TestGateway } from '../support/gateway.js';
+import { DESIGNS, getArguments, idOf, keyValues, readableFields, readExport, RECEIPT_SAMPLES, smallExport, TEAM_SAMPLES } from '../support/workbench.js';
 
 const literal = (v: unknown) => JSON.stringify(v);
 const args = (values: Record<string, unknown>) =>
@@ -77,6 +80,30 @@ const PATTERNS: Record<string, [string, string, unknown][]> = {
   ],
 };
 
+const receiptId = formatDerivedId(['123', '12023-05-28T14:15:39.24', '999']);
+const timelineId = formatDerivedId(['12345', '34567', '56789']);
+
+/**
+ * Reads of the types declared over keys that hold more values than an id and a parent's id (key fields, derived
+ * ids): [read, operation, expected data, DynamoDB requests].
+ */
+const KEYED: Record<string, [string, string, unknown, Record<string, number>][]> = {
+  ComplainManagement: [
+    ["an agent's communication history (Agents_Comments_GSI)", '{ commsByAgentsCommentsGsi(agentID: "AgentA", first: 10) { edges { node { id comm_date complaint { id } } } } }', { commsByAgentsCommentsGsi: { edges: [{ node: { id: 'comm1', comm_date: '2023-04-30T12:00:24', complaint: { id: 'Complaint123' } } }, { node: { id: 'comm2', comm_date: '2023-04-30T12:35:54', complaint: { id: 'Complaint123' } } }] } }, { Query: 1 }],
+    // The complaint and its communications share a partition: one Query reads both.
+    ["a complaint's communications, by date", '{ complaint(id: "Complaint123") { comms(first: 10) { edges { node { id comm_date complaint_state } } } } }', { complaint: { comms: { edges: [{ node: { id: 'comm1', comm_date: '2023-04-30T12:00:24', complaint_state: 'investigating' } }, { node: { id: 'comm2', comm_date: '2023-04-30T12:35:54', complaint_state: 'resolved' } }] } } }, { Query: 1 }],
+    ['a communication by its complaint, date and id', '{ comm(complaintId: "Complaint123", comm_date: "2023-04-30T12:35:54", id: "comm2") { complaint_state } }', { comm: { complaint_state: 'resolved' } }, { GetItem: 1 }],
+  ],
+  RecurringPayments: [
+    ["an account's receipts, their ids derived from their keys", '{ receiptsOfAcc(accId: "123", first: 10) { edges { node { id rec SKU ProcessedDate } } } }', { receiptsOfAcc: { edges: [{ node: { id: receiptId, rec: '12023-05-28T14:15:39.24', SKU: '999', ProcessedDate: '2023-05-28T14:15:39.247Z' } }] } }, { Query: 1 }],
+    ['a receipt by its derived id alone', `{ receipts(id: "${receiptId}") { SKU ProcessedAmount acc { id } } }`, { receipts: { SKU: '999', ProcessedAmount: '12.99', acc: { id: '123' } } }, { GetItem: 1 }],
+  ],
+  SocialNetwork: [
+    ["a user's timeline (the post and author ids from the keys)", '{ u(id: "12345") { timelines(first: 10) { edges { node { p u_ ttl } } } } }', { u: { timelines: { edges: [{ node: { p: '34567', u_: '56789', ttl: 1571827560 } }, { node: { p: '45678', u_: '67890', ttl: 1571827560 } }, { node: { p: '56789', u_: '78901', ttl: 1571827560 } }] } } }, { GetItem: 1, Query: 1 }],
+    ['a timeline entry by its derived id alone', `{ timeline(id: "${timelineId}") { id p u_ u { id } } }`, { timeline: { id: timelineId, p: '34567', u_: '56789', u: { id: '12345' } } }, { GetItem: 1 }],
+  ],
+};
+
 describe.each(DESIGNS)('the draft of %s, served with its samples', (design, file) => {
   let gw: TestGateway;
   let converted: Converted;
@@ -96,7 +123,9 @@ describe.each(DESIGNS)('the draft of %s, served with its samples', (design, file
         const a = getArguments(type, sample);
         const result = await gw.run(`{ item: ${type.get}(${args(a)}) { id ${fields.map((f) => f.name).join(' ')} } }`);
         expect(result.errors, `${type.name} ${a.id}`).toBeUndefined();
-        expect(result.data.item, `${type.name} ${a.id}`).toEqual({ id: a.id, ...Object.fromEntries(fields.map((f) => [f.name, sample[f.attribute] ?? null])) });
+        // A key field the sample holds in its key alone is read from the key.
+        const inKey = keyValues(type, sample)!;
+        expect(result.data.item, `${type.name} ${a.id}`).toEqual({ id: a.id, ...Object.fromEntries(fields.map((f) => [f.name, sample[f.attribute] ?? (f.required ? inKey[f.name] : null) ?? null])) });
       }
     }
   });
@@ -110,7 +139,7 @@ describe.each(DESIGNS)('the draft of %s, served with its samples', (design, file
           if (p === null) continue;
           const key = literal(p);
           const entry = partitions.get(key) ?? { args: p, expected: [] };
-          entry.expected.push(keyValues(type, sample)!.id!);
+          entry.expected.push(idOf(type, sample));
           partitions.set(key, entry);
         }
         expect(partitions.size, `${query.name}: no sample is in a partition it reads`).toBeGreaterThan(0);
@@ -130,18 +159,79 @@ describe.each(DESIGNS)('the draft of %s, served with its samples', (design, file
     expect(result.data).toEqual(expected);
   });
 
+  it.skipIf(!KEYED[design]).each(KEYED[design] ?? [])('serves %s from keys holding more values than an id and a parent\'s', async (_, operation, expected, requests) => {
+    const { result, requests: made } = await gw.counted(operation);
+    expect(result.errors).toBeUndefined();
+    expect(result.data).toEqual(expected);
+    expect(made.byOperation).toEqual(requests);
+  });
+
   it('lists the children in each sample parent\'s partition', async () => {
     for (const parent of converted.draft.types.filter((t) => t.children.length > 0 && t.samples.length > 0)) {
       for (const sample of parent.samples) {
         const id = keyValues(parent, sample)!.id!;
         for (const c of parent.children) {
           const child = converted.draft.types.find((t) => t.name === c.type)!;
-          const expected = child.samples.filter((s) => keyValues(child, s)![child.parent!.field] === id).map((s) => keyValues(child, s)!.id!);
+          const expected = child.samples.filter((s) => keyValues(child, s)![child.parent!.field] === id).map((s) => idOf(child, s));
           const result = await gw.run(`{ p: ${parent.get}(id: ${literal(id)}) { list: ${c.field}(first: 100) { edges { node { id } } } } }`);
           expect(result.errors, `${parent.name}.${c.field}`).toBeUndefined();
           expect(ids(result.data.p.list), `${parent.name} ${id}.${c.field}`).toEqual(expected.sort());
         }
       }
     }
+  });
+});
+
+describe('the draft of an export whose receipts are keyed by a stored date and a SKU', () => {
+  let gw: TestGateway;
+  const converted = convertWorkbench('shop.json', smallExport(RECEIPT_SAMPLES));
+  const id = (account: string, at: string, sku: string) => formatDerivedId([account, at, sku]);
+  beforeAll(async () => {
+    gw = await testGateway({ model: buildModel(converted.sdl, 'shop.graphql') });
+    await gw.put(converted.demo.items as Item[]);
+  });
+  afterAll(() => gw?.stop());
+
+  it("lists an account's receipts in date order, each id derived from its key, with one Query", async () => {
+    expect(converted.sdl).toContain('type RecSku @item(pk: "ACC#{acc}", sk: "REC#{rec}#SKU#{SKU}")');
+    const { result, requests } = await gw.counted('{ recSkusOfAcc(accId: "a1", first: 10) { edges { node { id rec SKU name acc { id } } } } }');
+    expect(result.errors).toBeUndefined();
+    expect(result.data.recSkusOfAcc.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      { id: id('a1', '2023-05-28T14:15:39.247Z', '999'), rec: '2023-05-28T14:15:39.247Z', SKU: '999', name: 'r1', acc: { id: 'a1' } },
+      { id: id('a1', '2023-06-28T14:15:39.247Z', '555'), rec: '2023-06-28T14:15:39.247Z', SKU: '555', name: null, acc: { id: 'a1' } },
+    ]);
+    expect(requests.byOperation).toEqual({ Query: 1 });
+  });
+
+  it('finds a receipt by its derived id alone with one GetItem, and refuses text that is no such id before any request', async () => {
+    const { result, requests } = await gw.counted(`{ recSku(id: "${id('a2', '2023-06-28T10:00:00.000Z', '999')}") { rec SKU acc { id } } }`);
+    expect(result.data).toEqual({ recSku: { rec: '2023-06-28T10:00:00.000Z', SKU: '999', acc: { id: 'a2' } } });
+    expect(requests.byOperation).toEqual({ GetItem: 1 });
+    const bad = await gw.counted('{ recSku(id: "nope") { SKU } }');
+    expect(codes(bad.result)).toEqual(['BAD_USER_INPUT']);
+    expect(bad.requests.byOperation).toEqual({});
+  });
+});
+
+describe('the draft of an export whose PK holds two values', () => {
+  let gw: TestGateway;
+  const converted = convertWorkbench('shop.json', smallExport(TEAM_SAMPLES));
+  beforeAll(async () => {
+    gw = await testGateway({ model: buildModel(converted.sdl, 'teams.graphql') });
+    await gw.put(converted.demo.items as Item[]);
+  });
+  afterAll(() => gw?.stop());
+
+  it('lists one partition by both values with one Query, and finds an item by its derived id with one GetItem', async () => {
+    const listed = await gw.counted('{ orgTeamsOfOrgTeam(org: "o1", team: "t1", first: 10) { edges { node { id member name } } } }');
+    expect(listed.result.errors).toBeUndefined();
+    expect(listed.result.data.orgTeamsOfOrgTeam.edges.map((e: { node: unknown }) => e.node)).toEqual([
+      { id: formatDerivedId(['o1', 't1', 'm1']), member: 'm1', name: 'Ada' },
+      { id: formatDerivedId(['o1', 't1', 'm2']), member: 'm2', name: null },
+    ]);
+    expect(listed.requests.byOperation).toEqual({ Query: 1 });
+    const got = await gw.counted(`{ orgTeam(id: "${formatDerivedId(['o1', 't2', 'm1'])}") { org team member } }`);
+    expect(got.result.data).toEqual({ orgTeam: { org: 'o1', team: 't2', member: 'm1' } });
+    expect(got.requests.byOperation).toEqual({ GetItem: 1 });
   });
 });

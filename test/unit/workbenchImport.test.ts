@@ -15,7 +15,7 @@ import { demoFileOf, demoItemsOf } from '../../src/transport/demoData.js';
 import { convertWorkbench, main } from '../../scripts/import.js';
 import { keyShape, varyingLastSegments } from '../../scripts/workbench/keys.js';
 import { plainItem } from '../../scripts/workbench/demo.js';
-import { DESIGNS, exportPath, keyValues, readExport } from '../support/workbench.js';
+import { DESIGNS, exportPath, keyValues, readExport, RECEIPT_SAMPLES, smallExport, TEAM_SAMPLES } from '../support/workbench.js';
 
 const value = (v: ValueNode): unknown => (v.kind === Kind.LIST ? v.values.map(value) : 'value' in v ? v.value : null);
 const argsOf = (d: { arguments?: readonly { name: { value: string }; value: ValueNode }[] }) => Object.fromEntries((d.arguments ?? []).map((a) => [a.name.value, value(a.value)]));
@@ -65,6 +65,33 @@ describe.each(DESIGNS)('the draft of %s', (design, file) => {
   });
 });
 
+describe('keys holding more values than an id and a parent\'s in the AWS designs', () => {
+  const typesOf = (design: string, file: string) => convertWorkbench(file, readExport(design, file));
+
+  it('declares each such key shape as a type over key fields, in no draft a TODO that it is not served', () => {
+    const keyed = DESIGNS.flatMap(([design, file]) => typesOf(design, file).draft.types.filter((t) => t.keyFields.length > 0).map((t) => [design, t.name, t.pk, t.sk, t.derivedId, t.parent?.field ?? null]));
+    expect(keyed).toEqual([
+      ['ComplainManagement', 'Comm', '{complaint}', 'comm#{comm_date}#{id}', false, 'complaint'],
+      ['RecurringPayments', 'Receipts', 'ACC#{acc}', 'REC#{rec}#SKU#{SKU}', true, 'acc'],
+      ['SocialNetwork', 'Timeline', 'u#{u}#timeline', 'p#{p}#u#{u_}', true, 'u'],
+    ]);
+    for (const [design, file] of DESIGNS) expect(typesOf(design, file).sdl, design).not.toMatch(/more values in their keys|written as literal text/);
+  });
+
+  it('renames a key field the parent\'s field would shadow, in the keys, the fields and the TODO', () => {
+    const { sdl } = typesOf('SocialNetwork', 'SocialNetworkSchema.json');
+    expect(sdl).toContain('"Items keyed PK u#<u>#timeline, SK p#<p>#u#<u_>: 3 samples."');
+    expect(sdl).toContain('type Timeline @item(pk: "u#{u}#timeline", sk: "p#{p}#u#{u_}") {\n  id: ID!\n  u: U! @parent\n  p: String!\n  u_: String!\n');
+    expect(sdl).toMatch(/# TODO: the key's values \{p\} \(after "p#"\), \{u_\} \(after "#u#"\) are named by guess/);
+  });
+
+  it('types a key value String when the samples do not write it as a stored DateTime', () => {
+    const { sdl } = typesOf('RecurringPayments', 'RecurringPaymentsSchema.json');
+    expect(sdl).toMatch(/^ {2}rec: String!$/m);
+    expect(sdl).toContain('  receipts(id: ID!): Receipts @get');
+  });
+});
+
 describe('reading keys', () => {
   it('reads segments with a digit, and the text after a colon, as values', () => {
     expect(keyShape('USER#u1').pattern).toBe('USER#*');
@@ -92,25 +119,7 @@ describe('reading keys', () => {
 });
 
 describe('a small export without facets', () => {
-  const exported = (tableData: unknown[], extra: Record<string, unknown> = {}) =>
-    JSON.stringify({
-      ModelName: 'Shop',
-      DataModel: [
-        {
-          TableName: 'shop',
-          KeyAttributes: { PartitionKey: { AttributeName: 'PK', AttributeType: 'S' }, SortKey: { AttributeName: 'SK', AttributeType: 'S' } },
-          NonKeyAttributes: [
-            { AttributeName: 'name', AttributeType: 'S' },
-            { AttributeName: 'total', AttributeType: 'N' },
-            { AttributeName: 'big', AttributeType: 'N' },
-            { AttributeName: 'tags', AttributeType: 'L' },
-            { AttributeName: 'item-count', AttributeType: 'N' },
-          ],
-          TableData: tableData,
-          ...extra,
-        },
-      ],
-    });
+  const exported = smallExport;
   const { draft, sdl } = convertWorkbench('shop.json', exported([
     { PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, name: { S: 'Ada' }, tags: { L: [] } },
     { PK: { S: 'USER#u2' }, SK: { S: 'PROFILE' }, name: { S: 'Alan' }, big: { N: '3000000000' } },
@@ -145,14 +154,53 @@ describe('a small export without facets', () => {
     expect(() => buildModel(s, 'cart.graphql')).not.toThrow();
   });
 
-  it('declares no type for keys holding more values than an id and a parent\'s, and says so', () => {
+  it('a key holding a date and a SKU becomes a template over two fields with a derived id', () => {
+    const { draft: d, sdl: s } = convertWorkbench('shop.json', exported(RECEIPT_SAMPLES));
+    const receipt = d.types.find((t) => !t.standIn)!;
+    expect([receipt.pk, receipt.sk, receipt.derivedId, receipt.keyFields]).toEqual(['ACC#{acc}', 'REC#{rec}#SKU#{SKU}', true, ['rec', 'SKU']]);
+    expect(s).toContain(`type ${receipt.name} @item(pk: "ACC#{acc}", sk: "REC#{rec}#SKU#{SKU}") {\n  id: ID!\n  acc: Acc! @parent\n  rec: DateTime!\n  SKU: String!\n  name: String\n}`);
+    expect(s).toContain(`  ${receipt.get}(id: ID!): ${receipt.name} @get`);
+    expect(s).toMatch(/# TODO: the key's value \{rec\} \(after "REC#"\) is named by guess/);
+    expect(s).toMatch(/# TODO: no value of the key is the item's own id .*derived from the key's values/);
+    expect(s).not.toMatch(/more values in their keys|written as literal text/);
+    expect(() => buildModel(s, 'receipts.graphql')).not.toThrow();
+  });
+
+  it('keeps {id} on the key value an id-named attribute holds, the others key fields the @get takes', () => {
     const { draft: d, sdl: s } = convertWorkbench('shop.json', exported([
       { PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' } },
-      { PK: { S: 'USER#u1' }, SK: { S: 'MSG#2023-01-01#m1' } },
-      { PK: { S: 'USER#u1' }, SK: { S: 'MSG#2023-01-02#m2' } },
+      { PK: { S: 'USER#u1' }, SK: { S: 'MSG#2023-01-01#m1' }, msg_id: { S: 'm1' } },
+      { PK: { S: 'USER#u1' }, SK: { S: 'MSG#2023-01-02#m2' }, msg_id: { S: 'm2' } },
     ]));
-    expect(d.types.map((t) => t.name)).toEqual(['User']);
-    expect(s).toMatch(/# TODO: items keyed like USER#u1 \/ MSG#2023-01-01#m1 hold more values in their keys than an id and a parent's id/);
+    expect(d.types.map((t) => [t.name, t.pk, t.sk, t.derivedId])).toEqual([
+      ['User', 'USER#{id}', 'PROFILE', false],
+      ['Msg', 'USER#{user}', 'MSG#{msg}#{id}', false],
+    ]);
+    expect(s).toContain('  msg: String!\n  msg_id: String\n');
+    expect(s).toContain('  msg(userId: ID!, msg: String!, id: ID!): Msg @get');
+    // Not canonical DateTime text: a String, which reads back as stored.
+    expect(s).not.toMatch(/msg: DateTime/);
+    expect(s).not.toMatch(/derived from the key's values/);
+    expect(() => buildModel(s, 'msgs.graphql')).not.toThrow();
+  });
+
+  it('names key values it cannot name from an attribute or the text before them by their place, and says every sample agrees on one', () => {
+    const { draft: d, sdl: s } = convertWorkbench('shop.json', exported([
+      { PK: { S: 'G#g1' }, SK: { S: 'v1#x1#x2' } },
+      { PK: { S: 'G#g2' }, SK: { S: 'v1#y1#y2' } },
+    ]));
+    expect(d.types.map((t) => [t.pk, t.sk, t.derivedId])).toEqual([['G#{g}', '{value1}#{value2}#{value3}', true], ['G#{id}#PARENT', 'META', false]]);
+    expect(s).toMatch(/# TODO: the key's values \{value1\} \(by its place in the key\), \{value2\} \(by its place in the key\), \{value3\} \(by its place in the key\) are named by guess/);
+    expect(s).toMatch(/# TODO: every sample holds "v1" at \{value1\}: if it is literal text, write it into the key instead/);
+    expect(() => buildModel(s, 'g.graphql')).not.toThrow();
+  });
+
+  it('declares no parent for keys whose PK holds several values, and lists their partition by a root @query taking each value', () => {
+    const { draft: d, sdl: s } = convertWorkbench('shop.json', exported(TEAM_SAMPLES));
+    expect(d.types.map((t) => [t.name, t.pk, t.sk, t.parent, t.derivedId, t.standIn])).toEqual([['OrgTeam', 'ORG#{org}#TEAM#{team}', 'MEMBER#{member}', null, true, false]]);
+    expect(s).toContain('  orgTeamsOfOrgTeam(org: String!, team: String!, first: Int, after: String, last: Int, before: String): OrgTeamConnection! @query');
+    expect(s).toMatch(/# TODO: its PK holds 2 values: no parent's id alone names its partition/);
+    expect(() => buildModel(s, 'teams.graphql')).not.toThrow();
   });
 
   it('puts a type in an index its samples carry the keys of, with a root @query over its partitions', () => {
