@@ -4,11 +4,10 @@
  * Every DynamoDB request of the gateway goes through the client made here:
  * writes and table management through the SDK's middleware stack (where
  * request counting is installed), and, unless `readPath: 'sdk'`, the reads
- * of operations through the read path (`reads`, leanReads/readPath.ts: the request
- * context hands each operation a read port on it, readPort.ts), which
- * shares this client's HTTP handler, credentials, signer settings and
- * retry strategy. Tests inject faults on both
- * (test/support/faults.ts).
+ * of operations through the read path (`reads`, leanReads/readPath.ts: the
+ * request context hands each operation a read port on it, readPort.ts),
+ * which shares this client's credentials, region, timeouts and retry
+ * strategy. Tests inject faults on both (test/support/faults.ts).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -57,10 +56,10 @@ export interface Dynamo {
 /**
  * The SDK's HTTP handler, plus a timeout on the answer's body. The
  * handler's `requestTimeout` stops counting once the headers arrived: an
- * answer whose body then stalls would hang its request for good (on both
- * the SDK path and the read path). Here a body that pauses longer than
- * the request timeout is destroyed with a `TimeoutError`, which both paths
- * classify as transient and retry.
+ * answer whose body then stalls would hang its request for good (the read
+ * path's transport guards its own answers the same way). Here a body that
+ * pauses longer than the request timeout is destroyed with a
+ * `TimeoutError`, which is classified as transient and retried.
  */
 class StallGuardedHandler extends NodeHttpHandler {
   constructor(private readonly guard: { requestTimeout: number } & ConstructorParameters<typeof NodeHttpHandler>[0] & object) {
@@ -128,7 +127,17 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
     marshallOptions: { removeUndefinedValues: true },
   });
   if ((options.readPath ?? DEFAULTS.dynamoClient.readPath) === 'sdk') return { raw, doc };
-  return { raw, doc, reads: new ReadPath(raw, retryStrategy) };
+  const reads = new ReadPath(raw, retryStrategy, {
+    connectionTimeoutMs: options.connectionTimeoutMs ?? DEFAULTS.dynamoClient.connectionTimeoutMs,
+    requestTimeoutMs,
+  });
+  // Its sockets go with the client's: every owner already calls raw.destroy().
+  const destroyRaw = raw.destroy.bind(raw);
+  raw.destroy = () => {
+    reads.destroy();
+    destroyRaw();
+  };
+  return { raw, doc, reads };
 }
 
 /** What a client is built from: the resolved endpoint, the region and the retry/timeout settings. */

@@ -3,11 +3,12 @@
  * middleware stack (docs/performance.md, "The read path", has why and what
  * it keeps from the SDK). The caller sees exactly what the document client
  * would return, and DynamoDB receives the request the SDK would send,
- * signed the same way (signer.ts writes the SDK signer's very headers): the
- * HTTP handler, credentials, region, retry strategy (fed the SDK's error
- * classification), clock offset and exception classes are the SDK client's
- * own, shared rather than copied, so error classification cannot tell the
- * paths apart. Writes stay on the SDK.
+ * signed the same way (signer.ts writes the SDK signer's very headers) and
+ * sent with the SDK handler's pool and timeouts (transport.ts): the
+ * credentials, region, retry strategy (fed the SDK's error classification),
+ * clock offset and exception classes are the SDK client's own, shared rather
+ * than copied, so error classification cannot tell the paths apart. Writes
+ * stay on the SDK.
  *
  * Counting is the SDK path's (metrics.ts): one call per `send`, one request
  * per attempt, the operation's CallObserver told of each. Attempt hooks
@@ -21,8 +22,9 @@ import { marshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { HttpRequest } from '@smithy/core/protocols';
 import { isClockSkewError, isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { IncomingMessage } from 'node:http';
 import { ReadSigner, type Credentials } from './signer.js';
+import { ReadTransport, type TransportOptions } from './transport.js';
+import { DEFAULTS } from '../../config.js';
 import { capacityUnits, type CallTrace, type OperationMetrics } from '../metrics.js';
 
 export type ReadOperation = 'GetItem' | 'Query' | 'BatchGetItem';
@@ -54,9 +56,6 @@ interface HttpResponse {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
   body: unknown;
-}
-interface HttpHandler {
-  handle(request: HttpRequest): Promise<{ response: HttpResponse }>;
 }
 
 type Native = Record<string, NativeAttributeValue>;
@@ -209,28 +208,6 @@ function unmarshallOutput(operation: ReadOperation, body: Record<string, any>): 
   return body;
 }
 
-/**
- * The answer's body. The client's HTTP handler destroys a body that stalls
- * (client.ts); a socket that closes before the body ended fails the attempt
- * as a reset connection. Both are retried; neither leaves the read hanging.
- */
-function readBody(response: HttpResponse): Promise<string> {
-  const stream = response.body as IncomingMessage;
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let ended = false;
-    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-    stream.on('end', () => {
-      ended = true;
-      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8'));
-    });
-    stream.on('error', reject);
-    stream.on('close', () => {
-      if (!ended) reject(Object.assign(new Error('DynamoDB closed the connection before its answer was complete'), { code: 'ECONNRESET' }));
-    });
-  });
-}
-
 const header = (response: HttpResponse, name: string): string | undefined => {
   const value = response.headers[name];
   return Array.isArray(value) ? value[0] : value;
@@ -276,7 +253,6 @@ interface ClientConfig {
   region: () => Promise<string>;
   credentials: () => Promise<Credentials>;
   sha256: never;
-  requestHandler: HttpHandler;
   endpoint?: () => Promise<Endpoint>;
   endpointProvider: (params: Record<string, unknown>) => { url: URL };
   useFipsEndpoint: () => Promise<boolean>;
@@ -292,12 +268,21 @@ export class ReadPath {
   private readonly config: ClientConfig;
   private readonly hooks: AttemptHook[] = [];
   private ready: Promise<{ endpoint: Endpoint; host: string; signer: SignatureV4 | ReadSigner }> | undefined;
+  private readonly transport: ReadTransport;
 
   constructor(
     client: DynamoDBClient,
     private readonly retryStrategy: RetryStrategy,
+    /** The client's timeouts (client.ts passes its own; the defaults otherwise). */
+    timeouts: TransportOptions = { connectionTimeoutMs: DEFAULTS.dynamoClient.connectionTimeoutMs, requestTimeoutMs: DEFAULTS.dynamoClient.requestTimeoutMs },
   ) {
     this.config = client.config as unknown as ClientConfig;
+    this.transport = new ReadTransport(timeouts);
+  }
+
+  /** Closes the read path's sockets. */
+  destroy(): void {
+    this.transport.destroy();
   }
 
   /** Adds a hook run before every attempt; returns a function removing it again. */
@@ -411,16 +396,12 @@ export class ReadPath {
       'user-agent': USER_AGENT,
     };
     const signingDate = new Date(Date.now() + (this.config.systemClockOffset ?? 0));
-    const request = { protocol: endpoint.protocol, hostname: endpoint.hostname, port: endpoint.port, path: endpoint.path || '/', method: 'POST', headers, body };
-    let signed: unknown;
-    if (signer instanceof ReadSigner) {
-      await signer.sign(headers, body, signingDate);
-      signed = new HttpRequest(request);
-    } else {
-      signed = await signer.sign(new HttpRequest(request), { signingDate });
-    }
-    const { response } = await this.config.requestHandler.handle(signed as never);
-    const text = await readBody(response);
+    const target = { protocol: endpoint.protocol, hostname: endpoint.hostname, port: endpoint.port, path: endpoint.path || '/' };
+    let sent = headers;
+    if (signer instanceof ReadSigner) await signer.sign(headers, body, signingDate);
+    else sent = (await signer.sign(new HttpRequest({ ...target, method: 'POST', headers, body }), { signingDate })).headers;
+    const { statusCode, headers: answered, text } = await this.transport.send(target, sent, body);
+    const response: HttpResponse = { statusCode, headers: answered, body: undefined };
     if (response.statusCode >= 200 && response.statusCode < 300) {
       const output = unmarshallOutput(operation, text ? JSON.parse(text) : {}) as Output;
       output.$metadata = { httpStatusCode: response.statusCode, requestId: header(response, 'x-amzn-requestid') };

@@ -1,0 +1,90 @@
+/**
+ * The read path's HTTP exchange (src/dynamo/leanReads/transport.ts) against
+ * a local server: kept-alive sockets, and the failures the retry strategy
+ * must see as transient (named TimeoutError, as the SDK's handler names them).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { ReadTransport } from '../../src/dynamo/leanReads/transport.js';
+
+let server: Server | undefined;
+const sockets = new Set<Socket>();
+let connections = 0;
+
+async function serve(handler: (req: IncomingMessage, res: ServerResponse) => void) {
+  server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => handler(req, res));
+  });
+  server.on('connection', (socket: Socket) => {
+    connections += 1;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+  return { protocol: 'http:', hostname: '127.0.0.1', port: (server.address() as AddressInfo).port, path: '/' };
+}
+
+afterEach(async () => {
+  for (const s of sockets) s.destroy();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+  server = undefined;
+  connections = 0;
+});
+
+const HEADERS = { 'content-type': 'application/x-amz-json-1.0' };
+
+describe('the read path transport', () => {
+  it('sends every read of a client over one kept-alive connection, and closes it with the client', async () => {
+    const target = await serve((req, res) => res.end(JSON.stringify({ got: req.headers['x-amz-target'] })));
+    const transport = new ReadTransport({ connectionTimeoutMs: 1000, requestTimeoutMs: 2000 });
+    for (const n of [1, 2, 3]) {
+      const answer = await transport.send(target, { ...HEADERS, 'x-amz-target': `T${n}` }, '{}');
+      expect(answer).toMatchObject({ statusCode: 200, text: JSON.stringify({ got: `T${n}` }) });
+    }
+    expect(connections).toBe(1);
+    expect(sockets.size).toBe(1);
+    const closed = new Promise((resolve) => [...sockets][0]!.once('close', resolve));
+    transport.destroy();
+    await closed;
+    expect(sockets.size).toBe(0);
+  });
+
+  it('gives up on an answer whose body pauses longer than the request timeout, as a TimeoutError', async () => {
+    const target = await serve((_req, res) => {
+      res.writeHead(200, HEADERS);
+      res.write('{"Items":[');
+      // …and nothing more.
+    });
+    const transport = new ReadTransport({ connectionTimeoutMs: 1000, requestTimeoutMs: 150 });
+    await expect(transport.send(target, HEADERS, '{}')).rejects.toMatchObject({ name: 'TimeoutError' });
+    transport.destroy();
+  });
+
+  it('gives up on a server that never answers, as a TimeoutError with ETIMEDOUT', async () => {
+    const target = await serve(() => {});
+    const transport = new ReadTransport({ connectionTimeoutMs: 1000, requestTimeoutMs: 150 });
+    await expect(transport.send(target, HEADERS, '{}')).rejects.toMatchObject({ name: 'TimeoutError', code: 'ETIMEDOUT' });
+    transport.destroy();
+  });
+
+  it('fails an answer cut off halfway as a reset connection, named TimeoutError so it is retried', async () => {
+    const target = await serve((_req, res) => {
+      res.writeHead(200, { ...HEADERS, 'content-length': '100' });
+      res.write('{"Item":');
+      setTimeout(() => res.socket?.destroy(), 20);
+    });
+    const transport = new ReadTransport({ connectionTimeoutMs: 1000, requestTimeoutMs: 2000 });
+    await expect(transport.send(target, HEADERS, '{}')).rejects.toMatchObject({ name: 'TimeoutError', code: 'ECONNRESET' });
+    transport.destroy();
+  });
+
+  it('passes a refused connection on with its code', async () => {
+    const target = await serve(() => {});
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    server = undefined;
+    const transport = new ReadTransport({ connectionTimeoutMs: 1000, requestTimeoutMs: 2000 });
+    await expect(transport.send(target, HEADERS, '{}')).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+  });
+});
