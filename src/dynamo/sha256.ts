@@ -5,7 +5,7 @@
  * secret into a key on every `createHmac`, and SigV4 makes two HMACs per
  * request over the same two secrets (the secret access key, the day's
  * signing key), so that conversion was most of what signing cost
- * (docs/performance.md, "Signing").
+ * (docs/performance.md, Decisions).
  */
 import { createHash, createHmac, createSecretKey, type Hash, type Hmac, type KeyObject } from 'node:crypto';
 
