@@ -60,6 +60,8 @@ export interface PositionShape {
    * the start keys its unsharded form issued. It is dropped from the position.
    */
   group?: { attr: string; value: string };
+  /** Attributes holding numbers (typed N): their values are a number's text, as the position was written. */
+  numbers?: readonly string[];
 }
 
 /** The signed cursor of `position` in the connection `binding` describes. */
@@ -158,6 +160,8 @@ export function decodeCursor(
   }
   for (const attr of attrs) if (!isKeyValue(key[attr])) throw refuse('malformed key');
   const position = key as Position;
+  // DynamoDB refuses a start key whose number attribute is not a number: refused here, as our error.
+  for (const attr of shape.numbers ?? []) if (String(Number(position[attr])) !== position[attr]) throw refuse('malformed key');
   if (shape.partition !== undefined && position[shape.partition.attr] !== shape.partition.value) {
     throw refuse('it was issued by another connection');
   }

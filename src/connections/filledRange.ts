@@ -48,6 +48,7 @@ const ascending: Source<RangeSource, PagePlan<RangeSource, RangePosition>, Fille
       skAttr,
       pk: source.pk,
       pkMore: source.pkMore,
+      numbers: source.numbers,
       lo: source.lo,
       hi: source.hi,
       filter: source.filter,

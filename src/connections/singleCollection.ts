@@ -46,6 +46,7 @@ const ascending: Source<Collection, CollectionPlan, CollectionReads, StartKey> =
     skAttr: collection.skAttr,
     prefix: collection.prefix,
     partition: { attr: collection.pkAttr, value: collection.pk },
+    ...(collection.numbers ? { numbers: collection.numbers } : {}),
   }),
   plan(collection, window) {
     const { forward, size, after, before } = window;

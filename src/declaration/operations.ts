@@ -109,13 +109,6 @@ function readQueryField(
     problems.add(where, `${node.name} has no key with a sort attribute in ${index ?? 'the table'} (declare it with @indexed)`, field.astNode);
     return null;
   }
-  for (const attribute of [key.pkAttr, ...key.pkMore.map((p) => p.attribute)]) {
-    // Reads name a partition by text (plan/queryPlan.ts); a number attribute would need its value as a number.
-    const stored = node.attributes.find((a) => a.storedAs === attribute && !a.shape);
-    if (stored && (stored.kind === 'Int' || stored.kind === 'Float')) {
-      problems.add(where, `the partition attribute ${attribute} of ${node.name}'s key in ${index} holds numbers (${node.name}.${stored.name}): a read names its partition by text; write the number through a template (such as "b{${stored.name}}" on another attribute)`, field.astNode);
-    }
-  }
   const argNames = field.args.map((a) => a.name);
   for (const name of ['first', 'after', 'last', 'before']) {
     if (!argNames.includes(name)) problems.add(at, `a connection field takes first, after, last and before (missing ${name})`, field.astNode);

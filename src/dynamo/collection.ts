@@ -57,6 +57,12 @@ export interface Collection {
    * to (the fixed values and the range's arguments).
    */
   sortKey?: { fixed: readonly PartitionPart[]; after: readonly string[]; binding: string };
+  /**
+   * The partition attributes that hold numbers (an Int or Float stored as
+   * itself, typed N): their values here and in start keys are the number's
+   * text, sent to DynamoDB as the number. Absent: every one holds text.
+   */
+  numbers?: readonly string[];
 }
 
 export type StartKey = Record<string, string>;
@@ -78,7 +84,16 @@ export function startKeyOf(collection: Collection, item: Item): StartKey {
   return key;
 }
 
-const sameKey = (a: Item, b: StartKey) => Object.keys(b).every((k) => a[k] === b[k]);
+// A number key attribute comes back as a number; positions hold its text.
+const sameKey = (a: Item, b: StartKey) => Object.keys(b).every((k) => a[k] === b[k] || (typeof a[k] === 'number' && String(a[k]) === b[k]));
+
+/** A start key as DynamoDB takes it: the number attributes' text as numbers (a start key's types must be the index's). */
+function wireKey(collection: Collection, key: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  if (!key || !collection.numbers) return key;
+  const typed = { ...key };
+  for (const attr of collection.numbers) if (typeof typed[attr] === 'string') typed[attr] = Number(typed[attr]);
+  return typed;
+}
 
 /** Below every non-empty key (key values are never empty), and above nearly every one: a range with no bound on a side. */
 export const KEY_MIN = '\u0000';
@@ -135,13 +150,14 @@ export interface PartitionPart {
  * The partition's equality conditions: `#pk = :pk`, and `#pk1 = :pk1 …` for
  * the further attributes of a multi-attribute key.
  */
-export function partitionCondition(pkAttr: string, pk: string, pkMore: readonly PartitionPart[] = []) {
+export function partitionCondition(pkAttr: string, pk: string, pkMore: readonly PartitionPart[] = [], numbers: readonly string[] = []) {
+  const typed = (attr: string, value: string) => (numbers.includes(attr) ? Number(value) : value);
   const names: Record<string, string> = { '#pk': pkAttr };
-  const values: Record<string, unknown> = { ':pk': pk };
+  const values: Record<string, unknown> = { ':pk': typed(pkAttr, pk) };
   const terms = ['#pk = :pk'];
   pkMore.forEach((part, i) => {
     names[`#pk${i + 1}`] = part.attr;
-    values[`:pk${i + 1}`] = part.value;
+    values[`:pk${i + 1}`] = typed(part.attr, part.value);
     terms.push(`#pk${i + 1} = :pk${i + 1}`);
   });
   return { expression: terms.join(' AND '), names, values };
@@ -149,7 +165,7 @@ export function partitionCondition(pkAttr: string, pk: string, pkMore: readonly 
 
 /** The equality conditions of a collection: its partition's, then those of the sort attributes its arguments fix (left to right, as DynamoDB requires). */
 function sortedCondition(collection: Collection) {
-  const partition = partitionCondition(collection.pkAttr, collection.pk, collection.pkMore);
+  const partition = partitionCondition(collection.pkAttr, collection.pk, collection.pkMore, collection.numbers);
   collection.sortKey?.fixed.forEach((part, i) => {
     partition.names[`#s${i}`] = part.attr;
     partition.values[`:s${i}`] = part.value;
@@ -233,7 +249,7 @@ function query(reads: ReadPort, tableName: string, collection: Collection, read:
     ConsistentRead: read.consistent && !collection.index ? true : undefined,
     Select: read.count ? 'COUNT' : undefined,
     Limit: read.limit,
-    ExclusiveStartKey: read.startKey,
+    ExclusiveStartKey: wireKey(collection, read.startKey),
   };
   return reads.query(input);
 }

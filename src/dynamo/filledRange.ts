@@ -34,6 +34,8 @@ export interface FilledRead {
   pk: string;
   /** The further attributes of a multi-attribute partition key. */
   pkMore?: readonly PartitionPart[];
+  /** The partition attributes holding numbers (collection.ts `Collection.numbers`). */
+  numbers?: readonly string[];
   lo: string;
   hi: string;
   forward: boolean;
@@ -71,7 +73,7 @@ export async function readFilled(reads: ReadPort, tableName: string, read: Fille
     result.exhausted = lo > hi;
     return result;
   }
-  const partition = partitionCondition(read.pkAttr, read.pk, read.pkMore);
+  const partition = partitionCondition(read.pkAttr, read.pk, read.pkMore, read.numbers);
   const base: QueryCommandInput = {
     TableName: tableName,
     IndexName: read.index,
@@ -129,7 +131,7 @@ export async function countFilled(
   read: Omit<FilledRead, 'want' | 'forward' | 'exclusive' | 'bound'>,
 ): Promise<number | null> {
   const { filter } = read;
-  const partition = partitionCondition(read.pkAttr, read.pk, read.pkMore);
+  const partition = partitionCondition(read.pkAttr, read.pk, read.pkMore, read.numbers);
   let count = 0;
   let consumed = 0;
   let scanned = 0;

@@ -63,6 +63,7 @@ export function boundedSource(collection: Collection, bounds: QueryBounds, args:
     skAttr: collection.skAttr,
     pk: collection.pk,
     ...(collection.pkMore === undefined ? {} : { pkMore: collection.pkMore }),
+    ...(collection.numbers === undefined ? {} : { numbers: collection.numbers }),
     lo: from === null ? rangeStart(prefix) : prefix + from,
     // BETWEEN is inclusive: every sort key in the range continues past `prefix + until`, so none equals it.
     hi: until === null ? prefixEnd(prefix) : prefix + until,

@@ -36,17 +36,34 @@ export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layo
   const order = field.descending ? { descending: true } : {};
   // An Int names its partition by the text a template writes for it (keyText).
   const ints = new Map(node.type.attributes.filter((a) => a.kind === 'Int').map((a) => [a.name, a]));
+  // A partition attribute holding an Int or Float itself (typed N) is read with the argument's number (collection.ts).
+  const partitionAttrs = [pkAttr, ...key.pkMore.map((p) => p.attribute)];
+  const numberFields = node.type.attributes.filter((a) => (a.kind === 'Int' || a.kind === 'Float') && !a.shape && partitionAttrs.includes(a.storedAs));
+  const numbers = numberFields.length === 0 ? {} : { numbers: numberFields.map((a) => a.storedAs) };
+  const numberKinds = new Map(numberFields.map((a) => [a.name, a.kind]));
+  const numberText = (kind: string, given: unknown, argument: string): string => {
+    if (typeof given !== 'number' || !Number.isFinite(given) || (kind === 'Int' && !Number.isInteger(given))) {
+      throw badUserInput(`${argument} must be ${kind === 'Int' ? 'an integer' : 'a finite number'}: it names the partition to read`, argument);
+    }
+    // -0 and 0 are one DynamoDB number.
+    return String(given === 0 ? 0 : given);
+  };
   const collection = (args: Record<string, unknown>): Collection => {
     const values: Record<string, string> = {};
     for (const [placeholder, argument] of filled) {
       const given = args[argument];
       const int = ints.get(placeholder);
+      const kind = numberKinds.get(placeholder);
+      if (kind !== undefined && given !== null && given !== undefined) {
+        values[placeholder] = numberText(kind, given, argument);
+        continue;
+      }
       const value = int && Number.isInteger(given) ? keyText(int, given, argument) : validateText(given, argument);
       if (value === null) throw badUserInput(`${argument} names the partition to read: give it`, argument);
       values[placeholder] = value;
     }
     const more = key.pkMore.length === 0 ? {} : { pkMore: key.pkMore.map((p) => ({ attr: p.attribute, value: p.template.fill(values) })) };
-    return { name: path, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill(values), ...more, prefix: key.sk.prefix, table: keys.names, ...order };
+    return { name: path, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill(values), ...more, prefix: key.sk.prefix, table: keys.names, ...order, ...numbers };
   };
   const bounds = field.bounds;
   if (key.skMore.length > 0) {

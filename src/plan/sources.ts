@@ -8,7 +8,7 @@ import type { Collection } from '../dynamo/collection.js';
 import type { FilledRead, Filter } from '../dynamo/filledRange.js';
 
 /** A range of the index (its key attributes, partition, sort-key bounds) as filledRange reads it, plus what cursors are bound to. */
-export interface RangeSource extends Pick<FilledRead, 'index' | 'pkAttr' | 'skAttr' | 'pk' | 'pkMore' | 'lo' | 'hi'> {
+export interface RangeSource extends Pick<FilledRead, 'index' | 'pkAttr' | 'skAttr' | 'pk' | 'pkMore' | 'numbers' | 'lo' | 'hi'> {
   /** Connection name (`User.posts`): cursors are bound to it. */
   name: string;
   /** The parent's partition (`USER#<id>`): cursors are bound to it. */

@@ -9,6 +9,7 @@ import { problemsOf } from '../support/problems.js';
 import { DEFAULT_LAYOUT, tableShapeOf } from '../../src/declaration/layout.js';
 import { tableContradictions, tableDefinition } from '../../src/dynamo/table.js';
 import { compilePlan } from '../../src/plan/plan.js';
+import { partitionCondition } from '../../src/dynamo/collection.js';
 
 const TYPES = `
 scalar DateTime
@@ -300,11 +301,15 @@ describe('a root @query whose partition key holds an Int', () => {
     expect(() => shelved.collection({ shelf: 'a', row: 1.5 })).toThrow('row must be');
   });
 
-  it('refuses one whose partition attribute holds the Int itself (a number attribute), naming the field and the index', () => {
+  it('accepts one whose partition attribute holds the Int itself (typed N), and reads that partition with the number', () => {
     const natural = MODEL.replace('@index(name: "byShelf", pk: ["shelfKey", "shelfRow"]', '@index(name: "byShelf", pk: ["shelfKey", "row"]').replace('"row-{row}"', '"{row}"');
-    expect(problemsOf(natural)).toEqual([
-      'Query.shelved @query(index: "byShelf"): the partition attribute row of Book\'s key in byShelf holds numbers (Book.row): a read names its partition by text; write the number through a template (such as "b{row}" on another attribute)',
-    ]);
+    expect(problemsOf(natural)).toEqual([]);
+    const model = buildModel(natural, 'shelves.graphql');
+    expect(tableShapeOf(model).types.get('row')).toBe('N');
+    const shelved = compilePlan(model).queries.find((q) => q.path === 'Query.shelved')!;
+    expect(shelved.collection({ shelf: 'a', row: 12 })).toMatchObject({ pk: 'S#a', pkMore: [{ attr: 'row', value: '12' }], numbers: ['row'] });
+    expect(partitionCondition('shelfKey', 'S#a', [{ attr: 'row', value: '12' }], ['row']).values).toEqual({ ':pk': 'S#a', ':pk1': 12 });
+    expect(() => shelved.collection({ shelf: 'a', row: 1.5 })).toThrow('row must be an integer');
   });
 });
 
