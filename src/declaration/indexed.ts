@@ -217,7 +217,8 @@ export interface FieldArgument {
  * connection is ordered by it); one fixing part of an attribute's template;
  * a sort attribute holding numbers (positions and ranges compare text);
  * from/until that may range over an attribute whose template has no
- * placeholder. `{}` for a key with one sort attribute.
+ * placeholder. `{}` for a key with one sort attribute, whose attribute
+ * holding numbers is refused too.
  */
 export function readSortArguments(
   node: ItemType,
@@ -226,15 +227,19 @@ export function readSortArguments(
   problems: Problems,
 ): Record<string, string> {
   const found: Record<string, string> = {};
-  if (key.skMore.length === 0) return found;
   const add = (message: string) => problems.add(where, message, astNode as never);
+  const on = `${node.name}'s sort key in ${key.index ?? 'the table'}`;
+  const numberIn = (attribute: string) => node.attributes.find((a) => a.storedAs === attribute && !a.shape && (a.kind === 'Int' || a.kind === 'Float'));
+  if (key.skMore.length === 0) {
+    // The read path compares sort keys as text: items keyed by a number would be skipped, an empty answer.
+    const stored = numberIn(key.skAttr);
+    if (stored) add(`the sort attribute ${key.skAttr} of ${on} holds numbers (${node.name}.${stored.name}): a connection orders and ranges text sort keys; write the number through a template on another attribute`);
+    return found;
+  }
   const sorts = [{ attribute: key.skAttr, template: key.sk }, ...key.skMore];
-  const on = `${node.name}'s sort key in ${key.index}`;
   for (const { attribute } of sorts) {
-    const stored = node.attributes.find((a) => a.storedAs === attribute && !a.shape);
-    if (stored && (stored.kind === 'Int' || stored.kind === 'Float')) {
-      add(`the sort attribute ${attribute} of ${on} holds numbers (${node.name}.${stored.name}): a connection over several sort attributes orders and ranges text ones`);
-    }
+    const stored = numberIn(attribute);
+    if (stored) add(`the sort attribute ${attribute} of ${on} holds numbers (${node.name}.${stored.name}): a connection over several sort attributes orders and ranges text ones`);
   }
   const argOf = (placeholder: string) => [placeholder, `${placeholder}Id`].map((c) => args.find((a) => a.name === c && !taken.has(c))).find(Boolean);
   // How many leading attributes arguments may fix (fixable), and must (always: every argument required).

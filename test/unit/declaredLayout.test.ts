@@ -313,6 +313,31 @@ describe('a root @query whose partition key holds an Int', () => {
   });
 });
 
+describe('a connection over an index whose one sort attribute holds numbers', () => {
+  const PAGE = 'first: Int, after: String, last: Int, before: String';
+  const MODEL = (sk: string, year: string) => `
+    extend schema @index(name: "byYear", pk: "shelf", sk: "${sk}")
+    type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+    type Shelf @item(pk: "SHELF#{id}", sk: "META") { id: ID!  books(${PAGE}): BookConnection! @query(index: "byYear") }
+    type Book @item(pk: "BOOK#{id}", sk: "META") @indexed(index: "byYear"${sk === 'year' ? '' : ', pk: ["{shelf}"], sk: ["y{year}#{id}"]'}) {
+      id: ID!  shelf: Shelf!  ${year}
+    }
+    type BookConnection { edges: [BookEdge!]! pageInfo: PageInfo! totalCount: Int! }
+    type BookEdge { cursor: String! node: Book! }
+    type Query { book(id: ID!): Book @get  byYear(shelf: ID!, ${PAGE}): BookConnection! @query(index: "byYear") }`;
+
+  it('refuses a root @query and a type field reading it, one line each naming the field, the index and the number field', () => {
+    const line = (at: string, field: string) => `${at} @query(index: "byYear"): the sort attribute year of Book's sort key in byYear holds numbers (Book.${field}): a connection orders and ranges text sort keys; write the number through a template on another attribute`;
+    expect(problemsOf(MODEL('year', 'year: Int!'))).toEqual([line('Shelf.books', 'year'), line('Query.byYear', 'year')]);
+    expect(problemsOf(MODEL('year', 'published: Float! @attribute(name: "year")'))).toEqual([line('Shelf.books', 'published'), line('Query.byYear', 'published')]);
+  });
+
+  it('accepts the number written through a template on another attribute, and text held as itself', () => {
+    expect(problemsOf(MODEL('yearKey', 'year: Int!'))).toEqual([]);
+    expect(problemsOf(MODEL('year', 'year: String!'))).toEqual([]);
+  });
+});
+
 describe('connections over an index sort key of several attributes', () => {
   const MODEL = (fields: string, teamFields = '') => `
     extend schema
