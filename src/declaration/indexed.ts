@@ -13,7 +13,7 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import { Kind } from 'graphql';
-import type { ItemType, KeyPart, Layout, Relation } from './model.js';
+import type { Attribute, ItemType, KeyPart, Layout, Relation } from './model.js';
 import type { Problems } from './problems.js';
 import { parseTemplate, TemplateError, type KeyTemplate } from './template.js';
 import { indexOf } from './layout.js';
@@ -198,6 +198,17 @@ export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relati
   }
 }
 
+/**
+ * The number field an index sort key of one attribute holds itself (an Int
+ * or Float stored under that attribute, typed N): a connection over it is
+ * ordered by the number and its start keys send it as one (collection.ts
+ * `Collection.numbers`). Undefined: the sort key holds text.
+ */
+export function numberSort(node: ItemType, key: KeyIn): Attribute | undefined {
+  if (key.index === null || key.skMore.length > 0) return undefined;
+  return node.attributes.find((a) => a.storedAs === key.skAttr && !a.shape && (a.kind === 'Int' || a.kind === 'Float'));
+}
+
 /** A connection field's argument as the sort-key checks see it. */
 export interface FieldArgument {
   name: string;
@@ -218,7 +229,7 @@ export interface FieldArgument {
  * a sort attribute holding numbers (positions and ranges compare text);
  * from/until that may range over an attribute whose template has no
  * placeholder. `{}` for a key with one sort attribute, whose attribute
- * holding numbers is refused too.
+ * holding numbers is refused only with from/until.
  */
 export function readSortArguments(
   node: ItemType,
@@ -231,9 +242,9 @@ export function readSortArguments(
   const on = `${node.name}'s sort key in ${key.index ?? 'the table'}`;
   const numberIn = (attribute: string) => node.attributes.find((a) => a.storedAs === attribute && !a.shape && (a.kind === 'Int' || a.kind === 'Float'));
   if (key.skMore.length === 0) {
-    // The read path compares sort keys as text: items keyed by a number would be skipped, an empty answer.
-    const stored = numberIn(key.skAttr);
-    if (stored) add(`the sort attribute ${key.skAttr} of ${on} holds numbers (${node.name}.${stored.name}): a connection orders and ranges text sort keys; write the number through a template on another attribute`);
+    // Read in number order (collection.ts); from/until compare text from a template's placeholder on.
+    const stored = numberSort(node, key);
+    if (stored && bounded) add(`the sort attribute ${key.skAttr} of ${on} holds numbers (${node.name}.${stored.name}): from/until range text sort keys; leave them out, or write the number through a template on another attribute`);
     return found;
   }
   const sorts = [{ attribute: key.skAttr, template: key.sk }, ...key.skMore];

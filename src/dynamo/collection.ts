@@ -58,9 +58,11 @@ export interface Collection {
    */
   sortKey?: { fixed: readonly PartitionPart[]; after: readonly string[]; binding: string };
   /**
-   * The partition attributes that hold numbers (an Int or Float stored as
-   * itself, typed N): their values here and in start keys are the number's
-   * text, sent to DynamoDB as the number. Absent: every one holds text.
+   * The key attributes that hold numbers (an Int or Float stored as itself,
+   * typed N): partition attributes, and `skAttr` of an index sort key of one
+   * attribute. Their values here, in start keys and in ranges are the
+   * number's text, sent to DynamoDB as the number; a number sort key orders
+   * the collection by value (2 before 10). Absent: every one holds text.
    */
   numbers?: readonly string[];
 }
@@ -183,9 +185,31 @@ function wholeRange(collection: Collection): SortRange {
   return collection.range ?? { lo: rangeStart(collection.prefix), hi: prefixEnd(collection.prefix) };
 }
 
+/** Does the collection's sort attribute hold numbers (it then has no prefix and no narrowed range)? */
+const sortsNumbers = (collection: Collection): boolean => collection.numbers?.includes(collection.skAttr) === true;
+
 /** Is `sk` one of the collection's sort keys? Under its prefix, and below the far end of a narrowed range (BETWEEN includes it). */
-const inRange = (collection: Collection, sk: unknown): sk is string =>
-  typeof sk === 'string' && sk.startsWith(collection.prefix) && (collection.range === undefined || sk < collection.range.hi);
+const inRange = (collection: Collection, sk: unknown): boolean =>
+  sortsNumbers(collection)
+    ? typeof sk === 'number'
+    : typeof sk === 'string' && sk.startsWith(collection.prefix) && (collection.range === undefined || sk < collection.range.hi);
+
+/**
+ * The key condition of a range over a number sort key: its sides as numbers,
+ * a side at KEY_MIN or KEY_MAX (the whole collection's) left open.
+ */
+function numberRangeCondition(collection: Collection, range: SortRange) {
+  const partition = sortedCondition(collection);
+  const lo = range.lo === KEY_MIN ? null : Number(range.lo);
+  const hi = range.hi === KEY_MAX ? null : Number(range.hi);
+  const term = lo !== null && hi !== null ? '#sk BETWEEN :lo AND :hi' : lo !== null ? '#sk >= :lo' : hi !== null ? '#sk <= :hi' : null;
+  if (term === null) return { KeyConditionExpression: partition.expression, ExpressionAttributeNames: partition.names, ExpressionAttributeValues: partition.values };
+  return {
+    KeyConditionExpression: `${partition.expression} AND ${term}`,
+    ExpressionAttributeNames: { ...partition.names, '#sk': collection.skAttr },
+    ExpressionAttributeValues: { ...partition.values, ...(lo === null ? {} : { ':lo': lo }), ...(hi === null ? {} : { ':hi': hi }) },
+  };
+}
 
 /**
  * The key condition of a read over `collection`: the one place key-condition strings are written.
@@ -193,6 +217,7 @@ const inRange = (collection: Collection, sk: unknown): sk is string =>
  */
 function keyCondition(collection: Collection, given?: SortRange, open?: 'from' | 'below') {
   const range = given ?? collection.range;
+  if (range && sortsNumbers(collection)) return numberRangeCondition(collection, range);
   const partition = sortedCondition(collection);
   if (range && open) {
     return {

@@ -132,6 +132,10 @@ export async function countFilled(
 ): Promise<number | null> {
   const { filter } = read;
   const partition = partitionCondition(read.pkAttr, read.pk, read.pkMore, read.numbers);
+  // A number sort key is counted whole (its collection has no range): text bounds would not match its type.
+  const sk = read.numbers?.includes(read.skAttr)
+    ? { expression: partition.expression, names: partition.names, values: partition.values }
+    : { expression: `${partition.expression} AND #sk BETWEEN :lo AND :hi`, names: { ...partition.names, '#sk': read.skAttr }, values: { ...partition.values, ':lo': read.lo, ':hi': read.hi } };
   let count = 0;
   let consumed = 0;
   let scanned = 0;
@@ -146,9 +150,9 @@ export async function countFilled(
       IndexName: read.index,
       Select: 'COUNT',
       Limit: limit,
-      KeyConditionExpression: `${partition.expression} AND #sk BETWEEN :lo AND :hi`,
-      ExpressionAttributeNames: { ...partition.names, '#sk': read.skAttr, ...filter?.names },
-      ExpressionAttributeValues: { ...partition.values, ':lo': read.lo, ':hi': read.hi, ...filter?.values },
+      KeyConditionExpression: sk.expression,
+      ExpressionAttributeNames: { ...sk.names, ...filter?.names },
+      ExpressionAttributeValues: { ...sk.values, ...filter?.values },
       ...(filter ? { FilterExpression: filter.expression } : {}),
       ReturnConsumedCapacity: 'TOTAL',
       ExclusiveStartKey: startKey,

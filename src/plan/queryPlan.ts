@@ -7,7 +7,7 @@ import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import type { TableKeys } from '../dynamo/keys.js';
 import type { Layout, QueryField } from '../declaration/model.js';
-import { keyIn } from '../declaration/indexed.js';
+import { keyIn, numberSort } from '../declaration/indexed.js';
 import { badUserInput, invariant } from '../errors.js';
 import { validateText } from './arguments.js';
 import { keyText, type ItemPlan } from './itemPlan.js';
@@ -39,7 +39,9 @@ export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layo
   // A partition attribute holding an Int or Float itself (typed N) is read with the argument's number (collection.ts).
   const partitionAttrs = [pkAttr, ...key.pkMore.map((p) => p.attribute)];
   const numberFields = node.type.attributes.filter((a) => (a.kind === 'Int' || a.kind === 'Float') && !a.shape && partitionAttrs.includes(a.storedAs));
-  const numbers = numberFields.length === 0 ? {} : { numbers: numberFields.map((a) => a.storedAs) };
+  // And a sort attribute holding one itself: read in number order, its start keys sent with the number.
+  const numberAttrs = [...numberFields.map((a) => a.storedAs), ...(numberSort(node.type, key) ? [skAttr] : [])];
+  const numbers = numberAttrs.length === 0 ? {} : { numbers: numberAttrs };
   const numberKinds = new Map(numberFields.map((a) => [a.name, a.kind]));
   const numberText = (kind: string, given: unknown, argument: string): string => {
     if (typeof given !== 'number' || !Number.isFinite(given) || (kind === 'Int' && !Number.isInteger(given))) {

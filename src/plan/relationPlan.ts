@@ -22,7 +22,7 @@ import { GSI1, type TableKeys } from '../dynamo/keys.js';
 import type { Collection } from '../dynamo/collection.js';
 import type { EdgeKey, EdgesRelation, ItemType, Layout, Model, Relation } from '../declaration/model.js';
 import { keylessItemType } from '../declaration/relations.js';
-import { keyIn } from '../declaration/indexed.js';
+import { keyIn, numberSort } from '../declaration/indexed.js';
 import type { MergedCollection } from './sources.js';
 import type { RangeSource } from './sources.js';
 import { invariant } from '../errors.js';
@@ -177,7 +177,8 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
     // Another program's item under the prefix whose keys are not the node type's is read past, not mapped.
     const accepts = (item: Item) => node.ids(item) !== null;
     const pkMore = (parentId: string) => key.pkMore.map((p) => ({ attr: p.attribute, value: p.template.fill({ [parentField]: parentId }) }));
-    const order = relation.descending ? { descending: true } : {};
+    // A sort attribute holding numbers itself is read in number order (collection.ts `Collection.numbers`).
+    const order = { ...(relation.descending ? { descending: true } : {}), ...(numberSort(nodeType, key) ? { numbers: [skAttr] } : {}) };
     const plain =
       key.pkMore.length === 0
         ? (parentId: string): Collection => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix, table, accepts, ...order })

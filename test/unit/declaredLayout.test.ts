@@ -315,7 +315,7 @@ describe('a root @query whose partition key holds an Int', () => {
 
 describe('a connection over an index whose one sort attribute holds numbers', () => {
   const PAGE = 'first: Int, after: String, last: Int, before: String';
-  const MODEL = (sk: string, year: string) => `
+  const MODEL = (sk: string, year: string, range = '') => `
     extend schema @index(name: "byYear", pk: "shelf", sk: "${sk}")
     type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
     type Shelf @item(pk: "SHELF#{id}", sk: "META") { id: ID!  books(${PAGE}): BookConnection! @query(index: "byYear") }
@@ -324,17 +324,21 @@ describe('a connection over an index whose one sort attribute holds numbers', ()
     }
     type BookConnection { edges: [BookEdge!]! pageInfo: PageInfo! totalCount: Int! }
     type BookEdge { cursor: String! node: Book! }
-    type Query { book(id: ID!): Book @get  byYear(shelf: ID!, ${PAGE}): BookConnection! @query(index: "byYear") }`;
+    type Query { book(id: ID!): Book @get  byYear(shelf: ID!, ${range}${PAGE}): BookConnection! @query(index: "byYear"${range ? ', from: "from"' : ''}) }`;
 
-  it('refuses a root @query and a type field reading it, one line each naming the field, the index and the number field', () => {
-    const line = (at: string, field: string) => `${at} @query(index: "byYear"): the sort attribute year of Book's sort key in byYear holds numbers (Book.${field}): a connection orders and ranges text sort keys; write the number through a template on another attribute`;
-    expect(problemsOf(MODEL('year', 'year: Int!'))).toEqual([line('Shelf.books', 'year'), line('Query.byYear', 'year')]);
-    expect(problemsOf(MODEL('year', 'published: Float! @attribute(name: "year")'))).toEqual([line('Shelf.books', 'published'), line('Query.byYear', 'published')]);
+  it('reads it in number order: the sort attribute is among the numbers sent as numbers, on a root @query and a type field', () => {
+    const plan = compilePlan(buildModel(MODEL('year', 'year: Int!'), 'years.graphql'));
+    expect(plan.queries.find((q) => q.path === 'Query.byYear')!.collection({ shelf: 's1' })).toMatchObject({ pk: 's1', skAttr: 'year', prefix: '', numbers: ['year'] });
+    const floats = compilePlan(buildModel(MODEL('year', 'published: Float! @attribute(name: "year")'), 'years.graphql'));
+    expect(floats.queries.find((q) => q.path === 'Query.byYear')!.collection({ shelf: 's1' })).toMatchObject({ numbers: ['year'] });
+    const text = compilePlan(buildModel(MODEL('yearKey', 'year: Int!'), 'years.graphql'));
+    expect(text.queries.find((q) => q.path === 'Query.byYear')!.collection({ shelf: 's1' })).not.toHaveProperty('numbers');
   });
 
-  it('accepts the number written through a template on another attribute, and text held as itself', () => {
-    expect(problemsOf(MODEL('yearKey', 'year: Int!'))).toEqual([]);
-    expect(problemsOf(MODEL('year', 'year: String!'))).toEqual([]);
+  it('refuses from/until over it, one line naming the field, the index and the number field', () => {
+    expect(problemsOf(MODEL('year', 'year: Int!', 'from: String, '))).toEqual([
+      `Query.byYear @query(index: "byYear"): the sort attribute year of Book's sort key in byYear holds numbers (Book.year): from/until range text sort keys; leave them out, or write the number through a template on another attribute`,
+    ]);
   });
 });
 
