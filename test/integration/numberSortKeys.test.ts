@@ -3,30 +3,43 @@
  * (an Int field stored under its own name, typed N): items come in number
  * order (2 before 10 before 100, which text order would break), cursors
  * keep the number, so paging is exact both ways, one Query a page, on a
- * root @query and on a type field's @query alike.
+ * root @query, a type field's @query and @children(index:) alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import { buildModel } from '../../src/declaration/buildModel.js';
-import { testGateway, type TestGateway } from '../support/gateway.js';
+import { createCursorCodec } from '../../src/connections/cursorSigning.js';
+import { TEST_CURSOR_SECRET, testGateway, type TestGateway } from '../support/gateway.js';
 
 const PAGE = 'first: Int, after: String, last: Int, before: String';
 const YEARS = `
-extend schema @index(name: "byYear", pk: ["shelf"], sk: ["year"])
+extend schema @index(name: "byYear", pk: ["shelf"], sk: ["year"]) @index(name: "byPos", pk: ["rackKey"], sk: ["pos"])
 type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
 type Shelf @item(pk: "SHELF#{id}", sk: "META") { id: ID!  name: String!  books(${PAGE}): BookConnection! @query(index: "byYear") }
 type Book @item(pk: "BOOK#{id}", sk: "META") @indexed(index: "byYear") { id: ID!  shelf: Shelf!  year: Int! }
 type BookConnection { edges: [BookEdge!]! pageInfo: PageInfo! totalCount: Int! }
 type BookEdge { cursor: String! node: Book! }
+type Rack @item(pk: "RACK#{id}", sk: "META") { id: ID!  slots(${PAGE}): SlotConnection! @children(index: "byPos", counter: "slotCount") }
+type Slot @item(pk: "RACK#{rack}", sk: "S#{id}") @indexed(index: "byPos", pk: ["R#{rack}"]) { id: ID!  pos: Int!  rack: Rack! @parent }
+type SlotConnection { edges: [SlotEdge!]! pageInfo: PageInfo! totalCount: Int! }
+type SlotEdge { cursor: String! node: Slot! }
+input RackInput { id: ID }
+input SlotInput { id: ID pos: Int! }
 input ShelfInput { id: ID name: String! }
 input BookInput { id: ID shelf: ID! year: Int! }
 type Query {
   shelf(id: ID!): Shelf @get
   book(id: ID!): Book @get
+  rack(id: ID!): Rack @get
   byYear(shelf: ID!, ${PAGE}): BookConnection! @query(index: "byYear")
   latest(shelf: ID!, ${PAGE}): BookConnection! @query(index: "byYear", order: DESCENDING)
 }
-type Mutation { addShelf(input: ShelfInput!): Shelf! @create  addBook(input: BookInput!): Book! @create }
+type Mutation {
+  addShelf(input: ShelfInput!): Shelf! @create
+  addBook(input: BookInput!): Book! @create
+  addRack(input: RackInput!): Rack! @create
+  addSlot(rack: ID!, input: SlotInput!): Slot! @create(parent: "rack")
+}
 `;
 
 // Created out of order; text order would be -3, 10, 100, 1000, 2, 30.
@@ -39,6 +52,10 @@ beforeAll(async () => {
   for (const id of ['s1', 's2']) expect((await gw.run(`mutation($i: ShelfInput!) { addShelf(input: $i) { id } }`, { i: { id, name: id } })).errors).toBeUndefined();
   for (const [id, year] of BOOKS) expect((await gw.run(`mutation($i: BookInput!) { addBook(input: $i) { id } }`, { i: { id, shelf: 's1', year } })).errors).toBeUndefined();
   expect((await gw.run(`mutation($i: BookInput!) { addBook(input: $i) { id } }`, { i: { id: 'other', shelf: 's2', year: 5 } })).errors).toBeUndefined();
+  expect((await gw.run(`mutation { addRack(input: { id: "r1" }) { id } }`)).errors).toBeUndefined();
+  for (const [id, pos] of [['p100', 100], ['p2', 2], ['p10', 10]] as const) {
+    expect((await gw.run(`mutation($i: SlotInput!) { addSlot(rack: "r1", input: $i) { id } }`, { i: { id, pos } })).errors).toBeUndefined();
+  }
 });
 afterAll(() => gw?.stop());
 
@@ -94,6 +111,14 @@ describe('a connection over an index whose sort attribute holds an Int itself', 
     expect(latest.backward.reverse().flat()).toEqual([...IN_ORDER].reverse());
   });
 
+  it('pages @children(index:) over a number sort key in number order, both ways, and counts them by the counter', async () => {
+    const { forward, backward } = await pageBothWays((a, info) => `query($c: String) { rack(id: "r1") { slots(${a}) { edges { node { id pos } } ${info} } } }`, (d) => d.rack.slots, { GetItem: 1 });
+    expect(forward).toEqual([['p2', 'p10'], ['p100']]);
+    expect(backward).toEqual([['p10', 'p100'], ['p2']]);
+    const counted = await gw.run(`{ rack(id: "r1") { slots(first: 0) { totalCount } } }`);
+    expect(counted.data.rack.slots.totalCount).toBe(3);
+  });
+
   it('reads between two cursors (after and before), dropping the bound item, in one Query, and answers the flags', async () => {
     const all = await gw.run(`{ byYear(shelf: "s1", first: 6) { edges { cursor node { id } } } }`);
     const cursors = all.data.byYear.edges.map((e: { cursor: string }) => e.cursor);
@@ -105,6 +130,20 @@ describe('a connection over an index whose sort attribute holds an Int itself', 
     expect(ids(flags.result.data.byYear)).toEqual(['b10']);
     expect(flags.result.data.byYear.pageInfo).toEqual({ hasPreviousPage: true, hasNextPage: true });
     expect(flags.requests.byOperation).toEqual({ Query: 2 });
+  });
+
+  it('refuses a signed cursor whose sort number is not a number, before any request', async () => {
+    const codec = createCursorCodec({ current: TEST_CURSOR_SECRET });
+    const first = await gw.run(`{ byYear(shelf: "s1", first: 1) { pageInfo { endCursor } } }`);
+    const opened = codec.open(first.data.byYear.pageInfo.endCursor);
+    if (!('payload' in opened)) throw new Error(opened.error);
+    const payload = JSON.parse(opened.payload);
+    expect(payload.k.year).toBe('-3');
+    const forged = codec.seal(JSON.stringify({ ...payload, k: { ...payload.k, year: 'x' } }));
+    const { result, requests } = await gw.counted(`query($c: String) { byYear(shelf: "s1", first: 1, after: $c) { edges { node { id } } } }`, { c: forged });
+    expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(result.errors?.[0]?.message).toContain('malformed key');
+    expect(requests.requests).toBe(0);
   });
 
   it('counts the partition for totalCount, and reads only its own shelf', async () => {
