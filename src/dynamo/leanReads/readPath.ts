@@ -4,11 +4,11 @@
  * it keeps from the SDK). The caller sees exactly what the document client
  * would return, and DynamoDB receives the request the SDK would send,
  * signed the same way (signer.ts writes the SDK signer's very headers) and
- * sent with the SDK handler's pool and timeouts (transport.ts): the
- * credentials, region, retry strategy (fed the SDK's error classification),
- * clock offset and exception classes are the SDK client's own, shared rather
- * than copied, so error classification cannot tell the paths apart. Writes
- * stay on the SDK.
+ * sent as the SDK's handler sends it (transport.ts: its pool size, timeouts
+ * and error names): the credentials, region, retry strategy (fed the SDK's
+ * error classification), clock offset and exception classes are the SDK
+ * client's own, shared rather than copied, so error classification cannot
+ * tell the paths apart. Writes stay on the SDK.
  *
  * Counting is the SDK path's (metrics.ts): one call per `send`, one request
  * per attempt, the operation's CallObserver told of each. Attempt hooks
@@ -55,7 +55,6 @@ interface RetryStrategy {
 interface HttpResponse {
   statusCode: number;
   headers: Record<string, string | string[] | undefined>;
-  body: unknown;
 }
 
 type Native = Record<string, NativeAttributeValue>;
@@ -401,7 +400,7 @@ export class ReadPath {
     if (signer instanceof ReadSigner) await signer.sign(headers, body, signingDate);
     else sent = (await signer.sign(new HttpRequest({ ...target, method: 'POST', headers, body }), { signingDate })).headers;
     const { statusCode, headers: answered, text } = await this.transport.send(target, sent, body);
-    const response: HttpResponse = { statusCode, headers: answered, body: undefined };
+    const response: HttpResponse = { statusCode, headers: answered };
     if (response.statusCode >= 200 && response.statusCode < 300) {
       const output = unmarshallOutput(operation, text ? JSON.parse(text) : {}) as Output;
       output.$metadata = { httpStatusCode: response.statusCode, requestId: header(response, 'x-amzn-requestid') };
