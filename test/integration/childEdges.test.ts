@@ -15,6 +15,7 @@ import { buildModel } from '../../src/declaration/buildModel.js';
 import { runCheck } from '../../src/migration/check.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 import { startTestIssuer, testAuthenticator, type TestIssuer } from '../support/oidc.js';
+import { countingDoc } from '../support/countingDoc.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../../examples/library.graphql', import.meta.url));
 
@@ -101,18 +102,7 @@ describe('reservations: edges of a child type', () => {
   });
 
   it('the table check finds the reservations as written, then a stale copy of a book (a child end) found by its id and repaired', async () => {
-    // Counts the check's requests by operation (the table check takes a client, not a gateway operation).
-    const sent: Record<string, number> = {};
-    const doc = new Proxy(gw.dynamo.doc, {
-      get(target, prop, receiver) {
-        if (prop !== 'send') return Reflect.get(target, prop, receiver);
-        return (command: { constructor: { name: string } }) => {
-          const op = command.constructor.name.replace(/Command$/, '');
-          sent[op] = (sent[op] ?? 0) + 1;
-          return target.send(command as never);
-        };
-      },
-    });
+    const { doc, sent, reset } = countingDoc(gw.dynamo.doc);
     const options = { raw: gw.dynamo.raw, doc, tableName: gw.tableName, plan: gw.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0 };
     const clean = await runCheck(options);
     expect(clean.found, JSON.stringify(clean.findings)).toBe(0);
@@ -122,7 +112,7 @@ describe('reservations: edges of a child type', () => {
 
     const edge = (await gw.get('BOOK#emma#RESERVED', 'MEMBER#ann'))!;
     await gw.dynamo.doc.send(new PutCommand({ TableName: gw.tableName, Item: { ...edge, bookTitle: 'Old title' } }));
-    for (const k of Object.keys(sent)) delete sent[k];
+    reset();
     const found = await runCheck(options);
     expect(found.findings.staleCopies.count).toBe(1);
     expect(found.findings.staleCopies.samples[0].key).toEqual({ PK: 'BOOK#emma#RESERVED', SK: 'MEMBER#ann' });

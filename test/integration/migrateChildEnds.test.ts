@@ -8,11 +8,12 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { runCheck } from '../../src/migration/check.js';
 import { runMigration } from '../../src/migration/migrate.js';
 import { COUNTING_ATTR } from '../../src/writes/conditions.js';
+import { countingDoc } from '../support/countingDoc.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../../examples/library.graphql', import.meta.url));
@@ -23,8 +24,7 @@ let gw: TestGateway;
 /** The table as the gateway wrote it: every copy and counter in place. */
 let complete: Item[];
 /** The document client's requests by operation since the last reset (the migration's; DescribeTable goes through the raw client). */
-const sent: Record<string, number> = {};
-let counting: DynamoDBDocumentClient;
+let counting: ReturnType<typeof countingDoc>;
 
 const RESERVATIONS = [['dune', 'ann'], ['dune', 'bo'], ['emma', 'ann']] as const;
 const stored = (pk: string, sk: string) => complete.find((i) => i.PK === pk && i.SK === sk)!;
@@ -36,22 +36,13 @@ async function ok(query: string): Promise<void> {
 }
 
 function migrate(dryRun = false) {
-  for (const k of Object.keys(sent)) delete sent[k];
-  return runMigration({ raw: gw.dynamo.raw, doc: counting, tableName: gw.tableName, plan: gw.plan, segments: 1, writeUnitsPerSecond: 100_000, indexSettleMs: 0, dryRun });
+  counting.reset();
+  return runMigration({ raw: gw.dynamo.raw, doc: counting.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, writeUnitsPerSecond: 100_000, indexSettleMs: 0, dryRun });
 }
 
 beforeAll(async () => {
   gw = await testGateway({ schemaFile: SCHEMA_FILE });
-  counting = new Proxy(gw.dynamo.doc, {
-    get(target, prop, receiver) {
-      if (prop !== 'send') return Reflect.get(target, prop, receiver);
-      return (command: { constructor: { name: string } }) => {
-        const op = command.constructor.name.replace(/Command$/, '');
-        sent[op] = (sent[op] ?? 0) + 1;
-        return target.send(command as never);
-      };
-    },
-  });
+  counting = countingDoc(gw.dynamo.doc);
   await ok(`mutation { createLibrary(input: { id: "central", name: "Central" }) { id } }`);
   await ok(`mutation { addBook(library: "central", input: { id: "dune", title: "Dune", author: "Frank Herbert" }) { id } }`);
   await ok(`mutation { addBook(library: "central", input: { id: "emma", title: "Emma", author: "Jane Austen" }) { id } }`);
@@ -73,7 +64,7 @@ describe('npm run migrate on edges of a child type', () => {
     const dry = await migrate(true);
     expect(dry).toMatchObject({ changed: 5, skipped: 0, writeUnits: 0, byKind: { 'edge-copy': 3, counter: 2, 'edge-shards': 0 } });
     // The layout record, one Scan page, one GSI1 Query per distinct book, the books in one BatchGetItem; no write, no count.
-    expect(sent).toEqual({ Get: 1, Scan: 1, Query: 2, BatchGet: 1 });
+    expect(counting.sent).toEqual({ Get: 1, Scan: 1, Query: 2, BatchGet: 1 });
     expect(await gw.scan()).toEqual(scanned);
   }, PATIENT);
 
@@ -93,7 +84,7 @@ describe('npm run migrate on edges of a child type', () => {
     expect((await gw.get('BOOK#gone#RESERVED', 'MEMBER#ann'))?.bookTitle).toBeUndefined();
     // The run's record (Get, Update) and checkpoint (BatchGet, Put); one Scan page; a GSI1 Query per distinct book (dune,
     // emma, gone); the books found in one BatchGetItem; one conditional UpdateItem per copy; the run closed (Update, BatchWrite).
-    expect(sent).toEqual({ Get: 1, Update: 5, BatchGet: 2, Scan: 1, Put: 1, Query: 3, BatchWrite: 1 });
+    expect(counting.sent).toEqual({ Get: 1, Update: 5, BatchGet: 2, Scan: 1, Put: 1, Query: 3, BatchWrite: 1 });
     expect((await migrate()).changed).toBe(0);
     await gw.dynamo.doc.send(new DeleteCommand({ TableName: gw.tableName, Key: { PK: 'BOOK#gone#RESERVED', SK: 'MEMBER#ann' } }));
   }, PATIENT);
@@ -106,7 +97,7 @@ describe('npm run migrate on edges of a child type', () => {
     expect((await gw.scan()).filter((i) => i[COUNTING_ATTR] !== undefined)).toEqual([]);
     // Besides the run's bookkeeping (Get, BatchGet, Put, 2 Updates, BatchWrite) and the Scan: the mark, a count of each
     // collection (the book's copies, its reservations), the counts written with the mark removed.
-    expect(sent).toEqual({ Get: 1, Update: 4, BatchGet: 1, Scan: 1, Put: 1, Query: 2, BatchWrite: 1 });
+    expect(counting.sent).toEqual({ Get: 1, Update: 4, BatchGet: 1, Scan: 1, Put: 1, Query: 2, BatchWrite: 1 });
     const read = await gw.counted(`{ book(id: "dune") { reservations { totalCount } copies { totalCount } } }`);
     expect(read.result.data).toEqual({ book: { reservations: { totalCount: 2 }, copies: { totalCount: 1 } } });
   }, PATIENT);
