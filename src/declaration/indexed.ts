@@ -206,8 +206,12 @@ export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relati
  */
 export function numberSort(node: ItemType, key: KeyIn): Attribute | undefined {
   if (key.index === null || key.skMore.length > 0) return undefined;
-  return node.attributes.find((a) => a.storedAs === key.skAttr && !a.shape && (a.kind === 'Int' || a.kind === 'Float'));
+  return numberStoredAs(node, key.skAttr);
 }
+
+/** The Int or Float field stored as `attribute` itself (typed N), if one is. */
+export const numberStoredAs = (node: ItemType, attribute: string): Attribute | undefined =>
+  node.attributes.find((a) => a.storedAs === attribute && !a.shape && (a.kind === 'Int' || a.kind === 'Float'));
 
 /** A connection field's argument as the sort-key checks see it. */
 export interface FieldArgument {
@@ -240,7 +244,6 @@ export function readSortArguments(
   const found: Record<string, string> = {};
   const add = (message: string) => problems.add(where, message, astNode as never);
   const on = `${node.name}'s sort key in ${key.index ?? 'the table'}`;
-  const numberIn = (attribute: string) => node.attributes.find((a) => a.storedAs === attribute && !a.shape && (a.kind === 'Int' || a.kind === 'Float'));
   if (key.skMore.length === 0) {
     // Read in number order (collection.ts); from/until compare text from a template's placeholder on.
     const stored = numberSort(node, key);
@@ -249,7 +252,7 @@ export function readSortArguments(
   }
   const sorts = [{ attribute: key.skAttr, template: key.sk }, ...key.skMore];
   for (const { attribute } of sorts) {
-    const stored = numberIn(attribute);
+    const stored = numberStoredAs(node, attribute);
     if (stored) add(`the sort attribute ${attribute} of ${on} holds numbers (${node.name}.${stored.name}): a connection over several sort attributes orders and ranges text ones`);
   }
   const argOf = (placeholder: string) => [placeholder, `${placeholder}Id`].map((c) => args.find((a) => a.name === c && !taken.has(c))).find(Boolean);

@@ -7,7 +7,7 @@ import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import type { TableKeys } from '../dynamo/keys.js';
 import type { Layout, QueryField } from '../declaration/model.js';
-import { keyIn, numberSort } from '../declaration/indexed.js';
+import { keyIn, numberSort, numberStoredAs } from '../declaration/indexed.js';
 import { badUserInput, invariant } from '../errors.js';
 import { validateText } from './arguments.js';
 import { keyText, type ItemPlan } from './itemPlan.js';
@@ -38,7 +38,7 @@ export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layo
   const ints = new Map(node.type.attributes.filter((a) => a.kind === 'Int').map((a) => [a.name, a]));
   // A partition attribute holding an Int or Float itself (typed N) is read with the argument's number (collection.ts).
   const partitionAttrs = [pkAttr, ...key.pkMore.map((p) => p.attribute)];
-  const numberFields = node.type.attributes.filter((a) => (a.kind === 'Int' || a.kind === 'Float') && !a.shape && partitionAttrs.includes(a.storedAs));
+  const numberFields = partitionAttrs.flatMap((attribute) => numberStoredAs(node.type, attribute) ?? []);
   // And a sort attribute holding one itself: read in number order, its start keys sent with the number.
   const numberAttrs = [...numberFields.map((a) => a.storedAs), ...(numberSort(node.type, key) ? [skAttr] : [])];
   const numbers = numberAttrs.length === 0 ? {} : { numbers: numberAttrs };
