@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { ReadTransport } from '../../src/dynamo/leanReads/transport.js';
+import { createDynamo } from '../../src/dynamo/client.js';
 
 let server: Server | undefined;
 const sockets = new Set<Socket>();
@@ -17,6 +18,8 @@ async function serve(handler: (req: IncomingMessage, res: ServerResponse) => voi
     req.resume();
     req.on('end', () => handler(req, res));
   });
+  // Idle sockets stay open on the server's side: only the client closes them here.
+  server.keepAliveTimeout = 60_000;
   server.on('connection', (socket: Socket) => {
     connections += 1;
     sockets.add(socket);
@@ -35,6 +38,9 @@ afterEach(async () => {
 
 const HEADERS = { 'content-type': 'application/x-amz-json-1.0' };
 
+/** Waits for the socket's close, or 2 s: a socket left open would otherwise stay so until the server's 60 s keep-alive. */
+const closedSoon = (closed: Promise<unknown>) => Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 2000))]);
+
 describe('the read path transport', () => {
   it('sends every read of a client over one kept-alive connection, and closes it with the client', async () => {
     const target = await serve((req, res) => res.end(JSON.stringify({ got: req.headers['x-amz-target'] })));
@@ -47,7 +53,7 @@ describe('the read path transport', () => {
     expect(sockets.size).toBe(1);
     const closed = new Promise((resolve) => [...sockets][0]!.once('close', resolve));
     transport.destroy();
-    await closed;
+    await closedSoon(closed);
     expect(sockets.size).toBe(0);
   });
 
@@ -78,6 +84,26 @@ describe('the read path transport', () => {
     const transport = new ReadTransport({ connectionTimeoutMs: 1000, requestTimeoutMs: 2000 });
     await expect(transport.send(target, HEADERS, '{}')).rejects.toMatchObject({ name: 'TimeoutError', code: 'ECONNRESET' });
     transport.destroy();
+  });
+
+  it("is the client's: its reads use the client's request timeout, and its sockets close with the client", async () => {
+    const item = JSON.stringify({ Item: { PK: { S: 'A' }, SK: { S: 'PROFILE' } } });
+    let answer = true;
+    const target = await serve((_req, res) => {
+      if (answer) res.end(item);
+    });
+    const dynamo = createDynamo({ endpoint: `http://127.0.0.1:${target.port}`, maxAttempts: 1, requestTimeoutMs: 150 });
+    const out = await dynamo.reads!.send('GetItem', { TableName: 't', Key: { PK: 'A', SK: 'PROFILE' } });
+    expect(out.Item).toEqual({ PK: 'A', SK: 'PROFILE' });
+    answer = false;
+    await expect(dynamo.reads!.send('GetItem', { TableName: 't', Key: { PK: 'A', SK: 'PROFILE' } })).rejects.toMatchObject({ name: 'TimeoutError' });
+    answer = true;
+    await dynamo.reads!.send('GetItem', { TableName: 't', Key: { PK: 'A', SK: 'PROFILE' } });
+    expect(sockets.size).toBe(1);
+    const closed = new Promise((resolve) => [...sockets][0]!.once('close', resolve));
+    dynamo.raw.destroy();
+    await closedSoon(closed);
+    expect(sockets.size).toBe(0);
   });
 
   it('passes a refused connection on with its code', async () => {
