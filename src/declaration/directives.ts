@@ -4,7 +4,7 @@
  * (loadModel.ts) and to the executable schema, so a model file
  * holds only its own types. docs/model.md explains each one with an example.
  *
- * Core directives (@table … @unlink) describe where items live and how the
+ * Core directives (@table … @removeEdge) describe where items live and how the
  * fields read and write them, narrowed reads, write sharding and owner
  * claims included; the extensions below them describe what the default
  * model needs beyond that (catalog lists, the authorization rules, flags).
@@ -100,7 +100,7 @@ a parent reached through an edge is paged without reading its item.
 
 pk and sk: the edge items' own key instead ({id} the owner's id, sk's one
 other placeholder the node's id: pk "u#{id}#follower", sk "u#{follower}"; sk
-may also name required edge fields set by @link, "{since}#u#{follower}", and
+may also name required edge fields set by @addEdge, "{since}#u#{follower}", and
 {id}, the edge's own id, "L#{id}#B#{book}"); on the inverse side they make it
 a mirror, one item per edge written with the base item in one transaction.
 from and until name arguments narrowing the page to from <= <the sort key's
@@ -153,8 +153,8 @@ removes the item with its children and edges (counters follow; type names
 the item type when the field returns only its id). For a child type,
 @update and @delete take the parent's id in the argument named by parent
 (an inverted child type may leave it out: it is found by its id alone
-through GSI1), and the parent's counter follows a delete. @link and
-@unlink take the two ids named by from and to, and @link's other arguments
+through GSI1), and the parent's counter follows a delete. @addEdge and
+@removeEdge take the two ids named by from and to, and @addEdge's other arguments
 set the edge fields of the same name; phrase words their messages
 ("Team t1 is already signed to player p1"; default "linked to"). @delete's
 match names stored fields of a top-level type, each with an argument of
@@ -163,8 +163,8 @@ the same name: the item is deleted only while it holds those values.
 directive @create(parent: String) on FIELD_DEFINITION
 directive @update(parent: String) on FIELD_DEFINITION
 directive @delete(type: String, parent: String, match: [String!]) on FIELD_DEFINITION
-directive @link(edges: String!, from: String!, to: String!, phrase: String) on FIELD_DEFINITION
-directive @unlink(edges: String!, from: String!, to: String!, phrase: String) on FIELD_DEFINITION
+directive @addEdge(edges: String!, from: String!, to: String!, phrase: String) on FIELD_DEFINITION
+directive @removeEdge(edges: String!, from: String!, to: String!, phrase: String) on FIELD_DEFINITION
 
 """
 Root connection over every item of a type, ordered by one of its text
@@ -195,7 +195,7 @@ export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
 
 /** The directives the gateway supplies, by name (a model may not redefine them). */
 export const DIRECTIVE_NAMES = [
-  'table', 'index', 'indexed', 'query', 'item', 'parent', 'children', 'edges', 'createdAt', 'attribute', 'get', 'create', 'update', 'delete', 'link', 'unlink',
+  'table', 'index', 'indexed', 'query', 'item', 'parent', 'children', 'edges', 'createdAt', 'attribute', 'get', 'create', 'update', 'delete', 'addEdge', 'removeEdge',
   'catalog', 'propagating', 'access', 'changes',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
@@ -214,6 +214,9 @@ export const RETIRED_DIRECTIVES: Readonly<Record<string, string>> = {
   byInstant: '@indexed(index:, pk: ["<prefix>{<parent>}"], sk: ["{<DateTime field>}#{id}"]) on the type and @query(index:, from:, until:) beside @children',
   range: '@query(index:, from:, until:) beside @children',
   where: '@query(filter: [<argument>]) beside @children',
+  // The edge mutations' old names: @link is Apollo Federation's schema directive.
+  link: '@addEdge(edges:, from:, to:, phrase:)',
+  unlink: '@removeEdge(edges:, from:, to:, phrase:)',
 };
 
 /** Names of the supporting types the definitions declare. */

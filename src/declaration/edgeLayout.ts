@@ -72,7 +72,7 @@ const KEYED_KINDS = new Set(['DateTime', 'String', 'ID', 'enum']);
  * @edges(pk, sk): the edge item's own key. pk names the owner's {id} and no
  * other placeholder (the owner's id alone names the partition); sk has one
  * placeholder for the node's id, read back from it, and may name edge
- * fields (required, set once by @link: DateTime, String, ID or an enum)
+ * fields (required, set once by @addEdge: DateTime, String, ID or an enum)
  * and {id}, the edge's own id. A placeholder naming a field of either end
  * would make the key follow a value that can change, so it is refused.
  */
@@ -131,7 +131,7 @@ export function readEdgeKey(
     }
     const named = endField(p);
     if (named !== null) {
-      refuse('sk', `placeholder {${p}} names the field ${named}, which can change after the edge is written: an edge's key holds the ends' ids and edge fields set by @link`);
+      refuse('sk', `placeholder {${p}} names the field ${named}, which can change after the edge is written: an edge's key holds the ends' ids and edge fields set by @addEdge`);
       namedEnd = true;
       continue;
     }

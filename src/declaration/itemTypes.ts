@@ -15,7 +15,7 @@ import { isNested, mapTypesOf, readShape, type NestedContext } from './nestedVal
 
 const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
 /** Directives that belong on connection, root or mutation fields, never on a stored field. */
-const NOT_ON_ITEM_FIELDS = ['children', 'edges', 'get', 'catalog', 'create', 'update', 'delete', 'link', 'unlink'];
+const NOT_ON_ITEM_FIELDS = ['children', 'edges', 'get', 'catalog', 'create', 'update', 'delete', 'addEdge', 'removeEdge'];
 
 function template(source: string, where: string, problems: Problems, node: unknown): KeyTemplate | null {
   try {
@@ -263,7 +263,7 @@ function readItemFields(reading: ItemTypeReading, type: GraphQLObjectType, globa
     }
     const { named, list } = unwrap(field.type);
     for (const name of used) {
-      if (['get', 'catalog', 'create', 'update', 'delete', 'link', 'unlink'].includes(name)) {
+      if (['get', 'catalog', 'create', 'update', 'delete', 'addEdge', 'removeEdge'].includes(name)) {
         problems.add(`${at} @${name}`, `belongs on a field of ${['get', 'catalog'].includes(name) ? 'Query' : 'Mutation'}, not of an item type`, field.astNode);
       }
     }

@@ -152,7 +152,7 @@ interface RelationBase {
   /** The type the field is on, and the field. */
   owner: string;
   field: string;
-  /** `Owner.field`, as @link/@unlink name it. */
+  /** `Owner.field`, as @addEdge/@removeEdge name it. */
   path: string;
   /** The connection type and its edge type. */
   connectionType: string;
@@ -186,7 +186,7 @@ export interface ChildrenRelation extends RelationBase {
 export interface EdgesRelation extends RelationBase {
   kind: 'edges';
   /**
-   * `base`: the side without inverseOf, whose edge items a @link writes (in
+   * `base`: the side without inverseOf, whose edge items a @addEdge writes (in
    * the owner's partition, PK = owner's PK, SK = node's PK, unless `key`
    * says otherwise); `inverted`: the side with inverseOf, which reads the
    * base side's items through an index (GSI1, or `index`) or, with a `key`
@@ -220,7 +220,7 @@ export interface EdgeKey {
   pk: KeyTemplate;
   sk: KeyTemplate;
   node: string;
-  /** The edge fields sk holds: set by @link, read back from the key, needed by @unlink. */
+  /** The edge fields sk holds: set by @addEdge, read back from the key, needed by @removeEdge. */
   fields: readonly string[];
   /** sk names {id}: each link is an edge of its own (generated id unless given), so two items may be linked many times. */
   ownId: boolean;

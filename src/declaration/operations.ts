@@ -1,7 +1,7 @@
 /**
  * Phase 7: root fields (Query) and mutations. Every root field is bound by
- * @get or @catalog, every mutation by @create, @update, @delete, @link or
- * @unlink; their arguments must fill what the directive needs.
+ * @get or @catalog, every mutation by @create, @update, @delete, @addEdge or
+ * @removeEdge; their arguments must fill what the directive needs.
  * Subscription fields are bound by the subscription directives, read
  * elsewhere.
  */
@@ -16,7 +16,7 @@ import { scalarKind } from './itemTypes.js';
 import { inverseSideOf } from './edgeLayout.js';
 
 const QUERY_DIRECTIVES = ['get', 'catalog', 'query'];
-const MUTATION_DIRECTIVES = ['create', 'update', 'delete', 'link', 'unlink'];
+const MUTATION_DIRECTIVES = ['create', 'update', 'delete', 'addEdge', 'removeEdge'];
 
 export function readOperations(
   schema: GraphQLSchema,
@@ -319,7 +319,7 @@ function readMutation(
   const m: MutationReading = { schema, field, problems, at, where: `${at} @${directive}`, access: readAccess(schema, field, at, problems) };
   if (directive === 'create' || directive === 'update') return readWriteMutation(m, directive, items);
   if (directive === 'delete') return readDeleteMutation(m, items);
-  return readLinkMutation(m, directive as 'link' | 'unlink', relations);
+  return readLinkMutation(m, directive === 'addEdge' ? 'link' : 'unlink', relations);
 }
 
 function needId({ field, problems, where }: MutationReading, item: ItemType): void {
@@ -384,7 +384,7 @@ function readDeleteMutation(m: MutationReading, items: ReadonlyMap<string, ItemT
 
 function readLinkMutation(m: MutationReading, directive: 'link' | 'unlink', relations: ReadonlyMap<string, Relation>): MutationField | null {
   const { schema, field, problems, where, access } = m;
-  const args = directiveArgs(schema, directive, field) ?? {};
+  const args = directiveArgs(schema, directive === 'link' ? 'addEdge' : 'removeEdge', field) ?? {};
   const path = String(args.edges);
   const relation = relations.get(path);
   if (!relation || relation.kind !== 'edges') {

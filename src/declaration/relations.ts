@@ -70,7 +70,7 @@ export function readRelations(
   return relations;
 }
 
-// Constraints included: a @link sets the edge items both edge types read, so both must declare what it accepts alike.
+// Constraints included: a @addEdge sets the edge items both edge types read, so both must declare what it accepts alike.
 /** A keyless type as the owner of its connections: no keys of its own (its id is the whole key), no parent, no attributes. */
 export function keylessItemType(name: string): ItemType {
   const id = parseTemplate('{id}');

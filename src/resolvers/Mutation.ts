@@ -5,9 +5,9 @@
  * type resolvers:
  * - @create, @update: the item's record;
  * - @delete: the id;
- * - @link: the new edge as the owner's connection shows it, with a cursor
+ * - @addEdge: the new edge as the owner's connection shows it, with a cursor
  *   that pages on from it;
- * - @unlink: true.
+ * - @removeEdge: true.
  *
  * After a write the request's loader caches are cleared: mutation fields run
  * one after another, and a later field of the same operation must not be

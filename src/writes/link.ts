@@ -1,5 +1,5 @@
 /**
- * @link / @unlink: the edge item of an @edges relation and both counters
+ * @addEdge / @removeEdge: the edge item of an @edges relation and both counters
  * in one TransactWriteItems, so no reader ever sees an edge without its
  * counts or a count without its edge. The edge is keyed as its relation's
  * EdgePair says (writePlan.ts: GSI1 keys where an inverse side reads them,

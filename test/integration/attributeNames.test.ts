@@ -57,7 +57,7 @@ type Mutation {
   createPlayer(input: CreatePlayerInput!): Player! @create
   updatePlayer(id: ID!, input: UpdatePlayerInput!): Player! @update
   addGame(teamId: ID!, input: AddGameInput!): Game! @create(parent: "teamId")
-  join(teamId: ID!, playerId: ID!, number: Int): TeamPlayerEdge! @link(edges: "Team.players", from: "teamId", to: "playerId")
+  join(teamId: ID!, playerId: ID!, number: Int): TeamPlayerEdge! @addEdge(edges: "Team.players", from: "teamId", to: "playerId")
 }
 `;
 

@@ -178,7 +178,7 @@ describe('authorization of edges of a child type, as of any edges', () => {
     const sdl = readFileSync(SCHEMA_FILE, 'utf8')
       .replace('type Member @item(pk: "MEMBER#{id}", sk: "MEMBER")', 'type Member @item(pk: "MEMBER#{id}", sk: "MEMBER", claim: "member_id") @access(rule: ANYONE)')
       .replace('type Book @item(pk: "LIB#{library}", sk: "BOOK#{id}", inverted: true)', 'type Book @item(pk: "LIB#{library}", sk: "BOOK#{id}", inverted: true) @access(rule: ANYONE)')
-      .replace('reserve(book: ID!, member: ID!): ReservationEdge! @link(', 'reserve(book: ID!, member: ID!): ReservationEdge! @access(rule: OWNER, of: "Member", argument: "member") @link(')
+      .replace('reserve(book: ID!, member: ID!): ReservationEdge! @addEdge(', 'reserve(book: ID!, member: ID!): ReservationEdge! @access(rule: OWNER, of: "Member", argument: "member") @addEdge(')
       .replace('book(id: ID!): Book @get', 'book(id: ID!): Book @get @access(rule: ANYONE)')
       .replace('reservations(first: Int, after: String, last: Int, before: String): ReservationConnection!', 'reservations(first: Int, after: String, last: Int, before: String): ReservationConnection! @access(rule: SIGNED_IN)');
     const model = buildModel(sdl, 'library.graphql');

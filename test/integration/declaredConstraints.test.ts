@@ -38,7 +38,7 @@ type Mutation {
   createStation(input: CreateStationInput!): Station! @create
   updateStation(id: ID!, input: UpdateStationInput!): Station! @update
   createSensor(input: CreateSensorInput!): Sensor! @create
-  attach(stationId: ID!, sensorId: ID!, weight: Int): StationSensorEdge! @link(edges: "Station.sensors", from: "stationId", to: "sensorId")
+  attach(stationId: ID!, sensorId: ID!, weight: Int): StationSensorEdge! @addEdge(edges: "Station.sensors", from: "stationId", to: "sensorId")
 }
 `;
 

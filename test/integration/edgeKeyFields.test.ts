@@ -1,5 +1,5 @@
 /**
- * Edge keys holding more than the ends' ids: edge fields fixed by @link
+ * Edge keys holding more than the ends' ids: edge fields fixed by @addEdge
  * (`{since}#{tier}#P#{follower}`: followers newest first), an edge id of
  * its own (`L#{id}#B#{book}`: the same member and book linked many times),
  * and @edges(from, until) ranges over the first placeholder. Items are
@@ -68,11 +68,11 @@ type Mutation {
   createBook(input: CreateBookInput!): Book! @create
   deletePerson(id: ID!): ID! @delete(type: "Person")
   deleteMember(id: ID!): ID! @delete(type: "Member")
-  follow(personId: ID!, followerId: ID!, since: DateTime!, tier: Tier!): FollowEdge! @link(edges: "Person.followers", from: "personId", to: "followerId", phrase: "followed by")
-  unfollow(personId: ID!, followerId: ID!, since: DateTime!, tier: Tier!): Boolean! @unlink(edges: "Person.followers", from: "personId", to: "followerId")
-  tag(personId: ID!, taggerId: ID!, label: String!): TagEdge! @link(edges: "Person.tags", from: "personId", to: "taggerId")
-  lend(memberId: ID!, bookId: ID!, id: ID): LoanEdge! @link(edges: "Member.loans", from: "memberId", to: "bookId")
-  giveBack(memberId: ID!, bookId: ID!, id: ID!): Boolean! @unlink(edges: "Member.loans", from: "memberId", to: "bookId")
+  follow(personId: ID!, followerId: ID!, since: DateTime!, tier: Tier!): FollowEdge! @addEdge(edges: "Person.followers", from: "personId", to: "followerId", phrase: "followed by")
+  unfollow(personId: ID!, followerId: ID!, since: DateTime!, tier: Tier!): Boolean! @removeEdge(edges: "Person.followers", from: "personId", to: "followerId")
+  tag(personId: ID!, taggerId: ID!, label: String!): TagEdge! @addEdge(edges: "Person.tags", from: "personId", to: "taggerId")
+  lend(memberId: ID!, bookId: ID!, id: ID): LoanEdge! @addEdge(edges: "Member.loans", from: "memberId", to: "bookId")
+  giveBack(memberId: ID!, bookId: ID!, id: ID!): Boolean! @removeEdge(edges: "Member.loans", from: "memberId", to: "bookId")
 }
 `;
 

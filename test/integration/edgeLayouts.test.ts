@@ -52,10 +52,10 @@ type Mutation {
   createGroup(input: CreateGroupInput!): Group! @create
   deletePerson(id: ID!): ID! @delete(type: "Person")
   deleteGroup(id: ID!): ID! @delete(type: "Group")
-  follow(personId: ID!, followerId: ID!): FollowEdge! @link(edges: "Person.followers", from: "personId", to: "followerId", phrase: "followed by")
-  unfollow(personId: ID!, followerId: ID!): Boolean! @unlink(edges: "Person.followers", from: "personId", to: "followerId", phrase: "followed by")
-  join(groupId: ID!, personId: ID!, role: String): MemberEdge! @link(edges: "Group.members", from: "groupId", to: "personId")
-  leave(groupId: ID!, personId: ID!): Boolean! @unlink(edges: "Group.members", from: "groupId", to: "personId")
+  follow(personId: ID!, followerId: ID!): FollowEdge! @addEdge(edges: "Person.followers", from: "personId", to: "followerId", phrase: "followed by")
+  unfollow(personId: ID!, followerId: ID!): Boolean! @removeEdge(edges: "Person.followers", from: "personId", to: "followerId", phrase: "followed by")
+  join(groupId: ID!, personId: ID!, role: String): MemberEdge! @addEdge(edges: "Group.members", from: "groupId", to: "personId")
+  leave(groupId: ID!, personId: ID!): Boolean! @removeEdge(edges: "Group.members", from: "groupId", to: "personId")
 }
 `;
 

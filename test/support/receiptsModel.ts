@@ -61,6 +61,6 @@ type Mutation {
   renameSku(id: ID!, input: UpdateSkuInput!): Sku! @update
   deleteSku(code: String!): ID! @delete(type: "Sku")
   createShop(input: CreateShopInput!): Shop! @create
-  stock(shopId: ID!, skuId: ID!): ShopSkuEdge! @link(edges: "Shop.skus", from: "shopId", to: "skuId")
+  stock(shopId: ID!, skuId: ID!): ShopSkuEdge! @addEdge(edges: "Shop.skus", from: "shopId", to: "skuId")
 }
 `;

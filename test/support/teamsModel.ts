@@ -38,7 +38,7 @@ type Mutation {
   updateTeam(id: ID!, input: UpdateTeamInput!): Team! @update
   deleteTeam(id: ID!): ID! @delete(type: "Team")
   addSeason(teamId: ID!, input: AddSeasonInput!): Season! @create(parent: "teamId")
-  join(teamId: ID!, playerId: ID!, number: Int): TeamPlayerEdge! @link(edges: "Team.players", from: "teamId", to: "playerId")
-  leave(teamId: ID!, playerId: ID!): Boolean! @unlink(edges: "Team.players", from: "teamId", to: "playerId")
+  join(teamId: ID!, playerId: ID!, number: Int): TeamPlayerEdge! @addEdge(edges: "Team.players", from: "teamId", to: "playerId")
+  leave(teamId: ID!, playerId: ID!): Boolean! @removeEdge(edges: "Team.players", from: "teamId", to: "playerId")
 }
 `;

@@ -55,7 +55,7 @@ type Mutation @access(rule: ADMIN) {
   createTeam(input: CreateTeamInput!): Team! @create
   addMatch(teamId: ID!, input: AddMatchInput!): Match! @create(parent: "teamId") @access(rule: OWNER, of: "Team", argument: "teamId")
   join(teamId: ID!, playerId: ID!): TeamPlayerEdge!
-    @link(edges: "Team.players", from: "teamId", to: "playerId")
+    @addEdge(edges: "Team.players", from: "teamId", to: "playerId")
     @access(rule: OWNER, of: "Player", argument: "playerId")
 }
 `;

@@ -93,19 +93,19 @@ describe('edge keys refused at start-up, one line each', () => {
     );
   });
 
-  it('@unlink without the key fields, @link with an id argument of another type', () => {
+  it('@removeEdge without the key fields, @addEdge with an id argument of another type', () => {
     const mutations = `
-      follow(userId: ID!, followerId: ID!, since: DateTime!, tier: Tier!): FollowEdge! @link(edges: "User.followers", from: "userId", to: "followerId")
-      unfollow(userId: ID!, followerId: ID!, since: DateTime!): Boolean! @unlink(edges: "User.followers", from: "userId", to: "followerId")`;
+      follow(userId: ID!, followerId: ID!, since: DateTime!, tier: Tier!): FollowEdge! @addEdge(edges: "User.followers", from: "userId", to: "followerId")
+      unfollow(userId: ID!, followerId: ID!, since: DateTime!): Boolean! @removeEdge(edges: "User.followers", from: "userId", to: "followerId")`;
     expect(problemsOf(model('pk: "u#{id}#f", sk: "{since}#{tier}#u#{follower}"', null, { mutations }))).toEqual([
-      'Mutation.unfollow @unlink: takes no argument tier, which the key of User.followers\'s edges holds: an unlink finds the edge by it',
+      'Mutation.unfollow @removeEdge: takes no argument tier, which the key of User.followers\'s edges holds: an unlink finds the edge by it',
     ]);
     const byId = `
-      lend(userId: ID!, followerId: ID!, id: Int): FollowEdge! @link(edges: "User.followers", from: "userId", to: "followerId")
-      giveBack(userId: ID!, followerId: ID!): Boolean! @unlink(edges: "User.followers", from: "userId", to: "followerId")`;
+      lend(userId: ID!, followerId: ID!, id: Int): FollowEdge! @addEdge(edges: "User.followers", from: "userId", to: "followerId")
+      giveBack(userId: ID!, followerId: ID!): Boolean! @removeEdge(edges: "User.followers", from: "userId", to: "followerId")`;
     expect(problemsOf(model('pk: "u#{id}#l", sk: "L#{id}#u#{follower}"', null, { edge: 'id: ID!', mutations: byId }))).toEqual([
       'Mutation.lend(id): takes Int, but the edge\'s own id FollowEdge.id is ID',
-      'Mutation.giveBack @unlink: takes no argument id, which the key of User.followers\'s edges holds: an unlink finds the edge by it',
+      'Mutation.giveBack @removeEdge: takes no argument id, which the key of User.followers\'s edges holds: an unlink finds the edge by it',
     ]);
   });
 
@@ -150,7 +150,7 @@ type Query { season(id: ID!): Season @get  fan(id: ID!): Fan @get }
 type Mutation {
   addSeason(team: ID!, input: SeasonInput!): Season! @create(parent: "team")
   removeSeason(id: ID!): ID! @delete(type: "Season")
-  cheer(seasonId: ID!, fanId: ID!): FanEdge! @link(edges: "Season.fans", from: "seasonId", to: "fanId")
+  cheer(seasonId: ID!, fanId: ID!): FanEdge! @addEdge(edges: "Season.fans", from: "seasonId", to: "fanId")
 }
 `;
 

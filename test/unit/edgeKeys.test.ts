@@ -72,7 +72,7 @@ describe('edges with a key of their own', () => {
 describe('edge layouts refused at start-up, one line each', () => {
   it('a template naming a field that can change', () => {
     expect(problemsOf(model('pk: "u#{id}#follower", sk: "u#{name}"', null))).toEqual([
-      'User.followers @edges(sk): placeholder {name} names the field User.name, which can change after the edge is written: an edge\'s key holds the ends\' ids and edge fields set by @link',
+      'User.followers @edges(sk): placeholder {name} names the field User.name, which can change after the edge is written: an edge\'s key holds the ends\' ids and edge fields set by @addEdge',
     ]);
   });
 

@@ -327,7 +327,7 @@ describe('mutations that could not write what the model reads back', () => {
   it('refuses a link that cannot set a required edge field, or sets it from a nullable or mistyped argument', () => {
     const required = VALID.replace(/number: Int node/g, 'number: Int! node');
     expect(problemsOf(required.replace('join(teamId: ID!, playerId: ID!, number: Int)', 'join(teamId: ID!, playerId: ID!)'))).toEqual([
-      expect.stringContaining('Mutation.join @link: takes no argument number, so its edges would lack the required edge field TeamPlayerEdge.number'),
+      expect.stringContaining('Mutation.join @addEdge: takes no argument number, so its edges would lack the required edge field TeamPlayerEdge.number'),
     ]);
     expect(problemsOf(required)).toEqual([expect.stringContaining('Mutation.join(number): must be non-null: the edge field TeamPlayerEdge.number is required')]);
     expect(problemsOf(VALID.replace('playerId: ID!, number: Int)', 'playerId: ID!, number: String)'))).toEqual([
@@ -337,10 +337,10 @@ describe('mutations that could not write what the model reads back', () => {
 
   it('refuses a link or unlink whose answer is not what it returns', () => {
     expect(problemsOf(VALID.replace('number: Int): TeamPlayerEdge!', 'number: Int): Team!'))).toEqual([
-      expect.stringContaining('Mutation.join @link: returns Team!; it answers the new edge: return TeamPlayerEdge!'),
+      expect.stringContaining('Mutation.join @addEdge: returns Team!; it answers the new edge: return TeamPlayerEdge!'),
     ]);
     expect(problemsOf(VALID.replace('leave(teamId: ID!, playerId: ID!): Boolean!', 'leave(teamId: ID!, playerId: ID!): ID!'))).toEqual([
-      expect.stringContaining('Mutation.leave @unlink: returns ID!; it answers true: return Boolean!'),
+      expect.stringContaining('Mutation.leave @removeEdge: returns ID!; it answers true: return Boolean!'),
     ]);
   });
 

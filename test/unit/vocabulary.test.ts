@@ -24,7 +24,7 @@ describe('the vocabulary the gateway supplies', () => {
 
   it('is at most 20 directives, the subscriptions\' included, and keeps every name the contract relies on', () => {
     expect(defined.length).toBeLessThanOrEqual(20);
-    const relied = ['item', 'parent', 'children', 'edges', 'createdAt', 'get', 'create', 'update', 'delete', 'link', 'unlink', 'table', 'index', 'attribute', 'indexed', 'query'];
+    const relied = ['item', 'parent', 'children', 'edges', 'createdAt', 'get', 'create', 'update', 'delete', 'addEdge', 'removeEdge', 'table', 'index', 'attribute', 'indexed', 'query'];
     for (const name of relied) expect(defined).toContain(name);
     expect(new Set(defined).size).toBe(defined.length);
   });

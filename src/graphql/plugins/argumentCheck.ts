@@ -72,7 +72,7 @@ function modelRules(plan: Plan): ModelRules {
 
 /**
  * The numbers each mutation sets (Int and Float fields of its input, or
- * the edge fields its @link arguments set), checked as the write checks
+ * the edge fields its @addEdge arguments set), checked as the write checks
  * them (writes/input.ts): a value the model's bounds or DynamoDB refuse
  * then costs no request and is answered as a client error.
  */
