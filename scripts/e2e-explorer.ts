@@ -17,11 +17,14 @@
  * 3. the History panel lists the operation it ran;
  * 4. no request left the machine but the refused ones to Apollo's CDN.
  *
- * Saves the screenshot to docs/explorer-offline.png (E2E_SCREENSHOT, any
- * other path, to keep docs/ as it is). Settings: CHROMIUM_PATH (default
- * /usr/bin/chromium).
+ * 5. the README's query, pasted over the example, runs as written (the
+ *    Variables pane holds nothing it would not declare).
+ *
+ * Saves the screenshot in the system's temporary folder; E2E_SCREENSHOT
+ * names another path (docs/explorer-offline.png refreshes the one the docs
+ * show). Settings: CHROMIUM_PATH (default /usr/bin/chromium).
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import puppeteer, { type Page } from 'puppeteer-core';
@@ -45,7 +48,7 @@ const setEditor = (tab: Page, selector: string, value: string) =>
   tab.evaluate(`document.querySelector(${JSON.stringify(`${selector} .CodeMirror`)}).CodeMirror.setValue(${JSON.stringify(value)})`);
 
 async function main() {
-  const screenshot = resolve(process.env.E2E_SCREENSHOT ?? join(root, 'docs', 'explorer-offline.png'));
+  const screenshot = resolve(process.env.E2E_SCREENSHOT ?? join(tmpdir(), 'explorer-offline.png'));
   const gateway = await startGateway(loadConfig({ PORT: '0', HOST: '127.0.0.1', DYNAMODB_LOCAL_PORT: '0', LOG_LEVEL: 'warn' }));
   const base = gateway.url.replace('localhost', '127.0.0.1').replace(/\/graphql$/, '');
   const browser = await puppeteer.launch({
@@ -99,6 +102,18 @@ async function main() {
     await query!.click();
     await waitText(tab, '.graphiql-doc-explorer', /student\(/);
     await tab.screenshot({ path: screenshot as `${string}.png` });
+
+    // 5. The README's query pasted over the example runs: no stale variable is sent with it.
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const pasted = /```graphql\n([\s\S]*?)```/.exec(readme)?.[1];
+    check(pasted, "the README holds a query");
+    await setEditor(tab, '.graphiql-query-editor', pasted);
+    // GraphiQL reads the operation name from the edited text after a short debounce, as it does between typing and a click.
+    await new Promise((done) => setTimeout(done, 1_000));
+    await tab.click('.graphiql-execute-button');
+    await waitText(tab, '.result-window', /"student"/);
+    const pastedResult = await text(tab, '.result-window');
+    check(!/"errors"/.test(pastedResult), `the README's query ran without errors: ${pastedResult.slice(0, 300)}`);
 
     const foreign = [...new Set(refused)];
     check(foreign.every((o) => /apollographql\.com$|googleapis\.com$|gstatic\.com$/.test(o)), `only Apollo's page assets were refused: ${foreign.join(', ')}`);

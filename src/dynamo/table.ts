@@ -173,12 +173,14 @@ export function gsi2ReadersOf(model: { queries: readonly { kind: string; field: 
   };
 }
 
-function gsi2Wording(readers: Gsi2Readers | undefined): { lists: string; ranges: string } {
-  if (!readers) return { lists: 'the @catalog lists', ranges: 'date ranges (@query beside @children)' };
-  return {
-    lists: readers.catalogs.length === 0 ? 'no list' : `the ${readers.catalogs.join('/')} lists`,
-    ranges: readers.byInstant.map((t) => `${t.toLowerCase()} date ranges`).join(', '),
-  };
+/** What reads GSI2 in the served model, in words: "the courses/students lists and order date ranges", or "" when nothing does. */
+export function gsi2ReadersInWords(readers: Gsi2Readers | undefined): string {
+  if (!readers) return 'the @catalog lists and date ranges (@query beside @children)';
+  const parts = [
+    ...(readers.catalogs.length ? [`the ${readers.catalogs.join('/')} lists`] : []),
+    ...readers.byInstant.map((t) => `${t.toLowerCase()} date ranges`),
+  ];
+  return parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
 /**
@@ -207,16 +209,15 @@ export async function describeLayout(
   const itemsVersion = await itemsLayoutVersion(client, tableName, shape);
   const needsMigration = itemsVersion < CURRENT_LAYOUT_VERSION;
   const lacks: string[] = [];
-  const words = gsi2Wording(readers);
-  const indexed = words.ranges === '' ? words.lists : `${words.lists} and ${words.ranges}`;
+  const indexed = gsi2ReadersInWords(readers);
   if (needsMigration) {
     lacks.push(
-      `items are at layout version ${itemsVersion}, this gateway writes ${CURRENT_LAYOUT_VERSION}: run \`npm run migrate\` (until then ${indexed} show only what is indexed)`,
+      `items are at layout version ${itemsVersion}, this gateway writes ${CURRENT_LAYOUT_VERSION}: run \`npm run migrate\`${indexed ? ` (until then ${indexed} show only what is indexed)` : ''}`,
     );
   }
   if (!streamArn) lacks.push('no stream with NEW_AND_OLD_IMAGES (renames and deletes fan out inside the request)');
   const wantsGsi2 = shape.indexes.some((i) => i.name === GSI2);
-  if (!gsi2 && wantsGsi2) lacks.push(`no GSI2 index (${indexed} are unavailable until it is added and \`npm run migrate\` ran)`);
+  if (!gsi2 && wantsGsi2) lacks.push(`no GSI2 index${indexed ? ` (${indexed} are unavailable until it is added and \`npm run migrate\` ran)` : ''}`);
   for (const index of shape.indexes) {
     if (index.name === GSI2 || (Table?.GlobalSecondaryIndexes ?? []).some((i) => i.IndexName === index.name)) continue;
     lacks.push(`no index ${index.name}, which the model declares (\`npm run migrate\` creates it; until then what reads it fails)`);

@@ -33,7 +33,12 @@ export const EXPLORER_ASSETS: Record<string, { file: string; type: string }> = {
   [REACT_DOM]: { file: `react-dom/umd/${REACT_DOM}`, type: 'text/javascript; charset=utf-8' },
 };
 
-/** What the explorer opens with: an operation and its variables. */
+/**
+ * What the explorer opens with: an operation and its variables. The example
+ * gives its variables defaults inside the operation and leaves the Variables
+ * pane empty: a query pasted over it then runs as written, instead of
+ * meeting variables it does not declare (refused: declaredVariables.ts).
+ */
 export interface ExplorerExample {
   query: string;
   variables: Record<string, unknown>;
@@ -69,7 +74,7 @@ export function explorerExample(plan: Plan, demo: readonly Item[] | null): Explo
     const ownText = text(type);
     const firstId = (demo ?? []).map((item) => type.ids(item)).find((ids) => ids !== null)?.id ?? '1';
     const lines = [
-      `query ${get.type}${capitalized(relation.field)}($id: ID!, $first: Int = 2, $after: String) {`,
+      `query ${get.type}${capitalized(relation.field)}($id: ID! = ${JSON.stringify(firstId)}, $first: Int = 2, $after: String) {`,
       `  ${get.field}(${argument[0][1]}: $id) {`,
       ...(ownText ? [`    ${ownText}`] : []),
       `    ${relation.field}(first: $first, after: $after) {`,
@@ -80,7 +85,7 @@ export function explorerExample(plan: Plan, demo: readonly Item[] | null): Explo
       '  }',
       '}',
     ];
-    return { query: `${HEADER}${lines.join('\n')}\n`, variables: { id: firstId } };
+    return { query: `${HEADER}${lines.join('\n')}\n`, variables: {} };
   }
   return { query: `${HEADER}{ __typename }\n`, variables: {} };
 }
