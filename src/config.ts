@@ -801,7 +801,7 @@ export interface Config {
   subscriptions: SubscriptionConfig;
   /** The settings whose values differ from their defaults, by name, secrets redacted (the start-up line). */
   changedSettings: Readonly<Record<string, string>>;
-  /** Variables with one of the project's prefixes that no setting reads: likely misspellings, warned about at start-up. */
+  /** Variables that look meant for the gateway (a project prefix, a near miss of a setting's name) and that no setting reads: likely misspellings, warned about at start-up. */
   unknownSettings: readonly UnknownSetting[];
 }
 
@@ -1251,21 +1251,23 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * The set variables with a project prefix that neither a setting nor a
- * family of settings reads, each with the closest known name, or with what
+ * The set variables that neither a setting nor a family of settings reads
+ * and that look meant for this gateway (a project prefix, or a near miss of
+ * any setting's name), each with the closest known name, or with what
  * became of it when it is a retired setting.
  */
 export function unknownSettings(env: Env): UnknownSetting[] {
   const names = Object.keys(TABLE).filter((name) => TABLE[name]!.kind !== 'pattern');
   const known = (name: string) => name in TABLE || STANDARD_OTEL.test(name) || OWNER_CLAIM_SETTING.test(name);
+  const closest = (name: string) => names.reduce((best, candidate) => (distance(name, candidate) < distance(name, best) ? candidate : best));
+  // Without a project prefix only a near miss of a setting's whole name (TABEL_NAME, SCHEMA_FLE) is one:
+  // the environment holds many other programs' variables (PATH, HOME, HOSTNAME).
+  const nearMiss = (name: string) => distance(name, closest(name)) <= (name.length < 8 ? 1 : 2);
   return Object.keys(env)
-    .filter((name) => (PROJECT_PREFIXES.test(name) || name in RETIRED_SETTINGS) && !known(name) && !isUnset(env[name]))
+    .filter((name) => !known(name) && !isUnset(env[name]))
+    .filter((name) => PROJECT_PREFIXES.test(name) || name in RETIRED_SETTINGS || nearMiss(name))
     .sort()
-    .map((name) =>
-      name in RETIRED_SETTINGS
-        ? { name, retired: RETIRED_SETTINGS[name]! }
-        : { name, closest: names.reduce((best, candidate) => (distance(name, candidate) < distance(name, best) ? candidate : best)) },
-    );
+    .map((name) => (name in RETIRED_SETTINGS ? { name, retired: RETIRED_SETTINGS[name]! } : { name, closest: closest(name) }));
 }
 
 // ---------------------------------------------------------------------------

@@ -14,6 +14,22 @@ describe('unknown settings', () => {
     ]);
   });
 
+  it('names a near miss of any setting, with or without a project prefix', () => {
+    expect(unknownSettings({ TABEL_NAME: 'Mine', SCHEMA_FLE: 'mine.graphql', LOG_LEVL: 'debug', PROT: '4001' })).toEqual([
+      { name: 'LOG_LEVL', closest: 'LOG_LEVEL' },
+      { name: 'PROT', closest: 'PORT' },
+      { name: 'SCHEMA_FLE', closest: 'SCHEMA_FILE' },
+      { name: 'TABEL_NAME', closest: 'TABLE_NAME' },
+    ]);
+  });
+
+  it('leaves the variables of a usual shell, CI runner and npm alone', () => {
+    const env = Object.fromEntries(
+      ['PATH', 'HOME', 'HOSTNAME', 'USER', 'SHELL', 'PWD', 'OLDPWD', 'LANG', 'TERM', 'TZ', 'CI', 'SHLVL', 'INIT_CWD', 'NODE', 'EDITOR', 'LOGNAME', 'MAIL', 'DISPLAY', 'JAVA_HOME', 'TMPDIR', 'COLORTERM', 'NODE_PATH', 'GITHUB_ACTIONS', 'RUNNER_OS', 'AWS_PROFILE', 'AWS_DEFAULT_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SESSION_TOKEN', 'NO_COLOR', 'FORCE_COLOR', 'DEBUG', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'XDG_RUNTIME_DIR'].map((n) => [n, 'x']),
+    );
+    expect(unknownSettings(env)).toEqual([]);
+  });
+
   it('reports an OTEL_ variable that is neither a setting nor one of OpenTelemetry\'s own', () => {
     expect(unknownSettings({ OTEL_SERVICE_NAM: 'gw' })).toEqual([{ name: 'OTEL_SERVICE_NAM', closest: 'OTEL_SERVICE_NAME' }]);
     expect(
