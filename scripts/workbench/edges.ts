@@ -9,7 +9,7 @@
  * transaction.
  */
 import type { DraftType, Inference } from './draft.js';
-import { camel, plural } from './names.js';
+import { camel, fieldName, plural } from './names.js';
 
 /** Its parent's partition with the parent as `{id}`, or null when it is no plain child. */
 const ownerPk = (t: DraftType) => (t.parent ? t.pk.replace(`{${t.parent.field}}`, '{id}') : null);
@@ -22,6 +22,14 @@ function isLink(t: DraftType): boolean {
 function mirrored(a: DraftType, b: DraftType): boolean {
   const pairs = new Set(b.placed!.parentValues.map((owner, i) => `${owner}\u0000${b.placed!.idValues[i]}`));
   return a.placed!.parentValues.some((owner, i) => pairs.has(`${a.placed!.idValues[i]}\u0000${owner}`));
+}
+
+/** The node's placeholder in an edge's sort key (`{userId}`): a name neither end stores (a field there could change). */
+function nodePlaceholder(node: DraftType, owner: DraftType): string {
+  const stored = new Set([...node.samples, ...owner.samples].flatMap((s) => Object.keys(s).map(fieldName)));
+  let name = `${camel(node.name)}Id`;
+  while (stored.has(name)) name = `${name}_`;
+  return name;
 }
 
 function freeField(owner: DraftType, name: string): string {
@@ -45,8 +53,8 @@ export function declareEdges(inf: Inference): void {
       done.add(link);
     }
     const base = freeField(p, camel(plural(q.name)));
-    p.edges.push({ field: base, type: q.name, pk: ownerPk(a)!, sk: a.sk.replace('{id}', `{${camel(q.name)}}`), inverseOf: null });
-    q.edges.push({ field: freeField(q, camel(plural(p.name))), type: p.name, pk: ownerPk(b)!, sk: b.sk.replace('{id}', `{${camel(p.name)}}`), inverseOf: base });
+    p.edges.push({ field: base, type: q.name, pk: ownerPk(a)!, sk: a.sk.replace('{id}', `{${nodePlaceholder(q, p)}}`), inverseOf: null });
+    q.edges.push({ field: freeField(q, camel(plural(p.name))), type: p.name, pk: ownerPk(b)!, sk: b.sk.replace('{id}', `{${nodePlaceholder(p, q)}}`), inverseOf: base });
     p.todos.push(`${base} and ${q.name}.${q.edges.at(-1)!.field} read link items the samples show both ways (${a.pk} / ${a.sk} and ${b.pk} / ${b.sk}) as a mirrored pair of edges: if they are items of their own, declare them as children`);
   }
   inf.types = inf.types.filter((t) => !done.has(t));

@@ -15,7 +15,9 @@
  *    an attribute named like an id (`entity: "REST"` is no id);
  * 3. it follows a literal piece that other keys show followed by other
  *    text (`REST#tasca-lx`, `REST#mar-azul`), unless it is itself followed
- *    by varying text and never ends a key (`ORDER#ITEM#i1`: ITEM is text);
+ *    by varying text, never ends a key, and items of its kind (the same
+ *    attributes) hold no other text there (`ORDER#ITEM#i1` beside
+ *    `ORDER#PAYMENT#p1`: ITEM is text);
  * 4. it is a whole key, and items with the same attributes, keyed alike by
  *    their other key, hold other text there (the comments' timestamps
  *    under `User:*`, the complaint ids beside `metadata`);
@@ -24,9 +26,10 @@
  *    one piece, or (in a second pass) after a value: its text is a value
  *    elsewhere, or an attribute's value in any item; and, the last resort
  *    where no hint applies and the samples show one text, it holds a digit;
- * 6. keys of one facet whose shapes differ in one literal piece only, in
- *    three ways or more with hardly any text repeated, or in two or more
- *    with none repeated: that piece is a value (ids the items do not store).
+ * 6. keys of one facet alike up to a literal piece that differs in three
+ *    ways or more with hardly any text repeated, or in two or more with none
+ *    repeated: that piece is a value (ids the items do not store), read
+ *    left to right.
  * Other pieces are literal, and so are empty ones and the first piece of a
  * key of several unless 1 or 2 say otherwise. Everything here is one pass
  * over the samples, or a few: time linear in their number.
@@ -70,6 +73,8 @@ interface Evidence {
   samples: Sample[];
   /** What follows each piece's text in any key (PK, SK, index keys). */
   followers: Map<string, Follow>;
+  /** What follows a piece's text at one place of one key in items of one signature: `${key}\0${at}\0${text}\0${signature}`. */
+  kindFollowers: Map<string, Follow>;
   /** Texts that end some key. */
   ends: Set<string>;
   /** Every attribute text of every sample. */
@@ -118,21 +123,26 @@ function follow(map: Map<string, Follow>, key: string, next: string): void {
   else if (!f.many && f.first !== next) f.many = true;
 }
 
-function read(ev: Evidence, pieces: readonly Piece[]): void {
-  for (let i = 1; i < pieces.length; i++) follow(ev.followers, pieces[i - 1]!.text, pieces[i]!.text);
+const kindPlace = (key: string, at: number, text: string, signature: string) => `${key}\u0000${at}\u0000${text}\u0000${signature}`;
+
+function read(ev: Evidence, pieces: readonly Piece[], key: string, signature: string): void {
+  for (let i = 1; i < pieces.length; i++) {
+    follow(ev.followers, pieces[i - 1]!.text, pieces[i]!.text);
+    follow(ev.kindFollowers, kindPlace(key, i, pieces[i - 1]!.text, signature), pieces[i]!.text);
+  }
   if (pieces.length > 1) ev.ends.add(pieces[pieces.length - 1]!.text);
 }
 
 /** The followers of every text, the texts ending a key, every attribute text. */
 function gather(table: WorkbenchTable, samples: Sample[]): Evidence {
-  const ev: Evidence = { table, samples, followers: new Map(), ends: new Set(), attributeTexts: new Set(), strong: new Set(), wholeKeys: new Map() };
+  const ev: Evidence = { table, samples, followers: new Map(), kindFollowers: new Map(), ends: new Set(), attributeTexts: new Set(), strong: new Set(), wholeKeys: new Map() };
   const indexAttributes = [...new Set(table.indexes.flatMap((i) => [i.pk.name, ...(i.sk ? [i.sk.name] : [])]))];
   for (const s of samples) {
-    read(ev, s.pk);
-    read(ev, s.sk);
+    read(ev, s.pk, 'pk', s.signature);
+    read(ev, s.sk, 'sk', s.signature);
     for (const a of indexAttributes) {
       const t = s.item[a] === undefined ? null : text(s.item[a]);
-      if (t !== null && t.includes('#')) read(ev, piecesOf(t));
+      if (t !== null && t.includes('#')) read(ev, piecesOf(t), a, s.signature);
     }
     for (const name in s.item) {
       const t = isKey(table, name) ? null : text(s.item[name]);
@@ -212,7 +222,9 @@ function decide(ev: Evidence, s: Sample, key: KeyName, i: number, alias: Map<num
   if (s.values[key][i - 1]) return weak(elsewhere(ev, t, pass));
   const after = ev.followers.get(pieces[i - 1]!.text);
   const itself = ev.followers.get(t);
-  const label = itself?.many === true && !ev.ends.has(t);
+  // A label under a label (`ORDER#ITEM#i1`): followed by varying text, never ending a key, and not one of several
+  // texts items of its kind hold there (dates before ids, `RES#2026-05-01#r1`, are).
+  const label = itself?.many === true && !ev.ends.has(t) && !ev.kindFollowers.get(kindPlace(key, i, pieces[i - 1]!.text, s.signature))?.many;
   if (after?.many && !label) return STRONG_VALUE;
   return weak(elsewhere(ev, t, pass) || (!label && hasDigit(t)));
 }
@@ -232,31 +244,35 @@ function classify(ev: Evidence, s: Sample, key: KeyName, pass: 1 | 2): void {
 }
 
 /**
- * Hint 6: per facet (or the whole table), a literal piece in which keys of otherwise one shape differ in three ways
- * or more, with no more samples than twice its texts, or in two or more, each text in one sample, is a value.
+ * Hint 6: per facet (or the whole table), a literal piece in which keys alike up to it (of as many pieces, beside
+ * one shape of the other key) differ in three ways or more, with no more samples than twice its texts, or in two or
+ * more, each text in one sample, is a value.
  */
 function repeatedShapes(ev: Evidence): void {
-  const groups = new Map<string, { texts: Set<string>; samples: Sample[]; key: KeyName; at: number }>();
-  for (const s of ev.samples) {
-    for (const key of KEYS) {
-      const pieces = s[key];
-      for (let at = 1; at < pieces.length; at++) {
-        if (s.values[key][at] || pieces[at]!.text === '' || pieces[at - 1]!.text === '') continue;
-        const blanked = s.values[key].slice();
-        blanked[at] = true;
+  const longest = ev.samples.reduce((n, s) => Math.max(n, s.pk.length, s.sk.length), 0);
+  // Left to right: once a piece is read as a value, the pieces after it are compared under it.
+  for (let at = 1; at < longest; at++) {
+    const groups = new Map<string, { texts: Set<string>; samples: Sample[]; key: KeyName }>();
+    for (const s of ev.samples) {
+      for (const key of KEYS) {
+        const pieces = s[key];
+        if (at >= pieces.length || s.values[key][at] || pieces[at]!.text === '' || pieces[at - 1]!.text === '') continue;
+        // The key up to this piece (blanked), how many pieces follow, and the other key.
+        const head = s.values[key].slice(0, at + 1);
+        head[at] = true;
         const other = key === 'pk' ? 'sk' : 'pk';
-        const place = `${s.facet?.name ?? ''}\u0000${key}\u0000${at}\u0000${shapeOf(pieces, blanked).pattern}\u0000${shapeOf(s[other], s.values[other]).pattern}`;
+        const place = `${s.facet?.name ?? ''}\u0000${key}\u0000${pieces.length}\u0000${shapeOf(pieces.slice(0, at + 1), head).pattern}\u0000${shapeOf(s[other], s.values[other]).pattern}`;
         let group = groups.get(place);
-        if (!group) groups.set(place, (group = { texts: new Set(), samples: [], key, at }));
+        if (!group) groups.set(place, (group = { texts: new Set(), samples: [], key }));
         group.texts.add(pieces[at]!.text);
         group.samples.push(s);
       }
     }
-  }
-  for (const g of groups.values()) {
-    const ids = g.texts.size >= 2 && g.samples.length === g.texts.size;
-    if (!ids && (g.texts.size < 3 || g.samples.length > 2 * g.texts.size)) continue;
-    for (const s of g.samples) s.values[g.key][g.at] = true;
+    for (const g of groups.values()) {
+      const ids = g.texts.size >= 2 && g.samples.length === g.texts.size;
+      if (!ids && (g.texts.size < 3 || g.samples.length > 2 * g.texts.size)) continue;
+      for (const s of g.samples) s.values[g.key][at] = true;
+    }
   }
 }
 

@@ -115,7 +115,8 @@ function attachChildren(inf: Inference, ordered: Placed[]): void {
     } else if (ranked.length > 1 && rank(ranked[1]!) === rank(parent)) {
       child.todos.push(`its parent could be any of ${candidates.map((c) => c.name).join(', ')} (all keyed ${p.parentPk}): ${parent.name} chosen`);
     }
-    const field = camel(parent.name);
+    // The parent's field: named after its type, never `id` (the item's own).
+    const field = camel(parent.name) === 'id' ? 'id_' : camel(parent.name);
     // A key field the parent's field would shadow is renamed, in the keys too.
     if (child.keyFields.includes(field)) {
       let name = `${field}_`;
