@@ -2,13 +2,15 @@
  * `npm run import -- <model.json> [--out file.graphql]`
  *
  * Turns a NoSQL Workbench data-model export into a draft model the gateway
- * serves (scripts/workbench/: read.ts checks the export, infer.ts reads
- * types and keys from its facets and samples, emit.ts writes the SDL,
- * demo.ts the sample items) and writes it with its demo data beside it
- * (`x.graphql` → `x.demo.json`, the file `npm start` loads). Default out:
- * the export's name with `.graphql`, in the current directory. Prints the
- * types, indexes and TODO count. A file that is not an export: one line on
- * stderr naming it and what is wrong, exit code 1, nothing written.
+ * serves (scripts/workbench/: read.ts checks the export against limits.ts,
+ * hints.ts and shapes.ts read ids and key templates from its samples,
+ * infer.ts drafts the types, emit.ts writes the SDL, demo.ts the sample
+ * items) and writes it with its demo data beside it (`x.graphql` →
+ * `x.demo.json`, the file `npm start` loads). Default out: the export's name
+ * with `.graphql`, in the current directory. Prints the types, indexes and
+ * TODO count, and whether the draft passes the checks the gateway makes at
+ * start-up. A file that is not an export, or one past the limits: one line
+ * on stderr naming it and what is wrong, exit code 1, nothing written.
  */
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';

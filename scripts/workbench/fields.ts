@@ -51,7 +51,8 @@ export function declareFields(inf: Inference): void {
     if (p && p.shape.facet !== null && inf.mainOfFacet.get(p.shape.facet) === p) {
       const f = table.facets.find((x) => x.name === p.shape.facet)!;
       const inFacet = new Set(inf.placed.filter((q) => q.shape.facet === f.name).flatMap((q) => q.shape.items.flatMap((i) => Object.keys(i))));
-      const unseen = f.attributes.filter((a) => !inFacet.has(a) && !names.includes(a) && !inf.keyNames.has(a));
+      const named = new Set(names);
+      const unseen = f.attributes.filter((a) => !inFacet.has(a) && !named.has(a) && !inf.keyNames.has(a));
       if (unseen.length > 0) type.todos.push(`the facet's attributes ${unseen.join(', ')} are in no sample: declared here, nullable; move them to their type`);
       names.push(...unseen);
     }
@@ -66,7 +67,7 @@ export function declareFields(inf: Inference): void {
     const leftOut: string[] = [];
     for (const attribute of names) {
       seenAnywhere.add(attribute);
-      if (inKey.has(attribute) || indexKeys.has(attribute) && RESERVED_FIELDS.has(attribute)) continue;
+      if (inKey.has(attribute) || (indexKeys.has(attribute) && RESERVED_FIELDS.has(attribute))) continue;
       const kind = fieldKind(attribute, declaredType.get(attribute), samples);
       if (kind !== 'String' && kind !== 'Int' && kind !== 'Float' && kind !== 'Boolean') {
         leftOut.push(`${attribute} (${KIND_NAMES[kind] ?? kind})`);
