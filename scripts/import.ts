@@ -2,24 +2,29 @@
  * `npm run import -- <model.json> [--out file.graphql]`
  *
  * Turns a NoSQL Workbench data-model export into a draft model the gateway
- * serves (scripts/workbench/: read.ts checks the export, infer.ts reads
- * types and keys from its facets and samples, emit.ts writes the SDL,
- * demo.ts the sample items) and writes it with its demo data beside it
- * (`x.graphql` → `x.demo.json`, the file `npm start` loads). Default out:
- * the export's name with `.graphql`, in the current directory. Prints the
- * types, indexes and TODO count. A file that is not an export: one line on
- * stderr naming it and what is wrong, exit code 1, nothing written.
+ * serves (scripts/workbench/: read.ts checks the export against limits.ts,
+ * hints.ts and shapes.ts read ids and key templates from its samples,
+ * infer.ts drafts the types, emit.ts writes the SDL, demo.ts the sample
+ * items) and writes it with its demo data beside it (`x.graphql` →
+ * `x.demo.json`, the file `npm start` loads). Default out: the export's name
+ * with `.graphql`, in the current directory. Prints the types, indexes and
+ * TODO count, and whether the draft passes the checks the gateway makes at
+ * start-up. A file that is not an export, or one past the limits: one line
+ * on stderr naming it and what is wrong, exit code 1, nothing written.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { validateSchema } from 'graphql';
 import { buildModel } from '../src/declaration/buildModel.js';
 import { ModelError } from '../src/declaration/problems.js';
+import { gatewaySchema } from '../src/graphql/server.js';
 import { demoFileOf } from '../src/transport/demoData.js';
 import { demoData } from './workbench/demo.js';
 import { emitDraft, todoCount } from './workbench/emit.js';
 import { inferDraft, type Draft } from './workbench/infer.js';
+import { LIMITS } from './workbench/limits.js';
 import { readWorkbench, WorkbenchError } from './workbench/read.js';
 
 const USAGE = 'usage: npm run import -- <model.json> [--out file.graphql]';
@@ -40,6 +45,20 @@ export function convertWorkbench(file: string, text: string): Converted {
   const draft = inferDraft(table);
   const sdl = emitDraft(draft);
   return { draft, sdl, demo: demoData(table, draft.excluded), todos: todoCount(sdl) };
+}
+
+/**
+ * What the gateway would refuse at start-up: the model check, then the schema it builds from the model (GraphQL's
+ * own rules, as the server asserts them). A draft the gateway refuses is a bug of the import.
+ */
+export function startupProblems(sdl: string, file: string): string | null {
+  try {
+    const errors = validateSchema(gatewaySchema(buildModel(sdl, file), undefined).schema);
+    return errors.length === 0 ? null : errors.map((e) => `  ${e.message}`).join('\n');
+  } catch (error) {
+    if (!(error instanceof ModelError)) throw error;
+    return error.message;
+  }
 }
 
 export interface Io {
@@ -72,6 +91,11 @@ export function main(args: readonly string[], io: Io = processIo, cwd: string = 
     io.err(`import: ${file}: no such file`);
     return 1;
   }
+  const size = statSync(path).size;
+  if (size > LIMITS.fileBytes) {
+    io.err(`import: ${file}: ${size} bytes: the import reads exports of at most ${LIMITS.fileBytes / 1024 / 1024} MB`);
+    return 1;
+  }
   let converted: Converted;
   try {
     converted = convertWorkbench(file, readFileSync(path, 'utf8'));
@@ -81,16 +105,9 @@ export function main(args: readonly string[], io: Io = processIo, cwd: string = 
     return 1;
   }
   const out = resolve(cwd, values.out ?? `${basename(file).replace(/\.json$/i, '')}.graphql`);
-  // The draft must pass the gateway's model check; one that does not is a bug of the import, said as such.
-  let check = 'passes the model check';
-  let code = 0;
-  try {
-    buildModel(converted.sdl, out);
-  } catch (error) {
-    if (!(error instanceof ModelError)) throw error;
-    check = `does NOT pass the model check (a bug of the import):\n${error.message}`;
-    code = 1;
-  }
+  const problems = startupProblems(converted.sdl, out);
+  const check = problems === null ? 'passes the model check' : `does NOT pass the model check (a bug of the import):\n${problems}`;
+  const code = problems === null ? 0 : 1;
   const demoFile = demoFileOf(out);
   if (!existsSync(dirname(out))) {
     io.err(`import: --out ${out}: no such directory`);

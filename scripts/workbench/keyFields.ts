@@ -7,14 +7,15 @@
  *      which names are guesses.
  *
  * A value is named by the attribute that holds the same text in every
- * sample (`SKU`); else by the literal segment before it (`REC#` → `rec`);
+ * sample (`SKU`); else by the name the samples write it as (`<sub_feature>`);
+ * else by the literal segment before it (`REC#` → `rec`);
  * else `value1`, `value2`…. Names never repeat an attribute the samples
  * carry, so a guessed name cannot shadow a stored field. A key field is
  * `DateTime` only when every sample writes it as the gateway does (three
  * fraction digits, `Z`): another text would not read back as it is stored.
  */
 import { plainValue } from './demo.js';
-import type { Token } from './keys.js';
+import { PLACEHOLDER, type Token } from './keys.js';
 import type { RawItem } from './read.js';
 
 export interface KeyValue {
@@ -54,6 +55,12 @@ export function nameKeyFields(values: readonly KeyValue[], tokens: { pk: Token[]
     const attribute = attributes.find((a) => NAME.test(a) && !taken.has(a) && !fields.some((f) => f.name === a) && holds(items, a, v.values));
     if (attribute) {
       fields.push({ name: attribute, attribute, kind, guess: null });
+      continue;
+    }
+    const written = PLACEHOLDER.exec(v.values[0] ?? '')?.[1];
+    if (written && !used.has(written) && v.values.every((x) => PLACEHOLDER.exec(x)?.[1] === written)) {
+      used.add(written);
+      fields.push({ name: written, attribute: null, kind, guess: null });
       continue;
     }
     const before = tokens[v.key][v.at - 1];

@@ -1,15 +1,12 @@
 /**
- * Key values → key shapes: which parts of a sample's PK and SK are literal
- * text and which are values (ids).
+ * Key values → pieces, and pieces with their kinds → key shapes.
  *
- * A key is read as segments between `#` (the separator single-table designs
- * use); a segment holding a digit is a value (`USER#u1`, `Complaint123`,
- * `2023-04-01T12:00:00Z`), as is the text after a `:` (`User:UserA`); other
- * segments are literal (`PROFILE`, `meta`, `#META#`). Items of one type
- * share a shape: the literal text with the values blanked. Literal last
- * segments that differ between otherwise equal shapes are values too
- * (`FEATURE#CAMERAS`, `FEATURE#MIRRORS` → `FEATURE#<value>`): a guess,
- * which the draft says in a TODO.
+ * A key is read as pieces between `#` (the separator single-table designs
+ * use); a piece opening with a name and a colon (`User:UserA`) is two: the
+ * name with its colon, then the rest. Which pieces are values (ids) and
+ * which literal text is decided elsewhere (hints.ts, from the export's own
+ * hints); here a key and that decision become a shape: the literal text with
+ * each value blanked. Items of one type share a shape.
  */
 export type Token = { literal: string } | { value: string };
 
@@ -19,55 +16,49 @@ export interface KeyShape {
   pattern: string;
 }
 
-const segmentTokens = (segment: string, forceValue: boolean): Token[] => {
-  if (segment === '') return [];
-  if (forceValue || /\d/.test(segment)) return [{ value: segment }];
-  const colon = segment.lastIndexOf(':');
-  if (colon >= 0 && colon < segment.length - 1) return [{ literal: segment.slice(0, colon + 1) }, { value: segment.slice(colon + 1) }];
-  return [{ literal: segment }];
-};
-
-/** The shape of a key value; `valueSegments` are segment positions read as values whatever their text. */
-export function keyShape(value: string, valueSegments: ReadonlySet<number> = new Set()): KeyShape {
-  const tokens: Token[] = [];
-  value.split('#').forEach((segment, i) => {
-    if (i > 0) tokens.push({ literal: '#' });
-    tokens.push(...segmentTokens(segment, valueSegments.has(i)));
-  });
-  // Adjacent literal text is one literal.
-  const merged: Token[] = [];
-  for (const t of tokens) {
-    const last = merged[merged.length - 1];
-    if ('literal' in t && last && 'literal' in last) merged[merged.length - 1] = { literal: last.literal + t.literal };
-    else merged.push(t);
-  }
-  return { tokens: merged, pattern: merged.map((t) => ('literal' in t ? t.literal : '*')).join('') };
+export interface Piece {
+  text: string;
+  /** The separator after it: `#`, '' (after `Name:`, or the key's last piece). */
+  sep: string;
 }
 
-/**
- * The segment position to read as a value when literal last segments differ
- * between keys of one partition shape (`FEATURE#CAMERAS`, `FEATURE#SEATS`):
- * keys whose segments agree but for a literal last one, at least two
- * segments long, group as one. Returns, per key, the positions to force.
- */
-export function varyingLastSegments(keys: readonly string[]): Map<string, Set<number>> {
-  const byStem = new Map<string, Set<string>>();
-  const stemOf = (key: string): string | null => {
-    const segments = key.split('#');
-    const last = segments[segments.length - 1]!;
-    if (segments.length < 2 || last === '' || /\d/.test(last) || last.includes(':')) return null;
-    const head = segments.slice(0, -1).map((s) => keyShape(s).pattern);
-    return head.join('#');
-  };
-  for (const key of keys) {
-    const stem = stemOf(key);
-    if (stem === null) continue;
-    byStem.set(stem, (byStem.get(stem) ?? new Set()).add(key.split('#').at(-1)!));
+/** A piece the designer wrote as a placeholder (`<sub_feature>`): a value of that name. */
+export const PLACEHOLDER = /^<([A-Za-z_][0-9A-Za-z_]*)>\s*$/;
+
+const LABELLED = /^([A-Za-z_][0-9A-Za-z_]*:)(.+)$/s;
+
+// Run once per sample key: plain loops, no closures made per call.
+
+/** The pieces of a key value, in order; joined with their separators they are the value again. */
+export function piecesOf(key: string): Piece[] {
+  const segments = key.split('#');
+  const pieces: Piece[] = [];
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i]!;
+    const sep = i < segments.length - 1 ? '#' : '';
+    const labelled = LABELLED.exec(segment);
+    if (labelled) pieces.push({ text: labelled[1]!, sep: '' }, { text: labelled[2]!, sep });
+    else pieces.push({ text: segment, sep });
   }
-  const out = new Map<string, Set<number>>();
-  for (const key of keys) {
-    const stem = stemOf(key);
-    if (stem !== null && (byStem.get(stem)?.size ?? 0) >= 2) out.set(key, new Set([key.split('#').length - 1]));
+  return pieces;
+}
+
+function pushLiteral(tokens: Token[], text: string): void {
+  if (text === '') return;
+  const last = tokens[tokens.length - 1];
+  if (last && 'literal' in last) tokens[tokens.length - 1] = { literal: last.literal + text };
+  else tokens.push({ literal: text });
+}
+
+/** A key's shape: `values[i]` says whether piece i is a value. */
+export function shapeOf(pieces: readonly Piece[], values: readonly boolean[]): KeyShape {
+  const tokens: Token[] = [];
+  for (let i = 0; i < pieces.length; i++) {
+    if (values[i]) tokens.push({ value: pieces[i]!.text });
+    else pushLiteral(tokens, pieces[i]!.text);
+    pushLiteral(tokens, pieces[i]!.sep);
   }
-  return out;
+  let pattern = '';
+  for (const t of tokens) pattern += 'literal' in t ? t.literal : '*';
+  return { tokens, pattern };
 }

@@ -8,8 +8,11 @@
  * Only what the import reads is checked: the keys, the attribute lists, the
  * facets' attributes (a facet naming an attribute the table lacks means the
  * export is inconsistent, and the draft would declare a field no item has)
- * and the indexes' key attributes.
+ * and the indexes' key attributes. Every name and sample is held to the
+ * limits of limits.ts first: names the import refuses, sizes, nesting.
  */
+import { LIMITS, measure, reservedName } from './limits.js';
+
 
 /** A DynamoDB JSON attribute value as the export writes it (`{"S": "x"}`), or anything malformed. */
 export type AttributeValue = Record<string, unknown>;
@@ -36,6 +39,8 @@ export interface Index {
 }
 
 export interface WorkbenchTable {
+  /** The export's file, as errors name it. */
+  file: string;
   modelName: string;
   tableName: string;
   pk: KeyAttribute;
@@ -53,11 +58,20 @@ export class WorkbenchError extends Error {}
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** A name the export gives (an attribute's, a facet's, an index's): not reserved, not too long. */
+function checkName(file: string, where: string, name: string, attribute: boolean): void {
+  const shown = JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
+  if (name.length > LIMITS.nameLength) throw new WorkbenchError(`${file}: ${where} is named ${shown}, ${name.length} characters: the import reads names of at most ${LIMITS.nameLength}`);
+  const reserved = attribute ? reservedName(name) : null;
+  if (reserved) throw new WorkbenchError(`${file}: ${where} is named ${shown}, ${reserved}: rename it in the export`);
+}
+
 function keyAttribute(file: string, where: string, v: unknown, required: boolean): KeyAttribute | null {
   if (v === undefined && !required) return null;
   if (!isObject(v) || typeof v.AttributeName !== 'string' || v.AttributeName === '') {
     throw new WorkbenchError(`${file}: ${where} has no AttributeName`);
   }
+  checkName(file, where, v.AttributeName, true);
   return { name: v.AttributeName, type: typeof v.AttributeType === 'string' ? v.AttributeType : 'S' };
 }
 
@@ -65,6 +79,42 @@ function items(file: string, where: string, v: unknown): RawItem[] {
   if (v === undefined) return [];
   if (!Array.isArray(v) || !v.every(isObject)) throw new WorkbenchError(`${file}: ${where}.TableData is not a list of items`);
   return v as RawItem[];
+}
+
+const KEY_TYPES = new Set(['S', 'N', 'B']);
+
+/** A sample's key: present, of a key type, within DynamoDB's size; the sample named by its place for the error. */
+function checkKey(file: string, tableName: string, item: RawItem, attribute: KeyAttribute, limit: number, where: string): void {
+  const v = item[attribute.name];
+  const type = isObject(v) ? Object.keys(v) : [];
+  if (type.length !== 1 || !KEY_TYPES.has(type[0]!) || typeof (v as Record<string, unknown>)[type[0]!] !== 'string') {
+    throw new WorkbenchError(`${file}: ${where} of ${tableName} lacks its key ${attribute.name} as a string, number or binary value (DynamoDB JSON: {"S": "…"})`);
+  }
+  const bytes = Buffer.byteLength((v as Record<string, string>)[type[0]!]!);
+  if (bytes > limit) throw new WorkbenchError(`${file}: ${where} of ${tableName} has a ${attribute.name} of ${bytes} bytes: DynamoDB keys hold at most ${limit}`);
+}
+
+/** Every sample against the limits: count, names, keys, nesting, size. */
+function checkSamples(file: string, tableName: string, pk: KeyAttribute, sk: KeyAttribute | null, lists: RawItem[][], names: Set<string>): void {
+  const total = lists.reduce((n, l) => n + l.length, 0);
+  if (total > LIMITS.samples) throw new WorkbenchError(`${file}: table ${tableName} holds ${total} sample items: the import reads at most ${LIMITS.samples}`);
+  let n = 0;
+  for (const list of lists) {
+    for (const item of list) {
+      const where = `sample item ${++n}`;
+      checkKey(file, tableName, item, pk, LIMITS.pkBytes, where);
+      if (sk) checkKey(file, tableName, item, sk, LIMITS.skBytes, where);
+      for (const name of Object.keys(item)) {
+        if (names.has(name)) continue;
+        checkName(file, `an attribute of ${where}`, name, true);
+        names.add(name);
+        if (names.size > LIMITS.attributeNames) throw new WorkbenchError(`${file}: the samples of ${tableName} name more than ${LIMITS.attributeNames} distinct attributes: the import reads at most ${LIMITS.attributeNames}`);
+      }
+      const { depth, bytes } = measure(item, LIMITS.depth + 1);
+      if (depth > LIMITS.depth + 1) throw new WorkbenchError(`${file}: ${where} of ${tableName} nests its values more than ${LIMITS.depth} levels deep: DynamoDB holds 32 levels of maps and lists`);
+      if (bytes > LIMITS.itemBytes) throw new WorkbenchError(`${file}: ${where} of ${tableName} holds more than ${LIMITS.itemBytes / 1024} KB: DynamoDB items hold at most 400 KB`);
+    }
+  }
 }
 
 /** Parses and checks an export's text; throws WorkbenchError. */
@@ -82,6 +132,7 @@ export function readWorkbench(file: string, text: string): WorkbenchTable {
   if (!isObject(table)) throw new WorkbenchError(`${file}: DataModel holds no table`);
   if (typeof table.TableName !== 'string' || table.TableName === '') throw new WorkbenchError(`${file}: DataModel[0] has no TableName`);
   const tableName = table.TableName;
+  checkName(file, 'DataModel[0] TableName', tableName, false);
   const keys = table.KeyAttributes;
   if (!isObject(keys)) throw new WorkbenchError(`${file}: table ${tableName} has no KeyAttributes`);
   const pk = keyAttribute(file, `table ${tableName} KeyAttributes.PartitionKey`, keys.PartitionKey, true)!;
@@ -95,6 +146,7 @@ export function readWorkbench(file: string, text: string): WorkbenchTable {
   if (!Array.isArray(facetsRaw)) throw new WorkbenchError(`${file}: table ${tableName} TableFacets is not a list`);
   const facets = facetsRaw.map((f, i): Facet => {
     if (!isObject(f) || typeof f.FacetName !== 'string') throw new WorkbenchError(`${file}: TableFacets[${i}] has no FacetName`);
+    checkName(file, `TableFacets[${i}]`, f.FacetName, false);
     const alias = isObject(f.KeyAttributeAlias) ? f.KeyAttributeAlias : {};
     const names = f.NonKeyAttributes ?? [];
     if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) throw new WorkbenchError(`${file}: facet ${f.FacetName} NonKeyAttributes is not a list of names`);
@@ -111,8 +163,10 @@ export function readWorkbench(file: string, text: string): WorkbenchTable {
 
   const indexesRaw = table.GlobalSecondaryIndexes ?? [];
   if (!Array.isArray(indexesRaw)) throw new WorkbenchError(`${file}: table ${tableName} GlobalSecondaryIndexes is not a list`);
+  if (indexesRaw.length > LIMITS.indexes) throw new WorkbenchError(`${file}: table ${tableName} declares ${indexesRaw.length} global secondary indexes: the import reads at most ${LIMITS.indexes}`);
   const indexes = indexesRaw.map((g, i): Index => {
     if (!isObject(g) || typeof g.IndexName !== 'string') throw new WorkbenchError(`${file}: GlobalSecondaryIndexes[${i}] has no IndexName`);
+    checkName(file, `GlobalSecondaryIndexes[${i}]`, g.IndexName, false);
     const k = isObject(g.KeyAttributes) ? g.KeyAttributes : {};
     const index = {
       name: g.IndexName,
@@ -126,12 +180,9 @@ export function readWorkbench(file: string, text: string): WorkbenchTable {
   });
 
   const tableItems = items(file, `table ${tableName}`, table.TableData);
-  for (const item of [...tableItems, ...facets.flatMap((f) => f.items)]) {
-    if (!isObject(item[pk.name]) || (sk && !isObject(item[sk.name]))) {
-      throw new WorkbenchError(`${file}: a sample item of ${tableName} lacks its key (${pk.name}${sk ? `, ${sk.name}` : ''}): ${JSON.stringify(item).slice(0, 80)}`);
-    }
-  }
+  checkSamples(file, tableName, pk, sk, [tableItems, ...facets.map((f) => f.items)], known);
   return {
+    file,
     modelName: typeof parsed.ModelName === 'string' ? parsed.ModelName : tableName,
     tableName,
     pk,

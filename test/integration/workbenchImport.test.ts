@@ -11,8 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/declaration/buildModel.js';
 import { formatDerivedId } from '../../src/plan/derivedId.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
+import { runCheck } from '../../src/migration/check.js';
 import { convertWorkbench, type Converted } from '../../scripts/import.js';
-import type { DraftQuery, DraftType } from '../../scripts/workbench/infer.js';
+import type { DraftField, DraftQuery, DraftType } from '../../scripts/workbench/infer.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 import { DESIGNS, getArguments, idOf, keyValues, readableFields, readExport, RECEIPT_SAMPLES, smallExport, TEAM_SAMPLES } from '../support/workbench.js';
 
@@ -28,18 +29,26 @@ function partitionOf(type: DraftType, query: DraftQuery, sample: Record<string, 
   if (query.index === null) return { [`${type.parent!.field}Id`]: keyValues(type, sample)![type.parent!.field] };
   const values: Record<string, unknown> = {};
   for (const arg of query.args) {
-    if (arg.type !== 'ID!') {
-      if (sample[arg.name] === undefined) return null;
-      values[arg.name] = sample[arg.name];
+    // A field (a reference too) names the partition by the value the sample stores; an id by the sample's key.
+    const field = type.fields.find((f) => f.name === arg.name);
+    if (field) {
+      if (sample[field.attribute] === undefined) return null;
+      values[arg.name] = sample[field.attribute];
+    } else {
+      // An index keyed on the table's own keys: its partition is the type's SK (or PK) read with the type's template.
+      const key = keyValues(type, sample)!;
+      values[arg.name] = arg.name === 'id' ? key.id : key[arg.name.replace(/Id$/, '')];
     }
   }
-  const idArgs = query.args.filter((a) => a.type === 'ID!');
-  if (idArgs.length > 0) {
-    // An index keyed on the table's own keys: its partition is the type's SK (or PK) read with the type's template.
-    const key = keyValues(type, sample)!;
-    for (const arg of idArgs) values[arg.name] = arg.name === 'id' ? key.id : key[arg.name.replace(/Id$/, '')];
-  }
   return values;
+}
+
+/** A field's selection: a reference by its id. */
+const selection = (f: DraftField) => (f.reference ? `${f.name} { id }` : f.name);
+/** A field's expected answer for a sample: as stored, a reference as its id, a key field read from the key when the sample lacks it. */
+function answer(type: DraftType, f: DraftField, sample: Record<string, unknown>): unknown {
+  const stored = sample[f.attribute] ?? (f.required ? keyValues(type, sample)![f.name] : null) ?? null;
+  return f.reference && stored !== null ? { id: stored } : stored;
 }
 
 /**
@@ -53,8 +62,8 @@ const PATTERNS: Record<string, [string, string, unknown][]> = {
   ],
   // The README names its patterns without listing them: retrieving vehicles, managing user preferences, linking users to vehicles.
   ConnectedVehicles: [
-    ['a vehicle with its features and users', '{ vehicle(id: "WDDJK7DA4FF954840") { engine vehicleFeatures(first: 10) { edges { node { id } } } vehicleIds(first: 10) { edges { node { id } } } } }', { vehicle: { engine: 'gasoline', vehicleFeatures: { edges: [{ node: { id: 'AUTODRIVE' } }, { node: { id: 'CAMERAS' } }, { node: { id: 'MIRRORS' } }] }, vehicleIds: { edges: [{ node: { id: 'cbrawley0' } }] } } }],
-    ['a user with their preferences and vehicles', '{ user(id: "cbrawley0") { user_phone userPreferences(first: 10) { edges { node { id } } } userVins(first: 10) { edges { node { id } } } } }', { user: { user_phone: '+17778889999', userPreferences: { edges: [{ node: { id: 'CAMERAS' } }, { node: { id: 'SEATS' } }] }, userVins: { edges: [{ node: { id: 'WDDJK7DA4FF954840' } }] } } }],
+    ['a vehicle with its features and users', '{ vehicle(id: "WDDJK7DA4FF954840") { engine vehicleFeatures(first: 10) { edges { node { id } } } users(first: 10) { edges { node { id user_phone } } } } }', { vehicle: { engine: 'gasoline', vehicleFeatures: { edges: [{ node: { id: 'AUTODRIVE' } }, { node: { id: 'CAMERAS' } }, { node: { id: 'MIRRORS' } }] }, users: { edges: [{ node: { id: 'cbrawley0', user_phone: '+17778889999' } }] } } }],
+    ['a user with their preferences and vehicles', '{ user(id: "cbrawley0") { user_phone userPreferences(first: 10) { edges { node { id } } } vehicles(first: 10) { edges { node { id engine } } } } }', { user: { user_phone: '+17778889999', userPreferences: { edges: [{ node: { id: 'CAMERAS' } }, { node: { id: 'SEATS' } }] }, vehicles: { edges: [{ node: { id: 'WDDJK7DA4FF954840', engine: 'gasoline' } }] } } }],
   ],
   ComplainManagement: [
     ['Get complaint metadata', '{ complaint(id: "Complaint123") { severity current_state } }', { complaint: { severity: 'P2', current_state: 'resolved' } }],
@@ -104,6 +113,14 @@ const KEYED: Record<string, [string, string, unknown, Record<string, number>][]>
   ],
 };
 
+/** Link items the samples show both ways, read as a mirrored pair of edges: [read, operation, expected data, DynamoDB requests]. */
+const MIRRORED: Record<string, [string, string, unknown, Record<string, number>][]> = {
+  ConnectedVehicles: [
+    ["a vehicle's users, each user read with its item", '{ vehicle(id: "WDDJK7DA4FF954840") { users(first: 10) { edges { node { id user_phone } } } } }', { vehicle: { users: { edges: [{ node: { id: 'cbrawley0', user_phone: '+17778889999' } }] } } }, { Query: 1, GetItem: 1 }],
+    ["a user's vehicles, the other side's own link items", '{ user(id: "cbrawley0") { vehicles(first: 10) { edges { node { id engine } } } } }', { user: { vehicles: { edges: [{ node: { id: 'WDDJK7DA4FF954840', engine: 'gasoline' } }] } } }, { Query: 1, GetItem: 1 }],
+  ],
+};
+
 describe.each(DESIGNS)('the draft of %s, served with its samples', (design, file) => {
   let gw: TestGateway;
   let converted: Converted;
@@ -121,11 +138,9 @@ describe.each(DESIGNS)('the draft of %s, served with its samples', (design, file
       const fields = readableFields(type);
       for (const sample of type.samples) {
         const a = getArguments(type, sample);
-        const result = await gw.run(`{ item: ${type.get}(${args(a)}) { id ${fields.map((f) => f.name).join(' ')} } }`);
+        const result = await gw.run(`{ item: ${type.get}(${args(a)}) { id ${fields.map(selection).join(' ')} } }`);
         expect(result.errors, `${type.name} ${a.id}`).toBeUndefined();
-        // A key field the sample holds in its key alone is read from the key.
-        const inKey = keyValues(type, sample)!;
-        expect(result.data.item, `${type.name} ${a.id}`).toEqual({ id: a.id, ...Object.fromEntries(fields.map((f) => [f.name, sample[f.attribute] ?? (f.required ? inKey[f.name] : null) ?? null])) });
+        expect(result.data.item, `${type.name} ${a.id}`).toEqual({ id: a.id, ...Object.fromEntries(fields.map((f) => [f.name, answer(type, f, sample)])) });
       }
     }
   });
@@ -164,6 +179,19 @@ describe.each(DESIGNS)('the draft of %s, served with its samples', (design, file
     expect(result.errors).toBeUndefined();
     expect(result.data).toEqual(expected);
     expect(made.byOperation).toEqual(requests);
+  });
+
+  it.skipIf(!MIRRORED[design]).each(MIRRORED[design] ?? [])('serves %s', async (_, operation, expected, requests) => {
+    const { result, requests: made } = await gw.counted(operation);
+    expect(result.errors).toBeUndefined();
+    expect(result.data).toEqual(expected);
+    expect(made.byOperation).toEqual(requests);
+  });
+
+  it('passes npm run check on its own samples', async () => {
+    const report = await runCheck({ raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0 });
+    expect(report.found, JSON.stringify(report.findings)).toBe(0);
+    expect(report.scanned).toBe((await gw.scan()).length);
   });
 
   it('lists the children in each sample parent\'s partition', async () => {

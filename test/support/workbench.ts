@@ -85,3 +85,29 @@ export function getArguments(type: DraftType, sample: Record<string, unknown>): 
 
 /** The fields of a type stored under their own name (what the gateway reads today). */
 export const readableFields = (type: DraftType) => type.fields.filter((f) => f.name === f.attribute);
+
+/**
+ * An export of `n` samples (table `big`, keys PK/SK, GSI1 on GSI1PK/GSI1SK): users `USER#<slug>` / `PROFILE` in a
+ * city's GSI1 partition, each followed by up to three orders `USER#<slug>` / `ORDER#<slug>-<k>`. Slug ids: letters only.
+ */
+export function bigExport(n: number): string {
+  const letters = (i: number) => Array.from({ length: 4 }, (_, k) => String.fromCharCode(97 + (Math.floor(i / 26 ** k) % 26))).join('');
+  const items: Record<string, unknown>[] = [];
+  for (let i = 0; items.length < n; i++) {
+    const user = `user-${letters(i)}`;
+    items.push({ PK: { S: `USER#${user}` }, SK: { S: 'PROFILE' }, name: { S: `User ${i}` }, city: { S: `city-${letters(i % 50)}` }, GSI1PK: { S: `CITY#city-${letters(i % 50)}` }, GSI1SK: { S: `USER#${user}` } });
+    for (let k = 0; k < 3 && items.length < n; k++) items.push({ PK: { S: `USER#${user}` }, SK: { S: `ORDER#${letters(i)}-${letters(k)}` }, total: { N: String(k * 1.5) } });
+  }
+  return JSON.stringify({
+    ModelName: 'Big',
+    DataModel: [
+      {
+        TableName: 'big',
+        KeyAttributes: { PartitionKey: { AttributeName: 'PK', AttributeType: 'S' }, SortKey: { AttributeName: 'SK', AttributeType: 'S' } },
+        NonKeyAttributes: ['name', 'city', 'GSI1PK', 'GSI1SK', 'total'].map((a) => ({ AttributeName: a, AttributeType: a === 'total' ? 'N' : 'S' })),
+        GlobalSecondaryIndexes: [{ IndexName: 'GSI1', KeyAttributes: { PartitionKey: { AttributeName: 'GSI1PK', AttributeType: 'S' }, SortKey: { AttributeName: 'GSI1SK', AttributeType: 'S' } }, Projection: { ProjectionType: 'ALL' } }],
+        TableData: items,
+      },
+    ],
+  });
+}
