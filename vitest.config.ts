@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { patience } from './test/support/patience.js';
 
 const require = createRequire(import.meta.url);
 
@@ -12,9 +13,10 @@ const resolve = {
 };
 
 const shared = {
-  // Generous: the heaviest property tests take seconds on a quiet machine and far longer on a shared, loaded one.
-  testTimeout: 120_000,
-  hookTimeout: 120_000,
+  // Guards against a hang, not measures of speed: the heaviest tests take seconds on a quiet machine; stretched
+  // by the machine's load when the run starts (test/support/patience.ts).
+  testTimeout: patience(120_000),
+  hookTimeout: patience(120_000),
   pool: 'forks' as const,
 };
 

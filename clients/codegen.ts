@@ -4,17 +4,18 @@ import { addTypenameSelectionDocumentTransform } from '@graphql-codegen/client-p
 /**
  * Typed operations for frontends: `npm run codegen:clients`.
  *
- * schema.graphql + the operations in clients/operations.ts → clients/__generated__/:
+ * clients/api/schema.graphql (the served schema, written by `npm run schema`)
+ * + the operations in clients/operations.ts → clients/__generated__/:
  * a typed `graphql()` tag, one TypedDocumentNode per operation (Apollo Client,
  * urql and graphql-request infer result and variable types from it) and
  * persisted-documents.json, the manifest of trusted documents
  * (docs/clients.md#persisted-queries-and-trusted-documents).
  *
- * A frontend copies this file and points `schema` at the gateway's
- * schema.graphql and `documents` at its own sources.
+ * A frontend copies this file and points `schema` at the served schema of
+ * its model (`npm run schema -- --out <dir>`) and `documents` at its own sources.
  */
 const config: CodegenConfig = {
-  schema: 'schema.graphql',
+  schema: 'clients/api/schema.graphql',
   documents: ['clients/operations.ts'],
   ignoreNoDocuments: false,
   // ES module imports with .js extensions (this project's module resolution is NodeNext).

@@ -168,7 +168,7 @@ describe('Relay with the Node interface', () => {
     const dir = mkdtempSync(join(tmpdir(), 'relay-'));
     let text: string;
     try {
-      cpSync(join(root, 'schema.graphql'), join(dir, 'schema.graphql'));
+      cpSync(join(root, 'clients/api/schema.graphql'), join(dir, 'clients/api/schema.graphql'));
       cpSync(join(root, 'clients/relay'), join(dir, 'clients/relay'), { recursive: true });
       mkdirSync(join(dir, 'clients/relay/src/__generated__'), { recursive: true });
       await promisify(execFile)(join(root, 'node_modules/.bin/relay-compiler'), [], { cwd: join(dir, 'clients/relay') });

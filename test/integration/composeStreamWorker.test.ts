@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
 import { serverBuild } from '../support/serverBuild.js';
+import { patience, until } from '../support/patience.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const compose = parse(readFileSync(join(root, 'docker-compose.yml'), 'utf8'));
@@ -38,7 +39,7 @@ beforeAll(async () => {
   // The build stage writes /app/dist/server (the run's one build, test/support/serverBuild.ts); the runtime copies it to <WORKDIR>/<dest>.
   expect(copied[1]).toBe('/app/dist/server');
   cpSync(await serverBuild(), join(image, workdir, copied[2]!), { recursive: true });
-}, 120_000);
+}, patience(120_000));
 afterAll(async () => {
   await gw?.stop();
   if (image) rmSync(image, { recursive: true, force: true });
@@ -73,13 +74,7 @@ describe('the compose stream-worker service', () => {
     }
     expect(await exited).toBe(0);
     expect(out).toContain('stream worker stopping');
-  }, 90_000);
+  }, patience(90_000));
 });
 
-async function waitFor(check: () => boolean | Promise<boolean>, output: () => string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out; worker output:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+const waitFor = (check: () => boolean | Promise<boolean>, output: () => string) => until(check, () => `it; worker output:\n${output()}`, 60_000, 100);

@@ -14,6 +14,7 @@ import { startGateway } from '../../src/transport/startGateway.js';
 import { freePort, startLocalDynamo } from '../../src/dynamo/local.js';
 import { silentLogger } from '../../src/logger.js';
 import { localEndpoint } from '../support/gateway.js';
+import { patience } from '../support/patience.js';
 
 let squatter: Server;
 let busyPort: number;
@@ -35,8 +36,8 @@ describe('a busy port', () => {
   it('never takes another DynamoDB Local on the port for its own', async () => {
     // The run's DynamoDB Local answers on its port: a second one must fail to bind, not use it.
     const port = Number(new URL(localEndpoint()).port);
-    await expect(startLocalDynamo({ port, timeoutMs: 30_000 })).rejects.toThrow(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use`));
-  }, 60_000);
+    await expect(startLocalDynamo({ port, timeoutMs: patience(30_000) })).rejects.toThrow(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use`));
+  }, patience(60_000));
 
   it('stops npm start in one line naming PORT when the HTTP port is taken', async () => {
     const config = loadConfig({ DYNAMODB_ENDPOINT: localEndpoint(), PORT: String(busyPort), HOST: '127.0.0.1' });
@@ -55,7 +56,7 @@ describe('Java', () => {
       process.env.PATH = bin;
       let local;
       try {
-        local = await startLocalDynamo({ timeoutMs: 60_000 });
+        local = await startLocalDynamo({ timeoutMs: patience(60_000) });
       } finally {
         process.env.PATH = path;
       }
@@ -64,5 +65,5 @@ describe('Java', () => {
     } finally {
       rmSync(bin, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, patience(90_000));
 });

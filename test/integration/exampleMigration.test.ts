@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runMigration } from '../../src/migration/migrate.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
+import { patience } from '../support/patience.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../../examples/crm.graphql', import.meta.url));
 const MEMBERS = 7;
@@ -84,5 +85,5 @@ describe('npm run migrate on the example model', () => {
 
     const again = await runMigration(options);
     expect(again).toMatchObject({ changed: 0, writeUnits: 0 });
-  }, 180_000);
+  }, patience(180_000));
 });

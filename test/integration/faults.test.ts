@@ -13,6 +13,7 @@ import { createHttpHandler } from '../../src/transport/httpHandler.js';
 import { codes, localEndpoint, postGraphQL, testGateway, type GqlResult, type TestGateway } from '../support/gateway.js';
 import { dynamoFault, injectFaults, type FaultKind } from '../support/faults.js';
 import { TEST_DEPTH } from '../support/depth.js';
+import { patience } from '../support/patience.js';
 
 let gw: TestGateway;
 let removeFaults: (() => void) | undefined;
@@ -141,7 +142,7 @@ describe('DynamoDB unreachable', () => {
     } finally {
       dead.dynamo.raw.destroy();
     }
-  }, 15_000);
+  }, patience(15_000));
 
   it('answers HTTP 200 with UNAVAILABLE over HTTP when the connection is refused', async () => {
     const dead = gatewayAt(`http://127.0.0.1:${await freePort()}`);
@@ -156,7 +157,7 @@ describe('DynamoDB unreachable', () => {
       http.close();
       dead.dynamo.raw.destroy();
     }
-  }, 15_000);
+  }, patience(15_000));
 
   it('answers UNAVAILABLE, not a hang, when DynamoDB accepts connections but never replies', async () => {
     const sockets: Socket[] = [];
@@ -173,7 +174,7 @@ describe('DynamoDB unreachable', () => {
       for (const s of sockets) s.destroy();
       silent.close();
     }
-  }, 15_000);
+  }, patience(15_000));
 });
 
 describe('writes under faults (transaction level; mutations build on this)', () => {

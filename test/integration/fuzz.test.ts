@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { demoItems } from '../support/demoData.js';
 import { postGraphQL, testGateway, type TestGateway } from '../support/gateway.js';
+import { patience } from '../support/patience.js';
 
 let gw: TestGateway;
 let url: string;
@@ -65,7 +66,7 @@ describe('random arguments and cursors against the connections', () => {
       ),
       { numRuns: 150 },
     );
-  }, 60_000);
+  }, patience(60_000));
 });
 
 describe('random nested documents against the limits', () => {
@@ -108,5 +109,5 @@ describe('random nested documents against the limits', () => {
       }),
       { numRuns: 40 },
     );
-  }, 60_000);
+  }, patience(60_000));
 });

@@ -26,6 +26,7 @@ import { FORWARD_OVER_READ, prefixEnd } from '../../src/dynamo/collection.js';
 import { formatDerivedId } from '../../src/plan/derivedId.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 import { TEST_DEPTH as DEPTH } from '../support/depth.js';
+import { patience } from '../support/patience.js';
 
 type Kind = 'String' | 'DateTime' | 'Level';
 const LEVELS = ['LOW', 'MID', 'HIGH', 'TOP'];
@@ -353,7 +354,7 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
       }),
       { numRuns: RUNS },
     );
-  }, 600_000);
+  }, patience(600_000));
 
   it('pages an index of 2 to 4 key attributes, the first sort attribute fixed or not, sparse children left out', async () => {
     await fc.assert(
@@ -389,7 +390,7 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
       }),
       { numRuns: INDEX_RUNS },
     );
-  }, 600_000);
+  }, patience(600_000));
 
   it("takes the cursors of a parent's field over a two-attribute partition key back, both ways", async () => {
     // Found by the property above: the argument check compared a cursor with the partition's first attribute alone.
@@ -461,7 +462,7 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
       }),
       { numRuns: RUNS },
     );
-  }, 600_000);
+  }, patience(600_000));
 
   it('finds an inverted child by its id alone with one Query, and pages it from the table as any child', async () => {
     await fc.assert(
@@ -480,5 +481,5 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
       }),
       { numRuns: RUNS },
     );
-  }, 600_000);
+  }, patience(600_000));
 });

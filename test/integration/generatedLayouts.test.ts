@@ -19,6 +19,7 @@ import { buildModel } from '../../src/declaration/buildModel.js';
 import { FORWARD_OVER_READ, prefixEnd } from '../../src/dynamo/collection.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 import { TEST_DEPTH as DEPTH } from '../support/depth.js';
+import { patience } from '../support/patience.js';
 
 interface Layout {
   /** Literal parts: the parent's partition prefix and sort key, the child's sort-key prefix. */
@@ -170,5 +171,5 @@ describe('generated layouts', () => {
       }),
       { numRuns: 10 * DEPTH },
     );
-  }, 600_000);
+  }, patience(600_000));
 });

@@ -4,6 +4,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { postGraphQL, testGateway, type TestGateway } from '../support/gateway.js';
 import { cachedProbe } from '../../src/dynamo/health.js';
+import { patience, until } from '../support/patience.js';
 
 /** Every log line the gateway's HTTP handler writes, parsed. */
 const lines: Record<string, unknown>[] = [];
@@ -76,8 +77,7 @@ describe('slow clients', () => {
     await new Promise((r) => setTimeout(r, 50));
     socket.destroy();
     await closed;
-    for (let i = 0; i < 50 && !lines.some((l) => l.msg === 'client went away mid-request'); i++) await new Promise((r) => setTimeout(r, 20));
-    const line = lines.find((l) => l.msg === 'client went away mid-request');
+    const line = await until(() => lines.find((l) => l.msg === 'client went away mid-request'), 'the log line of the client gone mid-request', 1000);
     expect(line).toMatchObject({ level: 20 });
     expect(JSON.stringify(lines)).not.toMatch(/stack|"level":50/);
   });
@@ -112,7 +112,7 @@ describe('/health', () => {
     const probe = cachedProbe(async () => {
       probes += 1;
       return true;
-    }, 60_000);
+    }, patience(60_000));
     const answers = await Promise.all(Array.from({ length: 100 }, () => probe()));
     expect(answers.every(Boolean)).toBe(true);
     expect(probes).toBe(1);

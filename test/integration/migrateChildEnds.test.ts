@@ -15,10 +15,11 @@ import { runMigration } from '../../src/migration/migrate.js';
 import { COUNTING_ATTR } from '../../src/writes/conditions.js';
 import { countingDoc } from '../support/countingDoc.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
+import { patience } from '../support/patience.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../../examples/library.graphql', import.meta.url));
 /** Generous: the migration runs against the shared DynamoDB Local of a loaded machine. */
-const PATIENT = 180_000;
+const PATIENT = patience(180_000);
 
 let gw: TestGateway;
 /** The table as the gateway wrote it: every copy and counter in place. */

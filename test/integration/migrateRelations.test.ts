@@ -12,6 +12,7 @@ import type { Item } from '../../src/dynamo/batchGet.js';
 import { runMigration } from '../../src/migration/migrate.js';
 import { COUNTING_ATTR, COUNTING_LEASE_MS } from '../../src/writes/conditions.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
+import { patience } from '../support/patience.js';
 
 const pad = (n: number) => String(n).padStart(3, '0');
 const COURSES = 10;
@@ -41,7 +42,7 @@ const STUDENTS = COURSES * PER_COURSE + 1;
 const NESTED = `{ student(id: "ten") { courses(first: 10) { edges { node { title
   students(first: 10) { edges { node { name email } } } } } } } }`;
 /** Generous: the migration runs against the shared DynamoDB Local of a loaded machine. */
-const PATIENT = 180_000;
+const PATIENT = patience(180_000);
 
 let gw: TestGateway;
 let options: Parameters<typeof runMigration>[0];

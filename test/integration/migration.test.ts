@@ -18,6 +18,7 @@ import { catalogKeys, orderDateKeys } from '../support/defaultItems.js';
 import { runMigration } from '../../src/migration/migrate.js';
 import { localEndpoint, PATIENT_CLIENT } from '../support/gateway.js';
 import { defaultPlan } from '../support/model.js';
+import { patience } from '../support/patience.js';
 
 const dynamo = createDynamo({ endpoint: localEndpoint(), ...PATIENT_CLIENT });
 const tableName = `migrate-${randomUUID().slice(0, 8)}`;
@@ -61,7 +62,7 @@ const options = { raw: dynamo.raw, doc: dynamo.doc, tableName, plan: defaultPlan
 const RELATION_FIXES = { 'edge-copy': 2 * COURSES, 'edge-shards': COURSES, counter: STUDENTS + 1 + 1 };
 const EXPECTED_CHANGES = STUDENTS + COURSES + ORDERS + 3 * COURSES + STUDENTS + 2;
 /** Generous: the migration runs against the shared DynamoDB Local of a loaded machine. */
-const PATIENT = 180_000;
+const PATIENT = patience(180_000);
 
 beforeAll(async () => {
   const def = tableDefinition(tableName);

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
 import { layoutProblems } from '../support/layoutCheck.js';
+import { patience } from '../support/patience.js';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -24,11 +25,11 @@ beforeAll(async () => {
     {
       cwd: root,
       env: { ...process.env, SCHEMA_FILE, DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: gw.tableName, AWS_REGION: 'us-east-1', DYNAMODB_REQUEST_TIMEOUT_MS: '20000', DYNAMODB_CONNECT_TIMEOUT_MS: '10000' },
-      timeout: 120_000,
+      timeout: patience(120_000),
     },
   );
   summary = JSON.parse(stdout.trim().split('\n').at(-1)!);
-}, 180_000);
+}, patience(180_000));
 afterAll(() => gw.stop());
 
 describe('seeding the example model', () => {
@@ -62,12 +63,12 @@ describe('seeding the example model', () => {
     const failed = await run(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--count', 'Person=3'], {
       cwd: root,
       env: { ...process.env, SCHEMA_FILE, DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: 'never_created', AWS_REGION: 'us-east-1', DYNAMODB_REQUEST_TIMEOUT_MS: '20000', DYNAMODB_CONNECT_TIMEOUT_MS: '10000' },
-      timeout: 120_000,
+      timeout: patience(120_000),
     }).then(
       () => null,
       (error: { code: number; stderr: string }) => error,
     );
     expect(failed?.code).toBe(1);
     expect(failed?.stderr).toContain('seed: --count Person: the model has no @item type Person (it has User, Order, Contact, Group)');
-  }, 180_000);
+  }, patience(180_000));
 });

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { VALID } from '../support/teamsModel.js';
+import { patience } from '../support/patience.js';
 
 describe('a model with problems', () => {
   it('stops npm start with a non-zero exit and one line per problem, before any other start-up work', () => {
@@ -18,7 +19,7 @@ describe('a model with problems', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: { ...process.env, SCHEMA_FILE: file, DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', LOG_LEVEL: 'silent' },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: patience(60_000),
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`The model in ${file} cannot be served`);
@@ -34,7 +35,7 @@ describe('subscriptions the model cannot serve', () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: { ...process.env, SCHEMA_FILE: file, DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', LOG_LEVEL: 'silent' },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: patience(60_000),
     });
     expect(run.status).toBe(1);
     expect(run.stderr).not.toContain('DYNAMODB_ENDPOINT');

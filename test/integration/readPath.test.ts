@@ -19,6 +19,7 @@ import { ReadPath } from '../../src/dynamo/leanReads/readPath.js';
 import { GatewayRetryStrategy } from '../../src/dynamo/retryStrategy.js';
 import { isUnavailableError } from '../../src/errors.js';
 import { PATIENT_CLIENT, localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
+import { patience } from '../support/patience.js';
 
 const strategy = () => new GatewayRetryStrategy({ maxAttempts: 3, mode: 'standard', throttleAttempts: 10, throttleBudgetMs: 5000, baseDelayMs: 1 });
 
@@ -300,7 +301,7 @@ describe('the read path when DynamoDB misbehaves', () => {
     });
     server.on('connection', (socket) => sockets.add(socket));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const dynamo = createDynamo({ endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requestTimeoutMs: 150, connectionTimeoutMs: 150, maxAttempts: 3 });
+    const dynamo = createDynamo({ endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requestTimeoutMs: 150, connectionTimeoutMs: patience(2000), maxAttempts: 3 });
     try {
       const metrics = new OperationMetrics();
       const error = await dynamo.reads!.send('GetItem', { TableName: 't', Key: { PK: 'A', SK: 'PROFILE' } }, metrics).catch((e: unknown) => e);

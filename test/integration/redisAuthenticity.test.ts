@@ -23,6 +23,7 @@ import { signedMessage } from '../../src/subscriptions/redisBus.js';
 import { courseItem, customerItem, orderItem, studentItem } from '../support/defaultItems.js';
 import { localEndpoint } from '../support/gateway.js';
 import { liveDetails, startRedis, untilOpen, wsClient, type RedisServer, type WsClient } from '../support/subscriptions.js';
+import { until } from '../support/patience.js';
 
 const SECRET = 'redis-event-secret-0123456789abcdefghijklmnop';
 const tableName = `redisauth_${randomUUID().slice(0, 8)}`;
@@ -167,7 +168,7 @@ describe('events on Redis authenticated with REDIS_EVENT_SECRET', () => {
     );
     const [message] = await customer.untilCount(1);
     expect(message!.data).toEqual({ customerOrdersChanged: { kind: 'ADDED', orderId: 'o1', order: { total: 4217.5, status: 'PAID' } } });
-    for (let n = 0; carried.length < 2 && n < 200; n++) await new Promise((r) => setTimeout(r, 25));
+    await until(() => carried.length >= 2, () => `two messages carried (have ${carried.length})`, 5000, 25);
     expect(carried.length).toBe(2);
     for (const m of carried) {
       expect(m).not.toContain('example.com');

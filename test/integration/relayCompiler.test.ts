@@ -1,4 +1,4 @@
-/** relay-compiler (a process of its own) compiles the Relay example (clients/relay/) against schema.graphql. */
+/** relay-compiler (a process of its own) compiles the Relay example (clients/relay/) against the served schema (clients/api/schema.graphql, npm run schema). */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,10 +9,10 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '../..');
 
 describe('Relay', () => {
-  it('compiles the Relay example against schema.graphql (globalId as the Node id field), DateTime typed as string', async () => {
+  it('compiles the Relay example against the served schema (globalId as the Node id field), DateTime typed as string', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'relay-'));
     try {
-      cpSync(join(root, 'schema.graphql'), join(dir, 'schema.graphql'));
+      cpSync(join(root, 'clients/api/schema.graphql'), join(dir, 'clients/api/schema.graphql'));
       cpSync(join(root, 'clients/relay/relay.config.json'), join(dir, 'clients/relay/relay.config.json'));
       cpSync(join(root, 'clients/relay/src/StudentCourses.ts'), join(dir, 'clients/relay/src/StudentCourses.ts'));
       mkdirSync(join(dir, 'clients/relay/src/__generated__'), { recursive: true });

@@ -17,6 +17,7 @@ import { compilePlan } from '../../src/plan/plan.js';
 import { MODEL_PARTITION, workOf, writeModelMarker } from '../../src/stream/modelWork.js';
 import { compileClassifier } from '../../src/migration/check.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
+import { patience } from '../support/patience.js';
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -57,7 +58,7 @@ describe('a rolling deploy that adds a copy', () => {
       // The new model's gateway starts (its marker) and renames the course while the old processor holds the stream.
       await writeModelMarker({ doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan });
       expect((await gw.run(RENAME, { id: 'R1', t: 'New' })).errors).toBeUndefined();
-      await expect.poll(() => old.stats.snapshot().modelBehind, { timeout: 30_000, interval: 50 }).toMatchObject({ missing: ['copy Course.title>courseTitle on Student.courses'] });
+      await expect.poll(() => old.stats.snapshot().modelBehind, { timeout: patience(30_000), interval: 50 }).toMatchObject({ missing: ['copy Course.title>courseTitle on Student.courses'] });
       await old.caughtUp();
       expect(old.stats.snapshot()).toMatchObject({ failed: 0, deadLetters: 0 });
       expect(await titles()).toEqual(['Old', 'Old', 'Old']);
@@ -69,8 +70,8 @@ describe('a rolling deploy that adds a copy', () => {
     const current = gw.streamReader();
     current.start();
     try {
-      await expect.poll(titles, { timeout: 30_000, interval: 100 }).toEqual(['New', 'New', 'New']);
-      await expect.poll(async () => (await gw.get('COURSE#R1', 'PROFILE'))?.propagatingSince, { timeout: 30_000, interval: 100 }).toBeUndefined();
+      await expect.poll(titles, { timeout: patience(30_000), interval: 100 }).toEqual(['New', 'New', 'New']);
+      await expect.poll(async () => (await gw.get('COURSE#R1', 'PROFILE'))?.propagatingSince, { timeout: patience(30_000), interval: 100 }).toBeUndefined();
       expect(current.stats.snapshot()).toMatchObject({ failed: 0, modelBehind: null });
     } finally {
       await current.stop();

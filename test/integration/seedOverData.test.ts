@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { demoItemsOf } from '../../src/transport/demoData.js';
 import { DEFAULT_SCHEMA_FILE } from '../../src/declaration/loadModel.js';
 import { localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
+import { patience } from '../support/patience.js';
 
 const run = promisify(execFile);
 const root = join(import.meta.dirname, '..', '..');
@@ -26,7 +27,7 @@ afterAll(() => gw?.stop());
 /** Runs a script with exactly this environment (no AWS variables of the machine's). */
 async function script(file: string, args: string[], env: Record<string, string>) {
   try {
-    const { stdout, stderr } = await run(tsx, [join(root, 'scripts', file), ...args], { cwd: root, env: { PATH: process.env.PATH!, ...env }, timeout: 120_000 });
+    const { stdout, stderr } = await run(tsx, [join(root, 'scripts', file), ...args], { cwd: root, env: { PATH: process.env.PATH!, ...env }, timeout: patience(120_000) });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -42,7 +43,7 @@ describe('without DYNAMODB_ENDPOINT', () => {
     const result = await script(file, args, { TABLE_NAME: gw.tableName, AWS_REGION: 'eu-west-1' });
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/DYNAMODB_ENDPOINT is unset: set it to the DynamoDB to write/);
-  }, 130_000);
+  }, patience(130_000));
 });
 
 describe('seeding over the demo data', () => {
@@ -61,5 +62,5 @@ describe('seeding over the demo data', () => {
     expect(students.data.students.edges).toHaveLength(34); // 4 demo students + 30
     expect(students.data.students.totalCount).toBe(34);
     expect(students.data.courses.totalCount).toBe(students.data.courses.edges.length);
-  }, 130_000);
+  }, patience(130_000));
 });

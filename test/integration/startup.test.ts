@@ -22,9 +22,10 @@ import { startGateway } from '../../src/transport/startGateway.js';
 import { ensureTable } from '../../src/dynamo/table.js';
 import { freePort } from '../../src/dynamo/local.js';
 import { localEndpoint, postGraphQL, TEST_CURSOR_SECRET } from '../support/gateway.js';
+import { patience } from '../support/patience.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-/** Under a loaded 2-core machine the embedded DynamoDB Local alone can take a minute to answer. */
+/** npm start's start-up on a 2-core machine running the suite (the embedded DynamoDB Local's JVM most of it), stretched by the load (patience.ts). */
 const START_TIMEOUT_MS = 150_000;
 
 interface Run {
@@ -110,7 +111,7 @@ const alive = (pid: number) => {
 /** `expect`: the test's own (tests here run concurrently). */
 async function ready(run: Run, expect: ExpectStatic): Promise<{ url: string; dynamoPort: number }> {
   await expect
-    .poll(() => /gateway ready at (http[^"\s]+)/.test(run.stdout()) || run.child.exitCode !== null, { timeout: START_TIMEOUT_MS, interval: 250 })
+    .poll(() => /gateway ready at (http[^"\s]+)/.test(run.stdout()) || run.child.exitCode !== null, { timeout: patience(START_TIMEOUT_MS), interval: 250 })
     .toBe(true);
   const url = /gateway ready at (http[^"\s]+)/.exec(run.stdout())?.[1];
   if (!url) throw new Error(`the gateway did not start:\n${run.stdout()}\n${run.stderr()}`);
@@ -148,7 +149,7 @@ describe.concurrent('a setting that cannot work stops npm start with one line na
     ]);
     // Refused before the rest of start-up: the settings' warnings and the table come later.
     expect(run.stdout()).not.toMatch(/CURSOR_SECRET is not set|table (created|exists)/);
-  }, 60_000);
+  }, patience(60_000));
 
   it('DYNAMODB_ENDPOINT=aws without a region', async ({ expect }) => {
     const home = mkdtempSync(join(tmpdir(), 'no-aws-profile-'));
@@ -170,7 +171,7 @@ describe.concurrent('a setting that cannot work stops npm start with one line na
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, patience(60_000));
 
   it('a PORT in use, found before the embedded DynamoDB Local is started', async ({ expect }) => {
     const run = npm(['start'], { PORT: String(busyPort), HOST: '127.0.0.1', DYNAMODB_LOCAL_PORT: '0', NODE_ENV: 'development' });
@@ -179,7 +180,7 @@ describe.concurrent('a setting that cannot work stops npm start with one line na
       `configuration error: PORT ${busyPort} on 127.0.0.1 is in use: stop what listens there, or set PORT to another port (0 picks a free one)`,
     ]);
     expect(run.stdout()).not.toMatch(/starting embedded DynamoDB Local/);
-  }, 60_000);
+  }, patience(60_000));
 });
 
 describe('a table that goes missing', () => {
@@ -243,7 +244,7 @@ describe('a table that goes missing', () => {
     } finally {
       await gateway.stop();
     }
-  }, 120_000);
+  }, patience(120_000));
 });
 
 describe.concurrent('npm start and npm run start:compiled with the embedded DynamoDB Local', () => {
@@ -262,14 +263,14 @@ describe.concurrent('npm start and npm run start:compiled with the embedded Dyna
 
       run.child.kill('SIGTERM'); // npm's pid only: not its process group
       expect(await run.exited).toBe(0);
-      await expect.poll(() => gateway.filter((pid) => alive(pid)), { timeout: 30_000, interval: 250 }).toEqual([]);
-      await expect.poll(async () => [await listening(httpPort), await listening(dynamoPort)], { timeout: 30_000, interval: 250 }).toEqual([false, false]);
-      await expect.poll(() => processesWith('LocalDynamoLauncher', `-port ${dynamoPort}`).size, { timeout: 30_000, interval: 250 }).toBe(0);
+      await expect.poll(() => gateway.filter((pid) => alive(pid)), { timeout: patience(30_000), interval: 250 }).toEqual([]);
+      await expect.poll(async () => [await listening(httpPort), await listening(dynamoPort)], { timeout: patience(30_000), interval: 250 }).toEqual([false, false]);
+      await expect.poll(() => processesWith('LocalDynamoLauncher', `-port ${dynamoPort}`).size, { timeout: patience(30_000), interval: 250 }).toBe(0);
       expect(run.stdout()).toMatch(/"signal":"SIGTERM".*draining requests and stopping/);
     } finally {
       if (run.child.exitCode === null) run.child.kill('SIGKILL');
     }
-  }, START_TIMEOUT_MS + 60_000);
+  }, patience(START_TIMEOUT_MS + 60_000));
 
   it('npm run start:compiled without DYNAMODB_ENDPOINT serves the demo data from the embedded DynamoDB Local, whose Java does not outlive a killed gateway', async ({ expect }) => {
     const run = npm(['run', 'start:compiled'], await embedded());
@@ -284,10 +285,10 @@ describe.concurrent('npm start and npm run start:compiled with the embedded Dyna
       expect(gateway, `npm's children: ${gateway.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8')).join(' | ')}`).toHaveLength(1);
       process.kill(gateway[0]!, 'SIGKILL');
       await run.exited;
-      await expect.poll(() => processesWith('LocalDynamoLauncher', `-port ${dynamoPort}`).size, { timeout: 60_000, interval: 250 }).toBe(0);
-      await expect.poll(() => listening(dynamoPort), { timeout: 30_000, interval: 250 }).toBe(false);
+      await expect.poll(() => processesWith('LocalDynamoLauncher', `-port ${dynamoPort}`).size, { timeout: patience(60_000), interval: 250 }).toBe(0);
+      await expect.poll(() => listening(dynamoPort), { timeout: patience(30_000), interval: 250 }).toBe(false);
     } finally {
       if (run.child.exitCode === null) run.child.kill('SIGKILL');
     }
-  }, START_TIMEOUT_MS + 120_000);
+  }, patience(START_TIMEOUT_MS + 120_000));
 });

@@ -9,6 +9,7 @@ import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems
 import { listDeadLetters } from '../../src/stream/checkpoints.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 import { dynamoFault, injectFaults } from '../support/faults.js';
+import { patience } from '../support/patience.js';
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -52,8 +53,8 @@ describe('a propagation through an outage', () => {
         removeFaults();
       }
       // The outage over, a redrive pass applies it: every copy converges, the mark goes, the letter is gone.
-      await expect.poll(titles, { timeout: 60_000, interval: 100 }).toEqual(['New', 'New', 'New']);
-      await expect.poll(() => reader.stats.redriven, { timeout: 60_000, interval: 100 }).toBe(1);
+      await expect.poll(titles, { timeout: patience(60_000), interval: 100 }).toEqual(['New', 'New', 'New']);
+      await expect.poll(() => reader.stats.redriven, { timeout: patience(60_000), interval: 100 }).toBe(1);
       expect((await gw.scan()).filter((i) => String(i.SK).startsWith('FAILED#'))).toEqual([]);
       expect(await gw.get('COURSE#D1', 'PROFILE')).not.toHaveProperty('propagatingSince');
       expect(reader.stats.snapshot()).toMatchObject({ failed: 1, redriven: 1, deadLetters: 0 });
@@ -82,7 +83,7 @@ describe('a propagation through an outage', () => {
     const reader = gw.streamReader({ retryDelayMs: 1, now: () => now });
     reader.start();
     try {
-      await expect.poll(() => reader.stats.failed, { timeout: 60_000, interval: 50 }).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => reader.stats.failed, { timeout: patience(60_000), interval: 50 }).toBeGreaterThanOrEqual(1);
       let convergedAt: number | undefined;
       for (; now <= 180_000; now += 5000) {
         // Two cycles: the redrive, when due, runs between the first's end and the second's.

@@ -18,6 +18,7 @@ import { tableDefinition } from '../../src/dynamo/table.js';
 import { courseItem, enrollmentItem, studentItem } from '../support/defaultItems.js';
 import { startGateway } from '../../src/transport/startGateway.js';
 import { localEndpoint, postGraphQL, testGateway, TEST_CURSOR_SECRET, type TestGateway } from '../support/gateway.js';
+import { patience, until } from '../support/patience.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const EDGES = 60;
@@ -67,14 +68,6 @@ const renamed = async (courseId: string, title: string) =>
     )
   ).Count ?? 0;
 
-async function until(check: () => Promise<boolean>, timeoutMs: number, intervalMs = 100) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
-
 describe('npm run stream-worker', () => {
   it('killed with SIGKILL in the middle of a rename and started again, finishes every copy', async () => {
     const students = Array.from({ length: EDGES }, (_, i) => `w${String(i).padStart(3, '0')}`);
@@ -91,7 +84,7 @@ describe('npm run stream-worker', () => {
     // One edge write at a time, so the kill lands in the middle of the fan-out.
     const first = worker(gw.tableName, { STREAM_CONCURRENCY: '1' });
     // Looked at often, so the kill lands well before the last of the edges.
-    await until(async () => (await renamed('W', 'New')) >= 10, 60_000, 20);
+    await until(async () => (await renamed('W', 'New')) >= 10, 'ten edges renamed', 60_000, 20);
     first.child.kill('SIGKILL');
     expect(await exited(first.child)).toEqual({ code: null, signal: 'SIGKILL' });
     const half = await renamed('W', 'New');
@@ -99,12 +92,12 @@ describe('npm run stream-worker', () => {
     expect(half).toBeLessThan(EDGES);
 
     const second = worker(gw.tableName);
-    await until(async () => (await renamed('W', 'New')) === EDGES && !('propagatingSince' in ((await gw.get('COURSE#W', 'PROFILE')) ?? {})), 60_000);
+    await until(async () => (await renamed('W', 'New')) === EDGES && !('propagatingSince' in ((await gw.get('COURSE#W', 'PROFILE')) ?? {})), 'every edge renamed', 60_000, 100);
     second.child.kill('SIGTERM');
     expect((await exited(second.child)).code).toBe(0);
     expect(second.output()).toContain('stream worker stopping');
     expect((await gw.scan()).filter((i) => i.SK === 'COURSE#W')).toHaveLength(EDGES);
-  }, 120_000);
+  }, patience(120_000));
 });
 
 describe('the gateway process and its stream processor', () => {

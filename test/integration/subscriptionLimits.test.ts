@@ -18,6 +18,7 @@ import { courseItem } from '../support/defaultItems.js';
 import type { ChangeEvent } from '../../src/subscriptions/events.js';
 import { localEndpoint, postGraphQL } from '../support/gateway.js';
 import { liveDetails, untilOpen, wsClient, wsUrl, type WsClient } from '../support/subscriptions.js';
+import { until } from '../support/patience.js';
 
 let gateway: Gateway;
 let url: string;
@@ -87,14 +88,7 @@ async function raw(protocol: string | null = 'graphql-transport-ws'): Promise<Ra
     messages,
     closed,
     send: (m) => ws.send(typeof m === 'string' ? m : JSON.stringify(m)),
-    next: async (type) => {
-      for (let i = 0; i < 500; i++) {
-        const found = messages.find((m) => m.type === type);
-        if (found) return found;
-        await new Promise((r) => setTimeout(r, 20));
-      }
-      throw new Error(`no ${type} message`);
-    },
+    next: (type) => until(() => messages.find((m) => m.type === type), `a ${type} message`, 10_000),
   };
 }
 

@@ -26,6 +26,7 @@ import { createStreamsClient } from '../../src/stream/streamsClient.js';
 import { describeLayout } from '../../src/dynamo/table.js';
 import { createStreamLambdaHandler } from '../../src/stream/lambda.js';
 import { liveDetails, startRedis, untilOpen, wsClient, type RedisServer, type WsClient } from '../support/subscriptions.js';
+import { patience, until } from '../support/patience.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const tableName = `subsr_${randomUUID().slice(0, 8)}`;
@@ -56,14 +57,6 @@ function startWorker() {
   child.stdout!.on('data', (c) => (out += c));
   child.stderr!.on('data', (c) => (out += c));
   return { child, output: () => out };
-}
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 const killed = (child: ChildProcess) =>
@@ -185,7 +178,7 @@ describe('two gateway instances, one stream worker, Redis between them', () => {
     expect(course.messages.map((m) => m.data.courseChanged.title)).toEqual(['Before the crash', 'After the restart', 'After the second restart']);
     // What was replayed reached B's hub and was dropped there: at least the two earlier titles of c1.
     // The replays may still be on their way once the new title has arrived: wait for them.
-    await expect.poll(async () => (await liveDetails(b.url)).duplicates - dropped, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => (await liveDetails(b.url)).duplicates - dropped, { timeout: patience(15_000), interval: 100 }).toBeGreaterThanOrEqual(2);
   });
 
   it('publishes from the stream Lambda too: its batch reaches the subscriber once, and its retry adds nothing', async () => {

@@ -26,6 +26,7 @@ import { codes, localEndpoint, postGraphQL, testGateway, type TestGateway } from
 import { twoStudentsTwoCourses } from '../support/fixtures.js';
 import { dynamoFault, injectFaults } from '../support/faults.js';
 import { lambdaEvent, readAll } from '../support/streamRecords.js';
+import { patience } from '../support/patience.js';
 
 const { typeDefs } = loadModel();
 
@@ -248,7 +249,7 @@ describe('metrics', () => {
     expect(await open()).toBe(before + 2);
     agent.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await expect.poll(open, { timeout: 5000 }).toBe(before);
+    await expect.poll(open, { timeout: patience(5000) }).toBe(before);
   });
 });
 

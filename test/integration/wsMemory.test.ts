@@ -18,6 +18,7 @@ import { DOCUMENT_STORE_BYTES, documentBytes } from '../../src/graphql/documentS
 import { courseItem } from '../support/defaultItems.js';
 import { localEndpoint } from '../support/gateway.js';
 import { liveDetails, untilOpen, wsUrl } from '../support/subscriptions.js';
+import { patience, until } from '../support/patience.js';
 
 const DOCUMENT_BUDGET = 1_048_576;
 const QUEUE_BUDGET = 1_048_576;
@@ -82,8 +83,7 @@ async function initialised(): Promise<Raw> {
     closed,
     send: (m) => ws.send(JSON.stringify(m)),
     until: async (check) => {
-      for (let i = 0; i < 1000 && !check(messages); i++) await new Promise((r) => setTimeout(r, 20));
-      if (!check(messages)) throw new Error('the expected messages did not arrive');
+      await until(() => check(messages), 'the expected messages', 20_000);
     },
   };
   raw.send({ type: 'connection_init', payload: {} });
@@ -137,7 +137,7 @@ describe('memory bounded in bytes over the WebSocket', () => {
     const image = courseItem({ id: 'c1', title: 'x'.repeat(100_000) });
     for (let i = 1; i <= 30; i++) gateway.changes.hub.receive({ topic: 'Course#c1', item: 'c1', seq: String(10n ** 30n + BigInt(i)), kind: 'UPDATED', image });
     // Bounded wait: without the byte budget the socket stays open.
-    expect(await Promise.race([r.closed, new Promise((resolve) => setTimeout(() => resolve('still open'), 20_000))])).toBe(1008);
+    expect(await Promise.race([r.closed, new Promise((resolve) => setTimeout(() => resolve('still open'), patience(20_000)))])).toBe(1008);
     expect((await liveDetails(url)).slowConsumersClosed - before).toBe(1);
   });
 });

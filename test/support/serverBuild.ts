@@ -10,7 +10,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import { buildServer } from '../../scripts/build-server.js';
+import { until } from './patience.js';
 
+/** How long the others wait for the build on a machine running the suite, stretched by the load. */
 const WAIT_MS = 180_000;
 
 /** The folder holding the build (what `dist/server` holds after `npm run build`). */
@@ -35,10 +37,14 @@ export async function serverBuild(): Promise<string> {
     }
     return out;
   }
-  for (const deadline = Date.now() + WAIT_MS; !existsSync(done); ) {
-    if (existsSync(failed)) throw new Error(`the shared server build failed:\n${readFileSync(failed, 'utf8')}`);
-    if (Date.now() > deadline) throw new Error(`the shared server build did not finish within ${WAIT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  await until(
+    () => {
+      if (existsSync(failed)) throw new Error(`the shared server build failed:\n${readFileSync(failed, 'utf8')}`);
+      return existsSync(done);
+    },
+    'the shared server build',
+    WAIT_MS,
+    100,
+  );
   return out;
 }

@@ -7,6 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { until } from './patience.js';
 
 export interface Received {
   data?: any;
@@ -18,7 +19,7 @@ export interface Watch {
   /** The error message graphql-ws delivered (refused subscription), or the close event. */
   error: unknown;
   completed: boolean;
-  /** Resolves once `n` messages arrived (or rejects after `timeoutMs`). */
+  /** Resolves once `n` messages arrived (or rejects after `timeoutMs`, stretched by the machine's load: patience.ts). */
   untilCount(n: number, timeoutMs?: number): Promise<Received[]>;
   /** Resolves once the subscription errored or completed. */
   ended(timeoutMs?: number): Promise<void>;
@@ -34,15 +35,6 @@ export interface WsClient {
 
 export const wsUrl = (httpUrl: string) => httpUrl.replace(/^http/, 'ws');
 
-async function until<T>(check: () => T | undefined | false, timeoutMs: number, what: string): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 export function wsClient(httpUrl: string, token?: string): WsClient {
   const closes: { code: number; reason: string }[] = [];
@@ -62,9 +54,9 @@ export function wsClient(httpUrl: string, token?: string): WsClient {
         messages: [],
         error: undefined,
         completed: false,
-        untilCount: (n, timeoutMs = 20_000) => until(() => w.messages.length >= n && w.messages, timeoutMs, `${n} messages (have ${w.messages.length})`),
+        untilCount: (n, timeoutMs = 20_000) => until(() => w.messages.length >= n && w.messages, () => `${n} messages (have ${w.messages.length})`, timeoutMs),
         ended: async (timeoutMs = 20_000) => {
-          await until(() => w.completed || w.error !== undefined, timeoutMs, 'the subscription to end');
+          await until(() => w.completed || w.error !== undefined, 'the subscription to end', timeoutMs);
         },
         stop: () => {},
       };
@@ -90,14 +82,17 @@ export async function liveDetails(httpUrl: string): Promise<Record<string, any>>
 
 /** Waits until `/health` shows exactly these open sockets and subscriptions. */
 export async function untilOpen(httpUrl: string, open: { connections?: number; subscriptions?: number }, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
   let last: Record<string, any> = {};
-  for (;;) {
-    last = await liveDetails(httpUrl);
-    if ((open.connections === undefined || last.connections === open.connections) && (open.subscriptions === undefined || last.subscriptions === open.subscriptions)) return last;
-    if (Date.now() > deadline) throw new Error(`open sockets/subscriptions: want ${JSON.stringify(open)}, have ${JSON.stringify({ connections: last.connections, subscriptions: last.subscriptions })}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
+  return until(
+    async () => {
+      last = await liveDetails(httpUrl);
+      const matches = (open.connections === undefined || last.connections === open.connections) && (open.subscriptions === undefined || last.subscriptions === open.subscriptions);
+      return matches && last;
+    },
+    () => `open sockets/subscriptions: want ${JSON.stringify(open)}, have ${JSON.stringify({ connections: last.connections, subscriptions: last.subscriptions })}`,
+    timeoutMs,
+    25,
+  );
 }
 
 export async function freePort(): Promise<number> {
@@ -125,7 +120,7 @@ export async function startRedis({ password }: { password?: string } = {}): Prom
   });
   let out = '';
   child.stdout!.on('data', (c) => (out += c));
-  await until(() => /Ready to accept connections/.test(out) || child.exitCode !== null, 15_000, 'redis-server to start');
+  await until(() => /Ready to accept connections/.test(out) || child.exitCode !== null, 'redis-server to start', 15_000);
   if (child.exitCode !== null) throw new Error(`redis-server exited: ${out}`);
   return {
     url: password ? `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`,

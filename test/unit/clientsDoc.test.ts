@@ -39,8 +39,9 @@ describe('docs/clients.md', () => {
   const found = snippets(doc);
 
   it('names the file of its snippets', () => {
-    expect(found.length).toBe(11);
+    expect(found.length).toBe(15);
     expect([...new Set(found.map((s) => s.file))].sort()).toEqual([
+      'clients/api/cacheShape.ts',
       'clients/apolloClient.ts',
       'clients/codegen.ts',
       'clients/relay/relay.config.json',

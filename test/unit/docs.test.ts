@@ -23,6 +23,35 @@ function filesUnder(dir: string): string[] {
 
 const markdown = ['README.md', ...filesUnder('docs').filter((f) => f.endsWith('.md'))];
 
+/**
+ * The paths a Layout map names. A line at the left margin names paths
+ * (`src/config.ts`, a folder `src/plan/`, several separated by spaces or
+ * commas) before its description; a line indented by two names files of
+ * the folder above (`  itemPlan.ts`, `  plugins/combine.ts`,
+ * `  create.ts update.ts`); deeper lines continue a description. The names
+ * are the leading words that are paths (a name with an extension, or a
+ * folder ending in `/`) before two spaces.
+ */
+function layoutMap(markdown: string): Set<string> {
+  const block = markdown.slice(markdown.indexOf('## Layout')).split('```')[1] ?? '';
+  const named = new Set<string>();
+  const isPath = (word: string) => /^[\w.+-]+(\/[\w.+-]+)*(\/|\.[a-z]+)$/.test(word);
+  let folder = '';
+  for (const line of block.split('\n')) {
+    const indent = /^ */.exec(line)![0].length;
+    if (indent > 2 || line.trim() === '') continue;
+    // The name column ends where two spaces begin the description; within it, a description may follow one space.
+    const words = line.trim().split(/ {2,}/)[0]!.split(/[ ,]+/);
+    const stop = words.findIndex((w) => !isPath(w));
+    const names = stop === -1 ? words : words.slice(0, stop);
+    for (const name of names) {
+      if (indent === 0 && name.endsWith('/')) folder = name;
+      named.add(indent === 0 ? name : folder + name);
+    }
+  }
+  return named;
+}
+
 describe('README', () => {
   const readme = read('README.md');
 
@@ -53,15 +82,19 @@ describe('the documentation', () => {
     expect(missing).toEqual([]);
   });
 
-  it('names every file of src/ in docs/architecture.md', () => {
-    const architecture = read('docs/architecture.md');
-    const missing = filesUnder('src')
-      .filter((f) => {
-        const name = f.split('/').at(-1)!;
-        // A file is named by its path from src/, or by its name in its folder's block of the layout.
-        return !architecture.includes(f) && !architecture.includes(f.slice('src/'.length)) && !new RegExp(`(^|[\\s(·,/])${name.replace('.', '\\.')}\\b`).test(architecture);
+  it('maps every file of src/ and scripts/ in docs/architecture.md\'s Layout, and no file that is gone', () => {
+    const named = layoutMap(read('docs/architecture.md'));
+    const files = [...filesUnder('src'), ...filesUnder('scripts')];
+    const missing = files
+      .filter((f) => !named.has(f))
+      .map((f) => {
+        const folder = `${dirname(f)}/`;
+        const line = named.has(folder) ? `  ${f.slice(folder.length)}` : f;
+        return `docs/architecture.md's Layout lacks ${f}: add the line "${line.padEnd(28)}<what it holds>"${named.has(folder) ? ` under ${folder}` : ''}`;
       });
     expect(missing).toEqual([]);
+    const gone = [...named].filter((n) => /^(src|scripts)\//.test(n) && !n.endsWith('/') && !files.includes(n));
+    expect(gone.map((n) => `docs/architecture.md's Layout names ${n}, which does not exist: remove or rename its line`)).toEqual([]);
   });
 
   it('links only to files that exist in the repository', () => {

@@ -12,6 +12,7 @@ import { telemetrySettings } from '../../src/telemetry/settings.js';
 import { loadTelemetry, type Telemetry } from '../../src/telemetry/telemetry.js';
 import { silentLogger } from '../../src/logger.js';
 import type { MetricsSummary } from '../../src/dynamo/metrics.js';
+import { patience } from '../support/patience.js';
 
 const fail = (message: string): never => {
   throw new ConfigError(message);
@@ -130,7 +131,7 @@ describe('exporters', () => {
     oneOperation(telemetry);
     oneOperation(telemetry);
     const scrape = async () => (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
-    await expect.poll(scrape, { timeout: 5000 }).toMatch(/^gateway_graphql_operations_total\{graphql_operation_type="query",outcome="ok"[^}]*\} 2$/m);
+    await expect.poll(scrape, { timeout: patience(5000) }).toMatch(/^gateway_graphql_operations_total\{graphql_operation_type="query",outcome="ok"[^}]*\} 2$/m);
     const text = await scrape();
     expect(text).toMatch(/^gateway_graphql_operation_duration_count\{graphql_operation_type="query",outcome="ok"[^}]*\} 2$/m);
   });
