@@ -50,6 +50,7 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 import type { Outcome } from '../telemetry/port.js';
 import type { Logger } from '../logger.js';
 import { callerKey, type CallerBuckets } from './plugins/callerBudget.js';
+import { Reservation, type Grant, type RequestSource } from './reservation.js';
 
 export interface SubscribePayload {
   query: string;
@@ -67,6 +68,8 @@ export interface Prepared {
   key: string;
   /** What the parsed document holds, estimated (documentStore.ts). */
   bytes: number;
+  /** Its cost (queryLimits.ts): the DynamoDB requests each execution reserves before it runs. */
+  cost: number;
 }
 
 /** DynamoDB requests the event executions of one socket may send: `perSecond`, up to `burst` saved. */
@@ -91,7 +94,7 @@ export interface EventExecution {
  * the events waiting for them, both in estimated bytes. The transport
  * makes one per socket; the engine charges and releases it.
  */
-export class SocketBudget {
+export class SocketBudget implements RequestSource {
   documentBytes = 0;
   queuedBytes = 0;
   /** The caller's own bucket of DynamoDB requests, shared with its HTTP operations (plugins/callerBudget.ts). */
@@ -109,18 +112,21 @@ export class SocketBudget {
     this.filledAt = now();
   }
 
-  /** Whole DynamoDB requests the next execution may send. */
-  available(): number {
-    if (this.requests.burst === Infinity) return Infinity;
+  readonly why = ' within what this connection\'s subscriptions may send per second (WS_DYNAMODB_REQUESTS_PER_SECOND)';
+
+  /** Reserves up to `wanted` whole requests of the socket's bucket for an execution, never below empty. */
+  reserve(wanted: number): Grant {
     const at = this.now();
     this.tokens = Math.min(this.requests.burst, this.tokens + ((at - this.filledAt) / 1000) * this.requests.perSecond);
     this.filledAt = at;
-    return Math.floor(this.tokens);
+    const granted = Math.max(0, Math.min(wanted, Math.floor(this.tokens)));
+    this.tokens -= granted;
+    return { granted, tokens: this.tokens };
   }
 
-  /** An execution sent `requests`. */
-  spend(requests: number): void {
-    if (this.requests.burst !== Infinity) this.tokens -= requests;
+  /** An execution gives back what it did not send (negative: charges its retries past the reservation). */
+  release(requests: number): void {
+    this.tokens = Math.min(this.requests.burst, this.tokens + requests);
   }
 
   /** Draws from the caller's bucket too, keyed as its HTTP operations are (subject, else address). */
@@ -267,7 +273,7 @@ export class SubscriptionEngine {
     }
     const id = key.map(String).join('#');
     const topic = decl.kind === 'item' ? itemTopic(decl.type, id) : collectionTopic(decl.connection, id);
-    return { document, operationName, variables, topic, decl, key: `${payload.query}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`, bytes: parsed.bytes };
+    return { document, operationName, variables, topic, decl, key: `${payload.query}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`, bytes: parsed.bytes, cost: weight.cost };
   }
 
   /**
@@ -398,16 +404,13 @@ export class SubscriptionEngine {
     // Its own metrics and loaders: the same per-operation caps as over HTTP.
     const metrics = new OperationMetrics(this.o.requestLimits);
     if (delivery) metrics.calls = delivery.calls;
-    const allowed = budget.available();
-    if (allowed < (this.o.requestLimits?.maxRequests ?? Infinity)) {
-      metrics.capRequests(Math.max(0, allowed), ' within what this connection\'s subscriptions may send per second (WS_DYNAMODB_REQUESTS_PER_SECOND)');
-    }
-    const bucket = budget.caller;
-    if (bucket) {
-      const callerAllows = await bucket.buckets.available(bucket.key);
-      if (callerAllows < Math.min(allowed, this.o.requestLimits?.maxRequests ?? Infinity)) {
-        metrics.capRequests(Math.max(0, callerAllows), ` within this caller's DynamoDB requests (${bucket.buckets.why})`);
-      }
+    // Reserved from the socket's and the caller's budgets before it runs, and given back as it ends (reservation.ts).
+    const sources: RequestSource[] = budget.requests.burst === Infinity ? [] : [budget];
+    if (budget.caller) sources.push(budget.caller.buckets.source(budget.caller.key));
+    const reservation = sources.length > 0 ? new Reservation(sources, metrics.requestCap) : undefined;
+    if (reservation) {
+      await reservation.open(prepared.cost);
+      metrics.reserveThrough(reservation);
     }
     const contextValue: Context = { ...createContext(this.o.deps, metrics, caller), shortPages: [] };
     let result: ExecutionResult;
@@ -421,8 +424,7 @@ export class SubscriptionEngine {
         contextValue,
       });
     } finally {
-      budget.spend(metrics.requests);
-      void bucket?.buckets.spend(bucket.key, metrics.requests);
+      reservation?.close(metrics.requests);
     }
     const prod = this.o.prod;
     let errors: GraphQLFormattedError[] | undefined = result.errors?.map((e) => formatError(e.toJSON(), e, { prod }));
