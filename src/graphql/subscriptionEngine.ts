@@ -51,6 +51,7 @@ import type { Outcome } from '../telemetry/port.js';
 import type { Logger } from '../logger.js';
 import { callerKey, type CallerBuckets } from './plugins/callerBudget.js';
 import { Reservation, type Grant, type RequestSource } from './reservation.js';
+import { documentRefusal, HeldDocuments, type DocumentHolder, type DocumentLimits } from './heldDocuments.js';
 
 export interface SubscribePayload {
   query: string;
@@ -64,7 +65,7 @@ export interface Prepared {
   variables: Record<string, unknown>;
   topic: string;
   decl: DeclaredSubscription;
-  /** Identifies equal operations (their results are shared per event). */
+  /** Identifies equal operations, the same parsed document, operation name and variables (their results are shared per event). */
   key: string;
   /** What the parsed document holds, estimated (documentStore.ts). */
   bytes: number;
@@ -94,7 +95,9 @@ export interface EventExecution {
  * the events waiting for them, both in estimated bytes. The transport
  * makes one per socket; the engine charges and releases it.
  */
-export class SocketBudget implements RequestSource {
+export class SocketBudget implements RequestSource, DocumentHolder {
+  /** The client's address (its documents count against its address's budget too: heldDocuments.ts). */
+  address = '';
   documentBytes = 0;
   queuedBytes = 0;
   /** The caller's own bucket of DynamoDB requests, shared with its HTTP operations (plugins/callerBudget.ts). */
@@ -134,16 +137,6 @@ export class SocketBudget implements RequestSource {
     this.caller = buckets ? { buckets, key: callerKey(who) } : undefined;
   }
 
-  /** Charges a subscription's document; false (nothing charged) when it would pass the budget. */
-  takeDocument(bytes: number): boolean {
-    if (this.documentBytes + bytes > this.maxDocumentBytes) return false;
-    this.documentBytes += bytes;
-    return true;
-  }
-
-  giveDocument(bytes: number): void {
-    this.documentBytes -= bytes;
-  }
 }
 
 export interface EngineOptions {
@@ -158,6 +151,8 @@ export interface EngineOptions {
   maxQueued?: number;
   /** Estimated bytes of parsed documents kept for reuse (default DOCUMENT_STORE_BYTES). */
   documentCacheBytes?: number;
+  /** Estimated bytes of the documents live subscriptions hold, per client address and in all (WS_MAX_DOCUMENT_BYTES_*; default unbounded). */
+  documentLimits?: DocumentLimits;
   /** Each execution's caps on DynamoDB requests and calls in flight, as an HTTP operation's (MAX_DYNAMODB_REQUESTS, MAX_DYNAMODB_IN_FLIGHT). */
   requestLimits?: RequestLimits;
   /** Told of every execution (tests). */
@@ -193,6 +188,10 @@ export interface EngineStats {
   /** Parsed documents kept for reuse, and their estimated bytes. */
   documents: number;
   documentBytes: number;
+  /** Distinct documents live subscriptions hold, their estimated bytes, and the client addresses holding any. */
+  heldDocuments: number;
+  heldDocumentBytes: number;
+  documentAddresses: number;
 }
 
 const coded = (message: string, code: string, extra: Record<string, unknown> = {}) => new GraphQLError(message, { extensions: { code, ...extra } });
@@ -213,6 +212,7 @@ export class SubscriptionEngine {
   private readonly documents = new Map<string, { document: DocumentNode; bytes: number }>();
   private documentBytes = 0;
   private readonly documentCacheBytes: number;
+  private readonly held: HeldDocuments;
 
   constructor(private readonly o: EngineOptions) {
     this.byField = new Map(o.declared.map((d) => [d.field, d]));
@@ -220,14 +220,24 @@ export class SubscriptionEngine {
     this.guard = queryLimits(this.limits, { prod: o.prod });
     this.rules = [...specifiedRules, ...this.guard.validationRules];
     this.documentCacheBytes = o.documentCacheBytes ?? DOCUMENT_STORE_BYTES;
+    this.held = new HeldDocuments(o.documentLimits);
   }
 
   stats(): EngineStats {
-    return { ...this.counts, documents: this.documents.size, documentBytes: this.documentBytes };
+    return { ...this.counts, documents: this.documents.size, documentBytes: this.documentBytes, ...this.held.stats() };
   }
 
-  /** Checks a subscribe message for this caller: the errors to answer, or what to start. */
-  prepare(payload: SubscribePayload, caller: Identity): GraphQLError[] | Prepared {
+  /**
+   * Checks a subscribe message for this caller: the errors to answer, or
+   * what to start. With the socket (`holder`), a document that cannot fit
+   * its budgets even at its least estimate (two bytes a character) is
+   * refused before it is parsed.
+   */
+  prepare(payload: SubscribePayload, caller: Identity, holder?: DocumentHolder): GraphQLError[] | Prepared {
+    if (holder && typeof payload.query === 'string' && !this.documents.has(payload.query)) {
+      const limit = this.held.refusal(holder, 2 * payload.query.length);
+      if (limit) return [documentRefusal(limit, this.held.limits, holder)];
+    }
     const parsed = this.parsed(payload.query);
     if (Array.isArray(parsed)) return parsed;
     const { document } = parsed;
@@ -273,7 +283,7 @@ export class SubscriptionEngine {
     }
     const id = key.map(String).join('#');
     const topic = decl.kind === 'item' ? itemTopic(decl.type, id) : collectionTopic(decl.connection, id);
-    return { document, operationName, variables, topic, decl, key: `${payload.query}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`, bytes: parsed.bytes, cost: weight.cost };
+    return { document, operationName, variables, topic, decl, key: `${documentId(document)}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`, bytes: parsed.bytes, cost: weight.cost };
   }
 
   /**
@@ -311,6 +321,17 @@ export class SubscriptionEngine {
       this.documentBytes -= evicted.bytes;
     }
     return entry;
+  }
+
+  /** Charges the socket, its address and the instance for the subscription's document: the refusal, or nothing once charged. */
+  hold(prepared: Prepared, holder: DocumentHolder): GraphQLError | undefined {
+    const limit = this.held.take(holder, prepared.document, prepared.bytes);
+    return limit ? documentRefusal(limit, this.held.limits, holder) : undefined;
+  }
+
+  /** A subscription `hold` charged has ended (or never started). */
+  release(prepared: Prepared, holder: DocumentHolder): void {
+    this.held.give(holder, prepared.document, prepared.bytes);
   }
 
   /**
@@ -461,6 +482,15 @@ export class SubscriptionEngine {
   }
 }
 
+/** A number per parsed document: equal operations are keyed by it, not by a second copy of their text. */
+const documentIds = new WeakMap<DocumentNode, number>();
+let lastDocumentId = 0;
+function documentId(document: DocumentNode): number {
+  let id = documentIds.get(document);
+  if (id === undefined) documentIds.set(document, (id = ++lastDocumentId));
+  return id;
+}
+
 function rootField(operation: OperationDefinitionNode): FieldNode | null {
   const first = operation.selectionSet.selections[0];
   return first?.kind === Kind.FIELD ? first : null;
@@ -532,7 +562,7 @@ class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
       for (const shared of this.queue) this.engine.settled(shared, false);
       this.queue.length = 0;
       for (const bytes of this.charged) this.budget.queuedBytes -= bytes;
-      this.budget.giveDocument(this.prepared.bytes);
+      this.engine.release(this.prepared, this.budget);
       this.charged.length = 0;
       this.leave();
       this.engine.ended();
