@@ -12,7 +12,8 @@
  * one execution. Queues are bounded per subscription (`maxQueued`) and per
  * socket in bytes; a subscriber further behind is reported (`overflow`).
  * Memory that grows with what clients send is bounded in bytes, as for
- * HTTP's document store (documentStore.ts's estimate).
+ * HTTP's document store (documentStore.ts's estimate): the documents live
+ * subscriptions hold per socket, per address and in all (heldDocuments.ts).
  */
 import {
   getOperationAST,
@@ -49,9 +50,11 @@ import { DOCUMENT_STORE_BYTES, documentBytes } from './documentStore.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { Outcome } from '../telemetry/port.js';
 import type { Logger } from '../logger.js';
-import { callerKey, type CallerBuckets } from './plugins/callerBudget.js';
-import { Reservation, type Grant, type RequestSource } from './reservation.js';
+import { Reservation, type RequestSource } from './reservation.js';
 import { documentRefusal, HeldDocuments, type DocumentHolder, type DocumentLimits } from './heldDocuments.js';
+import { SocketBudget } from './socketBudget.js';
+
+export { SocketBudget, type EventRequestBudget } from './socketBudget.js';
 
 export interface SubscribePayload {
   query: string;
@@ -73,13 +76,6 @@ export interface Prepared {
   cost: number;
 }
 
-/** DynamoDB requests the event executions of one socket may send: `perSecond`, up to `burst` saved. */
-export interface EventRequestBudget {
-  perSecond: number;
-  burst: number;
-}
-const UNBOUNDED_EVENTS: EventRequestBudget = { perSecond: Infinity, burst: Infinity };
-
 /** What one execution of an event did (logs, metrics). */
 export interface EventExecution {
   /** The subscription's root field. */
@@ -88,55 +84,6 @@ export interface EventExecution {
   durationMs: number;
   /** Error codes of the result. */
   errorCodes: string[];
-}
-
-/**
- * What one socket may hold: the documents of its live subscriptions and
- * the events waiting for them, both in estimated bytes. The transport
- * makes one per socket; the engine charges and releases it.
- */
-export class SocketBudget implements RequestSource, DocumentHolder {
-  /** The client's address (its documents count against its address's budget too: heldDocuments.ts). */
-  address = '';
-  documentBytes = 0;
-  queuedBytes = 0;
-  /** The caller's own bucket of DynamoDB requests, shared with its HTTP operations (plugins/callerBudget.ts). */
-  caller: { buckets: CallerBuckets; key: string } | undefined;
-  /** DynamoDB requests the socket's event executions may still send (a token bucket), and when it was last filled. */
-  private tokens: number;
-  private filledAt: number;
-  constructor(
-    readonly maxDocumentBytes: number,
-    readonly maxQueuedBytes: number,
-    readonly requests: EventRequestBudget = UNBOUNDED_EVENTS,
-    private readonly now: () => number = performance.now.bind(performance),
-  ) {
-    this.tokens = requests.burst;
-    this.filledAt = now();
-  }
-
-  readonly why = ' within what this connection\'s subscriptions may send per second (WS_DYNAMODB_REQUESTS_PER_SECOND)';
-
-  /** Reserves up to `wanted` whole requests of the socket's bucket for an execution, never below empty. */
-  reserve(wanted: number): Grant {
-    const at = this.now();
-    this.tokens = Math.min(this.requests.burst, this.tokens + ((at - this.filledAt) / 1000) * this.requests.perSecond);
-    this.filledAt = at;
-    const granted = Math.max(0, Math.min(wanted, Math.floor(this.tokens)));
-    this.tokens -= granted;
-    return { granted, tokens: this.tokens };
-  }
-
-  /** An execution gives back what it did not send (negative: charges its retries past the reservation). */
-  release(requests: number): void {
-    this.tokens = Math.min(this.requests.burst, this.tokens + requests);
-  }
-
-  /** Draws from the caller's bucket too, keyed as its HTTP operations are (subject, else address). */
-  callerIs(buckets: CallerBuckets | undefined, who: { identity: Identity; clientAddress?: string }): void {
-    this.caller = buckets ? { buckets, key: callerKey(who) } : undefined;
-  }
-
 }
 
 export interface EngineOptions {
@@ -390,8 +337,9 @@ export class SubscriptionEngine {
   /**
    * @internal The result of one event for one subscriber, shared with its
    * likes. The subscriber whose turn runs the execution pays its DynamoDB
-   * requests from its socket's budget, and the execution may send no more
-   * than that budget holds (nor than an HTTP operation may).
+   * requests: reserved from its socket's and its caller's budgets before
+   * it runs (reservation.ts), never more than they hold (nor than an HTTP
+   * operation may send).
    */
   async run(shared: SharedEvent, prepared: Prepared, caller: Identity, budget: SocketBudget): Promise<ExecutionResult> {
     const cls = identityClass(caller);
