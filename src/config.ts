@@ -610,6 +610,15 @@ export const SETTINGS = {
   WS_DYNAMODB_REQUESTS_PER_SECOND: int({ group: 'subscriptions', default: 100, min: 1, max: 1_000_000, meaning: 'DynamoDB requests the event executions of one socket\'s subscriptions may send per second, on average ([subscriptions.md](subscriptions.md#limits-on-each-event)).' }),
   WS_DYNAMODB_REQUESTS_BURST: int({ group: 'subscriptions', default: 500, min: 1, max: 1_000_000, meaning: 'DynamoDB requests one socket may save up for a burst of events; an execution may send no more than the socket holds (nor than `MAX_DYNAMODB_REQUESTS`).' }),
   WS_MAX_DOCUMENT_BYTES: int({ group: 'subscriptions', default: 4_194_304, min: 1024, max: 1_073_741_824, meaning: 'Bytes the parsed documents of one socket\'s live subscriptions may hold (estimated as for the document store: source and every token, comments included); a subscribe past it is refused.' }),
+  WS_MAX_DOCUMENT_BYTES_PER_ADDRESS: int({
+    group: 'subscriptions',
+    default: 33_554_432,
+    min: 0,
+    max: 1_073_741_824,
+    note: '0: off',
+    meaning: 'Bytes the parsed documents of the live subscriptions of all sockets from one client address may hold, each distinct document once (estimated as for `WS_MAX_DOCUMENT_BYTES`); a subscribe past it is refused. Behind a load balancer every socket comes from its addresses: 0, or `WS_MAX_DOCUMENT_BYTES_TOTAL`.',
+  }),
+  WS_MAX_DOCUMENT_BYTES_TOTAL: int({ group: 'subscriptions', default: 268_435_456, min: 1024, max: 17_179_869_184, meaning: 'Bytes the parsed documents of every live subscription of the instance may hold, each distinct document once (estimated as for `WS_MAX_DOCUMENT_BYTES`); a subscribe past it is refused until others end ([subscriptions.md](subscriptions.md#transport-limits-and-close-codes)).' }),
 
   // Lists, migrate and reshard
   MIGRATE_WRITE_UNITS_PER_SECOND: int({ group: 'commands', default: 100, min: 1, max: 1_000_000, meaning: 'Write units per second `npm run migrate` may consume (`--write-units`).' }),
@@ -746,6 +755,8 @@ export const DEFAULTS = {
     maxQueued: fallback('WS_MAX_QUEUED_EVENTS'),
     maxQueuedBytes: fallback('WS_MAX_QUEUED_BYTES'),
     maxDocumentBytes: fallback('WS_MAX_DOCUMENT_BYTES'),
+    maxDocumentBytesPerAddress: fallback('WS_MAX_DOCUMENT_BYTES_PER_ADDRESS'),
+    maxDocumentBytesTotal: fallback('WS_MAX_DOCUMENT_BYTES_TOTAL'),
     eventRequestsPerSecond: fallback('WS_DYNAMODB_REQUESTS_PER_SECOND'),
     eventRequestsBurst: fallback('WS_DYNAMODB_REQUESTS_BURST'),
   },
@@ -827,6 +838,10 @@ export interface SubscriptionConfig {
   maxQueuedBytes: number;
   /** `WS_MAX_DOCUMENT_BYTES`. */
   maxDocumentBytes: number;
+  /** `WS_MAX_DOCUMENT_BYTES_PER_ADDRESS` (0: off). */
+  maxDocumentBytesPerAddress: number;
+  /** `WS_MAX_DOCUMENT_BYTES_TOTAL`. */
+  maxDocumentBytesTotal: number;
   /** `WS_DYNAMODB_REQUESTS_PER_SECOND`. */
   eventRequestsPerSecond: number;
   /** `WS_DYNAMODB_REQUESTS_BURST`. */
@@ -1096,6 +1111,8 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       maxQueued: get('WS_MAX_QUEUED_EVENTS'),
       maxQueuedBytes: get('WS_MAX_QUEUED_BYTES'),
       maxDocumentBytes: get('WS_MAX_DOCUMENT_BYTES'),
+      maxDocumentBytesPerAddress: get('WS_MAX_DOCUMENT_BYTES_PER_ADDRESS'),
+      maxDocumentBytesTotal: get('WS_MAX_DOCUMENT_BYTES_TOTAL'),
       eventRequestsPerSecond: get('WS_DYNAMODB_REQUESTS_PER_SECOND'),
       eventRequestsBurst: get('WS_DYNAMODB_REQUESTS_BURST'),
     },

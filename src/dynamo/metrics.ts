@@ -72,6 +72,20 @@ export interface CallOutput {
   $metadata?: { attempts?: number; requestId?: string };
 }
 
+/**
+ * Requests reserved for one operation before they are sent, from budgets
+ * shared with other operations (graphql/reservation.ts): the operation's
+ * calls claim them one by one and ask for more once all are claimed.
+ */
+export interface RequestLease {
+  /** Requests reserved so far: the first attempts the operation may send. */
+  readonly granted: number;
+  /** Reserves more so that at least `wanted` are granted, if the budgets hold them (nothing to wait for when they answer at once). */
+  extend(wanted: number): void | Promise<void>;
+  /** Why no more could be reserved, for the error of the call that found none. */
+  readonly why: string;
+}
+
 export class OperationMetrics {
   /** Set only while telemetry traces this operation (not even initialised otherwise). */
   declare calls?: CallObserver;
@@ -95,7 +109,20 @@ export class OperationMetrics {
    * on its calls: what the query asks for, not the retries DynamoDB's throttling adds.
    */
   private budget: { limit: number; why: string } | undefined;
+  /** Where the requests are reserved before they are sent, and the calls that claimed one so far. */
+  private lease: RequestLease | undefined;
+  private claimed = 0;
   constructor(readonly limits?: RequestLimits) {}
+
+  /** The most first attempts this operation may send (its configured cap, or a lower one). */
+  get requestCap(): number {
+    return Math.min(this.limits?.maxRequests ?? Infinity, this.budget?.limit ?? Infinity);
+  }
+
+  /** Every call from now on claims a request of `lease` before it starts. */
+  reserveThrough(lease: RequestLease): void {
+    this.lease = lease;
+  }
 
   /** Caps this operation's requests at `limit` (or its configured cap, or an earlier cap, if lower). */
   capRequests(limit: number, why: string): void {
@@ -106,10 +133,23 @@ export class OperationMetrics {
   }
 
   /**
-   * Waits until the operation has fewer than `maxInFlight` calls in flight.
-   * Pair with `releaseSlot()`. Without limits it returns at once.
+   * Claims one of the operation's reserved requests (reserving more once
+   * all are claimed), then waits until the operation has fewer than
+   * `maxInFlight` calls in flight. Pair with `releaseSlot()`. Without a
+   * lease or limits it returns at once.
    */
   acquireSlot(): Promise<void> | undefined {
+    const lease = this.lease;
+    // Every reserved request claimed: reserve more first (a call that finds none fails as it is counted).
+    if (lease && this.claimed >= lease.granted) {
+      const extended = lease.extend(this.claimed + 1);
+      if (extended) return extended.then(() => this.takeSlot());
+    }
+    return this.takeSlot();
+  }
+
+  private takeSlot(): Promise<void> | undefined {
+    this.claimed += 1;
     if (!this.limits) return undefined;
     if (this.slotsTaken < this.limits.maxInFlight) {
       this.slotsTaken += 1;
@@ -130,6 +170,8 @@ export class OperationMetrics {
   record(operation: string, retry = false): void {
     if (!retry) {
       if (this.budget && this.firstAttempts >= this.budget.limit) throw new DynamoRequestLimitError(this.budget.limit, this.budget.why);
+      const lease = this.lease;
+      if (lease && this.firstAttempts >= lease.granted && lease.granted < this.requestCap) throw new DynamoRequestLimitError(lease.granted, lease.why);
       this.firstAttempts += 1;
     }
     if (this.limits && this.requests >= this.limits.maxRequests) throw new DynamoRequestLimitError(this.limits.maxRequests);

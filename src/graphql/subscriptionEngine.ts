@@ -12,7 +12,8 @@
  * one execution. Queues are bounded per subscription (`maxQueued`) and per
  * socket in bytes; a subscriber further behind is reported (`overflow`).
  * Memory that grows with what clients send is bounded in bytes, as for
- * HTTP's document store (documentStore.ts's estimate).
+ * HTTP's document store (documentStore.ts's estimate): the documents live
+ * subscriptions hold per socket, per address and in all (heldDocuments.ts).
  */
 import {
   getOperationAST,
@@ -49,7 +50,11 @@ import { DOCUMENT_STORE_BYTES, documentBytes } from './documentStore.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { Outcome } from '../telemetry/port.js';
 import type { Logger } from '../logger.js';
-import { callerKey, type CallerBuckets } from './plugins/callerBudget.js';
+import { Reservation, type RequestSource } from './reservation.js';
+import { documentRefusal, HeldDocuments, type DocumentHolder, type DocumentLimits } from './heldDocuments.js';
+import { SocketBudget } from './socketBudget.js';
+
+export { SocketBudget, type EventRequestBudget } from './socketBudget.js';
 
 export interface SubscribePayload {
   query: string;
@@ -63,18 +68,13 @@ export interface Prepared {
   variables: Record<string, unknown>;
   topic: string;
   decl: DeclaredSubscription;
-  /** Identifies equal operations (their results are shared per event). */
+  /** Identifies equal operations, the same parsed document, operation name and variables (their results are shared per event). */
   key: string;
   /** What the parsed document holds, estimated (documentStore.ts). */
   bytes: number;
+  /** Its cost (queryLimits.ts): the DynamoDB requests each execution reserves before it runs. */
+  cost: number;
 }
-
-/** DynamoDB requests the event executions of one socket may send: `perSecond`, up to `burst` saved. */
-export interface EventRequestBudget {
-  perSecond: number;
-  burst: number;
-}
-const UNBOUNDED_EVENTS: EventRequestBudget = { perSecond: Infinity, burst: Infinity };
 
 /** What one execution of an event did (logs, metrics). */
 export interface EventExecution {
@@ -84,60 +84,6 @@ export interface EventExecution {
   durationMs: number;
   /** Error codes of the result. */
   errorCodes: string[];
-}
-
-/**
- * What one socket may hold: the documents of its live subscriptions and
- * the events waiting for them, both in estimated bytes. The transport
- * makes one per socket; the engine charges and releases it.
- */
-export class SocketBudget {
-  documentBytes = 0;
-  queuedBytes = 0;
-  /** The caller's own bucket of DynamoDB requests, shared with its HTTP operations (plugins/callerBudget.ts). */
-  caller: { buckets: CallerBuckets; key: string } | undefined;
-  /** DynamoDB requests the socket's event executions may still send (a token bucket), and when it was last filled. */
-  private tokens: number;
-  private filledAt: number;
-  constructor(
-    readonly maxDocumentBytes: number,
-    readonly maxQueuedBytes: number,
-    readonly requests: EventRequestBudget = UNBOUNDED_EVENTS,
-    private readonly now: () => number = performance.now.bind(performance),
-  ) {
-    this.tokens = requests.burst;
-    this.filledAt = now();
-  }
-
-  /** Whole DynamoDB requests the next execution may send. */
-  available(): number {
-    if (this.requests.burst === Infinity) return Infinity;
-    const at = this.now();
-    this.tokens = Math.min(this.requests.burst, this.tokens + ((at - this.filledAt) / 1000) * this.requests.perSecond);
-    this.filledAt = at;
-    return Math.floor(this.tokens);
-  }
-
-  /** An execution sent `requests`. */
-  spend(requests: number): void {
-    if (this.requests.burst !== Infinity) this.tokens -= requests;
-  }
-
-  /** Draws from the caller's bucket too, keyed as its HTTP operations are (subject, else address). */
-  callerIs(buckets: CallerBuckets | undefined, who: { identity: Identity; clientAddress?: string }): void {
-    this.caller = buckets ? { buckets, key: callerKey(who) } : undefined;
-  }
-
-  /** Charges a subscription's document; false (nothing charged) when it would pass the budget. */
-  takeDocument(bytes: number): boolean {
-    if (this.documentBytes + bytes > this.maxDocumentBytes) return false;
-    this.documentBytes += bytes;
-    return true;
-  }
-
-  giveDocument(bytes: number): void {
-    this.documentBytes -= bytes;
-  }
 }
 
 export interface EngineOptions {
@@ -152,6 +98,8 @@ export interface EngineOptions {
   maxQueued?: number;
   /** Estimated bytes of parsed documents kept for reuse (default DOCUMENT_STORE_BYTES). */
   documentCacheBytes?: number;
+  /** Estimated bytes of the documents live subscriptions hold, per client address and in all (WS_MAX_DOCUMENT_BYTES_*; default unbounded). */
+  documentLimits?: DocumentLimits;
   /** Each execution's caps on DynamoDB requests and calls in flight, as an HTTP operation's (MAX_DYNAMODB_REQUESTS, MAX_DYNAMODB_IN_FLIGHT). */
   requestLimits?: RequestLimits;
   /** Told of every execution (tests). */
@@ -187,6 +135,10 @@ export interface EngineStats {
   /** Parsed documents kept for reuse, and their estimated bytes. */
   documents: number;
   documentBytes: number;
+  /** Distinct documents live subscriptions hold, their estimated bytes, and the client addresses holding any. */
+  heldDocuments: number;
+  heldDocumentBytes: number;
+  documentAddresses: number;
 }
 
 const coded = (message: string, code: string, extra: Record<string, unknown> = {}) => new GraphQLError(message, { extensions: { code, ...extra } });
@@ -207,6 +159,7 @@ export class SubscriptionEngine {
   private readonly documents = new Map<string, { document: DocumentNode; bytes: number }>();
   private documentBytes = 0;
   private readonly documentCacheBytes: number;
+  private readonly held: HeldDocuments;
 
   constructor(private readonly o: EngineOptions) {
     this.byField = new Map(o.declared.map((d) => [d.field, d]));
@@ -214,14 +167,24 @@ export class SubscriptionEngine {
     this.guard = queryLimits(this.limits, { prod: o.prod });
     this.rules = [...specifiedRules, ...this.guard.validationRules];
     this.documentCacheBytes = o.documentCacheBytes ?? DOCUMENT_STORE_BYTES;
+    this.held = new HeldDocuments(o.documentLimits);
   }
 
   stats(): EngineStats {
-    return { ...this.counts, documents: this.documents.size, documentBytes: this.documentBytes };
+    return { ...this.counts, documents: this.documents.size, documentBytes: this.documentBytes, ...this.held.stats() };
   }
 
-  /** Checks a subscribe message for this caller: the errors to answer, or what to start. */
-  prepare(payload: SubscribePayload, caller: Identity): GraphQLError[] | Prepared {
+  /**
+   * Checks a subscribe message for this caller: the errors to answer, or
+   * what to start. With the socket (`holder`), a document that cannot fit
+   * its budgets even at its least estimate (two bytes a character) is
+   * refused before it is parsed.
+   */
+  prepare(payload: SubscribePayload, caller: Identity, holder?: DocumentHolder): GraphQLError[] | Prepared {
+    if (holder && typeof payload.query === 'string' && !this.documents.has(payload.query)) {
+      const limit = this.held.refusal(holder, 2 * payload.query.length);
+      if (limit) return [documentRefusal(limit, this.held.limits, holder)];
+    }
     const parsed = this.parsed(payload.query);
     if (Array.isArray(parsed)) return parsed;
     const { document } = parsed;
@@ -267,7 +230,7 @@ export class SubscriptionEngine {
     }
     const id = key.map(String).join('#');
     const topic = decl.kind === 'item' ? itemTopic(decl.type, id) : collectionTopic(decl.connection, id);
-    return { document, operationName, variables, topic, decl, key: `${payload.query}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`, bytes: parsed.bytes };
+    return { document, operationName, variables, topic, decl, key: `${documentId(document)}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`, bytes: parsed.bytes, cost: weight.cost };
   }
 
   /**
@@ -305,6 +268,17 @@ export class SubscriptionEngine {
       this.documentBytes -= evicted.bytes;
     }
     return entry;
+  }
+
+  /** Charges the socket, its address and the instance for the subscription's document: the refusal, or nothing once charged. */
+  hold(prepared: Prepared, holder: DocumentHolder): GraphQLError | undefined {
+    const limit = this.held.take(holder, prepared.document, prepared.bytes);
+    return limit ? documentRefusal(limit, this.held.limits, holder) : undefined;
+  }
+
+  /** A subscription `hold` charged has ended (or never started). */
+  release(prepared: Prepared, holder: DocumentHolder): void {
+    this.held.give(holder, prepared.document, prepared.bytes);
   }
 
   /**
@@ -363,8 +337,9 @@ export class SubscriptionEngine {
   /**
    * @internal The result of one event for one subscriber, shared with its
    * likes. The subscriber whose turn runs the execution pays its DynamoDB
-   * requests from its socket's budget, and the execution may send no more
-   * than that budget holds (nor than an HTTP operation may).
+   * requests: reserved from its socket's and its caller's budgets before
+   * it runs (reservation.ts), never more than they hold (nor than an HTTP
+   * operation may send).
    */
   async run(shared: SharedEvent, prepared: Prepared, caller: Identity, budget: SocketBudget): Promise<ExecutionResult> {
     const cls = identityClass(caller);
@@ -398,16 +373,13 @@ export class SubscriptionEngine {
     // Its own metrics and loaders: the same per-operation caps as over HTTP.
     const metrics = new OperationMetrics(this.o.requestLimits);
     if (delivery) metrics.calls = delivery.calls;
-    const allowed = budget.available();
-    if (allowed < (this.o.requestLimits?.maxRequests ?? Infinity)) {
-      metrics.capRequests(Math.max(0, allowed), ' within what this connection\'s subscriptions may send per second (WS_DYNAMODB_REQUESTS_PER_SECOND)');
-    }
-    const bucket = budget.caller;
-    if (bucket) {
-      const callerAllows = await bucket.buckets.available(bucket.key);
-      if (callerAllows < Math.min(allowed, this.o.requestLimits?.maxRequests ?? Infinity)) {
-        metrics.capRequests(Math.max(0, callerAllows), ` within this caller's DynamoDB requests (${bucket.buckets.why})`);
-      }
+    // Reserved from the socket's and the caller's budgets before it runs, and given back as it ends (reservation.ts).
+    const sources: RequestSource[] = budget.requests.burst === Infinity ? [] : [budget];
+    if (budget.caller) sources.push(budget.caller.buckets.source(budget.caller.key));
+    const reservation = sources.length > 0 ? new Reservation(sources, metrics.requestCap) : undefined;
+    if (reservation) {
+      await reservation.open(prepared.cost);
+      metrics.reserveThrough(reservation);
     }
     const contextValue: Context = { ...createContext(this.o.deps, metrics, caller), shortPages: [] };
     let result: ExecutionResult;
@@ -421,8 +393,7 @@ export class SubscriptionEngine {
         contextValue,
       });
     } finally {
-      budget.spend(metrics.requests);
-      void bucket?.buckets.spend(bucket.key, metrics.requests);
+      reservation?.close(metrics.requests);
     }
     const prod = this.o.prod;
     let errors: GraphQLFormattedError[] | undefined = result.errors?.map((e) => formatError(e.toJSON(), e, { prod }));
@@ -457,6 +428,15 @@ export class SubscriptionEngine {
     this.o.onExecuted?.(execution);
     return (errors ? { data, errors } : { data }) as ExecutionResult;
   }
+}
+
+/** A number per parsed document: equal operations are keyed by it, not by a second copy of their text. */
+const documentIds = new WeakMap<DocumentNode, number>();
+let lastDocumentId = 0;
+function documentId(document: DocumentNode): number {
+  let id = documentIds.get(document);
+  if (id === undefined) documentIds.set(document, (id = ++lastDocumentId));
+  return id;
 }
 
 function rootField(operation: OperationDefinitionNode): FieldNode | null {
@@ -530,7 +510,7 @@ class EventStream implements Subscriber, AsyncGenerator<ExecutionResult> {
       for (const shared of this.queue) this.engine.settled(shared, false);
       this.queue.length = 0;
       for (const bytes of this.charged) this.budget.queuedBytes -= bytes;
-      this.budget.giveDocument(this.prepared.bytes);
+      this.engine.release(this.prepared, this.budget);
       this.charged.length = 0;
       this.leave();
       this.engine.ended();

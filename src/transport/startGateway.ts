@@ -91,6 +91,7 @@ function subscriptionEngineOf(
     logger,
     prod: config.prod,
     maxQueued: config.subscriptions.maxQueued,
+    documentLimits: { perAddress: config.subscriptions.maxDocumentBytesPerAddress, total: config.subscriptions.maxDocumentBytesTotal },
   });
 }
 

@@ -28,7 +28,8 @@ import type { SubscriptionConfig } from '../config.js';
 import type { Identity } from '../auth/identity.js';
 import { ErrorCode } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { SocketBudget, type Prepared, type SubscribePayload, type SubscriptionEngine } from '../graphql/subscriptionEngine.js';
+import type { Prepared, SubscribePayload, SubscriptionEngine } from '../graphql/subscriptionEngine.js';
+import { SocketBudget } from '../graphql/socketBudget.js';
 import { releaseUpgraded } from './httpServer.js';
 import type { CallerBuckets } from '../graphql/plugins/callerBudget.js';
 import { checkTrusted, type TrustedDocuments } from './trustedDocuments.js';
@@ -150,15 +151,15 @@ async function onSubscribe(o: SubscriptionServerOptions, ctx: ProtocolContext, p
   }
   let prepared: GraphQLError[] | Prepared;
   try {
-    prepared = engine.prepare(subscribe, ctx.extra.identity);
+    prepared = engine.prepare(subscribe, ctx.extra.identity, ctx.extra.budget);
   } catch (err) {
     logger.error({ err }, 'subscription could not be prepared');
     return [new GraphQLError('Internal server error', { extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } })];
   }
   if (Array.isArray(prepared)) return prepared;
-  if (!ctx.extra.budget.takeDocument(prepared.bytes)) {
-    return [new GraphQLError(`The documents of this connection's subscriptions may hold at most ${limits.maxDocumentBytes} bytes; complete one first, or send a shorter document`, { extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'WS_MAX_DOCUMENT_BYTES' } })];
-  }
+  // The document's bytes against the socket's, its address's and the instance's budgets.
+  const refused = engine.hold(prepared, ctx.extra.budget);
+  if (refused) return [refused];
   // contextValue carries what the engine prepared, and for whom.
   const started: Started = { prepared, extra: ctx.extra };
   return { schema: undefined as never, document: prepared.document, contextValue: started, variableValues: prepared.variables, operationName: prepared.operationName };
@@ -177,7 +178,7 @@ function protocolOf(o: SubscriptionServerOptions, counts: Counts): Protocol<Extr
       try {
         return await engine.start(prepared, extra.identity, onSlow, extra.budget);
       } catch (err) {
-        extra.budget.giveDocument(prepared.bytes);
+        engine.release(prepared, extra.budget);
         logger.error({ err, topic: prepared.topic }, 'could not start a subscription');
         return { errors: [new GraphQLError('Live updates are unavailable; try again shortly', { extensions: { code: ErrorCode.UNAVAILABLE } })] } as ExecutionResult;
       }
@@ -261,6 +262,7 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
       return;
     }
     const budget = new SocketBudget(limits.maxDocumentBytes, limits.maxQueuedBytes, { perSecond: limits.eventRequestsPerSecond, burst: limits.eventRequestsBurst });
+    budget.address = address;
     const extra: Extra = { socket, address, budget, identity: { kind: 'anonymous' }, expiry: undefined };
     socket.on('error', (err) => {
       logger.debug({ err: (err as Error).message }, 'subscription socket error');

@@ -71,6 +71,8 @@ export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'product
    * retries or UNAVAILABLE; tests of timeouts pass their own.
    */
   client?: Omit<ClientOptions, 'endpoint'>;
+  /** A local endpoint in front of the run's DynamoDB Local (a proxy that counts or breaks requests); default the run's own. */
+  endpoint?: string;
   /** Batching, caching and look-ahead off (the benchmark's baseline). */
   naive?: boolean;
   /** Read units one filled page may consume (PAGE_READ_BUDGET). */
@@ -126,6 +128,7 @@ export async function testGateway({
   auth,
   trusted,
   schemaFile,
+  endpoint: through,
   ...serverOptions
 }: TestGatewayOptions = {}) {
   // One model for the server (resolvers) and the context (plan): a test gateway serves it end to end.
@@ -133,7 +136,7 @@ export async function testGateway({
   const plan = compilePlan(model);
   // One compilation of the rules for the server's guards and the contexts' look-ahead, as gatewayParts.ts does.
   const rules = compileRules(model);
-  const endpoint = localEndpoint();
+  const endpoint = through ?? localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint, ...PATIENT_CLIENT, ...client });
   await ensureTable(dynamo.raw, tableName, plan.table);

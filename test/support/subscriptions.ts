@@ -108,6 +108,8 @@ export async function freePort(): Promise<number> {
 
 export interface RedisServer {
   url: string;
+  /** The redis-server process (SIGSTOP hangs it: connections stay open, nothing is answered). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -124,10 +126,12 @@ export async function startRedis({ password }: { password?: string } = {}): Prom
   if (child.exitCode !== null) throw new Error(`redis-server exited: ${out}`);
   return {
     url: password ? `redis://:${encodeURIComponent(password)}@127.0.0.1:${port}` : `redis://127.0.0.1:${port}`,
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
         child.once('exit', () => resolve());
+        child.kill('SIGCONT');
         child.kill('SIGTERM');
       }),
   };

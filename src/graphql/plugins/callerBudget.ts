@@ -5,17 +5,21 @@
  * events; on every instance with REDIS_URL (redisBuckets.ts; each instance
  * serves from its own while Redis cannot answer), else on this one.
  *
- * An operation of a caller whose bucket is empty is refused before any
- * request (`RATE_LIMITED`, HTTP 429, `Retry-After`); otherwise its requests
- * are capped at what the bucket holds, and it pays what it sent. It counts
- * work, not text, so padding a query changes nothing. Buckets are kept for
- * the callers seen last (a forgotten full bucket equals a new one).
+ * An operation reserves its planned requests (its cost, at most its cap)
+ * from the caller's bucket before it runs (reservation.ts): one whose
+ * caller's bucket holds not one request is refused before any request
+ * (`RATE_LIMITED`, HTTP 429, `Retry-After`); otherwise it may send what it
+ * reserved and what it can reserve more as it goes, never more than the
+ * bucket holds, and gives back what it did not send. It counts work, not
+ * text, so padding a query changes nothing. Buckets are kept for the
+ * callers seen last (a forgotten full bucket equals a new one).
  */
 import type { GatewayPlugin, RequestHooks } from './combine.js';
 import { GraphQLError } from 'graphql';
 import { HeaderMap } from '@apollo/server';
 import type { Context } from '../context.js';
 import type { SharedBuckets } from './redisBuckets.js';
+import { Reservation, type Grant, type RequestSource } from '../reservation.js';
 
 export const RATE_LIMITED = 'RATE_LIMITED';
 
@@ -56,7 +60,8 @@ export class CallerBuckets {
   readonly perSecond: number;
   readonly burst: number;
   private readonly now: () => number;
-  private readonly sharedNow: () => number;
+  /** The clock of the shared buckets (epoch ms: instances compare it). */
+  private readonly clock: () => number;
   private readonly maxCallers: number;
   readonly shared: SharedBuckets | undefined;
   private readonly onFallback: (err: unknown) => void;
@@ -67,7 +72,7 @@ export class CallerBuckets {
     this.perSecond = perSecond;
     this.burst = burst;
     this.now = now ?? (() => performance.now());
-    this.sharedNow = now ?? Date.now;
+    this.clock = now ?? Date.now;
     this.maxCallers = maxCallers;
     this.shared = shared;
     this.onFallback = onFallback;
@@ -89,22 +94,25 @@ export class CallerBuckets {
     return bucket;
   }
 
-  /** Takes `spend` from the shared bucket, or from the local one when the shared cannot answer; the tokens left. */
-  private take(key: string, spend: number): number | Promise<number> {
-    const local = () => {
-      const bucket = this.bucket(key);
-      bucket.tokens -= spend;
-      return bucket.tokens;
-    };
+  /** Reserves up to `wanted` whole requests of the caller's bucket on this instance, never below empty. */
+  private reserveLocal(key: string, wanted: number): Grant {
+    const bucket = this.bucket(key);
+    const granted = Math.max(0, Math.min(wanted, Math.floor(bucket.tokens)));
+    bucket.tokens -= granted;
+    return { granted, tokens: bucket.tokens };
+  }
+
+  /** Gives back (or, negative, charges) requests to the caller's bucket on this instance. */
+  private releaseLocal(key: string, requests: number): void {
+    const bucket = this.bucket(key);
+    bucket.tokens = Math.min(this.burst, bucket.tokens + requests);
+  }
+
+  /** The shared buckets, when they can answer now (connected, and not found hung since: redisBuckets.ts). */
+  private get sharedNow(): SharedBuckets | undefined {
     const shared = this.shared;
-    if (!shared?.ready) {
-      if (shared) this.fellBack(new Error('shared buckets not connected'));
-      return local();
-    }
-    return shared.take(key, spend, this, this.sharedNow()).catch((err: unknown) => {
-      this.fellBack(err);
-      return local();
-    });
+    if (shared && !shared.ready) this.fellBack(new Error('shared buckets not answering'));
+    return shared?.ready ? shared : undefined;
   }
 
   private fellBack(err: unknown): void {
@@ -112,22 +120,72 @@ export class CallerBuckets {
     this.onFallback(err);
   }
 
-  /** The requests the caller holds now (a fraction of one included). */
-  tokens(key: string): number | Promise<number> {
-    return this.take(key, 0);
+  /**
+   * The caller's bucket as a budget reservations draw from (reservation.ts):
+   * in Redis while it answers, else on this instance. What one reservation
+   * took goes back where it was taken.
+   */
+  source(key: string): RequestSource {
+    let fromShared = 0;
+    let fromLocal = 0;
+    const local = (wanted: number) => {
+      const grant = this.reserveLocal(key, wanted);
+      fromLocal += grant.granted;
+      return grant;
+    };
+    return {
+      why: ` within this caller's DynamoDB requests (${this.why})`,
+      reserve: (wanted) => {
+        const shared = this.sharedNow;
+        if (!shared) return local(wanted);
+        return shared.reserve(key, wanted, this, this.clock()).then(
+          (grant) => {
+            fromShared += grant.granted;
+            return grant;
+          },
+          (err: unknown) => {
+            this.fellBack(err);
+            return local(wanted);
+          },
+        );
+      },
+      release: (requests) => {
+        const shared = this.shared?.ready ? this.shared : undefined;
+        if (requests < 0) {
+          // Retries past the reservation: charged where the caller's budget is kept now.
+          if (shared) void shared.release(key, requests, this, this.clock()).catch(() => {});
+          else this.releaseLocal(key, requests);
+          return;
+        }
+        const toLocal = Math.min(requests, fromLocal);
+        fromLocal -= toLocal;
+        if (toLocal > 0) this.releaseLocal(key, toLocal);
+        const toShared = Math.min(requests - toLocal, fromShared);
+        fromShared -= toShared;
+        // What Redis gave goes back there; while it cannot answer, its bucket refills there in time.
+        if (toShared > 0 && shared) void shared.release(key, toShared, this, this.clock()).catch(() => {});
+      },
+    };
   }
 
-  /** Whole requests the caller may send now. */
+  /** The requests the caller holds now (a fraction of one included), reserved ones not counted. */
+  tokens(key: string): number | Promise<number> {
+    const shared = this.sharedNow;
+    const local = () => this.bucket(key).tokens;
+    if (!shared) return local();
+    return shared.reserve(key, 0, this, this.clock()).then(
+      (grant) => grant.tokens,
+      (err: unknown) => {
+        this.fellBack(err);
+        return local();
+      },
+    );
+  }
+
+  /** Whole requests the caller may reserve now. */
   available(key: string): number | Promise<number> {
     const tokens = this.tokens(key);
     return typeof tokens === 'number' ? Math.floor(tokens) : tokens.then(Math.floor);
-  }
-
-  /** The caller sent `requests`; settles once charged (never fails). */
-  spend(key: string, requests: number): void | Promise<unknown> {
-    if (requests <= 0) return;
-    const left = this.take(key, requests);
-    return typeof left === 'number' ? undefined : left;
   }
 
   /** The message of a cap or refusal, naming the setting. */
@@ -136,38 +194,40 @@ export class CallerBuckets {
   }
 }
 
+/** The refusal of a caller whose bucket held not one request: 429 with Retry-After. */
+function rateLimited(buckets: CallerBuckets, tokens: number): GraphQLError {
+  const retryAfter = Math.max(1, Math.ceil((1 - tokens) / buckets.perSecond));
+  return new GraphQLError(`This caller has used its DynamoDB requests for now (${buckets.why}); retry in ${retryAfter} s`, {
+    extensions: {
+      code: RATE_LIMITED,
+      retryAfterSeconds: retryAfter,
+      http: { status: 429, headers: new HeaderMap([['retry-after', String(retryAfter)]]) },
+    },
+  });
+}
+
 export function callerBudgetPlugin(budget: CallerBudget | CallerBuckets): GatewayPlugin {
   const buckets = budget instanceof CallerBuckets ? budget : new CallerBuckets(budget);
-  const { perSecond } = buckets;
   return {
     requestDidStart() {
-      let key: string | undefined;
-      const check = (tokens: number, metrics: Context['metrics']) => {
-        if (tokens < 1) {
-          const retryAfter = Math.max(1, Math.ceil((1 - tokens) / perSecond));
-          key = undefined;
-          throw new GraphQLError(`This caller has used its DynamoDB requests for now (${buckets.why}); retry in ${retryAfter} s`, {
-            extensions: {
-              code: RATE_LIMITED,
-              retryAfterSeconds: retryAfter,
-              http: { status: 429, headers: new HeaderMap([['retry-after', String(retryAfter)]]) },
-            },
-          });
-        }
-        metrics.capRequests(Math.floor(tokens), ` within this caller's DynamoDB requests (${buckets.why})`);
-      };
+      let reservation: Reservation | undefined;
       const hooks: RequestHooks = {
+        // After the query limits: the operation's cost (its planned requests) and caps are known.
         didResolveOperation({ operation, contextValue }) {
           if (!operation) return;
-          key = callerKey(contextValue);
-          const tokens = buckets.tokens(key);
-          if (typeof tokens === 'number') return check(tokens, contextValue.metrics);
-          return tokens.then((t) => check(t, contextValue.metrics));
+          const { metrics } = contextValue;
+          const held = new Reservation([buckets.source(callerKey(contextValue))], metrics.requestCap);
+          const opened = () => {
+            if (held.granted === 0) throw rateLimited(buckets, held.limiting?.tokens ?? 0);
+            reservation = held;
+            metrics.reserveThrough(held);
+          };
+          const reserving = held.open(contextValue.cost ?? metrics.requestCap);
+          return reserving ? reserving.then(opened) : opened();
         },
         willSendResponse({ contextValue }) {
-          const spent = key === undefined ? undefined : buckets.spend(key, contextValue.metrics.requests);
-          key = undefined;
-          return spent?.then(() => undefined);
+          reservation?.close(contextValue.metrics.requests);
+          reservation = undefined;
         },
       };
       return hooks;
