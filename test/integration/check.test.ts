@@ -133,7 +133,7 @@ describe('npm run check', () => {
         { key: catalogCounterKey('COURSE', catalogShardOf('c3')), detail: expect.stringContaining('courses shard') },
       ]),
     );
-    expect(report.repaired).toEqual({ copies: 0, counters: 0, indexKeys: 0 });
+    expect(report.repaired).toEqual({ copies: 0, counters: 0, indexKeys: 0, marks: 0 });
     expect(await gw.scan()).toEqual(before);
   });
 
@@ -170,7 +170,7 @@ describe('npm run check', () => {
 
   it('--repair fixes the copy, the counter and the missing index keys with conditional writes; a second check finds none of them', async () => {
     const repaired = await runCheck({ ...options, repair: true });
-    expect(repaired.repaired).toEqual({ copies: 1, counters: 2, indexKeys: 1 });
+    expect(repaired.repaired).toEqual({ copies: 1, counters: 2, indexKeys: 1, marks: 0 });
     expect(await gw.get('CUSTOMER#cu1', 'ORDER#o1')).toMatchObject({ GSI1PK: 'ORDER#o1', GSI1SK: 'CUSTOMER#cu1' });
     const edge = await gw.get(studentKey('s1').PK, courseKey('c1').PK);
     expect(edge).toMatchObject({ courseTitle: 'Course c1, renamed', courseTitleVersion: 2 });
