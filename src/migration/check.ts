@@ -25,6 +25,7 @@ import {
   catalogShardCounterKey,
   COUNTER_SK,
   FAILED_SK_PREFIX,
+  GSI1,
   IDEMPOTENCY_PREFIX,
   IDEMPOTENCY_SK,
   isBookkeeping,
@@ -51,6 +52,7 @@ import type { Store } from '../writes/store.js';
 import { compileLayoutFix, layoutFixUpdate, type LayoutFix } from './layoutFix.js';
 import { RateLimiter } from './rateLimiter.js';
 import { locateSources, sourceAt, type ChildEndReads, type SourceAt } from './childEnds.js';
+import { CounterEvidence, emptyEvidence, type EvidenceState } from './counterEvidence.js';
 import { applyRelationFixes, copyField, countersOf, type RelationFixContext, type RelationNeed } from './relationFix.js';
 import { badValuesOf, compileSeparatorCheck, jsonSafe, jsonText } from './foreignValues.js';
 import { liveMark, MARK_WINDOW_MS, marksOf, pacedDoc, repairMark, staleMarkDetail, type StaleMark } from './marks.js';
@@ -152,6 +154,8 @@ interface StateFile {
   findings: CheckReport['findings'];
   repaired: CheckReport['repaired'];
   withheld?: CheckReport['withheld'];
+  /** Suspect index partitions and index counter repairs waiting for the end of the Scan (counterEvidence.ts). */
+  evidence?: EvidenceState;
 }
 
 const emptyFindings = (): CheckReport['findings'] =>
@@ -261,6 +265,7 @@ interface CheckRun {
   writes: RateLimiter;
   classify: (item: Item) => Classified;
   separatorCheck: (item: Item) => string | null;
+  evidence: CounterEvidence;
   /** The fields of each type that edges copy (their versions are checked). */
   copied: ReadonlyMap<string, readonly string[]>;
   markWindowMs: number;
@@ -298,6 +303,7 @@ async function openRun(options: CheckOptions): Promise<{ run: CheckRun; resumed:
   // A state file of an older check lacks the newer kinds.
   for (const kind of FINDING_KINDS) state.findings[kind] ??= { count: 0, samples: [] };
   state.repaired.marks ??= 0;
+  state.evidence ??= emptyEvidence();
   const totals = { scanned: 0, readUnits: 0, writeUnits: 0, segmentsDone: 0 };
   for (const c of Object.values(state.checkpoints)) {
     totals.scanned += c.scanned;
@@ -318,6 +324,7 @@ async function openRun(options: CheckOptions): Promise<{ run: CheckRun; resumed:
     writes: new RateLimiter(options.writeUnitsPerSecond ?? options.readUnitsPerSecond),
     classify: compileClassifier(plan),
     separatorCheck: compileSeparatorCheck(plan),
+    evidence: new CounterEvidence(state.evidence),
     copied: new Map([...plan.items.keys()].map((name) => [name, writePlanOf(plan).type(name).copies.map((c) => c.field)])),
     markWindowMs: options.markWindowMs ?? MARK_WINDOW_MS,
     store: undefined as unknown as Store,
@@ -422,6 +429,8 @@ function inspectItem(run: CheckRun, item: Item, what: Classified & { kind: 'item
     const lacking = Object.entries(absent).map(([a, v]) => `${a} (expected ${v})`);
     if (lacking.length > 0) add(run, 'missingIndexKeys', item, `${type.name} lacks ${lacking.join(', ')} in ${placement.index}`);
     if (wrong.length > 0) add(run, 'wrongIndexKeys', item, `${type.name} in ${placement.index}: ${wrong.join('; ')}`);
+    const first = placement.pk[0]?.attribute;
+    if (first !== undefined && (lacking.length > 0 || wrong.length > 0)) run.evidence.suspect(placement.index, item[first], expected[first]);
     // Keys derived from a value the check flags are not written: that value is no evidence.
     if (Object.keys(absent).length > 0 && bad.lines.length === 0) page.keyRepairs.push({ item, set: absent });
   }
@@ -460,11 +469,13 @@ function indexKeys(run: CheckRun, item: Item, what: string, shardedPk: string | 
   const wantSk = item[run.keys.pk];
   if (item.GSI1PK === undefined && item.GSI1SK === undefined) {
     add(run, 'missingIndexKeys', item, `${what} lacks GSI1PK/GSI1SK`);
+    run.evidence.suspect(GSI1, wantPk);
     return;
   }
   const pkOk = item.GSI1PK === wantPk || (shardedPk !== null && parseShardPartition(shardedPk, item.GSI1PK) !== null);
   if (!pkOk) add(run, 'wrongIndexKeys', item, `${what} GSI1PK is ${jsonText(item.GSI1PK)}, expected ${wantPk}`);
   else if (item.GSI1SK !== wantSk) add(run, 'wrongIndexKeys', item, `${what} GSI1SK is ${jsonText(item.GSI1SK)}, expected ${wantSk}`);
+  if (!pkOk || item.GSI1SK !== wantSk) run.evidence.suspect(GSI1, item.GSI1PK, wantPk);
 }
 
 /** Catalog and by-instant entries, as migrate's layout fix decides them. */
@@ -541,9 +552,38 @@ async function checkCounters(run: CheckRun, counters: CounterToCheck[]): Promise
       withhold(run, fresh, `${detail}; not repaired: the collection holds ${jsonText(flagged.key)}, which this check flags (${flagged.kind})`);
       return;
     }
-    wrong.push({ item: fresh, counter, seen, collection });
+    if (collection.index === undefined) wrong.push({ item: fresh, counter, seen, collection });
+    else if (!run.evidence.trusted(collection) || !run.evidence.defer(keys.itemKey(fresh), counter)) withhold(run, fresh, untrusted(detail, collection));
   });
   return wrong;
+}
+
+const untrusted = (detail: string, collection: Collection) =>
+  `${detail}; not repaired: an item whose index keys this check flags belongs in ${collection.name}'s partition or sits in it (or too many such items to tell)`;
+
+/**
+ * The index counters' repairs kept for the end of the Scan: each decided
+ * again (read, counted) and written only where no item with flagged index
+ * keys touches its partition (counterEvidence.ts).
+ */
+async function settleDeferred(run: CheckRun): Promise<void> {
+  const { doc, tableName, keys } = run;
+  const evidence = run.state.evidence!;
+  const wrong: WrongCounter[] = [];
+  await forEachLimit(evidence.deferred, run.concurrency, async ({ key, counter }) => {
+    const item = await reading(run, 1, async () => (await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item);
+    const what = item === undefined || item[DELETING_ATTR] !== undefined ? null : run.classify(item);
+    if (what?.kind !== 'item') return;
+    const found = countersOf(run.plan, what.type.name, item!, what.id).find((c) => c.counter === counter);
+    if (found === undefined || liveMark(item!, COUNTING_ATTR, run.markWindowMs, Date.now())) return;
+    const n = await reading(run, 1, () => countCollection(sdkReads(doc), tableName, found.collection, true));
+    if (item![counter] === n) return;
+    if (!run.evidence.trusted(found.collection)) withhold(run, item!, untrusted(`${counter} is ${jsonText(item![counter] ?? null)}, ${found.collection.name} counts ${n}`, found.collection));
+    else wrong.push({ item: item!, counter, seen: item![counter], collection: found.collection });
+  });
+  evidence.deferred = [];
+  await repairPage(run, [], wrong);
+  saveState(run);
 }
 
 /** A wrong counter repair leaves: reported as withheld. */
@@ -796,6 +836,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     ),
   );
   if (run.failure) throw run.failure.error;
+  if (run.repair) await settleDeferred(run);
   await checkCatalogCounters(run);
   // Done: the next run starts over (as migrate removes its checkpoints).
   if (options.statePath) rmSync(options.statePath, { force: true });
