@@ -107,7 +107,7 @@ async function sideWrite(i: number): Promise<void> {
 }
 
 /** Runs one process of the migration until it finishes or is killed. */
-async function process(killAfter: number | null, sideWrites: { next: number }): Promise<'done' | 'killed'> {
+async function runProcess(killAfter: number | null, sideWrites: { next: number }): Promise<'done' | 'killed'> {
   const { doc, died } = processDoc(gw.dynamo.doc, killAfter, async (n) => {
     if (n % 10 === 0) await sideWrite(sideWrites.next++);
   });
@@ -118,7 +118,7 @@ describe('npm run migrate killed twice and resumed, with writes beside it', () =
   it.each(KILLS)('ends exact when each of the first two processes is killed after %i writes', async (k) => {
     await reset();
     const sideWrites = { next: k };
-    const first = await process(k, sideWrites);
+    const first = await runProcess(k, sideWrites);
     if (first === 'killed') {
       // What the dead process left, as the check finds it.
       const left = await runCheck(check);
@@ -127,8 +127,8 @@ describe('npm run migrate killed twice and resumed, with writes beside it', () =
     }
     await sideWrite(sideWrites.next++);
     await sideWrite(sideWrites.next++);
-    if (first === 'killed' && (await process(k, sideWrites)) === 'killed') await sideWrite(sideWrites.next++);
-    expect(await process(null, sideWrites)).toBe('done');
+    if (first === 'killed' && (await runProcess(k, sideWrites)) === 'killed') await sideWrite(sideWrites.next++);
+    expect(await runProcess(null, sideWrites)).toBe('done');
 
     const items = await gw.scan();
     const edges = items.filter((i) => String(i.PK).startsWith('STUDENT#') && String(i.SK).startsWith('COURSE#'));
