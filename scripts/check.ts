@@ -4,8 +4,10 @@
  * Reads TABLE_NAME at DYNAMODB_ENDPOINT against the model in SCHEMA_FILE
  * (src/migration/check.ts) and reports items that match no type, lack
  * required attributes or derived index keys, carry index keys their
- * templates contradict, copies behind their sources and counters that
- * disagree with a count. Writes nothing to the table unless --repair, but
+ * templates contradict or values their types do not allow, keys holding
+ * the separator, copies behind their sources, counters that disagree with
+ * a count, marks of work that stopped and an unfinished migrate run. Reads
+ * numbers of any size (foreignValues.ts). Writes nothing to the table unless --repair, but
  * for its summary (one item, `LAYOUT` / `CHECK`: when it ran and what it
  * left stale), which `/health` details show on every instance.
  * Exit codes: 0 nothing found, 1 something found, 2 bad input or failure.
@@ -19,6 +21,8 @@ import { loadModel } from '../src/declaration/loadModel.js';
 import { ModelError } from '../src/declaration/problems.js';
 import { CheckInputError, FINDING_KINDS, runCheck, type CheckReport } from '../src/migration/check.js';
 import { saveCheckSummary } from '../src/migration/copyHealth.js';
+import { numberSafeDoc } from '../src/migration/foreignValues.js';
+import { MARK_WINDOW_MS } from '../src/migration/marks.js';
 import { compilePlan } from '../src/plan/plan.js';
 import { progressBar, seedClientOptions } from './seedTable.js';
 
@@ -31,6 +35,7 @@ const USAGE = `usage: npm run check -- [options]
   --read-units <n>     read capacity units per second (default 100)
   --write-units <n>    write capacity units per second of --repair (default MIGRATE_WRITE_UNITS_PER_SECOND, 100)
   --page-size <n>      items per Scan page and checkpoint (default 200)
+  --mark-window <s>    seconds a rename's or a delete's mark may be old before it is reported stale (default 900)
 exit: 0 nothing found, 1 something found, 2 bad input
 env: SCHEMA_FILE (the model), DYNAMODB_ENDPOINT (unset: AWS), TABLE_NAME, AWS_REGION`;
 
@@ -56,8 +61,12 @@ function summary(report: CheckReport): string[] {
     lines.push(`${kind}: ${f.count}`);
     for (const s of f.samples) lines.push(`  ${JSON.stringify(s.key)} ${s.detail}`);
   }
-  const { copies, counters, indexKeys } = report.repaired;
-  if (copies + counters + indexKeys > 0) lines.push(`repaired: ${copies} copies, ${counters} counters, ${indexKeys} items' index keys`);
+  const { copies, counters, indexKeys, marks } = report.repaired;
+  if (copies + counters + indexKeys + marks > 0) lines.push(`repaired: ${copies} copies, ${counters} counters, ${indexKeys} items' index keys, ${marks} stale marks`);
+  if (report.withheld.count > 0) {
+    lines.push(`not repaired: ${report.withheld.count} counters whose collections hold items this check flags`);
+    for (const s of report.withheld.samples) lines.push(`  ${JSON.stringify(s.key)} ${s.detail}`);
+  }
   return lines;
 }
 
@@ -83,6 +92,7 @@ export async function checkMain(args: string[], io: CheckIo = {}): Promise<numbe
         'read-units': { type: 'string' },
         'write-units': { type: 'string' },
         'page-size': { type: 'string' },
+        'mark-window': { type: 'string' },
       },
       strict: true,
     });
@@ -98,13 +108,15 @@ export async function checkMain(args: string[], io: CheckIo = {}): Promise<numbe
     const bar = progressBar(values.repair ? 'check (repair)' : 'check', stderr as NodeJS.WriteStream);
     const report = await runCheck({
       raw: dynamo.raw,
-      doc: dynamo.doc,
+      // Numbers of any size read as they are (a counter past 2^53 is reported, never a crash).
+      doc: numberSafeDoc(dynamo.raw),
       tableName: config.tableName,
       plan,
       segments: positive(values, 'segments', config.catalog.migrateSegments),
       readUnitsPerSecond: positive(values, 'read-units', 100),
       writeUnitsPerSecond: positive(values, 'write-units', config.catalog.migrateWriteUnitsPerSecond),
       pageSize: positive(values, 'page-size', 200),
+      markWindowMs: positive(values, 'mark-window', MARK_WINDOW_MS / 1000) * 1000,
       repair: values.repair === true,
       restart: values.restart === true,
       ...(values.state ? { statePath: values.state } : {}),

@@ -387,6 +387,7 @@ export const BOOKKEEPING_ATTRIBUTES = [
   'deletingAt',
   'propagatingSince',
   'countingSince',
+  'countingBy',
   'reshardFrom',
   'reshardMoves',
   'reshardTo',

@@ -15,18 +15,21 @@
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ulid } from 'ulid';
 import { GetCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { sleep } from '../dynamo/backoff.js';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
-import { countCollection, type Collection } from '../dynamo/collection.js';
+import { countCollection, readPage, type Collection } from '../dynamo/collection.js';
 import {
   CATALOG_COUNT_ATTR,
   catalogShardCounterKey,
   COUNTER_SK,
   FAILED_SK_PREFIX,
+  GSI1,
   IDEMPOTENCY_PREFIX,
   IDEMPOTENCY_SK,
   isBookkeeping,
+  layoutStateKey,
   itemKeyString,
   parseShardPartition,
   SHARD_SK_PREFIX,
@@ -36,21 +39,36 @@ import { capacityUnits } from '../dynamo/metrics.js';
 import { sdkReads } from '../dynamo/readPort.js';
 import { tableContradictions } from '../dynamo/table.js';
 import type { Plan } from '../plan/plan.js';
-import { PROPAGATING_ATTRS, type ItemPlan } from '../plan/itemPlan.js';
+import type { ItemPlan } from '../plan/itemPlan.js';
 import { copyIsStale, source, versionOf, type CopiedField } from '../stream/propagate.js';
 import { MODEL_PARTITION } from '../stream/modelWork.js';
 import { catalogCounterChange, countCatalogShard } from '../writes/catalog.js';
-import { COUNTING_ATTR, DELETING_ATTR } from '../writes/conditions.js';
+import { COUNTING_ATTR, DELETING_ATTR, PROPAGATING_ATTR } from '../writes/conditions.js';
 import { transact, TransactionCancelled } from '../writes/transact.js';
 import { indexKeysOf, isConditionFailed } from '../writes/create.js';
 import { forEachLimit } from '../writes/fanOut.js';
 import { writePlanOf, type EdgePair } from '../writes/writePlan.js';
+import type { Store } from '../writes/store.js';
 import { compileLayoutFix, layoutFixUpdate, type LayoutFix } from './layoutFix.js';
 import { RateLimiter } from './rateLimiter.js';
 import { locateSources, sourceAt, type ChildEndReads, type SourceAt } from './childEnds.js';
+import { CounterEvidence, emptyEvidence, type EvidenceState } from './counterEvidence.js';
 import { applyRelationFixes, copyField, countersOf, type RelationFixContext, type RelationNeed } from './relationFix.js';
+import { badValuesOf, compileSeparatorCheck, jsonSafe, jsonText } from './foreignValues.js';
+import { liveMark, MARK_WINDOW_MS, marksOf, pacedDoc, repairMark, staleMarkDetail, type StaleMark } from './marks.js';
 
-export const FINDING_KINDS = ['unmatched', 'missingAttributes', 'missingIndexKeys', 'wrongIndexKeys', 'staleCopies', 'wrongCounters'] as const;
+export const FINDING_KINDS = [
+  'unmatched',
+  'keysWithSeparator',
+  'missingAttributes',
+  'badValues',
+  'missingIndexKeys',
+  'wrongIndexKeys',
+  'staleCopies',
+  'wrongCounters',
+  'staleMarks',
+  'unfinishedRuns',
+] as const;
 export type FindingKind = (typeof FINDING_KINDS)[number];
 
 /** Samples kept per kind. */
@@ -70,8 +88,14 @@ export interface CheckReport {
   /** Findings of every kind together (0: the table matches the declaration). */
   found: number;
   findings: Record<FindingKind, { count: number; samples: Sample[] }>;
-  /** What `repair` wrote (zero without it): copies, counters, items given missing index keys. */
-  repaired: { copies: number; counters: number; indexKeys: number };
+  /** What `repair` wrote (zero without it): copies, counters, items given missing index keys, stale marks finished. */
+  repaired: { copies: number; counters: number; indexKeys: number; marks: number };
+  /**
+   * Wrong counters `repair` left as they are: their collection holds an
+   * item this check flags (keys that are not its template's, a `#` in a
+   * key value, a value not of its type), so a count of it is no evidence.
+   */
+  withheld: { count: number; samples: Sample[] };
   readUnits: number;
   writeUnits: number;
   seconds: number;
@@ -105,6 +129,8 @@ export interface CheckOptions {
   restart?: boolean;
   /** Time GSI1 gets to show writes committed before a counting mark (relationFix.ts). */
   indexSettleMs?: number;
+  /** How old a rename's or a delete's mark may be before it is reported as stale (marks.ts; default MARK_WINDOW_MS). */
+  markWindowMs?: number;
   onProgress?: (progress: CheckProgress) => void;
   /** Called after each page's checkpoint; a throw stops the run there (tests simulate crashes). */
   afterCheckpoint?: (segment: number, pagesDone: number) => void;
@@ -121,10 +147,15 @@ interface SegmentState {
 
 interface StateFile {
   table: string;
+  /** The run's id: the owner of the counting marks its repairs set (a resumed run takes over its own). */
+  owner?: string;
   segments: number;
   checkpoints: Record<string, SegmentState>;
   findings: CheckReport['findings'];
   repaired: CheckReport['repaired'];
+  withheld?: CheckReport['withheld'];
+  /** Suspect index partitions and index counter repairs waiting for the end of the Scan (counterEvidence.ts). */
+  evidence?: EvidenceState;
 }
 
 const emptyFindings = (): CheckReport['findings'] =>
@@ -208,12 +239,15 @@ interface CounterToCheck {
 
 type WrongCounter = { item: Item; counter: string; seen: unknown; collection: Collection };
 
-/** What one page's items need beyond themselves: copies and counters to compare, keys to add. */
+/** What one page's items need beyond themselves: copies and counters to compare, keys to add, stale marks to finish. */
 interface PageWork {
   copies: CopyToCheck[];
   counters: CounterToCheck[];
   keyRepairs: KeyRepair[];
+  marks: StaleMark[];
 }
+
+const emptyPage = (): PageWork => ({ copies: [], counters: [], keyRepairs: [], marks: [] });
 
 /** One run: its settings, budgets, totals and the state file's contents (checkpoints, findings, repairs). */
 interface CheckRun {
@@ -230,6 +264,13 @@ interface CheckRun {
   reads: RateLimiter;
   writes: RateLimiter;
   classify: (item: Item) => Classified;
+  separatorCheck: (item: Item) => string | null;
+  evidence: CounterEvidence;
+  /** The fields of each type that edges copy (their versions are checked). */
+  copied: ReadonlyMap<string, readonly string[]>;
+  markWindowMs: number;
+  /** What stale marks are finished with: the processor's and the cascade's code, every request paced. */
+  store: Store;
   layoutFix: ReturnType<typeof compileLayoutFix>;
   state: StateFile;
   totals: { scanned: number; readUnits: number; writeUnits: number; segmentsDone: number };
@@ -256,7 +297,13 @@ async function openRun(options: CheckOptions): Promise<{ run: CheckRun; resumed:
   const table = await describeChecked(raw, tableName, plan);
   const resumed = readState(options);
   const segments = resumed?.segments ?? options.segments;
-  const state: StateFile = resumed ?? { table: tableName, segments, checkpoints: {}, findings: emptyFindings(), repaired: { copies: 0, counters: 0, indexKeys: 0 } };
+  const state: StateFile = resumed ?? { table: tableName, segments, checkpoints: {}, findings: emptyFindings(), repaired: { copies: 0, counters: 0, indexKeys: 0, marks: 0 } };
+  state.owner ??= `check-${ulid()}`;
+  state.withheld ??= { count: 0, samples: [] };
+  // A state file of an older check lacks the newer kinds.
+  for (const kind of FINDING_KINDS) state.findings[kind] ??= { count: 0, samples: [] };
+  state.repaired.marks ??= 0;
+  state.evidence ??= emptyEvidence();
   const totals = { scanned: 0, readUnits: 0, writeUnits: 0, segmentsDone: 0 };
   for (const c of Object.values(state.checkpoints)) {
     totals.scanned += c.scanned;
@@ -276,11 +323,18 @@ async function openRun(options: CheckOptions): Promise<{ run: CheckRun; resumed:
     reads: new RateLimiter(options.readUnitsPerSecond),
     writes: new RateLimiter(options.writeUnitsPerSecond ?? options.readUnitsPerSecond),
     classify: compileClassifier(plan),
+    separatorCheck: compileSeparatorCheck(plan),
+    evidence: new CounterEvidence(state.evidence),
+    copied: new Map([...plan.items.keys()].map((name) => [name, writePlanOf(plan).type(name).copies.map((c) => c.field)])),
+    markWindowMs: options.markWindowMs ?? MARK_WINDOW_MS,
+    store: undefined as unknown as Store,
     layoutFix: compileLayoutFix(plan),
     state,
     totals,
     catalogLane: Promise.resolve(),
   };
+  const paced = pacedDoc(doc, (kind) => (kind === 'read' ? reading(run, 1, async () => {}) : writing(run, 1)));
+  run.store = { doc: paced, tableName, plan, writeOptions: { concurrency, pageSize: 100 } };
   return { run, resumed: resumed !== null };
 }
 
@@ -295,14 +349,14 @@ function saveState(run: CheckRun): void {
   const path = run.options.statePath;
   if (!path) return;
   // Written whole and renamed into place: a crash mid-write leaves the previous state.
-  writeFileSync(`${path}.tmp`, JSON.stringify(run.state));
+  writeFileSync(`${path}.tmp`, JSON.stringify(jsonSafe(run.state)));
   renameSync(`${path}.tmp`, path);
 }
 
 function add(run: CheckRun, kind: FindingKind, item: Item, detail: string): void {
   const f = run.state.findings[kind];
   f.count += 1;
-  if (f.samples.length < SAMPLES) f.samples.push({ key: run.keys.itemKey(item), detail });
+  if (f.samples.length < SAMPLES) f.samples.push({ key: jsonSafe(run.keys.itemKey(item)) as Record<string, unknown>, detail });
 }
 
 /** A read within the read budget; `units` is its estimate. */
@@ -321,21 +375,46 @@ async function writing(run: CheckRun, units: number): Promise<void> {
 /** The findings an item shows by itself; what needs other items to be checked goes to `page`. */
 function inspect(run: CheckRun, item: Item, page: PageWork): void {
   const what = run.classify(item);
-  if (what.kind === 'bookkeeping') return;
-  if (what.kind === 'unmatched') {
-    add(run, 'unmatched', item, 'matches no @item template or edge');
+  if (what.kind === 'bookkeeping') {
+    inspectBookkeeping(run, item);
     return;
   }
-  // Items being deleted are half-gone on purpose: the delete finishes them.
+  if (what.kind === 'unmatched') {
+    const separator = run.separatorCheck(item);
+    if (separator !== null) add(run, 'keysWithSeparator', item, separator);
+    else add(run, 'unmatched', item, 'matches no @item template or edge');
+    return;
+  }
+  if (what.kind === 'item') inspectMarks(run, item, what, page);
+  // Items being deleted are half-gone on purpose: the delete finishes them (a stale mark is reported above).
   if (item[DELETING_ATTR] !== undefined) return;
   if (what.kind === 'item') inspectItem(run, item, what, page);
   else inspectEdge(run, item, what, page);
 }
 
+/** The layout record names a migrate run until it finishes: one that stopped (or runs now) left items behind. */
+function inspectBookkeeping(run: CheckRun, item: Item): void {
+  const { PK, SK } = run.keys.keyOf(item);
+  if (PK !== layoutStateKey.PK || SK !== layoutStateKey.SK || item.run === undefined) return;
+  const migration = item.run as { id?: unknown; startedAt?: unknown };
+  add(run, 'unfinishedRuns', item, `migrate run ${jsonText(migration.id)} started ${jsonText(migration.startedAt)} has not finished: running now, or stopped (npm run migrate resumes it)`);
+}
+
+/** Marks older than their window or lease: the work that set them stopped (marks.ts). */
+function inspectMarks(run: CheckRun, item: Item, what: Classified & { kind: 'item' }, page: PageWork): void {
+  for (const mark of marksOf(item, run.markWindowMs, Date.now())) {
+    if (!mark.stale) continue;
+    add(run, 'staleMarks', item, staleMarkDetail(what.type.name, mark, run.markWindowMs));
+    page.marks.push({ item, type: what.type, id: what.id, parentId: what.parentId, attr: mark.attr });
+  }
+}
+
 function inspectItem(run: CheckRun, item: Item, what: Classified & { kind: 'item' }, page: PageWork): void {
   const { type, id, parentId } = what;
   const record = type.map(item) as Record<string, unknown>;
-  const missing = type.requiredFields.filter((f) => record[f] === undefined);
+  const bad = badValuesOf(type, item, run.keys, run.copied.get(type.name) ?? []);
+  if (bad.lines.length > 0) add(run, 'badValues', item, `${type.name}: ${bad.lines.join('; ')}`);
+  const missing = type.requiredFields.filter((f) => record[f] === undefined && !bad.fields.has(f));
   if (missing.length > 0) add(run, 'missingAttributes', item, `${type.name} lacks ${missing.join(', ')}`);
   if (type.type.inverted) indexKeys(run, item, type.name, null);
   for (const placement of type.type.indexed) {
@@ -345,15 +424,18 @@ function inspectItem(run: CheckRun, item: Item, what: Classified & { kind: 'item
     const wrong: string[] = [];
     for (const [attribute, value] of Object.entries(expected)) {
       if (item[attribute] === undefined) absent[attribute] = value as string;
-      else if (item[attribute] !== value) wrong.push(`${attribute} is ${JSON.stringify(item[attribute])}, expected ${value}`);
+      else if (item[attribute] !== value) wrong.push(`${attribute} is ${jsonText(item[attribute])}, expected ${value}`);
     }
     const lacking = Object.entries(absent).map(([a, v]) => `${a} (expected ${v})`);
     if (lacking.length > 0) add(run, 'missingIndexKeys', item, `${type.name} lacks ${lacking.join(', ')} in ${placement.index}`);
     if (wrong.length > 0) add(run, 'wrongIndexKeys', item, `${type.name} in ${placement.index}: ${wrong.join('; ')}`);
-    if (Object.keys(absent).length > 0) page.keyRepairs.push({ item, set: absent });
+    const first = placement.pk[0]?.attribute;
+    if (first !== undefined && (lacking.length > 0 || wrong.length > 0)) run.evidence.suspect(placement.index, item[first], expected[first]);
+    // Keys derived from a value the check flags are not written: that value is no evidence.
+    if (Object.keys(absent).length > 0 && bad.lines.length === 0) page.keyRepairs.push({ item, set: absent });
   }
   const fix = run.layoutFix(item);
-  if (fix !== null) page.keyRepairs.push({ item, fix });
+  if (fix !== null && bad.lines.length === 0) page.keyRepairs.push({ item, fix });
   gsi2(run, item, type.name, fix);
   for (const c of countersOf(run.plan, type.name, item, id)) page.counters.push({ item, ...c });
 }
@@ -387,11 +469,13 @@ function indexKeys(run: CheckRun, item: Item, what: string, shardedPk: string | 
   const wantSk = item[run.keys.pk];
   if (item.GSI1PK === undefined && item.GSI1SK === undefined) {
     add(run, 'missingIndexKeys', item, `${what} lacks GSI1PK/GSI1SK`);
+    run.evidence.suspect(GSI1, wantPk);
     return;
   }
   const pkOk = item.GSI1PK === wantPk || (shardedPk !== null && parseShardPartition(shardedPk, item.GSI1PK) !== null);
-  if (!pkOk) add(run, 'wrongIndexKeys', item, `${what} GSI1PK is ${JSON.stringify(item.GSI1PK)}, expected ${wantPk}`);
-  else if (item.GSI1SK !== wantSk) add(run, 'wrongIndexKeys', item, `${what} GSI1SK is ${JSON.stringify(item.GSI1SK)}, expected ${wantSk}`);
+  if (!pkOk) add(run, 'wrongIndexKeys', item, `${what} GSI1PK is ${jsonText(item.GSI1PK)}, expected ${wantPk}`);
+  else if (item.GSI1SK !== wantSk) add(run, 'wrongIndexKeys', item, `${what} GSI1SK is ${jsonText(item.GSI1SK)}, expected ${wantSk}`);
+  if (!pkOk || item.GSI1SK !== wantSk) run.evidence.suspect(GSI1, item.GSI1PK, wantPk);
 }
 
 /** Catalog and by-instant entries, as migrate's layout fix decides them. */
@@ -400,7 +484,7 @@ function gsi2(run: CheckRun, item: Item, typeName: string, fix: LayoutFix | null
   const absent = fix.kind === 'enter-catalog' || (fix.kind === 'order-date' && item.GSI2PK === undefined);
   const expected = `GSI2PK ${'GSI2PK' in fix.set ? fix.set.GSI2PK : item.GSI2PK}, GSI2SK ${fix.set.GSI2SK}`;
   if (absent) add(run, 'missingIndexKeys', item, `${typeName} lacks its GSI2 entry (${expected})`);
-  else add(run, 'wrongIndexKeys', item, `${typeName} GSI2 entry is ${JSON.stringify(item.GSI2PK)}/${JSON.stringify(item.GSI2SK)}, expected ${expected}`);
+  else add(run, 'wrongIndexKeys', item, `${typeName} GSI2 entry is ${jsonText(item.GSI2PK)}/${jsonText(item.GSI2SK)}, expected ${expected}`);
 }
 
 /** Compares copies with their sources (child ends found first; one consistent BatchGet per page); returns the repairs they need. */
@@ -414,8 +498,9 @@ async function checkCopies(run: CheckRun, toCheck: CopyToCheck[]): Promise<Relat
   const needs = new Map<Item, RelationNeed & { kind: 'edge' }>();
   for (const { edge, field, from } of copies) {
     const entity = byKey.get(itemKeyString(from)) ?? null;
-    // A source gone, being deleted or renamed right now: the delete or the stream processor settles the copy.
-    if (entity === null || entity[DELETING_ATTR] !== undefined || PROPAGATING_ATTRS.some((a) => entity[a] !== undefined)) continue;
+    // A source gone, being deleted, or renamed within the mark window: the delete or the stream processor settles the copy.
+    // A rename's mark older than the window is reported (staleMarks) and its copies compared as any.
+    if (entity === null || entity[DELETING_ATTR] !== undefined || liveMark(entity, PROPAGATING_ATTR, run.markWindowMs, Date.now())) continue;
     let value: { value: string; version: number } | null;
     try {
       value = source(entity, field, keys);
@@ -432,7 +517,7 @@ async function checkCopies(run: CheckRun, toCheck: CopyToCheck[]): Promise<Relat
       run,
       'staleCopies',
       edge,
-      `${field.copyAttr} is ${JSON.stringify(have ?? null)} v${Number.isNaN(haveVersion) ? '?' : haveVersion}, source ${field.field} is ${JSON.stringify(value.value)} v${value.version}`,
+      `${field.copyAttr} is ${jsonText(have ?? null)} v${Number.isNaN(haveVersion) ? '?' : haveVersion}, source ${field.field} is ${jsonText(value.value)} v${value.version}`,
     );
     if (ahead) continue; // ahead of its source: no conditional copy write replaces it; reported only
     const need = needs.get(edge) ?? { kind: 'edge' as const, edge, copies: [], shards: null };
@@ -453,14 +538,82 @@ async function checkCounters(run: CheckRun, counters: CounterToCheck[]): Promise
     if (seen === n) return;
     // The table may have moved since the scan: decide on a fresh read and count.
     const fresh = await reading(run, 1, async () => (await doc.send(new GetCommand({ TableName: tableName, Key: keys.itemKey(item), ConsistentRead: true }))).Item);
-    if (fresh === undefined || fresh[DELETING_ATTR] !== undefined || fresh[COUNTING_ATTR] !== undefined) return;
+    if (fresh === undefined || fresh[DELETING_ATTR] !== undefined) return;
     seen = fresh[counter];
     n = await count();
     if (seen === n) return;
-    add(run, 'wrongCounters', fresh, `${counter} is ${JSON.stringify(seen ?? null)}, ${collection.name} counts ${n}`);
-    wrong.push({ item: fresh, counter, seen, collection });
+    // A live counting mark: a migrate or a repair counts it now (or one killed less than a lease ago): reported, left to it.
+    const counting = liveMark(fresh, COUNTING_ATTR, run.markWindowMs, Date.now());
+    const detail = `${counter} is ${jsonText(seen ?? null)}, ${collection.name} counts ${n}`;
+    add(run, 'wrongCounters', fresh, counting ? `${detail}; being counted since ${jsonText(fresh[COUNTING_ATTR])}` : detail);
+    if (counting || !run.repair) return;
+    const flagged = await flaggedIn(run, collection);
+    if (flagged !== null) {
+      withhold(run, fresh, `${detail}; not repaired: the collection holds ${jsonText(flagged.key)}, which this check flags (${flagged.kind})`);
+      return;
+    }
+    if (collection.index === undefined) wrong.push({ item: fresh, counter, seen, collection });
+    else if (!run.evidence.trusted(collection) || !run.evidence.defer(keys.itemKey(fresh), counter)) withhold(run, fresh, untrusted(detail, collection));
   });
   return wrong;
+}
+
+const untrusted = (detail: string, collection: Collection) =>
+  `${detail}; not repaired: an item whose index keys this check flags belongs in ${collection.name}'s partition or sits in it (or too many such items to tell)`;
+
+/**
+ * The index counters' repairs kept for the end of the Scan: each decided
+ * again (read, counted) and written only where no item with flagged index
+ * keys touches its partition (counterEvidence.ts).
+ */
+async function settleDeferred(run: CheckRun): Promise<void> {
+  const { doc, tableName, keys } = run;
+  const evidence = run.state.evidence!;
+  const wrong: WrongCounter[] = [];
+  await forEachLimit(evidence.deferred, run.concurrency, async ({ key, counter }) => {
+    const item = await reading(run, 1, async () => (await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item);
+    const what = item === undefined || item[DELETING_ATTR] !== undefined ? null : run.classify(item);
+    if (what?.kind !== 'item') return;
+    const found = countersOf(run.plan, what.type.name, item!, what.id).find((c) => c.counter === counter);
+    if (found === undefined || liveMark(item!, COUNTING_ATTR, run.markWindowMs, Date.now())) return;
+    const n = await reading(run, 1, () => countCollection(sdkReads(doc), tableName, found.collection, true));
+    if (item![counter] === n) return;
+    if (!run.evidence.trusted(found.collection)) withhold(run, item!, untrusted(`${counter} is ${jsonText(item![counter] ?? null)}, ${found.collection.name} counts ${n}`, found.collection));
+    else wrong.push({ item: item!, counter, seen: item![counter], collection: found.collection });
+  });
+  evidence.deferred = [];
+  await repairPage(run, [], wrong);
+  saveState(run);
+}
+
+/** A wrong counter repair leaves: reported as withheld. */
+function withhold(run: CheckRun, item: Item, detail: string): void {
+  const w = run.state.withheld!;
+  w.count += 1;
+  if (w.samples.length < SAMPLES) w.samples.push({ key: jsonSafe(run.keys.itemKey(item)) as Record<string, unknown>, detail });
+}
+
+/** Findings that make an item no evidence for a count: its keys or values are not what the declaration says. */
+const UNTRUSTED: readonly FindingKind[] = ['unmatched', 'keysWithSeparator', 'badValues', 'wrongIndexKeys'];
+
+/**
+ * The first item of `collection` this check flags with one of UNTRUSTED
+ * (the collection read a page at a time within the read budget, each item
+ * inspected on a scratch copy of the run's findings), or null.
+ */
+async function flaggedIn(run: CheckRun, collection: Collection): Promise<{ key: Record<string, unknown>; kind: FindingKind } | null> {
+  let startKey: Record<string, unknown> | undefined;
+  do {
+    const page = await reading(run, 1, () => readPage(sdkReads(run.doc), run.tableName, collection, { startKey, consistent: true }));
+    for (const item of page.items) {
+      const scratch: CheckRun = { ...run, state: { ...run.state, findings: emptyFindings() } };
+      inspect(scratch, item, emptyPage());
+      const kind = UNTRUSTED.find((k) => scratch.state.findings[k].count > 0);
+      if (kind !== undefined) return { key: run.keys.itemKey(item), kind };
+    }
+    startKey = page.next;
+  } while (startKey);
+  return null;
 }
 
 /** relationFix.ts's context for the repairs of one run. */
@@ -471,6 +624,7 @@ function relationContextOf(run: CheckRun): RelationFixContext {
     dryRun: false,
     limiter: run.writes,
     indexSettleMs: run.options.indexSettleMs ?? 1000,
+    owner: run.state.owner!,
     fixed: (kind) => {
       if (kind === 'edge-copy') run.state.repaired.copies += 1;
       else if (kind === 'counter') run.state.repaired.counters += 1;
@@ -596,7 +750,7 @@ async function checkCatalogCounters(run: CheckRun): Promise<void> {
       if (run.repair && settleMs > 0) await sleep(settleMs);
       const count = await countCatalogShard((input) => reading(run, 1, () => doc.send(new QueryCommand(input))), tableName, spec, shard);
       if ((seen ?? 0) === count) continue;
-      add(run, 'wrongCounters', key, `${CATALOG_COUNT_ATTR} is ${JSON.stringify(seen ?? null)}, ${field.field} shard ${shard} holds ${count} entries`);
+      add(run, 'wrongCounters', key, `${CATALOG_COUNT_ATTR} is ${jsonText(seen ?? null)}, ${field.field} shard ${shard} holds ${count} entries`);
       if (run.repair) await repairCatalogCounter(run, key, seen, count);
     }
   }
@@ -654,14 +808,20 @@ async function checkSegment(run: CheckRun, segment: number): Promise<void> {
 }
 
 async function checkPage(run: CheckRun, items: Item[]): Promise<void> {
-  const page: PageWork = { copies: [], counters: [], keyRepairs: [] };
+  const page = emptyPage();
   for (const item of items) inspect(run, item, page);
   const copyNeeds = await checkCopies(run, page.copies);
   const wrong = await checkCounters(run, page.counters);
   if (run.repair) {
     await repairKeys(run, page.keyRepairs);
     await repairPage(run, copyNeeds, wrong);
+    await repairMarks(run, page.marks);
   }
+}
+
+/** Finishes what stale marks stand for (marks.ts), one item at a time: each may be a whole fan-out or cascade. */
+async function repairMarks(run: CheckRun, marks: readonly StaleMark[]): Promise<void> {
+  for (const mark of marks) if (await repairMark(run.store, mark)) run.state.repaired.marks += 1;
 }
 
 export async function runCheck(options: CheckOptions): Promise<CheckReport> {
@@ -676,6 +836,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     ),
   );
   if (run.failure) throw run.failure.error;
+  if (run.repair) await settleDeferred(run);
   await checkCatalogCounters(run);
   // Done: the next run starts over (as migrate removes its checkpoints).
   if (options.statePath) rmSync(options.statePath, { force: true });
@@ -688,6 +849,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckReport> {
     found: found(run),
     findings: run.state.findings,
     repaired: run.state.repaired,
+    withheld: run.state.withheld!,
     readUnits: Math.round(totals.readUnits * 10) / 10,
     writeUnits: Math.round(totals.writeUnits * 10) / 10,
     seconds: (performance.now() - started) / 1000,

@@ -342,6 +342,8 @@ async function relationFixes(job: MigrationJob, needs: RelationNeed[]): Promise<
         return read();
       },
       indexSettleMs: job.options.indexSettleMs ?? 1000,
+      // The run recorded on the layout record: resumed, it takes over the counting marks its killed process left.
+      owner: job.run?.id ?? 'dry-run',
       fixed: (kind) => {
         byKind[kind] += 1;
         totals.changed += 1;

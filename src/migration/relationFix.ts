@@ -11,9 +11,16 @@
  *   mark (`countingSince`) set first: writers that would move an absent
  *   counter of a marked item fail and read again, so nothing changes the
  *   collection while it is counted. A mark older than COUNTING_LEASE_MS is
- *   ignored and replaced; GSI1 collections are counted after
- *   `indexSettleMs` (docs/model.md has the race in full).
+ *   ignored and replaced; so is a mark of the same owner (`countingBy`:
+ *   the run's id and a nonce), whatever its age: a run resumed after a
+ *   kill takes over the marks its dead process left, instead of skipping
+ *   their items until the lease ends. The count is written only while the
+ *   mark is still exactly the one this process set, so taking over a live
+ *   process's mark costs it its count, never a wrong one. GSI1
+ *   collections are counted after `indexSettleMs` (docs/model.md has the
+ *   race in full).
  */
+import { randomUUID } from 'node:crypto';
 import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { countCollection, type Collection } from '../dynamo/collection.js';
@@ -31,6 +38,9 @@ import { versionAttr, writePlanOf, type EdgeCopy } from '../writes/writePlan.js'
 import { copyIsStale, copyUpdate, source, type CopiedField } from '../stream/propagate.js';
 import { locateSources, sourceAt, type ChildEndReads, type SourceAt } from './childEnds.js';
 import type { RateLimiter } from './rateLimiter.js';
+
+/** Who set a counting mark: `<owner>#<nonce>` (the owner a run's id, the nonce one process's). */
+export const COUNTING_BY_ATTR = 'countingBy';
 
 export const RELATION_FIX_KINDS = ['edge-copy', 'edge-shards', 'counter'] as const;
 export type RelationFixKind = (typeof RELATION_FIX_KINDS)[number];
@@ -119,6 +129,14 @@ export interface RelationFixContext extends ChildEndReads {
   limiter: RateLimiter;
   /** Time GSI1 gets to show writes committed before a counting mark. */
   indexSettleMs: number;
+  /**
+   * Whose counting marks these are: the run's id (migrate's, recorded on
+   * the layout record; a check's, in its state file), so that the same
+   * run resumed takes over the marks it left. No `#`.
+   */
+  owner: string;
+  /** This process's nonce within the owner's marks (default: random). */
+  nonce?: string;
   /** One fix of `kind` written (or, in a dry run, found). */
   fixed(kind: RelationFixKind): void;
   /** An item that changed under the fix; the next run decides it again. */
@@ -236,6 +254,7 @@ async function fixCounters(ctx: RelationFixContext, needs: readonly CounterNeed[
     return;
   }
   // 1. Mark every item of the page (writers that would move its absent counters read again from now on).
+  const by = `${ctx.owner}#${ctx.nonce ?? randomUUID()}`;
   const marked: { need: CounterNeed; mark: string; at: number }[] = [];
   await forEachLimit(needs, ctx.concurrency, async (need) => {
     const at = Date.now();
@@ -245,15 +264,16 @@ async function fixCounters(ctx: RelationFixContext, needs: readonly CounterNeed[
     const ours = await updateIf(ctx, 1, {
       TableName: ctx.tableName,
       Key: ctx.keys.itemKey(need.item),
-      UpdateExpression: 'SET #m = :mark',
+      UpdateExpression: 'SET #m = :mark, #by = :by',
       ConditionExpression: [
         'attribute_exists(#pk)',
         'attribute_not_exists(#del)',
-        live.expression,
+        // No live mark, or one this run's owner left (a process of it that died while counting).
+        `(${live.expression} OR begins_with(#by, :owner))`,
         ...absentCounters.map(([n]) => `attribute_not_exists(${n})`),
       ].join(' AND '),
-      ExpressionAttributeNames: { '#pk': ctx.keys.pk, '#m': COUNTING_ATTR, '#del': DELETING_ATTR, ...live.names, ...Object.fromEntries(absentCounters) },
-      ExpressionAttributeValues: { ':mark': mark, ...live.values },
+      ExpressionAttributeNames: { '#pk': ctx.keys.pk, '#m': COUNTING_ATTR, '#by': COUNTING_BY_ATTR, '#del': DELETING_ATTR, ...live.names, ...Object.fromEntries(absentCounters) },
+      ExpressionAttributeValues: { ':mark': mark, ':by': by, ':owner': `${ctx.owner}#`, ...live.values },
     });
     if (ours) marked.push({ need, mark, at });
     else ctx.skipped(); // counted meanwhile, being deleted, or marked by another run
@@ -264,8 +284,8 @@ async function fixCounters(ctx: RelationFixContext, needs: readonly CounterNeed[
   await forEachLimit(marked, ctx.concurrency, async ({ need, mark, at }) => {
     const counts: number[] = [];
     for (const c of need.counts) counts.push(await countCollection(sdkReads(ctx.doc), ctx.tableName, c.collection, true));
-    const names: Record<string, string> = { '#m': COUNTING_ATTR, '#del': DELETING_ATTR };
-    const values: Record<string, unknown> = { ':mark': mark };
+    const names: Record<string, string> = { '#m': COUNTING_ATTR, '#by': COUNTING_BY_ATTR, '#del': DELETING_ATTR };
+    const values: Record<string, unknown> = { ':mark': mark, ':by': by };
     const sets = need.counts.map((c, i) => {
       names[`#c${i}`] = c.counter;
       values[`:n${i}`] = counts[i];
@@ -276,10 +296,10 @@ async function fixCounters(ctx: RelationFixContext, needs: readonly CounterNeed[
       TableName: ctx.tableName,
       Key: ctx.keys.itemKey(need.item),
       // Too slow a count may have let a writer past an expired mark: only the mark goes.
-      UpdateExpression: inTime ? `SET ${sets.join(', ')} REMOVE #m` : 'REMOVE #m',
-      ConditionExpression: ['#m = :mark', 'attribute_not_exists(#del)', ...need.counts.map((_, i) => `attribute_not_exists(#c${i})`)].join(' AND '),
-      ExpressionAttributeNames: inTime ? names : { '#m': COUNTING_ATTR, '#del': DELETING_ATTR, ...Object.fromEntries(need.counts.map((c, i) => [`#c${i}`, c.counter])) },
-      ExpressionAttributeValues: inTime ? values : { ':mark': mark },
+      UpdateExpression: inTime ? `SET ${sets.join(', ')} REMOVE #m, #by` : 'REMOVE #m, #by',
+      ConditionExpression: ['#m = :mark', '#by = :by', 'attribute_not_exists(#del)', ...need.counts.map((_, i) => `attribute_not_exists(#c${i})`)].join(' AND '),
+      ExpressionAttributeNames: inTime ? names : { '#m': COUNTING_ATTR, '#by': COUNTING_BY_ATTR, '#del': DELETING_ATTR, ...Object.fromEntries(need.counts.map((c, i) => [`#c${i}`, c.counter])) },
+      ExpressionAttributeValues: inTime ? values : { ':mark': mark, ':by': by },
     });
     // A failed condition: deleted or marked by another run since, decided again next run.
     if (written && inTime) for (const _ of need.counts) ctx.fixed('counter');

@@ -10,9 +10,12 @@
  * for nothing):
  * - an item with edges or children whose new image carries `deletingAt`:
  *   finish the cascade (every edge with the other side's counter, then the
- *   item);
+ *   item); a child type's delete is finished by its own request (with its
+ *   parent's counter: writes/cascade.ts), so its mark asks for nothing;
  * - an item with copied fields whose version changed, or that carries
- *   `propagatingSince`: propagate its current values to every edge;
+ *   `propagatingSince`: propagate its current values to every edge. Any
+ *   item type: top-level, a child (its key holds its parent's id), keyed
+ *   by several values; the item is read by the record's own key;
  * - a new edge of an @edges relation: bring its copies up to date if an
  *   item was renamed between link's read and now;
  * - a gateway's model marker (modelWork.ts): nothing, unless the model
@@ -33,10 +36,11 @@ import { writePlanOf } from '../writes/writePlan.js';
 import { propagate, refreshEdges } from './propagate.js';
 import { MODEL_PARTITION, ModelBehind, workOf } from './modelWork.js';
 import { imagesOf, isTtlDeletion, type StreamRecordLike } from '../dynamo/streamRecords.js';
+import type { ItemKey } from '../dynamo/keys.js';
 
 export type Task =
   | { kind: 'cascade'; type: string; id: string }
-  | { kind: 'propagate'; type: string; id: string }
+  | { kind: 'propagate'; type: string; id: string; key: ItemKey }
   | { kind: 'edge'; edge: Item }
   | { kind: 'model'; version: string; work: string[] }
   | { kind: 'none' };
@@ -52,13 +56,16 @@ export function taskOf(record: StreamRecordLike, plan: Plan): Task {
   const writes = writePlanOf(plan);
   for (const t of writes.followed) {
     const ids = t.item.ids(keys);
-    if (ids === null || ids.parentId !== null) continue;
+    if (ids === null) continue;
     if (newImage === null) return { kind: 'none' };
     const entity = { type: t.item.name, id: ids.id };
-    if (newImage[DELETING_ATTR] !== undefined && t.sides.length > 0) return { kind: 'cascade', ...entity };
+    if (newImage[DELETING_ATTR] !== undefined) {
+      // A child's delete finishes in its request, with its parent's counter; a marked item is renamed no more.
+      return ids.parentId === null && t.sides.length > 0 ? { kind: 'cascade', ...entity } : { kind: 'none' };
+    }
     if (t.copies.length === 0) return { kind: 'none' };
     const renamed = t.copies.some((c) => newImage[c.versionAttr] !== oldImage?.[c.versionAttr]);
-    if (newImage[PROPAGATING_ATTR] !== undefined || renamed) return { kind: 'propagate', ...entity };
+    if (newImage[PROPAGATING_ATTR] !== undefined || renamed) return { kind: 'propagate', ...entity, key: plan.keys.keyOf(keys) };
     return { kind: 'none' };
   }
   if (record.eventName === 'INSERT' && newImage && writes.pairs.some((p) => p.ends(keys) !== null)) {
@@ -113,7 +120,7 @@ export async function handleRecords(store: Store, records: StreamRecordLike[], l
         if (missing.length > 0) return { ...outcome, failedAt: i, error: new ModelBehind(task.version, missing) };
       } else if (task.kind !== 'none' && lastOfEntity.get(entityKey(task)!) === i) {
         if (task.kind === 'propagate') {
-          const result = await propagate(store, task.type, task.id);
+          const result = await propagate(store, task.type, task.id, task.key);
           outcome.copies += result.written;
           logger?.debug({ entity: `${task.type} ${task.id}`, written: result.written, skipped: result.skipped }, 'copies propagated');
         } else {

@@ -98,10 +98,15 @@ export interface PropagateResult {
   skipped?: 'absent' | 'deleting' | 'no value';
 }
 
-/** Brings every copy of the item `id` of `typeName` to its current values. */
-export async function propagate(store: Store, typeName: string, id: string): Promise<PropagateResult> {
+/**
+ * Brings every copy of the item `id` of `typeName` to its current values.
+ * `at` is the item's key; without it the key is made from the id, which
+ * only a type keyed by its id alone allows (a child's key holds its
+ * parent's id, a type keyed by several values their values).
+ */
+export async function propagate(store: Store, typeName: string, id: string, at?: ItemKey): Promise<PropagateResult> {
   const t = writePlanOf(planOf(store)).type(typeName);
-  const key = t.item.key(id);
+  const key = at ?? t.item.key(id);
   const entity = await getItem(store, key);
   if (entity === null) return { written: 0, skipped: 'absent' };
   if (entity[DELETING_ATTR] !== undefined) return { written: 0, skipped: 'deleting' };

@@ -116,7 +116,7 @@ describe('reservations: edges of a child type', () => {
     const found = await runCheck(options);
     expect(found.findings.staleCopies.count).toBe(1);
     expect(found.findings.staleCopies.samples[0].key).toEqual({ PK: 'BOOK#emma#RESERVED', SK: 'MEMBER#ann' });
-    expect(found.repaired).toEqual({ copies: 0, counters: 0, indexKeys: 0 });
+    expect(found.repaired).toEqual({ copies: 0, counters: 0, indexKeys: 0, marks: 0 });
     expect(sent).toEqual({ Scan: 1, Query: 10, BatchGet: 1 });
     expect((await gw.get('BOOK#emma#RESERVED', 'MEMBER#ann'))?.bookTitle).toBe('Old title');
 

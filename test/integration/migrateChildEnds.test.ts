@@ -115,7 +115,7 @@ describe('npm run check on a child type’s counters', () => {
       count: 1,
       samples: [{ key: { PK: 'LIB#central', SK: 'BOOK#dune' }, detail: 'reservationCount is 5, Book.reservations counts 2' }],
     });
-    expect((await check(true)).repaired).toEqual({ copies: 0, counters: 1, indexKeys: 0 });
+    expect((await check(true)).repaired).toEqual({ copies: 0, counters: 1, indexKeys: 0, marks: 0 });
     expect(await gw.get('LIB#central', 'BOOK#dune')).toEqual(stored('LIB#central', 'BOOK#dune'));
     expect((await check()).found).toBe(0);
   }, PATIENT);

@@ -8,7 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { taskOf } from '../../src/stream/handler.js';
 import type { StreamRecordLike } from '../../src/dynamo/streamRecords.js';
+import { fileURLToPath } from 'node:url';
 import { defaultPlan } from '../support/model.js';
+import { loadModel } from '../../src/declaration/loadModel.js';
+import { compilePlan } from '../../src/plan/plan.js';
+
+const libraryPlan = compilePlan(loadModel(fileURLToPath(new URL('../../examples/library.graphql', import.meta.url))));
 
 const rec = (eventName: string, keys: object, newImage?: object, oldImage?: object, userIdentity?: object): StreamRecordLike => ({
   eventName,
@@ -32,6 +37,18 @@ describe('stream record tasks', () => {
       type: 'Course',
     });
     expect(kind(rec('MODIFY', { PK: 'STUDENT#s', SK: 'PROFILE' }, { name: 'B', propagatingSince: 't' }, { name: 'B' }))).toBe('propagate');
+  });
+
+  it("a rename of a child type (its key holds its parent's id) asks for propagation from the item at the record's key", () => {
+    const book = { PK: 'LIB#central', SK: 'BOOK#dune' };
+    expect(taskOf(rec('MODIFY', book, { title: 'B', titleVersion: 1, propagatingSince: 't' }, { title: 'A' }), libraryPlan)).toEqual({
+      kind: 'propagate',
+      type: 'Book',
+      id: 'dune',
+      key: book,
+    });
+    // Its delete is finished by its own request (with its parent's counter): the mark asks the processor for nothing.
+    expect(taskOf(rec('MODIFY', book, { title: 'A', deletingAt: 't' }, { title: 'A' }), libraryPlan).kind).toBe('none');
   });
 
   it('a marked entity asks for the rest of its cascade', () => {
