@@ -5,7 +5,9 @@
  * with the gateway's vocabulary left out: the storage and rule directives
  * (@item, @get, @access, …) say how this subgraph reads its table, which is
  * no other subgraph's business. Composition reads Federation's definitions
- * from the @link, so they are not printed either.
+ * from the @link, so they are not printed either. PageInfo, which every
+ * Relay subgraph defines alike, is printed @shareable unless the model
+ * gives it directives of its own.
  */
 import { Kind, print, visit, type DefinitionNode, type DocumentNode } from 'graphql';
 import { DIRECTIVE_NAMES } from '../declaration/directives.js';
@@ -13,9 +15,15 @@ import type { Model } from '../declaration/model.js';
 
 const VOCABULARY = new Set<string>(DIRECTIVE_NAMES);
 
-export function subgraphSdl(model: Pick<Model, 'document'>): string {
+export function subgraphSdl(model: Pick<Model, 'document' | 'federation'>): string {
+  const shareable = model.federation?.names.shareable;
   const stripped = visit(model.document, {
     Directive: (node) => (VOCABULARY.has(node.name.value) ? null : undefined),
+    // Relay's PageInfo is every such subgraph's: without a directive of its own, it is @shareable, so two compose.
+    ObjectTypeDefinition: (node) =>
+      node.name.value === 'PageInfo' && !node.directives?.length && shareable
+        ? { ...node, directives: [{ kind: Kind.DIRECTIVE, name: { kind: Kind.NAME, value: shareable }, arguments: [] }] }
+        : undefined,
   }) as DocumentNode;
   // A schema extension that held only vocabulary (`extend schema @table(…)`) is left out whole.
   const definitions = stripped.definitions.filter(
