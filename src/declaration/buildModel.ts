@@ -60,7 +60,8 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   }
   // A model linking Apollo Federation 2 is served as a subgraph (federation.ts, docs/federation.md).
   const link = readFederationLink(document, problems);
-  if (link) document = withOrphanExtensionsDefined(document);
+  let extended: string[] = [];
+  if (link) ({ document, extended } = withOrphanExtensionsDefined(document));
   document = withWrittenTypes(document);
   // A Federation link refused for its version already said what to link.
   checkNames(document, problems, link ?? (problems.list.length > 0 ? 'refused' : null));
@@ -91,7 +92,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   const { queries, mutations, rootAccess } = readOperations(schema, items, relations, layout, problems, keyless);
   checkServedLayout(layout, items, relations, queries, problems);
   keyAttributeTypes(layout, items, problems);
-  const federation = link ? readFederation(schema, document, link, { items, keyless }, problems) : null;
+  const federation = link ? readFederation(schema, document, { ...link, extended }, { items, keyless }, problems) : null;
   if (problems.list.length > 0) throw new ModelError(source, problems.list);
   dropLocations(document);
   dropLocations(typeDefs);

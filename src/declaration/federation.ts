@@ -179,20 +179,24 @@ function readKeys(known: Known, type: GraphQLNamedType, key: string, problems: P
 /**
  * A federated model may extend a type it does not define (`extend type
  * Query`, `extend type User @key(…)`), as Federation allows: each such
- * first extension becomes the type's definition, so the schema builds.
+ * first extension becomes the type's definition, so the schema builds;
+ * `extended` names them, so the SDL prints them as written (an extension's
+ * @external key fields are another subgraph's to resolve).
  */
-export function withOrphanExtensionsDefined(document: DocumentNode): DocumentNode {
+export function withOrphanExtensionsDefined(document: DocumentNode): { document: DocumentNode; extended: string[] } {
   const defined = new Set(document.definitions.flatMap((d) => (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.INTERFACE_TYPE_DEFINITION ? [d.name.value] : [])));
+  const extended: string[] = [];
   const definitions = document.definitions.map((d) => {
     if ((d.kind !== Kind.OBJECT_TYPE_EXTENSION && d.kind !== Kind.INTERFACE_TYPE_EXTENSION) || defined.has(d.name.value)) return d;
     defined.add(d.name.value);
+    extended.push(d.name.value);
     return { ...d, kind: d.kind === Kind.OBJECT_TYPE_EXTENSION ? Kind.OBJECT_TYPE_DEFINITION : Kind.INTERFACE_TYPE_DEFINITION } as DefinitionNode;
   });
-  return { ...document, definitions };
+  return { document: { ...document, definitions }, extended };
 }
 
 /** The model's entities (types with @key) and what the gateway cannot serve of its Federation directives. */
-export function readFederation(schema: GraphQLSchema, document: DocumentNode, link: FederationLink, known: Known, problems: Problems): Federation {
+export function readFederation(schema: GraphQLSchema, document: DocumentNode, link: FederationLink & { extended: readonly string[] }, known: Known, problems: Problems): Federation {
   const { names } = link;
   const entities = new Map<string, Entity>();
   for (const type of Object.values(schema.getTypeMap())) {
@@ -221,5 +225,5 @@ export function readFederation(schema: GraphQLSchema, document: DocumentNode, li
       },
     });
   }
-  return { minor: link.minor, names, entities };
+  return { minor: link.minor, names, entities, extended: link.extended };
 }

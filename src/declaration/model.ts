@@ -73,6 +73,12 @@ export interface Attribute {
    * (kind ID). Null for a plain stored field.
    */
   reference?: { type: string; keyless: boolean };
+  /**
+   * A list of references (`[Product!]!`): stored as a list of the referred
+   * ids (`shape` is a list of IDs), read back as those items (keyless: as
+   * their ids), an id whose item is missing left out. Absent otherwise.
+   */
+  references?: { type: string; keyless: boolean };
 }
 
 /**
@@ -386,6 +392,8 @@ export interface Federation {
   names: Readonly<Record<string, string>>;
   /** Entity types by name. */
   entities: ReadonlyMap<string, Entity>;
+  /** Types the model extends without defining them (`extend type User @key(…)`): the SDL prints them so. */
+  extended: readonly string[];
 }
 
 /** A keyless type: an entity known only by the ids that refer to it (no item of its own). */

@@ -59,6 +59,21 @@ function listMax(ctx: NestedContext, field: Field, at: string): number {
 }
 
 /**
+ * A list of references (`[Product!]!` on an item field): a list of the
+ * referred ids, bounded by @attribute(max:) as any list. Null after a problem.
+ */
+export function referenceListShape(ctx: NestedContext, field: Field, at: string): ValueShape | null {
+  const top = layer(field.type);
+  const element = top.list === null ? null : layer(top.list);
+  if (!element || element.list !== null) {
+    ctx.problems.add(at, 'a list of lists is not stored: wrap the inner list in a map type', field.astNode);
+    return null;
+  }
+  const none = { min: null, max: null, format: null };
+  return { kind: 'list', of: { kind: 'scalar', scalar: 'ID', constraints: none, required: element.required }, max: listMax(ctx, field, at), required: top.required };
+}
+
+/**
  * The shape of `field` (a map, list or scalar), or null after a problem.
  * `inside`: the map types being read around it (a map type holding itself
  * would have no bound).

@@ -17,13 +17,19 @@ const VOCABULARY = new Set<string>(DIRECTIVE_NAMES);
 
 export function subgraphSdl(model: Pick<Model, 'document' | 'federation'>): string {
   const shareable = model.federation?.names.shareable;
+  const extended = new Set(model.federation?.extended ?? []);
   const stripped = visit(model.document, {
     Directive: (node) => (VOCABULARY.has(node.name.value) ? null : undefined),
-    // Relay's PageInfo is every such subgraph's: without a directive of its own, it is @shareable, so two compose.
-    ObjectTypeDefinition: (node) =>
-      node.name.value === 'PageInfo' && !node.directives?.length && shareable
-        ? { ...node, directives: [{ kind: Kind.DIRECTIVE, name: { kind: Kind.NAME, value: shareable }, arguments: [] }] }
-        : undefined,
+    ObjectTypeDefinition: (node) => {
+      // A type the model extends without defining it, printed as written.
+      if (extended.has(node.name.value)) return { ...node, kind: Kind.OBJECT_TYPE_EXTENSION };
+      // Relay's PageInfo is every such subgraph's: without a directive of its own, it is @shareable, so two compose.
+      if (node.name.value === 'PageInfo' && !node.directives?.length && shareable) {
+        return { ...node, directives: [{ kind: Kind.DIRECTIVE, name: { kind: Kind.NAME, value: shareable }, arguments: [] }] };
+      }
+      return undefined;
+    },
+    InterfaceTypeDefinition: (node) => (extended.has(node.name.value) ? { ...node, kind: Kind.INTERFACE_TYPE_EXTENSION } : undefined),
   }) as DocumentNode;
   // A schema extension that held only vocabulary (`extend schema @table(…)`) is left out whole.
   const definitions = stripped.definitions.filter(
