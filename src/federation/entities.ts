@@ -185,7 +185,13 @@ function compileReaders(plan: Plan): Map<string, EntityReader> {
     for (const key of entity.keys) {
       if (!key.lookup) continue;
       if (key.lookup.kind === 'representation') {
-        keys.push({ key, find: (rep) => ({ args: { id: idValue(rep.id, 'id') }, load: async () => ({ id: idValue(rep.id, 'id') }) }) });
+        keys.push({
+          key,
+          find(rep) {
+            const id = idValue(rep.id, 'id');
+            return { args: { id }, load: async () => ({ id }) };
+          },
+        });
       } else keys.push(compileKey(plan, item!, key, key.lookup));
     }
     const get = plan.gets.find((g) => g.type === entity.name && !g.keyless)?.field ?? null;
