@@ -31,6 +31,8 @@ import { readOperations } from './operations.js';
 import { checkServedLayout, keyAttributeTypes, readLayout } from './layout.js';
 import { checkReadPartitions, readIndexed } from './indexed.js';
 import { withWrittenTypes } from './writtenTypes.js';
+import { FEDERATION_DIRECTIVES, federationDefinitions, readFederationLink, type FederationLink } from './federationLink.js';
+import { readFederation, withOrphanExtensionsDefined } from './federation.js';
 
 const BUILT_IN_TYPES = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
 let supplied: DocumentNode | undefined;
@@ -56,11 +58,17 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
     const e = error as { message: string; locations?: { line: number }[] };
     throw new ModelError(source, [{ where: 'syntax', message: e.message.replace(/^Syntax Error: /, ''), line: e.locations?.[0]?.line ?? null }]);
   }
+  // A model linking Apollo Federation 2 is served as a subgraph (federation.ts, docs/federation.md).
+  const link = readFederationLink(document, problems);
+  let extended: string[] = [];
+  if (link) ({ document, extended } = withOrphanExtensionsDefined(document));
   document = withWrittenTypes(document);
-  checkNames(document, problems);
+  // A Federation link refused for its version already said what to link.
+  checkNames(document, problems, link ?? (problems.list.length > 0 ? 'refused' : null));
   if (problems.list.length > 0) throw new ModelError(source, problems.list);
 
-  const typeDefs: DocumentNode = { kind: Kind.DOCUMENT, definitions: [...suppliedDefinitions().definitions, ...document.definitions] };
+  const federated = link ? federationDefinitions(link, document) : [];
+  const typeDefs: DocumentNode = { kind: Kind.DOCUMENT, definitions: [...suppliedDefinitions().definitions, ...federated, ...document.definitions] };
   let schema: GraphQLSchema;
   try {
     schema = buildASTSchema(typeDefs, validated ? { assumeValidSDL: true, assumeValid: true } : undefined);
@@ -84,10 +92,11 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   const { queries, mutations, rootAccess } = readOperations(schema, items, relations, layout, problems, keyless);
   checkServedLayout(layout, items, relations, queries, problems);
   keyAttributeTypes(layout, items, problems);
+  const federation = link ? readFederation(schema, document, { ...link, extended }, { items, keyless }, problems) : null;
   if (problems.list.length > 0) throw new ModelError(source, problems.list);
   dropLocations(document);
   dropLocations(typeDefs);
-  return { source, document, typeDefs, schema, layout, items, keyless, relations, queries, mutations, rootAccess };
+  return { source, document, typeDefs, schema, layout, items, keyless, relations, queries, mutations, rootAccess, federation };
 }
 
 /**
@@ -109,9 +118,19 @@ function dropLocations(node: unknown): void {
   for (const value of Object.values(node)) if (value && typeof value === 'object') dropLocations(value);
 }
 
-/** Unknown types (with their line) and model definitions that would replace the supplied vocabulary. */
-function checkNames(document: DocumentNode, problems: Problems): void {
-  const defined = new Set<string>([...BUILT_IN_TYPES, ...SUPPLIED_TYPE_NAMES]);
+/**
+ * Retired names refused on fields only: elsewhere they are another spec's
+ * (`@link` on the schema is Apollo Federation's).
+ */
+const RETIRED_ON_FIELDS = new Set(['link', 'unlink']);
+
+/**
+ * Unknown types (with their line), model definitions that would replace the
+ * supplied vocabulary, retired directives, and Federation's directives in a
+ * model that links no Federation.
+ */
+function checkNames(document: DocumentNode, problems: Problems, link: FederationLink | 'refused' | null): void {
+  const defined = new Set<string>([...BUILT_IN_TYPES, ...SUPPLIED_TYPE_NAMES, ...(link && link !== 'refused' ? Object.values(link.types) : [])]);
   for (const def of document.definitions) {
     if ('name' in def && def.name && isTypeDefinition(def)) defined.add(def.name.value);
   }
@@ -128,9 +147,17 @@ function checkNames(document: DocumentNode, problems: Problems): void {
   const visit = (node: unknown, where: string): void => {
     if (!node || typeof node !== 'object') return;
     const n = node as { kind?: string; name?: { value: string }; loc?: unknown };
-    if (n.kind === Kind.DIRECTIVE && n.name && Object.hasOwn(RETIRED_DIRECTIVES, n.name.value) && !ownDirectives.has(n.name.value)) {
-      problems.add(where, `@${n.name.value} is gone: use ${RETIRED_DIRECTIVES[n.name.value]}`, node as never);
-      return;
+    if (n.kind === Kind.DIRECTIVE && n.name && !ownDirectives.has(n.name.value)) {
+      const name = n.name.value;
+      if (Object.hasOwn(RETIRED_DIRECTIVES, name) && (!RETIRED_ON_FIELDS.has(name) || where.includes('.'))) {
+        problems.add(where, `@${name} is gone: use ${RETIRED_DIRECTIVES[name]}`, node as never);
+        return;
+      }
+      if (!link && (name === 'link' || FEDERATION_DIRECTIVES.includes(name))) {
+        const imported = name === 'link' ? '' : `, import: ["@${name}"]`;
+        problems.add(where, `@${name} is Apollo Federation's: link Federation 2 with extend schema @link(url: "https://specs.apollo.dev/federation/v2.7"${imported})`, node as never);
+        return;
+      }
     }
     if (n.kind === Kind.NAMED_TYPE && n.name && !defined.has(n.name.value)) {
       const key = `${where}:${n.name.value}`;

@@ -11,7 +11,7 @@ import type { Problems } from './problems.js';
 import { parseTemplate, TemplateError, type KeyTemplate } from './template.js';
 import { connectionShape, directiveArgs, directivesOn, getByOf, isEnum, isObject, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import { readAccess } from './access.js';
-import { isNested, mapTypesOf, readShape, type NestedContext } from './nestedValues.js';
+import { isNested, mapTypesOf, readShape, referenceListShape, type NestedContext } from './nestedValues.js';
 
 const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
 /** Directives that belong on connection, root or mutation fields, never on a stored field. */
@@ -293,6 +293,15 @@ function readStoredField(reading: ItemTypeReading, nested: NestedContext, field:
     // A reference: stored as the referred id, read back as that item (or, keyless, as just its id).
     const { storedAs, constraints } = readAttributeDirective(schema, field, at, 'ID', problems);
     return { name: field.name, storedAs, kind: 'ID', required: unwrap(field.type).nonNull, createdAt: false, constraints, reference: { type: named.name, keyless: keyless.has(named.name) } };
+  }
+  if (isObject(named) && list && (declared.has(named.name) || keyless.has(named.name))) {
+    // A list of references: the referred ids, in a list attribute (bounded as any list).
+    const shape = referenceListShape(nested, field, at);
+    const name = (directiveArgs(schema, 'attribute', field) ?? {}).name;
+    const storedAs = typeof name === 'string' && name !== '' ? name : field.name;
+    const none = { min: null, max: null, format: null };
+    const references = { type: named.name, keyless: keyless.has(named.name) };
+    return shape ? { name: field.name, storedAs, kind: 'List', shape, required: shape.required, createdAt: false, constraints: none, references } : null;
   }
   if (isNested(field.type, nested.isEntity)) {
     // A map or list inside the item (nestedValues.ts), stored whole under its attribute.

@@ -73,6 +73,12 @@ export interface Attribute {
    * (kind ID). Null for a plain stored field.
    */
   reference?: { type: string; keyless: boolean };
+  /**
+   * A list of references (`[Product!]!`): stored as a list of the referred
+   * ids (`shape` is a list of IDs), read back as those items (keyless: as
+   * their ids), an id whose item is missing left out. Absent otherwise.
+   */
+  references?: { type: string; keyless: boolean };
 }
 
 /**
@@ -341,6 +347,55 @@ export interface Layout {
   indexes: readonly IndexLayout[];
 }
 
+/** A field of a @key's field set, with the fields selected inside it (a reference's or the parent's: `product { id }`). */
+export interface KeyField {
+  field: string;
+  sub: readonly KeyField[] | null;
+}
+
+/**
+ * How the gateway finds an entity from a representation of one @key
+ * (federation.ts reads it; docs/federation.md):
+ * - `representation`: a keyless type, whose record is its id: no read;
+ * - `id`: by its id alone (a top-level or derived-id type; an inverted
+ *   child through GSI1);
+ * - `key`: by the values of its table key's placeholders;
+ * - `index`: by the key of a declared index it is @indexed in (one Query).
+ */
+export type KeyLookup = { kind: 'representation' } | { kind: 'id' } | { kind: 'key' } | { kind: 'index'; index: string };
+
+export interface EntityKey {
+  /** The field set as written. */
+  fields: string;
+  selection: readonly KeyField[];
+  resolvable: boolean;
+  /** Null for a key that is not resolvable. */
+  lookup: KeyLookup | null;
+}
+
+/** A type with @key: an entity of the supergraph this model serves (or stores a stub of). */
+export interface Entity {
+  name: string;
+  /** Its @key directives, in order. */
+  keys: readonly EntityKey[];
+  /** What finds it: an @item type, a keyless type, or neither (no resolvable key). */
+  kind: 'item' | 'keyless' | 'value';
+  /** @external fields: a representation's values of them are its record's. */
+  external: readonly string[];
+}
+
+/** The model's link to Apollo Federation 2 (federationLink.ts, federation.ts). */
+export interface Federation {
+  /** The linked version, 2.<minor>. */
+  minor: number;
+  /** Federation's directive (canonical name) → the name the model uses. */
+  names: Readonly<Record<string, string>>;
+  /** Entity types by name. */
+  entities: ReadonlyMap<string, Entity>;
+  /** Types the model extends without defining them (`extend type User @key(…)`): the SDL prints them so. */
+  extended: readonly string[];
+}
+
 /** A keyless type: an entity known only by the ids that refer to it (no item of its own). */
 export interface KeylessType {
   name: string;
@@ -369,6 +424,8 @@ export interface Model {
   mutations: MutationField[];
   /** @access on the Query and Mutation types: the default rule of their fields. */
   rootAccess: { Query: Access | null; Mutation: Access | null };
+  /** The link to Apollo Federation 2 and its entities; null for a model that links none. */
+  federation: Federation | null;
 }
 
 /**

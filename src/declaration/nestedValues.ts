@@ -15,6 +15,7 @@ import { isEnumType, isInputObjectType, isListType, isNonNullType, type GraphQLI
 import type { Constraints, MapField, ScalarKind, ValueShape } from './model.js';
 import type { Problems } from './problems.js';
 import { directiveArgs, directivesOn, isObject, isScalarLike, type Field } from './schemaShape.js';
+import { DIRECTIVE_NAMES } from './directives.js';
 
 /** A GraphQL type with its non-null and list wrappers read one level at a time. */
 interface Layer {
@@ -55,6 +56,21 @@ function listMax(ctx: NestedContext, field: Field, at: string): number {
     return 0;
   }
   return max;
+}
+
+/**
+ * A list of references (`[Product!]!` on an item field): a list of the
+ * referred ids, bounded by @attribute(max:) as any list. Null after a problem.
+ */
+export function referenceListShape(ctx: NestedContext, field: Field, at: string): ValueShape | null {
+  const top = layer(field.type);
+  const element = top.list === null ? null : layer(top.list);
+  if (!element || element.list !== null) {
+    ctx.problems.add(at, 'a list of lists is not stored: wrap the inner list in a map type', field.astNode);
+    return null;
+  }
+  const none = { min: null, max: null, format: null };
+  return { kind: 'list', of: { kind: 'scalar', scalar: 'ID', constraints: none, required: element.required }, max: listMax(ctx, field, at), required: top.required };
 }
 
 /**
@@ -111,7 +127,8 @@ function mapShape(ctx: NestedContext, type: GraphQLObjectType, required: boolean
   let ok = true;
   for (const f of Object.values(type.getFields())) {
     const at = `${type.name}.${f.name}`;
-    const others = directivesOn(f).filter((d) => d !== 'attribute');
+    // The gateway's vocabulary only: other directives (Federation's @inaccessible, @tag, …) are not the gateway's business.
+    const others = directivesOn(f).filter((d) => d !== 'attribute' && (DIRECTIVE_NAMES as readonly string[]).includes(d));
     if (others.length > 0) ctx.problems.add(`${at} @${others[0]}`, `is on a field of the map type ${type.name}, whose fields are values inside an item (only @attribute applies)`, f.astNode);
     if (f.args.length > 0) ctx.problems.add(at, `a field of the map type ${type.name} takes no arguments: it is a value inside an item`, f.astNode);
     const shape = readShape(ctx, f, at, inside);

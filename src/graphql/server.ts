@@ -42,6 +42,15 @@ import { callerBudgetPlugin, type CallerBudget, type CallerBuckets } from './plu
 import { combinePlugins } from './plugins/combine.js';
 
 import type { Model } from '../declaration/model.js';
+import { federationResolvers, withFederation } from '../federation/schema.js';
+import type { Plan } from '../plan/plan.js';
+
+/** The model's resolvers with a federated model's _service, _entities and _Entity added. */
+function withFederationResolvers(resolvers: Record<string, object>, plan: Plan): Record<string, object> {
+  const federation = federationResolvers(plan);
+  if (Object.keys(federation).length === 0) return resolvers;
+  return { ...resolvers, ...federation, Query: { ...resolvers.Query, ...federation.Query } };
+}
 
 /**
  * The executable schema of a model: its resolvers and the subscriptions it
@@ -49,11 +58,12 @@ import type { Model } from '../declaration/model.js';
  */
 export function gatewaySchema(model: Model, rules: RuleLookup | undefined) {
   const plan = compilePlan(model);
-  const { resolvers: all, declared } = withSubscriptions(model.schema, buildResolvers(plan), modelFromPlan(plan));
+  const { resolvers: all, declared } = withSubscriptions(model.schema, withFederationResolvers(buildResolvers(plan), plan), modelFromPlan(plan));
   // A schema of its own for the resolvers, built from the model's SDL without validating it again (buildModel
   // did), the resolvers set on it in place: no second parse, merge and validation, and no copy of a whole
   // schema (graphql-tools' mapSchema, which costs several times this build). The model's schema keeps no resolvers.
-  const own = buildASTSchema(model.typeDefs, { assumeValidSDL: true, assumeValid: model.schema.toConfig().assumeValid });
+  // A federated model's schema also has _service and _entities (federation/schema.ts).
+  const own = buildASTSchema(withFederation(model), { assumeValidSDL: true, assumeValid: model.schema.toConfig().assumeValid });
   const resolvers = rules ? applyRules(all, model.typeDefs, rules) : all;
   const schema = makeExecutableSchema({ typeDefs: own, resolvers, updateResolversInPlace: true });
   return { schema, declared, plan };
@@ -148,9 +158,11 @@ export function createServer({
       ]),
       // No cache hints are set; Apollo's default cache-control plugin would still hook every field resolution.
       ApolloServerPluginCacheControlDisabled(),
-      // Apollo otherwise imports its inline-trace plugin (and the usage-reporting protobuf code, evaluated
-      // at every start) to find out that the schema is no federated subgraph.
-      ApolloServerPluginInlineTraceDisabled(),
+      // A subgraph answers the router's `apollo-federation-include-trace: ftv1` with its trace (federated
+      // tracing, errors masked): Apollo installs its inline-trace plugin for a subgraph schema itself. For any
+      // other model it would import that plugin (and the usage-reporting protobuf code, evaluated at every
+      // start) only to find out that the schema is no federated subgraph.
+      ...(model.federation ? [] : [ApolloServerPluginInlineTraceDisabled()]),
       // Sandbox where it loads, the gateway's own GraphiQL where it does not (plugins/landingPage.ts).
       prod ? ApolloServerPluginLandingPageDisabled() : landingPageWithFallback(EXPLORER_PATH),
       ...guard.plugins,

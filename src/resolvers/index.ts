@@ -26,7 +26,12 @@ function partialTypes(plan: Plan): Set<string> {
   for (const relation of plan.relations.values()) if (relation.relation.kind === 'edges') partial.add(relation.node.name);
   for (const item of plan.items.values()) if (item.type.parent) partial.add(item.type.parent.type);
   // A reference's record is the referred id alone.
-  for (const item of plan.items.values()) for (const a of item.type.attributes) if (a.reference && !a.reference.keyless) partial.add(a.reference.type);
+  for (const item of plan.items.values()) {
+    for (const a of item.type.attributes) {
+      const referred = a.reference ?? a.references;
+      if (referred && !referred.keyless) partial.add(referred.type);
+    }
+  }
   for (const type of guardedAttributes(plan.model, compileRules(plan.model)).keys()) partial.add(type);
   return partial;
 }

@@ -91,6 +91,20 @@ export function itemTypeResolvers(
       typeof id !== 'string' ? null : load === null || selectsIdOnly(info) ? { id, complete: false } : load(type, id, ctx);
     fields[name] = (r, _, ctx, info) => (r.complete || r[name] !== undefined ? as(r[name], ctx, info) : full(r, ctx).then((f) => as(f[name], ctx, info)));
   }
+  // Lists of references: the stored ids, each answered as a reference is; an id whose item is missing is left out.
+  for (const a of item.type.attributes) {
+    if (!a.references) continue;
+    const name = a.name;
+    const type = a.references.type;
+    const load = a.references.keyless ? null : loadReferred;
+    const as = (ids: unknown, ctx: Context, info: GraphQLResolveInfo) => {
+      if (!Array.isArray(ids)) return a.required ? [] : null;
+      const valid = ids.filter((id): id is string => typeof id === 'string');
+      if (load === null || selectsIdOnly(info)) return valid.map((id) => ({ id, complete: false }));
+      return Promise.all(valid.map((id) => load(type, id, ctx))).then((found) => found.filter((r) => r !== null));
+    };
+    fields[name] = (r, _, ctx, info) => (r.complete || r[name] !== undefined ? as(r[name], ctx, info) : full(r, ctx).then((f) => as(f[name], ctx, info)));
+  }
   for (const name of item.flags) {
     fields[name] = (r, _, ctx) => (r.complete ? (r[name] ?? false) : full(r, ctx).then((f) => f[name] ?? false));
   }

@@ -25,6 +25,7 @@ import { createExplorer, explorerExample } from './explorer.js';
 import { createLogger, type Logger } from '../logger.js';
 import { createGatewayParts, type GatewayParts } from './gatewayParts.js';
 import { loadModel } from '../declaration/loadModel.js';
+import { checkSubgraph } from '../federation/validate.js';
 import { startStreamProcessing, type StreamProcessing } from '../stream/worker.js';
 import { devSigningKey, startIssuer, type Issuer } from '../auth/devIssuer.js';
 import { loadTelemetry } from '../telemetry/telemetry.js';
@@ -181,6 +182,8 @@ export async function startGateway(
   // A model that cannot be served, its subscriptions included, is refused before DynamoDB Local or a port is touched.
   const model = loadModel(config.schemaFile);
   declaredSubscriptions(model.schema, modelFromPlan(compilePlan(model)));
+  // A federated model's SDL by Apollo's subgraph rules too (federation/validate.ts).
+  await checkSubgraph(model);
   await refuseUnusable(config);
   // Then the endpoint: unreachable, or AWS without a region, is one line naming DYNAMODB_ENDPOINT.
   await checkEndpoint(config);

@@ -44,3 +44,26 @@ describe('subscriptions the model cannot serve', () => {
     expect(lines).toContainEqual(expect.stringMatching(/^\s+Subscription\.playerChanged: @changes\(field: "Team\.nowhere"\) must name a connection the model keeps, as "Type\.field"$/));
   });
 });
+
+describe("a federated model Apollo's subgraph rules refuse", () => {
+  it('stops npm start with one line per problem, before the endpoint is tried', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'model-'));
+    const file = join(dir, 'subgraph.graphql');
+    writeFileSync(
+      file,
+      `extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@requires"])
+type Box @item(pk: "B#{id}", sk: "box") @key(fields: "id") { id: ID!  size: Int  price: Int @requires(fields: "size") }
+type Query { box(id: ID!): Box @get }
+`,
+    );
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, SCHEMA_FILE: file, DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', LOG_LEVEL: 'silent' },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).not.toContain('DYNAMODB_ENDPOINT');
+    expect(run.stderr).toContain(`The model in ${file} cannot be served (1 problem)`);
+    expect(run.stderr).toMatch(/subgraph\.graphql: Federation: On field "Box\.price", for @requires\(fields: "size"\): field "Box\.size" should not be part of a @requires/);
+  });
+});

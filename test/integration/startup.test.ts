@@ -272,6 +272,23 @@ describe.concurrent('npm start and npm run start:compiled with the embedded Dyna
     }
   }, patience(START_TIMEOUT_MS + 60_000));
 
+  it('npm start with a federated model serves it as a Federation 2 subgraph at /graphql, with its demo data', async ({ expect }) => {
+    const run = npm(['start'], { ...(await embedded()), SCHEMA_FILE: 'examples/federation/products.graphql' });
+    try {
+      const { url } = await ready(run, expect);
+      const sdl = await postGraphQL(url, { query: '{ _service { sdl } }' });
+      expect(sdl.json.data._service.sdl, run.stdout()).toContain('type Product @custom @key(fields: "id")');
+      const entities = await postGraphQL(url, {
+        query: 'query($r: [_Any!]!) { _entities(representations: $r) { ... on Product { sku dimensions { size } } ... on User { name } } }',
+        variables: { r: [{ __typename: 'Product', id: 'apollo-federation' }, { __typename: 'User', email: 'support@apollographql.com' }] },
+      });
+      expect(entities.json).toEqual({ data: { _entities: [{ sku: 'federation', dimensions: { size: 'small' } }, { name: 'Jane Smith' }] } });
+    } finally {
+      run.child.kill('SIGTERM');
+      await run.exited;
+    }
+  }, START_TIMEOUT_MS + 60_000);
+
   it('npm run start:compiled without DYNAMODB_ENDPOINT serves the demo data from the embedded DynamoDB Local, whose Java does not outlive a killed gateway', async ({ expect }) => {
     const run = npm(['run', 'start:compiled'], await embedded());
     try {

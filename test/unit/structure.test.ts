@@ -38,6 +38,7 @@ export const LAYERS = [
   'stream/',
   'migration/',
   'resolvers/',
+  'federation/',
   'idempotency/',
   'graphql/',
   'transport/',

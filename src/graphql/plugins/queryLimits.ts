@@ -12,8 +12,9 @@
  * a connection costs max(1, size × its selection per item), size clamped to
  * 0‥100; an item field 1 plus its selection; wrappers their selection;
  * leaves 0; a mutation MUTATION_COST plus its selection; totalCount the
- * COUNT Queries it may send. Response fields: each leaf once per item the
- * pages above may hold (a filtered page 10×).
+ * COUNT Queries it may send; `_entities` (a federated model) 1 plus its
+ * selection per representation. Response fields: each leaf once per item
+ * the pages above may hold (a filtered page 10×).
  */
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -45,6 +46,7 @@ import { DEFAULTS } from '../../config.js';
 import { CATALOG_SHARDS } from '../../dynamo/keys.js';
 import { responseSizePlugin } from './responseSize.js';
 import { requestBudgetPlugin } from './requestBudget.js';
+import { representationCount } from '../../federation/schema.js';
 
 export interface QueryLimits {
   maxDepth: number;
@@ -260,6 +262,13 @@ export function operationWeight(
           continue;
         }
         const [inner, innerFields] = selection.selectionSet ? selectionWeight(selection.selectionSet, named, false) : [0, 0];
+        // _entities (a federated model): each representation is an entity read, as an item field is.
+        const representations = root ? representationCount(field.name, selection.arguments ?? [], values) : null;
+        if (representations !== null) {
+          total += Math.max(1, representations) * (1 + inner);
+          fields += representations * innerFields;
+          continue;
+        }
         const isConnection =
           field.args.some((a) => a.name === 'first' || a.name === 'last') &&
           isObjectType(named) &&
@@ -325,9 +334,9 @@ const refusal = (message: string) =>
 
 /**
  * The names of the variables an operation's weight depends on: those given
- * to `first`, `last` or a narrowing argument of the model (a prefix, a
- * @query argument beside @children) anywhere in the document (operationWeight
- * reads no other argument). Empty: the weight is the same for every request.
+ * to `first`, `last`, `representations` or a narrowing argument of the model
+ * (a prefix, a @query argument beside @children) anywhere in the document
+ * (operationWeight reads no other argument). Empty: the weight is the same for every request.
  */
 function weightVariables(schema: GraphQLSchema, document: DocumentNode): Set<string> {
   const narrowing = narrowingOf(schema).names;
@@ -340,7 +349,7 @@ function weightVariables(schema: GraphQLSchema, document: DocumentNode): Set<str
   visit(document, {
     Argument(node) {
       const name = node.name.value;
-      if (name === 'first' || name === 'last' || narrowing.has(name)) collect(node.value);
+      if (name === 'first' || name === 'last' || name === 'representations' || narrowing.has(name)) collect(node.value);
     },
   });
   return names;
