@@ -15,6 +15,7 @@ import { redisBuckets } from '../../src/graphql/plugins/redisBuckets.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 import { postFrom } from '../support/fromAddress.js';
 import { startRedis, type RedisServer } from '../support/subscriptions.js';
+import { until as waitUntil } from '../support/patience.js';
 
 let redis: RedisServer;
 let admin: Redis;
@@ -48,7 +49,7 @@ async function scriptsRun(): Promise<number> {
 }
 
 async function until(check: () => boolean) {
-  for (let i = 0; i < 1000 && !check(); i++) await new Promise((r) => setTimeout(r, 20));
+  await waitUntil(check, 'the condition', 20_000);
   expect(check()).toBe(true);
 }
 

@@ -18,6 +18,7 @@ import { runMigration, type MigrationOptions } from '../../src/migration/migrate
 import { COUNTING_BY_ATTR } from '../../src/migration/relationFix.js';
 import { COUNTING_ATTR } from '../../src/writes/conditions.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
+import { patience } from '../support/patience.js';
 
 const STUDENTS = Array.from({ length: 16 }, (_, i) => `s${String(i).padStart(2, '0')}`);
 const COURSES = ['k0', 'k1', 'k2', 'k3'];
@@ -144,7 +145,7 @@ describe('npm run migrate killed twice and resumed, with writes beside it', () =
     expect(items.filter((i) => i[COUNTING_ATTR] !== undefined || i[COUNTING_BY_ATTR] !== undefined)).toEqual([]);
     const report = await runCheck(check);
     expect(report.found, JSON.stringify(report.findings)).toBe(0);
-  }, 240_000);
+  }, patience(240_000));
 
   it('cut counts short at several of those points', () => {
     expect(cutCounts).toBeGreaterThanOrEqual(3);

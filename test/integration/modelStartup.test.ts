@@ -59,7 +59,7 @@ type Query { box(id: ID!): Box @get }
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       env: { ...process.env, SCHEMA_FILE: file, DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', LOG_LEVEL: 'silent' },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: patience(60_000),
     });
     expect(run.status).toBe(1);
     expect(run.stderr).not.toContain('DYNAMODB_ENDPOINT');

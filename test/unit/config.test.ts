@@ -32,7 +32,7 @@ describe('loadConfig defaults', () => {
     expect(changedSettings).toEqual({});
     expect(unknownSettings).toEqual([]);
     expect(catalog).toEqual({ pageReadBudget: 100, migrateWriteUnitsPerSecond: 100, migrateSegments: 4 });
-    expect(subscriptions).toEqual({ redisUrl: undefined, maxConnections: 1000, maxPerAddress: 100, perConnection: 50, initTimeoutMs: 5000, maxBufferedBytes: 1_048_576, maxQueued: 1000, maxQueuedBytes: 8_388_608, maxDocumentBytes: 4_194_304, eventRequestsPerSecond: 100, eventRequestsBurst: 500 });
+    expect(subscriptions).toEqual({ redisUrl: undefined, maxConnections: 1000, maxPerAddress: 100, perConnection: 50, initTimeoutMs: 5000, maxBufferedBytes: 1_048_576, maxQueued: 1000, maxQueuedBytes: 8_388_608, maxDocumentBytes: 4_194_304, maxDocumentBytesPerAddress: 33_554_432, maxDocumentBytesTotal: 268_435_456, eventRequestsPerSecond: 100, eventRequestsBurst: 500 });
     expect(rest).toEqual({
       port: 4000,
       host: '0.0.0.0',
@@ -121,7 +121,7 @@ describe('loadConfig defaults', () => {
       MIGRATE_SEGMENTS: '16',
     });
     expect(catalog).toEqual({ pageReadBudget: 250, migrateWriteUnitsPerSecond: 40, migrateSegments: 16 });
-    expect(subscriptions).toEqual({ redisUrl: 'redis://redis:6379', redisEventSecret: 'r0123456789abcdefghijklmnopqrstuv', maxConnections: 20, maxPerAddress: 100, perConnection: 3, initTimeoutMs: 800, maxBufferedBytes: 4096, maxQueued: 7, maxQueuedBytes: 8_388_608, maxDocumentBytes: 4_194_304, eventRequestsPerSecond: 100, eventRequestsBurst: 500 });
+    expect(subscriptions).toEqual({ redisUrl: 'redis://redis:6379', redisEventSecret: 'r0123456789abcdefghijklmnopqrstuv', maxConnections: 20, maxPerAddress: 100, perConnection: 3, initTimeoutMs: 800, maxBufferedBytes: 4096, maxQueued: 7, maxQueuedBytes: 8_388_608, maxDocumentBytes: 4_194_304, maxDocumentBytesPerAddress: 33_554_432, maxDocumentBytesTotal: 268_435_456, eventRequestsPerSecond: 100, eventRequestsBurst: 500 });
     expect(rest).toEqual({
       port: 8080,
       host: '127.0.0.1',
