@@ -1,5 +1,5 @@
 /**
- * `npm run docs:settings`: writes the settings table of src/config.ts into
+ * `npm run docs:settings`: writes the settings table (src/config/settings.ts) into
  * docs/configuration.md (the full table) and the README (the most used
  * settings), between their `<!-- settings:… -->` markers. The unit test
  * test/unit/settings.test.ts fails when either differs from the table, so

@@ -23,6 +23,7 @@ const SRC = join(ROOT, 'src');
 /** Bottom first. A folder ends in `/`. */
 export const LAYERS = [
   'errors.ts',
+  'config/',
   'config.ts',
   'logger.ts',
   'declaration/',
@@ -153,7 +154,7 @@ export function upwardImports(files: Map<string, Set<string>>, layers: readonly 
  */
 export const ENTRY_POINTS = ['main.ts', 'streamWorker.ts', 'transport/startGateway.ts', 'transport/gatewayParts.ts', 'transport/lambdaHandler.ts', 'stream/lambda.ts'];
 /** Where the model is loaded and the default named: the loader itself and the setting. */
-const MODEL_LOADING = ['declaration/loadModel.ts', 'config.ts'];
+const MODEL_LOADING = ['declaration/loadModel.ts', 'config.ts', 'config/settings.ts'];
 
 /** Files, besides the entry points, that import loadModel's module or name DEFAULT_SCHEMA_FILE. */
 export function modelLoaders(files: Map<string, Set<string>>, source: (file: string) => string): string[] {
