@@ -45,5 +45,5 @@ export { type LoadOptions, loadConfig, loadTelemetrySettings } from './config/lo
 export { type Setting, SETTING_GROUPS, type SettingGroup } from './config/settingKinds.js';
 export { DEFAULT_SCHEMA_FILE, OWNER_CLAIM_SETTING, PROD_NODE_ENV, SETTINGS, type SettingName } from './config/settings.js';
 export { MOST_USED_SETTINGS, settingsSummary, settingsTable } from './config/settingsTable.js';
-export { RETIRED_SETTINGS, unknownSettings } from './config/unknownSettings.js';
+export { unknownSettings } from './config/unknownSettings.js';
 export { MIN_CURSOR_SECRET_DISTINCT, MIN_CURSOR_SECRET_LENGTH } from './config/valueChecks.js';

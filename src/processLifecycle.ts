@@ -15,11 +15,10 @@ import type { Logger } from './logger.js';
 
 const FORCE_EXIT_MS = 10_000;
 
-/** One warning per variable with the project's prefixes that no setting reads: the closest setting, or what became of a retired one. */
+/** One warning per variable with the project's prefixes that no setting reads, naming the closest setting. */
 export function warnUnknownSettings(logger: Logger, config: Pick<Config, 'unknownSettings'>): void {
-  for (const { name, closest, retired } of config.unknownSettings) {
-    if (retired) logger.warn({ setting: name, retired: true }, `${name} is no longer read and is ignored: ${retired}; remove it`);
-    else logger.warn({ setting: name, closest }, `${name} is not a setting and is ignored; did you mean ${closest}?`);
+  for (const { name, closest } of config.unknownSettings) {
+    logger.warn({ setting: name, closest }, `${name} is not a setting and is ignored; did you mean ${closest}?`);
   }
 }
 

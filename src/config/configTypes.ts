@@ -33,10 +33,8 @@ export type MetricExporterName = 'otlp' | 'prometheus' | 'console';
 
 export interface UnknownSetting {
   name: string;
-  /** The known setting nearest in spelling (none for a retired setting). */
-  closest?: string;
-  /** A setting earlier versions read: what became of it. */
-  retired?: string;
+  /** The known setting nearest in spelling. */
+  closest: string;
 }
 
 export interface Config {

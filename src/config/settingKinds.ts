@@ -119,9 +119,6 @@ export function pattern(o: Common & { matches: RegExp; range: string }): Setting
   return { ...o, kind: 'pattern', default: undefined, parse: () => undefined };
 }
 
-// ---------------------------------------------------------------------------
-// Checks of single values
-
 /** The standard OpenTelemetry list variables: comma-separated names, `none` for none. */
 export function otelList<const T extends string>(o: Common & { allowed: readonly T[]; default: T[] }): Setting<T[]> {
   return {

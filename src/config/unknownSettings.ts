@@ -18,15 +18,6 @@ const PROJECT_PREFIXES = /^(DYNAMODB_|AUTH_|WS_|CURSOR_|REDIS_|GATEWAY_|GRAPHQL_
 const STANDARD_OTEL =
   /^OTEL_(EXPORTER_OTLP(_(TRACES|METRICS|LOGS))?_(ENDPOINT|HEADERS|TIMEOUT|COMPRESSION|PROTOCOL|CERTIFICATE|CLIENT_KEY|CLIENT_CERTIFICATE|INSECURE)|EXPORTER_OTLP_METRICS_(TEMPORALITY_PREFERENCE|DEFAULT_HISTOGRAM_AGGREGATION)|EXPORTER_(PROMETHEUS|ZIPKIN|JAEGER)_\w+|TRACES_SAMPLER(_ARG)?|LOGS_EXPORTER|LOG_LEVEL|(BSP|BLRP|ATTRIBUTE|SPAN|LINK|EVENT|NODE|EXPERIMENTAL)_\w+|METRICS_EXEMPLAR_FILTER|SEMCONV_STABILITY_OPT_IN|CONFIG_FILE)$/;
 
-/**
- * Settings earlier versions read and this one ignores, with what an
- * upgrading user should know. Warned about at start-up, never refused: a
- * deployment that still sets one keeps starting.
- */
-export const RETIRED_SETTINGS: Readonly<Record<string, string>> = {
-  GRAPHQL_EXECUTOR: 'operations always run on graphql-js (graphql-jit saved too little CPU to keep; see docs/performance.md)',
-};
-
 /** Edit distance (insertions, deletions, substitutions, adjacent swaps). */
 function distance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
@@ -44,8 +35,7 @@ function distance(a: string, b: string): number {
 /**
  * The set variables that neither a setting nor a family of settings reads
  * and that look meant for this gateway (a project prefix, or a near miss of
- * any setting's name), each with the closest known name, or with what
- * became of it when it is a retired setting.
+ * any setting's name), each with the closest known name.
  */
 export function unknownSettings(env: Env): UnknownSetting[] {
   const names = Object.keys(TABLE).filter((name) => TABLE[name]!.kind !== 'pattern');
@@ -56,9 +46,7 @@ export function unknownSettings(env: Env): UnknownSetting[] {
   const nearMiss = (name: string) => distance(name, closest(name)) <= (name.length < 8 ? 1 : 2);
   return Object.keys(env)
     .filter((name) => !known(name) && !isUnset(env[name]))
-    .filter((name) => PROJECT_PREFIXES.test(name) || name in RETIRED_SETTINGS || nearMiss(name))
+    .filter((name) => PROJECT_PREFIXES.test(name) || nearMiss(name))
     .sort()
-    .map((name) => (name in RETIRED_SETTINGS ? { name, retired: RETIRED_SETTINGS[name]! } : { name, closest: closest(name) }));
+    .map((name) => ({ name, closest: closest(name) }));
 }
-
-// ---------------------------------------------------------------------------

@@ -20,7 +20,7 @@
  * A model that passes keeps no source locations (dropLocations below).
  */
 import { buildASTSchema, Kind, parse, type DefinitionNode, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { DIRECTIVE_DEFINITIONS, DIRECTIVE_NAMES, RETIRED_DIRECTIVES, SUPPLIED_TYPE_NAMES } from './directives.js';
+import { DIRECTIVE_DEFINITIONS, DIRECTIVE_NAMES, SUPPLIED_TYPE_NAMES } from './directives.js';
 import type { Model } from './model.js';
 import { ModelError, Problems } from './problems.js';
 import { checkKeyFields, checkReferences, readItemTypes, readKeylessTypes } from './itemTypes.js';
@@ -119,14 +119,19 @@ function dropLocations(node: unknown): void {
 }
 
 /**
- * Retired names refused on fields only: elsewhere they are another spec's
- * (`@link` on the schema is Apollo Federation's).
+ * The edge mutations' names before `@addEdge`/`@removeEdge`, refused on
+ * fields with their replacement for one release (docs/model.md, "Changes"):
+ * `@link` is also Apollo Federation's schema directive, whose own error
+ * would not name the replacement.
  */
-const RETIRED_ON_FIELDS = new Set(['link', 'unlink']);
+const RETIRED_ON_FIELDS: Readonly<Record<string, string>> = {
+  link: '@addEdge(edges:, from:, to:, phrase:)',
+  unlink: '@removeEdge(edges:, from:, to:, phrase:)',
+};
 
 /**
  * Unknown types (with their line), model definitions that would replace the
- * supplied vocabulary, retired directives, and Federation's directives in a
+ * supplied vocabulary, the edge mutations' old names, and Federation's directives in a
  * model that links no Federation.
  */
 function checkNames(document: DocumentNode, problems: Problems, link: FederationLink | 'refused' | null): void {
@@ -149,8 +154,8 @@ function checkNames(document: DocumentNode, problems: Problems, link: Federation
     const n = node as { kind?: string; name?: { value: string }; loc?: unknown };
     if (n.kind === Kind.DIRECTIVE && n.name && !ownDirectives.has(n.name.value)) {
       const name = n.name.value;
-      if (Object.hasOwn(RETIRED_DIRECTIVES, name) && (!RETIRED_ON_FIELDS.has(name) || where.includes('.'))) {
-        problems.add(where, `@${name} is gone: use ${RETIRED_DIRECTIVES[name]}`, node as never);
+      if (Object.hasOwn(RETIRED_ON_FIELDS, name) && where.includes('.')) {
+        problems.add(where, `@${name} is gone: use ${RETIRED_ON_FIELDS[name]}`, node as never);
         return;
       }
       if (!link && (name === 'link' || FEDERATION_DIRECTIVES.includes(name))) {

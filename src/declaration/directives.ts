@@ -200,24 +200,5 @@ export const DIRECTIVE_NAMES = [
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
-/**
- * Directives earlier models used that gave way to general forms: a model
- * that still uses one is refused with the replacement, rather than with
- * graphql's "unknown directive".
- */
-export const RETIRED_DIRECTIVES: Readonly<Record<string, string>> = {
-  collectionChanges: '@changes(field: "Type.connection")',
-  node: '@get(by: NODE)',
-  me: '@get(by: CALLER)',
-  owner: '@item(claim:, claimSetting:)',
-  sharded: '@edges(shards:, maxShards:, shardsCopy:)',
-  byInstant: '@indexed(index:, pk: ["<prefix>{<parent>}"], sk: ["{<DateTime field>}#{id}"]) on the type and @query(index:, from:, until:) beside @children',
-  range: '@query(index:, from:, until:) beside @children',
-  where: '@query(filter: [<argument>]) beside @children',
-  // The edge mutations' old names: @link is Apollo Federation's schema directive.
-  link: '@addEdge(edges:, from:, to:, phrase:)',
-  unlink: '@removeEdge(edges:, from:, to:, phrase:)',
-};
-
 /** Names of the supporting types the definitions declare. */
 export const SUPPLIED_TYPE_NAMES = ['CopyField', 'ValueFormat', 'GetBy', 'AccessRule', 'KeyOrder'] as const;
