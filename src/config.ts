@@ -25,7 +25,6 @@ export {
   type DynamoEndpoint,
   type HttpConfig,
   type LambdaFirstExport,
-  LOG_LEVELS,
   type LogLevel,
   type MetricExporterName,
   type OidcAuthConfig,
@@ -42,8 +41,6 @@ export {
 } from './config/configTypes.js';
 export { DEFAULTS } from './config/defaults.js';
 export { type LoadOptions, loadConfig, loadTelemetrySettings } from './config/loadConfig.js';
-export { type Setting, SETTING_GROUPS, type SettingGroup } from './config/settingKinds.js';
 export { DEFAULT_SCHEMA_FILE, OWNER_CLAIM_SETTING, PROD_NODE_ENV, SETTINGS, type SettingName } from './config/settings.js';
 export { MOST_USED_SETTINGS, settingsSummary, settingsTable } from './config/settingsTable.js';
 export { unknownSettings } from './config/unknownSettings.js';
-export { MIN_CURSOR_SECRET_DISTINCT, MIN_CURSOR_SECRET_LENGTH } from './config/valueChecks.js';

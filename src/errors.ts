@@ -45,7 +45,12 @@ export const transactionConflict = (message = 'The write collided with concurren
 
 /** An invariant of our own code was broken: a bug, never a caller's mistake. */
 export function invariant(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new Error(`Invariant violation: ${message}`);
+  if (!condition) invariantViolation(message);
+}
+
+/** Where code reaches what its invariants rule out (an exhausted switch, a missing precondition). */
+export function invariantViolation(message: string): never {
+  throw new Error(`Invariant violation: ${message}`);
 }
 
 const UNAVAILABLE_ERROR_NAMES = new Set([

@@ -85,11 +85,6 @@ function compareBy(attrs: readonly string[], a: Record<string, unknown>, b: Reco
   return 0;
 }
 
-/** Orders two items (or positions) of one merged collection: negative when `a` comes first. */
-export function comparePositions(merged: MergedCollection, a: Record<string, unknown>, b: Record<string, unknown>): number {
-  return compareBy(positionAttributes(merged), a, b);
-}
-
 /**
  * A shard's start key (or bound) for a position: the position's keys in that
  * shard's partition, attributes in `startKeyOf` order (collection.ts), so a

@@ -11,6 +11,8 @@
  * placeholder followed by literal text ends where that text starts; two
  * placeholders side by side could not be told apart and are refused.
  */
+import { invariantViolation } from '../errors.js';
+
 export type TemplatePart = { literal: string } | { placeholder: string };
 
 export interface KeyTemplate {
@@ -103,7 +105,7 @@ class Template implements KeyTemplate {
       if ('literal' in part) out += part.literal;
       else {
         const value = values[part.placeholder];
-        if (value === undefined) throw new Error(`Invariant violation: template ${this.source} needs {${part.placeholder}}`);
+        if (value === undefined) invariantViolation(`template ${this.source} needs {${part.placeholder}}`);
         out += value;
       }
     }

@@ -18,6 +18,7 @@ import { instrumentClient } from './metrics.js';
 import { ReadPath } from './leanReads/readPath.js';
 import { GatewayRetryStrategy } from './retryStrategy.js';
 import { Sha256 } from './sha256.js';
+import { invariantViolation } from '../errors.js';
 
 export interface ClientOptions {
   /** Endpoint URL; undefined → the SDK's default endpoint for the region (real AWS). */
@@ -152,7 +153,7 @@ export function clientOptions(settings: DynamoSettings, embeddedUrl?: string): C
   let url: string | undefined;
   if (endpoint.kind === 'url') url = endpoint.url;
   else if (endpoint.kind === 'embedded') {
-    if (embeddedUrl === undefined) throw new Error('Invariant violation: the embedded DynamoDB Local has not been started');
+    if (embeddedUrl === undefined) invariantViolation('the embedded DynamoDB Local has not been started');
     url = embeddedUrl;
   }
   return { endpoint: url, region: settings.region, ...settings.dynamoClient };

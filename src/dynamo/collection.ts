@@ -19,6 +19,7 @@ import type { QueryCommandInput, QueryCommandOutput } from '@aws-sdk/lib-dynamod
 import type { ReadPort } from './readPort.js';
 import type { Item } from './batchGet.js';
 import type { TableKeyNames } from './keys.js';
+import { invariantViolation } from '../errors.js';
 
 export interface Collection {
   /** Connection name, e.g. `Team.players`: cursors are bound to it. */
@@ -123,7 +124,7 @@ export function prefixEnd(prefix: string): string {
     const last = points.pop()!.codePointAt(0)!;
     if (last < 0x10ffff) return points.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
   }
-  throw new Error(`Invariant violation: no string follows every string starting with ${JSON.stringify(prefix.slice(0, 16))}`);
+  return invariantViolation(`no string follows every string starting with ${JSON.stringify(prefix.slice(0, 16))}`);
 }
 
 export interface RangeRead {
@@ -417,7 +418,7 @@ export async function readRangeWithParent(
   { collection, parentSk, forward, limit }: ParentRangeRead,
 ): Promise<ParentPage> {
   if (!readsWithParent(collection, parentSk, forward)) {
-    throw new Error(`Invariant violation: ${collection.name} cannot be read with its parent ${parentSk}`);
+    return invariantViolation(`${collection.name} cannot be read with its parent ${parentSk}`);
   }
   if (!parentSortsLast(collection, parentSk)) return readFromParent(reads, tableName, collection, parentSk, limit);
   const items: Item[] = [];

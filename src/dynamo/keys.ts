@@ -11,6 +11,7 @@
  * Out: PK/SK and index attribute values, and the inverse where a reader
  *      needs it (the id at the end of a catalog sort key, a shard index).
  */
+import { invariantViolation } from '../errors.js';
 
 /**
  * Primary key of a base-table item, as the engine passes it around. The
@@ -55,7 +56,7 @@ export function tableKeys(names: { pk: string; sk: string | null }): TableKeys {
   const pk = names.pk;
   const sk = names.sk ?? 'SK';
   // The model check refuses it: in the literals below it would set the prototype.
-  if (pk === '__proto__' || sk === '__proto__') throw new Error('Invariant violation: __proto__ cannot name a key attribute');
+  if (pk === '__proto__' || sk === '__proto__') invariantViolation('__proto__ cannot name a key attribute');
   const id = `${pk}\u0000${sk}`;
   const known = tableKeysMade.get(id);
   if (known) return known;
@@ -227,14 +228,6 @@ function truncateUtf8(text: string, max: number): string {
   return text.slice(0, end);
 }
 
-/** The id at the end of a catalog GSI2SK, or null. */
-export function idFromCatalogSortKey(sk: unknown): string | null {
-  if (typeof sk !== 'string') return null;
-  const at = sk.lastIndexOf(CATALOG_SEPARATOR);
-  const id = at < 0 ? '' : sk.slice(at + 1);
-  return id.length > 0 && !id.includes('#') ? id : null;
-}
-
 export const CATALOG_COUNT_ATTR = 'count';
 
 /** Is this base-table item bookkeeping (a catalog counter, a layout record) rather than data? */
@@ -304,6 +297,6 @@ export const IDEMPOTENCY_PREFIX = 'IDEMPOTENCY#';
 export const IDEMPOTENCY_SK = 'RECORD';
 
 export const idempotencyKey = (callerKeyHash: string): ItemKey => {
-  if (!/^[0-9a-f]{64}$/.test(callerKeyHash)) throw new Error('Invariant violation: an idempotency key is a SHA-256 hex digest');
+  if (!/^[0-9a-f]{64}$/.test(callerKeyHash)) invariantViolation('an idempotency key is a SHA-256 hex digest');
   return { PK: `${IDEMPOTENCY_PREFIX}${callerKeyHash}`, SK: IDEMPOTENCY_SK };
 };

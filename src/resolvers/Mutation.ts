@@ -25,6 +25,7 @@ import { link, unlink } from '../writes/link.js';
 import { updateItem } from '../writes/update.js';
 import { keyFieldValues } from '../plan/itemPlan.js';
 import { writePlanOf } from '../writes/writePlan.js';
+import { invariantViolation } from '../errors.js';
 
 type MutationResolver = (parent: unknown, args: Record<string, unknown>, ctx: Context) => Promise<unknown>;
 
@@ -130,7 +131,7 @@ export function mutationResolvers(plan: Plan): Record<string, MutationResolver> 
       }
       default: {
         const never: never = m;
-        throw new Error(`Invariant violation: unknown mutation ${JSON.stringify(never)}`);
+        return invariantViolation(`unknown mutation ${JSON.stringify(never)}`);
       }
     }
   }

@@ -19,7 +19,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
 import { readRange, type Collection } from '../dynamo/collection.js';
 import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type ItemKey, type TableKeys } from '../dynamo/keys.js';
-import { conflict, notFound } from '../errors.js';
+import { conflict, invariantViolation, notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import type { ItemRecord } from '../plan/records.js';
 import { storedName, type Attribute, type IndexPlacement, type ItemType } from '../declaration/model.js';
@@ -189,7 +189,7 @@ export async function createItem(
 ): Promise<ItemRecord> {
   const t = writePlanOf(planOf(store)).type(typeName);
   if (t.item.type.parent) {
-    if (!parent) throw new Error(`Invariant violation: ${typeName} is created under a parent`);
+    if (!parent) invariantViolation(`${typeName} is created under a parent`);
     return createChild(store, t, validateId(parent.id as string, parent.argument), input);
   }
   const id = newIdOf(t, undefined, input);
