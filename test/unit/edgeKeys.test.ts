@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/declaration/buildModel.js';
-import { ModelError } from '../../src/declaration/problems.js';
 import { compilePlan } from '../../src/plan/plan.js';
 import { writePlanOf } from '../../src/writes/writePlan.js';
+import { problemsOf } from '../support/problems.js';
 
 /** A user type with `followers` over `args`, its inverse side `following` over `inverse`, and the rest of a model. */
 const model = (args: string, inverse: string | null, rest = '', schema = '@table(pk: "pk", sk: "sk") @index(name: "inverted", pk: ["sk"], sk: ["pk"])') => `
@@ -23,16 +23,6 @@ input UpdateUserInput { name: String }
 type Query { user(id: ID!): User @get }
 type Mutation { updateUser(id: ID!, input: UpdateUserInput!): User! @update }
 ${rest}`;
-
-function problemsOf(sdl: string): string[] {
-  try {
-    buildModel(sdl, 'edges.graphql');
-  } catch (error) {
-    if (error instanceof ModelError) return error.problems.map((p) => `${p.where}: ${p.message}`);
-    throw error;
-  }
-  return [];
-}
 
 describe('edges with a key of their own', () => {
   it('reads a base side from the partition its pk names and a mirror from its own, each by its sk prefix', () => {

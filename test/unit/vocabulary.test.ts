@@ -1,19 +1,8 @@
 import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { buildModel } from '../../src/declaration/buildModel.js';
 import { DIRECTIVE_DEFINITIONS, DIRECTIVE_NAMES } from '../../src/declaration/directives.js';
-import { ModelError } from '../../src/declaration/problems.js';
 import { VALID } from '../support/teamsModel.js';
-
-function problemsOf(sdl: string): string[] {
-  try {
-    buildModel(sdl, 'model.graphql');
-  } catch (error) {
-    if (error instanceof ModelError) return error.problems.map((p) => `${p.line ?? '-'}: ${p.where}: ${p.message}`);
-    throw error;
-  }
-  return [];
-}
+import { numberedProblemsOf } from '../support/problems.js';
 
 describe('the vocabulary the gateway supplies', () => {
   const defined = parse(DIRECTIVE_DEFINITIONS).definitions.flatMap((d) => (d.kind === 'DirectiveDefinition' ? [d.name.value] : []));
@@ -41,7 +30,7 @@ describe('the vocabulary the gateway supplies', () => {
     ['@madeUp', '  team(id: ID!): Team @get', '  team(id: ID!): Team @get @madeUp'],
   ])('refuses %s, a name it does not supply, with graphql\'s unknown-directive error (removed names included: docs/model.md, "Changes")', (name, from, to) => {
     expect(VALID).toContain(from);
-    expect(problemsOf(VALID.replace(from, to))).toEqual([`-: schema: Unknown directive "${name}".`]);
+    expect(numberedProblemsOf(VALID.replace(from, to))).toEqual([`-: schema: Unknown directive "${name}".`]);
   });
 
   it.each([
@@ -49,6 +38,6 @@ describe('the vocabulary the gateway supplies', () => {
     ['@unlink', '@removeEdge(edges:, from:, to:, phrase:)'],
   ])('still refuses %s on a field with the name that replaced it, for one release', (name, replacement) => {
     const sdl = VALID.replace('  team(id: ID!): Team @get', `  team(id: ID!): Team @get ${name}(edges: "Team.players")`);
-    expect(problemsOf(sdl)).toEqual([expect.stringMatching(new RegExp(`^\\d+: Query\\.team: ${name} is gone: use ${replacement.replace(/[()]/g, '\\$&')}$`))]);
+    expect(numberedProblemsOf(sdl)).toEqual([expect.stringMatching(new RegExp(`^\\d+: Query\\.team: ${name} is gone: use ${replacement.replace(/[()]/g, '\\$&')}$`))]);
   });
 });
