@@ -8,8 +8,7 @@
  * import its own room and the rooms below it. What is checked:
  * - no import cycle between files;
  * - no import cycle between rooms;
- * - no import of a room above, except the documented exceptions (at most
- *   three, each with its reason, each named in docs/architecture.md);
+ * - no import of a room above;
  * - every room of src/ has its place in the order, and the order in the
  *   documentation is this one.
  */
@@ -47,14 +46,6 @@ export const LAYERS = [
   'streamWorker.ts',
   'main.ts',
 ] as const;
-
-/**
- * Upward imports on purpose: `from` (a file) may import `to` (a room above
- * it). At most three, each with its reason, each explained in
- * docs/architecture.md. None today.
- */
-export const EXCEPTIONS: readonly { from: string; to: string; why: string }[] = [];
-
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -165,8 +156,6 @@ export function modelLoaders(files: Map<string, Set<string>>, source: (file: str
     .sort();
 }
 
-const isException = (edge: string) => EXCEPTIONS.some((e) => edge.startsWith(`${e.from} → ${e.to}`));
-
 describe('the import graph of src/', () => {
   const files = importGraph();
 
@@ -197,12 +186,8 @@ describe('the import graph of src/', () => {
     expect(LAYERS.filter((room) => !rooms.has(room))).toEqual([]);
   });
 
-  it('imports only downward, but for at most three documented exceptions', () => {
-    expect(EXCEPTIONS.length).toBeLessThanOrEqual(3);
-    expect(upwardImports(files).filter((edge) => !isException(edge))).toEqual([]);
-    // An exception nothing needs any more is taken off the list.
-    const upward = upwardImports(files);
-    expect(EXCEPTIONS.filter((e) => !upward.some((edge) => edge.startsWith(`${e.from} → ${e.to}`)))).toEqual([]);
+  it('imports only downward: no file imports a room above its own', () => {
+    expect(upwardImports(files)).toEqual([]);
   });
 
   it('loads the model only in the entry points: every other file is handed its model or plan', () => {
@@ -210,14 +195,14 @@ describe('the import graph of src/', () => {
     expect(modelLoaders(files, (file) => readFileSync(join(SRC, file), 'utf8'))).toEqual([]);
   });
 
-  it('is documented: docs/architecture.md lists these layers, top first, and explains each exception', () => {
+  it('is documented: docs/architecture.md lists these layers, top first, and says no import goes upward', () => {
     const doc = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
     const section = doc.slice(doc.indexOf('\n## Layers\n'), doc.indexOf('\n## ', doc.indexOf('\n## Layers\n') + 1));
     expect(section.length).toBeGreaterThan(0);
     const block = section.slice(section.indexOf('```\n') + 4, section.indexOf('\n```', section.indexOf('```\n') + 4));
     const listed = block.split('\n').flatMap((line) => line.trim().split(/\s{2,}/)[0]!.split(/\s+/).filter((t) => t.endsWith('/') || t.endsWith('.ts')));
     expect(listed).toEqual([...LAYERS].reverse());
-    for (const e of EXCEPTIONS) expect(section).toContain(e.from);
+    expect(section).toContain('Exceptions: none.');
   });
 });
 
