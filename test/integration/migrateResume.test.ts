@@ -104,7 +104,8 @@ async function sideWrite(i: number): Promise<void> {
   const out = await gw.run(
     enrolled ? `mutation { unenroll(studentId: "${s}", courseId: "${c}") }` : `mutation { enroll(studentId: "${s}", courseId: "${c}") { enrolledAt } }`,
   );
-  if (out.errors) expect(codes(out)).toEqual(['UNAVAILABLE']);
+  // Done, or refused as unavailable while the migration holds the item.
+  expect([[], ['UNAVAILABLE']]).toContainEqual(codes(out));
 }
 
 /** Runs one process of the migration until it finishes or is killed. */

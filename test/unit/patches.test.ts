@@ -27,7 +27,8 @@ describe('dependency patches', () => {
     expect(patches.map((p) => p.name)).toEqual(['@apollo/utils.createhash']);
     for (const patch of patches) {
       expect(lock.packages[`node_modules/${patch.name}`]?.version, patch.file).toBe(patch.version);
-      if (pkg.dependencies[patch.name]) expect(pkg.dependencies[patch.name], patch.file).toBe(patch.version);
+      // package.json names it at the patched version, or leaves it to the lockfile.
+      expect([undefined, patch.version], patch.file).toContain(pkg.dependencies[patch.name]);
       expect(patch.changes.length, patch.file).toBeGreaterThan(0);
     }
   });
