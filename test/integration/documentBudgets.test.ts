@@ -13,14 +13,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { parse } from 'graphql';
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import WebSocket from 'ws';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logger.js';
-import { startGateway, type Gateway } from '../../src/transport/startGateway.js';
+import type { Gateway } from '../../src/transport/startGateway.js';
 import { documentBytes } from '../../src/graphql/documentStore.js';
-import { localEndpoint } from '../support/gateway.js';
 import { liveDetails, untilOpen, wsUrl } from '../support/subscriptions.js';
+import { startWsGateway, stopWsGateway } from '../support/wsGateway.js';
 
 const PER_ADDRESS = 1_048_576;
 const TOTAL = 2_621_440;
@@ -30,18 +27,13 @@ const tableName = `wsdocs_${randomUUID().slice(0, 8)}`;
 const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
-  gateway = await startGateway(
-    loadConfig({
-      DYNAMODB_ENDPOINT: localEndpoint(),
-      TABLE_NAME: tableName,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      STREAM_WORKER: '0',
-      LOG_LEVEL: 'silent',
-      WS_MAX_DOCUMENT_BYTES_PER_ADDRESS: String(PER_ADDRESS),
-      WS_MAX_DOCUMENT_BYTES_TOTAL: String(TOTAL),
-    }),
-    silentLogger,
+  gateway = await startWsGateway(
+    tableName,
+    {
+    STREAM_WORKER: '0',
+    WS_MAX_DOCUMENT_BYTES_PER_ADDRESS: String(PER_ADDRESS),
+    WS_MAX_DOCUMENT_BYTES_TOTAL: String(TOTAL),
+    }, { seed: false },
   );
   url = gateway.url;
 });
@@ -51,10 +43,7 @@ afterEach(async () => {
   await untilOpen(url, { connections: 0, subscriptions: 0 });
 });
 
-afterAll(async () => {
-  await gateway?.dynamo.raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => {});
-  await gateway?.stop();
-});
+afterAll(() => stopWsGateway(gateway, tableName));
 
 /** A distinct document of about 100 KB of text, all of the same length: one comment line and the subscription. */
 const documentOf = (n: number) => `# ${String(n).padStart(8, '0')} ${'x'.repeat(50_000)}\nsubscription { courseChanged(id: "c1") { title } }`;

@@ -8,17 +8,13 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import WebSocket from 'ws';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logger.js';
-import { startGateway, type Gateway } from '../../src/transport/startGateway.js';
-import { batchPut } from '../../src/dynamo/batchWrite.js';
-import { courseItem } from '../support/defaultItems.js';
+import type { Gateway } from '../../src/transport/startGateway.js';
 import type { ChangeEvent } from '../../src/subscriptions/events.js';
 import { localEndpoint, postGraphQL } from '../support/gateway.js';
 import { liveDetails, untilOpen, wsClient, wsUrl, type WsClient } from '../support/subscriptions.js';
 import { until } from '../support/patience.js';
+import { startWsGateway, stopWsGateway } from '../support/wsGateway.js';
 
 let gateway: Gateway;
 let url: string;
@@ -27,24 +23,17 @@ const clients: WsClient[] = [];
 const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
-  gateway = await startGateway(
-    loadConfig({
-      DYNAMODB_ENDPOINT: localEndpoint(),
-      TABLE_NAME: tableName,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      STREAM_POLL_MS: '20',
-      LOG_LEVEL: 'silent',
-      WS_MAX_CONNECTIONS: '3',
-      WS_MAX_SUBSCRIPTIONS: '2',
-      WS_INIT_TIMEOUT_MS: '300',
-      WS_MAX_BUFFERED_BYTES: '65536',
-      MAX_BODY_BYTES: '10000',
-    }),
-    silentLogger,
+  gateway = await startWsGateway(
+    tableName,
+    {
+    WS_MAX_CONNECTIONS: '3',
+    WS_MAX_SUBSCRIPTIONS: '2',
+    WS_INIT_TIMEOUT_MS: '300',
+    WS_MAX_BUFFERED_BYTES: '65536',
+    MAX_BODY_BYTES: '10000',
+    },
   );
   url = gateway.url;
-  await batchPut(gateway.dynamo.doc, tableName, [courseItem({ id: 'c1', title: 'Engines' })]);
 });
 
 afterEach(async () => {
@@ -54,10 +43,7 @@ afterEach(async () => {
   expect((await liveDetails(url)).topics).toBe(0);
 });
 
-afterAll(async () => {
-  await gateway?.dynamo.raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => {});
-  await gateway?.stop();
-});
+afterAll(() => stopWsGateway(gateway, tableName));
 
 const connect = () => {
   const c = wsClient(url);

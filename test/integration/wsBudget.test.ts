@@ -10,15 +10,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { request } from 'node:http';
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import WebSocket from 'ws';
 import { loadConfig } from '../../src/config.js';
 import { silentLogger } from '../../src/logger.js';
 import { startGateway, type Gateway } from '../../src/transport/startGateway.js';
-import { batchPut } from '../../src/dynamo/batchWrite.js';
-import { courseItem } from '../support/defaultItems.js';
 import { localEndpoint } from '../support/gateway.js';
 import { liveDetails, untilOpen, wsUrl } from '../support/subscriptions.js';
+import { startWsGateway, stopWsGateway } from '../support/wsGateway.js';
 
 const WS_TOTAL = 20;
 const WS_PER_ADDRESS = 10;
@@ -28,24 +26,17 @@ const tableName = `wsbud_${randomUUID().slice(0, 8)}`;
 const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
-  gateway = await startGateway(
-    loadConfig({
-      DYNAMODB_ENDPOINT: localEndpoint(),
-      TABLE_NAME: tableName,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      STREAM_POLL_MS: '20',
-      LOG_LEVEL: 'silent',
-      WS_MAX_CONNECTIONS: String(WS_TOTAL),
-      WS_MAX_CONNECTIONS_PER_ADDRESS: String(WS_PER_ADDRESS),
-      // Fewer than the sockets held: were they HTTP connections, HTTP would be refused.
-      HTTP_MAX_CONNECTIONS: '8',
-      HTTP_MAX_WAITING_PER_ADDRESS: '4',
-    }),
-    silentLogger,
+  gateway = await startWsGateway(
+    tableName,
+    {
+    WS_MAX_CONNECTIONS: String(WS_TOTAL),
+    WS_MAX_CONNECTIONS_PER_ADDRESS: String(WS_PER_ADDRESS),
+    // Fewer than the sockets held: were they HTTP connections, HTTP would be refused.
+    HTTP_MAX_CONNECTIONS: '8',
+    HTTP_MAX_WAITING_PER_ADDRESS: '4',
+    },
   );
   url = gateway.url;
-  await batchPut(gateway.dynamo.doc, tableName, [courseItem({ id: 'c1', title: 'Engines' })]);
 });
 
 afterEach(async () => {
@@ -53,10 +44,7 @@ afterEach(async () => {
   await untilOpen(url, { connections: 0 });
 });
 
-afterAll(async () => {
-  await gateway?.dynamo.raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => {});
-  await gateway?.stop();
-});
+afterAll(() => stopWsGateway(gateway, tableName));
 
 /** An initialized, idle socket from `from`; or the close code when the server closes it first. */
 async function idleSocket(from: string, target = url): Promise<{ ws: WebSocket; refused?: number }> {

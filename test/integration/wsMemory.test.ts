@@ -8,17 +8,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { parse } from 'graphql';
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import WebSocket from 'ws';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logger.js';
-import { startGateway, type Gateway } from '../../src/transport/startGateway.js';
-import { batchPut } from '../../src/dynamo/batchWrite.js';
+import type { Gateway } from '../../src/transport/startGateway.js';
 import { DOCUMENT_STORE_BYTES, documentBytes } from '../../src/graphql/documentStore.js';
 import { courseItem } from '../support/defaultItems.js';
-import { localEndpoint } from '../support/gateway.js';
 import { liveDetails, untilOpen, wsUrl } from '../support/subscriptions.js';
 import { patience, until } from '../support/patience.js';
+import { startWsGateway, stopWsGateway } from '../support/wsGateway.js';
 
 const DOCUMENT_BUDGET = 1_048_576;
 const QUEUE_BUDGET = 1_048_576;
@@ -28,22 +24,15 @@ const tableName = `wsmem_${randomUUID().slice(0, 8)}`;
 const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
-  gateway = await startGateway(
-    loadConfig({
-      DYNAMODB_ENDPOINT: localEndpoint(),
-      TABLE_NAME: tableName,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      STREAM_POLL_MS: '20',
-      LOG_LEVEL: 'silent',
-      WS_MAX_SUBSCRIPTIONS: '100',
-      WS_MAX_DOCUMENT_BYTES: String(DOCUMENT_BUDGET),
-      WS_MAX_QUEUED_BYTES: String(QUEUE_BUDGET),
-    }),
-    silentLogger,
+  gateway = await startWsGateway(
+    tableName,
+    {
+    WS_MAX_SUBSCRIPTIONS: '100',
+    WS_MAX_DOCUMENT_BYTES: String(DOCUMENT_BUDGET),
+    WS_MAX_QUEUED_BYTES: String(QUEUE_BUDGET),
+    },
   );
   url = gateway.url;
-  await batchPut(gateway.dynamo.doc, tableName, [courseItem({ id: 'c1', title: 'Engines' })]);
 });
 
 afterEach(async () => {
@@ -51,10 +40,7 @@ afterEach(async () => {
   await untilOpen(url, { connections: 0, subscriptions: 0 });
 });
 
-afterAll(async () => {
-  await gateway?.dynamo.raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => {});
-  await gateway?.stop();
-});
+afterAll(() => stopWsGateway(gateway, tableName));
 
 /** A subscription padded with 3,000 comment lines; `n` makes it distinct, at a fixed length. */
 const padded = (n: number) => `# ${String(n).padStart(6, '0')}\n${'#\n'.repeat(3000)}subscription { courseChanged(id: "c1") { id } }`;

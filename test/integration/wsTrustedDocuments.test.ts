@@ -9,14 +9,11 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
-import { loadConfig } from '../../src/config.js';
-import { silentLogger } from '../../src/logger.js';
-import { startGateway, type Gateway } from '../../src/transport/startGateway.js';
+import type { Gateway } from '../../src/transport/startGateway.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
 import { courseItem } from '../support/defaultItems.js';
-import { localEndpoint } from '../support/gateway.js';
 import { untilOpen, wsClient, type WsClient } from '../support/subscriptions.js';
+import { startWsGateway, stopWsGateway } from '../support/wsGateway.js';
 
 const TRUSTED = 'subscription Course($id: ID!) { courseChanged(id: $id) { id title } }';
 const TRUSTED_ID = `sha256:${createHash('sha256').update(TRUSTED).digest('hex')}`;
@@ -32,20 +29,13 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'trusted-ws-'));
   const manifest = join(dir, 'persisted-documents.json');
   writeFileSync(manifest, JSON.stringify({ [TRUSTED_ID]: TRUSTED }));
-  gateway = await startGateway(
-    loadConfig({
-      DYNAMODB_ENDPOINT: localEndpoint(),
-      TABLE_NAME: tableName,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      STREAM_POLL_MS: '20',
-      LOG_LEVEL: 'silent',
-      TRUSTED_DOCUMENTS: manifest,
-    }),
-    silentLogger,
+  gateway = await startWsGateway(
+    tableName,
+    {
+    TRUSTED_DOCUMENTS: manifest,
+    },
   );
   url = gateway.url;
-  await batchPut(gateway.dynamo.doc, tableName, [courseItem({ id: 'c1', title: 'Engines' })]);
 });
 
 afterEach(async () => {
@@ -53,10 +43,7 @@ afterEach(async () => {
   await untilOpen(url, { connections: 0, subscriptions: 0 });
 });
 
-afterAll(async () => {
-  await gateway?.dynamo.raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => {});
-  await gateway?.stop();
-});
+afterAll(() => stopWsGateway(gateway, tableName));
 
 const connect = () => {
   const c = wsClient(url);
