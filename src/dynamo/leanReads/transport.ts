@@ -2,9 +2,10 @@
  * One HTTP exchange of the read path: the signed POST out, the whole answer
  * back as text. It keeps what the SDK's HTTP handler does with the client's
  * settings (keep-alive sockets, 50 a host; the connection timeout; the
- * request timeout until the answer's headers, then the same time as the
- * longest pause inside its body; errors named so the SDK's classification
- * retries them) without what a general handler sets up per request for
+ * request timeout as one deadline over the whole exchange, as
+ * ../deadlineHandler.ts sets it for the SDK: an answer that misses it is
+ * destroyed with its socket, never pooled; errors named so the SDK's
+ * classification retries them) without what a general handler sets up per request for
  * requests of any kind: four timers, listeners, header copies.
  */
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
@@ -13,7 +14,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 export interface TransportOptions {
   /** A socket that has not connected by then is given up (ms; 0: never). */
   connectionTimeoutMs: number;
-  /** No answer's headers by then, or a pause this long inside its body: given up (ms; 0: never). */
+  /** The whole exchange (a pooled socket, connecting, headers, body) by then, or given up with its socket (ms; 0: never). */
   requestTimeoutMs: number;
 }
 
@@ -64,13 +65,8 @@ export class ReadTransport {
         { host, port: target.port, path: target.path, method: 'POST', headers, agent },
         (res: IncomingMessage) => {
           clearTimeout(connecting);
-          // From here the request timeout bounds each pause in the body.
-          timer?.refresh();
           const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => {
-            chunks.push(chunk);
-            timer?.refresh();
-          });
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
           res.on('end', () => {
             if (settled) return;
             settled = true;
@@ -85,7 +81,7 @@ export class ReadTransport {
       );
       const timer =
         requestTimeoutMs > 0
-          ? setTimeout(() => fail(timeoutError(`DynamoDB did not answer within ${requestTimeoutMs} ms (request timeout)`, 'ETIMEDOUT')), requestTimeoutMs)
+          ? setTimeout(() => fail(timeoutError(`DynamoDB's answer did not complete within ${requestTimeoutMs} ms (request timeout)`, 'ETIMEDOUT')), requestTimeoutMs)
           : undefined;
       let connecting: NodeJS.Timeout | undefined;
       if (connectionTimeoutMs > 0) {
