@@ -13,6 +13,7 @@ import { startGateway, type Gateway } from '../../src/transport/startGateway.js'
 import { silentLogger } from '../../src/logger.js';
 import { localEndpoint, postGraphQL, TEST_CURSOR_SECRET } from '../support/gateway.js';
 import { startProxy, type DynamoProxy } from '../support/proxy.js';
+import { dynamoFault, injectFaults } from '../support/faults.js';
 
 function gatewayConfig(endpoint: string, env: Record<string, string>) {
   return loadConfig({
@@ -82,6 +83,21 @@ describe.each(['lean', 'sdk'])('a DynamoDB that trickles its answers (DYNAMODB_R
     expect(next.json.extensions.dynamodb.requests).toBe(1);
     const renamed = await postGraphQL(url, { query: 'mutation { updateStudent(id: "s1", input: { name: "Grace" }) { name } }' });
     expect(renamed.json).toEqual({ data: { updateStudent: { name: 'Grace' } } });
+    expect(await health(url)).toBe(200);
+  });
+});
+
+describe.each(['lean', 'sdk'])('/health while reads fail and DescribeTable answers (DYNAMODB_READ_PATH=%s)', (readPath) => {
+  it('answers 503 while every read answers UNAVAILABLE, and 200 again once reads answer', async () => {
+    gateway = await startGateway(gatewayConfig(localEndpoint(), { DYNAMODB_READ_PATH: readPath }), silentLogger);
+    const { url } = gateway;
+    expect(await health(url)).toBe(200);
+    const reads = new Set(['GetItem', 'Query', 'BatchGetItem']);
+    const heal = injectFaults(gateway.dynamo, ({ operation }) => (reads.has(operation) ? dynamoFault('ServiceUnavailable') : null));
+    const read = await postGraphQL(url, { query: '{ student(id: "s1") { name } }' });
+    expect(codesOf(read.json)).toEqual(['UNAVAILABLE']);
+    expect(await health(url)).toBe(503);
+    heal();
     expect(await health(url)).toBe(200);
   });
 });
