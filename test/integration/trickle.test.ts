@@ -101,3 +101,20 @@ describe.each(['lean', 'sdk'])('/health while reads fail and DescribeTable answe
     expect(await health(url)).toBe(200);
   });
 });
+
+describe('start-up against a trickling DynamoDB', () => {
+  it('fails with one line naming the endpoint, within the attempts of its first request, instead of never becoming ready', async () => {
+    proxy = await startProxy(localEndpoint());
+    proxy.trickle(250);
+    const starting = startGateway(gatewayConfig(proxy.endpoint, {}), silentLogger).then(
+      (started) => {
+        gateway = started;
+        return 'ready';
+      },
+      (err: Error) => err.message,
+    );
+    // The first DescribeTable's 3 attempts of 2 s fail it in about 6.5 s; READINESS_DEADLINE_MS (90 s) bounds the rest.
+    const outcome = await within(100_000, starting, 'still starting');
+    expect(outcome).toMatch(new RegExp(`^DynamoDB at ${proxy.endpoint} is unavailable \\(TimeoutError: .*\\): check DYNAMODB_ENDPOINT`));
+  });
+});
