@@ -16,6 +16,8 @@ import { instrumentClient } from './metrics.js';
 import { ReadPath } from './leanReads/readPath.js';
 import { GatewayRetryStrategy } from './retryStrategy.js';
 import { DeadlineHandler, proxyEnvOf } from './deadlineHandler.js';
+import { CredentialRefresher, refreshCredentialsOnRefusal } from './credentialRefresh.js';
+import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import { Sha256 } from './sha256.js';
 
 export interface ClientOptions {
@@ -41,6 +43,8 @@ export interface ClientOptions {
   readPath?: 'lean' | 'sdk';
   /** AWS credentials are configured: sign with the SDK's chain even for a non-AWS endpoint (else dummy credentials there). */
   credentialsConfigured?: boolean;
+  /** The credentials provider (tests, embedders); default: dummy ones for a local endpoint, else the SDK's chain. */
+  credentials?: AwsCredentialIdentityProvider;
   /** Proxy settings for the client's sockets (deadlineHandler.ts); default: the environment's when `NODE_USE_ENV_PROXY=1`. */
   proxyEnv?: NodeJS.ProcessEnv;
 }
@@ -77,7 +81,7 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
     endpoint: options.endpoint,
     // DynamoDB Local verifies neither region nor signature; real AWS uses the SDK's chain.
     region: options.region ?? (local ? DEFAULTS.localRegion : undefined),
-    credentials: local && !options.credentialsConfigured ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
+    credentials: options.credentials ?? (local && !options.credentialsConfigured ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined),
     maxAttempts: options.maxAttempts ?? DEFAULTS.dynamoClient.maxAttempts,
     retryMode: options.retryMode ?? DEFAULTS.dynamoClient.retryMode,
     // Signing's HMAC keys made once, not per request (sha256.ts); the read path signs with it too.
@@ -93,6 +97,9 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
     }),
   });
   instrumentClient(raw);
+  // Refused credentials are refreshed at once, on both paths, and the refused request tried once more.
+  const refresher = new CredentialRefresher((o) => (raw.config.credentials as (o?: object) => Promise<unknown>)(o));
+  refreshCredentialsOnRefusal(raw, refresher);
   const doc = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { removeUndefinedValues: true },
   });
@@ -100,7 +107,7 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
   const reads = new ReadPath(raw, retryStrategy, {
     connectionTimeoutMs: options.connectionTimeoutMs ?? DEFAULTS.dynamoClient.connectionTimeoutMs,
     requestTimeoutMs,
-  });
+  }, refresher);
   // Its sockets go with the client's: every owner already calls raw.destroy().
   const destroyRaw = raw.destroy.bind(raw);
   raw.destroy = () => {

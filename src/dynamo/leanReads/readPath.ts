@@ -25,6 +25,8 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import { ReadSigner, type Credentials } from './signer.js';
 import { ReadTransport, type TransportOptions } from './transport.js';
 import { DEFAULTS } from '../../config.js';
+import { isCredentialError } from '../../errors.js';
+import type { CredentialRefresher } from '../credentialRefresh.js';
 import { capacityUnits, type CallTrace, type OperationMetrics } from '../metrics.js';
 
 export type ReadOperation = 'GetItem' | 'Query' | 'BatchGetItem';
@@ -232,6 +234,15 @@ function errorFrom(response: HttpResponse, text: string): Error {
   return error;
 }
 
+/** A 2xx answer's JSON; one that is not JSON fails as the SDK's deserializer fails (a SyntaxError with the status: retried as a 5xx). */
+function parseAnswer(response: HttpResponse, text: string): Record<string, any> {
+  try {
+    return text ? JSON.parse(text) : {};
+  } catch (error) {
+    throw Object.assign(error as Error, { $metadata: { httpStatusCode: response.statusCode, requestId: header(response, 'x-amzn-requestid') } });
+  }
+}
+
 /** The SDK retry middleware's classification of an error. */
 function errorType(error: unknown): string {
   const e = error as Parameters<typeof isThrottlingError>[0];
@@ -274,6 +285,8 @@ export class ReadPath {
     private readonly retryStrategy: RetryStrategy,
     /** The client's timeouts (client.ts passes its own; the defaults otherwise). */
     timeouts: TransportOptions = { connectionTimeoutMs: DEFAULTS.dynamoClient.connectionTimeoutMs, requestTimeoutMs: DEFAULTS.dynamoClient.requestTimeoutMs },
+    /** The client's (client.ts): refused credentials refreshed once for both paths. */
+    private readonly refresher?: CredentialRefresher,
   ) {
     this.config = client.config as unknown as ClientConfig;
     this.transport = new ReadTransport(timeouts);
@@ -361,6 +374,7 @@ export class ReadPath {
     const body = JSON.stringify(marshallInput(operation, input));
     for (;;) {
       attempt += 1;
+      const startedAt = performance.now();
       try {
         metrics?.record(operation, attempt > 1); // past the operation's request cap this throws: nothing is sent
         for (const hook of this.hooks) await hook({ operation, attempt, input });
@@ -372,6 +386,7 @@ export class ReadPath {
       } catch (error) {
         const failed = error as Error & { $metadata?: Metadata };
         trace?.attemptFailed(failed);
+        if (this.refresher && isCredentialError(failed)) await this.refresher.afterRefusal(startedAt, failed);
         try {
           token = await this.retryStrategy.refreshRetryTokenForRetry(token, { errorType: errorType(failed), error: failed });
         } catch {
@@ -402,7 +417,7 @@ export class ReadPath {
     const { statusCode, headers: answered, text } = await this.transport.send(target, sent, body);
     const response: HttpResponse = { statusCode, headers: answered };
     if (response.statusCode >= 200 && response.statusCode < 300) {
-      const output = unmarshallOutput(operation, text ? JSON.parse(text) : {}) as Output;
+      const output = unmarshallOutput(operation, parseAnswer(response, text)) as Output;
       output.$metadata = { httpStatusCode: response.statusCode, requestId: header(response, 'x-amzn-requestid') };
       return output;
     }
