@@ -23,7 +23,8 @@ import { HttpRequest } from '@smithy/core/protocols';
 import { isClockSkewError, isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { ReadSigner, type Credentials } from './signer.js';
-import { ReadTransport, type TransportOptions } from './transport.js';
+import { ReadTransport, type Answer, type Target, type TransportOptions } from './transport.js';
+import { sdkExchange, type SdkHandler } from './sdkExchange.js';
 import { DEFAULTS } from '../../config.js';
 import { isCredentialError } from '../../errors.js';
 import type { CredentialRefresher } from '../credentialRefresh.js';
@@ -279,6 +280,9 @@ export class ReadPath {
   private readonly hooks: AttemptHook[] = [];
   private ready: Promise<{ endpoint: Endpoint; host: string; signer: SignatureV4 | ReadSigner }> | undefined;
   private readonly transport: ReadTransport;
+  /** Measurement only (READ_PATH_EXPERIMENT=<transport>-<signer>, each `own` or `sdk`). */
+  private readonly experiment = (process.env.READ_PATH_EXPERIMENT ?? 'own-own').split('-');
+  private readonly exchange: (target: Target, headers: Record<string, string>, body: string) => Promise<Answer>;
 
   constructor(
     client: DynamoDBClient,
@@ -290,6 +294,8 @@ export class ReadPath {
   ) {
     this.config = client.config as unknown as ClientConfig;
     this.transport = new ReadTransport(timeouts);
+    const handler = (client.config as unknown as { requestHandler: SdkHandler }).requestHandler;
+    this.exchange = this.experiment[0] === 'sdk' ? (t, h, b) => sdkExchange(handler, t, h, b) : (t, h, b) => this.transport.send(t, h, b);
   }
 
   /** Closes the read path's sockets. */
@@ -330,7 +336,7 @@ export class ReadPath {
       const host = endpoint.port && endpoint.port !== defaultPort ? `${endpoint.hostname}:${endpoint.port}` : endpoint.hostname;
       // The read path's own signer for the usual endpoint (the root path); the SDK's for any other.
       const signer =
-        (endpoint.path || '/') === '/'
+        (endpoint.path || '/') === '/' && this.experiment[1] !== 'sdk'
           ? new ReadSigner(region, 'dynamodb', this.config.credentials)
           : new SignatureV4({ service: 'dynamodb', region, credentials: this.config.credentials, sha256: this.config.sha256, uriEscapePath: true });
       return { endpoint, host, signer };
@@ -414,7 +420,7 @@ export class ReadPath {
     let sent = headers;
     if (signer instanceof ReadSigner) await signer.sign(headers, body, signingDate);
     else sent = (await signer.sign(new HttpRequest({ ...target, method: 'POST', headers, body }), { signingDate })).headers;
-    const { statusCode, headers: answered, text } = await this.transport.send(target, sent, body);
+    const { statusCode, headers: answered, text } = await this.exchange(target, sent, body);
     const response: HttpResponse = { statusCode, headers: answered };
     if (response.statusCode >= 200 && response.statusCode < 300) {
       const output = unmarshallOutput(operation, parseAnswer(response, text)) as Output;
