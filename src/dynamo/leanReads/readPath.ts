@@ -20,6 +20,7 @@ import * as dynamodb from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { marshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { HttpRequest } from '@smithy/core/protocols';
+import { getEndpointFromInstructions } from '@smithy/core/endpoints';
 import { isClockSkewError, isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { ReadSigner, type Credentials } from './signer.js';
@@ -244,6 +245,10 @@ function parseAnswer(response: HttpResponse, text: string): Record<string, any> 
   }
 }
 
+/** The table a read names (BatchGetItem: its first), for the endpoint's resolution. */
+const tableOf = (operation: ReadOperation, input: Input): string =>
+  operation === 'BatchGetItem' ? (Object.keys(input.RequestItems as object)[0] ?? '') : String(input.TableName);
+
 /** The SDK retry middleware's classification of an error. */
 function errorType(error: unknown): string {
   const e = error as Parameters<typeof isThrottlingError>[0];
@@ -253,24 +258,19 @@ function errorType(error: unknown): string {
   return 'CLIENT_ERROR';
 }
 
-interface Endpoint {
-  protocol: string;
-  hostname: string;
-  port?: number;
-  path: string;
-}
-
 interface ClientConfig {
   region: () => Promise<string>;
   credentials: () => Promise<Credentials>;
   sha256: never;
-  endpoint?: () => Promise<Endpoint>;
-  endpointProvider: (params: Record<string, unknown>) => { url: URL };
-  useFipsEndpoint: () => Promise<boolean>;
-  useDualstackEndpoint: () => Promise<boolean>;
-  /** AWS_ENDPOINT_URL_DYNAMODB or AWS_ENDPOINT_URL (environment or shared config), when set. */
-  serviceConfiguredEndpoint?: () => Promise<string | undefined>;
+  /** Set by the SDK once an endpoint is configured (the client's URL, AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL). */
+  isCustomEndpoint?: boolean;
   systemClockOffset?: number;
+}
+
+/** Where a read goes: the URL's parts, and its Host header. */
+interface Resolved {
+  target: Target;
+  host: string;
 }
 
 const USER_AGENT = 'dynamo-graph-gateway-read-path';
@@ -278,7 +278,15 @@ const USER_AGENT = 'dynamo-graph-gateway-read-path';
 export class ReadPath {
   private readonly config: ClientConfig;
   private readonly hooks: AttemptHook[] = [];
-  private ready: Promise<{ endpoint: Endpoint; host: string; signer: SignatureV4 | ReadSigner }> | undefined;
+  private signing: Promise<{ region: string; signers: Map<string, SignatureV4 | ReadSigner> }> | undefined;
+  /**
+   * Endpoints by the credentials they were resolved with (the account-id
+   * endpoint mode puts the account in the host name), then by table: the
+   * SDK's resolution, run once per credentials and table.
+   */
+  private readonly endpoints = new WeakMap<object, Map<string, Resolved>>();
+  /** The credentials-independent scope of a configured endpoint. */
+  private readonly configured = {};
   private readonly transport: ReadTransport;
   /** Measurement only (READ_PATH_EXPERIMENT=<transport>-<signer>, each `own` or `sdk`). */
   private readonly experiment = (process.env.READ_PATH_EXPERIMENT ?? 'own-own').split('-');
@@ -312,44 +320,52 @@ export class ReadPath {
     };
   }
 
-  private resolve() {
-    return (this.ready ??= (async () => {
-      const region = await this.config.region();
-      let endpoint: Endpoint;
-      // As the SDK: a configured endpoint, then AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL, then the region's rules.
-      const configured = this.config.endpoint ? undefined : await this.config.serviceConfiguredEndpoint?.();
-      if (this.config.endpoint) {
-        endpoint = await this.config.endpoint();
-      } else if (configured) {
-        const url = new URL(configured);
-        endpoint = { protocol: url.protocol, hostname: url.hostname, port: url.port ? Number(url.port) : undefined, path: url.pathname };
-      } else {
-        const { url } = this.config.endpointProvider({
-          Region: region,
-          UseFIPS: await this.config.useFipsEndpoint(),
-          UseDualStack: await this.config.useDualstackEndpoint(),
-          AccountIdEndpointMode: 'disabled',
-        });
-        endpoint = { protocol: url.protocol, hostname: url.hostname, port: url.port ? Number(url.port) : undefined, path: url.pathname };
-      }
-      const defaultPort = endpoint.protocol === 'https:' ? 443 : 80;
-      const host = endpoint.port && endpoint.port !== defaultPort ? `${endpoint.hostname}:${endpoint.port}` : endpoint.hostname;
-      // The read path's own signer for the usual endpoint (the root path); the SDK's for any other.
-      const signer =
-        (endpoint.path || '/') === '/' && this.experiment[1] !== 'sdk'
-          ? new ReadSigner(region, 'dynamodb', this.config.credentials)
-          : new SignatureV4({ service: 'dynamodb', region, credentials: this.config.credentials, sha256: this.config.sha256, uriEscapePath: true });
-      return { endpoint, host, signer };
-    })().catch((err) => {
-      this.ready = undefined; // a failed resolution (e.g. no region) is tried again by the next read
+  /** The region and a signer per endpoint path (the read path's own for the root path; the SDK's for any other). */
+  private regional() {
+    return (this.signing ??= (async () => ({ region: await this.config.region(), signers: new Map() }))().catch((err) => {
+      this.signing = undefined; // a failed resolution (no region) is tried again by the next read
       throw err;
     }));
   }
 
-  /** Where reads are sent (`https://dynamodb.<region>.amazonaws.com/` on AWS): for start-up logs and tests. */
-  async target(): Promise<string> {
-    const { endpoint, host } = await this.resolve();
-    return `${endpoint.protocol}//${host}${endpoint.path || '/'}`;
+  private async signerFor(path: string): Promise<SignatureV4 | ReadSigner> {
+    const { region, signers } = await this.regional();
+    let signer = signers.get(path);
+    if (!signer) {
+      signer =
+        path === '/' && this.experiment[1] !== 'sdk'
+          ? new ReadSigner(region, 'dynamodb', this.config.credentials)
+          : new SignatureV4({ service: 'dynamodb', region, credentials: this.config.credentials, sha256: this.config.sha256, uriEscapePath: true });
+      signers.set(path, signer);
+    }
+    return signer;
+  }
+
+  /**
+   * Where a read of `table` goes, resolved as the SDK resolves its own
+   * requests' (getEndpointFromInstructions: a configured endpoint,
+   * AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL, else the region's rules
+   * with FIPS, dual-stack, the account-id endpoint mode and the account of
+   * the credentials), once per credentials and table.
+   */
+  private async endpointFor(table: string): Promise<Resolved> {
+    const scope = this.config.isCustomEndpoint ? this.configured : ((await this.config.credentials()) as object);
+    let byTable = this.endpoints.get(scope);
+    if (!byTable) this.endpoints.set(scope, (byTable = new Map()));
+    const known = byTable.get(table);
+    if (known) return known;
+    const { url } = await getEndpointFromInstructions({ TableName: table }, dynamodb.GetItemCommand, this.config as never);
+    const port = url.port ? Number(url.port) : undefined;
+    const target = { protocol: url.protocol, hostname: url.hostname, port, path: url.pathname || '/' };
+    const resolved = { target, host: url.port ? `${url.hostname}:${url.port}` : url.hostname };
+    byTable.set(table, resolved);
+    return resolved;
+  }
+
+  /** Where reads of `table` are sent (`https://dynamodb.<region>.amazonaws.com/` on AWS): for start-up logs and tests. */
+  async target(table = 'table'): Promise<string> {
+    const { target, host } = await this.endpointFor(table);
+    return `${target.protocol}//${host}${target.path}`;
   }
 
   /** One call: counted, retried, answered in native values. */
@@ -378,13 +394,14 @@ export class ReadPath {
     let totalRetryDelay = 0;
     // Marshalled once, before anything is counted (as the document client marshals before its request is counted).
     const body = JSON.stringify(marshallInput(operation, input));
+    const table = tableOf(operation, input);
     for (;;) {
       attempt += 1;
       const startedAt = performance.now();
       try {
         metrics?.record(operation, attempt > 1); // past the operation's request cap this throws: nothing is sent
         for (const hook of this.hooks) await hook({ operation, attempt, input });
-        const output = await this.attempt(operation, body);
+        const output = await this.attempt(operation, body, table);
         this.retryStrategy.recordSuccess(token);
         output.$metadata.attempts = attempt;
         output.$metadata.totalRetryDelay = totalRetryDelay;
@@ -406,8 +423,9 @@ export class ReadPath {
     }
   }
 
-  private async attempt(operation: ReadOperation, body: string): Promise<Output> {
-    const { endpoint, host, signer } = await this.resolve();
+  private async attempt(operation: ReadOperation, body: string, table: string): Promise<Output> {
+    const { target, host } = await this.endpointFor(table);
+    const signer = await this.signerFor(target.path);
     const headers: Record<string, string> = {
       host,
       'content-type': 'application/x-amz-json-1.0',
@@ -416,7 +434,6 @@ export class ReadPath {
       'user-agent': USER_AGENT,
     };
     const signingDate = new Date(Date.now() + (this.config.systemClockOffset ?? 0));
-    const target = { protocol: endpoint.protocol, hostname: endpoint.hostname, port: endpoint.port, path: endpoint.path || '/' };
     let sent = headers;
     if (signer instanceof ReadSigner) await signer.sign(headers, body, signingDate);
     else sent = (await signer.sign(new HttpRequest({ ...target, method: 'POST', headers, body }), { signingDate })).headers;
