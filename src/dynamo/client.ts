@@ -6,8 +6,8 @@
  * request counting is installed), and, unless `readPath: 'sdk'`, the reads
  * of operations through the read path (`reads`, leanReads/readPath.ts: the
  * request context hands each operation a read port on it, readPort.ts),
- * which shares this client's credentials, region, timeouts and retry
- * strategy. Tests inject faults on both (test/support/faults.ts).
+ * which shares this client's credentials, region, retry strategy and
+ * request handler (its sockets, deadline and proxy settings). Tests inject faults on both (test/support/faults.ts).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -104,17 +104,8 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
     marshallOptions: { removeUndefinedValues: true },
   });
   if ((options.readPath ?? DEFAULTS.dynamoClient.readPath) === 'sdk') return { raw, doc };
-  const reads = new ReadPath(raw, retryStrategy, {
-    connectionTimeoutMs: options.connectionTimeoutMs ?? DEFAULTS.dynamoClient.connectionTimeoutMs,
-    requestTimeoutMs,
-  }, refresher);
-  // Its sockets go with the client's: every owner already calls raw.destroy().
-  const destroyRaw = raw.destroy.bind(raw);
-  raw.destroy = () => {
-    reads.destroy();
-    destroyRaw();
-  };
-  return { raw, doc, reads };
+  // It sends through the client's request handler: its sockets are the client's and close with them.
+  return { raw, doc, reads: new ReadPath(raw, retryStrategy, refresher) };
 }
 
 /** What a client is built from: the resolved endpoint, the region and the retry/timeout settings. */

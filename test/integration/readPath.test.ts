@@ -297,7 +297,10 @@ describe('the read path\'s endpoint, as the SDK resolves its own requests\'', ()
       { step: 'finalizeRequest', name: 'captureHost', priority: 'low' },
     );
     const { GetItemCommand } = await import('@aws-sdk/client-dynamodb');
-    return client.send(new GetItemCommand({ TableName: 't', Key: { PK: { S: 'A' } } })).catch((err: { host: string }) => err.host);
+    return client.send(new GetItemCommand({ TableName: 't', Key: { PK: { S: 'A' } } })).then(
+      () => 'sent',
+      (err: { host: string }) => err.host,
+    );
   }
 
   it('puts the account of the credentials in the host name in the account-id endpoint mode, as the SDK does, and not when it is disabled', async () => {

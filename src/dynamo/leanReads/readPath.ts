@@ -4,8 +4,8 @@
  * it keeps from the SDK). The caller sees exactly what the document client
  * would return, and DynamoDB receives the request the SDK would send,
  * signed the same way (signer.ts writes the SDK signer's very headers) and
- * sent as the SDK's handler sends it (transport.ts: its pool size, timeouts
- * and error names): the credentials, region, retry strategy (fed the SDK's
+ * sent by the client's own request handler (sdkExchange.ts: its agents,
+ * pool, proxy settings and deadline): the credentials, region, retry strategy (fed the SDK's
  * error classification), clock offset and exception classes are the SDK
  * client's own, shared rather than copied, so error classification cannot
  * tell the paths apart. Writes stay on the SDK.
@@ -24,9 +24,7 @@ import { getEndpointFromInstructions } from '@smithy/core/endpoints';
 import { isClockSkewError, isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { ReadSigner, type Credentials } from './signer.js';
-import { ReadTransport, type Answer, type Target, type TransportOptions } from './transport.js';
-import { sdkExchange, type SdkHandler } from './sdkExchange.js';
-import { DEFAULTS } from '../../config.js';
+import { sdkExchange, type SdkHandler, type Target } from './sdkExchange.js';
 import { isCredentialError } from '../../errors.js';
 import type { CredentialRefresher } from '../credentialRefresh.js';
 import { capacityUnits, type CallTrace, type OperationMetrics } from '../metrics.js';
@@ -287,28 +285,17 @@ export class ReadPath {
   private readonly endpoints = new WeakMap<object, Map<string, Resolved>>();
   /** The credentials-independent scope of a configured endpoint. */
   private readonly configured = {};
-  private readonly transport: ReadTransport;
-  /** Measurement only (READ_PATH_EXPERIMENT=<transport>-<signer>, each `own` or `sdk`). */
-  private readonly experiment = (process.env.READ_PATH_EXPERIMENT ?? 'own-own').split('-');
-  private readonly exchange: (target: Target, headers: Record<string, string>, body: string) => Promise<Answer>;
+  /** The client's request handler (client.ts: the SDK's, with one deadline over each exchange). */
+  private readonly handler: SdkHandler;
 
   constructor(
     client: DynamoDBClient,
     private readonly retryStrategy: RetryStrategy,
-    /** The client's timeouts (client.ts passes its own; the defaults otherwise). */
-    timeouts: TransportOptions = { connectionTimeoutMs: DEFAULTS.dynamoClient.connectionTimeoutMs, requestTimeoutMs: DEFAULTS.dynamoClient.requestTimeoutMs },
     /** The client's (client.ts): refused credentials refreshed once for both paths. */
     private readonly refresher?: CredentialRefresher,
   ) {
     this.config = client.config as unknown as ClientConfig;
-    this.transport = new ReadTransport(timeouts);
-    const handler = (client.config as unknown as { requestHandler: SdkHandler }).requestHandler;
-    this.exchange = this.experiment[0] === 'sdk' ? (t, h, b) => sdkExchange(handler, t, h, b) : (t, h, b) => this.transport.send(t, h, b);
-  }
-
-  /** Closes the read path's sockets. */
-  destroy(): void {
-    this.transport.destroy();
+    this.handler = (client.config as unknown as { requestHandler: SdkHandler }).requestHandler;
   }
 
   /** Adds a hook run before every attempt; returns a function removing it again. */
@@ -333,7 +320,7 @@ export class ReadPath {
     let signer = signers.get(path);
     if (!signer) {
       signer =
-        path === '/' && this.experiment[1] !== 'sdk'
+        path === '/'
           ? new ReadSigner(region, 'dynamodb', this.config.credentials)
           : new SignatureV4({ service: 'dynamodb', region, credentials: this.config.credentials, sha256: this.config.sha256, uriEscapePath: true });
       signers.set(path, signer);
@@ -437,7 +424,7 @@ export class ReadPath {
     let sent = headers;
     if (signer instanceof ReadSigner) await signer.sign(headers, body, signingDate);
     else sent = (await signer.sign(new HttpRequest({ ...target, method: 'POST', headers, body }), { signingDate })).headers;
-    const { statusCode, headers: answered, text } = await this.exchange(target, sent, body);
+    const { statusCode, headers: answered, text } = await sdkExchange(this.handler, target, sent, body);
     const response: HttpResponse = { statusCode, headers: answered };
     if (response.statusCode >= 200 && response.statusCode < 300) {
       const output = unmarshallOutput(operation, parseAnswer(response, text)) as Output;
