@@ -65,6 +65,39 @@ const UNAVAILABLE_ERROR_NAMES = new Set([
   'ResourceNotFoundException', // the table is gone or not yet created: the store is not usable
   'UnprocessedKeysError',
 ]);
+/**
+ * DynamoDB refusing the gateway's credentials (revoked, expired, rotated,
+ * a bad signature) or their permissions: nothing the caller can change.
+ * The client forces one credential refresh and retries once
+ * (dynamo/credentialRefresh.ts); what still fails is UNAVAILABLE.
+ */
+const CREDENTIAL_ERROR_NAMES = new Set([
+  'UnrecognizedClientException',
+  'InvalidSignatureException',
+  'ExpiredTokenException',
+  'ExpiredToken',
+  'InvalidClientTokenId',
+  'MissingAuthenticationTokenException',
+  'IncompleteSignatureException',
+  'AccessDeniedException',
+]);
+
+/** Is this DynamoDB refusing the gateway's credentials? */
+export function isCredentialError(err: unknown): boolean {
+  return !!err && typeof err === 'object' && CREDENTIAL_ERROR_NAMES.has((err as { name?: string }).name ?? '');
+}
+
+/**
+ * Is this an answer that is not DynamoDB's JSON (a proxy's or load
+ * balancer's HTML page with a 200)? The SDK's deserializer fails on it with
+ * a SyntaxError carrying the answer's status; the read path alike.
+ */
+export function isUnreadableAnswer(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+  return e.name === 'SyntaxError' && typeof e.$metadata?.httpStatusCode === 'number';
+}
+
 const NETWORK_ERROR_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -88,11 +121,12 @@ export function isMissingTableError(err: unknown): boolean {
   return e.cause !== undefined && e.cause !== err && isMissingTableError(e.cause);
 }
 
-/** Is this error DynamoDB being unreachable, overloaded or throttling us (after the SDK's retries)? */
+/** Is this error DynamoDB being unreachable, overloaded, throttling us, refusing our credentials or answering what is not its JSON (after the retries)? */
 export function isUnavailableError(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const e = err as { name?: string; code?: string; $metadata?: { httpStatusCode?: number }; cause?: unknown };
   if (e.name && UNAVAILABLE_ERROR_NAMES.has(e.name)) return true;
+  if (isCredentialError(err) || isUnreadableAnswer(err)) return true;
   if (e.code && NETWORK_ERROR_CODES.has(e.code)) return true;
   const status = e.$metadata?.httpStatusCode;
   if (typeof status === 'number' && status >= 500) return true;

@@ -6,17 +6,18 @@
  * request counting is installed), and, unless `readPath: 'sdk'`, the reads
  * of operations through the read path (`reads`, leanReads/readPath.ts: the
  * request context hands each operation a read port on it, readPort.ts),
- * which shares this client's credentials, region, timeouts and retry
- * strategy. Tests inject faults on both (test/support/faults.ts).
+ * which shares this client's credentials, region, retry strategy and
+ * request handler (its sockets, deadline and proxy settings). Tests inject faults on both (test/support/faults.ts).
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { IncomingMessage } from 'node:http';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { DEFAULTS, type Config } from '../config.js';
 import { instrumentClient } from './metrics.js';
 import { ReadPath } from './leanReads/readPath.js';
 import { GatewayRetryStrategy } from './retryStrategy.js';
+import { DeadlineHandler, proxyEnvOf } from './deadlineHandler.js';
+import { CredentialRefresher, refreshCredentialsOnRefusal } from './credentialRefresh.js';
+import type { AwsCredentialIdentityProvider } from '@smithy/types';
 import { Sha256 } from './sha256.js';
 import { invariantViolation } from '../errors.js';
 
@@ -43,6 +44,10 @@ export interface ClientOptions {
   readPath?: 'lean' | 'sdk';
   /** AWS credentials are configured: sign with the SDK's chain even for a non-AWS endpoint (else dummy credentials there). */
   credentialsConfigured?: boolean;
+  /** The credentials provider (tests, embedders); default: dummy ones for a local endpoint, else the SDK's chain. */
+  credentials?: AwsCredentialIdentityProvider;
+  /** Proxy settings for the client's sockets (deadlineHandler.ts); default: the environment's when `NODE_USE_ENV_PROXY=1`. */
+  proxyEnv?: NodeJS.ProcessEnv;
 }
 
 export interface Dynamo {
@@ -52,35 +57,6 @@ export interface Dynamo {
   doc: DynamoDBDocumentClient;
   /** The operations' reads without the SDK's middleware (undefined with `readPath: 'sdk'`): createContext makes each operation's read port on it. */
   reads?: ReadPath;
-}
-
-/**
- * The SDK's HTTP handler, plus a timeout on the answer's body. The
- * handler's `requestTimeout` stops counting once the headers arrived: an
- * answer whose body then stalls would hang its request for good (the read
- * path's transport guards its own answers the same way). Here a body that
- * pauses longer than the request timeout is destroyed with a
- * `TimeoutError`, which is classified as transient and retried.
- */
-class StallGuardedHandler extends NodeHttpHandler {
-  constructor(private readonly guard: { requestTimeout: number } & ConstructorParameters<typeof NodeHttpHandler>[0] & object) {
-    super(guard);
-  }
-
-  override async handle(...args: Parameters<NodeHttpHandler['handle']>): ReturnType<NodeHttpHandler['handle']> {
-    const out = await super.handle(...args);
-    const body = out.response.body as IncomingMessage | undefined;
-    if (body && typeof body.on === 'function') guardBody(body, this.guard.requestTimeout);
-    return out;
-  }
-}
-
-function guardBody(body: IncomingMessage, idleMs: number) {
-  // One timer, pushed back by each chunk (refresh, not a new timer per chunk).
-  const timer = setTimeout(() => body.destroy(Object.assign(new Error(`DynamoDB's answer stalled for ${idleMs} ms`), { name: 'TimeoutError' })), idleMs);
-  body.on('data', () => timer.refresh());
-  body.once('end', () => clearTimeout(timer));
-  body.once('close', () => clearTimeout(timer));
 }
 
 /**
@@ -106,39 +82,31 @@ export function createDynamo(options: ClientOptions = {}): Dynamo {
     endpoint: options.endpoint,
     // DynamoDB Local verifies neither region nor signature; real AWS uses the SDK's chain.
     region: options.region ?? (local ? DEFAULTS.localRegion : undefined),
-    credentials: local && !options.credentialsConfigured ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
+    credentials: options.credentials ?? (local && !options.credentialsConfigured ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined),
     maxAttempts: options.maxAttempts ?? DEFAULTS.dynamoClient.maxAttempts,
     retryMode: options.retryMode ?? DEFAULTS.dynamoClient.retryMode,
     // Signing's HMAC keys made once, not per request (sha256.ts); the read path signs with it too.
     sha256: Sha256,
     // Throttling has its own, larger budget than 5xx and timeouts (retryStrategy.ts).
     retryStrategy: retryStrategy as never,
-    // Bounded so an unreachable or hung DynamoDB becomes UNAVAILABLE within seconds, never a hang:
-    // worst case ≈ maxAttempts × requestTimeout plus backoff.
-    requestHandler: new StallGuardedHandler({
-      connectionTimeout: options.connectionTimeoutMs ?? DEFAULTS.dynamoClient.connectionTimeoutMs,
-      requestTimeout: requestTimeoutMs,
-      // Without this the handler only logs a warning when requestTimeout passes and waits on:
-      // a DynamoDB that accepts connections but never answers would hang the request for good.
-      throwOnRequestTimeout: true,
+    // One deadline over each whole exchange, so an unreachable, hung or trickling DynamoDB becomes
+    // UNAVAILABLE within seconds, never a hang: worst case ≈ maxAttempts × requestTimeout plus backoff.
+    requestHandler: new DeadlineHandler({
+      connectionTimeoutMs: options.connectionTimeoutMs ?? DEFAULTS.dynamoClient.connectionTimeoutMs,
+      requestTimeoutMs,
+      proxyEnv: 'proxyEnv' in options ? options.proxyEnv : proxyEnvOf(),
     }),
   });
   instrumentClient(raw);
+  // Refused credentials are refreshed at once, on both paths, and the refused request tried once more.
+  const refresher = new CredentialRefresher((o) => (raw.config.credentials as (o?: object) => Promise<unknown>)(o));
+  refreshCredentialsOnRefusal(raw, refresher);
   const doc = DynamoDBDocumentClient.from(raw, {
     marshallOptions: { removeUndefinedValues: true },
   });
   if ((options.readPath ?? DEFAULTS.dynamoClient.readPath) === 'sdk') return { raw, doc };
-  const reads = new ReadPath(raw, retryStrategy, {
-    connectionTimeoutMs: options.connectionTimeoutMs ?? DEFAULTS.dynamoClient.connectionTimeoutMs,
-    requestTimeoutMs,
-  });
-  // Its sockets go with the client's: every owner already calls raw.destroy().
-  const destroyRaw = raw.destroy.bind(raw);
-  raw.destroy = () => {
-    reads.destroy();
-    destroyRaw();
-  };
-  return { raw, doc, reads };
+  // It sends through the client's request handler: its sockets are the client's and close with them.
+  return { raw, doc, reads: new ReadPath(raw, retryStrategy, refresher) };
 }
 
 /** What a client is built from: the resolved endpoint, the region and the retry/timeout settings. */

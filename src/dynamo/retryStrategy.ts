@@ -12,13 +12,20 @@
  * - anything else the SDK classifies as transient (5xx, timeouts, resets):
  *   up to `maxAttempts` attempts (default 3). A DynamoDB that is down is
  *   reported as UNAVAILABLE within seconds, not hidden behind long retries.
- * Client errors (validation, conditional check failures, cancelled
+ * - an answer that is not DynamoDB's JSON (a proxy's HTML page with a 200,
+ *   errors.ts `isUnreadableAnswer`) counts as a 5xx: retried within
+ *   `maxAttempts`.
+ * - credentials DynamoDB refused: one more attempt once they were
+ *   refreshed (credentialRefresh.ts), outside both budgets.
+ * Other client errors (validation, conditional check failures, cancelled
  * transactions) are never retried here.
  *
  * `adaptive` mode keeps the SDK's client-side rate limiter (DefaultRateLimiter):
  * every attempt waits for a send token, and throttling lowers the sending rate.
  */
 import { DefaultRateLimiter } from '@smithy/core/retry';
+import { isUnreadableAnswer } from '../errors.js';
+import { credentialsRefreshedFor } from './credentialRefresh.js';
 
 export interface RetryOptions {
   /** Attempts for non-throttling transient failures, first included. */
@@ -41,16 +48,18 @@ interface ErrorInfo {
   error?: unknown;
 }
 
-/** The SDK's RetryToken shape, plus our two counters. */
+/** The SDK's RetryToken shape, plus our counters. */
 class Token {
   constructor(
     readonly throttles: number,
     readonly others: number,
     readonly throttleWaitMs: number,
     private readonly delay: number,
+    /** Retries after refreshed credentials (at most 1). */
+    readonly credentialRetries = 0,
   ) {}
   getRetryCount(): number {
-    return this.throttles + this.others;
+    return this.throttles + this.others + this.credentialRetries;
   }
   getRetryDelay(): number {
     return this.delay;
@@ -93,18 +102,22 @@ export class GatewayRetryStrategy {
     return Math.max(this.options.maxAttempts, this.options.throttleAttempts);
   }
 
-  private next(token: Token, { errorType }: ErrorInfo): Token | null {
+  private next(token: Token, { errorType, error }: ErrorInfo): Token | null {
     const { maxAttempts, throttleAttempts, throttleBudgetMs, throttleBaseDelayMs = 25, baseDelayMs = 100 } = this.options;
+    if (credentialsRefreshedFor(error)) {
+      return token.credentialRetries === 0 ? new Token(token.throttles, token.others, token.throttleWaitMs, 0, 1) : null;
+    }
+    if (isUnreadableAnswer(error)) errorType = 'TRANSIENT';
     if (errorType === 'THROTTLING') {
       if (token.throttles + 1 >= throttleAttempts) return null;
       const delay = jitter(throttleBaseDelayMs, token.throttles);
       if (token.throttleWaitMs + delay > throttleBudgetMs) return null;
-      return new Token(token.throttles + 1, token.others, token.throttleWaitMs + delay, delay);
+      return new Token(token.throttles + 1, token.others, token.throttleWaitMs + delay, delay, token.credentialRetries);
     }
     if (errorType === 'TRANSIENT') {
       if (token.others + 1 >= maxAttempts) return null;
       const delay = jitter(baseDelayMs, token.others);
-      return new Token(token.throttles, token.others + 1, token.throttleWaitMs, delay);
+      return new Token(token.throttles, token.others + 1, token.throttleWaitMs, delay, token.credentialRetries);
     }
     return null;
   }

@@ -1,11 +1,12 @@
 /**
  * The DynamoDB Streams client of the local reader, configured like the
  * DynamoDB client (dynamo/client.ts): dummy credentials for local
- * endpoints, the SDK chain for real AWS, bounded timeouts.
+ * endpoints, the SDK chain for real AWS, one deadline over each whole
+ * exchange (a trickling answer is given up with its socket).
  */
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
-import { NodeHttpHandler } from '@smithy/node-http-handler';
 import { Sha256 } from '../dynamo/sha256.js';
+import { DeadlineHandler, proxyEnvOf } from '../dynamo/deadlineHandler.js';
 
 export interface StreamsClientOptions {
   endpoint?: string;
@@ -28,10 +29,10 @@ export function createStreamsClient(options: StreamsClientOptions = {}): DynamoD
     credentials: local && !options.credentialsConfigured ? { accessKeyId: 'local', secretAccessKey: 'local' } : undefined,
     maxAttempts: options.maxAttempts ?? 3,
     sha256: Sha256,
-    requestHandler: new NodeHttpHandler({
-      connectionTimeout: options.connectionTimeoutMs ?? 1000,
-      requestTimeout: options.requestTimeoutMs ?? 5000,
-      throwOnRequestTimeout: true,
+    requestHandler: new DeadlineHandler({
+      connectionTimeoutMs: options.connectionTimeoutMs ?? 1000,
+      requestTimeoutMs: options.requestTimeoutMs ?? 5000,
+      proxyEnv: proxyEnvOf(),
     }),
   });
 }

@@ -10,6 +10,7 @@ import { labelOfStreamArn } from '../stream/reader.js';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ConfigError, type Config, PROD_NODE_ENV } from '../config.js';
+import { isMissingTableError, isUnavailableError } from '../errors.js';
 import { createHttpListener } from './httpServer.js';
 import { createContext } from '../graphql/context.js';
 import { clientOptions, endpointLabel, type Dynamo } from '../dynamo/client.js';
@@ -129,6 +130,39 @@ async function prepareTable(config: Config, { dynamo, plan, local, logger }: { d
   return layout;
 }
 
+/**
+ * The most start-up spends on DynamoDB before it gives up: the table's
+ * check, its creation and the wait until it is ACTIVE (at most 60 s,
+ * table.ts), the layout, the model marker and the demo data. Each request
+ * has its own deadline (DYNAMODB_REQUEST_TIMEOUT_MS per attempt), so a
+ * DynamoDB that does not answer stops start-up after its first request's
+ * attempts (about 6.5 s with the defaults); this bounds one that answers,
+ * slowly, every time.
+ */
+export const READINESS_DEADLINE_MS = 90_000;
+
+/**
+ * `work` (the table's preparation) within READINESS_DEADLINE_MS; its
+ * failure because DynamoDB is unavailable, or the deadline, as one line
+ * naming the endpoint.
+ */
+async function readyWithin<T>(endpoint: string, work: Promise<T>, deadlineMs = READINESS_DEADLINE_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`DynamoDB at ${endpoint} did not get the table ready within ${deadlineMs / 1000} s`)), deadlineMs);
+  });
+  try {
+    return await Promise.race([work, late]);
+  } catch (err) {
+    if (!isUnavailableError(err) || isMissingTableError(err)) throw err;
+    const { name, message } = err as Error;
+    // The first line: the SDK appends a line about deserialization to errors met reading a body.
+    throw new Error(`DynamoDB at ${endpoint} is unavailable (${name}: ${message.split('\n')[0]}): check DYNAMODB_ENDPOINT, the network and DynamoDB's health`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** `/health` details.copies, cached as the table check is: a flood of calls costs at most its two requests per interval. */
 function copiesProbe(config: Config, { dynamo, plan, processing, streamArn }: { dynamo: Dynamo; plan: Plan; processing: StreamProcessing; streamArn: string | null }) {
   return cachedProbe(
@@ -219,7 +253,7 @@ export async function startGateway(
     devIssuer = await startDevIssuer(config, logger);
     // Fetch the issuer's keys now, so the first request does not wait; failures are retried per request.
     await auth.verifier?.warm().catch((err: unknown) => logger.warn({ err }, 'could not fetch the token issuer\'s keys yet'));
-    const layout = await prepareTable(config, { dynamo, plan, local, logger });
+    const layout = await readyWithin(endpointLabel(clientOptions(config, embeddedUrl)), prepareTable(config, { dynamo, plan, local, logger }));
     // After the demo data: its records are read afterwards, not competing with its writes at start-up.
     const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
     const changeModel = modelFromPlan(plan);

@@ -288,6 +288,38 @@ describe('the read path’s signature', () => {
   });
 });
 
+describe('the read path\'s endpoint, as the SDK resolves its own requests\'', () => {
+  /** The host the SDK itself sends a GetItem of `client` to (stopped before sending). */
+  async function sdkHost(client: DynamoDBClient): Promise<string> {
+    client.middlewareStack.add(
+      () => async (args: any) => {
+        throw Object.assign(new Error('stop'), { host: `${args.request.protocol}//${args.request.hostname}${args.request.path}` });
+      },
+      { step: 'finalizeRequest', name: 'captureHost', priority: 'low' },
+    );
+    const { GetItemCommand } = await import('@aws-sdk/client-dynamodb');
+    return client.send(new GetItemCommand({ TableName: 't', Key: { PK: { S: 'A' } } })).then(
+      () => 'sent',
+      (err: { host: string }) => err.host,
+    );
+  }
+
+  it('puts the account of the credentials in the host name in the account-id endpoint mode, as the SDK does, and not when it is disabled', async () => {
+    const credentials = { accessKeyId: 'AKID', secretAccessKey: 'x', accountId: '123456789012' };
+    const preferred = new DynamoDBClient({ region: 'eu-west-1', credentials });
+    const disabled = new DynamoDBClient({ region: 'eu-west-1', credentials, accountIdEndpointMode: 'disabled' });
+    try {
+      expect(await new ReadPath(preferred, strategy()).target('t')).toBe('https://123456789012.ddb.eu-west-1.amazonaws.com/');
+      expect(await sdkHost(preferred)).toBe('https://123456789012.ddb.eu-west-1.amazonaws.com/');
+      expect(await new ReadPath(disabled, strategy()).target('t')).toBe('https://dynamodb.eu-west-1.amazonaws.com/');
+      expect(await sdkHost(disabled)).toBe('https://dynamodb.eu-west-1.amazonaws.com/');
+    } finally {
+      preferred.destroy();
+      disabled.destroy();
+    }
+  });
+});
+
 describe('the read path when DynamoDB misbehaves', () => {
   it('gives up on an answer that stalls halfway, retries it, and reports DynamoDB unavailable instead of hanging, on both paths', async () => {
     let requests = 0;

@@ -4,8 +4,8 @@
  * it keeps from the SDK). The caller sees exactly what the document client
  * would return, and DynamoDB receives the request the SDK would send,
  * signed the same way (signer.ts writes the SDK signer's very headers) and
- * sent as the SDK's handler sends it (transport.ts: its pool size, timeouts
- * and error names): the credentials, region, retry strategy (fed the SDK's
+ * sent by the client's own request handler (sdkExchange.ts: its agents,
+ * pool, proxy settings and deadline): the credentials, region, retry strategy (fed the SDK's
  * error classification), clock offset and exception classes are the SDK
  * client's own, shared rather than copied, so error classification cannot
  * tell the paths apart. Writes stay on the SDK.
@@ -20,11 +20,13 @@ import * as dynamodb from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { marshall, type NativeAttributeValue } from '@aws-sdk/util-dynamodb';
 import { HttpRequest } from '@smithy/core/protocols';
+import { getEndpointFromInstructions } from '@smithy/core/endpoints';
 import { isClockSkewError, isServerError, isThrottlingError, isTransientError } from '@smithy/core/retry';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { ReadSigner, type Credentials } from './signer.js';
-import { ReadTransport, type TransportOptions } from './transport.js';
-import { DEFAULTS } from '../../config.js';
+import { sdkExchange, type SdkHandler, type Target } from './sdkExchange.js';
+import { isCredentialError } from '../../errors.js';
+import type { CredentialRefresher } from '../credentialRefresh.js';
 import { capacityUnits, type CallTrace, type OperationMetrics } from '../metrics.js';
 
 export type ReadOperation = 'GetItem' | 'Query' | 'BatchGetItem';
@@ -232,6 +234,19 @@ function errorFrom(response: HttpResponse, text: string): Error {
   return error;
 }
 
+/** A 2xx answer's JSON; one that is not JSON fails as the SDK's deserializer fails (a SyntaxError with the status: retried as a 5xx). */
+function parseAnswer(response: HttpResponse, text: string): Record<string, any> {
+  try {
+    return text ? JSON.parse(text) : {};
+  } catch (error) {
+    throw Object.assign(error as Error, { $metadata: { httpStatusCode: response.statusCode, requestId: header(response, 'x-amzn-requestid') } });
+  }
+}
+
+/** The table a read names (BatchGetItem: its first), for the endpoint's resolution. */
+const tableOf = (operation: ReadOperation, input: Input): string =>
+  operation === 'BatchGetItem' ? (Object.keys(input.RequestItems as object)[0] ?? '') : String(input.TableName);
+
 /** The SDK retry middleware's classification of an error. */
 function errorType(error: unknown): string {
   const e = error as Parameters<typeof isThrottlingError>[0];
@@ -241,24 +256,19 @@ function errorType(error: unknown): string {
   return 'CLIENT_ERROR';
 }
 
-interface Endpoint {
-  protocol: string;
-  hostname: string;
-  port?: number;
-  path: string;
-}
-
 interface ClientConfig {
   region: () => Promise<string>;
   credentials: () => Promise<Credentials>;
   sha256: never;
-  endpoint?: () => Promise<Endpoint>;
-  endpointProvider: (params: Record<string, unknown>) => { url: URL };
-  useFipsEndpoint: () => Promise<boolean>;
-  useDualstackEndpoint: () => Promise<boolean>;
-  /** AWS_ENDPOINT_URL_DYNAMODB or AWS_ENDPOINT_URL (environment or shared config), when set. */
-  serviceConfiguredEndpoint?: () => Promise<string | undefined>;
+  /** Set by the SDK once an endpoint is configured (the client's URL, AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL). */
+  isCustomEndpoint?: boolean;
   systemClockOffset?: number;
+}
+
+/** Where a read goes: the URL's parts, and its Host header. */
+interface Resolved {
+  target: Target;
+  host: string;
 }
 
 const USER_AGENT = 'dynamo-graph-gateway-read-path';
@@ -266,22 +276,26 @@ const USER_AGENT = 'dynamo-graph-gateway-read-path';
 export class ReadPath {
   private readonly config: ClientConfig;
   private readonly hooks: AttemptHook[] = [];
-  private ready: Promise<{ endpoint: Endpoint; host: string; signer: SignatureV4 | ReadSigner }> | undefined;
-  private readonly transport: ReadTransport;
+  private signing: Promise<{ region: string; signers: Map<string, SignatureV4 | ReadSigner> }> | undefined;
+  /**
+   * Endpoints by the credentials they were resolved with (the account-id
+   * endpoint mode puts the account in the host name), then by table: the
+   * SDK's resolution, run once per credentials and table.
+   */
+  private readonly endpoints = new WeakMap<object, Map<string, Resolved>>();
+  /** The credentials-independent scope of a configured endpoint. */
+  private readonly configured = {};
+  /** The client's request handler (client.ts: the SDK's, with one deadline over each exchange). */
+  private readonly handler: SdkHandler;
 
   constructor(
     client: DynamoDBClient,
     private readonly retryStrategy: RetryStrategy,
-    /** The client's timeouts (client.ts passes its own; the defaults otherwise). */
-    timeouts: TransportOptions = { connectionTimeoutMs: DEFAULTS.dynamoClient.connectionTimeoutMs, requestTimeoutMs: DEFAULTS.dynamoClient.requestTimeoutMs },
+    /** The client's (client.ts): refused credentials refreshed once for both paths. */
+    private readonly refresher?: CredentialRefresher,
   ) {
     this.config = client.config as unknown as ClientConfig;
-    this.transport = new ReadTransport(timeouts);
-  }
-
-  /** Closes the read path's sockets. */
-  destroy(): void {
-    this.transport.destroy();
+    this.handler = (client.config as unknown as { requestHandler: SdkHandler }).requestHandler;
   }
 
   /** Adds a hook run before every attempt; returns a function removing it again. */
@@ -293,44 +307,52 @@ export class ReadPath {
     };
   }
 
-  private resolve() {
-    return (this.ready ??= (async () => {
-      const region = await this.config.region();
-      let endpoint: Endpoint;
-      // As the SDK: a configured endpoint, then AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL, then the region's rules.
-      const configured = this.config.endpoint ? undefined : await this.config.serviceConfiguredEndpoint?.();
-      if (this.config.endpoint) {
-        endpoint = await this.config.endpoint();
-      } else if (configured) {
-        const url = new URL(configured);
-        endpoint = { protocol: url.protocol, hostname: url.hostname, port: url.port ? Number(url.port) : undefined, path: url.pathname };
-      } else {
-        const { url } = this.config.endpointProvider({
-          Region: region,
-          UseFIPS: await this.config.useFipsEndpoint(),
-          UseDualStack: await this.config.useDualstackEndpoint(),
-          AccountIdEndpointMode: 'disabled',
-        });
-        endpoint = { protocol: url.protocol, hostname: url.hostname, port: url.port ? Number(url.port) : undefined, path: url.pathname };
-      }
-      const defaultPort = endpoint.protocol === 'https:' ? 443 : 80;
-      const host = endpoint.port && endpoint.port !== defaultPort ? `${endpoint.hostname}:${endpoint.port}` : endpoint.hostname;
-      // The read path's own signer for the usual endpoint (the root path); the SDK's for any other.
-      const signer =
-        (endpoint.path || '/') === '/'
-          ? new ReadSigner(region, 'dynamodb', this.config.credentials)
-          : new SignatureV4({ service: 'dynamodb', region, credentials: this.config.credentials, sha256: this.config.sha256, uriEscapePath: true });
-      return { endpoint, host, signer };
-    })().catch((err) => {
-      this.ready = undefined; // a failed resolution (e.g. no region) is tried again by the next read
+  /** The region and a signer per endpoint path (the read path's own for the root path; the SDK's for any other). */
+  private regional() {
+    return (this.signing ??= (async () => ({ region: await this.config.region(), signers: new Map() }))().catch((err) => {
+      this.signing = undefined; // a failed resolution (no region) is tried again by the next read
       throw err;
     }));
   }
 
-  /** Where reads are sent (`https://dynamodb.<region>.amazonaws.com/` on AWS): for start-up logs and tests. */
-  async target(): Promise<string> {
-    const { endpoint, host } = await this.resolve();
-    return `${endpoint.protocol}//${host}${endpoint.path || '/'}`;
+  private async signerFor(path: string): Promise<SignatureV4 | ReadSigner> {
+    const { region, signers } = await this.regional();
+    let signer = signers.get(path);
+    if (!signer) {
+      signer =
+        path === '/'
+          ? new ReadSigner(region, 'dynamodb', this.config.credentials)
+          : new SignatureV4({ service: 'dynamodb', region, credentials: this.config.credentials, sha256: this.config.sha256, uriEscapePath: true });
+      signers.set(path, signer);
+    }
+    return signer;
+  }
+
+  /**
+   * Where a read of `table` goes, resolved as the SDK resolves its own
+   * requests' (getEndpointFromInstructions: a configured endpoint,
+   * AWS_ENDPOINT_URL_DYNAMODB / AWS_ENDPOINT_URL, else the region's rules
+   * with FIPS, dual-stack, the account-id endpoint mode and the account of
+   * the credentials), once per credentials and table.
+   */
+  private async endpointFor(table: string): Promise<Resolved> {
+    const scope = this.config.isCustomEndpoint ? this.configured : ((await this.config.credentials()) as object);
+    let byTable = this.endpoints.get(scope);
+    if (!byTable) this.endpoints.set(scope, (byTable = new Map()));
+    const known = byTable.get(table);
+    if (known) return known;
+    const { url } = await getEndpointFromInstructions({ TableName: table }, dynamodb.GetItemCommand, this.config as never);
+    const port = url.port ? Number(url.port) : undefined;
+    const target = { protocol: url.protocol, hostname: url.hostname, port, path: url.pathname || '/' };
+    const resolved = { target, host: url.port ? `${url.hostname}:${url.port}` : url.hostname };
+    byTable.set(table, resolved);
+    return resolved;
+  }
+
+  /** Where reads of `table` are sent (`https://dynamodb.<region>.amazonaws.com/` on AWS): for start-up logs and tests. */
+  async target(table = 'table'): Promise<string> {
+    const { target, host } = await this.endpointFor(table);
+    return `${target.protocol}//${host}${target.path}`;
   }
 
   /** One call: counted, retried, answered in native values. */
@@ -359,12 +381,14 @@ export class ReadPath {
     let totalRetryDelay = 0;
     // Marshalled once, before anything is counted (as the document client marshals before its request is counted).
     const body = JSON.stringify(marshallInput(operation, input));
+    const table = tableOf(operation, input);
     for (;;) {
       attempt += 1;
+      const startedAt = performance.now();
       try {
         metrics?.record(operation, attempt > 1); // past the operation's request cap this throws: nothing is sent
         for (const hook of this.hooks) await hook({ operation, attempt, input });
-        const output = await this.attempt(operation, body);
+        const output = await this.attempt(operation, body, table);
         this.retryStrategy.recordSuccess(token);
         output.$metadata.attempts = attempt;
         output.$metadata.totalRetryDelay = totalRetryDelay;
@@ -372,6 +396,7 @@ export class ReadPath {
       } catch (error) {
         const failed = error as Error & { $metadata?: Metadata };
         trace?.attemptFailed(failed);
+        if (this.refresher && isCredentialError(failed)) await this.refresher.afterRefusal(startedAt, failed);
         try {
           token = await this.retryStrategy.refreshRetryTokenForRetry(token, { errorType: errorType(failed), error: failed });
         } catch {
@@ -385,8 +410,9 @@ export class ReadPath {
     }
   }
 
-  private async attempt(operation: ReadOperation, body: string): Promise<Output> {
-    const { endpoint, host, signer } = await this.resolve();
+  private async attempt(operation: ReadOperation, body: string, table: string): Promise<Output> {
+    const { target, host } = await this.endpointFor(table);
+    const signer = await this.signerFor(target.path);
     const headers: Record<string, string> = {
       host,
       'content-type': 'application/x-amz-json-1.0',
@@ -395,14 +421,13 @@ export class ReadPath {
       'user-agent': USER_AGENT,
     };
     const signingDate = new Date(Date.now() + (this.config.systemClockOffset ?? 0));
-    const target = { protocol: endpoint.protocol, hostname: endpoint.hostname, port: endpoint.port, path: endpoint.path || '/' };
     let sent = headers;
     if (signer instanceof ReadSigner) await signer.sign(headers, body, signingDate);
     else sent = (await signer.sign(new HttpRequest({ ...target, method: 'POST', headers, body }), { signingDate })).headers;
-    const { statusCode, headers: answered, text } = await this.transport.send(target, sent, body);
+    const { statusCode, headers: answered, text } = await sdkExchange(this.handler, target, sent, body);
     const response: HttpResponse = { statusCode, headers: answered };
     if (response.statusCode >= 200 && response.statusCode < 300) {
-      const output = unmarshallOutput(operation, text ? JSON.parse(text) : {}) as Output;
+      const output = unmarshallOutput(operation, parseAnswer(response, text)) as Output;
       output.$metadata = { httpStatusCode: response.statusCode, requestId: header(response, 'x-amzn-requestid') };
       return output;
     }
