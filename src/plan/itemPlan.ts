@@ -38,6 +38,13 @@ export interface ItemPlan {
   counters: readonly string[];
   /** For a type whose keys name no `{id}`: its id made from its key's values, and back; null for other types. */
   derived: DerivedIds | null;
+  /**
+   * `value` when it can be an id of this type, BAD_USER_INPUT naming
+   * `argument` otherwise: a derived id by its own rule (the canonical
+   * text of the key's values, up to MAX_DERIVED_ID_LENGTH characters),
+   * any other by the id rules (at most 128 characters, no `#`).
+   */
+  checkId(value: unknown, argument?: string): string;
 }
 
 /** A derived id (plan/derivedId.ts) of one type, made and read. */
@@ -57,7 +64,8 @@ export interface DerivedIds {
  * A key field's value as the key holds it: a DateTime as ISO-8601 UTC with
  * three fraction digits (`2026-03-02T10:00:00.000Z`), so keys sort by time
  * whatever precision was given; an Int in decimal (partition keys only: the
- * model check keeps it out of sort keys); text as it is, without `#`, which
+ * model check keeps it out of sort keys), a sequence's zero-padded to its
+ * digits (`000042`: in any key); text as it is, without `#`, which
  * ends a value in a key. `what` names the input or argument for the error.
  */
 export function keyText(a: Attribute, value: unknown, what: string): string {
@@ -66,7 +74,8 @@ export function keyText(a: Attribute, value: unknown, what: string): string {
     if (Number.isNaN(time)) throw badUserInput(`${what} must be an ISO-8601 UTC time`, what);
     return new Date(time).toISOString();
   }
-  if (a.kind === 'Int' && typeof value === 'number' && Number.isInteger(value)) return String(value);
+  // A sequence's number zero-padded to its digits, so the text sorts as the numbers do.
+  if (a.kind === 'Int' && typeof value === 'number' && Number.isInteger(value)) return a.sequence && value >= 0 ? String(value).padStart(a.sequence.pad, '0') : String(value);
   if (typeof value !== 'string' || value.length === 0) throw badUserInput(`${what} is part of the key: give it`, what);
   if (value.includes('#')) throw badUserInput(`${what} may not contain '#': it is part of the key`, what);
   return value;
@@ -140,6 +149,7 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
     parentIdProperty: parentProperty,
     counters,
     derived,
+    checkId: derived ? (value, argument = 'id') => (derived.values(value, argument), value as string) : (value, argument = 'id') => validateId(value as string, argument),
     key,
     ids,
     map: compileMap(type, parentProperty, counters, idOf, parentOf, notOfType, extensions, keyFieldReader(type, keys)),
