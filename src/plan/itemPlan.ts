@@ -9,6 +9,7 @@
 import type { Item } from '../dynamo/batchGet.js';
 import type { ItemKey, TableKeys } from '../dynamo/keys.js';
 import type { Attribute, ItemType } from '../declaration/model.js';
+import { Buffer } from 'node:buffer';
 import { badUserInput, invariant } from '../errors.js';
 import { validateId } from './arguments.js';
 import { formatDerivedId, parseDerivedId } from './derivedId.js';
@@ -197,23 +198,43 @@ function derivedIds(type: ItemType, keyFields: readonly Attribute[]): DerivedIds
   const fields = new Map(keyFields.map((a) => [a.name, a]));
   return {
     id(values, names = {}) {
-      return formatDerivedId(
-        order.map((p) => {
-          const what = names[p] ?? p;
-          const a = fields.get(p);
-          if (a) return keyText(a, values[p], what);
-          invariant(p === parentField, `${type.name}: placeholder {${p}} is neither a key field nor the parent`);
-          if (typeof values[p] !== 'string') throw badUserInput(`${what} is part of the key: give it`, what);
-          return validateId(values[p] as string, what);
-        }),
-      );
+      const texts = order.map((p) => {
+        const what = names[p] ?? p;
+        const a = fields.get(p);
+        if (a) return keyText(a, values[p], what);
+        invariant(p === parentField, `${type.name}: placeholder {${p}} is neither a key field nor the parent`);
+        if (typeof values[p] !== 'string') throw badUserInput(`${what} is part of the key: give it`, what);
+        return validateId(values[p] as string, what);
+      });
+      checkKeyBytes(type, Object.fromEntries(order.map((p, i) => [p, texts[i]!])), (p) => names[p] ?? p);
+      return formatDerivedId(texts);
     },
     values(id, argument = 'id') {
       const parts = parseDerivedId(id, order.length);
       if (parts === null) throw badUserInput(`${argument} is not an id of ${type.name} (an id read from one of its items)`, argument);
-      return Object.fromEntries(order.map((p, i) => [p, parts[i]!]));
+      const values = Object.fromEntries(order.map((p, i) => [p, parts[i]!]));
+      checkKeyBytes(type, values, () => argument);
+      return values;
     },
   };
+}
+
+/** DynamoDB's largest partition and sort key values, in UTF-8 bytes. */
+export const KEY_BYTES = { pk: 2048, sk: 1024 } as const;
+
+/**
+ * BAD_USER_INPUT, before any request, when `values` make a key of `type`
+ * longer than DynamoDB holds (no item can have it): naming the argument of
+ * the longest value in that key (`argumentOf`), not an error of the table.
+ */
+function checkKeyBytes(type: ItemType, values: Readonly<Record<string, string>>, argumentOf: (placeholder: string) => string): void {
+  for (const [side, template] of [['pk', type.pk], ['sk', type.sk]] as const) {
+    const bytes = Buffer.byteLength(template.fill(values), 'utf8');
+    if (bytes <= KEY_BYTES[side]) continue;
+    const longest = [...template.placeholders].sort((a, b) => Buffer.byteLength(values[b]!, 'utf8') - Buffer.byteLength(values[a]!, 'utf8'))[0]!;
+    const what = argumentOf(longest);
+    throw badUserInput(`${what} makes ${type.name}'s ${side === 'pk' ? 'partition' : 'sort'} key ${bytes} bytes long, above DynamoDB's ${KEY_BYTES[side]}: no ${type.name} has it`, what);
+  }
 }
 
 /** idOf/parentOf of a type with a derived id: the id made from every placeholder's value in the keys. */

@@ -28,7 +28,7 @@ import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type ItemKey } fro
 import { badUserInput, conflict, notFound } from '../errors.js';
 import type { ItemRecord } from '../plan/records.js';
 import { storedName, type Attribute, type IndexPlacement, type ItemType } from '../declaration/model.js';
-import { keyText } from '../plan/itemPlan.js';
+import { KEY_BYTES, keyText } from '../plan/itemPlan.js';
 import type { Plan } from '../plan/plan.js';
 import type { ReadPort } from '../dynamo/readPort.js';
 import { DELETING_ATTR } from './conditions.js';
@@ -89,9 +89,6 @@ export function templateText(type: ItemType, field: string, value: unknown): str
   // A table key's field as the key writes it (a DateTime argument in any precision, a sequence's padding).
   return a && (a.sequence || type.keyFields.includes(field)) ? keyText(a, value, field) : String(value);
 }
-
-/** DynamoDB's largest partition and sort key values, in UTF-8 bytes. */
-const KEY_BYTES = { pk: 2048, sk: 1024 };
 
 /** BAD_USER_INPUT when the values a create gives make a key DynamoDB would refuse (too long), before any request. */
 function checkKeySize(key: ItemKey, what: string): void {
