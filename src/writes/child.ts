@@ -66,21 +66,22 @@ export function keyValuesOf(t: TypeWrites, id: string, located: Located, fields?
 }
 
 /**
- * Deletes the child at `located` with its parent's counter (or the check
- * that the parent exists) and its counted references' counts, in one
- * transaction (one DeleteItem under a keyless parent, which has no item);
- * returns its id.
+ * Deletes the child at `located` with its parent's counter and its
+ * counted references' counts, in one transaction (one DeleteItem when
+ * neither moves: no counter, or a keyless parent); returns its id.
  */
 export async function deleteChild(store: Store, t: TypeWrites, id: string, located: Located, fields?: Readonly<Record<string, unknown>>): Promise<string> {
   const type = t.item.type;
   const what = `${type.name} ${id}`;
-  const parentKey = planOf(store).items.has(type.parent!.type) ? await parentKeyOf(store, type.parent!.type, located.parentId!) : null;
+  // Only a counter on the parent moves with a child's delete: without one, the delete is the child's alone (an orphan's too).
+  const counter = t.parentRelation?.counter ?? null;
+  const parentKey = counter !== null && planOf(store).items.has(type.parent!.type) ? await parentKeyOf(store, type.parent!.type, located.parentId!) : null;
   await removeAlone(store, {
     t,
     id,
     key: located.key,
     keyValues: keyValuesOf(t, id, located, fields),
-    ...(parentKey ? { parent: { key: parentKey, counter: t.parentRelation?.counter ?? null, delta: -1, needed: `${what} not found` } } : {}),
+    ...(parentKey ? { parent: { key: parentKey, counter, delta: -1, needed: `${what} not found` } } : {}),
     // The id claim goes with it, so the id can be used again.
     ...(type.inverted ? { also: [idClaimKey(type.sk.prefix, id)] } : {}),
   });

@@ -5,7 +5,7 @@
  * - alone: one DeleteItem on attribute_exists of the table key (with
  *   @delete(match:), also on the values named, the item's old values
  *   returned on failure to tell CONFLICT from NOT_FOUND);
- * - with counts (a child's parent counter or existence check, the counts
+ * - with counts (a child's parent counter, the counts
  *   of its counted references) or a child's id claim: one
  *   TransactWriteItems, the counting items not read first (counts.ts).
  * The referred ids of counted references come from the item's key (a

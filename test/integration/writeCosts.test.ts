@@ -8,7 +8,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import { buildModel } from '../../src/declaration/buildModel.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
+import { WRITE_EFFECTS } from '../support/writeEffectsModel.js';
 
 interface Step {
   label: string;
@@ -18,7 +20,7 @@ interface Step {
 
 const root = join(import.meta.dirname, '..', '..');
 
-const MODELS: { file: string; steps: Step[] }[] = [
+const MODELS: { file: string; sdl?: string; fanOut?: 'stream' | 'inRequest'; steps: Step[] }[] = [
   {
     file: 'schema.graphql',
     steps: [
@@ -35,7 +37,7 @@ const MODELS: { file: string; steps: Step[] }[] = [
       { label: 'update (copied field, stream)', query: `mutation { updateStudent(id: "s1", input: { name: "Samuel" }) { id } }` },
       { label: 'delete (child, parent given)', query: `mutation { deletePart(productId: "p1", id: "x1") }` },
       { label: 'delete (inverted child by id)', query: `mutation { deleteOrder(id: "o1") }` },
-      { label: 'delete (top-level, nothing to cascade)', query: `mutation { deleteProduct(id: "p1") }` },
+      { label: 'delete (top-level whose children are gone, stream)', query: `mutation { deleteProduct(id: "p1") }` },
       { label: 'delete (top-level with children, stream)', query: `mutation { deleteCustomer(id: "c1") }` },
       { label: 'delete (top-level in a catalog, stream)', query: `mutation { deleteStudent(id: "s1") }` },
     ],
@@ -73,6 +75,23 @@ const MODELS: { file: string; steps: Step[] }[] = [
       { label: 'delete (inverted child with children, stream)', query: `mutation { removeBook(id: "b1") }` },
     ],
   },
+  {
+    file: 'test/support/writeEffectsModel.ts (no stream)',
+    sdl: WRITE_EFFECTS,
+    fanOut: 'inRequest',
+    steps: [
+      { label: 'create (top-level)', query: `mutation { createProject(input: { id: "p1", name: "Gateway" }) { id } }`, expected: { PutItem: 1 } },
+      { label: 'create (child, no counter: parent checked)', query: `mutation { addComment(project: "p1", input: { id: "c1", text: "hi" }) { id } }`, expected: { TransactWriteItems: 1 } },
+      { label: 'create (child under a missing parent)', query: `mutation { addComment(project: "nobody", input: { id: "c2", text: "hi" }) { id } }`, expected: { TransactWriteItems: 1 } },
+      { label: 'create (child numbered from a sequence)', query: `mutation { addTask(project: "p1", input: { title: "design", status: "OPEN", owner: "ann" }) { id } }`, expected: { UpdateItem: 1, TransactWriteItems: 1 } },
+      { label: 'create (reference counted on its target)', query: `mutation { star(input: { id: "s1", project: "p1", user: "ann" }) { id } }`, expected: { TransactWriteItems: 1 } },
+      { label: 'create (derived id, alone)', query: `mutation { createRepo(input: { owner: "o", name: "n" }) { id } }`, expected: { PutItem: 1 } },
+      { label: 'update (by key values)', query: `mutation { updateRepo(owner: "o", name: "n", input: { description: "d" }) { id } }`, expected: { UpdateItem: 1 } },
+      { label: 'delete (child, no counter)', query: `mutation { deleteComment(project: "p1", id: "c1") }`, expected: { DeleteItem: 1 } },
+      { label: 'delete (reference counted on its target, by id)', query: `mutation { unstar(id: "s1") }`, expected: { GetItem: 1, TransactWriteItems: 1 } },
+      { label: 'delete (nothing to cascade, by key values)', query: `mutation { deleteRepo(owner: "o", name: "n") }`, expected: { DeleteItem: 1 } },
+    ],
+  },
 ];
 
 const gateways: TestGateway[] = [];
@@ -86,9 +105,9 @@ const shown = (counts: Record<string, number>) =>
     .join(' + ') || 'none';
 
 describe('the DynamoDB requests of each kind of mutation', () => {
-  for (const { file, steps } of MODELS) {
+  for (const { file, sdl, fanOut, steps } of MODELS) {
     it(`over ${file}`, async () => {
-      const gw = await testGateway({ schemaFile: join(root, file) });
+      const gw = await testGateway(sdl ? { model: buildModel(sdl, 'writeEffects.graphql'), fanOut } : { schemaFile: join(root, file), ...(fanOut ? { fanOut } : {}) });
       gateways.push(gw);
       const rows: string[] = [];
       for (const step of steps) {

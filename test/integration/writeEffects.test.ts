@@ -11,47 +11,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildModel } from '../../src/declaration/buildModel.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
+import { WRITE_EFFECTS } from '../support/writeEffectsModel.js';
 
-const SDL = `
-extend schema @index(name: "byStatus", pk: ["statusKey"], sk: ["rankKey"])
-type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
-type Project @item(pk: "P#{id}", sk: "META") {
-  id: ID!  name: String!  starCount: Int
-  tasks(first: Int, after: String, last: Int, before: String): TaskConnection! @children
-  comments(first: Int, after: String, last: Int, before: String): CommentConnection! @children
-}
-type Task @item(pk: "P#{project}", sk: "TASK#{number}") @indexed(index: "byStatus", pk: ["S#{status}"], sk: ["{owner}#{title}"]) {
-  id: ID!  number: Int! @attribute(sequence: "lastTask", pad: 4)  title: String!  status: String!  owner: String!  project: Project! @parent
-}
-type Comment @item(pk: "P#{project}", sk: "C#{id}") { id: ID!  text: String!  project: Project! @parent }
-type Star @item(pk: "STAR#{id}", sk: "META") { id: ID!  project: Project! @attribute(counter: "starCount")  user: String! }
-type TaskConnection { edges: [TaskEdge!]! pageInfo: PageInfo! }
-type TaskEdge { cursor: String! node: Task! }
-type CommentConnection { edges: [CommentEdge!]! pageInfo: PageInfo! }
-type CommentEdge { cursor: String! node: Comment! }
-input CreateProjectInput { id: ID  name: String! }
-input AddTaskInput { title: String!  status: String!  owner: String! }
-input UpdateTaskInput { title: String  status: String  owner: String }
-input AddCommentInput { id: ID  text: String! }
-input StarInput { id: ID  project: ID!  user: String! }
-type Query {
-  project(id: ID!): Project @get
-  task(id: ID!): Task @get
-  tasksByStatus(status: String!, first: Int, after: String, last: Int, before: String): TaskConnection! @query(index: "byStatus")
-}
-type Mutation {
-  createProject(input: CreateProjectInput!): Project! @create
-  addTask(project: ID!, input: AddTaskInput!): Task! @create(parent: "project")
-  updateTask(id: ID!, input: UpdateTaskInput!): Task! @update
-  addComment(project: ID!, input: AddCommentInput!): Comment! @create(parent: "project")
-  star(input: StarInput!): Star! @create
-  unstar(id: ID!): ID! @delete(type: "Star")
-}
-`;
 
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await testGateway({ model: buildModel(SDL, 'writeEffects.graphql') });
+  gw = await testGateway({ model: buildModel(WRITE_EFFECTS, 'writeEffects.graphql') });
   await gw.counted(`mutation { createProject(input: { id: "p1", name: "Gateway" }) { id } }`);
 });
 afterAll(() => gw?.stop());
