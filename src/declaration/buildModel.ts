@@ -10,7 +10,8 @@
  *  4. item types (itemTypes.ts): key templates, placeholders, parents,
  *     attributes, flags;
  *  5. relations (relations.ts): @children and @edges connection fields,
- *     then one meaning per stored attribute of an item or an edge item;
+ *     then one meaning per stored attribute of an item or an edge item,
+ *     and the counters and sequences creates keep on other items (counted.ts);
  *  6. partitions (partitions.ts): sort-key prefixes that overlap in one
  *     partition;
  *  7. root and mutation fields (operations.ts) and access rules;
@@ -33,6 +34,7 @@ import { checkReadPartitions, readIndexed } from './indexed.js';
 import { withWrittenTypes } from './writtenTypes.js';
 import { FEDERATION_DIRECTIVES, federationDefinitions, readFederationLink, type FederationLink } from './federationLink.js';
 import { readFederation, withOrphanExtensionsDefined } from './federation.js';
+import { checkCountedReferences } from './counted.js';
 
 const BUILT_IN_TYPES = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
 let supplied: DocumentNode | undefined;
@@ -85,6 +87,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   readIndexed(schema, items, layout, problems);
   const relations = readRelations(schema, items, problems, keyless, layout);
   checkStoredNames(schema, items, relations, problems, layout);
+  checkCountedReferences(schema, items, new Set([layout.pk, ...(layout.sk === null ? [] : [layout.sk])]), problems);
   checkItemSizes(items, layout, problems);
   checkKeyFields(items, problems);
   checkPartitions(items, relations, problems);

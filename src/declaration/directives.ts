@@ -123,8 +123,16 @@ and largest value accepted. format (String and ID fields): the form the
 text must have. On a list field max is the most elements (required: an
 item holds at most 400 KB), min and format apply to its elements. Without
 them a field takes any value of its kind.
+
+counter (on a reference to an @item type): the attribute of the referred
+item kept equal to the number of items referring to it, moved in the same
+transaction as each create and delete of one (a star counted on its
+repository). sequence and pad (on an Int field of a child type): at
+create the field takes the next number from the parent's attribute named
+by sequence, and keys write it zero-padded to pad digits (default 10) so
+that it sorts as text (issue numbers on a repository).
 """
-directive @attribute(name: String, min: Float, max: Float, format: ValueFormat) on FIELD_DEFINITION
+directive @attribute(name: String, min: Float, max: Float, format: ValueFormat, counter: String, sequence: String, pad: Int) on FIELD_DEFINITION
 "EMAIL: an email address (local part, @, a domain with a dot), at most 254 characters."
 enum ValueFormat { EMAIL }
 

@@ -44,8 +44,10 @@ export function readAttributeDirective(
   at: string,
   kind: ScalarKind,
   problems: Problems,
-): { storedAs: string; constraints: Constraints } {
+  on: 'reference' | 'item field' | 'other' = 'other',
+): { storedAs: string; constraints: Constraints } & Pick<Attribute, 'counter' | 'sequence'> {
   const args = directiveArgs(schema, 'attribute', field) ?? {};
+  const effects = writeEffectsOf(args, field, at, kind, on, problems);
   const number = (key: 'min' | 'max'): number | null => {
     const value = args[key];
     if (value == null) return null;
@@ -66,7 +68,36 @@ export function readAttributeDirective(
   const storedAs = typeof args.name === 'string' ? args.name : field.name;
   // DynamoDB refuses an empty attribute name; any other text is a name (`follower#`, `RoomID`).
   if (storedAs === '') problems.add(`${at} @attribute(name)`, 'is empty: name the attribute the field is stored under', field.astNode);
-  return { storedAs, constraints: { min, max, format } };
+  return { storedAs, constraints: { min, max, format }, ...effects };
+}
+
+/** Digits a sequence's number is written with when @attribute(pad:) is not given. */
+export const DEFAULT_SEQUENCE_PAD = 10;
+
+/**
+ * @attribute(counter:) and @attribute(sequence:, pad:): what a create or
+ * delete of the item does besides writing it (counted.ts checks what they
+ * name). counter belongs on a reference of an item type, sequence on an
+ * Int field of one; pad (1–15 digits: a number DynamoDB and JavaScript
+ * hold exactly) only beside sequence.
+ */
+function writeEffectsOf(args: Record<string, unknown>, field: Field, at: string, kind: ScalarKind, on: 'reference' | 'item field' | 'other', problems: Problems): Pick<Attribute, 'counter' | 'sequence'> {
+  const found: Pick<Attribute, 'counter' | 'sequence'> = {};
+  if (typeof args.counter === 'string') {
+    if (on !== 'reference') problems.add(`${at} @attribute(counter)`, 'belongs on a reference field of an item type (a field whose type is an @item type): it counts, on the referred item, the items referring to it', field.astNode);
+    else if (args.counter === '') problems.add(`${at} @attribute(counter)`, 'is empty: name the attribute of the referred item that counts', field.astNode);
+    else found.counter = args.counter;
+  }
+  const pad = args.pad == null ? null : (args.pad as number);
+  if (typeof args.sequence === 'string') {
+    if (on !== 'item field' || kind !== 'Int') problems.add(`${at} @attribute(sequence)`, `belongs on an Int field of an item type: it takes the next number from the parent's attribute${on === 'item field' ? `; ${at} is ${kind}` : ''}`, field.astNode);
+    else if (args.sequence === '') problems.add(`${at} @attribute(sequence)`, "is empty: name the parent's attribute holding the last number given", field.astNode);
+    else if (pad !== null && (!Number.isInteger(pad) || pad < 1 || pad > 15)) problems.add(`${at} @attribute(pad)`, `must be a whole number of digits 1–15 (got ${pad}): a number with more digits is not held exactly`, field.astNode);
+    else found.sequence = { attribute: args.sequence, pad: pad ?? DEFAULT_SEQUENCE_PAD };
+  } else if (pad !== null) {
+    problems.add(`${at} @attribute(pad)`, 'pads the numbers of a sequence: add sequence, or remove pad', field.astNode);
+  }
+  return found;
 }
 
 /**
@@ -291,8 +322,8 @@ function readStoredField(reading: ItemTypeReading, nested: NestedContext, field:
   const { named, list } = unwrap(field.type);
   if (isObject(named) && !list && (declared.has(named.name) || keyless.has(named.name))) {
     // A reference: stored as the referred id, read back as that item (or, keyless, as just its id).
-    const { storedAs, constraints } = readAttributeDirective(schema, field, at, 'ID', problems);
-    return { name: field.name, storedAs, kind: 'ID', required: unwrap(field.type).nonNull, createdAt: false, constraints, reference: { type: named.name, keyless: keyless.has(named.name) } };
+    const { storedAs, constraints, counter } = readAttributeDirective(schema, field, at, 'ID', problems, 'reference');
+    return { name: field.name, storedAs, kind: 'ID', required: unwrap(field.type).nonNull, createdAt: false, constraints, reference: { type: named.name, keyless: keyless.has(named.name) }, ...(counter ? { counter } : {}) };
   }
   if (isObject(named) && list && (declared.has(named.name) || keyless.has(named.name))) {
     // A list of references: the referred ids, in a list attribute (bounded as any list).
@@ -326,8 +357,8 @@ function readStoredField(reading: ItemTypeReading, nested: NestedContext, field:
     problems.add(at, `a stored field must be a built-in scalar, DateTime or an enum${list ? ', not a list' : ''}`, field.astNode);
     return null;
   }
-  const { storedAs, constraints } = readAttributeDirective(schema, field, at, kind, problems);
-  return { name: field.name, storedAs, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt'), ...enumValues(named), constraints };
+  const { storedAs, constraints, sequence } = readAttributeDirective(schema, field, at, kind, problems, 'item field');
+  return { name: field.name, storedAs, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt'), ...enumValues(named), constraints, ...(sequence ? { sequence } : {}) };
 }
 
 /**
@@ -379,7 +410,8 @@ function keyFieldProblem(a: Attribute, key: 'pk' | 'sk'): string | null {
   if (a.shape) return `names ${a.name}, a ${a.kind === 'List' ? 'list' : 'map'}: a key holds text or a number`;
   if (!a.required && !a.createdAt) return `names ${a.name}, which is optional: every item needs its key (make it required)`;
   if (a.kind === 'Float' || a.kind === 'Boolean') return `names ${a.name}, a ${a.kind}: a key holds text (ID, String, an enum or DateTime) or an Int in the partition key`;
-  if (a.kind === 'Int' && key === 'sk') return `names ${a.name}, an Int: its text would not sort by value (1, 10, 2); use a DateTime, a String, or put it in the partition key`;
+  // A sequence's numbers are written zero-padded: their text sorts as the numbers do.
+  if (a.kind === 'Int' && key === 'sk' && !a.sequence) return `names ${a.name}, an Int: its text would not sort by value (1, 10, 2); use a DateTime, a String, a sequence (@attribute(sequence:, pad:)), or put it in the partition key`;
   return null;
 }
 

@@ -79,6 +79,19 @@ export interface Attribute {
    * their ids), an id whose item is missing left out. Absent otherwise.
    */
   references?: { type: string; keyless: boolean };
+  /**
+   * @attribute(counter:) on a reference to an @item type: the attribute of
+   * the referred item kept equal to the number of items referring to it,
+   * moved in the same transaction as each create and delete of one.
+   */
+  counter?: string;
+  /**
+   * @attribute(sequence:, pad:) on an Int field of a child type: at create
+   * the field takes the next number from the parent's attribute
+   * `attribute` (ADD 1), and keys write it zero-padded to `pad` digits so
+   * that it sorts as text.
+   */
+  sequence?: { attribute: string; pad: number };
 }
 
 /**
@@ -145,6 +158,12 @@ export interface ItemType {
   fieldAccess: Record<string, Access>;
   /** The field holding the item's global id (the node interface's field), when the model declares a @get(by: NODE) root field. */
   globalId: string | null;
+  /**
+   * The counters other types keep on this type's items
+   * (@attribute(counter:) on their references to it): each starts at 0 when
+   * an item is created. Set by the counter check (counted.ts).
+   */
+  countedBy?: { type: string; field: string; counter: string }[];
 }
 
 export interface CopyField {

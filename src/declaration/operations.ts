@@ -529,21 +529,53 @@ function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, di
       const mismatch = inputMismatch(f.type as GraphQLInputType, attribute.shape, `${inputName}.${f.name}`);
       if (mismatch) problems.add(`${inputName}.${f.name}`, `${mismatch} (${item.name}.${f.name})`, f.astNode);
     } else checkKind(`${inputName}.${f.name}`, unwrap(f.type), attribute, `${item.name}.${f.name}`, f.astNode, problems);
-    const keyed = directive === 'update' ? item.indexed.find((p) => [...p.pk, ...p.sk].some((k) => k.written && k.template.placeholders.includes(f.name))) : undefined;
-    if (directive === 'update' && item.keyFields.includes(f.name)) {
-      problems.add(`${inputName}.${f.name}`, `${item.name}.${f.name} is in ${item.name}'s table key, which an update cannot change: remove it from the update input`, f.astNode);
-    } else if (keyed) {
-      // A written key is built once, at create: a change would leave the item under its old key in that index.
-      problems.add(`${inputName}.${f.name}`, `${item.name}.${f.name} is in ${item.name}'s key in the index ${keyed.index}, which an update cannot change: remove it from the update input`, f.astNode);
+    const at = `${inputName}.${f.name}`;
+    const counted = item.countedBy?.find((c) => c.counter === attribute.storedAs);
+    if (attribute.sequence) {
+      problems.add(at, `${item.name}.${f.name} takes the next number of its parent's sequence ${attribute.sequence.attribute} at create: remove it from the ${directive} input`, f.astNode);
+    } else if (counted) {
+      problems.add(at, `${item.name}.${f.name} counts the ${counted.type} items referring to it (${counted.type}.${counted.field} @attribute(counter)), kept by their creates and deletes: remove it from the ${directive} input`, f.astNode);
+    } else if (directive === 'update' && item.keyFields.includes(f.name)) {
+      problems.add(at, `${item.name}.${f.name} is in ${item.name}'s table key, which an update cannot change: remove it from the update input`, f.astNode);
+    } else if (directive === 'update' && attribute.counter !== undefined) {
+      problems.add(at, `${item.name}.${f.name} is counted on the ${attribute.reference?.type} it refers to (@attribute(counter: "${attribute.counter}")): an update cannot move the item from one count to another; remove it from the update input`, f.astNode);
+    } else if (directive === 'update') {
+      checkIndexKeyUpdate(at, f.name, item, new Set(Object.keys(fields)), problems, f.astNode);
     }
   }
   if (directive !== 'create') return;
   // A create without a required field would refuse every call (or store an item that cannot be read back).
   for (const a of item.attributes) {
-    if (!a.required || a.createdAt) continue;
+    if (!a.required || a.createdAt || a.sequence) continue;
     const f = fields[a.name];
     if (!f) problems.add(`${inputName}`, `has no field ${a.name}: every ${item.name} needs it (${item.name}.${a.name} is required)`, input.astNode);
     else if (!unwrap(f.type).nonNull) problems.add(`${inputName}.${a.name}`, `must be non-null: ${item.name}.${a.name} is required`, f.astNode);
+  }
+}
+
+/**
+ * An update input field held by a key the type writes from a template in
+ * a declared index: the update writes that key attribute again, whole, in
+ * its UpdateItem (writes/update.ts), so every other field the template
+ * holds must be one the update knows: the id, the parent, a table-key
+ * field (they find the item), or another field of the same input (which
+ * a request must then give with it: BAD_USER_INPUT otherwise, as
+ * ElectroDB refuses a patch of part of a key's composite attributes).
+ */
+function checkIndexKeyUpdate(at: string, field: string, item: ItemType, input: ReadonlySet<string>, problems: Problems, node: unknown): void {
+  const known = new Set(['id', ...(item.parent ? [item.parent.field] : []), ...item.keyFields, ...input]);
+  for (const placement of item.indexed) {
+    for (const part of [...placement.pk, ...placement.sk]) {
+      if (!part.written || !part.template.placeholders.includes(field)) continue;
+      const missing = part.template.placeholders.filter((p) => !known.has(p));
+      if (missing.length === 0) continue;
+      const list = missing.map((p) => `{${p}}`).join(', ');
+      problems.add(
+        at,
+        `${item.name}.${field} is in ${item.name}'s key in the index ${placement.index} ("${part.template.source}"), which also holds ${list}: an update writes ${part.attribute} whole, from values it is given, so the input needs ${missing.join(', ')} too (or leave ${field} out of it)`,
+        node as never,
+      );
+    }
   }
 }
 

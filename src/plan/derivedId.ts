@@ -19,8 +19,14 @@ import { Buffer } from 'node:buffer';
 
 const SEPARATOR = '#';
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
-/** Four key values of at most 128 characters each, with room to spare. */
-export const MAX_DERIVED_ID_LENGTH = 1024;
+/**
+ * The longest derived id: the base64url of the 3,072 bytes DynamoDB's two
+ * keys hold at most (a partition key of 2,048 bytes, a sort key of 1,024),
+ * so every item a table can hold has an id within it. The 128-character
+ * limit of ids applies to the ids callers give (`{id}`); a derived id is
+ * made from the key, and may be longer.
+ */
+export const MAX_DERIVED_ID_LENGTH = 4096;
 
 /** The id of the item whose key holds `values` (in the type's placeholder order). */
 export const formatDerivedId = (values: readonly string[]): string => Buffer.from(values.join(SEPARATOR), 'utf8').toString('base64url');

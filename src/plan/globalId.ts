@@ -17,11 +17,13 @@
 import { Buffer } from 'node:buffer';
 import { badUserInput, invariant } from '../errors.js';
 import type { ItemPlan } from './itemPlan.js';
+import { MAX_ID_LENGTH, validateId } from './arguments.js';
+import { MAX_DERIVED_ID_LENGTH } from './derivedId.js';
 import type { ItemRecord } from './records.js';
 
 const SEPARATOR = '#';
-/** Ids are at most 128 characters; a type name and two ids stay well under this many base64url characters. */
-export const MAX_GLOBAL_ID_LENGTH = 400;
+/** A type name and two ids (a derived one up to MAX_DERIVED_ID_LENGTH characters) stay under this many base64url characters. */
+export const MAX_GLOBAL_ID_LENGTH = Math.ceil(((MAX_DERIVED_ID_LENGTH + 2 * MAX_ID_LENGTH + 256) * 4) / 3);
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** The global id of the item `ids` (parent's id first, for a child type) of `type`. */
@@ -35,7 +37,7 @@ export function parseGlobalId(value: unknown): { type: string; ids: string[] } |
   // Node's decoder skips what it cannot read; only the canonical text of the same bytes is a global id.
   if (Buffer.from(text, 'utf8').toString('base64url') !== value) return null;
   const [type, ...ids] = text.split(SEPARATOR);
-  if (!type || ids.length === 0 || ids.some((id) => id.length === 0 || id.length > 128)) return null;
+  if (!type || ids.length === 0 || ids.some((id) => id.length === 0 || id.length > MAX_DERIVED_ID_LENGTH)) return null;
   return { type, ids };
 }
 
@@ -66,5 +68,14 @@ export function readGlobalId(items: ReadonlyMap<string, ItemPlan>, value: unknow
     throw badUserInput(`${argumentName} is not a global id of this API (pass the ${idField} of an item)`, argumentName);
   }
   const [first, second] = parsed.ids as [string, string | undefined];
-  return arity === 1 ? { item, id: first, parentId: undefined } : { item, id: second!, parentId: first };
+  // Each id by its type's rule: at most 128 characters, or a derived id of its type.
+  const parent = item.type.parent ? items.get(item.type.parent.type) : undefined;
+  try {
+    if (arity === 1) return { item, id: item.checkId(first, argumentName), parentId: undefined };
+    if (parent) parent.checkId(first, argumentName);
+    else validateId(first, argumentName);
+    return { item, id: item.checkId(second!, argumentName), parentId: first };
+  } catch {
+    throw badUserInput(`${argumentName} is not a global id of this API (pass the ${idField} of an item)`, argumentName);
+  }
 }

@@ -9,6 +9,7 @@
 import type { Item } from '../dynamo/batchGet.js';
 import type { ItemKey, TableKeys } from '../dynamo/keys.js';
 import type { Attribute, ItemType } from '../declaration/model.js';
+import { Buffer } from 'node:buffer';
 import { badUserInput, invariant } from '../errors.js';
 import { validateId } from './arguments.js';
 import { formatDerivedId, parseDerivedId } from './derivedId.js';
@@ -38,6 +39,13 @@ export interface ItemPlan {
   counters: readonly string[];
   /** For a type whose keys name no `{id}`: its id made from its key's values, and back; null for other types. */
   derived: DerivedIds | null;
+  /**
+   * `value` when it can be an id of this type, BAD_USER_INPUT naming
+   * `argument` otherwise: a derived id by its own rule (the canonical
+   * text of the key's values, up to MAX_DERIVED_ID_LENGTH characters),
+   * any other by the id rules (at most 128 characters, no `#`).
+   */
+  checkId(value: unknown, argument?: string): string;
 }
 
 /** A derived id (plan/derivedId.ts) of one type, made and read. */
@@ -57,7 +65,8 @@ export interface DerivedIds {
  * A key field's value as the key holds it: a DateTime as ISO-8601 UTC with
  * three fraction digits (`2026-03-02T10:00:00.000Z`), so keys sort by time
  * whatever precision was given; an Int in decimal (partition keys only: the
- * model check keeps it out of sort keys); text as it is, without `#`, which
+ * model check keeps it out of sort keys), a sequence's zero-padded to its
+ * digits (`000042`: in any key); text as it is, without `#`, which
  * ends a value in a key. `what` names the input or argument for the error.
  */
 export function keyText(a: Attribute, value: unknown, what: string): string {
@@ -66,7 +75,8 @@ export function keyText(a: Attribute, value: unknown, what: string): string {
     if (Number.isNaN(time)) throw badUserInput(`${what} must be an ISO-8601 UTC time`, what);
     return new Date(time).toISOString();
   }
-  if (a.kind === 'Int' && typeof value === 'number' && Number.isInteger(value)) return String(value);
+  // A sequence's number zero-padded to its digits, so the text sorts as the numbers do.
+  if (a.kind === 'Int' && typeof value === 'number' && Number.isInteger(value)) return a.sequence && value >= 0 ? String(value).padStart(a.sequence.pad, '0') : String(value);
   if (typeof value !== 'string' || value.length === 0) throw badUserInput(`${what} is part of the key: give it`, what);
   if (value.includes('#')) throw badUserInput(`${what} may not contain '#': it is part of the key`, what);
   return value;
@@ -140,6 +150,7 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
     parentIdProperty: parentProperty,
     counters,
     derived,
+    checkId: derived ? (value, argument = 'id') => (derived.values(value, argument), value as string) : (value, argument = 'id') => validateId(value as string, argument),
     key,
     ids,
     map: compileMap(type, parentProperty, counters, idOf, parentOf, notOfType, extensions, keyFieldReader(type, keys)),
@@ -187,23 +198,43 @@ function derivedIds(type: ItemType, keyFields: readonly Attribute[]): DerivedIds
   const fields = new Map(keyFields.map((a) => [a.name, a]));
   return {
     id(values, names = {}) {
-      return formatDerivedId(
-        order.map((p) => {
-          const what = names[p] ?? p;
-          const a = fields.get(p);
-          if (a) return keyText(a, values[p], what);
-          invariant(p === parentField, `${type.name}: placeholder {${p}} is neither a key field nor the parent`);
-          if (typeof values[p] !== 'string') throw badUserInput(`${what} is part of the key: give it`, what);
-          return validateId(values[p] as string, what);
-        }),
-      );
+      const texts = order.map((p) => {
+        const what = names[p] ?? p;
+        const a = fields.get(p);
+        if (a) return keyText(a, values[p], what);
+        invariant(p === parentField, `${type.name}: placeholder {${p}} is neither a key field nor the parent`);
+        if (typeof values[p] !== 'string') throw badUserInput(`${what} is part of the key: give it`, what);
+        return validateId(values[p] as string, what);
+      });
+      checkKeyBytes(type, Object.fromEntries(order.map((p, i) => [p, texts[i]!])), (p) => names[p] ?? p);
+      return formatDerivedId(texts);
     },
     values(id, argument = 'id') {
       const parts = parseDerivedId(id, order.length);
       if (parts === null) throw badUserInput(`${argument} is not an id of ${type.name} (an id read from one of its items)`, argument);
-      return Object.fromEntries(order.map((p, i) => [p, parts[i]!]));
+      const values = Object.fromEntries(order.map((p, i) => [p, parts[i]!]));
+      checkKeyBytes(type, values, () => argument);
+      return values;
     },
   };
+}
+
+/** DynamoDB's largest partition and sort key values, in UTF-8 bytes. */
+export const KEY_BYTES = { pk: 2048, sk: 1024 } as const;
+
+/**
+ * BAD_USER_INPUT, before any request, when `values` make a key of `type`
+ * longer than DynamoDB holds (no item can have it): naming the argument of
+ * the longest value in that key (`argumentOf`), not an error of the table.
+ */
+function checkKeyBytes(type: ItemType, values: Readonly<Record<string, string>>, argumentOf: (placeholder: string) => string): void {
+  for (const [side, template] of [['pk', type.pk], ['sk', type.sk]] as const) {
+    const bytes = Buffer.byteLength(template.fill(values), 'utf8');
+    if (bytes <= KEY_BYTES[side]) continue;
+    const longest = [...template.placeholders].sort((a, b) => Buffer.byteLength(values[b]!, 'utf8') - Buffer.byteLength(values[a]!, 'utf8'))[0]!;
+    const what = argumentOf(longest);
+    throw badUserInput(`${what} makes ${type.name}'s ${side === 'pk' ? 'partition' : 'sort'} key ${bytes} bytes long, above DynamoDB's ${KEY_BYTES[side]}: no ${type.name} has it`, what);
+  }
 }
 
 /** idOf/parentOf of a type with a derived id: the id made from every placeholder's value in the keys. */

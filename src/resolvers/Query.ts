@@ -45,6 +45,9 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
     const idArg = get.arguments.id;
     const parentField = item.type.parent?.field;
     const parentArg = parentField === undefined ? undefined : get.arguments[parentField];
+    // The parent's id by its type's rule (a derived id may be longer than 128 characters).
+    const parentItem = item.type.parent ? plan.items.get(item.type.parent.type) : undefined;
+    const parentId = (value: unknown, name: string) => (parentItem ? parentItem.checkId(value, name) : validateId(value as string, name));
     const derived = item.derived;
     if (derived && idArg !== undefined) {
       // A derived id holds the key's values: one GetItem (key() says BAD_USER_INPUT for any other text).
@@ -62,14 +65,14 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
         ctx.loaders.entity(
           item,
           validateId(args[idArg] as string, idArg),
-          parentArg === undefined ? undefined : validateId(args[parentArg] as string, parentArg),
+          parentArg === undefined ? undefined : parentId(args[parentArg], parentArg),
           keyFieldValues(keyArguments, args),
         );
     } else if (item.type.inverted) {
       fields[get.field] = (_, args, ctx) => ctx.loaders.bySortKey.load({ spec: item, id: validateId(args[idArg] as string, idArg) });
     } else if (parentArg !== undefined) {
       fields[get.field] = (_, args, ctx) =>
-        ctx.loaders.entity(item, validateId(args[idArg] as string, idArg), validateId(args[parentArg] as string, parentArg));
+        ctx.loaders.entity(item, validateId(args[idArg] as string, idArg), parentId(args[parentArg], parentArg));
     } else {
       fields[get.field] = (_, args, ctx, info) => loadEntity(ctx, info, item, validateId(args[idArg] as string, idArg));
     }

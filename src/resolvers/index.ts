@@ -4,6 +4,7 @@
  * the node interface and the caller's type (@get(by: CALLER)) when the model declares them.
  * Nothing here names a type of a particular model.
  */
+import { isObjectType } from 'graphql';
 import type { Plan } from '../plan/plan.js';
 import { meFields, queryResolvers, type NodeRecord } from './Query.js';
 import { mutationResolvers } from './Mutation.js';
@@ -64,9 +65,14 @@ export function buildResolvers(plan: Plan): ResolverMap {
     const relations = plan.relationsOf.get(name) ?? [];
     if (relations.length > 0) map[name] = itemTypeResolvers(relations[0]!.owner, relations, { alwaysComplete: true });
   }
-  for (const relation of plan.relations.values()) map[relation.typeName] = connectionTypeResolvers;
-  for (const catalog of plan.catalogs) map[catalog.connectionType] = connectionTypeResolvers;
-  for (const query of plan.queries) map[query.field.connectionType] = connectionTypeResolvers;
+  // A connection type the model declares without totalCount keeps its shape: no resolver for a field it lacks.
+  const connection = (name: string) => {
+    const type = declared[name];
+    if (type && isObjectType(type) && type.getFields().totalCount) map[name] = connectionTypeResolvers;
+  };
+  for (const relation of plan.relations.values()) connection(relation.typeName);
+  for (const catalog of plan.catalogs) connection(catalog.connectionType);
+  for (const query of plan.queries) connection(query.field.connectionType);
   if (plan.node) map[plan.node.interface] = { __resolveType: (record: NodeRecord) => record.__typename };
   if (plan.me) map[plan.me.type] = meFields(plan);
   return map;

@@ -25,10 +25,12 @@ import { anyLeft, forEachLimit, pages } from './fanOut.js';
 import { sleep } from '../dynamo/backoff.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
 import { getItem, optionsOf, planOf, readsOf, type Store } from './store.js';
-import { retryConflicts, tryTransact } from './transact.js';
+import { retryConflicts, tryTransact, type TransactionCancelled, type TransactItem } from './transact.js';
+import { countedMoves, transactWithCounts, type CountMove } from './counts.js';
 import { catalogCounterChange } from './catalog.js';
-import { writePlanOf, type EdgeSide } from './writePlan.js';
-import { deleteChild, locate } from './child.js';
+import { writePlanOf, type EdgeSide, type TypeWrites } from './writePlan.js';
+import { deleteChild, keyValuesOf, locate } from './child.js';
+import { checkMatch as checkMatchOf, removeAlone, type Match } from './remove.js';
 
 const MAX_PASSES = 4;
 
@@ -53,6 +55,8 @@ async function otherKeysOf(store: Store, group: EdgeSide, page: readonly Item[])
 }
 
 export interface Side {
+  /** What writes of its type do (the counts its references keep, among them). */
+  t: TypeWrites;
   /** The GSI2 catalog the entity is listed in (null: none), and its id. */
   catalog: CatalogSpec | null;
   id: string;
@@ -72,6 +76,7 @@ export function sideOf(store: Store, typeName: string, id: string, fields?: Read
   const key = t.item.key(id, parentId, fields);
   const sharding = t.sharding;
   return {
+    t,
     catalog: t.catalog?.spec ?? null,
     id,
     what: `${typeName} ${id}`,
@@ -103,26 +108,23 @@ export async function deleteItem(
     const located = await locate(store, t, id, parent.id, parent.argument, parent.fields);
     if (t.sides.length > 0) {
       // A child with children of its own: marked (no child is added behind the delete), emptied, then deleted with its parent's counter.
-      const side = sideOf(store, typeName, validateId(id), parent.fields, located.parentId);
+      const side = sideOf(store, typeName, t.item.checkId(id), parent.fields, located.parentId);
       if (await markDeleting(store, side)) await finishCascade(store, side, false);
     }
-    return deleteChild(store, t, validateId(id), located);
+    return deleteChild(store, t, t.item.checkId(id), located, parent.fields);
   }
-  await cascade(store, sideOf(store, typeName, validateId(id), parent.fields), match);
+  t.item.checkId(id);
+  if (t.alone) {
+    // Nothing goes with it: one DeleteItem (one transaction with the counts of its references).
+    const located = { key: t.item.key(id, undefined, parent.fields), parentId: undefined };
+    await removeAlone(store, { t, id, key: located.key, keyValues: keyValuesOf(t, id, located, parent.fields), match });
+    return id;
+  }
+  await cascade(store, sideOf(store, typeName, id, parent.fields), match);
   return id;
 }
 
-/** A stored field and the value the item must hold in it to be deleted (@delete(match)). */
-export interface Match {
-  name: string;
-  value: unknown;
-}
-
-/** CONFLICT, before anything is written, when the entity does not hold the values a delete names. */
-function checkMatch(side: Side, entity: Item, match: readonly Match[]): void {
-  const differs = match.find((m) => entity[m.name] !== m.value);
-  if (differs) throw conflict(`${side.what} does not have ${differs.name} ${JSON.stringify(differs.value)}: not deleted`);
-}
+const checkMatch = (side: Side, entity: Item, match: readonly Match[]) => checkMatchOf(side.what, entity, match);
 
 async function cascade(store: Store, side: Side, match: readonly Match[] = []): Promise<void> {
   // An item with no edges or children has nothing to fan out: the stream processor does not follow its type, so it goes now.
@@ -227,6 +229,11 @@ export async function finishCascade(
  */
 async function deleteMarked(store: Store, side: Side, seen: Item | null): Promise<void> {
   let entity: Item | null = seen;
+  // Its counted references' counts go with it: their ids are the entity's own.
+  if (side.t.counted.length > 0 && entity === null) {
+    entity = await getItem(store, side.key);
+    if (entity === null || entity[DELETING_ATTR] === undefined) return;
+  }
   await untilFresh(store, async (round) => {
     if (round > 1) {
       entity = await getItem(store, side.key);
@@ -235,7 +242,8 @@ async function deleteMarked(store: Store, side: Side, seen: Item | null): Promis
     }
     const catalog = side.catalog;
     const indexed = catalog === null ? false : entity === null ? true : typeof entity.GSI2PK === 'string';
-    const cancelled = await tryTransact(store, [
+    const moves = entity === null ? [] : countedMoves(side.t.counted, side.t.item.map(entity), -1, false);
+    const cancelled = await tryTransactWithCounts(store, moves, [
       {
         Delete: {
           TableName: store.tableName,
@@ -254,6 +262,24 @@ async function deleteMarked(store: Store, side: Side, seen: Item | null): Promis
     if (cancelled.failed(0)) return READ_AGAIN;
     throw cancelled;
   });
+}
+
+/**
+ * `own` with the counts of `moves` (counts.ts), the cancellation of `own`
+ * returned instead of thrown (null: committed); with no moves, one
+ * transaction of `own`, as tryTransact sends it.
+ */
+async function tryTransactWithCounts(store: Store, moves: readonly CountMove[], own: TransactItem[]): Promise<TransactionCancelled | null> {
+  if (moves.length === 0) return tryTransact(store, own);
+  let ownCancelled: TransactionCancelled | null = null;
+  try {
+    await transactWithCounts(store, own, moves, (cancelled) => {
+      if (own.some((_, i) => cancelled.failed(i))) throw (ownCancelled = cancelled);
+    });
+  } catch (err) {
+    if (err !== ownCancelled || ownCancelled === null) throw err;
+  }
+  return ownCancelled;
 }
 
 const counterName = (counters: readonly string[], i: number) => (counters.length === 1 ? '#counter' : `#counter${i}`);
@@ -313,7 +339,9 @@ async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item 
       if (claim) await retryConflicts(store, () => store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: keys.key(claim) })));
       return true;
     }
-    const cancelled = await tryTransact(store, [
+    // A child's counted references lose it from their counts in the same transaction.
+    const moves = childWrites ? countedMoves(childWrites.counted, childWrites.item.map(edge), -1, false) : [];
+    const cancelled = await tryTransactWithCounts(store, moves, [
       { Delete: { TableName: store.tableName, Key: keys.itemKey(edge), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
       ...(claim ? [{ Delete: { TableName: store.tableName, Key: keys.key(claim) } }] : []),
       ...mirror,

@@ -7,20 +7,17 @@
  * id alone with one GSI1 Query (eventually consistent: a child created a
  * moment ago may be NOT_FOUND; the write that follows is conditional on
  * the table either way).
- * deleteChild(): the child, the parent's counter (the parent read first,
- * consistently) and an inverted type's id claim (create.ts), in one
- * transaction. A child with children of its own is marked and emptied
- * first (cascade.ts).
+ * deleteChild(): the child, the parent's counter (the parent not read:
+ * counts.ts) and an inverted type's id claim (create.ts), in one
+ * transaction (remove.ts). A child with children of its own is marked and
+ * emptied first (cascade.ts).
  */
-import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { idClaimKey, type ItemKey } from '../dynamo/keys.js';
 import { notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
-import { counterOrCheck } from './conditions.js';
-import { findInverted, isConditionFailed, parentKeyOf } from './create.js';
-import { READ_AGAIN, untilFresh } from './staleRead.js';
-import { getItem, planOf, type Store } from './store.js';
-import { tryTransact } from './transact.js';
+import { findInverted, parentKeyOf } from './create.js';
+import { removeAlone } from './remove.js';
+import { planOf, type Store } from './store.js';
 import type { TypeWrites } from './writePlan.js';
 
 export interface Located {
@@ -57,37 +54,36 @@ export async function locate(
   return { key: t.item.key(id, found.parentId), parentId: found.parentId };
 }
 
-/** Deletes the child at `located` with its parent's counter; returns its id. */
-export async function deleteChild(store: Store, t: TypeWrites, id: string, located: Located): Promise<string> {
+/**
+ * The values an item's key holds, by field: a derived id's values, else
+ * the fields given to find it (and its parent's id): where a delete finds
+ * the referred ids of counted references the key holds.
+ */
+export function keyValuesOf(t: TypeWrites, id: string, located: Located, fields?: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  if (t.item.derived) return t.item.derived.values(id);
+  const parentField = t.item.type.parent?.field;
+  return { ...fields, id, ...(parentField !== undefined && located.parentId !== undefined ? { [parentField]: located.parentId } : {}) };
+}
+
+/**
+ * Deletes the child at `located` with its parent's counter and its
+ * counted references' counts, in one transaction (one DeleteItem when
+ * neither moves: no counter, or a keyless parent); returns its id.
+ */
+export async function deleteChild(store: Store, t: TypeWrites, id: string, located: Located, fields?: Readonly<Record<string, unknown>>): Promise<string> {
   const type = t.item.type;
-  const keys = store.plan.keys;
-  if (!planOf(store).items.has(type.parent!.type)) {
-    // A keyless parent holds no counter: the child goes on its own.
-    try {
-      await store.doc.send(new DeleteCommand({ TableName: store.tableName, Key: keys.key(located.key), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: keys.pkName }));
-    } catch (err) {
-      if (isConditionFailed(err)) throw notFound(`${type.name} ${id} not found`);
-      throw err;
-    }
-    return id;
-  }
-  const parentKey = await parentKeyOf(store, type.parent!.type, located.parentId!);
-  const counter = t.parentRelation?.counter ?? null;
   const what = `${type.name} ${id}`;
-  const claim = type.inverted ? idClaimKey(type.sk.prefix, id) : null;
-  await untilFresh(store, async () => {
-    const seen = await getItem(store, parentKey);
-    if (seen === null) throw notFound(`${what} not found`);
-    const cancelled = await tryTransact(store, [
-      { Delete: { TableName: store.tableName, Key: keys.key(located.key), ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
-      counterOrCheck(store.tableName, keys, { key: parentKey, seen, counter, delta: -1 }),
-      ...(claim ? [{ Delete: { TableName: store.tableName, Key: keys.key(claim) } }] : []),
-    ]);
-    if (cancelled === null) return true;
-    if (cancelled.failed(0)) throw notFound(`${what} not found`);
-    // The parent changed (its counter appeared or vanished, or it was deleted): read again.
-    if (cancelled.failed(1)) return READ_AGAIN;
-    throw cancelled;
+  // Only a counter on the parent moves with a child's delete: without one, the delete is the child's alone (an orphan's too).
+  const counter = t.parentRelation?.counter ?? null;
+  const parentKey = counter !== null && planOf(store).items.has(type.parent!.type) ? await parentKeyOf(store, type.parent!.type, located.parentId!) : null;
+  await removeAlone(store, {
+    t,
+    id,
+    key: located.key,
+    keyValues: keyValuesOf(t, id, located, fields),
+    ...(parentKey ? { parent: { key: parentKey, counter, delta: -1, needed: `${what} not found` } } : {}),
+    // The id claim goes with it, so the id can be used again.
+    ...(type.inverted ? { also: [idClaimKey(type.sk.prefix, id)] } : {}),
   });
   return id;
 }

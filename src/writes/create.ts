@@ -1,13 +1,19 @@
 /**
  * @create: a new item of any type, from its plan (docs/mutations.md).
  *
- * Top-level type: one conditional PutItem, in a transaction with its
- * catalog shard's counter (a @catalog type) or its counter items at 0
- * (created write-sharded). An existing id is CONFLICT; without an id a
- * ULID is generated. Child type: the child and the parent's counter in one
- * transaction, the parent read first (consistently) to learn whether its
- * counter exists, and required to exist and not be being deleted, so no
- * child is added behind a cascade's back (NOT_FOUND otherwise).
+ * What it writes, in as few requests as hold it atomically:
+ * - the item, on attribute_not_exists of the table key (an existing id is
+ *   CONFLICT; without an id a ULID is generated, or, for a key without
+ *   {id}, the id is derived from the key's values);
+ * - a child type's parent: its @children counter +1, or, without one, a
+ *   check that it exists; either on the condition that it is not being
+ *   deleted, so no child is added behind a cascade's back (NOT_FOUND);
+ * - each counted reference's count on the referred item +1 (NOT_FOUND
+ *   when that item is absent);
+ * - a @catalog type's shard counter, a write-sharded type's counter items.
+ * Alone: one PutItem; with any of the others: one TransactWriteItems, the
+ * counting items not read first (counts.ts). A sequence's number is taken
+ * from the parent before, with one UpdateItem.
  *
  * An inverted child's id is also its GSI1 partition, so an explicit id is
  * claimed by a uniqueness item (keys.ts `idClaimKey`) in the same
@@ -15,24 +21,23 @@
  * one succeeds; items written without a claim are caught by a GSI1 Query
  * first. Generated ids never collide and need neither.
  */
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
 import { readRange, type Collection } from '../dynamo/collection.js';
-import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type ItemKey, type TableKeys } from '../dynamo/keys.js';
-import { conflict, invariantViolation, notFound } from '../errors.js';
-import { validateId } from '../connections/args.js';
+import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type ItemKey } from '../dynamo/keys.js';
+import { badUserInput, conflict, invariantViolation, notFound } from '../errors.js';
 import type { ItemRecord } from '../plan/records.js';
 import { storedName, type Attribute, type IndexPlacement, type ItemType } from '../declaration/model.js';
-import { keyText } from '../plan/itemPlan.js';
+import { KEY_BYTES, keyText } from '../plan/itemPlan.js';
 import type { Plan } from '../plan/plan.js';
 import type { ReadPort } from '../dynamo/readPort.js';
-import { absent, counterOrCheck, DELETING_ATTR } from './conditions.js';
-import { putNewWith } from './catalog.js';
-import { idOrNew } from './ids.js';
+import { DELETING_ATTR } from './conditions.js';
+import { catalogCounterChange, putNewWith } from './catalog.js';
+import { countedMoves, transactWithCounts, type CountMove } from './counts.js';
+import { checkedId, idOrNew } from './ids.js';
 import { attributeValue, shardsInput } from './input.js';
-import { READ_AGAIN, untilFresh } from './staleRead.js';
-import { getItem, planOf, readsOf, type Store } from './store.js';
-import { retryConflicts, tryTransact } from './transact.js';
+import { planOf, readsOf, type Store } from './store.js';
+import { retryConflicts } from './transact.js';
 import { writePlanOf, type TypeWrites } from './writePlan.js';
 
 export const isConditionFailed = (err: unknown) =>
@@ -53,15 +58,13 @@ export async function putNew(store: Store, item: Item, what: string): Promise<vo
 }
 
 /**
- * The stored item of a new `t` with id `id` (and parent id): keys, index
- * entries, attributes from `input` (checked), @createdAt times, counters at 0.
- * Returns it with the counter items of a write-sharded one.
- */
-/**
  * The key attributes an item writes for one @indexed placement: each
  * written template filled from the item's id, its parent's id and its
  * stored fields (read under their stored names). A template whose field
- * the item lacks writes nothing: the item stays out of that index (sparse).
+ * the item lacks writes nothing, so the item stays out of that index (a
+ * sparse index); the placement's other key attributes are written all the
+ * same, so an update that sets the missing field (update.ts) writes the
+ * one attribute it makes and the item enters the index.
  */
 export function indexKeysOf(placement: IndexPlacement, id: string, parentId: string | undefined, type: ItemType, item: Item): Item {
   const parentField = type.parent?.field ?? null;
@@ -73,12 +76,26 @@ export function indexKeysOf(placement: IndexPlacement, id: string, parentId: str
     for (const p of part.template.placeholders) {
       const value = p === 'id' ? id : p === parentField ? parentId : item[storedName(type, p)];
       if (value === undefined || value === null) complete = false;
-      else values[p] = String(value);
+      else values[p] = templateText(type, p, value);
     }
-    if (!complete) return {};
-    keys[part.attribute] = part.template.fill(values);
+    if (complete) keys[part.attribute] = part.template.fill(values);
   }
   return keys;
+}
+
+/** A field's value as an index key template writes it: a sequence's number zero-padded (so it sorts), a table key's field as that key holds it, anything else as its text. */
+export function templateText(type: ItemType, field: string, value: unknown): string {
+  const a = type.attributes.find((x) => x.name === field);
+  // A table key's field as the key writes it (a DateTime argument in any precision, a sequence's padding).
+  return a && (a.sequence || type.keyFields.includes(field)) ? keyText(a, value, field) : String(value);
+}
+
+/** BAD_USER_INPUT when the values a create gives make a key DynamoDB would refuse (too long), before any request. */
+function checkKeySize(key: ItemKey, what: string): void {
+  for (const [name, value] of [['pk', key.PK], ['sk', key.SK]] as const) {
+    const bytes = Buffer.byteLength(value, 'utf8');
+    if (bytes > KEY_BYTES[name]) throw badUserInput(`${what}: the values given make a ${name === 'pk' ? 'partition' : 'sort'} key of ${bytes} bytes, above DynamoDB's ${KEY_BYTES[name]}: shorten the values the key holds`);
+  }
 }
 
 /** A key field's stored value: its key text, as the number it is for an Int. */
@@ -87,13 +104,20 @@ function keyFieldValue(a: Attribute, value: unknown, what: string): unknown {
   return a.kind === 'Int' ? value : text;
 }
 
-export function newItem(t: TypeWrites, keys: TableKeys, id: string, parentId: string | undefined, input: Record<string, unknown>) {
+/**
+ * The stored item of a new `t` with id `id` (and parent id): keys, index
+ * entries, attributes from `input` (checked), @createdAt times, counters at 0.
+ * Returns it with the counter items of a write-sharded one.
+ */
+export function newItem(t: TypeWrites, plan: Plan, id: string, parentId: string | undefined, input: Record<string, unknown>) {
   const type = t.item.type;
+  const keys = plan.keys;
   const fields: Item = {};
   const stored: Item = {};
   const now = new Date().toISOString();
+  const referredId = (target: string, value: unknown, name: string) => checkedId(plan, target, value, name);
   for (const a of type.attributes) {
-    const value = a.createdAt && input[a.name] === undefined ? now : attributeValue(a, input[a.name], `input.${a.name}`);
+    const value = a.createdAt && input[a.name] === undefined ? now : attributeValue(a, input[a.name], `input.${a.name}`, referredId);
     if (value === null || value === undefined) continue;
     // A field the key holds is stored as the key writes it (a DateTime with fixed width), so both read alike.
     const v = type.keyFields.includes(a.name) ? keyFieldValue(a, value, `input.${a.name}`) : value;
@@ -102,6 +126,7 @@ export function newItem(t: TypeWrites, keys: TableKeys, id: string, parentId: st
   }
   // The key templates read fields by name; the item holds them under their stored names.
   const key = t.item.key(id, parentId, fields);
+  checkKeySize(key, `${type.name} ${id}`);
   const item: Item = Object.assign(keys.key(key), stored);
   if (type.inverted) {
     item.GSI1PK = key.SK;
@@ -120,6 +145,7 @@ export function newItem(t: TypeWrites, keys: TableKeys, id: string, parentId: st
   }
   const shards = t.sharding ? shardsInput(input[t.sharding.count] as number | null | undefined, `input.${t.sharding.count}`, t.sharding.max) : 1;
   const also: Item[] = [];
+  for (const counter of t.keptCounters) item[counter] = 0;
   for (const counter of t.item.counters) {
     if (t.sharding && counter === t.sharding.counter && shards > 1) continue;
     item[counter] = 0;
@@ -180,7 +206,47 @@ function newIdOf(t: TypeWrites, parentId: string | undefined, input: Record<stri
   return derived.id(values, Object.fromEntries(t.item.type.keyFields.map((f) => [f, `input.${f}`])));
 }
 
-/** Creates an item of `typeName` from `input` (under the parent `parentId` for a child type); returns its record. */
+/**
+ * The next number of the parent's sequence (@attribute(sequence:)): one
+ * UpdateItem ADD on the parent, which must exist and not be being deleted
+ * (NOT_FOUND otherwise, nothing written). Taken before the item is put: a
+ * create that fails afterwards leaves its number unused (a gap).
+ */
+async function nextNumber(store: Store, t: TypeWrites, parentKey: ItemKey, parentWhat: string): Promise<number> {
+  const { field, attribute } = t.sequence!;
+  const keys = store.plan.keys;
+  try {
+    const out = await retryConflicts(store, () =>
+      store.doc.send(
+        new UpdateCommand({
+          TableName: store.tableName,
+          Key: keys.key(parentKey),
+          UpdateExpression: 'ADD #sequence :one',
+          ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#deleting)',
+          ExpressionAttributeNames: { '#sequence': attribute, '#pk': keys.pk, '#deleting': DELETING_ATTR },
+          ExpressionAttributeValues: { ':one': 1 },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      ),
+    );
+    const n = out.Attributes?.[attribute] as number;
+    const pad = field.sequence!.pad;
+    // Its text must keep sorting as the numbers do: one digit more would sort before the rest.
+    if (String(n).length > pad) throw conflict(`${t.item.name}: the sequence ${attribute} of ${parentWhat} is past ${'9'.repeat(pad)}, the largest number of ${pad} digits (${t.item.name}.${field.name} @attribute(pad: ${pad}))`);
+    return n;
+  } catch (err) {
+    if (isConditionFailed(err)) throw notFound(`${parentWhat} not found`);
+    throw err;
+  }
+}
+
+/**
+ * Creates an item of `typeName` from `input` (under the parent `parentId`
+ * for a child type); returns its record. One PutItem, or one
+ * TransactWriteItems when a count moves or a parent must exist
+ * (writes/counts.ts: the parent and the referred items are not read
+ * first); a sequence's number is taken before, with one UpdateItem.
+ */
 export async function createItem(
   store: Store,
   typeName: string,
@@ -188,60 +254,50 @@ export async function createItem(
   parent?: { id: unknown; argument: string },
 ): Promise<ItemRecord> {
   const t = writePlanOf(planOf(store)).type(typeName);
-  if (t.item.type.parent) {
-    if (!parent) invariantViolation(`${typeName} is created under a parent`);
-    return createChild(store, t, validateId(parent.id as string, parent.argument), input);
-  }
-  const id = newIdOf(t, undefined, input);
-  const { item, also } = newItem(t, store.plan.keys, id, undefined, input);
-  const what = `${typeName} ${id}`;
-  if (t.catalog || also.length > 0) await putNewWith(store, item, what, t.catalog ? { spec: t.catalog.spec, id } : null, also);
-  else await putNew(store, item, what);
-  return t.item.map(item);
-}
-
-async function createChild(store: Store, t: TypeWrites, parentId: string, input: Record<string, unknown>): Promise<ItemRecord> {
-  const parentType = t.item.type.parent!;
-  // A keyless parent has no item to check or count in: the child is put on its own.
-  if (!planOf(store).items.has(parentType.type)) return createUnderKeyless(store, t, parentId, input);
-  const parentPlan = planOf(store).item(parentType.type);
-  const id = newIdOf(t, parentId, input);
+  const parentType = t.item.type.parent;
+  if (parentType && !parent) invariantViolation(`${typeName} is created under a parent`);
+  // A keyless parent has no item to check, count or number in.
+  const parentPlan = parentType ? planOf(store).items.get(parentType.type) : undefined;
+  const parentId = parentType ? checkedId(planOf(store), parentType.type, parent!.id, parent!.argument) : undefined;
+  const parentKey = parentPlan ? await parentKeyOf(store, parentPlan.name, parentId!) : null;
+  const parentWhat = `${parentType?.type} ${parentId}`;
+  const given = t.sequence && parentKey ? { ...input, [t.sequence.field.name]: await nextNumber(store, t, parentKey, parentWhat) } : input;
+  const id = newIdOf(t, parentId, given);
   const keys = store.plan.keys;
-  const { item } = newItem(t, keys, id, parentId, input);
-  const key = keys.keyOf(item);
-  const what = `${t.item.name} ${id}`;
-  const explicit = input.id != null;
-  let unique: Item | undefined;
-  if (t.item.type.inverted && explicit) {
-    const byId: Collection = { name: `${t.item.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: key.SK, prefix: parentPlan.type.pk.prefix, table: keys.names };
-    const [existing] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
-    if (existing) throw conflict(`${what} already exists`);
-    unique = { ...keys.key(idClaimKey(t.item.type.sk.prefix, id)), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };
+  const { item, also } = newItem(t, planOf(store), id, parentId, given);
+  const what = `${typeName} ${id}`;
+  const unique = parentPlan && t.item.type.inverted && input.id != null ? await claimOf(store, t, item, parentPlan, id, parentId!) : null;
+  const moves: CountMove[] = [
+    ...(parentKey ? [{ key: parentKey, counter: t.parentRelation?.counter ?? null, delta: 1, needed: `${parentWhat} not found`, live: true }] : []),
+    ...countedMoves(t.counted, t.item.map(item), 1, true),
+  ];
+  if (moves.length === 0 && !unique) {
+    if (t.catalog || also.length > 0) await putNewWith(store, item, what, t.catalog ? { spec: t.catalog.spec, id } : null, also);
+    else await putNew(store, item, what);
+    return t.item.map(item);
   }
-  const parentKey = await parentKeyOf(store, parentType.type, parentId);
-  const counter = t.parentRelation?.counter ?? null;
-  await untilFresh(store, async () => {
-    const seen = await getItem(store, parentKey);
-    // A parent being deleted (its cascade under way, perhaps in the stream processor) takes no new children:
-    // one added behind the cascade's back would outlive it.
-    if (seen === null || seen[DELETING_ATTR] !== undefined) throw notFound(`${parentPlan.name} ${parentId} not found`);
-    const cancelled = await tryTransact(store, [
-      { Put: { TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
-      counterOrCheck(store.tableName, keys, { key: parentKey, seen, counter, delta: 1, also: [absent(DELETING_ATTR)] }),
-      ...(unique ? [{ Put: { TableName: store.tableName, Item: unique, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } }] : []),
-    ]);
-    if (cancelled === null) return seen;
-    if (cancelled.failed(0) || (unique && cancelled.failed(2))) throw conflict(`${what} already exists`);
-    // The parent was deleted, or its counter appeared or vanished: read again.
-    if (cancelled.failed(1)) return READ_AGAIN;
-    throw cancelled;
+  const put = (it: Item) => ({ Put: { TableName: store.tableName, Item: it, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } });
+  const own = [
+    put(item),
+    ...(unique ? [put(unique)] : []),
+    ...(t.catalog ? [catalogCounterChange(store.tableName, keys, t.catalog.spec, id, 1)] : []),
+    ...also.map((extra) => ({ Put: { TableName: store.tableName, Item: extra } })),
+  ];
+  await transactWithCounts(store, own, moves, (cancelled) => {
+    if (cancelled.failed(0) || (unique && cancelled.failed(1))) throw conflict(`${what} already exists`);
   });
   return t.item.map(item);
 }
 
-async function createUnderKeyless(store: Store, t: TypeWrites, parentId: string, input: Record<string, unknown>): Promise<ItemRecord> {
-  const id = newIdOf(t, parentId, input);
-  const { item } = newItem(t, store.plan.keys, id, parentId, input);
-  await putNew(store, item, `${t.item.name} ${id}`);
-  return t.item.map(item);
+/**
+ * The uniqueness claim of an inverted child's explicit id (its id is also
+ * its GSI1 partition): items written without a claim are caught by a GSI1
+ * Query first (CONFLICT); the claim is put with the item.
+ */
+async function claimOf(store: Store, t: TypeWrites, item: Item, parentPlan: { type: ItemType }, id: string, parentId: string): Promise<Item> {
+  const keys = store.plan.keys;
+  const byId: Collection = { name: `${t.item.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: keys.keyOf(item).SK, prefix: parentPlan.type.pk.prefix, table: keys.names };
+  const [existing] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
+  if (existing) throw conflict(`${t.item.name} ${id} already exists`);
+  return { ...keys.key(idClaimKey(t.item.type.sk.prefix, id)), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };
 }

@@ -102,13 +102,18 @@ export function shardsInput(value: number | null | undefined, argumentName: stri
  * - Boolean: as given.
  * null for an optional attribute left empty (it is then not stored).
  */
-export function attributeValue(a: Pick<Attribute, 'kind' | 'required' | 'constraints' | 'reference' | 'shape'>, value: unknown, argumentName: string): unknown {
+export function attributeValue(
+  a: Pick<Attribute, 'kind' | 'required' | 'constraints' | 'reference' | 'shape'>,
+  value: unknown,
+  argumentName: string,
+  referredId: (type: string, value: unknown, argumentName: string) => string = (_, v, name) => validateId(v as string, name),
+): unknown {
   if (value == null) {
     if (a.required) throw badUserInput(`${argumentName} is required`, argumentName);
     return null;
   }
-  // A reference stores the referred id: an id's rules, not free text's.
-  if (a.reference) return validateId(value as string, argumentName);
+  // A reference stores the referred id: the rules of an id of the referred type (a derived id's its own), not free text's.
+  if (a.reference) return referredId(a.reference.type, value, argumentName);
   if (a.shape) return nestedValue(a.shape, value, argumentName);
   switch (a.kind) {
     case 'Int':

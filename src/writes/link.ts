@@ -199,8 +199,8 @@ export async function link(
   w: LinkWording = { phrase: null },
 ): Promise<Linked> {
   const pair = writePlanOf(planOf(store)).pair(path);
-  validateId(ownerId, ids.from);
-  validateId(nodeId, ids.to);
+  pair.owner.checkId(ownerId, ids.from);
+  pair.node.checkId(nodeId, ids.to);
   refuseSelfLink(pair, ownerId, nodeId, ids);
   const given: Item = {};
   // An edge of its own: its id, given or generated (time-ordered, as an item's).
@@ -290,8 +290,8 @@ export async function unlink(
   keyArgs: Record<string, unknown> = {},
 ): Promise<boolean> {
   const pair = writePlanOf(planOf(store)).pair(path);
-  validateId(ownerId, ids.from);
-  validateId(nodeId, ids.to);
+  pair.owner.checkId(ownerId, ids.from);
+  pair.node.checkId(nodeId, ids.to);
   const values = keyValuesFrom(pair, keyArgs);
   const edgeKey = pair.edgeKey(ownerId, nodeId, values);
   const mirrorKey = pair.mirrorKey(ownerId, nodeId, values);

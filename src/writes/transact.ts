@@ -21,6 +21,9 @@
  * reuse the token and are therefore idempotent).
  */
 import { TransactWriteCommand, type TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
+import type { Item } from '../dynamo/batchGet.js';
 import { transactionConflict, unavailable } from '../errors.js';
 import { backoff } from '../dynamo/backoff.js';
 import { optionsOf, type Store } from './store.js';
@@ -30,15 +33,28 @@ export type TransactStore = Pick<Store, 'doc' | 'tableName' | 'writeOptions'>;
 
 export type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
 
-/** Cancellation reason codes DynamoDB reports per item; 'None' for items that were fine. */
+/**
+ * Cancellation reason codes DynamoDB reports per item ('None' for items
+ * that were fine), and, for an item sent with
+ * `ReturnValuesOnConditionCheckFailure: ALL_OLD` whose condition failed,
+ * the item as it was (null: absent, or not asked for): a write learns why
+ * its condition failed without reading again.
+ */
 export class TransactionCancelled extends Error {
   override name = 'TransactionCancelled';
-  constructor(readonly reasons: string[]) {
+  constructor(
+    readonly reasons: string[],
+    readonly items: readonly (Item | null)[] = [],
+  ) {
     super(`transaction cancelled: ${reasons.join(', ')}`);
   }
   /** Did the condition of the item at `index` fail? */
   failed(index: number): boolean {
     return this.reasons[index] === 'ConditionalCheckFailed';
+  }
+  /** The item at `index` as it was when its condition failed (null: absent then, or its old values were not asked for). */
+  old(index: number): Item | null {
+    return this.items[index] ?? null;
   }
 }
 
@@ -49,7 +65,7 @@ const TRANSIENT_ERRORS = new Set(['TransactionInProgressException', 'Transaction
 
 interface AwsError {
   name?: string;
-  CancellationReasons?: { Code?: string }[];
+  CancellationReasons?: { Code?: string; Item?: Record<string, AttributeValue> }[];
 }
 
 /** Is this error a transient collision with another transaction (retry the same request)? */
@@ -88,7 +104,9 @@ export async function transact(store: TransactStore, items: TransactItem[]): Pro
   } catch (err) {
     const e = err as AwsError;
     if (e?.name === 'TransactionCanceledException' && e.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')) {
-      throw new TransactionCancelled(e.CancellationReasons.map((r) => r.Code ?? 'None'));
+      // The document client leaves the reasons' items in DynamoDB's wire form.
+      const reasons = e.CancellationReasons;
+      throw new TransactionCancelled(reasons.map((r) => r.Code ?? 'None'), reasons.map((r) => (r.Item ? (unmarshall(r.Item) as Item) : null)));
     }
     throw err;
   }

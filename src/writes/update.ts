@@ -19,17 +19,18 @@ import { catalogEntrySortKey, sortableInstant, type ItemKey, type TableKeys } fr
 import { badUserInput, notFound } from '../errors.js';
 import type { ItemRecord } from '../plan/records.js';
 import { storedName } from '../declaration/model.js';
-import { validateId } from '../connections/args.js';
 import { DELETING_ATTR, PROPAGATING_ATTR } from './conditions.js';
 import { isConditionFailed } from './create.js';
 import { editEdge, isStale, settleCopies, type Copy } from './copies.js';
 import { edgePage } from './fanOut.js';
 import { attributeValue } from './input.js';
-import { locate } from './child.js';
+import { keyValuesOf, locate } from './child.js';
+import { templateText } from './create.js';
+import { checkedId } from './ids.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
 import { getItem, optionsOf, planOf, type Store } from './store.js';
 import { retryConflicts, tryTransact } from './transact.js';
-import { copyCollections, writePlanOf, type CopySource } from './writePlan.js';
+import { copyCollections, writePlanOf, type CopySource, type IndexKeyPart, type TypeWrites } from './writePlan.js';
 
 /** Absent, or on its way out (a cascade delete has started): no new edges or changes for it. */
 export const gone = (item: Item | null): boolean => item === null || item[DELETING_ATTR] !== undefined;
@@ -183,6 +184,55 @@ async function update(
   return latest && latest[changedField] !== undefined && !gone(latest) ? latest : updated;
 }
 
+/**
+ * The index key attributes an update input changes (update.ts writes them
+ * again in its UpdateItem): those written from a template holding a field
+ * the input gives. Such a template's other fields must be given with it:
+ * the attribute is written whole, from values the request holds (no read),
+ * so a part of them is BAD_USER_INPUT before any request, naming the
+ * missing ones, as ElectroDB refuses a patch of part of a key's composite
+ * attributes. (The model check makes sure the input can hold them.)
+ */
+function touchedKeyParts(t: TypeWrites, input: Record<string, unknown>): IndexKeyPart[] {
+  const touched: IndexKeyPart[] = [];
+  for (const part of t.indexParts) {
+    const given = part.fields.filter((f) => input[f.name] !== undefined);
+    if (given.length === 0) continue;
+    const missing = part.fields.filter((f) => input[f.name] === undefined).map((f) => f.name);
+    if (missing.length > 0) {
+      const named = given.map((f) => `input.${f.name}`).join(', ');
+      throw badUserInput(
+        `${named} ${given.length === 1 ? 'is' : 'are'} in ${t.item.name}'s key in the index ${part.index} ("${part.template.source}"), written whole: give ${missing.map((m) => `input.${m}`).join(', ')} too`,
+        `input.${missing[0]}`,
+      );
+    }
+    touched.push(part);
+  }
+  return touched;
+}
+
+/**
+ * The index key attributes of `parts` in `change`: each filled from the
+ * changed fields (as stored) and what the key holds (id, parent, key
+ * fields); removed when one of its fields is cleared, so the item leaves
+ * that index.
+ */
+function moveInIndexes(t: TypeWrites, parts: readonly IndexKeyPart[], change: Change, keyValues: Readonly<Record<string, unknown>>): void {
+  const type = t.item.type;
+  for (const part of parts) {
+    if (part.fields.some((f) => change.remove.includes(f.storedAs))) {
+      change.remove.push(part.attribute);
+      continue;
+    }
+    const values: Record<string, string> = {};
+    for (const p of part.template.placeholders) {
+      const field = part.fields.find((f) => f.name === p);
+      values[p] = templateText(type, p, field ? change.set[field.storedAs] : keyValues[p]);
+    }
+    change.set[part.attribute] = part.template.fill(values);
+  }
+}
+
 function required(value: unknown, argumentName: string): unknown {
   if (value === null) throw badUserInput(`${argumentName} cannot be null (it can be changed, not cleared)`, argumentName);
   return value;
@@ -199,17 +249,20 @@ export async function updateItem(
   input: Record<string, unknown>,
   parent: { id: unknown; argument: string | null; fields?: Readonly<Record<string, unknown>> } = { id: undefined, argument: null },
 ): Promise<ItemRecord> {
-  validateId(id);
-  const t = writePlanOf(planOf(store)).type(typeName);
+  const plan = planOf(store);
+  const t = writePlanOf(plan).type(typeName);
+  t.item.checkId(id);
+  const keyParts = touchedKeyParts(t, input);
   const change: Change = { set: {}, remove: [] };
+  const referredId = (target: string, value: unknown, name: string) => checkedId(plan, target, value, name);
   for (const a of t.item.type.attributes) {
     const given = input[a.name];
     if (given === undefined) continue;
     const argumentName = `input.${a.name}`;
     // The change names stored attributes (@attribute(name:)), as the item holds them.
-    if (a.required) change.set[a.storedAs] = attributeValue(a, required(given, argumentName), argumentName);
+    if (a.required) change.set[a.storedAs] = attributeValue(a, required(given, argumentName), argumentName, referredId);
     else if (given === null) change.remove.push(a.storedAs);
-    else change.set[a.storedAs] = attributeValue(a, given, argumentName);
+    else change.set[a.storedAs] = attributeValue(a, given, argumentName, referredId);
   }
   // The catalog entry moves with its field (same shard: it depends on the id). GSI2PK is left as it is:
   // an item not yet indexed stays out of the index (and its counter) until `npm run migrate` adds it.
@@ -225,7 +278,9 @@ export async function updateItem(
     typeof change.set[source.field] === 'string' ? [{ source, value: change.set[source.field] as string }] : [],
   );
   // A child's key holds its parent's id (child.ts finds an inverted child's parent when it is not given).
-  const { key } = await locate(store, t, id, parent.id, parent.argument, parent.fields);
+  const located = await locate(store, t, id, parent.id, parent.argument, parent.fields);
+  const key = located.key;
+  if (keyParts.length > 0) moveInIndexes(t, keyParts, change, keyValuesOf(t, id, located, parent.fields));
   const stored = await update(store, key, id, `${typeName} ${id}`, change, copied, (source, entity) => copyCollections(t, source, id, entity));
   return t.item.map(stored);
 }

@@ -23,6 +23,7 @@ import type { RelationPlan } from '../plan/relationPlan.js';
 import { shardingOf, type Sharding } from '../plan/sharding.js';
 import { edgeReadOf } from '../plan/relationPlan.js';
 import { writesGsi1Keys } from '../declaration/edgeLayout.js';
+import type { KeyTemplate } from '../declaration/template.js';
 
 /** A field of an item copied onto edges, and the edges that carry it. */
 export interface CopySource {
@@ -50,8 +51,44 @@ export interface EdgeSide {
   otherChild: { plan: ItemPlan; id(edge: Item): string } | null;
 }
 
+/** A reference counted on the item it refers to (@attribute(counter:)): each create adds 1 there, each delete takes 1 away. */
+export interface CountedReference {
+  field: Attribute;
+  target: ItemPlan;
+  counter: string;
+  /** The referring item's key holds the referred id: a delete by key knows it without reading the item. */
+  inKey: boolean;
+}
+
+/**
+ * An index key attribute the type writes from a template (@indexed with
+ * templates): an update that changes one of `fields` writes it again, in
+ * the same UpdateItem (REMOVE when one of them is cleared: a sparse index
+ * drops the item).
+ */
+export interface IndexKeyPart {
+  index: string;
+  attribute: string;
+  template: KeyTemplate;
+  /** The stored fields it holds besides the id, the parent and the table key's fields (which an update knows). */
+  fields: readonly Attribute[];
+}
+
 export interface TypeWrites {
   item: ItemPlan;
+  /** References of the type counted on their targets. */
+  counted: readonly CountedReference[];
+  /** The field numbered from the parent's sequence at create (@attribute(sequence:)), if any. */
+  sequence: { field: Attribute; attribute: string } | null;
+  indexParts: readonly IndexKeyPart[];
+  /** Counters other types keep on this type's items: each starts at 0 when an item is created. */
+  keptCounters: readonly string[];
+  /**
+   * A delete removes the item alone (one DeleteItem, or one transaction
+   * with the counts of its references): no edges, children, catalog entry
+   * or shard counters go with it.
+   */
+  alone: boolean;
   catalog: { field: CatalogField; spec: CatalogSpec } | null;
   copies: readonly CopySource[];
   /** The edges of the item (each @edges relation of the type) and its children (each @children one). */
@@ -226,8 +263,25 @@ function typeWritesOf(plan: Plan, item: ItemPlan, pairOfSide: (r: RelationPlan) 
   const parentRelation = item.type.parent
     ? ((plan.relationsOf.get(item.type.parent.type) ?? []).find((r) => r.relation.kind === 'children' && r.relation.owned && r.node.name === item.name) ?? null)
     : null;
+  const type = item.type;
+  const known = new Set(['id', ...(type.parent ? [type.parent.field] : []), ...type.keyFields]);
+  const keyPlaceholders = new Set([...type.pk.placeholders, ...type.sk.placeholders]);
+  const counted = type.attributes.flatMap((a) =>
+    a.counter !== undefined && a.reference ? [{ field: a, target: plan.item(a.reference.type), counter: a.counter, inKey: keyPlaceholders.has(a.name) }] : [],
+  );
+  const sequenced = type.attributes.find((a) => a.sequence !== undefined);
   return {
     item,
+    counted,
+    sequence: sequenced ? { field: sequenced, attribute: sequenced.sequence!.attribute } : null,
+    indexParts: type.indexed.flatMap((placement) =>
+      [...placement.pk, ...placement.sk].flatMap((part) => {
+        const fields = part.template.placeholders.filter((p) => !known.has(p)).map((p) => type.attributes.find((a) => a.name === p)!);
+        return part.written && fields.length > 0 ? [{ index: placement.index, attribute: part.attribute, template: part.template, fields }] : [];
+      }),
+    ),
+    keptCounters: (type.countedBy ?? []).map((c) => c.counter),
+    alone: sides.length === 0 && catalogField === null && shardedRelation === null,
     catalog: catalogField ? { field: catalogField, spec: { key: catalogField.key, sortKey: catalogField.sortKey, shards: catalogField.shards } } : null,
     copies,
     sides,

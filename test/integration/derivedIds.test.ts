@@ -117,7 +117,7 @@ describe('an item type whose key names no {id}', () => {
     const added = await gw.counted(`mutation($r: ID!) { addNote(receipt: $r, input: { id: "n1", text: "paid by card" }) { id receipt { id } } }`, { r: R1 });
     expect(added.result.errors).toBeUndefined();
     expect(added.result.data.addNote).toEqual({ id: 'n1', receipt: { id: R1 } });
-    expect(added.requests.byOperation).toEqual({ GetItem: 1, TransactWriteItems: 1 });
+    expect(added.requests.byOperation).toEqual({ TransactWriteItems: 1 });
     expect(await gw.get(`ACC#a1`, `REC#${STORED_AT}#SKU#999`)).toMatchObject({ noteCount: 1 });
     const { result, requests } = await gw.counted(`query($id: ID!) { receipt(id: $id) { notes(first: 5) { totalCount edges { node { text } } } } }`, { id: R1 });
     expect(result.data.receipt.notes).toEqual({ totalCount: 1, edges: [{ node: { text: 'paid by card' } }] });

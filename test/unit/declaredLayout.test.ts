@@ -253,15 +253,30 @@ describe('declarations over the declared indexes', () => {
     ]);
   });
 
-  it('refuses an update input holding a field a written index key is built from', () => {
-    const problems = problemsOf(
-      MODEL(`
+  it('serves an update input holding a field a written index key is built from, when it can give every field that key holds', () => {
+    const update = `
         input UpdateMessageInput { body: String sentAt: String }
         type Query { ticket(id: ID!): Ticket @get }
-        type Mutation { updateMessage(ticketId: ID!, id: ID!, input: UpdateMessageInput!): Message! @update(parent: "ticketId") }`),
+        type Mutation { updateMessage(ticketId: ID!, id: ID!, input: UpdateMessageInput!): Message! @update(parent: "ticketId") }`;
+    // m#{sentAt}#{id}: the id finds the item, the input gives sentAt.
+    expect(problemsOf(MODEL(update))).toEqual([]);
+    // m#{sentAt}#{body}: body is in the input too (a request then gives both or neither).
+    expect(problemsOf(MODEL(update, '', '@indexed(index: "byTicket", pk: ["T#{ticket}"], sk: ["m#{sentAt}#{body}"])'))).toEqual([]);
+  });
+
+  it('refuses an update input holding a field of a written index key whose other fields the input cannot give', () => {
+    const problems = problemsOf(
+      MODEL(
+        `
+        input UpdateMessageInput { sentAt: String }
+        type Query { ticket(id: ID!): Ticket @get }
+        type Mutation { updateMessage(ticketId: ID!, id: ID!, input: UpdateMessageInput!): Message! @update(parent: "ticketId") }`,
+        '',
+        '@indexed(index: "byTicket", pk: ["T#{ticket}"], sk: ["m#{sentAt}#{body}"])',
+      ),
     );
     expect(problems).toEqual([
-      "UpdateMessageInput.sentAt: Message.sentAt is in Message's key in the index byTicket, which an update cannot change: remove it from the update input",
+      'UpdateMessageInput.sentAt: Message.sentAt is in Message\'s key in the index byTicket ("m#{sentAt}#{body}"), which also holds {body}: an update writes sentKey whole, from values it is given, so the input needs body too (or leave sentAt out of it)',
     ]);
   });
 

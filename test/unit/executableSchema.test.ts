@@ -63,3 +63,19 @@ describe('a model that declares no DateTime or PageInfo', () => {
     expect(Object.keys((schema.getQueryType() as GraphQLObjectType).getFields())).toEqual(['note']);
   });
 });
+
+describe('a connection type the model declares without totalCount', () => {
+  it('is served as declared: start-up supplies no resolver for the field it lacks', () => {
+    const model = buildModel(
+      `type Thing @item(pk: "T#{id}", sk: "META") { id: ID! parts(first: Int, after: String, last: Int, before: String): PartConnection! @children }
+       type Part @item(pk: "T#{thing}", sk: "P#{id}") { id: ID! thing: Thing! @parent }
+       type PartConnection { edges: [PartEdge!]! pageInfo: PageInfo! }
+       type PartEdge { cursor: String! node: Part! }
+       type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+       type Query { thing(id: ID!): Thing @get }`,
+      'things.graphql',
+    );
+    const { schema } = gatewaySchema(model, undefined);
+    expect(Object.keys((schema.getType('PartConnection') as GraphQLObjectType).getFields())).toEqual(['edges', 'pageInfo']);
+  });
+});

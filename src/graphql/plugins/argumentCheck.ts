@@ -45,6 +45,13 @@ export interface ModelRules {
   node: { path: string; check: (value: string) => void } | null;
   /** `Mutation.<field>` → the check of the numbers it sets, for mutations that set any. */
   numbers: ReadonlyMap<string, (args: Record<string, unknown>) => void>;
+  /**
+   * `Parent.field` → its ID arguments that hold ids of a type with a
+   * derived id, and their check (a derived id may be longer than 128
+   * characters: plan/derivedId.ts); every other ID argument is checked by
+   * the id rules.
+   */
+  ids: ReadonlyMap<string, ReadonlyMap<string, (value: unknown, argumentName: string) => unknown>>;
 }
 
 const rulesByPlan = new WeakMap<Plan, ModelRules>();
@@ -67,7 +74,40 @@ function modelRules(plan: Plan): ModelRules {
     },
     node: node && { path: `Query.${node.field}`, check: (value) => void readGlobalId(nodeItems, value, 'id', node.idField) },
     numbers: numberChecks(plan),
+    ids: derivedIdArguments(plan),
   };
+}
+
+/**
+ * The ID arguments that name an item of a type with a derived id: the id
+ * of @get, @update and @delete, a child's parent argument, an edge end.
+ */
+function derivedIdArguments(plan: Plan): Map<string, Map<string, (value: unknown, argumentName: string) => unknown>> {
+  const found = new Map<string, Map<string, (value: unknown, argumentName: string) => unknown>>();
+  const add = (path: string, argument: string | null | undefined, type: string | undefined) => {
+    const item = type === undefined ? undefined : plan.items.get(type);
+    if (!argument || !item?.derived) return;
+    if (!found.has(path)) found.set(path, new Map());
+    found.get(path)!.set(argument, (value, name) => item.checkId(value, name));
+  };
+  const query = plan.model.schema.getQueryType()?.name ?? 'Query';
+  const mutation = plan.model.schema.getMutationType()?.name ?? 'Mutation';
+  for (const get of plan.gets) {
+    add(`${query}.${get.field}`, get.arguments.id, get.type);
+    const parent = plan.items.get(get.type)?.type.parent;
+    if (parent) add(`${query}.${get.field}`, get.arguments[parent.field], parent.type);
+  }
+  for (const m of plan.mutations) {
+    if (m.kind === 'create' || m.kind === 'update' || m.kind === 'delete') {
+      if (m.kind !== 'create') add(`${mutation}.${m.field}`, 'id', m.type);
+      add(`${mutation}.${m.field}`, m.parentArgument, plan.items.get(m.type)?.type.parent?.type);
+    } else {
+      const r = plan.relations.get(m.edges);
+      add(`${mutation}.${m.field}`, m.from, r?.owner.name);
+      add(`${mutation}.${m.field}`, m.to, r?.node.name);
+    }
+  }
+  return found;
 }
 
 /**
@@ -251,8 +291,12 @@ function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: 
   if (rules.node !== null && step.connection === rules.node.path) {
     if (typeof args.id === 'string') rules.node.check(args.id);
   } else {
+    const derived = rules.ids.get(step.connection);
     for (const name of step.ids) {
-      if (typeof args[name] === 'string') validateId(args[name] as string, name);
+      if (typeof args[name] !== 'string') continue;
+      const check = derived?.get(name);
+      if (check) check(args[name], name);
+      else validateId(args[name] as string, name);
     }
   }
   const input = args.input as { id?: unknown } | undefined;
