@@ -21,7 +21,7 @@ export interface DeadlineOptions {
   /**
    * Proxy settings (`HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`) for the
    * handler's agents: Node's own proxy support, given the environment
-   * when `NODE_USE_ENV_PROXY=1` (proxyEnvOf); undefined: no proxy.
+   * when `NODE_USE_ENV_PROXY=1` (config/proxy.ts); undefined: no proxy.
    */
   proxyEnv?: NodeJS.ProcessEnv;
 }
@@ -29,16 +29,6 @@ export interface DeadlineOptions {
 /** The SDK handler's pool (keep-alive, 50 sockets a host), with Node's proxy support when asked for. */
 const agentOptions = (proxyEnv: NodeJS.ProcessEnv | undefined) => ({ keepAlive: true, maxSockets: 50, ...(proxyEnv ? { proxyEnv } : {}) });
 
-/**
- * The environment's proxy settings when the process is told to use them
- * (`NODE_USE_ENV_PROXY=1` or `--use-env-proxy`), as Node applies them to
- * its global agents; the SDK's handler builds agents of its own, which Node
- * leaves unproxied unless they are given the settings.
- */
-export function proxyEnvOf(env: NodeJS.ProcessEnv = process.env, execArgv: readonly string[] = process.execArgv): NodeJS.ProcessEnv | undefined {
-  const asked = env.NODE_USE_ENV_PROXY === '1' || execArgv.includes('--use-env-proxy') || /(^|\s)--use-env-proxy(\s|$)/.test(env.NODE_OPTIONS ?? '');
-  return asked ? env : undefined;
-}
 
 const deadlineError = (ms: number) =>
   Object.assign(new Error(`DynamoDB's answer did not complete within ${ms} ms (request timeout)`), { name: 'TimeoutError', code: 'ETIMEDOUT' });

@@ -6,7 +6,8 @@
  */
 import { DynamoDBStreamsClient } from '@aws-sdk/client-dynamodb-streams';
 import { Sha256 } from '../dynamo/sha256.js';
-import { DeadlineHandler, proxyEnvOf } from '../dynamo/deadlineHandler.js';
+import { DeadlineHandler } from '../dynamo/deadlineHandler.js';
+import { proxyEnvOf } from '../config/proxy.js';
 
 export interface StreamsClientOptions {
   endpoint?: string;

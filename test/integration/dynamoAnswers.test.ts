@@ -161,7 +161,7 @@ describe('proxy settings (HTTP_PROXY / HTTPS_PROXY with NODE_USE_ENV_PROXY=1)', 
 
 describe('proxyEnvOf', () => {
   it('gives the environment when NODE_USE_ENV_PROXY=1 or --use-env-proxy asks for it, else nothing', async () => {
-    const { proxyEnvOf } = await import('../../src/dynamo/deadlineHandler.js');
+    const { proxyEnvOf } = await import('../../src/config/proxy.js');
     const env = { HTTPS_PROXY: 'http://proxy.example:3128' };
     expect(proxyEnvOf({ ...env, NODE_USE_ENV_PROXY: '1' }, [])).toEqual({ ...env, NODE_USE_ENV_PROXY: '1' });
     expect(proxyEnvOf(env, ['--use-env-proxy'])).toBe(env);

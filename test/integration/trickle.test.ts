@@ -14,6 +14,7 @@ import { silentLogger } from '../../src/logger.js';
 import { localEndpoint, postGraphQL, TEST_CURSOR_SECRET } from '../support/gateway.js';
 import { startProxy, type DynamoProxy } from '../support/proxy.js';
 import { dynamoFault, injectFaults } from '../support/faults.js';
+import { patience, until } from '../support/patience.js';
 
 function gatewayConfig(endpoint: string, env: Record<string, string>) {
   return loadConfig({
@@ -35,13 +36,6 @@ const codesOf = (json: any): string[] => (json?.errors ?? []).map((e: any) => e.
 /** The promise's value, or `late` once `ms` pass (a wedged read path never answers: the test says so instead of hanging). */
 const within = <T>(ms: number, promise: Promise<T>, late: T) =>
   Promise.race([promise, new Promise<T>((resolve) => setTimeout(() => resolve(late), ms).unref())]);
-
-/** Whether `done()` holds within `ms` (polled). */
-async function settled(ms: number, done: () => boolean): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (!done() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
-  return done();
-}
 
 /** More reads at once than a client pools sockets (50 a host), so a pool that keeps trickling sockets is wedged for good. */
 const READERS = 60;
@@ -68,7 +62,7 @@ describe.each(['lean', 'sdk'])('a DynamoDB that trickles its answers (DYNAMODB_R
     const reads = Array.from({ length: READERS }, () => postGraphQL(url, { query: '{ student(id: "s1") { name } }' }));
     const healthWhileTrickling = health(url);
     // With the defaults (3 attempts of at most 2 s each) every read fails in about 6.5 s; 60 s leaves a loaded machine room.
-    const answered = await within(60_000, Promise.all(reads), null);
+    const answered = await within(patience(60_000), Promise.all(reads), null);
     expect(answered, 'every read answered while DynamoDB trickled').not.toBeNull();
     expect(answered!.map((r) => codesOf(r.json))).toEqual(Array(READERS).fill(['UNAVAILABLE']));
     expect(await healthWhileTrickling).toBe(503);
@@ -76,7 +70,7 @@ describe.each(['lean', 'sdk'])('a DynamoDB that trickles its answers (DYNAMODB_R
     proxy.trickle(null);
     // Each socket whose answer missed its deadline is destroyed, none pooled: none is left holding an answer once
     // the last deadline has passed (2 s, the stream reader's 5 s; a trickled answer here takes about 30 s).
-    expect(await settled(15_000, () => proxy!.trickling() === 0)).toBe(true);
+    await until(() => proxy!.trickling() === 0, 'no socket left holding a trickled answer', 15_000, 50);
     // The next read answers from its first attempt (one request: under the 2 s deadline, no retry).
     const next = await postGraphQL(url, { query: '{ student(id: "s1") { name } }' }, { 'x-dynamodb-metrics': '1' });
     expect(next.json.data).toEqual({ student: { name: 'Ada' } });
