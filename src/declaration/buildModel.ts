@@ -79,7 +79,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   checkStoredNames(schema, items, relations, problems, layout);
   checkItemSizes(items, layout, problems);
   checkKeyFields(items, problems);
-  checkPartitions(items, relations, problems);
+  checkPartitions(items, relations, problems, layout);
   checkReadPartitions(items, relations, layout, problems);
   const { queries, mutations, rootAccess } = readOperations(schema, items, relations, layout, problems, keyless);
   checkServedLayout(layout, items, relations, queries, problems);
