@@ -107,8 +107,11 @@ export interface KeyInterval {
 export function intervalOf(sk: KeyTemplate): KeyInterval {
   // A literal key is one value: the next text after it is the value and U+0000.
   if (sk.placeholders.length === 0) return { lo: sk.prefix, hi: `${sk.prefix}\u0000` };
-  return { lo: sk.prefix === '' ? KEY_MIN : sk.prefix, hi: afterPrefix(sk.prefix) };
+  return prefixInterval(sk.prefix);
 }
+
+/** Every key that starts with `prefix`. */
+export const prefixInterval = (prefix: string): KeyInterval => ({ lo: prefix === '' ? KEY_MIN : prefix, hi: afterPrefix(prefix) });
 
 export const intersects = (a: KeyInterval, b: KeyInterval): boolean => a.lo < b.hi && b.lo < a.hi;
 

@@ -60,7 +60,7 @@ export interface DerivedIds {
  * model check keeps it out of sort keys); text as it is, without `#`, which
  * ends a value in a key. `what` names the input or argument for the error.
  */
-export function keyText(a: Attribute, value: unknown, what: string): string {
+export function keyText(a: Pick<Attribute, 'kind'>, value: unknown, what: string): string {
   if (a.kind === 'DateTime' && typeof value === 'string') {
     const time = Date.parse(value);
     if (Number.isNaN(time)) throw badUserInput(`${what} must be an ISO-8601 UTC time`, what);

@@ -24,6 +24,8 @@ import type { ItemPlan } from '../plan/itemPlan.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
 import type { ItemRecord } from '../plan/records.js';
 import { globalIdOf } from '../plan/globalId.js';
+import type { CollectionPlan } from '../plan/collectionPlan.js';
+import { collectionResolver } from './collection.js';
 
 /** The number of matches of a narrowed connection (Select: COUNT within the page read budget). */
 export async function countRange(ctx: Context, source: RangeSource): Promise<number> {
@@ -58,7 +60,11 @@ function selectsIdOnly(info: GraphQLResolveInfo): boolean {
 export function itemTypeResolvers(
   item: ItemPlan,
   relations: readonly RelationPlan[],
-  { alwaysComplete = false, loadReferred = null }: { alwaysComplete?: boolean; loadReferred?: LoadById | null } = {},
+  {
+    alwaysComplete = false,
+    loadReferred = null,
+    collections = [],
+  }: { alwaysComplete?: boolean; loadReferred?: LoadById | null; collections?: readonly CollectionPlan[] } = {},
 ): Record<string, Field> {
   const full = (record: ItemRecord, ctx: Context) =>
     complete(record, item.name, (id) => {
@@ -101,6 +107,7 @@ export function itemTypeResolvers(
     fields[parent.field] = (r) => ({ id: r[property], complete: false });
   }
   for (const connection of relations) fields[connection.field] = connectionResolver(connection, full);
+  for (const collection of collections) fields[collection.field.field] = collectionResolver(collection, full) as Field;
   return fields;
 }
 
