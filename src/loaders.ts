@@ -62,6 +62,8 @@ export interface ParentPageRead {
   /** The entity's sort key in the connection's index, and which side of the members it sorts on. */
   entitySk: string;
   side: 'before' | 'after';
+  /** Items of other kinds (one a partition each) that may sort between the entity and the page: read past. */
+  between: number;
   read: RangeRead;
 }
 
@@ -116,7 +118,7 @@ export function createLoaders(reads: ReadPort, tableName: string, table: TableKe
     range,
     withParent: new DataLoader<ParentPageRead, Item | null, string>(
       (batch) =>
-        eachSettled(batch, async ({ parentKey, entitySk, side, read }) => {
+        eachSettled(batch, async ({ parentKey, entitySk, side, between, read }) => {
           invariant(!read.exclusiveStart && !read.bound, 'a page read with its parent starts at an end of the collection');
           const page = await readEntityPage(reads, tableName, {
             collection: read.collection,
@@ -125,6 +127,7 @@ export function createLoaders(reads: ReadPort, tableName: string, table: TableKe
             side,
             forward: read.forward,
             limit: read.limit,
+            between,
           });
           range.prime(read, page.items);
           if (!page.known) return item.load(parentKey);

@@ -9,8 +9,9 @@
  * BETWEEN from the lowest member's prefix to past the highest one's.
  *
  * What else the partition holds inside that range is decided here, once:
- * a type with a literal sort key (`META`: one item a partition at most) is
- * read past, each page asking for one item more per such type; a type or
+ * a kind of item a partition holds one of at most (`META`, or a sort key
+ * naming only what the partition key does) is read past, each page asking
+ * for one item more per such kind; a type or
  * an edge kind with many items a partition is refused (its items would
  * cost reads without bound): include it in the node type, or give it a
  * sort-key prefix outside the range. Two members whose keys could match
@@ -23,12 +24,12 @@
  * it (its @parent field, or a reference to its type), else an argument.
  */
 import { isAbstractType, isInterfaceType, isNonNullType, isObjectType, isUnionType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import type { CollectionField, CollectionMember, CollectionSlot, ItemType, KeylessType, Layout, Relation } from './model.js';
+import type { CollectionField, CollectionPass, CollectionMember, CollectionSlot, ItemType, KeylessType, Layout, Relation } from './model.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, unwrap, type Field } from './schemaShape.js';
 import { readAccess } from './access.js';
 import { keyIn, numberSort } from './indexed.js';
-import { intersects, intervalOf, prefixInterval, residentsOf, shapeOf, type IndexPartitions, type KeyInterval } from './residents.js';
+import { intersects, intervalOf, prefixInterval, residentsOf, shapeOf, singular, type IndexPartitions, type KeyInterval } from './residents.js';
 
 const PAGE_ARGUMENTS = ['first', 'after', 'last', 'before'];
 
@@ -100,13 +101,16 @@ function readCollection(reading: Reading, owner: GraphQLObjectType, field: Field
   if (members === null) return null;
   const residents = reading.partitions.get(index)?.get(shapeOf(members[0]!.pk)) ?? [];
   const range = coveringRange(members);
-  const passes: string[] = [];
+  const passes: CollectionPass[] = [];
   for (const resident of residents) {
     if (resident.type !== null && members.some((m) => m.type === resident.type!.name)) continue;
     if (!intersects(intervalOf(resident.sk), range)) continue;
     // One item a partition at most: read past, each page asking for one more.
-    if (resident.sk.placeholders.length === 0) passes.push(resident.sk.prefix);
-    else add(where, `the partition "${shapeOf(members[0]!.pk)}" of ${index ?? 'the table'} also holds ${resident.what}, whose sort keys fall inside the members' range ("${printable(range.lo)}" to "${printable(range.hi)}"): add ${resident.name} to ${shape.node.name}, or give it a sort-key prefix outside that range`);
+    if (singular(resident)) passes.push({ pk: resident.pk, sk: resident.sk });
+    else {
+      const fix = resident.type ? `add ${resident.name} to ${shape.node.name}, or give it a sort-key prefix outside that range` : `give these edges a sort-key prefix outside that range`;
+      add(where, `the partition "${shapeOf(members[0]!.pk)}" of ${index ?? 'the table'} also holds ${resident.what}, whose sort keys fall inside the members' range ("${printable(range.lo)}" to "${printable(range.hi)}"): ${fix}`);
+    }
   }
   const slots = readSlots(reading, { field, path, where, ownerItem, owner: owner.name }, members, index, add);
   const prefix = commonPrefix(members.map((m) => m.sk.prefix));

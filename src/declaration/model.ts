@@ -338,11 +338,17 @@ export interface CollectionField {
   /** The members' common literal sort-key prefix, and the range [lo, hi) covering them (null: every key under the prefix). */
   prefix: string;
   range: { lo: string; hi: string } | null;
-  /** Sort keys of other types' items inside the range that a partition holds one of at most (`META`): read past. */
-  passes: string[];
+  /** Other types inside the range of which a partition holds one item at most (`META`), their keys there: read past. */
+  passes: CollectionPass[];
   /** order: DESCENDING. */
   descending: boolean;
   access: Access | null;
+}
+
+/** A kind of item a collection reads past: its keys in the collection's index (its sort key filled from its partition's values). */
+export interface CollectionPass {
+  pk: KeyTemplate;
+  sk: KeyTemplate;
 }
 
 export interface CollectionMember {

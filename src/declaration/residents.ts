@@ -33,6 +33,9 @@ export interface Resident {
 /** The residents of one index (null: the table), by partition shape. */
 export type IndexPartitions = Map<string, Resident[]>;
 
+/** Does a partition hold one item of this kind at most? Its sort key names nothing its partition key does not (`META`, `FRIENDS#{id}` under `{id}`). */
+export const singular = (r: Pick<Resident, 'pk' | 'sk'>): boolean => r.sk.placeholders.every((p) => r.pk.placeholders.includes(p));
+
 /** A template with its placeholders blanked: the partitions it can name. */
 export const shapeOf = (t: KeyTemplate): string => t.parts.map((p) => ('literal' in p ? p.literal : '{}')).join('');
 

@@ -31,6 +31,8 @@ export interface EntityPageRead {
   forward: boolean;
   /** Items wanted (the page and one more). */
   limit: number;
+  /** Items of other kinds, one a partition each, that may sort between the entity and the members: read past. */
+  between: number;
 }
 
 export interface EntityPage {
@@ -47,13 +49,13 @@ export interface EntityPage {
 }
 
 export async function readEntityPage(reads: ReadPort, tableName: string, read: EntityPageRead): Promise<EntityPage> {
-  const { collection, entitySk, entityKey, side, forward, limit } = read;
+  const { collection, entitySk, entityKey, side, forward, limit, between } = read;
   if (side === 'before' && !forward) throw new Error(`Invariant violation: ${collection.name} read away from the entity sorting before it`);
   const whole = collection.range ?? { lo: rangeStart(collection.prefix), hi: prefixEnd(collection.prefix) };
   const range = side === 'before' ? { lo: entitySk, hi: whole.hi } : { lo: whole.lo, hi: entitySk };
   // Reading toward an entity that sorts after the members: a few more, so a short connection reaches it.
   const overRead = side === 'after' && forward ? FORWARD_OVER_READ : 0;
-  const passes = collection.passes?.length ?? 0;
+  const passes = (collection.passes?.length ?? 0) + between;
   const isEntity = (item: Item) => Object.keys(entityKey).every((attr) => item[attr] === entityKey[attr]);
   const items: Item[] = [];
   let entity: Item | null = null;

@@ -4,7 +4,8 @@
  * must be one the entity is itself in (the table or an index, its key
  * there made from its id), the entity must sort before every member or
  * after every member, and nothing else the partition may hold can sort
- * between them (checked against the partition's residents). The page is
+ * between them (checked against the partition's residents), but kinds of
+ * item a partition holds one of at most, read past (one item more each). The page is
  * then read from the entity's sort key toward the members: ascending when
  * they sort after it, descending when they sort before it (and ascending
  * too, reaching it when the connection is short: entityPage.ts).
@@ -13,11 +14,13 @@
 import type { ItemType, Layout } from '../declaration/model.js';
 import type { KeyTemplate } from '../declaration/template.js';
 import { keyIn } from '../declaration/indexed.js';
-import { intersects, intervalOf, shapeOf, type IndexPartitions, type KeyInterval } from '../declaration/residents.js';
+import { intersects, intervalOf, shapeOf, singular, type IndexPartitions, type KeyInterval } from '../declaration/residents.js';
 
 export interface Beside {
   /** The entity sorts before every member, or after every member. */
   side: 'before' | 'after';
+  /** Kinds of item a partition holds one of at most that sort between the entity and the members: read past, one more item each. */
+  passes: number;
   /** The entity's partition and sort key in the connection's index, from its key's values (`{ id }`, or a derived id's values). */
   at(values: Readonly<Record<string, string>>): { pk: string; sk: string };
 }
@@ -47,10 +50,13 @@ export function compileBeside(
   const gap: KeyInterval = side === 'before' ? { lo: own.lo, hi: read.range.lo } : { lo: read.range.hi, hi: own.hi };
   // The entity's own kind holds it alone in the partition when its sort key there names nothing its partition key does not.
   const alone = key.sk.placeholders.every((p) => key.pk.placeholders.includes(p));
+  let passes = 0;
   for (const r of partitions.get(read.index)?.get(shapeOf(read.pk)) ?? []) {
     const itself = r.type === owner && r.sk.source === key.sk.source && r.skAttr === key.skAttr;
-    if (itself && alone) continue;
-    if (intersects(intervalOf(r.sk), gap)) return null;
+    if ((itself && alone) || !intersects(intervalOf(r.sk), gap)) continue;
+    // One item a partition at most: read past. Any more could be without bound.
+    if (!singular(r)) return null;
+    passes++;
   }
-  return { side, at: (values) => ({ pk: key.pk.fill(values), sk: key.sk.fill(values) }) };
+  return { side, passes, at: (values) => ({ pk: key.pk.fill(values), sk: key.sk.fill(values) }) };
 }

@@ -60,7 +60,6 @@ export function compileCollectionPlan(
 ): CollectionPlan {
   const { index, pkAttr, skAttr, prefix, range, passes, path } = field;
   const template = field.members[0]!.pk;
-  const placeholders = template.placeholders;
   const byName = new Map(members.map((m) => [m.name, m]));
   const ordered = field.members.map((m) => ({ plan: byName.get(m.type)!, sk: m.sk }));
   invariant(ordered.every((m) => m.plan), `${path}: a member has no plan`);
@@ -73,18 +72,20 @@ export function compileCollectionPlan(
   const where = {
     ...(index === null ? {} : { index }),
     ...(field.descending ? { descending: true } : {}),
-    ...(passes.length > 0 ? { passes } : {}),
     ...(range === null ? {} : { range: { ...range, binding: '' } }),
   };
+  /** A template of the partition's shape filled with the slots' values (each template names them its own way). */
+  const fill = (pk: typeof template, t: typeof template, values: readonly string[]) => t.fill(Object.fromEntries(pk.placeholders.map((p, i) => [p, values[i]!])));
   const collection = (values: readonly string[]): Collection => ({
     name: path,
     pkAttr,
     skAttr,
-    pk: template.fill(Object.fromEntries(placeholders.map((p, i) => [p, values[i]!]))),
+    pk: fill(template, template, values),
     prefix,
     table,
     accepts: (item) => memberOf(item) !== null,
     ...where,
+    ...(passes.length > 0 ? { passes: passes.map((p) => fill(p.pk, p.sk, values)) } : {}),
   });
   // The kind of the field an argument fills, from the first member holding it: a DateTime is written in its key's form.
   const argumentKinds = field.slots.map((slot, i) => {
@@ -99,8 +100,6 @@ export function compileCollectionPlan(
   // BETWEEN counts the range's far end too: an item there is another kind's where a resident's keys may take that value.
   const residents = partitions.get(index)?.get(shapeOf(template)) ?? [];
   const farEnd = residents.some((r) => intervalOf(r.sk).lo <= whole.hi && whole.hi < intervalOf(r.sk).hi);
-  // Keys a FilterExpression cannot name: each one read past is counted on its own and taken off.
-  const excluded = [...passes, ...(farEnd ? [whole.hi] : [])];
   return {
     field,
     path,
@@ -142,6 +141,8 @@ export function compileCollectionPlan(
         filter: null,
         binding: '',
       });
+      // Keys a FilterExpression cannot name: each one read past is counted on its own and taken off.
+      const excluded = [...(c.passes ?? []), ...(farEnd ? [whole.hi] : [])];
       return { whole: source(whole.lo, whole.hi), minus: excluded.map((key) => source(key, key)) };
     },
     beside: owner === null ? null : compileBeside(owner, { index, pk: template, range: whole }, partitions, layout),

@@ -121,7 +121,7 @@ type Connection = { relation: RelationPlan; collection?: undefined } | { collect
 
 const fieldOf = (c: Connection): string => c.relation?.field ?? c.collection!.field.field;
 
-/** What a root field reads ahead: the first of its type's connections its selection selects, and that field's node. */
+/** What a root field reads ahead: a connection of its type its selection selects, and that field's node. */
 type Ahead = { connection: Connection; node: FieldNode } | null;
 
 /**
@@ -144,10 +144,13 @@ function aheadOf(ctx: Context, info: GraphQLResolveInfo, spec: ItemPlan): Ahead 
     ...(ctx.plan.relationsOf.get(spec.name) ?? []).map((relation) => ({ relation })),
     ...(ctx.plan.collectionsOf.get(spec.name) ?? []).map((collection) => ({ collection })),
   ];
+  // The first selected connection that one Query may read with the entity, else the first selected.
   for (const connection of connections) {
     const search = searchField(info, fieldOf(connection));
     readVariables ||= search.readVariables;
-    if (search.found) {
+    if (!search.found) continue;
+    if (ahead === null) ahead = { connection, node: search.found };
+    if ((connection.relation ?? connection.collection)!.beside !== null) {
       ahead = { connection, node: search.found };
       break;
     }
@@ -208,7 +211,7 @@ async function readAhead(ctx: Context, spec: ItemPlan, connection: Connection, i
   if (beside && !read.exclusiveStart && !read.bound && (beside.side === 'after' || read.forward) && read.collection === collection) {
     const at = beside.at(values);
     if (at.pk === collection.pk && collection.pkMore === undefined) {
-      const found = await ctx.loaders.withParent.load({ parentKey: spec.key(id), entitySk: at.sk, side: beside.side, read });
+      const found = await ctx.loaders.withParent.load({ parentKey: spec.key(id), entitySk: at.sk, side: beside.side, between: beside.passes, read });
       return found ? spec.map(found) : null;
     }
   }
