@@ -22,6 +22,14 @@ const BASE = `
   union Feed = Post | Event
   type Query { org(id: ID!): Org @get feed(org: ID!, ${PAGE}): FeedConnection! @query }`;
 
+/** Repos and gists of an owner in the index byOwner, each keyed by its own id in the table. */
+const INDEXED = `
+  extend schema @index(name: "byOwner", pk: ["ownerKey"], sk: ["ownerSort"])
+  type Repo @item(pk: "REPO#{id}", sk: "REPO") @indexed(index: "byOwner", pk: ["OWNER#{owner}"], sk: ["R#{name}#{id}"]) { id: ID! name: String! owner: String! }
+  type Gist @item(pk: "GIST#{id}", sk: "GIST") @indexed(index: "byOwner", pk: ["OWNER#{owner}"], sk: ["G#{id}"]) { id: ID! title: String! owner: String! }
+  union Owned = Repo | Gist
+  type Query { owned(owner: String!, ${PAGE}): OwnedConnection! @query(index: "byOwner") }`;
+
 const served = (sdl: string) => buildModel(sdl, 'model.graphql');
 
 describe('a collection as declared', () => {
@@ -145,6 +153,26 @@ describe('a collection that cannot be served is refused at start-up, one line ea
          .replace('type Post @item(pk: "ORG#{org}", sk: "POST#{id}")', 'type Post @item(pk: "ORG#{org}", sk: "POST#{id}") @indexed(index: "byOrg", pk: ["O#{org}", "{title}"], sk: ["P#{id}"])')
          .replace('type Event @item(pk: "ORG#{org}", sk: "EVENT#{id}")', 'type Event @item(pk: "ORG#{org}", sk: "EVENT#{id}") @indexed(index: "byOrg", pk: ["O#{org}", "{name}"], sk: ["E#{id}"])')}`,
       'Query.byOrg @query(index: "byOrg"): Post\'s key in byOrg has several attributes: a collection reads keys of one partition and one sort attribute',
+    ],
+    [
+      'members in two partitions of an index',
+      INDEXED.replace('pk: ["OWNER#{owner}"], sk: ["G#{id}"]', 'pk: ["USER#{owner}"], sk: ["G#{id}"]'),
+      'Query.owned @query(index: "byOwner"): Repo and Gist (in Owned) are in no one partition of byOwner: their partition keys there are "OWNER#{owner}" and "USER#{owner}"',
+    ],
+    [
+      'members an index\'s sort keys cannot tell apart (one prefix inside the other)',
+      INDEXED.replace('["G#{id}"]', '["R#{id}"]'),
+      'Gist: its sort-key prefix "R#" overlaps "R#" of Repo items in byOwner (ownerSort "R#{name}#{id}") in the partition "OWNER#{}" of byOwner: a read of one would return the other',
+    ],
+    [
+      'a member whose index sort key is a bare placeholder beside another member\'s prefix',
+      INDEXED.replace('["G#{id}"]', '["{id}"]'),
+      'Gist: its sort-key prefix "" overlaps "R#" of Repo items in byOwner (ownerSort "R#{name}#{id}") in the partition "OWNER#{}" of byOwner: a read of one would return the other',
+    ],
+    [
+      'an interface nothing implements',
+      BASE.replace('union Feed = Post | Event', 'interface Feed { id: ID! }'),
+      'Query.feed @query: the interface Feed has no object type to list',
     ],
   ])('%s', (_, sdl, line) => {
     expect(problemsOf(sdl)).toContain(line);
