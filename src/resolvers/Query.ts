@@ -21,7 +21,8 @@ import { singleCollection } from '../connections/singleCollection.js';
 import { filledRange } from '../connections/filledRange.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import { partitionLabel, prefixEnd, rangeStart } from '../dynamo/collection.js';
-import { countRange, filledReads } from './itemType.js';
+import { filledReads } from './itemType.js';
+import { countRange } from './countRange.js';
 import { rootCollectionResolver } from './collection.js';
 
 /** What `me` answers: who is asking (its fields read their items). Null for a caller without a token. */

@@ -15,7 +15,7 @@ import { singleCollection } from '../connections/singleCollection.js';
 import type { CollectionPlan } from '../plan/collectionPlan.js';
 import type { Collection } from '../dynamo/collection.js';
 import type { ItemRecord } from '../plan/records.js';
-import { countRange } from './itemType.js';
+import { countRange } from './countRange.js';
 
 type Resolver<P> = (parent: P, args: Record<string, unknown>, ctx: Context, info: GraphQLResolveInfo) => unknown;
 
