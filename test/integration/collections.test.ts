@@ -259,6 +259,25 @@ describe('an entity and the first page beside it in one Query', () => {
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
+  it('reads a team with the page of its roster nearest it in one Query, and with its first page ascending toward it while the roster fits the page and the over-read', async () => {
+    const last = await gw.counted(`{ team(id: "t1") { name roster(last: 2) { edges { node { __typename ... on Member { id } ... on Invite { id } } } pageInfo { hasPreviousPage } } } }`);
+    expect(last.result.data.team.name).toBe('Team one');
+    expect(ids(last.result.data.team.roster)).toEqual(['m2', 'm3']);
+    expect(last.result.data.team.roster.pageInfo.hasPreviousPage).toBe(true);
+    expect(last.requests.byOperation).toEqual({ Query: 1 });
+    // Five members and invites, a page of 2: the page, the one deciding hasNextPage and FORWARD_OVER_READ (2) more reach the team.
+    const first = await gw.counted(`{ team(id: "t1") { name roster(first: 2) { edges { node { __typename ... on Member { id } ... on Invite { id } } } pageInfo { hasNextPage } } } }`);
+    expect(first.result.data.team.name).toBe('Team one');
+    expect(ids(first.result.data.team.roster)).toEqual(['i1', 'i2']);
+    expect(first.result.data.team.roster.pageInfo.hasNextPage).toBe(true);
+    expect(first.requests.byOperation).toEqual({ Query: 1 });
+    // A page of 1: the Query stops before the team, whose GetItem follows.
+    const short = await gw.counted(`{ team(id: "t1") { name roster(first: 1) { edges { node { ... on Invite { id } } } } } }`);
+    expect(short.result.data.team.name).toBe('Team one');
+    expect(ids(short.result.data.team.roster)).toEqual(['i1']);
+    expect(short.requests.byOperation).toEqual({ Query: 1, GetItem: 1 });
+  });
+
   it('reads an account with the first page of what it owns on the index in one Query, and a company with its newest', async () => {
     const account = await gw.counted(`{ account(id: "a1") { name owned(first: 3) { edges { node { ... on Repo { id } ... on Gist { id } } } } } }`);
     expect(account.result.data.account.name).toBe('Ada');

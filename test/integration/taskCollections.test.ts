@@ -5,7 +5,8 @@
  * employee with their tasks (`assignments`, on gsi3), each one Query as in
  * ElectroDB, the members resolved to their types by their key templates;
  * an employee with the first page of their tasks in one Query through the
- * employee's own item in gsi3, which sorts before the tasks.
+ * employee's own item in gsi3, which sorts before the tasks, as a
+ * collection of one member type or as a plain connection of tasks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Entity, Service } from 'electrodb';
@@ -29,10 +30,11 @@ const SDL = `
     @indexed(index: "gsi3pk-gsi3sk-index", pk: ["$taskapp#employee_{id}"], sk: ["$assignments#employees_1"]) {
     id: ID!  firstName: String!  office: String!  team: String!  title: String!
     tasks(${PAGE}): TaskListConnection! @query(index: "gsi3pk-gsi3sk-index")
+    assigned(${PAGE}): TaskConnection! @query(index: "gsi3pk-gsi3sk-index")
   }
   type Task @item(pk: "$taskapp#task_{id}", sk: "$tasks_1#project_{project}#employee_{employee}")
     @indexed(index: "gsi3pk-gsi3sk-index", pk: ["$taskapp#employee_{employee}"], sk: ["$assignments#tasks_1#project_{project}#status_{status}"]) {
-    id: ID!  project: String!  employee: String!  description: String!  status: String!
+    id: ID!  project: String!  employee: Employee!  description: String!  status: String!
   }
   "ElectroDB's collection workplaces: an office and its employees."
   union Workplace = Office | Employee
@@ -139,6 +141,16 @@ describe("ElectroDB's task-manager collections", () => {
       } while (cursor);
       expect(seen).toEqual(all);
     }
+  });
+
+  it('reads an employee with the first page of a plain connection of their tasks (Task.employee a reference) in one Query too', async () => {
+    const { result, requests } = await gw.counted(`{ employee(id: "ann") { firstName assigned(first: 2) { edges { node { id status employee { id } } } pageInfo { hasNextPage } } } }`);
+    expect(result.errors).toBeUndefined();
+    expect(result.data.employee.firstName).toBe('Ann');
+    expect(result.data.employee.assigned.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['t1', 't3']);
+    expect(result.data.employee.assigned.edges[0].node.employee).toEqual({ id: 'ann' });
+    expect(result.data.employee.assigned.pageInfo.hasNextPage).toBe(true);
+    expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
   it('reads an employee by id with the first page of their tasks in one Query, through the employee\'s own item in gsi3', async () => {
