@@ -64,6 +64,8 @@ export interface ParentPageRead {
   side: 'before' | 'after';
   /** Items of other kinds (one a partition each) that may sort between the entity and the page: read past. */
   between: number;
+  /** Kinds with many items may sort between: the page read toward the entity stops past the members (entityPage.ts). */
+  crowded: boolean;
   read: RangeRead;
 }
 
@@ -118,7 +120,7 @@ export function createLoaders(reads: ReadPort, tableName: string, table: TableKe
     range,
     withParent: new DataLoader<ParentPageRead, Item | null, string>(
       (batch) =>
-        eachSettled(batch, async ({ parentKey, entitySk, side, between, read }) => {
+        eachSettled(batch, async ({ parentKey, entitySk, side, between, crowded, read }) => {
           invariant(!read.exclusiveStart && !read.bound, 'a page read with its parent starts at an end of the collection');
           const page = await readEntityPage(reads, tableName, {
             collection: read.collection,
@@ -128,6 +130,7 @@ export function createLoaders(reads: ReadPort, tableName: string, table: TableKe
             forward: read.forward,
             limit: read.limit,
             between,
+            crowded,
           });
           range.prime(read, page.items);
           if (!page.known) return item.load(parentKey);

@@ -15,6 +15,11 @@
  *
  * Items between that are neither (another program's) are read past. The
  * page is exactly what collection.ts `readRange` returns for the same read.
+ *
+ * Crowded (kinds with many items may sort between the members and an
+ * entity after them; read ascending only): the same Limit, and the read
+ * stops once it is past the members, so what sorts between costs no more
+ * than the over-read; the entity is known when that Query reached it.
  */
 import type { ReadPort } from './readPort.js';
 import type { Item } from './batchGet.js';
@@ -33,6 +38,8 @@ export interface EntityPageRead {
   limit: number;
   /** Items of other kinds, one a partition each, that may sort between the entity and the members: read past. */
   between: number;
+  /** Kinds with many items may sort between the members and the entity (side after, read ascending). */
+  crowded?: boolean;
 }
 
 export interface EntityPage {
@@ -49,8 +56,9 @@ export interface EntityPage {
 }
 
 export async function readEntityPage(reads: ReadPort, tableName: string, read: EntityPageRead): Promise<EntityPage> {
-  const { collection, entitySk, entityKey, side, forward, limit, between } = read;
+  const { collection, entitySk, entityKey, side, forward, limit, between, crowded = false } = read;
   if (side === 'before' && !forward) throw new Error(`Invariant violation: ${collection.name} read away from the entity sorting before it`);
+  if (crowded && !(side === 'after' && forward)) throw new Error(`Invariant violation: ${collection.name} read from its entity across kinds of many items`);
   const whole = collection.range ?? { lo: rangeStart(collection.prefix), hi: prefixEnd(collection.prefix) };
   const range = side === 'before' ? { lo: entitySk, hi: whole.hi } : { lo: whole.lo, hi: entitySk };
   // Reading toward an entity that sorts after the members: a few more, so a short connection reaches it.
@@ -61,6 +69,8 @@ export async function readEntityPage(reads: ReadPort, tableName: string, read: E
   let entity: Item | null = null;
   let startKey: Record<string, unknown> | undefined;
   let exhausted = false;
+  // Crowded: an item at or past the members' end means the page is whole; what follows it is not read on.
+  let pastMembers = false;
   do {
     const want = limit - items.length + passes + (entity ? 0 : 1 + overRead);
     const page = await readPage(reads, tableName, collection, { range, forward, limit: want, startKey });
@@ -68,10 +78,11 @@ export async function readEntityPage(reads: ReadPort, tableName: string, read: E
       const sk = item[collection.skAttr];
       if (sk === entitySk && isEntity(item)) entity = item;
       else if (items.length < limit && inCollection(collection, sk) && (!collection.accepts || collection.accepts(item))) items.push(item);
+      if (typeof sk === 'string' && sk >= whole.hi) pastMembers = true;
     }
     startKey = page.next;
     exhausted = startKey === undefined;
-  } while (items.length < limit && !exhausted);
+  } while (items.length < limit && !exhausted && !(crowded && pastMembers));
   // The read starts at the entity's own key, or passes it: had it been there, it was read.
   const passed = entity !== null || exhausted || !(side === 'after' && forward);
   return { items, entity, known: passed && (entity !== null || collection.index === undefined) };

@@ -9,6 +9,10 @@
  * then read from the entity's sort key toward the members: ascending when
  * they sort after it, descending when they sort before it (and ascending
  * too, reaching it when the connection is short: entityPage.ts).
+ * Where kinds with many items may sort between them (`crowded`), only the
+ * read toward the entity is one Query: the page comes first, and the
+ * entity when what sorts between fits the same Query's over-read; a read
+ * from the entity would have to read through all of them to fill the page.
  * Anything else is read as two requests sent together.
  */
 import type { ItemType, Layout } from '../declaration/model.js';
@@ -21,6 +25,8 @@ export interface Beside {
   side: 'before' | 'after';
   /** Kinds of item a partition holds one of at most that sort between the entity and the members: read past, one more item each. */
   passes: number;
+  /** Kinds with many items a partition may sort between: one Query only reading toward the entity, which it reaches when they are few. */
+  crowded: boolean;
   /** The entity's partition and sort key in the connection's index, from its key's values (`{ id }`, or a derived id's values). */
   at(values: Readonly<Record<string, string>>): { pk: string; sk: string };
 }
@@ -51,12 +57,13 @@ export function compileBeside(
   // The entity's own kind holds it alone in the partition when its sort key there names nothing its partition key does not.
   const alone = key.sk.placeholders.every((p) => key.pk.placeholders.includes(p));
   let passes = 0;
+  let crowded = false;
   for (const r of partitions.get(read.index)?.get(shapeOf(read.pk)) ?? []) {
     const itself = r.type === owner && r.sk.source === key.sk.source && r.skAttr === key.skAttr;
     if ((itself && alone) || !intersects(intervalOf(r.sk), gap)) continue;
-    // One item a partition at most: read past. Any more could be without bound.
-    if (!singular(r)) return null;
-    passes++;
+    // One item a partition at most: read past. Any more could be without bound: read only toward the entity.
+    if (singular(r)) passes++;
+    else crowded = true;
   }
-  return { side, passes, at: (values) => ({ pk: key.pk.fill(values), sk: key.sk.fill(values) }) };
+  return { side, passes, crowded, at: (values) => ({ pk: key.pk.fill(values), sk: key.sk.fill(values) }) };
 }

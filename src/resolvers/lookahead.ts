@@ -29,6 +29,7 @@ import type { ItemPlan } from '../plan/itemPlan.js';
 import type { ItemRecord } from '../plan/records.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
 import type { CollectionPlan } from '../plan/collectionPlan.js';
+import type { Beside } from '../plan/beside.js';
 import { planPage } from '../connections/engine.js';
 import { singleCollection } from '../connections/singleCollection.js';
 import { mergedShards } from '../connections/mergedShards.js';
@@ -144,16 +145,19 @@ function aheadOf(ctx: Context, info: GraphQLResolveInfo, spec: ItemPlan): Ahead 
     ...(ctx.plan.relationsOf.get(spec.name) ?? []).map((relation) => ({ relation })),
     ...(ctx.plan.collectionsOf.get(spec.name) ?? []).map((collection) => ({ collection })),
   ];
-  // The first selected connection that one Query may read with the entity, else the first selected.
+  // The first selected connection one Query reads with the entity, else one it may (kinds of many items between), else the first selected.
+  let rank = 0;
   for (const connection of connections) {
     const search = searchField(info, fieldOf(connection));
     readVariables ||= search.readVariables;
     if (!search.found) continue;
-    if (ahead === null) ahead = { connection, node: search.found };
-    if ((connection.relation ?? connection.collection)!.beside !== null) {
+    const beside = (connection.relation ?? connection.collection)!.beside;
+    const its = beside === null ? 1 : beside.crowded ? 2 : 3;
+    if (its > rank) {
       ahead = { connection, node: search.found };
-      break;
+      rank = its;
     }
+    if (rank === 3) break;
   }
   if (single && !readVariables) fixedAhead.set(single, ahead);
   return ahead;
@@ -191,6 +195,15 @@ function firstRead(ctx: Context, connection: Connection, id: string, values: Rec
   return { collection, read: unsharded ? planPage(mergedShards, unsharded, ctx.cursors, args).reads[0]! : planPage(singleCollection, collection, ctx.cursors, args).read };
 }
 
+/**
+ * Whether one Query may read the entity and the page: members after the
+ * entity read ascending from it; members before it read descending from it,
+ * or ascending toward it. Kinds of many items between them (crowded) leave
+ * the read toward the entity alone: the page first, the entity if near.
+ */
+const towardEntity = (beside: Beside, forward: boolean): boolean =>
+  beside.side === 'after' ? forward || !beside.crowded : forward && !beside.crowded;
+
 async function readAhead(ctx: Context, spec: ItemPlan, connection: Connection, id: string, args: ConnectionArgs): Promise<ItemRecord | null> {
   const plain = () => ctx.loaders.entity(spec, id);
   const field = fieldOf(connection);
@@ -208,10 +221,10 @@ async function readAhead(ctx: Context, spec: ItemPlan, connection: Connection, i
   if (first === null) return plain();
   const { collection, read } = first;
   const beside = (connection.relation ?? connection.collection)!.beside;
-  if (beside && !read.exclusiveStart && !read.bound && (beside.side === 'after' || read.forward) && read.collection === collection) {
+  if (beside && !read.exclusiveStart && !read.bound && towardEntity(beside, read.forward) && read.collection === collection) {
     const at = beside.at(values);
     if (at.pk === collection.pk && collection.pkMore === undefined) {
-      const found = await ctx.loaders.withParent.load({ parentKey: spec.key(id), entitySk: at.sk, side: beside.side, between: beside.passes, read });
+      const found = await ctx.loaders.withParent.load({ parentKey: spec.key(id), entitySk: at.sk, side: beside.side, between: beside.passes, crowded: beside.crowded, read });
       return found ? spec.map(found) : null;
     }
   }

@@ -54,6 +54,7 @@ const SDL = `
   type Squad @item(pk: "SQUAD#{id}", sk: "SQUAD") {
     id: ID!
     recent(first: Int, after: String, last: Int, before: String): SquadRosterConnection! @query(order: DESCENDING)
+    players(first: Int, after: String, last: Int, before: String): SquadRosterConnection! @query
   }
   type Player @item(pk: "SQUAD#{squad}", sk: "MEMBER#{id}") { id: ID! name: String! squad: Squad! @parent }
   type Memo @item(pk: "SQUAD#{squad}", sk: "NOTE#{id}") { id: ID! text: String! squad: Squad! @parent }
@@ -122,6 +123,9 @@ beforeAll(async () => {
     { PK: 'SQUAD#s1', SK: 'SQUAD' },
     { PK: 'SQUAD#s1', SK: 'MEMBER#x1', name: 'Xi' },
     { PK: 'SQUAD#s1', SK: 'NOTE#n1', text: 'note' },
+    { PK: 'SQUAD#s2', SK: 'SQUAD' },
+    { PK: 'SQUAD#s2', SK: 'MEMBER#x2', name: 'Yu' },
+    ...['n1', 'n2', 'n3', 'n4', 'n5', 'n6'].map((n) => ({ PK: 'SQUAD#s2', SK: `NOTE#${n}`, text: 'note' })),
     { PK: 'ACC#a1', SK: 'ACC', name: 'Ada', ownerKey: 'OWNER#a1', ownerSort: 'A' },
     { PK: 'GIST#g1', SK: 'GIST', title: 'one', owner: 'a1', ownerKey: 'OWNER#a1', ownerSort: 'G#g1' },
     { PK: 'GIST#g2', SK: 'GIST', title: 'two', owner: 'a1', ownerKey: 'OWNER#a1', ownerSort: 'G#g2' },
@@ -180,6 +184,7 @@ describe('a collection over several types in one table partition', () => {
     expect(result.data.feed.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['q1', 'p1']);
     expect(result.data.feed.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: true });
     expect(requests.byOperation).toEqual({ Query: 2 });
+    expect(requests.waves).toBe(2);
     // The last page: nothing after it, though Pinned (PIN) sorts before it and the org (#ORG) before that.
     const last = await gw.counted(`{ feed(org: "o1", last: 2) { pageInfo { hasNextPage hasPreviousPage } } }`);
     expect(last.result.data.feed.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true });
@@ -234,6 +239,7 @@ describe('a collection over several types in one index partition', () => {
     const counted = await gw.counted(`{ owned(owner: "a1", first: 1) { totalCount edges { node { __typename } } } }`);
     expect(counted.result.data.owned).toEqual({ totalCount: 4, edges: [{ node: { __typename: 'Gist' } }] });
     expect(counted.requests.byOperation).toEqual({ Query: 2 });
+    expect(counted.requests.waves).toBe(2);
   });
 });
 
@@ -293,6 +299,19 @@ describe('an entity and the first page beside it in one Query', () => {
     const bare = await gw.counted(`{ account(id: "a9") { name owned(first: 3) { edges { cursor } } } }`);
     expect(bare.result.data.account).toEqual({ name: 'Bare', owned: { edges: [] } });
     expect(bare.requests.byOperation).toEqual({ Query: 1, GetItem: 1 });
+  });
+
+  it('reads a squad with its players toward it in one Query across the few notes between, and stops past the players where the notes are many', async () => {
+    const few = await gw.counted(`{ squad(id: "s1") { players(first: 1) { edges { node { ... on Player { id name } } } pageInfo { hasNextPage } } } }`);
+    expect(ids(few.result.data.squad.players)).toEqual(['x1']);
+    expect(few.result.data.squad.players.pageInfo.hasNextPage).toBe(false);
+    expect(few.requests.byOperation).toEqual({ Query: 1 });
+    // Six notes between: the Query (the page, one more and the over-read: 5 items) stops in the notes; the squad's GetItem follows.
+    const many = await gw.counted(`{ squad(id: "s2") { players(first: 1) { edges { node { ... on Player { id name } } } pageInfo { hasNextPage } } } }`);
+    expect(ids(many.result.data.squad.players)).toEqual(['x2']);
+    expect(many.result.data.squad.players.pageInfo.hasNextPage).toBe(false);
+    expect(many.requests.byOperation).toEqual({ Query: 1, GetItem: 1 });
+    expect(many.requests.waves).toBe(2);
   });
 
   it('falls back to two requests sent together where the page reads away from the entity or another kind sorts between', async () => {

@@ -182,7 +182,8 @@ describe('generated layouts', () => {
  * (layouts the model refuses, a many-item type inside the members' range,
  * are left out). Paged at random both ways through the root field, one
  * Query a page; the parent with the first page of its type field at the
- * computed minimum; totalCount exact.
+ * computed minimum (another type of many items between them read across
+ * only toward a parent sorting after the members); totalCount exact.
  */
 interface MixLayout {
   parentSk: string;
@@ -259,21 +260,22 @@ function mixStored(layout: MixLayout, items: { p1: string[][]; p2: string[]; sin
 }
 
 /** The fewest requests for `parent(id: "p1") { name items(first|last: size) }` (beside.ts's rules, computed from the layout). */
-function mixMinimum(layout: MixLayout, count: number, singleAt: string | null, size: number, forward: boolean): number {
+function mixMinimum(layout: MixLayout, count: number, singleAt: string | null, othersAt: string[], size: number, forward: boolean): number {
   const lo = [...layout.members].sort()[0]!;
   const hi = prefixEnd([...layout.members].sort().at(-1)!);
   const own = interval(layout.parentSk, true);
   const side = own.hi <= lo ? 'before' : own.lo >= hi ? 'after' : null;
   if (side === null) return 2;
   const gap = side === 'before' ? { lo: own.lo, hi: lo } : { lo: hi, hi: own.hi };
-  if (layout.other !== null && meets(interval(layout.other, false), gap)) return 2;
+  // Another type of many items that may sort between: one Query only reading toward a parent after the members.
+  const crowded = layout.other !== null && meets(interval(layout.other, false), gap);
   const keyForward = layout.descending ? !forward : forward;
-  if (side === 'before') return keyForward ? 1 : 2;
-  if (!keyForward) return 1;
+  if (side === 'before') return keyForward && !crowded ? 1 : 2;
+  if (!keyForward) return crowded ? 2 : 1;
   // Read ascending toward the parent: reached when the members, and the single read past, fit the page and a few more.
   const single = layout.single === null ? null : interval(layout.single, true);
   const passes = single !== null && (meets(single, { lo, hi }) || meets(single, gap)) ? 1 : 0;
-  const before = singleAt !== null && singleAt >= lo && singleAt < layout.parentSk ? 1 : 0;
+  const before = [...(singleAt === null ? [] : [singleAt]), ...othersAt].filter((sk) => sk >= lo && sk < layout.parentSk).length;
   return count + before <= size + 1 + FORWARD_OVER_READ + passes ? 1 : 2;
 }
 
@@ -305,7 +307,8 @@ describe('generated partitions holding several types', () => {
           expect(result.errors).toBeUndefined();
           expect(result.data.parent.name).toBe('P');
           expect(refs(result.data.parent.items)).toEqual(walk.forward ? order.slice(0, size) : order.slice(Math.max(0, order.length - size)));
-          expect(requests.requests).toBe(mixMinimum(layout, order.length, singleAt, size, walk.forward));
+          const othersAt = layout.other === null ? [] : items.others.map((id) => `${layout.other}${id}`);
+          expect(requests.requests).toBe(mixMinimum(layout, order.length, singleAt, othersAt, size, walk.forward));
 
           const slot = layout.index ? 'owner' : 'parent';
           const seen: string[] = [];
