@@ -11,10 +11,10 @@
  *   when the tick reads a single entity.
  * - `range`, `exists`, `count`, `order`: Queries cannot be batched, but
  *   identical ones within an operation are sent once.
- * - `withParent`: an entity and the first page of one of its collections in
- *   one Query (collection.ts `readRangeWithParent`); it primes `range` with
- *   the page and `item` with the entity, so the resolvers that ask for them
- *   next find them cached.
+ * - `withParent`: an entity and the first page of a connection beside it in
+ *   one Query of the partition they share, in the table or an index
+ *   (entityPage.ts); it primes `range` with the page and `item` with the
+ *   entity, so the resolvers that ask for them next find them cached.
  *
  * Naive mode (`naive: true`, for benchmarks only) turns batching and caching
  * off: every load is its own request, as in a resolver tree without
@@ -22,15 +22,8 @@
  */
 import DataLoader from 'dataloader';
 import { batchGet, type Item } from './dynamo/batchGet.js';
-import {
-  countCollection,
-  existsBeyond,
-  readRange,
-  readRangeWithParent,
-  type Collection,
-  type RangeRead,
-  type StartKey,
-} from './dynamo/collection.js';
+import { countCollection, existsBeyond, readRange, type Collection, type RangeRead, type StartKey } from './dynamo/collection.js';
+import { readEntityPage } from './dynamo/entityPage.js';
 import { itemKeyString, type ItemKey, type TableKeys } from './dynamo/keys.js';
 import { invariant } from './errors.js';
 import type { ReadPort } from './dynamo/readPort.js';
@@ -63,9 +56,16 @@ async function getItems(reads: ReadPort, tableName: string, table: TableKeys, ke
   return [out.Item ?? null];
 }
 
-/** An entity item and the first page of one of its collections, read together. */
+/** An entity item and the first page of a connection beside it, read together. */
 export interface ParentPageRead {
   parentKey: ItemKey;
+  /** The entity's sort key in the connection's index, and which side of the members it sorts on. */
+  entitySk: string;
+  side: 'before' | 'after';
+  /** Items of other kinds (one a partition each) that may sort between the entity and the page: read past. */
+  between: number;
+  /** Kinds with many items may sort between: the page read toward the entity stops past the members (entityPage.ts). */
+  crowded: boolean;
   read: RangeRead;
 }
 
@@ -120,18 +120,22 @@ export function createLoaders(reads: ReadPort, tableName: string, table: TableKe
     range,
     withParent: new DataLoader<ParentPageRead, Item | null, string>(
       (batch) =>
-        eachSettled(batch, async ({ parentKey, read }) => {
+        eachSettled(batch, async ({ parentKey, entitySk, side, between, crowded, read }) => {
           invariant(!read.exclusiveStart && !read.bound, 'a page read with its parent starts at an end of the collection');
-          const page = await readRangeWithParent(reads, tableName, {
+          const page = await readEntityPage(reads, tableName, {
             collection: read.collection,
-            parentSk: parentKey.SK,
+            entitySk,
+            entityKey: table.key(parentKey) as Record<string, string>,
+            side,
             forward: read.forward,
             limit: read.limit,
+            between,
+            crowded,
           });
           range.prime(read, page.items);
-          if (!page.parentKnown) return item.load(parentKey);
-          item.prime(parentKey, page.parent);
-          return page.parent;
+          if (!page.known) return item.load(parentKey);
+          item.prime(parentKey, page.entity);
+          return page.entity;
         }),
       { ...batching, cacheKeyFn: json },
     ),

@@ -123,7 +123,7 @@ function nodeRule(model: Declarations, node: NodeField, fieldRules: Map<string, 
   };
 }
 
-type Declarations = Pick<Model, 'source' | 'document' | 'items' | 'relations' | 'queries' | 'mutations' | 'rootAccess'> & Partial<Pick<Model, 'keyless'>>;
+type Declarations = Pick<Model, 'source' | 'document' | 'items' | 'relations' | 'queries' | 'mutations' | 'rootAccess'> & Partial<Pick<Model, 'keyless' | 'collections'>>;
 
 export function compileRules(model: Declarations): Rules {
   // A model whose @item(claimSetting:) the environment could never set is refused here too, whatever AUTH_MODE.
@@ -148,6 +148,7 @@ export function compileRules(model: Declarations): Rules {
     for (const [field, access] of Object.entries(item.fieldAccess)) onField(item.name, field, access);
   }
   for (const relation of model.relations.values()) onField(relation.owner, relation.field, relation.access);
+  for (const collection of model.collections?.values() ?? []) onField(collection.owner, collection.field, collection.access);
   for (const query of model.queries) onField('Query', query.field, query.access);
   for (const mutation of model.mutations) onField('Mutation', mutation.field, mutation.access);
   // The global id says no more than the id: whoever may read one may read the other.
@@ -162,6 +163,7 @@ export function compileRules(model: Declarations): Rules {
   // Connection and edge types the model declares, whatever their names; PageInfo and Relay names besides.
   const wrappers = new Set<string>();
   for (const relation of model.relations.values()) wrappers.add(relation.connectionType).add(relation.edgeType);
+  for (const collection of model.collections?.values() ?? []) wrappers.add(collection.connectionType).add(collection.edgeType);
   for (const query of model.queries) {
     // The @get(by: CALLER) type holds the caller's own items: its fields need no rule (each item's fields keep theirs).
     if (query.kind === 'me') wrappers.add(query.type);

@@ -13,7 +13,8 @@
  *     then one meaning per stored attribute of an item or an edge item,
  *     and the counters and sequences creates keep on other items (counted.ts);
  *  6. partitions (partitions.ts): sort-key prefixes that overlap in one
- *     partition;
+ *     partition; collections (collections.ts): connections over a union or
+ *     interface of types sharing a partition;
  *  7. root and mutation fields (operations.ts) and access rules;
  *  8. the table's layout (layout.ts): @table and @index, and the indexes
  *     the other declarations read.
@@ -28,6 +29,7 @@ import { checkKeyFields, checkReferences, readItemTypes, readKeylessTypes } from
 import { checkStoredNames, readRelations } from './relations.js';
 import { checkItemSizes } from './itemSize.js';
 import { checkPartitions } from './partitions.js';
+import { readCollections } from './collections.js';
 import { readOperations } from './operations.js';
 import { checkServedLayout, keyAttributeTypes, readLayout } from './layout.js';
 import { checkReadPartitions, readIndexed } from './indexed.js';
@@ -90,8 +92,9 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   checkCountedReferences(schema, items, new Set([layout.pk, ...(layout.sk === null ? [] : [layout.sk])]), problems);
   checkItemSizes(items, layout, problems);
   checkKeyFields(items, problems);
-  checkPartitions(items, relations, problems);
+  checkPartitions(items, relations, problems, layout);
   checkReadPartitions(items, relations, layout, problems);
+  const collections = readCollections(schema, items, relations, layout, problems, keyless);
   const { queries, mutations, rootAccess } = readOperations(schema, items, relations, layout, problems, keyless);
   checkServedLayout(layout, items, relations, queries, problems);
   keyAttributeTypes(layout, items, problems);
@@ -99,7 +102,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   if (problems.list.length > 0) throw new ModelError(source, problems.list);
   dropLocations(document);
   dropLocations(typeDefs);
-  return { source, document, typeDefs, schema, layout, items, keyless, relations, queries, mutations, rootAccess, federation };
+  return { source, document, typeDefs, schema, layout, items, keyless, relations, queries, collections, mutations, rootAccess, federation };
 }
 
 /**

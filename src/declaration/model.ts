@@ -334,6 +334,58 @@ export interface QueryField {
 
 export type RootField = GetField | CatalogField | NodeField | MeField | QueryField;
 
+/**
+ * A collection: a connection field, on a type or on Query, whose node type
+ * is a union or interface of item types sharing a partition of the table
+ * or of an index, read by @query (collections.ts): one Query a page over
+ * the sort-key range covering every member, in key order, each item
+ * resolved to its type by its key.
+ */
+export interface CollectionField {
+  /** The type the field is on (the Query type's name for a root field), and the field. */
+  owner: string;
+  field: string;
+  /** `Owner.field`: cursors are bound to it. */
+  path: string;
+  root: boolean;
+  connectionType: string;
+  edgeType: string;
+  /** The union or interface. */
+  node: string;
+  /** null: the table. */
+  index: string | null;
+  pkAttr: string;
+  skAttr: string;
+  /** The item types it lists and their keys there, in the order an item is matched against them (literal prefixes first). */
+  members: CollectionMember[];
+  /** How each placeholder of the partition's shape is filled, in the order of the pk templates' placeholders. */
+  slots: CollectionSlot[];
+  /** The members' common literal sort-key prefix, and the range [lo, hi) covering them (null: every key under the prefix). */
+  prefix: string;
+  range: { lo: string; hi: string } | null;
+  /** Other types inside the range of which a partition holds one item at most (`META`), their keys there: read past. */
+  passes: CollectionPass[];
+  /** order: DESCENDING. */
+  descending: boolean;
+  access: Access | null;
+}
+
+/** A kind of item a collection reads past: its keys in the collection's index (its sort key filled from its partition's values). */
+export interface CollectionPass {
+  pk: KeyTemplate;
+  sk: KeyTemplate;
+}
+
+export interface CollectionMember {
+  type: string;
+  pk: KeyTemplate;
+  sk: KeyTemplate;
+}
+
+/** A placeholder of a collection's partition, filled by an argument of the field, or by a field of the parent (`id`, a key field, its parent's id). */
+export type CollectionSlot = { argument: string } | { parentField: string };
+
+
 export type MutationField =
   | { kind: 'create'; field: string; type: string; input: string; parentArgument: string | null; access: Access | null }
   | { kind: 'update'; field: string; type: string; input: string; parentArgument: string | null; keyArguments: Record<string, string>; access: Access | null }
@@ -440,6 +492,8 @@ export interface Model {
   /** Every relation by `Owner.field`. */
   relations: ReadonlyMap<string, Relation>;
   queries: RootField[];
+  /** Connections over a union or interface of item types sharing a partition, by `Owner.field` (root fields included). */
+  collections: ReadonlyMap<string, CollectionField>;
   mutations: MutationField[];
   /** @access on the Query and Mutation types: the default rule of their fields. */
   rootAccess: { Query: Access | null; Mutation: Access | null };

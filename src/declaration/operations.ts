@@ -6,7 +6,7 @@
  * elsewhere.
  */
 import { inputMismatch } from './nestedValues.js';
-import { isEnumType, isInterfaceType, isNonNullType, isObjectType, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { isAbstractType, isEnumType, isInterfaceType, isNonNullType, isObjectType, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { Access, Attribute, CatalogField, EdgesRelation, GetField, ItemType, KeylessType, Layout, MeField, MutationField, NodeField, QueryField, Relation, RootField } from './model.js';
 import { keyIn, readSortArguments } from './indexed.js';
 import type { Problems } from './problems.js';
@@ -95,6 +95,8 @@ function readQueryField(
   const index = typeof args.index === 'string' ? args.index : null;
   const where = `${at} @query${index === null ? '' : `(index: "${index}")`}`;
   const shape = connectionShape(unwrap(field.type).named);
+  // A connection over a union or interface is a collection (collections.ts).
+  if (shape && isAbstractType(shape.node)) return null;
   const node = shape ? items.get(shape.node.name) : undefined;
   if (!shape || !node) {
     problems.add(where, `returns ${unwrap(field.type).named.name}, which is no connection of an @item type`, field.astNode);

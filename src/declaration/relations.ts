@@ -5,7 +5,7 @@
  * @children) and write sharding are
  * checked here.
  */
-import { isNonNullType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { isAbstractType, isNonNullType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { storedName, type Attribute, type ChildrenRelation, type CopyField, type EdgesRelation, type ItemType, type KeylessType, type Layout, type Relation } from './model.js';
 import { parseTemplate } from './template.js';
 import { checkEdgePair, readEdgeKey } from './edgeLayout.js';
@@ -125,6 +125,8 @@ function readRelation(reading: RelationReading, item: ItemType, field: Field): R
     problems.add(at, `has more than one of ${bound.map((d) => `@${d}`).join(', ')}`, field.astNode);
     return null;
   }
+  // A connection over a union or interface is a collection (collections.ts).
+  if (isAbstractType(shape.node)) return null;
   // An edge may lead to a keyless type (an id alone) when its key is its own: nothing of the node is read.
   const node = items.get(shape.node.name) ?? (bound[0] === 'edges' && keyless.has(shape.node.name) ? keylessItemType(shape.node.name) : undefined);
   if (!node) {

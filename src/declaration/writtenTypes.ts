@@ -1,7 +1,7 @@
 /**
  * The types a model may leave out and the gateway writes: `PageInfo`, and
- * for a connection field typed `<T>Connection` where `<T>` is an object
- * type of the model, `<T>Connection { edges pageInfo totalCount }` and
+ * for a connection field typed `<T>Connection` where `<T>` is an object,
+ * interface or union type of the model, `<T>Connection { edges pageInfo totalCount }` and
  * `<T>Edge { cursor node }`. A model that declares any of them keeps its
  * own (an edge type with attributes of the edge item, say).
  *
@@ -16,7 +16,9 @@ const EDGE = 'Edge';
 export function withWrittenTypes(document: DocumentNode): DocumentNode {
   const defined = new Set(document.definitions.flatMap((d) => ('name' in d && d.name ? [d.name.value] : [])));
   const objects = new Set(
-    document.definitions.flatMap((d) => (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.INTERFACE_TYPE_DEFINITION ? [d.name.value] : [])),
+    document.definitions.flatMap((d) =>
+      d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.INTERFACE_TYPE_DEFINITION || d.kind === Kind.UNION_TYPE_DEFINITION ? [d.name.value] : [],
+    ),
   );
   const referenced = new Set<string>();
   visit(document, { NamedType: (node) => void referenced.add(node.name.value) });

@@ -45,6 +45,13 @@ export interface Collection {
   /** Paged from the highest sort key (order: DESCENDING); the reads themselves take a direction each. */
   descending?: boolean;
   /**
+   * Sort keys inside the range of items that are not the collection's and
+   * that a partition holds one of at most (another type's `META` among the
+   * members of a collection over several types): read past, each read asking
+   * for one item more per key, so a page still takes one Query.
+   */
+  passes?: readonly string[];
+  /**
    * A narrower sort-key range within the prefix (from/until over a sort key
    * that may repeat, where a position must be a whole start key): `lo`
    * included, `hi` excluded; `binding` is what cursors are bound to.
@@ -323,7 +330,7 @@ export async function readRange(
   let atEnd = false;
   do {
     // One more than still needed when a bound is set: the bound item itself may come back and be dropped.
-    const want = limit - items.length + (bound ? 1 : 0);
+    const want = limit - items.length + (bound ? 1 : 0) + (collection.passes?.length ?? 0);
     const out = await query(reads, tableName, collection, { forward, range, limit: want, startKey });
     for (const item of out.Items ?? []) {
       if (items.length === limit) break;
@@ -343,39 +350,8 @@ export async function readRange(
 }
 
 /**
- * Can one Query over `collection`'s partition return the parent item too?
- * Only on the base table (the parent has no index keys), and only when the
- * parent's sort key sorts after every child's (`PROFILE` after `PLAYER#…`
- * and `POST#…`).
- */
-export function parentSortsLast(collection: Collection, parentSk: string): boolean {
-  return collection.index === undefined && collection.range === undefined && parentSk >= prefixEnd(collection.prefix);
-}
-
-/** Does the parent sort before every child (`META` before `MSG#…`)? Then a forward read from the parent reaches the first page. */
-export function parentSortsFirst(collection: Collection, parentSk: string): boolean {
-  return collection.index === undefined && collection.range === undefined && parentSk < rangeStart(collection.prefix);
-}
-
-/**
- * Can one Query over the parent's partition return the parent and the first
- * page read in this direction? When the parent sorts last, either way; when
- * it sorts first, forward only (backward, every child comes before it).
- */
-export const readsWithParent = (collection: Collection, parentSk: string, forward: boolean): boolean =>
-  parentSortsLast(collection, parentSk) || (forward && parentSortsFirst(collection, parentSk));
-
-export interface ParentRangeRead {
-  collection: Collection;
-  /** Sort key of the parent item in the same partition (e.g. `PROFILE`). */
-  parentSk: string;
-  forward: boolean;
-  limit: number;
-}
-
-/**
  * Children a forward page-with-parent read asks for beyond the page (see
- * readRangeWithParent). Chosen by measurement on the benchmark's
+ * entityPage.ts). Chosen by measurement on the benchmark's
  * `{ orders(first: 10) }` of a parent with 12 children: with 2, one Query of 14
  * items reaches the profile (1 request, 1 wave, 0.5 capacity units) instead
  * of a Query and a GetItem (2 requests, 2 waves, 1.0 units). A few small
@@ -385,93 +361,12 @@ export interface ParentRangeRead {
  */
 export const FORWARD_OVER_READ = 2;
 
-export interface ParentPage {
-  /** The first `limit` children in read direction: exactly what `readRange` returns for the same read. */
-  items: Item[];
-  /** The parent item, or null when `parentKnown` and it does not exist. */
-  parent: Item | null;
-  /**
-   * Whether the read passed the parent's position. A forward read stopped by
-   * its limit before reaching the parent knows nothing about it; a backward
-   * read starts at the parent, so it always knows.
-   */
-  parentKnown: boolean;
-}
-
-/**
- * The first page of a collection *and* its parent item, in one Query when
- * possible: the key condition `<sort key> BETWEEN <prefix> AND <parentSk>` spans the
- * children and the parent, which sorts after them. Read backward, the parent
- * comes first, then the last children; read forward, the parent comes after
- * the last child, so it is reached only when the collection fits the page
- * (Limit is one more than the children wanted, for the parent) or exceeds
- * it by at most FORWARD_OVER_READ children: a forward read asks for that
- * many children more than the page needs, so that a collection a little
- * larger than the page still reaches its parent in the same request
- * instead of a second one. The extra children are read and dropped.
- * Items in between that are neither (other kinds a foreign writer left in
- * the partition) are skipped; the fill loop reads on past them.
- */
-export async function readRangeWithParent(
-  reads: ReadPort,
-  tableName: string,
-  { collection, parentSk, forward, limit }: ParentRangeRead,
-): Promise<ParentPage> {
-  if (!readsWithParent(collection, parentSk, forward)) {
-    return invariantViolation(`${collection.name} cannot be read with its parent ${parentSk}`);
-  }
-  if (!parentSortsLast(collection, parentSk)) return readFromParent(reads, tableName, collection, parentSk, limit);
-  const items: Item[] = [];
-  let parent: Item | null = null;
-  let startKey: Record<string, unknown> | undefined;
-  let exhausted = false;
-  do {
-    const want: number = limit - items.length + (parent ? 0 : 1 + (forward ? FORWARD_OVER_READ : 0));
-    const out = await query(reads, tableName, collection, {
-      range: { lo: rangeStart(collection.prefix), hi: parentSk },
-      forward,
-      limit: want,
-      startKey,
-    });
-    for (const item of out.Items ?? []) {
-      const sk = item[collection.skAttr];
-      if (sk === parentSk) parent = item;
-      else if (items.length < limit && typeof sk === 'string' && sk.startsWith(collection.prefix) && (!collection.accepts || collection.accepts(item))) items.push(item);
-    }
-    startKey = out.LastEvaluatedKey;
-    exhausted = startKey === undefined;
-  } while (items.length < limit && !exhausted);
-  const parentKnown = parent !== null || exhausted || !forward;
-  return { items, parent, parentKnown };
-}
-
-/**
- * The parent sorting first: one forward Query from the parent's sort key,
- * Limit one more than the page for the parent, which comes first when it
- * exists; anything else between it and the children (kinds a foreign writer
- * left in the partition) is skipped and read past.
- */
-async function readFromParent(reads: ReadPort, tableName: string, collection: Collection, parentSk: string, limit: number): Promise<ParentPage> {
-  const items: Item[] = [];
-  let parent: Item | null = null;
-  let startKey: Record<string, unknown> | undefined;
-  do {
-    const out = await query(reads, tableName, collection, {
-      range: { lo: parentSk, hi: prefixEnd(collection.prefix) },
-      forward: true,
-      limit: limit - items.length + (startKey === undefined ? 1 : 0),
-      startKey,
-    });
-    for (const item of out.Items ?? []) {
-      const sk = item[collection.skAttr];
-      if (sk === parentSk) parent = item;
-      else if (items.length < limit && typeof sk === 'string' && sk.startsWith(collection.prefix) && (!collection.accepts || collection.accepts(item))) items.push(item);
-    }
-    startKey = out.LastEvaluatedKey;
-  } while (items.length < limit && startKey);
-  // The read starts at the parent's own key: had it existed, it came first.
-  return { items, parent, parentKnown: true };
-}
+/** Is `sk` one of the collection's sort keys? Under its prefix, inside its narrowed range, not one read past. */
+export const inCollection = (collection: Collection, sk: unknown): boolean =>
+  typeof sk === 'string' &&
+  sk.startsWith(collection.prefix) &&
+  (collection.range === undefined || (sk >= collection.range.lo && sk < collection.range.hi)) &&
+  !(collection.passes ?? []).includes(sk);
 
 /**
  * Is there any child on the far side of `key`, `key` itself included?
@@ -488,9 +383,10 @@ export async function existsBeyond(
   const sk = key[collection.skAttr]!;
   const whole = wholeRange(collection);
   const range = atOrAfter ? { lo: sk, hi: whole.hi } : { lo: whole.lo, hi: sk };
-  // Two items: the far end of a narrowed range, which BETWEEN includes, may come first.
-  const out = await query(reads, tableName, collection, { range, forward: atOrAfter, limit: collection.range ? 2 : 1 });
-  return (out.Items ?? []).some((item) => inRange(collection, item[collection.skAttr]));
+  // Two items: the far end of a narrowed range, which BETWEEN includes, may come first; and the items read past.
+  const passes = collection.passes ?? [];
+  const out = await query(reads, tableName, collection, { range, forward: atOrAfter, limit: (collection.range ? 2 : 1) + passes.length });
+  return (out.Items ?? []).some((item) => inRange(collection, item[collection.skAttr]) && !passes.includes(item[collection.skAttr] as string));
 }
 
 /** Number of children, by a paged `Select: COUNT` Query (for tables whose counters are not maintained). */

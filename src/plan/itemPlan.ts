@@ -69,7 +69,7 @@ export interface DerivedIds {
  * digits (`000042`: in any key); text as it is, without `#`, which
  * ends a value in a key. `what` names the input or argument for the error.
  */
-export function keyText(a: Attribute, value: unknown, what: string): string {
+export function keyText(a: Pick<Attribute, 'kind' | 'sequence'>, value: unknown, what: string): string {
   if (a.kind === 'DateTime' && typeof value === 'string') {
     const time = Date.parse(value);
     if (Number.isNaN(time)) throw badUserInput(`${what} must be an ISO-8601 UTC time`, what);

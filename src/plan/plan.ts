@@ -17,6 +17,8 @@ import { tableKeys, type CatalogSpec, type TableKeys } from '../dynamo/keys.js';
 import { shardingOf } from './sharding.js';
 import type { TableShape } from '../dynamo/table.js';
 import { tableShapeOf } from '../declaration/layout.js';
+import { residentsOf } from '../declaration/residents.js';
+import { compileCollectionPlan, type CollectionPlan } from './collectionPlan.js';
 
 export interface Plan {
   model: Model;
@@ -32,6 +34,10 @@ export interface Plan {
   catalogs: readonly CatalogField[];
   /** @query root fields. */
   queries: readonly QueryPlan[];
+  /** Connections over a union or interface of types sharing a partition, by `Owner.field`, root fields included. */
+  collections: ReadonlyMap<string, CollectionPlan>;
+  /** The collections on each type (by the type's name; the Query type's name for root fields). */
+  collectionsOf: ReadonlyMap<string, readonly CollectionPlan[]>;
   /** The @get(by: NODE) root field (any item by its global id, globalId.ts) and the @get(by: CALLER) one, when declared. */
   node: NodeField | null;
   me: MeField | null;
@@ -76,6 +82,8 @@ export function compilePlan(model: Model): Plan {
   const keylessOwners = new Map([...model.keyless.keys()].map((name) => [name, compileItemPlan(keylessItemType(name), keys)] as const));
   const relations = new Map<string, RelationPlan>();
   const relationsOf = new Map<string, RelationPlan[]>();
+  // What each partition holds: where an entity sorts beside a connection's page, what a collection reads past.
+  const partitions = residentsOf(model.items, model.relations, model.layout);
   for (const relation of model.relations.values()) {
     // An edge may lead to a keyless type: its plan is its id alone.
     const nodeType = model.items.get(relation.node) ?? keylessItemType(relation.node);
@@ -89,13 +97,24 @@ export function compilePlan(model: Model): Plan {
       keys,
       nodeExtensions: extensions,
       edgeRead,
+      ...(model.items.has(relation.owner) ? { partitions } : {}),
     });
     relations.set(relation.path, plan);
     relationsOf.set(relation.owner, [...(relationsOf.get(relation.owner) ?? []), plan]);
     if (relation.kind === 'edges' && relation.sharded) shardedRelation.set(relation.owner, plan);
   }
+  const collections = new Map<string, CollectionPlan>();
+  const collectionsOf = new Map<string, CollectionPlan[]>();
+  for (const field of model.collections.values()) {
+    const members = field.members.map((m) => items.get(m.type)!);
+    const compiled = compileCollectionPlan(field, members, model.items.get(field.owner) ?? null, partitions, model.layout, keys);
+    collections.set(field.path, compiled);
+    collectionsOf.set(field.owner, [...(collectionsOf.get(field.owner) ?? []), compiled]);
+  }
   const plan: Plan = {
     model,
+    collections,
+    collectionsOf,
     table: tableShapeOf(model),
     keys,
     items,

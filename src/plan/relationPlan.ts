@@ -30,6 +30,8 @@ import type { ItemPlan } from './itemPlan.js';
 import { kindTest, propertyLiteral, type ItemRecord } from './records.js';
 import { compileRangePlan, type RangePlan } from './rangePlan.js';
 import { boundedSource, sortedCollection } from './bounds.js';
+import { compileBeside, type Beside, type ConnectionRange } from './beside.js';
+import { prefixInterval, type IndexPartitions } from '../declaration/residents.js';
 
 export interface RelationPlan {
   relation: Relation;
@@ -54,6 +56,8 @@ export interface RelationPlan {
   /** Over an index sort key of several attributes: the collection its arguments fix the leading sort attributes of (and from/until narrow). Throws BAD_USER_INPUT. */
   sorted: ((parentId: string, args: Record<string, unknown>) => Collection) | null;
   range: RangePlan | null;
+  /** How an owner entity and the first page are read in one Query (look-ahead), or null where they cannot be. */
+  beside: Beside | null;
   /**
    * @edges(shards): non-null exactly for a write-sharded relation, whose pages are
    * merged over the parent's shards; `onePartition` is its read before the
@@ -156,10 +160,13 @@ export interface RelationPlanInput {
   nodeExtensions?: readonly EdgeNodeExtension[];
   /** Where an @edges side's items are (edgeReadOf); null for @children. */
   edgeRead?: EdgeRead | null;
+  /** What each partition holds (declaration/residents.ts): with it, where an owner entity sorts beside the page; absent for a keyless owner. */
+  partitions?: ReadonlyMap<string | null, IndexPartitions>;
 }
 
 export function compileRelationPlan(relation: Relation, input: RelationPlanInput): RelationPlan {
-  const { owner, node, nodeType, layout, keys, nodeExtensions = [], edgeRead = null } = input;
+  const { owner, node, nodeType, layout, keys, nodeExtensions = [], edgeRead = null, partitions } = input;
+  let reads: ConnectionRange | null = null;
   const ownerPk = owner.type.pk;
   const name = relation.path;
   let collection: (parentId: string) => Collection;
@@ -188,6 +195,7 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
       sorted = (parentId, args) => sortedCollection(plain(parentId), key, sortArguments, bounds, args);
       collection = (parentId) => sortedCollection(plain(parentId), key, {}, null, {});
     } else collection = plain;
+    if (key.pkMore.length === 0 && key.skMore.length === 0 && !numberSort(nodeType, key)) reads = { index, pk: key.pk, range: prefixInterval(prefix) };
     edge = (item) => ({ node: node.map(item) });
     member = (item) => {
       const ids = node.ids(item);
@@ -206,6 +214,7 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
     collection = edgeRead.strict
       ? (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table, accepts: fits })
       : (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table });
+    if (!relation.sharded) reads = { index, pk: ownerT, range: prefixInterval(prefix) };
     const held = new Set(swapped ? [] : [...key.fields, ...(key.ownId ? ['id'] : [])]);
     edge = compileEdge(relation, nodeType, nodeAttr, { template: nodeT, placeholder: nodePh }, nodeExtensions, held);
     member = (item) => {
@@ -239,6 +248,7 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
         ? (parentId, args) => boundedSource(collection(parentId), bounds, args)
         : null,
     sorted,
+    beside: reads && partitions ? compileBeside(owner.type, reads, partitions, layout) : null,
     sharded: sharded ? { onePartition: (parentId) => ({ name, group: ownerPk.fill({ id: parentId }), shards: [collection(parentId)] }) } : null,
   };
 }

@@ -21,7 +21,9 @@ import { singleCollection } from '../connections/singleCollection.js';
 import { filledRange } from '../connections/filledRange.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import { partitionLabel, prefixEnd, rangeStart } from '../dynamo/collection.js';
-import { countRange, filledReads } from './itemType.js';
+import { filledReads } from './itemType.js';
+import { countRange } from './countRange.js';
+import { rootCollectionResolver } from './collection.js';
 
 /** What `me` answers: who is asking (its fields read their items). Null for a caller without a token. */
 export interface MeRecord {
@@ -32,6 +34,9 @@ export interface MeRecord {
 export type NodeRecord = ItemRecord & { __typename: string };
 
 type RootResolver = (root: unknown, args: Record<string, unknown>, ctx: Context, info: GraphQLResolveInfo) => unknown;
+
+/** A top-level item by its id, with the first page of a selected connection where one Query reads both (look-ahead). */
+const entityOf = (ctx: Context, info: GraphQLResolveInfo, item: ItemPlan, id: string) => (item.type.parent ? ctx.loaders.entity(item, id) : loadEntity(ctx, info, item, id));
 
 export function queryResolvers(plan: Plan): Record<string, RootResolver> {
   const fields: Record<string, RootResolver> = {};
@@ -50,13 +55,13 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
     const parentId = (value: unknown, name: string) => (parentItem ? parentItem.checkId(value, name) : validateId(value as string, name));
     const derived = item.derived;
     if (derived && idArg !== undefined) {
-      // A derived id holds the key's values: one GetItem (key() says BAD_USER_INPUT for any other text).
-      fields[get.field] = (_, args, ctx) => (derived.values(args[idArg], idArg), ctx.loaders.entity(item, args[idArg] as string));
+      // A derived id holds the key's values: one GetItem (key() says BAD_USER_INPUT for any other text), or with a page beside it.
+      fields[get.field] = (_, args, ctx, info) => (derived.values(args[idArg], idArg), entityOf(ctx, info, item, args[idArg] as string));
     } else if (derived) {
       const names = get.arguments;
-      fields[get.field] = (_, args, ctx) => {
+      fields[get.field] = (_, args, ctx, info) => {
         const values = Object.fromEntries(Object.entries(names).map(([p, a]) => [p, args[a]]));
-        return ctx.loaders.entity(item, derived.id(values, names));
+        return entityOf(ctx, info, item, derived.id(values, names));
       };
     } else if (item.type.keyFields.length > 0) {
       // The key holds fields besides the ids (`msg#{sentAt}#{id}`): the arguments fill them.
@@ -82,6 +87,9 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
     const prefixArgument = catalog.prefixArgument;
     fields[catalog.field] = (_, args, ctx, info) =>
       readCatalog(ctx, info, catalog, args as never, prefixArgument === null ? null : (args[prefixArgument] as string | null | undefined), item.map);
+  }
+  for (const collection of plan.collectionsOf.get(plan.model.schema.getQueryType()?.name ?? 'Query') ?? []) {
+    fields[collection.field.field] = rootCollectionResolver(collection);
   }
   for (const query of plan.queries) {
     fields[query.field.field] = (_, args, ctx, info) => {

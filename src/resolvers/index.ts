@@ -12,6 +12,9 @@ import { itemTypeResolvers, type LoadById } from './itemType.js';
 import { DateTime } from './DateTime.js';
 import { connectionTypeResolvers, PageInfo } from './Connection.js';
 import { compileRules } from '../auth/compileRules.js';
+import { resolveMemberType } from './collection.js';
+import { compileItemPlan } from '../plan/itemPlan.js';
+import { keylessItemType } from '../declaration/relations.js';
 import { guardedAttributes } from '../subscriptions/redaction.js';
 
 /**
@@ -44,6 +47,9 @@ function partialTypes(plan: Plan): Set<string> {
  */
 export type ResolverMap = Record<string, object>;
 
+/** The fields of a connection type (none for a type the schema lacks). */
+const connectionTypeOf = (type: unknown): Record<string, unknown> => (isObjectType(type) ? type.getFields() : {});
+
 export function buildResolvers(plan: Plan): ResolverMap {
   // A reference's target by its id: an inverted child type by its sort key, any other by its key.
   const loadReferred: LoadById = (type, id, ctx) => {
@@ -58,21 +64,25 @@ export function buildResolvers(plan: Plan): ResolverMap {
   if (plan.mutations.length > 0) map.Mutation = mutationResolvers(plan);
   const partial = partialTypes(plan);
   for (const item of plan.items.values()) {
-    map[item.name] = itemTypeResolvers(item, plan.relationsOf.get(item.name) ?? [], { alwaysComplete: !partial.has(item.name), loadReferred });
+    const collections = plan.collectionsOf.get(item.name) ?? [];
+    map[item.name] = itemTypeResolvers(item, plan.relationsOf.get(item.name) ?? [], { alwaysComplete: !partial.has(item.name), loadReferred, collections });
   }
   // A keyless type's connections (its id is a plain property of its records).
   for (const name of plan.model.keyless.keys()) {
     const relations = plan.relationsOf.get(name) ?? [];
-    if (relations.length > 0) map[name] = itemTypeResolvers(relations[0]!.owner, relations, { alwaysComplete: true });
+    const collections = plan.collectionsOf.get(name) ?? [];
+    if (relations.length > 0 || collections.length > 0) map[name] = itemTypeResolvers(compileItemPlan(keylessItemType(name), plan.keys), relations, { alwaysComplete: true, collections });
   }
-  // A connection type the model declares without totalCount keeps its shape: no resolver for a field it lacks.
-  const connection = (name: string) => {
-    const type = declared[name];
-    if (type && isObjectType(type) && type.getFields().totalCount) map[name] = connectionTypeResolvers;
-  };
-  for (const relation of plan.relations.values()) connection(relation.typeName);
-  for (const catalog of plan.catalogs) connection(catalog.connectionType);
-  for (const query of plan.queries) connection(query.field.connectionType);
+  // totalCount where the connection type declares it (a declared connection type may leave it out).
+  const connectionType = (name: string) => (connectionTypeOf(declared[name]).totalCount ? connectionTypeResolvers : {});
+  for (const relation of plan.relations.values()) map[relation.typeName] = connectionType(relation.typeName);
+  for (const catalog of plan.catalogs) map[catalog.connectionType] = connectionType(catalog.connectionType);
+  for (const query of plan.queries) map[query.field.connectionType] = connectionType(query.field.connectionType);
+  for (const collection of plan.collections.values()) {
+    map[collection.typeName] = connectionType(collection.typeName);
+    // Each node was tagged with its member type by the collection's edge.
+    map[collection.field.node] = { __resolveType: resolveMemberType };
+  }
   if (plan.node) map[plan.node.interface] = { __resolveType: (record: NodeRecord) => record.__typename };
   if (plan.me) map[plan.me.type] = meFields(plan);
   return map;

@@ -16,26 +16,15 @@ import { readConnection } from '../connections/engine.js';
 import { singleCollection } from '../connections/singleCollection.js';
 import { filledRange, type FilledReads } from '../connections/filledRange.js';
 import { complete, required } from './complete.js';
-import { countFilled, readFilled } from '../dynamo/filledRange.js';
-import type { RangeSource } from '../plan/sources.js';
-import { badUserInput } from '../errors.js';
+import { readFilled } from '../dynamo/filledRange.js';
 import { selects, shardedConnection } from './shardedConnection.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
 import type { ItemRecord } from '../plan/records.js';
 import { globalIdOf } from '../plan/globalId.js';
-
-/** The number of matches of a narrowed connection (Select: COUNT within the page read budget). */
-export async function countRange(ctx: Context, source: RangeSource): Promise<number> {
-  const count = await countFilled(ctx.reads, ctx.tableName, { ...source, budget: ctx.pageReadBudget });
-  if (count === null) {
-    throw badUserInput(
-      `totalCount here would read more than ${ctx.pageReadBudget} read units; narrow the range or leave totalCount out`,
-      'totalCount',
-    );
-  }
-  return count;
-}
+import type { CollectionPlan } from '../plan/collectionPlan.js';
+import { collectionResolver } from './collection.js';
+import { countRange } from './countRange.js';
 
 /** The filled reads of a narrowed connection: the request's client, its read budget, and its short pages reported at the field's path. */
 export const filledReads = (ctx: Context, info: GraphQLResolveInfo | undefined): FilledReads => ({
@@ -58,7 +47,11 @@ function selectsIdOnly(info: GraphQLResolveInfo): boolean {
 export function itemTypeResolvers(
   item: ItemPlan,
   relations: readonly RelationPlan[],
-  { alwaysComplete = false, loadReferred = null }: { alwaysComplete?: boolean; loadReferred?: LoadById | null } = {},
+  {
+    alwaysComplete = false,
+    loadReferred = null,
+    collections = [],
+  }: { alwaysComplete?: boolean; loadReferred?: LoadById | null; collections?: readonly CollectionPlan[] } = {},
 ): Record<string, Field> {
   const full = (record: ItemRecord, ctx: Context) =>
     complete(record, item.name, (id) => {
@@ -115,6 +108,7 @@ export function itemTypeResolvers(
     fields[parent.field] = (r) => ({ id: r[property], complete: false });
   }
   for (const connection of relations) fields[connection.field] = connectionResolver(connection, full);
+  for (const collection of collections) fields[collection.field.field] = collectionResolver(collection, full) as Field;
   return fields;
 }
 

@@ -2,12 +2,14 @@
  * Look-ahead: a root @get field reads its selection set before it reads
  * DynamoDB, so the entity and the first page of its selected connection
  * cost as few round trips as possible:
- * - same partition, page from an end of the collection: one Query returns
- *   the page and the entity item together (loaders `withParent`), when the
- *   parent sorts at the end read first and the collection fits the page
- *   (forward: within FORWARD_OVER_READ); else the entity's GetItem goes beside it;
- * - another partition (an inverse side on GSI1) or a cursored page: the
- *   page's Query starts now, beside the entity's BatchGetItem.
+ * - a partition the entity is itself in (the table or an index), a first
+ *   page read from the entity's side (plan/beside.ts): one Query returns
+ *   the entity and the page (loaders `withParent`): members sorting after
+ *   it read ascending, members sorting before it read descending (or
+ *   ascending, when the connection fits the page within FORWARD_OVER_READ);
+ * - anything else (another partition, a cursored page, a page read away
+ *   from the entity, another kind of item that may sort between them): the
+ *   page's Query starts now, beside the entity's GetItem.
  * Optimisations only: the connection resolver plans the same read
  * (connections/engine.ts `planPage`) and finds it in the loaders' cache, or
  * reads it itself; bad arguments are left for it to report.
@@ -22,10 +24,12 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { Context } from '../context.js';
-import { readsWithParent, type RangeRead } from '../dynamo/collection.js';
+import type { Collection, RangeRead } from '../dynamo/collection.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { ItemRecord } from '../plan/records.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
+import type { CollectionPlan } from '../plan/collectionPlan.js';
+import type { Beside } from '../plan/beside.js';
 import { planPage } from '../connections/engine.js';
 import { singleCollection } from '../connections/singleCollection.js';
 import { mergedShards } from '../connections/mergedShards.js';
@@ -113,8 +117,13 @@ function searchField(info: GraphQLResolveInfo, name: string): Search {
   return search;
 }
 
-/** What a root field reads ahead: the first of its type's connections its selection selects, and that field's node. */
-type Ahead = { relation: RelationPlan; node: FieldNode } | null;
+/** A connection of the entity's type: a relation, or a collection over several types. */
+type Connection = { relation: RelationPlan; collection?: undefined } | { collection: CollectionPlan; relation?: undefined };
+
+const fieldOf = (c: Connection): string => c.relation?.field ?? c.collection!.field.field;
+
+/** What a root field reads ahead: a connection of its type its selection selects, and that field's node. */
+type Ahead = { connection: Connection; node: FieldNode } | null;
 
 /**
  * The look-ahead of each root field node whose search read no variable:
@@ -132,13 +141,23 @@ function aheadOf(ctx: Context, info: GraphQLResolveInfo, spec: ItemPlan): Ahead 
   if (known !== undefined) return known;
   let readVariables = false;
   let ahead: Ahead = null;
-  for (const relation of ctx.plan.relationsOf.get(spec.name) ?? []) {
-    const search = searchField(info, relation.field);
+  const connections: Connection[] = [
+    ...(ctx.plan.relationsOf.get(spec.name) ?? []).map((relation) => ({ relation })),
+    ...(ctx.plan.collectionsOf.get(spec.name) ?? []).map((collection) => ({ collection })),
+  ];
+  // The first selected connection one Query reads with the entity, else one it may (kinds of many items between), else the first selected.
+  let rank = 0;
+  for (const connection of connections) {
+    const search = searchField(info, fieldOf(connection));
     readVariables ||= search.readVariables;
-    if (search.found) {
-      ahead = { relation, node: search.found };
-      break;
+    if (!search.found) continue;
+    const beside = (connection.relation ?? connection.collection)!.beside;
+    const its = beside === null ? 1 : beside.crowded ? 2 : 3;
+    if (its > rank) {
+      ahead = { connection, node: search.found };
+      rank = its;
     }
+    if (rank === 3) break;
   }
   if (single && !readVariables) fixedAhead.set(single, ahead);
   return ahead;
@@ -155,29 +174,59 @@ export function loadEntity(ctx: Context, info: GraphQLResolveInfo, spec: ItemPla
   const ahead = aheadOf(ctx, info, spec);
   if (ahead === null) return ctx.loaders.entity(spec, id);
   // The connection's arguments, variables substituted: per request.
-  return readAhead(ctx, spec, ahead.relation, id, argumentValues(ahead.node.arguments, info) as ConnectionArgs);
+  return readAhead(ctx, spec, ahead.connection, id, argumentValues(ahead.node.arguments, info) as ConnectionArgs);
 }
 
-async function readAhead(ctx: Context, spec: ItemPlan, connection: RelationPlan, id: string, args: ConnectionArgs): Promise<ItemRecord | null> {
-  const key = spec.key(id);
-  const plain = () => ctx.loaders.entity(spec, id);
+/** The first page's read of `connection` for the entity `id` (its key's values `values`), or null when look-ahead leaves it to the resolver. */
+function firstRead(ctx: Context, connection: Connection, id: string, values: Record<string, string>, args: ConnectionArgs): { collection: Collection; read: RangeRead } | null {
+  const { relation, collection: over } = connection;
+  if (over) {
+    // A collection's placeholders: the entity's own key values, or its arguments.
+    const slots = over.values({ ...values, id }, args as Record<string, unknown>);
+    if (slots === undefined) return null;
+    const collection = over.collection(slots);
+    return { collection, read: planPage(singleCollection, collection, ctx.cursors, args).read };
+  }
   // A narrowed list (@query beside @children: by date or status) reads another index: nothing to read ahead here.
-  for (const name in args) if (!PAGE_ARGUMENTS.has(name) && args[name as keyof ConnectionArgs] != null) return plain();
+  for (const name in args) if (!PAGE_ARGUMENTS.has(name) && args[name as keyof ConnectionArgs] != null) return null;
+  const collection = relation.collection(id);
+  // A write-sharded connection: its unsharded partition's read (the layout is not known yet).
+  const unsharded = relation.sharded?.onePartition(id);
+  return { collection, read: unsharded ? planPage(mergedShards, unsharded, ctx.cursors, args).reads[0]! : planPage(singleCollection, collection, ctx.cursors, args).read };
+}
+
+/**
+ * Whether one Query may read the entity and the page: members after the
+ * entity read ascending from it; members before it read descending from it,
+ * or ascending toward it. Kinds of many items between them (crowded) leave
+ * the read toward the entity alone: the page first, the entity if near.
+ */
+const towardEntity = (beside: Beside, forward: boolean): boolean =>
+  beside.side === 'after' ? forward || !beside.crowded : forward && !beside.crowded;
+
+async function readAhead(ctx: Context, spec: ItemPlan, connection: Connection, id: string, args: ConnectionArgs): Promise<ItemRecord | null> {
+  const plain = () => ctx.loaders.entity(spec, id);
+  const field = fieldOf(connection);
   // A connection the caller may not read is not read ahead either (its rule refuses it without a read).
   // For an administrator nothing is built for the rule's arguments either.
-  if (!readsEverything(ctx.identity) && !mayRead(ctx.rules, ctx.identity, spec.name, connection.field, { id, complete: false }, { ...args })) return plain();
-  const collection = connection.collection(id);
-  let read: RangeRead;
+  if (!readsEverything(ctx.identity) && !mayRead(ctx.rules, ctx.identity, spec.name, field, { id, complete: false }, { ...args })) return plain();
+  let first: ReturnType<typeof firstRead>;
+  let values: Record<string, string>;
   try {
-    // A write-sharded connection: its unsharded partition's read (the layout is not known yet).
-    const unsharded = connection.sharded?.onePartition(id);
-    read = unsharded ? planPage(mergedShards, unsharded, ctx.cursors, args).reads[0] : planPage(singleCollection, collection, ctx.cursors, args).read;
+    values = spec.derived ? spec.derived.values(id) : { id };
+    first = firstRead(ctx, connection, id, values, args);
   } catch {
     return plain(); // the connection resolver throws the BAD_USER_INPUT
   }
-  if (collection.pk === key.PK && readsWithParent(collection, key.SK, read.forward) && !read.exclusiveStart && !read.bound) {
-    const found = await ctx.loaders.withParent.load({ parentKey: key, read });
-    return found ? spec.map(found) : null;
+  if (first === null) return plain();
+  const { collection, read } = first;
+  const beside = (connection.relation ?? connection.collection)!.beside;
+  if (beside && !read.exclusiveStart && !read.bound && towardEntity(beside, read.forward) && read.collection === collection) {
+    const at = beside.at(values);
+    if (at.pk === collection.pk && collection.pkMore === undefined) {
+      const found = await ctx.loaders.withParent.load({ parentKey: spec.key(id), entitySk: at.sk, side: beside.side, between: beside.passes, crowded: beside.crowded, read });
+      return found ? spec.map(found) : null;
+    }
   }
   // Started now, awaited by the connection resolver; a failure surfaces there.
   ctx.loaders.range.load(read).catch(() => {});

@@ -245,7 +245,7 @@ describe('ConnectedVehicles', () => {
     expect(requests.byOperation).toEqual({ GetItem: 1 });
   });
 
-  it("a vehicle with its features and their payload maps: one Query (#META# sorts before FEATURE#)", async () => {
+  it("a vehicle with its features and their payload maps: the vehicle's GetItem and one Query, together (its subscriptions, F#…, sort between #META# and FEATURE#)", async () => {
     const { result, requests } = await gw.counted(`{ vehicle(id: "${VIN}") { engine features(first: 10) { edges { node { id
       autonomous_driving { is_enabled version } cameras { recording_is_active cameras { front_camera_center { foo } } } mirrors { position { is_active left { x y z } } } } } } } }`);
     expect(result.data.vehicle).toEqual({
@@ -258,10 +258,12 @@ describe('ConnectedVehicles', () => {
         ],
       },
     });
-    expect(requests.byOperation).toEqual({ Query: 1 });
+    // One Query for both would read every subscription in between: the two requests go in one wave instead.
+    expect(requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
+    expect(requests.waves).toBe(1);
   });
 
-  it('a user with their preferences and vehicles: two Queries (the user item is read with the preferences, #META# first)', async () => {
+  it('a user with their preferences and vehicles: the user\'s GetItem beside the preferences\' Query, then the vehicles\' (its subscriptions, F#…, sort between #META# and PREFERENCES#)', async () => {
     const { result, requests } = await gw.counted(`{ user(id: "cbrawley0") { user_name user_phone preferences(first: 10) { edges { node { id user_name } } } vehicles(first: 10) { edges { node { id } } } } }`);
     expect(result.data.user).toEqual({
       user_name: 'cbrawley0',
@@ -269,13 +271,15 @@ describe('ConnectedVehicles', () => {
       preferences: { edges: [{ node: { id: 'CAMERAS', user_name: 'cbrawley0' } }, { node: { id: 'SEATS', user_name: 'cbrawley0' } }] },
       vehicles: { edges: [{ node: { id: VIN } }] },
     });
-    expect(requests.byOperation).toEqual({ Query: 2 });
+    expect(requests.byOperation).toEqual({ GetItem: 1, Query: 2 });
+    // The user and its preferences together, then its vehicles.
+    expect(requests.waves).toBe(2);
   });
 
-  it("a vehicle's users: one Query", async () => {
+  it("a vehicle's users: one Query beside the vehicle's GetItem", async () => {
     const { result, requests } = await gw.counted(`{ vehicle(id: "${VIN}") { users(first: 10) { edges { node { id } } } } }`);
     expect(nodes(result.data.vehicle.users)).toEqual([{ id: 'cbrawley0' }]);
-    expect(requests.byOperation).toEqual({ Query: 1 });
+    expect(requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
   });
 
   it('creates a vehicle and a user, each one PutItem at <entity> / #META#', async () => {
@@ -415,7 +419,7 @@ describe('GamingPlayerProfiles', () => {
     expect(refused.requests.requests).toBe(0);
   });
 
-  it("a player's profile with their items: one Query (#METADATA# sorts first)", async () => {
+  it("a player's profile with their items: one Query beside the profile's GetItem (activities and equipment sort between #METADATA# and ITEMS#)", async () => {
     const { result, requests } = await gw.counted(`{ player(id: "player001") { Nickname items(first: 10) { edges { node { id ItemName ItemType ItemCount ItemAttributes { HP ATK DEF } } } } } }`);
     expect(result.data.player.Nickname).toBe('John');
     expect(nodes(result.data.player.items)).toEqual([
@@ -423,10 +427,10 @@ describe('GamingPlayerProfiles', () => {
       { id: '002', ItemName: 'Armor of the Knight', ItemType: 'Armor', ItemCount: '1', ItemAttributes: { HP: null, ATK: null, DEF: 100 } },
       { id: '003', ItemName: 'Sword of the Dragon', ItemType: 'Weapon', ItemCount: '1', ItemAttributes: { HP: null, ATK: 100, DEF: 50 } },
     ]);
-    expect(requests.byOperation).toEqual({ Query: 1 });
+    expect(requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
   });
 
-  it("a player's equipment, tasks and activities: one Query each and no read of the profile; the malformed equipment key is read past", async () => {
+  it("a player's equipment, tasks and activities: one Query each, the profile read with the activities (nothing sorts between #METADATA# and ACTIVITY#); the malformed equipment key is read past", async () => {
     const { result, requests } = await gw.counted(`{ player(id: "player001") {
       equipments(first: 10) { edges { node { id EquipmentName } } }
       tasks(first: 10) { edges { node { id TaskStatus TaskReward { Gold XP } } } }

@@ -173,3 +173,174 @@ describe('generated layouts', () => {
     );
   }, patience(600_000));
 });
+
+/*
+ * Partitions holding several types: a collection over two or three member
+ * types sharing the parent's partition (in the table, or in a declared
+ * index where each type is keyed by its own id in the table), with the
+ * parent's own item, another type's one item a partition and another type
+ * of many items placed at random among or around the members' prefixes
+ * (layouts the model refuses, a many-item type inside the members' range,
+ * are left out). Paged at random both ways through the root field, one
+ * Query a page; the parent with the first page of its type field at the
+ * computed minimum (another type of many items between them read across
+ * only toward a parent sorting after the members); totalCount exact.
+ */
+interface MixLayout {
+  parentSk: string;
+  /** The members' sort-key prefixes (in the index: of their index sort key). */
+  members: string[];
+  /** Another type's one item a partition (a literal sort key), and another type of many items (a prefix). */
+  single: string | null;
+  other: string | null;
+  index: boolean;
+  descending: boolean;
+}
+
+const mixLayouts: fc.Arbitrary<MixLayout> = fc.record({
+  parentSk: fc.oneof(fc.constantFrom('PROFILE', 'META', 'A', 'zz', '0', '#P'), literal),
+  members: fc.uniqueArray(literal.map((s) => `${s}#`), { minLength: 2, maxLength: 3 }),
+  single: fc.option(fc.oneof(fc.constantFrom('PIN', 'B', 'zzz'), literal), { nil: null }),
+  other: fc.option(literal.map((s) => `${s}#`), { nil: null }),
+  index: fc.boolean(),
+  descending: fc.boolean(),
+});
+/** Items of each member type under the read parent p1 (ids), and a few under p2 that no read of p1 may return. */
+const mixItems = fc.record({
+  p1: fc.array(fc.uniqueArray(fc.stringMatching(/^[a-z0-9]{1,4}$/), { maxLength: 5 }), { minLength: 3, maxLength: 3 }),
+  p2: fc.uniqueArray(fc.stringMatching(/^[a-z0-9]{1,4}$/), { maxLength: 3 }),
+  single: fc.boolean(),
+  others: fc.uniqueArray(fc.stringMatching(/^[a-z0-9]{1,4}$/), { maxLength: 3 }),
+});
+
+const overlapping = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
+const interval = (sk: string, literal: boolean) => (literal ? { lo: sk, hi: `${sk}\u0000` } : { lo: sk, hi: prefixEnd(sk) });
+const meets = (a: { lo: string; hi: string }, b: { lo: string; hi: string }) => a.lo < b.hi && b.lo < a.hi;
+
+function mixSdl(layout: MixLayout): string {
+  const order = layout.descending ? '(order: DESCENDING)' : '';
+  const indexed = (pk: string, sk: string) => (layout.index ? `@indexed(index: "byP", pk: ["${pk}"], sk: ["${sk}"])` : '');
+  const member = (name: string, sk: string) =>
+    layout.index
+      ? `type ${name} @item(pk: "${name}#{id}", sk: "I") ${indexed('X#{owner}', sk)} { id: ID! owner: String! }`
+      : `type ${name} @item(pk: "P#{parent}", sk: "${sk}") { id: ID! parent: Parent! @parent }`;
+  const types = layout.members.map((sk, k) => member(`M${k}`, `${sk}{id}`));
+  if (layout.single !== null) types.push(member('Single', layout.single).replace('sk: "I"', 'sk: "S"'));
+  if (layout.other !== null) types.push(member('Other', `${layout.other}{id}`));
+  const slot = layout.index ? 'owner: String!' : 'parent: ID!';
+  return `
+    ${layout.index ? 'extend schema @index(name: "byP", pk: ["xPk"], sk: ["xSk"])' : ''}
+    type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
+    type Parent @item(pk: "P#{id}", sk: "${layout.index ? 'P' : layout.parentSk}") ${indexed('X#{id}', layout.parentSk)} {
+      id: ID!
+      name: String!
+      items(first: Int, after: String, last: Int, before: String): MixConnection! @query${layout.index ? `(index: "byP"${layout.descending ? ', order: DESCENDING' : ''})` : order}
+    }
+    ${types.join('\n')}
+    union Mix = ${layout.members.map((_, k) => `M${k}`).join(' | ')}
+    type Query {
+      parent(id: ID!): Parent @get
+      mix(${slot}, first: Int, after: String, last: Int, before: String): MixConnection! @query${layout.index ? `(index: "byP"${layout.descending ? ', order: DESCENDING' : ''})` : order}
+    }`;
+}
+
+/** The stored items of a layout: the parent p1, the members (and the others) under p1 and p2. */
+function mixStored(layout: MixLayout, items: { p1: string[][]; p2: string[]; single: boolean; others: string[] }): Record<string, unknown>[] {
+  const put = (type: string, parent: string, id: string, sk: string) =>
+    layout.index ? { PK: `${type}#${id}`, SK: type === 'Single' ? 'S' : 'I', owner: parent, xPk: `X#${parent}`, xSk: sk } : { PK: `P#${parent}`, SK: sk };
+  const stored: Record<string, unknown>[] = [
+    layout.index ? { PK: 'P#p1', SK: 'P', name: 'P', xPk: 'X#p1', xSk: layout.parentSk } : { PK: 'P#p1', SK: layout.parentSk, name: 'P' },
+  ];
+  layout.members.forEach((prefix, k) => {
+    for (const id of items.p1[k]!) stored.push(put(`M${k}`, 'p1', id, `${prefix}${id}`));
+    for (const id of items.p2) stored.push(put(`M${k}`, 'p2', `${k}${id}`, `${prefix}${k}${id}`));
+  });
+  if (layout.single !== null && items.single) stored.push(put('Single', 'p1', 's1', layout.single));
+  if (layout.other !== null) for (const id of items.others) stored.push(put('Other', 'p1', id, `${layout.other}${id}`));
+  return stored;
+}
+
+/** The fewest requests for `parent(id: "p1") { name items(first|last: size) }` (beside.ts's rules, computed from the layout). */
+function mixMinimum(layout: MixLayout, count: number, singleAt: string | null, othersAt: string[], size: number, forward: boolean): number {
+  const lo = [...layout.members].sort()[0]!;
+  const hi = prefixEnd([...layout.members].sort().at(-1)!);
+  const own = interval(layout.parentSk, true);
+  const side = own.hi <= lo ? 'before' : own.lo >= hi ? 'after' : null;
+  if (side === null) return 2;
+  const gap = side === 'before' ? { lo: own.lo, hi: lo } : { lo: hi, hi: own.hi };
+  // Another type of many items that may sort between: one Query only reading toward a parent after the members.
+  const crowded = layout.other !== null && meets(interval(layout.other, false), gap);
+  const keyForward = layout.descending ? !forward : forward;
+  if (side === 'before') return keyForward && !crowded ? 1 : 2;
+  if (!keyForward) return crowded ? 2 : 1;
+  // Read ascending toward the parent: reached when the members, and the single read past, fit the page and a few more.
+  const single = layout.single === null ? null : interval(layout.single, true);
+  const passes = single !== null && (meets(single, { lo, hi }) || meets(single, gap)) ? 1 : 0;
+  const before = [...(singleAt === null ? [] : [singleAt]), ...othersAt].filter((sk) => sk >= lo && sk < layout.parentSk).length;
+  return count + before <= size + 1 + FORWARD_OVER_READ + passes ? 1 : 2;
+}
+
+describe('generated partitions holding several types', () => {
+  it('list their members in key order, paged exactly both ways, one Query a page, the parent with its first page at the computed minimum', async () => {
+    await fc.assert(
+      fc.asyncProperty(mixLayouts, mixItems, walks, async (layout, items, walk) => {
+        const keys = [layout.parentSk, ...(layout.single === null ? [] : [layout.single]), ...(layout.other === null ? [] : [layout.other])];
+        // What the model refuses: overlapping sort keys, and a type of many items inside the members' range.
+        fc.pre(new Set(keys).size === keys.length && layout.members.every((m) => keys.every((k) => !overlapping(k, m))));
+        const range = { lo: [...layout.members].sort()[0]!, hi: prefixEnd([...layout.members].sort().at(-1)!) };
+        fc.pre(layout.other === null || !meets(interval(layout.other, false), range));
+        fc.pre(layout.single === null || layout.other === null || !layout.single.startsWith(layout.other));
+        const gw = await testGateway({ model: buildModel(mixSdl(layout), 'mixed.graphql') });
+        gateways.push(gw);
+        try {
+          await gw.put(mixStored(layout, items));
+          const members = layout.members.flatMap((prefix, k) => items.p1[k]!.map((id) => ({ key: `${prefix}${id}`, ref: `M${k}:${id}` })));
+          members.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+          const order = members.map((m) => m.ref);
+          if (layout.descending) order.reverse();
+          const node = `node { __typename ${layout.members.map((_, k) => `... on M${k} { id }`).join(' ')} }`;
+          const refs = (c: { edges: { node: { __typename: string; id: string } }[] }) => c.edges.map((e) => `${e.node.__typename}:${e.node.id}`);
+          const singleAt = layout.single !== null && items.single ? layout.single : null;
+
+          const size = walk.sizes[0]!;
+          const page = walk.forward ? `first: ${size}` : `last: ${size}`;
+          const { result, requests } = await gw.counted(`{ parent(id: "p1") { name items(${page}) { edges { ${node} } } } }`);
+          expect(result.errors).toBeUndefined();
+          expect(result.data.parent.name).toBe('P');
+          expect(refs(result.data.parent.items)).toEqual(walk.forward ? order.slice(0, size) : order.slice(Math.max(0, order.length - size)));
+          const othersAt = layout.other === null ? [] : items.others.map((id) => `${layout.other}${id}`);
+          expect(requests.requests).toBe(mixMinimum(layout, order.length, singleAt, othersAt, size, walk.forward));
+
+          const slot = layout.index ? 'owner' : 'parent';
+          const seen: string[] = [];
+          let cursor: string | null = null;
+          for (const n of walk.sizes) {
+            const args: string = walk.forward ? `first: ${n}${cursor ? `, after: "${cursor}"` : ''}` : `last: ${n}${cursor ? `, before: "${cursor}"` : ''}`;
+            const flags = walk.forward ? 'hasNextPage endCursor' : 'hasPreviousPage startCursor';
+            const { result: r, requests: q } = await gw.counted<any>(`{ mix(${slot}: "p1", ${args}) { edges { ${node} } pageInfo { ${flags} } } }`);
+            expect(r.errors).toBeUndefined();
+            const rest = walk.forward ? order.slice(seen.length) : order.slice(0, order.length - seen.length);
+            const ids = refs(r.data.mix);
+            expect(ids).toEqual(walk.forward ? rest.slice(0, n) : rest.slice(Math.max(0, rest.length - n)));
+            expect(walk.forward ? r.data.mix.pageInfo.hasNextPage : r.data.mix.pageInfo.hasPreviousPage).toBe(rest.length > n);
+            expect(q.byOperation).toEqual({ Query: 1 });
+            if (walk.forward) seen.push(...ids);
+            else seen.unshift(...ids);
+            if (rest.length <= n) break;
+            cursor = walk.forward ? r.data.mix.pageInfo.endCursor : r.data.mix.pageInfo.startCursor;
+          }
+
+          // totalCount: the page, the range's count, and each key of a one-a-partition kind inside the range (the parent's, the single's) counted on its own.
+          const counted = await gw.counted(`{ mix(${slot}: "p1", first: 1) { totalCount } }`);
+          expect(counted.result.data.mix.totalCount).toBe(order.length);
+          const inRange = [layout.parentSk, layout.single].filter((k) => k !== null && meets(interval(k, true), range)).length;
+          expect(counted.requests.byOperation).toEqual({ Query: 2 + inRange });
+        } finally {
+          await gw.stop();
+          gateways.splice(gateways.indexOf(gw), 1);
+        }
+      }),
+      { numRuns: 10 * DEPTH },
+    );
+  }, patience(600_000));
+});
