@@ -30,6 +30,7 @@ import type { ItemPlan } from './itemPlan.js';
 import { kindTest, propertyLiteral, type ItemRecord } from './records.js';
 import { compileRangePlan, type RangePlan } from './rangePlan.js';
 import { boundedSource, sortedCollection } from './bounds.js';
+import { compilePartitionValues } from './partitionValues.js';
 
 export interface RelationPlan {
   relation: Relation;
@@ -166,31 +167,42 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
   let edge: RelationPlan['edge'];
   let member: RelationPlan['member'];
   let sorted: RelationPlan['sorted'] = null;
+  let filledNarrow: RelationPlan['narrow'] = null;
   if (relation.kind === 'children') {
     // The partition the child's key names for the parent, in the table or the declared index.
     const key = keyIn(nodeType, relation.index, layout);
     invariant(key, `${name} reads no partition of ${nodeType.name}`);
-    const parentField = relation.via;
+    const { values, byArguments } = compilePartitionValues(relation, owner, nodeType);
     const { index, pkAttr, skAttr } = key;
     const prefix = key.sk.prefix;
     const table = keys.names;
     // Another program's item under the prefix whose keys are not the node type's is read past, not mapped.
     const accepts = (item: Item) => node.ids(item) !== null;
-    const pkMore = (parentId: string) => key.pkMore.map((p) => ({ attr: p.attribute, value: p.template.fill({ [parentField]: parentId }) }));
     // A sort attribute holding numbers itself is read in number order (collection.ts `Collection.numbers`).
     const order = { ...(relation.descending ? { descending: true } : {}), ...(numberSort(nodeType, key) ? { numbers: [skAttr] } : {}) };
-    const plain =
-      key.pkMore.length === 0
-        ? (parentId: string): Collection => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix, table, accepts, ...order })
-        : (parentId: string): Collection => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), pkMore: pkMore(parentId), prefix, table, accepts, ...order });
-    if (key.skMore.length > 0) {
-      const { sortArguments, bounds } = relation;
-      sorted = (parentId, args) => sortedCollection(plain(parentId), key, sortArguments, bounds, args);
-      collection = (parentId) => sortedCollection(plain(parentId), key, {}, null, {});
-    } else collection = plain;
+    const where = index === null ? {} : { index };
+    const partition = (parentId: string, args?: Record<string, unknown>): Collection => {
+      const v = values(parentId, args);
+      const pkMore = key.pkMore.length === 0 ? {} : { pkMore: key.pkMore.map((p) => ({ attr: p.attribute, value: p.template.fill(v) })) };
+      return { name, ...where, pkAttr, skAttr, pk: key.pk.fill(v), ...pkMore, prefix, table, accepts, ...order };
+    };
+    const { sortArguments, bounds } = relation;
+    // On an index whose sort key may repeat (no {id}), a bounded position is a whole start key: read as a collection.
+    const repeats = bounds !== null && index !== null && key.skMore.length === 0 && !key.sk.placeholders.includes('id');
+    if (key.skMore.length > 0 || repeats) {
+      sorted = (parentId, args) => sortedCollection(partition(parentId, args), key, sortArguments, bounds, args);
+      collection = (parentId) => sortedCollection(partition(parentId), key, {}, null, {});
+    } else collection = partition;
+    if (byArguments) {
+      // Arguments name the partition: every read goes through them.
+      sorted ??= (parentId, args) => partition(parentId, args);
+      if (bounds && !repeats) filledNarrow = (parentId, args) => boundedSource(partition(parentId, args), bounds, args);
+    }
     edge = (item) => ({ node: node.map(item) });
+    // A member of its parent's connection only: the node's parent is the owner (not a @query over a reference or key values).
+    const ofParent = nodeType.parent !== null && relation.via === nodeType.parent.field && relation.owner === nodeType.parent.type;
     member = (item) => {
-      const ids = node.ids(item);
+      const ids = ofParent ? node.ids(item) : null;
       return ids?.parentId ? { parentId: ids.parentId, childId: ids.id } : null;
     };
   } else {
@@ -235,9 +247,10 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
           const filter = range.filter(args);
           return filter === null ? null : range.source(parentId, ownerPk.fill({ id: parentId }), filter);
         }
-      : bounds && !sorted
-        ? (parentId, args) => boundedSource(collection(parentId), bounds, args)
-        : null,
+      : (filledNarrow ??
+        (bounds && !sorted
+          ? (parentId, args) => boundedSource(collection(parentId), bounds, args)
+          : null)),
     sorted,
     sharded: sharded ? { onePartition: (parentId) => ({ name, group: ownerPk.fill({ id: parentId }), shards: [collection(parentId)] }) } : null,
   };
