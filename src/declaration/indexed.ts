@@ -193,7 +193,7 @@ export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relati
       const owner = items.get(r.owner);
       const fillers = [
         ...(r.via === '' ? [] : [`the ${r.owner}'s id fills {${r.via}}`]),
-        ...(owner && owner.derivedId !== null && owner.pk.prefix !== '' ? [`${r.owner}'s key values fill the placeholders at the places of its pk "${owner.pk.source}"`] : []),
+        ...(!r.owned && owner && owner.derivedId !== null && owner.pk.prefix !== '' ? [`${r.owner}'s key values fill the placeholders at the places of its pk "${owner.pk.source}"`] : []),
         ...(r.owned ? [] : ['a required argument named like a placeholder fills it']),
       ];
       problems.add(where, `nothing fills ${unfilled.map((p) => `{${p}}`).join(', ')} of ${node.name}'s partition key there, "${source}": ${fillers.join('; ') || 'nothing names the partition'}`);

@@ -224,6 +224,8 @@ function readPartitionFills(
   via: string | null,
 ): Record<string, PartitionFill> {
   const fills: Record<string, PartitionFill> = {};
+  // A created child's key is filled from its parent's id alone (writes/): owned children take no other fill.
+  if (owned) return fills;
   // The owner's pk with its placeholders renamed: only an owner with a literal prefix (a keyless one's `{id}` would match any one-placeholder key).
   const renamed = partition.length === 1 && item.pk.prefix !== '' ? renamedPlaceholders(partition[0]!, item.pk) : null;
   for (const placeholder of partition.flatMap((t) => t.placeholders)) {
@@ -233,7 +235,6 @@ function readPartitionFills(
       fills[placeholder] = { ownerKey };
       continue;
     }
-    if (owned) continue;
     const argument = field.args.find((a) => (a.name === placeholder || a.name === `${placeholder}Id`) && !taken.has(a.name));
     if (!argument) continue;
     if (!isNonNullType(argument.type)) {
