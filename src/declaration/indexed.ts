@@ -172,7 +172,8 @@ export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relati
   for (const r of relations.values()) {
     if (r.kind !== 'children') continue;
     const node = items.get(r.node);
-    if (!node || r.via === '') continue; // reported in relations.ts
+    const fills = r.partitionFills;
+    if (!node || (r.via === '' && Object.keys(fills).length === 0)) continue; // reported in relations.ts
     const where = `${r.path} @${r.owned ? 'children' : 'query'}${r.index === null ? '' : `(index: "${r.index}")`}`;
     if (r.index !== null && !indexOf(layout, r.index)) {
       problems.add(where, `names no index the model declares (${layout.indexes.map((i) => i.name).join(', ') || 'none'})`);
@@ -184,16 +185,21 @@ export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relati
       continue;
     }
     const placeholders = [key.pk, ...key.pkMore.map((p) => p.template)].flatMap((t) => t.placeholders);
-    if (!placeholders.includes(r.via) || placeholders.some((p) => p !== r.via)) {
-      const source = [key.pk, ...key.pkMore.map((p) => p.template)].map((t) => t.source).join('", "');
-      problems.add(where, `${node.name}'s partition key there, "${source}", must name {${r.via}} and no other placeholder: the ${r.owner}'s id alone names the partition`);
+    const source = [key.pk, ...key.pkMore.map((p) => p.template)].map((t) => t.source).join('", "');
+    const unfilled = placeholders.filter((p) => p !== r.via && !(p in fills));
+    if (r.via !== '' && !placeholders.includes(r.via)) {
+      problems.add(where, `${node.name}'s partition key there, "${source}", does not name {${r.via}}, which holds the ${r.owner}'s id`);
+    } else if (unfilled.length > 0) {
+      const owner = items.get(r.owner);
+      const fillers = [
+        ...(r.via === '' ? [] : [`the ${r.owner}'s id fills {${r.via}}`]),
+        ...(!r.owned && owner && owner.derivedId !== null && owner.pk.prefix !== '' ? [`${r.owner}'s key values fill the placeholders at the places of its pk "${owner.pk.source}"`] : []),
+        ...(r.owned ? [] : ['a required argument named like a placeholder fills it']),
+      ];
+      problems.add(where, `nothing fills ${unfilled.map((p) => `{${p}}`).join(', ')} of ${node.name}'s partition key there, "${source}": ${fillers.join('; ') || 'nothing names the partition'}`);
     }
     if (r.bounds && key.skMore.length === 0 && key.sk.placeholders.length === 0) {
       problems.add(where, `from/until narrow the sort key from its first placeholder on; "${key.sk.source}" has none`);
-    }
-    if (r.bounds && r.index !== null && key.skMore.length === 0 && !key.sk.placeholders.includes('id')) {
-      // Cursors and bounds compare sort keys, which must then be unique in the partition.
-      problems.add(where, `from/until on an index need a sort key that holds {id} ("${key.sk.source}" does not)`);
     }
   }
 }

@@ -178,6 +178,7 @@ export function readItemTypes(schema: GraphQLSchema, problems: Problems, keyless
   const declared = new Set(objects.filter((t) => directiveArgs(schema, 'item', t)).map((t) => t.name));
   // Map types' fields are values inside items, read with their item's field (nestedValues.ts).
   const mapTypes = mapTypesOf(objects.filter((t) => declared.has(t.name)), (name) => declared.has(name) || keyless.has(name) || ROOT_TYPES.has(name));
+  const childrenOwners = childrenOwnersOf(schema, objects, declared);
   for (const type of objects) {
     const args = directiveArgs(schema, 'item', type);
     if (!args) {
@@ -189,7 +190,7 @@ export function readItemTypes(schema: GraphQLSchema, problems: Problems, keyless
       problems.add(`${type.name} @item`, 'a root type cannot be an item type', type.astNode);
       continue;
     }
-    const item = readItemType({ schema, declared, keyless, node, problems }, type, args);
+    const item = readItemType({ schema, childrenOwners, declared, keyless, node, problems }, type, args);
     if (item) items.set(item.name, item);
   }
   for (const item of items.values()) checkParentPartition(schema, item, items, problems);
@@ -233,9 +234,46 @@ function isEdgeTypeName(schema: GraphQLSchema, name: string): boolean {
   return Object.values(schema.getTypeMap()).some((t) => connectionShape(t)?.edge.name === name);
 }
 
+/**
+ * The parent of a type without @parent that some type's @children lists:
+ * the one reference field of such an owner's type its pk names (taken out
+ * of `attributes`: it is the parent field now). Several: one line naming
+ * them, and none is taken.
+ */
+function inferredParent(reading: ItemTypeReading, type: GraphQLObjectType, pk: KeyTemplate, attributes: Attribute[]): ItemType['parent'] {
+  const owners = reading.childrenOwners.get(type.name);
+  if (!owners) return null;
+  const candidates = attributes.filter((a) => a.reference && owners.has(a.reference.type) && pk.placeholders.includes(a.name) && a.storedAs === a.name);
+  if (candidates.length > 1) {
+    const names = candidates.map((a) => `${a.name}: ${a.reference!.type}`).join(', ');
+    reading.problems.add(`${type.name} @item(pk)`, `names several references to types listing ${type.name} with @children (${names}): mark its parent with @parent`, type.astNode);
+    return null;
+  }
+  const [found] = candidates;
+  if (!found) return null;
+  attributes.splice(attributes.indexOf(found), 1);
+  return { field: found.name, type: found.reference!.type };
+}
+
+/** Each item type some @children field lists as its node → the types with such a field. */
+function childrenOwnersOf(schema: GraphQLSchema, objects: readonly GraphQLObjectType[], declared: ReadonlySet<string>): Map<string, Set<string>> {
+  const owners = new Map<string, Set<string>>();
+  for (const type of objects) {
+    if (!declared.has(type.name)) continue;
+    for (const field of Object.values(type.getFields())) {
+      const node = connectionShape(unwrap(field.type).named)?.node.name;
+      if (node === undefined || !directivesOn(field).includes('children')) continue;
+      owners.set(node, (owners.get(node) ?? new Set()).add(type.name));
+    }
+  }
+  return owners;
+}
+
 /** What reading one @item type needs beside the type: the schema, the names of item and keyless types, the node interface. */
 interface ItemTypeReading {
   schema: GraphQLSchema;
+  /** For @parent inferred: each type listed by @children fields → their types. */
+  childrenOwners: ReadonlyMap<string, ReadonlySet<string>>;
   declared: Set<string>;
   keyless: ReadonlyMap<string, KeylessType>;
   node: { name: string; idField: string } | null;
@@ -263,7 +301,9 @@ function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: R
     const access = readAccess(schema, field, `${type.name}.${field.name}`, problems);
     if (access) fieldAccess[field.name] = access;
   }
-  const { parent, attributes, flags } = readItemFields(reading, type, globalId);
+  const read = readItemFields(reading, type, globalId);
+  const { attributes, flags } = read;
+  const parent = read.parent ?? (pk ? inferredParent(reading, type, pk, attributes) : null);
   const keyFields = readKeyFields({ pk, sk, parent, attributes }, where, type, problems);
   const derivedId = readDerivedId(pk, sk, args.inverted === true, where, type, problems);
   const owner = typeof args.claim === 'string' ? { claim: args.claim, setting: typeof args.claimSetting === 'string' ? args.claimSetting : null } : null;

@@ -196,8 +196,17 @@ export interface ChildrenRelation extends RelationBase {
   index: string | null;
   /** @children owns its items (counter, cascade on delete); a @query field on a type only reads them. */
   owned: boolean;
-  /** The node's field whose value is the owner's id (its @parent field, or for @query a reference to the owner's type). */
+  /** The node's field whose value is the owner's id (its @parent field, or for @query a reference to the owner's type); '' when none does. */
   via: string;
+  /**
+   * The other placeholders of the node's partition key there, each filled
+   * by one of the owner's key values (the placeholder at the same position
+   * of the owner's pk template, which the node's repeats with its own
+   * names: `REPO#{repoOwner}#{repoName}` under `REPO#{owner}#{name}`), or,
+   * on a @query, by an argument of the field. Empty: the owner's id alone
+   * names the partition.
+   */
+  partitionFills: Record<string, PartitionFill>;
   /** @query(from, until): the arguments narrowing the sort key, or null. */
   bounds: QueryBounds | null;
   /** order: DESCENDING: `first:` takes the highest sort keys. */
@@ -207,6 +216,9 @@ export interface ChildrenRelation extends RelationBase {
   /** @query beside @children: arguments that narrow the connection to GSI2 by the child's instant (`byInstant`), and its filters. */
   range: { after: string; before: string; where: { argument: string; field: string }[] } | null;
 }
+
+/** Where a placeholder of a connection's partition key gets its value: a key value of the owner (by the owner's placeholder), or an argument. */
+export type PartitionFill = { ownerKey: string } | { argument: string };
 
 export interface EdgesRelation extends RelationBase {
   kind: 'edges';

@@ -6,8 +6,8 @@
  * checked here.
  */
 import { isAbstractType, isNonNullType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import { storedName, type Attribute, type ChildrenRelation, type CopyField, type EdgesRelation, type ItemType, type KeylessType, type Layout, type Relation } from './model.js';
-import { parseTemplate } from './template.js';
+import { storedName, type Attribute, type ChildrenRelation, type PartitionFill, type CopyField, type EdgesRelation, type ItemType, type KeylessType, type Layout, type Relation } from './model.js';
+import { parseTemplate, type KeyTemplate } from './template.js';
 import { checkEdgePair, readEdgeKey } from './edgeLayout.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
@@ -102,7 +102,7 @@ interface RelationReading {
 }
 
 /** What @children and @edges relations share. */
-type RelationBase = Omit<ChildrenRelation, 'kind' | 'index' | 'owned' | 'via' | 'bounds' | 'sortArguments' | 'descending' | 'counter' | 'range'>;
+type RelationBase = Omit<ChildrenRelation, 'kind' | 'index' | 'owned' | 'via' | 'partitionFills' | 'bounds' | 'sortArguments' | 'descending' | 'counter' | 'range'>;
 
 function readRelation(reading: RelationReading, item: ItemType, field: Field): Relation | null {
   const { schema, items, problems, keyless } = reading;
@@ -165,13 +165,24 @@ function readChildrenRelation(
   const owned = directive === 'children';
   const args = directiveArgs(schema, directive, field) ?? {};
   const where = `${at} @${directive}`;
-  // The node's field holding the owner's id: its @parent, or (for a @query, which owns nothing) a reference to the owner's type.
-  const references = node.attributes.filter((a) => a.reference?.type === item.name).map((a) => a.name);
+  const index = strOrNull(args.index);
+  const bounds = owned ? null : readBounds(args, field, where, problems);
+  // The node's key where it is read (null: reported in indexed.ts) and the placeholders naming the partition.
+  const key = keyIn(node, index, layout);
+  const partition = key ? [key.pk, ...key.pkMore.map((p) => p.template)] : [];
+  const placeholders = partition.flatMap((t) => t.placeholders);
+  // The node's field holding the owner's id: its @parent, or (for a @query, which owns nothing) a reference to
+  // the owner's type, the one the partition names where there are several.
+  const all = node.attributes.filter((a) => a.reference?.type === item.name).map((a) => a.name);
+  const naming = all.filter((a) => placeholders.includes(a));
+  const references = naming.length === 1 ? naming : all;
   // Or, for a @query whose node is keyed there by its id alone, the id itself: an item whose id is the owner's
   // (a watcher whose id is the watching agent's, read through an inverted index).
-  const byOwnId = !owned && references.length === 0 && node.parent?.type !== item.name && keyedByIdIn(node, strOrNull(args.index));
+  const byOwnId = !owned && references.length === 0 && node.parent?.type !== item.name && keyedByIdIn(node, index);
   const via = node.parent?.type === item.name ? node.parent.field : !owned && references.length === 1 ? references[0]! : byOwnId ? 'id' : null;
-  if (via === null) {
+  const taken = new Set([...PAGE_ARGUMENTS, ...(bounds?.from ? [bounds.from] : []), ...(bounds?.until ? [bounds.until] : [])]);
+  const partitionFills = readPartitionFills({ item, field, owned, where, taken, problems }, partition, via);
+  if (via === null && Object.keys(partitionFills).length === 0) {
     const what = owned ? `no @parent field of type ${item.name}` : references.length > 1 ? `several references to ${item.name} (${references.join(', ')}) and no @parent of that type` : `no @parent field or reference of type ${item.name}`;
     problems.add(where, `${node.name} has ${what}: nothing names ${item.name}'s partition of ${node.name} items`, field.astNode);
   }
@@ -179,13 +190,11 @@ function readChildrenRelation(
     // Its children are created and deleted under it, found by its id alone.
     problems.add(where, `${item.name} is a child type found only with its parent's id: make it inverted: true to give it children`, field.astNode);
   }
-  const index = strOrNull(args.index);
-  const bounds = owned ? null : readBounds(args, field, where, problems);
   // Over an index sort key of several attributes, arguments may fix its leading attributes.
-  const key = index === null || via === null ? null : keyIn(node, index, layout);
-  const taken = new Set([...PAGE_ARGUMENTS, ...(bounds?.from ? [bounds.from] : []), ...(bounds?.until ? [bounds.until] : [])]);
+  for (const fill of Object.values(partitionFills)) if ('argument' in fill) taken.add(fill.argument);
   const fieldArgs = field.args.map((a) => ({ name: a.name, required: isNonNullType(a.type) }));
-  const sortArguments = key ? readSortArguments(node, key, { args: fieldArgs, taken, bounded: bounds !== null, where: `${where}(index: "${index}")`, astNode: field.astNode }, problems) : {};
+  const sorting = index === null || (via === null && Object.keys(partitionFills).length === 0) ? null : key;
+  const sortArguments = sorting ? readSortArguments(node, sorting, { args: fieldArgs, taken, bounded: bounds !== null, where: `${where}(index: "${index}")`, astNode: field.astNode }, problems) : {};
   if (!owned && args.counter !== undefined) problems.add(where, 'a @query field reads; counters belong on @children', field.astNode);
   if (!owned && Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
   return {
@@ -194,12 +203,62 @@ function readChildrenRelation(
     index,
     owned,
     via: via ?? '',
+    partitionFills,
     bounds,
     sortArguments,
     descending: args.order === 'DESCENDING',
     counter: owned ? strOrNull(args.counter) : null,
     range: owned ? readRange(schema, field, at, node, problems) : null,
   };
+}
+
+/**
+ * The placeholders of the node's partition key besides `via` (the owner's
+ * id): each filled by the owner's key value at the same position of the
+ * owner's pk template (when the node's template repeats it with its own
+ * names: `REPO#{repoOwner}#{repoName}` under `REPO#{owner}#{name}`), else,
+ * on a @query, by a required argument named like it (`{channel}` from
+ * `channel` or `channelId`). What is left unfilled is reported in indexed.ts.
+ */
+function readPartitionFills(
+  { item, field, owned, where, taken, problems }: { item: ItemType; field: Field; owned: boolean; where: string; taken: ReadonlySet<string>; problems: Problems },
+  partition: readonly KeyTemplate[],
+  via: string | null,
+): Record<string, PartitionFill> {
+  const fills: Record<string, PartitionFill> = {};
+  // A created child's key is filled from its parent's id alone (writes/): owned children take no other fill.
+  if (owned) return fills;
+  // The owner's pk with its placeholders renamed: only an owner with a literal prefix (a keyless one's `{id}` would match any one-placeholder key).
+  const renamed = partition.length === 1 && item.pk.prefix !== '' ? renamedPlaceholders(partition[0]!, item.pk) : null;
+  for (const placeholder of partition.flatMap((t) => t.placeholders)) {
+    if (placeholder === via) continue;
+    const ownerKey = renamed?.get(placeholder);
+    if (ownerKey !== undefined && (ownerKey === 'id' || item.derivedId?.includes(ownerKey))) {
+      fills[placeholder] = { ownerKey };
+      continue;
+    }
+    const argument = field.args.find((a) => (a.name === placeholder || a.name === `${placeholder}Id`) && !taken.has(a.name));
+    if (!argument) continue;
+    if (!isNonNullType(argument.type)) {
+      problems.add(`${where}(${argument.name})`, `fills {${placeholder}} of the partition read: make it required (${String(argument.type)}!)`, field.astNode);
+    }
+    fills[placeholder] = { argument: argument.name };
+  }
+  return fills;
+}
+
+/** `node`'s placeholders → `owner`'s, where the two templates have the same literal text and placeholders at the same places; null otherwise. */
+function renamedPlaceholders(node: KeyTemplate, owner: KeyTemplate): Map<string, string> | null {
+  if (node.parts.length !== owner.parts.length) return null;
+  const map = new Map<string, string>();
+  for (let i = 0; i < node.parts.length; i++) {
+    const a = node.parts[i]!;
+    const b = owner.parts[i]!;
+    if ('literal' in a && 'literal' in b && a.literal === b.literal) continue;
+    if ('placeholder' in a && 'placeholder' in b) map.set(a.placeholder, b.placeholder);
+    else return null;
+  }
+  return map;
 }
 
 type EdgeEnds = { item: ItemType; node: ItemType; field: Field; edge: GraphQLObjectType };
@@ -360,6 +419,7 @@ function checkExtraArguments(relation: Relation, field: Field, problems: Problem
     for (const w of relation.range.where) used.add(w.argument);
   }
   if (relation.kind === 'children') for (const a of Object.values(relation.sortArguments)) used.add(a);
+  if (relation.kind === 'children') for (const f of Object.values(relation.partitionFills)) if ('argument' in f) used.add(f.argument);
   if (relation.bounds) {
     if (relation.bounds.from !== null) used.add(relation.bounds.from);
     if (relation.bounds.until !== null) used.add(relation.bounds.until);

@@ -20,7 +20,7 @@
 import type { Item } from '../dynamo/batchGet.js';
 import { GSI1, type TableKeys } from '../dynamo/keys.js';
 import type { Collection } from '../dynamo/collection.js';
-import type { EdgeKey, EdgesRelation, ItemType, Layout, Model, Relation } from '../declaration/model.js';
+import type { ChildrenRelation, EdgeKey, EdgesRelation, ItemType, Layout, Model, Relation } from '../declaration/model.js';
 import { keylessItemType } from '../declaration/relations.js';
 import { keyIn, numberSort } from '../declaration/indexed.js';
 import type { MergedCollection } from './sources.js';
@@ -32,6 +32,7 @@ import { compileRangePlan, type RangePlan } from './rangePlan.js';
 import { boundedSource, sortedCollection } from './bounds.js';
 import { compileBeside, type Beside, type ConnectionRange } from './beside.js';
 import { prefixInterval, type IndexPartitions } from '../declaration/residents.js';
+import { compilePartitionValues } from './partitionValues.js';
 
 export interface RelationPlan {
   relation: Relation;
@@ -164,65 +165,94 @@ export interface RelationPlanInput {
   partitions?: ReadonlyMap<string | null, IndexPartitions>;
 }
 
-export function compileRelationPlan(relation: Relation, input: RelationPlanInput): RelationPlan {
-  const { owner, node, nodeType, layout, keys, nodeExtensions = [], edgeRead = null, partitions } = input;
-  let reads: ConnectionRange | null = null;
-  const ownerPk = owner.type.pk;
+/** How a connection reads its partition for one owner, what each item there is to it, and where its owner's entity sorts. */
+interface ConnectionReads {
+  collection: (parentId: string) => Collection;
+  edge: RelationPlan['edge'];
+  member: RelationPlan['member'];
+  sorted: RelationPlan['sorted'];
+  /** A bounded read whose partition the arguments name (else the plan's own). */
+  filledNarrow: RelationPlan['narrow'];
+  reads: ConnectionRange | null;
+}
+
+function childrenReads(relation: ChildrenRelation, { owner, node, nodeType, layout, keys }: RelationPlanInput): ConnectionReads {
   const name = relation.path;
   let collection: (parentId: string) => Collection;
-  let edge: RelationPlan['edge'];
-  let member: RelationPlan['member'];
   let sorted: RelationPlan['sorted'] = null;
-  if (relation.kind === 'children') {
-    // The partition the child's key names for the parent, in the table or the declared index.
-    const key = keyIn(nodeType, relation.index, layout);
-    invariant(key, `${name} reads no partition of ${nodeType.name}`);
-    const parentField = relation.via;
-    const { index, pkAttr, skAttr } = key;
-    const prefix = key.sk.prefix;
-    const table = keys.names;
-    // Another program's item under the prefix whose keys are not the node type's is read past, not mapped.
-    const accepts = (item: Item) => node.ids(item) !== null;
-    const pkMore = (parentId: string) => key.pkMore.map((p) => ({ attr: p.attribute, value: p.template.fill({ [parentField]: parentId }) }));
-    // A sort attribute holding numbers itself is read in number order (collection.ts `Collection.numbers`).
-    const order = { ...(relation.descending ? { descending: true } : {}), ...(numberSort(nodeType, key) ? { numbers: [skAttr] } : {}) };
-    const plain =
-      key.pkMore.length === 0
-        ? (parentId: string): Collection => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), prefix, table, accepts, ...order })
-        : (parentId: string): Collection => ({ name, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill({ [parentField]: parentId }), pkMore: pkMore(parentId), prefix, table, accepts, ...order });
-    if (key.skMore.length > 0) {
-      const { sortArguments, bounds } = relation;
-      sorted = (parentId, args) => sortedCollection(plain(parentId), key, sortArguments, bounds, args);
-      collection = (parentId) => sortedCollection(plain(parentId), key, {}, null, {});
-    } else collection = plain;
-    if (key.pkMore.length === 0 && key.skMore.length === 0 && !numberSort(nodeType, key)) reads = { index, pk: key.pk, range: prefixInterval(prefix) };
-    edge = (item) => ({ node: node.map(item) });
-    member = (item) => {
-      const ids = node.ids(item);
-      return ids?.parentId ? { parentId: ids.parentId, childId: ids.id } : null;
-    };
-  } else {
-    invariant(edgeRead, `${name} is compiled without its edge read`);
-    const { key, swapped, index, pkAttr, skAttr } = edgeRead;
-    // The owner's id names the partition (pk's {id}, or, read from the node's end, sk's node placeholder); the node's id is in the other key.
-    const [ownerT, ownerPh, ownerAttr] = swapped ? [key.sk, key.node, keys.sk] : [key.pk, 'id', keys.pk];
-    const [nodeT, nodePh, nodeAttr] = swapped ? [key.pk, 'id', keys.pk] : [key.sk, key.node, keys.sk];
-    const prefix = nodeT.prefix;
-    const table = keys.names;
-    const fits = (item: Item) => typeof nodeT.valueOf(item[nodeAttr], nodePh) === 'string' && typeof ownerT.valueOf(item[ownerAttr], ownerPh) === 'string';
-    const where = { ...(index === null ? {} : { index }), ...(relation.descending ? { descending: true } : {}) };
-    collection = edgeRead.strict
-      ? (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table, accepts: fits })
-      : (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table });
-    if (!relation.sharded) reads = { index, pk: ownerT, range: prefixInterval(prefix) };
-    const held = new Set(swapped ? [] : [...key.fields, ...(key.ownId ? ['id'] : [])]);
-    edge = compileEdge(relation, nodeType, nodeAttr, { template: nodeT, placeholder: nodePh }, nodeExtensions, held);
-    member = (item) => {
-      const parentId = ownerT.valueOf(item[ownerAttr], ownerPh);
-      const childId = nodeT.valueOf(item[nodeAttr], nodePh);
-      return typeof parentId === 'string' && typeof childId === 'string' ? { parentId, childId } : null;
-    };
+  let filledNarrow: RelationPlan['narrow'] = null;
+  let reads: ConnectionRange | null = null;
+  // The partition the child's key names for the parent, in the table or the declared index.
+  const key = keyIn(nodeType, relation.index, layout);
+  invariant(key, `${name} reads no partition of ${nodeType.name}`);
+  const { values, byArguments } = compilePartitionValues(relation, owner, nodeType);
+  const { index, pkAttr, skAttr } = key;
+  const prefix = key.sk.prefix;
+  const table = keys.names;
+  // Another program's item under the prefix whose keys are not the node type's is read past, not mapped.
+  const accepts = (item: Item) => node.ids(item) !== null;
+  // A sort attribute holding numbers itself is read in number order (collection.ts `Collection.numbers`).
+  const order = { ...(relation.descending ? { descending: true } : {}), ...(numberSort(nodeType, key) ? { numbers: [skAttr] } : {}) };
+  const where = index === null ? {} : { index };
+  const partition = (parentId: string, args?: Record<string, unknown>): Collection => {
+    const v = values(parentId, args);
+    const pkMore = key.pkMore.length === 0 ? {} : { pkMore: key.pkMore.map((p) => ({ attr: p.attribute, value: p.template.fill(v) })) };
+    return { name, ...where, pkAttr, skAttr, pk: key.pk.fill(v), ...pkMore, prefix, table, accepts, ...order };
+  };
+  const { sortArguments, bounds } = relation;
+  // On an index whose sort key may repeat (no {id}), a bounded position is a whole start key: read as a collection.
+  const repeats = bounds !== null && index !== null && key.skMore.length === 0 && !key.sk.placeholders.includes('id');
+  if (key.skMore.length > 0 || repeats) {
+    sorted = (parentId, args) => sortedCollection(partition(parentId, args), key, sortArguments, bounds, args);
+    collection = (parentId) => sortedCollection(partition(parentId), key, {}, null, {});
+  } else collection = partition;
+  if (byArguments) {
+    // Arguments name the partition: every read goes through them.
+    sorted ??= (parentId, args) => partition(parentId, args);
+    if (bounds && !repeats) filledNarrow = (parentId, args) => boundedSource(partition(parentId, args), bounds, args);
   }
+  // Beside the owner's entity only where the owner's own values name the partition (never arguments).
+  if (!byArguments && key.pkMore.length === 0 && key.skMore.length === 0 && !numberSort(nodeType, key)) reads = { index, pk: key.pk, range: prefixInterval(prefix) };
+  const edge: RelationPlan['edge'] = (item) => ({ node: node.map(item) });
+  // A member of its parent's connection only: the node's parent is the owner (not a @query over a reference or key values).
+  const ofParent = nodeType.parent !== null && relation.via === nodeType.parent.field && relation.owner === nodeType.parent.type;
+  const member: RelationPlan['member'] = (item) => {
+    const ids = ofParent ? node.ids(item) : null;
+    return ids?.parentId ? { parentId: ids.parentId, childId: ids.id } : null;
+  };
+  return { collection, edge, member, sorted, filledNarrow, reads };
+}
+
+function edgesReads(relation: EdgesRelation, { nodeType, keys, nodeExtensions = [], edgeRead = null }: RelationPlanInput): ConnectionReads {
+  const name = relation.path;
+  invariant(edgeRead, `${name} is compiled without its edge read`);
+  const { key, swapped, index, pkAttr, skAttr } = edgeRead;
+  // The owner's id names the partition (pk's {id}, or, read from the node's end, sk's node placeholder); the node's id is in the other key.
+  const [ownerT, ownerPh, ownerAttr] = swapped ? [key.sk, key.node, keys.sk] : [key.pk, 'id', keys.pk];
+  const [nodeT, nodePh, nodeAttr] = swapped ? [key.pk, 'id', keys.pk] : [key.sk, key.node, keys.sk];
+  const prefix = nodeT.prefix;
+  const table = keys.names;
+  const fits = (item: Item) => typeof nodeT.valueOf(item[nodeAttr], nodePh) === 'string' && typeof ownerT.valueOf(item[ownerAttr], ownerPh) === 'string';
+  const where = { ...(index === null ? {} : { index }), ...(relation.descending ? { descending: true } : {}) };
+  const collection: (parentId: string) => Collection = edgeRead.strict
+    ? (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table, accepts: fits })
+    : (parentId) => ({ name, ...where, pkAttr, skAttr, pk: ownerT.fill({ [ownerPh]: parentId }), prefix, table });
+  const reads: ConnectionRange | null = relation.sharded ? null : { index, pk: ownerT, range: prefixInterval(prefix) };
+  const held = new Set(swapped ? [] : [...key.fields, ...(key.ownId ? ['id'] : [])]);
+  const edge = compileEdge(relation, nodeType, nodeAttr, { template: nodeT, placeholder: nodePh }, nodeExtensions, held);
+  const member: RelationPlan['member'] = (item) => {
+    const parentId = ownerT.valueOf(item[ownerAttr], ownerPh);
+    const childId = nodeT.valueOf(item[nodeAttr], nodePh);
+    return typeof parentId === 'string' && typeof childId === 'string' ? { parentId, childId } : null;
+  };
+  return { collection, edge, member, sorted: null, filledNarrow: null, reads };
+}
+
+export function compileRelationPlan(relation: Relation, input: RelationPlanInput): RelationPlan {
+  const { owner, node, nodeType, layout, keys, partitions } = input;
+  const ownerPk = owner.type.pk;
+  const name = relation.path;
+  const { collection, edge, member, sorted, filledNarrow, reads } = relation.kind === 'children' ? childrenReads(relation, input) : edgesReads(relation, input);
   const range = relation.kind === 'children' ? compileRangePlan(relation, nodeType) : null;
   const bounds = relation.bounds;
   const sharded = relation.kind === 'edges' && relation.sharded !== null;
@@ -244,9 +274,10 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
           const filter = range.filter(args);
           return filter === null ? null : range.source(parentId, ownerPk.fill({ id: parentId }), filter);
         }
-      : bounds && !sorted
-        ? (parentId, args) => boundedSource(collection(parentId), bounds, args)
-        : null,
+      : (filledNarrow ??
+        (bounds && !sorted
+          ? (parentId, args) => boundedSource(collection(parentId), bounds, args)
+          : null)),
     sorted,
     beside: reads && partitions ? compileBeside(owner.type, reads, partitions, layout) : null,
     sharded: sharded ? { onePartition: (parentId) => ({ name, group: ownerPk.fill({ id: parentId }), shards: [collection(parentId)] }) } : null,

@@ -99,7 +99,7 @@ describe('npm run schema', () => {
   });
 
   it('writes nothing for a model with problems, and says what they are', () => {
-    const { dir, model } = withModel(RESERVATIONS.replace('@parent', ''));
+    const { dir, model } = withModel(RESERVATIONS.replace('RES#{date}#{id}', 'RES#{when}#{id}'));
     const errors: string[] = [];
     expect(schemaMain(['--out', 'api'], { env: { SCHEMA_FILE: model }, cwd: dir, out: () => {}, err: (l) => errors.push(l) })).toBe(1);
     expect(errors.join('\n')).toMatch(/restaurants\.graphql/);

@@ -40,7 +40,7 @@ import type { Attribute } from '../../declaration/model.js';
 /** What the checks need of the model: which connections bind cursors to arguments, and each connection's partition. */
 export interface ModelRules {
   binding: (connection: string) => CursorBinding;
-  partition: (connection: string, parentId: string) => string | undefined;
+  partition: (connection: string, parentId: string, args: Record<string, unknown>) => string | undefined;
   /** `Query.<node field>`, whose id is a global id (plan/globalId.ts), and its check; null without a @get(by: NODE) field. */
   node: { path: string; check: (value: string) => void } | null;
   /** `Mutation.<field>` → the check of the numbers it sets, for mutations that set any. */
@@ -67,8 +67,10 @@ function modelRules(plan: Plan): ModelRules {
   const nodeItems = new Map([...plan.items].filter(([, item]) => item.type.globalId !== null));
   return {
     binding: compileBindings(plan),
-    partition: (connection, parentId) => {
-      const collection = plan.relations.get(connection)?.collection(parentId);
+    partition: (connection, parentId, args) => {
+      const relation = plan.relations.get(connection);
+      // A partition its arguments name (or whose sort attributes they fix) is the one read with them.
+      const collection = relation && (relation.sorted?.(parentId, args) ?? relation.collection(parentId));
       // A cursor names the whole partition: each attribute of a multi-attribute key.
       return collection && partitionLabel(collection.pk, collection.pkMore);
     },
@@ -308,7 +310,7 @@ function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: 
   if ('first' in args || 'last' in args || 'after' in args || 'before' in args) {
     const page = validateConnectionArgs(args);
     const parentId = typeof parentArgs?.id === 'string' ? parentArgs.id : null;
-    const partition = parentId !== null ? rules.partition(connection, parentId) : undefined;
+    const partition = parentId !== null ? rules.partition(connection, parentId, args) : undefined;
     for (const [name, cursor] of [['after', page.after], ['before', page.before]] as const) {
       if (cursor === null) continue;
       const payload = readCursor(cursors, connection, cursor, name);
