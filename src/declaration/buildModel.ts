@@ -15,7 +15,7 @@
  *     partition;
  *  7. root and mutation fields (operations.ts) and access rules;
  *  8. the table's layout (layout.ts): @table and @index, and the indexes
- *     the other declarations read.
+ *     the other declarations read; what cased keys can serve (casing.ts).
  *
  * A model that passes keeps no source locations (dropLocations below).
  */
@@ -31,6 +31,8 @@ import { readOperations } from './operations.js';
 import { checkServedLayout, keyAttributeTypes, readLayout } from './layout.js';
 import { checkReadPartitions, readIndexed } from './indexed.js';
 import { withWrittenTypes } from './writtenTypes.js';
+import { checkCasing } from './casing.js';
+import { checkEnumTexts } from './storedText.js';
 
 const BUILT_IN_TYPES = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
 let supplied: DocumentNode | undefined;
@@ -72,7 +74,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
 
   const layout = readLayout(schema, problems);
   const keyless = readKeylessTypes(schema, problems);
-  const items = readItemTypes(schema, problems, keyless);
+  const items = readItemTypes(schema, problems, keyless, layout.casing);
   checkReferences(items, problems);
   readIndexed(schema, items, layout, problems);
   const relations = readRelations(schema, items, problems, keyless, layout);
@@ -83,6 +85,8 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   checkReadPartitions(items, relations, layout, problems);
   const { queries, mutations, rootAccess } = readOperations(schema, items, relations, layout, problems, keyless);
   checkServedLayout(layout, items, relations, queries, problems);
+  checkCasing(layout, items, relations, queries, problems);
+  checkEnumTexts(schema, items, problems);
   keyAttributeTypes(layout, items, problems);
   if (problems.list.length > 0) throw new ModelError(source, problems.list);
   dropLocations(document);

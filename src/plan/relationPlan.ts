@@ -166,6 +166,8 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
   let edge: RelationPlan['edge'];
   let member: RelationPlan['member'];
   let sorted: RelationPlan['sorted'] = null;
+  // How from/until are written into the node's sort key (cased keys: in their case).
+  let skCased = (text: string) => text;
   if (relation.kind === 'children') {
     // The partition the child's key names for the parent, in the table or the declared index.
     const key = keyIn(nodeType, relation.index, layout);
@@ -173,6 +175,7 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
     const parentField = relation.via;
     const { index, pkAttr, skAttr } = key;
     const prefix = key.sk.prefix;
+    skCased = key.sk.cased;
     const table = keys.names;
     // Another program's item under the prefix whose keys are not the node type's is read past, not mapped.
     const accepts = (item: Item) => node.ids(item) !== null;
@@ -236,7 +239,7 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
           return filter === null ? null : range.source(parentId, ownerPk.fill({ id: parentId }), filter);
         }
       : bounds && !sorted
-        ? (parentId, args) => boundedSource(collection(parentId), bounds, args)
+        ? (parentId, args) => boundedSource(collection(parentId), bounds, args, skCased)
         : null,
     sorted,
     sharded: sharded ? { onePartition: (parentId) => ({ name, group: ownerPk.fill({ id: parentId }), shards: [collection(parentId)] }) } : null,

@@ -1,7 +1,8 @@
 /**
  * buildResolvers(): the resolver map of a model, from its plan: the root
  * fields, every item type, every connection type, PageInfo and DateTime,
- * the node interface and the caller's type (@get(by: CALLER)) when the model declares them.
+ * the node interface and the caller's type (@get(by: CALLER)) when the model declares them,
+ * and the stored text of enum values stored otherwise than their names.
  * Nothing here names a type of a particular model.
  */
 import type { Plan } from '../plan/plan.js';
@@ -12,6 +13,7 @@ import { DateTime } from './DateTime.js';
 import { connectionTypeResolvers, PageInfo } from './Connection.js';
 import { compileRules } from '../auth/compileRules.js';
 import { guardedAttributes } from '../subscriptions/redaction.js';
+import { storedEnumTexts } from '../declaration/storedText.js';
 
 /**
  * The item types whose records may be partial (`complete: false`): the
@@ -64,5 +66,7 @@ export function buildResolvers(plan: Plan): ResolverMap {
   for (const query of plan.queries) map[query.field.connectionType] = connectionTypeResolvers;
   if (plan.node) map[plan.node.interface] = { __resolveType: (record: NodeRecord) => record.__typename };
   if (plan.me) map[plan.me.type] = meFields(plan);
+  // Enum values stored as other text (`in-progress`): graphql's internal values, so resolvers see the stored text.
+  Object.assign(map, storedEnumTexts(plan.model.schema));
   return map;
 }

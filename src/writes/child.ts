@@ -74,7 +74,7 @@ export async function deleteChild(store: Store, t: TypeWrites, id: string, locat
   const parentKey = await parentKeyOf(store, type.parent!.type, located.parentId!);
   const counter = t.parentRelation?.counter ?? null;
   const what = `${type.name} ${id}`;
-  const claim = type.inverted ? idClaimKey(type.sk.prefix, id) : null;
+  const claim = type.inverted ? idClaimKey(type.sk.prefix, type.sk.cased(id)) : null;
   await untilFresh(store, async () => {
     const seen = await getItem(store, parentKey);
     if (seen === null) throw notFound(`${what} not found`);

@@ -103,6 +103,10 @@ export function newItem(t: TypeWrites, keys: TableKeys, id: string, parentId: st
   // The key templates read fields by name; the item holds them under their stored names.
   const key = t.item.key(id, parentId, fields);
   const item: Item = Object.assign(keys.key(key), stored);
+  // Beside keys that cannot give them back (cased) or for another library reading attributes: the ids, and constant marks.
+  if (type.idStoredAs !== null) item[type.idStoredAs] = id;
+  if (type.parentStoredAs !== null && parentId !== undefined) item[type.parentStoredAs] = parentId;
+  for (const c of type.constants) item[c.attribute] = c.value;
   if (type.inverted) {
     item.GSI1PK = key.SK;
     item.GSI1SK = key.PK;
@@ -216,7 +220,7 @@ async function createChild(store: Store, t: TypeWrites, parentId: string, input:
     const byId: Collection = { name: `${t.item.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: key.SK, prefix: parentPlan.type.pk.prefix, table: keys.names };
     const [existing] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
     if (existing) throw conflict(`${what} already exists`);
-    unique = { ...keys.key(idClaimKey(t.item.type.sk.prefix, id)), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };
+    unique = { ...keys.key(idClaimKey(t.item.type.sk.prefix, t.item.type.sk.cased(id))), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };
   }
   const parentKey = await parentKeyOf(store, parentType.type, parentId);
   const counter = t.parentRelation?.counter ?? null;
