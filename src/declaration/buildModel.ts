@@ -33,6 +33,7 @@ import { checkReadPartitions, readIndexed } from './indexed.js';
 import { withWrittenTypes } from './writtenTypes.js';
 import { checkCasing } from './casing.js';
 import { checkEnumTexts } from './storedText.js';
+import { checkInputDefaults } from './defaults.js';
 
 const BUILT_IN_TYPES = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
 let supplied: DocumentNode | undefined;
@@ -87,6 +88,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   checkServedLayout(layout, items, relations, queries, problems);
   checkCasing(layout, items, relations, queries, problems);
   checkEnumTexts(schema, items, problems);
+  checkInputDefaults(schema, items, mutations, problems);
   keyAttributeTypes(layout, items, problems);
   if (problems.list.length > 0) throw new ModelError(source, problems.list);
   dropLocations(document);

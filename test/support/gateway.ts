@@ -89,6 +89,8 @@ export interface TestGatewayOptions extends Partial<Omit<ServerOptions, 'product
   trusted?: TrustedDocuments;
   /** The model file served (e.g. examples/crm.graphql); default the project's schema.graphql. `model` wins when both are given. */
   schemaFile?: string;
+  /** The DynamoDB endpoint (a local one: a counting proxy in front of the run's DynamoDB Local); default the run's. */
+  endpoint?: string;
 }
 
 /**
@@ -126,6 +128,7 @@ export async function testGateway({
   auth,
   trusted,
   schemaFile,
+  endpoint: givenEndpoint,
   ...serverOptions
 }: TestGatewayOptions = {}) {
   // One model for the server (resolvers) and the context (plan): a test gateway serves it end to end.
@@ -133,7 +136,7 @@ export async function testGateway({
   const plan = compilePlan(model);
   // One compilation of the rules for the server's guards and the contexts' look-ahead, as gatewayParts.ts does.
   const rules = compileRules(model);
-  const endpoint = localEndpoint();
+  const endpoint = givenEndpoint ?? localEndpoint();
   const tableName = `t_${randomUUID().slice(0, 8)}`;
   const dynamo = createDynamo({ endpoint, ...PATIENT_CLIENT, ...client });
   await ensureTable(dynamo.raw, tableName, plan.table);
