@@ -5,10 +5,15 @@
  * 2 s, `missing` when DynamoDB says it does not exist, `unavailable` for
  * any other error (unreachable, denied) or status; never thrown.
  * tableHealthy(): the same as a boolean.
+ * readsAnswer(): whether a GetItem through the operations' read path
+ * answers within 2 s: the read path may fail while DescribeTable answers
+ * (its own sockets, an IAM policy without GetItem), and `/health` must not
+ * say 200 while every read answers UNAVAILABLE.
  * (layoutHealth.ts adds details for the HTTP server's /health.)
  */
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
 import type { Dynamo } from './client.js';
+import { sdkReads } from './readPort.js';
 
 export type TableState = 'ok' | 'missing' | 'unavailable';
 
@@ -25,6 +30,13 @@ export async function tableState(dynamo: Dynamo, tableName: string): Promise<Tab
 
 export async function tableHealthy(dynamo: Dynamo, tableName: string): Promise<boolean> {
   return (await tableState(dynamo, tableName)) === 'ok';
+}
+
+/** Whether the operations' read path answers a GetItem of `key` (any answer, an item or none) within 2 s. */
+export async function readsAnswer(dynamo: Dynamo, tableName: string, key: Record<string, unknown>): Promise<boolean> {
+  const input = { TableName: tableName, Key: key };
+  const read = () => (dynamo.reads ? dynamo.reads.send('GetItem', input) : sdkReads(dynamo.doc).get(input)).then(() => true);
+  return (await within(2000, read)) === true;
 }
 
 /**

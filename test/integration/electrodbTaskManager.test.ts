@@ -130,6 +130,21 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB task manager in
     });
   });
 
+  it('pages a partition named by an enum value stored as other text, given as a variable, exactly both ways', async () => {
+    const PAGE = `query($s: TaskStatus!, $first: Int, $after: String, $last: Int, $before: String) {
+      tasksByStatus(status: $s, first: $first, after: $after, last: $last, before: $before) { edges { node { id status } } pageInfo { hasNextPage hasPreviousPage endCursor startCursor } } }`;
+    const first = await oracle.graphql(PAGE, { s: 'OPEN', first: 1 });
+    expect(nodes(first.data.tasksByStatus)).toEqual([{ id: 'T1', status: 'OPEN' }]);
+    expect(first.data.tasksByStatus.pageInfo).toMatchObject({ hasNextPage: true, hasPreviousPage: false });
+    const next = await oracle.graphql(PAGE, { s: 'OPEN', first: 1, after: first.data.tasksByStatus.pageInfo.endCursor });
+    expect(nodes(next.data.tasksByStatus)).toEqual([{ id: 'T4', status: 'OPEN' }]);
+    const back = await oracle.graphql(PAGE, { s: 'OPEN', last: 1, before: next.data.tasksByStatus.pageInfo.startCursor });
+    expect(nodes(back.data.tasksByStatus)).toEqual([{ id: 'T1', status: 'OPEN' }]);
+    // A cursor of the open tasks is refused for the tasks in progress (another partition).
+    const other = await oracle.gw.run(PAGE, { s: 'IN_PROGRESS', first: 1, after: first.data.tasksByStatus.pageInfo.endCursor });
+    expect(other.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+  });
+
   describe('items GraphQL writes, read back by ElectroDB', () => {
     it('creates an employee with one PutItem, as ElectroDB does, that ElectroDB gets, queries and finds in its collections', async () => {
       const q = await oracle.graphql(`mutation($i: CreateEmployeeInput!) { createEmployee(input: $i) { ${EMPLOYEE_FIELDS} } }`, {
