@@ -396,3 +396,17 @@ export interface Model {
 export function storedName(item: Pick<ItemType, 'attributes'>, field: string): string {
   return item.attributes.find((a) => a.name === field)?.storedAs ?? field;
 }
+
+/**
+ * What a create writes of an item besides its keys and fields: the id
+ * (and a child's parent id) under the attributes the type stores them under
+ * (beside cased keys, or for another library reading attributes), and its
+ * constant attributes.
+ */
+export function writtenBeside(item: Pick<ItemType, 'idStoredAs' | 'parentStoredAs' | 'constants'>, id: string, parentId: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (item.idStoredAs !== null) out[item.idStoredAs] = id;
+  if (item.parentStoredAs !== null && parentId !== undefined) out[item.parentStoredAs] = parentId;
+  for (const c of item.constants) out[c.attribute] = c.value;
+  return out;
+}

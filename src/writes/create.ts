@@ -22,7 +22,7 @@ import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type ItemKey, type
 import { conflict, notFound } from '../errors.js';
 import { validateId } from '../connections/args.js';
 import type { ItemRecord } from '../plan/records.js';
-import { storedName, type Attribute, type IndexPlacement, type ItemType } from '../declaration/model.js';
+import { storedName, writtenBeside, type Attribute, type IndexPlacement, type ItemType } from '../declaration/model.js';
 import { keyText } from '../plan/itemPlan.js';
 import type { Plan } from '../plan/plan.js';
 import type { ReadPort } from '../dynamo/readPort.js';
@@ -103,10 +103,7 @@ export function newItem(t: TypeWrites, keys: TableKeys, id: string, parentId: st
   // The key templates read fields by name; the item holds them under their stored names.
   const key = t.item.key(id, parentId, fields);
   const item: Item = Object.assign(keys.key(key), stored);
-  // Beside keys that cannot give them back (cased) or for another library reading attributes: the ids, and constant marks.
-  if (type.idStoredAs !== null) item[type.idStoredAs] = id;
-  if (type.parentStoredAs !== null && parentId !== undefined) item[type.parentStoredAs] = parentId;
-  for (const c of type.constants) item[c.attribute] = c.value;
+  Object.assign(item, writtenBeside(type, id, parentId));
   if (type.inverted) {
     item.GSI1PK = key.SK;
     item.GSI1SK = key.PK;
