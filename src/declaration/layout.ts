@@ -150,10 +150,10 @@ export function keyAttributeTypes(layout: Layout, items: ReadonlyMap<string, Ite
   return types;
 }
 
-/** The model's table shape: its layout with the key attributes' DynamoDB types. */
+/** The model's table shape: its key attributes and indexes (what DynamoDB knows of them: no casing), with their DynamoDB types. */
 export const tableShapeOf = (model: { layout: Layout; items: ReadonlyMap<string, ItemType> }) => ({
   pk: model.layout.pk,
   sk: model.layout.sk,
-  indexes: model.layout.indexes,
+  indexes: model.layout.indexes.map(({ name, pk, sk }) => ({ name, pk, sk })),
   types: keyAttributeTypes(model.layout, model.items),
 });
