@@ -32,7 +32,7 @@ import { Kind, type DocumentNode, type TypeNode } from 'graphql';
 import { encodeTime } from 'ulid';
 import type { Item } from '../src/dynamo/batchGet.js';
 import { CATALOG_COUNT_ATTR, catalogEntryKeys, catalogEntryShard, catalogShardCounterKey, sortableInstant } from '../src/dynamo/keys.js';
-import type { Attribute } from '../src/declaration/model.js';
+import { writtenBeside, type Attribute } from '../src/declaration/model.js';
 import type { Plan } from '../src/plan/plan.js';
 import type { ItemPlan } from '../src/plan/itemPlan.js';
 import type { RelationPlan } from '../src/plan/relationPlan.js';
@@ -194,6 +194,7 @@ function make(b: Building, type: ItemPlan, at: { id: string; ordinal: number; in
     const v = valueOf(b, type.name, a, at);
     if (v !== null && v !== undefined) item[a.storedAs] = v;
   }
+  Object.assign(item, writtenBeside(type.type, id, parentId));
   if (type.type.inverted) Object.assign(item, { GSI1PK: key.SK, GSI1SK: key.PK });
   for (const counter of type.counters) item[counter] = 0;
   const byInstant = type.type.byInstant;

@@ -17,7 +17,7 @@
  *     interface of types sharing a partition;
  *  7. root and mutation fields (operations.ts) and access rules;
  *  8. the table's layout (layout.ts): @table and @index, and the indexes
- *     the other declarations read.
+ *     the other declarations read; what cased keys can serve (casing.ts).
  *
  * A model that passes keeps no source locations (dropLocations below).
  */
@@ -37,6 +37,9 @@ import { withWrittenTypes } from './writtenTypes.js';
 import { FEDERATION_DIRECTIVES, federationDefinitions, readFederationLink, type FederationLink } from './federationLink.js';
 import { readFederation, withOrphanExtensionsDefined } from './federation.js';
 import { checkCountedReferences } from './counted.js';
+import { checkCasing } from './casing.js';
+import { checkEnumTexts } from './storedText.js';
+import { checkInputDefaults } from './defaults.js';
 
 const BUILT_IN_TYPES = new Set(['String', 'Int', 'Float', 'Boolean', 'ID']);
 let supplied: DocumentNode | undefined;
@@ -84,7 +87,7 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
 
   const layout = readLayout(schema, problems);
   const keyless = readKeylessTypes(schema, problems);
-  const items = readItemTypes(schema, problems, keyless);
+  const items = readItemTypes(schema, problems, keyless, layout.casing);
   checkReferences(items, problems);
   readIndexed(schema, items, layout, problems);
   const relations = readRelations(schema, items, problems, keyless, layout);
@@ -97,6 +100,9 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   const collections = readCollections(schema, items, relations, layout, problems, keyless);
   const { queries, mutations, rootAccess } = readOperations(schema, items, relations, layout, problems, keyless);
   checkServedLayout(layout, items, relations, queries, problems);
+  checkCasing(layout, items, relations, queries, problems);
+  checkEnumTexts(schema, items, problems);
+  checkInputDefaults(schema, items, mutations, problems);
   keyAttributeTypes(layout, items, problems);
   const federation = link ? readFederation(schema, document, { ...link, extended }, { items, keyless }, problems) : null;
   if (problems.list.length > 0) throw new ModelError(source, problems.list);

@@ -13,16 +13,25 @@
 import { SUBSCRIPTION_DIRECTIVES } from './subscriptionDirectives.js';
 
 const MODEL_DIRECTIVES = /* GraphQL */ `
-"The table's key attributes. Without @table and @index: PK/SK, GSI1 on GSI1PK/GSI1SK, GSI2 on GSI2PK/GSI2SK."
-directive @table(pk: String! = "PK", sk: String = "SK") on SCHEMA
+"""
+The table's key attributes. Without @table and @index: PK/SK, GSI1 on
+GSI1PK/GSI1SK, GSI2 on GSI2PK/GSI2SK. casing: the case the table's keys are
+written in, literal text and values alike (LOWER: as ElectroDB writes its
+keys by default); a value a cased key holds is read from its attribute.
+"""
+directive @table(pk: String! = "PK", sk: String = "SK", casing: KeyCasing = NONE) on SCHEMA
+"How a key's text is written: as given (NONE), or all in LOWER or UPPER case."
+enum KeyCasing { NONE LOWER UPPER }
 
 """
 A global secondary index the model reads: its name and key attributes; pk
 and sk each name 1 to 4 attributes (multi-attribute keys, in key order).
 An index's key attribute may be one of the table's own (pk: "SK", sk: "PK":
-an inverted index over the table's keys).
+an inverted index over the table's keys). casing: the case of the keys
+items are given there by templates (absent: as given; an attribute that is
+one of the table's keys is the table's).
 """
-directive @index(name: String!, pk: [String!]!, sk: [String!]) repeatable on SCHEMA
+directive @index(name: String!, pk: [String!]!, sk: [String!], casing: KeyCasing) repeatable on SCHEMA
 
 """
 The item's key in an index: one template per key attribute of the index, in
@@ -66,9 +75,13 @@ parent's id. With inverted: true the item also carries GSI1PK = its SK and
 GSI1SK = its PK, so it can be read by its sort key alone. claim: the token
 claim whose value is the id of the caller's own item of this type (an owner
 type, for OWNER rules and @get(by: CALLER)); claimSetting names the
-environment variable that may rename the claim.
+environment variable that may rename the claim. constants: attributes every
+create writes with the same text (another library's ownership marks, such as
+ElectroDB's __edb_e__ and __edb_v__); reads do not need them.
 """
-directive @item(pk: String!, sk: String!, inverted: Boolean = false, claim: String, claimSetting: String) on OBJECT
+directive @item(pk: String!, sk: String!, inverted: Boolean = false, claim: String, claimSetting: String, constants: [StoredConstant!]) on OBJECT
+"An attribute written with the same text on every item of a type."
+input StoredConstant { attribute: String!, value: String! }
 
 "On a field of an @item type whose type is an @item type: the parent whose partition this item lives in."
 directive @parent on FIELD_DEFINITION
@@ -118,11 +131,13 @@ directive @createdAt on FIELD_DEFINITION
 """
 On a stored field of an item, edge or map type: how it is stored and what
 a mutation may set it to. name: the stored attribute's name when it
-differs from the field's. min and max (Int and Float fields): the smallest
-and largest value accepted. format (String and ID fields): the form the
-text must have. On a list field max is the most elements (required: an
-item holds at most 400 KB), min and format apply to its elements. Without
-them a field takes any value of its kind.
+differs from the field's (on id: an attribute the id is also stored
+under). min and max (Int and Float fields): the smallest and largest value
+accepted. format (String and ID fields): the form the text must have. On a
+list field max is the most elements (required: an item holds at most 400
+KB), min and format apply to its elements. Without them a field takes any
+value of its kind. On an enum value: name is the text stored for it (in
+attributes, keys, filters), when it is not the value's name (in-progress).
 
 counter (on a reference to an @item type): the attribute of the referred
 item kept equal to the number of items referring to it, moved in the same
@@ -132,7 +147,7 @@ create the field takes the next number from the parent's attribute named
 by sequence, and keys write it zero-padded to pad digits (default 10) so
 that it sorts as text (issue numbers on a repository).
 """
-directive @attribute(name: String, min: Float, max: Float, format: ValueFormat, counter: String, sequence: String, pad: Int) on FIELD_DEFINITION
+directive @attribute(name: String, min: Float, max: Float, format: ValueFormat, counter: String, sequence: String, pad: Int) on FIELD_DEFINITION | ENUM_VALUE
 "EMAIL: an email address (local part, @, a domain with a dot), at most 254 characters."
 enum ValueFormat { EMAIL }
 
@@ -209,4 +224,4 @@ export const DIRECTIVE_NAMES = [
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 
 /** Names of the supporting types the definitions declare. */
-export const SUPPLIED_TYPE_NAMES = ['CopyField', 'ValueFormat', 'GetBy', 'AccessRule', 'KeyOrder'] as const;
+export const SUPPLIED_TYPE_NAMES = ['CopyField', 'ValueFormat', 'GetBy', 'AccessRule', 'KeyOrder', 'KeyCasing', 'StoredConstant'] as const;

@@ -15,7 +15,7 @@ import type { GraphQLSchema } from 'graphql';
 import { Kind } from 'graphql';
 import type { Attribute, ItemType, KeyPart, Layout, Relation } from './model.js';
 import type { Problems } from './problems.js';
-import { parseTemplate, TemplateError, type KeyTemplate } from './template.js';
+import { parseTemplate, TemplateError, type KeyCasing, type KeyTemplate } from './template.js';
 import { indexOf } from './layout.js';
 
 export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, ItemType>, layout: Layout, problems: Problems): void {
@@ -38,8 +38,10 @@ export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, It
       }
       const list = (value: ReturnType<typeof arg>): string[] | null =>
         value === undefined || value.kind === Kind.NULL ? null : value.kind === Kind.LIST ? value.values.map((v) => (v.kind === Kind.STRING ? v.value : '')) : value.kind === Kind.STRING ? [value.value] : [];
-      const pk = parts(item, layout, declared.pk, list(arg('pk')), `${where}(pk)`, problems, node);
-      const sk = parts(item, layout, declared.sk, list(arg('sk')), `${where}(sk)`, problems, node);
+      // Templates write their keys in the index's casing (as given when it declares none).
+      const casing = declared.casing ?? 'NONE';
+      const pk = parts(item, layout, declared.pk, list(arg('pk')), `${where}(pk)`, problems, node, casing);
+      const sk = parts(item, layout, declared.sk, list(arg('sk')), `${where}(sk)`, problems, node, casing);
       if (!pk || !sk) continue;
       const instant = instantKey(item, index, pk, sk);
       if (instant) item.byInstant = instant;
@@ -73,6 +75,7 @@ function parts(
   where: string,
   problems: Problems,
   node: unknown,
+  casing: KeyCasing,
 ): KeyPart[] | null {
   if (templates === null) {
     // The attributes the item already stores.
@@ -97,7 +100,7 @@ function parts(
   for (let i = 0; i < templates.length; i++) {
     let template: KeyTemplate;
     try {
-      template = parseTemplate(templates[i]!);
+      template = parseTemplate(templates[i]!, casing);
     } catch (error) {
       if (!(error instanceof TemplateError)) throw error;
       problems.add(where, `template "${templates[i]}" ${error.message}`, node as never);

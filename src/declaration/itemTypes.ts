@@ -8,18 +8,19 @@
 import { isEnumType, isInterfaceType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { Access, Attribute, Constraints, ItemType, KeylessType, ScalarKind } from './model.js';
 import type { Problems } from './problems.js';
-import { parseTemplate, TemplateError, type KeyTemplate } from './template.js';
+import { parseTemplate, TemplateError, type KeyCasing, type KeyTemplate } from './template.js';
 import { connectionShape, directiveArgs, directivesOn, getByOf, isEnum, isObject, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import { readAccess } from './access.js';
+import { enumValues } from './storedText.js';
 import { isNested, mapTypesOf, readShape, referenceListShape, type NestedContext } from './nestedValues.js';
 
 const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
 /** Directives that belong on connection, root or mutation fields, never on a stored field. */
 const NOT_ON_ITEM_FIELDS = ['children', 'edges', 'get', 'catalog', 'create', 'update', 'delete', 'addEdge', 'removeEdge'];
 
-function template(source: string, where: string, problems: Problems, node: unknown): KeyTemplate | null {
+function template(source: string, where: string, problems: Problems, node: unknown, casing: KeyCasing): KeyTemplate | null {
   try {
-    return parseTemplate(source);
+    return parseTemplate(source, casing);
   } catch (error) {
     if (error instanceof TemplateError) {
       problems.add(where, `template "${source}" ${error.message}`, node as never);
@@ -29,9 +30,6 @@ function template(source: string, where: string, problems: Problems, node: unkno
   }
 }
 
-/** `{ values }` of an enum type (what a stored text must be to be read), else nothing. */
-export const enumValues = (named: GraphQLNamedType): { values?: readonly string[] } =>
-  isEnumType(named) ? { values: named.getValues().map((v) => v.name) } : {};
 
 /**
  * A stored field's @attribute: its stored name and the constraints a
@@ -168,7 +166,7 @@ export function readKeylessTypes(schema: GraphQLSchema, problems: Problems): Map
   return keyless;
 }
 
-export function readItemTypes(schema: GraphQLSchema, problems: Problems, keyless: ReadonlyMap<string, KeylessType> = new Map()): Map<string, ItemType> {
+export function readItemTypes(schema: GraphQLSchema, problems: Problems, keyless: ReadonlyMap<string, KeylessType> = new Map(), casing: KeyCasing = 'NONE'): Map<string, ItemType> {
   const items = new Map<string, ItemType>();
   const node = nodeInterfaceOf(schema);
   const objects = Object.values(schema.getTypeMap()).filter(
@@ -190,7 +188,7 @@ export function readItemTypes(schema: GraphQLSchema, problems: Problems, keyless
       problems.add(`${type.name} @item`, 'a root type cannot be an item type', type.astNode);
       continue;
     }
-    const item = readItemType({ schema, childrenOwners, declared, keyless, node, problems }, type, args);
+    const item = readItemType({ schema, childrenOwners, declared, keyless, node, problems, casing }, type, args);
     if (item) items.set(item.name, item);
   }
   for (const item of items.values()) checkParentPartition(schema, item, items, problems);
@@ -278,6 +276,8 @@ interface ItemTypeReading {
   keyless: ReadonlyMap<string, KeylessType>;
   node: { name: string; idField: string } | null;
   problems: Problems;
+  /** The case the table's keys are written in (@table(casing:)). */
+  casing: KeyCasing;
 }
 
 function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: Record<string, unknown>): ItemType | null {
@@ -288,8 +288,8 @@ function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: R
   if (node && globalId === null) {
     problems.add(type.name, `implement ${node.name} (the model declares a @get(by: NODE) root field, which finds every item type by its global id)`, type.astNode);
   }
-  const pk = template(String(args.pk), `${where}(pk)`, problems, type.astNode);
-  const sk = template(String(args.sk), `${where}(sk)`, problems, type.astNode);
+  const pk = template(String(args.pk), `${where}(pk)`, problems, type.astNode, reading.casing);
+  const sk = template(String(args.sk), `${where}(sk)`, problems, type.astNode, reading.casing);
   const fields = type.getFields();
   const id = fields.id;
   if (!id || unwrap(id.type).named.name !== 'ID' || !unwrap(id.type).nonNull || unwrap(id.type).list) {
@@ -302,16 +302,33 @@ function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: R
     if (access) fieldAccess[field.name] = access;
   }
   const read = readItemFields(reading, type, globalId);
-  const { attributes, flags } = read;
+  const { attributes, flags, idName } = read;
   const parent = read.parent ?? (pk ? inferredParent(reading, type, pk, attributes) : null);
+  // A cased key cannot give back the values it holds: the id and the parent's id are stored beside it.
+  const cased = reading.casing !== 'NONE';
+  const parentStoredAs = cased && parent ? parent.field : null;
+  const constants = readConstants(args.constants, where, type, problems);
   const keyFields = readKeyFields({ pk, sk, parent, attributes }, where, type, problems);
   const derivedId = readDerivedId(pk, sk, args.inverted === true, where, type, problems);
+  // A derived id is made again from the fields its key holds: nothing to store for it unless declared.
+  const idStoredAs = idName ?? (cased && derivedId === null ? 'id' : null);
   const owner = typeof args.claim === 'string' ? { claim: args.claim, setting: typeof args.claimSetting === 'string' ? args.claimSetting : null } : null;
   if (owner === null && typeof args.claimSetting === 'string') problems.add(`${where}(claimSetting)`, 'renames a claim the type does not name: add claim', type.astNode);
   const access: Access | null = readAccess(schema, type, type.name, problems);
 
   if (!pk || !sk) return null;
-  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, keyFields, derivedId, attributes, flags, relations: [], byInstant: null, owner, access, fieldAccess, globalId };
+  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, keyFields, derivedId, idStoredAs, parentStoredAs, constants, attributes, flags, relations: [], byInstant: null, owner, access, fieldAccess, globalId };
+}
+
+/** @item(constants:): each an attribute name (non-empty, named once) and its text. */
+function readConstants(value: unknown, where: string, type: GraphQLObjectType, problems: Problems): ItemType['constants'] {
+  const constants: { attribute: string; value: string }[] = [];
+  for (const c of (value as { attribute: string; value: string }[] | null | undefined) ?? []) {
+    if (c.attribute === '' || c.attribute === '__proto__') problems.add(`${where}(constants)`, `"${c.attribute}" is no attribute name`, type.astNode);
+    else if (constants.some((k) => k.attribute === c.attribute)) problems.add(`${where}(constants)`, `names the attribute ${c.attribute} twice`, type.astNode);
+    else constants.push({ attribute: c.attribute, value: c.value });
+  }
+  return constants;
 }
 
 /** The fields of an item type other than its ids and connections: its @parent field, stored attributes and @propagating flags. */
@@ -320,13 +337,18 @@ function readItemFields(reading: ItemTypeReading, type: GraphQLObjectType, globa
   const isEntity = (name: string) => declared.has(name) || keyless.has(name) || ROOT_TYPES.has(name);
   const nested: NestedContext = { schema, problems, isEntity, scalar: (f, at, t, inList) => nestedScalar(schema, f, at, t as GraphQLNamedType, inList, problems) };
   let parent: ItemType['parent'] = null;
+  let idName: string | null = null;
   const attributes: Attribute[] = [];
   const flags: string[] = [];
   for (const field of Object.values(type.getFields())) {
     const at = `${type.name}.${field.name}`;
     const used = directivesOn(field);
-    if (field.name === 'id' || field.name === globalId) {
-      if (used.includes('attribute')) problems.add(`${at} @attribute`, 'belongs on a stored field; the id is part of the keys', field.astNode);
+    if (field.name === 'id' && field.name !== globalId) {
+      idName = readIdAttribute(schema, field, at, problems);
+      continue;
+    }
+    if (field.name === globalId) {
+      if (used.includes('attribute')) problems.add(`${at} @attribute`, 'belongs on a stored field; the global id is made from the keys', field.astNode);
       continue;
     }
     if (used.includes('attribute') && (used.includes('parent') || used.includes('propagating') || connectionShape(unwrap(field.type).named))) {
@@ -353,7 +375,26 @@ function readItemFields(reading: ItemTypeReading, type: GraphQLObjectType, globa
     if (stored === 'flag') flags.push(field.name);
     else if (stored) attributes.push(stored);
   }
-  return { parent: parent as ItemType['parent'], attributes, flags };
+  return { parent: parent as ItemType['parent'], attributes, flags, idName };
+}
+
+/**
+ * @attribute on id: the attribute the id is also stored under (another
+ * library's name for it, ElectroDB's `employee`), written at create and
+ * read where the keys cannot give it back. Only name applies.
+ */
+function readIdAttribute(schema: GraphQLSchema, field: Field, at: string, problems: Problems): string | null {
+  const args = directiveArgs(schema, 'attribute', field);
+  if (!args) return null;
+  for (const key of ['min', 'max', 'format'] as const) {
+    if (args[key] != null) problems.add(`${at} @attribute(${key})`, 'applies to stored fields; the id takes name alone (the attribute it is also stored under)', field.astNode);
+  }
+  if (typeof args.name !== 'string') return null;
+  if (args.name === '' || args.name === '__proto__') {
+    problems.add(`${at} @attribute(name)`, `"${args.name}" is no attribute name`, field.astNode);
+    return null;
+  }
+  return args.name;
 }
 
 /** One stored field: a reference, a map or list, or a scalar attribute; `flag` for a @propagating one; null when refused or not stored. */

@@ -10,6 +10,7 @@
 import { Kind, type ConstDirectiveNode, type GraphQLSchema } from 'graphql';
 import { getDirectiveValues, type GraphQLDirective } from 'graphql';
 import type { IndexLayout, ItemType, Layout, Relation, RootField } from './model.js';
+import type { KeyCasing } from './template.js';
 import type { Problems } from './problems.js';
 import { inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
 
@@ -21,9 +22,10 @@ export const DEFAULT_LAYOUT: Layout = {
   declared: false,
   pk: 'PK',
   sk: 'SK',
+  casing: 'NONE',
   indexes: [
-    { name: 'GSI1', pk: ['GSI1PK'], sk: ['GSI1SK'] },
-    { name: 'GSI2', pk: ['GSI2PK'], sk: ['GSI2SK'] },
+    { name: 'GSI1', pk: ['GSI1PK'], sk: ['GSI1SK'], casing: null },
+    { name: 'GSI2', pk: ['GSI2PK'], sk: ['GSI2SK'], casing: null },
   ],
 };
 
@@ -39,6 +41,7 @@ export function readLayout(schema: GraphQLSchema, problems: Problems): Layout {
   const table = tables[0] ? valuesOf(schema, 'table', tables[0]) : { pk: 'PK', sk: 'SK' };
   const pk = String(table.pk);
   const sk = typeof table.sk === 'string' ? table.sk : null;
+  const casing = (typeof table.casing === 'string' ? table.casing : 'NONE') as KeyCasing;
   checkAttributeName(pk, 'schema @table(pk)', problems, tables[0]);
   if (sk !== null) checkAttributeName(sk, 'schema @table(sk)', problems, tables[0]);
   if (sk === pk) problems.add('schema @table', `pk and sk name the same attribute ${pk}`, tables[0]);
@@ -61,9 +64,9 @@ export function readLayout(schema: GraphQLSchema, problems: Problems): Layout {
     const all = [...keyPk, ...keySk];
     const twice = all.find((a, i) => all.indexOf(a) !== i);
     if (twice !== undefined) problems.add(where, `names the attribute ${twice} twice in its key`, node);
-    declared.push({ name, pk: keyPk, sk: keySk });
+    declared.push({ name, pk: keyPk, sk: keySk, casing: typeof args.casing === 'string' ? (args.casing as KeyCasing) : null });
   }
-  return { declared: true, pk, sk, indexes: declared };
+  return { declared: true, pk, sk, casing, indexes: declared };
 }
 
 function valuesOf(schema: GraphQLSchema, name: string, node: ConstDirectiveNode): Record<string, unknown> {
@@ -147,10 +150,10 @@ export function keyAttributeTypes(layout: Layout, items: ReadonlyMap<string, Ite
   return types;
 }
 
-/** The model's table shape: its layout with the key attributes' DynamoDB types. */
+/** The model's table shape: its key attributes and indexes (what DynamoDB knows of them: no casing), with their DynamoDB types. */
 export const tableShapeOf = (model: { layout: Layout; items: ReadonlyMap<string, ItemType> }) => ({
   pk: model.layout.pk,
   sk: model.layout.sk,
-  indexes: model.layout.indexes,
+  indexes: model.layout.indexes.map(({ name, pk, sk }) => ({ name, pk, sk })),
   types: keyAttributeTypes(model.layout, model.items),
 });

@@ -12,7 +12,7 @@
  * - attribute: a stored scalar field of an item or edge item.
  */
 import type { DocumentNode, GraphQLSchema } from 'graphql';
-import type { KeyTemplate } from './template.js';
+import type { KeyCasing, KeyTemplate } from './template.js';
 
 export type ScalarKind = 'ID' | 'String' | 'Int' | 'Float' | 'Boolean' | 'DateTime' | 'enum';
 
@@ -142,6 +142,19 @@ export interface ItemType {
    * with them. Set by the partition check.
    */
   skExcludes?: string[];
+  /**
+   * The attribute the id is also stored under: @attribute(name:) on id, or
+   * `id` where the table's keys are cased (a cased key cannot give the id
+   * back). Null: the id is in the keys alone.
+   */
+  idStoredAs: string | null;
+  /**
+   * Where the table's keys are cased, the attribute the parent's id is also
+   * stored under (the parent field's name); null otherwise.
+   */
+  parentStoredAs: string | null;
+  /** @item(constants:): attributes every create writes with the same text. */
+  constants: readonly { attribute: string; value: string }[];
   /** Stored scalar fields, `id` excluded. */
   attributes: Attribute[];
   /** Boolean fields marked @propagating. */
@@ -419,6 +432,8 @@ export interface IndexLayout {
   pk: readonly string[];
   /** Empty: the index has no sort key. */
   sk: readonly string[];
+  /** @index(casing:): the case of the keys templates write there; null when not declared (as given). */
+  casing: KeyCasing | null;
 }
 
 /** The table's key attributes and its indexes (@table, @index; layout.ts). */
@@ -427,6 +442,8 @@ export interface Layout {
   declared: boolean;
   pk: string;
   sk: string | null;
+  /** @table(casing:): the case the table's keys are written in (NONE: as given). */
+  casing: KeyCasing;
   indexes: readonly IndexLayout[];
 }
 
@@ -520,4 +537,18 @@ export interface Model {
  */
 export function storedName(item: Pick<ItemType, 'attributes'>, field: string): string {
   return item.attributes.find((a) => a.name === field)?.storedAs ?? field;
+}
+
+/**
+ * What a create writes of an item besides its keys and fields: the id
+ * (and a child's parent id) under the attributes the type stores them under
+ * (beside cased keys, or for another library reading attributes), and its
+ * constant attributes.
+ */
+export function writtenBeside(item: Pick<ItemType, 'idStoredAs' | 'parentStoredAs' | 'constants'>, id: string, parentId: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (item.idStoredAs !== null) out[item.idStoredAs] = id;
+  if (item.parentStoredAs !== null && parentId !== undefined) out[item.parentStoredAs] = parentId;
+  for (const c of item.constants) out[c.attribute] = c.value;
+  return out;
 }

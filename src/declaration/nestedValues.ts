@@ -16,6 +16,7 @@ import type { Constraints, MapField, ScalarKind, ValueShape } from './model.js';
 import type { Problems } from './problems.js';
 import { directiveArgs, directivesOn, isObject, isScalarLike, type Field } from './schemaShape.js';
 import { DIRECTIVE_NAMES } from './directives.js';
+import { storedEnumValues } from './storedText.js';
 
 /** A GraphQL type with its non-null and list wrappers read one level at a time. */
 interface Layer {
@@ -200,7 +201,7 @@ export function inputMismatch(given: GraphQLInputType, shape: ValueShape, at: st
   const text = (k: string) => k === 'String' || k === 'ID';
   const name = (named as { name: string }).name;
   if (isEnumType(named)) {
-    const values = named.getValues().map((v) => v.name).join();
+    const values = storedEnumValues(named).join();
     return shape.scalar === 'enum' && values === shape.values?.join() ? null : `${at} takes the enum ${name}; the field holds ${shape.scalar}`;
   }
   if (name === shape.scalar || (text(name) && text(shape.scalar))) return null;

@@ -13,6 +13,7 @@ import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, getByOf, isInputObject, unwrap, type Field } from './schemaShape.js';
 import { checkAccess, readAccess } from './access.js';
 import { scalarKind } from './itemTypes.js';
+import { storedEnumValues } from './storedText.js';
 import { inverseSideOf } from './edgeLayout.js';
 
 const QUERY_DIRECTIVES = ['get', 'catalog', 'query'];
@@ -585,7 +586,7 @@ function checkIndexKeyUpdate(at: string, field: string, item: ItemType, input: R
 function checkKind(at: string, given: ReturnType<typeof unwrap>, a: Attribute, what: string, node: unknown, problems: Problems): void {
   const kind = scalarKind(given.named.name, isEnumType(given.named));
   const text = (k: string | null) => k === 'String' || k === 'ID';
-  const values = isEnumType(given.named) ? given.named.getValues().map((v) => v.name).join() : undefined;
+  const values = isEnumType(given.named) ? storedEnumValues(given.named).join() : undefined;
   const fits = !given.list && (kind === a.kind || (text(kind) && text(a.kind))) && (a.kind !== 'enum' || values === a.values?.join());
   const stored = a.kind === 'enum' ? `an enum of ${a.values?.join(', ')}` : a.kind;
   if (!fits) problems.add(at, `takes ${given.list ? `[${given.named.name}]` : given.named.name}, but ${what} is ${stored}`, node as never);

@@ -11,7 +11,8 @@ import { parseTemplate, type KeyTemplate } from './template.js';
 import { checkEdgePair, readEdgeKey } from './edgeLayout.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
-import { enumValues, readAttributeDirective, scalarKind } from './itemTypes.js';
+import { readAttributeDirective, scalarKind } from './itemTypes.js';
+import { enumValues } from './storedText.js';
 import { readAccess } from './access.js';
 import { keyIn, readSortArguments } from './indexed.js';
 
@@ -74,7 +75,7 @@ export function readRelations(
 /** A keyless type as the owner of its connections: no keys of its own (its id is the whole key), no parent, no attributes. */
 export function keylessItemType(name: string): ItemType {
   const id = parseTemplate('{id}');
-  return { name, pk: id, sk: id, inverted: false, indexed: [], parent: null, keyFields: [], derivedId: null, attributes: [], flags: [], relations: [], byInstant: null, owner: null, access: null, fieldAccess: {}, globalId: null };
+  return { name, pk: id, sk: id, inverted: false, indexed: [], parent: null, keyFields: [], derivedId: null, idStoredAs: null, parentStoredAs: null, constants: [], attributes: [], flags: [], relations: [], byInstant: null, owner: null, access: null, fieldAccess: {}, globalId: null };
 }
 
 const edgeAttributeNames = (r: EdgesRelation) =>
@@ -473,10 +474,11 @@ export function checkStoredNames(
   items: ReadonlyMap<string, ItemType>,
   relations: ReadonlyMap<string, Relation>,
   problems: Problems,
-  layout: Pick<Layout, 'pk' | 'sk'>,
+  layout: Pick<Layout, 'pk' | 'sk' | 'indexes'>,
 ): void {
   // The table's own key attributes, whatever @table names them, are written from the templates.
   const tableKeys = new Set([layout.pk, ...(layout.sk === null ? [] : [layout.sk])]);
+  const indexKeys = new Set([...tableKeys, ...layout.indexes.flatMap((i) => [...i.pk, ...i.sk])]);
   const isKey = (name: string) => KEY_ATTRIBUTES.includes(name as never) || tableKeys.has(name);
   /** Records `use` under `name`; false (and a problem) when the name is reserved or holds something else. */
   const claim = (names: Map<string, string>, name: string, use: string, where: string, node: unknown): boolean => {
@@ -496,6 +498,14 @@ export function checkStoredNames(
     const type = schema.getType(item.name) as GraphQLObjectType;
     const names = new Map<string, string>();
     for (const a of item.attributes) claim(names, a.storedAs, `the field ${item.name}.${a.name}`, `${item.name}${storedAt(a)}`, type.getFields()[a.name]?.astNode);
+    // What a create writes besides the fields: the id and the parent's id beside cased keys, constant attributes.
+    const beside = (name: string, use: string, where: string, node: unknown) => {
+      if (indexKeys.has(name)) problems.add(where, `${use} is stored under ${name}, a key attribute of the table or an index: name it otherwise`, node as never);
+      else claim(names, name, use, where, node);
+    };
+    if (item.idStoredAs !== null) beside(item.idStoredAs, `the id of ${item.name}`, `${item.name}.id${item.idStoredAs === 'id' ? '' : ` @attribute(name: ${JSON.stringify(item.idStoredAs)})`}`, type.getFields().id?.astNode);
+    if (item.parent && item.parentStoredAs !== null) beside(item.parentStoredAs, `the parent's id of ${item.name} (its cased keys cannot give it back)`, `${item.name}.${item.parent.field} @parent`, type.getFields()[item.parent.field]?.astNode);
+    for (const c of item.constants) beside(c.attribute, `the constant ${c.attribute} of ${item.name}`, `${item.name} @item(constants)`, type.astNode);
     // A key attribute the type writes from a template in a declared index holds that key, not a field.
     for (const placement of item.indexed) {
       for (const part of [...placement.pk, ...placement.sk]) {

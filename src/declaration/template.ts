@@ -6,21 +6,41 @@
  *      the first placeholder (what `begins_with` reads), `fill` (values →
  *      key value) and `match` (key value → values, or null).
  *
- * Templates are exact: no case folding, no trimming (a template that
- * lower-cased ids would corrupt them). Ids never contain `#`, so a
- * placeholder followed by literal text ends where that text starts; two
- * placeholders side by side could not be told apart and are refused.
+ * Templates are exact unless their key attribute declares a casing
+ * (@table/@index(casing:), as ElectroDB lower-cases its keys by default):
+ * then the whole key, literal text and values alike, is written in that
+ * case, the prefix and the literals a key is matched against are too, and
+ * the values read back from a key are as the key holds them (a lower-cased
+ * key cannot give back "Open"; readers take such values from attributes).
+ * Ids never contain `#`, so a placeholder followed by literal text ends
+ * where that text starts; two placeholders side by side could not be told
+ * apart and are refused.
  */
 import { invariantViolation } from '../errors.js';
 
 export type TemplatePart = { literal: string } | { placeholder: string };
 
+/** The case a key attribute's values are written in: as given (NONE), or all lower or upper case. */
+export type KeyCasing = 'NONE' | 'LOWER' | 'UPPER';
+
+const asGiven = (text: string) => text;
+const lower = (text: string) => text.toLowerCase();
+const upper = (text: string) => text.toUpperCase();
+
+/** Text as a key of this casing holds it. */
+export const casingOf = (casing: KeyCasing): ((text: string) => string) => (casing === 'LOWER' ? lower : casing === 'UPPER' ? upper : asGiven);
+
 export interface KeyTemplate {
   readonly source: string;
+  /** The parts, their literal text as the key holds it (cased). */
   readonly parts: readonly TemplatePart[];
   readonly placeholders: readonly string[];
-  /** The literal text before the first placeholder (the whole value when there is none). */
+  /** The literal text before the first placeholder (the whole value when there is none), as the key holds it. */
   readonly prefix: string;
+  /** The case its keys are written in. */
+  readonly casing: KeyCasing;
+  /** A text (a value, a bound) as the key holds it: itself unless the key is cased. */
+  cased(text: string): string;
   fill(values: Readonly<Record<string, string>>): string;
   match(value: unknown): Record<string, string> | null;
   /**
@@ -36,8 +56,8 @@ export class TemplateError extends Error {}
 
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 
-/** Parses a template; throws TemplateError naming what is wrong. */
-export function parseTemplate(source: string): KeyTemplate {
+/** Parses a template (its keys written in `casing`); throws TemplateError naming what is wrong. */
+export function parseTemplate(source: string, casing: KeyCasing = 'NONE'): KeyTemplate {
   if (source.length === 0) throw new TemplateError('is empty');
   const parts: TemplatePart[] = [];
   let at = 0;
@@ -65,9 +85,11 @@ export function parseTemplate(source: string): KeyTemplate {
       throw new TemplateError(`has literal text "${next.literal}" after a placeholder that does not start with '#'`);
     }
   }
-  const first = parts[0];
+  const cased = casingOf(casing);
+  const keyParts = casing === 'NONE' ? parts : parts.map((p) => ('literal' in p ? { literal: cased(p.literal) } : p));
+  const first = keyParts[0];
   const prefix = 'literal' in first ? first.literal : '';
-  return new Template(source, parts, placeholders, prefix);
+  return new Template(source, keyParts, placeholders, prefix, casing, parts);
 }
 
 class Template implements KeyTemplate {
@@ -75,15 +97,21 @@ class Template implements KeyTemplate {
   private readonly simple: boolean;
   private readonly single: string | null;
 
+  readonly cased: (text: string) => string;
+
   constructor(
     readonly source: string,
     readonly parts: readonly TemplatePart[],
     readonly placeholders: readonly string[],
     readonly prefix: string,
+    readonly casing: KeyCasing,
+    /** The parts as declared: fill() cases the whole key at once, as ElectroDB does. */
+    private readonly declared: readonly TemplatePart[],
   ) {
     const last = parts[parts.length - 1]!;
     this.simple = placeholders.length === 0 || (placeholders.length === 1 && 'placeholder' in last);
     this.single = placeholders.length === 1 ? placeholders[0]! : null;
+    this.cased = casingOf(casing);
   }
 
   valueOf(value: unknown, placeholder: string): string | null | undefined {
@@ -101,7 +129,7 @@ class Template implements KeyTemplate {
 
   fill(values: Readonly<Record<string, string>>): string {
     let out = '';
-    for (const part of this.parts) {
+    for (const part of this.declared) {
       if ('literal' in part) out += part.literal;
       else {
         const value = values[part.placeholder];
@@ -109,7 +137,7 @@ class Template implements KeyTemplate {
         out += value;
       }
     }
-    return out;
+    return this.casing === 'NONE' ? out : this.cased(out);
   }
 
   match(value: unknown): Record<string, string> | null {

@@ -25,7 +25,7 @@ import {
   type TableDescription,
 } from '@aws-sdk/client-dynamodb';
 import { CURRENT_LAYOUT_VERSION, GSI2, layoutStateKey, tableKeys } from './keys.js';
-import type { Layout } from '../declaration/model.js';
+import type { IndexLayout, Layout } from '../declaration/model.js';
 import { DEFAULT_LAYOUT } from '../declaration/layout.js';
 import { sleep } from './backoff.js';
 
@@ -35,12 +35,14 @@ import { sleep } from './backoff.js';
  * @index). `types` gives a key attribute's DynamoDB type (N for numbers);
  * any attribute it does not name is a string.
  */
-export interface TableShape extends Pick<Layout, 'pk' | 'sk' | 'indexes'> {
+export interface TableShape extends Pick<Layout, 'pk' | 'sk'> {
+  /** The indexes as DynamoDB knows them: names and key attributes (a key's casing is the model's, not the table's). */
+  indexes: readonly Pick<IndexLayout, 'name' | 'pk' | 'sk'>[];
   types?: ReadonlyMap<string, 'S' | 'N'>;
 }
 
 /** The layout of a model that declares none. */
-export const DEFAULT_TABLE_SHAPE: TableShape = DEFAULT_LAYOUT;
+export const DEFAULT_TABLE_SHAPE: TableShape = { pk: DEFAULT_LAYOUT.pk, sk: DEFAULT_LAYOUT.sk, indexes: DEFAULT_LAYOUT.indexes.map(({ name, pk, sk }) => ({ name, pk, sk })) };
 
 type KeyElement = { AttributeName: string; KeyType: 'HASH' | 'RANGE' };
 const keySchema = (pk: readonly string[], sk: readonly string[]): KeyElement[] => [

@@ -22,13 +22,21 @@ export function boundsBinding(bounds: QueryBounds, args: Record<string, unknown>
   return from === null && until === null ? '' : JSON.stringify([from, until]);
 }
 
-/** The arguments' bounds, null when neither is given; an empty range is BAD_USER_INPUT. */
-function boundsOf(bounds: QueryBounds, args: Record<string, unknown>): { from: string | null; until: string | null } | null {
-  const from = bounds.from === null ? null : validateText(args[bounds.from], bounds.from);
-  const until = bounds.until === null ? null : validateText(args[bounds.until], bounds.until);
-  if (from === null && until === null) return null;
+/** A sort key's text as given: the casing of keys written as given. */
+const asGiven = (text: string) => text;
+
+/**
+ * The arguments' bounds as the sort key holds them (`cased`: in its case,
+ * as ElectroDB cases a range's keys), null when neither is given; an empty
+ * range is BAD_USER_INPUT.
+ */
+function boundsOf(bounds: QueryBounds, args: Record<string, unknown>, cased: (text: string) => string): { from: string | null; until: string | null } | null {
+  const given = { from: bounds.from === null ? null : validateText(args[bounds.from], bounds.from), until: bounds.until === null ? null : validateText(args[bounds.until], bounds.until) };
+  if (given.from === null && given.until === null) return null;
+  const from = given.from === null ? null : cased(given.from);
+  const until = given.until === null ? null : cased(given.until);
   if (from !== null && until !== null && from >= until) {
-    throw badUserInput(`${bounds.until} (${until}) must come after ${bounds.from} (${from}): the range is empty`, bounds.until!);
+    throw badUserInput(`${bounds.until} (${given.until}) must come after ${bounds.from} (${given.from}): the range is empty`, bounds.until!);
   }
   return { from, until };
 }
@@ -40,8 +48,8 @@ function boundsOf(bounds: QueryBounds, args: Record<string, unknown>): { from: s
  * sort-key positions would skip items sharing one. Unchanged when neither
  * bound is given.
  */
-export function boundedCollection(collection: Collection, bounds: QueryBounds, args: Record<string, unknown>): Collection {
-  const given = boundsOf(bounds, args);
+export function boundedCollection(collection: Collection, bounds: QueryBounds, args: Record<string, unknown>, cased = asGiven): Collection {
+  const given = boundsOf(bounds, args, cased);
   if (given === null) return collection;
   const { prefix } = collection;
   const lo = given.from === null ? rangeStart(prefix) : prefix + given.from;
@@ -50,8 +58,8 @@ export function boundedCollection(collection: Collection, bounds: QueryBounds, a
 }
 
 /** The narrowed read of `collection` for `args`, or null when neither bound is given (the plain collection). */
-export function boundedSource(collection: Collection, bounds: QueryBounds, args: Record<string, unknown>): RangeSource | null {
-  const given = boundsOf(bounds, args);
+export function boundedSource(collection: Collection, bounds: QueryBounds, args: Record<string, unknown>, cased = asGiven): RangeSource | null {
+  const given = boundsOf(bounds, args, cased);
   if (given === null) return null;
   const { from, until } = given;
   const { prefix } = collection;
@@ -118,7 +126,7 @@ export function sortedCollection(
   bounds: QueryBounds | null,
   args: Record<string, unknown>,
 ): Collection {
-  if (key.skMore.length === 0) return bounds === null ? collection : boundedCollection(collection, bounds, args);
+  if (key.skMore.length === 0) return bounds === null ? collection : boundedCollection(collection, bounds, args, key.sk.cased);
   const { sorts, fixed, at, binding } = sortedFix(key, sortArguments, bounds, args);
   const ranged = sorts[at]!;
   const sorted: Collection = {
@@ -127,5 +135,5 @@ export function sortedCollection(
     prefix: ranged.template.prefix,
     sortKey: { fixed, after: sorts.slice(at + 1).map((s) => s.attribute), binding },
   };
-  return bounds === null ? sorted : boundedCollection(sorted, bounds, args);
+  return bounds === null ? sorted : boundedCollection(sorted, bounds, args, ranged.template.cased);
 }

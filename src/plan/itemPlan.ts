@@ -48,6 +48,42 @@ export interface ItemPlan {
   checkId(value: unknown, argument?: string): string;
 }
 
+/**
+ * A value a cased key holds, read back: the attribute the create stored it
+ * under where the key holds it in its case, else as the key holds it (a
+ * lower-cased id still finds the item: its key is written in that case
+ * whatever case an id is given in). By placeholder: `id`, the parent
+ * field, or a key field.
+ */
+function storedValues(type: ItemType): (item: Item, placeholder: string, inKey: string) => string {
+  const cased = type.pk.cased;
+  const attributes = new Map<string, string>(type.attributes.map((a) => [a.name, a.storedAs]));
+  if (type.idStoredAs !== null) attributes.set('id', type.idStoredAs);
+  if (type.parent && type.parentStoredAs !== null) attributes.set(type.parent.field, type.parentStoredAs);
+  return (item, placeholder, inKey) => {
+    const attribute = attributes.get(placeholder);
+    const value = attribute === undefined ? undefined : item[attribute];
+    const text = typeof value === 'number' ? String(value) : value;
+    return typeof text === 'string' && cased(text) === inKey ? text : inKey;
+  };
+}
+
+/** idOf/parentOf of a type whose table keys are cased and hold {id}: the ids from their attributes (storedValues). */
+function storedIdReaders(type: ItemType, readers: { idOf(item: Item): string | null | undefined; parentOf(item: Item): string | null }) {
+  const stored = storedValues(type);
+  const parentField = type.parent?.field ?? null;
+  return {
+    idOf(item: Item): string | null | undefined {
+      const inKey = readers.idOf(item);
+      return inKey === undefined || inKey === null ? inKey : stored(item, 'id', inKey);
+    },
+    parentOf(item: Item): string | null {
+      const inKey = readers.parentOf(item);
+      return inKey === null || parentField === null ? inKey : stored(item, parentField, inKey);
+    },
+  };
+}
+
 /** A derived id (plan/derivedId.ts) of one type, made and read. */
 export interface DerivedIds {
   /**
@@ -111,7 +147,14 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
     for (const a of keyFields) v[a.name] = keyText(a, fields?.[a.name], a.name);
     return v;
   };
-  const { idOf, parentOf } = type.derivedId === null ? compileKeyReaders(type, keys, parentField) : derivedKeyReaders(type, keys, parentField);
+  // A cased key cannot give back the values it holds: they are read from the attributes the create stored them under.
+  const cased = type.pk.casing !== 'NONE';
+  const { idOf, parentOf } =
+    type.derivedId !== null
+      ? derivedKeyReaders(type, keys, parentField, cased ? storedValues(type) : null)
+      : cased
+        ? storedIdReaders(type, compileKeyReaders(type, keys, parentField))
+        : compileKeyReaders(type, keys, parentField);
   const excludes = type.skExcludes ?? [];
   const foreign = (sk: unknown) => typeof sk === 'string' && excludes.some((p) => sk.startsWith(p));
   const ids = (item: Item) => {
@@ -126,7 +169,7 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
       const v = derived.values(id);
       return { PK: type.pk.fill(v), SK: type.sk.fill(v) };
     })) ??
-    compileKey(type, parentField) ??
+    (type.pk.casing === 'NONE' ? compileKey(type, parentField) : null) ??
     ((id: string, parentId?: string, fields?: Readonly<Record<string, unknown>>) => {
       const v = values(id, parentId, fields);
       return { PK: type.pk.fill(v), SK: type.sk.fill(v) };
@@ -153,7 +196,8 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
     checkId: derived ? (value, argument = 'id') => (derived.values(value, argument), value as string) : (value, argument = 'id') => validateId(value as string, argument),
     key,
     ids,
-    map: compileMap(type, parentProperty, counters, idOf, parentOf, notOfType, extensions, keyFieldReader(type, keys)),
+    // A cased key cannot give back a field it holds: such a field is read from its attribute alone.
+    map: compileMap(type, parentProperty, counters, idOf, parentOf, notOfType, extensions, type.pk.casing === 'NONE' ? keyFieldReader(type, keys) : () => undefined),
   };
 }
 
@@ -237,18 +281,24 @@ function checkKeyBytes(type: ItemType, values: Readonly<Record<string, string>>,
   }
 }
 
-/** idOf/parentOf of a type with a derived id: the id made from every placeholder's value in the keys. */
-function derivedKeyReaders(type: ItemType, keys: TableKeys, parentField: string | null) {
+/**
+ * idOf/parentOf of a type with a derived id: the id made from every
+ * placeholder's value in the keys (each through `stored` where the keys
+ * are cased: storedValues).
+ */
+function derivedKeyReaders(type: ItemType, keys: TableKeys, parentField: string | null, stored: ((item: Item, placeholder: string, inKey: string) => string) | null) {
   const order = type.derivedId!;
   return {
     idOf(item: Item): string | undefined {
       const inPk = type.pk.match(item[keys.pk]);
       const inSk = inPk && type.sk.match(item[keys.sk]);
       if (!inPk || !inSk) return undefined;
-      return formatDerivedId(order.map((p) => inSk[p] ?? inPk[p]!));
+      return formatDerivedId(order.map((p) => (stored === null ? (inSk[p] ?? inPk[p]!) : stored(item, p, inSk[p] ?? inPk[p]!))));
     },
     parentOf(item: Item): string | null {
-      return parentField === null ? null : (type.sk.valueOf(item[keys.sk], parentField) ?? type.pk.valueOf(item[keys.pk], parentField) ?? null);
+      if (parentField === null) return null;
+      const inKey = type.sk.valueOf(item[keys.sk], parentField) ?? type.pk.valueOf(item[keys.pk], parentField) ?? null;
+      return inKey === null || stored === null ? inKey : stored(item, parentField, inKey);
     },
   };
 }

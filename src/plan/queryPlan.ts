@@ -78,8 +78,8 @@ export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layo
     field,
     path,
     node,
-    collection: bounds !== null && repeats ? (args) => boundedCollection(collection(args), bounds, args) : collection,
-    narrow: (args) => (bounds === null || repeats ? null : boundedSource(collection(args), bounds, args)),
+    collection: bounds !== null && repeats ? (args) => boundedCollection(collection(args), bounds, args, key.sk.cased) : collection,
+    narrow: (args) => (bounds === null || repeats ? null : boundedSource(collection(args), bounds, args, key.sk.cased)),
     edge: (item) => ({ node: node.map(item) }),
   };
 }

@@ -174,6 +174,8 @@ interface ConnectionReads {
   /** A bounded read whose partition the arguments name (else the plan's own). */
   filledNarrow: RelationPlan['narrow'];
   reads: ConnectionRange | null;
+  /** How from/until are written into the node's sort key (cased keys: in their case). */
+  skCased: (text: string) => string;
 }
 
 function childrenReads(relation: ChildrenRelation, { owner, node, nodeType, layout, keys }: RelationPlanInput): ConnectionReads {
@@ -209,7 +211,7 @@ function childrenReads(relation: ChildrenRelation, { owner, node, nodeType, layo
   if (byArguments) {
     // Arguments name the partition: every read goes through them.
     sorted ??= (parentId, args) => partition(parentId, args);
-    if (bounds && !repeats) filledNarrow = (parentId, args) => boundedSource(partition(parentId, args), bounds, args);
+    if (bounds && !repeats) filledNarrow = (parentId, args) => boundedSource(partition(parentId, args), bounds, args, key.sk.cased);
   }
   // Beside the owner's entity only where the owner's own values name the partition (never arguments).
   if (!byArguments && key.pkMore.length === 0 && key.skMore.length === 0 && !numberSort(nodeType, key)) reads = { index, pk: key.pk, range: prefixInterval(prefix) };
@@ -220,7 +222,7 @@ function childrenReads(relation: ChildrenRelation, { owner, node, nodeType, layo
     const ids = ofParent ? node.ids(item) : null;
     return ids?.parentId ? { parentId: ids.parentId, childId: ids.id } : null;
   };
-  return { collection, edge, member, sorted, filledNarrow, reads };
+  return { collection, edge, member, sorted, filledNarrow, reads, skCased: key.sk.cased };
 }
 
 function edgesReads(relation: EdgesRelation, { nodeType, keys, nodeExtensions = [], edgeRead = null }: RelationPlanInput): ConnectionReads {
@@ -245,14 +247,14 @@ function edgesReads(relation: EdgesRelation, { nodeType, keys, nodeExtensions = 
     const childId = nodeT.valueOf(item[nodeAttr], nodePh);
     return typeof parentId === 'string' && typeof childId === 'string' ? { parentId, childId } : null;
   };
-  return { collection, edge, member, sorted: null, filledNarrow: null, reads };
+  return { collection, edge, member, sorted: null, filledNarrow: null, reads, skCased: (text) => text };
 }
 
 export function compileRelationPlan(relation: Relation, input: RelationPlanInput): RelationPlan {
   const { owner, node, nodeType, layout, keys, partitions } = input;
   const ownerPk = owner.type.pk;
   const name = relation.path;
-  const { collection, edge, member, sorted, filledNarrow, reads } = relation.kind === 'children' ? childrenReads(relation, input) : edgesReads(relation, input);
+  const { collection, edge, member, sorted, filledNarrow, reads, skCased } = relation.kind === 'children' ? childrenReads(relation, input) : edgesReads(relation, input);
   const range = relation.kind === 'children' ? compileRangePlan(relation, nodeType) : null;
   const bounds = relation.bounds;
   const sharded = relation.kind === 'edges' && relation.sharded !== null;
@@ -276,7 +278,7 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
         }
       : (filledNarrow ??
         (bounds && !sorted
-          ? (parentId, args) => boundedSource(collection(parentId), bounds, args)
+          ? (parentId, args) => boundedSource(collection(parentId), bounds, args, skCased)
           : null)),
     sorted,
     beside: reads && partitions ? compileBeside(owner.type, reads, partitions, layout) : null,

@@ -1,7 +1,8 @@
 /**
  * buildResolvers(): the resolver map of a model, from its plan: the root
  * fields, every item type, every connection type, PageInfo and DateTime,
- * the node interface and the caller's type (@get(by: CALLER)) when the model declares them.
+ * the node interface and the caller's type (@get(by: CALLER)) when the model declares them,
+ * and the stored text of enum values stored otherwise than their names.
  * Nothing here names a type of a particular model.
  */
 import { isObjectType } from 'graphql';
@@ -16,6 +17,7 @@ import { resolveMemberType } from './collection.js';
 import { compileItemPlan } from '../plan/itemPlan.js';
 import { keylessItemType } from '../declaration/relations.js';
 import { guardedAttributes } from '../subscriptions/redaction.js';
+import { storedEnumTexts } from '../declaration/storedText.js';
 
 /**
  * The item types whose records may be partial (`complete: false`): the
@@ -85,5 +87,7 @@ export function buildResolvers(plan: Plan): ResolverMap {
   }
   if (plan.node) map[plan.node.interface] = { __resolveType: (record: NodeRecord) => record.__typename };
   if (plan.me) map[plan.me.type] = meFields(plan);
+  // Enum values stored as other text (`in-progress`): graphql's internal values, so resolvers see the stored text.
+  Object.assign(map, storedEnumTexts(plan.model.schema));
   return map;
 }

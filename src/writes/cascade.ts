@@ -327,7 +327,7 @@ async function removeEdge(store: Store, side: EdgeSide, edge: Item, other: Item 
     // A child (or an edge whose other end keeps no count, or a child end no longer found): the item alone, and an inverted child's id claim (child.ts).
     const isChild = side.relation.relation.kind === 'children';
     const child = isChild && side.relation.node.type.inverted ? side.relation.node.ids(edge) : null;
-    const claim = child ? idClaimKey(side.relation.node.type.sk.prefix, child.id) : null;
+    const claim = child ? idClaimKey(side.relation.node.type.sk.prefix, side.relation.node.type.sk.cased(child.id)) : null;
     const childWrites = isChild ? writePlanOf(planOf(store)).type(side.relation.node.name) : null;
     if (childWrites && childWrites.sides.length > 0) {
       // A child with children of its own goes as any cascade: marked, emptied, deleted (its own parent is going: no counter).

@@ -83,7 +83,7 @@ export async function deleteChild(store: Store, t: TypeWrites, id: string, locat
     keyValues: keyValuesOf(t, id, located, fields),
     ...(parentKey ? { parent: { key: parentKey, counter, delta: -1, needed: `${what} not found` } } : {}),
     // The id claim goes with it, so the id can be used again.
-    ...(type.inverted ? { also: [idClaimKey(type.sk.prefix, id)] } : {}),
+    ...(type.inverted ? { also: [idClaimKey(type.sk.prefix, type.sk.cased(id))] } : {}),
   });
   return id;
 }

@@ -27,7 +27,7 @@ import { readRange, type Collection } from '../dynamo/collection.js';
 import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type ItemKey } from '../dynamo/keys.js';
 import { badUserInput, conflict, invariantViolation, notFound } from '../errors.js';
 import type { ItemRecord } from '../plan/records.js';
-import { storedName, type Attribute, type IndexPlacement, type ItemType } from '../declaration/model.js';
+import { storedName, writtenBeside, type Attribute, type IndexPlacement, type ItemType } from '../declaration/model.js';
 import { KEY_BYTES, keyText } from '../plan/itemPlan.js';
 import type { Plan } from '../plan/plan.js';
 import type { ReadPort } from '../dynamo/readPort.js';
@@ -128,6 +128,7 @@ export function newItem(t: TypeWrites, plan: Plan, id: string, parentId: string 
   const key = t.item.key(id, parentId, fields);
   checkKeySize(key, `${type.name} ${id}`);
   const item: Item = Object.assign(keys.key(key), stored);
+  Object.assign(item, writtenBeside(type, id, parentId));
   if (type.inverted) {
     item.GSI1PK = key.SK;
     item.GSI1SK = key.PK;
@@ -299,5 +300,5 @@ async function claimOf(store: Store, t: TypeWrites, item: Item, parentPlan: { ty
   const byId: Collection = { name: `${t.item.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: keys.keyOf(item).SK, prefix: parentPlan.type.pk.prefix, table: keys.names };
   const [existing] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
   if (existing) throw conflict(`${t.item.name} ${id} already exists`);
-  return { ...keys.key(idClaimKey(t.item.type.sk.prefix, id)), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };
+  return { ...keys.key(idClaimKey(t.item.type.sk.prefix, t.item.type.sk.cased(id))), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };
 }

@@ -10,7 +10,10 @@
  *   Int field), the first sort attribute fixed by an argument or not,
  *   children without the indexed field left out (sparse);
  * - an inverted index over the table's own keys (the parents that hold a
- *   child id), or an `inverted: true` child type found by its id alone.
+ *   child id), or an `inverted: true` child type found by its id alone;
+ * - keys written as given, lower- or upper-cased (@table/@index(casing:)),
+ *   ids in either case, and the enum's values stored as their names or as
+ *   other text (@attribute(name:) on the value) that sorts otherwise.
  * Each layout is filled through the gateway's mutations for three parents,
  * then paged at random both ways; every page is compared with an in-memory
  * reference of the same declaration (the items sorted by the stored text of
@@ -30,6 +33,11 @@ import { patience } from '../support/patience.js';
 
 type Kind = 'String' | 'DateTime' | 'Level';
 const LEVELS = ['LOW', 'MID', 'HIGH', 'TOP'];
+/** The levels' stored texts when the enum declares them: no GraphQL names, and in another order. */
+const LEVEL_TEXTS = ['z-low', 'a mid', 'M.high', 'top!'];
+type Casing = 'NONE' | 'LOWER' | 'UPPER';
+/** A key's text as a key of this casing holds it. */
+const casedBy = (casing: Casing) => (text: string) => (casing === 'LOWER' ? text.toLowerCase() : casing === 'UPPER' ? text.toUpperCase() : text);
 
 interface IndexLayout {
   /** Literal before `{parent}` in the index partition key. */
@@ -56,13 +64,17 @@ interface Layout {
    */
   mode: 'tagId' | 'tag' | 'index' | 'invertedIndex' | 'invertedItem';
   index: IndexLayout;
+  /** The table's casing, and the index's when its keys are templates. */
+  casing: Casing;
+  /** The enum's values stored as LEVEL_TEXTS. */
+  texts: boolean;
 }
 
 interface Kid {
   parent: string;
   /** Given at create (absent in mode `tag`, where it is derived from the key). */
   id: string;
-  /** The field's value as given, and as stored (DateTime: fixed-width UTC); null: left out (sparse, in mode `index`). */
+  /** The field's value as given (an enum: its name), and as stored (DateTime: fixed-width UTC; an enum: its text); null: left out (sparse, in mode `index`). */
   tag: string | null;
   stored: string | null;
   name: string;
@@ -87,6 +99,8 @@ const layoutsOf = (modes: Layout['mode'][]): fc.Arbitrary<Layout> =>
     kind: fc.constantFrom<Kind>('String', 'DateTime', 'Level'),
     mode: fc.constantFrom(...modes),
     index: indexLayouts,
+    casing: fc.constantFrom<Casing>('NONE', 'NONE', 'LOWER', 'UPPER'),
+    texts: fc.boolean(),
   });
 
 /** The parents: p1's connections are read; p10 sorts between p1 and p2 as text, and after p1 where `#` follows. */
@@ -100,7 +114,7 @@ const rawKids = fc.array(
   fc.record({
     // Half the children under the parent whose connections are read, the others under the rest.
     parent: fc.constantFrom(...PARENTS, PARENTS[0]!, PARENTS[0]!),
-    id: fc.stringMatching(/^[a-d][1-3]?$/),
+    id: fc.stringMatching(/^[a-dA-B][1-3]?$/),
     text: fc.stringMatching(/^[a-c0-9]{1,2}$/),
     // Minutes after 2020 and a quarter second: instants differing in each field, most on whole seconds (given without their fraction).
     minutes: fc.constantFrom(0, 1, 59, 60, 1440, 525_600, 4_000_000),
@@ -135,13 +149,15 @@ function kidsFrom(layout: Layout, raw: { parent: string; id: string; text: strin
     let tag: string;
     let stored: string;
     if (layout.kind === 'String') tag = stored = r.text;
-    else if (layout.kind === 'Level') tag = stored = LEVELS[r.level]!;
-    else {
+    else if (layout.kind === 'Level') {
+      tag = LEVELS[r.level]!;
+      stored = layout.texts ? LEVEL_TEXTS[r.level]! : tag;
+    } else {
       stored = new Date(BASE + r.minutes * 60_000 + r.quarter * 250).toISOString();
       tag = stored.replace('.000Z', 'Z');
     }
-    // The key each layout needs unique: the child's own key, and (inverted: true) its id alone.
-    const key = layout.mode === 'tag' ? `${parent}/${stored}` : layout.mode === 'invertedItem' ? r.id : `${parent}/${r.id}`;
+    // The key each layout needs unique: the child's own key, and (inverted: true) its id alone, as the cased key holds them.
+    const key = casedBy(layout.casing)(layout.mode === 'tag' ? `${parent}/${stored}` : layout.mode === 'invertedItem' ? r.id : `${parent}/${r.id}`);
     if (seen.has(key)) return;
     seen.add(key);
     const sparse = layout.mode === 'index' && !r.present && i % 3 === 0;
@@ -168,7 +184,8 @@ function sdlOf(layout: Layout): string {
   if (mode === 'index') {
     const pk = ['kOwner', ...(index.second ? [index.root ? 'kBucket' : 'kPart'] : [])];
     const sk = index.skAttrs === 1 ? ['kSort'] : ['tag', 'name'];
-    indexes.push(`@index(name: "byK", pk: ${JSON.stringify(pk)}, sk: ${JSON.stringify(sk)})`);
+    // Natural attributes (tag, name) are fields: only an index of templates is cased.
+    indexes.push(`@index(name: "byK", pk: ${JSON.stringify(pk)}, sk: ${JSON.stringify(sk)}${index.skAttrs === 1 ? `, casing: ${layout.casing}` : ''})`);
     const pkTemplates = [`${index.pkPrefix}{parent}`, ...(index.second ? [index.root ? 'b{bucket}' : 'part'] : [])];
     const skTemplates = index.skAttrs === 1 ? `, sk: ["${index.skPrefix}{tag}#{id}"]` : '';
     indexed.push(`@indexed(index: "byK", pk: ${JSON.stringify(pkTemplates)}${skTemplates})`);
@@ -177,7 +194,7 @@ function sdlOf(layout: Layout): string {
     indexes.push('@index(name: "inverted", pk: ["SK"], sk: ["PK"])');
     indexed.push('@indexed(index: "inverted")');
   }
-  const declares = indexes.length > 0 || mode === 'invertedItem';
+  const declares = indexes.length > 0 || mode === 'invertedItem' || layout.casing !== 'NONE';
   const page = 'first: Int, after: String, last: Int, before: String';
   // Over two sort attributes, an argument may fix the first (the tag).
   const fixArg = mode === 'index' && index.skAttrs === 2 ? `tag: ${kind}, ` : '';
@@ -185,9 +202,9 @@ function sdlOf(layout: Layout): string {
     mode === 'index' && !index.root ? `kids(${fixArg}${page}): KidConnection! @query(index: "byK")` : `kids(${page}): KidConnection! @children(counter: "kidCount")`;
   const tagType = mode === 'tagId' || mode === 'tag' ? `${kind}!` : kind;
   return `
-    ${declares ? `extend schema @index(name: "GSI1", pk: ["GSI1PK"], sk: ["GSI1SK"]) ${indexes.join(' ')}` : ''}
+    ${declares ? `extend schema @table(casing: ${layout.casing}) @index(name: "GSI1", pk: ["GSI1PK"], sk: ["GSI1SK"]) ${indexes.join(' ')}` : ''}
     scalar DateTime
-    enum Level { ${LEVELS.join(' ')} }
+    enum Level { ${LEVELS.map((l, i) => (layout.texts ? `${l} @attribute(name: ${JSON.stringify(LEVEL_TEXTS[i])})` : l)).join(' ')} }
     type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
     type Parent @item(pk: "${layout.parentPrefix}{id}", sk: "${layout.parentSk}") {
       id: ID!
@@ -220,15 +237,16 @@ function sdlOf(layout: Layout): string {
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The stored text of a child's table sort key. */
+/** The stored text of a child's table sort key (in the table's casing). */
 function tableSk(layout: Layout, kid: Kid): string {
-  if (layout.mode === 'tagId') return `${layout.childSkPrefix}${kid.stored}#${kid.id}`;
-  if (layout.mode === 'tag') return `${layout.childSkPrefix}${kid.stored}`;
-  return `${layout.childSkPrefix}${kid.id}`;
+  const cased = casedBy(layout.casing);
+  if (layout.mode === 'tagId') return cased(`${layout.childSkPrefix}${kid.stored}#${kid.id}`);
+  if (layout.mode === 'tag') return cased(`${layout.childSkPrefix}${kid.stored}`);
+  return cased(`${layout.childSkPrefix}${kid.id}`);
 }
 
 /** The stored text of a child's table partition key. */
-const tablePk = (layout: Layout, kid: Kid) => `${layout.parentPrefix}${kid.parent}${layout.ownPartition === null ? '' : `#${layout.ownPartition}`}`;
+const tablePk = (layout: Layout, kid: Kid) => casedBy(layout.casing)(`${layout.parentPrefix}${kid.parent}${layout.ownPartition === null ? '' : `#${layout.ownPartition}`}`);
 
 /** The reference: what `p1`'s connection lists (a root field: also `bucket`; an argument: also the fixed tag), in its order. */
 function expectedKids(layout: Layout, kids: Kid[], fixed: string | null, bucket: number | null): string[] {
@@ -237,7 +255,11 @@ function expectedKids(layout: Layout, kids: Kid[], fixed: string | null, bucket:
   const { index } = layout;
   return mine
     .filter((k) => k.stored !== null && (fixed === null || k.stored === fixed) && (bucket === null || k.bucket === bucket))
-    .sort((a, b) => (index.skAttrs === 1 ? byText(`${index.skPrefix}${a.stored}#${a.id}`, `${index.skPrefix}${b.stored}#${b.id}`) : byText(a.stored!, b.stored!) || byText(a.name, b.name)))
+    .sort((a, b) => {
+      if (index.skAttrs === 2) return byText(a.stored!, b.stored!) || byText(a.name, b.name);
+      const cased = casedBy(layout.casing);
+      return byText(cased(`${index.skPrefix}${a.stored}#${a.id}`), cased(`${index.skPrefix}${b.stored}#${b.id}`));
+    })
     .map((k) => k.id);
 }
 
@@ -248,8 +270,10 @@ function expectedKids(layout: Layout, kids: Kid[], fixed: string | null, bucket:
  */
 function tableMinimum(layout: Layout, count: number, size: number, forward: boolean): number {
   if (layout.ownPartition !== null) return 2;
-  const parentAfterChildren = layout.parentSk >= prefixEnd(layout.childSkPrefix);
-  if (forward && layout.parentSk < layout.childSkPrefix) return 1;
+  const cased = casedBy(layout.casing);
+  const [parentSk, childSkPrefix] = [cased(layout.parentSk), cased(layout.childSkPrefix)];
+  const parentAfterChildren = parentSk >= prefixEnd(childSkPrefix);
+  if (forward && parentSk < childSkPrefix) return 1;
   if (!parentAfterChildren) return 2;
   return !forward || count <= size + 1 + FORWARD_OVER_READ ? 1 : 2;
 }
@@ -328,8 +352,12 @@ async function walkTableKids(gw: TestGateway, layout: Layout, kids: Kid[], w: Wa
   await walk(read, order, (n) => n.id, w, (first, n) => (first ? tableMinimum(layout, order.length, n, w.forward) : 2));
 }
 
-// The parent's own sort key must not fall among the children's: the model refuses that (overlapping prefixes).
-const apart = (layout: Layout) => !layout.parentSk.startsWith(layout.childSkPrefix) && !layout.childSkPrefix.startsWith(layout.parentSk);
+// The parent's own sort key must not fall among the children's (as the cased keys hold them): the model refuses that (overlapping prefixes).
+const apart = (layout: Layout) => {
+  const cased = casedBy(layout.casing);
+  const [parentSk, childSkPrefix] = [cased(layout.parentSk), cased(layout.childSkPrefix)];
+  return !parentSk.startsWith(childSkPrefix) && !childSkPrefix.startsWith(parentSk);
+};
 /** Layouts tried per kind: more of the index kind, which has the most variants. */
 const RUNS = 4 * DEPTH;
 const INDEX_RUNS = 6 * DEPTH;
@@ -347,7 +375,8 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
           for (const kid of kids.slice(0, 3)) {
             const { result, requests } = await gw.counted(`query($id: ID!) { kid(id: $id) { id tag parent { id } } }`, { id: kid.id });
             expect(result.errors).toBeUndefined();
-            expect(result.data.kid).toEqual({ id: kid.id, tag: kid.stored, parent: { id: kid.parent } });
+            // The answer is the GraphQL value: an enum's name, whatever text is stored for it.
+            expect(result.data.kid).toEqual({ id: kid.id, tag: layout.kind === 'Level' ? kid.tag : kid.stored, parent: { id: kid.parent } });
             expect(requests.byOperation).toEqual({ GetItem: 1 });
           }
         });
@@ -369,8 +398,8 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
         const order = expectedKids(layout, kids, fixed, bucket);
         await served(layout, kids, async (gw) => {
           const fixes = index.skAttrs === 2;
-          // An instant on a whole second is given without its fraction, as a caller may write it.
-          const given = fixed === null ? null : fixed.replace('.000Z', 'Z');
+          // An instant on a whole second is given without its fraction, as a caller may write it; an enum by its name.
+          const given = fixed === null ? null : layout.kind === 'Level' ? kids.find((k) => k.stored === fixed)!.tag : fixed.replace('.000Z', 'Z');
           const vars = { ...(fixes ? { tag: given } : {}), ...(bucket === null ? {} : { bucket }) };
           const declared = [...(fixes ? [`$tag: ${layout.kind}`] : []), ...(bucket === null ? [] : ['$bucket: Int!'])].join(', ');
           const operation = declared === '' ? 'query' : `query(${declared})`;
@@ -401,6 +430,8 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
       ownPartition: null,
       kind: 'String',
       index: { pkPrefix: '', second: true, skAttrs: 1, skPrefix: '', root: false },
+      casing: 'NONE',
+      texts: false,
     };
     const kids = kidsFrom(layout, ['a', 'b', 'c'].map((id) => ({ parent: 'p1', id, text: id, minutes: 0, quarter: 0, level: 0, present: true, name: id, bucket: 1 })));
     await served(layout, kids, async (gw) => {
@@ -424,6 +455,8 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
       ownPartition: null,
       kind: 'DateTime',
       index: { pkPrefix: '', second: false, skAttrs: 2, skPrefix: '', root: false },
+      casing: 'NONE',
+      texts: false,
     };
     const kids = kidsFrom(layout, [0, 0, 1].map((minutes, i) => ({ parent: 'p1', id: `k${i}`, text: '', minutes, quarter: 0, level: 0, present: true, name: `n${i}`, bucket: 1 })));
     await served(layout, kids, async (gw) => {
@@ -443,9 +476,11 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
         const kids = kidsFrom(layout, raw);
         const ids = [...new Set(kids.map((k) => k.id))].sort();
         const held = ids.length === 0 ? 'a' : ids[pick % ids.length]!;
+        // Ids that differ in case alone share a cased key.
+        const cased = casedBy(layout.casing);
         // The inverted index's partition is the child's sort key, its sort key the child's partition key.
         const order = kids
-          .filter((k) => k.id === held)
+          .filter((k) => cased(k.id) === cased(held))
           .sort((a, b) => byText(tablePk(layout, a), tablePk(layout, b)))
           .map((k) => k.parent);
         await served(layout, kids, async (gw) => {
@@ -453,7 +488,7 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
           const read: Read = async (args) => {
             const { result, requests } = await gw.counted(`{ holder(id: "${held}") { kids(${args}) { edges { node { id parent { id } } } pageInfo { ${flagsOf(w)} } } } }`);
             expect(result.errors).toBeUndefined();
-            expect(result.data.holder.kids.edges.every((e: { node: { id: string } }) => e.node.id === held)).toBe(true);
+            expect(result.data.holder.kids.edges.every((e: { node: { id: string } }) => cased(e.node.id) === cased(held))).toBe(true);
             return { connection: result.data.holder.kids, requests: requests.requests };
           };
           // The holder has no item: one Query a page, the parent's id read from the key.

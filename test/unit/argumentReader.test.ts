@@ -52,6 +52,19 @@ describe('argumentReader', () => {
     );
   });
 
+  it('reads an enum argument given in a variable as its stored text, as execution coerces it, where the enum stores other text', () => {
+    const stored = buildSchema(`type Query { f(s: Status, l: [Status!]): Int } enum Status { OPEN IN_PROGRESS }`);
+    const status = stored.getType('Status') as import('graphql').GraphQLEnumType;
+    status.getValue('IN_PROGRESS')!.value = 'in-progress';
+    status.getValue('OPEN')!.value = 'open';
+    const f = stored.getQueryType()!.getFields().f!;
+    const reader = argumentReader(f, fieldOf('{ f(s: $s, l: $l) }'))!;
+    expect(reader({ s: 'IN_PROGRESS', l: ['OPEN', 'IN_PROGRESS'] })).toEqual({ s: 'in-progress', l: ['open', 'in-progress'] });
+    expect(reader({ s: null })).toEqual({ s: null });
+    // An enum stored as its names is read as given.
+    expect(argumentReader(field, fieldOf('{ f(id: "1", e: $e) }'))!({ e: 'RED' })).toEqual({ id: '1', s: 'dflt', b: true, e: 'RED' });
+  });
+
   it('leaves variables nested in a list to graphql-js', () => {
     expect(argumentReader(field, fieldOf('{ f(id: "1", list: [$a]) }'))).toBeNull();
   });

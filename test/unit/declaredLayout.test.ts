@@ -55,9 +55,10 @@ describe('the declared layout', () => {
       declared: true,
       pk: 'PK',
       sk: 'SK',
+      casing: 'NONE',
       indexes: [
-        { name: 'byStatus', pk: ['status'], sk: ['priority', 'subject'] },
-        { name: 'inverted', pk: ['SK'], sk: ['PK'] },
+        { name: 'byStatus', pk: ['status'], sk: ['priority', 'subject'], casing: null },
+        { name: 'inverted', pk: ['SK'], sk: ['PK'], casing: null },
       ],
     });
   });

@@ -390,7 +390,7 @@ describe('constraints on values, declared with @attribute', () => {
       VALID.replace('year: Int!', 'year: Int! @attribute(min: 5, max: 1)').replace('  id: ID!\n  name: String!', '  id: ID! @attribute(format: EMAIL)\n  name: String!'),
     );
     expect(problems).toContainEqual(expect.stringContaining('Season.year @attribute: min 5 is above max 1'));
-    expect(problems).toContainEqual(expect.stringContaining('Team.id @attribute: belongs on a stored field'));
+    expect(problems).toContainEqual(expect.stringContaining('Team.id @attribute(format): applies to stored fields; the id takes name alone'));
   });
 
   it('refuses edge types of one relation that declare different constraints for the edge items they both read', () => {

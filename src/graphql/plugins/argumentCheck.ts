@@ -15,6 +15,8 @@ import type { GatewayPlugin, RequestHooks } from './combine.js';
 import {
   getArgumentValues,
   GraphQLError,
+  isEnumType,
+  isListType,
   isNonNullType,
   Kind,
   TypeInfo,
@@ -24,6 +26,7 @@ import {
   type DocumentNode,
   type FieldNode,
   type GraphQLField,
+  type GraphQLInputType,
   type GraphQLSchema,
   type ValueNode,
 } from 'graphql';
@@ -178,13 +181,13 @@ type ArgumentReader = (variables: Record<string, unknown>) => Record<string, unk
 export function argumentReader(field: GraphQLField<unknown, unknown>, node: FieldNode): ArgumentReader | null {
   const given = new Map((node.arguments ?? []).map((arg) => [arg.name.value, arg.value]));
   const fixed: [string, unknown][] = [];
-  const fromVariables: { name: string; variable: string; nonNull: boolean; defaultValue: unknown }[] = [];
+  const fromVariables: { name: string; variable: string; nonNull: boolean; defaultValue: unknown; coerce: ((v: unknown) => unknown) | null }[] = [];
   let fails = false;
   for (const arg of field.args) {
     const value = given.get(arg.name);
     const nonNull = isNonNullType(arg.type);
     if (value?.kind === Kind.VARIABLE) {
-      fromVariables.push({ name: arg.name, variable: value.name.value, nonNull, defaultValue: arg.defaultValue });
+      fromVariables.push({ name: arg.name, variable: value.name.value, nonNull, defaultValue: arg.defaultValue, coerce: storedEnumOf(arg.type) });
     } else if (value && usesVariables(value)) {
       return null;
     } else if (!value) {
@@ -200,7 +203,7 @@ export function argumentReader(field: GraphQLField<unknown, unknown>, node: Fiel
   return (variables) => {
     const args: Record<string, unknown> = {};
     for (const [name, value] of fixed) args[name] = value;
-    for (const { name, variable, nonNull, defaultValue } of fromVariables) {
+    for (const { name, variable, nonNull, defaultValue, coerce } of fromVariables) {
       if (!Object.prototype.hasOwnProperty.call(variables, variable)) {
         if (defaultValue !== undefined) args[name] = defaultValue;
         else if (nonNull) return {};
@@ -208,7 +211,7 @@ export function argumentReader(field: GraphQLField<unknown, unknown>, node: Fiel
       }
       const value = variables[variable];
       if (value === undefined || (value === null && nonNull)) return {};
-      args[name] = value;
+      args[name] = coerce === null || value === null ? value : coerce(value);
     }
     return args;
   };
@@ -265,6 +268,28 @@ function planDocument(schema: GraphQLSchema, document: DocumentNode): FieldStep[
     }),
   );
   return steps;
+}
+
+/**
+ * For an argument of an enum whose values are stored as other text: the
+ * variable's value (a value's name) → its stored text, as execution
+ * coerces it, so what cursors are bound to is the same here as in the
+ * resolver. Null for any other argument (taken as it is).
+ */
+function storedEnumOf(type: GraphQLInputType): ((value: unknown) => unknown) | null {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (isListType(inner)) {
+    const element = storedEnumOf(inner.ofType);
+    return element && ((value) => (Array.isArray(value) ? value.map((v) => (v === null ? v : element(v))) : element(value)));
+  }
+  if (!isEnumType(inner) || inner.getValues().every((v) => v.value === v.name)) return null;
+  return (value) => {
+    try {
+      return inner.parseValue(value);
+    } catch {
+      return value; // execution reports the bad value itself
+    }
+  };
 }
 
 function usesVariables(value: ValueNode): boolean {
