@@ -122,13 +122,14 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB library in casi
       }
     });
 
-    it('reads a member and the copies on loan to them as ElectroDB\'s get and loans query do', async () => {
+    it('reads a member and the copies on loan to them as ElectroDB\'s get and loans query do, in one Query', async () => {
       const q = await oracle.graphql(`{ member(id: "0000001") { id loans(first: 50) { edges { node { ${BOOK_FIELDS} } } } } }`);
       const got = await oracle.electrodb((s) => s.entities.member.get({ memberId: '0000001' }).go());
       const loans = await oracle.electrodb((s) => s.entities.book.query.loans({ memberId: '0000001' }).go());
       expect(nodes(q.data.member.loans)).toEqual(loans.value.data.map(bookOf));
-      expect(q.requests).toEqual({ GetItem: 1, Query: 1 });
-      expect(q.requests).toEqual({ ...got.requests, ...loans.requests });
+      // The member sorts beside the copies on loan to them: one Query where ElectroDB's get and query are two requests.
+      expect({ ...got.requests, ...loans.requests }).toEqual({ GetItem: 1, Query: 1 });
+      expect(q.requests).toEqual({ Query: 1 });
     });
   });
 
