@@ -10,17 +10,22 @@ import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamo } from '../../src/dynamo/client.js';
+import { startLocalDynamo } from '../../src/dynamo/local.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { describeLayout, tableDefinition } from '../../src/dynamo/table.js';
 import { CATALOG_SHARDS } from '../../src/dynamo/keys.js';
 import { catalogKeys, orderDateKeys } from '../support/defaultItems.js';
 import { runMigration } from '../../src/migration/migrate.js';
-import { localEndpoint, PATIENT_CLIENT } from '../support/gateway.js';
+import { PATIENT_CLIENT } from '../support/gateway.js';
 import { defaultPlan } from '../support/model.js';
 import { patience } from '../support/patience.js';
 
-const dynamo = createDynamo({ endpoint: localEndpoint(), ...PATIENT_CLIENT });
+// A DynamoDB Local of its own: adding an index to a table that holds items races, in DynamoDB Local's one shared
+// database, with other tables' work beside it (it then reports the index ACTIVE while its table lacks the index's
+// columns, and fails every write with InternalFailure). DynamoDB itself builds an index beside any traffic.
+const local = await startLocalDynamo({ port: 0 });
+const dynamo = createDynamo({ endpoint: local.endpoint, ...PATIENT_CLIENT });
 const tableName = `migrate-${randomUUID().slice(0, 8)}`;
 
 const STUDENTS = 60;
@@ -80,6 +85,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await dynamo.raw.send(new DeleteTableCommand({ TableName: tableName })).catch(() => {});
   dynamo.raw.destroy();
+  await local.stop();
 });
 
 describe('npm run migrate on a table filled in the first-round layout', () => {
