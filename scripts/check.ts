@@ -28,7 +28,9 @@ import { progressBar, seedClientOptions } from './seedTable.js';
 
 const USAGE = `usage: npm run check -- [options]
   --json               print one JSON report on stdout (default: a summary)
-  --repair             repair stale copies, wrong counters, missing index keys (conditional writes); otherwise write only the summary item
+  --repair             repair stale copies, wrong counters, missing index keys (conditional writes), and record the summary
+  --record             write the summary item /health shows (stale copies and counters, when checked); without it or
+                       --repair the check writes nothing and a read-only role is enough
   --state <file>       keep checkpoints and findings in this local file: a run given it again resumes
   --restart            ignore the state file's checkpoints and start over
   --segments <n>       parallel Scan segments (default MIGRATE_SEGMENTS, 4); a resumed run keeps its own
@@ -86,6 +88,7 @@ export async function checkMain(args: string[], io: CheckIo = {}): Promise<numbe
         help: { type: 'boolean' },
         json: { type: 'boolean' },
         repair: { type: 'boolean' },
+        record: { type: 'boolean' },
         restart: { type: 'boolean' },
         state: { type: 'string' },
         segments: { type: 'string' },
@@ -123,10 +126,12 @@ export async function checkMain(args: string[], io: CheckIo = {}): Promise<numbe
       // ItemCount is approximate: never let the bar claim more than it knows.
       onProgress: (p) => bar(p.scanned, Math.max(p.estimatedTotal, p.scanned + (p.segmentsDone < p.segments ? 1 : 0))),
     });
-    // For /health on every instance; a table the run may not write to (read-only role) keeps its report on stdout.
-    await saveCheckSummary(dynamo.doc, config.tableName, plan, report, values.repair === true).catch((err: unknown) =>
-      stderr.write(`check: the summary for /health was not written: ${(err as Error)?.name ?? 'Error'}\n`),
-    );
+    // For /health on every instance, only when asked: a plain check writes nothing (a read-only role runs it).
+    if (values.record || values.repair) {
+      await saveCheckSummary(dynamo.doc, config.tableName, plan, report, values.repair === true).catch((err: unknown) =>
+        stderr.write(`check: the summary for /health was not written: ${(err as Error)?.name ?? 'Error'}\n`),
+      );
+    }
     if (values.json) stdout(JSON.stringify(report));
     else for (const line of summary(report)) stdout(line);
     return report.found > 0 ? 1 : 0;

@@ -99,6 +99,8 @@ describe('npm run check', () => {
     expect(await gw.scan()).toEqual(before);
     const { code } = await cli([]);
     expect(code).toBe(0);
+    // The command too: a plain check writes no summary item (a read-only role runs it).
+    expect(await gw.scan()).toEqual(before);
   });
 
   it('finds each planted mismatch with its count and sample key, and writes nothing', async () => {

@@ -120,7 +120,11 @@ describe('stale copies and counters in /health details, from npm run check', () 
     await plant({ PK: 'STUDENT#s1', SK: 'COURSE#S1' }, 'courseTitle', 'Stale');
     await plant({ PK: 'STUDENT#s1', SK: 'PROFILE' }, 'courseCount', 3);
 
-    const found = await check([]);
+    // A plain check writes nothing: /health shows no check until one is recorded.
+    const plain = await check([]);
+    expect(plain.code).toBe(1);
+    expect((await copies()).check).toBeNull();
+    const found = await check(['--record']);
     expect(found.code).toBe(1);
     expect(found.report.findings.staleCopies.count).toBe(1);
     expect(found.report.findings.wrongCounters.count).toBe(1);
