@@ -47,6 +47,23 @@ const waitText = (tab: Page, selector: string, pattern: RegExp, timeout = 20_000
 const setEditor = (tab: Page, selector: string, value: string) =>
   tab.evaluate(`document.querySelector(${JSON.stringify(`${selector} .CodeMirror`)}).CodeMirror.setValue(${JSON.stringify(value)})`);
 
+/** Offline: only this machine answers; what it served and what was refused are noted. */
+async function offline(tab: Page, served: string[], refused: string[]): Promise<void> {
+  await tab.setRequestInterception(true);
+  tab.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.protocol === 'data:') {
+      void request.continue();
+    } else if (url.hostname === '127.0.0.1') {
+      served.push(url.pathname);
+      void request.continue();
+    } else {
+      refused.push(url.origin);
+      void request.abort('internetdisconnected');
+    }
+  });
+}
+
 async function main() {
   const screenshot = resolve(process.env.E2E_SCREENSHOT ?? join(tmpdir(), 'explorer-offline.png'));
   const gateway = await startGateway(loadConfig({ PORT: '0', HOST: '127.0.0.1', DYNAMODB_LOCAL_PORT: '0', LOG_LEVEL: 'warn' }));
@@ -61,20 +78,7 @@ async function main() {
   try {
     const tab = await browser.newPage();
     await tab.setViewport({ width: 1600, height: 900 });
-    // Offline: only this machine answers.
-    await tab.setRequestInterception(true);
-    tab.on('request', (request) => {
-      const url = new URL(request.url());
-      if (url.protocol === 'data:') {
-        void request.continue();
-      } else if (url.hostname === '127.0.0.1') {
-        served.push(url.pathname);
-        void request.continue();
-      } else {
-        refused.push(url.origin);
-        void request.abort('internetdisconnected');
-      }
-    });
+    await offline(tab, served, refused);
 
     // 1. The landing page falls back to the explorer.
     await tab.goto(`${base}/graphql`);

@@ -55,18 +55,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
       migrateWriteUnitsPerSecond: get('MIGRATE_WRITE_UNITS_PER_SECOND'),
       migrateSegments: get('MIGRATE_SEGMENTS'),
     },
-    dynamoClient: {
-      maxAttempts: get('DYNAMODB_MAX_ATTEMPTS'),
-      retryMode: get('DYNAMODB_RETRY_MODE'),
-      connectionTimeoutMs: get('DYNAMODB_CONNECT_TIMEOUT_MS'),
-      requestTimeoutMs: get('DYNAMODB_REQUEST_TIMEOUT_MS'),
-      throttleAttempts: get('DYNAMODB_THROTTLE_ATTEMPTS'),
-      throttleBudgetMs: get('DYNAMODB_THROTTLE_BUDGET_MS'),
-      readPath: get('DYNAMODB_READ_PATH'),
-      credentialsConfigured: (
-        ['AWS_ACCESS_KEY_ID', 'AWS_PROFILE', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI'] as const
-      ).some((name) => get(name) !== undefined),
-    },
+    dynamoClient: dynamoClientSettings(get),
     stream: {
       worker: get('STREAM_WORKER') ?? !isAws(endpoint),
       pollMs: get('STREAM_POLL_MS'),
@@ -103,22 +92,7 @@ export function loadConfig(env: Env = process.env, { servesGraphql = true }: Loa
     healthDetails: get('HEALTH_DETAILS'),
     auth: authSettings(get, env, prod && servesGraphql),
     telemetry: telemetryFrom(env, get),
-    subscriptions: {
-      redisUrl: get('REDIS_URL'),
-      redisEventSecret: redisEventSecret(get, prod),
-      maxConnections: get('WS_MAX_CONNECTIONS'),
-      maxPerAddress: get('WS_MAX_CONNECTIONS_PER_ADDRESS'),
-      perConnection: get('WS_MAX_SUBSCRIPTIONS'),
-      initTimeoutMs: get('WS_INIT_TIMEOUT_MS'),
-      maxBufferedBytes: get('WS_MAX_BUFFERED_BYTES'),
-      maxQueued: get('WS_MAX_QUEUED_EVENTS'),
-      maxQueuedBytes: get('WS_MAX_QUEUED_BYTES'),
-      maxDocumentBytes: get('WS_MAX_DOCUMENT_BYTES'),
-      maxDocumentBytesPerAddress: get('WS_MAX_DOCUMENT_BYTES_PER_ADDRESS'),
-      maxDocumentBytesTotal: get('WS_MAX_DOCUMENT_BYTES_TOTAL'),
-      eventRequestsPerSecond: get('WS_DYNAMODB_REQUESTS_PER_SECOND'),
-      eventRequestsBurst: get('WS_DYNAMODB_REQUESTS_BURST'),
-    },
+    subscriptions: subscriptionSettings(get, prod),
     changedSettings: changedSettings(env),
     unknownSettings: unknownSettings(env),
   };
@@ -132,6 +106,42 @@ function isAws(endpoint: DynamoEndpoint): boolean {
   } catch {
     return false;
   }
+}
+
+/** How the gateway's DynamoDB clients send: attempts, deadlines, the read path, whether credentials were given. */
+function dynamoClientSettings(get: Get): Config['dynamoClient'] {
+  return {
+    maxAttempts: get('DYNAMODB_MAX_ATTEMPTS'),
+    retryMode: get('DYNAMODB_RETRY_MODE'),
+    connectionTimeoutMs: get('DYNAMODB_CONNECT_TIMEOUT_MS'),
+    requestTimeoutMs: get('DYNAMODB_REQUEST_TIMEOUT_MS'),
+    throttleAttempts: get('DYNAMODB_THROTTLE_ATTEMPTS'),
+    throttleBudgetMs: get('DYNAMODB_THROTTLE_BUDGET_MS'),
+    readPath: get('DYNAMODB_READ_PATH'),
+    credentialsConfigured: (
+      ['AWS_ACCESS_KEY_ID', 'AWS_PROFILE', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI'] as const
+    ).some((name) => get(name) !== undefined),
+  };
+}
+
+/** Subscriptions over WebSockets: Redis between instances, and each socket's, address's and instance's budgets. */
+function subscriptionSettings(get: Get, prod: boolean): Config['subscriptions'] {
+  return {
+    redisUrl: get('REDIS_URL'),
+    redisEventSecret: redisEventSecret(get, prod),
+    maxConnections: get('WS_MAX_CONNECTIONS'),
+    maxPerAddress: get('WS_MAX_CONNECTIONS_PER_ADDRESS'),
+    perConnection: get('WS_MAX_SUBSCRIPTIONS'),
+    initTimeoutMs: get('WS_INIT_TIMEOUT_MS'),
+    maxBufferedBytes: get('WS_MAX_BUFFERED_BYTES'),
+    maxQueued: get('WS_MAX_QUEUED_EVENTS'),
+    maxQueuedBytes: get('WS_MAX_QUEUED_BYTES'),
+    maxDocumentBytes: get('WS_MAX_DOCUMENT_BYTES'),
+    maxDocumentBytesPerAddress: get('WS_MAX_DOCUMENT_BYTES_PER_ADDRESS'),
+    maxDocumentBytesTotal: get('WS_MAX_DOCUMENT_BYTES_TOTAL'),
+    eventRequestsPerSecond: get('WS_DYNAMODB_REQUESTS_PER_SECOND'),
+    eventRequestsBurst: get('WS_DYNAMODB_REQUESTS_BURST'),
+  };
 }
 
 /** CURSOR_SECRET is required in prod mode; development generates one per start. */
