@@ -20,7 +20,14 @@ export type Exec = (command: string, args: string[], options: { cwd: string }) =
 export const realExec: Exec = (command, args, { cwd }) =>
   new Promise((resolvePromise, reject) => {
     execFile(command, args, { cwd, maxBuffer: 64 * 1024 * 1024, env: process.env }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${command} ${args.join(' ')} (in ${cwd}) failed: ${String(stderr || error.message).trim().slice(-2000)}`));
+      if (error)
+        reject(
+          new Error(
+            `${command} ${args.join(' ')} (in ${cwd}) failed: ${String(stderr || error.message)
+              .trim()
+              .slice(-2000)}`,
+          ),
+        );
       else resolvePromise(stdout);
     });
   });
@@ -137,7 +144,10 @@ export async function serverCommand(
 }
 
 /** This checkout's gateway, readied the same way as a baseline (its build script, or tsx with `prefer: 'tsx'`). */
-export async function prepareCurrent(prefer: 'bundle' | 'tsx', options: BaselineOptions = {}): Promise<{ dir: string; command: string[]; how: 'bundle' | 'tsx' }> {
+export async function prepareCurrent(
+  prefer: 'bundle' | 'tsx',
+  options: BaselineOptions = {},
+): Promise<{ dir: string; command: string[]; how: 'bundle' | 'tsx' }> {
   const dir = options.repo ?? REPO_ROOT;
   const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as PackageJson;
   return { dir, ...(await serverCommand(dir, pkg, options.exec ?? realExec, options.log ?? (() => {}), prefer, 'this checkout')) };

@@ -41,7 +41,10 @@ type Thing${i}LinkEdge { cursor: String! linkedAt: DateTime! @createdAt node: Th
 type Thing${i}LinkedFromConnection { edges: [Thing${i}LinkedFromEdge!]! pageInfo: PageInfo! totalCount: Int! }
 type Thing${i}LinkedFromEdge { cursor: String! linkedAt: DateTime! node: Thing${(i + pairs - 1) % pairs}! }
 `);
-    queries.push(`  thing${i}(id: ID!): Thing${i} @get @access(rule: ANYONE)`, `  things${i}ByLabel(label: String!, ${PAGE}): Thing${i}Connection! @query(index: "things${k}") @access(rule: ANYONE)`);
+    queries.push(
+      `  thing${i}(id: ID!): Thing${i} @get @access(rule: ANYONE)`,
+      `  things${i}ByLabel(label: String!, ${PAGE}): Thing${i}Connection! @query(index: "things${k}") @access(rule: ANYONE)`,
+    );
   }
   // Declaring one index means declaring all it reads: the default model's GSI1 and GSI2 too.
   const schema = `extend schema\n  @index(name: "GSI1", pk: ["GSI1PK"], sk: ["GSI1SK"])\n  @index(name: "GSI2", pk: ["GSI2PK"], sk: ["GSI2SK"])\n${indexes.join('\n')}\n`;

@@ -74,7 +74,14 @@ process.exit(0);
 `;
 
 /** Per process: ms to import and to each answer; CPU ms (all threads) from its start to the first and to the second answer; RSS. */
-interface Sample { importMs: number; firstMs: number; secondMs: number; cpuMs: number; cpu2Ms: number; rss: number }
+interface Sample {
+  importMs: number;
+  firstMs: number;
+  secondMs: number;
+  cpuMs: number;
+  cpu2Ms: number;
+  rss: number;
+}
 
 function runOnce(file: string, env: Record<string, string>): Promise<Sample> {
   return new Promise((resolvePromise, reject) => {
@@ -100,7 +107,9 @@ function runOnce(file: string, env: Record<string, string>): Promise<Sample> {
 /** Bytes of every .mjs in the function's folder. */
 function bundleBytes(entry: string): number {
   const all = (d: string): string[] => readdirSync(d).flatMap((f) => (statSync(join(d, f)).isDirectory() ? all(join(d, f)) : [join(d, f)]));
-  return all(dirname(entry)).filter((f) => f.endsWith('.mjs')).reduce((n, f) => n + statSync(f).size, 0);
+  return all(dirname(entry))
+    .filter((f) => f.endsWith('.mjs'))
+    .reduce((n, f) => n + statSync(f).size, 0);
 }
 
 async function buildPlain(outDir: string): Promise<string> {

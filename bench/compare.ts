@@ -24,7 +24,8 @@ export function pairedRatios(after: number[], before: number[]): number[] {
 }
 
 /** Same requests: the total and the count per DynamoDB operation. */
-export const sameRequests = (a: MetricsSummary, b: MetricsSummary) => a.requests === b.requests && isDeepStrictEqual({ ...a.byOperation }, { ...b.byOperation });
+export const sameRequests = (a: MetricsSummary, b: MetricsSummary) =>
+  a.requests === b.requests && isDeepStrictEqual({ ...a.byOperation }, { ...b.byOperation });
 
 /**
  * The verdict of one row, from the per-round (or per-pair) ratios new ÷ old

@@ -92,7 +92,9 @@ export const directCases: Record<string, DirectCase> = {
     if (!profile) return { data: { customer: null } };
     const orders = items.slice(1).filter((i) => i.SK.startsWith('ORDER#'));
     const page = orders.slice(0, 10).reverse();
-    return { data: { customer: { name: profile.name, orders: { edges: page.map((o) => ({ node: order(o) })), pageInfo: { hasPreviousPage: orders.length > 10 } } } } };
+    return {
+      data: { customer: { name: profile.name, orders: { edges: page.map((o) => ({ node: order(o) })), pageInfo: { hasPreviousPage: orders.length > 10 } } } },
+    };
   },
 
   /** customer(id) { name orders(first: 10) { … pageInfo { hasNextPage } } }: profile and page together. */
@@ -110,7 +112,14 @@ export const directCases: Record<string, DirectCase> = {
     ]);
     if (!profile) return { data: { customer: null } };
     const orders = (items.Items ?? []) as Item[];
-    return { data: { customer: { name: profile.name, orders: { edges: orders.slice(0, 10).map((o) => ({ node: order(o) })), pageInfo: { hasNextPage: orders.length > 10 } } } } };
+    return {
+      data: {
+        customer: {
+          name: profile.name,
+          orders: { edges: orders.slice(0, 10).map((o) => ({ node: order(o) })), pageInfo: { hasNextPage: orders.length > 10 } },
+        },
+      },
+    };
   },
 
   /** student(id) { name courses(first: 10) { edges { node { id title } } } }: a student with ≤ 10 courses. */
@@ -133,9 +142,18 @@ export const directCases: Record<string, DirectCase> = {
   async courseStudentsEmail(doc, table, { id }) {
     const [profile, edges] = await Promise.all([getProfile(doc, table, `COURSE#${id}`), courseStudents(doc, table, id, 10)]);
     if (!profile) return { data: { course: null } };
-    const students = await batchGet(doc, table, edges.map((e) => ({ PK: e.PK, SK: 'PROFILE' })));
+    const students = await batchGet(
+      doc,
+      table,
+      edges.map((e) => ({ PK: e.PK, SK: 'PROFILE' })),
+    );
     return {
-      data: { course: { title: profile.title, students: { edges: edges.map((e) => ({ node: { id: after(e.PK), name: e.studentName, email: students.get(e.PK)?.email ?? null } })) } } },
+      data: {
+        course: {
+          title: profile.title,
+          students: { edges: edges.map((e) => ({ node: { id: after(e.PK), name: e.studentName, email: students.get(e.PK)?.email ?? null } })) },
+        },
+      },
     };
   },
 
@@ -155,7 +173,10 @@ export const directCases: Record<string, DirectCase> = {
         student: {
           courses: {
             edges: courses.map((c, i) => ({
-              node: { title: c.courseTitle, students: { edges: pages[i].map((e) => ({ node: { name: e.studentName, email: students.get(e.PK)?.email ?? null } })) } },
+              node: {
+                title: c.courseTitle,
+                students: { edges: pages[i].map((e) => ({ node: { name: e.studentName, email: students.get(e.PK)?.email ?? null } })) },
+              },
             })),
           },
         },
@@ -166,7 +187,11 @@ export const directCases: Record<string, DirectCase> = {
   /** a0: student(id: $id0) { name } … one BatchGetItem per 100 ids. */
   async students(doc, table, vars) {
     const ids = Array.from({ length: Object.keys(vars).length }, (_, i) => String(vars[`id${i}`]));
-    const found = await batchGet(doc, table, ids.map((id) => ({ PK: `STUDENT#${id}`, SK: 'PROFILE' })));
+    const found = await batchGet(
+      doc,
+      table,
+      ids.map((id) => ({ PK: `STUDENT#${id}`, SK: 'PROFILE' })),
+    );
     const data: Record<string, unknown> = {};
     ids.forEach((id, i) => {
       const s = found.get(`STUDENT#${id}`);

@@ -14,7 +14,10 @@ import { bigModel } from './bigModel.js';
 import { median } from './compare.js';
 import { cpuMs } from './run.js';
 
-const { values, positionals } = parseArgs({ options: { repeat: { type: 'string', default: '10' }, model: { type: 'string', default: 'default' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { repeat: { type: 'string', default: '10' }, model: { type: 'string', default: 'default' } },
+  allowPositionals: true,
+});
 const dirs = (positionals.length ? positionals : ['.']).map((d) => resolve(d));
 const schema = values.model === 'big' ? join(mkdtempSync(join(tmpdir(), 'startup-')), 'big.graphql') : null;
 if (schema) writeFileSync(schema, bigModel());
@@ -26,7 +29,13 @@ async function startup(dir: string, env: NodeJS.ProcessEnv): Promise<[number, nu
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`${dir}: npm start exited with ${child.exitCode}`);
-      if (await fetch(`http://127.0.0.1:${port}/health`).then((r) => r.status === 200, () => false)) return [performance.now() - started, cpuMs(child.pid!)];
+      if (
+        await fetch(`http://127.0.0.1:${port}/health`).then(
+          (r) => r.status === 200,
+          () => false,
+        )
+      )
+        return [performance.now() - started, cpuMs(child.pid!)];
       await new Promise((r) => setTimeout(r, 5));
     }
   } finally {
@@ -49,7 +58,14 @@ const figures = dirs.map(() => [[], [], [], []] as number[][]);
 try {
   for (let round = 0; round <= Number(values.repeat); round++) {
     for (const [i, dir] of dirs.entries()) {
-      const env = { ...process.env, DYNAMODB_ENDPOINT: local.endpoint, TABLE_NAME: `startup_${i}`, LOG_LEVEL: 'silent', NODE_ENV: 'development', ...(schema ? { SCHEMA_FILE: schema } : {}) };
+      const env = {
+        ...process.env,
+        DYNAMODB_ENDPOINT: local.endpoint,
+        TABLE_NAME: `startup_${i}`,
+        LOG_LEVEL: 'silent',
+        NODE_ENV: 'development',
+        ...(schema ? { SCHEMA_FILE: schema } : {}),
+      };
       const row = [...(await startup(dir, env)), ...build(dir)];
       if (round > 0) row.forEach((x, k) => figures[i]![k]!.push(x)); // round 0 makes the table and warms the file cache
     }
@@ -58,5 +74,7 @@ try {
   await local.stop();
 }
 const cell = (xs: number[]) => `${median(xs).toFixed(0)} (${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)})`;
-console.log(`model: ${values.model}, ${values.repeat} runs each\n| checkout | start-up ms | start-up CPU ms | model build CPU ms | RSS MB after build |\n|---|---:|---:|---:|---:|`);
+console.log(
+  `model: ${values.model}, ${values.repeat} runs each\n| checkout | start-up ms | start-up CPU ms | model build CPU ms | RSS MB after build |\n|---|---:|---:|---:|---:|`,
+);
 for (const [i, dir] of dirs.entries()) console.log(`| ${basename(dir)} (#${i + 1}) | ${figures[i]!.map(cell).join(' | ')} |`);

@@ -54,11 +54,17 @@ const ROLES: Role[] = ['gateway', 'naive', 'direct', 'baseline', 'twin'];
 const isGraphQL = (role: Role) => role !== 'direct';
 const isVariant = (role: string): role is VariantRole => role.startsWith('with ');
 /** The roles of a result in report order: the fixed ones, then the variants as given. */
-const rolesIn = (present: Partial<Record<Role, unknown>>): Role[] => [...ROLES.filter((r) => present[r]), ...(Object.keys(present) as Role[]).filter(isVariant)];
+const rolesIn = (present: Partial<Record<Role, unknown>>): Role[] => [
+  ...ROLES.filter((r) => present[r]),
+  ...(Object.keys(present) as Role[]).filter(isVariant),
+];
 
 /** `SETTING=value[,SETTING=value]` as an environment. */
 export function variantSettings(text: string): Record<string, string> {
-  const pairs = text.split(',').map((p) => p.trim()).filter(Boolean);
+  const pairs = text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   const bad = pairs.filter((p) => !/^[A-Z][A-Z0-9_]*=/.test(p));
   if (!pairs.length || bad.length) throw new Error(`--variant: expected SETTING=value[,SETTING=value], not ${JSON.stringify(text)}`);
   return Object.fromEntries(pairs.map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
@@ -171,7 +177,10 @@ function operation(spec: OperationSpec, running: Role[]): Case {
           p99: mean((r) => r.latency.p99),
           opsPerSec: runs.reduce((s, r) => s + r.requests.total, 0) / runs.reduce((s, r) => s + r.duration, 0),
           failures: runs.reduce((s, r) => s + r.non2xx + r.errors + r.timeouts, 0),
-          cpu: perOp(cpu[mode]!, runs.reduce((s, r) => s + r.requests.total, 0)),
+          cpu: perOp(
+            cpu[mode]!,
+            runs.reduce((s, r) => s + r.requests.total, 0),
+          ),
           roundCpu: roundCpu[mode]!,
         };
       }
@@ -214,7 +223,8 @@ async function answers(url: string, child: ChildProcess, stderr: () => string): 
   const deadline = Date.now() + 120_000;
   const body = JSON.stringify({ query: '{ __typename }' });
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`server exited (${child.exitCode ?? child.signalCode}) before it answered: ${stderr()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`server exited (${child.exitCode ?? child.signalCode}) before it answered: ${stderr()}`);
     try {
       const res = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json' } });
       await res.arrayBuffer();
@@ -231,7 +241,11 @@ async function startServer(role: Role, env: NodeJS.ProcessEnv, launch: Launch): 
   const flags = nodeFlags().split(' ').filter(Boolean);
   if (launch.kind === 'main') {
     const port = await freePort();
-    const child = spawn(process.execPath, [...flags, ...launch.command], { cwd: launch.cwd, env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, [...flags, ...launch.command], {
+      cwd: launch.cwd,
+      env: { ...process.env, ...env, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let errors = '';
     child.stderr!.on('data', (c: Buffer) => (errors = (errors + c.toString()).slice(-4000)));
     const url = `http://127.0.0.1:${port}/graphql`;
@@ -268,7 +282,13 @@ const stopServer = (s: Server) =>
 
 const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 
-const ROLE_LABEL: Record<Exclude<Role, VariantRole>, string> = { gateway: 'gateway', naive: 'naive', direct: 'direct', baseline: 'baseline (old)', twin: 'gateway again' };
+const ROLE_LABEL: Record<Exclude<Role, VariantRole>, string> = {
+  gateway: 'gateway',
+  naive: 'naive',
+  direct: 'direct',
+  baseline: 'baseline (old)',
+  twin: 'gateway again',
+};
 const label = (role: Role) => (isVariant(role) ? role : ROLE_LABEL[role]);
 
 function header(meta: Record<string, unknown>): string {
@@ -279,10 +299,19 @@ function header(meta: Record<string, unknown>): string {
 export function report(results: CaseResult[], meta: Record<string, unknown>): string {
   const lines: string[] = [header(meta)];
   const servers = (meta.servers ?? {}) as Partial<Record<Role, { node: string; from: string }>>;
-  const how = rolesIn(servers).map((role) => `${label(role)}: ${servers[role]!.from}`).join('; ');
-  lines.push(`Servers: one process each (${how}), \`node ${nodeFlags()}\`, NODE_ENV=production, LOG_LEVEL=warn; direct reads through ${meta.directReads === 'lean' ? "the gateway's read path" : "the SDK's document client"}. Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating. Data: ${meta.data}.`);
-  if ((meta.dependencyDrift as string[] | undefined)?.length) lines.push(`The baseline pins other package versions than those it ran with: ${(meta.dependencyDrift as string[]).join(', ')}.`);
-  lines.push('', '| operation | server | DynamoDB requests | waves | capacity units | p50 ms | p99 ms | ops/s | CPU ms/op: server · DynamoDB Local · load gen | same answer |', '|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|');
+  const how = rolesIn(servers)
+    .map((role) => `${label(role)}: ${servers[role]!.from}`)
+    .join('; ');
+  lines.push(
+    `Servers: one process each (${how}), \`node ${nodeFlags()}\`, NODE_ENV=production, LOG_LEVEL=warn; direct reads through ${meta.directReads === 'lean' ? "the gateway's read path" : "the SDK's document client"}. Load: autocannon, ${meta.connections} connections, ${meta.warmup} s warm-up then ${meta.rounds} × ${meta.duration} s per server and case, order rotating. Data: ${meta.data}.`,
+  );
+  if ((meta.dependencyDrift as string[] | undefined)?.length)
+    lines.push(`The baseline pins other package versions than those it ran with: ${(meta.dependencyDrift as string[]).join(', ')}.`);
+  lines.push(
+    '',
+    '| operation | server | DynamoDB requests | waves | capacity units | p50 ms | p99 ms | ops/s | CPU ms/op: server · DynamoDB Local · load gen | same answer |',
+    '|---|---|--:|--:|--:|--:|--:|--:|--:|:-:|',
+  );
   for (const c of results) {
     let first = true;
     for (const role of rolesIn(c.results)) {
@@ -294,7 +323,11 @@ export function report(results: CaseResult[], meta: Record<string, unknown>): st
     }
   }
   if (results.some((c) => c.results.direct || c.results.naive)) {
-    lines.push('', '| operation | gateway ÷ direct (ops/s) | direct ÷ gateway (server CPU per op) | gateway ÷ naive (ops/s) | gateway requests ÷ naive requests |', '|---|--:|--:|--:|--:|');
+    lines.push(
+      '',
+      '| operation | gateway ÷ direct (ops/s) | direct ÷ gateway (server CPU per op) | gateway ÷ naive (ops/s) | gateway requests ÷ naive requests |',
+      '|---|--:|--:|--:|--:|',
+    );
     for (const c of results) {
       const g = c.results.gateway!;
       const d = c.results.direct;
@@ -327,21 +360,37 @@ export function oldVsNew(results: CaseResult[], meta: Record<string, unknown>): 
   const variants = [...new Set(results.flatMap((c) => rolesIn(c.results).filter(isVariant)))];
   if (hasOld || hasTwin || variants.length) lines.push('', RULE);
   for (const variant of variants) {
-    lines.push('', `**The gateway against itself ${variant}**: server CPU per operation under load, the gateway ÷ the variant, judged against ${VARIANT_LIMIT * 100}% ("x% less": the gateway's settings save x% in every round).`, '');
+    lines.push(
+      '',
+      `**The gateway against itself ${variant}**: server CPU per operation under load, the gateway ÷ the variant, judged against ${VARIANT_LIMIT * 100}% ("x% less": the gateway's settings save x% in every round).`,
+      '',
+    );
     lines.push(...comparison(results, variant, 'gateway', [variant.slice('with '.length), 'gateway'], VARIANT_LIMIT, true));
   }
   if (hasOld) {
-    lines.push('', `**Old vs new, end to end** (baseline ${meta.baseline}): server CPU per operation under load, new ÷ old, the median of the per-round ratios, the range of the rounds in brackets.`, '');
+    lines.push(
+      '',
+      `**Old vs new, end to end** (baseline ${meta.baseline}): server CPU per operation under load, new ÷ old, the median of the per-round ratios, the range of the rounds in brackets.`,
+      '',
+    );
     lines.push(...comparison(results, 'baseline', 'gateway', ['old', 'new'], 0.05));
   }
   if (hasTwin) {
-    lines.push('', "**Control, identical code, end to end** (`--servers …,twin`): a second process of the same gateway, loaded in the same rounds; new again ÷ new, so every difference in this table is the instrument's.", '');
+    lines.push(
+      '',
+      "**Control, identical code, end to end** (`--servers …,twin`): a second process of the same gateway, loaded in the same rounds; new again ÷ new, so every difference in this table is the instrument's.",
+      '',
+    );
     lines.push(...comparison(results, 'gateway', 'twin', ['new', 'new again'], 0.05));
   }
   return lines;
 }
 
-const requestsText = (m: MetricsSummary) => `${m.requests} (${Object.entries(m.byOperation).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => `${v} ${k}`).join(', ')})`;
+const requestsText = (m: MetricsSummary) =>
+  `${m.requests} (${Object.entries(m.byOperation)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([k, v]) => `${v} ${k}`)
+    .join(', ')})`;
 
 /** `savings`: a row passes only when `after` spends less than `before` by the limit in every round (a variant's table). */
 function comparison(results: CaseResult[], before: Role, after: Role, names: [string, string], limit: number, savings = false): string[] {
@@ -468,13 +517,17 @@ async function main() {
     console.error(data);
 
     const fromServe = 'bench/serve.ts bundle';
-    const gatewayLaunch: Launch = current ? { kind: 'main', command: current.command, cwd: current.dir, bundled: current.how === 'bundle' } : { kind: 'serve', command: serve, mode: 'gateway' };
+    const gatewayLaunch: Launch = current
+      ? { kind: 'main', command: current.command, cwd: current.dir, bundled: current.how === 'bundle' }
+      : { kind: 'serve', command: serve, mode: 'gateway' };
     const launches: Partial<Record<Role, { launch: Launch; env: Record<string, string>; from: string }>> = {
       gateway: { launch: gatewayLaunch, env, from: current ? "this checkout's own build" : fromServe },
       naive: { launch: { kind: 'serve', command: serve, mode: 'naive' }, env, from: fromServe },
       direct: { launch: { kind: 'serve', command: serve, mode: 'direct' }, env: { ...env, DYNAMODB_READ_PATH: directReads }, from: fromServe },
       twin: { launch: gatewayLaunch, env, from: 'as the gateway, a second process' },
-      ...Object.fromEntries(variants.map((v) => [v.role, { launch: gatewayLaunch, env: { ...env, ...v.settings }, from: 'as the gateway, with these settings' }])),
+      ...Object.fromEntries(
+        variants.map((v) => [v.role, { launch: gatewayLaunch, env: { ...env, ...v.settings }, from: 'as the gateway, with these settings' }]),
+      ),
       ...(baseline && {
         baseline: {
           launch: { kind: 'main', command: baseline.command, cwd: baseline.dir, bundled: baseline.how === 'bundle' },
@@ -520,9 +573,17 @@ async function main() {
     const caseLoads = results.map((r) => r.load);
     const loadAverage = `${fmt(loadAtStart, 1)} at the start, ${caseLoads.length ? `${fmt(Math.min(...caseLoads), 1)}–${fmt(Math.max(...caseLoads), 1)} as the cases began, ` : ''}${fmt(os.loadavg()[0]!, 1)} at the end`;
     const meta = {
-      connections: benchEnv.connections, rounds: benchEnv.rounds, duration: benchEnv.duration, warmup: benchEnv.warmup, data, servers: runs, directReads,
-      baseline: baseline ? `${values.baseline} (${baseline.commit.slice(0, 7)})` : undefined, dependencyDrift: baseline?.dependencyDrift,
-      loadAverage, elapsedSeconds: (Date.now() - started) / 1000,
+      connections: benchEnv.connections,
+      rounds: benchEnv.rounds,
+      duration: benchEnv.duration,
+      warmup: benchEnv.warmup,
+      data,
+      servers: runs,
+      directReads,
+      baseline: baseline ? `${values.baseline} (${baseline.commit.slice(0, 7)})` : undefined,
+      dependencyDrift: baseline?.dependencyDrift,
+      loadAverage,
+      elapsedSeconds: (Date.now() - started) / 1000,
     };
     const table = report(results, meta);
     console.log(table);
@@ -531,7 +592,11 @@ async function main() {
     if (failed.length) console.log(`\nFAILED (not in the table): ${failed.join('; ')}`);
     const missing = failed.length ? `\nFailed, not in the table: ${failed.join('; ')}\n` : '';
     // The tracked copy only for a full run (a partial run would replace the table with a part of it).
-    const written = writeDocument('bench/results.md', `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${table}\n${missing}`, values['write-docs']! && !values.only);
+    const written = writeDocument(
+      'bench/results.md',
+      `# Benchmark results\n\nWritten by \`npm run bench\` (bench/run.ts).\n\n${table}\n${missing}`,
+      values['write-docs']! && !values.only,
+    );
     written.push(writeResult('latest.json', JSON.stringify({ meta, results }, null, 2)));
     console.error(wrote(written));
   } finally {

@@ -19,7 +19,13 @@ import WebSocket from 'ws';
 import { freePort, startLocalDynamo } from '../src/dynamo/local.js';
 
 const { values } = parseArgs({
-  options: { sockets: { type: 'string', default: '1000' }, addresses: { type: 'string', default: '10' }, documents: { type: 'string', default: '12' }, kb: { type: 'string', default: '90' }, dir: { type: 'string' } },
+  options: {
+    sockets: { type: 'string', default: '1000' },
+    addresses: { type: 'string', default: '10' },
+    documents: { type: 'string', default: '12' },
+    kb: { type: 'string', default: '90' },
+    dir: { type: 'string' },
+  },
 });
 const [SOCKETS, ADDRESSES, DOCUMENTS, KB] = [values.sockets, values.addresses, values.documents, values.kb].map(Number) as number[];
 const dir = values.dir ?? join(import.meta.dirname, '..');
@@ -28,11 +34,16 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 
 /** A distinct document of about `KB` KB: `KB` comment lines of 1,000 characters. */
 const line = 'x'.repeat(998);
-const documentOf = (n: number) => `${Array.from({ length: KB }, (_, i) => `#${i === 0 ? String(n).padStart(12, '0') + line.slice(12) : line}`).join('\n')}\nsubscription { courseChanged(id: "c${n % 50}") { title } }`;
+const documentOf = (n: number) =>
+  `${Array.from({ length: KB }, (_, i) => `#${i === 0 ? String(n).padStart(12, '0') + line.slice(12) : line}`).join('\n')}\nsubscription { courseChanged(id: "c${n % 50}") { title } }`;
 
 /** The gateway process, with its inspector on a free loopback port (to collect its garbage and read its heap). */
 async function gateway(env: Record<string, string>): Promise<{ child: ChildProcess; inspector: string }> {
-  const child = spawn(process.execPath, ['--inspect=127.0.0.1:0', ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/main.ts'], { cwd: dir, env: { PATH: process.env.PATH!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--inspect=127.0.0.1:0', ...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/main.ts'],
+    { cwd: dir, env: { PATH: process.env.PATH!, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   await new Promise<void>((resolve, reject) => {
     const check = (chunk: Buffer) => ((out = (out + chunk).slice(-20_000)), /gateway ready at/.test(out) && resolve());
@@ -91,20 +102,37 @@ function socket(url: string, from: string, first: number): Promise<Sent> {
 async function main() {
   const local = await startLocalDynamo({ port: 0 });
   const port = await freePort();
-  const { child, inspector } = await gateway({ DYNAMODB_ENDPOINT: local.endpoint, TABLE_NAME: 'BenchDocuments', PORT: String(port), HOST: '127.0.0.1', STREAM_WORKER: '0', LOG_LEVEL: 'info', AWS_REGION: 'us-east-1' });
+  const { child, inspector } = await gateway({
+    DYNAMODB_ENDPOINT: local.endpoint,
+    TABLE_NAME: 'BenchDocuments',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    STREAM_WORKER: '0',
+    LOG_LEVEL: 'info',
+    AWS_REGION: 'us-east-1',
+  });
   const http = `http://127.0.0.1:${port}`;
   try {
     await sleep(2000);
     const before = rssMb(child.pid!);
     const heapBefore = await liveHeapMb(inspector);
     // /health asked every 250 ms from a process of its own (this one is busy sending the documents).
-    const probe = spawn(process.execPath, ['-e', `setInterval(async () => { const t = performance.now(); await fetch('${http}/health').then((r) => r.text()); console.log(performance.now() - t); }, 250)`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const probe = spawn(
+      process.execPath,
+      [
+        '-e',
+        `setInterval(async () => { const t = performance.now(); await fetch('${http}/health').then((r) => r.text()); console.log(performance.now() - t); }, 250)`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let slowest = 0;
     probe.stdout!.on('data', (chunk: Buffer) => {
       for (const ms of String(chunk).split('\n').filter(Boolean)) slowest = Math.max(slowest, Number(ms));
     });
     const started = performance.now();
-    const sockets = await Promise.all(Array.from({ length: SOCKETS }, (_, i) => socket(`ws://127.0.0.1:${port}/graphql`, `127.0.0.${(i % ADDRESSES) + 1}`, i * DOCUMENTS)));
+    const sockets = await Promise.all(
+      Array.from({ length: SOCKETS }, (_, i) => socket(`ws://127.0.0.1:${port}/graphql`, `127.0.0.${(i % ADDRESSES) + 1}`, i * DOCUMENTS)),
+    );
     // Every subscribe answered: started (open in /health) or refused (an error message); bounded wait.
     const expected = sockets.filter((s) => !s.lost).length * DOCUMENTS;
     let open = 0;

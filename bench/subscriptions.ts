@@ -30,7 +30,18 @@ import { writeNamed } from './output.js';
 import { cpuMs } from './run.js';
 
 const text = (fallback?: string) => ({ type: 'string', ...(fallback === undefined ? {} : { default: fallback }) }) as const;
-const { values } = parseArgs({ options: { only: text('latency,fanout,idle'), writes: text('40'), subscribers: text('1000'), events: text('30'), idle: text('1000'), rounds: text('3'), old: text(), out: text() } });
+const { values } = parseArgs({
+  options: {
+    only: text('latency,fanout,idle'),
+    writes: text('40'),
+    subscribers: text('1000'),
+    events: text('30'),
+    idle: text('1000'),
+    rounds: text('3'),
+    old: text(),
+    out: text(),
+  },
+});
 const [WRITES, SUBSCRIBERS, EVENTS, IDLE, ROUNDS] = [values.writes, values.subscribers, values.events, values.idle, values.rounds].map(Number) as number[];
 const only = new Set(values.only!.split(','));
 const root = join(import.meta.dirname, '..');
@@ -43,7 +54,9 @@ function child(args: string[], env: Record<string, string>, ready: RegExp, cwd =
   let out = '';
   return new Promise((resolve, reject) => {
     const check = (chunk: Buffer) => ((out = (out + chunk).slice(-20_000)), ready.test(out) && resolve(c));
-    c.stdout!.on('data', check), c.stderr!.on('data', check), c.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out.slice(-2000)}`)));
+    c.stdout!.on('data', check),
+      c.stderr!.on('data', check),
+      c.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out.slice(-2000)}`)));
   });
 }
 const stopChild = (c: ChildProcess) => new Promise<void>((done) => (c.exitCode !== null ? done() : (c.once('exit', () => done()), c.kill('SIGTERM'))));
@@ -57,7 +70,11 @@ const client = (url: string): Client => createClient({ url: url.replace(/^http/,
 async function main() {
   const local = await startLocalDynamo({ port: 0 });
   const REDIS_URL = `redis://127.0.0.1:${await freePort()}`;
-  await child(['redis-server', '--port', REDIS_URL.split(':')[2]!, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {}, /Ready to accept connections/);
+  await child(
+    ['redis-server', '--port', REDIS_URL.split(':')[2]!, '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {},
+    /Ready to accept connections/,
+  );
   const common = (table: string) => ({ DYNAMODB_ENDPOINT: local.endpoint, TABLE_NAME: table, REDIS_URL, LOG_LEVEL: 'info', AWS_REGION: 'us-east-1' });
   const dynamo = createDynamo({ endpoint: local.endpoint, region: 'us-east-1' });
   const rows: string[][] = [];
@@ -68,13 +85,29 @@ async function main() {
     const [table, started, urls] = [`BenchSubscriptions${++tables}`, [] as ChildProcess[], [] as string[]];
     for (let i = 0; i < gateways; i++) {
       const port = await freePort();
-      const env = { ...common(table), PORT: String(port), HOST: '127.0.0.1', STREAM_WORKER: '0', WS_MAX_CONNECTIONS: '10000', WS_MAX_CONNECTIONS_PER_ADDRESS: '0', HTTP_MAX_CONNECTIONS: '10000', HTTP_MAX_WAITING_PER_ADDRESS: '0' };
+      const env = {
+        ...common(table),
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        STREAM_WORKER: '0',
+        WS_MAX_CONNECTIONS: '10000',
+        WS_MAX_CONNECTIONS_PER_ADDRESS: '0',
+        HTTP_MAX_CONNECTIONS: '10000',
+        HTTP_MAX_WAITING_PER_ADDRESS: '0',
+      };
       started.push(await child([node, '--import', 'tsx', 'src/main.ts'], env, /gateway ready at/, dir));
       urls.push(`http://127.0.0.1:${port}/graphql`);
     }
     if (worker) started.push(await child([node, '--import', 'tsx', 'src/streamWorker.ts'], common(table), /stream processor started/, dir));
     const retitle = (id: string, title: string) =>
-      dynamo.doc.send(new UpdateCommand({ TableName: table, Key: { PK: `COURSE#${id}`, SK: 'PROFILE' }, UpdateExpression: 'SET title = :t', ExpressionAttributeValues: { ':t': title } }));
+      dynamo.doc.send(
+        new UpdateCommand({
+          TableName: table,
+          Key: { PK: `COURSE#${id}`, SK: 'PROFILE' },
+          UpdateExpression: 'SET title = :t',
+          ExpressionAttributeValues: { ':t': title },
+        }),
+      );
     return { table, urls, pids: started.map((c) => c.pid!), retitle, stop: () => Promise.all(started.map(stopChild)) };
   }
 
@@ -85,8 +118,15 @@ async function main() {
     const streams = createStreamsClient({ endpoint: local.endpoint, region: 'us-east-1' });
     const [seenAt, arrived] = [new Map<string, number>(), new Map<string, number>()];
     let polling = true; // the stream's own delay, seen by a tight GetRecords loop
-    const open = (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn! }))).StreamDescription!.Shards!.filter((sh) => !sh.SequenceNumberRange?.EndingSequenceNumber);
-    const iterators = await Promise.all(open.map(async (sh) => (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn!, ShardId: sh.ShardId!, ShardIteratorType: 'LATEST' }))).ShardIterator));
+    const open = (await streams.send(new DescribeStreamCommand({ StreamArn: streamArn! }))).StreamDescription!.Shards!.filter(
+      (sh) => !sh.SequenceNumberRange?.EndingSequenceNumber,
+    );
+    const iterators = await Promise.all(
+      open.map(
+        async (sh) =>
+          (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn!, ShardId: sh.ShardId!, ShardIteratorType: 'LATEST' }))).ShardIterator,
+      ),
+    );
     const poller = (async () => {
       for (; polling; await sleep(10)) {
         for (let i = 0; i < iterators.length; i++) {
@@ -98,7 +138,10 @@ async function main() {
       }
     })();
     const one = client(s.urls[0]!);
-    one.subscribe({ query: 'subscription { courseChanged(id: "lat") { title } }' }, { next: (m: any) => void arrived.set(m.data.courseChanged.title, Date.now()), error: () => {}, complete: () => {} });
+    one.subscribe(
+      { query: 'subscription { courseChanged(id: "lat") { title } }' },
+      { next: (m: any) => void arrived.set(m.data.courseChanged.title, Date.now()), error: () => {}, complete: () => {} },
+    );
     await sleep(1500);
     const [total, stream] = [[] as number[], [] as number[]];
     for (let i = 0; i < WRITES; i++) {
@@ -117,8 +160,16 @@ async function main() {
   }
 
   if (only.has('fanout')) {
-    const variants: [string, string][] = values.old ? [['old', resolve(values.old)], ['new', root], ['new again (control)', root]] : [['new', root]];
-    const figures = new Map(variants.map(([name]) => [name, { perSecond: [] as number[], cpuUs: [] as number[], busy: [] as number[], workerMs: [] as number[] }]));
+    const variants: [string, string][] = values.old
+      ? [
+          ['old', resolve(values.old)],
+          ['new', root],
+          ['new again (control)', root],
+        ]
+      : [['new', root]];
+    const figures = new Map(
+      variants.map(([name]) => [name, { perSecond: [] as number[], cpuUs: [] as number[], busy: [] as number[], workerMs: [] as number[] }]),
+    );
     for (let round = 0; round < ROUNDS; round++) {
       // Interleaved: each round starts with another variant, so a slow spell of the machine spreads over all.
       for (let v = 0; v < variants.length; v++) {
@@ -139,19 +190,28 @@ async function main() {
         for (let i = 0; i < EVENTS; i++) await s.retitle('fan', `fan-${i}`);
         const [cpu0, worker0, t0] = [cpuMs(s.pids[0]!) + cpuMs(s.pids[1]!), cpuMs(s.pids[2]!), Date.now()];
         process.kill(s.pids[2]!, 'SIGCONT');
-        for (; delivered < EVENTS * SUBSCRIBERS; await sleep(20)) if (Date.now() - t0 > 120_000) throw new Error(`fan-out (${name}): ${delivered} of ${EVENTS * SUBSCRIBERS} delivered`);
+        for (; delivered < EVENTS * SUBSCRIBERS; await sleep(20))
+          if (Date.now() - t0 > 120_000) throw new Error(`fan-out (${name}): ${delivered} of ${EVENTS * SUBSCRIBERS} delivered`);
         const [cpu, f] = [cpuMs(s.pids[0]!) + cpuMs(s.pids[1]!) - cpu0, figures.get(name)!];
         f.workerMs.push((cpuMs(s.pids[2]!) - worker0) / EVENTS), f.perSecond.push((EVENTS * SUBSCRIBERS) / ((lastAt - t0) / 1000));
         f.cpuUs.push((cpu * 1000) / (EVENTS * SUBSCRIBERS)), f.busy.push((cpu / (lastAt - t0)) * 100);
-        console.error(`fan-out round ${round + 1} ${name}: ${Math.round(f.perSecond.at(-1)!)} messages/s, ${f.cpuUs.at(-1)!.toFixed(1)} µs CPU/message, worker ${f.workerMs.at(-1)!.toFixed(1)} ms/event`);
+        console.error(
+          `fan-out round ${round + 1} ${name}: ${Math.round(f.perSecond.at(-1)!)} messages/s, ${f.cpuUs.at(-1)!.toFixed(1)} µs CPU/message, worker ${f.workerMs.at(-1)!.toFixed(1)} ms/event`,
+        );
         await Promise.all(fans.map((c) => c.dispose()));
         await s.stop();
       }
     }
     for (const [name, f] of figures) {
       const who = values.old ? ` (${name})` : '';
-      rows.push([`fan-out${who}: ${SUBSCRIBERS} subscribers over 2 instances, ${EVENTS} events, median (range) of ${ROUNDS}`, `${spread(f.perSecond)} messages/s`]);
-      rows.push([`gateway CPU per delivered message${who}`, `${spread(f.cpuUs, 1)} µs`], [`both gateways busy during the fan-out${who}`, `${spread(f.busy)}% of one core`]);
+      rows.push([
+        `fan-out${who}: ${SUBSCRIBERS} subscribers over 2 instances, ${EVENTS} events, median (range) of ${ROUNDS}`,
+        `${spread(f.perSecond)} messages/s`,
+      ]);
+      rows.push(
+        [`gateway CPU per delivered message${who}`, `${spread(f.cpuUs, 1)} µs`],
+        [`both gateways busy during the fan-out${who}`, `${spread(f.busy)}% of one core`],
+      );
       rows.push([`stream worker CPU per event${who}`, `${spread(f.workerMs, 1)} ms`]);
     }
     const ratio = (a: string, b: string) => (median(figures.get(a)!.perSecond) / median(figures.get(b)!.perSecond)).toFixed(2);
@@ -173,14 +233,19 @@ async function main() {
         });
       }
       const rss1 = await settled(2000);
-      idle.forEach((ws, i) => ws.send(JSON.stringify({ type: 'subscribe', id: 'a', payload: { query: `subscription { courseChanged(id: "idle${i % 50}") { title } }` } })));
+      idle.forEach((ws, i) =>
+        ws.send(JSON.stringify({ type: 'subscribe', id: 'a', payload: { query: `subscription { courseChanged(id: "idle${i % 50}") { title } }` } })),
+      );
       const rss2 = await settled(3000);
       idle.forEach((ws) => ws.terminate());
       await s.stop();
       bare.push(((rss1 - rss0) * 1024) / IDLE / 1000), subscribed.push(((rss2 - rss0) * 1024) / IDLE / 1000);
       console.error(`idle round ${round + 1}: RSS ${rss0} → ${rss1} → ${rss2} KiB`);
     }
-    rows.push([`RSS per idle connection (${IDLE} from 127.0.0.1, fresh gateway), median (range) of ${ROUNDS}`, `${spread(bare, 1)} KB`], ['…with one subscription each', `${spread(subscribed, 1)} KB`]);
+    rows.push(
+      [`RSS per idle connection (${IDLE} from 127.0.0.1, fresh gateway), median (range) of ${ROUNDS}`, `${spread(bare, 1)} KB`],
+      ['…with one subscription each', `${spread(subscribed, 1)} KB`],
+    );
   }
 
   const table = ['| measure | value |', '|---|---|', ...rows.map((r) => `| ${r[0]} | ${r[1]} |`)].join('\n');

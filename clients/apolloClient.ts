@@ -64,14 +64,19 @@ export function typePoliciesOf(shape: CacheShape): TypePolicies {
   for (const type of shape.embedded) of(type).keyFields = false;
   for (const [type, paths] of Object.entries(shape.keys)) of(type).keyFields = keyFieldsOf(paths);
   for (const [type, fields] of Object.entries(shape.connections)) {
-    of(type).fields = Object.fromEntries(Object.entries(fields).map(([field, filters]) => [field, relayStylePagination(filters.length > 0 ? [...filters] : false)]));
+    of(type).fields = Object.fromEntries(
+      Object.entries(fields).map(([field, filters]) => [field, relayStylePagination(filters.length > 0 ? [...filters] : false)]),
+    );
   }
   return policies;
 }
 
 /** The InMemoryCache for the API in `shape`: its policies and its interfaces' types. */
 export const gatewayCache = (shape: CacheShape = cacheShape) =>
-  new InMemoryCache({ typePolicies: typePoliciesOf(shape), possibleTypes: Object.fromEntries(Object.entries(shape.possibleTypes).map(([k, v]) => [k, [...v]])) });
+  new InMemoryCache({
+    typePolicies: typePoliciesOf(shape),
+    possibleTypes: Object.fromEntries(Object.entries(shape.possibleTypes).map(([k, v]) => [k, [...v]])),
+  });
 
 export function createApolloClient({ url, token, onError, trustedDocuments = false }: GatewayClientOptions): ApolloClient {
   const auth = new SetContextLink((prev) => {

@@ -64,7 +64,8 @@ function summary(report: CheckReport): string[] {
     for (const s of f.samples) lines.push(`  ${JSON.stringify(s.key)} ${s.detail}`);
   }
   const { copies, counters, indexKeys, marks } = report.repaired;
-  if (copies + counters + indexKeys + marks > 0) lines.push(`repaired: ${copies} copies, ${counters} counters, ${indexKeys} items' index keys, ${marks} stale marks`);
+  if (copies + counters + indexKeys + marks > 0)
+    lines.push(`repaired: ${copies} copies, ${counters} counters, ${indexKeys} items' index keys, ${marks} stale marks`);
   if (report.withheld.count > 0) {
     lines.push(`not repaired: ${report.withheld.count} counters whose collections hold items this check flags`);
     for (const s of report.withheld.samples) lines.push(`  ${JSON.stringify(s.key)} ${s.detail}`);

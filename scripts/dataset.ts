@@ -26,15 +26,7 @@ import type { Item } from '../src/dynamo/batchGet.js';
 import { BASE, catalogCounterItemsOf, pad, prng, ulidAt } from './modelDataset.js';
 import { datasetIds, SCALE_FACTORS, type DatasetIds, type DatasetShape } from './datasetIds.js';
 import { defaultPlan } from '../test/support/model.js';
-import {
-  courseItem,
-  customerItem,
-  enrollmentItem,
-  orderItem,
-  partItem,
-  productItem,
-  studentItem,
-} from '../test/support/defaultItems.js';
+import { courseItem, customerItem, enrollmentItem, orderItem, partItem, productItem, studentItem } from '../test/support/defaultItems.js';
 
 export { datasetIds, type DatasetIds, type DatasetShape };
 
@@ -114,7 +106,9 @@ export function buildDataset(shape: DatasetShape): Dataset {
       const placed = base + (i * shape.ordersPerCustomer + k) * 3_600_000;
       const orderId = ulidAt(placed, random);
       const statuses = ['PLACED', 'SHIPPED', 'DELIVERED'];
-      items.push(orderItem({ customerId: id, id: orderId, placedAt: new Date(placed).toISOString(), total: Math.round(random() * 50000) / 100, status: pick(statuses) }));
+      items.push(
+        orderItem({ customerId: id, id: orderId, placedAt: new Date(placed).toISOString(), total: Math.round(random() * 50000) / 100, status: pick(statuses) }),
+      );
       orders++;
     }
   }

@@ -71,7 +71,15 @@ async function main() {
   const browser = await puppeteer.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     userDataDir: mkdtempSync(join(tmpdir(), 'gateway-e2e-explorer-')),
-    args: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless=new',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const refused: string[] = [];
   const served: string[] = [];
@@ -84,7 +92,10 @@ async function main() {
     await tab.goto(`${base}/graphql`);
     await tab.waitForFunction(`window.location.pathname === '/graphiql'`, { timeout: 20_000 });
     await tab.waitForSelector('.graphiql-container .graphiql-execute-button', { timeout: 20_000 });
-    check(refused.some((o) => /apollographql\.com$/.test(o)), 'the landing page tried Apollo Sandbox first');
+    check(
+      refused.some((o) => /apollographql\.com$/.test(o)),
+      'the landing page tried Apollo Sandbox first',
+    );
 
     // 2. A header from the Headers panel, then run the example query.
     const headersTab = await tab.waitForSelector('xpath/.//button[normalize-space(.)="Headers"]');
@@ -110,7 +121,7 @@ async function main() {
     // 5. The README's query pasted over the example runs: no stale variable is sent with it.
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const pasted = /```graphql\n([\s\S]*?)```/.exec(readme)?.[1];
-    check(pasted, "the README holds a query");
+    check(pasted, 'the README holds a query');
     await setEditor(tab, '.graphiql-query-editor', pasted);
     // GraphiQL reads the operation name from the edited text after a short debounce, as it does between typing and a click.
     await new Promise((done) => setTimeout(done, 1_000));
@@ -120,7 +131,10 @@ async function main() {
     check(!/"errors"/.test(pastedResult), `the README's query ran without errors: ${pastedResult.slice(0, 300)}`);
 
     const foreign = [...new Set(refused)];
-    check(foreign.every((o) => /apollographql\.com$|googleapis\.com$|gstatic\.com$/.test(o)), `only Apollo's page assets were refused: ${foreign.join(', ')}`);
+    check(
+      foreign.every((o) => /apollographql\.com$|googleapis\.com$|gstatic\.com$/.test(o)),
+      `only Apollo's page assets were refused: ${foreign.join(', ')}`,
+    );
     check(served.includes('/graphiql/graphiql.min.js') && served.includes('/graphiql/react.production.min.js'), 'assets came from the gateway');
     console.log(`landing page → ${tab.url()}`);
     console.log(`refused (offline): ${foreign.join(', ')}`);

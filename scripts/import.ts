@@ -41,7 +41,8 @@ export interface Converted {
 /** An export's text → the draft model and its demo data; throws WorkbenchError naming `file`. */
 export function convertWorkbench(file: string, text: string): Converted {
   const table = readWorkbench(file, text);
-  if (table.sk === null) throw new WorkbenchError(`${file}: table ${table.tableName} has no sort key: the gateway serves tables keyed on a partition and a sort key`);
+  if (table.sk === null)
+    throw new WorkbenchError(`${file}: table ${table.tableName} has no sort key: the gateway serves tables keyed on a partition and a sort key`);
   const draft = inferDraft(table);
   const sdl = emitDraft(draft);
   return { draft, sdl, demo: demoData(table, draft.excluded), todos: todoCount(sdl) };
@@ -116,7 +117,9 @@ export function main(args: readonly string[], io: Io = processIo, cwd: string = 
   writeFileSync(out, converted.sdl);
   writeFileSync(demoFile, `${JSON.stringify(converted.demo, null, 1)}\n`);
   const { draft } = converted;
-  io.out(`${out}: ${draft.types.length} types (${draft.types.map((t) => t.name).join(', ')}), ${draft.indexes.length} indexes${draft.indexes.length > 0 ? ` (${draft.indexes.map((i) => i.name).join(', ')})` : ''}, ${converted.todos} TODO comments; ${check}`);
+  io.out(
+    `${out}: ${draft.types.length} types (${draft.types.map((t) => t.name).join(', ')}), ${draft.indexes.length} indexes${draft.indexes.length > 0 ? ` (${draft.indexes.map((i) => i.name).join(', ')})` : ''}, ${converted.todos} TODO comments; ${check}`,
+  );
   io.out(`${demoFile}: ${converted.demo.items.length} sample items`);
   return code;
 }

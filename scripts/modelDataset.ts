@@ -67,10 +67,12 @@ export function shapeProblems(plan: Plan, shape: ModelShape): string[] {
   for (const type of Object.keys(shape.counts)) {
     const item = plan.items.get(type);
     if (!item) problems.push(`--count ${type}: the model has no @item type ${type} (it has ${[...plan.items.keys()].join(', ')})`);
-    else if (item.type.parent) problems.push(`--count ${type}: ${type} is a child of ${item.type.parent.type}: give --per ${item.type.parent.type}.<its @children field> instead`);
+    else if (item.type.parent)
+      problems.push(`--count ${type}: ${type} is a child of ${item.type.parent.type}: give --per ${item.type.parent.type}.<its @children field> instead`);
   }
   for (const [path] of Object.entries(shape.per)) {
-    if (!plan.relations.has(path)) problems.push(`--per ${path}: the model has no @children or @edges field ${path} (it has ${[...plan.relations.keys()].join(', ')})`);
+    if (!plan.relations.has(path))
+      problems.push(`--per ${path}: the model has no @children or @edges field ${path} (it has ${[...plan.relations.keys()].join(', ')})`);
   }
   for (const relation of plan.relations.values()) {
     const inverse = inverseOf(plan, relation);
@@ -201,7 +203,8 @@ function make(b: Building, type: ItemPlan, at: { id: string; ordinal: number; in
   if (byInstant) {
     const sortable = sortableInstant(item[byInstant.by]);
     const parentField = type.type.parent?.field;
-    if (sortable !== null) Object.assign(item, { GSI2PK: byInstant.pk.fill({ id, ...(parentField ? { [parentField]: parentId! } : {}) }), GSI2SK: `${sortable}#${id}` });
+    if (sortable !== null)
+      Object.assign(item, { GSI2PK: byInstant.pk.fill({ id, ...(parentField ? { [parentField]: parentId! } : {}) }), GSI2SK: `${sortable}#${id}` });
   }
   const catalog = plan.catalogOf(type.name);
   if (catalog && typeof item[catalog.field.by] === 'string') Object.assign(item, catalogEntryKeys(catalog.spec, id, item[catalog.field.by] as string));
@@ -267,7 +270,7 @@ function makeEdges(b: Building, relation: RelationPlan): void {
     const per = Math.min(shape.per[relation.path] ?? DEFAULT_PER, nodes.length);
     owners.forEach((_, oi) => pickDistinct(b.random, nodes.length, per).forEach((ni) => pairs.push([oi, ni])));
   }
-  const layoutCopy = inverse?.relation.kind === 'edges' ? inverse.relation.sharded?.copy ?? null : null;
+  const layoutCopy = inverse?.relation.kind === 'edges' ? (inverse.relation.sharded?.copy ?? null) : null;
   const pair = writePlanOf(plan).pair(relation.path);
   for (const [ordinal, [oi, ni]] of pairs.entries()) {
     const owner = owners[oi];
@@ -290,7 +293,8 @@ function makeEdges(b: Building, relation: RelationPlan): void {
     b.items.push(edge);
     // A mirrored pair's other item: the same attributes under the mirror's key.
     const mirror = pair.mirrorKey(owner.id, node.id);
-    if (mirror) b.items.push({ ...Object.fromEntries(Object.entries(edge).filter(([k]) => k !== plan.keys.pk && k !== plan.keys.sk)), ...plan.keys.key(mirror) });
+    if (mirror)
+      b.items.push({ ...Object.fromEntries(Object.entries(edge).filter(([k]) => k !== plan.keys.pk && k !== plan.keys.sk)), ...plan.keys.key(mirror) });
   }
   b.counts[relation.path] = pairs.length;
 }
@@ -316,7 +320,11 @@ export function buildModelDataset(plan: Plan, shape: ModelShape): ModelDataset {
 function inverseOf(plan: Plan, base: RelationPlan): RelationPlan | null {
   if (base.relation.kind !== 'edges' || base.relation.direction !== 'base') return null;
   // `inverse` holds the inverseOf argument: the base side's field name on the inverse side's node type.
-  return [...plan.relations.values()].find((r) => r.relation.kind === 'edges' && r.relation.direction === 'inverted' && r.node.name === base.owner.name && r.relation.inverse === base.field) ?? null;
+  return (
+    [...plan.relations.values()].find(
+      (r) => r.relation.kind === 'edges' && r.relation.direction === 'inverted' && r.node.name === base.owner.name && r.relation.inverse === base.field,
+    ) ?? null
+  );
 }
 
 /** `k` distinct indexes of [0, n), in ascending order. */

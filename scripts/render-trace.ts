@@ -85,10 +85,16 @@ async function main() {
   const out = process.argv[2] ?? join(root, 'docs/trace-nested.svg');
   const local = await startLocalDynamo({ port: 0 });
   const exporter = new InMemorySpanExporter();
-  const telemetry = (await loadTelemetry(telemetrySettings({ OTEL_SERVICE_NAME: 'dynamo-graph-gateway' }, (m) => { throw new Error(m); }), silentLogger, {
-    spanProcessors: [new SimpleSpanProcessor(exporter)],
-    metricReaders: [],
-  }))!;
+  const telemetry = (await loadTelemetry(
+    telemetrySettings({ OTEL_SERVICE_NAME: 'dynamo-graph-gateway' }, (m) => {
+      throw new Error(m);
+    }),
+    silentLogger,
+    {
+      spanProcessors: [new SimpleSpanProcessor(exporter)],
+      metricReaders: [],
+    },
+  ))!;
   const dynamo = createDynamo({ endpoint: local.endpoint });
   try {
     const tableName = 'TraceDemo';
@@ -97,7 +103,13 @@ async function main() {
     const model = loadModel();
     const server = createServer({ prod: false, telemetry, model });
     await server.start();
-    const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, cursors: createCursorCodec({ current: 'render-trace-cursor-secret-0123456789abcdef' }), plan: compilePlan(model) };
+    const deps = {
+      doc: dynamo.doc,
+      readPath: dynamo.reads,
+      tableName,
+      cursors: createCursorCodec({ current: 'render-trace-cursor-secret-0123456789abcdef' }),
+      plan: compilePlan(model),
+    };
     const run = () => server.executeOperation({ query: NESTED, variables: { id: '1' } }, { contextValue: createContext(deps) });
     await run();
     await run();

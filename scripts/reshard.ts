@@ -22,9 +22,7 @@ async function main() {
   const config = loadConfig();
   const plan = compilePlan(loadModel(config.schemaFile));
   // The types with a write-sharded relation (@edges(shards)), by their flag.
-  const sharded = new Map(
-    [...plan.items.values()].filter((item) => plan.shardedOf(item.name) !== null).map((item) => [item.name.toLowerCase(), item.name]),
-  );
+  const sharded = new Map([...plan.items.values()].filter((item) => plan.shardedOf(item.name) !== null).map((item) => [item.name.toLowerCase(), item.name]));
   const flags = [...sharded.keys()].map((flag) => `--${flag} <id>`).join(' | ');
   const USAGE = `usage: npm run reshard -- (${flags ? `${flags} | ` : ''}--type <Type> --id <id>) --shards <n>`;
   const options: Record<string, { type: 'string' }> = { type: { type: 'string' }, id: { type: 'string' }, shards: { type: 'string' } };

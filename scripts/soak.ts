@@ -76,8 +76,7 @@ async function main() {
   const send = async (i: number) => {
     const query = `# request ${i}\n${padding}query Soak${i % 7}($id: ID!, $other: ID!) { student(id: $id) { name } course(id: $other) { title } }`;
     const variables = { id: `s-${i}-${'v'.repeat(100)}`, other: `c-${i}` };
-    const request = () =>
-      fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
+    const request = () => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) });
     // A kept-alive socket the server closed just as it was reused: send again once (counted).
     const response = await request().catch(() => ((resent += 1), request()));
     const body = (await response.json()) as { errors?: unknown[] };

@@ -28,17 +28,14 @@ function coded(code: ErrorCode, message: string, extensions: Record<string, unkn
   return new GraphQLError(message, { extensions: { ...extensions, code } });
 }
 
-export const badUserInput = (message: string, argumentName?: string) =>
-  coded(ErrorCode.BAD_USER_INPUT, message, argumentName ? { argumentName } : {});
+export const badUserInput = (message: string, argumentName?: string) => coded(ErrorCode.BAD_USER_INPUT, message, argumentName ? { argumentName } : {});
 export const conflict = (message: string) => coded(ErrorCode.CONFLICT, message);
 export const notFound = (message: string) => coded(ErrorCode.NOT_FOUND, message);
-export const unavailable = (message = 'DynamoDB is unavailable; try again shortly') =>
-  coded(ErrorCode.UNAVAILABLE, message);
+export const unavailable = (message = 'DynamoDB is unavailable; try again shortly') => coded(ErrorCode.UNAVAILABLE, message);
 /** The authorization rules deny a field or mutation; `rule` names the rule that said no. */
 export const forbidden = (message: string, rule: string) => coded(ErrorCode.FORBIDDEN, message, { rule });
 /** A mutation that needs a signed-in caller was sent without a token. */
-export const unauthenticated = (message: string, extensions: Record<string, unknown> = {}) =>
-  coded(ErrorCode.UNAUTHENTICATED, message, extensions);
+export const unauthenticated = (message: string, extensions: Record<string, unknown> = {}) => coded(ErrorCode.UNAUTHENTICATED, message, extensions);
 /** A write kept colliding with concurrent transactions on the same items: transient, safe to retry. */
 export const transactionConflict = (message = 'The write collided with concurrent writes; try again') =>
   coded(ErrorCode.UNAVAILABLE, message, { reason: 'TRANSACTION_CONFLICT' });
@@ -98,16 +95,7 @@ export function isUnreadableAnswer(err: unknown): boolean {
   return e.name === 'SyntaxError' && typeof e.$metadata?.httpStatusCode === 'number';
 }
 
-const NETWORK_ERROR_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'EPIPE',
-  'ENOTFOUND',
-  'EAI_AGAIN',
-  'EHOSTUNREACH',
-  'ENETUNREACH',
-]);
+const NETWORK_ERROR_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
  * Is this error DynamoDB saying the table does not exist (deleted, never

@@ -40,9 +40,7 @@ export interface ExistsQuery {
 /** Settles every promise: a rejected one becomes its Error, as DataLoader expects per key. */
 async function eachSettled<K, V>(keys: readonly K[], fn: (key: K) => Promise<V>): Promise<(V | Error)[]> {
   const settled = await Promise.allSettled(keys.map(fn));
-  return settled.map((s) =>
-    s.status === 'fulfilled' ? s.value : s.reason instanceof Error ? s.reason : new Error(String(s.reason)),
-  );
+  return settled.map((s) => (s.status === 'fulfilled' ? s.value : s.reason instanceof Error ? s.reason : new Error(String(s.reason))));
 }
 
 /**
@@ -82,10 +80,10 @@ export function createLoaders(reads: ReadPort, tableName: string, table: TableKe
     ...batching,
     cacheKeyFn: itemKeyString,
   });
-  const range = new DataLoader<RangeRead, Item[], string>(
-    (batch) => eachSettled(batch, (read) => readRange(reads, tableName, read)),
-    { ...batching, cacheKeyFn: json },
-  );
+  const range = new DataLoader<RangeRead, Item[], string>((batch) => eachSettled(batch, (read) => readRange(reads, tableName, read)), {
+    ...batching,
+    cacheKeyFn: json,
+  });
   /** One item by id (and parent id, for a child type; the values of the fields its key holds), through the item loader; its plan keys and maps it. */
   const entity = (spec: ItemPlan, id: string, parentId?: string, fields?: Readonly<Record<string, unknown>>): Promise<ItemRecord | null> =>
     item.load(spec.key(id, parentId, fields)).then((found) => (found ? spec.map(found) : null));
@@ -139,14 +137,11 @@ export function createLoaders(reads: ReadPort, tableName: string, table: TableKe
         }),
       { ...batching, cacheKeyFn: json },
     ),
-    exists: new DataLoader<ExistsQuery, boolean, string>(
-      (qs) => eachSettled(qs, (q) => existsBeyond(reads, tableName, q.collection, q.key, q.atOrAfter)),
-      { ...batching, cacheKeyFn: json },
-    ),
-    count: new DataLoader<Collection, number, string>(
-      (cs) => eachSettled(cs, (c) => countCollection(reads, tableName, c)),
-      { ...batching, cacheKeyFn: json },
-    ),
+    exists: new DataLoader<ExistsQuery, boolean, string>((qs) => eachSettled(qs, (q) => existsBeyond(reads, tableName, q.collection, q.key, q.atOrAfter)), {
+      ...batching,
+      cacheKeyFn: json,
+    }),
+    count: new DataLoader<Collection, number, string>((cs) => eachSettled(cs, (c) => countCollection(reads, tableName, c)), { ...batching, cacheKeyFn: json }),
     bySortKey,
   };
 }

@@ -31,7 +31,9 @@ async function main() {
   warnUnknownSettings(logger, config);
   const model = loadModel(config.schemaFile);
   if (config.endpoint.kind === 'embedded') {
-    throw new ConfigError('the stream worker needs DYNAMODB_ENDPOINT (e.g. http://localhost:8000, or aws); `npm start` runs its own worker for the embedded DynamoDB Local');
+    throw new ConfigError(
+      'the stream worker needs DYNAMODB_ENDPOINT (e.g. http://localhost:8000, or aws); `npm start` runs its own worker for the embedded DynamoDB Local',
+    );
   }
   await checkEndpoint(config);
   const options = clientOptions(config);
@@ -49,7 +51,15 @@ async function main() {
   const telemetry = await loadTelemetry(config.telemetry, logger);
   // With REDIS_URL, the change events of every record go to the gateways' subscribers (docs/subscriptions.md).
   const { redisUrl } = config.subscriptions;
-  const changes = redisUrl ? redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(model), onError: (err) => logger.warn({ err: (err as Error).message }, 'redis') }) : undefined;
+  const changes = redisUrl
+    ? redisBus({
+        url: redisUrl,
+        tableName: config.tableName,
+        secret: config.subscriptions.redisEventSecret,
+        redact: imageRedaction(model),
+        onError: (err) => logger.warn({ err: (err as Error).message }, 'redis'),
+      })
+    : undefined;
   if (!changes) logger.info('REDIS_URL is not set: no change events are published (gateways with their own processor feed their own subscribers)');
   const published = { events: 0, failed: 0 };
   const processing = startStreamProcessing({

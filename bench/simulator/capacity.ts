@@ -27,7 +27,12 @@ export type WireItem = Record<string, AttributeValue>;
 const utf8 = (s: string) => Buffer.byteLength(s, 'utf8');
 
 function numberSize(n: string): number {
-  const digits = n.replace(/^-/, '').replace(/[eE].*$/, '').replace('.', '').replace(/^0+/, '').replace(/0+$/, '');
+  const digits = n
+    .replace(/^-/, '')
+    .replace(/[eE].*$/, '')
+    .replace('.', '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '');
   return Math.ceil(Math.max(1, digits.length) / 2) + 1 + (n.startsWith('-') ? 1 : 0);
 }
 
@@ -66,8 +71,7 @@ export const itemSize = (item: WireItem | null | undefined): number =>
 export const INDEX_ENTRY_OVERHEAD = 100;
 
 /** Write units of a write whose item is `bytes` large (0 for a missing item still costs one). */
-export const writeUnits = (bytes: number, transactional = false): number =>
-  Math.max(1, Math.ceil(bytes / 1024)) * (transactional ? 2 : 1);
+export const writeUnits = (bytes: number, transactional = false): number => Math.max(1, Math.ceil(bytes / 1024)) * (transactional ? 2 : 1);
 
 /** Read units of `bytes` read in one go. */
 export function readUnits(bytes: number, { consistent = false, transactional = false } = {}): number {

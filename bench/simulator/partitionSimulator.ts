@@ -29,15 +29,7 @@
  */
 import { createServer, request as httpRequest, Agent, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  INDEX_ENTRY_OVERHEAD,
-  itemSize,
-  readUnits,
-  TokenBuckets,
-  writeUnits,
-  type AttributeValue,
-  type WireItem,
-} from './capacity.js';
+import { INDEX_ENTRY_OVERHEAD, itemSize, readUnits, TokenBuckets, writeUnits, type AttributeValue, type WireItem } from './capacity.js';
 
 export interface SimulatorOptions {
   /** DynamoDB Local endpoint (`http://127.0.0.1:8000`). */
@@ -156,8 +148,7 @@ export async function startPartitionSimulator(options: SimulatorOptions) {
             'content-type': 'application/x-amz-json-1.0',
             'x-amz-target': `DynamoDB_20120810.${op}`,
             'content-length': Buffer.byteLength(body),
-            authorization:
-              headers.authorization ?? 'AWS4-HMAC-SHA256 Credential=local/20260101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
+            authorization: headers.authorization ?? 'AWS4-HMAC-SHA256 Credential=local/20260101/local/dynamodb/aws4_request, SignedHeaders=host, Signature=0',
           },
         },
         (res) => {
@@ -371,12 +362,18 @@ export async function startPartitionSimulator(options: SimulatorOptions) {
         if (txn) {
           for (const t of body.TransactItems) {
             const schema = await schemaOf(t.Get.TableName);
-            gets.push({ table: t.Get.TableName, key: t.Get.Key, consistent: true, label: partitionLabel(t.Get.TableName, undefined, scalar(t.Get.Key[schema.pk])!) });
+            gets.push({
+              table: t.Get.TableName,
+              key: t.Get.Key,
+              consistent: true,
+              label: partitionLabel(t.Get.TableName, undefined, scalar(t.Get.Key[schema.pk])!),
+            });
           }
         } else {
           for (const [table, req] of Object.entries(body.RequestItems as Record<string, { Keys: WireItem[]; ConsistentRead?: boolean }>)) {
             const schema = await schemaOf(table);
-            for (const key of req.Keys) gets.push({ table, key, consistent: !!req.ConsistentRead, label: partitionLabel(table, undefined, scalar(key[schema.pk])!) });
+            for (const key of req.Keys)
+              gets.push({ table, key, consistent: !!req.ConsistentRead, label: partitionLabel(table, undefined, scalar(key[schema.pk])!) });
           }
         }
         const estimate = txn ? 2 : 0.5;

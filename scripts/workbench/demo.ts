@@ -51,6 +51,8 @@ export const samplesOf = (table: WorkbenchTable): RawItem[] => [...table.items, 
 export function demoData(table: WorkbenchTable, excluded: ReadonlySet<RawItem> = new Set()): { about: string; items: Record<string, unknown>[] } {
   return {
     about: `Sample items of the NoSQL Workbench model "${table.modelName}" (table ${table.tableName}), converted from DynamoDB JSON by npm run import.`,
-    items: samplesOf(table).filter((i) => !excluded.has(i)).map(plainItem),
+    items: samplesOf(table)
+      .filter((i) => !excluded.has(i))
+      .map(plainItem),
   };
 }

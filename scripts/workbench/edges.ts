@@ -15,7 +15,9 @@ import { camel, fieldName, plural } from './names.js';
 const ownerPk = (t: DraftType) => (t.parent ? t.pk.replace(`{${t.parent.field}}`, '{id}') : null);
 
 function isLink(t: DraftType): boolean {
-  return t.parent !== null && !t.standIn && !t.derivedId && t.keyFields.length === 0 && t.placed !== null && t.samples.every((s) => Object.keys(s).length === 2);
+  return (
+    t.parent !== null && !t.standIn && !t.derivedId && t.keyFields.length === 0 && t.placed !== null && t.samples.every((s) => Object.keys(s).length === 2)
+  );
 }
 
 /** Does some sample of `a` (owner p, id q) have its mirror in `b` (owner q, id p)? */
@@ -33,7 +35,13 @@ function nodePlaceholder(node: DraftType, owner: DraftType): string {
 }
 
 function freeField(owner: DraftType, name: string): string {
-  const taken = new Set(['id', ...owner.fields.map((f) => f.name), ...owner.children.map((c) => c.field), ...owner.edges.map((e) => e.field), ...(owner.parent ? [owner.parent.field] : [])]);
+  const taken = new Set([
+    'id',
+    ...owner.fields.map((f) => f.name),
+    ...owner.children.map((c) => c.field),
+    ...owner.edges.map((e) => e.field),
+    ...(owner.parent ? [owner.parent.field] : []),
+  ]);
   let n = name;
   while (taken.has(n)) n = `${n}_`;
   return n;
@@ -48,14 +56,25 @@ export function declareEdges(inf: Inference): void {
     if (!b) continue;
     const p = inf.types.find((t) => t.name === a.parent!.type)!;
     const q = inf.types.find((t) => t.name === b.parent!.type)!;
-    for (const [link, owner] of [[a, p], [b, q]] as const) {
+    for (const [link, owner] of [
+      [a, p],
+      [b, q],
+    ] as const) {
       owner.children = owner.children.filter((c) => c.type !== link.name);
       done.add(link);
     }
     const base = freeField(p, camel(plural(q.name)));
     p.edges.push({ field: base, type: q.name, pk: ownerPk(a)!, sk: a.sk.replace('{id}', `{${nodePlaceholder(q, p)}}`), inverseOf: null });
-    q.edges.push({ field: freeField(q, camel(plural(p.name))), type: p.name, pk: ownerPk(b)!, sk: b.sk.replace('{id}', `{${nodePlaceholder(p, q)}}`), inverseOf: base });
-    p.todos.push(`${base} and ${q.name}.${q.edges.at(-1)!.field} read link items the samples show both ways (${a.pk} / ${a.sk} and ${b.pk} / ${b.sk}) as a mirrored pair of edges: if they are items of their own, declare them as children`);
+    q.edges.push({
+      field: freeField(q, camel(plural(p.name))),
+      type: p.name,
+      pk: ownerPk(b)!,
+      sk: b.sk.replace('{id}', `{${nodePlaceholder(p, q)}}`),
+      inverseOf: base,
+    });
+    p.todos.push(
+      `${base} and ${q.name}.${q.edges.at(-1)!.field} read link items the samples show both ways (${a.pk} / ${a.sk} and ${b.pk} / ${b.sk}) as a mirrored pair of edges: if they are items of their own, declare them as children`,
+    );
   }
   inf.types = inf.types.filter((t) => !done.has(t));
 }

@@ -41,7 +41,10 @@ function directivesOf(type: DraftType): string[] {
 function connectionFields(type: DraftType): string[] {
   return [
     ...type.children.map((c) => `  ${c.field}(${PAGE_ARGS}): ${c.type}Connection! @children`),
-    ...type.edges.map((e) => `  ${e.field}(${PAGE_ARGS}): ${e.type}Connection! @edges(${e.inverseOf ? `inverseOf: ${str(e.inverseOf)}, ` : ''}pk: ${str(e.pk)}, sk: ${str(e.sk)})`),
+    ...type.edges.map(
+      (e) =>
+        `  ${e.field}(${PAGE_ARGS}): ${e.type}Connection! @edges(${e.inverseOf ? `inverseOf: ${str(e.inverseOf)}, ` : ''}pk: ${str(e.pk)}, sk: ${str(e.sk)})`,
+    ),
     ...type.fieldQueries.map((q) => `  ${q.field}(${PAGE_ARGS}): ${q.type}Connection! @query(index: ${str(q.index)})`),
   ];
 }
@@ -115,7 +118,10 @@ export function emitDraft(draft: Draft): string {
     ...todoLines(draft.todos),
     '',
   ];
-  const schema = [`@table(pk: ${str(draft.pk)}, sk: ${str(draft.sk)})`, ...draft.indexes.map((i) => `@index(name: ${str(i.name)}, pk: ${list(i.pk)}${i.sk.length > 0 ? `, sk: ${list(i.sk)}` : ''})`)];
+  const schema = [
+    `@table(pk: ${str(draft.pk)}, sk: ${str(draft.sk)})`,
+    ...draft.indexes.map((i) => `@index(name: ${str(i.name)}, pk: ${list(i.pk)}${i.sk.length > 0 ? `, sk: ${list(i.sk)}` : ''})`),
+  ];
   out.push('extend schema', ...schema.map((d) => `  ${d}`), '');
   const listed = new Set<string>();
   for (const t of draft.types) {

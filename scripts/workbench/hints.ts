@@ -135,7 +135,16 @@ function read(ev: Evidence, pieces: readonly Piece[], key: string, signature: st
 
 /** The followers of every text, the texts ending a key, every attribute text. */
 function gather(table: WorkbenchTable, samples: Sample[]): Evidence {
-  const ev: Evidence = { table, samples, followers: new Map(), kindFollowers: new Map(), ends: new Set(), attributeTexts: new Set(), strong: new Set(), wholeKeys: new Map() };
+  const ev: Evidence = {
+    table,
+    samples,
+    followers: new Map(),
+    kindFollowers: new Map(),
+    ends: new Set(),
+    attributeTexts: new Set(),
+    strong: new Set(),
+    wholeKeys: new Map(),
+  };
   const indexAttributes = [...new Set(table.indexes.flatMap((i) => [i.pk.name, ...(i.sk ? [i.sk.name] : [])]))];
   for (const s of samples) {
     read(ev, s.pk, 'pk', s.signature);
@@ -202,7 +211,6 @@ const weak = (value: boolean) => (value ? WEAK_VALUE : LITERAL);
 /** Hint 5: a value elsewhere (an attribute's text, or in the second pass a value by a stronger hint). */
 const elsewhere = (ev: Evidence, t: string, pass: 1 | 2) => ev.attributeTexts.has(t) || (pass === 2 && ev.strong.has(t));
 const idNamed = (names: readonly string[]) => names.some((h) => ID_ATTRIBUTE.test(h));
-
 
 /** Whether piece i of a sample's key is a value (hints 1–5). */
 function decide(ev: Evidence, s: Sample, key: KeyName, i: number, alias: Map<number, boolean>, pass: 1 | 2): { value: boolean; strong: boolean } {
@@ -278,10 +286,7 @@ function repeatedShapes(ev: Evidence): void {
 
 /** Each sample's key shapes, by the hints above. */
 export function classifyKeys(table: WorkbenchTable): Map<RawItem, SampleKeys> {
-  const samples = [
-    ...table.facets.flatMap((f) => f.items.map((item) => sampleOf(table, item, f))),
-    ...table.items.map((item) => sampleOf(table, item, null)),
-  ];
+  const samples = [...table.facets.flatMap((f) => f.items.map((item) => sampleOf(table, item, f))), ...table.items.map((item) => sampleOf(table, item, null))];
   const ev = gather(table, samples);
   gatherWholeKeys(ev, 'pk');
   for (const s of samples) classify(ev, s, 'pk', 1);

@@ -117,7 +117,7 @@ interface Membership {
 function membershipOf(inf: Inference, type: DraftType, index: Index): Membership | null | string {
   const { table, keyNames } = inf;
   const attributes = [index.pk, ...(index.sk ? [index.sk] : [])];
-  if (!type.samples.some((s) => attributes.some((a) => s[a.name] !== undefined) )) return null;
+  if (!type.samples.some((s) => attributes.some((a) => s[a.name] !== undefined))) return null;
   const fieldOf = (a: string) => type.fields.find((f) => f.attribute === a && f.name === a && f.kind !== 'Boolean');
   const natural = (a: KeyAttribute) => keyNames.has(a.name) || fieldOf(a.name) !== undefined;
   if (attributes.every(natural)) {
@@ -125,7 +125,8 @@ function membershipOf(inf: Inference, type: DraftType, index: Index): Membership
     const as = (a: string) => (a === table.pk.name ? type.pk : a === table.sk!.name ? type.sk : `{${a}}`);
     return { pk: null, sk: null, pkTemplate: as(index.pk.name), skTemplate: index.sk ? as(index.sk.name) : '' };
   }
-  if (attributes.some((a) => keyNames.has(a.name) || a.type !== 'S')) return `its samples carry the keys of ${index.name}, which it cannot declare: a key attribute is the table's own or a number`;
+  if (attributes.some((a) => keyNames.has(a.name) || a.type !== 'S'))
+    return `its samples carry the keys of ${index.name}, which it cannot declare: a key attribute is the table's own or a number`;
   const templates = attributes.map((a) => templateOf(type, a.name));
   if (templates.some((t) => typeof t !== 'string') || !sparseAsWritten(type, attributes, templates as string[])) {
     return `its samples carry the keys of ${index.name} (${attributes.map((a) => a.name).join(', ')}), which no template over its id and fields gives in every sample: not declared @indexed`;
@@ -149,7 +150,14 @@ function fieldQuery(inf: Inference, type: DraftType, index: Index, pkTemplate: s
   const reference = placeholders.length === 1 ? type.fields.find((f) => f.name === placeholders[0] && f.reference) : undefined;
   const owner = reference && inf.types.find((t) => t.name === reference.reference);
   if (!owner || !index.sk) return;
-  const taken = new Set(['id', ...owner.fields.map((f) => f.name), ...owner.children.map((c) => c.field), ...owner.edges.map((e) => e.field), ...owner.fieldQueries.map((q) => q.field), ...(owner.parent ? [owner.parent.field] : [])]);
+  const taken = new Set([
+    'id',
+    ...owner.fields.map((f) => f.name),
+    ...owner.children.map((c) => c.field),
+    ...owner.edges.map((e) => e.field),
+    ...owner.fieldQueries.map((q) => q.field),
+    ...(owner.parent ? [owner.parent.field] : []),
+  ]);
   let field = camel(plural(type.name));
   if (taken.has(field)) field = `${field}By${pascal(words(index.name))}`;
   if (taken.has(field)) return;

@@ -34,7 +34,9 @@ function placeShapes(inf: Inference): void {
     if ('unserved' in p) {
       inf.unserved.push(shape);
       const carried = [...new Set(shape.items.flatMap((i) => Object.keys(i)).filter((a) => !inf.keyNames.has(a)))];
-      inf.todos.push(`${shape.facet ? `facet ${shape.facet}: ` : ''}${p.unserved}; not declared (${shape.items.length} sample${shape.items.length === 1 ? '' : 's'}${carried.length > 0 ? ` carrying ${carried.join(', ')}` : ''}, left out of the demo data)`);
+      inf.todos.push(
+        `${shape.facet ? `facet ${shape.facet}: ` : ''}${p.unserved}; not declared (${shape.items.length} sample${shape.items.length === 1 ? '' : 's'}${carried.length > 0 ? ` carrying ${carried.join(', ')}` : ''}, left out of the demo data)`,
+      );
       for (const a of carried) inf.unservedAttributes.add(a);
     } else inf.placed.push(p);
   }
@@ -45,7 +47,12 @@ function placeShapes(inf: Inference): void {
   }
 }
 
-const literalWords = (template: string) => words(parseTemplate(template.replaceAll('{parent}', '{p}')).parts.flatMap((x) => ('literal' in x ? [x.literal] : [])).join(' '));
+const literalWords = (template: string) =>
+  words(
+    parseTemplate(template.replaceAll('{parent}', '{p}'))
+      .parts.flatMap((x) => ('literal' in x ? [x.literal] : []))
+      .join(' '),
+  );
 
 /** The name a placed shape's type is given before it is made unique. */
 function baseName(inf: Inference, p: Placed): string {
@@ -55,7 +62,9 @@ function baseName(inf: Inference, p: Placed): string {
   if (facet !== null) return inf.mainOfFacet.get(facet) === p ? pascal(words(facet)) : pascal([...words(facet), ...skWords]);
   if (p.parentPk === null) {
     // An attribute holding the id in every sample names the type (`complaint_id` → Complaint), else the keys' text.
-    const named = Object.keys(p.shape.items[0]!).find((a) => /.(_id|Id|ID)$/.test(a) && p.shape.items.every((item, i) => plainValue(item[a]) === p.idValues[i]));
+    const named = Object.keys(p.shape.items[0]!).find(
+      (a) => /.(_id|Id|ID)$/.test(a) && p.shape.items.every((item, i) => plainValue(item[a]) === p.idValues[i]),
+    );
     const fromKeys = pascal(pkWords).length > 0 && !inf.taken.has(pascal(pkWords)) ? pascal(pkWords) : pascal([...pkWords, ...skWords]);
     return named ? pascal(words(named.replace(/(_id|Id|ID)$/, ''))) : fromKeys;
   }
@@ -81,7 +90,9 @@ function declareTypes(inf: Inference, ordered: Placed[]): void {
     const base = baseName(inf, p);
     const clash = admit(inf, p.pk, p.sk, base);
     if (clash) {
-      inf.todos.push(`items keyed like ${sampleKey(p.shape, table)} (${count(p.shape.items.length, 'sample')}) share their partition with ${clash}, whose sort-key prefix overlaps theirs: not declared, left out of the demo data`);
+      inf.todos.push(
+        `items keyed like ${sampleKey(p.shape, table)} (${count(p.shape.items.length, 'sample')}) share their partition with ${clash}, whose sort-key prefix overlaps theirs: not declared, left out of the demo data`,
+      );
       inf.unserved.push(p.shape);
       continue;
     }
@@ -148,7 +159,9 @@ function standInParent(inf: Inference, parentPk: string, child: DraftType): Draf
   }
   return {
     ...emptyType(uniqueType(inf, pascal(pkWords) || `${child.name}Parent`), pk, sk),
-    todos: [`no sample item is keyed ${parentPk}: declared keyless (no item of its own), known by the ids in its ${child.name} items' keys; give it an @item if such items exist`],
+    todos: [
+      `no sample item is keyed ${parentPk}: declared keyless (no item of its own), known by the ids in its ${child.name} items' keys; give it an @item if such items exist`,
+    ],
     about: `The parent of ${child.name} items (their PK holds its id); keyless.`,
     standIn: true,
   };
@@ -202,5 +215,14 @@ export function inferDraft(table: WorkbenchTable): Draft {
   declareIndexed(inf);
   nameRootFields(inf.types);
   const indexes = table.indexes.map((i) => ({ name: i.name, pk: [i.pk.name], sk: i.sk ? [i.sk.name] : [] }));
-  return { modelName: table.modelName, tableName: table.tableName, pk: table.pk.name, sk: table.sk!.name, indexes, types: inf.types, todos: inf.todos, excluded: excludedSamples(inf) };
+  return {
+    modelName: table.modelName,
+    tableName: table.tableName,
+    pk: table.pk.name,
+    sk: table.sk!.name,
+    indexes,
+    types: inf.types,
+    todos: inf.todos,
+    excluded: excludedSamples(inf),
+  };
 }

@@ -45,7 +45,13 @@ export const holds = (items: readonly RawItem[], attribute: string, values: read
   items.every((item, i) => typeof item[attribute]?.S === 'string' && plainValue(item[attribute]) === values[i]);
 
 /** Names the key values; `taken` holds the names a key field may not take (the item's reserved names). */
-export function nameKeyFields(values: readonly KeyValue[], tokens: { pk: Token[]; sk: Token[] }, items: readonly RawItem[], taken: ReadonlySet<string>, keyNames: ReadonlySet<string>): KeyField[] {
+export function nameKeyFields(
+  values: readonly KeyValue[],
+  tokens: { pk: Token[]; sk: Token[] },
+  items: readonly RawItem[],
+  taken: ReadonlySet<string>,
+  keyNames: ReadonlySet<string>,
+): KeyField[] {
   const attributes = [...new Set(items.flatMap((i) => Object.keys(i)))].filter((a) => !keyNames.has(a));
   const used = new Set<string>([...taken, ...attributes]);
   const fields: KeyField[] = [];
@@ -64,7 +70,13 @@ export function nameKeyFields(values: readonly KeyValue[], tokens: { pk: Token[]
       continue;
     }
     const before = tokens[v.key][v.at - 1];
-    const word = before && 'literal' in before ? before.literal.split(/[^0-9A-Za-z]+/).filter(Boolean).at(-1) : undefined;
+    const word =
+      before && 'literal' in before
+        ? before.literal
+            .split(/[^0-9A-Za-z]+/)
+            .filter(Boolean)
+            .at(-1)
+        : undefined;
     const fromText = word && !/^[0-9]/.test(word) ? word.toLowerCase() : null;
     let name: string;
     let guess: string;

@@ -16,11 +16,18 @@ export const pascal = (ws: readonly string[]): string => {
   return /^[0-9]/.test(name) ? `T${name}` : name;
 };
 export const camel = (name: string) => name.charAt(0).toLowerCase() + name.slice(1);
-export const plural = (name: string) => (/s$/.test(name) ? name : /(x|ch|sh)$/.test(name) ? `${name}es` : /[^aeiou]y$/.test(name) ? `${name.slice(0, -1)}ies` : `${name}s`);
+export const plural = (name: string) =>
+  /s$/.test(name) ? name : /(x|ch|sh)$/.test(name) ? `${name}es` : /[^aeiou]y$/.test(name) ? `${name.slice(0, -1)}ies` : `${name}s`;
 
 /** A field name for an attribute: its own when it is a GraphQL name, else its letters and digits joined by `_`. */
 export const fieldName = (attribute: string): string =>
-  NAME.test(attribute) && !attribute.startsWith('__') ? attribute : attribute.replace(/[^_0-9A-Za-z]/g, '_').replace(/^_+/, '').replace(/^(?=[0-9])/, '_').replace(/_+$/, '') || 'value';
+  NAME.test(attribute) && !attribute.startsWith('__')
+    ? attribute
+    : attribute
+        .replace(/[^_0-9A-Za-z]/g, '_')
+        .replace(/^_+/, '')
+        .replace(/^(?=[0-9])/, '_')
+        .replace(/_+$/, '') || 'value';
 
 /** `name`, or `name2`, `name3`… : the first `taken` lacks (then added to it). */
 export function unique(taken: Set<string>, name: string): string {

@@ -13,7 +13,6 @@
  */
 import { LIMITS, measure, reservedName } from './limits.js';
 
-
 /** A DynamoDB JSON attribute value as the export writes it (`{"S": "x"}`), or anything malformed. */
 export type AttributeValue = Record<string, unknown>;
 export type RawItem = Record<string, AttributeValue>;
@@ -61,7 +60,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** A name the export gives (an attribute's, a facet's, an index's): not reserved, not too long. */
 function checkName(file: string, where: string, name: string, attribute: boolean): void {
   const shown = JSON.stringify(name.length > 40 ? `${name.slice(0, 40)}…` : name);
-  if (name.length > LIMITS.nameLength) throw new WorkbenchError(`${file}: ${where} is named ${shown}, ${name.length} characters: the import reads names of at most ${LIMITS.nameLength}`);
+  if (name.length > LIMITS.nameLength)
+    throw new WorkbenchError(`${file}: ${where} is named ${shown}, ${name.length} characters: the import reads names of at most ${LIMITS.nameLength}`);
   const reserved = attribute ? reservedName(name) : null;
   if (reserved) throw new WorkbenchError(`${file}: ${where} is named ${shown}, ${reserved}: rename it in the export`);
 }
@@ -88,10 +88,13 @@ function checkKey(file: string, tableName: string, item: RawItem, attribute: Key
   const v = item[attribute.name];
   const type = isObject(v) ? Object.keys(v) : [];
   if (type.length !== 1 || !KEY_TYPES.has(type[0]!) || typeof (v as Record<string, unknown>)[type[0]!] !== 'string') {
-    throw new WorkbenchError(`${file}: ${where} of ${tableName} lacks its key ${attribute.name} as a string, number or binary value (DynamoDB JSON: {"S": "…"})`);
+    throw new WorkbenchError(
+      `${file}: ${where} of ${tableName} lacks its key ${attribute.name} as a string, number or binary value (DynamoDB JSON: {"S": "…"})`,
+    );
   }
   const bytes = Buffer.byteLength((v as Record<string, string>)[type[0]!]!);
-  if (bytes > limit) throw new WorkbenchError(`${file}: ${where} of ${tableName} has a ${attribute.name} of ${bytes} bytes: DynamoDB keys hold at most ${limit}`);
+  if (bytes > limit)
+    throw new WorkbenchError(`${file}: ${where} of ${tableName} has a ${attribute.name} of ${bytes} bytes: DynamoDB keys hold at most ${limit}`);
 }
 
 /** Every sample against the limits: count, names, keys, nesting, size. */
@@ -108,11 +111,18 @@ function checkSamples(file: string, tableName: string, pk: KeyAttribute, sk: Key
         if (names.has(name)) continue;
         checkName(file, `an attribute of ${where}`, name, true);
         names.add(name);
-        if (names.size > LIMITS.attributeNames) throw new WorkbenchError(`${file}: the samples of ${tableName} name more than ${LIMITS.attributeNames} distinct attributes: the import reads at most ${LIMITS.attributeNames}`);
+        if (names.size > LIMITS.attributeNames)
+          throw new WorkbenchError(
+            `${file}: the samples of ${tableName} name more than ${LIMITS.attributeNames} distinct attributes: the import reads at most ${LIMITS.attributeNames}`,
+          );
       }
       const { depth, bytes } = measure(item, LIMITS.depth + 1);
-      if (depth > LIMITS.depth + 1) throw new WorkbenchError(`${file}: ${where} of ${tableName} nests its values more than ${LIMITS.depth} levels deep: DynamoDB holds 32 levels of maps and lists`);
-      if (bytes > LIMITS.itemBytes) throw new WorkbenchError(`${file}: ${where} of ${tableName} holds more than ${LIMITS.itemBytes / 1024} KB: DynamoDB items hold at most 400 KB`);
+      if (depth > LIMITS.depth + 1)
+        throw new WorkbenchError(
+          `${file}: ${where} of ${tableName} nests its values more than ${LIMITS.depth} levels deep: DynamoDB holds 32 levels of maps and lists`,
+        );
+      if (bytes > LIMITS.itemBytes)
+        throw new WorkbenchError(`${file}: ${where} of ${tableName} holds more than ${LIMITS.itemBytes / 1024} KB: DynamoDB items hold at most 400 KB`);
     }
   }
 }
@@ -149,7 +159,8 @@ export function readWorkbench(file: string, text: string): WorkbenchTable {
     checkName(file, `TableFacets[${i}]`, f.FacetName, false);
     const alias = isObject(f.KeyAttributeAlias) ? f.KeyAttributeAlias : {};
     const names = f.NonKeyAttributes ?? [];
-    if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) throw new WorkbenchError(`${file}: facet ${f.FacetName} NonKeyAttributes is not a list of names`);
+    if (!Array.isArray(names) || !names.every((n) => typeof n === 'string'))
+      throw new WorkbenchError(`${file}: facet ${f.FacetName} NonKeyAttributes is not a list of names`);
     const missing = (names as string[]).find((n) => !known.has(n));
     if (missing !== undefined) throw new WorkbenchError(`${file}: facet ${f.FacetName} names the attribute ${missing}, which table ${tableName} lacks`);
     return {
@@ -163,7 +174,8 @@ export function readWorkbench(file: string, text: string): WorkbenchTable {
 
   const indexesRaw = table.GlobalSecondaryIndexes ?? [];
   if (!Array.isArray(indexesRaw)) throw new WorkbenchError(`${file}: table ${tableName} GlobalSecondaryIndexes is not a list`);
-  if (indexesRaw.length > LIMITS.indexes) throw new WorkbenchError(`${file}: table ${tableName} declares ${indexesRaw.length} global secondary indexes: the import reads at most ${LIMITS.indexes}`);
+  if (indexesRaw.length > LIMITS.indexes)
+    throw new WorkbenchError(`${file}: table ${tableName} declares ${indexesRaw.length} global secondary indexes: the import reads at most ${LIMITS.indexes}`);
   const indexes = indexesRaw.map((g, i): Index => {
     if (!isObject(g) || typeof g.IndexName !== 'string') throw new WorkbenchError(`${file}: GlobalSecondaryIndexes[${i}] has no IndexName`);
     checkName(file, `GlobalSecondaryIndexes[${i}]`, g.IndexName, false);

@@ -48,8 +48,21 @@ export interface Placed {
 
 /** Names a model may not give a stored field: the keys, the item's id and what the gateway keeps on items. */
 export const RESERVED_FIELDS = new Set([
-  'id', 'PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK',
-  'deletingAt', 'propagatingSince', 'countingSince', 'reshardFrom', 'reshardMoves', 'reshardTo', 'reshardCopies', 'expiresAt',
+  'id',
+  'PK',
+  'SK',
+  'GSI1PK',
+  'GSI1SK',
+  'GSI2PK',
+  'GSI2SK',
+  'deletingAt',
+  'propagatingSince',
+  'countingSince',
+  'reshardFrom',
+  'reshardMoves',
+  'reshardTo',
+  'reshardCopies',
+  'expiresAt',
 ]);
 
 export const stringKey = (item: RawItem, attribute: string): string => {
@@ -73,7 +86,10 @@ export function shapesOf(table: WorkbenchTable): Shape[] {
         shape.keys.push({ pk: pk.tokens, sk: sk.tokens });
         shape.guessed ||= guessed;
       } else {
-        if (byShape.size === LIMITS.shapes) throw new WorkbenchError(`${table.file}: its samples show more than ${LIMITS.shapes} key shapes (a type each): the import drafts at most ${LIMITS.shapes} types`);
+        if (byShape.size === LIMITS.shapes)
+          throw new WorkbenchError(
+            `${table.file}: its samples show more than ${LIMITS.shapes} key shapes (a type each): the import drafts at most ${LIMITS.shapes} types`,
+          );
         byShape.set(key, { facet: group.facet, pk: pk.tokens, sk: sk.tokens, items: [item], keys: [{ pk: pk.tokens, sk: sk.tokens }], guessed });
       }
     }
@@ -81,7 +97,8 @@ export function shapesOf(table: WorkbenchTable): Shape[] {
   return [...byShape.values()];
 }
 
-export const sampleKey = (shape: Shape, table: WorkbenchTable): string => `${stringKey(shape.items[0]!, table.pk.name)} / ${stringKey(shape.items[0]!, table.sk!.name)}`;
+export const sampleKey = (shape: Shape, table: WorkbenchTable): string =>
+  `${stringKey(shape.items[0]!, table.pk.name)} / ${stringKey(shape.items[0]!, table.sk!.name)}`;
 
 /** The values of a shape's keys, key by key, in order. */
 function valuesOf(shape: Shape): KeyValue[] {
@@ -127,9 +144,14 @@ export function place(shape: Shape, table: WorkbenchTable): Placed | { unserved:
   rest.forEach((v, i) => names.set(v, `{${keyFields[i]!.name}}`));
   todos.push(...keyFieldTodos(shape, rest, keyFields));
   if (skRoots.length > 0 && pkRoots.length > 1) {
-    todos.push(`its PK holds ${pkRoots.length} values: no parent's id alone names its partition, so it has no parent; a root @query over its partition lists it`);
+    todos.push(
+      `its PK holds ${pkRoots.length} values: no parent's id alone names its partition, so it has no parent; a root @query over its partition lists it`,
+    );
   }
-  if (rest.length > 0 && !id) todos.push(`no value of the key is the item's own id (no attribute named like an id holds one): its id is derived from the key's values (docs/model.md, derived ids)`);
+  if (rest.length > 0 && !id)
+    todos.push(
+      `no value of the key is the item's own id (no attribute named like an id holds one): its id is derived from the key's values (docs/model.md, derived ids)`,
+    );
   for (const [v, twin] of aliasOf) names.set(v, names.get(twin)!);
   const render = (key: 'pk' | 'sk', tokens: Token[]) =>
     tokens.map((t, at) => ('literal' in t ? t.literal : names.get(values.find((v) => v.key === key && v.at === at)!)!)).join('');
@@ -154,10 +176,13 @@ function keyFieldTodos(shape: Shape, rest: readonly KeyValue[], keyFields: reado
   const guessed = keyFields.filter((f) => f.guess !== null);
   if (guessed.length > 0) {
     const one = guessed.length === 1;
-    todos.push(`the key's value${one ? '' : 's'} ${guessed.map((f) => `{${f.name}} (${f.guess})`).join(', ')} ${one ? 'is' : 'are'} named by guess: no attribute of the samples holds ${one ? 'it' : 'them'}; rename ${one ? 'it' : 'them'} in the keys and the fields`);
+    todos.push(
+      `the key's value${one ? '' : 's'} ${guessed.map((f) => `{${f.name}} (${f.guess})`).join(', ')} ${one ? 'is' : 'are'} named by guess: no attribute of the samples holds ${one ? 'it' : 'them'}; rename ${one ? 'it' : 'them'} in the keys and the fields`,
+    );
   }
   rest.forEach((v, i) => {
-    if (shape.items.length > 1 && !PLACEHOLDER.test(v.values[0]!) && v.values.every((x) => x === v.values[0])) todos.push(`every sample holds "${v.values[0]}" at {${keyFields[i]!.name}}: if it is literal text, write it into the key instead`);
+    if (shape.items.length > 1 && !PLACEHOLDER.test(v.values[0]!) && v.values.every((x) => x === v.values[0]))
+      todos.push(`every sample holds "${v.values[0]}" at {${keyFields[i]!.name}}: if it is literal text, write it into the key instead`);
   });
   return todos;
 }

@@ -123,7 +123,8 @@ function nodeRule(model: Declarations, node: NodeField, fieldRules: Map<string, 
   };
 }
 
-type Declarations = Pick<Model, 'source' | 'document' | 'items' | 'relations' | 'queries' | 'mutations' | 'rootAccess'> & Partial<Pick<Model, 'keyless' | 'collections'>>;
+type Declarations = Pick<Model, 'source' | 'document' | 'items' | 'relations' | 'queries' | 'mutations' | 'rootAccess'> &
+  Partial<Pick<Model, 'keyless' | 'collections'>>;
 
 export function compileRules(model: Declarations): Rules {
   // A model whose @item(claimSetting:) the environment could never set is refused here too, whatever AUTH_MODE.

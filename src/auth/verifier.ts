@@ -91,7 +91,7 @@ function rejection(err: unknown): TokenRejected | IssuerUnavailable {
   }
   if (err instanceof errors.JOSEAlgNotAllowed) return new TokenRejected('algorithm not allowed');
   if (err instanceof errors.JWSSignatureVerificationFailed) return new TokenRejected('bad signature');
-  if (err instanceof errors.JWKSNoMatchingKey) return new TokenRejected('unknown signing key (kid not in the issuer\'s key set)');
+  if (err instanceof errors.JWKSNoMatchingKey) return new TokenRejected("unknown signing key (kid not in the issuer's key set)");
   if (err instanceof errors.JWKSMultipleMatchingKeys) return new TokenRejected('ambiguous signing key');
   if (err instanceof errors.JWKSTimeout || err instanceof errors.JWKSInvalid) return new IssuerUnavailable(`key set unavailable: ${err.code}`);
   if (err instanceof errors.JOSENotSupported) return new TokenRejected('unsupported token or key type');

@@ -20,9 +20,7 @@ export type Env = Record<string, string | undefined>;
 export type DynamoEndpoint = { kind: 'embedded' } | { kind: 'url'; url: string } | { kind: 'aws' };
 
 /** For programs that never start DynamoDB Local (Lambda, seed): unset means AWS itself. */
-export const withoutEmbedded = (endpoint: DynamoEndpoint): DynamoEndpoint =>
-  endpoint.kind === 'embedded' ? { kind: 'aws' } : endpoint;
-
+export const withoutEmbedded = (endpoint: DynamoEndpoint): DynamoEndpoint => (endpoint.kind === 'embedded' ? { kind: 'aws' } : endpoint);
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];

@@ -119,7 +119,13 @@ function dynamoClientSettings(get: Get): Config['dynamoClient'] {
     throttleBudgetMs: get('DYNAMODB_THROTTLE_BUDGET_MS'),
     readPath: get('DYNAMODB_READ_PATH'),
     credentialsConfigured: (
-      ['AWS_ACCESS_KEY_ID', 'AWS_PROFILE', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_CONTAINER_CREDENTIALS_FULL_URI', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI'] as const
+      [
+        'AWS_ACCESS_KEY_ID',
+        'AWS_PROFILE',
+        'AWS_WEB_IDENTITY_TOKEN_FILE',
+        'AWS_CONTAINER_CREDENTIALS_FULL_URI',
+        'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI',
+      ] as const
     ).some((name) => get(name) !== undefined),
   };
 }
@@ -186,7 +192,7 @@ function authSettings(get: Get, env: Env, prod: boolean): AuthConfig {
   const issuer = get('AUTH_ISSUER') ?? (devIssuer ? `http://127.0.0.1:${devPort}` : undefined);
   const audience = get('AUTH_AUDIENCE');
   if (audience.length === 0 && devIssuer) audience.push(DEV_AUDIENCE);
-  if (!issuer) throw new ConfigError('AUTH_MODE=oidc needs AUTH_ISSUER (the issuer URL, exactly as in the tokens\' iss claim)');
+  if (!issuer) throw new ConfigError("AUTH_MODE=oidc needs AUTH_ISSUER (the issuer URL, exactly as in the tokens' iss claim)");
   if (audience.length === 0) throw new ConfigError('AUTH_MODE=oidc needs AUTH_AUDIENCE (the API identifier or client id the tokens are issued for)');
   const owners = SETTINGS['AUTH_<NAME>_CLAIM'];
   return {
@@ -233,4 +239,3 @@ function telemetryFrom(env: Env, get: Get): TelemetrySettings | undefined {
 export function loadTelemetrySettings(env: Env): TelemetrySettings | undefined {
   return telemetryFrom(env, reader(env, { prod: isProd(env) }));
 }
-

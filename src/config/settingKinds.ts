@@ -126,7 +126,14 @@ export function otelList<const T extends string>(o: Common & { allowed: readonly
     kind: 'list',
     range: `comma-separated ${o.allowed.map((a) => `\`${a}\``).join(', ')}, or \`none\``,
     parse: (raw, name) => {
-      const values = [...new Set(raw.split(',').map((v) => v.trim().toLowerCase()).filter(Boolean))];
+      const values = [
+        ...new Set(
+          raw
+            .split(',')
+            .map((v) => v.trim().toLowerCase())
+            .filter(Boolean),
+        ),
+      ];
       if (values.includes('none')) return [];
       for (const value of values) {
         if (!(o.allowed as readonly string[]).includes(value)) throw new ConfigError(`${name} may list ${o.allowed.join(', ')} or none; got "${value}"`);
@@ -145,7 +152,9 @@ export function otlpProtocol<D extends OtlpProtocol | undefined>(o: Common & { d
       const value = raw.trim();
       if (value === 'http/protobuf' || value === 'http/json') return value;
       // gRPC would bring @grpc/grpc-js into every cold start; the OpenTelemetry Collector accepts OTLP over HTTP on 4318.
-      throw new ConfigError(`${name} must be http/protobuf or http/json (gRPC is not built in: point it at a collector's OTLP/HTTP port, 4318); got "${value}"`);
+      throw new ConfigError(
+        `${name} must be http/protobuf or http/json (gRPC is not built in: point it at a collector's OTLP/HTTP port, 4318); got "${value}"`,
+      );
     },
   };
 }
@@ -162,4 +171,3 @@ export function millis(o: Common & { default: number }): Setting<number> {
     },
   };
 }
-

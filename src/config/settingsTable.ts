@@ -50,4 +50,15 @@ export function settingsSummary(names: readonly SettingName[]): string {
 }
 
 /** The README's "most used" settings. */
-export const MOST_USED_SETTINGS: readonly SettingName[] = ['PORT', 'HOST', 'TABLE_NAME', 'DYNAMODB_ENDPOINT', 'DYNAMODB_LOCAL_PORT', 'SCHEMA_FILE', 'NODE_ENV', 'AUTH_MODE', 'CURSOR_SECRET', 'LOG_LEVEL'];
+export const MOST_USED_SETTINGS: readonly SettingName[] = [
+  'PORT',
+  'HOST',
+  'TABLE_NAME',
+  'DYNAMODB_ENDPOINT',
+  'DYNAMODB_LOCAL_PORT',
+  'SCHEMA_FILE',
+  'NODE_ENV',
+  'AUTH_MODE',
+  'CURSOR_SECRET',
+  'LOG_LEVEL',
+];

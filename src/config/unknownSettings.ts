@@ -12,7 +12,8 @@ import { isUnset, OWNER_CLAIM_SETTING, TABLE } from './settings.js';
  * silently ignored (and, for DYNAMODB_ENDPOINT, start the embedded DynamoDB
  * Local instead). AWS_, NODE_ and HTTP_ are shared with other tools.
  */
-const PROJECT_PREFIXES = /^(DYNAMODB_|AUTH_|WS_|CURSOR_|REDIS_|GATEWAY_|GRAPHQL_|STREAM_|MIGRATE_|RESHARD_|HEALTH_|IDEMPOTENCY_|TELEMETRY_|MAX_QUERY_|MAX_DYNAMODB_|MAX_RESPONSE_|OTEL_)/;
+const PROJECT_PREFIXES =
+  /^(DYNAMODB_|AUTH_|WS_|CURSOR_|REDIS_|GATEWAY_|GRAPHQL_|STREAM_|MIGRATE_|RESHARD_|HEALTH_|IDEMPOTENCY_|TELEMETRY_|MAX_QUERY_|MAX_DYNAMODB_|MAX_RESPONSE_|OTEL_)/;
 
 /** OpenTelemetry's own variables, which the SDK reads itself (the specification's names). */
 const STANDARD_OTEL =

@@ -42,7 +42,10 @@ export function region(raw: string, name: string): string {
 }
 
 export function corsOrigins(raw: string, name: string): string[] {
-  const origins = raw.split(',').map((o) => o.trim()).filter(Boolean);
+  const origins = raw
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
   for (const origin of origins) {
     if (origin === '*') continue;
     let valid = false;
@@ -72,7 +75,11 @@ export function cursorSecret(secret: string, name: string): string {
   return secret;
 }
 
-export const commaList = (raw: string) => raw.split(',').map((s) => s.trim()).filter(Boolean);
+export const commaList = (raw: string) =>
+  raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 
 export function claimName(raw: string, name: string): string {
   const value = raw.trim();

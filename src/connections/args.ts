@@ -29,7 +29,10 @@ export function validateConnectionArgs(args: ConnectionArgs): PageRequest {
   if (first != null && last != null) {
     throw badUserInput('Pass either "first" or "last", not both', 'first');
   }
-  for (const [name, value] of [['first', first], ['last', last]] as const) {
+  for (const [name, value] of [
+    ['first', first],
+    ['last', last],
+  ] as const) {
     if (value != null && (value < 0 || value > MAX_PAGE_SIZE)) {
       throw badUserInput(`"${name}" must be between 0 and ${MAX_PAGE_SIZE}; got ${value}`, name);
     }

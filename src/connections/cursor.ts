@@ -122,8 +122,7 @@ export function readCursor(reader: CursorReader, connection: string, cursor: str
   return read;
 }
 
-const isKeyValue = (value: unknown): value is string =>
-  typeof value === 'string' && value.length > 0 && value.length <= MAX_KEY_VALUE_LENGTH;
+const isKeyValue = (value: unknown): value is string => typeof value === 'string' && value.length > 0 && value.length <= MAX_KEY_VALUE_LENGTH;
 
 /**
  * The position inside a cursor, checked against the connection it is used
@@ -132,13 +131,7 @@ const isKeyValue = (value: unknown): value is string =>
  * attribute, each a key value), and that the position lies inside the
  * connection (partition value, sort-key prefix).
  */
-export function decodeCursor(
-  reader: CursorReader,
-  binding: CursorBinding,
-  shape: PositionShape,
-  cursor: string,
-  argumentName: string,
-): Position {
+export function decodeCursor(reader: CursorReader, binding: CursorBinding, shape: PositionShape, cursor: string, argumentName: string): Position {
   const refuse = (why: string) => cursorRefusal(binding.name, argumentName, why);
   const payload = readCursor(reader, binding.name, cursor, argumentName);
   if (payload.p !== binding.partition || payload.i !== binding.index) throw refuse('it was issued by another connection');

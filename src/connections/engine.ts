@@ -79,7 +79,9 @@ export function orderedBy<T, Plan extends PagePlan<T, P>, R, P extends Position>
   return {
     ...source,
     plan: (target, window) =>
-      descending(target) ? source.plan(target, { after: window.before, before: window.after, forward: !window.forward, size: window.size }) : source.plan(target, window),
+      descending(target)
+        ? source.plan(target, { after: window.before, before: window.after, forward: !window.forward, size: window.size })
+        : source.plan(target, window),
     async read(plan, reads) {
       const page = await source.read(plan, reads);
       if (!descending(plan.target)) return page;
@@ -141,8 +143,7 @@ export function connectionOf<T, Plan extends PagePlan<T, P>, P extends Position,
   const { target } = plan;
   let binding: CursorBinding | undefined;
   const cursors: (string | undefined)[] = [];
-  const cursorAt = (i: number) =>
-    (cursors[i] ??= encodeCursor(codec, (binding ??= source.binding(target)), source.position(target, items[i])));
+  const cursorAt = (i: number) => (cursors[i] ??= encodeCursor(codec, (binding ??= source.binding(target)), source.position(target, items[i])));
   const last = items.length - 1;
   return {
     edges: lazyCursorEdges(items, toEdge, cursorAt),

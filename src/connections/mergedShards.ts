@@ -118,9 +118,7 @@ export function mergeShards(merged: MergedCollection, forward: boolean, perShard
 /** Does any shard hold an item at `position`'s sort key or beyond it (one Limit-1 Query per shard, one wave)? */
 function anyBeyond(reads: CollectionReads, merged: MergedCollection, position: Position, atOrAfter: boolean) {
   return memo(async () => {
-    const found = await Promise.all(
-      merged.shards.map((collection) => reads.exists.load({ collection, key: shardKey(collection, position), atOrAfter })),
-    );
+    const found = await Promise.all(merged.shards.map((collection) => reads.exists.load({ collection, key: shardKey(collection, position), atOrAfter })));
     return found.some(Boolean);
   });
 }

@@ -15,12 +15,7 @@ interface Pending {
 }
 const pending = new WeakMap<Problems, Pending[]>();
 
-export function readAccess(
-  schema: GraphQLSchema,
-  node: { astNode?: unknown },
-  where: string,
-  problems: Problems,
-): Access | null {
+export function readAccess(schema: GraphQLSchema, node: { astNode?: unknown }, where: string, problems: Problems): Access | null {
   const args = directiveArgs(schema, 'access', node as never);
   if (!args) return null;
   const str = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -47,7 +42,8 @@ export function checkAccess(items: ReadonlyMap<string, ItemType>, problems: Prob
     }
     const owned = access.of === null ? undefined : items.get(access.of);
     if (!owned) problems.add(where, `rule OWNER needs of: an @item type (got ${access.of ?? 'none'})`, node as never);
-    else if (!owned.owner) problems.add(where, `rule OWNER of ${owned.name}: ${owned.name} has no @item(claim:) saying which token claim names its owner`, node as never);
+    else if (!owned.owner)
+      problems.add(where, `rule OWNER of ${owned.name}: ${owned.name} has no @item(claim:) saying which token claim names its owner`, node as never);
     if (sources.length !== 1) problems.add(where, 'rule OWNER needs exactly one of argument, field or resultField', node as never);
   }
 }

@@ -81,8 +81,13 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
     schema = buildASTSchema(typeDefs, validated ? { assumeValidSDL: true, assumeValid: true } : undefined);
   } catch (error) {
     // graphql's SDL rules report every mistake in one message, one paragraph each.
-    const messages = String((error as Error).message).split('\n\n').filter(Boolean);
-    throw new ModelError(source, messages.map((message) => ({ where: 'schema', message, line: null })));
+    const messages = String((error as Error).message)
+      .split('\n\n')
+      .filter(Boolean);
+    throw new ModelError(
+      source,
+      messages.map((message) => ({ where: 'schema', message, line: null })),
+    );
   }
 
   const layout = readLayout(schema, problems);
@@ -172,7 +177,11 @@ function checkNames(document: DocumentNode, problems: Problems, link: Federation
       }
       if (!link && (name === 'link' || FEDERATION_DIRECTIVES.includes(name))) {
         const imported = name === 'link' ? '' : `, import: ["@${name}"]`;
-        problems.add(where, `@${name} is Apollo Federation's: link Federation 2 with extend schema @link(url: "https://specs.apollo.dev/federation/v2.7"${imported})`, node as never);
+        problems.add(
+          where,
+          `@${name} is Apollo Federation's: link Federation 2 with extend schema @link(url: "https://specs.apollo.dev/federation/v2.7"${imported})`,
+          node as never,
+        );
         return;
       }
     }

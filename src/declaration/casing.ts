@@ -19,7 +19,13 @@
 import type { ItemType, Layout, Relation, RootField } from './model.js';
 import type { Problems } from './problems.js';
 
-export function checkCasing(layout: Layout, items: ReadonlyMap<string, ItemType>, relations: ReadonlyMap<string, Relation>, queries: readonly RootField[], problems: Problems): void {
+export function checkCasing(
+  layout: Layout,
+  items: ReadonlyMap<string, ItemType>,
+  relations: ReadonlyMap<string, Relation>,
+  queries: readonly RootField[],
+  problems: Problems,
+): void {
   const tableKeys = new Map([[layout.pk, 'partition'], ...(layout.sk === null ? [] : [[layout.sk, 'sort'] as const])]);
   const casingOf = (index: string) => layout.indexes.find((i) => i.name === index)?.casing ?? null;
   for (const index of layout.indexes) {
@@ -27,7 +33,10 @@ export function checkCasing(layout: Layout, items: ReadonlyMap<string, ItemType>
     for (const attribute of [...index.pk, ...index.sk]) {
       const role = tableKeys.get(attribute);
       if (role !== undefined && index.casing !== layout.casing) {
-        problems.add(`schema @index(name: "${index.name}", casing)`, `${attribute} is the table's ${role} key, written ${layout.casing} (@table(casing:)): one attribute has one casing`);
+        problems.add(
+          `schema @index(name: "${index.name}", casing)`,
+          `${attribute} is the table's ${role} key, written ${layout.casing} (@table(casing:)): one attribute has one casing`,
+        );
       }
     }
   }
@@ -50,18 +59,27 @@ export function checkCasing(layout: Layout, items: ReadonlyMap<string, ItemType>
     }
     const gsi2 = casingOf('GSI2');
     if (item.byInstant && gsi2 !== null && gsi2 !== 'NONE') {
-      problems.add(`${item.name} @indexed(index: "GSI2")`, `a key by instant is written by the gateway's own layout, which GSI2's casing ${gsi2} does not apply to: leave GSI2's casing out`);
+      problems.add(
+        `${item.name} @indexed(index: "GSI2")`,
+        `a key by instant is written by the gateway's own layout, which GSI2's casing ${gsi2} does not apply to: leave GSI2's casing out`,
+      );
     }
   }
   if (layout.casing !== 'NONE') {
     for (const r of relations.values()) {
       if (r.kind !== 'edges') continue;
-      problems.add(`${r.path} @edges`, `the table's keys are written ${layout.casing} (@table(casing:)): an edge names its node by a key alone, which a cased key cannot give back; not served`);
+      problems.add(
+        `${r.path} @edges`,
+        `the table's keys are written ${layout.casing} (@table(casing:)): an edge names its node by a key alone, which a cased key cannot give back; not served`,
+      );
     }
   }
   const gsi2 = casingOf('GSI2');
   for (const q of queries) {
     if (q.kind !== 'catalog' || gsi2 === null || gsi2 === 'NONE') continue;
-    problems.add(`Query.${q.field} @catalog`, `a catalog's entries are written by the gateway's own layout, which GSI2's casing ${gsi2} does not apply to: leave GSI2's casing out`);
+    problems.add(
+      `Query.${q.field} @catalog`,
+      `a catalog's entries are written by the gateway's own layout, which GSI2's casing ${gsi2} does not apply to: leave GSI2's casing out`,
+    );
   }
 }

@@ -23,7 +23,16 @@
  * type is itself in that partition, with its id where every member names
  * it (its @parent field, or a reference to its type), else an argument.
  */
-import { isAbstractType, isInterfaceType, isNonNullType, isObjectType, isUnionType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import {
+  isAbstractType,
+  isInterfaceType,
+  isNonNullType,
+  isObjectType,
+  isUnionType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import type { CollectionField, CollectionPass, CollectionMember, CollectionSlot, ItemType, KeylessType, Layout, Relation } from './model.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, unwrap, type Field } from './schemaShape.js';
@@ -80,14 +89,20 @@ function readCollection(reading: Reading, owner: GraphQLObjectType, field: Field
   const add = (where: string, message: string) => problems.add(where, message, field.astNode);
   if (used.length === 0 || used.some((d) => d !== 'query')) {
     const other = used.find((d) => d !== 'query');
-    add(path, other ? `@${other} reads one item type; a connection over the ${kindOf(shape.node)} ${shape.node.name} is read with @query` : `no directive binds this connection field: add @query`);
+    add(
+      path,
+      other
+        ? `@${other} reads one item type; a connection over the ${kindOf(shape.node)} ${shape.node.name} is read with @query`
+        : `no directive binds this connection field: add @query`,
+    );
     return null;
   }
   const args = directiveArgs(schema, 'query', field) ?? {};
   const index = typeof args.index === 'string' ? args.index : null;
   const where = `${path} @query${index === null ? '' : `(index: "${index}")`}`;
   for (const name of ['from', 'until', 'filter'] as const) {
-    if (args[name] !== undefined && args[name] !== null) add(`${where}(${name})`, `a collection over the ${kindOf(shape.node)} ${shape.node.name} reads whole partitions: ${name} is not supported on it`);
+    if (args[name] !== undefined && args[name] !== null)
+      add(`${where}(${name})`, `a collection over the ${kindOf(shape.node)} ${shape.node.name} reads whole partitions: ${name} is not supported on it`);
   }
   const argNames = field.args.map((a) => a.name);
   for (const name of PAGE_ARGUMENTS) if (!argNames.includes(name)) add(path, `a connection field takes first, after, last and before (missing ${name})`);
@@ -108,8 +123,13 @@ function readCollection(reading: Reading, owner: GraphQLObjectType, field: Field
     // One item a partition at most: read past, each page asking for one more.
     if (singular(resident)) passes.push({ pk: resident.pk, sk: resident.sk });
     else {
-      const fix = resident.type ? `add ${resident.name} to ${shape.node.name}, or give it a sort-key prefix outside that range` : `give these edges a sort-key prefix outside that range`;
-      add(where, `the partition "${shapeOf(members[0]!.pk)}" of ${index ?? 'the table'} also holds ${resident.what}, whose sort keys fall inside the members' range ("${printable(range.lo)}" to "${printable(range.hi)}"): ${fix}`);
+      const fix = resident.type
+        ? `add ${resident.name} to ${shape.node.name}, or give it a sort-key prefix outside that range`
+        : `give these edges a sort-key prefix outside that range`;
+      add(
+        where,
+        `the partition "${shapeOf(members[0]!.pk)}" of ${index ?? 'the table'} also holds ${resident.what}, whose sort keys fall inside the members' range ("${printable(range.lo)}" to "${printable(range.hi)}"): ${fix}`,
+      );
     }
   }
   const slots = readSlots(reading, { field, path, where, ownerItem, owner: owner.name }, members, index, add);
@@ -143,7 +163,13 @@ const kindOf = (t: GraphQLNamedType) => (isUnionType(t) ? 'union' : 'interface')
 const printable = (s: string) => JSON.stringify(s).slice(1, -1);
 
 /** The member item types and their keys in the index, all in one partition shape; null when refused. */
-function readMembers(reading: Reading, node: GraphQLNamedType, index: string | null, where: string, add: (where: string, message: string) => void): CollectionMember[] | null {
+function readMembers(
+  reading: Reading,
+  node: GraphQLNamedType,
+  index: string | null,
+  where: string,
+  add: (where: string, message: string) => void,
+): CollectionMember[] | null {
   const { schema, items, layout } = reading;
   const possible = isUnionType(node) ? node.getTypes() : isInterfaceType(node) ? schema.getPossibleTypes(node) : [];
   const members: CollectionMember[] = [];
@@ -158,7 +184,10 @@ function readMembers(reading: Reading, node: GraphQLNamedType, index: string | n
     }
     const key = keyIn(item, index, layout);
     if (!key) {
-      add(where, `${t.name} (in ${node.name}) has no key with a sort attribute in ${index ?? 'the table'}, so it is in no partition there (declare it with @indexed)`);
+      add(
+        where,
+        `${t.name} (in ${node.name}) has no key with a sort attribute in ${index ?? 'the table'}, so it is in no partition there (declare it with @indexed)`,
+      );
       ok = false;
     } else if (key.pkMore.length > 0 || key.skMore.length > 0) {
       add(where, `${t.name}'s key in ${index} has several attributes: a collection reads keys of one partition and one sort attribute`);
@@ -172,7 +201,10 @@ function readMembers(reading: Reading, node: GraphQLNamedType, index: string | n
   const first = members[0]!;
   for (const m of members.slice(1)) {
     if (shapeOf(m.pk) !== shapeOf(first.pk)) {
-      add(where, `${first.type} and ${m.type} (in ${node.name}) are in no one partition of ${index ?? 'the table'}: their partition keys there are "${first.pk.source}" and "${m.pk.source}"`);
+      add(
+        where,
+        `${first.type} and ${m.type} (in ${node.name}) are in no one partition of ${index ?? 'the table'}: their partition keys there are "${first.pk.source}" and "${m.pk.source}"`,
+      );
       ok = false;
     }
   }
@@ -222,11 +254,13 @@ function readSlots(
       continue;
     }
     // Every member names the parent there: its @parent field, or a reference to the parent's type.
-    const namesParent = !isRootOwner(reading, owner) && members.every((m) => {
-      const item = items.get(m.type)!;
-      const p = m.pk.placeholders[i]!;
-      return item.parent?.field === p ? item.parent.type === owner : item.attributes.some((a) => a.name === p && a.reference?.type === owner);
-    });
+    const namesParent =
+      !isRootOwner(reading, owner) &&
+      members.every((m) => {
+        const item = items.get(m.type)!;
+        const p = m.pk.placeholders[i]!;
+        return item.parent?.field === p ? item.parent.type === owner : item.attributes.some((a) => a.name === p && a.reference?.type === owner);
+      });
     if (namesParent) {
       slots.push({ parentField: 'id' });
       continue;
@@ -242,9 +276,12 @@ function readSlots(
     }
     ok = false;
     const shape = shapeOf(members[0]!.pk);
-    add(where, given.length === 0
-      ? `no argument${ownerItem ? ` or value of ${owner}` : ''} fills {${names.join('}/{')}} of the partition "${shape}" (expected an argument ${candidates.join(' or ')})`
-      : `${given.join(' and ')} both fill {${names.join('}/{')}} of the partition "${shape}": keep one`);
+    add(
+      where,
+      given.length === 0
+        ? `no argument${ownerItem ? ` or value of ${owner}` : ''} fills {${names.join('}/{')}} of the partition "${shape}" (expected an argument ${candidates.join(' or ')})`
+        : `${given.join(' and ')} both fill {${names.join('}/{')}} of the partition "${shape}": keep one`,
+    );
   }
   for (const a of argNames) if (!usedArgs.has(a)) add(`${path}(${a})`, 'no directive reads this argument');
   return ok ? slots : null;

@@ -52,11 +52,19 @@ export function checkCountedReferences(schema: GraphQLSchema, items: ReadonlyMap
         const target = items.get(a.reference.type);
         if (!target) problems.add(where, `${a.reference.type} is keyless: it has no item to hold a counter`, at);
         else if (target.parent && !target.derivedId) {
-          problems.add(where, `${target.name} is a child type, whose key needs its parent's id: a count is kept without a read only on a type found by its id alone (top-level, or with an id derived from its key)`, at);
+          problems.add(
+            where,
+            `${target.name} is a child type, whose key needs its parent's id: a count is kept without a read only on a type found by its id alone (top-level, or with an id derived from its key)`,
+            at,
+          );
         } else {
           const field = target.attributes.find((f) => f.storedAs === a.counter);
           if (field && (field.kind !== 'Int' || field.shape || field.reference)) {
-            problems.add(where, `${target.name}.${field.name} is stored under ${a.counter} and is ${field.kind}: a counter is an Int field, or an attribute no field names`, at);
+            problems.add(
+              where,
+              `${target.name}.${field.name} is stored under ${a.counter} and is ${field.kind}: a counter is an Int field, or an attribute no field names`,
+              at,
+            );
           } else if (claim(target, a.counter, `the counter of ${item.name}.${a.name}`, where, at)) {
             (target.countedBy ??= []).push({ type: item.name, field: a.name, counter: a.counter });
           }
@@ -69,7 +77,8 @@ export function checkCountedReferences(schema: GraphQLSchema, items: ReadonlyMap
         else if (!parent) problems.add(where, `${item.name}'s parent ${item.parent.type} is keyless: it has no item to hold the sequence`, at);
         else {
           const field = parent.attributes.find((f) => f.storedAs === a.sequence!.attribute);
-          if (field) problems.add(where, `${parent.name}'s attribute ${a.sequence.attribute} is already the field ${parent.name}.${field.name}: name it otherwise`, at);
+          if (field)
+            problems.add(where, `${parent.name}'s attribute ${a.sequence.attribute} is already the field ${parent.name}.${field.name}: name it otherwise`, at);
           else claim(parent, a.sequence.attribute, `the sequence of ${item.name}.${a.name}`, where, at);
         }
       }

@@ -29,7 +29,11 @@ export function checkInputDefaults(schema: GraphQLSchema, items: ReadonlyMap<str
       if (f.defaultValue === undefined) continue;
       const at = `${m.input}.${f.name}`;
       if (m.kind === 'update') {
-        problems.add(at, `has a default: every update leaving ${f.name} out would overwrite the stored value with it (defaults belong on create inputs)`, f.astNode);
+        problems.add(
+          at,
+          `has a default: every update leaving ${f.name} out would overwrite the stored value with it (defaults belong on create inputs)`,
+          f.astNode,
+        );
         continue;
       }
       if (f.name === 'id') {

@@ -218,8 +218,26 @@ export const DIRECTIVE_DEFINITIONS = MODEL_DIRECTIVES + SUBSCRIPTION_DIRECTIVES;
 
 /** The directives the gateway supplies, by name (a model may not redefine them). */
 export const DIRECTIVE_NAMES = [
-  'table', 'index', 'indexed', 'query', 'item', 'parent', 'children', 'edges', 'createdAt', 'attribute', 'get', 'create', 'update', 'delete', 'addEdge', 'removeEdge',
-  'catalog', 'propagating', 'access', 'changes',
+  'table',
+  'index',
+  'indexed',
+  'query',
+  'item',
+  'parent',
+  'children',
+  'edges',
+  'createdAt',
+  'attribute',
+  'get',
+  'create',
+  'update',
+  'delete',
+  'addEdge',
+  'removeEdge',
+  'catalog',
+  'propagating',
+  'access',
+  'changes',
 ] as const;
 export type DirectiveName = (typeof DIRECTIVE_NAMES)[number];
 

@@ -37,18 +37,32 @@ export function writesGsi1Keys(base: EdgesRelation, inverse: EdgesRelation | nul
  * inverse side without one reads the base items through GSI1 or through
  * `index`, which must be the table's keys swapped (nothing is written for it).
  */
-export function checkEdgePair(base: EdgesRelation, inverse: EdgesRelation, layout: Pick<Layout, 'pk' | 'sk' | 'indexes'>, problems: Problems, node: ASTNode | null | undefined): void {
+export function checkEdgePair(
+  base: EdgesRelation,
+  inverse: EdgesRelation,
+  layout: Pick<Layout, 'pk' | 'sk' | 'indexes'>,
+  problems: Problems,
+  node: ASTNode | null | undefined,
+): void {
   const held = base.key === null ? [] : [...base.key.fields.map((f) => `{${f}}`), ...(base.key.ownId ? ['{id}'] : [])];
   if (inverse.sharded !== null && base.key?.ownId) {
     problems.add(`${inverse.path} @edges(shards)`, `write sharding of edges with an id of their own is not supported: ${base.path} names {id} in its sk`, node);
   } else if (inverse.key === null && held.length > 0) {
     // Read from the node's end, the base item's sort key names the partition: it would hold more than the node's id.
-    problems.add(`${inverse.path} @edges(inverseOf)`, `reads ${base.path}'s items by their sort key, which holds ${held.join(', ')} besides the node's id: give this side its own pk and sk (a mirror written with each edge)`, node);
+    problems.add(
+      `${inverse.path} @edges(inverseOf)`,
+      `reads ${base.path}'s items by their sort key, which holds ${held.join(', ')} besides the node's id: give this side its own pk and sk (a mirror written with each edge)`,
+      node,
+    );
     return;
   }
   if (inverse.key !== null) {
     if (inverse.key.ownId !== (base.key?.ownId ?? false)) {
-      problems.add(`${inverse.path} @edges(sk)`, `${inverse.key.ownId ? 'names' : 'lacks'} {id} while ${base.path}'s sk ${inverse.key.ownId ? 'lacks' : 'names'} it: a mirror names the edge's own id exactly when its base item does`, node);
+      problems.add(
+        `${inverse.path} @edges(sk)`,
+        `${inverse.key.ownId ? 'names' : 'lacks'} {id} while ${base.path}'s sk ${inverse.key.ownId ? 'lacks' : 'names'} it: a mirror names the edge's own id exactly when its base item does`,
+        node,
+      );
     }
     // A rename reaches copies through the other side's reads of the same items; a mirror holds other items.
     if (base.copies.length > 0 || inverse.copies.length > 0) {
@@ -59,9 +73,17 @@ export function checkEdgePair(base: EdgesRelation, inverse: EdgesRelation, layou
   if (inverse.index === null) return;
   const declared = layout.indexes.find((i) => i.name === inverse.index);
   if (!declared) {
-    problems.add(`${inverse.path} @edges(index)`, `reads the index ${inverse.index}, which the model does not declare (${layout.indexes.map((i) => i.name).join(', ') || 'none'}): add @index(name: "${inverse.index}", pk: ["${layout.sk}"], sk: ["${layout.pk}"])`, node);
+    problems.add(
+      `${inverse.path} @edges(index)`,
+      `reads the index ${inverse.index}, which the model does not declare (${layout.indexes.map((i) => i.name).join(', ') || 'none'}): add @index(name: "${inverse.index}", pk: ["${layout.sk}"], sk: ["${layout.pk}"])`,
+      node,
+    );
   } else if (declared.pk.join() !== String(layout.sk) || declared.sk.join() !== layout.pk) {
-    problems.add(`${inverse.path} @edges(index)`, `the index ${inverse.index} is keyed on pk ${declared.pk.join(', ')}, sk ${declared.sk.join(', ') || 'none'}; an inverse side reads an index over the table's keys swapped (pk: ["${layout.sk}"], sk: ["${layout.pk}"])`, node);
+    problems.add(
+      `${inverse.path} @edges(index)`,
+      `the index ${inverse.index} is keyed on pk ${declared.pk.join(', ')}, sk ${declared.sk.join(', ') || 'none'}; an inverse side reads an index over the table's keys swapped (pk: ["${layout.sk}"], sk: ["${layout.pk}"])`,
+      node,
+    );
   }
 }
 
@@ -91,7 +113,10 @@ export function readEdgeKey(
     return null;
   }
   const parsed: Record<'pk' | 'sk', ReturnType<typeof parseTemplate> | null> = { pk: null, sk: null };
-  for (const [name, source] of [['pk', pkSource], ['sk', skSource]] as const) {
+  for (const [name, source] of [
+    ['pk', pkSource],
+    ['sk', skSource],
+  ] as const) {
     try {
       parsed[name] = parseTemplate(source);
     } catch (error) {
@@ -126,12 +151,16 @@ export function readEdgeKey(
       fields.push(p);
       const where = `placeholder {${p}} names the edge field ${sides.edge.name}.${p}`;
       if (!a.required) refuse('sk', `${where}, which is optional: an edge without it would have no key (make it ${a.kind === 'enum' ? 'its enum' : a.kind}!)`);
-      else if (!KEYED_KINDS.has(a.kind)) refuse('sk', `${where}, an ${a.kind}: a sort key compares text (10 before 9), so it holds DateTime, String, ID or enum fields only`);
+      else if (!KEYED_KINDS.has(a.kind))
+        refuse('sk', `${where}, an ${a.kind}: a sort key compares text (10 before 9), so it holds DateTime, String, ID or enum fields only`);
       continue;
     }
     const named = endField(p);
     if (named !== null) {
-      refuse('sk', `placeholder {${p}} names the field ${named}, which can change after the edge is written: an edge's key holds the ends' ids and edge fields set by @addEdge`);
+      refuse(
+        'sk',
+        `placeholder {${p}} names the field ${named}, which can change after the edge is written: an edge's key holds the ends' ids and edge fields set by @addEdge`,
+      );
       namedEnd = true;
       continue;
     }
@@ -141,7 +170,10 @@ export function readEdgeKey(
     refuse('pk', `template "${pk.source}" must name {id} (the owner's id) and no other placeholder: the owner's id alone names the edges' partition`);
   }
   if (nodes.length !== 1 && !namedEnd) {
-    refuse('sk', `template "${sk.source}" must hold one placeholder for the node's id besides edge fields and {id} (sk: "u#{follower}"); it has ${nodes.length === 0 ? 'none' : nodes.map((n) => `{${n}}`).join(', ')}`);
+    refuse(
+      'sk',
+      `template "${sk.source}" must hold one placeholder for the node's id besides edge fields and {id} (sk: "u#{follower}"); it has ${nodes.length === 0 ? 'none' : nodes.map((n) => `{${n}}`).join(', ')}`,
+    );
   }
   const ownId = sk.placeholders.includes('id');
   if (ownId) {

@@ -41,8 +41,10 @@ const NOT_SERVED: Readonly<Record<string, string>> = {
   fromContext: 'an argument is taken from the request, not from a context set by a parent type',
 };
 
-const directivesNamed = (type: { astNode?: { directives?: readonly ConstDirectiveNode[] } | null; extensionASTNodes?: readonly { directives?: readonly ConstDirectiveNode[] }[] }, name: string) =>
-  [type.astNode, ...(type.extensionASTNodes ?? [])].flatMap((n) => (n?.directives ?? []).filter((d) => d.name.value === name));
+const directivesNamed = (
+  type: { astNode?: { directives?: readonly ConstDirectiveNode[] } | null; extensionASTNodes?: readonly { directives?: readonly ConstDirectiveNode[] }[] },
+  name: string,
+) => [type.astNode, ...(type.extensionASTNodes ?? [])].flatMap((n) => (n?.directives ?? []).filter((d) => d.name.value === name));
 
 const argumentValue = (node: ConstDirectiveNode, name: string): unknown => {
   const arg = node.arguments?.find((a) => a.name.value === name);
@@ -73,7 +75,11 @@ export function parseFieldSet(fields: string): readonly KeyField[] | string {
   return read(set);
 }
 
-const names = (selection: readonly KeyField[]) => selection.map((f) => f.field).sort().join(' ');
+const names = (selection: readonly KeyField[]) =>
+  selection
+    .map((f) => f.field)
+    .sort()
+    .join(' ');
 const sameFields = (selection: readonly KeyField[], fields: Iterable<string>) => names(selection) === [...new Set(fields)].sort().join(' ');
 
 /** What one field of an item type is to a key: its id, a scalar, or a reference to (or the parent of) another type; null when none. */
@@ -129,7 +135,8 @@ function itemLookup(known: Known, item: ItemType, selection: readonly KeyField[]
   const problem = selectionProblem(known, item, selection);
   if (problem) return problem;
   if (sameFields(selection, ['id'])) {
-    if (item.keyFields.length > 0 && !item.derivedId) return `a ${item.name} is found with the values its key holds (${item.keyFields.map((f) => `{${f}}`).join(', ')}): key it by "${asFieldSet(item, [...item.pk.placeholders, ...item.sk.placeholders])}"`;
+    if (item.keyFields.length > 0 && !item.derivedId)
+      return `a ${item.name} is found with the values its key holds (${item.keyFields.map((f) => `{${f}}`).join(', ')}): key it by "${asFieldSet(item, [...item.pk.placeholders, ...item.sk.placeholders])}"`;
     if (!item.parent || item.inverted || item.derivedId) return { kind: 'id' };
     return `a ${item.name} is found with its parent's id too (its key holds {${item.parent.field}}): key it by "id ${item.parent.field} { id }", or make it inverted: true`;
   }
@@ -138,13 +145,20 @@ function itemLookup(known: Known, item: ItemType, selection: readonly KeyField[]
     const parts = [...placement.pk, ...placement.sk];
     const placeholders = parts.flatMap((p) => p.template.placeholders);
     if (!sameFields(selection, placeholders)) continue;
-    if (placement.sk.length > 1) return `the index ${placement.index} has a sort key of ${placement.sk.length} attributes: a key is read from an index whose sort key is one attribute`;
+    if (placement.sk.length > 1)
+      return `the index ${placement.index} has a sort key of ${placement.sk.length} attributes: a key is read from an index whose sort key is one attribute`;
     const numeric = placeholders.find((p) => ['Int', 'Float'].includes(item.attributes.find((a) => a.name === p)?.kind ?? ''));
     if (numeric) return `${item.name}.${numeric} is a number: a key is read from an index by text`;
     return { kind: 'index', index: placement.index };
   }
   const table = asFieldSet(item, [...item.pk.placeholders, ...item.sk.placeholders]);
-  const indexes = item.indexed.map((p) => `"${asFieldSet(item, [...p.pk, ...p.sk].flatMap((x) => x.template.placeholders))}" (${p.index})`);
+  const indexes = item.indexed.map(
+    (p) =>
+      `"${asFieldSet(
+        item,
+        [...p.pk, ...p.sk].flatMap((x) => x.template.placeholders),
+      )}" (${p.index})`,
+  );
   return `a ${item.name} is found by its table key "${table}"${item.parent && !item.derivedId ? '' : ', by "id"'}${indexes.length ? `, or by the key of an index: ${indexes.join(', ')}` : ''}; key it so, or make the key resolvable: false`;
 }
 
@@ -166,7 +180,9 @@ function readKeys(known: Known, type: GraphQLNamedType, key: string, problems: P
       const found: KeyLookup | string = item
         ? itemLookup(known, item, selection)
         : known.keyless.has(type.name)
-          ? sameFields(selection, ['id']) ? { kind: 'representation' } : `${type.name} is keyless (an id and no @item): it is found by "id" alone`
+          ? sameFields(selection, ['id'])
+            ? { kind: 'representation' }
+            : `${type.name} is keyless (an id and no @item): it is found by "id" alone`
           : `${type.name} has no @item and no id: the gateway has nothing to find it by; make the key resolvable: false (another subgraph's entity, stored here as a value)`;
       if (typeof found === 'string') problems.add(where, found, node);
       else lookup = found;
@@ -184,7 +200,9 @@ function readKeys(known: Known, type: GraphQLNamedType, key: string, problems: P
  * @external key fields are another subgraph's to resolve).
  */
 export function withOrphanExtensionsDefined(document: DocumentNode): { document: DocumentNode; extended: string[] } {
-  const defined = new Set(document.definitions.flatMap((d) => (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.INTERFACE_TYPE_DEFINITION ? [d.name.value] : [])));
+  const defined = new Set(
+    document.definitions.flatMap((d) => (d.kind === Kind.OBJECT_TYPE_DEFINITION || d.kind === Kind.INTERFACE_TYPE_DEFINITION ? [d.name.value] : [])),
+  );
   const extended: string[] = [];
   const definitions = document.definitions.map((d) => {
     if ((d.kind !== Kind.OBJECT_TYPE_EXTENSION && d.kind !== Kind.INTERFACE_TYPE_EXTENSION) || defined.has(d.name.value)) return d;
@@ -196,7 +214,13 @@ export function withOrphanExtensionsDefined(document: DocumentNode): { document:
 }
 
 /** The model's entities (types with @key) and what the gateway cannot serve of its Federation directives. */
-export function readFederation(schema: GraphQLSchema, document: DocumentNode, link: FederationLink & { extended: readonly string[] }, known: Known, problems: Problems): Federation {
+export function readFederation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  link: FederationLink & { extended: readonly string[] },
+  known: Known,
+  problems: Problems,
+): Federation {
   const { names } = link;
   const entities = new Map<string, Entity>();
   for (const type of Object.values(schema.getTypeMap())) {
@@ -204,7 +228,11 @@ export function readFederation(schema: GraphQLSchema, document: DocumentNode, li
     const keyed = directivesNamed(type as never, names.key!).length > 0;
     if (!keyed) continue;
     if (isInterfaceType(type)) {
-      problems.add(`${type.name} @${names.key}`, `is on an interface: the gateway serves an entity interface of the supergraph as an object type with @${names.interfaceObject ?? 'interfaceObject'} (Federation v2.3)`, type.astNode);
+      problems.add(
+        `${type.name} @${names.key}`,
+        `is on an interface: the gateway serves an entity interface of the supergraph as an object type with @${names.interfaceObject ?? 'interfaceObject'} (Federation v2.3)`,
+        type.astNode,
+      );
       continue;
     }
     if (!isObject(type)) continue;

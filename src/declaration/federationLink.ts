@@ -35,11 +35,16 @@ const DIRECTIVES: Readonly<Record<string, { since: number; definition: (minor: n
   external: { since: 0, definition: () => '(reason: String) on OBJECT | FIELD_DEFINITION' },
   tag: {
     since: 0,
-    definition: (m) => `(name: String!) repeatable on FIELD_DEFINITION | OBJECT | INTERFACE | UNION | ARGUMENT_DEFINITION | SCALAR | ENUM | ENUM_VALUE | INPUT_OBJECT | INPUT_FIELD_DEFINITION${m >= 3 ? ' | SCHEMA' : ''}`,
+    definition: (m) =>
+      `(name: String!) repeatable on FIELD_DEFINITION | OBJECT | INTERFACE | UNION | ARGUMENT_DEFINITION | SCALAR | ENUM | ENUM_VALUE | INPUT_OBJECT | INPUT_FIELD_DEFINITION${m >= 3 ? ' | SCHEMA' : ''}`,
   },
   extends: { since: 0, definition: () => ' on OBJECT | INTERFACE' },
   shareable: { since: 0, definition: (m) => ` ${m >= 2 ? 'repeatable ' : ''}on OBJECT | FIELD_DEFINITION` },
-  inaccessible: { since: 0, definition: () => ' on FIELD_DEFINITION | OBJECT | INTERFACE | UNION | ARGUMENT_DEFINITION | SCALAR | ENUM | ENUM_VALUE | INPUT_OBJECT | INPUT_FIELD_DEFINITION' },
+  inaccessible: {
+    since: 0,
+    definition: () =>
+      ' on FIELD_DEFINITION | OBJECT | INTERFACE | UNION | ARGUMENT_DEFINITION | SCALAR | ENUM | ENUM_VALUE | INPUT_OBJECT | INPUT_FIELD_DEFINITION',
+  },
   override: { since: 0, definition: (m) => `(from: String!${m >= 7 ? ', label: String' : ''}) on FIELD_DEFINITION` },
   composeDirective: { since: 1, definition: () => '(name: String) repeatable on SCHEMA' },
   interfaceObject: { since: 3, definition: () => ' on OBJECT' },
@@ -49,7 +54,10 @@ const DIRECTIVES: Readonly<Record<string, { since: number; definition: (minor: n
   context: { since: 8, definition: () => '(name: String!) repeatable on INTERFACE | OBJECT | UNION' },
   fromContext: { since: 8, definition: () => '(field: T:ContextFieldValue) on ARGUMENT_DEFINITION' },
   cost: { since: 9, definition: () => '(weight: Int!) on ARGUMENT_DEFINITION | ENUM | FIELD_DEFINITION | INPUT_FIELD_DEFINITION | OBJECT | SCALAR' },
-  listSize: { since: 9, definition: () => '(assumedSize: Int, slicingArguments: [String!], sizedFields: [String!], requireOneSlicingArgument: Boolean = true) on FIELD_DEFINITION' },
+  listSize: {
+    since: 9,
+    definition: () => '(assumedSize: Int, slicingArguments: [String!], sizedFields: [String!], requireOneSlicingArgument: Boolean = true) on FIELD_DEFINITION',
+  },
   cacheTag: { since: 12, definition: () => '(format: String!) repeatable on OBJECT | FIELD_DEFINITION' },
 };
 

@@ -37,7 +37,13 @@ export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, It
         continue;
       }
       const list = (value: ReturnType<typeof arg>): string[] | null =>
-        value === undefined || value.kind === Kind.NULL ? null : value.kind === Kind.LIST ? value.values.map((v) => (v.kind === Kind.STRING ? v.value : '')) : value.kind === Kind.STRING ? [value.value] : [];
+        value === undefined || value.kind === Kind.NULL
+          ? null
+          : value.kind === Kind.LIST
+            ? value.values.map((v) => (v.kind === Kind.STRING ? v.value : ''))
+            : value.kind === Kind.STRING
+              ? [value.value]
+              : [];
       // Templates write their keys in the index's casing (as given when it declares none).
       const casing = declared.casing ?? 'NONE';
       const pk = parts(item, layout, declared.pk, list(arg('pk')), `${where}(pk)`, problems, node, casing);
@@ -60,7 +66,15 @@ export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, It
 function instantKey(item: ItemType, index: string, pk: KeyPart[], sk: KeyPart[]): ItemType['byInstant'] {
   if (index !== 'GSI2' || pk.length !== 1 || sk.length !== 1 || pk[0]!.attribute !== 'GSI2PK' || sk[0]!.attribute !== 'GSI2SK') return null;
   const parts = sk[0]!.template.parts;
-  const by = parts.length === 3 && 'placeholder' in parts[0]! && 'literal' in parts[1]! && parts[1].literal === '#' && 'placeholder' in parts[2]! && parts[2].placeholder === 'id' ? parts[0].placeholder : null;
+  const by =
+    parts.length === 3 &&
+    'placeholder' in parts[0]! &&
+    'literal' in parts[1]! &&
+    parts[1].literal === '#' &&
+    'placeholder' in parts[2]! &&
+    parts[2].placeholder === 'id'
+      ? parts[0].placeholder
+      : null;
   if (by === null || item.attributes.find((a) => a.name === by)?.kind !== 'DateTime') return null;
   const placeholders = pk[0]!.template.placeholders;
   if (!item.parent || placeholders.length !== 1 || placeholders[0] !== item.parent.field) return null;
@@ -91,7 +105,11 @@ function parts(
     return found;
   }
   if (templates.length !== attributes.length) {
-    problems.add(where, `has ${templates.length} template${templates.length === 1 ? '' : 's'}; the index's key has ${attributes.length} attribute${attributes.length === 1 ? '' : 's'} (${attributes.join(', ') || 'none'})`, node as never);
+    problems.add(
+      where,
+      `has ${templates.length} template${templates.length === 1 ? '' : 's'}; the index's key has ${attributes.length} attribute${attributes.length === 1 ? '' : 's'} (${attributes.join(', ') || 'none'})`,
+      node as never,
+    );
     return null;
   }
   // A key holds text or a number: a map or list field names no placeholder.
@@ -145,7 +163,8 @@ export interface KeyIn {
  * has no sort attribute.
  */
 export function keyIn(item: ItemType, index: string | null, layout: Pick<Layout, 'pk' | 'sk'>): KeyIn | null {
-  if (index === null) return layout.sk === null ? null : { index: null, pkAttr: layout.pk, skAttr: layout.sk, pk: item.pk, sk: item.sk, pkMore: [], skMore: [] };
+  if (index === null)
+    return layout.sk === null ? null : { index: null, pkAttr: layout.pk, skAttr: layout.sk, pk: item.pk, sk: item.sk, pkMore: [], skMore: [] };
   const placement = item.indexed.find((p) => p.index === index);
   if (placement) {
     // A partition of 1–4 attributes, each equal to its value; 1–4 sort attributes, ordered left to right.
@@ -196,10 +215,15 @@ export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relati
       const owner = items.get(r.owner);
       const fillers = [
         ...(r.via === '' ? [] : [`the ${r.owner}'s id fills {${r.via}}`]),
-        ...(!r.owned && owner && owner.derivedId !== null && owner.pk.prefix !== '' ? [`${r.owner}'s key values fill the placeholders at the places of its pk "${owner.pk.source}"`] : []),
+        ...(!r.owned && owner && owner.derivedId !== null && owner.pk.prefix !== ''
+          ? [`${r.owner}'s key values fill the placeholders at the places of its pk "${owner.pk.source}"`]
+          : []),
         ...(r.owned ? [] : ['a required argument named like a placeholder fills it']),
       ];
-      problems.add(where, `nothing fills ${unfilled.map((p) => `{${p}}`).join(', ')} of ${node.name}'s partition key there, "${source}": ${fillers.join('; ') || 'nothing names the partition'}`);
+      problems.add(
+        where,
+        `nothing fills ${unfilled.map((p) => `{${p}}`).join(', ')} of ${node.name}'s partition key there, "${source}": ${fillers.join('; ') || 'nothing names the partition'}`,
+      );
     }
     if (r.bounds && key.skMore.length === 0 && key.sk.placeholders.length === 0) {
       problems.add(where, `from/until narrow the sort key from its first placeholder on; "${key.sk.source}" has none`);
@@ -256,13 +280,19 @@ export function readSortArguments(
   if (key.skMore.length === 0) {
     // Read in number order (collection.ts); from/until compare text from a template's placeholder on.
     const stored = numberSort(node, key);
-    if (stored && bounded) add(`the sort attribute ${key.skAttr} of ${on} holds numbers (${node.name}.${stored.name}): from/until range text sort keys; leave them out, or write the number through a template on another attribute`);
+    if (stored && bounded)
+      add(
+        `the sort attribute ${key.skAttr} of ${on} holds numbers (${node.name}.${stored.name}): from/until range text sort keys; leave them out, or write the number through a template on another attribute`,
+      );
     return found;
   }
   const sorts = [{ attribute: key.skAttr, template: key.sk }, ...key.skMore];
   for (const { attribute } of sorts) {
     const stored = numberStoredAs(node, attribute);
-    if (stored) add(`the sort attribute ${attribute} of ${on} holds numbers (${node.name}.${stored.name}): a connection over several sort attributes orders and ranges text ones`);
+    if (stored)
+      add(
+        `the sort attribute ${attribute} of ${on} holds numbers (${node.name}.${stored.name}): a connection over several sort attributes orders and ranges text ones`,
+      );
   }
   const argOf = (placeholder: string) => [placeholder, `${placeholder}Id`].map((c) => args.find((a) => a.name === c && !taken.has(c))).find(Boolean);
   // How many leading attributes arguments may fix (fixable), and must (always: every argument required).
@@ -276,11 +306,16 @@ export function readSortArguments(
     // Read by the key even when refused below: one line each, no second about an unread argument.
     for (const n of given) found[n.placeholder] = n.arg!.name;
     if (i === sorts.length - 1) {
-      add(`${list} would fix ${attribute}, the last attribute of ${on} (${sorts.map((s) => s.attribute).join(', ')}): the connection is ordered by it, so arguments fix only the attributes before it`);
+      add(
+        `${list} would fix ${attribute}, the last attribute of ${on} (${sorts.map((s) => s.attribute).join(', ')}): the connection is ordered by it, so arguments fix only the attributes before it`,
+      );
       return;
     }
     if (given.length < named.length) {
-      const missing = named.filter((n) => n.arg === undefined).map((n) => `{${n.placeholder}}`).join(', ');
+      const missing = named
+        .filter((n) => n.arg === undefined)
+        .map((n) => `{${n.placeholder}}`)
+        .join(', ');
       add(`${list} fix part of ${attribute} ("${template.source}") in ${on}: give an argument for ${missing} too, or none`);
       return;
     }
@@ -294,7 +329,8 @@ export function readSortArguments(
   if (bounded) {
     // from/until range over the first attribute no argument fixes: any of these, as the arguments given decide.
     for (const { attribute, template } of sorts.slice(always, fixable + 1)) {
-      if (template.placeholders.length === 0) add(`from/until may range over ${attribute} of ${on}, whose template "${template.source}" has no placeholder to compare from`);
+      if (template.placeholders.length === 0)
+        add(`from/until may range over ${attribute} of ${on}, whose template "${template.source}" has no placeholder to compare from`);
     }
   }
   return found;

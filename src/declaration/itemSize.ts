@@ -70,7 +70,13 @@ export function maxItemBytes(item: ItemType, layout: Pick<Layout, 'pk' | 'sk'>):
     for (const part of placement.sk) if (part.written) bytes += utf8(part.attribute) + SORT_KEY_BYTES;
   }
   for (const a of item.attributes) {
-    const shape: ValueShape = a.shape ?? { kind: 'scalar', scalar: a.reference ? 'ID' : (a.kind as never), ...(a.values ? { values: a.values } : {}), constraints: a.constraints, required: a.required };
+    const shape: ValueShape = a.shape ?? {
+      kind: 'scalar',
+      scalar: a.reference ? 'ID' : (a.kind as never),
+      ...(a.values ? { values: a.values } : {}),
+      constraints: a.constraints,
+      required: a.required,
+    };
     bytes += utf8(a.storedAs) + (a.reference ? 3 * MAX_ID_LENGTH : maxValueBytes(shape));
   }
   for (const r of item.relations) if (r.counter !== null) bytes += utf8(r.counter) + NUMBER_BYTES;

@@ -30,7 +30,6 @@ function template(source: string, where: string, problems: Problems, node: unkno
   }
 }
 
-
 /**
  * A stored field's @attribute: its stored name and the constraints a
  * mutation's value must meet. Each constraint belongs to kinds it can
@@ -79,18 +78,37 @@ export const DEFAULT_SEQUENCE_PAD = 10;
  * Int field of one; pad (1–15 digits: a number DynamoDB and JavaScript
  * hold exactly) only beside sequence.
  */
-function writeEffectsOf(args: Record<string, unknown>, field: Field, at: string, kind: ScalarKind, on: 'reference' | 'item field' | 'other', problems: Problems): Pick<Attribute, 'counter' | 'sequence'> {
+function writeEffectsOf(
+  args: Record<string, unknown>,
+  field: Field,
+  at: string,
+  kind: ScalarKind,
+  on: 'reference' | 'item field' | 'other',
+  problems: Problems,
+): Pick<Attribute, 'counter' | 'sequence'> {
   const found: Pick<Attribute, 'counter' | 'sequence'> = {};
   if (typeof args.counter === 'string') {
-    if (on !== 'reference') problems.add(`${at} @attribute(counter)`, 'belongs on a reference field of an item type (a field whose type is an @item type): it counts, on the referred item, the items referring to it', field.astNode);
+    if (on !== 'reference')
+      problems.add(
+        `${at} @attribute(counter)`,
+        'belongs on a reference field of an item type (a field whose type is an @item type): it counts, on the referred item, the items referring to it',
+        field.astNode,
+      );
     else if (args.counter === '') problems.add(`${at} @attribute(counter)`, 'is empty: name the attribute of the referred item that counts', field.astNode);
     else found.counter = args.counter;
   }
   const pad = args.pad == null ? null : (args.pad as number);
   if (typeof args.sequence === 'string') {
-    if (on !== 'item field' || kind !== 'Int') problems.add(`${at} @attribute(sequence)`, `belongs on an Int field of an item type: it takes the next number from the parent's attribute${on === 'item field' ? `; ${at} is ${kind}` : ''}`, field.astNode);
-    else if (args.sequence === '') problems.add(`${at} @attribute(sequence)`, "is empty: name the parent's attribute holding the last number given", field.astNode);
-    else if (pad !== null && (!Number.isInteger(pad) || pad < 1 || pad > 15)) problems.add(`${at} @attribute(pad)`, `must be a whole number of digits 1–15 (got ${pad}): a number with more digits is not held exactly`, field.astNode);
+    if (on !== 'item field' || kind !== 'Int')
+      problems.add(
+        `${at} @attribute(sequence)`,
+        `belongs on an Int field of an item type: it takes the next number from the parent's attribute${on === 'item field' ? `; ${at} is ${kind}` : ''}`,
+        field.astNode,
+      );
+    else if (args.sequence === '')
+      problems.add(`${at} @attribute(sequence)`, "is empty: name the parent's attribute holding the last number given", field.astNode);
+    else if (pad !== null && (!Number.isInteger(pad) || pad < 1 || pad > 15))
+      problems.add(`${at} @attribute(pad)`, `must be a whole number of digits 1–15 (got ${pad}): a number with more digits is not held exactly`, field.astNode);
     else found.sequence = { attribute: args.sequence, pad: pad ?? DEFAULT_SEQUENCE_PAD };
   } else if (pad !== null) {
     problems.add(`${at} @attribute(pad)`, 'pads the numbers of a sequence: add sequence, or remove pad', field.astNode);
@@ -113,8 +131,13 @@ function nestedScalar(schema: GraphQLSchema, field: Field, at: string, named: Gr
   const args = directiveArgs(schema, 'attribute', field) ?? {};
   const numeric = kind === 'Int' || kind === 'Float';
   if (args.min != null && !numeric) problems.add(`${at} @attribute(min)`, `applies to Int and Float elements; they are ${kind}`, field.astNode);
-  if (args.format != null && kind !== 'String' && kind !== 'ID') problems.add(`${at} @attribute(format)`, `applies to String and ID elements; they are ${kind}`, field.astNode);
-  const constraints = { min: numeric && typeof args.min === 'number' ? args.min : null, max: null, format: kind === 'String' || kind === 'ID' ? ((args.format as Constraints['format']) ?? null) : null };
+  if (args.format != null && kind !== 'String' && kind !== 'ID')
+    problems.add(`${at} @attribute(format)`, `applies to String and ID elements; they are ${kind}`, field.astNode);
+  const constraints = {
+    min: numeric && typeof args.min === 'number' ? args.min : null,
+    max: null,
+    format: kind === 'String' || kind === 'ID' ? ((args.format as Constraints['format']) ?? null) : null,
+  };
   return { kind, ...enumValues(named), constraints };
 }
 
@@ -159,23 +182,33 @@ export function readKeylessTypes(schema: GraphQLSchema, problems: Problems): Map
     for (const field of Object.values(type.getFields())) {
       // Its id, and connections over items whose keys name it (read in relations.ts).
       if (field.name === 'id' || connectionShape(unwrap(field.type).named)) continue;
-      problems.add(`${type.name}.${field.name}`, `${type.name} is keyless (an id and no @item): it has no item to hold this field; give ${type.name} an @item or remove the field`, field.astNode);
+      problems.add(
+        `${type.name}.${field.name}`,
+        `${type.name} is keyless (an id and no @item): it has no item to hold this field; give ${type.name} an @item or remove the field`,
+        field.astNode,
+      );
     }
     keyless.set(type.name, { name: type.name });
   }
   return keyless;
 }
 
-export function readItemTypes(schema: GraphQLSchema, problems: Problems, keyless: ReadonlyMap<string, KeylessType> = new Map(), casing: KeyCasing = 'NONE'): Map<string, ItemType> {
+export function readItemTypes(
+  schema: GraphQLSchema,
+  problems: Problems,
+  keyless: ReadonlyMap<string, KeylessType> = new Map(),
+  casing: KeyCasing = 'NONE',
+): Map<string, ItemType> {
   const items = new Map<string, ItemType>();
   const node = nodeInterfaceOf(schema);
-  const objects = Object.values(schema.getTypeMap()).filter(
-    (t): t is GraphQLObjectType => isObject(t) && !t.name.startsWith('__'),
-  );
+  const objects = Object.values(schema.getTypeMap()).filter((t): t is GraphQLObjectType => isObject(t) && !t.name.startsWith('__'));
   // First every type with @item, so parents and field types can be told apart from plain objects.
   const declared = new Set(objects.filter((t) => directiveArgs(schema, 'item', t)).map((t) => t.name));
   // Map types' fields are values inside items, read with their item's field (nestedValues.ts).
-  const mapTypes = mapTypesOf(objects.filter((t) => declared.has(t.name)), (name) => declared.has(name) || keyless.has(name) || ROOT_TYPES.has(name));
+  const mapTypes = mapTypesOf(
+    objects.filter((t) => declared.has(t.name)),
+    (name) => declared.has(name) || keyless.has(name) || ROOT_TYPES.has(name),
+  );
   const childrenOwners = childrenOwnersOf(schema, objects, declared);
   for (const type of objects) {
     const args = directiveArgs(schema, 'item', type);
@@ -203,7 +236,11 @@ export function readItemTypes(schema: GraphQLSchema, problems: Problems, keyless
 function checkParentPartition(schema: GraphQLSchema, item: ItemType, items: ReadonlyMap<string, ItemType>, problems: Problems): void {
   if (item.parent && !items.has(item.parent.type) && item.inverted) {
     // Found by its id alone, an inverted child's id is claimed under its parent type's prefix: a keyless parent has none.
-    problems.add(`${item.name} @item(inverted)`, `${item.name}'s parent ${item.parent.type} is keyless: a child of a keyless type is found with its parent's id, not inverted`, schema.getType(item.name)?.astNode);
+    problems.add(
+      `${item.name} @item(inverted)`,
+      `${item.name}'s parent ${item.parent.type} is keyless: a child of a keyless type is found with its parent's id, not inverted`,
+      schema.getType(item.name)?.astNode,
+    );
   }
   const parent = item.parent ? items.get(item.parent.type) : undefined;
   if (!item.parent || !parent || !parent.parent || parent.inverted || parent.derivedId) return;
@@ -221,7 +258,11 @@ function checkPlainField(schema: GraphQLSchema, type: GraphQLObjectType, field: 
     const onEdges = name === 'createdAt' || name === 'attribute';
     if (onEdges && isEdgeTypeName(schema, type.name)) continue;
     if (['parent', 'propagating', 'createdAt', 'attribute', 'access', ...NOT_ON_ITEM_FIELDS].includes(name)) {
-      problems.add(`${type.name}.${field.name} @${name}`, `is on a field of ${type.name}, which is no @item type${onEdges ? ' or edge type' : ''}`, field.astNode);
+      problems.add(
+        `${type.name}.${field.name} @${name}`,
+        `is on a field of ${type.name}, which is no @item type${onEdges ? ' or edge type' : ''}`,
+        field.astNode,
+      );
     }
   }
   void declared;
@@ -244,7 +285,11 @@ function inferredParent(reading: ItemTypeReading, type: GraphQLObjectType, pk: K
   const candidates = attributes.filter((a) => a.reference && owners.has(a.reference.type) && pk.placeholders.includes(a.name) && a.storedAs === a.name);
   if (candidates.length > 1) {
     const names = candidates.map((a) => `${a.name}: ${a.reference!.type}`).join(', ');
-    reading.problems.add(`${type.name} @item(pk)`, `names several references to types listing ${type.name} with @children (${names}): mark its parent with @parent`, type.astNode);
+    reading.problems.add(
+      `${type.name} @item(pk)`,
+      `names several references to types listing ${type.name} with @children (${names}): mark its parent with @parent`,
+      type.astNode,
+    );
     return null;
   }
   const [found] = candidates;
@@ -286,7 +331,11 @@ function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: R
   // With a @get(by: NODE) root field every item type is reachable through it, so every one implements the interface.
   const globalId = node && type.getInterfaces().some((i) => i.name === node.name) ? node.idField : null;
   if (node && globalId === null) {
-    problems.add(type.name, `implement ${node.name} (the model declares a @get(by: NODE) root field, which finds every item type by its global id)`, type.astNode);
+    problems.add(
+      type.name,
+      `implement ${node.name} (the model declares a @get(by: NODE) root field, which finds every item type by its global id)`,
+      type.astNode,
+    );
   }
   const pk = template(String(args.pk), `${where}(pk)`, problems, type.astNode, reading.casing);
   const sk = template(String(args.sk), `${where}(sk)`, problems, type.astNode, reading.casing);
@@ -313,11 +362,32 @@ function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: R
   // A derived id is made again from the fields its key holds: nothing to store for it unless declared.
   const idStoredAs = idName ?? (cased && derivedId === null ? 'id' : null);
   const owner = typeof args.claim === 'string' ? { claim: args.claim, setting: typeof args.claimSetting === 'string' ? args.claimSetting : null } : null;
-  if (owner === null && typeof args.claimSetting === 'string') problems.add(`${where}(claimSetting)`, 'renames a claim the type does not name: add claim', type.astNode);
+  if (owner === null && typeof args.claimSetting === 'string')
+    problems.add(`${where}(claimSetting)`, 'renames a claim the type does not name: add claim', type.astNode);
   const access: Access | null = readAccess(schema, type, type.name, problems);
 
   if (!pk || !sk) return null;
-  return { name: type.name, pk, sk, inverted: args.inverted === true, indexed: [], parent, keyFields, derivedId, idStoredAs, parentStoredAs, constants, attributes, flags, relations: [], byInstant: null, owner, access, fieldAccess, globalId };
+  return {
+    name: type.name,
+    pk,
+    sk,
+    inverted: args.inverted === true,
+    indexed: [],
+    parent,
+    keyFields,
+    derivedId,
+    idStoredAs,
+    parentStoredAs,
+    constants,
+    attributes,
+    flags,
+    relations: [],
+    byInstant: null,
+    owner,
+    access,
+    fieldAccess,
+    globalId,
+  };
 }
 
 /** @item(constants:): each an attribute name (non-empty, named once) and its text. */
@@ -335,7 +405,12 @@ function readConstants(value: unknown, where: string, type: GraphQLObjectType, p
 function readItemFields(reading: ItemTypeReading, type: GraphQLObjectType, globalId: string | null) {
   const { schema, declared, keyless, problems } = reading;
   const isEntity = (name: string) => declared.has(name) || keyless.has(name) || ROOT_TYPES.has(name);
-  const nested: NestedContext = { schema, problems, isEntity, scalar: (f, at, t, inList) => nestedScalar(schema, f, at, t as GraphQLNamedType, inList, problems) };
+  const nested: NestedContext = {
+    schema,
+    problems,
+    isEntity,
+    scalar: (f, at, t, inList) => nestedScalar(schema, f, at, t as GraphQLNamedType, inList, problems),
+  };
   let parent: ItemType['parent'] = null;
   let idName: string | null = null;
   const attributes: Attribute[] = [];
@@ -387,7 +462,8 @@ function readIdAttribute(schema: GraphQLSchema, field: Field, at: string, proble
   const args = directiveArgs(schema, 'attribute', field);
   if (!args) return null;
   for (const key of ['min', 'max', 'format'] as const) {
-    if (args[key] != null) problems.add(`${at} @attribute(${key})`, 'applies to stored fields; the id takes name alone (the attribute it is also stored under)', field.astNode);
+    if (args[key] != null)
+      problems.add(`${at} @attribute(${key})`, 'applies to stored fields; the id takes name alone (the attribute it is also stored under)', field.astNode);
   }
   if (typeof args.name !== 'string') return null;
   if (args.name === '' || args.name === '__proto__') {
@@ -404,7 +480,16 @@ function readStoredField(reading: ItemTypeReading, nested: NestedContext, field:
   if (isObject(named) && !list && (declared.has(named.name) || keyless.has(named.name))) {
     // A reference: stored as the referred id, read back as that item (or, keyless, as just its id).
     const { storedAs, constraints, counter } = readAttributeDirective(schema, field, at, 'ID', problems, 'reference');
-    return { name: field.name, storedAs, kind: 'ID', required: unwrap(field.type).nonNull, createdAt: false, constraints, reference: { type: named.name, keyless: keyless.has(named.name) }, ...(counter ? { counter } : {}) };
+    return {
+      name: field.name,
+      storedAs,
+      kind: 'ID',
+      required: unwrap(field.type).nonNull,
+      createdAt: false,
+      constraints,
+      reference: { type: named.name, keyless: keyless.has(named.name) },
+      ...(counter ? { counter } : {}),
+    };
   }
   if (isObject(named) && list && (declared.has(named.name) || keyless.has(named.name))) {
     // A list of references: the referred ids, in a list attribute (bounded as any list).
@@ -417,13 +502,16 @@ function readStoredField(reading: ItemTypeReading, nested: NestedContext, field:
   }
   if (isNested(field.type, nested.isEntity)) {
     // A map or list inside the item (nestedValues.ts), stored whole under its attribute.
-    for (const name of ['createdAt', 'propagating'].filter((d) => used.includes(d))) problems.add(`${at} @${name}`, 'belongs on a scalar field, not a map or list', field.astNode);
+    for (const name of ['createdAt', 'propagating'].filter((d) => used.includes(d)))
+      problems.add(`${at} @${name}`, 'belongs on a scalar field, not a map or list', field.astNode);
     const shape = readShape(nested, field, at);
     const name = (directiveArgs(schema, 'attribute', field) ?? {}).name;
     if (name === '') problems.add(`${at} @attribute(name)`, 'is empty: name the attribute the field is stored under', field.astNode);
     const storedAs = typeof name === 'string' && name !== '' ? name : field.name;
     const none = { min: null, max: null, format: null };
-    return shape ? { name: field.name, storedAs, kind: shape.kind === 'list' ? 'List' : 'Map', shape, required: shape.required, createdAt: false, constraints: none } : null;
+    return shape
+      ? { name: field.name, storedAs, kind: shape.kind === 'list' ? 'List' : 'Map', shape, required: shape.required, createdAt: false, constraints: none }
+      : null;
   }
   if (!isScalarLike(named)) return null;
   const kind = scalarKind(named.name, isEnum(named));
@@ -439,7 +527,16 @@ function readStoredField(reading: ItemTypeReading, nested: NestedContext, field:
     return null;
   }
   const { storedAs, constraints, sequence } = readAttributeDirective(schema, field, at, kind, problems, 'item field');
-  return { name: field.name, storedAs, kind, required: unwrap(field.type).nonNull, createdAt: used.includes('createdAt'), ...enumValues(named), constraints, ...(sequence ? { sequence } : {}) };
+  return {
+    name: field.name,
+    storedAs,
+    kind,
+    required: unwrap(field.type).nonNull,
+    createdAt: used.includes('createdAt'),
+    ...enumValues(named),
+    constraints,
+    ...(sequence ? { sequence } : {}),
+  };
 }
 
 /**
@@ -447,11 +544,28 @@ function readStoredField(reading: ItemTypeReading, nested: NestedContext, field:
  * from, in the order pk then sk name them (plan/derivedId.ts); null for
  * keys holding {id}.
  */
-function readDerivedId(pk: ItemType['pk'] | null, sk: ItemType['sk'] | null, inverted: boolean, where: string, type: GraphQLObjectType, problems: Problems): string[] | null {
+function readDerivedId(
+  pk: ItemType['pk'] | null,
+  sk: ItemType['sk'] | null,
+  inverted: boolean,
+  where: string,
+  type: GraphQLObjectType,
+  problems: Problems,
+): string[] | null {
   if (!pk || !sk || pk.placeholders.includes('id') || sk.placeholders.includes('id')) return null;
   const derivedId = [...new Set([...pk.placeholders, ...sk.placeholders])];
-  if (derivedId.length === 0) problems.add(where, 'neither pk nor sk holds a placeholder: every item of the type would have the same key (name {id} or the fields that tell items apart)', type.astNode);
-  else if (inverted) problems.add(`${where}(inverted)`, `${type.name}'s key names no {id}: its id is derived from the key and finds it alone, so inverted: true has nothing to do`, type.astNode);
+  if (derivedId.length === 0)
+    problems.add(
+      where,
+      'neither pk nor sk holds a placeholder: every item of the type would have the same key (name {id} or the fields that tell items apart)',
+      type.astNode,
+    );
+  else if (inverted)
+    problems.add(
+      `${where}(inverted)`,
+      `${type.name}'s key names no {id}: its id is derived from the key and finds it alone, so inverted: true has nothing to do`,
+      type.astNode,
+    );
   return derivedId;
 }
 
@@ -464,11 +578,16 @@ function readKeyFields(
 ): string[] {
   const allowed = new Set(['id', ...(parent ? [parent.field] : [])]);
   const keyFields: string[] = [];
-  for (const [name, t] of [['pk', pk], ['sk', sk]] as const) {
+  for (const [name, t] of [
+    ['pk', pk],
+    ['sk', sk],
+  ] as const) {
     for (const p of t?.placeholders ?? []) {
       if (allowed.has(p)) continue;
       const a = attributes.find((x) => x.name === p);
-      const problem = a ? keyFieldProblem(a, name) : `names no field (use {id}, a @parent field${parent ? ` such as {${parent.field}}` : ''} or a stored field set at create)`;
+      const problem = a
+        ? keyFieldProblem(a, name)
+        : `names no field (use {id}, a @parent field${parent ? ` such as {${parent.field}}` : ''} or a stored field set at create)`;
       if (problem) problems.add(`${where}(${name})`, `placeholder {${p}} ${problem}`, type.astNode);
       else if (!keyFields.includes(p)) keyFields.push(p);
     }
@@ -490,9 +609,11 @@ function readKeyFields(
 function keyFieldProblem(a: Attribute, key: 'pk' | 'sk'): string | null {
   if (a.shape) return `names ${a.name}, a ${a.kind === 'List' ? 'list' : 'map'}: a key holds text or a number`;
   if (!a.required && !a.createdAt) return `names ${a.name}, which is optional: every item needs its key (make it required)`;
-  if (a.kind === 'Float' || a.kind === 'Boolean') return `names ${a.name}, a ${a.kind}: a key holds text (ID, String, an enum or DateTime) or an Int in the partition key`;
+  if (a.kind === 'Float' || a.kind === 'Boolean')
+    return `names ${a.name}, a ${a.kind}: a key holds text (ID, String, an enum or DateTime) or an Int in the partition key`;
   // A sequence's numbers are written zero-padded: their text sorts as the numbers do.
-  if (a.kind === 'Int' && key === 'sk' && !a.sequence) return `names ${a.name}, an Int: its text would not sort by value (1, 10, 2); use a DateTime, a String, a sequence (@attribute(sequence:, pad:)), or put it in the partition key`;
+  if (a.kind === 'Int' && key === 'sk' && !a.sequence)
+    return `names ${a.name}, an Int: its text would not sort by value (1, 10, 2); use a DateTime, a String, a sequence (@attribute(sequence:, pad:)), or put it in the partition key`;
   return null;
 }
 
@@ -508,7 +629,11 @@ export function checkKeyFields(items: ReadonlyMap<string, ItemType>, problems: P
   const byValues = (t: ItemType) => t.keyFields.length > 0 && t.derivedId === null;
   for (const item of items.values()) {
     // A token's claim holds an id a caller is given, not one derived from a key only the table knows.
-    if (item.derivedId && item.owner) problems.add(`${item.name} @item(claim)`, `${item.name}'s key names no {id}: its id is derived from the key, which a token's claim does not hold; key it by {id} to own it through a claim`);
+    if (item.derivedId && item.owner)
+      problems.add(
+        `${item.name} @item(claim)`,
+        `${item.name}'s key names no {id}: its id is derived from the key, which a token's claim does not hold; key it by {id} to own it through a claim`,
+      );
     const held = item.keyFields.map((f) => `{${f}}`).join(', ');
     if (byValues(item)) {
       const why = `its key holds ${held}, so its id alone does not find it`;
@@ -516,16 +641,27 @@ export function checkKeyFields(items: ReadonlyMap<string, ItemType>, problems: P
       if (item.globalId !== null) problems.add(item.name, `${item.name} cannot be found by a global id (@get(by: NODE)): ${why}`);
       if (item.owner) problems.add(`${item.name} @item(claim)`, `${item.name} cannot be owned through a token's id: ${why}`);
       for (const r of item.relations) {
-        if (r.kind === 'edges' || r.owned) problems.add(`${r.path} @${r.kind === 'edges' ? 'edges' : 'children'}`, `${item.name} cannot own connections: ${why} (a @query field reads without owning)`);
+        if (r.kind === 'edges' || r.owned)
+          problems.add(
+            `${r.path} @${r.kind === 'edges' ? 'edges' : 'children'}`,
+            `${item.name} cannot own connections: ${why} (a @query field reads without owning)`,
+          );
       }
     }
     for (const a of item.attributes) {
       const target = a.reference && !a.reference.keyless ? items.get(a.reference.type) : undefined;
-      if (target && byValues(target)) problems.add(`${item.name}.${a.name}`, `refers to ${target.name}, whose key holds ${target.keyFields.map((f) => `{${f}}`).join(', ')}: a reference finds an item by its id alone`);
+      if (target && byValues(target))
+        problems.add(
+          `${item.name}.${a.name}`,
+          `refers to ${target.name}, whose key holds ${target.keyFields.map((f) => `{${f}}`).join(', ')}: a reference finds an item by its id alone`,
+        );
     }
     const parent = item.parent ? items.get(item.parent.type) : undefined;
     if (parent && byValues(parent)) {
-      problems.add(`${item.name}.${item.parent!.field} @parent`, `${parent.name}'s key holds ${parent.keyFields.map((f) => `{${f}}`).join(', ')}: a child's parent is found by its id alone`);
+      problems.add(
+        `${item.name}.${item.parent!.field} @parent`,
+        `${parent.name}'s key holds ${parent.keyFields.map((f) => `{${f}}`).join(', ')}: a child's parent is found by its id alone`,
+      );
     }
   }
 }
@@ -540,7 +676,10 @@ export function checkReferences(items: ReadonlyMap<string, ItemType>, problems: 
     for (const a of item.attributes) {
       const target = a.reference && !a.reference.keyless ? items.get(a.reference.type) : undefined;
       if (target?.parent && !target.inverted && !target.derivedId) {
-        problems.add(`${item.name}.${a.name}`, `refers to ${target.name}, a child type found only with its parent's id: make it inverted: true, or refer to its parent`);
+        problems.add(
+          `${item.name}.${a.name}`,
+          `refers to ${target.name}, a child type found only with its parent's id: make it inverted: true, or refer to its parent`,
+        );
       }
     }
   }

@@ -55,7 +55,10 @@ export function readLayout(schema: GraphQLSchema, problems: Problems): Layout {
     if (declared.some((i) => i.name === name)) problems.add(where, `is declared twice: index names are unique`, node);
     const keyPk = (args.pk as string[] | undefined) ?? [];
     const keySk = (args.sk as string[] | null | undefined) ?? [];
-    for (const [part, list, min] of [['pk', keyPk, 1], ['sk', keySk, 0]] as const) {
+    for (const [part, list, min] of [
+      ['pk', keyPk, 1],
+      ['sk', keySk, 0],
+    ] as const) {
       if (list.length < min || list.length > MAX_KEY_ATTRIBUTES) {
         problems.add(`${where}(${part})`, `names ${list.length} attributes; a key has ${min} to ${MAX_KEY_ATTRIBUTES}`, node);
       }

@@ -410,7 +410,6 @@ export interface CollectionMember {
 /** A placeholder of a collection's partition, filled by an argument of the field, or by a field of the parent (`id`, a key field, its parent's id). */
 export type CollectionSlot = { argument: string } | { parentField: string };
 
-
 export type MutationField =
   | { kind: 'create'; field: string; type: string; input: string; parentArgument: string | null; access: Access | null }
   | { kind: 'update'; field: string; type: string; input: string; parentArgument: string | null; keyArguments: Record<string, string>; access: Access | null }
@@ -545,7 +544,11 @@ export function storedName(item: Pick<ItemType, 'attributes'>, field: string): s
  * (beside cased keys, or for another library reading attributes), and its
  * constant attributes.
  */
-export function writtenBeside(item: Pick<ItemType, 'idStoredAs' | 'parentStoredAs' | 'constants'>, id: string, parentId: string | undefined): Record<string, string> {
+export function writtenBeside(
+  item: Pick<ItemType, 'idStoredAs' | 'parentStoredAs' | 'constants'>,
+  id: string,
+  parentId: string | undefined,
+): Record<string, string> {
   const out: Record<string, string> = {};
   if (item.idStoredAs !== null) out[item.idStoredAs] = id;
   if (item.parentStoredAs !== null && parentId !== undefined) out[item.parentStoredAs] = parentId;

@@ -11,7 +11,16 @@
  * types are map types (their fields may carry @attribute), and whether a
  * mutation's input type matches a map or list field.
  */
-import { isEnumType, isInputObjectType, isListType, isNonNullType, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema, type GraphQLType } from 'graphql';
+import {
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type GraphQLType,
+} from 'graphql';
 import type { Constraints, MapField, ScalarKind, ValueShape } from './model.js';
 import type { Problems } from './problems.js';
 import { directiveArgs, directivesOn, isObject, isScalarLike, type Field } from './schemaShape.js';
@@ -53,7 +62,11 @@ export function isNested(type: GraphQLType, isEntity: (name: string) => boolean)
 function listMax(ctx: NestedContext, field: Field, at: string): number {
   const max = (directiveArgs(ctx.schema, 'attribute', field) ?? {}).max;
   if (typeof max !== 'number' || !Number.isInteger(max) || max < 1) {
-    ctx.problems.add(`${at} @attribute(max)`, `a list field needs @attribute(max: N), the most elements it may hold (a whole number ≥ 1): an item holds at most 400 KB`, field.astNode);
+    ctx.problems.add(
+      `${at} @attribute(max)`,
+      `a list field needs @attribute(max: N), the most elements it may hold (a whole number ≥ 1): an item holds at most 400 KB`,
+      field.astNode,
+    );
     return 0;
   }
   return max;
@@ -71,7 +84,12 @@ export function referenceListShape(ctx: NestedContext, field: Field, at: string)
     return null;
   }
   const none = { min: null, max: null, format: null };
-  return { kind: 'list', of: { kind: 'scalar', scalar: 'ID', constraints: none, required: element.required }, max: listMax(ctx, field, at), required: top.required };
+  return {
+    kind: 'list',
+    of: { kind: 'scalar', scalar: 'ID', constraints: none, required: element.required },
+    max: listMax(ctx, field, at),
+    required: top.required,
+  };
 }
 
 /**
@@ -105,7 +123,11 @@ function elementShape(
   if (isObject(named as never)) {
     const type = named as GraphQLObjectType;
     if (ctx.isEntity(type.name)) {
-      ctx.problems.add(at, `${type.name} is an @item or keyless type: a map or list holds scalars, enums and map types (object types without @item and id), not references`, field.astNode);
+      ctx.problems.add(
+        at,
+        `${type.name} is an @item or keyless type: a map or list holds scalars, enums and map types (object types without @item and id), not references`,
+        field.astNode,
+      );
       return null;
     }
     if (inside.includes(type.name)) {
@@ -119,7 +141,9 @@ function elementShape(
     return null;
   }
   const scalar = ctx.scalar(field, at, named, inList);
-  return scalar ? { kind: 'scalar', scalar: scalar.kind, ...(scalar.values ? { values: scalar.values } : {}), constraints: scalar.constraints, required } : null;
+  return scalar
+    ? { kind: 'scalar', scalar: scalar.kind, ...(scalar.values ? { values: scalar.values } : {}), constraints: scalar.constraints, required }
+    : null;
 }
 
 function mapShape(ctx: NestedContext, type: GraphQLObjectType, required: boolean, inside: readonly string[]): ValueShape | null {
@@ -130,7 +154,12 @@ function mapShape(ctx: NestedContext, type: GraphQLObjectType, required: boolean
     const at = `${type.name}.${f.name}`;
     // The gateway's vocabulary only: other directives (Federation's @inaccessible, @tag, …) are not the gateway's business.
     const others = directivesOn(f).filter((d) => d !== 'attribute' && (DIRECTIVE_NAMES as readonly string[]).includes(d));
-    if (others.length > 0) ctx.problems.add(`${at} @${others[0]}`, `is on a field of the map type ${type.name}, whose fields are values inside an item (only @attribute applies)`, f.astNode);
+    if (others.length > 0)
+      ctx.problems.add(
+        `${at} @${others[0]}`,
+        `is on a field of the map type ${type.name}, whose fields are values inside an item (only @attribute applies)`,
+        f.astNode,
+      );
     if (f.args.length > 0) ctx.problems.add(at, `a field of the map type ${type.name} takes no arguments: it is a value inside an item`, f.astNode);
     const shape = readShape(ctx, f, at, inside);
     if (!shape) {
@@ -140,7 +169,8 @@ function mapShape(ctx: NestedContext, type: GraphQLObjectType, required: boolean
     const name = (directiveArgs(ctx.schema, 'attribute', f) ?? {}).name;
     const storedAs = typeof name === 'string' && name !== '' ? name : f.name;
     const known = stored.get(storedAs);
-    if (known !== undefined) ctx.problems.add(`${at} @attribute(name)`, `is stored under ${storedAs}, which already holds ${type.name}.${known}: name it otherwise`, f.astNode);
+    if (known !== undefined)
+      ctx.problems.add(`${at} @attribute(name)`, `is stored under ${storedAs}, which already holds ${type.name}.${known}: name it otherwise`, f.astNode);
     stored.set(storedAs, f.name);
     fields.push({ name: f.name, storedAs, shape });
   }
@@ -207,4 +237,3 @@ export function inputMismatch(given: GraphQLInputType, shape: ValueShape, at: st
   if (name === shape.scalar || (text(name) && text(shape.scalar))) return null;
   return `${at} takes ${name}; the field holds ${shape.scalar === 'enum' ? `an enum of ${shape.values?.join(', ')}` : shape.scalar}`;
 }
-

@@ -6,8 +6,32 @@
  * elsewhere.
  */
 import { inputMismatch } from './nestedValues.js';
-import { isAbstractType, isEnumType, isInterfaceType, isNonNullType, isObjectType, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import type { Access, Attribute, CatalogField, EdgesRelation, GetField, ItemType, KeylessType, Layout, MeField, MutationField, NodeField, QueryField, Relation, RootField } from './model.js';
+import {
+  isAbstractType,
+  isEnumType,
+  isInterfaceType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
+import type {
+  Access,
+  Attribute,
+  CatalogField,
+  EdgesRelation,
+  GetField,
+  ItemType,
+  KeylessType,
+  Layout,
+  MeField,
+  MutationField,
+  NodeField,
+  QueryField,
+  Relation,
+  RootField,
+} from './model.js';
 import { keyIn, readSortArguments } from './indexed.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, getByOf, isInputObject, unwrap, type Field } from './schemaShape.js';
@@ -71,7 +95,12 @@ function checkInverseSides(schema: GraphQLSchema, relations: ReadonlyMap<string,
     if (r.kind !== 'edges' || r.direction !== 'base') continue;
     const inverse = [...relations.values()].some((x) => x.kind === 'edges' && x.direction === 'inverted' && x.owner === r.node && x.inverse === r.field);
     if (inverse) continue;
-    const why = r.copies.length > 0 ? `renames of ${r.node} reach its copies` : mutations.some((m) => m.kind === 'delete' && m.type === r.node) ? `a delete of ${r.node} removes these edges` : null;
+    const why =
+      r.copies.length > 0
+        ? `renames of ${r.node} reach its copies`
+        : mutations.some((m) => m.kind === 'delete' && m.type === r.node)
+          ? `a delete of ${r.node} removes these edges`
+          : null;
     if (why === null) continue;
     const node = (schema.getType(r.owner) as GraphQLObjectType).getFields()[r.field]?.astNode;
     problems.add(`${r.path} @edges`, `${r.node} declares no inverse side (an @edges field with inverseOf: "${r.field}"), through which ${why}`, node);
@@ -120,21 +149,35 @@ function readQueryField(
   for (const placeholder of new Set([key.pk, ...key.pkMore.map((p) => p.template)].flatMap((t) => t.placeholders))) {
     const candidates = [placeholder, `${placeholder}Id`];
     const arg = candidates.find((c) => argNames.includes(c));
-    if (!arg) problems.add(where, `no argument fills {${placeholder}} of ${node.name}'s partition key "${key.pk.source}" (expected ${candidates.join(' or ')})`, field.astNode);
+    if (!arg)
+      problems.add(
+        where,
+        `no argument fills {${placeholder}} of ${node.name}'s partition key "${key.pk.source}" (expected ${candidates.join(' or ')})`,
+        field.astNode,
+      );
     else filled[placeholder] = arg;
   }
   const from = typeof args.from === 'string' ? args.from : null;
   const until = typeof args.until === 'string' ? args.until : null;
-  for (const [name, value] of [['from', from], ['until', until]] as const) {
+  for (const [name, value] of [
+    ['from', from],
+    ['until', until],
+  ] as const) {
     if (value !== null && !argNames.includes(value)) problems.add(`${where}(${name})`, `names no argument of the field: ${value}`, field.astNode);
   }
   if ((from !== null || until !== null) && key.skMore.length === 0 && key.sk.placeholders.length === 0) {
     problems.add(where, `from/until narrow the sort key from its first placeholder on; "${key.sk.source}" has none`, field.astNode);
   }
-  if (Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
+  if (Array.isArray(args.filter))
+    problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
   const taken = new Set(['first', 'after', 'last', 'before', ...Object.values(filled), ...(from ? [from] : []), ...(until ? [until] : [])]);
   const fieldArgs = field.args.map((a) => ({ name: a.name, required: isNonNullType(a.type) }));
-  const sortArguments = readSortArguments(node, key, { args: fieldArgs, taken, bounded: from !== null || until !== null, where, astNode: field.astNode }, problems);
+  const sortArguments = readSortArguments(
+    node,
+    key,
+    { args: fieldArgs, taken, bounded: from !== null || until !== null, where, astNode: field.astNode },
+    problems,
+  );
   const used = new Set([...taken, ...Object.values(sortArguments)]);
   for (const a of argNames) if (!used.has(a)) problems.add(`${at}(${a})`, 'no directive reads this argument', field.astNode);
   return {
@@ -197,7 +240,12 @@ function readRootField(
     }
     if (item.derivedId && argNames.includes('id')) {
       // A derived id holds the key's values: it alone finds the item.
-      for (const a of argNames.filter((x) => x !== 'id')) problems.add(`${at}(${a})`, `${item.name}'s id is derived from its key and finds it alone: take id, or the key's values (${item.derivedId.join(', ')}) instead`, field.astNode);
+      for (const a of argNames.filter((x) => x !== 'id'))
+        problems.add(
+          `${at}(${a})`,
+          `${item.name}'s id is derived from its key and finds it alone: take id, or the key's values (${item.derivedId.join(', ')}) instead`,
+          field.astNode,
+        );
       return { kind: 'get', field: field.name, type: item.name, arguments: { id: 'id' }, access };
     }
     // The keys it reads: the sort key alone (GSI1) for an inverted type, else both.
@@ -230,9 +278,11 @@ function readRootField(
   const attr = item.attributes.find((a) => a.name === by);
   if (!attr || attr.kind !== 'String') problems.add(`${at} @catalog(by)`, `names no String field of ${item.name}: ${by}`, field.astNode);
   const prefixArgument = typeof args.prefixArgument === 'string' ? args.prefixArgument : null;
-  if (prefixArgument && !argNames.includes(prefixArgument)) problems.add(`${at} @catalog(prefixArgument)`, `names no argument of the field: ${prefixArgument}`, field.astNode);
+  if (prefixArgument && !argNames.includes(prefixArgument))
+    problems.add(`${at} @catalog(prefixArgument)`, `names no argument of the field: ${prefixArgument}`, field.astNode);
   const shards = Number(args.shards);
-  if (!Number.isInteger(shards) || shards < 1 || shards > 64) problems.add(`${at} @catalog(shards)`, `must be a whole number 1–64 (got ${String(args.shards)})`, field.astNode);
+  if (!Number.isInteger(shards) || shards < 1 || shards > 64)
+    problems.add(`${at} @catalog(shards)`, `must be a whole number 1–64 (got ${String(args.shards)})`, field.astNode);
   const catalog: CatalogField = {
     kind: 'catalog',
     field: field.name,
@@ -252,7 +302,11 @@ function readRootField(
 function readNodeField(field: Field, at: string, items: ReadonlyMap<string, ItemType>, access: Access | null, problems: Problems): NodeField | null {
   const { named, list } = unwrap(field.type);
   if (!isInterfaceType(named) || list) {
-    problems.add(`${at} @get(by: NODE)`, `returns ${named.name}${list ? ' as a list' : ''}; @get(by: NODE) returns an interface such as Node { globalId: ID! }`, field.astNode);
+    problems.add(
+      `${at} @get(by: NODE)`,
+      `returns ${named.name}${list ? ' as a list' : ''}; @get(by: NODE) returns an interface such as Node { globalId: ID! }`,
+      field.astNode,
+    );
     return null;
   }
   const fields = Object.values(named.getFields());
@@ -262,10 +316,16 @@ function readNodeField(field: Field, at: string, items: ReadonlyMap<string, Item
     return null;
   }
   const id = argType(field, 'id');
-  if (field.args.length !== 1 || !id || id.named.name !== 'ID' || !id.nonNull) problems.add(`${at} @get(by: NODE)`, 'takes exactly the argument id: ID!', field.astNode);
-  if (access) problems.add(`${at} @access`, 'node(id) follows the rule of each item type\'s own root field (docs/api.md); it takes no @access of its own', field.astNode);
+  if (field.args.length !== 1 || !id || id.named.name !== 'ID' || !id.nonNull)
+    problems.add(`${at} @get(by: NODE)`, 'takes exactly the argument id: ID!', field.astNode);
+  if (access)
+    problems.add(`${at} @access`, "node(id) follows the rule of each item type's own root field (docs/api.md); it takes no @access of its own", field.astNode);
   if (idField.name === 'id' && [...items.values()].length > 0) {
-    problems.add(`${at} @get(by: NODE)`, `${named.name}.id would replace every item type's own id: name the global id field otherwise (e.g. globalId)`, named.astNode ?? field.astNode);
+    problems.add(
+      `${at} @get(by: NODE)`,
+      `${named.name}.id would replace every item type's own id: name the global id field otherwise (e.g. globalId)`,
+      named.astNode ?? field.astNode,
+    );
   }
   return { kind: 'node', field: field.name, interface: named.name, idField: idField.name, access };
 }
@@ -274,7 +334,11 @@ function readNodeField(field: Field, at: string, items: ReadonlyMap<string, Item
 function readMeField(field: Field, at: string, items: ReadonlyMap<string, ItemType>, access: Access | null, problems: Problems): MeField | null {
   const { named, list } = unwrap(field.type);
   if (!isObjectType(named) || list || items.has(named.name) || field.args.length > 0) {
-    problems.add(`${at} @get(by: CALLER)`, `returns ${named.name}${list ? ' as a list' : ''}; @get(by: CALLER) takes no arguments and returns an object type with one field per type with a claim`, field.astNode);
+    problems.add(
+      `${at} @get(by: CALLER)`,
+      `returns ${named.name}${list ? ' as a list' : ''}; @get(by: CALLER) takes no arguments and returns an object type with one field per type with a claim`,
+      field.astNode,
+    );
     return null;
   }
   const owners: MeField['owners'] = [];
@@ -282,7 +346,11 @@ function readMeField(field: Field, at: string, items: ReadonlyMap<string, ItemTy
     const t = unwrap(f.type);
     const item = items.get(t.named.name);
     if (!item || t.list || t.nonNull || f.args.length > 0) {
-      problems.add(`${named.name}.${f.name}`, `a field of the @get(by: CALLER) type ${named.name} returns one item type with a claim, nullable (null when the token names none)`, f.astNode);
+      problems.add(
+        `${named.name}.${f.name}`,
+        `a field of the @get(by: CALLER) type ${named.name} returns one item type with a claim, nullable (null when the token names none)`,
+        f.astNode,
+      );
     } else if (!item.owner) {
       problems.add(`${named.name}.${f.name}`, `${item.name} has no @item(claim:): nothing says which of its items a caller owns`, f.astNode);
     } else if (item.parent && !item.inverted) {
@@ -354,11 +422,20 @@ function readWriteMutation(m: MutationReading, directive: 'create' | 'update', i
   if (directive === 'update') {
     needId(m, item);
     const parentArgument = childParent(schema, 'update', field, item, where, problems);
-    return { kind: 'update', field: field.name, type: item.name, input: input ?? '', parentArgument, keyArguments: keyArguments(field, item, parentArgument, where, problems), access };
+    return {
+      kind: 'update',
+      field: field.name,
+      type: item.name,
+      input: input ?? '',
+      parentArgument,
+      keyArguments: keyArguments(field, item, parentArgument, where, problems),
+      access,
+    };
   }
   const parentArgument = (directiveArgs(schema, 'create', field) ?? {}).parent;
   const parentArg = typeof parentArgument === 'string' ? parentArgument : null;
-  if (item.parent && parentArg === null) problems.add(where, `${item.name} is a child of ${item.parent.type}: name the argument holding its id in parent`, field.astNode);
+  if (item.parent && parentArg === null)
+    problems.add(where, `${item.name} is a child of ${item.parent.type}: name the argument holding its id in parent`, field.astNode);
   if (!item.parent && parentArg !== null) problems.add(`${where}(parent)`, `${item.name} has no @parent field`, field.astNode);
   if (parentArg !== null && !argType(field, parentArg)) problems.add(`${where}(parent)`, `names no argument of the field: ${parentArg}`, field.astNode);
   return { kind: 'create', field: field.name, type: item.name, input: input ?? '', parentArgument: parentArg, access };
@@ -378,11 +455,22 @@ function readDeleteMutation(m: MutationReading, items: ReadonlyMap<string, ItemT
   const match = Array.isArray(args.match) ? (args.match as string[]) : [];
   for (const name of match) {
     const attribute = item.attributes.find((a) => a.name === name);
-    if (!attribute || attribute.reference) problems.add(`${where}(match)`, `${name} is no stored field of ${item.name} holding a scalar or an enum`, field.astNode);
-    else if (!field.args.some((a) => a.name === name)) problems.add(`${where}(match)`, `takes no argument ${name} holding the value ${item.name}.${name} must have`, field.astNode);
+    if (!attribute || attribute.reference)
+      problems.add(`${where}(match)`, `${name} is no stored field of ${item.name} holding a scalar or an enum`, field.astNode);
+    else if (!field.args.some((a) => a.name === name))
+      problems.add(`${where}(match)`, `takes no argument ${name} holding the value ${item.name}.${name} must have`, field.astNode);
   }
-  if (match.length > 0 && item.parent) problems.add(`${where}(match)`, `${item.name} is a child type: match is not supported on a child's delete yet`, field.astNode);
-  return { kind: 'delete', field: field.name, type: item.name, parentArgument, keyArguments: keyArguments(field, item, parentArgument, where, problems), match, access };
+  if (match.length > 0 && item.parent)
+    problems.add(`${where}(match)`, `${item.name} is a child type: match is not supported on a child's delete yet`, field.astNode);
+  return {
+    kind: 'delete',
+    field: field.name,
+    type: item.name,
+    parentArgument,
+    keyArguments: keyArguments(field, item, parentArgument, where, problems),
+    match,
+    access,
+  };
 }
 
 function readLinkMutation(m: MutationReading, directive: 'link' | 'unlink', relations: ReadonlyMap<string, Relation>): MutationField | null {
@@ -437,7 +525,8 @@ function checkUnlinkKeyArguments({ field, problems, at, where }: MutationReading
 function checkLinkArguments({ field, problems, at, where }: MutationReading, relation: EdgesRelation, from: string, to: string, ownId: boolean): void {
   const edgeFields = new Set(relation.edgeAttributes.map((a) => a.name));
   for (const a of field.args) {
-    if (a.name !== from && a.name !== to && !edgeFields.has(a.name)) problems.add(`${at}(${a.name})`, `is no edge field of ${relation.edgeType}`, field.astNode);
+    if (a.name !== from && a.name !== to && !edgeFields.has(a.name))
+      problems.add(`${at}(${a.name})`, `is no edge field of ${relation.edgeType}`, field.astNode);
   }
   // An edge written without a required field could not be read back (a non-null field would be null).
   for (const a of relation.edgeAttributes) {
@@ -448,11 +537,13 @@ function checkLinkArguments({ field, problems, at, where }: MutationReading, rel
       continue;
     }
     if (!arg) {
-      if (a.required) problems.add(where, `takes no argument ${a.name}, so its edges would lack the required edge field ${relation.edgeType}.${a.name}`, field.astNode);
+      if (a.required)
+        problems.add(where, `takes no argument ${a.name}, so its edges would lack the required edge field ${relation.edgeType}.${a.name}`, field.astNode);
       continue;
     }
     checkKind(`${at}(${a.name})`, unwrap(arg.type), a, `the edge field ${relation.edgeType}.${a.name}`, arg.astNode ?? field.astNode, problems);
-    if (a.required && !unwrap(arg.type).nonNull) problems.add(`${at}(${a.name})`, `must be non-null: the edge field ${relation.edgeType}.${a.name} is required`, arg.astNode ?? field.astNode);
+    if (a.required && !unwrap(arg.type).nonNull)
+      problems.add(`${at}(${a.name})`, `must be non-null: the edge field ${relation.edgeType}.${a.name} is required`, arg.astNode ?? field.astNode);
   }
 }
 
@@ -478,7 +569,14 @@ function keyArguments(field: Field, item: ItemType, parentArgument: string | nul
  * when it takes id (the id alone finds it), else one per value of its key
  * (the parent's id among them, in the argument `parent` names).
  */
-function derivedIdArguments(field: Field, item: ItemType, placeholders: readonly string[], parentArgument: string | null, where: string, problems: Problems): Record<string, string> {
+function derivedIdArguments(
+  field: Field,
+  item: ItemType,
+  placeholders: readonly string[],
+  parentArgument: string | null,
+  where: string,
+  problems: Problems,
+): Record<string, string> {
   const found: Record<string, string> = {};
   if (field.args.some((a) => a.name === 'id')) return found;
   const missing: string[] = [];
@@ -488,7 +586,8 @@ function derivedIdArguments(field: Field, item: ItemType, placeholders: readonly
     if (!arg) missing.push(`${candidates.join(' or ')} for {${p}}`);
     else found[p] = arg;
   }
-  if (missing.length > 0) problems.add(where, `${item.name}'s id is derived from its key: take id: ID!, or every value of the key (missing: ${missing.join(', ')})`, field.astNode);
+  if (missing.length > 0)
+    problems.add(where, `${item.name}'s id is derived from its key: take id: ID!, or every value of the key (missing: ${missing.join(', ')})`, field.astNode);
   return found;
 }
 
@@ -518,7 +617,12 @@ function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, di
   const fields = input.getFields();
   for (const f of Object.values(fields)) {
     if (f.name === 'id' && directive === 'create') {
-      if (item.derivedId) problems.add(`${inputName}.id`, `${item.name}'s key names no {id}: its id is derived from the key's values (${item.derivedId.join(', ')}), so a create takes none`, f.astNode);
+      if (item.derivedId)
+        problems.add(
+          `${inputName}.id`,
+          `${item.name}'s key names no {id}: its id is derived from the key's values (${item.derivedId.join(', ')}), so a create takes none`,
+          f.astNode,
+        );
       continue;
     }
     if (directive === 'create' && counts.has(f.name)) continue;
@@ -535,13 +639,25 @@ function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, di
     const at = `${inputName}.${f.name}`;
     const counted = item.countedBy?.find((c) => c.counter === attribute.storedAs);
     if (attribute.sequence) {
-      problems.add(at, `${item.name}.${f.name} takes the next number of its parent's sequence ${attribute.sequence.attribute} at create: remove it from the ${directive} input`, f.astNode);
+      problems.add(
+        at,
+        `${item.name}.${f.name} takes the next number of its parent's sequence ${attribute.sequence.attribute} at create: remove it from the ${directive} input`,
+        f.astNode,
+      );
     } else if (counted) {
-      problems.add(at, `${item.name}.${f.name} counts the ${counted.type} items referring to it (${counted.type}.${counted.field} @attribute(counter)), kept by their creates and deletes: remove it from the ${directive} input`, f.astNode);
+      problems.add(
+        at,
+        `${item.name}.${f.name} counts the ${counted.type} items referring to it (${counted.type}.${counted.field} @attribute(counter)), kept by their creates and deletes: remove it from the ${directive} input`,
+        f.astNode,
+      );
     } else if (directive === 'update' && item.keyFields.includes(f.name)) {
       problems.add(at, `${item.name}.${f.name} is in ${item.name}'s table key, which an update cannot change: remove it from the update input`, f.astNode);
     } else if (directive === 'update' && attribute.counter !== undefined) {
-      problems.add(at, `${item.name}.${f.name} is counted on the ${attribute.reference?.type} it refers to (@attribute(counter: "${attribute.counter}")): an update cannot move the item from one count to another; remove it from the update input`, f.astNode);
+      problems.add(
+        at,
+        `${item.name}.${f.name} is counted on the ${attribute.reference?.type} it refers to (@attribute(counter: "${attribute.counter}")): an update cannot move the item from one count to another; remove it from the update input`,
+        f.astNode,
+      );
     } else if (directive === 'update') {
       checkIndexKeyUpdate(at, f.name, item, new Set(Object.keys(fields)), problems, f.astNode);
     }
@@ -605,12 +721,23 @@ function checkGsi2Partitions(schema: GraphQLSchema, items: ReadonlyMap<string, I
   const node = (field: string) => schema.getQueryType()?.getFields()[field]?.astNode;
   catalogs.forEach((c, i) => {
     const first = catalogs.slice(0, i).find((o) => o.key === c.key);
-    if (first) problems.add(`Query.${c.field} @catalog(key)`, `${c.key} is already the key of Query.${first.field}'s catalog: each catalog needs a key of its own`, node(c.field));
+    if (first)
+      problems.add(
+        `Query.${c.field} @catalog(key)`,
+        `${c.key} is already the key of Query.${first.field}'s catalog: each catalog needs a key of its own`,
+        node(c.field),
+      );
     for (const item of items.values()) {
       if (!item.byInstant) continue;
-      const shard = Array.from({ length: Number.isInteger(c.shards) && c.shards > 0 ? Math.min(c.shards, 64) : 1 }, (_, k) => k).find((k) => item.byInstant!.pk.match(`${c.key}#${k}`) !== null);
+      const shard = Array.from({ length: Number.isInteger(c.shards) && c.shards > 0 ? Math.min(c.shards, 64) : 1 }, (_, k) => k).find(
+        (k) => item.byInstant!.pk.match(`${c.key}#${k}`) !== null,
+      );
       if (shard !== undefined) {
-        problems.add(`${item.name} @indexed(index: "GSI2", pk)`, `"${item.byInstant.pk.source}" can name "${c.key}#${shard}", a partition of Query.${c.field}'s catalog in GSI2: one would read the other's entries`, schema.getType(item.name)?.astNode);
+        problems.add(
+          `${item.name} @indexed(index: "GSI2", pk)`,
+          `"${item.byInstant.pk.source}" can name "${c.key}#${shard}", a partition of Query.${c.field}'s catalog in GSI2: one would read the other's entries`,
+          schema.getType(item.name)?.astNode,
+        );
       }
     }
   });

@@ -29,7 +29,12 @@ function overlaps(a: Resident, b: Resident): boolean {
   return prefixesOverlap(a.sk.prefix, b.sk.prefix);
 }
 
-export function checkPartitions(items: ReadonlyMap<string, ItemType>, relations: ReadonlyMap<string, Relation>, problems: Problems, layout: Pick<Layout, 'pk' | 'sk'> = { pk: 'PK', sk: 'SK' }): void {
+export function checkPartitions(
+  items: ReadonlyMap<string, ItemType>,
+  relations: ReadonlyMap<string, Relation>,
+  problems: Problems,
+  layout: Pick<Layout, 'pk' | 'sk'> = { pk: 'PK', sk: 'SK' },
+): void {
   for (const [index, partitions] of residentsOf(items, relations, layout)) {
     for (const [partition, members] of partitions) {
       for (let i = 0; i < members.length; i++) {

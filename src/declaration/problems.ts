@@ -25,8 +25,7 @@ export class ModelError extends Error {
   }
 }
 
-export const formatProblem = (source: string, p: ModelProblem): string =>
-  `${source}${p.line === null ? '' : `:${p.line}`}: ${p.where}: ${p.message}`;
+export const formatProblem = (source: string, p: ModelProblem): string => `${source}${p.line === null ? '' : `:${p.line}`}: ${p.where}: ${p.message}`;
 
 /** Collects problems while the model is built. */
 export class Problems {

@@ -6,7 +6,18 @@
  * checked here.
  */
 import { isAbstractType, isNonNullType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
-import { storedName, type Attribute, type ChildrenRelation, type PartitionFill, type CopyField, type EdgesRelation, type ItemType, type KeylessType, type Layout, type Relation } from './model.js';
+import {
+  storedName,
+  type Attribute,
+  type ChildrenRelation,
+  type PartitionFill,
+  type CopyField,
+  type EdgesRelation,
+  type ItemType,
+  type KeylessType,
+  type Layout,
+  type Relation,
+} from './model.js';
 import { parseTemplate, type KeyTemplate } from './template.js';
 import { checkEdgePair, readEdgeKey } from './edgeLayout.js';
 import type { Problems } from './problems.js';
@@ -63,7 +74,11 @@ export function readRelations(
     } else if (other.node !== relation.owner) {
       problems.add(where, `${other.path} leads to ${other.node}, not back to ${relation.owner}`, fieldNode(schema, relation));
     } else if (edgeAttributeNames(other).join() !== edgeAttributeNames(relation).join()) {
-      problems.add(where, `the edge types ${relation.edgeType} and ${other.edgeType} must have the same edge fields, with the same @attribute (they read the same edge items)`, fieldNode(schema, relation));
+      problems.add(
+        where,
+        `the edge types ${relation.edgeType} and ${other.edgeType} must have the same edge fields, with the same @attribute (they read the same edge items)`,
+        fieldNode(schema, relation),
+      );
     } else {
       checkEdgePair(other, relation, layout, problems, fieldNode(schema, relation));
     }
@@ -75,11 +90,30 @@ export function readRelations(
 /** A keyless type as the owner of its connections: no keys of its own (its id is the whole key), no parent, no attributes. */
 export function keylessItemType(name: string): ItemType {
   const id = parseTemplate('{id}');
-  return { name, pk: id, sk: id, inverted: false, indexed: [], parent: null, keyFields: [], derivedId: null, idStoredAs: null, parentStoredAs: null, constants: [], attributes: [], flags: [], relations: [], byInstant: null, owner: null, access: null, fieldAccess: {}, globalId: null };
+  return {
+    name,
+    pk: id,
+    sk: id,
+    inverted: false,
+    indexed: [],
+    parent: null,
+    keyFields: [],
+    derivedId: null,
+    idStoredAs: null,
+    parentStoredAs: null,
+    constants: [],
+    attributes: [],
+    flags: [],
+    relations: [],
+    byInstant: null,
+    owner: null,
+    access: null,
+    fieldAccess: {},
+    globalId: null,
+  };
 }
 
-const edgeAttributeNames = (r: EdgesRelation) =>
-  r.edgeAttributes.map((a) => `${a.name}:${a.kind}:${a.storedAs}:${JSON.stringify(a.constraints)}`).sort();
+const edgeAttributeNames = (r: EdgesRelation) => r.edgeAttributes.map((a) => `${a.name}:${a.kind}:${a.storedAs}:${JSON.stringify(a.constraints)}`).sort();
 
 /** Is the node's partition key in `index` (null: the table) its id alone? Read from the @indexed placements already read. */
 function keyedByIdIn(node: ItemType, index: string | null): boolean {
@@ -103,7 +137,10 @@ interface RelationReading {
 }
 
 /** What @children and @edges relations share. */
-type RelationBase = Omit<ChildrenRelation, 'kind' | 'index' | 'owned' | 'via' | 'partitionFills' | 'bounds' | 'sortArguments' | 'descending' | 'counter' | 'range'>;
+type RelationBase = Omit<
+  ChildrenRelation,
+  'kind' | 'index' | 'owned' | 'via' | 'partitionFills' | 'bounds' | 'sortArguments' | 'descending' | 'counter' | 'range'
+>;
 
 function readRelation(reading: RelationReading, item: ItemType, field: Field): Relation | null {
   const { schema, items, problems, keyless } = reading;
@@ -114,7 +151,11 @@ function readRelation(reading: RelationReading, item: ItemType, field: Field): R
   const bound = (['children', 'edges', 'query'] as const).filter((d) => used.includes(d) && !(d === 'query' && used.includes('children')));
   if (!shape) {
     for (const d of bound) {
-      problems.add(`${at} @${d}`, `belongs on a connection field; ${unwrap(field.type).named.name} is no connection type (edges { cursor node }, pageInfo)`, field.astNode);
+      problems.add(
+        `${at} @${d}`,
+        `belongs on a connection field; ${unwrap(field.type).named.name} is no connection type (edges { cursor node }, pageInfo)`,
+        field.astNode,
+      );
     }
     return null;
   }
@@ -184,7 +225,11 @@ function readChildrenRelation(
   const taken = new Set([...PAGE_ARGUMENTS, ...(bounds?.from ? [bounds.from] : []), ...(bounds?.until ? [bounds.until] : [])]);
   const partitionFills = readPartitionFills({ item, field, owned, where, taken, problems }, partition, via);
   if (via === null && Object.keys(partitionFills).length === 0) {
-    const what = owned ? `no @parent field of type ${item.name}` : references.length > 1 ? `several references to ${item.name} (${references.join(', ')}) and no @parent of that type` : `no @parent field or reference of type ${item.name}`;
+    const what = owned
+      ? `no @parent field of type ${item.name}`
+      : references.length > 1
+        ? `several references to ${item.name} (${references.join(', ')}) and no @parent of that type`
+        : `no @parent field or reference of type ${item.name}`;
     problems.add(where, `${node.name} has ${what}: nothing names ${item.name}'s partition of ${node.name} items`, field.astNode);
   }
   if (owned && item.parent && !item.inverted && !item.derivedId) {
@@ -195,9 +240,17 @@ function readChildrenRelation(
   for (const fill of Object.values(partitionFills)) if ('argument' in fill) taken.add(fill.argument);
   const fieldArgs = field.args.map((a) => ({ name: a.name, required: isNonNullType(a.type) }));
   const sorting = index === null || (via === null && Object.keys(partitionFills).length === 0) ? null : key;
-  const sortArguments = sorting ? readSortArguments(node, sorting, { args: fieldArgs, taken, bounded: bounds !== null, where: `${where}(index: "${index}")`, astNode: field.astNode }, problems) : {};
+  const sortArguments = sorting
+    ? readSortArguments(
+        node,
+        sorting,
+        { args: fieldArgs, taken, bounded: bounds !== null, where: `${where}(index: "${index}")`, astNode: field.astNode },
+        problems,
+      )
+    : {};
   if (!owned && args.counter !== undefined) problems.add(where, 'a @query field reads; counters belong on @children', field.astNode);
-  if (!owned && Array.isArray(args.filter)) problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
+  if (!owned && Array.isArray(args.filter))
+    problems.add(`${where}(filter)`, 'filters a narrowed read of @children: use it on a field with @children beside @query', field.astNode);
   return {
     ...base,
     kind: 'children',
@@ -222,7 +275,14 @@ function readChildrenRelation(
  * `channel` or `channelId`). What is left unfilled is reported in indexed.ts.
  */
 function readPartitionFills(
-  { item, field, owned, where, taken, problems }: { item: ItemType; field: Field; owned: boolean; where: string; taken: ReadonlySet<string>; problems: Problems },
+  {
+    item,
+    field,
+    owned,
+    where,
+    taken,
+    problems,
+  }: { item: ItemType; field: Field; owned: boolean; where: string; taken: ReadonlySet<string>; problems: Problems },
   partition: readonly KeyTemplate[],
   via: string | null,
 ): Record<string, PartitionFill> {
@@ -271,10 +331,15 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
   const args = directiveArgs(schema, 'edges', field) ?? {};
   const inverse = strOrNull(args.inverseOf);
   const index = strOrNull(args.index);
-  if (index !== null && inverse === null) problems.add(`${at} @edges(index)`, 'belongs on the inverse side (with inverseOf): the other direction, read back through the index', field.astNode);
+  if (index !== null && inverse === null)
+    problems.add(`${at} @edges(index)`, 'belongs on the inverse side (with inverseOf): the other direction, read back through the index', field.astNode);
   const ownsKey = args.pk !== undefined || args.sk !== undefined;
   if (index !== null && ownsKey) {
-    problems.add(`${at} @edges(index)`, 'a side with its own pk/sk is written beside the base item (a mirror), not read through an index: give it one or the other', field.astNode);
+    problems.add(
+      `${at} @edges(index)`,
+      'a side with its own pk/sk is written beside the base item (a mirror), not read through an index: give it one or the other',
+      field.astNode,
+    );
   }
   checkEdgeEnds(reading, ends, at, ownsKey || inverse !== null);
   const copies = readCopies(args, at, ends, problems);
@@ -283,7 +348,8 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
   const bounds = readEdgeBounds(args, at, field, key, ownsKey, problems);
   // Write sharding: @edges(shards, maxShards, shardsCopy).
   const sharded = typeof args.shards === 'string' ? { count: args.shards, max: Number(args.maxShards), copy: strOrNull(args.shardsCopy) } : null;
-  if (!sharded && (args.shardsCopy != null || args.maxShards !== 64)) problems.add(`${at} @edges`, 'maxShards and shardsCopy belong with shards (the attribute holding the shard count)', field.astNode);
+  if (!sharded && (args.shardsCopy != null || args.maxShards !== 64))
+    problems.add(`${at} @edges`, 'maxShards and shardsCopy belong with shards (the attribute holding the shard count)', field.astNode);
   if (sharded) {
     const problem = (where: string, message: string) => problems.add(`${at} @edges${where}`, message, field.astNode);
     if (inverse === null) problem('(shards)', 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)');
@@ -291,7 +357,8 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
     if (ownsKey || index !== null) problem('(shards)', 'spreads an inverse side over GSI1 partitions; this side has its own key or reads another index');
     // At most 64 shards (the table layout's range, dynamo/keys.ts MAX_SHARDS): a create puts every counter
     // item in its one transaction, and a merged page reads every shard.
-    if (!Number.isInteger(sharded.max) || sharded.max < 1 || sharded.max > 64) problem('(maxShards)', `must be a whole number 1–64 (got ${String(args.maxShards)})`);
+    if (!Number.isInteger(sharded.max) || sharded.max < 1 || sharded.max > 64)
+      problem('(maxShards)', `must be a whole number 1–64 (got ${String(args.maxShards)})`);
   }
   return {
     ...base,
@@ -310,11 +377,22 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
 }
 
 /** @edges(from, until): a range over the first placeholder of the side's sort key, which must open it (`{since}#u#{follower}`) so the range is over that field's text. */
-function readEdgeBounds(args: Record<string, unknown>, at: string, field: Field, key: EdgesRelation['key'], ownsKey: boolean, problems: Problems): EdgesRelation['bounds'] {
+function readEdgeBounds(
+  args: Record<string, unknown>,
+  at: string,
+  field: Field,
+  key: EdgesRelation['key'],
+  ownsKey: boolean,
+  problems: Problems,
+): EdgesRelation['bounds'] {
   const bounds = readBounds(args, field, `${at} @edges`, problems);
   if (bounds !== null && (key === null || !('placeholder' in key.sk.parts[0]!))) {
     const why = key === null ? (ownsKey ? 'the key is refused' : 'this side has no sk of its own') : `"${key.sk.source}" opens with "${key.sk.prefix}"`;
-    problems.add(`${at} @edges(${bounds.from !== null ? 'from' : 'until'})`, `ranges over the first placeholder of the edges' sort key, which must open it (sk: "{since}#u#{follower}"); ${why}`, field.astNode);
+    problems.add(
+      `${at} @edges(${bounds.from !== null ? 'from' : 'until'})`,
+      `ranges over the first placeholder of the edges' sort key, which must open it (sk: "{since}#u#{follower}"); ${why}`,
+      field.astNode,
+    );
   }
   return bounds;
 }
@@ -323,16 +401,38 @@ function readEdgeBounds(args: Record<string, unknown>, at: string, field: Field,
 function checkEdgeEnds({ keyless, problems }: RelationReading, { item, node, field }: EdgeEnds, at: string, ownKeyOrInverse: boolean): void {
   if (ownKeyOrInverse) {
     // An edge names its ends by id alone: a child end must be found by its id (inverted), as a link and a cascade find it.
-    for (const [t, role] of [[item, 'owner'], [node, 'node']] as const) {
-      if (t.parent && !t.inverted) problems.add(`${at} @edges`, `the ${role} type ${t.name} is a child type found only with its parent's id: make it inverted: true (an edge names its ends by id alone)`, field.astNode);
+    for (const [t, role] of [
+      [item, 'owner'],
+      [node, 'node'],
+    ] as const) {
+      if (t.parent && !t.inverted)
+        problems.add(
+          `${at} @edges`,
+          `the ${role} type ${t.name} is a child type found only with its parent's id: make it inverted: true (an edge names its ends by id alone)`,
+          field.astNode,
+        );
     }
     return;
   }
-  if (keyless.has(node.name)) problems.add(`${at} @edges`, `${node.name} is keyless: an edge's sort key is its node's PK, which ${node.name} does not have (declare the edge's own key with pk and sk)`, field.astNode);
+  if (keyless.has(node.name))
+    problems.add(
+      `${at} @edges`,
+      `${node.name} is keyless: an edge's sort key is its node's PK, which ${node.name} does not have (declare the edge's own key with pk and sk)`,
+      field.astNode,
+    );
   else if (!node.pk.placeholders.includes('id') || node.parent) {
-    problems.add(`${at} @edges`, `an edge's sort key is its node's PK, so ${node.name}'s pk must hold {id} and ${node.name} cannot be a child type`, field.astNode);
+    problems.add(
+      `${at} @edges`,
+      `an edge's sort key is its node's PK, so ${node.name}'s pk must hold {id} and ${node.name} cannot be a child type`,
+      field.astNode,
+    );
   }
-  if (keyless.has(item.name)) problems.add(`${at} @edges`, `${item.name} is keyless: an edge is written beside its owner's item, which ${item.name} does not have (declare the edge's own key with pk and sk)`, field.astNode);
+  if (keyless.has(item.name))
+    problems.add(
+      `${at} @edges`,
+      `${item.name} is keyless: an edge is written beside its owner's item, which ${item.name} does not have (declare the edge's own key with pk and sk)`,
+      field.astNode,
+    );
   else if (!item.pk.placeholders.includes('id') || item.parent) {
     problems.add(`${at} @edges`, `edges live in ${item.name}'s partition, so its pk must hold {id} and ${item.name} cannot be a child type`, field.astNode);
   }
@@ -347,7 +447,11 @@ function readCopies(args: Record<string, unknown>, at: string, { node, field }: 
       problems.add(`${at} @edges(copy)`, `copies ${copy.field}, which is no stored field of ${node.name}`, field.astNode);
     } else if (!copied.required || !['String', 'ID', 'enum'].includes(copied.kind)) {
       // Renames carry a new text to the copies; a cleared value or another kind would leave the old copy behind.
-      problems.add(`${at} @edges(copy)`, `copies ${node.name}.${copy.field}, which is ${copied.required ? copied.kind : 'optional'}: a copy is of a required text field (String!, ID! or an enum)`, field.astNode);
+      problems.add(
+        `${at} @edges(copy)`,
+        `copies ${node.name}.${copy.field}, which is ${copied.required ? copied.kind : 'optional'}: a copy is of a required text field (String!, ID! or an enum)`,
+        field.astNode,
+      );
     }
     copies.push({ field: copy.field, attribute: copy.attribute });
   }
@@ -366,7 +470,8 @@ function readEdgeAttributes(schema: GraphQLSchema, edge: GraphQLObjectType, prob
       continue;
     }
     const createdAt = directivesOn(f).includes('createdAt');
-    if (createdAt && kind !== 'DateTime' && kind !== 'String') problems.add(`${edge.name}.${f.name} @createdAt`, 'belongs on a DateTime or String field', f.astNode);
+    if (createdAt && kind !== 'DateTime' && kind !== 'String')
+      problems.add(`${edge.name}.${f.name} @createdAt`, 'belongs on a DateTime or String field', f.astNode);
     const { storedAs, constraints } = readAttributeDirective(schema, f, `${edge.name}.${f.name}`, kind, problems);
     edgeAttributes.push({ name: f.name, storedAs, kind, required: unwrap(f.type).nonNull, createdAt, ...enumValues(named), constraints });
   }
@@ -379,7 +484,10 @@ function readBounds(args: Record<string, unknown>, field: Field, where: string, 
   const until = strOrNull(args.until);
   if (from === null && until === null) return null;
   const argNames = new Set(field.args.map((a) => a.name));
-  for (const [name, value] of [['from', from], ['until', until]] as const) {
+  for (const [name, value] of [
+    ['from', from],
+    ['until', until],
+  ] as const) {
     if (value !== null && !argNames.has(value)) problems.add(`${where}(${name})`, `names no argument of the field: ${value}`, field.astNode);
   }
   return { from, until };
@@ -392,15 +500,26 @@ function readRange(schema: GraphQLSchema, field: Field, at: string, node: ItemTy
   const where = `${at} @query`;
   const index = strOrNull(query.index);
   if (index !== 'GSI2') {
-    problems.add(`${where}(index)`, `beside @children reads the children by instant in GSI2 (index: "GSI2"); got ${index === null ? 'none' : `"${index}"`}`, field.astNode);
+    problems.add(
+      `${where}(index)`,
+      `beside @children reads the children by instant in GSI2 (index: "GSI2"); got ${index === null ? 'none' : `"${index}"`}`,
+      field.astNode,
+    );
   } else if (!node.byInstant) {
-    problems.add(where, `${node.name} has no key by instant in GSI2: declare @indexed(index: "GSI2", pk: ["<prefix>{${node.parent?.field ?? '<parent>'}}"], sk: ["{<DateTime field>}#{id}"]) on ${node.name}`, field.astNode);
+    problems.add(
+      where,
+      `${node.name} has no key by instant in GSI2: declare @indexed(index: "GSI2", pk: ["<prefix>{${node.parent?.field ?? '<parent>'}}"], sk: ["{<DateTime field>}#{id}"]) on ${node.name}`,
+      field.astNode,
+    );
   }
   const argNames = new Set(field.args.map((a) => a.name));
   const from = strOrNull(query.from);
   const until = strOrNull(query.until);
   if (from === null || until === null) problems.add(where, 'beside @children names both from and until', field.astNode);
-  for (const [name, value] of [['from', from], ['until', until]] as const) {
+  for (const [name, value] of [
+    ['from', from],
+    ['until', until],
+  ] as const) {
     if (value !== null && !argNames.has(value)) problems.add(`${where}(${name})`, `names no argument of the field: ${value}`, field.astNode);
   }
   const filters: { argument: string; field: string }[] = [];
@@ -497,21 +616,40 @@ export function checkStoredNames(
   for (const item of items.values()) {
     const type = schema.getType(item.name) as GraphQLObjectType;
     const names = new Map<string, string>();
-    for (const a of item.attributes) claim(names, a.storedAs, `the field ${item.name}.${a.name}`, `${item.name}${storedAt(a)}`, type.getFields()[a.name]?.astNode);
+    for (const a of item.attributes)
+      claim(names, a.storedAs, `the field ${item.name}.${a.name}`, `${item.name}${storedAt(a)}`, type.getFields()[a.name]?.astNode);
     // What a create writes besides the fields: the id and the parent's id beside cased keys, constant attributes.
     const beside = (name: string, use: string, where: string, node: unknown) => {
-      if (indexKeys.has(name)) problems.add(where, `${use} is stored under ${name}, a key attribute of the table or an index: name it otherwise`, node as never);
+      if (indexKeys.has(name))
+        problems.add(where, `${use} is stored under ${name}, a key attribute of the table or an index: name it otherwise`, node as never);
       else claim(names, name, use, where, node);
     };
-    if (item.idStoredAs !== null) beside(item.idStoredAs, `the id of ${item.name}`, `${item.name}.id${item.idStoredAs === 'id' ? '' : ` @attribute(name: ${JSON.stringify(item.idStoredAs)})`}`, type.getFields().id?.astNode);
-    if (item.parent && item.parentStoredAs !== null) beside(item.parentStoredAs, `the parent's id of ${item.name} (its cased keys cannot give it back)`, `${item.name}.${item.parent.field} @parent`, type.getFields()[item.parent.field]?.astNode);
+    if (item.idStoredAs !== null)
+      beside(
+        item.idStoredAs,
+        `the id of ${item.name}`,
+        `${item.name}.id${item.idStoredAs === 'id' ? '' : ` @attribute(name: ${JSON.stringify(item.idStoredAs)})`}`,
+        type.getFields().id?.astNode,
+      );
+    if (item.parent && item.parentStoredAs !== null)
+      beside(
+        item.parentStoredAs,
+        `the parent's id of ${item.name} (its cased keys cannot give it back)`,
+        `${item.name}.${item.parent.field} @parent`,
+        type.getFields()[item.parent.field]?.astNode,
+      );
     for (const c of item.constants) beside(c.attribute, `the constant ${c.attribute} of ${item.name}`, `${item.name} @item(constants)`, type.astNode);
     // A key attribute the type writes from a template in a declared index holds that key, not a field.
     for (const placement of item.indexed) {
       for (const part of [...placement.pk, ...placement.sk]) {
         if (!part.written) continue;
         const field = item.attributes.find((a) => a.storedAs === part.attribute);
-        if (field) problems.add(`${item.name}${storedAt(field)}`, `the field ${item.name}.${field.name} is stored under ${part.attribute}, which ${item.name}'s key in the index ${placement.index} fills from a template: name it otherwise`, type.getFields()[field.name]?.astNode);
+        if (field)
+          problems.add(
+            `${item.name}${storedAt(field)}`,
+            `the field ${item.name}.${field.name} is stored under ${part.attribute}, which ${item.name}'s key in the index ${placement.index} fills from a template: name it otherwise`,
+            type.getFields()[field.name]?.astNode,
+          );
       }
     }
     for (const r of item.relations) {
@@ -521,21 +659,29 @@ export function checkStoredNames(
     for (const r of relations.values()) {
       if (r.kind !== 'edges' || r.node !== item.name) continue;
       // One version per copied field, however many relations copy it.
-      for (const c of r.copies) claim(names, `${storedName(item, c.field)}Version`, `the version of ${item.name}.${c.field}`, `${r.path} @edges(copy)`, fieldNode(schema, r));
+      for (const c of r.copies)
+        claim(names, `${storedName(item, c.field)}Version`, `the version of ${item.name}.${c.field}`, `${r.path} @edges(copy)`, fieldNode(schema, r));
     }
   }
   for (const base of relations.values()) {
     if (base.kind !== 'edges' || base.direction !== 'base') continue;
-    const sides = [base, ...[...relations.values()].filter((r): r is EdgesRelation => r.kind === 'edges' && r.direction === 'inverted' && r.node === base.owner && r.inverse === base.field)];
+    const sides = [
+      base,
+      ...[...relations.values()].filter(
+        (r): r is EdgesRelation => r.kind === 'edges' && r.direction === 'inverted' && r.node === base.owner && r.inverse === base.field,
+      ),
+    ];
     const names = new Map<string, string>();
     const edgeType = schema.getType(base.edgeType) as GraphQLObjectType;
-    for (const a of base.edgeAttributes) claim(names, a.storedAs, `the edge field ${base.edgeType}.${a.name}`, `${base.edgeType}${storedAt(a)}`, edgeType.getFields()[a.name]?.astNode);
+    for (const a of base.edgeAttributes)
+      claim(names, a.storedAs, `the edge field ${base.edgeType}.${a.name}`, `${base.edgeType}${storedAt(a)}`, edgeType.getFields()[a.name]?.astNode);
     for (const side of sides) {
       for (const c of side.copies) {
         if (!claim(names, c.attribute, `the copy of ${side.node}.${c.field} (${side.path})`, `${side.path} @edges(copy)`, fieldNode(schema, side))) continue;
         claim(names, `${c.attribute}Version`, `the version of the copy ${c.attribute} (${side.path})`, `${side.path} @edges(copy)`, fieldNode(schema, side));
       }
-      if (side.sharded?.copy) claim(names, side.sharded.copy, `the shard-count copy of ${side.path}`, `${side.path} @edges(shardsCopy)`, fieldNode(schema, side));
+      if (side.sharded?.copy)
+        claim(names, side.sharded.copy, `the shard-count copy of ${side.path}`, `${side.path} @edges(shardsCopy)`, fieldNode(schema, side));
     }
   }
 }

@@ -57,13 +57,31 @@ export function residentsOf(
   const gsi1 = (what: string, name: string, type: ItemType | null, pk: KeyTemplate, sk: KeyTemplate) =>
     add('GSI1', { what, name, type, inTable: false, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk, sk });
   for (const item of items.values()) {
-    add(null, { what: `${item.name} items (sk "${item.sk.source}")`, name: item.name, type: item, inTable: true, pkAttr: tablePk, skAttr: tableSk, pk: item.pk, sk: item.sk });
+    add(null, {
+      what: `${item.name} items (sk "${item.sk.source}")`,
+      name: item.name,
+      type: item,
+      inTable: true,
+      pkAttr: tablePk,
+      skAttr: tableSk,
+      pk: item.pk,
+      sk: item.sk,
+    });
     if (item.inverted) gsi1(`${item.name} items inverted (GSI1SK "${item.pk.source}")`, item.name, item, item.sk, item.pk);
     for (const p of item.indexed) {
       // A key of several attributes names its partition by all of them: not compared here.
       if (p.pk.length !== 1 || p.sk.length !== 1) continue;
       const [pk, sk] = [p.pk[0]!, p.sk[0]!];
-      add(p.index, { what: `${item.name} items in ${p.index} (${sk.attribute} "${sk.template.source}")`, name: item.name, type: item, inTable: false, pkAttr: pk.attribute, skAttr: sk.attribute, pk: pk.template, sk: sk.template });
+      add(p.index, {
+        what: `${item.name} items in ${p.index} (${sk.attribute} "${sk.template.source}")`,
+        name: item.name,
+        type: item,
+        inTable: false,
+        pkAttr: pk.attribute,
+        skAttr: sk.attribute,
+        pk: pk.template,
+        sk: sk.template,
+      });
     }
   }
   for (const r of relations.values()) {
@@ -73,7 +91,8 @@ export function residentsOf(
     // Edges with a key of their own (a base side's, or a mirror's) are in the partition it names.
     if (r.key !== null) {
       edges(`${r.path} edges (sk "${r.key.sk.source}")`, r.key.pk, r.key.sk);
-      if (r.direction === 'base' && writesGsi1Keys(r, inverseSideOf(r, relations))) gsi1(`${r.path} edges in GSI1 (GSI1SK "${r.key.pk.source}")`, r.path, null, r.key.sk, r.key.pk);
+      if (r.direction === 'base' && writesGsi1Keys(r, inverseSideOf(r, relations)))
+        gsi1(`${r.path} edges in GSI1 (GSI1SK "${r.key.pk.source}")`, r.path, null, r.key.sk, r.key.pk);
       continue;
     }
     if (r.direction !== 'base') continue;

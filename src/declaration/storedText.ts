@@ -57,15 +57,26 @@ export function checkEnumTexts(schema: GraphQLSchema, items: ReadonlyMap<string,
       const at = `${type.name}.${value.name}`;
       const directive = value.astNode?.directives?.find((d) => d.name.value === 'attribute');
       for (const arg of directive?.arguments ?? []) {
-        if (arg.name.value !== 'name') problems.add(`${at} @attribute(${arg.name.value})`, 'applies to fields; on an enum value @attribute takes name alone (the text stored for it)', value.astNode);
+        if (arg.name.value !== 'name')
+          problems.add(
+            `${at} @attribute(${arg.name.value})`,
+            'applies to fields; on an enum value @attribute takes name alone (the text stored for it)',
+            value.astNode,
+          );
       }
       const text = storedTextOf(value);
       const other = seen.get(text);
       if (text === '') problems.add(`${at} @attribute(name)`, 'is empty: an enum value is stored as non-empty text', value.astNode);
-      else if (other !== undefined) problems.add(`${at} @attribute(name)`, `is stored as "${text}", as ${type.name}.${other} is: a stored text could not be read back`, value.astNode);
+      else if (other !== undefined)
+        problems.add(`${at} @attribute(name)`, `is stored as "${text}", as ${type.name}.${other} is: a stored text could not be read back`, value.astNode);
       else seen.set(text, value.name);
       const holder = keyed.get(type.name);
-      if (holder && text.includes('#')) problems.add(`${at} @attribute(name)`, `"${text}" holds '#', which ends a value in a key, and ${holder} holds ${type.name} in a key: store it without '#'`, value.astNode);
+      if (holder && text.includes('#'))
+        problems.add(
+          `${at} @attribute(name)`,
+          `"${text}" holds '#', which ends a value in a key, and ${holder} holds ${type.name} in a key: store it without '#'`,
+          value.astNode,
+        );
     }
   }
 }

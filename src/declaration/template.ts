@@ -67,7 +67,9 @@ export function parseTemplate(source: string, casing: KeyCasing = 'NONE'): KeyTe
     const name = m[1];
     if (!/^[_A-Za-z][_0-9A-Za-z]*$/.test(name)) throw new TemplateError(`has a placeholder {${name}} that is not a field name`);
     if (parts.length > 0 && 'placeholder' in parts[parts.length - 1]) {
-      throw new TemplateError(`has two placeholders side by side ({${(parts[parts.length - 1] as { placeholder: string }).placeholder}}{${name}}): they cannot be told apart`);
+      throw new TemplateError(
+        `has two placeholders side by side ({${(parts[parts.length - 1] as { placeholder: string }).placeholder}}{${name}}): they cannot be told apart`,
+      );
     }
     parts.push({ placeholder: name });
     at = index + m[0].length;

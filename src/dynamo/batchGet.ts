@@ -36,7 +36,6 @@ export class UnprocessedKeysError extends Error {
   }
 }
 
-
 export async function batchGet(
   reads: ReadPort,
   tableName: string,

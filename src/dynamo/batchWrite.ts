@@ -9,7 +9,6 @@ import { backoff } from './backoff.js';
 
 export const BATCH_WRITE_MAX_ITEMS = 25;
 
-
 export async function batchPut(
   doc: DynamoDBDocumentClient,
   tableName: string,

@@ -129,8 +129,7 @@ export function clientOptions(settings: DynamoSettings, embeddedUrl?: string): C
 }
 
 /** The client of every entry point (server, Lambda, seed, bench): built from the resolved configuration. */
-export const dynamoFromConfig = (settings: DynamoSettings, embeddedUrl?: string): Dynamo =>
-  createDynamo(clientOptions(settings, embeddedUrl));
+export const dynamoFromConfig = (settings: DynamoSettings, embeddedUrl?: string): Dynamo => createDynamo(clientOptions(settings, embeddedUrl));
 
 /** Where a configuration's client points, for log lines (`AWS` for the SDK's endpoint). */
 export const endpointLabel = (options: ClientOptions): string => options.endpoint ?? 'AWS';

@@ -211,7 +211,8 @@ function numberRangeCondition(collection: Collection, range: SortRange) {
   const lo = range.lo === KEY_MIN ? null : Number(range.lo);
   const hi = range.hi === KEY_MAX ? null : Number(range.hi);
   const term = lo !== null && hi !== null ? '#sk BETWEEN :lo AND :hi' : lo !== null ? '#sk >= :lo' : hi !== null ? '#sk <= :hi' : null;
-  if (term === null) return { KeyConditionExpression: partition.expression, ExpressionAttributeNames: partition.names, ExpressionAttributeValues: partition.values };
+  if (term === null)
+    return { KeyConditionExpression: partition.expression, ExpressionAttributeNames: partition.names, ExpressionAttributeValues: partition.values };
   return {
     KeyConditionExpression: `${partition.expression} AND ${term}`,
     ExpressionAttributeNames: { ...partition.names, '#sk': collection.skAttr },
@@ -302,13 +303,7 @@ export async function readPage(
  * Every child of a collection, `pageSize` at a time, following
  * LastEvaluatedKey until the collection is exhausted (empty pages skipped).
  */
-export async function* pages(
-  reads: ReadPort,
-  tableName: string,
-  collection: Collection,
-  pageSize: number,
-  consistent = false,
-): AsyncGenerator<Item[]> {
+export async function* pages(reads: ReadPort, tableName: string, collection: Collection, pageSize: number, consistent = false): AsyncGenerator<Item[]> {
   let startKey: Record<string, unknown> | undefined;
   do {
     const { items, next } = await readPage(reads, tableName, collection, { limit: pageSize, startKey, consistent });
@@ -317,11 +312,7 @@ export async function* pages(
   } while (startKey);
 }
 
-export async function readRange(
-  reads: ReadPort,
-  tableName: string,
-  { collection, forward, limit, exclusiveStart, bound }: RangeRead,
-): Promise<Item[]> {
+export async function readRange(reads: ReadPort, tableName: string, { collection, forward, limit, exclusiveStart, bound }: RangeRead): Promise<Item[]> {
   const items: Item[] = [];
   if (limit <= 0) return items;
   if (collection.sortKey) return readSortedRange(reads, tableName, { collection, forward, limit, exclusiveStart, bound });
@@ -372,13 +363,7 @@ export const inCollection = (collection: Collection, sk: unknown): boolean =>
  * Is there any child on the far side of `key`, `key` itself included?
  * (`atOrAfter`: sort key ≥ key's; otherwise ≤.) One Query with Limit 1.
  */
-export async function existsBeyond(
-  reads: ReadPort,
-  tableName: string,
-  collection: Collection,
-  key: StartKey,
-  atOrAfter: boolean,
-): Promise<boolean> {
+export async function existsBeyond(reads: ReadPort, tableName: string, collection: Collection, key: StartKey, atOrAfter: boolean): Promise<boolean> {
   if (collection.sortKey) return existsBeyondSorted(reads, tableName, collection, key, atOrAfter);
   const sk = key[collection.skAttr]!;
   const whole = wholeRange(collection);
@@ -390,13 +375,7 @@ export async function existsBeyond(
 }
 
 /** Number of children, by a paged `Select: COUNT` Query (for tables whose counters are not maintained). */
-export async function countCollection(
-  reads: ReadPort,
-  tableName: string,
-  collection: Collection,
-  consistent = false,
-  range?: SortRange,
-): Promise<number> {
+export async function countCollection(reads: ReadPort, tableName: string, collection: Collection, consistent = false, range?: SortRange): Promise<number> {
   let count = 0;
   let startKey: Record<string, unknown> | undefined;
   do {

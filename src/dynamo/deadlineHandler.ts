@@ -29,7 +29,6 @@ export interface DeadlineOptions {
 /** The SDK handler's pool (keep-alive, 50 sockets a host), with Node's proxy support when asked for. */
 const agentOptions = (proxyEnv: NodeJS.ProcessEnv | undefined) => ({ keepAlive: true, maxSockets: 50, ...(proxyEnv ? { proxyEnv } : {}) });
 
-
 const deadlineError = (ms: number) =>
   Object.assign(new Error(`DynamoDB's answer did not complete within ${ms} ms (request timeout)`), { name: 'TimeoutError', code: 'ETIMEDOUT' });
 

@@ -37,9 +37,7 @@ export async function checkEndpoint(config: Config): Promise<void> {
     try {
       await client.config.region();
     } catch {
-      throw new ConfigError(
-        'DYNAMODB_ENDPOINT=aws needs a region: set AWS_REGION (e.g. AWS_REGION=eu-west-1), or a region in the AWS profile (AWS_PROFILE)',
-      );
+      throw new ConfigError('DYNAMODB_ENDPOINT=aws needs a region: set AWS_REGION (e.g. AWS_REGION=eu-west-1), or a region in the AWS profile (AWS_PROFILE)');
     } finally {
       client.destroy();
     }

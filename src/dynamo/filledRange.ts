@@ -135,7 +135,11 @@ export async function countFilled(
   // A number sort key is counted whole (its collection has no range): text bounds would not match its type.
   const sk = read.numbers?.includes(read.skAttr)
     ? { expression: partition.expression, names: partition.names, values: partition.values }
-    : { expression: `${partition.expression} AND #sk BETWEEN :lo AND :hi`, names: { ...partition.names, '#sk': read.skAttr }, values: { ...partition.values, ':lo': read.lo, ':hi': read.hi } };
+    : {
+        expression: `${partition.expression} AND #sk BETWEEN :lo AND :hi`,
+        names: { ...partition.names, '#sk': read.skAttr },
+        values: { ...partition.values, ':lo': read.lo, ':hi': read.hi },
+      };
   let count = 0;
   let consumed = 0;
   let scanned = 0;

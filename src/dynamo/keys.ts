@@ -98,8 +98,7 @@ export function fnv1a32(text: string): number {
  * partition `<parent PK>#<k>` and its counter item `<parent PK>#<k>` /
  * `COUNTER`; with N = 1 the partition is the parent's PK itself.
  */
-export const shardPartition = (parentPk: string, k: number, shards: number): string =>
-  shards <= 1 ? parentPk : `${parentPk}#${k}`;
+export const shardPartition = (parentPk: string, k: number, shards: number): string => (shards <= 1 ? parentPk : `${parentPk}#${k}`);
 
 export const shardCounterKey = (parentPk: string, k: number): ItemKey => ({ PK: `${parentPk}#${k}`, SK: COUNTER_SK });
 
@@ -178,8 +177,7 @@ export const catalogEntryKeys = (spec: CatalogSpec, id: string, text: string) =>
   GSI2PK: catalogEntryPartition(spec, catalogEntryShard(spec, id)),
   GSI2SK: catalogEntrySortKey(spec, id, text),
 });
-export const catalogEntryPartitions = (spec: CatalogSpec): string[] =>
-  Array.from({ length: spec.shards }, (_, k) => catalogEntryPartition(spec, k));
+export const catalogEntryPartitions = (spec: CatalogSpec): string[] => Array.from({ length: spec.shards }, (_, k) => catalogEntryPartition(spec, k));
 export const catalogShardCounterKey = (spec: CatalogSpec, shard: number): ItemKey => ({
   PK: catalogEntryPartition(spec, shard),
   SK: COUNTER_SK,
@@ -231,8 +229,7 @@ function truncateUtf8(text: string, max: number): string {
 export const CATALOG_COUNT_ATTR = 'count';
 
 /** Is this base-table item bookkeeping (a catalog counter, a layout record) rather than data? */
-export const isBookkeeping = (pk: unknown): boolean =>
-  typeof pk === 'string' && (pk.startsWith('CATALOG#') || pk === LAYOUT_PK);
+export const isBookkeeping = (pk: unknown): boolean => typeof pk === 'string' && (pk.startsWith('CATALOG#') || pk === LAYOUT_PK);
 
 /**
  * An instant in the one form GSI2SK compares correctly (ISO-8601, UTC,
@@ -283,8 +280,7 @@ export const deadLetterKey = (streamLabel: string, sequenceNumber: string): Item
 export const SHARD_SK_PREFIX = 'SHARD#';
 export const FAILED_SK_PREFIX = 'FAILED#';
 /** The shard id inside a checkpoint's sort key. */
-export const shardIdFrom = (sk: unknown): string | null =>
-  typeof sk === 'string' && sk.startsWith(SHARD_SK_PREFIX) ? sk.slice(SHARD_SK_PREFIX.length) : null;
+export const shardIdFrom = (sk: unknown): string | null => (typeof sk === 'string' && sk.startsWith(SHARD_SK_PREFIX) ? sk.slice(SHARD_SK_PREFIX.length) : null);
 
 /**
  * An idempotency record (src/idempotency/): the first response to a

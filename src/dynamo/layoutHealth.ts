@@ -22,7 +22,12 @@ export interface HealthReport {
 }
 
 /** The verdict alone: one DescribeTable, then one GetItem (of the layout record) on the operations' read path. */
-async function verdictOf(dynamo: Dynamo, tableName: string, seen?: (state: TableState) => void, shape: TableShape = DEFAULT_TABLE_SHAPE): Promise<HealthReport> {
+async function verdictOf(
+  dynamo: Dynamo,
+  tableName: string,
+  seen?: (state: TableState) => void,
+  shape: TableShape = DEFAULT_TABLE_SHAPE,
+): Promise<HealthReport> {
   const state = await tableState(dynamo, tableName);
   seen?.(state);
   if (state === 'missing') return { ok: false, missing: true };

@@ -256,8 +256,7 @@ export function metricsClient(doc: DynamoDBDocumentClient, metrics: OperationMet
 }
 
 /** The operation a command was sent for, if it went through a `metricsClient`. */
-const taggedMetrics = (input: unknown): OperationMetrics | undefined =>
-  input && typeof input === 'object' ? (input as Tagged)[TAG] : undefined;
+const taggedMetrics = (input: unknown): OperationMetrics | undefined => (input && typeof input === 'object' ? (input as Tagged)[TAG] : undefined);
 
 /** Operations that accept ReturnConsumedCapacity. */
 const CAPACITY_OPERATIONS = new Set([
@@ -286,8 +285,7 @@ export function capacityUnits(consumed: Consumed | Consumed[] | undefined): numb
 
 const instrumented = new WeakSet<DynamoDBClient>();
 
-const operationOf = (context: { commandName?: string }) =>
-  String(context.commandName ?? 'Unknown').replace(/Command$/, '');
+const operationOf = (context: { commandName?: string }) => String(context.commandName ?? 'Unknown').replace(/Command$/, '');
 
 /** Installs the counting middleware once per client. */
 export function instrumentClient(client: DynamoDBClient): void {

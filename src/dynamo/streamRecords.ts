@@ -29,8 +29,7 @@ export interface Images {
   oldImage: Item | null;
 }
 
-const plain = (map: Record<string, unknown> | undefined): Item | null =>
-  map ? (unmarshall(map as Parameters<typeof unmarshall>[0]) as Item) : null;
+const plain = (map: Record<string, unknown> | undefined): Item | null => (map ? (unmarshall(map as Parameters<typeof unmarshall>[0]) as Item) : null);
 
 export function imagesOf(record: StreamRecordLike): Images {
   const d = record.dynamodb ?? {};

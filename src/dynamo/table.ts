@@ -42,7 +42,11 @@ export interface TableShape extends Pick<Layout, 'pk' | 'sk'> {
 }
 
 /** The layout of a model that declares none. */
-export const DEFAULT_TABLE_SHAPE: TableShape = { pk: DEFAULT_LAYOUT.pk, sk: DEFAULT_LAYOUT.sk, indexes: DEFAULT_LAYOUT.indexes.map(({ name, pk, sk }) => ({ name, pk, sk })) };
+export const DEFAULT_TABLE_SHAPE: TableShape = {
+  pk: DEFAULT_LAYOUT.pk,
+  sk: DEFAULT_LAYOUT.sk,
+  indexes: DEFAULT_LAYOUT.indexes.map(({ name, pk, sk }) => ({ name, pk, sk })),
+};
 
 type KeyElement = { AttributeName: string; KeyType: 'HASH' | 'RANGE' };
 const keySchema = (pk: readonly string[], sk: readonly string[]): KeyElement[] => [
@@ -53,9 +57,7 @@ const tableKeySchema = (shape: TableShape) => keySchema([shape.pk], shape.sk ===
 
 /** The definition of a table of this shape: on-demand, every index projecting ALL, a stream with new and old images. */
 export function tableDefinition(tableName: string, shape: TableShape = DEFAULT_TABLE_SHAPE): CreateTableCommandInput {
-  const attributes = [
-    ...new Set([...tableKeySchema(shape).map((k) => k.AttributeName), ...shape.indexes.flatMap((i) => [...i.pk, ...i.sk])]),
-  ];
+  const attributes = [...new Set([...tableKeySchema(shape).map((k) => k.AttributeName), ...shape.indexes.flatMap((i) => [...i.pk, ...i.sk])])];
   return {
     TableName: tableName,
     BillingMode: 'PAY_PER_REQUEST',
@@ -82,8 +84,7 @@ export function tableDefinition(tableName: string, shape: TableShape = DEFAULT_T
  */
 export function tableContradictions(table: TableDescription | undefined, shape: TableShape): string[] {
   const found: string[] = [];
-  const names = (keys: KeySchemaElement[] | undefined) =>
-    (keys ?? []).map((k) => `${k.KeyType === 'HASH' ? 'pk' : 'sk'} ${k.AttributeName}`).join(', ');
+  const names = (keys: KeySchemaElement[] | undefined) => (keys ?? []).map((k) => `${k.KeyType === 'HASH' ? 'pk' : 'sk'} ${k.AttributeName}`).join(', ');
   const declaredTable = keySchema([shape.pk], shape.sk === null ? [] : [shape.sk]);
   if (names(table?.KeySchema) !== names(declaredTable)) {
     found.push(`the table is keyed on ${names(table?.KeySchema) || 'nothing'}, the model declares ${names(declaredTable)} (@table)`);
@@ -168,7 +169,10 @@ export interface Gsi2Readers {
 }
 
 /** The GSI2 readers of a model, for describeLayout's messages. */
-export function gsi2ReadersOf(model: { queries: readonly { kind: string; field: string }[]; items: ReadonlyMap<string, { name: string; byInstant: unknown }> }): Gsi2Readers {
+export function gsi2ReadersOf(model: {
+  queries: readonly { kind: string; field: string }[];
+  items: ReadonlyMap<string, { name: string; byInstant: unknown }>;
+}): Gsi2Readers {
   return {
     catalogs: model.queries.filter((q) => q.kind === 'catalog').map((q) => q.field),
     byInstant: [...model.items.values()].filter((t) => t.byInstant).map((t) => t.name),
@@ -197,8 +201,7 @@ export async function describeLayout(
 ): Promise<TableLayout> {
   const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
   const stream = Table?.StreamSpecification;
-  const streamArn =
-    stream?.StreamEnabled && stream.StreamViewType === 'NEW_AND_OLD_IMAGES' ? (Table?.LatestStreamArn ?? null) : null;
+  const streamArn = stream?.StreamEnabled && stream.StreamViewType === 'NEW_AND_OLD_IMAGES' ? (Table?.LatestStreamArn ?? null) : null;
   const gsi2 = (Table?.GlobalSecondaryIndexes ?? []).some((i) => i.IndexName === GSI2);
   let ttl = false;
   try {

@@ -233,7 +233,11 @@ function resolveOne(readers: Map<string, EntityReader>, rep: unknown, index: num
   const key = reader.keys.find((k) => holds(rep, k.key.selection));
   if (!key) throw badUserInput(`lacks the fields of a key of ${typename}: ${reader.keys.map((k) => `"${k.key.fields}"`).join(' or ')}`);
   const { args, load } = key.find(rep, ctx);
-  const refused = () => forbidden(`representations[${index}]: not allowed to read ${typename}${reader.get ? ` (Query.${reader.get})` : ''}`, ctx.rules?.ruleFor(reader.get ? 'Query' : typename, reader.get ?? 'id')?.name ?? 'admins');
+  const refused = () =>
+    forbidden(
+      `representations[${index}]: not allowed to read ${typename}${reader.get ? ` (Query.${reader.get})` : ''}`,
+      ctx.rules?.ruleFor(reader.get ? 'Query' : typename, reader.get ?? 'id')?.name ?? 'admins',
+    );
   if (!allowed(ctx, reader, args)) throw refused();
   const external = reader.entity.external;
   return load().then((found) => {

@@ -24,6 +24,9 @@ export async function checkSubgraph(model: Model): Promise<void> {
     const message = String((error as Error).message);
     const causes = [...message.matchAll(CAUSE)].map((m) => m[1]!);
     const lines = causes.length > 0 ? causes : [message.split('\n')[0]!];
-    throw new ModelError(model.source, lines.map((line) => ({ where: 'Federation', message: line, line: null })));
+    throw new ModelError(
+      model.source,
+      lines.map((line) => ({ where: 'Federation', message: line, line: null })),
+    );
   }
 }

@@ -76,7 +76,7 @@ function classified(
     // Not a passing fault: the operator is told once (transport/tableWatch.ts), the caller gets no table name.
     onMissingTable?.();
     return {
-      message: 'The gateway\'s table does not exist; try again once it has been created',
+      message: "The gateway's table does not exist; try again once it has been created",
       locations: formatted.locations,
       path: formatted.path,
       extensions: { code: ErrorCode.UNAVAILABLE, reason: 'TABLE_MISSING' },

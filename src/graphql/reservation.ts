@@ -31,8 +31,7 @@ export interface RequestSource {
 /** Requests reserved at a time once the first reservation is used up: one wave of calls in flight. */
 export const TOP_UP = 32;
 
-const then = <T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> =>
-  value instanceof Promise ? value.then(next) : next(value);
+const then = <T, U>(value: T | Promise<T>, next: (value: T) => U | Promise<U>): U | Promise<U> => (value instanceof Promise ? value.then(next) : next(value));
 
 export class Reservation implements RequestLease {
   granted = 0;

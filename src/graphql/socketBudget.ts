@@ -40,7 +40,7 @@ export class SocketBudget implements RequestSource, DocumentHolder {
     this.filledAt = now();
   }
 
-  readonly why = ' within what this connection\'s subscriptions may send per second (WS_DYNAMODB_REQUESTS_PER_SECOND)';
+  readonly why = " within what this connection's subscriptions may send per second (WS_DYNAMODB_REQUESTS_PER_SECOND)";
 
   /** Reserves up to `wanted` whole requests of the socket's bucket for an execution, never below empty. */
   reserve(wanted: number): Grant {

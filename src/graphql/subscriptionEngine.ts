@@ -147,7 +147,10 @@ const coded = (message: string, code: string, extra: Record<string, unknown> = {
 const identityClass = (who: Identity) =>
   who.kind === 'anonymous'
     ? 'anonymous'
-    : `${who.admin ? 'admin' : ''}|${[...who.owns].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([type, id]) => `${type}=${id}`).join('|')}`;
+    : `${who.admin ? 'admin' : ''}|${[...who.owns]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([type, id]) => `${type}=${id}`)
+        .join('|')}`;
 
 export class SubscriptionEngine {
   private readonly byField: Map<string, DeclaredSubscription>;
@@ -198,16 +201,31 @@ export class SubscriptionEngine {
     for (const def of document.definitions) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
     const weight = operationWeight(this.o.schema, operation, (n) => fragments.get(n), payload.variables ?? undefined);
     if (weight.cost > this.limits.maxCost) {
-      return [coded(`Query cost limit of ${this.limits.maxCost} exceeded, found ${weight.cost}. Ask for smaller pages or fewer nested connections.`, ErrorCode.GRAPHQL_VALIDATION_FAILED)];
+      return [
+        coded(
+          `Query cost limit of ${this.limits.maxCost} exceeded, found ${weight.cost}. Ask for smaller pages or fewer nested connections.`,
+          ErrorCode.GRAPHQL_VALIDATION_FAILED,
+        ),
+      ];
     }
     const maxFields = this.limits.maxResponseFields ?? DEFAULT_LIMITS.maxResponseFields!;
     if (weight.fields > maxFields) {
-      return [coded(`Response size limit of ${maxFields} fields exceeded, found up to ${weight.fields}. Select fewer fields or ask for smaller pages.`, ErrorCode.GRAPHQL_VALIDATION_FAILED)];
+      return [
+        coded(
+          `Response size limit of ${maxFields} fields exceeded, found up to ${weight.fields}. Select fewer fields or ask for smaller pages.`,
+          ErrorCode.GRAPHQL_VALIDATION_FAILED,
+        ),
+      ];
     }
     const maxBytes = this.limits.maxResponseBytes ?? DEFAULT_LIMITS.maxResponseBytes!;
     const bytes = minimalResponseBytes(this.o.schema, operation, fragments, payload.variables ?? undefined);
     if (bytes > maxBytes) {
-      return [coded(`Response byte limit of ${maxBytes} exceeded: with full pages each event's result would hold at least ${bytes} bytes. Ask for smaller pages, fewer aliases or fewer fields.`, ErrorCode.GRAPHQL_VALIDATION_FAILED)];
+      return [
+        coded(
+          `Response byte limit of ${maxBytes} exceeded: with full pages each event's result would hold at least ${bytes} bytes. Ask for smaller pages, fewer aliases or fewer fields.`,
+          ErrorCode.GRAPHQL_VALIDATION_FAILED,
+        ),
+      ];
     }
     const coerced = getVariableValues(this.o.schema, operation.variableDefinitions ?? [], payload.variables ?? {});
     if (coerced.errors) return coerced.errors.map((e) => coded(e.message, ErrorCode.BAD_USER_INPUT));
@@ -230,7 +248,16 @@ export class SubscriptionEngine {
     }
     const id = key.map(String).join('#');
     const topic = decl.kind === 'item' ? itemTopic(decl.type, id) : collectionTopic(decl.connection, id);
-    return { document, operationName, variables, topic, decl, key: `${documentId(document)}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`, bytes: parsed.bytes, cost: weight.cost };
+    return {
+      document,
+      operationName,
+      variables,
+      topic,
+      decl,
+      key: `${documentId(document)}\u0000${operationName ?? ''}\u0000${JSON.stringify(variables)}`,
+      bytes: parsed.bytes,
+      cost: weight.cost,
+    };
   }
 
   /**
@@ -253,7 +280,12 @@ export class SubscriptionEngine {
     } catch (err) {
       const message = (err as Error).message;
       const tokens = /tokens/.test(message);
-      return [coded(tokens ? `Query token limit of ${this.limits.maxTokens} exceeded; send a smaller document.` : message, tokens ? ErrorCode.GRAPHQL_VALIDATION_FAILED : 'GRAPHQL_PARSE_FAILED')];
+      return [
+        coded(
+          tokens ? `Query token limit of ${this.limits.maxTokens} exceeded; send a smaller document.` : message,
+          tokens ? ErrorCode.GRAPHQL_VALIDATION_FAILED : 'GRAPHQL_PARSE_FAILED',
+        ),
+      ];
     }
     const invalid = validate(this.o.schema, document, this.rules);
     if (invalid.length > 0) return invalid.map((e) => coded(e.message, ErrorCode.GRAPHQL_VALIDATION_FAILED, { locations: e.locations }));

@@ -74,8 +74,7 @@ export async function claimRecord(
             lockedUntil: now + CLAIM_LEASE_MS,
             expiresAt: Math.floor(now / 1000) + ttlSeconds,
           },
-          ConditionExpression:
-            'attribute_not_exists(#pk) OR expiresAt < :nowSeconds OR (#state = :pending AND lockedUntil < :nowMs)',
+          ConditionExpression: 'attribute_not_exists(#pk) OR expiresAt < :nowSeconds OR (#state = :pending AND lockedUntil < :nowMs)',
           ExpressionAttributeNames: { '#pk': keys.pk, '#state': 'state' },
           ExpressionAttributeValues: { ':nowSeconds': Math.floor(now / 1000), ':nowMs': now, ':pending': 'PENDING' },
         }),
@@ -106,13 +105,7 @@ export async function readRecord(store: RecordStore, keyHash: string, now = Date
 }
 
 /** Stores the response of the claimed request (only while the claim is still this request's). */
-export async function completeRecord(
-  store: RecordStore,
-  keyHash: string,
-  requestHash: string,
-  status: number,
-  kept: KeptResponse,
-): Promise<void> {
+export async function completeRecord(store: RecordStore, keyHash: string, requestHash: string, status: number, kept: KeptResponse): Promise<void> {
   const [name, value] = 'response' in kept ? ['response', kept.response] : ['responseGzip', kept.responseGzip];
   await store.doc.send(
     new UpdateCommand({

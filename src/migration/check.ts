@@ -288,7 +288,8 @@ function readState(options: CheckOptions): StateFile | null {
   } catch {
     throw new CheckInputError(`check: state file ${options.statePath} is not one this command wrote (use another, or --restart)`);
   }
-  if (read.table !== options.tableName) throw new CheckInputError(`check: state file ${options.statePath} belongs to table ${read.table}, not ${options.tableName}`);
+  if (read.table !== options.tableName)
+    throw new CheckInputError(`check: state file ${options.statePath} belongs to table ${read.table}, not ${options.tableName}`);
   return read;
 }
 
@@ -297,7 +298,13 @@ async function openRun(options: CheckOptions): Promise<{ run: CheckRun; resumed:
   const table = await describeChecked(raw, tableName, plan);
   const resumed = readState(options);
   const segments = resumed?.segments ?? options.segments;
-  const state: StateFile = resumed ?? { table: tableName, segments, checkpoints: {}, findings: emptyFindings(), repaired: { copies: 0, counters: 0, indexKeys: 0, marks: 0 } };
+  const state: StateFile = resumed ?? {
+    table: tableName,
+    segments,
+    checkpoints: {},
+    findings: emptyFindings(),
+    repaired: { copies: 0, counters: 0, indexKeys: 0, marks: 0 },
+  };
   state.owner ??= `check-${ulid()}`;
   state.withheld ??= { count: 0, samples: [] };
   // A state file of an older check lacks the newer kinds.
@@ -325,7 +332,14 @@ async function openRun(options: CheckOptions): Promise<{ run: CheckRun; resumed:
     classify: compileClassifier(plan),
     separatorCheck: compileSeparatorCheck(plan),
     evidence: new CounterEvidence(state.evidence),
-    copied: new Map([...plan.items.keys()].map((name) => [name, writePlanOf(plan).type(name).copies.map((c) => c.field)])),
+    copied: new Map(
+      [...plan.items.keys()].map((name) => [
+        name,
+        writePlanOf(plan)
+          .type(name)
+          .copies.map((c) => c.field),
+      ]),
+    ),
     markWindowMs: options.markWindowMs ?? MARK_WINDOW_MS,
     store: undefined as unknown as Store,
     layoutFix: compileLayoutFix(plan),
@@ -342,7 +356,13 @@ const found = (run: CheckRun) => FINDING_KINDS.reduce((n, k) => n + run.state.fi
 
 function report(run: CheckRun): void {
   const { totals } = run;
-  run.options.onProgress?.({ scanned: totals.scanned, estimatedTotal: run.estimatedTotal, found: found(run), segmentsDone: totals.segmentsDone, segments: run.segments });
+  run.options.onProgress?.({
+    scanned: totals.scanned,
+    estimatedTotal: run.estimatedTotal,
+    found: found(run),
+    segmentsDone: totals.segmentsDone,
+    segments: run.segments,
+  });
 }
 
 function saveState(run: CheckRun): void {
@@ -397,7 +417,12 @@ function inspectBookkeeping(run: CheckRun, item: Item): void {
   const { PK, SK } = run.keys.keyOf(item);
   if (PK !== layoutStateKey.PK || SK !== layoutStateKey.SK || item.run === undefined) return;
   const migration = item.run as { id?: unknown; startedAt?: unknown };
-  add(run, 'unfinishedRuns', item, `migrate run ${jsonText(migration.id)} started ${jsonText(migration.startedAt)} has not finished: running now, or stopped (npm run migrate resumes it)`);
+  add(
+    run,
+    'unfinishedRuns',
+    item,
+    `migrate run ${jsonText(migration.id)} started ${jsonText(migration.startedAt)} has not finished: running now, or stopped (npm run migrate resumes it)`,
+  );
 }
 
 /** Marks older than their window or lease: the work that set them stopped (marks.ts). */
@@ -444,7 +469,9 @@ function inspectEdge(run: CheckRun, item: Item, what: Classified & { kind: 'edge
   const { pair, ownerId, nodeId } = what;
   // Fields the item's own key holds are read back from it, not stored.
   const held = pair.base.member(item) !== null ? pair.baseHeld : pair.mirrorHeld;
-  const missing = pair.edgeAttributes.filter((a) => a.required && !held.has(a.name) && (item[a.storedAs] === undefined || item[a.storedAs] === null)).map((a) => a.name);
+  const missing = pair.edgeAttributes
+    .filter((a) => a.required && !held.has(a.name) && (item[a.storedAs] === undefined || item[a.storedAs] === null))
+    .map((a) => a.name);
   if (missing.length > 0) add(run, 'missingAttributes', item, `edge ${pair.base.path} lacks ${missing.join(', ')}`);
   if (pair.gsi1) indexKeys(run, item, `edge ${pair.base.path}`, pair.sharding ? String(item[run.keys.sk]) : null);
   const fix = run.layoutFix(item);
@@ -537,7 +564,11 @@ async function checkCounters(run: CheckRun, counters: CounterToCheck[]): Promise
     let n = await count();
     if (seen === n) return;
     // The table may have moved since the scan: decide on a fresh read and count.
-    const fresh = await reading(run, 1, async () => (await doc.send(new GetCommand({ TableName: tableName, Key: keys.itemKey(item), ConsistentRead: true }))).Item);
+    const fresh = await reading(
+      run,
+      1,
+      async () => (await doc.send(new GetCommand({ TableName: tableName, Key: keys.itemKey(item), ConsistentRead: true }))).Item,
+    );
     if (fresh === undefined || fresh[DELETING_ATTR] !== undefined) return;
     seen = fresh[counter];
     n = await count();
@@ -578,7 +609,8 @@ async function settleDeferred(run: CheckRun): Promise<void> {
     if (found === undefined || liveMark(item!, COUNTING_ATTR, run.markWindowMs, Date.now())) return;
     const n = await reading(run, 1, () => countCollection(sdkReads(doc), tableName, found.collection, true));
     if (item![counter] === n) return;
-    if (!run.evidence.trusted(found.collection)) withhold(run, item!, untrusted(`${counter} is ${jsonText(item![counter] ?? null)}, ${found.collection.name} counts ${n}`, found.collection));
+    if (!run.evidence.trusted(found.collection))
+      withhold(run, item!, untrusted(`${counter} is ${jsonText(item![counter] ?? null)}, ${found.collection.name} counts ${n}`, found.collection));
     else wrong.push({ item: item!, counter, seen: item![counter], collection: found.collection });
   });
   evidence.deferred = [];
@@ -789,7 +821,14 @@ async function checkSegment(run: CheckRun, segment: number): Promise<void> {
     const estimate = Math.max(1, Math.ceil(pageSize / 20));
     await run.reads.take(estimate);
     const out = await doc.send(
-      new ScanCommand({ TableName: tableName, Segment: segment, TotalSegments: run.segments, Limit: pageSize, ExclusiveStartKey: startKey, ReturnConsumedCapacity: 'TOTAL' }),
+      new ScanCommand({
+        TableName: tableName,
+        Segment: segment,
+        TotalSegments: run.segments,
+        Limit: pageSize,
+        ExclusiveStartKey: startKey,
+        ReturnConsumedCapacity: 'TOTAL',
+      }),
     );
     const actual = capacityUnits(out.ConsumedCapacity) || estimate;
     run.reads.settle(estimate, actual);

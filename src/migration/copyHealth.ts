@@ -50,12 +50,26 @@ export function staleLeft(report: CheckReport): { copies: number; counters: numb
 }
 
 /** Keeps the check's summary in the table for `/health` (one PutItem). */
-export async function saveCheckSummary(doc: DynamoDBDocumentClient, tableName: string, plan: Plan, report: CheckReport, repair: boolean, at = new Date()): Promise<void> {
+export async function saveCheckSummary(
+  doc: DynamoDBDocumentClient,
+  tableName: string,
+  plan: Plan,
+  report: CheckReport,
+  repair: boolean,
+  at = new Date(),
+): Promise<void> {
   const stale = staleLeft(report);
   await doc.send(
     new PutCommand({
       TableName: tableName,
-      Item: { ...plan.keys.key(checkReportKey), checkedAt: at.toISOString(), repair, scanned: report.scanned, staleCopies: stale.copies, wrongCounters: stale.counters },
+      Item: {
+        ...plan.keys.key(checkReportKey),
+        checkedAt: at.toISOString(),
+        repair,
+        scanned: report.scanned,
+        staleCopies: stale.copies,
+        wrongCounters: stale.counters,
+      },
     }),
   );
 }

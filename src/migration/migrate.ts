@@ -14,15 +14,7 @@
  * layout record gets the current version and the checkpoints go.
  */
 import { DescribeTableCommand, UpdateTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  BatchWriteCommand,
-  GetCommand,
-  PutCommand,
-  ScanCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ulid } from 'ulid';
 import type { Item } from '../dynamo/batchGet.js';
 import {
@@ -204,7 +196,13 @@ async function startRun(options: MigrationOptions, dryRun: boolean): Promise<{ r
 
 function report(job: MigrationJob): void {
   const { totals } = job;
-  job.options.onProgress?.({ scanned: totals.scanned, estimatedTotal: job.estimatedTotal, changed: totals.changed, segmentsDone: totals.segmentsDone, segments: job.segments });
+  job.options.onProgress?.({
+    scanned: totals.scanned,
+    estimatedTotal: job.estimatedTotal,
+    changed: totals.changed,
+    segmentsDone: totals.segmentsDone,
+    segments: job.segments,
+  });
 }
 
 /** Brings one item up to date; true when it changed (or would, in a dry run). */
@@ -518,8 +516,9 @@ async function readCheckpoints(doc: DynamoDBDocumentClient, tableName: string, t
   for (let i = 0; i < keys.length; i += 100) {
     let pending: Record<string, unknown>[] | undefined = keys.slice(i, i + 100);
     while (pending && pending.length > 0) {
-      const out: { Responses?: Record<string, Item[]>; UnprocessedKeys?: Record<string, { Keys?: Record<string, unknown>[] }> } =
-        await doc.send(new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }));
+      const out: { Responses?: Record<string, Item[]>; UnprocessedKeys?: Record<string, { Keys?: Record<string, unknown>[] }> } = await doc.send(
+        new BatchGetCommand({ RequestItems: { [tableName]: { Keys: pending, ConsistentRead: true } } }),
+      );
       for (const item of out.Responses?.[tableName] ?? []) {
         if (item.runId !== run.id) continue; // left by another run
         const segment = Number(String(item[table.sk]).split('#').pop());

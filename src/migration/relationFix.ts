@@ -112,8 +112,7 @@ export function compileRelationFix(plan: Plan): (item: Item) => RelationNeed | n
         ...pair.ownerCopies.map((c) => ({ field: copyField(c), ...sourceAt(pair.owner, ownerId) })),
       ].filter((c) => typeof item[c.field.copyAttr] !== 'string');
       const s = pair.sharding;
-      const shards =
-        s?.copy && item[s.copy] === undefined ? { sharding: s, parentId: nodeId, memberId: ownerId, parentKey: pair.node.key(nodeId) } : null;
+      const shards = s?.copy && item[s.copy] === undefined ? { sharding: s, parentId: nodeId, memberId: ownerId, parentKey: pair.node.key(nodeId) } : null;
       return copies.length > 0 || shards ? { kind: 'edge', edge: item, copies, shards } : null;
     }
     return null;
@@ -176,7 +175,10 @@ async function updateIf(ctx: RelationFixContext, estimate: number, input: Update
 
 async function fixEdges(ctx: RelationFixContext, needs: readonly EdgeNeed[]): Promise<void> {
   const copiesOf = new Map<EdgeNeed, { field: CopiedField; from: ItemKey }[]>(needs.map((n) => [n, []]));
-  for (const { need, field, from } of await locateSources(ctx, needs.flatMap((need) => need.copies.map((c) => ({ need, ...c }))))) {
+  for (const { need, field, from } of await locateSources(
+    ctx,
+    needs.flatMap((need) => need.copies.map((c) => ({ need, ...c }))),
+  )) {
     copiesOf.get(need)!.push({ field, from });
   }
   const keys = needs.flatMap((n) => [...copiesOf.get(n)!.map((c) => c.from), ...(n.shards ? [n.shards.parentKey] : [])]);
@@ -272,7 +274,14 @@ async function fixCounters(ctx: RelationFixContext, needs: readonly CounterNeed[
         `(${live.expression} OR begins_with(#by, :owner))`,
         ...absentCounters.map(([n]) => `attribute_not_exists(${n})`),
       ].join(' AND '),
-      ExpressionAttributeNames: { '#pk': ctx.keys.pk, '#m': COUNTING_ATTR, '#by': COUNTING_BY_ATTR, '#del': DELETING_ATTR, ...live.names, ...Object.fromEntries(absentCounters) },
+      ExpressionAttributeNames: {
+        '#pk': ctx.keys.pk,
+        '#m': COUNTING_ATTR,
+        '#by': COUNTING_BY_ATTR,
+        '#del': DELETING_ATTR,
+        ...live.names,
+        ...Object.fromEntries(absentCounters),
+      },
       ExpressionAttributeValues: { ':mark': mark, ':by': by, ':owner': `${ctx.owner}#`, ...live.values },
     });
     if (ours) marked.push({ need, mark, at });
@@ -297,8 +306,12 @@ async function fixCounters(ctx: RelationFixContext, needs: readonly CounterNeed[
       Key: ctx.keys.itemKey(need.item),
       // Too slow a count may have let a writer past an expired mark: only the mark goes.
       UpdateExpression: inTime ? `SET ${sets.join(', ')} REMOVE #m, #by` : 'REMOVE #m, #by',
-      ConditionExpression: ['#m = :mark', '#by = :by', 'attribute_not_exists(#del)', ...need.counts.map((_, i) => `attribute_not_exists(#c${i})`)].join(' AND '),
-      ExpressionAttributeNames: inTime ? names : { '#m': COUNTING_ATTR, '#by': COUNTING_BY_ATTR, '#del': DELETING_ATTR, ...Object.fromEntries(need.counts.map((c, i) => [`#c${i}`, c.counter])) },
+      ConditionExpression: ['#m = :mark', '#by = :by', 'attribute_not_exists(#del)', ...need.counts.map((_, i) => `attribute_not_exists(#c${i})`)].join(
+        ' AND ',
+      ),
+      ExpressionAttributeNames: inTime
+        ? names
+        : { '#m': COUNTING_ATTR, '#by': COUNTING_BY_ATTR, '#del': DELETING_ATTR, ...Object.fromEntries(need.counts.map((c, i) => [`#c${i}`, c.counter])) },
       ExpressionAttributeValues: inTime ? values : { ':mark': mark, ':by': by },
     });
     // A failed condition: deleted or marked by another run since, decided again next run.

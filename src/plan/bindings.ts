@@ -31,7 +31,8 @@ export function compileBindings(plan: Plan): (connection: string) => CursorBindi
     if (bounds) bindings.set(relation.path, (args) => ({ field: 'a', value: boundsBinding(bounds, args) }));
     const r = relation.relation;
     const key = r.kind === 'children' && r.index !== null ? keyIn(relation.node.type, r.index, plan.model.layout) : null;
-    if (r.kind === 'children' && key && key.skMore.length > 0) bindings.set(relation.path, (args) => ({ field: 'a', value: sortedFix(key, r.sortArguments, r.bounds, args).binding }));
+    if (r.kind === 'children' && key && key.skMore.length > 0)
+      bindings.set(relation.path, (args) => ({ field: 'a', value: sortedFix(key, r.sortArguments, r.bounds, args).binding }));
   }
   for (const query of plan.queries) {
     const bounds = query.field.bounds;

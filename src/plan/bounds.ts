@@ -31,7 +31,10 @@ const asGiven = (text: string) => text;
  * range is BAD_USER_INPUT.
  */
 function boundsOf(bounds: QueryBounds, args: Record<string, unknown>, cased: (text: string) => string): { from: string | null; until: string | null } | null {
-  const given = { from: bounds.from === null ? null : validateText(args[bounds.from], bounds.from), until: bounds.until === null ? null : validateText(args[bounds.until], bounds.until) };
+  const given = {
+    from: bounds.from === null ? null : validateText(args[bounds.from], bounds.from),
+    until: bounds.until === null ? null : validateText(args[bounds.until], bounds.until),
+  };
   if (given.from === null && given.until === null) return null;
   const from = given.from === null ? null : cased(given.from);
   const until = given.until === null ? null : cased(given.until);
@@ -106,7 +109,10 @@ export function sortedFix(key: KeyIn, sortArguments: Record<string, string>, bou
     if (given === undefined) continue;
     const missing = sorts[at]!.template.placeholders.find((p) => !(p in values))!;
     const argument = sortArguments[given]!;
-    throw badUserInput(`${argument} fixes ${attribute}, a sort attribute after the one ${sortArguments[missing] ?? missing} fixes: give ${sortArguments[missing] ?? missing} too`, argument);
+    throw badUserInput(
+      `${argument} fixes ${attribute}, a sort attribute after the one ${sortArguments[missing] ?? missing} fixes: give ${sortArguments[missing] ?? missing} too`,
+      argument,
+    );
   }
   const range = bounds === null ? '' : boundsBinding(bounds, args);
   const binding = fixed.length === 0 && range === '' ? '' : JSON.stringify([fixed.map((f) => f.value), range]);

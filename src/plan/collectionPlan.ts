@@ -62,7 +62,10 @@ export function compileCollectionPlan(
   const template = field.members[0]!.pk;
   const byName = new Map(members.map((m) => [m.name, m]));
   const ordered = field.members.map((m) => ({ plan: byName.get(m.type)!, sk: m.sk }));
-  invariant(ordered.every((m) => m.plan), `${path}: a member has no plan`);
+  invariant(
+    ordered.every((m) => m.plan),
+    `${path}: a member has no plan`,
+  );
   const memberOf = (item: Item): ItemPlan | null => {
     const sk = item[skAttr];
     for (const m of ordered) if (m.sk.match(sk) !== null && m.plan.ids(item) !== null) return m.plan;
@@ -75,7 +78,8 @@ export function compileCollectionPlan(
     ...(range === null ? {} : { range: { ...range, binding: '' } }),
   };
   /** A template of the partition's shape filled with the slots' values (each template names them its own way). */
-  const fill = (pk: typeof template, t: typeof template, values: readonly string[]) => t.fill(Object.fromEntries(pk.placeholders.map((p, i) => [p, values[i]!])));
+  const fill = (pk: typeof template, t: typeof template, values: readonly string[]) =>
+    t.fill(Object.fromEntries(pk.placeholders.map((p, i) => [p, values[i]!])));
   const collection = (values: readonly string[]): Collection => ({
     name: path,
     pkAttr,
@@ -87,15 +91,6 @@ export function compileCollectionPlan(
     ...where,
     ...(passes.length > 0 ? { passes: passes.map((p) => fill(p.pk, p.sk, values)) } : {}),
   });
-  // The kind of the field an argument fills, from the first member holding it: a DateTime is written in its key's form.
-  const argumentKinds = field.slots.map((slot, i) => {
-    if (!('argument' in slot)) return null;
-    for (const m of field.members) {
-      const a = members.find((p) => p.name === m.type)!.type.attributes.find((x) => x.name === m.pk.placeholders[i]);
-      if (a) return a;
-    }
-    return null;
-  });
   const whole = range ?? prefixInterval(prefix);
   // BETWEEN counts the range's far end too: an item there is another kind's where a resident's keys may take that value.
   const residents = partitions.get(index)?.get(shapeOf(template)) ?? [];
@@ -105,21 +100,7 @@ export function compileCollectionPlan(
     path,
     typeName: field.connectionType,
     collection,
-    values(parent, args) {
-      const values: string[] = [];
-      for (let i = 0; i < field.slots.length; i++) {
-        const slot = field.slots[i]!;
-        if ('argument' in slot) {
-          values.push(keyText(argumentKinds[i] ?? TEXT, args[slot.argument], slot.argument));
-          continue;
-        }
-        const value = parent?.[slot.parentField] ?? parent?.[parentIdProperty(slot.parentField)];
-        if (typeof value === 'string') values.push(value);
-        else if (typeof value === 'number') values.push(String(value));
-        else return undefined;
-      }
-      return values;
-    },
+    values: slotValues(field, members),
     memberOf,
     edge: (item) => {
       const member = memberOf(item);
@@ -146,5 +127,33 @@ export function compileCollectionPlan(
       return { whole: source(whole.lo, whole.hi), minus: excluded.map((key) => source(key, key)) };
     },
     beside: owner === null ? null : compileBeside(owner, { index, pk: template, range: whole }, partitions, layout),
+  };
+}
+
+/** The values naming a collection's partition for one parent and the arguments (undefined when the parent lacks one). */
+function slotValues(field: CollectionField, members: readonly ItemPlan[]): CollectionPlan['values'] {
+  // The kind of the field an argument fills, from the first member holding it: a DateTime is written in its key's form.
+  const argumentKinds = field.slots.map((slot, i) => {
+    if (!('argument' in slot)) return null;
+    for (const m of field.members) {
+      const a = members.find((p) => p.name === m.type)!.type.attributes.find((x) => x.name === m.pk.placeholders[i]);
+      if (a) return a;
+    }
+    return null;
+  });
+  return (parent, args) => {
+    const values: string[] = [];
+    for (let i = 0; i < field.slots.length; i++) {
+      const slot = field.slots[i]!;
+      if ('argument' in slot) {
+        values.push(keyText(argumentKinds[i] ?? TEXT, args[slot.argument], slot.argument));
+        continue;
+      }
+      const value = parent?.[slot.parentField] ?? parent?.[parentIdProperty(slot.parentField)];
+      if (typeof value === 'string') values.push(value);
+      else if (typeof value === 'number') values.push(String(value));
+      else return undefined;
+    }
+    return values;
   };
 }

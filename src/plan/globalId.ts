@@ -27,8 +27,7 @@ export const MAX_GLOBAL_ID_LENGTH = Math.ceil(((MAX_DERIVED_ID_LENGTH + 2 * MAX_
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /** The global id of the item `ids` (parent's id first, for a child type) of `type`. */
-export const formatGlobalId = (type: string, ids: readonly string[]): string =>
-  Buffer.from([type, ...ids].join(SEPARATOR), 'utf8').toString('base64url');
+export const formatGlobalId = (type: string, ids: readonly string[]): string => Buffer.from([type, ...ids].join(SEPARATOR), 'utf8').toString('base64url');
 
 /** The type and ids inside a global id, or null when `value` is not one (syntax only: the type is not looked up). */
 export function parseGlobalId(value: unknown): { type: string; ids: string[] } | null {

@@ -112,7 +112,8 @@ export function keyText(a: Pick<Attribute, 'kind' | 'sequence'>, value: unknown,
     return new Date(time).toISOString();
   }
   // A sequence's number zero-padded to its digits, so the text sorts as the numbers do.
-  if (a.kind === 'Int' && typeof value === 'number' && Number.isInteger(value)) return a.sequence && value >= 0 ? String(value).padStart(a.sequence.pad, '0') : String(value);
+  if (a.kind === 'Int' && typeof value === 'number' && Number.isInteger(value))
+    return a.sequence && value >= 0 ? String(value).padStart(a.sequence.pad, '0') : String(value);
   if (typeof value !== 'string' || value.length === 0) throw badUserInput(`${what} is part of the key: give it`, what);
   if (value.includes('#')) throw badUserInput(`${what} may not contain '#': it is part of the key`, what);
   return value;
@@ -165,10 +166,11 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
   };
   const derived = type.derivedId === null ? null : derivedIds(type, keyFields);
   const built =
-    (derived && ((id: string) => {
-      const v = derived.values(id);
-      return { PK: type.pk.fill(v), SK: type.sk.fill(v) };
-    })) ??
+    (derived &&
+      ((id: string) => {
+        const v = derived.values(id);
+        return { PK: type.pk.fill(v), SK: type.sk.fill(v) };
+      })) ??
     (type.pk.casing === 'NONE' ? compileKey(type, parentField) : null) ??
     ((id: string, parentId?: string, fields?: Readonly<Record<string, unknown>>) => {
       const v = values(id, parentId, fields);
@@ -180,7 +182,11 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
       ? built
       : (id, parentId, fields) => {
           const k = built(id, parentId, fields);
-          if (foreign(k.SK)) throw badUserInput(`${type.name} id ${id} may not begin with ${excludes.map((p) => `"${p}"`).join(' or ')}: the keys of other items in its partition do`, 'id');
+          if (foreign(k.SK))
+            throw badUserInput(
+              `${type.name} id ${id} may not begin with ${excludes.map((p) => `"${p}"`).join(' or ')}: the keys of other items in its partition do`,
+              'id',
+            );
           return k;
         };
   const notOfType = (item: Item) => invariant(false, `expected a ${type.name} item, got ${JSON.stringify(keys.keyOf(item))}`);
@@ -193,11 +199,22 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
     parentIdProperty: parentProperty,
     counters,
     derived,
-    checkId: derived ? (value, argument = 'id') => (derived.values(value, argument), value as string) : (value, argument = 'id') => validateId(value as string, argument),
+    checkId: derived
+      ? (value, argument = 'id') => (derived.values(value, argument), value as string)
+      : (value, argument = 'id') => validateId(value as string, argument),
     key,
     ids,
     // A cased key cannot give back a field it holds: such a field is read from its attribute alone.
-    map: compileMap(type, parentProperty, counters, idOf, parentOf, notOfType, extensions, type.pk.casing === 'NONE' ? keyFieldReader(type, keys) : () => undefined),
+    map: compileMap(
+      type,
+      parentProperty,
+      counters,
+      idOf,
+      parentOf,
+      notOfType,
+      extensions,
+      type.pk.casing === 'NONE' ? keyFieldReader(type, keys) : () => undefined,
+    ),
   };
 }
 
@@ -221,9 +238,7 @@ function compileKeyReaders(type: ItemType, keys: TableKeys, parentField: string 
     '    return inSk ?? inPk;',
     '  },',
     '  parentOf(item) {',
-    parentField === null
-      ? '    return null;'
-      : `    return skTemplate.valueOf(${sk}, parentField) ?? pkTemplate.valueOf(${pk}, parentField) ?? null;`,
+    parentField === null ? '    return null;' : `    return skTemplate.valueOf(${sk}, parentField) ?? pkTemplate.valueOf(${pk}, parentField) ?? null;`,
     '  },',
     '};',
   ].join('\n');
@@ -272,12 +287,18 @@ export const KEY_BYTES = { pk: 2048, sk: 1024 } as const;
  * the longest value in that key (`argumentOf`), not an error of the table.
  */
 function checkKeyBytes(type: ItemType, values: Readonly<Record<string, string>>, argumentOf: (placeholder: string) => string): void {
-  for (const [side, template] of [['pk', type.pk], ['sk', type.sk]] as const) {
+  for (const [side, template] of [
+    ['pk', type.pk],
+    ['sk', type.sk],
+  ] as const) {
     const bytes = Buffer.byteLength(template.fill(values), 'utf8');
     if (bytes <= KEY_BYTES[side]) continue;
     const longest = [...template.placeholders].sort((a, b) => Buffer.byteLength(values[b]!, 'utf8') - Buffer.byteLength(values[a]!, 'utf8'))[0]!;
     const what = argumentOf(longest);
-    throw badUserInput(`${what} makes ${type.name}'s ${side === 'pk' ? 'partition' : 'sort'} key ${bytes} bytes long, above DynamoDB's ${KEY_BYTES[side]}: no ${type.name} has it`, what);
+    throw badUserInput(
+      `${what} makes ${type.name}'s ${side === 'pk' ? 'partition' : 'sort'} key ${bytes} bytes long, above DynamoDB's ${KEY_BYTES[side]}: no ${type.name} has it`,
+      what,
+    );
   }
 }
 
@@ -286,7 +307,12 @@ function checkKeyBytes(type: ItemType, values: Readonly<Record<string, string>>,
  * placeholder's value in the keys (each through `stored` where the keys
  * are cased: storedValues).
  */
-function derivedKeyReaders(type: ItemType, keys: TableKeys, parentField: string | null, stored: ((item: Item, placeholder: string, inKey: string) => string) | null) {
+function derivedKeyReaders(
+  type: ItemType,
+  keys: TableKeys,
+  parentField: string | null,
+  stored: ((item: Item, placeholder: string, inKey: string) => string) | null,
+) {
   const order = type.derivedId!;
   return {
     idOf(item: Item): string | undefined {
@@ -405,6 +431,8 @@ function compileMap(
     '  return record;',
     '};',
   ].join('\n');
-  const make = new Function('idOf', 'parentOf', 'notOfType', 'enums', 'extensions', 'fromKey', 'decoders', body) as (...args: unknown[]) => (item: Item) => ItemRecord;
+  const make = new Function('idOf', 'parentOf', 'notOfType', 'enums', 'extensions', 'fromKey', 'decoders', body) as (
+    ...args: unknown[]
+  ) => (item: Item) => ItemRecord;
   return make(idOf, parentOf, notOfType, enums, extensions, fromKey, decoders);
 }

@@ -58,9 +58,7 @@ export function compilePlan(model: Model): Plan {
   if (cached) return cached;
   // The write-sharded relation of each write-sharded parent type (compiled below; the extensions run later).
   const shardedRelation = new Map<string, RelationPlan>();
-  const shardedTypes = new Set(
-    [...model.relations.values()].flatMap((r) => (r.kind === 'edges' && r.sharded ? [r.owner] : [])),
-  );
+  const shardedTypes = new Set([...model.relations.values()].flatMap((r) => (r.kind === 'edges' && r.sharded ? [r.owner] : [])));
   // A write-sharded parent's records carry its layout; an edge leading to one may carry a copy of it.
   const layoutOfRecord =
     (type: string): RecordExtension =>

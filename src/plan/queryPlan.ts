@@ -65,12 +65,30 @@ export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layo
       values[placeholder] = value;
     }
     const more = key.pkMore.length === 0 ? {} : { pkMore: key.pkMore.map((p) => ({ attr: p.attribute, value: p.template.fill(values) })) };
-    return { name: path, ...(index === null ? {} : { index }), pkAttr, skAttr, pk: key.pk.fill(values), ...more, prefix: key.sk.prefix, table: keys.names, ...order, ...numbers };
+    return {
+      name: path,
+      ...(index === null ? {} : { index }),
+      pkAttr,
+      skAttr,
+      pk: key.pk.fill(values),
+      ...more,
+      prefix: key.sk.prefix,
+      table: keys.names,
+      ...order,
+      ...numbers,
+    };
   };
   const bounds = field.bounds;
   if (key.skMore.length > 0) {
     // A sort key of several attributes: always read as a collection, its leading attributes fixed by arguments.
-    return { field, path, node, collection: (args) => sortedCollection(collection(args), key, field.sortArguments, bounds, args), narrow: () => null, edge: (item) => ({ node: node.map(item) }) };
+    return {
+      field,
+      path,
+      node,
+      collection: (args) => sortedCollection(collection(args), key, field.sortArguments, bounds, args),
+      narrow: () => null,
+      edge: (item) => ({ node: node.map(item) }),
+    };
   }
   // On an index whose sort key may repeat (it holds no {id}), a position must be a whole start key: read as a collection.
   const repeats = index !== null && !key.sk.placeholders.includes('id');

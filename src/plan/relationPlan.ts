@@ -117,8 +117,7 @@ function compileEdge(
     `  return { ${edgeProperties.join(', ')} };`,
     '};',
   ].join('\n');
-  const notANode = (item: Item) =>
-    invariant(false, `expected a ${nodeType.name} key in ${nodeKeyAttr}, got ${JSON.stringify(item[nodeKeyAttr])}`);
+  const notANode = (item: Item) => invariant(false, `expected a ${nodeType.name} key in ${nodeKeyAttr}, got ${JSON.stringify(item[nodeKeyAttr])}`);
   const make = new Function('nodeKey', 'notANode', 'enums', 'extensions', body) as (...args: unknown[]) => RelationPlan['edge'];
   return make(nodeKey.template, notANode, enums, nodeExtensions);
 }
@@ -214,7 +213,8 @@ function childrenReads(relation: ChildrenRelation, { owner, node, nodeType, layo
     if (bounds && !repeats) filledNarrow = (parentId, args) => boundedSource(partition(parentId, args), bounds, args, key.sk.cased);
   }
   // Beside the owner's entity only where the owner's own values name the partition (never arguments).
-  if (!byArguments && key.pkMore.length === 0 && key.skMore.length === 0 && !numberSort(nodeType, key)) reads = { index, pk: key.pk, range: prefixInterval(prefix) };
+  if (!byArguments && key.pkMore.length === 0 && key.skMore.length === 0 && !numberSort(nodeType, key))
+    reads = { index, pk: key.pk, range: prefixInterval(prefix) };
   const edge: RelationPlan['edge'] = (item) => ({ node: node.map(item) });
   // A member of its parent's connection only: the node's parent is the owner (not a @query over a reference or key values).
   const ofParent = nodeType.parent !== null && relation.via === nodeType.parent.field && relation.owner === nodeType.parent.type;
@@ -254,7 +254,8 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
   const { owner, node, nodeType, layout, keys, partitions } = input;
   const ownerPk = owner.type.pk;
   const name = relation.path;
-  const { collection, edge, member, sorted, filledNarrow, reads, skCased } = relation.kind === 'children' ? childrenReads(relation, input) : edgesReads(relation, input);
+  const { collection, edge, member, sorted, filledNarrow, reads, skCased } =
+    relation.kind === 'children' ? childrenReads(relation, input) : edgesReads(relation, input);
   const range = relation.kind === 'children' ? compileRangePlan(relation, nodeType) : null;
   const bounds = relation.bounds;
   const sharded = relation.kind === 'edges' && relation.sharded !== null;
@@ -276,10 +277,7 @@ export function compileRelationPlan(relation: Relation, input: RelationPlanInput
           const filter = range.filter(args);
           return filter === null ? null : range.source(parentId, ownerPk.fill({ id: parentId }), filter);
         }
-      : (filledNarrow ??
-        (bounds && !sorted
-          ? (parentId, args) => boundedSource(collection(parentId), bounds, args, skCased)
-          : null)),
+      : (filledNarrow ?? (bounds && !sorted ? (parentId, args) => boundedSource(collection(parentId), bounds, args, skCased) : null)),
     sorted,
     beside: reads && partitions ? compileBeside(owner.type, reads, partitions, layout) : null,
     sharded: sharded ? { onePartition: (parentId) => ({ name, group: ownerPk.fill({ id: parentId }), shards: [collection(parentId)] }) } : null,

@@ -15,15 +15,7 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import {
-  fnv1a32,
-  itemKeyString,
-  parseShardPartition,
-  shardCountFrom,
-  shardCounterKey,
-  shardPartition,
-  type ItemKey,
-} from '../dynamo/keys.js';
+import { fnv1a32, itemKeyString, parseShardPartition, shardCountFrom, shardCounterKey, shardPartition, type ItemKey } from '../dynamo/keys.js';
 import type { MergedCollection } from './sources.js';
 import { invariant } from '../errors.js';
 import type { RelationPlan } from './relationPlan.js';
@@ -118,13 +110,10 @@ export function shardingOf(relation: RelationPlan): Sharding {
     const m = member.type.pk.match(edge[pkAttr]);
     return p?.id !== undefined && m?.id !== undefined ? { parentId: p.id, memberId: m.id } : null;
   };
-  const partition = (parentId: string, memberId: string, shards: number) =>
-    shardPartition(parentPk(parentId), shardOf(memberId, shards), shards);
+  const partition = (parentId: string, memberId: string, shards: number) => shardPartition(parentPk(parentId), shardOf(memberId, shards), shards);
   const shardPartitions = (parentId: string, shards: number) =>
     Array.from({ length: Math.max(1, shards) }, (_, k) => shardPartition(parentPk(parentId), k, shards));
-  const partitions = (parentId: string, layout: ShardLayout) => [
-    ...new Set(layoutsOf(layout).flatMap((n) => shardPartitions(parentId, n))),
-  ];
+  const partitions = (parentId: string, layout: ShardLayout) => [...new Set(layoutsOf(layout).flatMap((n) => shardPartitions(parentId, n)))];
   const partitionCollection = (parentId: string, pk: string): Collection => ({ ...relation.collection(parentId), pk });
   const counterKey = (parentId: string, k: number) => shardCounterKey(parentPk(parentId), k);
   const shardIndex = (parentId: string, value: unknown) => parseShardPartition(parentPk(parentId), value, max);

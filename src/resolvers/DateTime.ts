@@ -18,7 +18,9 @@ function parse(value: unknown): string {
  */
 function serialize(value: unknown): string {
   if (isDateTimeText(value)) return value;
-  throw new GraphQLError(`DateTime cannot represent ${JSON.stringify(typeof value === 'string' ? value : String(value))}: the stored value is no ISO-8601 time`);
+  throw new GraphQLError(
+    `DateTime cannot represent ${JSON.stringify(typeof value === 'string' ? value : String(value))}: the stored value is no ISO-8601 time`,
+  );
 }
 
 /** ISO-8601 UTC strings: arguments read in the stored form, values sent as they are. */

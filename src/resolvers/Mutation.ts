@@ -101,8 +101,7 @@ export function mutationResolvers(plan: Plan): Record<string, MutationResolver> 
       case 'link': {
         const pair = writes.pair(m.edges);
         const base = pair.base;
-        const others = (args: Record<string, unknown>) =>
-          Object.fromEntries(Object.entries(args).filter(([name]) => name !== m.from && name !== m.to));
+        const others = (args: Record<string, unknown>) => Object.fromEntries(Object.entries(args).filter(([name]) => name !== m.from && name !== m.to));
         // Named by its inverse side, the link's `from` is the base side's node.
         const swapped = plan.relation(m.edges) !== base;
         const [ownerArg, nodeArg] = swapped ? [m.to, m.from] : [m.from, m.to];

@@ -36,7 +36,8 @@ export type NodeRecord = ItemRecord & { __typename: string };
 type RootResolver = (root: unknown, args: Record<string, unknown>, ctx: Context, info: GraphQLResolveInfo) => unknown;
 
 /** A top-level item by its id, with the first page of a selected connection where one Query reads both (look-ahead). */
-const entityOf = (ctx: Context, info: GraphQLResolveInfo, item: ItemPlan, id: string) => (item.type.parent ? ctx.loaders.entity(item, id) : loadEntity(ctx, info, item, id));
+const entityOf = (ctx: Context, info: GraphQLResolveInfo, item: ItemPlan, id: string) =>
+  item.type.parent ? ctx.loaders.entity(item, id) : loadEntity(ctx, info, item, id);
 
 export function queryResolvers(plan: Plan): Record<string, RootResolver> {
   const fields: Record<string, RootResolver> = {};
@@ -76,8 +77,7 @@ export function queryResolvers(plan: Plan): Record<string, RootResolver> {
     } else if (item.type.inverted) {
       fields[get.field] = (_, args, ctx) => ctx.loaders.bySortKey.load({ spec: item, id: validateId(args[idArg] as string, idArg) });
     } else if (parentArg !== undefined) {
-      fields[get.field] = (_, args, ctx) =>
-        ctx.loaders.entity(item, validateId(args[idArg] as string, idArg), parentId(args[parentArg], parentArg));
+      fields[get.field] = (_, args, ctx) => ctx.loaders.entity(item, validateId(args[idArg] as string, idArg), parentId(args[parentArg], parentArg));
     } else {
       fields[get.field] = (_, args, ctx, info) => loadEntity(ctx, info, item, validateId(args[idArg] as string, idArg));
     }

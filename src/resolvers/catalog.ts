@@ -37,7 +37,6 @@ import { mergedShards } from '../connections/mergedShards.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import type { Item } from '../dynamo/batchGet.js';
 
-
 export const catalogSpec = (catalog: CatalogField): CatalogSpec => ({ key: catalog.key, sortKey: catalog.sortKey, shards: catalog.shards });
 
 /** The catalog's partitions merged by sort key, the whole list or a prefix search. */
@@ -53,9 +52,7 @@ export function catalogList(catalog: CatalogField, sortablePrefix: string | null
 }
 
 async function countAllEntries(ctx: Context, spec: CatalogSpec): Promise<number> {
-  const counters = await Promise.all(
-    Array.from({ length: spec.shards }, (_, k) => ctx.loaders.item.load(catalogShardCounterKey(spec, k))),
-  );
+  const counters = await Promise.all(Array.from({ length: spec.shards }, (_, k) => ctx.loaders.item.load(catalogShardCounterKey(spec, k))));
   return counters.reduce((sum, item) => sum + (typeof item?.[CATALOG_COUNT_ATTR] === 'number' ? (item[CATALOG_COUNT_ATTR] as number) : 0), 0);
 }
 
@@ -71,31 +68,39 @@ export function readCatalog<Node>(
   const spec = catalogSpec(catalog);
   const prefix = rawPrefix == null ? null : validatePrefix(rawPrefix, prefixArgument);
   const list = catalogList(catalog, prefix, ctx.plan.keys.names);
-  return readConnection(mergedShards, list, ctx.cursors, ctx.loaders, args, (item) => ({ node: toNode(item) }), async () => {
-    if (prefix === null) return countAllEntries(ctx, spec);
-    let total = 0;
-    const counts = await Promise.all(
-      list.shards.map((shard) =>
-        countFilled(ctx.reads, ctx.tableName, {
-          index: shard.index!,
-          pkAttr: shard.pkAttr,
-          skAttr: shard.skAttr,
-          pk: shard.pk,
-          lo: shard.prefix,
-          hi: prefixEnd(shard.prefix),
-          budget: ctx.pageReadBudget / spec.shards,
-        }),
-      ),
-    );
-    for (const n of counts) {
-      if (n === null) {
-        throw badUserInput(
-          `totalCount of this search would read more than ${ctx.pageReadBudget} read units; use a longer ${prefixArgument} or leave totalCount out`,
-          'totalCount',
-        );
+  return readConnection(
+    mergedShards,
+    list,
+    ctx.cursors,
+    ctx.loaders,
+    args,
+    (item) => ({ node: toNode(item) }),
+    async () => {
+      if (prefix === null) return countAllEntries(ctx, spec);
+      let total = 0;
+      const counts = await Promise.all(
+        list.shards.map((shard) =>
+          countFilled(ctx.reads, ctx.tableName, {
+            index: shard.index!,
+            pkAttr: shard.pkAttr,
+            skAttr: shard.skAttr,
+            pk: shard.pk,
+            lo: shard.prefix,
+            hi: prefixEnd(shard.prefix),
+            budget: ctx.pageReadBudget / spec.shards,
+          }),
+        ),
+      );
+      for (const n of counts) {
+        if (n === null) {
+          throw badUserInput(
+            `totalCount of this search would read more than ${ctx.pageReadBudget} read units; use a longer ${prefixArgument} or leave totalCount out`,
+            'totalCount',
+          );
+        }
+        total += n;
       }
-      total += n;
-    }
-    return total;
-  });
+      return total;
+    },
+  );
 }

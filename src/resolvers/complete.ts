@@ -9,11 +9,7 @@ interface Partial {
   complete: boolean;
 }
 
-export async function complete<R extends Partial>(
-  parent: R,
-  kind: string,
-  load: (id: string) => Promise<R | null>,
-): Promise<R> {
+export async function complete<R extends Partial>(parent: R, kind: string, load: (id: string) => Promise<R | null>): Promise<R> {
   if (parent.complete) return parent;
   const loaded = await load(parent.id);
   if (!loaded) throw new Error(`${kind} ${parent.id} is referenced by an edge but its item does not exist`);

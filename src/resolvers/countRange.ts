@@ -8,10 +8,7 @@ import { badUserInput } from '../errors.js';
 export async function countRange(ctx: Context, source: RangeSource): Promise<number> {
   const count = await countFilled(ctx.reads, ctx.tableName, { ...source, budget: ctx.pageReadBudget });
   if (count === null) {
-    throw badUserInput(
-      `totalCount here would read more than ${ctx.pageReadBudget} read units; narrow the range or leave totalCount out`,
-      'totalCount',
-    );
+    throw badUserInput(`totalCount here would read more than ${ctx.pageReadBudget} read units; narrow the range or leave totalCount out`, 'totalCount');
   }
   return count;
 }

@@ -73,7 +73,8 @@ export function buildResolvers(plan: Plan): ResolverMap {
   for (const name of plan.model.keyless.keys()) {
     const relations = plan.relationsOf.get(name) ?? [];
     const collections = plan.collectionsOf.get(name) ?? [];
-    if (relations.length > 0 || collections.length > 0) map[name] = itemTypeResolvers(compileItemPlan(keylessItemType(name), plan.keys), relations, { alwaysComplete: true, collections });
+    if (relations.length > 0 || collections.length > 0)
+      map[name] = itemTypeResolvers(compileItemPlan(keylessItemType(name), plan.keys), relations, { alwaysComplete: true, collections });
   }
   // totalCount where the connection type declares it (a declared connection type may leave it out).
   const connectionType = (name: string) => (connectionTypeOf(declared[name]).totalCount ? connectionTypeResolvers : {});

@@ -41,7 +41,9 @@ export type LoadById = (type: string, id: string, ctx: Context) => Promise<ItemR
 
 /** Does the field select nothing but id (and __typename)? Fragments count as more. */
 function selectsIdOnly(info: GraphQLResolveInfo): boolean {
-  return info.fieldNodes.every((node) => (node.selectionSet?.selections ?? []).every((s) => s.kind === Kind.FIELD && (s.name.value === 'id' || s.name.value === '__typename')));
+  return info.fieldNodes.every((node) =>
+    (node.selectionSet?.selections ?? []).every((s) => s.kind === Kind.FIELD && (s.name.value === 'id' || s.name.value === '__typename')),
+  );
 }
 
 export function itemTypeResolvers(
@@ -57,7 +59,9 @@ export function itemTypeResolvers(
     complete(record, item.name, (id) => {
       const parentId = record[item.parentIdProperty ?? ''] as string | undefined;
       // An inverted child known by its id alone (a reference to it) is found by its sort key.
-      return item.type.inverted && item.type.parent && parentId === undefined ? ctx.loaders.bySortKey.load({ spec: item, id }) : ctx.loaders.entity(item, id, parentId);
+      return item.type.inverted && item.type.parent && parentId === undefined
+        ? ctx.loaders.bySortKey.load({ spec: item, id })
+        : ctx.loaders.entity(item, id, parentId);
     });
   const fields: Record<string, Field> = {};
   if (item.type.globalId !== null) fields[item.type.globalId] = (r) => globalIdOf(item, r);

@@ -14,15 +14,7 @@
  * (connections/engine.ts `planPage`) and finds it in the loaders' cache, or
  * reads it itself; bad arguments are left for it to report.
  */
-import {
-  Kind,
-  valueFromASTUntyped,
-  type ArgumentNode,
-  type DirectiveNode,
-  type FieldNode,
-  type GraphQLResolveInfo,
-  type SelectionSetNode,
-} from 'graphql';
+import { Kind, valueFromASTUntyped, type ArgumentNode, type DirectiveNode, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Context } from '../context.js';
 import type { Collection, RangeRead } from '../dynamo/collection.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
@@ -178,7 +170,13 @@ export function loadEntity(ctx: Context, info: GraphQLResolveInfo, spec: ItemPla
 }
 
 /** The first page's read of `connection` for the entity `id` (its key's values `values`), or null when look-ahead leaves it to the resolver. */
-function firstRead(ctx: Context, connection: Connection, id: string, values: Record<string, string>, args: ConnectionArgs): { collection: Collection; read: RangeRead } | null {
+function firstRead(
+  ctx: Context,
+  connection: Connection,
+  id: string,
+  values: Record<string, string>,
+  args: ConnectionArgs,
+): { collection: Collection; read: RangeRead } | null {
   const { relation, collection: over } = connection;
   if (over) {
     // A collection's placeholders: the entity's own key values, or its arguments.
@@ -192,7 +190,10 @@ function firstRead(ctx: Context, connection: Connection, id: string, values: Rec
   const collection = relation.collection(id);
   // A write-sharded connection: its unsharded partition's read (the layout is not known yet).
   const unsharded = relation.sharded?.onePartition(id);
-  return { collection, read: unsharded ? planPage(mergedShards, unsharded, ctx.cursors, args).reads[0]! : planPage(singleCollection, collection, ctx.cursors, args).read };
+  return {
+    collection,
+    read: unsharded ? planPage(mergedShards, unsharded, ctx.cursors, args).reads[0]! : planPage(singleCollection, collection, ctx.cursors, args).read,
+  };
 }
 
 /**
@@ -201,8 +202,7 @@ function firstRead(ctx: Context, connection: Connection, id: string, values: Rec
  * or ascending toward it. Kinds of many items between them (crowded) leave
  * the read toward the entity alone: the page first, the entity if near.
  */
-const towardEntity = (beside: Beside, forward: boolean): boolean =>
-  beside.side === 'after' ? forward || !beside.crowded : forward && !beside.crowded;
+const towardEntity = (beside: Beside, forward: boolean): boolean => (beside.side === 'after' ? forward || !beside.crowded : forward && !beside.crowded);
 
 async function readAhead(ctx: Context, spec: ItemPlan, connection: Connection, id: string, args: ConnectionArgs): Promise<ItemRecord | null> {
   const plain = () => ctx.loaders.entity(spec, id);
@@ -224,7 +224,14 @@ async function readAhead(ctx: Context, spec: ItemPlan, connection: Connection, i
   if (beside && !read.exclusiveStart && !read.bound && towardEntity(beside, read.forward) && read.collection === collection) {
     const at = beside.at(values);
     if (at.pk === collection.pk && collection.pkMore === undefined) {
-      const found = await ctx.loaders.withParent.load({ parentKey: spec.key(id), entitySk: at.sk, side: beside.side, between: beside.passes, crowded: beside.crowded, read });
+      const found = await ctx.loaders.withParent.load({
+        parentKey: spec.key(id),
+        entitySk: at.sk,
+        side: beside.side,
+        between: beside.passes,
+        crowded: beside.crowded,
+        read,
+      });
       return found ? spec.map(found) : null;
     }
   }

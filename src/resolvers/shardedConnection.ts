@@ -136,7 +136,11 @@ export async function shardedConnection(
   let counting: Promise<number> | undefined;
   const count = () => (counting ??= countEdges(ctx, s, parent, layout, loadParent));
   if (wantsCount && layout.shards > 1 && !isMoving(layout)) count().catch(() => {});
-  const { plan, page, layout: read } = isMoving(layout)
+  const {
+    plan,
+    page,
+    layout: read,
+  } = isMoving(layout)
     ? await readWhileMoving(ctx, s, parent.id, args)
     : await (async () => {
         const p = layout.shards === 1 ? unshardedPlan : planPage(mergedShards, s.merged(parent.id, layout), ctx.cursors, args);

@@ -49,12 +49,7 @@ export async function loadCheckpoints(store: Store, streamLabel: string): Promis
   return found;
 }
 
-export async function saveCheckpoint(
-  store: Store,
-  streamLabel: string,
-  shardId: string,
-  checkpoint: Checkpoint,
-): Promise<void> {
+export async function saveCheckpoint(store: Store, streamLabel: string, shardId: string, checkpoint: Checkpoint): Promise<void> {
   const now = Date.now();
   await store.doc.send(
     new PutCommand({
@@ -143,7 +138,11 @@ export async function retryDeadLetter(store: Store, letter: Record<string, unkno
       Key: { [pk]: letter[pk], [sk]: letter[sk] },
       UpdateExpression: 'SET attempts = attempts + :one, #error = :error, retriedAt = :now',
       ExpressionAttributeNames: { '#error': 'error' },
-      ExpressionAttributeValues: { ':one': 1, ':error': error instanceof Error ? `${error.name}: ${error.message}` : String(error), ':now': new Date().toISOString() },
+      ExpressionAttributeValues: {
+        ':one': 1,
+        ':error': error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+        ':now': new Date().toISOString(),
+      },
     }),
   );
 }

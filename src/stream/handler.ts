@@ -109,7 +109,10 @@ export async function handleRecords(store: Store, records: StreamRecordLike[], l
         // A run of edge records: one BatchGet, one pass.
         let end = i;
         while (end < tasks.length && tasks[end].kind === 'edge') end++;
-        outcome.copies += await refreshEdges(store, tasks.slice(i, end).map((t) => (t as { edge: Item }).edge));
+        outcome.copies += await refreshEdges(
+          store,
+          tasks.slice(i, end).map((t) => (t as { edge: Item }).edge),
+        );
         i = end;
         outcome.done = i;
         continue;

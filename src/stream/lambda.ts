@@ -45,12 +45,23 @@ export function createStreamLambdaHandler(
   const logger = options.logger ?? createLogger(config.logLevel);
   // Unset and `aws` both mean real DynamoDB here: a Lambda never runs the embedded DynamoDB Local.
   const dynamo = options.dynamo ?? dynamoFromConfig({ ...config, endpoint: withoutEmbedded(config.endpoint) });
-  const store: Store = { doc: dynamo.doc, tableName: config.tableName, writeOptions: { concurrency: config.stream.concurrency }, plan: compilePlan(loadModel(config.schemaFile)) };
+  const store: Store = {
+    doc: dynamo.doc,
+    tableName: config.tableName,
+    writeOptions: { concurrency: config.stream.concurrency },
+    plan: compilePlan(loadModel(config.schemaFile)),
+  };
   // With REDIS_URL, each handled record's change events reach the gateways' subscribers (docs/subscriptions.md).
   const { redisUrl } = config.subscriptions;
   const handle = redisUrl
     ? publishingHandler(
-        redisBus({ url: redisUrl, tableName: config.tableName, secret: config.subscriptions.redisEventSecret, redact: imageRedaction(loadModel(config.schemaFile)), onError: (err) => logger.warn({ err }, 'redis') }),
+        redisBus({
+          url: redisUrl,
+          tableName: config.tableName,
+          secret: config.subscriptions.redisEventSecret,
+          redact: imageRedaction(loadModel(config.schemaFile)),
+          onError: (err) => logger.warn({ err }, 'redis'),
+        }),
         modelFromPlan(compilePlan(loadModel(config.schemaFile))),
       )
     : handleRecords;

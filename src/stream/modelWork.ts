@@ -55,7 +55,13 @@ export async function writeModelMarker(store: Store, now = Date.now()): Promise<
   await store.doc.send(
     new PutCommand({
       TableName: store.tableName,
-      Item: { ...store.plan.keys.key({ PK: MODEL_PARTITION, SK: `VERSION#${version}` }), work, version, startedAt: new Date(now).toISOString(), expiresAt: Math.floor(now / 1000) + 86_400 },
+      Item: {
+        ...store.plan.keys.key({ PK: MODEL_PARTITION, SK: `VERSION#${version}` }),
+        work,
+        version,
+        startedAt: new Date(now).toISOString(),
+        expiresAt: Math.floor(now / 1000) + 86_400,
+      },
     }),
   );
   return version;

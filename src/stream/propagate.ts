@@ -128,7 +128,12 @@ export async function propagate(store: Store, typeName: string, id: string, at?:
       }
     }
   }
-  if (entity[PROPAGATING_ATTR] !== undefined) await unmark(store, key, sources.map((s) => ({ attr: s.copy.versionAttr, version: s.from.version })));
+  if (entity[PROPAGATING_ATTR] !== undefined)
+    await unmark(
+      store,
+      key,
+      sources.map((s) => ({ attr: s.copy.versionAttr, version: s.from.version })),
+    );
   return { written };
 }
 
@@ -187,7 +192,13 @@ export async function refreshEdges(store: Store, edges: Item[]): Promise<number>
         const copies = async (list: EdgePairCopies, end: EdgePair['owner'], id: string) => {
           if (list.length === 0) return [];
           const key = await keyOf(end, id);
-          return key === null ? [] : list.map((c) => ({ edge, key, field: { field: c.from, versionAttr: versionAttr(c.from), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute) } }));
+          return key === null
+            ? []
+            : list.map((c) => ({
+                edge,
+                key,
+                field: { field: c.from, versionAttr: versionAttr(c.from), copyAttr: c.attribute, copyVersionAttr: versionAttr(c.attribute) },
+              }));
         };
         return [...(await copies(pair.ownerCopies, pair.owner, ownerId)), ...(await copies(pair.nodeCopies, pair.node, nodeId))];
       }
@@ -196,15 +207,25 @@ export async function refreshEdges(store: Store, edges: Item[]): Promise<number>
   );
   const sides = located.flat();
   if (sides.length === 0) return 0;
-  const entities = await batchGet(readsOf(store), store.tableName, store.plan.keys, sides.map((s) => s.key), { consistentRead: true });
+  const entities = await batchGet(
+    readsOf(store),
+    store.tableName,
+    store.plan.keys,
+    sides.map((s) => s.key),
+    { consistentRead: true },
+  );
   let written = 0;
   const { concurrency } = optionsOf(store);
-  await forEachLimit(sides.map((s, i) => ({ ...s, entity: entities[i] })), concurrency, async ({ edge, field, entity }) => {
-    if (entity === null || entity[DELETING_ATTR] !== undefined) return;
-    const from = source(entity, field, store.plan.keys);
-    if (from === null || !copyIsStale(edge, field, from.value, from.version)) return;
-    if (await writeCopy(store, edge, field, from.value, from.version)) written++;
-  });
+  await forEachLimit(
+    sides.map((s, i) => ({ ...s, entity: entities[i] })),
+    concurrency,
+    async ({ edge, field, entity }) => {
+      if (entity === null || entity[DELETING_ATTR] !== undefined) return;
+      const from = source(entity, field, store.plan.keys);
+      if (from === null || !copyIsStale(edge, field, from.value, from.version)) return;
+      if (await writeCopy(store, edge, field, from.value, from.version)) written++;
+    },
+  );
   return written;
 }
 

@@ -250,11 +250,12 @@ export class StreamReader {
       return out.ShardIterator;
     } catch (err) {
       if (errorName(err) !== 'TrimmedDataAccessException') throw err;
-      this.o.logger.error({ shardId: shard.id, after: shard.lastSeq }, 'stream records were trimmed before they were processed; reading from the oldest record left');
-      shard.lastSeq = null;
-      const out = await this.o.streams.send(
-        new GetShardIteratorCommand({ StreamArn: this.o.streamArn, ShardId: shard.id, ShardIteratorType: 'TRIM_HORIZON' }),
+      this.o.logger.error(
+        { shardId: shard.id, after: shard.lastSeq },
+        'stream records were trimmed before they were processed; reading from the oldest record left',
       );
+      shard.lastSeq = null;
+      const out = await this.o.streams.send(new GetShardIteratorCommand({ StreamArn: this.o.streamArn, ShardId: shard.id, ShardIteratorType: 'TRIM_HORIZON' }));
       return out.ShardIterator;
     }
   }
@@ -314,7 +315,12 @@ export class StreamReader {
       this.stats.holding(shard.id, records.length - i);
       const batch = records.slice(i);
       const oldest = recordTime(batch[0]);
-      const start = { source: 'reader' as const, records: batch.length, lagMs: oldest === undefined ? null : Math.max(0, Date.now() - oldest), shardId: shard.id };
+      const start = {
+        source: 'reader' as const,
+        records: batch.length,
+        lagMs: oldest === undefined ? null : Math.max(0, Date.now() - oldest),
+        shardId: shard.id,
+      };
       const outcome = await tracedBatch(this.o.telemetry, this.o.store, start, (store) => this.o.handler(store, batch, this.o.logger));
       if (this.stopped && !this.stats.running) return; // killed: nothing more is written
       const handled = i + outcome.done;
@@ -327,7 +333,11 @@ export class StreamReader {
       }
       await this.checkpoint(shard, records, handled);
       if (outcome.error instanceof ModelBehind) {
-        if (this.stats.modelBehind?.version !== outcome.error.version) this.o.logger.error({ version: outcome.error.version, missing: outcome.error.missing }, `stream processor holds: ${outcome.error.message}; deploy the new model's processor`);
+        if (this.stats.modelBehind?.version !== outcome.error.version)
+          this.o.logger.error(
+            { version: outcome.error.version, missing: outcome.error.missing },
+            `stream processor holds: ${outcome.error.message}; deploy the new model's processor`,
+          );
         this.stats.modelBehind = { version: outcome.error.version, missing: [...outcome.error.missing] };
         return 'held';
       }
@@ -373,8 +383,11 @@ export class StreamReader {
     for (const letter of letters) {
       if (this.stopped) return;
       const record = JSON.parse(String(letter.record)) as StreamRecordLike;
-      const outcome = await tracedBatch(this.o.telemetry, this.o.store, { source: 'reader' as const, records: 1, lagMs: null, shardId: String(letter.shardId) }, (store) =>
-        this.o.handler(store, [record], this.o.logger),
+      const outcome = await tracedBatch(
+        this.o.telemetry,
+        this.o.store,
+        { source: 'reader' as const, records: 1, lagMs: null, shardId: String(letter.shardId) },
+        (store) => this.o.handler(store, [record], this.o.logger),
       );
       if (outcome.failedAt === null) {
         await deleteDeadLetter(this.o.store, letter);
@@ -401,4 +414,3 @@ export class StreamReader {
     await saveCheckpoint(this.o.store, this.label, shard.id, { sequenceNumber: seq, finished: false });
   }
 }
-

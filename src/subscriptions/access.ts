@@ -38,8 +38,7 @@ function checks(decl: DeclaredSubscription, keyValues: unknown[], rules: RuleLoo
   return out;
 }
 
-const refusal = (decl: DeclaredSubscription, rule: Rule) =>
-  forbidden(`Not allowed to subscribe to ${decl.field}: only ${rule.name} may`, rule.name);
+const refusal = (decl: DeclaredSubscription, rule: Rule) => forbidden(`Not allowed to subscribe to ${decl.field}: only ${rule.name} may`, rule.name);
 
 /** The refusal for this caller, or null when they may subscribe. */
 export function refusedSubscription(decl: DeclaredSubscription, caller: Identity, keyValues: unknown[], rules: RuleLookup | undefined): Error | null {
@@ -53,7 +52,13 @@ export function refusedSubscription(decl: DeclaredSubscription, caller: Identity
 }
 
 /** The refusal for a payload record (rules that decide on what was read), or null. */
-export function refusedPayload(decl: DeclaredSubscription, caller: Identity, keyValues: unknown[], record: object | null, rules: RuleLookup | undefined): Error | null {
+export function refusedPayload(
+  decl: DeclaredSubscription,
+  caller: Identity,
+  keyValues: unknown[],
+  record: object | null,
+  rules: RuleLookup | undefined,
+): Error | null {
   if (record === null || (caller.kind === 'caller' && caller.admin)) return null;
   if (!rules) return refusal(decl, ADMIN);
   for (const c of checks(decl, keyValues, rules)) {

@@ -59,8 +59,7 @@ export class SubscriptionDeclarationError extends Error {
   override name = 'SubscriptionDeclarationError';
 }
 
-const directiveOf = (field: GraphQLField<unknown, unknown>, name: string) =>
-  field.astNode?.directives?.find((d) => d.name.value === name);
+const directiveOf = (field: GraphQLField<unknown, unknown>, name: string) => field.astNode?.directives?.find((d) => d.name.value === name);
 
 /** The edge type and node type of a connection type (`edges: [Edge!]!`, `Edge.node`). */
 function connectionTypes(type: GraphQLObjectType): { edge: string; node: string } | null {
@@ -75,7 +74,11 @@ export function declaredSubscriptions(schema: GraphQLSchema, model: ChangeModel)
   const root = schema.getSubscriptionType();
   if (!root) return [];
   const problems: string[] = [];
-  const rootArgsOf = (name: string) => schema.getQueryType()?.getFields()[name]?.args.map((a) => a.name) ?? [];
+  const rootArgsOf = (name: string) =>
+    schema
+      .getQueryType()
+      ?.getFields()
+      [name]?.args.map((a) => a.name) ?? [];
   const out: DeclaredSubscription[] = [];
   for (const field of Object.values(root.getFields())) {
     const where = `Subscription.${field.name}`;
@@ -93,7 +96,9 @@ export function declaredSubscriptions(schema: GraphQLSchema, model: ChangeModel)
       continue;
     }
     const keyProblem = (rootField: string) =>
-      rootArgsOf(rootField).length === args.length ? null : `${where}: takes ${args.length} key argument(s), Query.${rootField} takes ${rootArgsOf(rootField).length}`;
+      rootArgsOf(rootField).length === args.length
+        ? null
+        : `${where}: takes ${args.length} key argument(s), Query.${rootField} takes ${rootArgsOf(rootField).length}`;
     if (item) {
       const type = getNamedType(field.type);
       const rootField = model.rootField(type.name);

@@ -69,7 +69,13 @@ export function verifiedMessage(secret: string | undefined, channel: string, mes
   return Math.abs(now - Number(at)) <= MAX_MESSAGE_AGE_MS ? json : undefined;
 }
 
-export function redisBus({ url, tableName, onError, secret, redact = (e) => e }: RedisBusOptions): ChangeBus & { published: number; claimedBefore: number; rejected: number } {
+export function redisBus({
+  url,
+  tableName,
+  onError,
+  secret,
+  redact = (e) => e,
+}: RedisBusOptions): ChangeBus & { published: number; claimedBefore: number; rejected: number } {
   const prefix = `changes:${tableName}:`;
   const options = { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true } as const;
   let pub: Redis | undefined;

@@ -66,7 +66,9 @@ async function spanProcessors(settings: TelemetrySettings): Promise<SpanProcesso
     settings.traces.exporters.map(async (name) => {
       if (name === 'console') return new SimpleSpanProcessor(new ConsoleSpanExporter());
       const { OTLPTraceExporter } =
-        settings.traces.protocol === 'http/json' ? await import('@opentelemetry/exporter-trace-otlp-http') : await import('@opentelemetry/exporter-trace-otlp-proto');
+        settings.traces.protocol === 'http/json'
+          ? await import('@opentelemetry/exporter-trace-otlp-http')
+          : await import('@opentelemetry/exporter-trace-otlp-proto');
       const exporter: SpanExporter = new OTLPTraceExporter();
       return new BatchSpanProcessor(exporter);
     }),
@@ -350,7 +352,11 @@ function startOperation(sdk: Sdk, carrier: Carrier | undefined, at: number | und
         if (name) attributes['graphql.operation.name'] = name;
         if (cost !== undefined) attributes['gateway.cost'] = cost;
         span.setAttributes(attributes);
-        outcomeStatus(span, outcome, codes.find((c) => c === 'INTERNAL_SERVER_ERROR' || c === 'UNAVAILABLE'));
+        outcomeStatus(
+          span,
+          outcome,
+          codes.find((c) => c === 'INTERNAL_SERVER_ERROR' || c === 'UNAVAILABLE'),
+        );
       }
       span.end(endedAt);
     },
@@ -385,11 +391,15 @@ function startBatch(sdk: Sdk, { source, records, lagMs, shardId }: BatchStart, a
 
 function startDelivery(sdk: Sdk, subscription: string, carrier: Carrier | undefined, at: number | undefined): DeliveryTrace {
   const parent = carrier ? sdk.textMap.extract(ROOT_CONTEXT, carrier, getter) : ROOT_CONTEXT;
-  const span = sdk.tracer.startSpan(`subscription ${subscription}`, {
-    kind: SpanKind.PRODUCER,
-    attributes: { 'graphql.operation.type': 'subscription', 'gateway.subscription': subscription },
-    startTime: at,
-  }, parent);
+  const span = sdk.tracer.startSpan(
+    `subscription ${subscription}`,
+    {
+      kind: SpanKind.PRODUCER,
+      attributes: { 'graphql.operation.type': 'subscription', 'gateway.subscription': subscription },
+      startTime: at,
+    },
+    parent,
+  );
   const tally: Tally = new Map();
   return {
     calls: callObserver(sdk.tracer, trace.setSpan(ROOT_CONTEXT, span), tally),

@@ -73,7 +73,7 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
   const model = loadModel(config.schemaFile);
   // Then the trusted documents' manifest, which cannot be used either when it does not load.
   const trusted = config.trustedDocuments ? loadManifest(config.trustedDocuments) : undefined;
-  if (trusted) logger.info({ operations: trusted.size }, 'trusted documents: only the manifest\'s operations run');
+  if (trusted) logger.info({ operations: trusted.size }, "trusted documents: only the manifest's operations run");
   const client = dynamo ?? dynamoFromConfig(config, embeddedUrl);
   const rules = compileRules(model);
   const watch = tableWatch(logger, config.tableName, endpointLabel(clientOptions(config, embeddedUrl)));
@@ -85,7 +85,12 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     prod: config.prod,
     logger,
     dynamodbMetricsExtension: config.dynamodbMetricsExtension,
-    limits: { ...security, maxResponseFields: config.operationLimits.maxResponseFields, maxResponseBytes: config.operationLimits.maxResponseBytes, queryBytesPerRequest: config.operationLimits.queryBytesPerRequest },
+    limits: {
+      ...security,
+      maxResponseFields: config.operationLimits.maxResponseFields,
+      maxResponseBytes: config.operationLimits.maxResponseBytes,
+      queryBytesPerRequest: config.operationLimits.queryBytesPerRequest,
+    },
     allowBatchedRequests: security.allowBatchedRequests,
     idempotencyTtlSeconds: config.idempotencyTtlSeconds,
     authRules: config.auth.mode === 'oidc',
@@ -114,6 +119,16 @@ export function createGatewayParts(config: Config, { logger, embeddedUrl, dynamo
     subscriptionSchema: () => (built ??= gatewaySchema(model, config.auth.mode === 'oidc' ? rules : undefined)),
     // The served model's plan (the one its resolvers were built from: compilePlan caches it per model), so that
     // every operation's look-ahead, request budget and writes run on it, not on the default model's.
-    deps: { doc: client.doc, readPath: client.reads, tableName: config.tableName, naive: config.naive, cursors, authRequired: auth.rulesOn, rules, pageReadBudget: config.catalog.pageReadBudget, plan: compilePlan(model) },
+    deps: {
+      doc: client.doc,
+      readPath: client.reads,
+      tableName: config.tableName,
+      naive: config.naive,
+      cursors,
+      authRequired: auth.rulesOn,
+      rules,
+      pageReadBudget: config.catalog.pageReadBudget,
+      plan: compilePlan(model),
+    },
   };
 }

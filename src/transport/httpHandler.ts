@@ -201,7 +201,13 @@ async function readOperation(req: IncomingMessage, res: ServerResponse, url: URL
   return { method: req.method!, headers, search, body };
 }
 
-async function serveGraphQL(apollo: ApolloServer<Context>, req: IncomingMessage, res: ServerResponse, url: URL, options: HttpOptions & { maxBodyBytes: number }) {
+async function serveGraphQL(
+  apollo: ApolloServer<Context>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  options: HttpOptions & { maxBodyBytes: number },
+) {
   const httpGraphQLRequest = await readOperation(req, res, url, options, options.maxBodyBytes);
   if (httpGraphQLRequest === null) return;
   const metrics = new OperationMetrics(options.requestLimits);

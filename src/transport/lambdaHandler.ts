@@ -11,11 +11,7 @@
  *   always right, is used.
  * - Log lines carry Lambda's `awsRequestId`, to join the platform's lines.
  */
-import {
-  handlers,
-  startServerAndCreateLambdaHandler,
-  type LambdaHandler,
-} from '@as-integrations/aws-lambda';
+import { handlers, startServerAndCreateLambdaHandler, type LambdaHandler } from '@as-integrations/aws-lambda';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context as LambdaContext } from 'aws-lambda';
 import { loadConfig, withoutEmbedded, type Config, type LambdaFirstExport } from '../config.js';
 import type { ApolloServer } from '@apollo/server';
@@ -30,10 +26,7 @@ import { loadTelemetry, type Telemetry } from '../telemetry/telemetry.js';
 import { deferTelemetry } from '../telemetry/deferred.js';
 import { checkTrustedBody, checkTrustedSearch, refusalResponse, type TrustedDocuments } from './trustedDocuments.js';
 
-export type ApiGatewayHandler = (
-  event: APIGatewayProxyEventV2,
-  context: LambdaContext,
-) => Promise<APIGatewayProxyStructuredResultV2>;
+export type ApiGatewayHandler = (event: APIGatewayProxyEventV2, context: LambdaContext) => Promise<APIGatewayProxyStructuredResultV2>;
 
 export interface LambdaOptions {
   logger?: Logger;
@@ -131,8 +124,10 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
   );
 
   const health = cachedProbe(() => tableHealthy(dynamo, config.tableName), config.healthCacheMs);
-  const graphql: LambdaHandler<ReturnType<typeof handlers.createAPIGatewayProxyEventV2RequestHandler>> =
-    startServerAndCreateLambdaHandler(asCjsServer(server), handlers.createAPIGatewayProxyEventV2RequestHandler(), {
+  const graphql: LambdaHandler<ReturnType<typeof handlers.createAPIGatewayProxyEventV2RequestHandler>> = startServerAndCreateLambdaHandler(
+    asCjsServer(server),
+    handlers.createAPIGatewayProxyEventV2RequestHandler(),
+    {
       middleware: [
         async (event) => {
           if (event.rawPath === '/health' && ['GET', 'HEAD'].includes(event.requestContext.http.method)) {
@@ -157,7 +152,8 @@ export function createLambdaHandler(config: Config = loadConfig(), options: Lamb
         ...(context?.awsRequestId ? { requestId: context.awsRequestId } : {}),
         clientAddress: event.requestContext?.http?.sourceIp,
       }),
-    });
+    },
+  );
 
   let streamKnown = false;
   let deciding: Promise<void> | undefined;

@@ -164,7 +164,10 @@ async function readyWithin<T>(endpoint: string, work: Promise<T>, deadlineMs = R
 }
 
 /** `/health` details.copies, cached as the table check is: a flood of calls costs at most its two requests per interval. */
-function copiesProbe(config: Config, { dynamo, plan, processing, streamArn }: { dynamo: Dynamo; plan: Plan; processing: StreamProcessing; streamArn: string | null }) {
+function copiesProbe(
+  config: Config,
+  { dynamo, plan, processing, streamArn }: { dynamo: Dynamo; plan: Plan; processing: StreamProcessing; streamArn: string | null },
+) {
   return cachedProbe(
     () =>
       copyHealth({
@@ -209,10 +212,11 @@ function handlerOptionsOf(
   };
 }
 
-export async function startGateway(
-  config: Config,
-  logger: Logger = createLogger(config.logLevel),
-): Promise<Gateway> {
+/**
+ * What start-up refuses before anything runs, then the embedded DynamoDB
+ * Local when no endpoint is given (null otherwise).
+ */
+async function checkedThenLocal(config: Config, logger: Logger): Promise<LocalDynamo | null> {
   // A model that cannot be served, its subscriptions included, is refused before DynamoDB Local or a port is touched.
   const model = loadModel(config.schemaFile);
   declaredSubscriptions(model.schema, modelFromPlan(compilePlan(model)));
@@ -221,11 +225,13 @@ export async function startGateway(
   await refuseUnusable(config);
   // Then the endpoint: unreachable, or AWS without a region, is one line naming DYNAMODB_ENDPOINT.
   await checkEndpoint(config);
-  let local: LocalDynamo | null = null;
-  if (config.endpoint.kind === 'embedded') {
-    logger.info({ port: config.localDynamoPort || null }, 'starting embedded DynamoDB Local');
-    local = await startLocalDynamo({ port: config.localDynamoPort });
-  }
+  if (config.endpoint.kind !== 'embedded') return null;
+  logger.info({ port: config.localDynamoPort || null }, 'starting embedded DynamoDB Local');
+  return startLocalDynamo({ port: config.localDynamoPort });
+}
+
+export async function startGateway(config: Config, logger: Logger = createLogger(config.logLevel)): Promise<Gateway> {
+  const local = await checkedThenLocal(config, logger);
   const embeddedUrl = local?.endpoint;
   // Loaded (and the SDK imported) only when an OTEL_* variable is set.
   const telemetry = await loadTelemetry(config.telemetry, logger);
@@ -247,17 +253,34 @@ export async function startGateway(
   let http: Server | undefined;
   let stream: StreamProcessing | undefined;
   /** `/health` details: open sockets and subscriptions (both back to zero once clients leave), events. */
-  const changeDetails = () => ({ bus: bus.kind, ...(subscriptions?.details() ?? {}), ...engine.stats(), ...hub.stats(), rejected: bus.rejected ?? 0, published });
+  const changeDetails = () => ({
+    bus: bus.kind,
+    ...(subscriptions?.details() ?? {}),
+    ...engine.stats(),
+    ...hub.stats(),
+    rejected: bus.rejected ?? 0,
+    published,
+  });
   let devIssuer: Issuer | null = null;
   try {
     devIssuer = await startDevIssuer(config, logger);
     // Fetch the issuer's keys now, so the first request does not wait; failures are retried per request.
-    await auth.verifier?.warm().catch((err: unknown) => logger.warn({ err }, 'could not fetch the token issuer\'s keys yet'));
+    await auth.verifier?.warm().catch((err: unknown) => logger.warn({ err }, "could not fetch the token issuer's keys yet"));
     const layout = await readyWithin(endpointLabel(clientOptions(config, embeddedUrl)), prepareTable(config, { dynamo, plan, local, logger }));
     // After the demo data: its records are read afterwards, not competing with its writes at start-up.
     const streamsEndpoint = clientOptions(config, embeddedUrl).endpoint;
     const changeModel = modelFromPlan(plan);
-    stream = startStreamProcessing({ config, endpoint: streamsEndpoint, streamArn: layout.streamArn, logger, plan, telemetry, changes: bus, published, changeModel });
+    stream = startStreamProcessing({
+      config,
+      endpoint: streamsEndpoint,
+      streamArn: layout.streamArn,
+      logger,
+      plan,
+      telemetry,
+      changes: bus,
+      published,
+      changeModel,
+    });
     deps.fanOut = stream.fanOut;
     await apollo.start();
     const processing = stream;
@@ -266,7 +289,15 @@ export async function startGateway(
     http = createHttpListener(createHttpHandler(apollo, handlerOptionsOf(config, { parts, plan, logger, details })), config.http);
     telemetry?.watchConnections(http);
     const limits = { ...config.subscriptions, maxMessageBytes: config.security.maxBodyBytes };
-    subscriptions = attachSubscriptions(http, { engine, identify: (authorization) => auth.identify(authorization), verifiesTokens: auth.rulesOn, limits, logger, trusted, callers });
+    subscriptions = attachSubscriptions(http, {
+      engine,
+      identify: (authorization) => auth.identify(authorization),
+      verifiesTokens: auth.rulesOn,
+      limits,
+      logger,
+      trusted,
+      callers,
+    });
     await new Promise<void>((resolve, reject) => {
       http!.once('error', reject);
       http!.listen(config.port, config.host, resolve);

@@ -130,7 +130,10 @@ function armExpiry(extra: Extra, exp: number): void {
   // setTimeout holds at most 2^31-1 ms; a longer-lived token is re-armed on the way.
   const arm = () => {
     const left = exp * 1000 - Date.now();
-    extra.expiry = setTimeout(() => (left > 2 ** 31 - 1 ? arm() : socket.close(CloseCode.Forbidden, 'Forbidden: the token expired')), Math.min(Math.max(0, left), 2 ** 31 - 1));
+    extra.expiry = setTimeout(
+      () => (left > 2 ** 31 - 1 ? arm() : socket.close(CloseCode.Forbidden, 'Forbidden: the token expired')),
+      Math.min(Math.max(0, left), 2 ** 31 - 1),
+    );
   };
   arm();
 }
@@ -140,7 +143,11 @@ async function onSubscribe(o: SubscriptionServerOptions, ctx: ProtocolContext, p
   const { engine, limits, logger } = o;
   // The new id is already counted in ctx.subscriptions.
   if (Object.keys(ctx.subscriptions).length > limits.perConnection) {
-    return [new GraphQLError(`At most ${limits.perConnection} subscriptions per connection; complete one first`, { extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'WS_MAX_SUBSCRIPTIONS' } })];
+    return [
+      new GraphQLError(`At most ${limits.perConnection} subscriptions per connection; complete one first`, {
+        extensions: { code: ErrorCode.BAD_USER_INPUT, limit: 'WS_MAX_SUBSCRIPTIONS' },
+      }),
+    ];
   }
   let subscribe = payload as SubscribePayload;
   if (o.trusted) {
@@ -162,7 +169,13 @@ async function onSubscribe(o: SubscriptionServerOptions, ctx: ProtocolContext, p
   if (refused) return [refused];
   // contextValue carries what the engine prepared, and for whom.
   const started: Started = { prepared, extra: ctx.extra };
-  return { schema: undefined as never, document: prepared.document, contextValue: started, variableValues: prepared.variables, operationName: prepared.operationName };
+  return {
+    schema: undefined as never,
+    document: prepared.document,
+    contextValue: started,
+    variableValues: prepared.variables,
+    operationName: prepared.operationName,
+  };
 }
 
 function protocolOf(o: SubscriptionServerOptions, counts: Counts): Protocol<Extra> {
@@ -180,12 +193,15 @@ function protocolOf(o: SubscriptionServerOptions, counts: Counts): Protocol<Extr
       } catch (err) {
         engine.release(prepared, extra.budget);
         logger.error({ err, topic: prepared.topic }, 'could not start a subscription');
-        return { errors: [new GraphQLError('Live updates are unavailable; try again shortly', { extensions: { code: ErrorCode.UNAVAILABLE } })] } as ExecutionResult;
+        return {
+          errors: [new GraphQLError('Live updates are unavailable; try again shortly', { extensions: { code: ErrorCode.UNAVAILABLE } })],
+        } as ExecutionResult;
       }
     },
     // Results come formatted from the engine (codes, prod masking).
     onNext: (_ctx, _id, _payload, _args, result) => result as never,
-    onError: (_ctx, _id, _payload, errors) => errors.map((e) => ({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), extensions: e.extensions })) as never,
+    onError: (_ctx, _id, _payload, errors) =>
+      errors.map((e) => ({ message: e.message, ...(e.locations ? { locations: e.locations } : {}), extensions: e.extensions })) as never,
   });
 }
 
@@ -261,7 +277,10 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
       socket.close(TRY_AGAIN_LATER, 'Try again later: too many connections');
       return;
     }
-    const budget = new SocketBudget(limits.maxDocumentBytes, limits.maxQueuedBytes, { perSecond: limits.eventRequestsPerSecond, burst: limits.eventRequestsBurst });
+    const budget = new SocketBudget(limits.maxDocumentBytes, limits.maxQueuedBytes, {
+      perSecond: limits.eventRequestsPerSecond,
+      burst: limits.eventRequestsBurst,
+    });
     budget.address = address;
     const extra: Extra = { socket, address, budget, identity: { kind: 'anonymous' }, expiry: undefined };
     socket.on('error', (err) => {
@@ -269,7 +288,10 @@ export function attachSubscriptions(http: Server, o: SubscriptionServerOptions):
       socket.terminate();
     });
     const ping = keepAlive(socket, keepAliveMs);
-    const closed = protocol.opened(transportOf(socket, limits, logger, (why) => closeSlow(counts, logger, socket, why)), extra);
+    const closed = protocol.opened(
+      transportOf(socket, limits, logger, (why) => closeSlow(counts, logger, socket, why)),
+      extra,
+    );
     socket.once('close', (code, reason) => {
       release(counts, limits, address);
       clearInterval(ping);

@@ -79,7 +79,7 @@ export type Checked = { params: Record<string, unknown> } | { refusal: Refusal }
 
 const NOT_IN_LIST: Refusal = {
   code: 'PERSISTED_QUERY_NOT_IN_LIST',
-  message: 'This gateway runs trusted documents only: send the id of an operation from the client build\'s manifest',
+  message: "This gateway runs trusted documents only: send the id of an operation from the client build's manifest",
 };
 
 /**

@@ -83,8 +83,7 @@ export function sideOf(store: Store, typeName: string, id: string, fields?: Read
     key,
     ownCounters: t.item.counters,
     groups: t.sides,
-    counterItems: (item) =>
-      sharding ? sharding.counters(id, sharding.layoutOf(item)).filter((k) => k.PK !== key.PK || k.SK !== key.SK) : [],
+    counterItems: (item) => (sharding ? sharding.counters(id, sharding.layoutOf(item)).filter((k) => k.PK !== key.PK || k.SK !== key.SK) : []),
   };
 }
 
@@ -143,12 +142,25 @@ async function cascade(store: Store, side: Side, match: readonly Match[] = []): 
       }
     }
     // Nothing to mark: only edges an absent entity left behind remain to clean up, here and now.
-    if (!(await anyLeftIn(store, side.groups.flatMap((g) => g.collections(side.id, null))))) throw notFound(`${side.what} not found`);
+    if (
+      !(await anyLeftIn(
+        store,
+        side.groups.flatMap((g) => g.collections(side.id, null)),
+      ))
+    )
+      throw notFound(`${side.what} not found`);
     await finishCascade(store, side, false);
     return;
   }
   const entity = read;
-  if (entity === null && !(await anyLeftIn(store, side.groups.flatMap((g) => g.collections(side.id, null))))) throw notFound(`${side.what} not found`);
+  if (
+    entity === null &&
+    !(await anyLeftIn(
+      store,
+      side.groups.flatMap((g) => g.collections(side.id, null)),
+    ))
+  )
+    throw notFound(`${side.what} not found`);
   if (entity !== null && entity[DELETING_ATTR] === undefined && !(await markDeleting(store, side, match)) && match.length > 0) {
     // Changed (or deleted) between the read and the mark: the values are checked again.
     const now = await getItem(store, side.key);
@@ -283,10 +295,8 @@ async function tryTransactWithCounts(store: Store, moves: readonly CountMove[], 
 }
 
 const counterName = (counters: readonly string[], i: number) => (counters.length === 1 ? '#counter' : `#counter${i}`);
-const removal = (counters: readonly string[]) =>
-  counters.length === 0 ? '' : ` REMOVE ${counters.map((_, i) => counterName(counters, i)).join(', ')}`;
-const counterNames = (counters: readonly string[]) =>
-  Object.fromEntries(counters.map((c, i) => [counterName(counters, i), c]));
+const removal = (counters: readonly string[]) => (counters.length === 0 ? '' : ` REMOVE ${counters.map((_, i) => counterName(counters, i)).join(', ')}`);
+const counterNames = (counters: readonly string[]) => Object.fromEntries(counters.map((c, i) => [counterName(counters, i), c]));
 
 /** Step 1. True when the entity exists (now marked); false when it is absent. */
 async function markDeleting(store: Store, side: Side, match: readonly Match[] = []): Promise<boolean> {

@@ -11,7 +11,15 @@
  * Renames change GSI2SK only (the shard depends on the id).
  */
 import type { QueryCommandInput } from '@aws-sdk/lib-dynamodb';
-import { CATALOG_COUNT_ATTR, catalogEntryPartition, catalogEntryShard, catalogShardCounterKey, GSI2, type CatalogSpec, type TableKeys } from '../dynamo/keys.js';
+import {
+  CATALOG_COUNT_ATTR,
+  catalogEntryPartition,
+  catalogEntryShard,
+  catalogShardCounterKey,
+  GSI2,
+  type CatalogSpec,
+  type TableKeys,
+} from '../dynamo/keys.js';
 import type { Item } from '../dynamo/batchGet.js';
 import { conflict } from '../errors.js';
 import { transact, TransactionCancelled, type TransactItem } from './transact.js';
@@ -66,7 +74,12 @@ interface CountPage {
  * partition (page by page); `query` sends one (rate-limited by a caller that
  * needs it).
  */
-export async function countCatalogShard(query: (input: QueryCommandInput) => Promise<CountPage>, tableName: string, spec: CatalogSpec, shard: number): Promise<number> {
+export async function countCatalogShard(
+  query: (input: QueryCommandInput) => Promise<CountPage>,
+  tableName: string,
+  spec: CatalogSpec,
+  shard: number,
+): Promise<number> {
   let count = 0;
   let start: Record<string, unknown> | undefined;
   do {

@@ -49,12 +49,25 @@ const withOldValues = (item: TransactItem): TransactItem => {
  * `ownFailed` turns a failed condition of its own items into the caller's
  * error (CONFLICT, NOT_FOUND; it returns when none of them failed).
  */
-export async function transactWithCounts(store: Store, own: TransactItem[], moves: readonly CountMove[], ownFailed: (cancelled: TransactionCancelled) => void): Promise<void> {
+export async function transactWithCounts(
+  store: Store,
+  own: TransactItem[],
+  moves: readonly CountMove[],
+  ownFailed: (cancelled: TransactionCancelled) => void,
+): Promise<void> {
   const keys = store.plan.keys;
   const seen: (Item | null)[] = moves.map(assumed);
   await untilFresh(store, async () => {
     const counts = moves.map((m, i) =>
-      withOldValues(counterOrCheck(store.tableName, keys, { key: m.key, seen: seen[i] ?? null, counter: m.counter, delta: m.delta, also: m.live ? [absent(DELETING_ATTR)] : [] })),
+      withOldValues(
+        counterOrCheck(store.tableName, keys, {
+          key: m.key,
+          seen: seen[i] ?? null,
+          counter: m.counter,
+          delta: m.delta,
+          also: m.live ? [absent(DELETING_ATTR)] : [],
+        }),
+      ),
     );
     const cancelled = await tryTransact(store, [...own, ...counts]);
     if (cancelled === null) return true;

@@ -40,15 +40,19 @@ import { planOf, readsOf, type Store } from './store.js';
 import { retryConflicts } from './transact.js';
 import { writePlanOf, type TypeWrites } from './writePlan.js';
 
-export const isConditionFailed = (err: unknown) =>
-  (err as { name?: string })?.name === 'ConditionalCheckFailedException';
+export const isConditionFailed = (err: unknown) => (err as { name?: string })?.name === 'ConditionalCheckFailedException';
 
 /** Puts `item` unless an item with its key exists (then CONFLICT naming `what`). */
 export async function putNew(store: Store, item: Item, what: string): Promise<void> {
   try {
     await retryConflicts(store, () =>
       store.doc.send(
-        new PutCommand({ TableName: store.tableName, Item: item, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: store.plan.keys.pkName }),
+        new PutCommand({
+          TableName: store.tableName,
+          Item: item,
+          ConditionExpression: 'attribute_not_exists(#pk)',
+          ExpressionAttributeNames: store.plan.keys.pkName,
+        }),
       ),
     );
   } catch (err) {
@@ -92,9 +96,15 @@ export function templateText(type: ItemType, field: string, value: unknown): str
 
 /** BAD_USER_INPUT when the values a create gives make a key DynamoDB would refuse (too long), before any request. */
 function checkKeySize(key: ItemKey, what: string): void {
-  for (const [name, value] of [['pk', key.PK], ['sk', key.SK]] as const) {
+  for (const [name, value] of [
+    ['pk', key.PK],
+    ['sk', key.SK],
+  ] as const) {
     const bytes = Buffer.byteLength(value, 'utf8');
-    if (bytes > KEY_BYTES[name]) throw badUserInput(`${what}: the values given make a ${name === 'pk' ? 'partition' : 'sort'} key of ${bytes} bytes, above DynamoDB's ${KEY_BYTES[name]}: shorten the values the key holds`);
+    if (bytes > KEY_BYTES[name])
+      throw badUserInput(
+        `${what}: the values given make a ${name === 'pk' ? 'partition' : 'sort'} key of ${bytes} bytes, above DynamoDB's ${KEY_BYTES[name]}: shorten the values the key holds`,
+      );
   }
 }
 
@@ -170,10 +180,24 @@ export function findInverted(store: Store, typeName: string, id: string): Promis
 }
 
 /** findInverted through a read port of its own (the table check reads so, with no store). */
-export async function findInvertedIn(reads: ReadPort, tableName: string, model: Plan, typeName: string, id: string): Promise<{ id: string; parentId: string } | null> {
+export async function findInvertedIn(
+  reads: ReadPort,
+  tableName: string,
+  model: Plan,
+  typeName: string,
+  id: string,
+): Promise<{ id: string; parentId: string } | null> {
   const plan = model.item(typeName);
   const parentPlan = model.item(plan.type.parent!.type);
-  const byId: Collection = { name: `${typeName}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: plan.type.sk.fill({ id }), prefix: parentPlan.type.pk.prefix, table: model.keys.names };
+  const byId: Collection = {
+    name: `${typeName}.id`,
+    index: GSI1,
+    pkAttr: 'GSI1PK',
+    skAttr: 'GSI1SK',
+    pk: plan.type.sk.fill({ id }),
+    prefix: parentPlan.type.pk.prefix,
+    table: model.keys.names,
+  };
   const [found] = await readRange(reads, tableName, { collection: byId, forward: true, limit: 1 });
   const ids = found ? plan.ids(found) : null;
   return ids && ids.parentId !== null ? { id: ids.id, parentId: ids.parentId } : null;
@@ -233,7 +257,10 @@ async function nextNumber(store: Store, t: TypeWrites, parentKey: ItemKey, paren
     const n = out.Attributes?.[attribute] as number;
     const pad = field.sequence!.pad;
     // Its text must keep sorting as the numbers do: one digit more would sort before the rest.
-    if (String(n).length > pad) throw conflict(`${t.item.name}: the sequence ${attribute} of ${parentWhat} is past ${'9'.repeat(pad)}, the largest number of ${pad} digits (${t.item.name}.${field.name} @attribute(pad: ${pad}))`);
+    if (String(n).length > pad)
+      throw conflict(
+        `${t.item.name}: the sequence ${attribute} of ${parentWhat} is past ${'9'.repeat(pad)}, the largest number of ${pad} digits (${t.item.name}.${field.name} @attribute(pad: ${pad}))`,
+      );
     return n;
   } catch (err) {
     if (isConditionFailed(err)) throw notFound(`${parentWhat} not found`);
@@ -277,7 +304,9 @@ export async function createItem(
     else await putNew(store, item, what);
     return t.item.map(item);
   }
-  const put = (it: Item) => ({ Put: { TableName: store.tableName, Item: it, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } });
+  const put = (it: Item) => ({
+    Put: { TableName: store.tableName, Item: it, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName },
+  });
   const own = [
     put(item),
     ...(unique ? [put(unique)] : []),
@@ -297,8 +326,19 @@ export async function createItem(
  */
 async function claimOf(store: Store, t: TypeWrites, item: Item, parentPlan: { type: ItemType }, id: string, parentId: string): Promise<Item> {
   const keys = store.plan.keys;
-  const byId: Collection = { name: `${t.item.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: keys.keyOf(item).SK, prefix: parentPlan.type.pk.prefix, table: keys.names };
+  const byId: Collection = {
+    name: `${t.item.name}.id`,
+    index: GSI1,
+    pkAttr: 'GSI1PK',
+    skAttr: 'GSI1SK',
+    pk: keys.keyOf(item).SK,
+    prefix: parentPlan.type.pk.prefix,
+    table: keys.names,
+  };
   const [existing] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
   if (existing) throw conflict(`${t.item.name} ${id} already exists`);
-  return { ...keys.key(idClaimKey(t.item.type.sk.prefix, t.item.type.sk.cased(id))), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };
+  return {
+    ...keys.key(idClaimKey(t.item.type.sk.prefix, t.item.type.sk.cased(id))),
+    ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}),
+  };
 }

@@ -12,8 +12,7 @@ const next = monotonicFactory();
 export const newId = (): string => next();
 
 /** The id the caller gave (validated), or a new one. */
-export const idOrNew = (id: string | null | undefined, argumentName = 'input.id'): string =>
-  id == null ? newId() : validateId(id, argumentName);
+export const idOrNew = (id: string | null | undefined, argumentName = 'input.id'): string => (id == null ? newId() : validateId(id, argumentName));
 
 /** An id of an item of `typeName` given in `argumentName`, checked by its type's rule (a derived id's, or the id rules; a keyless type's are the id rules). */
 export const checkedId = (plan: Plan, typeName: string, value: unknown, argumentName: string): string =>

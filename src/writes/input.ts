@@ -149,7 +149,8 @@ export function nestedValue(shape: ValueShape, value: unknown, argumentName: str
     case 'scalar':
       return attributeValue({ kind: shape.scalar, required: shape.required, constraints: shape.constraints }, value, argumentName);
     case 'map': {
-      if (typeof value !== 'object' || Array.isArray(value)) throw badUserInput(`${argumentName} must be an object with the fields of ${shape.type}`, argumentName);
+      if (typeof value !== 'object' || Array.isArray(value))
+        throw badUserInput(`${argumentName} must be an object with the fields of ${shape.type}`, argumentName);
       const given = value as Record<string, unknown>;
       const stored: Record<string, unknown> = {};
       for (const f of shape.fields) {

@@ -113,7 +113,15 @@ function keyValuesFrom(pair: EdgePair, args: Record<string, unknown>): Record<st
 function partitionCounterChange(
   store: Store,
   pair: EdgePair,
-  { nodeId, nodeKey, node, partition, delta, maintained, also = [] }: { nodeId: string; nodeKey: ItemKey; node: Item | null; partition: string; delta: number; maintained: boolean; also?: Condition[] },
+  {
+    nodeId,
+    nodeKey,
+    node,
+    partition,
+    delta,
+    maintained,
+    also = [],
+  }: { nodeId: string; nodeKey: ItemKey; node: Item | null; partition: string; delta: number; maintained: boolean; also?: Condition[] },
 ): TransactItem {
   const sharding = pair.sharding;
   const k = sharding ? sharding.shardIndex(nodeId, partition) : null;
@@ -185,6 +193,19 @@ export interface Linked {
   node: Item;
 }
 
+/** The edge attributes a link's arguments give (checked; key fields as keys write them), and an edge's own id. */
+function linkInput(pair: EdgePair, args: Record<string, unknown>): { given: Item; edgeId: string | null } {
+  const given: Item = {};
+  // An edge of its own: its id, given or generated (time-ordered, as an item's).
+  const edgeId = pair.ownId ? idOrNew(args.id as string | null | undefined, 'id') : null;
+  for (const a of pair.edgeAttributes) {
+    if (a.createdAt || !(a.name in args) || (a.name === 'id' && pair.ownId)) continue;
+    const value = attributeValue(a, args[a.name], a.name);
+    if (value !== null) given[a.storedAs] = pair.keyFields.includes(a.name) ? keyText(a, value, a.name) : value;
+  }
+  return { given, edgeId };
+}
+
 /**
  * Adds the edge of the relation `path` between `ownerId` and `nodeId`;
  * `args` are the link's other arguments (edge attributes of the same name).
@@ -202,14 +223,7 @@ export async function link(
   pair.owner.checkId(ownerId, ids.from);
   pair.node.checkId(nodeId, ids.to);
   refuseSelfLink(pair, ownerId, nodeId, ids);
-  const given: Item = {};
-  // An edge of its own: its id, given or generated (time-ordered, as an item's).
-  const edgeId = pair.ownId ? idOrNew(args.id as string | null | undefined, 'id') : null;
-  for (const a of pair.edgeAttributes) {
-    if (a.createdAt || !(a.name in args) || (a.name === 'id' && pair.ownId)) continue;
-    const value = attributeValue(a, args[a.name], a.name);
-    if (value !== null) given[a.storedAs] = pair.keyFields.includes(a.name) ? keyText(a, value, a.name) : value;
-  }
+  const { given, edgeId } = linkInput(pair, args);
   let maintained = true;
   return untilFresh(store, async (round) => {
     const consistent = round > 1;
@@ -250,16 +264,34 @@ export async function link(
     const nodeAt = ownerAt + (pair.ownerKeyless ? 0 : 1);
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
-      ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, { key: ownerKey, seen: owner, counter: pair.ownerCounter, delta: 1, also: copiedUnchanged(owner, pair.ownerCopies) })),
-      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, { nodeId, nodeKey, node, partition: String(edge.GSI1PK ?? edgeKey.SK), delta: 1, maintained, also: nodeConditions })),
+      ...onEnd(pair.ownerKeyless, () =>
+        counterOrCheck(store.tableName, keys, {
+          key: ownerKey,
+          seen: owner,
+          counter: pair.ownerCounter,
+          delta: 1,
+          also: copiedUnchanged(owner, pair.ownerCopies),
+        }),
+      ),
+      ...onEnd(pair.nodeKeyless, () =>
+        partitionCounterChange(store, pair, {
+          nodeId,
+          nodeKey,
+          node,
+          partition: String(edge.GSI1PK ?? edgeKey.SK),
+          delta: 1,
+          maintained,
+          also: nodeConditions,
+        }),
+      ),
       // A mirror whose key is one per pair (no edge field or id in it) finds the pair linked already.
-      ...(mirror ? [{ Put: { TableName: store.tableName, Item: mirror, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } }] : []),
+      ...(mirror
+        ? [{ Put: { TableName: store.tableName, Item: mirror, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } }]
+        : []),
     ]);
     if (cancelled === null) {
-      const counted =
-        shards === 1 && pair.nodeCounter !== null ? { ...node, [pair.nodeCounter]: counterAfter(node, pair.nodeCounter, 1) } : node;
-      const ownerCounted =
-        pair.ownerCounter !== null ? { ...owner, [pair.ownerCounter]: counterAfter(owner, pair.ownerCounter, 1) } : owner;
+      const counted = shards === 1 && pair.nodeCounter !== null ? { ...node, [pair.nodeCounter]: counterAfter(node, pair.nodeCounter, 1) } : node;
+      const ownerCounted = pair.ownerCounter !== null ? { ...owner, [pair.ownerCounter]: counterAfter(owner, pair.ownerCounter, 1) } : owner;
       return { edge, owner: ownerCounted, node: counted };
     }
     // An item changed since it was read (renamed, deleted, counter added or removed): read again.
@@ -269,7 +301,9 @@ export async function link(
       return READ_AGAIN;
     }
     if (cancelled.failed(0) || (mirror !== null && cancelled.failed(nodeAt + (pair.nodeKeyless ? 0 : 1)))) {
-      throw conflict(edgeId !== null && cancelled.failed(0) ? `an edge ${edgeId} of ${pair.base.path} exists already` : wording(pair, ownerId, nodeId, 'already', w));
+      throw conflict(
+        edgeId !== null && cancelled.failed(0) ? `an edge ${edgeId} of ${pair.base.path} exists already` : wording(pair, ownerId, nodeId, 'already', w),
+      );
     }
     throw cancelled;
   });
@@ -338,7 +372,12 @@ export async function unlink(
         return READ_AGAIN;
       }
       if (owner === null || node === null) throw missing(pair, ownerId, nodeId, owner, node);
-      if (pair.keyFields.length > 0) throw notFound(`${pair.owner.name} ${ownerId} has no such edge to ${pair.node.name.toLowerCase()} ${nodeId} (${Object.entries(values).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+      if (pair.keyFields.length > 0)
+        throw notFound(
+          `${pair.owner.name} ${ownerId} has no such edge to ${pair.node.name.toLowerCase()} ${nodeId} (${Object.entries(values)
+            .map(([k, v]) => `${k} ${v}`)
+            .join(', ')})`,
+        );
       throw notFound(wording(pair, ownerId, nodeId, 'not', w));
     }
     throw cancelled;

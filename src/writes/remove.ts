@@ -71,7 +71,12 @@ export async function removeAlone(store: Store, r: Removal): Promise<void> {
     if (old !== null && match.length > 0) checkMatch(what, old, match);
     return notFound(`${what} not found`);
   };
-  const self = { TableName: store.tableName, Key: keys.key(r.key), ...expressionParts(and(...conditions)), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const };
+  const self = {
+    TableName: store.tableName,
+    Key: keys.key(r.key),
+    ...expressionParts(and(...conditions)),
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  };
   if (moves.length === 0 && (r.also ?? []).length === 0) {
     try {
       await retryConflicts(store, () => store.doc.send(new DeleteCommand(self)));

@@ -39,8 +39,6 @@ export interface ReshardOptions {
 /** The steps a reshard reports, in order (see the module comment). */
 export type ReshardStep = 'prepared' | 'copiesRemoved' | 'switched' | 'moved' | 'copiesRestored';
 
-
-
 export interface ReshardResult {
   type: string;
   id: string;
@@ -52,8 +50,6 @@ export interface ReshardResult {
   copiesRemoved: number;
   copiesRestored: number;
 }
-
-
 
 const addCount = (store: Store, counter: string, key: ItemKey, delta: number) => ({
   Update: {
@@ -146,15 +142,13 @@ async function editEdges(
     for await (const items of edgePages(store, s, partition, options.batchSize)) {
       const done = await Promise.all(
         items.filter(pick).map((item) =>
-          store.doc
-            .send(new UpdateCommand({ TableName: store.tableName, Key: store.plan.keys.itemKey(item), ...edit(partition) }))
-            .then(
-              () => true,
-              (err) => {
-                if (conditionFailed(err)) return false;
-                throw err;
-              },
-            ),
+          store.doc.send(new UpdateCommand({ TableName: store.tableName, Key: store.plan.keys.itemKey(item), ...edit(partition) })).then(
+            () => true,
+            (err) => {
+              if (conditionFailed(err)) return false;
+              throw err;
+            },
+          ),
         ),
       );
       edited += done.filter(Boolean).length;
@@ -172,7 +166,11 @@ const removeCopies = (store: Store, s: Sharding, parentId: string, shards: numbe
     shards,
     options,
     (item) => item[s.copy!] !== undefined,
-    () => ({ UpdateExpression: 'REMOVE #copy', ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#copy': s.copy! } }),
+    () => ({
+      UpdateExpression: 'REMOVE #copy',
+      ConditionExpression: 'attribute_exists(#pk)',
+      ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#copy': s.copy! },
+    }),
   );
 
 /**
@@ -371,7 +369,14 @@ async function createCounters({ store, s, parentId, to: shards }: ReshardJob, pa
   await Promise.all(
     Array.from({ length: shards }, (_, k) =>
       store.doc
-        .send(new PutCommand({ TableName: store.tableName, Item: { ...keys.key(s.counterKey(parentId, k)), [s.counter!]: 0 }, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName }))
+        .send(
+          new PutCommand({
+            TableName: store.tableName,
+            Item: { ...keys.key(s.counterKey(parentId, k)), [s.counter!]: 0 },
+            ConditionExpression: 'attribute_not_exists(#pk)',
+            ExpressionAttributeNames: keys.pkName,
+          }),
+        )
         .catch((err) => {
           if (!conditionFailed(err)) throw err;
         }),

@@ -77,8 +77,7 @@ export function isTransientConflict(err: unknown): boolean {
   return !codes.includes('ConditionalCheckFailed') && codes.some((c) => TRANSIENT_REASONS.has(c));
 }
 
-const isThrottled = (err: unknown) =>
-  ((err as AwsError)?.CancellationReasons ?? []).some((r) => THROTTLING_REASONS.has(r.Code ?? ''));
+const isThrottled = (err: unknown) => ((err as AwsError)?.CancellationReasons ?? []).some((r) => THROTTLING_REASONS.has(r.Code ?? ''));
 
 /**
  * Runs `attempt` until it succeeds or fails with something other than a
@@ -106,7 +105,10 @@ export async function transact(store: TransactStore, items: TransactItem[]): Pro
     if (e?.name === 'TransactionCanceledException' && e.CancellationReasons?.some((r) => r.Code === 'ConditionalCheckFailed')) {
       // The document client leaves the reasons' items in DynamoDB's wire form.
       const reasons = e.CancellationReasons;
-      throw new TransactionCancelled(reasons.map((r) => r.Code ?? 'None'), reasons.map((r) => (r.Item ? (unmarshall(r.Item) as Item) : null)));
+      throw new TransactionCancelled(
+        reasons.map((r) => r.Code ?? 'None'),
+        reasons.map((r) => (r.Item ? (unmarshall(r.Item) as Item) : null)),
+      );
     }
     throw err;
   }

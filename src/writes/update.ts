@@ -64,17 +64,14 @@ function entityUpdate(tableName: string, keys: TableKeys, key: ItemKey, change: 
   return {
     TableName: tableName,
     Key: keys.key(key),
-    UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : '']
-      .filter(Boolean)
-      .join(' '),
+    UpdateExpression: [sets.length ? `SET ${sets.join(', ')}` : '', removes.length ? `REMOVE ${removes.join(', ')}` : ''].filter(Boolean).join(' '),
     ConditionExpression: 'attribute_exists(#pk) AND attribute_not_exists(#deleting)',
     ExpressionAttributeNames: names,
     ...(Object.keys(values).length ? { ExpressionAttributeValues: values } : {}),
   };
 }
 
-const isEmpty = (change: Change) =>
-  Object.keys(change.set).length === 0 && change.remove.length === 0 && (change.increment ?? []).length === 0;
+const isEmpty = (change: Change) => Object.keys(change.set).length === 0 && change.remove.length === 0 && (change.increment ?? []).length === 0;
 
 function applied(item: Item, change: Change): Item {
   const next = { ...item, ...change.set };
@@ -163,7 +160,12 @@ async function update(
   // An input that sets nothing (`input: {}`) changes nothing: the entity as it is.
   if (copied.length === 0) return isEmpty(requested) ? current(store, key, what) : updateEntity(store, key, what, requested);
   const entity = await current(store, key, what);
-  const change = effective(entity, requested, copied.map((c) => c.source), stream);
+  const change = effective(
+    entity,
+    requested,
+    copied.map((c) => c.source),
+    stream,
+  );
   if (stream) return isEmpty(change) ? entity : updateEntity(store, key, what, change);
 
   // One Copy per relation whose edges carry copies of the changed fields.
@@ -274,9 +276,7 @@ export async function updateItem(
   const byInstant = t.item.type.byInstant;
   const instant = byInstant ? sortableInstant(change.set[storedName(t.item.type, byInstant.by)]) : null;
   if (instant !== null) change.set.GSI2SK = `${instant}#${id}`;
-  const copied = t.copies.flatMap((source) =>
-    typeof change.set[source.field] === 'string' ? [{ source, value: change.set[source.field] as string }] : [],
-  );
+  const copied = t.copies.flatMap((source) => (typeof change.set[source.field] === 'string' ? [{ source, value: change.set[source.field] as string }] : []));
   // A child's key holds its parent's id (child.ts finds an inverted child's parent when it is not given).
   const located = await locate(store, t, id, parent.id, parent.argument, parent.fields);
   const key = located.key;

@@ -225,8 +225,7 @@ function edgeSideOf(plan: Plan, r: RelationPlan, pair: EdgePair): EdgeSide {
     collections: (id, stored) =>
       rSharding ? rSharding.partitions(id, rSharding.layoutOf(stored)).map((pk) => rSharding.partitionCollection(id, pk)) : [r.collection(id)],
     // The other end's count for this edge may sit in one of its counter shards: the one of the edge's partition.
-    otherKey: (edge) =>
-      isBase && pair.sharding ? pair.sharding.partitionCounterKey(otherId(edge), edge.GSI1PK) : other.key(otherId(edge)),
+    otherKey: (edge) => (isBase && pair.sharding ? pair.sharding.partitionCounterKey(otherId(edge), edge.GSI1PK) : other.key(otherId(edge))),
     otherCounter: isBase ? pair.nodeCounter : pair.ownerCounter,
     otherChild: other.type.parent && !plan.model.keyless.has(other.name) ? { plan: other, id: otherId } : null,
     // A mirrored pair: this side's item and the other's go together.
@@ -249,7 +248,14 @@ function typeWritesOf(plan: Plan, item: ItemPlan, pairOfSide: (r: RelationPlan) 
     // A @query field on a type lists what it does not own: a delete leaves it.
     if (r.relation.kind === 'children' && !r.relation.owned) continue;
     if (r.relation.kind === 'children') {
-      sides.push({ relation: r, collections: (id) => [r.collection(id)], otherKey: (edge) => plan.keys.keyOf(edge), otherCounter: null, otherChild: null, mirrorKey: () => null });
+      sides.push({
+        relation: r,
+        collections: (id) => [r.collection(id)],
+        otherKey: (edge) => plan.keys.keyOf(edge),
+        otherCounter: null,
+        otherChild: null,
+        mirrorKey: () => null,
+      });
       continue;
     }
     const pair = pairOfSide(r);
@@ -302,9 +308,7 @@ export function writePlanOf(plan: Plan): WritePlan {
     if (r.relation.kind === 'edges' && r.relation.direction === 'base') pairs.set(r.path, edgePairOf(plan, r, inverseOf(r)));
   }
   const pairOfSide = (r: RelationPlan): EdgePair | undefined =>
-    r.relation.kind === 'edges' && r.relation.direction === 'inverted'
-      ? [...pairs.values()].find((p) => p.inverse === r)
-      : pairs.get(r.path);
+    r.relation.kind === 'edges' && r.relation.direction === 'inverted' ? [...pairs.values()].find((p) => p.inverse === r) : pairs.get(r.path);
   const types = new Map<string, TypeWrites>();
   for (const item of plan.items.values()) types.set(item.name, typeWritesOf(plan, item, pairOfSide));
   const writes: WritePlan = {

@@ -9,7 +9,9 @@ let cursorOfCourse: string;
 beforeAll(async () => {
   gw = await testGateway();
   await gw.put(twoStudentsTwoCourses());
-  const r = await gw.run(`{ student(id: "s1") { courses(first: 1) { pageInfo { endCursor } } } course(id: "a") { students(first: 1) { pageInfo { endCursor } } } }`);
+  const r = await gw.run(
+    `{ student(id: "s1") { courses(first: 1) { pageInfo { endCursor } } } course(id: "a") { students(first: 1) { pageInfo { endCursor } } } }`,
+  );
   cursorOfS1 = r.data.student.courses.pageInfo.endCursor;
   cursorOfCourse = r.data.course.students.pageInfo.endCursor;
 });

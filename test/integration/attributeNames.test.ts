@@ -96,7 +96,7 @@ describe('a model whose fields are stored under other attribute names', () => {
   });
   afterAll(() => gw?.stop());
 
-  it('creates items holding the stored names only, and reads them back by the fields\' names in one GetItem', async () => {
+  it("creates items holding the stored names only, and reads them back by the fields' names in one GetItem", async () => {
     const item = await gw.get('TEAM#t1', 'META');
     expect(item).toMatchObject({ 'team#name': 'Lions', Motto: 'Roar', 'player#': 0, 'game#': 0 });
     expect(item).not.toHaveProperty('name');
@@ -120,7 +120,7 @@ describe('a model whose fields are stored under other attribute names', () => {
     expect(item).not.toHaveProperty('name');
   });
 
-  it('links with the edge fields and both copies under their stored names, counting in the counters\' attributes', async () => {
+  it("links with the edge fields and both copies under their stored names, counting in the counters' attributes", async () => {
     ok(await gw.run(`mutation { join(teamId: "t1", playerId: "p1", number: 7) { number node { nick } } }`));
     ok(await gw.run(`mutation { join(teamId: "t1", playerId: "p2") { number } }`));
     const edge = await gw.get('TEAM#t1', 'PLAYER#p1');
@@ -130,12 +130,20 @@ describe('a model whose fields are stored under other attribute names', () => {
     expect(await gw.get('TEAM#t1', 'META')).toMatchObject({ 'player#': 2 });
   });
 
-  it('reads edge fields, the copies and the counter back by the fields\' names: the team and its page in one Query', async () => {
-    const { result, requests } = await gw.counted(
-      `{ team(id: "t1") { players(first: 5) { totalCount edges { number node { id nick } } } } }`,
-    );
+  it("reads edge fields, the copies and the counter back by the fields' names: the team and its page in one Query", async () => {
+    const { result, requests } = await gw.counted(`{ team(id: "t1") { players(first: 5) { totalCount edges { number node { id nick } } } } }`);
     expect(result).toEqual({
-      data: { team: { players: { totalCount: 2, edges: [{ number: 7, node: { id: 'p1', nick: 'Ada' } }, { number: null, node: { id: 'p2', nick: 'Bo' } }] } } },
+      data: {
+        team: {
+          players: {
+            totalCount: 2,
+            edges: [
+              { number: 7, node: { id: 'p1', nick: 'Ada' } },
+              { number: null, node: { id: 'p2', nick: 'Bo' } },
+            ],
+          },
+        },
+      },
     });
     expect(requests.summary().byOperation).toEqual({ Query: 1 });
     const inverse = ok(await gw.run(`{ player(id: "p1") { teams(first: 5) { edges { number node { name } } } } }`));
@@ -150,15 +158,23 @@ describe('a model whose fields are stored under other attribute names', () => {
   });
 
   it('writes the GSI2 key by instant from the stored instant and filters on the stored attribute, with cursors that resume', async () => {
-    for (const [id, day, venue] of [['g1', 1, 'Home'], ['g2', 2, 'Away'], ['g3', 3, 'Home'], ['g4', 4, 'Home']] as const) {
+    for (const [id, day, venue] of [
+      ['g1', 1, 'Home'],
+      ['g2', 2, 'Away'],
+      ['g3', 3, 'Home'],
+      ['g4', 4, 'Home'],
+    ] as const) {
       ok(await gw.run(`mutation($i: AddGameInput!) { addGame(teamId: "t1", input: $i) { id } }`, { i: { id, playedAt: `2026-05-0${day}T10:00:00Z`, venue } }));
     }
     const stored = await gw.get('TEAM#t1', 'GAME#g2');
     expect(stored).toMatchObject({ 'played@': '2026-05-02T10:00:00.000Z', Venue: 'Away', GSI2PK: 'GAMES#t1' });
     expect(String(stored?.GSI2SK)).toMatch(/^2026-05-02T10:00:00\.000Z#g2$/);
     const page = (after: string | null) =>
-      gw.run(`query($after: String) { team(id: "t1") { games(first: 2, after: $after, venue: "Home", playedAfter: "2026-05-01T00:00:00Z") {
-        edges { node { id venue playedAt } } pageInfo { hasNextPage endCursor } } } }`, { after });
+      gw.run(
+        `query($after: String) { team(id: "t1") { games(first: 2, after: $after, venue: "Home", playedAfter: "2026-05-01T00:00:00Z") {
+        edges { node { id venue playedAt } } pageInfo { hasNextPage endCursor } } } }`,
+        { after },
+      );
     const first = ok(await page(null)) as any;
     expect(first.team.games.edges.map((e: any) => e.node)).toEqual([
       { id: 'g1', venue: 'Home', playedAt: '2026-05-01T10:00:00.000Z' },
@@ -170,25 +186,41 @@ describe('a model whose fields are stored under other attribute names', () => {
   });
 
   it('checks the table by the stored names: clean as written; an edge copy, an item field and an edge field missing under them are found', async () => {
-    const options = { raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0 };
+    const options = {
+      raw: gw.dynamo.raw,
+      doc: gw.dynamo.doc,
+      tableName: gw.tableName,
+      plan: gw.plan,
+      segments: 1,
+      readUnitsPerSecond: 100_000,
+      indexSettleMs: 0,
+    };
     const clean = await runCheck(options);
     expect(clean.found, JSON.stringify(clean.findings)).toBe(0);
     const edge = (await gw.get('TEAM#t1', 'PLAYER#p2'))!;
     const { 'joined@': _joined, 'player#nick': _copy, ...broken } = edge;
     await gw.put([broken, { PK: 'PLAYER#p9', SK: 'META', nick: 'under the field name' }]);
     const report = await runCheck(options);
-    expect(Object.fromEntries(Object.entries(report.findings).filter(([, f]) => f.count > 0).map(([k, f]) => [k, f.count]))).toEqual({ missingAttributes: 2, staleCopies: 1 });
+    expect(
+      Object.fromEntries(
+        Object.entries(report.findings)
+          .filter(([, f]) => f.count > 0)
+          .map(([k, f]) => [k, f.count]),
+      ),
+    ).toEqual({ missingAttributes: 2, staleCopies: 1 });
     expect(report.findings.missingAttributes.samples.map((s) => s.detail).sort()).toEqual(['Player lacks nick', 'edge Team.players lacks joinedAt']);
     await gw.put([edge]);
   });
 
-  it('gives subscriptions the fields by their names, and keeps a guarded field\'s stored attribute out of carried images', () => {
+  it("gives subscriptions the fields by their names, and keeps a guarded field's stored attribute out of carried images", () => {
     const changes = modelFromPlan(gw.plan);
     const image = { PK: 'TEAM#t1', SK: 'META', 'team#name': 'Tigers', Motto: 'Roar' };
     expect(changes.record('Team', image)).toMatchObject({ id: 't1', name: 'Tigers', motto: 'Roar' });
     // Team open to anyone, its motto to administrators only: the motto leaves under its stored name.
-    const guardedSdl = TEAMS.replace('type Team @item(pk: "TEAM#{id}", sk: "META")', 'type Team @item(pk: "TEAM#{id}", sk: "META") @access(rule: ANYONE)')
-      .replace('motto: String @attribute(name: "Motto")', 'motto: String @attribute(name: "Motto") @access(rule: ADMIN)');
+    const guardedSdl = TEAMS.replace(
+      'type Team @item(pk: "TEAM#{id}", sk: "META")',
+      'type Team @item(pk: "TEAM#{id}", sk: "META") @access(rule: ANYONE)',
+    ).replace('motto: String @attribute(name: "Motto")', 'motto: String @attribute(name: "Motto") @access(rule: ADMIN)');
     const redact = imageRedaction(buildModel(guardedSdl, 'teams.graphql'));
     const event = redact({ topic: 'Team#t1', item: 'x', seq: '1', kind: 'UPDATED', image });
     expect(event.image).toEqual({ PK: 'TEAM#t1', SK: 'META', 'team#name': 'Tigers' });
@@ -200,14 +232,31 @@ describe('a natural-attribute index over fields stored under other names', () =>
   let gw: TestGateway;
   beforeAll(async () => {
     gw = await testGateway({ model: buildModel(ROOMS, 'rooms.graphql') });
-    for (const [id, room, at] of [['m1', 'r1', '2026-03-01'], ['m2', 'r1', '2026-03-02'], ['m3', 'r2', '2026-03-03'], ['m4', 'r1', '2026-03-04']]) {
-      ok(await gw.run(`mutation($i: PostInput!) { post(input: $i) { id } }`, { i: { id, room, createdAt: at, text: `hello ${id}`, ...(id === 'm1' ? {} : { author: 'ada' }) } }));
+    for (const [id, room, at] of [
+      ['m1', 'r1', '2026-03-01'],
+      ['m2', 'r1', '2026-03-02'],
+      ['m3', 'r2', '2026-03-03'],
+      ['m4', 'r1', '2026-03-04'],
+    ]) {
+      ok(
+        await gw.run(`mutation($i: PostInput!) { post(input: $i) { id } }`, {
+          i: { id, room, createdAt: at, text: `hello ${id}`, ...(id === 'm1' ? {} : { author: 'ada' }) },
+        }),
+      );
     }
   });
   afterAll(() => gw?.stop());
 
-  it('stores natural index keys once, as the fields\' own attributes, and fills a template from a field\'s stored attribute', async () => {
-    expect(await gw.get('MSG#m2', 'META')).toEqual({ PK: 'MSG#m2', SK: 'META', RoomID: 'r1', CreatedAt: '2026-03-02', Message: 'hello m2', Author: 'ada', AuthorKey: 'AUTHOR#ada' });
+  it("stores natural index keys once, as the fields' own attributes, and fills a template from a field's stored attribute", async () => {
+    expect(await gw.get('MSG#m2', 'META')).toEqual({
+      PK: 'MSG#m2',
+      SK: 'META',
+      RoomID: 'r1',
+      CreatedAt: '2026-03-02',
+      Message: 'hello m2',
+      Author: 'ada',
+      AuthorKey: 'AUTHOR#ada',
+    });
     // No author: the item stays out of byAuthor (a sparse index).
     expect(await gw.get('MSG#m1', 'META')).toEqual({ PK: 'MSG#m1', SK: 'META', RoomID: 'r1', CreatedAt: '2026-03-01', Message: 'hello m1' });
   });
@@ -222,7 +271,7 @@ describe('a natural-attribute index over fields stored under other names', () =>
     expect(requests.summary().byOperation).toEqual({ Query: 1 });
   });
 
-  it('reads one room\'s messages from the index, one Query a page, and resumes from a cursor', async () => {
+  it("reads one room's messages from the index, one Query a page, and resumes from a cursor", async () => {
     const query = `query($after: String) { messagesIn(room: "r1", first: 2, after: $after) { edges { node { id text room { id } createdAt } } pageInfo { hasNextPage endCursor } } }`;
     const { result, requests } = await gw.counted(query, { after: null });
     const first = ok(result) as any;
@@ -251,7 +300,7 @@ describe('renamed attributes a model may not declare', () => {
     ]);
   });
 
-  it('refuses a field stored under a field\'s name that another field is stored under, and one stored like a counter', () => {
+  it("refuses a field stored under a field's name that another field is stored under, and one stored like a counter", () => {
     expect(problemsOf(TEAMS.replace('motto: String @attribute(name: "Motto")', 'motto: String @attribute(name: "player#")'))).toEqual([
       'Team.players @edges(counter): the counter of Team.players is stored under player#, which already holds the field Team.motto: name it otherwise',
     ]);
@@ -267,7 +316,7 @@ describe('renamed attributes a model may not declare', () => {
     );
   });
 
-  it('refuses an edge field stored under a copy\'s attribute', () => {
+  it("refuses an edge field stored under a copy's attribute", () => {
     expect(problemsOf(TEAMS.replace(/number: Int @attribute\(name: "shirt#"\)/g, 'number: Int @attribute(name: "player#nick")'))).toContainEqual(
       expect.stringContaining('the copy of Player.nick (Team.players) is stored under player#nick, which already holds the edge field TeamPlayerEdge.number'),
     );

@@ -204,7 +204,11 @@ describe('a student', () => {
   });
 
   it('may not create, delete or rename courses, nor read customers', async () => {
-    for (const mutation of [`mutation { createCourse(input: { title: "X" }) { id } }`, `mutation { deleteStudent(id: "bob") }`, `mutation { updateCourse(id: "c1", input: { title: "Y" }) { id } }`]) {
+    for (const mutation of [
+      `mutation { createCourse(input: { title: "X" }) { id } }`,
+      `mutation { deleteStudent(id: "bob") }`,
+      `mutation { updateCourse(id: "c1", input: { title: "Y" }) { id } }`,
+    ]) {
       expect(codes(await gw.run(mutation, undefined, tokens.bob))).toEqual(['FORBIDDEN']);
     }
     expect(codes(await gw.run(CUSTOMER, { id: 'acme' }, tokens.ada))).toEqual(['FORBIDDEN']);
@@ -229,7 +233,7 @@ describe('a customer', () => {
     expect(requests.requests).toBe(0);
   });
 
-  it('may not reach another customer\'s order through order(id): null and FORBIDDEN', async () => {
+  it("may not reach another customer's order through order(id): null and FORBIDDEN", async () => {
     const { result, requests } = await gw.counted(ORDER, { id: 'o2' }, tokens.acme);
     expect(result.data).toEqual({ order: null });
     expect(denials(result)).toEqual(['order: FORBIDDEN']);
@@ -243,7 +247,11 @@ describe('a customer', () => {
     expect(codes(other.result)).toEqual(['FORBIDDEN']);
     expect(other.requests.requests).toBe(0);
     expect(await gw.get('CUSTOMER#globex', 'ORDER#o3')).toBeUndefined();
-    const own = await gw.run(`mutation { placeOrder(customerId: "acme", input: { id: "o4", total: 5 }) { id total customer { name } } }`, undefined, tokens.acme);
+    const own = await gw.run(
+      `mutation { placeOrder(customerId: "acme", input: { id: "o4", total: 5 }) { id total customer { name } } }`,
+      undefined,
+      tokens.acme,
+    );
     expect(own).toEqual({ data: { placeOrder: { id: 'o4', total: 5, customer: { name: 'Acme' } } } });
   });
 

@@ -129,12 +129,25 @@ describe('a token that does not verify answers 401 UNAUTHENTICATED, with no Dyna
       /algorithm not allowed/,
     ],
     ['an unknown key id', async () => issuer.token({ groups: ['admin'] }, { key: await makeSigningKey('k-unknown') }), /unknown signing key/],
-    ['a header claiming RS256 for an EC key', async () => `${b64({ alg: 'RS256', kid: 'k1' })}.${b64(claims())}.${'A'.repeat(342)}`, /unknown signing key|bad signature/],
+    [
+      'a header claiming RS256 for an EC key',
+      async () => `${b64({ alg: 'RS256', kid: 'k1' })}.${b64(claims())}.${'A'.repeat(342)}`,
+      /unknown signing key|bad signature/,
+    ],
     ['a token issued a day in the future (iat)', async () => signed({ ...claims(), iat: now() + 86_400 }), /issued in the future/],
     ['a token that never expires (exp: 1e300)', async () => signed({ ...claims(), exp: 1e300 }), /lifetime longer than 86400/],
     ['a token living two days (exp − iat)', async () => signed({ ...claims(), exp: now() + 2 * 86_400 }), /lifetime longer than/],
     ['a token without iat whose exp is two days away', async () => signed({ ...claims(), iat: undefined, exp: now() + 2 * 86_400 }), /lifetime longer than/],
-    ['a token without exp', () => new SignJWT({ groups: ['admin'] }).setProtectedHeader({ alg: 'ES256', kid: 'k1' }).setIssuer(issuer.url).setAudience(AUDIENCE).sign(issuer.key.privateKey), /exp is required/],
+    [
+      'a token without exp',
+      () =>
+        new SignJWT({ groups: ['admin'] })
+          .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+          .setIssuer(issuer.url)
+          .setAudience(AUDIENCE)
+          .sign(issuer.key.privateKey),
+      /exp is required/,
+    ],
     ['garbage', async () => 'not-a-jwt', /malformed/],
     ['two segments', async () => 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0', /malformed/],
     ['a header that is not JSON', async () => 'bm90IGpzb24.eyJzdWIiOiJ4In0.c2ln', /malformed/],
@@ -155,7 +168,7 @@ describe('a token that does not verify answers 401 UNAUTHENTICATED, with no Dyna
     expect(log.raw.join('\n')).not.toContain(token.slice(-20));
   });
 
-  it('never repeats the header\'s alg text, in the answer or the log', async () => {
+  it("never repeats the header's alg text, in the answer or the log", async () => {
     const token = `${b64({ alg: 'ada@example.com<script>', typ: 'JWT' })}.${b64(claims())}.`;
     const before = log.raw.length;
     const { status, json } = await postGraphQL(url, QUERY, { authorization: `Bearer ${token}` });
@@ -221,7 +234,11 @@ describe('the Lambda handler', () => {
       rawPath: '/graphql',
       rawQueryString: '',
       headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
-      requestContext: { http: { method: 'POST', path: '/graphql', protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 't' }, requestId: 'r', stage: '$default' },
+      requestContext: {
+        http: { method: 'POST', path: '/graphql', protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 't' },
+        requestId: 'r',
+        stage: '$default',
+      },
       body: JSON.stringify({ query }),
       isBase64Encoded: false,
     }) as unknown as APIGatewayProxyEventV2;

@@ -68,12 +68,20 @@ describe('ChatSystem', () => {
     expect(joined.result).toEqual({ data: { joinChatRoom: { id: 'Art', user: { id: 'UserA' } } } });
     expect(joined.requests.byOperation).toEqual({ PutItem: 1 });
     expect(await gw.get('User:UserA', 'Join:Art')).toEqual({ PK: 'User:UserA', SK: 'Join:Art' });
-    const both = await gw.counted(`{ user(id: "UserA") { comments(first: 10) { edges { node { id } } pageInfo { hasNextPage } } joins(first: 10) { edges { node { id } } } } }`);
-    expect(nodes(both.result.data.user.comments)).toEqual([{ id: '2023-04-01T12:00:00.001Z' }, { id: '2023-04-01T13:00:00.001Z' }, { id: '2023-04-01T14:00:00.001Z' }]);
+    const both = await gw.counted(
+      `{ user(id: "UserA") { comments(first: 10) { edges { node { id } } pageInfo { hasNextPage } } joins(first: 10) { edges { node { id } } } } }`,
+    );
+    expect(nodes(both.result.data.user.comments)).toEqual([
+      { id: '2023-04-01T12:00:00.001Z' },
+      { id: '2023-04-01T13:00:00.001Z' },
+      { id: '2023-04-01T14:00:00.001Z' },
+    ]);
     expect(both.result.data.user.comments.pageInfo.hasNextPage).toBe(false);
     expect(nodes(both.result.data.user.joins)).toEqual([{ id: 'Art' }]);
     expect(both.requests.byOperation).toEqual({ Query: 2 });
-    const posing = await gw.counted(`mutation { addComments(userId: "UserA", input: { id: "Join:Music", Comment: "x", CreatedAt: "2023-04-01T16:00:00.001Z", RoomID: "Music" }) { id } }`);
+    const posing = await gw.counted(
+      `mutation { addComments(userId: "UserA", input: { id: "Join:Music", Comment: "x", CreatedAt: "2023-04-01T16:00:00.001Z", RoomID: "Music" }) { id } }`,
+    );
     expect(posing.result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(posing.requests.requests).toBe(0);
     const left = await gw.counted(`mutation { leaveChatRoom(userId: "UserA", id: "Art") }`);
@@ -93,8 +101,10 @@ describe('ChatSystem', () => {
     expect(await gw.get('User:UserB', at)).toEqual({ PK: 'User:UserB', SK: at, Comment: 'Jazz, please', CreatedAt: at, RoomID: 'Music' });
   });
 
-  it('getAllComments: a room\'s comments in the order of CreatedAt, one Query of the index', async () => {
-    const { result, requests } = await gw.counted(`{ roomComments(RoomID: "Music", first: 10) { edges { node { id Comment CreatedAt user { id } } } pageInfo { hasNextPage } } }`);
+  it("getAllComments: a room's comments in the order of CreatedAt, one Query of the index", async () => {
+    const { result, requests } = await gw.counted(
+      `{ roomComments(RoomID: "Music", first: 10) { edges { node { id Comment CreatedAt user { id } } } pageInfo { hasNextPage } } }`,
+    );
     expect(result.errors).toBeUndefined();
     expect(nodes(result.data.roomComments)).toEqual([
       { id: '2023-04-01T12:00:00.001Z', Comment: 'Hello!', CreatedAt: '2023-04-01T12:00:00.001Z', user: { id: 'UserA' } },
@@ -138,11 +148,23 @@ describe('ChatSystem', () => {
   });
 
   it('getFromLatestToSpecifiedPositionComments: from a position to the latest, read backward, one Query', async () => {
-    const { result, requests } = await gw.counted(`{ roomComments(RoomID: "Jazz", from: "2023-04-02T10:05:00.001Z", last: 10) { edges { node { Comment CreatedAt } } pageInfo { hasPreviousPage } } }`);
+    const { result, requests } = await gw.counted(
+      `{ roomComments(RoomID: "Jazz", from: "2023-04-02T10:05:00.001Z", last: 10) { edges { node { Comment CreatedAt } } pageInfo { hasPreviousPage } } }`,
+    );
     expect(result.errors).toBeUndefined();
     const comments = nodes(result.data.roomComments) as { Comment: string; CreatedAt: string }[];
-    expect(comments.map((c) => c.CreatedAt)).toEqual(['2023-04-02T10:05:00.001Z', '2023-04-02T10:05:00.001Z', '2023-04-02T10:10:00.001Z', '2023-04-02T10:15:00.001Z']);
-    expect(comments.map((c) => c.Comment).slice(0, 2).sort()).toEqual(['Me too!', 'Me!']);
+    expect(comments.map((c) => c.CreatedAt)).toEqual([
+      '2023-04-02T10:05:00.001Z',
+      '2023-04-02T10:05:00.001Z',
+      '2023-04-02T10:10:00.001Z',
+      '2023-04-02T10:15:00.001Z',
+    ]);
+    expect(
+      comments
+        .map((c) => c.Comment)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['Me too!', 'Me!']);
     expect(result.data.roomComments.pageInfo.hasPreviousPage).toBe(false);
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
@@ -179,13 +201,25 @@ describe('SessionManagement', () => {
     expect(result).toEqual({ data: { createSession: { id: 'XYZ', session: { id: 'n3w5e551' } } } });
     expect(requests.byOperation).toEqual({ PutItem: 1 });
     expect(await gw.get('suuid#n3w5e551', 'c#XYZ')).toEqual({
-      PK: 'suuid#n3w5e551', SK: 'c#XYZ', last_login_time: '2023-06-01T08:00:00', access_token: 't0k3n', session_state: 'active',
+      PK: 'suuid#n3w5e551',
+      SK: 'c#XYZ',
+      last_login_time: '2023-06-01T08:00:00',
+      access_token: 't0k3n',
+      session_state: 'active',
     });
   });
 
   it('getSessionBySessionId: one GetItem of the session and its customer', async () => {
-    const { result, requests } = await gw.counted(`{ sessionEntry(sessionId: "c342etj3", id: "ABC") { id session { id } last_login_time access_token session_state } }`);
-    expect(result.data.sessionEntry).toEqual({ id: 'ABC', session: { id: 'c342etj3' }, last_login_time: '2023-05-12T11:30:00', access_token: 'd234ltj2', session_state: 'active' });
+    const { result, requests } = await gw.counted(
+      `{ sessionEntry(sessionId: "c342etj3", id: "ABC") { id session { id } last_login_time access_token session_state } }`,
+    );
+    expect(result.data.sessionEntry).toEqual({
+      id: 'ABC',
+      session: { id: 'c342etj3' },
+      last_login_time: '2023-05-12T11:30:00',
+      access_token: 'd234ltj2',
+      session_state: 'active',
+    });
     expect(requests.byOperation).toEqual({ GetItem: 1 });
   });
 
@@ -211,7 +245,9 @@ describe('SessionManagement', () => {
   });
 
   it('getSessionIdByCustomerId and getSessionsByCustomerId: one Query of GSI1_inverse, sessions in order', async () => {
-    const { result, requests } = await gw.counted(`{ sessionsOfCustomer(id: "ABC", first: 10) { edges { node { session { id } access_token session_state } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ sessionsOfCustomer(id: "ABC", first: 10) { edges { node { session { id } access_token session_state } } } }`,
+    );
     expect(nodes(result.data.sessionsOfCustomer)).toEqual([
       { session: { id: 'c342etj3' }, access_token: 'd234ltj2', session_state: 'active' },
       { session: { id: 'd0004tj2' }, access_token: 'q010ltj2', session_state: 'closing' },
@@ -253,7 +289,14 @@ describe('ConnectedVehicles', () => {
       features: {
         edges: [
           { node: { id: 'AUTODRIVE', autonomous_driving: { is_enabled: true, version: 'v0.000.1 beta' }, cameras: null, mirrors: null } },
-          { node: { id: 'CAMERAS', autonomous_driving: null, cameras: { recording_is_active: true, cameras: { front_camera_center: { foo: 'bar' } } }, mirrors: null } },
+          {
+            node: {
+              id: 'CAMERAS',
+              autonomous_driving: null,
+              cameras: { recording_is_active: true, cameras: { front_camera_center: { foo: 'bar' } } },
+              mirrors: null,
+            },
+          },
           { node: { id: 'MIRRORS', autonomous_driving: null, cameras: null, mirrors: { position: { is_active: false, left: { x: 59, y: 61, z: 76 } } } } },
         ],
       },
@@ -263,8 +306,10 @@ describe('ConnectedVehicles', () => {
     expect(requests.waves).toBe(1);
   });
 
-  it('a user with their preferences and vehicles: the user\'s GetItem beside the preferences\' Query, then the vehicles\' (its subscriptions, F#…, sort between #META# and PREFERENCES#)', async () => {
-    const { result, requests } = await gw.counted(`{ user(id: "cbrawley0") { user_name user_phone preferences(first: 10) { edges { node { id user_name } } } vehicles(first: 10) { edges { node { id } } } } }`);
+  it("a user with their preferences and vehicles: the user's GetItem beside the preferences' Query, then the vehicles' (its subscriptions, F#…, sort between #META# and PREFERENCES#)", async () => {
+    const { result, requests } = await gw.counted(
+      `{ user(id: "cbrawley0") { user_name user_phone preferences(first: 10) { edges { node { id user_name } } } vehicles(first: 10) { edges { node { id } } } } }`,
+    );
     expect(result.data.user).toEqual({
       user_name: 'cbrawley0',
       user_phone: '+17778889999',
@@ -283,10 +328,17 @@ describe('ConnectedVehicles', () => {
   });
 
   it('creates a vehicle and a user, each one PutItem at <entity> / #META#', async () => {
-    const vehicle = await gw.counted(`mutation { createVehicle(input: { id: "1HGCM82633A004352", vehicle_id: "1HGCM82633A004352", engine: "electric" }) { id } }`);
+    const vehicle = await gw.counted(
+      `mutation { createVehicle(input: { id: "1HGCM82633A004352", vehicle_id: "1HGCM82633A004352", engine: "electric" }) { id } }`,
+    );
     expect(vehicle.result.errors).toBeUndefined();
     expect(vehicle.requests.byOperation).toEqual({ PutItem: 1 });
-    expect(await gw.get('VIN#1HGCM82633A004352', '#META#')).toEqual({ PK: 'VIN#1HGCM82633A004352', SK: '#META#', vehicle_id: '1HGCM82633A004352', engine: 'electric' });
+    expect(await gw.get('VIN#1HGCM82633A004352', '#META#')).toEqual({
+      PK: 'VIN#1HGCM82633A004352',
+      SK: '#META#',
+      vehicle_id: '1HGCM82633A004352',
+      engine: 'electric',
+    });
     const user = await gw.counted(`mutation { createUser(input: { id: "jdoe1", user_name: "jdoe1", user_phone: "+15550100" }) { id } }`);
     expect(user.requests.byOperation).toEqual({ PutItem: 1 });
     expect(await gw.get('ID#jdoe1', '#META#')).toEqual({ PK: 'ID#jdoe1', SK: '#META#', user_name: 'jdoe1', user_phone: '+15550100' });
@@ -297,11 +349,20 @@ describe('ConnectedVehicles', () => {
     expect(feature.result.data.addFeature).toEqual({ id: 'MIRRORS', vehicle: { id: '1HGCM82633A004352' } });
     expect(feature.requests.byOperation).toEqual({ TransactWriteItems: 1 });
     expect(await gw.get('VIN#1HGCM82633A004352', 'FEATURE#MIRRORS')).toEqual({ PK: 'VIN#1HGCM82633A004352', SK: 'FEATURE#MIRRORS' });
-    const preference = await gw.counted(`mutation { addPreference(userId: "jdoe1", input: { id: "SEATS", user_name: "jdoe1", seats: { driver_seat: { temperature: 70 }, heating_is_active: true } }) { id seats { driver_seat { temperature } } } }`);
+    const preference = await gw.counted(
+      `mutation { addPreference(userId: "jdoe1", input: { id: "SEATS", user_name: "jdoe1", seats: { driver_seat: { temperature: 70 }, heating_is_active: true } }) { id seats { driver_seat { temperature } } } }`,
+    );
     expect(preference.result.data.addPreference).toEqual({ id: 'SEATS', seats: { driver_seat: { temperature: 70 } } });
     expect(preference.requests.byOperation).toEqual({ TransactWriteItems: 1 });
-    expect(await gw.get('ID#jdoe1', 'PREFERENCES#SEATS')).toEqual({ PK: 'ID#jdoe1', SK: 'PREFERENCES#SEATS', user_name: 'jdoe1', seats: { driver_seat: { temperature: 70 }, heating_is_active: true } });
-    const removed = await gw.counted(`mutation { removeFeature(vehicleId: "1HGCM82633A004352", id: "MIRRORS") removePreference(userId: "jdoe1", id: "SEATS") }`);
+    expect(await gw.get('ID#jdoe1', 'PREFERENCES#SEATS')).toEqual({
+      PK: 'ID#jdoe1',
+      SK: 'PREFERENCES#SEATS',
+      user_name: 'jdoe1',
+      seats: { driver_seat: { temperature: 70 }, heating_is_active: true },
+    });
+    const removed = await gw.counted(
+      `mutation { removeFeature(vehicleId: "1HGCM82633A004352", id: "MIRRORS") removePreference(userId: "jdoe1", id: "SEATS") }`,
+    );
     expect(removed.result.errors).toBeUndefined();
     // A child whose parent keeps no counter is deleted alone: one DeleteItem each.
     expect(removed.requests.byOperation).toEqual({ DeleteItem: 2 });
@@ -318,10 +379,14 @@ describe('ConnectedVehicles', () => {
     expect(linked.requests.byOperation).toEqual({ TransactWriteItems: 2 });
     expect(await gw.get('VIN#1HGCM82633A004352', 'ID#jdoe1')).toEqual({ PK: 'VIN#1HGCM82633A004352', SK: 'ID#jdoe1' });
     expect(await gw.get('ID#jdoe1', 'VIN#1HGCM82633A004352')).toEqual({ PK: 'ID#jdoe1', SK: 'VIN#1HGCM82633A004352' });
-    const both = await gw.run(`{ vehicle(id: "1HGCM82633A004352") { users(first: 5) { edges { node { id } } } } user(id: "jdoe1") { vehicles(first: 5) { edges { node { id } } } } }`);
+    const both = await gw.run(
+      `{ vehicle(id: "1HGCM82633A004352") { users(first: 5) { edges { node { id } } } } user(id: "jdoe1") { vehicles(first: 5) { edges { node { id } } } } }`,
+    );
     expect(nodes(both.data.vehicle.users)).toEqual([{ id: 'jdoe1' }]);
     expect(nodes(both.data.user.vehicles)).toEqual([{ id: '1HGCM82633A004352' }]);
-    const unlinked = await gw.counted(`mutation { unlinkUserFromVehicle(vehicleId: "1HGCM82633A004352", id: "jdoe1") unlinkVehicleFromUser(userId: "jdoe1", id: "1HGCM82633A004352") }`);
+    const unlinked = await gw.counted(
+      `mutation { unlinkUserFromVehicle(vehicleId: "1HGCM82633A004352", id: "jdoe1") unlinkVehicleFromUser(userId: "jdoe1", id: "1HGCM82633A004352") }`,
+    );
     expect(unlinked.result.errors).toBeUndefined();
     expect(unlinked.requests.byOperation).toEqual({ DeleteItem: 2 });
     expect(await gw.get('VIN#1HGCM82633A004352', 'ID#jdoe1')).toBeUndefined();
@@ -329,14 +394,20 @@ describe('ConnectedVehicles', () => {
   });
 
   it("a vehicle's subscriptions: one Query of VIN#<vin>, begins_with F#, user, state and feature read from the key", async () => {
-    const { result, requests } = await gw.counted(`{ vehicle(id: "${VIN}") { subscriptions(first: 10) { edges { node { id user_id { id } state feature vehicle_id } } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ vehicle(id: "${VIN}") { subscriptions(first: 10) { edges { node { id user_id { id } state feature vehicle_id } } } } }`,
+    );
     expect(result.errors).toBeUndefined();
-    expect(nodes(result.data.vehicle.subscriptions)).toEqual([{ id: '<sub_feature>\t', user_id: { id: 'cbrawley0' }, state: 'ACTIVE', feature: 'CAMERAS', vehicle_id: VIN }]);
+    expect(nodes(result.data.vehicle.subscriptions)).toEqual([
+      { id: '<sub_feature>\t', user_id: { id: 'cbrawley0' }, state: 'ACTIVE', feature: 'CAMERAS', vehicle_id: VIN },
+    ]);
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
   it("a user's subscriptions, active ones first: one Query of ID#<user>, begins_with F#", async () => {
-    const { result, requests } = await gw.counted(`{ user(id: "cbrawley0") { subscriptions(first: 10) { edges { node { id state feature expiration_date expiration_ttl } } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ user(id: "cbrawley0") { subscriptions(first: 10) { edges { node { id state feature expiration_date expiration_ttl } } } } }`,
+    );
     expect(nodes(result.data.user.subscriptions)).toEqual([
       { id: '<sub_feature>', state: 'ACTIVE', feature: 'CAMERAS', expiration_date: '2099-12-12T23:59:59', expiration_ttl: '4102462799' },
       { id: '<sub_feature>', state: 'EXPIRED', feature: 'SEATS', expiration_date: '2023-05-05 23:59:59', expiration_ttl: '1683345599' },
@@ -352,15 +423,28 @@ describe('ConnectedVehicles', () => {
     expect(result).toEqual({ data: { addVehicleSubscription: { id: 'fold', state: 'ACTIVE' }, addUserSubscription: { id: 'fold', state: 'ACTIVE' } } });
     expect(requests.byOperation).toEqual({ TransactWriteItems: 2 });
     expect(await gw.get('VIN#1HGCM82633A004352', 'F#jdoe1#ACTIVE#MIRRORS#fold')).toEqual({
-      PK: 'VIN#1HGCM82633A004352', SK: 'F#jdoe1#ACTIVE#MIRRORS#fold', user_id: 'jdoe1', state: 'ACTIVE', feature: 'MIRRORS', vehicle_id: '1HGCM82633A004352',
+      PK: 'VIN#1HGCM82633A004352',
+      SK: 'F#jdoe1#ACTIVE#MIRRORS#fold',
+      user_id: 'jdoe1',
+      state: 'ACTIVE',
+      feature: 'MIRRORS',
+      vehicle_id: '1HGCM82633A004352',
     });
     expect(await gw.get('ID#jdoe1', 'F#ACTIVE#MIRRORS#fold')).toEqual({
-      PK: 'ID#jdoe1', SK: 'F#ACTIVE#MIRRORS#fold', state: 'ACTIVE', feature: 'MIRRORS', user_name: 'jdoe1', expiration_date: '2030-01-01T00:00:00', expiration_ttl: '1893456000',
+      PK: 'ID#jdoe1',
+      SK: 'F#ACTIVE#MIRRORS#fold',
+      state: 'ACTIVE',
+      feature: 'MIRRORS',
+      user_name: 'jdoe1',
+      expiration_date: '2030-01-01T00:00:00',
+      expiration_ttl: '1893456000',
     });
   });
 
   it('renews a subscription: one UpdateItem of the item its state and feature name', async () => {
-    const { result, requests } = await gw.counted(`mutation { renewUserSubscription(userId: "jdoe1", state: ACTIVE, feature: "MIRRORS", id: "fold", input: { expiration_date: "2031-01-01T00:00:00", expiration_ttl: "1924992000" }) { expiration_date } }`);
+    const { result, requests } = await gw.counted(
+      `mutation { renewUserSubscription(userId: "jdoe1", state: ACTIVE, feature: "MIRRORS", id: "fold", input: { expiration_date: "2031-01-01T00:00:00", expiration_ttl: "1924992000" }) { expiration_date } }`,
+    );
     expect(result).toEqual({ data: { renewUserSubscription: { expiration_date: '2031-01-01T00:00:00' } } });
     expect(requests.byOperation).toEqual({ UpdateItem: 1 });
     const one = await gw.counted(`{ userSubscription(userId: "jdoe1", state: ACTIVE, feature: "MIRRORS", id: "fold") { expiration_ttl } }`);
@@ -379,7 +463,9 @@ describe('ConnectedVehicles', () => {
     expect(requests.byOperation).toEqual({ DeleteItem: 2, TransactWriteItems: 1 });
     expect(await gw.get('VIN#1HGCM82633A004352', 'F#jdoe1#ACTIVE#MIRRORS#fold')).toBeUndefined();
     expect(await gw.get('ID#jdoe1', 'F#ACTIVE#MIRRORS#fold')).toBeUndefined();
-    const left = await gw.run(`{ user(id: "jdoe1") { subscriptions(first: 10) { edges { node { id state feature } } } } vehicle(id: "1HGCM82633A004352") { subscriptions(first: 10) { edges { node { id } } } } }`);
+    const left = await gw.run(
+      `{ user(id: "jdoe1") { subscriptions(first: 10) { edges { node { id state feature } } } } vehicle(id: "1HGCM82633A004352") { subscriptions(first: 10) { edges { node { id } } } } }`,
+    );
     expect(nodes(left.data.user.subscriptions)).toEqual([{ id: 'fold', state: 'EXPIRED', feature: 'MIRRORS' }]);
     expect(nodes(left.data.vehicle.subscriptions)).toEqual([]);
   });
@@ -403,24 +489,39 @@ describe('GamingPlayerProfiles', () => {
     expect(result.data.friends).toEqual({
       id: 'player001',
       Type: 'Friends',
-      FriendList: [{ FriendId: 'player002', FriendName: 'Alice' }, { FriendId: 'player003', FriendName: 'Bob' }],
+      FriendList: [
+        { FriendId: 'player002', FriendName: 'Alice' },
+        { FriendId: 'player003', FriendName: 'Bob' },
+      ],
     });
     expect(requests.byOperation).toEqual({ GetItem: 1 });
   });
 
   it('replaces the friend list whole: one UpdateItem, a list of maps in the item; more than its declared 100 is refused before any request', async () => {
-    const { result, requests } = await gw.counted(`mutation { updateFriends(id: "player001", input: { FriendList: [{ FriendId: "player004", FriendName: "Cleo" }] }) { FriendList { FriendId } } }`);
+    const { result, requests } = await gw.counted(
+      `mutation { updateFriends(id: "player001", input: { FriendList: [{ FriendId: "player004", FriendName: "Cleo" }] }) { FriendList { FriendId } } }`,
+    );
     expect(result.data.updateFriends).toEqual({ FriendList: [{ FriendId: 'player004' }] });
     expect(requests.byOperation).toEqual({ UpdateItem: 1 });
-    expect(await gw.get('player001', 'FRIENDS#player001')).toEqual({ PK: 'player001', SK: 'FRIENDS#player001', Type: 'Friends', FriendList: [{ FriendId: 'player004', FriendName: 'Cleo' }] });
+    expect(await gw.get('player001', 'FRIENDS#player001')).toEqual({
+      PK: 'player001',
+      SK: 'FRIENDS#player001',
+      Type: 'Friends',
+      FriendList: [{ FriendId: 'player004', FriendName: 'Cleo' }],
+    });
     const many = Array.from({ length: 101 }, (_, i) => ({ FriendId: `p${i}` }));
     const refused = await gw.counted(`mutation($l: [FriendInput!]) { updateFriends(id: "player001", input: { FriendList: $l }) { id } }`, { l: many });
-    expect(refused.result.errors?.[0]).toMatchObject({ message: 'input.FriendList holds at most 100 elements; got 101', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(refused.result.errors?.[0]).toMatchObject({
+      message: 'input.FriendList holds at most 100 elements; got 101',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
     expect(refused.requests.requests).toBe(0);
   });
 
   it("a player's profile with their items: one Query beside the profile's GetItem (activities and equipment sort between #METADATA# and ITEMS#)", async () => {
-    const { result, requests } = await gw.counted(`{ player(id: "player001") { Nickname items(first: 10) { edges { node { id ItemName ItemType ItemCount ItemAttributes { HP ATK DEF } } } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ player(id: "player001") { Nickname items(first: 10) { edges { node { id ItemName ItemType ItemCount ItemAttributes { HP ATK DEF } } } } } }`,
+    );
     expect(result.data.player.Nickname).toBe('John');
     expect(nodes(result.data.player.items)).toEqual([
       { id: '001', ItemName: 'Health Potion', ItemType: 'Consumable', ItemCount: '5', ItemAttributes: { HP: 50, ATK: null, DEF: null } },
@@ -437,7 +538,10 @@ describe('GamingPlayerProfiles', () => {
       activities(first: 10) { edges { node { id ActivityName ActivityStartTime } } }
     } }`);
     expect(result.errors).toBeUndefined();
-    expect(nodes(result.data.player.equipments)).toEqual([{ id: '001', EquipmentName: 'Sword of the Dragon' }, { id: '003', EquipmentName: 'Ring of the Mage' }]);
+    expect(nodes(result.data.player.equipments)).toEqual([
+      { id: '001', EquipmentName: 'Sword of the Dragon' },
+      { id: '003', EquipmentName: 'Ring of the Mage' },
+    ]);
     expect(nodes(result.data.player.tasks)).toEqual([
       { id: '001', TaskStatus: 'InProgress', TaskReward: { Gold: 100, XP: 50 } },
       { id: '002', TaskStatus: 'Completed', TaskReward: { Gold: 200, XP: 100 } },
@@ -448,10 +552,19 @@ describe('GamingPlayerProfiles', () => {
   });
 
   it('creates a player where the design puts one, and updates the profile', async () => {
-    const created = await gw.counted(`mutation { createPlayer(input: { id: "player009", Type: "Metadata", Nickname: "Zoe", Email: "zoe@example.com", Currency: "0" }) { id } }`);
+    const created = await gw.counted(
+      `mutation { createPlayer(input: { id: "player009", Type: "Metadata", Nickname: "Zoe", Email: "zoe@example.com", Currency: "0" }) { id } }`,
+    );
     expect(created.result.errors).toBeUndefined();
     expect(created.requests.byOperation).toEqual({ PutItem: 1 });
-    expect(await gw.get('player009', '#METADATA#player009')).toEqual({ PK: 'player009', SK: '#METADATA#player009', Type: 'Metadata', Nickname: 'Zoe', Email: 'zoe@example.com', Currency: '0' });
+    expect(await gw.get('player009', '#METADATA#player009')).toEqual({
+      PK: 'player009',
+      SK: '#METADATA#player009',
+      Type: 'Metadata',
+      Nickname: 'Zoe',
+      Email: 'zoe@example.com',
+      Currency: '0',
+    });
     const updated = await gw.counted(`mutation { updatePlayer(id: "player009", input: { Currency: "150", PlayerLevel: "2" }) { Currency PlayerLevel } }`);
     expect(updated.result.data.updatePlayer).toEqual({ Currency: '150', PlayerLevel: '2' });
     expect(updated.requests.byOperation).toEqual({ UpdateItem: 1 });
@@ -460,9 +573,19 @@ describe('GamingPlayerProfiles', () => {
   });
 
   it("adds, updates and removes an item of a player's inventory, and updates a task", async () => {
-    const added = await gw.counted(`mutation { addItem(playerId: "player009", input: { id: "001", Type: "Item", ItemName: "Health Potion", ItemType: "Consumable", ItemCount: "3", ItemAttributes: { HP: 50 } }) { id } }`);
+    const added = await gw.counted(
+      `mutation { addItem(playerId: "player009", input: { id: "001", Type: "Item", ItemName: "Health Potion", ItemType: "Consumable", ItemCount: "3", ItemAttributes: { HP: 50 } }) { id } }`,
+    );
     expect(added.requests.byOperation).toEqual({ TransactWriteItems: 1 });
-    expect(await gw.get('player009', 'ITEMS#001')).toEqual({ PK: 'player009', SK: 'ITEMS#001', Type: 'Item', ItemName: 'Health Potion', ItemType: 'Consumable', ItemCount: '3', ItemAttributes: { HP: 50 } });
+    expect(await gw.get('player009', 'ITEMS#001')).toEqual({
+      PK: 'player009',
+      SK: 'ITEMS#001',
+      Type: 'Item',
+      ItemName: 'Health Potion',
+      ItemType: 'Consumable',
+      ItemCount: '3',
+      ItemAttributes: { HP: 50 },
+    });
     const used = await gw.counted(`mutation { updateItem(playerId: "player009", id: "001", input: { ItemCount: "2" }) { ItemCount } }`);
     expect(used.result.data.updateItem).toEqual({ ItemCount: '2' });
     expect(used.requests.byOperation).toEqual({ UpdateItem: 1 });
@@ -485,13 +608,23 @@ describe('ComplainManagement', () => {
   afterAll(() => gw?.stop());
 
   it('get complaint metadata: one GetItem at <complaint> / metadata', async () => {
-    const { result, requests } = await gw.counted(`{ complaint(id: "Complaint1444") { customer_id { id } current_state severity escalated_to { id } escalation_time } }`);
-    expect(result.data.complaint).toEqual({ customer_id: { id: 'custXY32' }, current_state: 'assigned', severity: 'P1', escalated_to: { id: 'AgentB' }, escalation_time: '2023-01-03T04:00:07' });
+    const { result, requests } = await gw.counted(
+      `{ complaint(id: "Complaint1444") { customer_id { id } current_state severity escalated_to { id } escalation_time } }`,
+    );
+    expect(result.data.complaint).toEqual({
+      customer_id: { id: 'custXY32' },
+      current_state: 'assigned',
+      severity: 'P1',
+      escalated_to: { id: 'AgentB' },
+      escalation_time: '2023-01-03T04:00:07',
+    });
     expect(requests.byOperation).toEqual({ GetItem: 1 });
   });
 
   it('get all complaints for a customer: one Query of Customer_Complaint_GSI, by complaint id', async () => {
-    const { result, requests } = await gw.counted(`{ complaintsOfCustomer(customer_id: "custXYZ", first: 10) { edges { node { id severity current_state } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ complaintsOfCustomer(customer_id: "custXYZ", first: 10) { edges { node { id severity current_state } } } }`,
+    );
     expect(nodes(result.data.complaintsOfCustomer)).toEqual([
       { id: 'Complaint0987', severity: 'P3', current_state: 'assigned' },
       { id: 'Complaint1321', severity: 'P2', current_state: 'investigating' },
@@ -500,7 +633,9 @@ describe('ComplainManagement', () => {
   });
 
   it('find complaints escalated to an agent: one Query of Escalations_GSI, by escalation time', async () => {
-    const { result, requests } = await gw.counted(`{ escalatedTo(escalated_to: "AgentB", first: 10) { edges { node { id escalation_time customer_id { id } } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ escalatedTo(escalated_to: "AgentB", first: 10) { edges { node { id escalation_time customer_id { id } } } } }`,
+    );
     expect(nodes(result.data.escalatedTo)).toEqual([
       { id: 'Complaint1444', escalation_time: '2023-01-03T04:00:07', customer_id: { id: 'custXY32' } },
       { id: 'Complaint1321', escalation_time: '2023-05-15T14:00:00', customer_id: { id: 'custXYZ' } },
@@ -515,14 +650,23 @@ describe('ComplainManagement', () => {
     expect(result.errors).toBeUndefined();
     expect(requests.byOperation).toEqual({ PutItem: 1 });
     expect(await gw.get('Complaint2000', 'metadata')).toEqual({
-      PK: 'Complaint2000', SK: 'metadata', customer_id: 'custXYZ', complaint_id: 'Complaint2000', current_state: 'waiting', creation_time: '2023-07-01T10:00:00', severity: 'P1', complaint_description: 'no signal',
+      PK: 'Complaint2000',
+      SK: 'metadata',
+      customer_id: 'custXYZ',
+      complaint_id: 'Complaint2000',
+      current_state: 'waiting',
+      creation_time: '2023-07-01T10:00:00',
+      severity: 'P1',
+      complaint_description: 'no signal',
     });
     const listed = await gw.run(`{ complaintsOfCustomer(customer_id: "custXYZ", last: 1) { edges { node { id } } } }`);
     expect(nodes(listed.data.complaintsOfCustomer)).toEqual([{ id: 'Complaint2000' }]);
   });
 
-  it('escalates a complaint: one UpdateItem, and it joins the agent\'s escalations', async () => {
-    const { result, requests } = await gw.counted(`mutation { updateComplaint(id: "Complaint2000", input: { current_state: "assigned", escalated_to: "AgentB", escalation_time: "2023-07-02T08:00:00" }) { current_state escalated_to { id } } }`);
+  it("escalates a complaint: one UpdateItem, and it joins the agent's escalations", async () => {
+    const { result, requests } = await gw.counted(
+      `mutation { updateComplaint(id: "Complaint2000", input: { current_state: "assigned", escalated_to: "AgentB", escalation_time: "2023-07-02T08:00:00" }) { current_state escalated_to { id } } }`,
+    );
     expect(result.data.updateComplaint).toEqual({ current_state: 'assigned', escalated_to: { id: 'AgentB' } });
     expect(requests.byOperation).toEqual({ UpdateItem: 1 });
     expect(await gw.get('Complaint2000', 'metadata')).toMatchObject({ escalated_to: 'AgentB', escalation_time: '2023-07-02T08:00:00' });
@@ -531,7 +675,9 @@ describe('ComplainManagement', () => {
   });
 
   it('get all communications for a complaint: one Query of its partition, begins_with comm#, by date', async () => {
-    const { result, requests } = await gw.counted(`{ complaint(id: "Complaint123") { communications(first: 10) { edges { node { id comm_id comm_date complaint_state agentID { id } } } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ complaint(id: "Complaint123") { communications(first: 10) { edges { node { id comm_id comm_date complaint_state agentID { id } } } } } }`,
+    );
     expect(result.errors).toBeUndefined();
     expect(nodes(result.data.complaint.communications)).toEqual([
       { id: 'comm1', comm_id: 'comm1', comm_date: '2023-04-30T12:00:24', complaint_state: 'investigating', agentID: { id: 'AgentA' } },
@@ -541,8 +687,14 @@ describe('ComplainManagement', () => {
   });
 
   it('a complaint with its communications: one Query (metadata sorts after comm#)', async () => {
-    const { result, requests } = await gw.counted(`{ complaint(id: "Complaint1444") { severity current_state communications(first: 10) { edges { node { id } } } } }`);
-    expect(result.data.complaint).toEqual({ severity: 'P1', current_state: 'assigned', communications: { edges: [{ node: { id: 'comm4' } }, { node: { id: 'comm5' } }] } });
+    const { result, requests } = await gw.counted(
+      `{ complaint(id: "Complaint1444") { severity current_state communications(first: 10) { edges { node { id } } } } }`,
+    );
+    expect(result.data.complaint).toEqual({
+      severity: 'P1',
+      current_state: 'assigned',
+      communications: { edges: [{ node: { id: 'comm4' } }, { node: { id: 'comm5' } }] },
+    });
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
@@ -559,7 +711,9 @@ describe('ComplainManagement', () => {
   });
 
   it('find complaints by severity and state: one Query of Severity_State_GSI with both equalities (instead of a Scan)', async () => {
-    const { result, requests } = await gw.counted(`{ complaintsBySeverity(severity: "P2", current_state: "investigating", first: 10) { edges { node { id customer_id { id } } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ complaintsBySeverity(severity: "P2", current_state: "investigating", first: 10) { edges { node { id customer_id { id } } } } }`,
+    );
     expect(nodes(result.data.complaintsBySeverity)).toEqual([{ id: 'Complaint1321', customer_id: { id: 'custXYZ' } }]);
     expect(requests.byOperation).toEqual({ Query: 1 });
     const assigned = await gw.run(`{ complaintsBySeverity(severity: "P1", current_state: "assigned", first: 10) { edges { node { id } } } }`);
@@ -567,7 +721,9 @@ describe('ComplainManagement', () => {
   });
 
   it('track complaint state changes: the states its communications record, in order, one Query', async () => {
-    const { result, requests } = await gw.counted(`{ complaint(id: "Complaint1444") { communications(first: 10) { edges { node { comm_date complaint_state } } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ complaint(id: "Complaint1444") { communications(first: 10) { edges { node { comm_date complaint_state } } } } }`,
+    );
     expect(nodes(result.data.complaint.communications)).toEqual([
       { comm_date: '2022-12-31T19:32:00', complaint_state: 'waiting' },
       { comm_date: '2022-12-31T19:40:00', complaint_state: 'assigned' },
@@ -582,7 +738,13 @@ describe('ComplainManagement', () => {
     expect(result).toEqual({ data: { addCommunication: { id: 'comm9', comm_date: '2023-07-02T08:05:00', complaint: { id: 'Complaint2000' } } } });
     expect(requests.byOperation).toEqual({ TransactWriteItems: 1 });
     expect(await gw.get('Complaint2000', 'comm#2023-07-02T08:05:00#comm9')).toEqual({
-      PK: 'Complaint2000', SK: 'comm#2023-07-02T08:05:00#comm9', comm_id: 'comm9', comm_date: '2023-07-02T08:05:00', complaint_state: 'assigned', comm_text: 'on it', agentID: 'AgentB',
+      PK: 'Complaint2000',
+      SK: 'comm#2023-07-02T08:05:00#comm9',
+      comm_id: 'comm9',
+      comm_date: '2023-07-02T08:05:00',
+      complaint_state: 'assigned',
+      comm_text: 'on it',
+      agentID: 'AgentB',
     });
     const history = await gw.run(`{ agentCommunications(agentID: "AgentB", last: 1) { edges { node { id } } } }`);
     expect(nodes(history.data.agentCommunications)).toEqual([{ id: 'comm9' }]);
@@ -614,7 +776,9 @@ describe('SocialNetwork', () => {
   });
 
   it("getFollowerListByUserID and getFollowingListByUserID: one Query of each partition, no read of the user's info", async () => {
-    const { result, requests } = await gw.counted(`{ userLists(id: "12345") { followers(first: 10) { edges { node { id } } } following(first: 10) { edges { node { id } } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ userLists(id: "12345") { followers(first: 10) { edges { node { id } } } following(first: 10) { edges { node { id } } } } }`,
+    );
     expect(nodes(result.data.userLists.followers)).toEqual([{ id: '23456' }, { id: '34567' }, { id: '45678' }]);
     expect(nodes(result.data.userLists.following)).toEqual([{ id: '56789' }, { id: '67890' }, { id: '78912' }]);
     expect(requests.byOperation).toEqual({ Query: 2 });
@@ -636,7 +800,9 @@ describe('SocialNetwork', () => {
   });
 
   it('getTimelineByUserID: one Query of u#<user>#timeline, the post and author ids read from p#<post>#u#<author>', async () => {
-    const { result, requests } = await gw.counted(`{ userLists(id: "12345") { timeline(first: 2) { edges { node { id author ttl } } pageInfo { hasNextPage } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ userLists(id: "12345") { timeline(first: 2) { edges { node { id author ttl } } pageInfo { hasNextPage } } } }`,
+    );
     expect(nodes(result.data.userLists.timeline)).toEqual([
       { id: '34567', author: '56789', ttl: 1571827560 },
       { id: '45678', author: '67890', ttl: 1571827560 },
@@ -661,13 +827,17 @@ describe('SocialNetwork', () => {
   });
 
   it('follow: the follower item under the followed user and the following item under the follower, in one transaction', async () => {
-    const followed = await gw.counted(`mutation { follow(userId: "12345", followerId: "99999") { node { id followers(first: 1) { edges { node { id } } } } } }`);
+    const followed = await gw.counted(
+      `mutation { follow(userId: "12345", followerId: "99999") { node { id followers(first: 1) { edges { node { id } } } } } }`,
+    );
     expect(followed.result).toEqual({ data: { follow: { node: { id: '99999', followers: { edges: [] } } } } });
     // The pair is one TransactWriteItems (keyless users: nothing to read or count); the nested list one Query.
     expect(followed.requests.byOperation).toEqual({ TransactWriteItems: 1, Query: 1 });
     expect(await gw.get('u#12345#follower', 'u#99999')).toEqual({ PK: 'u#12345#follower', SK: 'u#99999' });
     expect(await gw.get('u#99999#following', 'u#12345')).toEqual({ PK: 'u#99999#following', SK: 'u#12345' });
-    const both = await gw.counted(`{ a: userLists(id: "12345") { followers(last: 1) { edges { node { id } } } } b: userLists(id: "99999") { following(first: 5) { edges { node { id } } } } }`);
+    const both = await gw.counted(
+      `{ a: userLists(id: "12345") { followers(last: 1) { edges { node { id } } } } b: userLists(id: "99999") { following(first: 5) { edges { node { id } } } } }`,
+    );
     expect(nodes(both.result.data.a.followers)).toEqual([{ id: '99999' }]);
     expect(nodes(both.result.data.b.following)).toEqual([{ id: '12345' }]);
     expect(both.requests.byOperation).toEqual({ Query: 2 });
@@ -707,10 +877,20 @@ describe('RecurringPayments', () => {
   afterAll(() => gw?.stop());
 
   it('get all subscriptions for an account: one Query of ACC#<account>, begins_with SUB#, fields read as stored', async () => {
-    const { result, requests } = await gw.counted(`{ account(id: "123") { subscriptions(first: 10) { edges { node { id SKU Email PaymentAmount NextPaymentDate NextReminderDate account { id } } } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ account(id: "123") { subscriptions(first: 10) { edges { node { id SKU Email PaymentAmount NextPaymentDate NextReminderDate account { id } } } } } }`,
+    );
     expect(result.errors).toBeUndefined();
     expect(nodes(result.data.account.subscriptions)).toEqual([
-      { id: '123', SKU: '999', Email: 's@s.com', PaymentAmount: '12.99', NextPaymentDate: '2023-06-28', NextReminderDate: '2023-06-21', account: { id: '123' } },
+      {
+        id: '123',
+        SKU: '999',
+        Email: 's@s.com',
+        PaymentAmount: '12.99',
+        NextPaymentDate: '2023-06-28',
+        NextReminderDate: '2023-06-21',
+        account: { id: '123' },
+      },
       { id: '124', SKU: '555', Email: 's@s.com', PaymentAmount: '4.99', NextPaymentDate: '2023-06-21', NextReminderDate: '2023-06-14', account: { id: '123' } },
     ]);
     expect(requests.byOperation).toEqual({ Query: 1 });
@@ -720,7 +900,9 @@ describe('RecurringPayments', () => {
   const receiptId = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
   it('get all receipts for an account: one Query of ACC#<account>, begins_with REC#, ids derived from their keys', async () => {
-    const { result, requests } = await gw.counted(`{ account(id: "123") { receipts(first: 10) { edges { node { id SKU ProcessedDate ProcessedAmount TTL } } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ account(id: "123") { receipts(first: 10) { edges { node { id SKU ProcessedDate ProcessedAmount TTL } } } } }`,
+    );
     expect(nodes(result.data.account.receipts)).toEqual([
       { id: receiptId('123#12023-05-28T14:15:39.24#999'), SKU: '999', ProcessedDate: '2023-05-28T14:15:39.247Z', ProcessedAmount: '12.99', TTL: 1700318200 },
       { id: receiptId('123#2023-06-28T14:15:40.102Z#999'), SKU: '999', ProcessedDate: '2023-06-28T14:15:40.102Z', ProcessedAmount: '12.99', TTL: 1702996600 },
@@ -739,14 +921,22 @@ describe('RecurringPayments', () => {
 
   it('get specific subscription details: one GetItem of ACC#<account> / SUB#<sub>#SKU#<sku>', async () => {
     const { result, requests } = await gw.counted(`{ subscription(account: "123", id: "123", SKU: "999") { id SKU PaymentDay LastPaymentDate CreatedDate } }`);
-    expect(result.data.subscription).toEqual({ id: '123', SKU: '999', PaymentDay: '28', LastPaymentDate: '2023-05-18T14:15:39.247Z', CreatedDate: '2023-05-18T09:41:25.856Z' });
+    expect(result.data.subscription).toEqual({
+      id: '123',
+      SKU: '999',
+      PaymentDay: '28',
+      LastPaymentDate: '2023-05-18T14:15:39.247Z',
+      CreatedDate: '2023-05-18T09:41:25.856Z',
+    });
     expect(requests.byOperation).toEqual({ GetItem: 1 });
     const other = await gw.run(`{ subscription(account: "123", id: "123", SKU: "555") { id } }`);
     expect(other).toEqual({ data: { subscription: null } });
   });
 
   it('find accounts needing reminders for a date: one Query of GSI-1, by LastReminderDate', async () => {
-    const { result, requests } = await gw.counted(`{ dueReminders(NextReminderDate: "2023-06-21", first: 10) { edges { node { account { id } id SKU Email NextPaymentDate } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ dueReminders(NextReminderDate: "2023-06-21", first: 10) { edges { node { account { id } id SKU Email NextPaymentDate } } } }`,
+    );
     expect(nodes(result.data.dueReminders)).toEqual([
       { account: { id: '456' }, id: '456', SKU: '999', Email: 't@t.com', NextPaymentDate: '2023-06-28' },
       { account: { id: '123' }, id: '123', SKU: '999', Email: 's@s.com', NextPaymentDate: '2023-06-28' },
@@ -755,7 +945,9 @@ describe('RecurringPayments', () => {
   });
 
   it('find accounts with payments due on a date: one Query of GSI-2, by LastPaymentDate; receipts are in neither index', async () => {
-    const { result, requests } = await gw.counted(`{ duePayments(NextPaymentDate: "2023-06-28", first: 10) { edges { node { account { id } id PaymentDay PaymentAmount } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ duePayments(NextPaymentDate: "2023-06-28", first: 10) { edges { node { account { id } id PaymentDay PaymentAmount } } } }`,
+    );
     expect(nodes(result.data.duePayments)).toEqual([
       { account: { id: '123' }, id: '123', PaymentDay: '28', PaymentAmount: '12.99' },
       { account: { id: '456' }, id: '456', PaymentDay: '28', PaymentAmount: '12.99' },
@@ -771,7 +963,15 @@ describe('RecurringPayments', () => {
     expect(result).toEqual({ data: { createSubscription: { id: '790', SKU: '321', account: { id: '789' } } } });
     expect(requests.byOperation).toEqual({ PutItem: 1 });
     expect(await gw.get('ACC#789', 'SUB#790#SKU#321')).toEqual({
-      PK: 'ACC#789', SK: 'SUB#790#SKU#321', SKU: '321', Email: 'u@u.com', PaymentDay: '5', PaymentAmount: '9.99', NextPaymentDate: '2023-07-05', NextReminderDate: '2023-06-28', LastReminderDate: '2023-06-05T10:00:00.000Z',
+      PK: 'ACC#789',
+      SK: 'SUB#790#SKU#321',
+      SKU: '321',
+      Email: 'u@u.com',
+      PaymentDay: '5',
+      PaymentAmount: '9.99',
+      NextPaymentDate: '2023-07-05',
+      NextReminderDate: '2023-06-28',
+      LastReminderDate: '2023-06-05T10:00:00.000Z',
       CreatedDate: '2023-06-05T10:00:00.000Z',
     });
     // No LastPaymentDate yet (GSI-2's sort key): not in GSI-2 until its first payment, as DynamoDB indexes it.
@@ -785,10 +985,16 @@ describe('RecurringPayments', () => {
   });
 
   it('updates a subscription after a payment: one UpdateItem, and it moves to its next date in GSI-2', async () => {
-    const { result, requests } = await gw.counted(`mutation { updateSubscription(account: "123", id: "123", SKU: "999", input: { LastPaymentDate: "2023-06-28T14:15:40.102Z", NextPaymentDate: "2023-07-28" }) { id NextPaymentDate } }`);
+    const { result, requests } = await gw.counted(
+      `mutation { updateSubscription(account: "123", id: "123", SKU: "999", input: { LastPaymentDate: "2023-06-28T14:15:40.102Z", NextPaymentDate: "2023-07-28" }) { id NextPaymentDate } }`,
+    );
     expect(result).toEqual({ data: { updateSubscription: { id: '123', NextPaymentDate: '2023-07-28' } } });
     expect(requests.byOperation).toEqual({ UpdateItem: 1 });
-    expect(await gw.get('ACC#123', 'SUB#123#SKU#999')).toMatchObject({ LastPaymentDate: '2023-06-28T14:15:40.102Z', NextPaymentDate: '2023-07-28', PaymentDetails: expect.any(Object) });
+    expect(await gw.get('ACC#123', 'SUB#123#SKU#999')).toMatchObject({
+      LastPaymentDate: '2023-06-28T14:15:40.102Z',
+      NextPaymentDate: '2023-07-28',
+      PaymentDetails: expect.any(Object),
+    });
     const june = await gw.run(`{ duePayments(NextPaymentDate: "2023-06-28", first: 10) { edges { node { id } } } }`);
     expect(nodes(june.data.duePayments)).toEqual([{ id: '456' }]);
     const july = await gw.run(`{ duePayments(NextPaymentDate: "2023-07-28", first: 10) { edges { node { id } } } }`);
@@ -803,7 +1009,13 @@ describe('RecurringPayments', () => {
     expect(result).toEqual({ data: { createReceipt: { id: receiptId('123#2023-07-28T14:15:41.500Z#999'), ProcessedDate: '2023-07-28T14:15:41.500Z' } } });
     expect(requests.byOperation).toEqual({ PutItem: 1 });
     expect(await gw.get('ACC#123', 'REC#2023-07-28T14:15:41.500Z#SKU#999')).toEqual({
-      PK: 'ACC#123', SK: 'REC#2023-07-28T14:15:41.500Z#SKU#999', SKU: '999', ProcessedDate: '2023-07-28T14:15:41.500Z', Email: 's@s.com', ProcessedAmount: '12.99', TTL: 1705675000,
+      PK: 'ACC#123',
+      SK: 'REC#2023-07-28T14:15:41.500Z#SKU#999',
+      SKU: '999',
+      ProcessedDate: '2023-07-28T14:15:41.500Z',
+      Email: 's@s.com',
+      ProcessedAmount: '12.99',
+      TTL: 1705675000,
     });
     const latest = await gw.counted(`{ account(id: "123") { receipts(last: 1) { edges { node { ProcessedDate } } } } }`);
     expect(nodes(latest.result.data.account.receipts)).toEqual([{ ProcessedDate: '2023-07-28T14:15:41.500Z' }]);

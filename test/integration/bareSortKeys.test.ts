@@ -36,7 +36,12 @@ type Mutation {
 let gw: TestGateway;
 beforeAll(async () => {
   gw = await testGateway({ model: buildModel(MODEL, 'members.graphql') });
-  for (const [field, id] of [['post', 'A1'], ['award', 'gold'], ['post', 'C3'], ['award', 'silver']] as const) {
+  for (const [field, id] of [
+    ['post', 'A1'],
+    ['award', 'gold'],
+    ['post', 'C3'],
+    ['award', 'silver'],
+  ] as const) {
     const input = field === 'post' ? `{ id: "${id}", text: "t" }` : `{ id: "${id}" }`;
     expect((await gw.run(`mutation { ${field}(memberId: "m1", input: ${input}) { id } }`)).errors).toBeUndefined();
   }
@@ -45,7 +50,9 @@ afterAll(() => gw?.stop());
 
 describe('a bare sort key beside a literal prefix in one partition', () => {
   it("reads each type's items alone, one Query each, the other's items passed by", async () => {
-    const { result, requests } = await gw.counted(`{ member(id: "m1") { posts(first: 10) { edges { node { id } } pageInfo { hasNextPage } } badges(first: 10) { edges { node { id } } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ member(id: "m1") { posts(first: 10) { edges { node { id } } pageInfo { hasNextPage } } badges(first: 10) { edges { node { id } } } } }`,
+    );
     expect(result.errors).toBeUndefined();
     // B:gold and B:silver sort between A1 and C3: the posts' page reads past them.
     expect(result.data.member.posts.edges.map((e: any) => e.node.id)).toEqual(['A1', 'C3']);

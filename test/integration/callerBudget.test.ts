@@ -26,7 +26,10 @@ beforeAll(async () => {
   for (let c = 0; c < 5; c++) items.push(courseItem({ id: `c${c}`, title: `Course ${c}`, studentCount: 3 }));
   for (let s = 0; s < 3; s++) {
     items.push(studentItem({ id: `s${s}`, name: `Ada ${s}`, courseCount: 5 }));
-    for (let c = 0; c < 5; c++) items.push(enrollmentItem({ studentId: `s${s}`, courseId: `c${c}`, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: `Course ${c}`, studentName: `Ada ${s}` }));
+    for (let c = 0; c < 5; c++)
+      items.push(
+        enrollmentItem({ studentId: `s${s}`, courseId: `c${c}`, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: `Course ${c}`, studentName: `Ada ${s}` }),
+      );
   }
   await gw.put([...items, ...catalogCounterItems(items)]);
   url = await gw.listen();
@@ -34,7 +37,8 @@ beforeAll(async () => {
 afterAll(() => gw.stop());
 
 /** Three levels of small pages, as a new user writes them. */
-const ORDINARY = '{ students(first: 3) { edges { node { courses(first: 5) { edges { node { students(first: 3) { edges { node { email courses(first: 1) { edges { node { title } } } } } } } } } } } } }';
+const ORDINARY =
+  '{ students(first: 3) { edges { node { courses(first: 5) { edges { node { students(first: 3) { edges { node { email courses(first: 1) { edges { node { title } } } } } } } } } } } } }';
 
 const postFrom = (from: string, query: string) => postFromAddress(url, from, query);
 

@@ -82,7 +82,7 @@ describe('an update that sets nothing', () => {
 });
 
 describe('a malformed request target', () => {
-  it.each(['//%zz', '/graphql%zz', '/%']) ('GET %s is HTTP 400, and the target is not logged', async (target) => {
+  it.each(['//%zz', '/graphql%zz', '/%'])('GET %s is HTTP 400, and the target is not logged', async (target) => {
     const { port } = new URL(url);
     const before = log.raw.length;
     const answer = await rawGet(Number(port), target);

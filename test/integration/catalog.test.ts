@@ -202,7 +202,9 @@ describe('argument and cursor checks of the catalog lists', () => {
   });
 
   it('counts a catalog page in the query cost: page size per item, plus one per shard', async () => {
-    const { result } = await gw.counted(`{ courses(first: 100) { edges { node { students(first: 100) { edges { node { courses(first: 100) { edges { cursor } } } } } } } } }`);
+    const { result } = await gw.counted(
+      `{ courses(first: 100) { edges { node { students(first: 100) { edges { node { courses(first: 100) { edges { cursor } } } } } } } } }`,
+    );
     expect(codes(result)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
   });
 });

@@ -48,7 +48,8 @@ function cleanItems(): Item[] {
   const items: Item[] = [];
   for (const s of students) {
     items.push(studentItem({ id: s.id, name: `Student ${s.id}`, courseCount: s.courses.length }));
-    for (const c of s.courses) items.push(enrollmentItem({ studentId: s.id, courseId: c, enrolledAt: AT, courseTitle: title(c), studentName: `Student ${s.id}` }));
+    for (const c of s.courses)
+      items.push(enrollmentItem({ studentId: s.id, courseId: c, enrolledAt: AT, courseTitle: title(c), studentName: `Student ${s.id}` }));
   }
   for (const c of ['c1', 'c2', 'c3']) {
     items.push(courseItem({ id: c, title: title(c), studentCount: students.filter((s) => s.courses.includes(c)).length }));
@@ -72,7 +73,16 @@ let options: CheckOptions;
 let env: NodeJS.ProcessEnv;
 beforeAll(async () => {
   gw = await testGateway();
-  options = { raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 2, readUnitsPerSecond: 100_000, pageSize: 7, indexSettleMs: 0 };
+  options = {
+    raw: gw.dynamo.raw,
+    doc: gw.dynamo.doc,
+    tableName: gw.tableName,
+    plan: gw.plan,
+    segments: 2,
+    readUnitsPerSecond: 100_000,
+    pageSize: 7,
+    indexSettleMs: 0,
+  };
   env = { ...process.env, TABLE_NAME: gw.tableName, DYNAMODB_ENDPOINT: localEndpoint() };
   await gw.put(cleanItems());
 });
@@ -120,7 +130,10 @@ describe('npm run check', () => {
       // s2 takes one course, its counter says five.
       studentItem({ id: 's2', name: 'Student s2', courseCount: 5 }),
       // The course catalog's shard of c3 counts seven entries more than it holds.
-      { ...catalogCounterKey('COURSE', catalogShardOf('c3')), count: 7 + cleanItems().filter((i) => i.GSI2PK === catalogKeys('COURSE', 'c3', 'x').GSI2PK).length },
+      {
+        ...catalogCounterKey('COURSE', catalogShardOf('c3')),
+        count: 7 + cleanItems().filter((i) => i.GSI2PK === catalogKeys('COURSE', 'c3', 'x').GSI2PK).length,
+      },
     ]);
     const before = await gw.scan();
     const report = await runCheck(options);
@@ -128,9 +141,15 @@ describe('npm run check', () => {
     expect(report.found).toBe(7);
     expect(report.findings.unmatched.samples[0]!.key).toEqual({ PK: 'JUNK#1', SK: 'WHATEVER' });
     expect(report.findings.missingAttributes.samples[0]).toMatchObject({ key: studentKey('s9'), detail: expect.stringContaining('name') });
-    expect(report.findings.missingIndexKeys.samples[0]).toMatchObject({ key: { PK: 'CUSTOMER#cu1', SK: 'ORDER#o1' }, detail: expect.stringContaining('GSI1PK') });
+    expect(report.findings.missingIndexKeys.samples[0]).toMatchObject({
+      key: { PK: 'CUSTOMER#cu1', SK: 'ORDER#o1' },
+      detail: expect.stringContaining('GSI1PK'),
+    });
     expect(report.findings.wrongIndexKeys.samples[0]).toMatchObject({ key: { PK: 'CUSTOMER#cu1', SK: 'ORDER#o2' }, detail: expect.stringContaining('GSI1PK') });
-    expect(report.findings.staleCopies.samples[0]).toMatchObject({ key: { PK: studentKey('s1').PK, SK: courseKey('c1').PK }, detail: expect.stringContaining('courseTitle') });
+    expect(report.findings.staleCopies.samples[0]).toMatchObject({
+      key: { PK: studentKey('s1').PK, SK: courseKey('c1').PK },
+      detail: expect.stringContaining('courseTitle'),
+    });
     expect(report.findings.wrongCounters.samples).toEqual(
       expect.arrayContaining([
         { key: studentKey('s2'), detail: expect.stringContaining('courseCount is 5') },
@@ -187,7 +206,10 @@ describe('npm run check', () => {
     const { code, out, err } = await cli(['--json'], { ...env, TABLE_NAME: 'no_such_table_for_check' });
     expect(code).toBe(2);
     expect(out).toBe('');
-    const lines = err.trim().split('\n').filter((l) => !l.startsWith('checking table'));
+    const lines = err
+      .trim()
+      .split('\n')
+      .filter((l) => !l.startsWith('checking table'));
     expect(lines).toEqual([expect.stringContaining('no_such_table_for_check does not exist')]);
   });
 
@@ -205,7 +227,10 @@ describe('npm run check', () => {
       const { code, out, err } = await cli([], { ...env, TABLE_NAME: name });
       expect(code).toBe(2);
       expect(out).toBe('');
-      const lines = err.trim().split('\n').filter((l) => !l.startsWith('checking table'));
+      const lines = err
+        .trim()
+        .split('\n')
+        .filter((l) => !l.startsWith('checking table'));
       expect(lines).toEqual([expect.stringMatching(new RegExp(`${name} contradicts the model: the table is keyed on pk id`))]);
     } finally {
       await gw.dynamo.raw.send(new DeleteTableCommand({ TableName: name })).catch(() => {});
@@ -275,7 +300,10 @@ describe('npm run check on written @indexed keys', () => {
     const report = await runCheck(deskOptions);
     expect(counts(report)).toMatchObject({ missingIndexKeys: 1, wrongIndexKeys: 1 });
     expect(report.found).toBe(2);
-    expect(report.findings.wrongIndexKeys.samples[0]).toMatchObject({ key: { PK: 'MSG#m1', SK: 'T#t1' }, detail: expect.stringContaining('m#2026-03-01T10:00:00Z#m1') });
+    expect(report.findings.wrongIndexKeys.samples[0]).toMatchObject({
+      key: { PK: 'MSG#m1', SK: 'T#t1' },
+      detail: expect.stringContaining('m#2026-03-01T10:00:00Z#m1'),
+    });
     expect(report.findings.missingIndexKeys.samples[0]).toMatchObject({ key: { PK: 'MSG#m2', SK: 'T#t1' } });
     const repaired = await runCheck({ ...deskOptions, repair: true });
     expect(repaired.repaired.indexKeys).toBe(1);

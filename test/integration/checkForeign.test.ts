@@ -28,12 +28,19 @@ const set = (g: TestGateway, key: Record<string, unknown>, values: Record<string
     new UpdateCommand({
       TableName: g.tableName,
       Key: key,
-      UpdateExpression: `SET ${Object.keys(values).map((_, i) => `#a${i} = :v${i}`).join(', ')}`,
+      UpdateExpression: `SET ${Object.keys(values)
+        .map((_, i) => `#a${i} = :v${i}`)
+        .join(', ')}`,
       ExpressionAttributeNames: Object.fromEntries(Object.keys(values).map((k, i) => [`#a${i}`, k])),
       ExpressionAttributeValues: Object.fromEntries(Object.values(values).map((v, i) => [`:v${i}`, v])),
     }),
   );
-const counts = (report: CheckReport) => Object.fromEntries(Object.entries(report.findings).filter(([, f]) => f.count > 0).map(([k, f]) => [k, f.count]));
+const counts = (report: CheckReport) =>
+  Object.fromEntries(
+    Object.entries(report.findings)
+      .filter(([, f]) => f.count > 0)
+      .map(([k, f]) => [k, f.count]),
+  );
 
 async function cli(args: string[]) {
   const out: string[] = [];
@@ -61,7 +68,9 @@ describe('numbers of any size', () => {
     await set(gw, { PK: 'STUDENT#s3', SK: 'PROFILE' }, { courseCount: 9007199254740993n });
     const report = await runCheck(options);
     expect(counts(report)).toEqual({ wrongCounters: 1 });
-    expect(report.findings.wrongCounters.samples).toEqual([{ key: { PK: 'STUDENT#s3', SK: 'PROFILE' }, detail: 'courseCount is 9007199254740993, Student.courses counts 0' }]);
+    expect(report.findings.wrongCounters.samples).toEqual([
+      { key: { PK: 'STUDENT#s3', SK: 'PROFILE' }, detail: 'courseCount is 9007199254740993, Student.courses counts 0' },
+    ]);
     expect(() => JSON.stringify(report)).not.toThrow();
   });
 
@@ -94,13 +103,23 @@ describe('a key value holding the separator', () => {
     const report = await runCheck({ ...options, repair: true });
     expect(counts(report)).toEqual({ keysWithSeparator: 1, wrongCounters: 1 });
     expect(report.findings.keysWithSeparator.samples).toEqual([
-      { key: { PK: 'CUSTOMER#cu1', SK: 'ORDER#o#9' }, detail: `Order but for '#' in {id} "o#9": ids and key values never hold '#', so lists and lookups read past it` },
+      {
+        key: { PK: 'CUSTOMER#cu1', SK: 'ORDER#o#9' },
+        detail: `Order but for '#' in {id} "o#9": ids and key values never hold '#', so lists and lookups read past it`,
+      },
     ]);
     // A count of the orders takes the item in: not written.
     expect(report.repaired.counters).toBe(0);
     expect(report.withheld).toEqual({
       count: 1,
-      samples: [{ key: { PK: 'CUSTOMER#cu1', SK: 'PROFILE' }, detail: expect.stringContaining('not repaired: the collection holds {"PK":"CUSTOMER#cu1","SK":"ORDER#o#9"}, which this check flags (keysWithSeparator)') }],
+      samples: [
+        {
+          key: { PK: 'CUSTOMER#cu1', SK: 'PROFILE' },
+          detail: expect.stringContaining(
+            'not repaired: the collection holds {"PK":"CUSTOMER#cu1","SK":"ORDER#o#9"}, which this check flags (keysWithSeparator)',
+          ),
+        },
+      ],
     });
     expect((await gw.get('CUSTOMER#cu1', 'PROFILE'))?.orderCount).toBe(1);
     await gw.dynamo.doc.send(new DeleteCommand({ TableName: gw.tableName, Key: { PK: 'CUSTOMER#cu1', SK: 'ORDER#o#9' } }));
@@ -114,7 +133,10 @@ describe('an edge whose index key points into another partition', () => {
     for (const pageSize of [1, 100]) {
       const report = await runCheck({ ...options, repair: true, pageSize });
       expect(report.findings.wrongIndexKeys.count).toBe(1);
-      expect(report.findings.wrongCounters.samples.map((s) => s.detail).sort()).toEqual(['studentCount is 1, Course.students counts 0', 'studentCount is 1, Course.students counts 2']);
+      expect(report.findings.wrongCounters.samples.map((s) => s.detail).sort()).toEqual([
+        'studentCount is 1, Course.students counts 0',
+        'studentCount is 1, Course.students counts 2',
+      ]);
       expect(report.repaired.counters).toBe(0);
       expect(report.withheld.samples.map((s) => s.key).sort((a, b) => String(a.PK).localeCompare(String(b.PK)))).toEqual([
         { PK: 'COURSE#c1', SK: 'PROFILE' },
@@ -145,8 +167,18 @@ describe('a key date that is no time', () => {
     expect(JSON.stringify(read.data)).not.toContain('notadate');
     expect(read.errors?.map((e) => e.message)).toEqual(['DateTime cannot represent "notadate": the stored value is no ISO-8601 time']);
 
-    const report = await runCheck({ raw: desk.dynamo.raw, doc: desk.dynamo.doc, tableName: desk.tableName, plan: desk.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0 });
+    const report = await runCheck({
+      raw: desk.dynamo.raw,
+      doc: desk.dynamo.doc,
+      tableName: desk.tableName,
+      plan: desk.plan,
+      segments: 1,
+      readUnitsPerSecond: 100_000,
+      indexSettleMs: 0,
+    });
     expect(counts(report)).toEqual({ badValues: 1 });
-    expect(report.findings.badValues.samples).toEqual([{ key: { pk: 'T#t1', sk: 'msg#notadate#m9' }, detail: 'Message: sentAt (in the key) is "notadate": not an ISO-8601 time' }]);
+    expect(report.findings.badValues.samples).toEqual([
+      { key: { pk: 'T#t1', sk: 'msg#notadate#m9' }, detail: 'Message: sentAt (in the key) is "notadate": not an ISO-8601 time' },
+    ]);
   });
 });

@@ -37,7 +37,11 @@ beforeAll(async () => {
   gw = await testGateway({ schemaFile: SCHEMA_FILE });
   options = { raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0 };
   await ok(`mutation { createLibrary(input: { id: "central", name: "Central" }) { id } }`);
-  for (const [id, title] of [['dune', 'Dune'], ['emma', 'Emma'], ['ulysses', 'Ulysses']]) {
+  for (const [id, title] of [
+    ['dune', 'Dune'],
+    ['emma', 'Emma'],
+    ['ulysses', 'Ulysses'],
+  ]) {
     await ok(`mutation { addBook(library: "central", input: { id: "${id}", title: "${title}", author: "Someone" }) { id } }`);
   }
   for (const m of ['ann', 'bo', 'cy']) {
@@ -59,7 +63,10 @@ describe("a rename's mark", () => {
     const { doc, sent } = countingDoc(gw.dynamo.doc);
     const report = await runCheck({ ...options, doc });
     expect(count('staleMarks', report)).toBe(1);
-    expect(report.findings.staleMarks.samples[0]).toMatchObject({ key: { PK: 'LIB#central', SK: 'BOOK#dune' }, detail: expect.stringContaining('propagatingSince') });
+    expect(report.findings.staleMarks.samples[0]).toMatchObject({
+      key: { PK: 'LIB#central', SK: 'BOOK#dune' },
+      detail: expect.stringContaining('propagatingSince'),
+    });
     // Dune's three copies; Emma's, whose rename is under way, is left to the processor.
     expect(count('staleCopies', report)).toBe(3);
     expect(report.found).toBe(4);
@@ -82,7 +89,11 @@ describe("a rename's mark", () => {
 describe("a count's mark", () => {
   it('older than its lease, the counter missing: reported and counted by --repair; within its lease: reported, left to the count', async () => {
     // What a migrate killed mid-count leaves: the mark, no counter.
-    await edit('MEMBER#cy', 'MEMBER', { reservationCount: undefined, countingSince: new Date(Date.now() - 2 * COUNTING_LEASE_MS).toISOString(), countingBy: 'dead#1' });
+    await edit('MEMBER#cy', 'MEMBER', {
+      reservationCount: undefined,
+      countingSince: new Date(Date.now() - 2 * COUNTING_LEASE_MS).toISOString(),
+      countingBy: 'dead#1',
+    });
     await edit('MEMBER#bo', 'MEMBER', { reservationCount: undefined, countingSince: new Date().toISOString(), countingBy: 'live#1' });
     const report = await runCheck(options);
     expect(count('staleMarks', report)).toBe(1);
@@ -90,7 +101,10 @@ describe("a count's mark", () => {
     expect(report.findings.wrongCounters.samples).toEqual(
       expect.arrayContaining([
         { key: { PK: 'MEMBER#cy', SK: 'MEMBER' }, detail: 'reservationCount is null, Member.reservations counts 1' },
-        { key: { PK: 'MEMBER#bo', SK: 'MEMBER' }, detail: expect.stringMatching(/^reservationCount is null, Member.reservations counts 1; being counted since /) },
+        {
+          key: { PK: 'MEMBER#bo', SK: 'MEMBER' },
+          detail: expect.stringMatching(/^reservationCount is null, Member.reservations counts 1; being counted since /),
+        },
       ]),
     );
 

@@ -53,7 +53,15 @@ describe('a rename of a child type whose field edges copy', () => {
   });
 
   it('leaves nothing for the table check to find', async () => {
-    const report = await runCheck({ raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0 });
+    const report = await runCheck({
+      raw: gw.dynamo.raw,
+      doc: gw.dynamo.doc,
+      tableName: gw.tableName,
+      plan: gw.plan,
+      segments: 1,
+      readUnitsPerSecond: 100_000,
+      indexSettleMs: 0,
+    });
     expect(report.found, JSON.stringify(report.findings)).toBe(0);
   });
 });

@@ -30,10 +30,18 @@ async function ok<T = any>(query: string, variables?: Record<string, unknown>): 
 beforeAll(async () => {
   gw = await testGateway({ schemaFile: SCHEMA_FILE });
   await ok(`mutation { createLibrary(input: { id: "central", name: "Central" }) { id } }`);
-  for (const [id, title] of [['dune', 'Dune'], ['emma', 'Emma']]) {
+  for (const [id, title] of [
+    ['dune', 'Dune'],
+    ['emma', 'Emma'],
+  ]) {
     await ok(`mutation { addBook(library: "central", input: { id: "${id}", title: "${title}", author: "Someone" }) { id } }`);
   }
-  for (const [id, name] of [['ann', 'Ann'], ['bo', 'Bo'], ['cy', 'Cy']]) await ok(`mutation { join(input: { id: "${id}", name: "${name}" }) { id } }`);
+  for (const [id, name] of [
+    ['ann', 'Ann'],
+    ['bo', 'Bo'],
+    ['cy', 'Cy'],
+  ])
+    await ok(`mutation { join(input: { id: "${id}", name: "${name}" }) { id } }`);
 });
 afterAll(() => gw?.stop());
 
@@ -81,9 +89,13 @@ describe('reservations: edges of a child type', () => {
     expect([ids(page1), page1.edges[0].node.name, page1.totalCount, page1.pageInfo.hasNextPage]).toEqual([['ann', 'bo'], 'Ann', 3, true]);
     // The book through GSI1 (it holds the counter), then its reservations' partition.
     expect(first.requests.byOperation).toEqual({ Query: 2 });
-    const next = await gw.run(`query($a: String) { book(id: "dune") { reservations(first: 2, after: $a) { edges { node { id } } ${PAGE_INFO} } } }`, { a: page1.pageInfo.endCursor });
+    const next = await gw.run(`query($a: String) { book(id: "dune") { reservations(first: 2, after: $a) { edges { node { id } } ${PAGE_INFO} } } }`, {
+      a: page1.pageInfo.endCursor,
+    });
     expect([ids(next.data.book.reservations), next.data.book.reservations.pageInfo.hasNextPage]).toEqual([['cy'], false]);
-    const back = await gw.run(`query($b: String) { book(id: "dune") { reservations(last: 2, before: $b) { edges { node { id } } ${PAGE_INFO} } } }`, { b: next.data.book.reservations.pageInfo.startCursor });
+    const back = await gw.run(`query($b: String) { book(id: "dune") { reservations(last: 2, before: $b) { edges { node { id } } ${PAGE_INFO} } } }`, {
+      b: next.data.book.reservations.pageInfo.startCursor,
+    });
     expect([ids(back.data.book.reservations), back.data.book.reservations.pageInfo.hasPreviousPage]).toEqual([['ann', 'bo'], false]);
     const member = await gw.counted(`{ member(id: "ann") { reservations(last: 1) { totalCount edges { node { id title } } ${PAGE_INFO} } } }`);
     const m = member.result.data.member.reservations;
@@ -96,9 +108,9 @@ describe('reservations: edges of a child type', () => {
     await ok(`mutation { renameMember(id: "ann", input: { name: "Annie" }) { id } }`);
     await ok(`mutation { updateBook(id: "dune", input: { title: "Dune Messiah" }) { id } }`);
     await gw.settle();
-    expect((await gw.get('BOOK#dune#RESERVED', 'MEMBER#ann'))).toMatchObject({ memberName: 'Annie', bookTitle: 'Dune Messiah' });
-    expect((await gw.get('BOOK#emma#RESERVED', 'MEMBER#ann'))).toMatchObject({ memberName: 'Annie', bookTitle: 'Emma' });
-    expect((await gw.get('BOOK#dune#RESERVED', 'MEMBER#bo'))).toMatchObject({ memberName: 'Bo', bookTitle: 'Dune Messiah' });
+    expect(await gw.get('BOOK#dune#RESERVED', 'MEMBER#ann')).toMatchObject({ memberName: 'Annie', bookTitle: 'Dune Messiah' });
+    expect(await gw.get('BOOK#emma#RESERVED', 'MEMBER#ann')).toMatchObject({ memberName: 'Annie', bookTitle: 'Emma' });
+    expect(await gw.get('BOOK#dune#RESERVED', 'MEMBER#bo')).toMatchObject({ memberName: 'Bo', bookTitle: 'Dune Messiah' });
   });
 
   it('the table check finds the reservations as written, then a stale copy of a book (a child end) found by its id and repaired', async () => {
@@ -176,11 +188,23 @@ describe('authorization of edges of a child type, as of any edges', () => {
   beforeAll(async () => {
     // The library with members as owners: a member reserves only for themselves; reservations are read signed in.
     const sdl = readFileSync(SCHEMA_FILE, 'utf8')
-      .replace('type Member @item(pk: "MEMBER#{id}", sk: "MEMBER")', 'type Member @item(pk: "MEMBER#{id}", sk: "MEMBER", claim: "member_id") @access(rule: ANYONE)')
-      .replace('type Book @item(pk: "LIB#{library}", sk: "BOOK#{id}", inverted: true)', 'type Book @item(pk: "LIB#{library}", sk: "BOOK#{id}", inverted: true) @access(rule: ANYONE)')
-      .replace('reserve(book: ID!, member: ID!): ReservationEdge! @addEdge(', 'reserve(book: ID!, member: ID!): ReservationEdge! @access(rule: OWNER, of: "Member", argument: "member") @addEdge(')
+      .replace(
+        'type Member @item(pk: "MEMBER#{id}", sk: "MEMBER")',
+        'type Member @item(pk: "MEMBER#{id}", sk: "MEMBER", claim: "member_id") @access(rule: ANYONE)',
+      )
+      .replace(
+        'type Book @item(pk: "LIB#{library}", sk: "BOOK#{id}", inverted: true)',
+        'type Book @item(pk: "LIB#{library}", sk: "BOOK#{id}", inverted: true) @access(rule: ANYONE)',
+      )
+      .replace(
+        'reserve(book: ID!, member: ID!): ReservationEdge! @addEdge(',
+        'reserve(book: ID!, member: ID!): ReservationEdge! @access(rule: OWNER, of: "Member", argument: "member") @addEdge(',
+      )
       .replace('book(id: ID!): Book @get', 'book(id: ID!): Book @get @access(rule: ANYONE)')
-      .replace('reservations(first: Int, after: String, last: Int, before: String): ReservationConnection!', 'reservations(first: Int, after: String, last: Int, before: String): ReservationConnection! @access(rule: SIGNED_IN)');
+      .replace(
+        'reservations(first: Int, after: String, last: Int, before: String): ReservationConnection!',
+        'reservations(first: Int, after: String, last: Int, before: String): ReservationConnection! @access(rule: SIGNED_IN)',
+      );
     const model = buildModel(sdl, 'library.graphql');
     issuer = await startTestIssuer();
     secured = await testGateway({ model, auth: testAuthenticator(issuer, {}, model).auth });
@@ -192,7 +216,8 @@ describe('authorization of edges of a child type, as of any edges', () => {
       `mutation { addBook(library: "north", input: { id: "iliad", title: "Iliad", author: "Homer" }) { id } }`,
       `mutation { join(input: { id: "ann", name: "Ann" }) { id } }`,
       `mutation { join(input: { id: "bo", name: "Bo" }) { id } }`,
-    ]) expect((await secured.run(m, undefined, admin)).errors).toBeUndefined();
+    ])
+      expect((await secured.run(m, undefined, admin)).errors).toBeUndefined();
   });
   afterAll(async () => {
     await secured?.stop();
@@ -208,7 +233,7 @@ describe('authorization of edges of a child type, as of any edges', () => {
     expect(await secured.get('BOOK#iliad#RESERVED', 'MEMBER#ann')).toBeUndefined();
     const own = await secured.run(`mutation { reserve(book: "iliad", member: "ann") { node { id } } }`, undefined, tokens.ann);
     expect(own.errors).toBeUndefined();
-    expect(own).toEqual({ data: { reserve: { node: { id: "ann" } } } });
+    expect(own).toEqual({ data: { reserve: { node: { id: 'ann' } } } });
   });
 
   it("reads a book's reservations signed in only", async () => {

@@ -67,7 +67,11 @@ type Fans = { restaurant: { fans: { edges: { node: { guest: { id: string } } }[]
 function plain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plain);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => k !== '__typename').map(([k, v]) => [k, plain(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => k !== '__typename')
+      .map(([k, v]) => [k, plain(v)]),
+  );
 }
 
 /** Requests the clients sent: the second pass must answer some queries from the cache, or it tests nothing. */
@@ -117,7 +121,7 @@ async function raw(url: string, queries: string[]): Promise<unknown[]> {
   return [...answers, ...answers];
 }
 
-describe('a child type whose ids repeat across parents (a restaurant\'s fans)', () => {
+describe("a child type whose ids repeat across parents (a restaurant's fans)", () => {
   let gw: TestGateway;
   let url: string;
   let shape: CacheShape;
@@ -131,7 +135,9 @@ describe('a child type whose ids repeat across parents (a restaurant\'s fans)', 
       'mutation { createRestaurant(input: { id: "tasca", name: "Tasca do Chico" }) { id } }',
       'mutation { createRestaurant(input: { id: "horta", name: "Horta" }) { id } }',
       ...['ana', 'bruno', 'eva'].map((id) => `mutation { createGuest(input: { id: "${id}", name: "${id.toUpperCase()}" }) { id } }`),
-      ...['ana', 'bruno', 'eva'].map((guest) => `mutation { addFavourite(guestId: "${guest}", input: { id: "tasca", restaurant: "tasca", note: "${guest} likes it" }) { id } }`),
+      ...['ana', 'bruno', 'eva'].map(
+        (guest) => `mutation { addFavourite(guestId: "${guest}", input: { id: "tasca", restaurant: "tasca", note: "${guest} likes it" }) { id } }`,
+      ),
       'mutation { addFavourite(guestId: "ana", input: { id: "horta", restaurant: "horta", note: "ana, the garden" }) { id } }',
     ];
     for (const write of writes) expect((await gw.run(write)).errors).toBeUndefined();
@@ -139,7 +145,7 @@ describe('a child type whose ids repeat across parents (a restaurant\'s fans)', 
   });
   afterAll(() => gw?.stop());
 
-  it('is keyed by its parent\'s id and its own in the derived cache shape', () => {
+  it("is keyed by its parent's id and its own in the derived cache shape", () => {
     expect(shape.keys).toEqual({ Favourite: ['guest.id', 'id'] });
     expect(shape.embedded).toEqual(['FavouriteConnection', 'FavouriteEdge', 'PageInfo']);
   });
@@ -149,11 +155,11 @@ describe('a child type whose ids repeat across parents (a restaurant\'s fans)', 
     expect(fans!.restaurant.fans.edges.map((e) => e.node.guest.id)).toEqual(['ana', 'bruno', 'eva']);
   });
 
-  it('comes back from Apollo Client\'s cache exactly as the gateway answered, with and without the parent in the result', async () => {
+  it("comes back from Apollo Client's cache exactly as the gateway answered, with and without the parent in the result", async () => {
     expect(await throughApollo(apollo(url, gatewayCache(shape)), queries)).toEqual(await raw(url, queries));
   });
 
-  it('comes back from urql\'s Graphcache exactly as the gateway answered, with and without the parent in the result', async () => {
+  it("comes back from urql's Graphcache exactly as the gateway answered, with and without the parent in the result", async () => {
     expect(await throughUrql(urql(url, graphcacheOptions(shape)), queries)).toEqual(await raw(url, queries));
   });
 
@@ -168,7 +174,7 @@ describe('a child type whose ids repeat across parents (a restaurant\'s fans)', 
   });
 });
 
-describe('the default model\'s parts, whose ids repeat across products', () => {
+describe("the default model's parts, whose ids repeat across products", () => {
   let gw: TestGateway;
   let url: string;
   const queries = [PARTS, PARTS_WITH_PRODUCT];
@@ -188,11 +194,11 @@ describe('the default model\'s parts, whose ids repeat across products', () => {
   });
   afterAll(() => gw?.stop());
 
-  it('come back from Apollo Client\'s cache (the setup of clients/apolloClient.ts) exactly as the gateway answered', async () => {
+  it("come back from Apollo Client's cache (the setup of clients/apolloClient.ts) exactly as the gateway answered", async () => {
     expect(await throughApollo(apollo(url, gatewayCache()), queries)).toEqual(await raw(url, queries));
   });
 
-  it('come back from urql\'s Graphcache (the setup of clients/urqlClient.ts) exactly as the gateway answered', async () => {
+  it("come back from urql's Graphcache (the setup of clients/urqlClient.ts) exactly as the gateway answered", async () => {
     const { cacheShape } = await import('../../clients/api/cacheShape.js');
     expect(await throughUrql(urql(url, graphcacheOptions(cacheShape)), queries)).toEqual(await raw(url, queries));
   });

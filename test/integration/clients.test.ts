@@ -32,9 +32,7 @@ beforeAll(async () => {
   const items = [
     ...STUDENTS.map((id, i) => studentItem({ id, name: `Student ${i + 1}`, courseCount: id === 'p1' ? 5 : 1 })),
     ...COURSES.map((id, i) => courseItem({ id, title: `Course ${i + 1}`, studentCount: id === 'c1' ? 5 : 1 })),
-    ...COURSES.map((courseId, i) =>
-      enrollmentItem({ studentId: 'p1', courseId, enrolledAt: at(i), courseTitle: `Course ${i + 1}`, studentName: 'Student 1' }),
-    ),
+    ...COURSES.map((courseId, i) => enrollmentItem({ studentId: 'p1', courseId, enrolledAt: at(i), courseTitle: `Course ${i + 1}`, studentName: 'Student 1' })),
     ...STUDENTS.slice(1).map((studentId, i) =>
       enrollmentItem({ studentId, courseId: 'c1', enrolledAt: at(i + 1), courseTitle: 'Course 1', studentName: `Student ${i + 2}` }),
     ),
@@ -152,13 +150,15 @@ describe('urql with Graphcache relayPagination', () => {
     const anonymous = await createUrqlClient({ url: securedUrl }).query(StudentCourses, { id: 'p1', first: 1 }).toPromise();
     expect(anonymous.error?.graphQLErrors.map((e) => e.extensions.code)).toEqual(['FORBIDDEN']);
     const token = await issuer.token({ student_id: 'p1' });
-    const signedIn = await createUrqlClient({ url: securedUrl, token: () => token }).query(StudentCourses, { id: 'p1', first: 1 }).toPromise();
+    const signedIn = await createUrqlClient({ url: securedUrl, token: () => token })
+      .query(StudentCourses, { id: 'p1', first: 1 })
+      .toPromise();
     expect(signedIn.data?.student?.name).toBe('Student 1');
   });
 });
 
 describe('Relay with the Node interface', () => {
-  it('pages a student\'s courses with the refetch query relay-compiler makes for the @refetchable Student fragment', async () => {
+  it("pages a student's courses with the refetch query relay-compiler makes for the @refetchable Student fragment", async () => {
     const { execFile } = await import('node:child_process');
     const { promisify } = await import('node:util');
     const { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } = await import('node:fs');

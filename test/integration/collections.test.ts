@@ -165,22 +165,35 @@ async function walk(query: (args: string) => string, pick: (data: any) => Page, 
 }
 
 describe('a collection over several types in one table partition', () => {
-  it('lists every member in key order, each resolved to its type, one Query a page both ways, reading past another type\'s item in the range', async () => {
-    const query = (args: string) => `{ feed(org: "o1", ${args}) { edges { cursor node { ${FEED_NODE} } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
+  it("lists every member in key order, each resolved to its type, one Query a page both ways, reading past another type's item in the range", async () => {
+    const query = (args: string) =>
+      `{ feed(org: "o1", ${args}) { edges { cursor node { ${FEED_NODE} } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
     const { result } = await gw.counted(`{ feed(org: "o1", first: 10) { edges { node { ${FEED_NODE} } } } }`);
-    expect(result.data.feed.edges.map((e: { node: unknown }) => e.node)).toEqual(
-      FEED.map((f) => ({ __typename: f.type, id: f.id, ...f.fields })),
-    );
+    expect(result.data.feed.edges.map((e: { node: unknown }) => e.node)).toEqual(FEED.map((f) => ({ __typename: f.type, id: f.id, ...f.fields })));
     for (const size of [1, 2, 4]) {
-      await walk((a) => query(a).replace(' hasPreviousPage', ''), (d) => d.feed, FEED_IDS, true, size);
-      await walk((a) => query(a).replace('hasNextPage ', ''), (d) => d.feed, FEED_IDS, false, size);
+      await walk(
+        (a) => query(a).replace(' hasPreviousPage', ''),
+        (d) => d.feed,
+        FEED_IDS,
+        true,
+        size,
+      );
+      await walk(
+        (a) => query(a).replace('hasNextPage ', ''),
+        (d) => d.feed,
+        FEED_IDS,
+        false,
+        size,
+      );
     }
   });
 
   it('has exact flags on both sides: the far side one Limit-1 Query more when selected', async () => {
     const first = await gw.run(`{ feed(org: "o1", first: 2) { pageInfo { endCursor } } }`);
     const after = first.data.feed.pageInfo.endCursor;
-    const { result, requests } = await gw.counted(`{ feed(org: "o1", first: 2, after: "${after}") { edges { node { ... on Poll { id } ... on Post { id } } } pageInfo { hasNextPage hasPreviousPage } } }`);
+    const { result, requests } = await gw.counted(
+      `{ feed(org: "o1", first: 2, after: "${after}") { edges { node { ... on Poll { id } ... on Post { id } } } pageInfo { hasNextPage hasPreviousPage } } }`,
+    );
     expect(result.data.feed.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['q1', 'p1']);
     expect(result.data.feed.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: true });
     expect(requests.byOperation).toEqual({ Query: 2 });
@@ -204,24 +217,42 @@ describe('a collection over several types in one table partition', () => {
   });
 
   it('pages a DESCENDING collection from the highest key, one Query a page both ways', async () => {
-    const query = (args: string) => `{ newest(org: "o1", ${args}) { edges { node { ${FEED_NODE} } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
+    const query = (args: string) =>
+      `{ newest(org: "o1", ${args}) { edges { node { ${FEED_NODE} } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
     const newest = [...FEED_IDS].reverse();
     for (const size of [2, 3]) {
-      await walk((a) => query(a).replace(' hasPreviousPage', ''), (d) => d.newest, newest, true, size);
-      await walk((a) => query(a).replace('hasNextPage ', ''), (d) => d.newest, newest, false, size);
+      await walk(
+        (a) => query(a).replace(' hasPreviousPage', ''),
+        (d) => d.newest,
+        newest,
+        true,
+        size,
+      );
+      await walk(
+        (a) => query(a).replace('hasNextPage ', ''),
+        (d) => d.newest,
+        newest,
+        false,
+        size,
+      );
     }
   });
 
-  it('takes a type field\'s partition from its parent, and lists an interface\'s implementations as a union\'s members', async () => {
+  it("takes a type field's partition from its parent, and lists an interface's implementations as a union's members", async () => {
     const { result } = await gw.counted(`{ org(id: "o1") { activity(first: 10) { edges { node { __typename id } } } } }`);
     expect(result.errors).toBeUndefined();
-    expect(result.data.org.activity.edges.map((e: { node: { __typename: string; id: string } }) => `${e.node.__typename}:${e.node.id}`)).toEqual(FEED.map((f) => `${f.type}:${f.id}`));
+    expect(result.data.org.activity.edges.map((e: { node: { __typename: string; id: string } }) => `${e.node.__typename}:${e.node.id}`)).toEqual(
+      FEED.map((f) => `${f.type}:${f.id}`),
+    );
   });
 
   it('refuses a cursor of another partition or another collection before any request', async () => {
     const page = await gw.run(`{ feed(org: "o1", first: 1) { pageInfo { endCursor } } }`);
     const cursor = page.data.feed.pageInfo.endCursor;
-    for (const query of [`{ feed(org: "o2", first: 1, after: "${cursor}") { edges { cursor } } }`, `{ newest(org: "o1", first: 1, after: "${cursor}") { edges { cursor } } }`]) {
+    for (const query of [
+      `{ feed(org: "o2", first: 1, after: "${cursor}") { edges { cursor } } }`,
+      `{ newest(org: "o1", first: 1, after: "${cursor}") { edges { cursor } } }`,
+    ]) {
       const { result, requests } = await gw.counted(query);
       expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
       expect(requests.requests).toBe(0);
@@ -230,11 +261,24 @@ describe('a collection over several types in one table partition', () => {
 });
 
 describe('a collection over several types in one index partition', () => {
-  it('lists gists and repos of an owner in the index\'s key order, one Query a page both ways, with totalCount', async () => {
-    const query = (args: string) => `{ owned(owner: "a1", ${args}) { edges { node { __typename ... on Repo { id name } ... on Gist { id title } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
+  it("lists gists and repos of an owner in the index's key order, one Query a page both ways, with totalCount", async () => {
+    const query = (args: string) =>
+      `{ owned(owner: "a1", ${args}) { edges { node { __typename ... on Repo { id name } ... on Gist { id title } } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
     for (const size of [1, 3]) {
-      await walk((a) => query(a).replace(' hasPreviousPage', ''), (d) => d.owned, OWNED, true, size);
-      await walk((a) => query(a).replace('hasNextPage ', ''), (d) => d.owned, OWNED, false, size);
+      await walk(
+        (a) => query(a).replace(' hasPreviousPage', ''),
+        (d) => d.owned,
+        OWNED,
+        true,
+        size,
+      );
+      await walk(
+        (a) => query(a).replace('hasNextPage ', ''),
+        (d) => d.owned,
+        OWNED,
+        false,
+        size,
+      );
     }
     const counted = await gw.counted(`{ owned(owner: "a1", first: 1) { totalCount edges { node { __typename } } } }`);
     expect(counted.result.data.owned).toEqual({ totalCount: 4, edges: [{ node: { __typename: 'Gist' } }] });
@@ -258,7 +302,9 @@ describe('an entity and the first page beside it in one Query', () => {
   });
 
   it('reads a team with its newest members and invites, which sort before it, in one descending Query (the table)', async () => {
-    const { result, requests } = await gw.counted(`{ team(id: "t1") { name recent(first: 2) { edges { node { __typename ... on Member { id } ... on Invite { id } } } pageInfo { hasNextPage } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ team(id: "t1") { name recent(first: 2) { edges { node { __typename ... on Member { id } ... on Invite { id } } } pageInfo { hasNextPage } } } }`,
+    );
     expect(result.data.team.name).toBe('Team one');
     expect(ids(result.data.team.recent)).toEqual(['m3', 'm2']);
     expect(result.data.team.recent.pageInfo.hasNextPage).toBe(true);
@@ -266,13 +312,17 @@ describe('an entity and the first page beside it in one Query', () => {
   });
 
   it('reads a team with the page of its roster nearest it in one Query, and with its first page ascending toward it while the roster fits the page and the over-read', async () => {
-    const last = await gw.counted(`{ team(id: "t1") { name roster(last: 2) { edges { node { __typename ... on Member { id } ... on Invite { id } } } pageInfo { hasPreviousPage } } } }`);
+    const last = await gw.counted(
+      `{ team(id: "t1") { name roster(last: 2) { edges { node { __typename ... on Member { id } ... on Invite { id } } } pageInfo { hasPreviousPage } } } }`,
+    );
     expect(last.result.data.team.name).toBe('Team one');
     expect(ids(last.result.data.team.roster)).toEqual(['m2', 'm3']);
     expect(last.result.data.team.roster.pageInfo.hasPreviousPage).toBe(true);
     expect(last.requests.byOperation).toEqual({ Query: 1 });
     // Five members and invites, a page of 2: the page, the one deciding hasNextPage and FORWARD_OVER_READ (2) more reach the team.
-    const first = await gw.counted(`{ team(id: "t1") { name roster(first: 2) { edges { node { __typename ... on Member { id } ... on Invite { id } } } pageInfo { hasNextPage } } } }`);
+    const first = await gw.counted(
+      `{ team(id: "t1") { name roster(first: 2) { edges { node { __typename ... on Member { id } ... on Invite { id } } } pageInfo { hasNextPage } } } }`,
+    );
     expect(first.result.data.team.name).toBe('Team one');
     expect(ids(first.result.data.team.roster)).toEqual(['i1', 'i2']);
     expect(first.result.data.team.roster.pageInfo.hasNextPage).toBe(true);
@@ -289,7 +339,9 @@ describe('an entity and the first page beside it in one Query', () => {
     expect(account.result.data.account.name).toBe('Ada');
     expect(ids(account.result.data.account.owned)).toEqual(['g1', 'g2', 'r-alpha']);
     expect(account.requests.byOperation).toEqual({ Query: 1 });
-    const company = await gw.counted(`{ company(id: "c1") { name latest(first: 1) { edges { node { ... on Repo { id } ... on Gist { id } } } pageInfo { hasNextPage } } } }`);
+    const company = await gw.counted(
+      `{ company(id: "c1") { name latest(first: 1) { edges { node { ... on Repo { id } ... on Gist { id } } } pageInfo { hasNextPage } } } }`,
+    );
     expect(company.result.data.company.name).toBe('Corp');
     expect(ids(company.result.data.company.latest)).toEqual(['r-z']);
     expect(company.result.data.company.latest.pageInfo.hasNextPage).toBe(true);

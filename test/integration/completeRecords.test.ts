@@ -23,7 +23,13 @@ describe('the resolvers of the default model', () => {
   it('keep a resolver for every field of a type whose records may come from copies or a child key', () => {
     // Student and Course: nodes of @edges connections; Customer and Product: parents of child types;
     // Order: guarded fields, which a subscription event's carried image leaves out.
-    for (const [type, field] of [['Student', 'name'], ['Course', 'title'], ['Customer', 'name'], ['Product', 'name'], ['Order', 'total']] as const) {
+    for (const [type, field] of [
+      ['Student', 'name'],
+      ['Course', 'title'],
+      ['Customer', 'name'],
+      ['Product', 'name'],
+      ['Order', 'total'],
+    ] as const) {
       expect(typeof resolvers[type]![field], `${type}.${field}`).toBe('function');
     }
   });

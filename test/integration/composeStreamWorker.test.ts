@@ -46,35 +46,45 @@ afterAll(async () => {
 });
 
 describe('the compose stream-worker service', () => {
-  it('starts from the image layout with its command, processes a rename, and stops on SIGTERM', async () => {
-    const service = compose.services['stream-worker'];
-    const [program, ...args] = service.command as string[];
-    expect(program).toBe('node');
-    const env = {
-      PATH: process.env.PATH,
-      ...imageEnv,
-      ...service.environment,
-      // The service's DynamoDB Local is this run's; its table this test's.
-      DYNAMODB_ENDPOINT: localEndpoint(),
-      TABLE_NAME: gw.tableName,
-    };
-    const child = spawn(process.execPath, args, { cwd: join(image, workdir), env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    try {
-      await waitFor(() => out.includes('stream processor started'), () => out);
-      const renamed = await gw.run('mutation { updateCourse(id: "c1", input: { title: "Looms" }) { title } }');
-      expect(renamed.errors).toBeUndefined();
-      // The copy on the edge is the worker's job (the gateway leaves fan-out to the stream).
-      await waitFor(async () => (await gw.get('STUDENT#s1', 'COURSE#c1'))?.courseTitle === 'Looms', () => out);
-    } finally {
-      child.kill('SIGTERM');
-    }
-    expect(await exited).toBe(0);
-    expect(out).toContain('stream worker stopping');
-  }, patience(90_000));
+  it(
+    'starts from the image layout with its command, processes a rename, and stops on SIGTERM',
+    async () => {
+      const service = compose.services['stream-worker'];
+      const [program, ...args] = service.command as string[];
+      expect(program).toBe('node');
+      const env = {
+        PATH: process.env.PATH,
+        ...imageEnv,
+        ...service.environment,
+        // The service's DynamoDB Local is this run's; its table this test's.
+        DYNAMODB_ENDPOINT: localEndpoint(),
+        TABLE_NAME: gw.tableName,
+      };
+      const child = spawn(process.execPath, args, { cwd: join(image, workdir), env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      try {
+        await waitFor(
+          () => out.includes('stream processor started'),
+          () => out,
+        );
+        const renamed = await gw.run('mutation { updateCourse(id: "c1", input: { title: "Looms" }) { title } }');
+        expect(renamed.errors).toBeUndefined();
+        // The copy on the edge is the worker's job (the gateway leaves fan-out to the stream).
+        await waitFor(
+          async () => (await gw.get('STUDENT#s1', 'COURSE#c1'))?.courseTitle === 'Looms',
+          () => out,
+        );
+      } finally {
+        child.kill('SIGTERM');
+      }
+      expect(await exited).toBe(0);
+      expect(out).toContain('stream worker stopping');
+    },
+    patience(90_000),
+  );
 });
 
 const waitFor = (check: () => boolean | Promise<boolean>, output: () => string) => until(check, () => `it; worker output:\n${output()}`, 60_000, 100);

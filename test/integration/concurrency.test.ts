@@ -43,7 +43,6 @@ const RACE_TIMEOUT_MS = 120_000;
  */
 const IN_FLIGHT = 40;
 
-
 function limiter(max: number) {
   let active = 0;
   const waiting: (() => void)[] = [];
@@ -81,7 +80,9 @@ async function raceAndCheck(gw: TestGateway, calls: number, seed: number) {
       const selection = op === 'enroll' ? '{ enrolledAt }' : '';
       pending.push(run(`mutation($s: ID!, $c: ID!) { ${op}(studentId: $s, courseId: $c) ${selection} }`, { s, c }));
       if (i % 60 === 30) {
-        pending.push(run(`mutation($c: ID!, $t: String!) { updateCourse(id: $c, input: { title: $t }) { id } }`, { c: pick(['A', 'B', 'C']), t: `Title ${i}` }));
+        pending.push(
+          run(`mutation($c: ID!, $t: String!) { updateCourse(id: $c, input: { title: $t }) { id } }`, { c: pick(['A', 'B', 'C']), t: `Title ${i}` }),
+        );
         pending.push(run(`mutation($s: ID!, $n: String!) { updateStudent(id: $s, input: { name: $n }) { id } }`, { s: pick(STUDENTS), n: `Name ${i}` }));
       }
       if (i === Math.floor(calls / 2)) pending.push(run(`mutation { deleteCourse(id: "X") }`));
@@ -92,10 +93,7 @@ async function raceAndCheck(gw: TestGateway, calls: number, seed: number) {
     const failures = results.flatMap((r) => r.errors ?? []);
     for (const error of failures) {
       const { code, reason } = error.extensions ?? {};
-      expect(
-        code === 'CONFLICT' || code === 'NOT_FOUND' || (code === 'UNAVAILABLE' && reason === 'TRANSACTION_CONFLICT'),
-        JSON.stringify(error),
-      ).toBe(true);
+      expect(code === 'CONFLICT' || code === 'NOT_FOUND' || (code === 'UNAVAILABLE' && reason === 'TRANSACTION_CONFLICT'), JSON.stringify(error)).toBe(true);
     }
     const succeeded = results.filter((r) => !r.errors).length;
     expect(succeeded).toBeGreaterThan(calls / 4);
@@ -147,34 +145,42 @@ async function raceAndCheck(gw: TestGateway, calls: number, seed: number) {
 }
 
 describe('racing writes', () => {
-  it('keep base table, GSI1, counters and copies consistent and fail only with documented error codes', async () => {
-    const gw = await testGateway();
-    gateways.push(gw);
-    await raceAndCheck(gw, CALLS, 20261129);
-  }, RACE_TIMEOUT_MS);
+  it(
+    'keep base table, GSI1, counters and copies consistent and fail only with documented error codes',
+    async () => {
+      const gw = await testGateway();
+      gateways.push(gw);
+      await raceAndCheck(gw, CALLS, 20261129);
+    },
+    RACE_TIMEOUT_MS,
+  );
 
-  it('stay consistent when a quarter of all transactions are cancelled by (injected) TransactionConflicts', async () => {
-    const gw = await testGateway();
-    gateways.push(gw);
-    const random = mulberry32(7);
-    let injected = 0;
-    // Cancelled before it is sent, as DynamoDB cancels a conflicting transaction: nothing of it is written.
-    gw.dynamo.raw.middlewareStack.add(
-      (next, context) => async (args) => {
-        if (context.commandName === 'TransactWriteItemsCommand' && random() < 0.25) {
-          injected++;
-          const items = (args.input as { TransactItems: unknown[] }).TransactItems;
-          throw new TransactionCanceledException({
-            message: 'Transaction cancelled (injected)',
-            $metadata: { httpStatusCode: 400 },
-            CancellationReasons: items.map((_, i) => ({ Code: i === 0 ? 'TransactionConflict' : 'None' })),
-          });
-        }
-        return next(args);
-      },
-      { step: 'initialize', name: 'injectTransactionConflicts' },
-    );
-    await raceAndCheck(gw, CONFLICT_CALLS, 99);
-    expect(injected).toBeGreaterThan(CONFLICT_CALLS / 10);
-  }, RACE_TIMEOUT_MS);
+  it(
+    'stay consistent when a quarter of all transactions are cancelled by (injected) TransactionConflicts',
+    async () => {
+      const gw = await testGateway();
+      gateways.push(gw);
+      const random = mulberry32(7);
+      let injected = 0;
+      // Cancelled before it is sent, as DynamoDB cancels a conflicting transaction: nothing of it is written.
+      gw.dynamo.raw.middlewareStack.add(
+        (next, context) => async (args) => {
+          if (context.commandName === 'TransactWriteItemsCommand' && random() < 0.25) {
+            injected++;
+            const items = (args.input as { TransactItems: unknown[] }).TransactItems;
+            throw new TransactionCanceledException({
+              message: 'Transaction cancelled (injected)',
+              $metadata: { httpStatusCode: 400 },
+              CancellationReasons: items.map((_, i) => ({ Code: i === 0 ? 'TransactionConflict' : 'None' })),
+            });
+          }
+          return next(args);
+        },
+        { step: 'initialize', name: 'injectTransactionConflicts' },
+      );
+      await raceAndCheck(gw, CONFLICT_CALLS, 99);
+      expect(injected).toBeGreaterThan(CONFLICT_CALLS / 10);
+    },
+    RACE_TIMEOUT_MS,
+  );
 });

@@ -4,15 +4,7 @@
  * hasNextPage/hasPreviousPage and no empty trailing page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  courseItem,
-  customerItem,
-  enrollmentItem,
-  orderItem,
-  partItem,
-  productItem,
-  studentItem,
-} from '../support/defaultItems.js';
+import { courseItem, customerItem, enrollmentItem, orderItem, partItem, productItem, studentItem } from '../support/defaultItems.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 
 const N = 6;
@@ -161,9 +153,7 @@ describe('both directions of the adjacency list', () => {
       course(id: "c01") { students { totalCount edges { enrolledAt node { id name } } } }
     }`);
     expect(result.errors).toBeUndefined();
-    expect(result.data.student.courses.edges).toEqual([
-      { enrolledAt: '2026-01-01T00:00:00.000Z', node: { id: 'c01', title: 'Course c01' } },
-    ]);
+    expect(result.data.student.courses.edges).toEqual([{ enrolledAt: '2026-01-01T00:00:00.000Z', node: { id: 'c01', title: 'Course c01' } }]);
     expect(result.data.course.students.edges.map((e: any) => e.node)).toEqual([
       { id: 's1', name: 'Student One' },
       { id: 's2', name: 'Student Two' },

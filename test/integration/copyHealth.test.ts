@@ -116,7 +116,9 @@ describe('stale copies and counters in /health details, from npm run check', () 
     // Nothing reads the stream from here on: what is planted stays as written.
     await gateway.stream.stop();
     const plant = (Key: Record<string, string>, set: string, value: unknown) =>
-      gateway.dynamo.doc.send(new UpdateCommand({ TableName: tableName, Key, UpdateExpression: `SET ${set} = :v`, ExpressionAttributeValues: { ':v': value } }));
+      gateway.dynamo.doc.send(
+        new UpdateCommand({ TableName: tableName, Key, UpdateExpression: `SET ${set} = :v`, ExpressionAttributeValues: { ':v': value } }),
+      );
     await plant({ PK: 'STUDENT#s1', SK: 'COURSE#S1' }, 'courseTitle', 'Stale');
     await plant({ PK: 'STUDENT#s1', SK: 'PROFILE' }, 'courseCount', 3);
 

@@ -94,18 +94,16 @@ describe('signed cursors', () => {
   });
 
   it('refuses a hand-made base64 JSON start key, before any DynamoDB request', async () => {
-    const handMade = Buffer.from(
-      JSON.stringify({ v: 2, c: 'Student.courses', p: 'STUDENT#1', i: 'table', k: { PK: 'STUDENT#1', SK: 'COURSE#A' } }),
-    ).toString('base64url');
+    const handMade = Buffer.from(JSON.stringify({ v: 2, c: 'Student.courses', p: 'STUDENT#1', i: 'table', k: { PK: 'STUDENT#1', SK: 'COURSE#A' } })).toString(
+      'base64url',
+    );
     await refusedWithoutRequests(handMade);
     // …even shaped like a signed one, with a made-up signature.
     await refusedWithoutRequests(`${handMade}.AAAAAAAA.${'A'.repeat(43)}`);
   });
 
   it('refuses an old-format unsigned cursor (v1), before any DynamoDB request', async () => {
-    const v1 = Buffer.from(JSON.stringify({ v: 1, c: 'Student.courses', p: 'STUDENT#1', k: { PK: 'STUDENT#1', SK: 'COURSE#A' } })).toString(
-      'base64url',
-    );
+    const v1 = Buffer.from(JSON.stringify({ v: 1, c: 'Student.courses', p: 'STUDENT#1', k: { PK: 'STUDENT#1', SK: 'COURSE#A' } })).toString('base64url');
     expect(await refusedWithoutRequests(v1)).toMatch(/not a signed cursor/);
   });
 

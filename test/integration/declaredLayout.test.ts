@@ -102,9 +102,7 @@ describe('a model that declares its layout', () => {
           { AttributeName: 'PK', KeyType: 'HASH' },
           { AttributeName: 'SK', KeyType: 'RANGE' },
         ],
-        GlobalSecondaryIndexes: [
-          { IndexName: 'byStatus', KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }], Projection: { ProjectionType: 'ALL' } },
-        ],
+        GlobalSecondaryIndexes: [{ IndexName: 'byStatus', KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }], Projection: { ProjectionType: 'ALL' } }],
       }),
     );
     const refused = await startGateway(loadConfig(env(tableName)), silentLogger).then(

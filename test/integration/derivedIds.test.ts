@@ -89,7 +89,9 @@ describe('an item type whose key names no {id}', () => {
 
   it('reads an item another program wrote with its values in the key alone', async () => {
     await gw.put([{ PK: 'ACC#a9', SK: 'REC#2026-01-01T00:00:00.000Z#SKU#777', amount: '1.00' }]);
-    const { result } = await gw.counted(`query($id: ID!) { receipt(id: $id) { sku processedAt amount } }`, { id: receiptId('a9', '2026-01-01T00:00:00.000Z', '777') });
+    const { result } = await gw.counted(`query($id: ID!) { receipt(id: $id) { sku processedAt amount } }`, {
+      id: receiptId('a9', '2026-01-01T00:00:00.000Z', '777'),
+    });
     expect(result.data.receipt).toEqual({ sku: '777', processedAt: '2026-01-01T00:00:00.000Z', amount: '1.00' });
   });
 
@@ -106,7 +108,9 @@ describe('an item type whose key names no {id}', () => {
   });
 
   it('is what a reference holds, read back with one GetItem', async () => {
-    const created = await gw.counted(`mutation($r: ID!) { createRefund(input: { id: "f1", receipt: $r, reason: "late" }) { id receipt { sku amount } } }`, { r: R1 });
+    const created = await gw.counted(`mutation($r: ID!) { createRefund(input: { id: "f1", receipt: $r, reason: "late" }) { id receipt { sku amount } } }`, {
+      r: R1,
+    });
     expect(created.result.errors).toBeUndefined();
     const { result, requests } = await gw.counted(`{ refund(id: "f1") { reason receipt { id sku amount } } }`);
     expect(result.data.refund).toEqual({ reason: 'late', receipt: { id: R1, sku: '999', amount: '14.99' } });
@@ -119,7 +123,9 @@ describe('an item type whose key names no {id}', () => {
     expect(added.result.data.addNote).toEqual({ id: 'n1', receipt: { id: R1 } });
     expect(added.requests.byOperation).toEqual({ TransactWriteItems: 1 });
     expect(await gw.get(`ACC#a1`, `REC#${STORED_AT}#SKU#999`)).toMatchObject({ noteCount: 1 });
-    const { result, requests } = await gw.counted(`query($id: ID!) { receipt(id: $id) { notes(first: 5) { totalCount edges { node { text } } } } }`, { id: R1 });
+    const { result, requests } = await gw.counted(`query($id: ID!) { receipt(id: $id) { notes(first: 5) { totalCount edges { node { text } } } } }`, {
+      id: R1,
+    });
     expect(result.data.receipt.notes).toEqual({ totalCount: 1, edges: [{ node: { text: 'paid by card' } }] });
     expect(requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
   });

@@ -30,10 +30,11 @@ beforeAll(async () => {
   gateway = await startWsGateway(
     tableName,
     {
-    STREAM_WORKER: '0',
-    WS_MAX_DOCUMENT_BYTES_PER_ADDRESS: String(PER_ADDRESS),
-    WS_MAX_DOCUMENT_BYTES_TOTAL: String(TOTAL),
-    }, { seed: false },
+      STREAM_WORKER: '0',
+      WS_MAX_DOCUMENT_BYTES_PER_ADDRESS: String(PER_ADDRESS),
+      WS_MAX_DOCUMENT_BYTES_TOTAL: String(TOTAL),
+    },
+    { seed: false },
   );
   url = gateway.url;
 });
@@ -97,7 +98,7 @@ describe('subscription documents bounded across the instance', () => {
     expect(await liveDetails(url)).toMatchObject({ heldDocuments: 1, heldDocumentBytes: EACH, documentAddresses: 1 });
   });
 
-  it('refuses distinct documents past the address\'s and then the instance\'s budget, never holding more, and returns to zero once the sockets close', async () => {
+  it("refuses distinct documents past the address's and then the instance's budget, never holding more, and returns to zero once the sockets close", async () => {
     const perAddress = Math.floor(PER_ADDRESS / EACH);
     const inAll = Math.floor(TOTAL / EACH);
     // Three addresses' full shares do not fit the instance: the third is stopped by the total.

@@ -47,7 +47,9 @@ afterEach(async () => {
 const JSON_TYPE = { 'content-type': 'application/x-amz-json-1.0' };
 const refuse = (res: ServerResponse) => {
   res.writeHead(400, JSON_TYPE);
-  res.end(JSON.stringify({ __type: 'com.amazon.coral.service#UnrecognizedClientException', message: 'The security token included in the request is invalid.' }));
+  res.end(
+    JSON.stringify({ __type: 'com.amazon.coral.service#UnrecognizedClientException', message: 'The security token included in the request is invalid.' }),
+  );
 };
 const answerEmpty = (res: ServerResponse) => {
   res.writeHead(200, JSON_TYPE);
@@ -95,7 +97,14 @@ describe.each(SENDS)('credentials DynamoDB refuses, on %s', (_name, send) => {
     const endpoint = await fakeDynamo((_key, _n, _req, res) => refuse(res));
     const { provider, state } = rotatingCredentials();
     dynamo = createDynamo({ endpoint, credentials: provider });
-    const outcomes = await Promise.all(Array.from({ length: 10 }, () => send(dynamo!).then(() => null, (err: unknown) => err)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        send(dynamo!).then(
+          () => null,
+          (err: unknown) => err,
+        ),
+      ),
+    );
     expect(outcomes.map((err) => (err as Error).name)).toEqual(Array(10).fill('UnrecognizedClientException'));
     expect(outcomes.every(isUnavailableError)).toBe(true);
     expect(state.forced).toBe(1);
@@ -108,7 +117,7 @@ describe.each(SENDS)('credentials DynamoDB refuses, on %s', (_name, send) => {
   });
 });
 
-describe.each(SENDS)('a 200 whose body is not JSON (a proxy\'s HTML page), on %s', (_name, send) => {
+describe.each(SENDS)("a 200 whose body is not JSON (a proxy's HTML page), on %s", (_name, send) => {
   it('is retried as a 5xx and answers with the next attempt', async () => {
     const endpoint = await fakeDynamo((_key, n, _req, res) => (n === 1 ? html(res) : answerEmpty(res)));
     dynamo = createDynamo({ endpoint });
@@ -119,7 +128,10 @@ describe.each(SENDS)('a 200 whose body is not JSON (a proxy\'s HTML page), on %s
   it('is UNAVAILABLE once the attempts are used up', async () => {
     const endpoint = await fakeDynamo((_key, _n, _req, res) => html(res));
     dynamo = createDynamo({ endpoint, maxAttempts: 3 });
-    const err = await send(dynamo).then(() => null, (e: unknown) => e);
+    const err = await send(dynamo).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect((err as Error).name).toBe('SyntaxError');
     expect(isUnavailableError(err)).toBe(true);
     expect(seen).toHaveLength(3);

@@ -86,14 +86,19 @@ beforeAll(async () => {
 });
 afterAll(() => gw?.stop());
 
-type Page = { edges: { cursor: string; node: { id: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string } };
+type Page = {
+  edges: { cursor: string; node: { id: string } }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
+};
 const ids = (page: Page) => page.edges.map((e) => e.node.id);
 const PAGE = 'edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
 const day = (d: number) => `2026-03-0${d}T10:00:00.000Z`;
 
 describe('edge keys holding edge fields', () => {
   it('follow writes the fields into the edge key and as attributes of the mirror, with both counters, in one transaction', async () => {
-    const { result, requests } = await gw.counted(`mutation { follow(personId: "a", followerId: "b", since: "2026-03-01T10:00:00Z", tier: GOLD) { since tier node { id } } }`);
+    const { result, requests } = await gw.counted(
+      `mutation { follow(personId: "a", followerId: "b", since: "2026-03-01T10:00:00Z", tier: GOLD) { since tier node { id } } }`,
+    );
     expect(result).toEqual({ data: { follow: { since: day(1), tier: 'GOLD', node: { id: 'b' } } } });
     expect(requests.byOperation).toEqual({ BatchGetItem: 1, TransactWriteItems: 1 });
     // Read back from the key, not stored twice; the mirror's key holds neither, so it stores both.
@@ -119,14 +124,22 @@ describe('edge keys holding edge fields', () => {
     const first = await gw.counted(`{ person(id: "a") { followers(first: 2) { totalCount edges { since tier } ${PAGE} } } }`);
     const page1 = first.result.data.person.followers;
     expect([ids(page1), page1.totalCount, page1.pageInfo.hasNextPage, page1.pageInfo.hasPreviousPage]).toEqual([['e', 'c'], 4, true, false]);
-    expect(page1.edges.map((e: { since: string; tier: string }) => [e.since, e.tier])).toEqual([[day(4), 'GOLD'], [day(3), 'SILVER']]);
+    expect(page1.edges.map((e: { since: string; tier: string }) => [e.since, e.tier])).toEqual([
+      [day(4), 'GOLD'],
+      [day(3), 'SILVER'],
+    ]);
     expect(first.requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
-    const next = await gw.counted(`query($a: String) { person(id: "a") { followers(first: 2, after: $a) { edges { node { id } } pageInfo { hasNextPage } } } }`, { a: page1.pageInfo.endCursor });
+    const next = await gw.counted(
+      `query($a: String) { person(id: "a") { followers(first: 2, after: $a) { edges { node { id } } pageInfo { hasNextPage } } } }`,
+      { a: page1.pageInfo.endCursor },
+    );
     expect([ids(next.result.data.person.followers), next.result.data.person.followers.pageInfo.hasNextPage]).toEqual([['d', 'b'], false]);
     expect(next.requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
     const last = await gw.run(`{ person(id: "a") { followers(last: 3) { ${PAGE} } } }`);
     expect([ids(last.data.person.followers), last.data.person.followers.pageInfo.hasPreviousPage]).toEqual([['c', 'd', 'b'], true]);
-    const back = await gw.run(`query($b: String) { person(id: "a") { followers(last: 3, before: $b) { ${PAGE} } } }`, { b: last.data.person.followers.pageInfo.startCursor });
+    const back = await gw.run(`query($b: String) { person(id: "a") { followers(last: 3, before: $b) { ${PAGE} } } }`, {
+      b: last.data.person.followers.pageInfo.startCursor,
+    });
     expect([ids(back.data.person.followers), back.data.person.followers.pageInfo.hasPreviousPage]).toEqual([['e'], false]);
     // The mirror's edges read the fields it stores.
     const following = await gw.run(`{ person(id: "d") { following(first: 5) { edges { since tier node { id } } } } }`);
@@ -164,7 +177,8 @@ describe('edge keys holding edge fields', () => {
   });
 
   it('a String key field: one edge per value for the same pair, a # in it refused before any request', async () => {
-    for (const label of ['vip', 'author']) expect((await gw.run(`mutation { tag(personId: "b", taggerId: "c", label: "${label}") { label node { id } } }`)).errors).toBeUndefined();
+    for (const label of ['vip', 'author'])
+      expect((await gw.run(`mutation { tag(personId: "b", taggerId: "c", label: "${label}") { label node { id } } }`)).errors).toBeUndefined();
     expect(await gw.get('P#c#tagged', 'vip#P#b')).toEqual({ pk: 'P#c#tagged', sk: 'vip#P#b' });
     const again = await gw.run(`mutation { tag(personId: "b", taggerId: "c", label: "vip") { label } }`);
     expect(again.errors?.[0]?.extensions?.code).toBe('CONFLICT');
@@ -173,7 +187,13 @@ describe('edge keys holding edge fields', () => {
     expect(hash.result.errors?.[0]?.message).toBe("label may not contain '#': it is part of the key");
     expect(hash.requests.requests).toBe(0);
     const tags = await gw.run(`{ person(id: "b") { tags(first: 5) { totalCount edges { label node { id } } } } }`);
-    expect(tags.data.person.tags).toEqual({ totalCount: 2, edges: [{ label: 'author', node: { id: 'c' } }, { label: 'vip', node: { id: 'c' } }] });
+    expect(tags.data.person.tags).toEqual({
+      totalCount: 2,
+      edges: [
+        { label: 'author', node: { id: 'c' } },
+        { label: 'vip', node: { id: 'c' } },
+      ],
+    });
   });
 
   it('a delete of the follower removes each pair through its mirror, with the count at the other end', async () => {
@@ -217,11 +237,20 @@ describe('edges with an id of their own', () => {
   it('pages every loan exactly both ways, each direction one Query a page', async () => {
     const first = await gw.counted(`{ member(id: "m1") { loans(first: 2) { totalCount edges { id } ${PAGE} } } }`);
     const page1 = first.result.data.member.loans;
-    expect([page1.edges.map((e: { id: string }) => e.id), ids(page1), page1.totalCount, page1.pageInfo.hasNextPage]).toEqual([loans.slice(0, 2), ['b1', 'b1'], 3, true]);
+    expect([page1.edges.map((e: { id: string }) => e.id), ids(page1), page1.totalCount, page1.pageInfo.hasNextPage]).toEqual([
+      loans.slice(0, 2),
+      ['b1', 'b1'],
+      3,
+      true,
+    ]);
     expect(first.requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
-    const page2 = (await gw.run(`query($a: String) { member(id: "m1") { loans(first: 2, after: $a) { edges { id } ${PAGE} } } }`, { a: page1.pageInfo.endCursor })).data.member.loans;
+    const page2 = (
+      await gw.run(`query($a: String) { member(id: "m1") { loans(first: 2, after: $a) { edges { id } ${PAGE} } } }`, { a: page1.pageInfo.endCursor })
+    ).data.member.loans;
     expect([page2.edges.map((e: { id: string }) => e.id), page2.pageInfo.hasNextPage]).toEqual([['ZZ1'], false]);
-    const back = (await gw.run(`query($b: String) { member(id: "m1") { loans(last: 2, before: $b) { edges { id } ${PAGE} } } }`, { b: page2.pageInfo.startCursor })).data.member.loans;
+    const back = (
+      await gw.run(`query($b: String) { member(id: "m1") { loans(last: 2, before: $b) { edges { id } ${PAGE} } } }`, { b: page2.pageInfo.startCursor })
+    ).data.member.loans;
     expect([back.edges.map((e: { id: string }) => e.id), back.pageInfo.hasPreviousPage]).toEqual([loans.slice(0, 2), false]);
     const book = await gw.counted(`{ book(id: "b1") { loans(last: 1) { totalCount edges { id node { id } } pageInfo { hasPreviousPage } } } }`);
     const b = book.result.data.book.loans;
@@ -256,7 +285,15 @@ describe('edges with an id of their own', () => {
 
 describe('the table check', () => {
   it('finds the table as written: key-held fields read from the keys, mirrors matching, counters exact', async () => {
-    const report = await runCheck({ raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0 });
+    const report = await runCheck({
+      raw: gw.dynamo.raw,
+      doc: gw.dynamo.doc,
+      tableName: gw.tableName,
+      plan: gw.plan,
+      segments: 1,
+      readUnitsPerSecond: 100_000,
+      indexSettleMs: 0,
+    });
     expect(report.found, JSON.stringify(report.findings)).toBe(0);
   });
 });

@@ -213,7 +213,12 @@ describe('a course reached through an edge while it is resharded', () => {
     const store = { doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan };
     const stop = new Error('interrupted');
     await expect(
-      reshardCourse(store, 'cw', 3, { ...pace, onStep: (step) => { if (step === 'copiesRemoved') throw stop; } }),
+      reshardCourse(store, 'cw', 3, {
+        ...pace,
+        onStep: (step) => {
+          if (step === 'copiesRemoved') throw stop;
+        },
+      }),
     ).rejects.toBe(stop);
     expect(await gw.get('COURSE#cw', 'PROFILE')).toMatchObject({ reshardTo: 3 });
     // A different target is refused while one is prepared.
@@ -224,7 +229,12 @@ describe('a course reached through an edge while it is resharded', () => {
     expect((await gw.get('STUDENT#w00', 'COURSE#cw'))?.courseShards).toBe(3);
 
     await expect(
-      reshardCourse(store, 'cw', 1, { ...pace, onStep: (step) => { if (step === 'prepared') throw stop; } }),
+      reshardCourse(store, 'cw', 1, {
+        ...pace,
+        onStep: (step) => {
+          if (step === 'prepared') throw stop;
+        },
+      }),
     ).rejects.toBe(stop);
     expect(await reshardCourse(store, 'cw', 3, pace)).toMatchObject({ from: 3, to: 3, moved: 0, copiesRestored: 0 });
     const course = await gw.get('COURSE#cw', 'PROFILE');

@@ -69,7 +69,10 @@ beforeAll(async () => {
 });
 afterAll(() => gw?.stop());
 
-type Page = { edges: { cursor: string; node: { id: string } }[]; pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string } };
+type Page = {
+  edges: { cursor: string; node: { id: string } }[];
+  pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string; endCursor: string };
+};
 const ids = (page: Page) => page.edges.map((e) => e.node.id);
 const PAGE = 'edges { cursor node { id } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor }';
 /** A forward page's own flag only: hasPreviousPage after a cursor costs a Query of its own (the engine's exact flags). */
@@ -168,7 +171,9 @@ describe('an inverse side read through an inverted index over the table keys', (
   it("reads a person's groups from the index in the declared order (highest first), exactly both ways, and never the follow items sharing its partition", async () => {
     for (const g of ['g2', 'g3']) await gw.run(`mutation { join(groupId: "${g}", personId: "a") { role } }`);
     // Partition sk = P#a of the inverted index also holds a's follow items (pk P#<x>#followers / #following): not groups.
-    const first = await gw.counted(`{ person(id: "a") { groups(first: 2) { totalCount edges { role node { id title } } pageInfo { hasNextPage endCursor } } } }`);
+    const first = await gw.counted(
+      `{ person(id: "a") { groups(first: 2) { totalCount edges { role node { id title } } pageInfo { hasNextPage endCursor } } } }`,
+    );
     const page = first.result.data.person.groups;
     expect(page.edges).toEqual([
       { role: null, node: { id: 'g3', title: 'Group g3' } },

@@ -16,14 +16,60 @@ import { startOracle, type Oracle } from '../support/electrodb/oracle.js';
 type Service = ReturnType<typeof taskManager>;
 type Row = Record<string, any>;
 
-const TEAM: Record<string, string> = { development: 'DEVELOPMENT', marketing: 'MARKETING', finance: 'FINANCE', product: 'PRODUCT', 'cool cats and kittens': 'COOL_CATS_AND_KITTENS' };
+const TEAM: Record<string, string> = {
+  development: 'DEVELOPMENT',
+  marketing: 'MARKETING',
+  finance: 'FINANCE',
+  product: 'PRODUCT',
+  'cool cats and kittens': 'COOL_CATS_AND_KITTENS',
+};
 const STATUS: Record<string, string> = { open: 'OPEN', 'in-progress': 'IN_PROGRESS', closed: 'CLOSED' };
 
 const EMPLOYEES = [
-  { employee: 'Tyler.Walch', firstName: 'Tyler', lastName: 'Walch', office: 'Portland', title: 'Senior Engineer', team: 'development', salary: '150', manager: 'Maria.Chen', dateHired: '2019-06-01', birthday: '1990-01-01' },
-  { employee: 'Ana.Ortiz', firstName: 'Ana', lastName: 'Ortiz', office: 'Portland', title: 'Junior Engineer', team: 'development', salary: '90', manager: 'Maria.Chen', dateHired: '2020-02-15' },
-  { employee: 'Maria.Chen', firstName: 'Maria', lastName: 'Chen', office: 'Portland', title: 'Manager', team: 'cool cats and kittens', salary: '200', dateHired: '2016-09-01' },
-  { employee: 'Bo.Kim', firstName: 'Bo', lastName: 'Kim', office: 'Seattle', title: 'Senior Engineer', team: 'development', salary: '120', manager: 'Maria.Chen', dateHired: '2021-03-01' },
+  {
+    employee: 'Tyler.Walch',
+    firstName: 'Tyler',
+    lastName: 'Walch',
+    office: 'Portland',
+    title: 'Senior Engineer',
+    team: 'development',
+    salary: '150',
+    manager: 'Maria.Chen',
+    dateHired: '2019-06-01',
+    birthday: '1990-01-01',
+  },
+  {
+    employee: 'Ana.Ortiz',
+    firstName: 'Ana',
+    lastName: 'Ortiz',
+    office: 'Portland',
+    title: 'Junior Engineer',
+    team: 'development',
+    salary: '90',
+    manager: 'Maria.Chen',
+    dateHired: '2020-02-15',
+  },
+  {
+    employee: 'Maria.Chen',
+    firstName: 'Maria',
+    lastName: 'Chen',
+    office: 'Portland',
+    title: 'Manager',
+    team: 'cool cats and kittens',
+    salary: '200',
+    dateHired: '2016-09-01',
+  },
+  {
+    employee: 'Bo.Kim',
+    firstName: 'Bo',
+    lastName: 'Kim',
+    office: 'Seattle',
+    title: 'Senior Engineer',
+    team: 'development',
+    salary: '120',
+    manager: 'Maria.Chen',
+    dateHired: '2021-03-01',
+  },
 ] as const;
 const OFFICES = [
   { office: 'Portland', country: 'USA', state: 'OR', city: 'Portland', zip: '97201', address: '1 Main St' },
@@ -54,7 +100,14 @@ const employeeOf = (e: Record<string, any>) => ({
   dateHired: e.dateHired ?? null,
   birthday: e.birthday ?? null,
 });
-const taskOf = (t: Record<string, any>) => ({ id: t.task, project: t.project, employee: { id: t.employee }, description: t.description ?? null, status: STATUS[t.status], points: t.points });
+const taskOf = (t: Record<string, any>) => ({
+  id: t.task,
+  project: t.project,
+  employee: { id: t.employee },
+  description: t.description ?? null,
+  status: STATUS[t.status],
+  points: t.points,
+});
 const officeOf = (o: Record<string, any>) => ({ id: o.office, country: o.country, state: o.state, city: o.city, zip: o.zip, address: o.address ?? null });
 const nodes = (connection: { edges: { node: unknown }[] }) => connection.edges.map((e: Row) => e.node);
 
@@ -94,13 +147,41 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB task manager in
 
     it('answers each access pattern as ElectroDB does, in its order, with one Query each', async () => {
       const patterns: [string, (s: Service) => Promise<{ data: Record<string, any>[] }>, (x: Record<string, any>) => unknown][] = [
-        [`{ r: coworkers(office: "Portland", first: 50) { edges { node { ${EMPLOYEE_FIELDS} } } } }`, (s) => s.entities.employee.query.coworkers({ office: 'Portland' }).go(), employeeOf],
-        [`{ r: directReports(manager: "Maria.Chen", first: 50) { edges { node { ${EMPLOYEE_FIELDS} } } } }`, (s) => s.entities.employee.query.directReports({ manager: 'Maria.Chen' }).go(), employeeOf],
-        [`{ r: roles(title: "Senior Engineer", first: 50) { edges { node { ${EMPLOYEE_FIELDS} } } } }`, (s) => s.entities.employee.query.roles({ title: 'Senior Engineer' }).go(), employeeOf],
-        [`{ r: offices(country: "USA", state: "OR", first: 50) { edges { node { ${OFFICE_FIELDS} } } } }`, (s) => s.entities.office.query.locations({ country: 'USA', state: 'OR' }).go(), officeOf],
-        [`{ r: projectTasks(project: "Apollo-1", first: 50) { edges { node { ${TASK_FIELDS} } } } }`, (s) => s.entities.task.query.project({ project: 'Apollo-1' }).go(), taskOf],
-        [`{ r: tasksByStatus(status: OPEN, first: 50) { edges { node { ${TASK_FIELDS} } } } }`, (s) => s.entities.task.query.statuses({ status: 'open' }).go(), taskOf],
-        [`{ e: employee(id: "Tyler.Walch") { r: tasks(first: 50) { edges { node { ${TASK_FIELDS} } } } } }`, (s) => s.entities.task.query.assigned({ employee: 'Tyler.Walch' }).go(), taskOf],
+        [
+          `{ r: coworkers(office: "Portland", first: 50) { edges { node { ${EMPLOYEE_FIELDS} } } } }`,
+          (s) => s.entities.employee.query.coworkers({ office: 'Portland' }).go(),
+          employeeOf,
+        ],
+        [
+          `{ r: directReports(manager: "Maria.Chen", first: 50) { edges { node { ${EMPLOYEE_FIELDS} } } } }`,
+          (s) => s.entities.employee.query.directReports({ manager: 'Maria.Chen' }).go(),
+          employeeOf,
+        ],
+        [
+          `{ r: roles(title: "Senior Engineer", first: 50) { edges { node { ${EMPLOYEE_FIELDS} } } } }`,
+          (s) => s.entities.employee.query.roles({ title: 'Senior Engineer' }).go(),
+          employeeOf,
+        ],
+        [
+          `{ r: offices(country: "USA", state: "OR", first: 50) { edges { node { ${OFFICE_FIELDS} } } } }`,
+          (s) => s.entities.office.query.locations({ country: 'USA', state: 'OR' }).go(),
+          officeOf,
+        ],
+        [
+          `{ r: projectTasks(project: "Apollo-1", first: 50) { edges { node { ${TASK_FIELDS} } } } }`,
+          (s) => s.entities.task.query.project({ project: 'Apollo-1' }).go(),
+          taskOf,
+        ],
+        [
+          `{ r: tasksByStatus(status: OPEN, first: 50) { edges { node { ${TASK_FIELDS} } } } }`,
+          (s) => s.entities.task.query.statuses({ status: 'open' }).go(),
+          taskOf,
+        ],
+        [
+          `{ e: employee(id: "Tyler.Walch") { r: tasks(first: 50) { edges { node { ${TASK_FIELDS} } } } } }`,
+          (s) => s.entities.task.query.assigned({ employee: 'Tyler.Walch' }).go(),
+          taskOf,
+        ],
       ];
       for (const [query, electro, shape] of patterns) {
         const q = await oracle.graphql(query);
@@ -114,8 +195,12 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB task manager in
     });
 
     it('narrows a sort key as ElectroDB does (a range of hiring dates, salaries from a value), one Query each', async () => {
-      const hired = await oracle.graphql(`{ teamMembers(team: DEVELOPMENT, hiredFrom: "2019", hiredUntil: "2021", first: 50) { edges { node { id dateHired } } } }`);
-      const eHired = await oracle.electrodb((s) => s.entities.employee.query.teams({ team: 'development' }).between({ dateHired: '2019' }, { dateHired: '2021' }).go());
+      const hired = await oracle.graphql(
+        `{ teamMembers(team: DEVELOPMENT, hiredFrom: "2019", hiredUntil: "2021", first: 50) { edges { node { id dateHired } } } }`,
+      );
+      const eHired = await oracle.electrodb((s) =>
+        s.entities.employee.query.teams({ team: 'development' }).between({ dateHired: '2019' }, { dateHired: '2021' }).go(),
+      );
       expect(nodes(hired.data.teamMembers)).toEqual(eHired.value.data.map((e: Row) => ({ id: e.employee, dateHired: e.dateHired })));
       expect(nodes(hired.data.teamMembers).map((n: any) => n.id)).toEqual(['Tyler.Walch', 'Ana.Ortiz']);
       expect(hired.requests).toEqual({ Query: 1 });
@@ -146,15 +231,46 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB task manager in
   describe('items GraphQL writes, read back by ElectroDB', () => {
     it('creates an employee with one PutItem, as ElectroDB does, that ElectroDB gets, queries and finds in its collections', async () => {
       const q = await oracle.graphql(`mutation($i: CreateEmployeeInput!) { createEmployee(input: $i) { ${EMPLOYEE_FIELDS} } }`, {
-        i: { id: 'Jo.Park', firstName: 'Jo', lastName: 'Park', office: 'Portland', title: 'Staff Engineer', team: 'COOL_CATS_AND_KITTENS', salary: '170', manager: 'Maria.Chen', dateHired: '2022-05-01' },
+        i: {
+          id: 'Jo.Park',
+          firstName: 'Jo',
+          lastName: 'Park',
+          office: 'Portland',
+          title: 'Staff Engineer',
+          team: 'COOL_CATS_AND_KITTENS',
+          salary: '170',
+          manager: 'Maria.Chen',
+          dateHired: '2022-05-01',
+        },
       });
       const e = await oracle.electrodb((s) =>
-        s.entities.employee.create({ employee: 'Lee.Wu', firstName: 'Lee', lastName: 'Wu', office: 'Seattle', title: 'Staff Engineer', team: 'marketing', salary: '160', dateHired: '2022-06-01' }).go(),
+        s.entities.employee
+          .create({
+            employee: 'Lee.Wu',
+            firstName: 'Lee',
+            lastName: 'Wu',
+            office: 'Seattle',
+            title: 'Staff Engineer',
+            team: 'marketing',
+            salary: '160',
+            dateHired: '2022-06-01',
+          })
+          .go(),
       );
       expect(q.requests).toEqual({ PutItem: 1 });
       expect(q.requests).toEqual(e.requests);
       const got = await oracle.electrodb((s) => s.entities.employee.get({ employee: 'Jo.Park' }).go());
-      expect(got.value.data).toEqual({ employee: 'Jo.Park', firstName: 'Jo', lastName: 'Park', office: 'Portland', title: 'Staff Engineer', team: 'cool cats and kittens', salary: '170', manager: 'Maria.Chen', dateHired: '2022-05-01' });
+      expect(got.value.data).toEqual({
+        employee: 'Jo.Park',
+        firstName: 'Jo',
+        lastName: 'Park',
+        office: 'Portland',
+        title: 'Staff Engineer',
+        team: 'cool cats and kittens',
+        salary: '170',
+        manager: 'Maria.Chen',
+        dateHired: '2022-05-01',
+      });
       expect(employeeOf(got.value.data!)).toEqual(q.data.createEmployee);
       const staff = await oracle.electrodb((s) => s.entities.employee.query.coworkers({ office: 'Portland' }).go());
       expect(staff.value.data.map((x: Row) => x.employee)).toContain('Jo.Park');
@@ -171,7 +287,9 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB task manager in
     it('creates a task open by default, with its status stored as ElectroDB stores it, found in its assignments', async () => {
       const q = await oracle.graphql(`mutation { createTask(input: { id: "T9", project: "Apollo-1", employee: "Jo.Park", points: 13 }) { ${TASK_FIELDS} } }`);
       expect(q.data.createTask).toEqual({ id: 'T9', project: 'Apollo-1', employee: { id: 'Jo.Park' }, description: null, status: 'OPEN', points: 13 });
-      const e = await oracle.electrodb((s) => s.entities.task.create({ task: 'T8', project: 'Apollo-1', employee: 'Jo.Park', points: 1, status: 'in-progress' }).go());
+      const e = await oracle.electrodb((s) =>
+        s.entities.task.create({ task: 'T8', project: 'Apollo-1', employee: 'Jo.Park', points: 1, status: 'in-progress' }).go(),
+      );
       expect(q.requests).toEqual({ PutItem: 1 });
       expect(q.requests).toEqual(e.requests);
       const got = await oracle.electrodb((s) => s.entities.task.get({ task: 'T9', project: 'Apollo-1', employee: 'Jo.Park' }).go());
@@ -182,19 +300,27 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB task manager in
       expect(assignments.value.data.employee.map((x: Row) => x.employee)).toEqual(['Jo.Park']);
       expect(assignments.value.data.task.map((t: Row) => t.task).sort()).toEqual(['T8', 'T9']);
       const inProgress = await oracle.graphql(`{ tasksByStatus(status: IN_PROGRESS, first: 50) { edges { node { id } } } }`);
-      expect(nodes(inProgress.data.tasksByStatus).map((n: any) => n.id).sort()).toEqual(['T2', 'T8']);
+      expect(
+        nodes(inProgress.data.tasksByStatus)
+          .map((n: any) => n.id)
+          .sort(),
+      ).toEqual(['T2', 'T8']);
     });
 
     it('creates an office keyed by where it is, that ElectroDB finds by its location', async () => {
-      const q = await oracle.graphql(`mutation { createOffice(input: { id: "Bend", country: "USA", state: "OR", city: "Bend", zip: "97701" }) { ${OFFICE_FIELDS} } }`);
+      const q = await oracle.graphql(
+        `mutation { createOffice(input: { id: "Bend", country: "USA", state: "OR", city: "Bend", zip: "97701" }) { ${OFFICE_FIELDS} } }`,
+      );
       expect(q.requests).toEqual({ PutItem: 1 });
       const got = await oracle.electrodb((s) => s.entities.office.query.locations({ country: 'USA', state: 'OR' }).go());
       expect(got.value.data.map((o: Row) => o.office)).toEqual(['Bend', 'Eugene', 'Portland']);
       expect(officeOf(got.value.data[0]!)).toEqual(q.data.createOffice);
     });
 
-    it('updates a plain field with one UpdateItem, as ElectroDB does, each reading the other\'s change', async () => {
-      const q = await oracle.graphql(`mutation { updateEmployee(id: "Ana.Ortiz", input: { firstName: "Anna", birthday: "1995-05-05" }) { id firstName birthday } }`);
+    it("updates a plain field with one UpdateItem, as ElectroDB does, each reading the other's change", async () => {
+      const q = await oracle.graphql(
+        `mutation { updateEmployee(id: "Ana.Ortiz", input: { firstName: "Anna", birthday: "1995-05-05" }) { id firstName birthday } }`,
+      );
       expect(q.data.updateEmployee).toEqual({ id: 'Ana.Ortiz', firstName: 'Anna', birthday: '1995-05-05' });
       const e = await oracle.electrodb((s) => s.entities.employee.patch({ employee: 'Bo.Kim' }).set({ lastName: 'Kimura' }).go());
       expect(q.requests).toEqual({ UpdateItem: 1 });
@@ -203,8 +329,12 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB task manager in
       expect(ana.value.data).toMatchObject({ firstName: 'Anna', birthday: '1995-05-05' });
       const bo = await oracle.graphql(`{ employee(id: "Bo.Kim") { lastName } }`);
       expect(bo.data.employee).toEqual({ lastName: 'Kimura' });
-      const t = await oracle.graphql(`mutation { updateTask(id: "T1", project: "Apollo-1", employee: "Tyler.Walch", input: { description: "Design again" }) { id description status } }`);
-      const et = await oracle.electrodb((s) => s.entities.task.patch({ task: 'T3', project: 'Zeus-2', employee: 'Tyler.Walch' }).set({ description: 'Ship' }).go());
+      const t = await oracle.graphql(
+        `mutation { updateTask(id: "T1", project: "Apollo-1", employee: "Tyler.Walch", input: { description: "Design again" }) { id description status } }`,
+      );
+      const et = await oracle.electrodb((s) =>
+        s.entities.task.patch({ task: 'T3', project: 'Zeus-2', employee: 'Tyler.Walch' }).set({ description: 'Ship' }).go(),
+      );
       expect(t.data.updateTask).toEqual({ id: 'T1', description: 'Design again', status: 'OPEN' });
       expect(t.requests).toEqual(et.requests);
     });
@@ -214,7 +344,9 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB task manager in
       await oracle.electrodb((s) => s.entities.task.delete({ task: 'T9', project: 'Apollo-1', employee: 'Jo.Park' }).go());
       const left = await oracle.electrodb((s) => s.collections.assignments({ employee: 'Jo.Park' }).go());
       expect(left.value.data.task).toEqual([]);
-      const none = await oracle.graphql(`{ a: task(id: "T9", project: "Apollo-1", employee: "Jo.Park") { id } b: task(id: "T8", project: "Apollo-1", employee: "Jo.Park") { id } }`);
+      const none = await oracle.graphql(
+        `{ a: task(id: "T9", project: "Apollo-1", employee: "Jo.Park") { id } b: task(id: "T8", project: "Apollo-1", employee: "Jo.Park") { id } }`,
+      );
       expect(none.data).toEqual({ a: null, b: null });
     });
 
@@ -248,13 +380,16 @@ extend type Query {
   const member = (n: Record<string, any>) => (n.__typename === 'Office' ? { office: n.id } : n.__typename === 'Task' ? { task: n.id } : { employee: n.id });
 
   // needs collections
-  it.skip('reads ElectroDB\'s collection workplaces (an office and its staff) in one Query, as ElectroDB does', async () => {
+  it.skip("reads ElectroDB's collection workplaces (an office and its staff) in one Query, as ElectroDB does", async () => {
     const o = await variant(WITH_COLLECTIONS);
     try {
       const q = await o.graphql(`{ workplaces(office: "Portland", first: 50) { edges { node { __typename ... on Employee { id } ... on Office { id } } } } }`);
       const e = await o.electrodb((s) => s.collections.workplaces({ office: 'Portland' }).go());
       // In key order: the staff ($workplaces#employee_1#…) before the office ($workplaces#office_1).
-      expect(nodes(q.data.workplaces).map(member)).toEqual([...e.value.data.employee.map((x: Row) => ({ employee: x.employee })), ...e.value.data.office.map((x: Row) => ({ office: x.office }))]);
+      expect(nodes(q.data.workplaces).map(member)).toEqual([
+        ...e.value.data.employee.map((x: Row) => ({ employee: x.employee })),
+        ...e.value.data.office.map((x: Row) => ({ office: x.office })),
+      ]);
       expect(q.requests).toEqual({ Query: 1 });
       expect(q.requests).toEqual(e.requests);
     } finally {
@@ -263,10 +398,12 @@ extend type Query {
   });
 
   // needs collections
-  it.skip('reads ElectroDB\'s collection assignments (an employee and their tasks) in one Query, as ElectroDB does', async () => {
+  it.skip("reads ElectroDB's collection assignments (an employee and their tasks) in one Query, as ElectroDB does", async () => {
     const o = await variant(WITH_COLLECTIONS);
     try {
-      const q = await o.graphql(`{ assignments(employee: "Tyler.Walch", first: 50) { edges { node { __typename ... on Employee { id } ... on Task { id } } } } }`);
+      const q = await o.graphql(
+        `{ assignments(employee: "Tyler.Walch", first: 50) { edges { node { __typename ... on Employee { id } ... on Task { id } } } } }`,
+      );
       const e = await o.electrodb((s) => s.collections.assignments({ employee: 'Tyler.Walch' }).go());
       expect(nodes(q.data.assignments).map(member)).toEqual([{ employee: 'Tyler.Walch' }, ...e.value.data.task.map((t: Row) => ({ task: t.task }))]);
       expect(q.requests).toEqual(e.requests);
@@ -283,7 +420,9 @@ extend type Query {
   it.skip('moves a task to another status with one UpdateItem, as ElectroDB does, in every index its status is in', async () => {
     const o = await variant((sdl) => sdl.replace('input UpdateTaskInput {', 'input UpdateTaskInput {\n  status: TaskStatus'));
     try {
-      const q = await o.graphql(`mutation { updateTask(id: "T1", project: "Apollo-1", employee: "Tyler.Walch", input: { status: IN_PROGRESS }) { id status } }`);
+      const q = await o.graphql(
+        `mutation { updateTask(id: "T1", project: "Apollo-1", employee: "Tyler.Walch", input: { status: IN_PROGRESS }) { id status } }`,
+      );
       expect(q.data.updateTask).toEqual({ id: 'T1', status: 'IN_PROGRESS' });
       const e = await o.electrodb((s) => s.entities.task.patch({ task: 'T4', project: 'Zeus-2', employee: 'Bo.Kim' }).set({ status: 'closed' }).go());
       expect(q.requests).toEqual({ UpdateItem: 1 });
@@ -293,7 +432,11 @@ extend type Query {
       const project = await o.electrodb((s) => s.entities.task.query.project({ project: 'Apollo-1' }).go());
       expect(project.value.data.find((t: Row) => t.task === 'T1')?.status).toBe('in-progress');
       const closed = await o.graphql(`{ tasksByStatus(status: CLOSED, first: 50) { edges { node { id } } } }`);
-      expect(nodes(closed.data.tasksByStatus).map((n: any) => n.id).sort()).toEqual(['T3', 'T4']);
+      expect(
+        nodes(closed.data.tasksByStatus)
+          .map((n: any) => n.id)
+          .sort(),
+      ).toEqual(['T3', 'T4']);
       const assigned = await o.graphql(`{ employee(id: "Tyler.Walch") { tasks(first: 50) { edges { node { id status } } } } }`);
       expect(nodes(assigned.data.employee.tasks)).toContainEqual({ id: 'T1', status: 'IN_PROGRESS' });
     } finally {

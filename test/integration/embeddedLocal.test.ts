@@ -33,11 +33,15 @@ describe('a busy port', () => {
     await expect(started).rejects.toThrow(new RegExp(`^DYNAMODB_LOCAL_PORT ${busyPort} on 127\\.0\\.0\\.1 is in use`));
   });
 
-  it('never takes another DynamoDB Local on the port for its own', async () => {
-    // The run's DynamoDB Local answers on its port: a second one must fail to bind, not use it.
-    const port = Number(new URL(localEndpoint()).port);
-    await expect(startLocalDynamo({ port, timeoutMs: patience(30_000) })).rejects.toThrow(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use`));
-  }, patience(60_000));
+  it(
+    'never takes another DynamoDB Local on the port for its own',
+    async () => {
+      // The run's DynamoDB Local answers on its port: a second one must fail to bind, not use it.
+      const port = Number(new URL(localEndpoint()).port);
+      await expect(startLocalDynamo({ port, timeoutMs: patience(30_000) })).rejects.toThrow(new RegExp(`port ${port} on 127\\.0\\.0\\.1 is in use`));
+    },
+    patience(60_000),
+  );
 
   it('stops npm start in one line naming PORT when the HTTP port is taken', async () => {
     const config = loadConfig({ DYNAMODB_ENDPOINT: localEndpoint(), PORT: String(busyPort), HOST: '127.0.0.1' });
@@ -46,24 +50,28 @@ describe('a busy port', () => {
 });
 
 describe('Java', () => {
-  it.runIf(process.platform === 'linux')('a runtime without javac is enough', async () => {
-    // A PATH whose only Java tool is `java`: no javac, as with a JRE.
-    const bin = mkdtempSync(join(tmpdir(), 'jre-only-'));
-    try {
-      const java = execFileSync('sh', ['-c', 'readlink -f "$(command -v java)"']).toString().trim();
-      symlinkSync(java, join(bin, 'java'));
-      const path = process.env.PATH;
-      process.env.PATH = bin;
-      let local;
+  it.runIf(process.platform === 'linux')(
+    'a runtime without javac is enough',
+    async () => {
+      // A PATH whose only Java tool is `java`: no javac, as with a JRE.
+      const bin = mkdtempSync(join(tmpdir(), 'jre-only-'));
       try {
-        local = await startLocalDynamo({ timeoutMs: patience(60_000) });
+        const java = execFileSync('sh', ['-c', 'readlink -f "$(command -v java)"']).toString().trim();
+        symlinkSync(java, join(bin, 'java'));
+        const path = process.env.PATH;
+        process.env.PATH = bin;
+        let local;
+        try {
+          local = await startLocalDynamo({ timeoutMs: patience(60_000) });
+        } finally {
+          process.env.PATH = path;
+        }
+        expect(local.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+        await local.stop();
       } finally {
-        process.env.PATH = path;
+        rmSync(bin, { recursive: true, force: true });
       }
-      expect(local.endpoint).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-      await local.stop();
-    } finally {
-      rmSync(bin, { recursive: true, force: true });
-    }
-  }, patience(90_000));
+    },
+    patience(90_000),
+  );
 });

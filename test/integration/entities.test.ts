@@ -55,7 +55,11 @@ describe('entities by their table key', () => {
   });
 
   it('finds a variant by its product and sku (a nested key field) in the same batch as products', async () => {
-    const reps = [{ __typename: 'Variant', product: { id: 'p1' }, sku: 'white' }, product('b001'), { __typename: 'Variant', product: { id: 'p1' }, sku: 'none' }];
+    const reps = [
+      { __typename: 'Variant', product: { id: 'p1' }, sku: 'white' },
+      product('b001'),
+      { __typename: 'Variant', product: { id: 'p1' }, sku: 'none' },
+    ];
     const { result, requests } = await gw.counted(ENTITIES, { r: reps });
     expect(result.errors).toBeUndefined();
     expect(result.data._entities).toEqual([
@@ -72,7 +76,12 @@ describe('entities by their table key', () => {
 
 describe('entities by the key of a declared index', () => {
   it('reads a product by its sku with one Query per distinct representation, null when none holds it', async () => {
-    const reps = [{ __typename: 'Product', sku: 'DESK-1' }, { __typename: 'Product', sku: 'B-7' }, { __typename: 'Product', sku: 'DESK-1' }, { __typename: 'Product', sku: 'NONE' }];
+    const reps = [
+      { __typename: 'Product', sku: 'DESK-1' },
+      { __typename: 'Product', sku: 'B-7' },
+      { __typename: 'Product', sku: 'DESK-1' },
+      { __typename: 'Product', sku: 'NONE' },
+    ];
     const { result, requests } = await gw.counted(ENTITIES, { r: reps });
     expect(result.errors).toBeUndefined();
     expect(result.data._entities.map((e: { id: string } | null) => e?.id ?? null)).toEqual(['p1', 'b007', 'p1', null]);
@@ -112,7 +121,12 @@ describe('bad representations', () => {
   });
 
   it('refuses a key value of the wrong kind inside a nested key field', async () => {
-    const { result, requests } = await gw.counted(ENTITIES, { r: [{ __typename: 'Variant', product: { id: 7.5 }, sku: 'oak' }, { __typename: 'Variant', product: { id: 'p1' }, sku: 42 }] });
+    const { result, requests } = await gw.counted(ENTITIES, {
+      r: [
+        { __typename: 'Variant', product: { id: 7.5 }, sku: 'oak' },
+        { __typename: 'Variant', product: { id: 'p1' }, sku: 42 },
+      ],
+    });
     expect(result.errors!.map((e) => e.message)).toEqual(['representations[0]: product.id must be an ID', 'representations[1]: sku must be a String']);
     expect(requests.requests).toBe(0);
   });
@@ -121,7 +135,10 @@ describe('bad representations', () => {
 describe('many representations', () => {
   it('count in the query cost like any entity read: a page of 5 variants under each of 10,000 (6 each) is refused before any request', async () => {
     const reps = Array.from({ length: 10_000 }, (_, i) => product(`x${i}`));
-    const { result, requests } = await gw.counted(`query($r: [_Any!]!) { _entities(representations: $r) { ... on Product { variants(first: 5) { edges { node { sku } } } } } }`, { r: reps });
+    const { result, requests } = await gw.counted(
+      `query($r: [_Any!]!) { _entities(representations: $r) { ... on Product { variants(first: 5) { edges { node { sku } } } } } }`,
+      { r: reps },
+    );
     expect(codes(result)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     expect(result.errors![0]!.message).toMatch(/Query cost limit of 20000 exceeded, found 60000/);
     expect(requests.requests).toBe(0);

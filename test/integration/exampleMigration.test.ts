@@ -19,7 +19,16 @@ let gw: TestGateway;
 let options: Parameters<typeof runMigration>[0];
 beforeAll(async () => {
   gw = await testGateway({ schemaFile: SCHEMA_FILE });
-  options = { raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 2, writeUnitsPerSecond: 100_000, pageSize: 4, indexSettleMs: 0 };
+  options = {
+    raw: gw.dynamo.raw,
+    doc: gw.dynamo.doc,
+    tableName: gw.tableName,
+    plan: gw.plan,
+    segments: 2,
+    writeUnitsPerSecond: 100_000,
+    pageSize: 4,
+    indexSettleMs: 0,
+  };
   await gw.put([
     { PK: 'GROUP#g', SK: 'PROFILE', name: 'Readers', memberCount: MEMBERS },
     ...Array.from({ length: MEMBERS }, (_, i) => [
@@ -54,36 +63,44 @@ describe('npm run migrate on the example model', () => {
     expect(data.user.groups.edges).toEqual([{ node: { name: 'Readers' } }]);
   });
 
-  it('adds GSI1 keys, copies and counters, answering every read the same while it runs; a second run changes nothing', async () => {
-    // Paced (about 30 units a second) so that the reads below overlap it.
-    const running = runMigration({ ...options, writeUnitsPerSecond: 30 });
-    let done = false;
-    void running.finally(() => (done = true)).catch(() => {});
-    const expected = { user: { name: 'User 0', groups: { totalCount: 1, edges: [{ node: { name: 'Readers' } }] }, orders: { totalCount: 1 }, contacts: { totalCount: 1 } } };
-    let reads = 0;
-    for (let i = 0; i < 200 && !done; i++) {
-      const { data, errors } = await gw.run(`{ user(id: "u0") { name groups { totalCount edges { node { name } } } orders { totalCount } contacts { totalCount } } }`);
-      expect(errors).toBeUndefined();
-      expect(data).toEqual(expected);
-      reads++;
-    }
-    const result = await running;
-    expect(reads).toBeGreaterThan(0);
-    expect(result).toMatchObject({ changed: CHANGES, skipped: 0, byKind: FIXES });
-    const items = await gw.scan();
-    const edges = items.filter((i) => i.SK === 'GROUP#g');
-    expect(edges).toHaveLength(MEMBERS);
-    for (const edge of edges) {
-      const name = `User ${String(edge.PK).slice('USER#u'.length)}`;
-      expect(edge).toMatchObject({ GSI1PK: 'GROUP#g', GSI1SK: edge.PK, groupName: 'Readers', groupNameVersion: 0, memberName: name, memberNameVersion: 0 });
-    }
-    expect(await gw.get('USER#u0', 'PROFILE')).toMatchObject({ groupCount: 1, orderCount: 1, contactCount: 1 });
-    expect(await gw.get('USER#u1', 'PROFILE')).toMatchObject({ orderCount: 0, contactCount: 0 });
-    expect(await gw.get('GROUP#g2', 'PROFILE')).toMatchObject({ memberCount: 1 });
-    const { data } = await gw.run(MEMBERS_QUERY);
-    expect(data.group.members.edges.map((e: any) => e.node.id)).toEqual(Array.from({ length: MEMBERS }, (_, i) => `u${i}`));
+  it(
+    'adds GSI1 keys, copies and counters, answering every read the same while it runs; a second run changes nothing',
+    async () => {
+      // Paced (about 30 units a second) so that the reads below overlap it.
+      const running = runMigration({ ...options, writeUnitsPerSecond: 30 });
+      let done = false;
+      void running.finally(() => (done = true)).catch(() => {});
+      const expected = {
+        user: { name: 'User 0', groups: { totalCount: 1, edges: [{ node: { name: 'Readers' } }] }, orders: { totalCount: 1 }, contacts: { totalCount: 1 } },
+      };
+      let reads = 0;
+      for (let i = 0; i < 200 && !done; i++) {
+        const { data, errors } = await gw.run(
+          `{ user(id: "u0") { name groups { totalCount edges { node { name } } } orders { totalCount } contacts { totalCount } } }`,
+        );
+        expect(errors).toBeUndefined();
+        expect(data).toEqual(expected);
+        reads++;
+      }
+      const result = await running;
+      expect(reads).toBeGreaterThan(0);
+      expect(result).toMatchObject({ changed: CHANGES, skipped: 0, byKind: FIXES });
+      const items = await gw.scan();
+      const edges = items.filter((i) => i.SK === 'GROUP#g');
+      expect(edges).toHaveLength(MEMBERS);
+      for (const edge of edges) {
+        const name = `User ${String(edge.PK).slice('USER#u'.length)}`;
+        expect(edge).toMatchObject({ GSI1PK: 'GROUP#g', GSI1SK: edge.PK, groupName: 'Readers', groupNameVersion: 0, memberName: name, memberNameVersion: 0 });
+      }
+      expect(await gw.get('USER#u0', 'PROFILE')).toMatchObject({ groupCount: 1, orderCount: 1, contactCount: 1 });
+      expect(await gw.get('USER#u1', 'PROFILE')).toMatchObject({ orderCount: 0, contactCount: 0 });
+      expect(await gw.get('GROUP#g2', 'PROFILE')).toMatchObject({ memberCount: 1 });
+      const { data } = await gw.run(MEMBERS_QUERY);
+      expect(data.group.members.edges.map((e: any) => e.node.id)).toEqual(Array.from({ length: MEMBERS }, (_, i) => `u${i}`));
 
-    const again = await runMigration(options);
-    expect(again).toMatchObject({ changed: 0, writeUnits: 0 });
-  }, patience(180_000));
+      const again = await runMigration(options);
+      expect(again).toMatchObject({ changed: 0, writeUnits: 0 });
+    },
+    patience(180_000),
+  );
 });

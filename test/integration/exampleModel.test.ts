@@ -76,7 +76,10 @@ describe('reads of the second model', () => {
   it('reads a user and the first page of their orders in one Query (look-ahead), oldest date first', async () => {
     const { result, requests } = await gw.counted(`{ user(id: "12345") { name orders(first: 2) { edges { node { id total } } } } }`);
     expect(result.errors).toBeUndefined();
-    expect(result.data.user).toEqual({ name: 'Rosa Parks', orders: { edges: [{ node: { id: '2026-07-01', total: 14 } }, { node: { id: '2026-07-03', total: 13 } }] } });
+    expect(result.data.user).toEqual({
+      name: 'Rosa Parks',
+      orders: { edges: [{ node: { id: '2026-07-01', total: 14 } }, { node: { id: '2026-07-03', total: 13 } }] },
+    });
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
@@ -211,13 +214,25 @@ async function ok(query: string, variables?: Record<string, unknown>) {
 // The second model's mutations, built from its declaration like its reads.
 describe('global ids of the second model', () => {
   it('gives every item type a globalId that node(id:) reads back in one request, an order by its user and date', async () => {
-    const { result } = await gw.counted(`{ user(id: "12345") { globalId orders(first: 1) { edges { node { globalId } } } contacts(first: 1) { edges { node { globalId } } } groups(first: 1) { edges { node { globalId } } } } }`);
+    const { result } = await gw.counted(
+      `{ user(id: "12345") { globalId orders(first: 1) { edges { node { globalId } } } contacts(first: 1) { edges { node { globalId } } } groups(first: 1) { edges { node { globalId } } } } }`,
+    );
     expect(result.errors).toBeUndefined();
     const user = result.data.user;
     const ids = [user.globalId, user.orders.edges[0].node.globalId, user.contacts.edges[0].node.globalId, user.groups.edges[0].node.globalId];
-    expect(ids.map((id: string) => Buffer.from(id, 'base64url').toString())).toEqual(['User#12345', 'Order#12345#2026-07-01', 'Contact#12345#6543', 'Group#chess']);
+    expect(ids.map((id: string) => Buffer.from(id, 'base64url').toString())).toEqual([
+      'User#12345',
+      'Order#12345#2026-07-01',
+      'Contact#12345#6543',
+      'Group#chess',
+    ]);
     const NODE = `query($id: ID!) { node(id: $id) { __typename ... on User { name } ... on Order { id total user { id } } ... on Contact { name } ... on Group { name } } }`;
-    const expected = [{ __typename: 'User', name: 'Rosa Parks' }, { __typename: 'Order', id: '2026-07-01', total: 14, user: { id: '12345' } }, { __typename: 'Contact', name: 'Martin' }, { __typename: 'Group', name: 'Chess club' }];
+    const expected = [
+      { __typename: 'User', name: 'Rosa Parks' },
+      { __typename: 'Order', id: '2026-07-01', total: 14, user: { id: '12345' } },
+      { __typename: 'Contact', name: 'Martin' },
+      { __typename: 'Group', name: 'Chess club' },
+    ];
     for (const [i, id] of ids.entries()) {
       const { result: read, requests } = await gw.counted(NODE, { id });
       expect(read).toEqual({ data: { node: expected[i] } });
@@ -241,7 +256,7 @@ describe('mutations of the second model', () => {
     await ok(ADD_CONTACT, { u: 'm1', input: { id: 'k1', name: 'Sally' } });
     const { data } = await gw.run(`{ user(id: "m1") { orders { totalCount edges { node { id } } } contacts { totalCount } } }`);
     expect(data.user).toEqual({ orders: { totalCount: 1, edges: [{ node: { id: '2026-07-03' } }] }, contacts: { totalCount: 1 } });
-    expect((await gw.get('USER#m1', 'PROFILE'))).toMatchObject({ orderCount: 1, contactCount: 1 });
+    expect(await gw.get('USER#m1', 'PROFILE')).toMatchObject({ orderCount: 1, contactCount: 1 });
   });
 
   it('refuses a child of a missing user with NOT_FOUND and writes nothing', async () => {

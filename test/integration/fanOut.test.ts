@@ -47,15 +47,12 @@ async function courseWithStudents(courseId: string, title: string, prefix: strin
   await gw.put([
     courseItem({ id: courseId, title, studentCount: students.length }),
     ...students.map((id) => studentItem({ id, name: `Name ${id}`, courseCount: 1 })),
-    ...students.map((id) =>
-      enrollmentItem({ studentId: id, courseId, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: title, studentName: `Name ${id}` }),
-    ),
+    ...students.map((id) => enrollmentItem({ studentId: id, courseId, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: title, studentName: `Name ${id}` })),
   ]);
   return students;
 }
 
-const edgesOf = async (courseId: string) =>
-  (await gw.scan()).filter((i) => i.SK === `COURSE#${courseId}`);
+const edgesOf = async (courseId: string) => (await gw.scan()).filter((i) => i.SK === `COURSE#${courseId}`);
 
 describe('rename fan-out', () => {
   it('a course rename reaches every edge across many pages of GSI1', async () => {
@@ -70,7 +67,7 @@ describe('rename fan-out', () => {
     expect(sent.Update).toBe(1 + EDGES);
   });
 
-  it('a student rename reaches every edge in the student\'s collection', async () => {
+  it("a student rename reaches every edge in the student's collection", async () => {
     const courses = ids('SC');
     await gw.put([
       studentItem({ id: 'many', name: 'Before', courseCount: EDGES }),

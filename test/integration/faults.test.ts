@@ -35,9 +35,7 @@ describe('throttling and 5xx from DynamoDB', () => {
     const clean = await gw.counted(NESTED);
     expect(clean.result.errors).toBeUndefined();
 
-    removeFaults = injectFaults(gw.dynamo, ({ attempt }) =>
-      attempt === 1 ? dynamoFault('ProvisionedThroughputExceededException') : null,
-    );
+    removeFaults = injectFaults(gw.dynamo, ({ attempt }) => (attempt === 1 ? dynamoFault('ProvisionedThroughputExceededException') : null));
     const throttled = await gw.counted(NESTED);
     expect(throttled.result).toEqual(clean.result);
     const doubled = Object.fromEntries(Object.entries(clean.requests.byOperation).map(([op, n]) => [op, 2 * n]));
@@ -71,7 +69,7 @@ describe('throttling and 5xx from DynamoDB', () => {
     expect(clean.result.errors).toBeUndefined();
     // Deterministic "random": a fixed sequence, so the run is the same every time.
     let seed = 42;
-    const next = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     let throttled = 0;
     removeFaults = injectFaults(gw.dynamo, () => (next() < 0.3 ? (throttled++, dynamoFault('ThrottlingException')) : null));
     const query = `query($id: ID!) { course(id: $id) { title students(first: 2) { edges { node { id name } } } } }`;
@@ -132,49 +130,61 @@ describe('adaptive retry mode', () => {
 });
 
 describe('DynamoDB unreachable', () => {
-  it('answers UNAVAILABLE after the configured attempts when the connection is refused', async () => {
-    const dead = gatewayAt(`http://127.0.0.1:${await freePort()}`);
-    try {
-      const { result, requests } = await dead.counted(`{ student(id: "1") { name } }`);
-      expect(codes(result)).toEqual(['UNAVAILABLE']);
-      expect(result.data).toEqual({ student: null });
-      expect(requests.byOperation).toEqual({ GetItem: 3 });
-    } finally {
-      dead.dynamo.raw.destroy();
-    }
-  }, patience(15_000));
+  it(
+    'answers UNAVAILABLE after the configured attempts when the connection is refused',
+    async () => {
+      const dead = gatewayAt(`http://127.0.0.1:${await freePort()}`);
+      try {
+        const { result, requests } = await dead.counted(`{ student(id: "1") { name } }`);
+        expect(codes(result)).toEqual(['UNAVAILABLE']);
+        expect(result.data).toEqual({ student: null });
+        expect(requests.byOperation).toEqual({ GetItem: 3 });
+      } finally {
+        dead.dynamo.raw.destroy();
+      }
+    },
+    patience(15_000),
+  );
 
-  it('answers HTTP 200 with UNAVAILABLE over HTTP when the connection is refused', async () => {
-    const dead = gatewayAt(`http://127.0.0.1:${await freePort()}`);
-    const http = createHttpServer(dead.handler);
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    try {
-      const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/graphql`;
-      const { status, json } = await postGraphQL(url, { query: `{ course(id: "A") { students { totalCount } } }` });
-      expect(status).toBe(200);
-      expect(json.errors.map((e: any) => e.extensions.code)).toEqual(['UNAVAILABLE']);
-    } finally {
-      http.close();
-      dead.dynamo.raw.destroy();
-    }
-  }, patience(15_000));
+  it(
+    'answers HTTP 200 with UNAVAILABLE over HTTP when the connection is refused',
+    async () => {
+      const dead = gatewayAt(`http://127.0.0.1:${await freePort()}`);
+      const http = createHttpServer(dead.handler);
+      await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+      try {
+        const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/graphql`;
+        const { status, json } = await postGraphQL(url, { query: `{ course(id: "A") { students { totalCount } } }` });
+        expect(status).toBe(200);
+        expect(json.errors.map((e: any) => e.extensions.code)).toEqual(['UNAVAILABLE']);
+      } finally {
+        http.close();
+        dead.dynamo.raw.destroy();
+      }
+    },
+    patience(15_000),
+  );
 
-  it('answers UNAVAILABLE, not a hang, when DynamoDB accepts connections but never replies', async () => {
-    const sockets: Socket[] = [];
-    const silent: Server = createNetServer((socket) => void sockets.push(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-    const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
-    const hung = gatewayAt(endpoint, { maxAttempts: 2, requestTimeoutMs: 300 });
-    try {
-      const { result, requests } = await hung.counted(`{ student(id: "1") { name } }`);
-      expect(codes(result)).toEqual(['UNAVAILABLE']);
-      expect(requests.byOperation).toEqual({ GetItem: 2 });
-    } finally {
-      hung.dynamo.raw.destroy();
-      for (const s of sockets) s.destroy();
-      silent.close();
-    }
-  }, patience(15_000));
+  it(
+    'answers UNAVAILABLE, not a hang, when DynamoDB accepts connections but never replies',
+    async () => {
+      const sockets: Socket[] = [];
+      const silent: Server = createNetServer((socket) => void sockets.push(socket));
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      const endpoint = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const hung = gatewayAt(endpoint, { maxAttempts: 2, requestTimeoutMs: 300 });
+      try {
+        const { result, requests } = await hung.counted(`{ student(id: "1") { name } }`);
+        expect(codes(result)).toEqual(['UNAVAILABLE']);
+        expect(requests.byOperation).toEqual({ GetItem: 2 });
+      } finally {
+        hung.dynamo.raw.destroy();
+        for (const s of sockets) s.destroy();
+        silent.close();
+      }
+    },
+    patience(15_000),
+  );
 });
 
 describe('writes under faults (transaction level; mutations build on this)', () => {
@@ -198,9 +208,7 @@ describe('writes under faults (transaction level; mutations build on this)', () 
   it('leaves the table as it was when every attempt of a transaction is throttled, and reports it as UNAVAILABLE', async () => {
     const before = await gw.scan();
     const metrics = new OperationMetrics();
-    removeFaults = injectFaults(gw.dynamo, ({ operation }) =>
-      operation === 'TransactWriteItems' ? dynamoFault('ThrottlingException') : null,
-    );
+    removeFaults = injectFaults(gw.dynamo, ({ operation }) => (operation === 'TransactWriteItems' ? dynamoFault('ThrottlingException') : null));
     const error = await write(metrics).catch((e: unknown) => e);
     expect(isUnavailableError(error)).toBe(true);
     expect(metrics.byOperation).toEqual({ TransactWriteItems: 10 });
@@ -235,9 +243,7 @@ describe('writes under faults (transaction level; mutations build on this)', () 
 describe('mutations under faults (GraphQL level)', () => {
   it('answers enroll under persistent throttling with UNAVAILABLE and leaves no edge, counter or copy behind', async () => {
     const before = await gw.scan();
-    removeFaults = injectFaults(gw.dynamo, ({ operation }) =>
-      operation === 'TransactWriteItems' ? dynamoFault('ThrottlingException') : null,
-    );
+    removeFaults = injectFaults(gw.dynamo, ({ operation }) => (operation === 'TransactWriteItems' ? dynamoFault('ThrottlingException') : null));
     const result = await gw.run(`mutation { enroll(studentId: "4", courseId: "B") { enrolledAt } }`);
     expect(codes(result)).toEqual(['UNAVAILABLE']);
     removeFaults();
@@ -247,9 +253,7 @@ describe('mutations under faults (GraphQL level)', () => {
 
   it('answers placeOrder with UNAVAILABLE when DynamoDB answers 5xx, and writes nothing', async () => {
     const before = await gw.scan();
-    removeFaults = injectFaults(gw.dynamo, ({ operation }) =>
-      operation === 'TransactWriteItems' ? dynamoFault('InternalServerError') : null,
-    );
+    removeFaults = injectFaults(gw.dynamo, ({ operation }) => (operation === 'TransactWriteItems' ? dynamoFault('InternalServerError') : null));
     const result = await gw.run(`mutation { placeOrder(customerId: "1", input: { total: 5 }) { id } }`);
     expect(codes(result)).toEqual(['UNAVAILABLE']);
     removeFaults();
@@ -258,9 +262,7 @@ describe('mutations under faults (GraphQL level)', () => {
   });
 
   it('completes enroll when only the first attempts are throttled', async () => {
-    removeFaults = injectFaults(gw.dynamo, ({ attempt }) =>
-      attempt === 1 ? dynamoFault('ProvisionedThroughputExceededException') : null,
-    );
+    removeFaults = injectFaults(gw.dynamo, ({ attempt }) => (attempt === 1 ? dynamoFault('ProvisionedThroughputExceededException') : null));
     const result = await gw.run(`mutation { enroll(studentId: "4", courseId: "C") { node { id title } } }`);
     expect(result.errors).toBeUndefined();
     expect(result.data.enroll.node).toEqual({ id: 'C', title: 'Compilers' });

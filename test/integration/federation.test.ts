@@ -60,11 +60,21 @@ beforeAll(async () => {
   gw = await testGateway({ schemaFile: SCHEMA_FILE });
   catalogUrl = await gw.listen();
   [accounts, reviews] = await Promise.all([startSubgraph('accounts', ACCOUNTS, accountsResolvers), startSubgraph('reviews', REVIEWS_SDL, reviewsResolvers)]);
-  for (const [id, sku, name, price, seller] of [['p1', 'DESK-1', 'Desk', 120, 'u1'], ['p2', 'LAMP-1', 'Lamp', 30, 'u2'], ['p3', 'CHAIR-1', 'Chair', 80, null]] as const) {
-    const result = await gw.run(`mutation($i: CreateProductInput!) { createProduct(input: $i) { id } }`, { i: { id, sku, name, price, cost: price / 2, seller } });
+  for (const [id, sku, name, price, seller] of [
+    ['p1', 'DESK-1', 'Desk', 120, 'u1'],
+    ['p2', 'LAMP-1', 'Lamp', 30, 'u2'],
+    ['p3', 'CHAIR-1', 'Chair', 80, null],
+  ] as const) {
+    const result = await gw.run(`mutation($i: CreateProductInput!) { createProduct(input: $i) { id } }`, {
+      i: { id, sku, name, price, cost: price / 2, seller },
+    });
     expect(result.errors).toBeUndefined();
   }
-  for (const [product, sku, color] of [['p1', 'oak', 'brown'], ['p1', 'white', 'white'], ['p2', 'brass', 'gold']]) {
+  for (const [product, sku, color] of [
+    ['p1', 'oak', 'brown'],
+    ['p1', 'white', 'white'],
+    ['p2', 'brass', 'gold'],
+  ]) {
     expect((await gw.run(`mutation { addVariant(product: "${product}", input: { sku: "${sku}", color: "${color}" }) { id } }`)).errors).toBeUndefined();
   }
   composed = await compose([
@@ -96,7 +106,9 @@ describe('the catalog composed into a supergraph', () => {
   });
 
   it('joins a review list of another subgraph to its products, their variants and their authors', async () => {
-    const { result, calls } = await supergraph.run(`{ topReviews { body author { name } product { name price variants(first: 5) { edges { node { sku color } } } } } }`);
+    const { result, calls } = await supergraph.run(
+      `{ topReviews { body author { name } product { name price variants(first: 5) { edges { node { sku color } } } } } }`,
+    );
     expect(result.errors).toBeUndefined();
     const desk = { name: 'Desk', price: 120, variants: { edges: [{ node: { sku: 'oak', color: 'brown' } }, { node: { sku: 'white', color: 'white' } }] } };
     const lamp = { name: 'Lamp', price: 30, variants: { edges: [{ node: { sku: 'brass', color: 'gold' } }] } };

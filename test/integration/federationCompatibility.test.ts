@@ -64,7 +64,7 @@ describe('the products example', () => {
 });
 
 describe('introspection (required)', () => {
-  it('answers _service with the reference schema\'s types, fields and arguments', () => {
+  it("answers _service with the reference schema's types, fields and arguments", () => {
     expect(sdl).toContain('type Query');
     expect(schemaDifferences(sdl)).toEqual([]);
   });
@@ -88,11 +88,16 @@ describe('@key multiple', () => {
     expect(normalized).toMatch(/type DeprecatedProduct(@key|@federation__key)\(fields:"sku package"/);
   });
   it('resolves multiple field @key on DeprecatedProduct', async () => {
-    const resp = await products(`query ($representations: [_Any!]!) { _entities(representations: $representations) { ...on DeprecatedProduct { sku package reason } } }`, {
-      representations: [{ __typename: 'DeprecatedProduct', sku: 'apollo-federation-v1', package: '@apollo/federation-v1' }],
-    });
+    const resp = await products(
+      `query ($representations: [_Any!]!) { _entities(representations: $representations) { ...on DeprecatedProduct { sku package reason } } }`,
+      {
+        representations: [{ __typename: 'DeprecatedProduct', sku: 'apollo-federation-v1', package: '@apollo/federation-v1' }],
+      },
+    );
     expect(resp).not.toHaveProperty('errors');
-    expect(resp).toMatchObject({ data: { _entities: [{ sku: 'apollo-federation-v1', package: '@apollo/federation-v1', reason: 'Migrate to Federation V2' }] } });
+    expect(resp).toMatchObject({
+      data: { _entities: [{ sku: 'apollo-federation-v1', package: '@apollo/federation-v1', reason: 'Migrate to Federation V2' }] },
+    });
   });
 });
 
@@ -101,9 +106,12 @@ describe('@key composite', () => {
     expect(normalized).toMatch(/type ProductResearch(@key|@federation__key)\(fields:"study { caseNumber }"/);
   });
   it('resolves composite object @key on ProductResearch', async () => {
-    const resp = await products(`query ($representations: [_Any!]!) { _entities(representations: $representations) { ...on ProductResearch { study { caseNumber description } } } }`, {
-      representations: [{ __typename: 'ProductResearch', study: { caseNumber: '1234' } }],
-    });
+    const resp = await products(
+      `query ($representations: [_Any!]!) { _entities(representations: $representations) { ...on ProductResearch { study { caseNumber description } } } }`,
+      {
+        representations: [{ __typename: 'ProductResearch', study: { caseNumber: '1234' } }],
+      },
+    );
     expect(resp).not.toHaveProperty('errors');
     expect(resp).toMatchObject({ data: { _entities: [{ study: { caseNumber: '1234', description: 'Federation Study' } }] } });
   });
@@ -125,7 +133,13 @@ describe('repeatable @key', () => {
     });
     expect(resp).not.toHaveProperty('errors');
     expect(resp).toMatchObject({
-      data: { _entities: [{ id: 'apollo-federation', sku: 'federation' }, { id: 'apollo-federation', sku: 'federation' }, { id: 'apollo-studio', sku: 'studio' }] },
+      data: {
+        _entities: [
+          { id: 'apollo-federation', sku: 'federation' },
+          { id: 'apollo-federation', sku: 'federation' },
+          { id: 'apollo-studio', sku: 'studio' },
+        ],
+      },
     });
   });
 });
@@ -142,10 +156,16 @@ describe('@requires', () => {
 });
 
 describe('@external values in representations', () => {
-  it('are the entity\'s values of its @external fields, beside what the model stores', async () => {
-    const resp = await products(`query ($r: [_Any!]!) { _entities(representations: $r) { ...on User { email totalProductsCreated yearsOfEmployment averageProductsCreatedPerYear } } }`, {
-      r: [{ __typename: 'User', email: 'support@apollographql.com', totalProductsCreated: 10, yearsOfEmployment: 10 }, { __typename: 'User', email: 'support@apollographql.com' }],
-    });
+  it("are the entity's values of its @external fields, beside what the model stores", async () => {
+    const resp = await products(
+      `query ($r: [_Any!]!) { _entities(representations: $r) { ...on User { email totalProductsCreated yearsOfEmployment averageProductsCreatedPerYear } } }`,
+      {
+        r: [
+          { __typename: 'User', email: 'support@apollographql.com', totalProductsCreated: 10, yearsOfEmployment: 10 },
+          { __typename: 'User', email: 'support@apollographql.com' },
+        ],
+      },
+    );
     expect(resp).toEqual({
       data: {
         _entities: [
@@ -183,8 +203,29 @@ describe('@link (required)', () => {
     const federation = links.filter((l) => /url:"https:\/\/specs\.apollo\.dev\/federation\/v(.+?)"/.test(l));
     expect(federation).toHaveLength(1);
     expect(/federation\/v(.+?)"/.exec(federation[0]!)![1]).toMatch(/2\.0|2\.1|2\.2|2\.3|2\.4|2\.5|2\.6|2\.7/);
-    const expected = ['@authenticated', '@composeDirective', '@extends', '@external', '@inaccessible', '@interfaceObject', '@key', '@override', '@policy', '@provides', '@requires', '@requiresScopes', '@shareable', '@tag', 'FieldSet', 'Scope', 'Policy'];
-    const imports = /import:\[(.+?)\]/.exec(federation[0]!)![1]!.split(' ').map((i) => i.replaceAll('"', ''));
+    const expected = [
+      '@authenticated',
+      '@composeDirective',
+      '@extends',
+      '@external',
+      '@inaccessible',
+      '@interfaceObject',
+      '@key',
+      '@override',
+      '@policy',
+      '@provides',
+      '@requires',
+      '@requiresScopes',
+      '@shareable',
+      '@tag',
+      'FieldSet',
+      'Scope',
+      'Policy',
+    ];
+    const imports = /import:\[(.+?)\]/
+      .exec(federation[0]!)![1]!
+      .split(' ')
+      .map((i) => i.replaceAll('"', ''));
     for (const imported of imports) expect(expected).toContain(imported);
   });
 });
@@ -234,7 +275,12 @@ describe('@composeDirective', () => {
   it('links the custom directive, composes it on the schema, defines it and applies it to Product', () => {
     const custom = (normalized.match(/@link\(([\s\S]+?)\)/g) ?? []).filter((l) => l.includes('https://myspecs.dev/myCustomDirective/v'));
     expect(custom).toHaveLength(1);
-    expect(/import:\[(.+?)\]/.exec(custom[0]!)![1]!.split(' ').map((i) => i.replaceAll('"', ''))).toEqual(['@custom']);
+    expect(
+      /import:\[(.+?)\]/
+        .exec(custom[0]!)![1]!
+        .split(' ')
+        .map((i) => i.replaceAll('"', '')),
+    ).toEqual(['@custom']);
     expect(normalized).toMatch(/schema.*(@composeDirective|@federation__composeDirective)\(name:.*"@custom"\)/);
     expect(normalized).toMatch(/directive.*@custom on OBJECT/);
     expect(normalized).toMatch(/type Product.*@custom.*\{/);

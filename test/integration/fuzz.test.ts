@@ -49,24 +49,31 @@ const pageSize = () => fc.oneof(fc.integer({ min: -3, max: 105 }), fc.integer(),
 const ALLOWED = new Set(['BAD_USER_INPUT', 'GRAPHQL_VALIDATION_FAILED', 'UNAVAILABLE']);
 
 describe('random arguments and cursors against the connections', () => {
-  it('never answer HTTP 5xx or INTERNAL_SERVER_ERROR', async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...CONNECTIONS),
-        fc.oneof(fc.constantFrom('1', 'A', 'bike', 'nobody'), fc.string({ maxLength: 140 })),
-        fc.record({ first: fc.option(pageSize()), last: fc.option(pageSize()), after: fc.option(cursor()), before: fc.option(cursor()) }, {
-          requiredKeys: [],
-        }),
-        async (connection, id, args) => {
-          const { status, json, text } = await postGraphQL(url, { query: queryOf(connection), variables: { id, ...args } });
-          expect(status, text).toBeLessThan(500);
-          expect(json, text).toBeDefined();
-          for (const error of json.errors ?? []) expect(ALLOWED, JSON.stringify(error)).toContain(error.extensions?.code);
-        },
-      ),
-      { numRuns: 150 },
-    );
-  }, patience(60_000));
+  it(
+    'never answer HTTP 5xx or INTERNAL_SERVER_ERROR',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.constantFrom(...CONNECTIONS),
+          fc.oneof(fc.constantFrom('1', 'A', 'bike', 'nobody'), fc.string({ maxLength: 140 })),
+          fc.record(
+            { first: fc.option(pageSize()), last: fc.option(pageSize()), after: fc.option(cursor()), before: fc.option(cursor()) },
+            {
+              requiredKeys: [],
+            },
+          ),
+          async (connection, id, args) => {
+            const { status, json, text } = await postGraphQL(url, { query: queryOf(connection), variables: { id, ...args } });
+            expect(status, text).toBeLessThan(500);
+            expect(json, text).toBeDefined();
+            for (const error of json.errors ?? []) expect(ALLOWED, JSON.stringify(error)).toContain(error.extensions?.code);
+          },
+        ),
+        { numRuns: 150 },
+      );
+    },
+    patience(60_000),
+  );
 });
 
 describe('random nested documents against the limits', () => {
@@ -87,27 +94,34 @@ describe('random nested documents against the limits', () => {
         ([alias, n, useLast, inner]) =>
           `${alias ? `${alias}: ` : ''}${field}${n === undefined ? '' : `(${useLast ? 'last' : 'first'}: ${n})`} { totalCount edges { cursor node { ${inner} } } }`,
       );
-    return fc.oneof(leaf, fc.array(connection, { minLength: 1, maxLength: 3 }).map((parts) => `id ${parts.join(' ')}`));
+    return fc.oneof(
+      leaf,
+      fc.array(connection, { minLength: 1, maxLength: 3 }).map((parts) => `id ${parts.join(' ')}`),
+    );
   };
 
   const root = fc.oneof(
-    fc.tuple(fc.constantFrom('1', 'nobody'), fc.integer({ min: 0, max: 3 })).chain(([id, depth]) =>
-      selection('Student', depth).map((inner) => `student(id: "${id}") { ${inner} }`),
-    ),
-    fc.tuple(fc.constantFrom('A', 'C'), fc.integer({ min: 0, max: 3 })).chain(([id, depth]) =>
-      selection('Course', depth).map((inner) => `course(id: "${id}") { ${inner} }`),
-    ),
+    fc
+      .tuple(fc.constantFrom('1', 'nobody'), fc.integer({ min: 0, max: 3 }))
+      .chain(([id, depth]) => selection('Student', depth).map((inner) => `student(id: "${id}") { ${inner} }`)),
+    fc
+      .tuple(fc.constantFrom('A', 'C'), fc.integer({ min: 0, max: 3 }))
+      .chain(([id, depth]) => selection('Course', depth).map((inner) => `course(id: "${id}") { ${inner} }`)),
   );
 
-  it('never answer HTTP 5xx or INTERNAL_SERVER_ERROR, and refuse only with documented error codes', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(root, { minLength: 1, maxLength: 4 }), async (roots) => {
-        const query = `{ ${roots.map((r, i) => `r${i}: ${r}`).join(' ')} }`;
-        const { status, json, text } = await postGraphQL(url, { query });
-        expect(status, text).toBeLessThan(500);
-        for (const error of json.errors ?? []) expect(ALLOWED, JSON.stringify(error)).toContain(error.extensions?.code);
-      }),
-      { numRuns: 40 },
-    );
-  }, patience(60_000));
+  it(
+    'never answer HTTP 5xx or INTERNAL_SERVER_ERROR, and refuse only with documented error codes',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(root, { minLength: 1, maxLength: 4 }), async (roots) => {
+          const query = `{ ${roots.map((r, i) => `r${i}: ${r}`).join(' ')} }`;
+          const { status, json, text } = await postGraphQL(url, { query });
+          expect(status, text).toBeLessThan(500);
+          for (const error of json.errors ?? []) expect(ALLOWED, JSON.stringify(error)).toContain(error.extensions?.code);
+        }),
+        { numRuns: 40 },
+      );
+    },
+    patience(60_000),
+  );
 });

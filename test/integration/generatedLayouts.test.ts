@@ -102,7 +102,10 @@ function expected(layout: Layout, kids: Child[]): string[] {
       .sort(byKey)
       .map((k) => k.id);
   }
-  return kids.map((k) => ({ id: k.id, key: cased(k.id) })).sort(byKey).map((k) => k.id);
+  return kids
+    .map((k) => ({ id: k.id, key: cased(k.id) }))
+    .sort(byKey)
+    .map((k) => k.id);
 }
 
 /**
@@ -128,63 +131,69 @@ afterAll(async () => {
 });
 
 describe('generated layouts', () => {
-  it('page exactly both ways, as the reference orders them, at the computed minimum of requests', async () => {
-    await fc.assert(
-      fc.asyncProperty(layouts, children, walks, async (layout, kids, walk) => {
-        // The parent's own sort key must not fall among the children's (as the cased keys hold them): the model refuses that (overlapping prefixes).
-        const [parentSk, childSkPrefix] = [casedBy(layout)(layout.parentSk), casedBy(layout)(layout.childSkPrefix)];
-        fc.pre(!parentSk.startsWith(childSkPrefix) && !childSkPrefix.startsWith(parentSk));
-        const model = buildModel(sdlOf(layout), 'generated.graphql');
-        const gw = await testGateway({ model });
-        gateways.push(gw);
-        try {
-          expect((await gw.run(`mutation { createParent(input: { id: "p1", name: "P" }) { id } }`)).errors).toBeUndefined();
-          for (const kid of kids) {
-            const added = await gw.run(`mutation($i: NewKid!) { addKid(parentId: "p1", input: $i) { id } }`, { i: { id: kid.id, rank: kid.rank } });
-            expect(added.errors).toBeUndefined();
-          }
-          const order = expected(layout, kids);
+  it(
+    'page exactly both ways, as the reference orders them, at the computed minimum of requests',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(layouts, children, walks, async (layout, kids, walk) => {
+          // The parent's own sort key must not fall among the children's (as the cased keys hold them): the model refuses that (overlapping prefixes).
+          const [parentSk, childSkPrefix] = [casedBy(layout)(layout.parentSk), casedBy(layout)(layout.childSkPrefix)];
+          fc.pre(!parentSk.startsWith(childSkPrefix) && !childSkPrefix.startsWith(parentSk));
+          const model = buildModel(sdlOf(layout), 'generated.graphql');
+          const gw = await testGateway({ model });
+          gateways.push(gw);
+          try {
+            expect((await gw.run(`mutation { createParent(input: { id: "p1", name: "P" }) { id } }`)).errors).toBeUndefined();
+            for (const kid of kids) {
+              const added = await gw.run(`mutation($i: NewKid!) { addKid(parentId: "p1", input: $i) { id } }`, { i: { id: kid.id, rank: kid.rank } });
+              expect(added.errors).toBeUndefined();
+            }
+            const order = expected(layout, kids);
 
-          // The first page with its parent, at the minimum.
-          const size = walk.sizes[0]!;
-          const page = walk.forward ? `first: ${size}` : `last: ${size}`;
-          const { result, requests } = await gw.counted(`{ parent(id: "p1") { name kids(${page}) { edges { node { id } } } } }`);
-          expect(result.errors).toBeUndefined();
-          const firstIds = result.data.parent.kids.edges.map((e: { node: { id: string } }) => e.node.id);
-          expect(firstIds).toEqual(walk.forward ? order.slice(0, size) : order.slice(Math.max(0, order.length - size)));
-          expect(requests.requests).toBe(minimumRequests(layout, order.length, size, walk.forward));
+            // The first page with its parent, at the minimum.
+            const size = walk.sizes[0]!;
+            const page = walk.forward ? `first: ${size}` : `last: ${size}`;
+            const { result, requests } = await gw.counted(`{ parent(id: "p1") { name kids(${page}) { edges { node { id } } } } }`);
+            expect(result.errors).toBeUndefined();
+            const firstIds = result.data.parent.kids.edges.map((e: { node: { id: string } }) => e.node.id);
+            expect(firstIds).toEqual(walk.forward ? order.slice(0, size) : order.slice(Math.max(0, order.length - size)));
+            expect(requests.requests).toBe(minimumRequests(layout, order.length, size, walk.forward));
 
-          // A walk of pages: each exactly the next slice, its flag exact; after a cursor the parent's GetItem and one Query.
-          const seen: string[] = [];
-          let cursor: string | null = null;
-          let done = false;
-          for (const n of walk.sizes) {
-            if (done) break;
-            const args: string = walk.forward ? `first: ${n}${cursor ? `, after: "${cursor}"` : ''}` : `last: ${n}${cursor ? `, before: "${cursor}"` : ''}`;
-            const flags = walk.forward ? 'hasNextPage endCursor' : 'hasPreviousPage startCursor';
-            const { result: r, requests: q } = await gw.counted<any>(`{ parent(id: "p1") { kids(${args}) { edges { node { id } } pageInfo { ${flags} } } } }`);
-            expect(r.errors).toBeUndefined();
-            const connection: { edges: { node: { id: string } }[]; pageInfo: Record<string, string | boolean | null> } = r.data.parent.kids;
-            const ids = connection.edges.map((e) => e.node.id);
-            const rest = walk.forward ? order.slice(seen.length) : order.slice(0, order.length - seen.length);
-            const want = walk.forward ? rest.slice(0, n) : rest.slice(Math.max(0, rest.length - n));
-            expect(ids).toEqual(want);
-            const more = rest.length > n;
-            expect(walk.forward ? connection.pageInfo.hasNextPage : connection.pageInfo.hasPreviousPage).toBe(more);
-            expect(q.requests).toBe(cursor ? 2 : minimumRequests(layout, order.length, n, walk.forward));
-            if (walk.forward) seen.push(...ids);
-            else seen.unshift(...ids);
-            cursor = (walk.forward ? connection.pageInfo.endCursor : connection.pageInfo.startCursor) as string | null;
-            done = !more;
+            // A walk of pages: each exactly the next slice, its flag exact; after a cursor the parent's GetItem and one Query.
+            const seen: string[] = [];
+            let cursor: string | null = null;
+            let done = false;
+            for (const n of walk.sizes) {
+              if (done) break;
+              const args: string = walk.forward ? `first: ${n}${cursor ? `, after: "${cursor}"` : ''}` : `last: ${n}${cursor ? `, before: "${cursor}"` : ''}`;
+              const flags = walk.forward ? 'hasNextPage endCursor' : 'hasPreviousPage startCursor';
+              const { result: r, requests: q } = await gw.counted<any>(
+                `{ parent(id: "p1") { kids(${args}) { edges { node { id } } pageInfo { ${flags} } } } }`,
+              );
+              expect(r.errors).toBeUndefined();
+              const connection: { edges: { node: { id: string } }[]; pageInfo: Record<string, string | boolean | null> } = r.data.parent.kids;
+              const ids = connection.edges.map((e) => e.node.id);
+              const rest = walk.forward ? order.slice(seen.length) : order.slice(0, order.length - seen.length);
+              const want = walk.forward ? rest.slice(0, n) : rest.slice(Math.max(0, rest.length - n));
+              expect(ids).toEqual(want);
+              const more = rest.length > n;
+              expect(walk.forward ? connection.pageInfo.hasNextPage : connection.pageInfo.hasPreviousPage).toBe(more);
+              expect(q.requests).toBe(cursor ? 2 : minimumRequests(layout, order.length, n, walk.forward));
+              if (walk.forward) seen.push(...ids);
+              else seen.unshift(...ids);
+              cursor = (walk.forward ? connection.pageInfo.endCursor : connection.pageInfo.startCursor) as string | null;
+              done = !more;
+            }
+          } finally {
+            await gw.stop();
+            gateways.splice(gateways.indexOf(gw), 1);
           }
-        } finally {
-          await gw.stop();
-          gateways.splice(gateways.indexOf(gw), 1);
-        }
-      }),
-      { numRuns: 10 * DEPTH },
-    );
-  }, patience(600_000));
+        }),
+        { numRuns: 10 * DEPTH },
+      );
+    },
+    patience(600_000),
+  );
 });
 
 /*
@@ -212,9 +221,15 @@ interface MixLayout {
 
 const mixLayouts: fc.Arbitrary<MixLayout> = fc.record({
   parentSk: fc.oneof(fc.constantFrom('PROFILE', 'META', 'A', 'zz', '0', '#P'), literal),
-  members: fc.uniqueArray(literal.map((s) => `${s}#`), { minLength: 2, maxLength: 3 }),
+  members: fc.uniqueArray(
+    literal.map((s) => `${s}#`),
+    { minLength: 2, maxLength: 3 },
+  ),
   single: fc.option(fc.oneof(fc.constantFrom('PIN', 'B', 'zzz'), literal), { nil: null }),
-  other: fc.option(literal.map((s) => `${s}#`), { nil: null }),
+  other: fc.option(
+    literal.map((s) => `${s}#`),
+    { nil: null },
+  ),
   index: fc.boolean(),
   descending: fc.boolean(),
 });
@@ -294,66 +309,70 @@ function mixMinimum(layout: MixLayout, count: number, singleAt: string | null, o
 }
 
 describe('generated partitions holding several types', () => {
-  it('list their members in key order, paged exactly both ways, one Query a page, the parent with its first page at the computed minimum', async () => {
-    await fc.assert(
-      fc.asyncProperty(mixLayouts, mixItems, walks, async (layout, items, walk) => {
-        const keys = [layout.parentSk, ...(layout.single === null ? [] : [layout.single]), ...(layout.other === null ? [] : [layout.other])];
-        // What the model refuses: overlapping sort keys, and a type of many items inside the members' range.
-        fc.pre(new Set(keys).size === keys.length && layout.members.every((m) => keys.every((k) => !overlapping(k, m))));
-        const range = { lo: [...layout.members].sort()[0]!, hi: prefixEnd([...layout.members].sort().at(-1)!) };
-        fc.pre(layout.other === null || !meets(interval(layout.other, false), range));
-        fc.pre(layout.single === null || layout.other === null || !layout.single.startsWith(layout.other));
-        const gw = await testGateway({ model: buildModel(mixSdl(layout), 'mixed.graphql') });
-        gateways.push(gw);
-        try {
-          await gw.put(mixStored(layout, items));
-          const members = layout.members.flatMap((prefix, k) => items.p1[k]!.map((id) => ({ key: `${prefix}${id}`, ref: `M${k}:${id}` })));
-          members.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-          const order = members.map((m) => m.ref);
-          if (layout.descending) order.reverse();
-          const node = `node { __typename ${layout.members.map((_, k) => `... on M${k} { id }`).join(' ')} }`;
-          const refs = (c: { edges: { node: { __typename: string; id: string } }[] }) => c.edges.map((e) => `${e.node.__typename}:${e.node.id}`);
-          const singleAt = layout.single !== null && items.single ? layout.single : null;
+  it(
+    'list their members in key order, paged exactly both ways, one Query a page, the parent with its first page at the computed minimum',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(mixLayouts, mixItems, walks, async (layout, items, walk) => {
+          const keys = [layout.parentSk, ...(layout.single === null ? [] : [layout.single]), ...(layout.other === null ? [] : [layout.other])];
+          // What the model refuses: overlapping sort keys, and a type of many items inside the members' range.
+          fc.pre(new Set(keys).size === keys.length && layout.members.every((m) => keys.every((k) => !overlapping(k, m))));
+          const range = { lo: [...layout.members].sort()[0]!, hi: prefixEnd([...layout.members].sort().at(-1)!) };
+          fc.pre(layout.other === null || !meets(interval(layout.other, false), range));
+          fc.pre(layout.single === null || layout.other === null || !layout.single.startsWith(layout.other));
+          const gw = await testGateway({ model: buildModel(mixSdl(layout), 'mixed.graphql') });
+          gateways.push(gw);
+          try {
+            await gw.put(mixStored(layout, items));
+            const members = layout.members.flatMap((prefix, k) => items.p1[k]!.map((id) => ({ key: `${prefix}${id}`, ref: `M${k}:${id}` })));
+            members.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+            const order = members.map((m) => m.ref);
+            if (layout.descending) order.reverse();
+            const node = `node { __typename ${layout.members.map((_, k) => `... on M${k} { id }`).join(' ')} }`;
+            const refs = (c: { edges: { node: { __typename: string; id: string } }[] }) => c.edges.map((e) => `${e.node.__typename}:${e.node.id}`);
+            const singleAt = layout.single !== null && items.single ? layout.single : null;
 
-          const size = walk.sizes[0]!;
-          const page = walk.forward ? `first: ${size}` : `last: ${size}`;
-          const { result, requests } = await gw.counted(`{ parent(id: "p1") { name items(${page}) { edges { ${node} } } } }`);
-          expect(result.errors).toBeUndefined();
-          expect(result.data.parent.name).toBe('P');
-          expect(refs(result.data.parent.items)).toEqual(walk.forward ? order.slice(0, size) : order.slice(Math.max(0, order.length - size)));
-          const othersAt = layout.other === null ? [] : items.others.map((id) => `${layout.other}${id}`);
-          expect(requests.requests).toBe(mixMinimum(layout, order.length, singleAt, othersAt, size, walk.forward));
+            const size = walk.sizes[0]!;
+            const page = walk.forward ? `first: ${size}` : `last: ${size}`;
+            const { result, requests } = await gw.counted(`{ parent(id: "p1") { name items(${page}) { edges { ${node} } } } }`);
+            expect(result.errors).toBeUndefined();
+            expect(result.data.parent.name).toBe('P');
+            expect(refs(result.data.parent.items)).toEqual(walk.forward ? order.slice(0, size) : order.slice(Math.max(0, order.length - size)));
+            const othersAt = layout.other === null ? [] : items.others.map((id) => `${layout.other}${id}`);
+            expect(requests.requests).toBe(mixMinimum(layout, order.length, singleAt, othersAt, size, walk.forward));
 
-          const slot = layout.index ? 'owner' : 'parent';
-          const seen: string[] = [];
-          let cursor: string | null = null;
-          for (const n of walk.sizes) {
-            const args: string = walk.forward ? `first: ${n}${cursor ? `, after: "${cursor}"` : ''}` : `last: ${n}${cursor ? `, before: "${cursor}"` : ''}`;
-            const flags = walk.forward ? 'hasNextPage endCursor' : 'hasPreviousPage startCursor';
-            const { result: r, requests: q } = await gw.counted<any>(`{ mix(${slot}: "p1", ${args}) { edges { ${node} } pageInfo { ${flags} } } }`);
-            expect(r.errors).toBeUndefined();
-            const rest = walk.forward ? order.slice(seen.length) : order.slice(0, order.length - seen.length);
-            const ids = refs(r.data.mix);
-            expect(ids).toEqual(walk.forward ? rest.slice(0, n) : rest.slice(Math.max(0, rest.length - n)));
-            expect(walk.forward ? r.data.mix.pageInfo.hasNextPage : r.data.mix.pageInfo.hasPreviousPage).toBe(rest.length > n);
-            expect(q.byOperation).toEqual({ Query: 1 });
-            if (walk.forward) seen.push(...ids);
-            else seen.unshift(...ids);
-            if (rest.length <= n) break;
-            cursor = walk.forward ? r.data.mix.pageInfo.endCursor : r.data.mix.pageInfo.startCursor;
+            const slot = layout.index ? 'owner' : 'parent';
+            const seen: string[] = [];
+            let cursor: string | null = null;
+            for (const n of walk.sizes) {
+              const args: string = walk.forward ? `first: ${n}${cursor ? `, after: "${cursor}"` : ''}` : `last: ${n}${cursor ? `, before: "${cursor}"` : ''}`;
+              const flags = walk.forward ? 'hasNextPage endCursor' : 'hasPreviousPage startCursor';
+              const { result: r, requests: q } = await gw.counted<any>(`{ mix(${slot}: "p1", ${args}) { edges { ${node} } pageInfo { ${flags} } } }`);
+              expect(r.errors).toBeUndefined();
+              const rest = walk.forward ? order.slice(seen.length) : order.slice(0, order.length - seen.length);
+              const ids = refs(r.data.mix);
+              expect(ids).toEqual(walk.forward ? rest.slice(0, n) : rest.slice(Math.max(0, rest.length - n)));
+              expect(walk.forward ? r.data.mix.pageInfo.hasNextPage : r.data.mix.pageInfo.hasPreviousPage).toBe(rest.length > n);
+              expect(q.byOperation).toEqual({ Query: 1 });
+              if (walk.forward) seen.push(...ids);
+              else seen.unshift(...ids);
+              if (rest.length <= n) break;
+              cursor = walk.forward ? r.data.mix.pageInfo.endCursor : r.data.mix.pageInfo.startCursor;
+            }
+
+            // totalCount: the page, the range's count, and each key of a one-a-partition kind inside the range (the parent's, the single's) counted on its own.
+            const counted = await gw.counted(`{ mix(${slot}: "p1", first: 1) { totalCount } }`);
+            expect(counted.result.data.mix.totalCount).toBe(order.length);
+            const inRange = [layout.parentSk, layout.single].filter((k) => k !== null && meets(interval(k, true), range)).length;
+            expect(counted.requests.byOperation).toEqual({ Query: 2 + inRange });
+          } finally {
+            await gw.stop();
+            gateways.splice(gateways.indexOf(gw), 1);
           }
-
-          // totalCount: the page, the range's count, and each key of a one-a-partition kind inside the range (the parent's, the single's) counted on its own.
-          const counted = await gw.counted(`{ mix(${slot}: "p1", first: 1) { totalCount } }`);
-          expect(counted.result.data.mix.totalCount).toBe(order.length);
-          const inRange = [layout.parentSk, layout.single].filter((k) => k !== null && meets(interval(k, true), range)).length;
-          expect(counted.requests.byOperation).toEqual({ Query: 2 + inRange });
-        } finally {
-          await gw.stop();
-          gateways.splice(gateways.indexOf(gw), 1);
-        }
-      }),
-      { numRuns: 10 * DEPTH },
-    );
-  }, patience(600_000));
+        }),
+        { numRuns: 10 * DEPTH },
+      );
+    },
+    patience(600_000),
+  );
 });

@@ -58,11 +58,18 @@ beforeAll(async () => {
   // One at a time: each gets a later openedAt.
   for (const input of tickets) await ok(OPEN, { i: input });
   for (let n = 1; n <= 5; n++) {
-    const data = await ok<{ postMessage: { id: string; sentAt: string } }>(POST, { t: 't1', i: { id: `m${n}`, body: `message ${n}`, author: n % 2 ? 'customer' : 'agent' } });
+    const data = await ok<{ postMessage: { id: string; sentAt: string } }>(POST, {
+      t: 't1',
+      i: { id: `m${n}`, body: `message ${n}`, author: n % 2 ? 'customer' : 'agent' },
+    });
     sent.push(data.postMessage);
   }
   await ok(POST, { t: 't2', i: { id: 'm9', body: 'other ticket', author: 'customer' } });
-  for (const [ticket, agent] of [['t1', 'a1'], ['t1', 'a2'], ['t3', 'a2']]) {
+  for (const [ticket, agent] of [
+    ['t1', 'a1'],
+    ['t1', 'a2'],
+    ['t3', 'a2'],
+  ]) {
     await ok(`mutation($t: ID!, $a: ID!) { watch(ticket: $t, input: { id: $a }) { id } }`, { t: ticket, a: agent });
   }
 });
@@ -71,8 +78,13 @@ afterAll(() => gw?.stop());
 describe('the helpdesk table', () => {
   it('is created with the declared keys and indexes, the two-attribute keys included', async () => {
     const { Table } = await gw.dynamo.raw.send(new DescribeTableCommand({ TableName: gw.tableName }));
-    expect(Table!.KeySchema).toEqual([{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }]);
-    const indexes = Object.fromEntries((Table!.GlobalSecondaryIndexes ?? []).map((i) => [i.IndexName, i.KeySchema!.map((k) => `${k.KeyType} ${k.AttributeName}`)]));
+    expect(Table!.KeySchema).toEqual([
+      { AttributeName: 'pk', KeyType: 'HASH' },
+      { AttributeName: 'sk', KeyType: 'RANGE' },
+    ]);
+    const indexes = Object.fromEntries(
+      (Table!.GlobalSecondaryIndexes ?? []).map((i) => [i.IndexName, i.KeySchema!.map((k) => `${k.KeyType} ${k.AttributeName}`)]),
+    );
     expect(indexes).toEqual({
       inverted: ['HASH sk', 'RANGE pk'],
       byAssignee: ['HASH assignee', 'RANGE openedAt'],
@@ -85,7 +97,17 @@ describe('the helpdesk table', () => {
 
   it('holds a ticket at T#<id>/meta with its natural attributes and no key of the engine', async () => {
     const t1 = await gw.get('T#t1', 'meta');
-    expect(t1).toMatchObject({ pk: 'T#t1', sk: 'meta', subject: 'Printer on fire', status: 'OPEN', priority: 'URGENT', customer: 'c1', assignee: 'a1', messageCount: 5, watcherCount: 2 });
+    expect(t1).toMatchObject({
+      pk: 'T#t1',
+      sk: 'meta',
+      subject: 'Printer on fire',
+      status: 'OPEN',
+      priority: 'URGENT',
+      customer: 'c1',
+      assignee: 'a1',
+      messageCount: 5,
+      watcherCount: 2,
+    });
     expect(Object.keys(t1!).filter((k) => /^(PK|SK|GSI)/.test(k))).toEqual([]);
     // Sparse: a ticket nobody is assigned has no assignee attribute, so it is in no partition of byAssignee.
     expect(await gw.get('T#t2', 'meta')).not.toHaveProperty('assignee');
@@ -184,7 +206,9 @@ describe('reading the helpdesk', () => {
   it('gets a message by its ticket, time and id in one GetItem, whatever precision the time is given in', async () => {
     const { sentAt } = sent[2]!;
     const coarse = sentAt.replace(/\.(\d{3})Z$/, '.$1000Z');
-    const { result, requests } = await gw.counted(`query($s: DateTime!) { message(ticket: "t1", sentAt: $s, id: "m3") { id body sentAt ticket { id } } }`, { s: coarse });
+    const { result, requests } = await gw.counted(`query($s: DateTime!) { message(ticket: "t1", sentAt: $s, id: "m3") { id body sentAt ticket { id } } }`, {
+      s: coarse,
+    });
     expect(result.errors).toBeUndefined();
     expect(result.data.message).toEqual({ id: 'm3', body: 'message 3', sentAt, ticket: { id: 't1' } });
     expect(requests.byOperation).toEqual({ GetItem: 1 });
@@ -195,7 +219,10 @@ describe('reading the helpdesk', () => {
       watching(first: 5) { edges { node { id since ticket { id } } } }
       assigned(first: 5) { edges { node { id } } } } }`);
     expect(result.errors).toBeUndefined();
-    expect(result.data.agent.watching.edges.map((e: any) => [e.node.id, e.node.ticket.id])).toEqual([['a2', 't1'], ['a2', 't3']]);
+    expect(result.data.agent.watching.edges.map((e: any) => [e.node.id, e.node.ticket.id])).toEqual([
+      ['a2', 't1'],
+      ['a2', 't3'],
+    ]);
     expect(ids(result.data.agent.assigned)).toEqual(['t4']);
     expect(requests.byOperation).toEqual({ Query: 2 });
   });
@@ -223,7 +250,10 @@ describe('writing the helpdesk', () => {
 
   it('edits and deletes a message by its ticket, time and id; a wrong time is NOT_FOUND and changes nothing', async () => {
     const { sentAt } = sent[4]!;
-    const edited = await gw.counted(`mutation($s: DateTime!) { editMessage(ticket: "t1", sentAt: $s, id: "m5", input: { body: "edited" }) { id body sentAt } }`, { s: sentAt });
+    const edited = await gw.counted(
+      `mutation($s: DateTime!) { editMessage(ticket: "t1", sentAt: $s, id: "m5", input: { body: "edited" }) { id body sentAt } }`,
+      { s: sentAt },
+    );
     expect(edited.result.errors).toBeUndefined();
     expect(edited.result.data.editMessage).toEqual({ id: 'm5', body: 'edited', sentAt });
     expect(edited.requests.byOperation).toEqual({ UpdateItem: 1 });
@@ -255,21 +285,21 @@ describe('writing the helpdesk', () => {
 describe('templates the helpdesk could not be served with', () => {
   const base = readFileSync(SCHEMA_FILE, 'utf8');
   it('refuses an update input holding a field the table key holds, an Int in a sort key and a get without the key time', () => {
-    const sdl = base
-      .replace('message(ticket: ID!, sentAt: DateTime!, id: ID!): Message @get', 'message(ticket: ID!, id: ID!): Message @get')
-      .replace(
-        '"An agent watching a ticket',
-        `type Note @item(pk: "T#{ticket}#notes", sk: "n#{rank}#{id}") { id: ID!  rank: Int!  ticket: Ticket! @parent }
+    const sdl = base.replace('message(ticket: ID!, sentAt: DateTime!, id: ID!): Message @get', 'message(ticket: ID!, id: ID!): Message @get').replace(
+      '"An agent watching a ticket',
+      `type Note @item(pk: "T#{ticket}#notes", sk: "n#{rank}#{id}") { id: ID!  rank: Int!  ticket: Ticket! @parent }
 type Tag @item(pk: "T#{ticket}#tags", sk: "{label}#{id}") { id: ID!  label: String!  ticket: Ticket! @parent }
 input TagInput { label: String }
 extend type Mutation { relabel(ticket: ID!, label: String!, id: ID!, input: TagInput!): Tag! @update(parent: "ticket") }
 "An agent watching a ticket`,
-      );
-    expect(problemsOf(sdl)).toEqual([
-      'Note @item(sk): placeholder {rank} names rank, an Int: its text would not sort by value (1, 10, 2); use a DateTime, a String, a sequence (@attribute(sequence:, pad:)), or put it in the partition key',
-      "Query.message @get: no argument fills {sentAt} of Message's key (expected sentAt or sentAtId)",
-      "TagInput.label: Tag.label is in Tag's table key, which an update cannot change: remove it from the update input",
-    ].map((line) => expect.stringContaining(line)) as never);
+    );
+    expect(problemsOf(sdl)).toEqual(
+      [
+        'Note @item(sk): placeholder {rank} names rank, an Int: its text would not sort by value (1, 10, 2); use a DateTime, a String, a sequence (@attribute(sequence:, pad:)), or put it in the partition key',
+        "Query.message @get: no argument fills {sentAt} of Message's key (expected sentAt or sentAtId)",
+        "TagInput.label: Tag.label is in Tag's table key, which an update cannot change: remove it from the update input",
+      ].map((line) => expect.stringContaining(line)) as never,
+    );
   });
 
   it('refuses a reference to a type whose key holds a time, and a delete without it', () => {
@@ -289,9 +319,16 @@ describe('the demo data', () => {
     const demo = await testGateway({ schemaFile: SCHEMA_FILE });
     try {
       await demo.put(JSON.parse(readFileSync(SCHEMA_FILE.replace(/\.graphql$/, '.demo.json'), 'utf8')).items);
-      const data = (await demo.run(`{ ticket(id: "t1") { subject messages { totalCount } latest(first: 1) { edges { node { id body } } } watchers(first: 5) { totalCount edges { node { id } } } }
-        agent(id: "a1") { watching(first: 5) { edges { node { ticket { id subject } } } } } }`)).data;
-      expect(data.ticket).toEqual({ subject: 'Printer on fire', messages: { totalCount: 3 }, latest: { edges: [{ node: { id: 'm3', body: 'Unplugged. Thanks!' } }] }, watchers: { totalCount: 2, edges: [{ node: { id: 'a1' } }, { node: { id: 'a2' } }] } });
+      const data = (
+        await demo.run(`{ ticket(id: "t1") { subject messages { totalCount } latest(first: 1) { edges { node { id body } } } watchers(first: 5) { totalCount edges { node { id } } } }
+        agent(id: "a1") { watching(first: 5) { edges { node { ticket { id subject } } } } } }`)
+      ).data;
+      expect(data.ticket).toEqual({
+        subject: 'Printer on fire',
+        messages: { totalCount: 3 },
+        latest: { edges: [{ node: { id: 'm3', body: 'Unplugged. Thanks!' } }] },
+        watchers: { totalCount: 2, edges: [{ node: { id: 'a1' } }, { node: { id: 'a2' } }] },
+      });
       expect(data.agent.watching.edges.map((e: any) => e.node.ticket.subject)).toEqual(['Printer on fire', 'Invoice copy']);
     } finally {
       await demo.stop();

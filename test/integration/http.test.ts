@@ -45,7 +45,11 @@ describe('GET /health', () => {
     expect(res.status).toBe(200);
     const body: any = await res.json();
     // The table was created by this gateway: its items are at the current layout.
-    expect(body).toMatchObject({ status: 'ok', table: { needsMigration: false, itemsLayoutVersion: 2 }, details: { table: { lacks: [] }, stream: { mode: 'stream' } } });
+    expect(body).toMatchObject({
+      status: 'ok',
+      table: { needsMigration: false, itemsLayoutVersion: 2 },
+      details: { table: { lacks: [] }, stream: { mode: 'stream' } },
+    });
   });
 });
 

@@ -45,7 +45,11 @@ describe('graphql-http server audit', () => {
 const REFUSALS: { name: string; body: unknown; code: string }[] = [
   { name: 'a document that does not parse', body: { query: '{ student(id: "1") { name ' }, code: 'GRAPHQL_PARSE_FAILED' },
   { name: 'a document that does not validate', body: { query: '{ student(id: "1") { nope } }' }, code: 'GRAPHQL_VALIDATION_FAILED' },
-  { name: 'variables that do not coerce', body: { query: 'query ($id: ID!) { student(id: $id) { name } }', variables: { id: { no: 1 } } }, code: 'BAD_USER_INPUT' },
+  {
+    name: 'variables that do not coerce',
+    body: { query: 'query ($id: ID!) { student(id: $id) { name } }', variables: { id: { no: 1 } } },
+    code: 'BAD_USER_INPUT',
+  },
   { name: 'an id the gateway refuses before execution', body: { query: '{ student(id: "a#b") { id } }' }, code: 'BAD_USER_INPUT' },
   { name: 'a tampered cursor', body: { query: '{ course(id: "A") { students(first: 1, after: "bm9wZQ") { totalCount } } }' }, code: 'BAD_USER_INPUT' },
   { name: 'a page size out of range', body: { query: '{ course(id: "A") { students(first: 1000) { totalCount } } }' }, code: 'BAD_USER_INPUT' },
@@ -88,11 +92,7 @@ describe('requests that are not well-formed keep their 4xx under application/jso
   });
 
   it('answers a malformed Idempotency-Key with 400 (a header misuse, not an operation refusal)', async () => {
-    const res = await post(
-      { query: 'mutation { createCourse(input: { title: "T" }) { id } }' },
-      'application/json',
-      { 'idempotency-key': 'x'.repeat(300) },
-    );
+    const res = await post({ query: 'mutation { createCourse(input: { title: "T" }) { id } }' }, 'application/json', { 'idempotency-key': 'x'.repeat(300) });
     expect(res.status).toBe(400);
     expect(res.json.errors[0].extensions).toEqual({ code: 'BAD_USER_INPUT', reason: 'IDEMPOTENCY_KEY_INVALID' });
   });

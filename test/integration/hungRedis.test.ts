@@ -26,7 +26,11 @@ let buckets: CallerBuckets;
 beforeAll(async () => {
   redis = await startRedis();
   admin = new Redis(redis.url, { maxRetriesPerRequest: 0 });
-  buckets = new CallerBuckets({ perSecond: 100, burst: 1000, shared: redisBuckets({ url: redis.url, prefix: `budget:hung_${randomUUID().slice(0, 8)}:`, probeMs: 200 }) });
+  buckets = new CallerBuckets({
+    perSecond: 100,
+    burst: 1000,
+    shared: redisBuckets({ url: redis.url, prefix: `budget:hung_${randomUUID().slice(0, 8)}:`, probeMs: 200 }),
+  });
   gw = await testGateway({ callerBudget: buckets });
   await gw.put([courseItem({ id: 'c1', title: 'Engines' })]);
   url = await gw.listen();

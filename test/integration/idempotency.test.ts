@@ -63,9 +63,7 @@ describe('Idempotency-Key on mutations', () => {
 
   it('writes once for concurrent requests with the same key: the others wait (409) or get the same response', async () => {
     const before = (await orders()).length;
-    const answers = await Promise.all(
-      Array.from({ length: 8 }, () => post({ query: PLACE, variables: { total: 3 } }, { 'idempotency-key': 'order-3' })),
-    );
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post({ query: PLACE, variables: { total: 3 } }, { 'idempotency-key': 'order-3' })));
     expect((await orders()).length).toBe(before + 1);
     const ok = answers.filter((a) => a.status === 200);
     expect(ok.length).toBeGreaterThanOrEqual(1);

@@ -57,11 +57,7 @@ beforeAll(async () => {
   ];
   await Promise.all([
     gw.put(base),
-    off.put([
-      ...base,
-      ...bigRoster('plain', () => '名前'.repeat(1000)),
-      ...bigRoster('noisy', (i) => randomName(2600, i + 1)),
-    ] as never),
+    off.put([...base, ...bigRoster('plain', () => '名前'.repeat(1000)), ...bigRoster('noisy', (i) => randomName(2600, i + 1))] as never),
   ]);
   [url, offUrl] = await Promise.all([gw.listen(), off.listen()]);
 });
@@ -75,8 +71,7 @@ async function post(to: string, query: string, headers: Record<string, string> =
   return { status: response.status, replayed: response.headers.get('idempotent-replayed'), text: await response.text() };
 }
 const records = async (g: TestGateway) => (await g.scan()).filter((i) => String(i.PK).startsWith(IDEMPOTENCY_PREFIX));
-const orders = async (g: TestGateway, customer: string) =>
-  (await g.scan()).filter((i) => i.PK === `CUSTOMER#${customer}` && String(i.SK).startsWith('ORDER#'));
+const orders = async (g: TestGateway, customer: string) => (await g.scan()).filter((i) => i.PK === `CUSTOMER#${customer}` && String(i.SK).startsWith('ORDER#'));
 
 /** Counts every DynamoDB request the gateway sends from now on. */
 function spy(g: TestGateway): string[] {
@@ -135,9 +130,7 @@ describe('a replay', () => {
     const changed = await post(url, PLACE('acme'), { 'idempotency-key': 'claims-1', authorization: `Bearer ${admin}` });
     expect(changed.status).toBe(403);
     expect(changed.replayed).toBeNull();
-    expect(JSON.parse(changed.text).errors).toEqual([
-      { message: expect.any(String), extensions: { code: 'FORBIDDEN', reason: 'IDEMPOTENCY_CALLER_CHANGED' } },
-    ]);
+    expect(JSON.parse(changed.text).errors).toEqual([{ message: expect.any(String), extensions: { code: 'FORBIDDEN', reason: 'IDEMPOTENCY_CALLER_CHANGED' } }]);
     expect(await orders(gw, 'acme')).toHaveLength(1);
 
     const again = await post(url, PLACE('acme'), { 'idempotency-key': 'claims-1', authorization: `Bearer ${first}` });
@@ -145,8 +138,7 @@ describe('a replay', () => {
   });
 });
 
-const ENROLL = (course: string) =>
-  `mutation { enroll(studentId: "ada", courseId: "${course}") { node { students(first: 100) { edges { node { name } } } } } }`;
+const ENROLL = (course: string) => `mutation { enroll(studentId: "ada", courseId: "${course}") { node { students(first: 100) { edges { node { name } } } } } }`;
 
 describe('a response larger in UTF-8 bytes than one item holds', () => {
   it('is kept gzipped and replayed as it was', async () => {

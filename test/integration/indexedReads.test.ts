@@ -73,8 +73,16 @@ let gw: TestGateway;
 beforeAll(async () => {
   gw = await testGateway({ model: buildModel(HELPDESK, 'helpdesk.graphql') });
   const open = (id: string, status: string | null, day: number) =>
-    gw.run(`mutation($i: OpenTicketInput!) { openTicket(input: $i) { id } }`, { i: { id, subject: `Ticket ${id}`, status, openedAt: `2026-03-0${day}`, queue: id === 't3' ? 'billing' : 'it' } });
-  for (const [id, status, day] of [['t1', 'OPEN', 1], ['t2', 'OPEN', 3], ['t3', 'CLOSED', 2], ['t4', 'OPEN', 2], ['t5', null, 4]] as const) {
+    gw.run(`mutation($i: OpenTicketInput!) { openTicket(input: $i) { id } }`, {
+      i: { id, subject: `Ticket ${id}`, status, openedAt: `2026-03-0${day}`, queue: id === 't3' ? 'billing' : 'it' },
+    });
+  for (const [id, status, day] of [
+    ['t1', 'OPEN', 1],
+    ['t2', 'OPEN', 3],
+    ['t3', 'CLOSED', 2],
+    ['t4', 'OPEN', 2],
+    ['t5', null, 4],
+  ] as const) {
     expect((await open(id, status, day)).errors).toBeUndefined();
   }
   for (let i = 1; i <= 5; i++) {
@@ -109,9 +117,12 @@ describe('a root @query over a sparse index of natural attributes', () => {
     const first = await gw.run(`{ tickets(status: "OPEN", first: 2) { edges { cursor node { id } } pageInfo { hasNextPage endCursor } } }`);
     expect(ids(first.data.tickets)).toEqual(['t1', 't4']);
     expect(first.data.tickets.pageInfo.hasNextPage).toBe(true);
-    const next = await gw.run(`query($c: String) { tickets(status: "OPEN", first: 2, after: $c) { edges { node { id } } pageInfo { hasNextPage hasPreviousPage } } }`, {
-      c: first.data.tickets.pageInfo.endCursor,
-    });
+    const next = await gw.run(
+      `query($c: String) { tickets(status: "OPEN", first: 2, after: $c) { edges { node { id } } pageInfo { hasNextPage hasPreviousPage } } }`,
+      {
+        c: first.data.tickets.pageInfo.endCursor,
+      },
+    );
     expect(ids(next.data.tickets)).toEqual(['t2']);
     expect(next.data.tickets.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true });
     const last = await gw.run(`{ tickets(status: "OPEN", last: 2) { edges { node { id } } pageInfo { hasPreviousPage } } }`);
@@ -147,7 +158,9 @@ describe('a @query field over an index of templates, narrowed by from/until', ()
   });
 
   it('keeps only what was sent from since up to, not including, until, and pages within that range', async () => {
-    const ranged = await gw.run(`{ ticket(id: "t1") { messages(since: "2026-03-02", until: "2026-03-05", first: 2) { edges { node { id } } pageInfo { hasNextPage endCursor } } } }`);
+    const ranged = await gw.run(
+      `{ ticket(id: "t1") { messages(since: "2026-03-02", until: "2026-03-05", first: 2) { edges { node { id } } pageInfo { hasNextPage endCursor } } } }`,
+    );
     expect(ranged.errors).toBeUndefined();
     expect(ids(ranged.data.ticket.messages)).toEqual(['m2', 'm3']);
     expect(ranged.data.ticket.messages.pageInfo.hasNextPage).toBe(true);
@@ -157,15 +170,16 @@ describe('a @query field over an index of templates, narrowed by from/until', ()
     );
     expect(ids(rest.data.ticket.messages)).toEqual(['m4']);
     expect(rest.data.ticket.messages.pageInfo.hasNextPage).toBe(false);
-    const otherRange = await gw.run(
-      `query($c: String) { ticket(id: "t1") { messages(since: "2026-03-01", first: 2, after: $c) { edges { node { id } } } } }`,
-      { c: ranged.data.ticket.messages.pageInfo.endCursor },
-    );
+    const otherRange = await gw.run(`query($c: String) { ticket(id: "t1") { messages(since: "2026-03-01", first: 2, after: $c) { edges { node { id } } } } }`, {
+      c: ranged.data.ticket.messages.pageInfo.endCursor,
+    });
     expect(otherRange.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
   it('refuses an empty range with BAD_USER_INPUT before any request', async () => {
-    const { result, requests } = await gw.counted(`{ ticket(id: "t1") { messages(since: "2026-03-05", until: "2026-03-01", first: 2) { edges { node { id } } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ ticket(id: "t1") { messages(since: "2026-03-05", until: "2026-03-01", first: 2) { edges { node { id } } } } }`,
+    );
     expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(requests.requests).toBeLessThanOrEqual(1);
   });
@@ -204,8 +218,12 @@ describe('an entity whose item sorts before its children', () => {
 });
 
 describe('items another program left under a collection prefix', () => {
-  it('reads past an item whose keys are not the node type\'s, instead of failing the page', async () => {
-    await gw.put([{ PK: 'TICKET#t4', SK: 'R#a' , text: 'ok' }, { PK: 'TICKET#t4', SK: 'R#b#extra', text: 'malformed' }, { PK: 'TICKET#t4', SK: 'R#c', text: 'ok' }]);
+  it("reads past an item whose keys are not the node type's, instead of failing the page", async () => {
+    await gw.put([
+      { PK: 'TICKET#t4', SK: 'R#a', text: 'ok' },
+      { PK: 'TICKET#t4', SK: 'R#b#extra', text: 'malformed' },
+      { PK: 'TICKET#t4', SK: 'R#c', text: 'ok' },
+    ]);
     const { result } = await gw.counted(`{ ticket(id: "t4") { replies(first: 5) { edges { node { id text } } pageInfo { hasNextPage } } } }`);
     expect(result.errors).toBeUndefined();
     expect(ids(result.data.ticket.replies)).toEqual(['a', 'c']);
@@ -215,13 +233,18 @@ describe('items another program left under a collection prefix', () => {
 
 describe('a root @query over an index with a two-attribute partition key', () => {
   it('reads one partition of both attributes, in the sort order, one Query a page, exactly both ways', async () => {
-    const { result, requests } = await gw.counted(`{ queueTickets(queue: "it", status: "OPEN", first: 2) { edges { node { id } } pageInfo { hasNextPage endCursor } } }`);
+    const { result, requests } = await gw.counted(
+      `{ queueTickets(queue: "it", status: "OPEN", first: 2) { edges { node { id } } pageInfo { hasNextPage endCursor } } }`,
+    );
     expect(result.errors).toBeUndefined();
     expect(ids(result.data.queueTickets)).toEqual(['t1', 't4']);
     expect(requests.byOperation).toEqual({ Query: 1 });
-    const next = await gw.run(`query($c: String) { queueTickets(queue: "it", status: "OPEN", first: 2, after: $c) { edges { node { id } } pageInfo { hasNextPage } } }`, {
-      c: result.data.queueTickets.pageInfo.endCursor,
-    });
+    const next = await gw.run(
+      `query($c: String) { queueTickets(queue: "it", status: "OPEN", first: 2, after: $c) { edges { node { id } } pageInfo { hasNextPage } } }`,
+      {
+        c: result.data.queueTickets.pageInfo.endCursor,
+      },
+    );
     expect(ids(next.data.queueTickets)).toEqual(['t2']);
     expect(next.data.queueTickets.pageInfo.hasNextPage).toBe(false);
     const last = await gw.run(`{ queueTickets(queue: "it", status: "OPEN", last: 1) { edges { node { id } } } }`);
@@ -242,7 +265,9 @@ describe('a root @query over an index with a two-attribute partition key', () =>
 describe('a root @query narrowed by from/until over an index sort key that repeats', () => {
   beforeAll(async () => {
     // t6 is opened on the day t4 was: two items of one sort key in the OPEN partition.
-    const opened = await gw.run(`mutation { openTicket(input: { id: "t6", subject: "Ticket t6", status: "OPEN", openedAt: "2026-03-02", queue: "it" }) { id } }`);
+    const opened = await gw.run(
+      `mutation { openTicket(input: { id: "t6", subject: "Ticket t6", status: "OPEN", openedAt: "2026-03-02", queue: "it" }) { id } }`,
+    );
     expect(opened.errors).toBeUndefined();
   });
   const q = `query($from: String, $until: String, $first: Int, $after: String, $last: Int) {

@@ -57,7 +57,8 @@ const posts = [
 
 beforeAll(async () => {
   gw = await testGateway({ model: buildModel(CHAT, 'chat.graphql') });
-  for (const room of ['Music', 'Art']) expect((await gw.run(`mutation { createRoom(input: { id: "${room}", CreatedBy: "admin" }) { id } }`)).errors).toBeUndefined();
+  for (const room of ['Music', 'Art'])
+    expect((await gw.run(`mutation { createRoom(input: { id: "${room}", CreatedBy: "admin" }) { id } }`)).errors).toBeUndefined();
   for (const [user, at, room, text] of posts) {
     const posted = await gw.run(`mutation($u: ID!, $i: PostInput!) { post(userId: $u, input: $i) { id } }`, {
       u: user,
@@ -84,7 +85,10 @@ describe('a keyless parent', () => {
 
   it("reads the latest comments of a room through the index, with the room's item", async () => {
     const { result, requests } = await gw.counted(`{ room(id: "Music") { CreatedBy comments(last: 2) { edges { node { Comment user { id } } } } } }`);
-    expect(result.data.room).toEqual({ CreatedBy: 'admin', comments: { edges: [{ node: { Comment: 'hi', user: { id: 'UserB' } } }, { node: { Comment: 'again', user: { id: 'UserA' } } }] } });
+    expect(result.data.room).toEqual({
+      CreatedBy: 'admin',
+      comments: { edges: [{ node: { Comment: 'hi', user: { id: 'UserB' } } }, { node: { Comment: 'again', user: { id: 'UserA' } } }] },
+    });
     expect(requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
   });
 
@@ -98,10 +102,15 @@ describe('a keyless parent', () => {
 
 describe('keyless models that cannot be served', () => {
   it('refuses a counter on a keyless owner and @edges on one, naming each', () => {
-    const sdl = CHAT.replace('CommentConnection! @children\n}', 'CommentConnection! @children(counter: "commentCount")\n  rooms(first: Int, after: String, last: Int, before: String): CommentConnection! @edges\n}');
-    expect(problemsOf(sdl)).toEqual(expect.arrayContaining([
-      'User.comments @children(counter): User is keyless: it has no item to hold a counter',
-      expect.stringMatching(/^User\.rooms @edges: User is keyless/),
-    ]));
+    const sdl = CHAT.replace(
+      'CommentConnection! @children\n}',
+      'CommentConnection! @children(counter: "commentCount")\n  rooms(first: Int, after: String, last: Int, before: String): CommentConnection! @edges\n}',
+    );
+    expect(problemsOf(sdl)).toEqual(
+      expect.arrayContaining([
+        'User.comments @children(counter): User is keyless: it has no item to hold a counter',
+        expect.stringMatching(/^User\.rooms @edges: User is keyless/),
+      ]),
+    );
   });
 });

@@ -143,10 +143,7 @@ describe('Lambda handler (API Gateway HTTP API v2 events)', () => {
   });
 
   it('answers a body that is not JSON with 400 and a GraphQL-shaped BAD_REQUEST error', async () => {
-    const result = await lambda(
-      apiEvent('POST', '/graphql', { body: '{"query": ', headers: { 'content-type': 'application/json' } }),
-      lambdaContext(),
-    );
+    const result = await lambda(apiEvent('POST', '/graphql', { body: '{"query": ', headers: { 'content-type': 'application/json' } }), lambdaContext());
     expect(result.statusCode).toBe(400);
     expect(parse(result)).toEqual({ errors: [{ message: 'Request body is not valid JSON', extensions: { code: 'BAD_REQUEST' } }] });
   });

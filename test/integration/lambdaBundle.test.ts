@@ -57,7 +57,10 @@ describe('Lambda bundle (npm run build:lambda)', () => {
     const result = JSON.parse(lines.find((l) => l.startsWith('RESULT '))!.slice('RESULT '.length));
     expect(result.statusCode).toBe(200);
     expect(JSON.parse(result.body)).toEqual({ data: { student: { name: 'Bundled' } } });
-    const logLine = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((l) => l.msg === 'graphql operation');
+    const logLine = lines
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l))
+      .find((l) => l.msg === 'graphql operation');
     expect(logLine).toMatchObject({ requestId: 'bundle-test', dynamodb: { requests: 1 } });
   });
 
@@ -138,7 +141,8 @@ describe('Lambda bundle (npm run build:lambda)', () => {
         .flatMap((r: any) => r.scopeSpans.flatMap((s: any) => s.spans.map((span: any) => span.name)))
         .sort();
 
-    const invocation = (n: number) => `await handler({ ...event, requestContext: { ...event.requestContext, requestId: 'r${n}' } }, { awsRequestId: 'bundle-test-${n}' })`;
+    const invocation = (n: number) =>
+      `await handler({ ...event, requestContext: { ...event.requestContext, requestId: 'r${n}' } }, { awsRequestId: 'bundle-test-${n}' })`;
     const setup = invoke.slice(0, invoke.indexOf('const result'));
 
     it('answers the first invocation before its export, and the second invocation returns only once both are exported', async () => {
@@ -185,7 +189,7 @@ await new Promise(() => {});
       }
     });
 
-    it('with TELEMETRY_LAMBDA_FIRST_EXPORT=before-answer, exports the first invocation\'s spans before returning', async () => {
+    it("with TELEMETRY_LAMBDA_FIRST_EXPORT=before-answer, exports the first invocation's spans before returning", async () => {
       const collector = await heldCollector();
       collector.release();
       try {
@@ -210,7 +214,9 @@ describe('stream consumer bundle (src/stream/lambda.mjs)', () => {
   it('runs under plain node outside the repository and propagates a rename from records read off the stream', async () => {
     await gw.put([
       courseItem({ id: 'BC', title: 'Old', studentCount: 2 }),
-      ...['bs1', 'bs2'].map((id) => enrollmentItem({ studentId: id, courseId: 'BC', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: id })),
+      ...['bs1', 'bs2'].map((id) =>
+        enrollmentItem({ studentId: id, courseId: 'BC', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: id }),
+      ),
     ]);
     const streams = createStreamsClient({ endpoint: localEndpoint() });
     const mark = (await readAll(streams, gw.streamArn!)).at(-1)?.dynamodb?.SequenceNumber;
@@ -235,7 +241,10 @@ process.stdout.write('RESULT ' + JSON.stringify(result) + '\\n');
     });
     const lines = stdout.split('\n').filter(Boolean);
     expect(JSON.parse(lines.find((l) => l.startsWith('RESULT '))!.slice('RESULT '.length))).toEqual({ batchItemFailures: [] });
-    const logLine = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l)).find((l) => l.msg === 'stream batch processed');
+    const logLine = lines
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l))
+      .find((l) => l.msg === 'stream batch processed');
     expect(logLine).toMatchObject({ records: 1, processed: 1, failed: 0, copies: 2 });
     expect((await gw.get('STUDENT#bs1', 'COURSE#BC'))?.courseTitle).toBe('New');
     expect((await gw.get('STUDENT#bs2', 'COURSE#BC'))?.courseTitle).toBe('New');

@@ -33,7 +33,13 @@ beforeAll(async () => {
   await ok(`mutation { join(input: { id: "ann", name: "Ann" }) { id } }`);
   await ok(`mutation { join(input: { id: "bo", name: "Bo" }) { id } }`);
   // One at a time, so each loan is made later than the one before.
-  for (const [id, book, member] of [['l1', 'dune', 'ann'], ['l2', 'dune', 'ann'], ['l3', 'emma', 'ann'], ['l4', 'dune', 'bo'], ['l5', 'emma', 'ann']]) {
+  for (const [id, book, member] of [
+    ['l1', 'dune', 'ann'],
+    ['l2', 'dune', 'ann'],
+    ['l3', 'emma', 'ann'],
+    ['l4', 'dune', 'bo'],
+    ['l5', 'emma', 'ann'],
+  ]) {
     const data = await ok<{ lend: { loanedAt: string } }>(LEND, { i: { id, book, member, dueAt: '2027-01-01T00:00:00.000Z' } });
     loanedAt[id!] = data.lend.loanedAt;
   }
@@ -67,7 +73,11 @@ const MEMBER_LOANS = `query($first: Int, $after: String, $last: Int, $before: St
 describe('loans', () => {
   it('keeps the history: the same member borrowing the same book twice is two loans', async () => {
     const data = await ok(`{ book(id: "dune") { title loans(first: 10) { edges { node { id member { name } } } } } }`);
-    expect(data.book.loans.edges.map((e: any) => [e.node.id, e.node.member.name])).toEqual([['l4', 'Bo'], ['l2', 'Ann'], ['l1', 'Ann']]);
+    expect(data.book.loans.edges.map((e: any) => [e.node.id, e.node.member.name])).toEqual([
+      ['l4', 'Bo'],
+      ['l2', 'Ann'],
+      ['l1', 'Ann'],
+    ]);
     // A loan's book, a child of its library, is found by its id alone.
     const bo = await ok(`{ member(id: "bo") { loans(first: 1) { edges { node { book { title library { name } } } } } } }`);
     expect(bo.member.loans.edges).toEqual([{ node: { book: { title: 'Dune', library: { name: 'Central' } } } }]);
@@ -104,7 +114,9 @@ describe('loans', () => {
   });
 
   it('records a return with one write, keeping the loan in its place in both histories', async () => {
-    const { result, requests } = await gw.counted(`mutation { giveBack(id: "l1", input: { returnedAt: "2026-12-01T00:00:00.000Z" }) { id returnedAt book { id } } }`);
+    const { result, requests } = await gw.counted(
+      `mutation { giveBack(id: "l1", input: { returnedAt: "2026-12-01T00:00:00.000Z" }) { id returnedAt book { id } } }`,
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data.giveBack).toEqual({ id: 'l1', returnedAt: '2026-12-01T00:00:00.000Z', book: { id: 'dune' } });
     expect(requests.byOperation).toEqual({ UpdateItem: 1 });
@@ -116,7 +128,10 @@ describe('books', () => {
   it('reads a library and its books in one Query (its item sorts after them)', async () => {
     const { result, requests } = await gw.counted(`{ library(id: "central") { name books(first: 5) { totalCount edges { node { id title } } } } }`);
     expect(result.errors).toBeUndefined();
-    expect(result.data.library).toEqual({ name: 'Central', books: { totalCount: 2, edges: [{ node: { id: 'dune', title: 'Dune' } }, { node: { id: 'emma', title: 'Emma' } }] } });
+    expect(result.data.library).toEqual({
+      name: 'Central',
+      books: { totalCount: 2, edges: [{ node: { id: 'dune', title: 'Dune' } }, { node: { id: 'emma', title: 'Emma' } }] },
+    });
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
@@ -156,8 +171,15 @@ describe('the demo data', () => {
     const demo = await testGateway({ schemaFile: SCHEMA_FILE });
     try {
       await demo.put(JSON.parse(readFileSync(SCHEMA_FILE.replace(/\.graphql$/, '.demo.json'), 'utf8')).items);
-      const data = (await demo.run(`{ member(id: "ann") { loans(first: 5) { edges { node { id returnedAt book { title } } } } } library(id: "central") { books { totalCount } } }`)).data;
-      expect(data.member.loans.edges.map((e: any) => [e.node.id, e.node.book.title, e.node.returnedAt])).toEqual([['loan3', 'Dune', null], ['loan1', 'Dune', '2026-02-20T10:00:00.000Z']]);
+      const data = (
+        await demo.run(
+          `{ member(id: "ann") { loans(first: 5) { edges { node { id returnedAt book { title } } } } } library(id: "central") { books { totalCount } } }`,
+        )
+      ).data;
+      expect(data.member.loans.edges.map((e: any) => [e.node.id, e.node.book.title, e.node.returnedAt])).toEqual([
+        ['loan3', 'Dune', null],
+        ['loan1', 'Dune', '2026-02-20T10:00:00.000Z'],
+      ]);
       expect(data.library.books.totalCount).toBe(3);
       const reserved = (await demo.run(`{ member(id: "ann") { reservations(first: 5) { totalCount edges { node { id title } } } } }`)).data;
       expect(reserved.member.reservations).toEqual({ totalCount: 1, edges: [{ node: { id: 'emma', title: 'Emma' } }] });

@@ -70,7 +70,14 @@ describe('health while DynamoDB goes away and comes back', () => {
 describe('start-up in production', () => {
   it('refuses to start without AUTH_MODE, naming both ways out, before starting anything', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { ...process.env, NODE_ENV: 'production', CURSOR_SECRET: 'c0123456789abcdefghijklmnopqrstuvwxyzABC', AUTH_MODE: '', PORT: '0', DYNAMODB_LOCAL_PORT: '0' },
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        CURSOR_SECRET: 'c0123456789abcdefghijklmnopqrstuvwxyzABC',
+        AUTH_MODE: '',
+        PORT: '0',
+        DYNAMODB_LOCAL_PORT: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';

@@ -25,8 +25,7 @@ const sizes: Record<string, number> = { c1: 23, c2: 23, c7: 23, c64: 23, tiny: 3
 const shardsOf: Record<string, number> = { c1: 1, c2: 2, c7: 7, c64: 64, tiny: 64, empty: 8 };
 // Page sizes walked per course (a 64-shard page is 64 Queries: few sizes there keep the file fast).
 const pageSizes: Record<string, number[]> = { c1: [2, 23, 100], c2: [3, 22], c7: [5, 23], c64: [12], tiny: [2, 100], empty: [20] };
-const studentIds = (course: string) =>
-  Array.from({ length: sizes[course] }, (_, i) => `${course}-s${String(i * 7919 % 1000).padStart(3, '0')}`).sort();
+const studentIds = (course: string) => Array.from({ length: sizes[course] }, (_, i) => `${course}-s${String((i * 7919) % 1000).padStart(3, '0')}`).sort();
 
 beforeAll(async () => {
   gw = await testGateway();
@@ -36,7 +35,14 @@ beforeAll(async () => {
   };
   const items = Object.keys(sizes).flatMap((course) =>
     studentIds(course).map((sid) =>
-      enrollmentItem({ studentId: sid, courseId: course, shards: shardsOf[course], enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: course, studentName: sid }),
+      enrollmentItem({
+        studentId: sid,
+        courseId: course,
+        shards: shardsOf[course],
+        enrolledAt: '2026-01-01T00:00:00.000Z',
+        courseTitle: course,
+        studentName: sid,
+      }),
     ),
   );
   await gw.put(items);
@@ -47,7 +53,15 @@ const flag = async (f: boolean | (() => Promise<boolean>)) => (typeof f === 'fun
 
 async function page(course: string, args: Record<string, unknown>) {
   const merged = courseStudentShards(course, shardsOf[course]);
-  const conn = await readConnection(mergedShards, merged, cursorReader(gw.deps.cursors), reader, args, (item) => ({ id: String(item.GSI1SK).slice(8) }), async () => 0);
+  const conn = await readConnection(
+    mergedShards,
+    merged,
+    cursorReader(gw.deps.cursors),
+    reader,
+    args,
+    (item) => ({ id: String(item.GSI1SK).slice(8) }),
+    async () => 0,
+  );
   return {
     ids: conn.edges.map((e) => e.id),
     hasNext: await flag(conn.pageInfo.hasNextPage),

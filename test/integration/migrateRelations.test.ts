@@ -32,7 +32,8 @@ function firstRoundItems(): Item[] {
   }
   // A customer whose orders another program placed: no orderCount.
   items.push({ PK: 'CUSTOMER#cu', SK: 'PROFILE', name: 'Buyer' });
-  for (let i = 0; i < 3; i++) items.push({ PK: 'CUSTOMER#cu', SK: `ORDER#o${i}`, GSI1PK: `ORDER#o${i}`, GSI1SK: 'CUSTOMER#cu', placedAt: '2026-01-02T00:00:00.000Z', total: i });
+  for (let i = 0; i < 3; i++)
+    items.push({ PK: 'CUSTOMER#cu', SK: `ORDER#o${i}`, GSI1PK: `ORDER#o${i}`, GSI1SK: 'CUSTOMER#cu', placedAt: '2026-01-02T00:00:00.000Z', total: i });
   return items;
 }
 
@@ -48,7 +49,16 @@ let gw: TestGateway;
 let options: Parameters<typeof runMigration>[0];
 beforeAll(async () => {
   gw = await testGateway();
-  options = { raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 2, writeUnitsPerSecond: 100_000, pageSize: 25, indexSettleMs: 0 };
+  options = {
+    raw: gw.dynamo.raw,
+    doc: gw.dynamo.doc,
+    tableName: gw.tableName,
+    plan: gw.plan,
+    segments: 2,
+    writeUnitsPerSecond: 100_000,
+    pageSize: 25,
+    indexSettleMs: 0,
+  };
   await gw.put(firstRoundItems());
 });
 afterAll(() => gw.stop());
@@ -56,56 +66,68 @@ afterAll(() => gw.stop());
 describe('npm run migrate backfills copies, shard-count copies and counters', () => {
   let before: { data: unknown; requests: number };
 
-  it('reports them in a dry run and writes nothing', async () => {
-    const { result, requests } = await gw.counted(NESTED);
-    expect(result.errors).toBeUndefined();
-    // 1 Query (the courses), 1 BatchGetItem (the course items: no title copy, no shard-count copy), 10 Queries, 1 BatchGetItem.
-    expect(requests.summary()).toMatchObject({ requests: 13, byOperation: { Query: 11, BatchGetItem: 2 } });
-    before = { data: result.data, requests: 13 };
+  it(
+    'reports them in a dry run and writes nothing',
+    async () => {
+      const { result, requests } = await gw.counted(NESTED);
+      expect(result.errors).toBeUndefined();
+      // 1 Query (the courses), 1 BatchGetItem (the course items: no title copy, no shard-count copy), 10 Queries, 1 BatchGetItem.
+      expect(requests.summary()).toMatchObject({ requests: 13, byOperation: { Query: 11, BatchGetItem: 2 } });
+      before = { data: result.data, requests: 13 };
 
-    const scanned = await gw.scan();
-    const dry = await runMigration({ ...options, dryRun: true });
-    // Each edge lacks two copies (courseTitle, studentName) and courseShards; every student, course and the customer a counter.
-    expect(dry.byKind).toMatchObject({ 'edge-copy': 2 * EDGES, 'edge-shards': EDGES, counter: STUDENTS + COURSES + 1 });
-    expect(dry.writeUnits).toBe(0);
-    expect(await gw.scan()).toEqual(scanned);
-  }, PATIENT);
+      const scanned = await gw.scan();
+      const dry = await runMigration({ ...options, dryRun: true });
+      // Each edge lacks two copies (courseTitle, studentName) and courseShards; every student, course and the customer a counter.
+      expect(dry.byKind).toMatchObject({ 'edge-copy': 2 * EDGES, 'edge-shards': EDGES, counter: STUDENTS + COURSES + 1 });
+      expect(dry.writeUnits).toBe(0);
+      expect(await gw.scan()).toEqual(scanned);
+    },
+    PATIENT,
+  );
 
-  it('writes what a write would have and the nested operation drops from 13 requests to 12 with the same answer', async () => {
-    const result = await runMigration(options);
-    expect(result).toMatchObject({ skipped: 0, byKind: { 'edge-copy': 2 * EDGES, 'edge-shards': EDGES, counter: STUDENTS + COURSES + 1 } });
+  it(
+    'writes what a write would have and the nested operation drops from 13 requests to 12 with the same answer',
+    async () => {
+      const result = await runMigration(options);
+      expect(result).toMatchObject({ skipped: 0, byKind: { 'edge-copy': 2 * EDGES, 'edge-shards': EDGES, counter: STUDENTS + COURSES + 1 } });
 
-    const items = await gw.scan();
-    const edges = items.filter((i) => String(i.PK).startsWith('STUDENT#') && String(i.SK).startsWith('COURSE#'));
-    expect(edges).toHaveLength(EDGES);
-    for (const edge of edges) {
-      const course = String(edge.SK).slice('COURSE#k'.length);
-      const student = String(edge.PK).slice('STUDENT#'.length);
-      // The versions the write path uses: an item never renamed is at version 0.
-      expect(edge).toMatchObject({
-        courseTitle: `Course ${course}`,
-        courseTitleVersion: 0,
-        studentName: student === 'ten' ? 'Ten Courses' : `Student ${student}`,
-        studentNameVersion: 0,
-        courseShards: 1,
-      });
-    }
-    expect(await gw.get('STUDENT#ten', 'PROFILE')).toMatchObject({ courseCount: COURSES });
-    expect(await gw.get('STUDENT#s000', 'PROFILE')).toMatchObject({ courseCount: 1 });
-    expect(await gw.get('COURSE#k3', 'PROFILE')).toMatchObject({ studentCount: PER_COURSE + 1 });
-    expect(await gw.get('CUSTOMER#cu', 'PROFILE')).toMatchObject({ orderCount: 3 });
-    expect(items.filter((i) => i[COUNTING_ATTR] !== undefined)).toEqual([]);
+      const items = await gw.scan();
+      const edges = items.filter((i) => String(i.PK).startsWith('STUDENT#') && String(i.SK).startsWith('COURSE#'));
+      expect(edges).toHaveLength(EDGES);
+      for (const edge of edges) {
+        const course = String(edge.SK).slice('COURSE#k'.length);
+        const student = String(edge.PK).slice('STUDENT#'.length);
+        // The versions the write path uses: an item never renamed is at version 0.
+        expect(edge).toMatchObject({
+          courseTitle: `Course ${course}`,
+          courseTitleVersion: 0,
+          studentName: student === 'ten' ? 'Ten Courses' : `Student ${student}`,
+          studentNameVersion: 0,
+          courseShards: 1,
+        });
+      }
+      expect(await gw.get('STUDENT#ten', 'PROFILE')).toMatchObject({ courseCount: COURSES });
+      expect(await gw.get('STUDENT#s000', 'PROFILE')).toMatchObject({ courseCount: 1 });
+      expect(await gw.get('COURSE#k3', 'PROFILE')).toMatchObject({ studentCount: PER_COURSE + 1 });
+      expect(await gw.get('CUSTOMER#cu', 'PROFILE')).toMatchObject({ orderCount: 3 });
+      expect(items.filter((i) => i[COUNTING_ATTR] !== undefined)).toEqual([]);
 
-    const { result: after, requests } = await gw.counted(NESTED);
-    expect(after.errors).toBeUndefined();
-    expect(after.data).toEqual(before.data);
-    expect(requests.summary()).toMatchObject({ requests: 12, byOperation: { Query: 11, BatchGetItem: 1 } });
-  }, PATIENT);
+      const { result: after, requests } = await gw.counted(NESTED);
+      expect(after.errors).toBeUndefined();
+      expect(after.data).toEqual(before.data);
+      expect(requests.summary()).toMatchObject({ requests: 12, byOperation: { Query: 11, BatchGetItem: 1 } });
+    },
+    PATIENT,
+  );
 
-  it('changes nothing when run again', async () => {
-    const again = await runMigration(options);
-    expect(again).toMatchObject({ changed: 0, skipped: 0, writeUnits: 0 });
-  }, PATIENT);
+  it(
+    'changes nothing when run again',
+    async () => {
+      const again = await runMigration(options);
+      expect(again).toMatchObject({ changed: 0, skipped: 0, writeUnits: 0 });
+    },
+    PATIENT,
+  );
 });
 
 describe('a counter counted while the gateway writes', () => {
@@ -129,37 +151,47 @@ describe('a counter counted while the gateway writes', () => {
     ]);
   });
 
-  it('ends with counters equal to the edges when enrollments race the migration', async () => {
-    const students = Array.from({ length: 12 }, (_, i) => `r${pad(i)}`);
-    await gw.put([
-      ...students.map((sid) => ({ PK: `STUDENT#${sid}`, SK: 'PROFILE', name: `Racer ${sid}` })),
-      // Each course already holds one enrollment (counted); the racers' enrollments are not counted on their side.
-      ...Array.from({ length: 6 }, (_, k) => ({ PK: `COURSE#rc${k}`, SK: 'PROFILE', title: `Race ${k}`, studentCount: 1 })),
-      ...students.slice(0, 6).map((sid, k) => ({ PK: `STUDENT#${sid}`, SK: `COURSE#rc${k}`, GSI1PK: `COURSE#rc${k}`, GSI1SK: `STUDENT#${sid}`, enrolledAt: '2026-01-01T00:00:00.000Z' })),
-    ]);
+  it(
+    'ends with counters equal to the edges when enrollments race the migration',
+    async () => {
+      const students = Array.from({ length: 12 }, (_, i) => `r${pad(i)}`);
+      await gw.put([
+        ...students.map((sid) => ({ PK: `STUDENT#${sid}`, SK: 'PROFILE', name: `Racer ${sid}` })),
+        // Each course already holds one enrollment (counted); the racers' enrollments are not counted on their side.
+        ...Array.from({ length: 6 }, (_, k) => ({ PK: `COURSE#rc${k}`, SK: 'PROFILE', title: `Race ${k}`, studentCount: 1 })),
+        ...students.slice(0, 6).map((sid, k) => ({
+          PK: `STUDENT#${sid}`,
+          SK: `COURSE#rc${k}`,
+          GSI1PK: `COURSE#rc${k}`,
+          GSI1SK: `STUDENT#${sid}`,
+          enrolledAt: '2026-01-01T00:00:00.000Z',
+        })),
+      ]);
 
-    const racing = (async () => {
-      let enrolled = 0;
-      // Each racer enrolls in the next course; a write refused while its student is being counted is tried again.
-      for (const [i, sid] of students.entries()) {
-        for (let attempt = 0; attempt < 50; attempt++) {
-          const out = await gw.run(`mutation { enroll(studentId: "${sid}", courseId: "rc${(i + 1) % 6}") { enrolledAt } }`);
-          if (out.errors === undefined) {
-            enrolled++;
-            break;
+      const racing = (async () => {
+        let enrolled = 0;
+        // Each racer enrolls in the next course; a write refused while its student is being counted is tried again.
+        for (const [i, sid] of students.entries()) {
+          for (let attempt = 0; attempt < 50; attempt++) {
+            const out = await gw.run(`mutation { enroll(studentId: "${sid}", courseId: "rc${(i + 1) % 6}") { enrolledAt } }`);
+            if (out.errors === undefined) {
+              enrolled++;
+              break;
+            }
+            expect(out.errors[0].extensions?.reason).toBe('TRANSACTION_CONFLICT');
           }
-          expect(out.errors[0].extensions?.reason).toBe('TRANSACTION_CONFLICT');
         }
+        return enrolled;
+      })();
+      const result = await runMigration({ ...options, pageSize: 5, segments: 3 });
+      expect(await racing).toBe(students.length);
+      expect(result.byKind.counter).toBe(students.length);
+      const items = await gw.scan();
+      for (const sid of students) {
+        const edges = items.filter((i) => i.PK === `STUDENT#${sid}` && String(i.SK).startsWith('COURSE#')).length;
+        expect(items.find((i) => i.PK === `STUDENT#${sid}` && i.SK === 'PROFILE')).toMatchObject({ courseCount: edges });
       }
-      return enrolled;
-    })();
-    const result = await runMigration({ ...options, pageSize: 5, segments: 3 });
-    expect(await racing).toBe(students.length);
-    expect(result.byKind.counter).toBe(students.length);
-    const items = await gw.scan();
-    for (const sid of students) {
-      const edges = items.filter((i) => i.PK === `STUDENT#${sid}` && String(i.SK).startsWith('COURSE#')).length;
-      expect(items.find((i) => i.PK === `STUDENT#${sid}` && i.SK === 'PROFILE')).toMatchObject({ courseCount: edges });
-    }
-  }, PATIENT);
+    },
+    PATIENT,
+  );
 });

@@ -82,7 +82,17 @@ let migrate: MigrationOptions;
 let check: CheckOptions;
 beforeAll(async () => {
   gw = await testGateway({ fanOut: 'inRequest' });
-  migrate = { raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, writeUnitsPerSecond: 100_000, pageSize: 4, concurrency: 1, indexSettleMs: 0 };
+  migrate = {
+    raw: gw.dynamo.raw,
+    doc: gw.dynamo.doc,
+    tableName: gw.tableName,
+    plan: gw.plan,
+    segments: 1,
+    writeUnitsPerSecond: 100_000,
+    pageSize: 4,
+    concurrency: 1,
+    indexSettleMs: 0,
+  };
   check = { raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0 };
 });
 afterAll(() => gw?.stop());
@@ -117,36 +127,46 @@ async function runProcess(killAfter: number | null, sideWrites: { next: number }
 }
 
 describe('npm run migrate killed twice and resumed, with writes beside it', () => {
-  it.each(KILLS)('ends exact when each of the first two processes is killed after %i writes', async (k) => {
-    await reset();
-    const sideWrites = { next: k };
-    const first = await runProcess(k, sideWrites);
-    if (first === 'killed') {
-      // What the dead process left, as the check finds it.
-      const left = await runCheck(check);
-      expect(left.findings.unfinishedRuns.count).toBe(1);
-      if (left.findings.wrongCounters.samples.some((x) => x.detail.includes('being counted'))) cutCounts += 1;
-    }
-    await sideWrite(sideWrites.next++);
-    await sideWrite(sideWrites.next++);
-    if (first === 'killed' && (await runProcess(k, sideWrites)) === 'killed') await sideWrite(sideWrites.next++);
-    expect(await runProcess(null, sideWrites)).toBe('done');
+  it.each(KILLS)(
+    'ends exact when each of the first two processes is killed after %i writes',
+    async (k) => {
+      await reset();
+      const sideWrites = { next: k };
+      const first = await runProcess(k, sideWrites);
+      if (first === 'killed') {
+        // What the dead process left, as the check finds it.
+        const left = await runCheck(check);
+        expect(left.findings.unfinishedRuns.count).toBe(1);
+        if (left.findings.wrongCounters.samples.some((x) => x.detail.includes('being counted'))) cutCounts += 1;
+      }
+      await sideWrite(sideWrites.next++);
+      await sideWrite(sideWrites.next++);
+      if (first === 'killed' && (await runProcess(k, sideWrites)) === 'killed') await sideWrite(sideWrites.next++);
+      expect(await runProcess(null, sideWrites)).toBe('done');
 
-    const items = await gw.scan();
-    const edges = items.filter((i) => String(i.PK).startsWith('STUDENT#') && String(i.SK).startsWith('COURSE#'));
-    for (const s of STUDENTS) {
-      const mine = edges.filter((e) => e.PK === `STUDENT#${s}`).length;
-      expect(items.find((i) => i.PK === `STUDENT#${s}` && i.SK === 'PROFILE'), s).toMatchObject({ courseCount: mine });
-    }
-    for (const c of COURSES) {
-      const theirs = edges.filter((e) => e.SK === `COURSE#${c}`).length;
-      expect(items.find((i) => i.PK === `COURSE#${c}` && i.SK === 'PROFILE'), c).toMatchObject({ studentCount: theirs });
-    }
-    for (const e of edges) expect(e).toMatchObject({ courseTitle: expect.any(String), studentName: expect.any(String) });
-    expect(items.filter((i) => i[COUNTING_ATTR] !== undefined || i[COUNTING_BY_ATTR] !== undefined)).toEqual([]);
-    const report = await runCheck(check);
-    expect(report.found, JSON.stringify(report.findings)).toBe(0);
-  }, patience(240_000));
+      const items = await gw.scan();
+      const edges = items.filter((i) => String(i.PK).startsWith('STUDENT#') && String(i.SK).startsWith('COURSE#'));
+      for (const s of STUDENTS) {
+        const mine = edges.filter((e) => e.PK === `STUDENT#${s}`).length;
+        expect(
+          items.find((i) => i.PK === `STUDENT#${s}` && i.SK === 'PROFILE'),
+          s,
+        ).toMatchObject({ courseCount: mine });
+      }
+      for (const c of COURSES) {
+        const theirs = edges.filter((e) => e.SK === `COURSE#${c}`).length;
+        expect(
+          items.find((i) => i.PK === `COURSE#${c}` && i.SK === 'PROFILE'),
+          c,
+        ).toMatchObject({ studentCount: theirs });
+      }
+      for (const e of edges) expect(e).toMatchObject({ courseTitle: expect.any(String), studentName: expect.any(String) });
+      expect(items.filter((i) => i[COUNTING_ATTR] !== undefined || i[COUNTING_BY_ATTR] !== undefined)).toEqual([]);
+      const report = await runCheck(check);
+      expect(report.found, JSON.stringify(report.findings)).toBe(0);
+    },
+    patience(240_000),
+  );
 
   it('cut counts short at several of those points', () => {
     expect(cutCounts).toBeGreaterThanOrEqual(3);

@@ -89,73 +89,91 @@ afterAll(async () => {
 });
 
 describe('npm run migrate on a table filled in the first-round layout', () => {
-  it('reports in a dry run what it would change and writes nothing', async () => {
-    const before = await scanAll();
-    const result = await runMigration({ ...options, dryRun: true });
-    expect(result).toMatchObject({
-      changed: EXPECTED_CHANGES,
-      byKind: { 'enter-catalog': STUDENTS + COURSES, 'resort-catalog': 0, 'order-date': ORDERS, ...RELATION_FIXES },
-      writeUnits: 0,
-      addedIndex: false,
-    });
-    expect(await scanAll()).toEqual(before);
-    expect((await describeLayout(dynamo.raw, tableName)).needsMigration).toBe(true);
-  }, PATIENT);
+  it(
+    'reports in a dry run what it would change and writes nothing',
+    async () => {
+      const before = await scanAll();
+      const result = await runMigration({ ...options, dryRun: true });
+      expect(result).toMatchObject({
+        changed: EXPECTED_CHANGES,
+        byKind: { 'enter-catalog': STUDENTS + COURSES, 'resort-catalog': 0, 'order-date': ORDERS, ...RELATION_FIXES },
+        writeUnits: 0,
+        addedIndex: false,
+      });
+      expect(await scanAll()).toEqual(before);
+      expect((await describeLayout(dynamo.raw, tableName)).needsMigration).toBe(true);
+    },
+    PATIENT,
+  );
 
-  it('stops when interrupted, keeping its checkpoints, and the next run resumes from them to an exact result', async () => {
-    let pages = 0;
-    const crash = () => {
-      if (++pages === 4) throw new Error('injected crash');
-    };
-    await expect(runMigration({ ...options, afterCheckpoint: crash })).rejects.toThrow('injected crash');
-    const half = await scanAll();
-    const firstRunChanges = half.filter((i) => typeof i.GSI2PK === 'string' && !String(i.PK).startsWith('CATALOG#')).length;
-    expect(firstRunChanges).toBeGreaterThan(0);
-    expect(firstRunChanges).toBeLessThan(EXPECTED_CHANGES);
-    expect(half.filter((i) => String(i.SK).startsWith('MIGRATION#SEGMENT#'))).toHaveLength(3);
-    expect((await describeLayout(dynamo.raw, tableName)).needsMigration).toBe(true);
+  it(
+    'stops when interrupted, keeping its checkpoints, and the next run resumes from them to an exact result',
+    async () => {
+      let pages = 0;
+      const crash = () => {
+        if (++pages === 4) throw new Error('injected crash');
+      };
+      await expect(runMigration({ ...options, afterCheckpoint: crash })).rejects.toThrow('injected crash');
+      const half = await scanAll();
+      const firstRunChanges = half.filter((i) => typeof i.GSI2PK === 'string' && !String(i.PK).startsWith('CATALOG#')).length;
+      expect(firstRunChanges).toBeGreaterThan(0);
+      expect(firstRunChanges).toBeLessThan(EXPECTED_CHANGES);
+      expect(half.filter((i) => String(i.SK).startsWith('MIGRATION#SEGMENT#'))).toHaveLength(3);
+      expect((await describeLayout(dynamo.raw, tableName)).needsMigration).toBe(true);
 
-    const resumed = await runMigration(options);
-    expect(resumed.resumed).toBe(true);
-    // Pages written before their checkpoint are scanned again but write nothing: every item changes exactly once.
-    expect(resumed.changed).toBe(EXPECTED_CHANGES);
-    expect(resumed.skipped).toBe(0);
+      const resumed = await runMigration(options);
+      expect(resumed.resumed).toBe(true);
+      // Pages written before their checkpoint are scanned again but write nothing: every item changes exactly once.
+      expect(resumed.changed).toBe(EXPECTED_CHANGES);
+      expect(resumed.skipped).toBe(0);
 
-    const items = await scanAll();
-    for (const item of items) {
-      const pk = String(item.PK);
-      if (item.SK === 'PROFILE' && pk.startsWith('STUDENT#')) {
-        expect(item).toMatchObject(catalogKeys('STUDENT', pk.slice(8), String(item.name)));
-      } else if (item.SK === 'PROFILE' && pk.startsWith('COURSE#') && item.title !== undefined) {
-        expect(item).toMatchObject(catalogKeys('COURSE', pk.slice(7), String(item.title)));
-      } else if (String(item.SK).startsWith('ORDER#') && item.SK !== 'ORDER#undated') {
-        expect(item).toMatchObject(orderDateKeys('cu', String(item.SK).slice(6), item.placedAt)!);
-      } else if (!pk.startsWith('CATALOG#')) {
-        expect(item.GSI2PK).toBeUndefined();
+      const items = await scanAll();
+      for (const item of items) {
+        const pk = String(item.PK);
+        if (item.SK === 'PROFILE' && pk.startsWith('STUDENT#')) {
+          expect(item).toMatchObject(catalogKeys('STUDENT', pk.slice(8), String(item.name)));
+        } else if (item.SK === 'PROFILE' && pk.startsWith('COURSE#') && item.title !== undefined) {
+          expect(item).toMatchObject(catalogKeys('COURSE', pk.slice(7), String(item.title)));
+        } else if (String(item.SK).startsWith('ORDER#') && item.SK !== 'ORDER#undated') {
+          expect(item).toMatchObject(orderDateKeys('cu', String(item.SK).slice(6), item.placedAt)!);
+        } else if (!pk.startsWith('CATALOG#')) {
+          expect(item.GSI2PK).toBeUndefined();
+        }
       }
-    }
-    const byKey = (PK: string, SK: string) => items.find((i) => i.PK === PK && i.SK === SK);
-    expect(byKey('STUDENT#s0', 'PROFILE')).toMatchObject({ courseCount: 1 });
-    expect(byKey(`STUDENT#s${STUDENTS - 1}`, 'PROFILE')).toMatchObject({ courseCount: 0 });
-    expect(byKey('COURSE#untitled', 'PROFILE')).toMatchObject({ studentCount: 0 });
-    expect(byKey('COURSE#c0', 'PROFILE')?.studentCount).toBe(1);
-    expect(byKey('CUSTOMER#cu', 'PROFILE')).toMatchObject({ orderCount: ORDERS + 1 });
-    expect(byKey('STUDENT#s7', 'COURSE#c7')).toMatchObject({ courseTitle: 'Course 7', courseTitleVersion: 0, studentName: 'Élève 7', studentNameVersion: 0, courseShards: 1 });
-    const counters = items.filter((i) => String(i.PK).startsWith('CATALOG#'));
-    const sum = (kind: string) => counters.filter((c) => String(c.PK).startsWith(`CATALOG#${kind}#`)).reduce((n, c) => n + Number(c.count), 0);
-    expect(counters.length).toBeLessThanOrEqual(2 * CATALOG_SHARDS);
-    expect(sum('STUDENT')).toBe(STUDENTS);
-    expect(sum('COURSE')).toBe(COURSES);
-    expect(items.filter((i) => String(i.SK).startsWith('MIGRATION#SEGMENT#'))).toEqual([]);
-    const layout = await describeLayout(dynamo.raw, tableName);
-    expect(layout).toMatchObject({ gsi2: true, itemsVersion: 2, needsMigration: false });
-  }, PATIENT);
+      const byKey = (PK: string, SK: string) => items.find((i) => i.PK === PK && i.SK === SK);
+      expect(byKey('STUDENT#s0', 'PROFILE')).toMatchObject({ courseCount: 1 });
+      expect(byKey(`STUDENT#s${STUDENTS - 1}`, 'PROFILE')).toMatchObject({ courseCount: 0 });
+      expect(byKey('COURSE#untitled', 'PROFILE')).toMatchObject({ studentCount: 0 });
+      expect(byKey('COURSE#c0', 'PROFILE')?.studentCount).toBe(1);
+      expect(byKey('CUSTOMER#cu', 'PROFILE')).toMatchObject({ orderCount: ORDERS + 1 });
+      expect(byKey('STUDENT#s7', 'COURSE#c7')).toMatchObject({
+        courseTitle: 'Course 7',
+        courseTitleVersion: 0,
+        studentName: 'Élève 7',
+        studentNameVersion: 0,
+        courseShards: 1,
+      });
+      const counters = items.filter((i) => String(i.PK).startsWith('CATALOG#'));
+      const sum = (kind: string) => counters.filter((c) => String(c.PK).startsWith(`CATALOG#${kind}#`)).reduce((n, c) => n + Number(c.count), 0);
+      expect(counters.length).toBeLessThanOrEqual(2 * CATALOG_SHARDS);
+      expect(sum('STUDENT')).toBe(STUDENTS);
+      expect(sum('COURSE')).toBe(COURSES);
+      expect(items.filter((i) => String(i.SK).startsWith('MIGRATION#SEGMENT#'))).toEqual([]);
+      const layout = await describeLayout(dynamo.raw, tableName);
+      expect(layout).toMatchObject({ gsi2: true, itemsVersion: 2, needsMigration: false });
+    },
+    PATIENT,
+  );
 
-  it('changes nothing when run again', async () => {
-    const before = await scanAll();
-    const again = await runMigration(options);
-    expect(again).toMatchObject({ resumed: false, changed: 0, writeUnits: 0, addedIndex: false });
-    const after = (await scanAll()).filter((i) => i.SK !== 'MIGRATION');
-    expect(after).toEqual(before.filter((i) => i.SK !== 'MIGRATION'));
-  }, PATIENT);
+  it(
+    'changes nothing when run again',
+    async () => {
+      const before = await scanAll();
+      const again = await runMigration(options);
+      expect(again).toMatchObject({ resumed: false, changed: 0, writeUnits: 0, addedIndex: false });
+      const after = (await scanAll()).filter((i) => i.SK !== 'MIGRATION');
+      expect(after).toEqual(before.filter((i) => i.SK !== 'MIGRATION'));
+    },
+    PATIENT,
+  );
 });

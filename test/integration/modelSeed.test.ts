@@ -21,10 +21,36 @@ beforeAll(async () => {
   gw = await testGateway({ schemaFile: SCHEMA_FILE });
   const { stdout } = await run(
     process.execPath,
-    ['--import', 'tsx', 'scripts/seed.ts', '--count', 'User=12', '--count', 'Group=3', '--per', 'User.orders=4', '--per', 'User.contacts=1', '--per', 'Group.members=5', '--ids', 'Order=date', '--concurrency', '2'],
+    [
+      '--import',
+      'tsx',
+      'scripts/seed.ts',
+      '--count',
+      'User=12',
+      '--count',
+      'Group=3',
+      '--per',
+      'User.orders=4',
+      '--per',
+      'User.contacts=1',
+      '--per',
+      'Group.members=5',
+      '--ids',
+      'Order=date',
+      '--concurrency',
+      '2',
+    ],
     {
       cwd: root,
-      env: { ...process.env, SCHEMA_FILE, DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: gw.tableName, AWS_REGION: 'us-east-1', DYNAMODB_REQUEST_TIMEOUT_MS: '20000', DYNAMODB_CONNECT_TIMEOUT_MS: '10000' },
+      env: {
+        ...process.env,
+        SCHEMA_FILE,
+        DYNAMODB_ENDPOINT: localEndpoint(),
+        TABLE_NAME: gw.tableName,
+        AWS_REGION: 'us-east-1',
+        DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
+        DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
+      },
       timeout: patience(120_000),
     },
   );
@@ -59,16 +85,28 @@ describe('seeding the example model', () => {
     for (const edge of result.data.group.members.edges) expect(edge.node.name).toBe(`User ${Number(edge.node.id.slice(4))}`);
   });
 
-  it('refuses an unknown type with the model\'s types named, writing nothing', async () => {
-    const failed = await run(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--count', 'Person=3'], {
-      cwd: root,
-      env: { ...process.env, SCHEMA_FILE, DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: 'never_created', AWS_REGION: 'us-east-1', DYNAMODB_REQUEST_TIMEOUT_MS: '20000', DYNAMODB_CONNECT_TIMEOUT_MS: '10000' },
-      timeout: patience(120_000),
-    }).then(
-      () => null,
-      (error: { code: number; stderr: string }) => error,
-    );
-    expect(failed?.code).toBe(1);
-    expect(failed?.stderr).toContain('seed: --count Person: the model has no @item type Person (it has User, Order, Contact, Group)');
-  }, patience(180_000));
+  it(
+    "refuses an unknown type with the model's types named, writing nothing",
+    async () => {
+      const failed = await run(process.execPath, ['--import', 'tsx', 'scripts/seed.ts', '--count', 'Person=3'], {
+        cwd: root,
+        env: {
+          ...process.env,
+          SCHEMA_FILE,
+          DYNAMODB_ENDPOINT: localEndpoint(),
+          TABLE_NAME: 'never_created',
+          AWS_REGION: 'us-east-1',
+          DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
+          DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
+        },
+        timeout: patience(120_000),
+      }).then(
+        () => null,
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failed?.code).toBe(1);
+      expect(failed?.stderr).toContain('seed: --count Person: the model has no @item type Person (it has User, Order, Contact, Group)');
+    },
+    patience(180_000),
+  );
 });

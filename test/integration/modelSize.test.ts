@@ -44,12 +44,25 @@ import { createGatewayParts, type GatewayParts } from '../../src/transport/gatew
 import { silentLogger } from '../../src/logger.js';
 import { localEndpoint, PATIENT_CLIENT } from '../support/gateway.js';
 
-const SHAPE = { ...DEFAULT_SHAPE, students: 260, courses: 12, enrollmentsPerStudent: 2, customers: 10, ordersPerCustomer: 12, products: 3, partsPerProduct: 2, scaleBase: 2 };
+const SHAPE = {
+  ...DEFAULT_SHAPE,
+  students: 260,
+  courses: 12,
+  enrollmentsPerStudent: 2,
+  customers: 10,
+  ordersPerCustomer: 12,
+  products: 3,
+  partsPerProduct: 2,
+  scaleBase: 2,
+};
 
 /** The bench's ids, repeated to the bench's counts: the small data set has fewer students than the bench's cases name. */
 function cyclic(dataset: Dataset): Dataset {
   const wrap = (list: string[], n: number) => Array.from({ length: n }, (_, i) => list[i % list.length]!);
-  return { ...dataset, ids: { ...dataset.ids, students: wrap(dataset.ids.students, BENCH_SHAPE.students), courses: wrap(dataset.ids.courses, BENCH_SHAPE.courses) } };
+  return {
+    ...dataset,
+    ids: { ...dataset.ids, students: wrap(dataset.ids.students, BENCH_SHAPE.students), courses: wrap(dataset.ids.courses, BENCH_SHAPE.courses) },
+  };
 }
 
 /** A plain object, not a Map: the Map lookups it counts must not count themselves. */
@@ -109,7 +122,8 @@ function countBuiltIns(): () => void {
   }
   patch(Array.prototype, Symbol.iterator, length, 'array elements walked');
   for (const proto of [Map.prototype, Set.prototype]) {
-    for (const walk of ['values', 'entries', 'keys', 'forEach', Symbol.iterator] as const) patch(proto, walk, (self: { size: number }) => self.size, 'map/set entries walked');
+    for (const walk of ['values', 'entries', 'keys', 'forEach', Symbol.iterator] as const)
+      patch(proto, walk, (self: { size: number }) => self.size, 'map/set entries walked');
     patch(proto, 'has', () => 1, 'map/set lookups');
   }
   patch(Map.prototype, 'get', () => 1, 'map/set lookups');
@@ -153,7 +167,14 @@ let restoreBuiltIns: () => void;
 function serve(schemaFile: string): Served {
   const plan = compilePlan(loadModel(schemaFile));
   countPlan(plan);
-  const config = loadConfig({ SCHEMA_FILE: schemaFile, DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: tableName, LOG_LEVEL: 'silent', MAX_QUERY_ALIASES: '300', MAX_QUERY_TOKENS: '5000' });
+  const config = loadConfig({
+    SCHEMA_FILE: schemaFile,
+    DYNAMODB_ENDPOINT: localEndpoint(),
+    TABLE_NAME: tableName,
+    LOG_LEVEL: 'silent',
+    MAX_QUERY_ALIASES: '300',
+    MAX_QUERY_TOKENS: '5000',
+  });
   const parts = createGatewayParts(config, { logger: silentLogger, dynamo });
   const replay = replaying(parts.deps.readPath!);
   parts.deps.readPath = replay.path;

@@ -41,7 +41,9 @@ describe('subscriptions the model cannot serve', () => {
     expect(run.stderr).not.toContain('DYNAMODB_ENDPOINT');
     const lines = run.stderr.trim().split('\n');
     expect(lines).toContainEqual(expect.stringMatching(/^\s+Subscription\.teamChanged: needs @changes$/));
-    expect(lines).toContainEqual(expect.stringMatching(/^\s+Subscription\.playerChanged: @changes\(field: "Team\.nowhere"\) must name a connection the model keeps, as "Type\.field"$/));
+    expect(lines).toContainEqual(
+      expect.stringMatching(/^\s+Subscription\.playerChanged: @changes\(field: "Team\.nowhere"\) must name a connection the model keeps, as "Type\.field"$/),
+    );
   });
 });
 
@@ -64,6 +66,8 @@ type Query { box(id: ID!): Box @get }
     expect(run.status).toBe(1);
     expect(run.stderr).not.toContain('DYNAMODB_ENDPOINT');
     expect(run.stderr).toContain(`The model in ${file} cannot be served (1 problem)`);
-    expect(run.stderr).toMatch(/subgraph\.graphql: Federation: On field "Box\.price", for @requires\(fields: "size"\): field "Box\.size" should not be part of a @requires/);
+    expect(run.stderr).toMatch(
+      /subgraph\.graphql: Federation: On field "Box\.price", for @requires\(fields: "size"\): field "Box\.size" should not be part of a @requires/,
+    );
   });
 });

@@ -15,8 +15,7 @@ beforeAll(async () => {
 });
 afterAll(() => gw.stop());
 
-const sorted = (items: Record<string, unknown>[]) =>
-  items.map((i) => JSON.stringify(i, Object.keys(i).sort())).sort();
+const sorted = (items: Record<string, unknown>[]) => items.map((i) => JSON.stringify(i, Object.keys(i).sort())).sort();
 
 /** Runs a failing mutation and checks the code it fails with and that not one item changed. */
 async function failsLeavingTableAsItWas(query: string, variables: Record<string, unknown>, code: string) {
@@ -110,9 +109,7 @@ describe('enroll and unenroll', () => {
   });
 
   it('writes the edge with GSI1 keys and copies and increments both counters in one transaction', async () => {
-    const { result, requests } = await gw.counted(
-      `mutation { enroll(studentId: "e1", courseId: "EC1") { cursor enrolledAt node { id title } } }`,
-    );
+    const { result, requests } = await gw.counted(`mutation { enroll(studentId: "e1", courseId: "EC1") { cursor enrolledAt node { id title } } }`);
     expect(result.errors).toBeUndefined();
     const edge = result.data.enroll;
     expect(edge.node).toEqual({ id: 'EC1', title: 'Ethics' });
@@ -132,7 +129,7 @@ describe('enroll and unenroll', () => {
     expect(requests.byOperation).toEqual({ BatchGetItem: 1, TransactWriteItems: 1 });
   });
 
-  it('returns a cursor that pages the student\'s courses after the new edge', async () => {
+  it("returns a cursor that pages the student's courses after the new edge", async () => {
     await gw.put([courseItem({ id: 'EC0', title: 'Before' }), courseItem({ id: 'EC2', title: 'After' })]);
     const enrolled = await gw.run(ENROLL, { s: 'e2', c: 'EC1' });
     await gw.run(ENROLL, { s: 'e2', c: 'EC0' });
@@ -276,7 +273,7 @@ describe('placeOrder and addPart', () => {
     expect(found.data.order).toEqual({ id: 'o1', customer: { id: 'oc' } });
   });
 
-  it('generated order ids list the customer\'s orders oldest first', async () => {
+  it("generated order ids list the customer's orders oldest first", async () => {
     for (const total of [1, 2, 3]) await gw.run(`mutation($t: Float!) { placeOrder(customerId: "oc", input: { total: $t }) { id } }`, { t: total });
     const result = await gw.run(`{ customer(id: "oc") { orders(first: 10) { totalCount edges { node { total } } } } }`);
     expect(result.data.customer.orders.totalCount).toBe(4);
@@ -308,7 +305,11 @@ describe('placeOrder and addPart', () => {
       expect([a, b].flatMap((r) => (r.errors ?? []).map((e) => e.extensions?.code))).toEqual(['CONFLICT']);
       const owners = (await gw.scan()).filter((i) => i.SK === `ORDER#${id}`).map((i) => i.PK);
       expect(owners).toHaveLength(1);
-      expect(await gw.get(`ORDERID#${id}`, 'ORDER_ID')).toEqual({ PK: `ORDERID#${id}`, SK: 'ORDER_ID', customerId: String(owners[0]).slice('CUSTOMER#'.length) });
+      expect(await gw.get(`ORDERID#${id}`, 'ORDER_ID')).toEqual({
+        PK: `ORDERID#${id}`,
+        SK: 'ORDER_ID',
+        customerId: String(owners[0]).slice('CUSTOMER#'.length),
+      });
     }
     const counts = await Promise.all(['race1', 'race2'].map(async (c) => (await gw.get(`CUSTOMER#${c}`, 'PROFILE'))?.orderCount));
     expect(counts[0]! + counts[1]!).toBe(5);
@@ -385,9 +386,7 @@ describe('deleteStudent and deleteCourse', () => {
   });
 
   it('cleans up edges left behind by a student that is already gone', async () => {
-    await gw.put([
-      enrollmentItem({ studentId: 'orphan', courseId: 'DB', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Drawing', studentName: 'O' }),
-    ]);
+    await gw.put([enrollmentItem({ studentId: 'orphan', courseId: 'DB', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Drawing', studentName: 'O' })]);
     await gw.put([courseItem({ id: 'DB', title: 'Drawing', studentCount: 1 })]);
     const result = await gw.run(`mutation { deleteStudent(id: "orphan") }`);
     expect(result).toEqual({ data: { deleteStudent: 'orphan' } });

@@ -58,16 +58,28 @@ describe('maps and lists inside an item', () => {
     });
   });
 
-  it('reads them back by the fields\' names in one GetItem', async () => {
+  it("reads them back by the fields' names in one GetItem", async () => {
     const { result, requests } = await gw.counted(`{ player(id: "p1") ${SELECTION} }`);
     expect(result).toEqual({
-      data: { player: { nick: 'John', stats: { hp: 50, atk: 10, def: null }, friends: [{ friendId: 'p2', name: 'Alice' }, { friendId: 'p3', name: null }], tags: ['new'] } },
+      data: {
+        player: {
+          nick: 'John',
+          stats: { hp: 50, atk: 10, def: null },
+          friends: [
+            { friendId: 'p2', name: 'Alice' },
+            { friendId: 'p3', name: null },
+          ],
+          tags: ['new'],
+        },
+      },
     });
     expect(requests.summary().byOperation).toEqual({ GetItem: 1 });
   });
 
   it('replaces a map or list whole on update, and removes one set to null', async () => {
-    const { result, requests } = await gw.counted(`mutation { updatePlayer(id: "p1", input: { stats: { hp: 60 }, friends: null, tags: ["veteran", "healer"] }) ${SELECTION} }`);
+    const { result, requests } = await gw.counted(
+      `mutation { updatePlayer(id: "p1", input: { stats: { hp: 60 }, friends: null, tags: ["veteran", "healer"] }) ${SELECTION} }`,
+    );
     expect(result).toEqual({ data: { updatePlayer: { nick: 'John', stats: { hp: 60, atk: null, def: null }, friends: null, tags: ['veteran', 'healer'] } } });
     expect(requests.summary().byOperation).toEqual({ UpdateItem: 1 });
     const item = await gw.get('p1', '#METADATA#p1');
@@ -75,7 +87,7 @@ describe('maps and lists inside an item', () => {
     expect(item).not.toHaveProperty('FriendList');
   });
 
-  it('refuses a list longer than its declared max, and values inside that break their field\'s rules, before any request', async () => {
+  it("refuses a list longer than its declared max, and values inside that break their field's rules, before any request", async () => {
     const before = await gw.get('p1', '#METADATA#p1');
     const cases: [string, string][] = [
       [`{ tags: ["a", "b", "c", "d", "e", "f"] }`, 'input.tags holds at most 5 elements; got 6'],
@@ -93,10 +105,21 @@ describe('maps and lists inside an item', () => {
   });
 
   it('reads an item another program wrote: a string set as a list, a value of another kind as null (an error where non-null)', async () => {
-    await gw.put([{ PK: 'p9', SK: '#METADATA#p9', nick: 'Foreign', PlayerStats: { HP: 'lots', atk: 3 }, FriendList: [{ FriendId: 'p1' }, 'not a map'], tags: new Set(['x']) }]);
+    await gw.put([
+      {
+        PK: 'p9',
+        SK: '#METADATA#p9',
+        nick: 'Foreign',
+        PlayerStats: { HP: 'lots', atk: 3 },
+        FriendList: [{ FriendId: 'p1' }, 'not a map'],
+        tags: new Set(['x']),
+      },
+    ]);
     const result = await gw.run(`{ player(id: "p9") { nick stats { atk } friends { friendId } tags } }`);
     expect(result.data).toEqual({ player: { nick: 'Foreign', stats: { atk: 3 }, friends: null, tags: ['x'] } });
-    expect(result.errors).toEqual([expect.objectContaining({ message: 'Cannot return null for non-nullable field Player.friends.', path: ['player', 'friends', 1] })]);
+    expect(result.errors).toEqual([
+      expect.objectContaining({ message: 'Cannot return null for non-nullable field Player.friends.', path: ['player', 'friends', 1] }),
+    ]);
     const hp = await gw.run(`{ player(id: "p9") { stats { hp } } }`);
     expect(hp.errors?.[0]).toMatchObject({ path: ['player', 'stats', 'hp'] });
   });
@@ -114,7 +137,11 @@ describe('maps and lists a model may not declare', () => {
   it('refuses a model whose item could outgrow 400 KB, naming the figure and the lists', () => {
     const sdl = MODEL.replace('@attribute(name: "FriendList", max: 3)', '@attribute(name: "FriendList", max: 400)');
     const model = problemsOf(sdl);
-    expect(model).toEqual([expect.stringMatching(/^Player: an item could reach [\d,]+ bytes \(every text at its longest, every list at its @attribute\(max:\)\), above DynamoDB's 400 KB \(409,600 bytes\): lower the max of friends, tags$/)]);
+    expect(model).toEqual([
+      expect.stringMatching(
+        /^Player: an item could reach [\d,]+ bytes \(every text at its longest, every list at its @attribute\(max:\)\), above DynamoDB's 400 KB \(409,600 bytes\): lower the max of friends, tags$/,
+      ),
+    ]);
     const bytes = Number(/reach ([\d,]+) bytes/.exec(model[0]!)![1]!.replace(/,/g, ''));
     expect(bytes).toBeGreaterThan(409_600);
     // At max 3 the same type is far below: the bound follows the declaration.
@@ -133,7 +160,7 @@ describe('maps and lists a model may not declare', () => {
     );
   });
 
-  it('refuses an input whose shape differs from the map\'s, naming the field', () => {
+  it("refuses an input whose shape differs from the map's, naming the field", () => {
     expect(refused('input StatsInput { hp: Int! atk: Int def: Int }', 'input StatsInput { hp: Int atk: Int mana: Int }')).toEqual([
       'CreatePlayerInput.stats: CreatePlayerInput.stats.mana is no field of Stats (Player.stats)',
       'UpdatePlayerInput.stats: UpdatePlayerInput.stats.mana is no field of Stats (Player.stats)',

@@ -58,8 +58,22 @@ describe('globalId and node(id:)', () => {
     expect(result.errors).toBeUndefined();
     const d = result.data;
     expect(d.student.id).toBe('ada');
-    const ids = [d.student.globalId, d.student.courses.edges[0].node.globalId, d.customer.globalId, d.customer.orders.edges[0].node.globalId, d.product.globalId, d.product.parts.edges[0].node.globalId];
-    expect(ids).toEqual([gid('Student', 'ada'), gid('Course', 'c1'), gid('Customer', 'acme'), gid('Order', 'acme', 'o1'), gid('Product', 'p1'), gid('Part', 'p1', 'pa1')]);
+    const ids = [
+      d.student.globalId,
+      d.student.courses.edges[0].node.globalId,
+      d.customer.globalId,
+      d.customer.orders.edges[0].node.globalId,
+      d.product.globalId,
+      d.product.parts.edges[0].node.globalId,
+    ];
+    expect(ids).toEqual([
+      gid('Student', 'ada'),
+      gid('Course', 'c1'),
+      gid('Customer', 'acme'),
+      gid('Order', 'acme', 'o1'),
+      gid('Product', 'p1'),
+      gid('Part', 'p1', 'pa1'),
+    ]);
     expect(ids.every((id) => /^[A-Za-z0-9_-]+$/.test(id))).toBe(true);
     expect(Buffer.from(ids[5]!, 'base64url').toString()).toBe('Part#p1#pa1');
 
@@ -80,10 +94,13 @@ describe('globalId and node(id:)', () => {
   });
 
   it('batches node reads with the other item reads of the tick: three items, one BatchGetItem', async () => {
-    const { result, requests } = await open.counted(`query($a: ID!, $b: ID!) { a: node(id: $a) { globalId } b: node(id: $b) { globalId } c: course(id: "c1") { title } }`, {
-      a: gid('Student', 'ada'),
-      b: gid('Part', 'p1', 'pa1'),
-    });
+    const { result, requests } = await open.counted(
+      `query($a: ID!, $b: ID!) { a: node(id: $a) { globalId } b: node(id: $b) { globalId } c: course(id: "c1") { title } }`,
+      {
+        a: gid('Student', 'ada'),
+        b: gid('Part', 'p1', 'pa1'),
+      },
+    );
     expect(result.errors).toBeUndefined();
     expect(requests.summary()).toMatchObject({ requests: 1, byOperation: { BatchGetItem: 1 } });
   });
@@ -110,7 +127,7 @@ describe('globalId and node(id:)', () => {
     expect(requests.requests).toBe(0);
   });
 
-  it('is weighed by the cost limit exactly as the type\'s own root field is', async () => {
+  it("is weighed by the cost limit exactly as the type's own root field is", async () => {
     const orders = (inner: string) => `orders(first: 100) { edges { node { customer { ${inner} } } } }`;
     const deep = `query($id: ID!) { node(id: $id) { ... on Customer { ${orders(orders('id'))} } } }`;
     const { result, requests } = await open.counted(deep, { id: gid('Customer', 'acme') });
@@ -122,7 +139,7 @@ describe('globalId and node(id:)', () => {
   });
 });
 
-describe('node(id:) follows the rules of the type\'s own root field', () => {
+describe("node(id:) follows the rules of the type's own root field", () => {
   it('lets anyone read a course or a part, and only signed-in callers a student', async () => {
     const course = await gw.run(NODE, { id: gid('Course', 'c1') });
     expect(course.data.node).toMatchObject({ __typename: 'Course', title: 'Engines' });
@@ -136,7 +153,7 @@ describe('node(id:) follows the rules of the type\'s own root field', () => {
     expect(signedIn.data.node).toMatchObject({ name: 'Ada' });
   });
 
-  it('refuses someone else\'s customer before reading it, and passes the customer themselves', async () => {
+  it("refuses someone else's customer before reading it, and passes the customer themselves", async () => {
     const { result, requests } = await gw.counted(NODE, { id: gid('Customer', 'globex') }, tokens.acme);
     expect(paths(result)).toEqual(['node: FORBIDDEN']);
     expect(requests.requests).toBe(0);
@@ -167,7 +184,7 @@ describe('node(id:) follows the rules of the type\'s own root field', () => {
 const ME = `{ me { student { id name email } customer { id name orders { totalCount } } } }`;
 
 describe('me', () => {
-  it('reads the caller\'s own student and customer from the token\'s claims', async () => {
+  it("reads the caller's own student and customer from the token's claims", async () => {
     const both = await gw.run(ME, undefined, tokens.both);
     expect(both.errors).toBeUndefined();
     expect(both.data.me).toEqual({

@@ -111,7 +111,9 @@ describe('an index whose partition attribute holds an Int itself', () => {
   });
 
   it('reads only the partition of that number and shelf (2 and 11 are other partitions, not text prefixes)', async () => {
-    const { result, requests } = await gw.counted(`{ two: shelved(shelf: "a", row: 2, first: 5) { edges { node { id } } } eleven: shelved(shelf: "a", row: 11, first: 5) { edges { node { id } } } other: shelved(shelf: "b", row: 1, first: 5) { edges { node { id } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ two: shelved(shelf: "a", row: 2, first: 5) { edges { node { id } } } eleven: shelved(shelf: "a", row: 11, first: 5) { edges { node { id } } } other: shelved(shelf: "b", row: 1, first: 5) { edges { node { id } } } }`,
+    );
     expect(result.errors).toBeUndefined();
     expect([ids(result.data.two), ids(result.data.eleven), ids(result.data.other)]).toEqual([['t08'], ['t09'], ['t10']]);
     expect(requests.byOperation).toEqual({ Query: 3 });
@@ -127,7 +129,9 @@ describe('an index whose partition attribute holds an Int itself', () => {
   it("refuses a cursor of one row for another with the contract's cursor error, before any request", async () => {
     const first = await gw.run(`{ shelved(shelf: "a", row: 1, first: 1) { pageInfo { endCursor } } }`);
     const cursor = first.data.shelved.pageInfo.endCursor as string;
-    const { result, requests } = await gw.counted(`query($c: String) { shelved(shelf: "a", row: 2, first: 1, after: $c) { edges { node { id } } } }`, { c: cursor });
+    const { result, requests } = await gw.counted(`query($c: String) { shelved(shelf: "a", row: 2, first: 1, after: $c) { edges { node { id } } } }`, {
+      c: cursor,
+    });
     expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(result.errors?.[0]?.message).toContain('is not a valid cursor for Query.shelved');
     expect(requests.requests).toBe(0);
@@ -144,7 +148,9 @@ describe('an index whose partition attribute holds an Int itself', () => {
     const payload = JSON.parse(opened.payload);
     expect(payload.k.row).toBe('1');
     const forged = codec.seal(JSON.stringify({ ...payload, k: { ...payload.k, row: 'x' } }));
-    const { result, requests } = await gw.counted(`query($c: String) { shelved(shelf: "a", row: 1, first: 1, after: $c) { edges { node { id } } } }`, { c: forged });
+    const { result, requests } = await gw.counted(`query($c: String) { shelved(shelf: "a", row: 1, first: 1, after: $c) { edges { node { id } } } }`, {
+      c: forged,
+    });
     expect(result.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(result.errors?.[0]?.message).toContain('malformed key');
     expect(requests.requests).toBe(0);
@@ -157,9 +163,12 @@ describe('an index whose partition attribute is a Float itself', () => {
     expect(first.result.errors).toBeUndefined();
     expect(ids(first.result.data.weighing)).toEqual(['t01', 't02']);
     expect(first.requests.byOperation).toEqual({ Query: 1 });
-    const next = await gw.counted(`query($c: String) { weighing(weight: 2.5, first: 2, after: $c) { edges { node { id } } pageInfo { hasNextPage startCursor } } }`, {
-      c: first.result.data.weighing.pageInfo.endCursor,
-    });
+    const next = await gw.counted(
+      `query($c: String) { weighing(weight: 2.5, first: 2, after: $c) { edges { node { id } } pageInfo { hasNextPage startCursor } } }`,
+      {
+        c: first.result.data.weighing.pageInfo.endCursor,
+      },
+    );
     expect(ids(next.result.data.weighing)).toEqual(['t03', 't08']);
     expect(next.result.data.weighing.pageInfo.hasNextPage).toBe(false);
     expect(next.requests.byOperation).toEqual({ Query: 1 });

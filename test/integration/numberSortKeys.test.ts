@@ -43,17 +43,30 @@ type Mutation {
 `;
 
 // Created out of order; text order would be -3, 10, 100, 1000, 2, 30.
-const BOOKS: [string, number][] = [['b100', 100], ['b2', 2], ['b1000', 1000], ['b10', 10], ['bm3', -3], ['b30', 30]];
+const BOOKS: [string, number][] = [
+  ['b100', 100],
+  ['b2', 2],
+  ['b1000', 1000],
+  ['b10', 10],
+  ['bm3', -3],
+  ['b30', 30],
+];
 const IN_ORDER = ['bm3', 'b2', 'b10', 'b30', 'b100', 'b1000'];
 
 let gw: TestGateway;
 beforeAll(async () => {
   gw = await testGateway({ model: buildModel(YEARS, 'years.graphql') });
-  for (const id of ['s1', 's2']) expect((await gw.run(`mutation($i: ShelfInput!) { addShelf(input: $i) { id } }`, { i: { id, name: id } })).errors).toBeUndefined();
-  for (const [id, year] of BOOKS) expect((await gw.run(`mutation($i: BookInput!) { addBook(input: $i) { id } }`, { i: { id, shelf: 's1', year } })).errors).toBeUndefined();
+  for (const id of ['s1', 's2'])
+    expect((await gw.run(`mutation($i: ShelfInput!) { addShelf(input: $i) { id } }`, { i: { id, name: id } })).errors).toBeUndefined();
+  for (const [id, year] of BOOKS)
+    expect((await gw.run(`mutation($i: BookInput!) { addBook(input: $i) { id } }`, { i: { id, shelf: 's1', year } })).errors).toBeUndefined();
   expect((await gw.run(`mutation($i: BookInput!) { addBook(input: $i) { id } }`, { i: { id: 'other', shelf: 's2', year: 5 } })).errors).toBeUndefined();
   expect((await gw.run(`mutation { addRack(input: { id: "r1" }) { id } }`)).errors).toBeUndefined();
-  for (const [id, pos] of [['p100', 100], ['p2', 2], ['p10', 10]] as const) {
+  for (const [id, pos] of [
+    ['p100', 100],
+    ['p2', 2],
+    ['p10', 10],
+  ] as const) {
     expect((await gw.run(`mutation($i: SlotInput!) { addSlot(rack: "r1", input: $i) { id } }`, { i: { id, pos } })).errors).toBeUndefined();
   }
 });
@@ -62,11 +75,17 @@ afterAll(() => gw?.stop());
 const ids = (connection: { edges: { node: { id: string } }[] }) => connection.edges.map((e) => e.node.id);
 
 /** Every page read `first: 2` forward, then `last: 2` backward, each checked to be one Query (and `also`, the owner's read). */
-async function pageBothWays(query: (args: string, info: string) => string, pick: (data: any) => any, also: Record<string, number> = {}): Promise<{ forward: string[][]; backward: string[][] }> {
+async function pageBothWays(
+  query: (args: string, info: string) => string,
+  pick: (data: any) => any,
+  also: Record<string, number> = {},
+): Promise<{ forward: string[][]; backward: string[][] }> {
   const forward: string[][] = [];
   let after: string | null = null;
   for (;;) {
-    const { result, requests }: { result: any; requests: any } = await gw.counted(query('first: 2, after: $c', 'pageInfo { hasNextPage endCursor }'), { c: after });
+    const { result, requests }: { result: any; requests: any } = await gw.counted(query('first: 2, after: $c', 'pageInfo { hasNextPage endCursor }'), {
+      c: after,
+    });
     expect(result.errors).toBeUndefined();
     expect(requests.byOperation).toEqual({ Query: 1, ...also });
     const connection = pick(result.data);
@@ -77,7 +96,9 @@ async function pageBothWays(query: (args: string, info: string) => string, pick:
   const backward: string[][] = [];
   let before: string | null = null;
   for (;;) {
-    const { result, requests }: { result: any; requests: any } = await gw.counted(query('last: 2, before: $c', 'pageInfo { hasPreviousPage startCursor }'), { c: before });
+    const { result, requests }: { result: any; requests: any } = await gw.counted(query('last: 2, before: $c', 'pageInfo { hasPreviousPage startCursor }'), {
+      c: before,
+    });
     expect(result.errors).toBeUndefined();
     expect(requests.byOperation).toEqual({ Query: 1, ...also });
     const connection = pick(result.data);
@@ -97,22 +118,44 @@ describe('a connection over an index whose sort attribute holds an Int itself', 
   });
 
   it('pages a connection over a numeric sort key in number order, both ways, one Query a page', async () => {
-    const { forward, backward } = await pageBothWays((a, info) => `query($c: String) { byYear(shelf: "s1", ${a}) { edges { node { id year } } ${info} } }`, (d) => d.byYear);
-    expect(forward).toEqual([['bm3', 'b2'], ['b10', 'b30'], ['b100', 'b1000']]);
-    expect(backward).toEqual([['b100', 'b1000'], ['b10', 'b30'], ['bm3', 'b2']]);
+    const { forward, backward } = await pageBothWays(
+      (a, info) => `query($c: String) { byYear(shelf: "s1", ${a}) { edges { node { id year } } ${info} } }`,
+      (d) => d.byYear,
+    );
+    expect(forward).toEqual([
+      ['bm3', 'b2'],
+      ['b10', 'b30'],
+      ['b100', 'b1000'],
+    ]);
+    expect(backward).toEqual([
+      ['b100', 'b1000'],
+      ['b10', 'b30'],
+      ['bm3', 'b2'],
+    ]);
   });
 
   it('pages the same order under a type field @query, and the reverse order DESCENDING', async () => {
-    const { forward, backward } = await pageBothWays((a, info) => `query($c: String) { shelf(id: "s1") { books(${a}) { edges { node { id } } ${info} } } }`, (d) => d.shelf.books, { GetItem: 1 });
+    const { forward, backward } = await pageBothWays(
+      (a, info) => `query($c: String) { shelf(id: "s1") { books(${a}) { edges { node { id } } ${info} } } }`,
+      (d) => d.shelf.books,
+      { GetItem: 1 },
+    );
     expect(forward.flat()).toEqual(IN_ORDER);
     expect(backward.reverse().flat()).toEqual(IN_ORDER);
-    const latest = await pageBothWays((a, info) => `query($c: String) { latest(shelf: "s1", ${a}) { edges { node { id } } ${info} } }`, (d) => d.latest);
+    const latest = await pageBothWays(
+      (a, info) => `query($c: String) { latest(shelf: "s1", ${a}) { edges { node { id } } ${info} } }`,
+      (d) => d.latest,
+    );
     expect(latest.forward.flat()).toEqual([...IN_ORDER].reverse());
     expect(latest.backward.reverse().flat()).toEqual([...IN_ORDER].reverse());
   });
 
   it('pages @children(index:) over a number sort key in number order, both ways, and counts them by the counter', async () => {
-    const { forward, backward } = await pageBothWays((a, info) => `query($c: String) { rack(id: "r1") { slots(${a}) { edges { node { id pos } } ${info} } } }`, (d) => d.rack.slots, { GetItem: 1 });
+    const { forward, backward } = await pageBothWays(
+      (a, info) => `query($c: String) { rack(id: "r1") { slots(${a}) { edges { node { id pos } } ${info} } } }`,
+      (d) => d.rack.slots,
+      { GetItem: 1 },
+    );
     expect(forward).toEqual([['p2', 'p10'], ['p100']]);
     expect(backward).toEqual([['p10', 'p100'], ['p2']]);
     const counted = await gw.run(`{ rack(id: "r1") { slots(first: 0) { totalCount } } }`);
@@ -122,11 +165,17 @@ describe('a connection over an index whose sort attribute holds an Int itself', 
   it('reads between two cursors (after and before), dropping the bound item, in one Query, and answers the flags', async () => {
     const all = await gw.run(`{ byYear(shelf: "s1", first: 6) { edges { cursor node { id } } } }`);
     const cursors = all.data.byYear.edges.map((e: { cursor: string }) => e.cursor);
-    const { result, requests } = await gw.counted(`query($a: String, $b: String) { byYear(shelf: "s1", first: 10, after: $a, before: $b) { edges { node { id } } } }`, { a: cursors[0], b: cursors[4] });
+    const { result, requests } = await gw.counted(
+      `query($a: String, $b: String) { byYear(shelf: "s1", first: 10, after: $a, before: $b) { edges { node { id } } } }`,
+      { a: cursors[0], b: cursors[4] },
+    );
     expect(result.errors).toBeUndefined();
     expect(ids(result.data.byYear)).toEqual(['b2', 'b10', 'b30']);
     expect(requests.byOperation).toEqual({ Query: 1 });
-    const flags = await gw.counted(`query($a: String) { byYear(shelf: "s1", first: 1, after: $a) { edges { node { id } } pageInfo { hasPreviousPage hasNextPage } } }`, { a: cursors[1] });
+    const flags = await gw.counted(
+      `query($a: String) { byYear(shelf: "s1", first: 1, after: $a) { edges { node { id } } pageInfo { hasPreviousPage hasNextPage } } }`,
+      { a: cursors[1] },
+    );
     expect(ids(flags.result.data.byYear)).toEqual(['b10']);
     expect(flags.result.data.byYear.pageInfo).toEqual({ hasPreviousPage: true, hasNextPage: true });
     expect(flags.requests.byOperation).toEqual({ Query: 2 });
@@ -147,7 +196,9 @@ describe('a connection over an index whose sort attribute holds an Int itself', 
   });
 
   it('counts the partition for totalCount, and reads only its own shelf', async () => {
-    const { result, requests } = await gw.counted(`{ byYear(shelf: "s1", first: 0) { totalCount } other: byYear(shelf: "s2", first: 5) { edges { node { id year } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ byYear(shelf: "s1", first: 0) { totalCount } other: byYear(shelf: "s2", first: 5) { edges { node { id year } } } }`,
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data.byYear.totalCount).toBe(6);
     expect(result.data.other.edges).toEqual([{ node: { id: 'other', year: 5 } }]);

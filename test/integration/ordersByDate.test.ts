@@ -64,7 +64,11 @@ async function walk(customer: string, filter: string, size: number, forward: boo
   throw new Error('did not finish');
 }
 
-const idsWhere = (pred: (o: (typeof mix)[number]) => boolean) => mix.filter(pred).sort((a, b) => a.i - b.i).map((o) => o.id);
+const idsWhere = (pred: (o: (typeof mix)[number]) => boolean) =>
+  mix
+    .filter(pred)
+    .sort((a, b) => a.i - b.i)
+    .map((o) => o.id);
 
 describe('orders in a date range', () => {
   it('answers a page with one Query on the date index, ordered by placedAt', async () => {
@@ -135,7 +139,9 @@ describe('the read budget of a filtered page', () => {
   afterAll(() => small.stop());
 
   it('returns a short page that says so, and resuming from endCursor finds every match once', async () => {
-    const first = await small.counted(`{ customer(id: "mix") { orders(first: 3, status: PAID) { pageInfo { hasNextPage endCursor } edges { node { id } } } } }`);
+    const first = await small.counted(
+      `{ customer(id: "mix") { orders(first: 3, status: PAID) { pageInfo { hasNextPage endCursor } edges { node { id } } } } }`,
+    );
     expect(first.result.errors).toBeUndefined();
     const shortPages = (first.result.extensions as any)?.shortPages;
     expect(shortPages).toEqual([
@@ -185,7 +191,9 @@ describe('argument and cursor checks of the order filters', () => {
   });
 
   it('prices a status-filtered page at ten times its size', async () => {
-    const { result } = await gw.counted(`{ customer(id: "mix") { orders(first: 100, status: PAID) { edges { node { customer { orders(first: 100) { edges { cursor } } } } } } } }`);
+    const { result } = await gw.counted(
+      `{ customer(id: "mix") { orders(first: 100, status: PAID) { edges { node { customer { orders(first: 100) { edges { cursor } } } } } } } }`,
+    );
     expect(codes(result)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
   });
 });

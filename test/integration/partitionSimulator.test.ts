@@ -35,7 +35,9 @@ describe('partition simulator', () => {
     const usage = sim.usage();
     expect(usage.get(`${table} STUDENT#m1`)).toMatchObject({ writeUnits: 1 });
     expect(usage.get(`${table}/GSI1 COURSE#meter`)).toMatchObject({ writeUnits: 1 });
-    await dynamo.doc.send(new QueryCommand({ TableName: table, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': 'COURSE#meter' } }));
+    await dynamo.doc.send(
+      new QueryCommand({ TableName: table, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :p', ExpressionAttributeValues: { ':p': 'COURSE#meter' } }),
+    );
     expect(sim.usage().get(`${table}/GSI1 COURSE#meter`)).toMatchObject({ readUnits: 0.5 });
   });
 
@@ -51,16 +53,11 @@ describe('partition simulator', () => {
   });
 
   it('cancels a transaction touching an empty bucket with a ThrottlingError reason for that item', async () => {
-    await Promise.allSettled(
-      Array.from({ length: 6 }, (_, i) => dynamo.doc.send(new PutCommand({ TableName: table, Item: edge(`t${i}`, 'txhot') }))),
-    );
+    await Promise.allSettled(Array.from({ length: 6 }, (_, i) => dynamo.doc.send(new PutCommand({ TableName: table, Item: edge(`t${i}`, 'txhot') }))));
     const err = await dynamo.doc
       .send(
         new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: table, Item: { PK: 'OTHER#1', SK: 'X' } } },
-            { Put: { TableName: table, Item: edge('tx', 'txhot') } },
-          ],
+          TransactItems: [{ Put: { TableName: table, Item: { PK: 'OTHER#1', SK: 'X' } } }, { Put: { TableName: table, Item: edge('tx', 'txhot') } }],
         }),
       )
       .catch((e) => e);
@@ -77,7 +74,17 @@ describe('partition simulator', () => {
       ),
     );
     const out = await dynamo.doc.send(
-      new BatchGetCommand({ RequestItems: { [table]: { Keys: [{ PK: 'READ#1', SK: 'A' }, { PK: 'READ#2', SK: 'A' }], ConsistentRead: true } } }),
+      new BatchGetCommand({
+        RequestItems: {
+          [table]: {
+            Keys: [
+              { PK: 'READ#1', SK: 'A' },
+              { PK: 'READ#2', SK: 'A' },
+            ],
+            ConsistentRead: true,
+          },
+        },
+      }),
     );
     expect(out.Responses![table].map((i) => i.PK)).toEqual(['READ#1']);
     expect(out.UnprocessedKeys![table].Keys).toEqual([{ PK: 'READ#2', SK: 'A' }]);

@@ -20,7 +20,16 @@ async function bundledCreateHash(name: string, banner: string): Promise<Record<s
   const entry = join(work, `${name}.entry.mjs`);
   writeFileSync(entry, "export { createHash } from '@apollo/utils.createhash';\n");
   const outfile = join(work, `${name}.mjs`);
-  await build({ entryPoints: [entry], outfile, bundle: true, platform: 'node', format: 'esm', nodePaths: [join(root, 'node_modules')], logLevel: 'silent', banner: { js: banner } });
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    nodePaths: [join(root, 'node_modules')],
+    logLevel: 'silent',
+    banner: { js: banner },
+  });
   return import(pathToFileURL(outfile).href);
 }
 

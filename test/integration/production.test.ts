@@ -34,7 +34,7 @@ describe('production mode', () => {
     expect(prodResult.errors![0].message).toBe('Cannot query field "nme" on type "Student". [Suggestion hidden]');
   });
 
-  it("lets development answer the full introspection query Apollo Sandbox sends, within the query limits", async () => {
+  it('lets development answer the full introspection query Apollo Sandbox sends, within the query limits', async () => {
     const result = await dev.run(getIntrospectionQuery({ descriptions: true, inputValueDeprecation: true }));
     expect(result.errors).toBeUndefined();
     expect(result.data.__schema.queryType.name).toBe('Query');

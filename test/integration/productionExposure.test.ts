@@ -47,14 +47,14 @@ describe('/health in production', () => {
     expect(await res.json()).toEqual({ status: 'ok' });
   });
 
-  it('tells a caller whose token is not an administrator\'s the status alone too', async () => {
+  it("tells a caller whose token is not an administrator's the status alone too", async () => {
     const res = await fetch(`${base}/health`, { headers: { authorization: `Bearer ${await issuer.token({ student_id: 's1' })}` } });
     expect(await res.json()).toEqual({ status: 'ok' });
     const forged = await fetch(`${base}/health`, { headers: { authorization: 'Bearer not-a-token' } });
     expect(await forged.json()).toEqual({ status: 'ok' });
   });
 
-  it('shows an administrator the table layout and the stream processor\'s figures', async () => {
+  it("shows an administrator the table layout and the stream processor's figures", async () => {
     const res = await fetch(`${base}/health`, { headers: { authorization: `Bearer ${await issuer.token({ groups: ['admin'] })}` } });
     const body = await res.json();
     expect(body).toMatchObject({ status: 'ok', table: { lacks: [] }, details: { stream: { mode: expect.any(String) } } });
@@ -80,7 +80,13 @@ describe('the Lambda handler', () => {
       rawPath: '/graphql',
       rawQueryString: '',
       headers: { 'content-type': 'application/json' },
-      requestContext: { http: { method: 'POST', path: '/graphql', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' }, requestId: 'r1', routeKey: '$default', stage: '$default', timeEpoch: Date.now() },
+      requestContext: {
+        http: { method: 'POST', path: '/graphql', protocol: 'HTTP/1.1', sourceIp: '127.0.0.1', userAgent: 'test' },
+        requestId: 'r1',
+        routeKey: '$default',
+        stage: '$default',
+        timeEpoch: Date.now(),
+      },
       body,
       isBase64Encoded,
     }) as unknown as APIGatewayProxyEventV2;

@@ -59,10 +59,7 @@ describe('the read path against DynamoDB Local', () => {
   beforeAll(async () => {
     gw = await testGateway();
     sdk = createDynamo({ endpoint: localEndpoint(), ...PATIENT_CLIENT, readPath: 'sdk' });
-    await gw.put([
-      ODD_ITEM,
-      ...Array.from({ length: 5 }, (_, i) => ({ PK: 'ODD#1', SK: `CHILD#${i}`, n: i, GSI1PK: 'ODDS', GSI1SK: `ODD#${i}` })),
-    ]);
+    await gw.put([ODD_ITEM, ...Array.from({ length: 5 }, (_, i) => ({ PK: 'ODD#1', SK: `CHILD#${i}`, n: i, GSI1PK: 'ODDS', GSI1SK: `ODD#${i}` }))]);
   });
   afterAll(async () => {
     sdk.raw.destroy();
@@ -82,7 +79,14 @@ describe('the read path against DynamoDB Local', () => {
     const commands = [
       () => new GetCommand({ TableName: t, Key: { PK: 'ODD#1', SK: 'PROFILE' } }),
       () => new GetCommand({ TableName: t, Key: { PK: 'ODD#1', SK: 'NONE' } }),
-      () => new GetCommand({ TableName: t, Key: { PK: 'ODD#1', SK: 'PROFILE' }, ConsistentRead: true, ProjectionExpression: 'big, #m.nested', ExpressionAttributeNames: { '#m': 'map' } }),
+      () =>
+        new GetCommand({
+          TableName: t,
+          Key: { PK: 'ODD#1', SK: 'PROFILE' },
+          ConsistentRead: true,
+          ProjectionExpression: 'big, #m.nested',
+          ExpressionAttributeNames: { '#m': 'map' },
+        }),
       () => new QueryCommand({ TableName: t, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'ODD#1' }, Limit: 3 }),
       () =>
         new QueryCommand({
@@ -92,7 +96,8 @@ describe('the read path against DynamoDB Local', () => {
           ExclusiveStartKey: { PK: 'ODD#1', SK: 'CHILD#1' },
           ScanIndexForward: false,
         }),
-      () => new QueryCommand({ TableName: t, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': 'ODDS' }, Limit: 2 }),
+      () =>
+        new QueryCommand({ TableName: t, IndexName: 'GSI1', KeyConditionExpression: 'GSI1PK = :pk', ExpressionAttributeValues: { ':pk': 'ODDS' }, Limit: 2 }),
       () => new QueryCommand({ TableName: t, KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'ODD#1' }, Select: 'COUNT' }),
       // Binary and set values in the request's own values.
       () =>
@@ -103,7 +108,18 @@ describe('the read path against DynamoDB Local', () => {
           ExpressionAttributeNames: { '#b': 'bytes', '#m': 'map' },
           ExpressionAttributeValues: { ':pk': 'ODD#1', ':b': new Uint8Array([0, 1, 2, 255]), ':s': 'a', ':zero': 0 },
         }),
-      () => new BatchGetCommand({ RequestItems: { [t]: { Keys: [{ PK: 'ODD#1', SK: 'PROFILE' }, { PK: 'ODD#1', SK: 'CHILD#3' }, { PK: 'ODD#9', SK: 'X' }] } } }),
+      () =>
+        new BatchGetCommand({
+          RequestItems: {
+            [t]: {
+              Keys: [
+                { PK: 'ODD#1', SK: 'PROFILE' },
+                { PK: 'ODD#1', SK: 'CHILD#3' },
+                { PK: 'ODD#9', SK: 'X' },
+              ],
+            },
+          },
+        }),
     ];
     for (const command of commands) {
       const lean = await read(gw.dynamo, command());
@@ -134,7 +150,13 @@ describe('the read path against DynamoDB Local', () => {
       expect(result.data.course.students.edges.map((e: any) => e.node.email)).toEqual(['s1@example.com', 's2@example.com', 's3@example.com']);
       expect(sdkSend).not.toHaveBeenCalled();
       expect(leanSend).toHaveBeenCalledTimes(3);
-      expect(requests.summary()).toEqual({ requests: 3, byOperation: { GetItem: 1, Query: 1, BatchGetItem: 1 }, consumedCapacity: 2.5, waves: 2, maxConcurrency: 2 });
+      expect(requests.summary()).toEqual({
+        requests: 3,
+        byOperation: { GetItem: 1, Query: 1, BatchGetItem: 1 },
+        consumedCapacity: 2.5,
+        waves: 2,
+        maxConcurrency: 2,
+      });
     } finally {
       sdkSend.mockRestore();
       leanSend.mockRestore();
@@ -206,12 +228,18 @@ async function verifyingServer(secret: string, { skewMs = 0 } = {}) {
         const canonical = ['POST', req.url, '', ...names.map((n) => `${n}:${String(req.headers[n] ?? '').trim()}`), '', signedHeaders, sha(body)].join('\n');
         const scope = `${day}/${region}/${service}/aws4_request`;
         const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, day!), region!), service!), 'aws4_request');
-        const expected = createHmac('sha256', key).update(['AWS4-HMAC-SHA256', date, scope, sha(canonical)].join('\n')).digest('hex');
+        const expected = createHmac('sha256', key)
+          .update(['AWS4-HMAC-SHA256', date, scope, sha(canonical)].join('\n'))
+          .digest('hex');
         if (expected !== signature) reason ??= 'signature mismatch';
       }
       seen.push({ headers: req.headers, verified: !reason, reason });
       if (reason === 'skew') {
-        answer(400, { __type: 'com.amazon.coral.service#InvalidSignatureException', message: 'Signature expired: the request time is too far from the server time' }, { date: new Date(now).toUTCString() });
+        answer(
+          400,
+          { __type: 'com.amazon.coral.service#InvalidSignatureException', message: 'Signature expired: the request time is too far from the server time' },
+          { date: new Date(now).toUTCString() },
+        );
       } else if (reason) {
         answer(400, { __type: 'com.amazon.coral.service#InvalidSignatureException', message: reason });
       } else {
@@ -243,7 +271,10 @@ describe('the read path’s signature', () => {
       expect(metrics.summary()).toMatchObject({ requests: 1, consumedCapacity: 0.5 });
 
       // The same stand-in refuses a wrong secret: the check above can fail.
-      const wrong = new ReadPath(new DynamoDBClient({ endpoint: server.url, region: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'other' } }), strategy());
+      const wrong = new ReadPath(
+        new DynamoDBClient({ endpoint: server.url, region: 'eu-west-1', credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'other' } }),
+        strategy(),
+      );
       await expect(wrong.send('GetItem', { TableName: 't', Key: { PK: 'A', SK: 'PROFILE' } })).rejects.toMatchObject({ name: 'InvalidSignatureException' });
       expect(server.seen[1]).toMatchObject({ verified: false, reason: 'signature mismatch' });
     } finally {
@@ -288,7 +319,7 @@ describe('the read path’s signature', () => {
   });
 });
 
-describe('the read path\'s endpoint, as the SDK resolves its own requests\'', () => {
+describe("the read path's endpoint, as the SDK resolves its own requests'", () => {
   /** The host the SDK itself sends a GetItem of `client` to (stopped before sending). */
   async function sdkHost(client: DynamoDBClient): Promise<string> {
     client.middlewareStack.add(
@@ -333,7 +364,12 @@ describe('the read path when DynamoDB misbehaves', () => {
     });
     server.on('connection', (socket) => sockets.add(socket));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const dynamo = createDynamo({ endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requestTimeoutMs: 150, connectionTimeoutMs: patience(2000), maxAttempts: 3 });
+    const dynamo = createDynamo({
+      endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      requestTimeoutMs: 150,
+      connectionTimeoutMs: patience(2000),
+      maxAttempts: 3,
+    });
     try {
       const metrics = new OperationMetrics();
       const error = await dynamo.reads!.send('GetItem', { TableName: 't', Key: { PK: 'A', SK: 'PROFILE' } }, metrics).catch((e: unknown) => e);
@@ -367,7 +403,9 @@ describe('the read path when DynamoDB misbehaves', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const dynamo = createDynamo({ endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, maxAttempts: 2 });
     try {
-      const error = await dynamo.reads!.send('Query', { TableName: 't', KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'A' } }).catch((e: unknown) => e);
+      const error = await dynamo
+        .reads!.send('Query', { TableName: 't', KeyConditionExpression: 'PK = :pk', ExpressionAttributeValues: { ':pk': 'A' } })
+        .catch((e: unknown) => e);
       expect(error).toMatchObject({ name: 'InternalServerError', $fault: 'server', $metadata: { httpStatusCode: 502, attempts: 2 } });
       expect(isUnavailableError(error)).toBe(true);
       expect(requests).toBe(2);

@@ -18,7 +18,17 @@ import { createContext } from '../../src/graphql/context.js';
 import { DEFAULT_LIMITS } from '../../src/graphql/plugins/queryLimits.js';
 import { localEndpoint, PATIENT_CLIENT, testGateway, type TestGateway } from '../support/gateway.js';
 
-const SHAPE = { ...DEFAULT_SHAPE, students: 260, courses: 12, enrollmentsPerStudent: 2, customers: 10, ordersPerCustomer: 12, products: 3, partsPerProduct: 2, scaleBase: 2 };
+const SHAPE = {
+  ...DEFAULT_SHAPE,
+  students: 260,
+  courses: 12,
+  enrollmentsPerStudent: 2,
+  customers: 10,
+  ordersPerCustomer: 12,
+  products: 3,
+  partsPerProduct: 2,
+  scaleBase: 2,
+};
 
 let gw: TestGateway;
 let sdk: Dynamo;

@@ -49,7 +49,11 @@ beforeAll(async () => {
     }),
     silentLogger,
   );
-  await batchPut(gateway.dynamo.doc, tableName, [courseItem({ id: 'c1', title: 'Engines' }), studentItem({ id: 's1', name: 'Ada', email: 'ada@example.com' }), customerItem({ id: 'cu1', name: 'Grace', email: 'grace@example.com' })]);
+  await batchPut(gateway.dynamo.doc, tableName, [
+    courseItem({ id: 'c1', title: 'Engines' }),
+    studentItem({ id: 's1', name: 'Ada', email: 'ada@example.com' }),
+    customerItem({ id: 'cu1', name: 'Grace', email: 'grace@example.com' }),
+  ]);
   await gateway.stream.reader!.caughtUp();
 });
 
@@ -63,16 +67,27 @@ afterAll(async () => {
 
 const retitle = (title: string) =>
   gateway.dynamo.doc.send(
-    new UpdateCommand({ TableName: tableName, Key: { PK: 'COURSE#c1', SK: 'PROFILE' }, UpdateExpression: 'SET title = :t', ExpressionAttributeValues: { ':t': title } }),
+    new UpdateCommand({
+      TableName: tableName,
+      Key: { PK: 'COURSE#c1', SK: 'PROFILE' },
+      UpdateExpression: 'SET title = :t',
+      ExpressionAttributeValues: { ':t': title },
+    }),
   );
 
 describe('events on Redis authenticated with REDIS_EVENT_SECRET', () => {
   it('refuses to start in production with REDIS_URL and no REDIS_EVENT_SECRET', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', AUTH_MODE: 'off', CURSOR_SECRET: SECRET, REDIS_URL: redis.url })).toThrow(/REDIS_EVENT_SECRET is required/);
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', DYNAMODB_ENDPOINT: 'http://127.0.0.1:1', AUTH_MODE: 'off', CURSOR_SECRET: SECRET, REDIS_URL: redis.url }),
+    ).toThrow(/REDIS_EVENT_SECRET is required/);
   });
 
-  it('keeps the callers\' budgets of DynamoDB requests in the same Redis, one bucket per caller for every instance', async () => {
-    const res = await fetch(gateway.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ course(id: "c1") { title } }' }) });
+  it("keeps the callers' budgets of DynamoDB requests in the same Redis, one bucket per caller for every instance", async () => {
+    const res = await fetch(gateway.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ course(id: "c1") { title } }' }),
+    });
     expect(((await res.json()) as any).data.course.title).toBe('Engines');
     expect(await publisher.keys(`budget:${tableName}:*`)).toEqual([`budget:${tableName}:addr:127.0.0.1`]);
     expect(Number(await publisher.hget(`budget:${tableName}:addr:127.0.0.1`, 't'))).toBeLessThan(10_000);
@@ -85,7 +100,13 @@ describe('events on Redis authenticated with REDIS_EVENT_SECRET', () => {
     await untilOpen(url, { subscriptions: 1 });
     const before = (await liveDetails(url)).rejected;
 
-    const forged = JSON.stringify({ topic: 'Course#c1', item: 'c1', seq: '9'.repeat(40), kind: 'UPDATED', image: { PK: 'COURSE#c1', SK: 'PROFILE', id: 'c1', title: 'Forged' } });
+    const forged = JSON.stringify({
+      topic: 'Course#c1',
+      item: 'c1',
+      seq: '9'.repeat(40),
+      kind: 'UPDATED',
+      image: { PK: 'COURSE#c1', SK: 'PROFILE', id: 'c1', title: 'Forged' },
+    });
     // Unsigned, signed with another secret, and signed for another channel then sent here.
     expect(await publisher.publish(channel, forged)).toBe(1);
     expect(await publisher.publish(channel, signedMessage('another-secret-0123456789abcdefghijklmno', channel, forged))).toBe(1);
@@ -127,7 +148,7 @@ describe('events on Redis authenticated with REDIS_EVENT_SECRET', () => {
     listener.disconnect();
   });
 
-  it('keeps a student\'s email out of what Redis carries, and still delivers it to a subscriber allowed to read it', async () => {
+  it("keeps a student's email out of what Redis carries, and still delivers it to a subscriber allowed to read it", async () => {
     const url = gateway.url;
     const carried: string[] = [];
     const listener = new Redis(redis.url);
@@ -137,7 +158,12 @@ describe('events on Redis authenticated with REDIS_EVENT_SECRET', () => {
     const w = c.watch('subscription { studentChanged(id: "s1") { name email } }');
     await untilOpen(url, { subscriptions: 2 });
     await gateway.dynamo.doc.send(
-      new UpdateCommand({ TableName: tableName, Key: { PK: 'STUDENT#s1', SK: 'PROFILE' }, UpdateExpression: 'SET email = :e', ExpressionAttributeValues: { ':e': 'ada@new.example.com' } }),
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { PK: 'STUDENT#s1', SK: 'PROFILE' },
+        UpdateExpression: 'SET email = :e',
+        ExpressionAttributeValues: { ':e': 'ada@new.example.com' },
+      }),
     );
     for (let n = 1; !w.messages.some((m) => m.data?.studentChanged?.email === 'ada@new.example.com'); n++) await w.untilCount(n);
     expect(w.messages.at(-1)!.data).toEqual({ studentChanged: { name: 'Ada', email: 'ada@new.example.com' } });
@@ -153,7 +179,7 @@ describe('events on Redis authenticated with REDIS_EVENT_SECRET', () => {
     listener.disconnect();
   });
 
-  it('keeps a customer\'s email and orders out of what Redis carries, on the customer\'s topic and its orders\' connection, and still delivers them', async () => {
+  it("keeps a customer's email and orders out of what Redis carries, on the customer's topic and its orders' connection, and still delivers them", async () => {
     const url = gateway.url;
     const carried: string[] = [];
     const listener = new Redis(redis.url);
@@ -162,13 +188,28 @@ describe('events on Redis authenticated with REDIS_EVENT_SECRET', () => {
     const c = wsClient(url);
     const customer = c.watch('subscription { customerOrdersChanged(customerId: "cu1") { kind orderId order { total status } } }');
     await untilOpen(url, { subscriptions: 2 });
-    await gateway.dynamo.doc.send(new PutCommand({ TableName: tableName, Item: orderItem({ customerId: 'cu1', id: 'o1', placedAt: '2026-01-01T00:00:00.000Z', total: 4217.5, status: 'PAID' }) }));
     await gateway.dynamo.doc.send(
-      new UpdateCommand({ TableName: tableName, Key: { PK: 'CUSTOMER#cu1', SK: 'PROFILE' }, UpdateExpression: 'SET email = :e, orderCount = :n', ExpressionAttributeValues: { ':e': 'grace@new.example.com', ':n': 1 } }),
+      new PutCommand({
+        TableName: tableName,
+        Item: orderItem({ customerId: 'cu1', id: 'o1', placedAt: '2026-01-01T00:00:00.000Z', total: 4217.5, status: 'PAID' }),
+      }),
+    );
+    await gateway.dynamo.doc.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { PK: 'CUSTOMER#cu1', SK: 'PROFILE' },
+        UpdateExpression: 'SET email = :e, orderCount = :n',
+        ExpressionAttributeValues: { ':e': 'grace@new.example.com', ':n': 1 },
+      }),
     );
     const [message] = await customer.untilCount(1);
     expect(message!.data).toEqual({ customerOrdersChanged: { kind: 'ADDED', orderId: 'o1', order: { total: 4217.5, status: 'PAID' } } });
-    await until(() => carried.length >= 2, () => `two messages carried (have ${carried.length})`, 5000, 25);
+    await until(
+      () => carried.length >= 2,
+      () => `two messages carried (have ${carried.length})`,
+      5000,
+      25,
+    );
     expect(carried.length).toBe(2);
     for (const m of carried) {
       expect(m).not.toContain('example.com');

@@ -54,7 +54,11 @@ beforeAll(async () => {
   expect((await gw.run(`mutation { hireAgent(input: { id: "a1", name: "Ada" }) { id } }`)).errors).toBeUndefined();
   const open = (id: string, customer: string, day: number, agent: string | null) =>
     gw.run(`mutation($i: OpenTicketInput!) { openTicket(input: $i) { id } }`, { i: { id, subject: `S ${id}`, openedAt: `2026-04-0${day}`, customer, agent } });
-  for (const [id, customer, day, agent] of [['t1', 'c2', 3, 'a1'], ['t2', 'c2', 1, null], ['t3', 'c9', 2, 'a1']] as const) {
+  for (const [id, customer, day, agent] of [
+    ['t1', 'c2', 3, 'a1'],
+    ['t2', 'c2', 1, null],
+    ['t3', 'c9', 2, 'a1'],
+  ] as const) {
     expect((await open(id, customer, day, agent)).errors).toBeUndefined();
   }
 });
@@ -94,7 +98,9 @@ describe('references', () => {
 
   it('leaves the tickets a @query lists when their agent is deleted (it owns nothing)', async () => {
     expect((await gw.run(`mutation { hireAgent(input: { id: "a2", name: "Bo" }) { id } }`)).errors).toBeUndefined();
-    expect((await gw.run(`mutation { openTicket(input: { id: "t5", subject: "x", openedAt: "2026-04-05", customer: "c5", agent: "a2" }) { id } }`)).errors).toBeUndefined();
+    expect(
+      (await gw.run(`mutation { openTicket(input: { id: "t5", subject: "x", openedAt: "2026-04-05", customer: "c5", agent: "a2" }) { id } }`)).errors,
+    ).toBeUndefined();
     expect((await gw.run(`mutation { fireAgent(id: "a2") }`)).errors).toBeUndefined();
     await gw.settle();
     expect(await gw.get('AGENT#a2', 'META')).toBeUndefined();
@@ -109,7 +115,6 @@ describe('references', () => {
 });
 
 describe('models with references that cannot be served', () => {
-
   it('refuses a keyless type with a field besides its id, naming the field', () => {
     expect(problemsOf(MODEL.replace('type Customer { id: ID! }', 'type Customer { id: ID! name: String }'))).toEqual([
       'Customer.name: Customer is keyless (an id and no @item): it has no item to hold this field; give Customer an @item or remove the field',
@@ -117,9 +122,12 @@ describe('models with references that cannot be served', () => {
   });
 
   it('refuses a reference to a child type that cannot be found by its id alone', () => {
-    const sdl = MODEL.replace(/type Agent @item\(pk: "AGENT#\{id\}", sk: "META"\) \{[^}]*\}/, `
+    const sdl = MODEL.replace(
+      /type Agent @item\(pk: "AGENT#\{id\}", sk: "META"\) \{[^}]*\}/,
+      `
       type Team @item(pk: "TEAM#{id}", sk: "META") { id: ID! }
-      type Agent @item(pk: "TEAM#{team}", sk: "AGENT#{id}") { id: ID! name: String! team: Team! @parent }`)
+      type Agent @item(pk: "TEAM#{team}", sk: "AGENT#{id}") { id: ID! name: String! team: Team! @parent }`,
+    )
       .replace('hireAgent(input: NewAgentInput!): Agent! @create', 'hireAgent(teamId: ID!, input: NewAgentInput!): Agent! @create(parent: "teamId")')
       .replace('fireAgent(id: ID!): ID! @delete(type: "Agent")', '');
     expect(problemsOf(sdl)).toContain(

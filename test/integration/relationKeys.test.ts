@@ -69,21 +69,43 @@ let gw: TestGateway;
 beforeAll(async () => {
   gw = await testGateway({ model: buildModel(MODEL, 'relationKeys.graphql') });
   const ok = async (query: string, variables?: Record<string, unknown>) => expect((await gw.run(query, variables)).errors).toBeUndefined();
-  for (const [owner, name] of [['ada', 'engine'], ['ada', 'loom']]) await ok(`mutation($i: RepoInput!) { createRepo(input: $i) { id } }`, { i: { owner, name } });
-  for (const [name, number] of [['engine', '001'], ['engine', '002'], ['loom', '001']]) {
+  for (const [owner, name] of [
+    ['ada', 'engine'],
+    ['ada', 'loom'],
+  ])
+    await ok(`mutation($i: RepoInput!) { createRepo(input: $i) { id } }`, { i: { owner, name } });
+  for (const [name, number] of [
+    ['engine', '001'],
+    ['engine', '002'],
+    ['loom', '001'],
+  ]) {
     await ok(`mutation($i: IssueInput!) { openIssue(input: $i) { id } }`, { i: { repoOwner: 'ada', repoName: name, number, title: `${name} ${number}` } });
   }
   await ok(`mutation { createAgent(input: { id: "a1" }) { id } }`);
   await ok(`mutation { addNote(agentId: "a1", input: { id: "n1", text: "hello" }) { id } }`);
   // Messages as another program writes them: the index key is the natural attribute agentChannel, the sort key sentAt repeats.
-  const message = (id: string, channel: string, sentAt: string) => ({ PK: `MSG#${id}`, SK: 'MSG', agent: 'a1', channel, agentChannel: `a1#${channel}`, sentAt, text: id });
-  await gw.put([message('m1', 'ops', '2026-03-01'), message('m2', 'ops', '2026-03-02'), message('m3', 'ops', '2026-03-02'), message('m4', 'ops', '2026-03-03'), message('m5', 'dev', '2026-03-02')]);
+  const message = (id: string, channel: string, sentAt: string) => ({
+    PK: `MSG#${id}`,
+    SK: 'MSG',
+    agent: 'a1',
+    channel,
+    agentChannel: `a1#${channel}`,
+    sentAt,
+    text: id,
+  });
+  await gw.put([
+    message('m1', 'ops', '2026-03-01'),
+    message('m2', 'ops', '2026-03-02'),
+    message('m3', 'ops', '2026-03-02'),
+    message('m4', 'ops', '2026-03-03'),
+    message('m5', 'dev', '2026-03-02'),
+  ]);
 });
 afterAll(() => gw?.stop());
 
 const ids = (c: { edges: { node: { id: string } }[] }) => c.edges.map((e) => e.node.id);
 
-describe('a partition named by the owner\'s several key values', () => {
+describe("a partition named by the owner's several key values", () => {
   it('reads a repository and its issues from REPO#{repoOwner}#{repoName} in one Query: the repository sorts beside its issues', async () => {
     const { result, requests } = await gw.counted(`{ repo(owner: "ada", name: "engine") { name issues(first: 10) { edges { node { number title } } } } }`);
     expect(result.errors).toBeUndefined();
@@ -94,36 +116,48 @@ describe('a partition named by the owner\'s several key values', () => {
 });
 
 describe('a type field @query whose other placeholders its arguments fill', () => {
-  it('reads one channel of an agent\'s messages in one Query, and pages on with a cursor bound to that channel', async () => {
-    const { result, requests } = await gw.counted(`{ agent(id: "a1") { messages(channel: "ops", first: 3) { edges { node { id } } pageInfo { hasNextPage endCursor } } } }`);
+  it("reads one channel of an agent's messages in one Query, and pages on with a cursor bound to that channel", async () => {
+    const { result, requests } = await gw.counted(
+      `{ agent(id: "a1") { messages(channel: "ops", first: 3) { edges { node { id } } pageInfo { hasNextPage endCursor } } } }`,
+    );
     expect(result.errors).toBeUndefined();
     // m2 and m3 share a sort key: DynamoDB orders them by the table key.
     const first = ids(result.data.agent.messages);
     expect([first[0], [...first.slice(1)].sort()]).toEqual(['m1', ['m2', 'm3']]);
     expect(requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
     const after = result.data.agent.messages.pageInfo.endCursor;
-    const next = await gw.counted(`query($c: String) { agent(id: "a1") { messages(channel: "ops", first: 3, after: $c) { edges { node { id } } pageInfo { hasNextPage } } } }`, { c: after });
+    const next = await gw.counted(
+      `query($c: String) { agent(id: "a1") { messages(channel: "ops", first: 3, after: $c) { edges { node { id } } pageInfo { hasNextPage } } } }`,
+      { c: after },
+    );
     expect(ids(next.result.data.agent.messages)).toEqual(['m4']);
     expect(next.requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
-    const other = await gw.run(`query($c: String) { agent(id: "a1") { messages(channel: "dev", first: 3, after: $c) { edges { node { id } } } } }`, { c: after });
+    const other = await gw.run(`query($c: String) { agent(id: "a1") { messages(channel: "dev", first: 3, after: $c) { edges { node { id } } } } }`, {
+      c: after,
+    });
     expect(other.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
   it('narrows with from/until over a sort key without {id}, paging exactly through items that share a sort key', async () => {
-    const page = await gw.counted(`{ agent(id: "a1") { messages(channel: "ops", from: "2026-03-02", until: "2026-03-03", first: 1) { edges { node { id } } pageInfo { hasNextPage endCursor } } } }`);
+    const page = await gw.counted(
+      `{ agent(id: "a1") { messages(channel: "ops", from: "2026-03-02", until: "2026-03-03", first: 1) { edges { node { id } } pageInfo { hasNextPage endCursor } } } }`,
+    );
     expect(page.result.errors).toBeUndefined();
     const [one] = ids(page.result.data.agent.messages);
     expect(['m2', 'm3']).toContain(one);
     expect(page.requests.byOperation).toEqual({ GetItem: 1, Query: 1 });
-    const rest = await gw.run(`query($c: String) { agent(id: "a1") { messages(channel: "ops", from: "2026-03-02", until: "2026-03-03", first: 5, after: $c) { edges { node { id } } } } }`, {
-      c: page.result.data.agent.messages.pageInfo.endCursor,
-    });
+    const rest = await gw.run(
+      `query($c: String) { agent(id: "a1") { messages(channel: "ops", from: "2026-03-02", until: "2026-03-03", first: 5, after: $c) { edges { node { id } } } } }`,
+      {
+        c: page.result.data.agent.messages.pageInfo.endCursor,
+      },
+    );
     expect(ids(rest.data.agent.messages)).toEqual([one === 'm2' ? 'm3' : 'm2']);
   });
 });
 
 describe('a parent inferred from the one reference field its pk names', () => {
-  it('creates a note under its agent and lists it as the agent\'s child, one Query', async () => {
+  it("creates a note under its agent and lists it as the agent's child, one Query", async () => {
     const { result, requests } = await gw.counted(`{ agent(id: "a1") { notes(first: 5) { edges { node { id text agent { id } } } } } }`);
     expect(result.errors).toBeUndefined();
     expect(result.data.agent.notes.edges).toEqual([{ node: { id: 'n1', text: 'hello', agent: { id: 'a1' } } }]);

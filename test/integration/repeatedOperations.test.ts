@@ -79,7 +79,11 @@ describe('look-ahead of a repeated operation', () => {
 
   it('reads ahead with the page size of each request', async () => {
     const query = 'query ($n: Int) { student(id: "s1") { name courses(first: $n) { edges { node { id } } } } }';
-    for (const [n, edges] of [[1, 1], [2, 2], [1, 1]] as const) {
+    for (const [n, edges] of [
+      [1, 1],
+      [2, 2],
+      [1, 1],
+    ] as const) {
       const { result, requests } = await gw.counted(query, { n });
       expect(result.data.student.courses.edges).toHaveLength(edges);
       expect(requests.summary().byOperation).toEqual({ Query: 1 });

@@ -27,7 +27,9 @@ function fixture(): Item[] {
   for (let s = 0; s < 100; s++) {
     items.push(studentItem({ id: `s${s}`, name: `Ada ${s}`, courseCount: 3 }));
     for (let c = 0; c < 3; c++) {
-      items.push(enrollmentItem({ studentId: `s${s}`, courseId: `c${c}`, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: `Course ${c}`, studentName: `Ada ${s}` }));
+      items.push(
+        enrollmentItem({ studentId: `s${s}`, courseId: `c${c}`, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: `Course ${c}`, studentName: `Ada ${s}` }),
+      );
     }
   }
   return [...items, ...catalogCounterItems(items)];
@@ -56,7 +58,7 @@ describe('nested totalCount', () => {
     expect(perByte(requests.requests, query)).toBeLessThanOrEqual(0.1);
   });
 
-  it('sends a page of 0\'s Query only when its pageInfo is asked for', async () => {
+  it("sends a page of 0's Query only when its pageInfo is asked for", async () => {
     const roster = (inner: string) => `{ course(id: "c0") { students(first: 5) { edges { node { id courses(first: 0) { ${inner} } } } } } }`;
     const { requests: plain } = await gw.counted('{ course(id: "c0") { students(first: 5) { edges { node { id } } } } }');
     const { result: counted, requests: count } = await gw.counted(roster('totalCount'));
@@ -120,7 +122,10 @@ describe('requests per byte of query text', () => {
     ['aliased lists', aliased(30, 'students(first: 100) { edges { node { id } } }')],
     ['aliased prefix counts', aliased(30, 'students(first: 0, namePrefix: "Ada") { totalCount }')],
     ['aliased entity pages', aliased(30, 'student(id: "s1") { courses(first: 100) { edges { node { students(first: 100) { edges { node { id } } } } } } }')],
-    ['distinct prefixes', `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: students(first: 100, namePrefix: "Ada ${i}") { totalCount edges { node { id } } }`).join(' ')} }`],
+    [
+      'distinct prefixes',
+      `{ ${Array.from({ length: 30 }, (_, i) => `a${i}: students(first: 100, namePrefix: "Ada ${i}") { totalCount edges { node { id } } }`).join(' ')} }`,
+    ],
   ])('%s: at most one request per 10 bytes, or what its widest page needs', async (_, query) => {
     const { requests } = await gw.counted(query);
     expect(requests.requests).toBeLessThanOrEqual(budgetOf(query));

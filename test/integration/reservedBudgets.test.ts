@@ -39,16 +39,21 @@ function heavyData(): Item[] {
     for (let k = 1; k < STUDENTS; k++) {
       const id = `c${s}_${k}`;
       items.push(courseItem({ id, title: `Course ${id}`, studentCount: 1 }));
-      items.push(enrollmentItem({ studentId: `s${s}`, courseId: id, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: `Course ${id}`, studentName: `Ada ${s}` }));
+      items.push(
+        enrollmentItem({ studentId: `s${s}`, courseId: id, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: `Course ${id}`, studentName: `Ada ${s}` }),
+      );
     }
   }
   return [...items, ...catalogCounterItems(items)];
 }
 
-const selection = (leaf: string) => `students(first: 20) { edges { node { courses(first: 20) { edges { node { students(first: 20) { edges { node { ${leaf} } } } } } } } } }`;
+const selection = (leaf: string) =>
+  `students(first: 20) { edges { node { courses(first: 20) { edges { node { students(first: 20) { edges { node { ${leaf} } } } } } } } } }`;
 const HEAVY_QUERY = `{ course(id: "c1") { ${selection('name')} } }`;
 /** Eight selections alike but distinct (each its own execution). */
-const HEAVY_SUBSCRIPTIONS = ['name', 'id', 'email', '__typename', 'name id', 'name email', 'id email', 'name id email'].map((leaf) => `subscription { courseChanged(id: "c1") { ${selection(leaf)} } }`);
+const HEAVY_SUBSCRIPTIONS = ['name', 'id', 'email', '__typename', 'name id', 'name email', 'id email', 'name id email'].map(
+  (leaf) => `subscription { courseChanged(id: "c1") { ${selection(leaf)} } }`,
+);
 
 let wire: WireCounter;
 beforeAll(async () => {
@@ -75,7 +80,7 @@ describe('reservations before the work, HTTP', () => {
     expect(wire.total()).toBeLessThanOrEqual(BURST);
   });
 
-  it('keeps ten heavy queries of one caller at once within its budget plus one execution\'s cap', async () => {
+  it("keeps ten heavy queries of one caller at once within its budget plus one execution's cap", async () => {
     wire.reset();
     const answers = await Promise.all(Array.from({ length: 10 }, () => postFrom(url, '127.0.0.21', HEAVY_QUERY)));
     const sent = wire.total();
@@ -85,7 +90,7 @@ describe('reservations before the work, HTTP', () => {
     expect(answers.filter((a) => a.status === 429).length).toBeGreaterThan(0);
   });
 
-  it('keeps ten heavy queries of one caller over two gateways sharing its bucket in Redis within the budget plus one execution\'s cap', async () => {
+  it("keeps ten heavy queries of one caller over two gateways sharing its bucket in Redis within the budget plus one execution's cap", async () => {
     const redis: RedisServer = await startRedis();
     const prefix = `budget:reserved_${randomUUID().slice(0, 8)}:`;
     const parts: { gw: TestGateway; url: string; buckets: CallerBuckets }[] = [];
@@ -134,20 +139,26 @@ describe('reservations before the work, subscriptions', () => {
       streams.push(await engine.start(prepared as Prepared, EVERYONE, () => {}, budgets[i % budgets.length]));
     }
     wire.reset();
-    hub.receive({ topic: 'Course#c1', item: 'c1', seq: String(10n ** 30n), kind: 'UPDATED', image: courseItem({ id: 'c1', title: 'Engines', studentCount: STUDENTS }) });
+    hub.receive({
+      topic: 'Course#c1',
+      item: 'c1',
+      seq: String(10n ** 30n),
+      kind: 'UPDATED',
+      image: courseItem({ id: 'c1', title: 'Engines', studentCount: STUDENTS }),
+    });
     await Promise.all(streams.map((s) => s.next()));
     for (const s of streams) await s.return(undefined);
     expect(executions).toHaveLength(8);
     return { sent: wire.total(), each: executions.map((e) => e.dynamodb.requests) };
   }
 
-  it('keeps one event over eight distinct heavy subscriptions of one socket within the socket\'s budget plus one execution\'s cap', async () => {
+  it("keeps one event over eight distinct heavy subscriptions of one socket within the socket's budget plus one execution's cap", async () => {
     const { sent, each } = await oneEvent([new SocketBudget(Infinity, Infinity, { perSecond: 1, burst: BURST }, () => 0)]);
     process.stderr.write(`one event over eight heavy subscriptions of one socket: ${sent} requests at the wire (${each.join(' ')})\n`);
     expect(sent).toBeLessThanOrEqual(BURST + CAP);
   });
 
-  it('keeps one event over heavy subscriptions on eight sockets of one caller within the caller\'s budget plus one execution\'s cap', async () => {
+  it("keeps one event over heavy subscriptions on eight sockets of one caller within the caller's budget plus one execution's cap", async () => {
     const callers = new CallerBuckets({ perSecond: 1, burst: BURST, now: () => 0 });
     const sockets = Array.from({ length: 8 }, () => {
       const socket = new SocketBudget(Infinity, Infinity, { perSecond: 1, burst: 100_000 }, () => 0);

@@ -25,7 +25,9 @@ function fixture(): Item[] {
   for (let s = 0; s < 100; s++) items.push(studentItem({ id: `s${s}`, name: longName(s), email: `s${s}@example.com`, courseCount: 1 }));
   for (let c = 0; c < 16; c++) items.push(courseItem({ id: `c${c}`, title: `Course ${c}`, studentCount: c === 0 ? 100 : 0 }));
   for (let s = 0; s < 100; s++) {
-    items.push(enrollmentItem({ studentId: `s${s}`, courseId: 'c0', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Course 0', studentName: longName(s) }));
+    items.push(
+      enrollmentItem({ studentId: `s${s}`, courseId: 'c0', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Course 0', studentName: longName(s) }),
+    );
   }
   return [...items, ...catalogCounterItems(items)];
 }
@@ -82,7 +84,11 @@ describe('the response byte limit', () => {
   });
 
   it('lets the same query through when it fits', async () => {
-    const { result } = await gw.counted('{ courses(first: 1) { edges { cursor node { students(first: 10) { edges { cursor node { id } } } } } } }', undefined, signedIn);
+    const { result } = await gw.counted(
+      '{ courses(first: 1) { edges { cursor node { students(first: 10) { edges { cursor node { id } } } } } } }',
+      undefined,
+      signedIn,
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data.courses.edges[0].node.students.edges).toHaveLength(10);
     // The estimate's least cursor is no longer than the cursors issued.

@@ -40,21 +40,35 @@ describe('npm run import of a restaurant-reservations export with slug ids and a
   afterAll(() => gw?.stop());
 
   it('drafts one type per facet, no TODO, and says it passes the model check', () => {
-    expect(printed[0]).toMatch(/restaurants\.graphql: 6 types \(Restaurant, Guest, DiningTable, Reservation, Review, Favourite\), 1 indexes \(GSI1\), 0 TODO comments; passes the model check$/);
+    expect(printed[0]).toMatch(
+      /restaurants\.graphql: 6 types \(Restaurant, Guest, DiningTable, Reservation, Review, Favourite\), 1 indexes \(GSI1\), 0 TODO comments; passes the model check$/,
+    );
     expect(printed[1]).toMatch(/restaurants\.demo\.json: 52 sample items$/);
   });
 
   it('finds the ids in the slugs and declares the overloaded GSI as templates, a partition named by a reference read from the referred type', () => {
     expect(sdl).toContain('type Restaurant @item(pk: "REST#{id}", sk: "META") @indexed(index: "GSI1", pk: ["CITY#{city}"], sk: ["REST#{id}"]) {');
     expect(sdl).toContain('type DiningTable @item(pk: "REST#{restaurant}", sk: "TABLE#{id}") {');
-    expect(sdl).toContain('type Reservation @item(pk: "REST#{restaurant}", sk: "RES#{date}#{id}") @indexed(index: "GSI1", pk: ["GUEST#{guestId}"], sk: ["RES#{date}"]) {');
-    expect(sdl).toContain('type Favourite @item(pk: "GUEST#{guest}", sk: "FAV#{id}") @indexed(index: "GSI1", pk: ["REST#{restaurantId}"], sk: ["FAV#{guest}"]) {');
+    expect(sdl).toContain(
+      'type Reservation @item(pk: "REST#{restaurant}", sk: "RES#{date}#{id}") @indexed(index: "GSI1", pk: ["GUEST#{guestId}"], sk: ["RES#{date}"]) {',
+    );
+    expect(sdl).toContain(
+      'type Favourite @item(pk: "GUEST#{guest}", sk: "FAV#{id}") @indexed(index: "GSI1", pk: ["REST#{restaurantId}"], sk: ["FAV#{guest}"]) {',
+    );
     expect(sdl).toContain('  favourites(first: Int, after: String, last: Int, before: String): FavouriteConnection! @query(index: "GSI1")');
     expect(sdl).not.toMatch(/^\s*# TODO|gateway keeps for itself/m);
   });
 
   it('passes npm run check on its own samples: every item of a type, every index key as its template gives it', async () => {
-    const report = await runCheck({ raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0 });
+    const report = await runCheck({
+      raw: gw.dynamo.raw,
+      doc: gw.dynamo.doc,
+      tableName: gw.tableName,
+      plan: gw.plan,
+      segments: 1,
+      readUnitsPerSecond: 100_000,
+      indexSettleMs: 0,
+    });
     expect(report.found, JSON.stringify(report.findings)).toBe(0);
     expect(report.scanned).toBe((await gw.scan()).length);
   });
@@ -67,7 +81,10 @@ describe('npm run import of a restaurant-reservations export with slug ids and a
 
   it('the restaurants of a city: one Query of GSI1, by the restaurant id', async () => {
     const { result, requests } = await gw.counted('{ restaurantsByGsi1(city: "lisbon", first: 10) { edges { node { id name } } } }');
-    expect(nodes(result.data.restaurantsByGsi1)).toEqual([{ id: 'mar-azul', name: 'Mar Azul' }, { id: 'tasca-lx', name: 'Tasca do Chico' }]);
+    expect(nodes(result.data.restaurantsByGsi1)).toEqual([
+      { id: 'mar-azul', name: 'Mar Azul' },
+      { id: 'tasca-lx', name: 'Tasca do Chico' },
+    ]);
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
@@ -77,7 +94,10 @@ describe('npm run import of a restaurant-reservations export with slug ids and a
       reservations(first: 2) { edges { node { id date partySize guestId { id } } } pageInfo { hasNextPage } }
     } }`);
     expect(result.errors).toBeUndefined();
-    expect(nodes(result.data.restaurant.diningTables)).toEqual([{ id: 'terrace', seats: 4 }, { id: 'window', seats: 2 }]);
+    expect(nodes(result.data.restaurant.diningTables)).toEqual([
+      { id: 'terrace', seats: 4 },
+      { id: 'window', seats: 2 },
+    ]);
     expect(nodes(result.data.restaurant.reservations)).toEqual([
       { id: 'duarte-lunch', date: '2026-05-01T13:00', partySize: 3, guestId: { id: 'duarte-reis' } },
       { id: 'ana-seafood', date: '2026-05-03T20:00', partySize: 2, guestId: { id: 'ana-silva' } },
@@ -87,7 +107,9 @@ describe('npm run import of a restaurant-reservations export with slug ids and a
   });
 
   it("a guest's reservations through GSI1, each with its restaurant's name: GetItem, one Query, one BatchGetItem", async () => {
-    const { result, requests } = await gw.counted('{ guest(id: "ana-silva") { name reservations(first: 10) { edges { node { date status restaurant { name } } } } } }');
+    const { result, requests } = await gw.counted(
+      '{ guest(id: "ana-silva") { name reservations(first: 10) { edges { node { date status restaurant { name } } } } } }',
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data.guest.name).toBe('Ana Silva');
     expect(nodes(result.data.guest.reservations)).toEqual([
@@ -99,7 +121,7 @@ describe('npm run import of a restaurant-reservations export with slug ids and a
     expect(requests.byOperation).toEqual({ GetItem: 1, Query: 1, BatchGetItem: 1 });
   });
 
-  it('the many-to-many both ways: a guest\'s favourite restaurants, and a restaurant\'s fans through GSI1, names batched', async () => {
+  it("the many-to-many both ways: a guest's favourite restaurants, and a restaurant's fans through GSI1, names batched", async () => {
     const favourites = await gw.counted('{ guest(id: "ana-silva") { favourites(first: 10) { edges { node { id addedAt restaurantId { name } } } } } }');
     expect(nodes(favourites.result.data.guest.favourites)).toEqual([
       { id: 'horta-braga', addedAt: '2026-04-20', restaurantId: { name: 'Horta' } },

@@ -36,18 +36,17 @@ function olderPlan() {
 }
 
 const RENAME = `mutation($id: ID!, $t: String) { updateCourse(id: $id, input: { title: $t }) { id } }`;
-const titles = async () =>
-  (await gw.scan())
-    .filter((i) => i.SK === 'COURSE#R1')
-    .map((e) => e.courseTitle);
+const titles = async () => (await gw.scan()).filter((i) => i.SK === 'COURSE#R1').map((e) => e.courseTitle);
 
 describe('a rolling deploy that adds a copy', () => {
-  it('holds an older model\'s processor at the new model\'s marker, and the new processor converges every copy', async () => {
+  it("holds an older model's processor at the new model's marker, and the new processor converges every copy", async () => {
     const students = ['r1', 'r2', 'r3'];
     await gw.put([
       courseItem({ id: 'R1', title: 'Old', studentCount: 3 }),
       ...students.map((id) => studentItem({ id, name: `Name ${id}`, courseCount: 1 })),
-      ...students.map((id) => enrollmentItem({ studentId: id, courseId: 'R1', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: `Name ${id}` })),
+      ...students.map((id) =>
+        enrollmentItem({ studentId: id, courseId: 'R1', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: `Name ${id}` }),
+      ),
     ]);
     const older = olderPlan();
     expect(workOf(gw.plan).filter((w) => !workOf(older).includes(w))).toEqual(['copy Course.title>courseTitle on Student.courses']);
@@ -58,7 +57,9 @@ describe('a rolling deploy that adds a copy', () => {
       // The new model's gateway starts (its marker) and renames the course while the old processor holds the stream.
       await writeModelMarker({ doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan });
       expect((await gw.run(RENAME, { id: 'R1', t: 'New' })).errors).toBeUndefined();
-      await expect.poll(() => old.stats.snapshot().modelBehind, { timeout: patience(30_000), interval: 50 }).toMatchObject({ missing: ['copy Course.title>courseTitle on Student.courses'] });
+      await expect
+        .poll(() => old.stats.snapshot().modelBehind, { timeout: patience(30_000), interval: 50 })
+        .toMatchObject({ missing: ['copy Course.title>courseTitle on Student.courses'] });
       await old.caughtUp();
       expect(old.stats.snapshot()).toMatchObject({ failed: 0, deadLetters: 0 });
       expect(await titles()).toEqual(['Old', 'Old', 'Old']);
@@ -78,7 +79,7 @@ describe('a rolling deploy that adds a copy', () => {
     }
   });
 
-  it('lets a newer model\'s processor go on past an older model\'s marker', async () => {
+  it("lets a newer model's processor go on past an older model's marker", async () => {
     const current = gw.streamReader();
     current.start();
     try {

@@ -9,15 +9,7 @@ import { HeaderMap } from '@apollo/server';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { createContext } from '../../src/graphql/context.js';
 import { OperationMetrics } from '../../src/dynamo/metrics.js';
-import {
-  courseItem,
-  customerItem,
-  enrollmentItem,
-  orderItem,
-  partItem,
-  productItem,
-  studentItem,
-} from '../support/defaultItems.js';
+import { courseItem, customerItem, enrollmentItem, orderItem, partItem, productItem, studentItem } from '../support/defaultItems.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 import { DEFAULT_LIMITS } from '../../src/graphql/plugins/queryLimits.js';
 
@@ -151,7 +143,9 @@ describe('one-to-many collections read with their parent', () => {
 
   it('reads a product and its parts with one Query either way', async () => {
     for (const args of ['first: 10', 'last: 2']) {
-      const { data, metrics } = await measured(`{ product(id: "bike") { name parts(${args}) { edges { node { id } } pageInfo { hasNextPage hasPreviousPage } totalCount } } }`);
+      const { data, metrics } = await measured(
+        `{ product(id: "bike") { name parts(${args}) { edges { node { id } } pageInfo { hasNextPage hasPreviousPage } totalCount } } }`,
+      );
       expect(metrics.requests).toBe(1);
       expect(data.product.parts.totalCount).toBe(4);
     }
@@ -166,7 +160,9 @@ describe('many-to-many connections', () => {
   });
 
   it('skips items of other kinds in the student partition', async () => {
-    const { data, metrics } = await measured(`{ student(id: "three") { name courses(first: 3) { edges { node { id } } pageInfo { hasNextPage } totalCount } } }`);
+    const { data, metrics } = await measured(
+      `{ student(id: "three") { name courses(first: 3) { edges { node { id } } pageInfo { hasNextPage } totalCount } } }`,
+    );
     expect(metrics.requests).toBe(1);
     expect(data.student.courses.edges.map((e: any) => e.node.id)).toEqual(['k0', 'k1', 'k2']);
     expect(data.student.courses.pageInfo.hasNextPage).toBe(false);
@@ -185,7 +181,11 @@ describe('many-to-many connections', () => {
   });
 
   it('reads a nested page of pages in three waves: 1 Query, then 10 Queries, then the students, never the course items', async () => {
-    const { data, metrics, naive: slow } = await measured(`{ student(id: "ten") { courses(first: 10) { edges { node { title
+    const {
+      data,
+      metrics,
+      naive: slow,
+    } = await measured(`{ student(id: "ten") { courses(first: 10) { edges { node { title
       students(first: 10) { edges { node { name email } } } } } } } }`);
     // Each edge carries its course's shard count: the course items are not read for their layouts.
     expect(metrics).toMatchObject({ requests: 12, byOperation: { Query: 11, BatchGetItem: 1 }, waves: 3, maxConcurrency: 10 });

@@ -5,7 +5,17 @@ import { writeItems } from '../../scripts/seedTable.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 
-const shape = { ...DEFAULT_SHAPE, students: 40, courses: 6, enrollmentsPerStudent: 3, customers: 4, ordersPerCustomer: 5, products: 2, partsPerProduct: 3, scaleBase: 2 };
+const shape = {
+  ...DEFAULT_SHAPE,
+  students: 40,
+  courses: 6,
+  enrollmentsPerStudent: 3,
+  customers: 4,
+  ordersPerCustomer: 5,
+  products: 2,
+  partsPerProduct: 3,
+  scaleBase: 2,
+};
 
 let gw: TestGateway;
 let dataset: Dataset;

@@ -27,7 +27,11 @@ afterAll(() => gw?.stop());
 /** Runs a script with exactly this environment (no AWS variables of the machine's). */
 async function script(file: string, args: string[], env: Record<string, string>) {
   try {
-    const { stdout, stderr } = await run(tsx, [join(root, 'scripts', file), ...args], { cwd: root, env: { PATH: process.env.PATH!, ...env }, timeout: patience(120_000) });
+    const { stdout, stderr } = await run(tsx, [join(root, 'scripts', file), ...args], {
+      cwd: root,
+      env: { PATH: process.env.PATH!, ...env },
+      timeout: patience(120_000),
+    });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -39,28 +43,40 @@ describe('without DYNAMODB_ENDPOINT', () => {
   it.each([
     ['seed.ts', ['--students', '5']],
     ['migrate.ts', []],
-  ])('%s refuses to run, naming the variable, and touches nothing', async (file, args) => {
-    const result = await script(file, args, { TABLE_NAME: gw.tableName, AWS_REGION: 'eu-west-1' });
-    expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/DYNAMODB_ENDPOINT is unset: set it to the DynamoDB to write/);
-  }, patience(130_000));
+  ])(
+    '%s refuses to run, naming the variable, and touches nothing',
+    async (file, args) => {
+      const result = await script(file, args, { TABLE_NAME: gw.tableName, AWS_REGION: 'eu-west-1' });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/DYNAMODB_ENDPOINT is unset: set it to the DynamoDB to write/);
+    },
+    patience(130_000),
+  );
 });
 
 describe('seeding over the demo data', () => {
-  it('keeps totalCount equal to what the lists hold', async () => {
-    const result = await script('seed.ts', ['--students', '30', '--courses', '5', '--enrollments-per-student', '2', '--customers', '1', '--orders-per-customer', '1'], {
-      DYNAMODB_ENDPOINT: localEndpoint(),
-      TABLE_NAME: gw.tableName,
-      AWS_REGION: 'us-east-1',
-      // Patient timeouts: the whole suite shares one DynamoDB Local.
-      DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
-      DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
-    });
-    expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({ code: 0, stderr: '' });
-    const students = await gw.run('{ students(first: 100) { totalCount edges { node { id } } } courses(first: 100) { totalCount edges { node { id } } } }');
-    expect(students.errors).toBeUndefined();
-    expect(students.data.students.edges).toHaveLength(34); // 4 demo students + 30
-    expect(students.data.students.totalCount).toBe(34);
-    expect(students.data.courses.totalCount).toBe(students.data.courses.edges.length);
-  }, patience(130_000));
+  it(
+    'keeps totalCount equal to what the lists hold',
+    async () => {
+      const result = await script(
+        'seed.ts',
+        ['--students', '30', '--courses', '5', '--enrollments-per-student', '2', '--customers', '1', '--orders-per-customer', '1'],
+        {
+          DYNAMODB_ENDPOINT: localEndpoint(),
+          TABLE_NAME: gw.tableName,
+          AWS_REGION: 'us-east-1',
+          // Patient timeouts: the whole suite shares one DynamoDB Local.
+          DYNAMODB_REQUEST_TIMEOUT_MS: '20000',
+          DYNAMODB_CONNECT_TIMEOUT_MS: '10000',
+        },
+      );
+      expect({ code: result.code, stderr: result.code === 0 ? '' : result.stderr }).toEqual({ code: 0, stderr: '' });
+      const students = await gw.run('{ students(first: 100) { totalCount edges { node { id } } } courses(first: 100) { totalCount edges { node { id } } } }');
+      expect(students.errors).toBeUndefined();
+      expect(students.data.students.edges).toHaveLength(34); // 4 demo students + 30
+      expect(students.data.students.totalCount).toBe(34);
+      expect(students.data.courses.totalCount).toBe(students.data.courses.edges.length);
+    },
+    patience(130_000),
+  );
 });

@@ -53,14 +53,25 @@ describe('gateway bundle (npm run build)', () => {
     expect(await res.json()).toEqual({ data: { student: { name: 'Compiled' } } });
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
-    const log = out.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const log = out
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
     expect(log.find((l) => l.msg === 'graphql operation')).toMatchObject({ dynamodb: { requests: 1 } });
   });
 
   it('serves the offline explorer in development from the assets copied beside it (no node_modules)', async () => {
     const child = spawn(process.execPath, [join(outDir, 'src', 'transport', 'main.mjs')], {
       cwd: outDir,
-      env: { PATH: process.env.PATH, DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: gw.tableName, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', STREAM_WORKER: 'false' },
+      env: {
+        PATH: process.env.PATH,
+        DYNAMODB_ENDPOINT: localEndpoint(),
+        TABLE_NAME: gw.tableName,
+        HOST: '127.0.0.1',
+        PORT: '0',
+        LOG_LEVEL: 'info',
+        STREAM_WORKER: 'false',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -27,13 +27,42 @@ beforeAll(async () => {
   const counts = new Array(7).fill(0);
   for (const id of ids) {
     items.push(studentItem({ id, name: `Student ${id}` }));
-    items.push({ PK: `STUDENT#${id}`, SK: 'COURSE#hot', GSI1PK: `COURSE#hot#${shardOf(id, 7)}`, GSI1SK: `STUDENT#${id}`, enrolledAt: '2026-01-01T00:00:00.000Z', studentName: `Student ${id}` });
+    items.push({
+      PK: `STUDENT#${id}`,
+      SK: 'COURSE#hot',
+      GSI1PK: `COURSE#hot#${shardOf(id, 7)}`,
+      GSI1SK: `STUDENT#${id}`,
+      enrolledAt: '2026-01-01T00:00:00.000Z',
+      studentName: `Student ${id}`,
+    });
     counts[shardOf(id, 7)]++;
-    items.push(enrollmentItem({ studentId: id, courseId: 'nocount', shards: 4, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'No counters', studentName: `Student ${id}` }));
+    items.push(
+      enrollmentItem({
+        studentId: id,
+        courseId: 'nocount',
+        shards: 4,
+        enrolledAt: '2026-01-01T00:00:00.000Z',
+        courseTitle: 'No counters',
+        studentName: `Student ${id}`,
+      }),
+    );
   }
   counts.forEach((studentCount, k) => items.push({ ...counterShardKey('hot', k), studentCount }));
-  for (const id of ids.slice(0, 2)) items.push(enrollmentItem({ studentId: id, courseId: 'tiny', shards: 64, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Tiny', studentName: `Student ${id}` }));
-  for (const id of ids.slice(0, 3)) items.push(enrollmentItem({ studentId: id, courseId: 'plain', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Plain', studentName: `Student ${id}` }));
+  for (const id of ids.slice(0, 2))
+    items.push(
+      enrollmentItem({
+        studentId: id,
+        courseId: 'tiny',
+        shards: 64,
+        enrolledAt: '2026-01-01T00:00:00.000Z',
+        courseTitle: 'Tiny',
+        studentName: `Student ${id}`,
+      }),
+    );
+  for (const id of ids.slice(0, 3))
+    items.push(
+      enrollmentItem({ studentId: id, courseId: 'plain', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Plain', studentName: `Student ${id}` }),
+    );
   await gw.put(items);
 });
 afterAll(() => gw.stop());
@@ -82,10 +111,14 @@ describe('a sharded course written by another program', () => {
     expect(data.course.students.totalCount).toBe(17);
   });
 
-  it('refuses a tampered cursor or another course\'s cursor before any DynamoDB request', async () => {
+  it("refuses a tampered cursor or another course's cursor before any DynamoDB request", async () => {
     const { data } = await gw.run(`{ course(id: "hot") { students(first: 2) { pageInfo { endCursor } } } }`);
     const cursor = data.course.students.pageInfo.endCursor;
-    for (const [course, after] of [['hot', cursor.slice(0, -3) + 'AAA'], ['plain', cursor], ['tiny', cursor]]) {
+    for (const [course, after] of [
+      ['hot', cursor.slice(0, -3) + 'AAA'],
+      ['plain', cursor],
+      ['tiny', cursor],
+    ]) {
       const { result, requests } = await gw.counted(`{ course(id: "${course}") { students(first: 2, after: "${after}") { edges { node { id } } } } }`);
       expect(codes(result)).toEqual(['BAD_USER_INPUT']);
       expect(requests.requests).toBe(0);
@@ -95,7 +128,9 @@ describe('a sharded course written by another program', () => {
 
 describe('createCourse with shards', () => {
   it('creates the course and its counter items at 0, and reads an empty sharded course', async () => {
-    const { data, errors } = await gw.run(`mutation { createCourse(input: { id: "new8", title: "New", shards: 8 }) { id students { totalCount edges { cursor } } } }`);
+    const { data, errors } = await gw.run(
+      `mutation { createCourse(input: { id: "new8", title: "New", shards: 8 }) { id students { totalCount edges { cursor } } } }`,
+    );
     expect(errors).toBeUndefined();
     expect(data.createCourse).toEqual({ id: 'new8', students: { totalCount: 0, edges: [] } });
     expect(await gw.get('COURSE#new8', 'PROFILE')).toMatchObject({ title: 'New', shards: 8 });

@@ -115,7 +115,9 @@ describe('npm run reshard', () => {
     const initial = students.slice(0, 12);
     await gw.put([
       courseItem({ id: 'move', title: 'Move', studentCount: initial.length }),
-      ...initial.map((s) => enrollmentItem({ studentId: s, courseId: 'move', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Move', studentName: `Student ${s}` })),
+      ...initial.map((s) =>
+        enrollmentItem({ studentId: s, courseId: 'move', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Move', studentName: `Student ${s}` }),
+      ),
     ]);
     const store = { doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan };
     for (const n of [8, 3, 1]) {
@@ -138,7 +140,9 @@ describe('npm run reshard', () => {
     const churn = students.slice(30);
     await gw.put([
       courseItem({ id: 'live', title: 'Live', studentCount: stable.length }),
-      ...stable.map((s) => enrollmentItem({ studentId: s, courseId: 'live', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Live', studentName: `Student ${s}` })),
+      ...stable.map((s) =>
+        enrollmentItem({ studentId: s, courseId: 'live', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Live', studentName: `Student ${s}` }),
+      ),
     ]);
     const store = { doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan };
     let moving = true;

@@ -92,7 +92,7 @@ describe('a per-caller budget shared by instances through Redis', () => {
     expect(a!.buckets.fallbacks + b!.buckets.fallbacks).toBe(0);
   });
 
-  it('serves from each instance\'s own buckets while Redis cannot answer', async () => {
+  it("serves from each instance's own buckets while Redis cannot answer", async () => {
     const [a] = gateways;
     await redis.stop();
     while (a!.buckets.shared!.ready) await new Promise((r) => setTimeout(r, 10));

@@ -48,7 +48,9 @@ describe('updates', () => {
   });
 
   it('updateOrder finds the order by its id alone (one GSI1 Query) and updates it (one UpdateItem), keys untouched', async () => {
-    const { result, requests } = await gw.counted(`mutation { updateOrder(id: "o1a", input: { status: PAID, total: 12.5 }) { id total status placedAt customer { id } } }`);
+    const { result, requests } = await gw.counted(
+      `mutation { updateOrder(id: "o1a", input: { status: PAID, total: 12.5 }) { id total status placedAt customer { id } } }`,
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data.updateOrder).toEqual({ id: 'o1a', total: 12.5, status: 'PAID', placedAt: '2026-03-01T00:00:00.000Z', customer: { id: 'c1' } });
     expect(requests.byOperation).toEqual({ Query: 1, UpdateItem: 1 });
@@ -59,7 +61,7 @@ describe('updates', () => {
     expect(filtered.data.customer.orders.edges).toEqual([{ node: { id: 'o1a' } }]);
   });
 
-  it('updateProduct and updatePart (by the product\'s id and its own): one UpdateItem each', async () => {
+  it("updateProduct and updatePart (by the product's id and its own): one UpdateItem each", async () => {
     const product = await gw.counted(`mutation { updateProduct(id: "p1", input: { name: "Pump II" }) { name } }`);
     expect(product.result.data.updateProduct).toEqual({ name: 'Pump II' });
     expect(product.requests.byOperation).toEqual({ UpdateItem: 1 });
@@ -103,12 +105,14 @@ describe('order status, an enum', () => {
   });
 
   it('filters by an enum value, also from a variable of type OrderStatus', async () => {
-    const result = await gw.run(`query($s: OrderStatus) { customer(id: "cs") { orders(status: $s) { totalCount edges { node { id } } } } }`, { s: 'DELIVERED' });
+    const result = await gw.run(`query($s: OrderStatus) { customer(id: "cs") { orders(status: $s) { totalCount edges { node { id } } } } }`, {
+      s: 'DELIVERED',
+    });
     expect(result.errors).toBeUndefined();
     expect(result.data.customer.orders).toEqual({ totalCount: 1, edges: [{ node: { id: 'os1' } }] });
   });
 
-  it('stores the value\'s name, and refuses one that is none (variables too) before any DynamoDB request', async () => {
+  it("stores the value's name, and refuses one that is none (variables too) before any DynamoDB request", async () => {
     const placed = await gw.run(`mutation { placeOrder(customerId: "cs", input: { id: "os4", total: 4, status: CANCELLED }) { status } }`);
     expect(placed).toEqual({ data: { placeOrder: { status: 'CANCELLED' } } });
     expect((await gw.get('CUSTOMER#cs', 'ORDER#os4'))?.status).toBe('CANCELLED');
@@ -123,7 +127,7 @@ describe('order status, an enum', () => {
   });
 });
 
-describe('deletes of children keep the parent\'s counter exact', () => {
+describe("deletes of children keep the parent's counter exact", () => {
   beforeAll(() => gw.put(shop('2')));
 
   it('deleteOrder by its id alone: GSI1 Query and one transaction; orderCount follows', async () => {
@@ -204,7 +208,7 @@ describe('deletes of parents cascade to their children', () => {
     expect(requests.byOperation).toEqual({ GetItem: 1, UpdateItem: 1, Query: 2, TransactWriteItems: 3 });
   });
 
-  it('counts a parent delete as the operation\'s one fan-out mutation', async () => {
+  it("counts a parent delete as the operation's one fan-out mutation", async () => {
     const result = await gw.run(`mutation { a: deleteProduct(id: "x1") b: deleteCustomer(id: "x2") }`);
     expect(codes(result)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
   });
@@ -227,7 +231,7 @@ describe('who may run them', () => {
     await issuer?.stop();
   });
 
-  it('lets a customer update their own profile, and nobody else\'s', async () => {
+  it("lets a customer update their own profile, and nobody else's", async () => {
     const own = await guarded.run(`mutation { updateCustomer(id: "c3", input: { email: "new@example.com" }) { email } }`, undefined, tokens.cleo);
     expect(own).toEqual({ data: { updateCustomer: { email: 'new@example.com' } } });
     const { result, requests } = await guarded.counted(`mutation { updateCustomer(id: "c3", input: { name: "Mallory" }) { name } }`, undefined, tokens.other);
@@ -241,7 +245,7 @@ describe('who may run them', () => {
     ['deleteCustomer', `mutation { deleteCustomer(id: "c3") }`],
     ['updateProduct', `mutation { updateProduct(id: "p3", input: { name: "X" }) { id } }`],
     ['deletePart', `mutation { deletePart(productId: "p3", id: "seal") }`],
-  ])('keeps %s to admins, even for the order\'s own customer', async (_, mutation) => {
+  ])("keeps %s to admins, even for the order's own customer", async (_, mutation) => {
     const { result, requests } = await guarded.counted(mutation, undefined, tokens.cleo);
     expect(codes(result)).toEqual(['FORBIDDEN']);
     expect(requests.requests).toBe(0);

@@ -41,8 +41,16 @@ function query(timeoutMs: number): Promise<number | 'no answer'> {
   return new Promise((resolve) => {
     const body = JSON.stringify({ query: '{ course(id: "A") { title } }' });
     const req = request(
-      { host: '127.0.0.1', port: Number(url.port), localAddress: '127.0.0.2', path: '/graphql', method: 'POST', agent: false,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }, timeout: timeoutMs },
+      {
+        host: '127.0.0.1',
+        port: Number(url.port),
+        localAddress: '127.0.0.2',
+        path: '/graphql',
+        method: 'POST',
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        timeout: timeoutMs,
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -55,25 +63,34 @@ function query(timeoutMs: number): Promise<number | 'no answer'> {
 }
 
 describe('a client that opens sockets and never finishes a request', () => {
-  it('holds at most its waiting budget, and another address is still served', async () => {
-    const sockets: Socket[] = [];
-    try {
-      for (let wave = 0; wave < 12; wave++) sockets.push(...(await Promise.all(Array.from({ length: 100 }, lingering))));
-      expect(sockets).toHaveLength(1200);
-      // Let the server's closes arrive.
-      const stillOpen = () => sockets.filter((s) => !s.destroyed && !s.closed).length;
-      await until(() => stillOpen() <= DEFAULT_HTTP.maxWaitingPerAddress, () => `the server's closes (${stillOpen()} open)`, 15_000, 100);
-      const open = stillOpen();
-      expect(open).toBeLessThanOrEqual(DEFAULT_HTTP.maxWaitingPerAddress);
-      expect(open).toBeGreaterThan(0);
+  it(
+    'holds at most its waiting budget, and another address is still served',
+    async () => {
+      const sockets: Socket[] = [];
+      try {
+        for (let wave = 0; wave < 12; wave++) sockets.push(...(await Promise.all(Array.from({ length: 100 }, lingering))));
+        expect(sockets).toHaveLength(1200);
+        // Let the server's closes arrive.
+        const stillOpen = () => sockets.filter((s) => !s.destroyed && !s.closed).length;
+        await until(
+          () => stillOpen() <= DEFAULT_HTTP.maxWaitingPerAddress,
+          () => `the server's closes (${stillOpen()} open)`,
+          15_000,
+          100,
+        );
+        const open = stillOpen();
+        expect(open).toBeLessThanOrEqual(DEFAULT_HTTP.maxWaitingPerAddress);
+        expect(open).toBeGreaterThan(0);
 
-      // The attacker reopens what was closed, while 20 queries come from another address.
-      const reopened = Array.from({ length: 200 }, lingering);
-      const answers = await Promise.all(Array.from({ length: 20 }, () => query(patience(10_000))));
-      sockets.push(...(await Promise.all(reopened)));
-      expect(answers).toEqual(Array(20).fill(200));
-    } finally {
-      for (const s of sockets) s.destroy();
-    }
-  }, patience(60_000));
+        // The attacker reopens what was closed, while 20 queries come from another address.
+        const reopened = Array.from({ length: 200 }, lingering);
+        const answers = await Promise.all(Array.from({ length: 20 }, () => query(patience(10_000))));
+        sockets.push(...(await Promise.all(reopened)));
+        expect(answers).toEqual(Array(20).fill(200));
+      } finally {
+        for (const s of sockets) s.destroy();
+      }
+    },
+    patience(60_000),
+  );
 });

@@ -105,7 +105,13 @@ describe('a connection over two sort attributes', () => {
     const declared = ['pk', 'sk', 'subject', 'status', 'priority', 'openedAt', 'customer', 'messageCount', 'watcherCount'];
     expect(Object.keys(o1!).filter((k) => !declared.includes(k))).toEqual([]);
     const out = await gw.dynamo.doc.send(
-      new QueryCommand({ TableName: gw.tableName, IndexName: 'byStatus', KeyConditionExpression: '#s = :s', ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': 'OPEN' } }),
+      new QueryCommand({
+        TableName: gw.tableName,
+        IndexName: 'byStatus',
+        KeyConditionExpression: '#s = :s',
+        ExpressionAttributeNames: { '#s': 'status' },
+        ExpressionAttributeValues: { ':s': 'OPEN' },
+      }),
     );
     expect((out.Items ?? []).map((i) => i.pk)).toEqual(OPEN_ORDER.map((id) => `T#${id}`));
   });
@@ -132,7 +138,11 @@ describe('a connection over two sort attributes', () => {
     await walksExactly(triage({ status: 'OPEN', from: 'LOW', until: 'URGENT' }), ['o2', 'o5', 'o3', 'o7'], 3);
     // A cursor of one range is refused in another, and in the connection with another priority.
     const page = (await ok(TRIAGE, { ...urgent, from: openedAt.o4, first: 1 })).triage;
-    for (const vars of [{ ...urgent, first: 1 }, { status: 'OPEN', priority: 'LOW', from: openedAt.o4, first: 1 }, { status: 'OPEN', from: openedAt.o4, first: 1 }]) {
+    for (const vars of [
+      { ...urgent, first: 1 },
+      { status: 'OPEN', priority: 'LOW', from: openedAt.o4, first: 1 },
+      { status: 'OPEN', from: openedAt.o4, first: 1 },
+    ]) {
       const refused = await gw.run(TRIAGE, { ...vars, after: page.pageInfo.endCursor });
       expect(codes(refused)).toEqual(['BAD_USER_INPUT']);
     }
@@ -164,8 +174,20 @@ describe('a connection over two sort attributes', () => {
     expect((await readRange(reads, gw.tableName, { collection, forward: true, limit: 5 })).map((i) => i.pk)).toEqual(['T#o4']);
     expect((await readRange(reads, gw.tableName, { collection, forward: false, limit: 5 })).map((i) => i.pk)).toEqual(['T#o4']);
     expect(sent.map((q) => [q.IndexName, q.KeyConditionExpression, q.ExpressionAttributeNames, q.ExpressionAttributeValues, q.ScanIndexForward])).toEqual([
-      ['byStatus', '#pk = :pk AND #s0 = :s0 AND #sk >= :lo', { '#pk': 'status', '#s0': 'priority', '#sk': 'openedAt' }, { ':pk': 'OPEN', ':s0': 'URGENT', ':lo': openedAt.o4 }, true],
-      ['byStatus', '#pk = :pk AND #s0 = :s0 AND #sk < :hi', { '#pk': 'status', '#s0': 'priority', '#sk': 'openedAt' }, { ':pk': 'OPEN', ':s0': 'URGENT', ':hi': openedAt.o6 }, false],
+      [
+        'byStatus',
+        '#pk = :pk AND #s0 = :s0 AND #sk >= :lo',
+        { '#pk': 'status', '#s0': 'priority', '#sk': 'openedAt' },
+        { ':pk': 'OPEN', ':s0': 'URGENT', ':lo': openedAt.o4 },
+        true,
+      ],
+      [
+        'byStatus',
+        '#pk = :pk AND #s0 = :s0 AND #sk < :hi',
+        { '#pk': 'status', '#s0': 'priority', '#sk': 'openedAt' },
+        { ':pk': 'OPEN', ':s0': 'URGENT', ':hi': openedAt.o6 },
+        false,
+      ],
     ]);
   });
 });

@@ -55,14 +55,16 @@ interface Thing {
 const GROUPS = ['g1', 'g2'];
 const LEVELS = ['a', 'b', 'bb', 'c'];
 // Names unique across items: no two items share both sort values, so the reference order is the index's.
-const things: Thing[] = fc.sample(
-  fc.uniqueArray(fc.record({ group: fc.constantFrom(...GROUPS), level: fc.constantFrom(...LEVELS), name: fc.stringMatching(/^[a-z]{1,4}$/) }), {
-    selector: (t) => t.name,
-    minLength: 30,
-    maxLength: 36,
-  }),
-  { numRuns: 1, seed: 7 },
-)[0]!.map((t, i) => ({ ...t, id: `t${i}` }));
+const things: Thing[] = fc
+  .sample(
+    fc.uniqueArray(fc.record({ group: fc.constantFrom(...GROUPS), level: fc.constantFrom(...LEVELS), name: fc.stringMatching(/^[a-z]{1,4}$/) }), {
+      selector: (t) => t.name,
+      minLength: 30,
+      maxLength: 36,
+    }),
+    { numRuns: 1, seed: 7 },
+  )[0]!
+  .map((t, i) => ({ ...t, id: `t${i}` }));
 
 let gw: TestGateway;
 beforeAll(async () => {
@@ -140,10 +142,16 @@ describe('@children over two sort attributes', () => {
       return result.data;
     };
     await ok(`mutation { addTeam(input: { id: "x" }) { id } }`);
-    for (const [id, level, name] of [['m1', 'b', 'zed'], ['m2', 'a', 'kim'], ['m3', 'b', 'amy'], ['m4', 'a', 'bo']]) {
+    for (const [id, level, name] of [
+      ['m1', 'b', 'zed'],
+      ['m2', 'a', 'kim'],
+      ['m3', 'b', 'amy'],
+      ['m4', 'a', 'bo'],
+    ]) {
       await ok(`mutation { addMember(team: "x", input: { id: "${id}", level: "${level}", name: "${name}" }) { id } }`);
     }
-    const MEMBERS = (args: string) => `{ team(id: "x") { members(${args}) { totalCount edges { node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } } }`;
+    const MEMBERS = (args: string) =>
+      `{ team(id: "x") { members(${args}) { totalCount edges { node { id } } pageInfo { hasNextPage hasPreviousPage endCursor } } } }`;
     const all = await gw.counted(MEMBERS('first: 3'));
     expect(all.result.data.team.members.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['m4', 'm2', 'm3']);
     expect(all.result.data.team.members).toMatchObject({ totalCount: 4, pageInfo: { hasNextPage: true, hasPreviousPage: false } });

@@ -29,9 +29,7 @@ async function courseWithStudents(courseId: string, title: string, prefix: strin
   await gw.put([
     courseItem({ id: courseId, title, studentCount: students.length }),
     ...students.map((id) => studentItem({ id, name: `Name ${id}`, courseCount: 1 })),
-    ...students.map((id) =>
-      enrollmentItem({ studentId: id, courseId, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: title, studentName: `Name ${id}` }),
-    ),
+    ...students.map((id) => enrollmentItem({ studentId: id, courseId, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: title, studentName: `Name ${id}` })),
   ]);
   return students;
 }
@@ -123,10 +121,12 @@ describe('rename', () => {
     expect((await courseOf('R5'))?.studentCount).toBe(EDGES + 1);
   });
 
-  it('a student rename reaches every edge in the student\'s own collection', async () => {
+  it("a student rename reaches every edge in the student's own collection", async () => {
     await gw.put([
       studentItem({ id: 'r6s', name: 'Before', courseCount: 5 }),
-      ...ids('R6C', 5).map((c) => enrollmentItem({ studentId: 'r6s', courseId: c, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: c, studentName: 'Before' })),
+      ...ids('R6C', 5).map((c) =>
+        enrollmentItem({ studentId: 'r6s', courseId: c, enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: c, studentName: 'Before' }),
+      ),
     ]);
     const { requests } = await gw.counted(`mutation { updateStudent(id: "r6s", input: { name: "After" }) { name propagating } }`);
     expect(requests.byOperation).toEqual({ GetItem: 1, UpdateItem: 1 });

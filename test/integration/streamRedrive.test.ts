@@ -19,10 +19,7 @@ beforeAll(async () => {
 afterAll(() => gw?.stop());
 
 const RENAME = `mutation($id: ID!, $t: String) { updateCourse(id: $id, input: { title: $t }) { id } }`;
-const titles = async () =>
-  (await gw.scan())
-    .filter((i) => i.SK === 'COURSE#D1')
-    .map((e) => e.courseTitle);
+const titles = async () => (await gw.scan()).filter((i) => i.SK === 'COURSE#D1').map((e) => e.courseTitle);
 
 describe('a propagation through an outage', () => {
   it('is kept as a dead letter while writes are throttled, redriven once they are not, and every copy converges', async () => {
@@ -30,7 +27,9 @@ describe('a propagation through an outage', () => {
     await gw.put([
       courseItem({ id: 'D1', title: 'Old', studentCount: 3 }),
       ...students.map((id) => studentItem({ id, name: `Name ${id}`, courseCount: 1 })),
-      ...students.map((id) => enrollmentItem({ studentId: id, courseId: 'D1', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: `Name ${id}` })),
+      ...students.map((id) =>
+        enrollmentItem({ studentId: id, courseId: 'D1', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: `Name ${id}` }),
+      ),
     ]);
     const reader = gw.streamReader({ maxAttempts: 2, retryDelayMs: 1, redriveMs: 50 });
     const store = { doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan };
@@ -68,12 +67,11 @@ describe('a propagation through an outage', () => {
     await gw.put([
       courseItem({ id: 'W1', title: 'Old', studentCount: 3 }),
       ...students.map((id) => studentItem({ id, name: `Name ${id}`, courseCount: 1 })),
-      ...students.map((id) => enrollmentItem({ studentId: id, courseId: 'W1', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: `Name ${id}` })),
+      ...students.map((id) =>
+        enrollmentItem({ studentId: id, courseId: 'W1', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: `Name ${id}` }),
+      ),
     ]);
-    const copies = async () =>
-      (await gw.scan())
-        .filter((i) => i.SK === 'COURSE#W1')
-        .map((e) => e.courseTitle);
+    const copies = async () => (await gw.scan()).filter((i) => i.SK === 'COURSE#W1').map((e) => e.courseTitle);
     expect((await gw.run(RENAME, { id: 'W1', t: 'New' })).errors).toBeUndefined();
     // From clock 0 to 60 s the processor's writes are throttled; its redrive keeps the default pace (30 s, doubling).
     let now = 0;

@@ -69,35 +69,44 @@ const renamed = async (courseId: string, title: string) =>
   ).Count ?? 0;
 
 describe('npm run stream-worker', () => {
-  it('killed with SIGKILL in the middle of a rename and started again, finishes every copy', async () => {
-    const students = Array.from({ length: EDGES }, (_, i) => `w${String(i).padStart(3, '0')}`);
-    await gw.put([
-      courseItem({ id: 'W', title: 'Old', studentCount: EDGES }),
-      ...students.map((id) => studentItem({ id, name: id, courseCount: 1 })),
-      ...students.map((id) => enrollmentItem({ studentId: id, courseId: 'W', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: id })),
-    ]);
-    // The seed's own records are handled first (and checkpointed), so the workers below start at the rename.
-    await gw.settle();
-    await gw.stopWorker();
-    await gw.run(`mutation { updateCourse(id: "W", input: { title: "New" }) { id } }`);
+  it(
+    'killed with SIGKILL in the middle of a rename and started again, finishes every copy',
+    async () => {
+      const students = Array.from({ length: EDGES }, (_, i) => `w${String(i).padStart(3, '0')}`);
+      await gw.put([
+        courseItem({ id: 'W', title: 'Old', studentCount: EDGES }),
+        ...students.map((id) => studentItem({ id, name: id, courseCount: 1 })),
+        ...students.map((id) => enrollmentItem({ studentId: id, courseId: 'W', enrolledAt: '2026-01-01T00:00:00.000Z', courseTitle: 'Old', studentName: id })),
+      ]);
+      // The seed's own records are handled first (and checkpointed), so the workers below start at the rename.
+      await gw.settle();
+      await gw.stopWorker();
+      await gw.run(`mutation { updateCourse(id: "W", input: { title: "New" }) { id } }`);
 
-    // One edge write at a time, so the kill lands in the middle of the fan-out.
-    const first = worker(gw.tableName, { STREAM_CONCURRENCY: '1' });
-    // Looked at often, so the kill lands well before the last of the edges.
-    await until(async () => (await renamed('W', 'New')) >= 10, 'ten edges renamed', 60_000, 20);
-    first.child.kill('SIGKILL');
-    expect(await exited(first.child)).toEqual({ code: null, signal: 'SIGKILL' });
-    const half = await renamed('W', 'New');
-    expect(half).toBeGreaterThanOrEqual(10);
-    expect(half).toBeLessThan(EDGES);
+      // One edge write at a time, so the kill lands in the middle of the fan-out.
+      const first = worker(gw.tableName, { STREAM_CONCURRENCY: '1' });
+      // Looked at often, so the kill lands well before the last of the edges.
+      await until(async () => (await renamed('W', 'New')) >= 10, 'ten edges renamed', 60_000, 20);
+      first.child.kill('SIGKILL');
+      expect(await exited(first.child)).toEqual({ code: null, signal: 'SIGKILL' });
+      const half = await renamed('W', 'New');
+      expect(half).toBeGreaterThanOrEqual(10);
+      expect(half).toBeLessThan(EDGES);
 
-    const second = worker(gw.tableName);
-    await until(async () => (await renamed('W', 'New')) === EDGES && !('propagatingSince' in ((await gw.get('COURSE#W', 'PROFILE')) ?? {})), 'every edge renamed', 60_000, 100);
-    second.child.kill('SIGTERM');
-    expect((await exited(second.child)).code).toBe(0);
-    expect(second.output()).toContain('stream worker stopping');
-    expect((await gw.scan()).filter((i) => i.SK === 'COURSE#W')).toHaveLength(EDGES);
-  }, patience(120_000));
+      const second = worker(gw.tableName);
+      await until(
+        async () => (await renamed('W', 'New')) === EDGES && !('propagatingSince' in ((await gw.get('COURSE#W', 'PROFILE')) ?? {})),
+        'every edge renamed',
+        60_000,
+        100,
+      );
+      second.child.kill('SIGTERM');
+      expect((await exited(second.child)).code).toBe(0);
+      expect(second.output()).toContain('stream worker stopping');
+      expect((await gw.scan()).filter((i) => i.SK === 'COURSE#W')).toHaveLength(EDGES);
+    },
+    patience(120_000),
+  );
 });
 
 describe('the gateway process and its stream processor', () => {

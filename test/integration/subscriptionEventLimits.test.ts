@@ -25,14 +25,17 @@ beforeAll(async () => {
   const items: Item[] = [COURSE];
   for (let i = 1; i <= 5; i++) {
     items.push(studentItem({ id: `s${i}`, name: `Student ${i}`, courseCount: 1 }));
-    items.push(enrollmentItem({ studentId: `s${i}`, courseId: 'c1', enrolledAt: '2026-02-01T10:00:00.000Z', courseTitle: 'Engines', studentName: `Student ${i}` }));
+    items.push(
+      enrollmentItem({ studentId: `s${i}`, courseId: 'c1', enrolledAt: '2026-02-01T10:00:00.000Z', courseTitle: 'Engines', studentName: `Student ${i}` }),
+    );
   }
   await gw.put(items);
 });
 afterAll(() => gw.stop());
 
 /** Nested pages: the students of the course, their courses, their students, read from the table for each event. */
-const NESTED = 'subscription { courseChanged(id: "c1") { students(first: 10) { edges { node { email courses(first: 10) { edges { node { students(first: 10) { edges { node { email } } } } } } } } } } }';
+const NESTED =
+  'subscription { courseChanged(id: "c1") { students(first: 10) { edges { node { email courses(first: 10) { edges { node { students(first: 10) { edges { node { email } } } } } } } } } } }';
 
 function engineWith(options: Partial<ConstructorParameters<typeof SubscriptionEngine>[0]> = {}) {
   const { schema, declared } = gatewaySchema(gw.model, undefined);
@@ -97,7 +100,9 @@ describe('each event execution under the per-operation limits', () => {
     event('x'.repeat(5000));
     const { value } = await stream.next();
     expect(value.data).toBeNull();
-    expect(value.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', reason: 'RESPONSE_TOO_LARGE', limit: 2000 }) })]);
+    expect(value.errors).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', reason: 'RESPONSE_TOO_LARGE', limit: 2000 }) }),
+    ]);
     await stream.return(undefined);
   });
 });
@@ -139,7 +144,7 @@ describe('the DynamoDB requests events cause, per socket and second', () => {
     await b.return(undefined);
   });
 
-  it('draws event executions from the caller\'s bucket, the one its HTTP operations use', async () => {
+  it("draws event executions from the caller's bucket, the one its HTTP operations use", async () => {
     const buckets = new CallerBuckets({ perSecond: 1, burst: unbounded + 2, now: () => 0 });
     const budget = new SocketBudget(Infinity, Infinity);
     budget.callerIs(buckets, { identity: EVERYONE, clientAddress: '127.0.0.9' });

@@ -23,16 +23,13 @@ const clients: WsClient[] = [];
 const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
-  gateway = await startWsGateway(
-    tableName,
-    {
+  gateway = await startWsGateway(tableName, {
     WS_MAX_CONNECTIONS: '3',
     WS_MAX_SUBSCRIPTIONS: '2',
     WS_INIT_TIMEOUT_MS: '300',
     WS_MAX_BUFFERED_BYTES: '65536',
     MAX_BODY_BYTES: '10000',
-    },
-  );
+  });
   url = gateway.url;
 });
 
@@ -156,7 +153,7 @@ describe('connections', () => {
     expect((await r.closed).code).toBe(4408);
   });
 
-  it('closes with the protocol\'s codes: 4406 wrong subprotocol, 4400 malformed, 4401 subscribe before init, 4429 second init, 4409 reused id', async () => {
+  it("closes with the protocol's codes: 4406 wrong subprotocol, 4400 malformed, 4401 subscribe before init, 4429 second init, 4409 reused id", async () => {
     const noProtocol = await raw(null);
     const malformed = await initialised();
     malformed.send('not json');

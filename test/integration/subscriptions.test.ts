@@ -47,7 +47,13 @@ const gql = async (query: string, token = admin) => {
 
 const rename = (id: string, name: string) =>
   gateway.dynamo.doc.send(
-    new UpdateCommand({ TableName: tableName, Key: { PK: `STUDENT#${id}`, SK: 'PROFILE' }, UpdateExpression: 'SET #n = :n', ExpressionAttributeNames: { '#n': 'name' }, ExpressionAttributeValues: { ':n': name } }),
+    new UpdateCommand({
+      TableName: tableName,
+      Key: { PK: `STUDENT#${id}`, SK: 'PROFILE' },
+      UpdateExpression: 'SET #n = :n',
+      ExpressionAttributeNames: { '#n': 'name' },
+      ExpressionAttributeValues: { ':n': name },
+    }),
   );
 
 beforeAll(async () => {
@@ -118,7 +124,10 @@ describe('changes made through the gateway and by other programs', () => {
     await gql('mutation { enroll(studentId: "s1", courseId: "c1") { enrolledAt } }');
     // Another program writes an edge itself (no counter, copies without versions): the stream processor completes its copies.
     await gateway.dynamo.doc.send(
-      new PutCommand({ TableName: tableName, Item: enrollmentItem({ studentId: 's2', courseId: 'c1', studentName: 'Bob', courseTitle: 'Engines II', enrolledAt: '2026-12-01T10:00:00.000Z' }) }),
+      new PutCommand({
+        TableName: tableName,
+        Item: enrollmentItem({ studentId: 's2', courseId: 'c1', studentName: 'Bob', courseTitle: 'Engines II', enrolledAt: '2026-12-01T10:00:00.000Z' }),
+      }),
     );
     await w.untilCount(3);
     await gql('mutation { unenroll(studentId: "s1", courseId: "c1") }');
@@ -138,7 +147,9 @@ describe('changes made through the gateway and by other programs', () => {
     await w.untilCount(5);
     expect(w.messages).toHaveLength(5);
     // An edge's cursor pages on from it in the course's roster.
-    const page = await gql(`{ course(id: "c1") { students(first: 5, after: ${JSON.stringify(messages[1]!.data.courseStudentsChanged.edge.cursor)}) { edges { node { id } } } } }`);
+    const page = await gql(
+      `{ course(id: "c1") { students(first: 5, after: ${JSON.stringify(messages[1]!.data.courseStudentsChanged.edge.cursor)}) { edges { node { id } } } } }`,
+    );
     expect(page.course.students.edges).toEqual([]);
   });
 
@@ -170,7 +181,7 @@ describe('changes made through the gateway and by other programs', () => {
 });
 
 describe('order and replays', () => {
-  it('delivers one item\'s changes in the order they were made, and a replayed stream adds nothing', async () => {
+  it("delivers one item's changes in the order they were made, and a replayed stream adds nothing", async () => {
     const c = connect(admin);
     const w = c.watch('subscription { studentChanged(id: "s3") { name } }');
     await untilOpen(url, { subscriptions: 1 });
@@ -189,7 +200,12 @@ describe('order and replays', () => {
       logger: silentLogger,
       pollMs: 20,
       checkpointName: `replay-${randomUUID()}`,
-      handler: publishingHandler(gateway.changes.bus, defaultChangeModel, async (_store, records) => ({ done: records.length, failedAt: null, copies: 0, edgesRemoved: 0 })),
+      handler: publishingHandler(gateway.changes.bus, defaultChangeModel, async (_store, records) => ({
+        done: records.length,
+        failedAt: null,
+        copies: 0,
+        edgesRemoved: 0,
+      })),
     }).start();
     const before = gateway.changes.hub.stats().duplicates;
     await replay.caughtUp();
@@ -216,14 +232,14 @@ describe('the rules', () => {
     expect(m!.data.courseChanged.title).toBe('Gears II');
   });
 
-  it('refuses another customer\'s orders', async () => {
+  it("refuses another customer's orders", async () => {
     const vic = await issuer.token({ customer_id: 'u2' });
     const w = connect(vic).watch('subscription { customerOrdersChanged(customerId: "u1") { kind } }');
     await w.ended();
     expect(w.error).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })]);
   });
 
-  it('filters every payload: a student sees their own email and another student\'s as null with FORBIDDEN', async () => {
+  it("filters every payload: a student sees their own email and another student's as null with FORBIDDEN", async () => {
     const ada = await issuer.token({ student_id: 's1' });
     const w = connect(ada).watch('subscription { courseStudentsChanged(courseId: "c3") { studentId edge { node { id email } } } }');
     await untilOpen(url, { subscriptions: 1 });
@@ -233,7 +249,9 @@ describe('the rules', () => {
     expect(own!.data.courseStudentsChanged.edge.node).toEqual({ id: 's1', email: 'ada@example.com' });
     expect(own!.errors).toBeUndefined();
     expect(other!.data.courseStudentsChanged.edge.node).toEqual({ id: 's2', email: null });
-    expect(other!.errors).toEqual([expect.objectContaining({ path: ['courseStudentsChanged', 'edge', 'node', 'email'], extensions: expect.objectContaining({ code: 'FORBIDDEN' }) })]);
+    expect(other!.errors).toEqual([
+      expect.objectContaining({ path: ['courseStudentsChanged', 'edge', 'node', 'email'], extensions: expect.objectContaining({ code: 'FORBIDDEN' }) }),
+    ]);
   });
 
   it('closes the socket with 4403 for a token that does not verify', async () => {

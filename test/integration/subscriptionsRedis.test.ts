@@ -68,11 +68,18 @@ const killed = (child: ChildProcess) =>
 
 const retitle = (title: string) =>
   a.dynamo.doc.send(
-    new UpdateCommand({ TableName: tableName, Key: { PK: 'COURSE#c1', SK: 'PROFILE' }, UpdateExpression: 'SET title = :t', ExpressionAttributeValues: { ':t': title } }),
+    new UpdateCommand({
+      TableName: tableName,
+      Key: { PK: 'COURSE#c1', SK: 'PROFILE' },
+      UpdateExpression: 'SET title = :t',
+      ExpressionAttributeValues: { ':t': title },
+    }),
   );
 
 async function deleteCheckpoints() {
-  const out = await a.dynamo.doc.send(new ScanCommand({ TableName: tableName, FilterExpression: 'begins_with(PK, :p)', ExpressionAttributeValues: { ':p': 'STREAM#' } }));
+  const out = await a.dynamo.doc.send(
+    new ScanCommand({ TableName: tableName, FilterExpression: 'begins_with(PK, :p)', ExpressionAttributeValues: { ':p': 'STREAM#' } }),
+  );
   const items = out.Items ?? [];
   for (let i = 0; i < items.length; i += 25) {
     await a.dynamo.doc.send(
@@ -87,7 +94,11 @@ beforeAll(async () => {
   inspect = new Redis(redis.url);
   a = await startGateway(loadConfig(env()), silentLogger);
   b = await startGateway(loadConfig(env()), silentLogger);
-  await batchPut(a.dynamo.doc, tableName, [courseItem({ id: 'c1', title: 'Engines' }), studentItem({ id: 's1', name: 'Ada' }), studentItem({ id: 's2', name: 'Bob' })]);
+  await batchPut(a.dynamo.doc, tableName, [
+    courseItem({ id: 'c1', title: 'Engines' }),
+    studentItem({ id: 's1', name: 'Ada' }),
+    studentItem({ id: 's2', name: 'Bob' }),
+  ]);
   worker = startWorker();
   await until(() => /stream processor started/.test(worker!.output()), 'the stream worker to start');
   // The worker has read everything written so far once a later write's event arrives.
@@ -134,15 +145,25 @@ describe('two gateway instances, one stream worker, Redis between them', () => {
     await untilOpen(b.url, { subscriptions: 2 });
     // Each instance listens to its own clients' topics: two channels, B on both, A on the roster only.
     const prefix = `changes:${tableName}:`;
-    expect((await inspect.pubsub('CHANNELS', `${prefix}*`) as string[]).sort()).toEqual([`${prefix}Course#c1`, `${prefix}Course.students#c1`]);
-    expect(await inspect.pubsub('NUMSUB', `${prefix}Course#c1`, `${prefix}Course.students#c1`)).toEqual([`${prefix}Course#c1`, 1, `${prefix}Course.students#c1`, 2]);
+    expect(((await inspect.pubsub('CHANNELS', `${prefix}*`)) as string[]).sort()).toEqual([`${prefix}Course#c1`, `${prefix}Course.students#c1`]);
+    expect(await inspect.pubsub('NUMSUB', `${prefix}Course#c1`, `${prefix}Course.students#c1`)).toEqual([
+      `${prefix}Course#c1`,
+      1,
+      `${prefix}Course.students#c1`,
+      2,
+    ]);
 
     const { json } = await postGraphQL(a.url, { query: 'mutation { enroll(studentId: "s1", courseId: "c1") { enrolledAt } }' });
     expect(json.errors).toBeUndefined();
     await Promise.all([rosterA.untilCount(1), rosterB.untilCount(1), course.untilCount(1)]);
     // Fences: one more change on each topic.
     await retitle('Fence');
-    await a.dynamo.doc.send(new PutCommand({ TableName: tableName, Item: enrollmentItem({ studentId: 's2', courseId: 'c1', studentName: 'Bob', courseTitle: 'Fence', enrolledAt: '2026-12-01T10:00:00.000Z' }) }));
+    await a.dynamo.doc.send(
+      new PutCommand({
+        TableName: tableName,
+        Item: enrollmentItem({ studentId: 's2', courseId: 'c1', studentName: 'Bob', courseTitle: 'Fence', enrolledAt: '2026-12-01T10:00:00.000Z' }),
+      }),
+    );
     await Promise.all([rosterA.untilCount(2), rosterB.untilCount(2), course.untilCount(2)]);
     expect(course.messages.map((m) => m.data.courseChanged)).toEqual([
       { title: 'Engines', students: { totalCount: 1 } },
@@ -192,7 +213,10 @@ describe('two gateway instances, one stream worker, Redis between them', () => {
     streams.destroy();
     const last = records.filter((r) => r.dynamodb?.NewImage?.title?.S === 'From the Lambda');
     expect(last).toHaveLength(1);
-    const handler = createStreamLambdaHandler(loadConfig({ ...env(), LOG_LEVEL: 'silent' }, { servesGraphql: false }), { logger: silentLogger, dynamo: a.dynamo });
+    const handler = createStreamLambdaHandler(loadConfig({ ...env(), LOG_LEVEL: 'silent' }, { servesGraphql: false }), {
+      logger: silentLogger,
+      dynamo: a.dynamo,
+    });
     expect(await handler(lambdaEvent(last, streamArn!))).toEqual({ batchItemFailures: [] });
     await course.untilCount(1);
     await handler(lambdaEvent(last, streamArn!)); // Lambda delivering the batch again

@@ -161,7 +161,11 @@ describe('a table keyed on pk/sk', () => {
   });
 
   it('lists a catalog', async () => {
-    for (const [id, title] of [['t1', 'Zoology'], ['t2', 'Algebra'], ['t3', 'Algorithms']]) {
+    for (const [id, title] of [
+      ['t1', 'Zoology'],
+      ['t2', 'Algebra'],
+      ['t3', 'Algorithms'],
+    ]) {
       await ok(gw, `mutation { createCourse(input: { id: "${id}", title: "${title}" }) { id } }`);
     }
     const all = await ok(gw, '{ courses(first: 50) { totalCount edges { node { title } } } }');
@@ -186,7 +190,10 @@ describe('a table keyed on pk/sk', () => {
     const read = await ok(gw, '{ course(id: "big") { students(first: 3) { totalCount edges { node { id name } } pageInfo { endCursor hasNextPage } } } }');
     expect(read.course.students.totalCount).toBe(6);
     expect(read.course.students.edges.map((e: any) => e.node.id)).toEqual(['u1', 'u2', 'u3']);
-    const rest = await ok(gw, `{ course(id: "big") { students(first: 5, after: "${read.course.students.pageInfo.endCursor}") { edges { node { id } } pageInfo { hasNextPage } } } }`);
+    const rest = await ok(
+      gw,
+      `{ course(id: "big") { students(first: 5, after: "${read.course.students.pageInfo.endCursor}") { edges { node { id } } pageInfo { hasNextPage } } } }`,
+    );
     expect(rest.course.students.edges.map((e: any) => e.node.id)).toEqual(['u4', 'u5', 'u6']);
     expect(await ok(gw, 'mutation { unenroll(studentId: "u3", courseId: "big") }')).toEqual({ unenroll: true });
     expect((await ok(gw, '{ course(id: "big") { students(first: 0) { totalCount } } }')).course.students.totalCount).toBe(5);
@@ -237,7 +244,15 @@ describe('a table keyed on pk/sk', () => {
   });
 
   it('finds nothing to migrate, its run bookkeeping under the declared keys', async () => {
-    const options = { raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 2, writeUnitsPerSecond: 100_000, indexSettleMs: 0 };
+    const options = {
+      raw: gw.dynamo.raw,
+      doc: gw.dynamo.doc,
+      tableName: gw.tableName,
+      plan: gw.plan,
+      segments: 2,
+      writeUnitsPerSecond: 100_000,
+      indexSettleMs: 0,
+    };
     expect(await runMigration({ ...options, dryRun: true })).toMatchObject({ changed: 0, skipped: 0 });
     const result = await runMigration(options);
     expect(result).toMatchObject({ changed: 0, skipped: 0, addedIndexes: [] });
@@ -253,7 +268,15 @@ describe('a table keyed on pk/sk', () => {
       { pk: 'STUDENT#legacy', sk: 'PROFILE', name: 'Legacy' },
       { pk: 'STUDENT#legacy', sk: 'COURSE#k1', enrolledAt: '2026-01-01T00:00:00.000Z' },
     ]);
-    const result = await runMigration({ raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 2, writeUnitsPerSecond: 100_000, indexSettleMs: 0 });
+    const result = await runMigration({
+      raw: gw.dynamo.raw,
+      doc: gw.dynamo.doc,
+      tableName: gw.tableName,
+      plan: gw.plan,
+      segments: 2,
+      writeUnitsPerSecond: 100_000,
+      indexSettleMs: 0,
+    });
     expect(result.byKind).toMatchObject({ 'enter-catalog': 1, 'index-keys': 1, 'edge-copy': 2, 'edge-shards': 1, counter: 1 });
     expect(await gw.get('STUDENT#legacy', 'COURSE#k1')).toMatchObject({
       GSI1PK: 'COURSE#k1',
@@ -266,7 +289,10 @@ describe('a table keyed on pk/sk', () => {
     expect(await ok(gw, '{ student(id: "legacy") { courses(first: 5) { totalCount edges { node { id title } } } } }')).toEqual({
       student: { courses: { totalCount: 1, edges: [{ node: { id: 'k1', title: 'Knots' } }] } },
     });
-    expect((await runMigration({ raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 2, writeUnitsPerSecond: 100_000 })).changed).toBe(0);
+    expect(
+      (await runMigration({ raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 2, writeUnitsPerSecond: 100_000 }))
+        .changed,
+    ).toBe(0);
     await expectDeclaredKeysOnly(gw);
   });
 });

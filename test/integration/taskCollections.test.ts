@@ -50,31 +50,79 @@ const SDL = `
 
 /** The task-manager entities as ElectroDB's documentation declares them (the indexes these collections use). */
 const service = { service: 'taskapp', version: '1' };
-const employees = new Entity({
-  model: { entity: 'employees', ...service },
-  attributes: { employee: { type: 'string' }, firstName: { type: 'string' }, office: { type: 'string' }, title: { type: 'string' }, team: { type: 'string' } },
-  indexes: {
-    employee: { pk: { field: 'pk', composite: ['employee'] }, sk: { field: 'sk', composite: [] } },
-    coworkers: { index: 'gsi1pk-gsi1sk-index', collection: 'workplaces', pk: { field: 'gsi1pk', composite: ['office'] }, sk: { field: 'gsi1sk', composite: ['team', 'title', 'employee'] } },
-    employeeLookup: { index: 'gsi3pk-gsi3sk-index', collection: 'assignments', pk: { field: 'gsi3pk', composite: ['employee'] }, sk: { field: 'gsi3sk', composite: [] } },
+const employees = new Entity(
+  {
+    model: { entity: 'employees', ...service },
+    attributes: {
+      employee: { type: 'string' },
+      firstName: { type: 'string' },
+      office: { type: 'string' },
+      title: { type: 'string' },
+      team: { type: 'string' },
+    },
+    indexes: {
+      employee: { pk: { field: 'pk', composite: ['employee'] }, sk: { field: 'sk', composite: [] } },
+      coworkers: {
+        index: 'gsi1pk-gsi1sk-index',
+        collection: 'workplaces',
+        pk: { field: 'gsi1pk', composite: ['office'] },
+        sk: { field: 'gsi1sk', composite: ['team', 'title', 'employee'] },
+      },
+      employeeLookup: {
+        index: 'gsi3pk-gsi3sk-index',
+        collection: 'assignments',
+        pk: { field: 'gsi3pk', composite: ['employee'] },
+        sk: { field: 'gsi3sk', composite: [] },
+      },
+    },
   },
-}, { table: 'electro' });
-const tasks = new Entity({
-  model: { entity: 'tasks', ...service },
-  attributes: { task: { type: 'string' }, project: { type: 'string' }, employee: { type: 'string' }, description: { type: 'string' }, status: { type: 'string' } },
-  indexes: {
-    task: { pk: { field: 'pk', composite: ['task'] }, sk: { field: 'sk', composite: ['project', 'employee'] } },
-    assigned: { index: 'gsi3pk-gsi3sk-index', collection: 'assignments', pk: { field: 'gsi3pk', composite: ['employee'] }, sk: { field: 'gsi3sk', composite: ['project', 'status'] } },
+  { table: 'electro' },
+);
+const tasks = new Entity(
+  {
+    model: { entity: 'tasks', ...service },
+    attributes: {
+      task: { type: 'string' },
+      project: { type: 'string' },
+      employee: { type: 'string' },
+      description: { type: 'string' },
+      status: { type: 'string' },
+    },
+    indexes: {
+      task: { pk: { field: 'pk', composite: ['task'] }, sk: { field: 'sk', composite: ['project', 'employee'] } },
+      assigned: {
+        index: 'gsi3pk-gsi3sk-index',
+        collection: 'assignments',
+        pk: { field: 'gsi3pk', composite: ['employee'] },
+        sk: { field: 'gsi3sk', composite: ['project', 'status'] },
+      },
+    },
   },
-}, { table: 'electro' });
-const offices = new Entity({
-  model: { entity: 'offices', ...service },
-  attributes: { office: { type: 'string' }, country: { type: 'string' }, state: { type: 'string' }, city: { type: 'string' }, zip: { type: 'string' }, address: { type: 'string' } },
-  indexes: {
-    locations: { pk: { field: 'pk', composite: ['country', 'state'] }, sk: { field: 'sk', composite: ['city', 'zip', 'office'] } },
-    office: { index: 'gsi1pk-gsi1sk-index', collection: 'workplaces', pk: { field: 'gsi1pk', composite: ['office'] }, sk: { field: 'gsi1sk', composite: [] } },
+  { table: 'electro' },
+);
+const offices = new Entity(
+  {
+    model: { entity: 'offices', ...service },
+    attributes: {
+      office: { type: 'string' },
+      country: { type: 'string' },
+      state: { type: 'string' },
+      city: { type: 'string' },
+      zip: { type: 'string' },
+      address: { type: 'string' },
+    },
+    indexes: {
+      locations: { pk: { field: 'pk', composite: ['country', 'state'] }, sk: { field: 'sk', composite: ['city', 'zip', 'office'] } },
+      office: {
+        index: 'gsi1pk-gsi1sk-index',
+        collection: 'workplaces',
+        pk: { field: 'gsi1pk', composite: ['office'] },
+        sk: { field: 'gsi1sk', composite: [] },
+      },
+    },
   },
-}, { table: 'electro' });
+  { table: 'electro' },
+);
 const taskapp = new Service({ employees, tasks, offices });
 
 // Lower-case values: ElectroDB lower-cases key values by default, so its keys and the templates' agree.
@@ -121,7 +169,9 @@ describe("ElectroDB's task-manager collections", () => {
   });
 
   it('reads an employee with their tasks in one Query, and pages them both ways one Query a page', async () => {
-    const { result, requests } = await gw.counted(`{ assignments(employee: "ann", first: 10) { edges { node { __typename ... on Employee { id } ... on Task { id project } } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ assignments(employee: "ann", first: 10) { edges { node { __typename ... on Employee { id } ... on Task { id project } } } } }`,
+    );
     expect(result.errors).toBeUndefined();
     // The employee ($assignments#employees_1), then the tasks by project and status.
     expect(refs(result.data.assignments)).toEqual(['Employee:ann', 'Task:t1', 'Task:t3', 'Task:t2']);
@@ -132,7 +182,9 @@ describe("ElectroDB's task-manager collections", () => {
       let cursor: string | null = null;
       do {
         const args: string = forward ? `first: 3${cursor ? `, after: "${cursor}"` : ''}` : `last: 3${cursor ? `, before: "${cursor}"` : ''}`;
-        const page = await gw.counted<any>(`{ assignments(employee: "ann", ${args}) { edges { node { __typename ... on Employee { id } ... on Task { id } } } pageInfo { startCursor endCursor ${forward ? 'hasNextPage' : 'hasPreviousPage'} } } }`);
+        const page = await gw.counted<any>(
+          `{ assignments(employee: "ann", ${args}) { edges { node { __typename ... on Employee { id } ... on Task { id } } } pageInfo { startCursor endCursor ${forward ? 'hasNextPage' : 'hasPreviousPage'} } } }`,
+        );
         expect(page.requests.byOperation).toEqual({ Query: 1 });
         const c = page.result.data.assignments;
         if (forward) seen.push(...refs(c));
@@ -144,7 +196,9 @@ describe("ElectroDB's task-manager collections", () => {
   });
 
   it('reads an employee with the first page of a plain connection of their tasks (Task.employee a reference) in one Query too', async () => {
-    const { result, requests } = await gw.counted(`{ employee(id: "ann") { firstName assigned(first: 2) { edges { node { id status employee { id } } } pageInfo { hasNextPage } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ employee(id: "ann") { firstName assigned(first: 2) { edges { node { id status employee { id } } } pageInfo { hasNextPage } } } }`,
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data.employee.firstName).toBe('Ann');
     expect(result.data.employee.assigned.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['t1', 't3']);
@@ -153,8 +207,10 @@ describe("ElectroDB's task-manager collections", () => {
     expect(requests.byOperation).toEqual({ Query: 1 });
   });
 
-  it('reads an employee by id with the first page of their tasks in one Query, through the employee\'s own item in gsi3', async () => {
-    const { result, requests } = await gw.counted(`{ employee(id: "ann") { firstName office tasks(first: 2) { edges { node { ... on Task { id status } } } pageInfo { hasNextPage } } } }`);
+  it("reads an employee by id with the first page of their tasks in one Query, through the employee's own item in gsi3", async () => {
+    const { result, requests } = await gw.counted(
+      `{ employee(id: "ann") { firstName office tasks(first: 2) { edges { node { ... on Task { id status } } } pageInfo { hasNextPage } } } }`,
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data.employee).toMatchObject({ firstName: 'Ann', office: 'gateway' });
     expect(result.data.employee.tasks.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual(['t1', 't3']);

@@ -82,7 +82,7 @@ async function counter(name: string, attributes: Record<string, unknown>): Promi
 }
 
 describe('the trace of a nested operation', () => {
-  it('is one operation span under the caller\'s traceparent with one child span per DynamoDB request', async () => {
+  it("is one operation span under the caller's traceparent with one child span per DynamoDB request", async () => {
     spans.reset();
     const { status, json } = await postGraphQL(
       url,
@@ -169,7 +169,12 @@ describe('the trace of a nested operation', () => {
     const [operation] = spans.getFinishedSpans().filter((s) => s.kind === SpanKind.SERVER);
     const [call, ...more] = childrenOf(operation);
     expect(more).toHaveLength(0);
-    expect(call.attributes).toMatchObject({ 'rpc.method': 'GetItem', 'gateway.dynamodb.attempts': 2, 'gateway.dynamodb.retries': 1, 'gateway.dynamodb.throttles': 1 });
+    expect(call.attributes).toMatchObject({
+      'rpc.method': 'GetItem',
+      'gateway.dynamodb.attempts': 2,
+      'gateway.dynamodb.retries': 1,
+      'gateway.dynamodb.throttles': 1,
+    });
     expect(operation.attributes['gateway.dynamodb.requests']).toBe(2);
     expect(await counter('gateway.dynamodb.throttles', { 'rpc.method': 'GetItem' })).toBe(throttlesBefore + 1);
     expect(await counter('gateway.dynamodb.retries', { 'rpc.method': 'GetItem' })).toBe(retriesBefore + 1);
@@ -205,8 +210,7 @@ describe('metrics', () => {
       transactions: await counter('gateway.dynamodb.requests', { 'rpc.method': 'TransactWriteItems' }),
       queryCapacity: await counter('gateway.dynamodb.consumed_capacity', { 'rpc.method': 'Query' }),
     };
-    const histogramCount = async () =>
-      (await metricPoints('gateway.graphql.operation.duration')).reduce((n, p) => n + (p.value as Histogram).count, 0);
+    const histogramCount = async () => (await metricPoints('gateway.graphql.operation.duration')).reduce((n, p) => n + (p.value as Histogram).count, 0);
     const countBefore = await histogramCount();
 
     const byOperation: Record<string, number> = {};
@@ -232,7 +236,7 @@ describe('metrics', () => {
     expect(await counter('gateway.dynamodb.consumed_capacity', { 'rpc.method': 'Query' })).toBeGreaterThan(before.queryCapacity);
   });
 
-  it('count a server\'s open connections while they are open', async () => {
+  it("count a server's open connections while they are open", async () => {
     const server = createHttpServer((_req, res) => res.end('ok'));
     telemetry.watchConnections(server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -243,7 +247,9 @@ describe('metrics', () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 2 });
     const get = () =>
       new Promise<void>((resolve, reject) => {
-        request({ host: '127.0.0.1', port, agent }, (res) => res.resume().on('end', resolve)).on('error', reject).end();
+        request({ host: '127.0.0.1', port, agent }, (res) => res.resume().on('end', resolve))
+          .on('error', reject)
+          .end();
       });
     await Promise.all([get(), get()]);
     expect(await open()).toBe(before + 2);
@@ -282,7 +288,7 @@ describe('the stream processor', () => {
     expect((await metricPoints('gateway.stream.lag')).length).toBeGreaterThan(0);
   });
 
-  it('gives the stream Lambda\'s batch one span and exports it before the invocation returns', async () => {
+  it("gives the stream Lambda's batch one span and exports it before the invocation returns", async () => {
     const streams = createStreamsClient({ endpoint: localEndpoint() });
     const records = await readAll(streams, gw.streamArn!);
     streams.destroy();
@@ -293,12 +299,16 @@ describe('the stream processor', () => {
     expect(out.batchItemFailures).toEqual([]);
     const batches = spans.getFinishedSpans().filter((s) => s.name === 'stream batch');
     expect(batches).toHaveLength(1);
-    expect(batches[0].attributes).toMatchObject({ 'gateway.stream.source': 'lambda', 'gateway.stream.records': records.length, 'gateway.stream.processed': records.length });
+    expect(batches[0].attributes).toMatchObject({
+      'gateway.stream.source': 'lambda',
+      'gateway.stream.records': records.length,
+      'gateway.stream.processed': records.length,
+    });
   });
 });
 
 describe('on Lambda', () => {
-  it('traces an API Gateway event as over HTTP: the caller\'s trace, one operation span, a child per DynamoDB request', async () => {
+  it("traces an API Gateway event as over HTTP: the caller's trace, one operation span, a child per DynamoDB request", async () => {
     const config = loadConfig({ DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: gw.tableName, LOG_LEVEL: 'silent', AWS_REGION: 'us-east-1' });
     const lambda = createLambdaHandler(config, { dynamo: gw.dynamo, logger: silentLogger, telemetry });
     spans.reset();

@@ -34,7 +34,16 @@ vi.mock('../../src/graphql/plugins/telemetry.js', async (importOriginal) => {
 });
 
 /** Every operation metrics object that ever had a call observer set on it. */
-const descriptor = { configurable: true, set(this: { _calls?: unknown }, value: unknown) { seen.observed += 1; this._calls = value; }, get(this: { _calls?: unknown }) { return this._calls; } };
+const descriptor = {
+  configurable: true,
+  set(this: { _calls?: unknown }, value: unknown) {
+    seen.observed += 1;
+    this._calls = value;
+  },
+  get(this: { _calls?: unknown }) {
+    return this._calls;
+  },
+};
 
 const NESTED = `query StudentCourses($id: ID!) {
   student(id: $id) { name courses(first: 2) { edges { node { title students(first: 2) { edges { node { name } } } } } } }
@@ -62,9 +71,16 @@ function apiEvent(body: unknown): APIGatewayProxyEventV2 {
     rawQueryString: '',
     headers: { host: 'abc.execute-api.eu-west-1.amazonaws.com', 'content-type': 'application/json', traceparent: TRACEPARENT },
     requestContext: {
-      accountId: '123456789012', apiId: 'abc', domainName: 'abc.execute-api.eu-west-1.amazonaws.com', domainPrefix: 'abc',
+      accountId: '123456789012',
+      apiId: 'abc',
+      domainName: 'abc.execute-api.eu-west-1.amazonaws.com',
+      domainPrefix: 'abc',
       http: { method: 'POST', path: '/graphql', protocol: 'HTTP/1.1', sourceIp: '203.0.113.1', userAgent: 'test' },
-      requestId: 'r', routeKey: 'POST /graphql', stage: '$default', time: '29/Nov/2026:12:00:00 +0000', timeEpoch: 1795000000000,
+      requestId: 'r',
+      routeKey: 'POST /graphql',
+      stage: '$default',
+      time: '29/Nov/2026:12:00:00 +0000',
+      timeEpoch: 1795000000000,
     },
     body: JSON.stringify(body),
     isBase64Encoded: false,

@@ -130,7 +130,10 @@ describe('everything else is refused before parsing', () => {
     const batching = await testGateway({ trusted: loadManifest(MANIFEST), allowBatchedRequests: true });
     try {
       const batchUrl = await batching.listen();
-      const ok = await postGraphQL(batchUrl, [{ documentId: studentCoursesId, variables: { id: 'x' } }, { documentId: studentCoursesId, variables: { id: 'y' } }]);
+      const ok = await postGraphQL(batchUrl, [
+        { documentId: studentCoursesId, variables: { id: 'x' } },
+        { documentId: studentCoursesId, variables: { id: 'y' } },
+      ]);
       expect(ok.json).toEqual([{ data: { __typename: 'Query', student: null } }, { data: { __typename: 'Query', student: null } }]);
       const mixed = await postGraphQL(batchUrl, [{ documentId: studentCoursesId, variables: { id: 'x' } }, { query: '{ course(id: "c1") { title } }' }]);
       expect(mixed.json.errors[0].extensions.code).toBe('PERSISTED_QUERY_NOT_IN_LIST');

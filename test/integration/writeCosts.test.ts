@@ -54,7 +54,10 @@ const MODELS: { file: string; sdl?: string; fanOut?: 'stream' | 'inRequest'; ste
   {
     file: 'examples/helpdesk.graphql',
     steps: [
-      { label: 'create (top-level, five indexes)', query: `mutation { openTicket(input: { id: "t1", subject: "Help", status: OPEN, priority: LOW, customer: "c1" }) { id } }` },
+      {
+        label: 'create (top-level, five indexes)',
+        query: `mutation { openTicket(input: { id: "t1", subject: "Help", status: OPEN, priority: LOW, customer: "c1" }) { id } }`,
+      },
       { label: 'create (child, key holding a time)', query: `mutation { postMessage(ticket: "t1", input: { id: "m1", body: "Hi", author: "a1" }) { id } }` },
       { label: 'create (child, own partition)', query: `mutation { watch(ticket: "t1", input: { id: "a1" }) { id } }` },
       { label: 'update (index-key fields)', query: `mutation { updateTicket(id: "t1", input: { assignee: "a1" }) { id } }` },
@@ -66,10 +69,16 @@ const MODELS: { file: string; sdl?: string; fanOut?: 'stream' | 'inRequest'; ste
     file: 'examples/library.graphql',
     steps: [
       { label: 'create (top-level)', query: `mutation { createLibrary(input: { id: "l1", name: "Central" }) { id } }` },
-      { label: 'create (inverted child, explicit id)', query: `mutation { addBook(library: "l1", input: { id: "b1", title: "Dune", author: "Herbert" }) { id } }` },
+      {
+        label: 'create (inverted child, explicit id)',
+        query: `mutation { addBook(library: "l1", input: { id: "b1", title: "Dune", author: "Herbert" }) { id } }`,
+      },
       { label: 'create (child of an inverted child)', query: `mutation { addCopy(book: "b1", input: { id: "cp1", shelf: "A1" }) { id } }` },
       { label: 'create (top-level, references)', query: `mutation { join(input: { id: "m1", name: "Mia" }) { id } }` },
-      { label: 'create (top-level with references)', query: `mutation { lend(input: { id: "n1", book: "b1", member: "m1", dueAt: "2026-04-01T00:00:00Z" }) { id } }` },
+      {
+        label: 'create (top-level with references)',
+        query: `mutation { lend(input: { id: "n1", book: "b1", member: "m1", dueAt: "2026-04-01T00:00:00Z" }) { id } }`,
+      },
       { label: 'update (plain)', query: `mutation { giveBack(id: "n1", input: { returnedAt: "2026-03-20T00:00:00Z" }) { id } }` },
       { label: 'delete (top-level with edges, stream)', query: `mutation { leave(id: "m1") }` },
       { label: 'delete (inverted child with children, stream)', query: `mutation { removeBook(id: "b1") }` },
@@ -81,12 +90,32 @@ const MODELS: { file: string; sdl?: string; fanOut?: 'stream' | 'inRequest'; ste
     fanOut: 'inRequest',
     steps: [
       { label: 'create (top-level)', query: `mutation { createProject(input: { id: "p1", name: "Gateway" }) { id } }`, expected: { PutItem: 1 } },
-      { label: 'create (child, no counter: parent checked)', query: `mutation { addComment(project: "p1", input: { id: "c1", text: "hi" }) { id } }`, expected: { TransactWriteItems: 1 } },
-      { label: 'create (child under a missing parent)', query: `mutation { addComment(project: "nobody", input: { id: "c2", text: "hi" }) { id } }`, expected: { TransactWriteItems: 1 } },
-      { label: 'create (child numbered from a sequence)', query: `mutation { addTask(project: "p1", input: { title: "design", status: "OPEN", owner: "ann" }) { id } }`, expected: { UpdateItem: 1, TransactWriteItems: 1 } },
-      { label: 'create (reference counted on its target)', query: `mutation { star(input: { id: "s1", project: "p1", user: "ann" }) { id } }`, expected: { TransactWriteItems: 1 } },
+      {
+        label: 'create (child, no counter: parent checked)',
+        query: `mutation { addComment(project: "p1", input: { id: "c1", text: "hi" }) { id } }`,
+        expected: { TransactWriteItems: 1 },
+      },
+      {
+        label: 'create (child under a missing parent)',
+        query: `mutation { addComment(project: "nobody", input: { id: "c2", text: "hi" }) { id } }`,
+        expected: { TransactWriteItems: 1 },
+      },
+      {
+        label: 'create (child numbered from a sequence)',
+        query: `mutation { addTask(project: "p1", input: { title: "design", status: "OPEN", owner: "ann" }) { id } }`,
+        expected: { UpdateItem: 1, TransactWriteItems: 1 },
+      },
+      {
+        label: 'create (reference counted on its target)',
+        query: `mutation { star(input: { id: "s1", project: "p1", user: "ann" }) { id } }`,
+        expected: { TransactWriteItems: 1 },
+      },
       { label: 'create (derived id, alone)', query: `mutation { createRepo(input: { owner: "o", name: "n" }) { id } }`, expected: { PutItem: 1 } },
-      { label: 'update (by key values)', query: `mutation { updateRepo(owner: "o", name: "n", input: { description: "d" }) { id } }`, expected: { UpdateItem: 1 } },
+      {
+        label: 'update (by key values)',
+        query: `mutation { updateRepo(owner: "o", name: "n", input: { description: "d" }) { id } }`,
+        expected: { UpdateItem: 1 },
+      },
       { label: 'delete (child, no counter)', query: `mutation { deleteComment(project: "p1", id: "c1") }`, expected: { DeleteItem: 1 } },
       { label: 'delete (reference counted on its target, by id)', query: `mutation { unstar(id: "s1") }`, expected: { GetItem: 1, TransactWriteItems: 1 } },
       { label: 'delete (nothing to cascade, by key values)', query: `mutation { deleteRepo(owner: "o", name: "n") }`, expected: { DeleteItem: 1 } },
@@ -107,7 +136,9 @@ const shown = (counts: Record<string, number>) =>
 describe('the DynamoDB requests of each kind of mutation', () => {
   for (const { file, sdl, fanOut, steps } of MODELS) {
     it(`over ${file}`, async () => {
-      const gw = await testGateway(sdl ? { model: buildModel(sdl, 'writeEffects.graphql'), fanOut } : { schemaFile: join(root, file), ...(fanOut ? { fanOut } : {}) });
+      const gw = await testGateway(
+        sdl ? { model: buildModel(sdl, 'writeEffects.graphql'), fanOut } : { schemaFile: join(root, file), ...(fanOut ? { fanOut } : {}) },
+      );
       gateways.push(gw);
       const rows: string[] = [];
       for (const step of steps) {

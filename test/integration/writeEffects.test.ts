@@ -13,7 +13,6 @@ import { buildModel } from '../../src/declaration/buildModel.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 import { WRITE_EFFECTS } from '../support/writeEffectsModel.js';
 
-
 let gw: TestGateway;
 beforeAll(async () => {
   gw = await testGateway({ model: buildModel(WRITE_EFFECTS, 'writeEffects.graphql') });
@@ -56,7 +55,8 @@ describe('a child numbered from its parent', () => {
 describe('an update of fields a declared index key holds', () => {
   const taskId = async (number: number) => {
     const { result } = await gw.counted(`{ project(id: "p1") { tasks(first: 10) { edges { node { id number } } } } }`);
-    return result.data.project.tasks.edges.map((e: { node: { id: string; number: number } }) => e.node).find((n: { number: number }) => n.number === number).id as string;
+    return result.data.project.tasks.edges.map((e: { node: { id: string; number: number } }) => e.node).find((n: { number: number }) => n.number === number)
+      .id as string;
   };
 
   it('moves the item in the index with its one UpdateItem', async () => {
@@ -69,7 +69,7 @@ describe('an update of fields a declared index key holds', () => {
     expect(done.result.data.tasksByStatus.edges).toEqual([{ node: { number: 1 } }]);
   });
 
-  it('is refused before any request, naming the fields needed, when it gives only some of a key template\'s fields', async () => {
+  it("is refused before any request, naming the fields needed, when it gives only some of a key template's fields", async () => {
     const id = await taskId(2);
     const { result, requests } = await gw.counted(`mutation($id: ID!) { updateTask(id: $id, input: { title: "ship" }) { id } }`, { id });
     expect(codes(result)).toEqual(['BAD_USER_INPUT']);

@@ -21,7 +21,10 @@ const sorted = (items: Record<string, unknown>[]) => items.map((i) => JSON.strin
 const MARK = { deletingAt: '2026-12-01T00:00:00.000Z' };
 
 describe('a child created under a parent being deleted', () => {
-  for (const [name, g] of [['stream', () => gw], ['in request', () => inRequest]] as const) {
+  for (const [name, g] of [
+    ['stream', () => gw],
+    ['in request', () => inRequest],
+  ] as const) {
     it(`placeOrder under a customer whose delete is under way is NOT_FOUND and writes nothing (${name})`, async () => {
       // The mark as a cascade leaves it: its own counter removed.
       const { orderCount: _, ...customer } = customerItem({ id: `cm-${name}`, name: 'Cleo' });

@@ -27,13 +27,16 @@ let gw: TestGateway;
 beforeAll(async () => {
   gw = await testGateway({ model: buildModel(MODEL, 'board.graphql') });
   expect((await gw.run(`mutation { createBoard(input: { id: "b1", name: "Todo" }) { id } }`)).errors).toBeUndefined();
-  for (const id of ['c1', 'c2', 'c3']) expect((await gw.run(`mutation { addCard(boardId: "b1", input: { id: "${id}", text: "${id}" }) { id } }`)).errors).toBeUndefined();
+  for (const id of ['c1', 'c2', 'c3'])
+    expect((await gw.run(`mutation { addCard(boardId: "b1", input: { id: "${id}", text: "${id}" }) { id } }`)).errors).toBeUndefined();
 });
 afterAll(() => gw?.stop());
 
 describe('types the gateway writes', () => {
   it('serves a connection whose connection, edge and PageInfo types the model left out', async () => {
-    const { result, requests } = await gw.counted(`{ board(id: "b1") { name cards(first: 2) { totalCount edges { cursor node { text } } pageInfo { hasNextPage hasPreviousPage } } } }`);
+    const { result, requests } = await gw.counted(
+      `{ board(id: "b1") { name cards(first: 2) { totalCount edges { cursor node { text } } pageInfo { hasNextPage hasPreviousPage } } } }`,
+    );
     expect(result.errors).toBeUndefined();
     expect(result.data.board.cards.totalCount).toBe(3);
     expect(result.data.board.cards.edges.map((e: { node: { text: string } }) => e.node.text)).toEqual(['c1', 'c2']);

@@ -26,16 +26,13 @@ const tableName = `wsbud_${randomUUID().slice(0, 8)}`;
 const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
-  gateway = await startWsGateway(
-    tableName,
-    {
+  gateway = await startWsGateway(tableName, {
     WS_MAX_CONNECTIONS: String(WS_TOTAL),
     WS_MAX_CONNECTIONS_PER_ADDRESS: String(WS_PER_ADDRESS),
     // Fewer than the sockets held: were they HTTP connections, HTTP would be refused.
     HTTP_MAX_CONNECTIONS: '8',
     HTTP_MAX_WAITING_PER_ADDRESS: '4',
-    },
-  );
+  });
   url = gateway.url;
 });
 

@@ -24,14 +24,11 @@ const tableName = `wsmem_${randomUUID().slice(0, 8)}`;
 const sockets: WebSocket[] = [];
 
 beforeAll(async () => {
-  gateway = await startWsGateway(
-    tableName,
-    {
+  gateway = await startWsGateway(tableName, {
     WS_MAX_SUBSCRIPTIONS: '100',
     WS_MAX_DOCUMENT_BYTES: String(DOCUMENT_BUDGET),
     WS_MAX_QUEUED_BYTES: String(QUEUE_BUDGET),
-    },
-  );
+  });
   url = gateway.url;
 });
 
@@ -78,7 +75,7 @@ async function initialised(): Promise<Raw> {
 }
 
 describe('memory bounded in bytes over the WebSocket', () => {
-  it('keeps the parsed subscription documents within the document cache\'s bytes, however many padded documents come', async () => {
+  it("keeps the parsed subscription documents within the document cache's bytes, however many padded documents come", async () => {
     const each = documentBytes(parse(padded(0)));
     const r = await initialised();
     const PAIRS = 60;
@@ -96,7 +93,7 @@ describe('memory bounded in bytes over the WebSocket', () => {
     expect(stats.documents).toBeLessThan(PAIRS);
   });
 
-  it('refuses a subscribe once the documents of the socket\'s live subscriptions would pass WS_MAX_DOCUMENT_BYTES', async () => {
+  it("refuses a subscribe once the documents of the socket's live subscriptions would pass WS_MAX_DOCUMENT_BYTES", async () => {
     const each = documentBytes(parse(padded(0)));
     const fit = Math.floor(DOCUMENT_BUDGET / each);
     expect(fit).toBeGreaterThan(0);

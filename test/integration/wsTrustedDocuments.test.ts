@@ -29,12 +29,9 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'trusted-ws-'));
   const manifest = join(dir, 'persisted-documents.json');
   writeFileSync(manifest, JSON.stringify({ [TRUSTED_ID]: TRUSTED }));
-  gateway = await startWsGateway(
-    tableName,
-    {
+  gateway = await startWsGateway(tableName, {
     TRUSTED_DOCUMENTS: manifest,
-    },
-  );
+  });
   url = gateway.url;
 });
 
@@ -79,7 +76,7 @@ describe('trusted documents over the WebSocket', () => {
     expect((await untilOpen(url, { subscriptions: 0 })).subscriptions).toBe(0);
   });
 
-  it('subscribes the manifest\'s operation by its text and by its id', async () => {
+  it("subscribes the manifest's operation by its text and by its id", async () => {
     const c = connect();
     const byText = c.watch(TRUSTED, { id: 'c1' });
     const renamed = (data: any) => data?.courseChanged?.title === 'Engines II';

@@ -13,7 +13,6 @@ import { DynamoDBServiceException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { Dynamo } from '../../src/dynamo/client.js';
 
-
 export type FaultKind = 'ProvisionedThroughputExceededException' | 'ThrottlingException' | 'InternalServerError' | 'ServiceUnavailable';
 
 const STATUS: Record<FaultKind, number> = {

@@ -60,10 +60,20 @@ export function schemaDifferences(sdl: string): string[] {
   for (const type of ['CaseStudy', 'DeprecatedProduct', 'Product', 'ProductDimension', 'ProductResearch', 'ProductVariation', 'User']) {
     const found = objects(actual, type);
     if (found.length === 0) differences.push(`does not define ${type}`);
-    compare(type, objects(reference, type).flatMap((t) => t.fields ?? []), found.flatMap((t) => t.fields ?? []));
+    compare(
+      type,
+      objects(reference, type).flatMap((t) => t.fields ?? []),
+      found.flatMap((t) => t.fields ?? []),
+    );
   }
-  const queryFields = objects(actual, 'Query').flatMap((t) => t.fields ?? []).filter((f) => ['product', 'deprecatedProduct'].includes(f.name.value));
-  compare('Query', objects(reference, 'Query').flatMap((t) => t.fields ?? []), queryFields);
+  const queryFields = objects(actual, 'Query')
+    .flatMap((t) => t.fields ?? [])
+    .filter((f) => ['product', 'deprecatedProduct'].includes(f.name.value));
+  compare(
+    'Query',
+    objects(reference, 'Query').flatMap((t) => t.fields ?? []),
+    queryFields,
+  );
   return differences;
 }
 
@@ -76,7 +86,9 @@ export const USERS_SUBGRAPH = {
   resolvers: {
     User: {
       __resolveReference: (ref: { email: string }) =>
-        [{ email: 'support@apollographql.com', name: 'Apollo Studio Support', totalProductsCreated: 10, yearsOfEmployment: 10 }].find((u) => u.email === ref.email),
+        [{ email: 'support@apollographql.com', name: 'Apollo Studio Support', totalProductsCreated: 10, yearsOfEmployment: 10 }].find(
+          (u) => u.email === ref.email,
+        ),
     },
   },
 };

@@ -15,7 +15,15 @@ export function postFrom(url: string, from: string, query: string): Promise<Addr
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', localAddress: from, agent: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        localAddress: from,
+        agent: false,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');

@@ -111,7 +111,9 @@ function discountEnvironmentRetries(metrics: OperationMetrics, query: string): v
     metrics.requests -= n;
     delete metrics.retriesByOperation[operation];
   }
-  process.stderr.write(`note: ${retried.map(([op, n]) => `${op} ×${n}`).join(', ')} retried by the client (not an injected fault), not counted: ${query.replace(/\s+/g, ' ').slice(0, 120)}\n`);
+  process.stderr.write(
+    `note: ${retried.map(([op, n]) => `${op} ×${n}`).join(', ')} retried by the client (not an injected fault), not counted: ${query.replace(/\s+/g, ' ').slice(0, 120)}\n`,
+  );
 }
 
 export async function testGateway({
@@ -142,7 +144,18 @@ export async function testGateway({
   await ensureTable(dynamo.raw, tableName, plan.table);
   const server = createServer({ prod: production, authRules: auth?.rulesOn ?? false, rules, ...serverOptions, model });
   await server.start();
-  const deps = { doc: dynamo.doc, readPath: dynamo.reads, tableName, naive, cursors: createCursorCodec(cursorSecrets), fanOut, authRequired: auth?.rulesOn ?? false, rules, pageReadBudget, plan };
+  const deps = {
+    doc: dynamo.doc,
+    readPath: dynamo.reads,
+    tableName,
+    naive,
+    cursors: createCursorCodec(cursorSecrets),
+    fanOut,
+    authRequired: auth?.rulesOn ?? false,
+    rules,
+    pageReadBudget,
+    plan,
+  };
   /** The identity of a request with this Authorization header (undefined: the context's default). */
   const identify = async (authorization: string | undefined) => (auth ? auth.identify(authorization) : undefined);
   let listener: Server | undefined;

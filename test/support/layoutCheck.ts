@@ -22,10 +22,13 @@ export function layoutProblems(plan: Plan, items: readonly Item[]): string[] {
     const type = [...plan.items.values()].find((p) => p.ids(item) !== null);
     if (type) {
       typed.set(keyOf(item), type.name);
-      if (type.type.inverted && (item.GSI1PK !== item.SK || item.GSI1SK !== item.PK)) problems.push(`${keyOf(item)}: ${type.name} is inverted but lacks GSI1PK = SK, GSI1SK = PK`);
+      if (type.type.inverted && (item.GSI1PK !== item.SK || item.GSI1SK !== item.PK))
+        problems.push(`${keyOf(item)}: ${type.name} is inverted but lacks GSI1PK = SK, GSI1SK = PK`);
       continue;
     }
-    const edge = edges.find((r) => r.owner.type.pk.match(item.PK)?.id !== undefined && r.node.type.pk.match(item.SK)?.id !== undefined && r.owner.type.sk.match(item.SK) === null);
+    const edge = edges.find(
+      (r) => r.owner.type.pk.match(item.PK)?.id !== undefined && r.node.type.pk.match(item.SK)?.id !== undefined && r.owner.type.sk.match(item.SK) === null,
+    );
     if (edge) {
       typed.set(keyOf(item), `edge ${edge.path}`);
       if (item.GSI1PK !== item.SK || item.GSI1SK !== item.PK) problems.push(`${keyOf(item)}: edge of ${edge.path} lacks GSI1PK = SK, GSI1SK = PK`);
@@ -45,7 +48,8 @@ export function layoutProblems(plan: Plan, items: readonly Item[]): string[] {
       else members = items.filter((i) => typed.get(keyOf(i))?.startsWith('edge ') && i.SK === owner.PK && relation.node.type.pk.match(i.PK) !== null);
       const shards = r.kind === 'edges' && r.sharded ? owner[r.sharded.count] : undefined;
       if (relation.counter && !(typeof shards === 'number' && shards > 1)) {
-        if (owner[relation.counter] !== members.length) problems.push(`${relation.owner.name} ${ownerId}: ${relation.counter} is ${owner[relation.counter]}, ${relation.path} has ${members.length}`);
+        if (owner[relation.counter] !== members.length)
+          problems.push(`${relation.owner.name} ${ownerId}: ${relation.counter} is ${owner[relation.counter]}, ${relation.path} has ${members.length}`);
       }
       if (r.kind !== 'edges') continue;
       for (const edge of members) {
@@ -58,7 +62,10 @@ export function layoutProblems(plan: Plan, items: readonly Item[]): string[] {
           continue;
         }
         for (const copy of r.copies) {
-          if (edge[copy.attribute] !== node[copy.field]) problems.push(`${keyOf(edge)}: ${copy.attribute} is ${JSON.stringify(edge[copy.attribute])}, ${relation.node.name}.${copy.field} is ${JSON.stringify(node[copy.field])}`);
+          if (edge[copy.attribute] !== node[copy.field])
+            problems.push(
+              `${keyOf(edge)}: ${copy.attribute} is ${JSON.stringify(edge[copy.attribute])}, ${relation.node.name}.${copy.field} is ${JSON.stringify(node[copy.field])}`,
+            );
         }
         for (const attribute of r.edgeAttributes) {
           if (attribute.required && edge[attribute.name] === undefined) problems.push(`${keyOf(edge)}: edge lacks ${attribute.name}`);

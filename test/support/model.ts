@@ -22,8 +22,7 @@ export const studentCourses = (studentId: string) => defaultPlan.relation('Stude
 /** Course.students, unsharded: GSI1 partition `COURSE#<cid>`. */
 export const courseStudents = (courseId: string) => courseStudentsPlan.collection(courseId);
 /** Course.students of a course of `shards` shards (no reshard running), merged by student. */
-export const courseStudentShards = (courseId: string, shards: number) =>
-  sharding.merged(courseId, { shards, reshardFrom: null, moves: 0 });
+export const courseStudentShards = (courseId: string, shards: number) => sharding.merged(courseId, { shards, reshardFrom: null, moves: 0 });
 
 export const layoutOf = sharding.layoutOf;
 export const layoutToCopy = sharding.layoutToCopy;

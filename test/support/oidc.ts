@@ -38,8 +38,7 @@ export async function startTestIssuer(): Promise<TestIssuer> {
     publish: (keys) => {
       published = keys.map((k) => k.publicJwk);
     },
-    token: (claims = {}, { key: signer = key, ...options } = {}) =>
-      mint(signer, { issuer: issuer.url, audience: AUDIENCE, claims, ...options }),
+    token: (claims = {}, { key: signer = key, ...options } = {}) => mint(signer, { issuer: issuer.url, audience: AUDIENCE, claims, ...options }),
     authConfig: (overrides = {}) => ({
       mode: 'oidc',
       explicit: true,

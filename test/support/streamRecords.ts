@@ -4,13 +4,7 @@
  * deliver: the same records, with ApproximateCreationDateTime in epoch
  * seconds and the event source fields Lambda adds.
  */
-import {
-  DescribeStreamCommand,
-  GetRecordsCommand,
-  GetShardIteratorCommand,
-  type DynamoDBStreamsClient,
-  type _Record,
-} from '@aws-sdk/client-dynamodb-streams';
+import { DescribeStreamCommand, GetRecordsCommand, GetShardIteratorCommand, type DynamoDBStreamsClient, type _Record } from '@aws-sdk/client-dynamodb-streams';
 import type { DynamoDBStreamEvent } from 'aws-lambda';
 
 /** Every record of the stream, oldest first (single-shard streams: DynamoDB Local). */
@@ -18,9 +12,8 @@ export async function readAll(streams: DynamoDBStreamsClient, streamArn: string)
   const { StreamDescription } = await streams.send(new DescribeStreamCommand({ StreamArn: streamArn }));
   const records: _Record[] = [];
   for (const shard of StreamDescription?.Shards ?? []) {
-    let iterator = (
-      await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' }))
-    ).ShardIterator;
+    let iterator = (await streams.send(new GetShardIteratorCommand({ StreamArn: streamArn, ShardId: shard.ShardId!, ShardIteratorType: 'TRIM_HORIZON' })))
+      .ShardIterator;
     while (iterator) {
       const out = await streams.send(new GetRecordsCommand({ ShardIterator: iterator, Limit: 1000 }));
       records.push(...(out.Records ?? []));

@@ -35,7 +35,6 @@ export interface WsClient {
 
 export const wsUrl = (httpUrl: string) => httpUrl.replace(/^http/, 'ws');
 
-
 export function wsClient(httpUrl: string, token?: string): WsClient {
   const closes: { code: number; reason: string }[] = [];
   const client = createClient({
@@ -54,7 +53,12 @@ export function wsClient(httpUrl: string, token?: string): WsClient {
         messages: [],
         error: undefined,
         completed: false,
-        untilCount: (n, timeoutMs = 20_000) => until(() => w.messages.length >= n && w.messages, () => `${n} messages (have ${w.messages.length})`, timeoutMs),
+        untilCount: (n, timeoutMs = 20_000) =>
+          until(
+            () => w.messages.length >= n && w.messages,
+            () => `${n} messages (have ${w.messages.length})`,
+            timeoutMs,
+          ),
         ended: async (timeoutMs = 20_000) => {
           await until(() => w.completed || w.error !== undefined, 'the subscription to end', timeoutMs);
         },
@@ -86,10 +90,13 @@ export async function untilOpen(httpUrl: string, open: { connections?: number; s
   return until(
     async () => {
       last = await liveDetails(httpUrl);
-      const matches = (open.connections === undefined || last.connections === open.connections) && (open.subscriptions === undefined || last.subscriptions === open.subscriptions);
+      const matches =
+        (open.connections === undefined || last.connections === open.connections) &&
+        (open.subscriptions === undefined || last.subscriptions === open.subscriptions);
       return matches && last;
     },
-    () => `open sockets/subscriptions: want ${JSON.stringify(open)}, have ${JSON.stringify({ connections: last.connections, subscriptions: last.subscriptions })}`,
+    () =>
+      `open sockets/subscriptions: want ${JSON.stringify(open)}, have ${JSON.stringify({ connections: last.connections, subscriptions: last.subscriptions })}`,
     timeoutMs,
     25,
   );

@@ -30,7 +30,10 @@ export async function startWireCounter(target: string): Promise<WireCounter> {
     for (const key of Object.keys(byOperation)) delete byOperation[key];
   };
   const server = createServer((req, res) => {
-    const operation = String(req.headers['x-amz-target'] ?? '').split('.').pop() || 'unknown';
+    const operation =
+      String(req.headers['x-amz-target'] ?? '')
+        .split('.')
+        .pop() || 'unknown';
     byOperation[operation] = (byOperation[operation] ?? 0) + 1;
     const upstream = request({ host: hostname, port: Number(port), method: req.method, path: req.url, headers: req.headers, agent }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);

@@ -95,8 +95,16 @@ export function bigExport(n: number): string {
   const items: Record<string, unknown>[] = [];
   for (let i = 0; items.length < n; i++) {
     const user = `user-${letters(i)}`;
-    items.push({ PK: { S: `USER#${user}` }, SK: { S: 'PROFILE' }, name: { S: `User ${i}` }, city: { S: `city-${letters(i % 50)}` }, GSI1PK: { S: `CITY#city-${letters(i % 50)}` }, GSI1SK: { S: `USER#${user}` } });
-    for (let k = 0; k < 3 && items.length < n; k++) items.push({ PK: { S: `USER#${user}` }, SK: { S: `ORDER#${letters(i)}-${letters(k)}` }, total: { N: String(k * 1.5) } });
+    items.push({
+      PK: { S: `USER#${user}` },
+      SK: { S: 'PROFILE' },
+      name: { S: `User ${i}` },
+      city: { S: `city-${letters(i % 50)}` },
+      GSI1PK: { S: `CITY#city-${letters(i % 50)}` },
+      GSI1SK: { S: `USER#${user}` },
+    });
+    for (let k = 0; k < 3 && items.length < n; k++)
+      items.push({ PK: { S: `USER#${user}` }, SK: { S: `ORDER#${letters(i)}-${letters(k)}` }, total: { N: String(k * 1.5) } });
   }
   return JSON.stringify({
     ModelName: 'Big',
@@ -105,7 +113,13 @@ export function bigExport(n: number): string {
         TableName: 'big',
         KeyAttributes: { PartitionKey: { AttributeName: 'PK', AttributeType: 'S' }, SortKey: { AttributeName: 'SK', AttributeType: 'S' } },
         NonKeyAttributes: ['name', 'city', 'GSI1PK', 'GSI1SK', 'total'].map((a) => ({ AttributeName: a, AttributeType: a === 'total' ? 'N' : 'S' })),
-        GlobalSecondaryIndexes: [{ IndexName: 'GSI1', KeyAttributes: { PartitionKey: { AttributeName: 'GSI1PK', AttributeType: 'S' }, SortKey: { AttributeName: 'GSI1SK', AttributeType: 'S' } }, Projection: { ProjectionType: 'ALL' } }],
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'GSI1',
+            KeyAttributes: { PartitionKey: { AttributeName: 'GSI1PK', AttributeType: 'S' }, SortKey: { AttributeName: 'GSI1SK', AttributeType: 'S' } },
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
         TableData: items,
       },
     ],

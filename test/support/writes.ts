@@ -22,11 +22,9 @@ export async function enroll(store: Store, studentId: string, courseId: string) 
   const { edge, node } = await link(store, 'Student.courses', studentId, courseId, ENROLL, {}, PHRASE);
   return { edge, course: planOf(store).item('Course').map(node) };
 }
-export const unenroll = (store: Store, studentId: string, courseId: string) =>
-  unlink(store, 'Student.courses', studentId, courseId, ENROLL, PHRASE);
+export const unenroll = (store: Store, studentId: string, courseId: string) => unlink(store, 'Student.courses', studentId, courseId, ENROLL, PHRASE);
 export const placeOrder = (store: Store, customerId: string, input: Record<string, unknown>) =>
   createItem(store, 'Order', input, { id: customerId, argument: 'customerId' });
 
 /** `npm run reshard -- --course <id>`: the generic reshard of a Course. */
-export const reshardCourse = (store: Store, courseId: string, shards: number, options: ReshardOptions) =>
-  reshard(store, 'Course', courseId, shards, options);
+export const reshardCourse = (store: Store, courseId: string, shards: number, options: ReshardOptions) => reshard(store, 'Course', courseId, shards, options);

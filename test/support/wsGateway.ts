@@ -15,7 +15,15 @@ import { localEndpoint } from './gateway.js';
 
 export async function startWsGateway(tableName: string, settings: Record<string, string>, { seed = true } = {}): Promise<Gateway> {
   const gateway = await startGateway(
-    loadConfig({ DYNAMODB_ENDPOINT: localEndpoint(), TABLE_NAME: tableName, PORT: '0', HOST: '127.0.0.1', STREAM_POLL_MS: '20', LOG_LEVEL: 'silent', ...settings }),
+    loadConfig({
+      DYNAMODB_ENDPOINT: localEndpoint(),
+      TABLE_NAME: tableName,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      STREAM_POLL_MS: '20',
+      LOG_LEVEL: 'silent',
+      ...settings,
+    }),
     silentLogger,
   );
   if (seed) await batchPut(gateway.dynamo.doc, tableName, [courseItem({ id: 'c1', title: 'Engines' })]);

@@ -38,7 +38,7 @@ describe('rule lookup', () => {
     expect(ruleFor(type, field)?.name).toBe(rule);
   });
 
-  it('compiles the default model\'s declarations to the rules the gateway has always had, field by field', () => {
+  it("compiles the default model's declarations to the rules the gateway has always had, field by field", () => {
     const table = Object.fromEntries(rules.fields.map((key) => [key, ruleFor(...(key.split('.') as [string, string]))?.name]));
     expect(table).toEqual({
       'Query.course': 'anyone',
@@ -81,7 +81,9 @@ describe('applyRules', () => {
     const resolvers = { Query: { secret: () => 'x', later: () => 'y', open: () => 'z' } };
     const wrapped = applyRules(resolvers, typeDefs, rules) as any;
     for (const field of ['secret', 'later', 'mine']) {
-      expect(() => wrapped.Query[field](undefined, { id: '1' }, { identity: ANONYMOUS }, info)).toThrow(expect.objectContaining({ extensions: { code: 'FORBIDDEN', rule: 'admins' } }));
+      expect(() => wrapped.Query[field](undefined, { id: '1' }, { identity: ANONYMOUS }, info)).toThrow(
+        expect.objectContaining({ extensions: { code: 'FORBIDDEN', rule: 'admins' } }),
+      );
       expect(() => wrapped.Query[field](undefined, {}, { identity: caller({ owns: new Map([['Student', '1']]) }) }, info)).toThrow(/Not allowed/);
     }
     expect(wrapped.Query.secret(undefined, {}, { identity: caller({ admin: true }) }, info)).toBe('x');
@@ -91,7 +93,9 @@ describe('applyRules', () => {
     const wrapped = applyRules({}, typeDefs, rules) as any;
     const student = { id: 's1', email: 'a@b.c' };
     expect(wrapped.Student.email(student, {}, { identity: caller({ owns: new Map([['Student', 's1']]) }) }, { fieldName: 'email' })).toBe('a@b.c');
-    expect(() => wrapped.Student.email(student, {}, { identity: caller({ owns: new Map([['Student', 's2']]) }) }, { fieldName: 'email' })).toThrow(/Student.email/);
+    expect(() => wrapped.Student.email(student, {}, { identity: caller({ owns: new Map([['Student', 's2']]) }) }, { fieldName: 'email' })).toThrow(
+      /Student.email/,
+    );
     expect(wrapped.Student.id).toBeTypeOf('function');
     expect(defaultFieldResolver).toBeTypeOf('function');
   });
@@ -112,7 +116,12 @@ describe('start-up', () => {
     const { createGatewayParts } = await import('../../src/transport/gatewayParts.js');
     const { captureLogger } = await import('../support/oidc.js');
     const log = captureLogger();
-    const config = loadConfig({ NODE_ENV: 'production', CURSOR_SECRET: 'c0123456789abcdefghijklmnopqrstuvwxyzABC', AUTH_MODE: 'off', DYNAMODB_ENDPOINT: 'http://127.0.0.1:9' });
+    const config = loadConfig({
+      NODE_ENV: 'production',
+      CURSOR_SECRET: 'c0123456789abcdefghijklmnopqrstuvwxyzABC',
+      AUTH_MODE: 'off',
+      DYNAMODB_ENDPOINT: 'http://127.0.0.1:9',
+    });
     const parts = createGatewayParts(config, { logger: log.logger });
     expect(log.lines.filter((l) => l.level === 40).map((l) => l.msg)).toContain(
       'AUTH_MODE=off with NODE_ENV=production: every caller may read and write everything (docs/auth.md)',

@@ -63,9 +63,7 @@ describe('batchGet', () => {
 
   it('fails rather than answering null when keys stay unprocessed', async () => {
     const { reads, calls } = fakeDynamo([studentKey('a')], (_, ks) => ks);
-    await expect(batchGet(reads, 'T', PK_SK, [studentKey('a')], { maxAttempts: 3, baseDelayMs: 1 })).rejects.toBeInstanceOf(
-      UnprocessedKeysError,
-    );
+    await expect(batchGet(reads, 'T', PK_SK, [studentKey('a')], { maxAttempts: 3, baseDelayMs: 1 })).rejects.toBeInstanceOf(UnprocessedKeysError);
     expect(calls).toHaveLength(3);
   });
 
@@ -75,7 +73,14 @@ describe('batchGet', () => {
       batchGet: async (input: any) => {
         const keys: Record<string, unknown>[] = input.RequestItems.T.Keys;
         sent.push(keys);
-        return { Responses: { T: keys.filter((k) => k.pk !== 'STUDENT#b').map((k) => ({ ...k, name: 'n' })).reverse() } };
+        return {
+          Responses: {
+            T: keys
+              .filter((k) => k.pk !== 'STUDENT#b')
+              .map((k) => ({ ...k, name: 'n' }))
+              .reverse(),
+          },
+        };
       },
     } as unknown as ReadPort;
     const out = await batchGet(reads, 'T', tableKeys({ pk: 'pk', sk: 'sk' }), [studentKey('a'), studentKey('b'), studentKey('c')]);

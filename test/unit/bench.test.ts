@@ -30,22 +30,30 @@ const controlTable = (lines: string[]) => {
 
 describe('the bench report', () => {
   it('reports requests per operation and the gateway against the hand-written endpoint and the naive gateway', () => {
-    const text = report([row({ gateway: served([1, 1]), naive: { ...served([2, 2]), metrics: { ...metrics, requests: 3, byOperation: { GetItem: 3 } } }, direct: served([0.5, 0.5]) })], { loadAverage: '1', elapsedSeconds: 60 });
+    const text = report(
+      [
+        row({
+          gateway: served([1, 1]),
+          naive: { ...served([2, 2]), metrics: { ...metrics, requests: 3, byOperation: { GetItem: 3 } } },
+          direct: served([0.5, 0.5]),
+        }),
+      ],
+      { loadAverage: '1', elapsedSeconds: 60 },
+    );
     expect(text).toContain('| customer(id) { name orders(last: 10) } | gateway | 1 (1 Query) |');
     // gateway ÷ direct ops/s, direct ÷ gateway CPU, gateway ÷ naive ops/s, requests gateway / naive.
     expect(text).toContain('| customer(id) { name orders(last: 10) } | 1.00 | 0.50 | 1.00 | 1 / 3 |');
     expect(text).not.toContain('Old vs new');
   });
 
-
   it('reports the second process of the gateway against the first, round by round', () => {
-    const lines = oldVsNew(
-      [row({ gateway: served([1, 1, 1, 1]), baseline: served([0.8, 0.8, 0.8, 0.8]), twin: served([1.2, 0.9, 1.0, 1.0]) })],
-      meta,
-    );
+    const lines = oldVsNew([row({ gateway: served([1, 1, 1, 1]), baseline: served([0.8, 0.8, 0.8, 0.8]), twin: served([1.2, 0.9, 1.0, 1.0]) })], meta);
     const table = controlTable(lines);
     expect(table).not.toBeNull();
-    const cells = table!.find((l) => l.startsWith('| customer'))!.split('|').map((c) => c.trim());
+    const cells = table!
+      .find((l) => l.startsWith('| customer'))!
+      .split('|')
+      .map((c) => c.trim());
     // new again ÷ new: rounds 1.2, 0.9, 1.0, 1.0 → median 1.0, one round above 1.05.
     expect(cells[6]).toBe('1.000 (0.90–1.20)');
     expect(cells[8]).toBe('within noise (median ±0%)');
@@ -62,20 +70,32 @@ describe('the bench report', () => {
 
   it('gives the control a table of its own even without a baseline', () => {
     const lines = oldVsNew([row({ gateway: served([1, 1, 1]), twin: served([1.01, 0.99, 1.02]) })], {});
-    const cells = controlTable(lines)!.find((l) => l.startsWith('| customer'))!.split('|').map((c) => c.trim());
+    const cells = controlTable(lines)!
+      .find((l) => l.startsWith('| customer'))!
+      .split('|')
+      .map((c) => c.trim());
     expect(cells[8]).toBe('within 5%');
   });
 
   it('judges the gateway against a variant with other settings: a row passes only when every round saves 10%', () => {
     const lines = oldVsNew(
       [
-        row({ gateway: served([1, 1, 1]), twin: served([1, 1, 1]), 'with DYNAMODB_READ_PATH=sdk': served([2, 2, 2]), 'with GRAPHQL_EXECUTOR=graphql-js': served([1.05, 0.95, 1.2]) }),
+        row({
+          gateway: served([1, 1, 1]),
+          twin: served([1, 1, 1]),
+          'with DYNAMODB_READ_PATH=sdk': served([2, 2, 2]),
+          'with GRAPHQL_EXECUTOR=graphql-js': served([1.05, 0.95, 1.2]),
+        }),
       ],
       {},
     );
     const rowOf = (title: string) => {
       const start = lines.findIndex((l) => l.startsWith(`**The gateway against itself ${title}**`));
-      return lines.slice(start).find((l) => l.startsWith('| customer'))!.split('|').map((c) => c.trim());
+      return lines
+        .slice(start)
+        .find((l) => l.startsWith('| customer'))!
+        .split('|')
+        .map((c) => c.trim());
     };
     expect(rowOf('with DYNAMODB_READ_PATH=sdk')[6]).toBe('0.500 (0.50–0.50)');
     expect(rowOf('with DYNAMODB_READ_PATH=sdk')[8]).toBe('50% less');

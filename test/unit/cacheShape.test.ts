@@ -52,7 +52,7 @@ describe('the cache shape of a model', () => {
     expect(shape.embedded).toEqual(['Prefs']);
   });
 
-  it('keys the default model\'s parts by product and id, and the examples\' children by their parents', () => {
+  it("keys the default model's parts by product and id, and the examples' children by their parents", () => {
     expect(shapeOf(DEFAULT_SCHEMA_FILE).keys).toEqual({ Part: ['product.id', 'id'] });
     expect(shapeOf('examples/crm.graphql').keys).toEqual({ Order: ['user.id', 'id'], Contact: ['user.id', 'id'] });
     expect(shapeOf('examples/helpdesk.graphql').keys).toEqual({ Message: ['ticket.id', 'sentAt', 'id'], Watcher: ['ticket.id', 'id'] });
@@ -60,7 +60,10 @@ describe('the cache shape of a model', () => {
   });
 
   it('lists connection fields with the arguments that pick another list', () => {
-    expect(shapeOf(DEFAULT_SCHEMA_FILE).connections).toMatchObject({ Customer: { orders: ['placedAfter', 'placedBefore', 'status'] }, Query: { courses: ['titlePrefix'] } });
+    expect(shapeOf(DEFAULT_SCHEMA_FILE).connections).toMatchObject({
+      Customer: { orders: ['placedAfter', 'placedBefore', 'status'] },
+      Query: { courses: ['titlePrefix'] },
+    });
   });
 });
 
@@ -68,7 +71,7 @@ const FAVOURITES: CacheShape = { keys: { Favourite: ['guest.id', 'id'] }, embedd
 const ana = { __typename: 'Guest', id: 'ana' };
 const eva = { __typename: 'Guest', id: 'eva' };
 
-describe('Apollo Client\'s cache from the shape', () => {
+describe("Apollo Client's cache from the shape", () => {
   it('identifies a favourite by its guest and id, and not at all without its guest', () => {
     const cache = new InMemoryCache({ typePolicies: typePoliciesOf(FAVOURITES) });
     expect(cache.identify({ __typename: 'Favourite', id: 'tasca', guest: ana })).toBe('Favourite:{"guest":{"id":"ana"},"id":"tasca"}');
@@ -98,7 +101,7 @@ describe('Graphcache keys from the shape', () => {
   });
 });
 
-describe('Relay\'s getDataID from the shape', () => {
+describe("Relay's getDataID from the shape", () => {
   const getDataID = relayDataId(FAVOURITES);
 
   it('takes the global id first, then the key of the shape, else Type:id; nothing for an object without identity', () => {

@@ -17,7 +17,12 @@ describe('client codegen', () => {
   it('generates exactly the committed typed operations and manifest (run npm run codegen:clients after changing them)', async () => {
     const outputs = (await generate({ ...config, cwd: root, silent: true }, false)) as { filename: string; content: string }[];
     const files = outputs.map((o) => o.filename.replace(`${root}/`, '')).sort();
-    expect(files).toEqual(['clients/__generated__/gql.ts', 'clients/__generated__/graphql.ts', 'clients/__generated__/index.ts', 'clients/__generated__/persisted-documents.json']);
+    expect(files).toEqual([
+      'clients/__generated__/gql.ts',
+      'clients/__generated__/graphql.ts',
+      'clients/__generated__/index.ts',
+      'clients/__generated__/persisted-documents.json',
+    ]);
     for (const { filename, content } of outputs) {
       expect(readFileSync(resolve(root, filename), 'utf8'), filename).toBe(content);
     }
@@ -32,7 +37,11 @@ describe('client codegen', () => {
   it('lists every example operation in the manifest under its sha256', async () => {
     const { createHash } = await import('node:crypto');
     const manifest = JSON.parse(readFileSync(join(root, 'clients/__generated__/persisted-documents.json'), 'utf8')) as Record<string, string>;
-    expect(Object.values(manifest).map((text) => /^(query|mutation) (\w+)/.exec(text)![2]).sort()).toEqual(['CourseStudents', 'Enroll', 'StudentCourses']);
+    expect(
+      Object.values(manifest)
+        .map((text) => /^(query|mutation) (\w+)/.exec(text)![2])
+        .sort(),
+    ).toEqual(['CourseStudents', 'Enroll', 'StudentCourses']);
     for (const [id, text] of Object.entries(manifest)) {
       expect(id).toBe(`sha256:${createHash('sha256').update(text).digest('hex')}`);
     }

@@ -51,7 +51,10 @@ describe('docs/clients.md', () => {
   });
 
   for (const snippet of found) {
-    it(`shows lines that are in ${snippet.file}: ${snippet.lines.find((l) => l.trim())?.trim().slice(0, 60)}`, () => {
+    it(`shows lines that are in ${snippet.file}: ${snippet.lines
+      .find((l) => l.trim())
+      ?.trim()
+      .slice(0, 60)}`, () => {
       const file = trimmed(readFileSync(resolve(root, snippet.file), 'utf8').split('\n'));
       const wanted = trimmed(snippet.lines);
       const start = file.indexOf(wanted[0]!);

@@ -33,7 +33,7 @@ const INDEXED = `
 const served = (sdl: string) => buildModel(sdl, 'model.graphql');
 
 describe('a collection as declared', () => {
-  it('reads the members\' range, matches literal prefixes first, and takes its values from the arguments or the parent', () => {
+  it("reads the members' range, matches literal prefixes first, and takes its values from the arguments or the parent", () => {
     const model = served(`${BASE}
       type Pinned @item(pk: "ORG#{org}", sk: "PIN") { id: ID! org: Org! @parent }`);
     const root = model.collections.get('Query.feed')!;
@@ -86,18 +86,18 @@ describe('a collection that cannot be served is refused at start-up, one line ea
       'Query.byOrg @query(index: "byOrg"): Post (in Feed) has no key with a sort attribute in byOrg, so it is in no partition there (declare it with @indexed)',
     ],
     [
-      'ambiguous members (keys one could take for the other\'s)',
+      "ambiguous members (keys one could take for the other's)",
       BASE.replace('"EVENT#{id}"', '"POST#E#{id}"'),
       'Event: its sort-key prefix "POST#E#" overlaps "POST#" of Post items (sk "POST#{id}") in the partition "ORG#{}" of the table: a read of one would return the other',
     ],
     [
-      'another type with many items a partition inside the members\' range',
+      "another type with many items a partition inside the members' range",
       `${BASE}
        type Like @item(pk: "ORG#{org}", sk: "LIKE#{id}") { id: ID! org: Org! @parent }`,
       'Query.feed @query: the partition "ORG#{}" of the table also holds Like items (sk "LIKE#{id}"), whose sort keys fall inside the members\' range ("EVENT#" to "POST$"): add Like to Feed, or give it a sort-key prefix outside that range',
     ],
     [
-      'edges inside the members\' range',
+      "edges inside the members' range",
       `${BASE.replace(`feed(${PAGE}): FeedConnection! @query\n`, `feed(${PAGE}): FeedConnection! @query\n fans(${PAGE}): FanConnection! @edges(pk: "ORG#{id}", sk: "FAN#{fan}")\n`)}
        type Fan { id: ID! }`,
       'Query.feed @query: the partition "ORG#{}" of the table also holds Org.fans edges (sk "FAN#{fan}"), whose sort keys fall inside the members\' range ("EVENT#" to "POST$"): give these edges a sort-key prefix outside that range',
@@ -149,9 +149,18 @@ describe('a collection that cannot be served is refused at start-up, one line ea
     [
       'a member keyed on several index attributes',
       `extend schema @index(name: "byOrg", pk: ["orgKey", "kind"], sk: ["orgSort"])
-       ${BASE.replace('type Query {', 'type Query { byOrg(org: ID!, kind: String!, first: Int, after: String, last: Int, before: String): FeedConnection! @query(index: "byOrg")')
-         .replace('type Post @item(pk: "ORG#{org}", sk: "POST#{id}")', 'type Post @item(pk: "ORG#{org}", sk: "POST#{id}") @indexed(index: "byOrg", pk: ["O#{org}", "{title}"], sk: ["P#{id}"])')
-         .replace('type Event @item(pk: "ORG#{org}", sk: "EVENT#{id}")', 'type Event @item(pk: "ORG#{org}", sk: "EVENT#{id}") @indexed(index: "byOrg", pk: ["O#{org}", "{name}"], sk: ["E#{id}"])')}`,
+       ${BASE.replace(
+         'type Query {',
+         'type Query { byOrg(org: ID!, kind: String!, first: Int, after: String, last: Int, before: String): FeedConnection! @query(index: "byOrg")',
+       )
+         .replace(
+           'type Post @item(pk: "ORG#{org}", sk: "POST#{id}")',
+           'type Post @item(pk: "ORG#{org}", sk: "POST#{id}") @indexed(index: "byOrg", pk: ["O#{org}", "{title}"], sk: ["P#{id}"])',
+         )
+         .replace(
+           'type Event @item(pk: "ORG#{org}", sk: "EVENT#{id}")',
+           'type Event @item(pk: "ORG#{org}", sk: "EVENT#{id}") @indexed(index: "byOrg", pk: ["O#{org}", "{name}"], sk: ["E#{id}"])',
+         )}`,
       'Query.byOrg @query(index: "byOrg"): Post\'s key in byOrg has several attributes: a collection reads keys of one partition and one sort attribute',
     ],
     [
@@ -160,12 +169,12 @@ describe('a collection that cannot be served is refused at start-up, one line ea
       'Query.owned @query(index: "byOwner"): Repo and Gist (in Owned) are in no one partition of byOwner: their partition keys there are "OWNER#{owner}" and "USER#{owner}"',
     ],
     [
-      'members an index\'s sort keys cannot tell apart (one prefix inside the other)',
+      "members an index's sort keys cannot tell apart (one prefix inside the other)",
       INDEXED.replace('["G#{id}"]', '["R#{id}"]'),
       'Gist: its sort-key prefix "R#" overlaps "R#" of Repo items in byOwner (ownerSort "R#{name}#{id}") in the partition "OWNER#{}" of byOwner: a read of one would return the other',
     ],
     [
-      'a member whose index sort key is a bare placeholder beside another member\'s prefix',
+      "a member whose index sort key is a bare placeholder beside another member's prefix",
       INDEXED.replace('["G#{id}"]', '["{id}"]'),
       'Gist: its sort-key prefix "" overlaps "R#" of Repo items in byOwner (ownerSort "R#{name}#{id}") in the partition "OWNER#{}" of byOwner: a read of one would return the other',
     ],

@@ -100,10 +100,7 @@ describe('the combined plugin', () => {
   });
 
   it('goes on past an async listener that gives no response', async () => {
-    const listener = start([
-      plugin({ responseForOperation: async () => null }),
-      plugin({ responseForOperation: () => answer('sync') }),
-    ])!;
+    const listener = start([plugin({ responseForOperation: async () => null }), plugin({ responseForOperation: () => answer('sync') })])!;
     const response = (await listener.responseForOperation({})) as GraphQLResponse;
     expect((response.body as { singleResult: { data: unknown } }).singleResult.data).toEqual({ text: 'sync' });
     expect(start([plugin({ responseForOperation: () => null })])!.responseForOperation({})).toBeNull();

@@ -140,14 +140,26 @@ describe('rules compiled from a model', () => {
   });
 
   it('administrators pass every rule', () => {
-    for (const [type, field] of [['Player', 'phone'], ['Mutation', 'createTeam'], ['Mutation', 'addMatch'], ['Invoice', 'total']] as const) {
+    for (const [type, field] of [
+      ['Player', 'phone'],
+      ['Mutation', 'createTeam'],
+      ['Mutation', 'addMatch'],
+      ['Invoice', 'total'],
+    ] as const) {
       expect(reads(admin, type, field)).toBe(true);
     }
   });
 
-  it('lists the fields with rules of their own, in the model\'s order', () => {
+  it("lists the fields with rules of their own, in the model's order", () => {
     expect(rules.fields).toEqual([
-      'Team.name', 'Player.nick', 'Player.email', 'Team.fixtures', 'Query.team', 'Query.match', 'Mutation.addMatch', 'Mutation.join',
+      'Team.name',
+      'Player.nick',
+      'Player.email',
+      'Team.fixtures',
+      'Query.team',
+      'Query.match',
+      'Mutation.addMatch',
+      'Mutation.join',
     ]);
   });
 
@@ -163,7 +175,7 @@ describe('applyRules with rules compiled from a model', () => {
   const matches: Record<string, unknown> = { m1: { id: 'm1', teamId: 't1', score: 3 } };
   const wrapped = applyRules({ Query: { match: (_: unknown, args: { id: string }) => Promise.resolve(matches[args.id] ?? null) } }, typeDefs, rules) as any;
 
-  it('withholds a result owned by someone else, passes the owner\'s, and leaves a missing one null', async () => {
+  it("withholds a result owned by someone else, passes the owner's, and leaves a missing one null", async () => {
     await expect(wrapped.Query.match(undefined, { id: 'm1' }, { identity: coach }, info)).resolves.toMatchObject({ score: 3 });
     await expect(wrapped.Query.match(undefined, { id: 'm1' }, { identity: caller({ Team: 't2' }) }, info)).rejects.toMatchObject({
       extensions: { code: 'FORBIDDEN', rule: "the match's team" },
@@ -185,20 +197,27 @@ describe('applyRules with rules compiled from a model', () => {
 });
 
 describe('owner claims', () => {
-  it('reads each owner type\'s claim, renamed by its setting when the environment sets it', () => {
+  it("reads each owner type's claim, renamed by its setting when the environment sets it", () => {
     expect(ownerClaims(model)).toEqual({ Team: 'team_id', Player: 'player_id' });
     expect(ownerClaims(model, { AUTH_TEAM_CLAIM: 'custom:team', AUTH_OTHER_CLAIM: 'x' })).toEqual({ Team: 'custom:team', Player: 'player_id' });
   });
 
-  it('gives a caller the items its token\'s claims name, by owner type', () => {
+  it("gives a caller the items its token's claims name, by owner type", () => {
     const names = { roles: 'groups', owners: ownerClaims(model, { AUTH_TEAM_CLAIM: 'custom:team' }) };
-    expect(identityFromClaims({ 'custom:team': 't1', player_id: 7, team_id: 'ignored' }, names).owns).toEqual(new Map([['Team', 't1'], ['Player', '7']]));
+    expect(identityFromClaims({ 'custom:team': 't1', player_id: 7, team_id: 'ignored' }, names).owns).toEqual(
+      new Map([
+        ['Team', 't1'],
+        ['Player', '7'],
+      ]),
+    );
     expect(identityFromClaims({ team_id: 't1' }, names).owns).toEqual(new Map());
   });
 
   it('refuses a setting the environment could never rename, as a model problem', () => {
     const bad = buildModel(SDL.replace('claimSetting: "AUTH_TEAM_CLAIM"', 'claimSetting: "TEAM"'), 'league.graphql');
     expect(() => compileRules(bad)).toThrow(/TEAM/);
-    expect(() => ownerClaims(bad)).toThrow(/league\.graphql: Team @item\(claimSetting\): "TEAM" cannot rename the claim: name an environment variable AUTH_<NAME>_CLAIM/);
+    expect(() => ownerClaims(bad)).toThrow(
+      /league\.graphql: Team @item\(claimSetting\): "TEAM" cannot rename the claim: name an environment variable AUTH_<NAME>_CLAIM/,
+    );
   });
 });

@@ -28,11 +28,41 @@ describe('loadConfig', () => {
 describe('loadConfig defaults', () => {
   it('serves on 0.0.0.0:4000 against the embedded DynamoDB Local with table AppTable at log level info', () => {
     // security and dynamoClient: see "security configuration" below; auth: "auth configuration"; reshard: "reshard pacing".
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, healthDetails, reshard, stream, catalog, subscriptions, changedSettings, unknownSettings, ...rest } = loadConfig({});
+    const {
+      security,
+      dynamoClient,
+      auth,
+      operationLimits,
+      http,
+      idempotencyTtlSeconds,
+      healthCacheMs,
+      healthDetails,
+      reshard,
+      stream,
+      catalog,
+      subscriptions,
+      changedSettings,
+      unknownSettings,
+      ...rest
+    } = loadConfig({});
     expect(changedSettings).toEqual({});
     expect(unknownSettings).toEqual([]);
     expect(catalog).toEqual({ pageReadBudget: 100, migrateWriteUnitsPerSecond: 100, migrateSegments: 4 });
-    expect(subscriptions).toEqual({ redisUrl: undefined, maxConnections: 1000, maxPerAddress: 100, perConnection: 50, initTimeoutMs: 5000, maxBufferedBytes: 1_048_576, maxQueued: 1000, maxQueuedBytes: 8_388_608, maxDocumentBytes: 4_194_304, maxDocumentBytesPerAddress: 33_554_432, maxDocumentBytesTotal: 268_435_456, eventRequestsPerSecond: 100, eventRequestsBurst: 500 });
+    expect(subscriptions).toEqual({
+      redisUrl: undefined,
+      maxConnections: 1000,
+      maxPerAddress: 100,
+      perConnection: 50,
+      initTimeoutMs: 5000,
+      maxBufferedBytes: 1_048_576,
+      maxQueued: 1000,
+      maxQueuedBytes: 8_388_608,
+      maxDocumentBytes: 4_194_304,
+      maxDocumentBytesPerAddress: 33_554_432,
+      maxDocumentBytesTotal: 268_435_456,
+      eventRequestsPerSecond: 100,
+      eventRequestsBurst: 500,
+    });
     expect(rest).toEqual({
       port: 4000,
       host: '0.0.0.0',
@@ -91,7 +121,23 @@ describe('loadConfig defaults', () => {
       WS_MAX_BUFFERED_BYTES: '4096',
       WS_MAX_QUEUED_EVENTS: '7',
     });
-    const { security, dynamoClient, auth, operationLimits, http, idempotencyTtlSeconds, healthCacheMs, healthDetails, reshard, stream, catalog, subscriptions, changedSettings, unknownSettings, ...rest } = config;
+    const {
+      security,
+      dynamoClient,
+      auth,
+      operationLimits,
+      http,
+      idempotencyTtlSeconds,
+      healthCacheMs,
+      healthDetails,
+      reshard,
+      stream,
+      catalog,
+      subscriptions,
+      changedSettings,
+      unknownSettings,
+      ...rest
+    } = config;
     expect(unknownSettings).toEqual([]);
     // The start-up line lists each of them as given, the secret redacted.
     expect(changedSettings).toEqual({
@@ -121,7 +167,22 @@ describe('loadConfig defaults', () => {
       MIGRATE_SEGMENTS: '16',
     });
     expect(catalog).toEqual({ pageReadBudget: 250, migrateWriteUnitsPerSecond: 40, migrateSegments: 16 });
-    expect(subscriptions).toEqual({ redisUrl: 'redis://redis:6379', redisEventSecret: 'r0123456789abcdefghijklmnopqrstuv', maxConnections: 20, maxPerAddress: 100, perConnection: 3, initTimeoutMs: 800, maxBufferedBytes: 4096, maxQueued: 7, maxQueuedBytes: 8_388_608, maxDocumentBytes: 4_194_304, maxDocumentBytesPerAddress: 33_554_432, maxDocumentBytesTotal: 268_435_456, eventRequestsPerSecond: 100, eventRequestsBurst: 500 });
+    expect(subscriptions).toEqual({
+      redisUrl: 'redis://redis:6379',
+      redisEventSecret: 'r0123456789abcdefghijklmnopqrstuv',
+      maxConnections: 20,
+      maxPerAddress: 100,
+      perConnection: 3,
+      initTimeoutMs: 800,
+      maxBufferedBytes: 4096,
+      maxQueued: 7,
+      maxQueuedBytes: 8_388_608,
+      maxDocumentBytes: 4_194_304,
+      maxDocumentBytesPerAddress: 33_554_432,
+      maxDocumentBytesTotal: 268_435_456,
+      eventRequestsPerSecond: 100,
+      eventRequestsBurst: 500,
+    });
     expect(rest).toEqual({
       port: 8080,
       host: '127.0.0.1',
@@ -181,9 +242,12 @@ describe('loadConfig rejects a bad value with a ConfigError naming the variable'
 describe('reshard pacing', () => {
   it('defaults to a 10 s grace, 1 s settle, batches of 25 and 100 ms pauses, and reads each setting', () => {
     expect(loadConfig({}).reshard).toEqual({ graceMs: 10_000, settleMs: 1000, batchSize: 25, pauseMs: 100 });
-    expect(
-      loadConfig({ RESHARD_GRACE_MS: '0', RESHARD_SETTLE_MS: '5', RESHARD_BATCH_SIZE: '100', RESHARD_PAUSE_MS: '7' }).reshard,
-    ).toEqual({ graceMs: 0, settleMs: 5, batchSize: 100, pauseMs: 7 });
+    expect(loadConfig({ RESHARD_GRACE_MS: '0', RESHARD_SETTLE_MS: '5', RESHARD_BATCH_SIZE: '100', RESHARD_PAUSE_MS: '7' }).reshard).toEqual({
+      graceMs: 0,
+      settleMs: 5,
+      batchSize: 100,
+      pauseMs: 7,
+    });
     expect(() => loadConfig({ RESHARD_BATCH_SIZE: '101' })).toThrow(/RESHARD_BATCH_SIZE must be an integer from 1 to 100/);
   });
 });
@@ -228,9 +292,7 @@ describe('security configuration', () => {
 
   it('refuses a cursor secret shorter than 32 characters, current or previous', () => {
     expect(() => loadConfig({ CURSOR_SECRET: 'short' })).toThrow(/CURSOR_SECRET must be at least 32/);
-    expect(() => loadConfig({ CURSOR_SECRET: SECRET, CURSOR_SECRETS_PREVIOUS: 'short' })).toThrow(
-      /CURSOR_SECRETS_PREVIOUS must be at least 32/,
-    );
+    expect(() => loadConfig({ CURSOR_SECRET: SECRET, CURSOR_SECRETS_PREVIOUS: 'short' })).toThrow(/CURSOR_SECRETS_PREVIOUS must be at least 32/);
   });
 
   it('generates a random secret in development and says so', () => {
@@ -298,8 +360,22 @@ describe('security configuration', () => {
 
   it('defaults and reads the limits on operations, HTTP clients, idempotency and health checks', () => {
     const defaults = loadConfig({ CURSOR_SECRET: SECRET });
-    expect(defaults.operationLimits).toEqual({ maxRequests: 2000, maxInFlight: 32, maxResponseFields: 50_000, maxResponseBytes: 1_000_000, queryBytesPerRequest: 0, callerRequestsPerSecond: 1000, callerRequestsBurst: 10_000 });
-    expect(defaults.http).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5000, maxConnections: 1000, maxWaitingPerAddress: 100 });
+    expect(defaults.operationLimits).toEqual({
+      maxRequests: 2000,
+      maxInFlight: 32,
+      maxResponseFields: 50_000,
+      maxResponseBytes: 1_000_000,
+      queryBytesPerRequest: 0,
+      callerRequestsPerSecond: 1000,
+      callerRequestsBurst: 10_000,
+    });
+    expect(defaults.http).toEqual({
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 5000,
+      maxConnections: 1000,
+      maxWaitingPerAddress: 100,
+    });
     expect(defaults.idempotencyTtlSeconds).toBe(86_400);
     expect(defaults.healthCacheMs).toBe(1000);
     const set = loadConfig({
@@ -320,7 +396,15 @@ describe('security configuration', () => {
       DYNAMODB_THROTTLE_BUDGET_MS: '3000',
       DYNAMODB_READ_PATH: 'sdk',
     });
-    expect(set.operationLimits).toEqual({ maxRequests: 500, maxInFlight: 8, maxResponseFields: 1000, maxResponseBytes: 200_000, queryBytesPerRequest: 0, callerRequestsPerSecond: 1000, callerRequestsBurst: 10_000 });
+    expect(set.operationLimits).toEqual({
+      maxRequests: 500,
+      maxInFlight: 8,
+      maxResponseFields: 1000,
+      maxResponseBytes: 200_000,
+      queryBytesPerRequest: 0,
+      callerRequestsPerSecond: 1000,
+      callerRequestsBurst: 10_000,
+    });
     expect(set.http).toEqual({ headersTimeoutMs: 5000, requestTimeoutMs: 15_000, keepAliveTimeoutMs: 2000, maxConnections: 200, maxWaitingPerAddress: 0 });
     expect(set.idempotencyTtlSeconds).toBe(3600);
     expect(set.healthCacheMs).toBe(2000);
@@ -384,7 +468,7 @@ describe('auth configuration', () => {
     });
   });
 
-  it('keeps every AUTH_<NAME>_CLAIM set, by variable name, for the claims a model\'s @item(claimSetting:) settings rename', () => {
+  it("keeps every AUTH_<NAME>_CLAIM set, by variable name, for the claims a model's @item(claimSetting:) settings rename", () => {
     const base = { AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a' };
     const auth = loadConfig({ ...base, AUTH_TEAM_CLAIM: ' team_id ', AUTH_EMPTY_CLAIM: '', TEAM_CLAIM: 'x', AUTH_ROLES_CLAIM: 'roles' }).auth;
     expect(auth).toMatchObject({ rolesClaim: 'roles', claims: { AUTH_TEAM_CLAIM: 'team_id' } });
@@ -393,10 +477,14 @@ describe('auth configuration', () => {
   it('needs an issuer and an audience for oidc, and https outside 127.0.0.1 in production', () => {
     expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_AUDIENCE: 'a' })).toThrow(/AUTH_ISSUER/);
     expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://idp.example.com' })).toThrow(/AUTH_AUDIENCE/);
-    expect(() => loadConfig({ ...prod, AUTH_MODE: 'oidc', AUTH_ISSUER: 'http://idp.example.com', AUTH_AUDIENCE: 'a' })).toThrow(/AUTH_ISSUER must be an https URL/);
+    expect(() => loadConfig({ ...prod, AUTH_MODE: 'oidc', AUTH_ISSUER: 'http://idp.example.com', AUTH_AUDIENCE: 'a' })).toThrow(
+      /AUTH_ISSUER must be an https URL/,
+    );
     expect(() => loadConfig({ AUTH_MODE: 'saml' })).toThrow(/AUTH_MODE must be one of oidc, off/);
     expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a', AUTH_ROLES_CLAIM: 'two words' })).toThrow(/AUTH_ROLES_CLAIM/);
-    expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a', AUTH_TEAM_CLAIM: 'two words' })).toThrow(/AUTH_TEAM_CLAIM must be a claim name/);
+    expect(() => loadConfig({ AUTH_MODE: 'oidc', AUTH_ISSUER: 'https://i', AUTH_AUDIENCE: 'a', AUTH_TEAM_CLAIM: 'two words' })).toThrow(
+      /AUTH_TEAM_CLAIM must be a claim name/,
+    );
   });
 
   it('offers a development issuer on 127.0.0.1, never in production', () => {
@@ -422,7 +510,10 @@ describe('settings an attacker would like weak', () => {
     expect(() => loadConfig({ ...prod, CURSOR_SECRET: secret })).toThrow(/CURSOR_SECRET is too weak/);
     const asPrevious = () => {
       try {
-        return loadConfig({ CURSOR_SECRET: 'x0123456789abcdefghijklmnopqrstuvwxyzABC', CURSOR_SECRETS_PREVIOUS: secret }).security.cursorSecretsPrevious.length === 0 ? 'dropped' : 'kept';
+        return loadConfig({ CURSOR_SECRET: 'x0123456789abcdefghijklmnopqrstuvwxyzABC', CURSOR_SECRETS_PREVIOUS: secret }).security.cursorSecretsPrevious
+          .length === 0
+          ? 'dropped'
+          : 'kept';
       } catch (err) {
         return /too weak|at least 32/.test((err as Error).message) ? 'refused' : (err as Error).message;
       }

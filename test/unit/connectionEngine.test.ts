@@ -71,15 +71,39 @@ describe('the connection engine', () => {
     const merged: MergedCollection = {
       name: 'Team.fans',
       group: 'TEAM#t',
-      shards: [0, 1].map((k) => ({ name: 'Team.fans', index: 'GSI1', pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: `TEAM#t#${k}`, prefix: 'FAN#', table: { pk: 'PK', sk: 'SK' } })),
+      shards: [0, 1].map((k) => ({
+        name: 'Team.fans',
+        index: 'GSI1',
+        pkAttr: 'GSI1PK',
+        skAttr: 'GSI1SK',
+        pk: `TEAM#t#${k}`,
+        prefix: 'FAN#',
+        table: { pk: 'PK', sk: 'SK' },
+      })),
     };
     const fans: Item[] = Array.from({ length: 6 }, (_, i) => ({ PK: `FAN#f${i}`, SK: 'TEAM#t', GSI1PK: `TEAM#t#${i % 2}`, GSI1SK: `FAN#f${i}` }));
     const { reads, calls } = fakeReads(fans, 'GSI1SK');
-    const conn = await readConnection(mergedShards, merged, reader, reads, { first: 4 }, (i) => ({ node: { id: String(i.PK) } }), async () => 6);
+    const conn = await readConnection(
+      mergedShards,
+      merged,
+      reader,
+      reads,
+      { first: 4 },
+      (i) => ({ node: { id: String(i.PK) } }),
+      async () => 6,
+    );
     expect(conn.edges.map((e) => e.node.id)).toEqual(['FAN#f0', 'FAN#f1', 'FAN#f2', 'FAN#f3']);
     expect(calls).toEqual({ range: 2, exists: 0 });
     expect(counts.seal).toBe(0);
-    const next = await readConnection(mergedShards, merged, reader, reads, { first: 4, after: conn.pageInfo.endCursor }, (i) => ({ node: { id: String(i.PK) } }), async () => 6);
+    const next = await readConnection(
+      mergedShards,
+      merged,
+      reader,
+      reads,
+      { first: 4, after: conn.pageInfo.endCursor },
+      (i) => ({ node: { id: String(i.PK) } }),
+      async () => 6,
+    );
     expect(counts.seal).toBe(1);
     expect(next.edges.map((e) => e.node.id)).toEqual(['FAN#f4', 'FAN#f5']);
   });
@@ -109,7 +133,15 @@ describe('the connection engine', () => {
     });
     const shorts: number[][] = [];
     const reads: FilledReads = { filled: shortRead, budget: 10, short: (units, evaluated) => shorts.push([units, evaluated]) };
-    const conn = await readConnection(filledRange, source, reader, reads, { first: 5 }, (i) => ({ node: { id: String(i.GSI2SK) } }), async () => 0);
+    const conn = await readConnection(
+      filledRange,
+      source,
+      reader,
+      reads,
+      { first: 5 },
+      (i) => ({ node: { id: String(i.GSI2SK) } }),
+      async () => 0,
+    );
     expect(conn.edges).toHaveLength(1);
     expect(conn.pageInfo.hasNextPage).toBe(true);
     expect(shorts).toEqual([[10, 40]]);

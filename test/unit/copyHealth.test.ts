@@ -26,7 +26,10 @@ describe('copy figures without DynamoDB', () => {
 
 describe('what a check leaves stale', () => {
   const report = (staleCopies: number, wrongCounters: number, copies: number, counters: number) =>
-    ({ findings: { staleCopies: { count: staleCopies }, wrongCounters: { count: wrongCounters } }, repaired: { copies, counters, indexKeys: 0 } }) as unknown as CheckReport;
+    ({
+      findings: { staleCopies: { count: staleCopies }, wrongCounters: { count: wrongCounters } },
+      repaired: { copies, counters, indexKeys: 0 },
+    }) as unknown as CheckReport;
 
   it('is what it found less what it repaired', () => {
     expect(staleLeft(report(3, 2, 0, 0))).toEqual({ copies: 3, counters: 2 });

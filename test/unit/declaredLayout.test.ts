@@ -27,7 +27,6 @@ type Message @item(pk: "TICKET#{ticket}", sk: "MSG#{id}") { id: ID! body: String
 type Query { ticket(id: ID!): Ticket @get }
 `;
 
-
 describe('the declared layout', () => {
   it('gives a model that declares no @table or @index the default layout: PK/SK, GSI1 and GSI2', () => {
     const model = buildModel(TYPES, 'helpdesk.graphql');
@@ -138,10 +137,7 @@ describe('the declared layout', () => {
 });
 
 describe('the table definition of a declared layout', () => {
-  const model = buildModel(
-    `extend schema @index(name: "byStatus", pk: ["status", "subject"], sk: ["priority", "id"]) ${TYPES}`,
-    'helpdesk.graphql',
-  );
+  const model = buildModel(`extend schema @index(name: "byStatus", pk: ["status", "subject"], sk: ["priority", "id"]) ${TYPES}`, 'helpdesk.graphql');
   const definition = tableDefinition('Helpdesk', tableShapeOf(model));
 
   it('creates every declared index with its multi-attribute keys, numbers where the field is a number', () => {
@@ -177,7 +173,10 @@ describe('the table definition of a declared layout', () => {
 
   it('names the table key, the index and the attribute type an existing table contradicts, one line each', () => {
     const existing = {
-      KeySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }, { AttributeName: 'sk', KeyType: 'RANGE' }],
+      KeySchema: [
+        { AttributeName: 'pk', KeyType: 'HASH' },
+        { AttributeName: 'sk', KeyType: 'RANGE' },
+      ],
       AttributeDefinitions: [
         { AttributeName: 'pk', AttributeType: 'S' },
         { AttributeName: 'sk', AttributeType: 'S' },
@@ -185,7 +184,13 @@ describe('the table definition of a declared layout', () => {
         { AttributeName: 'priority', AttributeType: 'S' },
       ],
       GlobalSecondaryIndexes: [
-        { IndexName: 'byStatus', KeySchema: [{ AttributeName: 'status', KeyType: 'HASH' }, { AttributeName: 'priority', KeyType: 'RANGE' }] },
+        {
+          IndexName: 'byStatus',
+          KeySchema: [
+            { AttributeName: 'status', KeyType: 'HASH' },
+            { AttributeName: 'priority', KeyType: 'RANGE' },
+          ],
+        },
       ],
     };
     expect(tableContradictions(existing as never, tableShapeOf(model))).toEqual([
@@ -228,7 +233,11 @@ describe('declarations over the declared indexes', () => {
   it('reads an @indexed type with templates and one with the attributes it stores', () => {
     const model = buildModel(MODEL('type Query { ticket(id: ID!): Ticket @get }', '@indexed(index: "byStatus")'), 'helpdesk.graphql');
     const ticket = model.items.get('Ticket')!.indexed[0]!;
-    expect({ index: ticket.index, pk: ticket.pk.map((p) => [p.attribute, p.template.source, p.written]), sk: ticket.sk.map((p) => [p.attribute, p.template.source, p.written]) }).toEqual({
+    expect({
+      index: ticket.index,
+      pk: ticket.pk.map((p) => [p.attribute, p.template.source, p.written]),
+      sk: ticket.sk.map((p) => [p.attribute, p.template.source, p.written]),
+    }).toEqual({
       index: 'byStatus',
       pk: [['status', '{status}', false]],
       sk: [['openedAt', '{openedAt}', false]],
@@ -318,7 +327,10 @@ describe('a root @query whose partition key holds an Int', () => {
   });
 
   it('accepts one whose partition attribute holds the Int itself (typed N), and reads that partition with the number', () => {
-    const natural = MODEL.replace('@index(name: "byShelf", pk: ["shelfKey", "shelfRow"]', '@index(name: "byShelf", pk: ["shelfKey", "row"]').replace('"row-{row}"', '"{row}"');
+    const natural = MODEL.replace('@index(name: "byShelf", pk: ["shelfKey", "shelfRow"]', '@index(name: "byShelf", pk: ["shelfKey", "row"]').replace(
+      '"row-{row}"',
+      '"{row}"',
+    );
     expect(problemsOf(natural)).toEqual([]);
     const model = buildModel(natural, 'shelves.graphql');
     expect(tableShapeOf(model).types.get('row')).toBe('N');
@@ -344,7 +356,12 @@ describe('a connection over an index whose one sort attribute holds numbers', ()
 
   it('reads it in number order: the sort attribute is among the numbers sent as numbers, on a root @query and a type field', () => {
     const plan = compilePlan(buildModel(MODEL('year', 'year: Int!'), 'years.graphql'));
-    expect(plan.queries.find((q) => q.path === 'Query.byYear')!.collection({ shelf: 's1' })).toMatchObject({ pk: 's1', skAttr: 'year', prefix: '', numbers: ['year'] });
+    expect(plan.queries.find((q) => q.path === 'Query.byYear')!.collection({ shelf: 's1' })).toMatchObject({
+      pk: 's1',
+      skAttr: 'year',
+      prefix: '',
+      numbers: ['year'],
+    });
     const floats = compilePlan(buildModel(MODEL('year', 'published: Float! @attribute(name: "year")'), 'years.graphql'));
     expect(floats.queries.find((q) => q.path === 'Query.byYear')!.collection({ shelf: 's1' })).toMatchObject({ numbers: ['year'] });
     const text = compilePlan(buildModel(MODEL('yearKey', 'year: Int!'), 'years.graphql'));
@@ -385,7 +402,14 @@ describe('connections over an index sort key of several attributes', () => {
   const PAGE = 'first: Int, after: String, last: Int, before: String';
 
   it('serves arguments fixing leading sort attributes, and from/until over the next', () => {
-    expect(problemsOf(MODEL(`ranked(status: String!, team: ID, level: String, from: String, until: String, ${PAGE}): TicketConnection! @query(index: "byRank", from: "from", until: "until")`, `tickets(level: String, ${PAGE}): TicketConnection! @query(index: "byTeam", order: DESCENDING)`))).toEqual([]);
+    expect(
+      problemsOf(
+        MODEL(
+          `ranked(status: String!, team: ID, level: String, from: String, until: String, ${PAGE}): TicketConnection! @query(index: "byRank", from: "from", until: "until")`,
+          `tickets(level: String, ${PAGE}): TicketConnection! @query(index: "byTeam", order: DESCENDING)`,
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses, one line each naming the field and the index, an argument skipping a sort attribute, one fixing the last, one fixing part of a template, numbers, and a range over a template without a placeholder', () => {
@@ -411,15 +435,33 @@ describe('connections over an index sort key of several attributes', () => {
   });
 
   it('fixes the sort attributes the arguments give, left to right, and refuses a later one without the earlier as BAD_USER_INPUT', () => {
-    const plan = compilePlan(buildModel(MODEL(`ranked(status: String!, team: ID, level: String, from: String, ${PAGE}): TicketConnection! @query(index: "byRank", from: "from")`), 'ranked.graphql'));
+    const plan = compilePlan(
+      buildModel(
+        MODEL(`ranked(status: String!, team: ID, level: String, from: String, ${PAGE}): TicketConnection! @query(index: "byRank", from: "from")`),
+        'ranked.graphql',
+      ),
+    );
     const ranked = plan.queries.find((q) => q.path === 'Query.ranked')!;
-    expect(ranked.collection({ status: 'OPEN' })).toMatchObject({ pk: 'OPEN', skAttr: 'team', sortKey: { fixed: [], after: ['level', 'openedAt'], binding: '' } });
+    expect(ranked.collection({ status: 'OPEN' })).toMatchObject({
+      pk: 'OPEN',
+      skAttr: 'team',
+      sortKey: { fixed: [], after: ['level', 'openedAt'], binding: '' },
+    });
     expect(ranked.collection({ status: 'OPEN', team: 't1', from: '3' })).toMatchObject({
       skAttr: 'level',
       sortKey: { fixed: [{ attr: 'team', value: 't1' }], after: ['openedAt'], binding: JSON.stringify([['t1'], JSON.stringify(['3', null])]) },
       range: { lo: '3' },
     });
-    expect(ranked.collection({ status: 'OPEN', team: 't1', level: '2' })).toMatchObject({ skAttr: 'openedAt', sortKey: { fixed: [{ attr: 'team', value: 't1' }, { attr: 'level', value: '2' }], after: [] } });
+    expect(ranked.collection({ status: 'OPEN', team: 't1', level: '2' })).toMatchObject({
+      skAttr: 'openedAt',
+      sortKey: {
+        fixed: [
+          { attr: 'team', value: 't1' },
+          { attr: 'level', value: '2' },
+        ],
+        after: [],
+      },
+    });
     expect(() => ranked.collection({ status: 'OPEN', level: '2' })).toThrow('level fixes level, a sort attribute after the one team fixes: give team too');
     try {
       ranked.collection({ status: 'OPEN', level: '2' });

@@ -36,7 +36,9 @@ describe('demo data files', () => {
     const items = demoItemsOf(DEFAULT_SCHEMA_FILE)!;
     expect(layoutProblems(compilePlan(loadModel()), items)).toEqual([]);
     const keys = items.map((i) => `${i.PK} ${i.SK}`);
-    expect(keys).toEqual(expect.arrayContaining(['STUDENT#1 PROFILE', 'STUDENT#4 PROFILE', 'COURSE#A PROFILE', 'COURSE#C PROFILE', 'CUSTOMER#1 PROFILE', 'PRODUCT#bike PRODUCT']));
+    expect(keys).toEqual(
+      expect.arrayContaining(['STUDENT#1 PROFILE', 'STUDENT#4 PROFILE', 'COURSE#A PROFILE', 'COURSE#C PROFILE', 'CUSTOMER#1 PROFILE', 'PRODUCT#bike PRODUCT']),
+    );
     // Catalog entries: one GSI2 key per student and course, and counters summing to them.
     const catalog = items.filter((i) => String(i.PK).startsWith('CATALOG#'));
     const counted = (kind: string) => catalog.filter((i) => String(i.PK).startsWith(`CATALOG#${kind}#`)).reduce((n, i) => n + (i.count as number), 0);
@@ -47,7 +49,9 @@ describe('demo data files', () => {
   it('hold the example model’s demo set in its layout', () => {
     const items = demoItemsOf(CRM)!;
     expect(layoutProblems(compilePlan(loadModel(CRM)), items)).toEqual([]);
-    expect(items.map((i) => `${i.PK} ${i.SK}`)).toEqual(expect.arrayContaining(['USER#12345 PROFILE', 'USER#12345 ORDER2026-07-03', 'USER#12345 CONTACT#6543', 'USER#12345 GROUP#chess']));
+    expect(items.map((i) => `${i.PK} ${i.SK}`)).toEqual(
+      expect.arrayContaining(['USER#12345 PROFILE', 'USER#12345 ORDER2026-07-03', 'USER#12345 CONTACT#6543', 'USER#12345 GROUP#chess']),
+    );
   });
 
   it('catch a counter that disagrees with the items (the check can fail)', () => {

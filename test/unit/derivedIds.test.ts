@@ -34,10 +34,15 @@ describe('a type whose keys name no {id}', () => {
   });
 
   it('refuses inverted: true, which has nothing to find', () => {
-    const model = RECEIPTS.replace('type Account {', 'type Shelf @item(pk: "SHELF#{room}", sk: "S#{row}", inverted: true) { id: ID! room: String! row: String! }\ntype Account {');
+    const model = RECEIPTS.replace(
+      'type Account {',
+      'type Shelf @item(pk: "SHELF#{room}", sk: "S#{row}", inverted: true) { id: ID! room: String! row: String! }\ntype Account {',
+    );
     expect(problemsOf(model)).toEqual([
       expect.stringContaining('Shelf: implement Node'),
-      expect.stringContaining("Shelf @item(inverted): Shelf's key names no {id}: its id is derived from the key and finds it alone, so inverted: true has nothing to do"),
+      expect.stringContaining(
+        "Shelf @item(inverted): Shelf's key names no {id}: its id is derived from the key and finds it alone, so inverted: true has nothing to do",
+      ),
     ]);
   });
 
@@ -48,8 +53,12 @@ describe('a type whose keys name no {id}', () => {
   });
 
   it('refuses keys of literal text alone: every item would have the same key', () => {
-    expect(problemsOf(RECEIPTS.replace('type Account {', 'type Flag implements Node @item(pk: "FLAG", sk: "ON") { globalId: ID! id: ID! }\ntype Account {'))).toEqual([
-      expect.stringContaining('Flag @item: neither pk nor sk holds a placeholder: every item of the type would have the same key (name {id} or the fields that tell items apart)'),
+    expect(
+      problemsOf(RECEIPTS.replace('type Account {', 'type Flag implements Node @item(pk: "FLAG", sk: "ON") { globalId: ID! id: ID! }\ntype Account {')),
+    ).toEqual([
+      expect.stringContaining(
+        'Flag @item: neither pk nor sk holds a placeholder: every item of the type would have the same key (name {id} or the fields that tell items apart)',
+      ),
     ]);
   });
 
@@ -58,9 +67,15 @@ describe('a type whose keys name no {id}', () => {
       .replace('deleteReceipt(id: ID!): ID!', 'deleteReceipt(receipt: ID!): ID!')
       .replace('receipt(id: ID!): Receipt @get', 'receipt(id: ID!, sku: String): Receipt @get');
     expect(problemsOf(model)).toEqual([
-      expect.stringContaining("Query.receipt(sku): Receipt's id is derived from its key and finds it alone: take id, or the key's values (account, processedAt, sku) instead"),
-      expect.stringContaining("Mutation.updateReceiptAt @update: Receipt's id is derived from its key: take id: ID!, or every value of the key (missing: processedAt or processedAtId for {processedAt})"),
-      expect.stringContaining("Mutation.deleteReceipt @delete: Receipt's id is derived from its key: take id: ID!, or every value of the key (missing: account or accountId for {account}, processedAt or processedAtId for {processedAt}, sku or skuId for {sku})"),
+      expect.stringContaining(
+        "Query.receipt(sku): Receipt's id is derived from its key and finds it alone: take id, or the key's values (account, processedAt, sku) instead",
+      ),
+      expect.stringContaining(
+        "Mutation.updateReceiptAt @update: Receipt's id is derived from its key: take id: ID!, or every value of the key (missing: processedAt or processedAtId for {processedAt})",
+      ),
+      expect.stringContaining(
+        "Mutation.deleteReceipt @delete: Receipt's id is derived from its key: take id: ID!, or every value of the key (missing: account or accountId for {account}, processedAt or processedAtId for {processedAt}, sku or skuId for {sku})",
+      ),
     ]);
   });
 });
@@ -90,10 +105,19 @@ describe('a derived id', () => {
   it('refuses text that is not the canonical id of as many values, and values holding # or missing', () => {
     const plan = receipts();
     const good = formatDerivedId(['a1', '2026-03-02T10:00:00.000Z', '999']);
-    for (const bad of ['', 'not an id', `${good}=`, formatDerivedId(['a1', '999']), formatDerivedId(['a1', '', '999']), 'YTEjMjAyNi0wMy0wMlQxMDowMDowMC4wMDBaIzk5OR']) {
+    for (const bad of [
+      '',
+      'not an id',
+      `${good}=`,
+      formatDerivedId(['a1', '999']),
+      formatDerivedId(['a1', '', '999']),
+      'YTEjMjAyNi0wMy0wMlQxMDowMDowMC4wMDBaIzk5OR',
+    ]) {
       expect(() => plan.key(bad)).toThrow(/id is not an id of Receipt/);
     }
-    expect(() => plan.derived!.id({ account: 'a1', processedAt: '2026-03-02T10:00:00Z', sku: '9#9' }, { sku: 'input.sku' })).toThrow(/input\.sku may not contain '#'/);
+    expect(() => plan.derived!.id({ account: 'a1', processedAt: '2026-03-02T10:00:00Z', sku: '9#9' }, { sku: 'input.sku' })).toThrow(
+      /input\.sku may not contain '#'/,
+    );
     expect(() => plan.derived!.id({ account: 'a1', processedAt: 'yesterday', sku: '9' })).toThrow(/processedAt must be an ISO-8601 UTC time/);
     expect(() => plan.derived!.id({ processedAt: '2026-03-02T10:00:00Z', sku: '9' }, { account: 'account' })).toThrow(/account is part of the key/);
   });

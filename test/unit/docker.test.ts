@@ -25,9 +25,7 @@ function instructions(text: string): Instruction[] {
 }
 
 const dockerfile = instructions(read('Dockerfile'));
-const args = Object.fromEntries(
-  dockerfile.filter((i) => i.op === 'ARG' && i.args.includes('=')).map((i) => i.args.split('=', 2) as [string, string]),
-);
+const args = Object.fromEntries(dockerfile.filter((i) => i.op === 'ARG' && i.args.includes('=')).map((i) => i.args.split('=', 2) as [string, string]));
 const stages = dockerfile.reduce<Instruction[][]>((all, i) => {
   if (i.op === 'FROM') all.push([]);
   all.at(-1)?.push(i);
@@ -85,7 +83,10 @@ describe('Dockerfile', () => {
       .map((l) => l.trim())
       .filter((l) => l && !l.startsWith('#'));
     for (const copy of dockerfile.filter((i) => i.op === 'COPY' && !i.args.includes('--from'))) {
-      const sources = copy.args.split(/\s+/).filter((a) => !a.startsWith('--')).slice(0, -1);
+      const sources = copy.args
+        .split(/\s+/)
+        .filter((a) => !a.startsWith('--'))
+        .slice(0, -1);
       for (const source of sources) {
         expect(existsSync(join(root, source)), source).toBe(true);
         expect(ignored, source).not.toContain(source);
@@ -102,8 +103,7 @@ describe('Dockerfile', () => {
 /** Bare package names that src/ imports at run time (type-only imports excluded). */
 function runtimeImports(): Set<string> {
   const names = new Set<string>();
-  const walk = (dir: string): string[] =>
-    readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
+  const walk = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]));
   for (const file of walk(join(root, 'src')).filter((f) => f.endsWith('.ts'))) {
     const text = readFileSync(file, 'utf8');
     for (const m of text.matchAll(/^import\s+(?!type\s)[^'"]*?from\s+'([^'.][^']*)'|^import\s+'([^'.][^']*)'/gm)) {

@@ -61,9 +61,7 @@ describe('README', () => {
   });
 
   it('names every file and folder at the top of src/ in its layout map', () => {
-    const entries = readdirSync(join(root, 'src')).map((name) =>
-      statSync(join(root, 'src', name)).isDirectory() ? `src/${name}/` : `src/${name}`,
-    );
+    const entries = readdirSync(join(root, 'src')).map((name) => (statSync(join(root, 'src', name)).isDirectory() ? `src/${name}/` : `src/${name}`));
     const missing = entries.filter((entry) => !readme.includes(entry));
     expect(missing).toEqual([]);
   });
@@ -74,7 +72,7 @@ describe('README', () => {
 });
 
 describe('the documentation', () => {
-  it('links every document of docs/ from the README\'s documentation table', () => {
+  it("links every document of docs/ from the README's documentation table", () => {
     const readme = read('README.md');
     const missing = filesUnder('docs')
       .filter((f) => f.endsWith('.md') && f !== join('docs', 'README.md'))
@@ -82,7 +80,7 @@ describe('the documentation', () => {
     expect(missing).toEqual([]);
   });
 
-  it('maps every file of src/ and scripts/ in docs/architecture.md\'s Layout, and no file that is gone', () => {
+  it("maps every file of src/ and scripts/ in docs/architecture.md's Layout, and no file that is gone", () => {
     const named = layoutMap(read('docs/architecture.md'));
     const files = [...filesUnder('src'), ...filesUnder('scripts')];
     const missing = files
@@ -120,7 +118,9 @@ describe('the documentation', () => {
     const anchorsOf = (path: string) => {
       const seen = new Map<string, number>();
       const out = new Set<string>();
-      for (const [, heading] of readFileSync(path, 'utf8').replace(/```[\s\S]*?```/g, '').matchAll(/^#{1,6}\s+(.+)$/gm)) {
+      for (const [, heading] of readFileSync(path, 'utf8')
+        .replace(/```[\s\S]*?```/g, '')
+        .matchAll(/^#{1,6}\s+(.+)$/gm)) {
         const base = slug(heading!);
         const n = seen.get(base) ?? 0;
         seen.set(base, n + 1);
@@ -144,10 +144,9 @@ describe('the documentation', () => {
 describe('the repository', () => {
   it('refers to nothing outside itself: no external contract files, shared folders or issue numbers', () => {
     const outside = [/CONTRACT\.md/, /\bshared\//, /\bissue \d/i, /\bissue\s#/i];
-    const files = [
-      ...['src', 'test', 'infra', 'scripts', 'bench', 'docs'].flatMap(filesUnder),
-      'README.md',
-    ].filter((f) => /\.(ts|md|ya?ml|json)$/.test(f) && !f.includes('__generated__'));
+    const files = [...['src', 'test', 'infra', 'scripts', 'bench', 'docs'].flatMap(filesUnder), 'README.md'].filter(
+      (f) => /\.(ts|md|ya?ml|json)$/.test(f) && !f.includes('__generated__'),
+    );
     const found: string[] = [];
     for (const file of files) {
       read(file)

@@ -70,27 +70,36 @@ describe('edge keys refused at start-up, one line each', () => {
       'User.followers @edges(sk): template "{since}#{tier}" must hold one placeholder for the node\'s id besides edge fields and {id} (sk: "u#{follower}"); it has none',
     ]);
     expect(problemsOf(model('pk: "u#{id}#{since}", sk: "u#{follower}"', null))).toEqual([
-      'User.followers @edges(pk): placeholder {since} names the field FollowEdge.since: the edges\' partition is named by the owner\'s {id} alone',
-      'User.followers @edges(pk): template "u#{id}#{since}" must name {id} (the owner\'s id) and no other placeholder: the owner\'s id alone names the edges\' partition',
+      "User.followers @edges(pk): placeholder {since} names the field FollowEdge.since: the edges' partition is named by the owner's {id} alone",
+      "User.followers @edges(pk): template \"u#{id}#{since}\" must name {id} (the owner's id) and no other placeholder: the owner's id alone names the edges' partition",
     ]);
   });
 
   it('{id} in sk without an id on the edge type, and a mirror that disagrees on it', () => {
     expect(problemsOf(model('pk: "u#{id}#l", sk: "L#{id}#u#{follower}"', null))).toEqual([
-      'User.followers @edges(sk): {id} in sk is the edge\'s own id: declare id: ID! on FollowEdge, so that an unlink can name the edge',
+      "User.followers @edges(sk): {id} in sk is the edge's own id: declare id: ID! on FollowEdge, so that an unlink can name the edge",
     ]);
     expect(problemsOf(model('pk: "u#{id}#l", sk: "L#{id}#u#{follower}"', ', pk: "u#{id}#k", sk: "u#{followed}"', { edge: 'id: ID!' }))).toEqual([
-      'User.following @edges(sk): lacks {id} while User.followers\'s sk names it: a mirror names the edge\'s own id exactly when its base item does',
+      "User.following @edges(sk): lacks {id} while User.followers's sk names it: a mirror names the edge's own id exactly when its base item does",
     ]);
   });
 
   it('an inverse side read through GSI1 from a base key holding fields, and write sharding of edges with their own id', () => {
-    expect(problemsOf(model('pk: "u#{id}#f", sk: "{since}#{tier}#u#{follower}"', '', { edge: 'since: DateTime!  tier: Tier!' }).replace('extend schema @table(pk: "pk", sk: "sk")', ''))).toEqual([
-      'User.following @edges(inverseOf): reads User.followers\'s items by their sort key, which holds {since}, {tier} besides the node\'s id: give this side its own pk and sk (a mirror written with each edge)',
+    expect(
+      problemsOf(
+        model('pk: "u#{id}#f", sk: "{since}#{tier}#u#{follower}"', '', { edge: 'since: DateTime!  tier: Tier!' }).replace(
+          'extend schema @table(pk: "pk", sk: "sk")',
+          '',
+        ),
+      ),
+    ).toEqual([
+      "User.following @edges(inverseOf): reads User.followers's items by their sort key, which holds {since}, {tier} besides the node's id: give this side its own pk and sk (a mirror written with each edge)",
     ]);
-    expect(problemsOf(model('pk: "u#{id}#l", sk: "L#{id}#u#{follower}"', ', shards: "shards"', { edge: 'id: ID!' }).replace('extend schema @table(pk: "pk", sk: "sk")', ''))).toContain(
-      'User.following @edges(shards): write sharding of edges with an id of their own is not supported: User.followers names {id} in its sk',
-    );
+    expect(
+      problemsOf(
+        model('pk: "u#{id}#l", sk: "L#{id}#u#{follower}"', ', shards: "shards"', { edge: 'id: ID!' }).replace('extend schema @table(pk: "pk", sk: "sk")', ''),
+      ),
+    ).toContain('User.following @edges(shards): write sharding of edges with an id of their own is not supported: User.followers names {id} in its sk');
   });
 
   it('@removeEdge without the key fields, @addEdge with an id argument of another type', () => {
@@ -98,14 +107,14 @@ describe('edge keys refused at start-up, one line each', () => {
       follow(userId: ID!, followerId: ID!, since: DateTime!, tier: Tier!): FollowEdge! @addEdge(edges: "User.followers", from: "userId", to: "followerId")
       unfollow(userId: ID!, followerId: ID!, since: DateTime!): Boolean! @removeEdge(edges: "User.followers", from: "userId", to: "followerId")`;
     expect(problemsOf(model('pk: "u#{id}#f", sk: "{since}#{tier}#u#{follower}"', null, { mutations }))).toEqual([
-      'Mutation.unfollow @removeEdge: takes no argument tier, which the key of User.followers\'s edges holds: an unlink finds the edge by it',
+      "Mutation.unfollow @removeEdge: takes no argument tier, which the key of User.followers's edges holds: an unlink finds the edge by it",
     ]);
     const byId = `
       lend(userId: ID!, followerId: ID!, id: Int): FollowEdge! @addEdge(edges: "User.followers", from: "userId", to: "followerId")
       giveBack(userId: ID!, followerId: ID!): Boolean! @removeEdge(edges: "User.followers", from: "userId", to: "followerId")`;
     expect(problemsOf(model('pk: "u#{id}#l", sk: "L#{id}#u#{follower}"', null, { edge: 'id: ID!', mutations: byId }))).toEqual([
-      'Mutation.lend(id): takes Int, but the edge\'s own id FollowEdge.id is ID',
-      'Mutation.giveBack @removeEdge: takes no argument id, which the key of User.followers\'s edges holds: an unlink finds the edge by it',
+      "Mutation.lend(id): takes Int, but the edge's own id FollowEdge.id is ID",
+      "Mutation.giveBack @removeEdge: takes no argument id, which the key of User.followers's edges holds: an unlink finds the edge by it",
     ]);
   });
 
@@ -113,7 +122,9 @@ describe('edge keys refused at start-up, one line each', () => {
     expect(problemsOf(model('pk: "u#{id}#f", sk: "u#{follower}", from: "since"', null, { range: ', since: String' }))).toEqual([
       'User.followers @edges(from): ranges over the first placeholder of the edges\' sort key, which must open it (sk: "{since}#u#{follower}"); "u#{follower}" opens with "u#"',
     ]);
-    expect(problemsOf(model('counter: "n", until: "until"', null, { range: ', until: String' }).replace('extend schema @table(pk: "pk", sk: "sk")', ''))).toEqual([
+    expect(
+      problemsOf(model('counter: "n", until: "until"', null, { range: ', until: String' }).replace('extend schema @table(pk: "pk", sk: "sk")', '')),
+    ).toEqual([
       'User.followers @edges(until): ranges over the first placeholder of the edges\' sort key, which must open it (sk: "{since}#u#{follower}"); this side has no sk of its own',
     ]);
     expect(problemsOf(model('pk: "u#{id}#f", sk: "{since}#u#{follower}", from: "after"', null, { edge: 'since: DateTime!' }))).toEqual([]);
@@ -167,11 +178,11 @@ type Mutation {
   it('refuses a child type found only with its parent id, and default-keyed edges of a child type, one line each', () => {
     // (The root fields that find a non-inverted season by id alone are refused too, on lines of their own.)
     expect(problemsOf(league(false)).filter((p) => p.includes('@edges'))).toEqual([
-      'Season.fans @edges: the owner type Season is a child type found only with its parent\'s id: make it inverted: true (an edge names its ends by id alone)',
-      'Fan.seasons @edges: the node type Season is a child type found only with its parent\'s id: make it inverted: true (an edge names its ends by id alone)',
+      "Season.fans @edges: the owner type Season is a child type found only with its parent's id: make it inverted: true (an edge names its ends by id alone)",
+      "Fan.seasons @edges: the node type Season is a child type found only with its parent's id: make it inverted: true (an edge names its ends by id alone)",
     ]);
     expect(problemsOf(league(true, '@edges(counter: "fanCount")'))).toEqual([
-      'Season.fans @edges: edges live in Season\'s partition, so its pk must hold {id} and Season cannot be a child type',
+      "Season.fans @edges: edges live in Season's partition, so its pk must hold {id} and Season cannot be a child type",
     ]);
   });
 });

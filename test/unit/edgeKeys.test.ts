@@ -33,7 +33,11 @@ describe('edges with a key of their own', () => {
     // Another item under the prefix is no edge of the connection.
     expect(plan.relation('User.following').collection('b').accepts?.({ pk: 'u#b#following', sk: 'u#a#x' })).toBe(false);
     const pair = writePlanOf(plan).pair('User.following');
-    expect([pair.edgeKey('a', 'b'), pair.mirrorKey('a', 'b'), pair.gsi1]).toEqual([{ PK: 'u#a#follower', SK: 'u#b' }, { PK: 'u#b#following', SK: 'u#a' }, false]);
+    expect([pair.edgeKey('a', 'b'), pair.mirrorKey('a', 'b'), pair.gsi1]).toEqual([
+      { PK: 'u#a#follower', SK: 'u#b' },
+      { PK: 'u#b#following', SK: 'u#a' },
+      false,
+    ]);
     expect([pair.ends({ pk: 'u#a#follower', sk: 'u#b' }), pair.ends({ pk: 'u#b#following', sk: 'u#a' }), pair.ends({ pk: 'u#a', sk: 'info' })]).toEqual([
       { ownerId: 'a', nodeId: 'b' },
       { ownerId: 'a', nodeId: 'b' },
@@ -41,7 +45,7 @@ describe('edges with a key of their own', () => {
     ]);
   });
 
-  it('reads an inverse side through the inverted index: the partition is the edge sort key, the prefix its pk\'s', () => {
+  it("reads an inverse side through the inverted index: the partition is the edge sort key, the prefix its pk's", () => {
     const plan = compilePlan(buildModel(model('pk: "u#{id}#follower", sk: "u#{follower}"', ', index: "inverted"'), 'edges.graphql'));
     expect(plan.relation('User.following').collection('b')).toMatchObject({ index: 'inverted', pkAttr: 'sk', skAttr: 'pk', pk: 'u#b', prefix: 'u#' });
     // That partition also holds other items whose sort key is u#b (a like list's): they are read past.
@@ -53,8 +57,23 @@ describe('edges with a key of their own', () => {
 
   it('keeps the default edges as they were: owner PK / node PK, GSI1 keys written, the inverse side on GSI1', () => {
     const plan = compilePlan(buildModel(model('counter: "followerCount"', '', '', ''), 'edges.graphql'));
-    expect(plan.relation('User.followers').collection('a')).toEqual({ name: 'User.followers', pkAttr: 'PK', skAttr: 'SK', pk: 'u#a', prefix: 'u#', table: { pk: 'PK', sk: 'SK' } });
-    expect(plan.relation('User.following').collection('b')).toEqual({ name: 'User.following', index: 'GSI1', pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: 'u#b', prefix: 'u#', table: { pk: 'PK', sk: 'SK' } });
+    expect(plan.relation('User.followers').collection('a')).toEqual({
+      name: 'User.followers',
+      pkAttr: 'PK',
+      skAttr: 'SK',
+      pk: 'u#a',
+      prefix: 'u#',
+      table: { pk: 'PK', sk: 'SK' },
+    });
+    expect(plan.relation('User.following').collection('b')).toEqual({
+      name: 'User.following',
+      index: 'GSI1',
+      pkAttr: 'GSI1PK',
+      skAttr: 'GSI1SK',
+      pk: 'u#b',
+      prefix: 'u#',
+      table: { pk: 'PK', sk: 'SK' },
+    });
     expect(writePlanOf(plan).pair('User.followers')).toMatchObject({ gsi1: true });
   });
 });
@@ -62,13 +81,13 @@ describe('edges with a key of their own', () => {
 describe('edge layouts refused at start-up, one line each', () => {
   it('a template naming a field that can change', () => {
     expect(problemsOf(model('pk: "u#{id}#follower", sk: "u#{name}"', null))).toEqual([
-      'User.followers @edges(sk): placeholder {name} names the field User.name, which can change after the edge is written: an edge\'s key holds the ends\' ids and edge fields set by @addEdge',
+      "User.followers @edges(sk): placeholder {name} names the field User.name, which can change after the edge is written: an edge's key holds the ends' ids and edge fields set by @addEdge",
     ]);
   });
 
   it('a pk that does not name the owner alone, an sk without the node, and one template without the other', () => {
     expect(problemsOf(model('pk: "u#{follower}#follower", sk: "u#{x}"', null))).toEqual([
-      'User.followers @edges(pk): template "u#{follower}#follower" must name {id} (the owner\'s id) and no other placeholder: the owner\'s id alone names the edges\' partition',
+      "User.followers @edges(pk): template \"u#{follower}#follower\" must name {id} (the owner's id) and no other placeholder: the owner's id alone names the edges' partition",
     ]);
     expect(problemsOf(model('pk: "u#{id}#follower", sk: "follower"', null))).toEqual([
       'User.followers @edges(sk): template "follower" must hold one placeholder for the node\'s id besides edge fields and {id} (sk: "u#{follower}"); it has none',
@@ -91,18 +110,26 @@ describe('edge layouts refused at start-up, one line each', () => {
       'User.followers @edges(index): belongs on the inverse side (with inverseOf): the other direction, read back through the index',
       'User.followers @edges(index): a side with its own pk/sk is written beside the base item (a mirror), not read through an index: give it one or the other',
     ]);
-    expect(problemsOf(model('pk: "u#{id}#follower", sk: "u#{follower}", copy: [{ field: "name", attribute: "followerName" }]', ', pk: "u#{id}#following", sk: "u#{followed}"'))).toEqual([
-      'User.following @edges(copy): a mirrored pair (an inverse side with its own pk/sk) keeps no copies: a rename would not reach them',
-    ]);
+    expect(
+      problemsOf(
+        model(
+          'pk: "u#{id}#follower", sk: "u#{follower}", copy: [{ field: "name", attribute: "followerName" }]',
+          ', pk: "u#{id}#following", sk: "u#{followed}"',
+        ),
+      ),
+    ).toEqual(['User.following @edges(copy): a mirrored pair (an inverse side with its own pk/sk) keeps no copies: a rename would not reach them']);
   });
 
   it('default-keyed edges to or from a keyless type, and a counter on a keyless owner', () => {
     const keyless = 'type Fan { id: ID!  idols(first: Int, after: String, last: Int, before: String): UserConnection! @edges }';
     expect(problemsOf(model('pk: "u#{id}#follower", sk: "u#{follower}"', null, keyless))).toEqual([
-      'Fan.idols @edges: Fan is keyless: an edge is written beside its owner\'s item, which Fan does not have (declare the edge\'s own key with pk and sk)',
+      "Fan.idols @edges: Fan is keyless: an edge is written beside its owner's item, which Fan does not have (declare the edge's own key with pk and sk)",
     ]);
-    const counted = 'type Fan { id: ID!  idols(first: Int, after: String, last: Int, before: String): UserConnection! @edges(pk: "f#{id}", sk: "u#{idol}", counter: "idolCount") }';
-    expect(problemsOf(model('pk: "u#{id}#follower", sk: "u#{follower}"', null, counted))).toEqual(['Fan.idols @edges(counter): Fan is keyless: it has no item to hold a counter']);
+    const counted =
+      'type Fan { id: ID!  idols(first: Int, after: String, last: Int, before: String): UserConnection! @edges(pk: "f#{id}", sk: "u#{idol}", counter: "idolCount") }';
+    expect(problemsOf(model('pk: "u#{id}#follower", sk: "u#{follower}"', null, counted))).toEqual([
+      'Fan.idols @edges(counter): Fan is keyless: it has no item to hold a counter',
+    ]);
   });
 
   it('own-keyed edges whose partition holds another type with an overlapping prefix', () => {

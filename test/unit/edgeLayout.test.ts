@@ -20,7 +20,7 @@ describe('the layout copy on an enrollment edge', () => {
     expect(edgeLayout(edge(1))).toEqual({ shards: 1, reshardFrom: null, moves: 0 });
   });
 
-  it('gives nothing when absent, malformed, out of range or contradicting the edge\'s own index partition', () => {
+  it("gives nothing when absent, malformed, out of range or contradicting the edge's own index partition", () => {
     const { courseShards: _, ...without } = edge(8);
     expect(edgeLayout(without)).toBeUndefined();
     expect(edgeLayout(edge(8, { courseShards: '8' }))).toBeUndefined();

@@ -57,7 +57,11 @@ describe('GET /graphiql in development', () => {
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     const html = await res.text();
     const sources = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(sources.sort()).toEqual(Object.keys(EXPLORER_ASSETS).map((name) => `/graphiql/${name}`).sort());
+    expect(sources.sort()).toEqual(
+      Object.keys(EXPLORER_ASSETS)
+        .map((name) => `/graphiql/${name}`)
+        .sort(),
+    );
     expect(html).not.toMatch(/https?:\/\//);
     // The endpoint is this gateway's /graphql, headers are editable, the example query runs on the demo data.
     expect(html).toContain("new URL('/graphql', window.location.href)");

@@ -18,17 +18,29 @@ const SHOP = read('shop.graphql');
 const PRODUCTS = read('products.graphql');
 
 const lookups = (sdl: string) =>
-  Object.fromEntries([...buildModel(sdl, 'm.graphql').federation!.entities.values()].map((e) => [e.name, e.keys.map((k) => [k.fields, k.lookup?.kind === 'index' ? `index ${k.lookup.index}` : (k.lookup?.kind ?? 'none')])]));
+  Object.fromEntries(
+    [...buildModel(sdl, 'm.graphql').federation!.entities.values()].map((e) => [
+      e.name,
+      e.keys.map((k) => [k.fields, k.lookup?.kind === 'index' ? `index ${k.lookup.index}` : (k.lookup?.kind ?? 'none')]),
+    ]),
+  );
 
 describe('a federated model', () => {
   it('finds each entity by the key its representations give: its id, its table key, an index, or (keyless) nothing to read', () => {
     expect(lookups(SHOP)).toEqual({
-      Product: [['id', 'id'], ['sku', 'index bySku']],
+      Product: [
+        ['id', 'id'],
+        ['sku', 'index bySku'],
+      ],
       Variant: [['product { id } sku', 'key']],
       User: [['id', 'none']],
     });
     expect(lookups(PRODUCTS)).toEqual({
-      Product: [['id', 'id'], ['sku package', 'index bySkuPackage'], ['sku variation { id }', 'index bySkuVariation']],
+      Product: [
+        ['id', 'id'],
+        ['sku package', 'index bySkuPackage'],
+        ['sku variation { id }', 'index bySkuVariation'],
+      ],
       DeprecatedProduct: [['sku package', 'key']],
       ProductResearch: [['study { caseNumber }', 'key']],
       User: [['email', 'key']],
@@ -38,24 +50,29 @@ describe('a federated model', () => {
     expect(lookups(keyless).User).toEqual([['id', 'representation']]);
   });
 
-  it('uses Federation\'s directives under the names it imports them by, or federation__<name>', () => {
+  it("uses Federation's directives under the names it imports them by, or federation__<name>", () => {
     const renamed = SHOP.replace('import: ["@key",', 'import: [{ name: "@key", as: "@entity" },')
       .replaceAll('@key(', '@entity(')
       .replace('@tag(name: "public")', '@federation__tag(name: "public")')
       .replace('"@tag", ', '');
-    expect(lookups(renamed).Product).toEqual([['id', 'id'], ['sku', 'index bySku']]);
+    expect(lookups(renamed).Product).toEqual([
+      ['id', 'id'],
+      ['sku', 'index bySku'],
+    ]);
     const sdl = subgraphSdl(buildModel(renamed, 'm.graphql'));
     expect(sdl).toContain('type Product @entity(fields: "id") @entity(fields: "sku") {');
     expect(sdl).toContain('color: String @federation__tag(name: "public")');
   });
 
-  it('prints _service\'s SDL: the model as written without the storage directives, PageInfo @shareable, extensions kept', () => {
+  it("prints _service's SDL: the model as written without the storage directives, PageInfo @shareable, extensions kept", () => {
     const sdl = subgraphSdl(buildModel(PRODUCTS, 'p.graphql'));
     expect(sdl).not.toMatch(/@(item|get|indexed|index|attribute)\b/);
     expect(sdl).toContain('extend type User @key(fields: "email") {');
     expect(sdl).toContain('extend type Query {');
     expect(sdl).toContain('research: [ProductResearch!]!\n');
-    expect(sdl).toMatch(/^extend schema @link\(url: "https:\/\/specs\.apollo\.dev\/federation\/v2\.3"[^\n]*\) @link\(url: "https:\/\/myspecs\.dev\/myCustomDirective\/v1\.0", import: \["@custom"\]\) @composeDirective\(name: "@custom"\)\n/);
+    expect(sdl).toMatch(
+      /^extend schema @link\(url: "https:\/\/specs\.apollo\.dev\/federation\/v2\.3"[^\n]*\) @link\(url: "https:\/\/myspecs\.dev\/myCustomDirective\/v1\.0", import: \["@custom"\]\) @composeDirective\(name: "@custom"\)\n/,
+    );
     expect(subgraphSdl(buildModel(SHOP, 's.graphql'))).toContain('type PageInfo @shareable {');
   });
 
@@ -94,14 +111,13 @@ describe('what a federated model cannot have', () => {
     ],
     [
       'a value type with a resolvable key',
-      ['type User @key(fields: "id", resolvable: false) {\n  id: ID!\n}', 'type User @key(fields: "id", resolvable: false) {\n  id: ID!\n}\ntype Stub @key(fields: "email") {\n  email: ID!\n}'],
+      [
+        'type User @key(fields: "id", resolvable: false) {\n  id: ID!\n}',
+        'type User @key(fields: "id", resolvable: false) {\n  id: ID!\n}\ntype Stub @key(fields: "email") {\n  email: ID!\n}',
+      ],
       'Stub @key(fields: "email"): Stub has no @item and no id: the gateway has nothing to find it by; make the key resolvable: false (another subgraph\'s entity, stored here as a value)',
     ],
-    [
-      'a key that does not parse',
-      ['@key(fields: "sku")', '@key(fields: "sku {")'],
-      'Product @key(fields: "sku {"): does not parse: Expected Name, found "}".',
-    ],
+    ['a key that does not parse', ['@key(fields: "sku")', '@key(fields: "sku {")'], 'Product @key(fields: "sku {"): does not parse: Expected Name, found "}".'],
   ])('%s: refused with one line', (_, [from, to], line) => {
     expect(SHOP).toContain(from);
     const problems = problemsOf(SHOP.replace(from!, to!));
@@ -110,7 +126,7 @@ describe('what a federated model cannot have', () => {
     expect(problems.filter((p) => p !== line && !p.startsWith('User.name'))).toEqual([]);
   });
 
-  it('refuses @key on an interface and @fromContext, and keeps a map type\'s Federation directives', () => {
+  it("refuses @key on an interface and @fromContext, and keeps a map type's Federation directives", () => {
     const sdl = `${SHOP.replace('"@override"]', '"@override", "@fromContext"]').replace('federation/v2.7', 'federation/v2.8')}
       interface Priced @key(fields: "id") { id: ID! }
       type Query2 { x(a: String @fromContext(field: "$c { a }")): Int }`;
@@ -139,7 +155,13 @@ describe('what a federated model cannot have', () => {
   });
 
   it("refuses at start-up, one line each, what Apollo's subgraph rules refuse", async () => {
-    const model = buildModel(SHOP.replace('type User @key(fields: "id", resolvable: false) {\n  id: ID!\n}', 'type User @key(fields: "id", resolvable: false) {\n  id: ID!\n}\ntype Other @key(fields: "id") @item(pk: "O#{id}", sk: "o") { id: ID!  a: Int  b: Int @requires(fields: "a") }'), 's.graphql');
+    const model = buildModel(
+      SHOP.replace(
+        'type User @key(fields: "id", resolvable: false) {\n  id: ID!\n}',
+        'type User @key(fields: "id", resolvable: false) {\n  id: ID!\n}\ntype Other @key(fields: "id") @item(pk: "O#{id}", sk: "o") { id: ID!  a: Int  b: Int @requires(fields: "a") }',
+      ),
+      's.graphql',
+    );
     await expect(checkSubgraph(model)).rejects.toThrow(
       /Federation: On field "Other\.b", for @requires\(fields: "a"\): field "Other\.a" should not be part of a @requires since it is already provided by this subgraph \(it is not marked @external\)$/,
     );

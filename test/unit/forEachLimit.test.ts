@@ -9,12 +9,16 @@ describe('forEachLimit', () => {
     let active = 0;
     let peak = 0;
     const done: number[] = [];
-    await forEachLimit(Array.from({ length: 20 }, (_, i) => i), 4, async (i) => {
-      peak = Math.max(peak, ++active);
-      await tick();
-      active--;
-      done.push(i);
-    });
+    await forEachLimit(
+      Array.from({ length: 20 }, (_, i) => i),
+      4,
+      async (i) => {
+        peak = Math.max(peak, ++active);
+        await tick();
+        active--;
+        done.push(i);
+      },
+    );
     expect(done.sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, i) => i));
     expect(peak).toBe(4);
   });
@@ -22,12 +26,16 @@ describe('forEachLimit', () => {
   it('starts nothing new after a failure, lets calls in flight finish, and rethrows the first failure', async () => {
     const started: number[] = [];
     const finished: number[] = [];
-    const run = forEachLimit(Array.from({ length: 10 }, (_, i) => i), 2, async (i) => {
-      started.push(i);
-      await tick();
-      if (i === 2) throw new Error('edge 2 failed');
-      finished.push(i);
-    });
+    const run = forEachLimit(
+      Array.from({ length: 10 }, (_, i) => i),
+      2,
+      async (i) => {
+        started.push(i);
+        await tick();
+        if (i === 2) throw new Error('edge 2 failed');
+        finished.push(i);
+      },
+    );
     await expect(run).rejects.toThrow('edge 2 failed');
     expect(started).toEqual([0, 1, 2, 3]);
     expect(finished).toEqual([0, 1, 3]);

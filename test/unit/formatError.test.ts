@@ -18,7 +18,7 @@ const unexpected = (stacktrace: string[]) => ({
 });
 
 describe('development errors', () => {
-  it('show the top frame of the project\'s own code instead of the stack trace', () => {
+  it("show the top frame of the project's own code instead of the stack trace", () => {
     const formatted = formatError(unexpected(stack), new Error('stored item lacks name'), { prod: false });
     expect(formatted.extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', location: 'src/resolvers/itemType.ts:88' });
     expect(formatted.message).toBe('stored item lacks name');
@@ -31,17 +31,20 @@ describe('development errors', () => {
 
   it('leave errors without a stack trace as they are', () => {
     const error = new GraphQLError('bad id', { extensions: { code: 'BAD_USER_INPUT' } });
-    expect(formatError({ message: 'bad id', extensions: { code: 'BAD_USER_INPUT' } }, error, { prod: false })).toEqual({ message: 'bad id', extensions: { code: 'BAD_USER_INPUT' } });
+    expect(formatError({ message: 'bad id', extensions: { code: 'BAD_USER_INPUT' } }, error, { prod: false })).toEqual({
+      message: 'bad id',
+      extensions: { code: 'BAD_USER_INPUT' },
+    });
   });
 });
 
-describe('the project\'s own location', () => {
-  it('reads bundles\' source-mapped paths and file URLs, and takes the last src/ of a path', () => {
+describe("the project's own location", () => {
+  it("reads bundles' source-mapped paths and file URLs, and takes the last src/ of a path", () => {
     expect(ownLocation(['Error: x', '    at f (file:///home/src/gateway/src/dynamo/batchGet.ts:12:3)'])).toBe('src/dynamo/batchGet.ts:12');
     expect(ownLocation(['Error: x', '    at /app/dist/server/src/graphql/server.ts:7:1'])).toBe('src/graphql/server.ts:7');
   });
 
-  it('is absent when no frame is the project\'s', () => {
+  it("is absent when no frame is the project's", () => {
     expect(ownLocation(['Error: x', '    at node:internal/timers:1:1', '    at g (/srv/app/node_modules/graphql/src/execute.js:1:1)'])).toBeUndefined();
   });
 });

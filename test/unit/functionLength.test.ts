@@ -79,3 +79,14 @@ describe('function length', () => {
     ]);
   });
 });
+
+describe('formatting', () => {
+  it("is checked by npm test's type check step, so functions are measured as formatted", () => {
+    const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
+    expect(scripts.test).toMatch(/^npm run typecheck && /);
+    expect(scripts.typecheck).toMatch(/&& biome format \.$/);
+    const config = JSON.parse(readFileSync(join(ROOT, 'biome.json'), 'utf8'));
+    expect(config.formatter).toMatchObject({ enabled: true, lineWidth: 160 });
+    expect(config.files.includes).toEqual(expect.arrayContaining(['src/**/*.ts', 'scripts/**/*.ts', 'test/**/*.ts']));
+  });
+});

@@ -187,7 +187,7 @@ describe('infra/lambda.yaml: the stream consumer', () => {
     expect(build).toContain("folder: 'src/stream'");
   });
 
-  it('reads the table\'s NEW_AND_OLD_IMAGES stream through an event source mapping', () => {
+  it("reads the table's NEW_AND_OLD_IMAGES stream through an event source mapping", () => {
     expect(mapping.Type).toBe('DynamoDB');
     expect(mapping.Properties.Stream).toEqual({ Ref: 'TableStreamArn' });
     expect(sam.Parameters.TableStreamArn.Type).toBe('String');
@@ -254,7 +254,11 @@ describe('infra/lambda.yaml telemetry', () => {
       throw new Error(`unresolved ${JSON.stringify(value)}`);
     };
     const vars = sam.Resources[fn].Properties.Environment.Variables;
-    return Object.fromEntries(Object.entries(vars).filter(([k]) => k.startsWith('OTEL_')).map(([k, v]) => [k, resolve(v)]));
+    return Object.fromEntries(
+      Object.entries(vars)
+        .filter(([k]) => k.startsWith('OTEL_'))
+        .map(([k, v]) => [k, resolve(v)]),
+    );
   }
 
   it('leaves telemetry off (no OTEL_* variable with a value) unless an OTLP endpoint is given', () => {
@@ -267,8 +271,14 @@ describe('infra/lambda.yaml telemetry', () => {
 
   it('turns traces and metrics on for both functions with the endpoint, naming each service', () => {
     const gateway = loadConfig(otelEnv('GatewayFunction', { OtelExporterEndpoint: 'http://localhost:4318' }), { servesGraphql: false });
-    expect(gateway.telemetry).toMatchObject({ traces: { exporters: ['otlp'] }, metrics: { exporters: ['otlp'] }, resource: { 'service.name': 'graph-gateway' } });
-    const stream = loadConfig(otelEnv('StreamFunction', { OtelExporterEndpoint: 'http://localhost:4318', OtelMetricsExporter: 'none' }), { servesGraphql: false });
+    expect(gateway.telemetry).toMatchObject({
+      traces: { exporters: ['otlp'] },
+      metrics: { exporters: ['otlp'] },
+      resource: { 'service.name': 'graph-gateway' },
+    });
+    const stream = loadConfig(otelEnv('StreamFunction', { OtelExporterEndpoint: 'http://localhost:4318', OtelMetricsExporter: 'none' }), {
+      servesGraphql: false,
+    });
     expect(stream.telemetry).toMatchObject({ metrics: { exporters: [] }, resource: { 'service.name': 'graph-gateway-stream' } });
   });
 });

@@ -50,7 +50,11 @@ describe('an item in a table with cased keys', () => {
   it('reads its id, its parent id and the fields its key holds from its attributes, not from the cased key', () => {
     const item = { pk: 'store#big-1', sk: 'shelf#a7#s1', id: 'S1', code: 'A7', store: 'Big-1' };
     expect(shelf.map(item)).toMatchObject({ id: 'S1', code: 'A7', storeId: 'Big-1' });
-    expect(store.map({ pk: 'store#big-1', sk: 'meta', storeId: 'Big-1', city: 'Paris', kind: 'Café' })).toMatchObject({ id: 'Big-1', city: 'Paris', kind: 'Café' });
+    expect(store.map({ pk: 'store#big-1', sk: 'meta', storeId: 'Big-1', city: 'Paris', kind: 'Café' })).toMatchObject({
+      id: 'Big-1',
+      city: 'Paris',
+      kind: 'Café',
+    });
   });
 
   it('reads an id as its key holds it where the item lacks the attribute (it still finds the item), and a key-held field as absent', () => {
@@ -82,10 +86,12 @@ extend schema @table(casing: LOWER) @index(name: "GSI1", pk: ["GSI1PK"], sk: ["G
 type Team @item(pk: "TEAM#{id}", sk: "META") { id: ID!  players(first: Int, after: String, last: Int, before: String): PlayerConnection! @edges }
 type Player @item(pk: "PLAYER#{id}", sk: "META") { id: ID! }
 type Query { team(id: ID!): Team @get }`);
-    expect(problems).toEqual([expect.stringContaining("Team.players @edges: the table's keys are written LOWER (@table(casing:)): an edge names its node by a key alone")]);
+    expect(problems).toEqual([
+      expect.stringContaining("Team.players @edges: the table's keys are written LOWER (@table(casing:)): an edge names its node by a key alone"),
+    ]);
   });
 
-  it('with an index casing one of the table\'s keys otherwise than the table, or casing a stored field itself', () => {
+  it("with an index casing one of the table's keys otherwise than the table, or casing a stored field itself", () => {
     const problems = problemsOf(`
 extend schema @table(pk: "pk", sk: "sk", casing: LOWER)
   @index(name: "inverted", pk: ["sk"], sk: ["pk"], casing: NONE)

@@ -20,11 +20,21 @@ type Query { ticket(id: ID!): Ticket @get }
 
 describe('a table key holding fields', () => {
   it('is served for a required text, enum or DateTime field and a @createdAt time', () => {
-    expect(problemsOf(model('enum Kind { NOTE MAIL } type Message @item(pk: "T#{ticket}", sk: "msg#{kind}#{sentAt}#{author}#{id}") { id: ID! kind: Kind! sentAt: DateTime! @createdAt author: String! ticket: Ticket! @parent }'))).toEqual([]);
+    expect(
+      problemsOf(
+        model(
+          'enum Kind { NOTE MAIL } type Message @item(pk: "T#{ticket}", sk: "msg#{kind}#{sentAt}#{author}#{id}") { id: ID! kind: Kind! sentAt: DateTime! @createdAt author: String! ticket: Ticket! @parent }',
+        ),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses an optional field, a Float and a Boolean, naming each placeholder', () => {
-    const problems = problemsOf(model('type Message @item(pk: "T#{ticket}", sk: "m#{note}#{score}#{read}#{id}") { id: ID! note: String score: Float! read: Boolean! ticket: Ticket! @parent }'));
+    const problems = problemsOf(
+      model(
+        'type Message @item(pk: "T#{ticket}", sk: "m#{note}#{score}#{read}#{id}") { id: ID! note: String score: Float! read: Boolean! ticket: Ticket! @parent }',
+      ),
+    );
     expect(problems).toEqual([
       expect.stringContaining('Message @item(sk): placeholder {note} names note, which is optional'),
       expect.stringContaining('Message @item(sk): placeholder {score} names score, a Float'),
@@ -42,10 +52,12 @@ describe('a table key holding fields', () => {
          type ReplyEdge { cursor: String! node: Reply! }`,
       ),
     );
-    expect(problems).toEqual(expect.arrayContaining([
-      expect.stringContaining('Message @item(inverted): Message cannot be inverted: its key holds {sentAt}, so its id alone does not find it'),
-      expect.stringContaining('Message.replies @children: Message cannot own connections: its key holds {sentAt}'),
-      expect.stringContaining("Reply.message @parent: Message's key holds {sentAt}: a child's parent is found by its id alone"),
-    ]));
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('Message @item(inverted): Message cannot be inverted: its key holds {sentAt}, so its id alone does not find it'),
+        expect.stringContaining('Message.replies @children: Message cannot own connections: its key holds {sentAt}'),
+        expect.stringContaining("Reply.message @parent: Message's key holds {sentAt}: a child's parent is found by its id alone"),
+      ]),
+    );
   });
 });

@@ -38,7 +38,13 @@ describe('layout fixes from the declaration', () => {
       null, // an edge with its GSI1 keys
       null, // an edge of a write-sharded course
       null, // a customer: no catalog
-      { kind: 'order-date', id: undefined, set: { GSI2PK: 'ORDERS#cu', GSI2SK: '2026-01-01T10:00:00.000Z#o1' }, source: 'placedAt', seen: '2026-01-01T10:00:00.000Z' },
+      {
+        kind: 'order-date',
+        id: undefined,
+        set: { GSI2PK: 'ORDERS#cu', GSI2SK: '2026-01-01T10:00:00.000Z#o1' },
+        source: 'placedAt',
+        seen: '2026-01-01T10:00:00.000Z',
+      },
       null, // placedAt is no instant
       null, // a catalog counter
       null, // a part
@@ -49,7 +55,13 @@ describe('layout fixes from the declaration', () => {
   });
 
   it('enter a @catalog item by its declared field and kind, and an item keyed by instant by its instant', () => {
-    expect(fixOf(OLD[1])).toMatchObject({ kind: 'enter-catalog', spec: { key: 'CATALOG#COURSE', sortKey: 'TITLE', shards: 8 }, id: 'c1', set: catalogKeys('COURSE', 'c1', 'Ålgebra'), source: 'title' });
+    expect(fixOf(OLD[1])).toMatchObject({
+      kind: 'enter-catalog',
+      spec: { key: 'CATALOG#COURSE', sortKey: 'TITLE', shards: 8 },
+      id: 'c1',
+      set: catalogKeys('COURSE', 'c1', 'Ålgebra'),
+      source: 'title',
+    });
     expect(fixOf(OLD[8])).toMatchObject({ kind: 'order-date', set: orderDateKeys('cu', 'o1', '2026-01-01T10:00:00.000Z'), source: 'placedAt' });
   });
 
@@ -61,7 +73,12 @@ describe('layout fixes from the declaration', () => {
       source: 'placedAt',
       seen: order.placedAt,
     });
-    expect(fixOf({ ...order, placedAt: 'soon' })).toEqual({ kind: 'index-keys', set: { GSI1PK: 'ORDER#o3', GSI1SK: 'CUSTOMER#cu' }, source: 'SK', seen: 'ORDER#o3' });
+    expect(fixOf({ ...order, placedAt: 'soon' })).toEqual({
+      kind: 'index-keys',
+      set: { GSI1PK: 'ORDER#o3', GSI1SK: 'CUSTOMER#cu' },
+      source: 'SK',
+      seen: 'ORDER#o3',
+    });
   });
 
   it("add GSI1 keys to another model's edges that lack them, and leave its other items alone", () => {
@@ -77,7 +94,7 @@ describe('layout fixes from the declaration', () => {
     expect(crmFix({ PK: 'ELSEWHERE#1', SK: 'X' })).toBeNull();
   });
 
-  it("never re-keys an edge of a write-sharded course (its GSI1PK names the shard)", () => {
+  it('never re-keys an edge of a write-sharded course (its GSI1PK names the shard)', () => {
     expect(fixOf(OLD[6])).toBeNull();
   });
 });

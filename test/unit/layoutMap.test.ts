@@ -56,15 +56,21 @@ describe('the layout maps', () => {
     it(`${map} names only files and folders of src/ that exist`, () => {
       const missing = layoutMap(read(map))
         .filter((line) => line.folder)
-        .flatMap((line) => namesIn(line.text).filter((name) => !candidates(line.folder!, name).some((path) => existsSync(join(root, path)))).map((name) => `${line.folder} ${name}`));
+        .flatMap((line) =>
+          namesIn(line.text)
+            .filter((name) => !candidates(line.folder!, name).some((path) => existsSync(join(root, path))))
+            .map((name) => `${line.folder} ${name}`),
+        );
       expect(missing).toEqual([]);
     });
   }
 
-  it('name every file of src/: by its path in the README or docs/, or by its name in its folder\'s block', () => {
+  it("name every file of src/: by its path in the README or docs/, or by its name in its folder's block", () => {
     const docs = ['README.md', ...filesUnder('docs').filter((f) => f.endsWith('.md'))].map(read).join('\n');
     const named = new Set(
-      MAPS.flatMap((map) => layoutMap(read(map)).flatMap((line) => (line.folder ? namesIn(line.text).map((name) => posix.normalize(posix.join(line.folder!, name))) : []))),
+      MAPS.flatMap((map) =>
+        layoutMap(read(map)).flatMap((line) => (line.folder ? namesIn(line.text).map((name) => posix.normalize(posix.join(line.folder!, name))) : [])),
+      ),
     );
     const unnamed = srcFiles.filter((file) => !named.has(file) && !docs.includes(file) && !docs.includes(file.slice('src/'.length)));
     expect(unnamed).toEqual([]);
@@ -72,9 +78,19 @@ describe('the layout maps', () => {
 });
 
 describe('the map reader', () => {
-  const sample = ['', '## Layout', '', '```', 'src/a.ts        top', 'src/b/          folder: c.ts, sub/d.ts', '  e.ts          more', 'scripts/        f.ts', '```'].join('\n');
+  const sample = [
+    '',
+    '## Layout',
+    '',
+    '```',
+    'src/a.ts        top',
+    'src/b/          folder: c.ts, sub/d.ts',
+    '  e.ts          more',
+    'scripts/        f.ts',
+    '```',
+  ].join('\n');
 
-  it('gives each line its src/ folder, continuation lines their block\'s', () => {
+  it("gives each line its src/ folder, continuation lines their block's", () => {
     expect(layoutMap(sample).map((l) => l.folder)).toEqual(['src/', 'src/b/', 'src/b/', null]);
   });
 

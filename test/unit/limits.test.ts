@@ -10,9 +10,7 @@ const schema = buildASTSchema(typeDefs);
 function cost(query: string, variables?: Record<string, unknown>): number {
   const doc = parse(query);
   const op = doc.definitions.find((d) => d.kind === 'OperationDefinition') as OperationDefinitionNode;
-  const fragments = new Map(
-    doc.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d] as const] : [])),
-  );
+  const fragments = new Map(doc.definitions.flatMap((d) => (d.kind === 'FragmentDefinition' ? [[d.name.value, d] as const] : [])));
   expect(validate(schema, doc)).toEqual([]);
   return operationCost(schema, op, (n) => fragments.get(n), variables);
 }
@@ -24,7 +22,7 @@ function nested(sizes: number[]): string {
   return fields.join('') + leaf + ' } } }'.repeat(sizes.length);
 }
 
-describe('narrowed lists, priced from the model\'s declarations', () => {
+describe("narrowed lists, priced from the model's declarations", () => {
   it('adds one Query per GSI2 shard to a @catalog list, and the shards again for a prefix totalCount', () => {
     expect(cost('{ courses(first: 5) { edges { node { title } } } }')).toBe(5 + 8);
     expect(cost('{ courses(first: 5, titlePrefix: "Al") { totalCount edges { node { title } } } }')).toBe(5 + 8 + 8);
@@ -123,9 +121,9 @@ function weigh(query: string, variables?: Record<string, unknown>) {
 describe('mutation cost and fan-out mutations', () => {
   it('prices every mutation field at MUTATION_COST plus what its result selects', () => {
     expect(weigh('mutation { createStudent(input: { name: "a" }) { id } }').cost).toBe(MUTATION_COST);
-    expect(weigh('mutation { a: createStudent(input: { name: "a" }) { id courses(first: 5) { totalCount } } b: unenroll(studentId: "1", courseId: "A") }').cost).toBe(
-      2 * MUTATION_COST + 5,
-    );
+    expect(
+      weigh('mutation { a: createStudent(input: { name: "a" }) { id courses(first: 5) { totalCount } } b: unenroll(studentId: "1", courseId: "A") }').cost,
+    ).toBe(2 * MUTATION_COST + 5);
   });
 
   it('counts renames and deletes as fan-out mutations, whatever their alias', () => {
@@ -147,4 +145,3 @@ describe('response fields', () => {
     );
   });
 });
-

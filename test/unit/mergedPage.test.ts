@@ -49,25 +49,29 @@ function fakeReader(items: Item[]) {
   const calls = { range: 0, exists: 0 };
   const pos = (k: StartKey) => ({ GSI1SK: k.GSI1SK, PK: k.PK }) as Item;
   const reader: CollectionReads = {
-    range: { load: async (read: RangeRead) => {
-      calls.range++;
-      const c = read.collection;
-      let rows = items.filter((i) => i[c.pkAttr] === c.pk && String(i[c.skAttr]).startsWith(c.prefix)).sort(cmp);
-      if (!read.forward) rows.reverse();
-      const dir = read.forward ? 1 : -1;
-      if (read.exclusiveStart) rows = rows.filter((i) => dir * cmp(i, pos(read.exclusiveStart!)) > 0);
-      if (read.bound) rows = rows.filter((i) => dir * cmp(i, pos(read.bound!)) < 0);
-      return rows.slice(0, read.limit);
-    } },
-    exists: { load: async ({ collection: c, key, atOrAfter }) => {
-      calls.exists++;
-      return items.some(
-        (i) =>
-          i[c.pkAttr] === c.pk &&
-          String(i[c.skAttr]).startsWith(c.prefix) &&
-          (atOrAfter ? compareKeyStrings(String(i[c.skAttr]), key[c.skAttr]) >= 0 : compareKeyStrings(String(i[c.skAttr]), key[c.skAttr]) <= 0),
-      );
-    } },
+    range: {
+      load: async (read: RangeRead) => {
+        calls.range++;
+        const c = read.collection;
+        let rows = items.filter((i) => i[c.pkAttr] === c.pk && String(i[c.skAttr]).startsWith(c.prefix)).sort(cmp);
+        if (!read.forward) rows.reverse();
+        const dir = read.forward ? 1 : -1;
+        if (read.exclusiveStart) rows = rows.filter((i) => dir * cmp(i, pos(read.exclusiveStart!)) > 0);
+        if (read.bound) rows = rows.filter((i) => dir * cmp(i, pos(read.bound!)) < 0);
+        return rows.slice(0, read.limit);
+      },
+    },
+    exists: {
+      load: async ({ collection: c, key, atOrAfter }) => {
+        calls.exists++;
+        return items.some(
+          (i) =>
+            i[c.pkAttr] === c.pk &&
+            String(i[c.skAttr]).startsWith(c.prefix) &&
+            (atOrAfter ? compareKeyStrings(String(i[c.skAttr]), key[c.skAttr]) >= 0 : compareKeyStrings(String(i[c.skAttr]), key[c.skAttr]) <= 0),
+        );
+      },
+    },
   };
   return { reader, calls };
 }
@@ -112,7 +116,10 @@ describe('merged pages over shards', () => {
   it('pages every student exactly once, in order, forward and backward, for any ids, shard counts and page sizes', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.uniqueArray(fc.string({ minLength: 1, maxLength: 4, unit: 'grapheme' }).filter((s) => !s.includes('#')), { maxLength: 40 }),
+        fc.uniqueArray(
+          fc.string({ minLength: 1, maxLength: 4, unit: 'grapheme' }).filter((s) => !s.includes('#')),
+          { maxLength: 40 },
+        ),
         fc.integer({ min: 1, max: 9 }),
         fc.integer({ min: 1, max: 12 }),
         fc.nat(),
@@ -229,9 +236,7 @@ describe('merged cursors', () => {
     const sealed = (k: unknown) => codec.seal(JSON.stringify({ v: 2, c: 'Course.students', p: 'COURSE#c', i: 'GSI1', k }));
     expect(() => planPage(mergedShards, m, codec, { after: sealed({ GSI1SK: 'STUDENT#a', PK: 'STUDENT#a' }) })).toThrow(/malformed/);
     expect(() => planPage(mergedShards, m, codec, { after: sealed({ GSI1SK: 'STUDENT#a', PK: 'STUDENT#a', SK: 1 }) })).toThrow(/malformed/);
-    expect(() => planPage(mergedShards, m, codec, { after: sealed({ GSI1SK: 'ORDER#a', PK: 'STUDENT#a', SK: 'COURSE#c' }) })).toThrow(
-      /another connection/,
-    );
+    expect(() => planPage(mergedShards, m, codec, { after: sealed({ GSI1SK: 'ORDER#a', PK: 'STUDENT#a', SK: 'COURSE#c' }) })).toThrow(/another connection/);
     expect(() => planPage(mergedShards, m, codec, { after: sealed({ GSI1SK: 'STUDENT#a', PK: 'S', SK: 'C', GSI1PK: 'COURSE#cx' }) })).toThrow(
       /another connection/,
     );

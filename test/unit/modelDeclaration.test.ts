@@ -10,20 +10,57 @@ describe('the model declaration', () => {
     expect([...model.items.keys()].sort()).toEqual(['Course', 'Customer', 'Order', 'Part', 'Product', 'Student']);
     const courses = model.relations.get('Student.courses');
     const students = model.relations.get('Course.students');
-    expect(courses).toMatchObject({ kind: 'edges', direction: 'base', node: 'Course', counter: 'courseCount', copies: [{ field: 'title', attribute: 'courseTitle' }] });
+    expect(courses).toMatchObject({
+      kind: 'edges',
+      direction: 'base',
+      node: 'Course',
+      counter: 'courseCount',
+      copies: [{ field: 'title', attribute: 'courseTitle' }],
+    });
     expect(students).toMatchObject({ kind: 'edges', direction: 'inverted', inverse: 'courses', sharded: { count: 'shards', max: 64, copy: 'courseShards' } });
-    expect(model.relations.get('Customer.orders')).toMatchObject({ kind: 'children', counter: 'orderCount', range: { after: 'placedAfter', before: 'placedBefore', where: [{ argument: 'status', field: 'status' }] } });
+    expect(model.relations.get('Customer.orders')).toMatchObject({
+      kind: 'children',
+      counter: 'orderCount',
+      range: { after: 'placedAfter', before: 'placedBefore', where: [{ argument: 'status', field: 'status' }] },
+    });
     expect(model.items.get('Order')).toMatchObject({ inverted: true, parent: { field: 'customer', type: 'Customer' } });
-    expect(model.queries.map((q) => `${q.kind}:${q.field}`).sort()).toEqual(
-      ['catalog:courses', 'catalog:students', 'get:course', 'get:customer', 'get:order', 'get:product', 'get:student', 'me:me', 'node:node'],
-    );
+    expect(model.queries.map((q) => `${q.kind}:${q.field}`).sort()).toEqual([
+      'catalog:courses',
+      'catalog:students',
+      'get:course',
+      'get:customer',
+      'get:order',
+      'get:product',
+      'get:student',
+      'me:me',
+      'node:node',
+    ]);
     expect(model.mutations).toHaveLength(20);
     expect([...model.items.values()].map((i) => i.globalId)).toEqual(Array(6).fill('globalId'));
-    expect(model.queries.find((q) => q.kind === 'me')).toMatchObject({ type: 'Me', owners: [{ field: 'student', type: 'Student' }, { field: 'customer', type: 'Customer' }] });
-    expect(model.mutations.filter((m) => m.kind === 'update' || m.kind === 'delete').map((m) => `${m.field}:${m.type}:${(m as { parentArgument: string | null }).parentArgument}`)).toEqual([
-      'updateStudent:Student:null', 'deleteStudent:Student:null', 'updateCourse:Course:null', 'deleteCourse:Course:null',
-      'updateCustomer:Customer:null', 'deleteCustomer:Customer:null', 'updateOrder:Order:null', 'deleteOrder:Order:null',
-      'updateProduct:Product:null', 'deleteProduct:Product:null', 'updatePart:Part:productId', 'deletePart:Part:productId',
+    expect(model.queries.find((q) => q.kind === 'me')).toMatchObject({
+      type: 'Me',
+      owners: [
+        { field: 'student', type: 'Student' },
+        { field: 'customer', type: 'Customer' },
+      ],
+    });
+    expect(
+      model.mutations
+        .filter((m) => m.kind === 'update' || m.kind === 'delete')
+        .map((m) => `${m.field}:${m.type}:${(m as { parentArgument: string | null }).parentArgument}`),
+    ).toEqual([
+      'updateStudent:Student:null',
+      'deleteStudent:Student:null',
+      'updateCourse:Course:null',
+      'deleteCourse:Course:null',
+      'updateCustomer:Customer:null',
+      'deleteCustomer:Customer:null',
+      'updateOrder:Order:null',
+      'deleteOrder:Order:null',
+      'updateProduct:Product:null',
+      'deleteProduct:Product:null',
+      'updatePart:Part:productId',
+      'deletePart:Part:productId',
     ]);
   });
 
@@ -47,16 +84,34 @@ describe('the model declaration', () => {
     });
 
     it.each([
-      ['an interface with more than one field', (s: string) => s.replace('interface Node { globalId: ID! }', 'interface Node { globalId: ID! name: String }'), /Node must have exactly one field, of type ID!/],
-      ['the global id named id', (s: string) => s.replace('interface Node { globalId: ID! }', 'interface Node { id: ID! }').replace(/ globalId: ID!/g, ''), /Node\.id would replace every item type's own id/],
-      ['a node field returning an item type', (s: string) => s.replace('node(id: ID!): Node @get(by: NODE)', 'node(id: ID!): Team @get(by: NODE)'), /@get\(by: NODE\) returns an interface/],
-      ['a node field with an @access', (s: string) => s.replace('node(id: ID!): Node @get(by: NODE)', 'node(id: ID!): Node @get(by: NODE) @access(rule: ANYONE)'), /takes no @access of its own/],
+      [
+        'an interface with more than one field',
+        (s: string) => s.replace('interface Node { globalId: ID! }', 'interface Node { globalId: ID! name: String }'),
+        /Node must have exactly one field, of type ID!/,
+      ],
+      [
+        'the global id named id',
+        (s: string) => s.replace('interface Node { globalId: ID! }', 'interface Node { id: ID! }').replace(/ globalId: ID!/g, ''),
+        /Node\.id would replace every item type's own id/,
+      ],
+      [
+        'a node field returning an item type',
+        (s: string) => s.replace('node(id: ID!): Node @get(by: NODE)', 'node(id: ID!): Team @get(by: NODE)'),
+        /@get\(by: NODE\) returns an interface/,
+      ],
+      [
+        'a node field with an @access',
+        (s: string) => s.replace('node(id: ID!): Node @get(by: NODE)', 'node(id: ID!): Node @get(by: NODE) @access(rule: ANYONE)'),
+        /takes no @access of its own/,
+      ],
     ])('refuses %s', (_, change, message) => {
       expect(numberedProblemsOf(change(NODE))).toContainEqual(expect.stringMatching(message));
     });
 
-    const ME = VALID.replace('type Team @item(pk: "TEAM#{id}", sk: "META")', 'type Team @item(pk: "TEAM#{id}", sk: "META", claim: "team_id")')
-      .replace('type Query {', 'type Me { team: Team }\ntype Query {\n  me: Me @get(by: CALLER)');
+    const ME = VALID.replace('type Team @item(pk: "TEAM#{id}", sk: "META")', 'type Team @item(pk: "TEAM#{id}", sk: "META", claim: "team_id")').replace(
+      'type Query {',
+      'type Me { team: Team }\ntype Query {\n  me: Me @get(by: CALLER)',
+    );
 
     it('reads a caller type of owner types', () => {
       expect(numberedProblemsOf(ME)).toEqual([]);
@@ -73,17 +128,26 @@ describe('the model declaration', () => {
   });
 
   describe('@update and @delete of a child type', () => {
-    const CHILD = VALID.replace('type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true)', 'type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}")')
+    const CHILD = VALID.replace(
+      'type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true)',
+      'type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}")',
+    )
       .replace('input AddSeasonInput', 'input UpdateSeasonInput { year: Int }\ninput AddSeasonInput')
       .replace('  season(id: ID!): Season @get', '  season(teamId: ID!, id: ID!): Season @get');
 
-    it('takes the parent\'s id in the argument named by parent', () => {
-      const sdl = CHILD.replace('type Mutation {', 'type Mutation {\n  updateSeason(teamId: ID!, id: ID!, input: UpdateSeasonInput!): Season! @update(parent: "teamId")\n  deleteSeason(teamId: ID!, id: ID!): ID! @delete(type: "Season", parent: "teamId")');
+    it("takes the parent's id in the argument named by parent", () => {
+      const sdl = CHILD.replace(
+        'type Mutation {',
+        'type Mutation {\n  updateSeason(teamId: ID!, id: ID!, input: UpdateSeasonInput!): Season! @update(parent: "teamId")\n  deleteSeason(teamId: ID!, id: ID!): ID! @delete(type: "Season", parent: "teamId")',
+      );
       expect(numberedProblemsOf(sdl)).toEqual([]);
     });
 
     it('refuses a child delete without it (unless the type is inverted), and parent on a top-level type', () => {
-      const sdl = CHILD.replace('type Mutation {', 'type Mutation {\n  deleteSeason(id: ID!): ID! @delete(type: "Season")\n  removeTeam(id: ID!): ID! @delete(type: "Team", parent: "id")');
+      const sdl = CHILD.replace(
+        'type Mutation {',
+        'type Mutation {\n  deleteSeason(id: ID!): ID! @delete(type: "Season")\n  removeTeam(id: ID!): ID! @delete(type: "Team", parent: "id")',
+      );
       expect(numberedProblemsOf(sdl)).toEqual([
         expect.stringMatching(/Mutation\.deleteSeason @delete: Season is a child of Team: name the argument holding its id in parent/),
         expect.stringMatching(/Mutation\.removeTeam @delete\(parent\): Team has no @parent field/),
@@ -145,7 +209,7 @@ describe('the model declaration', () => {
     expect(numberedProblemsOf(sdl)).toContainEqual(expect.stringContaining('overlaps'));
   });
 
-  it('refuses @children on a child type found only with its parent\'s id, and @edges on a child type (an edge holds its owner\'s partition)', () => {
+  it("refuses @children on a child type found only with its parent's id, and @edges on a child type (an edge holds its owner's partition)", () => {
     const child = (inverted: string) =>
       VALID.replace(
         'type Season @item(pk: "TEAM#{team}", sk: "SEASON#{id}", inverted: true) { id: ID! year: Int! team: Team! @parent }',
@@ -159,8 +223,14 @@ describe('the model declaration', () => {
       type SeasonFanEdge { cursor: String! node: Player! }`,
       );
     const problems = numberedProblemsOf(child(''));
-    expect(problems.some((p) => p.includes("Season.games @children: Season is a child type found only with its parent's id: make it inverted: true to give it children"))).toBe(true);
-    expect(problems.some((p) => p.includes("Season.fans @edges: edges live in Season's partition, so its pk must hold {id} and Season cannot be a child type"))).toBe(true);
+    expect(
+      problems.some((p) =>
+        p.includes("Season.games @children: Season is a child type found only with its parent's id: make it inverted: true to give it children"),
+      ),
+    ).toBe(true);
+    expect(
+      problems.some((p) => p.includes("Season.fans @edges: edges live in Season's partition, so its pk must hold {id} and Season cannot be a child type")),
+    ).toBe(true);
     // Inverted, its children are served (their delete follows them); its edges are not yet.
     expect(numberedProblemsOf(child(', inverted: true')).filter((p) => p.includes('Season.games'))).toEqual([]);
   });
@@ -183,12 +253,14 @@ describe('the model declaration', () => {
       .replace('createTeam(input: CreateTeamInput!): Team! @create', 'createTeam(input: CreateTeamInput!): Team! @get');
     const problems = numberedProblemsOf(sdl);
     expect(problems).toContainEqual(expect.stringContaining('Team.name @children: belongs on a connection field'));
-    expect(problems).toContainEqual(expect.stringContaining('Season.year @parent: the field\'s type Int is not an @item type'));
+    expect(problems).toContainEqual(expect.stringContaining("Season.year @parent: the field's type Int is not an @item type"));
     expect(problems).toContainEqual(expect.stringContaining('Mutation.createTeam @get: belongs on a field of Query'));
   });
 
   it('refuses an inverse side that names no @edges field, and a copy of a field the node lacks', () => {
-    const problems = numberedProblemsOf(VALID.replace('@edges(inverseOf: "players")', '@edges(inverseOf: "roster")').replace('field: "nick"', 'field: "nickname"'));
+    const problems = numberedProblemsOf(
+      VALID.replace('@edges(inverseOf: "players")', '@edges(inverseOf: "roster")').replace('field: "nick"', 'field: "nickname"'),
+    );
     expect(problems).toContainEqual(expect.stringContaining('Player.teams @edges(inverseOf): names no @edges field of Team: roster'));
     expect(problems).toContainEqual(expect.stringContaining('Team.players @edges(copy): copies nickname, which is no stored field of Player'));
   });
@@ -208,16 +280,16 @@ describe('the model declaration', () => {
   });
 
   it('refuses a model that redefines a supplied directive', () => {
-    expect(numberedProblemsOf(`directive @item(pk: String!) on OBJECT\n${VALID}`)).toEqual([
-      expect.stringContaining('@item: is supplied by the gateway'),
-    ]);
+    expect(numberedProblemsOf(`directive @item(pk: String!) on OBJECT\n${VALID}`)).toEqual([expect.stringContaining('@item: is supplied by the gateway')]);
   });
 });
 
 describe('one meaning per stored attribute', () => {
-  it('refuses a counter stored under a field of the same item, a key, or another relation\'s counter', () => {
+  it("refuses a counter stored under a field of the same item, a key, or another relation's counter", () => {
     expect(numberedProblemsOf(VALID.replace('counter: "seasonCount"', 'counter: "name"'))).toEqual([
-      expect.stringMatching(/^\d+: Team\.seasons @children\(counter\): the counter of Team\.seasons is stored under name, which already holds the field Team\.name: name it otherwise$/),
+      expect.stringMatching(
+        /^\d+: Team\.seasons @children\(counter\): the counter of Team\.seasons is stored under name, which already holds the field Team\.name: name it otherwise$/,
+      ),
     ]);
     expect(numberedProblemsOf(VALID.replace('counter: "seasonCount"', 'counter: "SK"'))).toEqual([
       expect.stringContaining('Team.seasons @children(counter): the counter of Team.seasons is stored under SK, an attribute the gateway keeps (a key)'),
@@ -227,7 +299,7 @@ describe('one meaning per stored attribute', () => {
     ]);
   });
 
-  it('refuses a field named like an attribute the gateway keeps: a key, a cascade\'s mark, the time to live', () => {
+  it("refuses a field named like an attribute the gateway keeps: a key, a cascade's mark, the time to live", () => {
     for (const name of ['GSI1PK', 'deletingAt', 'propagatingSince', 'expiresAt']) {
       expect(numberedProblemsOf(VALID.replace('nick: String!', `nick: String!\n  ${name}: String`))).toEqual([
         expect.stringContaining(`Player.${name}: the field Player.${name} is stored under ${name}, an attribute the gateway keeps`),
@@ -237,25 +309,34 @@ describe('one meaning per stored attribute', () => {
 
   it('refuses a field named like the version of a copied field', () => {
     expect(numberedProblemsOf(VALID.replace('nick: String!', 'nick: String!\n  nickVersion: Int'))).toEqual([
-      expect.stringContaining('Team.players @edges(copy): the version of Player.nick is stored under nickVersion, which already holds the field Player.nickVersion'),
+      expect.stringContaining(
+        'Team.players @edges(copy): the version of Player.nick is stored under nickVersion, which already holds the field Player.nickVersion',
+      ),
     ]);
   });
 
-  it('refuses a copy stored under an edge field, a key, or the other side\'s copy', () => {
+  it("refuses a copy stored under an edge field, a key, or the other side's copy", () => {
     expect(numberedProblemsOf(VALID.replace('attribute: "playerNick"', 'attribute: "joinedAt"'))).toEqual([
-      expect.stringContaining('Team.players @edges(copy): the copy of Player.nick (Team.players) is stored under joinedAt, which already holds the edge field TeamPlayerEdge.joinedAt'),
+      expect.stringContaining(
+        'Team.players @edges(copy): the copy of Player.nick (Team.players) is stored under joinedAt, which already holds the edge field TeamPlayerEdge.joinedAt',
+      ),
     ]);
     expect(numberedProblemsOf(VALID.replace('attribute: "playerNick"', 'attribute: "GSI1SK"'))).toEqual([
       expect.stringContaining('stored under GSI1SK, an attribute the gateway keeps (a key)'),
     ]);
     const bothSides = VALID.replace('@edges(inverseOf: "players")', '@edges(inverseOf: "players", copy: [{ field: "name", attribute: "playerNick" }])');
     expect(numberedProblemsOf(bothSides)).toEqual([
-      expect.stringContaining('Player.teams @edges(copy): the copy of Team.name (Player.teams) is stored under playerNick, which already holds the copy of Player.nick (Team.players)'),
+      expect.stringContaining(
+        'Player.teams @edges(copy): the copy of Team.name (Player.teams) is stored under playerNick, which already holds the copy of Player.nick (Team.players)',
+      ),
     ]);
   });
 
   it('accepts one field copied by two relations (one version) and counters of the same name on different items', () => {
-    const sdl = VALID.replace('@edges(inverseOf: "players")', '@edges(inverseOf: "players", copy: [{ field: "name", attribute: "teamName" }], counter: "playerCount")');
+    const sdl = VALID.replace(
+      '@edges(inverseOf: "players")',
+      '@edges(inverseOf: "players", copy: [{ field: "name", attribute: "teamName" }], counter: "playerCount")',
+    );
     expect(numberedProblemsOf(sdl)).toEqual([]);
   });
 
@@ -264,7 +345,16 @@ describe('one meaning per stored attribute', () => {
     const { COUNTING_ATTR, DELETING_ATTR, PROPAGATING_ATTR } = await import('../../src/writes/conditions.js');
     const { RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, RESHARD_TO_ATTR, RESTORING_ATTR } = await import('../../src/plan/sharding.js');
     const { TTL_ATTRIBUTE } = await import('../../src/dynamo/table.js');
-    for (const name of [COUNTING_ATTR, DELETING_ATTR, PROPAGATING_ATTR, RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, RESHARD_TO_ATTR, RESTORING_ATTR, TTL_ATTRIBUTE]) {
+    for (const name of [
+      COUNTING_ATTR,
+      DELETING_ATTR,
+      PROPAGATING_ATTR,
+      RESHARD_FROM_ATTR,
+      RESHARD_MOVES_ATTR,
+      RESHARD_TO_ATTR,
+      RESTORING_ATTR,
+      TTL_ATTRIBUTE,
+    ]) {
       expect(BOOKKEEPING_ATTRIBUTES).toContain(name);
     }
   });
@@ -275,7 +365,7 @@ describe('where children live', () => {
     expect(numberedProblemsOf(VALID.replace('pk: "TEAM#{team}", sk: "SEASON#{id}"', 'pk: "LEAGUE#{team}#seasons", sk: "SEASON#{id}"'))).toEqual([]);
   });
 
-  it('refuses a child whose partition needs more than its parent\'s id, and one whose keys do not hold its parent', () => {
+  it("refuses a child whose partition needs more than its parent's id, and one whose keys do not hold its parent", () => {
     expect(numberedProblemsOf(VALID.replace('pk: "TEAM#{team}", sk: "SEASON#{id}"', 'pk: "TEAM#{team}#{id}", sk: "SEASON#{id}"'))).toEqual([
       '-: Team.seasons @children: nothing fills {id} of Season\'s partition key there, "TEAM#{team}#{id}": the Team\'s id fills {team}',
     ]);
@@ -290,7 +380,9 @@ describe('where children live', () => {
       'type Game @item(pk: "SEASON#{season}", sk: "GAME#{id}") { id: ID! season: Season! @parent }\ntype SeasonConnection',
     );
     expect(numberedProblemsOf(sdl)).toContainEqual(
-      expect.stringContaining("Game.season @parent: Season is a child type found only with its own parent's id: make it inverted: true, so Game can load it by id"),
+      expect.stringContaining(
+        "Game.season @parent: Season is a child type found only with its own parent's id: make it inverted: true, so Game can load it by id",
+      ),
     );
   });
 });
@@ -305,7 +397,7 @@ describe('mutations that could not write what the model reads back', () => {
     ]);
   });
 
-  it('refuses an input field whose type is not the stored field\'s', () => {
+  it("refuses an input field whose type is not the stored field's", () => {
     expect(numberedProblemsOf(VALID.replace('input UpdateTeamInput { name: String }', 'input UpdateTeamInput { name: Int }'))).toEqual([
       expect.stringContaining('UpdateTeamInput.name: takes Int, but Team.name is String'),
     ]);
@@ -319,7 +411,9 @@ describe('mutations that could not write what the model reads back', () => {
     expect(numberedProblemsOf(required.replace('join(teamId: ID!, playerId: ID!, number: Int)', 'join(teamId: ID!, playerId: ID!)'))).toEqual([
       expect.stringContaining('Mutation.join @addEdge: takes no argument number, so its edges would lack the required edge field TeamPlayerEdge.number'),
     ]);
-    expect(numberedProblemsOf(required)).toEqual([expect.stringContaining('Mutation.join(number): must be non-null: the edge field TeamPlayerEdge.number is required')]);
+    expect(numberedProblemsOf(required)).toEqual([
+      expect.stringContaining('Mutation.join(number): must be non-null: the edge field TeamPlayerEdge.number is required'),
+    ]);
     expect(numberedProblemsOf(VALID.replace('playerId: ID!, number: Int)', 'playerId: ID!, number: String)'))).toEqual([
       expect.stringContaining('Mutation.join(number): takes String, but the edge field TeamPlayerEdge.number is Int'),
     ]);
@@ -345,7 +439,11 @@ describe('constraints on values, declared with @attribute', () => {
   it('reads @attribute(name:) as the attribute the field is stored under', () => {
     const sdl = VALID.replace('nick: String!', 'nick: String! @attribute(name: "player#nick")');
     expect(numberedProblemsOf(sdl)).toEqual([]);
-    expect(buildModel(sdl, 'model.graphql').items.get('Player')!.attributes.find((a) => a.name === 'nick')).toMatchObject({ storedAs: 'player#nick' });
+    expect(
+      buildModel(sdl, 'model.graphql')
+        .items.get('Player')!
+        .attributes.find((a) => a.name === 'nick'),
+    ).toMatchObject({ storedAs: 'player#nick' });
   });
 
   it('refuses an empty @attribute(name:), naming the field', () => {
@@ -355,8 +453,10 @@ describe('constraints on values, declared with @attribute', () => {
   });
 
   it('reads min, max and format into the model; a field without @attribute is unconstrained', () => {
-    const sdl = VALID.replace('nick: String!', 'nick: String!\n  mail: String @attribute(format: EMAIL, name: "mail")')
-      .replace('year: Int!', 'year: Int! @attribute(min: 1900, max: 2100)');
+    const sdl = VALID.replace('nick: String!', 'nick: String!\n  mail: String @attribute(format: EMAIL, name: "mail")').replace(
+      'year: Int!',
+      'year: Int! @attribute(min: 1900, max: 2100)',
+    );
     expect(numberedProblemsOf(sdl)).toEqual([]);
     const model = buildModel(sdl, 'model.graphql');
     const attribute = (type: string, name: string) => model.items.get(type)!.attributes.find((a) => a.name === name);
@@ -365,7 +465,7 @@ describe('constraints on values, declared with @attribute', () => {
     expect(attribute('Team', 'name')).toMatchObject({ storedAs: 'name', constraints: { min: null, max: null, format: null } });
   });
 
-  it('reads the default model\'s rules from schema.graphql: non-negative totals and quantities, email addresses', () => {
+  it("reads the default model's rules from schema.graphql: non-negative totals and quantities, email addresses", () => {
     const model = loadModel();
     const constraints = (type: string, name: string) => model.items.get(type)!.attributes.find((a) => a.name === name)!.constraints;
     expect(constraints('Order', 'total')).toEqual({ min: 0, max: null, format: null });
@@ -387,15 +487,22 @@ describe('constraints on values, declared with @attribute', () => {
 
   it('refuses bounds that no value meets, and @attribute where nothing is stored', () => {
     const problems = numberedProblemsOf(
-      VALID.replace('year: Int!', 'year: Int! @attribute(min: 5, max: 1)').replace('  id: ID!\n  name: String!', '  id: ID! @attribute(format: EMAIL)\n  name: String!'),
+      VALID.replace('year: Int!', 'year: Int! @attribute(min: 5, max: 1)').replace(
+        '  id: ID!\n  name: String!',
+        '  id: ID! @attribute(format: EMAIL)\n  name: String!',
+      ),
     );
     expect(problems).toContainEqual(expect.stringContaining('Season.year @attribute: min 5 is above max 1'));
     expect(problems).toContainEqual(expect.stringContaining('Team.id @attribute(format): applies to stored fields; the id takes name alone'));
   });
 
   it('refuses edge types of one relation that declare different constraints for the edge items they both read', () => {
-    const problems = numberedProblemsOf(VALID.replace('joinedAt: DateTime! @createdAt number: Int node', 'joinedAt: DateTime! @createdAt number: Int @attribute(min: 0) node'));
-    expect(problems).toContainEqual(expect.stringContaining('Player.teams @edges(inverseOf): the edge types PlayerTeamEdge and TeamPlayerEdge must have the same edge fields'));
+    const problems = numberedProblemsOf(
+      VALID.replace('joinedAt: DateTime! @createdAt number: Int node', 'joinedAt: DateTime! @createdAt number: Int @attribute(min: 0) node'),
+    );
+    expect(problems).toContainEqual(
+      expect.stringContaining('Player.teams @edges(inverseOf): the edge types PlayerTeamEdge and TeamPlayerEdge must have the same edge fields'),
+    );
   });
 });
 
@@ -411,15 +518,14 @@ describe('copies that renames can keep current', () => {
 });
 
 describe('edges whose node changes need the way back', () => {
-  const oneWay = VALID.replace(
-    '  teams(first: Int, after: String, last: Int, before: String): PlayerTeamConnection! @edges(inverseOf: "players")\n',
-    '',
-  );
+  const oneWay = VALID.replace('  teams(first: Int, after: String, last: Int, before: String): PlayerTeamConnection! @edges(inverseOf: "players")\n', '');
 
   it('refuses edges copying fields of a node type that declares no inverse side (renames could not reach the copies)', () => {
     expect(oneWay).not.toBe(VALID);
     expect(numberedProblemsOf(oneWay)).toEqual([
-      expect.stringMatching(/^\d+: Team\.players @edges: Player declares no inverse side \(an @edges field with inverseOf: "players"\), through which renames of Player reach its copies$/),
+      expect.stringMatching(
+        /^\d+: Team\.players @edges: Player declares no inverse side \(an @edges field with inverseOf: "players"\), through which renames of Player reach its copies$/,
+      ),
     ]);
   });
 
@@ -427,15 +533,23 @@ describe('edges whose node changes need the way back', () => {
     const sdl = oneWay
       .replace('@edges(copy: [{ field: "nick", attribute: "playerNick" }], counter: "playerCount")', '@edges(counter: "playerCount")')
       .replace('  leave(', '  deletePlayer(id: ID!): ID! @delete(type: "Player")\n  leave(');
-    expect(numberedProblemsOf(sdl)).toEqual([expect.stringContaining('Team.players @edges: Player declares no inverse side (an @edges field with inverseOf: "players"), through which a delete of Player removes these edges')]);
+    expect(numberedProblemsOf(sdl)).toEqual([
+      expect.stringContaining(
+        'Team.players @edges: Player declares no inverse side (an @edges field with inverseOf: "players"), through which a delete of Player removes these edges',
+      ),
+    ]);
   });
 
   it('accepts one-way edges to a node type that is neither copied nor deleted', () => {
-    expect(numberedProblemsOf(oneWay.replace('@edges(copy: [{ field: "nick", attribute: "playerNick" }], counter: "playerCount")', '@edges(counter: "playerCount")'))).toEqual([]);
+    expect(
+      numberedProblemsOf(
+        oneWay.replace('@edges(copy: [{ field: "nick", attribute: "playerNick" }], counter: "playerCount")', '@edges(counter: "playerCount")'),
+      ),
+    ).toEqual([]);
   });
 });
 
-describe('write sharding within the layout\'s range', () => {
+describe("write sharding within the layout's range", () => {
   it('refuses @edges(maxShards) outside 1–64: a create puts every counter item in one transaction, a page reads every shard', async () => {
     const { readFileSync } = await import('node:fs');
     const model = readFileSync('schema.graphql', 'utf8');
@@ -452,8 +566,12 @@ describe('write sharding within the layout\'s range', () => {
     const model = readFileSync('schema.graphql', 'utf8');
     const base = '@edges(copy: [{ field: "title", attribute: "courseTitle" }], counter: "courseCount"';
     expect(model).toContain(base);
-    expect(numberedProblemsOf(model.replace(base, `${base}, shards: "shards"`))).toContainEqual(expect.stringContaining('Student.courses @edges(shards): belongs on the inverse side'));
-    expect(numberedProblemsOf(model.replace(base, `${base}, maxShards: 8`))).toEqual([expect.stringContaining('Student.courses @edges: maxShards and shardsCopy belong with shards')]);
+    expect(numberedProblemsOf(model.replace(base, `${base}, shards: "shards"`))).toContainEqual(
+      expect.stringContaining('Student.courses @edges(shards): belongs on the inverse side'),
+    );
+    expect(numberedProblemsOf(model.replace(base, `${base}, maxShards: 8`))).toEqual([
+      expect.stringContaining('Student.courses @edges: maxShards and shardsCopy belong with shards'),
+    ]);
   });
 });
 
@@ -461,27 +579,46 @@ describe('children narrowed by an instant (@query beside @children)', () => {
   const KEY = '@indexed(index: "GSI2", pk: ["ORDERS#{customer}"], sk: ["{placedAt}#{id}"])';
   const READ = '@query(index: "GSI2", from: "placedAfter", until: "placedBefore", filter: ["status"])';
 
-  it('reads the default model\'s orders by date: the instant key of Order and the narrowing arguments of Customer.orders', () => {
+  it("reads the default model's orders by date: the instant key of Order and the narrowing arguments of Customer.orders", () => {
     const model = loadModel();
     expect(model.items.get('Order')).toMatchObject({ byInstant: { by: 'placedAt', pk: { source: 'ORDERS#{customer}' } }, indexed: [] });
-    expect(model.relations.get('Customer.orders')).toMatchObject({ kind: 'children', owned: true, index: null, range: { after: 'placedAfter', before: 'placedBefore', where: [{ argument: 'status', field: 'status' }] } });
+    expect(model.relations.get('Customer.orders')).toMatchObject({
+      kind: 'children',
+      owned: true,
+      index: null,
+      range: { after: 'placedAfter', before: 'placedBefore', where: [{ argument: 'status', field: 'status' }] },
+    });
   });
 
-  it('refuses a narrowed read whose node has no key by instant there: a pk without the parent (every parent\'s children in one range read), with {id}, or an sk that is no instant', async () => {
+  it("refuses a narrowed read whose node has no key by instant there: a pk without the parent (every parent's children in one range read), with {id}, or an sk that is no instant", async () => {
     const { readFileSync } = await import('node:fs');
     const model = readFileSync('schema.graphql', 'utf8');
     expect(model).toContain(KEY);
-    for (const key of ['@indexed(index: "GSI2", pk: ["ORDERS"], sk: ["{placedAt}#{id}"])', '@indexed(index: "GSI2", pk: ["ORDERS#{customer}#{id}"], sk: ["{placedAt}#{id}"])', '@indexed(index: "GSI2", pk: ["ORDERS#{customer}"], sk: ["{status}#{id}"])']) {
+    for (const key of [
+      '@indexed(index: "GSI2", pk: ["ORDERS"], sk: ["{placedAt}#{id}"])',
+      '@indexed(index: "GSI2", pk: ["ORDERS#{customer}#{id}"], sk: ["{placedAt}#{id}"])',
+      '@indexed(index: "GSI2", pk: ["ORDERS#{customer}"], sk: ["{status}#{id}"])',
+    ]) {
       expect(numberedProblemsOf(model.replace(KEY, key))).toContainEqual(
-        expect.stringContaining('Customer.orders @query: Order has no key by instant in GSI2: declare @indexed(index: "GSI2", pk: ["<prefix>{customer}"], sk: ["{<DateTime field>}#{id}"]) on Order'),
+        expect.stringContaining(
+          'Customer.orders @query: Order has no key by instant in GSI2: declare @indexed(index: "GSI2", pk: ["<prefix>{customer}"], sk: ["{<DateTime field>}#{id}"]) on Order',
+        ),
       );
     }
   });
 
-  it('refuses filter on a @query that stands alone (on a root field or a type\'s field), where nothing would apply it', () => {
-    const root = VALID.replace('type Query {', 'type Query {\n  teamSeasons(team: ID!, first: Int, after: String, last: Int, before: String, year: Int): SeasonConnection! @query(filter: ["year"])');
-    expect(numberedProblemsOf(root)).toContainEqual(expect.stringContaining('Query.teamSeasons @query(filter): filters a narrowed read of @children: use it on a field with @children beside @query'));
-    const onType = VALID.replace('@children(counter: "seasonCount")', '@query(filter: ["year"])').replace('seasons(first: Int, after: String, last: Int, before: String)', 'seasons(first: Int, after: String, last: Int, before: String, year: Int)');
+  it("refuses filter on a @query that stands alone (on a root field or a type's field), where nothing would apply it", () => {
+    const root = VALID.replace(
+      'type Query {',
+      'type Query {\n  teamSeasons(team: ID!, first: Int, after: String, last: Int, before: String, year: Int): SeasonConnection! @query(filter: ["year"])',
+    );
+    expect(numberedProblemsOf(root)).toContainEqual(
+      expect.stringContaining('Query.teamSeasons @query(filter): filters a narrowed read of @children: use it on a field with @children beside @query'),
+    );
+    const onType = VALID.replace('@children(counter: "seasonCount")', '@query(filter: ["year"])').replace(
+      'seasons(first: Int, after: String, last: Int, before: String)',
+      'seasons(first: Int, after: String, last: Int, before: String, year: Int)',
+    );
     expect(numberedProblemsOf(onType)).toContainEqual(expect.stringContaining('Team.seasons @query(filter): filters a narrowed read of @children'));
   });
 
@@ -489,8 +626,12 @@ describe('children narrowed by an instant (@query beside @children)', () => {
     const { readFileSync } = await import('node:fs');
     const model = readFileSync('schema.graphql', 'utf8');
     expect(model).toContain(READ);
-    expect(numberedProblemsOf(model.replace(READ, READ.replace('"GSI2"', '"GSI1"')))).toContainEqual(expect.stringContaining('Customer.orders @query(index): beside @children reads the children by instant in GSI2 (index: "GSI2"); got "GSI1"'));
-    expect(numberedProblemsOf(model.replace(READ, READ.replace(', until: "placedBefore"', '')))).toContainEqual(expect.stringContaining('Customer.orders @query: beside @children names both from and until'));
+    expect(numberedProblemsOf(model.replace(READ, READ.replace('"GSI2"', '"GSI1"')))).toContainEqual(
+      expect.stringContaining('Customer.orders @query(index): beside @children reads the children by instant in GSI2 (index: "GSI2"); got "GSI1"'),
+    );
+    expect(numberedProblemsOf(model.replace(READ, READ.replace(', until: "placedBefore"', '')))).toContainEqual(
+      expect.stringContaining('Customer.orders @query: beside @children names both from and until'),
+    );
     expect(numberedProblemsOf(model.replace(READ, READ.replace('filter: ["status"]', 'filter: ["status", "total"]')))).toEqual([
       expect.stringContaining('Customer.orders @query(filter): names no argument of the field: total'),
     ]);
@@ -501,14 +642,16 @@ describe('children narrowed by an instant (@query beside @children)', () => {
 });
 
 describe('GSI2 partitions of one meaning', () => {
-  it('refuses two catalogs with one key (shared entries and counters) and an instant-key partition that can be a catalog\'s', async () => {
+  it("refuses two catalogs with one key (shared entries and counters) and an instant-key partition that can be a catalog's", async () => {
     const { readFileSync } = await import('node:fs');
     const model = readFileSync('schema.graphql', 'utf8');
     expect(numberedProblemsOf(model.replace('key: "CATALOG#STUDENT"', 'key: "CATALOG#COURSE"'))).toEqual([
       expect.stringContaining("Query.students @catalog(key): CATALOG#COURSE is already the key of Query.courses's catalog"),
     ]);
     expect(numberedProblemsOf(model.replace('pk: ["ORDERS#{customer}"]', 'pk: ["CATALOG#STUDENT#{customer}"]'))).toEqual([
-      expect.stringContaining('Order @indexed(index: "GSI2", pk): "CATALOG#STUDENT#{customer}" can name "CATALOG#STUDENT#0", a partition of Query.students\'s catalog in GSI2'),
+      expect.stringContaining(
+        'Order @indexed(index: "GSI2", pk): "CATALOG#STUDENT#{customer}" can name "CATALOG#STUDENT#0", a partition of Query.students\'s catalog in GSI2',
+      ),
     ]);
   });
 });

@@ -12,7 +12,20 @@ const school = compilePlan(loadModel());
 
 describe('seed flags for any model', () => {
   it('reads repeated --count, --per and --ids into a shape', () => {
-    const { shape, concurrency } = parseModelShape(['--count', 'User=1000', '--per', 'User.orders=5', '--per', 'User.groups=3', '--ids', 'Order=date', '--seed', '7', '--concurrency', '2']);
+    const { shape, concurrency } = parseModelShape([
+      '--count',
+      'User=1000',
+      '--per',
+      'User.orders=5',
+      '--per',
+      'User.groups=3',
+      '--ids',
+      'Order=date',
+      '--seed',
+      '7',
+      '--concurrency',
+      '2',
+    ]);
     expect(shape).toEqual({ counts: { User: 1000 }, per: { 'User.orders': 5, 'User.groups': 3 }, ids: { Order: 'date' }, seed: 7 });
     expect(concurrency).toBe(2);
     expect(isGeneric(['--count', 'User=1'])).toBe(true);
@@ -99,7 +112,10 @@ describe('a generic data set for the default model', () => {
   });
 
   it('writes catalog entries for students and courses and per-shard counters summing to them', () => {
-    for (const [kind, n] of [['STUDENT', 30], ['COURSE', 5]] as const) {
+    for (const [kind, n] of [
+      ['STUDENT', 30],
+      ['COURSE', 5],
+    ] as const) {
       expect(dataset.items.filter((i) => String(i.GSI2PK ?? '').startsWith(`CATALOG#${kind}#`))).toHaveLength(n);
       const counters = dataset.items.filter((i) => String(i.PK).startsWith(`CATALOG#${kind}#`) && i.SK === 'COUNTER');
       expect(counters).toHaveLength(8);

@@ -18,7 +18,21 @@ function byCodePoints(prefix: string): string {
 
 describe('the end of a key prefix', () => {
   it('raises the last character, as the code-point walk does, for ASCII, other planes and the surrogates’ edges', () => {
-    const prefixes = ['ORDER#', 'TITLE#ab', 'a', '~', 'x\u00ff', 'x\ud7fe', 'x\ud7ff', 'x\ue000', 'x\uffff', 'x😀', 'x\u{10ffff}', 'ab\u{10ffff}\u{10ffff}', '#'];
+    const prefixes = [
+      'ORDER#',
+      'TITLE#ab',
+      'a',
+      '~',
+      'x\u00ff',
+      'x\ud7fe',
+      'x\ud7ff',
+      'x\ue000',
+      'x\uffff',
+      'x😀',
+      'x\u{10ffff}',
+      'ab\u{10ffff}\u{10ffff}',
+      '#',
+    ];
     for (const prefix of prefixes) expect(prefixEnd(prefix), JSON.stringify(prefix)).toBe(byCodePoints(prefix));
     expect(prefixEnd('ORDER#')).toBe('ORDER$');
     expect(prefixEnd('x\ud7ff')).toBe('x\ue000');

@@ -4,9 +4,13 @@ import { RateLimiter } from '../../src/migration/rateLimiter.js';
 /** A limiter on a fake clock: waiting advances time instead of sleeping. */
 function fakeLimiter(unitsPerSecond: number) {
   let now = 0;
-  const limiter = new RateLimiter(unitsPerSecond, () => now, async (ms) => {
-    now += ms;
-  });
+  const limiter = new RateLimiter(
+    unitsPerSecond,
+    () => now,
+    async (ms) => {
+      now += ms;
+    },
+  );
   return { limiter, elapsed: () => now };
 }
 

@@ -14,7 +14,10 @@ function summary(need: RelationNeed | null) {
   if (need === null) return null;
   if (need.kind === 'edge') {
     return {
-      copies: need.copies.map((c) => `${c.field.copyAttr}/${c.field.copyVersionAttr} <- ${'from' in c ? c.from.PK : `${c.child.end.name} ${c.child.id}`} ${c.field.field}/${c.field.versionAttr}`),
+      copies: need.copies.map(
+        (c) =>
+          `${c.field.copyAttr}/${c.field.copyVersionAttr} <- ${'from' in c ? c.from.PK : `${c.child.end.name} ${c.child.id}`} ${c.field.field}/${c.field.versionAttr}`,
+      ),
       shards: need.shards && { parent: need.shards.parentKey.PK, member: need.shards.memberId },
     };
   }
@@ -32,7 +35,10 @@ describe('relation fixes from the declaration', () => {
   });
 
   it('ask only for what an edge lacks, and nothing for a complete edge', () => {
-    expect(summary(needOf({ ...EDGE, courseTitle: 'T', courseShards: 1 }))).toEqual({ copies: ['studentName/studentNameVersion <- STUDENT#s1 name/nameVersion'], shards: null });
+    expect(summary(needOf({ ...EDGE, courseTitle: 'T', courseShards: 1 }))).toEqual({
+      copies: ['studentName/studentNameVersion <- STUDENT#s1 name/nameVersion'],
+      shards: null,
+    });
     expect(needOf({ ...EDGE, courseTitle: 'T', studentName: 'N', courseShards: 1 })).toBeNull();
   });
 
@@ -53,12 +59,21 @@ describe('relation fixes from the declaration', () => {
   });
 
   it('give an edge of a child type the copy of the child end, to be found by its id, and a child type its counters', () => {
-    const reservation = { PK: 'BOOK#dune#RESERVED', SK: 'MEMBER#ann', GSI1PK: 'MEMBER#ann', GSI1SK: 'BOOK#dune#RESERVED', reservedAt: '2026-01-01T00:00:00.000Z' };
+    const reservation = {
+      PK: 'BOOK#dune#RESERVED',
+      SK: 'MEMBER#ann',
+      GSI1PK: 'MEMBER#ann',
+      GSI1SK: 'BOOK#dune#RESERVED',
+      reservedAt: '2026-01-01T00:00:00.000Z',
+    };
     expect(summary(libraryNeed(reservation))).toEqual({
       copies: ['memberName/memberNameVersion <- MEMBER#ann name/nameVersion', 'bookTitle/bookTitleVersion <- Book dune title/titleVersion'],
       shards: null,
     });
-    expect(summary(libraryNeed({ ...reservation, memberName: 'Ann' }))).toEqual({ copies: ['bookTitle/bookTitleVersion <- Book dune title/titleVersion'], shards: null });
+    expect(summary(libraryNeed({ ...reservation, memberName: 'Ann' }))).toEqual({
+      copies: ['bookTitle/bookTitleVersion <- Book dune title/titleVersion'],
+      shards: null,
+    });
     const book = { PK: 'LIB#central', SK: 'BOOK#dune', GSI1PK: 'BOOK#dune', GSI1SK: 'LIB#central', title: 'Dune', author: 'Frank Herbert' };
     // A book's collections are named by its id alone: its copies' partition and its reservations'.
     expect(summary(libraryNeed(book))).toEqual({ counters: ['copyCount = table BOOK#dune COPY#', 'reservationCount = table BOOK#dune#RESERVED MEMBER#'] });

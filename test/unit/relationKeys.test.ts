@@ -17,7 +17,8 @@ function problemsOf(sdl: string): string[] {
   return [];
 }
 
-const conn = (name: string, node: string) => `type ${name}Connection { edges: [${name}Edge!]! pageInfo: PageInfo! totalCount: Int! } type ${name}Edge { cursor: String! node: ${node}! }`;
+const conn = (name: string, node: string) =>
+  `type ${name}Connection { edges: [${name}Edge!]! pageInfo: PageInfo! totalCount: Int! } type ${name}Edge { cursor: String! node: ${node}! }`;
 
 const REPOS = `${PREAMBLE}
 extend schema @index(name: "GSI1", pk: ["GSI1PK"], sk: ["GSI1SK"]) @index(name: "byChannel", pk: ["GSI2PK"], sk: ["GSI2SK"])
@@ -37,7 +38,7 @@ type Query { repo(owner: String!, name: String!): Repo @get agent(id: ID!): Agen
 `;
 
 describe('relations named by any key', () => {
-  it('fills a partition from the owner\'s key values and from a required argument', () => {
+  it("fills a partition from the owner's key values and from a required argument", () => {
     expect(problemsOf(REPOS)).toEqual([]);
     const model = buildModel(REPOS, 'model.graphql');
     expect(model.relations.get('Repo.issues')).toMatchObject({ via: '', partitionFills: { repoOwner: { ownerKey: 'owner' }, repoName: { ownerKey: 'name' } } });
@@ -57,7 +58,10 @@ describe('relations named by any key', () => {
   });
 
   it('accepts from/until over an index sort key without {id}', () => {
-    const bounded = REPOS.replace('messages(channel: String!, ', 'messages(channel: String!, from: String, until: String, ').replace('@query(index: "byChannel")', '@query(index: "byChannel", from: "from", until: "until")');
+    const bounded = REPOS.replace('messages(channel: String!, ', 'messages(channel: String!, from: String, until: String, ').replace(
+      '@query(index: "byChannel")',
+      '@query(index: "byChannel", from: "from", until: "until")',
+    );
     expect(problemsOf(bounded)).toEqual([]);
   });
 });
@@ -73,12 +77,14 @@ type Query { agent(id: ID!): Agent @get }
 `;
 
 describe('@parent inferred', () => {
-  it('takes the one reference field of the owner\'s type that the pk names as the parent', () => {
+  it("takes the one reference field of the owner's type that the pk names as the parent", () => {
     expect(buildModel(NOTES, 'model.graphql').items.get('Note')!.parent).toEqual({ field: 'agent', type: 'Agent' });
   });
 
   it('refuses, in one line naming them, several such references', () => {
     const two = NOTES.replace('pk: "AGENT#{agent}"', 'pk: "AGENT#{agent}#{reviewer}"').replace('agent: Agent! text', 'agent: Agent! reviewer: Agent! text');
-    expect(problemsOf(two)).toContainEqual('Note @item(pk): names several references to types listing Note with @children (agent: Agent, reviewer: Agent): mark its parent with @parent');
+    expect(problemsOf(two)).toContainEqual(
+      'Note @item(pk): names several references to types listing Note with @children (agent: Agent, reviewer: Agent): mark its parent with @parent',
+    );
   });
 });

@@ -6,7 +6,10 @@ import { seedClientOptions } from '../../scripts/seedTable.js';
 
 const saved = { id: process.env.AWS_ACCESS_KEY_ID, secret: process.env.AWS_SECRET_ACCESS_KEY };
 afterEach(() => {
-  for (const [name, value] of [['AWS_ACCESS_KEY_ID', saved.id], ['AWS_SECRET_ACCESS_KEY', saved.secret]] as const) {
+  for (const [name, value] of [
+    ['AWS_ACCESS_KEY_ID', saved.id],
+    ['AWS_SECRET_ACCESS_KEY', saved.secret],
+  ] as const) {
     if (value === undefined) delete process.env[name];
     else process.env[name] = value;
   }

@@ -35,7 +35,8 @@ type Reservation @item(pk: "REST#{restaurant}", sk: "RES#{date}#{id}") {
 scalar DateTime
 type Query { restaurant(id: ID!): Restaurant @get }
 `;
-const OPERATION = 'query Bookings($id: ID!) { restaurant(id: $id) { name reservations(first: 5) { totalCount edges { cursor node { id date partySize } } pageInfo { hasNextPage endCursor } } } }';
+const OPERATION =
+  'query Bookings($id: ID!) { restaurant(id: $id) { name reservations(first: 5) { totalCount edges { cursor node { id date partySize } } pageInfo { hasNextPage endCursor } } } }';
 
 function withModel(sdl: string): { dir: string; model: string } {
   const dir = mkdtempSync(join(tmpdir(), 'schema-'));
@@ -70,16 +71,22 @@ describe('npm run schema', () => {
     const model = loadModel(DEFAULT_SCHEMA_FILE);
     const printed = buildSchema(readFileSync(join(DEFAULT_OUT, 'schema.graphql'), 'utf8'));
     const served = gatewaySchema(model, undefined).schema;
-    const changes = [...findBreakingChanges(served, printed), ...findDangerousChanges(served, printed), ...findBreakingChanges(printed, served), ...findDangerousChanges(printed, served)];
+    const changes = [
+      ...findBreakingChanges(served, printed),
+      ...findDangerousChanges(served, printed),
+      ...findBreakingChanges(printed, served),
+      ...findDangerousChanges(printed, served),
+    ];
     // The storage vocabulary only: what a client never sends nor receives.
-    const vocabulary = /^(item|parent|children|edges|createdAt|attribute|get|create|update|delete|addEdge|removeEdge|table|index|indexed|query|catalog|propagating|access|changes|CopyField|ValueFormat|GetBy|AccessRule|KeyOrder|KeyCasing|StoredConstant) was removed\.$/;
+    const vocabulary =
+      /^(item|parent|children|edges|createdAt|attribute|get|create|update|delete|addEdge|removeEdge|table|index|indexed|query|catalog|propagating|access|changes|CopyField|ValueFormat|GetBy|AccessRule|KeyOrder|KeyCasing|StoredConstant) was removed\.$/;
     expect(changes.length).toBeGreaterThan(0);
     expect(changes.filter((c) => !vocabulary.test(c.description))).toEqual([]);
     expect(printSchema(printed)).not.toMatch(/directive @item|directive @children|input CopyField/);
     expect(printSchema(printed)).toMatch(/type StudentCourseConnection \{/);
   });
 
-  it('writes a model\'s generated connection types, so codegen types an operation over them', async () => {
+  it("writes a model's generated connection types, so codegen types an operation over them", async () => {
     const { dir, model } = withModel(RESERVATIONS);
     const lines: string[] = [];
     expect(schemaMain(['--out', 'api'], { env: { SCHEMA_FILE: model }, cwd: dir, out: (l) => lines.push(l) })).toBe(0);
@@ -106,7 +113,7 @@ describe('npm run schema', () => {
     expect(existsSync(join(dir, 'api'))).toBe(false);
   });
 
-  it('leaves the storage vocabulary out and keeps the model\'s own directives', () => {
+  it("leaves the storage vocabulary out and keeps the model's own directives", () => {
     const { model } = withModel(`directive @note(text: String) on FIELD_DEFINITION\n${RESERVATIONS}`);
     const sdl = printSchema(servedSchema(loadModel(model)));
     expect(sdl).toMatch(/directive @note\(text: String\) on FIELD_DEFINITION/);

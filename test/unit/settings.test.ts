@@ -24,12 +24,12 @@ function sourceFiles(dir: string): string[] {
 describe('the settings table', () => {
   it('gives every entry a meaning, a group, the values it accepts and a default', () => {
     const incomplete = Object.entries(SETTINGS)
-      .filter(([, s]) => !/\S.*[.)]$/.test(s.meaning) || !s.range || !s.group || ('default' in s === false))
+      .filter(([, s]) => !/\S.*[.)]$/.test(s.meaning) || !s.range || !s.group || 'default' in s === false)
       .map(([name]) => name);
     expect(incomplete).toEqual([]);
   });
 
-  it('has no entry the loader never reads: each is named in config/loadConfig.ts, but NODE_ENV, which decides the others\' defaults', () => {
+  it("has no entry the loader never reads: each is named in config/loadConfig.ts, but NODE_ENV, which decides the others' defaults", () => {
     const loader = read('src/config/loadConfig.ts');
     expect(Object.keys(SETTINGS).filter((name) => !loader.includes(`'${name}'`))).toEqual(['NODE_ENV']);
     expect(read('src/config/settings.ts')).toContain("reader(env, { prod: false })('NODE_ENV')");
@@ -45,7 +45,9 @@ describe('the settings table', () => {
   });
 
   it('names every entry in a row of docs/configuration.md', () => {
-    const rows = read('docs/configuration.md').split('\n').filter((line) => line.startsWith('| `'));
+    const rows = read('docs/configuration.md')
+      .split('\n')
+      .filter((line) => line.startsWith('| `'));
     const missing = Object.keys(SETTINGS).filter((name) => !rows.some((row) => row.startsWith(`| \`${name}\` |`)));
     expect(missing).toEqual([]);
   });
@@ -55,11 +57,14 @@ describe('reading the environment', () => {
   it('happens nowhere in src/ but config.ts and config/ (entry points hand process.env to loadConfig whole)', () => {
     const offenders: string[] = [];
     for (const file of sourceFiles('src').filter((f) => f !== join('src', 'config.ts') && !f.startsWith(join('src', 'config', '')))) {
-      read(file).split('\n').forEach((line, i) => {
-        const code = line.replace(/\/\/.*$|^\s*\*.*$|^\s*\/\*.*$/, '');
-        const withoutHandOver = code.replace(/loadConfig\(\{?\s*\.{0,3}process\.env\b/g, '');
-        if (/process\.env\b|\benv\.[A-Z][A-Z0-9_]+|\benv\[['"`][A-Z]/.test(withoutHandOver)) offenders.push(`${relative(root, join(root, file))}:${i + 1}: ${line.trim()}`);
-      });
+      read(file)
+        .split('\n')
+        .forEach((line, i) => {
+          const code = line.replace(/\/\/.*$|^\s*\*.*$|^\s*\/\*.*$/, '');
+          const withoutHandOver = code.replace(/loadConfig\(\{?\s*\.{0,3}process\.env\b/g, '');
+          if (/process\.env\b|\benv\.[A-Z][A-Z0-9_]+|\benv\[['"`][A-Z]/.test(withoutHandOver))
+            offenders.push(`${relative(root, join(root, file))}:${i + 1}: ${line.trim()}`);
+        });
     }
     expect(offenders).toEqual([]);
   });
@@ -122,7 +127,7 @@ describe('the start-up line', () => {
     });
   });
 
-  it('compares with the environment\'s default: production\'s differ from development\'s', () => {
+  it("compares with the environment's default: production's differ from development's", () => {
     const production = { NODE_ENV: 'production', CURSOR_SECRET: '9f86d081884c7d659a2feaa0c55ad015', AUTH_MODE: 'off' };
     expect(changedSettings({ ...production, HEALTH_DETAILS: 'admins', DYNAMODB_METRICS_EXTENSION: 'false' })).toEqual({
       NODE_ENV: 'production',

@@ -83,7 +83,7 @@ describe('course layout', () => {
     expect(layoutOf({ shards: 99 })).toEqual({ shards: 1, reshardFrom: null, moves: 0 });
   });
 
-  it("names every partition and counter of both layouts while a reshard runs, each once", () => {
+  it('names every partition and counter of both layouts while a reshard runs, each once', () => {
     const moving = { shards: 4, reshardFrom: 1, moves: 0 };
     expect(coursePartitions('c', moving)).toEqual(['COURSE#c', 'COURSE#c#0', 'COURSE#c#1', 'COURSE#c#2', 'COURSE#c#3']);
     expect(courseCounters('c', moving).map((k) => `${k.PK}/${k.SK}`)).toEqual([
@@ -97,7 +97,7 @@ describe('course layout', () => {
     expect(coursePartitions('c', { shards: 1, reshardFrom: null, moves: 0 })).toEqual(['COURSE#c']);
   });
 
-  it("finds the counter of the partition an edge is indexed under", () => {
+  it('finds the counter of the partition an edge is indexed under', () => {
     expect(partitionCounterKey('c', 'COURSE#c#5')).toEqual({ PK: 'COURSE#c#5', SK: 'COUNTER' });
     expect(partitionCounterKey('c', 'COURSE#c')).toEqual({ PK: 'COURSE#c', SK: 'PROFILE' });
     expect(partitionCounterKey('c', 'COURSE#d#5')).toEqual({ PK: 'COURSE#c', SK: 'PROFILE' });

@@ -44,11 +44,16 @@ describe('enum values stored as other text', () => {
   });
 
   it('are refused empty, shared by two values, holding # where a key holds the enum, or with min, max or format', () => {
-    const problems = problemsOf(TASKS().replace('DONE }', 'DONE @attribute(name: "open") LATER @attribute(name: "") HASH @attribute(name: "a#b") SOON @attribute(name: "soon", min: 1) }'));
+    const problems = problemsOf(
+      TASKS().replace(
+        'DONE }',
+        'DONE @attribute(name: "open") LATER @attribute(name: "") HASH @attribute(name: "a#b") SOON @attribute(name: "soon", min: 1) }',
+      ),
+    );
     expect(problems).toEqual([
       'Status.DONE @attribute(name): is stored as "open", as Status.OPEN is: a stored text could not be read back',
       'Status.LATER @attribute(name): is empty: an enum value is stored as non-empty text',
-      'Status.HASH @attribute(name): "a#b" holds \'#\', which ends a value in a key, and Task.status holds Status in a key: store it without \'#\'',
+      "Status.HASH @attribute(name): \"a#b\" holds '#', which ends a value in a key, and Task.status holds Status in a key: store it without '#'",
       'Status.SOON @attribute(min): applies to fields; on an enum value @attribute takes name alone (the text stored for it)',
     ]);
   });
@@ -67,7 +72,10 @@ describe('create defaults', () => {
     const problems = problemsOf(
       TASKS()
         .replace('input UpdateTaskInput { points: Int  note: String }', 'input UpdateTaskInput { points: Int = 2  note: String }')
-        .replace('input CreateTaskInput { id: ID  status: Status! = OPEN  points: Int! = 1  note: String }', 'input CreateTaskInput { id: ID = "t1"  status: Status! = OPEN  points: Int! = 30  note: String = "  " }'),
+        .replace(
+          'input CreateTaskInput { id: ID  status: Status! = OPEN  points: Int! = 1  note: String }',
+          'input CreateTaskInput { id: ID = "t1"  status: Status! = OPEN  points: Int! = 30  note: String = "  " }',
+        ),
     );
     expect(problems).toEqual([
       'CreateTaskInput.id: has a default: every create would take the same id',
@@ -89,14 +97,20 @@ type Mutation { createDoc(input: CreateDocInput!): Doc! @create }`);
 
 describe('the id under an attribute, and constant attributes', () => {
   it('are written by every create as the model declares them', () => {
-    expect(buildModel(TASKS(), 'tasks.graphql').items.get('Task')).toMatchObject({ idStoredAs: 'task', constants: [{ attribute: '__edb_e__', value: 'task' }] });
+    expect(buildModel(TASKS(), 'tasks.graphql').items.get('Task')).toMatchObject({
+      idStoredAs: 'task',
+      constants: [{ attribute: '__edb_e__', value: 'task' }],
+    });
   });
 
   it('are refused under a key attribute or an attribute a field holds, named twice, or with anything but a name on the id', () => {
     const problems = problemsOf(
       TASKS()
         .replace('id: ID! @attribute(name: "task")', 'id: ID! @attribute(name: "note", format: EMAIL)')
-        .replace('constants: [{ attribute: "__edb_e__", value: "task" }]', 'constants: [{ attribute: "points", value: "1" }, { attribute: "PK", value: "x" }, { attribute: "v", value: "1" }, { attribute: "v", value: "2" }]'),
+        .replace(
+          'constants: [{ attribute: "__edb_e__", value: "task" }]',
+          'constants: [{ attribute: "points", value: "1" }, { attribute: "PK", value: "x" }, { attribute: "v", value: "1" }, { attribute: "v", value: "2" }]',
+        ),
     );
     expect(problems).toEqual([
       'Task.id @attribute(format): applies to stored fields; the id takes name alone (the attribute it is also stored under)',

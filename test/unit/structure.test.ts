@@ -111,7 +111,6 @@ export function cycles(graph: Map<string, Set<string>>): string[][] {
   return found;
 }
 
-
 function roomGraph(files: Map<string, Set<string>>): Map<string, Set<string>> {
   const rooms = new Map<string, Set<string>>();
   for (const [file, targets] of files) {
@@ -143,7 +142,14 @@ export function upwardImports(files: Map<string, Set<string>>, layers: readonly 
  * handed the model or plan it serves, so no part can serve the default
  * model by omission while the process serves another.
  */
-export const ENTRY_POINTS = ['main.ts', 'streamWorker.ts', 'transport/startGateway.ts', 'transport/gatewayParts.ts', 'transport/lambdaHandler.ts', 'stream/lambda.ts'];
+export const ENTRY_POINTS = [
+  'main.ts',
+  'streamWorker.ts',
+  'transport/startGateway.ts',
+  'transport/gatewayParts.ts',
+  'transport/lambdaHandler.ts',
+  'stream/lambda.ts',
+];
 /** Where the model is loaded and the default named: the loader itself and the setting. */
 const MODEL_LOADING = ['declaration/loadModel.ts', 'config.ts', 'config/settings.ts'];
 
@@ -200,7 +206,13 @@ describe('the import graph of src/', () => {
     const section = doc.slice(doc.indexOf('\n## Layers\n'), doc.indexOf('\n## ', doc.indexOf('\n## Layers\n') + 1));
     expect(section.length).toBeGreaterThan(0);
     const block = section.slice(section.indexOf('```\n') + 4, section.indexOf('\n```', section.indexOf('```\n') + 4));
-    const listed = block.split('\n').flatMap((line) => line.trim().split(/\s{2,}/)[0]!.split(/\s+/).filter((t) => t.endsWith('/') || t.endsWith('.ts')));
+    const listed = block.split('\n').flatMap((line) =>
+      line
+        .trim()
+        .split(/\s{2,}/)[0]!
+        .split(/\s+/)
+        .filter((t) => t.endsWith('/') || t.endsWith('.ts')),
+    );
     expect(listed).toEqual([...LAYERS].reverse());
     expect(section).toContain('Exceptions: none.');
   });
@@ -221,7 +233,12 @@ describe('the checks themselves', () => {
   });
 
   it('find a file outside the entry points that loads the model or names its default file, and leave the entry points alone', () => {
-    const files = graph({ 'writes/store.ts': ['declaration/loadModel.ts'], 'migration/migrate.ts': ['config.ts'], 'main.ts': ['declaration/loadModel.ts'], 'plan/plan.ts': [] });
+    const files = graph({
+      'writes/store.ts': ['declaration/loadModel.ts'],
+      'migration/migrate.ts': ['config.ts'],
+      'main.ts': ['declaration/loadModel.ts'],
+      'plan/plan.ts': [],
+    });
     const text: Record<string, string> = { 'migration/migrate.ts': 'import { DEFAULT_SCHEMA_FILE } from "../config.js";' };
     expect(modelLoaders(files, (file) => text[file] ?? '')).toEqual(['migration/migrate.ts', 'writes/store.ts']);
   });

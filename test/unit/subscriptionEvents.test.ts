@@ -37,7 +37,7 @@ const record = (eventName: 'INSERT' | 'MODIFY' | 'REMOVE', seq: string, item: It
 const topics = (events: ChangeEvent[]) => events.map((e) => [e.topic, e.kind, e.childId ?? null]);
 
 describe('eventsOf: the topics one record touches', () => {
-  it('an enrollment edge: both sides\' connections, once each', () => {
+  it("an enrollment edge: both sides' connections, once each", () => {
     const edge = enrollmentItem({ studentId: 's1', courseId: 'c1', studentName: 'Ada', courseTitle: 'Engines', enrolledAt: '2026-12-01T00:00:00.000Z' });
     expect(topics(eventsOf(record('INSERT', '100', edge), defaultChangeModel))).toEqual([
       ['Student.courses#s1', 'ADDED', 'c1'],
@@ -52,7 +52,7 @@ describe('eventsOf: the topics one record touches', () => {
     expect(removed.every((e) => e.image === null && e.seq === '101')).toBe(true);
   });
 
-  it('an entity item: its own topic; an order: the customer\'s orders', () => {
+  it("an entity item: its own topic; an order: the customer's orders", () => {
     const before = courseItem({ id: 'c1', title: 'Engines' });
     const after = { ...before, title: 'Engines II' };
     expect(topics(eventsOf(record('MODIFY', '7', after, before), defaultChangeModel))).toEqual([['Course#c1', 'UPDATED', null]]);
@@ -103,9 +103,15 @@ describe('eventsOf on a table keyed on pk/sk', () => {
 });
 
 describe('ChangeHub', () => {
-  const event = (item: string, seq: string): ChangeEvent => ({ topic: 'Course#c1', item, seq, kind: 'UPDATED', image: { PK: 'COURSE#c1', SK: 'PROFILE', title: seq } });
+  const event = (item: string, seq: string): ChangeEvent => ({
+    topic: 'Course#c1',
+    item,
+    seq,
+    kind: 'UPDATED',
+    image: { PK: 'COURSE#c1', SK: 'PROFILE', title: seq },
+  });
 
-  it('delivers per item in sequence order and drops what it delivered before, whatever the digits\' length', async () => {
+  it("delivers per item in sequence order and drops what it delivered before, whatever the digits' length", async () => {
     const bus = memoryBus();
     const hub = new ChangeHub(bus);
     const got: string[] = [];
@@ -137,7 +143,7 @@ describe('ChangeHub', () => {
 });
 
 describe('declaredSubscriptions', () => {
-  it('reads the default model\'s four subscriptions', () => {
+  it("reads the default model's four subscriptions", () => {
     const declared = declaredSubscriptions(buildASTSchema(typeDefs), defaultChangeModel);
     expect(declared.map((d) => [d.field, d.kind, d.kind === 'item' ? d.type : d.connection])).toEqual([
       ['courseChanged', 'item', 'Course'],
@@ -145,7 +151,12 @@ describe('declaredSubscriptions', () => {
       ['courseStudentsChanged', 'collection', 'Course.students'],
       ['customerOrdersChanged', 'collection', 'Customer.orders'],
     ]);
-    expect(declared.find((d) => d.field === 'customerOrdersChanged')).toMatchObject({ kindField: 'kind', idField: 'orderId', payloadField: 'order', payloadIs: 'node' });
+    expect(declared.find((d) => d.field === 'customerOrdersChanged')).toMatchObject({
+      kindField: 'kind',
+      idField: 'orderId',
+      payloadField: 'order',
+      payloadIs: 'node',
+    });
   });
 
   it('refuses what the model cannot serve, every problem at once and naming the field', () => {

@@ -84,7 +84,9 @@ describe('settings', () => {
     expect(() => loadConfig({ OTEL_TRACES_EXPORTER: 'zipkin' })).toThrow(/OTEL_TRACES_EXPORTER may list otlp, console or none; got "zipkin"/);
     expect(() => loadConfig({ OTEL_PROPAGATORS: 'b3' })).toThrow(/OTEL_PROPAGATORS/);
     expect(() => loadConfig({ OTEL_METRIC_EXPORT_INTERVAL: 'soon' })).toThrow(ConfigError);
-    expect(() => loadConfig({ OTEL_SERVICE_NAME: 'api', TELEMETRY_LAMBDA_FIRST_EXPORT: 'later' })).toThrow(/TELEMETRY_LAMBDA_FIRST_EXPORT must be one of after-answer, before-answer/);
+    expect(() => loadConfig({ OTEL_SERVICE_NAME: 'api', TELEMETRY_LAMBDA_FIRST_EXPORT: 'later' })).toThrow(
+      /TELEMETRY_LAMBDA_FIRST_EXPORT must be one of after-answer, before-answer/,
+    );
   });
 });
 

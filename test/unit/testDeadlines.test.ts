@@ -12,7 +12,9 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(import.meta.dirname, '..', '..');
 
 function files(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : [],
+  );
 }
 
 /** Deadlines written as literals: a timeout of a second or more, and a deadline taken from the clock. */
@@ -28,7 +30,7 @@ const LITERAL_DEADLINES: { what: string; pattern: RegExp }[] = [
 const EXEMPT = new Set(['test/support/patience.ts', 'test/unit/testDeadlines.test.ts', 'test/integration/copyHealth.test.ts']);
 
 describe('deadlines in tests', () => {
-  it('are stretched by the machine\'s load (patience, until), never literals', () => {
+  it("are stretched by the machine's load (patience, until), never literals", () => {
     const found: string[] = [];
     for (const path of [...files(join(ROOT, 'test')), join(ROOT, 'vitest.config.ts')]) {
       const file = relative(ROOT, path);
@@ -37,7 +39,8 @@ describe('deadlines in tests', () => {
         .split('\n')
         .forEach((line, i) => {
           for (const { what, pattern } of LITERAL_DEADLINES) {
-            if (pattern.test(line)) found.push(`${file}:${i + 1}: ${what}: wrap it in patience() or wait with until() (test/support/patience.ts): ${line.trim()}`);
+            if (pattern.test(line))
+              found.push(`${file}:${i + 1}: ${what}: wrap it in patience() or wait with until() (test/support/patience.ts): ${line.trim()}`);
           }
         });
     }

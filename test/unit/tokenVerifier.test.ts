@@ -23,12 +23,16 @@ const options = (overrides: Partial<VerifierOptions> = {}): VerifierOptions => (
   audience: [AUDIENCE],
   claims: { roles: 'groups', owners: { Student: 'student_id', Customer: 'customer_id' } },
   clockToleranceSeconds: 5,
-      maxTokenLifetimeSeconds: 86_400,
+  maxTokenLifetimeSeconds: 86_400,
   jwksCooldownSeconds: 30,
   ...overrides,
 });
 
-const rejection = (p: Promise<unknown>) => p.then(() => 'accepted', (err: unknown) => (err instanceof TokenRejected ? err.reason : String(err)));
+const rejection = (p: Promise<unknown>) =>
+  p.then(
+    () => 'accepted',
+    (err: unknown) => (err instanceof TokenRejected ? err.reason : String(err)),
+  );
 
 describe('key rotation', () => {
   it('fetches discovery once and keys once, then verifies from the cache', async () => {
@@ -115,7 +119,9 @@ describe('claims', () => {
   });
 
   it('Auth0: namespaced claims with dots in their names are read as they are', async () => {
-    const verifier = createVerifier(options({ claims: { roles: 'https://school.example/roles', owners: { Student: 'https://school.example/student_id', Customer: 'customer_id' } } }));
+    const verifier = createVerifier(
+      options({ claims: { roles: 'https://school.example/roles', owners: { Student: 'https://school.example/student_id', Customer: 'customer_id' } } }),
+    );
     const token = await issuer.token({ 'https://school.example/roles': ['teacher', 'admin'], 'https://school.example/student_id': 42 });
     expect(await verifier.verify(token)).toMatchObject({ admin: true, owns: new Map([['Student', '42']]), roles: new Set(['teacher', 'admin']) });
   });

@@ -78,7 +78,10 @@ describe('transient transaction conflicts', () => {
   });
 
   it('a conflict that persists becomes UNAVAILABLE with reason TRANSACTION_CONFLICT after the configured attempts', async () => {
-    const fake = fakeDoc(items, Array.from({ length: 10 }, () => cancelled('TransactionConflict', 'None', 'None')));
+    const fake = fakeDoc(
+      items,
+      Array.from({ length: 10 }, () => cancelled('TransactionConflict', 'None', 'None')),
+    );
     const store: Store = { doc: fake.doc, tableName: 'T', plan: defaultPlan, writeOptions: fastRetries };
     const error = await enroll(store, 's', 'C').catch((e) => e);
     expect(error.extensions).toEqual({ code: 'UNAVAILABLE', reason: 'TRANSACTION_CONFLICT' });
@@ -87,7 +90,10 @@ describe('transient transaction conflicts', () => {
   });
 
   it('a transaction throttled on every attempt is plain UNAVAILABLE, without the conflict reason', async () => {
-    const fake = fakeDoc(items, Array.from({ length: 10 }, () => cancelled('None', 'ThrottlingError', 'None')));
+    const fake = fakeDoc(
+      items,
+      Array.from({ length: 10 }, () => cancelled('None', 'ThrottlingError', 'None')),
+    );
     const error = await enroll({ doc: fake.doc, tableName: 'T', plan: defaultPlan, writeOptions: fastRetries }, 's', 'C').catch((e) => e);
     expect(error.extensions).toEqual({ code: 'UNAVAILABLE' });
     expect(fake.transactions).toHaveLength(0);
@@ -114,10 +120,20 @@ describe('transient transaction conflicts', () => {
     const server = createServer({ prod: true, model: defaultPlan.model });
     await server.start();
     try {
-      const fake = fakeDoc(items, Array.from({ length: 20 }, () => cancelled('None', 'None', 'TransactionConflict')));
+      const fake = fakeDoc(
+        items,
+        Array.from({ length: 20 }, () => cancelled('None', 'None', 'TransactionConflict')),
+      );
       const response = await server.executeOperation(
         { query: `mutation { enroll(studentId: "s", courseId: "C") { cursor } }` },
-        { contextValue: createContext({ doc: fake.doc, tableName: 'T', plan: defaultPlan, cursors: createCursorCodec({ current: 'unit-test-cursor-secret-0123456789' }) }) },
+        {
+          contextValue: createContext({
+            doc: fake.doc,
+            tableName: 'T',
+            plan: defaultPlan,
+            cursors: createCursorCodec({ current: 'unit-test-cursor-secret-0123456789' }),
+          }),
+        },
       );
       if (response.body.kind !== 'single') throw new Error('expected a single result');
       const [error] = response.body.singleResult.errors ?? [];

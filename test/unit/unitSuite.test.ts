@@ -30,7 +30,7 @@ describe('the unit suite', () => {
     expect(startsSomething("import { build } from 'esbuild';")).toEqual(['the bundler']);
     expect(startsSomething("import { buildLambda } from '../../scripts/build-lambda.js';")).toEqual(['the bundler']);
     expect(startsSomething("expect(text).toContain('scripts/build-server.ts');")).toEqual([]);
-    expect(startsSomething("const local = await startLocalDynamo({ port: 0 });")).toEqual(['DynamoDB Local']);
+    expect(startsSomething('const local = await startLocalDynamo({ port: 0 });')).toEqual(['DynamoDB Local']);
     expect(startsSomething("import { readFileSync } from 'node:fs';")).toEqual([]);
   });
 });

@@ -25,12 +25,49 @@ describe('unknown settings', () => {
 
   it('leaves the variables of a usual shell, CI runner and npm alone', () => {
     const env = Object.fromEntries(
-      ['PATH', 'HOME', 'HOSTNAME', 'USER', 'SHELL', 'PWD', 'OLDPWD', 'LANG', 'TERM', 'TZ', 'CI', 'SHLVL', 'INIT_CWD', 'NODE', 'EDITOR', 'LOGNAME', 'MAIL', 'DISPLAY', 'JAVA_HOME', 'TMPDIR', 'COLORTERM', 'NODE_PATH', 'GITHUB_ACTIONS', 'RUNNER_OS', 'AWS_PROFILE', 'AWS_DEFAULT_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SESSION_TOKEN', 'NO_COLOR', 'FORCE_COLOR', 'DEBUG', 'HTTPS_PROXY', 'NO_PROXY', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE', 'XDG_RUNTIME_DIR'].map((n) => [n, 'x']),
+      [
+        'PATH',
+        'HOME',
+        'HOSTNAME',
+        'USER',
+        'SHELL',
+        'PWD',
+        'OLDPWD',
+        'LANG',
+        'TERM',
+        'TZ',
+        'CI',
+        'SHLVL',
+        'INIT_CWD',
+        'NODE',
+        'EDITOR',
+        'LOGNAME',
+        'MAIL',
+        'DISPLAY',
+        'JAVA_HOME',
+        'TMPDIR',
+        'COLORTERM',
+        'NODE_PATH',
+        'GITHUB_ACTIONS',
+        'RUNNER_OS',
+        'AWS_PROFILE',
+        'AWS_DEFAULT_REGION',
+        'AWS_ACCESS_KEY_ID',
+        'AWS_SESSION_TOKEN',
+        'NO_COLOR',
+        'FORCE_COLOR',
+        'DEBUG',
+        'HTTPS_PROXY',
+        'NO_PROXY',
+        'NODE_EXTRA_CA_CERTS',
+        'SSL_CERT_FILE',
+        'XDG_RUNTIME_DIR',
+      ].map((n) => [n, 'x']),
     );
     expect(unknownSettings(env)).toEqual([]);
   });
 
-  it('reports an OTEL_ variable that is neither a setting nor one of OpenTelemetry\'s own', () => {
+  it("reports an OTEL_ variable that is neither a setting nor one of OpenTelemetry's own", () => {
     expect(unknownSettings({ OTEL_SERVICE_NAM: 'gw' })).toEqual([{ name: 'OTEL_SERVICE_NAM', closest: 'OTEL_SERVICE_NAME' }]);
     expect(
       unknownSettings({
@@ -44,7 +81,7 @@ describe('unknown settings', () => {
     ).toEqual([]);
   });
 
-  it('leaves known settings, families of settings, other tools\' variables and empty values alone', () => {
+  it("leaves known settings, families of settings, other tools' variables and empty values alone", () => {
     const env = {
       DYNAMODB_ENDPOINT: 'aws',
       DYNAMODB_LOCAL_PORT: '8001',
@@ -63,7 +100,9 @@ describe('unknown settings', () => {
     expect(config.unknownSettings).toEqual([{ name: 'GRAPHQL_EXECUTOR', closest: 'AWS_REGION' }]);
     const warnings: [object, string][] = [];
     warnUnknownSettings({ warn: (fields: object, message: string) => warnings.push([fields, message]) } as unknown as Logger, config);
-    expect(warnings).toEqual([[{ setting: 'GRAPHQL_EXECUTOR', closest: 'AWS_REGION' }, 'GRAPHQL_EXECUTOR is not a setting and is ignored; did you mean AWS_REGION?']]);
+    expect(warnings).toEqual([
+      [{ setting: 'GRAPHQL_EXECUTOR', closest: 'AWS_REGION' }, 'GRAPHQL_EXECUTOR is not a setting and is ignored; did you mean AWS_REGION?'],
+    ]);
   });
 
   it('is part of the loaded configuration and warned about once per variable', () => {

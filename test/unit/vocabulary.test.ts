@@ -11,9 +11,26 @@ describe('the vocabulary the gateway supplies', () => {
     expect([...defined].sort()).toEqual([...DIRECTIVE_NAMES].sort());
   });
 
-  it('is at most 20 directives, the subscriptions\' included, and keeps every name the contract relies on', () => {
+  it("is at most 20 directives, the subscriptions' included, and keeps every name the contract relies on", () => {
     expect(defined.length).toBeLessThanOrEqual(20);
-    const relied = ['item', 'parent', 'children', 'edges', 'createdAt', 'get', 'create', 'update', 'delete', 'addEdge', 'removeEdge', 'table', 'index', 'attribute', 'indexed', 'query'];
+    const relied = [
+      'item',
+      'parent',
+      'children',
+      'edges',
+      'createdAt',
+      'get',
+      'create',
+      'update',
+      'delete',
+      'addEdge',
+      'removeEdge',
+      'table',
+      'index',
+      'attribute',
+      'indexed',
+      'query',
+    ];
     for (const name of relied) expect(defined).toContain(name);
     expect(new Set(defined).size).toBe(defined.length);
   });
@@ -38,6 +55,8 @@ describe('the vocabulary the gateway supplies', () => {
     ['@unlink', '@removeEdge(edges:, from:, to:, phrase:)'],
   ])('still refuses %s on a field with the name that replaced it, for one release', (name, replacement) => {
     const sdl = VALID.replace('  team(id: ID!): Team @get', `  team(id: ID!): Team @get ${name}(edges: "Team.players")`);
-    expect(numberedProblemsOf(sdl)).toEqual([expect.stringMatching(new RegExp(`^\\d+: Query\\.team: ${name} is gone: use ${replacement.replace(/[()]/g, '\\$&')}$`))]);
+    expect(numberedProblemsOf(sdl)).toEqual([
+      expect.stringMatching(new RegExp(`^\\d+: Query\\.team: ${name} is gone: use ${replacement.replace(/[()]/g, '\\$&')}$`)),
+    ]);
   });
 });

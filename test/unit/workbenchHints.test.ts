@@ -21,7 +21,12 @@ function facetExport(facets: [string, string, string, Record<string, unknown>[]]
   const model = JSON.parse(smallExport([]));
   const names = new Set(facets.flatMap(([, , , items]) => items.flatMap((i) => Object.keys(i))));
   model.DataModel[0].NonKeyAttributes = [...names].filter((n) => n !== 'PK' && n !== 'SK').map((n) => ({ AttributeName: n, AttributeType: 'S' }));
-  model.DataModel[0].TableFacets = facets.map(([FacetName, PartitionKeyAlias, SortKeyAlias, TableData]) => ({ FacetName, KeyAttributeAlias: { PartitionKeyAlias, SortKeyAlias }, TableData, NonKeyAttributes: [] }));
+  model.DataModel[0].TableFacets = facets.map(([FacetName, PartitionKeyAlias, SortKeyAlias, TableData]) => ({
+    FacetName,
+    KeyAttributeAlias: { PartitionKeyAlias, SortKeyAlias },
+    TableData,
+    NonKeyAttributes: [],
+  }));
   return JSON.stringify(model);
 }
 
@@ -37,15 +42,18 @@ describe('ids in keys', () => {
   });
 
   it('reads a value the facet alias names, or an attribute of the item holds, where one sample shows it', () => {
-    const { draft } = convertWorkbench('t.json', facetExport([
-      ['Player', 'playerID', 'PROFILE', [{ PK: S('hero'), SK: S('PROFILE'), nick: S('Hero') }]],
-      ['Room', 'PK', 'SK', [{ PK: S('ROOM#lobby'), SK: S('META'), roomId: S('lobby') }]],
-    ]));
+    const { draft } = convertWorkbench(
+      't.json',
+      facetExport([
+        ['Player', 'playerID', 'PROFILE', [{ PK: S('hero'), SK: S('PROFILE'), nick: S('Hero') }]],
+        ['Room', 'PK', 'SK', [{ PK: S('ROOM#lobby'), SK: S('META'), roomId: S('lobby') }]],
+      ]),
+    );
     expect(draft.types.map((t) => `${t.name} ${t.pk} / ${t.sk}`)).toEqual(['Player {id} / PROFILE', 'Room ROOM#{id} / META']);
     expect(draft.types.flatMap((t) => t.todos)).toEqual([]);
   });
 
-  it('keeps a key\'s first piece literal though an attribute holds it (an entity type), and a label followed by labels', () => {
+  it("keeps a key's first piece literal though an attribute holds it (an entity type), and a label followed by labels", () => {
     const { keys } = draftOf([
       { PK: S('ORDER#o-aa'), SK: S('ORDER#ITEM#i-aa'), entity: S('ORDER'), sku: S('a') },
       { PK: S('ORDER#o-aa'), SK: S('ORDER#ITEM#i-bb'), entity: S('ORDER'), sku: S('b') },
@@ -74,7 +82,7 @@ describe('ids in keys', () => {
     expect(sdl).not.toMatch(/every sample holds "<sub_feature>"/);
   });
 
-  it('says a single sample\'s ids are a guess only where no hint shows them', () => {
+  it("says a single sample's ids are a guess only where no hint shows them", () => {
     const hinted = draftOf([{ PK: S('ROOM#lobby'), SK: S('META'), roomId: S('lobby') }]);
     expect(hinted.sdl).not.toMatch(/which parts of its keys are ids is a guess/);
     const guessed = draftOf([{ PK: S('ROOM#r1'), SK: S('META') }]);
@@ -83,7 +91,15 @@ describe('ids in keys', () => {
   });
 });
 
-const GSI1 = { GlobalSecondaryIndexes: [{ IndexName: 'GSI1', KeyAttributes: { PartitionKey: { AttributeName: 'GSI1PK', AttributeType: 'S' }, SortKey: { AttributeName: 'GSI1SK', AttributeType: 'S' } }, Projection: { ProjectionType: 'ALL' } }] };
+const GSI1 = {
+  GlobalSecondaryIndexes: [
+    {
+      IndexName: 'GSI1',
+      KeyAttributes: { PartitionKey: { AttributeName: 'GSI1PK', AttributeType: 'S' }, SortKey: { AttributeName: 'GSI1SK', AttributeType: 'S' } },
+      Projection: { ProjectionType: 'ALL' },
+    },
+  ],
+};
 const withGsi1 = (extra: string[] = []) => {
   const model = JSON.parse(smallExport([], GSI1));
   model.DataModel[0].NonKeyAttributes.push(...['GSI1PK', 'GSI1SK', 'city', 'guestId', ...extra].map((n) => ({ AttributeName: n, AttributeType: 'S' })));
@@ -97,7 +113,7 @@ const convert = (model: any, items: Record<string, unknown>[]) => {
 };
 
 describe('an overloaded index', () => {
-  it('declares each type\'s index keys as templates over its id, parent and fields, a partition named by a reference read from the referred type', () => {
+  it("declares each type's index keys as templates over its id, parent and fields, a partition named by a reference read from the referred type", () => {
     const { sdl, draft } = convert(withGsi1(), [
       { PK: S('REST#tasca'), SK: S('META'), city: S('lisbon'), GSI1PK: S('CITY#lisbon'), GSI1SK: S('REST#tasca') },
       { PK: S('REST#azul'), SK: S('META'), city: S('porto'), GSI1PK: S('CITY#porto'), GSI1SK: S('REST#azul') },
@@ -109,18 +125,24 @@ describe('an overloaded index', () => {
     expect(sdl).toContain('type Rest @item(pk: "REST#{id}", sk: "META") @indexed(index: "GSI1", pk: ["CITY#{city}"], sk: ["REST#{id}"])');
     expect(sdl).toContain('type Res @item(pk: "REST#{rest}", sk: "RES#{id}") @indexed(index: "GSI1", pk: ["GUEST#{guestId}"], sk: ["RES#{id}"])');
     expect(sdl).toContain('  guestId: Guest\n');
-    expect(sdl).toContain('type Guest @item(pk: "GUEST#{id}", sk: "PROFILE") {\n  id: ID!\n  res(first: Int, after: String, last: Int, before: String): ResConnection! @query(index: "GSI1")\n}');
+    expect(sdl).toContain(
+      'type Guest @item(pk: "GUEST#{id}", sk: "PROFILE") {\n  id: ID!\n  res(first: Int, after: String, last: Int, before: String): ResConnection! @query(index: "GSI1")\n}',
+    );
     expect(sdl).toContain('  restsByGsi1(city: String!, first: Int, after: String, last: Int, before: String): RestConnection! @query(index: "GSI1")');
     expect(draft.types.flatMap((t) => t.todos)).toEqual([]);
   });
 
-  it('says so, once, where a type\'s samples carry index keys no template of its fields gives', () => {
+  it("says so, once, where a type's samples carry index keys no template of its fields gives", () => {
     const { sdl } = convert(withGsi1(), [
       { PK: S('REST#tasca'), SK: S('META'), GSI1PK: S('CITY#lisbon'), GSI1SK: S('X') },
       { PK: S('REST#azul'), SK: S('META'), GSI1PK: S('TOWN#porto'), GSI1SK: S('Y') },
     ]);
     expect(sdl).not.toMatch(/@indexed\(/);
-    expect(sdl.match(/# TODO: its samples carry the keys of GSI1 \(GSI1PK, GSI1SK\), which no template over its id and fields gives in every sample: not declared @indexed/g)).toHaveLength(1);
+    expect(
+      sdl.match(
+        /# TODO: its samples carry the keys of GSI1 \(GSI1PK, GSI1SK\), which no template over its id and fields gives in every sample: not declared @indexed/g,
+      ),
+    ).toHaveLength(1);
   });
 });
 
@@ -137,6 +159,8 @@ describe('link items the samples show both ways', () => {
     ]);
     expect(draft.types.map((t) => t.name)).toEqual(['Vin', 'Id']);
     expect(sdl).toContain('  ids(first: Int, after: String, last: Int, before: String): IdConnection! @edges(pk: "VIN#{id}", sk: "ID#{idId}")');
-    expect(sdl).toContain('  vins(first: Int, after: String, last: Int, before: String): VinConnection! @edges(inverseOf: "ids", pk: "ID#{id}", sk: "VIN#{vinId}")');
+    expect(sdl).toContain(
+      '  vins(first: Int, after: String, last: Int, before: String): VinConnection! @edges(inverseOf: "ids", pk: "ID#{id}", sk: "VIN#{vinId}")',
+    );
   });
 });

@@ -25,15 +25,20 @@ function importText(text: string) {
 }
 
 const INJECTED = '\ntype Evil @item(pk: "E#{id}", sk: "E") { id: ID! }\nextend schema @index(name: "evil", pk: ["x"])\n';
-const typeNames = (sdl: string) => parse(sdl).definitions.filter((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION).map((d) => d.name.value);
+const typeNames = (sdl: string) =>
+  parse(sdl)
+    .definitions.filter((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION)
+    .map((d) => d.name.value);
 
 describe('text from the export in the draft', () => {
   it('keeps a newline in the table name or a sample key inside its comment, escaped: no live SDL from the export', () => {
-    const text = JSON.parse(smallExport([
-      { PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, name: { S: 'Ada' } },
-      { PK: { S: 'USER#u2' }, SK: { S: 'PROFILE' }, name: { S: 'Alan' } },
-      { PK: { S: `JUNK${INJECTED}` }, SK: { S: `X${INJECTED}` }, name: { S: 'x' } },
-    ]));
+    const text = JSON.parse(
+      smallExport([
+        { PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, name: { S: 'Ada' } },
+        { PK: { S: 'USER#u2' }, SK: { S: 'PROFILE' }, name: { S: 'Alan' } },
+        { PK: { S: `JUNK${INJECTED}` }, SK: { S: `X${INJECTED}` }, name: { S: 'x' } },
+      ]),
+    );
     text.DataModel[0].TableName = `shop${INJECTED}`;
     const { sdl } = convertWorkbench('shop.json', JSON.stringify(text));
     expect(typeNames(sdl)).not.toContain('Evil');
@@ -45,7 +50,13 @@ describe('text from the export in the draft', () => {
 
   it('writes a key holding a tab, a line separator or a lone surrogate as a GraphQL string the gateway reads back', () => {
     const key = 'F#<sub>\t\u2028\ud800';
-    const { sdl } = convertWorkbench('shop.json', smallExport([{ PK: { S: 'USER#u1' }, SK: { S: key } }, { PK: { S: 'USER#u2' }, SK: { S: key } }]));
+    const { sdl } = convertWorkbench(
+      'shop.json',
+      smallExport([
+        { PK: { S: 'USER#u1' }, SK: { S: key } },
+        { PK: { S: 'USER#u2' }, SK: { S: key } },
+      ]),
+    );
     expect(sdl).toContain('type User @item(pk: "USER#{id}", sk: "F#<sub>\\t\u2028\ufffd")');
     expect(startupProblems(sdl, 'shop.graphql')).toBeNull();
   });
@@ -56,7 +67,9 @@ describe('names the gateway would refuse', () => {
     const { code, out, err, files } = importText(smallExport([{ PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, [name]: { S: 'x' } }]));
     expect(code).toBe(1);
     expect(out).toEqual([]);
-    expect(err).toEqual([expect.stringMatching(new RegExp(`^import: export\\.json: an attribute of sample item 1 is named "${name}", a name .*: rename it in the export$`))]);
+    expect(err).toEqual([
+      expect.stringMatching(new RegExp(`^import: export\\.json: an attribute of sample item 1 is named "${name}", a name .*: rename it in the export$`)),
+    ]);
     expect(files).toEqual(['export.json']);
   });
 
@@ -82,7 +95,9 @@ describe('bounds', () => {
     const text = smallExport([]).replace('"TableData":[]', `"TableData":[{"PK":{"S":"USER#u1"},"SK":{"S":"PROFILE"},"tags":${deep(20_000)}}]`);
     const { code, err, files } = importText(text);
     expect(code).toBe(1);
-    expect(err).toEqual([`import: export.json: sample item 1 of shop nests its values more than ${LIMITS.depth} levels deep: DynamoDB holds 32 levels of maps and lists`]);
+    expect(err).toEqual([
+      `import: export.json: sample item 1 of shop nests its values more than ${LIMITS.depth} levels deep: DynamoDB holds 32 levels of maps and lists`,
+    ]);
     expect(files).toEqual(['export.json']);
   });
 
@@ -92,10 +107,26 @@ describe('bounds', () => {
   });
 
   const refusals: [string, () => string, RegExp][] = [
-    ['a sample over 400 KB', () => smallExport([{ PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, name: { S: 'x'.repeat(410_000) } }]), /sample item 1 of shop holds more than 400 KB/],
-    ['a partition key over 2,048 bytes', () => smallExport([{ PK: { S: `USER#${'é'.repeat(1100)}` }, SK: { S: 'PROFILE' } }]), /sample item 1 of shop has a PK of 2205 bytes: DynamoDB keys hold at most 2048/],
-    ['a key that is a map', () => smallExport([{ PK: { M: {} }, SK: { S: 'PROFILE' } }]), /sample item 1 of shop lacks its key PK as a string, number or binary value/],
-    ['an attribute name of 300 characters', () => smallExport([{ PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, ['a'.repeat(300)]: { S: 'x' } }]), /is named "a{40}…", 300 characters: the import reads names of at most 255/],
+    [
+      'a sample over 400 KB',
+      () => smallExport([{ PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, name: { S: 'x'.repeat(410_000) } }]),
+      /sample item 1 of shop holds more than 400 KB/,
+    ],
+    [
+      'a partition key over 2,048 bytes',
+      () => smallExport([{ PK: { S: `USER#${'é'.repeat(1100)}` }, SK: { S: 'PROFILE' } }]),
+      /sample item 1 of shop has a PK of 2205 bytes: DynamoDB keys hold at most 2048/,
+    ],
+    [
+      'a key that is a map',
+      () => smallExport([{ PK: { M: {} }, SK: { S: 'PROFILE' } }]),
+      /sample item 1 of shop lacks its key PK as a string, number or binary value/,
+    ],
+    [
+      'an attribute name of 300 characters',
+      () => smallExport([{ PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, ['a'.repeat(300)]: { S: 'x' } }]),
+      /is named "a{40}…", 300 characters: the import reads names of at most 255/,
+    ],
     [
       'more key shapes than types a draft holds',
       // Each sample under a label of its own (`K0#x`, `K1#x`, …): a shape, hence a type, each.
@@ -143,7 +174,10 @@ describe('time', () => {
       eight = cpuMs(() => (converted = convertWorkbench('large.json', large)));
       return converted;
     })();
-    expect(draft.types.map((t) => [t.name, t.pk, t.sk])).toEqual([['User', 'USER#{id}', 'PROFILE'], ['Order', 'USER#{user}', 'ORDER#{id}']]);
+    expect(draft.types.map((t) => [t.name, t.pk, t.sk])).toEqual([
+      ['User', 'USER#{id}', 'PROFILE'],
+      ['Order', 'USER#{user}', 'ORDER#{id}'],
+    ]);
     // Linear is 8 times; 24 leaves room for a loaded machine's garbage collection, quadratic (64) does not pass.
     expect(eight / one).toBeLessThan(24);
   });

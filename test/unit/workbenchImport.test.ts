@@ -17,7 +17,8 @@ import { plainItem } from '../../scripts/workbench/demo.js';
 import { DESIGNS, exportPath, keyValues, readExport, RECEIPT_SAMPLES, smallExport, TEAM_SAMPLES } from '../support/workbench.js';
 
 const value = (v: ValueNode): unknown => (v.kind === Kind.LIST ? v.values.map(value) : 'value' in v ? v.value : null);
-const argsOf = (d: { arguments?: readonly { name: { value: string }; value: ValueNode }[] }) => Object.fromEntries((d.arguments ?? []).map((a) => [a.name.value, value(a.value)]));
+const argsOf = (d: { arguments?: readonly { name: { value: string }; value: ValueNode }[] }) =>
+  Object.fromEntries((d.arguments ?? []).map((a) => [a.name.value, value(a.value)]));
 
 function capture(args: string[]) {
   const out: string[] = [];
@@ -31,17 +32,21 @@ describe.each(DESIGNS)('the draft of %s', (design, file) => {
   const { sdl, demo, draft } = convertWorkbench(file, readExport(design, file));
   const document = parse(sdl);
 
-  it('passes the gateway\'s model check', () => {
+  it("passes the gateway's model check", () => {
     expect(() => buildModel(sdl, `${design}.graphql`)).not.toThrow();
   });
 
-  it('declares the table\'s keys and every index as published', () => {
+  it("declares the table's keys and every index as published", () => {
     const extension = document.definitions.find((d): d is SchemaExtensionNode => d.kind === Kind.SCHEMA_EXTENSION)!;
     const table = extension.directives!.filter((d) => d.name.value === 'table').map(argsOf);
     expect(table).toEqual([{ pk: published.KeyAttributes.PartitionKey.AttributeName, sk: published.KeyAttributes.SortKey.AttributeName }]);
     const indexes = extension.directives!.filter((d) => d.name.value === 'index').map(argsOf);
     expect(indexes).toEqual(
-      (published.GlobalSecondaryIndexes ?? []).map((g: any) => ({ name: g.IndexName, pk: [g.KeyAttributes.PartitionKey.AttributeName], sk: [g.KeyAttributes.SortKey.AttributeName] })),
+      (published.GlobalSecondaryIndexes ?? []).map((g: any) => ({
+        name: g.IndexName,
+        pk: [g.KeyAttributes.PartitionKey.AttributeName],
+        sk: [g.KeyAttributes.SortKey.AttributeName],
+      })),
     );
   });
 
@@ -51,12 +56,14 @@ describe.each(DESIGNS)('the draft of %s', (design, file) => {
       (d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && (d.directives!.some((x) => x.name.value === 'item') || keyless(d)),
     );
     const query = document.definitions.find((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'Query')!;
-    const gets = query.fields!.filter((f) => f.directives!.some((x) => x.name.value === 'get')).map((f) => (f.type.kind === Kind.NAMED_TYPE ? f.type.name.value : ''));
+    const gets = query
+      .fields!.filter((f) => f.directives!.some((x) => x.name.value === 'get'))
+      .map((f) => (f.type.kind === Kind.NAMED_TYPE ? f.type.name.value : ''));
     expect(items.length).toBeGreaterThan(0);
     expect(gets.sort()).toEqual(items.map((t) => t.name.value).sort());
   });
 
-  it('keeps the samples as plain demo items, each declared type\'s samples matching its keys', () => {
+  it("keeps the samples as plain demo items, each declared type's samples matching its keys", () => {
     const samples = [...(published.TableData ?? []), ...(published.TableFacets ?? []).flatMap((f: any) => f.TableData ?? [])];
     expect(demo.items.length + draft.excluded.size).toBe(samples.length);
     expect(demo.items.every((i) => typeof i.PK === 'string' && typeof i.SK === 'string')).toBe(true);
@@ -64,11 +71,15 @@ describe.each(DESIGNS)('the draft of %s', (design, file) => {
   });
 });
 
-describe('keys holding more values than an id and a parent\'s in the AWS designs', () => {
+describe("keys holding more values than an id and a parent's in the AWS designs", () => {
   const typesOf = (design: string, file: string) => convertWorkbench(file, readExport(design, file));
 
   it('declares each such key shape as a type over key fields, in no draft a TODO that it is not served', () => {
-    const keyed = DESIGNS.flatMap(([design, file]) => typesOf(design, file).draft.types.filter((t) => t.keyFields.length > 0).map((t) => [design, t.name, t.pk, t.sk, t.derivedId, t.parent?.field ?? null]));
+    const keyed = DESIGNS.flatMap(([design, file]) =>
+      typesOf(design, file)
+        .draft.types.filter((t) => t.keyFields.length > 0)
+        .map((t) => [design, t.name, t.pk, t.sk, t.derivedId, t.parent?.field ?? null]),
+    );
     expect(keyed).toEqual([
       ['ComplainManagement', 'Comm', '{complaint}', 'comm#{comm_date}#{id}', false, 'complaint'],
       ['ConnectedVehicles', 'VehicleF', 'VIN#{vehicle}', 'F#{id}#{value1}#{value2}#{sub_feature}', false, 'vehicle'],
@@ -79,7 +90,7 @@ describe('keys holding more values than an id and a parent\'s in the AWS designs
     for (const [design, file] of DESIGNS) expect(typesOf(design, file).sdl, design).not.toMatch(/more values in their keys|written as literal text/);
   });
 
-  it('renames a key field the parent\'s field would shadow, in the keys, the fields and the TODO', () => {
+  it("renames a key field the parent's field would shadow, in the keys, the fields and the TODO", () => {
     const { sdl } = typesOf('SocialNetwork', 'SocialNetworkSchema.json');
     expect(sdl).toContain('"Items keyed PK u#<u>#timeline, SK p#<p>#u#<u_>: 3 samples."');
     expect(sdl).toContain('type Timeline @item(pk: "u#{u}#timeline", sk: "p#{p}#u#{u_}") {\n  id: ID!\n  u: U! @parent\n  p: String!\n  u_: String!\n');
@@ -95,7 +106,16 @@ describe('keys holding more values than an id and a parent\'s in the AWS designs
 
 describe('reading samples', () => {
   it('converts DynamoDB JSON to plain values, keeping values that are not typed', () => {
-    expect(plainItem({ PK: { S: 'A#1' }, n: { N: '12.5' }, b: { BOOL: true }, m: { M: { x: { N: '1' }, y: true } }, l: { L: [{ S: 'a' }] }, ss: { SS: ['a', 'b'] } })).toEqual({
+    expect(
+      plainItem({
+        PK: { S: 'A#1' },
+        n: { N: '12.5' },
+        b: { BOOL: true },
+        m: { M: { x: { N: '1' }, y: true } },
+        l: { L: [{ S: 'a' }] },
+        ss: { SS: ['a', 'b'] },
+      }),
+    ).toEqual({
       PK: 'A#1',
       n: 12.5,
       b: true,
@@ -108,13 +128,16 @@ describe('reading samples', () => {
 
 describe('a small export without facets', () => {
   const exported = smallExport;
-  const { draft, sdl } = convertWorkbench('shop.json', exported([
-    { PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, name: { S: 'Ada' }, tags: { L: [] } },
-    { PK: { S: 'USER#u2' }, SK: { S: 'PROFILE' }, name: { S: 'Alan' }, big: { N: '3000000000' } },
-    { PK: { S: 'USER#u1' }, SK: { S: 'ORDER#o1' }, total: { N: '12.5' }, 'item-count': { N: '2' } },
-  ]));
+  const { draft, sdl } = convertWorkbench(
+    'shop.json',
+    exported([
+      { PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, name: { S: 'Ada' }, tags: { L: [] } },
+      { PK: { S: 'USER#u2' }, SK: { S: 'PROFILE' }, name: { S: 'Alan' }, big: { N: '3000000000' } },
+      { PK: { S: 'USER#u1' }, SK: { S: 'ORDER#o1' }, total: { N: '12.5' }, 'item-count': { N: '2' } },
+    ]),
+  );
 
-  it('groups items by the literal text of their keys: a type per key shape, a child in its parent\'s partition', () => {
+  it("groups items by the literal text of their keys: a type per key shape, a child in its parent's partition", () => {
     expect(draft.types.map((t) => [t.name, t.pk, t.sk, t.parent?.type ?? null])).toEqual([
       ['User', 'USER#{id}', 'PROFILE', null],
       ['Order', 'USER#{user}', 'ORDER#{id}', 'User'],
@@ -146,7 +169,9 @@ describe('a small export without facets', () => {
     const { draft: d, sdl: s } = convertWorkbench('shop.json', exported(RECEIPT_SAMPLES));
     const receipt = d.types.find((t) => !t.standIn)!;
     expect([receipt.pk, receipt.sk, receipt.derivedId, receipt.keyFields]).toEqual(['ACC#{acc}', 'REC#{rec}#SKU#{SKU}', true, ['rec', 'SKU']]);
-    expect(s).toContain(`type ${receipt.name} @item(pk: "ACC#{acc}", sk: "REC#{rec}#SKU#{SKU}") {\n  id: ID!\n  acc: Acc! @parent\n  rec: DateTime!\n  SKU: String!\n  name: String\n}`);
+    expect(s).toContain(
+      `type ${receipt.name} @item(pk: "ACC#{acc}", sk: "REC#{rec}#SKU#{SKU}") {\n  id: ID!\n  acc: Acc! @parent\n  rec: DateTime!\n  SKU: String!\n  name: String\n}`,
+    );
     expect(s).toContain(`  ${receipt.get}(id: ID!): ${receipt.name} @get`);
     expect(s).toMatch(/# TODO: the key's value \{rec\} \(after "REC#"\) is named by guess/);
     expect(s).toMatch(/# TODO: no value of the key is the item's own id .*derived from the key's values/);
@@ -155,11 +180,14 @@ describe('a small export without facets', () => {
   });
 
   it('keeps {id} on the key value an id-named attribute holds, the others key fields the @get takes', () => {
-    const { draft: d, sdl: s } = convertWorkbench('shop.json', exported([
-      { PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' } },
-      { PK: { S: 'USER#u1' }, SK: { S: 'MSG#2023-01-01#m1' }, msg_id: { S: 'm1' } },
-      { PK: { S: 'USER#u1' }, SK: { S: 'MSG#2023-01-02#m2' }, msg_id: { S: 'm2' } },
-    ]));
+    const { draft: d, sdl: s } = convertWorkbench(
+      'shop.json',
+      exported([
+        { PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' } },
+        { PK: { S: 'USER#u1' }, SK: { S: 'MSG#2023-01-01#m1' }, msg_id: { S: 'm1' } },
+        { PK: { S: 'USER#u1' }, SK: { S: 'MSG#2023-01-02#m2' }, msg_id: { S: 'm2' } },
+      ]),
+    );
     expect(d.types.map((t) => [t.name, t.pk, t.sk, t.derivedId])).toEqual([
       ['User', 'USER#{id}', 'PROFILE', false],
       ['Msg', 'USER#{user}', 'MSG#{msg}#{id}', false],
@@ -173,28 +201,44 @@ describe('a small export without facets', () => {
   });
 
   it('names key values it cannot name from an attribute or the text before them by their place', () => {
-    const { draft: d, sdl: s } = convertWorkbench('shop.json', exported([
-      { PK: { S: 'G#g1' }, SK: { S: 'T#t1#x1' } },
-      { PK: { S: 'G#g2' }, SK: { S: 'T#t2#y1' } },
-    ]));
-    expect(d.types.map((t) => [t.pk, t.sk, t.derivedId])).toEqual([['G#{g}', 'T#{t}#{value1}', true], ['G#{id}', 'META', false]]);
+    const { draft: d, sdl: s } = convertWorkbench(
+      'shop.json',
+      exported([
+        { PK: { S: 'G#g1' }, SK: { S: 'T#t1#x1' } },
+        { PK: { S: 'G#g2' }, SK: { S: 'T#t2#y1' } },
+      ]),
+    );
+    expect(d.types.map((t) => [t.pk, t.sk, t.derivedId])).toEqual([
+      ['G#{g}', 'T#{t}#{value1}', true],
+      ['G#{id}', 'META', false],
+    ]);
     expect(s).toMatch(/# TODO: the key's values \{t\} \(after "T#"\), \{value1\} \(by its place in the key\) are named by guess/);
     expect(() => buildModel(s, 'g.graphql')).not.toThrow();
   });
 
   it('declares no parent for keys whose PK holds several values, and lists their partition by a root @query taking each value', () => {
     const { draft: d, sdl: s } = convertWorkbench('shop.json', exported(TEAM_SAMPLES));
-    expect(d.types.map((t) => [t.name, t.pk, t.sk, t.parent, t.derivedId, t.standIn])).toEqual([['OrgTeam', 'ORG#{org}#TEAM#{team}', 'MEMBER#{member}', null, true, false]]);
+    expect(d.types.map((t) => [t.name, t.pk, t.sk, t.parent, t.derivedId, t.standIn])).toEqual([
+      ['OrgTeam', 'ORG#{org}#TEAM#{team}', 'MEMBER#{member}', null, true, false],
+    ]);
     expect(s).toContain('  orgTeamsOfOrgTeam(org: String!, team: String!, first: Int, after: String, last: Int, before: String): OrgTeamConnection! @query');
     expect(s).toMatch(/# TODO: its PK holds 2 values: no parent's id alone names its partition/);
     expect(() => buildModel(s, 'teams.graphql')).not.toThrow();
   });
 
   it('puts a type in an index its samples carry the keys of, with a root @query over its partitions', () => {
-    const { sdl: s } = convertWorkbench('shop.json', exported(
-      [{ PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, name: { S: 'Ada' }, total: { N: '1' } }],
-      { GlobalSecondaryIndexes: [{ IndexName: 'byName', KeyAttributes: { PartitionKey: { AttributeName: 'name', AttributeType: 'S' }, SortKey: { AttributeName: 'total', AttributeType: 'N' } }, Projection: { ProjectionType: 'ALL' } }] },
-    ));
+    const { sdl: s } = convertWorkbench(
+      'shop.json',
+      exported([{ PK: { S: 'USER#u1' }, SK: { S: 'PROFILE' }, name: { S: 'Ada' }, total: { N: '1' } }], {
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'byName',
+            KeyAttributes: { PartitionKey: { AttributeName: 'name', AttributeType: 'S' }, SortKey: { AttributeName: 'total', AttributeType: 'N' } },
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+      }),
+    );
     expect(s).toContain('type User @item(pk: "USER#{id}", sk: "PROFILE") @indexed(index: "byName")');
     expect(s).toContain('usersByByName(name: String!, first: Int, after: String, last: Int, before: String): UserConnection! @query(index: "byName")');
     expect(() => buildModel(s, 'shop.graphql')).not.toThrow();
@@ -214,7 +258,7 @@ describe('npm run import', () => {
     expect(existsSync(demoFileOf(out))).toBe(true);
   });
 
-  it('reads and writes paths from the caller\'s directory, by default the export\'s name with .graphql', () => {
+  it("reads and writes paths from the caller's directory, by default the export's name with .graphql", () => {
     const dir = mkdtempSync(join(tmpdir(), 'import-'));
     writeFileSync(join(dir, 'social.json'), readExport('SocialNetwork', 'SocialNetworkSchema.json'));
     const code = main(['social.json'], { out: () => {}, err: () => {} }, dir);
@@ -268,6 +312,9 @@ describe('a parent no sample shows', () => {
     const { sdl } = convertWorkbench(path, readFileSync(path, 'utf8'));
     const user = parse(sdl).definitions.find((d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'User')!;
     expect(user.directives).toEqual([]);
-    expect(user.fields!.map((f) => [f.name.value, f.directives!.map((x) => x.name.value)])).toEqual([['id', []], ['userItems', ['children']]]);
+    expect(user.fields!.map((f) => [f.name.value, f.directives!.map((x) => x.name.value)])).toEqual([
+      ['id', []],
+      ['userItems', ['children']],
+    ]);
   });
 });

@@ -31,10 +31,13 @@ describe('input rules', () => {
   });
 
   it('refuses a total too small for DynamoDB to store (below 1e-130 but not 0) instead of failing inside the write', () => {
-    for (const tiny of [1e-131, 1e-320, Number.MIN_VALUE]) expect(code(() => total(tiny, 't')), String(tiny)).toBe('BAD_USER_INPUT');
+    for (const tiny of [1e-131, 1e-320, Number.MIN_VALUE])
+      expect(
+        code(() => total(tiny, 't')),
+        String(tiny),
+      ).toBe('BAD_USER_INPUT');
     expect(total(1e-130, 't')).toBe(1e-130);
   });
-
 
   it('trims names and refuses blank or over-long ones', () => {
     expect(text('  Ada ', 'name')).toBe('Ada');
@@ -46,7 +49,10 @@ describe('input rules', () => {
   it('accepts plausible emails and refuses the rest', () => {
     expect(email(' ada@example.com ', 'email')).toBe('ada@example.com');
     for (const bad of ['', 'ada', 'ada@', '@example.com', 'a b@example.com', `${'a'.repeat(250)}@example.com`]) {
-      expect(code(() => email(bad, 'email')), bad).toBe('BAD_USER_INPUT');
+      expect(
+        code(() => email(bad, 'email')),
+        bad,
+      ).toBe('BAD_USER_INPUT');
     }
   });
 
@@ -66,7 +72,10 @@ describe('input rules', () => {
 
   it('keeps the storage limits for every Float, of either sign', () => {
     for (const bad of [2 ** 53, -(2 ** 53), 1e-131, -1e-131, Number.NaN, Number.NEGATIVE_INFINITY]) {
-      expect(code(() => attributeValue(attribute('Float'), bad, 'x')), String(bad)).toBe('BAD_USER_INPUT');
+      expect(
+        code(() => attributeValue(attribute('Float'), bad, 'x')),
+        String(bad),
+      ).toBe('BAD_USER_INPUT');
     }
     expect(attributeValue(attribute('Float'), -(2 ** 53 - 1), 'x')).toBe(-(2 ** 53 - 1));
     expect(code(() => attributeValue(attribute('Int'), 1.5, 'x'))).toBe('BAD_USER_INPUT');
@@ -74,7 +83,10 @@ describe('input rules', () => {
 
   it('refuses a value outside declared bounds, naming the argument; the bounds themselves are accepted', () => {
     const scored = attribute('Int', { min: 1, max: 5 });
-    for (const [bad, word] of [[0, 'at least 1'], [6, 'at most 5']] as const) {
+    for (const [bad, word] of [
+      [0, 'at least 1'],
+      [6, 'at most 5'],
+    ] as const) {
       try {
         attributeValue(scored, bad, 'input.score');
         expect.unreachable();

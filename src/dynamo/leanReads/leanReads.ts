@@ -11,7 +11,15 @@
  * both ways and compares answers and request counts, so a dependency
  * upgrade that changes one shows.
  */
-import type { BatchGetCommandInput, BatchGetCommandOutput, DynamoDBDocumentClient, GetCommandInput, GetCommandOutput, QueryCommandInput, QueryCommandOutput } from '@aws-sdk/lib-dynamodb';
+import type {
+  BatchGetCommandInput,
+  BatchGetCommandOutput,
+  DynamoDBDocumentClient,
+  GetCommandInput,
+  GetCommandOutput,
+  QueryCommandInput,
+  QueryCommandOutput,
+} from '@aws-sdk/lib-dynamodb';
 import type { OperationMetrics } from '../metrics.js';
 import { SdkReads, type ReadPort } from '../readPort.js';
 import type { ReadPath } from './readPath.js';

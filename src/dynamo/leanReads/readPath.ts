@@ -199,7 +199,8 @@ function unmarshallOutput(operation: ReadOperation, body: Record<string, any>): 
       if (body.LastEvaluatedKey) body.LastEvaluatedKey = fromWireMap(body.LastEvaluatedKey);
       break;
     case 'BatchGetItem':
-      for (const table of Object.keys(body.Responses ?? {})) body.Responses[table] = (body.Responses[table] as Record<string, AttributeValue>[]).map(fromWireMap);
+      for (const table of Object.keys(body.Responses ?? {}))
+        body.Responses[table] = (body.Responses[table] as Record<string, AttributeValue>[]).map(fromWireMap);
       for (const table of Object.keys(body.UnprocessedKeys ?? {})) {
         const request = body.UnprocessedKeys[table];
         body.UnprocessedKeys[table] = { ...request, Keys: (request.Keys as Record<string, AttributeValue>[]).map(fromWireMap) };

@@ -32,7 +32,8 @@ function bodyText(body: IncomingMessage): Promise<string> {
     body.once('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
     body.once('error', reject);
     body.once('close', () => {
-      if (!body.complete) reject(Object.assign(new Error('DynamoDB closed the connection before its answer was complete'), { name: 'TimeoutError', code: 'ECONNRESET' }));
+      if (!body.complete)
+        reject(Object.assign(new Error('DynamoDB closed the connection before its answer was complete'), { name: 'TimeoutError', code: 'ECONNRESET' }));
     });
   });
 }

@@ -38,7 +38,12 @@ const unsignable = (name: string) => UNSIGNABLE.has(name) || name.startsWith('pr
 
 /** A header value as SigV4 canonicalises it (line breaks to spaces, runs of blanks to one, no blank at either end). */
 const canonicalValue = (value: string) =>
-  /[\r\n\t]| {2}|^ | $/.test(value) ? value.replace(/[\r\n]/g, ' ').replace(/[ \t]+/g, ' ').replace(/^ | $/g, '') : value;
+  /[\r\n\t]| {2}|^ | $/.test(value)
+    ? value
+        .replace(/[\r\n]/g, ' ')
+        .replace(/[ \t]+/g, ' ')
+        .replace(/^ | $/g, '')
+    : value;
 
 /** `20261205T013326Z`: SigV4's date, whole seconds. */
 export function amzDate(date: Date): string {

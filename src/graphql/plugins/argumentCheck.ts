@@ -336,7 +336,10 @@ function checkField(step: FieldStep, args: Record<string, unknown>, parentArgs: 
     const page = validateConnectionArgs(args);
     const parentId = typeof parentArgs?.id === 'string' ? parentArgs.id : null;
     const partition = parentId !== null ? rules.partition(connection, parentId, args) : undefined;
-    for (const [name, cursor] of [['after', page.after], ['before', page.before]] as const) {
+    for (const [name, cursor] of [
+      ['after', page.after],
+      ['before', page.before],
+    ] as const) {
       if (cursor === null) continue;
       const payload = readCursor(cursors, connection, cursor, name);
       if (partition !== undefined && payload.p !== partition) throw cursorRefusal(connection, name, 'it was issued by another connection');

@@ -36,8 +36,7 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
   return false;
 }
 
-const refuse = (message: string) =>
-  new GraphQLError(message, { extensions: { code: ErrorCode.BAD_USER_INPUT, http: { status: 400 } } });
+const refuse = (message: string) => new GraphQLError(message, { extensions: { code: ErrorCode.BAD_USER_INPUT, http: { status: 400 } } });
 
 /** Throws BAD_USER_INPUT for undeclared or too deeply nested variables. */
 export function checkVariables(declared: Iterable<string>, variables: Record<string, unknown> | undefined): void {
@@ -47,7 +46,10 @@ export function checkVariables(declared: Iterable<string>, variables: Record<str
   for (const name of Object.keys(variables)) if (!names.has(name)) (undeclared ??= []).push(name);
   if (undeclared) {
     // Names only up to a few characters: they are client text and go back into the response.
-    const shown = undeclared.slice(0, 3).map((n) => `$${n.slice(0, 40)}`).join(', ');
+    const shown = undeclared
+      .slice(0, 3)
+      .map((n) => `$${n.slice(0, 40)}`)
+      .join(', ');
     throw refuse(`Variables not declared by the operation: ${shown}${undeclared.length > 3 ? ', …' : ''}`);
   }
   if (nestedDeeperThan(variables, MAX_VARIABLE_DEPTH + 1)) {

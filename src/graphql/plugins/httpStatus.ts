@@ -35,7 +35,11 @@ function operationRefusal(errors: readonly GraphQLFormattedError[]): boolean {
 }
 
 /** Is this a 400 that the spec wants as 200 for this Accept header? */
-export function shouldAnswer200(status: number | undefined, accept: string | undefined, result: { data?: unknown; errors?: readonly GraphQLFormattedError[] }): boolean {
+export function shouldAnswer200(
+  status: number | undefined,
+  accept: string | undefined,
+  result: { data?: unknown; errors?: readonly GraphQLFormattedError[] },
+): boolean {
   if (status !== 400 || result.data !== undefined || !result.errors?.length) return false;
   return responseMediaType(accept) === APPLICATION_JSON && operationRefusal(result.errors);
 }

@@ -18,21 +18,8 @@ import { gzipSync } from 'node:zlib';
 import { HeaderMap, type GraphQLResponse } from '@apollo/server';
 import type { GatewayPlugin } from './combine.js';
 import { Kind, type FragmentDefinitionNode, type GraphQLFormattedError } from 'graphql';
-import {
-  BatchWriteCommand,
-  DeleteCommand,
-  PutCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
-import {
-  BatchWriteItemCommand,
-  DeleteItemCommand,
-  PutItemCommand,
-  TransactWriteItemsCommand,
-  UpdateItemCommand,
-} from '@aws-sdk/client-dynamodb';
+import { BatchWriteCommand, DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteItemCommand, DeleteItemCommand, PutItemCommand, TransactWriteItemsCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { Context } from '../../context.js';
 import { ErrorCode } from '../../errors.js';
 import { stableJson } from '../../idempotency/stableJson.js';
@@ -69,8 +56,7 @@ function answer(status: number, errors: GraphQLFormattedError[], headers: [strin
 const refusal = (status: number, message: string, code: string, reason?: string) =>
   answer(status, [{ message, extensions: { code, ...(reason ? { reason } : {}) } }]);
 
-const IN_USE = () =>
-  refusal(409, 'A request with this Idempotency-Key is still running; retry shortly', ErrorCode.CONFLICT, 'IDEMPOTENCY_KEY_IN_USE');
+const IN_USE = () => refusal(409, 'A request with this Idempotency-Key is still running; retry shortly', ErrorCode.CONFLICT, 'IDEMPOTENCY_KEY_IN_USE');
 
 /** Who is asking: the verified token's subject if known, else the Authorization header's hash, else anonymous. */
 function callerOf(context: Context, authorization: string | undefined): string {
@@ -111,8 +97,16 @@ export function keptResponse(body: string, limit = MAX_STORED_RESPONSE): KeptRes
 }
 
 const WRITES = [
-  PutCommand, UpdateCommand, DeleteCommand, TransactWriteCommand, BatchWriteCommand,
-  PutItemCommand, UpdateItemCommand, DeleteItemCommand, TransactWriteItemsCommand, BatchWriteItemCommand,
+  PutCommand,
+  UpdateCommand,
+  DeleteCommand,
+  TransactWriteCommand,
+  BatchWriteCommand,
+  PutItemCommand,
+  UpdateItemCommand,
+  DeleteItemCommand,
+  TransactWriteItemsCommand,
+  BatchWriteItemCommand,
 ] as const;
 const isWrite = (command: unknown) => WRITES.some((type) => command instanceof type);
 
@@ -137,7 +131,11 @@ export function idempotencyPlugin({
   ttlSeconds = DEFAULT_IDEMPOTENCY_TTL_SECONDS,
   logger,
   rules,
-}: { ttlSeconds?: number; logger?: Logger; rules?: RuleLookup } = {}): GatewayPlugin {
+}: {
+  ttlSeconds?: number;
+  logger?: Logger;
+  rules?: RuleLookup;
+} = {}): GatewayPlugin {
   return {
     requestDidStart({ request }) {
       const key = request.http?.headers.get(IDEMPOTENCY_HEADER);
@@ -152,8 +150,7 @@ export function idempotencyPlugin({
         const doc = metricsClient(contextValue.doc, metrics);
         return fn({ ...contextValue, doc, reads: operationReads(contextValue.readPath, doc, metrics) });
       };
-      const warn = (err: unknown, message: string) =>
-        logger?.warn({ error: { name: (err as Error)?.name, message: (err as Error)?.message } }, message);
+      const warn = (err: unknown, message: string) => logger?.warn({ error: { name: (err as Error)?.name, message: (err as Error)?.message } }, message);
       return {
         async responseForOperation({ operation, document, contextValue, queryHash }) {
           if (operation?.operation !== 'mutation') return null;
@@ -180,14 +177,16 @@ export function idempotencyPlugin({
           if (existing) return answerFor(existing, requestHash, callerHash);
           let claim: Promise<void> | undefined;
           const store = contextValue;
-          contextValue.doc = claimingClient(contextValue.doc, () =>
-            (claim ??= detached(store, (s) => claimRecord(s, keyHash, requestHash, callerHash, ttlSeconds)).then((record) => {
-              if (record) {
-                lost = { record, requestHash, callerHash };
-                throw claimLost();
-              }
-              claimed = { keyHash, requestHash };
-            })),
+          contextValue.doc = claimingClient(
+            contextValue.doc,
+            () =>
+              (claim ??= detached(store, (s) => claimRecord(s, keyHash, requestHash, callerHash, ttlSeconds)).then((record) => {
+                if (record) {
+                  lost = { record, requestHash, callerHash };
+                  throw claimLost();
+                }
+                claimed = { keyHash, requestHash };
+              })),
           );
           return null; // run the mutation; the key is claimed before its first write
         },
@@ -229,12 +228,7 @@ export function idempotencyPlugin({
 /** The answer to a request whose key already has a live record. */
 function answerFor(existing: StoredRecord, requestHash: string, callerHash: string): GraphQLResponse {
   if (existing.callerHash !== callerHash) {
-    return refusal(
-      403,
-      'This Idempotency-Key was used by a caller with other claims; use a new key',
-      ErrorCode.FORBIDDEN,
-      'IDEMPOTENCY_CALLER_CHANGED',
-    );
+    return refusal(403, 'This Idempotency-Key was used by a caller with other claims; use a new key', ErrorCode.FORBIDDEN, 'IDEMPOTENCY_CALLER_CHANGED');
   }
   if (existing.requestHash !== requestHash) {
     return refusal(

@@ -38,9 +38,7 @@ export function withExplorerFallback(html: string, explorerPath: string): string
   })();
 </script>`;
   const link = `<p>Opening the gateway's own GraphiQL, which works offline: <a href="${explorerPath}">${explorerPath}</a></p>`;
-  return html
-    .replace('<body>', `<body>\n${script}`)
-    .replace(/(<p>Apollo Sandbox cannot be loaded;[^<]*<\/p>)/, `$1\n  ${link}`);
+  return html.replace('<body>', `<body>\n${script}`).replace(/(<p>Apollo Sandbox cannot be loaded;[^<]*<\/p>)/, `$1\n  ${link}`);
 }
 
 export function landingPageWithFallback(explorerPath: string): ApolloServerPlugin {

@@ -90,11 +90,7 @@ export function operationLogPlugin(logger: Logger): GatewayPlugin {
             );
           });
 
-          const level = codes.includes(ErrorCode.INTERNAL_SERVER_ERROR)
-            ? 'error'
-            : codes.includes(ErrorCode.UNAVAILABLE)
-              ? 'warn'
-              : 'info';
+          const level = codes.includes(ErrorCode.INTERNAL_SERVER_ERROR) ? 'error' : codes.includes(ErrorCode.UNAVAILABLE) ? 'warn' : 'info';
           if (!logger.isLevelEnabled(level)) return;
           logger[level](
             {

@@ -63,8 +63,7 @@ export interface QueryLimits {
 
 type Variables = Record<string, unknown> | undefined;
 
-const isWrapper = (type: GraphQLNamedType) =>
-  type.name === 'PageInfo' || type.name.endsWith('Connection') || type.name.endsWith('Edge');
+const isWrapper = (type: GraphQLNamedType) => type.name === 'PageInfo' || type.name.endsWith('Connection') || type.name.endsWith('Edge');
 
 function pageSize(args: readonly ArgumentNode[], variables: Variables): number {
   let size: number | undefined;
@@ -269,10 +268,7 @@ export function operationWeight(
           fields += representations * innerFields;
           continue;
         }
-        const isConnection =
-          field.args.some((a) => a.name === 'first' || a.name === 'last') &&
-          isObjectType(named) &&
-          'edges' in named.getFields();
+        const isConnection = field.args.some((a) => a.name === 'first' || a.name === 'last') && isObjectType(named) && 'edges' in named.getFields();
         if (isConnection) {
           // Even a page of 0 costs a Query: every connection costs at least 1.
           const size = pageSize(selection.arguments ?? [], values);
@@ -329,8 +325,7 @@ export function operationCost(
 const costMessage = (max: number, cost: number) =>
   `Query cost limit of ${max} exceeded, found ${cost}. A connection costs first/last (default ${DEFAULT_PAGE_SIZE}) times what each item selects; ask for smaller pages or fewer nested connections.`;
 
-const refusal = (message: string) =>
-  new GraphQLError(message, { extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED, http: { status: 400 } } });
+const refusal = (message: string) => new GraphQLError(message, { extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED, http: { status: 400 } } });
 
 /**
  * The names of the variables an operation's weight depends on: those given
@@ -404,10 +399,7 @@ function costPlugin(limits: QueryLimits): GatewayPlugin {
  */
 const report = {
   propagateOnRejection: false,
-  onReject: [
-    (context: ValidationContext | null, error: GraphQLError) =>
-      context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, ''))),
-  ],
+  onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(new GraphQLError(error.message.replace(/^Syntax Error: /, '')))],
 };
 
 /** What armor's field-suggestion plugin puts in place of graphql-js's "Did you mean …?". */

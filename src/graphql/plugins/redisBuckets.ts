@@ -73,7 +73,12 @@ export interface RedisBucketsOptions {
 type WithBucket = Redis & { callerBucket(key: string, now: number, perSecond: number, burst: number, amount: number, mode: string): Promise<[number, string]> };
 
 export function redisBuckets({ url, prefix, onError, commandTimeoutMs = 500, probeMs = 1000 }: RedisBucketsOptions): SharedBuckets {
-  const client = new Redis(url, { connectionName: 'gateway-budget', enableOfflineQueue: false, maxRetriesPerRequest: 0, commandTimeout: commandTimeoutMs }) as WithBucket;
+  const client = new Redis(url, {
+    connectionName: 'gateway-budget',
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    commandTimeout: commandTimeoutMs,
+  }) as WithBucket;
   client.defineCommand('callerBucket', { numberOfKeys: 1, lua: BUCKET });
   client.on('error', (err) => onError?.(err));
   let open = false;

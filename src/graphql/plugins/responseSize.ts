@@ -165,16 +165,14 @@ export function collapseErrors(errors: readonly GraphQLFormattedError[]): GraphQ
   return out;
 }
 
-const refusal = (message: string) =>
-  new GraphQLError(message, { extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED, http: { status: 400 } } });
+const refusal = (message: string) => new GraphQLError(message, { extensions: { code: ErrorCode.GRAPHQL_VALIDATION_FAILED, http: { status: 400 } } });
 
 /**
  * What the figure of a page-size variable's value is keyed by: only finite
  * numbers count (anything else is the default page size), and an absent
  * variable takes the operation's default value.
  */
-const variableKey = (value: unknown): string =>
-  typeof value === 'number' && Number.isFinite(value) ? String(value) : value === undefined ? 'u' : 'x';
+const variableKey = (value: unknown): string => (typeof value === 'number' && Number.isFinite(value) ? String(value) : value === undefined ? 'u' : 'x');
 
 /** Figures kept per operation and page-size values: at most this many per operation. */
 const FIGURES_PER_OPERATION = 32;

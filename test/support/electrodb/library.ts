@@ -53,7 +53,12 @@ export function library(table: string, client: DynamoDBDocumentClient, casing: E
       indexes: {
         copies: { collection: ['detail'], pk: key('pk', ['isbn']), sk: key('sk', ['bookId']) },
         loans: { collection: ['account'], index: 'gsi1pk-gsi1sk-index', pk: key('gsi1pk', ['memberId']), sk: key('gsi1sk', ['loanEndDate']) },
-        author: { collection: ['works'], index: 'gsi2pk-gsi2sk-index', pk: key('gsi2pk', ['authorLastName', 'authorFirstName']), sk: key('gsi2sk', ['loanEndDate']) },
+        author: {
+          collection: ['works'],
+          index: 'gsi2pk-gsi2sk-index',
+          pk: key('gsi2pk', ['authorLastName', 'authorFirstName']),
+          sk: key('gsi2sk', ['loanEndDate']),
+        },
         releases: { collection: ['titles'], index: 'gsi3pk-gsi3sk-index', pk: key('gsi3pk', ['bookTitle']), sk: key('gsi3sk', ['releaseDate']) },
       },
     },
