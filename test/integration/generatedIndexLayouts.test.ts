@@ -14,6 +14,9 @@
  * - keys written as given, lower- or upper-cased (@table/@index(casing:)),
  *   ids in either case, and the enum's values stored as their names or as
  *   other text (@attribute(name:) on the value) that sorts otherwise.
+ * In the index layouts an update then changes the field the index key
+ * holds for some children (one UpdateItem each), which must be listed
+ * where their new keys sort and nowhere else.
  * Each layout is filled through the gateway's mutations for three parents,
  * then paged at random both ways; every page is compared with an in-memory
  * reference of the same declaration (the items sorted by the stored text of
@@ -237,7 +240,9 @@ function sdlOf(layout: Layout): string {
     type Mutation {
       createParent(input: NewParent!): Parent! @create
       addKid(parentId: ID!, input: NewKid!): Kid! @create(parent: "parentId")
-    }`;
+      ${mode === 'index' ? 'moveKid(parentId: ID!, id: ID!, input: KidMove!): Kid! @update(parent: "parentId")' : ''}
+    }
+    ${mode === 'index' ? `"A field the index key holds: an update moves the child in the index." input KidMove { tag: ${kind} }` : ''}`;
 }
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -445,6 +450,60 @@ describe('generated layouts: placeholder kinds, keys without {id}, multi-attribu
               return { connection: index.root ? result.data.c : result.data.parent.c, requests: requests.requests };
             };
             // A root field: one Query a page; the parent's field: its GetItem beside it.
+            await walk(
+              read,
+              order,
+              (n) => n.id,
+              w,
+              () => (index.root ? 1 : 2),
+            );
+          });
+        }),
+        { numRuns: INDEX_RUNS },
+      );
+    },
+    patience(600_000),
+  );
+
+  it(
+    'moves children in the index when an update changes the field its key holds: one UpdateItem each, then each listed where its new key sorts',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(layoutsOf(['index']), rawKids, walks, fc.array(fc.nat(50), { minLength: 1, maxLength: 4 }), async (layout, raw, w, picks) => {
+          fc.pre(apart(layout));
+          const kids = kidsFrom(layout, raw);
+          const mine = kids.filter((k) => k.parent === 'p1');
+          const valued = kids.filter((k) => k.tag !== null);
+          fc.pre(mine.length > 0 && valued.length > 0);
+          const { index } = layout;
+          const bucket = index.second && index.root ? 1 : null;
+          await served(layout, kids, async (gw) => {
+            // Each pick moves one of p1's children to another child's value (sparse ones enter the index).
+            for (const [i, pick] of picks.entries()) {
+              const kid = mine[pick % mine.length]!;
+              const to = valued[(pick + i + 1) % valued.length]!;
+              const { result, requests } = await gw.counted('mutation($id: ID!, $i: KidMove!) { moveKid(parentId: "p1", id: $id, input: $i) { id tag } }', {
+                id: kid.id,
+                i: { tag: to.tag },
+              });
+              expect(result.errors).toBeUndefined();
+              expect(requests.byOperation).toEqual({ UpdateItem: 1 });
+              kid.tag = to.tag;
+              kid.stored = to.stored;
+            }
+            const order = expectedKids(layout, kids, null, bucket);
+            const vars = bucket === null ? {} : { bucket };
+            const operation = bucket === null ? 'query' : 'query($bucket: Int!)';
+            const read: Read = async (args) => {
+              const selection = `edges { node { id } } pageInfo { ${flagsOf(w)} }`;
+              const query = index.root
+                ? `${operation} { c: kidsOf(parent: "p1", ${bucket === null ? '' : 'bucket: $bucket, '}${args}) { ${selection} } }`
+                : `${operation} { parent(id: "p1") { name c: kids(${args}) { ${selection} } } }`;
+              const { result, requests } = await gw.counted(query, vars);
+              expect(result.errors).toBeUndefined();
+              return { connection: index.root ? result.data.c : result.data.parent.c, requests: requests.requests };
+            };
+            // Where the new keys put them, and nowhere else: the whole order, page by page, at the same cost as before.
             await walk(
               read,
               order,
