@@ -29,7 +29,7 @@ import { invariant } from './errors.js';
 import type { ReadPort } from './dynamo/readPort.js';
 import type { ItemPlan } from './plan/itemPlan.js';
 import type { ItemRecord } from './plan/records.js';
-import { GSI1 } from './dynamo/keys.js';
+import { GSI1, GSI1_KEYS } from './dynamo/keys.js';
 
 export interface ExistsQuery {
   collection: Collection;
@@ -88,7 +88,7 @@ export function createLoaders(reads: ReadPort, tableName: string, table: TableKe
   const entity = (spec: ItemPlan, id: string, parentId?: string, fields?: Readonly<Record<string, unknown>>): Promise<ItemRecord | null> =>
     item.load(spec.key(id, parentId, fields)).then((found) => (found ? spec.map(found) : null));
   /**
-   * An inverted type's item by its sort key alone (GSI1PK = its table sort key): a Query of
+   * An inverted type's item by its sort key alone (its GSI1 partition is its table sort key): a Query of
    * GSI1 for one item, identical reads of an operation sent once.
    */
   const bySortKey = new DataLoader<{ spec: ItemPlan; id: string }, ItemRecord | null, string>(
@@ -98,8 +98,8 @@ export function createLoaders(reads: ReadPort, tableName: string, table: TableKe
         const collection: Collection = {
           name: `${type.name}.bySortKey`,
           index: GSI1,
-          pkAttr: 'GSI1PK',
-          skAttr: 'GSI1SK',
+          pkAttr: GSI1_KEYS.pk,
+          skAttr: GSI1_KEYS.sk,
           pk: type.sk.fill({ id }),
           prefix: type.pk.prefix,
           table: table.names,

@@ -71,8 +71,9 @@ enum KeyOrder { ASCENDING DESCENDING }
 """
 Where items of this type live. Templates: literal text with {placeholders};
 {id} is the item's own id, {<f>} for an @parent field f stands for that
-parent's id. With inverted: true the item also carries GSI1PK = its SK and
-GSI1SK = its PK, so it can be read by its sort key alone. claim: the token
+parent's id. With inverted: true the item is also in GSI1 with its keys
+swapped (partition: its SK, sort: its PK), so it can be read by its sort
+key alone. claim: the token
 claim whose value is the id of the caller's own item of this type (an owner
 type, for OWNER rules and @get(by: CALLER)); claimSetting names the
 environment variable that may rename the claim. constants: attributes every
@@ -98,7 +99,7 @@ directive @children(counter: String, index: String, order: KeyOrder = ASCENDING)
 """
 Many-to-many (adjacency list): a connection field over edge items, one per
 relationship, in the parent's partition: PK = the parent's PK, SK = the
-node's PK, GSI1PK = SK, GSI1SK = PK. The other direction is a second @edges
+node's PK, and in GSI1 with the keys swapped. The other direction is a second @edges
 field naming this one in inverseOf, read through GSI1. copy: node fields
 stored on every edge under the given attribute names, kept current after the
 node changes. counter as for @children. Fields of the connection's edge type

@@ -16,7 +16,7 @@ import { Kind } from 'graphql';
 import type { Attribute, ItemType, KeyPart, Layout, Relation } from './model.js';
 import type { Problems } from './problems.js';
 import { parseTemplate, TemplateError, type KeyCasing, type KeyTemplate } from './template.js';
-import { indexOf } from './layout.js';
+import { GSI1_KEYS, indexOf } from './layout.js';
 
 export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, ItemType>, layout: Layout, problems: Problems): void {
   for (const item of items.values()) {
@@ -181,7 +181,7 @@ export function keyIn(item: ItemType, index: string | null, layout: Pick<Layout,
     };
   }
   // An inverted type is in GSI1 with its keys swapped.
-  if (item.inverted && index === 'GSI1') return { index, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: item.sk, sk: item.pk, pkMore: [], skMore: [] };
+  if (item.inverted && index === 'GSI1') return { index, pkAttr: GSI1_KEYS.pk, skAttr: GSI1_KEYS.sk, pk: item.sk, sk: item.pk, pkMore: [], skMore: [] };
   return null;
 }
 

@@ -4,8 +4,8 @@
  * (@index), both on the schema definition or a schema extension.
  *
  * In:  the built schema. Out: the Layout, every problem reported.
- * A model that declares neither gets the default layout: PK/SK, GSI1 on
- * GSI1PK/GSI1SK and GSI2 on GSI2PK/GSI2SK.
+ * A model that declares neither gets the default layout (DEFAULT_LAYOUT):
+ * PK/SK and the two indexes GSI1 and GSI2 over attributes of their names.
  */
 import { Kind, type ConstDirectiveNode, type GraphQLSchema } from 'graphql';
 import { getDirectiveValues, type GraphQLDirective } from 'graphql';
@@ -17,6 +17,9 @@ import { inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
 /** DynamoDB's multi-attribute keys: up to four attributes per partition or sort key. */
 export const MAX_KEY_ATTRIBUTES = 4;
 
+/** The default layout's GSI1 key attributes (inverted items and edges read the other way): their one naming in src/. */
+export const GSI1_KEYS = { pk: 'GSI1PK', sk: 'GSI1SK' } as const;
+
 /** The layout of a model that declares none. */
 export const DEFAULT_LAYOUT: Layout = {
   declared: false,
@@ -24,7 +27,7 @@ export const DEFAULT_LAYOUT: Layout = {
   sk: 'SK',
   casing: 'NONE',
   indexes: [
-    { name: 'GSI1', pk: ['GSI1PK'], sk: ['GSI1SK'], casing: null },
+    { name: 'GSI1', pk: [GSI1_KEYS.pk], sk: [GSI1_KEYS.sk], casing: null },
     { name: 'GSI2', pk: ['GSI2PK'], sk: ['GSI2SK'], casing: null },
   ],
 };

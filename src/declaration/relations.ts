@@ -20,6 +20,7 @@ import {
 } from './model.js';
 import { parseTemplate, type KeyTemplate } from './template.js';
 import { checkEdgePair, readEdgeKey } from './edgeLayout.js';
+import { DEFAULT_LAYOUT } from './layout.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import { readAttributeDirective, scalarKind } from './itemTypes.js';
@@ -555,7 +556,7 @@ const storedAt = (a: Attribute): string => (a.storedAs === a.name ? `.${a.name}`
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** Key attributes of the default table and its indexes (and, beside them, a declared @table's): no field, counter or copy may be stored under them. */
-export const KEY_ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK'] as const;
+export const KEY_ATTRIBUTES: readonly string[] = [DEFAULT_LAYOUT.pk, DEFAULT_LAYOUT.sk!, ...DEFAULT_LAYOUT.indexes.flatMap((i) => [...i.pk, ...i.sk])];
 
 /**
  * Attributes the gateway's own bookkeeping writes on items (the writes'

@@ -77,6 +77,7 @@ export function tableKeys(names: { pk: string; sk: string | null }): TableKeys {
 
 export const GSI1 = 'GSI1';
 export const GSI2 = 'GSI2';
+export { GSI1_KEYS } from '../declaration/layout.js';
 
 /** Largest shard count of a write-sharded relation (its `max` may be lower); the counter items' sort key. */
 export const MAX_SHARDS = 64;

@@ -31,6 +31,7 @@ import {
   isBookkeeping,
   layoutStateKey,
   itemKeyString,
+  GSI1_KEYS,
   parseShardPartition,
   SHARD_SK_PREFIX,
   STREAM_PREFIX,
@@ -494,15 +495,16 @@ const childEndReads = (run: CheckRun): ChildEndReads => ({
 function indexKeys(run: CheckRun, item: Item, what: string, shardedPk: string | null): void {
   const wantPk = item[run.keys.sk];
   const wantSk = item[run.keys.pk];
-  if (item.GSI1PK === undefined && item.GSI1SK === undefined) {
-    add(run, 'missingIndexKeys', item, `${what} lacks GSI1PK/GSI1SK`);
+  const [pk, sk] = [item[GSI1_KEYS.pk], item[GSI1_KEYS.sk]];
+  if (pk === undefined && sk === undefined) {
+    add(run, 'missingIndexKeys', item, `${what} lacks ${GSI1_KEYS.pk}/${GSI1_KEYS.sk}`);
     run.evidence.suspect(GSI1, wantPk);
     return;
   }
-  const pkOk = item.GSI1PK === wantPk || (shardedPk !== null && parseShardPartition(shardedPk, item.GSI1PK) !== null);
-  if (!pkOk) add(run, 'wrongIndexKeys', item, `${what} GSI1PK is ${jsonText(item.GSI1PK)}, expected ${wantPk}`);
-  else if (item.GSI1SK !== wantSk) add(run, 'wrongIndexKeys', item, `${what} GSI1SK is ${jsonText(item.GSI1SK)}, expected ${wantSk}`);
-  if (!pkOk || item.GSI1SK !== wantSk) run.evidence.suspect(GSI1, item.GSI1PK, wantPk);
+  const pkOk = pk === wantPk || (shardedPk !== null && parseShardPartition(shardedPk, pk) !== null);
+  if (!pkOk) add(run, 'wrongIndexKeys', item, `${what} ${GSI1_KEYS.pk} is ${jsonText(pk)}, expected ${wantPk}`);
+  else if (sk !== wantSk) add(run, 'wrongIndexKeys', item, `${what} ${GSI1_KEYS.sk} is ${jsonText(sk)}, expected ${wantSk}`);
+  if (!pkOk || sk !== wantSk) run.evidence.suspect(GSI1, pk, wantPk);
 }
 
 /** Catalog and by-instant entries, as migrate's layout fix decides them. */

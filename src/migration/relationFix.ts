@@ -24,7 +24,7 @@ import { randomUUID } from 'node:crypto';
 import { UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { countCollection, type Collection } from '../dynamo/collection.js';
-import { isBookkeeping, itemKeyString, type ItemKey, type TableKeys } from '../dynamo/keys.js';
+import { GSI1_KEYS, isBookkeeping, itemKeyString, type ItemKey, type TableKeys } from '../dynamo/keys.js';
 import { capacityUnits } from '../dynamo/metrics.js';
 import { sleep } from '../dynamo/backoff.js';
 import { sdkReads } from '../dynamo/readPort.js';
@@ -214,7 +214,7 @@ async function fixShardCopy(ctx: RelationFixContext, edge: Item, need: NonNullab
   const { sharding: s, parentId, memberId, parentKey } = need;
   const n = parent === null ? null : s.layoutToCopy(parent);
   // No parent, a reshard under way, or the edge indexed elsewhere than the layout says: a link would copy nothing.
-  if (parent === null || n === null || edge.GSI1PK !== s.partition(parentId, memberId, n)) return;
+  if (parent === null || n === null || edge[GSI1_KEYS.pk] !== s.partition(parentId, memberId, n)) return;
   if (ctx.dryRun) {
     ctx.fixed('edge-shards');
     return;
@@ -230,9 +230,9 @@ async function fixShardCopy(ctx: RelationFixContext, edge: Item, need: NonNullab
         TableName: ctx.tableName,
         Key: ctx.keys.itemKey(edge),
         UpdateExpression: 'SET #copy = :n',
-        ConditionExpression: 'attribute_exists(#pk) AND GSI1PK = :p AND attribute_not_exists(#copy)',
-        ExpressionAttributeNames: { '#pk': ctx.keys.pk, '#copy': s.copy! },
-        ExpressionAttributeValues: { ':n': n, ':p': edge.GSI1PK },
+        ConditionExpression: 'attribute_exists(#pk) AND #g1pk = :p AND attribute_not_exists(#copy)',
+        ExpressionAttributeNames: { '#pk': ctx.keys.pk, '#g1pk': GSI1_KEYS.pk, '#copy': s.copy! },
+        ExpressionAttributeValues: { ':n': n, ':p': edge[GSI1_KEYS.pk] },
       },
     },
     {

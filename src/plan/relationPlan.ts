@@ -6,8 +6,8 @@
  * - @children: the parent's partition, `begins_with(<sort key>, <child sort-key prefix>)`.
  * - @edges, base side: the owner's partition, `begins_with(<sort key>, <node pk prefix>)`;
  *   the node's id is read from the edge's sort key.
- * - @edges, inverse side: GSI1, `GSI1PK = <owner pk>`, `begins_with(GSI1SK,
- *   <node pk prefix>)`; the node's id is read from the edge's partition key.
+ * - @edges, inverse side: GSI1, its partition key `<owner pk>`, its sort key
+ *   beginning with `<node pk prefix>`; the node's id is read from the edge's partition key.
  * - @edges with a key of their own (@edges(pk, sk)): the partition pk names for
  *   the owner, `begins_with(<sort key>, <sk's prefix>)`, the node's id read
  *   from sk; an inverse side reads those items through GSI1 or an index over
@@ -18,7 +18,7 @@
  * Copies on an edge fill the node's record (partial: `complete: false`).
  */
 import type { Item } from '../dynamo/batchGet.js';
-import { GSI1, type TableKeys } from '../dynamo/keys.js';
+import { GSI1, GSI1_KEYS, type TableKeys } from '../dynamo/keys.js';
 import type { Collection } from '../dynamo/collection.js';
 import type { ChildrenRelation, EdgeKey, EdgesRelation, ItemType, Layout, Model, Relation } from '../declaration/model.js';
 import { keylessItemType } from '../declaration/relations.js';
@@ -146,7 +146,7 @@ export function edgeReadOf(relation: EdgesRelation, model: Pick<Model, 'items' |
   const base = model.relations.get(`${relation.node}.${relation.inverse}`);
   invariant(base?.kind === 'edges', `${relation.path} has no base side`);
   return relation.index === null
-    ? { key: keyOf(base), swapped: true, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', strict: base.key !== null }
+    ? { key: keyOf(base), swapped: true, index: GSI1, pkAttr: GSI1_KEYS.pk, skAttr: GSI1_KEYS.sk, strict: base.key !== null }
     : { key: keyOf(base), swapped: true, index: relation.index, pkAttr: keys.sk, skAttr: keys.pk, strict: true };
 }
 

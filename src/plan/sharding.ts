@@ -10,12 +10,12 @@
  * absent = 1) and, during a reshard, `reshardTo`, `reshardFrom`,
  * `reshardMoves` (odd while a batch moves) and `reshardCopies`. An edge's
  * copy of the count says where all the parent's edges are when it agrees
- * with the edge's own GSI1PK. Invariant: the counter of a GSI1 partition
+ * with the partition the edge is indexed under in GSI1. Invariant: the counter of a GSI1 partition
  * (the parent item's, or `<parent pk>#<k>`'s) equals its edges.
  */
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import { fnv1a32, itemKeyString, parseShardPartition, shardCountFrom, shardCounterKey, shardPartition, type ItemKey } from '../dynamo/keys.js';
+import { fnv1a32, GSI1_KEYS, itemKeyString, parseShardPartition, shardCountFrom, shardCounterKey, shardPartition, type ItemKey } from '../dynamo/keys.js';
 import type { MergedCollection } from './sources.js';
 import { invariant } from '../errors.js';
 import type { RelationPlan } from './relationPlan.js';
@@ -64,7 +64,7 @@ export interface Sharding {
   edgeLayout(edge: Item): ShardLayout | undefined;
   /** The parent's and the member's ids in an edge's keys, or null when it is no edge of this relation. */
   ids(edge: Item): { parentId: string; memberId: string } | null;
-  /** GSI1PK of a member's edge into a parent of `shards` shards. */
+  /** The GSI1 partition of a member's edge into a parent of `shards` shards. */
   partition(parentId: string, memberId: string, shards: number): string;
   /** Every GSI1 partition of a parent of `shards` shards, shard 0 first. */
   shardPartitions(parentId: string, shards: number): string[];
@@ -135,7 +135,7 @@ export function shardingOf(relation: RelationPlan): Sharding {
       const n = edge[copy];
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > max) return undefined;
       const found = ids(edge);
-      if (found === null || edge.GSI1PK !== partition(found.parentId, found.memberId, n)) return undefined;
+      if (found === null || edge[GSI1_KEYS.pk] !== partition(found.parentId, found.memberId, n)) return undefined;
       return { shards: n, reshardFrom: null, moves: 0 };
     },
     ids,

@@ -24,7 +24,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { Item } from '../dynamo/batchGet.js';
 import { readRange, type Collection } from '../dynamo/collection.js';
-import { catalogEntryKeys, GSI1, idClaimKey, sortableInstant, type ItemKey } from '../dynamo/keys.js';
+import { catalogEntryKeys, GSI1, GSI1_KEYS, idClaimKey, sortableInstant, type ItemKey } from '../dynamo/keys.js';
 import { badUserInput, conflict, invariantViolation, notFound } from '../errors.js';
 import type { ItemRecord } from '../plan/records.js';
 import { storedName, writtenBeside, type Attribute, type IndexPlacement, type ItemType } from '../declaration/model.js';
@@ -140,8 +140,8 @@ export function newItem(t: TypeWrites, plan: Plan, id: string, parentId: string 
   const item: Item = Object.assign(keys.key(key), stored);
   Object.assign(item, writtenBeside(type, id, parentId));
   if (type.inverted) {
-    item.GSI1PK = key.SK;
-    item.GSI1SK = key.PK;
+    item[GSI1_KEYS.pk] = key.SK;
+    item[GSI1_KEYS.sk] = key.PK;
   }
   for (const placement of type.indexed) Object.assign(item, indexKeysOf(placement, id, parentId, type, item));
   if (t.catalog) {
@@ -173,7 +173,7 @@ export function newItem(t: TypeWrites, plan: Plan, id: string, parentId: string 
 
 /**
  * The ids of the item `id` of an inverted child type, found by its id alone
- * with one Query of GSI1 (GSI1PK = its sort key); null when there is none.
+ * with one Query of GSI1 (its partition there is the item's sort key); null when there is none.
  */
 export function findInverted(store: Store, typeName: string, id: string): Promise<{ id: string; parentId: string } | null> {
   return findInvertedIn(readsOf(store), store.tableName, planOf(store), typeName, id);
@@ -192,8 +192,8 @@ export async function findInvertedIn(
   const byId: Collection = {
     name: `${typeName}.id`,
     index: GSI1,
-    pkAttr: 'GSI1PK',
-    skAttr: 'GSI1SK',
+    pkAttr: GSI1_KEYS.pk,
+    skAttr: GSI1_KEYS.sk,
     pk: plan.type.sk.fill({ id }),
     prefix: parentPlan.type.pk.prefix,
     table: model.keys.names,
@@ -329,8 +329,8 @@ async function claimOf(store: Store, t: TypeWrites, item: Item, parentPlan: { ty
   const byId: Collection = {
     name: `${t.item.name}.id`,
     index: GSI1,
-    pkAttr: 'GSI1PK',
-    skAttr: 'GSI1SK',
+    pkAttr: GSI1_KEYS.pk,
+    skAttr: GSI1_KEYS.sk,
     pk: keys.keyOf(item).SK,
     prefix: parentPlan.type.pk.prefix,
     table: keys.names,

@@ -32,7 +32,7 @@ import { idOrNew } from './ids.js';
 import { READ_AGAIN, untilFresh } from './staleRead.js';
 import { getItem, planOf, readsOf, type Store } from './store.js';
 import { findInverted } from './create.js';
-import type { ItemKey } from '../dynamo/keys.js';
+import { GSI1_KEYS, type ItemKey } from '../dynamo/keys.js';
 import { tryTransact, type TransactItem } from './transact.js';
 import { gone } from './update.js';
 import { versionAttr, writePlanOf, type EdgePair } from './writePlan.js';
@@ -246,8 +246,8 @@ export async function link(
     const keys = store.plan.keys;
     const edge: Item = {
       ...keys.key(edgeKey),
-      // GSI1 keys where an inverse side reads them there (GSI1PK = SK, or the node's shard partition).
-      ...(pair.gsi1 ? { GSI1PK: sharding ? sharding.partition(nodeId, ownerId, shards) : edgeKey.SK, GSI1SK: edgeKey.PK } : {}),
+      // GSI1 keys where an inverse side reads them there (its partition the edge's sort key, or the node's shard partition).
+      ...(pair.gsi1 ? { [GSI1_KEYS.pk]: sharding ? sharding.partition(nodeId, ownerId, shards) : edgeKey.SK, [GSI1_KEYS.sk]: edgeKey.PK } : {}),
       ...withoutHeld(attributes, pair, pair.baseHeld),
       ...copiesOf(node, pair.nodeCopies),
       ...copiesOf(owner, pair.ownerCopies),
@@ -278,7 +278,7 @@ export async function link(
           nodeId,
           nodeKey,
           node,
-          partition: String(edge.GSI1PK ?? edgeKey.SK),
+          partition: String(edge[GSI1_KEYS.pk] ?? edgeKey.SK),
           delta: 1,
           maintained,
           also: nodeConditions,
@@ -297,7 +297,7 @@ export async function link(
     // An item changed since it was read (renamed, deleted, counter added or removed): read again.
     if (!pair.ownerKeyless && cancelled.failed(ownerAt)) return READ_AGAIN;
     if (!pair.nodeKeyless && cancelled.failed(nodeAt)) {
-      if (shards > 1) maintained = await counterMaintained(store, pair, nodeId, String(edge.GSI1PK));
+      if (shards > 1) maintained = await counterMaintained(store, pair, nodeId, String(edge[GSI1_KEYS.pk]));
       return READ_AGAIN;
     }
     if (cancelled.failed(0) || (mirror !== null && cancelled.failed(nodeAt + (pair.nodeKeyless ? 0 : 1)))) {
@@ -347,11 +347,14 @@ export async function unlink(
         Delete: {
           TableName: store.tableName,
           Key: keys.key(edgeKey),
-          ExpressionAttributeNames: keys.pkName,
           // The count to change is the one of the partition the edge is indexed under.
           ...(unsharded
-            ? { ConditionExpression: 'attribute_exists(#pk)' }
-            : { ConditionExpression: 'attribute_exists(#pk) AND GSI1PK = :p', ExpressionAttributeValues: { ':p': partition } }),
+            ? { ConditionExpression: 'attribute_exists(#pk)', ExpressionAttributeNames: keys.pkName }
+            : {
+                ConditionExpression: 'attribute_exists(#pk) AND #g1pk = :p',
+                ExpressionAttributeNames: { ...keys.pkName, '#g1pk': GSI1_KEYS.pk },
+                ExpressionAttributeValues: { ':p': partition },
+              }),
         },
       },
       ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, { key: ownerKey, seen: owner, counter: pair.ownerCounter, delta: -1 })),
@@ -367,8 +370,9 @@ export async function unlink(
     }
     if (cancelled.failed(0)) {
       const edge = unsharded ? null : await getItem(store, edgeKey);
-      if (edge && typeof edge.GSI1PK === 'string' && edge.GSI1PK !== partition) {
-        found = edge.GSI1PK;
+      const indexed = edge?.[GSI1_KEYS.pk];
+      if (typeof indexed === 'string' && indexed !== partition) {
+        found = indexed;
         return READ_AGAIN;
       }
       if (owner === null || node === null) throw missing(pair, ownerId, nodeId, owner, node);

@@ -12,7 +12,7 @@
  * index shows a committed write within `settleMs`; both are settings.
  */
 import { DeleteCommand, PutCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import { COUNTER_SK, GSI1, itemKeyString, type ItemKey } from '../dynamo/keys.js';
+import { COUNTER_SK, GSI1, GSI1_KEYS, itemKeyString, type ItemKey } from '../dynamo/keys.js';
 import { badUserInput, notFound } from '../errors.js';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { validateId } from '../connections/args.js';
@@ -85,9 +85,9 @@ async function moveEdge(store: Store, s: Sharding, parentId: string, edge: ItemK
           TableName: store.tableName,
           Key: store.plan.keys.key(edge),
           // A moved edge never carries the layout copy (step 7 writes the new one once every edge is moved).
-          UpdateExpression: 'SET GSI1PK = :to REMOVE #copy',
-          ConditionExpression: 'GSI1PK = :from',
-          ExpressionAttributeNames: { '#copy': s.copy! },
+          UpdateExpression: 'SET #g1pk = :to REMOVE #copy',
+          ConditionExpression: '#g1pk = :from',
+          ExpressionAttributeNames: { '#g1pk': GSI1_KEYS.pk, '#copy': s.copy! },
           ExpressionAttributeValues: { ':to': to, ':from': from },
         },
       },
@@ -110,7 +110,8 @@ async function* edgePages(store: Store, s: Sharding, partition: string, batchSiz
     const out = await readsOf(store).query({
       TableName: store.tableName,
       IndexName: GSI1,
-      KeyConditionExpression: 'GSI1PK = :p AND begins_with(GSI1SK, :s)',
+      KeyConditionExpression: '#g1pk = :p AND begins_with(#g1sk, :s)',
+      ExpressionAttributeNames: { '#g1pk': GSI1_KEYS.pk, '#g1sk': GSI1_KEYS.sk },
       ExpressionAttributeValues: { ':p': partition, ':s': s.relation.node.type.pk.prefix },
       Limit: batchSize,
       ExclusiveStartKey: startKey,
@@ -188,8 +189,8 @@ const restoreCopies = (store: Store, s: Sharding, parentId: string, shards: numb
     (item) => item[s.copy!] !== shards,
     (partition) => ({
       UpdateExpression: 'SET #copy = :n',
-      ConditionExpression: 'attribute_exists(#pk) AND GSI1PK = :p',
-      ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#copy': s.copy! },
+      ConditionExpression: 'attribute_exists(#pk) AND #g1pk = :p',
+      ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#g1pk': GSI1_KEYS.pk, '#copy': s.copy! },
       ExpressionAttributeValues: { ':n': shards, ':p': partition },
     }),
   );
@@ -213,7 +214,7 @@ async function sweep({ store, s, parentId, from, to, options }: ReshardJob, swee
   for (const partition of s.shardPartitions(parentId, from)) {
     for await (const items of edgePages(store, s, partition, options.batchSize)) {
       const misplaced = items.flatMap((item) => {
-        const memberId = s.relation.node.type.pk.match(item.GSI1SK)?.id;
+        const memberId = s.relation.node.type.pk.match(item[GSI1_KEYS.sk])?.id;
         const target = memberId === undefined ? null : s.partition(parentId, memberId, to);
         return target && target !== partition ? [{ edge: store.plan.keys.keyOf(item), target }] : [];
       });

@@ -14,7 +14,7 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import type { CatalogSpec, ItemKey } from '../dynamo/keys.js';
+import { GSI1_KEYS, type CatalogSpec, type ItemKey } from '../dynamo/keys.js';
 import { storedName, type Attribute, type CatalogField, type EdgeKey } from '../declaration/model.js';
 import { invariant } from '../errors.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
@@ -225,7 +225,7 @@ function edgeSideOf(plan: Plan, r: RelationPlan, pair: EdgePair): EdgeSide {
     collections: (id, stored) =>
       rSharding ? rSharding.partitions(id, rSharding.layoutOf(stored)).map((pk) => rSharding.partitionCollection(id, pk)) : [r.collection(id)],
     // The other end's count for this edge may sit in one of its counter shards: the one of the edge's partition.
-    otherKey: (edge) => (isBase && pair.sharding ? pair.sharding.partitionCounterKey(otherId(edge), edge.GSI1PK) : other.key(otherId(edge))),
+    otherKey: (edge) => (isBase && pair.sharding ? pair.sharding.partitionCounterKey(otherId(edge), edge[GSI1_KEYS.pk]) : other.key(otherId(edge))),
     otherCounter: isBase ? pair.nodeCounter : pair.ownerCounter,
     otherChild: other.type.parent && !plan.model.keyless.has(other.name) ? { plan: other, id: otherId } : null,
     // A mirrored pair: this side's item and the other's go together.
