@@ -26,7 +26,8 @@ import { DIRECTIVE_DEFINITIONS, DIRECTIVE_NAMES, SUPPLIED_TYPE_NAMES } from './d
 import type { Model } from './model.js';
 import { ModelError, Problems } from './problems.js';
 import { checkKeyFields, checkReferences, readItemTypes, readKeylessTypes } from './itemTypes.js';
-import { checkStoredNames, readRelations } from './relations.js';
+import { readRelations } from './relations.js';
+import { checkStoredNames } from './storedNames.js';
 import { checkItemSizes } from './itemSize.js';
 import { checkPartitions } from './partitions.js';
 import { readCollections } from './collections.js';

@@ -17,7 +17,7 @@
 import type { GraphQLObjectType, GraphQLSchema } from 'graphql';
 import type { ItemType } from './model.js';
 import type { Problems } from './problems.js';
-import { BOOKKEEPING_ATTRIBUTES, KEY_ATTRIBUTES } from './relations.js';
+import { BOOKKEEPING_ATTRIBUTES, KEY_ATTRIBUTES } from './storedNames.js';
 
 /** What else, on the item of `type`, an attribute named `name` already is; null when it is free. */
 function meaningOf(type: ItemType, name: string, tableKeys: ReadonlySet<string>): string | null {

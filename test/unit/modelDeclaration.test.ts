@@ -341,7 +341,7 @@ describe('one meaning per stored attribute', () => {
   });
 
   it('lists the bookkeeping attributes the writes and the plan use', async () => {
-    const { BOOKKEEPING_ATTRIBUTES } = await import('../../src/declaration/relations.js');
+    const { BOOKKEEPING_ATTRIBUTES } = await import('../../src/declaration/storedNames.js');
     const { COUNTING_ATTR, DELETING_ATTR, PROPAGATING_ATTR } = await import('../../src/writes/conditions.js');
     const { RESHARD_FROM_ATTR, RESHARD_MOVES_ATTR, RESHARD_TO_ATTR, RESTORING_ATTR } = await import('../../src/plan/sharding.js');
     const { TTL_ATTRIBUTE } = await import('../../src/dynamo/table.js');
