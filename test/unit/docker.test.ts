@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { SETTINGS } from '../../src/config/settings.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const read = (file: string) => readFileSync(join(root, file), 'utf8');
@@ -154,8 +155,7 @@ describe('docker-compose.yml', () => {
   });
 
   it('passes only settings of the settings table', () => {
-    const config = read('src/config/settings.ts');
-    for (const name of Object.keys(gateway.environment)) expect(config, name).toContain(name);
+    for (const name of Object.keys(gateway.environment)) expect(Object.keys(SETTINGS), name).toContain(name);
   });
 
   it('runs a second gateway instance with the same settings, and Redis between the stream worker and both', () => {
