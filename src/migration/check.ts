@@ -14,271 +14,61 @@
  * Wrong index keys, unmatched items and missing attributes are reported only.
  */
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { DescribeTableCommand, type DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { ulid } from 'ulid';
-import { GetCommand, QueryCommand, ScanCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { sleep } from '../dynamo/backoff.js';
+import { GetCommand, ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { batchGet, type Item } from '../dynamo/batchGet.js';
 import { countCollection, readPage, type Collection } from '../dynamo/collection.js';
-import {
-  CATALOG_COUNT_ATTR,
-  catalogShardCounterKey,
-  COUNTER_SK,
-  FAILED_SK_PREFIX,
-  GSI1,
-  IDEMPOTENCY_PREFIX,
-  IDEMPOTENCY_SK,
-  isBookkeeping,
-  layoutStateKey,
-  itemKeyString,
-  GSI1_KEYS,
-  parseShardPartition,
-  SHARD_SK_PREFIX,
-  STREAM_PREFIX,
-} from '../dynamo/keys.js';
+import { GSI1, layoutStateKey, itemKeyString, GSI1_KEYS, parseShardPartition } from '../dynamo/keys.js';
 import { capacityUnits } from '../dynamo/metrics.js';
 import { sdkReads } from '../dynamo/readPort.js';
-import { tableContradictions } from '../dynamo/table.js';
-import type { Plan } from '../plan/plan.js';
-import type { ItemPlan } from '../plan/itemPlan.js';
-import { copyIsStale, source, versionOf, type CopiedField } from '../stream/propagate.js';
-import { MODEL_PARTITION } from '../stream/modelWork.js';
-import { catalogCounterChange, countCatalogShard } from '../writes/catalog.js';
+import { copyIsStale, source, versionOf } from '../stream/propagate.js';
 import { COUNTING_ATTR, DELETING_ATTR, PROPAGATING_ATTR } from '../writes/conditions.js';
-import { transact, TransactionCancelled } from '../writes/transact.js';
-import { indexKeysOf, isConditionFailed } from '../writes/create.js';
+import { indexKeysOf } from '../writes/create.js';
 import { forEachLimit } from '../writes/fanOut.js';
-import { writePlanOf, type EdgePair } from '../writes/writePlan.js';
+import { writePlanOf } from '../writes/writePlan.js';
 import type { Store } from '../writes/store.js';
-import { compileLayoutFix, layoutFixUpdate, type LayoutFix } from './layoutFix.js';
+import { compileLayoutFix, type LayoutFix } from './layoutFix.js';
 import { RateLimiter } from './rateLimiter.js';
-import { locateSources, sourceAt, type ChildEndReads, type SourceAt } from './childEnds.js';
-import { CounterEvidence, emptyEvidence, type EvidenceState } from './counterEvidence.js';
-import { applyRelationFixes, copyField, countersOf, type RelationFixContext, type RelationNeed } from './relationFix.js';
+import { locateSources, sourceAt } from './childEnds.js';
+import { CounterEvidence, emptyEvidence } from './counterEvidence.js';
+import { copyField, countersOf, type RelationNeed } from './relationFix.js';
 import { badValuesOf, compileSeparatorCheck, jsonSafe, jsonText } from './foreignValues.js';
 import { liveMark, MARK_WINDOW_MS, marksOf, pacedDoc, repairMark, staleMarkDetail, type StaleMark } from './marks.js';
-
-export const FINDING_KINDS = [
-  'unmatched',
-  'keysWithSeparator',
-  'missingAttributes',
-  'badValues',
-  'missingIndexKeys',
-  'wrongIndexKeys',
-  'staleCopies',
-  'wrongCounters',
-  'staleMarks',
-  'unfinishedRuns',
-] as const;
-export type FindingKind = (typeof FINDING_KINDS)[number];
-
-/** Samples kept per kind. */
-export const SAMPLES = 5;
-
-export interface Sample {
-  key: Record<string, unknown>;
-  detail: string;
-}
-
-export interface CheckReport {
-  table: string;
-  segments: number;
-  scanned: number;
-  /** Whether this run resumed from a state file. */
-  resumed: boolean;
-  /** Findings of every kind together (0: the table matches the declaration). */
-  found: number;
-  findings: Record<FindingKind, { count: number; samples: Sample[] }>;
-  /** What `repair` wrote (zero without it): copies, counters, items given missing index keys, stale marks finished. */
-  repaired: { copies: number; counters: number; indexKeys: number; marks: number };
-  /**
-   * Wrong counters `repair` left as they are: their collection holds an
-   * item this check flags (keys that are not its template's, a `#` in a
-   * key value, a value not of its type), so a count of it is no evidence.
-   */
-  withheld: { count: number; samples: Sample[] };
-  readUnits: number;
-  writeUnits: number;
-  seconds: number;
-}
-
-export interface CheckProgress {
-  scanned: number;
-  /** DescribeTable's ItemCount: approximate. */
-  estimatedTotal: number;
-  found: number;
-  segmentsDone: number;
-  segments: number;
-}
-
-export interface CheckOptions {
-  raw: DynamoDBClient;
-  doc: DynamoDBDocumentClient;
-  tableName: string;
-  plan: Plan;
-  segments: number;
-  /** Read capacity units per second the Scan, the source reads and the counts may consume. */
-  readUnitsPerSecond: number;
-  /** Write capacity units per second of the repairs. */
-  writeUnitsPerSecond?: number;
-  pageSize?: number;
-  concurrency?: number;
-  repair?: boolean;
-  /** A local file holding the checkpoints and the findings so far: a run given the same file resumes. */
-  statePath?: string;
-  /** Ignore the state file's checkpoints and start over. */
-  restart?: boolean;
-  /** Time GSI1 gets to show writes committed before a counting mark (relationFix.ts). */
-  indexSettleMs?: number;
-  /** How old a rename's or a delete's mark may be before it is reported as stale (marks.ts; default MARK_WINDOW_MS). */
-  markWindowMs?: number;
-  onProgress?: (progress: CheckProgress) => void;
-  /** Called after each page's checkpoint; a throw stops the run there (tests simulate crashes). */
-  afterCheckpoint?: (segment: number, pagesDone: number) => void;
-}
-
-/** Input the check cannot work on (no such table, keys the model contradicts): one line for the operator. */
-export class CheckInputError extends Error {}
-
-interface SegmentState {
-  lastKey: Record<string, unknown> | null;
-  done: boolean;
-  scanned: number;
-}
-
-interface StateFile {
-  table: string;
-  /** The run's id: the owner of the counting marks its repairs set (a resumed run takes over its own). */
-  owner?: string;
-  segments: number;
-  checkpoints: Record<string, SegmentState>;
-  findings: CheckReport['findings'];
-  repaired: CheckReport['repaired'];
-  withheld?: CheckReport['withheld'];
-  /** Suspect index partitions and index counter repairs waiting for the end of the Scan (counterEvidence.ts). */
-  evidence?: EvidenceState;
-}
-
-const emptyFindings = (): CheckReport['findings'] =>
-  Object.fromEntries(FINDING_KINDS.map((k) => [k, { count: 0, samples: [] }])) as unknown as CheckReport['findings'];
-
-/** The table as DescribeTable gives it, or CheckInputError naming what is wrong with it. */
-async function describeChecked(raw: DynamoDBClient, tableName: string, plan: Plan) {
-  let table;
-  try {
-    table = (await raw.send(new DescribeTableCommand({ TableName: tableName }))).Table;
-  } catch (err) {
-    if ((err as { name?: string })?.name === 'ResourceNotFoundException') throw new CheckInputError(`check: table ${tableName} does not exist`);
-    throw err;
-  }
-  const contradictions = tableContradictions(table, plan.table);
-  if (contradictions.length > 0) throw new CheckInputError(`check: table ${tableName} contradicts the model: ${contradictions.join('; ')}`);
-  return table;
-}
-
-/** What one scanned item is, by the declaration. */
-type Classified =
-  | { kind: 'bookkeeping' }
-  | { kind: 'unmatched' }
-  | { kind: 'item'; type: ItemPlan; id: string; parentId: string | null }
-  | { kind: 'edge'; pair: EdgePair; ownerId: string; nodeId: string };
-
-export function compileClassifier(plan: Plan): (item: Item) => Classified {
-  const { pk, sk } = plan.keys;
-  const types = [...plan.items.values()];
-  const pairs = writePlanOf(plan).pairs;
-  const shardedTypes = types.filter((t) => plan.shardedOf(t.name) !== null);
-  // Id claims of child types (writes/create.ts idClaimKey): `<P>ID#<id>` / `<P>_ID`.
-  const claims = types
-    .filter((t) => t.type.parent !== null)
-    .map((t) => {
-      const prefix = t.type.sk.prefix;
-      const base = prefix.endsWith('#') ? prefix.slice(0, -1) : prefix;
-      return { pk: `${base}ID#`, sk: `${base}_ID` };
-    });
-  const isOwnBookkeeping = (p: unknown, s: unknown): boolean => {
-    if (isBookkeeping(p)) return true;
-    if (typeof p !== 'string' || typeof s !== 'string') return false;
-    if (p.startsWith(STREAM_PREFIX) && (s.startsWith(SHARD_SK_PREFIX) || s.startsWith(FAILED_SK_PREFIX))) return true;
-    if (p === MODEL_PARTITION) return true;
-    if (p.startsWith(IDEMPOTENCY_PREFIX) && s === IDEMPOTENCY_SK) return true;
-    if (claims.some((c) => p.startsWith(c.pk) && s === c.sk)) return true;
-    if (s === COUNTER_SK) {
-      // A shard counter of a write-sharded parent: `<parent PK>#<k>` / COUNTER.
-      const cut = p.lastIndexOf('#');
-      const parentPk = cut > 0 ? p.slice(0, cut) : '';
-      return shardedTypes.some((t) => t.type.pk.match(parentPk) !== null && parseShardPartition(parentPk, p) !== null);
-    }
-    return false;
-  };
-  return (item) => {
-    if (isOwnBookkeeping(item[pk], item[sk])) return { kind: 'bookkeeping' };
-    for (const type of types) {
-      const ids = type.ids(item);
-      if (ids) return { kind: 'item', type, id: ids.id, parentId: ids.parentId };
-    }
-    for (const pair of pairs) {
-      const ends = pair.ends(item);
-      if (ends !== null) return { kind: 'edge', pair, ...ends };
-    }
-    return { kind: 'unmatched' };
-  };
-}
-
-/** A copy on an edge to compare with its source: its key, or a child end's id (its key needs its parent's id). */
-type CopyToCheck = { edge: Item; field: CopiedField } & SourceAt;
-
-/** Index keys an item lacks: migrate's layout fix, or @indexed written keys. */
-type KeyRepair = { item: Item; fix: LayoutFix } | { item: Item; set: Record<string, string> };
-
-/** A counter to compare with a count of its collection. */
-interface CounterToCheck {
-  item: Item;
-  counter: string;
-  collection: Collection;
-}
-
-type WrongCounter = { item: Item; counter: string; seen: unknown; collection: Collection };
-
-/** What one page's items need beyond themselves: copies and counters to compare, keys to add, stale marks to finish. */
-interface PageWork {
-  copies: CopyToCheck[];
-  counters: CounterToCheck[];
-  keyRepairs: KeyRepair[];
-  marks: StaleMark[];
-}
-
-const emptyPage = (): PageWork => ({ copies: [], counters: [], keyRepairs: [], marks: [] });
-
-/** One run: its settings, budgets, totals and the state file's contents (checkpoints, findings, repairs). */
-interface CheckRun {
-  options: CheckOptions;
-  doc: DynamoDBDocumentClient;
-  tableName: string;
-  plan: Plan;
-  keys: Plan['keys'];
-  pageSize: number;
-  concurrency: number;
-  repair: boolean;
-  segments: number;
-  estimatedTotal: number;
-  reads: RateLimiter;
-  writes: RateLimiter;
-  classify: (item: Item) => Classified;
-  separatorCheck: (item: Item) => string | null;
-  evidence: CounterEvidence;
-  /** The fields of each type that edges copy (their versions are checked). */
-  copied: ReadonlyMap<string, readonly string[]>;
-  markWindowMs: number;
-  /** What stale marks are finished with: the processor's and the cascade's code, every request paced. */
-  store: Store;
-  layoutFix: ReturnType<typeof compileLayoutFix>;
-  state: StateFile;
-  totals: { scanned: number; readUnits: number; writeUnits: number; segmentsDone: number };
-  /** The first error of a segment: the others stop at their next page. */
-  failure?: { error: unknown };
-  catalogLane: Promise<unknown>;
-}
+import {
+  add,
+  childEndReads,
+  compileClassifier,
+  describeChecked,
+  emptyFindings,
+  emptyPage,
+  reading,
+  writing,
+  type CheckRun,
+  type Classified,
+  type CopyToCheck,
+  type CounterToCheck,
+  type PageWork,
+  type StateFile,
+  type WrongCounter,
+  CheckInputError,
+  FINDING_KINDS,
+  SAMPLES,
+  type CheckOptions,
+  type CheckReport,
+  type FindingKind,
+} from './checkRun.js';
+import { checkCatalogCounters, repairKeys, repairPage } from './checkRepair.js';
+export {
+  CheckInputError,
+  compileClassifier,
+  FINDING_KINDS,
+  SAMPLES,
+  type CheckOptions,
+  type CheckProgress,
+  type CheckReport,
+  type FindingKind,
+  type Sample,
+} from './checkRun.js';
 
 /** The state file to resume from, or null when there is none (or `restart`). */
 function readState(options: CheckOptions): StateFile | null {
@@ -374,25 +164,6 @@ function saveState(run: CheckRun): void {
   renameSync(`${path}.tmp`, path);
 }
 
-function add(run: CheckRun, kind: FindingKind, item: Item, detail: string): void {
-  const f = run.state.findings[kind];
-  f.count += 1;
-  if (f.samples.length < SAMPLES) f.samples.push({ key: jsonSafe(run.keys.itemKey(item)) as Record<string, unknown>, detail });
-}
-
-/** A read within the read budget; `units` is its estimate. */
-async function reading<T>(run: CheckRun, units: number, fn: () => Promise<T>): Promise<T> {
-  await run.reads.take(units);
-  run.totals.readUnits += units;
-  return fn();
-}
-
-/** A write within the write budget; `units` is its estimate. */
-async function writing(run: CheckRun, units: number): Promise<void> {
-  await run.writes.take(units);
-  run.totals.writeUnits += units;
-}
-
 /** The findings an item shows by itself; what needs other items to be checked goes to `page`. */
 function inspect(run: CheckRun, item: Item, page: PageWork): void {
   const what = run.classify(item);
@@ -481,15 +252,6 @@ function inspectEdge(run: CheckRun, item: Item, what: Classified & { kind: 'edge
   for (const c of pair.nodeCopies) page.copies.push({ edge: item, field: copyField(c), ...sourceAt(pair.node, nodeId) });
   for (const c of pair.ownerCopies) page.copies.push({ edge: item, field: copyField(c), ...sourceAt(pair.owner, ownerId) });
 }
-
-/** What childEnds.ts reads with: the run's client and plan, its read budget. */
-const childEndReads = (run: CheckRun): ChildEndReads => ({
-  doc: run.doc,
-  tableName: run.tableName,
-  plan: run.plan,
-  concurrency: run.concurrency,
-  paced: (units, read) => reading(run, units, read),
-});
 
 /** GSI1 keys: the sort key and the partition key swapped (`shardedPk`: an edge of a sharded parent may carry `<sk>#<k>`). */
 function indexKeys(run: CheckRun, item: Item, what: string, shardedPk: string | null): void {
@@ -648,165 +410,6 @@ async function flaggedIn(run: CheckRun, collection: Collection): Promise<{ key: 
     startKey = page.next;
   } while (startKey);
   return null;
-}
-
-/** relationFix.ts's context for the repairs of one run. */
-function relationContextOf(run: CheckRun): RelationFixContext {
-  return {
-    ...childEndReads(run),
-    keys: run.keys,
-    dryRun: false,
-    limiter: run.writes,
-    indexSettleMs: run.options.indexSettleMs ?? 1000,
-    owner: run.state.owner!,
-    fixed: (kind) => {
-      if (kind === 'edge-copy') run.state.repaired.copies += 1;
-      else if (kind === 'counter') run.state.repaired.counters += 1;
-    },
-    skipped: () => {},
-    consumed: (units) => {
-      run.totals.writeUnits += units;
-    },
-  };
-}
-
-/**
- * Repairs a page's copies (relationFix.ts: re-read the source, the
- * stream processor's conditional copy write) and counters: a wrong
- * counter is removed while it still holds the value seen, then counted
- * under migrate's counting mark, so no link made meanwhile is lost.
- */
-async function repairPage(run: CheckRun, copyNeeds: RelationNeed[], wrong: WrongCounter[]): Promise<void> {
-  const counterNeeds: RelationNeed[] = [];
-  await forEachLimit(wrong, run.concurrency, async ({ item, counter, seen, collection }) => {
-    if (seen !== undefined) {
-      await writing(run, 1);
-      try {
-        await run.doc.send(
-          new UpdateCommand({
-            TableName: run.tableName,
-            Key: run.keys.itemKey(item),
-            UpdateExpression: 'REMOVE #c',
-            ConditionExpression: '#c = :seen AND attribute_not_exists(#del) AND attribute_not_exists(#m)',
-            ExpressionAttributeNames: { '#c': counter, '#del': DELETING_ATTR, '#m': COUNTING_ATTR },
-            ExpressionAttributeValues: { ':seen': seen },
-          }),
-        );
-      } catch (err) {
-        if (isConditionFailed(err)) return; // moved meanwhile: the next check decides again
-        throw err;
-      }
-    }
-    counterNeeds.push({ kind: 'counters', item, counts: [{ counter, collection }] });
-  });
-  await applyRelationFixes(relationContextOf(run), [...copyNeeds, ...counterNeeds]);
-}
-
-/** Catalog transactions one at a time: they all move the same few counter items (as in migrate.ts). */
-function inCatalogLane<T>(run: CheckRun, fn: () => Promise<T>): Promise<T> {
-  const next = run.catalogLane.then(fn, fn);
-  run.catalogLane = next.catch(() => {});
-  return next;
-}
-
-/**
- * Adds the index keys items lack: migrate's layout fixes (its conditional
- * UpdateItem; a catalog entry in one transaction with its counter) and
- * @indexed written keys (only where still absent). A failed condition:
- * the item changed since the scan; the next run decides it again.
- */
-async function repairKeys(run: CheckRun, repairs: KeyRepair[]): Promise<void> {
-  await forEachLimit(repairs, run.concurrency, async (r) => {
-    const inCatalog = 'fix' in r && r.fix.kind === 'enter-catalog';
-    const attempt = async () => {
-      await writing(run, inCatalog ? 6 : 2);
-      try {
-        if ('fix' in r) await writeLayoutFix(run, r.item, r.fix);
-        else await writeAbsentKeys(run, r.item, r.set);
-        run.state.repaired.indexKeys += 1;
-      } catch (err) {
-        if (isConditionFailed(err) || (err instanceof TransactionCancelled && err.failed(0))) return;
-        throw err;
-      }
-    };
-    if (inCatalog) await inCatalogLane(run, attempt);
-    else await attempt();
-  });
-}
-
-async function writeLayoutFix(run: CheckRun, item: Item, fix: LayoutFix): Promise<void> {
-  const { doc, tableName, keys } = run;
-  const update = layoutFixUpdate(tableName, keys, item, fix);
-  if (fix.kind === 'enter-catalog') {
-    const { spec, id } = fix;
-    await transact({ doc, tableName }, [{ Update: update }, catalogCounterChange(tableName, keys, spec, id, 1)]);
-  } else await doc.send(new UpdateCommand(update));
-}
-
-/** @indexed written keys, each set only where still absent. */
-async function writeAbsentKeys(run: CheckRun, item: Item, set: Record<string, string>): Promise<void> {
-  const names: Record<string, string> = { '#pk': run.keys.pk };
-  const values: Record<string, unknown> = {};
-  const attrs = Object.entries(set).map(([attr, value], i) => {
-    names[`#a${i}`] = attr;
-    values[`:v${i}`] = value;
-    return i;
-  });
-  await run.doc.send(
-    new UpdateCommand({
-      TableName: run.tableName,
-      Key: run.keys.itemKey(item),
-      UpdateExpression: `SET ${attrs.map((i) => `#a${i} = :v${i}`).join(', ')}`,
-      ConditionExpression: ['attribute_exists(#pk)', ...attrs.map((i) => `attribute_not_exists(#a${i})`)].join(' AND '),
-      ExpressionAttributeNames: names,
-      ExpressionAttributeValues: values,
-    }),
-  );
-}
-
-/**
- * Catalog counters (one item per GSI2 shard) against a `Select: COUNT`
- * of their shard's entries. Read, GSI2 given time to show what was
- * committed before the read, counted; a repair is written only while
- * the counter still holds the value read (entries and counter move
- * together in the gateway's transactions, so an unchanged counter means
- * no entry came or went).
- */
-async function checkCatalogCounters(run: CheckRun): Promise<void> {
-  const { doc, tableName, keys, plan } = run;
-  const settleMs = run.options.indexSettleMs ?? 1000;
-  for (const field of plan.catalogs) {
-    const { spec } = plan.catalogOf(field.type)!;
-    for (let shard = 0; shard < spec.shards; shard++) {
-      const key = keys.key(catalogShardCounterKey(spec, shard));
-      const counter = await reading(run, 1, async () => (await doc.send(new GetCommand({ TableName: tableName, Key: key, ConsistentRead: true }))).Item);
-      const seen = counter?.[CATALOG_COUNT_ATTR];
-      if (run.repair && settleMs > 0) await sleep(settleMs);
-      const count = await countCatalogShard((input) => reading(run, 1, () => doc.send(new QueryCommand(input))), tableName, spec, shard);
-      if ((seen ?? 0) === count) continue;
-      add(run, 'wrongCounters', key, `${CATALOG_COUNT_ATTR} is ${jsonText(seen ?? null)}, ${field.field} shard ${shard} holds ${count} entries`);
-      if (run.repair) await repairCatalogCounter(run, key, seen, count);
-    }
-  }
-}
-
-async function repairCatalogCounter(run: CheckRun, key: Record<string, unknown>, seen: unknown, count: number): Promise<void> {
-  await writing(run, 1);
-  try {
-    await run.doc.send(
-      new UpdateCommand({
-        TableName: run.tableName,
-        Key: key,
-        UpdateExpression: 'SET #n = :n',
-        ConditionExpression: seen === undefined ? 'attribute_not_exists(#n)' : '#n = :seen',
-        ExpressionAttributeNames: { '#n': CATALOG_COUNT_ATTR },
-        ExpressionAttributeValues: { ':n': count, ...(seen === undefined ? {} : { ':seen': seen }) },
-      }),
-    );
-    run.state.repaired.counters += 1;
-  } catch (err) {
-    if (!isConditionFailed(err)) throw err; // moved meanwhile: the next check decides again
-  }
 }
 
 /** Scans one segment from its checkpoint, a page at a time, checking (and repairing) each page before the next. */

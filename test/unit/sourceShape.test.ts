@@ -1,8 +1,9 @@
 /**
- * The default layout's GSI1 key attributes are named where the default
- * layout is declared (declaration/layout.ts, and the vocabulary's own
- * description of @table), nowhere else in src/: every other module reads
- * them from GSI1_KEYS, so no module holds the layout as text.
+ * The shape of src/: the default layout's GSI1 key attributes are named
+ * where the default layout is declared (declaration/layout.ts, and the
+ * vocabulary's own description of @table) and read from GSI1_KEYS
+ * everywhere else, so no module holds the layout as text; and no file
+ * grows past 600 lines.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -32,5 +33,14 @@ describe('layout text', () => {
 
   it('declares the default GSI1 on those names', () => {
     expect(DEFAULT_LAYOUT.indexes.find((i) => i.name === 'GSI1')).toMatchObject({ pk: [GSI1_KEYS.pk], sk: [GSI1_KEYS.sk] });
+  });
+});
+
+describe('file size', () => {
+  it('keeps every file of src/ at 600 lines or fewer (split by what it exports)', () => {
+    const long = sourceFiles(join(ROOT, 'src'))
+      .map((path) => ({ file: relative(ROOT, path), lines: readFileSync(path, 'utf8').split('\n').length - 1 }))
+      .filter((f) => f.lines > 600);
+    expect(long).toEqual([]);
   });
 });
