@@ -283,6 +283,36 @@ export function capacityUnits(consumed: Consumed | Consumed[] | undefined): numb
   return list.reduce((sum, c) => sum + (typeof c?.CapacityUnits === 'number' ? c.CapacityUnits : 0), 0);
 }
 
+/**
+ * One DynamoDB call as both read paths count it (this file's middleware
+ * and leanReads/readPath.ts): it waits for a slot under the operation's
+ * in-flight cap before it counts as started, then its consumed capacity is
+ * added and its trace finished, and its slot is given back however it ends.
+ */
+export async function countedCall<T>(
+  metrics: OperationMetrics | undefined,
+  trace: CallTrace | undefined,
+  run: () => Promise<T>,
+  outputOf: (result: T) => CallOutput | undefined,
+): Promise<T> {
+  const waited = metrics?.acquireSlot();
+  if (waited) await waited;
+  const depth = metrics?.callStarted() ?? 0;
+  try {
+    const result = await run();
+    const output = outputOf(result);
+    metrics?.recordCapacity(capacityUnits(output?.ConsumedCapacity as Consumed | Consumed[] | undefined));
+    trace?.finished(output);
+    return result;
+  } catch (error) {
+    trace?.finished(undefined, error);
+    throw error;
+  } finally {
+    metrics?.callFinished(depth);
+    metrics?.releaseSlot();
+  }
+}
+
 const instrumented = new WeakSet<DynamoDBClient>();
 
 const operationOf = (context: { commandName?: string }) => String(context.commandName ?? 'Unknown').replace(/Command$/, '');
@@ -301,25 +331,13 @@ export function instrumentClient(client: DynamoDBClient): void {
       }
       const trace = metrics?.calls?.callStarted(operation, input as Record<string, unknown>);
       if (metrics) args = { ...args, [TAG]: metrics, [TRACE]: trace } as typeof args;
-      // The operation's in-flight cap: a call waits here, before it counts as started.
-      const waited = metrics?.acquireSlot();
-      if (waited) await waited;
-      const depth = metrics?.callStarted() ?? 0;
-      try {
-        const result = await next(args);
-        // The final output (the deserialize step below sees only the raw response).
-        const output = result.output as { ConsumedCapacity?: Consumed | Consumed[] } | undefined;
-        const units = capacityUnits(output?.ConsumedCapacity);
-        metrics?.recordCapacity(units);
-        trace?.finished(output as CallOutput);
-        return result;
-      } catch (error) {
-        trace?.finished(undefined, error);
-        throw error;
-      } finally {
-        metrics?.callFinished(depth);
-        metrics?.releaseSlot();
-      }
+      // The final output (the deserialize step below sees only the raw response).
+      return countedCall(
+        metrics,
+        trace,
+        () => next(args),
+        (result) => result.output as CallOutput | undefined,
+      );
     },
     { step: 'initialize', name: 'gatewayOperationCalls', priority: 'high' },
   );
