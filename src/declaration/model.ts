@@ -111,6 +111,11 @@ export interface IndexPlacement {
   index: string;
   pk: readonly KeyPart[];
   sk: readonly KeyPart[];
+  /**
+   * @indexed(when:): this key is one of several shapes of the type in the
+   * index, written only while the stored field is set (`set`) or not set.
+   */
+  when?: { field: string; set: boolean };
 }
 
 export interface ItemType {
@@ -347,6 +352,8 @@ export interface QueryField {
   connectionType: string;
   /** null: the table. */
   index: string | null;
+  /** Which of the node type's @indexed(when:) shapes in `index` it reads (their order of declaration); 0 for a type with one key there. */
+  shape?: number;
   /** Placeholder of the node type's pk template there → the argument that fills it. */
   arguments: Record<string, string>;
   bounds: QueryBounds | null;
