@@ -28,14 +28,7 @@ export async function loadCheckpoints(store: Store, streamLabel: string): Promis
   const found = new Map<string, Checkpoint>();
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const out = await readsOf(store).query({
-      TableName: store.tableName,
-      KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :shard)',
-      ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#sk': store.plan.keys.sk },
-      ExpressionAttributeValues: { ':pk': streamPartition(streamLabel), ':shard': 'SHARD#' },
-      ConsistentRead: true,
-      ExclusiveStartKey,
-    });
+    const out = await streamPage(store, streamLabel, 'SHARD#', ExclusiveStartKey);
     for (const item of out.Items ?? []) {
       const shardId = shardIdFrom(item[store.plan.keys.sk]);
       if (shardId === null) continue;
@@ -87,15 +80,21 @@ export async function saveDeadLetter(
   });
 }
 
+/** The first page (at most 1 MB) of dead letters: a redrive pass takes one page, the next pass the rest. */
 export async function listDeadLetters(store: Store, streamLabel: string): Promise<Record<string, unknown>[]> {
-  const out = await readsOf(store).query({
+  return (await streamPage(store, streamLabel, 'FAILED#')).Items ?? [];
+}
+
+/** One page of the stream's own partition, of the items whose sort key starts with prefix. */
+function streamPage(store: Store, streamLabel: string, prefix: string, ExclusiveStartKey?: Record<string, unknown>) {
+  return readsOf(store).query({
     TableName: store.tableName,
-    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :failed)',
+    KeyConditionExpression: '#pk = :pk AND begins_with(#sk, :prefix)',
     ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#sk': store.plan.keys.sk },
-    ExpressionAttributeValues: { ':pk': streamPartition(streamLabel), ':failed': 'FAILED#' },
+    ExpressionAttributeValues: { ':pk': streamPartition(streamLabel), ':prefix': prefix },
     ConsistentRead: true,
+    ExclusiveStartKey,
   });
-  return out.Items ?? [];
 }
 
 /**
