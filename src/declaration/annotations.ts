@@ -314,6 +314,15 @@ export function includedUnder(node: { directives?: readonly DirectiveNode[] }, v
 export const readsVariables = (node: { directives?: readonly DirectiveNode[] }): boolean =>
   (node.directives ?? []).some((d) => d.arguments?.some((a) => a.value.kind !== Kind.BOOLEAN));
 
+/** The directive's name when a node of a document is a directive use, else null (a walk over a model's text before its schema is built). */
+export const directiveUseName = (node: unknown): string | null => {
+  const n = node as { kind?: string; name?: { value: string } };
+  return n.kind === Kind.DIRECTIVE && n.name ? n.name.value : null;
+};
+
+/** A use of the directive `name` without arguments (Federation's @shareable, written on PageInfo). */
+export const directiveUse = (name: string): ConstDirectiveNode => ({ kind: Kind.DIRECTIVE, name: { kind: Kind.NAME, value: name }, arguments: [] });
+
 /** Does a node carry any directive? */
 export const hasDirectives = (node: { directives?: readonly unknown[] }): boolean => (node.directives?.length ?? 0) > 0;
 

@@ -35,7 +35,7 @@ import { readOperations } from './operations.js';
 import { checkServedLayout, keyAttributeTypes, readLayout } from './layout.js';
 import { checkReadPartitions, readIndexed } from './indexed.js';
 import { withWrittenTypes } from './writtenTypes.js';
-import { readAnnotations } from './annotations.js';
+import { directiveUseName, readAnnotations } from './annotations.js';
 import { FEDERATION_DIRECTIVES, federationDefinitions, readFederationLink, type FederationLink } from './federationLink.js';
 import { readFederation, withOrphanExtensionsDefined } from './federation.js';
 import { checkCountedReferences } from './counted.js';
@@ -173,8 +173,9 @@ function checkNames(document: DocumentNode, problems: Problems, link: Federation
   const visit = (node: unknown, where: string): void => {
     if (!node || typeof node !== 'object') return;
     const n = node as { kind?: string; name?: { value: string }; loc?: unknown };
-    if (n.kind === Kind.DIRECTIVE && n.name && !ownDirectives.has(n.name.value)) {
-      const name = n.name.value;
+    const used = directiveUseName(node);
+    if (used !== null && !ownDirectives.has(used)) {
+      const name = used;
       if (Object.hasOwn(RETIRED_ON_FIELDS, name) && where.includes('.')) {
         problems.add(where, `@${name} is gone: use ${RETIRED_ON_FIELDS[name]}`, node as never);
         return;
