@@ -58,6 +58,17 @@ export interface QueryNote extends Use {
   order: KeyOrder;
 }
 
+/**
+ * How a connection field reads its partition, whichever directive binds it:
+ * @query's own record, or the one @children(index:, order:) and
+ * @edges(index:, order:, from:, until:) are sugar for (`by` names the
+ * directive; what @children lacks is null). The phases read index, order
+ * and the range from here alone.
+ */
+export interface ReadNote extends QueryNote {
+  by: 'query' | 'children' | 'edges';
+}
+
 /** @children. */
 export interface ChildrenNote extends Use {
   counter: string | null;
@@ -142,6 +153,8 @@ export interface FieldNotes {
   /** The vocabulary directives used on it, in order. */
   uses: DirectiveName[];
   query: QueryNote | null;
+  /** The field's ordered read of one index partition (@query, or the @children or @edges it expands from); null on other fields. */
+  read: ReadNote | null;
   children: ChildrenNote | null;
   edges: EdgesNote | null;
   attribute: AttributeNote | null;

@@ -44,6 +44,7 @@ const strings = (v: unknown): string[] | null => (Array.isArray(v) ? (v as strin
 const EMPTY_FIELD: FieldNotes = Object.freeze({
   uses: [],
   query: null,
+  read: null,
   children: null,
   edges: null,
   attribute: null,
@@ -241,7 +242,15 @@ function fieldNotes(found: FoundUse[]): FieldNotes {
     else if (name === 'changes') notes.changes = { field: str(a.field), node };
     else if (name === 'parent' || name === 'createdAt' || name === 'propagating') notes[name] = true;
   }
+  notes.read = readOf(notes);
   return notes;
+}
+
+/** @children and @edges as the @query they are sugar for (beside @children, @query narrows the children: the read is @children's). */
+function readOf({ query, children, edges }: FieldNotes): FieldNotes['read'] {
+  if (children) return { by: 'children', index: children.index, order: children.order, from: null, until: null, filter: null, node: children.node };
+  if (edges) return { by: 'edges', index: edges.index, order: edges.order, from: edges.from, until: edges.until, filter: null, node: edges.node };
+  return query ? { by: 'query', ...query } : null;
 }
 
 /** The stored text of an enum value: its @attribute(name:), else its name (read without a schema's directive definitions: the value as written). */

@@ -105,7 +105,7 @@ function readCollection(reading: Reading, owner: GraphQLObjectType, field: Field
     );
     return null;
   }
-  const args = notes.field(field).query!;
+  const args = notes.field(field).read!;
   const index = args.index;
   const where = `${path} @query${index === null ? '' : `(index: "${index}")`}`;
   for (const name of ['from', 'until', 'filter'] as const) {

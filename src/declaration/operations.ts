@@ -108,7 +108,7 @@ function readQueryField(
   access: Access | null,
   problems: Problems,
 ): QueryField | null {
-  const args = notes.field(field).query!;
+  const args = notes.field(field).read!;
   const index = args.index;
   const where = `${at} @query${index === null ? '' : `(index: "${index}")`}`;
   const shape = connectionShape(unwrap(field.type).named);

@@ -22,7 +22,7 @@ import { checkEdgePair, readEdgeKey } from './edgeLayout.js';
 import type { Problems } from './problems.js';
 import { connectionShape, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import type { Annotations } from './annotations.js';
-import type { ChildrenNote, EdgesNote, QueryNote } from './annotationTypes.js';
+import type { ChildrenNote, EdgesNote, QueryNote, ReadNote } from './annotationTypes.js';
 import { readAttributeDirective, scalarKind } from './attributeDirective.js';
 import { enumValues } from './storedText.js';
 import { readAccess } from './access.js';
@@ -211,8 +211,9 @@ function readChildrenRelation(
   const owned = directive === 'children';
   const args: Partial<ChildrenNote & QueryNote> = notes.field(field)[directive] ?? {};
   const where = `${at} @${directive}`;
-  const index = strOrNull(args.index);
-  const bounds = owned ? null : readBounds(args, field, where, problems);
+  const read = notes.field(field).read!;
+  const index = read.index;
+  const bounds = owned ? null : readBounds(read, field, where, problems);
   // The node's key where it is read (null: reported in indexed.ts) and the placeholders naming the partition.
   const key = keyIn(node, index, layout);
   const partition = key ? [key.pk, ...key.pkMore.map((p) => p.template)] : [];
@@ -264,7 +265,7 @@ function readChildrenRelation(
     partitionFills,
     bounds,
     sortArguments,
-    descending: args.order === 'DESCENDING',
+    descending: read.order === 'DESCENDING',
     counter: owned ? strOrNull(args.counter) : null,
     range: owned ? readRange(notes, field, at, node, problems) : null,
   };
@@ -333,8 +334,9 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
   const { item, node, field, edge } = ends;
   const at = base.path;
   const args = notes.field(field).edges!;
+  const read = notes.field(field).read!;
   const inverse = strOrNull(args.inverseOf);
-  const index = strOrNull(args.index);
+  const index = read.index;
   if (index !== null && inverse === null)
     problems.add(`${at} @edges(index)`, 'belongs on the inverse side (with inverseOf): the other direction, read back through the index', field.astNode);
   const ownsKey = args.pk !== null || args.sk !== null;
@@ -349,7 +351,7 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
   const copies = readCopies(args, at, ends, problems);
   const edgeAttributes = readEdgeAttributes(notes, edge, problems);
   const key = readEdgeKey(args, at, field, { owner: item, node, edge, attributes: edgeAttributes }, problems);
-  const bounds = readEdgeBounds(args, at, field, key, ownsKey, problems);
+  const bounds = readEdgeBounds(read, at, field, key, ownsKey, problems);
   // Write sharding: @edges(shards, maxShards, shardsCopy).
   const sharded = typeof args.shards === 'string' ? { count: args.shards, max: Number(args.maxShards), copy: strOrNull(args.shardsCopy) } : null;
   if (!sharded && (args.shardsCopy != null || args.maxShards !== 64))
@@ -357,7 +359,7 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
   if (sharded) {
     const problem = (where: string, message: string) => problems.add(`${at} @edges${where}`, message, field.astNode);
     if (inverse === null) problem('(shards)', 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)');
-    if (args.order === 'DESCENDING') problem('(order)', 'a write-sharded side is merged over its shards in ascending order only');
+    if (read.order === 'DESCENDING') problem('(order)', 'a write-sharded side is merged over its shards in ascending order only');
     if (ownsKey || index !== null) problem('(shards)', 'spreads an inverse side over GSI1 partitions; this side has its own key or reads another index');
     // At most 64 shards (the table layout's range, dynamo/keys.ts MAX_SHARDS): a create puts every counter
     // item in its one transaction, and a merged page reads every shard.
@@ -372,7 +374,7 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
     inverse,
     key,
     index,
-    descending: args.order === 'DESCENDING',
+    descending: read.order === 'DESCENDING',
     bounds,
     copies,
     edgeAttributes,
@@ -381,7 +383,7 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
 }
 
 /** @edges(from, until): a range over the first placeholder of the side's sort key, which must open it (`{since}#u#{follower}`) so the range is over that field's text. */
-function readEdgeBounds(args: EdgesNote, at: string, field: Field, key: EdgesRelation['key'], ownsKey: boolean, problems: Problems): EdgesRelation['bounds'] {
+function readEdgeBounds(args: ReadNote, at: string, field: Field, key: EdgesRelation['key'], ownsKey: boolean, problems: Problems): EdgesRelation['bounds'] {
   const bounds = readBounds(args, field, `${at} @edges`, problems);
   if (bounds !== null && (key === null || !('placeholder' in key.sk.parts[0]!))) {
     const why = key === null ? (ownsKey ? 'the key is refused' : 'this side has no sk of its own') : `"${key.sk.source}" opens with "${key.sk.prefix}"`;

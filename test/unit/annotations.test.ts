@@ -84,6 +84,33 @@ describe('reading directive uses', () => {
     expect(notes.field(schema.getQueryType()!.getFields().team!).get?.by).toBe('KEY');
   });
 
+  it('reads @children and @edges as the @query they are sugar for: one read record of index, order and range', () => {
+    const sdl = `
+      type Query { a(id: ID!): A @get }
+      type A @item(pk: "A#{id}", sk: "A") {
+        id: ID!
+        bs(first: Int, after: String, last: Int, before: String): BConnection! @children(index: "GSI1", order: DESCENDING, counter: "n")
+        cs(first: Int, after: String, last: Int, before: String, since: String): BConnection! @edges(order: DESCENDING, from: "since")
+        ds(first: Int, after: String, last: Int, before: String): BConnection! @query(index: "GSI1", order: DESCENDING)
+      }
+      type B @item(pk: "A#{a}", sk: "B#{id}") { id: ID! a: A! @parent }
+      type BConnection { edges: [BEdge!]! pageInfo: PageInfo! }
+      type BEdge { cursor: String! node: B! }
+      type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }`;
+    const schema = buildASTSchema({ kind: 'Document', definitions: [...suppliedDefinitions().definitions, ...parse(sdl).definitions] } as never);
+    const notes = readAnnotations(schema);
+    const fields = (schema.getType('A') as import('graphql').GraphQLObjectType).getFields();
+    const read = (f: string) => {
+      const { node: _node, ...rest } = notes.field(fields[f]!).read!;
+      return rest;
+    };
+    const query = { index: 'GSI1', order: 'DESCENDING', from: null, until: null, filter: null };
+    expect(read('ds')).toEqual({ by: 'query', ...query });
+    expect(read('bs')).toEqual({ by: 'children', ...query });
+    expect(read('cs')).toEqual({ by: 'edges', ...query, index: null, from: 'since' });
+    expect(notes.field(fields.id!).read).toBeNull();
+  });
+
   it('refuses an argument whose value is not of its type at start-up, naming the use and its line', () => {
     const model = VALID.replace('type Player @item(pk: "PLAYER#{id}", sk: "META")', 'type Player @item(pk: "PLAYER#{id}", sk: "META", inverted: "yes")');
     const line = model.split('\n').findIndex((l) => l.includes('inverted: "yes"')) + 1;
