@@ -14,6 +14,16 @@ import type { KeyCasing } from './template.js';
 import type { Problems } from './problems.js';
 import { inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
 
+/**
+ * The one shard-count rule of the sharding scheme (dynamo/keys.ts): a
+ * relation's edges and a catalog's entries are spread over 1 to 64 shards.
+ * At most 64: a create puts every counter item in its one transaction, and
+ * a merged page reads every shard.
+ */
+export const MAX_SHARDS = 64;
+export const isShardCount = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_SHARDS;
+export const shardCountProblem = (n: number): string | null => (isShardCount(n) ? null : `must be a whole number 1–${MAX_SHARDS} (got ${String(n)})`);
+
 /** DynamoDB's multi-attribute keys: up to four attributes per partition or sort key. */
 export const MAX_KEY_ATTRIBUTES = 4;
 

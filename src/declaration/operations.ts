@@ -25,6 +25,7 @@ import type { Problems } from './problems.js';
 import { connectionShape, unwrap, type Field } from './schemaShape.js';
 import type { Annotations } from './annotations.js';
 import { checkAccess, readAccess } from './access.js';
+import { shardCountProblem } from './layout.js';
 import { argType, MUTATION_DIRECTIVES, only, readMutation } from './mutationFields.js';
 
 const QUERY_DIRECTIVES = ['get', 'catalog', 'query'];
@@ -257,8 +258,8 @@ function readRootField(
   if (prefixArgument && !argNames.includes(prefixArgument))
     problems.add(`${at} @catalog(prefixArgument)`, `names no argument of the field: ${prefixArgument}`, field.astNode);
   const { shards } = args;
-  if (!Number.isInteger(shards) || shards < 1 || shards > 64)
-    problems.add(`${at} @catalog(shards)`, `must be a whole number 1–64 (got ${String(shards)})`, field.astNode);
+  const shardProblem = shardCountProblem(shards);
+  if (shardProblem) problems.add(`${at} @catalog(shards)`, shardProblem, field.astNode);
   const catalog: CatalogField = {
     kind: 'catalog',
     field: field.name,

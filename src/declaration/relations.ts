@@ -19,6 +19,7 @@ import {
 } from './model.js';
 import { parseTemplate, type KeyTemplate } from './template.js';
 import { checkEdgePair, readEdgeKey } from './edgeLayout.js';
+import { shardCountProblem } from './layout.js';
 import type { Problems } from './problems.js';
 import { connectionShape, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import type { Annotations } from './annotations.js';
@@ -361,10 +362,9 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
     if (inverse === null) problem('(shards)', 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)');
     if (read.order === 'DESCENDING') problem('(order)', 'a write-sharded side is merged over its shards in ascending order only');
     if (ownsKey || index !== null) problem('(shards)', 'spreads an inverse side over GSI1 partitions; this side has its own key or reads another index');
-    // At most 64 shards (the table layout's range, dynamo/keys.ts MAX_SHARDS): a create puts every counter
-    // item in its one transaction, and a merged page reads every shard.
-    if (!Number.isInteger(sharded.max) || sharded.max < 1 || sharded.max > 64)
-      problem('(maxShards)', `must be a whole number 1–64 (got ${String(args.maxShards)})`);
+    // The scheme's shard-count rule (layout.ts), shared with @catalog(shards).
+    const shardProblem = shardCountProblem(sharded.max);
+    if (shardProblem) problem('(maxShards)', shardProblem);
   }
   return {
     ...base,
