@@ -133,7 +133,6 @@ export interface CatalogNote extends Use {
   key: string;
   sortKey: string;
   prefixArgument: string | null;
-  shards: number;
 }
 
 export interface AccessNote extends Use {

@@ -235,7 +235,6 @@ function fieldNotes(found: FoundUse[]): FieldNotes {
         key: String(a.key),
         sortKey: String(a.sortKey),
         prefixArgument: str(a.prefixArgument),
-        shards: Number(a.shards),
         node,
       };
     else if (name === 'access') notes.access = accessNote(a, node);

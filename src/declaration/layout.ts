@@ -22,6 +22,8 @@ import { inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
  */
 export const MAX_SHARDS = 64;
 export const isShardCount = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_SHARDS;
+/** Shards of each catalog in GSI2. Fixed: changing it re-keys every catalog entry (a migration). */
+export const CATALOG_SHARDS = 8;
 export const shardCountProblem = (n: number): string | null => (isShardCount(n) ? null : `must be a whole number 1–${MAX_SHARDS} (got ${String(n)})`);
 
 /** DynamoDB's multi-attribute keys: up to four attributes per partition or sort key. */

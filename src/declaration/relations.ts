@@ -362,7 +362,7 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
     if (inverse === null) problem('(shards)', 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)');
     if (read.order === 'DESCENDING') problem('(order)', 'a write-sharded side is merged over its shards in ascending order only');
     if (ownsKey || index !== null) problem('(shards)', 'spreads an inverse side over GSI1 partitions; this side has its own key or reads another index');
-    // The scheme's shard-count rule (layout.ts), shared with @catalog(shards).
+    // The scheme's shard-count rule (layout.ts).
     const shardProblem = shardCountProblem(sharded.max);
     if (shardProblem) problem('(maxShards)', shardProblem);
   }

@@ -12,7 +12,7 @@
  *      needs it (the id at the end of a catalog sort key, a shard index).
  */
 import { invariantViolation } from '../errors.js';
-import { isShardCount, MAX_SHARDS } from '../declaration/layout.js';
+import { CATALOG_SHARDS, isShardCount, MAX_SHARDS } from '../declaration/layout.js';
 
 /**
  * Primary key of a base-table item, as the engine passes it around. The
@@ -158,8 +158,8 @@ export const itemKeyString = (key: ItemKey): string => `${key.PK}\u0000${key.SK}
  * of `npm run check`: SK `CHECK` (its last report's summary).
  */
 
-/** Shards of each catalog in GSI2. Fixed: changing it re-keys every catalog entry (a migration). */
-export const CATALOG_SHARDS = 8;
+/** Shards of each catalog in GSI2 (declaration/layout.ts): fixed, changing it re-keys every catalog entry (a migration). */
+export { CATALOG_SHARDS };
 
 /**
  * A catalog as its @catalog declares it: GSI2 partitions `<key>#<k>` (k =

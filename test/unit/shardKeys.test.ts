@@ -135,13 +135,14 @@ describe('one sharding scheme for write-sharded edges and catalogs', () => {
     expect(catalogEntryKeys({ ...spec, shards: 1 }, 'u01', 'T').GSI2PK).toBe('COURSES#0');
   });
 
-  it('refuses the same shard counts for @edges(maxShards:) and @catalog(shards:), in the same words', () => {
+  it('refuses a shard count outside the rule, and @catalog(shards:), which is gone (every catalog has 8 shards)', () => {
     const edges = VALID.replace('@edges(inverseOf: "players")', '@edges(inverseOf: "players", shards: "shards", maxShards: 65)');
     expect(problemsOf(edges)).toContain('Player.teams @edges(maxShards): must be a whole number 1–64 (got 65)');
     expect(() => buildModel(VALID, 'model.graphql')).not.toThrow();
     const served = readFileSync(join(import.meta.dirname, '..', '..', 'schema.graphql'), 'utf8');
-    const catalog = served.replace('sortKey: "TITLE", prefixArgument: "titlePrefix")', 'sortKey: "TITLE", prefixArgument: "titlePrefix", shards: 65)');
+    const catalog = served.replace('sortKey: "TITLE", prefixArgument: "titlePrefix")', 'sortKey: "TITLE", prefixArgument: "titlePrefix", shards: 4)');
     expect(catalog).not.toBe(served);
-    expect(problemsOf(catalog)).toEqual(['Query.courses @catalog(shards): must be a whole number 1–64 (got 65)']);
+    expect(problemsOf(catalog)).toEqual(['schema: Unknown argument "shards" on directive "@catalog".']);
+    expect(buildModel(served, 'schema.graphql').queries.find((q) => q.field === 'courses')).toMatchObject({ kind: 'catalog', shards: 8 });
   });
 });

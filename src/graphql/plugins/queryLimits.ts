@@ -43,6 +43,7 @@ import { ErrorCode } from '../../errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../connections/args.js';
 import { DEFAULTS } from '../../config.js';
 import { readAnnotations } from '../../declaration/annotations.js';
+import { CATALOG_SHARDS } from '../../dynamo/keys.js';
 import { responseSizePlugin } from './responseSize.js';
 import { requestBudgetPlugin } from './requestBudget.js';
 import { representationCount } from '../../federation/schema.js';
@@ -114,7 +115,7 @@ export function narrowingOf(schema: GraphQLSchema): SchemaNarrowing {
       const whereArgs = q?.filter ?? [];
       if (!c && !r && whereArgs.length === 0) continue;
       const narrowing: Narrowing = {
-        catalogShards: c ? c.shards : 0,
+        catalogShards: c ? CATALOG_SHARDS : 0,
         prefix: c?.prefixArgument ?? null,
         range: r ? [r.after, r.before] : [],
         where: whereArgs,
