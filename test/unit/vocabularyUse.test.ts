@@ -22,7 +22,6 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const PENDING: Readonly<Record<string, string>> = {
   '@indexed(when)': 'test/integration/indexShapes.test.ts',
   '@children(index)': 'test/integration/numberSortKeys.test.ts',
-  '@children(order)': 'no model yet: the @query(order:) it is sugar for is used (docs/model.md)',
   '@edges(maxShards)': 'test/unit/modelDeclaration.test.ts (its refusals; the default model takes the default, 64)',
   '@edges(order)': 'test/integration/edgeKeyFields.test.ts, edgeLayouts.test.ts',
   '@edges(from)': 'test/integration/edgeKeyFields.test.ts',
