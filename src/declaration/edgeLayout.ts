@@ -99,7 +99,7 @@ const KEYED_KINDS = new Set(['DateTime', 'String', 'ID', 'enum']);
  * would make the key follow a value that can change, so it is refused.
  */
 export function readEdgeKey(
-  args: Record<string, unknown>,
+  args: { pk: string | null; sk: string | null },
   at: string,
   field: Field,
   sides: { owner: ItemType; node: ItemType; edge: GraphQLObjectType; attributes: readonly Attribute[] },
