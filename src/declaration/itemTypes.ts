@@ -8,7 +8,7 @@
 import { isInterfaceType, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { Access, Attribute, ItemType, KeylessType } from './model.js';
 import type { Problems } from './problems.js';
-import { parseTemplate, TemplateError, type KeyCasing, type KeyTemplate } from './template.js';
+import { parseTemplate, renamedPlaceholders, TemplateError, type KeyCasing, type KeyTemplate } from './template.js';
 import { connectionShape, directiveArgs, directivesOn, getByOf, isEnum, isObject, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import { readAccess } from './access.js';
 import { nestedScalar, readAttributeDirective, scalarKind } from './attributeDirective.js';
@@ -110,7 +110,37 @@ export function readItemTypes(
     if (item) items.set(item.name, item);
   }
   for (const item of items.values()) checkParentPartition(schema, item, items, problems);
+  for (const item of items.values()) parentKeyValues(schema, item, items, problems);
   return items;
+}
+
+/**
+ * A child whose key does not hold its parent's id holds its parent's key
+ * values: its pk is the parent's pk with the child's own key fields for the
+ * parent's placeholders (`REPO#{repoOwner}#{repoName}` under
+ * `REPO#{owner}#{name}`), matched as @query matches a partition to its
+ * owner's key (renamedPlaceholders), and the parent's id is derived from
+ * exactly those values. Anything else is refused: the parent's id could not
+ * be read back from the child's keys.
+ */
+function parentKeyValues(schema: GraphQLSchema, item: ItemType, items: ReadonlyMap<string, ItemType>, problems: Problems): void {
+  const { parent } = item;
+  if (!parent || item.pk.placeholders.includes(parent.field) || item.sk.placeholders.includes(parent.field)) return;
+  const owner = items.get(parent.type);
+  const renamed = owner?.derivedId && owner.pk.prefix !== '' ? renamedPlaceholders(item.pk, owner.pk) : null;
+  const byOwner = new Map([...(renamed ?? [])].map(([mine, theirs]) => [theirs, mine]));
+  const keys = owner?.derivedId?.map((p) => byOwner.get(p));
+  if (renamed && keys && keys.every((k) => k !== undefined && item.keyFields.includes(k)) && byOwner.size === renamed.size) {
+    parent.keys = keys as string[];
+    return;
+  }
+  const outside = owner?.derivedId?.filter((p) => !owner.pk.placeholders.includes(p)) ?? [];
+  const values = !owner?.derivedId
+    ? ''
+    : outside.length > 0
+      ? ` (${owner.name}'s id also holds ${outside.map((p) => `{${p}}`).join(', ')}, which its pk does not, so no key repeating its pk gives the id back)`
+      : `, or be ${owner.name}'s pk "${owner.pk.source}" with fields of ${item.name} for its placeholders (${owner.name}'s id is derived from them)`;
+  problems.add(`${item.name} @item`, `a child's key holds its parent's id: pk or sk must hold {${parent.field}}${values}`, schema.getType(item.name)?.astNode);
 }
 
 /**
@@ -477,10 +507,7 @@ function readKeyFields(
       else if (!keyFields.includes(p)) keyFields.push(p);
     }
   }
-  if (parent && pk && sk && !pk.placeholders.includes(parent.field) && !sk.placeholders.includes(parent.field)) {
-    // The parent's id is read back from the item's keys.
-    problems.add(where, `a child's key holds its parent's id: pk or sk must hold {${parent.field}}`, type.astNode);
-  }
+  // A key without {parent} may hold the parent's key values instead (parentKeyValues, once every type is read).
   return keyFields;
 }
 

@@ -125,8 +125,14 @@ export interface ItemType {
   inverted: boolean;
   /** @indexed: the indexes the type's items are in besides the table (and GSI1 when inverted), in declaration order. */
   indexed: IndexPlacement[];
-  /** The @parent field and its type, for a child item type. */
-  parent: { field: string; type: string } | null;
+  /**
+   * The @parent field and its type, for a child item type. `keys`: where
+   * the child's key holds its parent's key values instead of its id (a
+   * parent with a derived id, whose pk the child's repeats with its own
+   * fields: `REPO#{repoOwner}#{repoName}` under `REPO#{owner}#{name}`), the
+   * child's fields holding them, in the order of the parent's derived id.
+   */
+  parent: { field: string; type: string; keys?: readonly string[] } | null;
   /**
    * Stored fields the table keys hold besides id and the parent
    * (`msg#{sentAt}#{id}`): set at create, never updated, read back from the
