@@ -256,8 +256,18 @@ export interface EdgesRelation extends RelationBase {
   direction: 'base' | 'inverted';
   /** @edges(pk, sk): the side's own edge items' key, or null (the default keys above). */
   key: EdgeKey | null;
-  /** @edges(index) on an inverse side without a key: the declared index over the table's keys swapped that it reads; null: GSI1. */
+  /**
+   * @edges(index) on an inverse side: the declared index it reads; null:
+   * GSI1. Without indexKey, an index over the table's keys swapped.
+   */
   index: string | null;
+  /**
+   * @edges(inverseOf, index, pk, sk): the inverse side's key in `index`
+   * (an overloaded index), written on each base edge item beside its own
+   * key (`REST#{id}` / `GUEST#{guest}`: `{id}` this side's owner, the sk's
+   * placeholder the node's id); null otherwise (then `key` is a mirror's).
+   */
+  indexKey: EdgeKey | null;
   /** @edges(order: DESCENDING): paged from the highest sort key. */
   descending: boolean;
   /** @edges(from, until): the arguments narrowing the sort key from its first placeholder on, or null. */

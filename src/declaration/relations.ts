@@ -324,18 +324,14 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
   if (index !== null && inverse === null)
     problems.add(`${at} @edges(index)`, 'belongs on the inverse side (with inverseOf): the other direction, read back through the index', field.astNode);
   const ownsKey = args.pk !== undefined || args.sk !== undefined;
-  if (index !== null && ownsKey) {
-    problems.add(
-      `${at} @edges(index)`,
-      'a side with its own pk/sk is written beside the base item (a mirror), not read through an index: give it one or the other',
-      field.astNode,
-    );
-  }
+  // An inverse side with index and pk/sk reads its key in that index, written on the base items (an overloaded index).
+  const indexed = index !== null && ownsKey && inverse !== null;
   checkEdgeEnds(reading, ends, at, ownsKey || inverse !== null);
   const copies = readCopies(args, at, ends, problems);
   const edgeAttributes = readEdgeAttributes(schema, edge, problems);
-  const key = readEdgeKey(args, at, field, { owner: item, node, edge, attributes: edgeAttributes }, problems);
-  const bounds = readEdgeBounds(args, at, field, key, ownsKey, problems);
+  const read = readEdgeKey(args, at, field, { owner: item, node, edge, attributes: edgeAttributes }, problems);
+  const key = indexed ? null : read;
+  const bounds = readEdgeBounds(args, at, field, read, ownsKey, problems);
   // Write sharding: @edges(shards, maxShards, shardsCopy).
   const sharded = typeof args.shards === 'string' ? { count: args.shards, max: Number(args.maxShards), copy: strOrNull(args.shardsCopy) } : null;
   if (!sharded && (args.shardsCopy != null || args.maxShards !== 64))
@@ -358,6 +354,7 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
     inverse,
     key,
     index,
+    indexKey: indexed ? read : null,
     descending: args.order === 'DESCENDING',
     bounds,
     copies,
