@@ -156,7 +156,7 @@ describe('an inverse side with its own key in an overloaded index (@edges(invers
     ]);
   });
 
-  it('refuses an index not declared, one keyed on a table key or on several attributes, edge fields in either key, and copies', () => {
+  it('refuses an index not declared, one keyed on a table key or on several attributes, edge fields in either key, other items overlapping there, and copies', () => {
     expect(problemsOf(model(base, inverse.replace('GSI1', 'byFan'), '', overloaded))).toEqual([
       'User.following @edges(index): reads the index byFan, which the model does not declare (GSI1)',
     ]);
@@ -172,6 +172,11 @@ describe('an inverse side with its own key in an overloaded index (@edges(invers
     expect(problemsOf(model('pk: "u#{id}#follower", sk: "{since}#u#{follower}"', inverse, edgeType, overloaded))).toContain(
       "User.following @edges(sk): an inverse side read through its key in an index reads edges whose keys hold the two ends' ids alone (User.followers and this side hold {since})",
     );
+    // Another type's items in the same index partitions, under an overlapping sort-key prefix: a read of one would return the other.
+    const beside = 'type Badge @item(pk: "b#{id}", sk: "badge") @indexed(index: "GSI1", pk: ["f#{user}"], sk: ["u#{id}"]) { id: ID! user: String! }';
+    expect(problemsOf(model(base, inverse, beside, overloaded))).toEqual([
+      'User.following: its sort-key prefix "u#" overlaps "u#" of Badge items in GSI1 (gsk "u#{id}") in the partition "f#{}" of GSI1: a read of one would return the other',
+    ]);
     expect(problemsOf(model(`${base}, copy: [{ field: "name", attribute: "followerName" }]`, inverse, '', overloaded))).toEqual([
       'User.following @edges(copy): an inverse side read through its key in an index keeps no copies: give it index: without pk/sk, or drop copy',
     ]);
