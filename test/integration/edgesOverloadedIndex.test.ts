@@ -8,7 +8,9 @@
  * unlinks, counters and the cascade of a deleted end are counted exactly.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { buildModel } from '../../src/declaration/buildModel.js';
+import { runCheck } from '../../src/migration/check.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
 
 const PAGE = 'first: Int, after: String, last: Int, before: String';
@@ -166,5 +168,37 @@ describe('an inverse side read through its own key in an overloaded index', () =
     expect(await gw.get('GUEST#g3', 'PROFILE')).toMatchObject({ favouriteCount: 0 });
     const left = await gw.run(`{ guest(id: "g1") { favourites(first: 10) { edges { node { id } } } } }`);
     expect((left.data.guest.favourites as Page).edges.map((e) => e.node.id)).toEqual(['r2']);
+  });
+});
+
+describe('npm run check over such edges', () => {
+  it('finds none wrong as the gateway wrote them, and an edge whose index key is missing or names another restaurant', async () => {
+    const options = {
+      raw: gw.dynamo.raw,
+      doc: gw.dynamo.doc,
+      tableName: gw.tableName,
+      plan: gw.plan,
+      segments: 1,
+      readUnitsPerSecond: 100_000,
+      indexSettleMs: 0,
+    };
+    expect((await runCheck(options)).found).toBe(0);
+    expect((await favourite('g4', 'r2', 'late')).result.errors).toBeUndefined();
+    const edit = (sk: string, expression: string, values?: Record<string, unknown>) =>
+      gw.dynamo.doc.send(
+        new UpdateCommand({
+          TableName: gw.tableName,
+          Key: { PK: sk.split('|')[0], SK: sk.split('|')[1] },
+          UpdateExpression: expression,
+          ExpressionAttributeValues: values,
+        }),
+      );
+    await edit('GUEST#g1|FAV#r2', 'REMOVE GSI1PK');
+    await edit('GUEST#g4|FAV#r2', 'SET GSI1SK = :v', { ':v': 'GUEST#g9' });
+    const report = await runCheck(options);
+    expect(report.findings.missingIndexKeys.count).toBe(1);
+    expect(report.findings.missingIndexKeys.samples[0]).toMatchObject({ key: { PK: 'GUEST#g1', SK: 'FAV#r2' } });
+    expect(report.findings.wrongIndexKeys.count).toBe(1);
+    expect(report.findings.wrongIndexKeys.samples[0]).toMatchObject({ key: { PK: 'GUEST#g4', SK: 'FAV#r2' } });
   });
 });
