@@ -250,7 +250,10 @@ function derivedIdArguments(
   const found: Record<string, string> = {};
   if (field.args.some((a) => a.name === 'id')) return found;
   const missing: string[] = [];
-  for (const p of placeholders) {
+  // The parent's id, in the argument parent names, gives the parent's key values the key holds.
+  const parentKeys = parentArgument !== null ? (item.parent?.keys ?? []) : [];
+  if (parentKeys.length > 0) found[item.parent!.field] = parentArgument!;
+  for (const p of placeholders.filter((x) => !parentKeys.includes(x))) {
     const candidates = p === item.parent?.field && parentArgument !== null ? [parentArgument] : [p, `${p}Id`];
     const arg = candidates.find((c) => field.args.some((a) => a.name === c));
     if (!arg) missing.push(`${candidates.join(' or ')} for {${p}}`);

@@ -259,8 +259,12 @@ function derivedIds(type: ItemType, keyFields: readonly Attribute[]): DerivedIds
   const order = type.derivedId!;
   const parentField = type.parent?.field ?? null;
   const fields = new Map(keyFields.map((a) => [a.name, a]));
+  const parentKeys = type.parent?.keys ?? null;
   return {
-    id(values, names = {}) {
+    id(given, names = {}) {
+      // The parent's id given for the parent's key values the key holds (ItemType.parent.keys).
+      const values =
+        parentKeys && parentField !== null && given[parentField] !== undefined ? fromParentId(type, given, names[parentField] ?? parentField) : given;
       const texts = order.map((p) => {
         const what = names[p] ?? p;
         const a = fields.get(p);
@@ -317,6 +321,14 @@ export function parentKeyValues(type: ItemType, parentId: string): Record<string
   const parts = parseDerivedId(parentId, keys.length);
   invariant(parts !== null, `${type.name}: ${parentId} is no id of ${type.parent!.type}`);
   return Object.fromEntries(keys.map((k, i) => [k, parts[i]!]));
+}
+
+/** `values` with the parent's key values read from the parent's id it holds; BAD_USER_INPUT naming `argument` when that is no id of the parent. */
+function fromParentId(type: ItemType, values: Readonly<Record<string, unknown>>, argument: string): Record<string, unknown> {
+  const keys = type.parent!.keys!;
+  const parts = parseDerivedId(values[type.parent!.field], keys.length);
+  if (parts === null) throw badUserInput(`${argument} is not an id of ${type.parent!.type} (an id read from one of its items)`, argument);
+  return { ...values, ...Object.fromEntries(keys.map((k, i) => [k, parts[i]!])) };
 }
 
 /** The parent's id among a child's key values (by field): the parent field's, or the id the parent's key values make (ItemType.parent.keys). */

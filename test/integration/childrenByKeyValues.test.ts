@@ -61,6 +61,7 @@ type Query {
   repo(owner: String!, name: String!): Repo @get
   repoById(id: ID!): Repo @get
   issue(id: ID!): Issue @get
+  issueAt(repo: ID!, number: String!): Issue @get
   release(repo: ID!, id: ID!): Release @get
 }
 type Mutation {
@@ -68,6 +69,7 @@ type Mutation {
   deleteRepo(id: ID!): ID! @delete(type: "Repo")
   openIssue(repo: ID!, input: IssueInput!): Issue! @create(parent: "repo")
   closeIssue(id: ID!): ID! @delete(type: "Issue")
+  closeIssueAt(repo: ID!, number: String!): ID! @delete(type: "Issue", parent: "repo")
   publish(repo: ID!, input: ReleaseInput!): Release! @create(parent: "repo")
   unpublish(repo: ID!, id: ID!): ID! @delete(type: "Release", parent: "repo")
   addLabel(repo: ID!, input: LabelInput!): Label! @create(parent: "repo")
@@ -166,6 +168,20 @@ describe("children whose key holds their parent's key values", () => {
     const { result, requests } = await gw.counted(`query($id: ID!) { issue(id: $id) { title repo { id owner name } } }`, { id: issueId('engine', '002') });
     expect(result.data.issue).toEqual({ title: 'bug 002', repo: { id: ENGINE, owner: 'ada', name: 'engine' } });
     expect(requests.byOperation).toEqual({ GetItem: 2 });
+  });
+
+  it("is found and deleted by the parent's id and its own key value, one request each; an id of no repository is BAD_USER_INPUT", async () => {
+    const got = await gw.counted(`query($r: ID!) { issueAt(repo: $r, number: "003") { id title } }`, { r: ENGINE });
+    expect(got.result.data.issueAt).toEqual({ id: issueId('engine', '003'), title: 'bug 003' });
+    expect(got.requests.byOperation).toEqual({ GetItem: 1 });
+    const bad = await gw.counted(`{ issueAt(repo: "no id", number: "003") { id } }`);
+    expect(codes(bad.result)).toEqual(['BAD_USER_INPUT']);
+    expect(bad.requests.byOperation).toEqual({});
+    expect((await open(ENGINE, '006')).result.errors).toBeUndefined();
+    const gone = await gw.counted(`mutation($r: ID!) { closeIssueAt(repo: $r, number: "006") }`, { r: ENGINE });
+    expect(gone.result.data.closeIssueAt).toBe(issueId('engine', '006'));
+    expect(gone.requests.byOperation).toEqual({ TransactWriteItems: 1 });
+    expect(await gw.get('REPO#ada#engine', 'ISSUE#006')).toBeUndefined();
   });
 
   it('keeps the counter on a delete of a child found by its id alone, in one transaction', async () => {
