@@ -313,14 +313,11 @@ function checkKeyBytes(type: ItemType, values: Readonly<Record<string, string>>,
 /**
  * A child's fields holding its parent's key values (ItemType.parent.keys),
  * read from the parent's derived id; none for a child whose key holds the
- * parent's id. The id was checked as the parent type's before.
+ * parent's id. BAD_USER_INPUT naming `argument` when it is no id of the parent.
  */
-export function parentKeyValues(type: ItemType, parentId: string): Record<string, string> {
-  const keys = type.parent?.keys;
-  if (!keys) return {};
-  const parts = parseDerivedId(parentId, keys.length);
-  invariant(parts !== null, `${type.name}: ${parentId} is no id of ${type.parent!.type}`);
-  return Object.fromEntries(keys.map((k, i) => [k, parts[i]!]));
+export function parentKeyValues(type: ItemType, parentId: string, argument = type.parent?.field ?? 'parent'): Record<string, string> {
+  if (!type.parent?.keys) return {};
+  return fromParentId(type, { [type.parent.field]: parentId }, argument) as Record<string, string>;
 }
 
 /** `values` with the parent's key values read from the parent's id it holds; BAD_USER_INPUT naming `argument` when that is no id of the parent. */

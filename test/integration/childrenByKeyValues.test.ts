@@ -231,6 +231,11 @@ describe("children named by their parent's key values, read through an index", (
     const got = await gw.counted(`query($r: ID!) { release(repo: $r, id: "v1") { id publishedAt } }`, { r: ENGINE });
     expect(got.result.data.release).toEqual({ id: 'v1', publishedAt: '2026-01-01T00:00:00.000Z' });
     expect(got.requests.byOperation).toEqual({ GetItem: 1 });
+    for (const bad of [`{ release(repo: "no id", id: "v1") { id } }`, `mutation { unpublish(repo: "bm8", id: "v1") }`]) {
+      const refused = await gw.counted(bad);
+      expect(codes(refused.result)).toEqual(['BAD_USER_INPUT']);
+      expect(refused.requests.byOperation).toEqual({});
+    }
     const gone = await gw.counted(`mutation($r: ID!) { unpublish(repo: $r, id: "v1") }`, { r: ENGINE });
     expect(gone.result.errors).toBeUndefined();
     expect(await gw.get('REPO#ada#engine', 'REL#v1')).toBeUndefined();
