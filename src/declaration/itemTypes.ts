@@ -131,7 +131,22 @@ function parentKeyValues(schema: GraphQLSchema, item: ItemType, items: ReadonlyM
   const byOwner = new Map([...(renamed ?? [])].map(([mine, theirs]) => [theirs, mine]));
   const keys = owner?.derivedId?.map((p) => byOwner.get(p));
   if (renamed && keys && keys.every((k) => k !== undefined && item.keyFields.includes(k)) && byOwner.size === renamed.size) {
+    // Written from the parent's id as text: a field of text (String or ID, or DateTime for a DateTime of the parent's).
+    const kindOf = (t: ItemType, f: string) => t.attributes.find((a) => a.name === f)?.kind ?? 'ID';
+    const text = (k: string) => (k === 'ID' ? 'String' : k);
+    const odd = owner!.derivedId!.filter((p, i) => {
+      const mine = kindOf(item, keys[i]!);
+      return !['String', 'ID', 'DateTime'].includes(mine) || text(mine) !== text(kindOf(owner!, p));
+    });
     parent.keys = keys as string[];
+    for (const p of odd) {
+      const mine = keys[owner!.derivedId!.indexOf(p)]!;
+      problems.add(
+        `${item.name}.${mine}`,
+        `holds ${parent.type}.${p} (${kindOf(owner!, p)}), a key value of its parent written from the parent's id: make it a String, ID or DateTime of the same kind`,
+        schema.getType(item.name)?.astNode,
+      );
+    }
     return;
   }
   const outside = owner?.derivedId?.filter((p) => !owner.pk.placeholders.includes(p)) ?? [];

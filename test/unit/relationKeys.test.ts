@@ -131,6 +131,14 @@ describe("@children named by the parent's key values", () => {
     ).toContain("Issue @item: a child's key holds its parent's id: pk or sk must hold {repo}");
   });
 
+  it("refuses a field holding a parent's key value that is not text of the parent's kind", () => {
+    const dated = OWNED.replace('id: ID! owner: String! name: String!', 'id: ID! owner: String! name: DateTime!');
+    expect(problemsOf(dated)).toEqual([
+      "Issue.repoName: holds Repo.name (DateTime), a key value of its parent written from the parent's id: make it a String, ID or DateTime of the same kind",
+    ]);
+    expect(problemsOf(`${dated.replace('repoName: String!', 'repoName: DateTime!')}`)).toEqual([]);
+  });
+
   it("refuses a create input giving a field the parent's id fills", () => {
     expect(problemsOf(OWNED.replace('input IssueInput { number: String! }', 'input IssueInput { number: String! repoOwner: String }'))).toEqual([
       "IssueInput.repoOwner: Issue.repoOwner holds a key value of its parent Repo, taken from the parent's id: remove it from the create input",
