@@ -274,7 +274,7 @@ function readChildrenRelation(
  * on a @query, by a required argument named like it (`{channel}` from
  * `channel` or `channelId`). @children take the owner's key values only,
  * where the node's key holds them instead of the owner's id (a created
- * child's key is written from them: itemTypes.ts parentKeyValues). What is
+ * child's key is written from them: parentKeys.ts). What is
  * left unfilled is reported in indexed.ts.
  */
 function readPartitionFills(
