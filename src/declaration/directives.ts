@@ -122,7 +122,8 @@ a mirror, one item per edge written with the base item in one transaction.
 from and until name arguments narrowing the page to from <= <the sort key's
 text from its first placeholder on> < until; the sort key must open with a
 placeholder. index: the inverse side reads the base items
-through this declared index over the table's keys swapped instead of GSI1.
+through this declared index over the table's keys swapped instead of GSI1;
+beside pk and sk, its key in this (overloaded) index, written on each base item.
 order: DESCENDING reads the side's sort key from its highest value.
 """
 directive @edges(inverseOf: String, copy: [CopyField!], counter: String, shards: String, maxShards: Int = 64, shardsCopy: String, pk: String, sk: String, index: String, order: KeyOrder = ASCENDING, from: String, until: String) on FIELD_DEFINITION

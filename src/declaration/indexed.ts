@@ -254,13 +254,13 @@ export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relati
     const placeholders = [key.pk, ...key.pkMore.map((p) => p.template)].flatMap((t) => t.placeholders);
     const source = [key.pk, ...key.pkMore.map((p) => p.template)].map((t) => t.source).join('", "');
     const unfilled = placeholders.filter((p) => p !== r.via && !(p in fills));
-    if (r.via !== '' && !placeholders.includes(r.via)) {
+    if (r.via !== '' && !placeholders.includes(r.via) && Object.keys(fills).length === 0) {
       problems.add(where, `${node.name}'s partition key there, "${source}", does not name {${r.via}}, which holds the ${r.owner}'s id`);
     } else if (unfilled.length > 0) {
       const owner = items.get(r.owner);
       const fillers = [
         ...(r.via === '' ? [] : [`the ${r.owner}'s id fills {${r.via}}`]),
-        ...(!r.owned && owner && owner.derivedId !== null && owner.pk.prefix !== ''
+        ...(owner && owner.derivedId !== null && owner.pk.prefix !== ''
           ? [`${r.owner}'s key values fill the placeholders at the places of its pk "${owner.pk.source}"`]
           : []),
         ...(r.owned ? [] : ['a required argument named like a placeholder fills it']),

@@ -12,6 +12,7 @@ import { parseTemplate, TemplateError, type KeyCasing, type KeyTemplate } from '
 import { connectionShape, isEnum, isObject, isScalarLike, unwrap, type Field } from './schemaShape.js';
 import type { Annotations } from './annotations.js';
 import type { ItemNote } from './annotationTypes.js';
+import { readParentKeys } from './parentKeys.js';
 import { readAccess } from './access.js';
 import { attributeOf, nestedScalar, readAttributeDirective, scalarKind } from './attributeDirective.js';
 import { enumValues } from './storedText.js';
@@ -114,6 +115,7 @@ export function readItemTypes(
     if (item) items.set(item.name, item);
   }
   for (const item of items.values()) checkParentPartition(schema, item, items, problems);
+  for (const item of items.values()) readParentKeys(schema, item, items, problems);
   return items;
 }
 
@@ -481,10 +483,7 @@ function readKeyFields(
       else if (!keyFields.includes(p)) keyFields.push(p);
     }
   }
-  if (parent && pk && sk && !pk.placeholders.includes(parent.field) && !sk.placeholders.includes(parent.field)) {
-    // The parent's id is read back from the item's keys.
-    problems.add(where, `a child's key holds its parent's id: pk or sk must hold {${parent.field}}`, type.astNode);
-  }
+  // A key without {parent} may hold the parent's key values instead (parentKeys.ts, once every type is read).
   return keyFields;
 }
 

@@ -226,6 +226,8 @@ function keyArguments(field: Field, item: ItemType, parentArgument: string | nul
   if (item.derivedId) return derivedIdArguments(field, item, item.derivedId, parentArgument, where, problems);
   const found: Record<string, string> = {};
   for (const f of item.keyFields) {
+    // The parent's key values are read from its id.
+    if (parentArgument !== null && item.parent?.keys?.includes(f)) continue;
     const candidates = [f, `${f}Id`];
     const arg = candidates.find((c) => field.args.some((a) => a.name === c));
     if (!arg) problems.add(where, `${item.name}'s key holds {${f}}: take it in an argument ${f} (its id alone does not find the item)`, field.astNode);
@@ -250,7 +252,10 @@ function derivedIdArguments(
   const found: Record<string, string> = {};
   if (field.args.some((a) => a.name === 'id')) return found;
   const missing: string[] = [];
-  for (const p of placeholders) {
+  // The parent's id, in the argument parent names, gives the parent's key values the key holds.
+  const parentKeys = parentArgument !== null ? (item.parent?.keys ?? []) : [];
+  if (parentKeys.length > 0) found[item.parent!.field] = parentArgument!;
+  for (const p of placeholders.filter((x) => !parentKeys.includes(x))) {
     const candidates = p === item.parent?.field && parentArgument !== null ? [parentArgument] : [p, `${p}Id`];
     const arg = candidates.find((c) => field.args.some((a) => a.name === c));
     if (!arg) missing.push(`${candidates.join(' or ')} for {${p}}`);
@@ -307,7 +312,13 @@ function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, di
     } else checkKind(`${inputName}.${f.name}`, unwrap(f.type), attribute, `${item.name}.${f.name}`, f.astNode, problems);
     const at = `${inputName}.${f.name}`;
     const counted = item.countedBy?.find((c) => c.counter === attribute.storedAs);
-    if (attribute.sequence) {
+    if (item.parent?.keys?.includes(f.name)) {
+      problems.add(
+        at,
+        `${item.name}.${f.name} holds a key value of its parent ${item.parent.type}, taken from the parent's id: remove it from the ${directive} input`,
+        f.astNode,
+      );
+    } else if (attribute.sequence) {
       problems.add(
         at,
         `${item.name}.${f.name} takes the next number of its parent's sequence ${attribute.sequence.attribute} at create: remove it from the ${directive} input`,
@@ -334,7 +345,7 @@ function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, di
   if (directive !== 'create') return;
   // A create without a required field would refuse every call (or store an item that cannot be read back).
   for (const a of item.attributes) {
-    if (!a.required || a.createdAt || a.sequence) continue;
+    if (!a.required || a.createdAt || a.sequence || item.parent?.keys?.includes(a.name)) continue;
     const f = fields[a.name];
     if (!f) problems.add(`${inputName}`, `has no field ${a.name}: every ${item.name} needs it (${item.name}.${a.name} is required)`, input.astNode);
     else if (!unwrap(f.type).nonNull) problems.add(`${inputName}.${a.name}`, `must be non-null: ${item.name}.${a.name} is required`, f.astNode);

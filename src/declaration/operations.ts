@@ -226,7 +226,11 @@ function readRootField(
       return { kind: 'get', field: field.name, type: item.name, arguments: { id: 'id' }, access };
     }
     // The keys it reads: the sort key alone (GSI1) for an inverted type, else both.
-    const needed = item.inverted && !item.derivedId ? item.sk.placeholders : [...item.pk.placeholders, ...item.sk.placeholders];
+    const placeholders = item.inverted && !item.derivedId ? item.sk.placeholders : [...item.pk.placeholders, ...item.sk.placeholders];
+    // A child whose key holds its parent's key values may take the parent's id for them.
+    const parent = item.parent;
+    const byParent = parent?.keys && [parent.field, `${parent.field}Id`].some((c) => argNames.includes(c));
+    const needed = byParent ? placeholders.map((p) => (parent!.keys!.includes(p) ? parent!.field : p)) : placeholders;
     const args: Record<string, string> = {};
     for (const placeholder of new Set(needed)) {
       const candidates = placeholder === 'id' ? ['id'] : [placeholder, `${placeholder}Id`];

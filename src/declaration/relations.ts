@@ -17,7 +17,7 @@ import {
   type Layout,
   type Relation,
 } from './model.js';
-import { parseTemplate, type KeyTemplate } from './template.js';
+import { parseTemplate, renamedPlaceholders, type KeyTemplate } from './template.js';
 import { checkEdgePair, readEdgeKey } from './edgeLayout.js';
 import { shardCountProblem } from './layout.js';
 import type { Problems } from './problems.js';
@@ -278,7 +278,10 @@ function readChildrenRelation(
  * owner's pk template (when the node's template repeats it with its own
  * names: `REPO#{repoOwner}#{repoName}` under `REPO#{owner}#{name}`), else,
  * on a @query, by a required argument named like it (`{channel}` from
- * `channel` or `channelId`). What is left unfilled is reported in indexed.ts.
+ * `channel` or `channelId`). @children take the owner's key values only,
+ * where the node's key holds them instead of the owner's id (a created
+ * child's key is written from them: parentKeys.ts). What is
+ * left unfilled is reported in indexed.ts.
  */
 function readPartitionFills(
   {
@@ -293,8 +296,8 @@ function readPartitionFills(
   via: string | null,
 ): Record<string, PartitionFill> {
   const fills: Record<string, PartitionFill> = {};
-  // A created child's key is filled from its parent's id alone (writes/): owned children take no other fill.
-  if (owned) return fills;
+  // A created child's key is filled from its parent's id (writes/), or from its parent's key values where its key does not hold the id.
+  if (owned && (via === null || partition.some((t) => t.placeholders.includes(via)))) return fills;
   // The owner's pk with its placeholders renamed: only an owner with a literal prefix (a keyless one's `{id}` would match any one-placeholder key).
   const renamed = partition.length === 1 && item.pk.prefix !== '' ? renamedPlaceholders(partition[0]!, item.pk) : null;
   for (const placeholder of partition.flatMap((t) => t.placeholders)) {
@@ -304,6 +307,7 @@ function readPartitionFills(
       fills[placeholder] = { ownerKey };
       continue;
     }
+    if (owned) continue;
     const argument = field.args.find((a) => (a.name === placeholder || a.name === `${placeholder}Id`) && !taken.has(a.name));
     if (!argument) continue;
     if (!isNonNullType(argument.type)) {
@@ -312,20 +316,6 @@ function readPartitionFills(
     fills[placeholder] = { argument: argument.name };
   }
   return fills;
-}
-
-/** `node`'s placeholders → `owner`'s, where the two templates have the same literal text and placeholders at the same places; null otherwise. */
-function renamedPlaceholders(node: KeyTemplate, owner: KeyTemplate): Map<string, string> | null {
-  if (node.parts.length !== owner.parts.length) return null;
-  const map = new Map<string, string>();
-  for (let i = 0; i < node.parts.length; i++) {
-    const a = node.parts[i]!;
-    const b = owner.parts[i]!;
-    if ('literal' in a && 'literal' in b && a.literal === b.literal) continue;
-    if ('placeholder' in a && 'placeholder' in b) map.set(a.placeholder, b.placeholder);
-    else return null;
-  }
-  return map;
 }
 
 type EdgeEnds = { item: ItemType; node: ItemType; field: Field; edge: GraphQLObjectType };
@@ -341,18 +331,14 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
   if (index !== null && inverse === null)
     problems.add(`${at} @edges(index)`, 'belongs on the inverse side (with inverseOf): the other direction, read back through the index', field.astNode);
   const ownsKey = args.pk !== null || args.sk !== null;
-  if (index !== null && ownsKey) {
-    problems.add(
-      `${at} @edges(index)`,
-      'a side with its own pk/sk is written beside the base item (a mirror), not read through an index: give it one or the other',
-      field.astNode,
-    );
-  }
+  // An inverse side with index and pk/sk reads its key in that index, written on the base items (an overloaded index).
+  const indexed = index !== null && ownsKey && inverse !== null;
   checkEdgeEnds(reading, ends, at, ownsKey || inverse !== null);
   const copies = readCopies(args, at, ends, problems);
   const edgeAttributes = readEdgeAttributes(notes, edge, problems);
-  const key = readEdgeKey(args, at, field, { owner: item, node, edge, attributes: edgeAttributes }, problems);
-  const bounds = readEdgeBounds(read, at, field, key, ownsKey, problems);
+  const edgeKey = readEdgeKey(args, at, field, { owner: item, node, edge, attributes: edgeAttributes }, problems);
+  const key = indexed ? null : edgeKey;
+  const bounds = readEdgeBounds(read, at, field, edgeKey, ownsKey, problems);
   // Write sharding: @edges(shards, maxShards, shardsCopy).
   const sharded = typeof args.shards === 'string' ? { count: args.shards, max: Number(args.maxShards), copy: strOrNull(args.shardsCopy) } : null;
   if (!sharded && (args.shardsCopy != null || args.maxShards !== 64))
@@ -374,6 +360,7 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
     inverse,
     key,
     index,
+    indexKey: indexed ? edgeKey : null,
     descending: read.order === 'DESCENDING',
     bounds,
     copies,
