@@ -70,7 +70,7 @@ function fakeTable() {
       return {};
     }
     if (name === 'Query') {
-      const { ':pk': pk, ':shard': prefix } = command.input.ExpressionAttributeValues;
+      const { ':pk': pk, ':prefix': prefix } = command.input.ExpressionAttributeValues;
       return { Items: [...items.values()].filter((i) => i.PK === pk && String(i.SK).startsWith(prefix)) };
     }
     throw new Error(`unexpected ${name}`);
