@@ -39,7 +39,7 @@ export interface DraftIndexed {
   sk: string[] | null;
 }
 
-/** One side of a many-to-many whose items the samples show both ways (a mirrored pair). */
+/** One side of a many-to-many: a mirrored pair the samples show both ways, or link items read back through an index. */
 export interface DraftEdges {
   field: string;
   /** The node type. */
@@ -48,6 +48,8 @@ export interface DraftEdges {
   sk: string;
   /** The base side's field, on the inverse side. */
   inverseOf: string | null;
+  /** On an inverse side: the overloaded index its key (pk/sk) is in, written on the base items; absent for a mirror. */
+  index?: string;
 }
 
 export interface DraftType {

@@ -7,8 +7,17 @@
  * the first (docs/model.md, mirrored pairs): each end lists the other's
  * items, not link items, and a link is written both ways in one
  * transaction.
+ *
+ * Link items read back through an overloaded index: a child type keyed by
+ * another type's id (`GUEST#<guest>` / `FAV#<restaurant>`, the ids being
+ * restaurants'), storing nothing but its keys, and in an index under that
+ * type's pk and its own partition (`REST#<restaurant>` / `GUEST#<guest>`).
+ * They become a base side on the parent and an inverse side on the other
+ * type reading its key in that index (@edges(inverseOf, index, pk, sk)),
+ * instead of a child type and a root @query over the index.
  */
-import type { DraftType, Inference } from './draft.js';
+import type { DraftIndexed, DraftType, Inference } from './draft.js';
+import { parseTemplate } from '../../src/declaration/template.js';
 import { camel, fieldName, plural } from './names.js';
 
 /** Its parent's partition with the parent as `{id}`, or null when it is no plain child. */
@@ -74,6 +83,47 @@ export function declareEdges(inf: Inference): void {
     });
     p.todos.push(
       `${base} and ${q.name}.${q.edges.at(-1)!.field} read link items the samples show both ways (${a.pk} / ${a.sk} and ${b.pk} / ${b.sk}) as a mirrored pair of edges: if they are items of their own, declare them as children`,
+    );
+  }
+  inf.types = inf.types.filter((t) => !done.has(t));
+}
+
+/** The other end and index of a link type read back through an index (above), or null. */
+function indexedLink(inf: Inference, t: DraftType): { node: DraftType; indexed: DraftIndexed } | null {
+  if (!t.parent || t.standIn || t.derivedId || t.keyFields.length > 0 || t.fields.length > 0 || !t.placed) return null;
+  if (parseTemplate(t.sk).placeholders.join() !== 'id') return null;
+  for (const indexed of t.indexed) {
+    if (indexed.pk?.length !== 1 || indexed.sk?.length !== 1 || indexed.sk[0] !== t.pk) continue;
+    const node = inf.types.find((x) => x !== t && !x.parent && !x.standIn && x.pk === indexed.pk![0] && x.placed !== null);
+    // The link's ids are the node's: it names that type's items.
+    if (node && t.placed.idValues.some((id) => node.placed!.idValues.includes(id))) return { node, indexed };
+  }
+  return null;
+}
+
+export function declareIndexedEdges(inf: Inference): void {
+  const done = new Set<DraftType>();
+  for (const t of inf.types) {
+    const link = indexedLink(inf, t);
+    const owner = link && inf.types.find((x) => x.name === t.parent!.type);
+    if (!link || !owner || owner === link.node) continue;
+    const { node, indexed } = link;
+    owner.children = owner.children.filter((c) => c.type !== t.name);
+    for (const x of inf.types) x.fieldQueries = x.fieldQueries.filter((q) => q.type !== t.name);
+    done.add(t);
+    const base = freeField(owner, camel(plural(node.name)));
+    owner.edges.push({ field: base, type: node.name, pk: ownerPk(t)!, sk: t.sk.replace('{id}', `{${nodePlaceholder(node, owner)}}`), inverseOf: null });
+    const inverse = freeField(node, camel(plural(owner.name)));
+    node.edges.push({
+      field: inverse,
+      type: owner.name,
+      pk: indexed.pk![0]!,
+      sk: t.pk.replace(`{${t.parent!.field}}`, `{${nodePlaceholder(owner, node)}}`),
+      inverseOf: base,
+      index: indexed.index,
+    });
+    owner.todos.push(
+      `${base} and ${node.name}.${inverse} read link items (${t.pk} / ${t.sk}, in ${indexed.index} ${indexed.pk![0]} / ${indexed.sk![0]}) as edges: if they are items of their own, declare them as children`,
     );
   }
   inf.types = inf.types.filter((t) => !done.has(t));

@@ -43,7 +43,7 @@ function connectionFields(type: DraftType): string[] {
     ...type.children.map((c) => `  ${c.field}(${PAGE_ARGS}): ${c.type}Connection! @children`),
     ...type.edges.map(
       (e) =>
-        `  ${e.field}(${PAGE_ARGS}): ${e.type}Connection! @edges(${e.inverseOf ? `inverseOf: ${str(e.inverseOf)}, ` : ''}pk: ${str(e.pk)}, sk: ${str(e.sk)})`,
+        `  ${e.field}(${PAGE_ARGS}): ${e.type}Connection! @edges(${e.inverseOf ? `inverseOf: ${str(e.inverseOf)}, ` : ''}${e.index ? `index: ${str(e.index)}, ` : ''}pk: ${str(e.pk)}, sk: ${str(e.sk)})`,
     ),
     ...type.fieldQueries.map((q) => `  ${q.field}(${PAGE_ARGS}): ${q.type}Connection! @query(index: ${str(q.index)})`),
   ];

@@ -16,7 +16,7 @@
 import { parseTemplate } from '../../src/declaration/template.js';
 import { plainValue } from './demo.js';
 import { emptyType, type Draft, type DraftType, type Inference } from './draft.js';
-import { declareEdges } from './edges.js';
+import { declareEdges, declareIndexedEdges } from './edges.js';
 import { declareFields } from './fields.js';
 import { declareIndexed } from './indexed.js';
 import { camel, pascal, plural, RESERVED_TYPES, unique, words } from './names.js';
@@ -213,6 +213,7 @@ export function inferDraft(table: WorkbenchTable): Draft {
   declareEdges(inf);
   declareFields(inf);
   declareIndexed(inf);
+  declareIndexedEdges(inf);
   nameRootFields(inf.types);
   const indexes = table.indexes.map((i) => ({ name: i.name, pk: [i.pk.name], sk: i.sk ? [i.sk.name] : [] }));
   return {

@@ -13,6 +13,7 @@
 import { Kind, valueFromASTUntyped, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Identity } from './identity.js';
 import type { Rule, RuleLookup as Lookup } from './rules.js';
+import { includedUnder } from '../declaration/annotations.js';
 
 export interface Refusal {
   field: string;
@@ -33,18 +34,9 @@ function args(node: { arguments?: readonly import('graphql').ArgumentNode[] }, i
   return values;
 }
 
-function included(node: { directives?: readonly import('graphql').DirectiveNode[] }, info: OperationView): boolean {
-  for (const directive of node.directives ?? []) {
-    const condition = args(directive, info).if;
-    if (directive.name.value === 'skip' && condition === true) return false;
-    if (directive.name.value === 'include' && condition === false) return false;
-  }
-  return true;
-}
-
 function firstRefusal(caller: Identity, set: SelectionSetNode, info: OperationView, seen: Set<string>, rules: Lookup): Refusal | null {
   for (const selection of set.selections) {
-    if (!included(selection, info)) continue;
+    if (!includedUnder(selection, info.variableValues)) continue;
     let found: Refusal | null = null;
     if (selection.kind === Kind.FIELD) {
       const field = selection.name.value;

@@ -3,10 +3,9 @@
  * mutation. Read here; checked against the item types once they are known
  * (checkAccess, from operations.ts); enforced by src/auth/.
  */
-import type { GraphQLSchema } from 'graphql';
-import type { Access, AccessRule, ItemType } from './model.js';
+import type { AccessNote } from './annotationTypes.js';
+import type { Access, ItemType } from './model.js';
 import type { Problems } from './problems.js';
-import { directiveArgs } from './schemaShape.js';
 
 interface Pending {
   where: string;
@@ -15,17 +14,10 @@ interface Pending {
 }
 const pending = new WeakMap<Problems, Pending[]>();
 
-export function readAccess(schema: GraphQLSchema, node: { astNode?: unknown }, where: string, problems: Problems): Access | null {
-  const args = directiveArgs(schema, 'access', node as never);
+/** A type's or field's @access (its record, read in annotations.ts), kept to be checked once the item types are known. */
+export function readAccess(args: AccessNote | null, node: { astNode?: unknown }, where: string, problems: Problems): Access | null {
   if (!args) return null;
-  const str = (v: unknown) => (typeof v === 'string' ? v : null);
-  const access: Access = {
-    rule: args.rule as AccessRule,
-    of: str(args.of),
-    argument: str(args.argument),
-    field: str(args.field),
-    resultField: str(args.resultField),
-  };
+  const access: Access = { rule: args.rule, of: args.of, argument: args.argument, field: args.field, resultField: args.resultField };
   const list = pending.get(problems) ?? [];
   list.push({ where: `${where} @access`, access, node: node.astNode });
   pending.set(problems, list);

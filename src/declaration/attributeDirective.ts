@@ -5,10 +5,12 @@
  * pad:). Each argument belongs to the kinds it can judge; elsewhere it is
  * refused, one problem naming the field and the argument.
  */
-import { isEnumType, type GraphQLNamedType, type GraphQLSchema } from 'graphql';
+import { isEnumType, type GraphQLNamedType } from 'graphql';
+import type { Annotations } from './annotations.js';
+import type { AttributeNote } from './annotationTypes.js';
 import type { Attribute, Constraints, ScalarKind } from './model.js';
 import type { Problems } from './problems.js';
-import { directiveArgs, type Field } from './schemaShape.js';
+import type { Field } from './schemaShape.js';
 import { enumValues } from './storedText.js';
 
 /**
@@ -16,15 +18,21 @@ import { enumValues } from './storedText.js';
  * mutation's value must meet. Each constraint belongs to kinds it can
  * judge (min/max to numbers, format to text); elsewhere it is refused.
  */
+type AttributeArgs = Omit<AttributeNote, 'node' | 'given'>;
+const NO_ATTRIBUTE: AttributeArgs = { name: null, min: null, max: null, format: null, counter: null, sequence: null, pad: null };
+
+/** A field's @attribute record, or one with every argument absent. */
+export const attributeOf = (notes: Annotations, field: Field): AttributeArgs => notes.field(field).attribute ?? NO_ATTRIBUTE;
+
 export function readAttributeDirective(
-  schema: GraphQLSchema,
+  notes: Annotations,
   field: Field,
   at: string,
   kind: ScalarKind,
   problems: Problems,
   on: 'reference' | 'item field' | 'other' = 'other',
 ): { storedAs: string; constraints: Constraints } & Pick<Attribute, 'counter' | 'sequence'> {
-  const args = directiveArgs(schema, 'attribute', field) ?? {};
+  const args = attributeOf(notes, field);
   const effects = writeEffectsOf(args, field, at, kind, on, problems);
   const number = (key: 'min' | 'max'): number | null => {
     const value = args[key];
@@ -33,7 +41,7 @@ export function readAttributeDirective(
       problems.add(`${at} @attribute(${key})`, `applies to Int and Float fields; ${at} is ${kind}`, field.astNode);
       return null;
     }
-    return value as number;
+    return value;
   };
   const min = number('min');
   const max = number('max');
@@ -41,7 +49,7 @@ export function readAttributeDirective(
   let format: Constraints['format'] = null;
   if (args.format != null) {
     if (kind !== 'String' && kind !== 'ID') problems.add(`${at} @attribute(format)`, `applies to String and ID fields; ${at} is ${kind}`, field.astNode);
-    else format = args.format as Constraints['format'];
+    else format = args.format;
   }
   const storedAs = typeof args.name === 'string' ? args.name : field.name;
   // DynamoDB refuses an empty attribute name; any other text is a name (`follower#`, `RoomID`).
@@ -60,7 +68,7 @@ export const DEFAULT_SEQUENCE_PAD = 10;
  * hold exactly) only beside sequence.
  */
 function writeEffectsOf(
-  args: Record<string, unknown>,
+  args: AttributeArgs,
   field: Field,
   at: string,
   kind: ScalarKind,
@@ -78,7 +86,7 @@ function writeEffectsOf(
     else if (args.counter === '') problems.add(`${at} @attribute(counter)`, 'is empty: name the attribute of the referred item that counts', field.astNode);
     else found.counter = args.counter;
   }
-  const pad = args.pad == null ? null : (args.pad as number);
+  const pad = args.pad;
   if (typeof args.sequence === 'string') {
     if (on !== 'item field' || kind !== 'Int')
       problems.add(
@@ -102,14 +110,14 @@ function writeEffectsOf(
  * @attribute declares. In a list field @attribute(max:) is the list's
  * length, so its elements take min and format only.
  */
-export function nestedScalar(schema: GraphQLSchema, field: Field, at: string, named: GraphQLNamedType, inList: boolean, problems: Problems) {
+export function nestedScalar(notes: Annotations, field: Field, at: string, named: GraphQLNamedType, inList: boolean, problems: Problems) {
   const kind = scalarKind(named.name, isEnumType(named));
   if (kind === null) {
     problems.add(at, `holds ${named.name}, which no map or list holds (built-in scalars, DateTime, enums and map types)`, field.astNode);
     return null;
   }
-  if (!inList) return { kind, ...enumValues(named), constraints: readAttributeDirective(schema, field, at, kind, problems).constraints };
-  const args = directiveArgs(schema, 'attribute', field) ?? {};
+  if (!inList) return { kind, ...enumValues(named), constraints: readAttributeDirective(notes, field, at, kind, problems).constraints };
+  const args = attributeOf(notes, field);
   const numeric = kind === 'Int' || kind === 'Float';
   if (args.min != null && !numeric) problems.add(`${at} @attribute(min)`, `applies to Int and Float elements; they are ${kind}`, field.astNode);
   if (args.format != null && kind !== 'String' && kind !== 'ID')
@@ -117,7 +125,7 @@ export function nestedScalar(schema: GraphQLSchema, field: Field, at: string, na
   const constraints = {
     min: numeric && typeof args.min === 'number' ? args.min : null,
     max: null,
-    format: kind === 'String' || kind === 'ID' ? ((args.format as Constraints['format']) ?? null) : null,
+    format: kind === 'String' || kind === 'ID' ? args.format : null,
   };
   return { kind, ...enumValues(named), constraints };
 }

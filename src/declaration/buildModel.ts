@@ -35,6 +35,7 @@ import { readOperations } from './operations.js';
 import { checkServedLayout, keyAttributeTypes, readLayout } from './layout.js';
 import { checkReadPartitions, readIndexed } from './indexed.js';
 import { withWrittenTypes } from './writtenTypes.js';
+import { directiveUseName, readAnnotations } from './annotations.js';
 import { FEDERATION_DIRECTIVES, federationDefinitions, readFederationLink, type FederationLink } from './federationLink.js';
 import { readFederation, withOrphanExtensionsDefined } from './federation.js';
 import { checkCountedReferences } from './counted.js';
@@ -91,23 +92,25 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
     );
   }
 
-  const layout = readLayout(schema, problems);
-  const keyless = readKeylessTypes(schema, problems);
-  const items = readItemTypes(schema, problems, keyless, layout.casing);
+  // Every directive use, typed, once (annotations.ts): the phases read these records.
+  const notes = readAnnotations(schema, problems);
+  const layout = readLayout(notes, problems);
+  const keyless = readKeylessTypes(schema, notes, problems);
+  const items = readItemTypes(schema, notes, problems, keyless, layout.casing);
   checkReferences(items, problems);
-  readIndexed(schema, items, layout, problems);
-  const relations = readRelations(schema, items, problems, keyless, layout);
+  readIndexed(notes, items, layout, problems);
+  const relations = readRelations(schema, notes, items, problems, keyless, layout);
   checkStoredNames(schema, items, relations, problems, layout);
   checkCountedReferences(schema, items, new Set([layout.pk, ...(layout.sk === null ? [] : [layout.sk])]), problems);
   checkItemSizes(items, layout, problems);
   checkKeyFields(items, problems);
   checkPartitions(items, relations, problems, layout);
   checkReadPartitions(items, relations, layout, problems);
-  const collections = readCollections(schema, items, relations, layout, problems, keyless);
-  const { queries, mutations, rootAccess } = readOperations(schema, items, relations, layout, problems, keyless);
+  const collections = readCollections(schema, notes, items, relations, layout, problems, keyless);
+  const { queries, mutations, rootAccess } = readOperations(schema, notes, items, relations, layout, problems, keyless);
   checkServedLayout(layout, items, relations, queries, problems);
   checkCasing(layout, items, relations, queries, problems);
-  checkEnumTexts(schema, items, problems);
+  checkEnumTexts(schema, notes, items, problems);
   checkInputDefaults(schema, items, mutations, problems);
   keyAttributeTypes(layout, items, problems);
   const federation = link ? readFederation(schema, document, { ...link, extended }, { items, keyless }, problems) : null;
@@ -170,8 +173,9 @@ function checkNames(document: DocumentNode, problems: Problems, link: Federation
   const visit = (node: unknown, where: string): void => {
     if (!node || typeof node !== 'object') return;
     const n = node as { kind?: string; name?: { value: string }; loc?: unknown };
-    if (n.kind === Kind.DIRECTIVE && n.name && !ownDirectives.has(n.name.value)) {
-      const name = n.name.value;
+    const used = directiveUseName(node);
+    if (used !== null && !ownDirectives.has(used)) {
+      const name = used;
       if (Object.hasOwn(RETIRED_ON_FIELDS, name) && where.includes('.')) {
         problems.add(where, `@${name} is gone: use ${RETIRED_ON_FIELDS[name]}`, node as never);
         return;

@@ -35,7 +35,8 @@ import {
 } from 'graphql';
 import type { CollectionField, CollectionPass, CollectionMember, CollectionSlot, ItemType, KeylessType, Layout, Relation } from './model.js';
 import type { Problems } from './problems.js';
-import { connectionShape, directiveArgs, directivesOn, unwrap, type Field } from './schemaShape.js';
+import { connectionShape, unwrap, type Field } from './schemaShape.js';
+import type { Annotations } from './annotations.js';
 import { readAccess } from './access.js';
 import { keyIn, numberSort } from './indexed.js';
 import { intersects, intervalOf, prefixInterval, residentsOf, shapeOf, singular, type IndexPartitions, type KeyInterval } from './residents.js';
@@ -50,6 +51,7 @@ export function isCollectionField(field: Field): boolean {
 
 export function readCollections(
   schema: GraphQLSchema,
+  notes: Annotations,
   items: ReadonlyMap<string, ItemType>,
   relations: ReadonlyMap<string, Relation>,
   layout: Layout,
@@ -66,7 +68,12 @@ export function readCollections(
   for (const owner of owners) {
     for (const field of Object.values(owner.getFields())) {
       if (!isCollectionField(field)) continue;
-      const read = readCollection({ schema, items, layout, problems, partitions }, owner, field, owner === query ? null : (items.get(owner.name) ?? null));
+      const read = readCollection(
+        { schema, notes, items, layout, problems, partitions },
+        owner,
+        field,
+        owner === query ? null : (items.get(owner.name) ?? null),
+      );
       if (read) collections.set(read.path, read);
     }
   }
@@ -75,6 +82,7 @@ export function readCollections(
 
 interface Reading {
   schema: GraphQLSchema;
+  notes: Annotations;
   items: ReadonlyMap<string, ItemType>;
   layout: Layout;
   problems: Problems;
@@ -82,10 +90,10 @@ interface Reading {
 }
 
 function readCollection(reading: Reading, owner: GraphQLObjectType, field: Field, ownerItem: ItemType | null): CollectionField | null {
-  const { schema, items, problems, layout } = reading;
+  const { schema, notes, items, problems, layout } = reading;
   const path = `${owner.name}.${field.name}`;
   const shape = connectionShape(unwrap(field.type).named)!;
-  const used = directivesOn(field).filter((d) => ['children', 'edges', 'query'].includes(d));
+  const used = notes.field(field).uses.filter((d) => ['children', 'edges', 'query'].includes(d));
   const add = (where: string, message: string) => problems.add(where, message, field.astNode);
   if (used.length === 0 || used.some((d) => d !== 'query')) {
     const other = used.find((d) => d !== 'query');
@@ -97,8 +105,8 @@ function readCollection(reading: Reading, owner: GraphQLObjectType, field: Field
     );
     return null;
   }
-  const args = directiveArgs(schema, 'query', field) ?? {};
-  const index = typeof args.index === 'string' ? args.index : null;
+  const args = notes.field(field).read!;
+  const index = args.index;
   const where = `${path} @query${index === null ? '' : `(index: "${index}")`}`;
   for (const name of ['from', 'until', 'filter'] as const) {
     if (args[name] !== undefined && args[name] !== null)
@@ -153,7 +161,7 @@ function readCollection(reading: Reading, owner: GraphQLObjectType, field: Field
     range: range.lo === whole.lo && range.hi === whole.hi ? null : range,
     passes,
     descending: args.order === 'DESCENDING',
-    access: readAccess(schema, field, path, problems),
+    access: readAccess(notes.field(field).access, field, path, problems),
   };
 }
 

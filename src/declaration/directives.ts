@@ -122,7 +122,8 @@ a mirror, one item per edge written with the base item in one transaction.
 from and until name arguments narrowing the page to from <= <the sort key's
 text from its first placeholder on> < until; the sort key must open with a
 placeholder. index: the inverse side reads the base items
-through this declared index over the table's keys swapped instead of GSI1.
+through this declared index over the table's keys swapped instead of GSI1;
+beside pk and sk, its key in this (overloaded) index, written on each base item.
 order: DESCENDING reads the side's sort key from its highest value.
 """
 directive @edges(inverseOf: String, copy: [CopyField!], counter: String, shards: String, maxShards: Int = 64, shardsCopy: String, pk: String, sk: String, index: String, order: KeyOrder = ASCENDING, from: String, until: String) on FIELD_DEFINITION
@@ -195,12 +196,12 @@ directive @removeEdge(edges: String!, from: String!, to: String!, phrase: String
 """
 Root connection over every item of a type, ordered by one of its text
 fields compared without case or accents, then id. Served by the sparse
-index GSI2: GSI2PK = <key>#<k> (k = fnv1a32(id) mod shards), GSI2SK =
+index GSI2: GSI2PK = <key>#<k> (k = fnv1a32(id) mod 8), GSI2SK =
 <sortKey>#<sortable text> U+0001 <id>; one counter item per shard
 (PK <key>#<k>, SK COUNTER, attribute count) keeps totalCount exact.
 prefixArgument names the argument that keeps only texts starting with it.
 """
-directive @catalog(type: String!, by: String!, key: String!, sortKey: String!, prefixArgument: String, shards: Int = 8) on FIELD_DEFINITION
+directive @catalog(type: String!, by: String!, key: String!, sortKey: String!, prefixArgument: String) on FIELD_DEFINITION
 
 "True while a rename or delete of the item is still being carried to its copies and edges."
 directive @propagating on FIELD_DEFINITION

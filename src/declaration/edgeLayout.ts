@@ -45,6 +45,10 @@ export function checkEdgePair(
   node: ASTNode | null | undefined,
 ): void {
   const held = base.key === null ? [] : [...base.key.fields.map((f) => `{${f}}`), ...(base.key.ownId ? ['{id}'] : [])];
+  if (inverse.indexKey !== null) {
+    checkIndexKey(base, inverse, inverse.indexKey, { layout, problems, node, held });
+    return;
+  }
   if (inverse.sharded !== null && base.key?.ownId) {
     problems.add(`${inverse.path} @edges(shards)`, `write sharding of edges with an id of their own is not supported: ${base.path} names {id} in its sk`, node);
   } else if (inverse.key === null && held.length > 0) {
@@ -87,6 +91,62 @@ export function checkEdgePair(
   }
 }
 
+/**
+ * The key attributes of the index an inverse side reads its own key in
+ * (@edges(inverseOf, index, pk, sk)), written on each base edge item; null
+ * for any other side.
+ */
+export function indexKeyAttributes(inverse: EdgesRelation | null, layout: Pick<Layout, 'indexes'>): { pk: string; sk: string } | null {
+  if (inverse === null || inverse.indexKey === null) return null;
+  const declared = layout.indexes.find((i) => i.name === inverse.index);
+  return declared && declared.pk.length === 1 && declared.sk.length === 1 ? { pk: declared.pk[0]!, sk: declared.sk[0]! } : null;
+}
+
+/**
+ * An inverse side with its own key in an overloaded index: the index is
+ * declared, keyed on one attribute each that is not a table key (the
+ * gateway writes them on the base item), and the base items hold nothing
+ * the index key cannot give back: no edge fields or edge id in either key
+ * (read through the index, an edge field held by the base key alone would
+ * be lost), and no copies (a rename reaches copies by the base item's key).
+ */
+function checkIndexKey(
+  base: EdgesRelation,
+  inverse: EdgesRelation,
+  key: EdgeKey,
+  { layout, problems, node, held }: { layout: Pick<Layout, 'pk' | 'sk' | 'indexes'>; problems: Problems; node: ASTNode | null | undefined; held: string[] },
+): void {
+  const where = `${inverse.path} @edges(index)`;
+  const declared = layout.indexes.find((i) => i.name === inverse.index);
+  if (!declared) {
+    problems.add(where, `reads the index ${inverse.index}, which the model does not declare (${layout.indexes.map((i) => i.name).join(', ') || 'none'})`, node);
+    return;
+  }
+  const tableKeys = [layout.pk, layout.sk];
+  if (declared.pk.length !== 1 || declared.sk.length !== 1 || [...declared.pk, ...declared.sk].some((a) => tableKeys.includes(a))) {
+    problems.add(
+      where,
+      `with pk and sk, writes this side's key in ${inverse.index} on each edge item: the index must be keyed on one attribute each that is not a table key (it is keyed on pk ${declared.pk.join(', ')}, sk ${declared.sk.join(', ') || 'none'})`,
+      node,
+    );
+  }
+  const fields = [...held, ...key.fields.map((f) => `{${f}}`), ...(key.ownId ? ['{id}'] : [])];
+  if (fields.length > 0) {
+    problems.add(
+      `${inverse.path} @edges(sk)`,
+      `an inverse side read through its key in an index reads edges whose keys hold the two ends' ids alone (${base.path} and this side hold ${[...new Set(fields)].join(', ')})`,
+      node,
+    );
+  }
+  if (base.copies.length > 0 || inverse.copies.length > 0) {
+    problems.add(
+      `${inverse.path} @edges(copy)`,
+      `an inverse side read through its key in an index keeps no copies: give it index: without pk/sk, or drop copy`,
+      node,
+    );
+  }
+}
+
 /** Kinds an edge key may hold: text that sorts as stored (an Int or Float would sort as text: 10 before 9). */
 const KEYED_KINDS = new Set(['DateTime', 'String', 'ID', 'enum']);
 
@@ -99,7 +159,7 @@ const KEYED_KINDS = new Set(['DateTime', 'String', 'ID', 'enum']);
  * would make the key follow a value that can change, so it is refused.
  */
 export function readEdgeKey(
-  args: Record<string, unknown>,
+  args: { pk: string | null; sk: string | null },
   at: string,
   field: Field,
   sides: { owner: ItemType; node: ItemType; edge: GraphQLObjectType; attributes: readonly Attribute[] },

@@ -20,35 +20,23 @@
 import {
   Kind,
   parse,
-  valueFromASTUntyped,
-  type ConstDirectiveNode,
   type GraphQLNamedType,
   type GraphQLSchema,
   type SelectionSetNode,
   type DefinitionNode,
   type DocumentNode,
-  visit,
   isInterfaceType,
 } from 'graphql';
 import type { Entity, EntityKey, Federation, ItemType, KeyField, KeyLookup, KeylessType } from './model.js';
 import type { FederationLink } from './federationLink.js';
 import type { Problems } from './problems.js';
 import { isObject } from './schemaShape.js';
+import { carries, federationKeys, hasDirectives, usesIn } from './annotations.js';
 
 /** Directives the gateway cannot serve, by canonical name, and why. */
 const NOT_SERVED: Readonly<Record<string, string>> = {
   context: 'an argument is taken from the request, not from a context set by a parent type',
   fromContext: 'an argument is taken from the request, not from a context set by a parent type',
-};
-
-const directivesNamed = (
-  type: { astNode?: { directives?: readonly ConstDirectiveNode[] } | null; extensionASTNodes?: readonly { directives?: readonly ConstDirectiveNode[] }[] },
-  name: string,
-) => [type.astNode, ...(type.extensionASTNodes ?? [])].flatMap((n) => (n?.directives ?? []).filter((d) => d.name.value === name));
-
-const argumentValue = (node: ConstDirectiveNode, name: string): unknown => {
-  const arg = node.arguments?.find((a) => a.name.value === name);
-  return arg ? valueFromASTUntyped(arg.value) : undefined;
 };
 
 /** A @key's field set read as key fields; a string when it is no plain selection of fields. */
@@ -63,7 +51,7 @@ export function parseFieldSet(fields: string): readonly KeyField[] | string {
   const read = (s: SelectionSetNode): KeyField[] | string => {
     const out: KeyField[] = [];
     for (const selection of s.selections) {
-      if (selection.kind !== Kind.FIELD || selection.alias || selection.arguments?.length || selection.directives?.length) {
+      if (selection.kind !== Kind.FIELD || selection.alias || selection.arguments?.length || hasDirectives(selection)) {
         return 'selects something other than plain fields (fragments, aliases, arguments or directives)';
       }
       const sub = selection.selectionSet ? read(selection.selectionSet) : null;
@@ -165,9 +153,7 @@ function itemLookup(known: Known, item: ItemType, selection: readonly KeyField[]
 /** The entity's keys, each with its lookup; a problem for each key that is resolvable and cannot be served. */
 function readKeys(known: Known, type: GraphQLNamedType, key: string, problems: Problems): EntityKey[] {
   const keys: EntityKey[] = [];
-  for (const node of directivesNamed(type as never, key)) {
-    const fields = String(argumentValue(node, 'fields') ?? '');
-    const resolvable = argumentValue(node, 'resolvable') !== false;
+  for (const { fields, resolvable, node } of federationKeys(type, key)) {
     const where = `${type.name} @${key}(fields: "${fields}")`;
     const selection = parseFieldSet(fields);
     if (typeof selection === 'string') {
@@ -225,7 +211,7 @@ export function readFederation(
   const entities = new Map<string, Entity>();
   for (const type of Object.values(schema.getTypeMap())) {
     if (type.name.startsWith('__')) continue;
-    const keyed = directivesNamed(type as never, names.key!).length > 0;
+    const keyed = carries(type, names.key!);
     if (!keyed) continue;
     if (isInterfaceType(type)) {
       problems.add(
@@ -237,21 +223,22 @@ export function readFederation(
     }
     if (!isObject(type)) continue;
     const keys = readKeys(known, type, names.key!, problems);
-    const allExternal = directivesNamed(type, names.external!).length > 0;
+    const allExternal = carries(type, names.external!);
     const external = Object.values(type.getFields())
-      .filter((f) => allExternal || (f.astNode?.directives ?? []).some((d) => d.name.value === names.external))
+      .filter((f) => allExternal || carries(f, names.external!))
       .map((f) => f.name);
     const kind = known.items.has(type.name) ? 'item' : known.keyless.has(type.name) ? 'keyless' : 'value';
     entities.set(type.name, { name: type.name, keys, kind, external });
   }
   const refused = Object.entries(NOT_SERVED).flatMap(([name, why]) => (names[name] ? [[names[name]!, why] as const] : []));
   if (refused.length > 0) {
-    visit(document, {
-      Directive(node) {
-        const found = refused.find(([name]) => name === node.name.value);
-        if (found) problems.add(`@${found[0]}`, `is not served: ${found[1]}`, node);
-      },
-    });
+    for (const { name, node } of usesIn(
+      document,
+      refused.map(([n]) => n),
+    )) {
+      const found = refused.find(([n]) => n === name)!;
+      problems.add(`@${found[0]}`, `is not served: ${found[1]}`, node);
+    }
   }
   return { minor: link.minor, names, entities, extended: link.extended };
 }

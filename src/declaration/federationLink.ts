@@ -11,7 +11,8 @@
  * Federation), the definitions to add before the schema is built, and a
  * problem per mistake in the link itself.
  */
-import { Kind, parse, type ConstDirectiveNode, type ConstValueNode, type DefinitionNode, type DocumentNode } from 'graphql';
+import { Kind, parse, type ConstValueNode, type DefinitionNode, type DocumentNode } from 'graphql';
+import { linkUses } from './annotations.js';
 import type { Problems } from './problems.js';
 
 export const FEDERATION_URL = 'https://specs.apollo.dev/federation/';
@@ -80,15 +81,6 @@ export interface FederationLink {
   types: Readonly<Record<string, string>>;
 }
 
-/** The schema definition's and extensions' directives named `@link`. */
-function links(document: DocumentNode): ConstDirectiveNode[] {
-  return document.definitions.flatMap((d) =>
-    d.kind === Kind.SCHEMA_DEFINITION || d.kind === Kind.SCHEMA_EXTENSION ? (d.directives ?? []).filter((x) => x.name.value === 'link') : [],
-  );
-}
-
-const argument = (node: ConstDirectiveNode, name: string): ConstValueNode | undefined => node.arguments?.find((a) => a.name.value === name)?.value;
-
 /** One import of the link: `"@key"`, `"FieldSet"` or `{ name: "@key", as: "@primaryKey" }`; null when it is neither. */
 function importOf(value: ConstValueNode): { name: string; as: string } | null {
   if (value.kind === Kind.STRING) return { name: value.value, as: value.value };
@@ -106,14 +98,11 @@ function importOf(value: ConstValueNode): { name: string; as: string } | null {
  * Federation does not define at that version is a problem.
  */
 export function readFederationLink(document: DocumentNode, problems: Problems): FederationLink | null {
-  const found = links(document).filter((node) => {
-    const url = argument(node, 'url');
-    return url?.kind === Kind.STRING && url.value.startsWith(FEDERATION_URL);
-  });
+  const found = linkUses(document).filter(({ url }) => url?.kind === Kind.STRING && url.value.startsWith(FEDERATION_URL));
   if (found.length === 0) return null;
-  if (found.length > 1) problems.add('schema @link', 'links Federation more than once: link one version', found[1]);
-  const node = found[0]!;
-  const url = (argument(node, 'url') as { value: string }).value;
+  if (found.length > 1) problems.add('schema @link', 'links Federation more than once: link one version', found[1]!.node);
+  const { node } = found[0]!;
+  const url = (found[0]!.url as { value: string }).value;
   const version = /^v2\.(\d+)$/.exec(url.slice(FEDERATION_URL.length));
   const minor = version ? Number(version[1]) : NaN;
   if (!(minor >= 0 && minor <= NEWEST_MINOR)) {
@@ -124,7 +113,7 @@ export function readFederationLink(document: DocumentNode, problems: Problems): 
   const types: Record<string, string> = {};
   for (const [name, { since }] of Object.entries(DIRECTIVES)) if (since <= minor) names[name] = `federation__${name}`;
   for (const [name, since] of Object.entries(TYPES)) if (since <= minor) types[name] = `federation__${name}`;
-  const imports = argument(node, 'import');
+  const imports = found[0]!.import;
   for (const value of imports?.kind === Kind.LIST ? imports.values : []) {
     const imported = importOf(value);
     if (!imported) {

@@ -17,28 +17,23 @@
  * ways by their literal prefixes, so neither the writes nor a read of one
  * shape's partition could take an item for the other's.
  */
-import type { GraphQLSchema } from 'graphql';
-import { Kind } from 'graphql';
+import type { Annotations } from './annotations.js';
 import type { Attribute, IndexPlacement, ItemType, KeyPart, Layout, Relation } from './model.js';
 import type { Problems } from './problems.js';
 import { parseTemplate, TemplateError, type KeyCasing, type KeyTemplate } from './template.js';
 import { GSI1_KEYS, indexOf } from './layout.js';
 
-export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, ItemType>, layout: Layout, problems: Problems): void {
+export function readIndexed(notes: Annotations, items: ReadonlyMap<string, ItemType>, layout: Layout, problems: Problems): void {
   for (const item of items.values()) {
-    const type = schema.getType(item.name);
-    for (const node of type?.astNode?.directives ?? []) {
-      if (node.name.value !== 'indexed') continue;
-      const arg = (name: string) => node.arguments?.find((a) => a.name.value === name)?.value;
-      const nameValue = arg('index');
-      const index = nameValue?.kind === Kind.STRING ? nameValue.value : '';
+    for (const use of notes.type(item.name).indexed) {
+      const { node, index } = use;
       const where = `${item.name} @indexed(index: "${index}")`;
       const declared = indexOf(layout, index);
       if (!declared) {
         problems.add(where, `names no index the model declares (${layout.indexes.map((i) => i.name).join(', ') || 'none'})`, node);
         continue;
       }
-      const when = whenOf(item, arg('when'), where, problems, node);
+      const when = whenOf(item, use.when, where, problems, node);
       if (when === null) continue;
       const other = item.indexed.find((p) => p.index === index);
       if ((other && !(other.when && when && other.when.field === when.field && other.when.set !== when.set)) || (index === 'GSI2' && item.byInstant)) {
@@ -49,18 +44,10 @@ export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, It
         problems.add(where, `${item.name} is already in ${index}: ${reason}`, node);
         continue;
       }
-      const list = (value: ReturnType<typeof arg>): string[] | null =>
-        value === undefined || value.kind === Kind.NULL
-          ? null
-          : value.kind === Kind.LIST
-            ? value.values.map((v) => (v.kind === Kind.STRING ? v.value : ''))
-            : value.kind === Kind.STRING
-              ? [value.value]
-              : [];
       // Templates write their keys in the index's casing (as given when it declares none).
       const casing = declared.casing ?? 'NONE';
-      const pk = parts(item, layout, declared.pk, list(arg('pk')), `${where}(pk)`, problems, node, casing);
-      const sk = parts(item, layout, declared.sk, list(arg('sk')), `${where}(sk)`, problems, node, casing);
+      const pk = parts(item, layout, declared.pk, use.pk, `${where}(pk)`, problems, node, casing);
+      const sk = parts(item, layout, declared.sk, use.sk, `${where}(sk)`, problems, node, casing);
       if (!pk || !sk) continue;
       if (other && !apart(other, pk, sk)) {
         problems.add(
@@ -82,15 +69,8 @@ export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, It
  * ("!field") decides that this shape is the one written; undefined when
  * not given, null (reported) when it names no stored scalar field.
  */
-function whenOf(
-  item: ItemType,
-  value: { kind: string; value?: unknown } | undefined,
-  where: string,
-  problems: Problems,
-  node: unknown,
-): IndexPlacement['when'] | null {
-  if (value === undefined || value.kind === Kind.NULL) return undefined;
-  const text = value.kind === Kind.STRING ? String(value.value) : '';
+function whenOf(item: ItemType, text: string | null, where: string, problems: Problems, node: unknown): IndexPlacement['when'] | null {
+  if (text === null) return undefined;
   const field = text.replace(/^!/, '');
   if (!item.attributes.some((a) => a.name === field && !a.shape)) {
     problems.add(
@@ -274,13 +254,13 @@ export function checkReadPartitions(items: ReadonlyMap<string, ItemType>, relati
     const placeholders = [key.pk, ...key.pkMore.map((p) => p.template)].flatMap((t) => t.placeholders);
     const source = [key.pk, ...key.pkMore.map((p) => p.template)].map((t) => t.source).join('", "');
     const unfilled = placeholders.filter((p) => p !== r.via && !(p in fills));
-    if (r.via !== '' && !placeholders.includes(r.via)) {
+    if (r.via !== '' && !placeholders.includes(r.via) && Object.keys(fills).length === 0) {
       problems.add(where, `${node.name}'s partition key there, "${source}", does not name {${r.via}}, which holds the ${r.owner}'s id`);
     } else if (unfilled.length > 0) {
       const owner = items.get(r.owner);
       const fillers = [
         ...(r.via === '' ? [] : [`the ${r.owner}'s id fills {${r.via}}`]),
-        ...(!r.owned && owner && owner.derivedId !== null && owner.pk.prefix !== ''
+        ...(owner && owner.derivedId !== null && owner.pk.prefix !== ''
           ? [`${r.owner}'s key values fill the placeholders at the places of its pk "${owner.pk.source}"`]
           : []),
         ...(r.owned ? [] : ['a required argument named like a placeholder fills it']),

@@ -9,9 +9,12 @@ import { isInterfaceType, type GraphQLNamedType, type GraphQLObjectType, type Gr
 import type { Access, Attribute, ItemType, KeylessType } from './model.js';
 import type { Problems } from './problems.js';
 import { parseTemplate, TemplateError, type KeyCasing, type KeyTemplate } from './template.js';
-import { connectionShape, directiveArgs, directivesOn, getByOf, isEnum, isObject, isScalarLike, unwrap, type Field } from './schemaShape.js';
+import { connectionShape, isEnum, isObject, isScalarLike, unwrap, type Field } from './schemaShape.js';
+import type { Annotations } from './annotations.js';
+import type { ItemNote } from './annotationTypes.js';
+import { readParentKeys } from './parentKeys.js';
 import { readAccess } from './access.js';
-import { nestedScalar, readAttributeDirective, scalarKind } from './attributeDirective.js';
+import { attributeOf, nestedScalar, readAttributeDirective, scalarKind } from './attributeDirective.js';
 import { enumValues } from './storedText.js';
 import { isNested, mapTypesOf, readShape, referenceListShape, type NestedContext } from './nestedValues.js';
 
@@ -36,9 +39,9 @@ function template(source: string, where: string, problems: Problems, node: unkno
  * its one field (the global id). Its shape is checked in operations.ts;
  * null when the model declares no such field (or it returns no interface).
  */
-export function nodeInterfaceOf(schema: GraphQLSchema): { name: string; idField: string } | null {
+export function nodeInterfaceOf(schema: GraphQLSchema, notes: Annotations): { name: string; idField: string } | null {
   for (const field of Object.values(schema.getQueryType()?.getFields() ?? {})) {
-    if (getByOf(schema, field) !== 'NODE') continue;
+    if (notes.field(field).get?.by !== 'NODE') continue;
     const named = unwrap(field.type).named;
     if (!isInterfaceType(named)) return null;
     const fields = Object.values(named.getFields());
@@ -48,8 +51,8 @@ export function nodeInterfaceOf(schema: GraphQLSchema): { name: string; idField:
 }
 
 /** Is `type` keyless: an object type with `id: ID!`, no @item, and not a root type nor a connection's edge type (whose id is an edge's own)? */
-function isKeyless(schema: GraphQLSchema, type: GraphQLObjectType): boolean {
-  if (ROOT_TYPES.has(type.name) || directiveArgs(schema, 'item', type)) return false;
+function isKeyless(notes: Annotations, type: GraphQLObjectType): boolean {
+  if (ROOT_TYPES.has(type.name) || notes.type(type).item) return false;
   if (type.getFields().cursor !== undefined && type.getFields().node !== undefined) return false;
   const id = type.getFields().id;
   return id !== undefined && unwrap(id.type).named.name === 'ID' && unwrap(id.type).nonNull && !unwrap(id.type).list;
@@ -60,10 +63,10 @@ function isKeyless(schema: GraphQLSchema, type: GraphQLObjectType): boolean {
  * customer id on tickets). They have no item, so they hold no field but
  * their id.
  */
-export function readKeylessTypes(schema: GraphQLSchema, problems: Problems): Map<string, KeylessType> {
+export function readKeylessTypes(schema: GraphQLSchema, notes: Annotations, problems: Problems): Map<string, KeylessType> {
   const keyless = new Map<string, KeylessType>();
   for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObject(type) || type.name.startsWith('__') || !isKeyless(schema, type)) continue;
+    if (!isObject(type) || type.name.startsWith('__') || !isKeyless(notes, type)) continue;
     for (const field of Object.values(type.getFields())) {
       // Its id, and connections over items whose keys name it (read in relations.ts).
       if (field.name === 'id' || connectionShape(unwrap(field.type).named)) continue;
@@ -80,36 +83,39 @@ export function readKeylessTypes(schema: GraphQLSchema, problems: Problems): Map
 
 export function readItemTypes(
   schema: GraphQLSchema,
+  notes: Annotations,
   problems: Problems,
   keyless: ReadonlyMap<string, KeylessType> = new Map(),
   casing: KeyCasing = 'NONE',
 ): Map<string, ItemType> {
   const items = new Map<string, ItemType>();
-  const node = nodeInterfaceOf(schema);
+  const node = nodeInterfaceOf(schema, notes);
   const objects = Object.values(schema.getTypeMap()).filter((t): t is GraphQLObjectType => isObject(t) && !t.name.startsWith('__'));
   // First every type with @item, so parents and field types can be told apart from plain objects.
-  const declared = new Set(objects.filter((t) => directiveArgs(schema, 'item', t)).map((t) => t.name));
+  const declared = new Set(objects.filter((t) => notes.type(t).item).map((t) => t.name));
   // Map types' fields are values inside items, read with their item's field (nestedValues.ts).
   const mapTypes = mapTypesOf(
+    notes,
     objects.filter((t) => declared.has(t.name)),
     (name) => declared.has(name) || keyless.has(name) || ROOT_TYPES.has(name),
   );
-  const childrenOwners = childrenOwnersOf(schema, objects, declared);
+  const childrenOwners = childrenOwnersOf(notes, objects, declared);
   for (const type of objects) {
-    const args = directiveArgs(schema, 'item', type);
+    const args = notes.type(type).item;
     if (!args) {
       if (keyless.has(type.name) || mapTypes.has(type.name)) continue; // readKeylessTypes, nestedValues.ts
-      for (const field of Object.values(type.getFields())) checkPlainField(schema, type, field, declared, problems);
+      for (const field of Object.values(type.getFields())) checkPlainField(schema, notes, type, field, problems);
       continue;
     }
     if (ROOT_TYPES.has(type.name)) {
       problems.add(`${type.name} @item`, 'a root type cannot be an item type', type.astNode);
       continue;
     }
-    const item = readItemType({ schema, childrenOwners, declared, keyless, node, problems, casing }, type, args);
+    const item = readItemType({ schema, notes, childrenOwners, declared, keyless, node, problems, casing }, type, args);
     if (item) items.set(item.name, item);
   }
   for (const item of items.values()) checkParentPartition(schema, item, items, problems);
+  for (const item of items.values()) readParentKeys(schema, item, items, problems);
   return items;
 }
 
@@ -137,9 +143,9 @@ function checkParentPartition(schema: GraphQLSchema, item: ItemType, items: Read
 }
 
 /** Fields of types without @item may not carry item-field directives (a root type's fields are read in operations.ts). */
-function checkPlainField(schema: GraphQLSchema, type: GraphQLObjectType, field: Field, declared: Set<string>, problems: Problems): void {
+function checkPlainField(schema: GraphQLSchema, notes: Annotations, type: GraphQLObjectType, field: Field, problems: Problems): void {
   if (ROOT_TYPES.has(type.name)) return;
-  for (const name of directivesOn(field)) {
+  for (const name of notes.field(field).uses) {
     const onEdges = name === 'createdAt' || name === 'attribute';
     if (onEdges && isEdgeTypeName(schema, type.name)) continue;
     if (['parent', 'propagating', 'createdAt', 'attribute', 'access', ...NOT_ON_ITEM_FIELDS].includes(name)) {
@@ -150,7 +156,6 @@ function checkPlainField(schema: GraphQLSchema, type: GraphQLObjectType, field: 
       );
     }
   }
-  void declared;
 }
 
 /** Is `name` the edge type of some connection type? */
@@ -184,13 +189,13 @@ function inferredParent(reading: ItemTypeReading, type: GraphQLObjectType, pk: K
 }
 
 /** Each item type some @children field lists as its node → the types with such a field. */
-function childrenOwnersOf(schema: GraphQLSchema, objects: readonly GraphQLObjectType[], declared: ReadonlySet<string>): Map<string, Set<string>> {
+function childrenOwnersOf(notes: Annotations, objects: readonly GraphQLObjectType[], declared: ReadonlySet<string>): Map<string, Set<string>> {
   const owners = new Map<string, Set<string>>();
   for (const type of objects) {
     if (!declared.has(type.name)) continue;
     for (const field of Object.values(type.getFields())) {
       const node = connectionShape(unwrap(field.type).named)?.node.name;
-      if (node === undefined || !directivesOn(field).includes('children')) continue;
+      if (node === undefined || !notes.field(field).children) continue;
       owners.set(node, (owners.get(node) ?? new Set()).add(type.name));
     }
   }
@@ -200,6 +205,7 @@ function childrenOwnersOf(schema: GraphQLSchema, objects: readonly GraphQLObject
 /** What reading one @item type needs beside the type: the schema, the names of item and keyless types, the node interface. */
 interface ItemTypeReading {
   schema: GraphQLSchema;
+  notes: Annotations;
   /** For @parent inferred: each type listed by @children fields → their types. */
   childrenOwners: ReadonlyMap<string, ReadonlySet<string>>;
   declared: Set<string>;
@@ -210,8 +216,8 @@ interface ItemTypeReading {
   casing: KeyCasing;
 }
 
-function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: Record<string, unknown>): ItemType | null {
-  const { schema, node, problems } = reading;
+function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: ItemNote): ItemType | null {
+  const { notes, node, problems } = reading;
   const where = `${type.name} @item`;
   // With a @get(by: NODE) root field every item type is reachable through it, so every one implements the interface.
   const globalId = node && type.getInterfaces().some((i) => i.name === node.name) ? node.idField : null;
@@ -222,8 +228,8 @@ function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: R
       type.astNode,
     );
   }
-  const pk = template(String(args.pk), `${where}(pk)`, problems, type.astNode, reading.casing);
-  const sk = template(String(args.sk), `${where}(sk)`, problems, type.astNode, reading.casing);
+  const pk = template(args.pk, `${where}(pk)`, problems, type.astNode, reading.casing);
+  const sk = template(args.sk, `${where}(sk)`, problems, type.astNode, reading.casing);
   const fields = type.getFields();
   const id = fields.id;
   if (!id || unwrap(id.type).named.name !== 'ID' || !unwrap(id.type).nonNull || unwrap(id.type).list) {
@@ -232,7 +238,7 @@ function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: R
   const fieldAccess: Record<string, Access> = {};
   for (const field of Object.values(fields)) {
     if (connectionShape(unwrap(field.type).named)) continue; // a relation's access is read in relations.ts
-    const access = readAccess(schema, field, `${type.name}.${field.name}`, problems);
+    const access = readAccess(notes.field(field).access, field, `${type.name}.${field.name}`, problems);
     if (access) fieldAccess[field.name] = access;
   }
   const read = readItemFields(reading, type, globalId);
@@ -243,20 +249,19 @@ function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: R
   const parentStoredAs = cased && parent ? parent.field : null;
   const constants = readConstants(args.constants, where, type, problems);
   const keyFields = readKeyFields({ pk, sk, parent, attributes }, where, type, problems);
-  const derivedId = readDerivedId(pk, sk, args.inverted === true, where, type, problems);
+  const derivedId = readDerivedId(pk, sk, args.inverted, where, type, problems);
   // A derived id is made again from the fields its key holds: nothing to store for it unless declared.
   const idStoredAs = idName ?? (cased && derivedId === null ? 'id' : null);
-  const owner = typeof args.claim === 'string' ? { claim: args.claim, setting: typeof args.claimSetting === 'string' ? args.claimSetting : null } : null;
-  if (owner === null && typeof args.claimSetting === 'string')
-    problems.add(`${where}(claimSetting)`, 'renames a claim the type does not name: add claim', type.astNode);
-  const access: Access | null = readAccess(schema, type, type.name, problems);
+  const owner = args.claim !== null ? { claim: args.claim, setting: args.claimSetting } : null;
+  if (owner === null && args.claimSetting !== null) problems.add(`${where}(claimSetting)`, 'renames a claim the type does not name: add claim', type.astNode);
+  const access: Access | null = readAccess(notes.type(type).access, type, type.name, problems);
 
   if (!pk || !sk) return null;
   return {
     name: type.name,
     pk,
     sk,
-    inverted: args.inverted === true,
+    inverted: args.inverted,
     indexed: [],
     parent,
     keyFields,
@@ -276,9 +281,9 @@ function readItemType(reading: ItemTypeReading, type: GraphQLObjectType, args: R
 }
 
 /** @item(constants:): each an attribute name (non-empty, named once) and its text. */
-function readConstants(value: unknown, where: string, type: GraphQLObjectType, problems: Problems): ItemType['constants'] {
+function readConstants(value: ItemNote['constants'], where: string, type: GraphQLObjectType, problems: Problems): ItemType['constants'] {
   const constants: { attribute: string; value: string }[] = [];
-  for (const c of (value as { attribute: string; value: string }[] | null | undefined) ?? []) {
+  for (const c of value) {
     if (c.attribute === '' || c.attribute === '__proto__') problems.add(`${where}(constants)`, `"${c.attribute}" is no attribute name`, type.astNode);
     else if (constants.some((k) => k.attribute === c.attribute)) problems.add(`${where}(constants)`, `names the attribute ${c.attribute} twice`, type.astNode);
     else constants.push({ attribute: c.attribute, value: c.value });
@@ -288,13 +293,14 @@ function readConstants(value: unknown, where: string, type: GraphQLObjectType, p
 
 /** The fields of an item type other than its ids and connections: its @parent field, stored attributes and @propagating flags. */
 function readItemFields(reading: ItemTypeReading, type: GraphQLObjectType, globalId: string | null) {
-  const { schema, declared, keyless, problems } = reading;
+  const { schema, notes, declared, keyless, problems } = reading;
   const isEntity = (name: string) => declared.has(name) || keyless.has(name) || ROOT_TYPES.has(name);
   const nested: NestedContext = {
     schema,
+    notes,
     problems,
     isEntity,
-    scalar: (f, at, t, inList) => nestedScalar(schema, f, at, t as GraphQLNamedType, inList, problems),
+    scalar: (f, at, t, inList) => nestedScalar(notes, f, at, t as GraphQLNamedType, inList, problems),
   };
   let parent: ItemType['parent'] = null;
   let idName: string | null = null;
@@ -302,9 +308,9 @@ function readItemFields(reading: ItemTypeReading, type: GraphQLObjectType, globa
   const flags: string[] = [];
   for (const field of Object.values(type.getFields())) {
     const at = `${type.name}.${field.name}`;
-    const used = directivesOn(field);
+    const used = notes.field(field).uses;
     if (field.name === 'id' && field.name !== globalId) {
-      idName = readIdAttribute(schema, field, at, problems);
+      idName = readIdAttribute(notes, field, at, problems);
       continue;
     }
     if (field.name === globalId) {
@@ -343,14 +349,14 @@ function readItemFields(reading: ItemTypeReading, type: GraphQLObjectType, globa
  * library's name for it, ElectroDB's `employee`), written at create and
  * read where the keys cannot give it back. Only name applies.
  */
-function readIdAttribute(schema: GraphQLSchema, field: Field, at: string, problems: Problems): string | null {
-  const args = directiveArgs(schema, 'attribute', field);
+function readIdAttribute(notes: Annotations, field: Field, at: string, problems: Problems): string | null {
+  const args = notes.field(field).attribute;
   if (!args) return null;
   for (const key of ['min', 'max', 'format'] as const) {
     if (args[key] != null)
       problems.add(`${at} @attribute(${key})`, 'applies to stored fields; the id takes name alone (the attribute it is also stored under)', field.astNode);
   }
-  if (typeof args.name !== 'string') return null;
+  if (args.name === null) return null;
   if (args.name === '' || args.name === '__proto__') {
     problems.add(`${at} @attribute(name)`, `"${args.name}" is no attribute name`, field.astNode);
     return null;
@@ -359,12 +365,12 @@ function readIdAttribute(schema: GraphQLSchema, field: Field, at: string, proble
 }
 
 /** One stored field: a reference, a map or list, or a scalar attribute; `flag` for a @propagating one; null when refused or not stored. */
-function readStoredField(reading: ItemTypeReading, nested: NestedContext, field: Field, at: string, used: string[]): Attribute | 'flag' | null {
-  const { schema, declared, keyless, problems } = reading;
+function readStoredField(reading: ItemTypeReading, nested: NestedContext, field: Field, at: string, used: readonly string[]): Attribute | 'flag' | null {
+  const { notes, declared, keyless, problems } = reading;
   const { named, list } = unwrap(field.type);
   if (isObject(named) && !list && (declared.has(named.name) || keyless.has(named.name))) {
     // A reference: stored as the referred id, read back as that item (or, keyless, as just its id).
-    const { storedAs, constraints, counter } = readAttributeDirective(schema, field, at, 'ID', problems, 'reference');
+    const { storedAs, constraints, counter } = readAttributeDirective(notes, field, at, 'ID', problems, 'reference');
     return {
       name: field.name,
       storedAs,
@@ -379,7 +385,7 @@ function readStoredField(reading: ItemTypeReading, nested: NestedContext, field:
   if (isObject(named) && list && (declared.has(named.name) || keyless.has(named.name))) {
     // A list of references: the referred ids, in a list attribute (bounded as any list).
     const shape = referenceListShape(nested, field, at);
-    const name = (directiveArgs(schema, 'attribute', field) ?? {}).name;
+    const name = attributeOf(notes, field).name;
     const storedAs = typeof name === 'string' && name !== '' ? name : field.name;
     const none = { min: null, max: null, format: null };
     const references = { type: named.name, keyless: keyless.has(named.name) };
@@ -390,7 +396,7 @@ function readStoredField(reading: ItemTypeReading, nested: NestedContext, field:
     for (const name of ['createdAt', 'propagating'].filter((d) => used.includes(d)))
       problems.add(`${at} @${name}`, 'belongs on a scalar field, not a map or list', field.astNode);
     const shape = readShape(nested, field, at);
-    const name = (directiveArgs(schema, 'attribute', field) ?? {}).name;
+    const name = attributeOf(notes, field).name;
     if (name === '') problems.add(`${at} @attribute(name)`, 'is empty: name the attribute the field is stored under', field.astNode);
     const storedAs = typeof name === 'string' && name !== '' ? name : field.name;
     const none = { min: null, max: null, format: null };
@@ -411,7 +417,7 @@ function readStoredField(reading: ItemTypeReading, nested: NestedContext, field:
     problems.add(at, `a stored field must be a built-in scalar, DateTime or an enum${list ? ', not a list' : ''}`, field.astNode);
     return null;
   }
-  const { storedAs, constraints, sequence } = readAttributeDirective(schema, field, at, kind, problems, 'item field');
+  const { storedAs, constraints, sequence } = readAttributeDirective(notes, field, at, kind, problems, 'item field');
   return {
     name: field.name,
     storedAs,
@@ -477,10 +483,7 @@ function readKeyFields(
       else if (!keyFields.includes(p)) keyFields.push(p);
     }
   }
-  if (parent && pk && sk && !pk.placeholders.includes(parent.field) && !sk.placeholders.includes(parent.field)) {
-    // The parent's id is read back from the item's keys.
-    problems.add(where, `a child's key holds its parent's id: pk or sk must hold {${parent.field}}`, type.astNode);
-  }
+  // A key without {parent} may hold the parent's key values instead (parentKeys.ts, once every type is read).
   return keyFields;
 }
 

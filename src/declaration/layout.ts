@@ -7,12 +7,24 @@
  * A model that declares neither gets the default layout (DEFAULT_LAYOUT):
  * PK/SK and the two indexes GSI1 and GSI2 over attributes of their names.
  */
-import { Kind, type ConstDirectiveNode, type GraphQLSchema } from 'graphql';
-import { getDirectiveValues, type GraphQLDirective } from 'graphql';
+import type { ConstDirectiveNode } from 'graphql';
+import type { Annotations } from './annotations.js';
 import type { IndexLayout, ItemType, Layout, Relation, RootField } from './model.js';
 import type { KeyCasing } from './template.js';
 import type { Problems } from './problems.js';
 import { inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
+
+/**
+ * The one shard-count rule of the sharding scheme (dynamo/keys.ts): a
+ * relation's edges and a catalog's entries are spread over 1 to 64 shards.
+ * At most 64: a create puts every counter item in its one transaction, and
+ * a merged page reads every shard.
+ */
+export const MAX_SHARDS = 64;
+export const isShardCount = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_SHARDS;
+/** Shards of each catalog in GSI2. Fixed: changing it re-keys every catalog entry (a migration). */
+export const CATALOG_SHARDS = 8;
+export const shardCountProblem = (n: number): string | null => (isShardCount(n) ? null : `must be a whole number 1–${MAX_SHARDS} (got ${String(n)})`);
 
 /** DynamoDB's multi-attribute keys: up to four attributes per partition or sort key. */
 export const MAX_KEY_ATTRIBUTES = 4;
@@ -35,29 +47,24 @@ export const DEFAULT_LAYOUT: Layout = {
 /** DynamoDB's rules for index names: 3–255 characters of [a-zA-Z0-9_.-]. */
 const INDEX_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
 
-export function readLayout(schema: GraphQLSchema, problems: Problems): Layout {
-  const nodes = [schema.astNode, ...schema.extensionASTNodes].flatMap((n) => n?.directives ?? []);
-  const tables = nodes.filter((d) => d.name.value === 'table');
-  const indexes = nodes.filter((d) => d.name.value === 'index');
+export function readLayout(notes: Annotations, problems: Problems): Layout {
+  const { tables, indexes } = notes;
   if (tables.length === 0 && indexes.length === 0) return DEFAULT_LAYOUT;
-  if (tables.length > 1) problems.add('schema @table', 'is declared more than once: a model has one table', tables[1]);
-  const table = tables[0] ? valuesOf(schema, 'table', tables[0]) : { pk: 'PK', sk: 'SK' };
-  const pk = String(table.pk);
-  const sk = typeof table.sk === 'string' ? table.sk : null;
-  const casing = (typeof table.casing === 'string' ? table.casing : 'NONE') as KeyCasing;
-  checkAttributeName(pk, 'schema @table(pk)', problems, tables[0]);
-  if (sk !== null) checkAttributeName(sk, 'schema @table(sk)', problems, tables[0]);
-  if (sk === pk) problems.add('schema @table', `pk and sk name the same attribute ${pk}`, tables[0]);
+  if (tables.length > 1) problems.add('schema @table', 'is declared more than once: a model has one table', tables[1]!.node);
+  const table = notes.table ?? { pk: 'PK', sk: 'SK', casing: 'NONE' as KeyCasing, node: undefined };
+  const { pk, sk, casing } = table;
+  checkAttributeName(pk, 'schema @table(pk)', problems, table.node);
+  if (sk !== null) checkAttributeName(sk, 'schema @table(sk)', problems, table.node);
+  if (sk === pk) problems.add('schema @table', `pk and sk name the same attribute ${pk}`, table.node);
 
   const declared: IndexLayout[] = [];
-  for (const node of indexes) {
-    const args = valuesOf(schema, 'index', node);
-    const name = String(args.name);
+  for (const args of indexes) {
+    const { node, name } = args;
     const where = `schema @index(name: "${name}")`;
     if (!INDEX_NAME.test(name)) problems.add(where, 'an index name is 3 to 255 letters, digits, _, - or .', node);
     if (declared.some((i) => i.name === name)) problems.add(where, `is declared twice: index names are unique`, node);
-    const keyPk = (args.pk as string[] | undefined) ?? [];
-    const keySk = (args.sk as string[] | null | undefined) ?? [];
+    const keyPk = args.pk;
+    const keySk = args.sk ?? [];
     for (const [part, list, min] of [
       ['pk', keyPk, 1],
       ['sk', keySk, 0],
@@ -70,15 +77,9 @@ export function readLayout(schema: GraphQLSchema, problems: Problems): Layout {
     const all = [...keyPk, ...keySk];
     const twice = all.find((a, i) => all.indexOf(a) !== i);
     if (twice !== undefined) problems.add(where, `names the attribute ${twice} twice in its key`, node);
-    declared.push({ name, pk: keyPk, sk: keySk, casing: typeof args.casing === 'string' ? (args.casing as KeyCasing) : null });
+    declared.push({ name, pk: keyPk, sk: keySk, casing: args.casing });
   }
   return { declared: true, pk, sk, casing, indexes: declared };
-}
-
-function valuesOf(schema: GraphQLSchema, name: string, node: ConstDirectiveNode): Record<string, unknown> {
-  const directive = schema.getDirective(name) as GraphQLDirective;
-  // getDirectiveValues reads the first use on a node; each use is its own node here.
-  return getDirectiveValues(directive, { kind: Kind.SCHEMA_DEFINITION, directives: [node] } as never) ?? {};
 }
 
 function checkAttributeName(name: string, where: string, problems: Problems, node: ConstDirectiveNode | undefined): void {

@@ -125,8 +125,14 @@ export interface ItemType {
   inverted: boolean;
   /** @indexed: the indexes the type's items are in besides the table (and GSI1 when inverted), in declaration order. */
   indexed: IndexPlacement[];
-  /** The @parent field and its type, for a child item type. */
-  parent: { field: string; type: string } | null;
+  /**
+   * The @parent field and its type, for a child item type. `keys`: where
+   * the child's key holds its parent's key values instead of its id (a
+   * parent with a derived id, whose pk the child's repeats with its own
+   * fields: `REPO#{repoOwner}#{repoName}` under `REPO#{owner}#{name}`), the
+   * child's fields holding them, in the order of the parent's derived id.
+   */
+  parent: { field: string; type: string; keys?: readonly string[] } | null;
   /**
    * Stored fields the table keys hold besides id and the parent
    * (`msg#{sentAt}#{id}`): set at create, never updated, read back from the
@@ -250,8 +256,18 @@ export interface EdgesRelation extends RelationBase {
   direction: 'base' | 'inverted';
   /** @edges(pk, sk): the side's own edge items' key, or null (the default keys above). */
   key: EdgeKey | null;
-  /** @edges(index) on an inverse side without a key: the declared index over the table's keys swapped that it reads; null: GSI1. */
+  /**
+   * @edges(index) on an inverse side: the declared index it reads; null:
+   * GSI1. Without indexKey, an index over the table's keys swapped.
+   */
   index: string | null;
+  /**
+   * @edges(inverseOf, index, pk, sk): the inverse side's key in `index`
+   * (an overloaded index), written on each base edge item beside its own
+   * key (`REST#{id}` / `GUEST#{guest}`: `{id}` this side's owner, the sk's
+   * placeholder the node's id); null otherwise (then `key` is a mirror's).
+   */
+  indexKey: EdgeKey | null;
   /** @edges(order: DESCENDING): paged from the highest sort key. */
   descending: boolean;
   /** @edges(from, until): the arguments narrowing the sort key from its first placeholder on, or null. */

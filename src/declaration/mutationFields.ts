@@ -7,7 +7,8 @@
 import { isEnumType, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { Attribute, EdgesRelation, ItemType, MutationField, Relation } from './model.js';
 import type { Problems } from './problems.js';
-import { directiveArgs, directivesOn, isInputObject, unwrap, type Field } from './schemaShape.js';
+import { isInputObject, unwrap, type Field } from './schemaShape.js';
+import type { Annotations } from './annotations.js';
 import { readAccess } from './access.js';
 import { scalarKind } from './attributeDirective.js';
 import { storedEnumValues } from './storedText.js';
@@ -16,8 +17,8 @@ import { inputMismatch } from './nestedValues.js';
 
 export const MUTATION_DIRECTIVES = ['create', 'update', 'delete', 'addEdge', 'removeEdge'];
 
-export function only(field: Field, names: string[], at: string, problems: Problems): string | null {
-  const used = directivesOn(field).filter((d) => names.includes(d));
+export function only(notes: Annotations, field: Field, names: string[], at: string, problems: Problems): string | null {
+  const used = notes.field(field).uses.filter((d) => names.includes(d));
   if (used.length === 0) {
     problems.add(at, `no directive binds this field: add one of ${names.map((n) => `@${n}`).join(', ')}`, field.astNode);
     return null;
@@ -38,6 +39,7 @@ export function argType(field: Field, name: string) {
 /** One Mutation field being read: where problems are reported, and its access rule. */
 interface MutationReading {
   schema: GraphQLSchema;
+  notes: Annotations;
   field: Field;
   problems: Problems;
   at: string;
@@ -47,15 +49,17 @@ interface MutationReading {
 
 export function readMutation(
   schema: GraphQLSchema,
+  notes: Annotations,
   field: Field,
   items: ReadonlyMap<string, ItemType>,
   relations: ReadonlyMap<string, Relation>,
   problems: Problems,
 ): MutationField | null {
   const at = `Mutation.${field.name}`;
-  const directive = only(field, MUTATION_DIRECTIVES, at, problems);
+  const directive = only(notes, field, MUTATION_DIRECTIVES, at, problems);
   if (!directive) return null;
-  const m: MutationReading = { schema, field, problems, at, where: `${at} @${directive}`, access: readAccess(schema, field, at, problems) };
+  const access = readAccess(notes.field(field).access, field, at, problems);
+  const m: MutationReading = { schema, notes, field, problems, at, where: `${at} @${directive}`, access };
   if (directive === 'create' || directive === 'update') return readWriteMutation(m, directive, items);
   if (directive === 'delete') return readDeleteMutation(m, items);
   return readLinkMutation(m, directive === 'addEdge' ? 'link' : 'unlink', relations);
@@ -78,7 +82,7 @@ function needInput({ field, problems, where }: MutationReading): string | null {
 }
 
 function readWriteMutation(m: MutationReading, directive: 'create' | 'update', items: ReadonlyMap<string, ItemType>): MutationField | null {
-  const { schema, field, problems, where, access } = m;
+  const { schema, notes, field, problems, where, access } = m;
   const returned = unwrap(field.type).named.name;
   const item = items.get(returned);
   if (!item) {
@@ -89,7 +93,7 @@ function readWriteMutation(m: MutationReading, directive: 'create' | 'update', i
   if (input) checkInput(schema, input, item, directive, problems);
   if (directive === 'update') {
     needId(m, item);
-    const parentArgument = childParent(schema, 'update', field, item, where, problems);
+    const parentArgument = childParent(notes, 'update', field, item, where, problems);
     return {
       kind: 'update',
       field: field.name,
@@ -100,8 +104,7 @@ function readWriteMutation(m: MutationReading, directive: 'create' | 'update', i
       access,
     };
   }
-  const parentArgument = (directiveArgs(schema, 'create', field) ?? {}).parent;
-  const parentArg = typeof parentArgument === 'string' ? parentArgument : null;
+  const parentArg = notes.field(field).create?.parent ?? null;
   if (item.parent && parentArg === null)
     problems.add(where, `${item.name} is a child of ${item.parent.type}: name the argument holding its id in parent`, field.astNode);
   if (!item.parent && parentArg !== null) problems.add(`${where}(parent)`, `${item.name} has no @parent field`, field.astNode);
@@ -110,17 +113,17 @@ function readWriteMutation(m: MutationReading, directive: 'create' | 'update', i
 }
 
 function readDeleteMutation(m: MutationReading, items: ReadonlyMap<string, ItemType>): MutationField | null {
-  const { schema, field, problems, where, access } = m;
-  const args = directiveArgs(schema, 'delete', field) ?? {};
-  const named = typeof args.type === 'string' ? args.type : unwrap(field.type).named.name;
+  const { notes, field, problems, where, access } = m;
+  const args = notes.field(field).delete!;
+  const named = args.type ?? unwrap(field.type).named.name;
   const item = items.get(named);
   if (!item) {
     problems.add(where, `deletes ${named}, which is no @item type (return the type, or name it in @delete(type))`, field.astNode);
     return null;
   }
   needId(m, item);
-  const parentArgument = childParent(schema, 'delete', field, item, where, problems);
-  const match = Array.isArray(args.match) ? (args.match as string[]) : [];
+  const parentArgument = childParent(notes, 'delete', field, item, where, problems);
+  const match = args.match ?? [];
   for (const name of match) {
     const attribute = item.attributes.find((a) => a.name === name);
     if (!attribute || attribute.reference)
@@ -142,16 +145,15 @@ function readDeleteMutation(m: MutationReading, items: ReadonlyMap<string, ItemT
 }
 
 function readLinkMutation(m: MutationReading, directive: 'link' | 'unlink', relations: ReadonlyMap<string, Relation>): MutationField | null {
-  const { schema, field, problems, where, access } = m;
-  const args = directiveArgs(schema, directive === 'link' ? 'addEdge' : 'removeEdge', field) ?? {};
-  const path = String(args.edges);
+  const { notes, field, problems, where, access } = m;
+  const args = notes.field(field)[directive === 'link' ? 'addEdge' : 'removeEdge']!;
+  const path = args.edges;
   const relation = relations.get(path);
   if (!relation || relation.kind !== 'edges') {
     problems.add(`${where}(edges)`, `names no @edges field: ${path} (write Type.field)`, field.astNode);
     return null;
   }
-  const from = String(args.from);
-  const to = String(args.to);
+  const { from, to } = args;
   for (const name of [from, to]) {
     const t = argType(field, name);
     if (!t || t.named.name !== 'ID') problems.add(where, `names the argument ${name}, which the field does not take as ID`, field.astNode);
@@ -168,7 +170,7 @@ function readLinkMutation(m: MutationReading, directive: 'link' | 'unlink', rela
   const keyFields = baseSide?.kind === 'edges' ? edgeKeyFields(baseSide, relations) : { fields: [], ownId: false, attributes: [] };
   if (directive === 'unlink') checkUnlinkKeyArguments(m, path, keyFields);
   if (directive === 'link') checkLinkArguments(m, relation, from, to, keyFields.ownId);
-  return { kind: directive, field: field.name, edges: path, from, to, phrase: typeof args.phrase === 'string' ? args.phrase : null, access };
+  return { kind: directive, field: field.name, edges: path, from, to, phrase: args.phrase, access };
 }
 
 /** The edge fields a pair's keys hold (the base item's and a mirror's) and whether they hold the edge's own id: an unlink finds the edge by them. */
@@ -224,6 +226,8 @@ function keyArguments(field: Field, item: ItemType, parentArgument: string | nul
   if (item.derivedId) return derivedIdArguments(field, item, item.derivedId, parentArgument, where, problems);
   const found: Record<string, string> = {};
   for (const f of item.keyFields) {
+    // The parent's key values are read from its id.
+    if (parentArgument !== null && item.parent?.keys?.includes(f)) continue;
     const candidates = [f, `${f}Id`];
     const arg = candidates.find((c) => field.args.some((a) => a.name === c));
     if (!arg) problems.add(where, `${item.name}'s key holds {${f}}: take it in an argument ${f} (its id alone does not find the item)`, field.astNode);
@@ -248,7 +252,10 @@ function derivedIdArguments(
   const found: Record<string, string> = {};
   if (field.args.some((a) => a.name === 'id')) return found;
   const missing: string[] = [];
-  for (const p of placeholders) {
+  // The parent's id, in the argument parent names, gives the parent's key values the key holds.
+  const parentKeys = parentArgument !== null ? (item.parent?.keys ?? []) : [];
+  if (parentKeys.length > 0) found[item.parent!.field] = parentArgument!;
+  for (const p of placeholders.filter((x) => !parentKeys.includes(x))) {
     const candidates = p === item.parent?.field && parentArgument !== null ? [parentArgument] : [p, `${p}Id`];
     const arg = candidates.find((c) => field.args.some((a) => a.name === c));
     if (!arg) missing.push(`${candidates.join(' or ')} for {${p}}`);
@@ -264,9 +271,8 @@ function derivedIdArguments(
  * type (`parent`): required unless the type is inverted (found by its id
  * alone through GSI1); refused on a type without a parent.
  */
-function childParent(schema: GraphQLSchema, directive: 'update' | 'delete', field: Field, item: ItemType, where: string, problems: Problems): string | null {
-  const given = (directiveArgs(schema, directive, field) ?? {}).parent;
-  const parent = typeof given === 'string' ? given : null;
+function childParent(notes: Annotations, directive: 'update' | 'delete', field: Field, item: ItemType, where: string, problems: Problems): string | null {
+  const parent = notes.field(field)[directive]?.parent ?? null;
   if (item.parent && parent === null && !item.inverted && !item.derivedId) {
     problems.add(where, `${item.name} is a child of ${item.parent.type}: name the argument holding its id in parent`, field.astNode);
   }
@@ -306,7 +312,13 @@ function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, di
     } else checkKind(`${inputName}.${f.name}`, unwrap(f.type), attribute, `${item.name}.${f.name}`, f.astNode, problems);
     const at = `${inputName}.${f.name}`;
     const counted = item.countedBy?.find((c) => c.counter === attribute.storedAs);
-    if (attribute.sequence) {
+    if (item.parent?.keys?.includes(f.name)) {
+      problems.add(
+        at,
+        `${item.name}.${f.name} holds a key value of its parent ${item.parent.type}, taken from the parent's id: remove it from the ${directive} input`,
+        f.astNode,
+      );
+    } else if (attribute.sequence) {
       problems.add(
         at,
         `${item.name}.${f.name} takes the next number of its parent's sequence ${attribute.sequence.attribute} at create: remove it from the ${directive} input`,
@@ -333,7 +345,7 @@ function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, di
   if (directive !== 'create') return;
   // A create without a required field would refuse every call (or store an item that cannot be read back).
   for (const a of item.attributes) {
-    if (!a.required || a.createdAt || a.sequence) continue;
+    if (!a.required || a.createdAt || a.sequence || item.parent?.keys?.includes(a.name)) continue;
     const f = fields[a.name];
     if (!f) problems.add(`${inputName}`, `has no field ${a.name}: every ${item.name} needs it (${item.name}.${a.name} is required)`, input.astNode);
     else if (!unwrap(f.type).nonNull) problems.add(`${inputName}.${a.name}`, `must be non-null: ${item.name}.${a.name} is required`, f.astNode);

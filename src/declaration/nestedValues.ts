@@ -23,8 +23,8 @@ import {
 } from 'graphql';
 import type { Constraints, MapField, ScalarKind, ValueShape } from './model.js';
 import type { Problems } from './problems.js';
-import { directiveArgs, directivesOn, isObject, isScalarLike, type Field } from './schemaShape.js';
-import { DIRECTIVE_NAMES } from './directives.js';
+import { isObject, isScalarLike, type Field } from './schemaShape.js';
+import type { Annotations } from './annotations.js';
 import { storedEnumValues } from './storedText.js';
 
 /** A GraphQL type with its non-null and list wrappers read one level at a time. */
@@ -43,6 +43,7 @@ function layer(type: GraphQLType): Layer {
 /** What a map or list may hold, and how its scalars are read (the item fields' own reading, itemTypes.ts). */
 export interface NestedContext {
   schema: GraphQLSchema;
+  notes: Annotations;
   problems: Problems;
   /** Object types that are items or keyless types: a map holds neither. */
   isEntity(name: string): boolean;
@@ -60,7 +61,7 @@ export function isNested(type: GraphQLType, isEntity: (name: string) => boolean)
 
 /** The most elements a list field may hold: its @attribute(max:), required (an item holds at most 400 KB). */
 function listMax(ctx: NestedContext, field: Field, at: string): number {
-  const max = (directiveArgs(ctx.schema, 'attribute', field) ?? {}).max;
+  const max = ctx.notes.field(field).attribute?.max;
   if (typeof max !== 'number' || !Number.isInteger(max) || max < 1) {
     ctx.problems.add(
       `${at} @attribute(max)`,
@@ -153,7 +154,7 @@ function mapShape(ctx: NestedContext, type: GraphQLObjectType, required: boolean
   for (const f of Object.values(type.getFields())) {
     const at = `${type.name}.${f.name}`;
     // The gateway's vocabulary only: other directives (Federation's @inaccessible, @tag, …) are not the gateway's business.
-    const others = directivesOn(f).filter((d) => d !== 'attribute' && (DIRECTIVE_NAMES as readonly string[]).includes(d));
+    const others = ctx.notes.field(f).uses.filter((d) => d !== 'attribute');
     if (others.length > 0)
       ctx.problems.add(
         `${at} @${others[0]}`,
@@ -166,7 +167,7 @@ function mapShape(ctx: NestedContext, type: GraphQLObjectType, required: boolean
       ok = false;
       continue;
     }
-    const name = (directiveArgs(ctx.schema, 'attribute', f) ?? {}).name;
+    const name = ctx.notes.field(f).attribute?.name;
     const storedAs = typeof name === 'string' && name !== '' ? name : f.name;
     const known = stored.get(storedAs);
     if (known !== undefined)
@@ -178,7 +179,7 @@ function mapShape(ctx: NestedContext, type: GraphQLObjectType, required: boolean
 }
 
 /** The map types: object types an item's stored field holds (directly, in a list, or inside another map type). */
-export function mapTypesOf(items: readonly GraphQLObjectType[], isEntity: (name: string) => boolean): Set<string> {
+export function mapTypesOf(notes: Annotations, items: readonly GraphQLObjectType[], isEntity: (name: string) => boolean): Set<string> {
   const found = new Set<string>();
   const visit = (type: GraphQLType) => {
     let t = type;
@@ -191,7 +192,7 @@ export function mapTypesOf(items: readonly GraphQLObjectType[], isEntity: (name:
     found.add(object.name);
     for (const f of Object.values(object.getFields())) visit(f.type);
   };
-  for (const item of items) for (const f of Object.values(item.getFields())) if (!directivesOn(f).some((d) => d === 'parent')) visit(f.type);
+  for (const item of items) for (const f of Object.values(item.getFields())) if (!notes.field(f).parent) visit(f.type);
   return found;
 }
 

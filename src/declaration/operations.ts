@@ -22,14 +22,17 @@ import type {
 } from './model.js';
 import { keyIn, readSortArguments, shapeFilled } from './indexed.js';
 import type { Problems } from './problems.js';
-import { connectionShape, directiveArgs, directivesOn, getByOf, unwrap, type Field } from './schemaShape.js';
+import { connectionShape, unwrap, type Field } from './schemaShape.js';
+import type { Annotations } from './annotations.js';
 import { checkAccess, readAccess } from './access.js';
+import { CATALOG_SHARDS } from './layout.js';
 import { argType, MUTATION_DIRECTIVES, only, readMutation } from './mutationFields.js';
 
 const QUERY_DIRECTIVES = ['get', 'catalog', 'query'];
 
 export function readOperations(
   schema: GraphQLSchema,
+  notes: Annotations,
   items: ReadonlyMap<string, ItemType>,
   relations: ReadonlyMap<string, Relation>,
   layout: Layout,
@@ -39,22 +42,22 @@ export function readOperations(
   const queries: RootField[] = [];
   const mutations: MutationField[] = [];
   const query = schema.getQueryType();
-  const rootAccess = { Query: query ? readAccess(schema, query, 'Query', problems) : null, Mutation: null as Access | null };
+  const rootAccess = { Query: query ? readAccess(notes.type(query).access, query, 'Query', problems) : null, Mutation: null as Access | null };
   for (const field of Object.values(query?.getFields() ?? {})) {
-    const root = readRootField(schema, field, items, layout, problems, keyless);
+    const root = readRootField(notes, field, items, layout, problems, keyless);
     if (root) queries.push(root);
   }
   const mutation = schema.getMutationType();
-  if (mutation) rootAccess.Mutation = readAccess(schema, mutation, 'Mutation', problems);
+  if (mutation) rootAccess.Mutation = readAccess(notes.type(mutation).access, mutation, 'Mutation', problems);
   for (const field of Object.values(mutation?.getFields() ?? {})) {
-    const m = readMutation(schema, field, items, relations, problems);
+    const m = readMutation(schema, notes, field, items, relations, problems);
     if (m) mutations.push(m);
   }
   for (const root of [query, mutation, schema.getSubscriptionType()]) {
     if (!root) continue;
     const allowed = root === query ? QUERY_DIRECTIVES : root === mutation ? MUTATION_DIRECTIVES : [];
     for (const field of Object.values(root.getFields())) {
-      for (const d of directivesOn(field)) {
+      for (const d of notes.field(field).uses) {
         if ([...QUERY_DIRECTIVES, ...MUTATION_DIRECTIVES].includes(d) && !allowed.includes(d)) {
           problems.add(`${root.name}.${field.name} @${d}`, `belongs on a field of ${QUERY_DIRECTIVES.includes(d) ? 'Query' : 'Mutation'}`, field.astNode);
         }
@@ -98,7 +101,7 @@ function checkInverseSides(schema: GraphQLSchema, relations: ReadonlyMap<string,
  * pk template there by name ({customer} from customer or customerId).
  */
 function readQueryField(
-  schema: GraphQLSchema,
+  notes: Annotations,
   field: Field,
   at: string,
   items: ReadonlyMap<string, ItemType>,
@@ -106,8 +109,8 @@ function readQueryField(
   access: Access | null,
   problems: Problems,
 ): QueryField | null {
-  const args = directiveArgs(schema, 'query', field) ?? {};
-  const index = typeof args.index === 'string' ? args.index : null;
+  const args = notes.field(field).read!;
+  const index = args.index;
   const where = `${at} @query${index === null ? '' : `(index: "${index}")`}`;
   const shape = connectionShape(unwrap(field.type).named);
   // A connection over a union or interface is a collection (collections.ts).
@@ -144,8 +147,7 @@ function readQueryField(
       );
     else filled[placeholder] = arg;
   }
-  const from = typeof args.from === 'string' ? args.from : null;
-  const until = typeof args.until === 'string' ? args.until : null;
+  const { from, until } = args;
   for (const [name, value] of [
     ['from', from],
     ['until', until],
@@ -183,7 +185,7 @@ function readQueryField(
 }
 
 function readRootField(
-  schema: GraphQLSchema,
+  notes: Annotations,
   field: Field,
   items: ReadonlyMap<string, ItemType>,
   layout: Layout,
@@ -191,14 +193,14 @@ function readRootField(
   keyless: ReadonlyMap<string, KeylessType>,
 ): RootField | null {
   const at = `Query.${field.name}`;
-  const directive = only(field, QUERY_DIRECTIVES, at, problems);
+  const directive = only(notes, field, QUERY_DIRECTIVES, at, problems);
   if (!directive) return null;
-  const access = readAccess(schema, field, at, problems);
+  const access = readAccess(notes.field(field).access, field, at, problems);
   const argNames = field.args.map((a) => a.name);
-  const getBy = getByOf(schema, field);
+  const getBy = notes.field(field).get?.by ?? null;
   if (getBy === 'NODE') return readNodeField(field, at, items, access, problems);
   if (getBy === 'CALLER') return readMeField(field, at, items, access, problems);
-  if (directive === 'query') return readQueryField(schema, field, at, items, layout, access, problems);
+  if (directive === 'query') return readQueryField(notes, field, at, items, layout, access, problems);
   if (directive === 'get') {
     const { named, list } = unwrap(field.type);
     if (keyless.has(named.name) && !list) {
@@ -224,7 +226,11 @@ function readRootField(
       return { kind: 'get', field: field.name, type: item.name, arguments: { id: 'id' }, access };
     }
     // The keys it reads: the sort key alone (GSI1) for an inverted type, else both.
-    const needed = item.inverted && !item.derivedId ? item.sk.placeholders : [...item.pk.placeholders, ...item.sk.placeholders];
+    const placeholders = item.inverted && !item.derivedId ? item.sk.placeholders : [...item.pk.placeholders, ...item.sk.placeholders];
+    // A child whose key holds its parent's key values may take the parent's id for them.
+    const parent = item.parent;
+    const byParent = parent?.keys && [parent.field, `${parent.field}Id`].some((c) => argNames.includes(c));
+    const needed = byParent ? placeholders.map((p) => (parent!.keys!.includes(p) ? parent!.field : p)) : placeholders;
     const args: Record<string, string> = {};
     for (const placeholder of new Set(needed)) {
       const candidates = placeholder === 'id' ? ['id'] : [placeholder, `${placeholder}Id`];
@@ -238,34 +244,33 @@ function readRootField(
     const get: GetField = { kind: 'get', field: field.name, type: item.name, arguments: args, access };
     return get;
   }
-  const args = directiveArgs(schema, 'catalog', field) ?? {};
-  const item = items.get(String(args.type));
+  const args = notes.field(field).catalog!;
+  const item = items.get(args.type);
   const shape = connectionShape(unwrap(field.type).named);
   if (!item) {
-    problems.add(`${at} @catalog(type)`, `names no @item type: ${String(args.type)}`, field.astNode);
+    problems.add(`${at} @catalog(type)`, `names no @item type: ${args.type}`, field.astNode);
     return null;
   }
   if (!shape || shape.node.name !== item.name) {
     problems.add(`${at} @catalog`, `returns ${unwrap(field.type).named.name}, which is no connection of ${item.name}`, field.astNode);
     return null;
   }
-  const by = String(args.by);
+  const { by } = args;
   const attr = item.attributes.find((a) => a.name === by);
   if (!attr || attr.kind !== 'String') problems.add(`${at} @catalog(by)`, `names no String field of ${item.name}: ${by}`, field.astNode);
-  const prefixArgument = typeof args.prefixArgument === 'string' ? args.prefixArgument : null;
+  const { prefixArgument } = args;
   if (prefixArgument && !argNames.includes(prefixArgument))
     problems.add(`${at} @catalog(prefixArgument)`, `names no argument of the field: ${prefixArgument}`, field.astNode);
-  const shards = Number(args.shards);
-  if (!Number.isInteger(shards) || shards < 1 || shards > 64)
-    problems.add(`${at} @catalog(shards)`, `must be a whole number 1–64 (got ${String(args.shards)})`, field.astNode);
+  // Every catalog has the same shards (the one sharding scheme, layout.ts): its entries' keys are fixed by them.
+  const shards = CATALOG_SHARDS;
   const catalog: CatalogField = {
     kind: 'catalog',
     field: field.name,
     type: item.name,
     connectionType: unwrap(field.type).named.name,
     by,
-    key: String(args.key),
-    sortKey: String(args.sortKey),
+    key: args.key,
+    sortKey: args.sortKey,
     prefixArgument,
     shards,
     access,

@@ -33,7 +33,7 @@ export function checkPartitions(
   items: ReadonlyMap<string, ItemType>,
   relations: ReadonlyMap<string, Relation>,
   problems: Problems,
-  layout: Pick<Layout, 'pk' | 'sk'> = { pk: 'PK', sk: 'SK' },
+  layout: Pick<Layout, 'pk' | 'sk' | 'indexes'> = { pk: 'PK', sk: 'SK', indexes: [] },
 ): void {
   for (const [index, partitions] of residentsOf(items, relations, layout)) {
     for (const [partition, members] of partitions) {

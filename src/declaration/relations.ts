@@ -17,10 +17,13 @@ import {
   type Layout,
   type Relation,
 } from './model.js';
-import { parseTemplate, type KeyTemplate } from './template.js';
+import { parseTemplate, renamedPlaceholders, type KeyTemplate } from './template.js';
 import { checkEdgePair, readEdgeKey } from './edgeLayout.js';
+import { shardCountProblem } from './layout.js';
 import type { Problems } from './problems.js';
-import { connectionShape, directiveArgs, directivesOn, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
+import { connectionShape, isEnum, isScalarLike, unwrap, type Field } from './schemaShape.js';
+import type { Annotations } from './annotations.js';
+import type { ChildrenNote, EdgesNote, QueryNote, ReadNote } from './annotationTypes.js';
 import { readAttributeDirective, scalarKind } from './attributeDirective.js';
 import { enumValues } from './storedText.js';
 import { readAccess } from './access.js';
@@ -30,13 +33,14 @@ const PAGE_ARGUMENTS = ['first', 'after', 'last', 'before'];
 
 export function readRelations(
   schema: GraphQLSchema,
+  notes: Annotations,
   items: Map<string, ItemType>,
   problems: Problems,
   keyless: ReadonlyMap<string, KeylessType> = new Map(),
   layout: Pick<Layout, 'pk' | 'sk' | 'indexes'> = { pk: 'PK', sk: 'SK', indexes: [] },
 ): Map<string, Relation> {
   const relations = new Map<string, Relation>();
-  const reading: RelationReading = { schema, items, problems, keyless, layout };
+  const reading: RelationReading = { schema, notes, items, problems, keyless, layout };
   for (const item of items.values()) {
     const type = schema.getType(item.name) as GraphQLObjectType;
     for (const field of Object.values(type.getFields())) {
@@ -130,6 +134,7 @@ export function fieldNode(schema: GraphQLSchema, relation: Relation) {
 /** What reading one connection field needs beside the field: the schema, the types read so far, the layout. */
 interface RelationReading {
   schema: GraphQLSchema;
+  notes: Annotations;
   items: Map<string, ItemType>;
   problems: Problems;
   keyless: ReadonlyMap<string, KeylessType>;
@@ -143,9 +148,9 @@ type RelationBase = Omit<
 >;
 
 function readRelation(reading: RelationReading, item: ItemType, field: Field): Relation | null {
-  const { schema, items, problems, keyless } = reading;
+  const { notes, items, problems, keyless } = reading;
   const at = `${item.name}.${field.name}`;
-  const used = directivesOn(field);
+  const used = notes.field(field).uses;
   const shape = connectionShape(unwrap(field.type).named);
   // Beside @children, @query is the children's narrowed read (readRange), not a binding of its own.
   const bound = (['children', 'edges', 'query'] as const).filter((d) => used.includes(d) && !(d === 'query' && used.includes('children')));
@@ -187,7 +192,7 @@ function readRelation(reading: RelationReading, item: ItemType, field: Field): R
     edgeType: shape.edge.name,
     node: node.name,
     extraArguments: argNames.filter((a) => !PAGE_ARGUMENTS.includes(a)),
-    access: readAccess(schema, field, at, problems),
+    access: readAccess(notes.field(field).access, field, at, problems),
   };
   const relation =
     bound[0] === 'edges'
@@ -199,16 +204,17 @@ function readRelation(reading: RelationReading, item: ItemType, field: Field): R
 
 /** @children (owned: created and deleted under the owner) or @query (a read of items the owner does not own). */
 function readChildrenRelation(
-  { schema, problems, layout }: RelationReading,
+  { notes, problems, layout }: RelationReading,
   { item, node, field, directive }: { item: ItemType; node: ItemType; field: Field; directive: 'children' | 'query' },
   base: RelationBase,
 ): ChildrenRelation {
   const at = base.path;
   const owned = directive === 'children';
-  const args = directiveArgs(schema, directive, field) ?? {};
+  const args: Partial<ChildrenNote & QueryNote> = notes.field(field)[directive] ?? {};
   const where = `${at} @${directive}`;
-  const index = strOrNull(args.index);
-  const bounds = owned ? null : readBounds(args, field, where, problems);
+  const read = notes.field(field).read!;
+  const index = read.index;
+  const bounds = owned ? null : readBounds(read, field, where, problems);
   // The node's key where it is read (null: reported in indexed.ts) and the placeholders naming the partition.
   const key = keyIn(node, index, layout);
   const partition = key ? [key.pk, ...key.pkMore.map((p) => p.template)] : [];
@@ -260,9 +266,9 @@ function readChildrenRelation(
     partitionFills,
     bounds,
     sortArguments,
-    descending: args.order === 'DESCENDING',
+    descending: read.order === 'DESCENDING',
     counter: owned ? strOrNull(args.counter) : null,
-    range: owned ? readRange(schema, field, at, node, problems) : null,
+    range: owned ? readRange(notes, field, at, node, problems) : null,
   };
 }
 
@@ -272,7 +278,10 @@ function readChildrenRelation(
  * owner's pk template (when the node's template repeats it with its own
  * names: `REPO#{repoOwner}#{repoName}` under `REPO#{owner}#{name}`), else,
  * on a @query, by a required argument named like it (`{channel}` from
- * `channel` or `channelId`). What is left unfilled is reported in indexed.ts.
+ * `channel` or `channelId`). @children take the owner's key values only,
+ * where the node's key holds them instead of the owner's id (a created
+ * child's key is written from them: parentKeys.ts). What is
+ * left unfilled is reported in indexed.ts.
  */
 function readPartitionFills(
   {
@@ -287,8 +296,8 @@ function readPartitionFills(
   via: string | null,
 ): Record<string, PartitionFill> {
   const fills: Record<string, PartitionFill> = {};
-  // A created child's key is filled from its parent's id alone (writes/): owned children take no other fill.
-  if (owned) return fills;
+  // A created child's key is filled from its parent's id (writes/), or from its parent's key values where its key does not hold the id.
+  if (owned && (via === null || partition.some((t) => t.placeholders.includes(via)))) return fills;
   // The owner's pk with its placeholders renamed: only an owner with a literal prefix (a keyless one's `{id}` would match any one-placeholder key).
   const renamed = partition.length === 1 && item.pk.prefix !== '' ? renamedPlaceholders(partition[0]!, item.pk) : null;
   for (const placeholder of partition.flatMap((t) => t.placeholders)) {
@@ -298,6 +307,7 @@ function readPartitionFills(
       fills[placeholder] = { ownerKey };
       continue;
     }
+    if (owned) continue;
     const argument = field.args.find((a) => (a.name === placeholder || a.name === `${placeholder}Id`) && !taken.has(a.name));
     if (!argument) continue;
     if (!isNonNullType(argument.type)) {
@@ -308,44 +318,27 @@ function readPartitionFills(
   return fills;
 }
 
-/** `node`'s placeholders → `owner`'s, where the two templates have the same literal text and placeholders at the same places; null otherwise. */
-function renamedPlaceholders(node: KeyTemplate, owner: KeyTemplate): Map<string, string> | null {
-  if (node.parts.length !== owner.parts.length) return null;
-  const map = new Map<string, string>();
-  for (let i = 0; i < node.parts.length; i++) {
-    const a = node.parts[i]!;
-    const b = owner.parts[i]!;
-    if ('literal' in a && 'literal' in b && a.literal === b.literal) continue;
-    if ('placeholder' in a && 'placeholder' in b) map.set(a.placeholder, b.placeholder);
-    else return null;
-  }
-  return map;
-}
-
 type EdgeEnds = { item: ItemType; node: ItemType; field: Field; edge: GraphQLObjectType };
 
 function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: RelationBase): EdgesRelation {
-  const { schema, problems } = reading;
+  const { notes, problems } = reading;
   const { item, node, field, edge } = ends;
   const at = base.path;
-  const args = directiveArgs(schema, 'edges', field) ?? {};
+  const args = notes.field(field).edges!;
+  const read = notes.field(field).read!;
   const inverse = strOrNull(args.inverseOf);
-  const index = strOrNull(args.index);
+  const index = read.index;
   if (index !== null && inverse === null)
     problems.add(`${at} @edges(index)`, 'belongs on the inverse side (with inverseOf): the other direction, read back through the index', field.astNode);
-  const ownsKey = args.pk !== undefined || args.sk !== undefined;
-  if (index !== null && ownsKey) {
-    problems.add(
-      `${at} @edges(index)`,
-      'a side with its own pk/sk is written beside the base item (a mirror), not read through an index: give it one or the other',
-      field.astNode,
-    );
-  }
+  const ownsKey = args.pk !== null || args.sk !== null;
+  // An inverse side with index and pk/sk reads its key in that index, written on the base items (an overloaded index).
+  const indexed = index !== null && ownsKey && inverse !== null;
   checkEdgeEnds(reading, ends, at, ownsKey || inverse !== null);
   const copies = readCopies(args, at, ends, problems);
-  const edgeAttributes = readEdgeAttributes(schema, edge, problems);
-  const key = readEdgeKey(args, at, field, { owner: item, node, edge, attributes: edgeAttributes }, problems);
-  const bounds = readEdgeBounds(args, at, field, key, ownsKey, problems);
+  const edgeAttributes = readEdgeAttributes(notes, edge, problems);
+  const edgeKey = readEdgeKey(args, at, field, { owner: item, node, edge, attributes: edgeAttributes }, problems);
+  const key = indexed ? null : edgeKey;
+  const bounds = readEdgeBounds(read, at, field, edgeKey, ownsKey, problems);
   // Write sharding: @edges(shards, maxShards, shardsCopy).
   const sharded = typeof args.shards === 'string' ? { count: args.shards, max: Number(args.maxShards), copy: strOrNull(args.shardsCopy) } : null;
   if (!sharded && (args.shardsCopy != null || args.maxShards !== 64))
@@ -353,12 +346,11 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
   if (sharded) {
     const problem = (where: string, message: string) => problems.add(`${at} @edges${where}`, message, field.astNode);
     if (inverse === null) problem('(shards)', 'belongs on the inverse side (the @edges field with inverseOf, read through GSI1)');
-    if (args.order === 'DESCENDING') problem('(order)', 'a write-sharded side is merged over its shards in ascending order only');
+    if (read.order === 'DESCENDING') problem('(order)', 'a write-sharded side is merged over its shards in ascending order only');
     if (ownsKey || index !== null) problem('(shards)', 'spreads an inverse side over GSI1 partitions; this side has its own key or reads another index');
-    // At most 64 shards (the table layout's range, dynamo/keys.ts MAX_SHARDS): a create puts every counter
-    // item in its one transaction, and a merged page reads every shard.
-    if (!Number.isInteger(sharded.max) || sharded.max < 1 || sharded.max > 64)
-      problem('(maxShards)', `must be a whole number 1–64 (got ${String(args.maxShards)})`);
+    // The scheme's shard-count rule (layout.ts).
+    const shardProblem = shardCountProblem(sharded.max);
+    if (shardProblem) problem('(maxShards)', shardProblem);
   }
   return {
     ...base,
@@ -368,7 +360,8 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
     inverse,
     key,
     index,
-    descending: args.order === 'DESCENDING',
+    indexKey: indexed ? edgeKey : null,
+    descending: read.order === 'DESCENDING',
     bounds,
     copies,
     edgeAttributes,
@@ -377,14 +370,7 @@ function readEdgesRelation(reading: RelationReading, ends: EdgeEnds, base: Relat
 }
 
 /** @edges(from, until): a range over the first placeholder of the side's sort key, which must open it (`{since}#u#{follower}`) so the range is over that field's text. */
-function readEdgeBounds(
-  args: Record<string, unknown>,
-  at: string,
-  field: Field,
-  key: EdgesRelation['key'],
-  ownsKey: boolean,
-  problems: Problems,
-): EdgesRelation['bounds'] {
+function readEdgeBounds(args: ReadNote, at: string, field: Field, key: EdgesRelation['key'], ownsKey: boolean, problems: Problems): EdgesRelation['bounds'] {
   const bounds = readBounds(args, field, `${at} @edges`, problems);
   if (bounds !== null && (key === null || !('placeholder' in key.sk.parts[0]!))) {
     const why = key === null ? (ownsKey ? 'the key is refused' : 'this side has no sk of its own') : `"${key.sk.source}" opens with "${key.sk.prefix}"`;
@@ -439,9 +425,9 @@ function checkEdgeEnds({ keyless, problems }: RelationReading, { item, node, fie
 }
 
 /** @edges(copy): each of a required text field of the node. */
-function readCopies(args: Record<string, unknown>, at: string, { node, field }: EdgeEnds, problems: Problems): CopyField[] {
+function readCopies(args: EdgesNote, at: string, { node, field }: EdgeEnds, problems: Problems): CopyField[] {
   const copies: CopyField[] = [];
-  for (const copy of (args.copy as { field: string; attribute: string }[] | undefined) ?? []) {
+  for (const copy of args.copy ?? []) {
     const copied = node.attributes.find((a) => a.name === copy.field);
     if (!copied) {
       problems.add(`${at} @edges(copy)`, `copies ${copy.field}, which is no stored field of ${node.name}`, field.astNode);
@@ -459,7 +445,7 @@ function readCopies(args: Record<string, unknown>, at: string, { node, field }: 
 }
 
 /** The edge type's fields beside cursor and node: attributes of the edge item. */
-function readEdgeAttributes(schema: GraphQLSchema, edge: GraphQLObjectType, problems: Problems): Attribute[] {
+function readEdgeAttributes(notes: Annotations, edge: GraphQLObjectType, problems: Problems): Attribute[] {
   const edgeAttributes: Attribute[] = [];
   for (const f of Object.values(edge.getFields())) {
     if (f.name === 'cursor' || f.name === 'node') continue;
@@ -469,17 +455,17 @@ function readEdgeAttributes(schema: GraphQLSchema, edge: GraphQLObjectType, prob
       problems.add(`${edge.name}.${f.name}`, 'an edge field is an attribute of the edge item: a built-in scalar, DateTime or enum', f.astNode);
       continue;
     }
-    const createdAt = directivesOn(f).includes('createdAt');
+    const createdAt = notes.field(f).createdAt;
     if (createdAt && kind !== 'DateTime' && kind !== 'String')
       problems.add(`${edge.name}.${f.name} @createdAt`, 'belongs on a DateTime or String field', f.astNode);
-    const { storedAs, constraints } = readAttributeDirective(schema, f, `${edge.name}.${f.name}`, kind, problems);
+    const { storedAs, constraints } = readAttributeDirective(notes, f, `${edge.name}.${f.name}`, kind, problems);
     edgeAttributes.push({ name: f.name, storedAs, kind, required: unwrap(f.type).nonNull, createdAt, ...enumValues(named), constraints });
   }
   return edgeAttributes;
 }
 
 /** @query(from, until): each names an argument of the field. */
-function readBounds(args: Record<string, unknown>, field: Field, where: string, problems: Problems): ChildrenRelation['bounds'] {
+function readBounds(args: { from?: string | null; until?: string | null }, field: Field, where: string, problems: Problems): ChildrenRelation['bounds'] {
   const from = strOrNull(args.from);
   const until = strOrNull(args.until);
   if (from === null && until === null) return null;
@@ -494,8 +480,8 @@ function readBounds(args: Record<string, unknown>, field: Field, where: string, 
 }
 
 /** @query beside @children: the arguments that narrow the children to a range of their instant in GSI2, and filters. */
-function readRange(schema: GraphQLSchema, field: Field, at: string, node: ItemType, problems: Problems): ChildrenRelation['range'] {
-  const query = directiveArgs(schema, 'query', field);
+function readRange(notes: Annotations, field: Field, at: string, node: ItemType, problems: Problems): ChildrenRelation['range'] {
+  const query = notes.field(field).query;
   if (!query) return null;
   const where = `${at} @query`;
   const index = strOrNull(query.index);
@@ -523,7 +509,7 @@ function readRange(schema: GraphQLSchema, field: Field, at: string, node: ItemTy
     if (value !== null && !argNames.has(value)) problems.add(`${where}(${name})`, `names no argument of the field: ${value}`, field.astNode);
   }
   const filters: { argument: string; field: string }[] = [];
-  for (const f of Array.isArray(query.filter) ? (query.filter as string[]) : []) {
+  for (const f of query.filter ?? []) {
     if (!argNames.has(f)) problems.add(`${where}(filter)`, `names no argument of the field: ${f}`, field.astNode);
     if (!node.attributes.some((a) => a.name === f)) problems.add(`${where}(filter)`, `names no stored field of ${node.name}: ${f}`, field.astNode);
     filters.push({ argument: f, field: f });

@@ -12,7 +12,7 @@
  */
 import type { ItemType, Layout, Relation } from './model.js';
 import type { KeyTemplate } from './template.js';
-import { inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
+import { indexKeyAttributes, inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
 import { GSI1_KEYS } from './layout.js';
 
 /** One kind of item in a partition shape, with its key there. */
@@ -44,7 +44,7 @@ export const shapeOf = (t: KeyTemplate): string => t.parts.map((p) => ('literal'
 export function residentsOf(
   items: ReadonlyMap<string, ItemType>,
   relations: ReadonlyMap<string, Relation>,
-  layout: Pick<Layout, 'pk' | 'sk'>,
+  layout: Pick<Layout, 'pk' | 'sk' | 'indexes'>,
 ): Map<string | null, IndexPartitions> {
   const all = new Map<string | null, IndexPartitions>();
   const add = (index: string | null, r: Resident) => {
@@ -89,6 +89,21 @@ export function residentsOf(
     if (r.kind !== 'edges') continue;
     const edges = (what: string, pk: KeyTemplate, sk: KeyTemplate) =>
       add(null, { what, name: r.path, type: null, inTable: false, pkAttr: tablePk, skAttr: tableSk, pk, sk });
+    // An inverse side's own key in an overloaded index, written on the base items.
+    const indexed = indexKeyAttributes(r, layout);
+    if (r.indexKey !== null && indexed !== null) {
+      const { pk, sk } = r.indexKey;
+      add(r.index, {
+        what: `${r.path} edges in ${r.index} (${indexed.sk} "${sk.source}")`,
+        name: r.path,
+        type: null,
+        inTable: false,
+        pkAttr: indexed.pk,
+        skAttr: indexed.sk,
+        pk,
+        sk,
+      });
+    }
     // Edges with a key of their own (a base side's, or a mirror's) are in the partition it names.
     if (r.key !== null) {
       edges(`${r.path} edges (sk "${r.key.sk.source}")`, r.key.pk, r.key.sk);

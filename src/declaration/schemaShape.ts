@@ -6,18 +6,15 @@
  * graphql's own type predicates apply.
  */
 import {
-  getDirectiveValues,
   isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
   isObjectType,
   isScalarType,
-  type GraphQLDirective,
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLObjectType,
-  type GraphQLSchema,
   type GraphQLType,
 } from 'graphql';
 
@@ -56,26 +53,4 @@ export function connectionShape(type: GraphQLNamedType): { edge: GraphQLObjectTy
   return { edge: edges.named, node: unwrap(edgeFields.node.type).named };
 }
 
-/** The values of directive `name` on a type or field (defaults applied), or undefined when absent. */
-export function directiveArgs(
-  schema: GraphQLSchema,
-  name: string,
-  node: { astNode?: { directives?: readonly unknown[] } | null | undefined },
-): Record<string, unknown> | undefined {
-  const directive = schema.getDirective(name) as GraphQLDirective;
-  if (!node.astNode) return undefined;
-  return getDirectiveValues(directive, node.astNode as never) ?? undefined;
-}
-
-/** The names of the directives used on a type or field, in order. */
-export const directivesOn = (node: { astNode?: { directives?: readonly { name: { value: string } }[] } | null }): string[] =>
-  (node.astNode?.directives ?? []).map((d) => d.name.value);
-
 export type Field = GraphQLField<unknown, unknown>;
-
-/** How a @get root field finds what it returns (its by argument): KEY, NODE (any item by global id) or CALLER (the caller's own items); null without @get. */
-export function getByOf(schema: GraphQLSchema, field: Field): 'KEY' | 'NODE' | 'CALLER' | null {
-  const args = directiveArgs(schema, 'get', field);
-  if (!args) return null;
-  return args.by === 'NODE' || args.by === 'CALLER' ? args.by : 'KEY';
-}

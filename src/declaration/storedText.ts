@@ -14,17 +14,14 @@
  * on a value, an empty text, two values stored as one text, and a text
  * holding `#` in an enum a key template holds (a value ends at `#` there).
  */
-import { isEnumType, Kind, type GraphQLEnumValue, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { isEnumType, type GraphQLEnumValue, type GraphQLNamedType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
+import { enumValueText, type Annotations } from './annotations.js';
 import { unwrap } from './schemaShape.js';
 import type { ItemType } from './model.js';
 import type { Problems } from './problems.js';
 
 /** The text stored for an enum value: its @attribute(name:), else its name. */
-export function storedTextOf(value: Pick<GraphQLEnumValue, 'name' | 'astNode'>): string {
-  const directive = value.astNode?.directives?.find((d) => d.name.value === 'attribute');
-  const name = directive?.arguments?.find((a) => a.name.value === 'name')?.value;
-  return name?.kind === Kind.STRING ? name.value : value.name;
-}
+export const storedTextOf = (value: Pick<GraphQLEnumValue, 'name' | 'astNode'>): string => enumValueText(value);
 
 /** The stored texts of an enum's values, in declaration order. */
 export const storedEnumValues = (named: GraphQLNamedType): string[] => (isEnumType(named) ? named.getValues().map(storedTextOf) : []);
@@ -48,21 +45,16 @@ export function storedEnumTexts(schema: GraphQLSchema): Record<string, Record<st
   return out;
 }
 
-export function checkEnumTexts(schema: GraphQLSchema, items: ReadonlyMap<string, ItemType>, problems: Problems): void {
+export function checkEnumTexts(schema: GraphQLSchema, notes: Annotations, items: ReadonlyMap<string, ItemType>, problems: Problems): void {
   const keyed = keyHeldEnums(schema, items);
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isEnumType(type) || type.name.startsWith('__')) continue;
     const seen = new Map<string, string>();
     for (const value of type.getValues()) {
       const at = `${type.name}.${value.name}`;
-      const directive = value.astNode?.directives?.find((d) => d.name.value === 'attribute');
-      for (const arg of directive?.arguments ?? []) {
-        if (arg.name.value !== 'name')
-          problems.add(
-            `${at} @attribute(${arg.name.value})`,
-            'applies to fields; on an enum value @attribute takes name alone (the text stored for it)',
-            value.astNode,
-          );
+      for (const arg of notes.enumValue(value)?.given ?? []) {
+        if (arg !== 'name')
+          problems.add(`${at} @attribute(${arg})`, 'applies to fields; on an enum value @attribute takes name alone (the text stored for it)', value.astNode);
       }
       const text = storedTextOf(value);
       const other = seen.get(text);

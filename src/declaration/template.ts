@@ -168,3 +168,17 @@ class Template implements KeyTemplate {
 
 /** Do two literal prefixes overlap: could one value begin with both? (One is a prefix of the other.) */
 export const prefixesOverlap = (a: string, b: string): boolean => a.startsWith(b) || b.startsWith(a);
+
+/** `node`'s placeholders → `owner`'s, where the two templates have the same literal text and placeholders at the same places; null otherwise. */
+export function renamedPlaceholders(node: KeyTemplate, owner: KeyTemplate): Map<string, string> | null {
+  if (node.parts.length !== owner.parts.length) return null;
+  const map = new Map<string, string>();
+  for (let i = 0; i < node.parts.length; i++) {
+    const a = node.parts[i]!;
+    const b = owner.parts[i]!;
+    if ('literal' in a && 'literal' in b && a.literal === b.literal) continue;
+    if ('placeholder' in a && 'placeholder' in b) map.set(a.placeholder, b.placeholder);
+    else return null;
+  }
+  return map;
+}

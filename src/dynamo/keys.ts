@@ -12,6 +12,7 @@
  *      needs it (the id at the end of a catalog sort key, a shard index).
  */
 import { invariantViolation } from '../errors.js';
+import { CATALOG_SHARDS, isShardCount, MAX_SHARDS } from '../declaration/layout.js';
 
 /**
  * Primary key of a base-table item, as the engine passes it around. The
@@ -73,8 +74,8 @@ export const GSI1 = 'GSI1';
 export const GSI2 = 'GSI2';
 export { GSI1_KEYS } from '../declaration/layout.js';
 
-/** Largest shard count of a write-sharded relation (its `max` may be lower); the counter items' sort key. */
-export const MAX_SHARDS = 64;
+/** Largest shard count of a write-sharded relation (its `max` may be lower) and a catalog: the scheme's rule (declaration/layout.ts). */
+export { MAX_SHARDS, isShardCount };
 export const COUNTER_SK = 'COUNTER';
 
 /** FNV-1a, 32-bit, over the UTF-8 bytes of `text`, as an unsigned integer. */
@@ -88,14 +89,22 @@ export function fnv1a32(text: string): number {
 }
 
 /**
- * Generic write sharding of a parent's edges (a write-sharded relation,
- * docs/sharding.md): shard k of a parent of N > 1 shards is the GSI1
- * partition `<parent PK>#<k>` and its counter item `<parent PK>#<k>` /
- * `COUNTER`; with N = 1 the partition is the parent's PK itself.
+ * The one sharding scheme: a write-sharded relation's edges
+ * (docs/sharding.md) and a catalog's entries (docs/catalog.md) alike.
+ * Something of id `id` spread over N shards (a whole number 1–MAX_SHARDS)
+ * is in shard k = fnv1a32(id) mod N; shard k of a base text B is the
+ * partition `B#<k>`, counted by the counter item `B#<k>` / `COUNTER`.
+ * The two stored layouts differ only for N = 1: a relation's edges are then
+ * in B itself (the unsharded layout, which other programs write), a
+ * catalog's in `B#0`.
  */
-export const shardPartition = (parentPk: string, k: number, shards: number): string => (shards <= 1 ? parentPk : `${parentPk}#${k}`);
+export const shardOf = (id: string, shards: number): number => (shards <= 1 ? 0 : fnv1a32(id) % shards);
 
-export const shardCounterKey = (parentPk: string, k: number): ItemKey => ({ PK: `${parentPk}#${k}`, SK: COUNTER_SK });
+/** Shard k of `base` of `shards` shards; `single`: the partition of one shard (`base` for edges, `base#0` for a catalog). */
+export const shardPartition = (base: string, k: number, shards: number, single: 'base' | 'numbered' = 'base'): string =>
+  shards <= 1 && single === 'base' ? base : `${base}#${k}`;
+
+export const shardCounterKey = (base: string, k: number): ItemKey => ({ PK: `${base}#${k}`, SK: COUNTER_SK });
 
 /** The shard index inside a partition value `<parent PK>#<k>` (k below `max`), or null for anything else. */
 export function parseShardPartition(parentPk: string, value: unknown, max = MAX_SHARDS): number | null {
@@ -108,7 +117,7 @@ export function parseShardPartition(parentPk: string, value: unknown, max = MAX_
 
 /** A shard count stored on a parent: a whole number in 1–`max`, else 1. */
 export function shardCountFrom(value: unknown, max = MAX_SHARDS): number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= max ? value : 1;
+  return typeof value === 'number' && isShardCount(value) && value <= max ? value : 1;
 }
 
 /**
@@ -149,8 +158,8 @@ export const itemKeyString = (key: ItemKey): string => `${key.PK}\u0000${key.SK}
  * of `npm run check`: SK `CHECK` (its last report's summary).
  */
 
-/** Shards of each catalog in GSI2. Fixed: changing it re-keys every catalog entry (a migration). */
-export const CATALOG_SHARDS = 8;
+/** Shards of each catalog in GSI2 (declaration/layout.ts): fixed, changing it re-keys every catalog entry (a migration). */
+export { CATALOG_SHARDS };
 
 /**
  * A catalog as its @catalog declares it: GSI2 partitions `<key>#<k>` (k =
@@ -163,8 +172,8 @@ export interface CatalogSpec {
   shards: number;
 }
 
-export const catalogEntryShard = (spec: CatalogSpec, id: string): number => fnv1a32(id) % spec.shards;
-export const catalogEntryPartition = (spec: CatalogSpec, shard: number): string => `${spec.key}#${shard}`;
+export const catalogEntryShard = (spec: CatalogSpec, id: string): number => shardOf(id, spec.shards);
+export const catalogEntryPartition = (spec: CatalogSpec, shard: number): string => shardPartition(spec.key, shard, spec.shards, 'numbered');
 export const catalogEntryPrefix = (spec: CatalogSpec, sortablePrefix = ''): string => `${spec.sortKey}#${sortablePrefix}`;
 export const catalogEntrySortKey = (spec: CatalogSpec, id: string, text: string): string =>
   `${catalogEntryPrefix(spec, sortableText(text))}${CATALOG_SEPARATOR}${id}`;
@@ -173,10 +182,7 @@ export const catalogEntryKeys = (spec: CatalogSpec, id: string, text: string) =>
   GSI2SK: catalogEntrySortKey(spec, id, text),
 });
 export const catalogEntryPartitions = (spec: CatalogSpec): string[] => Array.from({ length: spec.shards }, (_, k) => catalogEntryPartition(spec, k));
-export const catalogShardCounterKey = (spec: CatalogSpec, shard: number): ItemKey => ({
-  PK: catalogEntryPartition(spec, shard),
-  SK: COUNTER_SK,
-});
+export const catalogShardCounterKey = (spec: CatalogSpec, shard: number): ItemKey => shardCounterKey(spec.key, shard);
 
 /** Between the sortable text and the id: below every character a sortable text may hold. */
 export const CATALOG_SEPARATOR = '\u0001';

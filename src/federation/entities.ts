@@ -140,7 +140,8 @@ function compileKey(plan: Plan, item: ItemPlan, key: EntityKey, lookup: KeyLooku
           return { args: { id, ...values }, load: () => ctx.loaders.entity(item, id).then(record) };
         }
         const fields = type.keyFields.length > 0 ? Object.fromEntries(type.keyFields.map((f) => [f, values[f]])) : undefined;
-        const parentId = parentField === undefined ? undefined : String(values[parentField]);
+        // A key holding the parent's key values (ItemType.parent.keys) is found by them, without the parent's id.
+        const parentId = parentField === undefined || values[parentField] === undefined ? undefined : String(values[parentField]);
         // spec.key checks the key fields' text as any argument's (BAD_USER_INPUT) before anything is read.
         item.key(String(values.id), parentId, fields);
         return { args: values, load: () => ctx.loaders.entity(item, String(values.id), parentId, fields).then(record) };

@@ -10,22 +10,19 @@
  * gives it directives of its own.
  */
 import { Kind, print, visit, type DefinitionNode, type DocumentNode } from 'graphql';
-import { DIRECTIVE_NAMES } from '../declaration/directives.js';
+import { directiveUse, hasDirectives, withoutVocabulary } from '../declaration/annotations.js';
 import type { Model } from '../declaration/model.js';
-
-const VOCABULARY = new Set<string>(DIRECTIVE_NAMES);
 
 export function subgraphSdl(model: Pick<Model, 'document' | 'federation'>): string {
   const shareable = model.federation?.names.shareable;
   const extended = new Set(model.federation?.extended ?? []);
-  const stripped = visit(model.document, {
-    Directive: (node) => (VOCABULARY.has(node.name.value) ? null : undefined),
+  const stripped = visit(withoutVocabulary(model.document), {
     ObjectTypeDefinition: (node) => {
       // A type the model extends without defining it, printed as written.
       if (extended.has(node.name.value)) return { ...node, kind: Kind.OBJECT_TYPE_EXTENSION };
       // Relay's PageInfo is every such subgraph's: without a directive of its own, it is @shareable, so two compose.
-      if (node.name.value === 'PageInfo' && !node.directives?.length && shareable) {
-        return { ...node, directives: [{ kind: Kind.DIRECTIVE, name: { kind: Kind.NAME, value: shareable }, arguments: [] }] };
+      if (node.name.value === 'PageInfo' && !hasDirectives(node) && shareable) {
+        return { ...node, directives: [directiveUse(shareable)] };
       }
       return undefined;
     },
@@ -33,7 +30,7 @@ export function subgraphSdl(model: Pick<Model, 'document' | 'federation'>): stri
   }) as DocumentNode;
   // A schema extension that held only vocabulary (`extend schema @table(…)`) is left out whole.
   const definitions = stripped.definitions.filter(
-    (d: DefinitionNode) => !((d.kind === Kind.SCHEMA_EXTENSION || d.kind === Kind.SCHEMA_DEFINITION) && !d.directives?.length && !d.operationTypes?.length),
+    (d: DefinitionNode) => !((d.kind === Kind.SCHEMA_EXTENSION || d.kind === Kind.SCHEMA_DEFINITION) && !hasDirectives(d) && !d.operationTypes?.length),
   );
   return `${print({ ...stripped, definitions })}\n`;
 }

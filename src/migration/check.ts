@@ -246,6 +246,12 @@ function inspectEdge(run: CheckRun, item: Item, what: Classified & { kind: 'edge
     .map((a) => a.name);
   if (missing.length > 0) add(run, 'missingAttributes', item, `edge ${pair.base.path} lacks ${missing.join(', ')}`);
   if (pair.gsi1) indexKeys(run, item, `edge ${pair.base.path}`, pair.sharding ? String(item[run.keys.sk]) : null);
+  // An inverse side's own key in an overloaded index, written on the base item.
+  for (const [attribute, want] of Object.entries(pair.base.member(item) !== null ? pair.indexKeys(ownerId, nodeId) : {})) {
+    if (item[attribute] === undefined) add(run, 'missingIndexKeys', item, `edge ${pair.base.path} lacks ${attribute}`);
+    else if (item[attribute] !== want)
+      add(run, 'wrongIndexKeys', item, `edge ${pair.base.path} ${attribute} is ${jsonText(item[attribute])}, expected ${want}`);
+  }
   const fix = run.layoutFix(item);
   if (fix !== null) page.keyRepairs.push({ item, fix });
   // A child end's key needs its parent's id, which the edge does not hold: checkCopies finds the child by its id.

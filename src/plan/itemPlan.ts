@@ -142,20 +142,24 @@ export function compileItemPlan(type: ItemType, keys: TableKeys, extensions: rea
   const values = (id: string, parentId?: string, fields?: Readonly<Record<string, unknown>>): Record<string, string> => {
     const v: Record<string, string> = { id };
     if (parentField !== null) {
-      invariant(parentId !== undefined, `${type.name} ${id} needs its parent's id`);
-      v[parentField] = parentId;
+      // A key holding the parent's key values may be given them instead of the parent's id.
+      invariant(parentId !== undefined || type.parent!.keys, `${type.name} ${id} needs its parent's id`);
+      if (parentId !== undefined) v[parentField] = parentId;
     }
-    for (const a of keyFields) v[a.name] = keyText(a, fields?.[a.name], a.name);
+    const fromParent = parentId !== undefined ? parentKeyValues(type, parentId) : {};
+    for (const a of keyFields) v[a.name] = fromParent[a.name] ?? keyText(a, fields?.[a.name], a.name);
     return v;
   };
   // A cased key cannot give back the values it holds: they are read from the attributes the create stored them under.
   const cased = type.pk.casing !== 'NONE';
-  const { idOf, parentOf } =
+  const readers =
     type.derivedId !== null
       ? derivedKeyReaders(type, keys, parentField, cased ? storedValues(type) : null)
       : cased
         ? storedIdReaders(type, compileKeyReaders(type, keys, parentField))
         : compileKeyReaders(type, keys, parentField);
+  const { idOf } = readers;
+  const parentOf = type.parent?.keys ? parentFromKeyValues(type, keys, type.parent.keys, cased ? storedValues(type) : null) : readers.parentOf;
   const excludes = type.skExcludes ?? [];
   const foreign = (sk: unknown) => typeof sk === 'string' && excludes.some((p) => sk.startsWith(p));
   const ids = (item: Item) => {
@@ -255,8 +259,12 @@ function derivedIds(type: ItemType, keyFields: readonly Attribute[]): DerivedIds
   const order = type.derivedId!;
   const parentField = type.parent?.field ?? null;
   const fields = new Map(keyFields.map((a) => [a.name, a]));
+  const parentKeys = type.parent?.keys ?? null;
   return {
-    id(values, names = {}) {
+    id(given, names = {}) {
+      // The parent's id given for the parent's key values the key holds (ItemType.parent.keys).
+      const values =
+        parentKeys && parentField !== null && given[parentField] !== undefined ? fromParentId(type, given, names[parentField] ?? parentField) : given;
       const texts = order.map((p) => {
         const what = names[p] ?? p;
         const a = fields.get(p);
@@ -300,6 +308,45 @@ function checkKeyBytes(type: ItemType, values: Readonly<Record<string, string>>,
       what,
     );
   }
+}
+
+/**
+ * A child's fields holding its parent's key values (ItemType.parent.keys),
+ * read from the parent's derived id; none for a child whose key holds the
+ * parent's id. BAD_USER_INPUT naming `argument` when it is no id of the parent.
+ */
+export function parentKeyValues(type: ItemType, parentId: string, argument = type.parent?.field ?? 'parent'): Record<string, string> {
+  if (!type.parent?.keys) return {};
+  return fromParentId(type, { [type.parent.field]: parentId }, argument) as Record<string, string>;
+}
+
+/** `values` with the parent's key values read from the parent's id it holds; BAD_USER_INPUT naming `argument` when that is no id of the parent. */
+function fromParentId(type: ItemType, values: Readonly<Record<string, unknown>>, argument: string): Record<string, unknown> {
+  const keys = type.parent!.keys!;
+  const parts = parseDerivedId(values[type.parent!.field], keys.length);
+  if (parts === null) throw badUserInput(`${argument} is not an id of ${type.parent!.type} (an id read from one of its items)`, argument);
+  return { ...values, ...Object.fromEntries(keys.map((k, i) => [k, parts[i]!])) };
+}
+
+/** The parent's id among a child's key values (by field): the parent field's, or the id the parent's key values make (ItemType.parent.keys). */
+export function parentIdOf(type: ItemType, values: Readonly<Record<string, string>>): string | undefined {
+  const parent = type.parent;
+  if (!parent) return undefined;
+  return parent.keys ? formatDerivedId(parent.keys.map((k) => values[k]!)) : values[parent.field];
+}
+
+/** parentOf of a child whose key holds its parent's key values: the parent's derived id made from them, as the parent's own keys give it. */
+function parentFromKeyValues(
+  type: ItemType,
+  keys: TableKeys,
+  parentKeys: readonly string[],
+  stored: ((item: Item, placeholder: string, inKey: string) => string) | null,
+): (item: Item) => string | null {
+  return (item) => {
+    const inPk = type.pk.match(item[keys.pk]);
+    if (!inPk || parentKeys.some((k) => inPk[k] === undefined)) return null;
+    return formatDerivedId(parentKeys.map((k) => (stored === null ? inPk[k]! : stored(item, k, inPk[k]!))));
+  };
 }
 
 /**

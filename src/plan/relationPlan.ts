@@ -22,6 +22,7 @@ import { GSI1, GSI1_KEYS, type TableKeys } from '../dynamo/keys.js';
 import type { Collection } from '../dynamo/collection.js';
 import type { ChildrenRelation, EdgeKey, EdgesRelation, ItemType, Layout, Model, Relation } from '../declaration/model.js';
 import { keylessItemType } from '../declaration/relations.js';
+import { indexKeyAttributes } from '../declaration/edgeLayout.js';
 import { keyIn, numberSort } from '../declaration/indexed.js';
 import type { MergedCollection } from './sources.js';
 import type { RangeSource } from './sources.js';
@@ -137,9 +138,13 @@ export interface EdgeRead {
 }
 
 /** How the @edges side `relation` reads its edge items. */
-export function edgeReadOf(relation: EdgesRelation, model: Pick<Model, 'items' | 'relations'>, keys: TableKeys): EdgeRead {
+export function edgeReadOf(relation: EdgesRelation, model: Pick<Model, 'items' | 'relations' | 'layout'>, keys: TableKeys): EdgeRead {
   const typeOf = (name: string) => model.items.get(name) ?? keylessItemType(name);
   const keyOf = (r: EdgesRelation): EdgeKey => r.key ?? { pk: typeOf(r.owner).pk, sk: typeOf(r.node).pk, node: 'id', fields: [], ownId: false };
+  // Its own key in an overloaded index, written on the base items: read as a base side reads its partition.
+  const attributes = indexKeyAttributes(relation, model.layout);
+  if (relation.indexKey !== null && attributes !== null)
+    return { key: relation.indexKey, swapped: false, index: relation.index, pkAttr: attributes.pk, skAttr: attributes.sk, strict: true };
   if (relation.direction === 'base' || relation.key !== null) {
     return { key: keyOf(relation), swapped: false, index: null, pkAttr: keys.pk, skAttr: keys.sk, strict: relation.key !== null };
   }
@@ -230,8 +235,8 @@ function edgesReads(relation: EdgesRelation, { nodeType, keys, nodeExtensions = 
   invariant(edgeRead, `${name} is compiled without its edge read`);
   const { key, swapped, index, pkAttr, skAttr } = edgeRead;
   // The owner's id names the partition (pk's {id}, or, read from the node's end, sk's node placeholder); the node's id is in the other key.
-  const [ownerT, ownerPh, ownerAttr] = swapped ? [key.sk, key.node, keys.sk] : [key.pk, 'id', keys.pk];
-  const [nodeT, nodePh, nodeAttr] = swapped ? [key.pk, 'id', keys.pk] : [key.sk, key.node, keys.sk];
+  const [ownerT, ownerPh, ownerAttr] = swapped ? [key.sk, key.node, keys.sk] : [key.pk, 'id', pkAttr];
+  const [nodeT, nodePh, nodeAttr] = swapped ? [key.pk, 'id', keys.pk] : [key.sk, key.node, skAttr];
   const prefix = nodeT.prefix;
   const table = keys.names;
   const fits = (item: Item) => typeof nodeT.valueOf(item[nodeAttr], nodePh) === 'string' && typeof ownerT.valueOf(item[ownerAttr], ownerPh) === 'string';

@@ -15,7 +15,7 @@
  */
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
-import { fnv1a32, GSI1_KEYS, itemKeyString, parseShardPartition, shardCountFrom, shardCounterKey, shardPartition, type ItemKey } from '../dynamo/keys.js';
+import { GSI1_KEYS, shardOf, itemKeyString, parseShardPartition, shardCountFrom, shardCounterKey, shardPartition, type ItemKey } from '../dynamo/keys.js';
 import type { MergedCollection } from './sources.js';
 import { invariant } from '../errors.js';
 import type { RelationPlan } from './relationPlan.js';
@@ -43,7 +43,8 @@ export const isMoving = (layout: ShardLayout): boolean => layout.reshardFrom !==
 export const layoutsOf = (layout: ShardLayout): number[] =>
   layout.reshardFrom === null || layout.reshardFrom === layout.shards ? [layout.shards] : [layout.reshardFrom, layout.shards];
 
-export const shardOf = (memberId: string, shards: number): number => (shards <= 1 ? 0 : fnv1a32(memberId) % shards);
+/** A member's shard (the one scheme, dynamo/keys.ts). */
+export { shardOf };
 
 export interface Sharding {
   /** The inverse @edges side that is sharded (owner: the parent). */

@@ -14,7 +14,7 @@
  * (connections/engine.ts `planPage`) and finds it in the loaders' cache, or
  * reads it itself; bad arguments are left for it to report.
  */
-import { Kind, valueFromASTUntyped, type ArgumentNode, type DirectiveNode, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { Kind, valueFromASTUntyped, type ArgumentNode, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import type { Context } from '../context.js';
 import type { Collection, RangeRead } from '../dynamo/collection.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
@@ -27,6 +27,7 @@ import { singleCollection } from '../connections/singleCollection.js';
 import { mergedShards } from '../connections/mergedShards.js';
 import type { ConnectionArgs } from '../connections/args.js';
 import { mayRead, readsEverything } from '../auth/rules.js';
+import { includedUnder, readsVariables } from '../declaration/annotations.js';
 
 const PAGE_ARGUMENTS = new Set(['first', 'after', 'last', 'before']);
 
@@ -41,16 +42,6 @@ function argumentValues(nodes: readonly ArgumentNode[] | undefined, info: GraphQ
     values[arg.name.value] = valueFromASTUntyped(arg.value, info.variableValues);
   }
   return values;
-}
-
-/** Is this selection included under @skip/@include? */
-function included(node: { directives?: readonly DirectiveNode[] }, info: GraphQLResolveInfo): boolean {
-  for (const directive of node.directives ?? []) {
-    const value = argumentValues(directive.arguments, info).if;
-    if (directive.name.value === 'skip' && value === true) return false;
-    if (directive.name.value === 'include' && value === false) return false;
-  }
-  return true;
 }
 
 /** The name of the object type a field returns, through NonNull and List wrappers. */
@@ -76,10 +67,9 @@ function findField(
   search: Search,
 ): FieldNode | null {
   for (const selection of set?.selections ?? []) {
-    if (selection.directives?.length) {
-      if (selection.directives.some((d) => d.arguments?.some((a) => a.value.kind !== Kind.BOOLEAN))) search.readVariables = true;
-      if (!included(selection, info)) continue;
-    }
+    // Under @skip/@include: a condition given by a variable makes the search the request's own.
+    if (readsVariables(selection)) search.readVariables = true;
+    if (!includedUnder(selection, info.variableValues)) continue;
     let found: FieldNode | null = null;
     if (selection.kind === Kind.FIELD) {
       found = selection.name.value === name ? selection : null;

@@ -8,20 +8,10 @@
  * field, so a model that declares a subscription it cannot serve does not
  * start.
  */
-import {
-  getNamedType,
-  isEnumType,
-  isNonNullType,
-  isObjectType,
-  isScalarType,
-  Kind,
-  valueFromASTUntyped,
-  type GraphQLField,
-  type GraphQLObjectType,
-  type GraphQLSchema,
-} from 'graphql';
+import { getNamedType, isEnumType, isNonNullType, isObjectType, isScalarType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import { CHANGE_KIND, CHANGES } from '../declaration/subscriptionDirectives.js';
 import type { ChangeModel } from './model.js';
+import { readAnnotations } from '../declaration/annotations.js';
 
 interface Common {
   /** The Subscription field. */
@@ -59,8 +49,6 @@ export class SubscriptionDeclarationError extends Error {
   override name = 'SubscriptionDeclarationError';
 }
 
-const directiveOf = (field: GraphQLField<unknown, unknown>, name: string) => field.astNode?.directives?.find((d) => d.name.value === name);
-
 /** The edge type and node type of a connection type (`edges: [Edge!]!`, `Edge.node`). */
 function connectionTypes(type: GraphQLObjectType): { edge: string; node: string } | null {
   const edges = type.getFields().edges;
@@ -74,6 +62,7 @@ export function declaredSubscriptions(schema: GraphQLSchema, model: ChangeModel)
   const root = schema.getSubscriptionType();
   if (!root) return [];
   const problems: string[] = [];
+  const notes = readAnnotations(schema);
   const rootArgsOf = (name: string) =>
     schema
       .getQueryType()
@@ -82,15 +71,14 @@ export function declaredSubscriptions(schema: GraphQLSchema, model: ChangeModel)
   const out: DeclaredSubscription[] = [];
   for (const field of Object.values(root.getFields())) {
     const where = `Subscription.${field.name}`;
-    const changes = directiveOf(field, CHANGES);
+    const changes = notes.field(field).changes;
     const args = field.args.map((a) => a.name);
     if (!changes) {
       problems.push(`${where}: needs @${CHANGES}`);
       continue;
     }
     // With field: a connection of the parent the arguments name; without: the object itself.
-    const arg = changes.arguments?.find((a) => a.name.value === 'field');
-    const item = arg === undefined || arg.value.kind === Kind.NULL;
+    const item = changes.field === null;
     if (field.args.length === 0 || field.args.some((a) => !isNonNullType(a.type))) {
       problems.push(`${where}: its arguments are the key of what it watches and must all be non-null`);
       continue;
@@ -114,7 +102,7 @@ export function declaredSubscriptions(schema: GraphQLSchema, model: ChangeModel)
       out.push({ kind: 'item', field: field.name, args, type: type.name, rootField, rootArgs: rootArgsOf(rootField) });
       continue;
     }
-    const connection = String(valueFromASTUntyped(arg!.value));
+    const connection = String(changes.field);
     const [parentType, connectionField] = connection.split('.');
     const parent = parentType ? schema.getType(parentType) : undefined;
     const connectionType = isObjectType(parent) ? parent.getFields()[connectionField ?? '']?.type : undefined;

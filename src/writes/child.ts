@@ -19,6 +19,7 @@ import { findInverted, parentKeyOf } from './create.js';
 import { removeAlone } from './remove.js';
 import { planOf, type Store } from './store.js';
 import type { TypeWrites } from './writePlan.js';
+import { parentIdOf } from '../plan/itemPlan.js';
 
 export interface Located {
   key: ItemKey;
@@ -42,7 +43,7 @@ export async function locate(
   if (t.item.derived) {
     // The id holds the parent's id: an argument naming another parent is not read.
     const values = t.item.derived.values(id);
-    return { key: t.item.key(id), parentId: type.parent ? values[type.parent.field] : undefined };
+    return { key: t.item.key(id), parentId: parentIdOf(type, values) };
   }
   if (!type.parent) return { key: t.item.key(id, undefined, fields), parentId: undefined };
   if (typeof parentId === 'string') {

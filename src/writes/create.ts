@@ -28,7 +28,7 @@ import { catalogEntryKeys, GSI1, GSI1_KEYS, idClaimKey, sortableInstant, type It
 import { badUserInput, conflict, invariantViolation, notFound } from '../errors.js';
 import type { ItemRecord } from '../plan/records.js';
 import { storedName, writtenBeside, type Attribute, type IndexPlacement, type ItemType } from '../declaration/model.js';
-import { KEY_BYTES, keyText } from '../plan/itemPlan.js';
+import { KEY_BYTES, keyText, parentKeyValues } from '../plan/itemPlan.js';
 import type { Plan } from '../plan/plan.js';
 import type { ReadPort } from '../dynamo/readPort.js';
 import { DELETING_ATTR } from './conditions.js';
@@ -296,7 +296,9 @@ export async function createItem(
   const parentId = parentType ? checkedId(planOf(store), parentType.type, parent!.id, parent!.argument) : undefined;
   const parentKey = parentPlan ? await parentKeyOf(store, parentPlan.name, parentId!) : null;
   const parentWhat = `${parentType?.type} ${parentId}`;
-  const given = t.sequence && parentKey ? { ...input, [t.sequence.field.name]: await nextNumber(store, t, parentKey, parentWhat) } : input;
+  // A child whose key holds its parent's key values takes them from the parent's id (the input holds none).
+  const placed = parentId !== undefined && parentType?.keys ? { ...input, ...parentKeyValues(t.item.type, parentId) } : input;
+  const given = t.sequence && parentKey ? { ...placed, [t.sequence.field.name]: await nextNumber(store, t, parentKey, parentWhat) } : placed;
   const id = newIdOf(t, parentId, given);
   const keys = store.plan.keys;
   const { item, also } = newItem(t, planOf(store), id, parentId, given);

@@ -248,6 +248,7 @@ export async function link(
       ...keys.key(edgeKey),
       // GSI1 keys where an inverse side reads them there (its partition the edge's sort key, or the node's shard partition).
       ...(pair.gsi1 ? { [GSI1_KEYS.pk]: sharding ? sharding.partition(nodeId, ownerId, shards) : edgeKey.SK, [GSI1_KEYS.sk]: edgeKey.PK } : {}),
+      ...pair.indexKeys(ownerId, nodeId),
       ...withoutHeld(attributes, pair, pair.baseHeld),
       ...copiesOf(node, pair.nodeCopies),
       ...copiesOf(owner, pair.ownerCopies),

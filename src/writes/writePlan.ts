@@ -15,14 +15,14 @@
 import type { Item } from '../dynamo/batchGet.js';
 import type { Collection } from '../dynamo/collection.js';
 import { GSI1_KEYS, type CatalogSpec, type ItemKey } from '../dynamo/keys.js';
-import { storedName, type Attribute, type CatalogField, type EdgeKey } from '../declaration/model.js';
+import { storedName, type Attribute, type CatalogField, type EdgeKey, type EdgesRelation, type Layout } from '../declaration/model.js';
 import { invariant } from '../errors.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { Plan } from '../plan/plan.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
 import type { Sharding } from '../plan/sharding.js';
 import { edgeReadOf } from '../plan/relationPlan.js';
-import { writesGsi1Keys } from '../declaration/edgeLayout.js';
+import { indexKeyAttributes, writesGsi1Keys } from '../declaration/edgeLayout.js';
 import type { KeyTemplate } from '../declaration/template.js';
 
 /** A field of an item copied onto edges, and the edges that carry it. */
@@ -121,6 +121,8 @@ export interface EdgePair {
   nodeKeyless: boolean;
   /** Whether the edge item carries GSI1 keys (an inverse side reads it through GSI1). */
   gsi1: boolean;
+  /** The inverse side's key in an overloaded index, written on the base edge item (@edges(inverseOf, index, pk, sk)); {} for other pairs. */
+  indexKeys(ownerId: string, nodeId: string): Item;
   /**
    * The base edge item's key, and a mirrored pair's other item's (null: no
    * mirror); `values`: the edge fields the keys hold and the edge's own id
@@ -192,6 +194,7 @@ function edgePairOf(plan: Plan, r: RelationPlan, inverse: RelationPlan | null): 
     ownerKeyless: model.keyless.has(r.owner.name),
     nodeKeyless: model.keyless.has(r.node.name),
     gsi1: writesGsi1Keys(edges, inverseEdges),
+    indexKeys: indexKeysOfPair(inverseEdges, model.layout),
     edgeKey,
     mirrorKey,
     baseHeld,
@@ -205,6 +208,14 @@ function edgePairOf(plan: Plan, r: RelationPlan, inverse: RelationPlan | null): 
       return mirrored ? { ownerId: mirrored.childId, nodeId: mirrored.parentId } : null;
     },
   };
+}
+
+/** The inverse side's own key in its index, as attributes of a base edge item (its owner the base side's node). */
+function indexKeysOfPair(inverse: EdgesRelation | null, layout: Layout): EdgePair['indexKeys'] {
+  const attributes = indexKeyAttributes(inverse, layout);
+  if (attributes === null) return () => ({});
+  const key = inverse!.indexKey!;
+  return (ownerId, nodeId) => ({ [attributes.pk]: key.pk.fill({ id: nodeId }), [attributes.sk]: key.sk.fill({ [key.node]: ownerId }) });
 }
 
 /** The side of an item's own @edges relation `r` (either end of `pair`): where its edges are and what a delete undoes. */

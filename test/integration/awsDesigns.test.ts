@@ -784,13 +784,18 @@ describe('SocialNetwork', () => {
     expect(requests.byOperation).toEqual({ Query: 2 });
   });
 
-  it('getPostListByUserID: one Query of u#<user>#post', async () => {
+  it('getPostListByUserID: one Query of u#<user>#post, newest first (@children(order: DESCENDING)), and last: from the oldest', async () => {
     const { result, requests } = await gw.counted(`{ userLists(id: "12345") { posts(first: 10) { edges { node { id content timestamp } } } } }`);
     expect(nodes(result.data.userLists.posts)).toEqual([
-      { id: '12345', content: 'content for a post', timestamp: '1571827560' },
       { id: '23456', content: 'content for a post', timestamp: '1571827561' },
+      { id: '12345', content: 'content for a post', timestamp: '1571827560' },
     ]);
     expect(requests.byOperation).toEqual({ Query: 1 });
+    const first = await gw.counted(`{ userLists(id: "12345") { posts(first: 1) { edges { node { id } } pageInfo { hasNextPage } } } }`);
+    expect(first.result.data.userLists.posts).toEqual({ edges: [{ node: { id: '23456' } }], pageInfo: { hasNextPage: true } });
+    const last = await gw.counted(`{ userLists(id: "12345") { posts(last: 1) { edges { node { id } } pageInfo { hasPreviousPage } } } }`);
+    expect(last.result.data.userLists.posts).toEqual({ edges: [{ node: { id: '12345' } }], pageInfo: { hasPreviousPage: true } });
+    expect([first.requests.byOperation, last.requests.byOperation]).toEqual([{ Query: 1 }, { Query: 1 }]);
   });
 
   it('getUserLikesByPostID: one Query of p#<post>#likelist', async () => {

@@ -105,10 +105,9 @@ describe('edge layouts refused at start-up, one line each', () => {
     ]);
   });
 
-  it('an index on the base side, an index beside a key, and copies on a mirrored pair', () => {
+  it('an index on the base side, and copies on a mirrored pair', () => {
     expect(problemsOf(model('pk: "u#{id}#follower", sk: "u#{follower}", index: "inverted"', null))).toEqual([
       'User.followers @edges(index): belongs on the inverse side (with inverseOf): the other direction, read back through the index',
-      'User.followers @edges(index): a side with its own pk/sk is written beside the base item (a mirror), not read through an index: give it one or the other',
     ]);
     expect(
       problemsOf(
@@ -135,6 +134,51 @@ describe('edge layouts refused at start-up, one line each', () => {
   it('own-keyed edges whose partition holds another type with an overlapping prefix', () => {
     expect(problemsOf(model('pk: "u#{id}", sk: "i{follower}"', null))).toEqual([
       'User.followers: its sort-key prefix "i" overlaps "info" of User items (sk "info") in the partition "u#{}" of the table: a read of one would return the other',
+    ]);
+  });
+});
+
+describe('an inverse side with its own key in an overloaded index (@edges(inverseOf, index, pk, sk))', () => {
+  const overloaded = '@table(pk: "pk", sk: "sk") @index(name: "GSI1", pk: ["gpk"], sk: ["gsk"])';
+  const base = 'pk: "u#{id}#follower", sk: "u#{follower}"';
+  const inverse = ', index: "GSI1", pk: "f#{id}", sk: "u#{followed}"';
+
+  it('writes the inverse key on each base item and reads it from the index by its own templates', () => {
+    const plan = compilePlan(buildModel(model(base, inverse, '', overloaded), 'edges.graphql'));
+    expect(plan.relation('User.following').collection('b')).toMatchObject({ index: 'GSI1', pkAttr: 'gpk', skAttr: 'gsk', pk: 'f#b', prefix: 'u#' });
+    expect(plan.relation('User.following').edge({ pk: 'u#a#follower', sk: 'u#b', gpk: 'f#b', gsk: 'u#a' }).node).toMatchObject({ id: 'a' });
+    const pair = writePlanOf(plan).pair('User.following');
+    expect([pair.edgeKey('a', 'b'), pair.mirrorKey('a', 'b'), pair.gsi1, pair.indexKeys('a', 'b')]).toEqual([
+      { PK: 'u#a#follower', SK: 'u#b' },
+      null,
+      false,
+      { gpk: 'f#b', gsk: 'u#a' },
+    ]);
+  });
+
+  it('refuses an index not declared, one keyed on a table key or on several attributes, edge fields in either key, other items overlapping there, and copies', () => {
+    expect(problemsOf(model(base, inverse.replace('GSI1', 'byFan'), '', overloaded))).toEqual([
+      'User.following @edges(index): reads the index byFan, which the model does not declare (GSI1)',
+    ]);
+    for (const schema of [
+      '@table(pk: "pk", sk: "sk") @index(name: "GSI1", pk: ["sk"], sk: ["pk"])',
+      '@table(pk: "pk", sk: "sk") @index(name: "GSI1", pk: ["gpk", "x"], sk: ["gsk"])',
+    ])
+      expect(problemsOf(model(base, inverse, '', schema))[0]).toMatch(
+        /^User\.following @edges\(index\): with pk and sk, writes this side's key in GSI1 on each edge item: the index must be keyed on one attribute each that is not a table key/,
+      );
+    const edgeType =
+      'type UserEdge { cursor: String! since: String! node: User! } type UserConnection { edges: [UserEdge!]! pageInfo: PageInfo! totalCount: Int! }';
+    expect(problemsOf(model('pk: "u#{id}#follower", sk: "{since}#u#{follower}"', inverse, edgeType, overloaded))).toContain(
+      "User.following @edges(sk): an inverse side read through its key in an index reads edges whose keys hold the two ends' ids alone (User.followers and this side hold {since})",
+    );
+    // Another type's items in the same index partitions, under an overlapping sort-key prefix: a read of one would return the other.
+    const beside = 'type Badge @item(pk: "b#{id}", sk: "badge") @indexed(index: "GSI1", pk: ["f#{user}"], sk: ["u#{id}"]) { id: ID! user: String! }';
+    expect(problemsOf(model(base, inverse, beside, overloaded))).toEqual([
+      'User.following: its sort-key prefix "u#" overlaps "u#" of Badge items in GSI1 (gsk "u#{id}") in the partition "f#{}" of GSI1: a read of one would return the other',
+    ]);
+    expect(problemsOf(model(`${base}, copy: [{ field: "name", attribute: "followerName" }]`, inverse, '', overloaded))).toEqual([
+      'User.following @edges(copy): an inverse side read through its key in an index keeps no copies: give it index: without pk/sk, or drop copy',
     ]);
   });
 });

@@ -88,3 +88,60 @@ describe('@parent inferred', () => {
     );
   });
 });
+
+const OWNED = `${PREAMBLE}
+type Repo @item(pk: "REPO#{owner}#{name}", sk: "REPO#{owner}#{name}") {
+  id: ID! owner: String! name: String!
+  issues(first: Int, after: String, last: Int, before: String): IssueConnection! @children(counter: "issueCount")
+}
+type Issue @item(pk: "REPO#{repoOwner}#{repoName}", sk: "ISSUE#{number}") { id: ID! repo: Repo! @parent repoOwner: String! repoName: String! number: String! }
+${conn('Issue', 'Issue')}
+input IssueInput { number: String! }
+type Query { repo(owner: String!, name: String!): Repo @get }
+type Mutation { openIssue(repo: ID!, input: IssueInput!): Issue! @create(parent: "repo") }
+`;
+
+describe("@children named by the parent's key values", () => {
+  it("takes the child's fields at the places of the parent's pk placeholders as the parent's key values", () => {
+    expect(problemsOf(OWNED)).toEqual([]);
+    const model = buildModel(OWNED, 'model.graphql');
+    expect(model.items.get('Issue')!.parent).toEqual({ field: 'repo', type: 'Repo', keys: ['repoOwner', 'repoName'] });
+    expect(model.relations.get('Repo.issues')).toMatchObject({
+      owned: true,
+      via: 'repo',
+      partitionFills: { repoOwner: { ownerKey: 'owner' }, repoName: { ownerKey: 'name' } },
+    });
+  });
+
+  it("refuses a child key that neither holds the parent's id nor repeats its pk, and a parent whose id is not derived", () => {
+    const hint = `, or be Repo's pk "REPO#{owner}#{name}" with fields of Issue for its placeholders (Repo's id is derived from them)`;
+    expect(problemsOf(OWNED.replace('pk: "REPO#{repoOwner}#{repoName}"', 'pk: "REPOS#{repoOwner}#{repoName}"'))).toContain(
+      `Issue @item: a child's key holds its parent's id: pk or sk must hold {repo}${hint}`,
+    );
+    // A parent whose id holds a value its pk does not (its sk's {name}): the child's key cannot give it back.
+    const split = OWNED.replace('@item(pk: "REPO#{owner}#{name}", sk: "REPO#{owner}#{name}")', '@item(pk: "REPO#{owner}", sk: "R#{name}")').replace(
+      'pk: "REPO#{repoOwner}#{repoName}", sk: "ISSUE#{number}"',
+      'pk: "REPO#{repoOwner}", sk: "ISSUE#{repoName}#{number}"',
+    );
+    expect(problemsOf(split)).toContain(
+      "Issue @item: a child's key holds its parent's id: pk or sk must hold {repo} (Repo's id also holds {name}, which its pk does not, so no key repeating its pk gives the id back)",
+    );
+    expect(
+      problemsOf(OWNED.replace('@item(pk: "REPO#{owner}#{name}", sk: "REPO#{owner}#{name}")', '@item(pk: "REPO#{owner}#{name}", sk: "R#{id}")')),
+    ).toContain("Issue @item: a child's key holds its parent's id: pk or sk must hold {repo}");
+  });
+
+  it("refuses a field holding a parent's key value that is not text of the parent's kind", () => {
+    const dated = OWNED.replace('id: ID! owner: String! name: String!', 'id: ID! owner: String! name: DateTime!');
+    expect(problemsOf(dated)).toEqual([
+      "Issue.repoName: holds Repo.name (DateTime), a key value of its parent written from the parent's id: make it a String, ID or DateTime of the same kind",
+    ]);
+    expect(problemsOf(`${dated.replace('repoName: String!', 'repoName: DateTime!')}`)).toEqual([]);
+  });
+
+  it("refuses a create input giving a field the parent's id fills", () => {
+    expect(problemsOf(OWNED.replace('input IssueInput { number: String! }', 'input IssueInput { number: String! repoOwner: String }'))).toEqual([
+      "IssueInput.repoOwner: Issue.repoOwner holds a key value of its parent Repo, taken from the parent's id: remove it from the create input",
+    ]);
+  });
+});

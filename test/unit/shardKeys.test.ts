@@ -1,5 +1,18 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fnv1a32 } from '../../src/dynamo/keys.js';
+import {
+  catalogEntryKeys,
+  catalogEntryPartitions,
+  catalogShardCounterKey,
+  fnv1a32,
+  shardCounterKey,
+  shardOf as schemeShard,
+  shardPartition,
+} from '../../src/dynamo/keys.js';
+import { buildModel } from '../../src/declaration/buildModel.js';
+import { problemsOf } from '../support/problems.js';
+import { VALID } from '../support/teamsModel.js';
 import {
   counterShardKey,
   courseCounterKey,
@@ -101,5 +114,35 @@ describe('course layout', () => {
     expect(partitionCounterKey('c', 'COURSE#c#5')).toEqual({ PK: 'COURSE#c#5', SK: 'COUNTER' });
     expect(partitionCounterKey('c', 'COURSE#c')).toEqual({ PK: 'COURSE#c', SK: 'PROFILE' });
     expect(partitionCounterKey('c', 'COURSE#d#5')).toEqual({ PK: 'COURSE#c', SK: 'PROFILE' });
+  });
+});
+
+describe('one sharding scheme for write-sharded edges and catalogs', () => {
+  const spec = { key: 'COURSES', sortKey: 'TITLE', shards: 8 };
+
+  it('puts an id in the same shard k = fnv1a32(id) mod N, with the same partition and counter item for N > 1', () => {
+    for (const id of ['u01', 'u02', 'Zoë', 'x'.repeat(100)]) {
+      const k = fnv1a32(id) % 8;
+      expect(schemeShard(id, 8)).toBe(k);
+      expect(catalogEntryKeys(spec, id, 'Title').GSI2PK).toBe(shardPartition('COURSES', k, 8));
+      expect(catalogShardCounterKey(spec, k)).toEqual(shardCounterKey('COURSES', k));
+    }
+  });
+
+  it('differs only with one shard: edges stay in the base partition (the unsharded layout), a catalog in <key>#0', () => {
+    expect(shardPartition('COURSE#c', schemeShard('u01', 1), 1)).toBe('COURSE#c');
+    expect(catalogEntryPartitions({ ...spec, shards: 1 })).toEqual(['COURSES#0']);
+    expect(catalogEntryKeys({ ...spec, shards: 1 }, 'u01', 'T').GSI2PK).toBe('COURSES#0');
+  });
+
+  it('refuses a shard count outside the rule, and @catalog(shards:), which is gone (every catalog has 8 shards)', () => {
+    const edges = VALID.replace('@edges(inverseOf: "players")', '@edges(inverseOf: "players", shards: "shards", maxShards: 65)');
+    expect(problemsOf(edges)).toContain('Player.teams @edges(maxShards): must be a whole number 1–64 (got 65)');
+    expect(() => buildModel(VALID, 'model.graphql')).not.toThrow();
+    const served = readFileSync(join(import.meta.dirname, '..', '..', 'schema.graphql'), 'utf8');
+    const catalog = served.replace('sortKey: "TITLE", prefixArgument: "titlePrefix")', 'sortKey: "TITLE", prefixArgument: "titlePrefix", shards: 4)');
+    expect(catalog).not.toBe(served);
+    expect(problemsOf(catalog)).toEqual(['schema: Unknown argument "shards" on directive "@catalog".']);
+    expect(buildModel(served, 'schema.graphql').queries.find((q) => q.field === 'courses')).toMatchObject({ kind: 'catalog', shards: 8 });
   });
 });

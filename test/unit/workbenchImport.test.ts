@@ -126,6 +126,50 @@ describe('reading samples', () => {
   });
 });
 
+describe('link items read back through an overloaded index', () => {
+  const S = (text: string) => ({ S: text });
+  const link = (guest: string, restaurant: string) => ({
+    PK: S(`GUEST#${guest}`),
+    SK: S(`FAV#${restaurant}`),
+    GSI1PK: S(`REST#${restaurant}`),
+    GSI1SK: S(`GUEST#${guest}`),
+  });
+  const { sdl: s, demo } = convertWorkbench(
+    'dine.json',
+    smallExport(
+      [
+        { PK: S('GUEST#g1'), SK: S('PROFILE'), name: S('Ada') },
+        { PK: S('GUEST#g2'), SK: S('PROFILE'), name: S('Bob') },
+        { PK: S('REST#r1'), SK: S('PROFILE'), title: S('Noma') },
+        { PK: S('REST#r2'), SK: S('PROFILE'), title: S('Geranium') },
+        link('g1', 'r1'),
+        link('g2', 'r1'),
+        link('g1', 'r2'),
+      ],
+      {
+        NonKeyAttributes: ['name', 'title', 'GSI1PK', 'GSI1SK'].map((AttributeName) => ({ AttributeName, AttributeType: 'S' })),
+        GlobalSecondaryIndexes: [
+          {
+            IndexName: 'GSI1',
+            KeyAttributes: { PartitionKey: { AttributeName: 'GSI1PK', AttributeType: 'S' }, SortKey: { AttributeName: 'GSI1SK', AttributeType: 'S' } },
+            Projection: { ProjectionType: 'ALL' },
+          },
+        ],
+      },
+    ),
+  );
+
+  it('are drafted as @edges on both ends, the inverse side reading its key in the index, not as a child type and a root @query', () => {
+    expect(s).toContain('rests(first: Int, after: String, last: Int, before: String): RestConnection! @edges(pk: "GUEST#{id}", sk: "FAV#{restId}")');
+    expect(s).toContain(
+      'guests(first: Int, after: String, last: Int, before: String): GuestConnection! @edges(inverseOf: "rests", index: "GSI1", pk: "REST#{id}", sk: "GUEST#{guestId}")',
+    );
+    expect(s).not.toMatch(/type Fav\b|@query\(index: "GSI1"\)/);
+    expect(demo.items).toHaveLength(7);
+    expect(() => buildModel(s, 'dine.graphql')).not.toThrow();
+  });
+});
+
 describe('a small export without facets', () => {
   const exported = smallExport;
   const { draft, sdl } = convertWorkbench(

@@ -20,7 +20,6 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { GatewayPlugin, RequestHooks } from './combine.js';
 import {
-  getDirectiveValues,
   getNamedType,
   GraphQLError,
   isCompositeType,
@@ -43,6 +42,7 @@ import {
 import { ErrorCode } from '../../errors.js';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../connections/args.js';
 import { DEFAULTS } from '../../config.js';
+import { readAnnotations } from '../../declaration/annotations.js';
 import { CATALOG_SHARDS } from '../../dynamo/keys.js';
 import { responseSizePlugin } from './responseSize.js';
 import { requestBudgetPlugin } from './requestBudget.js';
@@ -98,28 +98,26 @@ interface SchemaNarrowing {
 
 const narrowingCache = new WeakMap<GraphQLSchema, SchemaNarrowing>();
 
-/** The narrowing arguments of every connection field of the schema, from its directives (once per schema). */
+/** The narrowing arguments of every connection field of the schema, from its directives' records (once per schema). */
 export function narrowingOf(schema: GraphQLSchema): SchemaNarrowing {
   const known = narrowingCache.get(schema);
   if (known) return known;
   const fields = new Map<string, Narrowing>();
   const names = new Set<string>();
-  const [catalog, query] = ['catalog', 'query'].map((name) => schema.getDirective(name));
+  const notes = readAnnotations(schema);
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
-      const node = field.astNode;
-      if (!node?.directives?.length) continue;
-      const c = catalog ? getDirectiveValues(catalog, node) : undefined;
+      const c = notes.field(field).catalog;
       // A @query beside @children narrows the children (a range read through another index, filled pages).
-      const q = query && node.directives.some((d) => d.name.value === 'children') ? getDirectiveValues(query, node) : undefined;
-      const r = q && typeof q.from === 'string' && typeof q.until === 'string' ? { after: q.from, before: q.until } : undefined;
-      const whereArgs = Array.isArray(q?.filter) ? (q.filter as string[]) : [];
+      const q = notes.field(field).children ? notes.field(field).query : null;
+      const r = q && q.from !== null && q.until !== null ? { after: q.from, before: q.until } : undefined;
+      const whereArgs = q?.filter ?? [];
       if (!c && !r && whereArgs.length === 0) continue;
       const narrowing: Narrowing = {
-        catalogShards: c ? Number(c.shards ?? CATALOG_SHARDS) : 0,
-        prefix: typeof c?.prefixArgument === 'string' ? c.prefixArgument : null,
-        range: r ? [String(r.after), String(r.before)] : [],
+        catalogShards: c ? CATALOG_SHARDS : 0,
+        prefix: c?.prefixArgument ?? null,
+        range: r ? [r.after, r.before] : [],
         where: whereArgs,
       };
       fields.set(`${type.name}.${field.name}`, narrowing);
@@ -194,18 +192,15 @@ export function fanOutMutations(schema: GraphQLSchema): readonly string[] {
   if (known) return known;
   const mutation = schema.getMutationType();
   const fields = mutation ? Object.values(mutation.getFields()) : [];
-  const directive = (f: (typeof fields)[number], name: string) => f.astNode?.directives?.find((d) => d.name.value === name);
-  const connectionsOf = (typeName: string, kinds: string[]) => {
+  const notes = readAnnotations(schema);
+  const connectionsOf = (typeName: string, kinds: readonly ('edges' | 'children')[]) => {
     const type = schema.getType(typeName);
     if (!isObjectType(type)) return false;
-    return Object.values(type.getFields()).some((f) => f.astNode?.directives?.some((d) => kinds.includes(d.name.value)));
+    return Object.values(type.getFields()).some((f) => kinds.some((k) => notes.field(f)[k] !== null));
   };
-  const typeArgument = (f: (typeof fields)[number]) => {
-    const arg = directive(f, 'delete')?.arguments?.find((a) => a.name.value === 'type');
-    return arg?.value.kind === Kind.STRING ? arg.value.value : getNamedType(f.type).name;
-  };
-  const updates = fields.filter((f) => directive(f, 'update') && connectionsOf(getNamedType(f.type).name, ['edges']));
-  const deletes = fields.filter((f) => directive(f, 'delete') && connectionsOf(typeArgument(f), ['edges', 'children']));
+  const typeArgument = (f: (typeof fields)[number]) => notes.field(f).delete?.type ?? getNamedType(f.type).name;
+  const updates = fields.filter((f) => notes.field(f).update && connectionsOf(getNamedType(f.type).name, ['edges']));
+  const deletes = fields.filter((f) => notes.field(f).delete && connectionsOf(typeArgument(f), ['edges', 'children']));
   const names = [...updates, ...deletes].map((f) => f.name);
   fanOutCache.set(schema, names);
   return names;
