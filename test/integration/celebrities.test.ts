@@ -4,7 +4,7 @@
  * create asking for more refused before any request), catalogs of
  * celebrities and fans searched by the start of a name, and the access
  * rules declared beside the fields (anyone, signed in, the owner, an
- * administrator). Its subscriptions are test/unit/celebrityChanges.test.ts's.
+ * administrator). Its subscriptions are celebritySubscriptions.test.ts's.
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
