@@ -68,7 +68,7 @@ function shippedLauncher(): string | null {
   return existsSync(join(dir, 'LocalDynamoLauncher.class')) ? dir : null;
 }
 
-function spawnLocal(port: number): ChildProcess {
+function spawnLocal(port: number, javaOptions: readonly string[]): ChildProcess {
   const cwd = jarDirectory();
   const source = fileURLToPath(new URL('./LocalDynamoLauncher.java', import.meta.url));
   const separator = process.platform === 'win32' ? ';' : ':';
@@ -77,6 +77,7 @@ function spawnLocal(port: number): ChildProcess {
   return spawn(
     'java',
     [
+      ...javaOptions,
       '-Djava.library.path=./DynamoDBLocal_lib',
       '-cp',
       compiled ? `${classpath}${separator}${compiled}` : classpath,
@@ -125,9 +126,13 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startLocalDynamo({ port = 0, timeoutMs = 60_000 } = {}): Promise<LocalDynamo> {
+/**
+ * `javaOptions` go to the JVM before anything else (the test suite passes
+ * flags that trade peak speed for less CPU on a short run).
+ */
+export async function startLocalDynamo({ port = 0, timeoutMs = 60_000, javaOptions = [] as readonly string[] } = {}): Promise<LocalDynamo> {
   const chosen = port === 0 ? await freePort() : port;
-  const child = spawnLocal(chosen);
+  const child = spawnLocal(chosen, javaOptions);
   let output = '';
   let exited: string | null = null;
   let listening = false;
