@@ -68,7 +68,7 @@ function shippedLauncher(): string | null {
   return existsSync(join(dir, 'LocalDynamoLauncher.class')) ? dir : null;
 }
 
-function spawnLocal(port: number, javaOptions: readonly string[]): ChildProcess {
+function spawnLocal(port: number, javaOptions: readonly string[], dbPath: string | undefined): ChildProcess {
   const cwd = jarDirectory();
   const source = fileURLToPath(new URL('./LocalDynamoLauncher.java', import.meta.url));
   const separator = process.platform === 'win32' ? ';' : ':';
@@ -83,7 +83,7 @@ function spawnLocal(port: number, javaOptions: readonly string[]): ChildProcess 
       compiled ? `${classpath}${separator}${compiled}` : classpath,
       compiled ? 'LocalDynamoLauncher' : source,
       LOCAL_DYNAMO_HOST,
-      '-inMemory',
+      ...(dbPath ? ['-dbPath', dbPath] : ['-inMemory']),
       '-sharedDb',
       '-disableTelemetry',
       '-port',
@@ -127,12 +127,18 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * `javaOptions` go to the JVM before anything else (the test suite passes
- * flags that trade peak speed for less CPU on a short run).
+ * `javaOptions` go to the JVM before anything else, and `dbPath` (a folder)
+ * keeps the database in a file there instead of in memory: the test suite
+ * passes both (test/support/localDynamo.ts).
  */
-export async function startLocalDynamo({ port = 0, timeoutMs = 60_000, javaOptions = [] as readonly string[] } = {}): Promise<LocalDynamo> {
+export async function startLocalDynamo({
+  port = 0,
+  timeoutMs = 60_000,
+  javaOptions = [] as readonly string[],
+  dbPath = undefined as string | undefined,
+} = {}): Promise<LocalDynamo> {
   const chosen = port === 0 ? await freePort() : port;
-  const child = spawnLocal(chosen, javaOptions);
+  const child = spawnLocal(chosen, javaOptions, dbPath);
   let output = '';
   let exited: string | null = null;
   let listening = false;
