@@ -1,5 +1,5 @@
 /**
- * Starts one DynamoDB Local (in memory, 127.0.0.1, a free port) for the
+ * Starts one DynamoDB Local (test/support/localDynamo.ts: 127.0.0.1, a free port) for the
  * whole test run and stops it afterwards. Test files reach it through
  * `inject('dynamoEndpoint')` and make a table of their own; `inject('runDir')`
  * is a folder of the run's own (serverBuild.ts builds into it once).
