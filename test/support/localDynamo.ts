@@ -8,12 +8,12 @@
  * hundreds of tables, so its writes grew slower the longer the run went on
  * (measured: 2.5 ms of CPU per PutItem on a fresh DynamoDB Local, 5 ms after
  * 60 tables of 150 writes, and most of a whole run's CPU in the end). Where
- * the machine has a memory-backed folder (/dev/shm), the database is a file
+ * the machine has a memory-backed folder (/dev/shm) with room, the database is a file
  * there, and the indexes it lacks are added beside DynamoDB Local once it has
  * made its tables: every write then costs the same (1.4 ms measured) however
  * many tables came before. Elsewhere it stays in memory, as before.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { startLocalDynamo, type LocalDynamo } from '../../src/dynamo/local.js';
@@ -38,6 +38,15 @@ const STREAM_INDEXES = [
 ];
 
 const MEMORY_FOLDER = '/dev/shm';
+/** Room for a run's database (6 MB after 31 stream-heavy files; its stream records are never deleted): a container's small /dev/shm (64 MB by default) is not used. */
+const ROOM_BYTES = 2 ** 29;
+
+/** The memory-backed folder when there is one with room for a run's database. */
+function memoryFolder(): string | undefined {
+  if (!existsSync(MEMORY_FOLDER)) return undefined;
+  const { bavail, bsize } = statfsSync(MEMORY_FOLDER);
+  return bavail * bsize >= ROOM_BYTES ? MEMORY_FOLDER : undefined;
+}
 
 /** Node's own SQLite (Node 22.13+; the pinned @types/node predates it, hence the type written here). */
 const { DatabaseSync } = createRequire(import.meta.url)('node:sqlite') as {
@@ -46,7 +55,8 @@ const { DatabaseSync } = createRequire(import.meta.url)('node:sqlite') as {
 
 /** A DynamoDB Local of the test's own on a free port, with the test run's JVM flags and stream indexes. */
 export async function startTestDynamo(options: { timeoutMs?: number } = {}): Promise<LocalDynamo> {
-  const dbPath = existsSync(MEMORY_FOLDER) ? mkdtempSync(join(MEMORY_FOLDER, 'gateway-tests-dynamo-')) : undefined;
+  const folder = memoryFolder();
+  const dbPath = folder ? mkdtempSync(join(folder, 'gateway-tests-dynamo-')) : undefined;
   let local: LocalDynamo;
   try {
     local = await startLocalDynamo({ port: 0, ...options, javaOptions: TEST_JAVA_OPTIONS, dbPath });
