@@ -60,8 +60,8 @@ export default defineConfig({
   test: {
     projects: [...unitProjects, ...integrationProjects],
     // vitest's default (one worker fewer than cores) runs one file at a time on 2 cores. An
-    // integration file spends much of its time waiting on DynamoDB Local (a JVM of its own) or the
-    // processes it starts: two files at a time keep both cores busy.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // integration file spends about half its time waiting on DynamoDB Local (a JVM of its own) or the
+    // processes it starts (profiled on 2 cores): one file more than cores keeps them busy.
+    maxWorkers: availableParallelism() + 1,
   },
 });

@@ -68,7 +68,7 @@ function shippedLauncher(): string | null {
   return existsSync(join(dir, 'LocalDynamoLauncher.class')) ? dir : null;
 }
 
-function spawnLocal(port: number): ChildProcess {
+function spawnLocal(port: number, javaOptions: readonly string[], dbPath: string | undefined): ChildProcess {
   const cwd = jarDirectory();
   const source = fileURLToPath(new URL('./LocalDynamoLauncher.java', import.meta.url));
   const separator = process.platform === 'win32' ? ';' : ':';
@@ -77,12 +77,13 @@ function spawnLocal(port: number): ChildProcess {
   return spawn(
     'java',
     [
+      ...javaOptions,
       '-Djava.library.path=./DynamoDBLocal_lib',
       '-cp',
       compiled ? `${classpath}${separator}${compiled}` : classpath,
       compiled ? 'LocalDynamoLauncher' : source,
       LOCAL_DYNAMO_HOST,
-      '-inMemory',
+      ...(dbPath ? ['-dbPath', dbPath] : ['-inMemory']),
       '-sharedDb',
       '-disableTelemetry',
       '-port',
@@ -125,9 +126,19 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startLocalDynamo({ port = 0, timeoutMs = 60_000 } = {}): Promise<LocalDynamo> {
+/**
+ * `javaOptions` go to the JVM before anything else, and `dbPath` (a folder)
+ * keeps the database in a file there instead of in memory: the test suite
+ * passes both (test/support/localDynamo.ts).
+ */
+export async function startLocalDynamo({
+  port = 0,
+  timeoutMs = 60_000,
+  javaOptions = [] as readonly string[],
+  dbPath = undefined as string | undefined,
+} = {}): Promise<LocalDynamo> {
   const chosen = port === 0 ? await freePort() : port;
-  const child = spawnLocal(chosen);
+  const child = spawnLocal(chosen, javaOptions, dbPath);
   let output = '';
   let exited: string | null = null;
   let listening = false;

@@ -31,7 +31,7 @@ const SETTINGS = {
   TABLE_NAME: tableName,
   CURSOR_SECRET: TEST_CURSOR_SECRET,
   LOG_LEVEL: 'silent',
-  STREAM_POLL_MS: '20',
+  STREAM_POLL_MS: '100',
   // Every call reads afresh: the test watches the figures change from one call to the next.
   HEALTH_CACHE_MS: '0',
   // Two attempts a long pause apart: the record is held (pending) long enough to be seen, then dead-lettered.

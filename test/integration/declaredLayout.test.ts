@@ -18,7 +18,7 @@ import { buildModel } from '../../src/declaration/buildModel.js';
 import { compilePlan } from '../../src/plan/plan.js';
 import { describeLayout, ensureTable } from '../../src/dynamo/table.js';
 import { runMigration } from '../../src/migration/migrate.js';
-import { startLocalDynamo } from '../../src/dynamo/local.js';
+import { startTestDynamo } from '../support/localDynamo.js';
 import { localEndpoint, postGraphQL } from '../support/gateway.js';
 
 const MODEL = `
@@ -121,7 +121,7 @@ describe('a model that declares its layout', () => {
   it('reports an index the model added and the table lacks, and npm run migrate creates it and waits until it is active', async () => {
     // A DynamoDB Local of its own: the shared one, busy with every other
     // file's tables, has been seen to leave a new index CREATING for good.
-    const own = await startLocalDynamo({ port: 0 });
+    const own = await startTestDynamo();
     const dynamo = createDynamo({ endpoint: own.endpoint });
     onTestFinished(async () => {
       dynamo.raw.destroy();

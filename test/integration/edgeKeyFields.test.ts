@@ -5,81 +5,15 @@
  * and @edges(from, until) ranges over the first placeholder. Items are
  * checked raw; pages exact both ways; request counts exact.
  */
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildModel } from '../../src/declaration/buildModel.js';
 import { testGateway, type TestGateway } from '../support/gateway.js';
 import { runCheck } from '../../src/migration/check.js';
-
-const MODEL = `
-extend schema @table(pk: "pk", sk: "sk")
-scalar DateTime
-enum Tier { GOLD SILVER }
-
-type Person @item(pk: "P#{id}", sk: "profile") {
-  id: ID!
-  name: String!
-  "P#<person>#followers / <since>#<tier>#P#<follower>: newest first, narrowed by since/until."
-  followers(first: Int, after: String, last: Int, before: String, since: String, until: String): FollowConnection!
-    @edges(pk: "P#{id}#followers", sk: "{since}#{tier}#P#{follower}", counter: "followerCount", order: DESCENDING, from: "since", until: "until")
-  "The mirror, one per pair: P#<follower>#following / P#<followed>, with since and tier stored on it."
-  following(first: Int, after: String, last: Int, before: String): FollowingConnection!
-    @edges(inverseOf: "followers", pk: "P#{id}#following", sk: "P#{followed}", counter: "followingCount")
-  "P#<person>#tags / <label>#P#<tagger>, and a mirror whose key holds the label too: a pair is tagged once per label."
-  tags(first: Int, after: String, last: Int, before: String): TagConnection! @edges(pk: "P#{id}#tags", sk: "{label}#P#{tagger}")
-  tagged(first: Int, after: String, last: Int, before: String): TagConnection! @edges(inverseOf: "tags", pk: "P#{id}#tagged", sk: "{label}#P#{taggee}")
-}
-type TagConnection { edges: [TagEdge!]!  pageInfo: PageInfo!  totalCount: Int! }
-type TagEdge { cursor: String!  label: String!  node: Person! }
-type FollowConnection { edges: [FollowEdge!]!  pageInfo: PageInfo!  totalCount: Int! }
-type FollowEdge { cursor: String!  since: DateTime!  tier: Tier!  node: Person! }
-type FollowingConnection { edges: [FollowingEdge!]!  pageInfo: PageInfo!  totalCount: Int! }
-type FollowingEdge { cursor: String!  since: DateTime!  tier: Tier!  node: Person! }
-
-type Member @item(pk: "M#{id}", sk: "profile") {
-  id: ID!
-  name: String!
-  "M#<member>#loans / L#<loan>#B#<book>: every loan, oldest first."
-  loans(first: Int, after: String, last: Int, before: String): LoanConnection! @edges(pk: "M#{id}#loans", sk: "L#{id}#B#{book}", counter: "loanCount")
-}
-type Book @item(pk: "B#{id}", sk: "info") {
-  id: ID!
-  title: String!
-  "The mirror: B#<book>#loans / L#<loan>#M#<member>."
-  loans(first: Int, after: String, last: Int, before: String): BookLoanConnection!
-    @edges(inverseOf: "loans", pk: "B#{id}#loans", sk: "L#{id}#M#{member}", counter: "loanCount")
-}
-type LoanConnection { edges: [LoanEdge!]!  pageInfo: PageInfo!  totalCount: Int! }
-type LoanEdge { cursor: String!  id: ID!  borrowedAt: DateTime! @createdAt  node: Book! }
-type BookLoanConnection { edges: [BookLoanEdge!]!  pageInfo: PageInfo!  totalCount: Int! }
-type BookLoanEdge { cursor: String!  id: ID!  borrowedAt: DateTime! @createdAt  node: Member! }
-
-input CreatePersonInput { id: ID  name: String! }
-input CreateMemberInput { id: ID  name: String! }
-input CreateBookInput { id: ID  title: String! }
-
-type Query {
-  person(id: ID!): Person @get
-  member(id: ID!): Member @get
-  book(id: ID!): Book @get
-}
-type Mutation {
-  createPerson(input: CreatePersonInput!): Person! @create
-  createMember(input: CreateMemberInput!): Member! @create
-  createBook(input: CreateBookInput!): Book! @create
-  deletePerson(id: ID!): ID! @delete(type: "Person")
-  deleteMember(id: ID!): ID! @delete(type: "Member")
-  follow(personId: ID!, followerId: ID!, since: DateTime!, tier: Tier!): FollowEdge! @addEdge(edges: "Person.followers", from: "personId", to: "followerId", phrase: "followed by")
-  unfollow(personId: ID!, followerId: ID!, since: DateTime!, tier: Tier!): Boolean! @removeEdge(edges: "Person.followers", from: "personId", to: "followerId")
-  tag(personId: ID!, taggerId: ID!, label: String!): TagEdge! @addEdge(edges: "Person.tags", from: "personId", to: "taggerId")
-  lend(memberId: ID!, bookId: ID!, id: ID): LoanEdge! @addEdge(edges: "Member.loans", from: "memberId", to: "bookId")
-  giveBack(memberId: ID!, bookId: ID!, id: ID!): Boolean! @removeEdge(edges: "Member.loans", from: "memberId", to: "bookId")
-}
-`;
 
 let gw: TestGateway;
 
 beforeAll(async () => {
-  gw = await testGateway({ model: buildModel(MODEL, 'edgeKeyFields.graphql') });
+  gw = await testGateway({ schemaFile: fileURLToPath(new URL('../../examples/follows.graphql', import.meta.url)) });
   for (const id of ['a', 'b', 'c', 'd', 'e']) await gw.run(`mutation { createPerson(input: { id: "${id}", name: "Person ${id}" }) { id } }`);
   for (const id of ['m1', 'm2']) await gw.run(`mutation { createMember(input: { id: "${id}", name: "Member ${id}" }) { id } }`);
   for (const id of ['b1', 'b2']) await gw.run(`mutation { createBook(input: { id: "${id}", title: "Book ${id}" }) { id } }`);

@@ -5,40 +5,13 @@
  * that sets or clears the when field moves the item to the other shape in
  * the same UpdateItem, and a read of the index maps items back to Repo.
  */
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildModel } from '../../src/declaration/buildModel.js';
 import { codes, testGateway, type TestGateway } from '../support/gateway.js';
-
-const REPOS = `
-type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
-type Repo @item(pk: "REPO#{id}", sk: "META")
-  @indexed(index: "GSI2", pk: ["REPO#{owner}#{name}"], sk: ["REPO#{owner}#{name}"], when: "!parentName")
-  @indexed(index: "GSI2", pk: ["FORK#{parentOwner}#{parentName}"], sk: ["FORK#{owner}"], when: "parentName") {
-  id: ID!
-  owner: String!
-  name: String!
-  parentOwner: String
-  parentName: String
-}
-type RepoConnection { edges: [RepoEdge!]! pageInfo: PageInfo! totalCount: Int! }
-type RepoEdge { cursor: String! node: Repo! }
-input RepoInput { id: ID owner: String! name: String! parentOwner: String parentName: String }
-input RepoUpdate { owner: String name: String parentOwner: String parentName: String }
-type Query {
-  repo(id: ID!): Repo @get
-  originals(owner: String!, name: String!, first: Int, after: String, last: Int, before: String): RepoConnection! @query(index: "GSI2")
-  "The second shape: its arguments name the fork partition."
-  forks(parentOwner: String!, parentName: String!, first: Int, after: String, last: Int, before: String): RepoConnection! @query(index: "GSI2")
-}
-type Mutation {
-  createRepo(input: RepoInput!): Repo! @create
-  updateRepo(id: ID!, input: RepoUpdate!): Repo! @update
-}
-`;
 
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await testGateway({ model: buildModel(REPOS, 'repos.graphql') });
+  gw = await testGateway({ schemaFile: fileURLToPath(new URL('../../examples/repos.graphql', import.meta.url)) });
 });
 afterAll(async () => gw?.stop());
 

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { CreateTableCommand, DeleteTableCommand } from '@aws-sdk/client-dynamodb';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { createDynamo } from '../../src/dynamo/client.js';
-import { startLocalDynamo } from '../../src/dynamo/local.js';
+import { startTestDynamo } from '../support/localDynamo.js';
 import { batchPut } from '../../src/dynamo/batchWrite.js';
 import type { Item } from '../../src/dynamo/batchGet.js';
 import { describeLayout, tableDefinition } from '../../src/dynamo/table.js';
@@ -24,7 +24,7 @@ import { patience } from '../support/patience.js';
 // A DynamoDB Local of its own: adding an index to a table that holds items races, in DynamoDB Local's one shared
 // database, with other tables' work beside it (it then reports the index ACTIVE while its table lacks the index's
 // columns, and fails every write with InternalFailure). DynamoDB itself builds an index beside any traffic.
-const local = await startLocalDynamo({ port: 0 });
+const local = await startTestDynamo();
 const dynamo = createDynamo({ endpoint: local.endpoint, ...PATIENT_CLIENT });
 const tableName = `migrate-${randomUUID().slice(0, 8)}`;
 

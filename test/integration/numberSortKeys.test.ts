@@ -5,42 +5,11 @@
  * keep the number, so paging is exact both ways, one Query a page, on a
  * root @query, a type field's @query and @children(index:) alike.
  */
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DescribeTableCommand } from '@aws-sdk/client-dynamodb';
-import { buildModel } from '../../src/declaration/buildModel.js';
 import { createCursorCodec } from '../../src/connections/cursorSigning.js';
 import { TEST_CURSOR_SECRET, testGateway, type TestGateway } from '../support/gateway.js';
-
-const PAGE = 'first: Int, after: String, last: Int, before: String';
-const YEARS = `
-extend schema @index(name: "byYear", pk: ["shelf"], sk: ["year"]) @index(name: "byPos", pk: ["rackKey"], sk: ["pos"])
-type PageInfo { hasNextPage: Boolean! hasPreviousPage: Boolean! startCursor: String endCursor: String }
-type Shelf @item(pk: "SHELF#{id}", sk: "META") { id: ID!  name: String!  books(${PAGE}): BookConnection! @query(index: "byYear") }
-type Book @item(pk: "BOOK#{id}", sk: "META") @indexed(index: "byYear") { id: ID!  shelf: Shelf!  year: Int! }
-type BookConnection { edges: [BookEdge!]! pageInfo: PageInfo! totalCount: Int! }
-type BookEdge { cursor: String! node: Book! }
-type Rack @item(pk: "RACK#{id}", sk: "META") { id: ID!  slots(${PAGE}): SlotConnection! @children(index: "byPos", counter: "slotCount") }
-type Slot @item(pk: "RACK#{rack}", sk: "S#{id}") @indexed(index: "byPos", pk: ["R#{rack}"]) { id: ID!  pos: Int!  rack: Rack! @parent }
-type SlotConnection { edges: [SlotEdge!]! pageInfo: PageInfo! totalCount: Int! }
-type SlotEdge { cursor: String! node: Slot! }
-input RackInput { id: ID }
-input SlotInput { id: ID pos: Int! }
-input ShelfInput { id: ID name: String! }
-input BookInput { id: ID shelf: ID! year: Int! }
-type Query {
-  shelf(id: ID!): Shelf @get
-  book(id: ID!): Book @get
-  rack(id: ID!): Rack @get
-  byYear(shelf: ID!, ${PAGE}): BookConnection! @query(index: "byYear")
-  latest(shelf: ID!, ${PAGE}): BookConnection! @query(index: "byYear", order: DESCENDING)
-}
-type Mutation {
-  addShelf(input: ShelfInput!): Shelf! @create
-  addBook(input: BookInput!): Book! @create
-  addRack(input: RackInput!): Rack! @create
-  addSlot(rack: ID!, input: SlotInput!): Slot! @create(parent: "rack")
-}
-`;
 
 // Created out of order; text order would be -3, 10, 100, 1000, 2, 30.
 const BOOKS: [string, number][] = [
@@ -55,7 +24,7 @@ const IN_ORDER = ['bm3', 'b2', 'b10', 'b30', 'b100', 'b1000'];
 
 let gw: TestGateway;
 beforeAll(async () => {
-  gw = await testGateway({ model: buildModel(YEARS, 'years.graphql') });
+  gw = await testGateway({ schemaFile: fileURLToPath(new URL('../../examples/shelves.graphql', import.meta.url)) });
   for (const id of ['s1', 's2'])
     expect((await gw.run(`mutation($i: ShelfInput!) { addShelf(input: $i) { id } }`, { i: { id, name: id } })).errors).toBeUndefined();
   for (const [id, year] of BOOKS)

@@ -42,7 +42,7 @@ beforeAll(async () => {
       TABLE_NAME: tableName,
       PORT: '0',
       HOST: '127.0.0.1',
-      STREAM_POLL_MS: '20',
+      STREAM_POLL_MS: '100',
       LOG_LEVEL: 'silent',
       REDIS_URL: redis.url,
       REDIS_EVENT_SECRET: SECRET,

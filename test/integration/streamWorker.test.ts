@@ -37,7 +37,7 @@ function worker(tableName: string, env: Record<string, string> = {}): { child: C
       DYNAMODB_ENDPOINT: localEndpoint(),
       TABLE_NAME: tableName,
       LOG_LEVEL: 'info',
-      STREAM_POLL_MS: '20',
+      STREAM_POLL_MS: '100',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -118,7 +118,7 @@ describe('the gateway process and its stream processor', () => {
       TABLE_NAME: tableName,
       CURSOR_SECRET: TEST_CURSOR_SECRET,
       LOG_LEVEL: 'silent',
-      STREAM_POLL_MS: '20',
+      STREAM_POLL_MS: '100',
     });
 
   it('runs its own processor on a local endpoint and reports mode, counts and lag in /health details', async () => {

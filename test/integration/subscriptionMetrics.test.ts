@@ -36,7 +36,7 @@ beforeAll(async () => {
       TABLE_NAME: tableName,
       PORT: '0',
       HOST: '127.0.0.1',
-      STREAM_POLL_MS: '20',
+      STREAM_POLL_MS: '100',
       LOG_LEVEL: 'info',
       OTEL_METRICS_EXPORTER: 'prometheus',
       OTEL_TRACES_EXPORTER: 'none',

@@ -67,7 +67,7 @@ beforeAll(async () => {
       AUTH_MODE: 'oidc',
       AUTH_ISSUER: issuer.url,
       AUTH_AUDIENCE: AUDIENCE,
-      STREAM_POLL_MS: '20',
+      STREAM_POLL_MS: '100',
       LOG_LEVEL: 'silent',
     }),
     silentLogger,
@@ -198,7 +198,7 @@ describe('order and replays', () => {
       streams,
       streamArn: streamArn!,
       logger: silentLogger,
-      pollMs: 20,
+      pollMs: 100,
       checkpointName: `replay-${randomUUID()}`,
       handler: publishingHandler(gateway.changes.bus, defaultChangeModel, async (_store, records) => ({
         done: records.length,

@@ -168,7 +168,9 @@ export async function testGateway({
     const reader = new StreamReader({
       store: { doc: dynamo.doc, tableName, plan },
       logger: silentLogger,
-      pollMs: 20,
+      // An idle reader polls every shard each pollMs, and each poll costs DynamoDB Local CPU the other
+      // files need; caughtUp() (settle) wakes the reader at once, so a wait for the stream never sits out a poll.
+      pollMs: 250,
       retryDelayMs: 5,
       ...options,
       streams,
