@@ -106,10 +106,11 @@ export function buildModel(sdl: string, source: string, { validated = false }: B
   checkKeyFields(items, problems);
   checkPartitions(items, relations, problems, layout);
   checkReadPartitions(items, relations, layout, problems);
-  const collections = readCollections(schema, notes, items, relations, layout, problems, keyless);
-  const { queries, mutations, rootAccess } = readOperations(schema, notes, items, relations, layout, problems, keyless);
-  checkServedLayout(layout, items, relations, queries, problems);
-  checkCasing(layout, items, relations, queries, problems);
+  const reading = { schema, notes, layout, items, relations, keyless, problems };
+  const collections = readCollections(reading);
+  const { queries, mutations, rootAccess } = readOperations(reading);
+  checkServedLayout({ layout, items, relations, queries, problems });
+  checkCasing({ layout, items, relations, queries, problems });
   checkEnumTexts(schema, notes, items, problems);
   checkInputDefaults(schema, items, mutations, problems);
   keyAttributeTypes(layout, items, problems);

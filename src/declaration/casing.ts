@@ -16,16 +16,9 @@
  * - an inverted type whose GSI1 declares another casing than the table's:
  *   its GSI1 keys are its table keys swapped.
  */
-import type { ItemType, Layout, Relation, RootField } from './model.js';
-import type { Problems } from './problems.js';
+import type { ServedReading } from './reading.js';
 
-export function checkCasing(
-  layout: Layout,
-  items: ReadonlyMap<string, ItemType>,
-  relations: ReadonlyMap<string, Relation>,
-  queries: readonly RootField[],
-  problems: Problems,
-): void {
+export function checkCasing({ layout, items, relations, queries, problems }: ServedReading): void {
   const tableKeys = new Map([[layout.pk, 'partition'], ...(layout.sk === null ? [] : [[layout.sk, 'sort'] as const])]);
   const casingOf = (index: string) => layout.indexes.find((i) => i.name === index)?.casing ?? null;
   for (const index of layout.indexes) {

@@ -33,7 +33,8 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import type { CollectionField, CollectionPass, CollectionMember, CollectionSlot, ItemType, KeylessType, Layout, Relation } from './model.js';
+import type { CollectionField, CollectionPass, CollectionMember, CollectionSlot, ItemType, Layout } from './model.js';
+import type { ModelReading } from './reading.js';
 import type { Problems } from './problems.js';
 import { connectionShape, unwrap, type Field } from './schemaShape.js';
 import type { Annotations } from './annotations.js';
@@ -49,15 +50,8 @@ export function isCollectionField(field: Field): boolean {
   return shape !== null && isAbstractType(shape.node);
 }
 
-export function readCollections(
-  schema: GraphQLSchema,
-  notes: Annotations,
-  items: ReadonlyMap<string, ItemType>,
-  relations: ReadonlyMap<string, Relation>,
-  layout: Layout,
-  problems: Problems,
-  keyless: ReadonlyMap<string, KeylessType> = new Map(),
-): Map<string, CollectionField> {
+export function readCollections(reading: ModelReading): Map<string, CollectionField> {
+  const { schema, notes, items, relations, layout, problems, keyless } = reading;
   const collections = new Map<string, CollectionField>();
   const partitions = residentsOf(items, relations, layout);
   const query = schema.getQueryType();

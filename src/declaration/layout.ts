@@ -9,7 +9,8 @@
  */
 import type { ConstDirectiveNode } from 'graphql';
 import type { Annotations } from './annotations.js';
-import type { IndexLayout, ItemType, Layout, Relation, RootField } from './model.js';
+import type { IndexLayout, ItemType, Layout } from './model.js';
+import type { ServedReading } from './reading.js';
 import type { KeyCasing } from './template.js';
 import type { Problems } from './problems.js';
 import { inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
@@ -106,13 +107,7 @@ const sameKey = (a: readonly string[], b: readonly string[]) => a.length === b.l
  * catalogs and keys by instant (GSI2) are written to. Each reader missing its
  * index is one problem naming the reader and the @index it needs.
  */
-export function checkServedLayout(
-  layout: Layout,
-  items: ReadonlyMap<string, ItemType>,
-  relations: ReadonlyMap<string, Relation>,
-  queries: readonly RootField[],
-  problems: Problems,
-): void {
+export function checkServedLayout({ layout, items, relations, queries, problems }: ServedReading): void {
   if (!layout.declared) return;
   if (layout.sk === null) {
     problems.add('schema @table', `keys the table on ${layout.pk} alone: this gateway serves tables with a sort key (add sk)`);

@@ -20,6 +20,7 @@ import type {
   Relation,
   RootField,
 } from './model.js';
+import type { ModelReading } from './reading.js';
 import { keyIn, readSortArguments, shapeFilled } from './indexed.js';
 import type { Problems } from './problems.js';
 import { connectionShape, unwrap, type Field } from './schemaShape.js';
@@ -30,15 +31,12 @@ import { argType, MUTATION_DIRECTIVES, only, readMutation } from './mutationFiel
 
 const QUERY_DIRECTIVES = ['get', 'catalog', 'query'];
 
-export function readOperations(
-  schema: GraphQLSchema,
-  notes: Annotations,
-  items: ReadonlyMap<string, ItemType>,
-  relations: ReadonlyMap<string, Relation>,
-  layout: Layout,
-  problems: Problems,
-  keyless: ReadonlyMap<string, KeylessType> = new Map(),
-): { queries: RootField[]; mutations: MutationField[]; rootAccess: { Query: Access | null; Mutation: Access | null } } {
+export function readOperations(reading: ModelReading): {
+  queries: RootField[];
+  mutations: MutationField[];
+  rootAccess: { Query: Access | null; Mutation: Access | null };
+} {
+  const { schema, notes, items, relations, layout, problems, keyless } = reading;
   const queries: RootField[] = [];
   const mutations: MutationField[] = [];
   const query = schema.getQueryType();

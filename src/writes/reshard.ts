@@ -63,15 +63,11 @@ const addCount = (store: Store, counter: string, key: ItemKey, delta: number) =>
 });
 
 async function bumpMoves(store: Store, s: Sharding, parentId: string) {
-  await store.doc.send(
-    new UpdateCommand({
-      TableName: store.tableName,
-      Key: store.plan.keys.key(s.parentKey(parentId)),
-      UpdateExpression: 'ADD #m :one',
-      ExpressionAttributeNames: { '#m': RESHARD_MOVES_ATTR },
-      ExpressionAttributeValues: { ':one': 1 },
-    }),
-  );
+  await updateParent(store, s, parentId, {
+    UpdateExpression: 'ADD #m :one',
+    ExpressionAttributeNames: { '#m': RESHARD_MOVES_ATTR },
+    ExpressionAttributeValues: { ':one': 1 },
+  });
 }
 
 /** Moves one edge from `from` to `to`; false when it is no longer there (unlinked or moved meanwhile). */
@@ -316,16 +312,12 @@ async function switchLayout(job: ReshardJob, parent: Item, preparing: number | n
 
   // 1. Prepare: links stop copying the layout onto their edges.
   if (preparing === null) {
-    await store.doc.send(
-      new UpdateCommand({
-        TableName: store.tableName,
-        Key: keys.key(s.parentKey(parentId)),
-        UpdateExpression: 'SET #t = :to',
-        ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${sameShards}`,
-        ExpressionAttributeNames: { '#pk': keys.pk, '#s': s.count, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
-        ExpressionAttributeValues: { ':to': shards, ...was },
-      }),
-    );
+    await updateParent(store, s, parentId, {
+      UpdateExpression: 'SET #t = :to',
+      ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${sameShards}`,
+      ExpressionAttributeNames: { '#pk': keys.pk, '#s': s.count, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
+      ExpressionAttributeValues: { ':to': shards, ...was },
+    });
   }
   await options.onStep?.('prepared');
   // 2. Requests that read the parent before (and may still write a copy) finish; their edges reach the index.
@@ -338,16 +330,12 @@ async function switchLayout(job: ReshardJob, parent: Item, preparing: number | n
   // 4. Counters of the new layout exist (at 0) before any edge is counted there; then the switch.
   await createCounters(job, parent);
   // The switch, on the condition that nobody else switched or called the reshard off meanwhile.
-  await store.doc.send(
-    new UpdateCommand({
-      TableName: store.tableName,
-      Key: keys.key(s.parentKey(parentId)),
-      UpdateExpression: 'SET #s = :to, #f = :from, #m = if_not_exists(#m, :zero) REMOVE #t',
-      ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#f) AND #t = :to AND ${sameShards}`,
-      ExpressionAttributeNames: { '#pk': keys.pk, '#s': s.count, '#f': RESHARD_FROM_ATTR, '#m': RESHARD_MOVES_ATTR, '#t': RESHARD_TO_ATTR },
-      ExpressionAttributeValues: { ':to': shards, ':from': from, ':zero': 0, ...was },
-    }),
-  );
+  await updateParent(store, s, parentId, {
+    UpdateExpression: 'SET #s = :to, #f = :from, #m = if_not_exists(#m, :zero) REMOVE #t',
+    ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#f) AND #t = :to AND ${sameShards}`,
+    ExpressionAttributeNames: { '#pk': keys.pk, '#s': s.count, '#f': RESHARD_FROM_ATTR, '#m': RESHARD_MOVES_ATTR, '#t': RESHARD_TO_ATTR },
+    ExpressionAttributeValues: { ':to': shards, ':from': from, ':zero': 0, ...was },
+  });
   await options.onStep?.('switched');
   return copiesRemoved;
 }
@@ -356,15 +344,11 @@ async function switchLayout(job: ReshardJob, parent: Item, preparing: number | n
 async function createCounters({ store, s, parentId, to: shards }: ReshardJob, parent: Item): Promise<void> {
   const keys = store.plan.keys;
   if (shards === 1 && typeof parent[s.counter!] !== 'number') {
-    await store.doc.send(
-      new UpdateCommand({
-        TableName: store.tableName,
-        Key: keys.key(s.parentKey(parentId)),
-        UpdateExpression: 'SET #c = if_not_exists(#c, :zero)',
-        ExpressionAttributeNames: { '#c': s.counter! },
-        ExpressionAttributeValues: { ':zero': 0 },
-      }),
-    );
+    await updateParent(store, s, parentId, {
+      UpdateExpression: 'SET #c = if_not_exists(#c, :zero)',
+      ExpressionAttributeNames: { '#c': s.counter! },
+      ExpressionAttributeValues: { ':zero': 0 },
+    });
   }
   if (shards <= 1) return;
   await Promise.all(
@@ -388,16 +372,12 @@ async function createCounters({ store, s, parentId, to: shards }: ReshardJob, pa
 /** Step 7: one layout again (links copy it again; the copies still missing are written next); the old layout's counters go. */
 async function endMoving({ store, s, parentId, from, to: shards }: ReshardJob): Promise<void> {
   const keys = store.plan.keys;
-  await store.doc.send(
-    new UpdateCommand({
-      TableName: store.tableName,
-      Key: keys.key(s.parentKey(parentId)),
-      UpdateExpression: 'SET #r = :to REMOVE #f',
-      ConditionExpression: '#s = :to AND #f = :from',
-      ExpressionAttributeNames: { '#s': s.count, '#f': RESHARD_FROM_ATTR, '#r': RESTORING_ATTR },
-      ExpressionAttributeValues: { ':to': shards, ':from': from },
-    }),
-  );
+  await updateParent(store, s, parentId, {
+    UpdateExpression: 'SET #r = :to REMOVE #f',
+    ConditionExpression: '#s = :to AND #f = :from',
+    ExpressionAttributeNames: { '#s': s.count, '#f': RESHARD_FROM_ATTR, '#r': RESTORING_ATTR },
+    ExpressionAttributeValues: { ':to': shards, ':from': from },
+  });
   // Counters only the old layout had are empty now.
   const keep = new Set(s.counters(parentId, { shards, reshardFrom: null, moves: 0 }).map(itemKeyString));
   for (const key of s.counters(parentId, { shards, reshardFrom: from, moves: 0 })) {
@@ -418,18 +398,14 @@ async function endMoving({ store, s, parentId, from, to: shards }: ReshardJob): 
 
 /** Marks the parent as having its layout copies written (`reshardCopies`), on the condition that no reshard runs. */
 async function startCopies(store: Store, s: Sharding, parentId: string, shards: number, stored: unknown) {
-  await store.doc.send(
-    new UpdateCommand({
-      TableName: store.tableName,
-      Key: store.plan.keys.key(s.parentKey(parentId)),
-      UpdateExpression: 'SET #r = :n',
-      ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${
-        stored === undefined ? 'attribute_not_exists(#s)' : '#s = :was'
-      }`,
-      ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#s': s.count, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
-      ExpressionAttributeValues: { ':n': shards, ...(stored === undefined ? {} : { ':was': stored }) },
-    }),
-  );
+  await updateParent(store, s, parentId, {
+    UpdateExpression: 'SET #r = :n',
+    ConditionExpression: `attribute_exists(#pk) AND attribute_not_exists(#f) AND attribute_not_exists(#t) AND attribute_not_exists(#r) AND ${
+      stored === undefined ? 'attribute_not_exists(#s)' : '#s = :was'
+    }`,
+    ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#s': s.count, '#f': RESHARD_FROM_ATTR, '#t': RESHARD_TO_ATTR, '#r': RESTORING_ATTR },
+    ExpressionAttributeValues: { ':n': shards, ...(stored === undefined ? {} : { ':was': stored }) },
+  });
 }
 
 /**
@@ -439,29 +415,28 @@ async function startCopies(store: Store, s: Sharding, parentId: string, shards: 
  */
 async function finishCopies(store: Store, s: Sharding, parentId: string, shards: number, options: ReshardOptions) {
   const restored = await restoreCopies(store, s, parentId, shards, options);
-  await store.doc.send(
-    new UpdateCommand({
-      TableName: store.tableName,
-      Key: store.plan.keys.key(s.parentKey(parentId)),
-      UpdateExpression: 'REMOVE #r',
-      ConditionExpression: '#r = :n',
-      ExpressionAttributeNames: { '#r': RESTORING_ATTR },
-      ExpressionAttributeValues: { ':n': shards },
-    }),
-  );
+  await updateParent(store, s, parentId, {
+    UpdateExpression: 'REMOVE #r',
+    ConditionExpression: '#r = :n',
+    ExpressionAttributeNames: { '#r': RESTORING_ATTR },
+    ExpressionAttributeValues: { ':n': shards },
+  });
   return restored;
 }
 
 /** Calls off a reshard that was prepared but never switched (the edges keep no layout copy: readers read the parent item). */
 async function callOff(store: Store, s: Sharding, parentId: string, preparing: number) {
-  await store.doc.send(
-    new UpdateCommand({
-      TableName: store.tableName,
-      Key: store.plan.keys.key(s.parentKey(parentId)),
-      UpdateExpression: 'REMOVE #t',
-      ConditionExpression: '#t = :to AND attribute_not_exists(#f)',
-      ExpressionAttributeNames: { '#t': RESHARD_TO_ATTR, '#f': RESHARD_FROM_ATTR },
-      ExpressionAttributeValues: { ':to': preparing },
-    }),
-  );
+  await updateParent(store, s, parentId, {
+    UpdateExpression: 'REMOVE #t',
+    ConditionExpression: '#t = :to AND attribute_not_exists(#f)',
+    ExpressionAttributeNames: { '#t': RESHARD_TO_ATTR, '#f': RESHARD_FROM_ATTR },
+    ExpressionAttributeValues: { ':to': preparing },
+  });
+}
+
+type ParentEdit = Pick<UpdateCommandInput, 'UpdateExpression' | 'ConditionExpression' | 'ExpressionAttributeNames' | 'ExpressionAttributeValues'>;
+
+/** One conditional update of the parent item, where a reshard keeps its state. */
+function updateParent(store: Store, s: Sharding, parentId: string, edit: ParentEdit) {
+  return store.doc.send(new UpdateCommand({ TableName: store.tableName, Key: store.plan.keys.key(s.parentKey(parentId)), ...edit }));
 }
