@@ -167,13 +167,14 @@ describe('time', () => {
     const small = bigExport(2_500);
     const large = bigExport(20_000);
     convertWorkbench('warm.json', small);
-    const one = cpuMs(() => convertWorkbench('small.json', small));
-    let eight = 0;
-    const { draft } = (() => {
-      let converted!: ReturnType<typeof convertWorkbench>;
-      eight = cpuMs(() => (converted = convertWorkbench('large.json', large)));
-      return converted;
-    })();
+    // The least of three runs each: a collection or another thread's work lands in one run, not in all three.
+    const least = (work: () => void) => Math.min(cpuMs(work), cpuMs(work), cpuMs(work));
+    const one = least(() => convertWorkbench('small.json', small));
+    let converted!: ReturnType<typeof convertWorkbench>;
+    const eight = least(() => {
+      converted = convertWorkbench('large.json', large);
+    });
+    const { draft } = converted;
     expect(draft.types.map((t) => [t.name, t.pk, t.sk])).toEqual([
       ['User', 'USER#{id}', 'PROFILE'],
       ['Order', 'USER#{user}', 'ORDER#{id}'],
