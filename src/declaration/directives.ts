@@ -38,9 +38,11 @@ The item's key in an index: one template per key attribute of the index, in
 its order. Omitted pk/sk: the index's key attributes are ones the item
 already stores (fields under those attribute names, or the table's keys),
 so nothing extra is written. An item without a value for one of them is
-not in the index (a sparse index).
+not in the index (a sparse index). when: "field" / "!field": one of two
+shapes of the type in one index, written while the stored field is set /
+not set.
 """
-directive @indexed(index: String!, pk: [String!], sk: [String!]) repeatable on OBJECT
+directive @indexed(index: String!, pk: [String!], sk: [String!], when: String) repeatable on OBJECT
 
 """
 A connection read one Query per page from one partition of an index (the

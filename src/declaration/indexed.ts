@@ -13,7 +13,7 @@
  */
 import type { GraphQLSchema } from 'graphql';
 import { Kind } from 'graphql';
-import type { Attribute, ItemType, KeyPart, Layout, Relation } from './model.js';
+import type { Attribute, IndexPlacement, ItemType, KeyPart, Layout, Relation } from './model.js';
 import type { Problems } from './problems.js';
 import { parseTemplate, TemplateError, type KeyCasing, type KeyTemplate } from './template.js';
 import { indexOf } from './layout.js';
@@ -32,8 +32,12 @@ export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, It
         problems.add(where, `names no index the model declares (${layout.indexes.map((i) => i.name).join(', ') || 'none'})`, node);
         continue;
       }
-      if (item.indexed.some((p) => p.index === index) || (index === 'GSI2' && item.byInstant)) {
-        problems.add(where, `${item.name} is already in ${index}: one key per index`, node);
+      const when = whenOf(item, arg('when'), where, problems, node);
+      if (when === null) continue;
+      const other = item.indexed.find((p) => p.index === index);
+      if ((other && !(other.when && when && other.when.field === when.field && other.when.set !== when.set)) || (index === 'GSI2' && item.byInstant)) {
+        const reason = other?.when || when ? 'both shapes could hold for one item: give them when: "<field>" and when: "!<field>" of one stored field' : 'one key per index (or one per when: shape)';
+        problems.add(where, `${item.name} is already in ${index}: ${reason}`, node);
         continue;
       }
       const list = (value: ReturnType<typeof arg>): string[] | null =>
@@ -43,11 +47,38 @@ export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, It
       const pk = parts(item, layout, declared.pk, list(arg('pk')), `${where}(pk)`, problems, node, casing);
       const sk = parts(item, layout, declared.sk, list(arg('sk')), `${where}(sk)`, problems, node, casing);
       if (!pk || !sk) continue;
-      const instant = instantKey(item, index, pk, sk);
+      if (other && !apart(other, pk, sk)) {
+        problems.add(where, `${item.name}'s two shapes in ${index} could write the same key for different items: their partition or sort keys must start with literal prefixes neither of which begins the other`, node);
+        continue;
+      }
+      const instant = when ? null : instantKey(item, index, pk, sk);
       if (instant) item.byInstant = instant;
-      else item.indexed.push({ index, pk, sk });
+      else item.indexed.push({ index, pk, sk, ...(when ? { when } : {}) });
     }
   }
+}
+
+/**
+ * @indexed(when:): the stored field whose being set ("field") or not set
+ * ("!field") decides that this shape is the one written; undefined when
+ * not given, null (reported) when it names no stored scalar field.
+ */
+function whenOf(item: ItemType, value: { kind: string; value?: unknown } | undefined, where: string, problems: Problems, node: unknown): IndexPlacement['when'] | null {
+  if (value === undefined || value.kind === Kind.NULL) return undefined;
+  const text = value.kind === Kind.STRING ? String(value.value) : '';
+  const field = text.replace(/^!/, '');
+  if (!item.attributes.some((a) => a.name === field && !a.shape)) {
+    problems.add(`${where}(when)`, `"${text}" names no stored field of ${item.name}: when: "<field>" (written while it is set) or "!<field>" (while it is not)`, node as never);
+    return null;
+  }
+  return { field, set: !text.startsWith('!') };
+}
+
+/** Two shapes whose keys cannot meet: the literal prefixes of their first partition or first sort templates part ways. */
+function apart(other: IndexPlacement, pk: readonly KeyPart[], sk: readonly KeyPart[]): boolean {
+  const differ = (a: KeyPart | undefined, b: KeyPart | undefined) =>
+    a !== undefined && b !== undefined && !a.template.prefix.startsWith(b.template.prefix) && !b.template.prefix.startsWith(a.template.prefix);
+  return differ(other.pk[0], pk[0]) || differ(other.sk[0], sk[0]);
 }
 
 /**

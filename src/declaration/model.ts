@@ -111,6 +111,11 @@ export interface IndexPlacement {
   index: string;
   pk: readonly KeyPart[];
   sk: readonly KeyPart[];
+  /**
+   * @indexed(when:): this key is one of several shapes of the type in the
+   * index, written only while the stored field is set (`set`) or not set.
+   */
+  when?: { field: string; set: boolean };
 }
 
 export interface ItemType {

@@ -83,6 +83,13 @@ export function indexKeysOf(placement: IndexPlacement, id: string, parentId: str
   return keys;
 }
 
+/** Whether an index key is written for this stored item: always, or for a when: shape while its field is set (or not). */
+export function shapeHolds(placement: IndexPlacement, type: ItemType, item: Item): boolean {
+  if (!placement.when) return true;
+  const value = item[storedName(type, placement.when.field)];
+  return (value !== undefined && value !== null) === placement.when.set;
+}
+
 /** A field's value as an index key template writes it: a sequence's number zero-padded (so it sorts), a table key's field as that key holds it, anything else as its text. */
 export function templateText(type: ItemType, field: string, value: unknown): string {
   const a = type.attributes.find((x) => x.name === field);
@@ -133,7 +140,7 @@ export function newItem(t: TypeWrites, plan: Plan, id: string, parentId: string 
     item.GSI1PK = key.SK;
     item.GSI1SK = key.PK;
   }
-  for (const placement of type.indexed) Object.assign(item, indexKeysOf(placement, id, parentId, type, item));
+  for (const placement of type.indexed) if (shapeHolds(placement, type, item)) Object.assign(item, indexKeysOf(placement, id, parentId, type, item));
   if (t.catalog) {
     const text = item[storedName(type, t.catalog.field.by)];
     if (typeof text === 'string') Object.assign(item, catalogEntryKeys(t.catalog.spec, id, text));

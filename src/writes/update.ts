@@ -194,8 +194,9 @@ async function update(
  * attributes. (The model check makes sure the input can hold them.)
  */
 function touchedKeyParts(t: TypeWrites, input: Record<string, unknown>): IndexKeyPart[] {
-  const touched: IndexKeyPart[] = [];
+  const touched: IndexKeyPart[] = [...touchedShapes(t, input)];
   for (const part of t.indexParts) {
+    if (part.when) continue;
     const given = part.fields.filter((f) => input[f.name] !== undefined);
     if (given.length === 0) continue;
     const missing = part.fields.filter((f) => input[f.name] === undefined).map((f) => f.name);
@@ -207,6 +208,38 @@ function touchedKeyParts(t: TypeWrites, input: Record<string, unknown>): IndexKe
       );
     }
     touched.push(part);
+  }
+  return touched;
+}
+
+/**
+ * The parts of when: shapes an update input touches (its when field, or a
+ * field of either shape's keys): the input must give the when field (set,
+ * or null to clear it), since the request reads nothing to learn which
+ * shape the item is in; then the shape that holds is written whole, its
+ * fields given or known as for any index key (BAD_USER_INPUT otherwise).
+ * Both shapes write the index's own attributes, so the one written
+ * replaces the other's key in the same UpdateItem.
+ */
+function touchedShapes(t: TypeWrites, input: Record<string, unknown>): IndexKeyPart[] {
+  const shaped = t.indexParts.filter((p) => p.when);
+  const touched: IndexKeyPart[] = [];
+  for (const index of new Set(shaped.map((p) => p.index))) {
+    const parts = shaped.filter((p) => p.index === index);
+    const when = parts[0]!.when!.field;
+    const given = parts.some((p) => p.fields.some((f) => input[f.name] !== undefined)) || input[when.name] !== undefined;
+    if (!given) continue;
+    if (input[when.name] === undefined) {
+      throw badUserInput(`${t.item.name}'s key in the index ${index} has shapes chosen by ${when.name}: an update changing a field of that key gives input.${when.name} too (null when it is not set)`, `input.${when.name}`);
+    }
+    const set = input[when.name] !== null;
+    for (const part of parts.filter((p) => p.when!.set === set)) {
+      const missing = part.fields.filter((f) => input[f.name] === undefined || input[f.name] === null).map((f) => `input.${f.name}`);
+      if (missing.length > 0) {
+        throw badUserInput(`${t.item.name}'s key in the index ${index} is then "${part.template.source}", written whole: give ${missing.join(', ')}`, missing[0]!);
+      }
+      touched.push(part);
+    }
   }
   return touched;
 }

@@ -72,6 +72,8 @@ export interface IndexKeyPart {
   template: KeyTemplate;
   /** The stored fields it holds besides the id, the parent and the table key's fields (which an update knows). */
   fields: readonly Attribute[];
+  /** @indexed(when:): the shape this part belongs to (its every written part is listed). */
+  when?: { field: Attribute; set: boolean };
 }
 
 export interface TypeWrites {
@@ -277,7 +279,8 @@ function typeWritesOf(plan: Plan, item: ItemPlan, pairOfSide: (r: RelationPlan) 
     indexParts: type.indexed.flatMap((placement) =>
       [...placement.pk, ...placement.sk].flatMap((part) => {
         const fields = part.template.placeholders.filter((p) => !known.has(p)).map((p) => type.attributes.find((a) => a.name === p)!);
-        return part.written && fields.length > 0 ? [{ index: placement.index, attribute: part.attribute, template: part.template, fields }] : [];
+        const when = placement.when ? { field: type.attributes.find((a) => a.name === placement.when!.field)!, set: placement.when.set } : undefined;
+        return part.written && (fields.length > 0 || when) ? [{ index: placement.index, attribute: part.attribute, template: part.template, fields, ...(when ? { when } : {}) }] : [];
       }),
     ),
     keptCounters: (type.countedBy ?? []).map((c) => c.counter),
