@@ -175,9 +175,9 @@ export interface KeyIn {
  * partitions; null when the type is not in that index, or its key there
  * has no sort attribute.
  */
-export function keyIn(item: ItemType, index: string | null, layout: Pick<Layout, 'pk' | 'sk'>): KeyIn | null {
+export function keyIn(item: ItemType, index: string | null, layout: Pick<Layout, 'pk' | 'sk'>, shape = 0): KeyIn | null {
   if (index === null) return layout.sk === null ? null : { index: null, pkAttr: layout.pk, skAttr: layout.sk, pk: item.pk, sk: item.sk, pkMore: [], skMore: [] };
-  const placement = item.indexed.find((p) => p.index === index);
+  const placement = item.indexed.filter((p) => p.index === index)[shape];
   if (placement) {
     // A partition of 1–4 attributes, each equal to its value; 1–4 sort attributes, ordered left to right.
     if (placement.sk.length === 0) return null;
@@ -195,6 +195,17 @@ export function keyIn(item: ItemType, index: string | null, layout: Pick<Layout,
   // An inverted type is in GSI1 with its keys swapped.
   if (item.inverted && index === 'GSI1') return { index, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: item.sk, sk: item.pk, pkMore: [], skMore: [] };
   return null;
+}
+
+/**
+ * Of a type's shapes in `index` (@indexed(when:)), the first whose
+ * partition placeholders `fills` all names (by name, or name + "Id"), in
+ * declaration order; 0 when none does, or when the type has one key there.
+ */
+export function shapeFilled(item: ItemType, index: string | null, fills: readonly string[]): number {
+  const shapes = index === null ? [] : item.indexed.filter((p) => p.index === index);
+  const found = shapes.findIndex((p) => p.pk.flatMap((k) => k.template.placeholders).every((x) => fills.includes(x) || fills.includes(`${x}Id`)));
+  return Math.max(found, 0);
 }
 
 /**

@@ -352,6 +352,8 @@ export interface QueryField {
   connectionType: string;
   /** null: the table. */
   index: string | null;
+  /** Which of the node type's @indexed(when:) shapes in `index` it reads (their order of declaration); 0 for a type with one key there. */
+  shape?: number;
   /** Placeholder of the node type's pk template there → the argument that fills it. */
   arguments: Record<string, string>;
   bounds: QueryBounds | null;

@@ -8,7 +8,7 @@
 import { inputMismatch } from './nestedValues.js';
 import { isAbstractType, isEnumType, isInterfaceType, isNonNullType, isObjectType, type GraphQLInputType, type GraphQLObjectType, type GraphQLSchema } from 'graphql';
 import type { Access, Attribute, CatalogField, EdgesRelation, GetField, ItemType, KeylessType, Layout, MeField, MutationField, NodeField, QueryField, Relation, RootField } from './model.js';
-import { keyIn, readSortArguments } from './indexed.js';
+import { keyIn, readSortArguments, shapeFilled } from './indexed.js';
 import type { Problems } from './problems.js';
 import { connectionShape, directiveArgs, directivesOn, getByOf, isInputObject, unwrap, type Field } from './schemaShape.js';
 import { checkAccess, readAccess } from './access.js';
@@ -107,12 +107,14 @@ function readQueryField(
     problems.add(where, `names no index the model declares (${layout.indexes.map((i) => i.name).join(', ') || 'none'})`, field.astNode);
     return null;
   }
-  const key = keyIn(node, index, layout);
+  const argNames = field.args.map((a) => a.name);
+  // Of several shapes in the index, the one whose partition the arguments name.
+  const keyShape = shapeFilled(node, index, argNames);
+  const key = keyIn(node, index, layout, keyShape);
   if (!key) {
     problems.add(where, `${node.name} has no key with a sort attribute in ${index ?? 'the table'} (declare it with @indexed)`, field.astNode);
     return null;
   }
-  const argNames = field.args.map((a) => a.name);
   for (const name of ['first', 'after', 'last', 'before']) {
     if (!argNames.includes(name)) problems.add(at, `a connection field takes first, after, last and before (missing ${name})`, field.astNode);
   }
@@ -143,6 +145,7 @@ function readQueryField(
     type: node.name,
     connectionType: unwrap(field.type).named.name,
     index,
+    ...(keyShape > 0 ? { shape: keyShape } : {}),
     arguments: filled,
     bounds: from === null && until === null ? null : { from, until },
     sortArguments,

@@ -36,7 +36,7 @@ export function compileBindings(plan: Plan): (connection: string) => CursorBindi
   for (const query of plan.queries) {
     const bounds = query.field.bounds;
     if (bounds) bindings.set(query.path, (args) => ({ field: 'a', value: boundsBinding(bounds, args) }));
-    const key = keyIn(query.node.type, query.field.index, plan.model.layout);
+    const key = keyIn(query.node.type, query.field.index, plan.model.layout, query.field.shape);
     const { sortArguments } = query.field;
     if (key && key.skMore.length > 0) bindings.set(query.path, (args) => ({ field: 'a', value: sortedFix(key, sortArguments, bounds, args).binding }));
   }

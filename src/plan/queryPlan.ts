@@ -28,7 +28,7 @@ export interface QueryPlan {
 }
 
 export function compileQueryPlan(field: QueryField, node: ItemPlan, layout: Layout, keys: TableKeys): QueryPlan {
-  const key = keyIn(node.type, field.index, layout);
+  const key = keyIn(node.type, field.index, layout, field.shape);
   invariant(key, `Query.${field.field} reads no partition of ${node.name}`);
   const path = `Query.${field.field}`;
   const filled = Object.entries(field.arguments);

@@ -27,6 +27,8 @@ input RepoUpdate { owner: String name: String parentOwner: String parentName: St
 type Query {
   repo(id: ID!): Repo @get
   originals(owner: String!, name: String!, first: Int, after: String, last: Int, before: String): RepoConnection! @query(index: "GSI2")
+  "The second shape: its arguments name the fork partition."
+  forks(parentOwner: String!, parentName: String!, first: Int, after: String, last: Int, before: String): RepoConnection! @query(index: "GSI2")
 }
 type Mutation {
   createRepo(input: RepoInput!): Repo! @create
@@ -54,11 +56,15 @@ describe('several key shapes of one type in one index', () => {
     expect(await gw.get('REPO#r2', 'META')).toMatchObject({ GSI2PK: 'FORK#ada#engine', GSI2SK: 'FORK#bob' });
   });
 
-  it('reads the index through a shape as Repo items, one Query', async () => {
+  it('reads the index through either shape, chosen by the arguments that name its partition, as Repo items, one Query each', async () => {
     const { result, requests } = await gw.counted(`{ originals(owner: "ada", name: "engine") { edges { node { id owner } } } }`);
     expect(result.errors).toBeUndefined();
     expect(result.data.originals.edges.map((e: any) => e.node.id)).toEqual(['r1']);
     expect(requests.byOperation).toEqual({ Query: 1 });
+    const forks = await gw.counted(`{ forks(parentOwner: "ada", parentName: "engine") { edges { node { id owner parentName } } } }`);
+    expect(forks.result.errors).toBeUndefined();
+    expect(forks.result.data.forks.edges.map((e: any) => e.node)).toEqual([{ id: 'r2', owner: 'bob', parentName: 'engine' }]);
+    expect(forks.requests.byOperation).toEqual({ Query: 1 });
   });
 
   it('moves an item to the other shape when an update sets or clears the when field, in one UpdateItem', async () => {
