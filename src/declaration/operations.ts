@@ -571,6 +571,12 @@ function checkInput(schema: GraphQLSchema, inputName: string, item: ItemType, di
 function checkIndexKeyUpdate(at: string, field: string, item: ItemType, input: ReadonlySet<string>, problems: Problems, node: unknown): void {
   const known = new Set(['id', ...(item.parent ? [item.parent.field] : []), ...item.keyFields, ...input]);
   for (const placement of item.indexed) {
+    // Which shape holds is told by the when field, which the update must then be able to give (it reads nothing).
+    const shapeField = placement.when && (placement.when.field === field || [...placement.pk, ...placement.sk].some((p) => p.written && p.template.placeholders.includes(field)));
+    if (shapeField && !input.has(placement.when!.field)) {
+      problems.add(at, `${item.name}.${field} is in ${item.name}'s keys in the index ${placement.index}, whose shape ${placement.when!.field} chooses (@indexed(when:)): an update writes the shape that holds without a read, so the input needs ${placement.when!.field} too (or leave ${field} out of it)`, node as never);
+      return;
+    }
     for (const part of [...placement.pk, ...placement.sk]) {
       if (!part.written || !part.template.placeholders.includes(field)) continue;
       const missing = part.template.placeholders.filter((p) => !known.has(p));

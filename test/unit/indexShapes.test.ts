@@ -48,6 +48,20 @@ describe('several key shapes of one type in one index', () => {
     ]);
   });
 
+  it('refuses an update input holding a field of a shaped key without the when field that chooses the shape', () => {
+    const sdl = model(`${ORIGINAL} ${FORK}`).replace(
+      'type Query { repo(id: ID!): Repo @get }',
+      `input RepoUpdate { owner: String parentOwner: String }
+type Query { repo(id: ID!): Repo @get }
+type Mutation { updateRepo(id: ID!, input: RepoUpdate!): Repo! @update }`,
+    );
+    const problems = problemsOf(sdl);
+    expect(problems.filter((p) => p.includes('(@indexed(when:))'))).toEqual([
+      "RepoUpdate.owner: Repo.owner is in Repo's keys in the index GSI2, whose shape parentName chooses (@indexed(when:)): an update writes the shape that holds without a read, so the input needs parentName too (or leave owner out of it)",
+      "RepoUpdate.parentOwner: Repo.parentOwner is in Repo's keys in the index GSI2, whose shape parentName chooses (@indexed(when:)): an update writes the shape that holds without a read, so the input needs parentName too (or leave parentOwner out of it)",
+    ]);
+  });
+
   it('refuses a when: that names no stored field', () => {
     expect(problemsOf(model(`${ORIGINAL} ${FORK.replace('when: "parentName"', 'when: "parent"')}`))).toEqual([
       'Repo @indexed(index: "GSI2")(when): "parent" names no stored field of Repo: when: "<field>" (written while it is set) or "!<field>" (while it is not)',
