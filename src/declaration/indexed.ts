@@ -8,8 +8,14 @@
  * key attribute is not in the index (a sparse index).
  *
  * Placeholders of a written template name `id`, the @parent field or a
- * stored scalar field; updates may not change such a field (operations.ts
- * refuses an update input holding one), so the keys never go stale.
+ * stored scalar field; an update changing such a field writes the key
+ * again, whole (writes/update.ts).
+ *
+ * `when: "field"` / `"!field"`: one of two shapes of the type in one index,
+ * written while the stored field is set / not set. Two shapes must exclude
+ * each other (one field, opposite conditions) and their keys must part
+ * ways by their literal prefixes, so neither the writes nor a read of one
+ * shape's partition could take an item for the other's.
  */
 import type { GraphQLSchema } from 'graphql';
 import { Kind } from 'graphql';
