@@ -122,13 +122,17 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB library in casi
       }
     });
 
-    it('reads a member and the copies on loan to them as ElectroDB\'s get and loans query do', async () => {
-      const q = await oracle.graphql(`{ member(id: "0000001") { id loans(first: 50) { edges { node { ${BOOK_FIELDS} } } } } }`);
+    it('reads a member and the copies on loan to them in one Query, as ElectroDB\'s collection account does', async () => {
+      const q = await oracle.graphql(`{ member(id: "0000001") { id membershipStartDate address { streetAddress zip } loans(first: 50) { edges { node { ${BOOK_FIELDS} } } } } }`);
       const got = await oracle.electrodb((s) => s.entities.member.get({ memberId: '0000001' }).go());
       const loans = await oracle.electrodb((s) => s.entities.book.query.loans({ memberId: '0000001' }).go());
+      const account = await oracle.electrodb((s) => s.collections.account({ memberId: '0000001' }).go());
+      expect(q.data.member).toMatchObject({ id: got.value.data.memberId, membershipStartDate: got.value.data.membershipStartDate, address: { streetAddress: got.value.data.address.streetAddress, zip: got.value.data.address.zip } });
       expect(nodes(q.data.member.loans)).toEqual(loans.value.data.map(bookOf));
-      expect(q.requests).toEqual({ GetItem: 1, Query: 1 });
-      expect(q.requests).toEqual({ ...got.requests, ...loans.requests });
+      expect(nodes(q.data.member.loans)).toEqual(account.value.data.book.map(bookOf));
+      // The member shares its partition in gsi1 with its loans: the member and the page, one Query.
+      expect(q.requests).toEqual({ Query: 1 });
+      expect(q.requests).toEqual(account.requests);
     });
   });
 
@@ -208,7 +212,7 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB library in casi
     });
 
     // needs one-request deletes (a delete with nothing to cascade is one DeleteItem: the write path's work)
-    it.skip('deletes a copy with one DeleteItem, as ElectroDB does', async () => {
+    it('deletes a copy with one DeleteItem, as ElectroDB does', async () => {
       const q = await oracle.graphql(`mutation { deleteBook(isbn: "${IT}", id: "B2") }`);
       const e = await oracle.electrodb((s) => s.entities.book.delete({ isbn: SHINING, bookId: 'B3' }).go());
       expect(q.requests).toEqual({ DeleteItem: 1 });
@@ -217,7 +221,7 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB library in casi
   });
 
   // needs collections
-  it.skip('reads ElectroDB\'s collections works and account in one Query each, as ElectroDB does', async () => {
+  it('reads ElectroDB\'s collections works and account in one Query each, as ElectroDB does', async () => {
     const o = await seeded(
       (sdl) => `${sdl}
 union Work = Author | Book | Genre
@@ -245,7 +249,7 @@ extend type Query {
   });
 
   // needs index-key updates
-  it.skip('lends a copy with one UpdateItem, as ElectroDB does, moving it in the loans and author indexes', async () => {
+  it('lends a copy with one UpdateItem, as ElectroDB does, moving it in the loans and author indexes', async () => {
     const o = await seeded((sdl) => sdl.replace('input UpdateBookInput {', 'input UpdateBookInput { loanEndDate: String member: ID'));
     try {
       const q = await o.graphql(`mutation { updateBook(isbn: "${IT}", id: "B2", input: { loanEndDate: "2022-09-01", member: "0000002" }) { id loanEndDate member { id } } }`);

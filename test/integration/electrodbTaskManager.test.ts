@@ -108,10 +108,10 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB task manager in
         const answer = nodes(q.data.r ?? q.data.e.r);
         expect(answer.length, query).toBeGreaterThan(0);
         expect(answer, query).toEqual(e.value.data.map(shape));
-        if (q.data.e) {
-          // The employee's item and the page of its tasks: a GetItem and the Query ElectroDB's assigned is.
-          expect(q.requests, query).toEqual({ ...e.requests, GetItem: 1 });
-        } else expect(q.requests, query).toEqual(e.requests);
+        // The employee with the page of its tasks too: they share a partition in gsi3 (ElectroDB's assignments),
+        // so the employee comes in the same one Query as its tasks.
+        expect(q.requests, query).toEqual({ Query: 1 });
+        expect(q.requests, query).toEqual(e.requests);
       }
     });
 
@@ -221,7 +221,7 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB task manager in
     });
 
     // needs one-request deletes (a delete with nothing to cascade is one DeleteItem: the write path's work)
-    it.skip('deletes a task with one DeleteItem, as ElectroDB does', async () => {
+    it('deletes a task with one DeleteItem, as ElectroDB does', async () => {
       await oracle.electrodb((s) => s.entities.task.create({ task: 'T7', project: 'Zeus-2', employee: 'Bo.Kim', points: 1 }).go());
       const q = await oracle.graphql(`mutation { deleteTask(id: "T7", project: "Zeus-2", employee: "Bo.Kim") }`);
       const e = await oracle.electrodb((s) => s.entities.task.delete({ task: 'T4', project: 'Zeus-2', employee: 'Bo.Kim' }).go());
@@ -250,7 +250,7 @@ extend type Query {
   const member = (n: Record<string, any>) => (n.__typename === 'Office' ? { office: n.id } : n.__typename === 'Task' ? { task: n.id } : { employee: n.id });
 
   // needs collections
-  it.skip('reads ElectroDB\'s collection workplaces (an office and its staff) in one Query, as ElectroDB does', async () => {
+  it('reads ElectroDB\'s collection workplaces (an office and its staff) in one Query, as ElectroDB does', async () => {
     const o = await variant(WITH_COLLECTIONS);
     try {
       const q = await o.graphql(`{ workplaces(office: "Portland", first: 50) { edges { node { __typename ... on Employee { id } ... on Office { id } } } } }`);
@@ -265,7 +265,7 @@ extend type Query {
   });
 
   // needs collections
-  it.skip('reads ElectroDB\'s collection assignments (an employee and their tasks) in one Query, as ElectroDB does', async () => {
+  it('reads ElectroDB\'s collection assignments (an employee and their tasks) in one Query, as ElectroDB does', async () => {
     const o = await variant(WITH_COLLECTIONS);
     try {
       const q = await o.graphql(`{ assignments(employee: "Tyler.Walch", first: 50) { edges { node { __typename ... on Employee { id } ... on Task { id } } } } }`);
@@ -282,7 +282,7 @@ extend type Query {
   });
 
   // needs index-key updates
-  it.skip('moves a task to another status with one UpdateItem, as ElectroDB does, in every index its status is in', async () => {
+  it('moves a task to another status with one UpdateItem, as ElectroDB does, in every index its status is in', async () => {
     const o = await variant((sdl) => sdl.replace('input UpdateTaskInput {', 'input UpdateTaskInput {\n  status: TaskStatus'));
     try {
       const q = await o.graphql(`mutation { updateTask(id: "T1", project: "Apollo-1", employee: "Tyler.Walch", input: { status: IN_PROGRESS }) { id status } }`);
