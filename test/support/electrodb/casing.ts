@@ -27,12 +27,11 @@ export const keyed = (casing: ElectroCasing) => (field: string, composite: strin
 /**
  * The gateway model of examples/electrodb/<name>.graphql, declared there
  * in ElectroDB's default casing (LOWER); for `none`, every `casing: LOWER`
- * of its @table and @index made NONE. `edit` changes the SDL first (a
- * variant a test needs).
+ * of its @table and @index made NONE.
  */
-export function electroModel(name: string, casing: ElectroCasing, edit: (sdl: string) => string = (sdl) => sdl): Model {
+export function electroModel(name: string, casing: ElectroCasing): Model {
   const file = fileURLToPath(new URL(`../../../examples/electrodb/${name}.graphql`, import.meta.url));
   const sdl = readFileSync(file, 'utf8');
   const cased = casing === 'none' ? sdl.replaceAll('casing: LOWER', 'casing: NONE') : sdl;
-  return buildModel(edit(cased), `examples/electrodb/${name}.graphql (${casing === 'none' ? 'casing NONE' : 'ElectroDB default casing'})`);
+  return buildModel(cased, `examples/electrodb/${name}.graphql (${casing === 'none' ? 'casing NONE' : 'ElectroDB default casing'})`);
 }
