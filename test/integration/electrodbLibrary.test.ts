@@ -225,7 +225,12 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB library in casi
       const q = await o.graphql(`{ works(authorLastName: "King", authorFirstName: "Stephen", first: 50) { edges { node { __typename ... on Book { id } ... on Genre { genre subgenre } ... on Author { birthday } } } } }`);
       const e = await o.electrodb((s) => s.collections.works(STEPHEN).go());
       // In key order: $works#author_1, then $works#book_1#…, then $works#genre_1#….
-      expect(nodes(q.data.works).map((n) => n.__typename)).toEqual([...e.value.data.author.map(() => 'Author'), ...e.value.data.book.map(() => 'Book'), ...e.value.data.genre.map(() => 'Genre')]);
+      expect(nodes(q.data.works)).toEqual([
+        ...e.value.data.author.map((a: Row) => ({ __typename: 'Author', birthday: a.birthday })),
+        ...e.value.data.book.map((b: Row) => ({ __typename: 'Book', id: b.bookId })),
+        ...e.value.data.genre.map((g: Row) => ({ __typename: 'Genre', genre: g.genre, subgenre: g.subgenre })),
+      ]);
+      expect(e.value.data.book.length).toBeGreaterThan(0);
       expect(q.requests).toEqual({ Query: 1 });
       expect(q.requests).toEqual(e.requests);
       // A member with the first page of their loans, which share the member's partition in gsi1: ElectroDB's account, one Query.

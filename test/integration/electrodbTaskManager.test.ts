@@ -248,6 +248,18 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB task manager in
       expect(nodes(q.data.workplaces).map(member)).toEqual([...e.value.data.employee.map((x: Row) => ({ employee: x.employee })), ...e.value.data.office.map((x: Row) => ({ office: x.office }))]);
       expect(q.requests).toEqual({ Query: 1 });
       expect(q.requests).toEqual(e.requests);
+      // An employee GraphQL creates and an office ElectroDB creates, each in the other's reading of the collection.
+      await o.graphql(`mutation { createEmployee(input: { id: "Jo.Park", firstName: "Jo", lastName: "Park", office: "Bend", title: "Clerk", team: FINANCE, salary: "80" }) { id } }`);
+      await o.electrodb((s) => s.entities.office.create({ office: 'Bend', country: 'USA', state: 'OR', city: 'Bend', zip: '97701', address: '4 Elm St' }).go());
+      const both = await o.graphql(`{ workplaces(office: "Bend", first: 50) { edges { node { __typename ... on Employee { id office } ... on Office { id city zip } } } } }`);
+      const theirs = await o.electrodb((s) => s.collections.workplaces({ office: 'Bend' }).go());
+      expect(nodes(both.data.workplaces)).toEqual([
+        { __typename: 'Employee', id: 'Jo.Park', office: 'Bend' },
+        { __typename: 'Office', id: 'Bend', city: 'Bend', zip: '97701' },
+      ]);
+      expect(theirs.value.data.employee.map((x: Row) => x.employee)).toEqual(['Jo.Park']);
+      expect(theirs.value.data.office.map((x: Row) => x.office)).toEqual(['Bend']);
+      expect(both.requests).toEqual(theirs.requests);
     } finally {
       await o.stop();
     }
