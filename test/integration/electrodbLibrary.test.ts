@@ -238,6 +238,14 @@ describe.each(['default', 'none'] as ElectroCasing[])('ElectroDB library in casi
       const account = await o.electrodb((s) => s.collections.account({ memberId: '0000001' }).go());
       expect(nodes(member.data.member.loans).map((b) => b.id)).toEqual(account.value.data.book.map((b: Row) => b.bookId));
       expect(member.requests).toEqual(account.requests);
+      // The collection itself, on Query: the copies ($account#book_1#…) before the member ($account#member_1), one Query.
+      const whole = await o.graphql(`{ account(member: "0000001", first: 50) { edges { node { __typename ... on Book { id } ... on Member { id } } } } }`);
+      expect(nodes(whole.data.account)).toEqual([
+        ...account.value.data.book.map((b: Row) => ({ __typename: 'Book', id: b.bookId })),
+        ...account.value.data.member.map((m: Row) => ({ __typename: 'Member', id: m.memberId })),
+      ]);
+      expect(account.value.data.member).toHaveLength(1);
+      expect(whole.requests).toEqual(account.requests);
     } finally {
       await o.stop();
     }
