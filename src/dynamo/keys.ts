@@ -48,18 +48,13 @@ export interface TableKeys extends TableKeyNames {
   itemKey(item: Record<string, unknown>): Record<string, unknown>;
 }
 
-const tableKeysMade = new Map<string, TableKeys>();
-
-/** The TableKeys of a table keyed on `pk`/`sk` (one object per pair of names). */
+/** The TableKeys of a table keyed on `pk`/`sk` (the plan holds its model's: `plan.keys`). */
 export function tableKeys(names: { pk: string; sk: string | null }): TableKeys {
   // The engine's items all have a sort key; the model check refuses a table without one.
   const pk = names.pk;
   const sk = names.sk ?? 'SK';
   // The model check refuses it: in the literals below it would set the prototype.
   if (pk === '__proto__' || sk === '__proto__') invariantViolation('__proto__ cannot name a key attribute');
-  const id = `${pk}\u0000${sk}`;
-  const known = tableKeysMade.get(id);
-  if (known) return known;
   const p = JSON.stringify(pk);
   const s = JSON.stringify(sk);
   const made: TableKeys = {
@@ -71,7 +66,6 @@ export function tableKeys(names: { pk: string; sk: string | null }): TableKeys {
     keyOf: new Function('item', `return { PK: item[${p}], SK: item[${s}] };`) as TableKeys['keyOf'],
     itemKey: new Function('item', `return { ${p}: item[${p}], ${s}: item[${s}] };`) as TableKeys['itemKey'],
   };
-  tableKeysMade.set(id, made);
   return made;
 }
 

@@ -29,7 +29,7 @@ import { capacityUnits } from '../dynamo/metrics.js';
 import { sleep } from '../dynamo/backoff.js';
 import { sdkReads } from '../dynamo/readPort.js';
 import type { Plan } from '../plan/plan.js';
-import { isMoving, RESHARD_FROM_ATTR, RESHARD_TO_ATTR, shardingOf, type Sharding } from '../plan/sharding.js';
+import { isMoving, RESHARD_FROM_ATTR, RESHARD_TO_ATTR, type Sharding } from '../plan/sharding.js';
 import { COUNTING_ATTR, COUNTING_LEASE_MS, DELETING_ATTR, notCounting, unchanged } from '../writes/conditions.js';
 import { isConditionFailed } from '../writes/create.js';
 import { forEachLimit } from '../writes/fanOut.js';
@@ -82,7 +82,7 @@ export function countersOf(plan: Plan, typeName: string, item: Item, id: string)
   for (const r of plan.relationsOf.get(typeName) ?? []) {
     if (r.counter === null) continue;
     if (r.sharded !== null) {
-      const layout = shardingOf(r).layoutOf(item);
+      const layout = plan.sharding(r).layoutOf(item);
       if (layout.shards > 1 || isMoving(layout) || item[RESHARD_TO_ATTR] !== undefined) continue;
     }
     counts.push({ counter: r.counter, collection: r.collection(id) });

@@ -14,7 +14,7 @@ import { invariant } from '../errors.js';
 import { compileItemPlan, type ItemPlan, type RecordExtension } from './itemPlan.js';
 import { compileRelationPlan, edgeReadOf, type EdgeNodeExtension, type RelationPlan } from './relationPlan.js';
 import { tableKeys, type CatalogSpec, type TableKeys } from '../dynamo/keys.js';
-import { shardingOf } from './sharding.js';
+import { compileSharding, type Sharding } from './sharding.js';
 import type { TableShape } from '../dynamo/table.js';
 import { tableShapeOf } from '../declaration/layout.js';
 import { residentsOf } from '../declaration/residents.js';
@@ -49,15 +49,41 @@ export interface Plan {
   catalogOf(type: string): { field: CatalogField; spec: CatalogSpec } | null;
   /** The write-sharded relation of `type` (the inverse @edges side whose edges it may spread), or null. */
   shardedOf(type: string): RelationPlan | null;
+  /** The sharding of a write-sharded relation (an inverse @edges side declared `sharded`). */
+  sharding(relation: RelationPlan): Sharding;
+  /**
+   * The view `make` derives from this plan, made on first use and kept with
+   * the plan: how the layers above the plan (write plans, argument rules)
+   * hold what they derive from the model, with no cache of their own.
+   */
+  view<T>(make: (plan: Plan) => T): T;
 }
 
 const plans = new WeakMap<Model, Plan>();
+
+/** The views of one plan made on first use and kept with it: shardings by relation path (most models have none), and `plan.view`'s. */
+function lazyViews(planOf: () => Plan): Pick<Plan, 'sharding' | 'view'> {
+  const shardings = new Map<string, Sharding>();
+  const views = new Map<(plan: Plan) => unknown, unknown>();
+  return {
+    sharding: (relation) => {
+      let made = shardings.get(relation.path);
+      if (!made) shardings.set(relation.path, (made = compileSharding(relation)));
+      return made;
+    },
+    view: <T>(make: (plan: Plan) => T): T => {
+      if (!views.has(make)) views.set(make, make(planOf()));
+      return views.get(make) as T;
+    },
+  };
+}
 
 export function compilePlan(model: Model): Plan {
   const cached = plans.get(model);
   if (cached) return cached;
   // The write-sharded relation of each write-sharded parent type (compiled below; the extensions run later).
   const shardedRelation = new Map<string, RelationPlan>();
+  const { sharding, view } = lazyViews(() => plan);
   const shardedTypes = new Set(
     [...model.relations.values()].flatMap((r) => (r.kind === 'edges' && r.sharded ? [r.owner] : [])),
   );
@@ -65,12 +91,12 @@ export function compilePlan(model: Model): Plan {
   const layoutOfRecord =
     (type: string): RecordExtension =>
     (record, item) => {
-      record.layout = shardingOf(shardedRelation.get(type)!).layoutOf(item);
+      record.layout = sharding(shardedRelation.get(type)!).layoutOf(item);
     };
   const layoutFromEdge =
     (type: string): EdgeNodeExtension =>
     (node, edge) => {
-      const layout = shardingOf(shardedRelation.get(type)!).edgeLayout(edge);
+      const layout = sharding(shardedRelation.get(type)!).edgeLayout(edge);
       if (layout) node.layout = layout;
     };
   const keys = tableKeys(model.layout);
@@ -135,6 +161,8 @@ export function compilePlan(model: Model): Plan {
       const field = model.queries.find((q): q is CatalogField => q.kind === 'catalog' && q.type === type);
       return field ? { field, spec: { key: field.key, sortKey: field.sortKey, shards: field.shards } } : null;
     },
+    sharding,
+    view,
     shardedOf: (type) => (relationsOf.get(type) ?? []).find((r) => r.sharded !== null) ?? null,
     relation: (path) => {
       const found = relations.get(path);

@@ -91,12 +91,8 @@ export interface Sharding {
   shardIndex(parentId: string, partition: unknown): number | null;
 }
 
-const compiled = new WeakMap<RelationPlan, Sharding>();
-
-/** The sharding of a write-sharded relation plan (cached). */
-export function shardingOf(relation: RelationPlan): Sharding {
-  const found = compiled.get(relation);
-  if (found) return found;
+/** The sharding of a write-sharded relation plan (compilePlan makes one per relation: read it with `plan.sharding`). */
+export function compileSharding(relation: RelationPlan): Sharding {
   const r = relation.relation;
   invariant(r.kind === 'edges' && r.sharded !== null && r.direction === 'inverted', `${relation.path} is not a write-sharded inverse side`);
   const { count, max, copy } = r.sharded;
@@ -174,6 +170,5 @@ export function shardingOf(relation: RelationPlan): Sharding {
     },
     shardIndex,
   };
-  compiled.set(relation, sharding);
   return sharding;
 }

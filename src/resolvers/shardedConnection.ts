@@ -24,7 +24,7 @@ import type { ConnectionArgs } from '../connections/args.js';
 import { connectionOf, planPage, type Page } from '../connections/engine.js';
 import { mergedShards } from '../connections/mergedShards.js';
 import type { CollectionReads } from '../connections/singleCollection.js';
-import { isMoving, shardingOf, UNSHARDED, type ShardLayout, type Sharding } from '../plan/sharding.js';
+import { isMoving, UNSHARDED, type ShardLayout, type Sharding } from '../plan/sharding.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
 import type { ConnectionRecord, EdgeRecord, ItemRecord } from '../plan/records.js';
 import { backoff } from '../dynamo/backoff.js';
@@ -118,7 +118,7 @@ export async function shardedConnection(
   loadParent: (id: string) => Promise<ItemRecord | null>,
   wantsCount = false,
 ): Promise<ConnectionRecord> {
-  const s = shardingOf(relation);
+  const s = ctx.plan.sharding(relation);
   // Checks arguments and cursors before any request (throws BAD_USER_INPUT).
   const unshardedPlan = planPage(mergedShards, s.merged(record.id, UNSHARDED), ctx.cursors, args);
   let parent = record;

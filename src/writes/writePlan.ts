@@ -1,6 +1,6 @@
 /**
  * What the writes need to know about a model, derived once from its plan
- * (cached per plan): for each item type, the copies of its fields that
+ * (kept with the plan: `plan.view`): for each item type, the copies of its fields that
  * edges carry and where those edges are, its edges and children (what a
  * delete removes), its catalog and its sharded relation; for each @edges
  * relation, the pair of sides a link writes.
@@ -20,7 +20,7 @@ import { invariant } from '../errors.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import type { Plan } from '../plan/plan.js';
 import type { RelationPlan } from '../plan/relationPlan.js';
-import { shardingOf, type Sharding } from '../plan/sharding.js';
+import type { Sharding } from '../plan/sharding.js';
 import { edgeReadOf } from '../plan/relationPlan.js';
 import { writesGsi1Keys } from '../declaration/edgeLayout.js';
 import type { KeyTemplate } from '../declaration/template.js';
@@ -155,8 +155,6 @@ export interface WritePlan {
 
 export const versionAttr = (field: string): string => `${field}Version`;
 
-const cache = new WeakMap<Plan, WritePlan>();
-
 /** The pair of an @edges relation's base side `r` and its inverse side, if declared. */
 function edgePairOf(plan: Plan, r: RelationPlan, inverse: RelationPlan | null): EdgePair {
   const model = plan.model;
@@ -188,7 +186,7 @@ function edgePairOf(plan: Plan, r: RelationPlan, inverse: RelationPlan | null): 
     edgeAttributes: [...attributes.values()],
     ownerCounter: r.counter,
     nodeCounter: inverse?.counter ?? null,
-    sharding: sharded ? shardingOf(inverse) : null,
+    sharding: sharded ? plan.sharding(inverse) : null,
     ownerKeyless: model.keyless.has(r.owner.name),
     nodeKeyless: model.keyless.has(r.node.name),
     gsi1: writesGsi1Keys(edges, inverseEdges),
@@ -285,14 +283,15 @@ function typeWritesOf(plan: Plan, item: ItemPlan, pairOfSide: (r: RelationPlan) 
     catalog: catalogField ? { field: catalogField, spec: { key: catalogField.key, sortKey: catalogField.sortKey, shards: catalogField.shards } } : null,
     copies,
     sides,
-    sharding: shardedRelation ? shardingOf(shardedRelation) : null,
+    sharding: shardedRelation ? plan.sharding(shardedRelation) : null,
     parentRelation,
   };
 }
 
-export function writePlanOf(plan: Plan): WritePlan {
-  const cached = cache.get(plan);
-  if (cached) return cached;
+/** The write plan of `plan`, made once and kept with it. */
+export const writePlanOf = (plan: Plan): WritePlan => plan.view(compileWritePlan);
+
+function compileWritePlan(plan: Plan): WritePlan {
   const inverseOf = (base: RelationPlan): RelationPlan | null =>
     [...plan.relations.values()].find(
       (r) => r.relation.kind === 'edges' && r.relation.direction === 'inverted' && r.owner.name === base.node.name && r.relation.inverse === base.field,
@@ -322,7 +321,6 @@ export function writePlanOf(plan: Plan): WritePlan {
     followed: [...types.values()].filter((t) => t.copies.length > 0 || t.sides.length > 0),
     pairs: [...pairs.values()],
   };
-  cache.set(plan, writes);
   return writes;
 }
 

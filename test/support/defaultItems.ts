@@ -16,12 +16,12 @@ import {
   type CatalogSpec,
   type ItemKey,
 } from '../../src/dynamo/keys.js';
-import { shardOf, shardingOf } from '../../src/plan/sharding.js';
+import { shardOf } from '../../src/plan/sharding.js';
 import { defaultPlan } from './model.js';
 import { catalogCounterItemsOf } from '../../scripts/modelDataset.js';
 
 const item = (type: string) => defaultPlan.item(type);
-const sharding = shardingOf(defaultPlan.relation('Course.students'));
+const sharding = defaultPlan.sharding(defaultPlan.relation('Course.students'));
 
 export const studentKey = (id: string): ItemKey => item('Student').key(id);
 export const courseKey = (id: string): ItemKey => item('Course').key(id);

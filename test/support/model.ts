@@ -6,7 +6,7 @@
  */
 import { loadModel } from '../../src/declaration/loadModel.js';
 import { compilePlan } from '../../src/plan/plan.js';
-import { shardOf, shardingOf, type ShardLayout } from '../../src/plan/sharding.js';
+import { shardOf, type ShardLayout } from '../../src/plan/sharding.js';
 import { modelFromPlan } from '../../src/subscriptions/model.js';
 
 /** The project's schema.graphql, as the entry points load it. */
@@ -15,7 +15,7 @@ export const defaultPlan = compilePlan(defaultModel);
 /** What the change events of a record are under the default model (subscriptions). */
 export const defaultChangeModel = modelFromPlan(defaultPlan);
 const courseStudentsPlan = defaultPlan.relation('Course.students');
-const sharding = shardingOf(courseStudentsPlan);
+const sharding = defaultPlan.sharding(courseStudentsPlan);
 
 /** Student.courses: the student's item collection. */
 export const studentCourses = (studentId: string) => defaultPlan.relation('Student.courses').collection(studentId);

@@ -57,13 +57,8 @@ export interface ModelRules {
   ids: ReadonlyMap<string, ReadonlyMap<string, (value: unknown, argumentName: string) => unknown>>;
 }
 
-const rulesByPlan = new WeakMap<Plan, ModelRules>();
-/** The checks' rules of the model a plan serves, made once per plan. */
-export function argumentRules(plan: Plan): ModelRules {
-  let rules = rulesByPlan.get(plan);
-  if (!rules) rulesByPlan.set(plan, (rules = modelRules(plan)));
-  return rules;
-}
+/** The checks' rules of the model a plan serves, made once and kept with the plan. */
+export const argumentRules = (plan: Plan): ModelRules => plan.view(modelRules);
 
 function modelRules(plan: Plan): ModelRules {
   const node = plan.node;
