@@ -30,6 +30,7 @@ import type { ReadPort } from './dynamo/readPort.js';
 import type { ItemPlan } from './plan/itemPlan.js';
 import type { ItemRecord } from './plan/records.js';
 import { GSI1 } from './dynamo/keys.js';
+import { GSI1_PK, GSI1_SK } from './declaration/layout.js';
 
 export interface ExistsQuery {
   collection: Collection;
@@ -90,7 +91,7 @@ export function createLoaders(reads: ReadPort, tableName: string, table: TableKe
   const entity = (spec: ItemPlan, id: string, parentId?: string, fields?: Readonly<Record<string, unknown>>): Promise<ItemRecord | null> =>
     item.load(spec.key(id, parentId, fields)).then((found) => (found ? spec.map(found) : null));
   /**
-   * An inverted type's item by its sort key alone (GSI1PK = its table sort key): a Query of
+   * An inverted type's item by its sort key alone (GSI1 pk = its table sort key): a Query of
    * GSI1 for one item, identical reads of an operation sent once.
    */
   const bySortKey = new DataLoader<{ spec: ItemPlan; id: string }, ItemRecord | null, string>(
@@ -100,8 +101,8 @@ export function createLoaders(reads: ReadPort, tableName: string, table: TableKe
         const collection: Collection = {
           name: `${type.name}.bySortKey`,
           index: GSI1,
-          pkAttr: 'GSI1PK',
-          skAttr: 'GSI1SK',
+          pkAttr: GSI1_PK,
+          skAttr: GSI1_SK,
           pk: type.sk.fill({ id }),
           prefix: type.pk.prefix,
           table: table.names,

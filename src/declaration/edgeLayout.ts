@@ -21,7 +21,7 @@ export function inverseSideOf(base: EdgesRelation, relations: ReadonlyMap<string
 }
 
 /**
- * Whether a base side's edge items carry GSI1 keys (GSI1PK = SK, GSI1SK = PK):
+ * Whether a base side's edge items carry GSI1 keys (GSI1 pk = SK, GSI1 sk = PK):
  * when its inverse side reads them there, and on default-keyed edges
  * without an inverse side (the layout of models that declare no edge key). A mirror or an
  * inverse side over the table's keys swapped needs nothing extra.

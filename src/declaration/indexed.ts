@@ -17,6 +17,7 @@ import type { Attribute, ItemType, KeyPart, Layout, Relation } from './model.js'
 import type { Problems } from './problems.js';
 import { parseTemplate, TemplateError, type KeyCasing, type KeyTemplate } from './template.js';
 import { indexOf } from './layout.js';
+import { GSI1_PK, GSI1_SK } from './layout.js';
 
 export function readIndexed(schema: GraphQLSchema, items: ReadonlyMap<string, ItemType>, layout: Layout, problems: Problems): void {
   for (const item of items.values()) {
@@ -162,7 +163,7 @@ export function keyIn(item: ItemType, index: string | null, layout: Pick<Layout,
     };
   }
   // An inverted type is in GSI1 with its keys swapped.
-  if (item.inverted && index === 'GSI1') return { index, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: item.sk, sk: item.pk, pkMore: [], skMore: [] };
+  if (item.inverted && index === 'GSI1') return { index, pkAttr: GSI1_PK, skAttr: GSI1_SK, pk: item.sk, sk: item.pk, pkMore: [], skMore: [] };
   return null;
 }
 

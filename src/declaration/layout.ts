@@ -17,6 +17,10 @@ import { inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
 /** DynamoDB's multi-attribute keys: up to four attributes per partition or sort key. */
 export const MAX_KEY_ATTRIBUTES = 4;
 
+/** GSI1's key attributes in the default layout: every other file names them through these. */
+export const GSI1_PK = 'GSI1PK';
+export const GSI1_SK = 'GSI1SK';
+
 /** The layout of a model that declares none. */
 export const DEFAULT_LAYOUT: Layout = {
   declared: false,
@@ -24,7 +28,7 @@ export const DEFAULT_LAYOUT: Layout = {
   sk: 'SK',
   casing: 'NONE',
   indexes: [
-    { name: 'GSI1', pk: ['GSI1PK'], sk: ['GSI1SK'], casing: null },
+    { name: 'GSI1', pk: [GSI1_PK], sk: [GSI1_SK], casing: null },
     { name: 'GSI2', pk: ['GSI2PK'], sk: ['GSI2SK'], casing: null },
   ],
 };

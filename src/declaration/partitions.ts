@@ -3,8 +3,8 @@
  *
  * A partition shape (residents.ts) holds, in the table, the items of every
  * type with that pk and the edge items of @edges fields of those types
- * (SK = the node's PK, or their own key); in GSI1, inverted items (GSI1PK =
- * their SK) and edge items (GSI1PK = the node's PK); in a declared index,
+ * (SK = the node's PK, or their own key); in GSI1, inverted items (GSI1 pk =
+ * their SK) and edge items (GSI1 pk = the node's PK); in a declared index,
  * the @indexed items. Two residents whose sort-key prefixes overlap (one
  * begins with the other) would be read by each other's begins_with, and an
  * item of one could be taken for the other's: the model is refused, naming

@@ -15,6 +15,7 @@ import { readAttributeDirective, scalarKind } from './itemTypes.js';
 import { enumValues } from './storedText.js';
 import { readAccess } from './access.js';
 import { keyIn, readSortArguments } from './indexed.js';
+import { GSI1_PK, GSI1_SK } from './layout.js';
 
 const PAGE_ARGUMENTS = ['first', 'after', 'last', 'before'];
 
@@ -436,7 +437,7 @@ const storedAt = (a: Attribute): string => (a.storedAs === a.name ? `.${a.name}`
 const strOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 
 /** Key attributes of the default table and its indexes (and, beside them, a declared @table's): no field, counter or copy may be stored under them. */
-export const KEY_ATTRIBUTES = ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK'] as const;
+export const KEY_ATTRIBUTES = ['PK', 'SK', GSI1_PK, GSI1_SK, 'GSI2PK', 'GSI2SK'] as const;
 
 /**
  * Attributes the gateway's own bookkeeping writes on items (the writes'

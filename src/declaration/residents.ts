@@ -13,6 +13,7 @@
 import type { ItemType, Layout, Relation } from './model.js';
 import type { KeyTemplate } from './template.js';
 import { inverseSideOf, writesGsi1Keys } from './edgeLayout.js';
+import { GSI1_PK, GSI1_SK } from './layout.js';
 
 /** One kind of item in a partition shape, with its key there. */
 export interface Resident {
@@ -55,10 +56,10 @@ export function residentsOf(
   const tablePk = layout.pk;
   const tableSk = layout.sk ?? 'SK';
   const gsi1 = (what: string, name: string, type: ItemType | null, pk: KeyTemplate, sk: KeyTemplate) =>
-    add('GSI1', { what, name, type, inTable: false, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk, sk });
+    add('GSI1', { what, name, type, inTable: false, pkAttr: GSI1_PK, skAttr: GSI1_SK, pk, sk });
   for (const item of items.values()) {
     add(null, { what: `${item.name} items (sk "${item.sk.source}")`, name: item.name, type: item, inTable: true, pkAttr: tablePk, skAttr: tableSk, pk: item.pk, sk: item.sk });
-    if (item.inverted) gsi1(`${item.name} items inverted (GSI1SK "${item.pk.source}")`, item.name, item, item.sk, item.pk);
+    if (item.inverted) gsi1(`${item.name} items inverted (${GSI1_SK} "${item.pk.source}")`, item.name, item, item.sk, item.pk);
     for (const p of item.indexed) {
       // A key of several attributes names its partition by all of them: not compared here.
       if (p.pk.length !== 1 || p.sk.length !== 1) continue;
@@ -73,7 +74,7 @@ export function residentsOf(
     // Edges with a key of their own (a base side's, or a mirror's) are in the partition it names.
     if (r.key !== null) {
       edges(`${r.path} edges (sk "${r.key.sk.source}")`, r.key.pk, r.key.sk);
-      if (r.direction === 'base' && writesGsi1Keys(r, inverseSideOf(r, relations))) gsi1(`${r.path} edges in GSI1 (GSI1SK "${r.key.pk.source}")`, r.path, null, r.key.sk, r.key.pk);
+      if (r.direction === 'base' && writesGsi1Keys(r, inverseSideOf(r, relations))) gsi1(`${r.path} edges in GSI1 (${GSI1_SK} "${r.key.pk.source}")`, r.path, null, r.key.sk, r.key.pk);
       continue;
     }
     if (r.direction !== 'base') continue;
@@ -81,7 +82,7 @@ export function residentsOf(
     const node = items.get(r.node);
     if (!owner || !node) continue;
     edges(`${r.path} edges (sk "${node.pk.source}")`, owner.pk, node.pk);
-    if (writesGsi1Keys(r, inverseSideOf(r, relations))) gsi1(`${r.path} edges in GSI1 (GSI1SK "${owner.pk.source}")`, r.path, null, node.pk, owner.pk);
+    if (writesGsi1Keys(r, inverseSideOf(r, relations))) gsi1(`${r.path} edges in GSI1 (${GSI1_SK} "${owner.pk.source}")`, r.path, null, node.pk, owner.pk);
   }
   return all;
 }

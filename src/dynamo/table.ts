@@ -1,7 +1,7 @@
 /**
  * The table definition, shared by start-up, tests and scripts: the key
  * attributes and indexes a model declares (by default PK/SK, the inverted
- * index GSI1 on GSI1PK/GSI1SK and the sparse overloaded index GSI2 on
+ * index GSI1 on GSI1 pk/GSI1 sk and the sparse overloaded index GSI2 on
  * GSI2PK/GSI2SK), every index projecting ALL, on-demand billing, a stream
  * with new and old images, and time to live on `expiresAt` (epoch seconds).
  *

@@ -56,6 +56,7 @@ import { CounterEvidence, emptyEvidence, type EvidenceState } from './counterEvi
 import { applyRelationFixes, copyField, countersOf, type RelationFixContext, type RelationNeed } from './relationFix.js';
 import { badValuesOf, compileSeparatorCheck, jsonSafe, jsonText } from './foreignValues.js';
 import { liveMark, MARK_WINDOW_MS, marksOf, pacedDoc, repairMark, staleMarkDetail, type StaleMark } from './marks.js';
+import { GSI1_PK, GSI1_SK } from '../declaration/layout.js';
 
 export const FINDING_KINDS = [
   'unmatched',
@@ -467,15 +468,15 @@ const childEndReads = (run: CheckRun): ChildEndReads => ({
 function indexKeys(run: CheckRun, item: Item, what: string, shardedPk: string | null): void {
   const wantPk = item[run.keys.sk];
   const wantSk = item[run.keys.pk];
-  if (item.GSI1PK === undefined && item.GSI1SK === undefined) {
-    add(run, 'missingIndexKeys', item, `${what} lacks GSI1PK/GSI1SK`);
+  if (item[GSI1_PK] === undefined && item[GSI1_SK] === undefined) {
+    add(run, 'missingIndexKeys', item, `${what} lacks ${GSI1_PK}/${GSI1_SK}`);
     run.evidence.suspect(GSI1, wantPk);
     return;
   }
-  const pkOk = item.GSI1PK === wantPk || (shardedPk !== null && parseShardPartition(shardedPk, item.GSI1PK) !== null);
-  if (!pkOk) add(run, 'wrongIndexKeys', item, `${what} GSI1PK is ${jsonText(item.GSI1PK)}, expected ${wantPk}`);
-  else if (item.GSI1SK !== wantSk) add(run, 'wrongIndexKeys', item, `${what} GSI1SK is ${jsonText(item.GSI1SK)}, expected ${wantSk}`);
-  if (!pkOk || item.GSI1SK !== wantSk) run.evidence.suspect(GSI1, item.GSI1PK, wantPk);
+  const pkOk = item[GSI1_PK] === wantPk || (shardedPk !== null && parseShardPartition(shardedPk, item[GSI1_PK]) !== null);
+  if (!pkOk) add(run, 'wrongIndexKeys', item, `${what} ${GSI1_PK} is ${jsonText(item[GSI1_PK])}, expected ${wantPk}`);
+  else if (item[GSI1_SK] !== wantSk) add(run, 'wrongIndexKeys', item, `${what} ${GSI1_SK} is ${jsonText(item[GSI1_SK])}, expected ${wantSk}`);
+  if (!pkOk || item[GSI1_SK] !== wantSk) run.evidence.suspect(GSI1, item[GSI1_PK], wantPk);
 }
 
 /** Catalog and by-instant entries, as migrate's layout fix decides them. */

@@ -10,8 +10,8 @@
  *   item in its shard's counter (same transaction).
  * - types keyed by instant in GSI2 (@indexed, sk `{<DateTime field>}#{id}`):
  *   GSI2PK from the template, GSI2SK `<instant>#<id>`.
- * - inverted types and edges of @edges relations without GSI1 keys: GSI1PK = the
- *   table's sort key, GSI1SK = its partition key (PK/SK, or the @table's names).
+ * - inverted types and edges of @edges relations without GSI1 keys: GSI1 pk = the
+ *   table's sort key, GSI1 sk = its partition key (PK/SK, or the @table's names).
  * Items whose source attribute is missing or unusable (no title, an instant
  * that is no date) stay out of GSI2; items being deleted are left alone.
  * Copies on edges, counters and the shard-count copy on edges need other
@@ -24,8 +24,9 @@ import type { Plan } from '../plan/plan.js';
 import { inverseSideOf, writesGsi1Keys } from '../declaration/edgeLayout.js';
 import type { ItemPlan } from '../plan/itemPlan.js';
 import { storedName } from '../declaration/model.js';
+import { GSI1_PK, GSI1_SK } from '../declaration/layout.js';
 
-type IndexKeys = { GSI1PK?: string; GSI1SK?: string };
+type IndexKeys = { [GSI1_PK]?: string; [GSI1_SK]?: string };
 
 export type LayoutFix =
   /** Not in the catalog yet: add both keys and count it. */
@@ -44,13 +45,13 @@ export type LayoutFixer = (item: Item) => LayoutFix | null;
 export function compileLayoutFix(plan: Plan): LayoutFixer {
   const { pk, sk } = plan.keys;
   /**
-   * The GSI1 keys (GSI1PK = the sort key, GSI1SK = the partition key) of an
+   * The GSI1 keys (GSI1 pk = the sort key, GSI1 sk = the partition key) of an
    * item that has none, or null. Only absent keys are added: an edge of a
-   * write-sharded parent carries GSI1PK `<sort key>#<k>` on purpose (docs/sharding.md).
+   * write-sharded parent carries GSI1 pk `<sort key>#<k>` on purpose (docs/sharding.md).
    */
   const missingIndexKeys = (item: Item): Required<IndexKeys> | null => {
-    if (item.GSI1PK !== undefined || item.GSI1SK !== undefined) return null;
-    return { GSI1PK: item[sk] as string, GSI1SK: item[pk] as string };
+    if (item[GSI1_PK] !== undefined || item[GSI1_SK] !== undefined) return null;
+    return { [GSI1_PK]: item[sk] as string, [GSI1_SK]: item[pk] as string };
   };
   const types = [...plan.items.values()];
   const catalogs = new Map(types.map((t) => [t.name, plan.catalogOf(t.name)]));
@@ -126,8 +127,8 @@ export function layoutFixUpdate(tableName: string, keys: TableKeys, item: Item, 
     names['#gsi2pk'] = 'GSI2PK';
     conditions.push('attribute_exists(#gsi2pk)');
   }
-  if ('GSI1PK' in change.set) {
-    names['#gsi1pk'] = 'GSI1PK';
+  if (GSI1_PK in change.set) {
+    names['#gsi1pk'] = GSI1_PK;
     conditions.push('attribute_not_exists(#gsi1pk)');
   }
   return {

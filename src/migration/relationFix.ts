@@ -38,6 +38,7 @@ import { versionAttr, writePlanOf, type EdgeCopy } from '../writes/writePlan.js'
 import { copyIsStale, copyUpdate, source, type CopiedField } from '../stream/propagate.js';
 import { locateSources, sourceAt, type ChildEndReads, type SourceAt } from './childEnds.js';
 import type { RateLimiter } from './rateLimiter.js';
+import { GSI1_PK } from '../declaration/layout.js';
 
 /** Who set a counting mark: `<owner>#<nonce>` (the owner a run's id, the nonce one process's). */
 export const COUNTING_BY_ATTR = 'countingBy';
@@ -212,7 +213,7 @@ async function fixShardCopy(ctx: RelationFixContext, edge: Item, need: NonNullab
   const { sharding: s, parentId, memberId, parentKey } = need;
   const n = parent === null ? null : s.layoutToCopy(parent);
   // No parent, a reshard under way, or the edge indexed elsewhere than the layout says: a link would copy nothing.
-  if (parent === null || n === null || edge.GSI1PK !== s.partition(parentId, memberId, n)) return;
+  if (parent === null || n === null || edge[GSI1_PK] !== s.partition(parentId, memberId, n)) return;
   if (ctx.dryRun) {
     ctx.fixed('edge-shards');
     return;
@@ -228,9 +229,9 @@ async function fixShardCopy(ctx: RelationFixContext, edge: Item, need: NonNullab
         TableName: ctx.tableName,
         Key: ctx.keys.itemKey(edge),
         UpdateExpression: 'SET #copy = :n',
-        ConditionExpression: 'attribute_exists(#pk) AND GSI1PK = :p AND attribute_not_exists(#copy)',
+        ConditionExpression: `attribute_exists(#pk) AND ${GSI1_PK} = :p AND attribute_not_exists(#copy)`,
         ExpressionAttributeNames: { '#pk': ctx.keys.pk, '#copy': s.copy! },
-        ExpressionAttributeValues: { ':n': n, ':p': edge.GSI1PK },
+        ExpressionAttributeValues: { ':n': n, ':p': edge[GSI1_PK] },
       },
     },
     {

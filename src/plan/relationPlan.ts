@@ -6,7 +6,7 @@
  * - @children: the parent's partition, `begins_with(<sort key>, <child sort-key prefix>)`.
  * - @edges, base side: the owner's partition, `begins_with(<sort key>, <node pk prefix>)`;
  *   the node's id is read from the edge's sort key.
- * - @edges, inverse side: GSI1, `GSI1PK = <owner pk>`, `begins_with(GSI1SK,
+ * - @edges, inverse side: GSI1, `GSI1 pk = <owner pk>`, `begins_with(GSI1 sk,
  *   <node pk prefix>)`; the node's id is read from the edge's partition key.
  * - @edges with a key of their own (@edges(pk, sk)): the partition pk names for
  *   the owner, `begins_with(<sort key>, <sk's prefix>)`, the node's id read
@@ -33,6 +33,7 @@ import { boundedSource, sortedCollection } from './bounds.js';
 import { compileBeside, type Beside, type ConnectionRange } from './beside.js';
 import { prefixInterval, type IndexPartitions } from '../declaration/residents.js';
 import { compilePartitionValues } from './partitionValues.js';
+import { GSI1_PK, GSI1_SK } from '../declaration/layout.js';
 
 export interface RelationPlan {
   relation: Relation;
@@ -147,7 +148,7 @@ export function edgeReadOf(relation: EdgesRelation, model: Pick<Model, 'items' |
   const base = model.relations.get(`${relation.node}.${relation.inverse}`);
   invariant(base?.kind === 'edges', `${relation.path} has no base side`);
   return relation.index === null
-    ? { key: keyOf(base), swapped: true, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', strict: base.key !== null }
+    ? { key: keyOf(base), swapped: true, index: GSI1, pkAttr: GSI1_PK, skAttr: GSI1_SK, strict: base.key !== null }
     : { key: keyOf(base), swapped: true, index: relation.index, pkAttr: keys.sk, skAttr: keys.pk, strict: true };
 }
 

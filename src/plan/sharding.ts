@@ -10,7 +10,7 @@
  * absent = 1) and, during a reshard, `reshardTo`, `reshardFrom`,
  * `reshardMoves` (odd while a batch moves) and `reshardCopies`. An edge's
  * copy of the count says where all the parent's edges are when it agrees
- * with the edge's own GSI1PK. Invariant: the counter of a GSI1 partition
+ * with the edge's own GSI1 pk. Invariant: the counter of a GSI1 partition
  * (the parent item's, or `<parent pk>#<k>`'s) equals its edges.
  */
 import type { Item } from '../dynamo/batchGet.js';
@@ -27,6 +27,7 @@ import {
 import type { MergedCollection } from './sources.js';
 import { invariant } from '../errors.js';
 import type { RelationPlan } from './relationPlan.js';
+import { GSI1_PK } from '../declaration/layout.js';
 
 export const RESHARD_FROM_ATTR = 'reshardFrom';
 export const RESHARD_MOVES_ATTR = 'reshardMoves';
@@ -72,7 +73,7 @@ export interface Sharding {
   edgeLayout(edge: Item): ShardLayout | undefined;
   /** The parent's and the member's ids in an edge's keys, or null when it is no edge of this relation. */
   ids(edge: Item): { parentId: string; memberId: string } | null;
-  /** GSI1PK of a member's edge into a parent of `shards` shards. */
+  /** GSI1 pk of a member's edge into a parent of `shards` shards. */
   partition(parentId: string, memberId: string, shards: number): string;
   /** Every GSI1 partition of a parent of `shards` shards, shard 0 first. */
   shardPartitions(parentId: string, shards: number): string[];
@@ -142,7 +143,7 @@ export function compileSharding(relation: RelationPlan): Sharding {
       const n = edge[copy];
       if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > max) return undefined;
       const found = ids(edge);
-      if (found === null || edge.GSI1PK !== partition(found.parentId, found.memberId, n)) return undefined;
+      if (found === null || edge[GSI1_PK] !== partition(found.parentId, found.memberId, n)) return undefined;
       return { shards: n, reshardFrom: null, moves: 0 };
     },
     ids,

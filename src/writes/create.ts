@@ -39,6 +39,7 @@ import { attributeValue, shardsInput } from './input.js';
 import { planOf, readsOf, type Store } from './store.js';
 import { retryConflicts } from './transact.js';
 import { writePlanOf, type TypeWrites } from './writePlan.js';
+import { GSI1_PK, GSI1_SK } from '../declaration/layout.js';
 
 export const isConditionFailed = (err: unknown) =>
   (err as { name?: string })?.name === 'ConditionalCheckFailedException';
@@ -130,8 +131,8 @@ export function newItem(t: TypeWrites, plan: Plan, id: string, parentId: string 
   const item: Item = Object.assign(keys.key(key), stored);
   Object.assign(item, writtenBeside(type, id, parentId));
   if (type.inverted) {
-    item.GSI1PK = key.SK;
-    item.GSI1SK = key.PK;
+    item[GSI1_PK] = key.SK;
+    item[GSI1_SK] = key.PK;
   }
   for (const placement of type.indexed) Object.assign(item, indexKeysOf(placement, id, parentId, type, item));
   if (t.catalog) {
@@ -163,7 +164,7 @@ export function newItem(t: TypeWrites, plan: Plan, id: string, parentId: string 
 
 /**
  * The ids of the item `id` of an inverted child type, found by its id alone
- * with one Query of GSI1 (GSI1PK = its sort key); null when there is none.
+ * with one Query of GSI1 (GSI1 pk = its sort key); null when there is none.
  */
 export function findInverted(store: Store, typeName: string, id: string): Promise<{ id: string; parentId: string } | null> {
   return findInvertedIn(readsOf(store), store.tableName, planOf(store), typeName, id);
@@ -173,7 +174,7 @@ export function findInverted(store: Store, typeName: string, id: string): Promis
 export async function findInvertedIn(reads: ReadPort, tableName: string, model: Plan, typeName: string, id: string): Promise<{ id: string; parentId: string } | null> {
   const plan = model.item(typeName);
   const parentPlan = model.item(plan.type.parent!.type);
-  const byId: Collection = { name: `${typeName}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: plan.type.sk.fill({ id }), prefix: parentPlan.type.pk.prefix, table: model.keys.names };
+  const byId: Collection = { name: `${typeName}.id`, index: GSI1, pkAttr: GSI1_PK, skAttr: GSI1_SK, pk: plan.type.sk.fill({ id }), prefix: parentPlan.type.pk.prefix, table: model.keys.names };
   const [found] = await readRange(reads, tableName, { collection: byId, forward: true, limit: 1 });
   const ids = found ? plan.ids(found) : null;
   return ids && ids.parentId !== null ? { id: ids.id, parentId: ids.parentId } : null;
@@ -297,7 +298,7 @@ export async function createItem(
  */
 async function claimOf(store: Store, t: TypeWrites, item: Item, parentPlan: { type: ItemType }, id: string, parentId: string): Promise<Item> {
   const keys = store.plan.keys;
-  const byId: Collection = { name: `${t.item.name}.id`, index: GSI1, pkAttr: 'GSI1PK', skAttr: 'GSI1SK', pk: keys.keyOf(item).SK, prefix: parentPlan.type.pk.prefix, table: keys.names };
+  const byId: Collection = { name: `${t.item.name}.id`, index: GSI1, pkAttr: GSI1_PK, skAttr: GSI1_SK, pk: keys.keyOf(item).SK, prefix: parentPlan.type.pk.prefix, table: keys.names };
   const [existing] = await readRange(readsOf(store), store.tableName, { collection: byId, forward: true, limit: 1 });
   if (existing) throw conflict(`${t.item.name} ${id} already exists`);
   return { ...keys.key(idClaimKey(t.item.type.sk.prefix, t.item.type.sk.cased(id))), ...(t.item.parentIdProperty ? { [t.item.parentIdProperty]: parentId } : {}) };

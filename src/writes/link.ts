@@ -36,6 +36,7 @@ import type { ItemKey } from '../dynamo/keys.js';
 import { tryTransact, type TransactItem } from './transact.js';
 import { gone } from './update.js';
 import { versionAttr, writePlanOf, type EdgePair } from './writePlan.js';
+import { GSI1_PK, GSI1_SK } from '../declaration/layout.js';
 
 /** How the messages name a link: `<Owner> <id> is <phrase> <node> <id>` (phrase default "linked to"). */
 export interface LinkWording {
@@ -232,8 +233,8 @@ export async function link(
     const keys = store.plan.keys;
     const edge: Item = {
       ...keys.key(edgeKey),
-      // GSI1 keys where an inverse side reads them there (GSI1PK = SK, or the node's shard partition).
-      ...(pair.gsi1 ? { GSI1PK: sharding ? sharding.partition(nodeId, ownerId, shards) : edgeKey.SK, GSI1SK: edgeKey.PK } : {}),
+      // GSI1 keys where an inverse side reads them there (GSI1 pk = SK, or the node's shard partition).
+      ...(pair.gsi1 ? { [GSI1_PK]: sharding ? sharding.partition(nodeId, ownerId, shards) : edgeKey.SK, [GSI1_SK]: edgeKey.PK } : {}),
       ...withoutHeld(attributes, pair, pair.baseHeld),
       ...copiesOf(node, pair.nodeCopies),
       ...copiesOf(owner, pair.ownerCopies),
@@ -251,7 +252,7 @@ export async function link(
     const cancelled = await tryTransact(store, [
       { Put: { TableName: store.tableName, Item: edge, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } },
       ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, { key: ownerKey, seen: owner, counter: pair.ownerCounter, delta: 1, also: copiedUnchanged(owner, pair.ownerCopies) })),
-      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, { nodeId, nodeKey, node, partition: String(edge.GSI1PK ?? edgeKey.SK), delta: 1, maintained, also: nodeConditions })),
+      ...onEnd(pair.nodeKeyless, () => partitionCounterChange(store, pair, { nodeId, nodeKey, node, partition: String(edge[GSI1_PK] ?? edgeKey.SK), delta: 1, maintained, also: nodeConditions })),
       // A mirror whose key is one per pair (no edge field or id in it) finds the pair linked already.
       ...(mirror ? [{ Put: { TableName: store.tableName, Item: mirror, ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: keys.pkName } }] : []),
     ]);
@@ -265,7 +266,7 @@ export async function link(
     // An item changed since it was read (renamed, deleted, counter added or removed): read again.
     if (!pair.ownerKeyless && cancelled.failed(ownerAt)) return READ_AGAIN;
     if (!pair.nodeKeyless && cancelled.failed(nodeAt)) {
-      if (shards > 1) maintained = await counterMaintained(store, pair, nodeId, String(edge.GSI1PK));
+      if (shards > 1) maintained = await counterMaintained(store, pair, nodeId, String(edge[GSI1_PK]));
       return READ_AGAIN;
     }
     if (cancelled.failed(0) || (mirror !== null && cancelled.failed(nodeAt + (pair.nodeKeyless ? 0 : 1)))) {
@@ -317,7 +318,7 @@ export async function unlink(
           // The count to change is the one of the partition the edge is indexed under.
           ...(unsharded
             ? { ConditionExpression: 'attribute_exists(#pk)' }
-            : { ConditionExpression: 'attribute_exists(#pk) AND GSI1PK = :p', ExpressionAttributeValues: { ':p': partition } }),
+            : { ConditionExpression: `attribute_exists(#pk) AND ${GSI1_PK} = :p`, ExpressionAttributeValues: { ':p': partition } }),
         },
       },
       ...onEnd(pair.ownerKeyless, () => counterOrCheck(store.tableName, keys, { key: ownerKey, seen: owner, counter: pair.ownerCounter, delta: -1 })),
@@ -333,8 +334,8 @@ export async function unlink(
     }
     if (cancelled.failed(0)) {
       const edge = unsharded ? null : await getItem(store, edgeKey);
-      if (edge && typeof edge.GSI1PK === 'string' && edge.GSI1PK !== partition) {
-        found = edge.GSI1PK;
+      if (edge && typeof edge[GSI1_PK] === 'string' && edge[GSI1_PK] !== partition) {
+        found = edge[GSI1_PK];
         return READ_AGAIN;
       }
       if (owner === null || node === null) throw missing(pair, ownerId, nodeId, owner, node);

@@ -21,6 +21,7 @@ import { getItem, planOf, readsOf, type Store } from './store.js';
 import { sleep } from '../dynamo/backoff.js';
 import { transact, TransactionCancelled } from './transact.js';
 import { writePlanOf } from './writePlan.js';
+import { GSI1_PK, GSI1_SK } from '../declaration/layout.js';
 
 export interface ReshardOptions {
   /** Wait after the switch before sweeping (longest request). */
@@ -89,8 +90,8 @@ async function moveEdge(store: Store, s: Sharding, parentId: string, edge: ItemK
           TableName: store.tableName,
           Key: store.plan.keys.key(edge),
           // A moved edge never carries the layout copy (step 7 writes the new one once every edge is moved).
-          UpdateExpression: 'SET GSI1PK = :to REMOVE #copy',
-          ConditionExpression: 'GSI1PK = :from',
+          UpdateExpression: `SET ${GSI1_PK} = :to REMOVE #copy`,
+          ConditionExpression: `${GSI1_PK} = :from`,
           ExpressionAttributeNames: { '#copy': s.copy! },
           ExpressionAttributeValues: { ':to': to, ':from': from },
         },
@@ -114,7 +115,7 @@ async function* edgePages(store: Store, s: Sharding, partition: string, batchSiz
     const out = await readsOf(store).query({
       TableName: store.tableName,
       IndexName: GSI1,
-      KeyConditionExpression: 'GSI1PK = :p AND begins_with(GSI1SK, :s)',
+      KeyConditionExpression: `${GSI1_PK} = :p AND begins_with(${GSI1_SK}, :s)`,
       ExpressionAttributeValues: { ':p': partition, ':s': s.relation.node.type.pk.prefix },
       Limit: batchSize,
       ExclusiveStartKey: startKey,
@@ -190,7 +191,7 @@ const restoreCopies = (store: Store, s: Sharding, parentId: string, shards: numb
     (item) => item[s.copy!] !== shards,
     (partition) => ({
       UpdateExpression: 'SET #copy = :n',
-      ConditionExpression: 'attribute_exists(#pk) AND GSI1PK = :p',
+      ConditionExpression: `attribute_exists(#pk) AND ${GSI1_PK} = :p`,
       ExpressionAttributeNames: { '#pk': store.plan.keys.pk, '#copy': s.copy! },
       ExpressionAttributeValues: { ':n': shards, ':p': partition },
     }),
@@ -215,7 +216,7 @@ async function sweep({ store, s, parentId, from, to, options }: ReshardJob, swee
   for (const partition of s.shardPartitions(parentId, from)) {
     for await (const items of edgePages(store, s, partition, options.batchSize)) {
       const misplaced = items.flatMap((item) => {
-        const memberId = s.relation.node.type.pk.match(item.GSI1SK)?.id;
+        const memberId = s.relation.node.type.pk.match(item[GSI1_SK])?.id;
         const target = memberId === undefined ? null : s.partition(parentId, memberId, to);
         return target && target !== partition ? [{ edge: store.plan.keys.keyOf(item), target }] : [];
       });

@@ -24,6 +24,7 @@ import type { Sharding } from '../plan/sharding.js';
 import { edgeReadOf } from '../plan/relationPlan.js';
 import { writesGsi1Keys } from '../declaration/edgeLayout.js';
 import type { KeyTemplate } from '../declaration/template.js';
+import { GSI1_PK } from '../declaration/layout.js';
 
 /** A field of an item copied onto edges, and the edges that carry it. */
 export interface CopySource {
@@ -224,7 +225,7 @@ function edgeSideOf(plan: Plan, r: RelationPlan, pair: EdgePair): EdgeSide {
       rSharding ? rSharding.partitions(id, rSharding.layoutOf(stored)).map((pk) => rSharding.partitionCollection(id, pk)) : [r.collection(id)],
     // The other end's count for this edge may sit in one of its counter shards: the one of the edge's partition.
     otherKey: (edge) =>
-      isBase && pair.sharding ? pair.sharding.partitionCounterKey(otherId(edge), edge.GSI1PK) : other.key(otherId(edge)),
+      isBase && pair.sharding ? pair.sharding.partitionCounterKey(otherId(edge), edge[GSI1_PK]) : other.key(otherId(edge)),
     otherCounter: isBase ? pair.nodeCounter : pair.ownerCounter,
     otherChild: other.type.parent && !plan.model.keyless.has(other.name) ? { plan: other, id: otherId } : null,
     // A mirrored pair: this side's item and the other's go together.
