@@ -284,6 +284,37 @@ export function capacityUnits(consumed: Consumed | Consumed[] | undefined): numb
   return list.reduce((sum, c) => sum + (typeof c?.CapacityUnits === 'number' ? c.CapacityUnits : 0), 0);
 }
 
+/**
+ * One DynamoDB call accounted into `metrics`, the one way both paths share
+ * (the SDK's middleware below, the lean read path): it waits for the
+ * operation's in-flight slot, then counts as started; its final output's
+ * consumed capacity is recorded and its trace told how it ended; its slot
+ * is freed. Each attempt is counted apart (`metrics.record`).
+ */
+export async function accountedCall<R>(
+  metrics: OperationMetrics | undefined,
+  trace: CallTrace | undefined,
+  call: () => Promise<R>,
+  outputOf: (result: R) => CallOutput | undefined,
+): Promise<R> {
+  const waited = metrics?.acquireSlot();
+  if (waited) await waited;
+  const depth = metrics?.callStarted() ?? 0;
+  try {
+    const result = await call();
+    const output = outputOf(result);
+    metrics?.recordCapacity(capacityUnits(output?.ConsumedCapacity as Consumed | Consumed[] | undefined));
+    trace?.finished(output);
+    return result;
+  } catch (error) {
+    trace?.finished(undefined, error);
+    throw error;
+  } finally {
+    metrics?.callFinished(depth);
+    metrics?.releaseSlot();
+  }
+}
+
 const instrumented = new WeakSet<DynamoDBClient>();
 
 const operationOf = (context: { commandName?: string }) =>
@@ -303,25 +334,8 @@ export function instrumentClient(client: DynamoDBClient): void {
       }
       const trace = metrics?.calls?.callStarted(operation, input as Record<string, unknown>);
       if (metrics) args = { ...args, [TAG]: metrics, [TRACE]: trace } as typeof args;
-      // The operation's in-flight cap: a call waits here, before it counts as started.
-      const waited = metrics?.acquireSlot();
-      if (waited) await waited;
-      const depth = metrics?.callStarted() ?? 0;
-      try {
-        const result = await next(args);
-        // The final output (the deserialize step below sees only the raw response).
-        const output = result.output as { ConsumedCapacity?: Consumed | Consumed[] } | undefined;
-        const units = capacityUnits(output?.ConsumedCapacity);
-        metrics?.recordCapacity(units);
-        trace?.finished(output as CallOutput);
-        return result;
-      } catch (error) {
-        trace?.finished(undefined, error);
-        throw error;
-      } finally {
-        metrics?.callFinished(depth);
-        metrics?.releaseSlot();
-      }
+      // The final output is read here: the deserialize step below sees only the raw response.
+      return accountedCall(metrics, trace, () => next(args), (result) => result.output as CallOutput | undefined);
     },
     { step: 'initialize', name: 'gatewayOperationCalls', priority: 'high' },
   );

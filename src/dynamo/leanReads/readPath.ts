@@ -27,7 +27,7 @@ import { ReadSigner, type Credentials } from './signer.js';
 import { sdkExchange, type SdkHandler, type Target } from './sdkExchange.js';
 import { isCredentialError } from '../../errors.js';
 import type { CredentialRefresher } from '../credentialRefresh.js';
-import { capacityUnits, type CallTrace, type OperationMetrics } from '../metrics.js';
+import { accountedCall, type CallTrace, type OperationMetrics } from '../metrics.js';
 
 export type ReadOperation = 'GetItem' | 'Query' | 'BatchGetItem';
 
@@ -358,21 +358,7 @@ export class ReadPath {
   /** One call: counted, retried, answered in native values. */
   async send(operation: ReadOperation, input: Input, metrics?: OperationMetrics): Promise<Output> {
     const trace = metrics?.calls?.callStarted(operation, input);
-    const waited = metrics?.acquireSlot();
-    if (waited) await waited;
-    const depth = metrics?.callStarted() ?? 0;
-    try {
-      const output = await this.attempts(operation, input, metrics, trace);
-      trace?.finished(output);
-      metrics?.recordCapacity(capacityUnits(output.ConsumedCapacity as Parameters<typeof capacityUnits>[0]));
-      return output;
-    } catch (error) {
-      trace?.finished(undefined, error);
-      throw error;
-    } finally {
-      metrics?.callFinished(depth);
-      metrics?.releaseSlot();
-    }
+    return accountedCall(metrics, trace, () => this.attempts(operation, input, metrics, trace), (output) => output);
   }
 
   private async attempts(operation: ReadOperation, input: Input, metrics?: OperationMetrics, trace?: CallTrace): Promise<Output> {
