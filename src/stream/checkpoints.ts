@@ -56,18 +56,17 @@ export async function saveCheckpoint(
   checkpoint: Checkpoint,
 ): Promise<void> {
   const now = Date.now();
-  await store.doc.send(
-    new PutCommand({
-      TableName: store.tableName,
-      Item: {
-        ...store.plan.keys.key(shardCheckpointKey(streamLabel, shardId)),
-        sequenceNumber: checkpoint.sequenceNumber ?? undefined,
-        finished: checkpoint.finished,
-        updatedAt: new Date(now).toISOString(),
-        ...(checkpoint.finished ? { expiresAt: Math.floor(now / 1000) + WEEK_S } : {}),
-      },
-    }),
-  );
+  await putAt(store, shardCheckpointKey(streamLabel, shardId), {
+    sequenceNumber: checkpoint.sequenceNumber ?? undefined,
+    finished: checkpoint.finished,
+    updatedAt: new Date(now).toISOString(),
+    ...(checkpoint.finished ? { expiresAt: Math.floor(now / 1000) + WEEK_S } : {}),
+  });
+}
+
+/** Writes the processor's own item at `key` (in the table's key attribute names). */
+async function putAt(store: Store, key: Parameters<Store['plan']['keys']['key']>[0], attributes: Record<string, unknown>): Promise<void> {
+  await store.doc.send(new PutCommand({ TableName: store.tableName, Item: { ...store.plan.keys.key(key), ...attributes } }));
 }
 
 /** Keeps a record the handler gave up on, with why; `listDeadLetters` reads them back. */
@@ -80,23 +79,17 @@ export async function saveDeadLetter(
   attempts: number,
 ): Promise<void> {
   const now = Date.now();
-  await store.doc.send(
-    new PutCommand({
-      TableName: store.tableName,
-      Item: {
-        ...store.plan.keys.key(deadLetterKey(streamLabel, record.dynamodb?.SequenceNumber ?? String(now))),
-        shardId,
-        eventID: record.eventID,
-        eventName: record.eventName,
-        // The record as delivered (AttributeValue maps), so it can be inspected or replayed as is.
-        record: JSON.stringify(record),
-        error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
-        attempts,
-        failedAt: new Date(now).toISOString(),
-        expiresAt: Math.floor(now / 1000) + WEEK_S,
-      },
-    }),
-  );
+  await putAt(store, deadLetterKey(streamLabel, record.dynamodb?.SequenceNumber ?? String(now)), {
+    shardId,
+    eventID: record.eventID,
+    eventName: record.eventName,
+    // The record as delivered (AttributeValue maps), so it can be inspected or replayed as is.
+    record: JSON.stringify(record),
+    error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    attempts,
+    failedAt: new Date(now).toISOString(),
+    expiresAt: Math.floor(now / 1000) + WEEK_S,
+  });
 }
 
 export async function listDeadLetters(store: Store, streamLabel: string): Promise<Record<string, unknown>[]> {
