@@ -12,7 +12,7 @@ import { modelFromPlan } from '../../src/subscriptions/model.js';
 import { imageRedaction } from '../../src/subscriptions/redaction.js';
 import { runCheck } from '../../src/migration/check.js';
 import { problemsOf } from '../support/problems.js';
-import { testGateway, type TestGateway } from '../support/gateway.js';
+import { checkOptionsOf, testGateway, type TestGateway } from '../support/gateway.js';
 
 const TEAMS = `
 scalar DateTime
@@ -186,15 +186,7 @@ describe('a model whose fields are stored under other attribute names', () => {
   });
 
   it('checks the table by the stored names: clean as written; an edge copy, an item field and an edge field missing under them are found', async () => {
-    const options = {
-      raw: gw.dynamo.raw,
-      doc: gw.dynamo.doc,
-      tableName: gw.tableName,
-      plan: gw.plan,
-      segments: 1,
-      readUnitsPerSecond: 100_000,
-      indexSettleMs: 0,
-    };
+    const options = checkOptionsOf(gw);
     const clean = await runCheck(options);
     expect(clean.found, JSON.stringify(clean.findings)).toBe(0);
     const edge = (await gw.get('TEAM#t1', 'PLAYER#p2'))!;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkMain } from '../../scripts/check.js';
 import { runCheck, type CheckOptions, type CheckReport } from '../../src/migration/check.js';
 import { numberSafeDoc } from '../../src/migration/foreignValues.js';
-import { localEndpoint, testGateway, type TestGateway } from '../support/gateway.js';
+import { localEndpoint, checkOptionsOf, testGateway, type TestGateway } from '../support/gateway.js';
 
 let gw: TestGateway;
 let options: CheckOptions;
@@ -52,7 +52,7 @@ async function cli(args: string[]) {
 
 beforeAll(async () => {
   gw = await testGateway({ fanOut: 'inRequest' });
-  options = { raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0 };
+  options = checkOptionsOf(gw);
   for (const s of ['s1', 's2', 's3']) await ok(`mutation { createStudent(input: { id: "${s}", name: "Student ${s}" }) { id } }`);
   for (const c of ['c1', 'c2']) await ok(`mutation { createCourse(input: { id: "${c}", title: "Course ${c}" }) { id } }`);
   await ok(`mutation { enroll(studentId: "s1", courseId: "c1") { enrolledAt } }`);

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck, type CheckOptions } from '../../src/migration/check.js';
 import { COUNTING_LEASE_MS } from '../../src/writes/conditions.js';
 import { countingDoc } from '../support/countingDoc.js';
-import { testGateway, type TestGateway } from '../support/gateway.js';
+import { checkOptionsOf, testGateway, type TestGateway } from '../support/gateway.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../../examples/library.graphql', import.meta.url));
 const HOUR_AGO = () => new Date(Date.now() - 3_600_000).toISOString();
@@ -35,7 +35,7 @@ const count = (kind: string, report: Awaited<ReturnType<typeof runCheck>>) => re
 
 beforeAll(async () => {
   gw = await testGateway({ schemaFile: SCHEMA_FILE });
-  options = { raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0 };
+  options = checkOptionsOf(gw);
   await ok(`mutation { createLibrary(input: { id: "central", name: "Central" }) { id } }`);
   for (const [id, title] of [
     ['dune', 'Dune'],

@@ -8,7 +8,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/migration/check.js';
-import { testGateway, type TestGateway } from '../support/gateway.js';
+import { checkOptionsOf, testGateway, type TestGateway } from '../support/gateway.js';
 
 const SCHEMA_FILE = fileURLToPath(new URL('../../examples/library.graphql', import.meta.url));
 const MEMBERS = ['ann', 'bo', 'cy', 'di', 'ed'];
@@ -53,15 +53,7 @@ describe('a rename of a child type whose field edges copy', () => {
   });
 
   it('leaves nothing for the table check to find', async () => {
-    const report = await runCheck({
-      raw: gw.dynamo.raw,
-      doc: gw.dynamo.doc,
-      tableName: gw.tableName,
-      plan: gw.plan,
-      segments: 1,
-      readUnitsPerSecond: 100_000,
-      indexSettleMs: 0,
-    });
+    const report = await runCheck(checkOptionsOf(gw));
     expect(report.found, JSON.stringify(report.findings)).toBe(0);
   });
 });

@@ -7,7 +7,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testGateway, type TestGateway } from '../support/gateway.js';
+import { checkOptionsOf, testGateway, type TestGateway } from '../support/gateway.js';
 import { runCheck } from '../../src/migration/check.js';
 
 let gw: TestGateway;
@@ -219,15 +219,7 @@ describe('edges with an id of their own', () => {
 
 describe('the table check', () => {
   it('finds the table as written: key-held fields read from the keys, mirrors matching, counters exact', async () => {
-    const report = await runCheck({
-      raw: gw.dynamo.raw,
-      doc: gw.dynamo.doc,
-      tableName: gw.tableName,
-      plan: gw.plan,
-      segments: 1,
-      readUnitsPerSecond: 100_000,
-      indexSettleMs: 0,
-    });
+    const report = await runCheck(checkOptionsOf(gw));
     expect(report.found, JSON.stringify(report.findings)).toBe(0);
   });
 });

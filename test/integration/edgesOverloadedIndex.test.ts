@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { buildModel } from '../../src/declaration/buildModel.js';
 import { runCheck } from '../../src/migration/check.js';
-import { codes, testGateway, type TestGateway } from '../support/gateway.js';
+import { codes, checkOptionsOf, testGateway, type TestGateway } from '../support/gateway.js';
 
 const PAGE = 'first: Int, after: String, last: Int, before: String';
 const MODEL = `
@@ -173,15 +173,7 @@ describe('an inverse side read through its own key in an overloaded index', () =
 
 describe('npm run check over such edges', () => {
   it('finds none wrong as the gateway wrote them, and an edge whose index key is missing or names another restaurant', async () => {
-    const options = {
-      raw: gw.dynamo.raw,
-      doc: gw.dynamo.doc,
-      tableName: gw.tableName,
-      plan: gw.plan,
-      segments: 1,
-      readUnitsPerSecond: 100_000,
-      indexSettleMs: 0,
-    };
+    const options = checkOptionsOf(gw);
     expect((await runCheck(options)).found).toBe(0);
     expect((await favourite('g4', 'r2', 'late')).result.errors).toBeUndefined();
     const edit = (sk: string, expression: string, values?: Record<string, unknown>) =>

@@ -17,7 +17,7 @@ import { runCheck, type CheckOptions } from '../../src/migration/check.js';
 import { runMigration, type MigrationOptions } from '../../src/migration/migrate.js';
 import { COUNTING_BY_ATTR } from '../../src/migration/relationFix.js';
 import { COUNTING_ATTR } from '../../src/writes/conditions.js';
-import { codes, testGateway, type TestGateway } from '../support/gateway.js';
+import { codes, checkOptionsOf, testGateway, type TestGateway } from '../support/gateway.js';
 import { patience } from '../support/patience.js';
 
 const STUDENTS = Array.from({ length: 16 }, (_, i) => `s${String(i).padStart(2, '0')}`);
@@ -93,7 +93,7 @@ beforeAll(async () => {
     concurrency: 1,
     indexSettleMs: 0,
   };
-  check = { raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0 };
+  check = checkOptionsOf(gw);
 });
 afterAll(() => gw?.stop());
 

@@ -17,7 +17,7 @@ import type { Item } from '../../src/dynamo/batchGet.js';
 import { runCheck } from '../../src/migration/check.js';
 import { demoItemsOf } from '../../src/transport/demoData.js';
 import { main } from '../../scripts/import.js';
-import { testGateway, type TestGateway } from '../support/gateway.js';
+import { checkOptionsOf, testGateway, type TestGateway } from '../support/gateway.js';
 
 const EXPORT = fileURLToPath(new URL('../fixtures/RestaurantReservations.json', import.meta.url));
 
@@ -60,15 +60,7 @@ describe('npm run import of a restaurant-reservations export with slug ids and a
   });
 
   it('passes npm run check on its own samples: every item of a type, every index key as its template gives it', async () => {
-    const report = await runCheck({
-      raw: gw.dynamo.raw,
-      doc: gw.dynamo.doc,
-      tableName: gw.tableName,
-      plan: gw.plan,
-      segments: 1,
-      readUnitsPerSecond: 100_000,
-      indexSettleMs: 0,
-    });
+    const report = await runCheck(checkOptionsOf(gw));
     expect(report.found, JSON.stringify(report.findings)).toBe(0);
     expect(report.scanned).toBe((await gw.scan()).length);
   });

@@ -14,7 +14,7 @@ import type { Item } from '../../src/dynamo/batchGet.js';
 import { runCheck } from '../../src/migration/check.js';
 import { convertWorkbench, type Converted } from '../../scripts/import.js';
 import type { DraftField, DraftQuery, DraftType } from '../../scripts/workbench/infer.js';
-import { codes, testGateway, type TestGateway } from '../support/gateway.js';
+import { codes, checkOptionsOf, testGateway, type TestGateway } from '../support/gateway.js';
 import { DESIGNS, getArguments, idOf, keyValues, readableFields, readExport, RECEIPT_SAMPLES, smallExport, TEAM_SAMPLES } from '../support/workbench.js';
 
 const literal = (v: unknown) => JSON.stringify(v);
@@ -348,15 +348,7 @@ describe.each(DESIGNS)('the draft of %s, served with its samples', (design, file
   });
 
   it('passes npm run check on its own samples', async () => {
-    const report = await runCheck({
-      raw: gw.dynamo.raw,
-      doc: gw.dynamo.doc,
-      tableName: gw.tableName,
-      plan: gw.plan,
-      segments: 1,
-      readUnitsPerSecond: 100_000,
-      indexSettleMs: 0,
-    });
+    const report = await runCheck(checkOptionsOf(gw));
     expect(report.found, JSON.stringify(report.findings)).toBe(0);
     expect(report.scanned).toBe((await gw.scan()).length);
   });

@@ -4,6 +4,7 @@
  * writes for "table filled by another program" cases, and a DynamoDB
  * request counter.
  */
+import type { CheckOptions } from '../../src/migration/checkRun.js';
 import { inject } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { DeleteTableCommand } from '@aws-sdk/client-dynamodb';
@@ -283,3 +284,8 @@ export async function postGraphQL(url: string, body: unknown, headers: Record<st
 
 /** The codes of a result's errors, in order. */
 export const codes = (result: GqlResult) => (result.errors ?? []).map((e) => e.extensions?.code);
+
+/** `npm run check`'s options over a test gateway's table: one segment, no read-rate limit, no wait for indexes. */
+export function checkOptionsOf(gw: TestGateway): CheckOptions {
+  return { raw: gw.dynamo.raw, doc: gw.dynamo.doc, tableName: gw.tableName, plan: gw.plan, segments: 1, readUnitsPerSecond: 100_000, indexSettleMs: 0 };
+}
